@@ -1,0 +1,357 @@
+"""PyTorch-compatible CPU random number generation, on numpy arrays.
+
+Reproduces the streams of ``torch.manual_seed`` / ``torch.rand`` / ``torch.randn``
+/ ``torch.randint`` (and ``uniform_`` / ``normal_``) of PyTorch's default CPU
+generator.  Everything here works on plain numpy arrays; the Tensor layer wraps them.
+
+The rules (see ``torch-parity.md`` section 4.9, each checked against torch):
+
+* The engine is the standard 32-bit MT19937, seeded with ``init_genrand`` from
+  the low 32 bits of the seed (the seed itself is kept modulo 2**64).
+  Raw words are produced in bulk by numpy's public ``np.random.MT19937``
+  bit generator (``random_raw``), whose state we load ourselves.
+* A 64-bit draw is two words, the first one being the high half.
+* float32 uniform: one word ``w`` -> ``(w & 0xFFFFFF) / 2**24``.
+  float64 uniform: one 64-bit draw ``r`` -> ``(r & (2**53 - 1)) / 2**53``.
+  ``uniform_(lo, hi)`` computes ``u * (hi - lo) + lo`` in double (bounds rounded
+  to the dtype first) and rounds the result to the dtype.
+* ``randint(low, high)``: one word per element, ``low + w % (high - low)``
+  (a 64-bit draw per element when the range is >= 2**32).
+* normal, fewer than 16 elements ("scalar path"): Box-Muller in double from two
+  float64 uniforms, one value returned and the other kept in a one-slot cache that
+  persists across calls; ``manual_seed`` clears it.
+* normal, 16 elements or more ("block path"): fill with uniforms of the dtype,
+  then transform blocks of 16 (pairs ``j``, ``j + 8``) in the dtype's arithmetic;
+  a ragged tail gets 16 fresh uniforms in the last 16 slots.
+
+State bytes (``get_state`` / ``set_state``): the same 5056-byte layout as
+``torch.get_rng_state()`` (little-endian), so states can even be exchanged with
+torch::
+
+    offset  size   field
+    0       8      uint64  initial seed
+    8       4      int32   left  (words left before the next twist, 1..624)
+    12      4      int32   seeded (always 1)
+    16      8      uint64  next  (index of the next word, 0..624)
+    24      4992   uint64[624] MT state words (each < 2**32)
+    5016    8      float64 normal_x   (unused, 0)
+    5024    8      float64 normal_y   (the cached scalar-path normal)
+    5032    8      float64 normal_rho (unused, 0)
+    5040    4      int32   normal_is_valid (1 if the cache holds a value)
+    5044    4      padding
+    5048    4      float32 next float normal sample (unused, kept as is)
+    5052    1      bool    its validity flag (unused, kept as is)
+    5053    3      padding
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+
+import numpy as np
+
+__all__ = [
+    "Generator",
+    "default_generator",
+    "manual_seed",
+    "initial_seed",
+    "seed",
+    "get_rng_state",
+    "set_rng_state",
+    "DEFAULT_SEED",
+    "STATE_SIZE",
+    "calculate_gain",
+    "fan_in_and_fan_out",
+    "init_uniform",
+    "init_normal",
+    "init_constant",
+    "kaiming_uniform",
+    "kaiming_normal",
+    "xavier_uniform",
+    "xavier_normal",
+    "linear_init",
+]
+
+DEFAULT_SEED = 67280421310721
+STATE_SIZE = 5056
+_N = 624
+_MASK32 = 0xFFFFFFFF
+_MASK53 = (1 << 53) - 1
+_TWO_PI = 2.0 * math.pi
+
+_STATE_DTYPE = np.dtype(
+    [
+        ("initial_seed", "<u8"),
+        ("left", "<i4"),
+        ("seeded", "<i4"),
+        ("next", "<u8"),
+        ("state", "<u8", (_N,)),
+        ("normal_x", "<f8"),
+        ("normal_y", "<f8"),
+        ("normal_rho", "<f8"),
+        ("normal_is_valid", "<i4"),
+        ("_pad0", "V4"),
+        ("next_float_normal", "<f4"),
+        ("next_float_normal_valid", "u1"),
+        ("_pad1", "V3"),
+    ]
+)
+assert _STATE_DTYPE.itemsize == STATE_SIZE
+
+
+def _init_genrand(s: int) -> np.ndarray:
+    """Standard MT19937 ``init_genrand`` key for a 32-bit seed."""
+    mt = [0] * _N
+    x = s & _MASK32
+    mt[0] = x
+    for i in range(1, _N):
+        x = (1812433253 * (x ^ (x >> 30)) + i) & _MASK32
+        mt[i] = x
+    return np.array(mt, dtype=np.uint32)
+
+
+def _shape_tuple(shape) -> tuple:
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    return tuple(int(s) for s in shape)
+
+
+def _numel(shape: tuple) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _box_muller_blocks(d: np.ndarray, mean, std) -> np.ndarray:
+    """Transform uniforms ``d`` (size a multiple of 16) block-wise, in d's dtype."""
+    dt = d.dtype.type
+    b = d.reshape(-1, 16)
+    u1 = dt(1) - b[:, :8]
+    u2 = b[:, 8:]
+    r = np.log(u1)
+    r *= dt(-2)
+    np.sqrt(r, out=r)
+    theta = u2 * dt(_TWO_PI)
+    out = np.empty_like(b)
+    c = out[:, :8]
+    s = out[:, 8:]
+    np.cos(theta, out=c)
+    np.sin(theta, out=s)
+    c *= r
+    s *= r
+    if std != 1.0 or mean != 0.0:
+        out *= dt(std)
+        out += dt(mean)
+    return out.reshape(-1)
+
+
+class Generator:
+    """A torch-compatible CPU generator (MT19937) producing numpy arrays."""
+
+    def __init__(self, seed: int = DEFAULT_SEED):
+        self._bg = np.random.MT19937(0)
+        self._state_template = self._bg.state
+        self._normal_cache = None  # float (double) or None
+        self._float_extra = np.zeros((), dtype=[("v", "<f4"), ("ok", "u1")])
+        self.manual_seed(seed)
+
+    # ------------------------------------------------------------ seeding
+    def manual_seed(self, seed) -> "Generator":
+        seed = int(seed) % (1 << 64)
+        self._initial_seed = seed
+        self._bg.state = {
+            "bit_generator": "MT19937",
+            "state": {"key": _init_genrand(seed & _MASK32), "pos": _N},
+        }
+        self._normal_cache = None
+        self._float_extra["v"] = 0.0
+        self._float_extra["ok"] = 0
+        return self
+
+    def initial_seed(self) -> int:
+        return self._initial_seed
+
+    def seed(self) -> int:
+        s = secrets.randbits(64)
+        self.manual_seed(s)
+        return s
+
+    # ------------------------------------------------------------ state
+    def get_state(self) -> np.ndarray:
+        st = self._bg.state["state"]
+        rec = np.zeros((), dtype=_STATE_DTYPE)
+        rec["initial_seed"] = self._initial_seed
+        pos = int(st["pos"])
+        rec["left"] = _N - pos + 1
+        rec["seeded"] = 1
+        rec["next"] = pos
+        rec["state"] = np.asarray(st["key"], dtype=np.uint64)
+        if self._normal_cache is not None:
+            rec["normal_y"] = self._normal_cache
+            rec["normal_is_valid"] = 1
+        rec["next_float_normal"] = self._float_extra["v"]
+        rec["next_float_normal_valid"] = self._float_extra["ok"]
+        return np.frombuffer(rec.tobytes(), dtype=np.uint8).copy()
+
+    def set_state(self, state) -> "Generator":
+        buf = np.ascontiguousarray(np.asarray(state), dtype=np.uint8)
+        if buf.ndim != 1 or buf.size != STATE_SIZE:
+            raise RuntimeError(
+                f"Expected either a ThreadLocalState of size {STATE_SIZE} or a "
+                f"state of size {STATE_SIZE} but found the input RNG state size "
+                f"to be {buf.size}"
+            )
+        rec = np.frombuffer(buf.tobytes(), dtype=_STATE_DTYPE)[0]
+        left = int(rec["left"])
+        pos = _N + 1 - left
+        if not 0 <= pos <= _N:
+            raise RuntimeError("Invalid mt19937 state")
+        self._initial_seed = int(rec["initial_seed"])
+        self._bg.state = {
+            "bit_generator": "MT19937",
+            "state": {"key": (rec["state"] & _MASK32).astype(np.uint32), "pos": pos},
+        }
+        self._normal_cache = float(rec["normal_y"]) if int(rec["normal_is_valid"]) else None
+        self._float_extra["v"] = rec["next_float_normal"]
+        self._float_extra["ok"] = rec["next_float_normal_valid"]
+        return self
+
+    # ------------------------------------------------------------ raw draws
+    def _words(self, n: int) -> np.ndarray:
+        """n raw 32-bit words (as uint64)."""
+        return self._bg.random_raw(n)
+
+    def _u64(self, n: int) -> np.ndarray:
+        w = self._bg.random_raw(2 * n)
+        return (w[0::2] << np.uint64(32)) | w[1::2]
+
+    def _unit_f32(self, n: int) -> np.ndarray:
+        w = self._bg.random_raw(n)
+        w &= np.uint64(0xFFFFFF)
+        out = w.astype(np.float32)
+        out *= np.float32(2.0**-24)
+        return out
+
+    def _unit_f64(self, n: int) -> np.ndarray:
+        w = self._bg.random_raw(2 * n)
+        hi = w[0::2] & np.uint64(0x1FFFFF)
+        r = (hi << np.uint64(32)) | w[1::2]
+        out = r.astype(np.float64)
+        out *= 2.0**-53
+        return out
+
+    def _unit(self, n: int, dtype) -> np.ndarray:
+        if dtype == np.float32:
+            return self._unit_f32(n)
+        return self._unit_f64(n)
+
+    # ------------------------------------------------------------ samplers
+    def uniform(self, shape, dtype=np.float32, low=0.0, high=1.0) -> np.ndarray:
+        """``torch.rand`` / ``Tensor.uniform_(low, high)`` for float32/float64."""
+        shape = _shape_tuple(shape)
+        dtype = np.dtype(dtype)
+        n = _numel(shape)
+        if dtype == np.float32:
+            u = self._unit_f32(n)
+            if low == 0.0 and high == 1.0:
+                return u.reshape(shape)
+            lo = float(np.float32(low))
+            hi = float(np.float32(high))
+            v = u.astype(np.float64)
+            v *= hi - lo
+            v += lo
+            return v.astype(np.float32).reshape(shape)
+        if dtype == np.float64:
+            u = self._unit_f64(n)
+            if low == 0.0 and high == 1.0:
+                return u.reshape(shape)
+            lo = float(low)
+            hi = float(high)
+            u *= hi - lo
+            u += lo
+            return u.reshape(shape)
+        raise TypeError(f"uniform: unsupported dtype {dtype}")
+
+    def _scalar_normal(self) -> float:
+        """One standard normal from the scalar (cached Box-Muller) path, in double."""
+        c = self._normal_cache
+        if c is not None:
+            self._normal_cache = None
+            return c
+        u = self._unit_f64(2)
+        u1 = float(u[0])
+        u2 = float(u[1])
+        r = math.sqrt(-2.0 * math.log(1.0 - u2))
+        theta = _TWO_PI * u1
+        self._normal_cache = r * math.sin(theta)
+        return r * math.cos(theta)
+
+    def normal(self, shape, dtype=np.float32, mean=0.0, std=1.0) -> np.ndarray:
+        """``torch.randn`` / ``torch.normal(mean, std, size)`` / ``Tensor.normal_``."""
+        shape = _shape_tuple(shape)
+        dtype = np.dtype(dtype)
+        if dtype not in (np.float32, np.float64):
+            raise TypeError(f"normal: unsupported dtype {dtype}")
+        n = _numel(shape)
+        mean = float(mean)
+        std = float(std)
+        if n < 16:
+            vals = [self._scalar_normal() * std + mean for _ in range(n)]
+            return np.array(vals, dtype=np.float64).astype(dtype).reshape(shape)
+        d = self._unit(n, dtype)
+        full = n - n % 16
+        if full == n:
+            return _box_muller_blocks(d, mean, std).reshape(shape)
+        d[:full] = _box_muller_blocks(d[:full], mean, std)
+        tail = self._unit(16, dtype)
+        d[n - 16 :] = _box_muller_blocks(tail, mean, std)
+        return d.reshape(shape)
+
+    def randint(self, low, high=None, shape=(), dtype=np.int64) -> np.ndarray:
+        """``torch.randint(low, high, shape)``: ``low + w % (high - low)``."""
+        if high is None:
+            low, high = 0, low
+        low = int(low)
+        high = int(high)
+        rng = high - low
+        if rng <= 0:
+            raise RuntimeError(
+                f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+            )
+        shape = _shape_tuple(shape)
+        n = _numel(shape)
+        if rng < (1 << 32):
+            w = self._words(n)
+            w %= np.uint64(rng)
+        else:
+            w = self._u64(n)
+            w %= np.uint64(rng)
+        out = w.astype(np.int64)
+        out += low
+        return out.astype(dtype).reshape(shape)
+
+
+# ---------------------------------------------------------------- module level
+default_generator = Generator()
+
+
+def manual_seed(seed) -> Generator:
+    return default_generator.manual_seed(seed)
+
+
+def initial_seed() -> int:
+    return default_generator.initial_seed()
+
+
+def seed() -> int:
+    return default_generator.seed()
+
+
+def get_rng_state() -> np.ndarray:
+    return default_generator.get_state()
+
+
+def set_rng_state(state) -> None:
+    default_generator.set_state(state)
