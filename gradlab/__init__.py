@@ -1,1 +1,102 @@
-"""gradlab"""
+"""gradlab: PyTorch's autograd made visible.
+
+A numpy autograd engine with PyTorch's API whose printed text is PyTorch's, character for
+character. `import gradlab as torch` runs the autograd tutorials unchanged. Drawings and the
+step-by-step backward player live in `gradlab.viz` (imported on demand; `import gradlab` needs
+only numpy).
+"""
+from . import _dtype
+from ._dtype import (bool_ as bool, complex64, complex128, dtype, float16, float32, float64, int8, int16, int32,
+                     int64, uint8)
+from ._size import Size
+from .tensor import Tensor, cat, concat, concatenate, matmul, maximum, minimum, stack, where
+from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, get_rng_state,
+                       initial_seed, linspace, manual_seed, normal, ones, ones_like, rand, rand_like, randint,
+                       randint_like, randn, randn_like, seed, set_rng_state, tensor, zeros, zeros_like)
+from .random import Generator, default_generator
+from . import autograd
+from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .display.printing import get_printoptions, printoptions, set_printoptions
+from .ops.registry import OPS
+
+__version__ = "0.1.0"
+
+# PyTorch's aliases
+float = float32
+double = float64
+half = float16
+long = int64
+int = int32
+short = int16
+cfloat = complex64
+cdouble = complex128
+
+
+def get_default_dtype():
+    return float32
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def numel(input):
+    return input.numel()
+
+
+def _method(name):
+    def function(input, *args, **kwargs):
+        if not isinstance(input, Tensor):
+            input = tensor(input)
+        return getattr(Tensor, name)(input, *args, **kwargs)
+    function.__name__ = name
+    function.__qualname__ = name
+    function.__doc__ = f"gradlab.{name}(input, ...) is input.{name}(...)."
+    return function
+
+
+for _name in ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "neg", "negative",
+              "reciprocal", "exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan",
+              "asin", "acos", "atan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "sigmoid", "relu", "abs",
+              "absolute", "sign", "round", "floor", "ceil", "trunc", "erf", "clamp", "clip", "clamp_min", "clamp_max",
+              "square", "remainder", "masked_fill", "lerp", "sum", "mean", "max", "min", "amax", "amin", "argmax",
+              "argmin", "prod", "var", "std", "norm", "logsumexp", "cumsum", "softmax", "log_softmax", "mm", "mv",
+              "dot", "bmm", "outer", "trace", "reshape", "flatten", "squeeze", "unsqueeze", "transpose", "swapaxes",
+              "t", "permute", "flip", "roll", "narrow", "select", "unbind", "split", "chunk", "gather",
+              "index_select", "clone", "detach", "isnan", "isinf", "isfinite", "allclose", "equal", "any", "all",
+              "nonzero", "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "is_floating_point",
+              "is_complex"):
+    globals()[_name] = _method(_name)
+del _name
+
+
+def broadcast_tensors(*tensors):
+    import numpy as _np
+    shape = _np.broadcast_shapes(*(t._data.shape for t in tensors))
+    return tuple(t.expand(shape) for t in tensors)
+
+
+def broadcast_shapes(*shapes):
+    import numpy as _np
+    return Size(_np.broadcast_shapes(*shapes))
+
+
+def dropout(input, p=0.5, train=True):
+    from .nn import functional as F
+    return F.dropout(input, p, train)
+
+
+def zeros_like_grad(t):
+    return zeros_like(t)
+
+
+def _install_rich_reprs():
+    """HTML cards for Jupyter live in gradlab.display; they never change text/plain."""
+    try:
+        from .display import rich
+    except ImportError:
+        return
+    rich.install()
+
+
+_install_rich_reprs()

@@ -1,0 +1,104 @@
+"""dtypes with PyTorch's names, backed by numpy dtypes.
+
+`gradlab.float32` prints as `torch.float32`, exactly what PyTorch prints, so that
+output a student sees in gradlab is the output they will see in PyTorch.
+"""
+import numpy as np
+
+
+class dtype:
+    __slots__ = ("name", "np", "is_floating_point", "is_complex", "itemsize", "_category", "_legacy")
+
+    def __init__(self, name, np_dtype, category, legacy):
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.is_floating_point = category == 2
+        self.is_complex = category == 3
+        self.itemsize = self.np.itemsize
+        self._category = category      # 0 bool, 1 integer, 2 floating, 3 complex
+        self._legacy = legacy          # 'torch.FloatTensor' style name, used in error messages
+
+    def __repr__(self):
+        return "torch." + self.name
+
+    def __reduce__(self):
+        return (_by_name, (self.name,))
+
+
+bool_ = dtype("bool", np.bool_, 0, "BoolTensor")
+uint8 = dtype("uint8", np.uint8, 1, "ByteTensor")
+int8 = dtype("int8", np.int8, 1, "CharTensor")
+int16 = dtype("int16", np.int16, 1, "ShortTensor")
+int32 = dtype("int32", np.int32, 1, "IntTensor")
+int64 = dtype("int64", np.int64, 1, "LongTensor")
+float16 = dtype("float16", np.float16, 2, "HalfTensor")
+float32 = dtype("float32", np.float32, 2, "FloatTensor")
+float64 = dtype("float64", np.float64, 2, "DoubleTensor")
+complex64 = dtype("complex64", np.complex64, 3, "ComplexFloatTensor")
+complex128 = dtype("complex128", np.complex128, 3, "ComplexDoubleTensor")
+
+ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128)
+_FROM_NP = {d.np: d for d in ALL}
+
+
+def _by_name(name):
+    return next(d for d in ALL if d.name == name)
+
+
+def from_numpy_dtype(np_dtype):
+    try:
+        return _FROM_NP[np.dtype(np_dtype)]
+    except KeyError:
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only supported types are: "
+            "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool."
+        ) from None
+
+
+def to_numpy_dtype(d):
+    """Accept a gradlab dtype, a numpy dtype or a Python type (float, int, bool)."""
+    if d is None:
+        return None
+    if isinstance(d, dtype):
+        return d.np
+    if d is float:
+        return float32.np
+    if d is int:
+        return int64.np
+    if d is bool:
+        return bool_.np
+    return np.dtype(d)
+
+
+def promote_types(a, b):
+    """Type promotion between two tensor dtypes of full standing (torch.promote_types)."""
+    return from_numpy_dtype(np.promote_types(a.np, b.np)) if a is not b else a
+
+
+def category(np_dtype):
+    kind = np_dtype.kind
+    return 0 if kind == "b" else 1 if kind in "iu" else 2 if kind == "f" else 3
+
+
+_DEFAULT_FOR_CATEGORY = {0: bool_.np, 1: int64.np, 2: float32.np, 3: complex64.np}
+
+
+def result_np_dtype(dims_dtypes, weak_categories):
+    """torch's result dtype for an elementwise op.
+
+    `dims_dtypes`: (ndim, numpy dtype) for each tensor operand; `weak_categories`: the categories of
+    the Python scalars. Three tiers, strongest first: tensors with ndim >= 1, 0-d tensors, Python
+    scalars. A weaker tier only matters when it lifts the category (bool < integer < floating <
+    complex): a 0-d tensor then brings its own dtype, a Python scalar the default dtype.
+    """
+    res = None
+    for tier in ([d for n, d in dims_dtypes if n > 0], [d for n, d in dims_dtypes if n == 0]):
+        best = None
+        for d in tier:
+            best = d if best is None else np.promote_types(best, d)
+        if best is not None and (res is None or category(best) > category(res)):
+            res = best
+    for cat in weak_categories:
+        if res is None or cat > category(res):
+            res = _DEFAULT_FOR_CATEGORY[cat]
+    return res

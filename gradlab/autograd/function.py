@@ -1,0 +1,213 @@
+"""Custom differentiable operations: subclass `Function`, write `forward` and `backward`.
+
+    class MyExp(Function):
+        @staticmethod
+        def forward(ctx, i):
+            result = i.exp()
+            ctx.save_for_backward(result)
+            return result
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            result, = ctx.saved_tensors
+            return grad_output * result
+
+    y = MyExp.apply(x)      # y.grad_fn is a MyExpBackward node
+"""
+import warnings
+import weakref
+
+from . import grad_mode
+from .node import Node, SECOND_BACKWARD_ERROR, SavedTensor
+
+
+class FunctionCtx:
+    """The `ctx` of a custom Function: what forward leaves for backward."""
+
+    def save_for_backward(self, *tensors):
+        from ..tensor import Tensor
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, Tensor):
+                raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
+                                f"{type(t).__name__}")
+        self._to_save = tensors
+
+    def mark_dirty(self, *tensors):
+        self._dirty = tensors
+
+    def mark_non_differentiable(self, *tensors):
+        self._non_differentiable = tensors
+
+    def set_materialize_grads(self, value):
+        self._materialize = bool(value)
+
+
+class BackwardCFunction(Node, FunctionCtx):
+    """The grad_fn of a custom Function's outputs (its class is named `<Name>Backward`)."""
+    _forward_cls = None
+
+    def __init__(self):
+        Node.__init__(self)
+        self._materialize = True
+        self._to_save = ()
+        self._saved_list = None
+
+    def __repr__(self):
+        return f"<torch.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
+
+    @property
+    def saved_tensors(self):
+        if self._saved_list is None:
+            if self._freed:
+                raise RuntimeError(SECOND_BACKWARD_ERROR)
+            return ()
+        return tuple(None if s is None else s.unpack(self) for s in self._saved_list)
+
+    def _release(self):
+        if self._saved_list:
+            self._saved_list = None
+            self._freed = True
+
+    def _check_not_freed(self):
+        pass        # custom backwards that read saved_tensors raise from there
+
+    @property
+    def saved_tensors_info(self):
+        return tuple((f"saved_{i}", s) for i, s in enumerate(self._saved_list or ()) if s is not None)
+
+    def apply(self, grad_outputs):
+        import numpy as np
+        from ..tensor import Tensor
+        grads = [g if g is not None or not self._materialize else Tensor._make(np.zeros(m[0], m[1]))
+                 for g, m in zip(grad_outputs, self._output_meta)]
+        with grad_mode.set_grad_enabled(grad_mode.is_grad_enabled()):
+            result = self._forward_cls.backward(self, *grads)
+        if not isinstance(result, tuple):
+            result = (result,)
+        cls_name = type(self).__name__
+        n_args = len(self._arg_is_tensor)
+        if len(result) != n_args:
+            if len(result) > n_args and all(r is None for r in result[n_args:]):
+                result = result[:n_args]
+            else:
+                raise RuntimeError(f"function {cls_name} returned an incorrect number of gradients "
+                                   f"(expected {n_args}, got {len(result)})")
+        out = []
+        slot = 0
+        for is_tensor, g in zip(self._arg_is_tensor, result):
+            if not is_tensor:
+                continue
+            meta = self._input_meta[slot]
+            if g is not None and self.next_functions[slot][0] is not None:
+                if tuple(g.shape) != tuple(meta[0]):
+                    try:
+                        from ..ops.registry import sum_to_shape
+                        np.broadcast_shapes(g._data.shape, meta[0])
+                        if g._data.size < int(np.prod(meta[0])):
+                            raise ValueError
+                        g = sum_to_shape(g, meta)
+                    except ValueError:
+                        raise RuntimeError(
+                            f"Function {cls_name} returned an invalid gradient at index {slot} - got "
+                            f"[{', '.join(map(str, g.shape))}] but expected shape compatible with "
+                            f"[{', '.join(map(str, meta[0]))}]") from None
+            out.append(g)
+            slot += 1
+        return out
+
+
+_BACKWARD_CLASSES = weakref.WeakKeyDictionary()
+
+
+def _backward_class(cls):
+    node_cls = _BACKWARD_CLASSES.get(cls)
+    if node_cls is None:
+        node_cls = type(cls.__name__ + "Backward", (BackwardCFunction,), {"_forward_cls": cls})
+        node_cls.__module__ = "torch.autograd.function"
+        _BACKWARD_CLASSES[cls] = node_cls
+    return node_cls
+
+
+class _FunctionMeta(type):
+    pass
+
+
+class Function(metaclass=_FunctionMeta):
+    """Base class for custom autograd operations; call them with `MyFunction.apply(...)`."""
+
+    def __init__(self, *args, **kwargs):
+        warnings.warn(f"{type(self)} should not be instantiated. Methods on autograd functions are all static, so "
+                      "you should invoke them on the class itself. Instantiating an autograd function will raise an "
+                      "error in a future version of PyTorch.", DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("Legacy autograd function with non-static forward method is deprecated. Please use "
+                           "new-style autograd function with static forward method. (Example: "
+                           "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for your custom "
+                                  "autograd.Function to use it with backward mode AD.")
+
+    vjp = backward
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        import numpy as np
+        from ..ops.registry import edge_of
+        from ..tensor import Tensor
+        node = _backward_class(cls)()
+        is_tensor = [isinstance(a, Tensor) for a in args]
+        node._arg_is_tensor = is_tensor
+        node.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        tensor_args = [a for a in args if isinstance(a, Tensor)]
+        uses_setup = "setup_context" in cls.__dict__
+        with grad_mode.no_grad():
+            if uses_setup:
+                output = cls.forward(*args, **kwargs)
+                cls.setup_context(node, args, output)
+            else:
+                output = cls.forward(node, *args, **kwargs)
+        records = grad_mode.is_grad_enabled() and any(t.requires_grad for t in tensor_args)
+        single = not isinstance(output, tuple)
+        outputs = (output,) if single else output
+        if not records:
+            return output
+        node.next_functions = tuple(edge_of(t) for t in tensor_args)
+        node._input_meta = tuple((t._data.shape, t._data.dtype) for t in tensor_args)
+        non_diff = {id(t) for t in getattr(node, "_non_differentiable", ())}
+        results = []
+        for i, o in enumerate(outputs):
+            if isinstance(o, Tensor):
+                if id(o) in non_diff or o._data.dtype.kind not in "fc":
+                    results.append(o)
+                    continue
+                if o.grad_fn is not None or o in tensor_args or o._requires_grad:
+                    o = Tensor._make(o._data)     # an input returned unchanged still gets the new grad_fn
+                o.grad_fn = node
+                o._output_nr = i
+            results.append(o)
+        node._output_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), np.float32)
+                                  for o in outputs)
+        node._num_outputs = len(outputs)
+        node._outputs = tuple(weakref.ref(r) for r in results if isinstance(r, Tensor))
+        if node._to_save:
+            saved = []
+            for t in node._to_save:
+                if t is None:
+                    saved.append(None)
+                elif any(t is r for r in results):
+                    saved.append(SavedTensor(t, is_output=True))
+                else:
+                    saved.append(SavedTensor(t))
+            node._saved_list = saved
+        return results[0] if single else tuple(results)
+
+
+def once_differentiable(fn):
+    return fn

@@ -1,0 +1,82 @@
+"""Grad mode: whether operations record a graph.
+
+`no_grad`, `enable_grad` and `set_grad_enabled` work as context managers and as decorators
+(with or without parentheses for `no_grad`), exactly like PyTorch's.
+"""
+import functools
+
+_state = {"enabled": True}
+
+
+def is_grad_enabled():
+    return _state["enabled"]
+
+
+class _GradModeContext:
+    _mode = None      # subclasses fix the mode they switch to
+
+    def __enter__(self):
+        self._prev = _state["enabled"]
+        _state["enabled"] = self._mode
+        return None
+
+    def __exit__(self, *exc):
+        _state["enabled"] = self._prev
+        return False
+
+    def __call__(self, func):
+        mode = self._mode
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            prev = _state["enabled"]
+            _state["enabled"] = mode
+            try:
+                return func(*args, **kwargs)
+            finally:
+                _state["enabled"] = prev
+        return wrapper
+
+    def __repr__(self):
+        # PyTorch's module path, so a cell that displays this object prints what PyTorch prints
+        return f"<torch.autograd.grad_mode.{type(self).__name__} object at {hex(id(self))}>"
+
+
+class no_grad(_GradModeContext):
+    """Inside `with no_grad():` operations build no graph: results have requires_grad=False."""
+    _mode = False
+
+    def __new__(cls, func=None):
+        self = super().__new__(cls)
+        if callable(func):          # used as @no_grad without parentheses
+            return self(func)
+        return self
+
+    def __init__(self, func=None):
+        pass
+
+
+class enable_grad(_GradModeContext):
+    _mode = True
+
+
+class inference_mode(no_grad):
+    def __init__(self, mode=True):
+        self._mode = not mode
+
+
+class set_grad_enabled(_GradModeContext):
+    """Called plainly it sets the mode globally; used with `with` it restores the old mode on exit."""
+
+    def __init__(self, mode):
+        self._prev = _state["enabled"]
+        self._mode = bool(mode)
+        _state["enabled"] = self._mode
+
+    def __enter__(self):
+        _state["enabled"] = self._mode
+        return None
+
+    def __call__(self, func):
+        _state["enabled"] = self._prev   # as a decorator it must not change the mode at definition time
+        return super().__call__(func)

@@ -1,0 +1,107 @@
+"""gradcheck: compare backward's gradients with finite differences, as torch.autograd.gradcheck."""
+import warnings
+
+import numpy as np
+
+
+class GradcheckError(RuntimeError):
+    pass
+
+
+def _numerical_jacobian(func, inputs, j, eps):
+    from .grad_mode import no_grad
+    x = inputs[j]
+    flat = x._data.reshape(-1)
+    cols = []
+    with no_grad():
+        for k in range(flat.size):
+            orig = flat[k]
+            flat[k] = orig + eps
+            plus = [o._data.astype(np.float64).reshape(-1).copy() for o in _outputs(func(*inputs))]
+            flat[k] = orig - eps
+            minus = [o._data.astype(np.float64).reshape(-1).copy() for o in _outputs(func(*inputs))]
+            flat[k] = orig
+            cols.append([(p - m) / (2 * eps) for p, m in zip(plus, minus)])
+    n_out = len(cols[0]) if cols else 0
+    return [np.stack([c[i] for c in cols], axis=1) if cols else None for i in range(n_out)]
+
+
+def _outputs(out):
+    return out if isinstance(out, tuple) else (out,)
+
+
+def _analytical_jacobian(outputs, inputs, j):
+    from . import grad as autograd_grad
+    from ..tensor import Tensor
+    x = inputs[j]
+    result = []
+    for out in outputs:
+        rows = []
+        flat_n = out.numel()
+        for k in range(flat_n):
+            if not out.requires_grad:
+                rows.append(np.zeros(x.numel()))
+                continue
+            v = np.zeros(flat_n, dtype=out._data.dtype)
+            v[k] = 1
+            g, = autograd_grad(out, x, grad_outputs=Tensor._make(v.reshape(out._data.shape)), retain_graph=True,
+                               allow_unused=True)
+            rows.append(np.zeros(x.numel()) if g is None else g._data.astype(np.float64).reshape(-1))
+        result.append(np.stack(rows, axis=0) if rows else np.zeros((0, x.numel())))
+    return result
+
+
+def gradcheck(func, inputs, *, eps=1e-06, atol=1e-05, rtol=0.001, raise_exception=True, nondet_tol=0.0,
+              check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
+              check_batched_forward_grad=False, check_forward_ad=False, check_backward_ad=True,
+              fast_mode=False, masked=None):
+    """True when backward agrees with central finite differences for every output/input pair."""
+    from ..tensor import Tensor
+    from ..display.printing import format_tensor
+    inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
+    diff = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
+    if not diff:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, but none of them have "
+                         "requires_grad=True.")
+    for i in diff:
+        if inputs[i]._data.dtype not in (np.float64, np.complex128):
+            warnings.warn(f"Input #{i} requires gradient and is not a double precision floating point or complex. "
+                          "This check will likely fail if all the inputs are not of double precision floating point "
+                          "or complex. ", UserWarning, stacklevel=2)
+    outputs = _outputs(func(*inputs))
+    for j in diff:
+        numerical = _numerical_jacobian(func, inputs, j, eps)
+        analytical = _analytical_jacobian(outputs, inputs, j)
+        for i, (num, ana) in enumerate(zip(numerical, analytical)):
+            num_t, ana_t = num.T, ana.T     # PyTorch prints (input element) x (output element)
+            if not np.allclose(ana_t, num_t, rtol=rtol, atol=atol, equal_nan=True):
+                if not raise_exception:
+                    return False
+                raise GradcheckError(
+                    f"Jacobian mismatch for output {i} with respect to input {j},\n"
+                    f"numerical:{format_tensor(num_t)}\nanalytical:{format_tensor(ana_t)}\n")
+    return True
+
+
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-06, atol=1e-05, rtol=0.001, gen_non_contig_grad_outputs=False,
+                  raise_exception=True, nondet_tol=0.0, check_undefined_grad=True, check_grad_dtypes=False,
+                  check_batched_grad=False, check_fwd_over_rev=False, check_rev_over_rev=True, fast_mode=False,
+                  masked=False):
+    """gradcheck applied to the gradient function itself (second derivatives)."""
+    from ..tensor import Tensor
+    from . import grad as autograd_grad
+    inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
+    diff = [x for x in inputs if isinstance(x, Tensor) and x.requires_grad]
+    outs = _outputs(func(*inputs))
+    if grad_outputs is None:
+        rng = np.random.default_rng(0)
+        grad_outputs = tuple(Tensor._make(rng.standard_normal(o._data.shape).astype(o._data.dtype)) for o in outs)
+
+    def first_derivative(*xs):
+        ys = _outputs(func(*xs))
+        dx = [x for x in xs if isinstance(x, Tensor) and x.requires_grad]
+        gs = autograd_grad(ys, dx, grad_outputs=list(grad_outputs), create_graph=True, allow_unused=True)
+        return tuple(g if g is not None else Tensor._make(np.zeros(x._data.shape, x._data.dtype))
+                     for g, x in zip(gs, dx))
+
+    return gradcheck(first_derivative, inputs, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception)

@@ -1,0 +1,218 @@
+"""Graph nodes: what a tensor's `grad_fn` is.
+
+Every operation that records a graph creates one Node. A node knows where gradients go next
+(`next_functions`: one `(node, output_nr)` pair per differentiable input slot, `(None, 0)` for a
+constant) and keeps only the values its gradient formula needs (its *saved tensors*). Leaves are
+reached through `AccumulateGrad` nodes, which add incoming gradients into `leaf.grad`.
+"""
+import itertools
+import weakref
+
+_sequence = itertools.count()   # creation order: the engine runs the newest ready node first
+
+SECOND_BACKWARD_ERROR = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after they "
+    "have already been freed). Saved intermediate values of the graph are freed when you call .backward() "
+    "or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second "
+    "time or if you need to access saved tensors after calling backward."
+)
+
+
+class RemovableHandle:
+    """Returned by `register_hook`; `handle.remove()` unregisters the hook."""
+    _ids = itertools.count()
+
+    def __init__(self, hooks_dict):
+        self.id = next(RemovableHandle._ids)
+        self._hooks = weakref.ref(hooks_dict) if hooks_dict is not None else None
+
+    def remove(self):
+        hooks = self._hooks() if self._hooks is not None else None
+        if hooks is not None:
+            hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+class _HookDict(dict):
+    """A dict that a weak reference can point to (plain dicts cannot be weakly referenced)."""
+    __slots__ = ("__weakref__",)
+
+
+class SavedTensor:
+    """A tensor kept for the backward formula, with the version it had when saved.
+
+    Reading it after an in-place change raises PyTorch's version-counter error. A saved *output*
+    of the node (like `exp`'s result) is kept as its array and version counter, not as the tensor
+    object, so that the node does not keep its own output alive (no reference cycle).
+    """
+    __slots__ = ("tensor", "data", "counter", "version", "is_output", "output_nr", "requires_grad")
+
+    def __init__(self, tensor, is_output=False):
+        self.counter = tensor._version_counter
+        self.version = self.counter[0]
+        self.is_output = is_output
+        if is_output:
+            self.tensor = None
+            self.data = tensor._data
+            self.output_nr = tensor._output_nr
+        else:
+            self.tensor = tensor
+            self.data = None
+
+    def unpack(self, node):
+        from ..tensor import Tensor
+        if self.counter[0] != self.version:
+            raise RuntimeError(self._version_message(node))
+        if self.is_output:
+            # rebuild the output; it is differentiable through this node (needed for create_graph)
+            t = Tensor._make(self.data, node, self.output_nr)
+            t._version_counter = self.counter
+            return t
+        return self.tensor
+
+    def _version_message(self, node):
+        if self.is_output:
+            shape, dtype, producer = self.data.shape, self.data.dtype, node
+        else:
+            t = self.tensor
+            shape, dtype, producer = t._data.shape, t._data.dtype, t.grad_fn
+        from .._dtype import from_numpy_dtype
+        clause = ""
+        if producer is not None:
+            name = producer.name()
+            stem = name.rstrip("0123456789")
+            stem = stem[:-len("Backward")] if stem.endswith("Backward") else stem
+            clause = f", which is output 0 of {stem},"
+        return (
+            "one of the variables needed for gradient computation has been modified by an inplace "
+            f"operation: [torch.{from_numpy_dtype(dtype)._legacy} [{', '.join(map(str, shape))}]]{clause} "
+            f"is at version {self.counter[0]}; expected version {self.version} instead. Hint: enable "
+            "anomaly detection to find the operation that failed to compute its gradient, with "
+            "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+        )
+
+
+class Node:
+    """Base of every grad_fn. Subclasses are named exactly like PyTorch's (`MulBackward0`)."""
+
+    # The engine reads these; subclasses set them in __init__ or at creation.
+    next_functions = ()
+
+    def __init__(self):
+        self._sequence_nr = next(_sequence)
+        self._saved = None           # dict name -> SavedTensor, or None when nothing is saved
+        self._freed = False
+        self._input_meta = ()        # (shape, numpy dtype) per input slot: gradients are reduced to these
+        self._pre_hooks = None       # node pre-hooks: fn(grad_outputs)
+        self._post_hooks = None      # node hooks: fn(grad_inputs, grad_outputs)
+        self._tensor_hooks = None    # {output_nr: _HookDict} from Tensor.register_hook on non-leaves
+        self._retained = None        # {output_nr: weakref to tensor} from Tensor.retain_grad
+        self._outputs = ()           # weak references to the tensors this node produced (for drawings)
+
+    # --- PyTorch's node API -------------------------------------------------------------------
+    def name(self):
+        return type(self).__name__
+
+    def __repr__(self):
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+    def register_hook(self, fn):
+        """fn(grad_inputs, grad_outputs) runs after the node computed its gradients."""
+        if self._post_hooks is None:
+            self._post_hooks = _HookDict()
+        handle = RemovableHandle(self._post_hooks)
+        self._post_hooks[handle.id] = fn
+        return handle
+
+    def register_prehook(self, fn):
+        """fn(grad_outputs) runs before the node; it may return replacement grad_outputs."""
+        if self._pre_hooks is None:
+            self._pre_hooks = _HookDict()
+        handle = RemovableHandle(self._pre_hooks)
+        self._pre_hooks[handle.id] = fn
+        return handle
+
+    @property
+    def metadata(self):
+        if not hasattr(self, "_metadata"):
+            self._metadata = {}
+        return self._metadata
+
+    # --- saved tensors ---------------------------------------------------------------------------
+    def _save(self, name, tensor, is_output=False):
+        if self._saved is None:
+            self._saved = {}
+        self._saved[name] = SavedTensor(tensor, is_output)
+
+    def __getattr__(self, attr):
+        # Saved tensors are read as attributes (`node.other`) and as PyTorch's `_saved_other`.
+        saved = self.__dict__.get("_saved")
+        key = attr[len("_saved_"):] if attr.startswith("_saved_") else attr
+        if saved is not None and key in saved:
+            return saved[key].unpack(self)
+        if self.__dict__.get("_freed") and key in self.__dict__.get("_saved_names", ()):
+            raise RuntimeError(SECOND_BACKWARD_ERROR)
+        if attr.startswith("_saved_") and key in self.__dict__:
+            return self.__dict__[key]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
+
+    def _release(self):
+        """Free saved tensors after backward (unless retain_graph=True)."""
+        if self._saved:
+            self._saved_names = tuple(self._saved)
+            self._saved = None
+            self._freed = True
+
+    def _check_not_freed(self):
+        if self._freed:
+            raise RuntimeError(SECOND_BACKWARD_ERROR)
+
+    @property
+    def saved_tensors_info(self):
+        """(name, SavedTensor) pairs, for drawings: what this node keeps and at which version."""
+        return tuple((self._saved or {}).items())
+
+    # --- the gradient itself ----------------------------------------------------------------------
+    def apply(self, grad_outputs):
+        """Given the gradient for each output, return one gradient (or None) per input slot."""
+        raise NotImplementedError
+
+    def __call__(self, *grad_outputs):
+        return self.apply(list(grad_outputs))
+
+
+class AccumulateGrad(Node):
+    """The node that adds incoming gradients into a leaf's `.grad` (its `variable`)."""
+
+    def __init__(self, variable):
+        super().__init__()
+        self.variable = variable
+        self._input_meta = ()
+
+    def name(self):
+        return "torch::autograd::AccumulateGrad"
+
+    def apply(self, grad_outputs):
+        return ()
+
+
+def accumulator_of(leaf):
+    """The one AccumulateGrad node of a leaf, reused while the graph holding it is alive."""
+    ref = leaf._accumulator
+    node = ref() if ref is not None else None
+    if node is None:
+        node = AccumulateGrad(leaf)
+        leaf._accumulator = weakref.ref(node)
+    return node
+
+
+def make_node_class(name, base=Node, module="builtins"):
+    """A Node subclass with PyTorch's class name: `type(y.grad_fn)` shows `<class 'AddBackward0'>`."""
+    cls = type(name, (base,), {})
+    cls.__module__ = module
+    return cls

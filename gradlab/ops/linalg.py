@@ -1,0 +1,55 @@
+"""Matrix products. `matmul` dispatches on the number of dimensions exactly as PyTorch does, so
+the grad_fn a student sees is PyTorch's (MmBackward0, MvBackward0, DotBackward0, ...)."""
+import numpy as np
+
+from .registry import op
+
+
+@op("mm", "MmBackward0", ("self", "mat2"), saves=("self", "mat2"),
+    self=lambda g, n: g.mm(n.mat2.t()),
+    mat2=lambda g, n: n.self.t().mm(g))
+def mm(self, mat2):
+    return self @ mat2
+
+
+@op("mv", "MvBackward0", ("self", "vec"), saves=("self", "vec"),
+    self=lambda g, n: g.unsqueeze(1) * n.vec.unsqueeze(0),
+    vec=lambda g, n: n.self.t().mv(g))
+def mv(self, vec):
+    return self @ vec
+
+
+@op("dot", "DotBackward0", ("self", "tensor"), saves=("self", "tensor"),
+    self=lambda g, n: g * n.tensor,
+    tensor=lambda g, n: g * n.self)
+def dot(self, tensor):
+    return np.asarray(np.dot(self, tensor))
+
+
+@op("bmm", "BmmBackward0", ("self", "mat2"), saves=("self", "mat2"),
+    self=lambda g, n: g.bmm(n.mat2.transpose(1, 2)),
+    mat2=lambda g, n: n.self.transpose(1, 2).bmm(g))
+def bmm(self, mat2):
+    return np.matmul(self, mat2)
+
+
+@op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), saves=("mat1", "mat2"),
+    self=lambda g, n: g,
+    mat1=lambda g, n: g.mm(n.mat2.t()),
+    mat2=lambda g, n: n.mat1.t().mm(g))
+def addmm(self, mat1, mat2):
+    """bias + mat1 @ mat2: what nn.Linear computes for a 2-d input."""
+    out = mat1 @ mat2
+    out += self
+    return out
+
+
+@op("trace", "TraceBackward0",
+    self=lambda g, n: g * _eye_like(n))
+def trace(self, self_sizes):
+    return np.asarray(np.trace(self))
+
+
+def _eye_like(n):
+    from ..tensor import Tensor
+    return Tensor._make(np.eye(*n.self_sizes, dtype=np.float32))

@@ -1,0 +1,106 @@
+"""Neural-network ops: softmax, log_softmax and the losses, with PyTorch's node names."""
+import numpy as np
+
+from .registry import op
+
+
+@op("softmax", "SoftmaxBackward0", saves=("result",), float_result=True,
+    self=lambda g, n: n.result * (g - (g * n.result).sum(n.dim, keepdim=True)))
+def softmax(self, dim):
+    e = np.exp(self - np.max(self, axis=dim, keepdims=True))
+    return e / np.sum(e, axis=dim, keepdims=True)
+
+
+@op("log_softmax", "LogSoftmaxBackward0", saves=("result",), float_result=True,
+    self=lambda g, n: g - n.result.exp() * g.sum(n.dim, keepdim=True))
+def log_softmax(self, dim):
+    shifted = self - np.max(self, axis=dim, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+
+
+def _nll_grad(g, n):
+    from ..tensor import Tensor
+    onehot = np.zeros(n.self_sizes, dtype=g._data.dtype)
+    if len(n.self_sizes) == 1:
+        if n.target != n.ignore_index:
+            onehot[n.target] = -1.0
+    else:
+        rows = np.arange(n.self_sizes[0])
+        valid = n.target != n.ignore_index
+        onehot[rows[valid], n.target[valid]] = -1.0
+    scale = onehot if n.weights is None else onehot * _class_weights(n)
+    if n.reduction == "mean":
+        scale = scale / n.total_weight
+    if n.reduction == "none" and len(n.self_sizes) > 1:
+        return Tensor._make(scale) * g.unsqueeze(1)
+    return Tensor._make(scale) * g
+
+
+def _class_weights(n):
+    w = n.weights
+    return w[n.target].reshape(-1, 1) if len(n.self_sizes) > 1 else w[n.target]
+
+
+@op("nll_loss", "NllLossBackward0", ("self",),
+    self=_nll_grad)
+def nll_loss(self, target, weights, reduction, ignore_index, total_weight, self_sizes):
+    if self.ndim == 1:
+        picked = -self[target] if target != ignore_index else np.zeros((), self.dtype)
+        if weights is not None:
+            picked = picked * weights[target]
+        return np.asarray(picked if reduction != "mean" else picked / total_weight, dtype=self.dtype)
+    valid = target != ignore_index
+    picked = -self[np.arange(self.shape[0]), np.where(valid, target, 0)] * valid
+    if weights is not None:
+        picked = picked * weights[np.where(valid, target, 0)]
+    if reduction == "none":
+        return picked.astype(self.dtype)
+    total = picked.sum(dtype=np.float64) if self.dtype == np.float64 else picked.sum()
+    return np.asarray(total / total_weight if reduction == "mean" else total, dtype=self.dtype)
+
+
+@op("mse_loss", "MseLossBackward0", ("self", "target"), saves=("self", "target"),
+    self=lambda g, n: g * 2 * (n.self - n.target) / n.count,
+    target=lambda g, n: g * -2 * (n.self - n.target) / n.count)
+def mse_loss(self, target, reduction, count):
+    d = (self - target) ** 2
+    return d.mean() if reduction == "mean" else d.sum() if reduction == "sum" else d
+
+
+def _bce_grad(g, n):
+    x, y = n.self, n.target
+    eps = 1e-12
+    grad = g * (x - y) / ((1 - x) * x).clamp_min(eps) / n.count
+    return grad if n.weight is None else grad * n.weight
+
+
+@op("binary_cross_entropy", "BinaryCrossEntropyBackward0", ("self", "target"), saves=("self", "target"),
+    self=_bce_grad)
+def binary_cross_entropy(self, target, weight, reduction, count):
+    # PyTorch clamps the logs at -100 so that log(0) stays finite
+    loss = -(target * np.maximum(np.log(self), -100) + (1 - target) * np.maximum(np.log1p(-self), -100))
+    if weight is not None:
+        loss = loss * weight
+    return loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" else loss
+
+
+def _bce_logits_grad(g, n):
+    grad = g * (n.self.sigmoid() - n.target) / n.count
+    return grad if n.weight is None else grad * n.weight
+
+
+@op("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0", ("self", "target"),
+    saves=("self", "target"),
+    self=_bce_logits_grad,
+    target=lambda g, n: g * -n.self / n.count)
+def binary_cross_entropy_with_logits(self, target, weight, reduction, count):
+    loss = np.maximum(self, 0) - self * target + np.log1p(np.exp(-np.abs(self)))
+    if weight is not None:
+        loss = loss * weight
+    return loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" else loss
+
+
+@op("dropout_mask", "MulBackward0", ("self", "other"), saves=("other",),
+    self=lambda g, n: g * n.other)
+def dropout_mask(self, other):
+    return self * other

@@ -1,0 +1,203 @@
+"""Reductions: sum, mean, max/min, prod, var/std, norm, logsumexp, cumsum.
+
+`dim` is always normalised to a tuple of non-negative ints before the op runs, so formulas can
+rely on it. `_restore(g, n)` puts reduced dimensions back (as size 1) so the gradient broadcasts
+against the input.
+"""
+import numpy as np
+
+from .registry import op
+
+
+def _restore(g, n):
+    """Unsqueeze the reduced dims of g (when keepdim=False) so it broadcasts against the input."""
+    if n.keepdim or n.dim is None:
+        return g
+    shape = list(g.shape)
+    for d in sorted(n.dim):
+        shape.insert(d, 1)
+    return g.reshape(shape)
+
+
+def _expand_to_input(g, n):
+    return _restore(g, n).expand(n.self_sizes)
+
+
+@op("sum", "SumBackward0",
+    self=lambda g, n: g.expand(n.self_sizes))
+def sum(self, self_sizes):
+    return np.sum(self, dtype=_sum_dtype(self))
+
+
+@op("sum_dim", "SumBackward1",
+    self=_expand_to_input)
+def sum_dim(self, dim, keepdim, self_sizes):
+    return np.sum(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self))
+
+
+def _sum_dtype(a):
+    # PyTorch sums bool and integer tensors as int64
+    return np.int64 if a.dtype.kind in "biu" else None
+
+
+@op("mean", "MeanBackward0",
+    self=lambda g, n: g.expand(n.self_sizes) / n.count)
+def mean(self, self_sizes, count):
+    return np.mean(self, dtype=self.dtype)
+
+
+@op("mean_dim", "MeanBackward1",
+    self=lambda g, n: _expand_to_input(g, n) / n.count)
+def mean_dim(self, dim, keepdim, self_sizes, count):
+    return np.mean(self, axis=dim, keepdims=keepdim, dtype=self.dtype)
+
+
+def _even_split_grad(g, n):
+    # ties share the gradient evenly, as PyTorch does for full max/min and amax/amin
+    hits = n.self == _restore(n.result, n)
+    return _restore(g, n) * hits / hits.sum(n.dim, keepdim=True)
+
+
+@op("max_all", "MaxBackward1", saves=("self", "result"),
+    self=_even_split_grad)
+def max_all(self, dim=None, keepdim=False):
+    return np.max(self)
+
+
+@op("min_all", "MinBackward1", saves=("self", "result"),
+    self=_even_split_grad)
+def min_all(self, dim=None, keepdim=False):
+    return np.min(self)
+
+
+@op("amax", "AmaxBackward0", saves=("self", "result"),
+    self=_even_split_grad)
+def amax(self, dim, keepdim):
+    return np.max(self, axis=dim, keepdims=keepdim)
+
+
+@op("amin", "AminBackward0", saves=("self", "result"),
+    self=_even_split_grad)
+def amin(self, dim, keepdim):
+    return np.min(self, axis=dim, keepdims=keepdim)
+
+
+def _index_grad(g, n):
+    """max(dim)/min(dim): the whole gradient goes to the single returned index."""
+    from ..tensor import Tensor
+    d = n.dim[0]
+    onehot = np.zeros(n.self_sizes, dtype=bool)
+    idx = n.indices if n.keepdim else np.expand_dims(n.indices, d)
+    np.put_along_axis(onehot, idx, True, axis=d)
+    return _restore(g, n) * Tensor._make(onehot)
+
+
+@op("max_dim", "MaxBackward0",
+    self=_index_grad)
+def max_dim(self, dim, keepdim, indices, self_sizes):
+    return np.take_along_axis(self, indices if keepdim else np.expand_dims(indices, dim[0]), dim[0]).reshape(
+        indices.shape)
+
+
+@op("min_dim", "MinBackward0",
+    self=_index_grad)
+def min_dim(self, dim, keepdim, indices, self_sizes):
+    return np.take_along_axis(self, indices if keepdim else np.expand_dims(indices, dim[0]), dim[0]).reshape(
+        indices.shape)
+
+
+def _prod_grad(g, n):
+    # product of all the other elements; written with a division, which is exact unless an input is 0
+    x, r = n.self, _restore(n.result, n)
+    if not (x._data == 0).any():
+        return _restore(g, n) * r / x
+    # with zeros: compute the product of the others directly (slow path, no division)
+    from ..tensor import Tensor
+    xs = x._data
+    axes = n.dim if n.dim is not None else tuple(range(xs.ndim))
+    out = np.empty_like(xs)
+    for idx in np.ndindex(xs.shape):
+        masked = xs.copy()
+        masked[idx] = 1
+        sel = tuple(slice(None) if i in axes else idx[i] for i in range(xs.ndim))
+        out[idx] = np.prod(masked[sel])
+    return _restore(g, n) * Tensor._make(out)
+
+
+@op("prod", "ProdBackward0", saves=("self", "result"),
+    self=_prod_grad)
+def prod(self, dim=None, keepdim=False):
+    return np.prod(self, dtype=_sum_dtype(self))
+
+
+@op("prod_dim", "ProdBackward1", saves=("self", "result"),
+    self=_prod_grad)
+def prod_dim(self, dim, keepdim):
+    return np.prod(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self))
+
+
+def _var_grad(g, n):
+    x = n.self
+    centered = x - x.mean(n.dim, keepdim=True) if n.dim is not None else x - x.mean()
+    return _restore(g, n) * centered * (2.0 / max(n.count - n.correction, 0))
+
+
+@op("var", "VarBackward0", saves=("self",),
+    self=_var_grad)
+def var(self, dim, keepdim, correction, count):
+    return np.var(self, axis=dim, keepdims=keepdim, ddof=correction, dtype=self.dtype)
+
+
+def _std_grad(g, n):
+    x = n.self
+    centered = x - x.mean(n.dim, keepdim=True) if n.dim is not None else x - x.mean()
+    return _restore(g, n) * centered / (_restore(n.result, n) * max(n.count - n.correction, 0))
+
+
+@op("std", "StdBackward0", saves=("self", "result"),
+    self=_std_grad)
+def std(self, dim, keepdim, correction, count):
+    return np.std(self, axis=dim, keepdims=keepdim, ddof=correction, dtype=self.dtype)
+
+
+def _norm_grad(g, n):
+    x, r = n.self, _restore(n.result, n)
+    p = n.p
+    if p == 2:
+        from ..tensor import where
+        return _restore(g, n) * where(r == 0, 0.0, x / r)
+    if p == 1:
+        return _restore(g, n) * x.sign()
+    if p == float("inf"):
+        hits = x.abs() == r
+        return _restore(g, n) * x.sign() * hits / hits.sum(n.dim, keepdim=True)
+    from ..tensor import where
+    return _restore(g, n) * where(r == 0, 0.0, x * x.abs() ** (p - 2) / r ** (p - 1))
+
+
+@op("norm", "LinalgVectorNormBackward0", saves=("self", "result"), float_result=True,
+    self=_norm_grad)
+def norm(self, p, dim, keepdim):
+    a = np.abs(self)
+    if p == 2:
+        return np.sqrt(np.sum(a * a, axis=dim, keepdims=keepdim))
+    if p == float("inf"):
+        return np.max(a, axis=dim, keepdims=keepdim)
+    if p == 0:
+        return np.sum(a != 0, axis=dim, keepdims=keepdim).astype(self.dtype)
+    return np.sum(a ** p, axis=dim, keepdims=keepdim) ** (1.0 / p)
+
+
+@op("logsumexp", "LogsumexpBackward0", saves=("self", "result"), float_result=True,
+    self=lambda g, n: _restore(g, n) * (n.self - _restore(n.result, n)).exp())
+def logsumexp(self, dim, keepdim):
+    m = np.max(self, axis=dim, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0)
+    out = np.log(np.sum(np.exp(self - m), axis=dim, keepdims=True)) + m
+    return out if keepdim else np.squeeze(out, axis=dim)
+
+
+@op("cumsum", "CumsumBackward0",
+    self=lambda g, n: g.flip(n.dim).cumsum(n.dim).flip(n.dim))
+def cumsum(self, dim):
+    return np.cumsum(self, axis=dim, dtype=_sum_dtype(self))

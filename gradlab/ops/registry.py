@@ -1,0 +1,205 @@
+"""The op table: every differentiable operation, its forward and its gradients, in one place.
+
+An op is declared once:
+
+    @op("mul", "MulBackward0", inputs=("self", "other"), saves=("self", "other"),
+        self=lambda g, n: g * n.other,
+        other=lambda g, n: g * n.self)
+    def mul(self, other):
+        return np.multiply(self, other)
+
+* the forward takes numpy arrays (and plain parameters) and returns a numpy array;
+* one gradient formula per differentiable input, named after the input. A formula gets the
+  gradient `g` of the output (a Tensor) and the node `n`, whose attributes are the saved tensors
+  (`n.self`, `n.other`, `n.result`), the op's parameters (`n.dim`) and the Python scalars it was
+  called with. Formulas are written with Tensor operations, so with `create_graph=True` they build
+  a graph of their own (gradients of gradients);
+* a formula returns the gradient at the output's (broadcast) shape: the node sums it back to each
+  input's shape in one place (`sum_to_shape`). No formula unbroadcasts by hand;
+* `saves` lists what the formulas read. Only those are kept, and only those make an in-place change
+  an error at backward time (PyTorch's version counter).
+
+Tests, docs and the visualizer read `OPS`: a new op is tested by the existing tests once it has
+sample inputs in `tests/op_samples.py`.
+"""
+import weakref
+
+import numpy as np
+
+from .._dtype import category, result_np_dtype
+from ..autograd import grad_mode
+from ..autograd.node import Node, accumulator_of, make_node_class
+
+OPS = {}
+_NODE_CLASSES = {}
+
+
+class OpNode(Node):
+    """The grad_fn of an op from the table: runs the op's formulas."""
+
+    def apply(self, grad_outputs):
+        op = self._op
+        if op.num_outputs == 1:
+            g = grad_outputs[0]
+        else:   # outputs that received no gradient count as zeros
+            g = [gi if gi is not None else _zeros(meta) for gi, meta in zip(grad_outputs, self._output_meta)]
+        grads = []
+        for (child, _), formula, meta in zip(self.next_functions, op.formulas, self._input_meta):
+            if child is None or formula is None:
+                grads.append(None)
+            else:
+                grads.append(sum_to_shape(formula(g, self), meta))
+        return grads
+
+
+def _zeros(meta):
+    from ..tensor import Tensor
+    return Tensor._make(np.zeros(meta[0], meta[1]))
+
+
+def node_class(name, base=OpNode):
+    cls = _NODE_CLASSES.get(name)
+    if cls is None:
+        cls = _NODE_CLASSES[name] = make_node_class(name, base)
+    return cls
+
+
+class Op:
+    """One row of the op table."""
+
+    def __init__(self, key, name, forward, inputs, formulas, saves, num_outputs=1, promote=True,
+                 float_result=False):
+        self.key = key
+        self.name = name                  # PyTorch's grad_fn class name
+        self.forward = forward            # numpy arrays -> numpy array (or tuple for several outputs)
+        self.inputs = inputs              # names of the tensor input slots, in PyTorch's order
+        self.formulas = formulas          # one formula (or None) per input slot
+        self.saves = saves                # names the formulas read: inputs and/or "result"
+        self.num_outputs = num_outputs
+        self.promote = promote            # apply torch's type promotion to the inputs
+        self.float_result = float_result  # integer inputs give a float result (div, exp, ...)
+        self.node_class = node_class(name)
+        self._saved_inputs = tuple((i, n) for i, n in enumerate(inputs) if n in saves)
+        self._saves_result = "result" in saves
+
+    def __call__(self, *args, **params):
+        return apply(self, args, params)
+
+    def __repr__(self):
+        return f"<op {self.key} -> {self.name}>"
+
+
+def op(key, name, inputs=("self",), saves=(), num_outputs=1, promote=True, float_result=False, **formulas):
+    """Register `forward` in the op table (see the module docstring)."""
+    unknown = set(formulas) - set(inputs)
+    if unknown:
+        raise TypeError(f"{key}: formulas for unknown inputs {unknown}")
+
+    def register(forward):
+        OPS[key] = Op(key, name, forward, inputs, tuple(formulas.get(n) for n in inputs), saves,
+                      num_outputs, promote, float_result)
+        return OPS[key]
+    return register
+
+
+def _promote(op, args):
+    """Cast array arguments to PyTorch's result dtype (Python scalars stay Python scalars)."""
+    from ..tensor import Tensor
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    first = tensors[0]._data.dtype
+    scalars = [a for a in args if not isinstance(a, Tensor) and isinstance(a, (bool, int, float, complex))]
+    same = all(t._data.dtype == first for t in tensors)
+    if same and not scalars:
+        dtype = first
+    else:
+        weak = [0 if isinstance(s, bool) else 1 if isinstance(s, int) else 2 if isinstance(s, float) else 3
+                for s in scalars]
+        dtype = result_np_dtype([(t._data.ndim, t._data.dtype) for t in tensors], weak)
+    if op.float_result and dtype.kind in "biu":
+        dtype = np.dtype(np.float32)
+    return [a._data.astype(dtype, copy=False) if isinstance(a, Tensor) else a for a in args], dtype
+
+
+def apply(op, args, params):
+    """Run an op: compute the forward with numpy, and record a node when a gradient is needed."""
+    from ..tensor import Tensor
+    if op.promote:
+        arrays, dtype = _promote(op, args)
+    else:
+        arrays = [a._data if isinstance(a, Tensor) else a for a in args]
+        dtype = None
+    out = op.forward(*arrays, **params)
+
+    needs_grad = grad_mode._state["enabled"] and any(isinstance(a, Tensor) and a.requires_grad for a in args)
+    if op.num_outputs == 1:
+        out = _as_array(out, dtype)
+        if not needs_grad:
+            return Tensor._make(out)
+    else:
+        out = tuple(_as_array(o, dtype) for o in out)
+        if not needs_grad:
+            return tuple(Tensor._make(o) for o in out)
+
+    node = op.node_class()
+    node._op = op
+    if params:
+        node.__dict__.update(params)
+    edges, meta = [], []
+    for name, a in zip(op.inputs, args):
+        if isinstance(a, Tensor):
+            edges.append(edge_of(a))
+            meta.append((a._data.shape, a._data.dtype))
+        else:
+            edges.append((None, 0))
+            meta.append(None)
+            node.__dict__[name] = a          # a Python scalar, read by formulas as n.<name>
+    node.next_functions = tuple(edges)
+    node._input_meta = tuple(meta)
+    for i, name in op._saved_inputs:
+        a = args[i]
+        if isinstance(a, Tensor):
+            node._save(name, a)
+    if op.num_outputs == 1:
+        result = Tensor._make(out, node, 0)
+        node._outputs = (weakref.ref(result),)
+        if op._saves_result:
+            node._save("result", result, is_output=True)
+        return result
+    results = tuple(Tensor._make(o, node, i) for i, o in enumerate(out))
+    node._num_outputs = len(results)
+    node._output_meta = tuple((o.shape, o.dtype) for o in out)
+    node._outputs = tuple(weakref.ref(r) for r in results)
+    return results
+
+
+def _as_array(out, dtype):
+    if not isinstance(out, np.ndarray):
+        out = np.asarray(out)
+    if dtype is not None and out.dtype != dtype and out.dtype.kind != "b":
+        out = out.astype(dtype)
+    return out
+
+
+def edge_of(t):
+    """Where a gradient for tensor `t` goes: its grad_fn, its AccumulateGrad node, or nowhere."""
+    if t.grad_fn is not None:
+        return (t.grad_fn, t._output_nr)
+    if t._requires_grad:
+        return (accumulator_of(t), 0)
+    return (None, 0)
+
+
+def sum_to_shape(g, meta):
+    """Sum a gradient computed at the broadcast output shape back to an input's shape (and dtype)."""
+    shape, dtype = meta
+    if g._data.shape != shape:
+        lead = g._data.ndim - len(shape)
+        dims = tuple(range(lead)) + tuple(
+            lead + i for i, s in enumerate(shape) if s == 1 and g._data.shape[lead + i] != 1)
+        if dims:
+            g = g.sum(dims, keepdim=True)
+        if g._data.shape != shape:
+            g = g.reshape(shape)
+    if g._data.dtype != dtype:
+        g = g.to(dtype)
+    return g

@@ -1,0 +1,229 @@
+"""Shape ops: views, reshapes, transposes, expand, cat/stack/split, and indexing.
+
+Views (`view`, `transpose`, `select`, ...) share storage with their input, as in PyTorch: the
+Tensor layer gives their results the input's version counter. Their gradients only move
+numbers around, so every formula is another shape op.
+"""
+import numpy as np
+
+from .registry import op
+
+
+@op("view", "ViewBackward0", promote=False,
+    self=lambda g, n: g.reshape(n.self_sizes))
+def view(self, shape, self_sizes):
+    return self.reshape(shape)
+
+
+@op("unsafe_view", "UnsafeViewBackward0", promote=False,
+    self=lambda g, n: g.reshape(n.self_sizes))
+def unsafe_view(self, shape, self_sizes):
+    return self.reshape(shape)
+
+
+@op("transpose", "TransposeBackward0", promote=False,
+    self=lambda g, n: g.transpose(n.dim0, n.dim1))
+def transpose(self, dim0, dim1):
+    return np.swapaxes(self, dim0, dim1)
+
+
+@op("t", "TBackward0", promote=False,
+    self=lambda g, n: g.t())
+def t(self):
+    return self.T
+
+
+@op("permute", "PermuteBackward0", promote=False,
+    self=lambda g, n: g.permute(*np.argsort(n.dims).tolist()))
+def permute(self, dims):
+    return np.transpose(self, dims)
+
+
+@op("squeeze", "SqueezeBackward0", promote=False,
+    self=lambda g, n: g.reshape(n.self_sizes))
+def squeeze(self, self_sizes):
+    return np.squeeze(self)
+
+
+@op("squeeze_dim", "SqueezeBackward1", promote=False,
+    self=lambda g, n: g.reshape(n.self_sizes))
+def squeeze_dim(self, dim, self_sizes):
+    return np.squeeze(self, axis=dim) if self.shape[dim] == 1 else self
+
+
+@op("squeeze_matmul", "SqueezeBackward4", promote=False,
+    self=lambda g, n: g.reshape(n.self_sizes))
+def squeeze_matmul(self, dim, self_sizes):
+    return np.squeeze(self, axis=dim)
+
+
+@op("unsqueeze", "UnsqueezeBackward0", promote=False,
+    self=lambda g, n: g.squeeze(n.dim))
+def unsqueeze(self, dim):
+    return np.expand_dims(self, dim)
+
+
+@op("expand", "ExpandBackward0", promote=False,
+    self=lambda g, n: g)        # sum_to_shape sums the expanded dims back
+def expand(self, shape):
+    return np.broadcast_to(self, shape)
+
+
+@op("repeat", "RepeatBackward0", promote=False,
+    self=lambda g, n: _repeat_grad(g, n))
+def repeat(self, repeats):
+    lead = len(repeats) - self.ndim
+    return np.tile(self.reshape((1,) * lead + self.shape), repeats)
+
+
+def _repeat_grad(g, n):
+    sizes = (1,) * (len(n.repeats) - len(n.self_sizes)) + tuple(n.self_sizes)
+    split_shape = []
+    for r, s in zip(n.repeats, sizes):
+        split_shape += [r, s]
+    g = g.reshape(split_shape).sum(tuple(range(0, 2 * len(sizes), 2)))
+    return g.reshape(n.self_sizes)
+
+
+@op("flip", "FlipBackward0", promote=False,
+    self=lambda g, n: g.flip(n.dims))
+def flip(self, dims):
+    return np.flip(self, dims).copy()
+
+
+@op("roll", "RollBackward0", promote=False,
+    self=lambda g, n: g.roll(tuple(-s for s in n.shifts), n.dims))
+def roll(self, shifts, dims):
+    return np.roll(self, shifts, dims)
+
+
+# --- indexing -----------------------------------------------------------------------------------
+
+def _scatter_into_zeros(g, n, key):
+    from ..tensor import Tensor
+    out = Tensor._make(np.zeros(n.self_sizes, g._data.dtype))
+    return _OPS_index_put_add(out, g, key)
+
+
+def _OPS_index_put_add(base, values, key):
+    from .registry import OPS
+    return OPS["index_put_add"](base, values, key=key)
+
+
+@op("select", "SelectBackward0", promote=False,
+    self=lambda g, n: _scatter_into_zeros(g, n, (slice(None),) * n.dim + (n.index,)))
+def select(self, dim, index, self_sizes):
+    return self[(slice(None),) * dim + (index,)]
+
+
+@op("slice", "SliceBackward0", promote=False,
+    self=lambda g, n: _scatter_into_zeros(g, n, (slice(None),) * n.dim + (slice(n.start, n.stop, n.step),)))
+def slice_(self, dim, start, stop, step, self_sizes):
+    return self[(slice(None),) * dim + (slice(start, stop, step),)]
+
+
+@op("index", "IndexBackward0", promote=False,
+    self=lambda g, n: _scatter_into_zeros(g, n, n.key))
+def index(self, key, self_sizes):
+    return self[key]
+
+
+@op("index_put_add", "IndexPutBackward0", ("self", "values"), promote=False,
+    self=lambda g, n: g,
+    values=lambda g, n: g[n.key])
+def index_put_add(self, values, key):
+    """A copy of self with `values` added at `key` (repeated indices add up): scatter for gradients."""
+    out = np.array(self, copy=True)
+    np.add.at(out, key, values)
+    return out
+
+
+def _copy_slices_self_grad(g, n):
+    from .registry import OPS
+    return OPS["index_fill_zero"](g, key=n.key)
+
+
+@op("copy_slices", "CopySlices", ("self", "value"), promote=False,
+    self=_copy_slices_self_grad,
+    value=lambda g, n: g[n.key])
+def copy_slices(self, value, key):
+    """`self[key] = value` recorded in the graph (PyTorch's CopySlices)."""
+    out = np.array(self, copy=True)
+    out[key] = value
+    return out
+
+
+@op("index_fill_zero", "IndexPutBackward0", promote=False,
+    self=lambda g, n: _copy_slices_self_grad(g, n))
+def index_fill_zero(self, key):
+    out = np.array(self, copy=True)
+    out[key] = 0
+    return out
+
+
+@op("gather", "GatherBackward0", promote=False,
+    self=lambda g, n: _gather_grad(g, n))
+def gather(self, dim, index, self_sizes):
+    return np.take_along_axis(self, index, dim)
+
+
+def _gather_grad(g, n):
+    key = list(np.indices(n.index.shape, sparse=True))
+    key[n.dim] = n.index
+    return _scatter_into_zeros(g, n, tuple(key))
+
+
+@op("index_select", "IndexSelectBackward0", promote=False,
+    self=lambda g, n: _scatter_into_zeros(g, n, (slice(None),) * n.dim + (n.index,)))
+def index_select(self, dim, index, self_sizes):
+    return np.take(self, index, axis=dim)
+
+
+# --- joining and splitting ----------------------------------------------------------------------
+
+def _cat_formula(i):
+    def formula(g, n):
+        start = n.offsets[i]
+        return g.narrow(n.dim, start, n.sizes[i])
+    return formula
+
+
+_MAX_CAT = 64   # slots are declared up front; cat of more tensors uses a chain of cats
+
+
+def _declare_cat():
+    names = tuple(f"tensors{i}" for i in range(_MAX_CAT))
+
+    @op("cat", "CatBackward0", names, promote=True, **{nm: _cat_formula(i) for i, nm in enumerate(names)})
+    def cat(*arrays, dim, offsets, sizes):
+        return np.concatenate(arrays, axis=dim)
+
+    @op("stack", "StackBackward0", names, promote=True,
+        **{nm: (lambda i: lambda g, n: g.select(n.dim, i))(i) for i, nm in enumerate(names)})
+    def stack(*arrays, dim):
+        return np.stack(arrays, axis=dim)
+
+
+_declare_cat()
+
+
+@op("split", "SplitBackward0", promote=False, num_outputs=-1,
+    self=lambda g, n: _join_grads(g, n))
+def split(self, dim, sections):
+    return tuple(np.split(self, sections, axis=dim))
+
+
+@op("unbind", "UnbindBackward0", promote=False, num_outputs=-1,
+    self=lambda g, n: _stack_grads(g, n))
+def unbind(self, dim):
+    return tuple(np.moveaxis(self, dim, 0))
+
+
+def _join_grads(grads, n):
+    from ..tensor import cat
+    return cat(grads, n.dim)
+
+
+def _stack_grads(grads, n):
+    from ..tensor import stack
+    return stack(grads, n.dim)

@@ -1,0 +1,1401 @@
+"""Tensor: a numpy array plus what autograd needs (requires_grad, grad, grad_fn, version).
+
+Operators and methods call the op table (`gradlab/ops`); printing lives in `gradlab/display`.
+What a student reads here is the bookkeeping PyTorch does for every tensor:
+
+* a *leaf* is a tensor the user created; it has no grad_fn, and backward adds into its `.grad`;
+* a tensor computed from inputs that require grad has a `grad_fn` (the node that made it) and
+  `output_nr` (which output of that node it is);
+* `_version` counts in-place changes; views and `detach()` share the counter with their base.
+"""
+import numbers
+import warnings
+import weakref
+
+import numpy as np
+
+from . import _dtype
+from ._size import Size
+from .autograd import grad_mode
+from .autograd.node import RemovableHandle, _HookDict
+from .ops import OPS
+
+_FLOAT_ONLY = "Only Tensors of floating point and complex dtype can require gradients"
+_NONLEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
+    "won't be populated during autograd.backward(). If you indeed want the .grad field to be populated "
+    "for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor "
+    "by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 "
+    "for more information."
+)
+
+
+class Tensor:
+    __slots__ = ("_data", "_requires_grad", "grad_fn", "_output_nr", "_version_counter", "_grad",
+                 "_retains_grad", "_hooks", "_base", "_accumulator", "__weakref__")
+
+    # --- construction ---------------------------------------------------------------------------
+    def __new__(cls, *args, **kwargs):
+        return object.__new__(cls)
+
+    def __init__(self, *args):
+        """`Tensor(2, 3)` (uninitialised float32, like torch) or `Tensor([1, 2])` (float32 data)."""
+        if len(args) == 1 and not isinstance(args[0], numbers.Integral):
+            data = np.array(_plain(args[0]), dtype=np.float32)
+        else:
+            data = np.zeros(_size_args(args), dtype=np.float32)
+        _init(self, data)
+
+    @classmethod
+    def _make(cls, data, grad_fn=None, output_nr=0):
+        """Wrap a numpy array without copying (the hot path of every op)."""
+        t = object.__new__(cls)
+        t._data = data
+        t._requires_grad = False
+        t.grad_fn = grad_fn
+        t._output_nr = output_nr
+        t._version_counter = [0]
+        t._grad = None
+        t._retains_grad = False
+        t._hooks = None
+        t._base = None
+        t._accumulator = None
+        return t
+
+    def _view_of(self, base):
+        """Mark self as a view of base: same storage, same version counter."""
+        self._version_counter = base._version_counter
+        self._base = base._base if base._base is not None else base
+        return self
+
+    # --- basic attributes -----------------------------------------------------------------------
+    @property
+    def shape(self):
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    def dim(self):
+        return self._data.ndim
+
+    ndimension = dim
+
+    def numel(self):
+        return int(self._data.size)
+
+    nelement = numel
+
+    @property
+    def dtype(self):
+        return _dtype.from_numpy_dtype(self._data.dtype)
+
+    @property
+    def device(self):
+        return _CPU
+
+    @property
+    def is_cuda(self):
+        return False
+
+    def is_floating_point(self):
+        return self._data.dtype.kind == "f"
+
+    def is_complex(self):
+        return self._data.dtype.kind == "c"
+
+    def element_size(self):
+        return self._data.itemsize
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return "torch." + self.dtype._legacy
+        return self.to(dtype)
+
+    def data_ptr(self):
+        return self._data.__array_interface__["data"][0]
+
+    def is_contiguous(self):
+        return bool(self._data.flags.c_contiguous)
+
+    def stride(self, dim=None):
+        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        return strides if dim is None else strides[_wrap_dim(dim, self._data.ndim)]
+
+    @property
+    def output_nr(self):
+        return self._output_nr
+
+    @property
+    def _version(self):
+        return self._version_counter[0]
+
+    def _bump_version(self):
+        self._version_counter[0] += 1
+
+    # --- autograd attributes --------------------------------------------------------------------
+    @property
+    def requires_grad(self):
+        return self.grad_fn is not None or self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag):
+        if self.grad_fn is not None:
+            if flag:
+                raise RuntimeError("you can only change requires_grad flags of leaf variables.")
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+                "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
+            )
+        if flag and self._data.dtype.kind not in "fc":
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        self._requires_grad = bool(flag)
+
+    def requires_grad_(self, requires_grad=True):
+        if self.grad_fn is not None:
+            if not requires_grad:
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want to use a "
+                    "computed variable in a subgraph that doesn't require differentiation use "
+                    "var_no_grad = var.detach()."
+                )
+            return self
+        if requires_grad and self._data.dtype.kind not in "fc":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def is_leaf(self):
+        return self.grad_fn is None
+
+    @property
+    def grad(self):
+        if self._grad is None and self.grad_fn is not None and not self._retains_grad:
+            warnings.warn(_NONLEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                                f"{type(value).__name__}")
+            if value._data.shape != self._data.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '[{', '.join(map(str, value._data.shape))}]' to a "
+                    f"tensor of size '[{', '.join(map(str, self._data.shape))}]'. Please ensure that the gradient "
+                    "and the tensor are the same size"
+                )
+        self._grad = value
+
+    @grad.deleter
+    def grad(self):
+        self._grad = None
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    def retain_grad(self):
+        """Ask backward to also fill `.grad` of this non-leaf tensor (a no-op on leaves)."""
+        if self.grad_fn is None:
+            if not self._requires_grad:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            return
+        node = self.grad_fn
+        if node._retained is None:
+            node._retained = {}
+        node._retained[self._output_nr] = weakref.ref(self)
+        self._retains_grad = True
+
+    def register_hook(self, hook):
+        """hook(grad) runs when the gradient of this tensor is computed; it may return a replacement."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is None:
+            if self._hooks is None:
+                self._hooks = _HookDict()
+            hooks = self._hooks
+        else:
+            node = self.grad_fn
+            if node._tensor_hooks is None:
+                node._tensor_hooks = {}
+            hooks = node._tensor_hooks.setdefault(self._output_nr, _HookDict())
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = hook
+        return handle
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Compute the gradient of this tensor with respect to the graph leaves (see autograd.backward)."""
+        from .autograd import backward
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self):
+        """The same data without history: shares storage and the version counter."""
+        t = Tensor._make(self._data)
+        t._version_counter = self._version_counter
+        return t
+
+    def detach_(self):
+        if self._base is not None and self.grad_fn is not None:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self):
+        """The same storage as a new leaf without history; changes through it are not tracked."""
+        return Tensor._make(self._data)
+
+    @data.setter
+    def data(self, value):
+        self._data = value._data if isinstance(value, Tensor) else np.asarray(value)
+
+    # --- conversion to Python and numpy ---------------------------------------------------------
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def numpy(self, *, force=False):
+        if self.requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        if self.requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        return self._data if dtype is None else self._data.astype(dtype)
+
+    def _scalar(self, kind):
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        if self.requires_grad:
+            warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+                          "behavior.\nConsider using tensor.detach() first.", UserWarning, stacklevel=3)
+        return kind(self._data.reshape(()).item())
+
+    def __float__(self):
+        return self._scalar(float)
+
+    def __int__(self):
+        return self._scalar(int)
+
+    def __index__(self):
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data.reshape(()).item())
+
+    def __complex__(self):
+        return self._scalar(complex)
+
+    def __bool__(self):
+        if self._data.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.reshape(()).item())
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __hash__(self):
+        return id(self)
+
+    def __contains__(self, element):
+        return bool((self._data == (element._data if isinstance(element, Tensor) else element)).any())
+
+    # --- printing (text identical to PyTorch's; rich reprs are added by gradlab.display) --------
+    def __repr__(self):
+        from .display.printing import format_tensor
+        node = self.grad_fn
+        return format_tensor(self._data, requires_grad=self._requires_grad,
+                             grad_fn_name=type(node).__name__ if node is not None else None)
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        if self._data.ndim == 0:
+            return format(self.item(), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
+        return repr(self)
+
+    def __deepcopy__(self, memo):
+        if self.grad_fn is not None:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                               "protocol at the moment.  If you were attempting to deepcopy a module, this may "
+                               "be because of a torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
+        t = type(self)._make(self._data.copy())
+        t._requires_grad = self._requires_grad
+        if self._grad is not None:
+            t._grad = self._grad.__deepcopy__(memo)
+        memo[id(self)] = t
+        return t
+
+    # --- dtype conversion -----------------------------------------------------------------------
+    def to(self, *args, dtype=None, **kwargs):
+        for a in args:
+            if isinstance(a, (_dtype.dtype, type, np.dtype)):
+                dtype = a
+            elif isinstance(a, Tensor):
+                dtype = a.dtype
+        if dtype is None:
+            return self
+        target = _dtype.to_numpy_dtype(dtype)
+        if target == self._data.dtype:
+            return self
+        return OPS["to_dtype"](self, dtype=target, source_dtype=self._data.dtype)
+
+    def float(self):
+        return self.to(np.float32)
+
+    def double(self):
+        return self.to(np.float64)
+
+    def half(self):
+        return self.to(np.float16)
+
+    def long(self):
+        return self.to(np.int64)
+
+    def int(self):
+        return self.to(np.int32)
+
+    def bool(self):
+        return self.to(np.bool_)
+
+    def type_as(self, other):
+        return self.to(other.dtype)
+
+    def cpu(self):
+        return self
+
+    def clone(self):
+        return OPS["clone"](self)
+
+    def contiguous(self):
+        return self if self._data.flags.c_contiguous else OPS["clone"](self)
+
+    # --- arithmetic operators -------------------------------------------------------------------
+    def __add__(self, other):
+        return _binary("add", self, other)
+
+    def __radd__(self, other):
+        return _binary("add", self, other)
+
+    def __sub__(self, other):
+        return _binary("sub", self, other)
+
+    def __rsub__(self, other):
+        return _scalar_left("rsub", self, other)
+
+    def __mul__(self, other):
+        return _binary("mul", self, other)
+
+    def __rmul__(self, other):
+        return _binary("mul", self, other)
+
+    def __truediv__(self, other):
+        return _binary("div", self, other)
+
+    def __rtruediv__(self, other):
+        if isinstance(other, (numbers.Number, np.generic)):
+            return self.reciprocal() * other
+        return _binary("div", _as_tensor(other), self)
+
+    def __pow__(self, exponent):
+        if isinstance(exponent, Tensor):
+            return _binary("pow", self, exponent)
+        if isinstance(exponent, (numbers.Number, np.generic)):
+            if isinstance(exponent, numbers.Integral) and exponent < 0 and self._data.dtype.kind in "iu":
+                raise RuntimeError("Integers to negative integer powers are not allowed.")
+            return _unary_scalar("pow_scalar", self, exponent=_py(exponent))
+        return _binary("pow", self, _as_tensor(exponent))
+
+    def __rpow__(self, base):
+        return _scalar_left("rpow", self, base)
+
+    def __matmul__(self, other):
+        return matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return matmul(_as_tensor(other), self)
+
+    def __floordiv__(self, other):
+        return _no_grad_binary(np.floor_divide, self, other)
+
+    def __rfloordiv__(self, other):
+        return _no_grad_binary(np.floor_divide, _as_tensor(other), self)
+
+    def __mod__(self, other):
+        return self.remainder(other)
+
+    def __neg__(self):
+        return OPS["neg"](self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return OPS["abs"](self)
+
+    def __invert__(self):
+        if self._data.dtype.kind not in "biu":
+            raise TypeError("bitwise_not_cpu not implemented for 'Float'")
+        return Tensor._make(np.invert(self._data))
+
+    def __and__(self, other):
+        return _no_grad_binary(np.bitwise_and, self, other)
+
+    __rand__ = __and__
+
+    def __or__(self, other):
+        return _no_grad_binary(np.bitwise_or, self, other)
+
+    __ror__ = __or__
+
+    def __xor__(self, other):
+        return _no_grad_binary(np.bitwise_xor, self, other)
+
+    __rxor__ = __xor__
+
+    # comparisons: results are bool tensors and never carry gradients
+    def __eq__(self, other):
+        return _compare(np.equal, self, other)
+
+    def __ne__(self, other):
+        return _compare(np.not_equal, self, other)
+
+    def __lt__(self, other):
+        return _compare(np.less, self, other)
+
+    def __le__(self, other):
+        return _compare(np.less_equal, self, other)
+
+    def __gt__(self, other):
+        return _compare(np.greater, self, other)
+
+    def __ge__(self, other):
+        return _compare(np.greater_equal, self, other)
+
+    eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
+    greater, less, greater_equal, less_equal, not_equal = __gt__, __lt__, __ge__, __le__, __ne__
+
+    def equal(self, other):
+        return self._data.shape == other._data.shape and bool(np.array_equal(self._data, other._data))
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return bool(np.allclose(self._data, _data_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+    def isnan(self):
+        return Tensor._make(np.isnan(self._data))
+
+    def isinf(self):
+        return Tensor._make(np.isinf(self._data))
+
+    def isfinite(self):
+        return Tensor._make(np.isfinite(self._data))
+
+    def any(self, dim=None, keepdim=False):
+        return Tensor._make(np.asarray(np.any(self._data, axis=dim, keepdims=keepdim)))
+
+    def all(self, dim=None, keepdim=False):
+        return Tensor._make(np.asarray(np.all(self._data, axis=dim, keepdims=keepdim)))
+
+    def logical_not(self):
+        return Tensor._make(np.logical_not(self._data))
+
+    def nonzero(self, as_tuple=False):
+        idx = np.nonzero(self._data)
+        if as_tuple:
+            return tuple(Tensor._make(i.astype(np.int64)) for i in idx)
+        return Tensor._make(np.stack(idx, axis=1).astype(np.int64))
+
+    # --- named arithmetic -----------------------------------------------------------------------
+    def add(self, other, alpha=1):
+        return _binary("add", self, other, alpha=alpha) if alpha != 1 else self + other
+
+    def sub(self, other, alpha=1):
+        return _binary("sub", self, other, alpha=alpha) if alpha != 1 else self - other
+
+    subtract = sub
+
+    def mul(self, other):
+        return self * other
+
+    multiply = mul
+
+    def div(self, other, rounding_mode=None):
+        if rounding_mode is None:
+            return self / other
+        if rounding_mode == "floor":
+            return self // other
+        return Tensor._make(np.trunc(self._data / _data_of(other)).astype(self._data.dtype))
+
+    divide = true_divide = div
+
+    def pow(self, exponent):
+        return self ** exponent
+
+    def square(self):
+        return self ** 2
+
+    def remainder(self, other):
+        if isinstance(other, Tensor):
+            return _no_grad_binary(np.remainder, self, other)
+        return OPS["remainder"](self, other=other)
+
+    def neg(self):
+        return OPS["neg"](self)
+
+    negative = neg
+
+    def reciprocal(self):
+        return OPS["reciprocal"](self)
+
+    def exp(self):
+        return OPS["exp"](self)
+
+    def expm1(self):
+        return OPS["expm1"](self)
+
+    def log(self):
+        return OPS["log"](self)
+
+    def log2(self):
+        return OPS["log2"](self)
+
+    def log10(self):
+        return OPS["log10"](self)
+
+    def log1p(self):
+        return OPS["log1p"](self)
+
+    def sqrt(self):
+        return OPS["sqrt"](self)
+
+    def rsqrt(self):
+        return OPS["rsqrt"](self)
+
+    def sin(self):
+        return OPS["sin"](self)
+
+    def cos(self):
+        return OPS["cos"](self)
+
+    def tan(self):
+        return OPS["tan"](self)
+
+    def asin(self):
+        return OPS["asin"](self)
+
+    def acos(self):
+        return OPS["acos"](self)
+
+    def atan(self):
+        return OPS["atan"](self)
+
+    arcsin, arccos, arctan = asin, acos, atan
+
+    def sinh(self):
+        return OPS["sinh"](self)
+
+    def cosh(self):
+        return OPS["cosh"](self)
+
+    def tanh(self):
+        return OPS["tanh"](self)
+
+    def sigmoid(self):
+        return OPS["sigmoid"](self)
+
+    def relu(self):
+        return OPS["relu"](self)
+
+    def abs(self):
+        return OPS["abs"](self)
+
+    absolute = abs
+
+    def sign(self):
+        return OPS["sign"](self)
+
+    def round(self):
+        return OPS["round"](self)
+
+    def floor(self):
+        return OPS["floor"](self)
+
+    def ceil(self):
+        return OPS["ceil"](self)
+
+    def trunc(self):
+        return OPS["trunc"](self)
+
+    def erf(self):
+        return OPS["erf"](self)
+
+    def clamp(self, min=None, max=None):
+        if min is None and max is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        if isinstance(min, Tensor) or isinstance(max, Tensor):
+            out = self
+            if min is not None:
+                out = maximum(out, _as_tensor(min))
+            if max is not None:
+                out = minimum(out, _as_tensor(max))
+            return out
+        return OPS["clamp"](self, min=_py(min), max=_py(max))
+
+    clip = clamp
+
+    def clamp_min(self, min):
+        return OPS["clamp_min"](self, min=_py(min))
+
+    def clamp_max(self, max):
+        return self.clamp(max=max)
+
+    def maximum(self, other):
+        return maximum(self, other)
+
+    def minimum(self, other):
+        return minimum(self, other)
+
+    def masked_fill(self, mask, value):
+        return OPS["masked_fill"](self, mask=_data_of(mask).astype(bool), value=_py(value))
+
+    def lerp(self, end, weight):
+        return self + (end - self) * weight
+
+    # --- reductions -----------------------------------------------------------------------------
+    def sum(self, dim=None, keepdim=False, dtype=None):
+        src = self if dtype is None else self.to(dtype)
+        if dim is None or dim == ():
+            if dim == () and keepdim:
+                return src.clone()
+            return OPS["sum"](src, self_sizes=src._data.shape)
+        dims = _dims(dim, src._data.ndim)
+        return OPS["sum_dim"](src, dim=dims, keepdim=keepdim, self_sizes=src._data.shape)
+
+    def mean(self, dim=None, keepdim=False, dtype=None):
+        src = self if dtype is None else self.to(dtype)
+        if src._data.dtype.kind not in "fc":
+            raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating point "
+                               f"or complex dtype. Got: {_dtype.from_numpy_dtype(src._data.dtype)._legacy[:-6]}")
+        if dim is None:
+            return OPS["mean"](src, self_sizes=src._data.shape, count=max(src._data.size, 1))
+        dims = _dims(dim, src._data.ndim)
+        count = 1
+        for d in dims:
+            count *= src._data.shape[d]
+        return OPS["mean_dim"](src, dim=dims, keepdim=keepdim, self_sizes=src._data.shape, count=count)
+
+    def _extreme(self, which, dim, keepdim):
+        if isinstance(dim, Tensor):        # x.max(y) means torch.maximum
+            return maximum(self, dim) if which == "max" else minimum(self, dim)
+        if dim is None:
+            if self._data.size == 0:
+                raise RuntimeError(f"{which}(): Expected reduction dim to be specified for input.numel() == 0. "
+                                   "Specify the reduction dim with the 'dim' argument.")
+            return OPS[which + "_all"](self, dim=None, keepdim=False)
+        d = _wrap_dim(dim, self._data.ndim)
+        arg = np.argmax if which == "max" else np.argmin
+        indices = arg(self._data, axis=d, keepdims=keepdim) if self._data.ndim else np.zeros((), np.int64)
+        values = OPS[which + "_dim"](self, dim=(d,), keepdim=keepdim, indices=indices,
+                                     self_sizes=self._data.shape) if self._data.ndim else self.clone()
+        return _ReturnType(which, values, Tensor._make(np.asarray(indices, dtype=np.int64)))
+
+    def max(self, dim=None, keepdim=False):
+        return self._extreme("max", dim, keepdim)
+
+    def min(self, dim=None, keepdim=False):
+        return self._extreme("min", dim, keepdim)
+
+    def amax(self, dim=(), keepdim=False):
+        dims = _dims(dim, self._data.ndim) if dim != () else tuple(range(self._data.ndim))
+        return OPS["amax"](self, dim=dims, keepdim=keepdim)
+
+    def amin(self, dim=(), keepdim=False):
+        dims = _dims(dim, self._data.ndim) if dim != () else tuple(range(self._data.ndim))
+        return OPS["amin"](self, dim=dims, keepdim=keepdim)
+
+    def argmax(self, dim=None, keepdim=False):
+        if dim is None:
+            return Tensor._make(np.asarray(np.argmax(self._data), dtype=np.int64))
+        return Tensor._make(np.argmax(self._data, axis=_wrap_dim(dim, self._data.ndim), keepdims=keepdim)
+                            .astype(np.int64))
+
+    def argmin(self, dim=None, keepdim=False):
+        if dim is None:
+            return Tensor._make(np.asarray(np.argmin(self._data), dtype=np.int64))
+        return Tensor._make(np.argmin(self._data, axis=_wrap_dim(dim, self._data.ndim), keepdims=keepdim)
+                            .astype(np.int64))
+
+    def prod(self, dim=None, keepdim=False, dtype=None):
+        src = self if dtype is None else self.to(dtype)
+        if dim is None:
+            return OPS["prod"](src, dim=None, keepdim=False)
+        return OPS["prod_dim"](src, dim=(_wrap_dim(dim, src._data.ndim),), keepdim=keepdim)
+
+    def _var_args(self, dim, unbiased, keepdim, correction):
+        if correction is None:
+            correction = 1 if unbiased is None or unbiased else 0
+        dims = None if dim is None else _dims(dim, self._data.ndim)
+        count = self._data.size if dims is None else int(np.prod([self._data.shape[d] for d in dims]))
+        return dict(dim=dims, keepdim=keepdim, correction=correction, count=count)
+
+    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        if isinstance(dim, bool):
+            dim, unbiased = None, dim
+        return OPS["var"](self, **self._var_args(dim, unbiased, keepdim, correction))
+
+    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        if isinstance(dim, bool):
+            dim, unbiased = None, dim
+        return OPS["std"](self, **self._var_args(dim, unbiased, keepdim, correction))
+
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        if p == "fro" or p is None:
+            p = 2
+        if p == "nuc":
+            raise NotImplementedError("gradlab does not implement the nuclear norm")
+        dims = None if dim is None else _dims(dim, self._data.ndim)
+        return OPS["norm"](self, p=float(p), dim=dims, keepdim=keepdim)
+
+    def logsumexp(self, dim, keepdim=False):
+        return OPS["logsumexp"](self, dim=_dims(dim, self._data.ndim), keepdim=keepdim)
+
+    def cumsum(self, dim, dtype=None):
+        return OPS["cumsum"](self if dtype is None else self.to(dtype), dim=_wrap_dim(dim, self._data.ndim))
+
+    def softmax(self, dim, dtype=None):
+        return OPS["softmax"](self if dtype is None else self.to(dtype), dim=_wrap_dim(dim, self._data.ndim))
+
+    def log_softmax(self, dim, dtype=None):
+        return OPS["log_softmax"](self if dtype is None else self.to(dtype), dim=_wrap_dim(dim, self._data.ndim))
+
+    # --- matrix products ------------------------------------------------------------------------
+    def matmul(self, other):
+        return matmul(self, other)
+
+    def mm(self, mat2):
+        _check_mm(self, mat2)
+        return OPS["mm"](self, mat2)
+
+    def mv(self, vec):
+        if self._data.ndim != 2 or vec._data.ndim != 1 or self._data.shape[1] != vec._data.shape[0]:
+            raise RuntimeError(f"size mismatch, got input ({self._data.shape[0]}), mat "
+                               f"({'x'.join(map(str, self._data.shape))}), vec ({vec._data.shape[0]})")
+        return OPS["mv"](self, vec)
+
+    def dot(self, other):
+        if self._data.shape != other._data.shape:
+            raise RuntimeError(
+                f"inconsistent tensor size, expected tensor [{self._data.size}] and src [{other._data.size}] to have "
+                f"the same number of elements, but got {self._data.size} and {other._data.size} elements respectively")
+        return OPS["dot"](self, other)
+
+    def bmm(self, mat2):
+        return OPS["bmm"](self, mat2)
+
+    def outer(self, vec2):
+        return self.reshape(-1, 1) * vec2
+
+    def trace(self):
+        return OPS["trace"](self, self_sizes=self._data.shape)
+
+    # --- shape ----------------------------------------------------------------------------------
+    def view(self, *shape):
+        if len(shape) == 1 and isinstance(shape[0], (_dtype.dtype, type)):
+            raise NotImplementedError("gradlab does not support view(dtype)")
+        shape = _infer_shape(_size_args(shape), self._data.size)
+        try:
+            np.reshape(self._data, shape, copy=False)
+        except ValueError:
+            raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
+                               "dimension spans across two contiguous subspaces). Use .reshape(...) instead.") from None
+        return OPS["view"](self, shape=shape, self_sizes=self._data.shape)._view_of(self)
+
+    def view_as(self, other):
+        return self.view(other.shape)
+
+    def reshape(self, *shape):
+        shape = _infer_shape(_size_args(shape), self._data.size)
+        try:
+            np.reshape(self._data, shape, copy=False)
+        except ValueError:   # needs a copy: PyTorch clones, then views (UnsafeViewBackward0)
+            return OPS["unsafe_view"](self.clone(), shape=shape, self_sizes=self._data.shape)
+        return OPS["view"](self, shape=shape, self_sizes=self._data.shape)._view_of(self)
+
+    def reshape_as(self, other):
+        return self.reshape(other.shape)
+
+    def flatten(self, start_dim=0, end_dim=-1):
+        nd = self._data.ndim
+        if nd == 0:
+            return self.reshape(1)
+        s, e = _wrap_dim(start_dim, nd), _wrap_dim(end_dim, nd)
+        if s == e:
+            return self
+        shape = self._data.shape
+        return self.reshape(shape[:s] + (int(np.prod(shape[s:e + 1])),) + shape[e + 1:])
+
+    def unflatten(self, dim, sizes):
+        d = _wrap_dim(dim, self._data.ndim)
+        return self.view(self._data.shape[:d] + tuple(sizes) + self._data.shape[d + 1:])
+
+    def squeeze(self, dim=None):
+        if dim is None:
+            return OPS["squeeze"](self, self_sizes=self._data.shape)._view_of(self)
+        if self._data.ndim == 0:
+            return OPS["squeeze"](self, self_sizes=self._data.shape)._view_of(self)
+        return OPS["squeeze_dim"](self, dim=_wrap_dim(dim, self._data.ndim),
+                                  self_sizes=self._data.shape)._view_of(self)
+
+    def unsqueeze(self, dim):
+        return OPS["unsqueeze"](self, dim=_wrap_dim(dim, self._data.ndim + 1))._view_of(self)
+
+    def transpose(self, dim0, dim1):
+        nd = self._data.ndim
+        return OPS["transpose"](self, dim0=_wrap_dim(dim0, nd), dim1=_wrap_dim(dim1, nd))._view_of(self)
+
+    swapaxes = swapdims = transpose
+
+    def t(self):
+        if self._data.ndim > 2:
+            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self._data.ndim}D")
+        return OPS["t"](self)._view_of(self)
+
+    @property
+    def T(self):
+        return self.permute(*range(self._data.ndim - 1, -1, -1))
+
+    @property
+    def mT(self):
+        return self.transpose(-2, -1)
+
+    def permute(self, *dims):
+        dims = tuple(_wrap_dim(d, self._data.ndim) for d in _size_args(dims))
+        return OPS["permute"](self, dims=dims)._view_of(self)
+
+    def expand(self, *sizes):
+        sizes = _size_args(sizes)
+        lead = len(sizes) - self._data.ndim
+        shape = tuple(self._data.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
+        try:
+            np.broadcast_shapes(self._data.shape, shape)
+        except ValueError:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({shape[-1]}) must match the existing size "
+                f"({self._data.shape[-1] if self._data.ndim else 1}) at non-singleton dimension {len(shape) - 1}.  "
+                f"Target sizes: [{', '.join(map(str, sizes))}].  Tensor sizes: [{', '.join(map(str, self._data.shape))}]"
+            ) from None
+        if shape == self._data.shape:
+            return OPS["expand"](self, shape=shape)._view_of(self)
+        return OPS["expand"](self, shape=shape)._view_of(self)
+
+    def expand_as(self, other):
+        return self.expand(other.shape)
+
+    def repeat(self, *repeats):
+        return OPS["repeat"](self, repeats=_size_args(repeats), self_sizes=self._data.shape)
+
+    def flip(self, *dims):
+        dims = tuple(_wrap_dim(d, self._data.ndim) for d in _size_args(dims))
+        return OPS["flip"](self, dims=dims)
+
+    def roll(self, shifts, dims=None):
+        shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+        dims = (dims,) if isinstance(dims, int) else tuple(dims) if dims is not None else None
+        if dims is None:
+            return self.flatten().roll(shifts, 0).view(self.shape)
+        return OPS["roll"](self, shifts=shifts, dims=dims)
+
+    def narrow(self, dim, start, length):
+        d = _wrap_dim(dim, self._data.ndim)
+        start = start + self._data.shape[d] if start < 0 else start
+        return OPS["slice"](self, dim=d, start=start, stop=start + length, step=1,
+                            self_sizes=self._data.shape)._view_of(self)
+
+    def select(self, dim, index):
+        d = _wrap_dim(dim, self._data.ndim)
+        size = self._data.shape[d]
+        if not -size <= index < size:
+            raise IndexError(f"index {index} is out of bounds for dimension {d} with size {size}")
+        return OPS["select"](self, dim=d, index=index, self_sizes=self._data.shape)._view_of(self)
+
+    def unbind(self, dim=0):
+        d = _wrap_dim(dim, self._data.ndim)
+        return tuple(t._view_of(self) for t in OPS["unbind"](self, dim=d))
+
+    def split(self, split_size, dim=0):
+        d = _wrap_dim(dim, self._data.ndim)
+        size = self._data.shape[d]
+        if isinstance(split_size, int):
+            sizes = [split_size] * (size // split_size) + ([size % split_size] if size % split_size else [])
+        else:
+            sizes = list(split_size)
+            if sum(sizes) != size:
+                raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
+                                   f"size at dimension {d}), but got split_sizes={sizes}")
+        sections = np.cumsum(sizes)[:-1].tolist()
+        return tuple(t._view_of(self) for t in OPS["split"](self, dim=d, sections=sections))
+
+    def chunk(self, chunks, dim=0):
+        size = self._data.shape[_wrap_dim(dim, self._data.ndim)]
+        return self.split(max(-(-size // chunks), 1), dim)
+
+    def gather(self, dim, index):
+        return OPS["gather"](self, dim=_wrap_dim(dim, self._data.ndim), index=_data_of(index),
+                             self_sizes=self._data.shape)
+
+    def index_select(self, dim, index):
+        return OPS["index_select"](self, dim=_wrap_dim(dim, self._data.ndim), index=_data_of(index),
+                                   self_sizes=self._data.shape)
+
+    # --- indexing -------------------------------------------------------------------------------
+    def __getitem__(self, key):
+        from .ops.indexing import getitem
+        return getitem(self, key)
+
+    def __setitem__(self, key, value):
+        from .ops.indexing import setitem
+        setitem(self, key, value)
+
+    # --- in-place operations --------------------------------------------------------------------
+    def _inplace(self, opkey, *args, **params):
+        from .ops.indexing import run_inplace
+        return run_inplace(self, opkey, args, params)
+
+    def add_(self, other, alpha=1):
+        return self._inplace("add", other, alpha=alpha)
+
+    def sub_(self, other, alpha=1):
+        return self._inplace("sub", other, alpha=alpha)
+
+    def mul_(self, other):
+        return self._inplace("mul", other)
+
+    def div_(self, other):
+        return self._inplace("div", other)
+
+    def pow_(self, exponent):
+        if isinstance(exponent, Tensor):
+            return self._inplace("pow", exponent)
+        return self._inplace("pow_scalar", exponent=exponent)
+
+    def neg_(self):
+        return self._inplace("neg")
+
+    def exp_(self):
+        return self._inplace("exp")
+
+    def relu_(self):
+        return self._inplace("relu")
+
+    def sigmoid_(self):
+        return self._inplace("sigmoid")
+
+    def tanh_(self):
+        return self._inplace("tanh")
+
+    def sqrt_(self):
+        return self._inplace("sqrt")
+
+    def clamp_(self, min=None, max=None):
+        return self._inplace("clamp", min=_py(min), max=_py(max))
+
+    def zero_(self):
+        from .ops.indexing import fill_inplace
+        return fill_inplace(self, 0)
+
+    def fill_(self, value):
+        from .ops.indexing import fill_inplace
+        return fill_inplace(self, _py(value))
+
+    def copy_(self, src):
+        from .ops.indexing import setitem
+        setitem(self, Ellipsis, src)
+        return self
+
+    def masked_fill_(self, mask, value):
+        from .ops.indexing import setitem
+        setitem(self, _data_of(mask).astype(bool), value)
+        return self
+
+    __iadd__ = add_
+    __isub__ = sub_
+    __imul__ = mul_
+    __itruediv__ = div_
+
+    def __ipow__(self, exponent):
+        return self.pow_(exponent)
+
+    # random in-place fills (the same streams as PyTorch's generator)
+    def uniform_(self, from_=0.0, to=1.0, *, generator=None):
+        from . import random as _random
+        gen = generator if generator is not None else _random.default_generator
+        from .ops.indexing import assign_data
+        return assign_data(self, gen.uniform(self._data.shape, self._data.dtype, from_, to))
+
+    def normal_(self, mean=0.0, std=1.0, *, generator=None):
+        from . import random as _random
+        gen = generator if generator is not None else _random.default_generator
+        from .ops.indexing import assign_data
+        return assign_data(self, gen.normal(self._data.shape, self._data.dtype, mean, std))
+
+    def requires_grad_info(self):
+        return self.requires_grad
+
+
+# ---------------------------------------------------------------------------------------------------
+# helpers used by the methods above
+
+
+class _Device:
+    type = "cpu"
+    index = None
+
+    def __repr__(self):
+        return "device(type='cpu')"
+
+    def __str__(self):
+        return "cpu"
+
+    def __eq__(self, other):
+        return str(other) == "cpu"
+
+    def __hash__(self):
+        return hash("cpu")
+
+
+_CPU = _Device()
+
+
+class _ReturnType(tuple):
+    """What `x.max(dim)` returns: a (values, indices) pair printed like torch.return_types.max."""
+
+    def __new__(cls, name, values, indices):
+        self = super().__new__(cls, (values, indices))
+        self._name = name
+        return self
+
+    @property
+    def values(self):
+        return self[0]
+
+    @property
+    def indices(self):
+        return self[1]
+
+    def __repr__(self):
+        return f"torch.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+
+
+def _init(t, data):
+    t._data = data
+    t._requires_grad = False
+    t.grad_fn = None
+    t._output_nr = 0
+    t._version_counter = [0]
+    t._grad = None
+    t._retains_grad = False
+    t._hooks = None
+    t._base = None
+    t._accumulator = None
+
+
+def _plain(x):
+    if isinstance(x, Tensor):
+        return x._data
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    return x
+
+
+def _py(x):
+    """A Python number from a numpy scalar or 0-d tensor, for scalar arguments."""
+    if isinstance(x, Tensor):
+        return x.item()
+    if isinstance(x, np.generic):
+        return x.item()
+    return x
+
+
+def _data_of(x):
+    return x._data if isinstance(x, Tensor) else np.asarray(x)
+
+
+def _as_tensor(x):
+    if isinstance(x, Tensor):
+        return x
+    from .creation import tensor
+    return tensor(x)
+
+
+def _size_args(args):
+    """Accept sizes as varargs `(2, 3)`, a tuple/list/Size `((2, 3),)`, or `()`."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list, Size)):
+        args = args[0]
+    out = []
+    for a in args:
+        if isinstance(a, Tensor):
+            a = a.item()
+        if not isinstance(a, numbers.Integral):
+            raise TypeError(f"empty(): argument 'size' must be tuple of ints, but found element of type "
+                            f"{type(a).__name__} at pos {len(out)}")
+        out.append(int(a))
+    return tuple(out)
+
+
+def _infer_shape(shape, numel):
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if -1 in shape:
+        known = 1
+        for s in shape:
+            if s != -1:
+                known *= s
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
+        shape = tuple(numel // known if s == -1 else s for s in shape)
+    n = 1
+    for s in shape:
+        n *= s
+    if n != numel:
+        raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
+    return shape
+
+
+def _wrap_dim(dim, ndim):
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim + n if dim < 0 else dim
+
+
+def _dims(dim, ndim):
+    if isinstance(dim, (list, tuple)):
+        return tuple(sorted(_wrap_dim(d, ndim) for d in dim))
+    return (_wrap_dim(dim, ndim),)
+
+
+def broadcast_error(a_shape, b_shape):
+    n = max(len(a_shape), len(b_shape))
+    a = (1,) * (n - len(a_shape)) + tuple(a_shape)
+    b = (1,) * (n - len(b_shape)) + tuple(b_shape)
+    for i in range(n - 1, -1, -1):
+        if a[i] != b[i] and a[i] != 1 and b[i] != 1:
+            return RuntimeError(f"The size of tensor a ({a[i]}) must match the size of tensor b ({b[i]}) "
+                                f"at non-singleton dimension {i}")
+    return RuntimeError(f"shapes {a_shape} and {b_shape} cannot be broadcast")
+
+
+_SCALARS = (bool, int, float, complex)
+
+
+def _binary(key, a, b, **params):
+    """a (a Tensor) op b (a Tensor, Python scalar, or array-like)."""
+    if not isinstance(b, Tensor):
+        if isinstance(b, _SCALARS):
+            pass
+        elif isinstance(b, np.generic):
+            b = b.item()
+        elif isinstance(b, (np.ndarray, list, tuple)):
+            b = _as_tensor(b)
+        else:
+            return NotImplemented
+    elif b._data.shape != a._data.shape:
+        try:
+            np.broadcast_shapes(a._data.shape, b._data.shape)
+        except ValueError:
+            raise broadcast_error(a._data.shape, b._data.shape) from None
+    return OPS[key](a, b, **params)
+
+
+def _unary_scalar(key, a, **params):
+    return OPS[key](a, **params)
+
+
+def _scalar_left(key, a, scalar):
+    """`scalar - a`, `scalar ** a`: a Python scalar on the left of a tensor."""
+    if isinstance(scalar, Tensor):
+        return NotImplemented
+    if isinstance(scalar, np.generic):
+        scalar = scalar.item()
+    if not isinstance(scalar, _SCALARS):
+        return _binary("sub" if key == "rsub" else "pow", _as_tensor(scalar), a)
+    cat = 0 if isinstance(scalar, bool) else 1 if isinstance(scalar, int) else 2 if isinstance(scalar, float) else 3
+    if cat > _dtype.category(a._data.dtype):    # 2.5 - int_tensor: computed in the default float dtype
+        a = Tensor._make(a._data.astype(_dtype._DEFAULT_FOR_CATEGORY[cat]))
+    if key == "rsub":
+        return OPS["rsub"](a, other=scalar)
+    return OPS["rpow"](a, base=scalar)
+
+
+def _no_grad_binary(ufunc, a, b):
+    bd = _data_of(b) if not isinstance(b, _SCALARS) else b
+    try:
+        out = ufunc(a._data, bd)
+    except ValueError:
+        raise broadcast_error(a._data.shape, np.shape(bd)) from None
+    if isinstance(bd, np.ndarray) or isinstance(b, Tensor):
+        dt = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype), (np.ndim(bd), np.asarray(bd).dtype)], [])
+    else:
+        dt = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype)], [_dtype.category(np.asarray(bd).dtype)])
+    return Tensor._make(np.asarray(out).astype(dt, copy=False))
+
+
+def _compare(ufunc, a, b):
+    if isinstance(b, Tensor):
+        bd = b._data
+    elif isinstance(b, _SCALARS + (np.generic, np.ndarray, list, tuple)):
+        bd = np.asarray(b) if isinstance(b, (list, tuple)) else b
+    else:
+        return NotImplemented
+    try:
+        return Tensor._make(np.asarray(ufunc(a._data, bd)))
+    except ValueError:
+        raise broadcast_error(a._data.shape, np.shape(bd)) from None
+
+
+def _check_mm(a, b):
+    if a._data.ndim != 2 or b._data.ndim != 2:
+        raise RuntimeError(f"{'self' if a._data.ndim != 2 else 'mat2'} must be a matrix")
+    if a._data.shape[1] != b._data.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a._data.shape[0]}x{a._data.shape[1]} and "
+                           f"{b._data.shape[0]}x{b._data.shape[1]})")
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_type(a)} != {_c_type(b)}")
+
+
+def _c_type(t):
+    return {"float32": "float", "float64": "double", "int64": "long int", "int32": "int", "float16": "c10::Half",
+            "bool": "bool"}.get(t._data.dtype.name, t._data.dtype.name)
+
+
+def matmul(a, b):
+    """PyTorch's matmul dispatch, so that the grad_fn names match (see torch-parity.md section 2.2)."""
+    a, b = _as_tensor(a), _as_tensor(b)
+    da, db = a._data.ndim, b._data.ndim
+    if da == 0 or db == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_type(a)} != {_c_type(b)}")
+    if da == 1 and db == 1:
+        return a.dot(b)
+    if da == 2 and db == 1:
+        return a.mv(b)
+    if da == 1 and db == 2:
+        if a._data.shape[0] != b._data.shape[0]:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied (1x{a._data.shape[0]} and "
+                               f"{b._data.shape[0]}x{b._data.shape[1]})")
+        return OPS["squeeze_matmul"](a.unsqueeze(0).mm(b), dim=0, self_sizes=(1, b._data.shape[1]))
+    if da == 2 and db == 2:
+        return a.mm(b)
+    if db == 2 and da >= 3:     # fold the batch into rows: one mm
+        k = a._data.shape[-1]
+        if k != b._data.shape[0]:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({int(np.prod(a._data.shape[:-1]))}x{k} and "
+                               f"{b._data.shape[0]}x{b._data.shape[1]})")
+        out = a.reshape(-1, k).mm(b)
+        shape = a._data.shape[:-1] + (b._data.shape[1],)
+        return OPS["unsafe_view"](out, shape=shape, self_sizes=out._data.shape)
+    # general batched case: broadcast the batch dims, then one bmm
+    a2 = a.unsqueeze(0) if da == 1 else a
+    b2 = b.unsqueeze(-1) if db == 1 else b
+    batch = np.broadcast_shapes(a2._data.shape[:-2], b2._data.shape[:-2])
+    n, k = a2._data.shape[-2:]
+    k2, m = b2._data.shape[-2:]
+    if k != k2:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{int(np.prod(batch))}, {k}] "
+                           f"but got: [{int(np.prod(batch))}, {k2}].")
+    a3 = a2.expand(batch + (n, k)).reshape(-1, n, k)
+    b3 = b2.expand(batch + (k, m)).reshape(-1, k, m)
+    out = a3.bmm(b3)
+    shape = batch + ((n,) if da > 1 else ()) + ((m,) if db > 1 else ())
+    return OPS["unsafe_view"](out, shape=shape, self_sizes=out._data.shape)
+
+
+def maximum(a, b):
+    return _binary("maximum", _as_tensor(a), b)
+
+
+def minimum(a, b):
+    return _binary("minimum", _as_tensor(a), b)
+
+
+def where(condition, input=None, other=None):
+    """`where(cond, a, b)`: a where cond is True, else b. Scalars on either side are constants."""
+    cond = _data_of(condition).astype(bool)
+    if input is None:
+        return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(cond))
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        input = _as_tensor(input)
+    args = [input if isinstance(input, Tensor) else _py(input), other if isinstance(other, Tensor) else _py(other)]
+    shapes = [np.shape(a._data) if isinstance(a, Tensor) else () for a in args] + [cond.shape]
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise broadcast_error(shapes[0], shapes[1]) from None
+    return OPS["where"](*args, condition=cond)
+
+
+def cat(tensors, dim=0):
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    ref = next((t for t in tensors if t._data.ndim > 0), tensors[0])
+    if ref._data.ndim == 0:
+        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+    d = _wrap_dim(dim, ref._data.ndim)
+    parts = [t for t in tensors if not (t._data.ndim == 1 and t._data.shape[0] == 0)] or tensors
+    for i, t in enumerate(tensors):
+        if t._data.ndim != ref._data.ndim and not (t._data.ndim == 1 and t._data.shape[0] == 0):
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {ref._data.ndim} and {t._data.ndim}")
+        for ax in range(ref._data.ndim):
+            if ax != d and t._data.ndim == ref._data.ndim and t._data.shape[ax] != ref._data.shape[ax]:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
+                                   f"{ref._data.shape[ax]} but got size {t._data.shape[ax]} for tensor number {i} in the list.")
+    from .ops.shape import _MAX_CAT
+    if len(parts) > _MAX_CAT:     # more inputs than the op declares slots for: concatenate in groups
+        return cat([cat(parts[i:i + _MAX_CAT], d) for i in range(0, len(parts), _MAX_CAT)], d)
+    sizes = [t._data.shape[d] for t in parts]
+    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(int).tolist()
+    return OPS["cat"](*parts, dim=d, offsets=offsets, sizes=sizes)
+
+
+concat = concatenate = cat
+
+
+def stack(tensors, dim=0):
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    for i, t in enumerate(tensors):
+        if t._data.shape != tensors[0]._data.shape:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got [{', '.join(map(str, tensors[0]._data.shape))}] "
+                               f"at entry 0 and [{', '.join(map(str, t._data.shape))}] at entry {i}")
+    d = _wrap_dim(dim, tensors[0]._data.ndim + 1)
+    from .ops.shape import _MAX_CAT
+    if len(tensors) > _MAX_CAT:
+        return cat([t.unsqueeze(d) for t in tensors], d)
+    return OPS["stack"](*tensors, dim=d)

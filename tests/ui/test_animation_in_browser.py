@@ -1,0 +1,159 @@
+"""The backward-pass player works in a real browser, and keeps working without a kernel.
+
+Widget contract (what ``gradlab.viz.animate_backward`` returns): an
+``ipywidgets.VBox`` holding a ``Play``, an ``IntSlider``, prev/next ``Button``s
+and a ``Stack`` of ``HTML`` frames, wired with
+``jslink((play, 'value'), (slider, 'value'))`` and
+``jsdlink((slider, 'value'), (stack, 'selected_index'))``; every frame has its
+caption in an element with class ``gradlab-caption``.
+
+Until the real player exists, ``STANDIN_CODE`` builds exactly such a widget with
+plain ipywidgets.  To test the real one, change the single line
+``ANIMATION_CODE = STANDIN_CODE`` to ``ANIMATION_CODE = GRADLAB_CODE`` (adjust
+``GRADLAB_CODE`` if the API differs): the exact-caption checks apply only to
+the stand-in, everything else is contract-only.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from nbformat.v4 import new_code_cell, new_notebook
+
+import jlab
+
+pytestmark = pytest.mark.ui
+
+STANDIN_CODE = '''\
+import ipywidgets as widgets
+
+def animate_backward_standin(captions):
+    frames = [widgets.HTML(f'<div class="gradlab-frame"><p class="gradlab-caption">{c}</p></div>')
+              for c in captions]
+    n = len(frames)
+    play = widgets.Play(value=0, min=0, max=n - 1, step=1, interval=400)
+    slider = widgets.IntSlider(value=0, min=0, max=n - 1)
+    prev = widgets.Button(description="prev")
+    nxt = widgets.Button(description="next")
+    stack = widgets.Stack(frames, selected_index=0)
+    widgets.jslink((play, "value"), (slider, "value"))
+    widgets.jsdlink((slider, "value"), (stack, "selected_index"))
+    prev.on_click(lambda _: setattr(slider, "value", max(slider.min, slider.value - 1)))
+    nxt.on_click(lambda _: setattr(slider, "value", min(slider.max, slider.value + 1)))
+    return widgets.VBox([widgets.HBox([play, prev, nxt, slider]), stack])
+
+animate_backward_standin(["step 1", "step 2", "step 3"])
+'''
+
+GRADLAB_CODE = '''\
+import gradlab as gl
+from gradlab.viz import animate_backward
+a = gl.tensor([1.0, 2.0], requires_grad=True)
+b = gl.tensor([3.0, 4.0], requires_grad=True)
+loss = (a * b).sum()
+animate_backward(loss)
+'''
+
+ANIMATION_CODE = STANDIN_CODE  # <- switch to GRADLAB_CODE once gradlab.viz.animate_backward exists
+
+EXPECTED_CAPTIONS = ["step 1", "step 2", "step 3"] if ANIMATION_CODE is STANDIN_CODE else None
+NOTEBOOK = "_ui_selftest/animation.ipynb"
+
+
+def _player(page):
+    return page.locator(".jp-OutputArea-output").filter(has=page.locator(".gradlab-caption")).first
+
+
+def _view(player) -> tuple[str, str]:
+    """(slider readout, visible caption text) as the user sees them now."""
+    readout = player.locator(".widget-readout").first.inner_text().strip()
+    caps = player.locator(".gradlab-caption:visible")
+    caption = caps.first.inner_text().strip() if caps.count() == 1 else f"<{caps.count()} visible captions>"
+    return readout, caption
+
+
+def _wait_view(player, pred, what: str, timeout: float = 15):
+    return jlab.poll(lambda: (lambda v: v if pred(v) else None)(_view(player)), timeout, what, interval=0.05)
+
+
+def _play_and_record(page, player, last: int, timeout: float = 20) -> list[tuple[str, str]]:
+    """Press Play; record every distinct (readout, caption) until the slider reaches ``last``."""
+    seen = [_view(player)]
+    player.locator(".widget-play button").first.click()
+    deadline = time.monotonic() + timeout
+    while seen[-1][0] != str(last):
+        if time.monotonic() > deadline:
+            raise jlab.JLabTimeout(f"Play did not reach frame {last}; saw {seen}")
+        page.wait_for_timeout(50)
+        v = _view(player)
+        if v != seen[-1]:
+            seen.append(v)
+    # the caption follows the slider through jsdlink: give it a moment to settle
+    seen[-1] = _wait_view(player, lambda v: v[0] == str(last) and not v[1].startswith("<"), "the last frame")
+    return seen
+
+
+def _nav_buttons(player):
+    # prev / next: the Button widgets that are not part of the Play widget
+    buttons = player.locator("button.widget-button")
+    all_btns = [b for b in buttons.all() if not b.evaluate("e => !!e.closest('.widget-play')")]
+    assert len(all_btns) >= 2, f"expected prev/next buttons, found {len(all_btns)}"
+    return all_btns[0], all_btns[-1]
+
+
+def test_backward_player(page, jupyter_server):
+    nb = new_notebook(cells=[new_code_cell(ANIMATION_CODE)])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+    name = jupyter_server.add_notebook(NOTEBOOK, nb)
+    res = jlab.run_notebook(page, jupyter_server, name, shot=False)
+    assert not res.errors and not res.widget_errors, res.failure_report()
+
+    player = _player(page)
+    player.locator(".widget-play button").first.wait_for()
+    handle = player.locator(".widget-slider .noUi-handle").first
+    last = int(float(handle.get_attribute("aria-valuemax")))
+    assert last >= 1, "the player needs at least two frames"
+
+    # 1. Play advances the slider readout and the visible frame/caption.
+    start = _wait_view(player, lambda v: v[0] == "0" and not v[1].startswith("<"), "frame 0")
+    seen = _play_and_record(page, player, last)
+    readouts = [r for r, _ in seen]
+    captions = [c for _, c in seen if not c.startswith("<")]
+    assert readouts[0] == "0" and readouts[-1] == str(last), seen
+    assert len(set(captions)) >= 2 and captions[-1] != start[1], f"caption did not change: {seen}"
+    if EXPECTED_CAPTIONS:
+        assert start[1] == EXPECTED_CAPTIONS[0]
+        assert seen[-1][1] == EXPECTED_CAPTIONS[-1], seen
+        assert [c for c in dict.fromkeys(captions)] == EXPECTED_CAPTIONS[: len(set(captions))] or \
+            set(captions) <= set(EXPECTED_CAPTIONS), seen
+
+    # 2. prev / next (kernel-side handlers) move one frame.
+    prev, nxt = _nav_buttons(player)
+    prev.click()
+    before = _wait_view(player, lambda v: v[0] == str(last - 1), "prev to go back one frame")
+    nxt.click()
+    after = _wait_view(player, lambda v: v[0] == str(last), "next to go forward one frame")
+    assert before[1] != after[1], (before, after)
+    jlab.screenshot(page, "animation-kernel-alive")
+
+    # 3. Without a kernel, the slider still changes the visible frame (all client-side).
+    jlab.shutdown_kernel(page, jupyter_server, name)
+    handle.focus()
+    page.keyboard.press("Home")
+    first = _wait_view(player, lambda v: v[0] == "0" and not v[1].startswith("<"),
+                       "the slider (kernel dead) to go to frame 0")
+    assert first[1] != after[1], (first, after)
+    page.keyboard.press("ArrowRight")
+    second = _wait_view(player, lambda v: v[0] == "1" and not v[1].startswith("<"),
+                        "the slider (kernel dead) to step one frame")
+    assert second[1] != first[1], (first, second)
+    if EXPECTED_CAPTIONS:
+        assert (first[1], second[1]) == (EXPECTED_CAPTIONS[0], EXPECTED_CAPTIONS[1])
+
+    # 4. ... and Play still animates without a kernel.
+    page.keyboard.press("Home")
+    _wait_view(player, lambda v: v[0] == "0", "frame 0 again")
+    seen = _play_and_record(page, player, last)
+    assert seen[-1][0] == str(last) and seen[-1][1] != first[1], seen
+    jlab.screenshot(page, "animation-kernel-dead")
