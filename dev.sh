@@ -49,7 +49,10 @@ case "${1:-}" in
     test)
         setup browser
         shift
-        exec "$PY" -m pytest "$@" ;;
+        # unit, parity, notebook (nbval) and browser tests in one run
+        exec "$PY" -m pytest --nbval-lax --nbval-current-env \
+            --nbval-sanitize-with notebooks/nbval_sanitize.cfg -p no:cacheprovider \
+            tests notebooks "$@" ;;
     bench)
         setup browser
         shift

@@ -9,6 +9,7 @@ from . import _dtype
 from ._dtype import (bool_ as bool, complex64, complex128, dtype, float16, float32, float64, int8, int16, int32,
                      int64, uint8)
 from ._size import Size
+from ._dtype import promote_types
 from .tensor import Tensor, cat, concat, concatenate, matmul, maximum, minimum, stack, where
 from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, get_rng_state,
                        initial_seed, linspace, manual_seed, normal, ones, ones_like, rand, rand_like, randint,
@@ -18,6 +19,7 @@ from . import autograd
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .display.printing import get_printoptions, printoptions, set_printoptions
 from .ops.registry import OPS
+from . import nn, optim  # noqa: E402  (after the core: they build on it)
 
 __version__ = "0.1.0"
 

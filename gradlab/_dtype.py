@@ -72,7 +72,16 @@ def to_numpy_dtype(d):
 
 def promote_types(a, b):
     """Type promotion between two tensor dtypes of full standing (torch.promote_types)."""
-    return from_numpy_dtype(np.promote_types(a.np, b.np)) if a is not b else a
+    return from_numpy_dtype(_promote_np(a.np, b.np)) if a is not b else a
+
+
+def _promote_np(a, b):
+    """torch's rule on numpy dtypes: a floating dtype beats any integer or bool dtype unchanged
+    (float32 + int64 -> float32, where numpy would say float64); otherwise numpy's table agrees."""
+    ca, cb = category(a), category(b)
+    if ca != cb and min(ca, cb) <= 1:
+        return a if ca > cb else b
+    return np.promote_types(a, b)
 
 
 def category(np_dtype):
@@ -95,7 +104,7 @@ def result_np_dtype(dims_dtypes, weak_categories):
     for tier in ([d for n, d in dims_dtypes if n > 0], [d for n, d in dims_dtypes if n == 0]):
         best = None
         for d in tier:
-            best = d if best is None else np.promote_types(best, d)
+            best = d if best is None else _promote_np(best, d)
         if best is not None and (res is None or category(best) > category(res)):
             res = best
     for cat in weak_categories:

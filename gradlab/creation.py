@@ -75,7 +75,7 @@ def _infer_array(data):
     kind = arr.dtype.kind
     if kind == "f" and not _has_numpy_floats(plain):
         arr = arr.astype(np.float32)
-    elif kind in "iu" and arr.dtype != np.int64 and not isinstance(plain, np.ndarray):
+    elif kind in "iu" and arr.dtype != np.int64 and not _has_numpy_ints(plain):
         arr = arr.astype(np.int64)
     elif kind == "c":
         arr = arr.astype(np.complex64)
@@ -100,6 +100,15 @@ def _has_numpy_floats(x):
     return False
 
 
+def _has_numpy_ints(x):
+    """numpy integer scalars in a list keep their dtype: torch.tensor([np.int32(3)]) is int32."""
+    if isinstance(x, (np.integer, np.ndarray)):
+        return True
+    if isinstance(x, list) and x:
+        return _has_numpy_ints(x[0])
+    return False
+
+
 def _first_bad(x):
     if isinstance(x, list):
         for v in x:
@@ -112,10 +121,19 @@ def _first_bad(x):
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new leaf tensor holding a copy of `data` (a number, nested lists, or a numpy array)."""
-    arr = _infer_array(data)
-    if dtype is not None:
-        arr = arr.astype(_np(dtype))
-    return _finish(np.ascontiguousarray(arr), requires_grad)
+    if dtype is not None and not isinstance(data, (Tensor, np.ndarray, np.generic)):
+        # convert Python numbers straight to the requested dtype: going through float32 first
+        # would round 1e-4 before it became a float64
+        try:
+            arr = np.array(_unwrap(data), dtype=_np(dtype))
+        except (ValueError, TypeError):
+            arr = _infer_array(data).astype(_np(dtype))
+    else:
+        arr = _infer_array(data)
+        if dtype is not None:
+            arr = arr.astype(_np(dtype))
+    # (np.ascontiguousarray would turn a 0-d array into a 1-d one)
+    return _finish(arr if arr.flags.c_contiguous else arr.copy(order="C"), requires_grad)
 
 
 def as_tensor(data, dtype=None, device=None):

@@ -449,6 +449,9 @@ class Generator:
 
 
 # ---------------------------------------------------------------- module level
+# A cell that ends in `manual_seed(0)` shows PyTorch's `<torch._C.Generator object at 0x...>`.
+Generator.__module__ = "torch._C"
+
 default_generator = Generator()
 
 

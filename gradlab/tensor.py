@@ -289,8 +289,10 @@ class Tensor:
     def __float__(self):
         return self._scalar(float)
 
-    def __int__(self):
-        return self._scalar(int)
+    def __int__(self):      # unlike float(), PyTorch's int() does not warn about requires_grad
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return int(self._data.reshape(()).item())
 
     def __index__(self):
         if self._data.dtype.kind not in "iub" or self._data.size != 1:
@@ -298,7 +300,9 @@ class Tensor:
         return int(self._data.reshape(()).item())
 
     def __complex__(self):
-        return self._scalar(complex)
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return complex(self._data.reshape(()).item())
 
     def __bool__(self):
         if self._data.size != 1:
@@ -427,7 +431,12 @@ class Tensor:
         if isinstance(exponent, (numbers.Number, np.generic)):
             if isinstance(exponent, numbers.Integral) and exponent < 0 and self._data.dtype.kind in "iu":
                 raise RuntimeError("Integers to negative integer powers are not allowed.")
-            return _unary_scalar("pow_scalar", self, exponent=_py(exponent))
+            exponent = _py(exponent)
+            cat = 0 if isinstance(exponent, bool) else 1 if isinstance(exponent, int) else \
+                2 if isinstance(exponent, float) else 3
+            if cat > _dtype.category(self._data.dtype):   # int_tensor ** 0.5: computed in float32
+                self = Tensor._make(self._data.astype(_dtype._DEFAULT_FOR_CATEGORY[cat]))
+            return _unary_scalar("pow_scalar", self, exponent=exponent)
         return _binary("pow", self, _as_tensor(exponent))
 
     def __rpow__(self, base):
@@ -678,6 +687,15 @@ class Tensor:
 
     def minimum(self, other):
         return minimum(self, other)
+
+    def index_fill(self, dim, index, value):
+        """A copy with the entries at `index` along `dim` set to `value`."""
+        d = _wrap_dim(dim, self._data.ndim)
+        mask = np.zeros(self._data.shape, dtype=bool)
+        where = [slice(None)] * self._data.ndim
+        where[d] = _data_of(index).astype(np.int64).reshape(-1)
+        mask[tuple(where)] = True
+        return self.masked_fill(mask, value)
 
     def masked_fill(self, mask, value):
         return OPS["masked_fill"](self, mask=_data_of(mask).astype(bool), value=_py(value))

@@ -170,6 +170,9 @@ def run_backward(tensors, grad_tensors, retain_graph=None, create_graph=False, i
                     i = capture.get((node, nr))
                     if i is not None:
                         captured[i] = g
+                        if accumulate and g is not None and not isinstance(node, AccumulateGrad):
+                            # backward(inputs=[non_leaf]) fills that tensor's .grad, as PyTorch does
+                            _accumulate_into(inputs[i], g, create_graph)
             if isinstance(node, AccumulateGrad):
                 if accumulate and (inputs is None or (node, 0) in capture) and grads[0] is not None:
                     leaf = node.variable
@@ -181,7 +184,9 @@ def run_backward(tensors, grad_tensors, retain_graph=None, create_graph=False, i
                     events.emit(events.NodeFinished(node, ()))
                 continue
             if needed is not None and not any(c in needed for c, _ in node.next_functions if c is not None):
-                continue             # only captured, nothing below is asked for
+                if observing:        # only captured, nothing below is asked for
+                    events.emit(events.NodeFinished(node, ()))
+                continue
 
             if node._pre_hooks:
                 for hook in tuple(node._pre_hooks.values()):

@@ -52,9 +52,6 @@ class BackwardCFunction(Node, FunctionCtx):
         self._to_save = ()
         self._saved_list = None
 
-    def __repr__(self):
-        return f"<torch.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
-
     @property
     def saved_tensors(self):
         if self._saved_list is None:
@@ -187,7 +184,7 @@ class Function(metaclass=_FunctionMeta):
                 if id(o) in non_diff or o._data.dtype.kind not in "fc":
                     results.append(o)
                     continue
-                if o.grad_fn is not None or o in tensor_args or o._requires_grad:
+                if o.grad_fn is not None or o._requires_grad or any(o is t for t in tensor_args):
                     o = Tensor._make(o._data)     # an input returned unchanged still gets the new grad_fn
                 o.grad_fn = node
                 o._output_nr = i

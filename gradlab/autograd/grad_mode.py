@@ -37,9 +37,6 @@ class _GradModeContext:
                 _state["enabled"] = prev
         return wrapper
 
-    def __repr__(self):
-        # PyTorch's module path, so a cell that displays this object prints what PyTorch prints
-        return f"<torch.autograd.grad_mode.{type(self).__name__} object at {hex(id(self))}>"
 
 
 class no_grad(_GradModeContext):
@@ -77,6 +74,16 @@ class set_grad_enabled(_GradModeContext):
         _state["enabled"] = self._mode
         return None
 
+    def __repr__(self):
+        return f"torch.autograd.grad_mode.set_grad_enabled(mode={self._mode})"
+
     def __call__(self, func):
         _state["enabled"] = self._prev   # as a decorator it must not change the mode at definition time
         return super().__call__(func)
+
+
+# PyTorch's module path: the default repr then prints `<torch.autograd.grad_mode.no_grad object at 0x...>`
+# and IPython `<torch.autograd.grad_mode.no_grad at 0x...>`, exactly what a cell running PyTorch shows.
+for _cls in (no_grad, enable_grad, inference_mode, set_grad_enabled):
+    _cls.__module__ = "torch.autograd.grad_mode"
+del _cls

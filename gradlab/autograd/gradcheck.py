@@ -79,7 +79,9 @@ def gradcheck(func, inputs, *, eps=1e-06, atol=1e-05, rtol=0.001, raise_exceptio
                     return False
                 raise GradcheckError(
                     f"Jacobian mismatch for output {i} with respect to input {j},\n"
-                    f"numerical:{format_tensor(num_t)}\nanalytical:{format_tensor(ana_t)}\n")
+                    # PyTorch's numerical Jacobian has the input's dtype, the analytical one the output's
+                    f"numerical:{format_tensor(num_t.astype(inputs[j]._data.dtype))}\n"
+                    f"analytical:{format_tensor(ana_t.astype(outputs[i]._data.dtype))}\n")
     return True
 
 
@@ -98,9 +100,11 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-06, atol=1e-05, rto
         grad_outputs = tuple(Tensor._make(rng.standard_normal(o._data.shape).astype(o._data.dtype)) for o in outs)
 
     def first_derivative(*xs):
-        ys = _outputs(func(*xs))
-        dx = [x for x in xs if isinstance(x, Tensor) and x.requires_grad]
-        gs = autograd_grad(ys, dx, grad_outputs=list(grad_outputs), create_graph=True, allow_unused=True)
+        from .grad_mode import enable_grad
+        with enable_grad():         # gradcheck evaluates finite differences under no_grad
+            ys = _outputs(func(*xs))
+            dx = [x for x in xs if isinstance(x, Tensor) and x.requires_grad]
+            gs = autograd_grad(ys, dx, grad_outputs=list(grad_outputs), create_graph=True, allow_unused=True)
         return tuple(g if g is not None else Tensor._make(np.zeros(x._data.shape, x._data.dtype))
                      for g, x in zip(gs, dx))
 

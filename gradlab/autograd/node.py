@@ -118,8 +118,9 @@ class Node:
     def name(self):
         return type(self).__name__
 
-    def __repr__(self):
-        return f"<{type(self).__name__} object at {hex(id(self))}>"
+    # No __repr__ of our own: object's default already prints `<AddBackward0 object at 0x...>` for
+    # classes in the `builtins` module (as PyTorch's node classes are), and IPython then shows the
+    # same `<AddBackward0 at 0x...>` that a notebook cell running PyTorch shows.
 
     def register_hook(self, fn):
         """fn(grad_inputs, grad_outputs) runs after the node computed its gradients."""
@@ -199,6 +200,9 @@ class AccumulateGrad(Node):
 
     def apply(self, grad_outputs):
         return ()
+
+
+AccumulateGrad.__module__ = "builtins"     # prints as <AccumulateGrad object at 0x...>, like PyTorch's
 
 
 def accumulator_of(leaf):

@@ -11,23 +11,28 @@ from .registry import op
 
 # --- arithmetic ---------------------------------------------------------------------------------
 
+def _alpha(n):
+    """The `alpha` of add/sub/rsub (a parameter only when the caller passed one)."""
+    return getattr(n, "alpha", 1)
+
+
 
 @op("add", "AddBackward0", ("self", "other"),
     self=lambda g, n: g,
-    other=lambda g, n: g if n.alpha == 1 else g * n.alpha)
+    other=lambda g, n: g if _alpha(n) == 1 else g * _alpha(n))
 def add(self, other, alpha=1):
     return np.add(self, other) if alpha == 1 else np.add(self, np.multiply(other, alpha))
 
 
 @op("sub", "SubBackward0", ("self", "other"),
     self=lambda g, n: g,
-    other=lambda g, n: -g if n.alpha == 1 else g * -n.alpha)
+    other=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
 def sub(self, other, alpha=1):
     return np.subtract(self, other) if alpha == 1 else np.subtract(self, np.multiply(other, alpha))
 
 
 @op("rsub", "RsubBackward1", ("self",),
-    self=lambda g, n: -g if n.alpha == 1 else g * -n.alpha)
+    self=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
 def rsub(self, other, alpha=1):
     """`other - self` for a Python scalar `other` (what `2 - x` calls)."""
     return np.subtract(other, self if alpha == 1 else np.multiply(self, alpha))

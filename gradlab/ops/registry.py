@@ -22,6 +22,7 @@ An op is declared once:
 Tests, docs and the visualizer read `OPS`: a new op is tested by the existing tests once it has
 sample inputs in `tests/op_samples.py`.
 """
+import inspect
 import weakref
 
 import numpy as np
@@ -80,6 +81,10 @@ class Op:
         self.float_result = float_result  # integer inputs give a float result (div, exp, ...)
         self.node_class = node_class(name)
         self._saved_inputs = tuple((i, n) for i, n in enumerate(inputs) if n in saves)
+        # the forward's parameter defaults (alpha=1, beta=1.0, ...): formulas read them from the node
+        # even when the caller left them out
+        self.defaults = {name: p.default for name, p in inspect.signature(forward).parameters.items()
+                         if p.default is not inspect.Parameter.empty and name not in inputs}
         self._saves_result = "result" in saves
 
     def __call__(self, *args, **params):
@@ -142,6 +147,7 @@ def apply(op, args, params):
 
     node = op.node_class()
     node._op = op
+    node.__dict__.update(op.defaults)
     if params:
         node.__dict__.update(params)
     edges, meta = [], []

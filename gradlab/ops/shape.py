@@ -71,7 +71,7 @@ def expand(self, shape):
 
 @op("repeat", "RepeatBackward0", promote=False,
     self=lambda g, n: _repeat_grad(g, n))
-def repeat(self, repeats):
+def repeat(self, repeats, self_sizes):
     lead = len(repeats) - self.ndim
     return np.tile(self.reshape((1,) * lead + self.shape), repeats)
 

@@ -26,6 +26,7 @@ ARTIFACTS = REPO / "test-artifacts" / "ui"
 OPEN_TIMEOUT = 90
 KERNEL_IDLE_TIMEOUT = 120
 RUN_TIMEOUT = 240
+QUIET_END = 5  # idle kernel + nothing queued for this long ends a run even if cells never ran
 
 WIDGET_ERROR_TEXT = "Error displaying widget"
 
@@ -85,14 +86,19 @@ _JS_PANEL = """
 }
 """
 
-# A cell may raise on purpose: tag ``raises-exception`` (JupyterLab then keeps
-# running the next cells) or nbval's ``NBVAL_RAISES_EXCEPTION`` marker/tag.
+# A cell may raise on purpose only with the ``raises-exception`` tag: JupyterLab's
+# Run All then goes on with the next cells (and nbval accepts the tag too).
+# nbval's ``# NBVAL_RAISES_EXCEPTION`` comment / tag is NOT enough in the
+# browser: Run All stops at that cell, so a student never sees the rest.
 _JS_RAISES = """
+(cell) => (cell.model.getMetadata('tags') || []).includes('raises-exception')
+"""
+
+_JS_NBVAL_ONLY = """
 (cell) => {
   const tags = cell.model.getMetadata('tags') || [];
-  const src = cell.model.sharedModel.getSource();
-  return tags.includes('raises-exception') || tags.includes('NBVAL_RAISES_EXCEPTION')
-    || /^\\s*#\\s*NBVAL_RAISES_EXCEPTION/m.test(src);
+  return tags.includes('NBVAL_RAISES_EXCEPTION') || tags.includes('nbval-raises-exception')
+    || /^\\s*#\\s*NBVAL_RAISES_EXCEPTION/m.test(cell.model.sharedModel.getSource());
 }
 """
 
@@ -105,18 +111,19 @@ _JS_STATE = (
   const sc = panel.sessionContext;
   const kernel = sc.session && sc.session.kernel;
   const cells = panel.content.widgets;
-  let code = 0, counted = 0, pending = 0, errors = 0;
+  let code = 0, counted = 0, pending = 0, errors = 0, anyErrors = 0;
+  const notRun = [];
   for (const cell of cells) {
     if (cell.model.type !== 'code') continue;
     const src = cell.model.sharedModel.getSource();
     if (!src.trim()) continue;           // JupyterLab never executes empty cells
     code += 1;
-    if (cell.model.executionCount !== null) counted += 1;
+    if (cell.model.executionCount !== null) counted += 1; else notRun.push(panel.content.widgets.indexOf(cell));
     const prompt = cell.node.querySelector('.jp-InputPrompt');
     if (prompt && prompt.textContent.includes('*')) pending += 1;
     const outs = cell.model.outputs;
     for (let i = 0; i < outs.length; i++) {
-      if (outs.get(i).type === 'error' && !raises(cell)) errors += 1;
+      if (outs.get(i).type === 'error') { anyErrors += 1; if (!raises(cell)) errors += 1; }
     }
   }
   return {
@@ -124,7 +131,7 @@ _JS_STATE = (
     status: kernel ? kernel.status : null,
     connection: kernel ? kernel.connectionStatus : null,
     kernelId: kernel ? kernel.id : null,
-    code, counted, pending, errors,
+    code, counted, pending, errors, anyErrors, notRun,
   };
 }
 """
@@ -138,6 +145,7 @@ _JS_ERRORS = (
     """
 (name) => {
   const raises = %s;
+  const nbvalOnly = %s;
   const panel = (%s)(name);
   const errors = [], stderr = [], expected = [];
   if (!panel) return {errors: ['notebook panel not found'], stderr, expected};
@@ -156,7 +164,10 @@ _JS_ERRORS = (
     for (let i = 0; i < outs.length; i++) {
       const o = outs.get(i).toJSON();
       if (o.output_type === 'error') {
-        errors.push(`cell ${ci}: ${o.ename}: ${o.evalue}`);
+        const hint = nbvalOnly(cell)
+          ? ' [marked NBVAL_RAISES_EXCEPTION but not tagged raises-exception: Run All stops here in JupyterLab]'
+          : '';
+        errors.push(`cell ${ci}: ${o.ename}: ${o.evalue}${hint}`);
       }
     }
     cell.node.querySelectorAll(
@@ -175,7 +186,7 @@ _JS_ERRORS = (
   return {errors, stderr, expected};
 }
 """
-    % (_JS_RAISES, _JS_PANEL)
+    % (_JS_RAISES, _JS_NBVAL_ONLY, _JS_PANEL)
 )
 
 _JS_WIDGET_ERRORS = """
@@ -317,19 +328,34 @@ def run_all(page, name: str | None = None, timeout: float = RUN_TIMEOUT) -> dict
     """Clear outputs, run every cell, wait until all ran (or one failed) and the kernel is idle."""
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-    stable = {"n": 0}
+    stable = {"n": 0, "quiet_since": None}
+    last = {}
 
     def done():
         s = state(page, name)
-        finished = s.get("status") == "idle" and s.get("pending") == 0 and (
-            s.get("counted") == s.get("code") or s.get("errors", 0) > 0
-        )
+        last.update(s)
+        quiet = s.get("status") == "idle" and s.get("pending") == 0
+        finished = quiet and (s.get("counted") == s.get("code") or s.get("anyErrors", 0) > 0)
         # Require two consecutive 'done' observations: the kernel can be idle
         # for an instant between two queued cells.
         stable["n"] = stable["n"] + 1 if finished else 0
-        return s if stable["n"] >= 2 else None
+        if stable["n"] >= 2:
+            return s
+        # Nothing queued and the kernel idle for a while, yet some cells never
+        # ran (e.g. Run All stopped): that is an end too; run_notebook reports it.
+        now = time.monotonic()
+        if not quiet:
+            stable["quiet_since"] = None
+        elif stable["quiet_since"] is None:
+            stable["quiet_since"] = now
+        elif now - stable["quiet_since"] > QUIET_END:
+            return s
+        return None
 
-    return poll(done, timeout, "all cells to run and the kernel to be idle", interval=0.3)
+    try:
+        return poll(done, timeout, "all cells to run and the kernel to be idle", interval=0.3)
+    except JLabTimeout as exc:
+        raise JLabTimeout(f"{exc}; notebook state: {last}") from None
 
 
 def collect_errors(page, name: str | None = None) -> tuple[list[str], list[str]]:
@@ -444,19 +470,59 @@ def run_notebook(page, server, name: str, shot: bool = True) -> RunResult:
     t0 = time.monotonic()
     open_notebook(page, server, name)
     t1 = time.monotonic()
+    final = None
     try:
-        run_all(page, name)
+        final = run_all(page, name)
     except JLabTimeout as exc:
         res.errors.append(str(exc))
     t2 = time.monotonic()
     inspect_notebook(page, name, res, shot=shot)
+    if final and final.get("notRun") and not res.errors:
+        res.errors.append(f"code cells {final['notRun']} never ran (Run All stopped early)")
     res.seconds = {"open": round(t1 - t0, 1), "run": round(t2 - t1, 1), "total": round(time.monotonic() - t0, 1)}
     return res
+
+
+# Widget outputs (found through the output models: the DOM node carries no
+# mime type) that show neither a widget view nor an error text yet.
+_JS_UNSETTLED_WIDGETS = """
+(text) => {
+  const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  if (!panel || !panel.content || !panel.content.widgets) return 0;
+  let n = 0;
+  for (const cell of panel.content.widgets) {
+    if (cell.model.type !== 'code') continue;
+    const outs = cell.model.outputs;
+    const children = cell.node.querySelectorAll(':scope .jp-Cell-outputArea > .jp-OutputArea-child');
+    for (let i = 0; i < outs.length; i++) {
+      const data = outs.get(i).data || {};
+      if (!('application/vnd.jupyter.widget-view+json' in data)) continue;
+      const el = children[i];
+      if (!el) { n += 1; continue; }
+      if (el.querySelector('.jupyter-widgets') || (el.textContent || '').includes(text)) continue;
+      n += 1;
+    }
+  }
+  return n;
+}
+"""
+
+
+def wait_widgets_rendered(page, timeout: float = 20) -> bool:
+    """Wait (bounded, never fails) until every widget output shows a widget or an error."""
+    try:
+        poll(lambda: page.evaluate(_JS_UNSETTLED_WIDGETS, WIDGET_ERROR_TEXT) == 0, timeout,
+             "widget views to render")
+        return True
+    except JLabTimeout:
+        return False
 
 
 def inspect_notebook(page, name: str, res: RunResult | None = None, shot: bool = True) -> RunResult:
     """Run every detector on the open notebook (as it is now) and take the screenshot."""
     res = res or RunResult(name=name)
+    if not wait_widgets_rendered(page):
+        res.widget_errors.append("some widget outputs never rendered (no widget view, no error text)")
     errors, stderr = collect_errors(page, name)
     res.errors += errors
     res.stderr += stderr

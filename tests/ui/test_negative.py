@@ -43,19 +43,40 @@ def test_detects_exception(page, jupyter_server):
 
 
 def test_error_on_purpose_is_not_a_failure(page, jupyter_server):
-    """Cells tagged ``raises-exception`` (or ``# NBVAL_RAISES_EXCEPTION``) may raise; the rest may not."""
+    """A cell tagged ``raises-exception`` may raise; Run All goes on past it."""
     tagged = new_code_cell("raise KeyError('shown on purpose')")
     tagged.metadata["tags"] = ["raises-exception"]
-    nb = _nb([
-        tagged,
-        new_code_cell("# NBVAL_RAISES_EXCEPTION\n1 / 0"),
-        new_code_cell("print('after the demonstrations')"),
-    ])
+    nb = _nb([tagged, new_code_cell("print('after the demonstration')")])
     name = jupyter_server.add_notebook("_ui_selftest/raises_on_purpose.ipynb", nb)
     res = jlab.run_notebook(page, jupyter_server, name)
     assert not res.errors, res.failure_report()
-    assert len(res.expected_errors) == 2, res.expected_errors
-    assert page.get_by_text("after the demonstrations", exact=True).count() == 1
+    assert len(res.expected_errors) == 1 and "KeyError" in res.expected_errors[0], res.expected_errors
+    assert page.get_by_text("after the demonstration", exact=True).count() == 1
+
+
+def test_nbval_marker_alone_is_reported(page, jupyter_server):
+    """``# NBVAL_RAISES_EXCEPTION`` without the tag: JupyterLab's Run All stops there."""
+    nb = _nb([
+        new_code_cell("# NBVAL_RAISES_EXCEPTION\n1 / 0"),
+        new_code_cell("print('a student never gets here')"),
+    ])
+    name = jupyter_server.add_notebook("_ui_selftest/nbval_marker_only.ipynb", nb)
+    res = jlab.run_notebook(page, jupyter_server, name)
+    joined = "\n".join(res.errors)
+    assert "ZeroDivisionError" in joined and "tagged raises-exception" in joined, res.errors
+    assert res.seconds["run"] < 60, res.seconds
+
+
+def test_cells_that_never_ran_are_reported(page, jupyter_server):
+    """Run All that ends early without any error output (here: the kernel exits) is a failure."""
+    nb = _nb([
+        new_code_cell("import os\nos._exit(0)"),
+        new_code_cell("print('unreachable')"),
+    ])
+    name = jupyter_server.add_notebook("_ui_selftest/kernel_exits.ipynb", nb)
+    res = jlab.run_notebook(page, jupyter_server, name)
+    print(res.errors, res.seconds)
+    assert res.errors, "cells that never ran were not reported"
 
 
 def test_detects_traceback_printed_to_stderr(page, jupyter_server):

@@ -1,0 +1,66 @@
+"""Adam and AdamW: torch's single-tensor formulas (bias corrections, eps placement), in numpy."""
+import math
+
+import numpy as np
+
+from ..tensor import Tensor
+from .optimizer import Optimizer, _check
+
+
+class Adam(Optimizer):
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
+                 foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
+                 decoupled_weight_decay=False):
+        _check(0.0 <= lr, f"Invalid learning rate: {lr}")
+        _check(0.0 <= eps, f"Invalid epsilon value: {eps}")
+        _check(0.0 <= betas[0] < 1.0, f"Invalid beta parameter at index 0: {betas[0]}")
+        _check(0.0 <= betas[1] < 1.0, f"Invalid beta parameter at index 1: {betas[1]}")
+        _check(0.0 <= weight_decay, f"Invalid weight_decay value: {weight_decay}")
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize,
+                        foreach=foreach, capturable=capturable, differentiable=differentiable, fused=fused,
+                        decoupled_weight_decay=decoupled_weight_decay)
+        super().__init__(params, defaults)
+
+    def _update(self, p, grad, group, state):
+        dtype = p._data.dtype.type
+        data = p._data
+        if not state:
+            state["step"] = Tensor._make(np.zeros((), np.float32))
+            state["exp_avg"] = Tensor._make(np.zeros_like(data))
+            state["exp_avg_sq"] = Tensor._make(np.zeros_like(data))
+            if group["amsgrad"]:
+                state["max_exp_avg_sq"] = Tensor._make(np.zeros_like(data))
+        lr, (beta1, beta2), eps, wd = group["lr"], group["betas"], group["eps"], group["weight_decay"]
+        if group["maximize"]:
+            grad = -grad
+        if wd != 0:
+            if group["decoupled_weight_decay"]:     # AdamW: shrink the weights, not the gradient
+                data *= dtype(1 - lr * wd)
+            else:
+                grad = grad + dtype(wd) * data
+        state["step"]._data += 1
+        step = float(state["step"]._data)
+        m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
+        m += dtype(1 - beta1) * (grad - m)           # exp_avg.lerp_(grad, 1 - beta1)
+        v *= dtype(beta2)                             # exp_avg_sq.mul_(beta2).addcmul_(grad, grad, 1 - beta2)
+        v += dtype(1 - beta2) * grad * grad
+        bias_correction1 = 1 - beta1 ** step
+        bias_correction2 = 1 - beta2 ** step
+        step_size = lr / bias_correction1
+        bias_correction2_sqrt = math.sqrt(bias_correction2)
+        if group["amsgrad"]:
+            vmax = state["max_exp_avg_sq"]._data
+            np.maximum(vmax, v, out=vmax)
+            v = vmax
+        denom = np.sqrt(v)
+        denom /= dtype(bias_correction2_sqrt)
+        denom += dtype(eps)
+        data -= dtype(step_size) * m / denom        # param.addcdiv_(exp_avg, denom, value=-step_size)
+
+
+class AdamW(Adam):
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
+                 maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize,
+                         capturable=capturable, differentiable=differentiable, fused=fused,
+                         decoupled_weight_decay=True)

@@ -1,0 +1,166 @@
+"""Optimizer: the bookkeeping shared by SGD and Adam (parameter groups, state, zero_grad, state_dict).
+
+Each group is a dict holding its 'params' list and its hyper-parameters (torch's keys, in torch's
+order), so `opt.param_groups[0]["lr"] = 0.01` changes the learning rate as in PyTorch. `state` maps a
+parameter to its buffers (momentum, Adam's moments). The updates themselves (in the subclasses)
+are a few in-place numpy operations per parameter, done without recording a graph.
+"""
+import copy
+from collections import defaultdict
+
+import numpy as np
+
+from ..autograd import grad_mode
+from ..tensor import Tensor
+
+
+class _Required:
+    def __repr__(self):
+        return "<required parameter>"
+
+
+required = _Required()
+
+
+class Optimizer:
+    def __init__(self, params, defaults):
+        self.defaults = defaults
+        self.state = defaultdict(dict)
+        self.param_groups = []
+        if isinstance(params, Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
+                            f"but got torch.{params.dtype._legacy}")
+        groups = list(params)
+        if not groups:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, param_group):
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            params = [params]
+        elif isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, but the ordering "
+                            "of tensors in sets will change between runs. Please use a list instead.")
+        else:
+            params = list(params)
+        for p in params:
+            if not isinstance(p, Tensor):
+                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is "
+                                f"{type(p).__module__}.{type(p).__name__}")
+            if not p.is_leaf:
+                raise ValueError("can't optimize a non-leaf Tensor")
+        group = {"params": params}
+        for key, value in param_group.items():
+            if key != "params":
+                group[key] = value
+        for key, default in self.defaults.items():
+            if default is required and key not in group:
+                raise ValueError(f"parameter group didn't specify a value of required optimization parameter {key}")
+            group.setdefault(key, default)
+        seen = {id(p) for g in self.param_groups for p in g["params"]}
+        if any(id(p) in seen for p in params):
+            raise ValueError("some parameters appear in more than one parameter group")
+        # torch keeps 'params' first, then the defaults in their declared order
+        ordered = {"params": params}
+        ordered.update({k: group[k] for k in self.defaults})
+        ordered.update({k: v for k, v in group.items() if k not in ordered})
+        self.param_groups.append(ordered)
+
+    def zero_grad(self, set_to_none=True):
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p._grad is None:
+                    continue
+                if set_to_none:
+                    p._grad = None
+                else:
+                    g = p._grad
+                    if g.grad_fn is not None:
+                        g.detach_()
+                    else:
+                        g.requires_grad_(False)
+                    g.zero_()
+
+    def step(self, closure=None):
+        loss = None
+        if closure is not None:
+            with grad_mode.enable_grad():
+                loss = closure()
+        with grad_mode.no_grad():
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p._grad is not None:
+                        self._update(p, p._grad._data, group, self.state[p])
+                        p._version_counter[0] += 1
+        return loss
+
+    def _update(self, p, grad, group, state):
+        """Change p._data in place from its gradient (numpy array); subclasses implement it."""
+        raise NotImplementedError
+
+    # --- state_dict -------------------------------------------------------------------------------
+    def state_dict(self):
+        """{'state': {index: buffers}, 'param_groups': [hyper-parameters with 'params': [indices]]}."""
+        index = {}
+        groups = []
+        for group in self.param_groups:
+            packed = {k: v for k, v in group.items() if k != "params"}
+            for p in group["params"]:
+                index.setdefault(id(p), len(index))
+            packed["params"] = [index[id(p)] for p in group["params"]]
+            groups.append(packed)
+        state = {index[id(p)]: s for p, s in self.state.items() if id(p) in index}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict):
+        state_dict = copy.deepcopy(state_dict)
+        saved = state_dict["param_groups"]
+        if len(saved) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(self.param_groups, saved)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
+                             "optimizer's group")
+        by_index = {}
+        for group, saved_group in zip(self.param_groups, saved):
+            for i, p in zip(saved_group["params"], group["params"]):
+                by_index[i] = p
+        self.state = defaultdict(dict)
+        for i, buffers in state_dict["state"].items():
+            p = by_index.get(i)
+            if p is None:
+                continue
+            self.state[p] = {k: _cast_like(v, p, k) for k, v in buffers.items()}
+        for group, saved_group in zip(self.param_groups, saved):
+            for k, v in saved_group.items():
+                if k != "params":
+                    group[k] = v
+
+    def __getstate__(self):
+        return self.__dict__
+
+    def __repr__(self):
+        text = type(self).__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            text += f"\nParameter Group {i}\n"
+            for key in sorted(group):
+                if key != "params":
+                    text += f"    {key}: {group[key]}\n"
+        return text + ")"
+
+
+def _cast_like(value, p, key):
+    """State buffers follow the parameter's dtype, except the step counter (as in torch)."""
+    if isinstance(value, Tensor) and key != "step" and value._data.dtype.kind == "f":
+        return Tensor._make(value._data.astype(p._data.dtype))
+    return value
+
+
+def _check(condition, message):
+    if not condition:
+        raise ValueError(message)

@@ -1,0 +1,40 @@
+"""SGD with momentum, dampening, Nesterov momentum and weight decay: torch's formulas, in numpy."""
+import numpy as np
+
+from ..tensor import Tensor
+from .optimizer import Optimizer, _check
+
+
+class SGD(Optimizer):
+    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
+                 maximize=False, foreach=None, differentiable=False, fused=None):
+        _check(lr >= 0.0, f"Invalid learning rate: {lr}")
+        _check(momentum >= 0.0, f"Invalid momentum value: {momentum}")
+        _check(weight_decay >= 0.0, f"Invalid weight_decay value: {weight_decay}")
+        defaults = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay, nesterov=nesterov,
+                        maximize=maximize, foreach=foreach, differentiable=differentiable, fused=fused)
+        _check(not nesterov or (momentum > 0 and dampening == 0),
+               "Nesterov momentum requires a momentum and zero dampening")
+        super().__init__(params, defaults)
+
+    def _update(self, p, grad, group, state):
+        # torch: d_p = grad (+ wd * p); buf = momentum * buf + (1 - dampening) * d_p (buf = d_p at the
+        # first step); d_p = d_p + momentum * buf (nesterov) or buf; p -= lr * d_p
+        dtype = p._data.dtype.type   # scalars in the parameter's precision, as torch does
+        if group["maximize"]:
+            grad = -grad
+        wd = group["weight_decay"]
+        if wd != 0:
+            grad = grad + dtype(wd) * p._data
+        momentum = group["momentum"]
+        if momentum != 0:
+            buf = state.get("momentum_buffer")
+            if buf is None:
+                buf = state["momentum_buffer"] = Tensor._make(np.array(grad, copy=True))
+            else:
+                b = buf._data
+                b *= dtype(momentum)
+                dampening = group["dampening"]
+                b += grad if dampening == 0 else dtype(1 - dampening) * grad
+            grad = grad + dtype(momentum) * buf._data if group["nesterov"] else buf._data
+        p._data -= dtype(group["lr"]) * grad

@@ -1,0 +1,104 @@
+"""Drawings of gradlab's autograd graph: `draw(out)` in a notebook shows the Tensor/Function DAG.
+
+Four small steps, each testable alone (see design.md):
+
+    graph.walk(roots) -> Graph (plain dataclasses)      no Graphviz needed
+    dot.to_dot(graph) -> DOT text                        deterministic, escaped
+    render.render_svg(dot_text) -> SVG, or None          runs Graphviz's `dot` program
+    tree.tree_text(graph) -> text drawing                the fallback without `dot`
+
+`import gradlab` does not import this package; nothing here imports graphviz or ipywidgets.
+"""
+import html
+import os
+
+from .dot import to_dot
+from .graph import Edge, FunctionNode, Graph, TensorNode, walk
+from .render import INSTALL_HINT, GraphvizNotFound, render, render_svg, which_dot
+from .tree import TextDrawing, tree, tree_text
+
+__all__ = ["draw", "tree", "walk", "to_dot", "render_svg", "which_dot", "GraphDrawing", "Graph", "TensorNode",
+           "FunctionNode", "Edge", "INSTALL_HINT", "GraphvizNotFound"]
+
+_FORMATS = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
+
+
+class GraphDrawing:
+    """What `draw()` returns: shows itself inline in Jupyter (SVG), or as text without Graphviz.
+
+    .graph   the walked data (nodes, edges, roots, notes)
+    .source  the DOT text
+    .save(path)  writes .svg, .png or .pdf (by extension) with Graphviz's `dot`
+    """
+
+    def __init__(self, graph, source):
+        self.graph = graph
+        self.source = source
+        self._svg = None
+
+    def svg(self):
+        """The SVG text (rendered once), or None when `dot` is missing or fails."""
+        if self._svg is None:
+            self._svg = render_svg(self.source)
+        return self._svg
+
+    def tree(self):
+        """The plain-text drawing of the same graph."""
+        return tree_text(self.graph)
+
+    def save(self, path, format=None):
+        """Write the drawing to path; the format comes from the extension (.svg, .png, .pdf) or format=."""
+        path = os.fspath(path)
+        fmt = format or _FORMATS.get(os.path.splitext(path)[1].lower())
+        if fmt is None:
+            raise ValueError(f"cannot tell the format of {path!r}: use a .svg, .png or .pdf name, or format=")
+        data = render(self.source, fmt)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    def _html(self):
+        svg = self.svg()
+        if svg is not None:
+            return (f'<div class="gradlab-graph" data-gradlab-nodes="{len(self.graph.nodes)}" '
+                    f'style="overflow:auto;max-width:100%">{svg}</div>')
+        return fallback_html(self.tree())
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        try:
+            page = self._html()
+        except Exception:       # a drawing must never break a student's notebook
+            page = fallback_html(tree_text(self.graph))
+        return {"text/html": page, "text/plain": self.graph.summary()}
+
+    def __repr__(self):
+        return self.graph.summary()
+
+
+def fallback_html(text):
+    """The text drawing in <pre> plus the one-line hint (used when `dot` is missing)."""
+    return (f'<div class="gradlab-graph-text"><pre>{html.escape(str(text))}</pre>'
+            f'<div style="font-size:smaller;opacity:0.8">{html.escape(INSTALL_HINT)}</div></div>')
+
+
+def draw(root_or_roots, names=None, show_saved=False, functions_only=False, rankdir="TB", legend=False,
+         max_nodes=400):
+    """Draw the autograd graph behind a tensor (or a list of tensors, or a grad_fn node).
+
+    names: a mapping such as locals(), to label tensors with their variable names.
+    show_saved: show what each Function saved for backward, with versions (stale ones in red).
+    functions_only: only the Function nodes (torchviz's view).
+    rankdir: 'TB' (inputs on top), 'LR' (left to right), 'BT' (output on top).
+    legend: add the colour legend.  max_nodes: larger graphs are cut, with a note.
+    """
+    graph = walk(root_or_roots, names=names, show_saved=show_saved, functions_only=functions_only,
+                 max_nodes=max_nodes)
+    return GraphDrawing(graph, to_dot(graph, rankdir=rankdir, legend=legend))
+
+
+def __getattr__(name):
+    # the animation lives in its own module (written separately); import it on first use
+    if name in ("animate_backward",):
+        from . import animation
+        return getattr(animation, name)
+    raise AttributeError(f"module 'gradlab.viz' has no attribute {name!r}")

@@ -1,0 +1,206 @@
+"""Graph data -> DOT text (Graphviz's language). No Graphviz needed to build it.
+
+The text is deterministic: node ids come from the walk (breadth-first order), attributes are
+written in a fixed order with fixed number formats, and every string that came from the user
+(variable names, values, slot names) is escaped for Graphviz's HTML-like labels, so a tensor named
+`<img src=x onerror=alert(1)>` or `"];evil[` is drawn as that literal text.
+
+Colour legend (shown in the drawing with legend=True), in the spirit of torchviz's:
+
+    light blue box      leaf tensor (created by you; backward adds into its .grad)
+    white box           intermediate tensor (still alive)
+    green box           output tensor (a root you asked to draw)
+    lavender box        a gradient tensor (some leaf's .grad, from create_graph=True)
+    rounded grey box    Function node (named grad_fn.name(), as PyTorch names it)
+      orange border     ... that is the grad_fn of the tensor it points to
+    dashed blue box     AccumulateGrad: adds incoming gradients into its leaf's .grad
+    orange row          a saved tensor (with the version it was saved at)
+    red row             a saved tensor changed in place since: "stale (v1 ≠ v0)"
+
+Edges follow the forward pass (inputs above, outputs below with rankdir='TB'); an edge into a
+Function with several inputs is labelled with the input slot (`self`, `other`).
+"""
+from .graph import FunctionNode, TensorNode
+
+TENSOR_STYLE = {   # kind -> (fill, border)
+    "leaf": ("#cfe2ff", "#3b6ea5"),
+    "intermediate": ("#ffffff", "#8c8c8c"),
+    "output": ("#c9f2c0", "#3c8d2f"),
+    "grad": ("#e6d9ff", "#7b52ab"),
+}
+FUNCTION_FILL, FUNCTION_BORDER = "#f2f2f2", "#8c8c8c"
+GRAD_FN_BORDER = "#d9730d"
+ACCUMULATE_FILL, ACCUMULATE_BORDER = "#e8f1fb", "#3b6ea5"
+SAVED_FILL, STALE_FILL = "#ffd8a8", "#ff9c9c"
+EDGE_COLOR = "#555555"
+
+LEGEND = [  # (fill, border, text) rows of the legend
+    (TENSOR_STYLE["leaf"][0], TENSOR_STYLE["leaf"][1], "leaf tensor"),
+    (TENSOR_STYLE["intermediate"][0], TENSOR_STYLE["intermediate"][1], "intermediate tensor"),
+    (TENSOR_STYLE["output"][0], TENSOR_STYLE["output"][1], "output tensor"),
+    (TENSOR_STYLE["grad"][0], TENSOR_STYLE["grad"][1], "gradient tensor (.grad)"),
+    (FUNCTION_FILL, GRAD_FN_BORDER, "Function: grad_fn of the tensor below"),
+    (FUNCTION_FILL, FUNCTION_BORDER, "Function (its output is gone)"),
+    (ACCUMULATE_FILL, ACCUMULATE_BORDER, "AccumulateGrad: adds into .grad"),
+    (SAVED_FILL, SAVED_FILL, "saved tensor (version)"),
+    (STALE_FILL, STALE_FILL, "saved tensor changed in place: stale"),
+]
+
+# Inside an HTML-like label (delimited by < >) only these can end the label or start markup.
+_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}
+
+
+def escape(text):
+    """Make any string safe inside a Graphviz HTML-like label (one line; control characters become spaces)."""
+    out = []
+    for ch in str(text):
+        if ch in _ENTITIES:
+            out.append(_ENTITIES[ch])
+        elif ch < " " or ch == "\x7f":
+            out.append(" ")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _lines(text):
+    """Several lines, left-aligned, leading spaces kept (PyTorch's layout of nested brackets)."""
+    rows = []
+    for line in str(text).split("\n"):
+        stripped = line.lstrip(" ")
+        rows.append("&#160;" * (len(line) - len(stripped)) + escape(stripped))
+    return '<BR ALIGN="LEFT"/>'.join(rows) + '<BR ALIGN="LEFT"/>'
+
+
+def _shape_text(shape):
+    return "scalar" if not shape else "shape (" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
+def tensor_label(node):
+    rows = []
+    if node.name:
+        rows.append(f'<TR><TD><B>{escape(node.name)}</B></TD></TR>')
+    caption = {"leaf": "leaf", "intermediate": "", "output": "output", "grad": "gradient"}[node.kind]
+    info = [caption] if caption else []
+    info.append(_shape_text(node.shape))
+    if node.dtype != "float32":
+        info.append(node.dtype)
+    rows.append(f'<TR><TD><FONT POINT-SIZE="10" COLOR="#555555">{escape(" · ".join(info))}</FONT></TD></TR>')
+    rows.append(f'<TR><TD ALIGN="LEFT"><FONT FACE="Courier" POINT-SIZE="11">{_lines(node.values_text)}</FONT></TD></TR>')
+    if node.grad_text is not None:
+        rows.append('<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="10" COLOR="#7b52ab">.grad</FONT></TD></TR>')
+        rows.append(f'<TR><TD ALIGN="LEFT"><FONT FACE="Courier" POINT-SIZE="11" COLOR="#5a3a8a">'
+                    f'{_lines(node.grad_text)}</FONT></TD></TR>')
+    return _table(rows)
+
+
+def function_label(node, names=None):
+    name = escape(node.name)
+    rows = [f'<TR><TD><B>{name}</B></TD></TR>' if node.is_grad_fn_of is not None else f'<TR><TD>{name}</TD></TR>']
+    if node.kind == "accumulate" and node.variable is None and node.variable_name:
+        rows.append(f'<TR><TD><FONT POINT-SIZE="10">into {escape(node.variable_name)}.grad</FONT></TD></TR>')
+    for slot, text in node.constants:
+        rows.append(f'<TR><TD><FONT POINT-SIZE="10" COLOR="#555555">{escape(slot)} = {escape(text)}</FONT></TD></TR>')
+    saved_ids = node.saved_ids or [None] * len(node.saved)
+    for (slot, shape, saved_v, now_v, stale), tid in zip(node.saved, saved_ids):
+        held = (names or {}).get(tid) or _shape_text(shape)
+        where = f"saved {slot} = {held}"
+        if stale:
+            rows.append(f'<TR><TD BGCOLOR="{STALE_FILL}"><FONT POINT-SIZE="10">{escape(where)}<BR/>'
+                        f'stale (v{now_v} ≠ v{saved_v})</FONT></TD></TR>')
+        else:
+            rows.append(f'<TR><TD BGCOLOR="{SAVED_FILL}"><FONT POINT-SIZE="10">{escape(where)} (v{saved_v})'
+                        f'</FONT></TD></TR>')
+    if node.freed:
+        rows.append('<TR><TD><FONT POINT-SIZE="10" COLOR="#777777">saved values freed by backward</FONT></TD></TR>')
+    return _table(rows)
+
+
+def _table(rows):
+    return '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">' + "".join(rows) + "</TABLE>>"
+
+
+def _node_line(node, names):
+    if isinstance(node, TensorNode):
+        fill, border = TENSOR_STYLE[node.kind]
+        attrs = f'shape=box, style="filled", fillcolor="{fill}", color="{border}"'
+        if node.kind == "output":
+            attrs += ", penwidth=1.5"
+        return f"  {node.id} [{attrs}, label={tensor_label(node)}];"
+    if node.kind == "accumulate":
+        attrs = f'shape=box, style="rounded,filled,dashed", fillcolor="{ACCUMULATE_FILL}", color="{ACCUMULATE_BORDER}"'
+    elif node.is_grad_fn_of is not None:
+        attrs = f'shape=box, style="rounded,filled", fillcolor="{FUNCTION_FILL}", color="{GRAD_FN_BORDER}", penwidth=2'
+    else:
+        attrs = f'shape=box, style="rounded,filled", fillcolor="{FUNCTION_FILL}", color="{FUNCTION_BORDER}"'
+    return f"  {node.id} [{attrs}, label={function_label(node, names)}];"
+
+
+def _edge_line(edge, accumulate_ids):
+    attrs = []
+    if edge.kind == "grad_fn" and edge.src in accumulate_ids:
+        attrs.append(f'style=dashed, color="{ACCUMULATE_BORDER}", arrowhead=none')
+    elif edge.kind == "grad_fn":
+        attrs.append(f'color="{GRAD_FN_BORDER}"')
+    elif edge.kind == "saved":
+        attrs.append(f'style=dashed, color="#e69500", fontcolor="#b36b00", constraint=false')
+    else:
+        attrs.append(f'color="{EDGE_COLOR}"')
+    if edge.label:
+        attrs.append(f'label=<{escape(edge.label)}>')
+    return f"  {edge.src} -> {edge.dst} [{', '.join(attrs)}];"
+
+
+LEGEND_COLUMNS = 3
+
+
+def _legend_rows():
+    rows = []
+    for start in range(0, len(LEGEND), LEGEND_COLUMNS):
+        cells = []
+        for fill, border, text in LEGEND[start:start + LEGEND_COLUMNS]:
+            cells.append(f'<TD BGCOLOR="{fill}" COLOR="{border}" BORDER="1" WIDTH="18"> </TD>'
+                         f'<TD ALIGN="LEFT"><FONT POINT-SIZE="10">{escape(text)}</FONT></TD>')
+        rows.append("<TR>" + "".join(cells) + "</TR>")
+    return rows
+
+
+def _graph_label(graph, legend):
+    rows = []
+    for note in graph.notes:
+        rows.append(f'<TR><TD COLSPAN="{2 * LEGEND_COLUMNS}" ALIGN="LEFT"><FONT POINT-SIZE="10" COLOR="#b00020">{escape(note)}'
+                    f'</FONT></TD></TR>')
+    if legend:
+        rows.extend(_legend_rows())
+    if not rows:
+        return None
+    return '<<TABLE BORDER="0" CELLSPACING="2" CELLPADDING="2">' + "".join(rows) + "</TABLE>>"
+
+
+def to_dot(graph, rankdir="TB", legend=False):
+    """DOT text for a walked Graph. rankdir: 'TB' (inputs on top), 'LR', 'BT' (output on top), 'RL'."""
+    if rankdir not in ("TB", "LR", "BT", "RL"):
+        raise ValueError(f"rankdir must be 'TB', 'LR', 'BT' or 'RL', not {rankdir!r}")
+    lines = [
+        "digraph gradlab {",
+        f'  graph [rankdir={rankdir}, bgcolor="white", fontname="Helvetica", nodesep=0.3, ranksep=0.35];',
+        '  node [fontname="Helvetica", fontsize=12, margin="0.10,0.05"];',
+        '  edge [fontname="Helvetica", fontsize=10, arrowsize=0.7];',
+    ]
+    label = _graph_label(graph, legend)
+    if label is not None:
+        lines.append(f'  graph [labelloc=b, labeljust=l, label={label}];')
+    accumulate_ids = set()
+    names = {n.id: n.name for n in graph.nodes if isinstance(n, TensorNode) and n.name}
+    for node in graph.nodes:
+        lines.append(_node_line(node, names))
+        if isinstance(node, FunctionNode) and node.kind == "accumulate":
+            accumulate_ids.add(node.id)
+    for edge in graph.edges:
+        lines.append(_edge_line(edge, accumulate_ids))
+    # a leaf and its AccumulateGrad side by side
+    for node in graph.nodes:
+        if isinstance(node, FunctionNode) and node.kind == "accumulate" and node.variable is not None:
+            lines.append(f"  {{rank=same; {node.variable}; {node.id};}}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,57 @@
+"""DOT text -> SVG (or PNG/PDF) with Graphviz's `dot` program; the last step of walk -> data -> DOT -> render.
+
+`dot` is an operating-system program (the pip package `graphviz` does not include it). Without it,
+drawings fall back to the text tree plus INSTALL_HINT; nothing here raises inside a notebook
+display (render_svg returns None), only `render()` (used by `.save()`) raises, with the hint.
+"""
+import os
+import re
+import shutil
+import subprocess
+
+INSTALL_HINT = ("Install Graphviz to see the drawing: apt-get install graphviz / brew install graphviz / "
+                "conda install graphviz")
+TIMEOUT = 30.0      # seconds; a drawing that takes longer is shown as text instead
+
+
+class GraphvizNotFound(RuntimeError):
+    """The `dot` program is not on PATH."""
+
+
+def which_dot():
+    """Path of the `dot` program, or None when Graphviz is not installed."""
+    return shutil.which("dot")
+
+
+def render(dot_source, format="svg", timeout=TIMEOUT):
+    """Run `dot -T<format>` on the source and return the bytes. Raises GraphvizNotFound or RuntimeError."""
+    if not re.fullmatch(r"[a-z0-9]+(:[a-z0-9]+)*", format):
+        raise ValueError(f"bad output format {format!r}")
+    dot = which_dot()
+    if dot is None:
+        raise GraphvizNotFound(f"The Graphviz program `dot` is not on PATH. {INSTALL_HINT}")
+    try:
+        done = subprocess.run([dot, f"-T{format}"], input=dot_source.encode("utf-8"), capture_output=True,
+                              timeout=timeout, env=_env())
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"Graphviz `dot` took more than {timeout:g} s; try draw(..., max_nodes=...) "
+                           "with a smaller number") from None
+    if done.returncode != 0:
+        raise RuntimeError("Graphviz `dot` failed: " + done.stderr.decode("utf-8", "replace").strip())
+    return done.stdout
+
+
+def render_svg(dot_source, timeout=TIMEOUT):
+    """SVG text ready to put inside HTML (no XML prolog), or None if `dot` is missing or fails."""
+    try:
+        svg = render(dot_source, "svg", timeout).decode("utf-8")
+    except Exception:
+        return None
+    start = svg.find("<svg")
+    return svg[start:] if start >= 0 else None
+
+
+def _env():
+    env = dict(os.environ)
+    env.setdefault("LC_ALL", "C.UTF-8")
+    return env

@@ -1,0 +1,927 @@
+"""Sample inputs for every op in the op table (`gradlab.ops.OPS`).
+
+Each op key maps to a `Sample`: a function that, given hypothesis's `draw`, returns a `Case`:
+
+* `fn(T, *xs)`: how the op is reached through the PUBLIC API, written once for both libraries:
+  `T` is the module (`gradlab` or `torch`), `xs` are the differentiable inputs. Most samples
+  pick one of several spellings (`a + b`, `a + 2`, `2 + a`, `torch.add(a, b, alpha=2)`, ...);
+* `arrays`: float64 numpy arrays, one per `xs` (the tests turn them into tensors requiring grad);
+* `torch_fn`: only where torch needs a different spelling (default: `fn` itself).
+
+Values are drawn away from the points where an op is not differentiable (relu at 0, ties of
+max/min, clamp's bounds, integers for floor/round), so finite differences are meaningful.
+
+tests/test_ops_gradcheck.py checks gradients against finite differences and fails for any op
+key without an entry here; tests/test_ops_parity.py compares with real PyTorch.
+"""
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+SAMPLES = {}
+
+
+class Case:
+    def __init__(self, fn, arrays, torch_fn=None):
+        self.fn = fn
+        self.arrays = [np.asarray(a, dtype=np.float64) for a in arrays]
+        self.torch_fn = torch_fn or fn
+
+
+class Sample:
+    """How to draw cases for one op key, and what the tests may compare for it.
+
+    graph_names: compare grad_fn names / next_functions with torch (False where torch builds a
+                 different double-backward graph, e.g. IndexPutImplBackward0).
+    values:      compare forward values with torch (False for random ops).
+    gradcheck:   extra keyword arguments for gradcheck (tolerances for float32 round trips).
+    """
+
+    def __init__(self, key, draw_case, graph_names=True, values=True, gradcheck=None, second_order=False):
+        self.key = key
+        self.draw_case = draw_case
+        self.graph_names = graph_names
+        self.values = values
+        self.gradcheck = gradcheck or {}
+        self.second_order = second_order
+
+
+def sample(key, **options):
+    def register(draw_case):
+        SAMPLES[key] = Sample(key, draw_case, **options)
+        return draw_case
+    return register
+
+
+# --- helpers --------------------------------------------------------------------------------------
+
+def F(T):
+    """T.nn.functional (gradlab's or torch's)."""
+    import importlib
+    return importlib.import_module(T.__name__ + ".nn.functional")
+
+
+# Activations in the op table that gradlab.nn.functional may not offer (yet): reached through the op
+# table so their gradients are still checked; test_ops_parity.test_activations_are_public fails
+# while they are missing from gradlab.nn.functional.
+ACTIVATIONS = ("leaky_relu", "gelu", "softplus", "silu", "elu")
+
+
+def activation(T, name):
+    public = getattr(F(T), name, None)
+    if public is not None:
+        return public
+    from gradlab.ops import OPS
+    defaults = {"leaky_relu": ("negative_slope", 0.01), "elu": ("alpha", 1.0)}
+
+    def via_op_table(x, *args, **kwargs):
+        if name in defaults:
+            param, default = defaults[name]
+            kwargs = {param: args[0] if args else kwargs.get(param, default)}
+        return OPS[name](x, **kwargs)
+    return via_op_table
+
+
+def const(T, array, like):
+    """A constant tensor (requires no grad) with the dtype of tensor `like`."""
+    return T.tensor(np.asarray(array), dtype=like.dtype)
+
+
+def rng(draw):
+    return np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
+
+
+def shape(draw, min_dims=0, max_dims=3, min_side=1, max_side=3):
+    return draw(hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side))
+
+
+def broadcast_pair(draw, min_dims=0, max_dims=3):
+    """Two shapes that broadcast together (either may be smaller or have size-1 dims)."""
+    shapes, _ = draw(hnp.mutually_broadcastable_shapes(num_shapes=2, min_dims=min_dims, max_dims=max_dims,
+                                                         max_side=3))
+    return shapes
+
+
+def uniform(draw, shp, lo=-2.0, hi=2.0):
+    return rng(draw).uniform(lo, hi, shp)
+
+
+def distinct(draw, shp, lo=-2.0, hi=2.0):
+    """Values that differ pairwise by at least (hi - lo) / (3 n): no ties for max/min/sort."""
+    n = int(np.prod(shp))
+    grid = np.linspace(lo, hi, 3 * max(n, 1))
+    return rng(draw).choice(grid, size=n, replace=False).reshape(shp)
+
+
+def away_from_zero(draw, shp, lo=0.2, hi=2.0):
+    r = rng(draw)
+    return r.uniform(lo, hi, shp) * r.choice([-1.0, 1.0], shp)
+
+
+def positive(draw, shp, lo=0.3, hi=2.0):
+    return uniform(draw, shp, lo, hi)
+
+
+def pick(draw, options):
+    """One of several spellings (a list of functions)."""
+    return draw(st.sampled_from(options))
+
+
+def dim_of(draw, shp, allow_none=False):
+    if not shp:
+        return draw(st.sampled_from([0, -1]))
+    return draw(st.integers(-len(shp), len(shp) - 1))
+
+
+# --- arithmetic -----------------------------------------------------------------------------------
+
+@sample("add", second_order=True)
+def _add(draw):
+    sa, sb = broadcast_pair(draw)
+    fn = pick(draw, [lambda T, a, b: a + b, lambda T, a, b: T.add(a, b), lambda T, a, b: a.add(b, alpha=2),
+                     lambda T, a, b: a + b + 1.5])
+    return Case(fn, [uniform(draw, sa), uniform(draw, sb)])
+
+
+@sample("sub")
+def _sub(draw):
+    sa, sb = broadcast_pair(draw)
+    fn = pick(draw, [lambda T, a, b: a - b, lambda T, a, b: a.sub(b, alpha=3), lambda T, a, b: T.sub(a, b),
+                     lambda T, a, b: const(T, np.ones(b.shape), b) - b + a * 0])
+    return Case(fn, [uniform(draw, sa), uniform(draw, sb)])
+
+
+@sample("rsub")
+def _rsub(draw):
+    fn = pick(draw, [lambda T, x: 2 - x, lambda T, x: 1.5 - x, lambda T, x: 1 - x * 3])
+    return Case(fn, [uniform(draw, shape(draw))])
+
+
+@sample("mul", second_order=True)
+def _mul(draw):
+    sa, sb = broadcast_pair(draw)
+    fn = pick(draw, [lambda T, a, b: a * b, lambda T, a, b: T.mul(a, b), lambda T, a, b: a * 2 * b,
+                     lambda T, a, b: 3 * a * (b * b)])
+    return Case(fn, [uniform(draw, sa), uniform(draw, sb)])
+
+
+@sample("div")
+def _div(draw):
+    sa, sb = broadcast_pair(draw)
+    fn = pick(draw, [lambda T, a, b: a / b, lambda T, a, b: T.div(a, b), lambda T, a, b: a / 2 + b * 0,
+                     lambda T, a, b: a.div(b)])
+    return Case(fn, [uniform(draw, sa), away_from_zero(draw, sb, 0.5)])
+
+
+@sample("neg")
+def _neg(draw):
+    return Case(pick(draw, [lambda T, x: -x, lambda T, x: x.neg(), lambda T, x: T.neg(x)]),
+                [uniform(draw, shape(draw))])
+
+
+@sample("reciprocal")
+def _reciprocal(draw):
+    # `2 / x` is MulBackward0 whose input is ReciprocalBackward0, as in PyTorch
+    fn = pick(draw, [lambda T, x: x.reciprocal(), lambda T, x: 2 / x, lambda T, x: 1.0 / x, lambda T, x: T.reciprocal(x)])
+    return Case(fn, [away_from_zero(draw, shape(draw), 0.5)])
+
+
+# --- powers ---------------------------------------------------------------------------------------
+
+@sample("pow_scalar", second_order=True)
+def _pow_scalar(draw):
+    fn = pick(draw, [lambda T, x: x ** 2, lambda T, x: x ** 0.5, lambda T, x: x ** -1, lambda T, x: x.pow(3),
+                     lambda T, x: T.pow(x, 2.5), lambda T, x: x.square(), lambda T, x: x ** 0])
+    return Case(fn, [positive(draw, shape(draw))])
+
+
+@sample("pow", second_order=True)
+def _pow(draw):
+    sa, sb = broadcast_pair(draw)
+    fn = pick(draw, [lambda T, a, b: a ** b, lambda T, a, b: T.pow(a, b), lambda T, a, b: a.pow(b)])
+    return Case(fn, [positive(draw, sa), uniform(draw, sb)])
+
+
+@sample("rpow")
+def _rpow(draw):
+    fn = pick(draw, [lambda T, x: 2 ** x, lambda T, x: 0.5 ** x, lambda T, x: 3.0 ** (x * 2)])
+    return Case(fn, [uniform(draw, shape(draw))])
+
+
+# --- unary math -----------------------------------------------------------------------------------
+
+def _unary(key, values=uniform, second_order=False, **options):
+    method = key
+
+    def draw_case(draw):
+        fn = pick(draw, [lambda T, x: getattr(x, method)(), lambda T, x: getattr(T, method)(x)])
+        return Case(fn, [values(draw, shape(draw))])
+    sample(key, second_order=second_order, **options)(draw_case)
+
+
+_unary("exp", second_order=True)
+_unary("expm1")
+_unary("log", positive)
+_unary("log2", positive)
+_unary("log10", positive)
+_unary("log1p", lambda d, s: uniform(d, s, -0.7, 2.0))
+_unary("sqrt", positive)
+_unary("rsqrt", positive)
+_unary("sin")
+_unary("cos")
+_unary("tan", lambda d, s: uniform(d, s, -1.2, 1.2))
+_unary("asin", lambda d, s: uniform(d, s, -0.9, 0.9))
+_unary("acos", lambda d, s: uniform(d, s, -0.9, 0.9))
+_unary("atan")
+_unary("sinh")
+_unary("cosh")
+_unary("tanh", second_order=True)
+_unary("sigmoid", second_order=True)
+_unary("relu", away_from_zero)
+_unary("abs", away_from_zero)
+_unary("sign", away_from_zero)
+_unary("erf")
+
+
+def _off_integers(draw, shp):
+    """k + 0.1..0.4 or k + 0.6..0.9: away from integers and from .5 (round's ties)."""
+    r = rng(draw)
+    frac = r.uniform(0.1, 0.4, shp) + r.choice([0.0, 0.5], shp)
+    return r.integers(-3, 3, shp) + frac
+
+
+for _key in ("round", "floor", "ceil", "trunc"):
+    _unary(_key, _off_integers)
+
+
+@sample("remainder")
+def _remainder(draw):
+    # x % 1.5 away from multiples of 1.5 (where it jumps)
+    r = rng(draw)
+    shp = shape(draw)
+    x = r.integers(-2, 3, shp) * 1.5 + r.uniform(0.1, 1.4, shp)
+    return Case(pick(draw, [lambda T, x: x % 1.5, lambda T, x: x.remainder(1.5), lambda T, x: T.remainder(x, 1.5)]),
+                [x])
+
+
+# --- clamping and choosing ------------------------------------------------------------------------
+
+def _off_bounds(draw, shp, bounds=(-0.5, 0.5)):
+    """Values at least 0.05 away from each bound."""
+    x = uniform(draw, shp)
+    for b in bounds:
+        x = np.where(np.abs(x - b) < 0.05, b + 0.1, x)
+    return x
+
+
+@sample("clamp")
+def _clamp(draw):
+    fn = pick(draw, [lambda T, x: x.clamp(-0.5, 0.5), lambda T, x: x.clamp(min=-0.5), lambda T, x: x.clamp(max=0.5),
+                     lambda T, x: T.clamp(x, -0.5, 0.5), lambda T, x: x.clip(-0.5, 0.5)])
+    return Case(fn, [_off_bounds(draw, shape(draw))])
+
+
+@sample("clamp_min")
+def _clamp_min(draw):
+    fn = pick(draw, [lambda T, x: x.clamp_min(0.5), lambda T, x: T.clamp_min(x, -0.5)])
+    return Case(fn, [_off_bounds(draw, shape(draw))])
+
+
+@sample("maximum")
+def _maximum(draw):
+    sa, sb = broadcast_pair(draw)
+    both = distinct(draw, (int(np.prod(sa)) + int(np.prod(sb)),))
+    fn = pick(draw, [lambda T, a, b: T.maximum(a, b), lambda T, a, b: a.maximum(b), lambda T, a, b: T.max(a, b)])
+    return Case(fn, [both[:int(np.prod(sa))].reshape(sa), both[int(np.prod(sa)):].reshape(sb)])
+
+
+@sample("minimum")
+def _minimum(draw):
+    sa, sb = broadcast_pair(draw)
+    both = distinct(draw, (int(np.prod(sa)) + int(np.prod(sb)),))
+    fn = pick(draw, [lambda T, a, b: T.minimum(a, b), lambda T, a, b: a.minimum(b), lambda T, a, b: T.min(a, b)])
+    return Case(fn, [both[:int(np.prod(sa))].reshape(sa), both[int(np.prod(sa)):].reshape(sb)])
+
+
+@sample("where")
+def _where(draw):
+    sa, sb = broadcast_pair(draw)
+    cond = rng(draw).random(np.broadcast_shapes(sa, sb)) > 0.5
+    fn = pick(draw, [lambda T, a, b: T.where(T.tensor(cond), a, b),
+                     lambda T, a, b: T.where(T.tensor(cond), a, 0.5) + b,
+                     lambda T, a, b: T.where(T.tensor(cond), a, const(T, np.zeros(b.shape), b)) * b])
+    return Case(fn, [uniform(draw, sa), uniform(draw, sb)])
+
+
+@sample("masked_fill")
+def _masked_fill(draw):
+    shp = shape(draw)
+    mask = rng(draw).random(shp) > 0.5
+    fn = pick(draw, [lambda T, x: x.masked_fill(T.tensor(mask), 0.5), lambda T, x: T.masked_fill(x, T.tensor(mask), -1)])
+    return Case(fn, [uniform(draw, shp)])
+
+
+# --- activations (gradlab.nn.functional) ----------------------------------------------------------
+
+@sample("leaky_relu")
+def _leaky_relu(draw):
+    fn = pick(draw, [lambda T, x: activation(T, "leaky_relu")(x), lambda T, x: activation(T, "leaky_relu")(x, 0.2)])
+    return Case(fn, [away_from_zero(draw, shape(draw))])
+
+
+@sample("gelu")
+def _gelu(draw):
+    return Case(lambda T, x: activation(T, "gelu")(x), [uniform(draw, shape(draw), -3, 3)])
+
+
+@sample("softplus")
+def _softplus(draw):
+    fn = pick(draw, [lambda T, x: activation(T, "softplus")(x), lambda T, x: activation(T, "softplus")(x, beta=2.0)])
+    return Case(fn, [uniform(draw, shape(draw), -3, 3)])
+
+
+@sample("silu")
+def _silu(draw):
+    return Case(lambda T, x: activation(T, "silu")(x), [uniform(draw, shape(draw), -3, 3)])
+
+
+@sample("elu")
+def _elu(draw):
+    fn = pick(draw, [lambda T, x: activation(T, "elu")(x), lambda T, x: activation(T, "elu")(x, alpha=0.5)])
+    return Case(fn, [away_from_zero(draw, shape(draw))])
+
+
+# --- copies and dtype -----------------------------------------------------------------------------
+
+@sample("to_dtype", gradcheck=dict(eps=1e-3, atol=1e-3))
+def _to_dtype(draw):
+    # float64 -> float32 -> float64: finite differences see float32 rounding, hence the looser tolerance
+    fn = pick(draw, [lambda T, x: x.float(), lambda T, x: x.to(T.float32) * 2, lambda T, x: x.float().double()])
+    return Case(fn, [uniform(draw, shape(draw))])
+
+
+@sample("clone")
+def _clone(draw):
+    fn = pick(draw, [lambda T, x: x.clone(), lambda T, x: T.clone(x), lambda T, x: x.t().contiguous() if x.ndim == 2
+                     else x.clone()])
+    return Case(fn, [uniform(draw, shape(draw))])
+
+
+def _copy_backwards_fn(T, x, v):
+    # x.grad after backward(create_graph=True) is a copy recorded as CopyBackwards
+    w = x.detach().requires_grad_()
+    (w * v).sum().backward(create_graph=True)
+    return w.grad
+
+
+@sample("copy_backwards", graph_names=False)
+def _copy_backwards(draw):
+    shp = shape(draw)
+    return Case(_copy_backwards_fn, [uniform(draw, shp), uniform(draw, shp)])
+
+
+def _zero_fn(T, x):
+    y = x * 2
+    y.zero_()
+    return y
+
+
+def _fill_fn(T, x):
+    y = x * 2
+    y.fill_(1.5)
+    return y
+
+
+@sample("zero")
+def _zero(draw):
+    return Case(_zero_fn, [uniform(draw, shape(draw))])
+
+
+@sample("fill")
+def _fill(draw):
+    return Case(_fill_fn, [uniform(draw, shape(draw))])
+
+
+# --- reductions -----------------------------------------------------------------------------------
+
+def _dims(draw, shp):
+    """A dim, a negative dim, or a tuple of distinct dims of shp."""
+    nd = len(shp)
+    if nd == 0:
+        return draw(st.sampled_from([0, -1]))
+    if draw(st.booleans()):
+        return draw(st.integers(-nd, nd - 1))
+    return tuple(draw(st.lists(st.integers(0, nd - 1), min_size=1, max_size=nd, unique=True)))
+
+
+@sample("sum", second_order=True)
+def _sum(draw):
+    fn = pick(draw, [lambda T, x: x.sum(), lambda T, x: T.sum(x), lambda T, x: (x * x).sum()])
+    return Case(fn, [uniform(draw, shape(draw))])
+
+
+@sample("sum_dim", second_order=True)
+def _sum_dim(draw):
+    shp = shape(draw, min_dims=1)
+    dim, keepdim = _dims(draw, shp), draw(st.booleans())
+    return Case(lambda T, x: x.sum(dim, keepdim=keepdim), [uniform(draw, shp)])
+
+
+@sample("mean", second_order=True)
+def _mean(draw):
+    fn = pick(draw, [lambda T, x: x.mean(), lambda T, x: T.mean(x)])
+    return Case(fn, [uniform(draw, shape(draw))])
+
+
+@sample("mean_dim", second_order=True)
+def _mean_dim(draw):
+    shp = shape(draw, min_dims=1)
+    dim, keepdim = _dims(draw, shp), draw(st.booleans())
+    return Case(lambda T, x: x.mean(dim, keepdim=keepdim), [uniform(draw, shp)])
+
+
+@sample("max_all")
+def _max_all(draw):
+    return Case(pick(draw, [lambda T, x: x.max(), lambda T, x: T.max(x)]), [distinct(draw, shape(draw))])
+
+
+@sample("min_all")
+def _min_all(draw):
+    return Case(pick(draw, [lambda T, x: x.min(), lambda T, x: T.min(x)]), [distinct(draw, shape(draw))])
+
+
+@sample("amax")
+def _amax(draw):
+    shp = shape(draw, min_dims=1)
+    dim, keepdim = _dims(draw, shp), draw(st.booleans())
+    fn = pick(draw, [lambda T, x: x.amax(dim, keepdim=keepdim), lambda T, x: x.amax()])
+    return Case(fn, [distinct(draw, shp)])
+
+
+@sample("amin")
+def _amin(draw):
+    shp = shape(draw, min_dims=1)
+    dim, keepdim = _dims(draw, shp), draw(st.booleans())
+    fn = pick(draw, [lambda T, x: x.amin(dim, keepdim=keepdim), lambda T, x: T.amin(x, dim)])
+    return Case(fn, [distinct(draw, shp)])
+
+
+@sample("max_dim")
+def _max_dim(draw):
+    shp = shape(draw, min_dims=1)
+    dim, keepdim = dim_of(draw, shp), draw(st.booleans())
+    fn = pick(draw, [lambda T, x: x.max(dim, keepdim=keepdim)[0], lambda T, x: T.max(x, dim).values])
+    return Case(fn, [distinct(draw, shp)])
+
+
+@sample("min_dim")
+def _min_dim(draw):
+    shp = shape(draw, min_dims=1)
+    dim, keepdim = dim_of(draw, shp), draw(st.booleans())
+    fn = pick(draw, [lambda T, x: x.min(dim, keepdim=keepdim)[0], lambda T, x: T.min(x, dim).values])
+    return Case(fn, [distinct(draw, shp)])
+
+
+def _prod_values(draw, shp):
+    x = away_from_zero(draw, shp, 0.5, 1.5)
+    if x.size and draw(st.booleans()):      # one exact zero: the gradient path without division
+        x.reshape(-1)[0] = 0.0
+    return x
+
+
+@sample("prod")
+def _prod(draw):
+    shp = shape(draw)
+    return Case(pick(draw, [lambda T, x: x.prod(), lambda T, x: T.prod(x)]), [_prod_values(draw, shp)])
+
+
+@sample("prod_dim")
+def _prod_dim(draw):
+    shp = shape(draw, min_dims=1)
+    dim, keepdim = dim_of(draw, shp), draw(st.booleans())
+    return Case(lambda T, x: x.prod(dim, keepdim=keepdim), [_prod_values(draw, shp)])
+
+
+def _var_case(draw, method):
+    shp = shape(draw, min_dims=1, min_side=2)
+    dim, keepdim = _dims(draw, shp), draw(st.booleans())
+    fn = pick(draw, [lambda T, x: getattr(x, method)(), lambda T, x: getattr(x, method)(dim, keepdim=keepdim),
+                     lambda T, x: getattr(x, method)(dim, correction=0), lambda T, x: getattr(x, method)(unbiased=False)])
+    return Case(fn, [uniform(draw, shp)])
+
+
+@sample("var")
+def _var(draw):
+    return _var_case(draw, "var")
+
+
+@sample("std")
+def _std(draw):
+    return _var_case(draw, "std")
+
+
+@sample("norm")
+def _norm(draw):
+    shp = shape(draw, min_dims=1)
+    dim, keepdim = _dims(draw, shp), draw(st.booleans())
+    fn = pick(draw, [lambda T, x: x.norm(), lambda T, x: x.norm(dim=dim, keepdim=keepdim), lambda T, x: x.norm(p=1),
+                     lambda T, x: x.norm(3, dim), lambda T, x: x.norm(float("inf")), lambda T, x: T.norm(x)])
+    return Case(fn, [distinct(draw, shp, 0.2, 2.0) * rng(draw).choice([-1.0, 1.0], shp)])
+
+
+@sample("logsumexp")
+def _logsumexp(draw):
+    shp = shape(draw, min_dims=1)
+    dim, keepdim = _dims(draw, shp), draw(st.booleans())
+    return Case(lambda T, x: x.logsumexp(dim, keepdim=keepdim), [uniform(draw, shp)])
+
+
+@sample("cumsum")
+def _cumsum(draw):
+    shp = shape(draw, min_dims=1)
+    dim = dim_of(draw, shp)
+    return Case(pick(draw, [lambda T, x: x.cumsum(dim), lambda T, x: T.cumsum(x, dim)]), [uniform(draw, shp)])
+
+
+# --- nn -------------------------------------------------------------------------------------------
+
+@sample("softmax", second_order=True)
+def _softmax(draw):
+    shp = shape(draw, min_dims=1)
+    dim = dim_of(draw, shp)
+    fn = pick(draw, [lambda T, x: x.softmax(dim), lambda T, x: T.softmax(x, dim), lambda T, x: F(T).softmax(x, dim=dim)])
+    return Case(fn, [uniform(draw, shp)])
+
+
+@sample("log_softmax", second_order=True)
+def _log_softmax(draw):
+    shp = shape(draw, min_dims=1)
+    dim = dim_of(draw, shp)
+    fn = pick(draw, [lambda T, x: x.log_softmax(dim), lambda T, x: F(T).log_softmax(x, dim=dim)])
+    return Case(fn, [uniform(draw, shp)])
+
+
+@sample("nll_loss")
+def _nll_loss(draw):
+    n, c = draw(st.integers(1, 4)), draw(st.integers(2, 4))
+    target = rng(draw).integers(0, c, n)
+    weight = rng(draw).uniform(0.5, 2.0, c)
+    reduction = draw(st.sampled_from(["mean", "sum", "none"]))
+    fn = pick(draw, [
+        lambda T, x: F(T).nll_loss(x.log_softmax(1), T.tensor(target), reduction=reduction),
+        lambda T, x: F(T).cross_entropy(x, T.tensor(target), reduction=reduction),
+        lambda T, x: F(T).nll_loss(x, T.tensor(target), weight=const(T, weight, x), reduction=reduction),
+        lambda T, x: F(T).nll_loss(x[0], T.tensor(target[0])),
+    ])
+    return Case(fn, [uniform(draw, (n, c))])
+
+
+@sample("mse_loss")
+def _mse_loss(draw):
+    shp = shape(draw)
+    reduction = draw(st.sampled_from(["mean", "sum", "none"]))
+    fn = pick(draw, [lambda T, a, b: F(T).mse_loss(a, b, reduction=reduction),
+                     lambda T, a, b: F(T).mse_loss(a, const(T, np.full(a.shape, 0.5), a)) + b.sum()])
+    return Case(fn, [uniform(draw, shp), uniform(draw, shp)])
+
+
+@sample("binary_cross_entropy")
+def _bce(draw):
+    shp = shape(draw)
+    y = rng(draw).uniform(0, 1, shp)
+    reduction = draw(st.sampled_from(["mean", "sum", "none"]))
+    fn = pick(draw, [lambda T, p: F(T).binary_cross_entropy(p, const(T, y, p), reduction=reduction),
+                     lambda T, p: F(T).binary_cross_entropy(p, const(T, y, p), weight=const(T, y + 0.5, p))])
+    return Case(fn, [uniform(draw, shp, 0.05, 0.95)])
+
+
+@sample("binary_cross_entropy_with_logits_pos_weight")
+def _bce_logits_pos_weight(draw):
+    shp = shape(draw, min_dims=1)
+    pos_weight = rng(draw).uniform(0.5, 3.0, shp[-1:])
+    y = rng(draw).uniform(0, 1, shp)
+    reduction = draw(st.sampled_from(["mean", "sum", "none"]))
+    fn = pick(draw, [
+        lambda T, x: F(T).binary_cross_entropy_with_logits(x, const(T, y, x), pos_weight=const(T, pos_weight, x),
+                                                          reduction=reduction),
+        lambda T, x: F(T).binary_cross_entropy_with_logits(x, const(T, y, x), weight=const(T, pos_weight / 2, x),
+                                                          pos_weight=const(T, pos_weight, x))])
+    # the target is a constant here: gradlab.nn.functional's pos_weight op has no target gradient (reported)
+    return Case(fn, [uniform(draw, shp)])
+
+
+@sample("binary_cross_entropy_with_logits")
+def _bce_logits(draw):
+    shp = shape(draw)
+    reduction = draw(st.sampled_from(["mean", "sum", "none"]))
+    fn = pick(draw, [lambda T, x, y: F(T).binary_cross_entropy_with_logits(x, y.sigmoid(), reduction=reduction),
+                     lambda T, x, y: F(T).binary_cross_entropy_with_logits(x, const(T, np.full(x.shape, 0.25), x))
+                     + 0 * y.sum()])
+    return Case(fn, [uniform(draw, shp), uniform(draw, shp)])
+
+
+def _dropout_fn(T, x):
+    T.manual_seed(0)     # the same mask on every call, so finite differences see a fixed function
+    return F(T).dropout(x, 0.5, training=True)
+
+
+@sample("dropout_mask", values=False)
+def _dropout(draw):
+    return Case(_dropout_fn, [uniform(draw, shape(draw, min_dims=1))])
+
+
+# --- matrix products ------------------------------------------------------------------------------
+
+@sample("mm", second_order=True)
+def _mm(draw):
+    n, k, m = (draw(st.integers(1, 3)) for _ in range(3))
+    fn = pick(draw, [lambda T, a, b: a @ b, lambda T, a, b: a.mm(b), lambda T, a, b: T.matmul(a, b),
+                     lambda T, a, b: T.mm(a, b)])
+    return Case(fn, [uniform(draw, (n, k)), uniform(draw, (k, m))])
+
+
+@sample("mv")
+def _mv(draw):
+    n, k = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    return Case(pick(draw, [lambda T, a, v: a @ v, lambda T, a, v: a.mv(v), lambda T, a, v: T.mv(a, v)]),
+                [uniform(draw, (n, k)), uniform(draw, (k,))])
+
+
+@sample("dot")
+def _dot(draw):
+    k = draw(st.integers(1, 4))
+    return Case(pick(draw, [lambda T, a, b: a @ b, lambda T, a, b: a.dot(b), lambda T, a, b: T.dot(a, b)]),
+                [uniform(draw, (k,)), uniform(draw, (k,))])
+
+
+@sample("squeeze_matmul")
+def _vec_mat(draw):
+    k, m = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    return Case(lambda T, v, b: v @ b, [uniform(draw, (k,)), uniform(draw, (k, m))])
+
+
+@sample("bmm")
+def _bmm(draw):
+    # batched matmul with broadcasting batch dims, and 1-d operands against batches
+    n, k, m = (draw(st.integers(1, 3)) for _ in range(3))
+    (ba, bb), _ = draw(hnp.mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=2, max_side=2))
+    kind = draw(st.sampled_from(["bmm", "batched", "vec_left", "vec_right"]))
+    if kind == "bmm":
+        b = draw(st.integers(1, 3))
+        return Case(lambda T, x, y: x.bmm(y), [uniform(draw, (b, n, k)), uniform(draw, (b, k, m))])
+    if kind == "vec_left":
+        return Case(lambda T, x, y: x @ y, [uniform(draw, (k,)), uniform(draw, (2,) + bb + (k, m))])
+    if kind == "vec_right":
+        return Case(lambda T, x, y: x @ y, [uniform(draw, (2,) + ba + (n, k)), uniform(draw, (k,))])
+    if draw(st.booleans()):     # batch on the right operand (so not the 3d@2d path, which is one mm)
+        bb = (2,) + bb
+    else:
+        ba, bb = (2,) + ba, (1,) + bb if bb else (2,)
+    return Case(lambda T, x, y: T.matmul(x, y), [uniform(draw, ba + (n, k)), uniform(draw, bb + (k, m))])
+
+
+@sample("unsafe_view")
+def _unsafe_view(draw):
+    kind = draw(st.sampled_from(["3d@2d", "reshape_copy"]))
+    if kind == "3d@2d":     # batch folded into rows: UnsafeViewBackward0 -> MmBackward0
+        b, n, k, m = (draw(st.integers(1, 3)) for _ in range(4))
+        return Case(lambda T, x, w: x @ w, [uniform(draw, (b, n, k)), uniform(draw, (k, m))])
+    shp = shape(draw, min_dims=2, max_dims=2, min_side=2)
+    return Case(lambda T, x, w: x.t().reshape(-1) * w.sum(), [uniform(draw, shp), uniform(draw, (1,))])
+
+
+@sample("addmm")
+def _addmm(draw):
+    n, k, m = (draw(st.integers(1, 3)) for _ in range(3))
+    fn = pick(draw, [lambda T, x, w, b: F(T).linear(x, w, b)])
+    return Case(fn, [uniform(draw, (n, k)), uniform(draw, (m, k)), uniform(draw, (m,))])
+
+
+@sample("trace")
+def _trace(draw):
+    shp = shape(draw, min_dims=2, max_dims=2)
+    return Case(pick(draw, [lambda T, x: x.trace(), lambda T, x: T.trace(x)]), [uniform(draw, shp)])
+
+
+# --- shape ----------------------------------------------------------------------------------------
+
+@sample("view")
+def _view(draw):
+    shp = shape(draw)
+    fn = pick(draw, [lambda T, x: x.view(-1), lambda T, x: x.reshape(1, -1), lambda T, x: x.flatten() if x.ndim != 1
+                     else x.view(1, x.shape[0]), lambda T, x: x.view(x.shape + (1,))])
+    return Case(fn, [uniform(draw, shp)])
+
+
+@sample("transpose")
+def _transpose(draw):
+    shp = shape(draw, min_dims=2)
+    d0, d1 = dim_of(draw, shp), dim_of(draw, shp)
+    return Case(pick(draw, [lambda T, x: x.transpose(d0, d1), lambda T, x: T.transpose(x, d0, d1)]),
+                [uniform(draw, shp)])
+
+
+@sample("t")
+def _t(draw):
+    return Case(pick(draw, [lambda T, x: x.t(), lambda T, x: T.t(x)]), [uniform(draw, shape(draw, max_dims=2))])
+
+
+@sample("permute")
+def _permute(draw):
+    shp = shape(draw, min_dims=1)
+    dims = draw(st.permutations(range(len(shp))))
+    return Case(pick(draw, [lambda T, x: x.permute(*dims), lambda T, x: x.T if x.ndim == 2 else x.permute(dims),
+                            lambda T, x: T.permute(x, dims)]), [uniform(draw, shp)])
+
+
+def _with_ones(draw):
+    shp = list(shape(draw, min_dims=1))
+    for i in range(len(shp)):
+        if draw(st.booleans()):
+            shp[i] = 1
+    return tuple(shp)
+
+
+@sample("squeeze")
+def _squeeze(draw):
+    return Case(pick(draw, [lambda T, x: x.squeeze(), lambda T, x: T.squeeze(x)]), [uniform(draw, _with_ones(draw))])
+
+
+@sample("squeeze_dim")
+def _squeeze_dim(draw):
+    shp = _with_ones(draw)
+    dim = dim_of(draw, shp)
+    return Case(pick(draw, [lambda T, x: x.squeeze(dim), lambda T, x: T.squeeze(x, dim)]), [uniform(draw, shp)])
+
+
+@sample("unsqueeze")
+def _unsqueeze(draw):
+    shp = shape(draw)
+    dim = draw(st.integers(-len(shp) - 1, len(shp)))
+    return Case(pick(draw, [lambda T, x: x.unsqueeze(dim), lambda T, x: x[None], lambda T, x: x[..., None]]),
+                [uniform(draw, shp)])
+
+
+@sample("expand")
+def _expand(draw):
+    small, big = broadcast_pair(draw)
+    target = np.broadcast_shapes(small, big)
+    fn = pick(draw, [lambda T, x, y: x.expand(*target) * y if target else x.expand(target) * y, lambda T, x, y: x.expand_as(y * 1) + y,
+                     lambda T, x, y: x.expand(target)])
+    return Case(fn, [uniform(draw, small), uniform(draw, target)])
+
+
+@sample("repeat")
+def _repeat(draw):
+    shp = shape(draw, max_dims=2)
+    reps = tuple(draw(st.lists(st.integers(1, 3), min_size=max(len(shp), 1), max_size=len(shp) + 1)))
+    return Case(lambda T, x: x.repeat(*reps), [uniform(draw, shp)])
+
+
+@sample("flip")
+def _flip(draw):
+    shp = shape(draw, min_dims=1)
+    dims = tuple(draw(st.lists(st.integers(0, len(shp) - 1), min_size=1, unique=True)))
+    return Case(pick(draw, [lambda T, x: x.flip(dims), lambda T, x: T.flip(x, dims)]), [uniform(draw, shp)])
+
+
+@sample("roll")
+def _roll(draw):
+    shp = shape(draw, min_dims=1)
+    dim, shift = dim_of(draw, shp), draw(st.integers(-3, 3))
+    return Case(pick(draw, [lambda T, x: x.roll(shift, dim), lambda T, x: T.roll(x, shift, dim)]),
+                [uniform(draw, shp)])
+
+
+# --- indexing -------------------------------------------------------------------------------------
+
+@sample("select")
+def _select(draw):
+    shp = shape(draw, min_dims=1)
+    dim = dim_of(draw, shp)
+    i = draw(st.integers(-shp[dim], shp[dim] - 1))
+    fn = pick(draw, [lambda T, x: x.select(dim, i), lambda T, x: x[i], lambda T, x: x[..., i],
+                     lambda T, x: T.select(x, dim, i)])
+    return Case(fn, [uniform(draw, shp)])
+
+
+@sample("slice")
+def _slice(draw):
+    shp = shape(draw, min_dims=1, min_side=2)
+    start = draw(st.integers(1, shp[0] - 1))
+    fn = pick(draw, [lambda T, x: x[start:], lambda T, x: x[::2], lambda T, x: x[..., 1:],
+                     lambda T, x: x.narrow(0, start, 1)])
+    return Case(fn, [uniform(draw, shp)])
+
+
+@sample("index")
+def _index(draw):
+    shp = shape(draw, min_dims=1)
+    r = rng(draw)
+    idx = r.integers(0, shp[0], draw(st.integers(1, 4)))     # repeats allowed: gradients add up
+    mask = r.random(shp) > 0.4
+    fn = pick(draw, [lambda T, x: x[idx.tolist()], lambda T, x: x[T.tensor(idx)], lambda T, x: x[T.tensor(mask)],
+                     lambda T, x: x[..., T.tensor([0])]])
+    return Case(fn, [uniform(draw, shp)])
+
+
+def _index_put_fn(idx):
+    # the gradient of x[idx] is scattered with index_put_add; with create_graph it is differentiable in v
+    def fn(T, x, v):
+        return T.autograd.grad(x[T.tensor(idx)], x, v, create_graph=True)[0]
+    return fn
+
+
+@sample("index_put_add", graph_names=False)
+def _index_put_add(draw):
+    shp = shape(draw, min_dims=1)
+    idx = rng(draw).integers(0, shp[0], draw(st.integers(1, 4)))
+    return Case(_index_put_fn(idx), [uniform(draw, shp), uniform(draw, (len(idx),) + shp[1:])])
+
+
+def _copy_slices_fn(i):
+    def fn(T, x, v):
+        y = x * 1
+        y[i] = v
+        return y
+    return fn
+
+
+@sample("copy_slices")
+def _copy_slices(draw):
+    shp = shape(draw, min_dims=1)
+    i = draw(st.integers(0, shp[0] - 1))
+    return Case(_copy_slices_fn(i), [uniform(draw, shp), uniform(draw, shp[1:])])
+
+
+def _index_fill_zero_fn(i):
+    # the gradient of `y[i] = v` with respect to y's old value is g with zeros at i (differentiable in g)
+    def fn(T, x, g):
+        y = x * 1
+        y[i] = 0.0
+        return T.autograd.grad(y, x, g, create_graph=True)[0]
+    return fn
+
+
+@sample("index_fill_zero", graph_names=False)
+def _index_fill_zero(draw):
+    shp = shape(draw, min_dims=1)
+    i = draw(st.integers(0, shp[0] - 1))
+    return Case(_index_fill_zero_fn(i), [uniform(draw, shp), uniform(draw, shp)])
+
+
+@sample("gather")
+def _gather(draw):
+    shp = shape(draw, min_dims=1)
+    dim = dim_of(draw, shp)
+    idx = rng(draw).integers(0, shp[dim], shp)
+    return Case(pick(draw, [lambda T, x: x.gather(dim, T.tensor(idx)), lambda T, x: T.gather(x, dim, T.tensor(idx))]),
+                [uniform(draw, shp)])
+
+
+@sample("index_select")
+def _index_select(draw):
+    shp = shape(draw, min_dims=1)
+    dim = dim_of(draw, shp)
+    idx = rng(draw).integers(0, shp[dim], draw(st.integers(1, 4)))
+    return Case(pick(draw, [lambda T, x: x.index_select(dim, T.tensor(idx)),
+                            lambda T, x: T.index_select(x, dim, T.tensor(idx))]), [uniform(draw, shp)])
+
+
+# --- joining and splitting ------------------------------------------------------------------------
+
+@sample("cat")
+def _cat(draw):
+    shp = shape(draw, min_dims=1)
+    dim = dim_of(draw, shp)
+    other = list(shp)
+    other[dim] = draw(st.integers(1, 3))
+    fn = pick(draw, [lambda T, a, b: T.cat([a, b], dim), lambda T, a, b: T.cat([a, const(T, np.ones(b.shape), b), b], dim),
+                     lambda T, a, b: T.cat((a, b, a), dim=dim)])
+    return Case(fn, [uniform(draw, shp), uniform(draw, tuple(other))])
+
+
+@sample("stack")
+def _stack(draw):
+    shp = shape(draw)
+    dim = draw(st.integers(-len(shp) - 1, len(shp)))
+    fn = pick(draw, [lambda T, a, b: T.stack([a, b], dim), lambda T, a, b: T.stack([a, const(T, np.ones(b.shape), b), b], dim)])
+    return Case(fn, [uniform(draw, shp), uniform(draw, shp)])
+
+
+@sample("split")
+def _split(draw):
+    shp = shape(draw, min_dims=1, max_side=4)
+    dim = dim_of(draw, shp)
+    size = draw(st.integers(1, shp[dim]))
+    fn = pick(draw, [lambda T, x: x.split(size, dim), lambda T, x: x.chunk(2, dim), lambda T, x: T.split(x, size, dim),
+                     lambda T, x: x.split(size, dim)[0]])
+    return Case(fn, [uniform(draw, shp)])
+
+
+@sample("unbind")
+def _unbind(draw):
+    shp = shape(draw, min_dims=1)
+    dim = dim_of(draw, shp)
+    fn = pick(draw, [lambda T, x: x.unbind(dim), lambda T, x: T.unbind(x, dim), lambda T, x: x.unbind(dim)[-1]])
+    return Case(fn, [uniform(draw, shp)])

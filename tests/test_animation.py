@@ -1,0 +1,292 @@
+"""The backward player (gradlab.viz.animation): frames recorded from the real engine, the widget tree,
+the exports, and bad input. Checks are on the recorded frames, never on rendered SVG text."""
+import html
+import shutil
+import warnings
+
+import numpy as np
+import pytest
+
+import gradlab as torch
+from gradlab.autograd import events
+from gradlab.viz import animation
+from gradlab.viz.animation import animate_backward, record_backward
+
+HAS_DOT = shutil.which("dot") is not None
+
+
+def tutorial():
+    """The autograd tutorial's graph: out = mean(3 * (x + 2)^2)."""
+    x = torch.ones(2, 2, requires_grad=True)
+    y = x + 2
+    z = y * y * 3
+    out = z.mean()
+    return x, y, z, out
+
+
+def names_of(**tensors):
+    return tensors
+
+
+# --- recorded frames ------------------------------------------------------------------------------
+def test_nodes_run_in_engine_order_one_frame_each():
+    x, y, z, out = tutorial()
+    frames = record_backward(out, names=names_of(x=x, y=y, z=z, out=out))
+    assert frames[0].node is None                      # the start: out's own gradient
+    titles = [f.node.title for f in frames[1:]]
+    assert titles == ["MeanBackward0", "MulBackward0", "MulBackward0", "AddBackward0", "AccumulateGrad"]
+    assert frames[-1].node.name == "torch::autograd::AccumulateGrad"      # grad_fn.name(), exactly
+    assert [f.index for f in frames] == list(range(6))
+    # the *3 runs before y*y: the engine runs the newest ready node first
+    assert frames[2].node.tensor == "z" and frames[3].node.tensor is None
+    # each frame's highlighted node is the one running, and it is finished from then on
+    for f in frames[1:]:
+        assert f.finished[-1] == f.node.id
+        state = animation._frame_state(_recording(frames), f)
+        assert [k for k, v in state["nodes"].items() if v == "run" and not k.startswith("leaf_")] == [f.node.id]
+
+
+def _recording(frames):
+    # the drawing state needs the graph; rebuild it the same way the player does
+    x, y, z, out = tutorial()
+    return animation._record(out, names=names_of(x=x, y=y, z=z, out=out))
+
+
+def test_gradients_sent_along_each_edge():
+    x, y, z, out = tutorial()
+    frames = record_backward(out, names=names_of(x=x, y=y, z=z, out=out))
+    np.testing.assert_array_equal(frames[1].received[0], np.float32(1.0))
+    sent = [[s.value for s in f.sent] for f in frames]
+    assert [len(s) for s in sent] == [0, 1, 1, 2, 1, 0]   # the constant 3 and 2 get nothing
+    for values, expected in [(sent[1], [0.25]), (sent[2], [0.75]), (sent[3], [2.25, 2.25]), (sent[4], [4.5])]:
+        for v, e in zip(values, expected):
+            assert v.shape == (2, 2)
+            np.testing.assert_allclose(v, np.full((2, 2), e))
+
+
+def test_y_receives_two_contributions_that_sum_before_add_runs():
+    x, y, z, out = tutorial()
+    frames = record_backward(out, names=names_of(x=x, y=y, z=z, out=out))
+    mul = frames[3]
+    assert {s.edge.target for s in mul.sent} == {frames[4].node.id}       # both go to AddBackward0
+    assert sorted(s.edge.input_nr for s in mul.sent) == [0, 1]
+    assert [s.remaining for s in mul.sent] == [1, 0]
+    np.testing.assert_allclose(mul.sent[0].buffer_total, np.full((2, 2), 2.25))
+    np.testing.assert_allclose(mul.sent[1].buffer_total, np.full((2, 2), 4.5))
+    (buffer,) = mul.buffers
+    assert buffer.node == frames[4].node.id and buffer.remaining == 0
+    assert len(buffer.contributions) == 2
+    np.testing.assert_allclose(buffer.total, np.full((2, 2), 4.5))
+    # before running, AddBackward0 is shown as collecting; it then receives the sum
+    assert frames[4].node.id not in frames[2].waiting and frames[4].node.id in mul.waiting
+    np.testing.assert_allclose(frames[4].received[0], np.full((2, 2), 4.5))
+    assert "both of its inputs" in mul.caption and "y" in mul.caption and "sum" in mul.caption
+
+
+def test_leaf_grad_fills_in_and_matches_plain_backward():
+    x, y, z, out = tutorial()
+    frames = record_backward(out, names=names_of(x=x, y=y, z=z, out=out))
+    panels = [f.grads for f in frames]
+    assert all(len(p) == 1 and p[0].leaf == "x" for p in panels)
+    assert all(p[0].added is None for p in panels[:-1])                  # nothing until AccumulateGrad
+    last = panels[-1][0]
+    assert last.just_now and last.old is None
+    np.testing.assert_array_equal(last.new, np.full((2, 2), 4.5, np.float32))
+    np.testing.assert_array_equal(x.grad.numpy(), last.new)
+    x2, _, _, out2 = tutorial()
+    out2.backward()
+    np.testing.assert_array_equal(x.grad.numpy(), x2.grad.numpy())
+
+
+def test_matches_torch():
+    real = pytest.importorskip("torch")
+    x, y, z, out = tutorial()
+    frames = record_backward(out)
+    tx = real.ones(2, 2, requires_grad=True)
+    ((tx + 2) * (tx + 2) * 3).mean().backward()
+    np.testing.assert_allclose(frames[-1].grads[0].new, tx.grad.numpy())
+
+
+def test_second_animation_starts_from_existing_grad():
+    x, y, z, out = tutorial()
+    first = animate_backward(out, retain_graph=True, names=names_of(x=x, out=out))
+    second = animate_backward(out, names=names_of(x=x, out=out))
+    np.testing.assert_allclose(first.frames[-1].grads[0].new, np.full((2, 2), 4.5))
+    start, end = second.frames[0].grads[0], second.frames[-1].grads[0]
+    np.testing.assert_allclose(start.old, np.full((2, 2), 4.5))
+    np.testing.assert_allclose(start.new, np.full((2, 2), 4.5))
+    np.testing.assert_allclose(end.old, np.full((2, 2), 4.5))
+    np.testing.assert_allclose(end.added, np.full((2, 2), 4.5))
+    np.testing.assert_allclose(end.new, np.full((2, 2), 9.0))
+    np.testing.assert_allclose(x.grad.numpy(), np.full((2, 2), 9.0))
+    assert "4.5 + 4.5 = 9 everywhere" in second.frames[-1].caption
+    assert "4.5 + 4.5 = 9 everywhere" in second.frames_html[-1]
+
+
+def test_ids_and_drawing_are_deterministic():
+    a = animate_backward(tutorial()[3])
+    b = animate_backward(tutorial()[3])
+    assert [f.node and f.node.id for f in a.frames] == [None, "n0", "n1", "n2", "n3", "n4"]
+    assert a.dot_source == b.dot_source
+    assert [f.caption for f in a.frames] == [f.caption for f in b.frames]
+
+
+def test_value_text_is_shape_aware():
+    assert animation.value_text(np.float32(0.25)) == "0.25"
+    assert animation.value_text(np.full((2, 2), 2.25)) == "2.25 everywhere"
+    assert animation.value_text(np.array([[1.0, 2.0], [3.0, 4.5]])) == "[[1, 2], [3, 4.5]]"
+    assert "shape 10×10" in animation.value_text(np.arange(100.0).reshape(10, 10))
+
+
+# --- the widget ---------------------------------------------------------------------------------------
+def test_widget_tree_and_client_side_links():
+    widgets = pytest.importorskip("ipywidgets")
+    player = animate_backward(tutorial()[3])
+    root = player.widget
+    assert isinstance(root, widgets.VBox)
+    controls, stack = root.children
+    kinds = [type(c) for c in controls.children]
+    assert widgets.Play in kinds and widgets.IntSlider in kinds and kinds.count(widgets.Button) == 2
+    assert isinstance(stack, widgets.Stack) and len(stack.children) == len(player.frames) == 6
+    for child, frame in zip(stack.children, player.frames):
+        assert isinstance(child, widgets.HTML)
+        assert f'class="gradlab-caption">{html.escape(frame.caption)}<' in child.value
+    play = next(c for c in controls.children if isinstance(c, widgets.Play))
+    slider = next(c for c in controls.children if isinstance(c, widgets.IntSlider))
+    link, dlink = player.links
+    from ipywidgets.widgets.widget_link import DirectionalLink, Link
+    assert type(link) is Link and type(dlink) is DirectionalLink
+    assert link.source == (play, "value") and link.target == (slider, "value")
+    assert dlink.source == (slider, "value") and dlink.target == (stack, "selected_index")
+    assert (play.min, play.max, slider.min, slider.max) == (0, 5, 0, 5)
+
+
+def test_text_plain_is_short_and_stable():
+    pytest.importorskip("ipywidgets")
+    player = animate_backward(tutorial()[3])
+    bundle = player._repr_mimebundle_()
+    assert bundle["text/plain"] == "<gradlab backward player: 6 steps>" == repr(player)
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+@pytest.mark.skipif(not HAS_DOT, reason="needs Graphviz's dot")
+def test_graph_is_drawn_once_and_restyled_per_frame():
+    player = animate_backward(tutorial()[3])
+    graphs = [h.split('<div class="gradlab-graph">')[1] for h in player.frames_html]
+    assert all(g == graphs[0] for g in graphs)              # same SVG text, same layout, every frame
+    running = animation.COLORS["run_fill"]
+    for frame, page in zip(player.frames[1:], player.frames_html[1:]):
+        assert f"g.gl_{frame.node.id}>path" in page and running in page
+
+
+# --- exports ----------------------------------------------------------------------------------------
+def test_save_html_is_self_contained(tmp_path):
+    x, y, z, out = tutorial()
+    player = animate_backward(out, names=names_of(x=x, y=y, z=z, out=out))
+    path = player.save_html(tmp_path / "player.html")
+    page = open(path, encoding="utf-8").read()
+    for frame in player.frames:
+        assert html.escape(frame.caption) in page
+    assert page.count('class="gl-slide"') == len(player.frames)
+    lowered = page.lower()
+    assert "http://" not in lowered and "https://" not in lowered and "//cdn" not in lowered
+    assert "<script" in lowered and 'type="range"' in lowered
+
+
+@pytest.mark.skipif(not HAS_DOT, reason="needs Graphviz's dot")
+def test_save_gif_has_one_image_per_frame(tmp_path):
+    Image = pytest.importorskip("PIL.Image")
+    player = animate_backward(tutorial()[3])
+    path = player.save_gif(tmp_path / "backward.gif", fps=2)
+    with Image.open(path) as gif:
+        assert gif.n_frames == len(player.frames)
+
+
+def test_without_dot_the_player_shows_a_table(tmp_path, monkeypatch):
+    pytest.importorskip("PIL.Image")
+    monkeypatch.setenv("PATH", str(tmp_path))           # no `dot` anywhere
+    player = animate_backward(tutorial()[3])
+    assert player.svg is None
+    assert all('class="gradlab-table"' in h for h in player.frames_html)
+    from PIL import Image
+    with Image.open(player.save_gif(tmp_path / "b.gif")) as gif:
+        assert gif.n_frames == len(player.frames)
+
+
+# --- bad input: the engine's errors, before anything runs --------------------------------------------
+def _widget_count():
+    widgets = pytest.importorskip("ipywidgets")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)      # the registry is all we need here
+        return len(widgets.Widget.widgets)
+
+
+def _plain_backward_error(make, **kwargs):
+    with pytest.raises(Exception) as info:
+        make().backward(**kwargs)
+    return type(info.value), str(info.value)
+
+
+def _animate_error(t, **kwargs):
+    before = _widget_count()
+    built = []
+    original = animation.BackwardPlayer.__init__
+    animation.BackwardPlayer.__init__ = lambda self, *a, **k: (built.append(1), original(self, *a, **k))[1]
+    try:
+        with events.record() as log:
+            with pytest.raises(Exception) as info:
+                animate_backward(t, **kwargs)
+    finally:
+        animation.BackwardPlayer.__init__ = original
+    assert log == [] and built == []                     # backward never started, no player
+    assert _widget_count() == before                     # no widget was built
+    return type(info.value), str(info.value)
+
+
+def test_no_graph_gives_backwards_error():
+    expected = _plain_backward_error(lambda: torch.ones(2) * 2)
+    assert expected[1] == "element 0 of tensors does not require grad and does not have a grad_fn"
+    assert _animate_error(torch.ones(2) * 2) == expected
+
+
+def test_non_scalar_without_gradient_gives_backwards_error():
+    x = torch.ones(3, requires_grad=True)
+    expected = _plain_backward_error(lambda: x * 2)
+    assert _animate_error(x * 2) == expected
+    assert x.grad is None
+    player = animate_backward(x * 2, gradient=torch.tensor([1.0, 2.0, 3.0]))
+    np.testing.assert_allclose(player.frames[-1].grads[0].new, [2.0, 4.0, 6.0])
+
+
+def test_freed_graph_gives_backwards_error():
+    def fresh():
+        x, y, z, out = tutorial()
+        out.backward()
+        return out
+    freed = fresh()
+    expected = _plain_backward_error(lambda: freed)
+    assert "backward through the graph a second time" in expected[1]
+    out = fresh()
+    x = out.grad_fn.next_functions[0][0]     # keep a handle: nothing may change below
+    assert _animate_error(out) == expected
+    assert x is out.grad_fn.next_functions[0][0]
+
+
+def test_too_large_graph_names_the_options():
+    a = torch.ones(3, requires_grad=True)
+    b = torch.ones(3, requires_grad=True)
+    t = b
+    for _ in range(320):
+        t = t * 1.01
+    out = (a * 2).sum() * t.sum()
+    kind, message = _animate_error(out)
+    assert kind is ValueError
+    assert "max_nodes=300" in message and "functions_only=True" in message and "inputs=[" in message
+    assert a.grad is None and b.grad is None
+    # the subgraph option works: only the part of the graph that leads to `a` is drawn and run
+    player = animate_backward(out, inputs=[a], names={"a": a})
+    assert [f.node.title for f in player.frames[1:]] == ["MulBackward0", "SumBackward0", "MulBackward0",
+                                                         "AccumulateGrad"]
+    assert b.grad is None
+    np.testing.assert_allclose(a.grad.numpy(), player.frames[-1].grads[0].new)
+    np.testing.assert_allclose(a.grad.numpy(), np.full(3, 2 * t.sum().item()), rtol=1e-5)

@@ -1,0 +1,171 @@
+"""DOT text built from walked data (gradlab.viz.dot): deterministic, escaped, one Graphviz node per graph node."""
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+import gradlab as torch
+from gradlab.viz import draw
+from gradlab.viz.dot import LEGEND, TENSOR_STYLE, escape, to_dot
+from gradlab.viz.graph import walk
+
+TUTORIAL = """
+import gradlab as torch
+from gradlab.viz import draw
+x = torch.ones(2, 2, requires_grad=True)
+y = x + 2
+z = y * y * 3
+out = z.mean()
+"""
+
+NODE_LINE = re.compile(r"^  (n\d+) \[", re.M)
+EDGE_LINE = re.compile(r"^  (n\d+) -> (n\d+) \[(.*)\];$", re.M)
+
+
+def tutorial_drawing(**options):
+    ns = {}
+    exec(TUTORIAL, ns)
+    names = {k: v for k, v in ns.items() if k in ("x", "y", "z", "out")}
+    return draw(ns["out"], names=names, **options), names
+
+
+def test_one_dot_node_per_graph_node_and_one_edge_per_edge():
+    d, _ = tutorial_drawing(show_saved=True, legend=True)
+    assert NODE_LINE.findall(d.source) == [n.id for n in d.graph.nodes]
+    assert [(a, b) for a, b, _ in EDGE_LINE.findall(d.source)] == [(e.src, e.dst) for e in d.graph.edges]
+
+
+def test_same_graph_same_text_in_one_process():
+    first, _ = tutorial_drawing(show_saved=True, legend=True)
+    second, _ = tutorial_drawing(show_saved=True, legend=True)
+    assert first.source == second.source
+
+
+def test_same_text_in_another_process():
+    here, _ = tutorial_drawing(show_saved=True)
+    code = TUTORIAL + "import sys\nsys.stdout.write(draw(out, names=dict(x=x, y=y, z=z, out=out), show_saved=True).source)\n"
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={"PYTHONHASHSEED": "123", "PATH": ""}).stdout
+    assert other == here.source
+
+
+def test_labels_show_names_values_and_kinds():
+    d, _ = tutorial_drawing()
+    src = d.source
+    for name in ("x", "y", "z", "out"):
+        assert f"<B>{name}</B>" in src
+    for fn in ("MeanBackward0", "MulBackward0", "AddBackward0", "AccumulateGrad"):
+        assert fn in src
+    assert "[[3., 3.],<BR ALIGN=\"LEFT\"/>&#160;[3., 3.]]" in src         # y's values, PyTorch's layout
+    assert "other = 3" in src and "other = 2" in src
+    fills = re.findall(r'fillcolor="(#[0-9a-f]{6})"', src)
+    for kind in ("leaf", "intermediate", "output"):
+        assert TENSOR_STYLE[kind][0] in fills
+    assert "label=<self>" in src and "label=<other>" in src
+    assert "torch.float32" not in src and "float32" not in src          # dtype only when not float32
+
+
+def test_dtype_shown_when_not_float32():
+    x = torch.ones(2, dtype=torch.float64, requires_grad=True)
+    assert "float64" in draw(x * 2).source
+
+
+def test_grad_shown_after_backward():
+    ns = {}
+    exec(TUTORIAL + "out.backward()\n", ns)
+    src = draw(ns["out"], names={"x": ns["x"]}).source
+    assert ".grad" in src and "[[4.5000, 4.5000]," in src
+
+
+def test_grad_fn_highlight_and_accumulate_style():
+    d, _ = tutorial_drawing()
+    lines = {m.group(1): m.group(0) for m in re.finditer(r"^  (n\d+) \[.*$", d.source, re.M)}
+    for node in d.graph.functions:
+        line = lines[node.id]
+        if node.kind == "accumulate":
+            assert "dashed" in line
+        elif node.is_grad_fn_of is not None:
+            assert "penwidth=2" in line and f"<B>{node.name}</B>" in line
+    assert "rank=same" in d.source
+
+
+def test_stale_saved_tensor_marked():
+    x = torch.ones(2, 2, requires_grad=True)
+    a = x * 1
+    b = a.exp()
+    b.mul_(2)
+    src = draw(b.sum(), names={"b": b}, show_saved=True).source
+    assert "stale (v1 ≠ v0)" in src and "saved result = b" in src
+    assert src.count("stale (") == 1
+    assert "saved self" in src                         # the fresh ones are listed too, without the mark
+    assert "stale" not in draw(b.sum(), names={"b": b}).source
+
+
+def test_rankdir_and_legend():
+    d, _ = tutorial_drawing(rankdir="LR")
+    assert "rankdir=LR" in d.source and "leaf tensor" not in d.source
+    d, _ = tutorial_drawing(rankdir="BT", legend=True)
+    assert "rankdir=BT" in d.source
+    for _, _, text in LEGEND:
+        assert escape(text) in d.source
+    with pytest.raises(ValueError):
+        to_dot(d.graph, rankdir="sideways")
+
+
+def test_functions_only_dot():
+    d, _ = tutorial_drawing(functions_only=True)
+    assert "<B>x</B>" not in d.source and "into x.grad" in d.source
+    assert len(NODE_LINE.findall(d.source)) == 5
+
+
+HOSTILE = ['<img src=x onerror=alert(1)>', '"];evil[', "a & b", "x' y", "line\nbreak", "back\\slash"]
+
+
+def test_hostile_names_are_literal_text():
+    x = torch.ones(2, requires_grad=True)
+    names = {HOSTILE[0]: x}
+    y = x * 2
+    names[HOSTILE[1]] = y
+    z = y.sum()
+    names[HOSTILE[2]] = z
+    src = draw(z, names=names).source
+    assert "<img" not in src and "onerror=alert(1)&gt;" in src
+    assert '"];evil[' not in src and "&quot;];evil[" in src
+    assert "a &amp; b" in src
+    # nothing broke out of a label: still exactly the graph's nodes and edges, each line well formed
+    d = draw(z, names=names)
+    assert NODE_LINE.findall(src) == [n.id for n in d.graph.nodes]
+    assert all(re.fullmatch(r"  n\d+ \[.*\];|  n\d+ -> n\d+ \[.*\];|  \{rank=same; n\d+; n\d+;\}|"
+                            r"digraph gradlab \{|\}|  (graph|node|edge) \[.*\];", line)
+               for line in src.splitlines()), src
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_escape_leaves_no_markup(text):
+    out = escape(text)
+    assert not set(out) & set('<>"\'\n')
+    assert "&" not in out.replace("&amp;", "").replace("&lt;", "").replace("&gt;", "").replace(
+        "&quot;", "").replace("&#39;", "")
+
+
+def test_notes_reach_the_drawing():
+    x = torch.ones(2, requires_grad=True)
+    y = x
+    for _ in range(50):
+        y = y * 1.0
+    src = draw(y, max_nodes=20).source
+    assert "max_nodes=20" in src and len(NODE_LINE.findall(src)) == 20
+
+
+def test_thousand_node_dot_time():
+    x = torch.ones(4, requires_grad=True)
+    keep = [x]
+    for _ in range(500):
+        keep.append(keep[-1] * 1.0001)
+    start = time.perf_counter()
+    d = draw(keep[-1], max_nodes=2000)
+    elapsed = time.perf_counter() - start
+    assert len(d.graph.nodes) >= 1000 and len(NODE_LINE.findall(d.source)) == len(d.graph.nodes)
+    assert elapsed < 2.0, elapsed
