@@ -1417,3 +1417,13 @@ def stack(tensors, dim=0):
     if len(tensors) > _MAX_CAT:
         return cat([t.unsqueeze(d) for t in tensors], d)
     return OPS["stack"](*tensors, dim=d)
+
+
+# Modules below this one in the dependency order need the Tensor class at run time; they get it
+# here, once, instead of importing it inside every call (a function-level import costs ~1 us).
+def _bind_tensor_class():
+    from .autograd import engine as _engine, node as _node
+    _engine.Tensor = _node.Tensor = Tensor
+
+
+_bind_tensor_class()

@@ -362,7 +362,7 @@ def _to_dtype(draw):
 
 @sample("clone")
 def _clone(draw):
-    fn = pick(draw, [lambda T, x: x.clone(), lambda T, x: T.clone(x), lambda T, x: x.t().contiguous() if x.ndim == 2
+    fn = pick(draw, [lambda T, x: x.clone(), lambda T, x: T.clone(x), lambda T, x: x.t().contiguous() if x.ndim == 2 and min(x.shape) > 1
                      else x.clone()])
     return Case(fn, [uniform(draw, shape(draw))])
 
@@ -620,6 +620,14 @@ def _bce_logits(draw):
     return Case(fn, [uniform(draw, shp), uniform(draw, shp)])
 
 
+@sample("nn_div_by_number")
+def _cross_entropy_probs(draw):
+    # cross_entropy with class-probability targets divides by the batch size (DivBackward1)
+    n, c = draw(st.integers(1, 3), ), draw(st.integers(2, 4))
+    p = rng(draw).dirichlet(np.ones(c), n)
+    return Case(lambda T, x: F(T).cross_entropy(x, const(T, p, x)), [uniform(draw, (n, c))])
+
+
 def _dropout_fn(T, x):
     T.manual_seed(0)     # the same mask on every call, so finite differences see a fixed function
     return F(T).dropout(x, 0.5, training=True)
@@ -662,22 +670,12 @@ def _vec_mat(draw):
 
 @sample("bmm")
 def _bmm(draw):
-    # batched matmul with broadcasting batch dims, and 1-d operands against batches
+    # torch.bmm, and matmul of batches with equal batch dims (both >= 3-d): one BmmBackward0.
+    # Other matmul shape pairs follow torch's folding rules: tests/test_ops_parity.py checks them.
     n, k, m = (draw(st.integers(1, 3)) for _ in range(3))
-    (ba, bb), _ = draw(hnp.mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=2, max_side=2))
-    kind = draw(st.sampled_from(["bmm", "batched", "vec_left", "vec_right"]))
-    if kind == "bmm":
-        b = draw(st.integers(1, 3))
-        return Case(lambda T, x, y: x.bmm(y), [uniform(draw, (b, n, k)), uniform(draw, (b, k, m))])
-    if kind == "vec_left":
-        return Case(lambda T, x, y: x @ y, [uniform(draw, (k,)), uniform(draw, (2,) + bb + (k, m))])
-    if kind == "vec_right":
-        return Case(lambda T, x, y: x @ y, [uniform(draw, (2,) + ba + (n, k)), uniform(draw, (k,))])
-    if draw(st.booleans()):     # batch on the right operand (so not the 3d@2d path, which is one mm)
-        bb = (2,) + bb
-    else:
-        ba, bb = (2,) + ba, (1,) + bb if bb else (2,)
-    return Case(lambda T, x, y: T.matmul(x, y), [uniform(draw, ba + (n, k)), uniform(draw, bb + (k, m))])
+    batch = tuple(draw(st.lists(st.integers(2, 3), min_size=1, max_size=2)))
+    fn = pick(draw, [lambda T, x, y: x.bmm(y) if x.ndim == 3 else x @ y, lambda T, x, y: T.matmul(x, y)])
+    return Case(fn, [uniform(draw, batch + (n, k)), uniform(draw, batch + (k, m))])
 
 
 @sample("unsafe_view")
@@ -800,7 +798,8 @@ def _select(draw):
     shp = shape(draw, min_dims=1)
     dim = dim_of(draw, shp)
     i = draw(st.integers(-shp[dim], shp[dim] - 1))
-    fn = pick(draw, [lambda T, x: x.select(dim, i), lambda T, x: x[i], lambda T, x: x[..., i],
+    fn = pick(draw, [lambda T, x: x.select(dim, i), lambda T, x: x[(slice(None),) * (dim % x.ndim) + (i,)],
+                     lambda T, x: x[(Ellipsis, i) + (slice(None),) * (-1 - dim % x.ndim + x.ndim)],
                      lambda T, x: T.select(x, dim, i)])
     return Case(fn, [uniform(draw, shp)])
 

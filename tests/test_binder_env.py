@@ -54,7 +54,7 @@ def test_fresh_environment_from_binder_requirements_runs_the_notebooks(tmp_path)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
     # From the repo root, like repo2docker: `.[notebooks]` in the file means this checkout.
-    run([python, "-m", "pip", "install", "--quiet", "--prefer-binary", "-r", "binder/requirements.txt",
+    run([python, "-m", "pip", "install", "--quiet", "--prefer-binary", "--no-compile", "-r", "binder/requirements.txt",
          *TEST_TOOLS], cwd=REPO, timeout=300, env=env)
     installed = time.perf_counter()
 

@@ -16,6 +16,8 @@ import numpy as np
 from . import events, grad_mode
 from .node import AccumulateGrad, accumulator_of
 
+Tensor = None                   # bound by gradlab/tensor.py (imports run the other way)
+
 
 def _shape_text(shape):
     return f"torch.Size([{', '.join(map(str, shape))}])"
@@ -23,7 +25,6 @@ def _shape_text(shape):
 
 def _root_edges(tensors, grad_tensors):
     """Turn (output tensor, gradient) pairs into (node, output_nr, gradient) triples, with torch's checks."""
-    from ..tensor import Tensor
     roots = []
     for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
         if t.grad_fn is not None:
@@ -93,7 +94,9 @@ def _accumulate_into(tensor, grad, create_graph):
         if create_graph and grad.requires_grad:
             tensor._grad = _copy_backwards(grad)
         else:
-            tensor._grad = type(grad)._make(np.array(grad._data, copy=True))
+            data = np.empty_like(tensor._data)      # the leaf's own memory layout, as PyTorch does
+            np.copyto(data, grad._data, casting="unsafe")
+            tensor._grad = Tensor._make(data)
     elif create_graph and (grad.requires_grad or old.requires_grad):
         tensor._grad = old + grad
     else:
@@ -142,6 +145,7 @@ def run_backward(tensors, grad_tensors, retain_graph=None, create_graph=False, i
 
     observing = events.active()
     buffers = {}
+    owned = set()                    # buffers holding an array only the engine refers to (safe to add into)
     for node, nr, g in roots:
         slots = buffers.setdefault(node, [None] * _num_outputs(node))
         slots[nr] = g if slots[nr] is None else slots[nr] + g
@@ -163,7 +167,8 @@ def run_backward(tensors, grad_tensors, retain_graph=None, create_graph=False, i
                 continue
             if observing:
                 events.emit(events.NodeStarted(node, tuple(_snapshot(g) for g in grads)))
-            grads = _run_output_hooks(node, grads, create_graph)
+            if node._tensor_hooks or node._retained or isinstance(node, AccumulateGrad):
+                grads = _run_output_hooks(node, grads, create_graph)
 
             if inputs is not None:
                 for nr, g in enumerate(grads):
@@ -211,7 +216,7 @@ def run_backward(tensors, grad_tensors, retain_graph=None, create_graph=False, i
                     slots = buffers.get(child)
                     if slots is None:
                         slots = buffers[child] = [None] * _num_outputs(child)
-                    slots[nr] = g if slots[nr] is None else slots[nr] + g
+                    slots[nr] = g if slots[nr] is None else _add(slots[nr], g, owned, (child, nr), create_graph)
                     if observing:
                         events.emit(events.GradientSent(node, i, child, nr, _snapshot(g), _snapshot(slots[nr]), remaining))
                 if remaining == 0 and child in buffers:
@@ -234,8 +239,20 @@ def run_backward(tensors, grad_tensors, retain_graph=None, create_graph=False, i
     return None
 
 
+def _add(total, g, owned, key, create_graph):
+    """A node's running gradient sum. The first sum makes a new array the engine owns; later
+    contributions are added into it in place (unless a graph of the gradient is being built)."""
+    if create_graph or total.requires_grad or g.requires_grad:
+        return total + g
+    if key in owned and total._data.shape == np.broadcast_shapes(total._data.shape, g._data.shape):
+        np.add(total._data, g._data, out=total._data, casting="unsafe")
+        return total
+    owned.add(key)
+    return Tensor._make(np.add(total._data, g._data))
+
+
 def _num_outputs(node):
-    return getattr(node, "_num_outputs", 1)
+    return node._num_outputs
 
 
 def _run_output_hooks(node, grads, create_graph):

@@ -8,6 +8,7 @@ reached through `AccumulateGrad` nodes, which add incoming gradients into `leaf.
 import itertools
 import weakref
 
+Tensor = None                   # bound by gradlab/tensor.py (imports run the other way)
 _sequence = itertools.count()   # creation order: the engine runs the newest ready node first
 
 SECOND_BACKWARD_ERROR = (
@@ -65,7 +66,6 @@ class SavedTensor:
             self.data = None
 
     def unpack(self, node):
-        from ..tensor import Tensor
         if self.counter[0] != self.version:
             raise RuntimeError(self._version_message(node))
         if self.is_output:
@@ -100,19 +100,22 @@ class SavedTensor:
 class Node:
     """Base of every grad_fn. Subclasses are named exactly like PyTorch's (`MulBackward0`)."""
 
-    # The engine reads these; subclasses set them in __init__ or at creation.
+    # Defaults live on the class, so that creating a node (once per recorded op) sets only what
+    # differs; instances override them when an op, a hook or backward needs to.
     next_functions = ()
+    _saved = None            # dict name -> SavedTensor, or None when nothing is saved
+    _freed = False
+    _input_meta = ()         # (shape, numpy dtype) per input slot: gradients are reduced to these
+    _pre_hooks = None        # node pre-hooks: fn(grad_outputs)
+    _post_hooks = None       # node hooks: fn(grad_inputs, grad_outputs)
+    _tensor_hooks = None     # {output_nr: _HookDict} from Tensor.register_hook on non-leaves
+    _retained = None         # {output_nr: weakref to tensor} from Tensor.retain_grad
+    _outputs = ()            # weak references to the tensors this node produced (for drawings)
+    _num_outputs = 1
+    _saved_names = ()
 
     def __init__(self):
         self._sequence_nr = next(_sequence)
-        self._saved = None           # dict name -> SavedTensor, or None when nothing is saved
-        self._freed = False
-        self._input_meta = ()        # (shape, numpy dtype) per input slot: gradients are reduced to these
-        self._pre_hooks = None       # node pre-hooks: fn(grad_outputs)
-        self._post_hooks = None      # node hooks: fn(grad_inputs, grad_outputs)
-        self._tensor_hooks = None    # {output_nr: _HookDict} from Tensor.register_hook on non-leaves
-        self._retained = None        # {output_nr: weakref to tensor} from Tensor.retain_grad
-        self._outputs = ()           # weak references to the tensors this node produced (for drawings)
 
     # --- PyTorch's node API -------------------------------------------------------------------
     def name(self):
@@ -152,13 +155,16 @@ class Node:
 
     def __getattr__(self, attr):
         # Saved tensors are read as attributes (`node.other`) and as PyTorch's `_saved_other`.
-        saved = self.__dict__.get("_saved")
-        key = attr[len("_saved_"):] if attr.startswith("_saved_") else attr
+        # (Only called when normal lookup fails: parameters and scalars are plain attributes.)
+        saved = self._saved
+        if saved is not None and attr in saved:
+            return saved[attr].unpack(self)
+        key = attr[7:] if attr.startswith("_saved_") else attr
         if saved is not None and key in saved:
             return saved[key].unpack(self)
-        if self.__dict__.get("_freed") and key in self.__dict__.get("_saved_names", ()):
+        if self._freed and key in self._saved_names:
             raise RuntimeError(SECOND_BACKWARD_ERROR)
-        if attr.startswith("_saved_") and key in self.__dict__:
+        if key != attr and key in self.__dict__:
             return self.__dict__[key]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
 

@@ -323,8 +323,14 @@ def masked_fill(self, mask, value):
 
 # --- nn activations -----------------------------------------------------------------------------
 
+def _where(condition, a, b):
+    # slopes are applied to g itself: `mask * 0.2` would round 0.2 to float32 for float64 inputs
+    from ..tensor import where
+    return where(condition, a, b)
+
+
 @op("leaky_relu", "LeakyReluBackward0", saves=("self",),
-    self=lambda g, n: g * ((n.self > 0) + (n.self <= 0) * n.negative_slope))
+    self=lambda g, n: _where(n.self > 0, g, g * n.negative_slope))
 def leaky_relu(self, negative_slope=0.01):
     return np.where(self > 0, self, self * np.asarray(negative_slope, self.dtype))
 
@@ -357,7 +363,7 @@ def silu(self):
 
 
 @op("elu", "EluBackward0", saves=("self",), float_result=True,
-    self=lambda g, n: g * ((n.self > 0) + (n.self <= 0) * n.alpha * n.self.exp()))
+    self=lambda g, n: _where(n.self > 0, g, g * n.alpha * n.self.exp()))
 def elu(self, alpha=1.0):
     return np.where(self > 0, self, alpha * np.expm1(np.minimum(self, 0))).astype(self.dtype, copy=False)
 

@@ -228,7 +228,7 @@ def _call(opkey, t, args, params):
 
 
 def fill_inplace(t, value):
-    """x.zero_(), x.fill_(v): on a non-leaf the new grad_fn is PyTorch's ZeroBackward0/FillBackward0."""
+    """x.zero_(), x.fill_(v): on a non-leaf the new grad_fn is PyTorch's ZeroBackward0/FillBackward2."""
     _check_inplace_allowed(t)
     if grad_mode._state["enabled"] and t.requires_grad:
         _check_view_of_graph(t)
@@ -296,7 +296,7 @@ def _zero(self, value):
     return np.zeros_like(self)
 
 
-@op("fill", "FillBackward0", promote=False,
+@op("fill", "FillBackward2", promote=False,
     self=lambda g, n: g * 0)
 def _fill(self, value):
     return np.full_like(self, value)

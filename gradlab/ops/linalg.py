@@ -45,11 +45,12 @@ def addmm(self, mat1, mat2):
 
 
 @op("trace", "TraceBackward0",
-    self=lambda g, n: g * _eye_like(n))
+    self=lambda g, n: g * _eye_like(n, g))
 def trace(self, self_sizes):
     return np.asarray(np.trace(self))
 
 
-def _eye_like(n):
+def _eye_like(n, g):
+    # in g's dtype: a 0-d float64 g times a 2-d float32 eye would be float32 (promotion by dimension)
     from ..tensor import Tensor
-    return Tensor._make(np.eye(*n.self_sizes, dtype=np.float32))
+    return Tensor._make(np.eye(*n.self_sizes, dtype=g._data.dtype))

@@ -158,9 +158,10 @@ with torch.no_grad():
 """
 ## What the tutorial could only describe
 
-Let us build the first graph again, so that every tensor in it has a name, and draw it. Blue boxes
-are tensors, grey boxes are the backward functions (`grad_fn`), and the arrows point the way
-gradients flow during backward.
+Let us build the first graph again, so that every tensor in it has a name, and draw it. Square
+boxes are tensors (blue: a leaf you created, green: the result, white: in between), rounded grey
+boxes are the backward functions (`grad_fn`). The arrows follow the forward computation; backward
+walks them in reverse, from the result to the leaves.
 """
 
 # %%

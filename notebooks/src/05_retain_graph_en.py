@@ -199,8 +199,9 @@ z.backward(torch.ones(2, 2))
 
 # %% [markdown]
 """
-Here is the graph. Blue boxes are tensors, grey boxes are backward functions, and arrows point the
-way gradients flow. With `show_saved=True` the tensors a function keeps for backward are drawn too.
+Here is the graph. Square boxes are tensors (blue: a leaf, green: the result, white: in between),
+rounded grey boxes are backward functions; arrows follow the forward computation, and backward walks
+them in reverse. With `show_saved=True` each function also lists the tensors it keeps for backward.
 """
 
 # %%

@@ -17,7 +17,8 @@ How to read a drawing:
 - **Functions** (the `grad_fn` objects) are rounded grey boxes named like PyTorch's
   (`AddBackward0`, `MulBackward0`, ...). Constants an operation used (like the `2` in `x + 2`)
   are written inside.
-- **Arrows** point the way gradients travel during backward, labelled with the input they feed.
+- **Arrows** follow the forward computation (input → function → result), labelled with the input
+  slot they feed. Backward walks them in reverse, from the result to the leaves.
 - `AccumulateGrad` is the last stop before a leaf: it adds the incoming gradient into `.grad`.
 """
 

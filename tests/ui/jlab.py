@@ -477,7 +477,7 @@ def run_notebook(page, server, name: str, shot: bool = True) -> RunResult:
         res.errors.append(str(exc))
     t2 = time.monotonic()
     inspect_notebook(page, name, res, shot=shot)
-    if final and final.get("notRun") and not res.errors:
+    if final and final.get("notRun"):
         res.errors.append(f"code cells {final['notRun']} never ran (Run All stopped early)")
     res.seconds = {"open": round(t1 - t0, 1), "run": round(t2 - t1, 1), "total": round(time.monotonic() - t0, 1)}
     return res
