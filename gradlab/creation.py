@@ -156,7 +156,9 @@ def _filled(fill, size, dtype, requires_grad, default=np.float32):
     shape = _size_args(size)
     if any(s < 0 for s in shape):
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: [{', '.join(map(str, shape))}]")
-    return _finish(np.full(shape, fill, dtype=_np(dtype, default)), requires_grad)
+    d = _np(dtype, default)
+    data = np.zeros(shape, d) if fill == 0 else np.ones(shape, d) if fill == 1 else np.full(shape, fill, dtype=d)
+    return _finish(data, requires_grad)
 
 
 def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False):

@@ -1173,6 +1173,8 @@ def _size_args(args):
     """Accept sizes as varargs `(2, 3)`, a tuple/list/Size `((2, 3),)`, or `()`."""
     if len(args) == 1 and isinstance(args[0], (tuple, list, Size)):
         args = args[0]
+    if all(type(a) is int for a in args):      # the common case, checked cheaply
+        return tuple(args)
     out = []
     for a in args:
         if isinstance(a, Tensor):
@@ -1423,7 +1425,8 @@ def stack(tensors, dim=0):
 # here, once, instead of importing it inside every call (a function-level import costs ~1 us).
 def _bind_tensor_class():
     from .autograd import engine as _engine, node as _node
-    _engine.Tensor = _node.Tensor = Tensor
+    from .ops import registry as _registry
+    _engine.Tensor = _node.Tensor = _registry.Tensor = Tensor
 
 
 _bind_tensor_class()

@@ -298,7 +298,11 @@ class _WithoutViz(ast.NodeTransformer):
     """gradlab.viz has no torch counterpart: drop drawings, and replace the player by the backward it runs."""
 
     def visit_ImportFrom(self, node):
-        return None if any(a.name == "viz" for a in node.names) else node
+        if node.module != "gradlab":
+            return node
+        node.module = "torch"                                   # from gradlab import nn -> from torch import nn
+        node.names = [a for a in node.names if a.name != "viz"]
+        return node if node.names else None
 
     def visit_Expr(self, node):
         call = node.value

@@ -1,4 +1,11 @@
 """The op table. Importing this package registers every op in `registry.OPS`."""
+import warnings
+
 from . import registry  # noqa: F401
 from . import elementwise, reduction, shape, linalg, nn, indexing  # noqa: F401
 from .registry import OPS  # noqa: F401
+
+# numpy warns on overflow or division by zero (exp(1000) -> inf, 1/0 -> inf); PyTorch does not.
+# Ignore numpy's RuntimeWarnings raised from gradlab's own code only: a user's own numpy code keeps
+# its warnings. (A filter costs nothing until a warning is raised; np.errstate costs ~3 us per op.)
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"gradlab(\.|$)")

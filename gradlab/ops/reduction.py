@@ -6,7 +6,7 @@ against the input.
 """
 import numpy as np
 
-from .registry import op
+from .registry import OPS, op
 
 
 def _restore(g, n):
@@ -23,16 +23,16 @@ def _expand_to_input(g, n):
     return _restore(g, n).expand(n.self_sizes)
 
 
-@op("sum", "SumBackward0",
-    self=lambda g, n: g.expand(n.self_sizes))
+@op("sum", "SumBackward0", cast_result=False,
+    self=lambda g, n: OPS["expand"](g, shape=n.self_sizes))
 def sum(self, self_sizes):
-    return np.sum(self, dtype=_sum_dtype(self))
+    return np.add.reduce(self, axis=None, dtype=_sum_dtype(self))
 
 
-@op("sum_dim", "SumBackward1",
+@op("sum_dim", "SumBackward1", cast_result=False,
     self=_expand_to_input)
 def sum_dim(self, dim, keepdim, self_sizes):
-    return np.sum(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self))
+    return np.add.reduce(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self))
 
 
 def _sum_dtype(a):
@@ -41,9 +41,9 @@ def _sum_dtype(a):
 
 
 @op("mean", "MeanBackward0",
-    self=lambda g, n: g.expand(n.self_sizes) / n.count)
+    self=lambda g, n: OPS["expand"](g / n.count, shape=n.self_sizes))
 def mean(self, self_sizes, count):
-    return np.mean(self, dtype=self.dtype)
+    return np.add.reduce(self, axis=None) / count
 
 
 @op("mean_dim", "MeanBackward1",
@@ -124,13 +124,13 @@ def _prod_grad(g, n):
     return _restore(g, n) * Tensor._make(out)
 
 
-@op("prod", "ProdBackward0", saves=("self", "result"),
+@op("prod", "ProdBackward0", cast_result=False, saves=("self", "result"),
     self=_prod_grad)
 def prod(self, dim=None, keepdim=False):
     return np.prod(self, dtype=_sum_dtype(self))
 
 
-@op("prod_dim", "ProdBackward1", saves=("self", "result"),
+@op("prod_dim", "ProdBackward1", cast_result=False, saves=("self", "result"),
     self=_prod_grad)
 def prod_dim(self, dim, keepdim):
     return np.prod(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self))
@@ -197,7 +197,7 @@ def logsumexp(self, dim, keepdim):
     return out if keepdim else np.squeeze(out, axis=dim)
 
 
-@op("cumsum", "CumsumBackward0",
+@op("cumsum", "CumsumBackward0", cast_result=False,
     self=lambda g, n: g.flip(n.dim).cumsum(n.dim).flip(n.dim))
 def cumsum(self, dim):
     return np.cumsum(self, axis=dim, dtype=_sum_dtype(self))

@@ -32,6 +32,7 @@ from ..autograd import grad_mode
 from ..autograd.node import Node, accumulator_of, make_node_class
 
 OPS = {}
+Tensor = None                   # bound by gradlab/tensor.py (imports run the other way)
 _NODE_CLASSES = {}
 
 
@@ -54,7 +55,6 @@ class OpNode(Node):
 
 
 def _zeros(meta):
-    from ..tensor import Tensor
     return Tensor._make(np.zeros(meta[0], meta[1]))
 
 
@@ -69,7 +69,7 @@ class Op:
     """One row of the op table."""
 
     def __init__(self, key, name, forward, inputs, formulas, saves, num_outputs=1, promote=True,
-                 float_result=False):
+                 float_result=False, cast_result=True):
         self.key = key
         self.name = name                  # PyTorch's grad_fn class name
         self.forward = forward            # numpy arrays -> numpy array (or tuple for several outputs)
@@ -79,6 +79,7 @@ class Op:
         self.num_outputs = num_outputs
         self.promote = promote            # apply torch's type promotion to the inputs
         self.float_result = float_result  # integer inputs give a float result (div, exp, ...)
+        self.cast_result = cast_result    # False: the forward chose the result dtype (sum of bools is int64)
         self.node_class = node_class(name)
         self._saved_inputs = tuple((i, n) for i, n in enumerate(inputs) if n in saves)
         # the forward's parameter defaults (alpha=1, beta=1.0, ...): formulas read them from the node
@@ -94,7 +95,8 @@ class Op:
         return f"<op {self.key} -> {self.name}>"
 
 
-def op(key, name, inputs=("self",), saves=(), num_outputs=1, promote=True, float_result=False, **formulas):
+def op(key, name, inputs=("self",), saves=(), num_outputs=1, promote=True, float_result=False, cast_result=True,
+       **formulas):
     """Register `forward` in the op table (see the module docstring)."""
     unknown = set(formulas) - set(inputs)
     if unknown:
@@ -102,42 +104,66 @@ def op(key, name, inputs=("self",), saves=(), num_outputs=1, promote=True, float
 
     def register(forward):
         OPS[key] = Op(key, name, forward, inputs, tuple(formulas.get(n) for n in inputs), saves,
-                      num_outputs, promote, float_result)
+                      num_outputs, promote, float_result, cast_result)
         return OPS[key]
     return register
 
 
+_SCALAR_CATEGORY = {bool: 0, int: 1, float: 2, complex: 3}
+_KIND_CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
+_FLOAT32 = np.dtype(np.float32)
+
+
 def _promote(op, args):
-    """Cast array arguments to PyTorch's result dtype (Python scalars stay Python scalars)."""
-    from ..tensor import Tensor
-    tensors = [a for a in args if isinstance(a, Tensor)]
-    first = tensors[0]._data.dtype
-    scalars = [a for a in args if not isinstance(a, Tensor) and isinstance(a, (bool, int, float, complex))]
-    same = all(t._data.dtype == first for t in tensors)
-    if same and not scalars:
-        dtype = first
-    else:
-        weak = [0 if isinstance(s, bool) else 1 if isinstance(s, int) else 2 if isinstance(s, float) else 3
-                for s in scalars]
-        dtype = result_np_dtype([(t._data.ndim, t._data.dtype) for t in tensors], weak)
+    """The arrays to compute with, cast to PyTorch's result dtype (Python scalars stay scalars)."""
+    # Fast path, the common case: every tensor has one dtype, and no Python scalar lifts its
+    # category (a float tensor times 2 stays float32). Otherwise apply the full rule.
+    dtype = None
+    arrays = []
+    mixed = False
+    for a in args:
+        if isinstance(a, Tensor):
+            d = a._data.dtype
+            if dtype is None:
+                dtype = d
+            elif d != dtype:
+                mixed = True
+            arrays.append(a._data)
+        else:
+            arrays.append(a)
+    for a in args:
+        if not isinstance(a, Tensor) and _SCALAR_CATEGORY.get(type(a), 0) > _KIND_CATEGORY[dtype.kind]:
+            mixed = True
+    if mixed:
+        weak = [_SCALAR_CATEGORY[type(a)] for a in args if type(a) in _SCALAR_CATEGORY]
+        dtype = result_np_dtype([(a._data.ndim, a._data.dtype) for a in args if isinstance(a, Tensor)], weak)
     if op.float_result and dtype.kind in "biu":
-        dtype = np.dtype(np.float32)
-    return [a._data.astype(dtype, copy=False) if isinstance(a, Tensor) else a for a in args], dtype
+        dtype = _FLOAT32
+    if mixed or dtype.kind in "biu":
+        arrays = [a.astype(dtype, copy=False) if isinstance(a, np.ndarray) else a for a in arrays]
+    return arrays, dtype
 
 
 def apply(op, args, params):
     """Run an op: compute the forward with numpy, and record a node when a gradient is needed."""
-    from ..tensor import Tensor
     if op.promote:
         arrays, dtype = _promote(op, args)
+        if not op.cast_result:
+            dtype = None
     else:
         arrays = [a._data if isinstance(a, Tensor) else a for a in args]
         dtype = None
     out = op.forward(*arrays, **params)
 
-    needs_grad = grad_mode._state["enabled"] and any(isinstance(a, Tensor) and a.requires_grad for a in args)
+    needs_grad = False
+    if grad_mode._state["enabled"]:
+        for a in args:
+            if isinstance(a, Tensor) and (a.grad_fn is not None or a._requires_grad):
+                needs_grad = True
+                break
     if op.num_outputs == 1:
-        out = _as_array(out, dtype)
+        if type(out) is not np.ndarray or (dtype is not None and out.dtype != dtype):
+            out = _as_array(out, dtype)
         if not needs_grad:
             return Tensor._make(out)
     else:
@@ -147,18 +173,25 @@ def apply(op, args, params):
 
     node = op.node_class()
     node._op = op
-    node.__dict__.update(op.defaults)
+    node_dict = node.__dict__
+    if op.defaults:
+        node_dict.update(op.defaults)
     if params:
-        node.__dict__.update(params)
+        node_dict.update(params)
     edges, meta = [], []
     for name, a in zip(op.inputs, args):
         if isinstance(a, Tensor):
-            edges.append(edge_of(a))
+            if a.grad_fn is not None:
+                edges.append((a.grad_fn, a._output_nr))
+            elif a._requires_grad:
+                edges.append((accumulator_of(a), 0))
+            else:
+                edges.append((None, 0))
             meta.append((a._data.shape, a._data.dtype))
         else:
             edges.append((None, 0))
             meta.append(None)
-            node.__dict__[name] = a          # a Python scalar, read by formulas as n.<name>
+            node_dict[name] = a          # a Python scalar, read by formulas as n.<name>
     node.next_functions = tuple(edges)
     node._input_meta = tuple(meta)
     for i, name in op._saved_inputs:

@@ -174,6 +174,18 @@ viz.draw(out, names=locals())
 
 # %% [markdown]
 """
+The drawing is made from links you can also follow by hand: each function's `next_functions`
+names, for each of its inputs, where the gradient goes next (`None` for a constant).
+"""
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(out.grad_fn)
+print(out.grad_fn.next_functions)
+print(y.grad_fn.next_functions)
+
+# %% [markdown]
+"""
 Now play backward. Each step is one backward function receiving a gradient and passing gradients
 on to its inputs; the last step adds the result into `x.grad`. Press play, or drag the slider.
 """

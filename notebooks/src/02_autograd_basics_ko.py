@@ -192,6 +192,18 @@ viz.draw(out, names=locals())
 
 # %% [markdown]
 """
+그림은 직접 따라가 볼 수도 있는 연결로 만들어집니다. 각 역전파 함수의 `next_functions`에는 입력마다
+기울기가 다음에 갈 곳이 들어 있습니다(상수 입력이면 `None`).
+"""
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(out.grad_fn)
+print(out.grad_fn.next_functions)
+print(y.grad_fn.next_functions)
+
+# %% [markdown]
+"""
 이제 backward를 한 단계씩 재생해 봅니다. 한 단계는 역전파 함수 하나가 기울기를 받아 입력 쪽으로 넘기는 일이고,
 마지막 단계에서 결과가 `x.grad`에 더해집니다. 재생 버튼을 누르거나 슬라이더를 움직여 보세요.
 """

@@ -203,6 +203,17 @@ viz.draw(y3, names=locals())
 
 # %% [markdown]
 """
+图是由 `next_functions` 连起来的：它为每个输入记录梯度下一步要去的地方。`y3` 的加法只有第一个输入
+（`y1` 的 `PowBackward0`）连着图，第二个输入 `y2` 对应的是 `None`。
+"""
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(y3.grad_fn.next_functions)
+print(y2.grad_fn)
+
+# %% [markdown]
+"""
 一步一步地播放反向传播：每一步是一个反向函数接收梯度、再把梯度传给它的输入；最后一步把结果加进 `x.grad`。
 点击播放按钮，或者拖动滑块。
 """

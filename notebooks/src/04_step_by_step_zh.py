@@ -241,6 +241,15 @@ viz.draw(out, names=locals())
 
 # %% [markdown]
 """
+这张图其实就是 `next_functions` 的连接：乘法节点的两个输入都指向同一个 `AddBackward0`。
+"""
+
+# %%
+# NBVAL_CHECK_OUTPUT
+z.grad_fn.next_functions[0][0].next_functions
+
+# %% [markdown]
+"""
 逐步播放反向传播：每一步是一个反向函数接收梯度并传给它的输入，最后一步把梯度加进 `x.grad`。
 """
 

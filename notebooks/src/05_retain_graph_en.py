@@ -213,6 +213,17 @@ viz.draw(z, names=locals(), show_saved=True)
 
 # %% [markdown]
 """
+PyTorch exposes what a function saved as `_saved_<input>` attributes: here both factors of `y * y`
+are `y` itself.
+"""
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(z.grad_fn._saved_self)
+print(z.grad_fn._saved_other is y, z.grad_fn._saved_self.equal(y))
+
+# %% [markdown]
+"""
 Backward, one step at a time: each step is one function receiving a gradient and passing
 gradients to its inputs; the last step adds into `x.grad`. Press play or drag the slider.
 """

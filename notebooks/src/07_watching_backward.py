@@ -61,6 +61,10 @@ viz.animate_backward(z, names=locals())
 
 # %%
 # NBVAL_CHECK_OUTPUT
+print(z.grad_fn.next_functions)  # both inputs lead to the same AddBackward0
+
+# %%
+# NBVAL_CHECK_OUTPUT
 print(a.grad)  # 2 * y = 2 * 3
 
 # %% [markdown]

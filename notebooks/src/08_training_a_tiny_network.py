@@ -282,7 +282,6 @@ print(f"step {len(losses) - 1:3d}   loss {losses[-1]:.3g}")
 
 # %% [markdown]
 """
-
 ### The loss curve
 
 The loss falls fast at first, while the network finds the rough shape of the two moons, then
