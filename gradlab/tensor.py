@@ -1331,14 +1331,8 @@ def matmul(a, b):
         return OPS["squeeze_matmul"](a.unsqueeze(0).mm(b), dim=0, self_sizes=(1, b._data.shape[1]))
     if da == 2 and db == 2:
         return a.mm(b)
-    if db == 2 and da >= 3:     # fold the batch into rows: one mm
-        k = a._data.shape[-1]
-        if k != b._data.shape[0]:
-            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({int(np.prod(a._data.shape[:-1]))}x{k} and "
-                               f"{b._data.shape[0]}x{b._data.shape[1]})")
-        out = a.reshape(-1, k).mm(b)
-        shape = a._data.shape[:-1] + (b._data.shape[1],)
-        return OPS["unsafe_view"](out, shape=shape, self_sizes=out._data.shape)
+    if _should_fold(a, b):
+        return _folded_matmul(a, b)
     # general batched case: broadcast the batch dims, then one bmm
     a2 = a.unsqueeze(0) if da == 1 else a
     b2 = b.unsqueeze(-1) if db == 1 else b
@@ -1352,6 +1346,46 @@ def matmul(a, b):
     b3 = b2.expand(batch + (k, m)).reshape(-1, k, m)
     out = a3.bmm(b3)
     shape = batch + ((n,) if da > 1 else ()) + ((m,) if db > 1 else ())
+    return OPS["unsafe_view"](out, shape=shape, self_sizes=out._data.shape)
+
+
+def _should_fold(a, b):
+    """PyTorch folds the batch dims of the larger operand into matrix rows (one mm or mv instead of
+    bmm) when the other operand is a vector or matrix; the grad_fn chain shows which it chose."""
+    big, small = (a, b) if a._data.ndim >= b._data.ndim else (b, a)
+    if not (big._data.ndim >= 3 and small._data.ndim <= 2):
+        return False
+    if small.requires_grad:
+        return True
+    if a._data.ndim == 2:
+        return False
+    if big._data.size == 0:
+        return True
+    try:
+        np.reshape(big._data, (-1, big._data.shape[-1]), copy=False)
+        return True
+    except ValueError:
+        return False
+
+
+def _folded_matmul(a, b):
+    transpose = b._data.ndim > a._data.ndim
+    t1 = b.mT if transpose else a
+    t2 = (a.t() if a._data.ndim == 2 else a) if transpose else b
+    k = t1._data.shape[-1]
+    if k != t2._data.shape[0]:
+        rows = int(np.prod(t1._data.shape[:-1]))
+        if t2._data.ndim == 2:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{k} and "
+                               f"{t2._data.shape[0]}x{t2._data.shape[1]})")
+        raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{k}), vec ({t2._data.shape[0]})")
+    shape = t1._data.shape[:-1]
+    folded = t1.reshape(-1, k)
+    if t2._data.ndim == 2:
+        out = folded.mm(t2)
+        out = OPS["unsafe_view"](out, shape=shape + (t2._data.shape[1],), self_sizes=out._data.shape)
+        return out.mT.contiguous() if transpose else out
+    out = folded.mv(t2)
     return OPS["unsafe_view"](out, shape=shape, self_sizes=out._data.shape)
 
 

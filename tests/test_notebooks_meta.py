@@ -192,7 +192,8 @@ def seed_code_cells(text: str) -> list[str]:
 
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.MatMult: "@",
           ast.FloorDiv: "//", ast.Mod: "%"}
-CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=", ast.Is: "is",
+          ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}
 
 
 def operations(code: str) -> list[str]:

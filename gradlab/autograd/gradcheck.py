@@ -9,19 +9,20 @@ class GradcheckError(RuntimeError):
 
 
 def _numerical_jacobian(func, inputs, j, eps):
-    from .grad_mode import no_grad
+    """Central differences, one input element at a time. Grad mode stays as it is (a function may
+    itself call backward), and elements are addressed by index so non-contiguous inputs work."""
     x = inputs[j]
-    flat = x._data.reshape(-1)
+    data = x._data
     cols = []
-    with no_grad():
-        for k in range(flat.size):
-            orig = flat[k]
-            flat[k] = orig + eps
-            plus = [o._data.astype(np.float64).reshape(-1).copy() for o in _outputs(func(*inputs))]
-            flat[k] = orig - eps
-            minus = [o._data.astype(np.float64).reshape(-1).copy() for o in _outputs(func(*inputs))]
-            flat[k] = orig
-            cols.append([(p - m) / (2 * eps) for p, m in zip(plus, minus)])
+    for k in range(data.size):
+        idx = np.unravel_index(k, data.shape)
+        orig = data[idx]
+        data[idx] = orig + eps
+        plus = [o._data.astype(np.float64).reshape(-1).copy() for o in _outputs(func(*inputs))]
+        data[idx] = orig - eps
+        minus = [o._data.astype(np.float64).reshape(-1).copy() for o in _outputs(func(*inputs))]
+        data[idx] = orig
+        cols.append([(p - m) / (2 * eps) for p, m in zip(plus, minus)])
     n_out = len(cols[0]) if cols else 0
     return [np.stack([c[i] for c in cols], axis=1) if cols else None for i in range(n_out)]
 

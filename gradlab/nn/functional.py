@@ -61,6 +61,28 @@ def relu(input, inplace=False):
     return input.relu_() if inplace else input.relu()
 
 
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    return OPS["leaky_relu"](input, negative_slope=negative_slope)
+
+
+def gelu(input, approximate="none"):
+    if approximate != "none":
+        raise NotImplementedError("gradlab implements only gelu(approximate='none')")
+    return OPS["gelu"](input)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    return OPS["softplus"](input, beta=beta, threshold=threshold)
+
+
+def silu(input, inplace=False):
+    return OPS["silu"](input)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    return OPS["elu"](input, alpha=alpha)
+
+
 def tanh(input):
     return input.tanh()
 

@@ -92,7 +92,7 @@ def _bce_logits_grad(g, n):
 @op("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0", ("self", "target"),
     saves=("self", "target"),
     self=_bce_logits_grad,
-    target=lambda g, n: g * -n.self / n.count)
+    target=lambda g, n: g * -n.self / n.count if n.weight is None else g * -n.self / n.count * n.weight)
 def binary_cross_entropy_with_logits(self, target, weight, reduction, count):
     loss = np.maximum(self, 0) - self * target + np.log1p(np.exp(-np.abs(self)))
     if weight is not None:
