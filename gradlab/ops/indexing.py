@@ -203,9 +203,10 @@ def run_inplace(t, opkey, args, params):
     if records:
         _check_view_of_graph(t)
         args = tuple(a for a in args)
-        if opkey in ("add", "sub", "mul", "div", "pow") and args and not isinstance(args[0], Tensor):
-            pass
         result = _call(opkey, _stand_in(t, opkey), args, params)
+    elif _write_in_place(t, opkey, args, params):
+        t._version_counter[0] += 1
+        return t
     else:
         with grad_mode.no_grad():
             result = _call(opkey, t, args, params)
@@ -218,6 +219,30 @@ def run_inplace(t, opkey, args, params):
             raise RuntimeError(f"output with shape [{', '.join(map(str, t._data.shape))}] doesn't match the broadcast "
                                f"shape [{', '.join(map(str, result._data.shape))}]") from None
     return _adopt(t, result)
+
+
+_UFUNCS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.true_divide}
+
+
+def _write_in_place(t, opkey, args, params):
+    """Untracked arithmetic (an optimizer's `p -= lr * p.grad` under no_grad) computed straight into
+    t's memory, as numpy's `a -= b` does, when the result has t's dtype and shape."""
+    ufunc = _UFUNCS.get(opkey)
+    if ufunc is None or params.get("alpha", 1) != 1 or len(args) != 1 or t._data.dtype.kind != "f":
+        return False
+    other = args[0]
+    Tensor = _tensor_cls()
+    if isinstance(other, Tensor):
+        other = other._data
+        if other.dtype != t._data.dtype or other.ndim > t._data.ndim or any(
+                o not in (1, s) for o, s in zip(other.shape[::-1], t._data.shape[::-1])):
+            return False      # the general path gives PyTorch's message for a bad shape
+    elif not isinstance(other, (int, float)) or isinstance(other, bool):
+        return False
+    if not t._data.flags.writeable:
+        return False
+    ufunc(t._data, other, out=t._data)
+    return True
 
 
 def _call(opkey, t, args, params):
