@@ -2,7 +2,9 @@
 
 The notebooks are never edited by hand. Each `notebooks/src/NN_name.py` becomes `notebooks/NN_name.ipynb`:
 converted, executed with nbclient (outputs and widget state stored, so graphs and the backward player show in
-static viewers), then post-processed so that building twice gives byte-identical files.
+static viewers), then post-processed so that building twice gives byte-identical files: no timing metadata,
+a fixed language_info, cell ids from their position, object addresses replaced by numbered placeholders, widget
+model ids derived from their order, error tracebacks cut to their last line (see make_reproducible).
 Names on the command line select sources by stem or prefix (`01`, `06_seeing_the_graph`); none means all.
 
 Source format (a small subset of jupytext's "percent" format, so jupytext can also open the sources):

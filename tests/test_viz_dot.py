@@ -63,7 +63,7 @@ def test_labels_show_names_values_and_kinds():
     fills = re.findall(r'fillcolor="(#[0-9a-f]{6})"', src)
     for kind in ("leaf", "intermediate", "output"):
         assert TENSOR_STYLE[kind][0] in fills
-    assert "label=<self>" in src and "label=<other>" in src
+    assert "headlabel=<self>" in src and "headlabel=<other>" in src
     assert "torch.float32" not in src and "float32" not in src          # dtype only when not float32
 
 
@@ -93,7 +93,7 @@ def test_grad_fn_highlight_and_accumulate_style():
 
 def test_stale_saved_tensor_marked():
     x = torch.ones(2, 2, requires_grad=True)
-    a = x * 1
+    a = x * x               # saves x (fresh) for both slots
     b = a.exp()
     b.mul_(2)
     src = draw(b.sum(), names={"b": b}, show_saved=True).source

@@ -133,3 +133,11 @@ def test_tensor_draw_shortcut():
     v = tutorial()
     d = v["out"].draw(names=v, rankdir="LR")
     assert isinstance(d, viz.GraphDrawing) and "rankdir=LR" in d.source
+
+
+@needs_dot
+def test_slow_layout_falls_back_to_text(monkeypatch):
+    monkeypatch.setattr("gradlab.viz.render.TIMEOUT", 1e-4)
+    d = draw(tutorial()["out"])
+    page = d._repr_mimebundle_()["text/html"]
+    assert "<pre>" in page and "took more than" in page and "<svg" not in page

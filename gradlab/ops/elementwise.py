@@ -38,14 +38,14 @@ def rsub(self, other, alpha=1):
     return np.subtract(other, self if alpha == 1 else np.multiply(self, alpha))
 
 
-@op("mul", "MulBackward0", ("self", "other"), saves=("self", "other"),
+@op("mul", "MulBackward0", ("self", "other"), saves={"self": ("other",), "other": ("self",)},
     self=lambda g, n: g * n.other,
     other=lambda g, n: g * n.self)
 def mul(self, other):
     return np.multiply(self, other)
 
 
-@op("div", "DivBackward0", ("self", "other"), saves=("self", "other"), float_result=True,
+@op("div", "DivBackward0", ("self", "other"), saves={"self": ("other",), "other": ("self", "other")}, float_result=True,
     self=lambda g, n: g / n.other,
     other=lambda g, n: -g * n.self / (n.other * n.other))
 def div(self, other):

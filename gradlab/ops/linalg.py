@@ -5,35 +5,35 @@ import numpy as np
 from .registry import op
 
 
-@op("mm", "MmBackward0", ("self", "mat2"), saves=("self", "mat2"),
+@op("mm", "MmBackward0", ("self", "mat2"), saves={"self": ("mat2",), "mat2": ("self",)},
     self=lambda g, n: g.mm(n.mat2.t()),
     mat2=lambda g, n: n.self.t().mm(g))
 def mm(self, mat2):
     return self @ mat2
 
 
-@op("mv", "MvBackward0", ("self", "vec"), saves=("self", "vec"),
+@op("mv", "MvBackward0", ("self", "vec"), saves={"self": ("vec",), "vec": ("self",)},
     self=lambda g, n: g.unsqueeze(1) * n.vec.unsqueeze(0),
     vec=lambda g, n: n.self.t().mv(g))
 def mv(self, vec):
     return self @ vec
 
 
-@op("dot", "DotBackward0", ("self", "tensor"), saves=("self", "tensor"),
+@op("dot", "DotBackward0", ("self", "tensor"), saves={"self": ("tensor",), "tensor": ("self",)},
     self=lambda g, n: g * n.tensor,
     tensor=lambda g, n: g * n.self)
 def dot(self, tensor):
     return np.asarray(np.dot(self, tensor))
 
 
-@op("bmm", "BmmBackward0", ("self", "mat2"), saves=("self", "mat2"),
+@op("bmm", "BmmBackward0", ("self", "mat2"), saves={"self": ("mat2",), "mat2": ("self",)},
     self=lambda g, n: g.bmm(n.mat2.transpose(1, 2)),
     mat2=lambda g, n: n.self.transpose(1, 2).bmm(g))
 def bmm(self, mat2):
     return np.matmul(self, mat2)
 
 
-@op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), saves=("mat1", "mat2"),
+@op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), saves={"mat1": ("mat2",), "mat2": ("mat1",)},
     self=lambda g, n: g,
     mat1=lambda g, n: g.mm(n.mat2.t()),
     mat2=lambda g, n: n.mat1.t().mm(g))

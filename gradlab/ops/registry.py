@@ -75,7 +75,12 @@ class Op:
         self.forward = forward            # numpy arrays -> numpy array (or tuple for several outputs)
         self.inputs = inputs              # names of the tensor input slots, in PyTorch's order
         self.formulas = formulas          # one formula (or None) per input slot
-        self.saves = saves                # names the formulas read: inputs and/or "result"
+        # What the formulas read: a tuple of names (inputs and/or "result"), or a dict from input slot
+        # to the names *that slot's* formula reads, so that `x * 3` keeps nothing of x alive (the
+        # formula for the constant 3 is never run), as PyTorch does.
+        self.saves_by_slot = saves if isinstance(saves, dict) else None
+        saves = tuple(sorted({n for names in saves.values() for n in names})) if isinstance(saves, dict) else saves
+        self.saves = saves
         self.num_outputs = num_outputs
         self.promote = promote            # apply torch's type promotion to the inputs
         self.float_result = float_result  # integer inputs give a float result (div, exp, ...)
@@ -194,10 +199,20 @@ def apply(op, args, params):
             node_dict[name] = a          # a Python scalar, read by formulas as n.<name>
     node.next_functions = tuple(edges)
     node._input_meta = tuple(meta)
-    for i, name in op._saved_inputs:
-        a = args[i]
-        if isinstance(a, Tensor):
-            node._save(name, a)
+    if op.saves_by_slot is None:
+        for i, name in op._saved_inputs:
+            a = args[i]
+            if isinstance(a, Tensor):
+                node._save(name, a)
+    else:
+        wanted = set()
+        for name, a in zip(op.inputs, args):
+            if isinstance(a, Tensor) and (a.grad_fn is not None or a._requires_grad):
+                wanted.update(op.saves_by_slot.get(name, ()))
+        for i, name in op._saved_inputs:
+            a = args[i]
+            if name in wanted and isinstance(a, Tensor):
+                node._save(name, a)
     if op.num_outputs == 1:
         result = Tensor._make(out, node, 0)
         node._outputs = (weakref.ref(result),)

@@ -14,7 +14,8 @@ import os
 
 from .dot import to_dot
 from .graph import Edge, FunctionNode, Graph, TensorNode, walk
-from .render import INSTALL_HINT, GraphvizNotFound, render, render_svg, which_dot
+from .render import INSTALL_HINT, GraphvizNotFound, render_svg, which_dot
+from .render import render as _render   # keep `gradlab.viz.render` the module
 from .tree import TextDrawing, tree, tree_text
 
 __all__ = ["draw", "tree", "walk", "to_dot", "render_svg", "which_dot", "GraphDrawing", "Graph", "TensorNode",
@@ -35,11 +36,18 @@ class GraphDrawing:
         self.graph = graph
         self.source = source
         self._svg = None
+        self._problem = None
 
     def svg(self):
-        """The SVG text (rendered once), or None when `dot` is missing or fails."""
+        """The SVG text (rendered once), or None when `dot` is missing, fails or takes too long."""
         if self._svg is None:
-            self._svg = render_svg(self.source)
+            try:
+                self._svg = render_svg(self.source, raise_errors=True)
+                self._problem = None
+            except GraphvizNotFound:
+                self._problem = INSTALL_HINT
+            except Exception as error:      # too slow (timeout) or a Graphviz error: say so, show text
+                self._problem = f"{error} Showing the text drawing instead."
         return self._svg
 
     def tree(self):
@@ -52,7 +60,7 @@ class GraphDrawing:
         fmt = format or _FORMATS.get(os.path.splitext(path)[1].lower())
         if fmt is None:
             raise ValueError(f"cannot tell the format of {path!r}: use a .svg, .png or .pdf name, or format=")
-        data = render(self.source, fmt)
+        data = _render(self.source, fmt)
         with open(path, "wb") as f:
             f.write(data)
         return path
@@ -62,7 +70,7 @@ class GraphDrawing:
         if svg is not None:
             return (f'<div class="gradlab-graph" data-gradlab-nodes="{len(self.graph.nodes)}" '
                     f'style="overflow:auto;max-width:100%">{svg}</div>')
-        return fallback_html(self.tree())
+        return fallback_html(self.tree(), self._problem or INSTALL_HINT)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         try:
@@ -75,10 +83,10 @@ class GraphDrawing:
         return self.graph.summary()
 
 
-def fallback_html(text):
-    """The text drawing in <pre> plus the one-line hint (used when `dot` is missing)."""
+def fallback_html(text, hint=INSTALL_HINT):
+    """The text drawing in <pre> plus a one-line hint (how to install Graphviz, or what went wrong)."""
     return (f'<div class="gradlab-graph-text"><pre>{html.escape(str(text))}</pre>'
-            f'<div style="font-size:smaller;opacity:0.8">{html.escape(INSTALL_HINT)}</div></div>')
+            f'<div style="font-size:smaller;opacity:0.8">{html.escape(hint)}</div></div>')
 
 
 def draw(root_or_roots, names=None, show_saved=False, functions_only=False, rankdir="TB", legend=False,

@@ -33,6 +33,7 @@ GRAD_FN_BORDER = "#d9730d"
 ACCUMULATE_FILL, ACCUMULATE_BORDER = "#e8f1fb", "#3b6ea5"
 SAVED_FILL, STALE_FILL = "#ffd8a8", "#ff9c9c"
 EDGE_COLOR = "#555555"
+BIG_GRAPH = 100         # nodes; above this the layout effort is capped (see to_dot)
 
 LEGEND = [  # (fill, border, text) rows of the legend
     (TENSOR_STYLE["leaf"][0], TENSOR_STYLE["leaf"][1], "leaf tensor"),
@@ -147,7 +148,8 @@ def _edge_line(edge, accumulate_ids):
     else:
         attrs.append(f'color="{EDGE_COLOR}"')
     if edge.label:
-        attrs.append(f'label=<{escape(edge.label)}>')
+        # a head label (next to the input slot) leaves the layout alone; a plain label adds a rank per edge
+        attrs.append(f'headlabel=<{escape(edge.label)}>')
     return f"  {edge.src} -> {edge.dst} [{', '.join(attrs)}];"
 
 
@@ -183,10 +185,13 @@ def to_dot(graph, rankdir="TB", legend=False):
         raise ValueError(f"rankdir must be 'TB', 'LR', 'BT' or 'RL', not {rankdir!r}")
     lines = [
         "digraph gradlab {",
-        f'  graph [rankdir={rankdir}, bgcolor="white", fontname="Helvetica", nodesep=0.3, ranksep=0.35];',
+        f'  graph [rankdir={rankdir}, bgcolor="white", fontname="Helvetica", nodesep=0.4, ranksep=0.45];',
         '  node [fontname="Helvetica", fontsize=12, margin="0.10,0.05"];',
         '  edge [fontname="Helvetica", fontsize=10, arrowsize=0.7];',
     ]
+    if len(graph.nodes) > BIG_GRAPH:
+        # cap Graphviz's x-coordinate optimisation: big graphs lay out in seconds instead of minutes
+        lines.append("  graph [nslimit=1.0];")
     label = _graph_label(graph, legend)
     if label is not None:
         lines.append(f'  graph [labelloc=b, labeljust=l, label={label}];')

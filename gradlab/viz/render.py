@@ -11,7 +11,7 @@ import subprocess
 
 INSTALL_HINT = ("Install Graphviz to see the drawing: apt-get install graphviz / brew install graphviz / "
                 "conda install graphviz")
-TIMEOUT = 30.0      # seconds; a drawing that takes longer is shown as text instead
+TIMEOUT = 20.0      # seconds; a drawing that takes longer is shown as text instead
 
 
 class GraphvizNotFound(RuntimeError):
@@ -23,10 +23,11 @@ def which_dot():
     return shutil.which("dot")
 
 
-def render(dot_source, format="svg", timeout=TIMEOUT):
+def render(dot_source, format="svg", timeout=None):
     """Run `dot -T<format>` on the source and return the bytes. Raises GraphvizNotFound or RuntimeError."""
     if not re.fullmatch(r"[a-z0-9]+(:[a-z0-9]+)*", format):
         raise ValueError(f"bad output format {format!r}")
+    timeout = TIMEOUT if timeout is None else timeout
     dot = which_dot()
     if dot is None:
         raise GraphvizNotFound(f"The Graphviz program `dot` is not on PATH. {INSTALL_HINT}")
@@ -41,11 +42,13 @@ def render(dot_source, format="svg", timeout=TIMEOUT):
     return done.stdout
 
 
-def render_svg(dot_source, timeout=TIMEOUT):
-    """SVG text ready to put inside HTML (no XML prolog), or None if `dot` is missing or fails."""
+def render_svg(dot_source, timeout=None, raise_errors=False):
+    """SVG text ready to put inside HTML (no XML prolog), or None if `dot` is missing, fails or times out."""
     try:
         svg = render(dot_source, "svg", timeout).decode("utf-8")
     except Exception:
+        if raise_errors:
+            raise
         return None
     start = svg.find("<svg")
     return svg[start:] if start >= 0 else None

@@ -1,5 +1,5 @@
 # title: Autograd and retain_graph (English)
-# summary: The older official "Autograd" tutorial: .data, .grad and .grad_fn of a fresh tensor, backward twice with retain_graph, a random gradient, no_grad; then when a second backward really fails, the graph drawn and backward played.
+# summary: The older official "Autograd" tutorial: .data, .grad and .grad_fn of a fresh tensor, backward twice with retain_graph, a random gradient, no_grad; then a second backward that really fails, the graph with its saved tensors, and backward played.
 # seed: 004_ac8f57969690b9d3.txt
 # language: en
 

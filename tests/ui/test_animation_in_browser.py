@@ -81,6 +81,11 @@ def _wait_view(player, pred, what: str, timeout: float = 15):
     return jlab.poll(lambda: (lambda v: v if pred(v) else None)(_view(player)), timeout, what, interval=0.05)
 
 
+def _at(frame: int, not_caption: str | None = None):
+    """Predicate: the readout shows ``frame`` and exactly one caption, other than ``not_caption``."""
+    return lambda v: v[0] == str(frame) and not v[1].startswith("<") and v[1] != not_caption
+
+
 def _play_and_record(page, player, last: int, timeout: float | None = None) -> list[tuple[str, str]]:
     """Press Play; record every distinct (readout, caption) until the slider reaches ``last``."""
     timeout = timeout or 15 + 3 * last
@@ -95,7 +100,7 @@ def _play_and_record(page, player, last: int, timeout: float | None = None) -> l
         if v != seen[-1]:
             seen.append(v)
     # the caption follows the slider through jsdlink: give it a moment to settle
-    seen[-1] = _wait_view(player, lambda v: v[0] == str(last) and not v[1].startswith("<"), "the last frame")
+    seen[-1] = _wait_view(player, _at(last, not_caption=seen[0][1]), "the last frame")
     return seen
 
 
@@ -136,32 +141,28 @@ def test_backward_player(page, jupyter_server, case):
         order = [expected_captions.index(c) for c in dict.fromkeys(captions)]  # frames in order
         assert order == sorted(order), seen
 
-    # 2. prev / next (kernel-side handlers) move one frame.
+    # 2. prev / next (kernel-side handlers) move one frame.  The readout and the
+    # frame update in separate steps (slider, then jsdlink -> stack): wait for both.
     prev, nxt = _nav_buttons(player)
     prev.click()
-    before = _wait_view(player, lambda v: v[0] == str(last - 1), "prev to go back one frame")
+    before = _wait_view(player, _at(last - 1, not_caption=seen[-1][1]), "prev to go back one frame")
     nxt.click()
-    after = _wait_view(player, lambda v: v[0] == str(last), "next to go forward one frame")
-    assert before[1] != after[1], (before, after)
+    after = _wait_view(player, _at(last, not_caption=before[1]), "next to go forward one frame")
     jlab.screenshot(page, f"animation_{case}-kernel-alive")
 
     # 3. Without a kernel, the slider still changes the visible frame (all client-side).
     jlab.shutdown_kernel(page, jupyter_server, name)
     handle.focus()
     page.keyboard.press("Home")
-    first = _wait_view(player, lambda v: v[0] == "0" and not v[1].startswith("<"),
-                       "the slider (kernel dead) to go to frame 0")
-    assert first[1] != after[1], (first, after)
+    first = _wait_view(player, _at(0, not_caption=after[1]), "the slider (kernel dead) to go to frame 0")
     page.keyboard.press("ArrowRight")
-    second = _wait_view(player, lambda v: v[0] == "1" and not v[1].startswith("<"),
-                        "the slider (kernel dead) to step one frame")
-    assert second[1] != first[1], (first, second)
+    second = _wait_view(player, _at(1, not_caption=first[1]), "the slider (kernel dead) to step one frame")
     if expected_captions:
         assert (first[1], second[1]) == (expected_captions[0], expected_captions[1])
 
     # 4. ... and Play still animates without a kernel.
     page.keyboard.press("Home")
-    _wait_view(player, lambda v: v[0] == "0", "frame 0 again")
+    start = _wait_view(player, _at(0, not_caption=second[1]), "frame 0 again")
     seen = _play_and_record(page, player, last)
-    assert seen[-1][0] == str(last) and seen[-1][1] != first[1], seen
+    assert seen[-1][0] == str(last) and seen[-1][1] != start[1], seen
     jlab.screenshot(page, f"animation_{case}-kernel-dead")
