@@ -125,6 +125,10 @@ def make_notebook(path: Path):
             cell = nbformat.v4.new_markdown_cell(text)
         else:
             cell = nbformat.v4.new_code_cell(text)
+            if "# NBVAL_RAISES_EXCEPTION" in text:
+                # JupyterLab's "Run All" stops at an error unless the cell carries this tag; nbval
+                # reads the tag as the same marker as the comment.
+                cell.metadata["tags"] = ["raises-exception"]
         cell["id"] = f"{kind[:2]}-{i:03d}"  # nbformat would draw random ids
         nb.cells.append(cell)
     nb.metadata["kernelspec"] = dict(KERNELSPEC)
@@ -140,9 +144,8 @@ def make_notebook(path: Path):
 def execute(nb) -> None:
     from nbclient import NotebookClient
 
-    # allow_errors: a cell meant to fail must not stop the run. (nbclient's own way, the `raises-exception`
-    # tag, would double nbval's comment marker, and nbval warns about the overlap.) Unexpected errors are
-    # caught right after.
+    # allow_errors: a cell meant to fail must not stop the run (those cells also carry the
+    # `raises-exception` tag, for JupyterLab's Run All). Unexpected errors are caught right after.
     client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3", record_timing=False,
                             store_widget_state=True, allow_errors=True,
                             resources={"metadata": {"path": str(HERE)}})
@@ -169,8 +172,24 @@ def make_reproducible(nb, stem: str) -> None:
                 # Only the last traceback line ("NameError: ..."): earlier frames hold paths and line numbers
                 # of this machine's files. nbval compares only ename/evalue.
                 out["traceback"] = out["traceback"][-1:]
+    _coalesce_streams(nb)
     _stable_widget_ids(nb, stem)
     _mask_addresses(nb)
+
+
+def _coalesce_streams(nb) -> None:
+    # The kernel flushes stdout every 0.2 s, so a slow cell's printing arrives in chunks split at
+    # random points; join neighbouring chunks of the same stream (as nbconvert's coalesce_streams does).
+    for cell in nb.cells:
+        merged = []
+        for out in cell.get("outputs", []):
+            if (merged and out.get("output_type") == "stream" and merged[-1].get("output_type") == "stream"
+                    and merged[-1].get("name") == out.get("name")):
+                merged[-1]["text"] = merged[-1]["text"] + out["text"]
+            else:
+                merged.append(out)
+        if "outputs" in cell:
+            cell["outputs"] = merged
 
 
 def _output_blobs(nb):
