@@ -247,8 +247,7 @@ def test_operations_extraction_on_a_known_cell():
 
 @pytest.fixture(scope="module")
 def seeds() -> dict[str, str]:
-    if not SEEDS.is_dir():
-        pytest.skip(f"the seed tutorials are not here: {SEEDS}")
+    assert SEEDS.is_dir(), f"the seed tutorials must sit beside the repository: {SEEDS}"
     return {p.name: p.read_text(encoding="utf-8") for p in sorted(SEEDS.glob("*.txt"))}
 
 

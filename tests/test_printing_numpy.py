@@ -17,9 +17,10 @@ torch = pytest.importorskip("torch")
 
 from gradlab.display.printing import format_tensor, printoptions  # noqa: E402
 
-CASES_FILE = pathlib.Path("/work/shared/reference/torch_repr_cases.json")
-if not CASES_FILE.exists():
-    pytest.skip(f"{CASES_FILE} not available", allow_module_level=True)
+# the project's shared references sit beside the repository (../shared), in CI as here
+CASES_FILE = pathlib.Path(__file__).resolve().parents[2] / "shared" / "reference" / "torch_repr_cases.json"
+if not CASES_FILE.exists():   # fail loudly: a missing reference must not look like a pass
+    raise FileNotFoundError(f"{CASES_FILE} is missing: the shared references must sit beside the repository")
 
 CASES = json.loads(CASES_FILE.read_text())["cases"]
 PARAMETER_HEAD = "Parameter containing:\n"

@@ -17,7 +17,10 @@ import sys
 
 import pytest
 
-SEEDS = sorted(pathlib.Path("/work/shared/seeds").glob("*.txt"))
+# the project's shared references sit beside the repository (../shared), in CI as here
+SEEDS = sorted((pathlib.Path(__file__).resolve().parents[2] / "shared" / "seeds").glob("*.txt"))
+if len(SEEDS) != 5:   # fail loudly: missing seeds must not look like a pass
+    raise FileNotFoundError("the five seed tutorials must sit beside the repository in ../shared/seeds")
 if not SEEDS:
     pytest.skip("tutorial seeds not available", allow_module_level=True)
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
