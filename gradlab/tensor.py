@@ -1331,6 +1331,9 @@ def matmul(a, b):
         return OPS["squeeze_matmul"](a.unsqueeze(0).mm(b), dim=0, self_sizes=(1, b._data.shape[1]))
     if da == 2 and db == 2:
         return a.mm(b)
+    if da == 3 and db == 3 and (a._data.shape[0] == 1) != (b._data.shape[0] == 1):
+        # a batch of one against a real batch: PyTorch squeezes it to a matrix, then folds
+        return matmul(a.squeeze(0), b) if a._data.shape[0] == 1 else matmul(a, b.squeeze(0))
     if _should_fold(a, b):
         return _folded_matmul(a, b)
     # general batched case: broadcast the batch dims, then one bmm
