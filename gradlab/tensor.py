@@ -816,6 +816,9 @@ class Tensor:
 
     def mm(self, mat2):
         _check_mm(self, mat2)
+        if mat2.requires_grad:
+            from .ops.linalg import mat2_transposed
+            return OPS["mm"](self, mat2, mat2_transposed=mat2_transposed(mat2))
         return OPS["mm"](self, mat2)
 
     def mv(self, vec):

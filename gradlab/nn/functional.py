@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 
+from ..ops.linalg import mat2_transposed
 from ..ops.registry import OPS
 from ..tensor import Tensor, _as_tensor, _wrap_dim, broadcast_error, matmul
 
@@ -51,9 +52,11 @@ def linear(input, weight, bias=None):
                            f"{_scalar_name(weight)}")
     if bias is None:
         return matmul(input, weight.t())
+    wt = weight.t()
+    transposed = mat2_transposed(wt)       # lets backward lay the weight's gradient out like the weight
     if input._data.ndim == 2:
-        return OPS["addmm"](bias, input, weight.t())
-    out = OPS["addmm"](bias, input.reshape(rows, cols), weight.t())
+        return OPS["addmm"](bias, input, wt, mat2_transposed=transposed)
+    out = OPS["addmm"](bias, input.reshape(rows, cols), wt, mat2_transposed=transposed)
     return out.view(input._data.shape[:-1] + (out_features,))
 
 

@@ -5,10 +5,28 @@ import numpy as np
 from .registry import op
 
 
+def _mat2_grad(left, g, n):
+    """left.t() @ g, laid out like mat2 was.
+
+    When mat2 is a transposed matrix (nn.Linear's weight.t()), (g.t() @ left).t() gives the same
+    numbers in mat2's layout, so the weight's own gradient arrives contiguous and AccumulateGrad
+    copies it without a slow strided pass (PyTorch's mm backward makes the same choice). The caller
+    records the layout as `mat2_transposed`: saving mat2 just for it would keep it alive."""
+    if n.mat2_transposed:
+        return g.t().mm(left).t()
+    return left.t().mm(g)
+
+
+def mat2_transposed(mat2):
+    """The `mat2_transposed` argument of mm/addmm: is mat2 a transposed (column-major) matrix?"""
+    flags = mat2._data.flags
+    return flags.f_contiguous and not flags.c_contiguous
+
+
 @op("mm", "MmBackward0", ("self", "mat2"), saves={"self": ("mat2",), "mat2": ("self",)},
     self=lambda g, n: g.mm(n.mat2.t()),
-    mat2=lambda g, n: n.self.t().mm(g))
-def mm(self, mat2):
+    mat2=lambda g, n: _mat2_grad(n.self, g, n))
+def mm(self, mat2, mat2_transposed=False):
     return self @ mat2
 
 
@@ -36,8 +54,8 @@ def bmm(self, mat2):
 @op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), saves={"mat1": ("mat2",), "mat2": ("mat1",)},
     self=lambda g, n: g,
     mat1=lambda g, n: g.mm(n.mat2.t()),
-    mat2=lambda g, n: n.mat1.t().mm(g))
-def addmm(self, mat1, mat2):
+    mat2=lambda g, n: _mat2_grad(n.mat1, g, n))
+def addmm(self, mat1, mat2, mat2_transposed=False):
     """bias + mat1 @ mat2: what nn.Linear computes for a 2-d input."""
     out = mat1 @ mat2
     out += self
