@@ -76,6 +76,21 @@ def _discover(root_nodes):
     return dependencies, order
 
 
+def _count_dependencies(root_nodes):
+    """Just the incoming-edge counts of _discover (what a plain backward needs), in one quick pass."""
+    dependencies = {}
+    seen = set(root_nodes)
+    stack = list(seen)
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is not None:
+                dependencies[child] = dependencies.get(child, 0) + 1
+                if child not in seen:
+                    seen.add(child)
+                    stack.append(child)
+    return dependencies
+
+
 def _needed_nodes(order, targets):
     """Nodes that lead to one of the target nodes (autograd.grad and backward(inputs=...) prune the rest)."""
     needed = set(targets)
@@ -124,7 +139,10 @@ def run_backward(tensors, grad_tensors, retain_graph=None, create_graph=False, i
     if retain_graph is None:
         retain_graph = create_graph
     roots = _root_edges(tensors, grad_tensors)
-    dependencies, order = _discover([n for n, _, _ in roots])
+    if inputs is None:
+        dependencies = _count_dependencies([n for n, _, _ in roots])
+    else:
+        dependencies, order = _discover([n for n, _, _ in roots])
 
     # Where to stop and what to capture when specific inputs are asked for.
     capture = {}                     # (node, output_nr) -> index into inputs
@@ -198,14 +216,15 @@ def run_backward(tensors, grad_tensors, retain_graph=None, create_graph=False, i
                     replaced = hook(tuple(grads))
                     if replaced is not None:
                         grads = list(replaced)
-            node._check_not_freed()
+            if node._freed:
+                node._check_not_freed()
             grad_inputs = node.apply(grads)
             if node._post_hooks:
                 for hook in tuple(node._post_hooks.values()):
                     replaced = hook(tuple(grad_inputs), tuple(grads))
                     if replaced is not None:
                         grad_inputs = tuple(replaced)
-            if not retain_graph:
+            if not retain_graph and node._saved is not None:
                 node._release()
 
             for i, ((child, nr), g) in enumerate(zip(node.next_functions, grad_inputs)):

@@ -203,6 +203,7 @@ class Function(metaclass=_FunctionMeta):
                 else:
                     saved.append(SavedTensor(t))
             node._saved_list = saved
+            node._saved = {}     # non-None: tells the engine this node has something to free
         return results[0] if single else tuple(results)
 
 
