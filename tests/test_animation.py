@@ -153,11 +153,14 @@ def test_widget_tree_and_client_side_links():
         assert f'class="gradlab-caption">{html.escape(frame.caption)}<' in child.value
     play = next(c for c in controls.children if isinstance(c, widgets.Play))
     slider = next(c for c in controls.children if isinstance(c, widgets.IntSlider))
-    link, dlink = player.links
+    link, dlink, step_link = player.links
     from ipywidgets.widgets.widget_link import DirectionalLink, Link
-    assert type(link) is Link and type(dlink) is DirectionalLink
+    assert type(link) is Link and type(dlink) is DirectionalLink and type(step_link) is Link
     assert link.source == (play, "value") and link.target == (slider, "value")
     assert dlink.source == (slider, "value") and dlink.target == (stack, "selected_index")
+    stepper = next(c for c in controls.children if isinstance(c, widgets.BoundedIntText))
+    assert step_link.source == (slider, "value") and step_link.target == (stepper, "value")
+    assert (stepper.min, stepper.max) == (0, 5)
     assert (play.min, play.max, slider.min, slider.max) == (0, 5, 0, 5)
 
 

@@ -776,14 +776,20 @@ class BackwardPlayer:
                         tooltip="previous step (without a kernel: drag the slider or use the arrow keys)")
         nxt = w.Button(description="next ▶", layout=w.Layout(width="80px"),
                        tooltip="next step (without a kernel: drag the slider or use the arrow keys)")
-        # prev/next need the kernel (Buttons have no client-side action); Play and the slider do not.
+        # prev/next need the kernel (Buttons have no client-side action); Play, the slider and the
+        # step box (its ▲/▼ arrows step one frame) do not: they are linked in the browser.
         prev.on_click(lambda _: setattr(slider, "value", max(slider.min, slider.value - 1)))
         nxt.on_click(lambda _: setattr(slider, "value", min(slider.max, slider.value + 1)))
+        stepper = w.BoundedIntText(value=0, min=0, max=last, step=1, layout=w.Layout(width="64px"),
+                                   continuous_update=True,
+                                   tooltip="step: its arrows move one frame, also without a kernel")
         stack = w.Stack([w.HTML(value=h) for h in self.frames_html], selected_index=0)
         self.links = (w.jslink((play, "value"), (slider, "value")),
-                      w.jsdlink((slider, "value"), (stack, "selected_index")))
+                      w.jsdlink((slider, "value"), (stack, "selected_index")),
+                      w.jslink((slider, "value"), (stepper, "value")))
         self.play, self.slider, self.prev_button, self.next_button, self.stack = play, slider, prev, nxt, stack
-        return w.VBox([w.HBox([play, prev, slider, nxt]), stack])
+        self.stepper = stepper
+        return w.VBox([w.HBox([play, prev, slider, nxt, stepper]), stack])
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
         bundle = self.widget._repr_mimebundle_(include=include, exclude=exclude)

@@ -159,8 +159,16 @@ def test_backward_player(page, jupyter_server, case):
     second = _wait_view(player, _at(1, not_caption=first[1]), "the slider (kernel dead) to step one frame")
     if expected_captions:
         assert (first[1], second[1]) == (expected_captions[0], expected_captions[1])
+    # gradlab's player also has a step box whose arrows move one frame, linked in the browser
+    stepper = player.locator(".widget-text input[type='number']")
+    if code is GRADLAB_CODE:
+        assert stepper.count() == 1, "the gradlab player should have a step box"
+        stepper.first.focus()
+        page.keyboard.press("ArrowUp")
+        second = _wait_view(player, _at(2, not_caption=second[1]), "the step box (kernel dead) to step one frame")
 
     # 4. ... and Play still animates without a kernel.
+    handle.focus()
     page.keyboard.press("Home")
     start = _wait_view(player, _at(0, not_caption=second[1]), "frame 0 again")
     seen = _play_and_record(page, player, last)
