@@ -19,6 +19,7 @@ from ._size import Size
 from .autograd import grad_mode
 from .autograd.node import RemovableHandle, _HookDict
 from .ops import OPS
+from .ops import registry as _registry
 
 _FLOAT_ONLY = "Only Tensors of floating point and complex dtype can require gradients"
 _NONLEAF_GRAD_WARNING = (
@@ -1251,7 +1252,7 @@ def _binary(key, a, b, **params):
             np.broadcast_shapes(a._data.shape, b._data.shape)
         except ValueError:
             raise broadcast_error(a._data.shape, b._data.shape) from None
-    return OPS[key](a, b, **params)
+    return _registry.apply(OPS[key], (a, b), params)
 
 
 def _unary_scalar(key, a, **params):

@@ -119,26 +119,36 @@ _KIND_CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
 _FLOAT32 = np.dtype(np.float32)
 
 
-def _promote(op, args):
-    """The arrays to compute with, cast to PyTorch's result dtype (Python scalars stay scalars)."""
-    # Fast path, the common case: every tensor has one dtype, and no Python scalar lifts its
-    # category (a float tensor times 2 stays float32). Otherwise apply the full rule.
-    dtype = None
+def _inputs(op, args):
+    """The arrays to compute with, cast to PyTorch's result dtype (Python scalars stay scalars),
+    that dtype, and whether an input requires grad: one pass over the arguments (every op runs it).
+
+    The common case costs no cast: every tensor has one dtype and no Python scalar lifts its
+    category (a float tensor times 2 stays float32). Otherwise the full rule of _dtype applies."""
     arrays = []
+    dtype = None
     mixed = False
+    requires = False
+    top_scalar = 0                     # highest category of a Python scalar (bools never lift)
     for a in args:
         if isinstance(a, Tensor):
-            d = a._data.dtype
+            data = a._data
             if dtype is None:
-                dtype = d
-            elif d != dtype:
+                dtype = data.dtype
+            elif data.dtype != dtype:
                 mixed = True
-            arrays.append(a._data)
+            if a.grad_fn is not None or a._requires_grad:
+                requires = True
+            arrays.append(data)
         else:
+            category = _SCALAR_CATEGORY.get(type(a))
+            if category is not None and category > top_scalar:
+                top_scalar = category
             arrays.append(a)
-    for a in args:
-        if not isinstance(a, Tensor) and _SCALAR_CATEGORY.get(type(a), 0) > _KIND_CATEGORY[dtype.kind]:
-            mixed = True
+    if not op.promote:
+        return arrays, None, requires
+    if top_scalar > _KIND_CATEGORY[dtype.kind]:
+        mixed = True
     if mixed:
         weak = [_SCALAR_CATEGORY[type(a)] for a in args if type(a) in _SCALAR_CATEGORY]
         dtype = result_np_dtype([(a._data.ndim, a._data.dtype) for a in args if isinstance(a, Tensor)], weak)
@@ -146,26 +156,15 @@ def _promote(op, args):
         dtype = _FLOAT32
     if mixed or dtype.kind in "biu":
         arrays = [a.astype(dtype, copy=False) if isinstance(a, np.ndarray) else a for a in arrays]
-    return arrays, dtype
+    return arrays, (dtype if op.cast_result else None), requires
 
 
 def apply(op, args, params):
     """Run an op: compute the forward with numpy, and record a node when a gradient is needed."""
-    if op.promote:
-        arrays, dtype = _promote(op, args)
-        if not op.cast_result:
-            dtype = None
-    else:
-        arrays = [a._data if isinstance(a, Tensor) else a for a in args]
-        dtype = None
+    arrays, dtype, requires = _inputs(op, args)
     out = op.forward(*arrays, **params)
 
-    needs_grad = False
-    if grad_mode._state["enabled"]:
-        for a in args:
-            if isinstance(a, Tensor) and (a.grad_fn is not None or a._requires_grad):
-                needs_grad = True
-                break
+    needs_grad = requires and grad_mode._state["enabled"]
     if op.num_outputs == 1:
         if type(out) is not np.ndarray or (dtype is not None and out.dtype != dtype):
             out = _as_array(out, dtype)
