@@ -45,7 +45,9 @@ case "${1:-}" in
     setup) setup browser ;;
     start)
         setup
-        exec "$VENV/bin/jupyter" lab notebooks/00_start_here.ipynb ;;
+        root_flag=""; [[ $(id -u) == 0 ]] && root_flag="--allow-root"   # JupyterLab refuses root otherwise
+        shift
+        exec "$VENV/bin/jupyter" lab $root_flag notebooks/00_start_here.ipynb "$@" ;;
     test)
         setup browser
         shift
