@@ -88,10 +88,6 @@ def dropout(input, p=0.5, train=True):
     return F.dropout(input, p, train)
 
 
-def zeros_like_grad(t):
-    return zeros_like(t)
-
-
 def _install_rich_reprs():
     """HTML cards for Jupyter live in gradlab.display; they never change text/plain."""
     try:

@@ -1084,9 +1084,6 @@ class Tensor:
         from .ops.indexing import assign_data
         return assign_data(self, gen.normal(self._data.shape, self._data.dtype, mean, std))
 
-    def requires_grad_info(self):
-        return self.requires_grad
-
 
 # ---------------------------------------------------------------------------------------------------
 # helpers used by the methods above

@@ -38,6 +38,23 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
     __str__ = __repr__
 
 
+def zero_grads(params, set_to_none=True):
+    """What Module.zero_grad and Optimizer.zero_grad do: drop each .grad (the default), or zero it in
+    place after cutting it from any graph (set_to_none=False)."""
+    for p in params:
+        g = p._grad
+        if g is None:
+            continue
+        if set_to_none:
+            p._grad = None
+            continue
+        if g.grad_fn is not None:
+            g.detach_()
+        else:
+            g.requires_grad_(False)
+        g.zero_()
+
+
 class Module:
     """Base class of every layer: holds parameters, buffers and submodules."""
 
@@ -275,18 +292,7 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none=True):
-        for p in self.parameters():
-            if p._grad is None:
-                continue
-            if set_to_none:
-                p._grad = None
-            else:
-                g = p._grad
-                if g.grad_fn is not None:
-                    g.detach_()
-                else:
-                    g.requires_grad_(False)
-                g.zero_()
+        zero_grads(self.parameters(), set_to_none)
 
     # --- dtype conversion (in place: the Parameter objects stay the same) ------------------------------
     def _apply_to_arrays(self, fn):

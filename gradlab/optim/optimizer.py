@@ -12,6 +12,7 @@ import numpy as np
 
 from ..autograd import grad_mode
 from ..tensor import Tensor
+from ..nn.modules import zero_grads
 
 
 class _Required:
@@ -73,19 +74,7 @@ class Optimizer:
         self.param_groups.append(ordered)
 
     def zero_grad(self, set_to_none=True):
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p._grad is None:
-                    continue
-                if set_to_none:
-                    p._grad = None
-                else:
-                    g = p._grad
-                    if g.grad_fn is not None:
-                        g.detach_()
-                    else:
-                        g.requires_grad_(False)
-                    g.zero_()
+        zero_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
 
     def step(self, closure=None):
         loss = None
