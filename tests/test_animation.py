@@ -293,3 +293,8 @@ def test_too_large_graph_names_the_options():
     assert b.grad is None
     np.testing.assert_allclose(a.grad.numpy(), player.frames[-1].grads[0].new)
     np.testing.assert_allclose(a.grad.numpy(), np.full(3, 2 * t.sum().item()), rtol=1e-5)
+
+
+def test_something_that_is_not_a_tensor_says_so():
+    with pytest.raises(TypeError, match=r"animate_backward\(\) expects the Tensor to run backward from, but got int"):
+        animate_backward(5)

@@ -283,3 +283,9 @@ def test_graph_lookup_helpers():
     assert g.id_of(v["y"].grad_fn) == functions(g, "AddBackward0")[0].id
     assert g.id_of(torch.ones(1)) is None
     assert isinstance(g.node(g.roots[0]), TensorNode)
+
+
+@pytest.mark.parametrize("bad", [5, None, "out", [torch.ones(2), 3]])
+def test_drawing_something_that_is_not_a_graph_says_so(bad):
+    with pytest.raises(TypeError, match="draw\\(\\) expects a Tensor, a grad_fn node, or a list of them"):
+        walk(bad)

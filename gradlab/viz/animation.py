@@ -230,6 +230,9 @@ def record_backward(out, gradient=None, retain_graph=False, names=None, inputs=N
 
 
 def _prepare(out, gradient, inputs, names, functions_only, max_nodes):
+    from ..tensor import Tensor
+    if not isinstance(out, Tensor):
+        raise TypeError(f"animate_backward() expects the Tensor to run backward from, but got {type(out).__name__}")
     order, root_nr, root_grad = _walk(out, gradient, inputs)
     count = _count_drawn(order, functions_only)
     if max_nodes is not None and count > max_nodes:

@@ -420,6 +420,12 @@ def walk(roots, names=None, show_saved=False, functions_only=False, max_nodes=40
     """
     if not isinstance(roots, (list, tuple)):
         roots = [roots]
+    from ..autograd.node import Node
+    from ..tensor import Tensor
+    for r in roots:
+        if not isinstance(r, (Tensor, Node)):
+            raise TypeError("draw() expects a Tensor, a grad_fn node, or a list of them, "
+                            f"but got {type(r).__name__}")
     w = _Walk(names, show_saved, functions_only, max_nodes, max_depth)
     graph = w.run(list(roots))
     if not graph.nodes:
