@@ -152,10 +152,18 @@ def from_numpy(array):
     return Tensor._make(array)
 
 
-def _filled(fill, size, dtype, requires_grad, default=np.float32):
+def _shape(size, factory=None):
+    """Sizes as a tuple, with PyTorch's error for a negative one (zeros words it its own way)."""
     shape = _size_args(size)
     if any(s < 0 for s in shape):
+        if factory == "zeros":
+            raise RuntimeError("zeros: Dimension size must be non-negative.")
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: [{', '.join(map(str, shape))}]")
+    return shape
+
+
+def _filled(fill, size, dtype, requires_grad, default=np.float32, factory=None):
+    shape = _shape(size, factory)
     d = _np(dtype, default)
     data = np.zeros(shape, d) if fill == 0 else np.ones(shape, d) if fill == 1 else np.full(shape, fill, dtype=d)
     return _finish(data, requires_grad)
@@ -166,7 +174,7 @@ def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=Fa
 
 
 def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    return _filled(0, size, dtype, requires_grad)
+    return _filled(0, size, dtype, requires_grad, factory="zeros")
 
 
 def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
@@ -182,6 +190,8 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
         default = np.float32
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
+    if not isinstance(fill_value, (numbers.Number, np.generic)):
+        raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not {type(fill_value).__name__}")
     return _filled(fill_value, (size,) if isinstance(size, numbers.Integral) else (tuple(size),), dtype,
                    requires_grad, default)
 
@@ -214,7 +224,7 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
     if vals[2] == 0:
         raise RuntimeError("step must be nonzero")
     if (vals[1] - vals[0]) * vals[2] < 0:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     all_int = all(isinstance(v, numbers.Integral) for v in vals)
     default = np.int64 if all_int else np.float32
     target = _np(dtype, default)
@@ -230,6 +240,10 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     target = _np(dtype)
     start, end = float(start), float(end)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    if steps == 0:
+        return _finish(np.zeros(0, target), requires_grad)
     if steps == 1:
         data = np.array([start], dtype=target)
     else:
@@ -248,6 +262,10 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
 
 
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    if n < 0:
+        raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    if m is not None and m < 0:
+        raise RuntimeError(f"m must be greater or equal to 0, got {m}")
     return _finish(np.eye(n, n if m is None else m, dtype=_np(dtype)), requires_grad)
 
 
@@ -260,13 +278,13 @@ def _gen(generator):
 def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False):
     """Uniform numbers in [0, 1), the same stream as PyTorch's CPU generator."""
-    return _finish(_gen(generator).uniform(_size_args(size), _np(dtype)), requires_grad)
+    return _finish(_gen(generator).uniform(_shape(size), _np(dtype)), requires_grad)
 
 
 def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False):
     """Standard normal numbers, the same stream as PyTorch's CPU generator."""
-    return _finish(_gen(generator).normal(_size_args(size), _np(dtype)), requires_grad)
+    return _finish(_gen(generator).normal(_shape(size), _np(dtype)), requires_grad)
 
 
 def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
@@ -277,7 +295,7 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
         raise TypeError("randint() missing required argument 'high'")
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    data = _gen(generator).randint(low, high, tuple(size), np.int64)
+    data = _gen(generator).randint(low, high, _shape((tuple(size),)), np.int64)
     return _finish(data.astype(_np(dtype, np.int64)), requires_grad)
 
 

@@ -717,7 +717,8 @@ class Tensor:
     def mean(self, dim=None, keepdim=False, dtype=None):
         src = self if dtype is None else self.to(dtype)
         if src._data.dtype.kind not in "fc":
-            raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating point "
+            which = "Input" if dtype is None else "Optional"
+            raise RuntimeError(f"mean(): could not infer output dtype. {which} dtype must be either a floating point "
                                f"or complex dtype. Got: {_dtype.from_numpy_dtype(src._data.dtype)._legacy[:-6]}")
         if dim is None:
             return OPS["mean"](src, self_sizes=src._data.shape, count=max(src._data.size, 1))
@@ -915,7 +916,14 @@ class Tensor:
         return self.transpose(-2, -1)
 
     def permute(self, *dims):
-        dims = tuple(_wrap_dim(d, self._data.ndim) for d in _size_args(dims))
+        dims = _size_args(dims)
+        if len(dims) != self._data.ndim:
+            raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match the length "
+                               "of the desired ordering of dimensions i.e. input.dim() = "
+                               f"{self._data.ndim} is not equal to len(dims) = {len(dims)}")
+        dims = tuple(_wrap_dim(d, self._data.ndim) for d in dims)
+        if len(set(dims)) != len(dims):
+            raise RuntimeError("permute(): duplicate dims are not allowed.")
         return OPS["permute"](self, dims=dims)._view_of(self)
 
     def expand(self, *sizes):
@@ -972,6 +980,10 @@ class Tensor:
         d = _wrap_dim(dim, self._data.ndim)
         size = self._data.shape[d]
         if isinstance(split_size, int):
+            if split_size == 0 and size != 0:
+                raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
+            if split_size < 0:
+                raise RuntimeError(f"split expects split_size be non-negative, but got split_size={split_size}")
             sizes = [split_size] * (size // split_size) + ([size % split_size] if size % split_size else [])
         else:
             sizes = list(split_size)
@@ -982,6 +994,8 @@ class Tensor:
         return tuple(t._view_of(self) for t in OPS["split"](self, dim=d, sections=sections))
 
     def chunk(self, chunks, dim=0):
+        if chunks <= 0:
+            raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
         size = self._data.shape[_wrap_dim(dim, self._data.ndim)]
         return self.split(max(-(-size // chunks), 1), dim)
 

@@ -24,17 +24,12 @@ def _shape_text(shape):
 
 
 def _root_edges(tensors, grad_tensors):
-    """Turn (output tensor, gradient) pairs into (node, output_nr, gradient) triples, with torch's checks."""
-    roots = []
+    """Turn (output tensor, gradient) pairs into (node, output_nr, gradient) triples, with torch's checks
+    in torch's order: the gradients first (shapes, implicit ones for scalars), then the graph."""
+    grads = []
     for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
-        if t.grad_fn is not None:
-            node, nr = t.grad_fn, t._output_nr
-        elif t.requires_grad:
-            node, nr = accumulator_of(t), 0
-        else:
-            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
         if g is None:
-            if t._data.size != 1:
+            if t.requires_grad and t._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             g = Tensor._make(np.ones(t._data.shape, t._data.dtype))
         else:
@@ -47,6 +42,15 @@ def _root_edges(tensors, grad_tensors):
                 )
             if g._data.dtype != t._data.dtype:
                 g = g.to(t.dtype)
+        grads.append(g)
+    roots = []
+    for i, (t, g) in enumerate(zip(tensors, grads)):
+        if t.grad_fn is not None:
+            node, nr = t.grad_fn, t._output_nr
+        elif t.requires_grad:
+            node, nr = accumulator_of(t), 0
+        else:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
         roots.append((node, nr, g))
     return roots
 
