@@ -437,7 +437,7 @@ class Tensor:
                 2 if isinstance(exponent, float) else 3
             if cat > _dtype.category(self._data.dtype):   # int_tensor ** 0.5: computed in float32
                 self = Tensor._make(self._data.astype(_dtype._DEFAULT_FOR_CATEGORY[cat]))
-            return _unary_scalar("pow_scalar", self, exponent=exponent)
+            return OPS["pow_scalar"](self, exponent=exponent)
         return _binary("pow", self, _as_tensor(exponent))
 
     def __rpow__(self, base):
@@ -938,8 +938,6 @@ class Tensor:
                 f"({self._data.shape[-1] if self._data.ndim else 1}) at non-singleton dimension {len(shape) - 1}.  "
                 f"Target sizes: [{', '.join(map(str, sizes))}].  Tensor sizes: [{', '.join(map(str, self._data.shape))}]"
             ) from None
-        if shape == self._data.shape:
-            return OPS["expand"](self, shape=shape)._view_of(self)
         return OPS["expand"](self, shape=shape)._view_of(self)
 
     def expand_as(self, other):
@@ -1264,10 +1262,6 @@ def _binary(key, a, b, **params):
         except ValueError:
             raise broadcast_error(a._data.shape, b._data.shape) from None
     return _registry.apply(OPS[key], (a, b), params)
-
-
-def _unary_scalar(key, a, **params):
-    return OPS[key](a, **params)
 
 
 def _scalar_left(key, a, scalar):

@@ -202,7 +202,6 @@ def run_inplace(t, opkey, args, params):
         t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
     if records:
         _check_view_of_graph(t)
-        args = tuple(a for a in args)
         result = _call(opkey, _stand_in(t, opkey), args, params)
     elif _write_in_place(t, opkey, args, params):
         t._version_counter[0] += 1

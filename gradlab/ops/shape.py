@@ -100,14 +100,11 @@ def roll(self, shifts, dims):
 # --- indexing -----------------------------------------------------------------------------------
 
 def _scatter_into_zeros(g, n, key):
+    """The gradient of reading `x[key]`: g placed at `key` in zeros of x's shape (repeats add up)."""
     from ..tensor import Tensor
-    out = Tensor._make(np.zeros(n.self_sizes, g._data.dtype))
-    return _OPS_index_put_add(out, g, key)
-
-
-def _OPS_index_put_add(base, values, key):
     from .registry import OPS
-    return OPS["index_put_add"](base, values, key=key)
+    out = Tensor._make(np.zeros(n.self_sizes, g._data.dtype))
+    return OPS["index_put_add"](out, g, key=key)
 
 
 @op("select", "SelectBackward0", promote=False,
