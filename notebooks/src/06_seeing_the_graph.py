@@ -53,6 +53,11 @@ viz.draw(out)
 Pass `names=locals()` and every tensor that has a variable name in this notebook is labelled with
 it. (You can also pass a dict such as `{"x": x, "y": y}`, or a list of tensors.) `y * y` uses `y`
 twice, so two arrows leave the `y` box.
+
+Why is there no box for the product `y * y`? Only tensors that are still alive are drawn, and
+nothing keeps that one alive: the multiplication by 3 does not need it for its backward (the
+derivative of `3 * a` is just 3), so it was freed right away, exactly as in PyTorch. The arrow
+then goes straight from one `MulBackward0` to the next.
 """
 
 # %%
