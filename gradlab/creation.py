@@ -11,9 +11,7 @@ import numpy as np
 
 from . import _dtype
 from . import random as _random
-from .tensor import Tensor, _size_args
-
-_FLOAT_ONLY = "Only Tensors of floating point and complex dtype can require gradients"
+from .tensor import _FLOAT_ONLY, Tensor, _size_args
 
 
 def _finish(data, requires_grad):
