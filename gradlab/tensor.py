@@ -1471,8 +1471,8 @@ def stack(tensors, dim=0):
 # here, once, instead of importing it inside every call (a function-level import costs ~1 us).
 def _bind_tensor_class():
     from .autograd import engine as _engine, node as _node
-    from .ops import registry as _registry
-    _engine.Tensor = _node.Tensor = _registry.Tensor = Tensor
+    from .ops import dual as _dual, registry as _registry
+    _engine.Tensor = _node.Tensor = _registry.Tensor = _dual.Tensor = Tensor
 
 
 _bind_tensor_class()

@@ -105,22 +105,34 @@ def _needed_nodes(order, targets):
 
 
 def _accumulate_into(tensor, grad, create_graph):
-    """Add `grad` into `tensor.grad` the way PyTorch does: a fresh tensor the first time, in place after."""
-    if grad._data.dtype != tensor._data.dtype:
-        grad = grad.to(tensor.dtype)
+    """Add `grad` into `tensor.grad` the way PyTorch does: a fresh tensor the first time, in place after.
+    `grad` is a Tensor when create_graph is set, a numpy array otherwise."""
     old = tensor._grad
-    if old is None:
-        if create_graph and grad.requires_grad:
-            tensor._grad = _copy_backwards(grad)
+    if create_graph:
+        if grad._data.dtype != tensor._data.dtype:
+            grad = grad.to(tensor.dtype)
+        if old is None:
+            tensor._grad = _copy_backwards(grad) if grad.requires_grad else Tensor._make(_fresh_copy(tensor, grad._data))
+        elif grad.requires_grad or old.requires_grad:
+            tensor._grad = old + grad
         else:
-            data = np.empty_like(tensor._data)      # the leaf's own memory layout, as PyTorch does
-            np.copyto(data, grad._data, casting="unsafe")
-            tensor._grad = Tensor._make(data)
-    elif create_graph and (grad.requires_grad or old.requires_grad):
-        tensor._grad = old + grad
+            _add_in_place(old, grad._data)
+        return
+    if old is None:
+        tensor._grad = Tensor._make(_fresh_copy(tensor, grad))
     else:
-        np.add(old._data, grad._data, out=old._data, casting="unsafe")
-        old._version_counter[0] += 1
+        _add_in_place(old, grad)
+
+
+def _fresh_copy(tensor, data):
+    copy = np.empty_like(tensor._data)      # the leaf's own memory layout, as PyTorch does
+    np.copyto(copy, data, casting="unsafe")
+    return copy
+
+
+def _add_in_place(old, data):
+    np.add(old._data, data, out=old._data, casting="unsafe")
+    old._version_counter[0] += 1
 
 
 def _copy_backwards(grad):
@@ -128,8 +140,22 @@ def _copy_backwards(grad):
     return OPS["copy_backwards"](grad)
 
 
-def _snapshot(t):
-    return None if t is None else np.array(t._data, copy=True)
+def _snapshot(g):
+    """A copy of a gradient (array or Tensor) for an event: later in-place sums must not change it."""
+    if g is None:
+        return None
+    return np.array(g._data if isinstance(g, Tensor) else g, copy=True)
+
+
+def _as_tensor(g):
+    return g if g is None or isinstance(g, Tensor) else Tensor._make(g)
+
+
+def _as_value(g, as_arrays):
+    """What the engine passes around: numpy arrays for a plain backward, Tensors with create_graph."""
+    if g is None or not as_arrays:
+        return g
+    return g._data if isinstance(g, Tensor) else np.asarray(g)
 
 
 def run_backward(tensors, grad_tensors, retain_graph=None, create_graph=False, inputs=None,
@@ -139,40 +165,34 @@ def run_backward(tensors, grad_tensors, retain_graph=None, create_graph=False, i
     With accumulate=True (Tensor.backward) gradients land in leaves' `.grad` (only the leaves in
     `inputs` if given). With accumulate=False (autograd.grad) nothing is written: the gradients
     of `inputs` are returned as a list.
+
+    Without create_graph, gradients travel between nodes as plain numpy arrays: nothing records a
+    graph of them, so there is no need for Tensors (hooks and autograd.grad still see Tensors).
+    With create_graph they are Tensors, and the formulas' own operations record a new graph.
     """
     if retain_graph is None:
         retain_graph = create_graph
+    as_arrays = not create_graph
     roots = _root_edges(tensors, grad_tensors)
+    root_nodes = [n for n, _, _ in roots]
     if inputs is None:
-        dependencies = _count_dependencies([n for n, _, _ in roots])
+        dependencies = _count_dependencies(root_nodes)
+        capture, needed = None, None
     else:
-        dependencies, order = _discover([n for n, _, _ in roots])
-
-    # Where to stop and what to capture when specific inputs are asked for.
-    capture = {}                     # (node, output_nr) -> index into inputs
-    if inputs is not None:
-        for i, t in enumerate(inputs):
-            if t.grad_fn is not None:
-                capture[(t.grad_fn, t._output_nr)] = i
-            elif t.requires_grad:
-                acc = t._accumulator() if t._accumulator is not None else None
-                if acc is not None:
-                    capture[(acc, 0)] = i
-            else:
-                raise RuntimeError("One of the differentiated Tensors does not require grad")
+        dependencies, order = _discover(root_nodes)
+        capture = _capture_points(inputs)     # (node, output_nr) -> index into inputs
         needed = _needed_nodes(order, {n for n, _ in capture})
-    else:
-        needed = None
     captured = [None] * (len(inputs) if inputs is not None else 0)
 
     observing = events.active()
-    buffers = {}
+    buffers = {}                     # node -> one gradient (or None) per output of the node
     owned = set()                    # buffers holding an array only the engine refers to (safe to add into)
     for node, nr, g in roots:
-        slots = buffers.setdefault(node, [None] * _num_outputs(node))
-        slots[nr] = g if slots[nr] is None else slots[nr] + g
+        g = _as_value(g, as_arrays)
+        slots = buffers.setdefault(node, [None] * node._num_outputs)
+        slots[nr] = g if slots[nr] is None else _add(slots[nr], g, owned, (node, nr), create_graph)
     if observing:
-        events.emit(events.BackwardStarted(tuple(n for n, _, _ in roots), tuple(_snapshot(g) for _, _, g in roots)))
+        events.emit(events.BackwardStarted(tuple(root_nodes), tuple(_snapshot(g) for _, _, g in roots)))
 
     ready = []
     for node in buffers:
@@ -189,24 +209,14 @@ def run_backward(tensors, grad_tensors, retain_graph=None, create_graph=False, i
                 continue
             if observing:
                 events.emit(events.NodeStarted(node, tuple(_snapshot(g) for g in grads)))
-            if node._tensor_hooks or node._retained or isinstance(node, AccumulateGrad):
+            if node._tensor_hooks or node._retained or type(node) is AccumulateGrad:
                 grads = _run_output_hooks(node, grads, create_graph)
+            if capture is not None:
+                _capture(node, grads, capture, captured, inputs, accumulate, create_graph)
 
-            if inputs is not None:
-                for nr, g in enumerate(grads):
-                    i = capture.get((node, nr))
-                    if i is not None:
-                        captured[i] = g
-                        if accumulate and g is not None and not isinstance(node, AccumulateGrad):
-                            # backward(inputs=[non_leaf]) fills that tensor's .grad, as PyTorch does
-                            _accumulate_into(inputs[i], g, create_graph)
-            if isinstance(node, AccumulateGrad):
-                if accumulate and (inputs is None or (node, 0) in capture) and grads[0] is not None:
-                    leaf = node.variable
-                    old = _snapshot(leaf._grad) if observing else None
-                    _accumulate_into(leaf, grads[0], create_graph)
-                    if observing:
-                        events.emit(events.GradAccumulated(leaf, old, _snapshot(grads[0]), _snapshot(leaf._grad)))
+            if type(node) is AccumulateGrad:
+                if accumulate and (capture is None or (node, 0) in capture) and grads[0] is not None:
+                    _accumulate_leaf(node.variable, grads[0], create_graph, observing)
                 if observing:
                     events.emit(events.NodeFinished(node, ()))
                 continue
@@ -215,19 +225,14 @@ def run_backward(tensors, grad_tensors, retain_graph=None, create_graph=False, i
                     events.emit(events.NodeFinished(node, ()))
                 continue
 
-            if node._pre_hooks:
-                for hook in tuple(node._pre_hooks.values()):
-                    replaced = hook(tuple(grads))
-                    if replaced is not None:
-                        grads = list(replaced)
             if node._freed:
                 node._check_not_freed()
-            grad_inputs = node.apply(grads)
-            if node._post_hooks:
-                for hook in tuple(node._post_hooks.values()):
-                    replaced = hook(tuple(grad_inputs), tuple(grads))
-                    if replaced is not None:
-                        grad_inputs = tuple(replaced)
+            if node._pre_hooks or node._post_hooks:
+                grad_inputs = _apply_with_node_hooks(node, grads, as_arrays)
+            elif as_arrays:
+                grad_inputs = node.apply_arrays(grads)
+            else:
+                grad_inputs = node.apply(grads)
             if not retain_graph and node._saved is not None:
                 node._release()
 
@@ -238,7 +243,7 @@ def run_backward(tensors, grad_tensors, retain_graph=None, create_graph=False, i
                 if g is not None and (needed is None or child in needed):
                     slots = buffers.get(child)
                     if slots is None:
-                        slots = buffers[child] = [None] * _num_outputs(child)
+                        slots = buffers[child] = [None] * child._num_outputs
                     slots[nr] = g if slots[nr] is None else _add(slots[nr], g, owned, (child, nr), create_graph)
                     if observing:
                         events.emit(events.GradientSent(node, i, child, nr, _snapshot(g), _snapshot(slots[nr]), remaining))
@@ -258,38 +263,84 @@ def run_backward(tensors, grad_tensors, retain_graph=None, create_graph=False, i
                     f"The differentiated Tensor at index {i} appears to not have been used in the graph. "
                     "Set allow_unused=True if this is the desired behavior."
                 )
-        return captured
+        return [_as_tensor(g) for g in captured]
     return None
+
+
+def _capture_points(inputs):
+    """Where autograd.grad / backward(inputs=...) read gradients: (node, output_nr) -> input index."""
+    capture = {}
+    for i, t in enumerate(inputs):
+        if t.grad_fn is not None:
+            capture[(t.grad_fn, t._output_nr)] = i
+        elif t.requires_grad:
+            acc = t._accumulator() if t._accumulator is not None else None
+            if acc is not None:
+                capture[(acc, 0)] = i
+        else:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    return capture
+
+
+def _capture(node, grads, capture, captured, inputs, accumulate, create_graph):
+    for nr, g in enumerate(grads):
+        i = capture.get((node, nr))
+        if i is not None:
+            captured[i] = g
+            if accumulate and g is not None and type(node) is not AccumulateGrad:
+                # backward(inputs=[non_leaf]) fills that tensor's .grad, as PyTorch does
+                _accumulate_into(inputs[i], g, create_graph)
+
+
+def _accumulate_leaf(leaf, grad, create_graph, observing):
+    old = _snapshot(leaf._grad) if observing else None
+    _accumulate_into(leaf, grad, create_graph)
+    if observing:
+        events.emit(events.GradAccumulated(leaf, old, _snapshot(grad), _snapshot(leaf._grad)))
+
+
+def _apply_with_node_hooks(node, grads, as_arrays):
+    """node.apply with its pre-hooks (may replace the incoming gradients) and hooks (may replace the
+    outgoing ones). Hooks always see Tensors."""
+    grads = [_as_tensor(g) for g in grads]
+    if node._pre_hooks:
+        for hook in tuple(node._pre_hooks.values()):
+            replaced = hook(tuple(grads))
+            if replaced is not None:
+                grads = list(replaced)
+    grad_inputs = node.apply(grads)
+    if node._post_hooks:
+        for hook in tuple(node._post_hooks.values()):
+            replaced = hook(tuple(grad_inputs), tuple(grads))
+            if replaced is not None:
+                grad_inputs = tuple(replaced)
+    return [_as_value(g, as_arrays) for g in grad_inputs]
 
 
 def _add(total, g, owned, key, create_graph):
     """A node's running gradient sum. The first sum makes a new array the engine owns; later
     contributions are added into it in place (unless a graph of the gradient is being built)."""
-    if create_graph or total.requires_grad or g.requires_grad:
+    if create_graph:
         return total + g
-    if key in owned and total._data.shape == np.broadcast_shapes(total._data.shape, g._data.shape):
-        np.add(total._data, g._data, out=total._data, casting="unsafe")
+    if key in owned and total.shape == np.broadcast_shapes(total.shape, g.shape):
+        np.add(total, g, out=total, casting="unsafe")
         return total
     owned.add(key)
-    return Tensor._make(np.add(total._data, g._data))
-
-
-def _num_outputs(node):
-    return node._num_outputs
+    return np.add(total, g)
 
 
 def _run_output_hooks(node, grads, create_graph):
     """Tensor hooks and retain_grad for the tensors this node produced (or for the leaf)."""
-    if isinstance(node, AccumulateGrad):
+    if type(node) is AccumulateGrad:
         leaf = node.variable
         if leaf._hooks and grads[0] is not None:
-            grads = [_apply_tensor_hooks(leaf._hooks, grads[0])]
+            grads = [_apply_tensor_hooks(leaf._hooks, grads[0], create_graph)]
         return grads
     if node._tensor_hooks:
         grads = list(grads)
         for nr, hooks in node._tensor_hooks.items():
             if grads[nr] is not None:
-                grads[nr] = _apply_tensor_hooks(hooks, grads[nr])
+                grads[nr] = _apply_tensor_hooks(hooks, grads[nr], create_graph)
     if node._retained:
         for nr, ref in node._retained.items():
             t = ref()
@@ -298,10 +349,11 @@ def _run_output_hooks(node, grads, create_graph):
     return grads
 
 
-def _apply_tensor_hooks(hooks, grad):
+def _apply_tensor_hooks(hooks, grad, create_graph):
+    """Run Tensor.register_hook hooks; they see (and may return) Tensors."""
+    grad = _as_tensor(grad)
     for hook in tuple(hooks.values()):
         result = hook(grad)
         if result is not None:
             grad = result
-    return grad
-
+    return _as_value(grad, not create_graph)

@@ -11,6 +11,10 @@ import weakref
 Tensor = None                   # bound by gradlab/tensor.py (imports run the other way)
 _sequence = itertools.count()   # creation order: the engine runs the newest ready node first
 
+# True while an op's formulas run on plain numpy arrays (a backward that builds no graph of its
+# own): saved tensors are then read as their arrays. See OpNode.apply_arrays in ops/registry.py.
+unpack_arrays = [False]
+
 SECOND_BACKWARD_ERROR = (
     "Trying to backward through the graph a second time (or directly access saved tensors after they "
     "have already been freed). Saved intermediate values of the graph are freed when you call .backward() "
@@ -68,6 +72,8 @@ class SavedTensor:
     def unpack(self, node):
         if self.counter[0] != self.version:
             raise RuntimeError(self._version_message(node))
+        if unpack_arrays[0]:
+            return self.data if self.is_output else self.tensor._data
         if self.is_output:
             # rebuild the output; it is differentiable through this node (needed for create_graph)
             t = Tensor._make(self.data, node, self.output_nr)
@@ -188,6 +194,12 @@ class Node:
     def apply(self, grad_outputs):
         """Given the gradient for each output, return one gradient (or None) per input slot."""
         raise NotImplementedError
+
+    def apply_arrays(self, grad_outputs):
+        """apply() for the engine when no graph of the gradient is built: numpy arrays (or None) in
+        and out. Nodes that can, compute on the arrays directly (OpNode); this default wraps them."""
+        grads = self.apply([None if g is None else Tensor._make(g) for g in grad_outputs])
+        return [None if g is None else g._data for g in grads]
 
     def __call__(self, *grad_outputs):
         return self.apply(list(grad_outputs))

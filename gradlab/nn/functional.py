@@ -282,13 +282,14 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 
 
 # --- an op the core table lacks: BCE with logits and pos_weight (same node name as torch) --------------
+from ..ops import dual  # noqa: E402
 from ..ops.registry import op  # noqa: E402  (registers into the same op table)
 
 
 def _bce_pos_grad(g, n):
     # d/dx = (1 - y) - (1 + (pw - 1) y) * sigmoid(-x)
-    log_weight = n.target * Tensor._make(n.pos_weight - 1) + 1
-    grad = g * ((1 - n.target) - log_weight * (-n.self).sigmoid()) / n.count
+    log_weight = n.target * dual.like(g, n.pos_weight - 1) + 1
+    grad = g * ((1 - n.target) - log_weight * dual.sigmoid(-n.self)) / n.count
     return grad if n.weight is None else grad * n.weight
 
 

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from . import dual
 from .registry import op
 
 # --- arithmetic ---------------------------------------------------------------------------------
@@ -80,9 +81,8 @@ def pow_scalar(self, exponent):
 
 def _pow_tensor_exponent_grad(g, n):
     # d(a**b)/db = a**b * log(a); PyTorch takes it as 0 where a == 0 and b >= 0
-    from ..tensor import where
-    grad = g * n.result * n.self.log()
-    return where((n.self == 0) & (n.exponent >= 0), 0.0, grad)
+    grad = g * n.result * dual.log(n.self)
+    return dual.where((n.self == 0) & (n.exponent >= 0), 0.0, grad)
 
 
 @op("pow", "PowBackward1", ("self", "exponent"), saves=("self", "exponent", "result"),
@@ -150,13 +150,13 @@ def rsqrt(self):
 
 
 @op("sin", "SinBackward0", saves=("self",), float_result=True,
-    self=lambda g, n: g * n.self.cos())
+    self=lambda g, n: g * dual.cos(n.self))
 def sin(self):
     return np.sin(self)
 
 
 @op("cos", "CosBackward0", saves=("self",), float_result=True,
-    self=lambda g, n: -g * n.self.sin())
+    self=lambda g, n: -g * dual.sin(n.self))
 def cos(self):
     return np.cos(self)
 
@@ -168,13 +168,13 @@ def tan(self):
 
 
 @op("asin", "AsinBackward0", saves=("self",), float_result=True,
-    self=lambda g, n: g * (1 - n.self * n.self).rsqrt())
+    self=lambda g, n: g * dual.rsqrt(1 - n.self * n.self))
 def asin(self):
     return np.arcsin(self)
 
 
 @op("acos", "AcosBackward0", saves=("self",), float_result=True,
-    self=lambda g, n: -g * (1 - n.self * n.self).rsqrt())
+    self=lambda g, n: -g * dual.rsqrt(1 - n.self * n.self))
 def acos(self):
     return np.arccos(self)
 
@@ -186,13 +186,13 @@ def atan(self):
 
 
 @op("sinh", "SinhBackward0", saves=("self",), float_result=True,
-    self=lambda g, n: g * n.self.cosh())
+    self=lambda g, n: g * dual.cosh(n.self))
 def sinh(self):
     return np.sinh(self)
 
 
 @op("cosh", "CoshBackward0", saves=("self",), float_result=True,
-    self=lambda g, n: g * n.self.sinh())
+    self=lambda g, n: g * dual.sinh(n.self))
 def cosh(self):
     return np.cosh(self)
 
@@ -218,7 +218,7 @@ def relu(self):
 
 
 @op("abs", "AbsBackward0", saves=("self",),
-    self=lambda g, n: g * n.self.sign())
+    self=lambda g, n: g * dual.sign(n.self))
 def abs(self):
     return np.abs(self)
 
@@ -255,7 +255,7 @@ def remainder(self, other):
 
 
 @op("erf", "ErfBackward0", saves=("self",), float_result=True,
-    self=lambda g, n: g * (2 / math.sqrt(math.pi)) * (-(n.self * n.self)).exp())
+    self=lambda g, n: g * (2 / math.sqrt(math.pi)) * dual.exp(-(n.self * n.self)))
 def erf(self):
     from math import erf as _erf
     return np.vectorize(_erf, otypes=[self.dtype])(self) if self.size else self.copy()
@@ -323,22 +323,16 @@ def masked_fill(self, mask, value):
 
 # --- nn activations -----------------------------------------------------------------------------
 
-def _where(condition, a, b):
-    # slopes are applied to g itself: `mask * 0.2` would round 0.2 to float32 for float64 inputs
-    from ..tensor import where
-    return where(condition, a, b)
-
-
 @op("leaky_relu", "LeakyReluBackward0", saves=("self",),
-    self=lambda g, n: _where(n.self > 0, g, g * n.negative_slope))
+    self=lambda g, n: dual.where(n.self > 0, g, g * n.negative_slope))   # not mask * slope: 0.2 would round
 def leaky_relu(self, negative_slope=0.01):
     return np.where(self > 0, self, self * np.asarray(negative_slope, self.dtype))
 
 
 def _gelu_grad(g, n):
     x = n.self
-    cdf = 0.5 * (1 + (x * (1 / math.sqrt(2))).erf())
-    pdf = (-0.5 * x * x).exp() * (1 / math.sqrt(2 * math.pi))
+    cdf = 0.5 * (1 + dual.erf(x * (1 / math.sqrt(2))))
+    pdf = dual.exp(-0.5 * x * x) * (1 / math.sqrt(2 * math.pi))
     return g * (cdf + x * pdf)
 
 
@@ -350,20 +344,20 @@ def gelu(self):
 
 
 @op("softplus", "SoftplusBackward0", saves=("self",), float_result=True,
-    self=lambda g, n: g * (n.self * n.beta).sigmoid())
+    self=lambda g, n: g * dual.sigmoid(n.self * n.beta))
 def softplus(self, beta=1.0, threshold=20.0):
     z = self * beta
     return np.where(z > threshold, self, np.logaddexp(0, z) / beta).astype(self.dtype, copy=False)
 
 
 @op("silu", "SiluBackward0", saves=("self",), float_result=True,
-    self=lambda g, n: g * n.self.sigmoid() * (1 + n.self * (1 - n.self.sigmoid())))
+    self=lambda g, n: g * dual.sigmoid(n.self) * (1 + n.self * (1 - dual.sigmoid(n.self))))
 def silu(self):
     return (self / (1 + np.exp(-self))).astype(self.dtype, copy=False)
 
 
 @op("elu", "EluBackward0", saves=("self",), float_result=True,
-    self=lambda g, n: _where(n.self > 0, g, g * n.alpha * n.self.exp()))
+    self=lambda g, n: dual.where(n.self > 0, g, g * n.alpha * dual.exp(n.self)))
 def elu(self, alpha=1.0):
     return np.where(self > 0, self, alpha * np.expm1(np.minimum(self, 0))).astype(self.dtype, copy=False)
 
@@ -371,7 +365,7 @@ def elu(self, alpha=1.0):
 # --- dtype conversion ---------------------------------------------------------------------------
 
 @op("to_dtype", "ToCopyBackward0", promote=False,
-    self=lambda g, n: g.to(n.source_dtype))
+    self=lambda g, n: dual.to_dtype(g, n.source_dtype))
 def to_dtype(self, dtype, source_dtype):
     return self.astype(dtype)
 

@@ -2,6 +2,7 @@
 the grad_fn a student sees is PyTorch's (MmBackward0, MvBackward0, DotBackward0, ...)."""
 import numpy as np
 
+from . import dual
 from .registry import op
 
 
@@ -13,8 +14,8 @@ def _mat2_grad(left, g, n):
     copies it without a slow strided pass (PyTorch's mm backward makes the same choice). The caller
     records the layout as `mat2_transposed`: saving mat2 just for it would keep it alive."""
     if n.mat2_transposed:
-        return g.t().mm(left).t()
-    return left.t().mm(g)
+        return dual.t(dual.mm(dual.t(g), left))
+    return dual.mm(dual.t(left), g)
 
 
 def mat2_transposed(mat2):
@@ -24,15 +25,15 @@ def mat2_transposed(mat2):
 
 
 @op("mm", "MmBackward0", ("self", "mat2"), saves={"self": ("mat2",), "mat2": ("self",)},
-    self=lambda g, n: g.mm(n.mat2.t()),
+    self=lambda g, n: dual.mm(g, dual.t(n.mat2)),
     mat2=lambda g, n: _mat2_grad(n.self, g, n))
 def mm(self, mat2, mat2_transposed=False):
     return self @ mat2
 
 
 @op("mv", "MvBackward0", ("self", "vec"), saves={"self": ("vec",), "vec": ("self",)},
-    self=lambda g, n: g.unsqueeze(1) * n.vec.unsqueeze(0),
-    vec=lambda g, n: n.self.t().mv(g))
+    self=lambda g, n: dual.unsqueeze(g, 1) * dual.unsqueeze(n.vec, 0),
+    vec=lambda g, n: dual.mv(dual.t(n.self), g))
 def mv(self, vec):
     return self @ vec
 
@@ -45,15 +46,15 @@ def dot(self, tensor):
 
 
 @op("bmm", "BmmBackward0", ("self", "mat2"), saves={"self": ("mat2",), "mat2": ("self",)},
-    self=lambda g, n: g.bmm(n.mat2.transpose(1, 2)),
-    mat2=lambda g, n: n.self.transpose(1, 2).bmm(g))
+    self=lambda g, n: dual.bmm(g, dual.transpose(n.mat2, 1, 2)),
+    mat2=lambda g, n: dual.bmm(dual.transpose(n.self, 1, 2), g))
 def bmm(self, mat2):
     return np.matmul(self, mat2)
 
 
 @op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), saves={"mat1": ("mat2",), "mat2": ("mat1",)},
     self=lambda g, n: g,
-    mat1=lambda g, n: g.mm(n.mat2.t()),
+    mat1=lambda g, n: dual.mm(g, dual.t(n.mat2)),
     mat2=lambda g, n: _mat2_grad(n.mat1, g, n))
 def addmm(self, mat1, mat2, mat2_transposed=False):
     """bias + mat1 @ mat2: what nn.Linear computes for a 2-d input."""
@@ -70,5 +71,4 @@ def trace(self, self_sizes):
 
 def _eye_like(n, g):
     # in g's dtype: a 0-d float64 g times a 2-d float32 eye would be float32 (promotion by dimension)
-    from ..tensor import Tensor
-    return Tensor._make(np.eye(*n.self_sizes, dtype=g._data.dtype))
+    return dual.like(g, np.eye(*n.self_sizes, dtype=dual.data(g).dtype))

@@ -1,26 +1,26 @@
 """Neural-network ops: softmax, log_softmax and the losses, with PyTorch's node names."""
 import numpy as np
 
+from . import dual
 from .registry import op
 
 
 @op("softmax", "SoftmaxBackward0", saves=("result",), float_result=True,
-    self=lambda g, n: n.result * (g - (g * n.result).sum(n.dim, keepdim=True)))
+    self=lambda g, n: n.result * (g - dual.sum_keepdim(g * n.result, n.dim)))
 def softmax(self, dim):
     e = np.exp(self - np.max(self, axis=dim, keepdims=True))
     return e / np.sum(e, axis=dim, keepdims=True)
 
 
 @op("log_softmax", "LogSoftmaxBackward0", saves=("result",), float_result=True,
-    self=lambda g, n: g - n.result.exp() * g.sum(n.dim, keepdim=True))
+    self=lambda g, n: g - dual.exp(n.result) * dual.sum_keepdim(g, n.dim))
 def log_softmax(self, dim):
     shifted = self - np.max(self, axis=dim, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
 
 
 def _nll_grad(g, n):
-    from ..tensor import Tensor
-    onehot = np.zeros(n.self_sizes, dtype=g._data.dtype)
+    onehot = np.zeros(n.self_sizes, dtype=dual.data(g).dtype)
     if len(n.self_sizes) == 1:
         if n.target != n.ignore_index:
             onehot[n.target] = -1.0
@@ -32,8 +32,8 @@ def _nll_grad(g, n):
     if n.reduction == "mean":
         scale = scale / n.total_weight
     if n.reduction == "none" and len(n.self_sizes) > 1:
-        return Tensor._make(scale) * g.unsqueeze(1)
-    return Tensor._make(scale) * g
+        return dual.like(g, scale) * dual.unsqueeze(g, 1)
+    return dual.like(g, scale) * g
 
 
 def _class_weights(n):
@@ -70,7 +70,7 @@ def mse_loss(self, target, reduction, count):
 def _bce_grad(g, n):
     x, y = n.self, n.target
     eps = 1e-12
-    grad = g * (x - y) / ((1 - x) * x).clamp_min(eps) / n.count
+    grad = g * (x - y) / dual.clamp_min((1 - x) * x, eps) / n.count
     return grad if n.weight is None else grad * n.weight
 
 
@@ -85,7 +85,7 @@ def binary_cross_entropy(self, target, weight, reduction, count):
 
 
 def _bce_logits_grad(g, n):
-    grad = g * (n.self.sigmoid() - n.target) / n.count
+    grad = g * (dual.sigmoid(n.self) - n.target) / n.count
     return grad if n.weight is None else grad * n.weight
 
 

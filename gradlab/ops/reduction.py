@@ -6,7 +6,8 @@ against the input.
 """
 import numpy as np
 
-from .registry import OPS, op
+from . import dual
+from .registry import op
 
 
 def _restore(g, n):
@@ -20,11 +21,11 @@ def _restore(g, n):
 
 
 def _expand_to_input(g, n):
-    return _restore(g, n).expand(n.self_sizes)
+    return dual.expand(_restore(g, n), n.self_sizes)
 
 
 @op("sum", "SumBackward0", cast_result=False,
-    self=lambda g, n: OPS["expand"](g, shape=n.self_sizes))
+    self=lambda g, n: dual.expand(g, n.self_sizes))
 def sum(self, self_sizes):
     return np.add.reduce(self, axis=None, dtype=_sum_dtype(self))
 
@@ -41,7 +42,7 @@ def _sum_dtype(a):
 
 
 @op("mean", "MeanBackward0",
-    self=lambda g, n: OPS["expand"](g / n.count, shape=n.self_sizes))
+    self=lambda g, n: dual.expand(g / n.count, n.self_sizes))
 def mean(self, self_sizes, count):
     return np.add.reduce(self, axis=None) / count
 
@@ -55,7 +56,7 @@ def mean_dim(self, dim, keepdim, self_sizes, count):
 def _even_split_grad(g, n):
     # ties share the gradient evenly, as PyTorch does for full max/min and amax/amin
     hits = n.self == _restore(n.result, n)
-    return _restore(g, n) * hits / hits.sum(n.dim, keepdim=True)
+    return _restore(g, n) * hits / dual.sum_keepdim(hits, n.dim)
 
 
 @op("max_all", "MaxBackward1", saves=("self", "result"),
@@ -84,12 +85,11 @@ def amin(self, dim, keepdim):
 
 def _index_grad(g, n):
     """max(dim)/min(dim): the whole gradient goes to the single returned index."""
-    from ..tensor import Tensor
     d = n.dim[0]
     onehot = np.zeros(n.self_sizes, dtype=bool)
     idx = n.indices if n.keepdim else np.expand_dims(n.indices, d)
     np.put_along_axis(onehot, idx, True, axis=d)
-    return _restore(g, n) * Tensor._make(onehot)
+    return _restore(g, n) * dual.like(g, onehot)
 
 
 @op("max_dim", "MaxBackward0",
@@ -109,11 +109,10 @@ def min_dim(self, dim, keepdim, indices, self_sizes):
 def _prod_grad(g, n):
     # product of all the other elements; written with a division, which is exact unless an input is 0
     x, r = n.self, _restore(n.result, n)
-    if not (x._data == 0).any():
+    if not (dual.data(x) == 0).any():
         return _restore(g, n) * r / x
     # with zeros: compute the product of the others directly (slow path, no division)
-    from ..tensor import Tensor
-    xs = x._data
+    xs = dual.data(x)
     axes = n.dim if n.dim is not None else tuple(range(xs.ndim))
     out = np.empty_like(xs)
     for idx in np.ndindex(xs.shape):
@@ -121,7 +120,7 @@ def _prod_grad(g, n):
         masked[idx] = 1
         sel = tuple(slice(None) if i in axes else idx[i] for i in range(xs.ndim))
         out[idx] = np.prod(masked[sel])
-    return _restore(g, n) * Tensor._make(out)
+    return _restore(g, n) * dual.like(g, out)
 
 
 @op("prod", "ProdBackward0", cast_result=False, saves=("self", "result"),
@@ -138,7 +137,7 @@ def prod_dim(self, dim, keepdim):
 
 def _var_grad(g, n):
     x = n.self
-    centered = x - x.mean(n.dim, keepdim=True) if n.dim is not None else x - x.mean()
+    centered = x - dual.mean_keepdim(x, n.dim)
     return _restore(g, n) * centered * (2.0 / max(n.count - n.correction, 0))
 
 
@@ -150,7 +149,7 @@ def var(self, dim, keepdim, correction, count):
 
 def _std_grad(g, n):
     x = n.self
-    centered = x - x.mean(n.dim, keepdim=True) if n.dim is not None else x - x.mean()
+    centered = x - dual.mean_keepdim(x, n.dim)
     return _restore(g, n) * centered / (_restore(n.result, n) * max(n.count - n.correction, 0))
 
 
@@ -164,15 +163,13 @@ def _norm_grad(g, n):
     x, r = n.self, _restore(n.result, n)
     p = n.p
     if p == 2:
-        from ..tensor import where
-        return _restore(g, n) * where(r == 0, 0.0, x / r)
+        return _restore(g, n) * dual.where(r == 0, 0.0, x / r)
     if p == 1:
-        return _restore(g, n) * x.sign()
+        return _restore(g, n) * dual.sign(x)
     if p == float("inf"):
-        hits = x.abs() == r
-        return _restore(g, n) * x.sign() * hits / hits.sum(n.dim, keepdim=True)
-    from ..tensor import where
-    return _restore(g, n) * where(r == 0, 0.0, x * x.abs() ** (p - 2) / r ** (p - 1))
+        hits = abs(x) == r
+        return _restore(g, n) * dual.sign(x) * hits / dual.sum_keepdim(hits, n.dim)
+    return _restore(g, n) * dual.where(r == 0, 0.0, x * abs(x) ** (p - 2) / r ** (p - 1))
 
 
 @op("norm", "LinalgVectorNormBackward0", saves=("self", "result"), float_result=True,
@@ -189,7 +186,7 @@ def norm(self, p, dim, keepdim):
 
 
 @op("logsumexp", "LogsumexpBackward0", saves=("self", "result"), float_result=True,
-    self=lambda g, n: _restore(g, n) * (n.self - _restore(n.result, n)).exp())
+    self=lambda g, n: _restore(g, n) * dual.exp(n.self - _restore(n.result, n)))
 def logsumexp(self, dim, keepdim):
     m = np.max(self, axis=dim, keepdims=True)
     m = np.where(np.isfinite(m), m, 0)
@@ -198,6 +195,6 @@ def logsumexp(self, dim, keepdim):
 
 
 @op("cumsum", "CumsumBackward0", cast_result=False,
-    self=lambda g, n: g.flip(n.dim).cumsum(n.dim).flip(n.dim))
+    self=lambda g, n: dual.flip(dual.cumsum(dual.flip(g, n.dim), n.dim), n.dim))
 def cumsum(self, dim):
     return np.cumsum(self, axis=dim, dtype=_sum_dtype(self))

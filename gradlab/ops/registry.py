@@ -29,6 +29,7 @@ import numpy as np
 
 from .._dtype import category, result_np_dtype
 from ..autograd import grad_mode
+from ..autograd import node as _node
 from ..autograd.node import Node, accumulator_of, make_node_class
 
 OPS = {}
@@ -51,6 +52,30 @@ class OpNode(Node):
                 grads.append(None)
             else:
                 grads.append(sum_to_shape(formula(g, self), meta))
+        return grads
+
+    def apply_arrays(self, grad_outputs):
+        """The same formulas on plain numpy arrays: what a backward without create_graph runs.
+
+        `g` and the saved values (`n.other`) are then numpy arrays, so `g * n.other` is one numpy
+        multiply, with no Tensor around it. Functions that formulas call (`cos`, `mm`, `sum_keepdim`,
+        ...) come from ops/dual.py and work on both kinds of value."""
+        op = self._op
+        if op.num_outputs == 1:
+            g = grad_outputs[0]
+        else:
+            g = [gi if gi is not None else np.zeros(*meta) for gi, meta in zip(grad_outputs, self._output_meta)]
+        grads = []
+        unpack_arrays = _node.unpack_arrays
+        unpack_arrays[0] = True
+        try:
+            for (child, _), formula, meta in zip(self.next_functions, op.formulas, self._input_meta):
+                if child is None or formula is None:
+                    grads.append(None)
+                else:
+                    grads.append(sum_array_to_shape(formula(g, self), meta))
+        finally:
+            unpack_arrays[0] = False
         return grads
 
 
@@ -240,6 +265,28 @@ def edge_of(t):
     if t._requires_grad:
         return (accumulator_of(t), 0)
     return (None, 0)
+
+
+def sum_array_to_shape(g, meta):
+    """sum_to_shape for a formula's numpy result (a numpy scalar, or a Tensor from a formula that
+    builds one, is turned into an array first)."""
+    if type(g) is not np.ndarray:
+        g = g._data if isinstance(g, Tensor) else np.asarray(g)
+    shape, dtype = meta
+    if g.shape != shape:
+        lead = g.ndim - len(shape)
+        if lead < 0:           # a formula gave fewer dims than the input has: broadcast it up
+            g = np.broadcast_to(g, shape)
+        else:
+            dims = tuple(range(lead)) + tuple(
+                lead + i for i, s in enumerate(shape) if s == 1 and g.shape[lead + i] != 1)
+            if dims:
+                g = np.add.reduce(g, axis=dims, keepdims=True)
+            if g.shape != shape:
+                g = g.reshape(shape)
+    if g.dtype != dtype:
+        g = g.astype(dtype)
+    return g
 
 
 def sum_to_shape(g, meta):

@@ -6,6 +6,7 @@ numbers around, so every formula is another shape op.
 """
 import numpy as np
 
+from . import dual
 from .registry import op
 
 
@@ -22,19 +23,19 @@ def unsafe_view(self, shape, self_sizes):
 
 
 @op("transpose", "TransposeBackward0", promote=False,
-    self=lambda g, n: g.transpose(n.dim0, n.dim1))
+    self=lambda g, n: dual.transpose(g, n.dim0, n.dim1))
 def transpose(self, dim0, dim1):
     return np.swapaxes(self, dim0, dim1)
 
 
 @op("t", "TBackward0", promote=False,
-    self=lambda g, n: g.t())
+    self=lambda g, n: dual.t(g))
 def t(self):
     return self.T
 
 
 @op("permute", "PermuteBackward0", promote=False,
-    self=lambda g, n: g.permute(*np.argsort(n.dims).tolist()))
+    self=lambda g, n: dual.permute(g, np.argsort(n.dims).tolist()))
 def permute(self, dims):
     return np.transpose(self, dims)
 
@@ -58,7 +59,7 @@ def squeeze_matmul(self, dim, self_sizes):
 
 
 @op("unsqueeze", "UnsqueezeBackward0", promote=False,
-    self=lambda g, n: g.squeeze(n.dim))
+    self=lambda g, n: dual.squeeze(g, n.dim))
 def unsqueeze(self, dim):
     return np.expand_dims(self, dim)
 
@@ -81,18 +82,18 @@ def _repeat_grad(g, n):
     split_shape = []
     for r, s in zip(n.repeats, sizes):
         split_shape += [r, s]
-    g = g.reshape(split_shape).sum(tuple(range(0, 2 * len(sizes), 2)))
+    g = dual.sum_dims(g.reshape(split_shape), tuple(range(0, 2 * len(sizes), 2)))
     return g.reshape(n.self_sizes)
 
 
 @op("flip", "FlipBackward0", promote=False,
-    self=lambda g, n: g.flip(n.dims))
+    self=lambda g, n: dual.flip(g, n.dims))
 def flip(self, dims):
     return np.flip(self, dims).copy()
 
 
 @op("roll", "RollBackward0", promote=False,
-    self=lambda g, n: g.roll(tuple(-s for s in n.shifts), n.dims))
+    self=lambda g, n: dual.roll(g, tuple(-s for s in n.shifts), n.dims))
 def roll(self, shifts, dims):
     return np.roll(self, shifts, dims)
 
@@ -101,10 +102,8 @@ def roll(self, shifts, dims):
 
 def _scatter_into_zeros(g, n, key):
     """The gradient of reading `x[key]`: g placed at `key` in zeros of x's shape (repeats add up)."""
-    from ..tensor import Tensor
-    from .registry import OPS
-    out = Tensor._make(np.zeros(n.self_sizes, g._data.dtype))
-    return OPS["index_put_add"](out, g, key=key)
+    zeros = np.zeros(n.self_sizes, g.dtype if isinstance(g, np.ndarray) else g._data.dtype)
+    return dual.call("index_put_add", dual.like(g, zeros), g, key=key)
 
 
 @op("select", "SelectBackward0", promote=False,
@@ -136,8 +135,7 @@ def index_put_add(self, values, key):
 
 
 def _copy_slices_self_grad(g, n):
-    from .registry import OPS
-    return OPS["index_fill_zero"](g, key=n.key)
+    return dual.call("index_fill_zero", g, key=n.key)
 
 
 @op("copy_slices", "CopySlices", ("self", "value"), promote=False,
@@ -181,7 +179,7 @@ def index_select(self, dim, index, self_sizes):
 def _cat_formula(i):
     def formula(g, n):
         start = n.offsets[i]
-        return g.narrow(n.dim, start, n.sizes[i])
+        return g[(slice(None),) * n.dim + (slice(start, start + n.sizes[i]),)]
     return formula
 
 
@@ -196,7 +194,7 @@ def _declare_cat():
         return np.concatenate(arrays, axis=dim)
 
     @op("stack", "StackBackward0", names, promote=True,
-        **{nm: (lambda i: lambda g, n: g.select(n.dim, i))(i) for i, nm in enumerate(names)})
+        **{nm: (lambda i: lambda g, n: g[(slice(None),) * n.dim + (i,)])(i) for i, nm in enumerate(names)})
     def stack(*arrays, dim):
         return np.stack(arrays, axis=dim)
 
@@ -217,10 +215,14 @@ def unbind(self, dim):
 
 
 def _join_grads(grads, n):
+    if isinstance(grads[0], np.ndarray):
+        return np.concatenate(grads, axis=n.dim)
     from ..tensor import cat
     return cat(grads, n.dim)
 
 
 def _stack_grads(grads, n):
+    if isinstance(grads[0], np.ndarray):
+        return np.stack(grads, axis=n.dim)
     from ..tensor import stack
     return stack(grads, n.dim)
