@@ -16,6 +16,7 @@ import numpy as np
 
 from . import _dtype
 from ._size import Size
+from . import autograd as _autograd
 from .autograd import grad_mode
 from .autograd.node import RemovableHandle, _HookDict
 from .ops import OPS
@@ -235,8 +236,7 @@ class Tensor:
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute the gradient of this tensor with respect to the graph leaves (see autograd.backward)."""
-        from .autograd import backward
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self):
         """The same data without history: shares storage and the version counter."""

@@ -31,7 +31,8 @@ def _root_edges(tensors, grad_tensors):
         if g is None:
             if t.requires_grad and t._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            g = Tensor._make(np.ones(t._data.shape, t._data.dtype))
+            shape, dtype = t._data.shape, t._data.dtype
+            g = Tensor._make(np.array(1, dtype).reshape(shape) if t._data.size == 1 else np.ones(shape, dtype))
         else:
             if not isinstance(g, Tensor):
                 g = Tensor._make(np.asarray(g, dtype=t._data.dtype))
@@ -202,7 +203,9 @@ def run_backward(tensors, grad_tensors, retain_graph=None, create_graph=False, i
     previous_mode = grad_mode._state["enabled"]
     grad_mode._state["enabled"] = bool(create_graph)
     try:
-        while ready:
+        if as_arrays and capture is None and not observing:
+            _run_plain(ready, buffers, dependencies, owned, retain_graph)
+        while ready:            # everything else: create_graph, inputs=, observers
             _, node = heapq.heappop(ready)
             grads = buffers.pop(node)
             if needed is not None and node not in needed:
@@ -265,6 +268,42 @@ def run_backward(tensors, grad_tensors, retain_graph=None, create_graph=False, i
                 )
         return [_as_tensor(g) for g in captured]
     return None
+
+
+def _run_plain(ready, buffers, dependencies, owned, retain_graph):
+    """The loop of a plain `loss.backward()` (numpy arrays, no inputs=, nobody observing): the same
+    steps as the general loop in run_backward, without the checks that cannot apply here."""
+    pop, push = heapq.heappop, heapq.heappush
+    while ready:
+        node = pop(ready)[1]
+        grads = buffers.pop(node)
+        if type(node) is AccumulateGrad:
+            if node.variable._hooks:
+                grads = _run_output_hooks(node, grads, False)
+            if grads[0] is not None:
+                _accumulate_into(node.variable, grads[0], False)
+            continue
+        if node._tensor_hooks or node._retained:
+            grads = _run_output_hooks(node, grads, False)
+        if node._freed:
+            node._check_not_freed()
+        if node._pre_hooks or node._post_hooks:
+            grad_inputs = _apply_with_node_hooks(node, grads, True)
+        else:
+            grad_inputs = node.apply_arrays(grads)
+        if not retain_graph and node._saved is not None:
+            node._release()
+        for (child, nr), g in zip(node.next_functions, grad_inputs):
+            if child is None:
+                continue
+            remaining = dependencies[child] = dependencies[child] - 1
+            if g is not None:
+                slots = buffers.get(child)
+                if slots is None:
+                    slots = buffers[child] = [None] * child._num_outputs
+                slots[nr] = g if slots[nr] is None else _add(slots[nr], g, owned, (child, nr), False)
+            if remaining == 0 and child in buffers:
+                push(ready, (-child._sequence_nr, child))
 
 
 def _capture_points(inputs):

@@ -72,8 +72,11 @@ class OpNode(Node):
             for (child, _), formula, meta in zip(self.next_functions, op.formulas, self._input_meta):
                 if child is None or formula is None:
                     grads.append(None)
-                else:
-                    grads.append(sum_array_to_shape(formula(g, self), meta))
+                    continue
+                grad = formula(g, self)
+                if type(grad) is not np.ndarray or grad.shape != meta[0] or grad.dtype != meta[1]:
+                    grad = sum_array_to_shape(grad, meta)
+                grads.append(grad)
         finally:
             unpack_arrays[0] = False
         return grads
@@ -111,7 +114,12 @@ class Op:
         self.float_result = float_result  # integer inputs give a float result (div, exp, ...)
         self.cast_result = cast_result    # False: the forward chose the result dtype (sum of bools is int64)
         self.node_class = node_class(name)
-        self._saved_inputs = tuple((i, n) for i, n in enumerate(inputs) if n in saves)
+        # (argument index, name, slots whose formula reads it) for each saved input: an input is
+        # saved only when one of those slots will receive a gradient
+        self._saved_inputs = tuple(
+            (i, n, tuple(j for j, slot in enumerate(inputs)
+                         if self.saves_by_slot is None or n in self.saves_by_slot.get(slot, ())))
+            for i, n in enumerate(inputs) if n in saves)
         # the forward's parameter defaults (alpha=1, beta=1.0, ...): formulas read them from the node
         # even when the caller left them out
         self.defaults = {name: p.default for name, p in inspect.signature(forward).parameters.items()
@@ -223,20 +231,13 @@ def apply(op, args, params):
             node_dict[name] = a          # a Python scalar, read by formulas as n.<name>
     node.next_functions = tuple(edges)
     node._input_meta = tuple(meta)
-    if op.saves_by_slot is None:
-        for i, name in op._saved_inputs:
-            a = args[i]
-            if isinstance(a, Tensor):
-                node._save(name, a)
-    else:
-        wanted = set()
-        for name, a in zip(op.inputs, args):
-            if isinstance(a, Tensor) and (a.grad_fn is not None or a._requires_grad):
-                wanted.update(op.saves_by_slot.get(name, ()))
-        for i, name in op._saved_inputs:
-            a = args[i]
-            if name in wanted and isinstance(a, Tensor):
-                node._save(name, a)
+    for i, name, readers in op._saved_inputs:
+        a = args[i]
+        if isinstance(a, Tensor):
+            for j in readers:
+                if edges[j][0] is not None:
+                    node._save(name, a)
+                    break
     if op.num_outputs == 1:
         result = Tensor._make(out, node, 0)
         node._outputs = (weakref.ref(result),)
