@@ -20,7 +20,8 @@ from . import autograd as _autograd
 from .autograd import grad_mode
 from .autograd.node import RemovableHandle, _HookDict
 from .ops import OPS
-from .ops import registry as _registry
+from .ops import indexing as _indexing, registry as _registry
+from .ops.linalg import mat2_transposed as _mat2_transposed
 
 _FLOAT_ONLY = "Only Tensors of floating point and complex dtype can require gradients"
 _NONLEAF_GRAD_WARNING = (
@@ -819,8 +820,7 @@ class Tensor:
     def mm(self, mat2):
         _check_mm(self, mat2)
         if mat2.requires_grad:
-            from .ops.linalg import mat2_transposed
-            return OPS["mm"](self, mat2, mat2_transposed=mat2_transposed(mat2))
+            return OPS["mm"](self, mat2, mat2_transposed=_mat2_transposed(mat2))
         return OPS["mm"](self, mat2)
 
     def mv(self, vec):
@@ -1007,17 +1007,14 @@ class Tensor:
 
     # --- indexing -------------------------------------------------------------------------------
     def __getitem__(self, key):
-        from .ops.indexing import getitem
-        return getitem(self, key)
+        return _indexing.getitem(self, key)
 
     def __setitem__(self, key, value):
-        from .ops.indexing import setitem
-        setitem(self, key, value)
+        _indexing.setitem(self, key, value)
 
     # --- in-place operations --------------------------------------------------------------------
     def _inplace(self, opkey, *args, **params):
-        from .ops.indexing import run_inplace
-        return run_inplace(self, opkey, args, params)
+        return _indexing.run_inplace(self, opkey, args, params)
 
     def add_(self, other, alpha=1):
         return self._inplace("add", other, alpha=alpha)
@@ -1471,8 +1468,10 @@ def stack(tensors, dim=0):
 # here, once, instead of importing it inside every call (a function-level import costs ~1 us).
 def _bind_tensor_class():
     from .autograd import engine as _engine, node as _node
-    from .ops import dual as _dual, registry as _registry
-    _engine.Tensor = _node.Tensor = _registry.Tensor = _dual.Tensor = Tensor
+    from .ops import dual as _dual, indexing, registry as _registry
+    _engine.Tensor = _node.Tensor = _registry.Tensor = _dual.Tensor = indexing.Tensor = Tensor
+    indexing._binary = _binary
+    _autograd._Tensor = Tensor
 
 
 _bind_tensor_class()

@@ -14,11 +14,13 @@ _CREATE_GRAPH_WARNING = (
 )
 
 
+_Tensor = None                  # the Tensor class, bound by gradlab/tensor.py (imports run the other way)
+
+
 def _as_list(x):
     if x is None:
         return None
-    from ..tensor import Tensor
-    if isinstance(x, Tensor):
+    if isinstance(x, _Tensor):
         return [x]
     return list(x)
 

@@ -19,13 +19,11 @@ _LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place
 _VIEW_OF_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
 
 
-def _tensor_cls():
-    from ..tensor import Tensor
-    return Tensor
+Tensor = None                   # bound by gradlab/tensor.py (imports run the other way)
+_binary = None                  # tensor._binary, bound there too
 
 
 def _is_advanced(k):
-    Tensor = _tensor_cls()
     if isinstance(k, Tensor):
         return not (k._data.ndim == 0 and k._data.dtype.kind in "iu")
     return isinstance(k, (list, np.ndarray))
@@ -33,7 +31,6 @@ def _is_advanced(k):
 
 def _numpy_key(key):
     """The key with tensors and lists turned into numpy index arrays."""
-    Tensor = _tensor_cls()
     out = []
     for k in key:
         if isinstance(k, Tensor):
@@ -185,7 +182,6 @@ def _kind_name(dtype):
 def _stand_in(t, opkey):
     """A tensor standing for t's value before the in-place change: same history, own storage when
     the op saves its input (so that the saved value is the old one)."""
-    Tensor = _tensor_cls()
     op = OPS[opkey]
     data = t._data.copy() if "self" in op.saves else t._data
     s = Tensor._make(data, t.grad_fn, t._output_nr)
@@ -196,7 +192,6 @@ def _stand_in(t, opkey):
 
 def run_inplace(t, opkey, args, params):
     """x.add_(y) and friends: compute like the out-of-place op, then write into x."""
-    Tensor = _tensor_cls()
     _check_inplace_allowed(t)
     records = grad_mode._state["enabled"] and (
         t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
@@ -230,7 +225,6 @@ def _write_in_place(t, opkey, args, params):
     if ufunc is None or params.get("alpha", 1) != 1 or len(args) != 1 or t._data.dtype.kind != "f":
         return False
     other = args[0]
-    Tensor = _tensor_cls()
     if isinstance(other, Tensor):
         other = other._data
         if other.dtype != t._data.dtype or other.ndim > t._data.ndim or any(
@@ -245,7 +239,6 @@ def _write_in_place(t, opkey, args, params):
 
 
 def _call(opkey, t, args, params):
-    from ..tensor import _binary
     if opkey in ("add", "sub", "mul", "div", "pow", "maximum", "minimum"):
         return _binary(opkey, t, args[0], **params)
     return OPS[opkey](t, *args, **params)
@@ -273,7 +266,6 @@ def assign_data(t, array):
 
 
 def setitem(t, key, value):
-    Tensor = _tensor_cls()
     key = _as_tuple(key)
     if isinstance(value, Tensor) and value._data.dtype.kind == "c" and t._data.dtype.kind != "c":
         raise RuntimeError("value cannot be converted to type float without overflow")
