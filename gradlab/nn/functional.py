@@ -42,7 +42,7 @@ def linear(input, weight, bias=None):
     Without bias it is plain matmul(input, weight.t()) (MmBackward0 for 2-d input).
     """
     out_features, in_features = weight._data.shape
-    rows = int(np.prod(input._data.shape[:-1])) if input._data.ndim else 1
+    rows = math.prod(input._data.shape[:-1]) if input._data.ndim else 1
     cols = input._data.shape[-1] if input._data.ndim else 1
     if cols != in_features:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{cols} and "
@@ -160,10 +160,12 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     target = _as_tensor(target)
     _nll_checks(input, target)
     classes = input._data.shape[-1]
-    t = target._data.astype(np.int64)
-    bad = (t != ignore_index) & ((t < 0) | (t >= classes))
-    if np.any(bad):
-        raise IndexError(f"Target {int(t[bad].reshape(-1)[0])} is out of bounds.")
+    t = target._data.astype(np.int64, copy=False)
+    # (ufunc reductions: np.min/np.any/np.sum add microseconds of Python around the same C loops)
+    if t.size and (np.minimum.reduce(t, axis=None) < 0 or np.maximum.reduce(t, axis=None) >= classes):
+        bad = (t != ignore_index) & ((t < 0) | (t >= classes))
+        if np.logical_or.reduce(bad, axis=None):
+            raise IndexError(f"Target {int(t[bad].reshape(-1)[0])} is out of bounds.")
     w = None
     if weight is not None:
         w = weight._data if isinstance(weight, Tensor) else np.asarray(weight)
@@ -172,11 +174,10 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
                                f"but got weight tensor of shape: [{', '.join(map(str, w.shape))}]")
         w = w.astype(input._data.dtype)
     valid = t != ignore_index
-    picked = np.where(valid, t, 0)
     if w is None:
-        total = valid.sum()
+        total = np.count_nonzero(valid)
     else:
-        total = (w[picked] * valid).sum()
+        total = np.add.reduce(w[np.where(valid, t, 0)] * valid, axis=None)
     total_weight = input._data.dtype.type(total)
     return OPS["nll_loss"](input, target=t, weights=w, reduction=reduction, ignore_index=ignore_index,
                            total_weight=total_weight, self_sizes=input._data.shape)

@@ -8,15 +8,16 @@ from .registry import op
 @op("softmax", "SoftmaxBackward0", saves=("result",), float_result=True,
     self=lambda g, n: n.result * (g - dual.sum_keepdim(g * n.result, n.dim)))
 def softmax(self, dim):
-    e = np.exp(self - np.max(self, axis=dim, keepdims=True))
-    return e / np.sum(e, axis=dim, keepdims=True)
+    # ufunc reductions (np.maximum.reduce) rather than np.max: same C loop, microseconds less Python
+    e = np.exp(self - np.maximum.reduce(self, axis=dim, keepdims=True))
+    return e / np.add.reduce(e, axis=dim, keepdims=True)
 
 
 @op("log_softmax", "LogSoftmaxBackward0", saves=("result",), float_result=True,
     self=lambda g, n: g - dual.exp(n.result) * dual.sum_keepdim(g, n.dim))
 def log_softmax(self, dim):
-    shifted = self - np.max(self, axis=dim, keepdims=True)
-    return shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+    shifted = self - np.maximum.reduce(self, axis=dim, keepdims=True)
+    return shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True))
 
 
 def _nll_grad(g, n):
@@ -55,7 +56,7 @@ def nll_loss(self, target, weights, reduction, ignore_index, total_weight, self_
         picked = picked * weights[np.where(valid, target, 0)]
     if reduction == "none":
         return picked.astype(self.dtype)
-    total = picked.sum(dtype=np.float64) if self.dtype == np.float64 else picked.sum()
+    total = np.add.reduce(picked, axis=None)
     return np.asarray(total / total_weight if reduction == "mean" else total, dtype=self.dtype)
 
 
