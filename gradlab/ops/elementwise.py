@@ -1,7 +1,8 @@
 """Elementwise ops: arithmetic, powers, and the unary math functions.
 
-Each block is the forward (numpy) and one gradient formula per input (Tensor ops), with the
-grad_fn name PyTorch gives the node. Inputs are named as in PyTorch: `self`, `other`.
+Each block is the forward (numpy) and one gradient formula per input (operators and ops/dual.py
+functions, so it runs on arrays and on Tensors), with the grad_fn name PyTorch gives the node.
+Inputs are named as in PyTorch: `self`, `other`.
 """
 import math
 

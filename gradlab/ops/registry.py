@@ -10,10 +10,11 @@ An op is declared once:
 
 * the forward takes numpy arrays (and plain parameters) and returns a numpy array;
 * one gradient formula per differentiable input, named after the input. A formula gets the
-  gradient `g` of the output (a Tensor) and the node `n`, whose attributes are the saved tensors
-  (`n.self`, `n.other`, `n.result`), the op's parameters (`n.dim`) and the Python scalars it was
-  called with. Formulas are written with Tensor operations, so with `create_graph=True` they build
-  a graph of their own (gradients of gradients);
+  gradient `g` of the output and the node `n`, whose attributes are the saved tensors (`n.self`,
+  `n.other`, `n.result`), the op's parameters (`n.dim`) and the Python scalars it was called with.
+  Formulas use operators and the functions of ops/dual.py (`dual.cos(n.self)`), so the same
+  formula runs on numpy arrays in a plain backward (fast: no Tensors, no graph) and on Tensors with
+  `create_graph=True` (it then records a graph of its own: gradients of gradients);
 * a formula returns the gradient at the output's (broadcast) shape: the node sums it back to each
   input's shape in one place (`sum_to_shape`). No formula unbroadcasts by hand;
 * `saves` lists what the formulas read. Only those are kept, and only those make an in-place change
