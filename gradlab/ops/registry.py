@@ -148,6 +148,9 @@ def op(key, name, inputs=("self",), saves=(), num_outputs=1, promote=True, float
     return register
 
 
+_new = object.__new__
+_sequence = _node._sequence
+
 _SCALAR_CATEGORY = {bool: 0, int: 1, float: 2, complex: 3}
 _KIND_CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
 _FLOAT32 = np.dtype(np.float32)
@@ -209,13 +212,15 @@ def apply(op, args, params):
         if not needs_grad:
             return tuple(Tensor._make(o) for o in out)
 
-    node = op.node_class()
+    # (Node.__init__ inlined, and node.__dict__ touched only when there are parameters: reading it
+    # makes CPython build a real dict for the node, which most nodes never need)
+    node = _new(op.node_class)
+    node._sequence_nr = next(_sequence)
     node._op = op
-    node_dict = node.__dict__
     if op.defaults:
-        node_dict.update(op.defaults)
+        node.__dict__.update(op.defaults)
     if params:
-        node_dict.update(params)
+        node.__dict__.update(params)
     edges, meta = [], []
     for name, a in zip(op.inputs, args):
         if isinstance(a, Tensor):
@@ -229,7 +234,7 @@ def apply(op, args, params):
         else:
             edges.append((None, 0))
             meta.append(None)
-            node_dict[name] = a          # a Python scalar, read by formulas as n.<name>
+            setattr(node, name, a)       # a Python scalar, read by formulas as n.<name>
     node.next_functions = tuple(edges)
     node._input_meta = tuple(meta)
     for i, name, readers in op._saved_inputs:
