@@ -62,3 +62,15 @@ def test_hand_written_numpy_backward_matches_finite_differences():
         e[i] = eps
         numeric = (forward(x0 + e) - forward(x0 - e)) / (2 * eps)
         assert np.isclose(grad[i], numeric, rtol=1e-2, atol=1e-4)
+
+
+def test_op_cost_script_runs():
+    """benchmarks/op_cost.py (what one recorded op and one backward node cost) keeps working."""
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "op_cost.py"), "--quick"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for label in ("np.multiply(a, b), the work itself", "h * w, recorded (result kept)",
+                  "backward, per MulBackward0 node"):
+        assert label in proc.stdout, proc.stdout
+    times = [float(line.split()[-2]) for line in proc.stdout.splitlines() if line.endswith(" us")]
+    assert times and all(t > 0 for t in times), proc.stdout

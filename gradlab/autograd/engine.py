@@ -361,7 +361,7 @@ def _add(total, g, owned, key, create_graph):
     contributions are added into it in place (unless a graph of the gradient is being built)."""
     if create_graph:
         return total + g
-    if key in owned and total.shape == np.broadcast_shapes(total.shape, g.shape):
+    if key in owned and (total.shape == g.shape or total.shape == np.broadcast_shapes(total.shape, g.shape)):
         np.add(total, g, out=total, casting="unsafe")
         return total
     owned.add(key)
