@@ -7,7 +7,9 @@
 3. Each node turns the gradient of its outputs into one gradient per input slot; the engine adds
    those into the buffers of `next_functions`. AccumulateGrad nodes add into `leaf.grad`.
 4. Saved tensors are freed after a node runs unless `retain_graph=True`.
-The engine reports what it does through `events`; it never imports any drawing code.
+One backward call's state is a GraphTask. Gradients flow as numpy arrays, or as Tensors when
+create_graph=True asks for a graph of the gradients. The engine reports what it does through
+`events`; it never imports any drawing code.
 """
 import heapq
 
@@ -166,59 +168,125 @@ def run_backward(tensors, grad_tensors, retain_graph=None, create_graph=False, i
     With accumulate=True (Tensor.backward) gradients land in leaves' `.grad` (only the leaves in
     `inputs` if given). With accumulate=False (autograd.grad) nothing is written: the gradients
     of `inputs` are returned as a list.
-
-    Without create_graph, gradients travel between nodes as plain numpy arrays: nothing records a
-    graph of them, so there is no need for Tensors (hooks and autograd.grad still see Tensors).
-    With create_graph they are Tensors, and the formulas' own operations record a new graph.
     """
     if retain_graph is None:
         retain_graph = create_graph
-    as_arrays = not create_graph
-    roots = _root_edges(tensors, grad_tensors)
-    root_nodes = [n for n, _, _ in roots]
-    if inputs is None:
-        dependencies = _count_dependencies(root_nodes)
-        capture, needed = None, None
-    else:
-        dependencies, order = _discover(root_nodes)
-        capture = _capture_points(inputs)     # (node, output_nr) -> index into inputs
-        needed = _needed_nodes(order, {n for n, _ in capture})
-    captured = [None] * (len(inputs) if inputs is not None else 0)
+    task = GraphTask(_root_edges(tensors, grad_tensors), inputs, retain_graph, create_graph, accumulate)
+    task.run()
+    if inputs is not None and not accumulate:
+        return task.captured_gradients(allow_unused)
+    return None
 
-    observing = events.active()
-    buffers = {}                     # node -> one gradient (or None) per output of the node
-    owned = set()                    # buffers holding an array only the engine refers to (safe to add into)
-    for node, nr, g in roots:
-        g = _as_value(g, as_arrays)
-        slots = buffers.setdefault(node, [None] * node._num_outputs)
-        slots[nr] = g if slots[nr] is None else _add(slots[nr], g, owned, (node, nr), create_graph)
-    if observing:
-        events.emit(events.BackwardStarted(tuple(root_nodes), tuple(_snapshot(g) for _, _, g in roots)))
 
-    ready = []
-    for node in buffers:
-        if dependencies.get(node, 0) == 0:
-            heapq.heappush(ready, (-node._sequence_nr, node))
+class GraphTask:
+    """The state of one backward call (PyTorch's engine has the same object, by the same name).
 
-    previous_mode = grad_mode._state["enabled"]
-    grad_mode._state["enabled"] = bool(create_graph)
-    try:
-        if as_arrays and capture is None and not observing:
-            _run_plain(ready, buffers, dependencies, owned, retain_graph)
-        while ready:            # everything else: create_graph, inputs=, observers
-            _, node = heapq.heappop(ready)
+    Without create_graph, gradients travel between nodes as plain numpy arrays: nothing records a
+    graph of them, so they need no Tensors (hooks and autograd.grad still see Tensors). With
+    create_graph they are Tensors, and the formulas' own operations record a new graph.
+    """
+
+    def __init__(self, roots, inputs, retain_graph, create_graph, accumulate):
+        self.inputs = inputs
+        self.retain_graph = retain_graph
+        self.create_graph = bool(create_graph)
+        self.as_arrays = not create_graph
+        self.accumulate = accumulate
+        root_nodes = [n for n, _, _ in roots]
+        if inputs is None:
+            self.dependencies = _count_dependencies(root_nodes)   # node -> contributions still to come
+            self.capture = self.needed = None
+        else:
+            self.dependencies, order = _discover(root_nodes)
+            self.capture = _capture_points(inputs)     # (node, output_nr) -> index into inputs
+            self.needed = _needed_nodes(order, {n for n, _ in self.capture})   # the rest is pruned
+        self.captured = [None] * (len(inputs) if inputs is not None else 0)
+        self.observing = events.active()
+        self.buffers = {}            # node -> one gradient (or None) per output of the node
+        self.owned = set()           # (node, output_nr) whose buffer is an array only the engine holds
+        for node, nr, g in roots:
+            self.receive(node, nr, _as_value(g, self.as_arrays))
+        if self.observing:
+            events.emit(events.BackwardStarted(tuple(root_nodes), tuple(_snapshot(g) for _, _, g in roots)))
+        self.ready = []              # heap of (-creation order, node): the newest ready node runs first
+        for node in self.buffers:
+            if self.dependencies.get(node, 0) == 0:
+                heapq.heappush(self.ready, (-node._sequence_nr, node))
+
+    def receive(self, node, nr, g):
+        """Add gradient g into the buffer of node's output nr; return the buffer's new total."""
+        slots = self.buffers.get(node)
+        if slots is None:
+            slots = self.buffers[node] = [None] * node._num_outputs
+        slots[nr] = g if slots[nr] is None else _add(slots[nr], g, self.owned, (node, nr), self.create_graph)
+        return slots[nr]
+
+    def run(self):
+        previous_mode = grad_mode._state["enabled"]
+        grad_mode._state["enabled"] = self.create_graph
+        try:
+            if self.as_arrays and self.capture is None and not self.observing:
+                self._run_plain()
+            else:
+                self._run_general()
+        finally:
+            grad_mode._state["enabled"] = previous_mode
+            if self.observing:
+                events.emit(events.BackwardFinished())
+
+    def _run_plain(self):
+        """The loop of a plain `loss.backward()` (numpy arrays, no inputs=, nobody observing): the
+        steps of _run_general without the checks that cannot apply here."""
+        pop, push = heapq.heappop, heapq.heappush
+        ready, buffers, dependencies, owned = self.ready, self.buffers, self.dependencies, self.owned
+        retain_graph = self.retain_graph
+        while ready:
+            node = pop(ready)[1]
             grads = buffers.pop(node)
+            if type(node) is AccumulateGrad:
+                if node.variable._hooks:
+                    grads = _run_output_hooks(node, grads, False)
+                if grads[0] is not None:
+                    _accumulate_into(node.variable, grads[0], False)
+                continue
+            if node._tensor_hooks or node._retained:
+                grads = _run_output_hooks(node, grads, False)
+            if node._freed:
+                node._check_not_freed()
+            if node._pre_hooks or node._post_hooks:
+                grad_inputs = _apply_with_node_hooks(node, grads, True)
+            else:
+                grad_inputs = node.apply_arrays(grads)
+            if not retain_graph and node._saved is not None:
+                node._release()
+            for (child, nr), g in zip(node.next_functions, grad_inputs):
+                if child is None:
+                    continue
+                remaining = dependencies[child] = dependencies[child] - 1
+                if g is not None:
+                    slots = buffers.get(child)
+                    if slots is None:
+                        slots = buffers[child] = [None] * child._num_outputs
+                    slots[nr] = g if slots[nr] is None else _add(slots[nr], g, owned, (child, nr), False)
+                if remaining == 0 and child in buffers:
+                    push(ready, (-child._sequence_nr, child))
+
+    def _run_general(self):
+        """Every case: create_graph (Tensors), inputs= (capture and pruning), observers (events)."""
+        needed, observing, create_graph = self.needed, self.observing, self.create_graph
+        while self.ready:
+            node = heapq.heappop(self.ready)[1]
+            grads = self.buffers.pop(node)
             if needed is not None and node not in needed:
                 continue
             if observing:
                 events.emit(events.NodeStarted(node, tuple(_snapshot(g) for g in grads)))
             if node._tensor_hooks or node._retained or type(node) is AccumulateGrad:
                 grads = _run_output_hooks(node, grads, create_graph)
-            if capture is not None:
-                _capture(node, grads, capture, captured, inputs, accumulate, create_graph)
-
+            if self.capture is not None:
+                self._capture(node, grads)
             if type(node) is AccumulateGrad:
-                if accumulate and (capture is None or (node, 0) in capture) and grads[0] is not None:
+                if self.accumulate and (self.capture is None or (node, 0) in self.capture) and grads[0] is not None:
                     _accumulate_leaf(node.variable, grads[0], create_graph, observing)
                 if observing:
                     events.emit(events.NodeFinished(node, ()))
@@ -231,79 +299,46 @@ def run_backward(tensors, grad_tensors, retain_graph=None, create_graph=False, i
             if node._freed:
                 node._check_not_freed()
             if node._pre_hooks or node._post_hooks:
-                grad_inputs = _apply_with_node_hooks(node, grads, as_arrays)
-            elif as_arrays:
+                grad_inputs = _apply_with_node_hooks(node, grads, self.as_arrays)
+            elif self.as_arrays:
                 grad_inputs = node.apply_arrays(grads)
             else:
                 grad_inputs = node.apply(grads)
-            if not retain_graph and node._saved is not None:
+            if not self.retain_graph and node._saved is not None:
                 node._release()
 
             for i, ((child, nr), g) in enumerate(zip(node.next_functions, grad_inputs)):
                 if child is None:
                     continue
-                remaining = dependencies[child] = dependencies[child] - 1
+                remaining = self.dependencies[child] = self.dependencies[child] - 1
                 if g is not None and (needed is None or child in needed):
-                    slots = buffers.get(child)
-                    if slots is None:
-                        slots = buffers[child] = [None] * child._num_outputs
-                    slots[nr] = g if slots[nr] is None else _add(slots[nr], g, owned, (child, nr), create_graph)
+                    total = self.receive(child, nr, g)
                     if observing:
-                        events.emit(events.GradientSent(node, i, child, nr, _snapshot(g), _snapshot(slots[nr]), remaining))
-                if remaining == 0 and child in buffers:
-                    heapq.heappush(ready, (-child._sequence_nr, child))
+                        events.emit(events.GradientSent(node, i, child, nr, _snapshot(g), _snapshot(total), remaining))
+                if remaining == 0 and child in self.buffers:
+                    heapq.heappush(self.ready, (-child._sequence_nr, child))
             if observing:
                 events.emit(events.NodeFinished(node, tuple(_snapshot(g) for g in grad_inputs)))
-    finally:
-        grad_mode._state["enabled"] = previous_mode
-        if observing:
-            events.emit(events.BackwardFinished())
 
-    if inputs is not None and not accumulate:
-        for i, g in enumerate(captured):
+    def _capture(self, node, grads):
+        """Keep the gradients autograd.grad / backward(inputs=...) asked for."""
+        for nr, g in enumerate(grads):
+            i = self.capture.get((node, nr))
+            if i is not None:
+                self.captured[i] = g
+                if self.accumulate and g is not None and type(node) is not AccumulateGrad:
+                    # backward(inputs=[non_leaf]) fills that tensor's .grad, as PyTorch does
+                    _accumulate_into(self.inputs[i], g, self.create_graph)
+
+    def captured_gradients(self, allow_unused):
+        """What autograd.grad returns: one Tensor (or None) per input."""
+        for i, g in enumerate(self.captured):
             if g is None and not allow_unused:
                 raise RuntimeError(
                     f"The differentiated Tensor at index {i} appears to not have been used in the graph. "
                     "Set allow_unused=True if this is the desired behavior."
                 )
-        return [_as_tensor(g) for g in captured]
-    return None
-
-
-def _run_plain(ready, buffers, dependencies, owned, retain_graph):
-    """The loop of a plain `loss.backward()` (numpy arrays, no inputs=, nobody observing): the same
-    steps as the general loop in run_backward, without the checks that cannot apply here."""
-    pop, push = heapq.heappop, heapq.heappush
-    while ready:
-        node = pop(ready)[1]
-        grads = buffers.pop(node)
-        if type(node) is AccumulateGrad:
-            if node.variable._hooks:
-                grads = _run_output_hooks(node, grads, False)
-            if grads[0] is not None:
-                _accumulate_into(node.variable, grads[0], False)
-            continue
-        if node._tensor_hooks or node._retained:
-            grads = _run_output_hooks(node, grads, False)
-        if node._freed:
-            node._check_not_freed()
-        if node._pre_hooks or node._post_hooks:
-            grad_inputs = _apply_with_node_hooks(node, grads, True)
-        else:
-            grad_inputs = node.apply_arrays(grads)
-        if not retain_graph and node._saved is not None:
-            node._release()
-        for (child, nr), g in zip(node.next_functions, grad_inputs):
-            if child is None:
-                continue
-            remaining = dependencies[child] = dependencies[child] - 1
-            if g is not None:
-                slots = buffers.get(child)
-                if slots is None:
-                    slots = buffers[child] = [None] * child._num_outputs
-                slots[nr] = g if slots[nr] is None else _add(slots[nr], g, owned, (child, nr), False)
-            if remaining == 0 and child in buffers:
-                push(ready, (-child._sequence_nr, child))
+        return [_as_tensor(g) for g in self.captured]
 
 
 def _capture_points(inputs):
@@ -319,16 +354,6 @@ def _capture_points(inputs):
         else:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     return capture
-
-
-def _capture(node, grads, capture, captured, inputs, accumulate, create_graph):
-    for nr, g in enumerate(grads):
-        i = capture.get((node, nr))
-        if i is not None:
-            captured[i] = g
-            if accumulate and g is not None and type(node) is not AccumulateGrad:
-                # backward(inputs=[non_leaf]) fills that tensor's .grad, as PyTorch does
-                _accumulate_into(inputs[i], g, create_graph)
 
 
 def _accumulate_leaf(leaf, grad, create_graph, observing):
