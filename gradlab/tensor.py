@@ -401,22 +401,34 @@ class Tensor:
         return self if self._data.flags.c_contiguous else OPS["clone"](self)
 
     # --- arithmetic operators -------------------------------------------------------------------
+    # numpy defers to the operators of objects with a higher __array_priority__ (PyTorch's value):
+    # `np.float64(2) * t` then calls t.__rmul__ and gives a Tensor with a grad_fn, as in PyTorch,
+    # instead of numpy turning t into an array. The reflected operators below refuse numpy arrays
+    # (NotImplemented: Python raises PyTorch's TypeError for `np.ones(3) * t`).
+    __array_priority__ = 1000
+
     def __add__(self, other):
         return _binary("add", self, other)
 
     def __radd__(self, other):
+        if isinstance(other, np.ndarray):
+            return NotImplemented
         return _binary("add", self, other)
 
     def __sub__(self, other):
         return _binary("sub", self, other)
 
     def __rsub__(self, other):
+        if isinstance(other, np.ndarray):
+            return NotImplemented
         return _scalar_left("rsub", self, other)
 
     def __mul__(self, other):
         return _binary("mul", self, other)
 
     def __rmul__(self, other):
+        if isinstance(other, np.ndarray):
+            return NotImplemented
         return _binary("mul", self, other)
 
     def __truediv__(self, other):
@@ -448,6 +460,8 @@ class Tensor:
         return matmul(self, other)
 
     def __rmatmul__(self, other):
+        if isinstance(other, np.ndarray):
+            return NotImplemented
         return matmul(_as_tensor(other), self)
 
     def __floordiv__(self, other):

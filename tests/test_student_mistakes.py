@@ -28,6 +28,15 @@ SNIPPETS = [
     "x = torch.ones(2, requires_grad=True); y = (x * x).sum(); y.backward(); y.backward()",
     "x = torch.ones(3, requires_grad=True); y = x.exp(); y.add_(1); y.sum().backward()",
     "torch.ones(3) + torch.ones(4)", "torch.ones(2, 3) @ torch.ones(2, 3)", "bool(torch.ones(2))",
+    # numpy on the left: numpy scalars give Tensors (float32, with a graph), numpy arrays are refused
+    "import numpy as np; x = torch.ones(2, requires_grad=True); y = np.float64(2) * x; "
+    "assert type(y) is type(x) and y.dtype == torch.float32 and y.grad_fn is not None",
+    "import numpy as np; y = np.sqrt(2.0) - torch.ones(2); assert type(y) is torch.Tensor and y.dtype == torch.float32",
+    "import numpy as np; y = np.float32(2) / torch.ones(2); assert type(y) is torch.Tensor",
+    "import numpy as np; y = np.float64(2) ** torch.ones(2); assert type(y) is torch.Tensor and y.dtype == torch.float32",
+    "import numpy as np; np.ones(3) * torch.ones(3)", "import numpy as np; np.ones(3) - torch.ones(3)",
+    "import numpy as np; np.ones(3) + torch.ones(3)", "import numpy as np; np.ones((3, 3)) @ torch.ones(3)",
+    "import numpy as np; np.ones(3) * torch.ones(3, requires_grad=True)",
 ]
 
 
