@@ -454,6 +454,8 @@ class Tensor:
         return _binary("pow", self, _as_tensor(exponent))
 
     def __rpow__(self, base):
+        if isinstance(base, np.ndarray):
+            return NotImplemented
         return _scalar_left("rpow", self, base)
 
     def __matmul__(self, other):
@@ -468,6 +470,8 @@ class Tensor:
         return _no_grad_binary(np.floor_divide, self, other)
 
     def __rfloordiv__(self, other):
+        if isinstance(other, np.ndarray):
+            return NotImplemented
         return _no_grad_binary(np.floor_divide, _as_tensor(other), self)
 
     def __mod__(self, other):

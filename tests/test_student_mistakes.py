@@ -37,6 +37,9 @@ SNIPPETS = [
     "import numpy as np; np.ones(3) * torch.ones(3)", "import numpy as np; np.ones(3) - torch.ones(3)",
     "import numpy as np; np.ones(3) + torch.ones(3)", "import numpy as np; np.ones((3, 3)) @ torch.ones(3)",
     "import numpy as np; np.ones(3) * torch.ones(3, requires_grad=True)",
+    "import numpy as np; np.ones(3) ** torch.ones(3)", "import numpy as np; np.ones(3) // torch.ones(3)",
+    "import numpy as np; y = np.ones(3) / torch.ones(3); assert y.dtype == torch.float64",
+    "import numpy as np; y = np.ones(3) == torch.ones(3); assert y.dtype == torch.bool",
 ]
 
 
