@@ -10,6 +10,8 @@ A formula runs in two ways (see OpNode in registry.py):
 Operators (`g * n.other`, `-g`, `g / (2 * n.result)`) already work on both, so formulas use them
 directly. Everything else a formula needs is here, named like the PyTorch function it stands for.
 """
+import math
+
 import numpy as np
 
 Tensor = None                   # bound by gradlab/tensor.py (imports run the other way)
@@ -104,12 +106,14 @@ def mean_keepdim(x, dims):
 
 
 def expand(x, shape):
-    """x broadcast to `shape`: a view on Tensors; on arrays a new array, because np.broadcast_to
-    costs ~3 us of Python while filling a new array is ~0.5 us (and the next formula would
-    allocate one anyway)."""
+    """x broadcast to `shape`, as a view (no copy). Small arrays are filled instead: np.broadcast_to
+    costs ~3 us of Python, while filling a few thousand numbers takes well under a microsecond."""
     if isinstance(x, Tensor):
         from .registry import OPS
         return OPS["expand"](x, shape=tuple(shape))
+    shape = tuple(shape)
+    if math.prod(shape) > 4096:
+        return np.broadcast_to(x, shape)
     out = np.empty(shape, dtype=x.dtype)
     out[...] = x
     return out
