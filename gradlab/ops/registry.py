@@ -32,6 +32,7 @@ from .._dtype import category, result_np_dtype
 from ..autograd import grad_mode
 from ..autograd import node as _node
 from ..autograd.node import Node, accumulator_of, make_node_class
+from . import dual
 
 OPS = {}
 Tensor = None                   # bound by gradlab/tensor.py (imports run the other way)
@@ -76,7 +77,7 @@ class OpNode(Node):
                     continue
                 grad = formula(g, self)
                 if type(grad) is not np.ndarray or grad.shape != meta[0] or grad.dtype != meta[1]:
-                    grad = sum_array_to_shape(grad, meta)
+                    grad = dual.data(sum_to_shape(grad, meta))
                 grads.append(grad)
         finally:
             unpack_arrays[0] = False
@@ -274,39 +275,26 @@ def edge_of(t):
     return (None, 0)
 
 
-def sum_array_to_shape(g, meta):
-    """sum_to_shape for a formula's numpy result (a numpy scalar, or a Tensor from a formula that
-    builds one, is turned into an array first)."""
-    if type(g) is not np.ndarray:
-        g = g._data if isinstance(g, Tensor) else np.asarray(g)
+def sum_to_shape(g, meta):
+    """Sum a gradient computed at the broadcast output shape back to an input's shape (and dtype).
+
+    `g` is a Tensor (create_graph) or a numpy array (a plain backward); a numpy scalar that a
+    formula gave becomes an array first."""
+    if not isinstance(g, (np.ndarray, Tensor)):
+        g = np.asarray(g)
     shape, dtype = meta
-    if g.shape != shape:
-        lead = g.ndim - len(shape)
+    g_shape = dual.data(g).shape
+    if g_shape != shape:
+        lead = len(g_shape) - len(shape)
         if lead < 0:           # a formula gave fewer dims than the input has: broadcast it up
-            g = np.broadcast_to(g, shape)
+            g = dual.expand(g, shape)
         else:
             dims = tuple(range(lead)) + tuple(
-                lead + i for i, s in enumerate(shape) if s == 1 and g.shape[lead + i] != 1)
+                lead + i for i, s in enumerate(shape) if s == 1 and g_shape[lead + i] != 1)
             if dims:
-                g = np.add.reduce(g, axis=dims, keepdims=True)
-            if g.shape != shape:
+                g = dual.sum_keepdim(g, dims)
+            if dual.data(g).shape != shape:
                 g = g.reshape(shape)
-    if g.dtype != dtype:
-        g = g.astype(dtype)
-    return g
-
-
-def sum_to_shape(g, meta):
-    """Sum a gradient computed at the broadcast output shape back to an input's shape (and dtype)."""
-    shape, dtype = meta
-    if g._data.shape != shape:
-        lead = g._data.ndim - len(shape)
-        dims = tuple(range(lead)) + tuple(
-            lead + i for i, s in enumerate(shape) if s == 1 and g._data.shape[lead + i] != 1)
-        if dims:
-            g = g.sum(dims, keepdim=True)
-        if g._data.shape != shape:
-            g = g.reshape(shape)
-    if g._data.dtype != dtype:
-        g = g.to(dtype)
+    if dual.data(g).dtype != dtype:
+        g = dual.to_dtype(g, dtype)
     return g
