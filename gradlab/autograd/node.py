@@ -233,6 +233,27 @@ def accumulator_of(leaf):
     return node
 
 
+class SavedValue:
+    """Reads a saved tensor as a node attribute (`node.other`), set on a node class for each name
+    its op saves. Found by normal attribute lookup, this is several times cheaper than the
+    `__getattr__` fallback (which first fails a lookup), and every backward formula reads these.
+    A non-data descriptor: a Python scalar or a parameter stored on the node itself wins."""
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __get__(self, node, cls=None):
+        if node is None:
+            return self
+        saved = node._saved
+        if saved is not None:
+            value = saved.get(self.name)
+            if value is not None:
+                return value.unpack(node)
+        return node.__getattr__(self.name)     # freed or never saved: Node's errors
+
+
 def make_node_class(name, base=Node, module="builtins"):
     """A Node subclass with PyTorch's class name: `type(y.grad_fn)` shows `<class 'AddBackward0'>`."""
     cls = type(name, (base,), {})

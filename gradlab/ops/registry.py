@@ -31,7 +31,7 @@ import numpy as np
 from .._dtype import category, result_np_dtype
 from ..autograd import grad_mode
 from ..autograd import node as _node
-from ..autograd.node import Node, accumulator_of, make_node_class
+from ..autograd.node import Node, SavedValue, accumulator_of, make_node_class
 from . import dual
 
 OPS = {}
@@ -116,6 +116,9 @@ class Op:
         self.float_result = float_result  # integer inputs give a float result (div, exp, ...)
         self.cast_result = cast_result    # False: the forward chose the result dtype (sum of bools is int64)
         self.node_class = node_class(name)
+        for saved_name in saves:             # node.other reads the saved value directly
+            if not hasattr(self.node_class, saved_name):
+                setattr(self.node_class, saved_name, SavedValue(saved_name))
         # (argument index, name, slots whose formula reads it) for each saved input: an input is
         # saved only when one of those slots will receive a gradient
         self._saved_inputs = tuple(
