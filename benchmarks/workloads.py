@@ -33,6 +33,9 @@ def _lib_module(lib):
     if lib == "gradlab":
         import gradlab
         return gradlab
+    if lib == "minimal":
+        import minimal_autograd
+        return minimal_autograd
     import torch
     return torch
 
@@ -196,6 +199,8 @@ def functional_api(lib):
         return None
     if lib == "gradlab":
         return GF
+    if lib == "minimal":
+        return _lib_module(lib).functional
     import torch.nn.functional as TF
     return TF
 
