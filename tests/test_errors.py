@@ -50,6 +50,27 @@ CASES = [
     ("x = torch.ones(2, requires_grad=True); torch.autograd.grad((x * 2).sum(), [torch.ones(2)])",
      RuntimeError, "One of the differentiated Tensors does not require grad"),
     ("x = torch.ones(2, requires_grad=True); x.grad.zero_()", AttributeError, "'NoneType' object has no attribute 'zero_'"),
+    # a hook may replace a gradient, but not its type, dtype, size or count
+    ("x = torch.ones(3, requires_grad=True); y = x * 2; y.register_hook(lambda g: g.double()); y.sum().backward()",
+     RuntimeError, "hook '<lambda>' has changed the type of value (was torch.FloatTensor got torch.DoubleTensor)"),
+    ("x = torch.ones(3, requires_grad=True); y = x * 2; y.register_hook(lambda g: g[:2]); y.sum().backward()",
+     RuntimeError, "hook '<lambda>' has changed the size of value"),
+    ("x = torch.ones(2, 3, requires_grad=True); y = x * 2; y.register_hook(lambda g: g.t()); y.sum().backward()",
+     RuntimeError, "hook '<lambda>' has changed the size of value"),
+    ("x = torch.ones(3, requires_grad=True, dtype=torch.float64)\ndef halve(g):\n    return g.float()\n"
+     "x.register_hook(halve); (x * 2).sum().backward()",
+     RuntimeError, "hook 'halve' has changed the type of value (was torch.DoubleTensor got torch.FloatTensor)"),
+    ("import functools; x = torch.ones(3, requires_grad=True); y = x * 2\n"
+     "y.register_hook(functools.partial(lambda g, k: g.int(), k=1)); y.sum().backward()",
+     RuntimeError, "hook '<unknown>' has changed the type of value (was torch.FloatTensor got torch.IntTensor)"),
+    ("x = torch.ones(3, requires_grad=True); y = x * 2; y.register_hook(lambda g: 5); y.sum().backward()",
+     TypeError, "expected Variable, but hook returned 'int'"),
+    ("x = torch.ones(3, requires_grad=True); y = x * 2\n"
+     "y.grad_fn.register_prehook(lambda gs: (gs[0].double(),)); y.sum().backward()",
+     RuntimeError, "hook '<lambda>' has changed the type of value (was torch.FloatTensor got torch.DoubleTensor)"),
+    ("x = torch.ones(3, requires_grad=True); y = x * 2\n"
+     "y.grad_fn.register_hook(lambda gi, go: (gi[0],)); y.sum().backward()",
+     RuntimeError, "hook '<lambda>' has returned an incorrect number of values (got 1, but expected 2)"),
     ("torch.ones(2).register_hook(lambda g: g)", RuntimeError,
      "cannot register a hook on a tensor that doesn't require gradient"),
     # --- requires_grad flags ---------------------------------------------------------------------

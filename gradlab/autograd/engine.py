@@ -128,7 +128,11 @@ def _accumulate_into(tensor, grad, create_graph):
 
 
 def _fresh_copy(tensor, data):
-    copy = np.empty_like(tensor._data)      # the leaf's own memory layout, as PyTorch does
+    """A copy of `data` in the leaf's own memory layout and dtype, as PyTorch does."""
+    leaf = tensor._data
+    if data.dtype == leaf.dtype and data.flags.c_contiguous and leaf.flags.c_contiguous:
+        return data.copy()                  # the common case, without np.copyto's Python wrapper
+    copy = np.empty_like(leaf)
     np.copyto(copy, data, casting="unsafe")
     return copy
 
@@ -371,14 +375,42 @@ def _apply_with_node_hooks(node, grads, as_arrays):
         for hook in tuple(node._pre_hooks.values()):
             replaced = hook(tuple(grads))
             if replaced is not None:
-                grads = list(replaced)
+                grads = _checked_hook_results(hook, grads, replaced)
     grad_inputs = node.apply(grads)
     if node._post_hooks:
         for hook in tuple(node._post_hooks.values()):
             replaced = hook(tuple(grad_inputs), tuple(grads))
             if replaced is not None:
-                grad_inputs = tuple(replaced)
+                grad_inputs = _checked_hook_results(hook, grad_inputs, replaced)
     return [_as_value(g, as_arrays) for g in grad_inputs]
+
+
+def _hook_name(hook):
+    return getattr(hook, "__name__", "<unknown>")
+
+
+def _checked_hook_result(hook, value, result):
+    """A hook may replace a gradient, but not change its type, dtype or shape (PyTorch's checks and
+    messages): a gradient must always match the tensor it is the gradient of."""
+    if result is None or value is None:
+        return result
+    if not isinstance(result, Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+    was, got = value.dtype, result.dtype
+    if was != got:
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has changed the type of value "
+                           f"(was torch.{was._legacy} got torch.{got._legacy})")
+    if result._data.shape != value._data.shape:
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has changed the size of value")
+    return result
+
+
+def _checked_hook_results(hook, values, results):
+    results = list(results)
+    if len(results) != len(values):
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has returned an incorrect number of values "
+                           f"(got {len(results)}, but expected {len(values)})")
+    return [_checked_hook_result(hook, v, r) for v, r in zip(values, results)]
 
 
 def _add(total, g, owned, key, create_graph):
@@ -419,5 +451,5 @@ def _apply_tensor_hooks(hooks, grad, create_graph):
     for hook in tuple(hooks.values()):
         result = hook(grad)
         if result is not None:
-            grad = result
+            grad = _checked_hook_result(hook, grad, result)
     return _as_value(grad, not create_graph)

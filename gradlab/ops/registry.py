@@ -282,22 +282,23 @@ def sum_to_shape(g, meta):
     """Sum a gradient computed at the broadcast output shape back to an input's shape (and dtype).
 
     `g` is a Tensor (create_graph) or a numpy array (a plain backward); a numpy scalar that a
-    formula gave becomes an array first."""
+    formula gave becomes an array first. Broadcasting added leading dims (summed away) and
+    stretched dims of size 1 (summed, kept as size 1): a bias of shape (16,) gets a (8, 16)
+    gradient summed over dim 0."""
     if not isinstance(g, (np.ndarray, Tensor)):
         g = np.asarray(g)
     shape, dtype = meta
-    g_shape = dual.data(g).shape
+    g_shape = g.shape if type(g) is np.ndarray else g._data.shape
     if g_shape != shape:
         lead = len(g_shape) - len(shape)
         if lead < 0:           # a formula gave fewer dims than the input has: broadcast it up
             g = dual.expand(g, shape)
         else:
-            dims = tuple(range(lead)) + tuple(
-                lead + i for i, s in enumerate(shape) if s == 1 and g_shape[lead + i] != 1)
-            if dims:
-                g = dual.sum_keepdim(g, dims)
-            if dual.data(g).shape != shape:
-                g = g.reshape(shape)
+            stretched = tuple(lead + i for i, s in enumerate(shape) if s == 1 and g_shape[lead + i] != 1)
+            if stretched:
+                g = dual.sum_keepdim(g, stretched)
+            if lead:
+                g = dual.sum_dims(g, tuple(range(lead)))
     if dual.data(g).dtype != dtype:
         g = dual.to_dtype(g, dtype)
     return g
