@@ -192,7 +192,7 @@ class Function(metaclass=_FunctionMeta):
         node._output_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), np.float32)
                                   for o in outputs)
         node._num_outputs = len(outputs)
-        node._outputs = tuple(weakref.ref(r) for r in results if isinstance(r, Tensor))
+        node._output_refs = tuple(weakref.ref(r) for r in results if isinstance(r, Tensor))
         if node._to_save:
             saved = []
             for t in node._to_save:

@@ -112,16 +112,23 @@ class Node:
     _saved = None            # dict name -> SavedTensor, or None when nothing is saved
     _freed = False
     _input_meta = ()         # (shape, numpy dtype) per input slot: gradients are reduced to these
+                             # (an op's node has None for an input shaped like its output)
     _pre_hooks = None        # node pre-hooks: fn(grad_outputs)
     _post_hooks = None       # node hooks: fn(grad_inputs, grad_outputs)
     _tensor_hooks = None     # {output_nr: _HookDict} from Tensor.register_hook on non-leaves
     _retained = None         # {output_nr: weakref to tensor} from Tensor.retain_grad
-    _outputs = ()            # weak references to the tensors this node produced (for drawings)
+    _output_refs = ()        # weak references to the tensors this node produced (for drawings)...
+    _output_ref = None       # ...or, for a single output, just its weak reference (one object less per op)
     _num_outputs = 1
     _saved_names = ()
 
     def __init__(self):
         self._sequence_nr = next(_sequence)
+
+    @property
+    def _outputs(self):
+        """Weak references to the tensors this node produced (drawings show them)."""
+        return (self._output_ref,) if self._output_ref is not None else self._output_refs
 
     # --- PyTorch's node API -------------------------------------------------------------------
     def name(self):

@@ -168,7 +168,7 @@ def _adopt(t, result):
     if node is not None:
         t.grad_fn = node
         t._output_nr = 0
-        node._outputs = (weakref.ref(t),)
+        node._output_ref = weakref.ref(t)
         if node._saved and "result" in node._saved:
             node._save("result", t, is_output=True)    # the saved output is now t (same values)
     return t

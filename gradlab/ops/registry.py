@@ -52,8 +52,8 @@ class OpNode(Node):
         for (child, _), formula, meta in zip(self.next_functions, op.formulas, self._input_meta):
             if child is None or formula is None:
                 grads.append(None)
-            else:
-                grads.append(sum_to_shape(formula(g, self), meta))
+            else:     # (meta None: the input was shaped like the output, and so like g)
+                grads.append(sum_to_shape(formula(g, self), meta or (g._data.shape, g._data.dtype)))
         return grads
 
     def apply_arrays(self, grad_outputs):
@@ -76,8 +76,9 @@ class OpNode(Node):
                     grads.append(None)
                     continue
                 grad = formula(g, self)
-                if type(grad) is not np.ndarray or grad.shape != meta[0] or grad.dtype != meta[1]:
-                    grad = dual.data(sum_to_shape(grad, meta))
+                shape, dtype = meta or (g.shape, g.dtype)    # None: the input was shaped like g
+                if type(grad) is not np.ndarray or grad.shape != shape or grad.dtype != dtype:
+                    grad = dual.data(sum_to_shape(grad, (shape, dtype)))
                 grads.append(grad)
         finally:
             unpack_arrays[0] = False
@@ -130,6 +131,7 @@ class Op:
         self.defaults = {name: p.default for name, p in inspect.signature(forward).parameters.items()
                          if p.default is not inspect.Parameter.empty and name not in inputs}
         self._saves_result = "result" in saves
+        self._unchanged_meta = (None,) * len(inputs)     # every input shaped like the output
 
     def __call__(self, *args, **params):
         return apply(self, args, params)
@@ -225,7 +227,14 @@ def apply(op, args, params):
         node.__dict__.update(op.defaults)
     if params:
         node.__dict__.update(params)
+    # What backward reduces each input's gradient to: (shape, dtype), or None for an input shaped
+    # like the output (most inputs; no reduction needed, and nothing to keep: one shared tuple)
+    if op.num_outputs == 1:
+        out_shape, out_dtype = out.shape, out.dtype
+    else:
+        out_shape = out_dtype = None
     edges, meta = [], []
+    reduced = False
     for name, a in zip(op.inputs, args):
         if isinstance(a, Tensor):
             if a.grad_fn is not None:
@@ -234,13 +243,18 @@ def apply(op, args, params):
                 edges.append((accumulator_of(a), 0))
             else:
                 edges.append((None, 0))
-            meta.append((a._data.shape, a._data.dtype))
+            data = a._data
+            if data.shape == out_shape and data.dtype == out_dtype:
+                meta.append(None)
+            else:
+                meta.append((data.shape, data.dtype))
+                reduced = True
         else:
             edges.append((None, 0))
             meta.append(None)
             setattr(node, name, a)       # a Python scalar, read by formulas as n.<name>
     node.next_functions = tuple(edges)
-    node._input_meta = tuple(meta)
+    node._input_meta = tuple(meta) if reduced else op._unchanged_meta
     for i, name, readers in op._saved_inputs:
         a = args[i]
         if isinstance(a, Tensor):
@@ -250,14 +264,14 @@ def apply(op, args, params):
                     break
     if op.num_outputs == 1:
         result = Tensor._make(out, node, 0)
-        node._outputs = (weakref.ref(result),)
+        node._output_ref = weakref.ref(result)
         if op._saves_result:
             node._save("result", result, is_output=True)
         return result
     results = tuple(Tensor._make(o, node, i) for i, o in enumerate(out))
     node._num_outputs = len(results)
     node._output_meta = tuple((o.shape, o.dtype) for o in out)
-    node._outputs = tuple(weakref.ref(r) for r in results)
+    node._output_refs = tuple(weakref.ref(r) for r in results)
     return results
 
 
