@@ -19,6 +19,7 @@ from ._size import Size
 from . import autograd as _autograd
 from .autograd import grad_mode
 from .autograd.node import RemovableHandle, _HookDict
+from .autograd.engine import run_backward as _run_backward
 from .ops import OPS
 from .ops import indexing as _indexing, registry as _registry
 from .ops.linalg import mat2_transposed as _mat2_transposed
@@ -237,7 +238,10 @@ class Tensor:
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute the gradient of this tensor with respect to the graph leaves (see autograd.backward)."""
-        _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        if inputs is None and not create_graph:      # the common `loss.backward()`: no argument to sort out
+            _run_backward([self], [gradient], retain_graph)
+        else:
+            _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self):
         """The same data without history: shares storage and the version counter."""
