@@ -12,6 +12,7 @@ Everything runs on 10-element float32 vectors (the chain workload's size), with 
 the garbage collector off while it times), best of 5 repeats.
 """
 import argparse
+import gc
 import os
 import sys
 import timeit
@@ -47,6 +48,24 @@ def chain_backward_us(lib, n_ops, number):
     return total / n_ops * 1e6
 
 
+def tracked_objects(make, n=200):
+    """Objects the garbage collector tracks that one call of make() leaves alive (kept results).
+
+    Every such object counts towards the next collection; while a graph is alive they pile up, and
+    each full collection walks all of them (and everything else in the process). In the chain
+    workload, with torch imported, collections once took more time than gradlab itself."""
+    gc.collect()
+    gc.disable()
+    try:
+        keep = []
+        before = gc.get_count()[0]
+        for _ in range(n):
+            keep.append(make())
+        return (gc.get_count()[0] - before) / n
+    finally:
+        gc.enable()
+
+
 def measure(quick=False):
     number = 200 if quick else 100_000
     a, b = np.ones(10, np.float32), np.full(10, 2.0, np.float32)
@@ -67,6 +86,7 @@ def measure(quick=False):
          best_us("((h.grad_fn, 0), (None, 0)); weakref.ref(h)", ns, number)),
     ]
     ns["keep"].clear()
+    objects = [("gradlab: h * w, objects tracked by the garbage collector", tracked_objects(lambda: h * w))]
     n_ops, reps = (50, 5) if quick else (1000, 20)
     rows.append(("gradlab: backward, per MulBackward0 node", chain_backward_us(gradlab, n_ops, reps)))
     try:
@@ -82,17 +102,20 @@ def measure(quick=False):
         rows.append(("torch: x * y, nothing recorded", best_us("tx * tx", tns, number)))
         rows.append(("torch: h * w, recorded (result kept)", best_us("keep.append(th * tw)", tns, number)))
         rows.append(("torch: backward, per MulBackward0 node", chain_backward_us(torch, n_ops, reps)))
-    return rows
+        objects.append(("torch: h * w, objects tracked by the garbage collector", tracked_objects(lambda: th * tw)))
+    return rows, objects
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a few iterations (checks that it runs)")
     args = parser.parse_args()
-    rows = measure(args.quick)
-    width = max(len(label) for label, _ in rows)
+    rows, objects = measure(args.quick)
+    width = max(len(label) for label, _ in rows + objects)
     for label, us in rows:
         print(f"{label:<{width}}  {us:7.2f} us")
+    for label, count in objects:
+        print(f"{label:<{width}}  {count:7.1f}")
 
 
 if __name__ == "__main__":
