@@ -397,8 +397,8 @@ def run_notebooks():
     proc = subprocess.run(cmd + [notebooks], cwd=ROOT, capture_output=True, text=True)
     wall = time.perf_counter() - t0
     status = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else f"exit {proc.returncode}"
-    return Row("notebooks (nbval)", {"gradlab": wall}, target="< 120 s", verdict=_verdict(wall < 120),
-               note=status)
+    return Row("notebooks (nbval)", {"gradlab": wall}, target="< 120 s, all pass",
+               verdict=_verdict(wall < 120 and proc.returncode == 0), note=status)
 
 
 # --- the machine and the table ------------------------------------------------------------------------

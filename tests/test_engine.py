@@ -356,3 +356,15 @@ def test_a_recorded_op_keeps_few_objects_for_the_garbage_collector(label, make, 
     h = gradlab.ones(10, requires_grad=True) * 1.0
     count = _tracked_per_call(lambda: make(h, w, b))
     assert count <= most + 0.05, f"{label}: {count:.2f} tracked objects per recorded op (at most {most})"
+
+
+def test_repeated_backward_into_a_0d_leaf_used_twice():
+    """x * x sends two 0-d gradients to x; their sum can come back from numpy as a scalar, not an
+    array. .grad must still hold an array, and the next backward adds into it in place."""
+    x = gradlab.tensor(1.0, requires_grad=True)
+    seen = []
+    for _ in range(3):
+        (x * x).backward()
+        assert type(x.grad._data) is np.ndarray
+        seen.append(x.grad.item())
+    assert seen == [2.0, 4.0, 6.0]

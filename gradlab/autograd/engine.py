@@ -131,7 +131,8 @@ def _accumulate_into(tensor, grad, create_graph):
 def _fresh_copy(tensor, data):
     """A copy of `data` in the leaf's own memory layout and dtype, as PyTorch does."""
     leaf = tensor._data
-    if data.dtype == leaf.dtype and data.flags.c_contiguous and leaf.flags.c_contiguous:
+    # (a sum of 0-d gradients can be a numpy scalar, whose copy() is no array)
+    if type(data) is np.ndarray and data.dtype == leaf.dtype and data.flags.c_contiguous and leaf.flags.c_contiguous:
         return data.copy()                  # the common case, without np.copyto's Python wrapper
     copy = np.empty_like(leaf)
     np.copyto(copy, data, casting="unsafe")
