@@ -18,7 +18,7 @@ from . import _dtype
 from ._size import Size
 from . import autograd as _autograd
 from .autograd import grad_mode
-from .autograd.node import RemovableHandle, _HookDict
+from .autograd.node import NoDerivative, RemovableHandle, _HookDict
 from .autograd.engine import run_backward as _run_backward
 from .ops import OPS
 from .ops import indexing as _indexing, registry as _registry
@@ -405,81 +405,100 @@ class Tensor:
         return self if self._data.flags.c_contiguous else OPS["clone"](self)
 
     # --- arithmetic operators -------------------------------------------------------------------
-    # numpy defers to the operators of objects with a higher __array_priority__ (PyTorch's value):
-    # `np.float64(2) * t` then calls t.__rmul__ and gives a Tensor with a grad_fn, as in PyTorch,
-    # instead of numpy turning t into an array. The reflected operators below refuse numpy arrays
-    # (NotImplemented: Python raises PyTorch's TypeError for `np.ones(3) * t`).
+    # As in PyTorch, an operator computes with a Tensor, a Python number or a numpy scalar, and
+    # leaves anything else to Python (NotImplemented): `t * [1, 2]` then fails the way it fails
+    # with PyTorch, and `t * np_array` is computed by numpy, which turns t into an array (an error
+    # when t requires grad: no graph can go through numpy) and hands the result back to
+    # __array_wrap__. numpy itself defers to objects with a higher __array_priority__ (PyTorch's
+    # value), so `np.float64(2) * t` calls t.__rmul__ and keeps the graph.
     __array_priority__ = 1000
 
-    def __add__(self, other):
-        return _binary("add", self, other)
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        return Tensor._make(np.asarray(array))
 
-    def __radd__(self, other):
-        if isinstance(other, np.ndarray):
+    def __add__(self, other):
+        if not isinstance(other, _OPERANDS):
             return NotImplemented
         return _binary("add", self, other)
 
+    __radd__ = __add__
+
     def __sub__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return _binary("sub", self, other)
 
     def __rsub__(self, other):
-        if isinstance(other, np.ndarray):
+        if not isinstance(other, _OPERANDS):
             return NotImplemented
         return _scalar_left("rsub", self, other)
 
     def __mul__(self, other):
-        return _binary("mul", self, other)
-
-    def __rmul__(self, other):
-        if isinstance(other, np.ndarray):
+        if not isinstance(other, _OPERANDS):
             return NotImplemented
         return _binary("mul", self, other)
 
+    __rmul__ = __mul__
+
     def __truediv__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return _binary("div", self, other)
 
     def __rtruediv__(self, other):
-        if isinstance(other, (numbers.Number, np.generic)):
-            return self.reciprocal() * other
-        return _binary("div", _as_tensor(other), self)
+        if isinstance(other, (numbers.Number, np.generic, np.ndarray)):
+            return self.reciprocal() * other       # PyTorch's own definition (an ndarray goes to numpy)
+        return NotImplemented
 
     def __pow__(self, exponent):
+        if not isinstance(exponent, _OPERANDS):
+            return NotImplemented
         if isinstance(exponent, Tensor):
             return _binary("pow", self, exponent)
         if isinstance(exponent, (numbers.Number, np.generic)):
             if isinstance(exponent, numbers.Integral) and exponent < 0 and self._data.dtype.kind in "iu":
                 raise RuntimeError("Integers to negative integer powers are not allowed.")
-            exponent = _py(exponent)
+            exponent = _number(exponent)
             cat = 0 if isinstance(exponent, bool) else 1 if isinstance(exponent, int) else \
                 2 if isinstance(exponent, float) else 3
             if cat > _dtype.category(self._data.dtype):   # int_tensor ** 0.5: computed in float32
                 self = Tensor._make(self._data.astype(_dtype._DEFAULT_FOR_CATEGORY[cat]))
             return OPS["pow_scalar"](self, exponent=exponent)
-        return _binary("pow", self, _as_tensor(exponent))
 
     def __rpow__(self, base):
-        if isinstance(base, np.ndarray):
+        if not isinstance(base, _OPERANDS):
             return NotImplemented
         return _scalar_left("rpow", self, base)
 
     def __matmul__(self, other):
+        if not isinstance(other, Tensor):      # a number is no matrix either: Python's TypeError
+            return NotImplemented
         return matmul(self, other)
 
     def __rmatmul__(self, other):
-        if isinstance(other, np.ndarray):
+        if not isinstance(other, Tensor):
             return NotImplemented
-        return matmul(_as_tensor(other), self)
+        return matmul(other, self)
 
     def __floordiv__(self, other):
-        return _no_grad_binary(np.floor_divide, self, other)
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return _no_derivative(_no_grad_binary(np.floor_divide, self, other), "floor_divide", self, other)
 
     def __rfloordiv__(self, other):
-        if isinstance(other, np.ndarray):
+        if not isinstance(other, _SCALARS + (np.generic,)):
             return NotImplemented
-        return _no_grad_binary(np.floor_divide, _as_tensor(other), self)
+        return _no_derivative(_no_grad_scalar_left(np.floor_divide, other, self), "floor_divide", self)
 
     def __mod__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return self.remainder(other)
+
+    def __rmod__(self, other):
+        if not isinstance(other, _SCALARS + (np.generic,)):
+            return NotImplemented
+        return _no_derivative(_no_grad_scalar_left(np.remainder, other, self), "remainder", self)
 
     def __neg__(self):
         return OPS["neg"](self)
@@ -492,45 +511,106 @@ class Tensor:
 
     def __invert__(self):
         if self._data.dtype.kind not in "biu":
-            raise TypeError("bitwise_not_cpu not implemented for 'Float'")
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
         return Tensor._make(np.invert(self._data))
 
     def __and__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return _no_grad_binary(np.bitwise_and, self, other)
 
     __rand__ = __and__
 
     def __or__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return _no_grad_binary(np.bitwise_or, self, other)
 
     __ror__ = __or__
 
     def __xor__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return _no_grad_binary(np.bitwise_xor, self, other)
 
     __rxor__ = __xor__
 
-    # comparisons: results are bool tensors and never carry gradients
+    # comparisons: results are bool tensors and never carry gradients. Like PyTorch, == also
+    # takes a numpy array; anything else is left to Python (`t == [1, 2]` is then plain False).
     def __eq__(self, other):
+        if not isinstance(other, _OPERANDS + (np.ndarray,)):
+            return NotImplemented
         return _compare(np.equal, self, other)
 
     def __ne__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return _compare(np.not_equal, self, other)
 
     def __lt__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return _compare(np.less, self, other)
 
     def __le__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return _compare(np.less_equal, self, other)
 
     def __gt__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return _compare(np.greater, self, other)
 
     def __ge__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return _compare(np.greater_equal, self, other)
 
-    eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
-    greater, less, greater_equal, less_equal, not_equal = __gt__, __lt__, __ge__, __le__, __ne__
+    # The named forms raise PyTorch's argument error where the operators return NotImplemented.
+    def eq(self, other):
+        _check_operand("eq", other)
+        return self == other
+
+    def ne(self, other):
+        _check_operand("ne", other)
+        return self != other
+
+    def lt(self, other):
+        _check_operand("lt", other)
+        return self < other
+
+    def le(self, other):
+        _check_operand("le", other)
+        return self <= other
+
+    def gt(self, other):
+        _check_operand("gt", other)
+        return self > other
+
+    def ge(self, other):
+        _check_operand("ge", other)
+        return self >= other
+
+    def greater(self, other):
+        _check_operand("greater", other)
+        return self > other
+
+    def less(self, other):
+        _check_operand("less", other)
+        return self < other
+
+    def greater_equal(self, other):
+        _check_operand("greater_equal", other)
+        return self >= other
+
+    def less_equal(self, other):
+        _check_operand("less_equal", other)
+        return self <= other
+
+    def not_equal(self, other):
+        _check_operand("not_equal", other)
+        return self != other
 
     def equal(self, other):
         return self._data.shape == other._data.shape and bool(np.array_equal(self._data, other._data))
@@ -564,37 +644,54 @@ class Tensor:
 
     # --- named arithmetic -----------------------------------------------------------------------
     def add(self, other, alpha=1):
+        _check_operand("add", other)
         return _binary("add", self, other, alpha=alpha) if alpha != 1 else self + other
 
     def sub(self, other, alpha=1):
+        _check_operand("sub", other)
         return _binary("sub", self, other, alpha=alpha) if alpha != 1 else self - other
 
-    subtract = sub
+    def subtract(self, other, alpha=1):
+        _check_operand("subtract", other)
+        return self.sub(other, alpha)
 
     def mul(self, other):
+        _check_operand("mul", other)
         return self * other
 
-    multiply = mul
+    def multiply(self, other):
+        _check_operand("multiply", other)
+        return self * other
 
     def div(self, other, rounding_mode=None):
+        _check_operand("div", other)
         if rounding_mode is None:
             return self / other
         if rounding_mode == "floor":
             return self // other
         return Tensor._make(np.trunc(self._data / _data_of(other)).astype(self._data.dtype))
 
-    divide = true_divide = div
+    def divide(self, other, rounding_mode=None):
+        _check_operand("divide", other)
+        return self.div(other, rounding_mode)
+
+    def true_divide(self, other):
+        _check_operand("true_divide", other)
+        return self / other
 
     def pow(self, exponent):
+        _check_operand("pow", exponent, "exponent")
         return self ** exponent
 
     def square(self):
         return self ** 2
 
     def remainder(self, other):
+        _check_operand("remainder", other)
+        other = _number(other)
         if isinstance(other, Tensor):
             return _no_grad_binary(np.remainder, self, other)
-        return OPS["remainder"](self, other=other)
+        return OPS["remainder"](_lifted(self, other), other=other)
 
     def neg(self):
         return OPS["neg"](self)
@@ -707,9 +804,11 @@ class Tensor:
         return self.clamp(max=max)
 
     def maximum(self, other):
+        _check_operand("maximum", other)
         return maximum(self, other)
 
     def minimum(self, other):
+        _check_operand("minimum", other)
         return minimum(self, other)
 
     def index_fill(self, dim, index, value):
@@ -837,6 +936,7 @@ class Tensor:
 
     # --- matrix products ------------------------------------------------------------------------
     def matmul(self, other):
+        _check_operand("matmul", other)
         return matmul(self, other)
 
     def mm(self, mat2):
@@ -1094,13 +1194,22 @@ class Tensor:
         setitem(self, _data_of(mask).astype(bool), value)
         return self
 
-    __iadd__ = add_
-    __isub__ = sub_
-    __imul__ = mul_
-    __itruediv__ = div_
+    # `t += x` works in place for what the operators take; for anything else Python falls back to
+    # `t = t + x` (numpy computes it for an array, as with PyTorch)
+    def __iadd__(self, other):
+        return self.add_(other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __isub__(self, other):
+        return self.sub_(other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __imul__(self, other):
+        return self.mul_(other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __itruediv__(self, other):
+        return self.div_(other) if isinstance(other, _OPERANDS) else NotImplemented
 
     def __ipow__(self, exponent):
-        return self.pow_(exponent)
+        return self.pow_(exponent) if isinstance(exponent, _OPERANDS) else NotImplemented
 
     # random in-place fills (the same streams as PyTorch's generator)
     def uniform_(self, from_=0.0, to=1.0, *, generator=None):
@@ -1262,15 +1371,61 @@ def broadcast_error(a_shape, b_shape):
 
 
 _SCALARS = (bool, int, float, complex)
+_OPERANDS = (Tensor, bool, int, float, complex, np.generic)   # what PyTorch's operators compute with
+_TENSOR_ONLY = ("matmul", "maximum", "minimum")
+_ARGUMENT_ERROR = ("add", "sub", "mul", "div") + _TENSOR_ONLY     # the rest report "invalid combination"
+
+
+def _type_name(x):
+    """A type as PyTorch's argument errors name it: `list`, `numpy.ndarray`."""
+    t = type(x)
+    is_class_statement = t.__flags__ & (1 << 9)      # Python classes print without their module
+    return t.__name__ if t.__module__ == "builtins" or is_class_statement else f"{t.__module__}.{t.__name__}"
+
+
+def _described(x):
+    """A wrong argument described in PyTorch's words: `list of [int, int]`."""
+    if isinstance(x, list):
+        return f"list of [{', '.join(_type_name(e) for e in x)}]"
+    if isinstance(x, tuple):
+        return f"tuple of ({', '.join(_type_name(e) for e in x)})"
+    return _type_name(x)
+
+
+def _check_operand(name, other, arg="other"):
+    """`t.mul([1, 2])`: a named operation refuses what its operator refuses, with PyTorch's TypeError."""
+    if isinstance(other, Tensor) or (name not in _TENSOR_ONLY and isinstance(other, _OPERANDS)):
+        return
+    if name in _ARGUMENT_ERROR:
+        raise TypeError(f"{name}(): argument '{arg}' (position 1) must be Tensor, not {_type_name(other)}")
+    why = f"      didn't match because some of the arguments have invalid types: (!{_described(other)}!)"
+    if name == "subtract":
+        lines = [" * (Tensor other, *, Number alpha = 1)", " * (Number other, Number alpha = 1)"]
+    elif name == "divide":
+        lines = [" * (Tensor other)", why, " * (Tensor other, *, str rounding_mode)", " * (Number other)", why,
+                 " * (Number other, *, str rounding_mode)"]
+    else:
+        lines = [f" * (Tensor {arg})", why, f" * (Number {arg})", why]
+    raise TypeError(f"{name}() received an invalid combination of arguments - got ({_type_name(other)}), but "
+                    "expected one of:\n" + "\n".join(lines) + "\n")
+
+
+def _number(x):
+    """A numpy scalar as the Python number PyTorch takes it for (np.float64 is also a float, but
+    its type would escape the scalar rules). PyTorch reads np.bool_ as a float: int_tensor +
+    np.bool_(True) is float32."""
+    if isinstance(x, np.bool_):
+        return float(x)
+    return x.item() if isinstance(x, np.generic) else x
 
 
 def _binary(key, a, b, **params):
     """a (a Tensor) op b (a Tensor, Python scalar, or array-like)."""
     if not isinstance(b, Tensor):
-        if isinstance(b, _SCALARS):
+        if isinstance(b, np.generic):
+            b = _number(b)
+        elif isinstance(b, _SCALARS):
             pass
-        elif isinstance(b, np.generic):
-            b = b.item()
         elif isinstance(b, (np.ndarray, list, tuple)):
             b = _as_tensor(b)
         else:
@@ -1283,24 +1438,60 @@ def _binary(key, a, b, **params):
     return _registry.apply(OPS[key], (a, b), params)
 
 
+def _lifted(a, scalar):
+    """`2.5 - int_tensor`: a scalar of a higher kind (float over int) makes the op compute in the
+    default dtype of that kind, as PyTorch's scalar promotion does."""
+    cat = 0 if isinstance(scalar, bool) else 1 if isinstance(scalar, int) else 2 if isinstance(scalar, float) else 3
+    if cat > _dtype.category(a._data.dtype):
+        return Tensor._make(a._data.astype(_dtype._DEFAULT_FOR_CATEGORY[cat]))
+    return a
+
+
 def _scalar_left(key, a, scalar):
     """`scalar - a`, `scalar ** a`: a Python scalar on the left of a tensor."""
     if isinstance(scalar, Tensor):
         return NotImplemented
-    if isinstance(scalar, np.generic):
-        scalar = scalar.item()
+    scalar = _number(scalar)
     if not isinstance(scalar, _SCALARS):
         return _binary("sub" if key == "rsub" else "pow", _as_tensor(scalar), a)
-    cat = 0 if isinstance(scalar, bool) else 1 if isinstance(scalar, int) else 2 if isinstance(scalar, float) else 3
-    if cat > _dtype.category(a._data.dtype):    # 2.5 - int_tensor: computed in the default float dtype
-        a = Tensor._make(a._data.astype(_dtype._DEFAULT_FOR_CATEGORY[cat]))
+    a = _lifted(a, scalar)
     if key == "rsub":
         return OPS["rsub"](a, other=scalar)
     return OPS["rpow"](a, base=scalar)
 
 
+_BITWISE = {np.bitwise_and: "bitwise_and", np.bitwise_or: "bitwise_or", np.bitwise_xor: "bitwise_xor"}
+
+
+def _no_derivative(result, op_name, *inputs):
+    """Give `result` PyTorch's NotImplemented grad_fn when an input requires grad (see NoDerivative)."""
+    if grad_mode._state["enabled"]:
+        edges = tuple(_registry.edge_of(t) for t in inputs if isinstance(t, Tensor) and t.requires_grad)
+        if edges:
+            result.grad_fn = NoDerivative(op_name, edges)
+            result.grad_fn._output_ref = weakref.ref(result)
+    return result
+
+
+def _no_grad_scalar_left(ufunc, scalar, a):
+    """`2 // t`, `2 % t`: a number on the left, promoted as PyTorch promotes a Python scalar."""
+    scalar = _number(scalar)
+    dt = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype)], [_dtype.category(np.asarray(scalar).dtype)])
+    return Tensor._make(np.asarray(ufunc(np.asarray(scalar, dt), a._data.astype(dt, copy=False))))
+
+
 def _no_grad_binary(ufunc, a, b):
+    b = _number(b)
     bd = _data_of(b) if not isinstance(b, _SCALARS) else b
+    if ufunc in _BITWISE:       # on floats PyTorch has no kernel (numpy's TypeError would be another message)
+        kinds = [(a._data.ndim, a._data.dtype)]
+        if isinstance(b, Tensor):
+            kinds.append((b._data.ndim, b._data.dtype))
+        weak = [] if isinstance(b, Tensor) else [_dtype.category(np.asarray(bd).dtype)]
+        dt = _dtype.result_np_dtype(kinds, weak)
+        if dt.kind in "fc":
+            raise NotImplementedError(f'"{_BITWISE[ufunc]}_cpu" not implemented for '
+                                      f"'{_dtype.from_numpy_dtype(dt)._legacy[:-len('Tensor')]}'")
     try:
         out = ufunc(a._data, bd)
     except ValueError:

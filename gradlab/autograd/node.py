@@ -230,6 +230,26 @@ class AccumulateGrad(Node):
 AccumulateGrad.__module__ = "builtins"     # prints as <AccumulateGrad object at 0x...>, like PyTorch's
 
 
+class NoDerivative(Node):
+    """The grad_fn PyTorch records for an operation that has no derivative (`x // 2`): the graph
+    goes on, but a backward through it fails with PyTorch's message."""
+
+    def __init__(self, op_name, edges):
+        super().__init__()
+        self._op_name = op_name
+        self.next_functions = edges
+
+    def name(self):
+        return "torch::autograd::NotImplemented"
+
+    def apply(self, grad_outputs):
+        raise RuntimeError(f"derivative for aten::{self._op_name} is not implemented")
+
+
+NoDerivative.__name__ = NoDerivative.__qualname__ = "NotImplemented"    # PyTorch's class name
+NoDerivative.__module__ = "builtins"
+
+
 def accumulator_of(leaf):
     """The one AccumulateGrad node of a leaf, reused while the graph holding it is alive."""
     ref = leaf._accumulator

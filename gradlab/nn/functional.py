@@ -291,7 +291,7 @@ def _bce_pos_grad(g, n):
     # d/dx = (1 - y) - (1 + (pw - 1) y) * sigmoid(-x)
     log_weight = n.target * dual.like(g, n.pos_weight - 1) + 1
     grad = g * ((1 - n.target) - log_weight * dual.sigmoid(-n.self)) / n.count
-    return grad if n.weight is None else grad * n.weight
+    return grad if n.weight is None else grad * dual.like(g, n.weight)
 
 
 @op("binary_cross_entropy_with_logits_pos_weight", "BinaryCrossEntropyWithLogitsBackward0", ("self", "target"),

@@ -310,8 +310,8 @@ def minimum(self, other):
 
 
 @op("where", "WhereBackward0", ("self", "other"),
-    self=lambda g, n: g * n.condition,
-    other=lambda g, n: g * ~n.condition)
+    self=lambda g, n: g * dual.like(g, n.condition),      # (condition: a numpy bool array)
+    other=lambda g, n: g * dual.like(g, ~n.condition))
 def where(self, other, condition):
     return np.where(condition, self, other)
 

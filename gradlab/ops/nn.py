@@ -72,7 +72,7 @@ def _bce_grad(g, n):
     x, y = n.self, n.target
     eps = 1e-12
     grad = g * (x - y) / dual.clamp_min((1 - x) * x, eps) / n.count
-    return grad if n.weight is None else grad * n.weight
+    return grad if n.weight is None else grad * dual.like(g, n.weight)
 
 
 @op("binary_cross_entropy", "BinaryCrossEntropyBackward0", ("self", "target"), saves=("self", "target"),
@@ -87,13 +87,13 @@ def binary_cross_entropy(self, target, weight, reduction, count):
 
 def _bce_logits_grad(g, n):
     grad = g * (dual.sigmoid(n.self) - n.target) / n.count
-    return grad if n.weight is None else grad * n.weight
+    return grad if n.weight is None else grad * dual.like(g, n.weight)
 
 
 @op("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0", ("self", "target"),
     saves=("self", "target"),
     self=_bce_logits_grad,
-    target=lambda g, n: g * -n.self / n.count if n.weight is None else g * -n.self / n.count * n.weight)
+    target=lambda g, n: g * -n.self / n.count * (1 if n.weight is None else dual.like(g, n.weight)))
 def binary_cross_entropy_with_logits(self, target, weight, reduction, count):
     loss = np.maximum(self, 0) - self * target + np.log1p(np.exp(-np.abs(self)))
     if weight is not None:
