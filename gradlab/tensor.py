@@ -690,7 +690,7 @@ class Tensor:
         _check_operand("remainder", other)
         other = _number(other)
         if isinstance(other, Tensor):
-            return _no_grad_binary(np.remainder, self, other)
+            return _binary("remainder_tensor", self, other)
         return OPS["remainder"](_lifted(self, other), other=other)
 
     def neg(self):

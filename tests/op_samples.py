@@ -264,6 +264,18 @@ def _remainder(draw):
                 [x])
 
 
+@sample("remainder_tensor")
+def _remainder_tensor(draw):
+    # x % y with y in [1, 2] (broadcast over x) and x away from the multiples of y, where it jumps
+    r = rng(draw)
+    sa, sb = broadcast_pair(draw)
+    full = np.broadcast_shapes(sa, sb)
+    y = r.uniform(1.0, 2.0, sb)
+    x = (r.integers(-2, 3, full) + r.uniform(0.1, 0.9, full)) * y
+    return Case(pick(draw, [lambda T, x, y: x % y, lambda T, x, y: x.remainder(y), lambda T, x, y: T.remainder(x, y)]),
+                [x, y])
+
+
 # --- clamping and choosing ------------------------------------------------------------------------
 
 def _off_bounds(draw, shp, bounds=(-0.5, 0.5)):

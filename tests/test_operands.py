@@ -42,6 +42,8 @@ OTHER_CASES = [
     # no derivative: the graph goes on through a NotImplemented node, and backward fails with PyTorch's words
     "r = tr // 2; r.sum().backward()", "r = 2 % tr; r.sum().backward()", "r = (tr // 2).grad_fn.name()",
     "r = len((tr // t).grad_fn.next_functions)", "r = len((tr // tr).grad_fn.next_functions)",
+    "r = tr % (tr + 1); r.sum().backward(); r = tr.grad", "r = (tr % t).grad_fn.name()",
+    "r = torch.ones(2, dtype=torch.int64) % torch.tensor([2, 3])",
 ]
 
 

@@ -143,6 +143,13 @@ def permute(x, dims):
     return x.permute(*dims) if isinstance(x, Tensor) else np.transpose(x, dims)
 
 
+def floor_divide(x, y):
+    """floor(x / y), a constant (piecewise constant: its gradient is zero almost everywhere)."""
+    if isinstance(x, Tensor):
+        return Tensor._make(np.floor_divide(x._data, y._data))
+    return np.floor_divide(x, y)
+
+
 def clamp_min(x, low):
     return x.clamp_min(low) if isinstance(x, Tensor) else np.maximum(x, low).astype(x.dtype, copy=False)
 

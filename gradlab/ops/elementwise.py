@@ -255,6 +255,14 @@ def remainder(self, other):
     return np.remainder(self, other)
 
 
+@op("remainder_tensor", "RemainderBackward1", ("self", "other"), saves={"other": ("self", "other")},
+    self=lambda g, n: g,
+    other=lambda g, n: -g * dual.floor_divide(n.self, n.other))
+def remainder_tensor(self, other):
+    """x % y for two tensors: x - floor(x / y) * y, so d/dy is -floor(x / y) (PyTorch's formula)."""
+    return np.remainder(self, other)
+
+
 @op("erf", "ErfBackward0", saves=("self",), float_result=True,
     self=lambda g, n: g * (2 / math.sqrt(math.pi)) * dual.exp(-(n.self * n.self)))
 def erf(self):
