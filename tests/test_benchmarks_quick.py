@@ -74,3 +74,14 @@ def test_op_cost_script_runs():
         assert label in proc.stdout, proc.stdout
     times = [float(line.split()[-2]) for line in proc.stdout.splitlines() if line.endswith(" us")]
     assert times and all(t > 0 for t in times), proc.stdout
+
+
+def test_mlp_layout_script_runs():
+    """benchmarks/mlp_layout.py (how much of the large MLP's gap is nn.Linear's weight layout) keeps working,
+    and its two minimal-engine layouts compute the same loss (it asserts that itself)."""
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "mlp_layout.py"), "--quick"],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if line.endswith("x numpy")]
+    assert len(rows) == 4, proc.stdout
+    assert rows[0].split()[-2] == "1.00x"
