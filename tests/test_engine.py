@@ -326,19 +326,16 @@ def test_no_observer_changes_nothing():
     assert len(seen) == 18
 
 
-def _tracked_per_call(make, n=300):
-    """Objects tracked by the garbage collector that one call of make() leaves alive."""
-    import gc
-    gc.collect()
-    gc.disable()
-    try:
-        keep = []
-        before = gc.get_count()[0]
-        for _ in range(n):
-            keep.append(make())
-        return (gc.get_count()[0] - before) / n
-    finally:
-        gc.enable()
+def _tracked_per_call(make):
+    """benchmarks/op_cost.py's count: objects tracked by the garbage collector that one call of make()
+    leaves alive (the test and the benchmark must count the same way)."""
+    import importlib.util
+    import os
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks", "op_cost.py")
+    spec = importlib.util.spec_from_file_location("gradlab_benchmark_op_cost", path)
+    op_cost = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(op_cost)
+    return op_cost.tracked_objects(make, n=300)
 
 
 @pytest.mark.parametrize("label, make, most", [
