@@ -414,7 +414,10 @@ class Tensor:
     __array_priority__ = 1000
 
     def __array_wrap__(self, array, context=None, return_scalar=False):
-        return Tensor._make(np.asarray(array))
+        """numpy's result for a tensor (`np.exp(t)`, `t * np_array`) back as a Tensor, as PyTorch
+        gives it (including PyTorch's habit of turning a bool result into uint8)."""
+        array = np.asarray(array)
+        return Tensor._make(array.astype(np.uint8) if array.dtype == np.bool_ else array)
 
     def __add__(self, other):
         if not isinstance(other, _OPERANDS):

@@ -44,6 +44,9 @@ OTHER_CASES = [
     "r = len((tr // t).grad_fn.next_functions)", "r = len((tr // tr).grad_fn.next_functions)",
     "r = tr % (tr + 1); r.sum().backward(); r = tr.grad", "r = (tr % t).grad_fn.name()",
     "r = torch.ones(2, dtype=torch.int64) % torch.tensor([2, 3])",
+    # numpy functions on tensors: numpy computes, the result comes back as a Tensor
+    "r = np.exp(t)", "r = np.add(t, 1)", "r = np.maximum(t, 0)", "r = np.clip(t, 0, 1)", "r = np.isnan(t)",
+    "r = np.exp(torch.tensor(1.))", "r = np.exp(tr)", "r = np.asarray(t)", "r = np.dot(t, t)", "r = np.stack([t, t])",
 ]
 
 
