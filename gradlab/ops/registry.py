@@ -31,7 +31,7 @@ import numpy as np
 from .._dtype import category, result_np_dtype
 from ..autograd import grad_mode
 from ..autograd import node as _node
-from ..autograd.node import Node, SavedValue, accumulator_of, make_node_class
+from ..autograd.node import Node, SavedTensor, SavedValue, accumulator_of, make_node_class
 from . import dual
 
 OPS = {}
@@ -205,7 +205,7 @@ def _inputs(op, args):
 def apply(op, args, params):
     """Run an op: compute the forward with numpy, and record a node when a gradient is needed."""
     arrays, dtype, requires = _inputs(op, args)
-    out = op.forward(*arrays, **params)
+    out = op.forward(*arrays, **params) if params else op.forward(*arrays)
 
     needs_grad = requires and grad_mode._state["enabled"]
     if op.num_outputs == 1:
@@ -255,12 +255,15 @@ def apply(op, args, params):
             setattr(node, name, a)       # a Python scalar, read by formulas as n.<name>
     node.next_functions = tuple(edges)
     node._input_meta = tuple(meta) if reduced else op._unchanged_meta
+    saved = None
     for i, name, readers in op._saved_inputs:
         a = args[i]
         if isinstance(a, Tensor):
             for j in readers:
                 if edges[j][0] is not None:
-                    node._save(name, a)
+                    if saved is None:
+                        saved = node._saved = {}
+                    saved[name] = SavedTensor(a)
                     break
     if op.num_outputs == 1:
         result = Tensor._make(out, node, 0)
