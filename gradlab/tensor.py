@@ -36,7 +36,7 @@ _NONLEAF_GRAD_WARNING = (
 
 class Tensor:
     __slots__ = ("_data", "_requires_grad", "grad_fn", "_output_nr", "_version_counter", "_grad",
-                 "_retains_grad", "_hooks", "_base", "_accumulator", "__weakref__")
+                 "_retains_grad", "_hooks", "_base", "_accumulator", "_views", "__weakref__")
 
     # --- construction ---------------------------------------------------------------------------
     def __new__(cls, *args, **kwargs):
@@ -64,12 +64,19 @@ class Tensor:
         t._hooks = None
         t._base = None
         t._accumulator = None
+        t._views = None
         return t
 
     def _view_of(self, base):
-        """Mark self as a view of base: same storage, same version counter."""
-        self._version_counter = base._version_counter
-        self._base = base._base if base._base is not None else base
+        """Mark self as a view of base: same storage, same version counter. The base (the tensor
+        that owns the storage) remembers its views, unless it is a leaf that requires grad (whose
+        history never changes): when an in-place change gives the base a new history, every view
+        must read through it (ops/indexing.py, _refresh_views)."""
+        root = base._base if base._base is not None else base
+        self._version_counter = root._version_counter
+        self._base = root
+        if root.grad_fn is not None or not root._requires_grad:
+            _indexing.remember_view(root, self)
         return self
 
     # --- basic attributes -----------------------------------------------------------------------
@@ -1283,6 +1290,7 @@ def _init(t, data):
     t._hooks = None
     t._base = None
     t._accumulator = None
+    t._views = None
 
 
 def _plain(x):

@@ -821,7 +821,58 @@ def _slice(draw):
     shp = shape(draw, min_dims=1, min_side=2)
     start = draw(st.integers(1, shp[0] - 1))
     fn = pick(draw, [lambda T, x: x[start:], lambda T, x: x[::2], lambda T, x: x[..., 1:],
-                     lambda T, x: x.narrow(0, start, 1)])
+                     lambda T, x: x.narrow(0, start, 1), lambda T, x: x[:] * 1])
+    return Case(fn, [uniform(draw, shp)])
+
+
+def _as_strided_fn(kind):
+    # a view reads through its base's new history after an in-place change (of the base, or
+    # through the view itself, where the base's grad_fn becomes CopySlices)
+    def fn(T, x):
+        y = x * 1
+        if kind == "base changed":
+            v = y[0]
+            y.mul_(2)
+            return v
+        if kind == "transposed view, base changed":
+            v = y.t() if y.dim() == 2 else y.unsqueeze(0)
+            y.exp_()
+            return v * 1
+        if kind == "written through the view":
+            v = y[0]
+            v.mul_(3)
+            return y, v
+        v = y[:1]                          # written through the view with a tensor that needs grad
+        v.mul_(x[:1].sin())
+        return y, v
+    return fn
+
+
+@sample("as_strided")
+def _as_strided(draw):
+    kind = draw(st.sampled_from(["base changed", "transposed view, base changed", "written through the view",
+                                 "written through the view by a tensor"]))
+    return Case(_as_strided_fn(kind), [uniform(draw, shape(draw, min_dims=1))])
+
+
+def _as_strided_scatter_fn(T, x, g):
+    # the gradient of a view read through its base is scattered back: differentiable in g
+    y = x * 1
+    v = y[0]
+    y.mul_(2)
+    return T.autograd.grad(v, x, g, create_graph=True)[0]
+
+
+@sample("as_strided_scatter", graph_names=False)
+def _as_strided_scatter(draw):
+    shp = shape(draw, min_dims=1)
+    return Case(_as_strided_scatter_fn, [uniform(draw, shp), uniform(draw, shp[1:])])
+
+
+@sample("alias")
+def _alias(draw):
+    shp = shape(draw)
+    fn = pick(draw, [lambda T, x: x[...] * 1, lambda T, x: x[(slice(None),) * x.dim()] * 1 if x.dim() else x[...]])
     return Case(fn, [uniform(draw, shp)])
 
 

@@ -281,8 +281,14 @@ class SavedValue:
         return node.__getattr__(self.name)     # freed or never saved: Node's errors
 
 
+# nodes whose name() PyTorch qualifies with its C++ namespace (their class name stays short)
+_QUALIFIED_NAMES = ("CopySlices", "CopyBackwards")
+
+
 def make_node_class(name, base=Node, module="builtins"):
     """A Node subclass with PyTorch's class name: `type(y.grad_fn)` shows `<class 'AddBackward0'>`."""
     cls = type(name, (base,), {})
     cls.__module__ = module
+    if name in _QUALIFIED_NAMES:
+        cls.name = lambda self: f"torch::autograd::{name}"
     return cls

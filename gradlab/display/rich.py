@@ -47,7 +47,7 @@ def tensor_html(t):
     badges.append(_badge(f"requires_grad={t.requires_grad}"))
     badges.append(_badge(f"is_leaf={t.grad_fn is None}"))
     if t.grad_fn is not None:
-        badges.append(_badge(f"grad_fn=<{t.grad_fn.name()}>", _GRAD_FN_BADGE))
+        badges.append(_badge(f"grad_fn=<{type(t.grad_fn).__name__}>", _GRAD_FN_BADGE))   # as repr(t) shows it
     parts = [f'<div class="gradlab-tensor" style="{_CARD}">', "<div>", "".join(badges), "</div>",
              f'<pre style="{_PRE}">{_e(repr(t))}</pre>']
     grad = t._grad          # the slot: the .grad property warns on non-leaves
@@ -65,7 +65,7 @@ def _input_rows(node):
             value = node.__dict__.get(slot)
             target = f"None (constant {value!r})" if isinstance(value, (int, float, bool)) else "None"
         else:
-            name = "AccumulateGrad" if _is_accumulate(nxt) else nxt.name()
+            name = "AccumulateGrad" if _is_accumulate(nxt) else nxt.name().rsplit("::", 1)[-1]
             target = f"{name}, output {nr}"
         rows.append(f"<tr><td>{_e(slot)}</td><td>{_e(target)}</td></tr>")
     return rows
@@ -109,7 +109,7 @@ def _neighbourhood(node):
 
 def node_html(node):
     """A grad_fn node's card: its name, inputs (next_functions), saved tensors, and neighbourhood."""
-    name = "AccumulateGrad" if _is_accumulate(node) else node.name()
+    name = "AccumulateGrad" if _is_accumulate(node) else node.name().rsplit("::", 1)[-1]
     parts = [f'<div class="gradlab-node" style="{_CARD}">', f"<div>{_badge(name, _GRAD_FN_BADGE)}</div>"]
     if _is_accumulate(node):
         parts.append("<div>adds incoming gradients into the .grad of its leaf:</div>")

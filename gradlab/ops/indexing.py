@@ -6,6 +6,12 @@ keys, and one IndexBackward0 node for integer-tensor or boolean-mask keys.
 Writing (`x[key] = v`, `x.add_(1)`, `x.zero_()`) changes the tensor's storage in place and bumps
 its version counter. When the graph must know about it, the tensor gets a new grad_fn: the node
 of the in-place op (or CopySlices for item assignment), whose input is the tensor's old history.
+
+Views share their base's storage, so a change through one is a change of all (PyTorch's rules):
+* writing through a view `v` of `y` (`y[0].mul_(3)`) rewrites the *base's* history: y's grad_fn
+  becomes CopySlices, which runs the in-place op's gradient on v's part of y's gradient;
+* after any recorded change of `y`, every view of y reads through y's new history: its grad_fn
+  becomes AsStridedBackward0 (which picks the view's elements out of y's gradient).
 """
 import numbers
 import weakref
@@ -13,7 +19,8 @@ import weakref
 import numpy as np
 
 from ..autograd import grad_mode
-from .registry import OPS
+from ..autograd.node import Node
+from .registry import OPS, edge_of
 
 _LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 _VIEW_OF_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
@@ -48,6 +55,15 @@ def _as_tuple(key):
 
 
 def getitem(t, key):
+    """PyTorch's rules: `y[a:b]` alone is always a slice (even `y[:]`), `y[...]` an alias; in a
+    tuple, slices that keep a whole dimension are skipped, and if nothing is left, an alias."""
+    if isinstance(key, slice) and t._data.ndim:
+        size = t._data.shape[0]
+        if key.step is not None and key.step <= 0:
+            raise ValueError("step must be greater than zero")
+        start, stop, step = key.indices(size)
+        return OPS["slice"](t, dim=0, start=start, stop=max(stop, start), step=step,
+                            self_sizes=t._data.shape)._view_of(t)
     key = _as_tuple(key)
     if t._data.ndim == 0 and any(k is not None and k is not Ellipsis and not (isinstance(k, slice) and k == slice(None))
                                  for k in key):
@@ -73,6 +89,8 @@ def getitem(t, key):
             dim += 1
         else:
             out = out.select(dim, int(k))
+    if out is t:
+        out = OPS["alias"](t)._view_of(t)
     return out
 
 
@@ -143,14 +161,97 @@ def _check_inplace_allowed(t, as_view=False):
         raise RuntimeError(_VIEW_OF_LEAF_INPLACE if as_view else _LEAF_INPLACE)
 
 
-def _check_view_of_graph(t):
-    base = t._base
-    if grad_mode._state["enabled"] and base is not None and base.grad_fn is not None:
-        raise NotImplementedError(
-            "gradlab does not record in-place changes made through a view of a tensor that has a grad_fn "
-            "(PyTorch rewrites the base's history here). Write to the base tensor instead, e.g. y[0] = ... "
-            "or use an out-of-place operation."
-        )
+# --- views and in-place changes ----------------------------------------------------------------------
+
+def remember_view(root, view):
+    """Let root find its views again (weakly: a view nobody holds is gone)."""
+    views = root._views
+    if views is None:
+        views = root._views = []
+    elif len(views) >= 16 and len(views) % 16 == 0:       # drop dead references now and then
+        views[:] = [r for r in views if r() is not None]
+    views.append(weakref.ref(view))
+
+
+_byte_bounds = getattr(np, "byte_bounds", None) or np.lib.array_utils.byte_bounds     # numpy 1.x / 2.x
+
+
+def view_positions(view, root):
+    """Where each element of `view` sits in `root`, as an index into root's elements in C order.
+
+    The view's memory lies inside root's. Element strides map memory to positions: write each
+    position of root into an int64 buffer laid out like root's memory, then read that buffer
+    laid out like the view's memory."""
+    r, v = root._data, view._data
+    item = r.itemsize
+    low, high = _byte_bounds(r)
+    buffer = np.zeros((high - low) // item + 1, np.int64)
+    as_strided = np.lib.stride_tricks.as_strided
+
+    def laid_out_like(a):
+        start = (a.__array_interface__["data"][0] - low) // item
+        return as_strided(buffer[start:], shape=a.shape, strides=tuple(s // item * 8 for s in a.strides))
+    laid_out_like(r)[...] = np.arange(r.size).reshape(r.shape)
+    return np.array(laid_out_like(v), copy=True)
+
+
+def _refresh_views(root, written=None):
+    """After root's history changed, every view of root (and the view just written through, if
+    any) reads through the new history."""
+    views = [ref() for ref in root._views or ()]
+    if written is not None and not any(v is written for v in views):
+        views.append(written)
+    for view in views:
+        if view is not None:
+            _read_through(view, root)
+
+
+def _read_through(view, root):
+    fresh = OPS["as_strided"](root, positions=view_positions(view, root), self_sizes=root._data.shape)
+    node = fresh.grad_fn
+    view.grad_fn = node
+    view._output_nr = 0
+    if node is not None:
+        node._output_ref = weakref.ref(view)
+
+
+class CopySlices(Node):
+    """The base's new grad_fn after an in-place op through one of its views (PyTorch's CopySlices).
+
+    `fn` is the in-place op's own node (MulBackward0 for `v.mul_(3)`). Backward takes the base's
+    gradient, runs fn's gradient on the view's part of it, and puts the result back there; fn's
+    other inputs (the `w` of `v.mul_(w)`) get their gradients as this node's other slots."""
+
+    def __init__(self, fn, positions, base_edge):
+        super().__init__()
+        self._fn = fn
+        self._positions = positions
+        self.next_functions = (base_edge,) + tuple(fn.next_functions[1:])
+        self._saved = fn._saved            # fn's saved values are this node's (drawings, freeing)
+
+    def apply_arrays(self, grad_outputs):
+        g = grad_outputs[0]
+        result = np.array(g, copy=True)
+        flat = result.reshape(-1)
+        inner = self._fn.apply_arrays([flat[self._positions]])
+        flat[self._positions] = 0 if inner[0] is None else inner[0]
+        return [result] + list(inner[1:])
+
+    def apply(self, grad_outputs):
+        g = grad_outputs[0]                # a Tensor: the gradient's own graph is recorded
+        positions = Tensor._make(self._positions.reshape(-1))
+        inner = self._fn.apply([g.reshape(-1)[positions].reshape(self._positions.shape)])
+        part = inner[0] if inner[0] is not None else g.reshape(-1)[positions] * 0
+        result = OPS["copy_slices"](g.reshape(-1), part.reshape(-1), key=(self._positions.reshape(-1),))
+        return [result.reshape(g._data.shape)] + list(inner[1:])
+
+    def _release(self):
+        self._fn._release()
+        super()._release()
+
+
+CopySlices.__module__ = "builtins"
+CopySlices.name = lambda self: "torch::autograd::CopySlices"     # PyTorch's name() for it
 
 
 def _adopt(t, result):
@@ -165,12 +266,22 @@ def _adopt(t, result):
                            f"shape [{', '.join(map(str, result._data.shape))}]") from None
     t._version_counter[0] += 1
     node = result.grad_fn
-    if node is not None:
+    if node is None:
+        return t
+    if node._saved and "result" in node._saved:
+        node._save("result", t, is_output=True)    # the saved output is now t (same values)
+    root = t._base
+    if root is None:
         t.grad_fn = node
         t._output_nr = 0
         node._output_ref = weakref.ref(t)
-        if node._saved and "result" in node._saved:
-            node._save("result", t, is_output=True)    # the saved output is now t (same values)
+        _refresh_views(t)
+    else:                                 # written through a view: the base's history changes
+        wrapper = CopySlices(node, view_positions(t, root), edge_of(root))
+        root.grad_fn = wrapper
+        root._output_nr = 0
+        wrapper._output_ref = weakref.ref(root)
+        _refresh_views(root, written=t)
     return t
 
 
@@ -190,13 +301,18 @@ def _stand_in(t, opkey):
     return s
 
 
+_OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single memory "
+            "location. Please clone() the tensor before performing the operation.")
+
+
 def run_inplace(t, opkey, args, params):
     """x.add_(y) and friends: compute like the out-of-place op, then write into x."""
+    if any(step == 0 and size > 1 for step, size in zip(t._data.strides, t._data.shape)):
+        raise RuntimeError(_OVERLAP)          # an expanded view: one number would be written twice
     _check_inplace_allowed(t)
     records = grad_mode._state["enabled"] and (
         t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
     if records:
-        _check_view_of_graph(t)
         result = _call(opkey, _stand_in(t, opkey), args, params)
     elif _write_in_place(t, opkey, args, params):
         t._version_counter[0] += 1
@@ -248,7 +364,6 @@ def fill_inplace(t, value):
     """x.zero_(), x.fill_(v): on a non-leaf the new grad_fn is PyTorch's ZeroBackward0/FillBackward2."""
     _check_inplace_allowed(t)
     if grad_mode._state["enabled"] and t.requires_grad:
-        _check_view_of_graph(t)
         key = "zero" if value == 0 else "fill"
         result = OPS[key](_stand_in(t, key), value=value)
         return _adopt(t, result)
@@ -275,7 +390,6 @@ def setitem(t, key, value):
     _check_inplace_allowed(t, as_view=True)
     value_requires = isinstance(value, Tensor) and value.requires_grad
     if grad_mode._state["enabled"] and (t.requires_grad or value_requires):
-        _check_view_of_graph(t)
         src = _stand_in(t, "copy_slices")
         val = value if isinstance(value, Tensor) else _py_or_array(value, t)
         if isinstance(val, Tensor) and val._data.dtype != t._data.dtype:

@@ -4,6 +4,8 @@ Views (`view`, `transpose`, `select`, ...) share storage with their input, as in
 Tensor layer gives their results the input's version counter. Their gradients only move
 numbers around, so every formula is another shape op.
 """
+import math
+
 import numpy as np
 
 from . import dual
@@ -14,6 +16,13 @@ from .registry import op
     self=lambda g, n: g.reshape(n.self_sizes))
 def view(self, shape, self_sizes):
     return self.reshape(shape)
+
+
+@op("alias", "AliasBackward0", promote=False,
+    self=lambda g, n: g)
+def alias(self):
+    """`y[...]`, `y[:, :]`: a new tensor viewing all of y."""
+    return self.view()
 
 
 @op("unsafe_view", "UnsafeViewBackward0", promote=False,
@@ -106,10 +115,27 @@ def _scatter_into_zeros(g, n, key):
     return dual.call("index_put_add", dual.like(g, zeros), g, key=key)
 
 
+@op("as_strided", "AsStridedBackward0", promote=False,
+    self=lambda g, n: dual.call("as_strided_scatter", g, positions=n.positions, self_sizes=n.self_sizes))
+def as_strided(self, positions, self_sizes):
+    """The elements of self at `positions` (indices into self in C order, shaped like the result):
+    how a view reads its base once the base's history changed (ops/indexing.py, _refresh_views)."""
+    return self.reshape(-1)[positions]
+
+
+@op("as_strided_scatter", "AsStridedScatterBackward0", promote=False,
+    self=lambda g, n: dual.call("as_strided", g, positions=n.positions, self_sizes=n.self_sizes))
+def as_strided_scatter(self, positions, self_sizes):
+    """as_strided's gradient: self's values added into zeros of shape self_sizes at `positions`."""
+    out = np.zeros(math.prod(self_sizes), self.dtype)
+    np.add.at(out, positions.reshape(-1), self.reshape(-1))
+    return out.reshape(self_sizes)
+
+
 @op("select", "SelectBackward0", promote=False,
     self=lambda g, n: _scatter_into_zeros(g, n, (slice(None),) * n.dim + (n.index,)))
 def select(self, dim, index, self_sizes):
-    return self[(slice(None),) * dim + (index,)]
+    return self[(slice(None),) * dim + (index, Ellipsis)]     # (the Ellipsis keeps a 0-d result a view)
 
 
 @op("slice", "SliceBackward0", promote=False,

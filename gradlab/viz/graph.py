@@ -46,7 +46,7 @@ class TensorNode:
 class FunctionNode:
     """A Function (backward) node. `node_ref` is a weak reference to the gradlab Node."""
     id: str
-    name: str                    # exactly grad_fn.name(); 'AccumulateGrad' for leaves' accumulators
+    name: str                    # grad_fn.name() without PyTorch's namespace ('AccumulateGrad', 'CopySlices')
     is_grad_fn_of: str | None    # id of the (alive, drawn) tensor whose grad_fn this is
     saved: list = field(default_factory=list)   # (slot, shape, version_saved, version_now, stale)
     kind: str = "function"       # 'function' or 'accumulate' (AccumulateGrad)
@@ -232,7 +232,9 @@ class _Walk:
             return None
         node_id = f"n{len(self.nodes)}"
         accumulate = isinstance(fn, self.AccumulateGrad)
-        node = FunctionNode(id=node_id, name="AccumulateGrad" if accumulate else fn.name(), is_grad_fn_of=None,
+        # (PyTorch's name() qualifies a few nodes, torch::autograd::CopySlices: drawings use the short name)
+        node = FunctionNode(id=node_id, name="AccumulateGrad" if accumulate else fn.name().rsplit("::", 1)[-1],
+                            is_grad_fn_of=None,
                             kind="accumulate" if accumulate else "function", node_ref=weakref.ref(fn))
         if accumulate:
             node.variable_name = self.names.get(id(fn.variable))
