@@ -1688,6 +1688,20 @@ def stack(tensors, dim=0):
     return OPS["stack"](*tensors, dim=d)
 
 
+def _unary_in_place(key):
+    def method(self):
+        return self._inplace(key)
+    method.__name__ = method.__qualname__ = key + "_"
+    method.__doc__ = f"In-place {key}: x.{key}_() changes x (recorded like x.{key}() when x is in a graph)."
+    return method
+
+
+# x.sin_(), x.log_(), ...: the in-place form of every elementwise op of one tensor that PyTorch has
+for _key in ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "log", "log2", "log10", "log1p", "expm1",
+             "abs", "sign", "reciprocal", "rsqrt", "floor", "ceil", "round", "trunc", "erf"):
+    setattr(Tensor, _key + "_", _unary_in_place(_key))
+
+
 # Modules below this one in the dependency order need the Tensor class at run time; they get it
 # here, once, instead of importing it inside every call (a function-level import costs ~1 us).
 def _bind_tensor_class():

@@ -305,11 +305,41 @@ _OVERLAP = ("unsupported operation: more than one element of the written-to tens
             "location. Please clone() the tensor before performing the operation.")
 
 
+_PARTIAL_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor refer to "
+                    "a single memory location. Please clone() the tensor before performing the operation.")
+
+
+def _dense(a):
+    """Do a's elements fill one gap-free stretch of memory (in some order of its dims)?"""
+    dims = sorted((stride, size) for stride, size in zip(a.strides, a.shape) if size != 1)
+    expected = a.itemsize
+    for stride, size in dims:
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def _partial_overlap(t, other):
+    """PyTorch's test before writing t from other: both dense, sharing memory, but not laid out the
+    same way (`v.add_(v.t())`). Anything it cannot decide cheaply is allowed, as in PyTorch."""
+    a, b = t._data, other._data
+    if t is other or not a.size or not b.size or not np.may_share_memory(a, b) or not (_dense(a) and _dense(b)):
+        return False
+    a_begin, b_begin = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
+    a_end, b_end = a_begin + a.nbytes, b_begin + b.nbytes
+    if a_begin == b_begin and a_end == b_end:
+        return a.strides != b.strides
+    return a_begin < b_end and b_begin < a_end
+
+
 def run_inplace(t, opkey, args, params):
     """x.add_(y) and friends: compute like the out-of-place op, then write into x."""
-    if any(step == 0 and size > 1 for step, size in zip(t._data.strides, t._data.shape)):
+    _check_inplace_allowed(t)             # (autograd's checks come first, as in PyTorch)
+    if t._data.size > 1 and any(step == 0 and size > 1 for step, size in zip(t._data.strides, t._data.shape)):
         raise RuntimeError(_OVERLAP)          # an expanded view: one number would be written twice
-    _check_inplace_allowed(t)
+    if any(isinstance(a, Tensor) and _partial_overlap(t, a) for a in args):
+        raise RuntimeError(_PARTIAL_OVERLAP)
     records = grad_mode._state["enabled"] and (
         t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
     if records:

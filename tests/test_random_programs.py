@@ -1,0 +1,90 @@
+"""Random little programs of ops, views and in-place changes, run under gradlab and under torch.
+
+Each seed makes one program of about a dozen steps on 2x3 tensors: out-of-place ops, views
+(`t()`, `[0]`, `[:, 1]`, `view(-1)`, `[1:]`), and in-place changes of tensors and of views
+(`mul_`, `add_`, `zero_`, item assignment), then `backward()` of a sum over everything. The
+values of every tensor, the leaf's gradient, or the error raised must agree with torch. Seeds are
+fixed: a failure names the program, and the same program fails again.
+"""
+import random
+
+import numpy as np
+import pytest
+
+import gradlab
+
+torch = pytest.importorskip("torch")
+# exp of exp overflows to inf in both libraries; gradlab silences numpy's warnings itself, but
+# pytest resets warning filters inside tests
+pytestmark = [pytest.mark.torch, pytest.mark.filterwarnings("ignore::RuntimeWarning")]
+
+UNARY = ["{a}.sin()", "{a} * 2", "{a} + 1", "{a}.tanh()", "({a} * 0.5).exp()", "{a}.relu()"]
+BINARY = ["{a} + {b}", "{a} * {b}", "{a} - {b}"]
+VIEWS_2D = ["{a}.t()", "{a}[0]", "{a}[:, 1]", "{a}.view(-1)", "{a}[1:]", "{a}[:, None]"]
+VIEWS_1D = ["{a}[1:]", "{a}[0]", "{a}.unsqueeze(0)", "{a}[:]"]
+IN_PLACE = ["{a}.mul_(2)", "{a}.add_(1)", "{a}.zero_()", "{a}.exp_()", "{a}.mul_({b})", "{a}.add_({b})",
+            "{a}[0] = 3.0", "{a}.sin_()"]
+
+
+def program(seed):
+    """A list of statements over variables v0, v1, ... (v0 is the leaf x)."""
+    rnd = random.Random(seed)
+    lines = ["v0 = x", "v1 = x * 1.5"]
+    dims = {"v0": 2, "v1": 2}
+    for step in range(2, 14):
+        name = f"v{step}"
+        kind = rnd.random()
+        a = rnd.choice(sorted(dims))
+        if kind < 0.3:
+            lines.append(f"{name} = " + rnd.choice(UNARY).format(a=a))
+            dims[name] = dims[a]
+        elif kind < 0.45:
+            same = [v for v in sorted(dims) if dims[v] == dims[a]]
+            lines.append(f"{name} = " + rnd.choice(BINARY).format(a=a, b=rnd.choice(same)))
+            dims[name] = dims[a]
+        elif kind < 0.7:
+            views = VIEWS_2D if dims[a] == 2 else VIEWS_1D
+            expr = rnd.choice(views)
+            lines.append(f"{name} = " + expr.format(a=a))
+            dims[name] = {"[0]": dims[a] - 1, "[:, 1]": 1, "view(-1)": 1, "[:, None]": 3,
+                          "unsqueeze(0)": 2}.get(next((k for k in ("[0]", "[:, 1]", "view(-1)", "[:, None]",
+                                                             "unsqueeze(0)") if k in expr), ""), dims[a])
+            if dims[name] > 2 or dims[name] < 1:
+                lines.pop()
+                del dims[name]
+                continue
+        else:
+            target = rnd.choice([v for v in sorted(dims) if v != "v0"])
+            same = [v for v in sorted(dims) if dims[v] <= dims[target]]
+            lines.append(rnd.choice(IN_PLACE).format(a=target, b=rnd.choice(same)))
+    lines.append("loss = sum((v * 1).sum() for v in [" + ", ".join(sorted(dims)) + "])")
+    lines.append("loss.backward()")
+    return lines
+
+
+def outcome(module, lines):
+    """The error (type, line, start of the message), or every tensor's values and x.grad."""
+    x = module.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], requires_grad=True)
+    namespace = {"x": x}
+    try:
+        for line in lines:
+            exec(line, namespace)
+    except Exception as error:  # noqa: BLE001 - the point is to compare whatever is raised
+        return f"{type(error).__name__} at `{line}`: {str(error).split(':')[0][:60]}"
+    values = {k: np.array(v.tolist(), dtype=float) for k, v in sorted(namespace.items())
+              if k.startswith("v") and hasattr(v, "tolist")}
+    values["x.grad"] = np.array(x.grad.tolist(), dtype=float)
+    return values
+
+
+@pytest.mark.parametrize("seed", range(3000))
+def test_same_as_pytorch(seed):
+    lines = program(seed)
+    mine, theirs = outcome(gradlab, lines), outcome(torch, lines)
+    listing = "\n".join(lines)
+    if isinstance(theirs, str) or isinstance(mine, str):
+        assert mine == theirs, listing
+        return
+    assert sorted(mine) == sorted(theirs), listing
+    for name in theirs:                    # float32 through exp and products: compare relatively
+        np.testing.assert_allclose(mine[name], theirs[name], rtol=1e-4, atol=1e-5, err_msg=f"{name}\n{listing}")
