@@ -365,3 +365,12 @@ def test_repeated_backward_into_a_0d_leaf_used_twice():
         assert type(x.grad._data) is np.ndarray
         seen.append(x.grad.item())
     assert seen == [2.0, 4.0, 6.0]
+
+
+def test_a_0d_tensor_used_three_times():
+    """Three gradients summed into a 0-d buffer: numpy returns scalars from 0-d sums, which cannot
+    be added into in place; this used to crash backward with a numpy TypeError."""
+    x = gradlab.ones(3, requires_grad=True)
+    s = x.sum() * 1
+    (s * 2 + s * 3 + s * 4).backward()
+    assert x.grad.tolist() == [9.0, 9.0, 9.0]

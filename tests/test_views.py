@@ -54,6 +54,12 @@ SNIPPETS = [
     "v = x.t(); v.zero_()",
     "y = x * 2; v = y.expand(2, 2, 2); v.add_(1)",
     "with torch.no_grad():\n    v = x[0]\n    v.mul_(2)\nshow(x)",
+    # retain_grad follows the tensor to its new history; hooks fire as in PyTorch
+    "y = x * 2; y.retain_grad(); y.mul_(3); y.sum().backward(); show(y.grad); show(x.grad)",
+    "y = x * 2; v = y[0]; v.retain_grad(); y.mul_(3); v.sum().backward(); show(v.grad); show(x.grad)",
+    "y = x * 2; h = y.register_hook(lambda g: g * 10); y.mul_(3); y.sum().backward(); show(x.grad)",
+    # a 0-d tensor that receives three gradients
+    "s = x.sum() * 1; (s * 2 + s * 3 + s * 4).backward(); show(x.grad)",
     # indexing records PyTorch's nodes
     "y = x * 2; show(y[:]); show(y[...]); show(y[:, :]); show(y[0:2]); show(y[1][:]); show(y[0, ...])",
 ]

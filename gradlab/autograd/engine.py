@@ -424,7 +424,7 @@ def _add(total, g, owned, key, create_graph):
         np.add(total, g, out=total, casting="unsafe")
         return total
     owned.add(key)
-    return np.add(total, g)
+    return np.asarray(np.add(total, g))   # (numpy gives a scalar for 0-d sums: later adds need an array)
 
 
 def _run_output_hooks(node, grads, create_graph):

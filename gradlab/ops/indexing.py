@@ -213,6 +213,13 @@ def _read_through(view, root):
     view._output_nr = 0
     if node is not None:
         node._output_ref = weakref.ref(view)
+        _keep_retained_grad(view)
+
+
+def _keep_retained_grad(t):
+    """retain_grad() follows the tensor to its new grad_fn, as in PyTorch."""
+    if t._retains_grad:
+        t.retain_grad()
 
 
 class CopySlices(Node):
@@ -275,6 +282,7 @@ def _adopt(t, result):
         t.grad_fn = node
         t._output_nr = 0
         node._output_ref = weakref.ref(t)
+        _keep_retained_grad(t)
         _refresh_views(t)
     else:                                 # written through a view: the base's history changes
         wrapper = CopySlices(node, view_positions(t, root), edge_of(root))
