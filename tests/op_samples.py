@@ -869,6 +869,17 @@ def _as_strided_scatter(draw):
     return Case(_as_strided_scatter_fn, [uniform(draw, shp), uniform(draw, shp[1:])])
 
 
+def _threshold_backward_fn(T, x, g):
+    # relu's gradient is recorded as an op of its own with create_graph (differentiable in g)
+    return T.autograd.grad(x.relu(), x, g, create_graph=True)[0]
+
+
+@sample("threshold_backward", graph_names=False)
+def _threshold_backward(draw):
+    shp = shape(draw)
+    return Case(_threshold_backward_fn, [away_from_zero(draw, shp, 0.2), uniform(draw, shp)])
+
+
 @sample("alias")
 def _alias(draw):
     shp = shape(draw)

@@ -189,3 +189,27 @@ def test_graph_programs_same_as_pytorch(seed):
         assert (mine[name] is None) == (theirs[name] is None), f"{name}\n{listing}"
         if theirs[name] is not None:
             np.testing.assert_allclose(mine[name], theirs[name], rtol=1e-4, atol=1e-5, err_msg=f"{name}\n{listing}")
+
+
+# --- the first family again, differentiated twice: the gradient formulas' own graphs ------------------
+
+@pytest.mark.parametrize("seed", range(1000))
+def test_double_backward_programs_same_as_pytorch(seed):
+    lines = program(seed)[:-1] + ["g, = torch.autograd.grad(loss, x, create_graph=True)",
+                                  "(g * g).sum().backward()"]
+    results = []
+    for module in (gradlab, torch):
+        x = module.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], requires_grad=True)
+        namespace = {"x": x, "torch": module}
+        try:
+            exec("\n".join(lines), namespace)
+            results.append((np.array(namespace["g"].tolist()), np.array(x.grad.tolist())))
+        except Exception as error:  # noqa: BLE001
+            results.append(f"{type(error).__name__}: {str(error).split(':')[0][:60]}")
+    mine, theirs = results
+    listing = "\n".join(lines)
+    if isinstance(mine, str) or isinstance(theirs, str):
+        assert mine == theirs, listing
+        return
+    for a, b, what in zip(mine, theirs, ("first gradient", "x.grad after the second backward")):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4, err_msg=f"{what}\n{listing}")

@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 Tensor = None                   # bound by gradlab/tensor.py (imports run the other way)
+OPS = None                      # bound by ops/registry.py
 
 
 def _unary(numpy_fn, method):
@@ -109,7 +110,6 @@ def expand(x, shape):
     """x broadcast to `shape`, as a view (no copy). Small arrays are filled instead: np.broadcast_to
     costs ~3 us of Python, while filling a few thousand numbers takes well under a microsecond."""
     if isinstance(x, Tensor):
-        from .registry import OPS
         return OPS["expand"](x, shape=tuple(shape))
     shape = tuple(shape)
     if math.prod(shape) > 4096:
@@ -171,7 +171,7 @@ def like(g, array):
 
 def call(op_key, *args, **params):
     """An op of the table: recorded through the table on Tensors, just its numpy forward on arrays."""
-    from .registry import OPS
-    if any(isinstance(a, Tensor) for a in args):
-        return OPS[op_key](*args, **params)
+    for a in args:
+        if isinstance(a, Tensor):
+            return OPS[op_key](*args, **params)
     return OPS[op_key].forward(*args, **params)

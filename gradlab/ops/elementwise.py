@@ -213,9 +213,18 @@ def sigmoid(self):
 
 
 @op("relu", "ReluBackward0", saves=("result",),
-    self=lambda g, n: g * (n.result > 0))
+    self=lambda g, n: dual.call("threshold_backward", g, n.result, threshold=0))
 def relu(self):
     return np.maximum(self, 0).astype(self.dtype, copy=False)
+
+
+@op("threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"), saves={"grad_output": ("self",)},
+    grad_output=lambda g, n: dual.call("threshold_backward", g, n.self, threshold=n.threshold),
+    self=lambda g, n: dual.like(g, np.zeros_like(dual.data(g))))
+def threshold_backward(grad_output, self, threshold):
+    """relu's gradient, grad_output where self > threshold: an op of its own (as in PyTorch), so that
+    a graph of the gradient still depends on self (its derivative there is zero)."""
+    return np.where(self > threshold, grad_output, 0).astype(grad_output.dtype, copy=False)
 
 
 @op("abs", "AbsBackward0", saves=("self",),

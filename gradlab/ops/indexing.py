@@ -275,9 +275,11 @@ def _adopt(t, result):
     node = result.grad_fn
     if node is None:
         return t
-    if node._saved and "result" in node._saved:
-        node._save("result", t, is_output=True)    # the saved output is now t (same values)
     root = t._base
+    if node._saved and "result" in node._saved:
+        # the saved output is now t (same values). Written through a view, it is the view itself,
+        # which reads through the base's new history (a graph of the gradient must go through it)
+        node._save("result", t, is_output=root is None)
     if root is None:
         t.grad_fn = node
         t._output_nr = 0
@@ -455,16 +457,22 @@ def _py_or_array(value, t):
 
 
 # zero_/fill_ on a non-leaf: recorded nodes with PyTorch's names
+from . import dual  # noqa: E402
 from .registry import op  # noqa: E402
 
 
+def _no_gradient(g, n):
+    """zeros, not recorded (PyTorch's zeros_like(grad)): nothing flows back through a fill"""
+    return dual.like(g, np.zeros_like(dual.data(g)))
+
+
 @op("zero", "ZeroBackward0", promote=False,
-    self=lambda g, n: g * 0)
+    self=_no_gradient)
 def _zero(self, value):
     return np.zeros_like(self)
 
 
 @op("fill", "FillBackward2", promote=False,
-    self=lambda g, n: g * 0)
+    self=_no_gradient)
 def _fill(self, value):
     return np.full_like(self, value)

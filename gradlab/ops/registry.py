@@ -35,6 +35,7 @@ from ..autograd.node import Node, SavedTensor, SavedValue, accumulator_of, make_
 from . import dual
 
 OPS = {}
+dual.OPS = OPS                  # (ops/dual.py calls ops of the table; imports run the other way)
 Tensor = None                   # bound by gradlab/tensor.py (imports run the other way)
 _NODE_CLASSES = {}
 
