@@ -831,7 +831,12 @@ class Tensor:
         return self.masked_fill(mask, value)
 
     def masked_fill(self, mask, value):
-        return OPS["masked_fill"](self, mask=_data_of(mask).astype(bool), value=_py(value))
+        mask = _data_of(mask).astype(bool)
+        try:
+            np.broadcast_shapes(mask.shape, self._data.shape)
+        except ValueError:
+            raise broadcast_error(mask.shape, self._data.shape) from None
+        return OPS["masked_fill"](self, mask=mask, value=_py(value))
 
     def lerp(self, end, weight):
         return self + (end - self) * weight
@@ -936,7 +941,8 @@ class Tensor:
         return OPS["logsumexp"](self, dim=_dims(dim, self._data.ndim), keepdim=keepdim)
 
     def cumsum(self, dim, dtype=None):
-        return OPS["cumsum"](self if dtype is None else self.to(dtype), dim=_wrap_dim(dim, self._data.ndim))
+        src = self if dtype is None else self.to(dtype)
+        return OPS["cumsum"](src, dim=_wrap_dim(dim, src._data.ndim))
 
     def softmax(self, dim, dtype=None):
         return OPS["softmax"](self if dtype is None else self.to(dtype), dim=_wrap_dim(dim, self._data.ndim))
@@ -956,12 +962,18 @@ class Tensor:
         return OPS["mm"](self, mat2)
 
     def mv(self, vec):
-        if self._data.ndim != 2 or vec._data.ndim != 1 or self._data.shape[1] != vec._data.shape[0]:
+        if self._data.ndim == 0:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        if self._data.ndim != 2 or vec._data.ndim != 1:
+            raise RuntimeError(f"vector + matrix @ vector expected, got 1, {self._data.ndim}, {vec._data.ndim}")
+        if self._data.shape[1] != vec._data.shape[0]:
             raise RuntimeError(f"size mismatch, got input ({self._data.shape[0]}), mat "
                                f"({'x'.join(map(str, self._data.shape))}), vec ({vec._data.shape[0]})")
         return OPS["mv"](self, vec)
 
     def dot(self, other):
+        if self._data.ndim != 1 or other._data.ndim != 1:
+            raise RuntimeError(f"1D tensors expected, but got {self._data.ndim}D and {other._data.ndim}D tensors")
         if self._data.shape != other._data.shape:
             raise RuntimeError(
                 f"inconsistent tensor size, expected tensor [{self._data.size}] and src [{other._data.size}] to have "
@@ -969,12 +981,24 @@ class Tensor:
         return OPS["dot"](self, other)
 
     def bmm(self, mat2):
+        for name, t in (("batch1", self), ("batch2", mat2)):
+            if t._data.ndim != 3:
+                raise RuntimeError(f"{name} must be a 3D tensor")
+        b1, b2 = self._data.shape, mat2._data.shape
+        if b2[:2] != (b1[0], b1[2]):
+            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{b1[0]}, {b1[2]}] "
+                               f"but got: [{b2[0]}, {b2[1]}].")
         return OPS["bmm"](self, mat2)
 
     def outer(self, vec2):
+        for name, t in (("self", self), ("vec2", vec2)):
+            if t._data.ndim != 1:
+                raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t._data.ndim}-D")
         return self.reshape(-1, 1) * vec2
 
     def trace(self):
+        if self._data.ndim != 2:
+            raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {self._data.ndim}")
         return OPS["trace"](self, self_sizes=self._data.shape)
 
     # --- shape ----------------------------------------------------------------------------------
@@ -1006,8 +1030,11 @@ class Tensor:
     def flatten(self, start_dim=0, end_dim=-1):
         nd = self._data.ndim
         if nd == 0:
+            _wrap_dim(start_dim, 0), _wrap_dim(end_dim, 0)
             return self.reshape(1)
         s, e = _wrap_dim(start_dim, nd), _wrap_dim(end_dim, nd)
+        if s > e:
+            raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
         if s == e:
             return self
         shape = self._data.shape
@@ -1021,6 +1048,7 @@ class Tensor:
         if dim is None:
             return OPS["squeeze"](self, self_sizes=self._data.shape)._view_of(self)
         if self._data.ndim == 0:
+            _wrap_dim(dim, 0)
             return OPS["squeeze"](self, self_sizes=self._data.shape)._view_of(self)
         return OPS["squeeze_dim"](self, dim=_wrap_dim(dim, self._data.ndim),
                                   self_sizes=self._data.shape)._view_of(self)
@@ -1060,46 +1088,78 @@ class Tensor:
 
     def expand(self, *sizes):
         sizes = _size_args(sizes)
-        lead = len(sizes) - self._data.ndim
-        shape = tuple(self._data.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
-        try:
-            np.broadcast_shapes(self._data.shape, shape)
-        except ValueError:
+        if len(sizes) < self._data.ndim:
             raise RuntimeError(
-                f"The expanded size of the tensor ({shape[-1]}) must match the existing size "
-                f"({self._data.shape[-1] if self._data.ndim else 1}) at non-singleton dimension {len(shape) - 1}.  "
-                f"Target sizes: [{', '.join(map(str, sizes))}].  Tensor sizes: [{', '.join(map(str, self._data.shape))}]"
-            ) from None
+                f"expand({self.type()}{{[{', '.join(map(str, self._data.shape))}]}}, size=[{', '.join(map(str, sizes))}]): "
+                f"the number of sizes provided ({len(sizes)}) must be greater or equal to the number of dimensions in "
+                f"the tensor ({self._data.ndim})")
+        lead = len(sizes) - self._data.ndim
+        for i in range(lead):
+            if sizes[i] == -1:
+                raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
+                                   f"dimension {i}")
+        shape = tuple(self._data.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
+        for i in range(len(shape) - 1, lead - 1, -1):        # each old dim: kept, or stretched from 1
+            old = self._data.shape[i - lead]
+            if old != 1 and old != shape[i]:
+                raise RuntimeError(
+                    f"The expanded size of the tensor ({shape[i]}) must match the existing size ({old}) at "
+                    f"non-singleton dimension {i}.  Target sizes: [{', '.join(map(str, sizes))}].  Tensor sizes: "
+                    f"[{', '.join(map(str, self._data.shape))}]")
         return OPS["expand"](self, shape=shape)._view_of(self)
 
     def expand_as(self, other):
         return self.expand(other.shape)
 
     def repeat(self, *repeats):
-        return OPS["repeat"](self, repeats=_size_args(repeats), self_sizes=self._data.shape)
+        repeats = _size_args(repeats)
+        if len(repeats) < self._data.ndim:
+            raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
+                               "tensor")
+        padded = (1,) * (len(repeats) - self._data.ndim) + self._data.shape
+        sizes = [s * r for s, r in zip(padded, repeats)]
+        negative = [s for s in sizes if s < 0]
+        if negative:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {negative[0]}: "
+                               f"[{', '.join(map(str, sizes))}]")
+        return OPS["repeat"](self, repeats=repeats, self_sizes=self._data.shape)
 
     def flip(self, *dims):
         dims = tuple(_wrap_dim(d, self._data.ndim) for d in _size_args(dims))
-        return OPS["flip"](self, dims=dims)
+        return OPS["flip"](self, dims=dims if self._data.ndim else ())
 
     def roll(self, shifts, dims=None):
         shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
         dims = (dims,) if isinstance(dims, int) else tuple(dims) if dims is not None else None
         if dims is None:
             return self.flatten().roll(shifts, 0).view(self.shape)
+        if self._data.ndim == 0:
+            raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
+        dims = tuple(_wrap_dim(d, self._data.ndim) for d in dims)
         return OPS["roll"](self, shifts=shifts, dims=dims)
 
     def narrow(self, dim, start, length):
+        if self._data.ndim == 0:
+            raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+        if length < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
         d = _wrap_dim(dim, self._data.ndim)
         start = start + self._data.shape[d] if start < 0 else start
+        if start + length > self._data.shape[d]:
+            raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({self._data.shape[d]}).")
         return OPS["slice"](self, dim=d, start=start, stop=start + length, step=1,
                             self_sizes=self._data.shape)._view_of(self)
 
-    def select(self, dim, index):
+    def select(self, dim, index, _indexing=False):
+        if self._data.ndim == 0:
+            raise IndexError("select() cannot be applied to a 0-dim tensor.")
         d = _wrap_dim(dim, self._data.ndim)
         size = self._data.shape[d]
         if not -size <= index < size:
-            raise IndexError(f"index {index} is out of bounds for dimension {d} with size {size}")
+            if _indexing:        # x[5]: the message of indexing
+                raise IndexError(f"index {index} is out of bounds for dimension {d} with size {size}")
+            raise IndexError(f"select(): index {index} out of range for tensor of size "
+                             f"[{', '.join(map(str, self._data.shape))}] at dimension {d}")
         return OPS["select"](self, dim=d, index=index, self_sizes=self._data.shape)._view_of(self)
 
     def unbind(self, dim=0):
@@ -1107,6 +1167,10 @@ class Tensor:
         return tuple(t._view_of(self) for t in OPS["unbind"](self, dim=d))
 
     def split(self, split_size, dim=0):
+        if self._data.ndim == 0:
+            raise RuntimeError("split expects at least a 1-dimensional tensor")
+        if isinstance(split_size, int) and split_size < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got split_size={split_size}")
         d = _wrap_dim(dim, self._data.ndim)
         size = self._data.shape[d]
         if isinstance(split_size, int):
@@ -1124,12 +1188,22 @@ class Tensor:
         return tuple(t._view_of(self) for t in OPS["split"](self, dim=d, sections=sections))
 
     def chunk(self, chunks, dim=0):
+        if self._data.ndim == 0:
+            raise RuntimeError("chunk expects at least a 1-dimensional tensor")
         if chunks <= 0:
             raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
         size = self._data.shape[_wrap_dim(dim, self._data.ndim)]
         return self.split(max(-(-size // chunks), 1), dim)
 
     def gather(self, dim, index):
+        d = _wrap_dim(dim, self._data.ndim)
+        idx = _data_of(index)
+        if max(idx.ndim, 1) != max(self._data.ndim, 1):     # (a 0-d tensor counts as 1-d here)
+            raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+        for i, (n_index, n_self) in enumerate(zip(idx.shape, self._data.shape)):
+            if i != d and n_index > n_self:
+                raise RuntimeError(f"Size does not match at dimension {i} expected index {list(idx.shape)} to be no "
+                                   f"larger than self {list(self._data.shape)} apart from dimension {d}")
         return OPS["gather"](self, dim=_wrap_dim(dim, self._data.ndim), index=_data_of(index),
                              self_sizes=self._data.shape)
 
@@ -1365,9 +1439,16 @@ def _wrap_dim(dim, ndim):
 
 
 def _dims(dim, ndim):
+    """Dims to reduce over, wrapped. A 0-d tensor takes dim 0 or -1, as PyTorch allows, and has
+    nothing to reduce: sum(0) of a 0-d tensor is the tensor's value."""
     if isinstance(dim, (list, tuple)):
-        return tuple(sorted(_wrap_dim(d, ndim) for d in dim))
-    return (_wrap_dim(dim, ndim),)
+        dims = tuple(sorted(_wrap_dim(d, ndim) for d in dim))
+        for a, b in zip(dims, dims[1:]):
+            if a == b:
+                raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
+    else:
+        dims = (_wrap_dim(dim, ndim),)
+    return dims if ndim else ()
 
 
 def broadcast_error(a_shape, b_shape):
@@ -1561,7 +1642,8 @@ def matmul(a, b):
         return OPS["squeeze_matmul"](a.unsqueeze(0).mm(b), dim=0, self_sizes=(1, b._data.shape[1]))
     if da == 2 and db == 2:
         return a.mm(b)
-    if da == 3 and db == 3 and (a._data.shape[0] == 1) != (b._data.shape[0] == 1):
+    if (da == 3 and db == 3 and (a._data.shape[0] == 1) != (b._data.shape[0] == 1)
+            and (a._data.shape[0] == 1 or a._data.shape[2] == b._data.shape[1])):   # (else bmm's error, as PyTorch)
         # a batch of one against a real batch: PyTorch squeezes it to a matrix, then folds
         return matmul(a.squeeze(0), b) if a._data.shape[0] == 1 else matmul(a, b.squeeze(0))
     if _should_fold(a, b):
@@ -1569,7 +1651,10 @@ def matmul(a, b):
     # general batched case: broadcast the batch dims, then one bmm
     a2 = a.unsqueeze(0) if da == 1 else a
     b2 = b.unsqueeze(-1) if db == 1 else b
-    batch = np.broadcast_shapes(a2._data.shape[:-2], b2._data.shape[:-2])
+    try:
+        batch = np.broadcast_shapes(a2._data.shape[:-2], b2._data.shape[:-2])
+    except ValueError:
+        raise broadcast_error(a2._data.shape[:-2], b2._data.shape[:-2]) from None
     n, k = a2._data.shape[-2:]
     k2, m = b2._data.shape[-2:]
     if k != k2:
@@ -1650,9 +1735,10 @@ def cat(tensors, dim=0):
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
-    ref = next((t for t in tensors if t._data.ndim > 0), tensors[0])
-    if ref._data.ndim == 0:
-        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+    for i, t in enumerate(tensors):
+        if t._data.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+    ref = tensors[0]
     d = _wrap_dim(dim, ref._data.ndim)
     parts = [t for t in tensors if not (t._data.ndim == 1 and t._data.shape[0] == 0)] or tensors
     for i, t in enumerate(tensors):
@@ -1677,6 +1763,7 @@ def stack(tensors, dim=0):
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
+    _wrap_dim(dim, tensors[0]._data.ndim + 1)
     for i, t in enumerate(tensors):
         if t._data.shape != tensors[0]._data.shape:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got [{', '.join(map(str, tensors[0]._data.shape))}] "

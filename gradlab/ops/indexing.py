@@ -88,7 +88,7 @@ def getitem(t, key):
                                    self_sizes=out._data.shape)._view_of(out)
             dim += 1
         else:
-            out = out.select(dim, int(k))
+            out = out.select(dim, int(k), _indexing=True)
     if out is t:
         out = OPS["alias"](t)._view_of(t)
     return out

@@ -197,4 +197,6 @@ def logsumexp(self, dim, keepdim):
 @op("cumsum", "CumsumBackward0", cast_result=False,
     self=lambda g, n: dual.flip(dual.cumsum(dual.flip(g, n.dim), n.dim), n.dim))
 def cumsum(self, dim):
+    if self.ndim == 0:                 # (numpy would give a 1-d result)
+        return self.astype(_sum_dtype(self) or self.dtype, copy=True)
     return np.cumsum(self, axis=dim, dtype=_sum_dtype(self))
