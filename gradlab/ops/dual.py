@@ -150,6 +150,14 @@ def floor_divide(x, y):
     return np.floor_divide(x, y)
 
 
+def threshold_backward(g, x, threshold):
+    """g where x > threshold, else 0 (relu's gradient). On Tensors it is an op of the table, so that
+    a graph of the gradient still depends on x, as PyTorch's does."""
+    if isinstance(g, Tensor) or isinstance(x, Tensor):
+        return OPS["threshold_backward"](g, x, threshold=threshold)
+    return OPS["threshold_backward"].forward(g, x, threshold)
+
+
 def clamp_min(x, low):
     return x.clamp_min(low) if isinstance(x, Tensor) else np.maximum(x, low).astype(x.dtype, copy=False)
 

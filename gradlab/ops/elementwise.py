@@ -213,13 +213,13 @@ def sigmoid(self):
 
 
 @op("relu", "ReluBackward0", saves=("result",),
-    self=lambda g, n: dual.call("threshold_backward", g, n.result, threshold=0))
+    self=lambda g, n: dual.threshold_backward(g, n.result, 0))
 def relu(self):
     return np.maximum(self, 0).astype(self.dtype, copy=False)
 
 
 @op("threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"), saves={"grad_output": ("self",)},
-    grad_output=lambda g, n: dual.call("threshold_backward", g, n.self, threshold=n.threshold),
+    grad_output=lambda g, n: dual.threshold_backward(g, n.self, n.threshold),
     self=lambda g, n: dual.like(g, np.zeros_like(dual.data(g))))
 def threshold_backward(grad_output, self, threshold):
     """relu's gradient, grad_output where self > threshold: an op of its own (as in PyTorch), so that

@@ -346,10 +346,14 @@ def _partial_overlap(t, other):
 def run_inplace(t, opkey, args, params):
     """x.add_(y) and friends: compute like the out-of-place op, then write into x."""
     _check_inplace_allowed(t)             # (autograd's checks come first, as in PyTorch)
-    if t._data.size > 1 and any(step == 0 and size > 1 for step, size in zip(t._data.strides, t._data.shape)):
+    data = t._data
+    if 0 in data.strides and data.size > 1 and any(
+            step == 0 and size > 1 for step, size in zip(data.strides, data.shape)):
         raise RuntimeError(_OVERLAP)          # an expanded view: one number would be written twice
-    if any(isinstance(a, Tensor) and _partial_overlap(t, a) for a in args):
-        raise RuntimeError(_PARTIAL_OVERLAP)
+    for a in args:
+        # (arrays that own their memory cannot overlap another one: the common p -= lr * g is quick)
+        if isinstance(a, Tensor) and (data.base is not None or a._data.base is not None) and _partial_overlap(t, a):
+            raise RuntimeError(_PARTIAL_OVERLAP)
     records = grad_mode._state["enabled"] and (
         t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
     if records:
