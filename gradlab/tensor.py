@@ -1163,6 +1163,8 @@ class Tensor:
         return OPS["select"](self, dim=d, index=index, self_sizes=self._data.shape)._view_of(self)
 
     def unbind(self, dim=0):
+        if self._data.ndim == 0:
+            raise IndexError(f"Dimension specified as {_wrap_dim(dim, 0)} but tensor has no dimensions")
         d = _wrap_dim(dim, self._data.ndim)
         return tuple(t._view_of(self) for t in OPS["unbind"](self, dim=d))
 

@@ -6,7 +6,7 @@ outcome (the result's shape, dtype and grad_fn, or the exception's type and firs
 the same. Seeds are fixed.
 
 KNOWN_DIFFERENCES lists what does not match yet (README, "What does not work yet"): `tril` and
-`diag` are not implemented, and a few operations on 0-d tensors differ.
+`diag` are not implemented, and five operations on 0-d tensors differ (ON_0D).
 """
 import random
 
@@ -46,7 +46,7 @@ def case(seed):
     return a, b, rnd.choice(expressions)
 
 
-ON_0D = ("a[", "a.index_select", "a.prod", "a.squeeze", "a.gather", "a.unbind", "a.transpose", "a.expand")
+ON_0D = ("a.index_select", "a.prod", "a.squeeze", "a.expand", "a.gather")
 
 
 def known_difference(a, b, expression):
@@ -77,4 +77,4 @@ def test_same_as_pytorch(a, b, expression):
 
 def test_the_known_differences_are_few():
     """What is left out above stays a short, named list (it must shrink, not grow)."""
-    assert sum(known_difference(*c) for c in CASES) < 300
+    assert sum(known_difference(*c) for c in CASES) <= 160

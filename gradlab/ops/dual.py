@@ -73,7 +73,9 @@ def t(x):
 
 
 def transpose(x, dim0, dim1):
-    return x.transpose(dim0, dim1) if isinstance(x, Tensor) else np.swapaxes(x, dim0, dim1)
+    if isinstance(x, Tensor):
+        return x.transpose(dim0, dim1)
+    return np.swapaxes(x, dim0, dim1) if x.ndim else x
 
 
 def mm(a, b):

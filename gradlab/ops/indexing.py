@@ -64,9 +64,14 @@ def getitem(t, key):
         start, stop, step = key.indices(size)
         return OPS["slice"](t, dim=0, start=start, stop=max(stop, start), step=step,
                             self_sizes=t._data.shape)._view_of(t)
+    single = not isinstance(key, tuple)
     key = _as_tuple(key)
     if t._data.ndim == 0 and any(k is not None and k is not Ellipsis and not (isinstance(k, slice) and k == slice(None))
                                  for k in key):
+        if not single and sum(k is not None for k in key) > 1:
+            raise IndexError("too many indices for tensor of dimension 0")
+        if single and isinstance(key[0], numbers.Integral) and not isinstance(key[0], bool) and key[0] != 0:
+            raise IndexError(f"index {key[0]} is out of bounds for dimension 0 with size 0")
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in "
                          "C++ to convert a 0-dim tensor to a number")
     if any(_is_advanced(k) for k in key):

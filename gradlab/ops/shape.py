@@ -34,7 +34,7 @@ def unsafe_view(self, shape, self_sizes):
 @op("transpose", "TransposeBackward0", promote=False,
     self=lambda g, n: dual.transpose(g, n.dim0, n.dim1))
 def transpose(self, dim0, dim1):
-    return np.swapaxes(self, dim0, dim1)
+    return np.swapaxes(self, dim0, dim1) if self.ndim else self.view()    # (0-d: dims 0 and -1, nothing to swap)
 
 
 @op("t", "TBackward0", promote=False,
