@@ -9,6 +9,7 @@ What a student reads here is the bookkeeping PyTorch does for every tensor:
 * `_version` counts in-place changes; views and `detach()` share the counter with their base.
 """
 import numbers
+import operator
 import warnings
 import weakref
 
@@ -577,50 +578,7 @@ class Tensor:
             return NotImplemented
         return _compare(np.greater_equal, self, other)
 
-    # The named forms raise PyTorch's argument error where the operators return NotImplemented.
-    def eq(self, other):
-        _check_operand("eq", other)
-        return self == other
-
-    def ne(self, other):
-        _check_operand("ne", other)
-        return self != other
-
-    def lt(self, other):
-        _check_operand("lt", other)
-        return self < other
-
-    def le(self, other):
-        _check_operand("le", other)
-        return self <= other
-
-    def gt(self, other):
-        _check_operand("gt", other)
-        return self > other
-
-    def ge(self, other):
-        _check_operand("ge", other)
-        return self >= other
-
-    def greater(self, other):
-        _check_operand("greater", other)
-        return self > other
-
-    def less(self, other):
-        _check_operand("less", other)
-        return self < other
-
-    def greater_equal(self, other):
-        _check_operand("greater_equal", other)
-        return self >= other
-
-    def less_equal(self, other):
-        _check_operand("less_equal", other)
-        return self <= other
-
-    def not_equal(self, other):
-        _check_operand("not_equal", other)
-        return self != other
+    # the named forms (x.eq(y), x.greater(y), ...) are added below the class: _named_comparison
 
     def equal(self, other):
         return self._data.shape == other._data.shape and bool(np.array_equal(self._data, other._data))
@@ -1783,6 +1741,21 @@ def _unary_in_place(key):
     method.__name__ = method.__qualname__ = key + "_"
     method.__doc__ = f"In-place {key}: x.{key}_() changes x (recorded like x.{key}() when x is in a graph)."
     return method
+
+
+def _named_comparison(name, compare):
+    def method(self, other):
+        _check_operand(name, other)      # PyTorch's argument error where the operator returns NotImplemented
+        return compare(self, other)
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+# x.eq(y), x.greater(y), ...: the comparison operators by name
+for _name, _operator in (("eq", operator.eq), ("ne", operator.ne), ("lt", operator.lt), ("le", operator.le),
+                         ("gt", operator.gt), ("ge", operator.ge), ("greater", operator.gt), ("less", operator.lt),
+                         ("greater_equal", operator.ge), ("less_equal", operator.le), ("not_equal", operator.ne)):
+    setattr(Tensor, _name, _named_comparison(_name, _operator))
 
 
 # x.sin_(), x.log_(), ...: the in-place form of every elementwise op of one tensor that PyTorch has

@@ -58,12 +58,7 @@ def getitem(t, key):
     """PyTorch's rules: `y[a:b]` alone is always a slice (even `y[:]`), `y[...]` an alias; in a
     tuple, slices that keep a whole dimension are skipped, and if nothing is left, an alias."""
     if isinstance(key, slice) and t._data.ndim:
-        size = t._data.shape[0]
-        if key.step is not None and key.step <= 0:
-            raise ValueError("step must be greater than zero")
-        start, stop, step = key.indices(size)
-        return OPS["slice"](t, dim=0, start=start, stop=max(stop, start), step=step,
-                            self_sizes=t._data.shape)._view_of(t)
+        return _slice(t, 0, key, keep_whole=True)
     single = not isinstance(key, tuple)
     key = _as_tuple(key)
     if t._data.ndim == 0 and any(k is not None and k is not Ellipsis and not (isinstance(k, slice) and k == slice(None))
@@ -83,20 +78,26 @@ def getitem(t, key):
             out = out.unsqueeze(dim)
             dim += 1
         elif isinstance(k, slice):
-            size = out._data.shape[dim]
-            if k.step is not None and k.step <= 0:
-                raise ValueError("step must be greater than zero")
-            start, stop, step = k.indices(size)
-            if (start, stop, step) != (0, size, 1):
-                stop = max(stop, start)
-                out = OPS["slice"](out, dim=dim, start=start, stop=stop, step=step,
-                                   self_sizes=out._data.shape)._view_of(out)
+            out = _slice(out, dim, k, keep_whole=False)
             dim += 1
         else:
             out = out.select(dim, int(k), _indexing=True)
     if out is t:
         out = OPS["alias"](t)._view_of(t)
     return out
+
+
+def _slice(t, dim, k, keep_whole):
+    """t[..., k] along dim as PyTorch's slice view; a slice keeping the whole dimension is skipped
+    unless keep_whole (`y[:]` on its own still records SliceBackward0)."""
+    if k.step is not None and k.step <= 0:
+        raise ValueError("step must be greater than zero")
+    size = t._data.shape[dim]
+    start, stop, step = k.indices(size)
+    if not keep_whole and (start, stop, step) == (0, size, 1):
+        return t
+    return OPS["slice"](t, dim=dim, start=start, stop=max(stop, start), step=step,
+                        self_sizes=t._data.shape)._view_of(t)
 
 
 def _expand_ellipsis(key, ndim):
