@@ -5,7 +5,7 @@ nbval itself (run with `--nbval-lax notebooks/`) checks that every notebook stil
 is stored. These tests check the rest:
 
 * every notebooks/NN_name.ipynb comes from notebooks/src/NN_name.py and is up to date with it;
-* each seed tutorial (../shared/seeds) has a mirror notebook that performs the tutorial's operations in
+* each seed tutorial (../shared/seeds; its code cells in tests/data) has a mirror notebook that performs the tutorial's operations in
   the tutorial's order;
 * at least 80% of the code cells carry `# NBVAL_CHECK_OUTPUT`, and no cell that shows a rendered graph
   is checked;
@@ -26,7 +26,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 NOTEBOOKS = REPO / "notebooks"
-SEEDS = REPO.parent / "shared" / "seeds"
+# the seed tutorials' code cells (tests/data/make_test_data.py extracts them from ../shared/seeds)
+SEED_CELLS = {name: data["cells"] for name, data in
+              json.loads((REPO / "tests" / "data" / "seed_tutorials.json").read_text(encoding="utf-8")).items()}
 CHECK = "# NBVAL_CHECK_OUTPUT"
 RAISES = "# NBVAL_RAISES_EXCEPTION"
 
@@ -132,13 +134,6 @@ def test_sanitize_file_masks_addresses_and_svg():
 
 # ---------------------------------------------------------------- the seed tutorials
 
-OUTPUT_START = re.compile(r"^(\(?tensor\(|<|True$|False$|None$|-?\d)")
-
-
-def _is_output(paragraph: str) -> bool:
-    return bool(OUTPUT_START.match(paragraph.lstrip()))
-
-
 def _parse(code: str) -> ast.Module | None:
     """Parse a code cell; repairs a block whose indentation the web page lost (`with ...:` + flush line)."""
     try:
@@ -154,39 +149,6 @@ def _parse(code: str) -> ast.Module | None:
         return ast.parse("\n".join(fixed))
     except SyntaxError:
         return None
-
-
-def _is_code(paragraph: str) -> bool:
-    """Python that is not prose: parses, and every identifier is ASCII (a Chinese sentence is a valid name)."""
-    if _is_output(paragraph):
-        return False
-    tree = _parse(paragraph)
-    if tree is None:
-        return False
-    names = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name)]
-    names += [n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)]
-    return all(name.isascii() for name in names)
-
-
-def seed_code_cells(text: str) -> list[str]:
-    """The code cells of a seed tutorial: `In [n]:` blocks (notebook dumps) or ``` blocks (web page)."""
-    if re.search(r"^In \[\d*\]:", text, flags=re.MULTILINE):
-        cells = []
-        for block in re.split(r"^In \[\d*\]:[ \t]*\n", text, flags=re.MULTILINE)[1:]:
-            paragraphs = re.split(r"\n\s*\n", block.strip("\n"))
-            code = [paragraphs[0]]                  # the first paragraph after `In [n]:` is always code
-            for p in paragraphs[1:]:
-                if not _is_code(p):
-                    break                          # output or prose: the rest of the block is not code
-                code.append(p)
-            cells.append("\n\n".join(code))
-        return cells
-    cells, previous = [], ""
-    for m in re.finditer(r"^```[^\n]*\n(.*?)^```", text, flags=re.MULTILINE | re.DOTALL):
-        before = text[:m.start()].rstrip().splitlines()
-        if not (before and before[-1].strip() == "Out:"):
-            cells.append(m.group(1))
-    return cells
 
 
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.MatMult: "@",
@@ -245,23 +207,17 @@ def test_operations_extraction_on_a_known_cell():
     assert is_subsequence([1, 3], [1, 2, 3]) and not is_subsequence([3, 1], [1, 2, 3])
 
 
-@pytest.fixture(scope="module")
-def seeds() -> dict[str, str]:
-    assert SEEDS.is_dir(), f"the seed tutorials must sit beside the repository: {SEEDS}"
-    return {p.name: p.read_text(encoding="utf-8") for p in sorted(SEEDS.glob("*.txt"))}
-
-
-def test_every_seed_tutorial_has_a_mirror_notebook(seeds):
+def test_every_seed_tutorial_has_a_mirror_notebook():
     mirrors = _mirrors()
-    assert sorted(mirrors) == sorted(seeds)
+    assert sorted(mirrors) == sorted(SEED_CELLS)
     languages = sorted(build.parse_source((NOTEBOOKS / "src" / f"{stem}.py").read_text(encoding="utf-8"))[0]
                        ["language"] for stem in mirrors.values())
     assert languages == ["en", "en", "ko", "zh", "zh"]
 
 
-@pytest.mark.parametrize("seed_name", sorted(p.name for p in SEEDS.glob("*.txt")) or ["<no seeds>"])
-def test_mirror_performs_the_tutorials_operations_in_order(seeds, seed_name):
-    cells = seed_code_cells(seeds[seed_name])
+@pytest.mark.parametrize("seed_name", sorted(SEED_CELLS))
+def test_mirror_performs_the_tutorials_operations_in_order(seed_name):
+    cells = SEED_CELLS[seed_name]
     assert len(cells) >= 8, f"{seed_name}: found only {len(cells)} code cells"
     wanted = [op for cell in cells for op in operations(cell)]
     stem = _mirrors()[seed_name]
