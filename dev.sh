@@ -29,11 +29,24 @@ setup() {
         echo "[setup] creating $VENV"
         python3 -m venv "$VENV"
     fi
-    "$PY" -m pip install -q --upgrade pip >/dev/null
     local extras="notebooks"
     [[ "${1:-}" == browser ]] && extras="test,torch"
-    echo "[setup] pip install -e .[$extras]"
-    "$PY" -m pip install -q -e ".[$extras]"
+    # Install only when something changed: a stamp holds the hash of pyproject.toml for each set of extras
+    # (the test extras include the notebook ones).
+    local hash stamp
+    hash=$("$PY" -c 'import hashlib,sys; print(hashlib.sha256(open("pyproject.toml","rb").read()).hexdigest())')
+    stamp="$VENV/.gradlab-installed-$extras"
+    if [[ "$(cat "$stamp" 2>/dev/null)" == "$hash" || ( "$extras" == notebooks &&
+          "$(cat "$VENV/.gradlab-installed-test,torch" 2>/dev/null)" == "$hash" ) ]] &&
+       "$PY" -c "import gradlab" 2>/dev/null; then
+        echo "[setup] gradlab and .[$extras] already installed (pyproject.toml unchanged)"
+    else
+        "$PY" -m pip install -q --upgrade pip >/dev/null
+        echo "[setup] pip install -e .[$extras]"
+        # PYTHONWARNINGS: setuptools' "Editable installation" warning box says nothing a user must act on
+        PYTHONWARNINGS=ignore "$PY" -m pip install -q -e ".[$extras]"
+        echo "$hash" > "$stamp"
+    fi
     if command -v dot >/dev/null 2>&1; then
         echo "[setup] Graphviz: $(dot -V 2>&1)"
     else
@@ -47,13 +60,16 @@ case "${1:-}" in
         setup
         root_flag=""; [[ $(id -u) == 0 ]] && root_flag="--allow-root"   # JupyterLab refuses root otherwise
         shift
-        exec "$VENV/bin/jupyter" lab $root_flag notebooks/00_start_here.ipynb "$@" ;;
+        # default_url: the URL JupyterLab prints (with its token) and opens is the start page, not the Launcher
+        start_page=/lab/tree/notebooks/00_start_here.ipynb
+        echo "[start] JupyterLab on the start page: look for the URL ending in ${start_page}?token=... below"
+        exec "$VENV/bin/jupyter" lab $root_flag --LabApp.default_url="$start_page" "$@" ;;
     test)
         setup browser
         shift
         # unit, parity, notebook (nbval) and browser tests in one run
         exec "$PY" -m pytest --nbval-lax --nbval-current-env \
-            --nbval-sanitize-with notebooks/nbval_sanitize.cfg -p no:cacheprovider \
+            --nbval-sanitize-with notebooks_src/nbval_sanitize.cfg -p no:cacheprovider \
             tests notebooks "$@" ;;
     bench)
         setup browser

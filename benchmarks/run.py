@@ -390,7 +390,7 @@ def run_notebooks():
     if not any(f.endswith(".ipynb") for f in os.listdir(notebooks)) if os.path.isdir(notebooks) else True:
         return Row("notebooks (nbval)", note="skipped: no notebooks yet")
     cmd = [sys.executable, "-m", "pytest", "-q", "--nbval-lax", "--nbval-current-env", "-p", "no:cacheprovider"]
-    sanitize = os.path.join(notebooks, "nbval_sanitize.cfg")
+    sanitize = os.path.join(ROOT, "notebooks_src", "nbval_sanitize.cfg")
     if os.path.exists(sanitize):
         cmd += ["--nbval-sanitize-with", sanitize]
     t0 = time.perf_counter()

@@ -7,12 +7,14 @@ only numpy).
 """
 from . import _dtype
 from ._dtype import (bool_ as bool, complex64, complex128, dtype, float16, float32, float64, int8, int16, int32,
-                     int64, uint8)
+                     int64, uint8, uint16, uint32, uint64)
+from ._dtype import channels_last, contiguous_format, memory_format, preserve_format
 from ._size import Size
+from ._device import device
 from ._dtype import promote_types
 from .tensor import Tensor, cat, concat, concatenate, matmul, maximum, minimum, stack, where
 from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, get_rng_state,
-                       initial_seed, linspace, manual_seed, normal, ones, ones_like, rand, rand_like, randint,
+                       initial_seed, linspace, logspace, manual_seed, normal, ones, ones_like, rand, rand_like, randint,
                        randint_like, randn, randn_like, seed, set_rng_state, tensor, zeros, zeros_like)
 from .random import Generator, default_generator
 from . import autograd
@@ -20,6 +22,13 @@ from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set
 from .display.printing import get_printoptions, printoptions, set_printoptions
 from .ops.registry import OPS
 from . import nn, optim  # noqa: E402  (after the core: they build on it)
+from . import backends, cuda  # noqa: E402
+
+# Public classes report their public name: type(x) is <class 'gradlab.Tensor'>, as PyTorch's is
+# <class 'torch.Tensor'>, not the module that happens to define it.
+for _cls in (Tensor, Size, dtype, memory_format):
+    _cls.__module__ = "gradlab"
+del _cls
 
 __version__ = "0.1.0"
 
@@ -36,6 +45,10 @@ cdouble = complex128
 
 def get_default_dtype():
     return float32
+
+
+def get_default_device():
+    return device("cpu")
 
 
 def is_tensor(obj):

@@ -31,14 +31,44 @@ int8 = dtype("int8", np.int8, 1, "CharTensor")
 int16 = dtype("int16", np.int16, 1, "ShortTensor")
 int32 = dtype("int32", np.int32, 1, "IntTensor")
 int64 = dtype("int64", np.int64, 1, "LongTensor")
+# PyTorch's "shell" unsigned dtypes: they hold numpy's uint16/32/64 arrays and print, but few ops
+# compute with them, and they promote with nothing but floating dtypes
+uint16 = dtype("uint16", np.uint16, 1, "UInt16Tensor")
+uint32 = dtype("uint32", np.uint32, 1, "UInt32Tensor")
+uint64 = dtype("uint64", np.uint64, 1, "UInt64Tensor")
 float16 = dtype("float16", np.float16, 2, "HalfTensor")
 float32 = dtype("float32", np.float32, 2, "FloatTensor")
 float64 = dtype("float64", np.float64, 2, "DoubleTensor")
 complex64 = dtype("complex64", np.complex64, 3, "ComplexFloatTensor")
 complex128 = dtype("complex128", np.complex128, 3, "ComplexDoubleTensor")
 
-ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128)
+ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128, uint16, uint32,
+       uint64)
 _FROM_NP = {d.np: d for d in ALL}
+_SHELL = (uint16.np, uint32.np, uint64.np)
+_BY_LEGACY = {"torch." + d._legacy: d for d in ALL}
+
+
+def from_legacy_name(name):
+    """'torch.FloatTensor' -> float32 (None for an unknown name)."""
+    return _BY_LEGACY.get(name)
+
+
+class memory_format:
+    """torch.contiguous_format and friends: gradlab's tensors are always strided numpy arrays, so a
+    memory_format argument is accepted and changes nothing."""
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return "torch." + self.name
+
+
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+channels_last = memory_format("channels_last")
 
 
 def _by_name(name):
@@ -50,24 +80,36 @@ def from_numpy_dtype(np_dtype):
         return _FROM_NP[np.dtype(np_dtype)]
     except KeyError:
         raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only supported types are: "
-            "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool."
+            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).type.__name__}. The only supported types "
+            "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, "
+            "uint16, uint8, and bool."
         ) from None
 
 
+_PYTHON_TYPES = {float: float64, int: int64, bool: bool_, complex: complex128}
+
+
 def to_numpy_dtype(d):
-    """Accept a gradlab dtype, a numpy dtype or a Python type (float, int, bool)."""
+    """Accept a gradlab dtype, a numpy dtype or a Python type (float is float64 there, as in PyTorch)."""
     if d is None:
         return None
     if isinstance(d, dtype):
         return d.np
-    if d is float:
-        return float32.np
-    if d is int:
-        return int64.np
-    if d is bool:
-        return bool_.np
+    if isinstance(d, type) and d in _PYTHON_TYPES:
+        return _PYTHON_TYPES[d].np
     return np.dtype(d)
+
+
+def check_dtype_argument(d, function):
+    """A factory's `dtype=`: a torch dtype or a Python type (float, int, bool, complex), as a numpy
+    dtype; None stays None; anything else is PyTorch's TypeError."""
+    if d is None or isinstance(d, dtype):
+        return None if d is None else d.np
+    if isinstance(d, type) and d in _PYTHON_TYPES:
+        return _PYTHON_TYPES[d].np
+    t = type(d)
+    name = t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+    raise TypeError(f"{function}(): argument 'dtype' must be torch.dtype, not {name}")
 
 
 def promote_types(a, b):
@@ -79,6 +121,9 @@ def _promote_np(a, b):
     """torch's rule on numpy dtypes: a floating dtype beats any integer or bool dtype unchanged
     (float32 + int64 -> float32, where numpy would say float64); otherwise numpy's table agrees."""
     ca, cb = category(a), category(b)
+    if (a in _SHELL or b in _SHELL) and a != b and ca != 2 and cb != 2:    # uint16/32/64: floats only
+        raise RuntimeError(f"Promotion for uint16, uint32, uint64 types is not supported, attempted to promote "
+                           f"{_FROM_NP[a]._legacy[:-6]} and {_FROM_NP[b]._legacy[:-6]}")
     if ca != cb and min(ca, cb) <= 1:
         return a if ca > cb else b
     return np.promote_types(a, b)

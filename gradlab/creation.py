@@ -4,14 +4,17 @@ Signatures and dtype rules follow PyTorch (torch-parity.md section 4.6-4.7): Pyt
 int64, Python floats float32, bools bool; random factories draw from the same streams as
 PyTorch's CPU generator (`gradlab/random.py`).
 """
+import math
 import numbers
+import operator
+import os
 import warnings
 
 import numpy as np
 
-from . import _dtype
+from . import _device, _dtype
 from . import random as _random
-from .tensor import _FLOAT_ONLY, Tensor, _size_args
+from .tensor import _FLOAT_ONLY, Tensor, _argument_type_name, _size_args
 
 
 def _finish(data, requires_grad):
@@ -27,116 +30,242 @@ def _np(dtype, default=np.float32):
     return _dtype.to_numpy_dtype(dtype) if dtype is not None else np.dtype(default)
 
 
-def _ragged_message(data):
-    """PyTorch's message for a nested list whose rows differ in length."""
-    def walk(x, dim):
-        if not isinstance(x, (list, tuple)):
-            return None
-        lengths = [len(v) if isinstance(v, (list, tuple)) else None for v in x]
-        first = lengths[0] if lengths else None
-        for v, n in zip(x, lengths):
-            if n != first:
-                if first is None or n is None:
-                    return f"expected sequence of length {first} at dim {dim + 1} (got {n})" if n is not None else \
-                        "too many dimensions 'list'"
-                return f"expected sequence of length {first} at dim {dim + 1} (got {n})"
-        for v in x:
-            m = walk(v, dim + 1)
-            if m:
-                return m
-        return None
-    return walk(data, 0)
+# The signatures PyTorch lists when a factory with several of them gets an argument it refuses
+_OUT = "Tensor out = None, "
+_GEN = "torch.Generator generator, "
+_MEMORY = "torch.memory_format memory_format = None, "
+_LINSPACE = [f"{a} start, {b} end, int steps{{}}, *, {_OUT}" for a, b in
+             (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"), ("Number", "Number"))]
+_SIGNATURES = {
+    "rand": ["tuple of ints size, *, " + _GEN + _OUT, "tuple of ints size, *, " + _OUT],
+    "eye": ["int n, *, " + _OUT, "int n, int m, *, " + _OUT],
+    "arange": ["Number end, *, " + _OUT, "Number start, Number end, *, ",
+               "Number start, Number end, Number step = 1, *, " + _OUT],
+    "linspace": [s.format("") for s in _LINSPACE],
+    "logspace": [s.format(", float base = 10.0") for s in _LINSPACE],
+    "rand_like": ["Tensor input, *, " + _GEN + _MEMORY, "Tensor input, *, " + _MEMORY],
+    "randint": [f"{low}int high, tuple of ints size, *, {gen}{_OUT}" for low in ("", "int low, ") for gen in (_GEN, "")],
+    "randint_like": [f"Tensor input, {high}, *, {gen}{_MEMORY}" for high in ("int low, int high", "Tensor high",
+                                                                             "int high") for gen in (_GEN, "")],
+}
+_SIGNATURES["randn"] = _SIGNATURES["rand"]
+_SIGNATURES["randn_like"] = _SIGNATURES["rand_like"]
+_OPTIONS = "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = " \
+           "False, bool requires_grad = False)"
 
 
-def _infer_array(data):
-    """numpy array with PyTorch's dtype inference for Python data."""
-    if isinstance(data, np.ndarray):
-        return data.copy()
-    if isinstance(data, np.generic):
-        return np.array(data)
-    if isinstance(data, Tensor):
-        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
-                      "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
-                      UserWarning, stacklevel=3)
-        return data._data.copy()
-    plain = _unwrap(data)
+def _options(function, dtype, device, args=(), **given):
+    """A factory's dtype (as a numpy dtype, or None) after PyTorch's checks of `dtype=` and `device=`.
+
+    A factory with one signature names the wrong argument; one with several lists them all, with
+    the types it got (`args` and the keyword arguments `given` that differ from their default)."""
     try:
-        arr = np.array(plain)
-    except ValueError:
-        raise ValueError(_ragged_message(plain) or "could not convert data to a tensor") from None
-    if arr.dtype == object:
-        msg = _ragged_message(plain)
-        if msg:
-            raise ValueError(msg)
-        bad = _first_bad(plain)
-        raise TypeError(f"new(): invalid data type '{type(bad).__name__}'")
-    kind = arr.dtype.kind
-    if kind == "f" and not _has_numpy_floats(plain):
-        arr = arr.astype(np.float32)
-    elif kind in "iu" and arr.dtype != np.int64 and not _has_numpy_ints(plain):
-        arr = arr.astype(np.int64)
-    elif kind == "c":
-        arr = arr.astype(np.complex64)
-    elif kind in "US":
-        raise TypeError(f"new(): invalid data type '{'str'}'")
-    return arr
+        np_dtype = _dtype.check_dtype_argument(dtype, function)
+        _device.check(device, function)
+        return np_dtype
+    except TypeError:
+        if function not in _SIGNATURES:
+            raise
+    raise _combination_error(function, args, {"dtype": dtype, "device": device, **given})
 
 
-def _unwrap(x):
+def _combination_error(function, args, given):
+    got = [_argument_type_name(a) for a in args] + [f"{k}={_argument_type_name(v)}" for k, v in
+                                                    reversed(given.items()) if v is not None and v is not False]
+    return TypeError(f"{function}() received an invalid combination of arguments - got ({', '.join(got)}), but "
+                     "expected one of:\n" + "".join(f" * ({s}{_OPTIONS}\n" for s in _SIGNATURES[function]))
+
+
+# --- torch.tensor(data): PyTorch's three passes over Python data ----------------------------------
+# 1. the shape, from the first element at each depth; 2. the dtype, promoting over every element
+# (Python floats give the default float32, ints int64; numpy scalars and tensors bring their own);
+# 3. each element stored with the checks of that dtype (an int beyond int64, 300 as a uint8, a
+# multi-element tensor are errors, never silently wrapped values).
+
+_SEQUENCES = (list, tuple, range, str, bytes, np.ndarray)      # what Python calls a sequence
+_MAX_DIMS = 64
+_warned_numpy_list = [False]            # PyTorch warns once per process about lists of arrays
+_NUMPY_LIST_WARNING = (
+    "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider converting the list to a "
+    "single numpy.ndarray with numpy.array() before converting to a tensor. (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/utils/tensor_new.cpp:252.)")
+_INT64 = (-2 ** 63, 2 ** 63 - 1)
+
+
+def _sizes(data):
+    sizes = []
+    seq = data
+    while isinstance(seq, _SEQUENCES):
+        n = len(seq)
+        sizes.append(n)
+        if len(sizes) > _MAX_DIMS:
+            raise ValueError(f"too many dimensions '{type(seq).__name__}'")
+        if n == 0:
+            break
+        seq = seq[0]
+    return sizes
+
+
+def _scalar_dtype(x):
+    """PyTorch's dtype inference for one piece of Python data (a numpy dtype)."""
+    if isinstance(x, np.generic):
+        return _dtype.from_numpy_dtype(x.dtype).np
+    if isinstance(x, bool):
+        return np.dtype(np.bool_)
+    if isinstance(x, int):
+        return np.dtype(np.int64)
+    if isinstance(x, float):
+        return np.dtype(np.float32)
+    if isinstance(x, complex):
+        return np.dtype(np.complex64)
     if isinstance(x, Tensor):
-        return x._data
-    if isinstance(x, (list, tuple)):
-        return [_unwrap(v) for v in x]
-    return x
+        return x._data.dtype
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
+    if isinstance(x, np.ndarray):
+        return _dtype.from_numpy_dtype(x.dtype).np
+    if isinstance(x, _SEQUENCES):
+        if len(x) == 0:
+            return np.dtype(np.float32)
+        result = None
+        for item in x:
+            d = _scalar_dtype(item)
+            result = d if result is None else _dtype._promote_np(result, d)
+            if result == np.complex128:
+                break
+        return result
+    raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
 
 
-def _has_numpy_floats(x):
-    if isinstance(x, (np.floating, np.ndarray)):
-        return getattr(x, "dtype", None) == np.float64
-    if isinstance(x, list) and x:
-        return _has_numpy_floats(x[0])
-    return False
+def _flatten(data, sizes):
+    """The elements in row-major order, each sequence checked against the shape."""
+    out = []
+    ndim = len(sizes)
+    stack = [(data, 0)]
+    while stack:
+        obj, dim = stack.pop()
+        if dim == ndim:
+            out.append(obj)
+            continue
+        if not isinstance(obj, _SEQUENCES):
+            try:
+                obj = list(obj)
+            except TypeError:
+                raise TypeError("not a sequence") from None
+        if len(obj) != sizes[dim]:
+            raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(obj)})")
+        if dim + 1 < ndim or not _warned_numpy_list[0]:
+            if any(isinstance(v, np.ndarray) for v in obj) and not _warned_numpy_list[0]:
+                _warned_numpy_list[0] = True
+                warnings.warn(_NUMPY_LIST_WARNING, UserWarning, stacklevel=4)
+        if dim + 1 == ndim:
+            out.extend(obj)
+        else:
+            stack.extend((v, dim + 1) for v in reversed(obj))
+    return out
 
 
-def _has_numpy_ints(x):
-    """numpy integer scalars in a list keep their dtype: torch.tensor([np.int32(3)]) is int32."""
-    if isinstance(x, (np.integer, np.ndarray)):
-        return True
-    if isinstance(x, list) and x:
-        return _has_numpy_ints(x[0])
-    return False
+_GRAD_SCALAR_WARNING = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first. (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)")
 
 
-def _first_bad(x):
-    if isinstance(x, list):
-        for v in x:
-            b = _first_bad(v)
-            if b is not None:
-                return b
-        return None
-    return None if isinstance(x, (numbers.Number, np.generic, np.ndarray)) else x
+def _python_number(x, target):
+    """A tensor element of a list, as the Python number PyTorch reads from it."""
+    if target.kind in "iu" and x._data.dtype.kind not in "biu":
+        raise TypeError("only integer tensors of a single element can be converted to an index")
+    if x._data.size != 1:
+        raise ValueError("only one element tensors can be converted to Python scalars")
+    if x.requires_grad:
+        warnings.warn(_GRAD_SCALAR_WARNING, UserWarning, stacklevel=5)
+    return x._data.reshape(()).item()
+
+
+def _overflow(target):
+    return RuntimeError(f"value cannot be converted to type {target.name} without overflow")
+
+
+def _store(values, target):
+    """Python elements -> a flat numpy array of `target`, with the checks of PyTorch's store_scalar."""
+    kind = target.kind
+    if kind in "fc":
+        real = kind == "f"
+        for v in values:
+            if not isinstance(v, (numbers.Real if real else numbers.Number, np.bool_)):
+                raise TypeError(f"must be {'real' if real else 'complex'} number, not {type(v).__name__}")
+        data = np.array(values, dtype=np.float64 if real else np.complex128)
+        with np.errstate(over="ignore"):
+            if target == np.float16:          # PyTorch rounds through float32 (Half has a float constructor)
+                return data.astype(np.float32).astype(np.float16)
+            return data.astype(target)
+    if kind == "b":
+        return np.array([bool(v) for v in values], dtype=np.bool_)
+    info = np.iinfo(target)
+    ints = []
+    for v in values:
+        if isinstance(v, (float, np.floating)):         # checked_convert<T>(double): no wrap, truncation
+            if v != v or not info.min <= v <= info.max:
+                raise _overflow(target)
+            ints.append(int(v))
+            continue
+        try:
+            i = operator.index(v)
+        except TypeError:
+            raise TypeError(f"'{type(v).__name__}' object cannot be interpreted as an integer") from None
+        if target == np.uint64:          # read as an unsigned 64-bit integer
+            if i < 0:
+                raise OverflowError("can't convert negative int to unsigned")
+            if i > info.max:
+                raise OverflowError("int too big to convert")
+        elif not _INT64[0] <= i <= _INT64[1]:
+            raise ValueError("Overflow when unpacking long long")
+        # unsigned types take negative values modulo 2**bits (two's complement), down to -max
+        if i > info.max or i < info.min and not (info.min == 0 and -i <= info.max):
+            raise _overflow(target)
+        ints.append(i % (info.max + 1) if i < 0 and info.min == 0 else i)
+    return np.array(ints, dtype=target)
+
+
+def _from_python(data, np_dtype):
+    """torch.tensor(data) for Python data (numbers, nested lists/tuples, tensors, numpy scalars)."""
+    if isinstance(data, str):
+        raise TypeError("new(): invalid data type 'str'")
+    sizes = _sizes(data)
+    target = np.dtype(_scalar_dtype(data) if np_dtype is None else np_dtype)
+    if not sizes:
+        values = [data]
+    elif 0 in sizes:                    # nothing to store: the rows are not even checked
+        return np.zeros(sizes, target)
+    else:
+        values = _flatten(data, sizes)
+    values = [_python_number(v, target) if isinstance(v, Tensor) else v for v in values]
+    return _store(values, target).reshape(sizes)
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new leaf tensor holding a copy of `data` (a number, nested lists, or a numpy array)."""
-    if dtype is not None and not isinstance(data, (Tensor, np.ndarray, np.generic)):
-        # convert Python numbers straight to the requested dtype: going through float32 first
-        # would round 1e-4 before it became a float64
-        try:
-            arr = np.array(_unwrap(data), dtype=_np(dtype))
-        except (ValueError, TypeError):
-            arr = _infer_array(data).astype(_np(dtype))
+    np_dtype = _options("tensor", dtype, device)
+    if isinstance(data, Tensor):
+        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+                      "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
+                      UserWarning, stacklevel=2)
+        arr = data._data.copy()
+    elif isinstance(data, np.ndarray):
+        _dtype.from_numpy_dtype(data.dtype)
+        arr = data.copy()
     else:
-        arr = _infer_array(data)
-        if dtype is not None:
-            arr = arr.astype(_np(dtype))
+        arr = _from_python(data, np_dtype)
+    if np_dtype is not None and arr.dtype != np_dtype:
+        arr = arr.astype(np_dtype)
     # (np.ascontiguousarray would turn a 0-d array into a 1-d one)
     return _finish(arr if arr.flags.c_contiguous else arr.copy(order="C"), requires_grad)
 
 
 def as_tensor(data, dtype=None, device=None):
-    if isinstance(data, Tensor) and (dtype is None or data.dtype is dtype):
-        return data
+    _options("as_tensor", dtype, device)
+    if isinstance(data, Tensor):
+        return data if dtype is None else data.to(dtype)
     if isinstance(data, np.ndarray) and (dtype is None or _np(dtype) == data.dtype):
         return Tensor._make(data)
     return tensor(data, dtype=dtype)
@@ -145,7 +274,7 @@ def as_tensor(data, dtype=None, device=None):
 def from_numpy(array):
     """A tensor sharing memory with a numpy array (changes show in both)."""
     if not isinstance(array, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+        raise TypeError(f"expected np.ndarray (got {_argument_type_name(array)})")
     _dtype.from_numpy_dtype(array.dtype)
     return Tensor._make(array)
 
@@ -168,19 +297,23 @@ def _filled(fill, size, dtype, requires_grad, default=np.float32, factory=None):
 
 
 def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    _options("ones", dtype, device)
     return _filled(1, size, dtype, requires_grad)
 
 
 def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    _options("zeros", dtype, device)
     return _filled(0, size, dtype, requires_grad, factory="zeros")
 
 
 def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     # PyTorch leaves memory uninitialised; zeros keep notebooks reproducible
+    _options("empty", dtype, device)
     return _filled(0, size, dtype, requires_grad)
 
 
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    _options("full", dtype, device)
     if dtype is None:
         default = np.bool_ if isinstance(fill_value, bool) else np.int64 if isinstance(fill_value, numbers.Integral) \
             else np.complex64 if isinstance(fill_value, complex) else np.float32
@@ -200,66 +333,193 @@ def _like(fill, input, dtype, requires_grad):
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    _options("ones_like", dtype, device)
     return _like(1, input, dtype, requires_grad)
 
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    _options("zeros_like", dtype, device)
     return _like(0, input, dtype, requires_grad)
 
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    _options("empty_like", dtype, device)
     return _like(0, input, dtype, requires_grad)
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    _options("full_like", dtype, device)
     return _like(fill_value, input, dtype, requires_grad)
 
 
+# --- ranges: arange, linspace, logspace, bit for bit as PyTorch's CPU kernels compute them ------------
+# The C++ compiler fuses PyTorch's `start + step * i` into one fused multiply-add (one rounding),
+# which _fma64/_fma32 reproduce. arange's kernel is vectorized: blocks of 2 SIMD vectors (AVX2
+# widths: 4 doubles, 8 floats, 16 halves) start from `base = start + step * i0` and go on with
+# `base + k * step`; elements after the last whole block use the plain formula. linspace fills
+# the first half from start and the second half back from end.
+
+_SIMD_WIDTH = {np.dtype(np.float64): 4, np.dtype(np.float32): 8, np.dtype(np.float16): 16}
+_GRAIN_SIZE = 32768                     # at::internal::GRAIN_SIZE: longer ranges split over threads
+_THREADS = max(1, min(os.cpu_count() or 1, 64))
+
+
+def _range_number(value, name, position, function, args):
+    """An arange/linspace bound as a Python number (0-d tensors and numpy scalars included)."""
+    if isinstance(value, Tensor) and value._data.ndim == 0:
+        return value._data.item()
+    if isinstance(value, (numbers.Number, np.generic)) and not isinstance(value, (str, bytes)):
+        return value.item() if isinstance(value, np.generic) else value
+    if len(args) == 2 or function == "linspace":
+        raise _combination_error(function, args, {})
+    raise TypeError(f"{function}(): argument '{name}' (position {position}) must be Number, not "
+                    f"{_argument_type_name(value)}")
+
+
+def _not_implemented(kernel, np_dtype):
+    return NotImplementedError(f'"{kernel}" not implemented for \'{_dtype.from_numpy_dtype(np_dtype)._legacy[:-6]}\'')
+
+
+def _chunks(n):
+    """at::parallel_for's split of range(n) over the threads (one chunk below the grain size)."""
+    threads = min(_THREADS, -(-n // _GRAIN_SIZE)) if n else 1
+    size = -(-n // threads) if n else 0
+    return [(b, min(b + size, n)) for b in range(0, n, size)] if n else []
+
+
+def _arange_values(start, step, n, target):
+    """PyTorch's arange kernel: acc type double (float for float16), int64 for integer dtypes."""
+    if target.kind in "iu":
+        return (np.int64(start) + np.int64(step) * np.arange(n, dtype=np.int64)).astype(target)
+    acc32 = target == np.float16
+    fma = (lambda a, b, c: _random._fma32(a, b, c).astype(np.float64)) if acc32 else _random._fma64
+    start, step = (float(np.float32(start)), float(np.float32(step))) if acc32 else (float(start), float(step))
+    width = _SIMD_WIDTH[target]
+    out = np.empty(n, target)
+    for lo, hi in _chunks(n):
+        i = np.arange(lo, hi, dtype=np.float64)
+        vector_end = lo + (hi - lo) // (2 * width) * (2 * width)
+        plain = fma(i, step, start).astype(target)
+        if vector_end > lo:
+            k = (i[:vector_end - lo] - lo) % width
+            base = fma(i[:vector_end - lo] - k, step, start).astype(target).astype(np.float64)
+            plain[:vector_end - lo] = fma(k, step, base).astype(target)
+        out[lo:hi] = plain
+    return out
+
+
 def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    args = [start] + [end] * (end is not None) + [step] * (step != 1)
+    np_dtype = _options("arange", dtype, device, args, requires_grad=requires_grad)
+    names = ("end",) if end is None else ("start", "end", "step")
+    values = [_range_number(v, n, i + 1, "arange", args) for i, (v, n) in enumerate(zip(args, names))]
     if end is None:
-        start, end = 0, start
-    vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
-    if vals[2] == 0:
+        values = [0] + values
+    if len(values) == 2:
+        values.append(1)
+    start, end, step = values
+    if np_dtype is None:
+        np_dtype = np.dtype(np.int64 if all(isinstance(v, numbers.Integral) for v in values) else np.float32)
+    if np_dtype.kind not in "iuf" or np_dtype in _dtype._SHELL:
+        raise _not_implemented("arange_cpu", np_dtype)
+    d_start, d_end, d_step = float(start), float(end), float(step)
+    if not (d_step > 0 or d_step < 0):
         raise RuntimeError("step must be nonzero")
-    if (vals[1] - vals[0]) * vals[2] < 0:
+    if not (math.isfinite(d_start) and math.isfinite(d_end)):
+        raise RuntimeError(f"unsupported range: {d_start:g} -> {d_end:g}")
+    if not (d_step > 0 and d_end >= d_start or d_step < 0 and d_end <= d_start):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    all_int = all(isinstance(v, numbers.Integral) for v in vals)
-    default = np.int64 if all_int else np.float32
-    target = _np(dtype, default)
-    if all_int:
-        data = np.arange(vals[0], vals[1], vals[2], dtype=np.int64).astype(target)
+    if np_dtype.kind in "iu":              # integer dtypes compute with the bounds truncated to int64
+        start, end, step = int(d_start), int(d_end), int(d_step)
+    if np_dtype == np.int64:              # exact size in integers
+        if step == 0:
+            raise ValueError("step must be nonzero")
+        span = (end - start + step - (1 if step > 0 else -1) + 2 ** 63) % 2 ** 64 - 2 ** 63   # (C int64 wraps)
+        size = abs(span) // abs(step) * (1 if (span >= 0) == (step > 0) else -1)
     else:
-        # PyTorch computes start + i * step in double, then casts
-        n = int(np.ceil((vals[1] - vals[0]) / vals[2]))
-        data = (vals[0] + np.arange(n, dtype=np.float64) * vals[2]).astype(target)
-    return _finish(data, requires_grad)
+        size = math.ceil((d_end - d_start) / d_step)
+    if not 0 <= size <= 2 ** 63 - 1:
+        raise RuntimeError("invalid size, possible overflow?")
+    return _finish(_arange_values(start, step, size, np_dtype), requires_grad)
 
 
-def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    target = _np(dtype)
-    start, end = float(start), float(end)
+def _linspace_arguments(function, start, end, steps, dtype, device, requires_grad):
+    np_dtype = _options(function, dtype, device, (start, end, steps), requires_grad=requires_grad)
+    for name, value in (("start", start), ("end", end)):
+        if isinstance(value, Tensor) and value._data.ndim != 0:
+            raise RuntimeError(f"{function} only supports 0-dimensional start and end tensors, but got {name} with "
+                               f"{value._data.ndim} dimension(s).")
+    if steps is None:
+        raise _combination_error(function, (start, end), {})
+    if not isinstance(steps, numbers.Integral) or isinstance(steps, (bool, np.bool_)):
+        raise _combination_error(function, (start, end, steps), {})
+    start, end = (_range_number(v, n, i + 1, function, (start, end, steps))
+                  for i, (n, v) in enumerate((("start", start), ("end", end))))
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    if steps == 0:
-        return _finish(np.zeros(0, target), requires_grad)
-    if steps == 1:
-        data = np.array([start], dtype=target)
+    if np_dtype is None:
+        np_dtype = np.dtype(np.complex64 if isinstance(start, complex) or isinstance(end, complex) else np.float32)
+    return start, end, int(steps), np_dtype
+
+
+def linspace(start, end, steps=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    start, end, steps, target = _linspace_arguments("linspace", start, end, steps, dtype, device, requires_grad)
+    if target.kind == "b" or target in _dtype._SHELL:
+        raise _not_implemented("linspace_cpu", target)
+    if steps <= 1:
+        return _finish(np.full(steps, start, dtype=target), requires_grad)
+    i = np.arange(steps, dtype=np.float64)
+    back = steps - 1 - i                       # the second half counts back from end
+    first = i < steps // 2
+    if target.kind in "iu":                    # bounds truncated to integers, step in double
+        s, e = float(int(start)), float(int(end))
+        step = (e - s) / (steps - 1)
+        data = np.where(first, _random._fma64(i, step, s), _random._fma64(back, -step, e))
+    elif target == np.float64:
+        s, e = float(start), float(end)
+        step = (e - s) / (steps - 1)
+        data = np.where(first, _random._fma64(i, step, s), _random._fma64(back, -step, e))
+    elif target == np.float32:
+        s, e = np.float32(start), np.float32(end)
+        step = (e - s) / np.float32(steps - 1)
+        data = np.where(first, _random._fma32(i, step, s), _random._fma32(back, -step, e))
+    else:                                      # float16 and complex: every operation rounds to the dtype
+        if target == np.float16:               # (a double becomes a half through float)
+            s, e = np.float16(np.float32(start)), np.float16(np.float32(end))
+        else:
+            s, e = target.type(start), target.type(end)
+        step = (e - s) / target.type(steps - 1)
+        data = np.where(first, s + step * i.astype(target), e - step * back.astype(target))
+    return _finish(data.astype(target), requires_grad)
+
+
+def logspace(start, end, steps=None, base=10.0, *, out=None, dtype=None, layout=None, device=None,
+             requires_grad=False):
+    start, end, steps, target = _linspace_arguments("logspace", start, end, steps, dtype, device, requires_grad)
+    if target.kind == "b" or target in _dtype._SHELL:
+        raise _not_implemented("logspace_cpu", target)
+    if steps <= 1:
+        return _finish(np.full(steps, math.pow(base, start), dtype=target), requires_grad)
+    i = np.arange(steps, dtype=np.float64)
+    back = steps - 1 - i
+    if target.kind in "iu":                    # integer dtypes raise a float32 base
+        s, e, base = int(start), int(end), float(np.float32(base))
+    elif target.kind == "f":
+        s, e = target.type(start), target.type(end)
     else:
-        # PyTorch fills the first half from start and the second half from end (symmetric rounding)
-        step = (end - start) / (steps - 1)
-        i = np.arange(steps, dtype=np.float64)
-        half = steps // 2
-        data = np.where(i < half, start + step * i, end - step * (steps - 1 - i))
-        if target.kind == "f" and target.itemsize == 4:
-            step32 = np.float32(np.float32(end) - np.float32(start)) / np.float32(steps - 1)
-            i32 = np.arange(steps, dtype=np.float32)
-            data = np.where(i32 < half, np.float32(start) + step32 * i32,
-                            np.float32(end) - step32 * np.float32(steps - 1 - i32))
-        data = data.astype(target)
-    return _finish(data, requires_grad)
+        s, e = complex(start), complex(end)
+    step = complex(e - s) / (steps - 1) if target.kind == "c" else float(e - s) / (steps - 1)
+    if target.kind == "c":
+        exponent = np.where(i < steps // 2, s + step * i, e - step * back)
+    else:
+        exponent = np.where(i < steps // 2, _random._fma64(i, step, float(s)), _random._fma64(back, -step, float(e)))
+    with np.errstate(all="ignore"):
+        data = np.power(base, exponent)
+    return _finish(data.astype(target), requires_grad)
 
 
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    _options("eye", dtype, device, (n,) if m is None else (n, m), requires_grad=requires_grad)
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
     if m is not None and m < 0:
@@ -276,17 +536,20 @@ def _gen(generator):
 def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False):
     """Uniform numbers in [0, 1), the same stream as PyTorch's CPU generator."""
+    _options("rand", dtype, device, size, requires_grad=requires_grad)
     return _finish(_gen(generator).uniform(_shape(size), _np(dtype)), requires_grad)
 
 
 def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False):
     """Standard normal numbers, the same stream as PyTorch's CPU generator."""
+    _options("randn", dtype, device, size, requires_grad=requires_grad)
     return _finish(_gen(generator).normal(_shape(size), _np(dtype)), requires_grad)
 
 
 def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
             requires_grad=False):
+    _options("randint", dtype, device, [a for a in (low, high, size) if a is not None], requires_grad=requires_grad)
     if size is None:                    # randint(high, size)
         low, high, size = 0, low, high
     if high is None:
@@ -298,15 +561,19 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
 
 
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    _options("rand_like", dtype, device, (input,), requires_grad=requires_grad)
     return _finish(_random.default_generator.uniform(input._data.shape, _np(dtype, input._data.dtype)), requires_grad)
 
 
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    _options("randn_like", dtype, device, (input,), requires_grad=requires_grad)
     return _finish(_random.default_generator.normal(input._data.shape, _np(dtype, input._data.dtype)), requires_grad)
 
 
 def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None, requires_grad=False,
                  memory_format=None):
+    _options("randint_like", dtype, device, [a for a in (input, low, high) if a is not None],
+             requires_grad=requires_grad)
     if high is None:
         low, high = 0, low
     data = _random.default_generator.randint(low, high, input._data.shape, np.int64)
@@ -315,6 +582,7 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
 
 def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
            requires_grad=False):
+    _options("normal", dtype, device)
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         m = mean._data if isinstance(mean, Tensor) else mean
         s = std._data if isinstance(std, Tensor) else std

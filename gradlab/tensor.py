@@ -16,13 +16,15 @@ import weakref
 import numpy as np
 
 from . import _dtype
+from . import _device
 from ._size import Size
 from . import autograd as _autograd
 from .autograd import grad_mode
 from .autograd.node import NoDerivative, RemovableHandle, _HookDict
 from .autograd.engine import run_backward as _run_backward
 from .ops import OPS
-from .ops import indexing as _indexing, registry as _registry
+from .ops import elementwise as _elementwise, indexing as _indexing, registry as _registry
+from .ops import elementwise as _elementwise
 from .ops.linalg import mat2_transposed as _mat2_transposed
 
 _FLOAT_ONLY = "Only Tensors of floating point and complex dtype can require gradients"
@@ -33,6 +35,14 @@ _NONLEAF_GRAD_WARNING = (
     "by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 "
     "for more information."
 )
+
+
+# the C++ names PyTorch's messages give dtypes in (numpy dtype name -> C++ type)
+_CPP_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int8": "signed char",
+                   "int16": "short int", "int32": "int", "int64": "long int", "uint8": "unsigned char",
+                   "bool": "bool", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+
+_NO_DIM = object()      # sum(), mean(): no dim given (an explicit dim=None is another overload in PyTorch)
 
 
 class Tensor:
@@ -110,7 +120,7 @@ class Tensor:
 
     @property
     def device(self):
-        return _CPU
+        return _device.CPU
 
     @property
     def is_cuda(self):
@@ -125,9 +135,23 @@ class Tensor:
     def element_size(self):
         return self._data.itemsize
 
-    def type(self, dtype=None):
+    def type(self, dtype=None, non_blocking=False, **kwargs):
+        """`x.type()` names the legacy tensor type ('torch.FloatTensor'); `x.type(t)` converts to a dtype
+        or a legacy name."""
         if dtype is None:
             return "torch." + self.dtype._legacy
+        if isinstance(dtype, str):
+            if dtype.startswith("torch.cuda."):
+                raise RuntimeError(_NO_CUDA_LIBRARY)
+            target = _dtype.from_legacy_name(dtype)
+            if target is None:
+                raise ValueError(f"invalid type: '{dtype}'")
+            dtype = target
+        elif not isinstance(dtype, _dtype.dtype):
+            if isinstance(dtype, type):
+                name = dtype.__name__ if dtype.__module__ == "builtins" else f"{dtype.__module__}.{dtype.__name__}"
+                raise ValueError(f"invalid type: '{name}'")
+            raise TypeError("dtype must be a type, str, or dtype object")
         return self.to(dtype)
 
     def data_ptr(self):
@@ -158,6 +182,8 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, flag):
+        if type(flag) is not bool:
+            raise RuntimeError("requires_grad must be a bool")
         if self.grad_fn is not None:
             if flag:
                 raise RuntimeError("you can only change requires_grad flags of leaf variables.")
@@ -170,6 +196,9 @@ class Tensor:
         self._requires_grad = bool(flag)
 
     def requires_grad_(self, requires_grad=True):
+        if type(requires_grad) is not bool:
+            raise TypeError(f"requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                            f"{_type_name(requires_grad)}")
         if self.grad_fn is not None:
             if not requires_grad:
                 raise RuntimeError(
@@ -195,10 +224,20 @@ class Tensor:
 
     @grad.setter
     def grad(self, value):
-        if value is not None:
+        if value is not None:       # PyTorch's checks, in its order: type, itself, dtype, size
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
-                                f"{type(value).__name__}")
+                                f"{_type_name(value)}")
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
+            if value._data.dtype != self._data.dtype:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_CPP_TYPE_NAMES[value._data.dtype.name]}' to a "
+                    f"tensor with grad_dtype '{self.dtype._legacy[:-len('Tensor')]}'. The gradient must match the "
+                    "tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
+                    "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. "
+                    "Diverging the dtypes of a tensor and its gradient may break downstream systems that assume "
+                    "they match.")
             if value._data.shape != self._data.shape:
                 raise RuntimeError(
                     f"attempting to assign a gradient of size '[{', '.join(map(str, value._data.shape))}]' to a "
@@ -246,7 +285,8 @@ class Tensor:
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute the gradient of this tensor with respect to the graph leaves (see autograd.backward)."""
-        if inputs is None and not create_graph:      # the common `loss.backward()`: no argument to sort out
+        if inputs is None and not create_graph and (gradient is None or type(gradient) is Tensor):
+            # the common `loss.backward()`: no argument to sort out
             _run_backward([self], [gradient], retain_graph)
         else:
             _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
@@ -259,7 +299,11 @@ class Tensor:
 
     def detach_(self):
         if self._base is not None and self.grad_fn is not None:
-            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) "
+                "for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and "
+                "hence detach_() cannot be called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
         self.grad_fn = None
         self._requires_grad = False
         return self
@@ -271,7 +315,11 @@ class Tensor:
 
     @data.setter
     def data(self, value):
-        self._data = value._data if isinstance(value, Tensor) else np.asarray(value)
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {_type_name(value)}")
+        if self.requires_grad and value._data.dtype.kind not in "fc":
+            raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
+        self._data = value._data
 
     # --- conversion to Python and numpy ---------------------------------------------------------
     def item(self):
@@ -368,49 +416,97 @@ class Tensor:
         memo[id(self)] = t
         return t
 
-    # --- dtype conversion -----------------------------------------------------------------------
-    def to(self, *args, dtype=None, **kwargs):
-        for a in args:
-            if isinstance(a, (_dtype.dtype, type, np.dtype)):
-                dtype = a
-            elif isinstance(a, Tensor):
-                dtype = a.dtype
-        if dtype is None:
-            return self
-        target = _dtype.to_numpy_dtype(dtype)
-        if target == self._data.dtype:
-            return self
-        return OPS["to_dtype"](self, dtype=target, source_dtype=self._data.dtype)
-
-    def float(self):
-        return self.to(np.float32)
-
-    def double(self):
-        return self.to(np.float64)
-
-    def half(self):
-        return self.to(np.float16)
-
-    def long(self):
-        return self.to(np.int64)
-
-    def int(self):
-        return self.to(np.int32)
-
-    def bool(self):
-        return self.to(np.bool_)
-
-    def type_as(self, other):
-        return self.to(other.dtype)
-
-    def cpu(self):
+    # --- dtype and device conversion ------------------------------------------------------------
+    def to(self, *args, **kwargs):
+        """`x.to(dtype)`, `x.to(device)`, `x.to(device, dtype)`, `x.to(other)`: self when nothing changes
+        (unless copy=True), else a copy that records ToCopyBackward0. Devices other than the CPU fail
+        as in PyTorch's CPU-only build."""
+        if not kwargs and len(args) == 1 and isinstance(args[0], _dtype.dtype):      # the common x.to(dtype)
+            device, dtype, copy = None, args[0], False
+        else:
+            device, dtype, copy = _to_arguments(args, kwargs)
+        if device is not None:
+            _device.require_cpu(_device.as_device(device))
+        if dtype is not None:
+            target = _dtype.to_numpy_dtype(dtype)
+            if target != self._data.dtype:
+                return OPS["to_dtype"](self, dtype=target, source_dtype=self._data.dtype)
+        if copy:
+            return OPS["to_dtype"](self, dtype=self._data.dtype, source_dtype=self._data.dtype)
         return self
 
-    def clone(self):
-        return OPS["clone"](self)
+    def float(self, *args, memory_format=None):
+        return self._to_named("float", args, _dtype.float32)
 
-    def contiguous(self):
-        return self if self._data.flags.c_contiguous else OPS["clone"](self)
+    def double(self, *args, memory_format=None):
+        return self._to_named("double", args, _dtype.float64)
+
+    def half(self, *args, memory_format=None):
+        return self._to_named("half", args, _dtype.float16)
+
+    def long(self, *args, memory_format=None):
+        return self._to_named("long", args, _dtype.int64)
+
+    def int(self, *args, memory_format=None):
+        return self._to_named("int", args, _dtype.int32)
+
+    def short(self, *args, memory_format=None):
+        return self._to_named("short", args, _dtype.int16)
+
+    def char(self, *args, memory_format=None):
+        return self._to_named("char", args, _dtype.int8)
+
+    def byte(self, *args, memory_format=None):
+        return self._to_named("byte", args, _dtype.uint8)
+
+    def bool(self, *args, memory_format=None):
+        return self._to_named("bool", args, _dtype.bool_)
+
+    def cpu(self, *args, memory_format=None):
+        return self._to_named("cpu", args, None)
+
+    def _to_named(self, name, args, dtype):
+        if args:
+            raise TypeError(f"{name}() takes 0 positional arguments but {len(args)} was given")
+        return self if dtype is None else self.to(dtype)
+
+    def cuda(self, device=None, non_blocking=False, memory_format=None):
+        """PyTorch's CPU-only build has no CUDA: fails the way it fails there."""
+        if device is not None:
+            d = _device.as_device(device, "cuda")
+            if d.type != "cuda":
+                raise RuntimeError("Invalid device, must be cuda device")
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+    def type_as(self, other):
+        if not isinstance(other, Tensor):
+            raise TypeError(f"type_as(): argument 'other' (position 1) must be Tensor, not {_type_name(other)}")
+        return self.to(other.dtype)
+
+    def get_device(self):
+        return -1                       # PyTorch's answer for a CPU tensor
+
+    @property
+    def is_cpu(self):
+        return True
+
+    def clone(self, *, memory_format=None):
+        """A copy with history (CloneBackward0), laid out like self unless memory_format says otherwise."""
+        if memory_format is None or memory_format is _dtype.preserve_format:
+            return OPS["clone"](self)
+        return OPS["clone"](self, strides=_format_strides(self, memory_format, "clone"))
+
+    def contiguous(self, *, memory_format=_dtype.contiguous_format):
+        """self when already laid out in C order (PyTorch returns the same tensor), else a C-ordered copy."""
+        if memory_format is _dtype.contiguous_format:
+            if self._data.flags.c_contiguous:
+                return self
+        elif memory_format is _dtype.preserve_format:
+            raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
+        strides = _format_strides(self, memory_format, "contiguous")
+        if self.stride() == tuple(strides):
+            return self
+        return OPS["clone"](self, strides=strides)
 
     # --- arithmetic operators -------------------------------------------------------------------
     # As in PyTorch, an operator computes with a Tensor, a Python number or a numpy scalar, and
@@ -437,6 +533,9 @@ class Tensor:
     def __sub__(self, other):
         if not isinstance(other, _OPERANDS):
             return NotImplemented
+        if self._data.dtype.kind == "b" or other.__class__ is bool or \
+                (other.__class__ is Tensor and other._data.dtype.kind == "b"):
+            _check_sub(self, other)
         return _binary("sub", self, other)
 
     def __rsub__(self, other):
@@ -467,7 +566,7 @@ class Tensor:
         if isinstance(exponent, Tensor):
             return _binary("pow", self, exponent)
         if isinstance(exponent, (numbers.Number, np.generic)):
-            if isinstance(exponent, numbers.Integral) and exponent < 0 and self._data.dtype.kind in "iu":
+            if isinstance(exponent, numbers.Integral) and exponent < 0 and self._data.dtype.kind in "biu":
                 raise RuntimeError("Integers to negative integer powers are not allowed.")
             exponent = _number(exponent)
             cat = 0 if isinstance(exponent, bool) else 1 if isinstance(exponent, int) else \
@@ -494,12 +593,14 @@ class Tensor:
     def __floordiv__(self, other):
         if not isinstance(other, _OPERANDS):
             return NotImplemented
-        return _no_derivative(_no_grad_binary(np.floor_divide, self, other), "floor_divide", self, other)
+        return _no_derivative(_no_grad_binary(_elementwise.floor_divide_arrays, self, other), "floor_divide",
+                              self, other)
 
     def __rfloordiv__(self, other):
         if not isinstance(other, _SCALARS + (np.generic,)):
             return NotImplemented
-        return _no_derivative(_no_grad_scalar_left(np.floor_divide, other, self), "floor_divide", self)
+        return _no_derivative(_no_grad_scalar_left(_elementwise.floor_divide_arrays, other, self), "floor_divide",
+                              self)
 
     def __mod__(self, other):
         if not isinstance(other, _OPERANDS):
@@ -509,7 +610,7 @@ class Tensor:
     def __rmod__(self, other):
         if not isinstance(other, _SCALARS + (np.generic,)):
             return NotImplemented
-        return _no_derivative(_no_grad_scalar_left(np.remainder, other, self), "remainder", self)
+        return _no_derivative(_no_grad_scalar_left(_elementwise.remainder_arrays, other, self), "remainder", self)
 
     def __neg__(self):
         return OPS["neg"](self)
@@ -581,9 +682,11 @@ class Tensor:
     # the named forms (x.eq(y), x.greater(y), ...) are added below the class: _named_comparison
 
     def equal(self, other):
+        _check_tensor_argument("equal", other)
         return self._data.shape == other._data.shape and bool(np.array_equal(self._data, other._data))
 
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        _check_tensor_argument("allclose", other)
         return bool(np.allclose(self._data, _data_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
 
     def isnan(self):
@@ -596,15 +699,25 @@ class Tensor:
         return Tensor._make(np.isfinite(self._data))
 
     def any(self, dim=None, keepdim=False):
-        return Tensor._make(np.asarray(np.any(self._data, axis=dim, keepdims=keepdim)))
+        return self._logical_reduction(np.any, dim, keepdim)
 
     def all(self, dim=None, keepdim=False):
-        return Tensor._make(np.asarray(np.all(self._data, axis=dim, keepdims=keepdim)))
+        return self._logical_reduction(np.all, dim, keepdim)
+
+    def _logical_reduction(self, reduce, dim, keepdim):
+        """any/all: bool results, except for uint8 input (uint8, as in PyTorch)."""
+        axis = None if dim is None else _dims(dim, self._data.ndim)
+        out = np.asarray(reduce(self._data, axis=axis, keepdims=keepdim))
+        return Tensor._make(out.astype(np.uint8) if self._data.dtype == np.uint8 else out)
 
     def logical_not(self):
         return Tensor._make(np.logical_not(self._data))
 
     def nonzero(self, as_tuple=False):
+        if self._data.ndim == 0:     # one coordinate-less hit (or none); as_tuple reads it as 1-d
+            if as_tuple:
+                return (Tensor._make(np.zeros(int(self._data != 0), np.int64)),)
+            return Tensor._make(np.zeros((int(self._data != 0), 0), np.int64))
         idx = np.nonzero(self._data)
         if as_tuple:
             return tuple(Tensor._make(i.astype(np.int64)) for i in idx)
@@ -613,11 +726,16 @@ class Tensor:
     # --- named arithmetic -----------------------------------------------------------------------
     def add(self, other, alpha=1):
         _check_operand("add", other)
-        return _binary("add", self, other, alpha=alpha) if alpha != 1 else self + other
+        if alpha.__class__ is int and alpha == 1:
+            return self + other
+        return _with_alpha("add", self, other, alpha)
 
     def sub(self, other, alpha=1):
         _check_operand("sub", other)
-        return _binary("sub", self, other, alpha=alpha) if alpha != 1 else self - other
+        if alpha.__class__ is int and alpha == 1:
+            return self - other
+        _check_sub(self, other)
+        return _with_alpha("sub", self, other, alpha)
 
     def subtract(self, other, alpha=1):
         _check_operand("subtract", other)
@@ -635,9 +753,10 @@ class Tensor:
         _check_operand("div", other)
         if rounding_mode is None:
             return self / other
-        if rounding_mode == "floor":
-            return self // other
-        return Tensor._make(np.trunc(self._data / _data_of(other)).astype(self._data.dtype))
+        if rounding_mode not in ("trunc", "floor"):
+            raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                               f"'{rounding_mode}'")
+        return _binary("div_rounding", self, other, rounding_mode=rounding_mode)
 
     def divide(self, other, rounding_mode=None):
         _check_operand("divide", other)
@@ -659,7 +778,9 @@ class Tensor:
         other = _number(other)
         if isinstance(other, Tensor):
             return _binary("remainder_tensor", self, other)
-        return OPS["remainder"](_lifted(self, other), other=other)
+        _check_int_scalar(other)
+        a = _lifted(self, other)
+        return OPS["remainder"](a, other=_wrapped(other, a))
 
     def neg(self):
         return OPS["neg"](self)
@@ -800,24 +921,25 @@ class Tensor:
         return self + (end - self) * weight
 
     # --- reductions -----------------------------------------------------------------------------
-    def sum(self, dim=None, keepdim=False, dtype=None):
+    def sum(self, dim=_NO_DIM, keepdim=False, dtype=None):
         src = self if dtype is None else self.to(dtype)
-        if dim is None or dim == ():
-            if dim == () and keepdim:
-                return src.clone()
+        if dim is _NO_DIM:
             return OPS["sum"](src, self_sizes=src._data.shape)
-        dims = _dims(dim, src._data.ndim)
+        if dim == () and keepdim:
+            return src.clone()
+        # an explicit dim=None (or ()) is PyTorch's sum over all dims: SumBackward1
+        dims = tuple(range(src._data.ndim)) if dim is None or dim == () else _dims(dim, src._data.ndim)
         return OPS["sum_dim"](src, dim=dims, keepdim=keepdim, self_sizes=src._data.shape)
 
-    def mean(self, dim=None, keepdim=False, dtype=None):
+    def mean(self, dim=_NO_DIM, keepdim=False, dtype=None):
         src = self if dtype is None else self.to(dtype)
         if src._data.dtype.kind not in "fc":
             which = "Input" if dtype is None else "Optional"
             raise RuntimeError(f"mean(): could not infer output dtype. {which} dtype must be either a floating point "
                                f"or complex dtype. Got: {_dtype.from_numpy_dtype(src._data.dtype)._legacy[:-6]}")
-        if dim is None:
+        if dim is _NO_DIM:
             return OPS["mean"](src, self_sizes=src._data.shape, count=max(src._data.size, 1))
-        dims = _dims(dim, src._data.ndim)
+        dims = tuple(range(src._data.ndim)) if dim is None else _dims(dim, src._data.ndim)   # (MeanBackward1)
         count = 1
         for d in dims:
             count *= src._data.shape[d]
@@ -832,8 +954,9 @@ class Tensor:
                                    "Specify the reduction dim with the 'dim' argument.")
             return OPS[which + "_all"](self, dim=None, keepdim=False)
         d = _wrap_dim(dim, self._data.ndim)
+        _check_reduced_size(which, self, (d,))
         arg = np.argmax if which == "max" else np.argmin
-        indices = arg(self._data, axis=d, keepdims=keepdim) if self._data.ndim else np.zeros((), np.int64)
+        indices = np.asarray(arg(self._data, axis=d, keepdims=keepdim)) if self._data.ndim else np.zeros((), np.int64)
         values = OPS[which + "_dim"](self, dim=(d,), keepdim=keepdim, indices=indices,
                                      self_sizes=self._data.shape) if self._data.ndim else self.clone()
         return _ReturnType(which, values, Tensor._make(np.asarray(indices, dtype=np.int64)))
@@ -845,55 +968,87 @@ class Tensor:
         return self._extreme("min", dim, keepdim)
 
     def amax(self, dim=(), keepdim=False):
-        dims = _dims(dim, self._data.ndim) if dim != () else tuple(range(self._data.ndim))
-        return OPS["amax"](self, dim=dims, keepdim=keepdim)
+        return OPS["amax"](self, dim=self._amax_dims("amax", dim), keepdim=keepdim)
 
     def amin(self, dim=(), keepdim=False):
-        dims = _dims(dim, self._data.ndim) if dim != () else tuple(range(self._data.ndim))
-        return OPS["amin"](self, dim=dims, keepdim=keepdim)
+        return OPS["amin"](self, dim=self._amax_dims("amin", dim), keepdim=keepdim)
+
+    def _amax_dims(self, name, dim):
+        if dim == () or dim == []:
+            if self._data.size == 0:
+                raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+                                   "the reduction dim with the 'dim' argument.")
+            return tuple(range(self._data.ndim))
+        for d in (dim if isinstance(dim, (tuple, list)) else (dim,)):     # (the message names the dim as given)
+            if self._data.ndim and self._data.shape[_wrap_dim(d, self._data.ndim)] == 0:
+                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+        return _dims(dim, self._data.ndim)
 
     def argmax(self, dim=None, keepdim=False):
-        if dim is None:
-            return Tensor._make(np.asarray(np.argmax(self._data), dtype=np.int64))
-        return Tensor._make(np.argmax(self._data, axis=_wrap_dim(dim, self._data.ndim), keepdims=keepdim)
-                            .astype(np.int64))
+        return self._arg_extreme("argmax", np.argmax, dim, keepdim)
 
     def argmin(self, dim=None, keepdim=False):
+        return self._arg_extreme("argmin", np.argmin, dim, keepdim)
+
+    def _arg_extreme(self, name, arg, dim, keepdim):
+        if self._data.dtype == np.bool_:
+            raise RuntimeError(f"{name}(): does not support bool input")
         if dim is None:
-            return Tensor._make(np.asarray(np.argmin(self._data), dtype=np.int64))
-        return Tensor._make(np.argmin(self._data, axis=_wrap_dim(dim, self._data.ndim), keepdims=keepdim)
-                            .astype(np.int64))
+            if self._data.size == 0:
+                raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+            out = np.asarray(arg(self._data), dtype=np.int64)
+            return Tensor._make(out.reshape((1,) * self._data.ndim) if keepdim else out)
+        d = _wrap_dim(dim, self._data.ndim)
+        if not self._data.ndim:
+            return Tensor._make(np.zeros((), np.int64))
+        _check_reduced_size(name, self, (d,))
+        return Tensor._make(np.asarray(arg(self._data, axis=d, keepdims=keepdim), dtype=np.int64))
 
     def prod(self, dim=None, keepdim=False, dtype=None):
         src = self if dtype is None else self.to(dtype)
         if dim is None:
             return OPS["prod"](src, dim=None, keepdim=False)
-        return OPS["prod_dim"](src, dim=(_wrap_dim(dim, src._data.ndim),), keepdim=keepdim)
+        return OPS["prod_dim"](src, dim=_dims(dim, src._data.ndim), keepdim=keepdim)
 
-    def _var_args(self, dim, unbiased, keepdim, correction):
+    def _var_args(self, name, dim, unbiased, keepdim, correction):
+        if self._data.dtype.kind not in "fc":
+            raise RuntimeError("std and var only support floating point and complex dtypes")
         if correction is None:
             correction = 1 if unbiased is None or unbiased else 0
         dims = None if dim is None else _dims(dim, self._data.ndim)
         count = self._data.size if dims is None else int(np.prod([self._data.shape[d] for d in dims]))
+        if count - correction <= 0 or self._data.size == 0:
+            warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
+                          "factor (input numel divided by output numel). (Triggered internally at "
+                          "/__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)", UserWarning, stacklevel=3)
         return dict(dim=dims, keepdim=keepdim, correction=correction, count=count)
 
     def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         if isinstance(dim, bool):
             dim, unbiased = None, dim
-        return OPS["var"](self, **self._var_args(dim, unbiased, keepdim, correction))
+        return OPS["var"](self, **self._var_args("var", dim, unbiased, keepdim, correction))
 
     def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         if isinstance(dim, bool):
             dim, unbiased = None, dim
-        return OPS["std"](self, **self._var_args(dim, unbiased, keepdim, correction))
+        return OPS["std"](self, **self._var_args("std", dim, unbiased, keepdim, correction))
 
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         if p == "fro" or p is None:
             p = 2
         if p == "nuc":
             raise NotImplementedError("gradlab does not implement the nuclear norm")
+        if self._data.dtype.kind not in "fc":
+            raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+                               + _dtype.from_numpy_dtype(self._data.dtype)._legacy[:-len("Tensor")])
         dims = None if dim is None else _dims(dim, self._data.ndim)
-        return OPS["norm"](self, p=float(p), dim=dims, keepdim=keepdim)
+        p = float(p)
+        if p < 0 or p == float("inf"):        # (max and min have no value on nothing)
+            reduced = self._data.shape if dims is None else [self._data.shape[d] for d in dims]
+            if 0 in reduced or self._data.size == 0 and dims is None:
+                raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on an empty tensor because the "
+                                   "operation does not have an identity")
+        return OPS["norm"](self, p=p, dim=dims, keepdim=keepdim)
 
     def logsumexp(self, dim, keepdim=False):
         return OPS["logsumexp"](self, dim=_dims(dim, self._data.ndim), keepdim=keepdim)
@@ -1108,14 +1263,14 @@ class Tensor:
         return OPS["slice"](self, dim=d, start=start, stop=start + length, step=1,
                             self_sizes=self._data.shape)._view_of(self)
 
-    def select(self, dim, index, _indexing=False):
+    def select(self, dim, index, _real_dim=None):
         if self._data.ndim == 0:
             raise IndexError("select() cannot be applied to a 0-dim tensor.")
         d = _wrap_dim(dim, self._data.ndim)
         size = self._data.shape[d]
         if not -size <= index < size:
-            if _indexing:        # x[5]: the message of indexing
-                raise IndexError(f"index {index} is out of bounds for dimension {d} with size {size}")
+            if _real_dim is not None:       # x[1, 5]: indexing names the dim of x
+                raise IndexError(f"index {index} is out of bounds for dimension {_real_dim} with size {size}")
             raise IndexError(f"select(): index {index} out of range for tensor of size "
                              f"[{', '.join(map(str, self._data.shape))}] at dimension {d}")
         return OPS["select"](self, dim=d, index=index, self_sizes=self._data.shape)._view_of(self)
@@ -1136,6 +1291,8 @@ class Tensor:
         if isinstance(split_size, int):
             if split_size == 0 and size != 0:
                 raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
+            if split_size == 0:               # an empty dim splits into one empty piece
+                return tuple(t._view_of(self) for t in OPS["split"](self, dim=d, sections=[]))
             if split_size < 0:
                 raise RuntimeError(f"split expects split_size be non-negative, but got split_size={split_size}")
             sizes = [split_size] * (size // split_size) + ([size % split_size] if size % split_size else [])
@@ -1153,6 +1310,9 @@ class Tensor:
         if chunks <= 0:
             raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
         size = self._data.shape[_wrap_dim(dim, self._data.ndim)]
+        if size == 0:                         # an empty dim: `chunks` empty pieces, as in PyTorch
+            d = _wrap_dim(dim, self._data.ndim)
+            return tuple(t._view_of(self) for t in OPS["split"](self, dim=d, sections=[0] * (chunks - 1)))
         return self.split(max(-(-size // chunks), 1), dim)
 
     def gather(self, dim, index):
@@ -1235,7 +1395,7 @@ class Tensor:
 
     def masked_fill_(self, mask, value):
         from .ops.indexing import setitem
-        setitem(self, _data_of(mask).astype(bool), value)
+        setitem(self, Tensor._make(_data_of(mask).astype(bool)), value)
         return self
 
     # `t += x` works in place for what the operators take; for anything else Python falls back to
@@ -1272,25 +1432,87 @@ class Tensor:
 # ---------------------------------------------------------------------------------------------------
 # helpers used by the methods above
 
+_NO_CUDA_LIBRARY = (
+    "Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two shared libraries: a "
+    "CPU library and a CUDA library; this error has occurred because you are trying to use some CUDA "
+    "functionality, but the CUDA library has not been loaded by the dynamic linker for some reason.  The CUDA "
+    "library MUST be loaded, EVEN IF you don't directly use any symbols from the CUDA library! One common culprit "
+    "is a lack of -Wl,--no-as-needed in your link arguments; many dynamic linkers will delete dynamic library "
+    "dependencies if you don't depend on any of their symbols.  You can check if this has occurred by using ldd "
+    "on your binary to see if there is a dependency on *_cuda.so library.")
 
-class _Device:
-    type = "cpu"
-    index = None
-
-    def __repr__(self):
-        return "device(type='cpu')"
-
-    def __str__(self):
-        return "cpu"
-
-    def __eq__(self, other):
-        return str(other) == "cpu"
-
-    def __hash__(self):
-        return hash("cpu")
+# Tensor.to's three signatures, as PyTorch's argument parser tries them: (parameter, accepts)
+_TO_SIGNATURES = (
+    ((("device", "device"), ("dtype", "dtype"), ("non_blocking", "bool"), ("copy", "bool")),
+     " * (torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, bool copy = False, *, "
+     "torch.memory_format memory_format = None)"),
+    ((("dtype", "dtype!"), ("non_blocking", "bool"), ("copy", "bool")),
+     " * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
+     "None)"),
+    ((("tensor", "tensor"), ("non_blocking", "bool"), ("copy", "bool")),
+     " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = None)"),
+)
+_PYTHON_TYPES = {float: _dtype.float64, int: _dtype.int64, bool: _dtype.bool_, complex: _dtype.complex128}
 
 
-_CPU = _Device()
+def _accepts(kind, value):
+    if kind == "bool":
+        return isinstance(value, (bool, np.bool_))
+    if kind == "tensor":          # a Python number stands for a 0-d tensor of double (or its own type)
+        return isinstance(value, (Tensor, numbers.Number, np.bool_))
+    if value is None:
+        return kind != "dtype!"
+    if kind == "device":
+        return isinstance(value, (_device.device, str)) or \
+            isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+    return isinstance(value, _dtype.dtype) or isinstance(value, type) and value in _PYTHON_TYPES     # dtype
+
+
+def _to_arguments(args, kwargs):
+    """(device, dtype, copy) of a call to Tensor.to, or PyTorch's TypeError for a call it refuses."""
+    if len(args) > 4:
+        raise TypeError(f"to() takes from 0 to 4 positional arguments but {len(args)} were given")
+    options = dict(kwargs)
+    memory_format = options.pop("memory_format", None)
+    for params, _ in _TO_SIGNATURES:
+        if len(args) > len(params):
+            continue
+        bound = dict(zip((name for name, _ in params), args))
+        kinds = dict(params)
+        if any(name in bound or name not in kinds for name in options):
+            continue
+        bound.update(options)
+        if params[0][1] == "dtype!" and "dtype" not in bound or params[0][0] == "tensor" and "tensor" not in bound:
+            continue
+        if all(_accepts(kinds[name], value) for name, value in bound.items()) and \
+                (memory_format is None or isinstance(memory_format, _dtype.memory_format)):
+            other = bound.get("tensor")
+            if other is not None:
+                if isinstance(other, Tensor):
+                    return other.device, other.dtype, bool(bound.get("copy"))
+                dtype = _dtype.bool_ if isinstance(other, (bool, np.bool_)) else \
+                    _dtype.complex128 if isinstance(other, complex) else _dtype.float64
+                return None, dtype, bool(bound.get("copy"))
+            dtype = bound.get("dtype")
+            return bound.get("device"), _PYTHON_TYPES.get(dtype, dtype), bool(bound.get("copy"))
+    got = [_argument_type_name(a) for a in args]
+    named = [f"{k}={_argument_type_name(v)}" for k, v in reversed(kwargs.items())]
+    described = ", ".join(got + named) if got else "".join(n + ", " for n in named)
+    raise TypeError(f"to() received an invalid combination of arguments - got ({described}), but expected one "
+                    "of:\n" + "\n".join(line for _, line in _TO_SIGNATURES) + "\n")
+
+
+def _argument_type_name(x):
+    """A type as PyTorch's argument parser names it (torch.dtype, torch.device, int, Tensor)."""
+    if isinstance(x, _dtype.dtype):
+        return "torch.dtype"
+    if isinstance(x, _device.device):
+        return "torch.device"
+    if isinstance(x, _dtype.memory_format):
+        return "torch.memory_format"
+    if isinstance(x, Size):
+        return "torch.Size"
+    return "Tensor" if isinstance(x, Tensor) else _type_name(x)
 
 
 class _ReturnType(tuple):
@@ -1391,6 +1613,17 @@ def _infer_shape(shape, numel):
     return shape
 
 
+def _check_reduced_size(name, t, dims):
+    for d in dims:
+        if t._data.ndim and t._data.shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+
+
+def _check_tensor_argument(name, other, arg="other"):
+    if not isinstance(other, Tensor):
+        raise TypeError(f"{name}(): argument '{arg}' (position 1) must be Tensor, not {_type_name(other)}")
+
+
 def _wrap_dim(dim, ndim):
     n = max(ndim, 1)
     if not -n <= dim < n:
@@ -1426,6 +1659,20 @@ _SCALARS = (bool, int, float, complex)
 _OPERANDS = (Tensor, bool, int, float, complex, np.generic)   # what PyTorch's operators compute with
 _TENSOR_ONLY = ("matmul", "maximum", "minimum")
 _ARGUMENT_ERROR = ("add", "sub", "mul", "div") + _TENSOR_ONLY     # the rest report "invalid combination"
+
+
+def _format_strides(t, memory_format, function):
+    """The strides (in elements) of a copy of t in a memory format (contiguous or channels_last)."""
+    if not isinstance(memory_format, _dtype.memory_format):
+        raise TypeError(f"{function}(): argument 'memory_format' must be torch.memory_format, not "
+                        f"{_type_name(memory_format)}")
+    shape = t._data.shape
+    if memory_format is _dtype.channels_last:
+        if len(shape) != 4:
+            raise RuntimeError("required rank 4 tensor to use channels_last format")
+        n, c, h, w = (max(s, 1) for s in shape)       # NCHW stored as NHWC
+        return [h * w * c, 1, w * c, c]
+    return _elementwise.contiguous_strides(shape)
 
 
 def _type_name(x):
@@ -1477,7 +1724,8 @@ def _binary(key, a, b, **params):
         if isinstance(b, np.generic):
             b = _number(b)
         elif isinstance(b, _SCALARS):
-            pass
+            if b.__class__ is int:
+                _check_int_scalar(b)
         elif isinstance(b, (np.ndarray, list, tuple)):
             b = _as_tensor(b)
         else:
@@ -1488,6 +1736,44 @@ def _binary(key, a, b, **params):
         except ValueError:
             raise broadcast_error(a._data.shape, b._data.shape) from None
     return _registry.apply(OPS[key], (a, b), params)
+
+
+def _check_int_scalar(x):
+    """A Python int beyond 64 bits: PyTorch's OverflowError (numpy's would name its own types)."""
+    if x.__class__ is int and not -2**63 <= x < 2**64:
+        raise OverflowError("int too big to convert" if x > 0 else "can't convert negative int to unsigned")
+
+
+def _wrapped(scalar, a):
+    """A Python int as a number of `a`'s integer dtype, wrapped around as PyTorch does with integer
+    scalars (uint8 - 3 computes uint8 + 253), where numpy 2 raises OverflowError."""
+    if scalar.__class__ is int and a._data.dtype.kind in "iu":
+        return np.asarray(scalar).astype(a._data.dtype)[()]
+    return scalar
+
+
+def _check_sub(a, b):
+    """PyTorch refuses to subtract booleans: a Python bool counts as a bool tensor, np.bool_ as a float."""
+    a_bool = a._data.dtype.kind == "b"
+    b_bool = b.__class__ is bool or (isinstance(b, Tensor) and b._data.dtype.kind == "b")
+    if a_bool and b_bool:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+    if a_bool or b_bool:
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def _with_alpha(key, a, b, alpha):
+    """a.add(b, alpha=...) / a.sub(b, alpha=...), with PyTorch's checks of alpha against the result."""
+    alpha = _number(alpha)
+    out = _binary(key, a, b, alpha=alpha)
+    kind = out._data.dtype.kind
+    if alpha.__class__ is bool and kind != "b":
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if alpha.__class__ is float and kind in "biu":
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    return out
 
 
 def _lifted(a, scalar):
@@ -1506,10 +1792,13 @@ def _scalar_left(key, a, scalar):
     scalar = _number(scalar)
     if not isinstance(scalar, _SCALARS):
         return _binary("sub" if key == "rsub" else "pow", _as_tensor(scalar), a)
+    _check_int_scalar(scalar)
+    if key == "rsub" and (scalar.__class__ is bool or a._data.dtype.kind == "b"):
+        _check_sub(a, scalar)
     a = _lifted(a, scalar)
     if key == "rsub":
-        return OPS["rsub"](a, other=scalar)
-    return OPS["rpow"](a, base=scalar)
+        return OPS["rsub"](a, other=_wrapped(scalar, a))
+    return OPS["rpow"](a, base=_wrapped(scalar, a))
 
 
 _BITWISE = {np.bitwise_and: "bitwise_and", np.bitwise_or: "bitwise_or", np.bitwise_xor: "bitwise_xor"}
@@ -1528,30 +1817,31 @@ def _no_derivative(result, op_name, *inputs):
 def _no_grad_scalar_left(ufunc, scalar, a):
     """`2 // t`, `2 % t`: a number on the left, promoted as PyTorch promotes a Python scalar."""
     scalar = _number(scalar)
+    _check_int_scalar(scalar)
     dt = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype)], [_dtype.category(np.asarray(scalar).dtype)])
-    return Tensor._make(np.asarray(ufunc(np.asarray(scalar, dt), a._data.astype(dt, copy=False))))
+    return Tensor._make(np.asarray(ufunc(np.asarray(scalar).astype(dt), a._data.astype(dt, copy=False))))
 
 
 def _no_grad_binary(ufunc, a, b):
+    """a op b computed in PyTorch's result dtype (a Python int wraps around into an integer dtype)."""
     b = _number(b)
-    bd = _data_of(b) if not isinstance(b, _SCALARS) else b
-    if ufunc in _BITWISE:       # on floats PyTorch has no kernel (numpy's TypeError would be another message)
-        kinds = [(a._data.ndim, a._data.dtype)]
-        if isinstance(b, Tensor):
-            kinds.append((b._data.ndim, b._data.dtype))
-        weak = [] if isinstance(b, Tensor) else [_dtype.category(np.asarray(bd).dtype)]
-        dt = _dtype.result_np_dtype(kinds, weak)
-        if dt.kind in "fc":
-            raise NotImplementedError(f'"{_BITWISE[ufunc]}_cpu" not implemented for '
-                                      f"'{_dtype.from_numpy_dtype(dt)._legacy[:-len('Tensor')]}'")
-    try:
-        out = ufunc(a._data, bd)
-    except ValueError:
-        raise broadcast_error(a._data.shape, np.shape(bd)) from None
-    if isinstance(bd, np.ndarray) or isinstance(b, Tensor):
-        dt = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype), (np.ndim(bd), np.asarray(bd).dtype)], [])
+    if isinstance(b, Tensor):
+        bd = b._data
+        dt = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype), (bd.ndim, bd.dtype)], [])
     else:
-        dt = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype)], [_dtype.category(np.asarray(bd).dtype)])
+        _check_int_scalar(b)
+        bd = np.asarray(b)
+        dt = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype)], [_dtype.category(bd.dtype)])
+    if ufunc in _BITWISE and dt.kind in "fc":   # PyTorch has no kernel (numpy's TypeError says other words)
+        raise NotImplementedError(f'"{_BITWISE[ufunc]}_cpu" not implemented for '
+                                  f"'{_dtype.from_numpy_dtype(dt)._legacy[:-len('Tensor')]}'")
+    if dt == np.float16 and b.__class__ is float and ufunc is _elementwise.floor_divide_arrays:
+        # PyTorch divides float16 by a Python float in float32 (numpy would round the float to float16)
+        return Tensor._make(ufunc(a._data.astype(np.float32), np.float32(b)).astype(np.float16))
+    try:
+        out = ufunc(a._data.astype(dt, copy=False), bd.astype(dt, copy=False))
+    except ValueError:
+        raise broadcast_error(a._data.shape, bd.shape) from None
     return Tensor._make(np.asarray(out).astype(dt, copy=False))
 
 

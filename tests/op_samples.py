@@ -927,6 +927,44 @@ def _copy_slices(draw):
     return Case(_copy_slices_fn(i), [uniform(draw, shp), uniform(draw, shp[1:])])
 
 
+def _index_put_values_fn(i):
+    def fn(T, x, v):
+        y = x * 1
+        y[[i]] = v
+        return y
+    return fn
+
+
+@sample("index_put")
+def _index_put(draw):
+    shp = shape(draw, min_dims=1)
+    i = draw(st.integers(0, shp[0] - 1))
+    return Case(_index_put_values_fn(i), [uniform(draw, shp), uniform(draw, shp[1:])])
+
+
+def _copy_fn(T, x, v):
+    y = x * 1
+    y[...] = v
+    return y
+
+
+@sample("copy")
+def _copy(draw):
+    shp = shape(draw, min_dims=1)
+    return Case(_copy_fn, [uniform(draw, shp), uniform(draw, shp[1:])])
+
+
+def _fill_tensor_fn(T, x, v):
+    y = x * 1
+    y[...] = v
+    return y
+
+
+@sample("fill_tensor")
+def _fill_tensor(draw):
+    return Case(_fill_tensor_fn, [uniform(draw, shape(draw, min_dims=1)), uniform(draw, ())])
+
+
 def _index_fill_zero_fn(i):
     # the gradient of `y[i] = v` with respect to y's old value is g with zeros at i (differentiable in g)
     def fn(T, x, g):

@@ -170,6 +170,12 @@ def test_text_plain_is_short_and_stable():
     bundle = player._repr_mimebundle_()
     assert bundle["text/plain"] == "<gradlab backward player: 6 steps>" == repr(player)
     assert "application/vnd.jupyter.widget-view+json" in bundle
+    # where the widget cannot run (an untrusted notebook, nbviewer): a picture and one line on how to play
+    static = bundle["text/html"]
+    assert "Run this cell to play" in static and "<svg" not in static
+    if HAS_DOT:
+        from gradlab.viz.render import svg_from_img_html
+        assert svg_from_img_html(static).count('class="node') == player.svg.count('class="node')
 
 
 @pytest.mark.skipif(not HAS_DOT, reason="needs Graphviz's dot")
@@ -271,8 +277,22 @@ def test_freed_graph_gives_backwards_error():
     assert "backward through the graph a second time" in expected[1]
     out = fresh()
     x = out.grad_fn.next_functions[0][0]     # keep a handle: nothing may change below
-    assert _animate_error(out) == expected
+    kind, message = _animate_error(out)
+    # PyTorch's error, then what happened in gradlab's words and what to do
+    assert kind is expected[0] and message.startswith(expected[1])
+    assert "animate_backward(out) runs out.backward() itself" in message and "retain_graph=True" in message
     assert x is out.grad_fn.next_functions[0][0]
+
+
+def test_spent_graph_error_shows_no_gradlab_internals():
+    import traceback
+    x, y, z, out = tutorial()
+    out.backward()
+    with pytest.raises(RuntimeError) as info:
+        animate_backward(out)
+    frames = traceback.extract_tb(info.value.__traceback__)
+    assert [f.name for f in frames if "gradlab" in f.filename] == ["animate_backward"]
+    assert info.value.__suppress_context__
 
 
 def test_too_large_graph_names_the_options():

@@ -60,12 +60,12 @@ def test_fresh_environment_from_binder_requirements_runs_the_notebooks(tmp_path)
 
     # A copy of the notebooks outside the repo, so that `import gradlab` can only find the installed package.
     work = tmp_path / "work"
-    shutil.copytree(REPO / "notebooks", work / "notebooks", ignore=shutil.ignore_patterns("__pycache__", "src"))
+    shutil.copytree(REPO / "notebooks", work / "notebooks", ignore=shutil.ignore_patterns("__pycache__"))
     where = run([python, "-c", "import gradlab, gradlab.viz; print(gradlab.__file__)"], cwd=work, timeout=60,
                 env=env)
     assert Path(where.strip()).is_relative_to(venv), where
     run([python, "-c", "import gradlab; print(gradlab.ones(2))"], cwd=work, timeout=60, env=env)
 
     run([venv / "bin" / "pytest", "-q", "-p", "no:cacheprovider", "--nbval-lax", "--nbval-current-env",
-         "--nbval-sanitize-with", "notebooks/nbval_sanitize.cfg", "notebooks"], cwd=work, timeout=300, env=env)
+         "--nbval-sanitize-with", REPO / "notebooks_src" / "nbval_sanitize.cfg", "notebooks"], cwd=work, timeout=300, env=env)
     print(f"install {installed - start:.0f} s, nbval {time.perf_counter() - installed:.0f} s")

@@ -4,13 +4,14 @@ mostly output-checked by nbval, and reproducible.
 nbval itself (run with `--nbval-lax notebooks/`) checks that every notebook still runs and prints what
 is stored. These tests check the rest:
 
-* every notebooks/NN_name.ipynb comes from notebooks/src/NN_name.py and is up to date with it;
+* every notebooks/NN_name.ipynb comes from notebooks_src/NN_name.py and is up to date with it, and the
+  notebooks folder holds nothing but notebooks;
 * each seed tutorial (../shared/seeds; its code cells in tests/data) has a mirror notebook that performs the tutorial's operations in
   the tutorial's order;
-* at least 80% of the code cells carry `# NBVAL_CHECK_OUTPUT`, and no cell that shows a rendered graph
-  is checked;
+* nbval's markers are cell tags, never comments in the code: at least 80% of the code cells carry
+  `nbval-check-output`, and no cell that shows a rendered graph is checked;
 * the printed outputs are what PyTorch prints for the same code;
-* notebooks/build.py gives byte-identical files when run twice.
+* notebooks_src/build.py gives byte-identical files when run twice, written as JupyterLab writes them.
 """
 from __future__ import annotations
 
@@ -26,26 +27,28 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 NOTEBOOKS = REPO / "notebooks"
+SOURCE_DIR = REPO / "notebooks_src"
 # the seed tutorials' code cells (tests/data/make_test_data.py extracts them from ../shared/seeds)
 SEED_CELLS = {name: data["cells"] for name, data in
               json.loads((REPO / "tests" / "data" / "seed_tutorials.json").read_text(encoding="utf-8")).items()}
-CHECK = "# NBVAL_CHECK_OUTPUT"
-RAISES = "# NBVAL_RAISES_EXCEPTION"
+CHECK, IGNORE, RAISES = "nbval-check-output", "nbval-ignore-output", "raises-exception"
 
 
 def load_build():
-    spec = importlib.util.spec_from_file_location("notebooks_build", NOTEBOOKS / "build.py")
+    spec = importlib.util.spec_from_file_location("notebooks_build", SOURCE_DIR / "build.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
 build = load_build()
-SOURCES = sorted((NOTEBOOKS / "src").glob("[0-9][0-9]_*.py"))
+SOURCES = sorted(SOURCE_DIR.glob("[0-9][0-9]_*.py"))
 
 
 def notebook(stem: str) -> dict:
-    return json.loads((NOTEBOOKS / f"{stem}.ipynb").read_text(encoding="utf-8"))
+    """The stored notebook, its multi-line strings (stored as lists of lines, as JupyterLab writes them) joined."""
+    import nbformat
+    return nbformat.reads((NOTEBOOKS / f"{stem}.ipynb").read_text(encoding="utf-8"), as_version=4)
 
 
 def code_cells(nb: dict) -> list[dict]:
@@ -57,18 +60,22 @@ def source_of(cell: dict) -> str:
     return s if isinstance(s, str) else "".join(s)
 
 
+def tags(cell: dict) -> list:
+    return cell.get("metadata", {}).get("tags", [])
+
+
 # ---------------------------------------------------------------- files and sources
 
 def test_every_notebook_has_a_source_and_is_up_to_date():
-    assert SOURCES, "no sources in notebooks/src"
+    assert SOURCES, "no sources in notebooks_src"
     built = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
-    assert built == [p.stem for p in SOURCES], "run `python notebooks/build.py`"
+    assert built == [p.stem for p in SOURCES], "run `python notebooks_src/build.py`"
     for path in SOURCES:
         expected = build.make_notebook(path)
         stored = notebook(path.stem)
-        assert [(c["cell_type"], source_of(c)) for c in stored["cells"]] == \
-               [(c["cell_type"], c["source"]) for c in expected.cells], \
-               f"{path.stem}.ipynb is older than its source: run `python notebooks/build.py {path.stem}`"
+        assert [(c["cell_type"], source_of(c), tags(c)) for c in stored["cells"]] == \
+               [(c["cell_type"], c["source"], c.metadata.get("tags", [])) for c in expected.cells], \
+               f"{path.stem}.ipynb is older than its source: run `python notebooks_src/build.py {path.stem}`"
         assert stored["metadata"]["kernelspec"]["name"] == "python3"
         assert stored["nbformat"] == 4
 
@@ -77,7 +84,7 @@ def test_outputs_are_stored_and_no_cell_failed_unexpectedly():
     for path in SOURCES:
         for cell in code_cells(notebook(path.stem)):
             errors = [o for o in cell["outputs"] if o["output_type"] == "error"]
-            assert bool(errors) == (RAISES in source_of(cell)), (path.stem, source_of(cell))
+            assert bool(errors) == (RAISES in tags(cell)), (path.stem, source_of(cell))
             assert cell["execution_count"] is not None, (path.stem, source_of(cell))
 
 
@@ -91,9 +98,33 @@ def test_start_page_links_every_notebook_and_has_the_binder_badge():
 
 # ---------------------------------------------------------------- nbval markers
 
+def test_notebooks_folder_holds_only_notebooks():
+    assert sorted(p.name for p in NOTEBOOKS.iterdir() if p.name not in (".ipynb_checkpoints", "__pycache__")) == \
+        sorted(f"{p.stem}.ipynb" for p in SOURCES)
+
+
+def test_no_code_cell_shows_an_nbval_marker():
+    for path in SOURCES:
+        assert "NBVAL" not in path.read_text(encoding="utf-8"), path.name
+        for cell in code_cells(notebook(path.stem)):
+            assert "NBVAL" not in source_of(cell).upper(), (path.stem, source_of(cell))
+            assert tags(cell), (path.stem, source_of(cell))
+
+
+def test_nbval_reads_the_tags():
+    """nbval 0.11 maps these tags to its markers (in --nbval-lax mode too: tags override the default)."""
+    from nbval.plugin import find_metadata_tags
+    assert dict(find_metadata_tags({"tags": [CHECK]})) == {"check": True}
+    assert dict(find_metadata_tags({"tags": [IGNORE]})) == {"check": False}
+    assert dict(find_metadata_tags({"tags": ["nbval-raises-exception"]})) == {"check_exception": True}
+    # JupyterLab's own tag (Run All goes on past the error) means the same to nbval; both tags on one cell
+    # would make nbval warn about conflicting tags, so the notebooks use only `raises-exception`.
+    assert dict(find_metadata_tags({"tags": [CHECK, RAISES]})) == {"check": True, "check_exception": True}
+
+
 def test_at_least_80_percent_of_code_cells_are_output_checked():
     cells = [c for p in SOURCES for c in code_cells(notebook(p.stem))]
-    checked = [c for c in cells if CHECK in source_of(c)]
+    checked = [c for c in cells if CHECK in tags(c)]
     assert len(checked) >= 0.8 * len(cells), f"{len(checked)} of {len(cells)} code cells checked"
 
 
@@ -103,7 +134,7 @@ def _shows_rendered_graph(cell: dict) -> bool:
         if "image/svg+xml" in data or "application/vnd.jupyter.widget-view+json" in data:
             return True
         html = data.get("text/html", "")
-        if "<svg" in html and 'class="gradlab-graph"' in html[:200]:
+        if ("<svg" in html or "data:image/svg+xml" in html) and 'class="gradlab-graph"' in html[:200]:
             return True
     return False
 
@@ -111,16 +142,16 @@ def _shows_rendered_graph(cell: dict) -> bool:
 def test_markers_are_used_as_intended():
     for path in SOURCES:
         for cell in code_cells(notebook(path.stem)):
-            src = source_of(cell)
-            assert "NBVAL_IGNORE_OUTPUT" not in src, (path.stem, src)
+            src, marks = source_of(cell), tags(cell)
+            assert (CHECK in marks) != (IGNORE in marks), (path.stem, src)
             if _shows_rendered_graph(cell):
-                assert CHECK not in src, f"{path.stem}: a drawing or a player is compared by nbval:\n{src}"
-            if RAISES in src:
-                assert CHECK in src, (path.stem, src)
+                assert CHECK not in marks, f"{path.stem}: a drawing or a player is compared by nbval:\n{src}"
+            if RAISES in marks:
+                assert CHECK in marks, (path.stem, src)
 
 
 def test_sanitize_file_masks_addresses_and_svg():
-    patterns = re.findall(r"^regex: (.*)$\n^replace: (.*)$", (NOTEBOOKS / "nbval_sanitize.cfg").read_text(),
+    patterns = re.findall(r"^regex: (.*)$\n^replace: (.*)$", (SOURCE_DIR / "nbval_sanitize.cfg").read_text(),
                           flags=re.MULTILINE)
 
     def sanitize(s):
@@ -129,6 +160,8 @@ def test_sanitize_file_masks_addresses_and_svg():
         return s
     assert sanitize("<AddBackward0 object at 0x7f82b901b748>") == sanitize("<AddBackward0 object at 0x1a39f3>")
     assert sanitize('<div><svg width="1pt">\n<g/></svg></div>') == sanitize("<div><svg>\n</svg></div>")
+    assert sanitize('<img src="data:image/svg+xml;base64,PHN2Zy0xAB+/=" alt="g">') == \
+        sanitize('<img src="data:image/svg+xml;base64,PHN2Zz4=" alt="g">')
     assert sanitize("tensor([1., 2.])") == "tensor([1., 2.])"
 
 
@@ -210,7 +243,7 @@ def test_operations_extraction_on_a_known_cell():
 def test_every_seed_tutorial_has_a_mirror_notebook():
     mirrors = _mirrors()
     assert sorted(mirrors) == sorted(SEED_CELLS)
-    languages = sorted(build.parse_source((NOTEBOOKS / "src" / f"{stem}.py").read_text(encoding="utf-8"))[0]
+    languages = sorted(build.parse_source((SOURCE_DIR / f"{stem}.py").read_text(encoding="utf-8"))[0]
                        ["language"] for stem in mirrors.values())
     assert languages == ["en", "en", "ko", "zh", "zh"]
 
@@ -294,11 +327,11 @@ def test_printed_outputs_are_what_pytorch_prints():
                         if value is not None:
                             print(pretty(value))
                 except Exception as error:
-                    if RAISES not in src:
+                    if RAISES not in tags(cell):
                         raise
                     stored = [o for o in cell["outputs"] if o["output_type"] == "error"][0]
                     assert (type(error).__name__, str(error)) == (stored["ename"], stored["evalue"]), path.stem
-            if CHECK not in src or "viz." in src or RAISES in src:
+            if CHECK not in tags(cell) or "viz." in src or RAISES in tags(cell):
                 continue
             stored = "".join(t for t in map(_expected_text, cell["outputs"]) if t is not None)
             assert mask.sub("0x", buffer.getvalue()) == mask.sub("0x", stored), f"{path.stem}:\n{src}"
@@ -327,20 +360,52 @@ def test_post_processing_makes_ids_and_addresses_deterministic():
     text = json.dumps(nb)
     assert "0x7f00aa11bb22" not in text and "0x55aa00ff" not in text
     outs = nb.cells[0].outputs
-    assert outs[0].text == "<A object at 0x000000000001> <B object at 0x000000000002>\n"
-    assert outs[1].data["text/plain"] == "<A object at 0x000000000001>"
+    first_address, second_address = re.findall(r"0x[0-9a-f]+", outs[0].text)
+    assert first_address != second_address and re.fullmatch(r"0x7f[0-9a-f]{10}", first_address)   # realistic
+    assert outs[1].data["text/plain"] == f"<A object at {first_address}>"
     first, second = (build.hashlib.sha1(f"99_test:{n}".encode()).hexdigest()[:32] for n in (1, 2))
     assert outs[1].data[build.WIDGET_VIEW]["model_id"] == first           # the view output comes first
     state = nb.metadata["widgets"][build.WIDGET_STATE]["state"]
     assert set(state) == {first, second}
     assert state[first]["state"]["children"] == ["IPY_MODEL_" + second]
     assert "execution" not in nb.cells[0].metadata
-    assert nb.metadata["language_info"] == build.LANGUAGE_INFO
+    assert nb.metadata["language_info"] == {"name": "python", "version": "3.11.7"}    # the kernel's, kept
+
+
+def test_addresses_inside_a_drawing_are_left_alone():
+    import nbformat
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("x")
+    image = '<img src="data:image/svg+xml;base64,AB0x12345678CD+0x9abcdef0">'
+    cell.outputs = [nbformat.v4.new_output("display_data", data={"text/html": image, "text/plain": "g"})]
+    nb.cells.append(cell)
+    build.make_reproducible(nb, "99_test")
+    assert nb.cells[0].outputs[0].data["text/html"] == image
+
+
+def test_files_are_written_as_jupyterlab_writes_them():
+    """jupyter_server saves with nbformat.write: nbformat.writes (sources as lists of lines) + a final newline;
+    language_info is the kernel's, with the Python version Binder serves (binder/runtime.txt)."""
+    import nbformat
+    runtime = (REPO / "binder" / "runtime.txt").read_text().strip().removeprefix("python-")
+    for path in SOURCES:
+        text = (NOTEBOOKS / f"{path.stem}.ipynb").read_text(encoding="utf-8")
+        nb = nbformat.reads(text, as_version=nbformat.NO_CONVERT)
+        assert text == nbformat.writes(nb) + "\n", path.stem
+        info = nb.metadata["language_info"]
+        assert info["name"] == "python" and info["version"].startswith(runtime + "."), (path.stem, info)
+        assert info == nb_first()["metadata"]["language_info"], "all notebooks built by the same kernel"
+        for cell in json.loads(text)["cells"]:
+            assert isinstance(cell["source"], list), (path.stem, cell["source"])    # as JupyterLab saves it
+
+
+def nb_first() -> dict:
+    return notebook(SOURCES[0].stem)
 
 
 def test_build_twice_gives_identical_files(tmp_path):
     """Execute one notebook with addresses, a drawing and a player twice: byte-identical results."""
-    source = NOTEBOOKS / "src" / "01_autograd_basics_en.py"
+    source = SOURCE_DIR / "01_autograd_basics_en.py"
     one, two = tmp_path / "one", tmp_path / "two"
     one.mkdir()
     two.mkdir()

@@ -8,7 +8,7 @@ import pytest
 import gradlab as torch
 from gradlab import viz
 from gradlab.viz import INSTALL_HINT, GraphvizNotFound, draw, tree, which_dot
-from gradlab.viz.render import render_svg
+from gradlab.viz.render import render_svg, svg_from_img_html
 
 needs_dot = pytest.mark.skipif(which_dot() is None, reason="Graphviz `dot` is not installed")
 
@@ -69,6 +69,9 @@ def test_real_dot_svg_has_one_node_group_per_graph_node():
         assert svg.count('class="node"') == len(d.graph.nodes), options
         page = d._repr_mimebundle_()["text/html"]
         assert page.startswith(f'<div class="gradlab-graph" data-gradlab-nodes="{len(d.graph.nodes)}"')
+        # an <img> with a data URI (kept by JupyterLab's sanitizer in untrusted notebooks), never inline <svg>
+        assert "<svg" not in page and '<img src="data:image/svg+xml;base64,' in page
+        assert svg_from_img_html(page) == svg
 
 
 @needs_dot

@@ -1,5 +1,6 @@
 """gradlab.autograd: backward, grad, custom Functions, gradcheck, jacobian/hessian."""
 import warnings
+from collections.abc import Mapping
 
 from . import events, grad_mode
 from .engine import run_backward
@@ -17,23 +18,58 @@ _CREATE_GRAPH_WARNING = (
 _Tensor = None                  # the Tensor class, bound by gradlab/tensor.py (imports run the other way)
 
 
-def _as_list(x):
-    if x is None:
-        return None
-    if isinstance(x, _Tensor):
-        return [x]
-    return list(x)
+def _tensor_or_tensors_to_list(tensors, length):
+    """PyTorch's reading of `grad_tensors` / `grad_outputs`: None, one Tensor, or an iterable
+    (a Python number is not one: `y.backward(1.0)` fails with "'float' object is not iterable")."""
+    if tensors is None:
+        return [None] * length
+    if isinstance(tensors, _Tensor):
+        return [tensors]
+    return list(tensors)
 
 
-def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
+def _check_gradients(tensors, grads):
+    """Each gradient is a Tensor or None (PyTorch's _make_grads), and there is one per output (extra
+    gradients are ignored, as PyTorch's zip() of the two does)."""
+    grads = [g for _, g in zip(tensors, grads)]
+    for g in grads:
+        if g is not None and not isinstance(g, _Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+    if len(grads) != len(tensors):
+        raise RuntimeError(f"got {len(tensors)} tensors and {len(grads)} gradients")
+    return grads
+
+
+def _inputs_list(inputs, function):
+    """`inputs=` of backward() and grad(): a Tensor, a dict (its values) or an iterable of Tensors."""
+    if isinstance(inputs, _Tensor):
+        return [inputs]
+    if type(inputs) is dict:
+        inputs = inputs.values()
+    elif isinstance(inputs, Mapping):
+        raise TypeError(f"`inputs` argument to `{function}()` must be a dict, not {type(inputs).__name__}. "
+                        "Other Mapping types are not supported.")
+    inputs = list(inputs)
+    if not inputs:
+        raise RuntimeError(f"`inputs` argument to `{function}()` cannot be empty.")
+    return inputs
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
     """Accumulate into `.grad` of the leaves the gradient of `tensors` (weighted by `grad_tensors`)."""
-    tensors = _as_list(tensors)
-    grads = _as_list(grad_tensors) or [None] * len(tensors)
+    if grad_variables is not None:
+        warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.", FutureWarning, stacklevel=2)
+        if grad_tensors is not None:
+            raise RuntimeError("`grad_tensors` and `grad_variables` (deprecated) arguments both passed to "
+                               "`backward()`. Please only use `grad_tensors`.")
+        grad_tensors = grad_variables
+    if inputs is not None:
+        inputs = _inputs_list(inputs, "backward")
+    tensors = [tensors] if isinstance(tensors, _Tensor) else list(tensors)
+    grads = _tensor_or_tensors_to_list(grad_tensors, len(tensors))
+    grads = _check_gradients(tensors, grads)
     if create_graph:
         warnings.warn(_CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
-    inputs = _as_list(inputs)
-    if inputs is not None and len(inputs) == 0:
-        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
     run_backward(tensors, grads, retain_graph, create_graph, inputs=inputs, accumulate=True)
 
 
@@ -41,16 +77,26 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """The gradients of `outputs` with respect to `inputs`, as a tuple; `.grad` is left untouched."""
     from ..tensor import Tensor
-    outputs = _as_list(outputs)
-    inputs_list = _as_list(inputs)
-    grads = _as_list(grad_outputs) or [None] * len(outputs)
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
+                         "but got: allow_unused=False.")
     if allow_unused is None:
         allow_unused = materialize_grads
+    outputs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
+    inputs_list = _inputs_list(inputs, "grad")
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
+                      "gradient for other parts of the graph, please use torch.autograd.backward.",
+                      FutureWarning, stacklevel=2)
+    grads = _tensor_or_tensors_to_list(grad_outputs, len(outputs))
+    grads = _check_gradients(outputs, grads)
     result = run_backward(outputs, grads, retain_graph, create_graph, inputs=inputs_list,
                           accumulate=False, allow_unused=allow_unused)
     if materialize_grads:
         import numpy as np
         result = [g if g is not None else Tensor._make(np.zeros_like(t._data)) for g, t in zip(result, inputs_list)]
+    if type(inputs) is dict:        # gradients by the same keys
+        return dict(zip(inputs.keys(), result))
     return tuple(result)
 
 

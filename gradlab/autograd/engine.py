@@ -33,6 +33,8 @@ def _root_edges(tensors, grad_tensors):
         if g is None:
             if t.requires_grad and t._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if t.requires_grad and t._data.dtype.kind != "f":
+                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {t.dtype}")
             shape, dtype = t._data.shape, t._data.dtype
             # (np.array(1).reshape is several times quicker than np.ones for the usual 0-d loss)
             g = Tensor._make(np.array(1, dtype).reshape(shape) if t._data.size == 1 else np.ones(shape, dtype))
@@ -204,7 +206,7 @@ class GraphTask:
             self.capture = self.needed = None
         else:
             self.dependencies, order = _discover(root_nodes)
-            self.capture = _capture_points(inputs)     # (node, output_nr) -> index into inputs
+            self.capture = _capture_points(inputs, accumulate)     # (node, output_nr) -> index into inputs
             self.needed = _needed_nodes(order, {n for n, _ in self.capture})   # the rest is pruned
         self.captured = [None] * (len(inputs) if inputs is not None else 0)
         self.observing = events.active()
@@ -347,10 +349,14 @@ class GraphTask:
         return [_as_tensor(g) for g in self.captured]
 
 
-def _capture_points(inputs):
+def _capture_points(inputs, accumulate):
     """Where autograd.grad / backward(inputs=...) read gradients: (node, output_nr) -> input index."""
     capture = {}
     for i, t in enumerate(inputs):
+        if not isinstance(t, Tensor):
+            raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}")
+        if accumulate and not t.requires_grad:      # (PyTorch calls retain_grad() on backward's inputs)
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if t.grad_fn is not None:
             capture[(t.grad_fn, t._output_nr)] = i
         elif t.requires_grad:

@@ -95,6 +95,8 @@ class BackwardCFunction(Node, FunctionCtx):
             if not is_tensor:
                 continue
             meta = self._input_meta[slot]
+            if g is not None and not isinstance(g, Tensor):
+                raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
             if g is not None and self.next_functions[slot][0] is not None:
                 if tuple(g.shape) != tuple(meta[0]):
                     try:

@@ -182,11 +182,12 @@ class Node:
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
 
     def _release(self):
-        """Free saved tensors after backward (unless retain_graph=True)."""
-        if self._saved:
-            self._saved_names = tuple(self._saved)
-            self._saved = None
-            self._freed = True
+        """Free saved tensors after backward (unless retain_graph=True). The engine calls this for a
+        node whose `_saved` is not None: it saved something (maybe only a scalar or an index, which
+        PyTorch keeps as tensors too), so it is spent: a second backward through it raises."""
+        self._saved_names = tuple(self._saved or ())
+        self._saved = None
+        self._freed = True
 
     def _check_not_freed(self):
         if self._freed:

@@ -97,13 +97,12 @@ def _neighbourhood(node):
     from ..viz import fallback_html
     from ..viz.dot import to_dot
     from ..viz.graph import walk
-    from ..viz.render import render_svg
+    from ..viz.render import render_svg, svg_img_html
     from ..viz.tree import tree_text
     graph = walk(node, max_depth=1, max_nodes=40)
     svg = render_svg(to_dot(graph, rankdir="TB"))
-    if svg is not None:
-        return (f'<div class="gradlab-graph" data-gradlab-nodes="{len(graph.nodes)}" '
-                f'style="overflow:auto;max-width:100%">{svg}</div>')
+    if svg is not None:       # an <img>, so the card still shows its drawing in an untrusted notebook
+        return svg_img_html(svg, nodes=len(graph.nodes), alt=graph.summary().strip("<>"))
     return fallback_html(tree_text(graph))
 
 

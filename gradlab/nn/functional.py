@@ -11,7 +11,7 @@ import numpy as np
 
 from ..ops.linalg import mat2_transposed
 from ..ops.registry import OPS
-from ..tensor import Tensor, _as_tensor, _wrap_dim, broadcast_error, matmul
+from ..tensor import Tensor, _as_tensor, _type_name, _wrap_dim, broadcast_error, matmul
 
 _SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
                  "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
@@ -23,9 +23,50 @@ def _scalar_name(t):
     return _SCALAR_NAMES.get(t._data.dtype.name, t._data.dtype.name)
 
 
+def _tensor_arg(name, value, arg="input", position=1):
+    """PyTorch's C++ functions refuse a non-tensor argument with this TypeError (one isinstance when fine)."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{name}(): argument '{arg}' (position {position}) must be Tensor, not {_type_name(value)}")
+
+
 def _check_reduction(reduction):
-    if reduction not in ("mean", "sum", "none"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
+    """torch's _Reduction.get_enum: the valid names, and the old 'elementwise_mean' (a warning, then 'mean')."""
+    if reduction in ("mean", "sum", "none"):
+        return reduction
+    if reduction == "elementwise_mean":
+        warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
+                      UserWarning, stacklevel=3)
+        return "mean"
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _legacy_reduction(size_average, reduce, emit_warning=True):
+    """torch's _Reduction.legacy_get_string: the pre-1.0 size_average/reduce flags as a reduction name."""
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
+    if emit_warning:
+        warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' "
+                      "instead.", UserWarning, stacklevel=3)
+    return reduction
+
+
+def _reduction(size_average, reduce, reduction):
+    """The reduction a loss uses: the legacy flags win when either is given (as in torch), then validated."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    return _check_reduction(reduction)
+
+
+def _warn_target_size(input, target):
+    """torch's regression losses warn when target.size() != input.size() (broadcasting may be unintended).
+    Calling .size() on both, as torch does, also gives torch's error for a list or a number."""
+    if target.size() != input.size():
+        warnings.warn(f"Using a target size ({target.size()}) that is different to the input size "
+                      f"({input.size()}). This will likely lead to incorrect results due to broadcasting. "
+                      "Please ensure they have the same size.", UserWarning, stacklevel=3)
+        return True
+    return False
 
 
 def _count(reduction, t):
@@ -41,17 +82,34 @@ def linear(input, weight, bias=None):
     1-d or >=3-d input: the input is viewed as a matrix, addmm, viewed back (ViewBackward0).
     Without bias it is plain matmul(input, weight.t()) (MmBackward0 for 2-d input).
     """
+    _tensor_arg("linear", input)
+    _tensor_arg("linear", weight, "weight", 2)
+    if bias is not None:
+        _tensor_arg("linear", bias, "bias", 3)
+    nd, wd = input._data.ndim, weight._data.ndim
+    if nd == 0 or wd == 0:
+        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are {nd}D and {wd}D")
+    if wd > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {wd}D")
+    if bias is not None:    # addmm's dtype checks come before the shapes: the bias's, then the input's
+        if bias._data.dtype != weight._data.dtype:
+            raise RuntimeError(f"self and mat2 must have the same dtype, but got {_scalar_name(bias)} and "
+                               f"{_scalar_name(weight)}")
+        if input._data.dtype != weight._data.dtype:
+            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_scalar_name(input)} and "
+                               f"{_scalar_name(weight)}")
+    if wd == 1:         # a vector of weights: torch computes matmul(input, weight) (+ bias)
+        out = matmul(input, weight)
+        return out if bias is None else out + bias
     out_features, in_features = weight._data.shape
-    rows = math.prod(input._data.shape[:-1]) if input._data.ndim else 1
-    cols = input._data.shape[-1] if input._data.ndim else 1
+    rows = math.prod(input._data.shape[:-1])
+    cols = input._data.shape[-1]
     if cols != in_features:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{cols} and "
                            f"{in_features}x{out_features})")
-    if input._data.dtype != weight._data.dtype:
-        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_scalar_name(input)} and "
-                           f"{_scalar_name(weight)}")
     if bias is None:
         return matmul(input, weight.t())
+    _check_bias_expands(bias._data.shape, (rows, out_features), nd)
     wt = weight.t()
     transposed = mat2_transposed(wt)       # lets backward lay the weight's gradient out like the weight
     if input._data.ndim == 2:
@@ -60,29 +118,68 @@ def linear(input, weight, bias=None):
     return out.view(input._data.shape[:-1] + (out_features,))
 
 
+def _check_bias_expands(shape, target, input_ndim):
+    """addmm expands the bias to (rows, out_features) first: torch's expand errors, not numpy's."""
+    def dims(s):
+        return "[" + ", ".join(map(str, s)) + "]"
+    if len(shape) > len(target):
+        raise RuntimeError(f"expand(torch.FloatTensor{{{dims(shape)}}}, size={dims(target)}): the number of sizes "
+                           f"provided ({len(target)}) must be greater or equal to the number of dimensions in the "
+                           f"tensor ({len(shape)})")
+    for i in range(1, len(shape) + 1):
+        if shape[-i] not in (1, target[-i]):
+            if input_ndim == 1 and len(shape) == 2 and shape[-1] in (1, target[-1]):
+                raise RuntimeError(f"output with shape [{target[-1]}] doesn't match the broadcast shape "
+                                   f"{dims((shape[0], target[-1]))}")
+            raise RuntimeError(f"The expanded size of the tensor ({target[-i]}) must match the existing size "
+                               f"({shape[-i]}) at non-singleton dimension {len(target) - i}.  Target sizes: "
+                               f"{dims(target)}.  Tensor sizes: {dims(shape)}")
+
+
 def relu(input, inplace=False):
+    _tensor_arg("relu_" if inplace else "relu", input)
     return input.relu_() if inplace else input.relu()
 
 
+def _float_only(kernel, input):
+    """torch's activation kernels exist for floating types only (its NotImplementedError otherwise)."""
+    if input._data.dtype.kind not in "fc":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(input)}\'')
+
+
 def leaky_relu(input, negative_slope=0.01, inplace=False):
+    _tensor_arg("leaky_relu_" if inplace else "leaky_relu", input)
+    _float_only("leaky_relu_cpu", input)
+    if inplace:         # torch records the in-place form as LeakyReluBackward1 (it saves the result)
+        return input._inplace("leaky_relu_inplace", negative_slope=negative_slope)
     return OPS["leaky_relu"](input, negative_slope=negative_slope)
 
 
 def gelu(input, approximate="none"):
-    if approximate != "none":
-        raise NotImplementedError("gradlab implements only gelu(approximate='none')")
-    return OPS["gelu"](input)
+    _tensor_arg("gelu", input)
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    _float_only("GeluKernelImpl", input)
+    return OPS["gelu"](input) if approximate == "none" else OPS["gelu_tanh"](input)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
+    _tensor_arg("softplus", input)
+    _float_only("softplus_cpu", input)
     return OPS["softplus"](input, beta=beta, threshold=threshold)
 
 
 def silu(input, inplace=False):
-    return OPS["silu"](input)
+    _tensor_arg("silu_" if inplace else "silu", input)
+    _float_only("silu_cpu", input)
+    return input._inplace("silu") if inplace else OPS["silu"](input)
 
 
 def elu(input, alpha=1.0, inplace=False):
+    _tensor_arg("elu_" if inplace else "elu", input)
+    _float_only("elu_cpu", input)
+    if inplace:         # torch records the in-place form as EluBackward1 (it saves the result)
+        return input._inplace("elu_inplace", alpha=alpha)
     return OPS["elu"](input, alpha=alpha)
 
 
@@ -94,21 +191,28 @@ def sigmoid(input):
     return input.sigmoid()
 
 
-def _softmax_dim(ndim):
-    warnings.warn("Implicit dimension choice for softmax has been deprecated. Change the call to include "
-                  "dim=X as an argument.", UserWarning, stacklevel=3)
+def _get_softmax_dim(name, ndim, stacklevel):
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
+                  "dim=X as an argument.", UserWarning, stacklevel=stacklevel)
     return 0 if ndim in (0, 1, 3) else 1
 
 
-def softmax(input, dim=None, dtype=None):
+# (_stacklevel is torch's third positional parameter: F.softmax(x, 1, torch.float64) is not a dtype)
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
-        dim = _softmax_dim(input._data.ndim)
+        dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
     return input.softmax(dim, dtype=dtype)
 
 
-def log_softmax(input, dim=None, dtype=None):
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
-        dim = _softmax_dim(input._data.ndim)
+        dim = _get_softmax_dim("softmin", input.dim(), _stacklevel)
+    return (-input).softmax(dim, dtype=dtype)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
     return input.log_softmax(dim, dtype=dtype)
 
 
@@ -116,36 +220,41 @@ def dropout(input, p=0.5, training=True, inplace=False):
     """Zero each element with probability p and scale the rest by 1/(1-p) (MulBackward0).
 
     The mask is drawn from gradlab's generator; it is not torch's bernoulli stream."""
+    _tensor_arg("dropout_" if inplace else "dropout", input)
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0:
         return input
+    dtype = input._data.dtype
     from .. import random as _random
     if p == 1.0:
         mask = np.zeros_like(input._data)
+    elif dtype.kind not in "fc":     # (the mask is scaled by 1 / (1 - p), a float)
+        raise RuntimeError(f"result type Float can't be cast to the desired output type {_scalar_name(input)}")
     else:
-        keep = _random.default_generator.uniform(input._data.shape, input._data.dtype) < (1.0 - p)
-        mask = keep.astype(input._data.dtype) / input._data.dtype.type(1.0 - p)
-    out = OPS["dropout_mask"](input, Tensor._make(mask))
+        draw_dtype = np.float32 if dtype == np.float16 else dtype     # (half: drawn in float, then rounded)
+        keep = _random.default_generator.uniform(input._data.shape, draw_dtype) < (1.0 - p)
+        mask = keep.astype(dtype) / dtype.type(1.0 - p)
     if inplace:
-        from ..ops.indexing import assign_data
-        return assign_data(input, out._data)
-    return out
-
-
-def flatten(input, start_dim=0, end_dim=-1):
-    return input.flatten(start_dim, end_dim)
+        return input._inplace("dropout_mask", Tensor._make(mask))
+    return OPS["dropout_mask"](input, Tensor._make(mask))
 
 
 # --- losses -----------------------------------------------------------------------------------------
 def _nll_checks(input, target):
     """PyTorch's checks, in its order (nll_loss_nd, then the kernel)."""
-    nd = input._data.ndim
+    nd, td = input._data.ndim, target._data.ndim
     if nd < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {nd})")
-    if nd != 1 and target._data.ndim >= 1 and input._data.shape[0] != target._data.shape[0]:
-        raise ValueError(f"Expected input batch_size ({input._data.shape[0]}) to match target batch_size "
-                         f"({target._data.shape[0]}).")
+    if nd != 1:
+        batch = target._data.shape[0] if td else 0      # (torch reads a 0-d target's batch size as 0)
+        if input._data.shape[0] != batch:
+            raise ValueError(f"Expected input batch_size ({input._data.shape[0]}) to match target batch_size "
+                             f"({batch}).")
+        if not td:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    elif td == 1 and target._data.shape[0] != 1:
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {target._data.shape[0]}")
     if nd > 2:
         raise NotImplementedError("gradlab's nll_loss supports 1-d and 2-d inputs only")
     if target._data.ndim > 1:
@@ -154,13 +263,33 @@ def _nll_checks(input, target):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_scalar_name(target)}")
 
 
+def _class_weight(name, weight, input):
+    """The weight of each class, a Tensor of input's dtype (torch refuses a list or another dtype)."""
+    if weight is None:
+        return None
+    _tensor_arg(name, weight, "weight", 3)
+    if weight._data.dtype != input._data.dtype:
+        raise RuntimeError(f"expected scalar type {_scalar_name(input)} but found {_scalar_name(weight)}")
+    return weight
+
+
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     """Negative log-likelihood of class indices (NllLossBackward0)."""
-    _check_reduction(reduction)
-    target = _as_tensor(target)
+    reduction = _reduction(size_average, reduce, reduction)
+    _tensor_arg("nll_loss_nd", input)
+    _tensor_arg("nll_loss_nd", target, "target", 2)
+    weight = _class_weight("nll_loss_nd", weight, input)
+    return _nll_loss(input, target, weight, ignore_index, reduction)
+
+
+def _nll_loss(input, target, weight, ignore_index, reduction):
     _nll_checks(input, target)
+    if input._data.dtype.kind not in "fc":
+        raise NotImplementedError(f'"nll_loss_out_frame" not implemented for \'{_scalar_name(input)}\'')
     classes = input._data.shape[-1]
     t = target._data.astype(np.int64, copy=False)
+    if input._data.ndim == 1:       # one sample: its target may be given as [c] (the loss is still 0-d)
+        t = t.reshape(())
     # (ufunc reductions: np.min/np.any/np.sum add microseconds of Python around the same C loops)
     if t.size and (np.minimum.reduce(t, axis=None) < 0 or np.maximum.reduce(t, axis=None) >= classes):
         bad = (t != ignore_index) & ((t < 0) | (t >= classes))
@@ -168,11 +297,10 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
             raise IndexError(f"Target {int(t[bad].reshape(-1)[0])} is out of bounds.")
     w = None
     if weight is not None:
-        w = weight._data if isinstance(weight, Tensor) else np.asarray(weight)
+        w = weight._data
         if w.shape != (classes,):
             raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or no classes "
                                f"but got weight tensor of shape: [{', '.join(map(str, w.shape))}]")
-        w = w.astype(input._data.dtype)
     valid = t != ignore_index
     if w is None:
         total = np.count_nonzero(valid)
@@ -183,80 +311,157 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
                            total_weight=total_weight, self_sizes=input._data.shape)
 
 
+def _class_view(weight, input, class_dim):
+    """weight reshaped to broadcast along input's class dimension: (1, C) for (N, C) input."""
+    shape = [1] * input._data.ndim
+    shape[class_dim] = input._data.shape[class_dim]
+    return weight.view(*shape)
+
+
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
     """log_softmax then nll_loss for class indices; -(target * log_softmax).sum for class probabilities."""
-    _check_reduction(reduction)
-    target = _as_tensor(target)
+    reduction = _reduction(size_average, reduce, reduction)
+    _tensor_arg("cross_entropy_loss", input)
+    _tensor_arg("cross_entropy_loss", target, "target", 2)
+    weight = _class_weight("cross_entropy_loss", weight, input)
+    if label_smoothing > 1.0:       # (torch ignores a negative value)
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     class_dim = 0 if input._data.ndim == 1 else 1
-    if input._data.shape == target._data.shape:     # class probabilities
+    if input._data.shape == target._data.shape:     # class probabilities (torch's prob-target formula)
         if target._data.dtype.kind != "f":
             raise RuntimeError(f"Expected floating point type for target with class probabilities, got "
                                f"{_scalar_name(target)}")
-        if weight is not None or label_smoothing:
-            raise NotImplementedError("gradlab: weight and label_smoothing with class-probability targets")
+        classes = input._data.shape[class_dim]
         logp = input.log_softmax(class_dim)
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / classes
+        picked = logp * target
+        if weight is not None:
+            picked = picked * _class_view(weight, input, class_dim)
         if reduction == "mean":
-            return _div_by_number(-(logp * target).sum(), other=input._data.size // input._data.shape[class_dim])
+            return _div_by_number(-picked.sum(), other=input._data.size // max(classes, 1))
         if reduction == "sum":
-            return -(logp * target).sum()
-        return -(logp * target).sum(class_dim)
+            return -picked.sum()
+        return -picked.sum(class_dim)
     logp = input.log_softmax(class_dim)
-    loss = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
-    if not label_smoothing:
+    loss = _nll_loss(logp, target, weight, ignore_index, reduction)
+    if label_smoothing <= 0:
         return loss
     # torch's label smoothing: mix the nll loss with the mean -log p over all classes
-    if weight is not None:
-        raise NotImplementedError("gradlab: weight together with label_smoothing")
     ignore = Tensor._make(np.asarray(target._data == ignore_index))
-    smooth = -logp.sum(class_dim)
+    if weight is None:
+        smooth = -logp.sum(class_dim)
+    else:
+        smooth = -(logp * _class_view(weight, input, class_dim)).sum(class_dim)
     smooth.masked_fill_(ignore, 0.0)
     if reduction == "mean":
-        smooth = smooth.sum() / int((~ignore._data).sum())
+        if weight is None:
+            smooth = smooth.sum() / int((~ignore._data).sum())
+        else:       # normalised by the weights of the counted targets, like nll_loss
+            kept = target._data[~ignore._data].reshape(-1).astype(np.int64)
+            smooth = smooth.sum() / weight.gather(0, Tensor._make(kept)).sum()
     elif reduction == "sum":
         smooth = smooth.sum()
     classes = input._data.shape[class_dim]
     return (1 - label_smoothing) * loss + smooth * (label_smoothing / classes)
 
 
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
-    """Mean (or sum) of squared differences (MseLossBackward0)."""
-    _check_reduction(reduction)
-    target = _as_tensor(target)
-    if target._data.shape != input._data.shape:
-        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
-                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have "
-                      "the same size.", UserWarning, stacklevel=2)
+def _loss_inputs(input, target):
+    """torch's regression losses: the size warning, then both sides broadcast (torch's error if they can't)."""
+    if _warn_target_size(input, target):
         try:
-            shape = np.broadcast_shapes(input._data.shape, target._data.shape)
+            np.broadcast_shapes(input._data.shape, target._data.shape)
         except ValueError:
             raise broadcast_error(input._data.shape, target._data.shape) from None
-        count = int(np.prod(shape)) if reduction == "mean" else 1
+        return True
+    return False
+
+
+def _weighted(name, input, target, weight, reduction, power):
+    """torch's mse_loss/l1_loss with weight=: computed from ops, sum(w * e) / sum(w) for 'mean'."""
+    if weight.size() != input.size():
+        raise ValueError("Weights and input must have the same size.")
+    err = (input - target) ** 2 if power == 2 else (input - target).abs()
+    err = err * weight
+    if reduction == "none":
+        return err
+    if reduction == "sum":
+        return err.sum()
+    if reduction == "mean":
+        return err.sum() / weight.sum()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """Mean (or sum) of squared differences (MseLossBackward0)."""
+    broadcast = _loss_inputs(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    if weight is not None:
+        return _weighted("mse_loss", input, target, weight, reduction, 2)
+    reduction = _check_reduction(reduction)
+    kind = np.result_type(input._data, target._data).kind
+    if kind not in "fc":
+        name = _scalar_name(input if input._data.dtype.kind == kind else target)
+        raise NotImplementedError(f'"mse_cpu" not implemented for \'{name}\'')
+    if broadcast:
+        count = math.prod(np.broadcast_shapes(input._data.shape, target._data.shape))
     else:
-        count = _count(reduction, input)
-    return OPS["mse_loss"](input, target, reduction=reduction, count=count)
+        count = input._data.size
+    return OPS["mse_loss"](input, target, reduction=reduction, count=count if reduction == "mean" else 1)
 
 
-def _weight_array(weight, input):
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """Mean (or sum) of absolute differences, recorded as torch records it (SubBackward0, AbsBackward0)."""
+    _loss_inputs(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    if weight is not None:
+        return _weighted("l1_loss", input, target, weight, reduction, 1)
+    reduction = _check_reduction(reduction)
+    d = (input - target).abs()
+    return d.mean() if reduction == "mean" else d.sum() if reduction == "sum" else d
+
+
+def _weight_array(weight, input, name=None):
+    """weight broadcast to input's shape, as an array of input's dtype (torch's broadcast error if it can't)."""
     if weight is None:
         return None
-    w = weight._data if isinstance(weight, Tensor) else np.asarray(weight)
+    w = weight._data
+    try:
+        np.broadcast_shapes(w.shape, input._data.shape)
+    except ValueError:
+        raise broadcast_error(input._data.shape, w.shape) from None
     return np.broadcast_to(w, input._data.shape).astype(input._data.dtype)
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     """-(y log x + (1 - y) log(1 - x)) for probabilities x (BinaryCrossEntropyBackward0)."""
-    _check_reduction(reduction)
-    target = _as_tensor(target)
-    if target._data.shape != input._data.shape:
-        raise ValueError(f"Using a target size ({target.shape}) that is different to the input size "
-                         f"({input.shape}) is deprecated. Please ensure they have the same size.")
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    reduction = _check_reduction(reduction)
+    if target.size() != input.size():
+        raise ValueError(f"Using a target size ({target.size()}) that is different to the input size "
+                         f"({input.size()}) is deprecated. Please ensure they have the same size.")
+    if weight is not None:
+        shape = weight.size()       # (torch's AttributeError for a list)
+        try:
+            np.broadcast_shapes(target._data.shape, tuple(shape))
+        except ValueError:
+            raise RuntimeError(f"Attempting to broadcast a dimension of length {shape[-1]} at -1! Mismatching "
+                               f"argument at index 1 had {shape}; but expected shape should be broadcastable to "
+                               f"[{', '.join(map(str, target._data.shape))}]") from None
+    _tensor_arg("binary_cross_entropy", input)
+    _tensor_arg("binary_cross_entropy", target, "target", 2)
     if target._data.dtype != input._data.dtype:
         raise RuntimeError(f"Found dtype {_scalar_name(target)} but expected {_scalar_name(input)}")
+    if input._data.dtype.kind not in "fc":
+        raise NotImplementedError(f'"binary_cross_entropy" not implemented for \'{_scalar_name(input)}\'')
     x, y = input._data, target._data
-    if np.any((x < 0) | (x > 1)):
+    if not np.logical_and.reduce(((x >= 0) & (x <= 1)), axis=None):        # (nan is outside too)
         raise RuntimeError("all elements of input should be between 0 and 1")
-    if np.any((y < 0) | (y > 1)):
+    if not np.logical_and.reduce(((y >= 0) & (y <= 1)), axis=None):
         raise RuntimeError("all elements of target should be between 0 and 1")
     return OPS["binary_cross_entropy"](input, target, weight=_weight_array(weight, input), reduction=reduction,
                                        count=_count(reduction, input))
@@ -265,25 +470,40 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction="mean", pos_weight=None):
     """binary_cross_entropy(sigmoid(x), y), computed stably (BinaryCrossEntropyWithLogitsBackward0)."""
-    _check_reduction(reduction)
-    target = _as_tensor(target)
-    if target._data.shape != input._data.shape:
-        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    reduction = _check_reduction(reduction)
+    if not (target.size() == input.size()):
+        raise ValueError(f"Target size ({target.size()}) must be the same as input size ({input.size()})")
+    name = "binary_cross_entropy_with_logits"
+    _tensor_arg(name, input)
+    _tensor_arg(name, target, "target", 2)
+    if weight is not None:
+        _tensor_arg(name, weight, "weight", 3)
+    if pos_weight is not None:
+        _tensor_arg(name, pos_weight, "pos_weight", 4)
     if target._data.dtype.kind != "f" and input._data.dtype.kind == "f":
         raise RuntimeError(f"result type {_scalar_name(input)} can't be cast to the desired output type "
                            f"{_scalar_name(target)}")
+    if input._data.dtype.kind not in "fc":
+        raise NotImplementedError(f'"log_sigmoid_cpu" not implemented for \'{_scalar_name(input)}\'')
+    if pos_weight is not None:      # (torch broadcasts pos_weight against the target first)
+        try:
+            np.broadcast_shapes(pos_weight._data.shape, target._data.shape)
+        except ValueError:
+            raise broadcast_error(pos_weight._data.shape, target._data.shape) from None
     w = _weight_array(weight, input)
     count = _count(reduction, input)
     if pos_weight is None:
         return OPS["binary_cross_entropy_with_logits"](input, target, weight=w, reduction=reduction, count=count)
-    pw = pos_weight._data if isinstance(pos_weight, Tensor) else np.asarray(pos_weight)
-    pw = np.broadcast_to(pw, input._data.shape).astype(input._data.dtype)
+    pw = np.broadcast_to(pos_weight._data, input._data.shape).astype(input._data.dtype)
     return binary_cross_entropy_with_logits_pos_weight(input, target, weight=w, pos_weight=pw,
                                                        reduction=reduction, count=count)
 
 
 # --- an op the core table lacks: BCE with logits and pos_weight (same node name as torch) --------------
 from ..ops import dual  # noqa: E402
+from ..ops.nn import _reduce  # noqa: E402
 from ..ops.registry import op  # noqa: E402  (registers into the same op table)
 
 
@@ -301,7 +521,7 @@ def binary_cross_entropy_with_logits_pos_weight(self, target, weight, pos_weight
     loss = (1 - target) * self + log_weight * (np.log1p(np.exp(-np.abs(self))) + np.maximum(-self, 0))
     if weight is not None:
         loss = loss * weight
-    return loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" else loss
+    return _reduce(loss, reduction)
 
 
 # torch divides by the batch size in C++ (`tensor / number`), which records DivBackward1
@@ -309,9 +529,3 @@ def binary_cross_entropy_with_logits_pos_weight(self, target, weight, pos_weight
     self=lambda g, n: g / n.other)
 def _div_by_number(self, other):
     return self / other
-
-
-def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    _check_reduction(reduction)
-    d = (input - target).abs()
-    return d.mean() if reduction == "mean" else d.sum() if reduction == "sum" else d

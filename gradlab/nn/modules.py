@@ -7,7 +7,10 @@ walks those dicts recursively.
 """
 import itertools
 import math
+import operator
+import warnings
 from collections import OrderedDict, namedtuple
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -454,6 +457,7 @@ class Sequential(Module):
         if isinstance(idx, slice):
             return type(self)(OrderedDict(list(self._modules.items())[idx]))
         n = len(self._modules)
+        idx = operator.index(idx)
         if not -n <= idx < n:
             raise IndexError(f"index {idx} is out of range")
         return list(self._modules.values())[idx % n]
@@ -466,8 +470,12 @@ class Sequential(Module):
 class ModuleList(Module):
     def __init__(self, modules=None):
         super().__init__()
-        for module in modules or ():
-            self.append(module)
+        if modules is not None:
+            if not isinstance(modules, Iterable):
+                raise TypeError(f"ModuleList.extend should be called with an iterable, but got "
+                                f"{type(modules).__name__}")
+            for module in modules:
+                self.append(module)
 
     def append(self, module):
         self.add_module(str(len(self._modules)), module)
@@ -481,7 +489,12 @@ class ModuleList(Module):
 
     def __getitem__(self, idx):
         values = list(self._modules.values())
-        return ModuleList(values[idx]) if isinstance(idx, slice) else values[idx]
+        if isinstance(idx, slice):
+            return ModuleList(values[idx])
+        idx = operator.index(idx)
+        if not -len(values) <= idx < len(values):
+            raise IndexError(f"index {idx} is out of range")
+        return values[idx]
 
 
 # --- layers ----------------------------------------------------------------------------------------------
@@ -490,20 +503,26 @@ class Linear(Module):
 
     def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
         super().__init__()
-        from .. import _dtype
-        np_dtype = np.float32 if dtype is None else _dtype.to_numpy_dtype(dtype)
+        from ..creation import empty
         self.in_features = in_features
         self.out_features = out_features
-        w, b = _random.linear_init(in_features, out_features, bias, np_dtype)
-        self.weight = Parameter(Tensor._make(w))
+        # torch first makes the (uninitialised) Parameters: its errors for bad sizes, devices and dtypes
+        self.weight = Parameter(empty((out_features, in_features), device=device, dtype=dtype))
         if bias:
-            self.bias = Parameter(Tensor._make(b))
+            self.bias = Parameter(empty(out_features, device=device, dtype=dtype))
         else:
             self.register_parameter("bias", None)
+        self.reset_parameters()
 
     def reset_parameters(self):
-        w, b = _random.linear_init(self.in_features, self.out_features, self.bias is not None,
-                                   self.weight._data.dtype)
+        dtype = self.weight._data.dtype
+        draw = np.float32 if dtype == np.float16 else dtype       # torch draws half values as floats
+        if self.weight._data.size:
+            w, b = _random.linear_init(self.in_features, self.out_features, self.bias is not None, draw)
+        else:       # nothing to draw for the weight (torch warns); the bias is drawn from U(0, 0)
+            warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=3)
+            w = self.weight._data
+            b = _random.default_generator.uniform((self.out_features,), draw, 0.0, 0.0)
         self.weight._data[...] = w
         self.weight._version_counter[0] += 1
         if self.bias is not None:
@@ -539,11 +558,13 @@ class ReLU(Module):
 
 class Tanh(Module):
     def forward(self, input):
+        F._tensor_arg("tanh", input)        # torch.tanh(input): its TypeError for a list
         return input.tanh()
 
 
 class Sigmoid(Module):
     def forward(self, input):
+        F._tensor_arg("sigmoid", input)
         return input.sigmoid()
 
 
@@ -553,7 +574,7 @@ class Softmax(Module):
         self.dim = dim
 
     def forward(self, input):
-        return F.softmax(input, self.dim)
+        return F.softmax(input, self.dim, _stacklevel=5)
 
     def extra_repr(self):
         return f"dim={self.dim}"
@@ -565,13 +586,13 @@ class LogSoftmax(Module):
         self.dim = dim
 
     def forward(self, input):
-        return F.log_softmax(input, self.dim)
+        return F.log_softmax(input, self.dim, _stacklevel=5)
 
     def extra_repr(self):
         return f"dim={self.dim}"
 
 
-class Dropout(Module):
+class _DropoutNd(Module):
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
         if p < 0 or p > 1:
@@ -579,11 +600,13 @@ class Dropout(Module):
         self.p = p
         self.inplace = inplace
 
-    def forward(self, input):
-        return F.dropout(input, self.p, self.training, self.inplace)
-
     def extra_repr(self):
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout(_DropoutNd):
+    def forward(self, input):
+        return F.dropout(input, self.p, self.training, self.inplace)
 
 
 class Flatten(Module):
@@ -603,6 +626,8 @@ class Flatten(Module):
 class _Loss(Module):
     def __init__(self, size_average=None, reduce=None, reduction="mean"):
         super().__init__()
+        if size_average is not None or reduce is not None:      # the pre-1.0 flags (torch warns)
+            reduction = F._legacy_reduction(size_average, reduce)
         self.reduction = reduction
 
 

@@ -6,7 +6,7 @@ the subclass only tells `Module.__setattr__` to record it in `_parameters`, and 
 """
 import numpy as np
 
-from ..tensor import _FLOAT_ONLY, Tensor, _init
+from ..tensor import _FLOAT_ONLY, Tensor, _init, _type_name
 
 
 class Parameter(Tensor):
@@ -15,8 +15,8 @@ class Parameter(Tensor):
             array = np.empty((0,), dtype=np.float32)
         elif isinstance(data, Tensor):
             array = data._data          # shares storage with `data`, like torch
-        else:
-            array = np.asarray(data)
+        else:                           # torch calls data.detach(): its AttributeError for a list
+            raise AttributeError(f"'{_type_name(data)}' object has no attribute 'detach'")
         if requires_grad and array.dtype.kind not in "fc":
             raise RuntimeError(_FLOAT_ONLY)
         _init(self, array)

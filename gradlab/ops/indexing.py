@@ -14,6 +14,8 @@ Views share their base's storage, so a change through one is a change of all (Py
   becomes AsStridedBackward0 (which picks the view's elements out of y's gradient).
 """
 import numbers
+import operator
+import warnings
 import weakref
 
 import numpy as np
@@ -30,68 +32,159 @@ Tensor = None                   # bound by gradlab/tensor.py (imports run the ot
 _binary = None                  # tensor._binary, bound there too
 
 
-def _is_advanced(k):
-    if isinstance(k, Tensor):
-        return not (k._data.ndim == 0 and k._data.dtype.kind in "iu")
-    return isinstance(k, (list, np.ndarray))
+_INVALID_INDEX = "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got {})"
+_SEQUENCE_WARNING = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in pytorch 2.9; use "
+    "x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as tensor index, x[torch.tensor(seq)], "
+    "which will result either in an error or a different result (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/python_variable_indexing.cpp:{}.)")
+_UINT8_WARNING = ("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead. (Triggered "
+                  "internally at /__w/pytorch/pytorch/aten/src/ATen/native/IndexingUtils.h:37.)")
+_INDEX_DTYPES = (np.dtype(np.int64), np.dtype(np.int32), np.dtype(np.uint8), np.dtype(np.bool_))
+_SEQUENCES = (list, tuple, range, str, bytes, np.ndarray)      # what Python calls a sequence (PySequence_Check)
 
 
-def _numpy_key(key):
-    """The key with tensors and lists turned into numpy index arrays."""
-    out = []
+def _type_name(x):
+    """A type as PyTorch's C code names it: `float`, `numpy.float64`."""
+    t = type(x)
+    return t.__name__ if t.__module__ == "builtins" or t.__flags__ & (1 << 9) else f"{t.__module__}.{t.__name__}"
+
+
+def _key_tuple(key):
+    """The key as a tuple of indices, as PyTorch reads it (python_variable_indexing.cpp)."""
+    if isinstance(key, tuple):
+        return key
+    if isinstance(key, _SEQUENCES) and not isinstance(key, np.ndarray) and len(key) < 32:
+        # numpy's old rule: x[[0, [1, 2]]] means x[0, [1, 2]] (deprecated: a warning)
+        for k in key:
+            if isinstance(k, (Tensor, slice) + _SEQUENCES) or k is None or k is Ellipsis:
+                line = 349 if isinstance(k, (Tensor, slice) + _SEQUENCES) else 359
+                warnings.warn(_SEQUENCE_WARNING.format(line), UserWarning, stacklevel=4)
+                return tuple(key)
+    return (key,)
+
+
+def _count_specified(key):
+    """How many dims of the tensor the key names (PyTorch's count, made before reading the key)."""
+    n = 0
     for k in key:
         if isinstance(k, Tensor):
-            k = k._data
-            if k.dtype.kind not in "biu":
-                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        elif isinstance(k, list):
-            k = np.asarray(k)
-        out.append(k)
-    return tuple(out)
+            n += k._data.ndim if k._data.dtype in (np.uint8, np.bool_) else 1
+        elif k is not None and k is not Ellipsis and k is not True and k is not False:
+            n += 1
+    return n
 
 
-def _as_tuple(key):
-    return key if isinstance(key, tuple) else (key,)
+def _key_item(k):
+    if k is None or k is Ellipsis or isinstance(k, (bool, np.bool_)):
+        return bool(k) if isinstance(k, np.bool_) else k
+    if isinstance(k, slice):
+        return k
+    if isinstance(k, Tensor):
+        a = k._data
+        if a.dtype.kind in "iu" and a.dtype != np.uint8 and a.ndim == 0:
+            return int(a)                   # a 0-d integer tensor is an int
+        if a.dtype == np.bool_ and a.ndim == 0:
+            return bool(a)
+        if a.dtype not in _INDEX_DTYPES:
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        return _mask_or_indices(a)
+    if isinstance(k, numbers.Integral):
+        return int(k)
+    if isinstance(k, _SEQUENCES):
+        return _mask_or_indices(_index_array(k))
+    try:
+        return operator.index(k)
+    except TypeError:
+        raise IndexError(_INVALID_INDEX.format(_type_name(k))) from None
+
+
+def _index_array(seq):
+    """A list (or array) index as PyTorch reads it: bool or uint8 stays, anything else is int64."""
+    if isinstance(seq, (str, bytes)) or (isinstance(seq, (list, tuple)) and _has_str(seq)):
+        raise TypeError("new(): invalid data type 'str'")
+    a = np.asarray(seq)
+    if a.dtype == np.bool_ or a.dtype == np.uint8 and isinstance(seq, np.ndarray):
+        return a
+    if a.dtype.kind not in "biuf":
+        raise TypeError(f"new(): invalid data type '{a.dtype.name}'")
+    return a.astype(np.int64)
+
+
+def _has_str(seq):
+    return any(isinstance(e, (str, bytes)) or isinstance(e, (list, tuple)) and _has_str(e) for e in seq)
+
+
+def _mask_or_indices(a):
+    if a.dtype == np.uint8:
+        warnings.warn(_UINT8_WARNING, UserWarning, stacklevel=5)
+        return a.astype(bool)
+    return a if a.dtype == np.bool_ else a.astype(np.int64, copy=False)
 
 
 def getitem(t, key):
     """PyTorch's rules: `y[a:b]` alone is always a slice (even `y[:]`), `y[...]` an alias; in a
     tuple, slices that keep a whole dimension are skipped, and if nothing is left, an alias."""
-    if isinstance(key, slice) and t._data.ndim:
-        return _slice(t, 0, key, keep_whole=True)
-    single = not isinstance(key, tuple)
-    key = _as_tuple(key)
-    if t._data.ndim == 0 and any(k is not None and k is not Ellipsis and not (isinstance(k, slice) and k == slice(None))
-                                 for k in key):
-        if not single and sum(k is not None for k in key) > 1:
-            raise IndexError("too many indices for tensor of dimension 0")
-        if single and isinstance(key[0], numbers.Integral) and not isinstance(key[0], bool) and key[0] != 0:
-            raise IndexError(f"index {key[0]} is out of bounds for dimension 0 with size 0")
+    if isinstance(key, slice):
+        _check_step(key)
+        if t._data.ndim:
+            return _slice(t, 0, key, keep_whole=True)
+        if key != slice(None):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if t._data.ndim == 0 and isinstance(key, numbers.Integral) and not isinstance(key, (bool, Tensor)):
+        if key != 0:
+            raise IndexError(f"index {key} is out of bounds for dimension 0 with size 0")
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in "
                          "C++ to convert a 0-dim tensor to a number")
-    if any(_is_advanced(k) for k in key):
-        return _advanced_getitem(t, key)
-    key = _expand_ellipsis(key, t._data.ndim)
-    out, dim = t, 0
-    for k in key:
-        if k is None:
-            out = out.unsqueeze(dim)
-            dim += 1
-        elif isinstance(k, slice):
-            out = _slice(out, dim, k, keep_whole=False)
-            dim += 1
-        else:
-            out = out.select(dim, int(k), _indexing=True)
+    out, advanced = _apply_slicing(t, _key_tuple(key))
+    if advanced:
+        return _advanced_getitem(out, advanced)
     if out is t:
         out = OPS["alias"](t)._view_of(t)
     return out
 
 
+def _check_step(k):
+    if k.step is not None and k.step <= 0:
+        raise ValueError("slice step cannot be zero" if k.step == 0 else "step must be greater than zero")
+
+
+def _apply_slicing(t, key):
+    """The basic part of a key, as PyTorch's view ops (select, slice, unsqueeze), in order. Returns
+    the view and the index arrays left for one index op, as {dim of the view: array}. Each index
+    is read when its turn comes, as in PyTorch (x[5, 1.5] is an error about the 5)."""
+    key = _expand_ellipsis(key, t._data.ndim)
+    out, dim, real_dim, advanced = t, 0, 0, {}
+    for k in key:
+        k = _key_item(k)
+        if k is None:
+            out = out.unsqueeze(dim)
+            dim += 1
+            real_dim += 1
+        elif isinstance(k, bool):         # x[True]: a new dim of size 1, indexed by [0] (or by [])
+            out = out.unsqueeze(dim)
+            advanced[dim] = np.zeros(int(k), np.int64)
+            dim += 1
+            real_dim += 1
+        elif isinstance(k, slice):
+            out = _slice(out, dim, k, keep_whole=False)
+            dim += 1
+            real_dim += 1
+        elif isinstance(k, int):          # (an error names the position in the key: real_dim)
+            out = out.select(dim, k, _real_dim=real_dim)
+            real_dim += 1
+        else:
+            advanced[dim] = k
+            n = k.ndim if k.dtype == np.bool_ else 1
+            dim += n
+            real_dim += n
+    return out, advanced
+
+
 def _slice(t, dim, k, keep_whole):
     """t[..., k] along dim as PyTorch's slice view; a slice keeping the whole dimension is skipped
     unless keep_whole (`y[:]` on its own still records SliceBackward0)."""
-    if k.step is not None and k.step <= 0:
-        raise ValueError("step must be greater than zero")
+    _check_step(k)
     size = t._data.shape[dim]
     start, stop, step = k.indices(size)
     if not keep_whole and (start, stop, step) == (0, size, 1):
@@ -102,57 +195,81 @@ def _slice(t, dim, k, keep_whole):
 
 def _expand_ellipsis(key, ndim):
     """Replace `...` by as many full slices as it stands for; check the number of indices."""
-    used = sum(1 for k in key if k is not None and k is not Ellipsis)
+    used = _count_specified(key)
     if used > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
-    if Ellipsis not in key:
+    at = [i for i, k in enumerate(key) if k is Ellipsis]       # (`in` would compare arrays with ==)
+    if not at:
         return key
-    i = key.index(Ellipsis)
+    i = at[0]
     return key[:i] + (slice(None),) * (ndim - used) + tuple(k for k in key[i + 1:] if k is not Ellipsis)
 
 
-def _advanced_getitem(t, key):
-    nkey = _numpy_key(key)
+def _advanced_key(out, advanced, check_bounds=True):
+    """The numpy key of PyTorch's index op on `out`, checked with PyTorch's messages."""
+    shape = out._data.shape
+    flat = []                       # the index tensors PyTorch's kernel sees (a mask is its nonzero())
+    for d, a in advanced.items():
+        if a.dtype == np.bool_:
+            for j, n in enumerate(a.shape):
+                if n != shape[d + j]:
+                    raise IndexError(f"The shape of the mask [{', '.join(map(str, a.shape))}] at index {j} does not "
+                                     f"match the shape of the indexed tensor [{', '.join(map(str, shape))}] at index "
+                                     f"{d + j}")
+            flat += [(None, i) for i in np.nonzero(a)]
+        else:
+            flat.append((d, a))
     try:
-        t._data[nkey]
-    except IndexError as e:
-        raise IndexError(_index_error_text(e, t, nkey)) from None
-    # basic ints before the advanced part become selects, as in PyTorch (x[0, [1, 2]])
-    lead = 0
-    while lead < len(key) and isinstance(key[lead], numbers.Integral) and not isinstance(key[lead], bool):
-        lead += 1
-    src = t
-    for i in range(lead):
-        src = src.select(0, int(key[i]))
-    rest = nkey[lead:]
-    return OPS["index"](src, key=rest, self_sizes=src._data.shape)
+        np.broadcast_shapes(*(a.shape for _, a in flat))
+    except ValueError:
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
+                         + ", ".join(f"[{', '.join(map(str, a.shape))}]" for _, a in flat)) from None
+    key = [slice(None)] * (max(advanced) + 1)
+    for d, a in advanced.items():
+        key[d] = a
+    key = tuple(key)
+    if check_bounds and _check_bounds(shape, flat, key):
+        # an empty result reads nothing: out-of-range values are not errors (numpy's would be)
+        key = tuple(np.where((k < -n) | (k >= n), 0, k) if isinstance(k, np.ndarray) and k.dtype != np.bool_ and n
+                    else k for k, n in zip(key, shape))
+    return key
 
 
-def _index_error_text(err, t, key):
-    msg = str(err)
-    if "out of bounds" in msg and "axis" in msg:
-        # numpy: "index 5 is out of bounds for axis 0 with size 3"
-        return msg.replace("axis", "dimension")
-    if "boolean index did not match" in msg:
-        mask = next(k for k in key if isinstance(k, np.ndarray) and k.dtype == bool)
-        return (f"The shape of the mask [{', '.join(map(str, mask.shape))}] at index 0 does not match the shape of "
-                f"the indexed tensor [{', '.join(map(str, t._data.shape))}] at index 0")
-    return msg
+def _check_bounds(shape, flat, key):
+    """Index values inside their dims (the n-th index tensor names dimension n, as PyTorch's kernel
+    does); nothing is checked when the result is empty, as nothing is read."""
+    if 0 in _indexed_shape(shape, key):
+        return True
+    for i, (d, a) in enumerate(flat):
+        if d is not None and a.size:
+            bad = (a < -shape[d]) | (a >= shape[d])
+            if bad.any():
+                if shape[d] == 0:
+                    raise IndexError("index is out of bounds for dimension with size 0")
+                raise IndexError(f"index {a[bad].flat[0]} is out of bounds for dimension {i} with size {shape[d]}")
 
 
-def _check_basic_bounds(t, key):
-    dim = 0
-    for k in key:
-        if k is None:
-            continue
-        if k is Ellipsis:
-            dim = t._data.ndim - sum(1 for kk in key[key.index(Ellipsis) + 1:] if kk is not None)
-            continue
-        if isinstance(k, numbers.Integral) and not isinstance(k, bool):
-            size = t._data.shape[dim]
-            if not -size <= k < size:
-                raise IndexError(f"index {k} is out of bounds for dimension {dim} with size {size}")
-        dim += 1
+def _indexed_shape(shape, key):
+    """The shape of x[key] for x of this shape, key made of full slices and index arrays (numpy's
+    and PyTorch's rule: the indexed dims become the broadcast shape of the index arrays, in place
+    if the arrays are next to each other, else in front)."""
+    arrays = [i for i, k in enumerate(key) if isinstance(k, np.ndarray)]
+    broadcast = np.broadcast_shapes(*(np.nonzero(k)[0].shape if k.dtype == np.bool_ else k.shape
+                                      for k in key if isinstance(k, np.ndarray)))
+    before, after, dim = [], [], 0
+    for i, k in enumerate(key):
+        n = k.ndim if isinstance(k, np.ndarray) and k.dtype == np.bool_ else 1
+        if not isinstance(k, np.ndarray):
+            (before if i < arrays[0] else after).append(shape[dim])
+        dim += n
+    rest = list(shape[dim:])
+    if arrays[-1] - arrays[0] + 1 != len(arrays):
+        return broadcast + tuple(before + after + rest)
+    return tuple(before) + broadcast + tuple(after + rest)
+
+
+def _advanced_getitem(out, advanced):
+    return OPS["index"](out, key=_advanced_key(out, advanced), self_sizes=out._data.shape)
 
 
 # --- writing --------------------------------------------------------------------------------------
@@ -240,7 +357,9 @@ class CopySlices(Node):
         self._fn = fn
         self._positions = positions
         self.next_functions = (base_edge,) + tuple(fn.next_functions[1:])
-        self._saved = fn._saved            # fn's saved values are this node's (drawings, freeing)
+        # fn's saved values are this node's (drawings, freeing); PyTorch's CopySlices frees fn
+        # itself after a backward, so it is spent even when fn saved nothing
+        self._saved = fn._saved if fn._saved is not None else {}
 
     def apply_arrays(self, grad_outputs):
         g = grad_outputs[0]
@@ -431,12 +550,42 @@ def assign_data(t, array):
 
 
 def setitem(t, key, value):
-    key = _as_tuple(key)
-    if isinstance(value, Tensor) and value._data.dtype.kind == "c" and t._data.dtype.kind != "c":
-        raise RuntimeError("value cannot be converted to type float without overflow")
-    nkey = _numpy_key(key)
-    if not any(_is_advanced(k) for k in key):
-        _check_basic_bounds(t, key)
+    """`t[key] = value`, checked as PyTorch checks it: the value (a tensor or a number), then the
+    key (read on a stand-in, so that a bad key changes nothing), then the value's shape and dtype."""
+    value = _assigned_value(t, value)
+    if key is False:                       # x[False] = v writes nothing
+        return
+    if t._data.ndim == 0 and isinstance(key, (numbers.Integral, slice)) and not isinstance(key, (bool, Tensor)):
+        getitem(t, key)                    # (0-d: the messages of reading)
+    items = (None,) if key is True else _key_tuple(key)
+    stand = Tensor._make(t._data)
+    target, advanced = _apply_slicing(stand, items)
+    if advanced:
+        index_key = _advanced_key(target, advanced, check_bounds=False)
+        shape = _indexed_shape(target._data.shape, index_key)
+    if isinstance(value, Tensor):
+        v = value._data
+        while v.ndim and v.shape[0] == 1:
+            v = v[0]                       # PyTorch drops the value's leading 1s first
+        if not advanced:
+            Tensor._make(v).expand(target._data.shape)         # (PyTorch's copy_ expands: its message)
+        else:
+            try:
+                fits = len(v.shape) <= len(shape) and np.broadcast_shapes(v.shape, shape) == shape
+            except ValueError:
+                fits = False
+            if not fits:
+                raise RuntimeError(f"shape mismatch: value tensor of shape [{', '.join(map(str, v.shape))}] "
+                                   f"cannot be broadcast to indexing result of shape "
+                                   f"[{', '.join(map(str, shape))}]")
+            masks_only = all(a.dtype == np.bool_ for a in advanced.values())
+            if v.dtype != t._data.dtype and not (v.ndim == 0 and masks_only):     # (x[mask] = 0-d: masked_fill_)
+                raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                                   f"{_kind_name(t._data.dtype)} for the destination and {_kind_name(v.dtype)} for "
+                                   "the source.")
+    if advanced:
+        _advanced_key(target, advanced)      # now the bounds
+    nkey = tuple(_key_item(k) for k in items)
     _check_inplace_allowed(t, as_view=True)
     value_requires = isinstance(value, Tensor) and value.requires_grad
     if grad_mode._state["enabled"] and (t.requires_grad or value_requires):
@@ -444,20 +593,41 @@ def setitem(t, key, value):
         val = value if isinstance(value, Tensor) else _py_or_array(value, t)
         if isinstance(val, Tensor) and val._data.dtype != t._data.dtype:
             val = val.to(t._data.dtype)
-        result = OPS["copy_slices"](src, val, key=nkey)
+        if advanced:       # index_put_ on t itself (IndexPutBackward0), or on a view of t (CopySlices)
+            result = OPS["index_put" if target is stand else "copy_slices"](src, val, key=nkey)
+        elif target is stand:       # the key names all of t: PyTorch's copy_ or fill_
+            if isinstance(val, Tensor) and val._data.ndim:
+                result = OPS["copy"](src, val)
+            else:
+                result = OPS["fill_tensor"](src, val if isinstance(val, Tensor) else Tensor._make(np.asarray(val)))
+        else:
+            result = OPS["copy_slices"](src, val, key=nkey)
         _adopt(t, result)
         return
     v = value._data if isinstance(value, Tensor) else _py_or_array(value, t)
-    try:
-        t._data[nkey] = v
-    except IndexError as e:
-        raise IndexError(_index_error_text(e, t, nkey)) from None
-    except ValueError:
-        vshape = np.shape(v)
-        raise RuntimeError(f"shape mismatch: value tensor of shape [{', '.join(map(str, vshape))}] cannot be "
-                           f"broadcast to indexing result of shape "
-                           f"[{', '.join(map(str, t._data[nkey].shape))}]") from None
+    t._data[nkey] = v
     t._version_counter[0] += 1
+
+
+def _assigned_value(t, value):
+    """What can be written into t: a tensor or a number (PyTorch's TypeError for anything else)."""
+    if isinstance(value, Tensor):
+        if value._data.dtype.kind == "c" and t._data.dtype.kind != "c":
+            raise RuntimeError("value cannot be converted to type float without overflow")
+        return value
+    if isinstance(value, (numbers.Number, np.number, np.bool_)):
+        if isinstance(value, (complex, np.complexfloating)) and t._data.dtype.kind != "c":
+            if value.imag:
+                raise RuntimeError(f"value cannot be converted to type {_c_name(t)} without overflow")
+            return value.real
+        return value
+    from .._dtype import from_numpy_dtype
+    raise TypeError(f"can't assign a {_type_name(value)} to a torch.{from_numpy_dtype(t._data.dtype)._legacy}")
+
+
+def _c_name(t):
+    return {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "int64_t", "int32": "int32_t",
+            "int16": "int16_t", "int8": "int8_t", "uint8": "uint8_t", "bool": "bool"}.get(t._data.dtype.name, "float")
 
 
 def _py_or_array(value, t):
@@ -486,3 +656,19 @@ def _zero(self, value):
     self=_no_gradient)
 def _fill(self, value):
     return np.full_like(self, value)
+
+
+@op("fill_tensor", "FillBackward3", ("self", "value"), promote=False,
+    self=_no_gradient,
+    value=lambda g, n: g)           # (summed to the value's shape by the node)
+def _fill_tensor(self, value):
+    return np.full_like(self, value)
+
+
+@op("copy", "CopyBackwards", ("self", "src"), promote=False,
+    self=_no_gradient,
+    src=lambda g, n: g)
+def _copy(self, src):
+    while src.ndim > self.ndim and src.shape[0] == 1:      # (leading 1s of the value are dropped)
+        src = src[0]
+    return np.array(np.broadcast_to(src, self.shape), dtype=self.dtype)

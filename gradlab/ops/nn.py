@@ -1,21 +1,40 @@
 """Neural-network ops: softmax, log_softmax and the losses, with PyTorch's node names."""
+import math
+
 import numpy as np
 
 from . import dual
 from .registry import op
 
 
-@op("softmax", "SoftmaxBackward0", saves=("result",), float_result=True,
+def _softmax_input(self, dim, name):
+    """torch's softmax kernels: floating types only (its error names the kernel), half computed in float."""
+    if self.dtype.kind not in "fc":
+        kernel = f"{name}_lastdim_kernel_impl" if dim == self.ndim - 1 or self.ndim == 0 else f"{name}_kernel_impl"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_SCALAR_NAMES.get(self.dtype.name)}\'')
+    return self.astype(np.float32) if self.dtype == np.float16 else self
+
+
+_SCALAR_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+
+
+@op("softmax", "SoftmaxBackward0", saves=("result",),
     self=lambda g, n: n.result * (g - dual.sum_keepdim(g * n.result, n.dim)))
 def softmax(self, dim):
+    x = _softmax_input(self, dim, "softmax")
+    if not x.size:                      # (an empty slice has no maximum to subtract)
+        return x.copy()
     # ufunc reductions (np.maximum.reduce) rather than np.max: same C loop, microseconds less Python
-    e = np.exp(self - np.maximum.reduce(self, axis=dim, keepdims=True))
+    e = np.exp(x - np.maximum.reduce(x, axis=dim, keepdims=True))
     return e / np.add.reduce(e, axis=dim, keepdims=True)
 
 
-@op("log_softmax", "LogSoftmaxBackward0", saves=("result",), float_result=True,
+@op("log_softmax", "LogSoftmaxBackward0", saves=("result",),
     self=lambda g, n: g - dual.exp(n.result) * dual.sum_keepdim(g, n.dim))
 def log_softmax(self, dim):
+    self = _softmax_input(self, dim, "log_softmax")
+    if not self.size:
+        return self.copy()
     shifted = self - np.maximum.reduce(self, axis=dim, keepdims=True)
     return shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True))
 
@@ -60,12 +79,24 @@ def nll_loss(self, target, weights, reduction, ignore_index, total_weight, self_
     return np.asarray(total / total_weight if reduction == "mean" else total, dtype=self.dtype)
 
 
+def _reduce(loss, reduction):
+    """A loss's reduction; the mean of nothing is nan (0/0), as in torch, without numpy's warning."""
+    if reduction == "none":
+        return loss
+    total = np.add.reduce(loss, axis=None)
+    if reduction == "sum":
+        return total
+    if not loss.size:
+        return np.asarray(np.nan, loss.dtype)
+    return total / loss.dtype.type(loss.size)
+
+
 @op("mse_loss", "MseLossBackward0", ("self", "target"), saves=("self", "target"),
     self=lambda g, n: g * 2 * (n.self - n.target) / n.count,
     target=lambda g, n: g * -2 * (n.self - n.target) / n.count)
 def mse_loss(self, target, reduction, count):
     d = (self - target) ** 2
-    return d.mean() if reduction == "mean" else d.sum() if reduction == "sum" else d
+    return _reduce(d, reduction)
 
 
 def _bce_grad(g, n):
@@ -82,7 +113,7 @@ def binary_cross_entropy(self, target, weight, reduction, count):
     loss = -(target * np.maximum(np.log(self), -100) + (1 - target) * np.maximum(np.log1p(-self), -100))
     if weight is not None:
         loss = loss * weight
-    return loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" else loss
+    return _reduce(loss, reduction)
 
 
 def _bce_logits_grad(g, n):
@@ -98,10 +129,40 @@ def binary_cross_entropy_with_logits(self, target, weight, reduction, count):
     loss = np.maximum(self, 0) - self * target + np.log1p(np.exp(-np.abs(self)))
     if weight is not None:
         loss = loss * weight
-    return loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" else loss
+    return _reduce(loss, reduction)
 
 
 @op("dropout_mask", "MulBackward0", ("self", "other"), saves=("other",),
     self=lambda g, n: g * n.other)
 def dropout_mask(self, other):
     return self * other
+
+
+# --- torch's in-place activations save their result, and so record another node (...Backward1) ---------
+@op("leaky_relu_inplace", "LeakyReluBackward1", saves=("result",),
+    self=lambda g, n: dual.where(n.result > 0, g, g * n.negative_slope))
+def leaky_relu_inplace(self, negative_slope=0.01):
+    return np.where(self > 0, self, self * np.asarray(negative_slope, self.dtype))
+
+
+@op("elu_inplace", "EluBackward1", saves=("result",),
+    self=lambda g, n: dual.where(n.result > 0, g, g * (n.result + n.alpha)))
+def elu_inplace(self, alpha=1.0):
+    return np.where(self > 0, self, alpha * np.expm1(np.minimum(self, 0))).astype(self.dtype, copy=False)
+
+
+# gelu(approximate='tanh'): 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), computed in float64
+_GELU_K = math.sqrt(2 / math.pi)
+
+
+def _gelu_tanh_grad(g, n):
+    x = n.self
+    inner = (x + x * x * x * 0.044715) * _GELU_K
+    t = 2 * dual.sigmoid(2 * inner) - 1        # tanh (dual has no tanh)
+    return g * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _GELU_K * (1 + x * x * (3 * 0.044715)))
+
+
+@op("gelu_tanh", "GeluBackward0", saves=("self",), self=_gelu_tanh_grad)
+def gelu_tanh(self):
+    x = self.astype(np.float64)
+    return (0.5 * x * (1 + np.tanh(_GELU_K * (x + 0.044715 * x ** 3)))).astype(self.dtype, copy=False)

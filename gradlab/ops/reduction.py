@@ -44,12 +44,16 @@ def _sum_dtype(a):
 @op("mean", "MeanBackward0",
     self=lambda g, n: dual.expand(g / n.count, n.self_sizes))
 def mean(self, self_sizes, count):
+    if self.size == 0:                  # nan, as in PyTorch (numpy would warn)
+        return np.full((), np.nan, self.dtype)
     return np.add.reduce(self, axis=None) / count
 
 
 @op("mean_dim", "MeanBackward1",
     self=lambda g, n: _expand_to_input(g, n) / n.count)
 def mean_dim(self, dim, keepdim, self_sizes, count):
+    if count == 0:                      # empty slices: nan, as in PyTorch (numpy would warn)
+        return np.full(np.add.reduce(self, axis=dim, keepdims=keepdim).shape, np.nan, self.dtype)
     return np.mean(self, axis=dim, keepdims=keepdim, dtype=self.dtype)
 
 
@@ -135,28 +139,43 @@ def prod_dim(self, dim, keepdim):
     return np.prod(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self))
 
 
+def _over(a, dof):
+    """a / dof, inf when there are no degrees of freedom left (PyTorch's gradient is then nan or inf)."""
+    return a / dof if dof > 0 else float("inf")
+
+
 def _var_grad(g, n):
     x = n.self
     centered = x - dual.mean_keepdim(x, n.dim)
-    return _restore(g, n) * centered * (2.0 / max(n.count - n.correction, 0))
+    return _restore(g, n) * centered * _over(2.0, n.count - n.correction)
 
 
 @op("var", "VarBackward0", saves=("self",),
     self=_var_grad)
 def var(self, dim, keepdim, correction, count):
-    return np.var(self, axis=dim, keepdims=keepdim, ddof=correction, dtype=self.dtype)
+    return _var(self, dim, keepdim, correction, count)
+
+
+def _var(x, dim, keepdim, correction, count):
+    """Sum of squared deviations over max(count - correction, 0): nan or inf when that is 0, as in
+    PyTorch (which warns, in Tensor.var); numpy's own warnings stay out."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.add.reduce(x, axis=dim, keepdims=True, dtype=x.dtype) / max(count, 1)
+        d = x - mean
+        squares = np.add.reduce(d * d, axis=dim, keepdims=keepdim, dtype=x.dtype)
+        return squares / x.dtype.type(max(count - correction, 0))
 
 
 def _std_grad(g, n):
     x = n.self
     centered = x - dual.mean_keepdim(x, n.dim)
-    return _restore(g, n) * centered / (_restore(n.result, n) * max(n.count - n.correction, 0))
+    return _restore(g, n) * centered * _over(1.0, n.count - n.correction) / _restore(n.result, n)
 
 
 @op("std", "StdBackward0", saves=("self", "result"),
     self=_std_grad)
 def std(self, dim, keepdim, correction, count):
-    return np.std(self, axis=dim, keepdims=keepdim, ddof=correction, dtype=self.dtype)
+    return np.sqrt(_var(self, dim, keepdim, correction, count))
 
 
 def _norm_grad(g, n):
@@ -166,7 +185,7 @@ def _norm_grad(g, n):
         return _restore(g, n) * dual.where(r == 0, 0.0, x / r)
     if p == 1:
         return _restore(g, n) * dual.sign(x)
-    if p == float("inf"):
+    if abs(p) == float("inf"):
         hits = abs(x) == r
         return _restore(g, n) * dual.sign(x) * hits / dual.sum_keepdim(hits, n.dim)
     return _restore(g, n) * dual.where(r == 0, 0.0, x * abs(x) ** (p - 2) / r ** (p - 1))
@@ -180,6 +199,8 @@ def norm(self, p, dim, keepdim):
         return np.sqrt(np.sum(a * a, axis=dim, keepdims=keepdim))
     if p == float("inf"):
         return np.max(a, axis=dim, keepdims=keepdim)
+    if p == -float("inf"):
+        return np.min(a, axis=dim, keepdims=keepdim)
     if p == 0:
         return np.sum(a != 0, axis=dim, keepdims=keepdim).astype(self.dtype)
     return np.sum(a ** p, axis=dim, keepdims=keepdim) ** (1.0 / p)
@@ -188,6 +209,9 @@ def norm(self, p, dim, keepdim):
 @op("logsumexp", "LogsumexpBackward0", saves=("self", "result"), float_result=True,
     self=lambda g, n: _restore(g, n) * dual.exp(n.self - _restore(n.result, n)))
 def logsumexp(self, dim, keepdim):
+    if self.size == 0:                  # a sum of nothing: log(0) = -inf
+        with np.errstate(divide="ignore"):
+            return np.log(np.zeros(np.add.reduce(self, axis=dim, keepdims=keepdim).shape, self.dtype))
     m = np.max(self, axis=dim, keepdims=True)
     m = np.where(np.isfinite(m), m, 0)
     out = np.log(np.sum(np.exp(self - m), axis=dim, keepdims=True)) + m
@@ -195,7 +219,7 @@ def logsumexp(self, dim, keepdim):
 
 
 @op("cumsum", "CumsumBackward0", cast_result=False,
-    self=lambda g, n: dual.flip(dual.cumsum(dual.flip(g, n.dim), n.dim), n.dim))
+    self=lambda g, n: dual.flip(dual.cumsum(dual.flip(g, n.dim), n.dim), n.dim) if np.ndim(dual.data(g)) else g)
 def cumsum(self, dim):
     if self.ndim == 0:                 # (numpy would give a 1-d result)
         return self.astype(_sum_dtype(self) or self.dtype, copy=True)

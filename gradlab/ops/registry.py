@@ -101,7 +101,7 @@ class Op:
     """One row of the op table."""
 
     def __init__(self, key, name, forward, inputs, formulas, saves, num_outputs=1, promote=True,
-                 float_result=False, cast_result=True):
+                 float_result=False, cast_result=True, saved_params=None):
         self.key = key
         self.name = name                  # PyTorch's grad_fn class name
         self.forward = forward            # numpy arrays -> numpy array (or tuple for several outputs)
@@ -117,6 +117,11 @@ class Op:
         self.promote = promote            # apply torch's type promotion to the inputs
         self.float_result = float_result  # integer inputs give a float result (div, exp, ...)
         self.cast_result = cast_result    # False: the forward chose the result dtype (sum of bools is int64)
+        # The parameters PyTorch saves as tensors (so that the node is spent after a backward, see
+        # Node._release). None: the numpy arrays among them (indices, masks, targets); an op says
+        # otherwise where PyTorch differs: () for as_strided (its positions are only geometry),
+        # ("key",) for CopySlices (spent even when its index is a plain int).
+        self.saved_params = saved_params
         self.node_class = node_class(name)
         for saved_name in saves:             # node.other reads the saved value directly
             if not hasattr(self.node_class, saved_name):
@@ -142,7 +147,7 @@ class Op:
 
 
 def op(key, name, inputs=("self",), saves=(), num_outputs=1, promote=True, float_result=False, cast_result=True,
-       **formulas):
+       saved_params=None, **formulas):
     """Register `forward` in the op table (see the module docstring)."""
     unknown = set(formulas) - set(inputs)
     if unknown:
@@ -150,7 +155,7 @@ def op(key, name, inputs=("self",), saves=(), num_outputs=1, promote=True, float
 
     def register(forward):
         OPS[key] = Op(key, name, forward, inputs, tuple(formulas.get(n) for n in inputs), saves,
-                      num_outputs, promote, float_result, cast_result)
+                      num_outputs, promote, float_result, cast_result, saved_params)
         return OPS[key]
     return register
 
@@ -196,9 +201,13 @@ def _inputs(op, args):
     if mixed:
         weak = [_SCALAR_CATEGORY[type(a)] for a in args if type(a) in _SCALAR_CATEGORY]
         dtype = result_np_dtype([(a._data.ndim, a._data.dtype) for a in args if isinstance(a, Tensor)], weak)
-    if op.float_result and dtype.kind in "biu":
-        dtype = _FLOAT32
-    if mixed or dtype.kind in "biu":
+    if dtype.kind in "biu":
+        if op.float_result:            # exp, div, ... of integers or bools compute in float32
+            dtype = _FLOAT32
+        else:                          # integers wrap around as in PyTorch: uint8 + -3 is uint8 + 253
+            arrays = [np.asarray(a).astype(dtype) if type(a) is int else a for a in arrays]
+        mixed = True
+    if mixed:
         arrays = [a.astype(dtype, copy=False) if isinstance(a, np.ndarray) else a for a in arrays]
     return arrays, (dtype if op.cast_result else None), requires
 
@@ -212,11 +221,12 @@ def apply(op, args, params):
     if op.num_outputs == 1:
         if type(out) is not np.ndarray or (dtype is not None and out.dtype != dtype):
             out = _as_array(out, dtype)
-        if not needs_grad:
+        # (an integer or bool result never requires grad: PyTorch records no node for `x.long()`)
+        if not needs_grad or out.dtype.kind not in "fc":
             return Tensor._make(out)
     else:
         out = tuple(_as_array(o, dtype) for o in out)
-        if not needs_grad:
+        if not needs_grad or not out or out[0].dtype.kind not in "fc":
             return tuple(Tensor._make(o) for o in out)
 
     # (Node.__init__ inlined, and node.__dict__ touched only when there are parameters: reading it
@@ -228,6 +238,10 @@ def apply(op, args, params):
         node.__dict__.update(op.defaults)
     if params:
         node.__dict__.update(params)
+        # an index, mask or target is a tensor PyTorch saves: the node is then spent after a
+        # backward (an empty _saved tells the engine to free it; see Node._release)
+        if op.saved_params or (op.saved_params is None and _has_array(params)):
+            node._saved = {}
     # What backward reduces each input's gradient to: (shape, dtype), or None for an input shaped
     # like the output (most inputs; no reduction needed, and nothing to keep: one shared tuple)
     if op.num_outputs == 1:
@@ -259,12 +273,15 @@ def apply(op, args, params):
     saved = None
     for i, name, readers in op._saved_inputs:
         a = args[i]
-        if isinstance(a, Tensor):
+        if a is not None:
             for j in readers:
                 if edges[j][0] is not None:
                     if saved is None:
                         saved = node._saved = {}
-                    saved[name] = SavedTensor(a)
+                    if isinstance(a, Tensor):
+                        saved[name] = SavedTensor(a)
+                    # (a Python scalar stays a node attribute, but PyTorch saved it as a tensor too:
+                    # the non-None _saved makes the node spent after a backward, like PyTorch's)
                     break
     if op.num_outputs == 1:
         result = Tensor._make(out, node, 0)
@@ -277,6 +294,22 @@ def apply(op, args, params):
     node._output_meta = tuple((o.shape, o.dtype) for o in out)
     node._output_refs = tuple(weakref.ref(r) for r in results)
     return results
+
+
+_ndarray = np.ndarray
+
+
+def _has_array(params):
+    """Whether an op's parameters hold a numpy array (an index, a mask; or one inside an index tuple)."""
+    for v in params.values():
+        kind = type(v)
+        if kind is _ndarray:
+            return True
+        if kind is tuple:
+            for k in v:
+                if type(k) is _ndarray:
+                    return True
+    return False
 
 
 def _as_array(out, dtype):

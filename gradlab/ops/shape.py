@@ -115,7 +115,7 @@ def _scatter_into_zeros(g, n, key):
     return dual.call("index_put_add", dual.like(g, zeros), g, key=key)
 
 
-@op("as_strided", "AsStridedBackward0", promote=False,
+@op("as_strided", "AsStridedBackward0", promote=False, saved_params=(),
     self=lambda g, n: dual.call("as_strided_scatter", g, positions=n.positions, self_sizes=n.self_sizes))
 def as_strided(self, positions, self_sizes):
     """The elements of self at `positions` (indices into self in C order, shaped like the result):
@@ -123,7 +123,7 @@ def as_strided(self, positions, self_sizes):
     return self.reshape(-1)[positions]
 
 
-@op("as_strided_scatter", "AsStridedScatterBackward0", promote=False,
+@op("as_strided_scatter", "AsStridedScatterBackward0", promote=False, saved_params=(),
     self=lambda g, n: dual.call("as_strided", g, positions=n.positions, self_sizes=n.self_sizes))
 def as_strided_scatter(self, positions, self_sizes):
     """as_strided's gradient: self's values added into zeros of shape self_sizes at `positions`."""
@@ -164,13 +164,23 @@ def _copy_slices_self_grad(g, n):
     return dual.call("index_fill_zero", g, key=n.key)
 
 
-@op("copy_slices", "CopySlices", ("self", "value"), promote=False,
+@op("copy_slices", "CopySlices", ("self", "value"), promote=False, saved_params=("key",),
     self=_copy_slices_self_grad,
     value=lambda g, n: g[n.key])
 def copy_slices(self, value, key):
     """`self[key] = value` recorded in the graph (PyTorch's CopySlices)."""
     out = np.array(self, copy=True)
     out[key] = value
+    return out
+
+
+@op("index_put", "IndexPutBackward0", ("self", "values"), promote=False,
+    self=_copy_slices_self_grad,
+    values=lambda g, n: g[n.key])
+def index_put(self, values, key):
+    """`self[index tensors] = values` recorded in the graph (PyTorch's index_put_)."""
+    out = np.array(self, copy=True)
+    out[key] = values
     return out
 
 

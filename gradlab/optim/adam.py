@@ -4,18 +4,23 @@ import math
 import numpy as np
 
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check
+from .optimizer import Optimizer, _check, _check_tensor_lr
 
 
 class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
                  foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
                  decoupled_weight_decay=False):
+        _check_tensor_lr(lr)
         _check(0.0 <= lr, f"Invalid learning rate: {lr}")
         _check(0.0 <= eps, f"Invalid epsilon value: {eps}")
         _check(0.0 <= betas[0] < 1.0, f"Invalid beta parameter at index 0: {betas[0]}")
         _check(0.0 <= betas[1] < 1.0, f"Invalid beta parameter at index 1: {betas[1]}")
         _check(0.0 <= weight_decay, f"Invalid weight_decay value: {weight_decay}")
+        _check((isinstance(betas[0], float) and isinstance(betas[1], float))
+               or (isinstance(betas[0], Tensor) and isinstance(betas[1], Tensor)),
+               "betas must be either both floats or both Tensors")
+        betas = tuple(float(b) if isinstance(b, Tensor) else b for b in betas)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize,
                         foreach=foreach, capturable=capturable, differentiable=differentiable, fused=fused,
                         decoupled_weight_decay=decoupled_weight_decay)

@@ -6,12 +6,13 @@ parameter to its buffers (momentum, Adam's moments). The updates themselves (in 
 are a few in-place numpy operations per parameter, done without recording a graph.
 """
 import copy
+import warnings
 from collections import defaultdict
 
 import numpy as np
 
 from ..autograd import grad_mode
-from ..tensor import Tensor
+from ..tensor import Tensor, _type_name
 from ..nn.modules import zero_grads
 
 
@@ -42,7 +43,9 @@ class Optimizer:
     def add_param_group(self, param_group):
         if not isinstance(param_group, dict):
             raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
-        params = param_group["params"]
+        # torch fills in the caller's dict itself: its keys keep their order, missing defaults come last
+        group = param_group
+        params = group["params"]
         if isinstance(params, Tensor):
             params = [params]
         elif isinstance(params, set):
@@ -50,28 +53,37 @@ class Optimizer:
                             "of tensors in sets will change between runs. Please use a list instead.")
         else:
             params = list(params)
+        # named_parameters() gives (name, tensor) pairs: torch keeps the names as 'param_names'
+        names = [p[0] for p in params if isinstance(p, tuple)]
+        params = [p[1] if isinstance(p, tuple) else p for p in params]
+        group["params"] = params
+        if names:
+            if len(names) != len(params):
+                raise ValueError("all optimizer params should be with/without names. Some param names are missing")
+            group["param_names"] = names
         for p in params:
             if not isinstance(p, Tensor):
-                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is "
-                                f"{type(p).__module__}.{type(p).__name__}")
-            if not p.is_leaf:
+                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {_type_name(p)}")
+            if not self.defaults.get("differentiable", None) and not (p.is_leaf or p.retains_grad):
                 raise ValueError("can't optimize a non-leaf Tensor")
-        group = {"params": params}
-        for key, value in param_group.items():
-            if key != "params":
-                group[key] = value
         for key, default in self.defaults.items():
             if default is required and key not in group:
                 raise ValueError(f"parameter group didn't specify a value of required optimization parameter {key}")
             group.setdefault(key, default)
-        seen = {id(p) for g in self.param_groups for p in g["params"]}
+        if len({id(p) for p in params}) != len(params):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will "
+                          "cause an error; see github.com/pytorch/pytorch/issues/40967 for more information",
+                          UserWarning, stacklevel=3)
+        seen = set()
+        for other in self.param_groups:
+            seen.update(id(p) for p in other["params"])
+            if ("param_names" in group) != ("param_names" in other):
+                which = "with names" if "param_names" in group else "without names"
+                raise ValueError(f"all optimizer param groups should be with/without names. cannot add param "
+                                 f"group {which} to the optimizer")
         if any(id(p) in seen for p in params):
             raise ValueError("some parameters appear in more than one parameter group")
-        # torch keeps 'params' first, then the defaults in their declared order
-        ordered = {"params": params}
-        ordered.update({k: group[k] for k in self.defaults})
-        ordered.update({k: v for k, v in group.items() if k not in ordered})
-        self.param_groups.append(ordered)
+        self.param_groups.append(group)
 
     def zero_grad(self, set_to_none=True):
         zero_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
@@ -153,3 +165,8 @@ def _cast_like(value, p, key):
 def _check(condition, message):
     if not condition:
         raise ValueError(message)
+
+
+def _check_tensor_lr(lr):
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")

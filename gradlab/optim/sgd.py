@@ -2,15 +2,17 @@
 import numpy as np
 
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check
+from .optimizer import Optimizer, _check, _check_tensor_lr
 
 
 class SGD(Optimizer):
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
                  maximize=False, foreach=None, differentiable=False, fused=None):
-        _check(lr >= 0.0, f"Invalid learning rate: {lr}")
-        _check(momentum >= 0.0, f"Invalid momentum value: {momentum}")
-        _check(weight_decay >= 0.0, f"Invalid weight_decay value: {weight_decay}")
+        _check_tensor_lr(lr)
+        # (torch's comparisons, written as torch writes them: the same TypeError for lr='a')
+        _check(not lr < 0.0, f"Invalid learning rate: {lr}")
+        _check(not momentum < 0.0, f"Invalid momentum value: {momentum}")
+        _check(not weight_decay < 0.0, f"Invalid weight_decay value: {weight_decay}")
         defaults = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay, nesterov=nesterov,
                         maximize=maximize, foreach=foreach, differentiable=differentiable, fused=fused)
         _check(not nesterov or (momentum > 0 and dampening == 0),

@@ -14,7 +14,7 @@ import os
 
 from .dot import to_dot
 from .graph import Edge, FunctionNode, Graph, TensorNode, walk
-from .render import INSTALL_HINT, GraphvizNotFound, render_svg, which_dot
+from .render import INSTALL_HINT, GraphvizNotFound, render_svg, svg_img_html, which_dot
 from .render import render as _render   # keep `gradlab.viz.render` the module
 from .tree import TextDrawing, tree, tree_text
 
@@ -68,8 +68,7 @@ class GraphDrawing:
     def _html(self):
         svg = self.svg()
         if svg is not None:
-            return (f'<div class="gradlab-graph" data-gradlab-nodes="{len(self.graph.nodes)}" '
-                    f'style="overflow:auto;max-width:100%">{svg}</div>')
+            return svg_img_html(svg, nodes=len(self.graph.nodes), alt=self.graph.summary().strip("<>"))
         return fallback_html(self.tree(), self._problem or INSTALL_HINT)
 
     def _repr_mimebundle_(self, include=None, exclude=None):

@@ -623,12 +623,22 @@ def _clean_svg(svg):
     return re.sub(r"\n\s*\n", "\n", svg).strip()
 
 
+# Layout: the text (step, caption, .grad panels, details, legend) in a fixed-size column on the left, the
+# graph beside it scaled to fit the same height. A real network's caption and six .grad panels then never
+# push the running node below the fold (at 1280x800 the whole frame fits on screen), and nothing moves
+# between steps: the column keeps its size and scrolls inside itself when a step has much to say.
+# The frame has its own light background, so its colours keep their contrast in JupyterLab's dark theme.
+FRAME_HEIGHT = 540      # px: the text column's height and the graph's largest height
 BASE_CSS = """
-.gradlab-frame{font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;color:#212121;max-width:980px}
+.gradlab-frame{font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;color:#212121;max-width:1200px;
+ background:#fff;padding:6px;border-radius:4px}
+.gradlab-layout{display:flex;align-items:flex-start;gap:12px}
+.gradlab-text{flex:0 0 340px;height:__H__px;overflow-y:auto}
+.gradlab-layout>.gradlab-graph{flex:1 1 auto;min-width:0;text-align:center}
 .gradlab-caption{font-size:15px;line-height:1.4;padding:8px 12px;margin:4px 0 8px 0;background:#fff8e1;
  border-left:5px solid #ffb300;border-radius:4px}
-.gradlab-step{font-size:12px;color:#757575;margin-bottom:2px}
-.gradlab-graph svg{max-width:100%;height:auto}
+.gradlab-step{font-size:12px;color:#616161;margin-bottom:2px}
+.gradlab-graph svg{max-width:100%;max-height:__H__px;width:auto;height:auto}
 .gradlab-panels{display:flex;flex-wrap:wrap;gap:8px;margin-top:6px}
 .gradlab-panel{border:1px solid #90caf9;border-radius:6px;padding:6px 10px;background:#f5fbff;font-size:13px}
 .gradlab-panel.gradlab-now{border:2px solid #e65100;background:#fff3e0}
@@ -638,7 +648,7 @@ BASE_CSS = """
 .gradlab-details{font-size:12px;color:#555;margin-top:6px}
 .gradlab-table{border-collapse:collapse;font-size:13px}
 .gradlab-table td,.gradlab-table th{border:1px solid #ddd;padding:3px 8px;text-align:left}
-""".strip()
+""".replace("__H__", str(FRAME_HEIGHT)).strip()
 
 
 LEGEND = (
@@ -728,11 +738,11 @@ def _frame_html(rec, frame, svg, uid, n_frames):
     graph = _table_html(rec, frame) if svg is None else svg
     style = f"<style>{BASE_CSS}\n{_frame_css(scope, rec, frame) if svg is not None else ''}</style>"
     step = "start" if frame.index == 0 else f"step {frame.index} of {n_frames - 1}"
-    return (f'<div class="gradlab-frame {scope}">{style}'
+    return (f'<div class="gradlab-frame {scope}">{style}<div class="gradlab-layout"><div class="gradlab-text">'
             f'<div class="gradlab-step">{step}</div>'
             f'<div class="gradlab-caption">{html.escape(frame.caption)}</div>'
-            f"{_panels_html(frame)}{_details_html(rec, frame)}{LEGEND}"
-            f'<div class="gradlab-graph">{graph}</div></div>')
+            f"{_panels_html(frame)}{_details_html(rec, frame)}{LEGEND}</div>"
+            f'<div class="gradlab-graph">{graph}</div></div></div>')
 
 
 # --------------------------------------------------------------------------------------------------
@@ -750,6 +760,7 @@ class BackwardPlayer:
         self.dot_source = _graph_dot(recording, functions_only, rankdir)
         raw = _render_svg(self.dot_source)
         self.svg = _clean_svg(raw) if raw else None
+        self._raw_svg = raw[raw.index("<svg"):] if raw else None      # keeps xmlns: usable as an <img>
         digest = hashlib.sha1((self.dot_source + "".join(f.caption for f in self.frames)).encode()).hexdigest()
         self._uid = digest[:8]
         self.frames_html = [_frame_html(recording, f, self.svg, self._uid, len(self.frames)) for f in self.frames]
@@ -800,7 +811,23 @@ class BackwardPlayer:
             bundle = bundle[0]
         bundle = dict(bundle or {})
         bundle["text/plain"] = repr(self)
+        # What a notebook shows when it cannot run the widget (opened untrusted: from git, Binder, a
+        # teacher's file; nbviewer, GitHub): the graph as a picture and one line on how to play it.
+        # A live or trusted JupyterLab prefers the widget-view output over this.
+        bundle["text/html"] = self.static_html()
         return bundle
+
+    def static_html(self):
+        """The graph as an <img> (or the node table without `dot`) plus one line: run the cell to play."""
+        from .render import svg_img_html
+        if self._raw_svg is not None:
+            picture = svg_img_html(self._raw_svg, nodes=len(self.recording.nodes),
+                                   alt=f"the graph of backward, {len(self.frames) - 1} steps")
+        else:
+            picture = _table_html(self.recording, self.frames[0])
+        return (f'<div class="gradlab-player-static">{picture}'
+                f'<div style="font-size:13px;margin-top:4px">&#9654; Run this cell to play backward step by step '
+                f'({len(self.frames) - 1} steps): the player needs the running kernel.</div></div>')
 
     # ---------------------------------------------------------------------------------------------
     def save_html(self, path):
@@ -948,6 +975,13 @@ __FRAMES__
 """
 
 
+_SPENT_GRAPH_HINT = (
+    "\n\ngradlab: animate_backward(out) runs out.backward() itself, and backward already ran through this "
+    "graph (an earlier out.backward() or animate_backward), which freed it. Do one of these: run the cells "
+    "that build the graph again and call viz.animate_backward(out) in place of out.backward(); or call "
+    "out.backward(retain_graph=True) the first time; or keep the player you already made and replay it.")
+
+
 def animate_backward(out, gradient=None, retain_graph=False, names=None, functions_only=False,
                      rankdir="TB", max_nodes=MAX_NODES, inputs=None, interval_ms=1500):
     """Run `out.backward(...)` for real and return a player that replays it step by step.
@@ -956,6 +990,14 @@ def animate_backward(out, gradient=None, retain_graph=False, names=None, functio
     output without `gradient`, a graph already freed raise exactly what `backward()` raises; a graph
     with more than `max_nodes` drawn nodes raises a ValueError naming the options.
     """
-    prepared = _prepare(out, gradient, inputs, names, functions_only, max_nodes)
+    from ..autograd.node import SECOND_BACKWARD_ERROR
+    try:
+        prepared = _prepare(out, gradient, inputs, names, functions_only, max_nodes)
+    except RuntimeError as error:
+        if str(error) != SECOND_BACKWARD_ERROR:
+            raise
+        # The tutorial's order (out.backward(), then the player) or a second player on the same graph:
+        # say it in gradlab's words, under this one frame rather than the engine's internals.
+        raise RuntimeError(SECOND_BACKWARD_ERROR + _SPENT_GRAPH_HINT) from None
     rec = _record(out, gradient, retain_graph, names, inputs, functions_only, max_nodes, _prepared=prepared)
     return BackwardPlayer(rec, functions_only=functions_only, rankdir=rankdir, interval_ms=interval_ms)

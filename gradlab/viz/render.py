@@ -4,6 +4,8 @@
 drawings fall back to the text tree plus INSTALL_HINT; nothing here raises inside a notebook
 display (render_svg returns None), only `render()` (used by `.save()`) raises, with the hint.
 """
+import base64
+import html
 import os
 import re
 import shutil
@@ -52,6 +54,26 @@ def render_svg(dot_source, timeout=None, raise_errors=False):
         return None
     start = svg.find("<svg")
     return svg[start:] if start >= 0 else None
+
+
+def svg_img_html(svg, nodes=None, alt="autograd graph"):
+    """The SVG as an <img> with a data: URI, inside <div class="gradlab-graph">.
+
+    Why not inline <svg>: a notebook opened untrusted (from git, Binder, nbgitpuller, a teacher's file)
+    has its HTML outputs sanitized, which drops <svg> elements and leaves their text ("n1 -> n0 ...").
+    An <img> with a data URI survives the sanitizer, and nbviewer, GitHub, VS Code and HTML exports show it too.
+    """
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    count = "" if nodes is None else f' data-gradlab-nodes="{int(nodes)}"'
+    return (f'<div class="gradlab-graph"{count} style="overflow:auto;max-width:100%">'
+            f'<img src="data:image/svg+xml;base64,{data}" alt="{html.escape(alt, quote=True)}" '
+            'style="max-width:100%;height:auto"></div>')
+
+
+def svg_from_img_html(page):
+    """The SVG text inside the first <img> made by svg_img_html (for tests and tools), or None."""
+    m = re.search(r'src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"', page)
+    return base64.b64decode(m.group(1)).decode("utf-8") if m else None
 
 
 def _env():

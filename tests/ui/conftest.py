@@ -98,7 +98,7 @@ class JupyterServer:
         settings = self.workdir / "settings"
         workspaces = self.workdir / "workspaces"
         for d in (settings, workspaces, self.workdir / "config", self.workdir / "runtime",
-                  self.workdir / "ipython"):
+                  self.workdir / "ipython", self.workdir / "data"):
             d.mkdir(parents=True, exist_ok=True)
         _write_settings(settings)
         env = dict(os.environ)
@@ -107,6 +107,8 @@ class JupyterServer:
             JUPYTERLAB_WORKSPACES_DIR=str(workspaces),
             JUPYTER_CONFIG_DIR=str(self.workdir / "config"),
             JUPYTER_RUNTIME_DIR=str(self.workdir / "runtime"),
+            # a fresh data dir: a fresh trust database, so every notebook opens untrusted, as a student's does
+            JUPYTER_DATA_DIR=str(self.workdir / "data"),
             IPYTHONDIR=str(self.workdir / "ipython"),
             PATH=str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""),
             PYTHONUNBUFFERED="1",

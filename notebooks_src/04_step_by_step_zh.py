@@ -14,8 +14,7 @@
 最后几个单元会把教程没有画出来的计算图画出来，并逐步播放反向传播。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 import gradlab as torch
 
 # %% [markdown]
@@ -26,12 +25,10 @@ import gradlab as torch
 Jupyter 会直接显示它的值。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 x = torch.ones(2, 2 , requires_grad=True)
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 x
 
 # %% [markdown]
@@ -39,12 +36,10 @@ x
 加 2 得到 `y`。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 y  = x + 2
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 y
 
 # %% [markdown]
@@ -53,8 +48,7 @@ y
 每次运行都不同。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 y.grad_fn
 
 # %% [markdown]
@@ -62,16 +56,13 @@ y.grad_fn
 继续乘法和求平均。最后一行写成 `z, out`，Jupyter 会把两个结果放在一个元组里显示。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 z = y * y * 3
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 out = z.mean()
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 z, out 
 
 # %% [markdown]
@@ -82,17 +73,14 @@ z, out
 我们先调用 `torch.manual_seed(0)`（gradlab 的随机数与 PyTorch 在同一种子下完全相同）。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 torch.manual_seed(0)
 a = torch.rand(2, 2 )
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 a = ((a*3)/(a-1))
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 a.requires_grad
 
 # %% [markdown]
@@ -100,20 +88,16 @@ a.requires_grad
 `requires_grad_(True)` 就地打开追踪，并返回张量本身，所以这里会显示 `a` 的值。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 a.requires_grad_(True)
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 a.requires_grad
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 b = (a*a).sum()
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 b.grad_fn
 
 # %% [markdown]
@@ -123,8 +107,7 @@ b.grad_fn
 `out` 只有一个元素，可以直接调用 `backward()`，等同于传入一个值为 1 的张量。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 out.backward()
 
 # %% [markdown]
@@ -132,8 +115,7 @@ out.backward()
 `x.grad` 就是 d(out)/dx：每个元素都是 `6(x+2)/4 = 4.5`。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 x.grad
 
 # %% [markdown]
@@ -144,21 +126,17 @@ x.grad
 `norm()` 是 2-范数（各元素平方和再开方）。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 torch.manual_seed(0)
 xx = torch.rand(3, requires_grad=True)
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 yy = xx * 2 
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 yy.data
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 yy.data.norm()
 
 # %% [markdown]
@@ -166,13 +144,11 @@ yy.data.norm()
 不断翻倍，直到范数超过 1000。循环执行多少次取决于随机数，计算图的长度是在运行时决定的。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 while yy.data.norm() < 1000:
     yy = yy*2
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 yy
 
 # %% [markdown]
@@ -181,12 +157,10 @@ yy
 得到的是向量与雅可比矩阵的乘积 `v·J`。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 v = torch.tensor([0.1, 1.0, 0.0001], dtype=torch.float)
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 yy.backward(v)
 
 # %% [markdown]
@@ -194,8 +168,7 @@ yy.backward(v)
 `yy` 的每个元素都是 `xx` 乘以同一个 2 的幂，所以 `xx.grad` 就是这个幂乘以 `v`。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 xx.grad
 
 # %% [markdown]
@@ -205,20 +178,16 @@ xx.grad
 `xx` 本身需要梯度，由它算出的 `xx**2` 也需要；但在 `no_grad` 块里算出的结果不会被记录。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 xx
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 xx.requires_grad
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 (xx**2).requires_grad
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 with torch.no_grad():
     print((xx**2).requires_grad)
 
@@ -244,8 +213,7 @@ viz.draw(out, names=locals())
 这张图其实就是 `next_functions` 的连接：乘法节点的两个输入都指向同一个 `AddBackward0`。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 z.grad_fn.next_functions[0][0].next_functions
 
 # %% [markdown]
@@ -261,6 +229,5 @@ viz.animate_backward(out, names=locals())
 播放器执行了真正的 `backward()`，`x.grad` 里累加的结果和前面一样是 4.5。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 x.grad

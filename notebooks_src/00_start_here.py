@@ -39,8 +39,7 @@ missing, the drawings cannot be rendered: install Graphviz with your system's pa
 already there.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 import shutil
 import gradlab as torch
 

@@ -24,8 +24,7 @@ autograd가 만든 그래프 그림과, 그 그래프를 거꾸로 따라가는 
 기울기(gradient)를 구할 수 있도록 하기 위해서입니다.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 import gradlab as torch
 
 x = torch.ones(2, 2, requires_grad = True)
@@ -39,8 +38,7 @@ print(x)
 자신을 만든 연산의 역전파 함수(`AddBackward0`)를 가지고 있습니다. 객체 주소(`0x...`)는 실행할 때마다 달라집니다.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 y = x + 2
 print(y)
 print(y.grad_fn)
@@ -50,8 +48,7 @@ print(y.grad_fn)
 곱셈 두 번과 평균을 더 이어 붙입니다. `z`에는 곱셈(`MulBackward0`)이, 숫자 하나인 `out`에는 평균(`MeanBackward0`)이 기록됩니다.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 z = y * y * 3
 out = z.mean()
 
@@ -67,8 +64,7 @@ print(z, out)
 (gradlab의 난수 생성기는 PyTorch의 것과 같아서, PyTorch에서 시드 0으로 얻는 수와 똑같습니다).
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 torch.manual_seed(0)
 a = torch.randn(2,2)
 a = ((a*3) / (a-1))
@@ -86,8 +82,7 @@ print(b.grad_fn)
 `x`까지 거꾸로 따라가며 미분값을 계산합니다.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 out.backward() #backprop
 
 # %% [markdown]
@@ -96,8 +91,7 @@ out.backward() #backprop
 `x = 1`에서 4.5가 됩니다.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(x.grad)
 
 # %% [markdown]
@@ -110,8 +104,7 @@ print(x.grad)
 한 번 더 실행해 봅니다.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(y)
 print(y.data)
 print(y.data.norm(1))
@@ -124,8 +117,7 @@ print(y.data.norm(1))
 뽑힌 수에 따라 달라지므로, 그래프의 길이는 코드가 실행되면서 정해집니다.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 torch.manual_seed(0)
 x = torch.randn(3, requires_grad = True)
 print(x)
@@ -141,8 +133,7 @@ print(y)
 `x.grad`는 그 거듭제곱에 `v`를 곱한 값이 됩니다.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 v = torch.tensor([0.1, 1.0, 0.0001], dtype = torch.float)
 y.backward(v)
 print(x.grad)
@@ -154,8 +145,7 @@ print(x.grad)
 `with torch.no_grad():` 블록 안에서는 `requires_grad=True`인 텐서로 계산해도 아무것도 기록되지 않습니다.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(x.requires_grad)
 print((x ** 2).requires_grad)
 
@@ -167,8 +157,7 @@ with torch.no_grad():
 원래 노트북의 실행 순서처럼, 이제 `.data` 셀을 다시 실행하면 두 배씩 커진 길이 3짜리 `y`가 보입니다.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(y)
 print(y.data)
 print(y.data.norm(1))
@@ -196,8 +185,7 @@ viz.draw(out, names=locals())
 기울기가 다음에 갈 곳이 들어 있습니다(상수 입력이면 `None`).
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(out.grad_fn)
 print(out.grad_fn.next_functions)
 print(y.grad_fn.next_functions)
@@ -216,6 +204,5 @@ viz.animate_backward(out, names=locals())
 재생기는 실제로 `backward()`를 실행했으므로, `x.grad`에는 위에서 본 것과 같은 4.5가 쌓여 있습니다.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(x.grad)

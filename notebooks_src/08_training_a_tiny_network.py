@@ -17,8 +17,7 @@ of points in the plane. Everything uses PyTorch's API (`gradlab.nn`, `gradlab.op
 random weights and the same losses.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 import numpy as np
 import matplotlib.pyplot as plt
 
@@ -39,8 +38,7 @@ The numbers come from numpy's random generator with a fixed seed, so every run (
 reader) gets the same points.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 def make_moons(n_per_class, noise, seed):
     rng = np.random.default_rng(seed)
     angle = rng.uniform(0, np.pi, size=(2, n_per_class))
@@ -92,8 +90,7 @@ plt.show()
 Printing a model shows its layers, with the same text as PyTorch.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 torch.manual_seed(0)
 model = nn.Sequential(
     nn.Linear(2, 16),
@@ -111,14 +108,12 @@ The weights and biases are the model's **parameters**: tensors with `requires_gr
 first `Linear`, `2` the second, `4` the last; the `Tanh` layers have no parameters).
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 for name, param in model.named_parameters():
     print(f"{name:9} {str(tuple(param.shape)):9} requires_grad={param.requires_grad}")
 print("parameters in total:", sum(param.numel() for param in model.parameters()))
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(model[4].bias)
 
 # %% [markdown]
@@ -134,8 +129,7 @@ The optimizer updates the parameters from their gradients. `optim.SGD` with `lr=
 which goes faster along directions the gradient keeps pointing to.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 loss_fn = nn.CrossEntropyLoss()
 optimizer = optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
 
@@ -154,8 +148,7 @@ A training step has five parts, always in this order:
 To look at each part, we take a step on just four points, two of each class.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 chosen = [0, 1, 100, 101]
 inputs = torch.tensor(points[chosen])
 targets = torch.tensor(labels[chosen])
@@ -174,8 +167,7 @@ parameters. `CrossEntropyLoss` is `log_softmax` followed by the negative log-lik
 two last functions; each `Linear` layer is one `addmm` (`bias + input @ weight.T`).
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(loss.grad_fn)
 print(loss.grad_fn.next_functions)
 print(logits.grad_fn)
@@ -223,8 +215,7 @@ Backward really ran: every parameter now has a `.grad` of its own shape. For the
 the gradient is the average over the four points of `softmax(logits) - one_hot(target)`.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 for name, param in model.named_parameters():
     print(f"{name:9} grad shape {tuple(param.grad.shape)}")
 print(model[4].bias.grad)
@@ -240,8 +231,7 @@ with torch.no_grad():
 the gradient, so every parameter moves by `-0.1 × gradient`:
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 before = model[4].bias.detach().clone()
 optimizer.step()
 print(before)
@@ -256,8 +246,7 @@ Now the same five parts, 300 times, on all 200 points at once. We keep every los
 some and plot them all.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 losses = []
 for step in range(300):
     optimizer.zero_grad()
@@ -274,8 +263,7 @@ Every 30th loss, with three significant digits (enough to see the progress, and 
 machine):
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 for step in range(0, len(losses), 30):
     print(f"step {step:3d}   loss {losses[step]:.3g}")
 print(f"step {len(losses) - 1:3d}   loss {losses[-1]:.3g}")
@@ -340,8 +328,7 @@ The prediction for a point is the class with the larger logit: `argmax` over the
 Again no gradients are needed.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 with torch.no_grad():
     predictions = model(X).argmax(dim=1)
 accuracy = (predictions == y).float().mean().item()

@@ -16,8 +16,7 @@ the gradient they carry, and the caption explains the step. The player runs enti
 so it keeps working in a saved or exported notebook.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 import gradlab as torch
 from gradlab import viz
 
@@ -40,8 +39,7 @@ viz.animate_backward(out, names=locals())
 The player did run backward: the gradient is in `x.grad`.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(x.grad)
 
 # %% [markdown]
@@ -59,12 +57,10 @@ y = a + 1
 z = y * y
 viz.animate_backward(z, names=locals())
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(z.grad_fn.next_functions)  # both inputs lead to the same AddBackward0
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(a.grad)  # 2 * y = 2 * 3
 
 # %% [markdown]
@@ -75,8 +71,7 @@ Backward never overwrites `.grad`: it adds to it. Three backward calls through `
 add `2` three times. That is why a training loop sets the gradients to zero before each step.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 x = torch.tensor(1.0, requires_grad=True)
 for step in range(3):
     loss = x * x
@@ -93,8 +88,7 @@ the `6` already stored.
 loss = x * x
 viz.animate_backward(loss, names=locals())
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(x.grad)
 x.grad = None  # start afresh (optimizer.zero_grad() does this)
 print(x.grad)
@@ -113,14 +107,11 @@ x = torch.tensor(3.0, requires_grad=True)
 square = x * x
 viz.animate_backward(square, retain_graph=True, names=locals())
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 square.backward()  # works: the graph was retained
 print(x.grad)
 
-# %%
-# NBVAL_CHECK_OUTPUT
-# NBVAL_RAISES_EXCEPTION
+# %% tags=["nbval-check-output", "raises-exception"]
 square.backward()  # the previous backward did not retain the graph
 
 # %% [markdown]
@@ -132,8 +123,7 @@ Inside `torch.no_grad()` results get no `grad_fn`: they are constants as far as 
 not `2x + 3x² = 16`.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 x = torch.tensor(2.0, requires_grad=True)
 square = x ** 2
 with torch.no_grad():
@@ -145,8 +135,7 @@ print(total)
 # %%
 viz.animate_backward(total, names=locals())
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(x.grad)
 
 # %% [markdown]
@@ -158,8 +147,7 @@ the constant 4 in `y * y.detach()`, so the gradient is `4 · dy/dx = 4 · 2 = 8`
 `2y · dy/dx = 16`.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 x = torch.tensor(2.0, requires_grad=True)
 y = 2 * x
 frozen = y.detach()
@@ -170,8 +158,7 @@ print(product)
 # %%
 viz.animate_backward(product, names=locals())
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(x.grad)
 
 # %% [markdown]
@@ -183,8 +170,7 @@ print(x.grad)
 one doubles it before it continues to `x`.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 x = torch.tensor([1.0, 2.0], requires_grad=True)
 y = x * 3
 out = (y * y).sum()
@@ -198,8 +184,7 @@ print(x.grad)  # 2 * (2y * 3) = 36x
 `handle.remove()` takes a hook away again.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 peek.remove()
 double.remove()
 x.grad = None
@@ -216,8 +201,7 @@ With `create_graph=True`, the gradient computation is itself recorded, so the gr
 `d²y/dx² = 6x = 12`.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 x = torch.tensor(2.0, requires_grad=True)
 y = x ** 3
 (dy_dx,) = torch.autograd.grad(y, x, create_graph=True)
@@ -231,6 +215,5 @@ Playing backward through the gradient's own graph:
 # %%
 viz.animate_backward(dy_dx, names=locals())
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(x.grad)  # d²y/dx² = 6x

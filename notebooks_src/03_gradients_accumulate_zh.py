@@ -23,8 +23,7 @@
 `x` 是我们自己创建的，不是由运算得到的，因此它的 `grad_fn` 是 `None`。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 import gradlab as torch
 x = torch.ones(2, 2, requires_grad=True)
 print(x)
@@ -35,8 +34,7 @@ print(x.grad_fn)
 `y` 是加法的结果，它的 `grad_fn` 指向加法对应的反向函数 `AddBackward0`。对象地址（`0x...`）每次运行都不一样。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 y = x + 2
 print(y)
 print(y.grad_fn)
@@ -46,8 +44,7 @@ print(y.grad_fn)
 再做两次乘法和一次求平均：`z` 记录的是乘法，只有一个数的 `out` 记录的是平均值。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 z = y * y * 3
 out = z.mean()
 print(z, out)
@@ -62,8 +59,7 @@ print(z, out)
 （gradlab 的随机数生成器与 PyTorch 的相同，所以这些数和 PyTorch 在种子 0 下给出的一样）。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 torch.manual_seed(0)
 a = torch.randn(2, 2) 
 a = ((a * 3) / (a - 1))
@@ -86,8 +82,7 @@ print(b.grad_fn)
 从数学上说，autograd 做的事情是计算"向量乘以雅可比矩阵"，而不是把整个雅可比矩阵求出来。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 out.backward() 
 print(x.grad)
 
@@ -99,8 +94,7 @@ print(x.grad)
 上加了 1，变成 5.5。想要得到"干净"的梯度，必须先把 `x.grad` 清零，这就是训练循环里每一步都要清零梯度的原因。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 out2 = x.sum()
 out2.backward()
 print(x.grad)
@@ -118,8 +112,7 @@ print(x.grad)
 （旧版本的教程里显示的是 `ViewBackward`）。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
 y = 2 * x
 z = y.view(2, 2)
@@ -131,8 +124,7 @@ print(z)
 因为 `z = 2x`，所以 `x.grad` 就是 `2v` 按原来的形状摊平。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 v = torch.tensor([[1.0, 0.1], [0.01, 0.001]], dtype=torch.float)
 z.backward(v)
 print(x.grad)
@@ -145,8 +137,7 @@ print(x.grad)
 只有 `y1 = x²` 这一支把梯度送回 `x`：结果是 `2x = 2`，而不是 `2x + 3x² = 5`。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 x = torch.tensor(1.0, requires_grad=True)
 y1 = x ** 2 
 with torch.no_grad():
@@ -169,8 +160,7 @@ print(x.grad)
 `x` 的值变了，autograd 却毫不知情；`y = 2 * x` 的梯度依然是 2。这种写法会绕过 autograd 的检查，要谨慎使用。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 x = torch.ones(1,requires_grad=True)
 
 print(x.data)
@@ -207,8 +197,7 @@ viz.draw(y3, names=locals())
 （`y1` 的 `PowBackward0`）连着图，第二个输入 `y2` 对应的是 `None`。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(y3.grad_fn.next_functions)
 print(y2.grad_fn)
 
@@ -226,6 +215,5 @@ viz.animate_backward(y3, names=locals())
 播放器真的执行了一次 `backward()`，所以 `x.grad` 里已经有了只来自 `y1` 那一支的梯度 2。
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(x.grad)

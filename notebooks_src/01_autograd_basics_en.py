@@ -16,8 +16,7 @@ After the tutorial's own cells, a last section shows the things the tutorial can
 the graph that autograd builds, and backward running through it step by step.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 import gradlab as torch
 
 # %% [markdown]
@@ -28,8 +27,7 @@ Passing `requires_grad=True` marks a tensor as something we will want derivative
 From now on, every operation that uses it is written down.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 x = torch.ones(2, 2, requires_grad=True)
 print(x)
 
@@ -39,8 +37,7 @@ Adding 2 gives a new tensor. Its printout ends with `grad_fn=<AddBackward0>`: th
 backward function that knows how to send a gradient back through this addition.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 y = x + 2
 print(y)
 
@@ -49,8 +46,7 @@ print(y)
 `grad_fn` is an object of its own, a node of the graph. Its printed address changes from run to run.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(y.grad_fn)
 
 # %% [markdown]
@@ -59,8 +55,7 @@ Two multiplications and an average: `z` remembers a multiplication (`MulBackward
 single number, remembers the mean (`MeanBackward0`).
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 z = y*y*3
 out = z.mean()
 print(z, out)
@@ -75,8 +70,7 @@ The tutorial draws random numbers here; `torch.manual_seed(0)` makes them the sa
 (gradlab's generator is PyTorch's, so these are the numbers PyTorch gives with seed 0).
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 torch.manual_seed(0)
 a = torch.randn(2, 2)
 a = ((a * 3) / (a - 1))
@@ -95,8 +89,7 @@ print(b.grad_fn)
 `x` and stores d(out)/dx in `x.grad`.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 out.backward()
 
 # %% [markdown]
@@ -105,8 +98,7 @@ Each of the four entries of `x` contributes to `out` through `3 * (x + 2)**2 / 4
 derivative at `x = 1` is `6 * 3 / 4 = 4.5`.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(x.grad)
 
 # %% [markdown]
@@ -117,8 +109,7 @@ Here `x` is random and gets doubled until the vector is longer than 1000. How ma
 that takes depends on the numbers drawn, so the graph's length is decided while the code runs.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 torch.manual_seed(0)
 x = torch.randn(3, requires_grad=True)
 y = x * 2
@@ -133,8 +124,7 @@ asks for the vector-Jacobian product `v @ J` instead. Every entry of `y` is `x` 
 of two, so `x.grad` is that power of two times `v`.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 v = torch.tensor([0.1, 1.0, 0.0001], dtype=torch.float)
 y.backward(v)
 print(x.grad)
@@ -146,8 +136,7 @@ print(x.grad)
 Inside `with torch.no_grad():` nothing is written down, even for tensors that require gradients.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(x.requires_grad)
 print((x**2).requires_grad)
 
@@ -178,8 +167,7 @@ The drawing is made from links you can also follow by hand: each function's `nex
 names, for each of its inputs, where the gradient goes next (`None` for a constant).
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(out.grad_fn)
 print(out.grad_fn.next_functions)
 print(y.grad_fn.next_functions)
@@ -199,6 +187,5 @@ The player ran a real `backward()`, so the gradient has been accumulated into `x
 4.5 everywhere as above.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(x.grad)

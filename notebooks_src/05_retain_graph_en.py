@@ -16,8 +16,7 @@ At the end, extra cells show a backward pass that really needs `retain_graph`, t
 and backward played step by step.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 import gradlab as torch
 
 # %% [markdown]
@@ -27,8 +26,7 @@ import gradlab as torch
 `requires_grad=True` asks autograd to record every operation that uses `x`.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 x = torch.ones(2, 2, requires_grad=True)
 print(x)
 
@@ -38,8 +36,7 @@ print(x)
 its printout).
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(x.data)
 
 # %% [markdown]
@@ -47,8 +44,7 @@ print(x.data)
 No backward has run yet, so there is no gradient: `x.grad` is `None`.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(x.grad)
 
 # %% [markdown]
@@ -56,8 +52,7 @@ print(x.grad)
 `x` was typed in by us rather than computed, so no function created it: `grad_fn` is `None` too.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(x.grad_fn)  # we've created x ourselves
 
 # %% [markdown]
@@ -67,13 +62,11 @@ print(x.grad_fn)  # we've created x ourselves
 The sum is computed, and `y` records the function that will carry gradients back through it.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 y = x + 2
 print(y)
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(y.grad_fn)
 
 # %% [markdown]
@@ -82,8 +75,7 @@ Two more steps. The old tutorial page shows `MeanBackward1` for the mean; PyTorc
 renamed it, and today prints `MeanBackward0` for `z.mean()`.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 z = y * y * 3
 out = z.mean()
 print(z, out)
@@ -97,8 +89,7 @@ The tutorial draws random numbers here: `torch.manual_seed(0)` makes them repeat
 gradlab's generator is PyTorch's, they are PyTorch's numbers for seed 0.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 torch.manual_seed(0)
 a = torch.randn(2, 2)
 a = ((a * 3) / (a - 1))
@@ -115,8 +106,7 @@ print(b.grad_fn)
 Backward from the single number `out` fills `x.grad` with d(out)/dx = `6 (x + 2) / 4` = 4.5.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 out.backward()
 print(x.grad)
 
@@ -129,8 +119,7 @@ needs `retain_graph=True` the first time (older versions called it `retain_varia
 a single number, so we pass a gradient of ones of its shape.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 x = torch.ones(2, 2, requires_grad=True)
 y = x + 2
 y.backward(torch.ones(2, 2), retain_graph=True)
@@ -141,8 +130,7 @@ print(x.grad)
 A new product built on top of `y`:
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 z = y * y
 print(z)
 
@@ -154,8 +142,7 @@ graph it would actually work, because an addition keeps nothing for backward. Th
 the end show a graph where it really fails.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 torch.manual_seed(0)
 gradient = torch.randn(2, 2)
 y.backward(gradient)
@@ -169,8 +156,7 @@ Inside `with torch.no_grad():` nothing is recorded, even for tensors that requir
 (The tutorial page lost the indentation of the last line; it belongs inside the `with` block.)
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(x.requires_grad)
 print((x ** 2).requires_grad)
 with torch.no_grad():
@@ -184,17 +170,14 @@ with torch.no_grad():
 frees it; a second one then has nothing to work with and stops with an error.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 x = torch.ones(2, 2, requires_grad=True)
 y = x + 2
 z = y * y
 z.backward(torch.ones(2, 2))
 print(x.grad)
 
-# %%
-# NBVAL_CHECK_OUTPUT
-# NBVAL_RAISES_EXCEPTION
+# %% tags=["nbval-check-output", "raises-exception"]
 z.backward(torch.ones(2, 2))
 
 # %% [markdown]
@@ -217,8 +200,7 @@ PyTorch exposes what a function saved as `_saved_<input>` attributes: here both 
 are `y` itself.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(z.grad_fn._saved_self)
 print(z.grad_fn._saved_other is y, z.grad_fn._saved_self.equal(y))
 
@@ -236,6 +218,5 @@ viz.animate_backward(z, gradient=torch.ones(2, 2), names=locals())
 The player ran a real backward: `x.grad` holds d(sum z)/dx = `2 (x + 2)` = 6.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(x.grad)

@@ -22,8 +22,7 @@ How to read a drawing:
 - `AccumulateGrad` is the last stop before a leaf: it adds the incoming gradient into `.grad`.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 import gradlab as torch
 from gradlab import viz
 
@@ -35,8 +34,7 @@ The four lines every autograd tutorial starts with. Without names, the drawing c
 tensors by their role.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 x = torch.ones(2, 2, requires_grad=True)
 y = x + 2
 z = y * y * 3
@@ -69,8 +67,7 @@ The same graph as text: `viz.tree` needs no Graphviz, and is handy in a terminal
 A tensor reached a second time is written `(see above)`.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 viz.tree(out, names=locals())
 
 # %% [markdown]
@@ -79,8 +76,7 @@ The drawing is built from the same links PyTorch exposes: each function's `next_
 for each of its inputs, the function that gradients go to next (and `None` for a constant).
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 print(out.grad_fn)
 print(out.grad_fn.next_functions)
 print(z.grad_fn.next_functions)
@@ -107,8 +103,7 @@ function saved it, the saved value no longer matches what backward would need. T
 **stale** in red, and backward refuses to run, with the same error as PyTorch.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 a = torch.ones(3, requires_grad=True)
 b = a * 2
 e = b * b
@@ -119,13 +114,10 @@ print(b._version)
 # %%
 viz.draw(e, names=locals(), show_saved=True)
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 viz.tree(e, names=locals(), show_saved=True)
 
-# %%
-# NBVAL_CHECK_OUTPUT
-# NBVAL_RAISES_EXCEPTION
+# %% tags=["nbval-check-output", "raises-exception"]
 e.backward(torch.ones(3))
 
 # %% [markdown]
@@ -159,8 +151,7 @@ and you can differentiate it again. Here `y = x³`, so `dy/dx = 3x² = 12` at `x
 shows how that 12 was computed.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 x = torch.tensor(2.0, requires_grad=True)
 y = x ** 3
 (dy_dx,) = torch.autograd.grad(y, x, create_graph=True)
@@ -174,8 +165,7 @@ viz.draw(dy_dx, names=locals())
 Differentiating once more gives `d²y/dx² = 6x = 12`.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 dy_dx.backward()
 print(x.grad)
 
@@ -188,8 +178,7 @@ A two-layer network written out by hand: four examples with three features, a hi
 random numbers PyTorch's for seed 0.)
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 torch.manual_seed(0)
 inputs = torch.randn(4, 3)
 targets = torch.randn(4, 1)
@@ -214,8 +203,7 @@ The same network as torchviz would draw it, left to right:
 # %%
 viz.draw(loss, names=locals(), functions_only=True, rankdir="LR")
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 viz.tree(loss, names=locals())
 
 # %% [markdown]
@@ -224,8 +212,7 @@ Backward fills the `.grad` of the four parameters (the leaves), and only theirs:
 `targets` do not require gradients.
 """
 
-# %%
-# NBVAL_CHECK_OUTPUT
+# %% tags=["nbval-check-output"]
 loss.backward()
 print(W1.grad)
 print(b1.grad)

@@ -1,0 +1,178 @@
+"""torch.device, and what PyTorch's CPU-only build answers about other devices.
+
+gradlab computes with numpy on the CPU, so it behaves like a PyTorch built without CUDA: every
+device string PyTorch knows parses (`torch.device('cuda:1')` is a valid description), but asking
+for a tensor on any device but the CPU fails with PyTorch's own error
+(`AssertionError: Torch not compiled with CUDA enabled`), so a notebook written for a GPU fails
+loudly here instead of silently running somewhere else.
+"""
+import numbers
+
+# the device types PyTorch parses, in the order its error message lists them
+_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia", "xla",
+          "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
+_TYPE_IDS = {"cpu": 0, "cuda": 1, "mkldnn": 2, "opengl": 3, "opencl": 4, "ideep": 5, "hip": 6, "fpga": 7, "maia": 8,
+             "xla": 9, "vulkan": 10, "xpu": 12, "mps": 13, "meta": 14, "hpu": 15, "ve": 16, "lazy": 17, "ipu": 18,
+             "mtia": 19, "privateuseone": 20}
+_NO_ACCELERATOR = "Cannot access accelerator device when none is available."
+_MISSING = object()
+
+
+def _signature_error(got):
+    return TypeError(f"device() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+                     " * (torch.device device)\n"
+                     f"      didn't match because some of the arguments have invalid types: (!{got}!)\n"
+                     " * (str type, int index = -1)\n")
+
+
+def _index(i):
+    """PyTorch keeps a device index in 8 bits (c10::DeviceIndex); -1 means "no index"."""
+    if i < 0:
+        raise RuntimeError("Device index must not be negative")
+    if i >= 2 ** 63:
+        raise ValueError("Overflow when unpacking long long")
+    i = (i + 128) % 256 - 128
+    return None if i == -1 else i
+
+
+def _parse(text):
+    """'cuda:1' -> ('cuda', 1), with the checks and messages of c10::Device's parser."""
+    if not text:
+        raise RuntimeError("Device string must not be empty")
+    name, sep, digits = text.partition(":")
+    valid = name and all(c.isascii() and (c.isalpha() or c == "_") for c in name) and (
+        not sep or (digits.isascii() and digits.isdigit() and (digits == "0" or digits[0] != "0")))
+    if not valid:
+        raise RuntimeError(f"Invalid device string: '{text}'")
+    if name not in _TYPES:
+        raise RuntimeError(f"Expected one of {', '.join(_TYPES)} device type at start of device string: {name}")
+    if not sep:
+        return name, None
+    if int(digits) >= 2 ** 31:             # (std::stoi fails)
+        raise RuntimeError(f"Could not parse device index '{digits}' in device string '{text}'")
+    return name, _index(int(digits))
+
+
+class device:
+    """Where a tensor lives: `device(type='cpu')`. Immutable and hashable, like PyTorch's."""
+    __slots__ = ("_type", "_index")
+
+    def __init__(self, type=_MISSING, index=None):
+        if isinstance(type, device) and index is None:
+            t, i = type._type, type._index
+        elif isinstance(type, str):
+            if index is not None and not isinstance(index, int) or isinstance(index, bool):
+                raise TypeError(f"device(): argument 'index' (position 2) must be int, not {_name(index)}")
+            t, i = _parse(type)
+            if index is not None:
+                if i is not None or ":" in type:
+                    raise RuntimeError(f"type (string) must not include an index because index was passed "
+                                       f"explicitly: {type}")
+                i = _index(index)
+        elif isinstance(type, int) and not isinstance(type, bool) and index is None:
+            if type < 0:
+                raise RuntimeError("Device index must not be negative")
+            raise RuntimeError(_NO_ACCELERATOR)
+        elif type is _MISSING and index is None:
+            raise TypeError("device() received an invalid combination of arguments - got (), but expected one of:\n"
+                            " * (torch.device device)\n * (str type, int index = -1)\n")
+        elif index is not None:
+            raise TypeError(f"device(): argument 'type' (position 1) must be str, not {_name(type)}")
+        else:
+            raise _signature_error(_name(type))
+        object.__setattr__(self, "_type", t)
+        object.__setattr__(self, "_index", i)
+
+    @property
+    def type(self):
+        return self._type
+
+    @property
+    def index(self):
+        return self._index
+
+    def __setattr__(self, name, value):
+        if name in ("type", "index"):
+            raise AttributeError(f"attribute '{name}' of 'torch.device' objects is not writable")
+        raise AttributeError(f"'torch.device' object has no attribute '{name}'")
+
+    def __repr__(self):
+        if self._index is None:
+            return f"device(type='{self._type}')"
+        return f"device(type='{self._type}', index={self._index & 0xFFFF})"
+
+    def __str__(self):
+        return self._type if self._index is None else f"{self._type}:{self._index}"
+
+    def __eq__(self, other):
+        if not isinstance(other, device):
+            return NotImplemented
+        return self._type == other._type and self._index == other._index
+
+    def __ne__(self, other):
+        if not isinstance(other, device):
+            return NotImplemented
+        return not self == other
+
+    def __hash__(self):
+        index = -1 if self._index is None else self._index
+        return (_TYPE_IDS[self._type] << 16) | (index & 0xFF)
+
+    def _compare(self, other):
+        raise TypeError("comparison not implemented")
+
+    __lt__ = __le__ = __gt__ = __ge__ = _compare
+
+    def __reduce__(self):
+        return (device, (self._type,) if self._index is None else (self._type, self._index))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return None
+
+
+device.__module__ = "gradlab"     # type(d) prints <class 'gradlab.device'> (torch: <class 'torch.device'>)
+
+
+def _name(x):
+    t = type(x)
+    if t is device:
+        return "torch.device"
+    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+
+
+CPU = device("cpu")
+
+
+def as_device(d, function=None):
+    """A factory's or .to()'s `device` argument as a device (str, int or device); `function`
+    names the factory in PyTorch's TypeError for anything else."""
+    if isinstance(d, device):
+        return d
+    if isinstance(d, str):
+        return device(d)
+    if isinstance(d, numbers.Integral) and not isinstance(d, bool):      # an accelerator's index
+        if d < 0:
+            raise RuntimeError("Device index must not be negative")
+        raise RuntimeError(_NO_ACCELERATOR)
+    raise TypeError(f"{function}(): argument 'device' must be torch.device, not {_name(d)}")
+
+
+def require_cpu(d):
+    """Tensors live on the CPU only: anything else fails as in PyTorch's CPU-only build."""
+    if d._type == "cpu":
+        return
+    if d._type == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled")
+    if d._type == "xpu":
+        raise AssertionError("Torch not compiled with XPU enabled")
+    raise RuntimeError(f"PyTorch is not linked with support for {d._type} devices")
+
+
+def check(d, function):
+    """The `device=` argument of a factory: None or the CPU, checked the way PyTorch checks it."""
+    if d is None or d is CPU or type(d) is str and d == "cpu":
+        return
+    require_cpu(as_device(d, function))

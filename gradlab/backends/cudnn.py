@@ -1,0 +1,13 @@
+"""torch.backends.cudnn: absent here; the flags a training script sets are kept and ignored, as in
+PyTorch without CUDA."""
+enabled = True
+benchmark = False
+deterministic = False
+
+
+def is_available():
+    return False
+
+
+def version():
+    return None

@@ -1,0 +1,78 @@
+"""torch.cuda as a CPU-only PyTorch build answers it: no GPU, and a clear error when one is needed.
+
+A notebook's `device = 'cuda' if torch.cuda.is_available() else 'cpu'` picks the CPU, and seeding
+calls (`torch.cuda.manual_seed(0)`) do nothing, as in PyTorch without CUDA.
+"""
+
+_NOT_COMPILED = "Torch not compiled with CUDA enabled"
+
+
+def is_available():
+    return False
+
+
+def device_count():
+    return 0
+
+
+def is_initialized():
+    return False
+
+
+def is_bf16_supported(including_emulation=True):
+    return False
+
+
+def get_arch_list():
+    return []
+
+
+# silent on a CPU-only build: PyTorch queues them until CUDA is initialised, which never happens
+def manual_seed(seed):
+    return None
+
+
+def manual_seed_all(seed):
+    return None
+
+
+def seed():
+    return None
+
+
+def seed_all():
+    return None
+
+
+def set_rng_state(new_state, device="cuda"):
+    return None
+
+
+def empty_cache():
+    return None
+
+
+def memory_allocated(device=None):
+    return 0
+
+
+def max_memory_allocated(device=None):
+    return 0
+
+
+def memory_reserved(device=None):
+    return 0
+
+
+def _needs_cuda(name):
+    def function(*args, **kwargs):
+        raise AssertionError(_NOT_COMPILED)
+    function.__name__ = function.__qualname__ = name
+    return function
+
+
+for _name in ("init", "current_device", "get_device_name", "get_device_properties", "get_device_capability",
+              "synchronize", "initial_seed", "get_rng_state", "get_rng_state_all", "current_stream", "mem_get_info",
+              "ipc_collect"):
+    globals()[_name] = _needs_cuda(_name)
+del _name

@@ -1,0 +1,472 @@
+"""Differential API fuzzer: ~12,000 generated calls, each run under gradlab and under PyTorch.
+
+The calls come from tests/api_fuzz_cases.py (fixed seeds). For each call we compare the outcome:
+the printed text of a result, its dtype, shape, requires_grad and grad_fn name, or the exception's
+type and whole message, and the warnings (category + text). A result that requires grad is also
+backpropagated (`.sum().backward()`) and the leaves' `.grad` compared. A raw numpy/Python internal
+error in gradlab (numpy's messages, AxisError, AttributeError on `_data`, numpy RuntimeWarnings)
+fails on its own, whatever PyTorch does.
+
+    python tests/test_api_fuzz.py --report [path.md]   # agreement per area, mismatches grouped
+
+Agreement is required everywhere except the groups listed in KNOWN_DIFFERENCES (each with a reason).
+"""
+import collections
+import fnmatch
+import math
+import re
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+import api_fuzz_cases  # noqa: E402
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
+
+import gradlab  # noqa: E402
+
+# torch warns only once per process for some messages (TORCH_WARN_ONCE); every case must stand alone.
+torch.set_warn_always(True)
+
+# fnmatch pattern over "area|family|kind" -> why gradlab still differs from PyTorch there.
+KNOWN_DIFFERENCES = {
+}
+
+# Texts that only numpy or gradlab's own internals produce: a failure wherever they appear.
+INTERNAL_PATTERNS = [
+    r"too many indices for array", r"is out of bounds for axis", r"zero-size array", r"axis \S+ is out of bounds",
+    r"numpy", r"ndarray", r"ufunc", r"'_\w+'", r"encountered in", r"Mean of empty slice", r"Degrees of freedom <= 0",
+    r"operands could not be broadcast", r"cannot reshape array", r"object arrays are not supported",
+    r"Python int too large to convert to C long", r"invalid value", r"setting an array element with a sequence",
+    r"only integers, slices \(`:`\)", r"arrays used as indices must be", r"non-broadcastable output operand",
+    r"Cannot cast ufunc", r"inhomogeneous", r"data type .* not understood", r"object of type 'NoneType'",
+    r"'NoneType' object", r"unhashable type", r"takes \d+ positional arguments? but \d+ (were|was) given",
+    r"missing \d+ required positional argument", r"\bnp\.", r"0d arrays?", r"\barrays?\b", r"gradlab\.", r"\.py\b", r"local variable", r"referenced before",
+    r"read-only", r"out of bounds for u?int", r"cannot convert float \w+ to integer", r"not supported between instances",
+    r"cannot be broadcast", r"object is not subscriptable", r"object is not iterable", r"has no len\(\)",
+]
+_INTERNAL = re.compile("|".join(INTERNAL_PATTERNS))
+
+
+def _norm(text):
+    """gradlab names its module `gradlab`; torch's outcome says `torch`. Drop object addresses."""
+    text = text.replace("gradlab", "torch")
+    return re.sub(r" at 0x[0-9a-f]+", " at 0x?", text)
+
+
+class _Values:
+    """The numbers behind a printed tensor: only used to tell a printing difference from a value one."""
+
+    def __init__(self, array):
+        self.array = array
+
+    def __eq__(self, other):
+        return isinstance(other, _Values)
+
+    def __repr__(self):
+        return "<values>"
+
+
+def _is_tensor(v):
+    return isinstance(v, (torch.Tensor, gradlab.Tensor))
+
+
+def describe(v, depth=0):
+    """A comparable, printable summary of a call's result."""
+    if _is_tensor(v):
+        gf = v.grad_fn
+        d = {"str": _norm(repr(v)), "dtype": _norm(str(v.dtype)), "shape": tuple(v.shape),
+             "requires_grad": v.requires_grad, "grad_fn": None if gf is None else type(gf).__name__}
+        try:
+            d["values"] = _Values(np.asarray(v.detach().tolist(), dtype=np.float64))
+        except Exception as e:  # noqa: BLE001
+            d["values"] = f"!{type(e).__name__}: {e}"
+        return ("Tensor", d)
+    if isinstance(v, (torch.Size, gradlab.Size)):
+        return ("Size", str(v).replace("gradlab", "torch"))
+    if isinstance(v, (torch.dtype, gradlab.dtype)):
+        return ("dtype", _norm(str(v)))
+    if isinstance(v, (list, tuple)) and depth < 3:
+        return (type(v).__name__ if type(v) in (list, tuple) else "namedtuple:" + type(v).__name__,
+                tuple(describe(x, depth + 1) for x in v[:64]))
+    if isinstance(v, dict) and depth < 3:
+        return ("dict", tuple((repr(k), describe(x, depth + 1)) for k, x in v.items()))
+    if v is None or isinstance(v, (bool, int, float, str, complex)):
+        if isinstance(v, float) and math.isnan(v):
+            return ("float", "nan")
+        return (type(v).__name__, _norm(repr(v)))
+    return (type(v).__name__, _norm(repr(v)))
+
+
+def _first_grad_tensor(v):
+    if _is_tensor(v):
+        return v if (v.requires_grad and v.grad_fn is not None) else None
+    if isinstance(v, (list, tuple)):
+        for x in v:
+            t = _first_grad_tensor(x)
+            if t is not None:
+                return t
+    return None
+
+
+_COMPILED = {}
+
+
+def _compiled(code):
+    if code not in _COMPILED:
+        setup, _, last = code.rpartition("\n")
+        _COMPILED[code] = (compile(setup, "<case>", "exec") if setup else None, compile(last, "<case>", "eval"))
+    return _COMPILED[code]
+
+
+def run(lib, case):
+    """Run one case under `lib`; returns (outcome, warnings, grads)."""
+    setup, last = _compiled(case.code)
+    ns = {"torch": lib, "F": lib.nn.functional, "nn": lib.nn, "np": np}
+    grads = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            if setup is not None:
+                exec(setup, ns)
+            value = eval(last, ns)
+            outcome = ("ok", describe(value))
+        except Exception as e:  # noqa: BLE001
+            value = None
+            outcome = ("raise", type(e).__name__, _norm(str(e)), type(e).__module__.split(".")[0])
+        finally:
+            if "set_printoptions" in case.code:
+                lib.set_printoptions(profile="default")
+        seen = [(w.category.__name__, _norm(str(w.message))) for w in caught]
+        target = _first_grad_tensor(value) if outcome[0] == "ok" else None
+        if target is not None:
+            try:
+                target.sum().backward()
+                leaves = sorted((k, x) for k, x in ns.items() if _is_tensor(x) and x.requires_grad and x.is_leaf)
+                leaves += [(f"{k}.{n}", p) for k, m in ns.items() if isinstance(m, lib.nn.Module)
+                           for n, p in m.named_parameters()]
+                grads = ("ok", ("leaves:" + ",".join(k for k, _ in leaves), tuple(describe(x.grad) for _, x in leaves)))
+            except Exception as e:  # noqa: BLE001
+                grads = ("raise", type(e).__name__, _norm(str(e)))
+        back = [(w.category.__name__, _norm(str(w.message))) for w in caught][len(seen):]
+    return outcome, seen, grads, back
+
+
+def _internal_text(text, torch_text):
+    """numpy/internal wording in gradlab's text that torch's own text does not share (or None)."""
+    return next((m.group(0) for m in _INTERNAL.finditer(text) if m.group(0) not in torch_text), None)
+
+
+def internal_errors(gradlab_result, torch_result):
+    """Signs of numpy or gradlab internals in gradlab's outcome."""
+    outcome, seen, grads, back = gradlab_result
+    torch_text = repr(torch_result)
+    found = []
+    if outcome[0] == "raise":
+        if outcome[3] == "numpy" or outcome[1] in ("AxisError", "ZeroDivisionError", "RecursionError",
+                                                    "UnboundLocalError", "NameError", "KeyError"):
+            found.append(f"{outcome[1]} from {outcome[3]}")
+        elif _internal_text(outcome[2], torch_text):
+            found.append(f"{outcome[1]} '{_internal_text(outcome[2], torch_text)[:30]}'")
+    for cat, msg in seen + back:
+        if cat == "RuntimeWarning" or _internal_text(msg, torch_text):
+            found.append(f"warning {cat} '{msg[:30]}'")
+    if grads and grads[0] == "raise" and _internal_text(grads[2], torch_text):
+        found.append(f"backward {grads[1]} '{_internal_text(grads[2], torch_text)[:30]}'")
+    if outcome[0] == "ok" and "'!" in repr(outcome[1]):
+        found.append("describe failed: tolist() raised")
+    return found
+
+
+def _close(a, b):
+    a, b = getattr(a, "array", None), getattr(b, "array", None)
+    if not isinstance(a, np.ndarray) or not isinstance(b, np.ndarray) or a.shape != b.shape:
+        return False
+    return bool(np.allclose(a, b, rtol=1e-3, atol=1e-5, equal_nan=True))
+
+
+def _diff_desc(g, t, where):
+    """Kinds of difference between two describe() results."""
+    if g == t:
+        return []
+    if g[0] != t[0]:
+        return [f"{where}type"]
+    if g[0] == "Tensor":
+        gd, td = g[1], t[1]
+        kinds = [f"{where}{k}" for k in ("dtype", "shape", "requires_grad", "grad_fn") if gd[k] != td[k]]
+        if gd["str"] != td["str"] and not any(k.endswith(("dtype", "shape")) for k in kinds):
+            kinds.append(f"{where}print" if _close(gd["values"], td["values"]) else f"{where}value")
+        return kinds
+    if isinstance(g[1], tuple) and isinstance(t[1], tuple) and len(g[1]) == len(t[1]) and g[0] != "Size":
+        kinds = []
+        for a, b in zip(g[1], t[1]):
+            if g[0] == "dict":
+                a, b = a[1], b[1]
+            for k in _diff_desc(a, b, where):
+                if k not in kinds:
+                    kinds.append(k)
+        return kinds or [f"{where}other"]
+    return [f"{where}repr"]
+
+
+def compare(case):
+    """Returns (kinds of difference, internal-error notes, gradlab outcome, torch outcome)."""
+    g = run(gradlab, case)
+    t = run(torch, case)
+    internal = internal_errors(g, t)
+    kinds = []
+    go, to = g[0], t[0]
+    if go[0] != to[0]:
+        if go[0] == "raise" and "has no attribute" in go[2] and "module 'torch" in go[2]:
+            kinds.append("missing-api")
+        else:
+            kinds.append("gradlab-raises" if go[0] == "raise" else "torch-raises")
+    elif go[0] == "raise":
+        if go[1] != to[1]:
+            kinds.append("exc-type")
+        elif go[2] != to[2]:
+            kinds.append("exc-message")
+    else:
+        kinds += _diff_desc(go[1], to[1], "")
+    if g[1] != t[1]:
+        kinds.append("warnings")
+    if g[2] != t[2]:
+        if g[2] is None or t[2] is None:
+            kinds.append("backward-availability")
+        elif g[2][0] != t[2][0]:
+            kinds.append("backward-raises")
+        elif g[2][0] == "raise":
+            kinds.append("backward-exc")
+        else:
+            kinds += ["grad:" + k for k in _diff_desc(g[2][1], t[2][1], "")]
+    if g[3] != t[3]:
+        kinds.append("backward-warnings")
+    return kinds, internal, g, t
+
+
+def signature(case, kinds):
+    return f"{case.area}|{case.family}|{'+'.join(kinds)}"
+
+
+def _short(res):
+    """One line for an outcome: the exception, or the result's kind, dtype and shape."""
+    o = res[0]
+    if o[0] == "raise":
+        return f"{o[1]}: {o[2]}".replace("\n", " ")[:200]
+    d = o[1]
+    if d[0] == "Tensor":
+        return f"tensor {d[1]['dtype']} {d[1]['shape']}"
+    return d[0]
+
+
+def match_key(case, kinds, g, t):
+    """What KNOWN_DIFFERENCES patterns are matched against: area|call|kinds|torch: ...|gradlab: ..."""
+    return f"{case.area}|{case.family}|{'+'.join(kinds)}|torch: {_short(t)}|gradlab: {_short(g)}"
+
+
+def known(key):
+    return next((reason for pat, reason in KNOWN_DIFFERENCES.items() if fnmatch.fnmatchcase(key, pat)), None)
+
+
+def public_names():
+    names = {n for n in dir(gradlab) if not n.startswith("_") and hasattr(torch, n)}
+    return names
+
+
+def _fmt_outcome(res):
+    outcome, seen, grads, back = res
+    if outcome[0] == "raise":
+        text = f"raises {outcome[1]}: {outcome[2]}"
+    else:
+        d = outcome[1]
+        if d[0] == "Tensor":
+            x = d[1]
+            text = f"{x['str']}  [dtype={x['dtype']} shape={x['shape']} rg={x['requires_grad']} fn={x['grad_fn']}]"
+        else:
+            text = repr(d)
+    if seen:
+        text += f"\n    warnings: {seen}"
+    if grads is not None:
+        text += f"\n    backward: {grads!r}"[:1500]
+    if back:
+        text += f"\n    backward warnings: {back}"
+    return text
+
+
+CASES = api_fuzz_cases.all_cases(public_names())
+CHUNK = 500
+
+
+def _chunks():
+    ids = []
+    for start in range(0, len(CASES), CHUNK):
+        ids.append(pytest.param(start, id=f"{CASES[start].area}-{start}"))
+    return ids
+
+
+def _failures(cases):
+    out = []
+    for case in cases:
+        kinds, internal, g, t = compare(case)
+        if internal and not known(match_key(case, ["internal:" + internal[0]], g, t)):
+            out.append((case, ["internal"] + internal, g, t))
+        elif kinds and not internal and not known(match_key(case, kinds, g, t)):
+            out.append((case, kinds, g, t))
+    return out
+
+
+@pytest.mark.parametrize("start", _chunks())
+def test_api_fuzz(start):
+    failures = _failures(CASES[start:start + CHUNK])
+    if failures:
+        lines = [f"{len(failures)} of {CHUNK} cases differ from PyTorch; the first ones:"]
+        for case, kinds, g, t in failures[:8]:
+            lines += [f"--- [{case.area}] {'+'.join(kinds)}", case.code, f"  torch:   {_fmt_outcome(t)}",
+                      f"  gradlab: {_fmt_outcome(g)}"]
+        pytest.fail("\n".join(lines), pytrace=False)
+
+
+def test_every_public_name_is_called():
+    """The generators reach every public function and Tensor method that gradlab and torch share."""
+    text = "\n".join(c.code for c in CASES)
+    funcs = {n for n in public_names() if callable(getattr(gradlab, n)) and not isinstance(getattr(gradlab, n), type)}
+    missing = sorted(n for n in funcs if f"torch.{n}(" not in text)
+    missing += sorted(n for n in api_fuzz_cases.public_methods(gradlab) if f".{n}(" not in text)
+    assert not missing, missing
+
+
+# --- the report ------------------------------------------------------------------------------------
+
+def _collect():
+    """Run every case; returns per-area counts and the differing cases grouped by signature."""
+    by_area, agree = collections.Counter(), collections.Counter()
+    groups, internal_groups, missing = {}, {}, {}
+    for case in CASES:
+        by_area[case.area] += 1
+        try:
+            kinds, internal, g, t = compare(case)
+        except Exception as e:  # noqa: BLE001  (the fuzzer itself must not stop the report)
+            kinds, internal, g, t = [f"harness-error {e!r}"], [], None, None
+        if internal:
+            key = f"{case.area}|{case.family}|internal:{internal[0]}"
+            reason = known(match_key(case, ["internal:" + internal[0]], g, t))
+            internal_groups.setdefault(key, []).append((case, internal, g, t, reason))
+        elif "missing-api" in kinds:
+            missing.setdefault(case.family, []).append((case, kinds, g, t, None))
+        elif kinds:
+            reason = known(match_key(case, kinds, g, t)) if t is not None else None
+            groups.setdefault(signature(case, kinds), []).append((case, kinds, g, t, reason))
+        if not kinds and not internal:
+            agree[case.area] += 1
+    return by_area, agree, groups, internal_groups, missing
+
+
+def report(path=None, limit=80):
+    import time
+    started = time.time()
+    by_area, agree, groups, internal_groups, missing = _collect()
+    elapsed = time.time() - started
+    unknown = lambda items: sum(1 for it in items if not it[4])  # noqa: E731
+    out = [f"# API fuzz report ({len(CASES)} calls, {elapsed:.0f} s, {time.strftime('%H:%M:%S')} UTC)", "",
+           "| area | calls | agree | rate | differ, not in KNOWN_DIFFERENCES |", "|---|---|---|---|---|"]
+    for area in by_area:
+        open_ = sum(unknown(v) for k, v in list(groups.items()) + list(internal_groups.items())
+                    if k.startswith(area + "|"))
+        out.append(f"| {area} | {by_area[area]} | {agree[area]} | {100 * agree[area] / by_area[area]:.1f}% | {open_} |")
+    total = sum(agree.values())
+    out.append(f"| **all** | {len(CASES)} | {total} | {100 * total / len(CASES):.2f}% | |")
+
+    def section(title, gs, n, out):
+        out.extend(["", f"## {title} ({len(gs)} groups, {sum(len(v) for v in gs.values())} calls)", ""])
+        ordered = sorted(gs.items(), key=lambda kv: (all(it[4] for it in kv[1]), -len(kv[1])))
+        for sig, items in ordered[:n]:
+            case, kinds, g, t, reason = items[0]
+            out.append(f"### {len(items)} × `{sig}`" + (f"  (known: {reason})" if all(it[4] for it in items) else ""))
+            out.append("```")
+            out.append(case.code)
+            if t is not None:
+                out.append(f"# torch:   {_fmt_outcome(t)}")
+                out.append(f"# gradlab: {_fmt_outcome(g)}")
+            else:
+                out.append(f"# {kinds}")
+            out.append("```")
+
+    by_kind = collections.Counter()
+    families = collections.defaultdict(collections.Counter)
+    for key, items in internal_groups.items():
+        kind = key.split("|internal:", 1)[1]
+        by_kind[kind] += len(items)
+        families[kind][key.split("|")[1]] += len(items)
+    out.extend(["", "## Internal errors by kind, across all calls", "", "| calls | kind | where (most frequent calls) |",
+                "|---|---|---|"])
+    for kind, n in by_kind.most_common(40):
+        where = ", ".join(f"{f} ({c})" for f, c in families[kind].most_common(6))
+        out.append(f"| {n} | `{kind}` | {where} |")
+    causes = collections.Counter()
+    cause_example = {}
+    for sig, items in groups.items():
+        for case, kinds, g, t, reason in items:
+            if reason or t is None:
+                continue
+            cause = f"{'+'.join(kinds)} | torch: {_template(_short(t))} | gradlab: {_template(_short(g))}"
+            causes[cause] += 1
+            cause_example.setdefault(cause, case.code.replace("\n", "; ")[:160])
+    out.extend(["", "## Open mismatches by cause (outcome texts with numbers and names blurred)", "",
+                "| calls | cause | example |", "|---|---|---|"])
+    for cause, n in causes.most_common(60):
+        out.append(f"| {n} | `{cause[:260]}` | `{cause_example[cause]}` |")
+    head = list(out)
+    for n, target in ((limit, out), (None, head)):  # the short report, then every group in `<path>.full.md`
+        section("Internal errors in gradlab (numpy/Python internals showing)", internal_groups, n, target)
+        section("Mismatches, grouped by area|call|kind (unknown first)", groups, n, target)
+        section("Missing API (gradlab lacks the name)", missing, n and 30, target)
+    text = "\n".join(out) + "\n"
+    if path:
+        Path(path).write_text(text)
+        Path(path).with_suffix(".full.md").write_text("\n".join(head) + "\n")
+    return text
+
+
+def _template(text):
+    """An outcome text with its specifics blurred, so one cause shows up once."""
+    text = re.sub(r"'[^']*'|`[^`]*`|\([^()]*\)", "…", text)
+    text = re.sub(r"-?\d+(\.\d+)?", "N", text)
+    return text[:120]
+
+
+def _escape(text):
+    return re.sub(r"([*?\[])", r"[\1]", text)
+
+
+def suggest_known():
+    """KNOWN_DIFFERENCES entries for every group that differs now and is not yet listed."""
+    _, _, groups, internal_groups, missing = _collect()
+    lines = []
+    for gs in (internal_groups, groups, missing):
+        for sig, items in sorted(gs.items(), key=lambda kv: -len(kv[1])):
+            if all(it[4] for it in items):
+                continue
+            case, kinds, g, t, _ = items[0]
+            if t is None:
+                continue
+            k = ["internal:" + kinds[0]] if gs is internal_groups else kinds
+            pattern = _escape(f"{case.area}|{case.family}|{'+'.join(k)}|") + "*"
+            reason = f"torch {_short(t)[:90]} / gradlab {_short(g)[:90]}"
+            lines.append(f"    {pattern!r}:\n        {reason!r},  # {len(items)}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    if "--suggest" in sys.argv:
+        print(suggest_known())
+    elif "--report" in sys.argv:
+        rest = [a for a in sys.argv[1:] if a != "--report"]
+        text = report(rest[0] if rest else None)
+        print(text[:6000])
+    else:
+        print(__doc__)
