@@ -8,15 +8,16 @@ only numpy).
 from . import _dtype
 from ._dtype import (bool_ as bool, complex64, complex128, dtype, float16, float32, float64, int8, int16, int32,
                      int64, uint8, uint16, uint32, uint64)
-from ._dtype import channels_last, contiguous_format, memory_format, preserve_format
+from ._dtype import channels_last, contiguous_format, finfo, iinfo, memory_format, preserve_format
 from ._size import Size
 from ._device import device
 from ._dtype import promote_types
 from .tensor import Tensor, cat, concat, concatenate, matmul, maximum, minimum, stack, where
+from .tensor import is_warn_always_enabled, set_warn_always
 from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, get_rng_state,
                        initial_seed, linspace, logspace, manual_seed, normal, ones, ones_like, rand, rand_like, randint,
                        randint_like, randn, randn_like, seed, set_rng_state, tensor, zeros, zeros_like)
-from .random import Generator, default_generator
+from .random import PublicGenerator as Generator, default_generator
 from . import autograd
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .display.printing import get_printoptions, printoptions, set_printoptions
@@ -31,6 +32,11 @@ for _cls in (Tensor, Size, dtype, memory_format):
 del _cls
 
 __version__ = "0.1.0"
+
+# torch.FloatTensor, torch.LongTensor, ...: legacy constructors, and isinstance checks of a dtype
+from .creation import _legacy_types  # noqa: E402
+globals().update(_legacy_types())
+del _legacy_types
 
 # PyTorch's aliases
 float = float32
@@ -111,3 +117,6 @@ def _install_rich_reprs():
 
 
 _install_rich_reprs()
+
+from . import _argparse  # noqa: E402  PyTorch's argument errors for its C functions (gradlab/_argparse.py)
+_argparse.install()

@@ -57,27 +57,29 @@ class device:
     """Where a tensor lives: `device(type='cpu')`. Immutable and hashable, like PyTorch's."""
     __slots__ = ("_type", "_index")
 
-    def __init__(self, type=_MISSING, index=None):
-        if isinstance(type, device) and index is None:
-            t, i = type._type, type._index
-        elif isinstance(type, str):
+    def __init__(self, type=_MISSING, index=_MISSING):
+        if index is not _MISSING:                      # the (str type, int index) signature
+            if not isinstance(type, str):
+                raise TypeError(f"device(): argument 'type' (position 1) must be str, not {_name(type)}")
             if index is not None and not isinstance(index, int) or isinstance(index, bool):
                 raise TypeError(f"device(): argument 'index' (position 2) must be int, not {_name(index)}")
             t, i = _parse(type)
+            if ":" in type:
+                raise RuntimeError(f"type (string) must not include an index because index was passed "
+                                   f"explicitly: {type}")
             if index is not None:
-                if i is not None or ":" in type:
-                    raise RuntimeError(f"type (string) must not include an index because index was passed "
-                                       f"explicitly: {type}")
                 i = _index(index)
-        elif isinstance(type, int) and not isinstance(type, bool) and index is None:
+        elif isinstance(type, device):
+            t, i = type._type, type._index
+        elif isinstance(type, str):
+            t, i = _parse(type)
+        elif isinstance(type, int) and not isinstance(type, bool):
             if type < 0:
                 raise RuntimeError("Device index must not be negative")
             raise RuntimeError(_NO_ACCELERATOR)
-        elif type is _MISSING and index is None:
+        elif type is _MISSING:
             raise TypeError("device() received an invalid combination of arguments - got (), but expected one of:\n"
                             " * (torch.device device)\n * (str type, int index = -1)\n")
-        elif index is not None:
-            raise TypeError(f"device(): argument 'type' (position 1) must be str, not {_name(type)}")
         else:
             raise _signature_error(_name(type))
         object.__setattr__(self, "_type", t)
@@ -146,7 +148,7 @@ def _name(x):
 CPU = device("cpu")
 
 
-def as_device(d, function=None):
+def as_device(d, function=None, position=""):
     """A factory's or .to()'s `device` argument as a device (str, int or device); `function`
     names the factory in PyTorch's TypeError for anything else."""
     if isinstance(d, device):
@@ -157,7 +159,7 @@ def as_device(d, function=None):
         if d < 0:
             raise RuntimeError("Device index must not be negative")
         raise RuntimeError(_NO_ACCELERATOR)
-    raise TypeError(f"{function}(): argument 'device' must be torch.device, not {_name(d)}")
+    raise TypeError(f"{function}(): argument 'device'{position} must be torch.device, not {_name(d)}")
 
 
 def require_cpu(d):

@@ -3,17 +3,20 @@
 `gradlab.float32` prints as `torch.float32`, exactly what PyTorch prints, so that
 output a student sees in gradlab is the output they will see in PyTorch.
 """
+import builtins
+
 import numpy as np
 
 
 class dtype:
-    __slots__ = ("name", "np", "is_floating_point", "is_complex", "itemsize", "_category", "_legacy")
+    __slots__ = ("name", "np", "is_floating_point", "is_complex", "is_signed", "itemsize", "_category", "_legacy")
 
     def __init__(self, name, np_dtype, category, legacy):
         self.name = name
         self.np = np.dtype(np_dtype)
         self.is_floating_point = category == 2
         self.is_complex = category == 3
+        self.is_signed = self.np.kind in "ifc"
         self.itemsize = self.np.itemsize
         self._category = category      # 0 bool, 1 integer, 2 floating, 3 complex
         self._legacy = legacy          # 'torch.FloatTensor' style name, used in error messages
@@ -23,6 +26,18 @@ class dtype:
 
     def __reduce__(self):
         return (_by_name, (self.name,))
+
+    def to_real(self):
+        """complex64 -> float32 (real dtypes are their own real dtype)."""
+        return {"complex64": float32, "complex128": float64}.get(self.name, self)
+
+    def to_complex(self):
+        """float32 -> complex64, float64 -> complex128 (complex dtypes stay)."""
+        if self.is_complex:
+            return self
+        if self.name in ("float32", "float64"):
+            return complex64 if self.name == "float32" else complex128
+        raise RuntimeError(f"Unknown Complex ScalarType for {self._legacy[:-6]}")
 
 
 bool_ = dtype("bool", np.bool_, 0, "BoolTensor")
@@ -156,3 +171,53 @@ def result_np_dtype(dims_dtypes, weak_categories):
         if res is None or cat > category(res):
             res = _DEFAULT_FOR_CATEGORY[cat]
     return res
+
+
+# --- torch.finfo / torch.iinfo: the limits of a dtype, printed as PyTorch prints them ----------------
+
+_DIGITS10 = {"float16": 3, "float32": 6, "float64": 15}
+
+
+class finfo:
+    def __init__(self, type=None):
+        type = float32 if type is None else _PYTHON_TYPES.get(type, type) if isinstance(type, builtins.type) else type
+        if not isinstance(type, dtype) or not (type.is_floating_point or type.is_complex):
+            raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
+                            "'torch.finfo'")
+        real = type.to_real()
+        info = np.finfo(real.np)
+        self.bits = real.itemsize * 8
+        self.eps = float(info.eps)
+        self.max = float(info.max)
+        self.min = float(info.min)
+        self.tiny = self.smallest_normal = float(info.tiny)
+        self.resolution = 10.0 ** -_DIGITS10[real.name]
+        self.dtype = real.name
+
+    def __repr__(self):
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+                f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})")
+
+
+class iinfo:
+    def __init__(self, type):
+        if type is bool_:
+            raise TypeError("torch.bool is not supported by torch.iinfo")
+        if not isinstance(type, dtype) or type._category != 1:
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle 'torch.iinfo'")
+        info = np.iinfo(type.np)
+        self.bits = type.itemsize * 8
+        self.max = int(info.max)
+        self.min = int(info.min)
+        self.dtype = type.name
+
+    def __repr__(self):
+        return f"iinfo(min={float(self.min):g}, max={float(self.max):g}, dtype={self.dtype})"
+
+
+def _no_attribute(self, name):
+    raise AttributeError(f"'torch.{type(self).__name__}' object has no attribute '{name}'")
+
+
+finfo.__getattr__ = iinfo.__getattr__ = _no_attribute
+finfo.__module__ = iinfo.__module__ = "gradlab"

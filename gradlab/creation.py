@@ -14,6 +14,7 @@ import numpy as np
 
 from . import _device, _dtype
 from . import random as _random
+from ._size import Size
 from .tensor import _FLOAT_ONLY, Tensor, _argument_type_name, _size_args
 
 
@@ -137,29 +138,29 @@ def _scalar_dtype(x):
     raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
 
 
-def _flatten(data, sizes):
-    """The elements in row-major order, each sequence checked against the shape."""
+def _store(data, sizes, convert):
+    """The elements in row-major order, each converted as soon as it is reached and each sequence
+    checked against the shape when it is reached: the first problem in reading order is the error."""
     out = []
     ndim = len(sizes)
     stack = [(data, 0)]
     while stack:
         obj, dim = stack.pop()
         if dim == ndim:
-            out.append(obj)
+            out.append(convert(obj))
             continue
         if not isinstance(obj, _SEQUENCES):
-            try:
+            try:                                   # any iterable, a tensor included, will do here
                 obj = list(obj)
             except TypeError:
                 raise TypeError("not a sequence") from None
         if len(obj) != sizes[dim]:
             raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(obj)})")
-        if dim + 1 < ndim or not _warned_numpy_list[0]:
-            if any(isinstance(v, np.ndarray) for v in obj) and not _warned_numpy_list[0]:
-                _warned_numpy_list[0] = True
-                warnings.warn(_NUMPY_LIST_WARNING, UserWarning, stacklevel=4)
+        if not _warned_numpy_list[0] and any(isinstance(v, np.ndarray) for v in obj):
+            _warned_numpy_list[0] = True
+            warnings.warn(_NUMPY_LIST_WARNING, UserWarning, stacklevel=4)
         if dim + 1 == ndim:
-            out.extend(obj)
+            out.extend(map(convert, obj))
         else:
             stack.extend((v, dim + 1) for v in reversed(obj))
     return out
@@ -171,76 +172,160 @@ _GRAD_SCALAR_WARNING = (
     "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)")
 
 
-def _python_number(x, target):
-    """A tensor element of a list, as the Python number PyTorch reads from it."""
-    if target.kind in "iu" and x._data.dtype.kind not in "biu":
-        raise TypeError("only integer tensors of a single element can be converted to an index")
-    if x._data.size != 1:
-        raise ValueError("only one element tensors can be converted to Python scalars")
-    if x.requires_grad:
-        warnings.warn(_GRAD_SCALAR_WARNING, UserWarning, stacklevel=5)
-    return x._data.reshape(()).item()
+def _as_float(v, real=True):
+    """float(v) as PyTorch reads a Python element for a floating (or complex) dtype."""
+    if isinstance(v, Tensor):
+        if v._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        if v.requires_grad:
+            warnings.warn(_GRAD_SCALAR_WARNING, UserWarning, stacklevel=6)
+        v = v._data.reshape(()).item()
+    if isinstance(v, (numbers.Real, np.bool_)) or not real and isinstance(v, numbers.Number):
+        return v
+    raise TypeError(f"must be real number, not {_argument_type_name(v)}")
+
+
+def _as_index(v):
+    """operator.index(v) as PyTorch reads an element for an integer or bool dtype."""
+    if isinstance(v, Tensor):
+        if v._data.size != 1 or v._data.dtype.kind not in "biu":
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(v._data.reshape(()).item())
+    if isinstance(v, (bool, np.bool_)) and not isinstance(v, bool):
+        raise TypeError(f"'{_argument_type_name(v)}' object cannot be interpreted as an integer")
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError(f"'{_argument_type_name(v)}' object cannot be interpreted as an integer") from None
 
 
 def _overflow(target):
     return RuntimeError(f"value cannot be converted to type {target.name} without overflow")
 
 
-def _store(values, target):
-    """Python elements -> a flat numpy array of `target`, with the checks of PyTorch's store_scalar."""
-    kind = target.kind
-    if kind in "fc":
-        real = kind == "f"
-        for v in values:
-            if not isinstance(v, (numbers.Real if real else numbers.Number, np.bool_)):
-                raise TypeError(f"must be {'real' if real else 'complex'} number, not {type(v).__name__}")
-        data = np.array(values, dtype=np.float64 if real else np.complex128)
-        with np.errstate(over="ignore"):
-            if target == np.float16:          # PyTorch rounds through float32 (Half has a float constructor)
-                return data.astype(np.float32).astype(np.float16)
-            return data.astype(target)
-    if kind == "b":
-        return np.array([bool(v) for v in values], dtype=np.bool_)
+def _converter(target):
+    """The function PyTorch's store_scalar applies to each element for a dtype."""
+    if target.kind == "f":
+        return _as_float
+    if target.kind == "c":
+        return lambda v: _as_float(v, real=False)
+    if target.kind == "b":
+        def to_bool(v):
+            if isinstance(v, (float, complex, np.bool_)):
+                return v != 0
+            return _as_index(v) != 0
+        return to_bool
     info = np.iinfo(target)
-    ints = []
-    for v in values:
-        if isinstance(v, (float, np.floating)):         # checked_convert<T>(double): no wrap, truncation
-            if v != v or not info.min <= v <= info.max:
-                raise _overflow(target)
-            ints.append(int(v))
-            continue
-        try:
-            i = operator.index(v)
-        except TypeError:
-            raise TypeError(f"'{type(v).__name__}' object cannot be interpreted as an integer") from None
-        if target == np.uint64:          # read as an unsigned 64-bit integer
+    if target == np.uint64:                    # read as an unsigned 64-bit integer
+        def to_uint64(v):
+            if not isinstance(v, int) and not (isinstance(v, Tensor) and v._data.dtype.kind in "biu"):
+                raise TypeError("an integer is required")
+            i = _as_index(v)
             if i < 0:
                 raise OverflowError("can't convert negative int to unsigned")
             if i > info.max:
                 raise OverflowError("int too big to convert")
-        elif not _INT64[0] <= i <= _INT64[1]:
+            return i
+        return to_uint64
+
+    def to_int(v):
+        if isinstance(v, float):               # checked_convert<T>(double): truncation, no wrap
+            if v != v or not info.min <= v <= info.max:
+                raise _overflow(target)
+            return int(v)
+        i = _as_index(v)
+        if not _INT64[0] <= i <= _INT64[1]:
             raise ValueError("Overflow when unpacking long long")
         # unsigned types take negative values modulo 2**bits (two's complement), down to -max
         if i > info.max or i < info.min and not (info.min == 0 and -i <= info.max):
             raise _overflow(target)
-        ints.append(i % (info.max + 1) if i < 0 and info.min == 0 else i)
-    return np.array(ints, dtype=target)
+        return i % (info.max + 1) if i < 0 and info.min == 0 else i
+    return to_int
+
+
+_PLAIN = {bool, int, float, complex}
+_PLAIN_DTYPE = ((complex, np.complex64), (float, np.float32), (int, np.int64), (bool, np.bool_))
+
+
+def _plain_types(data):
+    """The element types of regular nested lists/tuples of Python numbers, or None (slow path)."""
+    if type(data) in _PLAIN:
+        return {type(data)}
+    if type(data) not in (list, tuple):
+        return None
+    types = set()
+    stack = [data]
+    while stack:
+        seq = stack.pop()
+        found = set(map(type, seq))
+        if found & {list, tuple}:
+            if not found <= {list, tuple}:
+                return None
+            stack.extend(seq)
+        elif found <= _PLAIN:
+            types |= found
+        else:
+            return None
+    return types
+
+
+def _fast(data, types, np_dtype):
+    """numpy's conversion for Python numbers, when it provably gives what PyTorch's element-by-
+    element store gives; None when a value needs the slow path (which then raises PyTorch's error)."""
+    target = np.dtype(np_dtype if np_dtype is not None else
+                      next((d for t, d in _PLAIN_DTYPE if t in types), np.float32))
+    if target.kind in "fc":
+        if complex in types and target.kind == "f":
+            return None
+        arr = np.array(data, dtype=np.complex128 if target.kind == "c" else np.float64)
+        if target == np.float64:
+            return arr
+        if target == np.float32 and (not arr.size or np.abs(arr).max() <= 3.4e38):
+            return arr.astype(target)
+        with np.errstate(over="ignore"):      # (huge values become inf, as in PyTorch, silently)
+            return arr.astype(np.float32).astype(target) if target == np.float16 else arr.astype(target)
+    if complex in types or target == np.uint64 and float in types:
+        return None
+    if target.kind == "b":
+        return np.array(data, dtype=np.bool_) if float in types else np.asarray(np.array(data, dtype=np.int64) != 0)
+    arr = np.array(data, dtype=np.float64 if float in types else np.int64)
+    if arr.size:
+        info = np.iinfo(target)
+        low, high = arr.min(), arr.max()
+        if not (info.min <= low and high <= info.max) or (float in types and np.isnan(low)):
+            return None                   # (uint8's wrap of -255..-1, overflow errors: the slow path)
+    return arr.astype(target)
 
 
 def _from_python(data, np_dtype):
     """torch.tensor(data) for Python data (numbers, nested lists/tuples, tensors, numpy scalars)."""
-    if isinstance(data, str):
-        raise TypeError("new(): invalid data type 'str'")
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    types = _plain_types(data)
+    if types is not None:
+        try:
+            arr = _fast(data, types, np_dtype)
+        except (ValueError, OverflowError, TypeError):
+            arr = None                    # ragged rows, ints beyond int64: the slow path says how
+        if arr is not None:
+            return arr
     sizes = _sizes(data)
     target = np.dtype(_scalar_dtype(data) if np_dtype is None else np_dtype)
+    convert = _converter(target)
     if not sizes:
-        values = [data]
+        values = [convert(data)]
     elif 0 in sizes:                    # nothing to store: the rows are not even checked
         return np.zeros(sizes, target)
     else:
-        values = _flatten(data, sizes)
-    values = [_python_number(v, target) if isinstance(v, Tensor) else v for v in values]
-    return _store(values, target).reshape(sizes)
+        values = _store(data, sizes, convert)
+    if target.kind == "f":
+        with np.errstate(over="ignore"):
+            data = np.array(values, dtype=np.float64)
+            # PyTorch rounds a double to half through float (c10::Half is built from a float)
+            data = data.astype(np.float32).astype(target) if target == np.float16 else data.astype(target)
+    else:
+        data = np.array(values, dtype=np.complex128 if target.kind == "c" else target).astype(target)
+    return data.reshape(sizes)
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
@@ -260,6 +345,68 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         arr = arr.astype(np_dtype)
     # (np.ascontiguousarray would turn a 0-d array into a 1-d one)
     return _finish(arr if arr.flags.c_contiguous else arr.copy(order="C"), requires_grad)
+
+
+def legacy_data(args, device, np_dtype=None):
+    """The array of `torch.Tensor(...)` / `torch.FloatTensor(...)`: sizes (uninitialised in PyTorch,
+    zeros here), a tensor (aliased), or a sequence of data converted to the type's dtype (float32
+    for torch.Tensor, np_dtype None)."""
+    typed = np_dtype is not None
+    np_dtype = np_dtype if typed else np.dtype(np.float32)
+    if device is not None:
+        d = _device.as_device(device, "new")
+        if d.type != "cpu":
+            raise RuntimeError(f"legacy constructor expects device type: cpu but device type: {d.type} was passed")
+    if not args:
+        return np.zeros(0, np_dtype)
+    if len(args) == 1 and not isinstance(args[0], (numbers.Integral, Size)):
+        data = args[0]
+        if isinstance(data, Tensor):
+            if typed and data._data.dtype != np_dtype:
+                raise TypeError(f"expected TensorOptions(dtype={_OPTIONS_NAMES[np_dtype]}, device=cpu, layout=Strided, "
+                                "requires_grad=false (default), pinned_memory=false (default), memory_format=(nullopt)) "
+                                f"(got TensorOptions(dtype={_OPTIONS_NAMES.get(data._data.dtype)}, device=cpu, "
+                                "layout=Strided, requires_grad=false (default), pinned_memory=false (default), "
+                                "memory_format=(nullopt)))")
+            return data._data
+        if isinstance(data, (str, bytes)):
+            raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+        if not isinstance(data, _SEQUENCES):
+            raise TypeError(f"new(): data must be a sequence (got {_argument_type_name(data)})")
+        if isinstance(data, np.ndarray):
+            _dtype.from_numpy_dtype(data.dtype)
+            return data.astype(np_dtype)
+        return _from_python(data, np_dtype)
+    for i, a in enumerate(args[0] if isinstance(args[0], Size) else args):
+        if not isinstance(a, numbers.Integral) and not isinstance(a, Tensor):
+            raise TypeError(f"new(): argument 'size' failed to unpack the object at pos {i + 1} with error \"type "
+                            f"must be tuple of ints,but got {_argument_type_name(a)}\"")
+    return np.zeros(_shape(args), np_dtype)
+
+
+# c10's names of the dtypes in a TensorOptions message
+_OPTIONS_NAMES = {np.dtype(np.float32): "float", np.dtype(np.float64): "double", np.dtype(np.float16): "c10::Half",
+                  np.dtype(np.int64): "long int", np.dtype(np.int32): "int", np.dtype(np.int16): "short int",
+                  np.dtype(np.int8): "signed char", np.dtype(np.uint8): "unsigned char", np.dtype(np.bool_): "bool"}
+
+
+class tensortype(type):
+    """The metaclass of torch.FloatTensor and friends: `isinstance(x, torch.FloatTensor)` asks for
+    x's dtype, and `torch.FloatTensor([1, 2])` makes a float32 tensor (legacy constructors)."""
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor) and obj._data.dtype == cls.dtype.np
+
+    def __call__(cls, *args, device=None):
+        return Tensor._make(legacy_data(args, device, cls.dtype.np))
+
+    def __repr__(cls):
+        return f"<class 'torch.{cls.__name__}'>"
+
+
+def _legacy_types():
+    return {d._legacy: tensortype(d._legacy, (), {"dtype": d, "__module__": "gradlab"})
+            for d in _dtype.ALL if d.np.kind in "biuf" and d.np not in _dtype._SHELL}
 
 
 def as_tensor(data, dtype=None, device=None):
@@ -490,7 +637,20 @@ def linspace(start, end, steps=None, *, out=None, dtype=None, layout=None, devic
             s, e = target.type(start), target.type(end)
         step = (e - s) / target.type(steps - 1)
         data = np.where(first, s + step * i.astype(target), e - step * back.astype(target))
+    if target.kind == "f" and not (math.isfinite(start) and math.isfinite(end)):
+        # a NaN bound propagates (positive); inf - inf makes the processor's default NaN (negative)
+        nan = math.nan if math.isnan(start) or math.isnan(end) else -math.nan
+        data = np.where(np.isnan(data), nan, data)
     return _finish(data.astype(target), requires_grad)
+
+
+def _pow(base, x):
+    try:
+        return math.pow(base, x) if not isinstance(x, complex) else complex(base) ** x
+    except OverflowError:
+        return math.inf
+    except ValueError:
+        return math.nan
 
 
 def logspace(start, end, steps=None, base=10.0, *, out=None, dtype=None, layout=None, device=None,
@@ -511,10 +671,10 @@ def logspace(start, end, steps=None, base=10.0, *, out=None, dtype=None, layout=
     step = complex(e - s) / (steps - 1) if target.kind == "c" else float(e - s) / (steps - 1)
     if target.kind == "c":
         exponent = np.where(i < steps // 2, s + step * i, e - step * back)
-    else:
-        exponent = np.where(i < steps // 2, _random._fma64(i, step, float(s)), _random._fma64(back, -step, float(e)))
-    with np.errstate(all="ignore"):
-        data = np.power(base, exponent)
+    else:        # (RangeFactories.cpp is compiled without fused multiply-adds)
+        exponent = np.where(i < steps // 2, float(s) + step * i, float(e) - step * back)
+    # (std::pow, which math.pow calls too; numpy's power rounds differently)
+    data = np.array([_pow(base, x) for x in exponent.tolist()], dtype=exponent.dtype)
     return _finish(data.astype(target), requires_grad)
 
 
@@ -533,41 +693,127 @@ def _gen(generator):
     return generator if generator is not None else _random.default_generator
 
 
+def _uniform(gen, shape, np_dtype):
+    """torch.rand's numbers for any dtype: float16 rounds a float32 draw (1.0 wraps to 0), complex
+    dtypes draw their real and imaginary parts as one float array of twice the size."""
+    if np_dtype.kind == "c":
+        real = np.float32 if np_dtype == np.complex64 else np.float64
+        return gen.uniform(shape + (2,), real).view(np_dtype).reshape(shape)
+    if np_dtype == np.float16:
+        data = gen.uniform(shape, np.float32).astype(np.float16)
+        data[data == 1] = 0
+        return data
+    if np_dtype.kind != "f":
+        raise _not_implemented("check_uniform_bounds", np_dtype)
+    return gen.uniform(shape, np_dtype)
+
+
+def _normal(gen, shape, np_dtype):
+    """torch.randn's numbers for float16 (a float32 draw, rounded) and complex dtypes (parts of
+    standard deviation 1/sqrt(2)), where gradlab reproduces PyTorch's stream."""
+    n = math.prod(shape) * (2 if np_dtype.kind == "c" else 1)        # (the real numbers drawn)
+    if np_dtype.kind in "fc" and np_dtype not in (np.float32, np.float64) and not (n < 16 or n % 16 == 0):
+        raise NotImplementedError(f"gradlab reproduces PyTorch's {np_dtype.name} normal numbers for fewer than 16 "
+                                  "elements or a multiple of 16 only")
+    if np_dtype.kind == "c":
+        real = np.float32 if np_dtype == np.complex64 else np.float64
+        return gen.normal(shape + (2,), real, 0.0, 2 ** -0.5).view(np_dtype).reshape(shape)
+    if np_dtype == np.float16:
+        return gen.normal(shape, np.float32).astype(np.float16)
+    if np_dtype.kind != "f":
+        raise _not_implemented("normal_kernel_cpu", np_dtype)
+    return gen.normal(shape, np_dtype)
+
+
 def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False):
     """Uniform numbers in [0, 1), the same stream as PyTorch's CPU generator."""
     _options("rand", dtype, device, size, requires_grad=requires_grad)
-    return _finish(_gen(generator).uniform(_shape(size), _np(dtype)), requires_grad)
+    return _finish(_uniform(_gen(generator), _shape(size), _np(dtype)), requires_grad)
 
 
 def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False):
     """Standard normal numbers, the same stream as PyTorch's CPU generator."""
     _options("randn", dtype, device, size, requires_grad=requires_grad)
-    return _finish(_gen(generator).normal(_shape(size), _np(dtype)), requires_grad)
+    return _finish(_normal(_gen(generator), _shape(size), _np(dtype)), requires_grad)
 
 
 def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
             requires_grad=False):
-    _options("randint", dtype, device, [a for a in (low, high, size) if a is not None], requires_grad=requires_grad)
+    args = [a for a in (low, high, size) if a is not None]
+    np_dtype = _options("randint", dtype, device, args, requires_grad=requires_grad)
     if size is None:                    # randint(high, size)
         low, high, size = 0, low, high
     if high is None:
         raise TypeError("randint() missing required argument 'high'")
+    _check_randint_arguments(args, low, high, size)
+    target = np.dtype(np.int64) if np_dtype is None else np_dtype
+    _check_random_bounds(low, high, target)
+    data = _gen(generator).randint(low, high, _shape((tuple(size),)), np.int64)
+    return _finish(data.astype(target), requires_grad)
+
+
+def _integer(x):
+    return isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))
+
+
+def _check_randint_arguments(args, low, high, size):
+    """randint's argument types, refused in PyTorch's words."""
+    if len(args) == 3 and not (_integer(low) and _integer(high) and isinstance(size, (tuple, list, Size))):
+        raise _combination_error("randint", args, {})
+    if not _integer(high):
+        raise TypeError(f"randint(): argument 'high' (position {len(args) - 1}) must be int, not "
+                        f"{_argument_type_name(high)}")
+    if not isinstance(size, (tuple, list, Size)):
+        raise TypeError(f"randint(): argument 'size' (position 2) must be tuple of ints, not "
+                        f"{_argument_type_name(size)}")
+    for i, s in enumerate(size):
+        if not _integer(s):
+            raise TypeError(f"randint(): argument 'size' (position {len(args)}) must be tuple of ints, but found "
+                            f"element of type {_argument_type_name(s)} at pos {i}")
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    data = _gen(generator).randint(low, high, _shape((tuple(size),)), np.int64)
-    return _finish(data.astype(_np(dtype, np.int64)), requires_grad)
+
+
+def _check_random_bounds(low, high, target):
+    """PyTorch's check that random integers in [low, high) fit the dtype."""
+    if target.kind == "c":
+        raise RuntimeError("check_random_bounds handles only integral, floating-point and boolean types")
+    if target.kind == "f":
+        digits = np.finfo(target).nmant + 1
+        lowest, highest = -2 ** digits, 2 ** digits
+    elif target.kind == "b":
+        lowest, highest = 0, 1
+    else:
+        info = np.iinfo(target)
+        lowest, highest = info.min, info.max
+    name = _OPTIONS_NAMES.get(target, target.name)
+    if target in (np.float32, np.float64):        # float and double only warn
+        for what, value in (("from", low), ("to - 1", high - 1)):
+            if not lowest <= value <= highest:
+                warnings.warn(f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations "
+                              f"{name} can support discrete uniform distribution only within this range. This "
+                              "warning will become an error in version 1.7 release, please fix the code in advance "
+                              "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+                              "DistributionTemplates.h:111.)", UserWarning, stacklevel=3)
+        return
+    if low < lowest or low > highest:
+        raise RuntimeError(f"from is out of bounds for {name}")
+    if high - 1 < lowest or high - 1 > highest:
+        raise RuntimeError(f"to - 1 is out of bounds for {name}")
 
 
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     _options("rand_like", dtype, device, (input,), requires_grad=requires_grad)
-    return _finish(_random.default_generator.uniform(input._data.shape, _np(dtype, input._data.dtype)), requires_grad)
+    return _finish(_uniform(_random.default_generator, input._data.shape, _np(dtype, input._data.dtype)),
+                   requires_grad)
 
 
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     _options("randn_like", dtype, device, (input,), requires_grad=requires_grad)
-    return _finish(_random.default_generator.normal(input._data.shape, _np(dtype, input._data.dtype)), requires_grad)
+    return _finish(_normal(_random.default_generator, input._data.shape, _np(dtype, input._data.dtype)),
+                   requires_grad)
 
 
 def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -576,13 +822,21 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
              requires_grad=requires_grad)
     if high is None:
         low, high = 0, low
+    target = _np(dtype, input._data.dtype)
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    _check_random_bounds(low, high, target)
     data = _random.default_generator.randint(low, high, input._data.shape, np.int64)
-    return _finish(data.astype(_np(dtype, input._data.dtype)), requires_grad)
+    return _finish(data.astype(target), requires_grad)
 
 
 def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
            requires_grad=False):
     _options("normal", dtype, device)
+    if isinstance(std, Tensor) and std._data.size and (std._data < 0).any():
+        raise RuntimeError("normal expects all elements of std >= 0.0")
+    if isinstance(std, numbers.Real) and std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         m = mean._data if isinstance(mean, Tensor) else mean
         s = std._data if isinstance(std, Tensor) else std
@@ -594,7 +848,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
 
 
 def manual_seed(seed):
-    return _random.manual_seed(seed)
+    return _random.manual_seed(int(seed))
 
 
 def seed():
@@ -610,4 +864,4 @@ def get_rng_state():
 
 
 def set_rng_state(new_state):
-    _random.set_rng_state(new_state._data if isinstance(new_state, Tensor) else np.asarray(new_state))
+    _random.set_rng_state(_random.state_array(new_state))

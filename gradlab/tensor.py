@@ -53,13 +53,10 @@ class Tensor:
     def __new__(cls, *args, **kwargs):
         return object.__new__(cls)
 
-    def __init__(self, *args):
-        """`Tensor(2, 3)` (uninitialised float32, like torch) or `Tensor([1, 2])` (float32 data)."""
-        if len(args) == 1 and not isinstance(args[0], numbers.Integral):
-            data = np.array(_plain(args[0]), dtype=np.float32)
-        else:
-            data = np.zeros(_size_args(args), dtype=np.float32)
-        _init(self, data)
+    def __init__(self, *args, device=None):
+        """`Tensor(2, 3)` (uninitialised float32 in torch, zeros here) or `Tensor([1, 2])` (float32 data)."""
+        from .creation import legacy_data
+        _init(self, legacy_data(args, device))
 
     @classmethod
     def _make(cls, data, grad_fn=None, output_nr=0):
@@ -285,7 +282,8 @@ class Tensor:
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute the gradient of this tensor with respect to the graph leaves (see autograd.backward)."""
-        if inputs is None and not create_graph and (gradient is None or type(gradient) is Tensor):
+        if inputs is None and create_graph is False and (gradient is None or type(gradient) is Tensor) and (
+                retain_graph is None or type(retain_graph) is bool):
             # the common `loss.backward()`: no argument to sort out
             _run_backward([self], [gradient], retain_graph)
         else:
@@ -298,7 +296,7 @@ class Tensor:
         return t
 
     def detach_(self):
-        if self._base is not None and self.grad_fn is not None:
+        if self._base is not None:            # any view, with history or not (PyTorch's rule)
             raise RuntimeError(
                 "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) "
                 "for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and "
@@ -473,7 +471,7 @@ class Tensor:
     def cuda(self, device=None, non_blocking=False, memory_format=None):
         """PyTorch's CPU-only build has no CUDA: fails the way it fails there."""
         if device is not None:
-            d = _device.as_device(device, "cuda")
+            d = _device.as_device(device, "cuda", " (position 1)")
             if d.type != "cuda":
                 raise RuntimeError("Invalid device, must be cuda device")
         raise AssertionError("Torch not compiled with CUDA enabled")
@@ -486,18 +484,49 @@ class Tensor:
     def get_device(self):
         return -1                       # PyTorch's answer for a CPU tensor
 
+    # x.new_zeros(2, 3): a factory whose dtype (and device) default to x's
+    def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+        from .creation import _options, tensor
+        _options("new_tensor", dtype, device)
+        return tensor(data, dtype=self.dtype if dtype is None else dtype, device=device, requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        return self._new("zeros", size, dtype, device, requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        return self._new("ones", size, dtype, device, requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        return self._new("empty", size, dtype, device, requires_grad)
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+        from .creation import _options, full
+        _options("new_full", dtype, device)
+        return full(size, fill_value, dtype=self.dtype if dtype is None else dtype, device=device,
+                    requires_grad=requires_grad)
+
+    def _new(self, factory, size, dtype, device, requires_grad):
+        from . import creation
+        creation._options("new_" + factory, dtype, device)
+        return getattr(creation, factory)(*size, dtype=self.dtype if dtype is None else dtype, device=device,
+                                          requires_grad=requires_grad)
+
     @property
     def is_cpu(self):
         return True
 
-    def clone(self, *, memory_format=None):
+    def clone(self, *args, memory_format=None):
         """A copy with history (CloneBackward0), laid out like self unless memory_format says otherwise."""
+        if args:
+            raise TypeError(f"clone() takes 0 positional arguments but {len(args)} {_was_were(args)} given")
         if memory_format is None or memory_format is _dtype.preserve_format:
             return OPS["clone"](self)
         return OPS["clone"](self, strides=_format_strides(self, memory_format, "clone"))
 
-    def contiguous(self, *, memory_format=_dtype.contiguous_format):
+    def contiguous(self, *args, memory_format=_dtype.contiguous_format):
         """self when already laid out in C order (PyTorch returns the same tensor), else a C-ordered copy."""
+        if args:
+            raise TypeError(f"contiguous() takes 0 positional arguments but {len(args)} {_was_were(args)} given")
         if memory_format is _dtype.contiguous_format:
             if self._data.flags.c_contiguous:
                 return self
@@ -573,6 +602,7 @@ class Tensor:
                 2 if isinstance(exponent, float) else 3
             if cat > _dtype.category(self._data.dtype):   # int_tensor ** 0.5: computed in float32
                 self = Tensor._make(self._data.astype(_dtype._DEFAULT_FOR_CATEGORY[cat]))
+            _check_exponent(exponent, self._data.dtype)
             return OPS["pow_scalar"](self, exponent=exponent)
 
     def __rpow__(self, base):
@@ -687,6 +717,8 @@ class Tensor:
 
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         _check_tensor_argument("allclose", other)
+        if other._data.dtype != self._data.dtype:
+            raise RuntimeError(f"{_kind(self)} did not match {_kind(other)}")
         return bool(np.allclose(self._data, _data_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
 
     def isnan(self):
@@ -721,7 +753,8 @@ class Tensor:
         idx = np.nonzero(self._data)
         if as_tuple:
             return tuple(Tensor._make(i.astype(np.int64)) for i in idx)
-        return Tensor._make(np.stack(idx, axis=1).astype(np.int64))
+        # (PyTorch's result is laid out column by column: not contiguous)
+        return Tensor._make(np.stack(idx, axis=0).astype(np.int64).T)
 
     # --- named arithmetic -----------------------------------------------------------------------
     def add(self, other, alpha=1):
@@ -739,7 +772,7 @@ class Tensor:
 
     def subtract(self, other, alpha=1):
         _check_operand("subtract", other)
-        return self.sub(other, alpha)
+        return self.sub(other, alpha=alpha)
 
     def mul(self, other):
         _check_operand("mul", other)
@@ -873,24 +906,40 @@ class Tensor:
         return OPS["erf"](self)
 
     def clamp(self, min=None, max=None):
+        if isinstance(min, Tensor) or isinstance(max, Tensor):
+            # tensor bounds: PyTorch's ClampBackward0, whose bounds get gradients too
+            _check_arguments("clamp", (min, max), [("Tensor min = None", "Tensor max = None"),
+                                                    ("Number min = None", "Number max = None")])
+            for bound in (min, max):
+                if bound is not None and bound._data.shape != self._data.shape:
+                    try:
+                        np.broadcast_shapes(self._data.shape, bound._data.shape)
+                    except ValueError:
+                        raise broadcast_error(self._data.shape, bound._data.shape) from None
+            return OPS["clamp_tensor"](self, *_clamp_bounds(self, min, max))
+        _check_arguments("clamp", (min, max), [("Tensor min = None", "Tensor max = None"),
+                                                ("Number min = None", "Number max = None")])
         if min is None and max is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-        if isinstance(min, Tensor) or isinstance(max, Tensor):
-            out = self
-            if min is not None:
-                out = maximum(out, _as_tensor(min))
-            if max is not None:
-                out = minimum(out, _as_tensor(max))
-            return out
-        return OPS["clamp"](self, min=_py(min), max=_py(max))
+        src = self
+        for bound in (min, max):                  # (int tensor, float bound: a float result)
+            if bound is not None:
+                src = _lifted(src, _py(bound))
+        return OPS["clamp"](src, min=_py(min), max=_py(max))
 
     clip = clamp
 
     def clamp_min(self, min):
-        return OPS["clamp_min"](self, min=_py(min))
+        _check_arguments("clamp_min", (min,), [("Tensor min",), ("Number min",)])
+        if isinstance(min, Tensor):
+            return OPS["clamp_min_tensor"](self, min)
+        return OPS["clamp_min"](_lifted(self, _py(min)), min=_py(min))
 
     def clamp_max(self, max):
-        return self.clamp(max=max)
+        _check_arguments("clamp_max", (max,), [("Tensor max",), ("Number max",)])
+        if isinstance(max, Tensor):
+            return OPS["clamp_max_tensor"](self, max)
+        return OPS["clamp_max"](_lifted(self, _py(max)), max=_py(max))
 
     def maximum(self, other):
         _check_operand("maximum", other)
@@ -902,23 +951,62 @@ class Tensor:
 
     def index_fill(self, dim, index, value):
         """A copy with the entries at `index` along `dim` set to `value`."""
+        _check_arguments("index_fill", (dim, index, value), [("int dim", "Tensor index", "Tensor value"),
+                                                              ("int dim", "Tensor index", "Number value")])
         d = _wrap_dim(dim, self._data.ndim)
+        idx = index._data
+        if idx.dtype != np.int64:
+            raise IndexError("index_fill_(): Expected dtype int64 for index.")
+        if idx.ndim > 1:
+            raise RuntimeError("Index has to be a vector/scalar")
+        size = self._data.shape[d] if self._data.ndim else 1
+        bad = (idx < -size) | (idx >= size)
+        if bad.any():
+            raise IndexError(f"index {idx[bad].flat[0]} is out of bounds for dimension {d} with size {size}")
         mask = np.zeros(self._data.shape, dtype=bool)
         where = [slice(None)] * self._data.ndim
-        where[d] = _data_of(index).astype(np.int64).reshape(-1)
+        if self._data.ndim:
+            where[d] = idx.reshape(-1)
         mask[tuple(where)] = True
-        return self.masked_fill(mask, value)
+        return OPS["index_fill"](self, mask=mask, value=_py(value))
 
     def masked_fill(self, mask, value):
-        mask = _data_of(mask).astype(bool)
+        mask, value = self._masked_fill_args(mask, value)
+        if isinstance(value, Tensor):
+            return OPS["masked_fill_tensor"](self, value, mask=mask)
+        return OPS["masked_fill"](self, mask=mask, value=value)
+
+    def _masked_fill_args(self, mask, value):
+        _check_arguments("masked_fill", (mask, value), [("Tensor mask", "Tensor value"), ("Tensor mask", "Number value")])
+        if mask._data.dtype != np.bool_:
+            raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {_c_type(mask)}")
+        if isinstance(value, Tensor) and value._data.ndim:
+            raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value._data.ndim} dimension(s).")
+        if not isinstance(value, Tensor):
+            value = _indexing.scalar_for(self, value)
         try:
-            np.broadcast_shapes(mask.shape, self._data.shape)
+            np.broadcast_shapes(mask._data.shape, self._data.shape)
         except ValueError:
-            raise broadcast_error(mask.shape, self._data.shape) from None
-        return OPS["masked_fill"](self, mask=mask, value=_py(value))
+            raise broadcast_error(mask._data.shape, self._data.shape) from None
+        return mask._data, value
 
     def lerp(self, end, weight):
-        return self + (end - self) * weight
+        _check_arguments("lerp", (end, weight), [("Tensor end", "Tensor weight"), ("Tensor end", "Number weight")])
+        if end._data.dtype != self._data.dtype:
+            raise RuntimeError(f"expected dtype {_c_type(self)} for `end` but got dtype {_c_type(end)}")
+        if self._data.dtype.kind not in "fc":
+            raise NotImplementedError(f'"lerp_kernel_scalar" not implemented for '
+                                      f"'{_dtype.from_numpy_dtype(self._data.dtype)._legacy[:-len('Tensor')]}'")
+        for other in (end, weight):
+            if isinstance(other, Tensor) and other._data.shape != self._data.shape:
+                try:
+                    np.broadcast_shapes(self._data.shape, other._data.shape)
+                except ValueError:
+                    raise broadcast_error(self._data.shape, other._data.shape) from None
+        if isinstance(weight, Tensor):
+            return OPS["lerp_tensor"](self, end, weight.to(self.dtype) if weight._data.ndim == 0 else weight)
+        return OPS["lerp"](self, end, weight=_py(weight))
 
     # --- reductions -----------------------------------------------------------------------------
     def sum(self, dim=_NO_DIM, keepdim=False, dtype=None):
@@ -967,14 +1055,14 @@ class Tensor:
     def min(self, dim=None, keepdim=False):
         return self._extreme("min", dim, keepdim)
 
-    def amax(self, dim=(), keepdim=False):
+    def amax(self, dim=(), keepdim=False):       # (dim=None: all dims, like ())
         return OPS["amax"](self, dim=self._amax_dims("amax", dim), keepdim=keepdim)
 
     def amin(self, dim=(), keepdim=False):
         return OPS["amin"](self, dim=self._amax_dims("amin", dim), keepdim=keepdim)
 
     def _amax_dims(self, name, dim):
-        if dim == () or dim == []:
+        if dim is None or dim == () or dim == []:
             if self._data.size == 0:
                 raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
                                    "the reduction dim with the 'dim' argument.")
@@ -1069,12 +1157,14 @@ class Tensor:
         return matmul(self, other)
 
     def mm(self, mat2):
+        _check_tensor_argument("mm", mat2, "mat2")
         _check_mm(self, mat2)
         if mat2.requires_grad:
             return OPS["mm"](self, mat2, mat2_transposed=_mat2_transposed(mat2))
         return OPS["mm"](self, mat2)
 
     def mv(self, vec):
+        _check_tensor_argument("mv", vec, "vec")
         if self._data.ndim == 0:
             raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         if self._data.ndim != 2 or vec._data.ndim != 1:
@@ -1082,18 +1172,28 @@ class Tensor:
         if self._data.shape[1] != vec._data.shape[0]:
             raise RuntimeError(f"size mismatch, got input ({self._data.shape[0]}), mat "
                                f"({'x'.join(map(str, self._data.shape))}), vec ({vec._data.shape[0]})")
+        if self._data.dtype != vec._data.dtype:
+            raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_kind(vec)}, {_kind(self)}, and "
+                               f"{_kind(vec)}")
         return OPS["mv"](self, vec)
 
     def dot(self, other):
+        _check_tensor_argument("dot", other, "tensor")
         if self._data.ndim != 1 or other._data.ndim != 1:
             raise RuntimeError(f"1D tensors expected, but got {self._data.ndim}D and {other._data.ndim}D tensors")
         if self._data.shape != other._data.shape:
             raise RuntimeError(
                 f"inconsistent tensor size, expected tensor [{self._data.size}] and src [{other._data.size}] to have "
                 f"the same number of elements, but got {self._data.size} and {other._data.size} elements respectively")
+        if self._data.dtype != other._data.dtype:
+            raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {_kind(self)} and "
+                               f"{_kind(other)}")
+        if self._data.dtype == np.bool_:
+            raise NotImplementedError('"dot" not implemented for \'Bool\'')
         return OPS["dot"](self, other)
 
     def bmm(self, mat2):
+        _check_tensor_argument("bmm", mat2, "mat2")
         for name, t in (("batch1", self), ("batch2", mat2)):
             if t._data.ndim != 3:
                 raise RuntimeError(f"{name} must be a 3D tensor")
@@ -1101,9 +1201,12 @@ class Tensor:
         if b2[:2] != (b1[0], b1[2]):
             raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{b1[0]}, {b1[2]}] "
                                f"but got: [{b2[0]}, {b2[1]}].")
+        if self._data.dtype != mat2._data.dtype:
+            raise RuntimeError(f"expected scalar type {_kind(self)} but found {_kind(mat2)}")
         return OPS["bmm"](self, mat2)
 
     def outer(self, vec2):
+        _check_tensor_argument("outer", vec2, "vec2")
         for name, t in (("self", self), ("vec2", vec2)):
             if t._data.ndim != 1:
                 raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t._data.ndim}-D")
@@ -1112,6 +1215,8 @@ class Tensor:
     def trace(self):
         if self._data.ndim != 2:
             raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {self._data.ndim}")
+        if self._data.dtype == np.bool_:
+            raise NotImplementedError('"trace" not implemented for \'Bool\'')
         return OPS["trace"](self, self_sizes=self._data.shape)
 
     # --- shape ----------------------------------------------------------------------------------
@@ -1127,6 +1232,7 @@ class Tensor:
         return OPS["view"](self, shape=shape, self_sizes=self._data.shape)._view_of(self)
 
     def view_as(self, other):
+        _check_tensor_argument("view_as", other)
         return self.view(other.shape)
 
     def reshape(self, *shape):
@@ -1138,6 +1244,7 @@ class Tensor:
         return OPS["view"](self, shape=shape, self_sizes=self._data.shape)._view_of(self)
 
     def reshape_as(self, other):
+        _check_tensor_argument("reshape_as", other)
         return self.reshape(other.shape)
 
     def flatten(self, start_dim=0, end_dim=-1):
@@ -1160,6 +1267,9 @@ class Tensor:
     def squeeze(self, dim=None):
         if dim is None:
             return OPS["squeeze"](self, self_sizes=self._data.shape)._view_of(self)
+        if isinstance(dim, (tuple, list)):      # several dims: SqueezeBackward2
+            return OPS["squeeze_dims"](self, dim=_dims(dim, self._data.ndim),
+                                       self_sizes=self._data.shape)._view_of(self)
         if self._data.ndim == 0:
             _wrap_dim(dim, 0)
             return OPS["squeeze"](self, self_sizes=self._data.shape)._view_of(self)
@@ -1182,10 +1292,24 @@ class Tensor:
 
     @property
     def T(self):
+        if self._data.ndim == 0:
+            _warn_once("Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases. "
+                       "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4321.)")
+        elif self._data.ndim != 2:
+            _warn_once("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and "
+                       "it will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
+                       "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor. "
+                       "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)")
         return self.permute(*range(self._data.ndim - 1, -1, -1))
 
     @property
     def mT(self):
+        if self._data.ndim == 0:
+            _warn_once("Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases. "
+                       "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4373.)")
+            return self
+        if self._data.ndim == 1:
+            raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
         return self.transpose(-2, -1)
 
     def permute(self, *dims):
@@ -1222,6 +1346,7 @@ class Tensor:
         return OPS["expand"](self, shape=shape)._view_of(self)
 
     def expand_as(self, other):
+        _check_tensor_argument("expand_as", other)
         return self.expand(other.shape)
 
     def repeat(self, *repeats):
@@ -1244,8 +1369,12 @@ class Tensor:
     def roll(self, shifts, dims=None):
         shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
         dims = (dims,) if isinstance(dims, int) else tuple(dims) if dims is not None else None
-        if dims is None:
-            return self.flatten().roll(shifts, 0).view(self.shape)
+        if not shifts:
+            raise RuntimeError("`shifts` required")
+        if len(shifts) != len(dims or ()) and not (dims is None and len(shifts) == 1):
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims or ())}")
+        if dims is None:                # the flattened tensor rolls (one RollBackward0 node, as in PyTorch)
+            return OPS["roll"](self, shifts=shifts, dims=None)
         if self._data.ndim == 0:
             raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
         dims = tuple(_wrap_dim(d, self._data.ndim) for d in dims)
@@ -1282,6 +1411,9 @@ class Tensor:
         return tuple(t._view_of(self) for t in OPS["unbind"](self, dim=d))
 
     def split(self, split_size, dim=0):
+        if not isinstance(split_size, (numbers.Integral, list, tuple)) or isinstance(split_size, bool):
+            raise TypeError(f"split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints, not "
+                            f"{_type_name(split_size)}")
         if self._data.ndim == 0:
             raise RuntimeError("split expects at least a 1-dimensional tensor")
         if isinstance(split_size, int) and split_size < 0:
@@ -1316,20 +1448,45 @@ class Tensor:
         return self.split(max(-(-size // chunks), 1), dim)
 
     def gather(self, dim, index):
+        _check_tensor_argument("gather", index, "index", position=2)
         d = _wrap_dim(dim, self._data.ndim)
-        idx = _data_of(index)
+        idx = index._data
+        if idx.dtype not in (np.int64, np.int32):
+            raise RuntimeError("gather(): Expected dtype int32/int64 for index")
         if max(idx.ndim, 1) != max(self._data.ndim, 1):     # (a 0-d tensor counts as 1-d here)
             raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
         for i, (n_index, n_self) in enumerate(zip(idx.shape, self._data.shape)):
             if i != d and n_index > n_self:
                 raise RuntimeError(f"Size does not match at dimension {i} expected index {list(idx.shape)} to be no "
                                    f"larger than self {list(self._data.shape)} apart from dimension {d}")
+        size = self._data.shape[d] if self._data.ndim else 1
+        bad = (idx < -size) | (idx >= size)
+        if bad.any():
+            raise RuntimeError(f"index {idx[bad].flat[0]} is out of bounds for dimension {d} with size {size}")
         return OPS["gather"](self, dim=_wrap_dim(dim, self._data.ndim), index=_data_of(index),
                              self_sizes=self._data.shape)
 
     def index_select(self, dim, index):
-        return OPS["index_select"](self, dim=_wrap_dim(dim, self._data.ndim), index=_data_of(index),
-                                   self_sizes=self._data.shape)
+        _check_tensor_argument("index_select", index, "index", position=2)
+        d = _wrap_dim(dim, self._data.ndim)
+        idx = index._data
+        if idx.dtype not in (np.int64, np.int32):
+            raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+        if idx.ndim > 1:
+            raise IndexError("index_select(): Index is supposed to be a vector")
+        size = self._data.shape[d] if self._data.ndim else 1
+        if not self._data.ndim and idx.size != 1:
+            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
+        if size == 0 and idx.size:
+            raise RuntimeError("index_select(): self indexing axis dim should be positive")
+        bad = (idx < 0) | (idx >= size)
+        if bad.any():      # (PyTorch's kernels word it differently: its dim-1 and empty-input kernel, the others)
+            if d == 1 or self._data.size == 0:
+                raise RuntimeError(f"INDICES element is out of DATA bounds, id={idx[bad].flat[0]} axis_dim={size}")
+            raise IndexError("index out of range in self")
+        if self._data.ndim and not idx.ndim:
+            idx = idx.reshape(1)           # (a 0-d index keeps the dim)
+        return OPS["index_select"](self, dim=d, index=idx, self_sizes=self._data.shape)
 
     # --- indexing -------------------------------------------------------------------------------
     def __getitem__(self, key):
@@ -1378,6 +1535,14 @@ class Tensor:
         return self._inplace("sqrt")
 
     def clamp_(self, min=None, max=None):
+        if isinstance(min, Tensor) or isinstance(max, Tensor):
+            _check_arguments("clamp_", (min, max), [("Tensor min = None", "Tensor max = None"),
+                                                     ("Number min = None", "Number max = None")])
+            return self._inplace("clamp_tensor", *_clamp_bounds(self, min, max))
+        _check_arguments("clamp_", (min, max), [("Tensor min = None", "Tensor max = None"),
+                                                 ("Number min = None", "Number max = None")])
+        if min is None and max is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         return self._inplace("clamp", min=_py(min), max=_py(max))
 
     def zero_(self):
@@ -1385,6 +1550,11 @@ class Tensor:
         return fill_inplace(self, 0)
 
     def fill_(self, value):
+        if isinstance(value, Tensor):            # (a 0-d tensor: FillBackward3, its value gets a gradient)
+            if value._data.ndim:
+                raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                                   f"{value._data.ndim} dimensions.")
+            return self._inplace("fill_tensor", value)
         from .ops.indexing import fill_inplace
         return fill_inplace(self, _py(value))
 
@@ -1394,9 +1564,10 @@ class Tensor:
         return self
 
     def masked_fill_(self, mask, value):
-        from .ops.indexing import setitem
-        setitem(self, Tensor._make(_data_of(mask).astype(bool)), value)
-        return self
+        mask, value = self._masked_fill_args(mask, value)
+        if isinstance(value, Tensor):
+            return self._inplace("masked_fill_tensor", value, mask=mask)
+        return self._inplace("masked_fill", mask=mask, value=value)
 
     # `t += x` works in place for what the operators take; for anything else Python falls back to
     # `t = t + x` (numpy computes it for an array, as with PyTorch)
@@ -1619,9 +1790,87 @@ def _check_reduced_size(name, t, dims):
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
-def _check_tensor_argument(name, other, arg="other"):
+_ARG_KINDS = {"Tensor": lambda x: isinstance(x, Tensor),
+              "Number": lambda x: isinstance(x, (numbers.Number, np.number, np.bool_)) and not isinstance(x, Tensor),
+              "int": lambda x: isinstance(x, numbers.Integral) and not isinstance(x, (bool, Tensor))}
+
+
+def _check_arguments(name, args, overloads, keywords=None):
+    """PyTorch's TypeError when no overload takes these arguments: each overload is a tuple of
+    parameters like "Tensor min = None" (a None argument fits a "= None" parameter; "*" starts the
+    keyword-only ones). `keywords`: the names the arguments were passed by."""
+    def fits(x, param):
+        return (x is None and param.endswith("= None")) or _ARG_KINDS[param.split()[0]](x)
+
+    def positional(params):
+        return params[:params.index("*")] if "*" in params else params
+    given = list(enumerate(args))
+    while given and given[-1][1] is None and all(len(positional(p)) > given[-1][0] and positional(p)[given[-1][0]]
+                                                  .endswith("= None") for p in overloads):
+        given.pop()                                  # (defaults left out are not shown)
+    n = len(given)
+    if any(len(positional(p)) >= n and all(fits(x, p[i]) for i, x in given) and
+           all(q.endswith("= None") for q in positional(p)[n:]) for p in overloads):
+        return
+    if keywords is not None:
+        given = [(i, x) for i, x in given if x is not None]
+        got = "".join(f"{keywords[i]}={_type_name(x)}, " for i, x in given)
+        lines = [f" * ({', '.join(params)})" for params in overloads]
+    else:
+        got = ", ".join(_type_name(x) for _, x in given)
+        lines = []
+        for params in overloads:
+            lines.append(f" * ({', '.join(params)})")
+            pos = positional(params)
+            if "*" in params or len(pos) < n or not all(q.endswith("= None") for q in pos[n:]):
+                continue                             # (PyTorch gives no reasons for these)
+            # PyTorch marks !x! what does not fit, and anything given for a Number
+            marks = ", ".join(f"!{_described(x)}!" if pos[i].startswith("Number") or not fits(x, pos[i])
+                              else _described(x) for i, x in given)
+            lines.append(f"      didn't match because some of the arguments have invalid types: ({marks})")
+    raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+                    + "\n".join(lines) + "\n")
+
+
+_WARNED = set()
+_WARN_ALWAYS = [False]
+
+
+def set_warn_always(b):
+    """torch.set_warn_always: warnings PyTorch gives once per process show every time."""
+    _WARN_ALWAYS[0] = bool(b)
+
+
+def is_warn_always_enabled():
+    return _WARN_ALWAYS[0]
+
+
+def _warn_once(message):
+    """PyTorch's TORCH_WARN_ONCE: a deprecation warning shows once per process (unless
+    set_warn_always(True))."""
+    if message not in _WARNED or _WARN_ALWAYS[0]:
+        _WARNED.add(message)
+        warnings.warn(message, UserWarning, stacklevel=3)
+
+
+def _check_tensor_argument(name, other, arg="other", position=1):
     if not isinstance(other, Tensor):
-        raise TypeError(f"{name}(): argument '{arg}' (position 1) must be Tensor, not {_type_name(other)}")
+        raise TypeError(f"{name}(): argument '{arg}' (position {position}) must be Tensor, not {_type_name(other)}")
+
+
+def _clamp_bounds(t, low, high):
+    """clamp's tensor bounds, a missing one standing in as the most extreme value of the result's
+    dtype (so that it changes nothing, not even the result dtype)."""
+    given = low if low is not None else high
+    like = _dtype.result_np_dtype([(t._data.ndim, t._data.dtype), (given._data.ndim, given._data.dtype)], [])
+    if like == np.bool_:
+        lo, hi = False, True
+    elif like.kind in "iu":
+        lo, hi = np.iinfo(like).min, np.iinfo(like).max
+    else:
+        lo, hi = -np.inf, np.inf
+    return (low if low is not None else Tensor._make(np.asarray(lo, like)),
+            high if high is not None else Tensor._make(np.asarray(hi, like)))
 
 
 def _wrap_dim(dim, ndim):
@@ -1659,6 +1908,10 @@ _SCALARS = (bool, int, float, complex)
 _OPERANDS = (Tensor, bool, int, float, complex, np.generic)   # what PyTorch's operators compute with
 _TENSOR_ONLY = ("matmul", "maximum", "minimum")
 _ARGUMENT_ERROR = ("add", "sub", "mul", "div") + _TENSOR_ONLY     # the rest report "invalid combination"
+
+
+def _was_were(args):
+    return "was" if len(args) == 1 else "were"
 
 
 def _format_strides(t, memory_format, function):
@@ -1742,6 +1995,26 @@ def _check_int_scalar(x):
     """A Python int beyond 64 bits: PyTorch's OverflowError (numpy's would name its own types)."""
     if x.__class__ is int and not -2**63 <= x < 2**64:
         raise OverflowError("int too big to convert" if x > 0 else "can't convert negative int to unsigned")
+
+
+_C_TYPES = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
+            "float16": "c10::Half"}
+
+
+def _check_exponent(exponent, dtype):
+    """`int8_tensor ** 300`: PyTorch converts the exponent to the tensor's type and refuses to overflow."""
+    _check_int_scalar(exponent)
+    if exponent.__class__ is int and dtype.kind in "iu":
+        if exponent >= 2**63:                      # a Python int is first read as an int64
+            dtype = np.dtype(np.int64)
+        elif np.iinfo(dtype).min <= exponent <= np.iinfo(dtype).max:
+            return
+    elif exponent.__class__ in (int, float) and dtype == np.float16:
+        if not abs(exponent) > 65504 or np.isinf(exponent):     # (inf and nan convert)
+            return
+    else:
+        return
+    raise RuntimeError(f"value cannot be converted to type {_C_TYPES[dtype.name]} without overflow")
 
 
 def _wrapped(scalar, a):
@@ -1835,8 +2108,8 @@ def _no_grad_binary(ufunc, a, b):
     if ufunc in _BITWISE and dt.kind in "fc":   # PyTorch has no kernel (numpy's TypeError says other words)
         raise NotImplementedError(f'"{_BITWISE[ufunc]}_cpu" not implemented for '
                                   f"'{_dtype.from_numpy_dtype(dt)._legacy[:-len('Tensor')]}'")
-    if dt == np.float16 and b.__class__ is float and ufunc is _elementwise.floor_divide_arrays:
-        # PyTorch divides float16 by a Python float in float32 (numpy would round the float to float16)
+    if dt == np.float16 and b.__class__ in (int, float) and ufunc is _elementwise.floor_divide_arrays:
+        # PyTorch divides float16 by a Python number in float32 (numpy would round it to float16 first)
         return Tensor._make(ufunc(a._data.astype(np.float32), np.float32(b)).astype(np.float16))
     try:
         out = ufunc(a._data.astype(dt, copy=False), bd.astype(dt, copy=False))
@@ -1849,7 +2122,8 @@ def _compare(ufunc, a, b):
     if isinstance(b, Tensor):
         bd = b._data
     elif isinstance(b, _SCALARS + (np.generic, np.ndarray, list, tuple)):
-        bd = np.asarray(b) if isinstance(b, (list, tuple)) else b
+        # (an int is first converted to an integer tensor's dtype, wrapping: int8 < 1000 is int8 < -24)
+        bd = np.asarray(b) if isinstance(b, (list, tuple)) else _wrapped(_number(b), a)
     else:
         return NotImplemented
     try:
@@ -1866,6 +2140,13 @@ def _check_mm(a, b):
                            f"{b._data.shape[0]}x{b._data.shape[1]})")
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_type(a)} != {_c_type(b)}")
+    if a._data.dtype == np.bool_:
+        raise NotImplementedError('"addmm_impl_cpu_" not implemented for \'Bool\'')
+
+
+def _kind(t):
+    """A dtype as PyTorch's kernels name it: Float, Long, Bool."""
+    return _dtype.from_numpy_dtype(t._data.dtype)._legacy[:-len("Tensor")]
 
 
 def _c_type(t):
@@ -1875,12 +2156,11 @@ def _c_type(t):
 
 def matmul(a, b):
     """PyTorch's matmul dispatch, so that the grad_fn names match (see torch-parity.md section 2.2)."""
-    a, b = _as_tensor(a), _as_tensor(b)
+    _check_tensor_argument("matmul", a, "input")
+    _check_tensor_argument("matmul", b, "other", position=2)
     da, db = a._data.ndim, b._data.ndim
     if da == 0 or db == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
-    if a._data.dtype != b._data.dtype:
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_type(a)} != {_c_type(b)}")
     if da == 1 and db == 1:
         return a.dot(b)
     if da == 2 and db == 1:
@@ -1958,16 +2238,29 @@ def _folded_matmul(a, b):
 
 
 def maximum(a, b):
-    return _binary("maximum", _as_tensor(a), b)
+    _check_tensor_argument("maximum", a, "input")
+    _check_tensor_argument("maximum", b, "other", position=2)
+    return _binary("maximum", a, b)
 
 
 def minimum(a, b):
-    return _binary("minimum", _as_tensor(a), b)
+    _check_tensor_argument("minimum", a, "input")
+    _check_tensor_argument("minimum", b, "other", position=2)
+    return _binary("minimum", a, b)
 
 
 def where(condition, input=None, other=None):
     """`where(cond, a, b)`: a where cond is True, else b. Scalars on either side are constants."""
-    cond = _data_of(condition).astype(bool)
+    given = (condition,) + tuple(a for a in (input, other) if a is not None)
+    _check_arguments("where", given, [("Tensor condition",),
+                                      ("Tensor condition", "Tensor input", "Tensor other", "*", "Tensor out = None"),
+                                      ("Tensor condition", "Number self", "Tensor other"),
+                                      ("Tensor condition", "Tensor input", "Number other"),
+                                      ("Tensor condition", "Number self", "Number other")])
+    if condition._data.dtype != np.bool_:
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+                           f"{_kind(condition)}")
+    cond = condition._data
     if input is None:
         return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(cond))
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
@@ -1981,16 +2274,32 @@ def where(condition, input=None, other=None):
     return OPS["where"](*args, condition=cond)
 
 
+def _tensor_list(name, tensors, dim):
+    """cat's and stack's arguments checked as PyTorch checks them (TypeErrors, not numpy's)."""
+    if not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+                        f"{_type_name(tensors)}")
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {_type_name(t)}")
+    if not isinstance(dim, numbers.Integral) or isinstance(dim, bool):
+        raise TypeError(f"{name}(): argument 'dim' (position 2) must be int, not {_type_name(dim)}")
+    return list(tensors)
+
+
 def cat(tensors, dim=0):
-    tensors = list(tensors)
+    tensors = _tensor_list("cat", tensors, dim)
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     for i, t in enumerate(tensors):
         if t._data.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     ref = tensors[0]
     d = _wrap_dim(dim, ref._data.ndim)
     parts = [t for t in tensors if not (t._data.ndim == 1 and t._data.shape[0] == 0)] or tensors
+    if len(parts) < len(tensors):     # the skipped empty tensors still take part in type promotion
+        dt = _dtype.result_np_dtype([(1, t._data.dtype) for t in tensors], [])
+        parts = [t if t._data.dtype == dt else t.to(_dtype.from_numpy_dtype(dt)) for t in parts]
     for i, t in enumerate(tensors):
         if t._data.ndim != ref._data.ndim and not (t._data.ndim == 1 and t._data.shape[0] == 0):
             raise RuntimeError(f"Tensors must have same number of dimensions: got {ref._data.ndim} and {t._data.ndim}")
@@ -2010,7 +2319,7 @@ concat = concatenate = cat
 
 
 def stack(tensors, dim=0):
-    tensors = list(tensors)
+    tensors = _tensor_list("stack", tensors, dim)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     _wrap_dim(dim, tensors[0]._data.ndim + 1)

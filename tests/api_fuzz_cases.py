@@ -435,7 +435,9 @@ def gen_printing(rng, public):
                              layout="plain")
         expr = rng.choice(["str(a * 2)", "str(a.sum())", "str(a.exp().mean())", "str(a[0] if a.dim() else a)",
                            "str(a.detach())", "str(a.relu())", "str(a.view(-1))", "str(a.t())", "repr(a.T)",
-                           "str(a.to(torch.float64))"])
+                           "str(a.to(torch.float64))", "str(torch.max(a.view(-1), 0))", "str(a.view(-1).min(0))",
+                           "str(a.view(-1).split(1))", "str((a * 2).grad_fn)", "str((a * 2).grad_fn.next_functions)",
+                           "str(a.view(-1).unbind(0))", "str(a.reshape(1, -1).max(dim=1, keepdim=True))"])
         return Case("printing", "\n".join(lines + [expr]), "print:grad")
     if r < 0.9:
         lines = tensor_input(rng, "a", dtype=dtype, shape=rng.choice([(), (2,), (3,)]), layout="plain")
@@ -511,7 +513,8 @@ def gen_indexing(rng, public):
                       "np.float64(2.5)"])
     target = rng.choice(["a", "b"])
     setup = lines + (["b = a.clone()"] if target == "b" else [])
-    return Case("indexing", "\n".join(setup + [f"{target}[{idx}] = {val}", target]), "setitem")
+    shown = "(a, a0)" if target == "a" and lines[0].startswith("a0 =") else target  # writes through views?
+    return Case("indexing", "\n".join(setup + [f"{target}[{idx}] = {val}", shown]), "setitem")
 
 
 def gen_warnings(rng, public):
@@ -718,30 +721,46 @@ SWEEP_ARGS = ["", "", "0", "1", "-1", "5", "dim=0", "0, 1", "2.5", "'x'", "None"
               "np.float64(1.5)", "torch.ones(3)"]
 
 
-def gen_sweep(rng, public):
-    """Every public Tensor method and torch function (gradlab's own names that torch also has),
-    called on a fresh tensor with an argument list drawn from a small pool: reaches new names too."""
-    import gradlab
-    methods = public_methods(gradlab)
+def sweep_case(rng, kind, name):
+    """One call of a public name with a fresh tensor and an argument list drawn from a small pool.
+    kind: "method" (a.name(...)), "property" (a.name) or "function" (torch.name(a, ...))."""
     lines = tensor_input(rng, "a", grad=rng.random() < 0.2 and None)
     args = rng.choice(SWEEP_ARGS)
-    gen_sweep.calls += 1  # names in turn, so that each one is reached: methods, then functions
-    functions = sorted(n for n in public if callable(getattr(gradlab, n)) and not isinstance(getattr(gradlab, n), type)
-                       and n not in ("seed", "manual_seed", "set_rng_state", "set_printoptions"))
-    turn = gen_sweep.calls % (len(methods) + len(functions))
-    if turn < len(methods):
-        name = methods[turn]
+    if kind == "property":
+        return Case("attributes", "\n".join(lines + [f"a.{name}"]), f"sweep:Tensor.{name}")
+    if kind == "method":
         if name.endswith("_"):  # in place: on a copy, unless we mean to test the leaf
             lines.append("a = a.clone()" if rng.random() < 0.7 else "a = a")
         expr = f"a.{name}({args})"
     else:
-        name = functions[turn - len(methods)]
         expr = f"torch.{name}(a{', ' if args else ''}{args})"
     if any(w in name for w in ("rand", "normal", "uniform", "dropout", "bernoulli", "random", "exponential")):
         lines.insert(0, "torch.manual_seed(0)")  # random draws: same seed in both libraries
-    if turn < len(methods):
-        return Case("values" if not args else "errors", "\n".join(lines + [expr]), f"sweep:Tensor.{name}")
-    return Case("values" if not args else "errors", "\n".join(lines + [expr]), f"sweep:torch.{name}")
+    family = f"sweep:Tensor.{name}" if kind == "method" else f"sweep:torch.{name}"
+    return Case("values" if not args else "errors", "\n".join(lines + [expr]), family)
+
+
+def sweep_cases(public, seed, visits=4):
+    """Every public Tensor method/property and torch function that gradlab and torch share, `visits` times
+    each. Each name has its own Random, so a name added to gradlab adds cases and changes no other."""
+    import gradlab
+    names = [("method", n) for n in public_methods(gradlab)] + [("property", n) for n in public_properties()]
+    names += [("function", n) for n in sorted(public) if callable(getattr(gradlab, n))
+              and not isinstance(getattr(gradlab, n), type)
+              and n not in ("seed", "manual_seed", "set_rng_state", "set_printoptions")]
+    cases = []
+    for kind, name in names:
+        rng = random.Random(f"{seed}:{kind}:{name}")
+        cases += [sweep_case(rng, kind, name) for _ in range(visits if kind != "property" else 2)]
+    return cases
+
+
+def public_properties():
+    """Non-callable public attributes of gradlab.Tensor that torch.Tensor has too (new ones are picked up)."""
+    import gradlab
+    import torch
+    return sorted(n for n in dir(gradlab.Tensor) if not n.startswith("_") and hasattr(torch.Tensor, n)
+                  and not callable(getattr(gradlab.Tensor, n, None)))
 
 
 def public_methods(lib):
@@ -1029,14 +1048,13 @@ def gen_math(rng, public):
 GENERATORS = {
     "printing": (gen_printing, 900),
     "attributes": (gen_attributes, 900),
-    "values": (gen_values, 1500),
+    "values": (gen_values, 1300),
     "math": (gen_math, 700),
-    "sweep": (gen_sweep, 1000),
     "misc": (gen_misc, 600),
     "functions": (gen_functions, 300),
     "dtypes": (gen_dtypes, 1400),
-    "indexing": (gen_indexing, 1300),
-    "errors": (gen_errors, 1300),
+    "indexing": (gen_indexing, 1200),
+    "errors": (gen_errors, 1100),
     "warnings": (gen_warnings, 400),
     "autograd": (gen_autograd, 1000),
     "nn": (gen_nn, 600),
@@ -1050,9 +1068,8 @@ GENERATORS = {
 def all_cases(public, seed=14):
     """Every case, deterministic: one Random per generator so adding one generator leaves the rest unchanged."""
     cases = []
-    gen_sweep.calls = 0
     for i, (key, (gen, count)) in enumerate(GENERATORS.items()):
         rng = random.Random(seed * 1000 + i)
         for _ in range(count):
             cases.append(gen(rng, public))
-    return cases
+    return cases + sweep_cases(public, seed)

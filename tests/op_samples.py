@@ -264,6 +264,19 @@ def _remainder(draw):
                 [x])
 
 
+@sample("div_rounding")
+def _div_rounding(draw):
+    # x.div(y, rounding_mode=...): x away from the multiples of y, where the quotient jumps
+    r = rng(draw)
+    sa, sb = broadcast_pair(draw)
+    full = np.broadcast_shapes(sa, sb)
+    y = r.uniform(1.0, 2.0, sb)
+    x = (r.integers(-2, 3, full) + r.uniform(0.1, 0.9, full)) * y
+    return Case(pick(draw, [lambda T, x, y: x.div(y, rounding_mode="trunc"), lambda T, x, y: x.div(y, rounding_mode="floor"),
+                            lambda T, x, y: T.div(x, y, rounding_mode="floor"), lambda T, x, y: x.div(1.5, rounding_mode="trunc") + y * 0]),
+                [x, y])
+
+
 @sample("remainder_tensor")
 def _remainder_tensor(draw):
     # x % y with y in [1, 2] (broadcast over x) and x away from the multiples of y, where it jumps
@@ -297,6 +310,70 @@ def _clamp(draw):
 def _clamp_min(draw):
     fn = pick(draw, [lambda T, x: x.clamp_min(0.5), lambda T, x: T.clamp_min(x, -0.5)])
     return Case(fn, [_off_bounds(draw, shape(draw))])
+
+
+@sample("clamp_max")
+def _clamp_max(draw):
+    fn = pick(draw, [lambda T, x: x.clamp_max(0.5), lambda T, x: T.clamp_max(x, -0.5)])
+    return Case(fn, [_off_bounds(draw, shape(draw))])
+
+
+def _apart(draw, shp, others):
+    """Values at least 0.05 away from every value of the arrays `others` (tensor bounds)."""
+    x = uniform(draw, shp)
+    for o in others:
+        near = np.abs(x - o) < 0.05
+        x = np.where(near, o + 0.1, x)
+    return x
+
+
+@sample("clamp_tensor")
+def _clamp_tensor(draw):
+    shp = shape(draw)
+    lo, hi = uniform(draw, shp, -2.0, -0.2), uniform(draw, shp, 0.2, 2.0)
+    fn = pick(draw, [lambda T, x, a, b: x.clamp(a, b), lambda T, x, a, b: x.clamp(min=a) * b,
+                     lambda T, x, a, b: x.clamp(max=b) * a])
+    return Case(fn, [_apart(draw, shp, (lo, hi)), lo, hi])
+
+
+@sample("clamp_min_tensor")
+def _clamp_min_tensor(draw):
+    shp = shape(draw)
+    lo = uniform(draw, shp)
+    return Case(lambda T, x, a: x.clamp_min(a), [_apart(draw, shp, (lo,)), lo])
+
+
+@sample("clamp_max_tensor")
+def _clamp_max_tensor(draw):
+    shp = shape(draw)
+    hi = uniform(draw, shp)
+    return Case(lambda T, x, b: x.clamp_max(b), [_apart(draw, shp, (hi,)), hi])
+
+
+@sample("lerp")
+def _lerp(draw):
+    shp = shape(draw)
+    return Case(lambda T, x, e: x.lerp(e, 0.3), [uniform(draw, shp), uniform(draw, shp)])
+
+
+@sample("lerp_tensor")
+def _lerp_tensor(draw):
+    shp = shape(draw)
+    return Case(lambda T, x, e, w: x.lerp(e, w), [uniform(draw, shp), uniform(draw, shp), uniform(draw, shp)])
+
+
+@sample("masked_fill_tensor")
+def _masked_fill_tensor(draw):
+    shp = shape(draw)
+    mask = rng(draw).random(shp) > 0.5
+    return Case(lambda T, x, v: x.masked_fill(T.tensor(mask), v), [uniform(draw, shp), uniform(draw, ())])
+
+
+@sample("index_fill")
+def _index_fill(draw):
+    shp = shape(draw, min_dims=1)
+    i = draw(st.integers(0, shp[-1] - 1))
+    return Case(lambda T, x: x.index_fill(-1, T.tensor([i]), 0.5), [uniform(draw, shp)])
 
 
 @sample("maximum")
@@ -361,6 +438,22 @@ def _silu(draw):
 def _elu(draw):
     fn = pick(draw, [lambda T, x: activation(T, "elu")(x), lambda T, x: activation(T, "elu")(x, alpha=0.5)])
     return Case(fn, [away_from_zero(draw, shape(draw))])
+
+
+# in-place forms (torch's ...Backward1 nodes) and gelu's tanh approximation
+@sample("leaky_relu_inplace")
+def _leaky_relu_inplace(draw):
+    return Case(lambda T, x: F(T).leaky_relu(x * 1, 0.2, inplace=True), [away_from_zero(draw, shape(draw))])
+
+
+@sample("elu_inplace")
+def _elu_inplace(draw):
+    return Case(lambda T, x: F(T).elu(x * 1, 0.5, inplace=True), [away_from_zero(draw, shape(draw))])
+
+
+@sample("gelu_tanh")
+def _gelu_tanh(draw):
+    return Case(lambda T, x: F(T).gelu(x, approximate="tanh"), [uniform(draw, shape(draw), -3, 3)])
 
 
 # --- copies and dtype -----------------------------------------------------------------------------
@@ -586,6 +679,22 @@ def _nll_loss(draw):
         lambda T, x: F(T).nll_loss(x[0], T.tensor(target[0])),
     ])
     return Case(fn, [uniform(draw, (n, c))])
+
+
+@sample("nll_loss2d")
+def _nll_loss2d(draw):
+    # (N, C, d1, ...) inputs: 4-d directly, other ranks through a view
+    n, c = draw(st.integers(1, 3)), draw(st.integers(2, 4))
+    spatial = draw(st.sampled_from([(2,), (2, 2), (1, 3), (2, 1, 2)]))
+    target = rng(draw).integers(0, c, (n,) + spatial)
+    target[(0,) * target.ndim] = -100       # an ignored position
+    weight = rng(draw).uniform(0.5, 2.0, c)
+    reduction = draw(st.sampled_from(["mean", "sum", "none"]))
+    fn = pick(draw, [
+        lambda T, x: F(T).cross_entropy(x, T.tensor(target), reduction=reduction),
+        lambda T, x: F(T).nll_loss(x, T.tensor(target), weight=const(T, weight, x), reduction=reduction),
+    ])
+    return Case(fn, [uniform(draw, (n, c) + spatial)])
 
 
 @sample("mse_loss")
@@ -950,7 +1059,7 @@ def _copy_fn(T, x, v):
 
 @sample("copy")
 def _copy(draw):
-    shp = shape(draw, min_dims=1)
+    shp = shape(draw, min_dims=2)        # (the value has dims: a 0-d value would be a fill)
     return Case(_copy_fn, [uniform(draw, shp), uniform(draw, shp[1:])])
 
 

@@ -318,3 +318,20 @@ def test_too_large_graph_names_the_options():
 def test_something_that_is_not_a_tensor_says_so():
     with pytest.raises(TypeError, match=r"animate_backward\(\) expects the Tensor to run backward from, but got int"):
         animate_backward(5)
+
+
+# --- caption wording ----------------------------------------------------------------------------------
+def test_start_caption_tells_an_implicit_gradient_from_a_passed_one():
+    x, y, z, out = tutorial()
+    implicit = record_backward(out, names=names_of(out=out))[0].caption
+    assert "dL/dout = 1" in implicit and "exactly as fast as itself" in implicit
+    x, y, z, out = tutorial()
+    passed = record_backward(out, gradient=torch.tensor(1.0), names=names_of(out=out))[0].caption
+    assert "the gradient you passed" in passed and "as fast as itself" not in passed
+
+
+def test_names_that_are_not_identifiers_are_bracketed_in_gradients():
+    w = torch.ones(2, requires_grad=True)
+    loss = (w * 3).sum()
+    captions = " ".join(f.caption for f in record_backward(loss, names={"2.bias": w, "loss": loss}))
+    assert "dL/d(2.bias)" in captions and "dL/d2.bias" not in captions

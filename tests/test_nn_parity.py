@@ -233,8 +233,6 @@ def _loss_cases():
         for a, b in itertools.product(shapes, shapes):
             yield f"{fn}({a} / 2, {b} / 4)"
         for dt_a, dt_b in itertools.product(["torch.int64", "torch.float64", "torch.bool", "torch.float32"], repeat=2):
-            if fn.endswith("logits") and dt_a != dt_b and "int" not in dt_a + dt_b:
-                continue        # not yet: torch's result dtype follows the target's there (see the report)
             yield f"{fn}(torch.tensor([1, 0]).to({dt_a}), torch.tensor([0, 1]).to({dt_b}))"
     for target in ["torch.tensor([0., 1.])", "torch.tensor([0, 1], dtype=torch.int32)", "torch.tensor([0, 1]).byte()",
                    "torch.tensor([True, False])", "torch.tensor([0, 3])", "torch.tensor([-1, 0])",
@@ -248,6 +246,20 @@ def _loss_cases():
             yield f"{fn}({inp}, torch.tensor([0, 1]))"
             yield f"{fn}({inp}, torch.tensor(1))"
             yield f"{fn}({inp}, torch.zeros(0).long())"
+    # K-dimensional inputs (N, C, d1, ...): NllLoss2DBackward0, through a view unless 4-d
+    for shape in [(2, 3, 4), (2, 3, 2, 2), (1, 3, 2, 1, 2), (2, 3, 0)]:
+        inp = f"torch.arange({int(np.prod(shape))}.).reshape{shape}.sin()"
+        target_shape = shape[:1] + shape[2:]
+        n = int(np.prod(target_shape))
+        good = f"(torch.arange({n}) % 3).reshape{target_shape}"
+        for target in [good, f"torch.zeros({shape[0]}).long()", f"torch.zeros{shape[:2]}.long()",
+                       f"({good}).float()", f"({good}) + 1", f"torch.zeros{target_shape + (1,)}.long()"]:
+            for fn in ("F.cross_entropy", "F.nll_loss"):
+                for kw in ("", ", reduction='none'", ", reduction='sum'", ", ignore_index=1",
+                           ", weight=torch.tensor([1., 2., 3.])"):
+                    yield f"{fn}({inp}, {target}{kw})"
+        yield f"F.cross_entropy({inp}, {good}, label_smoothing=0.2)"
+        yield f"F.cross_entropy({inp}, {inp}.softmax(1), label_smoothing=0.2, weight=torch.tensor([1., 2., 3.]))"
     yield "F.binary_cross_entropy(torch.tensor([0.5, 2.]), torch.tensor([0., 1.]))"
     yield "F.binary_cross_entropy(torch.tensor([0.5, float('nan')]), torch.tensor([0., 1.]))"
     yield "F.binary_cross_entropy(torch.tensor([0.5, 0.5]), torch.tensor([0., 2.]))"
@@ -268,6 +280,8 @@ _GRAD_LOSSES = ["F.mse_loss(x, t)", "F.mse_loss(x, t, reduction='sum')", "F.l1_l
                 "F.cross_entropy(x, torch.tensor([2, 0]), weight=torch.tensor([1., 2., 3.]), label_smoothing=0.3)",
                 "F.cross_entropy(x, t.softmax(1), label_smoothing=0.2, weight=torch.tensor([1., 2., 3.]))",
                 "F.nll_loss(x.log_softmax(1), torch.tensor([2, -100]), size_average=False)",
+                "F.cross_entropy(x.view(1, 2, 3), torch.tensor([[2, 0, -100]]), weight=torch.tensor([1., 2.]))",
+                "F.nll_loss(x.view(1, 2, 3, 1), torch.tensor([[[1], [0], [1]]]), reduction='none').sum()",
                 "nn.MSELoss(size_average=False)(x, t)", "nn.CrossEntropyLoss(reduce=False)(x, torch.tensor([2, 0])).sum()"]
 
 
@@ -304,10 +318,79 @@ _MODULE_CASES = [
     "nn.CrossEntropyLoss(weight=[1., 2.])", "nn.Parameter(torch.ones(2, dtype=torch.int64))",
     "nn.Linear(2, 2).to(torch.int64)", "nn.Module()(1)",
 ]
+_ACTIVATION_MODULES = ["nn.LeakyReLU()", "nn.LeakyReLU(0.2, True)", "nn.GELU()", "nn.GELU('tanh')", "nn.GELU('x')",
+                       "nn.ELU()", "nn.ELU(0.5, inplace=True)", "nn.SiLU()", "nn.SiLU(True)", "nn.Softplus()",
+                       "nn.Softplus(2, 10)", "nn.Softmin()", "nn.Softmin(1)", "nn.Tanh()", "nn.Sigmoid()", "nn.ReLU(True)"]
+_MODULE_CASES += [m for m in _ACTIVATION_MODULES]
+_MODULE_CASES += [f"{m}(torch.tensor([[1., -2., 0.5], [2.5, -0.1, 2.]]) * 1)" for m in _ACTIVATION_MODULES]
+_MODULE_CASES += ["nn.Tanh(3)", "nn.Identity(3, foo=4)", "nn.Module(foo=1)"]
+_MODULE_CASES += [f"{m}(torch.tensor([1, -2]))" for m in _ACTIVATION_MODULES]
+_MODULE_CASES += [f"{m}([1.])" for m in _ACTIVATION_MODULES]
+_MODULE_CASES += [f"{m.split('(')[0]}(foo=1)" for m in _ACTIVATION_MODULES]
 
 
 @pytest.mark.parametrize("code", _MODULE_CASES)
 def test_modules(code):
+    check(code)
+
+
+# --- nn.init: keywords, dtypes, errors, zero-element tensors ------------------------------------------------
+_INIT_CASES = [
+    'nn.init.uniform_(torch.empty(2, 3), a=-1, b=1)',
+    'nn.init.uniform_(torch.empty(2, 3), -1, 1)',
+    'nn.init.uniform_([1., 2.])',
+    'nn.init.uniform_(torch.empty(2, 3, dtype=torch.int64))',
+    'nn.init.normal_(torch.empty(2, 3), mean=1, std=0.1)',
+    'nn.init.normal_(torch.empty(2, 3), std=-1)',
+    'nn.init.constant_(torch.empty(2, 3), 0.5)',
+    'nn.init.constant_(torch.empty(2, 3), val=2)',
+    'nn.init.constant_([1.], 2)',
+    'nn.init.zeros_(torch.empty(2, 3))',
+    'nn.init.ones_(torch.empty(2, 3, dtype=torch.int64))',
+    'nn.init.eye_(torch.empty(2, 3))',
+    'nn.init.eye_(torch.empty(2, 3, 4))',
+    'nn.init.eye_(torch.empty(3))',
+    'nn.init.kaiming_uniform_(torch.empty(2, 3))',
+    "nn.init.kaiming_uniform_(torch.empty(2, 3), a=0.1, mode='fan_out', nonlinearity='relu')",
+    "nn.init.kaiming_uniform_(torch.empty(2, 3), mode='bogus')",
+    "nn.init.kaiming_uniform_(torch.empty(2, 3), nonlinearity='bogus')",
+    'nn.init.kaiming_uniform_(torch.empty(3))',
+    'nn.init.kaiming_uniform_(torch.empty(0, 3))',
+    "nn.init.kaiming_normal_(torch.empty(2, 3), nonlinearity='tanh')",
+    'nn.init.kaiming_normal_(torch.empty(2, 3, 4))',
+    'nn.init.xavier_uniform_(torch.empty(2, 3))',
+    'nn.init.xavier_uniform_(torch.empty(2, 3), gain=2.)',
+    'nn.init.xavier_uniform_(torch.empty(3))',
+    'nn.init.xavier_normal_(torch.empty(2, 3))',
+    'nn.init.xavier_normal_(torch.empty(2, 3, 2))',
+    "nn.init.calculate_gain('relu')",
+    "nn.init.calculate_gain('leaky_relu', 0.2)",
+    "nn.init.calculate_gain('bogus')",
+    "nn.init.calculate_gain('tanh')",
+    "nn.init.calculate_gain('selu')",
+    'nn.init._calculate_fan_in_and_fan_out(torch.empty(2, 3, 4))',
+    'nn.init._calculate_fan_in_and_fan_out(torch.empty(3))',
+    'nn.init.uniform_(nn.Parameter(torch.empty(2)))',
+    'nn.init.uniform_(torch.empty(2, requires_grad=True) * 1)',
+    'nn.init.normal_(torch.empty(2, 3, dtype=torch.float64))',
+    'nn.init.zeros_(torch.empty(2, 3), 1)',
+    'nn.init.uniform_(torch.empty(2, 3), foo=1)',
+    'nn.init.uniform_(torch.empty(2, 3, dtype=torch.float16))',
+    'nn.init.normal_(torch.empty(2, 3, dtype=torch.float16))',
+    'nn.init.kaiming_uniform_(torch.empty(2, 3, dtype=torch.float16))',
+    'nn.init.xavier_normal_(torch.empty(2, 3, dtype=torch.float16))',
+    "nn.init.kaiming_uniform_(torch.empty(2, 3), mode='FAN_OUT')",
+    'nn.init.kaiming_normal_(torch.empty(2, 3, dtype=torch.int64))',
+    'nn.init.xavier_uniform_(torch.empty(2, 3, dtype=torch.int64))',
+    'nn.init.normal_(torch.empty(2, 3), std=-1.5)',
+    'nn.init.normal_(torch.empty(2, 3, dtype=torch.int64), std=-1.5)',
+    'nn.init.eye_([1.])',
+    'nn.init.xavier_uniform_(3)',
+]
+
+
+@pytest.mark.parametrize("code", _INIT_CASES)
+def test_init(code):
     check(code)
 
 
@@ -340,6 +423,31 @@ _OPTIM_CASES += [
     "torch.optim.SGD([('w', torch.ones(1, requires_grad=True)), torch.ones(1, requires_grad=True)], lr=0.1)",
     "torch.optim.Adam(nn.Linear(2, 2).parameters(), 0.1, (0.8, 0.9), 1e-6, 0.1, True)",
     "torch.optim.SGD([torch.ones(1, requires_grad=True)], 0.1, 0.9, 0.1, 0.01, False, True)",
+]
+
+_OPTIM_CASES += [
+    '(lambda p: (lambda o: (p.sum().backward(), o.step(), o.state_dict()))(torch.optim.SGD([p], lr=0.1, momentum=0.9)))(torch.tensor([1., 2.], requires_grad=True))',
+    '(lambda p: (lambda o: (p.sum().backward(), o.step(), o.step(), o.state_dict()))(torch.optim.Adam([p], lr=0.1, amsgrad=True)))(torch.tensor([1., 2.], requires_grad=True))',
+    '(lambda p: (lambda o: (p.sum().backward(), o.step(), p))(torch.optim.AdamW([p], lr=0.1, maximize=True)))(torch.tensor([1., 2.], requires_grad=True))',
+    '(lambda p: (lambda o: (p.sum().backward(), o.step(), p))(torch.optim.SGD([p], lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.1)))(torch.tensor([1., 2.], requires_grad=True))',
+    '(lambda p: (lambda o: (o.step(), o.state_dict()))(torch.optim.SGD([p], lr=0.1, momentum=0.9)))(torch.tensor([1., 2.], requires_grad=True))',
+    '(lambda p: (lambda o: (p.sum().backward(), o.zero_grad(set_to_none=False), p.grad))(torch.optim.SGD([p], lr=0.1)))(torch.tensor([1., 2.], requires_grad=True))',
+    '(lambda p: (lambda o: (p.sum().backward(), o.zero_grad(), p.grad))(torch.optim.SGD([p], lr=0.1)))(torch.tensor([1., 2.], requires_grad=True))',
+    "(lambda p: (lambda o: o.load_state_dict({'state': {}, 'param_groups': []}))(torch.optim.SGD([p], lr=0.1)))(torch.tensor([1., 2.], requires_grad=True))",
+    "(lambda p: (lambda o: o.load_state_dict({'state': {}, 'param_groups': [{'params': [0, 1]}]}))(torch.optim.SGD([p], lr=0.1)))(torch.tensor([1., 2.], requires_grad=True))",
+    '(lambda p: (lambda o: o.load_state_dict({}))(torch.optim.SGD([p], lr=0.1)))(torch.tensor([1., 2.], requires_grad=True))',
+    "(lambda p: (lambda o: (o.load_state_dict({'state': {0: {'momentum_buffer': torch.ones(2)}}, 'param_groups': [{'params': [0], 'lr': 0.5, 'momentum': 0.9}]}), o.param_groups[0]['lr'], o.state_dict()))(torch.optim.SGD([p], lr=0.1)))(torch.tensor([1., 2.], requires_grad=True))",
+    "(lambda p: (lambda o: (o.add_param_group({'params': [torch.ones(1, requires_grad=True)], 'lr': 0.3}), o.state_dict()))(torch.optim.SGD([p], lr=0.1)))(torch.tensor([1., 2.], requires_grad=True))",
+    "(lambda p: (lambda o: o.add_param_group({'params': [p]}))(torch.optim.SGD([p], lr=0.1)))(torch.tensor([1., 2.], requires_grad=True))",
+    '(lambda p: (lambda o: o.add_param_group([p]))(torch.optim.SGD([p], lr=0.1)))(torch.tensor([1., 2.], requires_grad=True))',
+    '(lambda p: (lambda o: o.step(lambda: 3))(torch.optim.SGD([p], lr=0.1)))(torch.tensor([1., 2.], requires_grad=True))',
+    "(lambda p: (lambda o: (setattr(p, 'grad', torch.ones(2)), o.step(), p))(torch.optim.SGD([p], lr=torch.tensor(0.5))))(torch.tensor([1., 2.], requires_grad=True))",
+    '(lambda p: (lambda o: (p.sum().backward(), o.step(), p))(torch.optim.SGD([p], lr=0.1)))(torch.tensor([1., 2.], dtype=torch.float64, requires_grad=True))',
+    '(lambda p: (lambda o: (p.sum().backward(), o.step(), p))(torch.optim.Adam([p], lr=0.1, weight_decay=0.1)))(torch.tensor([1., 2.], dtype=torch.float64, requires_grad=True))',
+    "(lambda p: (lambda o: (p.sum().backward(), o.step(), o.state_dict()['param_groups']))(torch.optim.AdamW([p])))(torch.tensor([1., 2.], requires_grad=True))",
+    'torch.optim.SGD([torch.ones(1, requires_grad=True)], lr=0.1).defaults',
+    'torch.optim.Adam([torch.ones(1, requires_grad=True)]).defaults',
+    'torch.optim.SGD([torch.ones(1, requires_grad=True)], lr=0.1).state',
 ]
 
 

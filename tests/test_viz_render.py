@@ -144,3 +144,15 @@ def test_slow_layout_falls_back_to_text(monkeypatch):
     d = draw(tutorial()["out"])
     page = d._repr_mimebundle_()["text/html"]
     assert "<pre>" in page and "took more than" in page and "<svg" not in page
+
+
+@needs_dot
+def test_large_graph_note_comes_before_the_picture():
+    t = torch.ones(2, requires_grad=True)
+    for _ in range(60):
+        t = t * 1.01
+    d = draw(t, max_nodes=20)
+    page = d._repr_mimebundle_()["text/html"]
+    assert d.graph.truncated and page.index("Large graph") < page.index("<img")
+    small = draw(torch.ones(2, requires_grad=True) * 2)._repr_mimebundle_()["text/html"]
+    assert small.startswith('<div class="gradlab-graph"')

@@ -1,4 +1,5 @@
 """gradlab.autograd: backward, grad, custom Functions, gradcheck, jacobian/hessian."""
+import operator
 import warnings
 from collections.abc import Mapping
 
@@ -32,12 +33,19 @@ def _check_gradients(tensors, grads):
     """Each gradient is a Tensor or None (PyTorch's _make_grads), and there is one per output (extra
     gradients are ignored, as PyTorch's zip() of the two does)."""
     grads = [g for _, g in zip(tensors, grads)]
-    for g in grads:
+    for t, g in zip(tensors, grads):
+        if not isinstance(t, _Tensor):
+            raise AssertionError("Expected output to be a torch.Tensor")
         if g is not None and not isinstance(g, _Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
     if len(grads) != len(tensors):
         raise RuntimeError(f"got {len(tensors)} tensors and {len(grads)} gradients")
     return grads
+
+
+def _flag(value):
+    """A bool argument as PyTorch's engine reads it: any integer, else its TypeError."""
+    return value if type(value) is bool else bool(operator.index(value))
 
 
 def _inputs_list(inputs, function):
@@ -68,6 +76,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     tensors = [tensors] if isinstance(tensors, _Tensor) else list(tensors)
     grads = _tensor_or_tensors_to_list(grad_tensors, len(tensors))
     grads = _check_gradients(tensors, grads)
+    create_graph = _flag(create_graph)
+    retain_graph = _flag(create_graph if retain_graph is None else retain_graph)
     if create_graph:
         warnings.warn(_CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
     run_backward(tensors, grads, retain_graph, create_graph, inputs=inputs, accumulate=True)
@@ -90,6 +100,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                       FutureWarning, stacklevel=2)
     grads = _tensor_or_tensors_to_list(grad_outputs, len(outputs))
     grads = _check_gradients(outputs, grads)
+    create_graph, allow_unused = _flag(create_graph), _flag(allow_unused)
+    retain_graph = _flag(create_graph if retain_graph is None else retain_graph)
     result = run_backward(outputs, grads, retain_graph, create_graph, inputs=inputs_list,
                           accumulate=False, allow_unused=allow_unused)
     if materialize_grads:

@@ -206,8 +206,11 @@ class GraphTask:
             self.capture = self.needed = None
         else:
             self.dependencies, order = _discover(root_nodes)
-            self.capture = _capture_points(inputs, accumulate)     # (node, output_nr) -> index into inputs
-            self.needed = _needed_nodes(order, {n for n, _ in self.capture})   # the rest is pruned
+            self.capture = _capture_points(inputs, accumulate)     # (node, output_nr) -> input indices
+            # (backward(inputs=[y]) runs y's own node, as PyTorch does, so that node is spent after
+            # it; autograd.grad only reads the gradient arriving at it)
+            self.capture_nodes = {n for n, _ in self.capture}
+            self.needed = _needed_nodes(order, self.capture_nodes)   # the rest is pruned
         self.captured = [None] * (len(inputs) if inputs is not None else 0)
         self.observing = events.active()
         self.buffers = {}            # node -> one gradient (or None) per output of the node
@@ -299,7 +302,8 @@ class GraphTask:
                 if observing:
                     events.emit(events.NodeFinished(node, ()))
                 continue
-            if needed is not None and not any(c in needed for c, _ in node.next_functions if c is not None):
+            if (needed is not None and not any(c in needed for c, _ in node.next_functions if c is not None)
+                    and not (self.accumulate and node in self.capture_nodes)):
                 if observing:        # only captured, nothing below is asked for
                     events.emit(events.NodeFinished(node, ()))
                 continue
@@ -331,12 +335,8 @@ class GraphTask:
     def _capture(self, node, grads):
         """Keep the gradients autograd.grad / backward(inputs=...) asked for."""
         for nr, g in enumerate(grads):
-            i = self.capture.get((node, nr))
-            if i is not None:
+            for i in self.capture.get((node, nr), ()):
                 self.captured[i] = g
-                if self.accumulate and g is not None and type(node) is not AccumulateGrad:
-                    # backward(inputs=[non_leaf]) fills that tensor's .grad, as PyTorch does
-                    _accumulate_into(self.inputs[i], g, self.create_graph)
 
     def captured_gradients(self, allow_unused):
         """What autograd.grad returns: one Tensor (or None) per input."""
@@ -350,21 +350,24 @@ class GraphTask:
 
 
 def _capture_points(inputs, accumulate):
-    """Where autograd.grad / backward(inputs=...) read gradients: (node, output_nr) -> input index."""
+    """Where autograd.grad / backward(inputs=...) read gradients: (node, output_nr) -> the indices of
+    the inputs it is the gradient of (`grad(y, [x, x])` asks twice for the same one)."""
     capture = {}
     for i, t in enumerate(inputs):
         if not isinstance(t, Tensor):
             raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}")
-        if accumulate and not t.requires_grad:      # (PyTorch calls retain_grad() on backward's inputs)
-            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if accumulate:      # backward(inputs=...) retains the grad of each input, as PyTorch does
+            t.retain_grad()     # (a non-leaf's .grad is then filled; a leaf's always is)
         if t.grad_fn is not None:
-            capture[(t.grad_fn, t._output_nr)] = i
+            key = (t.grad_fn, t._output_nr)
         elif t.requires_grad:
             acc = t._accumulator() if t._accumulator is not None else None
-            if acc is not None:
-                capture[(acc, 0)] = i
+            if acc is None:
+                continue        # a leaf the graph never reached: its gradient stays None
+            key = (acc, 0)
         else:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
+        capture[key] = capture.get(key, ()) + (i,)
     return capture
 
 

@@ -210,7 +210,10 @@ class Node:
         return [None if g is None else g._data for g in grads]
 
     def __call__(self, *grad_outputs):
-        return self.apply(list(grad_outputs))
+        """`y.grad_fn(g)`: run this node by hand, as PyTorch allows (a tuple, one gradient per input)."""
+        if self._freed:
+            self._check_not_freed()
+        return tuple(self.apply(list(grad_outputs)))
 
 
 class AccumulateGrad(Node):

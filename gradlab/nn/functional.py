@@ -40,14 +40,14 @@ def _check_reduction(reduction):
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
-def _legacy_reduction(size_average, reduce, emit_warning=True):
+def _legacy_reduction(size_average, reduce, emit_warning=True, stacklevel=3):
     """torch's _Reduction.legacy_get_string: the pre-1.0 size_average/reduce flags as a reduction name."""
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
     reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
     if emit_warning:
         warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' "
-                      "instead.", UserWarning, stacklevel=3)
+                      "instead.", UserWarning, stacklevel=stacklevel)
     return reduction
 
 
@@ -251,26 +251,44 @@ def _nll_checks(input, target):
         if input._data.shape[0] != batch:
             raise ValueError(f"Expected input batch_size ({input._data.shape[0]}) to match target batch_size "
                              f"({batch}).")
-        if not td:
-            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     elif td == 1 and target._data.shape[0] != 1:
         raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {target._data.shape[0]}")
     if nd > 2:
-        raise NotImplementedError("gradlab's nll_loss supports 1-d and 2-d inputs only")
-    if target._data.ndim > 1:
+        _spatial_checks(input._data.shape, target._data.shape)
+    elif target._data.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if target._data.dtype not in (np.int64, np.uint8):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_scalar_name(target)}")
+    if nd == 2 and not td:      # (an empty batch with a 0-d target gets this far)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+
+
+def _spatial_checks(shape, target_shape):
+    """K-dimensional inputs (N, C, d1, ...): the target must be (N, d1, ...)."""
+    def dims(s):
+        return "[" + ", ".join(map(str, s)) + "]"
+    expected = shape[:1] + shape[2:]
+    if len(shape) == 4:         # torch's 2-d kernel checks these itself
+        if len(target_shape) != 3:
+            raise RuntimeError(f"only batches of spatial targets supported (3D tensors) but got targets of "
+                               f"dimension: {len(target_shape)}")
+        if target_shape != expected:
+            raise RuntimeError(f"size mismatch (got input: {dims(shape)} , target: {dims(target_shape)}")
+    elif target_shape != expected:
+        raise RuntimeError(f"Expected target size {dims(expected)}, got {dims(target_shape)}")
 
 
 def _class_weight(name, weight, input):
-    """The weight of each class, a Tensor of input's dtype (torch refuses a list or another dtype)."""
-    if weight is None:
-        return None
-    _tensor_arg(name, weight, "weight", 3)
-    if weight._data.dtype != input._data.dtype:
-        raise RuntimeError(f"expected scalar type {_scalar_name(input)} but found {_scalar_name(weight)}")
+    """The weight of each class: a Tensor (torch refuses a list); its shape and dtype are checked later."""
+    if weight is not None:
+        _tensor_arg(name, weight, "weight", 3)
     return weight
+
+
+def _check_weight_shape(weight, classes, prefix=""):
+    if weight is not None and weight._data.shape != (classes,):
+        raise RuntimeError(f"{prefix}weight tensor should be defined either for all {classes} classes or no "
+                           f"classes but got weight tensor of shape: [{', '.join(map(str, weight._data.shape))}]")
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
@@ -284,9 +302,17 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 def _nll_loss(input, target, weight, ignore_index, reduction):
     _nll_checks(input, target)
+    classes = input._data.shape[1 if input._data.ndim > 1 else 0]
+    # torch's order: the weight's shape, the input's dtype, the weight's dtype, then the targets' range
+    if input._data.ndim > 2:
+        if weight is not None and weight._data.shape != (classes,):
+            raise RuntimeError("weight tensor should be defined either for all or no classes")
+    else:
+        _check_weight_shape(weight, classes)
     if input._data.dtype.kind not in "fc":
         raise NotImplementedError(f'"nll_loss_out_frame" not implemented for \'{_scalar_name(input)}\'')
-    classes = input._data.shape[-1]
+    if weight is not None and weight._data.dtype != input._data.dtype:
+        raise RuntimeError(f"expected scalar type {_scalar_name(input)} but found {_scalar_name(weight)}")
     t = target._data.astype(np.int64, copy=False)
     if input._data.ndim == 1:       # one sample: its target may be given as [c] (the loss is still 0-d)
         t = t.reshape(())
@@ -295,20 +321,30 @@ def _nll_loss(input, target, weight, ignore_index, reduction):
         bad = (t != ignore_index) & ((t < 0) | (t >= classes))
         if np.logical_or.reduce(bad, axis=None):
             raise IndexError(f"Target {int(t[bad].reshape(-1)[0])} is out of bounds.")
-    w = None
-    if weight is not None:
-        w = weight._data
-        if w.shape != (classes,):
-            raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or no classes "
-                               f"but got weight tensor of shape: [{', '.join(map(str, w.shape))}]")
+    w = None if weight is None else weight._data
     valid = t != ignore_index
     if w is None:
         total = np.count_nonzero(valid)
     else:
         total = np.add.reduce(w[np.where(valid, t, 0)] * valid, axis=None)
     total_weight = input._data.dtype.type(total)
+    if input._data.ndim > 2:
+        return _nll_loss_nd(input, t, valid, w, reduction, total_weight)
     return OPS["nll_loss"](input, target=t, weights=w, reduction=reduction, ignore_index=ignore_index,
                            total_weight=total_weight, self_sizes=input._data.shape)
+
+
+def _nll_loss_nd(input, t, valid, w, reduction, total_weight):
+    """(N, C, d1, ...) inputs: torch's 2-d kernel on (N, C, H, W); other ranks are viewed as 4-d first."""
+    shape = input._data.shape
+    if len(shape) != 4:
+        input = input.view(shape[0], shape[1], -1, 1)
+        t, valid = t.reshape(shape[0], -1, 1), valid.reshape(shape[0], -1, 1)
+    loss = OPS["nll_loss2d"](input, target=t, valid=valid, weights=w, reduction=reduction,
+                             total_weight=total_weight, self_sizes=input._data.shape)
+    if reduction == "none" and len(shape) != 4:
+        loss = loss.view(shape[:1] + shape[2:])
+    return loss
 
 
 def _class_view(weight, input, class_dim):
@@ -332,7 +368,10 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         if target._data.dtype.kind != "f":
             raise RuntimeError(f"Expected floating point type for target with class probabilities, got "
                                f"{_scalar_name(target)}")
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
         classes = input._data.shape[class_dim]
+        _check_weight_shape(weight, classes, "cross_entropy: ")
         logp = input.log_softmax(class_dim)
         if label_smoothing > 0:
             target = target * (1 - label_smoothing) + label_smoothing / classes
@@ -367,15 +406,25 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     return (1 - label_smoothing) * loss + smooth * (label_smoothing / classes)
 
 
-def _loss_inputs(input, target):
-    """torch's regression losses: the size warning, then both sides broadcast (torch's error if they can't)."""
-    if _warn_target_size(input, target):
+def _loss_inputs(input, target, size_average, reduce, reduction):
+    """torch's regression losses: the size warning, the legacy flags, then both sides broadcast (torch's
+    error if they can't). Returns (reduction, whether the shapes differ)."""
+    broadcast = _warn_target_size(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce, stacklevel=4)
+    if broadcast:
         try:
             np.broadcast_shapes(input._data.shape, target._data.shape)
         except ValueError:
             raise broadcast_error(input._data.shape, target._data.shape) from None
-        return True
-    return False
+    return reduction, broadcast
+
+
+def _broadcast_tensors(input, target):
+    """torch.broadcast_tensors: both expanded to one shape (so a 0-d operand no longer counts as a
+    'scalar' in type promotion: float32 (2, 3) against a float64 0-d target gives float64)."""
+    shape = np.broadcast_shapes(input._data.shape, target._data.shape)
+    return input.expand(shape), target.expand(shape)
 
 
 def _weighted(name, input, target, weight, reduction, power):
@@ -395,9 +444,9 @@ def _weighted(name, input, target, weight, reduction, power):
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """Mean (or sum) of squared differences (MseLossBackward0)."""
-    broadcast = _loss_inputs(input, target)
-    if size_average is not None or reduce is not None:
-        reduction = _legacy_reduction(size_average, reduce)
+    reduction, broadcast = _loss_inputs(input, target, size_average, reduce, reduction)
+    if broadcast:
+        input, target = _broadcast_tensors(input, target)
     if weight is not None:
         return _weighted("mse_loss", input, target, weight, reduction, 2)
     reduction = _check_reduction(reduction)
@@ -405,18 +454,15 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     if kind not in "fc":
         name = _scalar_name(input if input._data.dtype.kind == kind else target)
         raise NotImplementedError(f'"mse_cpu" not implemented for \'{name}\'')
-    if broadcast:
-        count = math.prod(np.broadcast_shapes(input._data.shape, target._data.shape))
-    else:
-        count = input._data.size
+    count = input._data.size
     return OPS["mse_loss"](input, target, reduction=reduction, count=count if reduction == "mean" else 1)
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """Mean (or sum) of absolute differences, recorded as torch records it (SubBackward0, AbsBackward0)."""
-    _loss_inputs(input, target)
-    if size_average is not None or reduce is not None:
-        reduction = _legacy_reduction(size_average, reduce)
+    reduction, broadcast = _loss_inputs(input, target, size_average, reduce, reduction)
+    if broadcast:
+        input, target = _broadcast_tensors(input, target)
     if weight is not None:
         return _weighted("l1_loss", input, target, weight, reduction, 1)
     reduction = _check_reduction(reduction)
@@ -482,11 +528,17 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         _tensor_arg(name, weight, "weight", 3)
     if pos_weight is not None:
         _tensor_arg(name, pos_weight, "pos_weight", 4)
+    if target._data.dtype.kind == "b" and input._data.dtype.kind == "f":
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                           "`logical_xor()` operator instead.")
     if target._data.dtype.kind != "f" and input._data.dtype.kind == "f":
         raise RuntimeError(f"result type {_scalar_name(input)} can't be cast to the desired output type "
                            f"{_scalar_name(target)}")
     if input._data.dtype.kind not in "fc":
         raise NotImplementedError(f'"log_sigmoid_cpu" not implemented for \'{_scalar_name(input)}\'')
+    if input._data.dtype != target._data.dtype:
+        # torch computes (1 - target).mul_(input)...: the loss has the target's dtype
+        input = input.to(target.dtype)
     if pos_weight is not None:      # (torch broadcasts pos_weight against the target first)
         try:
             np.broadcast_shapes(pos_weight._data.shape, target._data.shape)

@@ -110,6 +110,8 @@ def where(condition, a, b):
     """`a` where condition holds, else `b` (either may be a Python number)."""
     if isinstance(condition, Tensor) or isinstance(a, Tensor) or isinstance(b, Tensor):
         from ..tensor import where as tensor_where
+        if not isinstance(condition, Tensor):         # (a numpy mask: torch.where takes tensors only)
+            condition = Tensor._make(np.asarray(condition, dtype=bool))
         return tensor_where(condition, a, b)
     dtype = next((v.dtype for v in (a, b) if isinstance(v, (np.ndarray, np.generic))), None)
     out = np.where(condition, a, b)

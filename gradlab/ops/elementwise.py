@@ -57,14 +57,14 @@ def rsub(self, other, alpha=1):
     self=lambda g, n: g * n.other,
     other=lambda g, n: g * n.self)
 def mul(self, other):
-    if other.__class__ is float and self.dtype == _F16:
+    if (other.__class__ is float or other.__class__ is int) and self.dtype == _F16:
         return _in_float32(np.multiply, self, other)
     return np.multiply(self, other)
 
 
 def _in_float32(ufunc, x, number):
-    """float16 times (or over) a Python float, as PyTorch computes it: in float32, with the number in
-    float32 (numpy would round the number to float16 first)."""
+    """float16 times (or over) a Python number, as PyTorch computes it: in float32, with the number in
+    float32 (numpy would round the number to float16 first: 0.1, 2049)."""
     return ufunc(x.astype(_F32), np.float32(number)).astype(_F16)
 
 
@@ -72,7 +72,7 @@ def _in_float32(ufunc, x, number):
     self=lambda g, n: g / n.other,
     other=lambda g, n: -g * n.self / (n.other * n.other))
 def div(self, other):
-    if other.__class__ is float and self.dtype == _F16:
+    if (other.__class__ is float or other.__class__ is int) and self.dtype == _F16:
         return _in_float32(np.true_divide, self, other)
     return np.true_divide(self, other)
 
@@ -406,7 +406,9 @@ def abs(self):
 @op("sign", "SignBackward0",
     self=lambda g, n: g * 0)
 def sign(self):
-    return self.copy() if self.dtype.kind == "b" else np.sign(self)
+    if self.dtype.kind == "b":
+        return self.copy()
+    return (self > 0).astype(self.dtype) - (self < 0).astype(self.dtype)     # PyTorch's: sign(nan) is 0
 
 
 @op("round", "RoundBackward0", self=lambda g, n: g * 0)
@@ -517,6 +519,50 @@ def clamp_min(self, min):
     return np.maximum(self, min).astype(self.dtype, copy=False)
 
 
+@op("clamp_max", "ClampMaxBackward0", saves=("self",),
+    self=lambda g, n: g * (n.self <= n.max))
+def clamp_max(self, max):
+    return np.minimum(self, max).astype(self.dtype, copy=False)
+
+
+# clamp with tensor bounds: the bounds get gradients too (where they won)
+@op("clamp_tensor", "ClampBackward0", ("self", "min", "max"), saves=("self", "min", "max"),
+    self=lambda g, n: g * ((n.self >= n.min) & (n.self <= n.max)),
+    min=lambda g, n: g * ((n.self < n.min) & (n.min <= n.max)),
+    max=lambda g, n: g * ((n.self > n.max) | (n.min > n.max)))
+def clamp_tensor(self, min, max):
+    return np.minimum(np.maximum(self, min), max)
+
+
+@op("clamp_min_tensor", "ClampMinBackward1", ("self", "min"), saves=("self", "min"),
+    self=lambda g, n: g * (n.self >= n.min),
+    min=lambda g, n: g * (n.self < n.min))
+def clamp_min_tensor(self, min):
+    return np.maximum(self, min)
+
+
+@op("clamp_max_tensor", "ClampMaxBackward1", ("self", "max"), saves=("self", "max"),
+    self=lambda g, n: g * (n.self <= n.max),
+    max=lambda g, n: g * (n.self > n.max))
+def clamp_max_tensor(self, max):
+    return np.minimum(self, max)
+
+
+@op("lerp", "LerpBackward0", ("self", "end"),
+    self=lambda g, n: g * (1 - n.weight),
+    end=lambda g, n: g * n.weight)
+def lerp(self, end, weight):
+    return self + weight * (end - self)
+
+
+@op("lerp_tensor", "LerpBackward1", ("self", "end", "weight"), saves=("self", "end", "weight"),
+    self=lambda g, n: g * (1 - n.weight),
+    end=lambda g, n: g * n.weight,
+    weight=lambda g, n: g * (n.end - n.self))
+def lerp_tensor(self, end, weight):
+    return self + weight * (end - self)
+
+
 def _pick_grad(mine, theirs):
     """Gradient share of max/min's input `mine`: 1 where it won, 0.5 on ties, 0 where it lost."""
     return lambda g, n: g * ((getattr(n, mine) > getattr(n, theirs)) + (getattr(n, mine) == getattr(n, theirs)) * 0.5)
@@ -550,6 +596,19 @@ def where(self, other, condition):
 @op("masked_fill", "MaskedFillBackward0", ("self",),
     self=lambda g, n: g * ~n.mask)
 def masked_fill(self, mask, value):
+    return np.where(mask, np.asarray(value, dtype=self.dtype), self)
+
+
+@op("masked_fill_tensor", "MaskedFillBackward1", ("self", "value"), promote=False,
+    self=lambda g, n: g * ~n.mask,
+    value=lambda g, n: g * n.mask)             # (summed to the 0-d value by the node)
+def masked_fill_tensor(self, value, mask):
+    return np.where(mask, value.astype(self.dtype), self)
+
+
+@op("index_fill", "IndexFillBackward0", ("self",),
+    self=lambda g, n: g * ~n.mask)
+def index_fill(self, mask, value):
     return np.where(mask, np.asarray(value, dtype=self.dtype), self)
 
 

@@ -237,7 +237,9 @@ def _advanced_key(out, advanced, check_bounds=True):
 
 def _check_bounds(shape, flat, key):
     """Index values inside their dims (the n-th index tensor names dimension n, as PyTorch's kernel
-    does); nothing is checked when the result is empty, as nothing is read."""
+    does); nothing else is checked when the result is empty, as nothing is read."""
+    if any(d is not None and a.size and shape[d] == 0 for d, a in flat):
+        raise IndexError("index is out of bounds for dimension with size 0")
     if 0 in _indexed_shape(shape, key):
         return True
     for i, (d, a) in enumerate(flat):
@@ -531,6 +533,7 @@ def _call(opkey, t, args, params):
 
 def fill_inplace(t, value):
     """x.zero_(), x.fill_(v): on a non-leaf the new grad_fn is PyTorch's ZeroBackward0/FillBackward2."""
+    value = scalar_for(t, value)
     _check_inplace_allowed(t)
     if grad_mode._state["enabled"] and t.requires_grad:
         key = "zero" if value == 0 else "fill"
@@ -560,13 +563,19 @@ def setitem(t, key, value):
     items = (None,) if key is True else _key_tuple(key)
     stand = Tensor._make(t._data)
     target, advanced = _apply_slicing(stand, items)
+    strides, sizes = target._data.strides, target._data.shape
+    if target._data.size and any(step == 0 and size > 1 for step, size in zip(strides, sizes)):
+        raise RuntimeError(_OVERLAP)          # an expanded tensor: one number would be written twice
+    as_view = target is not stand
     if advanced:
-        index_key = _advanced_key(target, advanced, check_bounds=False)
+        index_key = _advanced_key(target, advanced, check_bounds=0 in target._data.shape)
         shape = _indexed_shape(target._data.shape, index_key)
+        _check_inplace_allowed(t, as_view)   # (index_put_'s autograd check comes before its shape checks)
     if isinstance(value, Tensor):
         v = value._data
         while v.ndim and v.shape[0] == 1:
             v = v[0]                       # PyTorch drops the value's leading 1s first
+        stripped = v.shape
         if not advanced:
             Tensor._make(v).expand(target._data.shape)         # (PyTorch's copy_ expands: its message)
         else:
@@ -585,14 +594,21 @@ def setitem(t, key, value):
                                    "the source.")
     if advanced:
         _advanced_key(target, advanced)      # now the bounds
+    empty = 0 in (shape if advanced else target._data.shape)
     nkey = tuple(_key_item(k) for k in items)
-    _check_inplace_allowed(t, as_view=True)
+    _check_inplace_allowed(t, as_view)
     value_requires = isinstance(value, Tensor) and value.requires_grad
     if grad_mode._state["enabled"] and (t.requires_grad or value_requires):
         src = _stand_in(t, "copy_slices")
         val = value if isinstance(value, Tensor) else _py_or_array(value, t)
         if isinstance(val, Tensor) and val._data.dtype != t._data.dtype:
-            val = val.to(t._data.dtype)
+            val = val.to(t.dtype)
+        if isinstance(val, Tensor) and val._data.ndim and val._data.shape != target._data.shape:
+            # PyTorch's graph: the value viewed without its leading 1s (always, for a copy), then expanded
+            if not advanced or stripped != val._data.shape:
+                val = val.view(stripped)
+            if not advanced and stripped != target._data.shape:
+                val = val.expand(target._data.shape)
         if advanced:       # index_put_ on t itself (IndexPutBackward0), or on a view of t (CopySlices)
             result = OPS["index_put" if target is stand else "copy_slices"](src, val, key=nkey)
         elif target is stand:       # the key names all of t: PyTorch's copy_ or fill_
@@ -604,9 +620,23 @@ def setitem(t, key, value):
             result = OPS["copy_slices"](src, val, key=nkey)
         _adopt(t, result)
         return
+    if empty:
+        return                               # nothing to write (numpy would still check the indices)
     v = value._data if isinstance(value, Tensor) else _py_or_array(value, t)
-    t._data[nkey] = v
+    if t._data.flags.writeable:
+        t._data[nkey] = v
+    else:                                    # an expanded view (numpy's are read-only): write its base
+        _write_through_base(t, nkey, v)
     t._version_counter[0] += 1
+
+
+def _write_through_base(t, key, value):
+    root = t._base if t._base is not None else t
+    values = np.array(t._data, copy=True)
+    values[key] = value
+    written = np.zeros(t._data.shape, bool)
+    written[key] = True
+    root._data.flat[view_positions(t, root)[written]] = values[written]
 
 
 def _assigned_value(t, value):
@@ -616,18 +646,37 @@ def _assigned_value(t, value):
             raise RuntimeError("value cannot be converted to type float without overflow")
         return value
     if isinstance(value, (numbers.Number, np.number, np.bool_)):
-        if isinstance(value, (complex, np.complexfloating)) and t._data.dtype.kind != "c":
-            if value.imag:
-                raise RuntimeError(f"value cannot be converted to type {_c_name(t)} without overflow")
-            return value.real
-        return value
+        return scalar_for(t, value, huge_ints=True)
     from .._dtype import from_numpy_dtype
     raise TypeError(f"can't assign a {_type_name(value)} to a torch.{from_numpy_dtype(t._data.dtype)._legacy}")
 
 
 def _c_name(t):
-    return {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "int64_t", "int32": "int32_t",
+    return {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "int64_t", "int32": "int",
             "int16": "int16_t", "int8": "int8_t", "uint8": "uint8_t", "bool": "bool"}.get(t._data.dtype.name, "float")
+
+
+def scalar_for(t, value, huge_ints=False):
+    """A Python number written into t (x[i] = v, masked_fill, fill_), checked and converted as
+    PyTorch does: into integers, nan, inf and values out of range are errors, except that
+    negative numbers wrap around in unsigned types (-1 is 255 in uint8). huge_ints: an int too large
+    for a float dtype becomes inf (item assignment) instead of an error (masked_fill, fill_)."""
+    value = value.item() if isinstance(value, np.generic) else value
+    kind = t._data.dtype.kind
+    if isinstance(value, complex) and kind != "c":
+        if value.imag:
+            raise RuntimeError(f"value cannot be converted to type {_c_name(t)} without overflow")
+        value = value.real
+    if kind in "iu" and not isinstance(value, bool):
+        info = np.iinfo(t._data.dtype)
+        low = -info.max if kind == "u" and isinstance(value, int) else info.min     # (ints wrap, floats do not)
+        if isinstance(value, float) and not np.isfinite(value) or not low <= value <= info.max:
+            raise RuntimeError(f"value cannot be converted to type {_c_name(t)} without overflow")
+        return np.asarray(int(value)).astype(t._data.dtype).item()
+    if kind == "f" and not huge_ints and isinstance(value, int) and not isinstance(value, bool) and abs(value) > np.finfo(
+            t._data.dtype).max:
+        raise RuntimeError(f"value cannot be converted to type {_c_name(t)} without overflow")
+    return value
 
 
 def _py_or_array(value, t):

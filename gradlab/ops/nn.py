@@ -9,7 +9,7 @@ from .registry import op
 
 def _softmax_input(self, dim, name):
     """torch's softmax kernels: floating types only (its error names the kernel), half computed in float."""
-    if self.dtype.kind not in "fc":
+    if self.dtype.kind not in "fc" and self.size:      # (an empty tensor never reaches the kernel)
         kernel = f"{name}_lastdim_kernel_impl" if dim == self.ndim - 1 or self.ndim == 0 else f"{name}_kernel_impl"
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_SCALAR_NAMES.get(self.dtype.name)}\'')
     return self.astype(np.float32) if self.dtype == np.float16 else self
@@ -25,8 +25,20 @@ def softmax(self, dim):
     if not x.size:                      # (an empty slice has no maximum to subtract)
         return x.copy()
     # ufunc reductions (np.maximum.reduce) rather than np.max: same C loop, microseconds less Python
-    e = np.exp(x - np.maximum.reduce(x, axis=dim, keepdims=True))
-    return e / np.add.reduce(e, axis=dim, keepdims=True)
+    e = _exp(x - np.maximum.reduce(x, axis=dim, keepdims=True))
+    total = np.add.reduce(e, axis=dim, keepdims=True)
+    if dim == x.ndim - 1:       # torch's last-dim kernel multiplies by 1 / sum (other dims divide)
+        return e * (1 / total)
+    return e / total
+
+
+def _exp(x):
+    """exp correctly rounded to float32 (numpy's float32 exp is not), as torch's kernels nearly are."""
+    return np.exp(x.astype(np.float64)).astype(np.float32) if x.dtype == np.float32 else np.exp(x)
+
+
+def _log(x):
+    return np.log(x.astype(np.float64)).astype(np.float32) if x.dtype == np.float32 else np.log(x)
 
 
 @op("log_softmax", "LogSoftmaxBackward0", saves=("result",),
@@ -36,7 +48,7 @@ def log_softmax(self, dim):
     if not self.size:
         return self.copy()
     shifted = self - np.maximum.reduce(self, axis=dim, keepdims=True)
-    return shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True))
+    return shifted - _log(np.add.reduce(_exp(shifted), axis=dim, keepdims=True))
 
 
 def _nll_grad(g, n):
@@ -66,8 +78,9 @@ def _class_weights(n):
 def nll_loss(self, target, weights, reduction, ignore_index, total_weight, self_sizes):
     if self.ndim == 1:
         picked = -self[target] if target != ignore_index else np.zeros((), self.dtype)
-        if weights is not None:
+        if weights is not None and target != ignore_index:
             picked = picked * weights[target]
+        picked = picked + 0      # (torch sums from 0: -0.0 becomes 0.0)
         return np.asarray(picked if reduction != "mean" else picked / total_weight, dtype=self.dtype)
     valid = target != ignore_index
     picked = -self[np.arange(self.shape[0]), np.where(valid, target, 0)] * valid
@@ -75,7 +88,7 @@ def nll_loss(self, target, weights, reduction, ignore_index, total_weight, self_
         picked = picked * weights[np.where(valid, target, 0)]
     if reduction == "none":
         return picked.astype(self.dtype)
-    total = np.add.reduce(picked, axis=None)
+    total = np.add.reduce(picked, axis=None) + 0        # (torch sums from 0: -0.0 becomes 0.0)
     return np.asarray(total / total_weight if reduction == "mean" else total, dtype=self.dtype)
 
 
@@ -83,12 +96,13 @@ def _reduce(loss, reduction):
     """A loss's reduction; the mean of nothing is nan (0/0), as in torch, without numpy's warning."""
     if reduction == "none":
         return loss
-    total = np.add.reduce(loss, axis=None)
+    # (half precision sums in float, as torch's reductions do)
+    total = np.add.reduce(loss, axis=None, dtype=np.float32 if loss.dtype == np.float16 else None)
     if reduction == "sum":
         return total
     if not loss.size:
         return np.asarray(np.nan, loss.dtype)
-    return total / loss.dtype.type(loss.size)
+    return total / total.dtype.type(loss.size)
 
 
 @op("mse_loss", "MseLossBackward0", ("self", "target"), saves=("self", "target"),
@@ -166,3 +180,29 @@ def _gelu_tanh_grad(g, n):
 def gelu_tanh(self):
     x = self.astype(np.float64)
     return (0.5 * x * (1 + np.tanh(_GELU_K * (x + 0.044715 * x ** 3)))).astype(self.dtype, copy=False)
+
+
+# nll_loss over images (N, C, H, W) with targets (N, H, W): torch's NllLoss2DBackward0. The class is
+# picked along dim 1 at every position.
+def _nll2d_grad(g, n):
+    target = np.where(n.valid, n.target, 0)[:, None]
+    scale = np.zeros(n.self_sizes, dtype=dual.data(g).dtype)
+    weight = n.valid if n.weights is None else n.valid * n.weights[target[:, 0]]
+    np.put_along_axis(scale, target, -weight[:, None].astype(scale.dtype), axis=1)
+    if n.reduction == "mean":
+        scale = scale / n.total_weight
+    if n.reduction == "none":
+        return dual.like(g, scale) * dual.unsqueeze(g, 1)
+    return dual.like(g, scale) * g
+
+
+@op("nll_loss2d", "NllLoss2DBackward0", ("self",), self=_nll2d_grad)
+def nll_loss2d(self, target, valid, weights, reduction, total_weight, self_sizes):
+    index = np.where(valid, target, 0)[:, None]
+    picked = -np.take_along_axis(self, index, axis=1)[:, 0] * valid
+    if weights is not None:
+        picked = picked * weights[index[:, 0]]
+    if reduction == "none":
+        return picked.astype(self.dtype)
+    total = np.add.reduce(picked, axis=None)
+    return np.asarray(total / total_weight if reduction == "mean" else total, dtype=self.dtype)

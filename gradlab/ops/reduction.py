@@ -146,6 +146,8 @@ def _over(a, dof):
 
 def _var_grad(g, n):
     x = n.self
+    if not n.count:                    # an empty input: an empty gradient (numpy's mean would warn)
+        return x * 0
     centered = x - dual.mean_keepdim(x, n.dim)
     return _restore(g, n) * centered * _over(2.0, n.count - n.correction)
 
@@ -168,6 +170,8 @@ def _var(x, dim, keepdim, correction, count):
 
 def _std_grad(g, n):
     x = n.self
+    if not n.count:
+        return x * 0
     centered = x - dual.mean_keepdim(x, n.dim)
     return _restore(g, n) * centered * _over(1.0, n.count - n.correction) / _restore(n.result, n)
 

@@ -18,7 +18,12 @@ An op is declared once:
 * a formula returns the gradient at the output's (broadcast) shape: the node sums it back to each
   input's shape in one place (`sum_to_shape`). No formula unbroadcasts by hand;
 * `saves` lists what the formulas read. Only those are kept, and only those make an in-place change
-  an error at backward time (PyTorch's version counter).
+  an error at backward time (PyTorch's version counter);
+* a node that saved something (a tensor, a Python scalar of a saved slot, or a numpy array
+  parameter such as an index or a mask: PyTorch keeps all of them as tensors) is spent after a
+  backward without retain_graph, and a second backward through it raises PyTorch's error. A node
+  that saved nothing (AddBackward0, views) may run again. `saved_params=` corrects the rule for
+  the ops where PyTorch differs.
 
 Tests, docs and the visualizer read `OPS`: a new op is tested by the existing tests once it has
 sample inputs in `tests/op_samples.py`.

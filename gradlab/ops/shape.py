@@ -61,6 +61,13 @@ def squeeze_dim(self, dim, self_sizes):
     return np.squeeze(self, axis=dim) if self.shape[dim] == 1 else self
 
 
+@op("squeeze_dims", "SqueezeBackward2", promote=False,
+    self=lambda g, n: g.reshape(n.self_sizes))
+def squeeze_dims(self, dim, self_sizes):
+    """squeeze((0, 2)): the listed dims of size 1 go (the others stay)."""
+    return np.squeeze(self, axis=tuple(d for d in dim if self.shape[d] == 1))
+
+
 @op("squeeze_matmul", "SqueezeBackward4", promote=False,
     self=lambda g, n: g.reshape(n.self_sizes))
 def squeeze_matmul(self, dim, self_sizes):
@@ -195,18 +202,25 @@ def index_fill_zero(self, key):
 @op("gather", "GatherBackward0", promote=False,
     self=lambda g, n: _gather_grad(g, n))
 def gather(self, dim, index, self_sizes):
+    if self.ndim == 0:                 # (a 0-d tensor is gathered from as if it were 1-d)
+        return self.reshape(1)[index]
     return np.take_along_axis(self, index, dim)
 
 
 def _gather_grad(g, n):
+    if not n.self_sizes:               # 0-d input: every gathered element was that one value
+        return dual.sum_dims(g, tuple(range(n.index.ndim))).reshape(())
     key = list(np.indices(n.index.shape, sparse=True))
     key[n.dim] = n.index
     return _scatter_into_zeros(g, n, tuple(key))
 
 
 @op("index_select", "IndexSelectBackward0", promote=False,
-    self=lambda g, n: _scatter_into_zeros(g, n, (slice(None),) * n.dim + (n.index,)))
+    self=lambda g, n: _scatter_into_zeros(g, n, (slice(None),) * n.dim + (n.index,)) if n.self_sizes
+    else dual.sum_dims(g, tuple(range(n.index.ndim))).reshape(()))
 def index_select(self, dim, index, self_sizes):
+    if self.ndim == 0:                 # (0-d input: the one value, shaped like the index)
+        return self.reshape(1)[index]
     return np.take(self, index, axis=dim)
 
 

@@ -8,6 +8,9 @@ from .optimizer import Optimizer, _check, _check_tensor_lr
 
 
 class Adam(Optimizer):
+    _GROUP_DEFAULTS = dict(amsgrad=False, maximize=False, foreach=None, capturable=False, differentiable=False,
+                           decoupled_weight_decay=False, fused=None)
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
                  foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
                  decoupled_weight_decay=False):
@@ -64,6 +67,8 @@ class Adam(Optimizer):
 
 
 class AdamW(Adam):
+    _GROUP_DEFAULTS = dict(Adam._GROUP_DEFAULTS, decoupled_weight_decay=True)
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
                  maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize,

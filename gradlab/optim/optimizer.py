@@ -25,6 +25,7 @@ required = _Required()
 
 
 class Optimizer:
+    _GROUP_DEFAULTS = {}
     def __init__(self, params, defaults):
         self.defaults = defaults
         self.state = defaultdict(dict)
@@ -42,7 +43,7 @@ class Optimizer:
 
     def add_param_group(self, param_group):
         if not isinstance(param_group, dict):
-            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
         # torch fills in the caller's dict itself: its keys keep their order, missing defaults come last
         group = param_group
         params = group["params"]
@@ -137,10 +138,17 @@ class Optimizer:
             if p is None:
                 continue
             self.state[p] = {k: _cast_like(v, p, k) for k, v in buffers.items()}
+        # torch takes the saved groups as they are (with this optimizer's tensors), then fills in the
+        # options an older state dict may lack (_GROUP_DEFAULTS, its __setstate__)
+        groups = []
         for group, saved_group in zip(self.param_groups, saved):
-            for k, v in saved_group.items():
-                if k != "params":
-                    group[k] = v
+            saved_group["params"] = group["params"]
+            if "param_names" in group and "param_names" not in saved_group:
+                saved_group["param_names"] = group["param_names"]
+            for key, value in self._GROUP_DEFAULTS.items():
+                saved_group.setdefault(key, value)
+            groups.append(saved_group)
+        self.param_groups = groups
 
     def __getstate__(self):
         return self.__dict__

@@ -6,6 +6,8 @@ from .optimizer import Optimizer, _check, _check_tensor_lr
 
 
 class SGD(Optimizer):
+    _GROUP_DEFAULTS = dict(nesterov=False, maximize=False, foreach=None, differentiable=False, fused=False)
+
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
                  maximize=False, foreach=None, differentiable=False, fused=None):
         _check_tensor_lr(lr)

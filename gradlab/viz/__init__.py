@@ -68,7 +68,11 @@ class GraphDrawing:
     def _html(self):
         svg = self.svg()
         if svg is not None:
-            return svg_img_html(svg, nodes=len(self.graph.nodes), alt=self.graph.summary().strip("<>"))
+            # the notes ("Large graph: showing ...") also sit in the drawing's legend, at its bottom, which
+            # a tall graph puts thousands of pixels down: repeat them above the picture
+            notes = "".join(f'<div style="font-size:smaller;color:#b00020">{html.escape(n)}</div>'
+                            for n in self.graph.notes if self.graph.truncated)
+            return notes + svg_img_html(svg, nodes=len(self.graph.nodes), alt=self.graph.summary().strip("<>"))
         return fallback_html(self.tree(), self._problem or INSTALL_HINT)
 
     def _repr_mimebundle_(self, include=None, exclude=None):

@@ -282,6 +282,7 @@ def _record(out, gradient=None, retain_graph=False, names=None, inputs=None,
                     tuple((ids[n], leaf_names[n]) for n in order if isinstance(n, AccumulateGrad)))
     rec.root_grad = np.array(root_grad._data, copy=True)
     rec.extra["slots"] = {ids[n]: tuple(range(len(n.next_functions))) for n in order}
+    rec.extra["gradient_given"] = gradient is not None
     rec.frames = _frames_from_events(log, rec, infos, ids, edge_of, leaf_names, start_grad, order)
     _finish_recording(rec)
     return rec
@@ -368,18 +369,23 @@ def _replace_caption(frame, caption):
 # Captions: one line, plain words
 # --------------------------------------------------------------------------------------------------
 def _grad_name(tensor_name):
-    return f"dL/d{tensor_name}" if tensor_name else None
+    if not tensor_name:
+        return None
+    # "dL/d2.bias" would read like a second derivative: a name that is not a plain identifier gets brackets
+    return f"dL/d{tensor_name}" if tensor_name.isidentifier() else f"dL/d({tensor_name})"
 
 
 def _start_caption(rec, root_grad):
     name = rec.root_name
     value = value_text(root_grad)
+    # "changes exactly as fast as itself" explains the implicit 1 of a scalar; a passed gradient= is the user's
+    implicit = np.all(np.asarray(root_grad) == 1) and not rec.extra.get("gradient_given")
     if name:
-        if np.all(np.asarray(root_grad) == 1):
-            return (f"backward() starts at {name} (call it L): dL/d{name} = {value}, "
+        if implicit:
+            return (f"backward() starts at {name} (call it L): {_grad_name(name)} = {value}, "
                     f"because {name} changes exactly as fast as itself.")
         return f"backward() starts at {name} with the gradient you passed: {value}."
-    if np.all(np.asarray(root_grad) == 1):
+    if implicit:
         return f"backward() starts at the output (call it L) with the gradient dL/dL = {value}."
     return f"backward() starts at the output with the gradient you passed: {value}."
 

@@ -44,7 +44,9 @@ _JS_OUTPUTS = r"""
       if ((out.innerText || '').includes('%PLAY%')) players.push(ci);
     });
   });
-  return {imgs, texts, players, dirty: panel.context.model.dirty};
+  const trusted = [];
+  panel.content.widgets.forEach((cell) => { if (cell.model.type === 'code') trusted.push(cell.model.trusted); });
+  return {imgs, texts, players, trusted: trusted.some((t) => t), dirty: panel.context.model.dirty};
 }
 """.replace("%PLAY%", PLAY_LINE)
 
@@ -84,6 +86,7 @@ def test_untrusted_notebook_shows_pictures_and_opens_unmodified(small_page, jupy
     found = page.evaluate(_JS_OUTPUTS)
     shot = jlab.screenshot(page, name.replace(".ipynb", "-untrusted"))
 
+    assert not found["trusted"], f"{name} opened trusted: this test needs a fresh trust database"
     drawings, players = _stored(name)
     assert len(found["imgs"]) == drawings, (name, found["imgs"], shot)
     bad = [i for i in found["imgs"] if not (i["complete"] and i["width"] > 0 and i["shown"] > 0)]

@@ -1,0 +1,555 @@
+"""PyTorch's argument parser, for its error messages.
+
+PyTorch checks every call of a built-in function or method against the function's overloads (the
+"python arg parser", torch/csrc/utils/python_arg_parser.cpp and invalid_arguments.cpp) and raises
+TypeErrors with fixed wording: "abs() takes 1 positional argument but 2 were given",
+"sum() received an invalid combination of arguments - got (str), but expected one of: ...".
+gradlab's functions are plain Python, so a wrong call would give Python's own message, a numpy
+error, or even a result. This module re-implements that parser (only to produce its errors) from
+the signature table in `_signatures.py`, and `install()` wraps gradlab's public functions and
+methods so that a call PyTorch would refuse raises PyTorch's TypeError.
+
+Cost on a valid call: one extra Python frame (the wrapper). The parser runs only when the call
+failed, or for torch.* functions when the first argument is not a Tensor (torch.sin([1, 2])).
+"""
+import functools
+import inspect
+import operator
+import os
+
+import numpy as np
+
+from . import _signatures
+
+_NUMPY_SCALAR = (np.integer, np.floating, np.complexfloating, np.bool_)
+
+# the names PyTorch also accepts, for NumPy compatibility (torch.sum(a, axis=0))
+_NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"), "other": ("x2",)}
+
+# binary ops whose Tensor argument also takes a Python number (torch.add(2, t))
+_NUMBERS_AS_TENSORS = {"add", "add_", "div", "div_", "divide", "divide_", "mul", "mul_", "multiply", "multiply_",
+                       "sub", "sub_", "subtract", "subtract_", "true_divide", "true_divide_", "to", "_to_copy",
+                       "copy_", "floor_divide", "floor_divide_"}
+
+
+def _classes():
+    # imported late: this module is imported while gradlab itself is being built
+    from .tensor import Tensor
+    from ._dtype import dtype, memory_format
+    from ._device import device
+    from .random import Generator
+    return Tensor, dtype, memory_format, device, Generator
+
+
+# ---------------------------------------------------------------- what PyTorch calls each value
+
+def type_name(obj):
+    """Python's tp_name of obj's type, as PyTorch's messages print it ("numpy.ndarray", "torch.dtype")."""
+    Tensor, dtype, memory_format, device, Generator = _classes()
+    t = type(obj)
+    special = {dtype: "torch.dtype", memory_format: "torch.memory_format", device: "torch.device",
+               Generator: "torch._C.Generator"}
+    if t in special:
+        return special[t]
+    if isinstance(obj, Tensor) or t.__flags__ & (1 << 9):        # Python-defined classes: just the name
+        return t.__name__
+    module = t.__module__                                        # C types: "module.name" unless builtin
+    return t.__name__ if module == "builtins" else f"{module}.{t.__name__}"
+
+
+def _is_long(obj):
+    return (isinstance(obj, int) and not isinstance(obj, bool)) or isinstance(obj, np.integer)
+
+
+def _is_double(obj):
+    return isinstance(obj, (float, int)) or isinstance(obj, _NUMPY_SCALAR)
+
+
+def _is_scalar(obj):
+    return isinstance(obj, (float, int, complex)) or isinstance(obj, _NUMPY_SCALAR)
+
+
+def _is_index(obj):
+    """An int, or anything with __index__ (numpy ints, one-element integer tensors); not a bool."""
+    if isinstance(obj, (bool, np.bool_)):
+        return False
+    if _is_long(obj):
+        return True
+    try:
+        operator.index(obj)
+    except Exception:
+        return False
+    return True
+
+
+def _is_dimname(obj):
+    return obj is None or isinstance(obj, str)
+
+
+# ---------------------------------------------------------------- one parameter, one signature
+
+_TYPE_NAMES = {"Tensor": "Tensor", "Scalar": "Number", "int64_t": "int", "SymInt": "int", "double": "float",
+               "complex": "complex", "TensorList": "tuple of Tensors",
+               "c10::List<::std::optional<Tensor>>": "tuple of Tensors",
+               "c10::List<c10::optional<Tensor>>": "tuple of Tensors", "IntArrayRef": "tuple of ints",
+               "SymIntArrayRef": "tuple of ints", "ArrayRef<double>": "tuple of floats",
+               "Generator": "torch.Generator", "bool": "bool", "Storage": "torch.Storage", "PyObject*": "object",
+               "ScalarType": "torch.dtype", "Layout": "torch.layout", "MemoryFormat": "torch.memory_format",
+               "QScheme": "torch.qscheme", "Device": "torch.device", "Stream": "torch.Stream",
+               "std::string": "str", "c10::string_view": "str", "Dimname": "name", "DimnameList": "tuple of names",
+               "ScalarList": "tuple of Scalars"}
+
+
+class Param:
+    __slots__ = ("type", "name", "optional", "allow_none", "keyword_only", "size", "default",
+                 "numbers_as_tensors")
+
+    def __init__(self, fmt, keyword_only, numbers_as_tensors):
+        type_str, _, name = fmt.partition(" ")
+        self.allow_none = "?" in type_str
+        type_str = type_str.replace("?", "")
+        self.size = 0
+        if "[" in type_str:                                      # IntArrayRef[2]: a single int is accepted too
+            type_str, _, size = type_str.partition("[")
+            self.size = int(size[:-1])
+        self.type = type_str
+        self.name, eq, self.default = name.partition("=")
+        self.optional = bool(eq)
+        if self.default == "None":
+            self.allow_none = True
+        self.keyword_only = keyword_only
+        self.numbers_as_tensors = numbers_as_tensors
+
+    def type_name(self):
+        return _TYPE_NAMES[self.type]
+
+    def check(self, obj, argnum):
+        """Whether obj fits this parameter (python_arg_parser.cpp's FunctionParameter::check)."""
+        Tensor, dtype, memory_format, device, Generator = _classes()
+        t = self.type
+        if t == "Tensor":
+            return isinstance(obj, Tensor) or (self.numbers_as_tensors and _is_scalar(obj))
+        if t in ("Scalar", "complex", "double"):
+            if t != "double" and (_is_scalar(obj) or isinstance(obj, complex)):
+                return True
+            if _is_double(obj):
+                return True
+            return isinstance(obj, Tensor) and not obj.requires_grad and obj.dim() == 0
+        if t == "int64_t":
+            if _is_long(obj):
+                return True
+            return (isinstance(obj, Tensor) and not obj.dtype.is_floating_point and not obj.dtype.is_complex
+                    and obj.dtype.name != "bool" and not obj.requires_grad and obj.dim() == 0)
+        if t == "SymInt":
+            return _is_index(obj)
+        if t in ("IntArrayRef", "SymIntArrayRef"):
+            if isinstance(obj, (tuple, list)):                   # only the first element is looked at here
+                return len(obj) == 0 or _is_index(obj[0])
+            return self.size > 0 and (_is_long(obj) if t == "IntArrayRef" else _is_index(obj))
+        if t.startswith("c10::List") or t == "TensorList":
+            if not isinstance(obj, (tuple, list)):
+                return False
+            for i, item in enumerate(obj):                       # PyTorch raises at once on a non-tensor
+                if not isinstance(item, Tensor) and not (item is None and t.startswith("c10::List")):
+                    raise TypeError(f"expected Tensor as element {i} in argument {argnum}, "
+                                    f"but got {type_name(item)}")
+            return True
+        if t == "ArrayRef<double>":
+            return isinstance(obj, (tuple, list)) and (not obj or _is_double(obj[0]) or isinstance(obj[0], complex))
+        if t == "bool":
+            return isinstance(obj, bool)
+        if t == "PyObject*":
+            return True
+        if t == "ScalarType":
+            return isinstance(obj, dtype) or obj in (float, int, bool, complex)
+        if t == "MemoryFormat":
+            return isinstance(obj, memory_format)
+        if t == "Device":
+            return _is_long(obj) or isinstance(obj, (str, device))
+        if t == "Generator":
+            return isinstance(obj, Generator)
+        if t in ("std::string", "c10::string_view"):
+            return isinstance(obj, str)
+        if t == "Dimname":
+            return _is_dimname(obj)
+        if t == "DimnameList":
+            if isinstance(obj, (tuple, list)) and all(_is_dimname(x) for x in obj):
+                return True
+            return self.size == 1 and _is_dimname(obj)
+        if t == "ScalarList":
+            return isinstance(obj, (tuple, list)) and all(_is_scalar(x) for x in obj)
+        return False                                             # Storage, Layout, QScheme, Stream: gradlab has none
+
+
+class Signature:
+    """One overload, read from PyTorch's signature string ("sum(Tensor input, *, ScalarType? dtype=None)")."""
+
+    def __init__(self, fmt):
+        self.name, _, rest = fmt.partition("(")
+        body, _, flag = rest.rpartition(")")
+        self.hidden = flag in ("|hidden", "|deprecated")
+        self.deprecated = flag == "|deprecated"
+        numbers = self.name in _NUMBERS_AS_TENSORS
+        self.params = []
+        keyword_only = False
+        for part in (body.split(", ") if body else ()):
+            if part == "*":
+                keyword_only = True
+            else:
+                self.params.append(Param(part, keyword_only, numbers))
+        self.max_args = len(self.params)
+        self.min_args = sum(not p.optional for p in self.params)
+        self.max_pos_args = sum(not p.keyword_only for p in self.params)
+
+    def __str__(self):
+        """The overload as PyTorch prints it: "(Tensor input, *, torch.dtype dtype = None)"."""
+        out, keyword = [], False
+        for p in self.params:
+            star = ""
+            if p.keyword_only and not keyword:
+                star, keyword = "*, ", True
+            out.append(f"{star}{p.type_name()} {p.name}" + (f" = {p.default}" if p.optional else ""))
+        return "(" + ", ".join(out) + ")"
+
+    def _extra_args(self, nargs):
+        if self.min_args != self.max_pos_args:
+            return TypeError(f"{self.name}() takes from {self.min_args} to {self.max_pos_args} positional "
+                             f"arguments but {nargs} were given")
+        n = self.max_pos_args
+        return TypeError(f"{self.name}() takes {n} positional argument{'' if n == 1 else 's'} but {nargs} "
+                         f"{'was' if nargs == 1 else 'were'} given")
+
+    def _missing_args(self, idx):
+        missing = [f'"{p.name}"' for p in self.params[idx:] if not p.optional]
+        # PyTorch's plural is inverted here: "missing 1 required positional arguments"
+        return TypeError(f"{self.name}() missing {len(missing)} required positional argument"
+                         f"{'s' if len(missing) == 1 else ''}: {', '.join(missing)}")
+
+    def _extra_kwargs(self, kwargs, nargs):
+        names = [p.name for p in self.params]
+        for key in kwargs:
+            if key not in names:
+                return TypeError(f"{self.name}() got an unexpected keyword argument '{key}'")
+            if names.index(key) < nargs:
+                return TypeError(f"{self.name}() got multiple values for argument '{key}'")
+        return TypeError("invalid keyword arguments")
+
+    def parse(self, args, kwargs, raise_error):
+        """None if the call fits; else the TypeError (raise_error) or False (FunctionSignature::parse)."""
+        nargs, remaining = len(args), len(kwargs)
+        varargs_list = self.max_pos_args == 1 and self.params[0].type in ("IntArrayRef", "SymIntArrayRef")
+        if nargs > self.max_pos_args and not varargs_list:
+            return self._extra_args(nargs) if raise_error else False
+        arg_pos = 0
+        for i, p in enumerate(self.params):
+            missing = object()
+            obj, is_kwd = missing, False
+            if arg_pos < nargs:
+                if p.keyword_only:                               # extra positionals after view(2, 3)-style ints
+                    return self._extra_args(nargs) if raise_error else False
+                obj = args[arg_pos]
+            elif kwargs:
+                obj = kwargs.get(p.name, missing)
+                for alias in _NUMPY_NAMES.get(p.name, ()):
+                    if obj is missing:
+                        obj = kwargs.get(alias, missing)
+                is_kwd = True
+            if (obj is missing and p.optional) or (obj is None and p.allow_none):
+                pass
+            elif obj is missing:
+                return self._missing_args(i) if raise_error else False
+            elif p.check(obj, i):
+                pass
+            elif varargs_list and arg_pos == 0 and not is_kwd and p.check(tuple(args), i):
+                arg_pos = nargs                                  # view(2, 3) means view((2, 3))
+                continue
+            elif varargs_list and arg_pos == 0 and not is_kwd and nargs > 1:
+                return self._extra_args(nargs) if raise_error else False
+            elif raise_error:
+                where = "" if is_kwd else f" (position {arg_pos + 1})"
+                if not is_kwd and p.type == "SymIntArrayRef" and isinstance(obj, (tuple, list)) and obj:
+                    return TypeError(f"{self.name}(): argument '{p.name}'{where} must be {p.type_name()}, but "
+                                     f"found element of type {type_name(obj[0])} at pos 0")
+                return TypeError(f"{self.name}(): argument '{p.name}'{where} must be {p.type_name()}, "
+                                 f"not {type_name(obj)}")
+            else:
+                return False
+            if not is_kwd:
+                arg_pos += 1
+            elif obj is not missing:
+                remaining -= 1
+        if remaining > 0:
+            return self._extra_kwargs(kwargs, nargs) if raise_error else False
+        return None
+
+    def unpack_error(self, args, kwargs):
+        """After this overload matched: an int list with a non-int past its first element
+        (view(2, 'x')) fails when PyTorch unpacks it, with this message."""
+        lists = ("IntArrayRef", "SymIntArrayRef")
+        for i, p in enumerate(self.params):
+            if p.type not in lists:
+                continue
+            if i < len(args) and not p.keyword_only:
+                value = args[i]
+                if i == 0 and self.max_pos_args == 1 and not isinstance(value, (tuple, list)) and len(args) > 1:
+                    value = args
+            else:
+                value = kwargs.get(p.name)
+            if isinstance(value, (tuple, list)):
+                for idx, item in enumerate(value):
+                    if not (isinstance(item, int) or _is_index(item)):   # past the first, a bool is an int
+                        return TypeError(f"{self.name}(): argument '{p.name}' failed to unpack the object at pos "
+                                         f"{idx + 1} with error \"type must be tuple of ints,but got "
+                                         f"{type_name(item)}\"")
+        return None
+
+
+@functools.lru_cache(maxsize=None)
+def _overloads(fmts):
+    sigs = [Signature(f) for f in fmts]
+    return [s for s in sigs if not s.deprecated] + [s for s in sigs if s.deprecated]
+
+
+# ---------------------------------------------------------------- "received an invalid combination"
+
+def _std_hash(s):
+    """libstdc++'s std::hash<std::string> (MurmurHash64A style): PyTorch keeps keyword arguments in an
+    unordered_map, so the order its message lists them in follows these hashes."""
+    mask, mul = (1 << 64) - 1, 0xc6a4a7935bd1e995
+    data = s.encode()
+    n = len(data)
+    h = (0xc70f6907 ^ (n * mul)) & mask
+    aligned = n & ~7
+    for k in range(0, aligned, 8):
+        v = (int.from_bytes(data[k:k + 8], "little") * mul) & mask
+        v = ((v ^ (v >> 47)) * mul) & mask
+        h = ((h ^ v) * mul) & mask
+    if n & 7:
+        h = ((h ^ int.from_bytes(data[aligned:], "little")) * mul) & mask
+    h = ((h ^ (h >> 47)) * mul) & mask
+    return h ^ (h >> 47)
+
+
+def _unordered(keys):
+    """Iteration order of a libstdc++ unordered_map after inserting keys in this order."""
+    buckets = 13 if len(keys) <= 13 else 29                      # its first two prime bucket counts
+    order = []
+    for key in keys:
+        b = _std_hash(key) % buckets
+        same = [i for i, k in enumerate(order) if _std_hash(k) % buckets == b]
+        order.insert(same[0] if same else 0, key)                # heads its bucket, or the whole list
+    return order
+
+
+def _build_type(type_str):
+    if type_str == "float":
+        return ("float", "int", "long")
+    if type_str == "int":
+        return ("int", "long")
+    return (type_str,)
+
+
+def _parse_option(option):
+    """invalid_arguments.cpp reads the printed overload back as (name, accepted type names) pairs;
+    with defaults printed ("bool keepdim = False") it takes "False" for the name: kept, it shows."""
+    arguments = []
+    for arg in option[1:-1].split(", "):
+        space = arg.rfind(" ")
+        type_str, name = (arg, arg) if space < 0 else (arg[:space], arg[space + 1:])
+        arguments.append((name, _build_type(type_str)))
+    return arguments
+
+
+def _describe(arg):
+    if isinstance(arg, (tuple, list)):
+        items = ", ".join(type_name(x) for x in arg)
+        if isinstance(arg, tuple):
+            return f"tuple of ({items}{',' if len(arg) == 1 else ''})"
+        return f"list of [{items}]"
+    return type_name(arg)
+
+
+def _arg_desc(args, kwargs):
+    out = "(" + "".join(type_name(a) + ", " for a in args)
+    out += "".join(f"{k}={type_name(kwargs[k])}, " for k in _unordered(list(kwargs)))
+    return (out[:-2] if args else out) + ")"
+
+
+def _formatted_arg_desc(arguments, args, kwargs):
+    red, reset = ("\33[31;1m", "\33[0m") if os.isatty(1) and os.isatty(2) else ("!", "!")
+    green, reset_green = ("\33[32;1m", "\33[0m") if red != "!" else ("", "")
+    out = "("
+    for i in range(len(args) + len(kwargs)):
+        is_kwarg = i >= len(args)
+        arg = kwargs[arguments[i][0]] if is_kwarg else args[i]
+        ok = i < len(arguments) and type_name(arg) in arguments[i][1]
+        out += (green if ok else red) + (arguments[i][0] + "=" if is_kwarg else "") + _describe(arg)
+        out += (reset_green if ok else reset) + ", "
+    return (out[:-2] if args else out) + ")"
+
+
+def _unmatched_kwargs(arguments, kwargs):
+    start = max(len(arguments) - len(kwargs), 0)
+    names = [name for name, _ in arguments[start:]]
+    return [k for k in _unordered(list(kwargs)) if k not in names]
+
+
+def _invalid_combination(name, options, args, kwargs):
+    """invalid_arguments.cpp's format_invalid_args."""
+    msg = f"{name}() received an invalid combination of arguments - "
+    if len(options) == 1:
+        arguments = _parse_option(options[0])
+        unmatched = _unmatched_kwargs(arguments, kwargs) if kwargs else []
+        if unmatched:
+            return msg + "got unrecognized keyword arguments: " + ", ".join(unmatched)
+        fits = len(arguments) == len(args) + len(kwargs)
+        got = _formatted_arg_desc(arguments, args, kwargs) if fits else _arg_desc(args, kwargs)
+        return msg + f"got {got}, but expected {options[0]}"
+    msg += f"got {_arg_desc(args, kwargs)}, but expected one of:\n"
+    for option in options:
+        msg += f" * {option}\n"
+        arguments = _parse_option(option)
+        if len(arguments) == len(args) + len(kwargs):
+            unmatched = _unmatched_kwargs(arguments, kwargs) if kwargs else []
+            if unmatched:
+                msg += "      didn't match because some of the keywords were incorrect: " + ", ".join(unmatched) + "\n"
+            else:
+                msg += ("      didn't match because some of the arguments have invalid types: "
+                        + _formatted_arg_desc(arguments, args, kwargs) + "\n")
+    return msg
+
+
+def check(entry, args, kwargs):
+    """PyTorch's TypeError for this call of the function described by entry (its signature strings,
+    or the qualified name of a no-argument C function), or None if PyTorch accepts the call."""
+    if isinstance(entry, str):                                   # METH_NOARGS: CPython's own messages
+        if kwargs:
+            return TypeError(f"{entry}() takes no keyword arguments")
+        if args:
+            return TypeError(f"{entry}() takes no arguments ({len(args)} given)")
+        return None
+    sigs = _overloads(entry)
+    if len(sigs) == 1:
+        error = sigs[0].parse(args, kwargs, True)
+        return error or sigs[0].unpack_error(args, kwargs)
+    for sig in sigs:
+        if sig.parse(args, kwargs, False) is None:
+            return sig.unpack_error(args, kwargs)
+    shown = [s for s in sigs if not s.hidden]
+    n = len(args) + len(kwargs)
+    plausible = [s for s in shown if s.min_args <= n <= s.max_args]
+    if len(plausible) == 1:
+        error = plausible[0].parse(args, kwargs, True)
+        if error is not None:
+            return error
+    return TypeError(_invalid_combination(sigs[0].name, [str(s) for s in shown], args, kwargs))
+
+
+# ---------------------------------------------------------------- installation
+
+def _refusal(entry, args, kwargs):
+    """PyTorch's TypeError for the call, or None; never lets a parser fault hide the original error."""
+    if any(key.startswith("_") for key in kwargs):             # gradlab's own internal call (_real_dim=)
+        return None
+    try:
+        return check(entry, args, kwargs)
+    except TypeError as error:                                   # "expected Tensor as element 1 in argument 0"
+        return error
+    except Exception:
+        return None
+
+
+_MISSING = object()
+
+
+def _trim(values):
+    """The positional arguments actually given: the wrapper's slots up to the first unused one."""
+    n = len(values)
+    while n and values[n - 1] is _MISSING:
+        n -= 1
+    return values[:n]
+
+
+def _call(fn, entry, first, lead, args, kwargs):
+    """The general path: any keyword, a surplus argument, or a first argument to check first."""
+    if first is not None and (not args or not isinstance(args[0], first)):
+        error = _refusal(entry, args, kwargs)
+        if error is not None:
+            raise error
+    try:
+        return fn(*lead, *args, **kwargs)
+    except Exception:
+        error = _refusal(entry, args, kwargs)
+        if error is None:
+            raise
+    raise error                                                  # outside the except: no "During handling..."
+
+
+def _wrap(fn, entry, first, method):
+    """fn, raising PyTorch's TypeError for a call PyTorch refuses.
+
+    A `def f(*args, **kwargs)` wrapper costs ~150 ns a call (packing a tuple and a dict), 5% of a
+    small x.exp(). So the wrapper is written for fn's own positional parameters, positional-only and
+    defaulting to a marker: a positional call passes them straight on (~30 ns); keywords, surplus
+    arguments and failures take `_call`, which knows exactly what the caller wrote."""
+    kinds = inspect.Parameter
+    params = list(inspect.signature(fn).parameters.values())[1 if method else 0:]
+    lead = "self, " if method else ""
+    names = [f"p{i}" for i, p in enumerate(params) if p.kind in (kinds.POSITIONAL_ONLY,
+                                                                 kinds.POSITIONAL_OR_KEYWORD)]
+    if any(p.kind == kinds.VAR_POSITIONAL for p in params):  # view(self, *shape): four slots for it
+        names += [f"p{len(names) + i}" for i in range(4)]
+    slots = "".join(f"{n}=_M, " for n in names)
+    given = "(" + "".join(f"{n}, " for n in names) + ")"
+    check = " or p0 is _M or not isinstance(p0, _first)" if first is not None and names else ""
+    lines = [f"def wrapper({lead}{slots}{'/, ' if lead or names else ''}*extra, **kwargs):",
+             f"    if kwargs or extra{check}:",
+             f"        return _call(fn, entry, _first, ({lead}), _trim({given}) + extra, kwargs)",
+             "    try:"]
+    for k in range(len(names), 0, -1):
+        lines.append(f"        if {names[k - 1]} is not _M:")
+        lines.append(f"            return fn({lead}{', '.join(names[:k])})")
+    lines += [f"        return fn({lead.rstrip(', ')})",
+              "    except Exception:",
+              f"        error = _refusal(entry, _trim({given}), {{}})",
+              "        if error is None:",
+              "            raise",
+              "    raise error"]
+    source = "\n".join(lines) + "\n"
+    namespace = {"fn": fn, "entry": entry, "_first": first, "_M": _MISSING, "_trim": _trim, "_call": _call,
+                 "_refusal": _refusal}
+    exec(source, namespace)
+    wrapper = functools.update_wrapper(namespace["wrapper"], fn)
+    wrapper._signatures = entry
+    return wrapper
+
+
+def _tensor_first(entry):
+    """The type every overload's first parameter must have, if it is a Tensor (a list or a number there
+    is refused) or a list of Tensors; else None."""
+    from .tensor import Tensor
+    if isinstance(entry, str):
+        return None
+    sigs = _overloads(entry)
+    if all(s.params and s.params[0].type == "Tensor" and not s.params[0].keyword_only
+           and not s.params[0].numbers_as_tensors for s in sigs):
+        return Tensor
+    if all(s.params and s.params[0].type == "TensorList" for s in sigs):
+        return (tuple, list)                                     # torch.cat(t) is refused too
+    return None
+
+
+def install():
+    """Wrap gradlab's public functions and Tensor methods that PyTorch implements in C (once, at import)."""
+    import gradlab
+    from .nn import functional
+    from .tensor import Tensor
+    for module, table in ((gradlab, _signatures.TORCH), (functional, _signatures.NN)):
+        for name, entry in table.items():
+            fn = vars(module).get(name)
+            if inspect.isfunction(fn) and not hasattr(fn, "_signatures"):
+                setattr(module, name, _wrap(fn, entry, _tensor_first(entry), method=False))
+    for name, entry in _signatures.TENSOR.items():
+        fn = vars(Tensor).get(name)
+        if inspect.isfunction(fn) and not hasattr(fn, "_signatures"):
+            setattr(Tensor, name, _wrap(fn, entry, None, method=True))
