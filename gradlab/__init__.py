@@ -8,7 +8,7 @@ only numpy).
 from . import _dtype
 from ._dtype import (bool_ as bool, complex64, complex128, dtype, float16, float32, float64, int8, int16, int32,
                      int64, uint8, uint16, uint32, uint64)
-from ._dtype import channels_last, contiguous_format, finfo, iinfo, memory_format, preserve_format
+from ._dtype import channels_last, contiguous_format, finfo, iinfo, layout, memory_format, preserve_format, strided
 from ._size import Size
 from ._device import device
 from ._dtype import promote_types
@@ -19,7 +19,7 @@ from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, fu
                        randint_like, randn, randn_like, seed, set_rng_state, tensor, zeros, zeros_like)
 from .random import PublicGenerator as Generator, default_generator
 from . import autograd
-from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled
 from .display.printing import get_printoptions, printoptions, set_printoptions
 from .ops.registry import OPS
 from . import nn, optim  # noqa: E402  (after the core: they build on it)
@@ -27,7 +27,7 @@ from . import backends, cuda  # noqa: E402
 
 # Public classes report their public name: type(x) is <class 'gradlab.Tensor'>, as PyTorch's is
 # <class 'torch.Tensor'>, not the module that happens to define it.
-for _cls in (Tensor, Size, dtype, memory_format):
+for _cls in (Tensor, Size, dtype, memory_format, layout):
     _cls.__module__ = "gradlab"
 del _cls
 

@@ -12,10 +12,12 @@ methods so that a call PyTorch would refuse raises PyTorch's TypeError.
 Cost on a valid call: one extra Python frame (the wrapper). The parser runs only when the call
 failed, or for torch.* functions when the first argument is not a Tensor (torch.sin([1, 2])).
 """
+import dis
 import functools
 import inspect
 import operator
 import os
+import sys
 
 import numpy as np
 
@@ -267,7 +269,8 @@ class Signature:
                 return self._extra_args(nargs) if raise_error else False
             elif raise_error:
                 where = "" if is_kwd else f" (position {arg_pos + 1})"
-                if not is_kwd and p.type == "SymIntArrayRef" and isinstance(obj, (tuple, list)) and obj:
+                if not is_kwd and p.type in ("IntArrayRef", "SymIntArrayRef") and isinstance(obj, (tuple, list)) \
+                        and obj:
                     return TypeError(f"{self.name}(): argument '{p.name}'{where} must be {p.type_name()}, but "
                                      f"found element of type {type_name(obj[0])} at pos 0")
                 return TypeError(f"{self.name}(): argument '{p.name}'{where} must be {p.type_name()}, "
@@ -278,6 +281,8 @@ class Signature:
                 arg_pos += 1
             elif obj is not missing:
                 remaining -= 1
+        if arg_pos < nargs:                                      # flip((0, 1), 2): one tuple, then more
+            return self._extra_args(nargs) if raise_error else False
         if remaining > 0:
             return self._extra_kwargs(kwargs, nargs) if raise_error else False
         return None
@@ -286,7 +291,8 @@ class Signature:
         """After this overload matched: an int list with a non-int past its first element
         (view(2, 'x')) fails when PyTorch unpacks it, with this message."""
         lists = ("IntArrayRef", "SymIntArrayRef")
-        for i, p in enumerate(self.params):
+        # the generated C++ call unpacks its arguments right to left (GCC's order): roll's dims first
+        for i, p in reversed(list(enumerate(self.params))):
             if p.type not in lists:
                 continue
             if i < len(args) and not p.keyword_only:
@@ -419,10 +425,21 @@ def _invalid_combination(name, options, args, kwargs):
     return msg
 
 
+def _star_call():
+    """Whether the user's call was `f(*args)` (CALL_FUNCTION_EX), for which CPython's message names
+    the object's class (Tensor) rather than the one defining the method (TensorBase)."""
+    frame = sys._getframe(1)
+    while frame is not None and (frame.f_code.co_filename in (__file__, "<gradlab wrapper>")):
+        frame = frame.f_back
+    return frame is not None and frame.f_code.co_code[frame.f_lasti] == dis.opmap["CALL_FUNCTION_EX"]
+
+
 def check(entry, args, kwargs):
     """PyTorch's TypeError for this call of the function described by entry (its signature strings,
     or the qualified name of a no-argument C function), or None if PyTorch accepts the call."""
     if isinstance(entry, str):                                   # METH_NOARGS: CPython's own messages
+        if _star_call() and entry.startswith("TensorBase."):
+            entry = "Tensor." + entry[len("TensorBase."):]      # a.abs(*args) names the class: "Tensor.abs"
         if kwargs:
             return TypeError(f"{entry}() takes no keyword arguments")
         if args:
@@ -470,9 +487,10 @@ def _trim(values):
     return values[:n]
 
 
-def _call(fn, entry, first, lead, args, kwargs):
-    """The general path: any keyword, a surplus argument, or a first argument to check first."""
-    if first is not None and (not args or not isinstance(args[0], first)):
+def _call(fn, entry, first, lead, args, kwargs, strict=False):
+    """The general path: any keyword, a surplus argument, or a call to check first (`strict`, or a
+    first argument not of the type `first`)."""
+    if strict or (first is not None and (not args or not isinstance(args[0], first))):
         error = _refusal(entry, args, kwargs)
         if error is not None:
             raise error
@@ -501,11 +519,20 @@ def _wrap(fn, entry, first, method):
         names += [f"p{len(names) + i}" for i in range(4)]
     slots = "".join(f"{n}=_M, " for n in names)
     given = "(" + "".join(f"{n}, " for n in names) + ")"
-    check = " or p0 is _M or not isinstance(p0, _first)" if first is not None and names else ""
+    checks = ["p0 is _M or not isinstance(p0, _first)"] if first is not None and names else []
+    need = _required(entry)                                      # torch.ones(), a.flip(): refused at once
+    if 0 < need <= len(names):
+        checks.append(f"{names[need - 1]} is _M")
+    most = _most(entry)                                          # a.nonzero(0): more than any overload takes
+    if most is not None and most < len(names):
+        checks.append(f"{names[most]} is not _M")
     lines = [f"def wrapper({lead}{slots}{'/, ' if lead or names else ''}*extra, **kwargs):",
-             f"    if kwargs or extra{check}:",
-             f"        return _call(fn, entry, _first, ({lead}), _trim({given}) + extra, kwargs)",
-             "    try:"]
+             "    if kwargs or extra:",
+             f"        return _call(fn, entry, _first, ({lead}), _trim({given}) + extra, kwargs)"]
+    if checks:
+        lines += [f"    if {' or '.join(checks)}:",
+                  f"        return _call(fn, entry, _first, ({lead}), _trim({given}), {{}}, True)"]
+    lines += ["    try:"]
     for k in range(len(names), 0, -1):
         lines.append(f"        if {names[k - 1]} is not _M:")
         lines.append(f"            return fn({lead}{', '.join(names[:k])})")
@@ -518,10 +545,27 @@ def _wrap(fn, entry, first, method):
     source = "\n".join(lines) + "\n"
     namespace = {"fn": fn, "entry": entry, "_first": first, "_M": _MISSING, "_trim": _trim, "_call": _call,
                  "_refusal": _refusal}
-    exec(source, namespace)
+    exec(compile(source, "<gradlab wrapper>", "exec"), namespace)
     wrapper = functools.update_wrapper(namespace["wrapper"], fn)
     wrapper._signatures = entry
     return wrapper
+
+
+def _required(entry):
+    """How many positional arguments every overload needs (a call with fewer is refused)."""
+    if isinstance(entry, str):
+        return 0
+    return min(sum(not p.optional and not p.keyword_only for p in s.params) for s in _overloads(entry))
+
+
+def _most(entry):
+    """How many positional arguments the most generous overload takes (None: view(2, 3)-style, any)."""
+    if isinstance(entry, str):
+        return 0
+    sigs = _overloads(entry)
+    if any(s.max_pos_args == 1 and s.params[0].type in ("IntArrayRef", "SymIntArrayRef") for s in sigs):
+        return None
+    return max(s.max_pos_args for s in sigs)
 
 
 def _tensor_first(entry):
@@ -531,8 +575,9 @@ def _tensor_first(entry):
     if isinstance(entry, str):
         return None
     sigs = _overloads(entry)
-    if all(s.params and s.params[0].type == "Tensor" and not s.params[0].keyword_only
-           and not s.params[0].numbers_as_tensors for s in sigs):
+    if all(s.params and s.params[0].type == "Tensor" and not s.params[0].keyword_only for s in sigs):
+        if any(s.params[0].numbers_as_tensors for s in sigs):   # torch.add(2, t) is fine, add([2], t) not
+            return (Tensor, int, float, complex, np.generic)
         return Tensor
     if all(s.params and s.params[0].type == "TensorList" for s in sigs):
         return (tuple, list)                                     # torch.cat(t) is refused too

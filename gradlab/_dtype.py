@@ -81,6 +81,12 @@ class memory_format:
         return "torch." + self.name
 
 
+class layout(memory_format):
+    """torch.strided: every gradlab tensor is a strided (dense) numpy array."""
+    __slots__ = ()
+
+
+strided = layout("strided")
 contiguous_format = memory_format("contiguous_format")
 preserve_format = memory_format("preserve_format")
 channels_last = memory_format("channels_last")

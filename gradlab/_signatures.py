@@ -95,6 +95,7 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'is_complex': ('is_complex(Tensor input)',),
  'is_floating_point': ('is_floating_point(Tensor input)',),
  'is_grad_enabled': 'torch.is_grad_enabled',
+ 'is_inference_mode_enabled': 'torch.is_inference_mode_enabled',
  'isfinite': ('isfinite(Tensor input)',),
  'isinf': ('isinf(Tensor input)',),
  'isnan': ('isnan(Tensor input)',),
@@ -409,6 +410,14 @@ TENSOR = {'abs': 'TensorBase.abs',
  'neg_': 'TensorBase.neg_',
  'negative': 'TensorBase.negative',
  'nelement': 'TensorBase.nelement',
+ 'new_empty': ('new_empty(SymIntArrayRef size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, '
+               'bool? pin_memory=False, bool? requires_grad=False)',),
+ 'new_full': ('new_full(SymIntArrayRef size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, '
+              'Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',),
+ 'new_ones': ('new_ones(SymIntArrayRef size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, '
+              'bool? pin_memory=False, bool? requires_grad=False)',),
+ 'new_zeros': ('new_zeros(SymIntArrayRef size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, '
+               'bool? pin_memory=False, bool? requires_grad=False)',),
  'nonzero': ('nonzero()', 'nonzero(*, bool as_tuple)'),
  'normal_': ('normal_(double mean=0, double std=1, *, Generator? generator=None)',),
  'not_equal': ('not_equal(Tensor other)', 'not_equal(Scalar other)'),

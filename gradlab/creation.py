@@ -45,7 +45,8 @@ _SIGNATURES = {
     "linspace": [s.format("") for s in _LINSPACE],
     "logspace": [s.format(", float base = 10.0") for s in _LINSPACE],
     "rand_like": ["Tensor input, *, " + _GEN + _MEMORY, "Tensor input, *, " + _MEMORY],
-    "randint": [f"{low}int high, tuple of ints size, *, {gen}{_OUT}" for low in ("", "int low, ") for gen in (_GEN, "")],
+    "randint": [f"{low}int high, tuple of ints size, *, {gen}{_OUT}" for low in ("", "int low, ")
+                for gen in (_GEN, "")],
     "randint_like": [f"Tensor input, {high}, *, {gen}{_MEMORY}" for high in ("int low, int high", "Tensor high",
                                                                              "int high") for gen in (_GEN, "")],
 }
@@ -55,7 +56,11 @@ _OPTIONS = "torch.dtype dtype = None, torch.layout layout = None, torch.device d
            "False, bool requires_grad = False)"
 
 
-def _options(function, dtype, device, args=(), **given):
+_NO_PINNED_MEMORY = ("pin_memory=True requires a CUDA or other accelerator backend; no pinned memory allocator is "
+                     "available on this system.")
+
+
+def _options(function, dtype, device, args=(), pin_memory=False, **given):
     """A factory's dtype (as a numpy dtype, or None) after PyTorch's checks of `dtype=` and `device=`.
 
     A factory with one signature names the wrong argument; one with several lists them all, with
@@ -63,6 +68,8 @@ def _options(function, dtype, device, args=(), **given):
     try:
         np_dtype = _dtype.check_dtype_argument(dtype, function)
         _device.check(device, function)
+        if pin_memory:
+            raise RuntimeError(_NO_PINNED_MEMORY)
         return np_dtype
     except TypeError:
         if function not in _SIGNATURES:
@@ -330,21 +337,21 @@ def _from_python(data, np_dtype):
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new leaf tensor holding a copy of `data` (a number, nested lists, or a numpy array)."""
-    np_dtype = _options("tensor", dtype, device)
+    np_dtype = _options("tensor", dtype, device, pin_memory=pin_memory)
     if isinstance(data, Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
                       "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
                       UserWarning, stacklevel=2)
-        arr = data._data.copy()
+        arr = data._data.copy(order="C" if 0 in data._data.strides else "K")
     elif isinstance(data, np.ndarray):
-        _dtype.from_numpy_dtype(data.dtype)
-        arr = data.copy()
+        _check_numpy(data)
+        # a copy laid out like the array (PyTorch's preserve_format); a broadcast array's is contiguous
+        arr = data.copy(order="C" if 0 in data.strides else "K")
     else:
         arr = _from_python(data, np_dtype)
     if np_dtype is not None and arr.dtype != np_dtype:
         arr = arr.astype(np_dtype)
-    # (np.ascontiguousarray would turn a 0-d array into a 1-d one)
-    return _finish(arr if arr.flags.c_contiguous else arr.copy(order="C"), requires_grad)
+    return _finish(arr, requires_grad)
 
 
 def legacy_data(args, device, np_dtype=None):
@@ -363,18 +370,17 @@ def legacy_data(args, device, np_dtype=None):
         data = args[0]
         if isinstance(data, Tensor):
             if typed and data._data.dtype != np_dtype:
-                raise TypeError(f"expected TensorOptions(dtype={_OPTIONS_NAMES[np_dtype]}, device=cpu, layout=Strided, "
-                                "requires_grad=false (default), pinned_memory=false (default), memory_format=(nullopt)) "
-                                f"(got TensorOptions(dtype={_OPTIONS_NAMES.get(data._data.dtype)}, device=cpu, "
-                                "layout=Strided, requires_grad=false (default), pinned_memory=false (default), "
-                                "memory_format=(nullopt)))")
+                options = ("device=cpu, layout=Strided, requires_grad=false (default), pinned_memory=false "
+                           "(default), memory_format=(nullopt))")
+                raise TypeError(f"expected TensorOptions(dtype={_OPTIONS_NAMES[np_dtype]}, {options} (got "
+                                f"TensorOptions(dtype={_OPTIONS_NAMES.get(data._data.dtype)}, {options})")
             return data._data
         if isinstance(data, (str, bytes)):
             raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
         if not isinstance(data, _SEQUENCES):
             raise TypeError(f"new(): data must be a sequence (got {_argument_type_name(data)})")
         if isinstance(data, np.ndarray):
-            _dtype.from_numpy_dtype(data.dtype)
+            _check_numpy(data)
             return data.astype(np_dtype)
         return _from_python(data, np_dtype)
     for i, a in enumerate(args[0] if isinstance(args[0], Size) else args):
@@ -414,6 +420,7 @@ def as_tensor(data, dtype=None, device=None):
     if isinstance(data, Tensor):
         return data if dtype is None else data.to(dtype)
     if isinstance(data, np.ndarray) and (dtype is None or _np(dtype) == data.dtype):
+        _check_numpy(data, shared=True)
         return Tensor._make(data)
     return tensor(data, dtype=dtype)
 
@@ -422,12 +429,37 @@ def from_numpy(array):
     """A tensor sharing memory with a numpy array (changes show in both)."""
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {_argument_type_name(array)})")
-    _dtype.from_numpy_dtype(array.dtype)
+    _check_numpy(array, shared=True)
     return Tensor._make(array)
+
+
+_warned_not_writable = [False]           # PyTorch warns once per program
+
+
+def _check_numpy(array, shared=False):
+    """What PyTorch refuses in a numpy array: byte-swapped data, negative strides, other dtypes
+    (and, for a tensor sharing its memory, a read-only array: a warning)."""
+    if shared and not array.flags.writeable and not _warned_not_writable[0]:
+        _warned_not_writable[0] = True
+        warnings.warn("The given NumPy array is not writable, and PyTorch does not support non-writable tensors. This "
+                      "means writing to this tensor will result in undefined behavior. You may want to copy the array "
+                      "to protect its data or make it writable before converting it to a tensor. This type of warning "
+                      "will be suppressed for the rest of this program. (Triggered internally at "
+                      "/__w/pytorch/pytorch/torch/csrc/utils/tensor_numpy.cpp:213.)", UserWarning, stacklevel=3)
+    if array.dtype.byteorder not in "=|":
+        raise ValueError("given numpy array has byte order different from the native byte order. Conversion "
+                         "between byte orders is currently not supported.")
+    if any(s < 0 for s in array.strides):
+        raise ValueError("At least one stride in the given numpy array is negative, and tensors with negative "
+                         "strides are not currently supported. (You can probably work around this by making a copy "
+                         "of your array  with array.copy().) ")
+    _dtype.from_numpy_dtype(array.dtype)
 
 
 def _shape(size, factory=None):
     """Sizes as a tuple, with PyTorch's error for a negative one (zeros words it its own way)."""
+    if factory and len(size) == 1 and isinstance(size[0], (bool, np.bool_)):
+        raise TypeError(f"{factory}(): argument 'size' (position 1) must be tuple of ints, not bool")
     shape = _size_args(size)
     if any(s < 0 for s in shape):
         if factory == "zeros":
@@ -443,40 +475,88 @@ def _filled(fill, size, dtype, requires_grad, default=np.float32, factory=None):
     return _finish(data, requires_grad)
 
 
-def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    _options("ones", dtype, device)
-    return _filled(1, size, dtype, requires_grad)
+def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+    _options("ones", dtype, device, pin_memory=pin_memory)
+    return _filled(1, size, dtype, requires_grad, factory="ones")
 
 
-def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    _options("zeros", dtype, device)
+def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+    _options("zeros", dtype, device, pin_memory=pin_memory)
     return _filled(0, size, dtype, requires_grad, factory="zeros")
 
 
-def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
+          pin_memory=False):
     # PyTorch leaves memory uninitialised; zeros keep notebooks reproducible
-    _options("empty", dtype, device)
-    return _filled(0, size, dtype, requires_grad)
+    _options("empty", dtype, device, pin_memory=pin_memory)
+    return _filled(0, size, dtype, requires_grad, factory="empty")
 
 
-def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    _options("full", dtype, device)
-    if dtype is None:
-        default = np.bool_ if isinstance(fill_value, bool) else np.int64 if isinstance(fill_value, numbers.Integral) \
-            else np.complex64 if isinstance(fill_value, complex) else np.float32
-    else:
-        default = np.float32
-    if isinstance(fill_value, Tensor):
-        fill_value = fill_value.item()
-    if not isinstance(fill_value, (numbers.Number, np.generic)):
-        raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not {type(fill_value).__name__}")
-    return _filled(fill_value, (size,) if isinstance(size, numbers.Integral) else (tuple(size),), dtype,
-                   requires_grad, default)
+def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+         pin_memory=False):
+    np_dtype = _options("full", dtype, device, pin_memory=pin_memory)
+    if not isinstance(size, (tuple, list, Size)):
+        raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {_argument_type_name(size)}")
+    fill_value = _fill_number(fill_value, "full")
+    if np_dtype is None:
+        np_dtype = np.dtype(np.bool_ if isinstance(fill_value, (bool, np.bool_)) else np.int64
+                            if isinstance(fill_value, numbers.Integral) else np.complex64
+                            if isinstance(fill_value, complex) else np.float32)
+    return _filled(_checked_fill(fill_value, np_dtype), (tuple(size),), np_dtype, requires_grad, factory="full")
+
+
+# c10's type names in "value cannot be converted to type ... without overflow"
+_C_TYPES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
+            "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t", "float16": "c10::Half",
+            "float32": "float", "float64": "double"}
+
+
+def _fill_number(value, function):
+    """A fill value as a Python number: numbers, numpy scalars and 0-d tensors only."""
+    if isinstance(value, Tensor) and value._data.ndim == 0:
+        return value._data.item()
+    if not isinstance(value, (numbers.Number, np.generic)):
+        raise TypeError(f"{function}(): argument 'fill_value' (position 2) must be Number, not "
+                        f"{_argument_type_name(value)}")
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _checked_fill(value, target):
+    """PyTorch's checked conversion of a fill value to the dtype (c10::checked_convert)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value >= 2 ** 64:
+            raise OverflowError("int too big to convert")
+        if value < -2 ** 63:
+            raise OverflowError("can't convert negative int to unsigned")
+    if target.kind in "bc":
+        return value
+    overflow = RuntimeError(f"value cannot be converted to type {_C_TYPES[target.name]} without overflow")
+    if isinstance(value, complex):
+        if value.imag != 0:
+            raise overflow
+        value = value.real
+    if target.kind == "f":
+        if math.isfinite(value) and abs(value) > np.finfo(target).max:
+            raise overflow
+        return value
+    info = np.iinfo(target)
+    if isinstance(value, float):
+        if not (math.isfinite(value) and info.min <= value <= info.max):
+            raise overflow
+        return int(value)
+    if value > info.max or value < info.min and not (info.min == 0 and -value <= info.max):
+        raise overflow
+    return value % (info.max + 1) if value < 0 and info.min == 0 else value
 
 
 def _like(fill, input, dtype, requires_grad):
+    """A new tensor shaped like input, laid out like it (PyTorch's preserve_format) unless it is an
+    expanded view, which gets a contiguous result."""
     d = _np(dtype) if dtype is not None else input._data.dtype
-    return _finish(np.full(input._data.shape, fill, dtype=d), requires_grad)
+    data = input._data
+    if 0 in data.strides:
+        return _finish(np.full(data.shape, fill, dtype=d), requires_grad)
+    return _finish(np.full_like(data, fill, dtype=d), requires_grad)
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
@@ -495,8 +575,10 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    _options("full_like", dtype, device)
-    return _like(fill_value, input, dtype, requires_grad)
+    np_dtype = _options("full_like", dtype, device)
+    fill_value = _fill_number(fill_value, "full_like")
+    target = np_dtype if np_dtype is not None else input._data.dtype
+    return _like(_checked_fill(fill_value, target), input, dtype, requires_grad)
 
 
 # --- ranges: arange, linspace, logspace, bit for bit as PyTorch's CPU kernels compute them ------------
@@ -729,14 +811,14 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, 
          pin_memory=False):
     """Uniform numbers in [0, 1), the same stream as PyTorch's CPU generator."""
     _options("rand", dtype, device, size, requires_grad=requires_grad)
-    return _finish(_uniform(_gen(generator), _shape(size), _np(dtype)), requires_grad)
+    return _finish(_uniform(_gen(generator), _shape(size, "rand"), _np(dtype)), requires_grad)
 
 
 def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False):
     """Standard normal numbers, the same stream as PyTorch's CPU generator."""
     _options("randn", dtype, device, size, requires_grad=requires_grad)
-    return _finish(_normal(_gen(generator), _shape(size), _np(dtype)), requires_grad)
+    return _finish(_normal(_gen(generator), _shape(size, "randn"), _np(dtype)), requires_grad)
 
 
 def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
@@ -790,13 +872,13 @@ def _check_random_bounds(low, high, target):
         lowest, highest = info.min, info.max
     name = _OPTIONS_NAMES.get(target, target.name)
     if target in (np.float32, np.float64):        # float and double only warn
-        for what, value in (("from", low), ("to - 1", high - 1)):
+        for what, value, line in (("from", low, 110), ("to - 1", high - 1, 111)):
             if not lowest <= value <= highest:
                 warnings.warn(f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations "
                               f"{name} can support discrete uniform distribution only within this range. This "
                               "warning will become an error in version 1.7 release, please fix the code in advance "
                               "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
-                              "DistributionTemplates.h:111.)", UserWarning, stacklevel=3)
+                              f"DistributionTemplates.h:{line}.)", UserWarning, stacklevel=3)
         return
     if low < lowest or low > highest:
         raise RuntimeError(f"from is out of bounds for {name}")

@@ -20,6 +20,7 @@ from . import _device
 from ._size import Size
 from . import autograd as _autograd
 from .autograd import grad_mode
+from .autograd import node as _autograd_node
 from .autograd.node import NoDerivative, RemovableHandle, _HookDict
 from .autograd.engine import run_backward as _run_backward
 from .ops import OPS
@@ -83,6 +84,11 @@ class Tensor:
         root = base._base if base._base is not None else base
         self._version_counter = root._version_counter
         self._base = root
+        if self.grad_fn is None and (base.grad_fn is not None or base._requires_grad):
+            # made under no_grad from a tensor that requires grad: PyTorch's view then requires grad
+            # too, as a leaf that no gradient ever reaches (and that no in-place op may change)
+            self._requires_grad = True
+            self._accumulator = _autograd_node.NO_GRADIENT_EDGE
         if root.grad_fn is not None or not root._requires_grad:
             _indexing.remember_view(root, self)
         return self
@@ -515,6 +521,10 @@ class Tensor:
     def is_cpu(self):
         return True
 
+    @property
+    def layout(self):
+        return _dtype.strided
+
     def clone(self, *args, memory_format=None):
         """A copy with history (CloneBackward0), laid out like self unless memory_format says otherwise."""
         if args:
@@ -793,7 +803,7 @@ class Tensor:
 
     def divide(self, other, rounding_mode=None):
         _check_operand("divide", other)
-        return self.div(other, rounding_mode)
+        return self.div(other, rounding_mode=rounding_mode)
 
     def true_divide(self, other):
         _check_operand("true_divide", other)
@@ -953,6 +963,9 @@ class Tensor:
         """A copy with the entries at `index` along `dim` set to `value`."""
         _check_arguments("index_fill", (dim, index, value), [("int dim", "Tensor index", "Tensor value"),
                                                               ("int dim", "Tensor index", "Number value")])
+        return OPS["index_fill"](self, mask=self._index_fill_mask(dim, index), value=_py(value))
+
+    def _index_fill_mask(self, dim, index):
         d = _wrap_dim(dim, self._data.ndim)
         idx = index._data
         if idx.dtype != np.int64:
@@ -968,7 +981,7 @@ class Tensor:
         if self._data.ndim:
             where[d] = idx.reshape(-1)
         mask[tuple(where)] = True
-        return OPS["index_fill"](self, mask=mask, value=_py(value))
+        return mask
 
     def masked_fill(self, mask, value):
         mask, value = self._masked_fill_args(mask, value)
@@ -993,6 +1006,12 @@ class Tensor:
 
     def lerp(self, end, weight):
         _check_arguments("lerp", (end, weight), [("Tensor end", "Tensor weight"), ("Tensor end", "Number weight")])
+        self._check_lerp(end, weight)
+        if isinstance(weight, Tensor):
+            return OPS["lerp_tensor"](self, end, weight.to(self.dtype) if weight._data.ndim == 0 else weight)
+        return OPS["lerp"](self, end, weight=_py(weight))
+
+    def _check_lerp(self, end, weight):
         if end._data.dtype != self._data.dtype:
             raise RuntimeError(f"expected dtype {_c_type(self)} for `end` but got dtype {_c_type(end)}")
         if self._data.dtype.kind not in "fc":
@@ -1004,9 +1023,6 @@ class Tensor:
                     np.broadcast_shapes(self._data.shape, other._data.shape)
                 except ValueError:
                     raise broadcast_error(self._data.shape, other._data.shape) from None
-        if isinstance(weight, Tensor):
-            return OPS["lerp_tensor"](self, end, weight.to(self.dtype) if weight._data.ndim == 0 else weight)
-        return OPS["lerp"](self, end, weight=_py(weight))
 
     # --- reductions -----------------------------------------------------------------------------
     def sum(self, dim=_NO_DIM, keepdim=False, dtype=None):
@@ -1300,7 +1316,7 @@ class Tensor:
                        "it will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
                        "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor. "
                        "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)")
-        return self.permute(*range(self._data.ndim - 1, -1, -1))
+        return self.permute(tuple(range(self._data.ndim - 1, -1, -1)))
 
     @property
     def mT(self):
@@ -1569,6 +1585,39 @@ class Tensor:
             return self._inplace("masked_fill_tensor", value, mask=mask)
         return self._inplace("masked_fill", mask=mask, value=value)
 
+    def clamp_min_(self, min):
+        _check_arguments("clamp_min_", (min,), [("Tensor min",), ("Number min",)])
+        if isinstance(min, Tensor):
+            return self._inplace("clamp_min_tensor", min)
+        self._check_lifted(_py(min))
+        return self._inplace("clamp_min", min=_py(min))
+
+    def clamp_max_(self, max):
+        _check_arguments("clamp_max_", (max,), [("Tensor max",), ("Number max",)])
+        if isinstance(max, Tensor):
+            return self._inplace("clamp_max_tensor", max)
+        self._check_lifted(_py(max))
+        return self._inplace("clamp_max", max=_py(max))
+
+    def _check_lifted(self, scalar):
+        """An in-place op cannot turn an int tensor into a float one (x.clamp_min_(0.5) of int x)."""
+        lifted = _lifted(self, scalar)
+        if lifted is not self:
+            raise RuntimeError(f"result type {_kind(lifted)} can't be cast to the desired output type {_c_type(self)}")
+
+    def index_fill_(self, dim, index, value):
+        """In-place index_fill (IndexFillBackward0 when recorded)."""
+        _check_arguments("index_fill_", (dim, index, value), [("int dim", "Tensor index", "Tensor value"),
+                                                               ("int dim", "Tensor index", "Number value")])
+        return self._inplace("index_fill", mask=self._index_fill_mask(dim, index), value=_py(value))
+
+    def lerp_(self, end, weight):
+        _check_arguments("lerp_", (end, weight), [("Tensor end", "Tensor weight"), ("Tensor end", "Number weight")])
+        self._check_lerp(end, weight)
+        if isinstance(weight, Tensor):
+            return self._inplace("lerp_tensor", end, weight)
+        return self._inplace("lerp", end, weight=_py(weight))
+
     # `t += x` works in place for what the operators take; for anything else Python falls back to
     # `t = t + x` (numpy computes it for an array, as with PyTorch)
     def __iadd__(self, other):
@@ -1687,12 +1736,20 @@ def _argument_type_name(x):
 
 
 class _ReturnType(tuple):
-    """What `x.max(dim)` returns: a (values, indices) pair printed like torch.return_types.max."""
+    """What `x.max(dim)` returns: a (values, indices) pair. As in PyTorch, each op has its own class
+    (`gradlab.return_types.max`, named like `torch.return_types.max`), printed like torch's."""
+    __slots__ = ()
+    n_fields = n_sequence_fields = 2
+    n_unnamed_fields = 0
+    _classes = {}
 
     def __new__(cls, name, values, indices):
-        self = super().__new__(cls, (values, indices))
-        self._name = name
-        return self
+        kind = _ReturnType._classes.get(name)
+        if kind is None:       # one subclass per op name, made on first use
+            kind = _ReturnType._classes[name] = type(name, (_ReturnType,), {
+                "__module__": "gradlab.return_types", "__qualname__": name, "__slots__": (),
+                "__new__": lambda c, seq: tuple.__new__(c, tuple(seq))})
+        return tuple.__new__(kind, (values, indices))
 
     @property
     def values(self):
@@ -1703,7 +1760,7 @@ class _ReturnType(tuple):
         return self[1]
 
     def __repr__(self):
-        return f"torch.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+        return f"torch.return_types.{type(self).__name__}(\nvalues={self[0]!r},\nindices={self[1]!r})"
 
 
 def _init(t, data):
@@ -2027,6 +2084,7 @@ def _wrapped(scalar, a):
 
 def _check_sub(a, b):
     """PyTorch refuses to subtract booleans: a Python bool counts as a bool tensor, np.bool_ as a float."""
+    _check_int_scalar(b)
     a_bool = a._data.dtype.kind == "b"
     b_bool = b.__class__ is bool or (isinstance(b, Tensor) and b._data.dtype.kind == "b")
     if a_bool and b_bool:
@@ -2123,7 +2181,12 @@ def _compare(ufunc, a, b):
         bd = b._data
     elif isinstance(b, _SCALARS + (np.generic, np.ndarray, list, tuple)):
         # (an int is first converted to an integer tensor's dtype, wrapping: int8 < 1000 is int8 < -24)
-        bd = np.asarray(b) if isinstance(b, (list, tuple)) else _wrapped(_number(b), a)
+        if isinstance(b, (list, tuple)):
+            bd = np.asarray(b)
+        else:
+            b = _number(b)
+            _check_int_scalar(b)
+            bd = _wrapped(b, a)
     else:
         return NotImplemented
     try:

@@ -66,10 +66,22 @@ def literal(rng, dtype="float32", shape=(3,), requires_grad=False, special=0.04)
     return f"torch.tensor({_nested(rng, dtype, shape, special)}, dtype=torch.{dtype}{rg})"
 
 
+class Setup(list):
+    """Setup lines, and the shape of the tensor they bind."""
+
+    def __init__(self, lines, shape):
+        super().__init__(lines)
+        self.shape = shape
+
+
 def tensor_input(rng, name, dtype=None, shape=None, grad=None, layout=None, special=0.04):
     """Setup lines binding `name` to a tensor, maybe a non-contiguous view of a leaf `name`0."""
     dtype = dtype or rng.choice(DTYPES)
     shape = SHAPES[rng.randrange(len(SHAPES))] if shape is None else tuple(shape)
+    return Setup(_tensor_lines(rng, name, dtype, shape, grad, layout, special), shape)
+
+
+def _tensor_lines(rng, name, dtype, shape, grad, layout, special):
     if grad is None:
         grad = dtype in FLOATS and rng.random() < 0.3
     if layout is None:
@@ -132,17 +144,13 @@ BINARY = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_di
           "lt", "le", "gt", "ge", "greater", "less", "maximum", "minimum"]
 BINARY_METHODS_ONLY = ["greater_equal", "less_equal", "not_equal"]
 OPERATORS = ["+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "==", "!=", "<", "<=", ">", ">="]
-INPLACE_OPERATORS = ["+=", "-=", "*=", "/=", "**="]
+INPLACE_OPERATORS = ["+=", "-=", "*=", "/=", "**=", "//=", "%=", "&=", "|="]
 REDUCTIONS = ["sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "prod", "var", "std", "norm",
               "logsumexp", "all", "any", "cumsum", "softmax", "log_softmax"]
 PROPERTIES = ["shape", "dtype", "device", "ndim", "requires_grad", "is_leaf", "grad", "grad_fn", "T", "mT", "data",
               "is_cuda", "output_nr", "retains_grad"]
 NULLARY_METHODS = ["dim", "ndimension", "numel", "nelement", "size", "stride", "is_contiguous", "is_floating_point",
                    "is_complex", "element_size", "tolist", "item", "nonzero", "t", "numpy"]
-INPLACE_UNARY = ["abs_", "acos_", "asin_", "atan_", "ceil_", "cos_", "cosh_", "erf_", "exp_", "expm1_", "floor_",
-                 "log10_", "log1p_", "log2_", "log_", "neg_", "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_",
-                 "sign_", "sin_", "sinh_", "sqrt_", "tan_", "tanh_", "trunc_", "zero_", "detach_"]
-INPLACE_BINARY = ["add_", "sub_", "mul_", "div_", "pow_"]
 
 
 def _call(rng, name, recv, args):
@@ -157,7 +165,7 @@ def gen_values(rng, public):
     """Valid-looking calls of unary/binary/reduction/shape ops."""
     kind = rng.random()
     lines = tensor_input(rng, "a")
-    shape = _shape_of(lines, rng)
+    shape = lines.shape
     if kind < 0.3:
         name = rng.choice(UNARY + UNARY_METHODS_ONLY)
         args = []
@@ -189,50 +197,6 @@ def gen_values(rng, public):
     else:
         expr, fam = _shape_op(rng, shape, bad=0.0)
     return Case("values", "\n".join(lines + [expr]), fam)
-
-
-def _shape_of(lines, rng):
-    """Recover the shape of `a` from its setup lines (we built it, so parse our own literal)."""
-    src = "\n".join(lines)
-    ns = {}
-    exec(src, {"torch": _ShapeOnly(), "float": float}, ns)
-    return ns["a"].shape
-
-
-class _ShapeOnly:
-    """A tiny stand-in for torch, enough to evaluate our literals' shapes without a library."""
-
-    def __getattr__(self, name):
-        if name in ("tensor",):
-            return lambda data, **kw: _S(_list_shape(data))
-        if name in ("zeros",):
-            return lambda *s, **kw: _S(tuple(s))
-        return name
-
-
-class _S:
-    def __init__(self, shape):
-        self.shape = shape
-
-    def t(self):
-        return _S(self.shape[::-1])
-
-    def transpose(self, a, b):
-        return _S(self.shape[::-1])
-
-    def expand(self, *s):
-        return _S(tuple(s))
-
-    def __getitem__(self, item):
-        return _S(((self.shape[0] + 1) // 2,) + self.shape[1:])
-
-
-def _list_shape(data):
-    shape = []
-    while isinstance(data, list):
-        shape.append(len(data))
-        data = data[0] if data else None
-    return tuple(shape)
 
 
 def _reduction_args(rng, name, ndim, bad):
@@ -299,7 +263,7 @@ def _shape_op(rng, shape, bad):
         ("index_select", lambda: [str(d()), f"torch.tensor([0, {rng.randint(-1, 1)}])"]),
         ("gather", lambda: [str(d()), "torch.zeros((" + ", ".join(["1"] * nd) + ",), dtype=torch.int64)"
                             if nd else "torch.zeros((), dtype=torch.int64)"]),
-        ("masked_fill", lambda: [f"a > 0" if rng.random() < 0.8 else "a", rng.choice(["0.0", "-1", "float('nan')"])]),
+        ("masked_fill", lambda: ["a > 0" if rng.random() < 0.8 else "a", rng.choice(["0.0", "-1", "float('nan')"])]),
         ("index_fill", lambda: [str(d()), "torch.tensor([0])", rng.choice(["2.5", "-1"])]),
         ("lerp", lambda: ["torch.ones_like(a)", rng.choice(["0.5", "torch.full_like(a, 0.25)"])]),
         ("type_as", lambda: [rng.choice(["torch.tensor([1])", "torch.tensor([1.])", "torch.tensor([True])",
@@ -312,7 +276,7 @@ def _shape_op(rng, shape, bad):
         ("expand_as", lambda: ["torch.zeros(2, " + ", ".join(map(str, shape)) + ")" if nd else "torch.zeros(2)"]),
         ("reshape_as", lambda: [f"torch.zeros({n})"]),
         ("view_as", lambda: [f"torch.zeros({n})"]),
-        ("where", lambda: [f"a > 0", rng.choice(["0.0", "torch.zeros_like(a)", "2"])]),
+        ("where", lambda: ["a > 0", rng.choice(["0.0", "torch.zeros_like(a)", "2"])]),
     ]
     name, argf = rng.choice(choices)
     args = argf()
@@ -327,7 +291,7 @@ def _shape_op(rng, shape, bad):
 def gen_errors(rng, public):
     """Invalid arguments: bad dims, bad operands, wrong types, wrong shapes."""
     lines = tensor_input(rng, "a")
-    shape = _shape_of(lines, rng)
+    shape = lines.shape
     r = rng.random()
     if r < 0.3:
         name = rng.choice(REDUCTIONS)
@@ -336,7 +300,6 @@ def gen_errors(rng, public):
         fam = f"reduce:{name}"
     elif r < 0.55:
         expr, fam = _shape_op(rng, shape, bad=0.6)
-        fam = fam
     elif r < 0.75:
         name = rng.choice(BINARY + ["dot", "mm", "mv", "bmm", "outer", "matmul", "equal", "allclose"])
         other = operand(rng, shape)
@@ -360,7 +323,7 @@ def gen_errors(rng, public):
 def gen_operators(rng, public):
     """Python operators incl. reversed and in-place ones: values and dtype promotion."""
     lines = tensor_input(rng, "a", grad=False if rng.random() < 0.5 else None)
-    shape = _shape_of(lines, rng)
+    shape = lines.shape
     r = rng.random()
     other = operand(rng, shape, allow_bad=rng.random() < 0.1)
     if r < 0.45:
@@ -428,7 +391,8 @@ def gen_printing(rng, public):
         dt = rng.choice(FLOATS + ["int64"])
         expr = rng.choice([f"str(torch.arange({n}, dtype=torch.{dt}))",
                            f"str(torch.arange({n}).reshape(-1, {rng.choice([2, 5, 10])}).to(torch.{dt}) / 7)",
-                           f"str(torch.linspace(-{n}, {n}, {rng.choice([7, 11, 40])}, dtype=torch.{rng.choice(FLOATS)}))"])
+                           f"str(torch.linspace(-{n}, {n}, {rng.choice([7, 11, 40])}, "
+                           f"dtype=torch.{rng.choice(FLOATS)}))"])
         return Case("printing", expr, "print:large")
     if r < 0.8:
         lines = tensor_input(rng, "a", dtype=rng.choice(FLOATS), shape=rng.choice([(), (2,)]), grad=True,
@@ -504,7 +468,7 @@ def _index(rng, shape):
 
 def gen_indexing(rng, public):
     lines = tensor_input(rng, "a", grad=False if rng.random() < 0.6 else None)
-    shape = _shape_of(lines, rng)
+    shape = lines.shape
     idx = _index(rng, shape)
     if rng.random() < 0.55:
         return Case("indexing", "\n".join(lines + [f"a[{idx}]"]), "getitem")
@@ -652,8 +616,10 @@ def gen_nn(rng, public):
                 "softplus": rng.choice(["", "beta=2", "beta=2, threshold=1"]),
                 "dropout": rng.choice(["p=0.0", "training=False", "p=1.0", "p=1.5"]),
                 "flatten": rng.choice(["", "1"]),
-                "mse_loss": rng.choice(["torch.zeros_like(a)", "torch.zeros(3)", "torch.zeros_like(a), reduction='sum'"]),
-                "l1_loss": rng.choice(["torch.zeros_like(a)", "torch.zeros(1)", "torch.ones_like(a), reduction='none'"]),
+                "mse_loss": rng.choice(["torch.zeros_like(a)", "torch.zeros(3)",
+                                        "torch.zeros_like(a), reduction='sum'"]),
+                "l1_loss": rng.choice(["torch.zeros_like(a)", "torch.zeros(1)",
+                                       "torch.ones_like(a), reduction='none'"]),
                 "cross_entropy": rng.choice(["torch.tensor([0, 2])", "torch.tensor([0, 5])", "torch.tensor(1)"]),
                 "nll_loss": rng.choice(["torch.tensor([0, 2])", "torch.tensor([0, 1]), reduction='sum'"]),
                 "binary_cross_entropy": "torch.ones_like(a)",
@@ -679,7 +645,8 @@ def gen_nn(rng, public):
         code = ["torch.manual_seed(%d)" % rng.randint(0, 99), f"m = {model}", f"inp = {inp}", tail]
         return Case("nn", "\n".join(code), f"module:{model.split('(')[0]}:{tail.split('(')[0][:12]}")
     name = rng.choice(ACTIVATIONS)
-    lines = tensor_input(rng, "a", dtype=rng.choice(["float32", "float64"]), shape=rng.choice([(2, 3), (3,), (2, 3, 2)]))
+    lines = tensor_input(rng, "a", dtype=rng.choice(["float32", "float64"]),
+                         shape=rng.choice([(2, 3), (3,), (2, 3, 2)]))
     expr = rng.choice([f"nn.{name}(a)", f"nn.{name}", f"repr(nn.{name})"])
     return Case("nn", "\n".join(lines + [expr]), f"activation:{name.split('(')[0]}")
 
@@ -694,7 +661,8 @@ def gen_optim(rng, public):
     steps = rng.randint(1, 4)
     w = literal(rng, "float32", (3,), True, special=0.0)
     code = [f"w = {w}", f"opt = torch.optim.{opt}([w], {rng.choice(kw)})"]
-    loop = "for _ in range(%d):\n    opt.zero_grad()\n    loss = ((w - 1) ** 2).sum()\n    loss.backward()\n    opt.step()" % steps
+    loop = ("for _ in range(%d):\n    opt.zero_grad()\n    loss = ((w - 1) ** 2).sum()\n    loss.backward()\n"
+            "    opt.step()" % steps)
     tail = rng.choice(["w", "w.grad", "len(opt.param_groups)", "sorted(opt.param_groups[0].keys())",
                        "repr(opt)", "opt.state_dict()['param_groups'][0]['lr']"])
     return Case("optim", "\n".join(code + [loop, tail]), f"optim:{opt}")
@@ -732,12 +700,17 @@ def sweep_case(rng, kind, name):
         if name.endswith("_"):  # in place: on a copy, unless we mean to test the leaf
             lines.append("a = a.clone()" if rng.random() < 0.7 else "a = a")
         expr = f"a.{name}({args})"
+    elif kind == "functional":
+        expr = f"F.{name}(a{', ' if args else ''}{args})"
+    elif kind == "module":
+        expr = f"nn.{name}({args})" + rng.choice(["", "(a)", "(a)"])
     else:
         expr = f"torch.{name}(a{', ' if args else ''}{args})"
-    if any(w in name for w in ("rand", "normal", "uniform", "dropout", "bernoulli", "random", "exponential")):
+    if any(w in name.lower() for w in ("rand", "normal", "uniform", "dropout", "bernoulli", "random", "exponential")):
         lines.insert(0, "torch.manual_seed(0)")  # random draws: same seed in both libraries
-    family = f"sweep:Tensor.{name}" if kind == "method" else f"sweep:torch.{name}"
-    return Case("values" if not args else "errors", "\n".join(lines + [expr]), family)
+    family = "sweep:" + {"method": "Tensor.", "functional": "F.", "module": "nn."}.get(kind, "torch.") + name
+    area = "nn" if kind in ("functional", "module") else "values" if not args else "errors"
+    return Case(area, "\n".join(lines + [expr]), family)
 
 
 def sweep_cases(public, seed, visits=4):
@@ -748,6 +721,12 @@ def sweep_cases(public, seed, visits=4):
     names += [("function", n) for n in sorted(public) if callable(getattr(gradlab, n))
               and not isinstance(getattr(gradlab, n), type)
               and n not in ("seed", "manual_seed", "set_rng_state", "set_printoptions")]
+    import torch
+    names += [("functional", n) for n in dir(gradlab.nn.functional) if not n.startswith("_")
+              and callable(getattr(gradlab.nn.functional, n)) and hasattr(torch.nn.functional, n)
+              and not isinstance(getattr(gradlab.nn.functional, n), type)]
+    names += [("module", n) for n in dir(gradlab.nn) if not n.startswith("_") and isinstance(getattr(gradlab.nn, n), type)
+              and issubclass(getattr(gradlab.nn, n), gradlab.nn.Module) and hasattr(torch.nn, n)]
     cases = []
     for kind, name in names:
         rng = random.Random(f"{seed}:{kind}:{name}")
@@ -777,7 +756,8 @@ def gen_misc(rng, public):
     if r < 0.25:
         fn = rng.choice(["rand(3)", "randn(2, 2)", "randint(0, 10, (4,))", "randint(5, (2, 2))",
                          "normal(0., 1., size=(3,))", "rand(2, dtype=torch.float64)", "randn(3, dtype=torch.float16)",
-                         "rand_like(torch.zeros(2))", "randn_like(torch.zeros(2, 2))", "randint_like(torch.zeros(3), 5)",
+                         "rand_like(torch.zeros(2))", "randn_like(torch.zeros(2, 2))",
+                         "randint_like(torch.zeros(3), 5)",
                          "rand(0)", "randn(())", "randint(3, 2, (2,))", "rand(2, dtype=torch.int64)",
                          "empty_like(torch.zeros(0))", "zeros_like(torch.zeros(2), dtype=torch.int8)",
                          "ones_like([1, 2])", "full_like(torch.zeros(2, dtype=torch.int64), 2.7)"])
@@ -899,7 +879,8 @@ def gen_autograd_api(rng, public):
                                               "y = w.exp()\nw.add_(1)\ny.sum().backward()",
                                               "y = w.sigmoid()\nw.zero_()\ny.sum().backward()\nx.grad"])]
     elif k == 11:
-        code += [rng.choice(["torch.autograd.gradcheck(lambda t: (t * t).sum(), (x.double().detach().requires_grad_(),))",
+        code += [rng.choice(["torch.autograd.gradcheck(lambda t: (t * t).sum(),"
+                             " (x.double().detach().requires_grad_(),))",
                              "torch.autograd.gradcheck(lambda t: t.exp(), (x.detach().requires_grad_(),))"])]
     elif k == 12:
         code += [rng.choice(["with torch.no_grad():\n    x.add_(1)\nx", "with torch.no_grad():\n    x[0] = 5.\nx",
@@ -914,7 +895,8 @@ def gen_autograd_api(rng, public):
         code += ["y = x.exp()", "y.sum().backward()", rng.choice(["y.sum().backward()", "y.grad_fn(torch.ones_like(y))",
                                                                  "y.grad_fn.next_functions", "x.grad"])]
     else:
-        code += ["ys = x.unbind(0)", rng.choice(["ys[0].sum().backward()\nx.grad", "[type(t.grad_fn).__name__ for t in ys]",
+        code += ["ys = x.unbind(0)", rng.choice(["ys[0].sum().backward()\nx.grad",
+                                                 "[type(t.grad_fn).__name__ for t in ys]",
                                                  "ys[0].add_(1)", "torch.stack(ys).sum().backward()\nx.grad"])]
     return Case("autograd", "\n".join(code), f"autograd-api:{k}")
 
@@ -976,7 +958,8 @@ def gen_module_api(rng, public):
         code.append(rng.choice(["nn.Linear(3, 4).extra_repr()", "nn.Flatten(0)(torch.ones(2, 3))",
                                 "nn.Flatten()(torch.ones(2, 3, 4)).shape", "nn.Softmax(dim=0)(torch.ones(3))",
                                 "nn.Dropout(0.5).eval()(torch.ones(3))", "nn.Dropout(1.5)", "nn.Dropout(p=-0.1)",
-                                "nn.Identity(3, foo=1)(torch.ones(2))", "nn.Linear(3, 4, dtype=torch.float64).weight.dtype",
+                                "nn.Identity(3, foo=1)(torch.ones(2))",
+                                "nn.Linear(3, 4, dtype=torch.float64).weight.dtype",
                                 "nn.ReLU(inplace=True)(torch.ones(2) - 2)"]))
     return Case("nn", "\n".join(code), f"module-api:{k}")
 
@@ -1014,6 +997,36 @@ def gen_optim_api(rng, public):
     return Case("optim", "\n".join(code), f"optim-api:{k}:{opt}")
 
 
+def _data(rng, depth=0):
+    """Nested Python data for torch.tensor(): numbers of mixed kinds, 0-d tensors, numpy scalars, ragged lists."""
+    r = rng.random()
+    if depth >= 2 or r < 0.35:
+        return rng.choice(["1", "2.5", "True", "-3", "0", "1e40", "2**63", "-2**63 - 1", "float('nan')",
+                           "np.float32(1.5)", "np.int64(3)", "torch.tensor(2.)", "torch.tensor(4)", "None", "'a'",
+                           "complex(1, 2)", "torch.tensor([1., 2.])", "np.array([1, 2])", "255", "-1"])
+    n = rng.choice([0, 1, 2, 2, 3])
+    items = [_data(rng, depth + 1) for _ in range(n)]
+    if rng.random() < 0.7 and items:  # mostly rectangular: repeat the first item's shape
+        items = [items[0]] * n if rng.random() < 0.5 else items
+    if rng.random() < 0.15:
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    return "[" + ", ".join(items) + "]"
+
+
+def gen_construct(rng, public):
+    """torch.tensor / as_tensor / from_numpy of every kind of Python and numpy data."""
+    data = _data(rng)
+    fn = rng.choice(["tensor", "tensor", "tensor", "as_tensor", "from_numpy"])
+    if fn == "from_numpy":
+        data = rng.choice([data, f"np.array({data})"])
+    kw = rng.choice(["", "", "", ", dtype=torch.uint8", ", dtype=torch.float16", ", dtype=torch.bool",
+                     ", dtype=torch.int8", ", requires_grad=True", ", dtype=torch.float64, requires_grad=True",
+                     ", dtype=torch.int64, requires_grad=True"])
+    if fn == "from_numpy":
+        kw = ""
+    return Case("dtypes", f"torch.{fn}({data}{kw})", f"construct:{fn}{kw.split('=')[0] if kw else ''}")
+
+
 MATH = ["exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin", "acos", "atan",
         "sinh", "cosh", "tanh", "sigmoid", "erf", "reciprocal", "square", "abs", "neg", "round", "floor", "ceil",
         "trunc", "sign", "relu", "softmax(0)", "log_softmax(0)", "logsumexp(0)", "norm()", "std()", "var()", "mean()",
@@ -1048,13 +1061,14 @@ def gen_math(rng, public):
 GENERATORS = {
     "printing": (gen_printing, 900),
     "attributes": (gen_attributes, 900),
-    "values": (gen_values, 1300),
+    "values": (gen_values, 1100),
     "math": (gen_math, 700),
+    "construct": (gen_construct, 400),
     "misc": (gen_misc, 600),
     "functions": (gen_functions, 300),
     "dtypes": (gen_dtypes, 1400),
     "indexing": (gen_indexing, 1200),
-    "errors": (gen_errors, 1100),
+    "errors": (gen_errors, 900),
     "warnings": (gen_warnings, 400),
     "autograd": (gen_autograd, 1000),
     "nn": (gen_nn, 600),
@@ -1068,8 +1082,8 @@ GENERATORS = {
 def all_cases(public, seed=14):
     """Every case, deterministic: one Random per generator so adding one generator leaves the rest unchanged."""
     cases = []
-    for i, (key, (gen, count)) in enumerate(GENERATORS.items()):
-        rng = random.Random(seed * 1000 + i)
+    for key, (gen, count) in GENERATORS.items():
+        rng = random.Random(f"{seed}:{key}")
         for _ in range(count):
             cases.append(gen(rng, public))
     return cases + sweep_cases(public, seed)

@@ -861,6 +861,13 @@ def _with_ones(draw):
     return tuple(shp)
 
 
+@sample("squeeze_dims")
+def _squeeze_dims(draw):
+    shp = _with_ones(draw)
+    dims = tuple(sorted(set(draw(st.lists(st.integers(0, len(shp) - 1), max_size=3))))) if shp else ()
+    return Case(lambda T, x: x.squeeze(dims), [uniform(draw, shp)])
+
+
 @sample("squeeze")
 def _squeeze(draw):
     return Case(pick(draw, [lambda T, x: x.squeeze(), lambda T, x: T.squeeze(x)]), [uniform(draw, _with_ones(draw))])

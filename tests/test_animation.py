@@ -1,6 +1,7 @@
 """The backward player (gradlab.viz.animation): frames recorded from the real engine, the widget tree,
 the exports, and bad input. Checks are on the recorded frames, never on rendered SVG text."""
 import html
+import re
 import shutil
 import warnings
 
@@ -335,3 +336,32 @@ def test_names_that_are_not_identifiers_are_bracketed_in_gradients():
     loss = (w * 3).sum()
     captions = " ".join(f.caption for f in record_backward(loss, names={"2.bias": w, "loss": loss}))
     assert "dL/d(2.bias)" in captions and "dL/d2.bias" not in captions
+
+
+def _contrast(a, b):
+    def luminance(colour):
+        colour = colour.lstrip("#")
+        colour = "".join(c * 2 for c in colour) if len(colour) == 3 else colour
+        rgb = [int(colour[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+        r, g, b_ = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b_
+    hi, lo = sorted([luminance(a), luminance(b)], reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_player_text_has_wcag_aa_contrast_in_any_theme():
+    """The frame brings its own white background (JupyterLab's dark theme would put #555 text on #111):
+    every text colour of the player's CSS and legend reaches 4.5:1 against what it sits on."""
+    css = animation.BASE_CSS
+    assert re.search(r"\.gradlab-frame\{[^}]*background:#fff", css) and "color:#212121" in css
+    c = animation.COLORS
+    text_colours = set(re.findall(r"(?<![-\w])color:(#[0-9a-fA-F]{3,6})", css)) | {c["hot"]}
+    backgrounds = ["#fff"] + re.findall(r"background:(#[0-9a-fA-F]{3,6})", css)
+    for colour in text_colours:
+        assert _contrast(colour, "#fff") >= 4.5, colour
+    for background in backgrounds + [c["run_fill"], c["wait_fill"], c["done_fill"], c["idle_fill"]]:
+        assert _contrast("#212121", background) >= 4.5, background
+    assert _contrast(c["text"], c["idle_fill"]) >= 4.5
+    legend = re.search(r"\.gradlab-legend\{[^}]*color:(#[0-9a-fA-F]{3,6})", css).group(1)   # on its swatches
+    for swatch in (c["run_fill"], c["wait_fill"], c["done_fill"]):
+        assert _contrast(legend, swatch) >= 4.5, swatch

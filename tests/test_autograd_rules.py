@@ -393,6 +393,68 @@ def test_hooks_retained_grads_and_versions(case):
     check_same("x = T.tensor([1., 2.], requires_grad=True); y = x * 2\n" + case)
 
 
+MODES_AND_FUNCTIONAL = [
+    "r = T.is_grad_enabled()", "with T.no_grad():\n    r = T.is_grad_enabled()",
+    "with T.no_grad():\n    with T.enable_grad():\n        r = T.is_grad_enabled()",
+    "T.set_grad_enabled(False); r = T.is_grad_enabled(); T.set_grad_enabled(True)",
+    "with T.set_grad_enabled(False):\n    pass\nr = T.is_grad_enabled()",
+    "r = T.set_grad_enabled('x')", "r = T.set_grad_enabled(1)", "r = T.set_grad_enabled(None)",
+    "with T.inference_mode():\n    r = (T.is_inference_mode_enabled(), T.is_grad_enabled())",
+    "with T.inference_mode(False):\n    r = (T.is_inference_mode_enabled(), T.is_grad_enabled())",
+    "r = T.is_inference_mode_enabled()", "with T.inference_mode():\n    y = x * 2\nr = y",
+    "with T.no_grad():\n    y = x * 2\n    z = y.requires_grad_()\nr = z",
+    "with T.no_grad():\n    x.mul_(2)\nr = (x, x.is_leaf)",
+    # a view made under no_grad from a tensor that requires grad
+    "with T.no_grad():\n    v = x[0]\nr = (v, v.requires_grad, v.is_leaf)",
+    "with T.no_grad():\n    v = x.view(2)\nv.add_(1)",
+    "with T.no_grad():\n    v = x.view(2)\n    v.add_(1)\nr = x",
+    "with T.no_grad():\n    v = (x * 1)[0]\nv.mul_(2)",
+    "with T.no_grad():\n    v = x.view(2)\nw = v.view(2)\nr = (w, w.is_leaf)",
+    "with T.no_grad():\n    v = x[0]\ny = v * 2\ny.backward()\nr = (x.grad, [n for n in y.grad_fn.next_functions])",
+    "with T.no_grad():\n    v = x.t()\nr = v.detach().requires_grad",
+    "y = (x * x).sum()\nwith T.no_grad():\n    y.backward()\nr = x.grad",
+    "y = (x * x).sum()\nwith T.no_grad():\n    g, = T.autograd.grad(y, x, create_graph=True)\nr = g",
+    # autograd.functional
+    "r = T.autograd.functional.jacobian(lambda a: a ** 2, x)",
+    "r = T.autograd.functional.jacobian(lambda a: a.sum(), x)",
+    "r = T.autograd.functional.jacobian(lambda a, b: a * b, (x, T.tensor([3., 4.])))",
+    "r = T.autograd.functional.jacobian(lambda a: (a, a * 2), x)",
+    "r = T.autograd.functional.jacobian(lambda a: T.ones(2), x)",
+    "r = T.autograd.functional.jacobian(lambda a: a, [1., 2.])",
+    "r = T.autograd.functional.jacobian(lambda a, b: a, (x, 2.0))",
+    "r = T.autograd.functional.jacobian(lambda a: 3.0, x)",
+    "r = T.autograd.functional.hessian(lambda a: (a ** 3).sum(), x)",
+    "r = T.autograd.functional.hessian(lambda a: (a ** 3).sum(), [1.0])",
+    "r = T.autograd.functional.vjp(lambda a: a ** 2, x, T.ones(2))",
+    "r = T.autograd.functional.vjp(lambda a: a ** 2, x)",
+    "r = T.autograd.functional.vjp(lambda a: a.sum() ** 2, x)",
+    "r = T.autograd.functional.vjp(lambda a: a ** 2, x, T.ones(3))",
+    "r = T.autograd.functional.vjp(lambda a: (a, a), x, (T.ones(2),))",
+    "r = T.autograd.functional.vjp(lambda a: a ** 2, x, [1., 1.])",
+    "r = T.autograd.functional.jvp(lambda a: a ** 2, x, T.ones(2))",
+    "r = T.autograd.functional.jvp(lambda a: a ** 2, x)",
+    "r = T.autograd.functional.jvp(lambda a, b: a * b, (x, T.tensor([3., 4.])), (T.ones(2), T.ones(2)))",
+    "r = T.autograd.functional.hvp(lambda a: (a ** 3).sum(), x, T.ones(2))",
+    "r = T.autograd.functional.vhp(lambda a: (a ** 3).sum(), x, T.tensor([1., -1.]))",
+    "r = T.autograd.functional.hvp(lambda a: a ** 3, x, T.ones(2))",
+    "r = T.autograd.functional.vhp(lambda a: (a ** 3).sum(), x)",
+    "r = T.autograd.functional.hvp(lambda a, b: (a * b).sum(), (x, T.tensor([3., 4.])), (T.ones(2), T.ones(2)))",
+    # gradcheck
+    "r = T.autograd.gradcheck(lambda a: a * 2, (T.ones(2, dtype=T.float64, requires_grad=True),))",
+    "r = T.autograd.gradcheck(lambda a: a.detach() * 2, (T.ones(2, dtype=T.float64, requires_grad=True),))",
+    "r = T.autograd.gradcheck(lambda a: a.detach() * 2, (T.ones(2, dtype=T.float64, requires_grad=True),),"
+    " raise_exception=False)",
+    "r = T.autograd.gradcheck(lambda a: (a * 0).detach(), (T.ones(2, dtype=T.float64, requires_grad=True),))",
+    "r = T.autograd.gradcheck(lambda a: a * 2, (T.ones(2, dtype=T.float64),))",
+    "r = T.autograd.gradgradcheck(lambda a: a ** 3, (T.ones(2, dtype=T.float64, requires_grad=True),))",
+]
+
+
+@pytest.mark.parametrize("case", MODES_AND_FUNCTIONAL)
+def test_grad_modes_and_functional(case):
+    check_same("x = T.tensor([1., 2.], requires_grad=True)\n" + case)
+
+
 @pytest.mark.parametrize("call", ARGUMENTS)
 def test_backward_and_grad_arguments(call):
     source = SETUP + (call if "r = " in call else "r = " + call)

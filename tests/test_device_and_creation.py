@@ -18,6 +18,16 @@ import gradlab  # noqa: E402
 
 pytestmark = pytest.mark.torch
 
+# PyTorch warns once per process about lists of numpy arrays and read-only arrays: have both
+# libraries say it now, so that the cases below compare what every later call does.
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    _read_only = np.ones(1)
+    _read_only.flags.writeable = False
+    for _lib in (torch, gradlab):
+        _lib.tensor([np.array([1])])
+        _lib.from_numpy(_read_only)
+
 
 def outcome(lib, code, env=None):
     """What running `code` (statements; the last line is an expression) with `torch` = lib gives."""
@@ -361,7 +371,8 @@ def test_legacy_constructors_and_dtype_information():
 
 
 def test_generators_and_random_factories():
-    cases = ["torch.Generator().device", "torch.Generator(device='cpu').initial_seed()", "torch.Generator('cpu').device",
+    cases = ["torch.Generator().device", "torch.Generator(device='cpu').initial_seed()",
+             "torch.Generator('cpu').device",
              "torch.Generator(device='cuda')", "torch.Generator(device='gpu')", "torch.Generator(0)",
              "type(torch.Generator())", "type(torch.default_generator)",
              "isinstance(torch.default_generator, torch.Generator)", "torch.get_rng_state().dtype",
@@ -391,9 +402,114 @@ def test_generators_and_random_factories():
               "torch.randint(0, 3, (2,), dtype=torch.bool)", "torch.randint(0, 2**40, (2,), dtype=torch.int32)",
               "torch.randint(0, 2**30, (2,), dtype=torch.float16)", "torch.randint(5, (2.5,))",
               "torch.randint(5, (2,), dtype=torch.complex64)", "torch.randint(3, 3, (2,))", "torch.randint(-5, (2,))",
-              "torch.randint(5, 2)", "torch.randint(1.5, (2,))", "torch.randint(-2**25, 2**25, (2,), dtype=torch.float32)",
+              "torch.randint(5, 2)", "torch.randint(1.5, (2,))",
+              "torch.randint(-2**25, 2**25, (2,), dtype=torch.float32).shape",
               "torch.normal(0., -1., (3,))", "torch.normal(torch.zeros(3), -1.)",
               "torch.normal(torch.zeros(3), -torch.ones(3))", "torch.normal(0., -torch.ones(3))",
               "torch.normal(2., 3., size=(2,))", "torch.normal(torch.zeros(3), torch.ones(3))"):
         cases.append(f"torch.manual_seed(0)\n{c}")
     run_cases(cases)
+
+
+FACTORY_ARGUMENT_CASES = [
+    "torch.ones('a')",
+    'torch.ones(2.5)',
+    "torch.ones([2, 'a'])",
+    'torch.ones(None)',
+    'torch.ones((2,), (3,))',
+    'torch.ones(2, None)',
+    'torch.ones(np.int64(2), 3)',
+    'torch.ones(torch.tensor(2))',
+    'torch.ones(torch.tensor([2, 3]))',
+    'torch.ones(torch.Size([2]))',
+    'torch.ones([])',
+    'torch.ones(())',
+    'torch.ones(True)',
+    'torch.zeros(-1, 2)',
+    'torch.ones(-1, 2)',
+    'torch.empty(-2)',
+    'torch.full(2, 1)',
+    "torch.full((2,), 'a')",
+    'torch.full((2,), None)',
+    'torch.full((2,), True)',
+    'torch.full((2,), 1+2j)',
+    'torch.full((2,), np.float64(1.5))',
+    'torch.full((2,), torch.tensor(1.5))',
+    'torch.full((2,), torch.tensor([1.5]))',
+    'torch.full((2,), torch.tensor([1.5, 2]))',
+    'torch.full((2,), 300, dtype=torch.uint8)',
+    'torch.full((2,), 1.5, dtype=torch.int64)',
+    "torch.full((2,), float('nan'), dtype=torch.int64)",
+    'torch.full((-1,), 1)',
+    'torch.full([2, 3], 7)',
+    'torch.full((2,), 1, requires_grad=True)',
+    'torch.full((2,), 1., requires_grad=True)',
+    'torch.eye(2.5)',
+    'torch.eye(-1)',
+    'torch.eye(2, -1)',
+    "torch.eye(2, 'a')",
+    'torch.eye(2, 3, dtype=torch.int64)',
+    'torch.eye(0)',
+    'torch.eye(2, dtype=torch.bool)',
+    'torch.eye(True)',
+    'torch.eye(2, requires_grad=True)',
+    'torch.zeros_like([1, 2])',
+    'torch.ones_like(None)',
+    'torch.empty_like(np.ones(2))',
+    'torch.full_like(torch.ones(2), None)',
+    "torch.full_like(torch.ones(2), 'a')",
+    'torch.full_like(torch.ones(2), 2**70)',
+    'torch.full_like(torch.ones(2, dtype=torch.int64), 1.7)',
+    'torch.full_like(torch.ones(2, dtype=torch.uint8), 300)',
+    'torch.full_like([1], 2)',
+    'torch.zeros_like(torch.ones(2, requires_grad=True))',
+    'torch.zeros_like(torch.ones(2), requires_grad=True)',
+    'torch.zeros_like(torch.ones(2, dtype=torch.int64), requires_grad=True)',
+    'torch.zeros_like(torch.ones(2, 3).t()).stride()',
+    'torch.rand_like(torch.ones(2).t()).shape',
+    'torch.ones(2, 3, requires_grad=True).grad_fn',
+    'torch.ones(2, dtype=torch.int64, requires_grad=True)',
+    'torch.zeros(2, out=torch.ones(2))',
+    'torch.ones(2, layout=torch.strided)',
+    'torch.ones(2, pin_memory=True)',
+    'torch.tensor([1, 2], pin_memory=True)',
+    'torch.ones(2, names=None)',
+    'torch.ones(2, foo=1)',
+    'torch.tensor([1, 2], foo=1)',
+    'torch.tensor()',
+    'torch.tensor(1, 2)',
+    "torch.as_tensor([1, 2], 'cpu')",
+    "torch.as_tensor(np.array([1, 2]), device='cuda')",
+    'torch.from_numpy(np.ones((2, 2))[:, 0]).stride()',
+    'torch.from_numpy(np.array([1, 2])[::-1])',
+    "torch.from_numpy(np.ones(2, dtype='>f4'))",
+    'torch.from_numpy(np.array(3.5))',
+    'torch.from_numpy(np.zeros((2, 0)))',
+]
+
+
+def test_factory_arguments():
+    run_cases(FACTORY_ARGUMENT_CASES + ["torch.ones(2).layout", "torch.strided", "type(torch.strided)",
+                                        "torch.zeros_like(torch.ones(3, 2).expand(2, 3, 2)).stride()",
+                                        "torch.zeros_like(torch.ones(4, 4)[:, ::2]).stride()",
+                                        "torch.full((2,), 70000, dtype=torch.uint16)",
+                                        "torch.full((2,), 2**63, dtype=torch.float32)",
+                                        "torch.full((2,), 2**64, dtype=torch.float32)",
+                                        "torch.full_like(torch.ones(2), 1+2j)", "torch.full((2,), -2**63-1)",
+                                        "torch.tensor(np.ones(2, dtype='>f4'))",
+                                        "torch.as_tensor(np.array([1, 2])[::-1])"])
+
+
+def test_layout_of_copies_and_shared_numpy_memory():
+    run_cases([
+        'torch.tensor(torch.ones(2, 3).t()).stride()',
+        "torch.tensor(np.ones((2, 2), order='F')).stride()",
+        'torch.tensor(np.ones((2, 2, 3)).transpose(2, 0, 1)).stride()',
+        'torch.tensor(np.ones((3, 4))[:, ::2]).stride()',
+        'torch.tensor(np.ones((4, 3)).T[::2]).stride()',
+        'torch.tensor(np.broadcast_to(np.ones(2), (2, 2))).stride()',
+        "torch.tensor(np.ones((2, 2), order='F'), dtype=torch.float32).stride()",
+        "torch.tensor(np.ones((2, 2), order='F')).is_contiguous()",
+        "torch.tensor(np.ones((2, 3), order='F')).view(-1)",
+        'a = np.ones(3)\na.flags.writeable = False\ntorch.from_numpy(a)',
+    ])

@@ -87,8 +87,8 @@ def test_unary_list_covers_the_table():
 SCALARS = ["2", "-3", "0", "1000", "2049", "2.5", "-0.5", "0.0", "0.1", "True", "False", "np.int64(2)",
            "np.float32(2.5)", "np.float64(0.5)", "np.bool_(True)", "np.int8(-2)"]
 OPERATORS = ["+", "-", "*", "/", "//", "%", "**"]
-SCALAR_CASES = {d: [c for t in tensors(d) for s in SCALARS for o in OPERATORS for c in (f"{s} {o} {t}", f"{t} {o} {s}")]
-                for d in DTYPES}
+SCALAR_CASES = {d: [c for t in tensors(d) for s in SCALARS + ["2**70"] for o in OPERATORS + ["<", "==", "&", "^"]
+                    for c in (f"{s} {o} {t}", f"{t} {o} {s}")] for d in DTYPES}
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -213,3 +213,18 @@ def test_printed_values_of_random_inputs(op, dtype):
     got = np.asarray(getattr(gradlab.tensor(x), op)())
     same = (expected == got) | (np.isnan(expected) & np.isnan(got))
     assert same.mean() >= 0.9, (op, dtype, x[~same])
+
+
+ACTIVATIONS = ["gelu", "silu", "softplus", "elu", "sigmoid", "tanh", "relu", "leaky_relu"]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "float64"])
+@pytest.mark.parametrize("name", ACTIVATIONS)
+def test_printed_activations(name, dtype):
+    """nn.functional's activations follow PyTorch's formulas, including where they round (gelu(-5.5))."""
+    rng = random.Random(f"{name}-{dtype}")
+    inputs = random_inputs(name, rng, 300) + [-0.0, -5.5, 25.0, float("inf"), float("-inf"), float("nan")]
+    differ = [v for v in inputs
+              if repr(getattr(torch.nn.functional, name)(torch.tensor(v, dtype=getattr(torch, dtype)))) !=
+              repr(getattr(gradlab.nn.functional, name)(gradlab.tensor(v, dtype=getattr(gradlab, dtype))))]
+    assert len(differ) <= 0.01 * len(inputs), f"{name} {dtype}: {len(differ)} differ, e.g. {differ[:5]}"

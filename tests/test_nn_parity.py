@@ -182,10 +182,6 @@ _TENSORS = ["torch.tensor([[1, -2, 0]])", "torch.tensor([[True, False]])", "torc
 
 @pytest.mark.parametrize("code", [c.format(t) for c in _ACTIVATIONS for t in _TENSORS])
 def test_activations_dtypes_and_shapes(code):
-    if "bool" in code.lower() and "relu(" in code and "leaky" not in code:
-        pytest.skip("Tensor.relu of bool (tensor.py, not nn)")
-    if "softmin" in code and "True" in code:
-        pytest.skip("negation of a bool tensor (tensor.py, not nn)")
     check(code)
 
 
@@ -328,6 +324,52 @@ _MODULE_CASES += [f"{m}(torch.tensor([1, -2]))" for m in _ACTIVATION_MODULES]
 _MODULE_CASES += [f"{m}([1.])" for m in _ACTIVATION_MODULES]
 _MODULE_CASES += [f"{m.split('(')[0]}(foo=1)" for m in _ACTIVATION_MODULES]
 
+_MODULE_CASES += [
+    '(lambda m: (m.register_forward_hook(lambda mod, i, o: o * 2), m(torch.ones(1, 2)))[1])(nn.Linear(2, 1))',
+    '(lambda m: [n for n, _ in m.named_modules()])(nn.Sequential(nn.Linear(2, 2), nn.Sequential(nn.ReLU(), nn.Linear(2, 1))))',
+    "(lambda m: list(m.state_dict(prefix='net.').keys()))(nn.Sequential(nn.Linear(2, 2)))",
+    "(lambda m: m.state_dict(keep_vars=True)['0.weight'].requires_grad)(nn.Sequential(nn.Linear(2, 2)))",
+    "(lambda m: m.state_dict()['0.weight'].requires_grad)(nn.Sequential(nn.Linear(2, 2)))",
+    '(lambda m: (m.zero_grad(), m[0].weight.grad))(nn.Sequential(nn.Linear(2, 2)))',
+    '(lambda m: sum(p.numel() for p in m.parameters()))(nn.Sequential(nn.Linear(2, 3), nn.Linear(3, 1)))',
+    "(lambda m: (setattr(m, 'w', nn.Parameter(torch.ones(2))), [n for n, _ in m.named_parameters()]))(nn.Linear(2, 2))",
+    "(lambda m: setattr(m, 'weight', torch.ones(2, 2)))(nn.Linear(2, 2))",
+    "(lambda m: m.register_buffer('running', torch.zeros(2)) or list(m.state_dict()))(nn.Linear(2, 2))",
+    "(lambda m: m.register_buffer('running', [1]))(nn.Linear(2, 2))",
+    "(lambda m: m.add_module('x', 3))(nn.Linear(2, 2))",
+    "(lambda m: m.get_submodule('0.1'))(nn.Sequential(nn.Linear(2, 2)))",
+    '(lambda m: m.apply(lambda x: None))(nn.Sequential(nn.Linear(2, 2)))',
+    'nn.Sequential(nn.Linear(2, 2), nn.ReLU())(torch.ones(3, 2)).shape',
+    'nn.Sequential(nn.Linear(2, 2), nn.ReLU())(torch.ones(3, 5))',
+    'nn.Sequential(nn.Linear(2, 2), nn.ReLU())(torch.ones(3, 2), torch.ones(1))',
+    'nn.Linear(2, 2)(torch.ones(3, 2), torch.ones(1))',
+    'nn.Linear(2, 2)()',
+    'nn.MSELoss()(torch.ones(2))',
+    'nn.MSELoss()(torch.ones(2), torch.ones(2), torch.ones(2))',
+    'nn.CrossEntropyLoss()(torch.ones(2, 3))',
+    'F.mse_loss(torch.ones(2))',
+    'F.relu()',
+    'F.linear(torch.ones(2))',
+]
+
+_MODULE_CASES += [  # Module.to: devices of a CPU-only build
+    "nn.Linear(2, 2).to('cuda')",
+    "nn.ReLU().to('cuda')",
+    "nn.Linear(2, 2).to('foo')",
+    "nn.ReLU().to('foo')",
+    "nn.Linear(2, 2).to(device='cuda')",
+    "nn.Linear(2, 2).to('cpu', torch.float64).weight.dtype",
+    "nn.Linear(2, 2).to(torch.device('cuda'))",
+    'nn.Linear(2, 2).to(3)',
+    "nn.Linear(2, 2).to('float64')",
+    'nn.Linear(2, 2).to(torch.ones(1).double()).weight.dtype',
+    'nn.Linear(2, 2).to(dtype=torch.int64)',
+    "nn.Linear(2, 2).to(torch.device('cpu')).weight.dtype",
+    'nn.Linear(2, 2).cpu().weight.dtype',
+    'nn.Linear(2, 2).cuda()',
+    'nn.ReLU().cuda()',
+]
+
 
 @pytest.mark.parametrize("code", _MODULE_CASES)
 def test_modules(code):
@@ -453,4 +495,113 @@ _OPTIM_CASES += [
 
 @pytest.mark.parametrize("code", _OPTIM_CASES)
 def test_optimizers(code):
+    check(code)
+
+
+# --- short training loops with the legacy and keyword options (losses after each step, 4 decimals) -------------
+_TRAINING_LOOPS = [
+    '(lambda m, o, lf, x, y: [(o.zero_grad(), lf(m(x), y).backward(), o.step(), round(lf(m(x), y).item(), 4))[3] for _ in range(5)])(*(lambda m: (m, torch.optim.SGD(m.parameters(), lr=1e-3, momentum=0.9), nn.MSELoss(size_average=False), torch.linspace(-1, 1, 20).reshape(10, 2), torch.linspace(0, 1, 10).reshape(10, 1)))(nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 1))))',
+    '(lambda m, o, lf, x, y: [(o.zero_grad(), lf(m(x), y).backward(), o.step(), round(lf(m(x), y).item(), 4))[3] for _ in range(5)])(*(lambda m: (m, torch.optim.Adam(m.parameters(), lr=1e-2, amsgrad=True, weight_decay=0.1), nn.CrossEntropyLoss(label_smoothing=0.1, weight=torch.tensor([1., 2., 3.])), torch.linspace(-1, 1, 20).reshape(10, 2), torch.arange(10) % 3))(nn.Sequential(nn.Linear(2, 4), nn.Tanh(), nn.Linear(4, 3))))',
+    '(lambda m, o, lf, x, y: [(o.zero_grad(), lf(m(x), y).backward(), o.step(), round(lf(m(x), y).item(), 4))[3] for _ in range(5)])(*(lambda m: (m, torch.optim.AdamW(m.parameters(), lr=1e-2), nn.BCEWithLogitsLoss(pos_weight=torch.tensor([2.])), torch.linspace(-1, 1, 20).reshape(10, 2), (torch.arange(10) % 2).float().reshape(10, 1)))(nn.Sequential(nn.Linear(2, 4), nn.LeakyReLU(0.1), nn.Linear(4, 1))))',
+    '(lambda m, o, lf, x, y: [(o.zero_grad(), lf(m(x), y).backward(), o.step(), round(lf(m(x), y).item(), 4))[3] for _ in range(5)])(*(lambda m: (m, torch.optim.SGD(m.parameters(), lr=0.1, nesterov=True, momentum=0.5), nn.NLLLoss(reduce=False), torch.linspace(-1, 1, 20).reshape(10, 2), torch.arange(10) % 3))(nn.Sequential(nn.Linear(2, 3), nn.LogSoftmax(dim=1))))',
+    '(lambda m, o, lf, x, y: [(o.zero_grad(), lf(m(x), y).sum().backward(), o.step(), round(lf(m(x), y).sum().item(), 4))[3] for _ in range(5)])(*(lambda m: (m, torch.optim.SGD(m.parameters(), lr=0.1, nesterov=True, momentum=0.5), nn.NLLLoss(reduce=False), torch.linspace(-1, 1, 20).reshape(10, 2), torch.arange(10) % 3))(nn.Sequential(nn.Linear(2, 3), nn.LogSoftmax(dim=1))))',
+    '(lambda m, o, lf, x, y: [(o.zero_grad(), lf(m(x), y).backward(), o.step(), round(lf(m(x), y).item(), 4))[3] for _ in range(5)])(*(lambda m: (m, torch.optim.SGD(m.parameters(), lr=0.1), nn.BCELoss(size_average=False), torch.linspace(-1, 1, 20).reshape(10, 2), (torch.arange(10) % 2).float().reshape(10, 1)))(nn.Sequential(nn.Linear(2, 4), nn.GELU(), nn.Linear(4, 1), nn.Sigmoid())))',
+    "(lambda m, o, lf, x, y: [(o.zero_grad(), lf(m(x), y).backward(), o.step(), round(lf(m(x), y).item(), 4))[3] for _ in range(5)])(*(lambda m: (m, torch.optim.SGD(m.parameters(), lr=0.1), nn.L1Loss(reduction='sum'), torch.linspace(-1, 1, 20).reshape(10, 2), torch.linspace(0, 1, 10).reshape(10, 1)))(nn.Sequential(nn.Linear(2, 4), nn.ELU(), nn.Dropout(0.0), nn.Linear(4, 1))))",
+]
+
+
+@pytest.mark.parametrize("code", _TRAINING_LOOPS)
+def test_training_loops(code):
+    check(code)
+
+
+# --- dropout draws torch's bernoulli stream: a seeded dropout zeroes the same elements ---------------------
+_DROPOUT_CASES = [
+    'F.dropout(torch.linspace(-1, 1, 12).reshape(3, 4))',
+    'F.dropout(torch.linspace(-1, 1, 12).reshape(3, 4), 0.3)',
+    'F.dropout(torch.linspace(-1, 1, 12).reshape(3, 4), 0.9)',
+    'F.dropout(torch.linspace(-1, 1, 12).reshape(3, 4).double(), 0.3)',
+    'F.dropout(torch.linspace(-1, 1, 12).reshape(3, 4).half(), 0.3)',
+    'F.dropout(torch.linspace(-1, 1, 12).reshape(3, 4).t(), 0.3)',
+    'F.dropout(torch.tensor(3.), 0.3)',
+    'F.dropout(torch.zeros(0, 3), 0.3)',
+    '(F.dropout(torch.ones(5), 0.5), F.dropout(torch.ones(5), 0.5), torch.rand(2))',
+    'nn.Dropout(0.25)(torch.linspace(-1, 1, 12).reshape(3, 4))',
+    'nn.Dropout(0.25).eval()(torch.linspace(-1, 1, 12).reshape(3, 4))',
+    '(lambda x: (lambda y: (y, y.sum().backward(), x.grad))(F.dropout(x, 0.4)))(torch.linspace(-1, 1, 8).requires_grad_())',
+    '(lambda x: (lambda y: (y, y.sum().backward(), x.grad))(F.dropout(x * 1, 0.4, inplace=True)))(torch.linspace(-1, 1, 8).requires_grad_())',
+    'nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Dropout(0.5), nn.Linear(8, 2))(torch.linspace(-1, 1, 12).reshape(3, 4))',
+    'F.dropout(torch.linspace(-1, 1, 24).reshape(2, 3, 4).permute(2, 0, 1), 0.3)',
+    'F.dropout(torch.linspace(-1, 1, 24).reshape(2, 3, 4)[:, ::2], 0.3)',
+    'F.dropout(torch.linspace(-1, 1, 24).reshape(2, 3, 4).transpose(0, 1)[1:], 0.3)',
+    'F.dropout(torch.linspace(-1, 1, 24).reshape(4, 6)[:, 1:], 0.3)',
+    'F.dropout(torch.ones(3, 1, 4).transpose(0, 1), 0.3)',
+    'F.dropout(torch.ones(1, 3).expand(4, 3), 0.3)',
+    'F.dropout(torch.linspace(-1, 1, 24).reshape(2, 3, 4)[:, :, ::2].transpose(1, 2), 0.3)',
+]
+
+
+@pytest.mark.parametrize("code", _DROPOUT_CASES)
+def test_dropout_masks(code):
+    check(code)
+
+
+# --- random calls: losses, activations and linear with random shapes, dtypes, keywords and backward -------------
+def _random_tensor(rng):
+    shape = rng.choice([(), (3,), (2, 3), (3, 2), (2, 3, 2), (0, 3), (1,)])
+    base = f"torch.linspace(-2, 2, {int(np.prod(shape))}).reshape({shape!r})"
+    kind = rng.choice(["float", "float", "float", "double", "long", "bool"])
+    if kind == "bool":
+        return f"({base} > 0)"
+    if kind == "long":
+        return f"({base} * 2).long()"
+    if kind == "double":
+        return f"{base}.double()"
+    if rng.random() < 0.2 and len(shape) == 2:
+        base += ".t()"
+    return f"{base}.requires_grad_()" if rng.random() < 0.4 else base
+
+
+def _random_calls(seed, n):
+    rng = random.Random(seed)
+    for _ in range(n):
+        a, b = _random_tensor(rng), _random_tensor(rng)
+        kw = ""
+        if rng.random() < 0.3:
+            kw += f", reduction={rng.choice(['mean', 'sum', 'none'])!r}"
+        if rng.random() < 0.1:
+            kw += f", size_average={rng.choice([True, False])}"
+        if rng.random() < 0.1:
+            kw += f", reduce={rng.choice([True, False])}"
+        kind = rng.choice(["mse", "l1", "bce", "bcel", "ce", "nll", "act", "linear"])
+        if kind in ("mse", "l1"):
+            code = f"F.{kind}_loss({a}, {b}{kw})"
+        elif kind == "bce":
+            code = f"F.binary_cross_entropy(({a}).float().sigmoid(), ({b}).float().sigmoid(){kw})"
+        elif kind == "bcel":
+            code = f"F.binary_cross_entropy_with_logits({a}, ({b}).float().sigmoid(){kw})"
+        elif kind in ("ce", "nll"):
+            target = rng.choice(["torch.tensor([0, 2])", "torch.tensor([1, 0, 2])", "torch.tensor(1)",
+                                 "torch.tensor([0, 1])", "torch.zeros(0).long()", b])
+            if rng.random() < 0.2:
+                kw += f", ignore_index={rng.choice([0, 1, -100])}"
+            if rng.random() < 0.2:
+                kw += ", weight=torch.tensor([1., 2., 0.5])"
+            if kind == "ce" and rng.random() < 0.2:
+                kw += f", label_smoothing={rng.choice([0.1, 0.5])}"
+            code = f"F.{'cross_entropy' if kind == 'ce' else 'nll_loss'}({a}, {target}{kw})"
+        elif kind == "act":
+            code = rng.choice(["F.relu({})", "F.leaky_relu({}, 0.1)", "F.silu({})", "F.elu({})", "F.softplus({})",
+                               "F.softmax({}, -1)", "F.log_softmax({}, 0)", "F.softmin({}, -1)", "F.tanh({})",
+                               "F.sigmoid({})", "F.dropout({}, 0.0)", "F.dropout({}, training=False)"]).format(a)
+        else:
+            bias = rng.choice(["", ", torch.tensor([0.5, -0.5])"])
+            code = f"F.linear({a}, torch.linspace(-1, 1, 6).reshape(2, 3){bias})"
+        yield code
+        if "requires_grad_" in code:
+            yield f"(lambda l: (l, l.sum().backward()))({code})"
+
+
+@pytest.mark.parametrize("code", list(_random_calls(0, 400)))
+def test_random_calls(code):
     check(code)

@@ -134,7 +134,7 @@ def _shows_rendered_graph(cell: dict) -> bool:
         if "image/svg+xml" in data or "application/vnd.jupyter.widget-view+json" in data:
             return True
         html = data.get("text/html", "")
-        if ("<svg" in html or "data:image/svg+xml" in html) and 'class="gradlab-graph"' in html:
+        if ("<svg" in html or "data:image/svg+xml" in html) and 'class="gradlab-graph"' in html[:400]:
             return True
     return False
 

@@ -98,7 +98,7 @@ def test_node_card_neighbourhood_drawing():
         count = int(re.search(r'data-gradlab-nodes="(\d+)"', page).group(1))
         assert svg_from_img_html(page).count('class="node"') == count
     else:
-        assert "<pre>" in page
+        assert "<pre" in page
 
 
 def test_node_card_without_dot(monkeypatch, tmp_path):

@@ -33,7 +33,7 @@ def test_fallback_without_dot_never_raises(no_dot):
     assert render_svg(d.source) is None and d.svg() is None
     bundle = d._repr_mimebundle_()
     page = bundle["text/html"]
-    assert "<pre>" in page and INSTALL_HINT in page and "<svg" not in page
+    assert "<pre" in page and INSTALL_HINT in page and "<svg" not in page
     assert "data-gradlab-nodes" not in page                  # the browser test's hook means "an SVG is here"
     assert "MeanBackward0" in page and "AccumulateGrad" in page
     assert bundle["text/plain"] == d.graph.summary()
@@ -143,7 +143,7 @@ def test_slow_layout_falls_back_to_text(monkeypatch):
     monkeypatch.setattr("gradlab.viz.render.TIMEOUT", 1e-4)
     d = draw(tutorial()["out"])
     page = d._repr_mimebundle_()["text/html"]
-    assert "<pre>" in page and "took more than" in page and "<svg" not in page
+    assert "<pre" in page and "took more than" in page and "<svg" not in page
 
 
 @needs_dot

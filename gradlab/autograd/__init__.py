@@ -5,7 +5,8 @@ from collections.abc import Mapping
 
 from . import events, grad_mode
 from .engine import run_backward
-from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
+                        set_grad_enabled)
 from .node import AccumulateGrad, Node
 
 _CREATE_GRAPH_WARNING = (

@@ -5,11 +5,15 @@
 """
 import functools
 
-_state = {"enabled": True}
+_state = {"enabled": True, "inference": False}
 
 
 def is_grad_enabled():
     return _state["enabled"]
+
+
+def is_inference_mode_enabled():
+    return _state["inference"]
 
 
 class _GradModeContext:
@@ -58,16 +62,30 @@ class enable_grad(_GradModeContext):
 
 
 class inference_mode(no_grad):
+    """no_grad that is also reported by is_inference_mode_enabled()."""
     def __init__(self, mode=True):
         self._mode = not mode
+        self._inference = bool(mode)
+
+    def __enter__(self):
+        self._prev_inference = _state["inference"]
+        _state["inference"] = self._inference
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        _state["inference"] = self._prev_inference
+        return super().__exit__(*exc)
 
 
 class set_grad_enabled(_GradModeContext):
     """Called plainly it sets the mode globally; used with `with` it restores the old mode on exit."""
 
     def __init__(self, mode):
+        if type(mode) is not bool:
+            raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, not "
+                            f"{type(mode).__name__}")
         self._prev = _state["enabled"]
-        self._mode = bool(mode)
+        self._mode = mode
         _state["enabled"] = self._mode
 
     def __enter__(self):

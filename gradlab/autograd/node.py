@@ -254,11 +254,19 @@ NoDerivative.__name__ = NoDerivative.__qualname__ = "NotImplemented"    # PyTorc
 NoDerivative.__module__ = "builtins"
 
 
+def NO_GRADIENT_EDGE():
+    """The `_accumulator` of a view made under no_grad from a tensor that requires grad: it requires
+    grad, but, as in PyTorch, no gradient reaches it (accumulator_of gives None: no edge)."""
+    return None
+
+
 def accumulator_of(leaf):
     """The one AccumulateGrad node of a leaf, reused while the graph holding it is alive."""
     ref = leaf._accumulator
     node = ref() if ref is not None else None
     if node is None:
+        if ref is NO_GRADIENT_EDGE:
+            return None
         node = AccumulateGrad(leaf)
         leaf._accumulator = weakref.ref(node)
     return node

@@ -9,9 +9,10 @@ import warnings
 
 import numpy as np
 
-from ..ops.linalg import mat2_transposed
-from ..ops.registry import OPS
-from ..tensor import Tensor, _as_tensor, _type_name, _wrap_dim, broadcast_error, matmul
+from ..ops.linalg import mat2_transposed as _mat2_transposed
+from ..ops.registry import OPS as _OPS
+from ..tensor import Tensor, _type_name
+from ..tensor import broadcast_error as _broadcast_error, matmul as _matmul
 
 _SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
                  "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
@@ -99,7 +100,7 @@ def linear(input, weight, bias=None):
             raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_scalar_name(input)} and "
                                f"{_scalar_name(weight)}")
     if wd == 1:         # a vector of weights: torch computes matmul(input, weight) (+ bias)
-        out = matmul(input, weight)
+        out = _matmul(input, weight)
         return out if bias is None else out + bias
     out_features, in_features = weight._data.shape
     rows = math.prod(input._data.shape[:-1])
@@ -108,13 +109,13 @@ def linear(input, weight, bias=None):
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{cols} and "
                            f"{in_features}x{out_features})")
     if bias is None:
-        return matmul(input, weight.t())
+        return _matmul(input, weight.t())
     _check_bias_expands(bias._data.shape, (rows, out_features), nd)
     wt = weight.t()
-    transposed = mat2_transposed(wt)       # lets backward lay the weight's gradient out like the weight
+    transposed = _mat2_transposed(wt)       # lets backward lay the weight's gradient out like the weight
     if input._data.ndim == 2:
-        return OPS["addmm"](bias, input, wt, mat2_transposed=transposed)
-    out = OPS["addmm"](bias, input.reshape(rows, cols), wt, mat2_transposed=transposed)
+        return _OPS["addmm"](bias, input, wt, mat2_transposed=transposed)
+    out = _OPS["addmm"](bias, input.reshape(rows, cols), wt, mat2_transposed=transposed)
     return out.view(input._data.shape[:-1] + (out_features,))
 
 
@@ -152,7 +153,7 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     _float_only("leaky_relu_cpu", input)
     if inplace:         # torch records the in-place form as LeakyReluBackward1 (it saves the result)
         return input._inplace("leaky_relu_inplace", negative_slope=negative_slope)
-    return OPS["leaky_relu"](input, negative_slope=negative_slope)
+    return _OPS["leaky_relu"](input, negative_slope=negative_slope)
 
 
 def gelu(input, approximate="none"):
@@ -160,19 +161,19 @@ def gelu(input, approximate="none"):
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     _float_only("GeluKernelImpl", input)
-    return OPS["gelu"](input) if approximate == "none" else OPS["gelu_tanh"](input)
+    return _OPS["gelu"](input) if approximate == "none" else _OPS["gelu_tanh"](input)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
     _tensor_arg("softplus", input)
     _float_only("softplus_cpu", input)
-    return OPS["softplus"](input, beta=beta, threshold=threshold)
+    return _OPS["softplus"](input, beta=beta, threshold=threshold)
 
 
 def silu(input, inplace=False):
     _tensor_arg("silu_" if inplace else "silu", input)
     _float_only("silu_cpu", input)
-    return input._inplace("silu") if inplace else OPS["silu"](input)
+    return input._inplace("silu") if inplace else _OPS["silu"](input)
 
 
 def elu(input, alpha=1.0, inplace=False):
@@ -180,7 +181,7 @@ def elu(input, alpha=1.0, inplace=False):
     _float_only("elu_cpu", input)
     if inplace:         # torch records the in-place form as EluBackward1 (it saves the result)
         return input._inplace("elu_inplace", alpha=alpha)
-    return OPS["elu"](input, alpha=alpha)
+    return _OPS["elu"](input, alpha=alpha)
 
 
 def tanh(input):
@@ -216,10 +217,20 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     return input.log_softmax(dim, dtype=dtype)
 
 
+def _in_memory_order(values, like):
+    """values laid out as torch fills empty_like(like): its dims ordered by `like`'s strides (a
+    transposed input is filled in its memory order, not row by row)."""
+    if any(s == 0 and n > 1 for s, n in zip(like.strides, like.shape)):
+        return values.reshape(like.shape)      # (an expanded input: torch's noise is row-major)
+    order = sorted(range(like.ndim), key=lambda d: -like.strides[d])     # (stable: ties keep their order)
+    return values.reshape([like.shape[d] for d in order]).transpose(np.argsort(order))
+
+
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zero each element with probability p and scale the rest by 1/(1-p) (MulBackward0).
 
-    The mask is drawn from gradlab's generator; it is not torch's bernoulli stream."""
+    The mask is torch's: bernoulli(1 - p) draws one double u per element (u < 1 - p keeps it)
+    from the default generator, so a seeded dropout zeroes the same elements as PyTorch's."""
     _tensor_arg("dropout_" if inplace else "dropout", input)
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
@@ -232,12 +243,14 @@ def dropout(input, p=0.5, training=True, inplace=False):
     elif dtype.kind not in "fc":     # (the mask is scaled by 1 / (1 - p), a float)
         raise RuntimeError(f"result type Float can't be cast to the desired output type {_scalar_name(input)}")
     else:
-        draw_dtype = np.float32 if dtype == np.float16 else dtype     # (half: drawn in float, then rounded)
-        keep = _random.default_generator.uniform(input._data.shape, draw_dtype) < (1.0 - p)
-        mask = keep.astype(dtype) / dtype.type(1.0 - p)
+        u = _random.default_generator._unit_f64(input._data.size)
+        keep = _in_memory_order(u, input._data) < (1.0 - p)
+        # noise.div_(1 - p): in the tensor's precision (half computes in float, then rounds)
+        math_dtype = np.dtype(np.float32) if dtype == np.float16 else dtype
+        mask = (keep.astype(math_dtype) / math_dtype.type(1.0 - p)).astype(dtype, copy=False)
     if inplace:
         return input._inplace("dropout_mask", Tensor._make(mask))
-    return OPS["dropout_mask"](input, Tensor._make(mask))
+    return _OPS["dropout_mask"](input, Tensor._make(mask))
 
 
 # --- losses -----------------------------------------------------------------------------------------
@@ -251,8 +264,6 @@ def _nll_checks(input, target):
         if input._data.shape[0] != batch:
             raise ValueError(f"Expected input batch_size ({input._data.shape[0]}) to match target batch_size "
                              f"({batch}).")
-    elif td == 1 and target._data.shape[0] != 1:
-        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {target._data.shape[0]}")
     if nd > 2:
         _spatial_checks(input._data.shape, target._data.shape)
     elif target._data.ndim > 1:
@@ -261,6 +272,8 @@ def _nll_checks(input, target):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_scalar_name(target)}")
     if nd == 2 and not td:      # (an empty batch with a 0-d target gets this far)
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    if nd == 1 and td == 1 and target._data.shape[0] != 1:
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {target._data.shape[0]}")
 
 
 def _spatial_checks(shape, target_shape):
@@ -330,7 +343,7 @@ def _nll_loss(input, target, weight, ignore_index, reduction):
     total_weight = input._data.dtype.type(total)
     if input._data.ndim > 2:
         return _nll_loss_nd(input, t, valid, w, reduction, total_weight)
-    return OPS["nll_loss"](input, target=t, weights=w, reduction=reduction, ignore_index=ignore_index,
+    return _OPS["nll_loss"](input, target=t, weights=w, reduction=reduction, ignore_index=ignore_index,
                            total_weight=total_weight, self_sizes=input._data.shape)
 
 
@@ -340,7 +353,7 @@ def _nll_loss_nd(input, t, valid, w, reduction, total_weight):
     if len(shape) != 4:
         input = input.view(shape[0], shape[1], -1, 1)
         t, valid = t.reshape(shape[0], -1, 1), valid.reshape(shape[0], -1, 1)
-    loss = OPS["nll_loss2d"](input, target=t, valid=valid, weights=w, reduction=reduction,
+    loss = _OPS["nll_loss2d"](input, target=t, valid=valid, weights=w, reduction=reduction,
                              total_weight=total_weight, self_sizes=input._data.shape)
     if reduction == "none" and len(shape) != 4:
         loss = loss.view(shape[:1] + shape[2:])
@@ -379,7 +392,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         if weight is not None:
             picked = picked * _class_view(weight, input, class_dim)
         if reduction == "mean":
-            return _div_by_number(-picked.sum(), other=input._data.size // max(classes, 1))
+            return _OPS["nn_div_by_number"](-picked.sum(), other=input._data.size // max(classes, 1))
         if reduction == "sum":
             return -picked.sum()
         return -picked.sum(class_dim)
@@ -416,7 +429,7 @@ def _loss_inputs(input, target, size_average, reduce, reduction):
         try:
             np.broadcast_shapes(input._data.shape, target._data.shape)
         except ValueError:
-            raise broadcast_error(input._data.shape, target._data.shape) from None
+            raise _broadcast_error(input._data.shape, target._data.shape) from None
     return reduction, broadcast
 
 
@@ -455,7 +468,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
         name = _scalar_name(input if input._data.dtype.kind == kind else target)
         raise NotImplementedError(f'"mse_cpu" not implemented for \'{name}\'')
     count = input._data.size
-    return OPS["mse_loss"](input, target, reduction=reduction, count=count if reduction == "mean" else 1)
+    return _OPS["mse_loss"](input, target, reduction=reduction, count=count if reduction == "mean" else 1)
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
@@ -478,7 +491,7 @@ def _weight_array(weight, input, name=None):
     try:
         np.broadcast_shapes(w.shape, input._data.shape)
     except ValueError:
-        raise broadcast_error(input._data.shape, w.shape) from None
+        raise _broadcast_error(input._data.shape, w.shape) from None
     return np.broadcast_to(w, input._data.shape).astype(input._data.dtype)
 
 
@@ -509,7 +522,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         raise RuntimeError("all elements of input should be between 0 and 1")
     if not np.logical_and.reduce(((y >= 0) & (y <= 1)), axis=None):
         raise RuntimeError("all elements of target should be between 0 and 1")
-    return OPS["binary_cross_entropy"](input, target, weight=_weight_array(weight, input), reduction=reduction,
+    return _OPS["binary_cross_entropy"](input, target, weight=_weight_array(weight, input), reduction=reduction,
                                        count=_count(reduction, input))
 
 
@@ -543,41 +556,11 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         try:
             np.broadcast_shapes(pos_weight._data.shape, target._data.shape)
         except ValueError:
-            raise broadcast_error(pos_weight._data.shape, target._data.shape) from None
+            raise _broadcast_error(pos_weight._data.shape, target._data.shape) from None
     w = _weight_array(weight, input)
     count = _count(reduction, input)
     if pos_weight is None:
-        return OPS["binary_cross_entropy_with_logits"](input, target, weight=w, reduction=reduction, count=count)
+        return _OPS["binary_cross_entropy_with_logits"](input, target, weight=w, reduction=reduction, count=count)
     pw = np.broadcast_to(pos_weight._data, input._data.shape).astype(input._data.dtype)
-    return binary_cross_entropy_with_logits_pos_weight(input, target, weight=w, pos_weight=pw,
+    return _OPS["binary_cross_entropy_with_logits_pos_weight"](input, target, weight=w, pos_weight=pw,
                                                        reduction=reduction, count=count)
-
-
-# --- an op the core table lacks: BCE with logits and pos_weight (same node name as torch) --------------
-from ..ops import dual  # noqa: E402
-from ..ops.nn import _reduce  # noqa: E402
-from ..ops.registry import op  # noqa: E402  (registers into the same op table)
-
-
-def _bce_pos_grad(g, n):
-    # d/dx = (1 - y) - (1 + (pw - 1) y) * sigmoid(-x)
-    log_weight = n.target * dual.like(g, n.pos_weight - 1) + 1
-    grad = g * ((1 - n.target) - log_weight * dual.sigmoid(-n.self)) / n.count
-    return grad if n.weight is None else grad * dual.like(g, n.weight)
-
-
-@op("binary_cross_entropy_with_logits_pos_weight", "BinaryCrossEntropyWithLogitsBackward0", ("self", "target"),
-    saves=("self", "target"), self=_bce_pos_grad)
-def binary_cross_entropy_with_logits_pos_weight(self, target, weight, pos_weight, reduction, count):
-    log_weight = (pos_weight - 1) * target + 1
-    loss = (1 - target) * self + log_weight * (np.log1p(np.exp(-np.abs(self))) + np.maximum(-self, 0))
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
-
-
-# torch divides by the batch size in C++ (`tensor / number`), which records DivBackward1
-@op("nn_div_by_number", "DivBackward1", ("self",),
-    self=lambda g, n: g / n.other)
-def _div_by_number(self, other):
-    return self / other

@@ -318,15 +318,21 @@ class Module:
                     b._data = fn(b._data)
         return self
 
-    def to(self, *args, dtype=None, **kwargs):
-        from .. import _dtype
+    def to(self, *args, dtype=None, device=None, **kwargs):
+        from .. import _device, _dtype
         for a in args:
             if isinstance(a, (_dtype.dtype, np.dtype)) or (isinstance(a, type) and issubclass(a, np.generic)):
                 dtype = a
             elif isinstance(a, Tensor):
                 dtype = a.dtype
+            else:               # a device: torch's errors for 'float64', 3, 'gpu'
+                device = _device.as_device(a, "to")
+        if device is not None:
+            device = _device.as_device(device, "to")
+            if any(True for _ in self.parameters()) or any(True for _ in self.buffers()):
+                _device.require_cpu(device)     # (a module without tensors moves nothing: no error)
         if dtype is None:
-            return self     # a device: there is only the CPU
+            return self
         target = _dtype.to_numpy_dtype(dtype)
         if target.kind not in "fc":
             raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
@@ -344,6 +350,10 @@ class Module:
 
     def cpu(self):
         return self
+
+    def cuda(self, device=None):
+        """A CPU-only build: moving a module that holds tensors fails as PyTorch's does."""
+        return self.to("cuda" if device is None else device)
 
     # --- state_dict -----------------------------------------------------------------------------------
     def state_dict(self, *, destination=None, prefix="", keep_vars=False):

@@ -6,6 +6,7 @@ Inputs are named as in PyTorch: `self`, `other`.
 """
 import ctypes
 import ctypes.util
+import functools
 import math
 
 import numpy as np
@@ -614,8 +615,19 @@ def index_fill(self, mask, value):
 
 # --- nn activations -----------------------------------------------------------------------------
 
+def _activation_in_float32(forward):
+    """PyTorch computes float16 activations in float32 and rounds the result once."""
+    @functools.wraps(forward)
+    def float16_in_float32(self, *args, **params):
+        if self.dtype == _F16:
+            return forward(self.astype(_F32), *args, **params).astype(_F16)
+        return forward(self, *args, **params)
+    return float16_in_float32
+
+
 @op("leaky_relu", "LeakyReluBackward0", saves=("self",),
     self=lambda g, n: dual.where(n.self > 0, g, g * n.negative_slope))   # not mask * slope: 0.2 would round
+@_activation_in_float32
 def leaky_relu(self, negative_slope=0.01):
     return np.where(self > 0, self, self * np.asarray(negative_slope, self.dtype))
 
@@ -628,29 +640,33 @@ def _gelu_grad(g, n):
 
 
 @op("gelu", "GeluBackward0", saves=("self",), float_result=True, self=_gelu_grad)
+@_activation_in_float32
 def gelu(self):
-    from math import erf as _erf
-    cdf = 0.5 * (1 + np.vectorize(_erf, otypes=[np.float64])(self / math.sqrt(2))) if self.size else self
-    return (self * cdf).astype(self.dtype, copy=False)
+    # PyTorch's formula, in the tensor's dtype: its 1 + erf(...) loses the far left tail (gelu(-5.5) is
+    # -1.6391e-07 in float32, where the exact value is -1.0444e-07)
+    return self * 0.5 * (1 + dual.erf(self * math.sqrt(0.5)))
 
 
 @op("softplus", "SoftplusBackward0", saves=("self",), float_result=True,
     self=lambda g, n: g * dual.sigmoid(n.self * n.beta))
+@_activation_in_float32
 def softplus(self, beta=1.0, threshold=20.0):
     z = self * beta
-    return np.where(z > threshold, self, np.logaddexp(0, z) / beta).astype(self.dtype, copy=False)
+    return np.where(z > threshold, self, _log1p(_exp(z)) / beta).astype(self.dtype, copy=False)
 
 
 @op("silu", "SiluBackward0", saves=("self",), float_result=True,
     self=lambda g, n: g * dual.sigmoid(n.self) * (1 + n.self * (1 - dual.sigmoid(n.self))))
+@_activation_in_float32
 def silu(self):
-    return (self / (1 + np.exp(-self))).astype(self.dtype, copy=False)
+    return (self / (1 + _exp(-self))).astype(self.dtype, copy=False)
 
 
 @op("elu", "EluBackward0", saves=("self",), float_result=True,
     self=lambda g, n: dual.where(n.self > 0, g, g * n.alpha * dual.exp(n.self)))
+@_activation_in_float32
 def elu(self, alpha=1.0):
-    return np.where(self > 0, self, alpha * np.expm1(np.minimum(self, 0))).astype(self.dtype, copy=False)
+    return np.where(self <= 0, _expm1(self) * alpha, self).astype(self.dtype, copy=False)     # (-0. stays -0.)
 
 
 # --- dtype conversion ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@ import weakref
 
 import numpy as np
 
-from ..autograd import grad_mode
+from ..autograd import grad_mode, node as _autograd_node
 from ..autograd.node import Node
 from .registry import OPS, edge_of
 
@@ -153,11 +153,15 @@ def _apply_slicing(t, key):
     """The basic part of a key, as PyTorch's view ops (select, slice, unsqueeze), in order. Returns
     the view and the index arrays left for one index op, as {dim of the view: array}. Each index
     is read when its turn comes, as in PyTorch (x[5, 1.5] is an error about the 5)."""
-    key = _expand_ellipsis(key, t._data.ndim)
+    ellipsis_dims = _check_count(key, t._data.ndim)
     out, dim, real_dim, advanced = t, 0, 0, {}
     for k in key:
         k = _key_item(k)
-        if k is None:
+        if k is Ellipsis:                 # the dims no index names (each item counts once in real_dim)
+            dim += ellipsis_dims
+            ellipsis_dims = 0
+            real_dim += 1
+        elif k is None:
             out = out.unsqueeze(dim)
             dim += 1
             real_dim += 1
@@ -193,16 +197,12 @@ def _slice(t, dim, k, keep_whole):
                         self_sizes=t._data.shape)._view_of(t)
 
 
-def _expand_ellipsis(key, ndim):
-    """Replace `...` by as many full slices as it stands for; check the number of indices."""
+def _check_count(key, ndim):
+    """Check the number of indices; return how many dims `...` stands for."""
     used = _count_specified(key)
     if used > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
-    at = [i for i, k in enumerate(key) if k is Ellipsis]       # (`in` would compare arrays with ==)
-    if not at:
-        return key
-    i = at[0]
-    return key[:i] + (slice(None),) * (ndim - used) + tuple(k for k in key[i + 1:] if k is not Ellipsis)
+    return ndim - used
 
 
 def _advanced_key(out, advanced, check_bounds=True):
@@ -240,15 +240,25 @@ def _check_bounds(shape, flat, key):
     does); nothing else is checked when the result is empty, as nothing is read."""
     if any(d is not None and a.size and shape[d] == 0 for d, a in flat):
         raise IndexError("index is out of bounds for dimension with size 0")
-    if 0 in _indexed_shape(shape, key):
+    if (0 in shape or any(not a.size for _, a in flat)) and 0 in _indexed_shape(shape, key):
         return True
-    for i, (d, a) in enumerate(flat):
-        if d is not None and a.size:
-            bad = (a < -shape[d]) | (a >= shape[d])
-            if bad.any():
-                if shape[d] == 0:
-                    raise IndexError("index is out of bounds for dimension with size 0")
-                raise IndexError(f"index {a[bad].flat[0]} is out of bounds for dimension {i} with size {shape[d]}")
+    if len(flat) == 1 and flat[0][0] is not None:          # (one index tensor: the common case)
+        d, a = flat[0]
+        bad = (a < -shape[d]) | (a >= shape[d])
+        if bad.any():
+            raise IndexError(f"index {a[bad].flat[0]} is out of bounds for dimension 0 with size {shape[d]}")
+        return False
+    # the kernel reads element by element, each index tensor in turn: the first bad one in that order
+    bshape = np.broadcast_shapes(*(a.shape for _, a in flat))
+    bad = [np.broadcast_to((a < -shape[d]) | (a >= shape[d]), bshape).reshape(-1) if d is not None
+           else np.zeros(int(np.prod(bshape)), bool) for d, a in flat]
+    hits = np.stack(bad).any(axis=0) if bad else np.zeros(0, bool)
+    if hits.any():
+        at = int(np.argmax(hits))
+        i = next(j for j, b in enumerate(bad) if b[at])
+        d, a = flat[i]
+        value = np.broadcast_to(a, bshape).reshape(-1)[at]
+        raise IndexError(f"index {value} is out of bounds for dimension {i} with size {shape[d]}")
 
 
 def _indexed_shape(shape, key):
@@ -276,9 +286,19 @@ def _advanced_getitem(out, advanced):
 
 # --- writing --------------------------------------------------------------------------------------
 
+_NO_GRADIENT_EDGE = _autograd_node.NO_GRADIENT_EDGE
+_NO_GRAD_VIEW_INPLACE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
+    "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+    "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if "
+    "you want the inplace to be tracked).")
+
+
 def _check_inplace_allowed(t, as_view=False):
     if not grad_mode._state["enabled"]:
         return
+    if t._accumulator is _NO_GRADIENT_EDGE:     # a view made under no_grad (see Tensor._view_of)
+        raise RuntimeError(_NO_GRAD_VIEW_INPLACE)
     base = t._base
     if base is not None and base.grad_fn is None and base._requires_grad:
         raise RuntimeError(_VIEW_OF_LEAF_INPLACE)

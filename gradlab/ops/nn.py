@@ -206,3 +206,28 @@ def nll_loss2d(self, target, valid, weights, reduction, total_weight, self_sizes
         return picked.astype(self.dtype)
     total = np.add.reduce(picked, axis=None)
     return np.asarray(total / total_weight if reduction == "mean" else total, dtype=self.dtype)
+
+
+# --- BCE with logits and pos_weight (same node name as torch's) ----------------------------------------
+def _bce_pos_grad(g, n):
+    # d/dx = (1 - y) - (1 + (pw - 1) y) * sigmoid(-x)
+    log_weight = n.target * dual.like(g, n.pos_weight - 1) + 1
+    grad = g * ((1 - n.target) - log_weight * dual.sigmoid(-n.self)) / n.count
+    return grad if n.weight is None else grad * dual.like(g, n.weight)
+
+
+@op("binary_cross_entropy_with_logits_pos_weight", "BinaryCrossEntropyWithLogitsBackward0", ("self", "target"),
+    saves=("self", "target"), self=_bce_pos_grad)
+def binary_cross_entropy_with_logits_pos_weight(self, target, weight, pos_weight, reduction, count):
+    log_weight = (pos_weight - 1) * target + 1
+    loss = (1 - target) * self + log_weight * (np.log1p(np.exp(-np.abs(self))) + np.maximum(-self, 0))
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+# torch divides by the batch size in C++ (`tensor / number`), which records DivBackward1
+@op("nn_div_by_number", "DivBackward1", ("self",),
+    self=lambda g, n: g / n.other)
+def div_by_number(self, other):
+    return self / other

@@ -227,4 +227,4 @@ def logsumexp(self, dim, keepdim):
 def cumsum(self, dim):
     if self.ndim == 0:                 # (numpy would give a 1-d result)
         return self.astype(_sum_dtype(self) or self.dtype, copy=True)
-    return np.cumsum(self, axis=dim, dtype=_sum_dtype(self))
+    return np.ascontiguousarray(np.cumsum(self, axis=dim, dtype=_sum_dtype(self)))    # (contiguous, as in PyTorch)

@@ -154,7 +154,64 @@ def slice_(self, dim, start, stop, step, self_sizes):
 @op("index", "IndexBackward0", promote=False,
     self=lambda g, n: _scatter_into_zeros(g, n, n.key))
 def index(self, key, self_sizes):
-    return self[key]
+    return _index_layout(self, key, self[key])
+
+
+def _index_layout(src, key, out):
+    """`out` (= src[key], key made of full slices and index arrays) laid out in memory as PyTorch's
+    index kernel lays it out, so that is_contiguous() and stride() agree: its TensorIterator orders
+    the result's dims by the strides of its inputs (src, then the index arrays), fastest first."""
+    if out.ndim < 2:
+        return out
+    arrays = [i for i, k in enumerate(key) if isinstance(k, np.ndarray)]
+    if len(arrays) == 1 and src.flags.c_contiguous and key[arrays[0]].ndim == 1 and key[arrays[0]].dtype != np.bool_:
+        return np.ascontiguousarray(out)     # (the common case: x[idx] of a contiguous x is contiguous)
+    index = [a for k in key if isinstance(k, np.ndarray) for a in (np.nonzero(k) if k.dtype == np.bool_ else (k,))]
+    bshape = np.broadcast_shapes(*(a.shape for a in index))
+    broadcast = [np.broadcast_to(a, bshape).strides for a in index]
+    rest, dim = [], 0                 # (src dim, is it before the indexed ones) of the other result dims
+    for i, k in enumerate(key):
+        n = k.ndim if isinstance(k, np.ndarray) and k.dtype == np.bool_ else 1
+        if not isinstance(k, np.ndarray):
+            rest.append((dim, i < arrays[0]))
+        dim += n
+    rest += [(d, False) for d in range(dim, src.ndim)]
+    # the strides of each operand along each result dim (0: broadcast)
+    plain = [(src.strides[d] if src.shape[d] != 1 else 0,) + (0,) * len(index) for d, _ in rest]   # (size 1: no order)
+    indexed = [(0,) + tuple(s[j] for s in broadcast) for j in range(len(bshape))]
+    if arrays[-1] - arrays[0] + 1 == len(arrays):      # adjacent: the indexed dims stay in place
+        before = sum(1 for _, b in rest if b)
+        strides = plain[:before] + indexed + plain[before:]
+    else:
+        strides = indexed + plain
+    shape = out.shape
+
+    def should_swap(d0, d1):
+        for op in range(len(strides[0])):
+            s0, s1 = strides[d0][op], strides[d1][op]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+    perm = list(range(out.ndim - 1, -1, -1))           # fastest dim first, as PyTorch sorts them
+    for i in range(1, out.ndim):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    slow_to_fast = perm[::-1]
+    if slow_to_fast == sorted(slow_to_fast):
+        return np.ascontiguousarray(out)
+    laid = np.empty([shape[d] for d in slow_to_fast], out.dtype).transpose(np.argsort(slow_to_fast))
+    laid[...] = out
+    return laid
 
 
 @op("index_put_add", "IndexPutBackward0", ("self", "values"), promote=False,

@@ -88,8 +88,9 @@ class GraphDrawing:
 
 def fallback_html(text, hint=INSTALL_HINT):
     """The text drawing in <pre> plus a one-line hint (how to install Graphviz, or what went wrong)."""
-    return (f'<div class="gradlab-graph-text"><pre>{html.escape(str(text))}</pre>'
-            f'<div style="font-size:smaller;opacity:0.8">{html.escape(hint)}</div></div>')
+    # the hint first and the text in a box of bounded height: a large graph's tree is thousands of lines
+    return (f'<div class="gradlab-graph-text"><div style="font-size:smaller;opacity:0.8">{html.escape(hint)}</div>'
+            f'<pre style="max-height:480px;overflow:auto">{html.escape(str(text))}</pre></div>')
 
 
 def draw(root_or_roots, names=None, show_saved=False, functions_only=False, rankdir="TB", legend=False,

@@ -13,7 +13,7 @@ import subprocess
 
 INSTALL_HINT = ("Install Graphviz to see the drawing: apt-get install graphviz / brew install graphviz / "
                 "conda install graphviz")
-TIMEOUT = 20.0      # seconds; a drawing that takes longer is shown as text instead
+TIMEOUT = 8.0       # seconds; a drawing that takes longer is shown as text instead (a cell must not freeze)
 
 
 class GraphvizNotFound(RuntimeError):
