@@ -92,14 +92,57 @@ del _name
 
 
 def broadcast_tensors(*tensors):
-    import numpy as _np
-    shape = _np.broadcast_shapes(*(t._data.shape for t in tensors))
-    return tuple(t.expand(shape) for t in tensors)
+    from .tensor import _type_name, broadcast_error
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {_type_name(t)}")
+    shape = ()
+    for t in tensors:                    # pairwise, left to right, as PyTorch's infer_size
+        try:
+            shape = _broadcast_pair(shape, t.shape)
+        except RuntimeError:
+            raise broadcast_error(shape, t.shape) from None
+    # a tensor already of that shape comes back itself, as in PyTorch
+    return tuple(t if t.shape == shape else t.expand(shape) for t in tensors)
+
+
+def _broadcast_pair(a, b):
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    if any(x != y and x != 1 and y != 1 for x, y in zip(a, b)):
+        raise RuntimeError
+    return tuple(y if x == 1 else x for x, y in zip(a, b))
 
 
 def broadcast_shapes(*shapes):
-    import numpy as _np
-    return Size(_np.broadcast_shapes(*shapes))
+    """torch._refs._broadcast_shapes, line by line (its checks and messages)."""
+    import numbers
+    from collections.abc import Sequence
+    shapes = [s.item() if isinstance(s, Tensor) and s.dim() == 0 else s for s in shapes]
+    shapes = [(s,) if isinstance(s, numbers.Integral) and not hasattr(s, "dtype") else s
+              for s in shapes if s is not None]
+    if not shapes:
+        return Size([])
+    for s in shapes:
+        if not isinstance(s, Sequence):
+            raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {s}")
+    common = [1] * max(len(s) for s in shapes)
+    for arg_idx, s in enumerate(shapes):
+        for idx in range(-1, -1 - len(s), -1):
+            if s[idx] == common[idx]:
+                continue
+            if common[idx] == 1:
+                if s[idx] < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                common[idx] = s[idx]
+            if s[idx] != 1 and common[idx] != s[idx]:
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {s[idx]} at {idx}! Mismatching "
+                                   f"argument at index {arg_idx} had {s}; but expected shape should be "
+                                   f"broadcastable to {common}")
+    for i, n in enumerate(common):
+        if not isinstance(n, numbers.Integral):
+            raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is '{type(n).__name__}')")
+    return Size(common)
 
 
 def dropout(input, p=0.5, train=True):

@@ -436,14 +436,18 @@ def _star_call():
 
 def check(entry, args, kwargs):
     """PyTorch's TypeError for this call of the function described by entry (its signature strings,
-    or the qualified name of a no-argument C function), or None if PyTorch accepts the call."""
+    or the CPython name of a C function taking no argument, or exactly one if the name ends in "/1"),
+    or None if PyTorch accepts the call."""
     if isinstance(entry, str):                                   # METH_NOARGS: CPython's own messages
         if _star_call() and entry.startswith("TensorBase."):
             entry = "Tensor." + entry[len("TensorBase."):]      # a.abs(*args) names the class: "Tensor.abs"
+        name, one = entry.removesuffix("/1"), entry.endswith("/1")     # "/1": METH_O, exactly one argument
         if kwargs:
-            return TypeError(f"{entry}() takes no keyword arguments")
-        if args:
-            return TypeError(f"{entry}() takes no arguments ({len(args)} given)")
+            return TypeError(f"{name}() takes no keyword arguments")
+        if one and len(args) != 1:
+            return TypeError(f"{name}() takes exactly one argument ({len(args)} given)")
+        if args and not one:
+            return TypeError(f"{name}() takes no arguments ({len(args)} given)")
         return None
     sigs = _overloads(entry)
     if len(sigs) == 1:
@@ -490,7 +494,9 @@ def _trim(values):
 def _call(fn, entry, first, lead, args, kwargs, strict=False):
     """The general path: any keyword, a surplus argument, or a call to check first (`strict`, or a
     first argument not of the type `first`)."""
-    if strict or (first is not None and (not args or not isinstance(args[0], first))):
+    if (strict or (first is not None and (not args or not isinstance(args[0], first)))) \
+            and not sys._getframe(2).f_globals.get("__name__", "").startswith("gradlab"):
+        # (gradlab's own code may call t.div(other, None): only a user's call is checked up front)
         error = _refusal(entry, args, kwargs)
         if error is not None:
             raise error
@@ -554,14 +560,14 @@ def _wrap(fn, entry, first, method):
 def _required(entry):
     """How many positional arguments every overload needs (a call with fewer is refused)."""
     if isinstance(entry, str):
-        return 0
+        return int(entry.endswith("/1"))
     return min(sum(not p.optional and not p.keyword_only for p in s.params) for s in _overloads(entry))
 
 
 def _most(entry):
     """How many positional arguments the most generous overload takes (None: view(2, 3)-style, any)."""
     if isinstance(entry, str):
-        return 0
+        return int(entry.endswith("/1"))
     sigs = _overloads(entry)
     if any(s.max_pos_args == 1 and s.params[0].type in ("IntArrayRef", "SymIntArrayRef") for s in sigs):
         return None

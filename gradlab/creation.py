@@ -173,20 +173,10 @@ def _store(data, sizes, convert):
     return out
 
 
-_GRAD_SCALAR_WARNING = (
-    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
-    "Consider using tensor.detach() first. (Triggered internally at "
-    "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)")
-
-
 def _as_float(v, real=True):
     """float(v) as PyTorch reads a Python element for a floating (or complex) dtype."""
-    if isinstance(v, Tensor):
-        if v._data.size != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        if v.requires_grad:
-            warnings.warn(_GRAD_SCALAR_WARNING, UserWarning, stacklevel=6)
-        v = v._data.reshape(()).item()
+    if isinstance(v, Tensor):            # float(v), with its checks and warning (Tensor.__float__)
+        v = v._data.reshape(()).item() if v._data.dtype.kind == "c" and v._data.size == 1 else float(v)
     if isinstance(v, (numbers.Real, np.bool_)) or not real and isinstance(v, numbers.Number):
         return v
     raise TypeError(f"must be real number, not {_argument_type_name(v)}")

@@ -164,8 +164,22 @@ class Tensor:
         return bool(self._data.flags.c_contiguous)
 
     def stride(self, dim=None):
-        strides = tuple(s // self._data.itemsize for s in self._data.strides)
-        return strides if dim is None else strides[_wrap_dim(dim, self._data.ndim)]
+        data = self._data
+        if data.size == 0 and not any(data.strides):
+            # numpy gives a new empty array zero strides; PyTorch lays it out contiguously, a size 0
+            # counting as 1: torch.ones(0, 3).stride() is (3, 1)
+            strides, step = [], 1
+            for n in reversed(data.shape):
+                strides.append(step)
+                step *= max(n, 1)
+            strides = tuple(reversed(strides))
+        else:
+            strides = tuple(s // data.itemsize for s in data.strides)
+        if dim is None:
+            return strides
+        if data.ndim == 0 and isinstance(dim, int):
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return strides[_wrap_dim(dim, data.ndim)]
 
     @property
     def output_nr(self):

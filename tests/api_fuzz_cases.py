@@ -2,7 +2,8 @@
 
 A case is `Case(area, code)`: a few lines of Python written once for both libraries. The module is
 bound to the name `torch` (gradlab or real PyTorch), `F` is `torch.nn.functional`, `nn` is
-`torch.nn`, `np` is numpy. The last line of `code` is an expression: its value is the outcome.
+`torch.nn`, `np` is numpy, and `meta(t)` is `(t.shape, t.dtype, t.requires_grad)`. The last line
+of `code` is an expression: its value is the outcome.
 Every case comes from `random.Random(seed)`; nothing here knows what the answer should be.
 """
 import math
@@ -706,6 +707,8 @@ def sweep_case(rng, kind, name):
         expr = f"nn.{name}({args})" + rng.choice(["", "(a)", "(a)"])
     else:
         expr = f"torch.{name}(a{', ' if args else ''}{args})"
+    if "empty" in name:  # uninitialized memory: compare what is defined (shape, dtype, requires_grad)
+        expr = f"meta({expr})"
     if any(w in name.lower() for w in ("rand", "normal", "uniform", "dropout", "bernoulli", "random", "exponential")):
         lines.insert(0, "torch.manual_seed(0)")  # random draws: same seed in both libraries
     family = "sweep:" + {"method": "Tensor.", "functional": "F.", "module": "nn."}.get(kind, "torch.") + name

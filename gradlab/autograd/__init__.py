@@ -17,6 +17,8 @@ _CREATE_GRAPH_WARNING = (
 )
 
 
+_warned_once = {"create_graph": False}
+
 _Tensor = None                  # the Tensor class, bound by gradlab/tensor.py (imports run the other way)
 
 
@@ -79,7 +81,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     grads = _check_gradients(tensors, grads)
     create_graph = _flag(create_graph)
     retain_graph = _flag(create_graph if retain_graph is None else retain_graph)
-    if create_graph:
+    if create_graph and not _warned_once["create_graph"]:    # PyTorch's TORCH_WARN_ONCE: once a process
+        _warned_once["create_graph"] = True
         warnings.warn(_CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
     run_backward(tensors, grads, retain_graph, create_graph, inputs=inputs, accumulate=True)
 

@@ -226,6 +226,8 @@ def apply(op, args, params):
     if op.num_outputs == 1:
         if type(out) is not np.ndarray or (dtype is not None and out.dtype != dtype):
             out = _as_array(out, dtype)
+        if not out.flags.c_contiguous and out.base is None:   # (contiguous inputs never get here)
+            out = torch_layout(op, out, arrays)
         # (an integer or bool result never requires grad: PyTorch records no node for `x.long()`)
         if not needs_grad or out.dtype.kind not in "fc":
             return Tensor._make(out)
@@ -302,6 +304,58 @@ def apply(op, args, params):
 
 
 _ndarray = np.ndarray
+
+# ops whose result PyTorch allocates contiguous whatever the inputs' layout (not TensorIterator's)
+CONTIGUOUS_RESULT = {"softmax", "log_softmax", "masked_fill", "masked_fill_tensor"}
+
+
+def torch_layout(op, out, arrays):
+    """Lay a new, non-contiguous result out in memory as PyTorch would (numpy picks its own order).
+
+    An elementwise result (shaped like the broadcast inputs) follows the inputs' layout, as
+    PyTorch's TensorIterator does (`reorder_dimensions`): the dims are sorted by the inputs'
+    strides, the first input deciding, a broadcast (stride 0) dim deciding nothing, equal strides
+    putting the smaller dim first. Any other result (a reduction, a matmul) is contiguous."""
+    shape = out.shape
+    nd = len(shape)
+    strides = []
+    for a in arrays:
+        if type(a) is not np.ndarray or not a.ndim:
+            continue        # a 0-d input or a Python number is broadcast: it decides nothing
+        lead = nd - a.ndim
+        if lead < 0 or op.key in CONTIGUOUS_RESULT or any(
+                n != 1 and n != shape[lead + i] for i, n in enumerate(a.shape)):
+            return np.ascontiguousarray(out)       # not an elementwise result
+        strides.append((0,) * lead + tuple(0 if n == 1 and shape[lead + i] != 1 else s
+                                           for i, (n, s) in enumerate(zip(a.shape, a.strides))))
+    if not strides or not out.size:
+        return np.ascontiguousarray(out)
+
+    def should_swap(d0, d1):
+        for st in strides:
+            s0, s1 = st[d0], st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return 1 if s0 > s1 else -1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(nd - 1, -1, -1))       # perm[0] is the fastest-moving dim
+    for i in range(1, nd):                  # PyTorch's insertion sort, ties left alone
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    order = perm[::-1]                       # slowest first: allocate so, then view in dim order
+    result = np.empty([shape[d] for d in order], out.dtype).transpose(np.argsort(order))
+    result[...] = out
+    return result
 
 
 def _has_array(params):
