@@ -91,6 +91,9 @@ for _name in ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "tru
 del _name
 
 
+import builtins as _builtins  # noqa: E402
+
+
 def broadcast_tensors(*tensors):
     from .tensor import _type_name, broadcast_error
     for i, t in enumerate(tensors):
@@ -107,9 +110,9 @@ def broadcast_tensors(*tensors):
 
 
 def _broadcast_pair(a, b):
-    n = max(len(a), len(b))
+    n = _builtins.max(len(a), len(b))     # (max here is gradlab.max)
     a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
-    if any(x != y and x != 1 and y != 1 for x, y in zip(a, b)):
+    if _builtins.any(x != y and x != 1 and y != 1 for x, y in zip(a, b)):
         raise RuntimeError
     return tuple(y if x == 1 else x for x, y in zip(a, b))
 
@@ -118,15 +121,15 @@ def broadcast_shapes(*shapes):
     """torch._refs._broadcast_shapes, line by line (its checks and messages)."""
     import numbers
     from collections.abc import Sequence
-    shapes = [s.item() if isinstance(s, Tensor) and s.dim() == 0 else s for s in shapes]
     shapes = [(s,) if isinstance(s, numbers.Integral) and not hasattr(s, "dtype") else s
               for s in shapes if s is not None]
     if not shapes:
         return Size([])
     for s in shapes:
         if not isinstance(s, Sequence):
+            s = s.item() if isinstance(s, Tensor) and s.dim() == 0 else s     # (torch shows a 0-d one's item)
             raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {s}")
-    common = [1] * max(len(s) for s in shapes)
+    common = [1] * _builtins.max(len(s) for s in shapes)
     for arg_idx, s in enumerate(shapes):
         for idx in range(-1, -1 - len(s), -1):
             if s[idx] == common[idx]:

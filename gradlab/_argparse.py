@@ -9,8 +9,10 @@ error, or even a result. This module re-implements that parser (only to produce 
 the signature table in `_signatures.py`, and `install()` wraps gradlab's public functions and
 methods so that a call PyTorch would refuse raises PyTorch's TypeError.
 
-Cost on a valid call: one extra Python frame (the wrapper). The parser runs only when the call
-failed, or for torch.* functions when the first argument is not a Tensor (torch.sin([1, 2])).
+Cost on a valid call: one extra Python frame (the wrapper, ~50 ns). The parser runs only when the
+call failed, or up front when the call is one PyTorch surely refuses and gradlab might take: too
+few or too many positional arguments for every overload, or a torch.* function's first argument
+not a Tensor (torch.sin([1, 2])). Re-run tools/make_signatures.py when gradlab gains a public name.
 """
 import dis
 import functools
