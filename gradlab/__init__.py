@@ -10,7 +10,7 @@ from ._dtype import (bool_ as bool, complex64, complex128, dtype, float16, float
                      int64, uint8, uint16, uint32, uint64)
 from ._dtype import channels_last, contiguous_format, finfo, iinfo, layout, memory_format, preserve_format, strided
 from ._size import Size
-from ._device import device
+from ._device import device, get_default_device, set_default_device
 from ._dtype import promote_types
 from .tensor import Tensor, cat, concat, concatenate, matmul, maximum, minimum, stack, where
 from .tensor import is_warn_always_enabled, set_warn_always
@@ -53,10 +53,6 @@ def get_default_dtype():
     return float32
 
 
-def get_default_device():
-    return device("cpu")
-
-
 def is_tensor(obj):
     return isinstance(obj, Tensor)
 
@@ -89,6 +85,22 @@ for _name in ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "tru
               "is_complex"):
     globals()[_name] = _method(_name)
 del _name
+
+
+# torch.reshape(t, (2, 3)) takes the sizes as one tuple only, where t.reshape(2, 3) takes ints too
+def reshape(input, shape):
+    return (input if isinstance(input, Tensor) else tensor(input)).reshape(shape=shape)
+
+
+def permute(input, dims):
+    return (input if isinstance(input, Tensor) else tensor(input)).permute(dims=dims)
+
+
+def flip(input, dims):
+    return (input if isinstance(input, Tensor) else tensor(input)).flip(dims=dims)
+
+
+unflatten = _method("unflatten")
 
 
 import builtins as _builtins  # noqa: E402

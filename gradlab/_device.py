@@ -128,11 +128,12 @@ class device:
     def __reduce__(self):
         return (device, (self._type,) if self._index is None else (self._type, self._index))
 
-    def __enter__(self):
+    def __enter__(self):                # `with torch.device('cuda'):` makes it the factories' default
+        _default.append(self)
         return self
 
     def __exit__(self, *exc):
-        return None
+        _default.pop()
 
 
 device.__module__ = "gradlab"     # type(d) prints <class 'gradlab.device'> (torch: <class 'torch.device'>)
@@ -173,8 +174,29 @@ def require_cpu(d):
     raise RuntimeError(f"PyTorch is not linked with support for {d._type} devices")
 
 
+# the factories' default device: None (the CPU), set_default_device's, or that of a `with` block
+_default = [None]
+
+
+def set_default_device(d):
+    _default[-1] = None if d is None else d if isinstance(d, device) else device(d)
+
+
+def get_default_device():
+    d = _default[-1]
+    if d is None:
+        return CPU
+    require_cpu(d)
+    return d
+
+
 def check(d, function):
-    """The `device=` argument of a factory: None or the CPU, checked the way PyTorch checks it."""
-    if d is None or d is CPU or type(d) is str and d == "cpu":
+    """The `device=` argument of a factory: None (the default device) or the CPU, checked the way
+    PyTorch checks it."""
+    if d is None:
+        d = _default[-1]
+        if d is None:
+            return
+    if d is CPU or type(d) is str and d == "cpu":
         return
     require_cpu(as_device(d, function))

@@ -396,9 +396,6 @@ class tensortype(type):
     def __call__(cls, *args, device=None):
         return Tensor._make(legacy_data(args, device, cls.dtype.np))
 
-    def __repr__(cls):
-        return f"<class 'torch.{cls.__name__}'>"
-
 
 def _legacy_types():
     return {d._legacy: tensortype(d._legacy, (), {"dtype": d, "__module__": "gradlab"})

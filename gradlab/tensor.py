@@ -46,6 +46,15 @@ _CPP_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Hal
 _NO_DIM = object()      # sum(), mean(): no dim given (an explicit dim=None is another overload in PyTorch)
 
 
+class _NoRounding:
+    """x.div(y)'s default, shown as None: an explicit rounding_mode=None is PyTorch's other overload."""
+    def __repr__(self):
+        return "None"
+
+
+_NO_ROUNDING = _NoRounding()
+
+
 class Tensor:
     __slots__ = ("_data", "_requires_grad", "grad_fn", "_output_nr", "_version_counter", "_grad",
                  "_retains_grad", "_hooks", "_base", "_accumulator", "_views", "__weakref__")
@@ -806,16 +815,20 @@ class Tensor:
         _check_operand("multiply", other)
         return self * other
 
-    def div(self, other, rounding_mode=None):
+    def div(self, other, rounding_mode=_NO_ROUNDING):
         _check_operand("div", other)
-        if rounding_mode is None:
+        if rounding_mode is None and (self._data.dtype.kind == "f" or (
+                other.__class__ is Tensor and other._data.dtype.kind == "f") or other.__class__ is float):
+            # an explicit rounding_mode=None is PyTorch's other overload: true division recorded as DivBackward2
+            return _binary("div_rounding", self, other, rounding_mode=None)
+        if rounding_mode is None or rounding_mode is _NO_ROUNDING:
             return self / other
         if rounding_mode not in ("trunc", "floor"):
             raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                                f"'{rounding_mode}'")
         return _binary("div_rounding", self, other, rounding_mode=rounding_mode)
 
-    def divide(self, other, rounding_mode=None):
+    def divide(self, other, rounding_mode=_NO_ROUNDING):
         _check_operand("divide", other)
         return self.div(other, rounding_mode=rounding_mode)
 
@@ -1250,7 +1263,9 @@ class Tensor:
         return OPS["trace"](self, self_sizes=self._data.shape)
 
     # --- shape ----------------------------------------------------------------------------------
-    def view(self, *shape):
+    def view(self, *shape, **keywords):
+        if keywords:
+            shape = _sizes_keyword(shape, keywords, "size")
         if len(shape) == 1 and isinstance(shape[0], (_dtype.dtype, type)):
             raise NotImplementedError("gradlab does not support view(dtype)")
         shape = _infer_shape(_size_args(shape), self._data.size)
@@ -1265,7 +1280,9 @@ class Tensor:
         _check_tensor_argument("view_as", other)
         return self.view(other.shape)
 
-    def reshape(self, *shape):
+    def reshape(self, *shape, **keywords):
+        if keywords:
+            shape = _sizes_keyword(shape, keywords, "shape")
         shape = _infer_shape(_size_args(shape), self._data.size)
         try:
             np.reshape(self._data, shape, copy=False)
@@ -1291,8 +1308,32 @@ class Tensor:
         return self.reshape(shape[:s] + (int(np.prod(shape[s:e + 1])),) + shape[e + 1:])
 
     def unflatten(self, dim, sizes):
+        if not isinstance(dim, numbers.Integral) or isinstance(dim, bool):      # (PyTorch's argument parser)
+            raise TypeError(f"unflatten(): argument 'dim' (position 1) must be int, not {_type_name(dim)}")
+        if not isinstance(sizes, (tuple, list)):
+            raise TypeError(f"unflatten(): argument 'sizes' (position 2) must be tuple of ints, not {_type_name(sizes)}")
+        for i, s in enumerate(sizes):
+            if not isinstance(s, numbers.Integral) or isinstance(s, bool):
+                if i == 0:
+                    raise TypeError(f"unflatten(): argument 'sizes' (position 2) must be tuple of ints, but found "
+                                    f"element of type {_type_name(s)} at pos 0")
+                raise TypeError(f"unflatten(): argument 'sizes' failed to unpack the object at pos 2 with error "
+                                f"\"type must be tuple of ints,but got {_type_name(s)}\"")
+        sizes = tuple(int(s) for s in sizes)
+        if self._data.ndim == 0:
+            raise RuntimeError(f"unflatten got an unexpected error:\nDimension specified as {dim} but tensor has no "
+                               "dimensions")
         d = _wrap_dim(dim, self._data.ndim)
-        return self.view(self._data.shape[:d] + tuple(sizes) + self._data.shape[d + 1:])
+        if not sizes:
+            raise RuntimeError("unflatten: sizes must be non-empty")
+        try:
+            sizes = _infer_shape(sizes, self._data.shape[d])
+        except RuntimeError as e:            # PyTorch rewords infer_size's errors (handle_unflatten_exception)
+            if "is invalid for input of size" not in str(e):
+                raise RuntimeError(f"unflatten got an unexpected error:\n{e}") from None
+            raise RuntimeError(f"unflatten: Provided sizes [{', '.join(map(str, sizes))}] don't multiply up to the "
+                               f"size of dim {d} ({self._data.shape[d]}) in the input tensor") from None
+        return self.view(self._data.shape[:d] + sizes + self._data.shape[d + 1:])
 
     def squeeze(self, dim=None):
         if dim is None:
@@ -1342,7 +1383,9 @@ class Tensor:
             raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
         return self.transpose(-2, -1)
 
-    def permute(self, *dims):
+    def permute(self, *dims, **keywords):
+        if keywords:
+            dims = _sizes_keyword(dims, keywords, "dims")
         dims = _size_args(dims)
         if len(dims) != self._data.ndim:
             raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match the length "
@@ -1353,7 +1396,9 @@ class Tensor:
             raise RuntimeError("permute(): duplicate dims are not allowed.")
         return OPS["permute"](self, dims=dims)._view_of(self)
 
-    def expand(self, *sizes):
+    def expand(self, *sizes, implicit=False, **keywords):
+        if keywords:
+            sizes = _sizes_keyword(sizes, keywords, "size")
         sizes = _size_args(sizes)
         if len(sizes) < self._data.ndim:
             raise RuntimeError(
@@ -1379,7 +1424,9 @@ class Tensor:
         _check_tensor_argument("expand_as", other)
         return self.expand(other.shape)
 
-    def repeat(self, *repeats):
+    def repeat(self, *repeats, **keywords):
+        if keywords:
+            repeats = _sizes_keyword(repeats, keywords, "repeats")
         repeats = _size_args(repeats)
         if len(repeats) < self._data.ndim:
             raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
@@ -1392,9 +1439,14 @@ class Tensor:
                                f"[{', '.join(map(str, sizes))}]")
         return OPS["repeat"](self, repeats=repeats, self_sizes=self._data.shape)
 
-    def flip(self, *dims):
-        dims = tuple(_wrap_dim(d, self._data.ndim) for d in _size_args(dims))
-        return OPS["flip"](self, dims=dims if self._data.ndim else ())
+    def flip(self, *dims, **keywords):
+        if keywords:
+            dims = _sizes_keyword(dims, keywords, "dims")
+        first = dims[0] if len(dims) == 1 and isinstance(dims[0], (list, tuple)) else dims
+        if first and isinstance(first[0], bool):     # (PyTorch looks at the first only)
+            raise TypeError("flip")                # (a bool is no dim: _argparse words PyTorch's TypeError)
+        dims = _dims(list(_size_args(dims)), self._data.ndim)
+        return OPS["flip"](self, dims=dims)
 
     def roll(self, shifts, dims=None):
         shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
@@ -1490,7 +1542,7 @@ class Tensor:
                 raise RuntimeError(f"Size does not match at dimension {i} expected index {list(idx.shape)} to be no "
                                    f"larger than self {list(self._data.shape)} apart from dimension {d}")
         size = self._data.shape[d] if self._data.ndim else 1
-        bad = (idx < -size) | (idx >= size)
+        bad = (idx < 0) | (idx >= size)                  # (gather takes no negative index)
         if bad.any():
             raise RuntimeError(f"index {idx[bad].flat[0]} is out of bounds for dimension {d} with size {size}")
         return OPS["gather"](self, dim=_wrap_dim(dim, self._data.ndim), index=_data_of(index),
@@ -1527,6 +1579,8 @@ class Tensor:
 
     # --- in-place operations --------------------------------------------------------------------
     def _inplace(self, opkey, *args, **params):
+        if opkey in _RESULT_CHECKED:            # x.add_(y): the result must fit x (see _check_inplace_result)
+            _check_inplace_result(self, opkey, args[0] if args else params.get("exponent"), params.get("alpha", 1))
         return _indexing.run_inplace(self, opkey, args, params)
 
     def add_(self, other, alpha=1):
@@ -1648,6 +1702,27 @@ class Tensor:
 
     def __ipow__(self, exponent):
         return self.pow_(exponent) if isinstance(exponent, _OPERANDS) else NotImplemented
+
+    # operators without a differentiable in-place method here: computed out of place, then written into self
+    def __ifloordiv__(self, other):
+        return _inplace_operator(self, "floor_divide", other, Tensor.__floordiv__)
+
+    def __imod__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        _check_inplace_result(self, "remainder", other)
+        if isinstance(other, Tensor):          # (RemainderBackward0 recorded as for x.remainder(y))
+            return _indexing.run_inplace(self, "remainder_tensor", (other,), {})
+        return _indexing.run_inplace(self, "remainder", (), {"other": _wrapped(_number(other), self)})
+
+    def __iand__(self, other):
+        return _inplace_operator(self, "bitwise_and", other, Tensor.__and__)
+
+    def __ior__(self, other):
+        return _inplace_operator(self, "bitwise_or", other, Tensor.__or__)
+
+    def __ixor__(self, other):
+        return _inplace_operator(self, "bitwise_xor", other, Tensor.__xor__)
 
     # random in-place fills (the same streams as PyTorch's generator)
     def uniform_(self, from_=0.0, to=1.0, *, generator=None):
@@ -1836,23 +1911,41 @@ def _size_args(args):
     return tuple(out)
 
 
+def _sizes_keyword(args, keywords, name):
+    """t.reshape(shape=(2, 3)): the sizes by PyTorch's keyword, then a tuple or list only. A wrong call
+    raises a bare TypeError, which gradlab's argument parser (_argparse) rewords as PyTorch's."""
+    if args or set(keywords) != {name} or not isinstance(keywords[name], (tuple, list, Size)):
+        raise TypeError(name)
+    return (keywords[name],)
+
+
 def _infer_shape(shape, numel):
-    if shape.count(-1) > 1:
-        raise RuntimeError("only one dimension can be inferred")
-    if -1 in shape:
-        known = 1
+    """The -1 in a view/reshape shape filled in; PyTorch's infer_size (its checks, in its order)."""
+    if -1 not in shape and all(s >= 0 for s in shape):      # the common case
+        n = 1
         for s in shape:
-            if s != -1:
-                known *= s
-        if known == 0 or numel % known:
-            raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
-        shape = tuple(numel // known if s == -1 else s for s in shape)
-    n = 1
-    for s in shape:
-        n *= s
-    if n != numel:
-        raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
-    return shape
+            n *= s
+        if n == numel:
+            return shape
+    text = f"[{', '.join(map(str, shape))}]"
+    infer, known = None, 1
+    for i, s in enumerate(shape):
+        if s == -1:
+            if infer is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            infer = i
+        elif s >= 0:
+            known *= s
+        else:
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {text}")
+    if numel == known or (infer is not None and known > 0 and numel % known == 0):
+        if infer is None:
+            return shape
+        if known == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {text} because the unspecified "
+                               "dimension size -1 can be any value and is ambiguous")
+        return shape[:infer] + (numel // known,) + shape[infer + 1:]
+    raise RuntimeError(f"shape '{text}' is invalid for input of size {numel}")
 
 
 def _check_reduced_size(name, t, dims):
@@ -2050,6 +2143,9 @@ def _binary(key, a, b, **params):
         elif isinstance(b, _SCALARS):
             if b.__class__ is int:
                 _check_int_scalar(b)
+                if b >= 2**63 and a._data.dtype.kind == "b":       # (PyTorch reads it as a uint64)
+                    raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, attempted "
+                                       "to promote Bool and UInt64")
         elif isinstance(b, (np.ndarray, list, tuple)):
             b = _as_tensor(b)
         else:
@@ -2107,6 +2203,77 @@ def _check_sub(a, b):
     if a_bool or b_bool:
         raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
                            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+_RESULT_CHECKED = {"add", "sub", "mul", "div", "pow", "pow_scalar"}
+
+
+def _check_inplace_result(t, opname, other, alpha=1):
+    """x op= y writes into x: PyTorch first refuses a broadcast shape other than x's, then a result
+    type x cannot hold (a float into an integer tensor, anything but bool into a bool one)."""
+    _check_int_scalar(other)
+    if opname == "sub" and (t._data.dtype.kind == "b" or other.__class__ is bool or
+                            (other.__class__ is Tensor and other._data.dtype.kind == "b")):
+        _indexing._check_inplace_allowed(t)
+        _check_sub(t, other)
+    if other.__class__ is int and other >= 2**63 and t._data.dtype.kind == "b":       # (read as a uint64)
+        if opname == "pow_scalar":
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, attempted to "
+                           "promote Bool and UInt64")
+    data = t._data
+    if opname == "pow_scalar" and isinstance(other, numbers.Integral) and other < 0 and data.dtype.kind in "biu":
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if opname == "pow_scalar" and other.__class__ in (int, float) and data.dtype.kind != "b":
+        _check_exponent(other, data.dtype)
+    if other.__class__ is Tensor:
+        od = other._data
+        if od.shape != data.shape:
+            try:
+                shape = np.broadcast_shapes(data.shape, od.shape)
+            except ValueError:
+                return                           # the op's own "must match the size" error
+            if shape != data.shape:
+                _indexing._check_inplace_allowed(t)
+                raise RuntimeError(f"output with shape [{', '.join(map(str, data.shape))}] doesn't match the "
+                                   f"broadcast shape [{', '.join(map(str, shape))}]")
+        if od.dtype == data.dtype and opname != "div" and alpha.__class__ is int:
+            return                               # (the common case: nothing to check)
+        res = _dtype.result_np_dtype([(data.ndim, data.dtype), (od.ndim, od.dtype)], [])
+    elif isinstance(other, _SCALARS + (np.generic,)):
+        other = _number(other)
+        res = _dtype.result_np_dtype([(data.ndim, data.dtype)], [_scalar_category(other)])
+    else:
+        return
+    if opname == "div" and res.kind in "biu":
+        res = np.dtype(np.float32)              # true division of integers gives the default float
+    kind, target = res.kind, data.dtype.kind
+    if (kind in "fc" and target in "biu") or (kind == "c" and target != "c") or (target == "b" and kind != "b"):
+        _indexing._check_inplace_allowed(t)
+        if 0 in data.strides and any(step == 0 and size > 1 for step, size in zip(data.strides, data.shape)):
+            raise RuntimeError(_indexing._OVERLAP)          # (an expanded target is refused first)
+        raise RuntimeError(f"result type {_dtype.from_numpy_dtype(res)._legacy[:-6]} can't be cast to the "
+                           f"desired output type {_kind(t)}")
+    if alpha.__class__ is bool and kind != "b":
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if alpha.__class__ is float and kind in "biu":
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+
+
+def _scalar_category(x):
+    return 0 if isinstance(x, bool) else 1 if isinstance(x, int) else 2 if isinstance(x, float) else 3
+
+
+def _inplace_operator(t, opname, other, compute):
+    """`t //= y`, `t &= y`: checked as an in-place op, computed out of place, written into t."""
+    if not isinstance(other, _OPERANDS):
+        return NotImplemented
+    _indexing._check_inplace_allowed(t)
+    _check_inplace_result(t, opname, other)
+    result = compute(t, other)
+    if result is NotImplemented:
+        return NotImplemented
+    return _indexing._adopt(t, result)
 
 
 def _with_alpha(key, a, b, alpha):

@@ -516,3 +516,18 @@ def test_layout_of_copies_and_shared_numpy_memory():
         "torch.tensor(np.ones((2, 3), order='F')).view(-1)",
         'a = np.ones(3)\na.flags.writeable = False\ntorch.from_numpy(a)',
     ])
+
+
+def test_default_device():
+    run_cases([
+        "with torch.device('cuda'):\n    torch.ones(2)\n1",
+        'torch.get_default_device()',
+        "torch.set_default_device('cuda')\ntry:\n    r = torch.ones(2)\nfinally:\n    torch.set_default_device(None)\nr",
+        "torch.set_default_device('cuda')\ntry:\n    r = torch.get_default_device()\nfinally:\n    torch.set_default_device(None)\nr",
+        "torch.set_default_device('cuda')\ntry:\n    r = torch.zeros_like(torch.ones(1))\nfinally:\n    torch.set_default_device(None)\nr",
+        "torch.set_default_device('cpu')\ntry:\n    r = torch.ones(2)\nfinally:\n    torch.set_default_device(None)\nr",
+        "torch.set_default_device('gpu')",
+        'torch.set_default_device(1.5)',
+        "with torch.device('cpu') as d:\n    r = torch.ones(1)\n(r, d)",
+        "with torch.device('cuda'):\n    pass\ntorch.ones(1)",
+    ])

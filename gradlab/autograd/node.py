@@ -8,6 +8,8 @@ reached through `AccumulateGrad` nodes, which add incoming gradients into `leaf.
 import itertools
 import weakref
 
+import numpy as np
+
 Tensor = None                   # bound by gradlab/tensor.py (imports run the other way)
 _sequence = itertools.count()   # creation order: the engine runs the newest ready node first
 
@@ -173,12 +175,22 @@ class Node:
         if saved is not None and attr in saved:
             return saved[attr].unpack(self)
         key = attr[7:] if attr.startswith("_saved_") else attr
+        if key.endswith("_sym_sizes"):           # PyTorch's `_saved_self_sym_sizes` is our `self_sizes`
+            key = key[:-len("_sym_sizes")] + "_sizes"
         if saved is not None and key in saved:
             return saved[key].unpack(self)
         if self._freed and key in self._saved_names:
             raise RuntimeError(SECOND_BACKWARD_ERROR)
         if key != attr and key in self.__dict__:
-            return self.__dict__[key]
+            value = self.__dict__[key]
+            op = self.__dict__.get("_op")
+            if op is not None and key in op.inputs and type(value) in (int, float, bool):
+                # a Python number given for a tensor input: PyTorch saved it as a 0-d tensor
+                return Tensor._make(np.array(value, {bool: np.bool_, int: np.int64, float: np.float64}[type(value)]))
+            return value
+        op = self.__dict__.get("_op")
+        if key != attr and op is not None and key in op.inputs and key in op.saves:
+            return None       # an input whose gradient no one needs was not saved: PyTorch shows None
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
 
     def _release(self):

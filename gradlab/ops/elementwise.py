@@ -79,10 +79,14 @@ def div(self, other):
 
 
 @op("div_rounding", "DivBackward2", ("self", "other"), saves={"self": ("other",), "other": ("self", "other")},
-    self=lambda g, n: g * 0,     # (saves: what PyTorch's DivBackward2 keeps, so it is spent after a backward)
-    other=lambda g, n: g * 0)
+    # (saves: what PyTorch's DivBackward2 keeps, so it is spent after a backward)
+    self=lambda g, n: g / n.other if n.rounding_mode is None else g * 0,
+    other=lambda g, n: -g * n.self / (n.other * n.other) if n.rounding_mode is None else g * 0)
 def div_rounding(self, other, rounding_mode):
-    """x.div(y, rounding_mode="trunc" or "floor"): piecewise constant, so its gradients are zero."""
+    """x.div(y, rounding_mode="trunc" or "floor"): piecewise constant, so its gradients are zero.
+    An explicit rounding_mode=None is true division, recorded under this name too (as PyTorch does)."""
+    if rounding_mode is None:
+        return div.forward(self, other)
     if rounding_mode == "trunc":
         return trunc_divide_arrays(self, other)
     return floor_divide_arrays(self, other)

@@ -413,8 +413,10 @@ def _adopt(t, result):
     try:
         np.copyto(t._data, result._data, casting="same_kind")
     except TypeError:
-        raise RuntimeError(f"result type {_kind_name(result._data.dtype)} can't be cast to the desired output type "
-                           f"{_kind_name(t._data.dtype)}") from None
+        if not (result._data.dtype.kind in "iu" and t._data.dtype.kind in "iu"):
+            raise RuntimeError(f"result type {_kind_name(result._data.dtype)} can't be cast to the desired output "
+                               f"type {_kind_name(t._data.dtype)}") from None
+        np.copyto(t._data, result._data, casting="unsafe")     # int16 into uint8 wraps, as in PyTorch
     except ValueError:
         raise RuntimeError(f"output with shape [{', '.join(map(str, t._data.shape))}] doesn't match the broadcast "
                            f"shape [{', '.join(map(str, result._data.shape))}]") from None

@@ -63,10 +63,11 @@ def addmm(self, mat1, mat2, mat2_transposed=False):
     return out
 
 
-@op("trace", "TraceBackward0",
+@op("trace", "TraceBackward0", cast_result=False,
     self=lambda g, n: dual.where(np.eye(*n.self_sizes, dtype=bool), g, 0.0))   # (not g * eye: nan * 0 is nan)
 def trace(self, self_sizes):
-    return np.asarray(np.trace(self))
+    # an integer trace is int64, as PyTorch's sum of integers
+    return np.asarray(np.trace(self, dtype=np.int64 if self.dtype.kind in "iu" else None))
 
 
 def _eye_like(n, g):

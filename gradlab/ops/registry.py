@@ -226,8 +226,9 @@ def apply(op, args, params):
     if op.num_outputs == 1:
         if type(out) is not np.ndarray or (dtype is not None and out.dtype != dtype):
             out = _as_array(out, dtype)
-        if not out.flags.c_contiguous and out.base is None:   # (contiguous inputs never get here)
-            out = torch_layout(op, out, arrays)
+        if out.base is None and (not out.flags.c_contiguous or (
+                arrays and type(arrays[0]) is np.ndarray and not arrays[0].flags.c_contiguous)):
+            out = torch_layout(op, out, arrays)     # (contiguous inputs never get here)
         # (an integer or bool result never requires grad: PyTorch records no node for `x.long()`)
         if not needs_grad or out.dtype.kind not in "fc":
             return Tensor._make(out)
@@ -316,6 +317,11 @@ def torch_layout(op, out, arrays):
     PyTorch's TensorIterator does (`reorder_dimensions`): the dims are sorted by the inputs'
     strides, the first input deciding, a broadcast (stride 0) dim deciding nothing, equal strides
     putting the smaller dim first. Any other result (a reduction, a matmul) is contiguous."""
+    if not out.ndim:           # a 0-d result has no layout (np.ascontiguousarray would make it 1-d)
+        return out
+    for a in arrays:
+        if a is out:           # the forward gave back an input (no copy): keep it as it is
+            return out
     shape = out.shape
     nd = len(shape)
     strides = []

@@ -261,7 +261,11 @@ def index_fill_zero(self, key):
 def gather(self, dim, index, self_sizes):
     if self.ndim == 0:                 # (a 0-d tensor is gathered from as if it were 1-d)
         return self.reshape(1)[index]
-    return np.take_along_axis(self, index, dim)
+    # out[i][j] = self[i][index[i][j]] (dim 1): shaped like the index, which may be smaller than self in
+    # the other dims (np.take_along_axis would broadcast it to self's shape instead)
+    key = list(np.indices(index.shape, sparse=True))
+    key[dim] = index
+    return self[tuple(key)]
 
 
 def _gather_grad(g, n):

@@ -1,0 +1,142 @@
+"""In-place operators and the remaining elementwise differences, exactly as PyTorch.
+
+An in-place op writes its result into the target, so the result type must cast to the target's
+dtype by PyTorch's rule (no float into an integer tensor, nothing but bool into a bool tensor) and
+the broadcast shape must be the target's. Generated statements run under gradlab and under torch;
+the outcome compared is the target's printed value, dtype, requires_grad and grad_fn name, or the
+exception's type and whole message, and the warnings.
+"""
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+import gradlab
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
+
+DTYPES = ["int8", "int16", "int64", "uint8", "bool", "float16", "float32", "float64"]
+VALUES = {"bool": "[True, False, True]", "uint8": "[0, 7, 200]", "int8": "[-100, 1, 7]",
+          "float16": "[-2.5, 1.0, 3.0]", "float32": "[-2.5, 1.0, 3.0]", "float64": "[-2.5, 1.0, 3.0]"}
+
+
+def vector(dtype):
+    return f"torch.tensor({VALUES.get(dtype, '[-5, 1, 7]')}, dtype=torch.{dtype})"
+
+
+def outcome(module, code, name="a"):
+    namespace = {"torch": module, "np": np}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            exec(code, namespace)
+            r = namespace[name]
+            result = (repr(r), str(r.dtype).split(".")[-1], r.requires_grad,
+                      type(r.grad_fn).__name__ if r.grad_fn is not None else None)
+        except Exception as error:  # noqa: BLE001 - the point is to compare whatever is raised
+            result = f"{type(error).__name__}: {error}"
+    return result, [(w.category.__name__, str(w.message)) for w in caught]
+
+
+def check(codes, name="a"):
+    bad = []
+    for code in codes:
+        expected, got = outcome(torch, code, name), outcome(gradlab, code, name)
+        if expected != got:
+            bad.append(f"{code}\n   torch:   {expected}\n   gradlab: {got}")
+    assert not bad, f"{len(bad)} of {len(codes)} differ:\n" + "\n".join(bad[:10])
+
+
+# --- in-place operators: result type and shape -----------------------------------------------------
+
+OPERATORS = ["+=", "-=", "*=", "/=", "**=", "//=", "%=", "&=", "|=", "^="]
+METHODS = ["add_", "sub_", "mul_", "div_", "pow_"]
+
+
+def others(dtype):
+    """Numbers of each kind, tensors of each dtype (same shape, 0-d, [1] and a shape that grows the target)."""
+    out = ["2", "-1", "1.5", "True", "0"]
+    out += [vector(dtype)]
+    out += [f"torch.tensor(2, dtype=torch.{dtype})", f"torch.tensor([2], dtype=torch.{dtype})",
+            f"torch.ones(2, 3, dtype=torch.{dtype})"]
+    return out
+
+
+def inplace_cases(d1):
+    codes = []
+    for d2 in DTYPES:
+        for other in others(d2):
+            if d2 != d1 and not other.startswith("torch."):
+                continue                               # numbers once per target dtype
+            for op in OPERATORS:
+                codes.append(f"a = {vector(d1)}; a {op} {other}")
+                codes.append(f"a = torch.tensor(3, dtype=torch.{d1}); a {op} {other}")
+            for m in METHODS:
+                codes.append(f"a = {vector(d1)}; a.{m}({other})")
+    return codes
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_inplace_result_type_and_shape(dtype):
+    check(inplace_cases(dtype))
+
+
+def neighbour_cases():
+    """Numpy scalars, huge ints, views, autograd targets (the leaf check comes first) and alpha."""
+    codes = []
+    for d in DTYPES:
+        t = vector(d)
+        for other in ["np.float64(1.5)", "np.int64(2)", "np.bool_(True)", "2**63", "-2**63", "2**64", "300",
+                      "float('inf')", "[1, 2, 3]", "None", "'x'"]:
+            for op in ["+=", "-=", "*=", "/=", "**=", "//=", "%=", "&=", "|="]:
+                codes.append(f"a = {t}; a {op} {other}")
+        for m in METHODS:
+            codes.append(f"a = {t}.repeat(2)[::2]; a.{m}(2)")
+            codes.append(f"a = {t}.t() if False else {t}.expand(2, 3); a.{m}(2)")
+            codes.append(f"a = {t}; a.{m}(torch.tensor([[1], [2]], dtype=torch.{d}))")
+        if d.startswith("float"):
+            for op in ["+=", "*=", "/=", "%=", "//="]:
+                codes.append(f"x = {t}.requires_grad_(); a = x * 1; a {op} torch.tensor([2, 3, 4], dtype=torch.{d})")
+                codes.append(f"a = {t}.requires_grad_(); a {op} torch.ones(2, 3, dtype=torch.{d})")
+                codes.append(f"a = {t}.requires_grad_(); a {op} 2")
+                codes.append(f"x = {t}.requires_grad_(); a = x * 1; a {op} torch.ones(2, 3)")
+        for alpha in ["2", "1.5", "True"]:
+            codes.append(f"a = {t}; a.add_(torch.tensor([1, 1, 1], dtype=torch.{d}), alpha={alpha})")
+            codes.append(f"a = {t}; a.sub_(1, alpha={alpha})")
+    return codes
+
+
+def test_inplace_neighbours():
+    check(neighbour_cases())
+
+
+# --- an explicit rounding_mode=None, huge Python ints ----------------------------------------------
+
+def division_cases():
+    codes = []
+    for d1 in DTYPES:
+        for d2 in DTYPES:
+            for form in ["a = x.div(y, rounding_mode=None)", "a = torch.div(x, y, rounding_mode=None)",
+                         "a = x.divide(y, rounding_mode=None)", "a = x.div(y)"]:
+                codes.append(f"x = {vector(d1)}; y = {vector(d2)}; {form}")
+        for other in ["2", "2.5", "True", "torch.tensor(2.)"]:
+            codes.append(f"x = {vector(d1)}; a = x.div({other}, rounding_mode=None)")
+        if d1.startswith("float"):
+            for other in ["2", "2.5", f"torch.tensor([2, 4, 8], dtype=torch.{d1}, requires_grad=True)"]:
+                codes.append(f"x = {vector(d1)}.requires_grad_(); a = x.div({other}, rounding_mode=None)")
+                codes.append(f"x = {vector(d1)}.requires_grad_(); y = x.div({other}, rounding_mode=None); "
+                             f"y.sum().backward(); a = x.grad")
+                codes.append(f"x = {vector(d1)}.requires_grad_(); y = {other}; "
+                             f"z = x.div(y, rounding_mode=None) if True else 0; "
+                             f"z.sum().backward(); a = y.grad if isinstance(y, torch.Tensor) else x.grad")
+        for big in ["2**63", "-2**63", "2**64", "2**63 - 1"]:
+            for op in ["+", "-", "*", "/"]:
+                codes.append(f"x = {vector(d1)}; a = x {op} ({big})")
+                codes.append(f"x = {vector(d1)}; a = ({big}) {op} x")
+    return codes
+
+
+def test_division_overloads_and_huge_ints():
+    check(division_cases())
