@@ -1,0 +1,61 @@
+"""This checkout's gradlab against gradlab at another commit, interleaved in one process.
+
+    python benchmarks/before_after.py REV [--only tutorial] [--reps 21]
+
+A change's cost or gain is a ratio of two numbers taken under the same load: the machine is
+shared, so timing two runs one after the other says little. The commit's `gradlab/` is exported
+into a temporary folder as the package `gradlab_before` (gradlab imports itself only relatively,
+so both versions live side by side), and each workload runs round-robin: before, now, numpy.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+if __name__ == "__main__" and "GRADLAB_BENCH_CLEAN_ENV" not in os.environ:
+    import run      # re-executes in run.py's environment (single-threaded BLAS), then comes back here
+    os.execve(sys.executable, [sys.executable, os.path.abspath(__file__), *sys.argv[1:]], run._clean_env())
+
+import argparse  # noqa: E402
+
+sys.path[:0] = [ROOT, HERE]
+import run  # noqa: E402
+import workloads  # noqa: E402
+
+
+def export(rev, into):
+    """`git archive` of rev's gradlab/ unpacked as into/gradlab_before."""
+    archive = subprocess.run(["git", "-C", ROOT, "archive", rev, "gradlab"], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", into], input=archive, check=True)
+    os.rename(os.path.join(into, "gradlab"), os.path.join(into, "gradlab_before"))
+    sys.path.insert(0, into)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("rev", help="the commit to compare with (e.g. HEAD~3 or a hash)")
+    parser.add_argument("--only", action="append", choices=run.FLOOR_WORKLOADS)
+    parser.add_argument("--reps", type=int, default=21)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        export(args.rev, tmp)
+        import gradlab_before
+        module, functional = workloads._lib_module, workloads.functional_api
+        workloads._lib_module = lambda lib: gradlab_before if lib == "before" else module(lib)
+        workloads.functional_api = lambda lib: gradlab_before.nn.functional if lib == "before" else functional(lib)
+        print(f"| workload | before ({args.rev}) | now | numpy | now/before | now/numpy |")
+        print("|---|---|---|---|---|---|")
+        for name in args.only or run.FLOOR_WORKLOADS:
+            make = workloads.TIMED[name]
+            steps = {lib: make(lib)[0] for lib in ("before", "gradlab", "numpy")}
+            t = run.time_interleaved(steps, args.reps)
+            print(f"| {name} | {run._fmt(t['before'], 'time')} | {run._fmt(t['gradlab'], 'time')} | "
+                  f"{run._fmt(t['numpy'], 'time')} | {t['gradlab'] / t['before']:.2f}x | "
+                  f"{t['gradlab'] / t['numpy']:.2f}x |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
