@@ -76,7 +76,7 @@ for _name in ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "tru
               "reciprocal", "exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan",
               "asin", "acos", "atan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "sigmoid", "relu", "abs",
               "absolute", "sign", "round", "floor", "ceil", "trunc", "erf", "clamp", "clip", "clamp_min", "clamp_max",
-              "square", "remainder", "masked_fill", "lerp", "sum", "mean", "max", "min", "amax", "amin", "argmax",
+              "square", "remainder", "fmod", "masked_fill", "lerp", "sum", "mean", "max", "min", "amax", "amin", "argmax",
               "argmin", "prod", "var", "std", "norm", "logsumexp", "cumsum", "softmax", "log_softmax", "mm", "mv",
               "dot", "bmm", "outer", "trace", "reshape", "flatten", "squeeze", "unsqueeze", "transpose", "swapaxes",
               "t", "permute", "flip", "roll", "narrow", "select", "unbind", "split", "chunk", "gather",

@@ -592,6 +592,9 @@ def _range_number(value, name, position, function, args):
                     f"{_argument_type_name(value)}")
 
 
+_NO_END = object()          # arange(5): end not given (an explicit None is refused, as by PyTorch)
+
+
 def _not_implemented(kernel, np_dtype):
     return NotImplementedError(f'"{kernel}" not implemented for \'{_dtype.from_numpy_dtype(np_dtype)._legacy[:-6]}\'')
 
@@ -624,7 +627,10 @@ def _arange_values(start, step, n, target):
     return out
 
 
-def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+def arange(start=0, end=_NO_END, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    if start is None or end is None or step is None:     # refused: the wrapper raises PyTorch's TypeError
+        raise TypeError("arange(): None is not a Number")
+    end = None if end is _NO_END else end
     args = [start] + [end] * (end is not None) + [step] * (step != 1)
     np_dtype = _options("arange", dtype, device, args, requires_grad=requires_grad)
     names = ("end",) if end is None else ("start", "end", "step")

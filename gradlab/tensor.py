@@ -373,7 +373,7 @@ class Tensor:
         if self.requires_grad:
             warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
                           "behavior.\nConsider using tensor.detach() first.", UserWarning, stacklevel=3)
-        return kind(self._data.reshape(()).item())
+        return kind(_real_item(self._data, "double"))
 
     def __float__(self):
         return self._scalar(float)
@@ -381,7 +381,7 @@ class Tensor:
     def __int__(self):      # unlike float(), PyTorch's int() does not warn about requires_grad
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        return int(self._data.reshape(()).item())
+        return int(_real_item(self._data, "int64_t"))
 
     def __index__(self):
         if self._data.dtype.kind not in "iub" or self._data.size != 1:
@@ -395,7 +395,8 @@ class Tensor:
 
     def __bool__(self):
         if self._data.size != 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with " + ("no values" if self._data.size == 0 else
+                                                                 "more than one value") + " is ambiguous")
         return bool(self._data.reshape(()).item())
 
     def __len__(self):
@@ -412,6 +413,9 @@ class Tensor:
         return id(self)
 
     def __contains__(self, element):
+        if not isinstance(element, (Tensor, numbers.Number)):    # PyTorch refuses lists, None, arrays
+            raise RuntimeError("Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+                               f"{type(element)}.")
         return bool((self._data == (element._data if isinstance(element, Tensor) else element)).any())
 
     # --- printing (text identical to PyTorch's; rich reprs are added by gradlab.display) --------
@@ -852,6 +856,15 @@ class Tensor:
         a = _lifted(self, other)
         return OPS["remainder"](a, other=_wrapped(other, a))
 
+    def fmod(self, other):
+        _check_operand("fmod", other)
+        other = _number(other)
+        if isinstance(other, Tensor):
+            return _binary("fmod_tensor", self, other)
+        _check_int_scalar(other)
+        a = _lifted(self, other)
+        return OPS["fmod"](a, other=_wrapped(other, a))
+
     def neg(self):
         return OPS["neg"](self)
 
@@ -1000,9 +1013,24 @@ class Tensor:
         if idx.ndim > 1:
             raise RuntimeError("Index has to be a vector/scalar")
         size = self._data.shape[d] if self._data.ndim else 1
+        shape = self._data.shape
+        if size == 0 and idx.size and all(n for i, n in enumerate(shape) if i != d):
+            # PyTorch's kernel restrides self to one slice along dim, and its storage check fails first
+            strides, step = [], 1
+            for n in reversed(shape):
+                strides.insert(0, step)
+                step *= max(n, 1)
+            strides[d] = 0
+            sizes = [idx.size if i == d else n for i, n in enumerate(shape)]
+            need = self._data.itemsize * (1 + sum((n - 1) * st for n, st in zip(sizes, strides)))
+            raise RuntimeError(f"setStorage: sizes {sizes}, strides {strides}, storage offset 0, and itemsize "
+                               f"{self._data.itemsize} requiring a storage size of {need} are out of bounds for "
+                               "storage of size 0")
         bad = (idx < -size) | (idx >= size)
-        if bad.any():
+        if bad.any() and self._data.size:             # (an empty self is never looked at)
             raise IndexError(f"index {idx[bad].flat[0]} is out of bounds for dimension {d} with size {size}")
+        if not self._data.size:
+            return np.zeros(shape, dtype=bool)
         mask = np.zeros(self._data.shape, dtype=bool)
         where = [slice(None)] * self._data.ndim
         if self._data.ndim:
@@ -1033,23 +1061,35 @@ class Tensor:
 
     def lerp(self, end, weight):
         _check_arguments("lerp", (end, weight), [("Tensor end", "Tensor weight"), ("Tensor end", "Number weight")])
+        if (isinstance(weight, Tensor) and not weight._data.ndim and weight._data.dtype.kind == "f"
+                and self._data.dtype.kind not in "fc" and end._data.dtype == self._data.dtype):
+            # a 0-d float weight promotes integer inputs, as a 0-d tensor does in PyTorch's type promotion
+            return self.to(weight.dtype).lerp(end.to(weight.dtype), weight)
         self._check_lerp(end, weight)
         if isinstance(weight, Tensor):
             return OPS["lerp_tensor"](self, end, weight.to(self.dtype) if weight._data.ndim == 0 else weight)
         return OPS["lerp"](self, end, weight=_py(weight))
 
-    def _check_lerp(self, end, weight):
+    def _check_lerp(self, end, weight, inplace=False):
+        # PyTorch's order: dtypes (a 0-d weight may differ), then shapes, then the kernel's dtype
         if end._data.dtype != self._data.dtype:
             raise RuntimeError(f"expected dtype {_c_type(self)} for `end` but got dtype {_c_type(end)}")
-        if self._data.dtype.kind not in "fc":
-            raise NotImplementedError(f'"lerp_kernel_scalar" not implemented for '
-                                      f"'{_dtype.from_numpy_dtype(self._data.dtype)._legacy[:-len('Tensor')]}'")
+        tensor_weight = isinstance(weight, Tensor)
+        if tensor_weight and weight._data.ndim and weight._data.dtype != self._data.dtype:
+            raise RuntimeError(f"expected dtype {_c_type(self)} for `weight` but got dtype {_c_type(weight)}")
+        shape = self._data.shape
         for other in (end, weight):
-            if isinstance(other, Tensor) and other._data.shape != self._data.shape:
+            if isinstance(other, Tensor) and other._data.shape != shape:
                 try:
-                    np.broadcast_shapes(self._data.shape, other._data.shape)
+                    shape = np.broadcast_shapes(shape, other._data.shape)
                 except ValueError:
-                    raise broadcast_error(self._data.shape, other._data.shape) from None
+                    raise broadcast_error(shape, other._data.shape) from None
+        if inplace and shape != self._data.shape:
+            raise RuntimeError(f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
+                               f"{list(shape)}")
+        if self._data.dtype.kind not in "fc":
+            raise NotImplementedError(f'"lerp_kernel_{"tensor" if tensor_weight else "scalar"}" not implemented for '
+                                      f"'{_dtype.from_numpy_dtype(self._data.dtype)._legacy[:-len('Tensor')]}'")
 
     # --- reductions -----------------------------------------------------------------------------
     def sum(self, dim=_NO_DIM, keepdim=False, dtype=None):
@@ -1320,12 +1360,12 @@ class Tensor:
                 raise TypeError(f"unflatten(): argument 'sizes' failed to unpack the object at pos 2 with error "
                                 f"\"type must be tuple of ints,but got {_type_name(s)}\"")
         sizes = tuple(int(s) for s in sizes)
+        if not sizes:
+            raise RuntimeError("unflatten: sizes must be non-empty")
         if self._data.ndim == 0:
             raise RuntimeError(f"unflatten got an unexpected error:\nDimension specified as {dim} but tensor has no "
                                "dimensions")
         d = _wrap_dim(dim, self._data.ndim)
-        if not sizes:
-            raise RuntimeError("unflatten: sizes must be non-empty")
         try:
             sizes = _infer_shape(sizes, self._data.shape[d])
         except RuntimeError as e:            # PyTorch rewords infer_size's errors (handle_unflatten_exception)
@@ -1559,7 +1599,9 @@ class Tensor:
         size = self._data.shape[d] if self._data.ndim else 1
         if not self._data.ndim and idx.size != 1:
             raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
-        if size == 0 and idx.size:
+        if size == 0 and idx.size:          # (PyTorch's 1-d kernel words it as any index out of range)
+            if self._data.ndim == 1:
+                raise IndexError("index out of range in self")
             raise RuntimeError("index_select(): self indexing axis dim should be positive")
         bad = (idx < 0) | (idx >= size)
         if bad.any():      # (PyTorch's kernels word it differently: its dim-1 and empty-input kernel, the others)
@@ -1681,7 +1723,7 @@ class Tensor:
 
     def lerp_(self, end, weight):
         _check_arguments("lerp_", (end, weight), [("Tensor end", "Tensor weight"), ("Tensor end", "Number weight")])
-        self._check_lerp(end, weight)
+        self._check_lerp(end, weight, inplace=True)
         if isinstance(weight, Tensor):
             return self._inplace("lerp_tensor", end, weight)
         return self._inplace("lerp", end, weight=_py(weight))
@@ -1729,17 +1771,53 @@ class Tensor:
         from . import random as _random
         gen = generator if generator is not None else _random.default_generator
         from .ops.indexing import assign_data
+        _check_uniform_bounds(self._data.dtype, from_, to)
         return assign_data(self, gen.uniform(self._data.shape, self._data.dtype, from_, to))
 
     def normal_(self, mean=0.0, std=1.0, *, generator=None):
         from . import random as _random
         gen = generator if generator is not None else _random.default_generator
         from .ops.indexing import assign_data
+        if not float(std) >= 0.0:                                # (NaN too) checked before the dtype
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {float(std):g}")
+        if self._data.dtype.kind in "biu":
+            raise NotImplementedError(f'"normal_kernel_cpu" not implemented for '
+                                      f"'{_dtype.from_numpy_dtype(self._data.dtype)._legacy[:-6]}'")
         return assign_data(self, gen.normal(self._data.shape, self._data.dtype, mean, std))
 
 
 # ---------------------------------------------------------------------------------------------------
 # helpers used by the methods above
+
+def _check_uniform_bounds(np_dtype, from_, to):
+    """uniform_'s checks, in PyTorch's order and words (aten's check_uniform_bounds)."""
+    if np_dtype.kind in "biu":
+        raise NotImplementedError(f'"check_uniform_bounds" not implemented for '
+                                  f"'{_dtype.from_numpy_dtype(np_dtype)._legacy[:-6]}'")
+    if np_dtype.kind != "f":
+        return
+    from_, to = float(from_), float(to)
+    info = np.finfo(np_dtype)
+    c_name = {"float16": "c10::Half", "float32": "float", "float64": "double"}[np_dtype.name]
+    for name, value in (("from", from_), ("to", to)):
+        if not float(info.min) <= value <= float(info.max):
+            raise RuntimeError(f"{name} is out of bounds for {c_name}")
+    if from_ > to:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={from_:g} > to={to:g}")
+    if to - from_ > float(info.max):
+        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<{_dtype.from_numpy_dtype(np_dtype)._legacy[:-6]}"
+                           f">::max(), but found to={to:g} and from={from_:g} which result in to-from to exceed the limit")
+
+
+def _real_item(data, c_type):
+    """The one element as a Python number; a complex one only if real (PyTorch's float()/int())."""
+    value = data.reshape(()).item()
+    if isinstance(value, complex):
+        if value.imag != 0:
+            raise RuntimeError(f"value cannot be converted to type {c_type} without overflow")
+        value = value.real
+    return value
+
 
 _NO_CUDA_LIBRARY = (
     "Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two shared libraries: a "
@@ -2371,9 +2449,12 @@ def _compare(ufunc, a, b):
     else:
         return NotImplemented
     try:
-        return Tensor._make(np.asarray(ufunc(a._data, bd)))
+        out = np.asarray(ufunc(a._data, bd))
     except ValueError:
         raise broadcast_error(a._data.shape, np.shape(bd)) from None
+    if out.ndim and not (out.flags.c_contiguous and a._data.flags.c_contiguous):
+        out = _registry.torch_layout(None, out, (a._data, bd))     # PyTorch's layout of the result
+    return Tensor._make(out)
 
 
 def _check_mm(a, b):
@@ -2395,7 +2476,9 @@ def _kind(t):
 
 def _c_type(t):
     return {"float32": "float", "float64": "double", "int64": "long int", "int32": "int", "float16": "c10::Half",
-            "bool": "bool"}.get(t._data.dtype.name, t._data.dtype.name)
+            "bool": "bool", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}.get(t._data.dtype.name,
+                                                                                        t._data.dtype.name)
 
 
 def matmul(a, b):

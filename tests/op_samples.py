@@ -264,6 +264,26 @@ def _remainder(draw):
                 [x])
 
 
+@sample("fmod")
+def _fmod(draw):
+    # fmod(x, 1.5) away from multiples of 1.5 (where it jumps)
+    r = rng(draw)
+    shp = shape(draw)
+    x = r.integers(-2, 3, shp) * 1.5 + r.uniform(0.1, 1.4, shp)
+    return Case(pick(draw, [lambda T, x: x.fmod(1.5), lambda T, x: T.fmod(x, -1.5)]), [x])
+
+
+@sample("fmod_tensor")
+def _fmod_tensor(draw):
+    # fmod(x, y) with |y| in [1, 2] (broadcast over x) and x away from the multiples of y
+    r = rng(draw)
+    sa, sb = broadcast_pair(draw)
+    full = np.broadcast_shapes(sa, sb)
+    y = r.uniform(1.0, 2.0, sb) * r.choice([-1, 1], sb)
+    x = (r.integers(-2, 3, full) + r.uniform(0.1, 0.9, full)) * y
+    return Case(pick(draw, [lambda T, x, y: x.fmod(y), lambda T, x, y: T.fmod(x, y)]), [x, y])
+
+
 @sample("div_rounding")
 def _div_rounding(draw):
     # x.div(y, rounding_mode=...): x away from the multiples of y, where the quotient jumps

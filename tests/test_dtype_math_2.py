@@ -140,3 +140,30 @@ def division_cases():
 
 def test_division_overloads_and_huge_ints():
     check(division_cases())
+
+
+# --- fmod: C's remainder (the dividend's sign), FmodBackward0/1 ------------------------------------
+
+def fmod_cases():
+    codes = []
+    for d1 in DTYPES:
+        x = vector(d1)
+        for d2 in DTYPES:
+            codes.append(f"a = {x}.fmod({vector(d2)})")
+            codes.append(f"a = torch.fmod({x}, torch.tensor(0, dtype=torch.{d2}))")
+        for other in ["2", "-3", "2.5", "0", "0.0", "True", "300", "2**64", "float('inf')", "'x'", "None", "[2]"]:
+            codes.append(f"a = {x}.fmod({other})")
+            codes.append(f"a = torch.fmod({x}, {other})")
+        codes.append(f"a = torch.fmod(2, {x})")
+        codes.append(f"a = {x}.fmod(torch.ones(2, 1, dtype=torch.{d1}))")
+        if d1.startswith("float"):
+            y = f"torch.tensor([2., -1.5, 2.], dtype=torch.{d1}, requires_grad=True)"
+            codes.append(f"x = {x}.requires_grad_(); a = x.fmod(1.5)")
+            codes.append(f"x = {x}.requires_grad_(); y = {y}; a = torch.fmod(x, y)")
+            codes.append(f"x = {x}.requires_grad_(); y = {y}; torch.fmod(x, y).sum().backward(); a = y.grad")
+            codes.append(f"x = {x}.requires_grad_(); y = {y}; torch.fmod(x, y).sum().backward(); a = x.grad")
+    return codes
+
+
+def test_fmod():
+    check(fmod_cases())

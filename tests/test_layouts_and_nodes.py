@@ -84,7 +84,7 @@ def test_random_permuted_layouts():
         perm = list(range(len(shape)))
         rng.shuffle(perm)
         step = rng.choice((1, 2))
-        op = rng.choice(["add", "mul", "where", "exp", "double", "neg"])   # (comparisons: see the report)
+        op = rng.choice(sorted(BINARY) + ["exp", "double", "neg"])
 
         def make(T, shape=shape, perm=perm, step=step):
             x = T.arange(int(np.prod(shape)) * step, dtype=T.float32).reshape(*shape[:-1], shape[-1] * step)
@@ -162,3 +162,41 @@ def test_create_graph_warning_once_a_process():
         for _ in range(3):
             (x * x).sum().backward(create_graph=True)
     assert len(caught) == 1 and "create_graph=True will create a reference cycle" in str(caught[0].message)
+
+
+def _random_operand(rng, shape):
+    """A tensor maker of `shape` (or a broadcastable part of it) in a random layout: permuted,
+    sliced with a step, expanded, or contiguous."""
+    kind = rng.choice(("contiguous", "permuted", "step", "expanded", "broadcast"))
+    perm = list(range(len(shape)))
+    rng.shuffle(perm)
+    inverse = [perm.index(i) for i in range(len(shape))]
+    ones = [i for i in range(len(shape)) if rng.random() < 0.4]
+
+    def make(T):
+        n = int(np.prod(shape))
+        if kind == "contiguous":
+            return T.arange(n, dtype=T.float32).reshape(shape) - 3
+        if kind == "permuted":     # stored in another order, viewed back in `shape`
+            return (T.arange(n, dtype=T.float32).reshape([shape[p] for p in perm]) - 3).permute(*inverse)
+        if kind == "step":
+            return (T.arange(2 * n, dtype=T.float32).reshape(*shape[:-1], 2 * shape[-1]) - 3)[..., ::2]
+        small = [1 if i in ones else s for i, s in enumerate(shape)]
+        x = T.arange(int(np.prod(small)), dtype=T.float32).reshape(small) - 3
+        return x.expand(*shape) if kind == "expanded" else x
+    return make
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_binary_layouts(seed):
+    rng = random.Random(seed)
+    ops = {"add": lambda T, a, b: a + b, "sub": lambda T, a, b: a - b, "mul": lambda T, a, b: a * b,
+           "maximum": lambda T, a, b: T.maximum(a, b), "lt": lambda T, a, b: a < b, "eq": lambda T, a, b: a == b,
+           "where": lambda T, a, b: T.where(b > 0, a, b), "div": lambda T, a, b: a / b,
+           "scalar": lambda T, a, b: 2 * a, "cast": lambda T, a, b: a.to(T.float64) + b}
+    for _ in range(100):
+        shape = [rng.randint(1, 4) for _ in range(rng.choice((2, 3, 4)))]
+        first, second = _random_operand(rng, shape), _random_operand(rng, shape)
+        name = rng.choice(sorted(ops))
+        got = [layout_of(T, lambda T=T: ops[name](T, first(T), second(T))) for T in (torch, gradlab)]
+        assert got[1] == got[0], (shape, name)

@@ -82,3 +82,106 @@ _BROADCAST += [("", f"torch.broadcast_tensors(torch.ones({a}), torch.ones({b}), 
 @pytest.mark.parametrize("setup, expression", _BROADCAST, ids=_ids(_BROADCAST))
 def test_broadcast_functions(setup, expression):
     check(setup, expression)
+
+
+# --- sizes by keyword, and torch.reshape/permute/flip taking one tuple only ----------------------------
+
+_SIZED = [
+    ("reshape", "shape", ["(6,)", "[-1]", "(3, -1)", "6", "-1", "None", "(2.0, 3)", "torch.Size([3, 2])", "(7,)"]),
+    ("view", "size", ["(6,)", "[-1]", "(3, -1)", "6", "None"]),
+    ("permute", "dims", ["(1, 0)", "[0, 1]", "0", "(0,)", "(0, 0)", "None"]),
+    ("flip", "dims", ["(1,)", "[0, 1]", "0", "(0, 0)", "[True]", "(0, False)", "[]", "None", "(2,)", "(-1, 0)"]),
+    ("expand", "size", ["(2, 3)", "(4, 2, 3)", "2", "(-1, 3)"]),
+    ("repeat", "repeats", ["(2, 1)", "[1, 1, 2]", "2"]),
+]
+_SETUPS = ["a = torch.arange(6.).reshape(2, 3)", "a = torch.arange(6.).reshape(3, 2).t()",
+           "a = torch.zeros(2, 0, dtype=torch.int16)", "a = torch.arange(6., requires_grad=True).reshape(2, 3)"]
+_KEYWORDS = []
+for _name, _kw, _values in _SIZED:
+    for _setup, _v in itertools.product(_SETUPS, _values):
+        _KEYWORDS.append((_setup, f"a.{_name}({_kw}={_v})"))
+        if _name in ("reshape", "permute", "flip"):
+            _KEYWORDS += [(_setup, f"torch.{_name}(a, {_v})"), (_setup, f"torch.{_name}(a, {_kw}={_v})")]
+    _KEYWORDS.append((_SETUPS[0], f"a.{_name}(1, {_kw}=(1,))"))
+_KEYWORDS += [(s, e) for s in _SETUPS for e in ("a.flip(True)", "a.flip(0, 0)", "a.flip(1, -1)", "a.flip()",
+                                                "torch.flip(a)", "a.flip(dim=0)", "torch.flip(input=a, dims=[0])")]
+_KEYWORDS += [("a = torch.tensor(2.)", e) for e in ("a.flip(0)", "a.flip(0, -1)", "a.flip(1)", "a.flip([])",
+                                                    "torch.flip(a, [0])", "torch.reshape(a, [1])")]
+
+
+@pytest.mark.parametrize("setup, expression", _KEYWORDS, ids=_ids(_KEYWORDS))
+def test_sizes_keywords_and_functions(setup, expression):
+    check(setup, expression)
+
+
+# --- unflatten, and reshape's inferred size (PyTorch's infer_size messages) ----------------------------
+
+_UNFLATTEN = []
+for _shape, _dim, _sizes in itertools.product(["(2, 3)", "(2, 4)", "(2, 0)", "(6,)", "(0, 3)"], ["1", "-1", "0", "2"],
+                                               ["(2, -1)", "(2, 2)", "(3, 1)", "(-1,)", "()", "[]", "(0, -1)", "(-1, -1)",
+                                                "(1, 3)", "(3,)", "[3, 'a']", "(3.0,)", "(True, 3)", "3", "(3, None)"]):
+    _UNFLATTEN.append((f"a = torch.ones({_shape})", f"a.unflatten({_dim}, {_sizes})"))
+_UNFLATTEN += [("a = torch.ones(2, 3)", e) for e in (
+    "a.unflatten('a', (3,))", "a.unflatten(None, (3,))", "a.unflatten((1,), (3,))", "a.unflatten(True, (3, 1))",
+    "a.unflatten(np.int64(1), (3, 1))", "a.unflatten(1, (np.int64(3), 1))", "a.unflatten(1, torch.Size([3, 1]))",
+    "a.unflatten(dim=-1, sizes=(1, 3))", "a.t().unflatten(0, (3, 1))", "torch.unflatten(a, 1, (3, 1))",
+    "a.requires_grad_().unflatten(1, (1, 3))")]
+_UNFLATTEN += [(f"a = torch.zeros({n})", f"a.reshape({s})") for n, s in itertools.product(
+    ["0", "6", "(2, 0)"], ["0, -1", "-1, 0", "-2, 3", "-1, -1", "-1, -2", "4, -1", "3, -1", "7", "-1", "0", "(-1, 2)"])]
+_UNFLATTEN += [(f"a = torch.zeros({n})", f"a.view({s})") for n, s in itertools.product(
+    ["0", "6"], ["-1, 0", "0, -1", "-1, 2", "2, -3"])]
+
+
+@pytest.mark.parametrize("setup, expression", _UNFLATTEN, ids=_ids(_UNFLATTEN))
+def test_unflatten_and_inferred_sizes(setup, expression):
+    check(setup, expression)
+
+
+# --- trace (integers sum to int64), gather (shaped like the index), index_select, index_fill --------------
+
+_MATRICES = ["torch.arange(6).reshape(2, 3)", "torch.arange(6).reshape(3, 2).t()", "torch.zeros(2, 0)",
+             "torch.zeros(0, 0)", "torch.full((3, 3), 100)", "torch.ones(3, 3)"]
+_INDEXED = [(f"a = ({m}).to({d})", "a.trace()") for m, d in itertools.product(_MATRICES, _DTYPES)]
+_INDEXED += [(f"a = ({m}).to({d}).requires_grad_()", "a.trace()")
+             for m, d in itertools.product(_MATRICES, ["torch.float32", "torch.float64", "torch.float16"])]
+_GATHER_INPUTS = ["torch.arange(6.).reshape(2, 3)", "torch.arange(6.).reshape(3, 2).t()",
+                  "torch.arange(24.).reshape(2, 3, 4)[:, ::2]", "torch.ones(1, 3, 2).expand(2, 3, 2)", "torch.tensor(5.)"]
+_GATHER_INDICES = ["[[0]]", "[[1]]", "[[0], [2]]", "[[0, 1, 2, 0]]", "[[[1, 0]]]", "[[[0, 1]], [[1, 1]]]", "[[-1]]",
+                   "[[5]]", "0", "[0]", "[0, 1]"]
+_INDEXED += [(f"a = {x}", f"a.gather({d}, torch.tensor({i}))")
+             for x, i, d in itertools.product(_GATHER_INPUTS, _GATHER_INDICES, ["0", "1", "-1"])]
+_INDEXED += [("a = torch.arange(6.).reshape(2, 3)", e) for e in (
+    "a.gather(1, torch.zeros(2, 0, dtype=torch.long))", "a.gather(1, torch.tensor([[0]], dtype=torch.int32))",
+    "a.requires_grad_().gather(1, torch.tensor([[0]]))")]
+for _shape, _dt in itertools.product(["0", "(0, 2)", "(2, 0)", "(2, 3, 0)", "(3,)"], ["torch.float32", "torch.int8",
+                                                                                     "torch.bool", "torch.float64"]):
+    for _d, _i in itertools.product(["0", "1", "2", "-1"], ["[0, 0]", "[1]", "[]", "0", "[-1]", "[3]", "[5]"]):
+        _idx = f"torch.tensor({_i}, dtype=torch.long)"
+        _INDEXED.append((f"a = torch.zeros({_shape}, dtype={_dt})", f"a.index_select({_d}, {_idx})"))
+        _INDEXED.append((f"a = torch.zeros({_shape}, dtype={_dt})", f"a.index_fill({_d}, {_idx}, 1)"))
+
+
+@pytest.mark.parametrize("setup, expression", _INDEXED, ids=_ids(_INDEXED))
+def test_trace_gather_index_select_index_fill(setup, expression):
+    check(setup, expression)
+
+
+# --- dtype names in messages (masked_fill's mask, lerp's end and weight), lerp's checks in order ----------
+
+_NAMED = [(f"a = torch.tensor([1, 2]).to({d}); m = torch.tensor([1, 0]).to({m})", "a.masked_fill(m, -1)")
+          for d, m in itertools.product(_DTYPES[:4], _DTYPES)]
+_LERP_WEIGHTS = ["0.3", "torch.tensor(0.5, dtype=torch.float64)", "torch.tensor([0.5], dtype=torch.float64)",
+                 "torch.tensor(1)", "torch.tensor([1])", "torch.full((2,), 0.25)", "torch.ones(3)", "torch.ones(3, 1)",
+                 "torch.tensor([True])", "torch.tensor(0.5, requires_grad=True)"]
+_NAMED += [(f"a = torch.tensor([1, 2]).to({d}); e = torch.ones(2).to({e})", f"a.lerp(e, {w})")
+           for d, e, w in itertools.product(_DTYPES, ["torch.float32", "torch.int8", "torch.uint8", "torch.int16"],
+                                            _LERP_WEIGHTS)
+           if not (d == "torch.int64" and w == "torch.tensor(0.5, dtype=torch.float64)")]   # (see below)
+_NAMED += [(f"a = torch.tensor([1, 2]).to({d}); e = torch.ones({n}).to({d})", f"a.lerp_(e, {w})")
+           for d, n, w in itertools.product(["torch.float32", "torch.int16", "torch.bool"], ["2", "3", "(1, 2)"],
+                                            ["0.5", "torch.tensor([1])", "torch.ones(2)"])]
+
+
+@pytest.mark.parametrize("setup, expression", _NAMED, ids=_ids(_NAMED))
+def test_dtype_names_and_lerp_checks(setup, expression):
+    check(setup, expression)

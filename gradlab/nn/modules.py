@@ -321,7 +321,8 @@ class Module:
     def to(self, *args, dtype=None, device=None, **kwargs):
         from .. import _device, _dtype
         for a in args:
-            if isinstance(a, (_dtype.dtype, np.dtype)) or (isinstance(a, type) and issubclass(a, np.generic)):
+            if isinstance(a, (_dtype.dtype, np.dtype)) or (isinstance(a, type) and (
+                    a in _dtype._PYTHON_TYPES or issubclass(a, np.generic))):
                 dtype = a
             elif isinstance(a, Tensor):
                 dtype = a.dtype
@@ -333,6 +334,7 @@ class Module:
                 _device.require_cpu(device)     # (a module without tensors moves nothing: no error)
         if dtype is None:
             return self
+        dtype = _dtype._PYTHON_TYPES.get(dtype, dtype) if isinstance(dtype, type) else dtype   # to(float): float64
         target = _dtype.to_numpy_dtype(dtype)
         if target.kind not in "fc":
             raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired "

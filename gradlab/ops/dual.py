@@ -70,6 +70,22 @@ sign = _unary(np.sign, "sign")
 logical_not = _unary(np.logical_not, "logical_not")
 
 
+def scale(x, c):
+    """x * c for a Python float c as PyTorch computes it: a float16 array in float32 (numpy would
+    round c to float16 first: log2's gradient g / (x * ln 2) would be off by an ulp)."""
+    if not isinstance(x, Tensor) and getattr(x, "dtype", None) == _F16:
+        return (x.astype(_F32) * c).astype(_F16)
+    return x * c
+
+
+def fused(formula, *args):
+    """formula(*args) as one PyTorch kernel computes it (tanh_backward, sigmoid_backward): on
+    float16 arrays in float32, rounded once at the end."""
+    if not any(isinstance(a, Tensor) for a in args) and any(getattr(a, "dtype", None) == _F16 for a in args):
+        return formula(*[a.astype(_F32) if getattr(a, "dtype", None) == _F16 else a for a in args]).astype(_F16)
+    return formula(*args)
+
+
 @in_float32
 def _rsqrt(x):
     return 1 / np.sqrt(x)
@@ -201,6 +217,13 @@ def floor_divide(x, y):
     if isinstance(x, Tensor):
         return Tensor._make(np.floor_divide(x._data, y._data))
     return np.floor_divide(x, y)
+
+
+def trunc_divide(x, y):
+    """trunc(x / y), a constant like floor_divide (fmod's gradient for its divisor)."""
+    if isinstance(x, Tensor):
+        return Tensor._make(np.trunc(np.true_divide(x._data, y._data)))
+    return np.trunc(np.true_divide(x, y))
 
 
 def threshold_backward(g, x, threshold):

@@ -102,7 +102,7 @@ def neg(self):
 
 
 @op("reciprocal", "ReciprocalBackward0", saves=("result",), float_result=True,
-    self=lambda g, n: -g * n.result * n.result)
+    self=lambda g, n: -g * (n.result * n.result))        # (PyTorch's order: it rounds the same in float16)
 def reciprocal(self):
     return np.reciprocal(self)
 
@@ -209,7 +209,7 @@ def _rpow_grad(g, n):
     base = n.base
     if base == 0:
         return g * dual.where(n.exponent >= 0, 0.0, n.result * -math.inf)
-    return g * (n.result * (math.log(base) if base > 0 else math.nan))
+    return g * dual.scale(n.result, math.log(base) if base > 0 else math.nan)
 
 
 @op("rpow", "PowBackward2", ("exponent",), saves=("exponent", "result"),
@@ -295,13 +295,13 @@ def log(self):
 
 
 @op("log2", "Log2Backward0", saves=("self",), float_result=True,
-    self=lambda g, n: g / (n.self * math.log(2.0)))
+    self=lambda g, n: g / dual.scale(n.self, math.log(2.0)))
 def log2(self):
     return _log2(self)
 
 
 @op("log10", "Log10Backward0", saves=("self",), float_result=True,
-    self=lambda g, n: g / (n.self * math.log(10.0)))
+    self=lambda g, n: g / dual.scale(n.self, math.log(10.0)))
 def log10(self):
     return _log10(self)
 
@@ -373,13 +373,13 @@ def cosh(self):
 
 
 @op("tanh", "TanhBackward0", saves=("result",), float_result=True,
-    self=lambda g, n: g * (1 - n.result * n.result))
+    self=lambda g, n: dual.fused(lambda g, y: g * (1 - y * y), g, n.result))
 def tanh(self):
     return _tanh(self)
 
 
 @op("sigmoid", "SigmoidBackward0", saves=("result",), float_result=True,
-    self=lambda g, n: g * n.result * (1 - n.result))
+    self=lambda g, n: dual.fused(lambda g, y: g * (1 - y) * y, g, n.result))
 def sigmoid(self):
     return dual.sigmoid(self)
 
@@ -494,8 +494,29 @@ def remainder_tensor(self, other):
     return remainder_arrays(self, other)
 
 
+def fmod_arrays(a, b):
+    """C's fmod: the remainder takes the dividend's sign (remainder() takes the divisor's)."""
+    _bool_error("fmod", a, b)
+    out = np.asarray(np.fmod(a, b))
+    _check_divisor(out, b)
+    return out
+
+
+@op("fmod", "FmodBackward0", ("self",), self=lambda g, n: g)
+def fmod(self, other):
+    return fmod_arrays(self, other)
+
+
+@op("fmod_tensor", "FmodBackward1", ("self", "other"), saves={"other": ("self", "other")},
+    self=lambda g, n: g,
+    other=lambda g, n: -g * dual.trunc_divide(n.self, n.other))
+def fmod_tensor(self, other):
+    """fmod(x, y) for two tensors: x - trunc(x / y) * y, so d/dy is -trunc(x / y) (PyTorch's formula)."""
+    return fmod_arrays(self, other)
+
+
 @op("erf", "ErfBackward0", saves=("self",), float_result=True,
-    self=lambda g, n: g * (2 / math.sqrt(math.pi)) * dual.exp(-(n.self * n.self)))
+    self=lambda g, n: dual.scale(dual.exp(-(n.self * n.self)), 2 / math.sqrt(math.pi)) * g)
 def erf(self):
     return dual.erf(self)
 

@@ -228,7 +228,8 @@ def apply(op, args, params):
             out = _as_array(out, dtype)
         if out.base is None and (not out.flags.c_contiguous or (
                 arrays and type(arrays[0]) is np.ndarray and not arrays[0].flags.c_contiguous)):
-            out = torch_layout(op, out, arrays)     # (contiguous inputs never get here)
+            # (contiguous inputs never get here; where's condition is PyTorch's first operand)
+            out = torch_layout(op, out, (params["condition"], *arrays) if op.key == "where" else arrays)
         # (an integer or bool result never requires grad: PyTorch records no node for `x.long()`)
         if not needs_grad or out.dtype.kind not in "fc":
             return Tensor._make(out)
@@ -329,7 +330,7 @@ def torch_layout(op, out, arrays):
         if type(a) is not np.ndarray or not a.ndim:
             continue        # a 0-d input or a Python number is broadcast: it decides nothing
         lead = nd - a.ndim
-        if lead < 0 or op.key in CONTIGUOUS_RESULT or any(
+        if lead < 0 or (op is not None and op.key in CONTIGUOUS_RESULT) or any(
                 n != 1 and n != shape[lead + i] for i, n in enumerate(a.shape)):
             return np.ascontiguousarray(out)       # not an elementwise result
         strides.append((0,) * lead + tuple(0 if n == 1 and shape[lead + i] != 1 else s

@@ -27,6 +27,8 @@ from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
+from .i18n import get_language, set_language, t, using  # noqa: F401  (set_language re-exported)
+
 MAX_NODES = 300
 
 
@@ -140,14 +142,14 @@ def value_text(a, limit=6):
     if a.size == 1 and a.ndim == 0:
         return _num(a)
     if a.size == 0:
-        return "empty"
+        return t("empty")
     flat = a.reshape(-1)
     if np.all(flat == flat[0]):
-        return f"{_num(flat[0])} everywhere"
+        return t("everywhere", v=_num(flat[0]))
     if a.size <= limit:
         return _nested(a)
     shape = "×".join(map(str, a.shape))
-    return f"values from {_num(flat.min())} to {_num(flat.max())} (shape {shape})"
+    return t("range", lo=_num(flat.min()), hi=_num(flat.max()), shape=shape)
 
 
 def sum_text(terms, total):
@@ -157,7 +159,7 @@ def sum_text(terms, total):
         len({a.shape for a in arrays}) == 1
     if constant:
         words = ["None" if t is None else _num(np.asarray(t).reshape(-1)[0]) for t in terms]
-        return " + ".join(words) + f" = {_num(arrays[-1].reshape(-1)[0])} everywhere"
+        return " + ".join(words) + " = " + t("everywhere", v=_num(arrays[-1].reshape(-1)[0]))
     words = ["None" if t is None else value_text(t) for t in terms]
     return " + ".join(words) + f" = {value_text(total)}"
 
@@ -165,7 +167,7 @@ def sum_text(terms, total):
 def _short_value(a):
     """Edge labels: even shorter."""
     text = value_text(a, limit=4)
-    return text if len(text) <= 28 else "shape " + "×".join(map(str, np.asarray(a).shape))
+    return text if len(text) <= 28 else t("shape", shape="×".join(map(str, np.asarray(a).shape)))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -224,9 +226,11 @@ def _count_drawn(order, functions_only):
 # --------------------------------------------------------------------------------------------------
 # Recording: run the real backward, turn events into frames
 # --------------------------------------------------------------------------------------------------
-def record_backward(out, gradient=None, retain_graph=False, names=None, inputs=None):
-    """Run `out.backward(gradient, retain_graph=...)` for real and return its steps as `Frame`s."""
-    return _record(out, gradient, retain_graph, names, inputs).frames
+def record_backward(out, gradient=None, retain_graph=False, names=None, inputs=None, lang=None):
+    """Run `out.backward(gradient, retain_graph=...)` for real and return its steps as `Frame`s
+    (captions in `lang`: 'en', 'ko' or 'zh'; None: the global setting, see viz.set_language)."""
+    with using(lang):
+        return _record(out, gradient, retain_graph, names, inputs).frames
 
 
 def _prepare(out, gradient, inputs, names, functions_only, max_nodes):
@@ -260,7 +264,7 @@ def _record(out, gradient=None, retain_graph=False, names=None, inputs=None,
         infos[node] = NodeInfo(ids[node], node.name(), title, tname, isinstance(node, AccumulateGrad))
     leaf_names = {}
     for i, node in enumerate(n for n in order if isinstance(n, AccumulateGrad)):
-        leaf_names[node] = infos[node].tensor or f"leaf {i}"
+        leaf_names[node] = infos[node].tensor or t("leaf_n", i=i)
 
     edges, edge_of = [], {}
     for node in order:
@@ -283,6 +287,7 @@ def _record(out, gradient=None, retain_graph=False, names=None, inputs=None,
     rec.root_grad = np.array(root_grad._data, copy=True)
     rec.extra["slots"] = {ids[n]: tuple(range(len(n.next_functions))) for n in order}
     rec.extra["gradient_given"] = gradient is not None
+    rec.extra["lang"] = get_language()
     rec.frames = _frames_from_events(log, rec, infos, ids, edge_of, leaf_names, start_grad, order)
     _finish_recording(rec)
     return rec
@@ -382,36 +387,33 @@ def _start_caption(rec, root_grad):
     implicit = np.all(np.asarray(root_grad) == 1) and not rec.extra.get("gradient_given")
     if name:
         if implicit:
-            return (f"backward() starts at {name} (call it L): {_grad_name(name)} = {value}, "
-                    f"because {name} changes exactly as fast as itself.")
-        return f"backward() starts at {name} with the gradient you passed: {value}."
+            return t("start_implicit_named", name=name, g=_grad_name(name), value=value)
+        return t("start_given_named", name=name, value=value)
     if implicit:
-        return f"backward() starts at the output (call it L) with the gradient dL/dL = {value}."
-    return f"backward() starts at the output with the gradient you passed: {value}."
+        return t("start_implicit", value=value)
+    return t("start_given", value=value)
 
 
 def _node_caption(rec, infos, frame, accumulated):
     info = frame.node
     by_id = {n.id: n for n in rec.nodes}
     received = [g for g in frame.received if g is not None]
-    rtext = value_text(received[0]) if received else "nothing"
-    own = _grad_name(info.tensor) if not info.is_accumulate else _grad_name(info.tensor)
-    got = f"{own} = {rtext}" if own else f"the gradient of its output, {rtext},"
+    rtext = value_text(received[0]) if received else t("nothing")
+    own = _grad_name(info.tensor)
+    got = t("got_named", own=own, value=rtext) if own else t("got_unnamed", value=rtext)
 
     if info.is_accumulate:
         leaf = next(p for p in frame.grads if p.node == info.id)
         if accumulated is None:
-            return f"AccumulateGrad received {got}; nothing is written to {leaf.leaf}.grad here."
+            return t("acc_nothing", got=got, leaf=leaf.leaf)
         old, add, new = accumulated.old, accumulated.added, accumulated.new
         if old is None:
-            return (f"AccumulateGrad received {got} and stores it: {leaf.leaf}.grad was None, "
-                    f"so now {leaf.leaf}.grad = {value_text(new)}.")
-        return (f"AccumulateGrad received {got} and ADDS it to what {leaf.leaf}.grad already held: "
-                f"{sum_text([old, add], new)}.")
+            return t("acc_store", got=got, leaf=leaf.leaf, new=value_text(new))
+        return t("acc_add", got=got, leaf=leaf.leaf, sum=sum_text([old, add], new))
 
-    text = f"{info.title} received {got}"
+    text = t("fn_received", title=info.title, got=got)
     if not frame.sent:
-        return text + " and has nothing to send (none of its inputs needs a gradient)."
+        return text + t("nothing_to_send")
     groups = []                  # (target id, output_nr) -> list of SentGradient, in order
     for s in frame.sent:
         key = (s.edge.target, s.edge.output_nr)
@@ -428,28 +430,28 @@ def _node_caption(rec, infos, frame, accumulated):
         tname = tinfo.tensor
         what = f"{_grad_name(tname)} = " if tname else ""
         if len(items) == 1:
-            dest = tinfo.title if not tname or tinfo.is_accumulate else f"{tinfo.title} (the grad_fn of {tname})"
-            parts.append(f"sends {what}{value_text(items[0].value)} to {dest}")
+            dest = tinfo.title if not tname or tinfo.is_accumulate else t("dest_grad_fn", title=tinfo.title,
+                                                                           tensor=tname)
+            parts.append(t("send_one", what=what, value=value_text(items[0].value), dest=dest))
         else:
-            who = tname or f"the output of {tinfo.title}"
-            both = "both of its inputs" if len(items) == 2 == n_inputs else f"{len(items)} of its inputs"
-            same = "both are" if len(items) == 2 else "all are"
+            who = tname or t("output_of", title=tinfo.title)
+            both = t("both_inputs") if len(items) == 2 == n_inputs else t("n_inputs", n=len(items))
+            same = t("both_are") if len(items) == 2 else t("all_are")
             values = [value_text(s.value) for s in items]
-            each = values[0] if len(set(values)) == 1 else " and ".join(values)
-            parts.append(f"sends {what}{each} to {both}; {same} {who}, so {who}'s gradient is their sum, "
-                         f"{value_text(items[-1].buffer_total)}")
-    text += " and " + "; and ".join(parts)
+            each = values[0] if len(set(values)) == 1 else t("and_values").join(values)
+            parts.append(t("send_many", what=what, each=each, both=both, same=same, who=who,
+                           total=value_text(items[-1].buffer_total)))
+    text += t("sends_intro") + t("sends_join").join(parts)
     constants = n_inputs - len(frame.sent)
     if constants > 0 and len(frame.sent) >= 1:
-        text += ("; its other input is a constant and gets no gradient" if constants == 1
-                 else f"; {constants} of its inputs are constants and get no gradient")
+        text += t("one_constant") if constants == 1 else t("n_constants", n=constants)
     for (target, _), items in groups:
         if items[-1].remaining > 0:
             tinfo = by_id[target]
-            more = "contribution" if items[-1].remaining == 1 else "contributions"
-            text += f"; {tinfo.title} now holds {value_text(items[-1].buffer_total)} and waits for " \
-                    f"{items[-1].remaining} more {more}"
-    return text + "."
+            total = value_text(items[-1].buffer_total)
+            text += (t("waits_one", title=tinfo.title, total=total) if items[-1].remaining == 1
+                     else t("waits_n", title=tinfo.title, total=total, n=items[-1].remaining))
+    return text + t("end")
 
 
 def _input_slots(rec, node_id):
@@ -511,14 +513,14 @@ def _graph_dot(rec, functions_only=False, rankdir="TB", frame=None):
         return ""
 
     if not functions_only:
-        root_label = _esc_label(rec.root_name or "output") + "\\nstart of backward"
+        root_label = _esc_label(rec.root_name or t("output")) + "\\n" + t("start_of_backward")
         lines.append(f'  root [label="{root_label}", shape=box, style="filled", '
                      f'fillcolor="{c["tensor_fill"]}", color="{c["tensor_line"]}", class="gl_root"{node_style("root")}];')
     for n in rec.nodes:
         if n.is_accumulate:
-            label = f"AccumulateGrad\\ninto {_esc_label(n.tensor or 'the leaf')}.grad"
+            label = t("into_grad", leaf=_esc_label(n.tensor or t("the_leaf")))
         else:
-            label = _esc_label(n.title) + (f"\\n(grad_fn of {_esc_label(n.tensor)})" if n.tensor else "")
+            label = _esc_label(n.title) + ("\\n" + t("grad_fn_of", tensor=_esc_label(n.tensor)) if n.tensor else "")
         lines.append(f'  {n.id} [label="{label}", class="gl_{n.id}"{node_style(n.id)}];')
     if not functions_only:
         first = rec.nodes[0].id if rec.nodes else None
@@ -527,7 +529,7 @@ def _graph_dot(rec, functions_only=False, rankdir="TB", frame=None):
                          f'class="gl_eroot"{edge_style("root")}];')
         for node_id, leaf in rec.leaves:
             key = "leaf_" + node_id
-            lines.append(f'  {key} [label="{_esc_label(leaf)}\\n(leaf)", shape=box, style="filled", '
+            lines.append(f'  {key} [label="{_esc_label(leaf)}\\n{t("leaf_box")}", shape=box, style="filled", '
                          f'fillcolor="{c["tensor_fill"]}", color="{c["tensor_line"]}", class="gl_{key}"{node_style(key)}];')
             lines.append(f'  {node_id} -> {key} [label=" .grad ", style=dashed, class="gl_e{key}"{edge_style(key)}];')
     for e in rec.edges:
@@ -657,13 +659,20 @@ BASE_CSS = """
 """.replace("__H__", str(FRAME_HEIGHT)).strip()
 
 
-LEGEND = (
-    '<div class="gradlab-legend">'
-    f'<span style="background:{COLORS["run_fill"]}">running now</span> '
-    f'<span style="background:{COLORS["wait_fill"]}">collecting gradients</span> '
-    f'<span style="background:{COLORS["done_fill"]}">done</span> '
-    f'<span style="color:{COLORS["hot"]};font-weight:bold">gradient sent this step</span></div>'
-)
+def legend_html():
+    """The colour legend, in the active language."""
+    return ('<div class="gradlab-legend">'
+            f'<span style="background:{COLORS["run_fill"]}">{t("running_now")}</span> '
+            f'<span style="background:{COLORS["wait_fill"]}">{t("collecting")}</span> '
+            f'<span style="background:{COLORS["done_fill"]}">{t("done")}</span> '
+            f'<span style="color:{COLORS["hot"]};font-weight:bold">{t("sent_now")}</span></div>')
+
+
+def __getattr__(name):
+    if name == "LEGEND":                  # the English legend, as this module used to export it
+        with using("en"):
+            return legend_html()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _frame_css(scope, rec, frame):
@@ -711,23 +720,22 @@ def _details_html(rec, frame):
     by_id = {n.id: n for n in rec.nodes}
     rows = []
     if frame.node is not None:
-        got = ", ".join(value_text(g) for g in frame.received if g is not None) or "nothing"
-        rows.append(f"received: {html.escape(got)}")
+        got = ", ".join(value_text(g) for g in frame.received if g is not None) or t("nothing")
+        rows.append(html.escape(t("received", value=got)))
     for s in frame.sent:
-        t = by_id[s.edge.target]
-        rows.append(f"input {s.edge.input_nr} → {html.escape(t.title)}: {html.escape(value_text(s.value))}")
+        rows.append(html.escape(t("input_to", nr=s.edge.input_nr, title=by_id[s.edge.target].title,
+                                  value=value_text(s.value))))
     for b in frame.buffers:
-        t = by_id[b.node]
         text = sum_text(b.contributions, b.total) if len(b.contributions) > 1 else value_text(b.total)
-        state = "complete: it can run now" if b.remaining == 0 else f"waits for {b.remaining} more"
-        rows.append(f"buffer of {html.escape(t.title)}: {html.escape(text)} ({state})")
+        state = t("complete") if b.remaining == 0 else t("waits_for", n=b.remaining)
+        rows.append(html.escape(t("buffer", title=by_id[b.node].title, text=text, state=state)))
     return '<div class="gradlab-details">' + " · ".join(rows) + "</div>" if rows else ""
 
 
 def _table_html(rec, frame):
     """Fallback graph view without `dot`: the nodes in order with their state."""
     state = _frame_state(rec, frame)["nodes"]
-    names = {"run": "running now", "done": "done", "wait": "collecting gradients", None: ""}
+    names = {"run": t("running_now"), "done": t("done"), "wait": t("collecting"), None: ""}
     rows = []
     for n in rec.nodes:
         kind = state.get(n.id)
@@ -735,7 +743,7 @@ def _table_html(rec, frame):
         label = html.escape(n.title + (f" ({n.tensor})" if n.tensor and not n.is_accumulate else "")
                             + (f" → {n.tensor}.grad" if n.is_accumulate and n.tensor else ""))
         rows.append(f'<tr style="background:{color}"><td>{n.id}</td><td>{label}</td><td>{names[kind]}</td></tr>')
-    return ('<table class="gradlab-table"><tr><th>#</th><th>node</th><th>state</th></tr>'
+    return (f'<table class="gradlab-table"><tr><th>#</th><th>{t("col_node")}</th><th>{t("col_state")}</th></tr>'
             + "".join(rows) + "</table>")
 
 
@@ -743,11 +751,11 @@ def _frame_html(rec, frame, svg, uid, n_frames):
     scope = f"gl{uid}f{frame.index}"
     graph = _table_html(rec, frame) if svg is None else svg
     style = f"<style>{BASE_CSS}\n{_frame_css(scope, rec, frame) if svg is not None else ''}</style>"
-    step = "start" if frame.index == 0 else f"step {frame.index} of {n_frames - 1}"
-    return (f'<div class="gradlab-frame {scope}">{style}<div class="gradlab-layout"><div class="gradlab-text">'
+    step = t("step_start") if frame.index == 0 else t("step_of", i=frame.index, n=n_frames - 1)
+    return (f'<div class="gradlab-frame {scope}" lang="{get_language()}">{style}<div class="gradlab-layout"><div class="gradlab-text">'
             f'<div class="gradlab-step">{step}</div>'
             f'<div class="gradlab-caption">{html.escape(frame.caption)}</div>'
-            f"{_panels_html(frame)}{_details_html(rec, frame)}{LEGEND}</div>"
+            f"{_panels_html(frame)}{_details_html(rec, frame)}{legend_html()}</div>"
             f'<div class="gradlab-graph">{graph}</div></div></div>')
 
 

@@ -1,0 +1,184 @@
+"""The player's words in English, Korean and Chinese.
+
+`viz.set_language("ko")` (or `animate_backward(..., lang="ko")`) switches the captions, the legend, the
+buttons and the graph's labels. The terms are the ones the Korean and Chinese PyTorch tutorials use:
+변화도 / 梯度 (gradient), 역전파 / 反向传播 (backpropagation), 잎 텐서 / 叶子张量 (leaf tensor),
+누적 / 累加 (accumulate). Identifiers stay as PyTorch spells them (backward(), AccumulateGrad, grad_fn,
+.grad, None, MulBackward0), as they do in those tutorials.
+"""
+import contextlib
+
+LANGUAGES = ("en", "ko", "zh")
+_language = "en"          # the global setting (set_language)
+_active = None            # the language of the player being built right now (using)
+
+TEXT = {
+    # values
+    "everywhere": {"en": "{v} everywhere", "ko": "{v} (모든 원소)", "zh": "{v}（所有元素）"},
+    "range": {"en": "values from {lo} to {hi} (shape {shape})", "ko": "{lo}부터 {hi}까지의 값 (모양 {shape})",
+              "zh": "从 {lo} 到 {hi} 的值（形状 {shape}）"},
+    "shape": {"en": "shape {shape}", "ko": "모양 {shape}", "zh": "形状 {shape}"},
+    "empty": {"en": "empty", "ko": "비어 있음", "zh": "空"},
+    "and_values": {"en": " and ", "ko": " 및 ", "zh": " 和 "},
+    # the start
+    "start_implicit_named": {
+        "en": "backward() starts at {name} (call it L): {g} = {value}, because {name} changes exactly as fast as itself.",
+        "ko": "backward()는 {name}에서 시작합니다(이것을 L이라고 부릅시다): {g} = {value}입니다. "
+              "{name}은(는) 자기 자신과 정확히 같은 빠르기로 변하기 때문입니다.",
+        "zh": "backward() 从 {name} 开始（把它记作 L）：{g} = {value}，因为 {name} 的变化和它自己一样快。"},
+    "start_given_named": {
+        "en": "backward() starts at {name} with the gradient you passed: {value}.",
+        "ko": "backward()는 {name}에서 시작합니다. 시작 변화도는 직접 넘겨 준 값 {value}입니다.",
+        "zh": "backward() 从 {name} 开始，起始梯度是你传入的 {value}。"},
+    "start_implicit": {
+        "en": "backward() starts at the output (call it L) with the gradient dL/dL = {value}.",
+        "ko": "backward()는 출력(L이라고 부릅시다)에서 시작합니다. 시작 변화도는 dL/dL = {value}입니다.",
+        "zh": "backward() 从输出（记作 L）开始，起始梯度 dL/dL = {value}。"},
+    "start_given": {
+        "en": "backward() starts at the output with the gradient you passed: {value}.",
+        "ko": "backward()는 출력에서 시작합니다. 시작 변화도는 직접 넘겨 준 값 {value}입니다.",
+        "zh": "backward() 从输出开始，起始梯度是你传入的 {value}。"},
+    # a node's step
+    "got_named": {"en": "{own} = {value}", "ko": "{own} = {value}", "zh": "{own} = {value}"},
+    "got_unnamed": {"en": "the gradient of its output, {value},", "ko": "출력의 변화도 {value}",
+                    "zh": "输出的梯度 {value}"},
+    "nothing": {"en": "nothing", "ko": "없음", "zh": "无"},
+    "acc_nothing": {
+        "en": "AccumulateGrad received {got}; nothing is written to {leaf}.grad here.",
+        "ko": "AccumulateGrad가 {got}을(를) 받았습니다. 여기서는 {leaf}.grad에 아무것도 쓰지 않습니다.",
+        "zh": "AccumulateGrad 收到 {got}；这里不会写入 {leaf}.grad。"},
+    "acc_store": {
+        "en": "AccumulateGrad received {got} and stores it: {leaf}.grad was None, so now {leaf}.grad = {new}.",
+        "ko": "AccumulateGrad가 {got}을(를) 받아 저장합니다. {leaf}.grad가 None이었으므로 이제 {leaf}.grad = {new}입니다.",
+        "zh": "AccumulateGrad 收到 {got} 并把它存下来：{leaf}.grad 原来是 None，所以现在 {leaf}.grad = {new}。"},
+    "acc_add": {
+        "en": "AccumulateGrad received {got} and ADDS it to what {leaf}.grad already held: {sum}.",
+        "ko": "AccumulateGrad가 {got}을(를) 받아 {leaf}.grad에 이미 있던 값에 더합니다(누적): {sum}.",
+        "zh": "AccumulateGrad 收到 {got}，并把它加到 {leaf}.grad 原有的值上（累加）：{sum}。"},
+    "fn_received": {"en": "{title} received {got}", "ko": "{title}이(가) {got}을(를) 받았습니다",
+                    "zh": "{title} 收到 {got}"},
+    "nothing_to_send": {
+        "en": " and has nothing to send (none of its inputs needs a gradient).",
+        "ko": ". 보낼 것이 없습니다(변화도가 필요한 입력이 없습니다).",
+        "zh": "，没有要传出去的梯度（它的输入都不需要梯度）。"},
+    "sends_intro": {"en": " and ", "ko": ". ", "zh": "，"},
+    "sends_join": {"en": "; and ", "ko": "; 또 ", "zh": "；并且"},
+    "send_one": {"en": "sends {what}{value} to {dest}", "ko": "{dest}에 {what}{value}을(를) 보냅니다",
+                 "zh": "把 {what}{value} 传给 {dest}"},
+    "dest_grad_fn": {"en": "{title} (the grad_fn of {tensor})", "ko": "{title}({tensor}의 grad_fn)",
+                     "zh": "{title}（{tensor} 的 grad_fn）"},
+    "send_many": {
+        "en": "sends {what}{each} to {both}; {same} {who}, so {who}'s gradient is their sum, {total}",
+        "ko": "{both}에 {what}{each}을(를) 보냅니다. {same} {who}이므로 {who}의 변화도는 이들의 합 {total}입니다",
+        "zh": "把 {what}{each} 传给{both}；{same} {who}，所以 {who} 的梯度是它们的和 {total}"},
+    "both_inputs": {"en": "both of its inputs", "ko": "두 입력 모두", "zh": "它的两个输入"},
+    "n_inputs": {"en": "{n} of its inputs", "ko": "입력 {n}개", "zh": "它的 {n} 个输入"},
+    "both_are": {"en": "both are", "ko": "둘 다", "zh": "两者都是"},
+    "all_are": {"en": "all are", "ko": "모두", "zh": "它们都是"},
+    "output_of": {"en": "the output of {title}", "ko": "{title}의 출력", "zh": "{title} 的输出"},
+    "one_constant": {"en": "; its other input is a constant and gets no gradient",
+                     "ko": "; 나머지 입력 하나는 상수라서 변화도를 받지 않습니다",
+                     "zh": "；它的另一个输入是常量，不接收梯度"},
+    "n_constants": {"en": "; {n} of its inputs are constants and get no gradient",
+                    "ko": "; 입력 중 {n}개는 상수라서 변화도를 받지 않습니다",
+                    "zh": "；它有 {n} 个输入是常量，不接收梯度"},
+    "waits_one": {"en": "; {title} now holds {total} and waits for 1 more contribution",
+                  "ko": "; {title}은(는) 지금 {total}을(를) 가지고 있고 변화도 1개를 더 기다립니다",
+                  "zh": "；{title} 现在持有 {total}，还要再等 1 份梯度"},
+    "waits_n": {"en": "; {title} now holds {total} and waits for {n} more contributions",
+                "ko": "; {title}은(는) 지금 {total}을(를) 가지고 있고 변화도 {n}개를 더 기다립니다",
+                "zh": "；{title} 现在持有 {total}，还要再等 {n} 份梯度"},
+    "end": {"en": ".", "ko": ".", "zh": "。"},
+    # the text column
+    "step_start": {"en": "start", "ko": "시작", "zh": "开始"},
+    "step_of": {"en": "step {i} of {n}", "ko": "{n}단계 중 {i}단계", "zh": "第 {i} 步，共 {n} 步"},
+    "from_earlier": {"en": " (from an earlier backward)", "ko": " (이전 backward에서 쌓인 값)",
+                     "zh": "（来自之前的一次 backward）"},
+    "nothing_yet": {"en": " (nothing yet)", "ko": " (아직 없음)", "zh": "（还没有）"},
+    "store_g": {"en": " (None + g means: store g)", "ko": " (None + g는 g를 그대로 저장한다는 뜻)",
+                "zh": "（None + g 的意思是：直接存入 g）"},
+    "received": {"en": "received: {value}", "ko": "받은 변화도: {value}", "zh": "收到的梯度：{value}"},
+    "input_to": {"en": "input {nr} → {title}: {value}", "ko": "입력 {nr} → {title}: {value}",
+                 "zh": "输入 {nr} → {title}：{value}"},
+    "buffer": {"en": "buffer of {title}: {text} ({state})", "ko": "{title}의 버퍼: {text} ({state})",
+               "zh": "{title} 的缓冲区：{text}（{state}）"},
+    "complete": {"en": "complete: it can run now", "ko": "다 모였습니다: 이제 실행할 수 있습니다",
+                 "zh": "已收齐：现在可以执行"},
+    "waits_for": {"en": "waits for {n} more", "ko": "{n}개를 더 기다립니다", "zh": "还要再等 {n} 份"},
+    # legend and table
+    "running_now": {"en": "running now", "ko": "실행 중", "zh": "正在执行"},
+    "collecting": {"en": "collecting gradients", "ko": "변화도를 모으는 중", "zh": "正在收集梯度"},
+    "done": {"en": "done", "ko": "완료", "zh": "已完成"},
+    "sent_now": {"en": "gradient sent this step", "ko": "이번 단계에 보낸 변화도", "zh": "本步传出的梯度"},
+    "col_node": {"en": "node", "ko": "노드", "zh": "节点"},
+    "col_state": {"en": "state", "ko": "상태", "zh": "状态"},
+    # the graph's labels
+    "start_of_backward": {"en": "start of backward", "ko": "역전파 시작", "zh": "反向传播起点"},
+    "into_grad": {"en": "AccumulateGrad\\ninto {leaf}.grad", "ko": "AccumulateGrad\\n{leaf}.grad에 누적",
+                  "zh": "AccumulateGrad\\n累加到 {leaf}.grad"},
+    "grad_fn_of": {"en": "(grad_fn of {tensor})", "ko": "({tensor}의 grad_fn)", "zh": "（{tensor} 的 grad_fn）"},
+    "leaf_box": {"en": "(leaf)", "ko": "(잎 텐서)", "zh": "（叶子张量）"},
+    "the_leaf": {"en": "the leaf", "ko": "잎 텐서", "zh": "叶子张量"},
+    "leaf_n": {"en": "leaf {i}", "ko": "잎 텐서 {i}", "zh": "叶子张量 {i}"},
+    "output": {"en": "output", "ko": "출력", "zh": "输出"},
+    # the controls
+    "play": {"en": "Play", "ko": "재생", "zh": "播放"},
+    "pause": {"en": "pause", "ko": "일시 정지", "zh": "暂停"},
+    "prev": {"en": "◀ prev", "ko": "◀ 이전", "zh": "◀ 上一步"},
+    "next": {"en": "next ▶", "ko": "다음 ▶", "zh": "下一步 ▶"},
+    "step": {"en": "step", "ko": "단계", "zh": "步骤"},
+    "prev_tip": {"en": "previous step (without a kernel: drag the slider or use the arrow keys)",
+                 "ko": "이전 단계 (커널 없이: 슬라이더를 끌거나 화살표 키를 쓰세요)",
+                 "zh": "上一步（没有内核时：拖动滑块或使用方向键）"},
+    "next_tip": {"en": "next step (without a kernel: drag the slider or use the arrow keys)",
+                 "ko": "다음 단계 (커널 없이: 슬라이더를 끌거나 화살표 키를 쓰세요)",
+                 "zh": "下一步（没有内核时：拖动滑块或使用方向键）"},
+    "stepper_tip": {"en": "step: its arrows move one frame, also without a kernel",
+                    "ko": "단계: 화살표로 한 단계씩 움직입니다(커널 없이도)",
+                    "zh": "步骤：用箭头一次移动一步（没有内核也可以）"},
+    "run_to_play": {"en": "Run this cell to play backward step by step ({n} steps): the player needs the running kernel.",
+                    "ko": "이 셀을 실행하면 역전파를 한 단계씩 재생합니다({n}단계). 재생기는 실행 중인 커널이 필요합니다.",
+                    "zh": "运行这个单元即可逐步播放反向传播（共 {n} 步）：播放器需要正在运行的内核。"},
+    "alt": {"en": "the graph of backward, {n} steps", "ko": "역전파 그래프, {n}단계", "zh": "反向传播的计算图，共 {n} 步"},
+    "page_title": {"en": "gradlab: backward, step by step", "ko": "gradlab: 한 단계씩 보는 역전파",
+                   "zh": "gradlab：逐步查看反向传播"},
+    "step_slash": {"en": "step {i} / {n}", "ko": "단계 {i} / {n}", "zh": "步骤 {i} / {n}"},
+}
+
+
+def check_language(lang):
+    if lang not in LANGUAGES:
+        raise ValueError(f"lang must be one of {', '.join(map(repr, LANGUAGES))}, not {lang!r}")
+    return lang
+
+
+def set_language(lang):
+    """The player's language from now on: 'en' (the default), 'ko' or 'zh'. Returns the previous one."""
+    global _language
+    previous, _language = _language, check_language(lang)
+    return previous
+
+
+def get_language():
+    """The language players use when animate_backward() gets no lang=."""
+    return _active or _language
+
+
+def resolve(lang):
+    return get_language() if lang is None else check_language(lang)
+
+
+@contextlib.contextmanager
+def using(lang):
+    """Build one player's text in `lang` (None: the global setting)."""
+    global _active
+    previous, _active = _active, resolve(lang)
+    try:
+        yield _active
+    finally:
+        _active = previous
+
+
+def t(key, **values):
+    """The text `key` in the active language, filled in."""
+    return TEXT[key][get_language()].format(**values)
