@@ -85,6 +85,12 @@ class Tensor:
         t._views = None
         return t
 
+    def is_inference(self, *args):
+        """Whether this tensor was made under inference_mode (PyTorch's inference tensors)."""
+        if args:
+            raise TypeError(f"TensorBase.is_inference() takes no arguments ({len(args)} given)")
+        return _INFERENCE_TENSORS.get(id(self)) is self
+
     def _view_of(self, base):
         """Mark self as a view of base: same storage, same version counter. The base (the tensor
         that owns the storage) remembers its views, unless it is a leaf that requires grad (whose
@@ -92,6 +98,8 @@ class Tensor:
         must read through it (ops/indexing.py, _refresh_views)."""
         root = base._base if base._base is not None else base
         self._version_counter = root._version_counter
+        if _INFERENCE_TENSORS and _INFERENCE_TENSORS.get(id(root)) is root:   # a view of an inference tensor
+            _INFERENCE_TENSORS[id(self)] = self
         self._base = root
         if self.grad_fn is None and (base.grad_fn is not None or base._requires_grad):
             # made under no_grad from a tensor that requires grad: PyTorch's view then requires grad
@@ -186,6 +194,8 @@ class Tensor:
             strides = tuple(s // data.itemsize for s in data.strides)
         if dim is None:
             return strides
+        if type(dim) is bool:      # (a bool is an int to Python, not to PyTorch's parser)
+            raise TypeError("stride(): argument 'dim' (position 1) must be int, not bool")
         if data.ndim == 0 and isinstance(dim, int):
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return strides[_wrap_dim(dim, data.ndim)]
@@ -322,6 +332,8 @@ class Tensor:
         """The same data without history: shares storage and the version counter."""
         t = Tensor._make(self._data)
         t._version_counter = self._version_counter
+        if _INFERENCE_TENSORS and self.is_inference():
+            _INFERENCE_TENSORS[id(t)] = t
         return t
 
     def detach_(self):
@@ -362,18 +374,20 @@ class Tensor:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         return self._data
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype=None):
+        # no `copy` parameter, as PyTorch's: numpy 2 then warns (DeprecationWarning) when it passes one
         if self.requires_grad:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
-        return self._data if dtype is None else self._data.astype(dtype)
+        return self._data if dtype is None else self._data.astype(dtype, copy=False)
 
     def _scalar(self, kind):
+        # PyTorch warns first (before any error), and once per process (TORCH_WARN_ONCE)
+        if self.requires_grad and (_SCALAR_WARNING not in _WARNED or _WARN_ALWAYS[0]):
+            _WARNED.add(_SCALAR_WARNING)
+            warnings.warn(_SCALAR_WARNING, UserWarning, stacklevel=3)
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        if self.requires_grad:
-            warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
-                          "behavior.\nConsider using tensor.detach() first.", UserWarning, stacklevel=3)
-        return kind(_real_item(self._data, "double"))
+        return kind(_real_item(self._data, None if kind is complex else "double"))
 
     def __float__(self):
         return self._scalar(float)
@@ -389,9 +403,7 @@ class Tensor:
         return int(self._data.reshape(()).item())
 
     def __complex__(self):
-        if self._data.size != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        return complex(self._data.reshape(()).item())
+        return self._scalar(complex)
 
     def __bool__(self):
         if self._data.size != 1:
@@ -683,6 +695,8 @@ class Tensor:
         return OPS["neg"](self)
 
     def __pos__(self):
+        if self._data.dtype.kind == "b":
+            raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
         return self
 
     def __abs__(self):
@@ -775,6 +789,8 @@ class Tensor:
 
     def _logical_reduction(self, reduce, dim, keepdim):
         """any/all: bool results, except for uint8 input (uint8, as in PyTorch)."""
+        if not isinstance(keepdim, (bool, np.bool_)):
+            raise TypeError("keepdim")            # (_argparse words PyTorch's TypeError)
         axis = None if dim is None else _dims(dim, self._data.ndim)
         out = np.asarray(reduce(self._data, axis=axis, keepdims=keepdim))
         return Tensor._make(out.astype(np.uint8) if self._data.dtype == np.uint8 else out)
@@ -783,6 +799,8 @@ class Tensor:
         return Tensor._make(np.logical_not(self._data))
 
     def nonzero(self, as_tuple=False):
+        if not isinstance(as_tuple, bool):
+            raise TypeError(f"nonzero(): argument 'as_tuple' must be bool, not {_type_name(as_tuple)}")
         if self._data.ndim == 0:     # one coordinate-less hit (or none); as_tuple reads it as 1-d
             if as_tuple:
                 return (Tensor._make(np.zeros(int(self._data != 0), np.int64)),)
@@ -834,7 +852,7 @@ class Tensor:
 
     def divide(self, other, rounding_mode=_NO_ROUNDING):
         _check_operand("divide", other)
-        return self.div(other, rounding_mode=rounding_mode)
+        return self.div(other) if rounding_mode is _NO_ROUNDING else self.div(other, rounding_mode=rounding_mode)
 
     def true_divide(self, other):
         _check_operand("true_divide", other)
@@ -1533,7 +1551,19 @@ class Tensor:
         return tuple(t._view_of(self) for t in OPS["unbind"](self, dim=d))
 
     def split(self, split_size, dim=0):
-        if not isinstance(split_size, (numbers.Integral, list, tuple)) or isinstance(split_size, bool):
+        if isinstance(split_size, bool):          # (PyTorch's parser marks every argument then)
+            got = f"Tensor, bool, {_type_name(dim)}"
+            bad = f"(Tensor, !bool!, !{_type_name(dim)}!)"
+            raise TypeError(f"split() received an invalid combination of arguments - got ({got}), but expected one "
+                            f"of:\n * (Tensor input, int split_size, int dim = 0)\n      didn't match because some of "
+                            f"the arguments have invalid types: {bad}\n * (Tensor input, tuple of ints split_size, int "
+                            f"dim = 0)\n      didn't match because some of the arguments have invalid types: {bad}\n")
+        if isinstance(split_size, (list, tuple)) and split_size and isinstance(split_size[0], bool):
+            raise TypeError("split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints, but found "
+                            "element of type bool at pos 0")
+        if isinstance(split_size, (list, tuple)) and all(isinstance(n, numbers.Integral) for n in split_size):
+            split_size = [int(n) for n in split_size]     # (a later bool counts as an int)
+        if not isinstance(split_size, (numbers.Integral, list, tuple)):
             raise TypeError(f"split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints, not "
                             f"{_type_name(split_size)}")
         if self._data.ndim == 0:
@@ -1772,6 +1802,8 @@ class Tensor:
         gen = generator if generator is not None else _random.default_generator
         from .ops.indexing import assign_data
         _check_uniform_bounds(self._data.dtype, from_, to)
+        if self._data.size == 0:
+            return self
         return assign_data(self, gen.uniform(self._data.shape, self._data.dtype, from_, to))
 
     def normal_(self, mean=0.0, std=1.0, *, generator=None):
@@ -1780,6 +1812,9 @@ class Tensor:
         from .ops.indexing import assign_data
         if not float(std) >= 0.0:                                # (NaN too) checked before the dtype
             raise RuntimeError(f"normal expects std >= 0.0, but found std {float(std):g}")
+        if self._data.size == 0:        # nothing to fill: no dtype check (float(mean) still refuses None)
+            float(mean)
+            return self
         if self._data.dtype.kind in "biu":
             raise NotImplementedError(f'"normal_kernel_cpu" not implemented for '
                                       f"'{_dtype.from_numpy_dtype(self._data.dtype)._legacy[:-6]}'")
@@ -1809,11 +1844,16 @@ def _check_uniform_bounds(np_dtype, from_, to):
                            f">::max(), but found to={to:g} and from={from_:g} which result in to-from to exceed the limit")
 
 
+_SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+                   "Consider using tensor.detach() first. (Triggered internally at "
+                   "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)")
+
+
 def _real_item(data, c_type):
     """The one element as a Python number; a complex one only if real (PyTorch's float()/int())."""
     value = data.reshape(()).item()
-    if isinstance(value, complex):
-        if value.imag != 0:
+    if isinstance(value, complex) and c_type is not None:
+        if value.imag != 0 or c_type == "int64_t" and not -2.0 ** 63 <= value.real < 2.0 ** 63:   # (NaN too)
             raise RuntimeError(f"value cannot be converted to type {c_type} without overflow")
         value = value.real
     return value
@@ -1930,7 +1970,28 @@ class _ReturnType(tuple):
         return f"torch.return_types.{type(self).__name__}(\nvalues={self[0]!r},\nindices={self[1]!r})"
 
 
+# Tensors made under inference_mode. While it is on, Tensor._make also records each new tensor here
+# (swapped in and out by _inference_mode_changed, so that the usual _make pays nothing for it).
+_INFERENCE_TENSORS = weakref.WeakValueDictionary()     # id -> tensor (a WeakSet would compare with ==)
+_plain_make = Tensor.__dict__["_make"].__func__
+
+
+def _make_inference(cls, data, grad_fn=None, output_nr=0):
+    t = _plain_make(cls, data, grad_fn, output_nr)
+    _INFERENCE_TENSORS[id(t)] = t
+    return t
+
+
+def _inference_mode_changed(on):
+    Tensor._make = classmethod(_make_inference if on else _plain_make)
+
+
+grad_mode.on_inference_change.append(_inference_mode_changed)
+
+
 def _init(t, data):
+    if grad_mode._state["inference"]:
+        _INFERENCE_TENSORS[id(t)] = t
     t._data = data
     t._requires_grad = False
     t.grad_fn = None
@@ -2310,7 +2371,8 @@ def _check_inplace_result(t, opname, other, alpha=1):
             try:
                 shape = np.broadcast_shapes(data.shape, od.shape)
             except ValueError:
-                return                           # the op's own "must match the size" error
+                _indexing._check_inplace_allowed(t)
+                raise broadcast_error(data.shape, od.shape) from None
             if shape != data.shape:
                 _indexing._check_inplace_allowed(t)
                 raise RuntimeError(f"output with shape [{', '.join(map(str, data.shape))}] doesn't match the "
@@ -2328,7 +2390,8 @@ def _check_inplace_result(t, opname, other, alpha=1):
     kind, target = res.kind, data.dtype.kind
     if (kind in "fc" and target in "biu") or (kind == "c" and target != "c") or (target == "b" and kind != "b"):
         _indexing._check_inplace_allowed(t)
-        if 0 in data.strides and any(step == 0 and size > 1 for step, size in zip(data.strides, data.shape)):
+        if 0 in data.strides and data.size > 1 and any(step == 0 and size > 1
+                                                       for step, size in zip(data.strides, data.shape)):
             raise RuntimeError(_indexing._OVERLAP)          # (an expanded target is refused first)
         raise RuntimeError(f"result type {_dtype.from_numpy_dtype(res)._legacy[:-6]} can't be cast to the "
                            f"desired output type {_kind(t)}")
@@ -2371,7 +2434,10 @@ def _lifted(a, scalar):
     default dtype of that kind, as PyTorch's scalar promotion does."""
     cat = 0 if isinstance(scalar, bool) else 1 if isinstance(scalar, int) else 2 if isinstance(scalar, float) else 3
     if cat > _dtype.category(a._data.dtype):
-        return Tensor._make(a._data.astype(_dtype._DEFAULT_FOR_CATEGORY[cat]))
+        lifted = a._data.astype(_dtype._DEFAULT_FOR_CATEGORY[cat])
+        if lifted.ndim and not lifted.flags.c_contiguous:     # (numpy's cast forgets an expanded layout)
+            lifted = _registry.torch_layout(None, lifted, (a._data,))
+        return Tensor._make(lifted)
     return a
 
 
@@ -2417,6 +2483,11 @@ def _no_grad_binary(ufunc, a, b):
     b = _number(b)
     if isinstance(b, Tensor):
         bd = b._data
+        if bd.shape != a._data.shape:       # (the shapes are checked before the dtypes)
+            try:
+                np.broadcast_shapes(a._data.shape, bd.shape)
+            except ValueError:
+                raise broadcast_error(a._data.shape, bd.shape) from None
         dt = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype), (bd.ndim, bd.dtype)], [])
     else:
         _check_int_scalar(b)

@@ -21,7 +21,7 @@ autograd가 만든 그래프 그림과, 그 그래프를 거꾸로 따라가는 
 ## 텐서 만들기
 
 `requires_grad=True`를 주면, 이 텐서에 가해지는 연산이 모두 기록됩니다. 나중에 이 텐서에 대한
-기울기(gradient)를 구할 수 있도록 하기 위해서입니다.
+변화도(gradient, 기울기)를 구할 수 있도록 하기 위해서입니다.
 """
 
 # %% tags=["nbval-check-output"]
@@ -177,12 +177,13 @@ y = x + 2
 z = y * y * 3
 out = z.mean()
 from gradlab import viz
+viz.set_language("ko")   # 재생기의 설명, 범례, 버튼을 한국어로
 viz.draw(out, names=locals())
 
 # %% [markdown]
 """
 그림은 직접 따라가 볼 수도 있는 연결로 만들어집니다. 각 역전파 함수의 `next_functions`에는 입력마다
-기울기가 다음에 갈 곳이 들어 있습니다(상수 입력이면 `None`).
+변화도가 다음에 갈 곳이 들어 있습니다(상수 입력이면 `None`).
 """
 
 # %% tags=["nbval-check-output"]
@@ -192,7 +193,7 @@ print(y.grad_fn.next_functions)
 
 # %% [markdown]
 """
-이제 backward를 한 단계씩 재생해 봅니다. 한 단계는 역전파 함수 하나가 기울기를 받아 입력 쪽으로 넘기는 일이고,
+이제 backward를 한 단계씩 재생해 봅니다. 한 단계는 역전파 함수 하나가 변화도를 받아 입력 쪽으로 넘기는 일이고,
 마지막 단계에서 결과가 `x.grad`에 더해집니다. 재생 버튼을 누르거나 슬라이더를 움직여 보세요.
 """
 

@@ -189,6 +189,7 @@ with torch.no_grad():
     y2 = x ** 3
 y3 = y1 + y2
 from gradlab import viz
+viz.set_language("zh")   # 播放器的说明、图例和按钮使用中文
 viz.draw(y3, names=locals())
 
 # %% [markdown]

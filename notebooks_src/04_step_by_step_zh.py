@@ -206,6 +206,7 @@ y = x + 2
 z = y * y * 3
 out = z.mean()
 from gradlab import viz
+viz.set_language("zh")   # 播放器的说明、图例和按钮使用中文
 viz.draw(out, names=locals())
 
 # %% [markdown]

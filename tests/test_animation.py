@@ -365,3 +365,109 @@ def test_player_text_has_wcag_aa_contrast_in_any_theme():
     legend = re.search(r"\.gradlab-legend\{[^}]*color:(#[0-9a-fA-F]{3,6})", css).group(1)   # on its swatches
     for swatch in (c["run_fill"], c["wait_fill"], c["done_fill"]):
         assert _contrast(legend, swatch) >= 4.5, swatch
+
+
+# --- the player in the notebook's language ----------------------------------------------------------
+from gradlab.viz import i18n  # noqa: E402
+
+# What may stay in Latin letters in a ko/zh player: identifiers as PyTorch spells them (the Korean and
+# Chinese tutorials keep them too), the tensors' own names, and the dL/dx notation.
+_IDENTIFIERS = re.compile(r"\w*Backward\d*|AccumulateGrad|grad_fn|backward\(\)|backward|\.grad(?![A-Za-z])|None|"
+                          r"dL/d\(?[A-Za-z0-9_. ]+\)?|(?<![A-Za-z])(nan|inf)(?![A-Za-z])")
+
+
+def _latin_words(text, names):
+    text = html.unescape(re.sub(r"<style>.*?</style>|<svg.*?</svg>|<[^>]+>", " ", text, flags=re.S))
+    text = _IDENTIFIERS.sub(" ", text)
+    for name in sorted(names, key=len, reverse=True):
+        text = re.sub(rf"(?<![A-Za-z]){re.escape(name)}(?![A-Za-z])", " ", text)
+    text = re.sub(r"\b[gL]\b", " ", text)          # "None + g", "call it L"
+    return re.findall(r"[A-Za-z]{2,}", text)
+
+
+def _graphs():
+    """Graphs whose captions use every kind of sentence: fan-out, waiting buffers, constants, unnamed
+    tensors, an explicit gradient=, accumulation onto an existing .grad, a large tensor."""
+    x, y, z, out = tutorial()
+    yield out, {}, names_of(x=x, y=y, z=z, out=out)
+    a = torch.ones(3, requires_grad=True)
+    b = a * 2
+    yield (b * b + b).sum(), {}, {}                                       # nobody named, three paths
+    w = torch.arange(12.0).reshape(3, 4).requires_grad_()
+    q = (w * w).sum(1)
+    yield q, {"gradient": torch.tensor([1.0, 2.0, 3.0])}, names_of(w=w, q=q)
+    v = torch.ones(2, requires_grad=True)
+    v.grad = torch.ones(2)
+    s = (v * 3).sum()
+    yield s, {}, names_of(v=v, s=s)
+
+
+def test_every_english_text_has_korean_and_chinese():
+    fields = re.compile(r"{(\w*)}")
+    for key, texts in i18n.TEXT.items():
+        assert set(texts) == set(i18n.LANGUAGES), key
+        for lang in ("ko", "zh"):
+            assert sorted(fields.findall(texts[lang])) == sorted(fields.findall(texts["en"])), (key, lang)
+            assert texts[lang] != texts["en"] or not re.search(r"[A-Za-z]{3,}", _IDENTIFIERS.sub("", fields.sub("", texts["en"])))
+
+
+@pytest.mark.parametrize("lang", ["ko", "zh"])
+def test_no_english_left_in_a_korean_or_chinese_player(lang):
+    script = re.compile(r"[\uac00-\ud7a3]" if lang == "ko" else r"[\u4e00-\u9fff]")
+    for out, kwargs, names in _graphs():
+        player = animate_backward(out, names=names, lang=lang, **kwargs)
+        words = set(names) | {n.title for n in player.recording.nodes}
+        assert player.lang == lang
+        for f, page in zip(player.frames, player.frames_html):
+            assert script.search(f.caption), f.caption
+            assert not _latin_words(f.caption, words), (f.caption, _latin_words(f.caption, words))
+            assert not _latin_words(page, words), _latin_words(page, words)      # step, panels, details, legend
+        assert not _latin_words(player.static_html(), words)
+        pytest.importorskip("ipywidgets")
+        player.widget
+        controls = [player.play.description, player.prev_button.description, player.next_button.description,
+                    player.slider.description, player.prev_button.tooltip, player.next_button.tooltip,
+                    player.stepper.tooltip]
+        for text in controls:
+            assert script.search(text) and not _latin_words(text, words), text
+        # the graph's own labels ("start of backward", "(leaf)", "into x.grad") too
+        labels = " ".join(re.findall(r'label="([^"]*)"', player.dot_source)).replace("\\n", " ")
+        assert not _latin_words(labels, words), _latin_words(labels, words)
+
+
+def test_language_global_setting_and_default(tmp_path):
+    x, y, z, out = tutorial()
+    assert i18n.get_language() == "en"
+    assert "starts at" in animate_backward(out, names=names_of(out=out), retain_graph=True).frames[0].caption
+    from gradlab import viz
+    previous = viz.set_language("zh")
+    try:
+        assert previous == "en" and viz.get_language() == "zh"
+        player = viz.animate_backward(out, names=names_of(out=out), retain_graph=True)
+        assert "开始" in player.frames[0].caption and "收到" in player.frames[1].caption and player.lang == "zh"
+        # an explicit lang= wins over the global setting, and building it leaves the setting alone
+        ko = viz.animate_backward(out, names=names_of(out=out), retain_graph=True, lang="ko")
+        assert "시작합니다" in ko.frames[0].caption and viz.get_language() == "zh"
+        # the exports keep the player's language whatever the setting is when they are made
+        viz.set_language("en")
+        ko.save_html(tmp_path / "ko.html")
+        page = (tmp_path / "ko.html").read_text(encoding="utf-8")
+        assert 'lang="ko"' in page and "재생" in page and "다음" in page
+        assert "변화도" in ko.static_html() or "역전파" in ko.static_html()
+    finally:
+        viz.set_language("en")
+    with pytest.raises(ValueError, match="lang must be one of"):
+        viz.set_language("fr")
+    x2, _, _, out2 = tutorial()
+    with pytest.raises(ValueError, match="lang must be one of"):
+        animate_backward(out2, lang="de")
+    assert x2.grad is None                                  # refused before backward ran
+
+
+def test_korean_and_chinese_use_the_tutorials_terms():
+    text = {lang: " ".join(v[lang] for v in i18n.TEXT.values()) for lang in ("ko", "zh")}
+    for term in ("변화도", "역전파", "잎 텐서", "누적"):
+        assert term in text["ko"], term
+    assert "기울기" not in text["ko"]
+    for term in ("梯度", "反向传播", "叶子张量", "累加"):
+        assert term in text["zh"], term

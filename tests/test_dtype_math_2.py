@@ -167,3 +167,73 @@ def fmod_cases():
 
 def test_fmod():
     check(fmod_cases())
+
+
+# --- float16 gradients: fused kernels (tanh_backward) and float constants in float32 ---------------
+
+GRAD_OPS = ["tanh", "sigmoid", "erf", "log2", "log10", "rsqrt", "reciprocal", "exp", "sqrt", "log"]
+
+
+def grad_cases(op, dtype):
+    rng = random.Random(op)
+    positive = op in ("log2", "log10", "rsqrt", "sqrt", "log")
+    xs = [round(rng.uniform(0.05 if positive else -3, 3), 3) for _ in range(40)]
+    ws = [round(rng.uniform(-2, 2), 2) for _ in range(40)]
+    x = f"x = torch.tensor({xs}, dtype=torch.{dtype}, requires_grad=True)"
+    w = f"torch.tensor({ws}, dtype=torch.{dtype})"
+    call = {"rpow": "2 ** x", "rpow2.5": "2.5 ** x", "rdiv": "3 / x"}.get(op, f"x.{op}()")
+    return [f"{x}; {call}.sum().backward(); a = x.grad", f"{x}; ({call} * {w}).sum().backward(); a = x.grad"]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("op", GRAD_OPS + ["rpow", "rpow2.5", "rdiv"])
+def test_gradients_rounded_as_pytorch(op, dtype):
+    check(grad_cases(op, dtype))
+
+
+# --- operators: shapes are checked before dtypes; unary plus ---------------------------------------
+
+def operator_shape_cases():
+    codes = []
+    for d1 in DTYPES:
+        for d2 in DTYPES:
+            for op in ["&", "|", "^", "+", "-", "*", "/", "//", "%", "**"]:
+                codes.append(f"a = {vector(d1)} {op} torch.ones(4, dtype=torch.{d2})")
+            for op in ["%=", "//=", "&=", "+=", "/="]:
+                codes.append(f"a = {vector(d1)}; a {op} torch.ones(4, dtype=torch.{d2})")
+            codes.append(f"a = torch.zeros(1, 0, dtype=torch.{d1}).expand(2, 0); a = a.divide(torch.ones(3))")
+            codes.append(f"a = torch.zeros(1, 0, dtype=torch.{d1}).expand(2, 0).clone(); a &= torch.ones(1, dtype=torch.{d2})")
+            codes.append(f"a = torch.zeros(1, 0, dtype=torch.{d1}).expand(2, 0).clone(); a /= torch.ones(1, dtype=torch.{d2})")
+        codes.append(f"a = +{vector(d1)}")
+        codes.append(f"a = +torch.zeros(0, dtype=torch.{d1})")
+    return codes
+
+
+def test_operator_shapes_before_dtypes():
+    check(operator_shape_cases())
+
+
+# --- lerp: PyTorch's two-sided formula (inf inputs, weight 1 exact), fused in float32 --------------
+
+def lerp_cases():
+    rng = random.Random(3)
+    codes = []
+    for d in ["float16", "float32", "float64"]:
+        # (float64: weights whose products are exact, as PyTorch's fused multiply-add is not emulated there)
+        weights = ["0.5", "0.25", "1.0", "0.0", "2.0", "-1.0"] + ([] if d == "float64" else ["0.7", "-0.6", "0.3"])
+        for _ in range(40):
+            xs = [rng.choice([round(rng.uniform(-5, 5), 4), float("inf"), -float("inf"), 0.0]) for _ in range(6)]
+            es = [round(rng.uniform(-5, 5), 4) for _ in range(6)]
+            w = rng.choice(weights)
+            x = f"torch.tensor({xs}, dtype=torch.{d})".replace("inf", "float('inf')")
+            e = f"torch.tensor({es}, dtype=torch.{d})"
+            codes.append(f"a = torch.lerp({x}, {e}, {w})")
+            codes.append(f"a = torch.lerp({x}, torch.ones_like({x}), {w})")
+            codes.append(f"a = {x}.lerp({e}, torch.full((6,), {w}, dtype=torch.{d}))")
+            codes.append(f"a = {x}.lerp({e}, torch.tensor({w}, dtype=torch.{d}))")
+            codes.append(f"x = {x}.requires_grad_(); a = torch.lerp(x, {e}, {w})")
+    return codes
+
+
+def test_lerp():
+    check(lerp_cases())

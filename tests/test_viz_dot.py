@@ -63,7 +63,8 @@ def test_labels_show_names_values_and_kinds():
     fills = re.findall(r'fillcolor="(#[0-9a-f]{6})"', src)
     for kind in ("leaf", "intermediate", "output"):
         assert TENSOR_STYLE[kind][0] in fills
-    assert "headlabel=<self>" in src and "headlabel=<other>" in src
+    # external labels: beside the edge, not on its arrowhead (forcelabels: always drawn)
+    assert "xlabel=<self>" in src and "xlabel=<other>" in src and "forcelabels=true" in src
     assert "torch.float32" not in src and "float32" not in src          # dtype only when not float32
 
 
@@ -169,3 +170,42 @@ def test_thousand_node_dot_time():
     elapsed = time.perf_counter() - start
     assert len(d.graph.nodes) >= 1000 and len(NODE_LINE.findall(d.source)) == len(d.graph.nodes)
     assert elapsed < 2.0, elapsed
+
+
+@pytest.mark.skipif(__import__("shutil").which("dot") is None, reason="needs Graphviz's dot")
+def test_slot_labels_sit_beside_the_arrows_not_on_them():
+    """"self"/"other" are external labels: none overlaps an arrowhead, a node or another slot label."""
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor([3.0, 4.0], requires_grad=True)
+    c = a * b
+    d = c - a
+    e = (d / b).sum()
+    svg = draw(e, names=locals()).svg()
+
+    def boxes(kind, tags):
+        found = []
+        for group in re.findall(rf'<g id="[^"]*" class="{kind}">(.*?)</g>', svg, re.S):
+            for tag, pts in re.findall(rf'<({tags})[^>]* (?:points|d)="([^"]+)"', group):
+                nums = list(map(float, re.findall(r"-?\d+(?:\.\d+)?", pts)))
+                xs, ys = nums[0::2], nums[1::2]
+                found.append((min(xs), min(ys), max(xs), max(ys)))
+        return found
+
+    labels = []
+    for anchor, x, y, text in re.findall(r'<text text-anchor="(\w+)" x="([-\d.]+)" y="([-\d.]+)"[^>]*>(self|other)</text>',
+                                         svg):
+        x, y, width = float(x), float(y), len(text) * 10 * 0.55
+        left = {"start": x, "middle": x - width / 2, "end": x - width}[anchor]
+        labels.append((left, y - 8, left + width, y + 1))
+    assert len(labels) == 6
+
+    def overlap(p, q):
+        return p[0] < q[2] and q[0] < p[2] and p[1] < q[3] and q[1] < p[3]
+
+    arrowheads = boxes("edge", "polygon")
+    nodes = boxes("node", "polygon|path")
+    assert len(arrowheads) >= 10 and len(nodes) >= 10
+    for i, label in enumerate(labels):
+        assert not any(overlap(label, h) for h in arrowheads), (label, "on an arrowhead")
+        assert not any(overlap(label, n) for n in nodes), (label, "on a node")
+        assert not any(overlap(label, other) for other in labels[i + 1:]), (label, "on another label")

@@ -69,12 +69,23 @@ class inference_mode(no_grad):
 
     def __enter__(self):
         self._prev_inference = _state["inference"]
-        _state["inference"] = self._inference
+        _set_inference(self._inference)
         return super().__enter__()
 
     def __exit__(self, *exc):
-        _state["inference"] = self._prev_inference
+        _set_inference(self._prev_inference)
         return super().__exit__(*exc)
+
+
+# called with the new flag whenever inference mode changes (tensor.py marks the tensors made meanwhile)
+on_inference_change = []
+
+
+def _set_inference(flag):
+    if _state["inference"] != flag:
+        _state["inference"] = flag
+        for callback in on_inference_change:
+            callback(flag)
 
 
 class set_grad_enabled(_GradModeContext):

@@ -6,6 +6,7 @@ constant) and keeps only the values its gradient formula needs (its *saved tenso
 reached through `AccumulateGrad` nodes, which add incoming gradients into `leaf.grad`.
 """
 import itertools
+import math
 import weakref
 
 import numpy as np
@@ -23,6 +24,10 @@ SECOND_BACKWARD_ERROR = (
     "or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second "
     "time or if you need to access saved tensors after calling backward."
 )
+
+
+# nodes whose `_saved_dim` PyTorch shows as one int (gradlab keeps a 1-tuple)
+_INT_DIM_NODES = {"MaxBackward0", "MinBackward0"}
 
 
 class RemovableHandle:
@@ -43,6 +48,9 @@ class RemovableHandle:
 
     def __exit__(self, *exc):
         self.remove()
+
+
+RemovableHandle.__module__ = "gradlab.utils.hooks"    # prints as torch.utils.hooks.RemovableHandle's does
 
 
 class _HookDict(dict):
@@ -175,6 +183,8 @@ class Node:
         if saved is not None and attr in saved:
             return saved[attr].unpack(self)
         key = attr[7:] if attr.startswith("_saved_") else attr
+        if key == "self_sym_numel" and "self_sizes" in self.__dict__:      # (MeanBackward's)
+            return math.prod(self.__dict__["self_sizes"])
         if key.endswith("_sym_sizes"):           # PyTorch's `_saved_self_sym_sizes` is our `self_sizes`
             key = key[:-len("_sym_sizes")] + "_sizes"
         if saved is not None and key in saved:
@@ -182,16 +192,35 @@ class Node:
         if self._freed and key in self._saved_names:
             raise RuntimeError(SECOND_BACKWARD_ERROR)
         if key != attr and key in self.__dict__:
-            value = self.__dict__[key]
-            op = self.__dict__.get("_op")
-            if op is not None and key in op.inputs and type(value) in (int, float, bool):
-                # a Python number given for a tensor input: PyTorch saved it as a 0-d tensor
-                return Tensor._make(np.array(value, {bool: np.bool_, int: np.int64, float: np.float64}[type(value)]))
-            return value
+            return self._saved_param(key, self.__dict__[key])
         op = self.__dict__.get("_op")
         if key != attr and op is not None and key in op.inputs and key in op.saves:
             return None       # an input whose gradient no one needs was not saved: PyTorch shows None
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
+
+    def _saved_param(self, key, value):
+        """A parameter read as PyTorch's `_saved_<name>`, in the form PyTorch shows it."""
+        op = self.__dict__.get("_op")
+        if op is not None and key in op.inputs and type(value) in (int, float, bool):
+            # a Python number given for a tensor input: PyTorch saved it as a 0-d tensor
+            if self._freed:
+                raise RuntimeError(SECOND_BACKWARD_ERROR)
+            return Tensor._make(np.array(value, {bool: np.bool_, int: np.int64, float: np.float64}[type(value)]))
+        if isinstance(value, (np.ndarray, np.generic)):     # an index, a mask, a target: a saved tensor
+            if self._freed:
+                raise RuntimeError(SECOND_BACKWARD_ERROR)
+            return Tensor._make(np.asarray(value))
+        if type(value) is tuple and value and all(isinstance(v, np.ndarray) for v in value):
+            if self._freed:
+                raise RuntimeError(SECOND_BACKWARD_ERROR)
+            return tuple(Tensor._make(v) for v in value)
+        if key == "reduction" and type(value) is str:      # PyTorch's enum: none 0, mean 1, sum 2
+            return {"none": 0, "mean": 1, "sum": 2}.get(value, value)
+        if key == "ignore_index" and type(value) is int and value < 0:
+            return value % 2 ** 64                          # PyTorch shows it as unsigned (-100: 2**64 - 100)
+        if key == "dim" and type(value) is tuple and len(value) == 1 and type(self).__name__ in _INT_DIM_NODES:
+            return value[0]
+        return value
 
     def _release(self):
         """Free saved tensors after backward (unless retain_graph=True). The engine calls this for a

@@ -187,6 +187,12 @@ class Module:
     def register_buffer(self, name, tensor, persistent=True):
         if "_buffers" not in self.__dict__:
             raise AttributeError("cannot assign buffer before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"buffer name should be a string. Got {_type_name(name)}")
+        if "." in name:
+            raise KeyError('buffer name can\'t contain "."')
+        if name == "":
+            raise KeyError('buffer name can\'t be empty string ""')
         if hasattr(self, name) and name not in self._buffers:
             raise KeyError(f"attribute '{name}' already exists")
         if tensor is not None and not isinstance(tensor, Tensor):
@@ -201,8 +207,14 @@ class Module:
     def add_module(self, name, module):
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{_type_name(module)} is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {_type_name(name)}")
         if hasattr(self, name) and name not in self._modules:
             raise KeyError(f"attribute '{name}' already exists")
+        if "." in name:
+            raise KeyError(f'module name can\'t contain ".", got: {name}')
+        if name == "":
+            raise KeyError('module name can\'t be empty string ""')
         self._modules[name] = module
 
     register_module = add_module
@@ -485,6 +497,49 @@ class Sequential(Module):
         self.add_module(str(len(self)), module)
         return self
 
+    def extend(self, sequential):
+        for layer in sequential:
+            self.append(layer)
+        return self
+
+    def insert(self, index, module):
+        if not isinstance(module, Module):
+            raise AssertionError(f"module should be of type: {Module}")
+        n = len(self._modules)
+        if not -n <= index <= n:
+            raise IndexError(f"Index out of range: {index}")
+        index += n if index < 0 else 0
+        for i in range(n, index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
+        return self
+
+    def __delitem__(self, idx):
+        keys = list(self._modules.keys())
+        if isinstance(idx, slice):
+            for key in keys[idx]:
+                delattr(self, key)
+        else:
+            idx = operator.index(idx)
+            if not -len(keys) <= idx < len(keys):
+                raise IndexError(f"index {idx} is out of range")
+            delattr(self, keys[idx])
+        # renumber, as torch does: the children stay named '0', '1', ...
+        self._modules = OrderedDict((str(i), m) for i, m in enumerate(self._modules.values()))
+
+    def pop(self, key):
+        v = self[key]
+        del self[key]
+        return v
+
+    def __add__(self, other):
+        if not isinstance(other, Sequential):
+            raise ValueError(f"add operator supports only objects of Sequential class, but {type(other)} is given.")
+        ret = Sequential()
+        for layer in itertools.chain(self, other):
+            ret.append(layer)
+        return ret
+
 
 class ModuleList(Module):
     def __init__(self, modules=None):
@@ -515,6 +570,46 @@ class ModuleList(Module):
             raise IndexError(f"index {idx} is out of range")
         return values[idx]
 
+    def _abs_string_index(self, idx):
+        idx = operator.index(idx)
+        if not -len(self) <= idx < len(self):
+            raise IndexError(f"index {idx} is out of range")
+        return str(idx % len(self))
+
+    def __setitem__(self, idx, module):
+        setattr(self, self._abs_string_index(idx), module)
+
+    def __delitem__(self, idx):
+        if isinstance(idx, slice):
+            for k in range(len(self._modules))[idx]:
+                delattr(self, str(k))
+        else:
+            delattr(self, self._abs_string_index(idx))
+        self._modules = OrderedDict((str(i), m) for i, m in enumerate(self._modules.values()))   # renumber
+
+    def pop(self, key):
+        v = self[key]
+        del self[key]
+        return v
+
+    def insert(self, index, module):
+        for i in range(len(self._modules), index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
+
+    def extend(self, modules):
+        if not isinstance(modules, Iterable):
+            raise TypeError(f"ModuleList.extend should be called with an iterable, but got {type(modules).__name__}")
+        for module in modules:
+            self.append(module)
+        return self
+
+    def __add__(self, other):
+        combined = ModuleList()
+        for i, module in enumerate(itertools.chain(self, other)):
+            combined.add_module(str(i), module)
+        return combined
+
 
 # --- layers ----------------------------------------------------------------------------------------------
 class Linear(Module):
@@ -522,7 +617,7 @@ class Linear(Module):
 
     def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
         super().__init__()
-        from ..creation import empty
+        from .. import empty            # the public (argument-checked) one: PyTorch's errors for bad sizes
         self.in_features = in_features
         self.out_features = out_features
         # torch first makes the (uninitialised) Parameters: its errors for bad sizes, devices and dtypes
@@ -777,3 +872,27 @@ class BCEWithLogitsLoss(_Loss):
     def forward(self, input, target):
         return F.binary_cross_entropy_with_logits(input, target, self.weight, pos_weight=self.pos_weight,
                                                   reduction=self.reduction)
+
+
+# PyTorch defines its layers in files torch/nn/modules/<file>.py, and type(layer) prints that path
+# (<class 'torch.nn.modules.linear.Linear'>). gradlab keeps them all in this one file, but gives each
+# class the same submodule name and registers those submodules, so that `gradlab.nn.modules.linear`
+# imports too (and pickle finds the classes).
+def _register_submodules():
+    import sys
+    import types
+    files = {"module": [_IncompatibleKeys, Module], "container": [Sequential, ModuleList],
+             "linear": [Identity, Linear], "flatten": [Flatten], "dropout": [_DropoutNd, Dropout],
+             "activation": [ReLU, LeakyReLU, GELU, ELU, SiLU, Softplus, Softmin, Tanh, Sigmoid, Softmax, LogSoftmax],
+             "loss": [_Loss, _WeightedLoss, MSELoss, L1Loss, NLLLoss, CrossEntropyLoss, BCELoss, BCEWithLogitsLoss]}
+    for file, classes in files.items():
+        name = f"{__name__}.{file}"
+        submodule = types.ModuleType(name, f"PyTorch's torch.nn.modules.{file}: classes defined in {__name__}.")
+        for cls in classes:
+            cls.__module__ = name
+            setattr(submodule, cls.__name__, cls)
+        sys.modules[name] = submodule
+        globals()[file] = submodule
+
+
+_register_submodules()

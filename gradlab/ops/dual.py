@@ -79,7 +79,7 @@ def scale(x, c):
 
 
 def fused(formula, *args):
-    """formula(*args) as one PyTorch kernel computes it (tanh_backward, sigmoid_backward): on
+    """formula(*args) as one PyTorch kernel computes it (tanh_backward): on
     float16 arrays in float32, rounded once at the end."""
     if not any(isinstance(a, Tensor) for a in args) and any(getattr(a, "dtype", None) == _F16 for a in args):
         return formula(*[a.astype(_F32) if getattr(a, "dtype", None) == _F16 else a for a in args]).astype(_F16)
@@ -181,7 +181,13 @@ def expand(x, shape):
     if isinstance(x, Tensor):
         return OPS["expand"](x, shape=tuple(shape))
     shape = tuple(shape)
-    if math.prod(shape) > 4096:
+    if type(x) is np.ndarray and x.size == 1 and x.flags.c_contiguous:
+        # one number (the gradient of x.sum()): a read-only view with zero strides, quicker than
+        # np.broadcast_to, and expanded as PyTorch's (autograd.grad(x.sum(), x)[0].stride() is (0, 0))
+        out = np.ndarray(shape, x.dtype, x, 0, (0,) * len(shape))
+        out.flags.writeable = False
+        return out
+    if math.prod(shape) > 4096 or (type(x) is np.ndarray and 0 in x.strides):   # (expanded stays expanded)
         return np.broadcast_to(x, shape)
     out = np.empty(shape, dtype=x.dtype)
     out[...] = x
@@ -197,7 +203,8 @@ def squeeze(x, dim):
 
 
 def flip(x, dims):
-    return x.flip(dims) if isinstance(x, Tensor) else np.flip(x, dims)
+    # (np.flip is a view with negative strides; PyTorch's flip is a copy)
+    return x.flip(dims) if isinstance(x, Tensor) else np.flip(x, dims).copy()
 
 
 def cumsum(x, dim):

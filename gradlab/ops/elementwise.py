@@ -379,7 +379,7 @@ def tanh(self):
 
 
 @op("sigmoid", "SigmoidBackward0", saves=("result",), float_result=True,
-    self=lambda g, n: dual.fused(lambda g, y: g * (1 - y) * y, g, n.result))
+    self=lambda g, n: g * (1 - n.result) * n.result)         # (PyTorch's order: float16 rounds the same)
 def sigmoid(self):
     return dual.sigmoid(self)
 
@@ -578,7 +578,7 @@ def clamp_max_tensor(self, max):
     self=lambda g, n: g * (1 - n.weight),
     end=lambda g, n: g * n.weight)
 def lerp(self, end, weight):
-    return self + weight * (end - self)
+    return _lerp(self, end, weight)
 
 
 @op("lerp_tensor", "LerpBackward1", ("self", "end", "weight"), saves=("self", "end", "weight"),
@@ -586,7 +586,27 @@ def lerp(self, end, weight):
     end=lambda g, n: g * n.weight,
     weight=lambda g, n: g * (n.end - n.self))
 def lerp_tensor(self, end, weight):
-    return self + weight * (end - self)
+    return _lerp(self, end, weight)
+
+
+def _lerp(self, end, weight):
+    """PyTorch's formula: from `self` for |weight| < 0.5, else back from `end` (exact at weight 1);
+    float16 computed in float32 and rounded once."""
+    dtype = np.result_type(self, end, weight) if isinstance(weight, np.ndarray) else np.result_type(self, end)
+    if dtype == _F16:
+        self, end = self.astype(np.float32), end.astype(np.float32)
+    if dtype == _F16 or dtype == _F32:
+        weight = weight.astype(np.float32) if isinstance(weight, np.ndarray) else np.float32(weight)
+    diff, rest = end - self, 1 - weight
+    if dtype == _F32:
+        # PyTorch's float32 kernel multiplies and adds in one rounding (a fused multiply-add):
+        # float64 holds the float32 product exactly
+        self, end, diff, weight, rest = (np.asarray(v, dtype=np.float64) for v in (self, end, diff, weight, rest))
+    if not isinstance(weight, np.ndarray) or not weight.ndim:
+        out = self + weight * diff if -0.5 < weight < 0.5 else end - diff * rest
+    else:
+        out = np.where(np.abs(weight) < 0.5, self + weight * diff, end - diff * rest)
+    return np.asarray(out).astype(dtype, copy=False)
 
 
 def _pick_grad(mine, theirs):

@@ -158,8 +158,7 @@ def _apply_slicing(t, key):
     for k in key:
         k = _key_item(k)
         if k is Ellipsis:                 # the dims no index names (each item counts once in real_dim)
-            dim += ellipsis_dims
-            ellipsis_dims = 0
+            dim += ellipsis_dims          # (each `...` of x[..., ..., 1] skips them again, as in PyTorch)
             real_dim += 1
         elif k is None:
             out = out.unsqueeze(dim)
@@ -171,10 +170,16 @@ def _apply_slicing(t, key):
             dim += 1
             real_dim += 1
         elif isinstance(k, slice):
-            out = _slice(out, dim, k, keep_whole=False)
+            if dim >= out._data.ndim and k != slice(None):     # (only after two `...`)
+                raise IndexError(f"Dimension out of range (expected to be in range of [{-out._data.ndim}, "
+                                 f"{out._data.ndim - 1}], but got {dim})")
+            if dim < out._data.ndim:
+                out = _slice(out, dim, k, keep_whole=False)
             dim += 1
             real_dim += 1
         elif isinstance(k, int):          # (an error names the position in the key: real_dim)
+            if dim >= out._data.ndim:     # (only after two `...`: PyTorch reads a size of 0 there)
+                raise IndexError(f"index {k} is out of bounds for dimension {real_dim} with size 0")
             out = out.select(dim, k, _real_dim=real_dim)
             real_dim += 1
         else:
@@ -182,6 +187,10 @@ def _apply_slicing(t, key):
             n = k.ndim if k.dtype == np.bool_ else 1
             dim += n
             real_dim += n
+    if advanced:
+        end = max(d + (a.ndim if a.dtype == np.bool_ else 1) for d, a in advanced.items())
+        if end > out._data.ndim:          # (only after two `...`)
+            raise IndexError(f"too many indices for tensor of dimension {out._data.ndim} (got {end})")
     return out, advanced
 
 

@@ -18,8 +18,30 @@ def _softmax_input(self, dim, name):
 _SCALAR_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
 
 
+def _half_arrays(g, n):
+    """g and the saved result in float32 when a plain backward runs on half: torch's softmax kernels
+    compute a half gradient in float and round it once (numpy's half ops would round each step)."""
+    if type(g) is np.ndarray and g.dtype == np.float16:
+        return g.astype(np.float32), n.result.astype(np.float32)
+    return None, None
+
+
+def _softmax_grad(g, n):
+    g32, y = _half_arrays(g, n)
+    if g32 is not None:
+        return (g32 * y - y * np.add.reduce(g32 * y, axis=n.dim, keepdims=True)).astype(np.float16)
+    return n.result * (g - dual.sum_keepdim(g * n.result, n.dim))
+
+
+def _log_softmax_grad(g, n):
+    g32, y = _half_arrays(g, n)
+    if g32 is not None:
+        return (g32 - _exp(y) * np.add.reduce(g32, axis=n.dim, keepdims=True)).astype(np.float16)
+    return g - dual.exp(n.result) * dual.sum_keepdim(g, n.dim)
+
+
 @op("softmax", "SoftmaxBackward0", saves=("result",),
-    self=lambda g, n: n.result * (g - dual.sum_keepdim(g * n.result, n.dim)))
+    self=lambda g, n: _softmax_grad(g, n))
 def softmax(self, dim):
     x = _softmax_input(self, dim, "softmax")
     if not x.size:                      # (an empty slice has no maximum to subtract)
@@ -42,13 +64,17 @@ def _log(x):
 
 
 @op("log_softmax", "LogSoftmaxBackward0", saves=("result",),
-    self=lambda g, n: g - dual.exp(n.result) * dual.sum_keepdim(g, n.dim))
+    self=lambda g, n: _log_softmax_grad(g, n))
 def log_softmax(self, dim):
+    half = self.dtype == np.float16
     self = _softmax_input(self, dim, "log_softmax")
     if not self.size:
         return self.copy()
     shifted = self - np.maximum.reduce(self, axis=dim, keepdims=True)
-    return shifted - _log(np.add.reduce(_exp(shifted), axis=dim, keepdims=True))
+    total = np.add.reduce(_exp(shifted), axis=dim, keepdims=True)
+    if half:                  # torch's half kernel keeps the sum and its log in half
+        return shifted - _log(total.astype(np.float16).astype(np.float32)).astype(np.float16).astype(np.float32)
+    return shifted - _log(total)
 
 
 def _nll_grad(g, n):

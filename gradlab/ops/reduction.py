@@ -7,7 +7,13 @@ against the input.
 import numpy as np
 
 from . import dual
-from .registry import op
+from .registry import OPS, op
+
+
+def _div_number(x, count):
+    """The mean's gradient: expanded, then divided (a contiguous result), and with create_graph
+    recorded as PyTorch's C++ `tensor / number` does (DivBackward1)."""
+    return x / count if isinstance(x, np.ndarray) else OPS["nn_div_by_number"](x, other=count)
 
 
 def _restore(g, n):
@@ -42,7 +48,7 @@ def _sum_dtype(a):
 
 
 @op("mean", "MeanBackward0",
-    self=lambda g, n: dual.expand(g / n.count, n.self_sizes))
+    self=lambda g, n: _div_number(dual.expand(g, n.self_sizes), n.count))
 def mean(self, self_sizes, count):
     if self.size == 0:                  # nan, as in PyTorch (numpy would warn)
         return np.full((), np.nan, self.dtype)
@@ -50,7 +56,7 @@ def mean(self, self_sizes, count):
 
 
 @op("mean_dim", "MeanBackward1",
-    self=lambda g, n: _expand_to_input(g, n) / n.count)
+    self=lambda g, n: _div_number(_expand_to_input(g, n), n.count))
 def mean_dim(self, dim, keepdim, self_sizes, count):
     if count == 0:                      # empty slices: nan, as in PyTorch (numpy would warn)
         return np.full(np.add.reduce(self, axis=dim, keepdims=keepdim).shape, np.nan, self.dtype)

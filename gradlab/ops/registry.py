@@ -228,8 +228,10 @@ def apply(op, args, params):
             out = _as_array(out, dtype)
         if out.base is None and (not out.flags.c_contiguous or (
                 arrays and type(arrays[0]) is np.ndarray and not arrays[0].flags.c_contiguous)):
-            # (contiguous inputs never get here; where's condition is PyTorch's first operand)
-            out = torch_layout(op, out, (params["condition"], *arrays) if op.key == "where" else arrays)
+            # (contiguous inputs never get here. The inputs as given, before a cast that may have
+            # lost an expanded input's zero strides; where's condition is PyTorch's first operand)
+            given = [a._data if isinstance(a, Tensor) else a for a in args]
+            out = torch_layout(op, out, [params["condition"], *given] if op.key == "where" else given)
         # (an integer or bool result never requires grad: PyTorch records no node for `x.long()`)
         if not needs_grad or out.dtype.kind not in "fc":
             return Tensor._make(out)
@@ -308,7 +310,8 @@ def apply(op, args, params):
 _ndarray = np.ndarray
 
 # ops whose result PyTorch allocates contiguous whatever the inputs' layout (not TensorIterator's)
-CONTIGUOUS_RESULT = {"softmax", "log_softmax", "masked_fill", "masked_fill_tensor"}
+CONTIGUOUS_RESULT = {"softmax", "log_softmax", "masked_fill", "masked_fill_tensor", "cumsum", "roll", "gather",
+                     "index_select", "repeat"}
 
 
 def torch_layout(op, out, arrays):

@@ -83,7 +83,22 @@ def unsqueeze(self, dim):
 @op("expand", "ExpandBackward0", promote=False,
     self=lambda g, n: g)        # sum_to_shape sums the expanded dims back
 def expand(self, shape):
-    return np.broadcast_to(self, shape)
+    out = np.broadcast_to(self, shape)
+    lead = len(shape) - self.ndim
+    if 1 in self.shape or 1 in shape[:lead]:
+        # numpy gives every size-1 dim stride 0; PyTorch's expand (inferExpandGeometry) keeps the
+        # stride of a dim that stays 1, and gives a new leading dim of size 1 the stride after it
+        strides = [0] * len(shape)
+        for i in range(len(shape) - 1, -1, -1):
+            d = i - lead
+            if d >= 0:
+                stride = self.strides[d] if self.shape[d] == shape[i] else 0
+            else:
+                stride = shape[i + 1] * strides[i + 1] if shape[i] == 1 and i + 1 < len(shape) else 0
+            strides[i] = stride
+        if tuple(strides) != out.strides:
+            out = np.lib.stride_tricks.as_strided(self, shape, strides, writeable=False)
+    return out
 
 
 @op("repeat", "RepeatBackward0", promote=False,

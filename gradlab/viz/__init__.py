@@ -14,11 +14,12 @@ import os
 
 from .dot import to_dot
 from .graph import Edge, FunctionNode, Graph, TensorNode, walk
+from .i18n import get_language, set_language
 from .render import INSTALL_HINT, GraphvizNotFound, render_svg, svg_img_html, which_dot
 from .render import render as _render   # keep `gradlab.viz.render` the module
 from .tree import TextDrawing, tree, tree_text
 
-__all__ = ["draw", "tree", "walk", "to_dot", "render_svg", "which_dot", "GraphDrawing", "Graph", "TensorNode",
+__all__ = ["draw", "animate_backward", "set_language", "get_language", "tree", "walk", "to_dot", "render_svg", "which_dot", "GraphDrawing", "Graph", "TensorNode",
            "FunctionNode", "Edge", "INSTALL_HINT", "GraphvizNotFound"]
 
 _FORMATS = {".svg": "svg", ".png": "png", ".pdf": "pdf"}

@@ -706,11 +706,11 @@ def _panels_html(frame):
         name = html.escape(p.leaf)
         if p.added is None:
             body = (f"<b>{name}.grad</b> = {html.escape(value_text(p.old))}"
-                    + (" (from an earlier backward)" if p.old is not None else " (nothing yet)"))
+                    + html.escape(t("from_earlier") if p.old is not None else t("nothing_yet")))
         else:
             body = f"<b>{name}.grad</b>: {html.escape(sum_text([p.old, p.added], p.new))}"
             if p.old is None:
-                body += " (None + g means: store g)"
+                body += html.escape(t("store_g"))
         cls = "gradlab-panel gradlab-now" if p.just_now else "gradlab-panel"
         out.append(f'<div class="{cls}">{body}</div>')
     return '<div class="gradlab-panels">' + "".join(out) + "</div>"
@@ -765,7 +765,13 @@ def _frame_html(rec, frame, svg, uid, n_frames):
 class BackwardPlayer:
     """Frames of one backward plus their views: `.widget` (ipywidgets), `save_html`, `save_gif`."""
 
-    def __init__(self, recording, functions_only=False, rankdir="TB", interval_ms=1500):
+    def __init__(self, recording, functions_only=False, rankdir="TB", interval_ms=1500, lang=None):
+        self.lang = recording.extra.get("lang") if lang is None else lang
+        with using(self.lang):
+            self.lang = get_language()
+            self._init(recording, functions_only, rankdir, interval_ms)
+
+    def _init(self, recording, functions_only, rankdir, interval_ms):
         self.recording = recording
         self.frames = recording.frames
         self.functions_only = functions_only
@@ -790,27 +796,26 @@ class BackwardPlayer:
     @property
     def widget(self):
         if self._widget is None:
-            self._widget = self._build_widget()
+            with using(self.lang):
+                self._widget = self._build_widget()
         return self._widget
 
     def _build_widget(self):
         import ipywidgets as w
         last = len(self.frames) - 1
-        play = w.Play(value=0, min=0, max=last, step=1, interval=self.interval_ms, description="Play",
+        play = w.Play(value=0, min=0, max=last, step=1, interval=self.interval_ms, description=t("play"),
                       show_repeat=False)
-        slider = w.IntSlider(value=0, min=0, max=last, step=1, description="step",
+        slider = w.IntSlider(value=0, min=0, max=last, step=1, description=t("step"),
                              continuous_update=True, layout=w.Layout(width="320px"))
-        prev = w.Button(description="◀ prev", layout=w.Layout(width="80px"),
-                        tooltip="previous step (without a kernel: drag the slider or use the arrow keys)")
-        nxt = w.Button(description="next ▶", layout=w.Layout(width="80px"),
-                       tooltip="next step (without a kernel: drag the slider or use the arrow keys)")
+        prev = w.Button(description=t("prev"), layout=w.Layout(width="96px"), tooltip=t("prev_tip"))
+        nxt = w.Button(description=t("next"), layout=w.Layout(width="96px"), tooltip=t("next_tip"))
         # prev/next need the kernel (Buttons have no client-side action); Play, the slider and the
         # step box (its ▲/▼ arrows step one frame) do not: they are linked in the browser.
         prev.on_click(lambda _: setattr(slider, "value", max(slider.min, slider.value - 1)))
         nxt.on_click(lambda _: setattr(slider, "value", min(slider.max, slider.value + 1)))
         stepper = w.BoundedIntText(value=0, min=0, max=last, step=1, layout=w.Layout(width="64px"),
                                    continuous_update=True,
-                                   tooltip="step: its arrows move one frame, also without a kernel")
+                                   tooltip=t("stepper_tip"))
         stack = w.Stack([w.HTML(value=h) for h in self.frames_html], selected_index=0)
         self.links = (w.jslink((play, "value"), (slider, "value")),
                       w.jsdlink((slider, "value"), (stack, "selected_index")),
@@ -834,14 +839,15 @@ class BackwardPlayer:
     def static_html(self):
         """The graph as an <img> (or the node table without `dot`) plus one line: run the cell to play."""
         from .render import svg_img_html
-        if self._raw_svg is not None:
-            picture = svg_img_html(self._raw_svg, nodes=len(self.recording.nodes),
-                                   alt=f"the graph of backward, {len(self.frames) - 1} steps")
-        else:
-            picture = _table_html(self.recording, self.frames[0])
-        return (f'<div class="gradlab-player-static">{picture}'
-                f'<div style="font-size:13px;margin-top:4px">&#9654; Run this cell to play backward step by step '
-                f'({len(self.frames) - 1} steps): the player needs the running kernel.</div></div>')
+        with using(self.lang):
+            n = len(self.frames) - 1
+            if self._raw_svg is not None:
+                picture = svg_img_html(self._raw_svg, nodes=len(self.recording.nodes), alt=t("alt", n=n))
+            else:
+                picture = _table_html(self.recording, self.frames[0])
+            return (f'<div class="gradlab-player-static" lang="{self.lang}">{picture}'
+                    f'<div style="font-size:13px;margin-top:4px">&#9654; {html.escape(t("run_to_play", n=n))}'
+                    '</div></div>')
 
     # ---------------------------------------------------------------------------------------------
     def save_html(self, path):
@@ -851,8 +857,16 @@ class BackwardPlayer:
             for i, h in enumerate(self.frames_html)
         )
         last = len(self.frames) - 1
-        page = _PAGE.replace("__FRAMES__", frames).replace("__LAST__", str(last)) \
-                    .replace("__INTERVAL__", str(int(self.interval_ms)))
+        with using(self.lang):
+            words = {"__LANG__": self.lang, "__TITLE__": t("page_title"), "__PLAY__": html.escape(t("play").lower()),
+                     "__PAUSE__": html.escape(t("pause")), "__PREV__": html.escape(t("prev")),
+                     "__NEXT__": html.escape(t("next")), "__STEPWORD__": html.escape(t("step")),
+                     "__STEPLABEL__": t("step_slash", i="{i}", n="{n}").replace('"', "")}
+        page = _PAGE
+        for key, value in words.items():
+            page = page.replace(key, value)
+        page = page.replace("__FRAMES__", frames).replace("__LAST__", str(last)) \
+                   .replace("__INTERVAL__", str(int(self.interval_ms)))
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(page)
         return path
@@ -861,7 +875,8 @@ class BackwardPlayer:
         """An animated GIF, one image per frame: the graph via `dot -Tpng` with that frame's colours,
         the caption and the .grad panels underneath."""
         from PIL import Image
-        images = [self._frame_image(f) for f in self.frames]
+        with using(self.lang):
+            images = [self._frame_image(f) for f in self.frames]
         width = max(i.width for i in images)
         height = max(i.height for i in images)
         padded = []
@@ -881,7 +896,7 @@ class BackwardPlayer:
         font = _font(15)
         small = _font(13)
         width = max(graph.width if graph else 0, 640)
-        step = "start" if frame.index == 0 else f"step {frame.index} of {len(self.frames) - 1}"
+        step = t("step_start") if frame.index == 0 else t("step_of", i=frame.index, n=len(self.frames) - 1)
         lines = [(step, small, "#757575")]
         lines += [(t, font, "#212121") for t in _wrap(frame.caption, font, width - 24)]
         for p in frame.grads:
@@ -908,9 +923,14 @@ class BackwardPlayer:
         return self.frames_html[-1]
 
 
+_CJK_FONTS = ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+              "NotoSansCJK-Regular.ttc", "wqy-microhei.ttc", "AppleSDGothicNeo.ttc", "msyh.ttc", "malgun.ttf")
+
+
 def _font(size):
     from PIL import ImageFont
-    for name in ("DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"):
+    cjk = _CJK_FONTS if get_language() in ("ko", "zh") else ()     # the GIF's captions in Korean or Chinese
+    for name in cjk + ("DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"):
         try:
             return ImageFont.truetype(name, size)
         except OSError:
@@ -938,7 +958,7 @@ def _wrap(text, font, width):
 
 
 _PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>gradlab: backward, step by step</title>
+<html lang="__LANG__"><head><meta charset="utf-8"><title>__TITLE__</title>
 <style>
 body{margin:16px;font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif}
 .gl-controls{display:flex;align-items:center;gap:8px;margin-bottom:8px}
@@ -948,10 +968,10 @@ body{margin:16px;font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif
 </style></head>
 <body>
 <div class="gl-controls">
-<button id="gl-play" type="button">&#9654; play</button>
-<button id="gl-prev" type="button">&#9664; prev</button>
-<input id="gl-slider" type="range" min="0" max="__LAST__" value="0" step="1" aria-label="step">
-<button id="gl-next" type="button">next &#9654;</button>
+<button id="gl-play" type="button">&#9654; __PLAY__</button>
+<button id="gl-prev" type="button">__PREV__</button>
+<input id="gl-slider" type="range" min="0" max="__LAST__" value="0" step="1" aria-label="__STEPWORD__">
+<button id="gl-next" type="button">__NEXT__</button>
 <span class="gl-label" id="gl-label"></span>
 </div>
 __FRAMES__
@@ -965,12 +985,12 @@ __FRAMES__
     step = Math.max(0, Math.min(last, i));
     for (var k = 0; k < slides.length; k++) { slides[k].hidden = (k !== step); }
     slider.value = step;
-    label.textContent = "step " + step + " / " + last;
+    label.textContent = "__STEPLABEL__".replace("{i}", step).replace("{n}", last);
   }
-  function stop() { if (timer) { clearInterval(timer); timer = null; } play.innerHTML = "&#9654; play"; }
+  function stop() { if (timer) { clearInterval(timer); timer = null; } play.innerHTML = "&#9654; __PLAY__"; }
   function start() {
     if (step >= last) { show(0); }
-    play.innerHTML = "&#10074;&#10074; pause";
+    play.innerHTML = "&#10074;&#10074; __PAUSE__";
     timer = setInterval(function () { if (step >= last) { stop(); } else { show(step + 1); } }, interval);
   }
   play.onclick = function () { if (timer) { stop(); } else { start(); } };
@@ -997,14 +1017,19 @@ _SPENT_GRAPH_HINT = (
 
 
 def animate_backward(out, gradient=None, retain_graph=False, names=None, functions_only=False,
-                     rankdir="TB", max_nodes=MAX_NODES, inputs=None, interval_ms=1500):
+                     rankdir="TB", max_nodes=MAX_NODES, inputs=None, interval_ms=1500, lang=None):
     """Run `out.backward(...)` for real and return a player that replays it step by step.
+
+    lang: the player's language, 'en', 'ko' or 'zh' (captions, legend, buttons, graph labels); None uses
+    the global setting, `viz.set_language(...)`, English by default.
 
     Checks happen before anything runs or any widget exists: a tensor with no graph, a non-scalar
     output without `gradient`, a graph already freed raise exactly what `backward()` raises; a graph
     with more than `max_nodes` drawn nodes raises a ValueError naming the options.
     """
     from ..autograd.node import SECOND_BACKWARD_ERROR
+    from .i18n import resolve
+    resolve(lang)                         # a bad lang= is refused before backward runs
     try:
         prepared = _prepare(out, gradient, inputs, names, functions_only, max_nodes)
     except RuntimeError as error:
@@ -1013,5 +1038,7 @@ def animate_backward(out, gradient=None, retain_graph=False, names=None, functio
         # The tutorial's order (out.backward(), then the player) or a second player on the same graph:
         # say it in gradlab's words, under this one frame rather than the engine's internals.
         raise RuntimeError(SECOND_BACKWARD_ERROR + _SPENT_GRAPH_HINT) from None
-    rec = _record(out, gradient, retain_graph, names, inputs, functions_only, max_nodes, _prepared=prepared)
-    return BackwardPlayer(rec, functions_only=functions_only, rankdir=rankdir, interval_ms=interval_ms)
+    with using(lang) as lang:
+        rec = _record(out, gradient, retain_graph, names, inputs, functions_only, max_nodes, _prepared=prepared)
+        return BackwardPlayer(rec, functions_only=functions_only, rankdir=rankdir, interval_ms=interval_ms,
+                              lang=lang)

@@ -148,8 +148,9 @@ def _edge_line(edge, accumulate_ids):
     else:
         attrs.append(f'color="{EDGE_COLOR}"')
     if edge.label:
-        # a head label (next to the input slot) leaves the layout alone; a plain label adds a rank per edge
-        attrs.append(f'headlabel=<{escape(edge.label)}>')
+        # an external label: placed after the layout beside its edge, never on an arrow or a node (a head
+        # label sat on the arrowheads and two of them collided at a node; a plain label adds a rank per edge)
+        attrs.append(f'xlabel=<{escape(edge.label)}>')
     return f"  {edge.src} -> {edge.dst} [{', '.join(attrs)}];"
 
 
@@ -185,7 +186,8 @@ def to_dot(graph, rankdir="TB", legend=False):
         raise ValueError(f"rankdir must be 'TB', 'LR', 'BT' or 'RL', not {rankdir!r}")
     lines = [
         "digraph gradlab {",
-        f'  graph [rankdir={rankdir}, bgcolor="white", fontname="Helvetica", nodesep=0.4, ranksep=0.45];',
+        f'  graph [rankdir={rankdir}, bgcolor="white", fontname="Helvetica", nodesep=0.4, ranksep=0.45, '
+        'forcelabels=true];',
         '  node [fontname="Helvetica", fontsize=12, margin="0.10,0.05"];',
         '  edge [fontname="Helvetica", fontsize=10, arrowsize=0.7];',
     ]

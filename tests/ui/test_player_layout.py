@@ -12,6 +12,7 @@ import json
 import pytest
 
 import jlab
+from gradlab.viz import i18n
 from gradlab.viz.animation import COLORS
 
 pytestmark = pytest.mark.ui
@@ -91,8 +92,10 @@ def test_running_node_stays_on_screen(window, jupyter_server, name):
         for step in range(last + 1):
             stepper.fill(str(step))
             stepper.press("Enter")
-            want = "start" if step == 0 else f"step {step} of {last}"
-            seen = jlab.poll(lambda: (lambda s: s if s.get("step") == want else None)(
+            # the step line in any of the player's languages (the ko/zh notebooks play in theirs)
+            want = {i18n.TEXT["step_start"][lang] if step == 0 else i18n.TEXT["step_of"][lang].format(i=step, n=last)
+                    for lang in i18n.LANGUAGES}
+            seen = jlab.poll(lambda: (lambda s: s if s.get("step") in want else None)(
                 page.evaluate(_JS_STEP, [k, RUN_FILL])), 10, f"{name} player {k} at {want}")
             if step > 0:
                 assert seen["running"], f"{name} player {k} step {step}: no running node found"
