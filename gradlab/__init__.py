@@ -23,7 +23,7 @@ from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference
 from .display.printing import get_printoptions, printoptions, set_printoptions
 from .ops.registry import OPS
 from . import nn, optim  # noqa: E402  (after the core: they build on it)
-from . import backends, cuda  # noqa: E402
+from . import backends, cuda, return_types, utils  # noqa: E402
 
 # Public classes report their public name: type(x) is <class 'gradlab.Tensor'>, as PyTorch's is
 # <class 'torch.Tensor'>, not the module that happens to define it.

@@ -595,9 +595,10 @@ class Tensor:
     # value), so `np.float64(2) * t` calls t.__rmul__ and keeps the graph.
     __array_priority__ = 1000
 
-    def __array_wrap__(self, array, context=None, return_scalar=False):
+    def __array_wrap__(self, array):
         """numpy's result for a tensor (`np.exp(t)`, `t * np_array`) back as a Tensor, as PyTorch
-        gives it (including PyTorch's habit of turning a bool result into uint8)."""
+        gives it (including PyTorch's habit of turning a bool result into uint8). PyTorch's takes no
+        context/return_scalar arguments, so numpy 2 warns (DeprecationWarning) for both."""
         array = np.asarray(array)
         return Tensor._make(array.astype(np.uint8) if array.dtype == np.bool_ else array)
 
@@ -1721,6 +1722,8 @@ class Tensor:
 
     def masked_fill_(self, mask, value):
         mask, value = self._masked_fill_args(mask, value)
+        if self._is_expanded():
+            return self._fill_expanded("masked_fill_", 2450, np.broadcast_to(mask, self._data.shape), value)
         if isinstance(value, Tensor):
             return self._inplace("masked_fill_tensor", value, mask=mask)
         return self._inplace("masked_fill", mask=mask, value=value)
@@ -1739,6 +1742,21 @@ class Tensor:
         self._check_lifted(_py(max))
         return self._inplace("clamp_max", max=_py(max))
 
+    def _is_expanded(self):
+        """An expanded view (stride 0 along a dim of size > 1) that records no graph."""
+        return (not self._data.flags.writeable and not self._requires_grad
+                and any(st == 0 and n > 1 for st, n in zip(self._data.strides, self._data.shape)))
+
+    def _fill_expanded(self, name, line, mask, value):
+        """PyTorch still fills an expanded tensor's shared memory here, with a deprecation warning."""
+        warnings.warn(f"Use of {name} on expanded tensors is deprecated. Please clone() the tensor before performing "
+                      "this operation. This also applies to advanced indexing e.g. tensor[mask] = scalar (Triggered "
+                      f"internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:{line}.)",
+                      UserWarning, stacklevel=3)
+        _indexing._write_through_base(self, mask, value._data if isinstance(value, Tensor) else value)
+        self._version_counter[0] += 1
+        return self
+
     def _check_lifted(self, scalar):
         """An in-place op cannot turn an int tensor into a float one (x.clamp_min_(0.5) of int x)."""
         lifted = _lifted(self, scalar)
@@ -1749,6 +1767,8 @@ class Tensor:
         """In-place index_fill (IndexFillBackward0 when recorded)."""
         _check_arguments("index_fill_", (dim, index, value), [("int dim", "Tensor index", "Tensor value"),
                                                                ("int dim", "Tensor index", "Number value")])
+        if self._is_expanded():
+            return self._fill_expanded("index_fill_", 1913, self._index_fill_mask(dim, index), _py(value))
         return self._inplace("index_fill", mask=self._index_fill_mask(dim, index), value=_py(value))
 
     def lerp_(self, end, weight):
@@ -1951,12 +1971,17 @@ class _ReturnType(tuple):
     _classes = {}
 
     def __new__(cls, name, values, indices):
+        return tuple.__new__(_ReturnType.of(name), (values, indices))
+
+    @staticmethod
+    def of(name):
+        """The class for op `name` (one subclass per op, made on first use; gradlab.return_types lists them)."""
         kind = _ReturnType._classes.get(name)
-        if kind is None:       # one subclass per op name, made on first use
+        if kind is None:
             kind = _ReturnType._classes[name] = type(name, (_ReturnType,), {
                 "__module__": "gradlab.return_types", "__qualname__": name, "__slots__": (),
                 "__new__": lambda c, seq: tuple.__new__(c, tuple(seq))})
-        return tuple.__new__(kind, (values, indices))
+        return kind
 
     @property
     def values(self):
@@ -2382,7 +2407,10 @@ def _check_inplace_result(t, opname, other, alpha=1):
         res = _dtype.result_np_dtype([(data.ndim, data.dtype), (od.ndim, od.dtype)], [])
     elif isinstance(other, _SCALARS + (np.generic,)):
         other = _number(other)
-        res = _dtype.result_np_dtype([(data.ndim, data.dtype)], [_scalar_category(other)])
+        if data.dtype.kind == "f" and other.__class__ is not complex:
+            res = data.dtype                     # (a real number never lifts a float tensor: quick)
+        else:
+            res = _dtype.result_np_dtype([(data.ndim, data.dtype)], [_scalar_category(other)])
     else:
         return
     if opname == "div" and res.kind in "biu":

@@ -254,3 +254,21 @@ _LAYOUTS += [(f"x = {i}", e) for i, e in itertools.product(_LAYOUT_INPUTS, _LAYO
 @pytest.mark.parametrize("setup, expression", _LAYOUTS, ids=_ids(_LAYOUTS))
 def test_result_layouts(setup, expression):
     check(setup, expression)
+
+
+# --- in-place writes into an expanded tensor: fill_/zero_ write its memory, masked_fill_/index_fill_ too (with
+# PyTorch's deprecation warning), random initialisers refuse it -------------------------------------------------
+
+_EXPANDED = ["b = torch.tensor([2.]); a = b.expand(4)", "b = torch.tensor([[2., 3.]]); a = b.expand(3, 2)",
+             "b = torch.tensor([[2, 3]], dtype=torch.int16); a = b.expand(3, 2)", "b = torch.tensor(2.); a = b.expand(3)",
+             "b = torch.tensor([[True, False]]); a = b.expand(2, 2)"]
+_WRITES = ["(a.fill_(1), b)", "(a.zero_(), b)", "(a[1:].fill_(5), b)", "(a.fill_(torch.tensor(3)), b)",
+           "a.uniform_().shape", "a.normal_().shape", "(a.masked_fill_(a > 2, 1), b)", "(a.masked_fill_(a < 0, 1), b)",
+           "(a.masked_fill_(torch.ones_like(a, dtype=torch.bool), torch.tensor(7)), b)",
+           "(a.index_fill_(0, torch.tensor([1]), 1), b)", "(a.index_fill_(-1, torch.tensor([0]), torch.tensor(4)), b)"]
+_EXPANDED_CASES = [(s, e) for s, e in itertools.product(_EXPANDED, _WRITES)]
+
+
+@pytest.mark.parametrize("setup, expression", _EXPANDED_CASES, ids=_ids(_EXPANDED_CASES))
+def test_writes_into_expanded_tensors(setup, expression):
+    check(setup, expression)

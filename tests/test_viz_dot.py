@@ -64,7 +64,7 @@ def test_labels_show_names_values_and_kinds():
     for kind in ("leaf", "intermediate", "output"):
         assert TENSOR_STYLE[kind][0] in fills
     # external labels: beside the edge, not on its arrowhead (forcelabels: always drawn)
-    assert "xlabel=<self>" in src and "xlabel=<other>" in src and "forcelabels=true" in src
+    assert "label=<self>" in src and "xlabel=<&#160;self&#160;>" in src and "forcelabels=true" in src
     assert "torch.float32" not in src and "float32" not in src          # dtype only when not float32
 
 
@@ -172,15 +172,30 @@ def test_thousand_node_dot_time():
     assert elapsed < 2.0, elapsed
 
 
-@pytest.mark.skipif(__import__("shutil").which("dot") is None, reason="needs Graphviz's dot")
-def test_slot_labels_sit_beside_the_arrows_not_on_them():
-    """"self"/"other" are external labels: none overlaps an arrowhead, a node or another slot label."""
+def _two_leaves():
     a = torch.tensor([1.0, 2.0], requires_grad=True)
     b = torch.tensor([3.0, 4.0], requires_grad=True)
     c = a * b
     d = c - a
     e = (d / b).sum()
-    svg = draw(e, names=locals()).svg()
+    return e, locals(), 6
+
+
+def _tutorial_graph():
+    x = torch.ones(2, 2, requires_grad=True)
+    y = x + 2
+    z = y * y * 3            # y * y: two edges side by side between the same boxes
+    out = z.mean()
+    return out, locals(), 4
+
+
+@pytest.mark.skipif(__import__("shutil").which("dot") is None, reason="needs Graphviz's dot")
+@pytest.mark.parametrize("make", [_two_leaves, _tutorial_graph], ids=["two-leaves", "y-times-y"])
+def test_slot_labels_sit_beside_the_arrows_not_on_them(make):
+    """"self"/"other" sit beside their edges: none overlaps an arrowhead, an edge's line, a node or
+    another slot label."""
+    out, names, count = make()
+    svg = draw(out, names=names).svg()
 
     def boxes(kind, tags):
         found = []
@@ -191,21 +206,52 @@ def test_slot_labels_sit_beside_the_arrows_not_on_them():
                 found.append((min(xs), min(ys), max(xs), max(ys)))
         return found
 
-    labels = []
-    for anchor, x, y, text in re.findall(r'<text text-anchor="(\w+)" x="([-\d.]+)" y="([-\d.]+)"[^>]*>(self|other)</text>',
-                                         svg):
-        x, y, width = float(x), float(y), len(text) * 10 * 0.55
-        left = {"start": x, "middle": x - width / 2, "end": x - width}[anchor]
+    labels, keys = [], []
+    found = re.findall(r'<text text-anchor="(\w+)" x="([-\d.]+)" y="([-\d.]+)"[^>]*>((?:&#160;|\xa0)?)(self|other)'
+                       r'(?:&#160;|\xa0)?</text>', svg)
+    for anchor, x, y, pad, text in found:
+        x, y = float(x), float(y)
+        keys.append((x, y))
+        width = {"self": 17.7, "other": 26.6}[text]      # 10 pt DejaVu Sans (Helvetica's stand-in), in pt
+        space = 3.2 if pad else 0.0                       # the no-break spaces around an external label
+        left = {"start": x + space, "middle": x - width / 2, "end": x - width - space}[anchor]
         labels.append((left, y - 8, left + width, y + 1))
-    assert len(labels) == 6
+    assert len(labels) == count
+
+    def curve(d):
+        """Points along an SVG path "M p0 C p1 p2 p3 p4 p5 p6 ...": cubic Beziers, finely sampled."""
+        nums = list(map(float, re.findall(r"-?\d+(?:\.\d+)?", d)))
+        pts, out = list(zip(nums[0::2], nums[1::2])), []
+        for i in range(0, len(pts) - 3, 3):
+            p0, p1, p2, p3 = pts[i:i + 4]
+            for k in range(21):
+                u = k / 20
+                w = ((1 - u) ** 3, 3 * u * (1 - u) ** 2, 3 * u * u * (1 - u), u ** 3)
+                out.append((sum(c * p[0] for c, p in zip(w, (p0, p1, p2, p3))),
+                            sum(c * p[1] for c, p in zip(w, (p0, p1, p2, p3)))))
+        return out
+
+    lines = []           # (the edge's slot label or None, points along its line)
+    for group in re.findall(r'<g id="[^"]*" class="edge">(.*?)</g>', svg, re.S):
+        own = re.search(r'x="([-\d.]+)" y="([-\d.]+)"[^>]*>(?:&#160;|\xa0)?(?:self|other)', group)
+        key = (float(own.group(1)), float(own.group(2))) if own else None
+        for d in re.findall(r'<path[^>]* d="([^"]+)"', group):
+            lines.append((key, curve(d)))
+    assert len(lines) > 6
 
     def overlap(p, q):
         return p[0] < q[2] and q[0] < p[2] and p[1] < q[3] and q[1] < p[3]
 
     arrowheads = boxes("edge", "polygon")
     nodes = boxes("node", "polygon|path")
-    assert len(arrowheads) >= 10 and len(nodes) >= 10
+    assert len(arrowheads) >= 6 and len(nodes) >= 6
     for i, label in enumerate(labels):
         assert not any(overlap(label, h) for h in arrowheads), (label, "on an arrowhead")
         assert not any(overlap(label, n) for n in nodes), (label, "on a node")
         assert not any(overlap(label, other) for other in labels[i + 1:]), (label, "on another label")
+        # on no other edge's line (beside its own one it may come within a point of it: Graphviz places
+        # external labels around the edge's midpoint without looking at the curve)
+        for key, points in lines:
+            if key != keys[i]:
+                assert not any(label[0] + 1 < x < label[2] - 1 and label[1] < y < label[3] for x, y in points), \
+                    (label, "on another edge's line")

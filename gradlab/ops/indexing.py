@@ -570,7 +570,10 @@ def fill_inplace(t, value):
         key = "zero" if value == 0 else "fill"
         result = OPS[key](_stand_in(t, key), value=value)
         return _adopt(t, result)
-    t._data[...] = value
+    if t._data.flags.writeable:
+        t._data[...] = value
+    else:                          # an expanded view (numpy's are read-only): PyTorch fills its memory
+        _write_through_base(t, Ellipsis, value)
     t._version_counter[0] += 1
     return t
 
@@ -578,7 +581,12 @@ def fill_inplace(t, value):
 def assign_data(t, array):
     """Write freshly drawn values into t (uniform_, normal_): untracked like PyTorch's initialisers."""
     _check_inplace_allowed(t)
-    t._data[...] = array
+    if t._data.flags.writeable:
+        t._data[...] = array
+    elif any(st == 0 and n > 1 for st, n in zip(t._data.strides, t._data.shape)):
+        raise RuntimeError(_OVERLAP)               # (PyTorch's random kernels refuse an expanded tensor)
+    else:                          # (read-only but one element per memory location: a numpy broadcast view)
+        _write_through_base(t, Ellipsis, array)
     t._version_counter[0] += 1
     return t
 

@@ -310,8 +310,9 @@ def apply(op, args, params):
 _ndarray = np.ndarray
 
 # ops whose result PyTorch allocates contiguous whatever the inputs' layout (not TensorIterator's)
+# ("index" lays out its non-contiguous results itself, as views: only its contiguous ones come here)
 CONTIGUOUS_RESULT = {"softmax", "log_softmax", "masked_fill", "masked_fill_tensor", "cumsum", "roll", "gather",
-                     "index_select", "repeat"}
+                     "index_select", "repeat", "index"}
 
 
 def torch_layout(op, out, arrays):

@@ -94,18 +94,38 @@ def fallback_html(text, hint=INSTALL_HINT):
             f'<pre style="max-height:480px;overflow:auto">{html.escape(str(text))}</pre></div>')
 
 
+MAX_NODES = 400          # draw()'s default cap on the nodes drawn
+LAYOUT_BUDGET = 3000     # layout_cost() a drawing may have without max_nodes=: about a second of `dot`
+
+
 def draw(root_or_roots, names=None, show_saved=False, functions_only=False, rankdir="TB", legend=False,
-         max_nodes=400):
+         max_nodes=None):
     """Draw the autograd graph behind a tensor (or a list of tensors, or a grad_fn node).
 
     names: a mapping such as locals(), to label tensors with their variable names.
     show_saved: show what each Function saved for backward, with versions (stale ones in red).
     functions_only: only the Function nodes (torchviz's view).
     rankdir: 'TB' (inputs on top), 'LR' (left to right), 'BT' (output on top).
-    legend: add the colour legend.  max_nodes: larger graphs are cut, with a note.
+    legend: add the colour legend.
+    max_nodes: larger graphs are cut, with a note at the top. Without it, at most 400 nodes, and fewer when
+    the graph's long edges would make the layout take more than about a second (a leaf feeding hundreds of
+    ops far apart): no drawing freezes a cell. An explicit max_nodes= is obeyed (dot then has 8 s).
     """
+    from .dot import layout_cost
+    limit = MAX_NODES if max_nodes is None else max_nodes
     graph = walk(root_or_roots, names=names, show_saved=show_saved, functions_only=functions_only,
-                 max_nodes=max_nodes)
+                 max_nodes=limit)
+    if max_nodes is None:
+        cost = layout_cost(graph)
+        while cost > LAYOUT_BUDGET and limit > 20:
+            limit = max(20, min(limit // 2, int(len(graph.nodes) * LAYOUT_BUDGET / cost)))
+            graph = walk(root_or_roots, names=names, show_saved=show_saved, functions_only=functions_only,
+                         max_nodes=limit)
+            cost = layout_cost(graph)
+        if limit < MAX_NODES and graph.truncated:
+            graph.notes[:] = [n for n in graph.notes if not n.startswith("Large graph:")]
+            graph.notes.insert(0, f"Large graph: showing the {len(graph.nodes)} nodes nearest the output (its long "
+                                  f"edges would make a larger drawing slow to lay out); pass max_nodes= to draw more.")
     return GraphDrawing(graph, to_dot(graph, rankdir=rankdir, legend=legend))
 
 

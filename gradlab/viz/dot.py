@@ -137,7 +137,7 @@ def _node_line(node, names):
     return f"  {node.id} [{attrs}, label={function_label(node, names)}];"
 
 
-def _edge_line(edge, accumulate_ids):
+def _edge_line(edge, accumulate_ids, parallel=False):
     attrs = []
     if edge.kind == "grad_fn" and edge.src in accumulate_ids:
         attrs.append(f'style=dashed, color="{ACCUMULATE_BORDER}", arrowhead=none')
@@ -149,9 +149,40 @@ def _edge_line(edge, accumulate_ids):
         attrs.append(f'color="{EDGE_COLOR}"')
     if edge.label:
         # an external label: placed after the layout beside its edge, never on an arrow or a node (a head
-        # label sat on the arrowheads and two of them collided at a node; a plain label adds a rank per edge)
-        attrs.append(f'xlabel=<{escape(edge.label)}>')
+        # label sat on the arrowheads and two of them collided at a node; a plain label adds a rank per
+        # edge). Two edges between the same boxes (y * y) run side by side, where an external label would
+        # sit on the other edge: those get plain labels, which the layout makes room for.
+        # (a no-break space each side keeps an external label a few points off the line it belongs to)
+        text = escape(edge.label) if parallel else f"&#160;{escape(edge.label)}&#160;"
+        attrs.append(f'{"label" if parallel else "xlabel"}=<{text}>')
     return f"  {edge.src} -> {edge.dst} [{', '.join(attrs)}];"
+
+
+def layout_cost(graph):
+    """Boxes Graphviz must place: the nodes plus one hidden point per rank an edge crosses.
+
+    A long edge (one leaf feeding ops far down the graph) becomes a chain of hidden points, and the layout
+    time grows with their number: a 400-node graph whose leaf feeds 400 ops spread over 100 ranks has
+    10,000 of them and takes seconds, where a 400-node chain takes a fraction of one. Ranks are longest
+    paths along the drawn edges (the `saved` ones do not constrain the layout)."""
+    edges = [(e.src, e.dst) for e in graph.edges if e.kind != "saved"]
+    ids = [n.id for n in graph.nodes]
+    indeg, out = {i: 0 for i in ids}, {i: [] for i in ids}
+    for a, b in edges:
+        if a in out and b in indeg:
+            out[a].append(b)
+            indeg[b] += 1
+    rank = {i: 0 for i in ids}
+    ready = [i for i in ids if indeg[i] == 0]
+    while ready:
+        a = ready.pop()
+        for b in out[a]:
+            rank[b] = max(rank[b], rank[a] + 1)
+            indeg[b] -= 1
+            if indeg[b] == 0:
+                ready.append(b)
+    hidden = sum(max(0, rank[b] - rank[a] - 1) for a, b in edges if a in rank and b in rank)
+    return len(ids) + hidden
 
 
 LEGEND_COLUMNS = 3
@@ -203,8 +234,11 @@ def to_dot(graph, rankdir="TB", legend=False):
         lines.append(_node_line(node, names))
         if isinstance(node, FunctionNode) and node.kind == "accumulate":
             accumulate_ids.add(node.id)
+    pairs = {}
     for edge in graph.edges:
-        lines.append(_edge_line(edge, accumulate_ids))
+        pairs[(edge.src, edge.dst)] = pairs.get((edge.src, edge.dst), 0) + 1
+    for edge in graph.edges:
+        lines.append(_edge_line(edge, accumulate_ids, parallel=pairs[(edge.src, edge.dst)] > 1))
     # a leaf and its AccumulateGrad side by side
     for node in graph.nodes:
         if isinstance(node, FunctionNode) and node.kind == "accumulate" and node.variable is not None:
