@@ -493,9 +493,26 @@ def _trim(values):
     return values[:n]
 
 
+# the other way round: numpy's name -> PyTorch's, so that t.sum(axis=0) reaches gradlab's sum(dim=)
+_TORCH_NAMES = {alias: name for name, aliases in _NUMPY_NAMES.items() for alias in aliases}
+
+
+def _numpy_names(fn, kwargs):
+    """kwargs with numpy's names replaced by PyTorch's, where fn takes PyTorch's name and not numpy's."""
+    params = inspect.signature(fn).parameters
+    renamed = {}
+    for key, value in kwargs.items():
+        torch_name = _TORCH_NAMES.get(key)
+        if torch_name is not None and key not in params and torch_name in params and torch_name not in kwargs:
+            key = torch_name
+        renamed[key] = value
+    return renamed
+
+
 def _call(fn, entry, first, lead, args, kwargs, strict=False):
     """The general path: any keyword, a surplus argument, or a call to check first (`strict`, or a
     first argument not of the type `first`)."""
+    call_kwargs = _numpy_names(fn, kwargs) if kwargs and not _TORCH_NAMES.keys().isdisjoint(kwargs) else kwargs
     if (strict or (first is not None and (not args or not isinstance(args[0], first)))) \
             and not sys._getframe(2).f_globals.get("__name__", "").startswith("gradlab"):
         # (gradlab's own code may call t.div(other, None): only a user's call is checked up front)
@@ -503,7 +520,7 @@ def _call(fn, entry, first, lead, args, kwargs, strict=False):
         if error is not None:
             raise error
     try:
-        return fn(*lead, *args, **kwargs)
+        return fn(*lead, *args, **call_kwargs)
     except Exception:
         error = _refusal(entry, args, kwargs)
         if error is None:

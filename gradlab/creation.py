@@ -440,6 +440,10 @@ def _check_numpy(array, shared=False):
         raise ValueError("At least one stride in the given numpy array is negative, and tensors with negative "
                          "strides are not currently supported. (You can probably work around this by making a copy "
                          "of your array  with array.copy().) ")
+    if array.dtype.type is np.ulonglong and np.ulonglong is not np.uint64:   # PyTorch knows numpy.uint64 only,
+        raise TypeError("can't convert np.ndarray of type numpy.ulonglong. The only supported types are: "  # not
+                        "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, "  # its
+                        "uint32, uint16, uint8, and bool.")                                                     # twin
     _dtype.from_numpy_dtype(array.dtype)
 
 
@@ -451,7 +455,8 @@ def _shape(size, factory=None):
     if any(s < 0 for s in shape):
         if factory == "zeros":
             raise RuntimeError("zeros: Dimension size must be non-negative.")
-        raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: [{', '.join(map(str, shape))}]")
+        raise RuntimeError(f"Trying to create tensor with negative dimension {next(s for s in shape if s < 0)}: "
+                           f"[{', '.join(map(str, shape))}]")
     return shape
 
 

@@ -530,8 +530,18 @@ class Tensor:
         return -1                       # PyTorch's answer for a CPU tensor
 
     # x.new_zeros(2, 3): a factory whose dtype (and device) default to x's
-    def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+    def new_tensor(self, *data, dtype=None, device=None, requires_grad=False, **kwargs):
         from .creation import _options, tensor
+        # PyTorch's own words for a wrong number of arguments (data= may also be a keyword)
+        if "data" in kwargs and not data:
+            data = (kwargs.pop("data"),)
+        if kwargs:
+            raise TypeError(f"new_tensor() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        if not data:
+            raise TypeError('new_tensor() missing 1 required positional arguments: "data"')
+        if len(data) > 1:
+            raise TypeError(f"new_tensor() takes 1 positional argument but {len(data)} were given")
+        data, = data
         _options("new_tensor", dtype, device)
         return tensor(data, dtype=self.dtype if dtype is None else dtype, device=device, requires_grad=requires_grad)
 
@@ -553,6 +563,11 @@ class Tensor:
     def _new(self, factory, size, dtype, device, requires_grad):
         from . import creation
         creation._options("new_" + factory, dtype, device)
+        if factory == "zeros":          # new_zeros words a negative size as empty() does, not as zeros()
+            try:
+                creation._shape(size)
+            except TypeError:           # (a bad size: zeros() below gives PyTorch's TypeError)
+                pass
         return getattr(creation, factory)(*size, dtype=self.dtype if dtype is None else dtype, device=device,
                                           requires_grad=requires_grad)
 
@@ -1283,13 +1298,13 @@ class Tensor:
         _check_tensor_argument("dot", other, "tensor")
         if self._data.ndim != 1 or other._data.ndim != 1:
             raise RuntimeError(f"1D tensors expected, but got {self._data.ndim}D and {other._data.ndim}D tensors")
+        if self._data.dtype != other._data.dtype:           # (dtypes first, as PyTorch)
+            raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {_kind(self)} and "
+                               f"{_kind(other)}")
         if self._data.shape != other._data.shape:
             raise RuntimeError(
                 f"inconsistent tensor size, expected tensor [{self._data.size}] and src [{other._data.size}] to have "
                 f"the same number of elements, but got {self._data.size} and {other._data.size} elements respectively")
-        if self._data.dtype != other._data.dtype:
-            raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {_kind(self)} and "
-                               f"{_kind(other)}")
         if self._data.dtype == np.bool_:
             raise NotImplementedError('"dot" not implemented for \'Bool\'')
         return OPS["dot"](self, other)
@@ -1315,10 +1330,10 @@ class Tensor:
         return self.reshape(-1, 1) * vec2
 
     def trace(self):
+        if self._data.dtype == np.bool_:           # (the kernel's dtype is checked before the shape)
+            raise NotImplementedError('"trace" not implemented for \'Bool\'')
         if self._data.ndim != 2:
             raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {self._data.ndim}")
-        if self._data.dtype == np.bool_:
-            raise NotImplementedError('"trace" not implemented for \'Bool\'')
         return OPS["trace"](self, self_sizes=self._data.shape)
 
     # --- shape ----------------------------------------------------------------------------------
@@ -1347,7 +1362,9 @@ class Tensor:
             np.reshape(self._data, shape, copy=False)
         except ValueError:   # needs a copy: PyTorch clones, then views (UnsafeViewBackward0)
             return OPS["unsafe_view"](self.clone(), shape=shape, self_sizes=self._data.shape)
-        return OPS["view"](self, shape=shape, self_sizes=self._data.shape)._view_of(self)
+        # a view: ViewBackward0 of a contiguous tensor, PyTorch's _reshape_alias of any other
+        key = "view" if self._data.flags.c_contiguous else "reshape_alias"
+        return OPS[key](self, shape=shape, self_sizes=self._data.shape)._view_of(self)
 
     def reshape_as(self, other):
         _check_tensor_argument("reshape_as", other)
@@ -1516,6 +1533,8 @@ class Tensor:
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims or ())}")
         if dims is None:                # the flattened tensor rolls (one RollBackward0 node, as in PyTorch)
             return OPS["roll"](self, shifts=shifts, dims=None)
+        if not self._data.size:         # (PyTorch returns an empty tensor's copy before reading dims)
+            return OPS["roll"](self, shifts=shifts[:1], dims=None)
         if self._data.ndim == 0:
             raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
         dims = tuple(_wrap_dim(d, self._data.ndim) for d in dims)
@@ -1527,6 +1546,9 @@ class Tensor:
         if length < 0:
             raise RuntimeError("narrow(): length must be non-negative.")
         d = _wrap_dim(dim, self._data.ndim)
+        size = self._data.shape[d]
+        if not -size <= start <= size:
+            raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
         start = start + self._data.shape[d] if start < 0 else start
         if start + length > self._data.shape[d]:
             raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({self._data.shape[d]}).")
@@ -1715,7 +1737,10 @@ class Tensor:
         from .ops.indexing import fill_inplace
         return fill_inplace(self, _py(value))
 
-    def copy_(self, src):
+    def copy_(self, src, non_blocking=False):      # (non_blocking: nothing to overlap on a CPU)
+        if type(non_blocking) is not bool:
+            raise TypeError(f"copy_(): argument 'non_blocking' (position 2) must be bool, not "
+                            f"{_argument_type_name(non_blocking)}")
         from .ops.indexing import setitem
         setitem(self, Ellipsis, src)
         return self

@@ -86,6 +86,17 @@ RANDOM_CASES += [f"torch.arange({args})" for args in [
     "start=1, end=4", "0, 5, 2", "1, 'a'"]]
 RANDOM_CASES += [f"torch.randn({n}, dtype=torch.{dtype})" for n in [1, 5, 15, 16, 32]
                  for dtype in ["float32", "float64", "float16"]]
+RANDOM_CASES += [f"torch.tensor([1], dtype=torch.{dtype}).{call}" for dtype in ["int64", "float32", "bool"]
+                 for call in ["new_tensor()", "new_tensor([1, 2], torch.float64)", "new_tensor(data=[1])",
+                              "new_tensor([1], foo=1)", "new_tensor([1], [2], [3])", "new_zeros(-1)",
+                              "new_zeros(0, -1)", "new_zeros((2, -3))", "new_zeros(-1, -3)", "new_ones(2, -1)",
+                              "new_empty(-1)", "new_full((-1,), 2)", "new_zeros(2.5)", "new_zeros(None)",
+                              "new_ones(2, dtype=int)", "new_full((2,), 2.5)"]]
+RANDOM_CASES += [f"torch.{factory}({size})" for factory in ["zeros", "ones", "empty", "randn"]
+                 for size in ["-1", "-1, -3", "2, -1", "(2, -3)"]]
+RANDOM_CASES += [f"torch.{factory}({array})" for factory in ["from_numpy", "as_tensor", "tensor"]
+                 for array in ["np.array(2**63)", "np.array([1], dtype=np.ulonglong)", "np.array([1], dtype=np.uint64)",
+                               "np.array([1], dtype=np.longlong)", "np.array([1], dtype=np.uintc)"]]
 
 
 @pytest.mark.parametrize("code", RANDOM_CASES)

@@ -291,7 +291,11 @@ def test_warnings(code, text):
 @pytest.mark.parametrize("code, text", WARNINGS, ids=[c[0][:50] for c in WARNINGS])
 def test_warnings_torch_agrees(code, text):
     torch = pytest.importorskip("torch")
-    got = _warnings_of(torch, code)
+    torch.set_warn_always(True)         # warnings torch gives once per process (an earlier test may have had it)
+    try:
+        got = _warnings_of(torch, code)
+    finally:
+        torch.set_warn_always(False)
     if "create_graph=True" in code and got == []:
         return      # torch gives this one warning once per process (TORCH_WARN_ONCE); an earlier test took it
     assert got == [(UserWarning, text)]

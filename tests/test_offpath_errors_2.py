@@ -272,3 +272,38 @@ _EXPANDED_CASES = [(s, e) for s, e in itertools.product(_EXPANDED, _WRITES)]
 @pytest.mark.parametrize("setup, expression", _EXPANDED_CASES, ids=_ids(_EXPANDED_CASES))
 def test_writes_into_expanded_tensors(setup, expression):
     check(setup, expression)
+
+
+# log_softmax of float16 along any dim, softmax along the last (its other-dims half kernel is not reproduced)
+_SOFTMAX_ND = []
+for _shape, _dtype in itertools.product([(2, 3, 2), (4, 3), (3, 5)], ["float16", "float32"]):
+    for _ in range(4):
+        _v = np.round(_rng.uniform(-5, 5, _shape), 3).tolist()
+        _SOFTMAX_ND += [(_v, _dtype, "log_softmax", d) for d in range(len(_shape))]
+        _SOFTMAX_ND.append((_v, _dtype, "softmax", len(_shape) - 1))
+
+
+@pytest.mark.parametrize("values, dtype, fn, dim", _SOFTMAX_ND)
+def test_softmax_any_dim(values, dtype, fn, dim):
+    got, expected = (_softmax_outcome(m, values, dtype, fn, dim) for m in (gradlab, torch))
+    assert (got[0], got[2]) == (expected[0], expected[2])
+    np.testing.assert_allclose(got[1], expected[1], rtol=0, atol=(1e-3 if dtype == "float16" else 1e-6) * 8)
+
+
+# roll/narrow/dot/trace/reshape: checks in PyTorch's order, reshape's grad_fn by layout
+_ORDER = [("a = torch.zeros(2, 0, requires_grad=True)", e) for e in (
+    "a.roll(3, dims=-3)", "a.roll(3, dims=5)", "a.roll((1, 2), dims=0)", "a.roll(1, 0)", "a.roll((1, 2), (0, 1))")]
+_ORDER += [(f"a = torch.zeros({s})", f"a.narrow({d}, {st}, {n})") for s, d, st, n in itertools.product(
+    ["3", "(0, 2)", "(2, 0)"], ["0", "-1"], ["4", "-4", "-3", "3", "2", "1", "0"], ["0", "1", "2"])]
+_ORDER += [(f"a = torch.ones({n}); b = torch.ones({m}, dtype={d})", e) for n, m, d in itertools.product(
+    ["1", "3"], ["2", "3"], ["torch.int32", "torch.float32", "torch.bool", "torch.float64"]) for e in ("a.dot(b)", "a @ b")]
+_ORDER += [(f"a = torch.tensor({v})", "torch.trace(a)") for v in ("True", "[True]", "1", "[1.]", "[[True]]")]
+_ORDER += [(f"x = {x}", f"x.reshape({s}).grad_fn.name()") for x, s in itertools.product(
+    ["torch.tensor([-1.94], requires_grad=True).expand(3)", "torch.ones(2, 3, requires_grad=True).t()",
+     "torch.ones(2, 3, requires_grad=True)[:, :2]", "torch.ones(2, 3, requires_grad=True)",
+     "torch.ones(2, 3, requires_grad=True)[:1]"], ["-1", "3, 1", "1, -1", "2, 1, -1", "(-1, 2)"])]
+
+
+@pytest.mark.parametrize("setup, expression", _ORDER, ids=_ids(_ORDER))
+def test_checks_in_torch_order(setup, expression):
+    check(setup, expression)

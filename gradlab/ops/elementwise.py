@@ -398,7 +398,7 @@ def relu(self):
 def threshold_backward(grad_output, self, threshold):
     """relu's gradient, grad_output where self > threshold: an op of its own (as in PyTorch), so that
     a graph of the gradient still depends on self (its derivative there is zero)."""
-    return np.where(self > threshold, grad_output, 0).astype(grad_output.dtype, copy=False)
+    return dual.where_or_zero(self > threshold, grad_output)
 
 
 @op("abs", "AbsBackward0", saves=("self",),
@@ -408,33 +408,38 @@ def abs(self):
     return np.abs(self)
 
 
+def _zeros_like_grad(g, n):
+    """PyTorch's zeros_like(grad) for piecewise-constant ops: not g * 0 (inf * 0 is nan), and untracked."""
+    return dual.like(g, np.zeros_like(dual.data(g)))
+
+
 @op("sign", "SignBackward0",
-    self=lambda g, n: g * 0)
+    self=_zeros_like_grad)
 def sign(self):
     if self.dtype.kind == "b":
         return self.copy()
     return (self > 0).astype(self.dtype) - (self < 0).astype(self.dtype)     # PyTorch's: sign(nan) is 0
 
 
-@op("round", "RoundBackward0", self=lambda g, n: g * 0)
+@op("round", "RoundBackward0", self=_zeros_like_grad)
 def round(self):
     _no_bool_kernel("round_vml_cpu", self)
     return np.round(self)
 
 
-@op("floor", "FloorBackward0", self=lambda g, n: g * 0)
+@op("floor", "FloorBackward0", self=_zeros_like_grad)
 def floor(self):
     _no_bool_kernel("floor_vml_cpu", self)
     return np.floor(self)
 
 
-@op("ceil", "CeilBackward0", self=lambda g, n: g * 0)
+@op("ceil", "CeilBackward0", self=_zeros_like_grad)
 def ceil(self):
     _no_bool_kernel("ceil_vml_cpu", self)
     return np.ceil(self)
 
 
-@op("trunc", "TruncBackward0", self=lambda g, n: g * 0)
+@op("trunc", "TruncBackward0", self=_zeros_like_grad)
 def trunc(self):
     _no_bool_kernel("trunc_vml_cpu", self)
     return np.trunc(self)
@@ -534,42 +539,42 @@ def _inside(n):
 
 
 @op("clamp", "ClampBackward1", saves=("self",),
-    self=lambda g, n: g * _inside(n))
+    self=lambda g, n: dual.where_or_zero(_inside(n), g))
 def clamp(self, min=None, max=None):
     return np.clip(self, min, max).astype(self.dtype, copy=False)
 
 
 @op("clamp_min", "ClampMinBackward0", saves=("self",),
-    self=lambda g, n: g * (n.self >= n.min))
+    self=lambda g, n: dual.where_or_zero(n.self >= n.min, g))
 def clamp_min(self, min):
     return np.maximum(self, min).astype(self.dtype, copy=False)
 
 
 @op("clamp_max", "ClampMaxBackward0", saves=("self",),
-    self=lambda g, n: g * (n.self <= n.max))
+    self=lambda g, n: dual.where_or_zero(n.self <= n.max, g))
 def clamp_max(self, max):
     return np.minimum(self, max).astype(self.dtype, copy=False)
 
 
 # clamp with tensor bounds: the bounds get gradients too (where they won)
 @op("clamp_tensor", "ClampBackward0", ("self", "min", "max"), saves=("self", "min", "max"),
-    self=lambda g, n: g * ((n.self >= n.min) & (n.self <= n.max)),
-    min=lambda g, n: g * ((n.self < n.min) & (n.min <= n.max)),
-    max=lambda g, n: g * ((n.self > n.max) | (n.min > n.max)))
+    self=lambda g, n: dual.where_or_zero((n.self >= n.min) & (n.self <= n.max), g),
+    min=lambda g, n: dual.where_or_zero((n.self < n.min) & (n.min <= n.max), g),
+    max=lambda g, n: dual.where_or_zero((n.self > n.max) | (n.min > n.max), g))
 def clamp_tensor(self, min, max):
     return np.minimum(np.maximum(self, min), max)
 
 
 @op("clamp_min_tensor", "ClampMinBackward1", ("self", "min"), saves=("self", "min"),
-    self=lambda g, n: g * (n.self >= n.min),
-    min=lambda g, n: g * (n.self < n.min))
+    self=lambda g, n: dual.where_or_zero(n.self >= n.min, g),
+    min=lambda g, n: dual.where_or_zero(n.self < n.min, g))
 def clamp_min_tensor(self, min):
     return np.maximum(self, min)
 
 
 @op("clamp_max_tensor", "ClampMaxBackward1", ("self", "max"), saves=("self", "max"),
-    self=lambda g, n: g * (n.self <= n.max),
-    max=lambda g, n: g * (n.self > n.max))
+    self=lambda g, n: dual.where_or_zero(n.self <= n.max, g),
+    max=lambda g, n: dual.where_or_zero(n.self > n.max, g))
 def clamp_max_tensor(self, max):
     return np.minimum(self, max)
 
@@ -633,27 +638,32 @@ def minimum(self, other):
 
 
 @op("where", "WhereBackward0", ("self", "other"),
-    self=lambda g, n: g * dual.like(g, n.condition),      # (condition: a numpy bool array)
-    other=lambda g, n: g * dual.like(g, ~n.condition))
+    self=lambda g, n: dual.where_or_zero(dual.like(g, n.condition), g),      # (condition: a numpy bool array)
+    other=lambda g, n: dual.where_or_zero(dual.like(g, ~n.condition), g))
 def where(self, other, condition):
     return np.where(condition, self, other)
 
 
+def _fill_grad(g, n):
+    """zero where the fill wrote (PyTorch's grad.masked_fill(mask, 0): not g * ~mask, inf * 0 is nan)"""
+    return dual.where_or_zero(dual.like(g, ~n.mask), g)
+
+
 @op("masked_fill", "MaskedFillBackward0", ("self",),
-    self=lambda g, n: g * ~n.mask)
+    self=_fill_grad)
 def masked_fill(self, mask, value):
     return np.where(mask, np.asarray(value, dtype=self.dtype), self)
 
 
 @op("masked_fill_tensor", "MaskedFillBackward1", ("self", "value"), promote=False,
-    self=lambda g, n: g * ~n.mask,
-    value=lambda g, n: g * n.mask)             # (summed to the 0-d value by the node)
+    self=_fill_grad,
+    value=lambda g, n: dual.where_or_zero(dual.like(g, n.mask), g))     # (summed to the 0-d value by the node)
 def masked_fill_tensor(self, value, mask):
     return np.where(mask, value.astype(self.dtype), self)
 
 
 @op("index_fill", "IndexFillBackward0", ("self",),
-    self=lambda g, n: g * ~n.mask)
+    self=_fill_grad)
 def index_fill(self, mask, value):
     return np.where(mask, np.asarray(value, dtype=self.dtype), self)
 

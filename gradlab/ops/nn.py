@@ -72,7 +72,7 @@ def log_softmax(self, dim):
         return self.copy()
     shifted = self - np.maximum.reduce(self, axis=dim, keepdims=True)
     total = np.add.reduce(_exp(shifted), axis=dim, keepdims=True)
-    if half:                  # torch's half kernel keeps the sum and its log in half
+    if half and dim == self.ndim - 1:    # torch's last-dim half kernel keeps the sum and its log in half
         return shifted - _log(total.astype(np.float16).astype(np.float32)).astype(np.float16).astype(np.float32)
     return shifted - _log(total)
 

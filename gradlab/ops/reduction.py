@@ -69,14 +69,22 @@ def _even_split_grad(g, n):
     return _restore(g, n) * hits / dual.sum_keepdim(hits, n.dim)
 
 
+def _evenly_distribute_grad(g, n):
+    """full max/min: g shared by the ties, written into zeros (PyTorch's evenly_distribute_backward:
+    not g * hits, inf * 0 is nan). A nan result came from the nan inputs."""
+    x, r = dual.data(n.self), dual.data(n.result)
+    hits = np.isnan(x) if np.isnan(r) else x == r
+    return dual.where_or_zero(dual.like(g, hits), g / int(np.count_nonzero(hits)))
+
+
 @op("max_all", "MaxBackward1", saves=("self", "result"),
-    self=_even_split_grad)
+    self=_evenly_distribute_grad)
 def max_all(self, dim=None, keepdim=False):
     return np.max(self)
 
 
 @op("min_all", "MinBackward1", saves=("self", "result"),
-    self=_even_split_grad)
+    self=_evenly_distribute_grad)
 def min_all(self, dim=None, keepdim=False):
     return np.min(self)
 
@@ -99,7 +107,7 @@ def _index_grad(g, n):
     onehot = np.zeros(n.self_sizes, dtype=bool)
     idx = n.indices if n.keepdim else np.expand_dims(n.indices, d)
     np.put_along_axis(onehot, idx, True, axis=d)
-    return _restore(g, n) * dual.like(g, onehot)
+    return dual.where_or_zero(dual.like(g, onehot), _restore(g, n))     # (not g * onehot: inf * 0 is nan)
 
 
 @op("max_dim", "MaxBackward0",

@@ -18,6 +18,13 @@ def view(self, shape, self_sizes):
     return self.reshape(shape)
 
 
+@op("reshape_alias", "ReshapeAliasBackward0", promote=False,
+    self=lambda g, n: g.reshape(n.self_sizes))
+def reshape_alias(self, shape, self_sizes):
+    """reshape of a non-contiguous tensor that can still be viewed: PyTorch's _reshape_alias."""
+    return self.reshape(shape)
+
+
 @op("alias", "AliasBackward0", promote=False,
     self=lambda g, n: g)
 def alias(self):

@@ -1,0 +1,128 @@
+"""Gradients that pick (a 0/1 mask) must not turn an inf upstream gradient into nan.
+
+PyTorch writes these gradients as where(mask, grad, 0) or as a scatter into zeros, never as
+grad * mask: inf * 0 would be nan. An upstream gradient of inf/-inf/nan only shows where the mask
+lets it through. Piecewise-constant ops (sign, round, ...) give zeros_like(grad). Generated cases:
+op x upstream gradients with inf/-inf/nan x float32/float64 x with and without create_graph.
+"""
+import math
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+import gradlab
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
+
+# ties (2.0), clamp boundaries (0.0, 1.0), signed zero, both signs
+X = [[-1.5, -0.0, 0.0, 0.5], [1.0, 2.0, 2.0, -3.0]]
+Y = [[-1.5, 1.0, -2.0, 0.5], [0.0, 2.0, 3.0, -4.0]]     # (ties with X at some places, for maximum/minimum)
+
+
+def _F(T):
+    return T.nn.functional
+
+
+# name -> f(T, x, y): the result's gradient flows back to x and y
+OPS = {
+    "relu": lambda T, x, y: x.relu(),
+    "torch.relu": lambda T, x, y: T.relu(x),
+    "F.relu": lambda T, x, y: _F(T).relu(x),
+    "clamp": lambda T, x, y: x.clamp(0, 1),
+    "clamp_min_kw": lambda T, x, y: x.clamp(min=0.5),
+    "clamp_max_kw": lambda T, x, y: x.clamp(max=0.5),
+    "clip": lambda T, x, y: T.clip(x, -1, 1),
+    "clamp_min": lambda T, x, y: x.clamp_min(0),
+    "clamp_max": lambda T, x, y: x.clamp_max(0),
+    "clamp_tensor": lambda T, x, y: x.clamp(y - 1, y + 1),
+    "clamp_tensor_crossed": lambda T, x, y: x.clamp(y + 1, y - 1),
+    "clamp_min_tensor": lambda T, x, y: x.clamp(min=y),
+    "clamp_max_tensor": lambda T, x, y: x.clamp(max=y),
+    "where": lambda T, x, y: T.where(x > 0, x, y),
+    "masked_fill": lambda T, x, y: x.masked_fill(x > 0.7, 5.0),
+    "masked_fill_tensor": lambda T, x, y: x.masked_fill(x > 0.7, y[0, 1]),
+    "max": lambda T, x, y: x.max(),
+    "min": lambda T, x, y: x.min(),
+    "amax": lambda T, x, y: x.amax(1),
+    "amin": lambda T, x, y: x.amin(0),
+    "amax_keepdim": lambda T, x, y: x.amax(1, keepdim=True),
+    "max_dim": lambda T, x, y: x.max(1)[0],
+    "min_dim": lambda T, x, y: x.min(0)[0],
+    "max_dim_keepdim": lambda T, x, y: x.max(1, keepdim=True)[0],
+    "maximum": lambda T, x, y: T.maximum(x, y),
+    "minimum": lambda T, x, y: T.minimum(x, y),
+    "abs": lambda T, x, y: x.abs(),
+    "sign": lambda T, x, y: x.sign(),
+    "round": lambda T, x, y: x.round(),
+    "floor": lambda T, x, y: x.floor(),
+    "ceil": lambda T, x, y: x.ceil(),
+    "trunc": lambda T, x, y: x.trunc(),
+    "leaky_relu": lambda T, x, y: _F(T).leaky_relu(x, 0.2),
+    "elu": lambda T, x, y: _F(T).elu(x),
+    "gather": lambda T, x, y: x.gather(1, T.tensor([[0, 0], [3, 1]])),
+    "index_select": lambda T, x, y: x.index_select(1, T.tensor([2, 0, 2])),
+    "index_list": lambda T, x, y: x[:, [1, 1, 3]],
+    "index_mask": lambda T, x, y: x[x > 0],
+    "norm_inf": lambda T, x, y: x.norm(float("inf")),
+    "relu_log": lambda T, x, y: x.relu().log(),
+    "clamp_log": lambda T, x, y: x.clamp(min=0).log(),
+}
+
+SPECIALS = [math.inf, -math.inf, math.nan]
+
+
+def _upstream(rng, shape):
+    """An upstream gradient with at least one inf, -inf or nan (and some ordinary numbers)."""
+    values = [rng.choice(SPECIALS + [1.0, -0.5]) for _ in range(math.prod(shape))]
+    if values:
+        values[rng.randrange(len(values))] = rng.choice(SPECIALS)
+    return np.array(values, dtype=np.float64).reshape(shape)
+
+
+def _grads(T, name, dtype, seed, create_graph):
+    x = T.tensor(X, dtype=dtype, requires_grad=True)
+    y = T.tensor(Y, dtype=dtype, requires_grad=True)
+    out = OPS[name](T, x, y)
+    g = T.tensor(_upstream(random.Random(seed), tuple(out.shape)), dtype=dtype)
+    gx, gy = T.autograd.grad(out, (x, y), g, create_graph=create_graph, allow_unused=True)
+    return gx, gy
+
+
+def _describe(grad):
+    if grad is None:
+        return None
+    fn = grad.grad_fn
+    return (np.array(grad.detach().tolist()), str(grad.dtype).split(".")[-1], grad.requires_grad,
+            None if fn is None else type(fn).__name__)
+
+
+CASES = [(name, dtype, seed, cg) for name in OPS for dtype in ("float32", "float64")
+         for seed in range(3) for cg in (False, True)]
+
+
+@pytest.mark.parametrize("name,dtype,seed,create_graph", CASES)
+def test_masked_gradient_with_special_upstream(name, dtype, seed, create_graph):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)      # (no numpy warning may leak)
+        ours = _grads(gradlab, name, getattr(gradlab, dtype), seed, create_graph)
+    theirs = _grads(torch, name, getattr(torch, dtype), seed, create_graph)
+    for a, b in zip(ours, theirs):
+        if a is None or b is None:
+            assert a is None and b is None, (a, b)
+            continue
+        da, db = _describe(a), _describe(b)
+        np.testing.assert_array_equal(da[0], db[0])
+        assert da[1:] == db[1:]
+
+
+def test_relu_sqrt_reviewer_example():
+    for T in (gradlab, torch):
+        x = T.tensor([-1., 4.], requires_grad=True)
+        x.relu().sqrt().sum().backward()
+        if T is gradlab:
+            ours = x.grad.tolist()
+        else:
+            assert ours == x.grad.tolist()
