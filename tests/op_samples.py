@@ -852,6 +852,15 @@ def _view(draw):
     return Case(fn, [uniform(draw, shp)])
 
 
+@sample("reshape_alias")
+def _reshape_alias(draw):
+    # reshape of a non-contiguous tensor that can be viewed: ReshapeAliasBackward0
+    shp = shape(draw, min_dims=2, max_dims=2, min_side=2)
+    fn = pick(draw, [lambda T, x: x.t().reshape(x.shape[1], 1, x.shape[0]), lambda T, x: x[:, :1].reshape(-1),
+                     lambda T, x: x.t().reshape(-1, x.shape[0])])
+    return Case(fn, [uniform(draw, shp)])
+
+
 @sample("transpose")
 def _transpose(draw):
     shp = shape(draw, min_dims=2)

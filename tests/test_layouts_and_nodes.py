@@ -55,14 +55,21 @@ def layout_of(T, fn):
     return tuple(r.shape), strides, r.is_contiguous(), str(r.dtype)
 
 
+def _unary_cases():
+    """Every op x layout, except reductions of 0-d tensors (tested elsewhere) and the empty results
+    whose strides are quirks of PyTorch's kernels (README: what does not work yet)."""
+    for op in sorted(UNARY):
+        for layout in sorted(LAYOUTS):
+            if layout == "0-d" and op in ("sum0", "mean_last", "max_dim", "softmax"):
+                continue
+            if layout == "empty" and op not in ("clone", "exp", "neg", "relu", "sigmoid", "abs", "add_self", "pow"):
+                continue
+            yield op, layout
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("layout", sorted(LAYOUTS))
-@pytest.mark.parametrize("op", sorted(UNARY))
+@pytest.mark.parametrize("op, layout", list(_unary_cases()))
 def test_unary_result_layout(op, layout, dtype):
-    if layout == "0-d" and op in ("sum0", "mean_last", "max_dim", "softmax"):
-        pytest.skip("0-d reductions: other tests")
-    if layout == "empty" and op != "clone" and op not in ("exp", "neg", "relu", "sigmoid", "abs", "add_self", "pow"):
-        pytest.skip("PyTorch's strides of some empty results are quirks of its kernels")
     got = [layout_of(T, lambda T=T: UNARY[op](T, LAYOUTS[layout](T, getattr(T, dtype)))) for T in (torch, gradlab)]
     assert got[1] == got[0]
 

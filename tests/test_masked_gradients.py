@@ -20,6 +20,9 @@ pytestmark = pytest.mark.torch
 # ties (2.0), clamp boundaries (0.0, 1.0), signed zero, both signs
 X = [[-1.5, -0.0, 0.0, 0.5], [1.0, 2.0, 2.0, -3.0]]
 Y = [[-1.5, 1.0, -2.0, 0.5], [0.0, 2.0, 3.0, -4.0]]     # (ties with X at some places, for maximum/minimum)
+# nan and infinite inputs: a nan input is never "outside" (max/maximum pass it the gradient)
+X_NAN = [[math.nan, -math.inf, math.inf, 0.5], [1.0, math.nan, 2.0, -3.0]]
+INPUTS = {"x": X, "x_nan": X_NAN}
 
 
 def _F(T):
@@ -68,7 +71,7 @@ OPS = {
     "index_mask": lambda T, x, y: x[x > 0],
     "norm_inf": lambda T, x, y: x.norm(float("inf")),
     "relu_log": lambda T, x, y: x.relu().log(),
-    "clamp_log": lambda T, x, y: x.clamp(min=0).log(),
+    "clamp_log": lambda T, x, y: (x.clamp(min=0) + 0).log(),      # (+ 0: clamp(-0.) is -0. in torch)
 }
 
 SPECIALS = [math.inf, -math.inf, math.nan]
@@ -82,12 +85,15 @@ def _upstream(rng, shape):
     return np.array(values, dtype=np.float64).reshape(shape)
 
 
-def _grads(T, name, dtype, seed, create_graph):
-    x = T.tensor(X, dtype=dtype, requires_grad=True)
+def _grads(T, name, inputs, dtype, seed, create_graph):
+    """create_graph: False, True, or "grad" (the upstream gradient requires grad too: the formula's
+    own graph shows in the gradient's grad_fn)."""
+    x = T.tensor(INPUTS[inputs], dtype=dtype, requires_grad=True)
     y = T.tensor(Y, dtype=dtype, requires_grad=True)
     out = OPS[name](T, x, y)
-    g = T.tensor(_upstream(random.Random(seed), tuple(out.shape)), dtype=dtype)
-    gx, gy = T.autograd.grad(out, (x, y), g, create_graph=create_graph, allow_unused=True)
+    g = T.tensor(_upstream(random.Random(seed), tuple(out.shape)), dtype=dtype,
+                 requires_grad=create_graph == "grad")
+    gx, gy = T.autograd.grad(out, (x, y), g, create_graph=bool(create_graph), allow_unused=True)
     return gx, gy
 
 
@@ -99,22 +105,23 @@ def _describe(grad):
             None if fn is None else type(fn).__name__)
 
 
-CASES = [(name, dtype, seed, cg) for name in OPS for dtype in ("float32", "float64")
-         for seed in range(3) for cg in (False, True)]
+CASES = [(name, inputs, dtype, seed, cg) for name in OPS for inputs in INPUTS for dtype in ("float32", "float64")
+         for seed in range(2) for cg in (False, True, "grad")]
 
 
-@pytest.mark.parametrize("name,dtype,seed,create_graph", CASES)
-def test_masked_gradient_with_special_upstream(name, dtype, seed, create_graph):
+@pytest.mark.parametrize("name,inputs,dtype,seed,create_graph", CASES)
+def test_masked_gradient_with_special_upstream(name, inputs, dtype, seed, create_graph):
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)      # (no numpy warning may leak)
-        ours = _grads(gradlab, name, getattr(gradlab, dtype), seed, create_graph)
-    theirs = _grads(torch, name, getattr(torch, dtype), seed, create_graph)
+        ours = _grads(gradlab, name, inputs, getattr(gradlab, dtype), seed, create_graph)
+    theirs = _grads(torch, name, inputs, getattr(torch, dtype), seed, create_graph)
     for a, b in zip(ours, theirs):
         if a is None or b is None:
             assert a is None and b is None, (a, b)
             continue
         da, db = _describe(a), _describe(b)
         np.testing.assert_array_equal(da[0], db[0])
+        np.testing.assert_array_equal(np.signbit(da[0]), np.signbit(db[0]))    # (+0 where torch writes 0, not -0)
         assert da[1:] == db[1:]
 
 

@@ -614,9 +614,18 @@ def _lerp(self, end, weight):
     return np.asarray(out).astype(dtype, copy=False)
 
 
+def _share(g, mine, theirs, lost):
+    """max/min's gradient for input `mine`, as PyTorch's: where(tie, g / 2, g), then 0 where it lost
+    (written as zeros, not multiplied: inf * 0 is nan; a nan input never loses)."""
+    tie, lost = mine == theirs, lost(mine, theirs)
+    if isinstance(g, dual.Tensor):         # (with create_graph: the same ops, recorded)
+        return dual.where(tie, g / 2, g).masked_fill(lost, 0)
+    return dual.where_or_zero(~lost, dual.where(tie, g / 2, g))
+
+
 def _pick_grad(mine, theirs):
-    """Gradient share of max/min's input `mine`: 1 where it won, 0.5 on ties, 0 where it lost."""
-    return lambda g, n: g * ((getattr(n, mine) > getattr(n, theirs)) + (getattr(n, mine) == getattr(n, theirs)) * 0.5)
+    """Gradient share of maximum's input `mine`: 1 where it won, 0.5 on ties, 0 where it lost."""
+    return lambda g, n: _share(g, getattr(n, mine), getattr(n, theirs), lambda a, b: a < b)
 
 
 @op("maximum", "MaximumBackward0", ("self", "other"), saves=("self", "other"),
@@ -627,7 +636,7 @@ def maximum(self, other):
 
 
 def _pick_grad_min(mine, theirs):
-    return lambda g, n: g * ((getattr(n, mine) < getattr(n, theirs)) + (getattr(n, mine) == getattr(n, theirs)) * 0.5)
+    return lambda g, n: _share(g, getattr(n, mine), getattr(n, theirs), lambda a, b: a > b)
 
 
 @op("minimum", "MinimumBackward0", ("self", "other"), saves=("self", "other"),
