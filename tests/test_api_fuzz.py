@@ -43,8 +43,7 @@ KNOWN_DIFFERENCES = {
         "torch's overload-resolution error (it lists every signature) is not reproduced",
     "*|torch: TypeError: *argument '*' * must be *, not *|gradlab: *":
         "argument type checks (dim as str/float/None, ...) do not give torch's binding TypeError",
-    # internal errors: only patterns that name the internal error excuse one (and only where torch rejects the
-    # arguments with a TypeError: the same internal error on a valid call is a regression)
+    # (an internal error is only excused by a pattern that names it: `...|internal:<error> '<text>'|...`)
     # --- remaining groups, one by one (written by `python tests/test_api_fuzz.py --update-known`) ---
     "nn|sweep:F.elu|internal:TypeError 'numpy'|*":
         "torch TypeError: elu(): argument 'alpha' (position  | gradlab TypeError: unsupported operand type(s) for *:",

@@ -66,7 +66,13 @@ sin = _unary(rounded(np.sin), "sin")
 cos = _unary(rounded(np.cos), "cos")
 sinh = _unary(rounded(np.sinh), "sinh")
 cosh = _unary(rounded(np.cosh), "cosh")
-sign = _unary(np.sign, "sign")
+def _sign(x):
+    # PyTorch's sign: 0 for nan (np.sign gives nan)
+    out = np.sign(x)
+    return np.where(out != out, 0, out).astype(out.dtype, copy=False) if out.dtype.kind in "fc" else out
+
+
+sign = _unary(_sign, "sign")
 logical_not = _unary(np.logical_not, "logical_not")
 
 
@@ -238,7 +244,7 @@ def threshold_backward(g, x, threshold):
     a graph of the gradient still depends on x, as PyTorch's does."""
     if isinstance(g, Tensor) or isinstance(x, Tensor):
         return OPS["threshold_backward"](g, x, threshold=threshold)
-    return where_or_zero(x > threshold, g)
+    return zero_where(x <= threshold, g)      # (PyTorch's test: a nan x lets g through)
 
 
 _SAME_SIZE_INT = {2: np.int16, 4: np.int32, 8: np.int64}
@@ -251,12 +257,26 @@ def where_or_zero(mask, g):
     np.where (whose per-element branch on a random mask costs the MLP 7%)."""
     if isinstance(g, Tensor) or isinstance(mask, Tensor):
         return where(mask, g, 0.0)
+    return _and_bits(g, mask, keep=True)
+
+
+def zero_where(mask, g):
+    """g with 0 where mask holds: PyTorch's grad.masked_fill(mask, 0) (see where_or_zero)."""
+    if isinstance(g, Tensor) or isinstance(mask, Tensor):
+        return g.masked_fill(mask if isinstance(mask, Tensor) else Tensor._make(np.asarray(mask, dtype=bool)), 0)
+    return _and_bits(g, mask, keep=False)
+
+
+def _and_bits(g, mask, keep):
     g = np.asarray(g)
     it = _SAME_SIZE_INT.get(g.dtype.itemsize) if g.dtype.kind == "f" else None
     if it is None:
-        return np.where(mask, g, g.dtype.type(0))
+        return np.where(mask, g, g.dtype.type(0)) if keep else np.where(mask, g.dtype.type(0), g)
     bits = np.asarray(mask).astype(it)
-    np.negative(bits, out=bits)                         # 1 -> -1: all bits set
+    if keep:
+        np.negative(bits, out=bits)                     # 1 -> -1 (all bits set), 0 -> 0
+    else:
+        np.subtract(bits, 1, out=bits)                  # 1 -> 0, 0 -> -1
     out = np.bitwise_and(g.view(it), bits, out=bits if bits.shape == g.shape else None)
     return out.view(g.dtype)
 

@@ -398,7 +398,7 @@ def relu(self):
 def threshold_backward(grad_output, self, threshold):
     """relu's gradient, grad_output where self > threshold: an op of its own (as in PyTorch), so that
     a graph of the gradient still depends on self (its derivative there is zero)."""
-    return dual.where_or_zero(self > threshold, grad_output)
+    return dual.zero_where(self <= threshold, grad_output)
 
 
 @op("abs", "AbsBackward0", saves=("self",),
@@ -620,7 +620,7 @@ def _share(g, mine, theirs, lost):
     tie, lost = mine == theirs, lost(mine, theirs)
     if isinstance(g, dual.Tensor):         # (with create_graph: the same ops, recorded)
         return dual.where(tie, g / 2, g).masked_fill(lost, 0)
-    return dual.where_or_zero(~lost, dual.where(tie, g / 2, g))
+    return dual.zero_where(lost, dual.where(tie, g / 2, g))
 
 
 def _pick_grad(mine, theirs):
@@ -655,7 +655,7 @@ def where(self, other, condition):
 
 def _fill_grad(g, n):
     """zero where the fill wrote (PyTorch's grad.masked_fill(mask, 0): not g * ~mask, inf * 0 is nan)"""
-    return dual.where_or_zero(dual.like(g, ~n.mask), g)
+    return dual.zero_where(dual.like(g, n.mask), g)
 
 
 @op("masked_fill", "MaskedFillBackward0", ("self",),
@@ -690,10 +690,19 @@ def _activation_in_float32(forward):
 
 
 @op("leaky_relu", "LeakyReluBackward0", saves=("self",),
-    self=lambda g, n: dual.where(n.self > 0, g, g * n.negative_slope))   # not mask * slope: 0.2 would round
+    self=lambda g, n: dual.call("leaky_relu_backward", g, n.self, negative_slope=n.negative_slope))
 @_activation_in_float32
 def leaky_relu(self, negative_slope=0.01):
     return np.where(self > 0, self, self * np.asarray(negative_slope, self.dtype))
+
+
+@op("leaky_relu_backward", "LeakyReluBackwardBackward0", ("grad_output", "self"), saves={"grad_output": ("self",)},
+    grad_output=lambda g, n: dual.call("leaky_relu_backward", g, n.self, negative_slope=n.negative_slope),
+    self=lambda g, n: dual.like(g, np.zeros_like(dual.data(g))))
+def leaky_relu_backward(grad_output, self, negative_slope):
+    """leaky_relu's gradient: an op of its own (as in PyTorch), so that with create_graph the
+    gradient still depends on self, as relu's threshold_backward. (Not mask * slope: 0.2 would round.)"""
+    return dual.where(self > 0, grad_output, grad_output * negative_slope)
 
 
 def _gelu_grad(g, n):
@@ -727,7 +736,7 @@ def silu(self):
 
 
 @op("elu", "EluBackward0", saves=("self",), float_result=True,
-    self=lambda g, n: dual.where(n.self > 0, g, g * n.alpha * dual.exp(n.self)))
+    self=lambda g, n: dual.where(n.self <= 0, g * n.alpha * dual.exp(n.self), g))    # (nan: g, as PyTorch)
 @_activation_in_float32
 def elu(self, alpha=1.0):
     return np.where(self <= 0, _expm1(self) * alpha, self).astype(self.dtype, copy=False)     # (-0. stays -0.)

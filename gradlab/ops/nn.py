@@ -180,13 +180,13 @@ def dropout_mask(self, other):
 
 # --- torch's in-place activations save their result, and so record another node (...Backward1) ---------
 @op("leaky_relu_inplace", "LeakyReluBackward1", saves=("result",),
-    self=lambda g, n: dual.where(n.result > 0, g, g * n.negative_slope))
+    self=lambda g, n: dual.call("leaky_relu_backward", g, n.result, negative_slope=n.negative_slope))
 def leaky_relu_inplace(self, negative_slope=0.01):
     return np.where(self > 0, self, self * np.asarray(negative_slope, self.dtype))
 
 
 @op("elu_inplace", "EluBackward1", saves=("result",),
-    self=lambda g, n: dual.where(n.result > 0, g, g * (n.result + n.alpha)))
+    self=lambda g, n: dual.where(n.result <= 0, g * (n.result + n.alpha), g))    # (nan: g, as PyTorch)
 def elu_inplace(self, alpha=1.0):
     return np.where(self > 0, self, alpha * np.expm1(np.minimum(self, 0))).astype(self.dtype, copy=False)
 

@@ -66,7 +66,7 @@ def mean_dim(self, dim, keepdim, self_sizes, count):
 def _even_split_grad(g, n):
     # ties share the gradient evenly, as PyTorch does for full max/min and amax/amin
     hits = n.self == _restore(n.result, n)
-    return _restore(g, n) * hits / dual.sum_keepdim(hits, n.dim)
+    return _restore(g, n) / dual.sum_keepdim(hits, n.dim) * hits      # (PyTorch's order: MulBackward0 last)
 
 
 def _evenly_distribute_grad(g, n):
@@ -74,7 +74,10 @@ def _evenly_distribute_grad(g, n):
     not g * hits, inf * 0 is nan). A nan result came from the nan inputs."""
     x, r = dual.data(n.self), dual.data(n.result)
     hits = np.isnan(x) if np.isnan(r) else x == r
-    return dual.where_or_zero(dual.like(g, hits), g / int(np.count_nonzero(hits)))
+    share = g / int(np.count_nonzero(hits))
+    if isinstance(g, dual.Tensor):      # (recorded as PyTorch's zeros.masked_fill_(hits, share))
+        return dual.like(g, np.zeros(x.shape, x.dtype)).masked_fill(dual.like(g, hits), share)
+    return dual.where_or_zero(hits, np.broadcast_to(share, x.shape))
 
 
 @op("max_all", "MaxBackward1", saves=("self", "result"),
@@ -204,8 +207,8 @@ def _norm_grad(g, n):
     if p == 1:
         return _restore(g, n) * dual.sign(x)
     if abs(p) == float("inf"):
-        hits = abs(x) == r
-        return _restore(g, n) * dual.sign(x) * hits / dual.sum_keepdim(hits, n.dim)
+        hits = (abs(x) == r) | (x != x)         # (PyTorch's: a nan input is a hit too)
+        return dual.sign(x) * (_restore(g, n) / dual.sum_keepdim(hits, n.dim) * hits)
     return _restore(g, n) * dual.where(r == 0, 0.0, x * abs(x) ** (p - 2) / r ** (p - 1))
 
 
