@@ -1417,9 +1417,6 @@ class Tensor:
         if isinstance(dim, (tuple, list)):      # several dims: SqueezeBackward2
             return OPS["squeeze_dims"](self, dim=_dims(dim, self._data.ndim),
                                        self_sizes=self._data.shape)._view_of(self)
-        if self._data.ndim == 0:
-            _wrap_dim(dim, 0)
-            return OPS["squeeze"](self, self_sizes=self._data.shape)._view_of(self)
         return OPS["squeeze_dim"](self, dim=_wrap_dim(dim, self._data.ndim),
                                   self_sizes=self._data.shape)._view_of(self)
 

@@ -1025,6 +1025,17 @@ def _threshold_backward(draw):
     return Case(_threshold_backward_fn, [away_from_zero(draw, shp, 0.2), uniform(draw, shp)])
 
 
+def _leaky_relu_backward_fn(T, x, g):
+    # leaky_relu's gradient, an op of its own with create_graph (as threshold_backward)
+    return T.autograd.grad(T.nn.functional.leaky_relu(x, 0.2), x, g, create_graph=True)[0]
+
+
+@sample("leaky_relu_backward", graph_names=False)
+def _leaky_relu_backward(draw):
+    shp = shape(draw)
+    return Case(_leaky_relu_backward_fn, [away_from_zero(draw, shp, 0.2), uniform(draw, shp)])
+
+
 @sample("alias")
 def _alias(draw):
     shp = shape(draw)

@@ -38,11 +38,6 @@ import gradlab  # noqa: E402
 #     "area|call|kinds of difference|torch: <outcome>|gradlab: <outcome>"  ->  one-line reason.
 # The first block names causes that span many calls; the second lists the remaining groups one by one.
 KNOWN_DIFFERENCES = {
-    # --- causes that span many calls ---
-    "*|torch: TypeError: * received an invalid combination of arguments*":
-        "torch's overload-resolution error (it lists every signature) is not reproduced",
-    "*|torch: TypeError: *argument '*' * must be *, not *|gradlab: *":
-        "argument type checks (dim as str/float/None, ...) do not give torch's binding TypeError",
     # (an internal error is only excused by a pattern that names it: `...|internal:<error> '<text>'|...`)
     # --- remaining groups, one by one (written by `python tests/test_api_fuzz.py --update-known`) ---
     "nn|sweep:F.elu|internal:TypeError 'numpy'|*":

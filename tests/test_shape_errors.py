@@ -5,8 +5,7 @@
 outcome (the result's shape, dtype and grad_fn, or the exception's type and first line) must be
 the same. Seeds are fixed.
 
-KNOWN_DIFFERENCES lists what does not match yet (README, "What does not work yet"): `tril` and
-`diag` are not implemented, and five operations on 0-d tensors differ (ON_0D).
+known_difference names what does not match yet: `expand(-1, ...)` of a 0-d tensor (ON_0D).
 """
 import random
 
@@ -46,11 +45,13 @@ def case(seed):
     return a, b, rnd.choice(expressions)
 
 
-ON_0D = ("a.index_select", "a.prod", "a.squeeze", "a.expand", "a.gather")
+# expand(-1, ...) of a 0-d tensor: PyTorch fails in its size arithmetic ("numel: integer multiplication
+# overflow"), gradlab with the message of a -1 in a new leading dim
+ON_0D = ("a.expand(-1",)
 
 
 def known_difference(a, b, expression):
-    return (a == () and expression.startswith(ON_0D)) or (b == () and expression.startswith("a.gather"))
+    return a == () and expression.startswith(ON_0D)
 
 
 def outcome(module, a, b, expression):
@@ -77,4 +78,4 @@ def test_same_as_pytorch(a, b, expression):
 
 def test_the_known_differences_are_few():
     """What is left out above stays a short, named list (it must shrink, not grow)."""
-    assert sum(known_difference(*c) for c in CASES) <= 160
+    assert sum(known_difference(*c) for c in CASES) <= 20

@@ -90,8 +90,9 @@ def _nll_grad(g, n):
     if n.reduction == "mean":
         scale = scale / n.total_weight
     if n.reduction == "none" and len(n.self_sizes) > 1:
-        return dual.like(g, scale) * dual.unsqueeze(g, 1)
-    return dual.like(g, scale) * g
+        g = dual.unsqueeze(g, 1)
+    # PyTorch writes -w * g at the targets into zeros: elsewhere +0, even for g = inf or g < 0
+    return dual.where_or_zero(dual.like(g, onehot != 0), dual.like(g, scale) * g)
 
 
 def _class_weights(n):
@@ -217,9 +218,12 @@ def _nll2d_grad(g, n):
     np.put_along_axis(scale, target, -weight[:, None].astype(scale.dtype), axis=1)
     if n.reduction == "mean":
         scale = scale / n.total_weight
+    picked = np.zeros(n.self_sizes, dtype=bool)
+    np.put_along_axis(picked, target, n.valid[:, None], axis=1)
     if n.reduction == "none":
-        return dual.like(g, scale) * dual.unsqueeze(g, 1)
-    return dual.like(g, scale) * g
+        g = dual.unsqueeze(g, 1)
+    # PyTorch writes -w * g at the targets into zeros: elsewhere +0, even for g = inf or g < 0
+    return dual.where_or_zero(dual.like(g, picked), dual.like(g, scale) * g)
 
 
 @op("nll_loss2d", "NllLoss2DBackward0", ("self",), self=_nll2d_grad)

@@ -65,6 +65,8 @@ def squeeze(self, self_sizes):
 @op("squeeze_dim", "SqueezeBackward1", promote=False,
     self=lambda g, n: g.reshape(n.self_sizes))
 def squeeze_dim(self, dim, self_sizes):
+    if self.ndim == 0:                 # (squeeze(0) of a 0-d tensor: the tensor itself)
+        return self
     return np.squeeze(self, axis=dim) if self.shape[dim] == 1 else self
 
 
@@ -281,8 +283,8 @@ def index_fill_zero(self, key):
 @op("gather", "GatherBackward0", promote=False,
     self=lambda g, n: _gather_grad(g, n))
 def gather(self, dim, index, self_sizes):
-    if self.ndim == 0:                 # (a 0-d tensor is gathered from as if it were 1-d)
-        return self.reshape(1)[index]
+    if self.ndim == 0 or index.ndim == 0:     # (0-d tensors count as 1-d; the result is shaped like the index)
+        return self.reshape(-1)[index]
     # out[i][j] = self[i][index[i][j]] (dim 1): shaped like the index, which may be smaller than self in
     # the other dims (np.take_along_axis would broadcast it to self's shape instead)
     key = list(np.indices(index.shape, sparse=True))
@@ -293,17 +295,18 @@ def gather(self, dim, index, self_sizes):
 def _gather_grad(g, n):
     if not n.self_sizes:               # 0-d input: every gathered element was that one value
         return dual.sum_dims(g, tuple(range(n.index.ndim))).reshape(())
+    if n.index.ndim == 0:              # 0-d index into a 1-d input
+        return _scatter_into_zeros(g, n, (n.index,))
     key = list(np.indices(n.index.shape, sparse=True))
     key[n.dim] = n.index
     return _scatter_into_zeros(g, n, tuple(key))
 
 
 @op("index_select", "IndexSelectBackward0", promote=False,
-    self=lambda g, n: _scatter_into_zeros(g, n, (slice(None),) * n.dim + (n.index,)) if n.self_sizes
-    else dual.sum_dims(g, tuple(range(n.index.ndim))).reshape(()))
+    self=lambda g, n: _scatter_into_zeros(g, n, (slice(None),) * n.dim + (n.index,)) if n.self_sizes else g)
 def index_select(self, dim, index, self_sizes):
-    if self.ndim == 0:                 # (0-d input: the one value, shaped like the index)
-        return self.reshape(1)[index]
+    if self.ndim == 0:                 # (0-d input: its one value, 0-d as in PyTorch, whatever the index's shape)
+        return self.copy()
     return np.take(self, index, axis=dim)
 
 
