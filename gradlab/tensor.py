@@ -2419,9 +2419,11 @@ def _check_inplace_result(t, opname, other, alpha=1):
                 shape = np.broadcast_shapes(data.shape, od.shape)
             except ValueError:
                 _indexing._check_inplace_allowed(t)
+                _indexing.check_overlaps(t, (other,))
                 raise broadcast_error(data.shape, od.shape) from None
             if shape != data.shape:
                 _indexing._check_inplace_allowed(t)
+                _indexing.check_overlaps(t, (other,))
                 raise RuntimeError(f"output with shape [{', '.join(map(str, data.shape))}] doesn't match the "
                                    f"broadcast shape [{', '.join(map(str, shape))}]")
         if od.dtype == data.dtype and opname != "div" and alpha.__class__ is int:
@@ -2440,9 +2442,7 @@ def _check_inplace_result(t, opname, other, alpha=1):
     kind, target = res.kind, data.dtype.kind
     if (kind in "fc" and target in "biu") or (kind == "c" and target != "c") or (target == "b" and kind != "b"):
         _indexing._check_inplace_allowed(t)
-        if 0 in data.strides and data.size > 1 and any(step == 0 and size > 1
-                                                       for step, size in zip(data.strides, data.shape)):
-            raise RuntimeError(_indexing._OVERLAP)          # (an expanded target is refused first)
+        _indexing.check_overlaps(t, (other,) if other.__class__ is Tensor else ())   # (refused first)
         raise RuntimeError(f"result type {_dtype.from_numpy_dtype(res)._legacy[:-6]} can't be cast to the "
                            f"desired output type {_kind(t)}")
     if alpha.__class__ is bool and kind != "b":

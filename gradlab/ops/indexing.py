@@ -502,9 +502,9 @@ def _partial_overlap(t, other):
     return a_begin < b_end and b_begin < a_end
 
 
-def run_inplace(t, opkey, args, params):
-    """x.add_(y) and friends: compute like the out-of-place op, then write into x."""
-    _check_inplace_allowed(t)             # (autograd's checks come first, as in PyTorch)
+def check_overlaps(t, args):
+    """Writing into t from args: PyTorch refuses an expanded t, then an input that partly overlaps t
+    (before it looks at shapes or dtypes)."""
     data = t._data
     if 0 in data.strides and data.size > 1 and any(
             step == 0 and size > 1 for step, size in zip(data.strides, data.shape)):
@@ -513,6 +513,13 @@ def run_inplace(t, opkey, args, params):
         # (arrays that own their memory cannot overlap another one: the common p -= lr * g is quick)
         if isinstance(a, Tensor) and (data.base is not None or a._data.base is not None) and _partial_overlap(t, a):
             raise RuntimeError(_PARTIAL_OVERLAP)
+
+
+def run_inplace(t, opkey, args, params):
+    """x.add_(y) and friends: compute like the out-of-place op, then write into x."""
+    _check_inplace_allowed(t)             # (autograd's checks come first, as in PyTorch)
+    check_overlaps(t, args)
+    data = t._data
     records = grad_mode._state["enabled"] and (
         t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
     if records:
