@@ -57,7 +57,8 @@ _NO_ROUNDING = _NoRounding()
 
 class Tensor:
     __slots__ = ("_data", "_requires_grad", "grad_fn", "_output_nr", "_version_counter", "_grad",
-                 "_retains_grad", "_hooks", "_base", "_accumulator", "_views", "__weakref__")
+                 "_retains_grad", "_hooks", "_base", "_accumulator", "_views", "__weakref__",
+                 "_multi_output")      # (set only on outputs of unbind/split: read with getattr and a default)
 
     # --- construction ---------------------------------------------------------------------------
     def __new__(cls, *args, **kwargs):
@@ -1568,7 +1569,7 @@ class Tensor:
         if self._data.ndim == 0:
             raise IndexError(f"Dimension specified as {_wrap_dim(dim, 0)} but tensor has no dimensions")
         d = _wrap_dim(dim, self._data.ndim)
-        return tuple(t._view_of(self) for t in OPS["unbind"](self, dim=d))
+        return _multi_output_views(self, "Unbind", OPS["unbind"](self, dim=d))
 
     def split(self, split_size, dim=0):
         if isinstance(split_size, bool):          # (PyTorch's parser marks every argument then)
@@ -1606,7 +1607,8 @@ class Tensor:
                 raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
                                    f"size at dimension {d}), but got split_sizes={sizes}")
         sections = np.cumsum(sizes)[:-1].tolist()
-        return tuple(t._view_of(self) for t in OPS["split"](self, dim=d, sections=sections))
+        return _multi_output_views(self, "Split" if isinstance(split_size, int) else "SplitWithSizes",
+                                   OPS["split"](self, dim=d, sections=sections))
 
     def chunk(self, chunks, dim=0):
         if self._data.ndim == 0:
@@ -1982,6 +1984,17 @@ def _argument_type_name(x):
     if isinstance(x, Size):
         return "torch.Size"
     return "Tensor" if isinstance(x, Tensor) else _type_name(x)
+
+
+def _multi_output_views(base, name, outputs):
+    """The views unbind and split return. PyTorch refuses to change one of them in place while it
+    requires grad ("Output 1 of Unbind is a view and is being modified inplace..."): each remembers
+    which output of which function it is."""
+    views = tuple(t._view_of(base) for t in outputs)
+    if grad_mode._state["enabled"] and base.requires_grad:
+        for i, view in enumerate(views):
+            view._multi_output = (name, i)
+    return views
 
 
 class _ReturnType(tuple):

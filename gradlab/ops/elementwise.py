@@ -696,7 +696,7 @@ def leaky_relu(self, negative_slope=0.01):
     return np.where(self > 0, self, self * np.asarray(negative_slope, self.dtype))
 
 
-@op("leaky_relu_backward", "LeakyReluBackwardBackward0", ("grad_output", "self"), saves={"grad_output": ("self",)},
+@op("leaky_relu_backward", "LeakyReluBackwardBackward0", ("grad_output", "self"), saves=("self",),
     grad_output=lambda g, n: dual.call("leaky_relu_backward", g, n.self, negative_slope=n.negative_slope),
     self=lambda g, n: dual.like(g, np.zeros_like(dual.data(g))))
 def leaky_relu_backward(grad_output, self, negative_slope):

@@ -307,6 +307,12 @@ _NO_GRAD_VIEW_INPLACE = (
 def _check_inplace_allowed(t, as_view=False):
     if not grad_mode._state["enabled"]:
         return
+    multi = getattr(t, "_multi_output", None)          # an output of unbind or split (see tensor.py)
+    if multi is not None and t.requires_grad:
+        raise RuntimeError(f"Output {multi[1]} of {multi[0]} is a view and is being modified inplace. This view is "
+                           "the output of a function that returns multiple views. Such functions do not allow the "
+                           "output views to be modified inplace. You should replace the inplace operation by an "
+                           "out-of-place one.")
     if t._accumulator is _NO_GRADIENT_EDGE:     # a view made under no_grad (see Tensor._view_of)
         raise RuntimeError(_NO_GRAD_VIEW_INPLACE)
     base = t._base
