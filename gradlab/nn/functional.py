@@ -30,6 +30,14 @@ def _tensor_arg(name, value, arg="input", position=1):
         raise TypeError(f"{name}(): argument '{arg}' (position {position}) must be Tensor, not {_type_name(value)}")
 
 
+def _number_arg(name, value, arg, position):
+    """A Scalar argument of PyTorch's C++ functions (elu's alpha, leaky_relu's negative_slope): a
+    number, checked before anything else."""
+    if not isinstance(value, (int, float, np.number)):      # (a bool is a number too)
+        from .._argparse import type_name
+        raise TypeError(f"{name}(): argument '{arg}' (position {position}) must be Number, not {type_name(value)}")
+
+
 def _check_reduction(reduction):
     """torch's _Reduction.get_enum: the valid names, and the old 'elementwise_mean' (a warning, then 'mean')."""
     if reduction in ("mean", "sum", "none"):
@@ -150,6 +158,7 @@ def _float_only(kernel, input):
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     _tensor_arg("leaky_relu_" if inplace else "leaky_relu", input)
+    _number_arg("leaky_relu_" if inplace else "leaky_relu", negative_slope, "negative_slope", 2)
     _float_only("leaky_relu_cpu", input)
     if inplace:         # torch records the in-place form as LeakyReluBackward1 (it saves the result)
         return input._inplace("leaky_relu_inplace", negative_slope=negative_slope)
@@ -178,6 +187,7 @@ def silu(input, inplace=False):
 
 def elu(input, alpha=1.0, inplace=False):
     _tensor_arg("elu_" if inplace else "elu", input)
+    _number_arg("elu_" if inplace else "elu", alpha, "alpha", 2)
     _float_only("elu_cpu", input)
     if inplace:         # torch records the in-place form as EluBackward1 (it saves the result)
         return input._inplace("elu_inplace", alpha=alpha)
