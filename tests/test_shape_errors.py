@@ -78,4 +78,4 @@ def test_same_as_pytorch(a, b, expression):
 
 def test_the_known_differences_are_few():
     """What is left out above stays a short, named list (it must shrink, not grow)."""
-    assert sum(known_difference(*c) for c in CASES) <= 20
+    assert sum(known_difference(*c) for c in CASES) <= 1
