@@ -584,8 +584,14 @@ def fill_inplace(t, value):
         key = "zero" if value == 0 else "fill"
         result = OPS[key](_stand_in(t, key), value=value)
         return _adopt(t, result)
-    if t._data.flags.writeable:
-        t._data[...] = value
+    data = t._data
+    if data.flags.writeable:
+        data[...] = value
+    elif t._base is None and not t._views and data.size and all(st == 0 for st in data.strides):
+        # one number seen at every position, owned by no other tensor (the gradient autograd.grad gives
+        # for x.sum()): PyTorch fills that one memory location; here it becomes a fresh one
+        data = np.ndarray(data.shape, data.dtype, np.full(1, value, data.dtype), 0, data.strides)
+        t._data = data
     else:                          # an expanded view (numpy's are read-only): PyTorch fills its memory
         _write_through_base(t, Ellipsis, value)
     t._version_counter[0] += 1
