@@ -6,7 +6,7 @@ is stored. These tests check the rest:
 
 * every notebooks/NN_name.ipynb comes from notebooks_src/NN_name.py and is up to date with it, and the
   notebooks folder holds nothing but notebooks;
-* each seed tutorial (../shared/seeds; its code cells in tests/data) has a mirror notebook that performs the tutorial's operations in
+* each seed tutorial (its code cells in tests/data) has a mirror notebook that performs the tutorial's operations in
   the tutorial's order;
 * nbval's markers are cell tags, never comments in the code: at least 80% of the code cells carry
   `nbval-check-output`, and no cell that shows a rendered graph is checked;
@@ -28,7 +28,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 NOTEBOOKS = REPO / "notebooks"
 SOURCE_DIR = REPO / "notebooks_src"
-# the seed tutorials' code cells (tests/data/make_test_data.py extracts them from ../shared/seeds)
+# the seed tutorials' code cells (tools/make_test_data.py extracts them from the seed tutorials)
 SEED_CELLS = {name: data["cells"] for name, data in
               json.loads((REPO / "tests" / "data" / "seed_tutorials.json").read_text(encoding="utf-8")).items()}
 CHECK, IGNORE, RAISES = "nbval-check-output", "nbval-ignore-output", "raises-exception"

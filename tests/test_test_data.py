@@ -1,7 +1,7 @@
-"""The test data the repository carries (tests/data) is what tests/data/make_test_data.py makes.
+"""The test data the repository carries (tests/data) is what tools/make_test_data.py makes.
 
 The suite reads only tests/data, so it runs on a bare clone. Where the project's references sit
-beside the clone (../shared, as on the team's machines), these tests check that the carried files
+beside the clone (as on the team's machines), these tests check that the carried files
 are current: the seed tutorials' code cells, and torch's printed text for every reference case.
 """
 import importlib.util
@@ -10,8 +10,8 @@ import pathlib
 
 import pytest
 
-DATA = pathlib.Path(__file__).resolve().parent / "data"
-spec = importlib.util.spec_from_file_location("make_test_data", DATA / "make_test_data.py")
+TOOL = pathlib.Path(__file__).resolve().parents[1] / "tools" / "make_test_data.py"
+spec = importlib.util.spec_from_file_location("make_test_data", TOOL)
 make = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(make)
 
@@ -38,13 +38,13 @@ def test_extracting_cells_of_a_web_page():
     assert make.extract_cells(text) == ["with a:\n    b()"]
 
 
-@pytest.mark.skipif(not make.SEEDS.is_dir(), reason="../shared/seeds is not beside this clone")
+@pytest.mark.skipif(not make.SEEDS.is_dir(), reason="the seed tutorials are not beside this clone")
 def test_seed_cells_are_current():
     assert make.seed_tutorials() == _carried(make.SEED_TUTORIALS)
 
 
 @pytest.mark.torch
-@pytest.mark.skipif(not make.REFERENCE.exists(), reason="../shared/reference is not beside this clone")
+@pytest.mark.skipif(not make.REFERENCE.exists(), reason="the project's references are not beside this clone")
 def test_repr_cases_are_current():
     pytest.importorskip("torch")
     assert make.repr_cases() == _carried(make.REPR_CASES)

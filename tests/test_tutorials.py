@@ -1,4 +1,4 @@
-"""The five seed tutorials (../shared/seeds, code cells carried in tests/data) run with gradlab in place of torch.
+"""The five seed tutorials (their code cells carried in tests/data) run with gradlab in place of torch.
 
 Their code cells are extracted in order and run in one process the way a notebook does (the
 value of a cell's last expression is displayed with IPython's pretty printer). The oracle is real
@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-# the tutorials' code cells (tests/data/make_test_data.py extracts them from ../shared/seeds)
+# the tutorials' code cells (tools/make_test_data.py extracts them from the seed tutorials)
 SEED_DATA = pathlib.Path(__file__).resolve().parent / "data" / "seed_tutorials.json"
 TUTORIALS = json.loads(SEED_DATA.read_text(encoding="utf-8"))
 SEEDS = sorted(TUTORIALS)

@@ -1,6 +1,6 @@
 """Regenerate the test data that the repository carries, so the suite runs on a bare clone.
 
-    python tests/data/make_test_data.py          (needs real torch 2.13 and ../shared beside the repository)
+    python tools/make_test_data.py          (needs real torch 2.13 and ../shared beside the repository)
 
 Two files, both derived here, never edited by hand:
 
@@ -19,8 +19,9 @@ import pathlib
 import re
 import sys
 
-HERE = pathlib.Path(__file__).resolve().parent
-SHARED = HERE.parents[2] / "shared"
+REPO = pathlib.Path(__file__).resolve().parents[1]
+HERE = REPO / "tests" / "data"
+SHARED = REPO.parent / "shared"
 REFERENCE = SHARED / "reference" / "torch_repr_cases.json"
 SEEDS = SHARED / "seeds"
 REPR_CASES = HERE / "torch_repr_cases.json"
