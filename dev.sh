@@ -14,7 +14,7 @@ need_apt() {  # install Debian packages only when their program is missing
     command -v dot >/dev/null 2>&1 || missing+=(graphviz)
     if [[ "${1:-}" == browser ]] && ! command -v chromium >/dev/null 2>&1; then missing+=(chromium); fi
     # a CJK font, so that screenshots of the Korean and Chinese players show their text
-    if [[ "${1:-}" == browser ]] && ! fc-list 2>/dev/null | grep -qi "wenquanyi"; then missing+=(fonts-wqy-microhei); fi
+    if [[ "${1:-}" == browser ]] && ! fc-list 2>/dev/null | grep -i "wenquanyi" >/dev/null; then missing+=(fonts-wqy-microhei); fi   # (no -q: pipefail)
     ((${#missing[@]})) || return 0
     echo "[setup] installing from the OS package manager: ${missing[*]}"
     local sudo=""; [[ $(id -u) == 0 ]] || sudo="sudo"
