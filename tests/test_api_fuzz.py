@@ -40,8 +40,6 @@ import gradlab  # noqa: E402
 KNOWN_DIFFERENCES = {
     # (an internal error is only excused by a pattern that names it: `...|internal:<error> '<text>'|...`)
     # --- remaining groups, one by one (written by `python tests/test_api_fuzz.py --update-known`) ---
-    "nn|sweep:F.elu|internal:TypeError 'numpy'|*":
-        "torch TypeError: elu(): argument 'alpha' (position  | gradlab TypeError: unsupported operand type(s) for *:",
     'dtypes|create:linspace|value|*':
         'torch tensor torch.uint8 (11,) | gradlab tensor torch.uint8 (11,)',
     'indexing|setitem|gradlab-raises+warnings|*':
@@ -164,10 +162,6 @@ KNOWN_DIFFERENCES = {
         'torch TypeError: split() missing 1 required positio | gradlab TypeError: Tensor.split() missing 1 required ',
     'errors|sweep:torch.sum|torch-raises|*':
         "torch TypeError: sum(): argument 'keepdim' (positio | gradlab tensor torch.int64 (1, 3)",
-    'nn|sweep:F.leaky_relu|exc-type|*':
-        'torch TypeError: leaky_relu(): argument \'negative_s | gradlab NotImplementedError: "leaky_relu_cpu" not imp',
-    'nn|sweep:nn.ELU|exc-type|*':
-        'torch TypeError: elu(): argument \'alpha\' (position  | gradlab NotImplementedError: "elu_cpu" not implemente',
     # end of KNOWN_DIFFERENCES
 }
 
