@@ -255,3 +255,37 @@ def test_slot_labels_sit_beside_the_arrows_not_on_them(make):
             if key != keys[i]:
                 assert not any(label[0] + 1 < x < label[2] - 1 and label[1] < y < label[3] for x, y in points), \
                     (label, "on another edge's line")
+
+
+def test_one_writer_quotes_every_value_the_same_way():
+    from gradlab.viz.dot import DotWriter, Html, quote
+    assert quote('a"b\\c\nd') == '"a\\"b\\\\c\\nd"'
+    w = DotWriter("g")
+    w.defaults("graph", {"rankdir": "LR", "pad": 0.2})
+    w.node("n0", {"label": "edge", "shape": "box", "width": 1.5, "fixedsize": False, "xlabel": Html("<B>x</B>"),
+                  "color": "#ff0000", "tooltip": 'say "hi"'})
+    w.node("n1", {"label": "n1"})
+    w.edge("n0", "n1", {"label": " 2.5 everywhere "})
+    w.same_rank("n0", "n1")
+    text = w.text()
+    assert '  n0 [label="edge", shape=box, width=1.5, fixedsize=false, xlabel=<<B>x</B>>, color="#ff0000", ' \
+           'tooltip="say \\"hi\\""];' in text                    # a DOT keyword as a label is quoted
+    assert text.startswith("digraph g {\n  graph [rankdir=LR, pad=0.2];") and text.endswith("}\n")
+    assert '  n0 -> n1 [label=" 2.5 everywhere "];' in text and "  {rank=same; n0; n1;}" in text
+    if __import__("shutil").which("dot"):
+        from gradlab.viz.render import render_svg
+        assert render_svg(text, raise_errors=True).count('class="node"') == 2
+
+
+def test_one_edge_one_writer_one_renderer_in_the_package():
+    """gradlab.viz has one Edge class (graph.py), one DOT writer and quoter (dot.py), one runner of `dot`
+    (render.py): the backward player builds on them rather than keeping its own."""
+    import pathlib
+    import gradlab.viz
+    root = pathlib.Path(gradlab.viz.__file__).parent
+    sources = {p.relative_to(root).as_posix(): p.read_text(encoding="utf-8") for p in root.rglob("*.py")}
+    where = lambda pattern: sorted(name for name, text in sources.items() if re.search(pattern, text, re.M))
+    assert where(r"^class Edge\b") == ["graph.py"]
+    assert where(r"digraph \{|\"digraph ") == ["dot.py"]
+    assert where(r"^def (escape|quote|_esc\w*|_dot_quote)\(") == ["dot.py"]
+    assert where(r"\bsubprocess\b") == ["render.py"]

@@ -5,7 +5,7 @@ import warnings
 import pytest
 
 import gradlab as torch
-from gradlab.viz.graph import Edge, FunctionNode, TensorNode, walk
+from gradlab.viz.graph import Edge, FunctionNode, TensorNode, backward_order, walk
 
 
 def tutorial():
@@ -290,3 +290,34 @@ def test_graph_lookup_helpers():
 def test_drawing_something_that_is_not_a_graph_says_so(bad):
     with pytest.raises(TypeError, match="draw\\(\\) expects a Tensor, a grad_fn node, or a list of them"):
         walk(bad)
+
+
+def test_edges_name_their_input_slot_and_the_output_they_read():
+    x = torch.ones(2, requires_grad=True)
+    a, b = x.unbind(0)
+    out = a * b + x.exp().sum()
+    g = walk(out, functions_only=True)
+    assert [e.id for e in g.edges] == [f"e{i}" for i in range(len(g.edges))]
+    for e in g.edges:
+        dst, src = g.node(e.dst).node_ref(), g.node(e.src).node_ref()
+        assert dst.next_functions[e.input_nr] == (src, e.output_nr)
+    mul = functions(g, "MulBackward0")[0]
+    assert mul.inputs == ["self", "other"]
+    assert sorted(e.output_nr for e in g.edges if e.dst == mul.id) == [0, 1]      # unbind's two outputs
+
+
+def test_backward_order_puts_senders_first_and_prunes_to_targets():
+    x = torch.ones(2, requires_grad=True)
+    w = torch.ones(2, requires_grad=True)
+    a = x * w
+    out = (a * a + a.exp()).sum() + (x * 3).sum()
+    g = walk(out, functions_only=True)
+    order = backward_order(g)
+    assert sorted(order) == sorted(n.id for n in g.functions)
+    place = {node_id: k for k, node_id in enumerate(order)}
+    assert all(place[e.dst] < place[e.src] for e in g.edges)         # a node runs after all that send to it
+    acc_w = next(n.id for n in g.functions if n.kind == "accumulate" and n.node_ref().variable is w)
+    pruned = backward_order(g, [acc_w])
+    names = [g.node(i).name for i in pruned]
+    assert pruned[-1] == acc_w and "ExpBackward0" in names and names.count("AccumulateGrad") == 1
+    assert len(pruned) < len(order)                                   # x * 3 and x's AccumulateGrad are gone

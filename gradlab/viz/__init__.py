@@ -7,19 +7,22 @@ Four small steps, each testable alone (see design.md):
     render.render_svg(dot_text) -> SVG, or None          runs Graphviz's `dot` program
     tree.tree_text(graph) -> text drawing                the fallback without `dot`
 
+The backward player (`animate_backward`, package `player/`) is built on the same walk, DOT writer and renderer.
+
 `import gradlab` does not import this package; nothing here imports graphviz or ipywidgets.
 """
 import html
 import os
 
-from .dot import to_dot
+from .dot import layout_cost, to_dot
 from .graph import Edge, FunctionNode, Graph, TensorNode, walk
 from .i18n import get_language, set_language
+from .player import BackwardPlayer, animate_backward, legend_html, record_backward
 from .render import INSTALL_HINT, GraphvizNotFound, render_svg, svg_img_html, which_dot
 from .render import render as _render   # keep `gradlab.viz.render` the module
 from .tree import TextDrawing, tree, tree_text
 
-__all__ = ["draw", "animate_backward", "set_language", "get_language", "tree", "walk", "to_dot", "render_svg", "which_dot", "GraphDrawing", "Graph", "TensorNode",
+__all__ = ["draw", "animate_backward", "record_backward", "BackwardPlayer", "legend_html", "set_language", "get_language", "tree", "walk", "to_dot", "render_svg", "which_dot", "GraphDrawing", "Graph", "TensorNode",
            "FunctionNode", "Edge", "INSTALL_HINT", "GraphvizNotFound"]
 
 _FORMATS = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
@@ -111,7 +114,6 @@ def draw(root_or_roots, names=None, show_saved=False, functions_only=False, rank
     the graph's long edges would make the layout take more than about a second (a leaf feeding hundreds of
     ops far apart): no drawing freezes a cell. An explicit max_nodes= is obeyed (dot then has 8 s).
     """
-    from .dot import layout_cost
     limit = MAX_NODES if max_nodes is None else max_nodes
     graph = walk(root_or_roots, names=names, show_saved=show_saved, functions_only=functions_only,
                  max_nodes=limit)
@@ -128,10 +130,3 @@ def draw(root_or_roots, names=None, show_saved=False, functions_only=False, rank
                                   f"edges would make a larger drawing slow to lay out); pass max_nodes= to draw more.")
     return GraphDrawing(graph, to_dot(graph, rankdir=rankdir, legend=legend))
 
-
-def __getattr__(name):
-    # the animation lives in its own module (written separately); import it on first use
-    if name in ("animate_backward",):
-        from . import animation
-        return getattr(animation, name)
-    raise AttributeError(f"module 'gradlab.viz' has no attribute {name!r}")

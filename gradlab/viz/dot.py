@@ -20,6 +20,8 @@ Colour legend (shown in the drawing with legend=True), in the spirit of torchviz
 Edges follow the forward pass (inputs above, outputs below with rankdir='TB'); an edge into a
 Function with several inputs is labelled with the input slot (`self`, `other`).
 """
+import re
+
 from .graph import FunctionNode, TensorNode
 
 TENSOR_STYLE = {   # kind -> (fill, border)
@@ -49,6 +51,57 @@ LEGEND = [  # (fill, border, text) rows of the legend
 
 # Inside an HTML-like label (delimited by < >) only these can end the label or start markup.
 _ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}
+
+
+class Html(str):
+    """An HTML-like label's markup: DOT writes it between < and >, where a string goes between quotes."""
+
+
+_BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|-?(\d+\.?\d*|\.\d+)")
+_KEYWORDS = {"node", "edge", "graph", "digraph", "subgraph", "strict"}     # bare, these would be syntax
+
+
+def quote(text):
+    """Any text as a DOT string in double quotes; a line break becomes DOT's centred line break."""
+    return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _value(value):
+    if isinstance(value, Html):
+        return f"<{value}>"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = str(value)
+    return text if _BARE.fullmatch(text) and text.lower() not in _KEYWORDS else quote(text)
+
+
+class DotWriter:
+    """The one writer of DOT text in gradlab.viz (drawings and the backward player): statements in the
+    order given, every attribute value written the same way (a name or number bare, any other text
+    quoted, an `Html` label between < >), so no caller quotes or escapes by hand."""
+
+    def __init__(self, name="gradlab"):
+        self.lines = [f"digraph {name} {{"]
+
+    @staticmethod
+    def _attrs(attrs):
+        return ", ".join(f"{key}={_value(value)}" for key, value in attrs.items())
+
+    def defaults(self, kind, attrs):
+        """Attributes for the whole graph (kind 'graph') or every node/edge after this line."""
+        self.lines.append(f"  {kind} [{self._attrs(attrs)}];")
+
+    def node(self, node_id, attrs):
+        self.lines.append(f"  {node_id} [{self._attrs(attrs)}];")
+
+    def edge(self, src, dst, attrs):
+        self.lines.append(f"  {src} -> {dst} [{self._attrs(attrs)}];")
+
+    def same_rank(self, *node_ids):
+        self.lines.append(f"  {{rank=same; {'; '.join(node_ids)};}}")
+
+    def text(self):
+        return "\n".join(self.lines + ["}"]) + "\n"
 
 
 def escape(text):
@@ -118,35 +171,37 @@ def function_label(node, names=None):
 
 
 def _table(rows):
-    return '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">' + "".join(rows) + "</TABLE>>"
+    return Html('<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">' + "".join(rows) + "</TABLE>")
 
 
-def _node_line(node, names):
+def _node(writer, node, names):
     if isinstance(node, TensorNode):
         fill, border = TENSOR_STYLE[node.kind]
-        attrs = f'shape=box, style="filled", fillcolor="{fill}", color="{border}"'
+        attrs = {"shape": "box", "style": "filled", "fillcolor": fill, "color": border}
         if node.kind == "output":
-            attrs += ", penwidth=1.5"
-        return f"  {node.id} [{attrs}, label={tensor_label(node)}];"
-    if node.kind == "accumulate":
-        attrs = f'shape=box, style="rounded,filled,dashed", fillcolor="{ACCUMULATE_FILL}", color="{ACCUMULATE_BORDER}"'
+            attrs["penwidth"] = 1.5
+        attrs["label"] = tensor_label(node)
+    elif node.kind == "accumulate":
+        attrs = {"shape": "box", "style": "rounded,filled,dashed", "fillcolor": ACCUMULATE_FILL,
+                 "color": ACCUMULATE_BORDER, "label": function_label(node, names)}
     elif node.is_grad_fn_of is not None:
-        attrs = f'shape=box, style="rounded,filled", fillcolor="{FUNCTION_FILL}", color="{GRAD_FN_BORDER}", penwidth=2'
+        attrs = {"shape": "box", "style": "rounded,filled", "fillcolor": FUNCTION_FILL, "color": GRAD_FN_BORDER,
+                 "penwidth": 2, "label": function_label(node, names)}
     else:
-        attrs = f'shape=box, style="rounded,filled", fillcolor="{FUNCTION_FILL}", color="{FUNCTION_BORDER}"'
-    return f"  {node.id} [{attrs}, label={function_label(node, names)}];"
+        attrs = {"shape": "box", "style": "rounded,filled", "fillcolor": FUNCTION_FILL, "color": FUNCTION_BORDER,
+                 "label": function_label(node, names)}
+    writer.node(node.id, attrs)
 
 
-def _edge_line(edge, accumulate_ids, parallel=False):
-    attrs = []
+def _edge(writer, edge, accumulate_ids, parallel=False):
     if edge.kind == "grad_fn" and edge.src in accumulate_ids:
-        attrs.append(f'style=dashed, color="{ACCUMULATE_BORDER}", arrowhead=none')
+        attrs = {"style": "dashed", "color": ACCUMULATE_BORDER, "arrowhead": "none"}
     elif edge.kind == "grad_fn":
-        attrs.append(f'color="{GRAD_FN_BORDER}"')
+        attrs = {"color": GRAD_FN_BORDER}
     elif edge.kind == "saved":
-        attrs.append(f'style=dashed, color="#e69500", fontcolor="#b36b00", constraint=false')
+        attrs = {"style": "dashed", "color": "#e69500", "fontcolor": "#b36b00", "constraint": False}
     else:
-        attrs.append(f'color="{EDGE_COLOR}"')
+        attrs = {"color": EDGE_COLOR}
     if edge.label:
         # an external label: placed after the layout beside its edge, never on an arrow or a node (a head
         # label sat on the arrowheads and two of them collided at a node; a plain label adds a rank per
@@ -154,8 +209,8 @@ def _edge_line(edge, accumulate_ids, parallel=False):
         # sit on the other edge: those get plain labels, which the layout makes room for.
         # (a no-break space each side keeps an external label a few points off the line it belongs to)
         text = escape(edge.label) if parallel else f"&#160;{escape(edge.label)}&#160;"
-        attrs.append(f'{"label" if parallel else "xlabel"}=<{text}>')
-    return f"  {edge.src} -> {edge.dst} [{', '.join(attrs)}];"
+        attrs["label" if parallel else "xlabel"] = Html(text)
+    writer.edge(edge.src, edge.dst, attrs)
 
 
 def layout_cost(graph):
@@ -208,40 +263,37 @@ def _graph_label(graph, legend):
         rows.extend(_legend_rows())
     if not rows:
         return None
-    return '<<TABLE BORDER="0" CELLSPACING="2" CELLPADDING="2">' + "".join(rows) + "</TABLE>>"
+    return Html('<TABLE BORDER="0" CELLSPACING="2" CELLPADDING="2">' + "".join(rows) + "</TABLE>")
 
 
 def to_dot(graph, rankdir="TB", legend=False):
     """DOT text for a walked Graph. rankdir: 'TB' (inputs on top), 'LR', 'BT' (output on top), 'RL'."""
     if rankdir not in ("TB", "LR", "BT", "RL"):
         raise ValueError(f"rankdir must be 'TB', 'LR', 'BT' or 'RL', not {rankdir!r}")
-    lines = [
-        "digraph gradlab {",
-        f'  graph [rankdir={rankdir}, bgcolor="white", fontname="Helvetica", nodesep=0.4, ranksep=0.45, '
-        'forcelabels=true];',
-        '  node [fontname="Helvetica", fontsize=12, margin="0.10,0.05"];',
-        '  edge [fontname="Helvetica", fontsize=10, arrowsize=0.7];',
-    ]
+    writer = DotWriter("gradlab")
+    writer.defaults("graph", {"rankdir": rankdir, "bgcolor": "white", "fontname": "Helvetica", "nodesep": 0.4,
+                              "ranksep": 0.45, "forcelabels": True})
+    writer.defaults("node", {"fontname": "Helvetica", "fontsize": 12, "margin": "0.10,0.05"})
+    writer.defaults("edge", {"fontname": "Helvetica", "fontsize": 10, "arrowsize": 0.7})
     if len(graph.nodes) > BIG_GRAPH:
         # cap Graphviz's x-coordinate optimisation: big graphs lay out in seconds instead of minutes
-        lines.append("  graph [nslimit=1.0];")
+        writer.defaults("graph", {"nslimit": 1.0})
     label = _graph_label(graph, legend)
     if label is not None:
-        lines.append(f'  graph [labelloc=b, labeljust=l, label={label}];')
+        writer.defaults("graph", {"labelloc": "b", "labeljust": "l", "label": label})
     accumulate_ids = set()
     names = {n.id: n.name for n in graph.nodes if isinstance(n, TensorNode) and n.name}
     for node in graph.nodes:
-        lines.append(_node_line(node, names))
+        _node(writer, node, names)
         if isinstance(node, FunctionNode) and node.kind == "accumulate":
             accumulate_ids.add(node.id)
     pairs = {}
     for edge in graph.edges:
         pairs[(edge.src, edge.dst)] = pairs.get((edge.src, edge.dst), 0) + 1
     for edge in graph.edges:
-        lines.append(_edge_line(edge, accumulate_ids, parallel=pairs[(edge.src, edge.dst)] > 1))
+        _edge(writer, edge, accumulate_ids, parallel=pairs[(edge.src, edge.dst)] > 1)
     # a leaf and its AccumulateGrad side by side
     for node in graph.nodes:
         if isinstance(node, FunctionNode) and node.kind == "accumulate" and node.variable is not None:
-            lines.append(f"  {{rank=same; {node.variable}; {node.id};}}")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+            writer.same_rank(node.variable, node.id)
+    return writer.text()

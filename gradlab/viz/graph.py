@@ -25,6 +25,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..autograd.node import AccumulateGrad, Node
+from ..display.printing import format_tensor
+from ..tensor import Tensor
+
 SMALL_TENSOR = 24          # tensors with at most this many elements are shown in full
 
 
@@ -55,15 +59,23 @@ class FunctionNode:
     constants: list = field(default_factory=list)  # (slot, text) for Python-number inputs: ('other', '3')
     saved_ids: list = field(default_factory=list)  # parallel to saved: id of the drawn tensor saved, or None
     freed: bool = False          # saved tensors were freed by a backward without retain_graph
+    inputs: list = field(default_factory=list)     # its input slot names, one per next_functions entry
+    output_name: str | None = None  # the name of the tensor it produced (its first output), if named
     node_ref: object = field(repr=False, compare=False, default=None)
 
 
 @dataclass
 class Edge:
+    """Points the way data flowed forward; backward sends gradients the other way, from dst to src."""
     src: str
     dst: str
     label: str | None            # input slot ('self', 'other') when the destination has several inputs
     kind: str                    # 'data', 'grad_fn', 'next', 'saved'
+    # 'data'/'next' edges: which input slot of dst (next_functions index) and which output of the
+    # Function behind src the slot reads; the backward player needs both, drawings only the label
+    input_nr: int | None = field(default=None, compare=False)
+    output_nr: int | None = field(default=None, compare=False)
+    id: str | None = field(default=None, compare=False)     # "e0", "e1", ... in the order of Graph.edges
 
 
 @dataclass
@@ -112,7 +124,6 @@ def values_text(array):
     if array.size == 0:
         return "[]"
     if array.size <= SMALL_TENSOR:
-        from ..display.printing import format_tensor
         text = format_tensor(array, prefix="", default_float=np.dtype(array.dtype).name)
         return text[:-1]            # drop the closing ")"; no suffix: the dtype counts as default
     if array.dtype.kind in "fc":
@@ -187,8 +198,6 @@ def _number_text(value):
 
 class _Walk:
     def __init__(self, names, show_saved, functions_only, max_nodes, max_depth):
-        from ..tensor import Tensor
-        from ..autograd.node import AccumulateGrad
         self.Tensor, self.AccumulateGrad = Tensor, AccumulateGrad
         self.names = _names_by_object(names, Tensor)
         self.show_saved, self.functions_only = show_saved, functions_only
@@ -239,7 +248,10 @@ class _Walk:
         if accumulate:
             node.variable_name = self.names.get(id(fn.variable))
         else:
-            node.constants = self._constants(fn)
+            node.inputs = _slot_names(fn)
+            first = fn._outputs[0]() if fn._outputs else None
+            node.output_name = self.names.get(id(first)) if first is not None else None
+            node.constants = self._constants(fn, node.inputs)
             if self.show_saved:
                 node.saved = self._saved(fn)
             node.freed = bool(getattr(fn, "_freed", False))
@@ -249,9 +261,9 @@ class _Walk:
         self.queue.append((fn, depth))
         return node_id
 
-    def _constants(self, fn):
+    def _constants(self, fn, slots):
         out = []
-        for slot, (nxt, _) in zip(_slot_names(fn), fn.next_functions):
+        for slot, (nxt, _) in zip(slots, fn.next_functions):
             value = fn.__dict__.get(slot) if nxt is None else None
             if isinstance(value, (int, float, bool)):
                 out.append((slot, _number_text(value)))
@@ -345,10 +357,10 @@ class _Walk:
 
     def expand(self, fn, depth):
         fid = self.ids[id(fn)]
-        slots = _slot_names(fn)
+        slots = self.nodes[int(fid[1:])].inputs
         several = len(fn.next_functions) > 1
         linked = set()
-        for slot, (nxt, nr) in zip(slots, fn.next_functions):
+        for input_nr, (slot, (nxt, nr)) in enumerate(zip(slots, fn.next_functions)):
             if nxt is None:
                 continue
             label = slot if several else None
@@ -356,7 +368,7 @@ class _Walk:
             if src is None:
                 continue
             kind = "next" if self.nodes[int(src[1:])].__class__ is FunctionNode else "data"
-            self.edges.append(Edge(src, fid, label, kind))
+            self.edges.append(Edge(src, fid, label, kind, input_nr, nr))
             linked.add(src)
         if self.show_saved and not self.functions_only:
             for slot, s in fn.saved_tensors_info:
@@ -408,6 +420,8 @@ class _Walk:
         if self.truncated:
             self.notes.append(f"Large graph: showing the {len(self.nodes)} nodes nearest the output "
                               f"(max_nodes={self.max_nodes}); pass a larger max_nodes= to see more.")
+        for i, edge in enumerate(self.edges):
+            edge.id = f"e{i}"
         self.keep = None
 
 
@@ -422,8 +436,6 @@ def walk(roots, names=None, show_saved=False, functions_only=False, max_nodes=40
     """
     if not isinstance(roots, (list, tuple)):
         roots = [roots]
-    from ..autograd.node import Node
-    from ..tensor import Tensor
     for r in roots:
         if not isinstance(r, (Tensor, Node)):
             raise TypeError("draw() expects a Tensor, a grad_fn node, or a list of them, "
@@ -437,3 +449,34 @@ def walk(roots, names=None, show_saved=False, functions_only=False, max_nodes=40
             graph.notes.append("A tensor that does not require grad has no graph: only its value is shown.")
             break
     return graph
+
+
+def backward_order(graph, targets=None):
+    """The ids of a `walk(..., functions_only=True)` graph's nodes, each after every node that sends it a
+    gradient: an order backward can run them in (depth first from the roots, inputs in slot order, the way
+    PyTorch's engine discovers a graph). targets: ids (the nodes of backward(inputs=...)); only the nodes
+    that lead to one of them are kept, as backward prunes the rest. Iterative: a stack, no recursion."""
+    children = {n.id: [] for n in graph.functions}
+    for e in graph.edges:
+        if e.kind == "next":             # src is an input's node: it receives a gradient from dst
+            children[e.dst].append(e.src)
+    order, seen = [], set()              # post-order (children first), reversed at the end
+    stack = [(r, False) for r in graph.roots if r in children]
+    while stack:
+        node, children_done = stack.pop()
+        if children_done:
+            order.append(node)
+            continue
+        if node in seen:
+            continue
+        seen.add(node)
+        stack.append((node, True))
+        stack.extend((c, False) for c in children[node] if c not in seen)
+    order.reverse()
+    if targets is None:
+        return order
+    needed = set(targets)
+    for node in reversed(order):         # children before parents
+        if node not in needed and any(c in needed for c in children[node]):
+            needed.add(node)
+    return [n for n in order if n in needed]

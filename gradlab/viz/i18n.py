@@ -114,8 +114,8 @@ TEXT = {
     "col_state": {"en": "state", "ko": "상태", "zh": "状态"},
     # the graph's labels
     "start_of_backward": {"en": "start of backward", "ko": "역전파 시작", "zh": "反向传播起点"},
-    "into_grad": {"en": "AccumulateGrad\\ninto {leaf}.grad", "ko": "AccumulateGrad\\n{leaf}.grad에 누적",
-                  "zh": "AccumulateGrad\\n累加到 {leaf}.grad"},
+    "into_grad": {"en": "AccumulateGrad\ninto {leaf}.grad", "ko": "AccumulateGrad\n{leaf}.grad에 누적",
+                  "zh": "AccumulateGrad\n累加到 {leaf}.grad"},
     "grad_fn_of": {"en": "(grad_fn of {tensor})", "ko": "({tensor}의 grad_fn)", "zh": "（{tensor} 的 grad_fn）"},
     "leaf_box": {"en": "(leaf)", "ko": "(잎 텐서)", "zh": "（叶子张量）"},
     "the_leaf": {"en": "the leaf", "ko": "잎 텐서", "zh": "叶子张量"},

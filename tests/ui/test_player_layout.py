@@ -13,7 +13,7 @@ import pytest
 
 import jlab
 from gradlab.viz import i18n
-from gradlab.viz.animation import COLORS
+from gradlab.viz.player import COLORS
 
 pytestmark = pytest.mark.ui
 

@@ -1,0 +1,150 @@
+"""The player's words: one caption per frame and the short texts of values, in the active language.
+
+Values are written for people, not as PyTorch prints them: '0.25', '2.25 everywhere', '[[1, 2], [3, 4]]',
+or a range with the shape for larger tensors. Every sentence comes from viz/i18n.py (`t(key)`), so a
+Korean or Chinese player says the same things in the tutorials' words.
+"""
+import numpy as np
+
+from ..i18n import t
+
+
+# --- values ---------------------------------------------------------------------------------------
+def _num(v):
+    if isinstance(v, (bool, np.bool_)):
+        return str(bool(v))
+    v = float(v)
+    if v == 0:
+        return "0"
+    return f"{v:.4g}"
+
+
+def _nested(a):
+    if a.ndim == 0:
+        return _num(a)
+    return "[" + ", ".join(_nested(row) for row in a) + "]"
+
+
+def value_text(a, limit=6):
+    """'0.25', '2.25 everywhere', '[[1, 2], [3, 4]]', or a summary for larger tensors."""
+    if a is None:
+        return "None"
+    a = np.asarray(a)
+    if a.size == 1 and a.ndim == 0:
+        return _num(a)
+    if a.size == 0:
+        return t("empty")
+    flat = a.reshape(-1)
+    if np.all(flat == flat[0]):
+        return t("everywhere", v=_num(flat[0]))
+    if a.size <= limit:
+        return _nested(a)
+    shape = "×".join(map(str, a.shape))
+    return t("range", lo=_num(flat.min()), hi=_num(flat.max()), shape=shape)
+
+
+def sum_text(terms, total):
+    """'4.5 + 4.5 = 9 everywhere' when every term is constant, else each value written out."""
+    arrays = [np.asarray(v) for v in terms if v is not None] + [np.asarray(total)]
+    constant = all(a.size > 1 and np.all(a.reshape(-1) == a.reshape(-1)[0]) for a in arrays) and \
+        len({a.shape for a in arrays}) == 1
+    if constant:
+        words = ["None" if v is None else _num(np.asarray(v).reshape(-1)[0]) for v in terms]
+        return " + ".join(words) + " = " + t("everywhere", v=_num(arrays[-1].reshape(-1)[0]))
+    words = ["None" if v is None else value_text(v) for v in terms]
+    return " + ".join(words) + f" = {value_text(total)}"
+
+
+def short_value(a):
+    """Edge labels: even shorter."""
+    text = value_text(a, limit=4)
+    return text if len(text) <= 28 else t("shape", shape="×".join(map(str, np.asarray(a).shape)))
+
+
+def step_text(frame, n_frames):
+    return t("step_start") if frame.index == 0 else t("step_of", i=frame.index, n=n_frames - 1)
+
+
+# --- captions -------------------------------------------------------------------------------------
+def grad_name(tensor_name):
+    if not tensor_name:
+        return None
+    # "dL/d2.bias" would read like a second derivative: a name that is not a plain identifier gets brackets
+    return f"dL/d{tensor_name}" if tensor_name.isidentifier() else f"dL/d({tensor_name})"
+
+
+def start_caption(rec, root_grad):
+    """Step 0: where backward starts and with which gradient."""
+    name = rec.root_name
+    value = value_text(root_grad)
+    # "changes exactly as fast as itself" explains the implicit 1 of a scalar; a passed gradient= is the user's
+    implicit = np.all(np.asarray(root_grad) == 1) and not rec.gradient_given
+    if name:
+        if implicit:
+            return t("start_implicit_named", name=name, g=grad_name(name), value=value)
+        return t("start_given_named", name=name, value=value)
+    if implicit:
+        return t("start_implicit", value=value)
+    return t("start_given", value=value)
+
+
+def node_caption(rec, frame, accumulated):
+    """A node's step: what it received, what it sends where, which buffers now wait for more.
+    accumulated: the GradAccumulated event of an AccumulateGrad's step (None when nothing was added)."""
+    info = frame.node
+    by_id = {n.id: n for n in rec.nodes}
+    received = [g for g in frame.received if g is not None]
+    rtext = value_text(received[0]) if received else t("nothing")
+    own = grad_name(info.tensor)
+    got = t("got_named", own=own, value=rtext) if own else t("got_unnamed", value=rtext)
+
+    if info.is_accumulate:
+        leaf = next(p for p in frame.grads if p.node == info.id)
+        if accumulated is None:
+            return t("acc_nothing", got=got, leaf=leaf.leaf)
+        old, add, new = accumulated.old, accumulated.added, accumulated.new
+        if old is None:
+            return t("acc_store", got=got, leaf=leaf.leaf, new=value_text(new))
+        return t("acc_add", got=got, leaf=leaf.leaf, sum=sum_text([old, add], new))
+
+    text = t("fn_received", title=info.title, got=got)
+    if not frame.sent:
+        return text + t("nothing_to_send")
+    groups = []                  # ((receiving node id, output_nr), [SentGradient, ...]), in order
+    for s in frame.sent:
+        key = (s.edge.src, s.edge.output_nr)
+        for g in groups:
+            if g[0] == key:
+                g[1].append(s)
+                break
+        else:
+            groups.append((key, [s]))
+    n_inputs = len(info.inputs)
+    parts = []
+    for (target, _), items in groups:
+        tinfo = by_id[target]
+        tname = tinfo.tensor
+        what = f"{grad_name(tname)} = " if tname else ""
+        if len(items) == 1:
+            dest = tinfo.title if not tname or tinfo.is_accumulate else t("dest_grad_fn", title=tinfo.title,
+                                                                           tensor=tname)
+            parts.append(t("send_one", what=what, value=value_text(items[0].value), dest=dest))
+        else:
+            who = tname or t("output_of", title=tinfo.title)
+            both = t("both_inputs") if len(items) == 2 == n_inputs else t("n_inputs", n=len(items))
+            same = t("both_are") if len(items) == 2 else t("all_are")
+            values = [value_text(s.value) for s in items]
+            each = values[0] if len(set(values)) == 1 else t("and_values").join(values)
+            parts.append(t("send_many", what=what, each=each, both=both, same=same, who=who,
+                           total=value_text(items[-1].buffer_total)))
+    text += t("sends_intro") + t("sends_join").join(parts)
+    constants = n_inputs - len(frame.sent)
+    if constants > 0 and len(frame.sent) >= 1:
+        text += t("one_constant") if constants == 1 else t("n_constants", n=constants)
+    for (target, _), items in groups:
+        if items[-1].remaining > 0:
+            tinfo = by_id[target]
+            total = value_text(items[-1].buffer_total)
+            text += (t("waits_one", title=tinfo.title, total=total) if items[-1].remaining == 1
+                     else t("waits_n", title=tinfo.title, total=total, n=items[-1].remaining))
+    return text + t("end")
