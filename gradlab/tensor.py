@@ -1164,7 +1164,7 @@ class Tensor:
         arg = np.argmax if which == "max" else np.argmin
         indices = np.asarray(arg(self._data, axis=d, keepdims=keepdim)) if self._data.ndim else np.zeros((), np.int64)
         values = OPS[which + "_dim"](self, dim=(d,), keepdim=keepdim, indices=indices,
-                                     self_sizes=self._data.shape) if self._data.ndim else self.clone()
+                                     self_sizes=self._data.shape)
         return _ReturnType(which, values, Tensor._make(np.asarray(indices, dtype=np.int64)))
 
     def max(self, dim=None, keepdim=False):

@@ -17,14 +17,34 @@ def _numerical_jacobian(func, inputs, j, eps):
     for k in range(data.size):
         idx = np.unravel_index(k, data.shape)
         orig = data[idx]
-        data[idx] = orig + eps
-        plus = [o._data.astype(np.float64).reshape(-1).copy() for o in _outputs(func(*inputs))]
-        data[idx] = orig - eps
-        minus = [o._data.astype(np.float64).reshape(-1).copy() for o in _outputs(func(*inputs))]
+        # torch's order and arithmetic: x - eps first, then x + eps, in the input's dtype
+        data[idx] = _shifted(orig, -eps)
+        minus = [o._data.reshape(-1).copy() for o in _outputs(func(*inputs))]
+        data[idx] = _shifted(orig, eps)
+        plus = [o._data.reshape(-1).copy() for o in _outputs(func(*inputs))]
         data[idx] = orig
-        cols.append([(p - m) / (2 * eps) for p, m in zip(plus, minus)])
+        cols.append([_central_difference(p, m, eps) for p, m in zip(plus, minus)])
     n_out = len(cols[0]) if cols else 0
     return [np.stack([c[i] for c in cols], axis=1) if cols else None for i in range(n_out)]
+
+
+def _shifted(value, delta):
+    """value + delta as torch computes `tensor + number` (half in float32, rounded once)."""
+    if value.dtype == np.float16:
+        return np.float16(np.float32(value) + np.float32(delta))
+    return value + delta
+
+
+def _central_difference(plus, minus, eps):
+    """torch's (b - a) / (2 * eps), in the outputs' dtype (half through float32), as float64."""
+    d = plus - minus
+    if d.dtype == np.float16:
+        d = (d.astype(np.float32) / np.float32(2 * eps)).astype(np.float16)
+    elif d.dtype.kind in "fc":
+        d = d / (2 * eps)
+    else:
+        d = d.astype(np.float64) / (2 * eps)
+    return d.astype(np.complex128 if d.dtype.kind == "c" else np.float64)
 
 
 def _outputs(out):

@@ -110,6 +110,10 @@ def linear(input, weight, bias=None):
     if wd == 1:         # a vector of weights: torch computes matmul(input, weight) (+ bias)
         out = _matmul(input, weight)
         return out if bias is None else out + bias
+    if nd >= 3 and not input.is_contiguous():
+        # torch folds only a contiguous input into addmm; otherwise matmul (bmm's checks) then add_
+        out = _matmul(input, weight.t())
+        return out if bias is None else out.add_(bias)
     out_features, in_features = weight._data.shape
     rows = math.prod(input._data.shape[:-1])
     cols = input._data.shape[-1]

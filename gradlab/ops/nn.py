@@ -18,30 +18,34 @@ def _softmax_input(self, dim, name):
 _SCALAR_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
 
 
-def _half_arrays(g, n):
-    """g and the saved result in float32 when a plain backward runs on half: torch's softmax kernels
-    compute a half gradient in float and round it once (numpy's half ops would round each step)."""
-    if type(g) is np.ndarray and g.dtype == np.float16:
-        return g.astype(np.float32), n.result.astype(np.float32)
-    return None, None
+# The gradients are ops of their own, as torch's _softmax_backward_data and
+# _log_softmax_backward_data: with create_graph the gradient's node is ...BackwardDataBackward0,
+# and its own gradients are torch's formulas (derivatives.yaml, softmax_double_backward).
+@op("softmax_backward_data", "SoftmaxBackwardDataBackward0", ("grad_output", "output"),
+    saves={"grad_output": ("output",), "output": ("grad_output", "output")},
+    grad_output=lambda g, n: dual.call("softmax_backward_data", g, n.output, dim=n.dim),
+    output=lambda g, n: (n.grad_output * g - dual.sum_keepdim(n.output * n.grad_output, n.dim) * g
+                         - n.grad_output * dual.sum_keepdim(n.output * g, n.dim)))
+def softmax_backward_data(grad_output, output, dim):
+    if grad_output.dtype == np.float16:     # torch's half kernel: in float, rounded once
+        g, y = grad_output.astype(np.float32), output.astype(np.float32)
+        return (g * y - y * np.add.reduce(g * y, axis=dim, keepdims=True)).astype(np.float16)
+    return output * (grad_output - np.add.reduce(grad_output * output, axis=dim, keepdims=True))
 
 
-def _softmax_grad(g, n):
-    g32, y = _half_arrays(g, n)
-    if g32 is not None:
-        return (g32 * y - y * np.add.reduce(g32 * y, axis=n.dim, keepdims=True)).astype(np.float16)
-    return n.result * (g - dual.sum_keepdim(g * n.result, n.dim))
-
-
-def _log_softmax_grad(g, n):
-    g32, y = _half_arrays(g, n)
-    if g32 is not None:
-        return (g32 - _exp(y) * np.add.reduce(g32, axis=n.dim, keepdims=True)).astype(np.float16)
-    return g - dual.exp(n.result) * dual.sum_keepdim(g, n.dim)
+@op("log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0", ("grad_output", "output"),
+    saves={"grad_output": ("output",), "output": ("grad_output", "output")},
+    grad_output=lambda g, n: g - dual.sum_keepdim(g * dual.exp(n.output), n.dim),
+    output=lambda g, n: -dual.sum_keepdim(n.grad_output, n.dim) * dual.exp(n.output) * g)
+def log_softmax_backward_data(grad_output, output, dim):
+    if grad_output.dtype == np.float16:
+        g, y = grad_output.astype(np.float32), output.astype(np.float32)
+        return (g - _exp(y) * np.add.reduce(g, axis=dim, keepdims=True)).astype(np.float16)
+    return grad_output - _exp(output) * np.add.reduce(grad_output, axis=dim, keepdims=True)
 
 
 @op("softmax", "SoftmaxBackward0", saves=("result",),
-    self=lambda g, n: _softmax_grad(g, n))
+    self=lambda g, n: dual.call("softmax_backward_data", g, n.result, dim=n.dim))
 def softmax(self, dim):
     x = _softmax_input(self, dim, "softmax")
     if not x.size:                      # (an empty slice has no maximum to subtract)
@@ -64,7 +68,7 @@ def _log(x):
 
 
 @op("log_softmax", "LogSoftmaxBackward0", saves=("result",),
-    self=lambda g, n: _log_softmax_grad(g, n))
+    self=lambda g, n: dual.call("log_softmax_backward_data", g, n.result, dim=n.dim))
 def log_softmax(self, dim):
     half = self.dtype == np.float16
     self = _softmax_input(self, dim, "log_softmax")
@@ -78,6 +82,20 @@ def log_softmax(self, dim):
 
 
 def _nll_grad(g, n):
+    """torch's nll_loss_backward: an op of its own (NllLossBackwardBackward0 with create_graph)."""
+    return dual.call("nll_loss_backward", g, n.self, target=n.target, weights=n.weights, reduction=n.reduction,
+                     ignore_index=n.ignore_index, total_weight=n.total_weight, self_sizes=n.self_sizes)
+
+
+# its gradients: nll_loss of the incoming gradient, and zeros for self (derivatives.yaml)
+@op("nll_loss_backward", "NllLossBackwardBackward0", ("grad_output", "self"),
+    grad_output=lambda g, n: dual.call("nll_loss", g, target=n.target, weights=n.weights, reduction=n.reduction,
+                                       ignore_index=n.ignore_index, total_weight=n.total_weight,
+                                       self_sizes=n.self_sizes),
+    self=lambda g, n: dual.like(g, np.zeros(n.self_sizes, dual.data(g).dtype)))
+def nll_loss_backward(grad_output, self, target, weights, reduction, ignore_index, total_weight, self_sizes):
+    n = _Params(target, weights, reduction, ignore_index, total_weight, self_sizes)
+    g = grad_output
     onehot = np.zeros(n.self_sizes, dtype=dual.data(g).dtype)
     if len(n.self_sizes) == 1:
         if n.target != n.ignore_index:
@@ -92,7 +110,14 @@ def _nll_grad(g, n):
     if n.reduction == "none" and len(n.self_sizes) > 1:
         g = dual.unsqueeze(g, 1)
     # PyTorch writes -w * g at the targets into zeros: elsewhere +0, even for g = inf or g < 0
-    return dual.where_or_zero(dual.like(g, onehot != 0), dual.like(g, scale) * g)
+    return dual.where_or_zero(onehot != 0, scale * g)
+
+
+class _Params:
+    """nll_loss's parameters under the names its node gives them (n.target, n.weights...)."""
+    def __init__(self, target, weights, reduction, ignore_index, total_weight, self_sizes):
+        self.target, self.weights, self.reduction = target, weights, reduction
+        self.ignore_index, self.total_weight, self.self_sizes = ignore_index, total_weight, self_sizes
 
 
 def _class_weights(n):
@@ -100,7 +125,7 @@ def _class_weights(n):
     return w[n.target].reshape(-1, 1) if len(n.self_sizes) > 1 else w[n.target]
 
 
-@op("nll_loss", "NllLossBackward0", ("self",),
+@op("nll_loss", "NllLossBackward0", ("self",), saves=("self",),
     self=_nll_grad)
 def nll_loss(self, target, weights, reduction, ignore_index, total_weight, self_sizes):
     if self.ndim == 1:

@@ -10,10 +10,34 @@ from . import dual
 from .registry import OPS, op
 
 
+_F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+
+
 def _div_number(x, count):
     """The mean's gradient: expanded, then divided (a contiguous result), and with create_graph
-    recorded as PyTorch's C++ `tensor / number` does (DivBackward1)."""
-    return x / count if isinstance(x, np.ndarray) else OPS["nn_div_by_number"](x, other=count)
+    recorded as PyTorch's C++ `tensor / number` does (DivBackward1). Half divides in float32, as
+    torch's kernel does (numpy would round the count to half first)."""
+    if isinstance(x, np.ndarray):
+        return (x.astype(_F32) / count).astype(_F16) if x.dtype == _F16 else x / count
+    return OPS["nn_div_by_number"](x, other=count)
+
+
+def _half_mean(x, dim, keepdim, count):
+    """torch's CPU mean of half: cast to float, sum, divide, round to half once."""
+    total = np.add.reduce(x, axis=dim, keepdims=keepdim, dtype=_F32)
+    return (total / _F32.type(count)).astype(_F16)
+
+
+def _mean_of(x, dims):
+    """self.mean() (dims None) or self.mean(dims, keepdim=True), as the var/std gradients use it."""
+    if isinstance(x, dual.Tensor):
+        return x.mean() if dims is None else x.mean(dims, keepdim=True)
+    count = x.size if dims is None else int(np.prod([x.shape[d] for d in dims]))
+    if not count:                       # (numpy would warn: "Mean of empty slice")
+        return np.full(np.add.reduce(x, axis=dims, keepdims=dims is not None).shape, np.nan, x.dtype)
+    if x.dtype == _F16:
+        return _half_mean(x, dims, dims is not None, count)
+    return np.add.reduce(x, axis=dims, keepdims=dims is not None) / x.dtype.type(count)
 
 
 def _restore(g, n):
@@ -52,6 +76,8 @@ def _sum_dtype(a):
 def mean(self, self_sizes, count):
     if self.size == 0:                  # nan, as in PyTorch (numpy would warn)
         return np.full((), np.nan, self.dtype)
+    if self.dtype == _F16:
+        return _half_mean(self, None, False, count)
     return np.add.reduce(self, axis=None) / count
 
 
@@ -60,6 +86,8 @@ def mean(self, self_sizes, count):
 def mean_dim(self, dim, keepdim, self_sizes, count):
     if count == 0:                      # empty slices: nan, as in PyTorch (numpy would warn)
         return np.full(np.add.reduce(self, axis=dim, keepdims=keepdim).shape, np.nan, self.dtype)
+    if self.dtype == _F16:
+        return _half_mean(self, dim, keepdim, count)
     return np.mean(self, axis=dim, keepdims=keepdim, dtype=self.dtype)
 
 
@@ -106,6 +134,8 @@ def amin(self, dim, keepdim):
 
 def _index_grad(g, n):
     """max(dim)/min(dim): the whole gradient goes to the single returned index."""
+    if not n.self_sizes:            # a 0-d input is its own maximum: the gradient passes through
+        return g
     d = n.dim[0]
     onehot = np.zeros(n.self_sizes, dtype=bool)
     idx = n.indices if n.keepdim else np.expand_dims(n.indices, d)
@@ -116,6 +146,8 @@ def _index_grad(g, n):
 @op("max_dim", "MaxBackward0",
     self=_index_grad)
 def max_dim(self, dim, keepdim, indices, self_sizes):
+    if self.ndim == 0:
+        return self.copy()
     return np.take_along_axis(self, indices if keepdim else np.expand_dims(indices, dim[0]), dim[0]).reshape(
         indices.shape)
 
@@ -123,6 +155,8 @@ def max_dim(self, dim, keepdim, indices, self_sizes):
 @op("min_dim", "MinBackward0",
     self=_index_grad)
 def min_dim(self, dim, keepdim, indices, self_sizes):
+    if self.ndim == 0:
+        return self.copy()
     return np.take_along_axis(self, indices if keepdim else np.expand_dims(indices, dim[0]), dim[0]).reshape(
         indices.shape)
 
@@ -130,8 +164,10 @@ def min_dim(self, dim, keepdim, indices, self_sizes):
 def _prod_grad(g, n):
     # product of all the other elements; written with a division, which is exact unless an input is 0
     x, r = n.self, _restore(n.result, n)
+    if not dual.data(x).ndim:           # (torch returns grad itself)
+        return g
     if not (dual.data(x) == 0).any():
-        return _restore(g, n) * r / x
+        return _restore(g, n) * (r / x)       # (torch's grad * (result / input): MulBackward0 last)
     # with zeros: compute the product of the others directly (slow path, no division)
     xs = dual.data(x)
     axes = n.dim if n.dim is not None else tuple(range(xs.ndim))
@@ -156,47 +192,66 @@ def prod_dim(self, dim, keepdim):
     return np.prod(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self))
 
 
-def _over(a, dof):
-    """a / dof, inf when there are no degrees of freedom left (PyTorch's gradient is then nan or inf)."""
-    return a / dof if dof > 0 else float("inf")
-
-
 def _var_grad(g, n):
+    """torch's var_backward: (2 / dof) * grad * (self - self.mean(...)), in that order; with no
+    degrees of freedom left, a full reduction gives grad * where(self == mean, nan, inf)."""
     x = n.self
-    if not n.count:                    # an empty input: an empty gradient (numpy's mean would warn)
-        return x * 0
-    centered = x - dual.mean_keepdim(x, n.dim)
-    return _restore(g, n) * centered * _over(2.0, n.count - n.correction)
+    dof = n.count - n.correction
+    if n.dim is None or not x.ndim:
+        if dof <= 0:
+            return g * dual.where(x == _mean_of(x, None), float("nan"), float("inf"))
+        return _scale(g, 2.0 / dof) * (x - _mean_of(x, None))
+    if not n.keepdim and x.ndim > 1:
+        g = _restore(g, n)
+    return _scale(g, 2.0 / dof if dof else float("inf")) * (x - _mean_of(x, n.dim))
+
+
+def _scale(g, c):
+    """c * g for a Python float c: half arrays multiply in float32 (torch's opmath), numpy would
+    round c to half first."""
+    return dual.scale(g, c)
 
 
 @op("var", "VarBackward0", saves=("self",),
     self=_var_grad)
 def var(self, dim, keepdim, correction, count):
-    return _var(self, dim, keepdim, correction, count)
+    return _rounded(_var(self, dim, keepdim, correction, count), self.dtype)
 
 
 def _var(x, dim, keepdim, correction, count):
     """Sum of squared deviations over max(count - correction, 0): nan or inf when that is 0, as in
-    PyTorch (which warns, in Tensor.var); numpy's own warnings stay out."""
+    PyTorch (which warns, in Tensor.var); numpy's own warnings stay out. torch accumulates in
+    double for every floating dtype (Welford, or two passes for a full reduction), so float32 and
+    half are computed in float64 here and rounded once (_rounded)."""
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.add.reduce(x, axis=dim, keepdims=True, dtype=x.dtype) / max(count, 1)
-        d = x - mean
-        squares = np.add.reduce(d * d, axis=dim, keepdims=keepdim, dtype=x.dtype)
-        return squares / x.dtype.type(max(count - correction, 0))
+        if x.dtype.kind == "c":
+            mean = np.add.reduce(x, axis=dim, keepdims=True, dtype=x.dtype) / max(count, 1)
+            d = x - mean
+            squares = np.add.reduce(d * d, axis=dim, keepdims=keepdim, dtype=x.dtype)
+            return squares / x.dtype.type(max(count - correction, 0))
+        x = x.astype(_F64, copy=False)
+        d = x - np.add.reduce(x, axis=dim, keepdims=True) / max(count, 1)
+        return np.add.reduce(d * d, axis=dim, keepdims=keepdim) / float(max(count - correction, 0))
+
+
+def _rounded(v, dtype):
+    """A float64 result in the input's dtype: half through float, as torch's double -> Half does."""
+    if dtype == _F16:
+        return v.astype(_F32).astype(_F16)
+    return v.astype(dtype, copy=False) if dtype.kind == "f" else v
 
 
 def _std_grad(g, n):
-    x = n.self
-    if not n.count:
-        return x * 0
-    centered = x - dual.mean_keepdim(x, n.dim)
-    return _restore(g, n) * centered * _over(1.0, n.count - n.correction) / _restore(n.result, n)
+    """torch's std_backward: var_backward of (grad / (result * 2)).masked_fill_(result == 0, 0)."""
+    r = n.result
+    return _var_grad(dual.zero_where(r == 0, g / (r * 2)), n)
 
 
 @op("std", "StdBackward0", saves=("self", "result"),
     self=_std_grad)
 def std(self, dim, keepdim, correction, count):
-    return np.sqrt(_var(self, dim, keepdim, correction, count))
+    with np.errstate(invalid="ignore"):
+        return _rounded(np.sqrt(_var(self, dim, keepdim, correction, count)), self.dtype)
 
 
 def _norm_grad(g, n):

@@ -98,9 +98,15 @@ class Optimizer:
             for group in self.param_groups:
                 for p in group["params"]:
                     if p._grad is not None:
-                        self._update(p, p._grad._data, group, self.state[p])
+                        # (a state entry only when the update keeps one: torch's plain SGD has none)
+                        state = self.state[p] if self._keeps_state(group) else None
+                        self._update(p, p._grad._data, group, state)
                         p._version_counter[0] += 1
         return loss
+
+    def _keeps_state(self, group):
+        """Whether the update keeps per-parameter buffers for this group (it gets None when not)."""
+        return True
 
     def _update(self, p, grad, group, state):
         """Change p._data in place from its gradient (numpy array); subclasses implement it."""

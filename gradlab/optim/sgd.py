@@ -21,6 +21,9 @@ class SGD(Optimizer):
                "Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
 
+    def _keeps_state(self, group):
+        return group["momentum"] != 0      # (torch's SGD touches self.state only for its momentum buffer)
+
     def _update(self, p, grad, group, state):
         # torch: d_p = grad (+ wd * p); buf = momentum * buf + (1 - dampening) * d_p (buf = d_p at the
         # first step); d_p = d_p + momentum * buf (nesterov) or buf; p -= lr * d_p
