@@ -15,6 +15,7 @@ import numpy as np
 from . import _device, _dtype
 from . import random as _random
 from ._size import Size
+from .ops import elementwise as _elementwise
 from .tensor import _FLOAT_ONLY, Tensor, _argument_type_name, _size_args
 
 
@@ -156,7 +157,7 @@ def _store(data, sizes, convert):
         if dim == ndim:
             out.append(convert(obj))
             continue
-        if not isinstance(obj, _SEQUENCES):
+        if not isinstance(obj, _SEQUENCES) or obj.__class__ is np.ndarray and obj.ndim == 0:
             try:                                   # any iterable, a tensor included, will do here
                 obj = list(obj)
             except TypeError:
@@ -179,6 +180,10 @@ def _as_float(v, real=True):
         v = v._data.reshape(()).item() if v._data.dtype.kind == "c" and v._data.size == 1 else float(v)
     if isinstance(v, (numbers.Real, np.bool_)) or not real and isinstance(v, numbers.Number):
         return v
+    if isinstance(v, np.ndarray):        # (PyTorch reads it with numpy's float(): numpy's message)
+        if v.ndim:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        return _as_float(v[()], real)
     raise TypeError(f"must be real number, not {_argument_type_name(v)}")
 
 
@@ -193,6 +198,8 @@ def _as_index(v):
     try:
         return operator.index(v)
     except TypeError:
+        if isinstance(v, np.ndarray):      # (numpy's own __index__ refused it: numpy's message, as in PyTorch)
+            raise TypeError("only integer scalar arrays can be converted to a scalar index") from None
         raise TypeError(f"'{_argument_type_name(v)}' object cannot be interpreted as an integer") from None
 
 
@@ -548,6 +555,10 @@ def _like(fill, input, dtype, requires_grad):
     data = input._data
     if 0 in data.strides:
         return _finish(np.full(data.shape, fill, dtype=d), requires_grad)
+    if 1 in data.shape and data.size > 1:     # (numpy's layout of size-1 dims is not PyTorch's)
+        out = _elementwise.preserved_empty(data, d)
+        out[...] = fill
+        return _finish(out, requires_grad)
     return _finish(np.full_like(data, fill, dtype=d), requires_grad)
 
 
@@ -689,17 +700,40 @@ def _linspace_arguments(function, start, end, steps, dtype, device, requires_gra
     return start, end, int(steps), np_dtype
 
 
+_C_INT_NAMES = {"int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t", "uint8": "uint8_t"}
+
+
+def _integer_bound(value, target):
+    """A bound of linspace converted to an integer dtype as PyTorch's Scalar.to<T>() does: a float is
+    truncated, a negative int wraps into an unsigned dtype (down to -max), anything else out of
+    range is an overflow error."""
+    info = np.iinfo(target)
+    if isinstance(value, float):
+        ok = value == value and info.min <= value <= info.max
+        value = int(value) if ok else None
+    else:
+        value = int(value)
+        ok = info.min <= value <= info.max or (target.kind == "u" and -info.max <= value < 0)
+    if not ok:
+        raise RuntimeError(f"value cannot be converted to type {_C_INT_NAMES.get(target.name, target.name)} "
+                           "without overflow")
+    return value % (info.max + 1) if value < 0 and target.kind == "u" else value
+
+
 def linspace(start, end, steps=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     start, end, steps, target = _linspace_arguments("linspace", start, end, steps, dtype, device, requires_grad)
     if target.kind == "b" or target in _dtype._SHELL:
         raise _not_implemented("linspace_cpu", target)
+    if target.kind in "iu" and steps:          # the bounds in the integer dtype first (-1 is 255 in uint8)
+        start = _integer_bound(start, target)
+        end = _integer_bound(end, target) if steps > 1 else end      # (one step: a fill with start)
     if steps <= 1:
-        return _finish(np.full(steps, start, dtype=target), requires_grad)
+        return _finish(np.full(steps, start if steps else 0, dtype=target), requires_grad)
     i = np.arange(steps, dtype=np.float64)
     back = steps - 1 - i                       # the second half counts back from end
     first = i < steps // 2
-    if target.kind in "iu":                    # bounds truncated to integers, step in double
-        s, e = float(int(start)), float(int(end))
+    if target.kind in "iu":                    # integer bounds, step in double
+        s, e = float(start), float(end)
         step = (e - s) / (steps - 1)
         data = np.where(first, _random._fma64(i, step, s), _random._fma64(back, -step, e))
     elif target == np.float64:
@@ -774,33 +808,17 @@ def _gen(generator):
 
 
 def _uniform(gen, shape, np_dtype):
-    """torch.rand's numbers for any dtype: float16 rounds a float32 draw (1.0 wraps to 0), complex
-    dtypes draw their real and imaginary parts as one float array of twice the size."""
-    if np_dtype.kind == "c":
-        real = np.float32 if np_dtype == np.complex64 else np.float64
-        return gen.uniform(shape + (2,), real).view(np_dtype).reshape(shape)
-    if np_dtype == np.float16:
-        data = gen.uniform(shape, np.float32).astype(np.float16)
-        data[data == 1] = 0
-        return data
-    if np_dtype.kind != "f":
+    """torch.rand's numbers for any floating or complex dtype (see Generator.uniform)."""
+    if np_dtype.kind not in "fc":
         raise _not_implemented("check_uniform_bounds", np_dtype)
     return gen.uniform(shape, np_dtype)
 
 
 def _normal(gen, shape, np_dtype):
-    """torch.randn's numbers for float16 (a float32 draw, rounded) and complex dtypes (parts of
-    standard deviation 1/sqrt(2)), where gradlab reproduces PyTorch's stream."""
-    n = math.prod(shape) * (2 if np_dtype.kind == "c" else 1)        # (the real numbers drawn)
-    if np_dtype.kind in "fc" and np_dtype not in (np.float32, np.float64) and not (n < 16 or n % 16 == 0):
-        raise NotImplementedError(f"gradlab reproduces PyTorch's {np_dtype.name} normal numbers for fewer than 16 "
-                                  "elements or a multiple of 16 only")
-    if np_dtype.kind == "c":
-        real = np.float32 if np_dtype == np.complex64 else np.float64
-        return gen.normal(shape + (2,), real, 0.0, 2 ** -0.5).view(np_dtype).reshape(shape)
-    if np_dtype == np.float16:
-        return gen.normal(shape, np.float32).astype(np.float16)
-    if np_dtype.kind != "f":
+    """torch.randn's numbers for any floating or complex dtype (see Generator.normal)."""
+    if not math.prod(shape):                   # (no numbers to draw: no kernel, no dtype check)
+        return np.empty(shape, np_dtype)
+    if np_dtype.kind not in "fc":
         raise _not_implemented("normal_kernel_cpu", np_dtype)
     return gen.normal(shape, np_dtype)
 

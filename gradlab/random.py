@@ -369,9 +369,18 @@ class Generator:
 
     # ------------------------------------------------------------ samplers
     def uniform(self, shape, dtype=np.float32, low=0.0, high=1.0) -> np.ndarray:
-        """``torch.rand`` / ``Tensor.uniform_(low, high)`` for float32/float64."""
+        """``torch.rand`` / ``Tensor.uniform_(low, high)`` for float32/float64, float16 (a float32 draw
+        rounded; one that rounds up to ``high`` becomes ``low``) and complex (real and imaginary
+        parts drawn in turn, as PyTorch draws the tensor viewed as real numbers)."""
         shape = _shape_tuple(shape)
         dtype = np.dtype(dtype)
+        if dtype.kind == "c":
+            real = np.float32 if dtype == np.complex64 else np.float64
+            return self.uniform(shape + (2,), real, low, high).view(dtype).reshape(shape)
+        if dtype == np.float16:
+            out = self.uniform(shape, np.float32, low, high).astype(np.float16)
+            out[out == np.float16(high)] = np.float16(low)
+            return out
         n = _numel(shape)
         if dtype == np.float32:
             u = self._unit_f32(n)
@@ -403,9 +412,17 @@ class Generator:
         return r * math.cos(theta)
 
     def normal(self, shape, dtype=np.float32, mean=0.0, std=1.0) -> np.ndarray:
-        """``torch.randn`` / ``torch.normal(mean, std, size)`` / ``Tensor.normal_``."""
+        """``torch.randn`` / ``torch.normal(mean, std, size)`` / ``Tensor.normal_``. float16: the float32
+        numbers, rounded; complex: the tensor viewed as real numbers, each part with standard
+        deviation std / sqrt(2) (PyTorch's normal_ of a complex tensor)."""
         shape = _shape_tuple(shape)
         dtype = np.dtype(dtype)
+        if dtype.kind == "c":
+            real = np.float32 if dtype == np.complex64 else np.float64
+            return self.normal(shape + (2,), real, mean, float(std) / math.sqrt(2)).view(dtype).reshape(shape)
+        half = dtype == np.float16
+        if half:            # float32 numbers, rounded (PyTorch's half kernel computes in float)
+            dtype = np.dtype(np.float32)
         if dtype not in (np.float32, np.float64):
             raise TypeError(f"normal: unsupported dtype {dtype}")
         n = _numel(shape)
@@ -413,9 +430,16 @@ class Generator:
         std = float(std)
         if n < 16:
             vals = [_fma_scalar(self._scalar_normal(), std, mean) for _ in range(n)]
-            return np.array(vals, dtype=np.float64).astype(dtype).reshape(shape)
-        d = self._unit(n, dtype)
+            out = np.array(vals, dtype=np.float64).astype(dtype).reshape(shape)
+            return out.astype(np.float16) if half else out
         full = n - n % 16
+        if half:            # it draws the whole blocks' numbers only, then the last block's 16
+            d = np.empty(n, np.float32)
+            d[:full] = _box_muller_blocks(self._unit_f32(full), mean, std)
+            if full < n:
+                d[n - 16:] = _box_muller_blocks(self._unit_f32(16), mean, std)
+            return d.astype(np.float16).reshape(shape)
+        d = self._unit(n, dtype)
         if full == n:
             return _box_muller_blocks(d, mean, std).reshape(shape)
         d[:full] = _box_muller_blocks(d[:full], mean, std)

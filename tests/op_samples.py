@@ -1192,3 +1192,103 @@ def _unbind(draw):
     dim = dim_of(draw, shp)
     fn = pick(draw, [lambda T, x: x.unbind(dim), lambda T, x: T.unbind(x, dim), lambda T, x: x.unbind(dim)[-1]])
     return Case(fn, [uniform(draw, shp)])
+
+
+# --- softmax's and nll_loss's gradients: ops of their own with create_graph (torch's
+# _softmax_backward_data, _log_softmax_backward_data, nll_loss_backward) --------------------------
+def _grad_of(T, y, x, g):
+    return T.autograd.grad(y, x, g, create_graph=True)[0]
+
+
+@sample("softmax_backward_data", graph_names=False)
+def _softmax_backward_data(draw):
+    shp = shape(draw, min_dims=1)
+    dim = dim_of(draw, shp)
+    return Case(lambda T, x, g: _grad_of(T, x.softmax(dim), x, g), [uniform(draw, shp), uniform(draw, shp)])
+
+
+@sample("log_softmax_backward_data", graph_names=False)
+def _log_softmax_backward_data(draw):
+    shp = shape(draw, min_dims=1)
+    dim = dim_of(draw, shp)
+    return Case(lambda T, x, g: _grad_of(T, x.log_softmax(dim), x, g), [uniform(draw, shp), uniform(draw, shp)])
+
+
+@sample("nll_loss_backward", graph_names=False)
+def _nll_loss_backward(draw):
+    n, c = draw(st.integers(1, 4)), draw(st.integers(2, 4))
+    target = rng(draw).integers(0, c, n)
+    reduction = draw(st.sampled_from(["mean", "sum", "none"]))
+
+    def fn(T, x, g):
+        loss = F(T).nll_loss(x * x, T.tensor(target), reduction=reduction)
+        return _grad_of(T, loss, x, g if reduction == "none" else g.sum())
+    return Case(fn, [uniform(draw, (n, c)), uniform(draw, (n,))])
+
+
+# --- gradients recorded as ops of their own with create_graph (helper P3) -----------------------------
+
+def _p3_grad_of(forward):
+    # the gradient of forward(x) for the upstream g, with its own graph: differentiable in x and g
+    def fn(T, x, g):
+        return T.autograd.grad(forward(T, x), x, g, create_graph=True)[0]
+    return fn
+
+
+@sample("tanh_backward")
+def _tanh_backward(draw):
+    shp = shape(draw)
+    return Case(_p3_grad_of(lambda T, x: x.tanh()), [uniform(draw, shp), uniform(draw, shp)])
+
+
+@sample("select_backward")
+def _select_backward(draw):
+    shp = shape(draw, min_dims=1)
+    i = draw(st.integers(-shp[0], shp[0] - 1))
+    return Case(_p3_grad_of(lambda T, x: x[i]), [uniform(draw, shp), uniform(draw, shp[1:])])
+
+
+@sample("slice_backward")
+def _slice_backward(draw):
+    shp = shape(draw, min_dims=1, min_side=2)
+    start, step = draw(st.integers(0, shp[0] - 1)), draw(st.integers(1, 2))
+    n = len(range(start, shp[0], step))
+    return Case(_p3_grad_of(lambda T, x: x[start::step]), [uniform(draw, shp), uniform(draw, (n,) + shp[1:])])
+
+
+@sample("scatter_add")
+def _scatter_add(draw):
+    # gather's gradient: zeros.scatter_add(dim, index, g)
+    shp = shape(draw, min_dims=1)
+    dim = dim_of(draw, shp)
+    idx = rng(draw).integers(0, shp[dim], shp)
+    return Case(_p3_grad_of(lambda T, x: x.gather(dim, T.tensor(idx))), [uniform(draw, shp), uniform(draw, shp)])
+
+
+@sample("index_add")
+def _index_add(draw):
+    # index_select's gradient: zeros.index_add(dim, index, g)
+    shp = shape(draw, min_dims=1)
+    idx = rng(draw).integers(0, shp[0], draw(st.integers(1, 4)))
+    return Case(_p3_grad_of(lambda T, x: x.index_select(0, T.tensor(idx))),
+                [uniform(draw, shp), uniform(draw, (len(idx),) + shp[1:])])
+
+
+def _drawn_fn(method):
+    # x.normal_() / x.uniform_() on a non-leaf: recorded (NormalBackward0), no gradient flows through it
+    def fn(T, x):
+        T.manual_seed(0)
+        y = x * 1
+        getattr(y, method)(0.5, 2.0)
+        return y * x
+    return fn
+
+
+@sample("normal_")
+def _normal_(draw):
+    return Case(_drawn_fn("normal_"), [uniform(draw, shape(draw))])
+
+
+@sample("uniform_")
+def _uniform_(draw):
+    return Case(_drawn_fn("uniform_"), [uniform(draw, shape(draw))])

@@ -84,15 +84,12 @@ OPS = {
 # (values and requires_grad still compared): torch's own backward kernels gradlab has no op for
 NAME_GAPS = {
     "max_dim": "ScatterBackward0", "min_dim": "ScatterBackward0", "max_dim_keepdim": "ScatterBackward0",
-    "elu": "EluBackwardBackward0", "gather": "ScatterAddBackward0", "index_select": "IndexAddBackward0",
-    "index_list": "IndexPutImplBackward0", "index_mask": "IndexPutImplBackward0",
-    "masked_fill_tensor": "SelectBackwardBackward0",      # (y[0, 1]'s gradient)
+    "elu": "EluBackwardBackward0",
 }
 # and those whose gradient torch records even when the upstream gradient is a constant (its
 # backward kernel is an op of its own, differentiable in self): only values are compared
 # (name -> the create_graph modes where it differs)
-META_GAPS = {"nll_loss_none": (True, "grad"), "nll_loss_mean": (True, "grad"), "nll_loss_weight": (True, "grad"),
-             "nll_loss_ignore": (True, "grad"), "nll_loss_1d": (True, "grad"), "nll_loss2d": (True,)}
+META_GAPS = {"nll_loss2d": (True,)}
 
 SPECIALS = [math.inf, -math.inf, math.nan]
 

@@ -168,10 +168,17 @@ def power(base, exponent):
 
 
 def _pow_scalar_grad(g, n):
-    # PyTorch: zero for exponent 0, else grad * (exponent * self ** (exponent - 1))
-    if n.exponent == 0:
+    # PyTorch: zero for exponent 0, else grad * (exponent * self ** (exponent - 1)); an exponent False
+    # is not 0 to its test (x ** False: 0 * x ** -1, nan at 0)
+    if n.exponent == 0 and n.exponent.__class__ is not bool:
         return g * 0
-    return g * (n.exponent * n.self ** (n.exponent - 1))
+    e = n.exponent
+    return g * dual.scale(_pow_of(n.self, e - 1), e)
+
+
+def _pow_of(x, e):
+    """x ** e as the forward computes it (on arrays numpy's own float32 power is not correctly rounded)."""
+    return x ** e if isinstance(x, dual.Tensor) or isinstance(e, dual.Tensor) else power(x, e)
 
 
 @op("pow_scalar", "PowBackward0", ("self",), saves=("self",),
@@ -180,9 +187,15 @@ def pow_scalar(self, exponent):
     return power(self, exponent)
 
 
+_BOOL_SUBTRACTION = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+                     "invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
 def _pow_self_grad(g, n):
     # zero where the exponent is 0 (not 0 * inf = nan at self == 0), as PyTorch
-    return dual.where(n.exponent == 0, 0.0, g * (n.exponent * n.self ** (n.exponent - 1)))
+    if dual.data(n.exponent).dtype.kind == "b":      # (PyTorch's formula computes exponent - 1)
+        raise RuntimeError(_BOOL_SUBTRACTION)
+    return dual.where(n.exponent == 0, 0.0, g * (n.exponent * _pow_of(n.self, n.exponent - 1)))
 
 
 def _log_of(x, like):
@@ -207,6 +220,9 @@ def pow(self, exponent):
 def _rpow_grad(g, n):
     # base ** x * log(base); for base 0, 0 where x >= 0 (as PyTorch), and log(negative) is nan
     base = n.base
+    if base.__class__ is bool:         # (PyTorch's backward cannot read a bool Scalar)
+        raise RuntimeError('false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/c10/core/Scalar.cpp":42, please '
+                           'report a bug to PyTorch. unknown ivalue tag 4')
     if base == 0:
         return g * dual.where(n.exponent >= 0, 0.0, n.result * -math.inf)
     return g * dual.scale(n.result, math.log(base) if base > 0 else math.nan)
@@ -373,9 +389,60 @@ def cosh(self):
 
 
 @op("tanh", "TanhBackward0", saves=("result",), float_result=True,
-    self=lambda g, n: dual.fused(lambda g, y: g * (1 - y * y), g, n.result))
+    self=lambda g, n: dual.call("tanh_backward", g, n.result))
 def tanh(self):
     return _tanh(self)
+
+
+def _one_minus_square(y):
+    """1 - y * y rounded once, as PyTorch's kernel computes it (a fused multiply-add): float32 and
+    float16 through float64 (which holds the product exactly), float64 with the product split in
+    two exact halves (Dekker's), so that only the last step rounds."""
+    if y.ndim == 0:                            # (numpy gives scalars for 0-d: no out=)
+        return _one_minus_square(y.reshape(1)).reshape(())
+    if y.dtype == _F32 or y.dtype == _F16:
+        t = np.square(y, dtype=_F64)
+        np.subtract(1, t, out=t)
+        return t.astype(_F32)
+    if y.dtype != _F64:
+        return 1 - y * y
+    # (in place where it can: ~5x numpy's plain 1 - y * y, where that is one op)
+    hi = np.multiply(y, 134217729.0)           # 2**27 + 1: splits y into hi + lo of 26 bits each
+    hi -= np.subtract(hi, y)
+    lo = np.subtract(y, hi)
+    p = np.square(y)
+    e = np.square(hi)
+    e -= p
+    hi *= lo
+    hi *= 2
+    e += hi
+    np.square(lo, out=lo)
+    e += lo                                    # y * y == p + e exactly
+    s = np.subtract(1, p)
+    b = np.subtract(s, 1)
+    t = np.subtract(s, b)
+    np.subtract(1, t, out=t)
+    np.negative(p, out=p)
+    p -= b
+    t += p                                     # 1 - (y * y rounded) == s + t exactly
+    t -= e
+    s += t
+    return s
+
+
+@op("tanh_backward", "TanhBackwardBackward0", ("grad_output", "output"), saves=("grad_output", "output"),
+    grad_output=lambda g, n: dual.call("tanh_backward", g, n.output),
+    output=lambda g, n: g * (-2 * n.output * n.grad_output))
+def tanh_backward(grad_output, output):
+    """tanh's gradient, grad_output * (1 - output**2): an op of its own (as in PyTorch), so that a
+    graph of the gradient records TanhBackwardBackward0. float16 is computed in float32."""
+    if output.dtype == _F16:
+        return (grad_output.astype(_F32) * _one_minus_square(output)).astype(_F16)
+    out = _one_minus_square(output)
+    if out.shape == np.shape(grad_output) and out.dtype == grad_output.dtype:
+        out *= grad_output
+        return out
+    return grad_output * out
 
 
 @op("sigmoid", "SigmoidBackward0", saves=("result",), float_result=True,
@@ -384,12 +451,32 @@ def sigmoid(self):
     return dual.sigmoid(self)
 
 
+def keep_max(a, b):
+    """max(a, b) with a kept where they tie, as PyTorch's std::max(a, b) (relu(-0.) is -0.); NaN
+    propagates. numpy's maximum keeps its second operand on ties (float32/float64; float16 is
+    compared in float32, where that holds)."""
+    if getattr(a, "dtype", None) == _F16:
+        return np.maximum(_as_float32(b), a.astype(_F32)).astype(_F16)
+    return np.maximum(b, a)
+
+
+def keep_min(a, b):
+    """min(a, b) with a kept where they tie (see keep_max)."""
+    if getattr(a, "dtype", None) == _F16:
+        return np.minimum(_as_float32(b), a.astype(_F32)).astype(_F16)
+    return np.minimum(b, a)
+
+
+def _as_float32(x):
+    return x.astype(_F32) if isinstance(x, np.ndarray) else x
+
+
 @op("relu", "ReluBackward0", saves=("result",),
     self=lambda g, n: dual.threshold_backward(g, n.result, 0))
 def relu(self):
     if self.dtype.kind == "b":
         raise RuntimeError("Boolean inputs not supported for relu")
-    return np.maximum(self, 0).astype(self.dtype, copy=False)
+    return keep_max(self, 0).astype(self.dtype, copy=False)
 
 
 @op("threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"), saves={"grad_output": ("self",)},
@@ -541,19 +628,21 @@ def _inside(n):
 @op("clamp", "ClampBackward1", saves=("self",),
     self=lambda g, n: dual.where_or_zero(_inside(n), g))
 def clamp(self, min=None, max=None):
-    return np.clip(self, min, max).astype(self.dtype, copy=False)
+    out = self if min is None else keep_max(self, min)       # (PyTorch's min(max(x, lo), hi))
+    out = out if max is None else keep_min(out, max)
+    return self.copy() if out is self else np.asarray(out).astype(self.dtype, copy=False)
 
 
 @op("clamp_min", "ClampMinBackward0", saves=("self",),
     self=lambda g, n: dual.where_or_zero(n.self >= n.min, g))
 def clamp_min(self, min):
-    return np.maximum(self, min).astype(self.dtype, copy=False)
+    return keep_max(self, min).astype(self.dtype, copy=False)
 
 
 @op("clamp_max", "ClampMaxBackward0", saves=("self",),
     self=lambda g, n: dual.where_or_zero(n.self <= n.max, g))
 def clamp_max(self, max):
-    return np.minimum(self, max).astype(self.dtype, copy=False)
+    return keep_min(self, max).astype(self.dtype, copy=False)
 
 
 # clamp with tensor bounds: the bounds get gradients too (where they won)
@@ -562,21 +651,21 @@ def clamp_max(self, max):
     min=lambda g, n: dual.where_or_zero((n.self < n.min) & (n.min <= n.max), g),
     max=lambda g, n: dual.where_or_zero((n.self > n.max) | (n.min > n.max), g))
 def clamp_tensor(self, min, max):
-    return np.minimum(np.maximum(self, min), max)
+    return keep_min(keep_max(self, min), max)
 
 
 @op("clamp_min_tensor", "ClampMinBackward1", ("self", "min"), saves=("self", "min"),
     self=lambda g, n: dual.where_or_zero(n.self >= n.min, g),
     min=lambda g, n: dual.where_or_zero(n.self < n.min, g))
 def clamp_min_tensor(self, min):
-    return np.maximum(self, min)
+    return keep_max(self, min)
 
 
 @op("clamp_max_tensor", "ClampMaxBackward1", ("self", "max"), saves=("self", "max"),
     self=lambda g, n: dual.where_or_zero(n.self <= n.max, g),
     max=lambda g, n: dual.where_or_zero(n.self > n.max, g))
 def clamp_max_tensor(self, max):
-    return np.minimum(self, max)
+    return keep_min(self, max)
 
 
 @op("lerp", "LerpBackward0", ("self", "end"),
@@ -632,7 +721,7 @@ def _pick_grad(mine, theirs):
     self=_pick_grad("self", "other"),
     other=_pick_grad("other", "self"))
 def maximum(self, other):
-    return np.maximum(self, other)
+    return keep_max(self, other)
 
 
 def _pick_grad_min(mine, theirs):
@@ -643,7 +732,7 @@ def _pick_grad_min(mine, theirs):
     self=_pick_grad_min("self", "other"),
     other=_pick_grad_min("other", "self"))
 def minimum(self, other):
-    return np.minimum(self, other)
+    return keep_min(self, other)
 
 
 @op("where", "WhereBackward0", ("self", "other"),
@@ -747,6 +836,10 @@ def elu(self, alpha=1.0):
 @op("to_dtype", "ToCopyBackward0", promote=False,
     self=lambda g, n: dual.to_dtype(g, n.source_dtype))
 def to_dtype(self, dtype, source_dtype):
+    if 1 in self.shape and self.size > 1:     # (numpy's layout of size-1 dims is not PyTorch's)
+        out = preserved_empty(self, dtype)
+        np.copyto(out, self, casting="unsafe")
+        return out
     return self.astype(dtype)
 
 
@@ -759,11 +852,20 @@ def clone(self, strides=None):
     if strides is None:
         if self.flags.c_contiguous and 1 not in self.shape:
             return np.array(self, copy=True)        # the common case: numpy keeps the C strides
-        strides = preserved_strides(self.shape, [s // self.itemsize for s in self.strides])
-    out = np.lib.stride_tricks.as_strided(np.empty(self.size, self.dtype), self.shape,
-                                          [s * self.itemsize for s in strides])
+        out = preserved_empty(self)
+    else:
+        out = np.lib.stride_tricks.as_strided(np.empty(self.size, self.dtype), self.shape,
+                                              [s * self.itemsize for s in strides])
     np.copyto(out, self)
     return out
+
+
+def preserved_empty(a, dtype=None):
+    """An uninitialised array shaped like `a`, laid out as PyTorch lays out a new tensor made from it
+    with preserve_format (clone, zeros_like, .to(dtype)): see preserved_strides."""
+    dtype = a.dtype if dtype is None else np.dtype(dtype)
+    strides = preserved_strides(a.shape, [s // a.itemsize for s in a.strides])
+    return np.lib.stride_tricks.as_strided(np.empty(a.size, dtype), a.shape, [s * dtype.itemsize for s in strides])
 
 
 def contiguous_strides(shape):

@@ -399,16 +399,15 @@ class CopySlices(Node):
         # itself after a backward, so it is spent even when fn saved nothing
         self._saved = fn._saved if fn._saved is not None else {}
 
-    def apply_arrays(self, grad_outputs):
+    def apply(self, grad_outputs, as_arrays=False):
         g = grad_outputs[0]
-        result = np.array(g, copy=True)
-        flat = result.reshape(-1)
-        inner = self._fn.apply_arrays([flat[self._positions]])
-        flat[self._positions] = 0 if inner[0] is None else inner[0]
-        return [result] + list(inner[1:])
-
-    def apply(self, grad_outputs):
-        g = grad_outputs[0]                # a Tensor: the gradient's own graph is recorded
+        if as_arrays:                      # numpy arrays: no graph of the gradient
+            result = np.array(g, copy=True)
+            flat = result.reshape(-1)
+            inner = self._fn.apply([flat[self._positions]], True)
+            flat[self._positions] = 0 if inner[0] is None else inner[0]
+            return [result] + list(inner[1:])
+        # Tensors: the gradient's own graph is recorded
         positions = Tensor._make(self._positions.reshape(-1))
         inner = self._fn.apply([g.reshape(-1)[positions].reshape(self._positions.shape)])
         part = inner[0] if inner[0] is not None else g.reshape(-1)[positions] * 0
@@ -440,6 +439,8 @@ def _adopt(t, result):
     node = result.grad_fn
     if node is None:
         return t
+    if type(node) is _autograd_node.NoDerivative and not node._op_name.endswith("_"):
+        node._op_name += "_"              # (written in place: PyTorch names aten's in-place op, floor_divide_)
     root = t._base
     if node._saved and "result" in node._saved:
         # the saved output is now t (same values). Written through a view, it is the view itself,
@@ -478,6 +479,16 @@ def _stand_in(t, opkey):
 
 _OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single memory "
             "location. Please clone() the tensor before performing the operation.")
+
+
+_EXPANDED_INDEX_PUT = (
+    "Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before performing this operation. "
+    "This also applies to advanced indexing e.g. tensor[indices] = tensor (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:976.)")
+_EXPANDED_MASKED_FILL = (
+    "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before performing this "
+    "operation. This also applies to advanced indexing e.g. tensor[mask] = scalar (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:2450.)")
 
 
 _PARTIAL_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor refer to "
@@ -598,9 +609,14 @@ def fill_inplace(t, value):
     return t
 
 
-def assign_data(t, array):
-    """Write freshly drawn values into t (uniform_, normal_): untracked like PyTorch's initialisers."""
+def assign_data(t, array, op_key=None):
+    """Write freshly drawn values into t (uniform_, normal_). On a tensor that requires grad (not a
+    leaf: those refuse) PyTorch records the op (`op_key`: NormalBackward0, UniformBackward0), through
+    which no gradient flows; anywhere else (nn.init, under no_grad) it is untracked."""
     _check_inplace_allowed(t)
+    if op_key is not None and grad_mode._state["enabled"] and t.requires_grad and not any(
+            st == 0 and n > 1 for st, n in zip(t._data.strides, t._data.shape)):
+        return _adopt(t, OPS[op_key](_stand_in(t, op_key), values=np.asarray(array, t._data.dtype)))
     if t._data.flags.writeable:
         t._data[...] = array
     elif any(st == 0 and n > 1 for st, n in zip(t._data.strides, t._data.shape)):
@@ -623,13 +639,20 @@ def setitem(t, key, value):
     stand = Tensor._make(t._data)
     target, advanced = _apply_slicing(stand, items)
     strides, sizes = target._data.strides, target._data.shape
-    if target._data.size and any(step == 0 and size > 1 for step, size in zip(strides, sizes)):
+    expanded = target._data.size and any(step == 0 and size > 1 for step, size in zip(strides, sizes))
+    if expanded and not advanced:
         raise RuntimeError(_OVERLAP)          # an expanded tensor: one number would be written twice
     as_view = target is not stand
     if advanced:
         index_key = _advanced_key(target, advanced, check_bounds=0 in target._data.shape)
         shape = _indexed_shape(target._data.shape, index_key)
         _check_inplace_allowed(t, as_view)   # (index_put_'s autograd check comes before its shape checks)
+        if expanded:                         # PyTorch's index_put_ still writes, with a warning
+            warnings.warn(_EXPANDED_INDEX_PUT, UserWarning, stacklevel=3)
+            if list(advanced) == [0] and advanced[0].dtype == np.bool_ and (
+                    not isinstance(value, Tensor) or value._data.size == 1):
+                # (one mask and one value: index_put_ goes on to masked_fill_, which warns too)
+                warnings.warn(_EXPANDED_MASKED_FILL, UserWarning, stacklevel=3)
     if isinstance(value, Tensor):
         v = value._data
         while v.ndim and v.shape[0] == 1:
@@ -658,6 +681,8 @@ def setitem(t, key, value):
     _check_inplace_allowed(t, as_view)
     value_requires = isinstance(value, Tensor) and value.requires_grad
     if grad_mode._state["enabled"] and (t.requires_grad or value_requires):
+        if expanded:
+            raise RuntimeError(_OVERLAP)     # (recording a write through an expanded view is not supported)
         src = _stand_in(t, "copy_slices")
         val = value if isinstance(value, Tensor) else _py_or_array(value, t)
         if isinstance(val, Tensor) and val._data.dtype != t._data.dtype:
@@ -681,7 +706,7 @@ def setitem(t, key, value):
         return
     if empty:
         return                               # nothing to write (numpy would still check the indices)
-    v = value._data if isinstance(value, Tensor) else _py_or_array(value, t)
+    v = v if isinstance(value, Tensor) else _py_or_array(value, t)      # (a tensor without its leading 1s)
     if t._data.flags.writeable:
         t._data[nkey] = v
     else:                                    # an expanded view (numpy's are read-only): write its base
@@ -764,6 +789,20 @@ def _zero(self, value):
     self=_no_gradient)
 def _fill(self, value):
     return np.full_like(self, value)
+
+
+@op("normal_", "NormalBackward0", promote=False, saved_params=(),
+    self=_no_gradient)
+def _normal_(self, values):
+    """self.normal_() on a tensor that requires grad: the drawn `values` (see assign_data)."""
+    return np.array(values, dtype=self.dtype)
+
+
+@op("uniform_", "UniformBackward0", promote=False, saved_params=(),
+    self=_no_gradient)
+def _uniform_(self, values):
+    """self.uniform_() on a tensor that requires grad: the drawn `values` (see assign_data)."""
+    return np.array(values, dtype=self.dtype)
 
 
 @op("fill_tensor", "FillBackward3", ("self", "value"), promote=False,

@@ -140,10 +140,14 @@ def roll(self, shifts, dims):
 
 # --- indexing -----------------------------------------------------------------------------------
 
+def _zeros_for(g, n):
+    """Zeros of the input's shape in g's dtype, untracked (the `self` of a scatter into zeros)."""
+    return dual.like(g, np.zeros(n.self_sizes, g.dtype if isinstance(g, np.ndarray) else g._data.dtype))
+
+
 def _scatter_into_zeros(g, n, key):
     """The gradient of reading `x[key]`: g placed at `key` in zeros of x's shape (repeats add up)."""
-    zeros = np.zeros(n.self_sizes, g.dtype if isinstance(g, np.ndarray) else g._data.dtype)
-    return dual.call("index_put_add", dual.like(g, zeros), g, key=key)
+    return dual.call("index_put_add", _zeros_for(g, n), g, key=key)
 
 
 @op("as_strided", "AsStridedBackward0", promote=False, saved_params=(),
@@ -164,15 +168,36 @@ def as_strided_scatter(self, positions, self_sizes):
 
 
 @op("select", "SelectBackward0", promote=False,
-    self=lambda g, n: _scatter_into_zeros(g, n, (slice(None),) * n.dim + (n.index,)))
+    self=lambda g, n: dual.call("select_backward", g, dim=n.dim, index=n.index, input_sizes=n.self_sizes))
 def select(self, dim, index, self_sizes):
     return self[(slice(None),) * dim + (index, Ellipsis)]     # (the Ellipsis keeps a 0-d result a view)
 
 
+# The gradients of select and slice are ops of their own, as PyTorch's select_backward and
+# slice_backward (a graph of the gradient records SelectBackwardBackward0): g written into zeros,
+# not added (0 + -0. would lose the sign of a -0. gradient)
+@op("select_backward", "SelectBackwardBackward0", ("grad_output",), promote=False,
+    grad_output=lambda g, n: dual.call("select", g, dim=n.dim, index=n.index, self_sizes=n.input_sizes))
+def select_backward(grad_output, dim, index, input_sizes):
+    out = np.zeros(input_sizes, grad_output.dtype)
+    out[(slice(None),) * dim + (index,)] = grad_output
+    return out
+
+
 @op("slice", "SliceBackward0", promote=False,
-    self=lambda g, n: _scatter_into_zeros(g, n, (slice(None),) * n.dim + (slice(n.start, n.stop, n.step),)))
+    self=lambda g, n: dual.call("slice_backward", g, dim=n.dim, start=n.start, stop=n.stop, step=n.step,
+                                input_sizes=n.self_sizes))
 def slice_(self, dim, start, stop, step, self_sizes):
     return self[(slice(None),) * dim + (slice(start, stop, step),)]
+
+
+@op("slice_backward", "SliceBackwardBackward0", ("grad_output",), promote=False,
+    grad_output=lambda g, n: dual.call("slice", g, dim=n.dim, start=n.start, stop=n.stop, step=n.step,
+                                       self_sizes=n.input_sizes))
+def slice_backward(grad_output, dim, start, stop, step, input_sizes):
+    out = np.zeros(input_sizes, grad_output.dtype)
+    out[(slice(None),) * dim + (slice(start, stop, step),)] = grad_output
+    return out
 
 
 @op("index", "IndexBackward0", promote=False,
@@ -238,11 +263,12 @@ def _index_layout(src, key, out):
     return laid
 
 
-@op("index_put_add", "IndexPutBackward0", ("self", "values"), promote=False,
+@op("index_put_add", "IndexPutImplBackward0", ("self", "values"), promote=False,
     self=lambda g, n: g,
     values=lambda g, n: g[n.key])
 def index_put_add(self, values, key):
-    """A copy of self with `values` added at `key` (repeated indices add up): scatter for gradients."""
+    """A copy of self with `values` added at `key` (repeated indices add up): x[idx]'s gradient, as
+    PyTorch's index_backward (zeros._index_put_impl_(indices, grad, accumulate=True))."""
     out = np.array(self, copy=True)
     np.add.at(out, key, values)
     return out
@@ -295,19 +321,42 @@ def gather(self, dim, index, self_sizes):
 def _gather_grad(g, n):
     if not n.self_sizes:               # 0-d input: every gathered element was that one value
         return dual.sum_dims(g, tuple(range(n.index.ndim))).reshape(())
-    if n.index.ndim == 0:              # 0-d index into a 1-d input
-        return _scatter_into_zeros(g, n, (n.index,))
-    key = list(np.indices(n.index.shape, sparse=True))
-    key[n.dim] = n.index
-    return _scatter_into_zeros(g, n, tuple(key))
+    # PyTorch's gather_backward: zeros.scatter_add(dim, index, grad)
+    return dual.call("scatter_add", _zeros_for(g, n), g, dim=n.dim, index=n.index)
+
+
+@op("scatter_add", "ScatterAddBackward0", ("self", "src"), promote=False,
+    self=lambda g, n: g,
+    src=lambda g, n: dual.call("gather", g, dim=n.dim, index=n.index, self_sizes=dual.data(g).shape))
+def scatter_add(self, src, dim, index):
+    """A copy of self with src[i][j] added at self[i][index[i][j]] (dim 1): gather's gradient."""
+    out = np.array(self, copy=True)
+    if index.ndim == 0:                # (0-d index into a 1-d tensor)
+        np.add.at(out, (index,), src)
+        return out
+    key = list(np.indices(index.shape, sparse=True))
+    key[dim] = index
+    np.add.at(out, tuple(key), src)
+    return out
 
 
 @op("index_select", "IndexSelectBackward0", promote=False,
-    self=lambda g, n: _scatter_into_zeros(g, n, (slice(None),) * n.dim + (n.index,)) if n.self_sizes else g)
+    self=lambda g, n: dual.call("index_add", _zeros_for(g, n), g, dim=n.dim, index=n.index) if n.self_sizes else g)
 def index_select(self, dim, index, self_sizes):
     if self.ndim == 0:                 # (0-d input: its one value, 0-d as in PyTorch, whatever the index's shape)
         return self.copy()
     return np.take(self, index, axis=dim)
+
+
+@op("index_add", "IndexAddBackward0", ("self", "source"), promote=False,
+    self=lambda g, n: g,
+    source=lambda g, n: dual.call("index_select", g, dim=n.dim, index=n.index, self_sizes=dual.data(g).shape))
+def index_add(self, source, dim, index):
+    """A copy of self with source's slices added at `index` along dim: index_select's gradient
+    (PyTorch's index_select_backward: zeros.index_add(dim, index, grad))."""
+    out = np.array(self, copy=True)
+    np.add.at(out, (slice(None),) * dim + (index,), source)
+    return out
 
 
 # --- joining and splitting ----------------------------------------------------------------------
