@@ -8,10 +8,18 @@ import builtins
 import numpy as np
 
 
+def _no_instances(cls, *args, **kwargs):
+    """PyTorch's dtype, layout and memory_format objects are fixed: `torch.dtype()` is refused."""
+    raise TypeError(f"cannot create 'torch.{cls.__name__}' instances")
+
+
 class dtype:
     __slots__ = ("name", "np", "is_floating_point", "is_complex", "is_signed", "itemsize", "_category", "_legacy")
+    __new__ = _no_instances
 
-    def __init__(self, name, np_dtype, category, legacy):
+    @classmethod
+    def _make(cls, name, np_dtype, category, legacy):
+        self = object.__new__(cls)
         self.name = name
         self.np = np.dtype(np_dtype)
         self.is_floating_point = category == 2
@@ -20,12 +28,13 @@ class dtype:
         self.itemsize = self.np.itemsize
         self._category = category      # 0 bool, 1 integer, 2 floating, 3 complex
         self._legacy = legacy          # 'torch.FloatTensor' style name, used in error messages
+        return self
 
     def __repr__(self):
         return "torch." + self.name
 
     def __reduce__(self):
-        return (_by_name, (self.name,))
+        return self.name      # PyTorch's: pickle stores the global's name (gradlab.float32), copies are self
 
     def to_real(self):
         """complex64 -> float32 (real dtypes are their own real dtype)."""
@@ -40,22 +49,22 @@ class dtype:
         raise RuntimeError(f"Unknown Complex ScalarType for {self._legacy[:-6]}")
 
 
-bool_ = dtype("bool", np.bool_, 0, "BoolTensor")
-uint8 = dtype("uint8", np.uint8, 1, "ByteTensor")
-int8 = dtype("int8", np.int8, 1, "CharTensor")
-int16 = dtype("int16", np.int16, 1, "ShortTensor")
-int32 = dtype("int32", np.int32, 1, "IntTensor")
-int64 = dtype("int64", np.int64, 1, "LongTensor")
+bool_ = dtype._make("bool", np.bool_, 0, "BoolTensor")
+uint8 = dtype._make("uint8", np.uint8, 1, "ByteTensor")
+int8 = dtype._make("int8", np.int8, 1, "CharTensor")
+int16 = dtype._make("int16", np.int16, 1, "ShortTensor")
+int32 = dtype._make("int32", np.int32, 1, "IntTensor")
+int64 = dtype._make("int64", np.int64, 1, "LongTensor")
 # PyTorch's "shell" unsigned dtypes: they hold numpy's uint16/32/64 arrays and print, but few ops
 # compute with them, and they promote with nothing but floating dtypes
-uint16 = dtype("uint16", np.uint16, 1, "UInt16Tensor")
-uint32 = dtype("uint32", np.uint32, 1, "UInt32Tensor")
-uint64 = dtype("uint64", np.uint64, 1, "UInt64Tensor")
-float16 = dtype("float16", np.float16, 2, "HalfTensor")
-float32 = dtype("float32", np.float32, 2, "FloatTensor")
-float64 = dtype("float64", np.float64, 2, "DoubleTensor")
-complex64 = dtype("complex64", np.complex64, 3, "ComplexFloatTensor")
-complex128 = dtype("complex128", np.complex128, 3, "ComplexDoubleTensor")
+uint16 = dtype._make("uint16", np.uint16, 1, "UInt16Tensor")
+uint32 = dtype._make("uint32", np.uint32, 1, "UInt32Tensor")
+uint64 = dtype._make("uint64", np.uint64, 1, "UInt64Tensor")
+float16 = dtype._make("float16", np.float16, 2, "HalfTensor")
+float32 = dtype._make("float32", np.float32, 2, "FloatTensor")
+float64 = dtype._make("float64", np.float64, 2, "DoubleTensor")
+complex64 = dtype._make("complex64", np.complex64, 3, "ComplexFloatTensor")
+complex128 = dtype._make("complex128", np.complex128, 3, "ComplexDoubleTensor")
 
 ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128, uint16, uint32,
        uint64)
@@ -73,12 +82,19 @@ class memory_format:
     """torch.contiguous_format and friends: gradlab's tensors are always strided numpy arrays, so a
     memory_format argument is accepted and changes nothing."""
     __slots__ = ("name",)
+    __new__ = _no_instances
 
-    def __init__(self, name):
+    @classmethod
+    def _make(cls, name):
+        self = object.__new__(cls)
         self.name = name
+        return self
 
     def __repr__(self):
         return "torch." + self.name
+
+    def __reduce__(self):
+        return self.name      # pickled and copied as the one global object, as dtypes are
 
 
 class layout(memory_format):
@@ -86,14 +102,10 @@ class layout(memory_format):
     __slots__ = ()
 
 
-strided = layout("strided")
-contiguous_format = memory_format("contiguous_format")
-preserve_format = memory_format("preserve_format")
-channels_last = memory_format("channels_last")
-
-
-def _by_name(name):
-    return next(d for d in ALL if d.name == name)
+strided = layout._make("strided")
+contiguous_format = memory_format._make("contiguous_format")
+preserve_format = memory_format._make("preserve_format")
+channels_last = memory_format._make("channels_last")
 
 
 def from_numpy_dtype(np_dtype):

@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _dtype
 from . import _device
-from ._size import Size
+from ._size import Size, tp_name as _tp_name
 from . import autograd as _autograd
 from .autograd import grad_mode
 from .autograd import node as _autograd_node
@@ -43,6 +43,7 @@ _CPP_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Hal
                    "int16": "short int", "int32": "int", "int64": "long int", "uint8": "unsigned char",
                    "bool": "bool", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
 
+_tuple_new = tuple.__new__     # Size of a numpy shape, without Size()'s checks of its items
 _NO_DIM = object()      # sum(), mean(): no dim given (an explicit dim=None is another overload in PyTorch)
 
 
@@ -114,11 +115,11 @@ class Tensor:
     # --- basic attributes -----------------------------------------------------------------------
     @property
     def shape(self):
-        return Size(self._data.shape)
+        return _tuple_new(Size, self._data.shape)     # (a numpy shape needs none of Size()'s checks)
 
     def size(self, dim=None):
         if dim is None:
-            return Size(self._data.shape)
+            return _tuple_new(Size, self._data.shape)
         return self._data.shape[_wrap_dim(dim, self._data.ndim)]
 
     @property
@@ -169,10 +170,14 @@ class Tensor:
                 raise ValueError(f"invalid type: '{dtype}'")
             dtype = target
         elif not isinstance(dtype, _dtype.dtype):
-            if isinstance(dtype, type):
-                name = dtype.__name__ if dtype.__module__ == "builtins" else f"{dtype.__module__}.{dtype.__name__}"
-                raise ValueError(f"invalid type: '{name}'")
-            raise TypeError("dtype must be a type, str, or dtype object")
+            if isinstance(getattr(dtype, "dtype", None), _dtype.dtype) and isinstance(dtype, type):
+                dtype = dtype.dtype                 # torch.DoubleTensor
+            elif dtype is Tensor:
+                dtype = _dtype.float32              # torch.Tensor: the default tensor type
+            elif isinstance(dtype, type):
+                raise ValueError(f"invalid type: '{_tp_name(dtype)}'")
+            else:
+                raise TypeError("dtype must be a type, str, or dtype object")
         return self.to(dtype)
 
     def data_ptr(self):
@@ -470,7 +475,9 @@ class Tensor:
         else:
             device, dtype, copy = _to_arguments(args, kwargs)
         if device is not None:
-            _device.require_cpu(_device.as_device(device))
+            device = _device.as_device(device)
+            _device.require_cpu(device)
+            copy = copy or device.index is not None     # cpu:0 is not a tensor's device (cpu): a copy
         if dtype is not None:
             target = _dtype.to_numpy_dtype(dtype)
             if target != self._data.dtype:
@@ -633,9 +640,12 @@ class Tensor:
             _check_sub(self, other)
         return _binary("sub", self, other)
 
+    # x.__rsub__(y) called with a Tensor y (Python never does): PyTorch computes y - x, y / x, ...
     def __rsub__(self, other):
         if not isinstance(other, _OPERANDS):
             return NotImplemented
+        if isinstance(other, Tensor):
+            return other.__sub__(self)
         return _scalar_left("rsub", self, other)
 
     def __mul__(self, other):
@@ -651,7 +661,7 @@ class Tensor:
         return _binary("div", self, other)
 
     def __rtruediv__(self, other):
-        if isinstance(other, (numbers.Number, np.generic, np.ndarray)):
+        if isinstance(other, (Tensor, numbers.Number, np.generic, np.ndarray)):
             return self.reciprocal() * other       # PyTorch's own definition (an ndarray goes to numpy)
         return NotImplemented
 
@@ -674,6 +684,8 @@ class Tensor:
     def __rpow__(self, base):
         if not isinstance(base, _OPERANDS):
             return NotImplemented
+        if isinstance(base, Tensor):
+            return base.__pow__(self)
         return _scalar_left("rpow", self, base)
 
     def __matmul__(self, other):
@@ -693,6 +705,8 @@ class Tensor:
                               self, other)
 
     def __rfloordiv__(self, other):
+        if isinstance(other, Tensor):
+            return other.__floordiv__(self)
         if not isinstance(other, _SCALARS + (np.generic,)):
             return NotImplemented
         return _no_derivative(_no_grad_scalar_left(_elementwise.floor_divide_arrays, other, self), "floor_divide",
@@ -704,6 +718,8 @@ class Tensor:
         return self.remainder(other)
 
     def __rmod__(self, other):
+        if isinstance(other, Tensor):
+            return other.remainder(self)
         if not isinstance(other, _SCALARS + (np.generic,)):
             return NotImplemented
         return _no_derivative(_no_grad_scalar_left(_elementwise.remainder_arrays, other, self), "remainder", self)
@@ -1038,6 +1054,7 @@ class Tensor:
         """A copy with the entries at `index` along `dim` set to `value`."""
         _check_arguments("index_fill", (dim, index, value), [("int dim", "Tensor index", "Tensor value"),
                                                               ("int dim", "Tensor index", "Number value")])
+        _check_fill_value(value)
         return OPS["index_fill"](self, mask=self._index_fill_mask(dim, index), value=_py(value))
 
     def _index_fill_mask(self, dim, index):
@@ -1073,13 +1090,17 @@ class Tensor:
         mask[tuple(where)] = True
         return mask
 
+    def where(self, condition, other):
+        """x.where(cond, y): torch.where(cond, x, y)."""
+        return where(condition, self, other)
+
     def masked_fill(self, mask, value):
         mask, value = self._masked_fill_args(mask, value)
         if isinstance(value, Tensor):
             return OPS["masked_fill_tensor"](self, value, mask=mask)
         return OPS["masked_fill"](self, mask=mask, value=value)
 
-    def _masked_fill_args(self, mask, value):
+    def _masked_fill_args(self, mask, value, inplace=False):
         _check_arguments("masked_fill", (mask, value), [("Tensor mask", "Tensor value"), ("Tensor mask", "Number value")])
         if mask._data.dtype != np.bool_:
             raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {_c_type(mask)}")
@@ -1090,8 +1111,9 @@ class Tensor:
             value = _indexing.scalar_for(self, value)
         try:
             np.broadcast_shapes(mask._data.shape, self._data.shape)
-        except ValueError:
-            raise broadcast_error(mask._data.shape, self._data.shape) from None
+        except ValueError:        # (in place, PyTorch names self first)
+            shapes = (self._data.shape, mask._data.shape) if inplace else (mask._data.shape, self._data.shape)
+            raise broadcast_error(*shapes) from None
         return mask._data, value
 
     def lerp(self, end, weight):
@@ -1122,20 +1144,31 @@ class Tensor:
         if inplace and shape != self._data.shape:
             raise RuntimeError(f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
                                f"{list(shape)}")
+        if inplace and tensor_weight and not weight._data.ndim and \
+                _dtype.category(weight._data.dtype) > _dtype.category(self._data.dtype):
+            # (a 0-d float weight takes part in the result type: int.lerp(int, 0.25-tensor) is float)
+            raise RuntimeError(f"result type {_kind(weight)} can't be cast to the desired output type {_kind(self)}")
         if self._data.dtype.kind not in "fc":
             raise NotImplementedError(f'"lerp_kernel_{"tensor" if tensor_weight else "scalar"}" not implemented for '
                                       f"'{_dtype.from_numpy_dtype(self._data.dtype)._legacy[:-len('Tensor')]}'")
 
     # --- reductions -----------------------------------------------------------------------------
     def sum(self, dim=_NO_DIM, keepdim=False, dtype=None):
-        src = self if dtype is None else self.to(dtype)
+        src = self if dtype is None else self._accumulated_as(dtype)
         if dim is _NO_DIM:
-            return OPS["sum"](src, self_sizes=src._data.shape)
+            return _in_dtype(self, OPS["sum"](src, self_sizes=src._data.shape), dtype, src)
         if dim == () and keepdim:
             return src.clone()
         # an explicit dim=None (or ()) is PyTorch's sum over all dims: SumBackward1
         dims = tuple(range(src._data.ndim)) if dim is None or dim == () else _dims(dim, src._data.ndim)
-        return OPS["sum_dim"](src, dim=dims, keepdim=keepdim, self_sizes=src._data.shape)
+        return _in_dtype(self, OPS["sum_dim"](src, dim=dims, keepdim=keepdim, self_sizes=src._data.shape), dtype, src)
+
+    def _accumulated_as(self, dtype, kernel=None):
+        """sum/prod/cumsum(dtype=...): the input cast to dtype (cumsum has no bool kernel)."""
+        src = self.to(dtype)
+        if kernel and src._data.dtype.kind == "b":
+            raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+        return src
 
     def mean(self, dim=_NO_DIM, keepdim=False, dtype=None):
         src = self if dtype is None else self.to(dtype)
@@ -1211,10 +1244,10 @@ class Tensor:
         return Tensor._make(np.asarray(arg(self._data, axis=d, keepdims=keepdim), dtype=np.int64))
 
     def prod(self, dim=None, keepdim=False, dtype=None):
-        src = self if dtype is None else self.to(dtype)
+        src = self if dtype is None else self._accumulated_as(dtype)
         if dim is None:
-            return OPS["prod"](src, dim=None, keepdim=False)
-        return OPS["prod_dim"](src, dim=_dims(dim, src._data.ndim), keepdim=keepdim)
+            return _in_dtype(self, OPS["prod"](src, dim=None, keepdim=False), dtype, src)
+        return _in_dtype(self, OPS["prod_dim"](src, dim=_dims(dim, src._data.ndim), keepdim=keepdim), dtype, src)
 
     def _var_args(self, name, dim, unbiased, keepdim, correction):
         if self._data.dtype.kind not in "fc":
@@ -1260,8 +1293,9 @@ class Tensor:
         return OPS["logsumexp"](self, dim=_dims(dim, self._data.ndim), keepdim=keepdim)
 
     def cumsum(self, dim, dtype=None):
-        src = self if dtype is None else self.to(dtype)
-        return OPS["cumsum"](src, dim=_wrap_dim(dim, src._data.ndim))
+        dim = _wrap_dim(dim, self._data.ndim)
+        src = self if dtype is None else self._accumulated_as(dtype, "cumsum_out_cpu")
+        return _in_dtype(self, OPS["cumsum"](src, dim=dim), dtype, src)
 
     def softmax(self, dim, dtype=None):
         return OPS["softmax"](self if dtype is None else self.to(dtype), dim=_wrap_dim(dim, self._data.ndim))
@@ -1293,6 +1327,8 @@ class Tensor:
         if self._data.dtype != vec._data.dtype:
             raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_kind(vec)}, {_kind(self)}, and "
                                f"{_kind(vec)}")
+        if self._data.dtype == np.bool_:
+            raise NotImplementedError('"addmv_impl_cpu" not implemented for \'Bool\'')
         return OPS["mv"](self, vec)
 
     def dot(self, other):
@@ -1319,6 +1355,8 @@ class Tensor:
         if b2[:2] != (b1[0], b1[2]):
             raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{b1[0]}, {b1[2]}] "
                                f"but got: [{b2[0]}, {b2[1]}].")
+        if self._data.dtype == np.bool_:          # (the kernel is chosen by self's dtype before mat2 is checked)
+            raise NotImplementedError('"bmm" not implemented for \'Bool\'')
         if self._data.dtype != mat2._data.dtype:
             raise RuntimeError(f"expected scalar type {_kind(self)} but found {_kind(mat2)}")
         return OPS["bmm"](self, mat2)
@@ -1539,6 +1577,10 @@ class Tensor:
         return OPS["roll"](self, shifts=shifts, dims=dims)
 
     def narrow(self, dim, start, length):
+        if isinstance(start, Tensor):       # (PyTorch's other overload, checked before anything else)
+            if start._data.ndim or start._data.dtype.kind not in "iu":
+                raise RuntimeError("start must be an 0-dim integral Tensor.")
+            start = int(start._data)
         if self._data.ndim == 0:
             raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
         if length < 0:
@@ -1686,8 +1728,15 @@ class Tensor:
     def mul_(self, other):
         return self._inplace("mul", other)
 
-    def div_(self, other):
-        return self._inplace("div", other)
+    def div_(self, other, *, rounding_mode=_NO_ROUNDING):
+        if rounding_mode is _NO_ROUNDING:
+            return self._inplace("div", other)
+        _indexing._check_inplace_allowed(self)        # (autograd's check first, then the mode, as in PyTorch)
+        if rounding_mode is not None and rounding_mode not in ("trunc", "floor"):
+            raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                               f"'{rounding_mode}'")
+        _check_inplace_result(self, "div" if rounding_mode is None else "div_rounding", other)
+        return _indexing.run_inplace(self, "div_rounding", (other,), {"rounding_mode": rounding_mode})
 
     def pow_(self, exponent):
         if isinstance(exponent, Tensor):
@@ -1745,7 +1794,7 @@ class Tensor:
         return self
 
     def masked_fill_(self, mask, value):
-        mask, value = self._masked_fill_args(mask, value)
+        mask, value = self._masked_fill_args(mask, value, inplace=True)
         if self._is_expanded():
             return self._fill_expanded("masked_fill_", 2450, np.broadcast_to(mask, self._data.shape), value)
         if isinstance(value, Tensor):
@@ -1791,6 +1840,7 @@ class Tensor:
         """In-place index_fill (IndexFillBackward0 when recorded)."""
         _check_arguments("index_fill_", (dim, index, value), [("int dim", "Tensor index", "Tensor value"),
                                                                ("int dim", "Tensor index", "Number value")])
+        _check_fill_value(value)
         if self._is_expanded():
             return self._fill_expanded("index_fill_", 1913, self._index_fill_mask(dim, index), _py(value))
         return self._inplace("index_fill", mask=self._index_fill_mask(dim, index), value=_py(value))
@@ -1847,8 +1897,8 @@ class Tensor:
         from .ops.indexing import assign_data
         _check_uniform_bounds(self._data.dtype, from_, to)
         if self._data.size == 0:
-            return self
-        return assign_data(self, gen.uniform(self._data.shape, self._data.dtype, from_, to))
+            return assign_data(self, self._data, "uniform_")
+        return assign_data(self, gen.uniform(self._data.shape, self._data.dtype, from_, to), "uniform_")
 
     def normal_(self, mean=0.0, std=1.0, *, generator=None):
         from . import random as _random
@@ -1858,11 +1908,11 @@ class Tensor:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {float(std):g}")
         if self._data.size == 0:        # nothing to fill: no dtype check (float(mean) still refuses None)
             float(mean)
-            return self
+            return assign_data(self, self._data, "normal_")
         if self._data.dtype.kind in "biu":
             raise NotImplementedError(f'"normal_kernel_cpu" not implemented for '
                                       f"'{_dtype.from_numpy_dtype(self._data.dtype)._legacy[:-6]}'")
-        return assign_data(self, gen.normal(self._data.shape, self._data.dtype, mean, std))
+        return assign_data(self, gen.normal(self._data.shape, self._data.dtype, mean, std), "normal_")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -2473,6 +2523,7 @@ def _inplace_operator(t, opname, other, compute):
     if not isinstance(other, _OPERANDS):
         return NotImplemented
     _indexing._check_inplace_allowed(t)
+    _indexing.check_overlaps(t, (other,))       # (an expanded t is refused before any dtype check)
     _check_inplace_result(t, opname, other)
     result = compute(t, other)
     if result is NotImplemented:
@@ -2603,6 +2654,24 @@ def _check_mm(a, b):
         raise NotImplementedError('"addmm_impl_cpu_" not implemented for \'Bool\'')
 
 
+def _check_fill_value(value):
+    if isinstance(value, Tensor) and value._data.ndim:
+        raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                           f"{value._data.ndim} dimension(s).")
+
+
+def _in_dtype(t, out, dtype, src):
+    """sum/prod/cumsum(dtype=...) of t: autograd refuses an integer or bool dtype for a t that
+    requires grad (once dims are checked); an integer result is computed in int64, and with a
+    smaller dtype (or bool) it wraps around to it, as PyTorch's accumulation in that dtype does."""
+    if dtype is not None and out._data.dtype.kind in "biu":
+        if t._requires_grad and grad_mode._state["enabled"]:
+            raise RuntimeError(f"Autograd not support dtype: {_kind(src)}")
+        if out._data.dtype != src._data.dtype:
+            return Tensor._make(out._data.astype(src._data.dtype))
+    return out
+
+
 def _kind(t):
     """A dtype as PyTorch's kernels name it: Float, Long, Bool."""
     return _dtype.from_numpy_dtype(t._data.dtype)._legacy[:-len("Tensor")]
@@ -2710,8 +2779,13 @@ def minimum(a, b):
     return _binary("minimum", a, b)
 
 
-def where(condition, input=None, other=None):
-    """`where(cond, a, b)`: a where cond is True, else b. Scalars on either side are constants."""
+def where(condition, input=None, other=None, *, self=None):
+    """`where(cond, a, b)`: a where cond is True, else b. Scalars on either side are constants.
+    `self=` is PyTorch's keyword for a Number in input's place (where(c, self=1.5, other=x))."""
+    if self is not None:
+        if input is not None or isinstance(self, Tensor):
+            raise TypeError("where(): self= takes a Number")    # (the argument parser words PyTorch's error)
+        input = _py(self)           # (a Number: np.float64(1.5) counts as a Python float, as in PyTorch)
     given = (condition,) + tuple(a for a in (input, other) if a is not None)
     _check_arguments("where", given, [("Tensor condition",),
                                       ("Tensor condition", "Tensor input", "Tensor other", "*", "Tensor out = None"),
@@ -2755,9 +2829,12 @@ def cat(tensors, dim=0):
     for i, t in enumerate(tensors):
         if t._data.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
-    ref = tensors[0]
-    d = _wrap_dim(dim, ref._data.ndim)
-    parts = [t for t in tensors if not (t._data.ndim == 1 and t._data.shape[0] == 0)] or tensors
+    # PyTorch's legacy rule: 1-d empty tensors are skipped, the dim is wrapped for the first other
+    # tensor, and any dim goes when all are skipped
+    parts = [t for t in tensors if not (t._data.ndim == 1 and t._data.shape[0] == 0)]
+    ref = parts[0] if parts else tensors[0]
+    d = _wrap_dim(dim, ref._data.ndim) if parts else 0
+    parts = parts or tensors
     if len(parts) < len(tensors):     # the skipped empty tensors still take part in type promotion
         dt = _dtype.result_np_dtype([(1, t._data.dtype) for t in tensors], [])
         parts = [t if t._data.dtype == dt else t.to(_dtype.from_numpy_dtype(dt)) for t in parts]

@@ -563,6 +563,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                            f"{_scalar_name(target)}")
     if input._data.dtype.kind not in "fc":
         raise NotImplementedError(f'"log_sigmoid_cpu" not implemented for \'{_scalar_name(input)}\'')
+    half_input = input._data.dtype == np.float16 and target._data.dtype != np.float16
     if input._data.dtype != target._data.dtype:
         # torch computes (1 - target).mul_(input)...: the loss has the target's dtype
         input = input.to(target.dtype)
@@ -574,7 +575,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     w = _weight_array(weight, input)
     count = _count(reduction, input)
     if pos_weight is None:
-        return _OPS["binary_cross_entropy_with_logits"](input, target, weight=w, reduction=reduction, count=count)
+        return _OPS["binary_cross_entropy_with_logits"](input, target, weight=w, reduction=reduction, count=count,
+                                                        half_input=half_input)
     pw = np.broadcast_to(pos_weight._data, input._data.shape).astype(input._data.dtype)
     return _OPS["binary_cross_entropy_with_logits_pos_weight"](input, target, weight=w, pos_weight=pw,
-                                                       reduction=reduction, count=count)
+                                                       reduction=reduction, count=count, half_input=half_input)

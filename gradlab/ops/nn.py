@@ -29,7 +29,7 @@ _SCALAR_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Cha
 def softmax_backward_data(grad_output, output, dim):
     if grad_output.dtype == np.float16:     # torch's half kernel: in float, rounded once
         g, y = grad_output.astype(np.float32), output.astype(np.float32)
-        return (g * y - y * np.add.reduce(g * y, axis=dim, keepdims=True)).astype(np.float16)
+        return (y * (g - np.add.reduce(g * y, axis=dim, keepdims=True))).astype(np.float16)
     return output * (grad_output - np.add.reduce(grad_output * output, axis=dim, keepdims=True))
 
 
@@ -55,6 +55,8 @@ def softmax(self, dim):
     total = np.add.reduce(e, axis=dim, keepdims=True)
     if dim == x.ndim - 1:       # torch's last-dim kernel multiplies by 1 / sum (other dims divide)
         return e * (1 / total)
+    if self.dtype == np.float16:    # the other dims' half kernel keeps exp(x - max) in its half output first
+        e = e.astype(np.float16).astype(np.float32)
     return e / total
 
 
@@ -191,8 +193,12 @@ def _bce_logits_grad(g, n):
     saves=("self", "target"),
     self=_bce_logits_grad,
     target=lambda g, n: g * -n.self / n.count * (1 if n.weight is None else dual.like(g, n.weight)))
-def binary_cross_entropy_with_logits(self, target, weight, reduction, count):
-    loss = np.maximum(self, 0) - self * target + np.log1p(np.exp(-np.abs(self)))
+def binary_cross_entropy_with_logits(self, target, weight, reduction, count, half_input=False):
+    if half_input:      # a half input with a float target: torch's log_sigmoid(input) is rounded to half
+        log_sigmoid = np.minimum(self, 0) - np.log1p(np.exp(-np.abs(self)))
+        loss = (1 - target) * self - log_sigmoid.astype(np.float16).astype(self.dtype)
+    else:
+        loss = np.maximum(self, 0) - self * target + np.log1p(np.exp(-np.abs(self)))
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)
@@ -273,9 +279,13 @@ def _bce_pos_grad(g, n):
 
 @op("binary_cross_entropy_with_logits_pos_weight", "BinaryCrossEntropyWithLogitsBackward0", ("self", "target"),
     saves=("self", "target"), self=_bce_pos_grad)
-def binary_cross_entropy_with_logits_pos_weight(self, target, weight, pos_weight, reduction, count):
+def binary_cross_entropy_with_logits_pos_weight(self, target, weight, pos_weight, reduction, count, half_input=False):
     log_weight = (pos_weight - 1) * target + 1
-    loss = (1 - target) * self + log_weight * (np.log1p(np.exp(-np.abs(self))) + np.maximum(-self, 0))
+    if half_input:      # torch's half log_sigmoid(input).mul_(log_weight): rounded to half twice
+        log_sigmoid = (np.minimum(self, 0) - np.log1p(np.exp(-np.abs(self)))).astype(np.float16).astype(self.dtype)
+        loss = (1 - target) * self - (log_sigmoid * log_weight).astype(np.float16).astype(self.dtype)
+    else:
+        loss = (1 - target) * self + log_weight * (np.log1p(np.exp(-np.abs(self))) + np.maximum(-self, 0))
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)

@@ -44,6 +44,7 @@ class Adam(Optimizer):
         if wd != 0:
             if group["decoupled_weight_decay"]:     # AdamW: shrink the weights, not the gradient
                 data *= dtype(1 - lr * wd)
+                p._version_counter[0] += 1          # (torch's param.mul_: one more in-place op on p)
             else:
                 grad = grad + dtype(wd) * data
         state["step"]._data += 1

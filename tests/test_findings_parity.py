@@ -1,0 +1,203 @@
+"""The fuzzer's findings of issue 14 (tensor.py, dtype/Size classes, reductions, nn, optim), each widened
+into generated cases: every case runs under gradlab and under torch, and the outcomes (value as printed,
+dtype, requires_grad, grad_fn name, gradients, or the exception's type and message) must be the same.
+"""
+import itertools
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+
+import gradlab
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
+
+INT_DTYPES = ["torch.uint8", "torch.int8", "torch.int16", "torch.int32", "torch.int64"]
+FLOAT_DTYPES = ["torch.float16", "torch.float32", "torch.float64"]
+DTYPES = ["torch.bool"] + INT_DTYPES + FLOAT_DTYPES
+
+# the classes PyTorch does not let anyone instantiate, pickling, and torch.Size's items
+CLASS_CASES = [f"r = torch.{c}({a})" for c in ("dtype", "layout", "memory_format") for a in ("", "'float32'", "1, 2")]
+# (torch's memory_format reduces to 'torch.contiguous_format', a name pickle finds only in torch: gradlab's
+# reduces to 'contiguous_format', so that a pickled one comes back as gradlab's own object)
+CLASS_CASES += [f"r = {d}.__reduce__()" for d in DTYPES]
+CLASS_CASES += [f"r = pickle.loads(pickle.dumps({d})) is {d}" for d in DTYPES + ["torch.contiguous_format"]]
+CLASS_CASES += [f"r = torch.Size({items})" for items in (
+    "[2.5]", "[torch.tensor(2)]", "[torch.tensor([3])]", "[torch.tensor(2.5)]", "[np.int64(3), True]", "'ab'",
+    "[None]", "[np.float64(2.0)]", "[-1, 0]", "(i for i in range(3))", "[torch.tensor(True)]",
+    "[torch.tensor(2, dtype=torch.uint8)]", "3", "[[1]]")]
+CLASS_CASES += [f"r = [type(i).__name__ for i in torch.Size({items})]" for items in ("[np.int8(3), True]",)]
+
+# methods called with a Tensor where only Python would call them with a number
+REVERSED_CASES = [f"r = torch.ones(2, 3, dtype={d}).{m}(torch.tensor([[2, 3, 4]], dtype={e}))"
+                  for m in ("__rsub__", "__rtruediv__", "__rfloordiv__", "__rpow__", "__rmod__")
+                  for d, e in (("torch.float32", "torch.int64"), ("torch.uint8", "torch.uint8"),
+                               ("torch.bool", "torch.int64"), ("torch.int16", "torch.float16"))]
+REVERSED_CASES += ["r = torch.ones(2, requires_grad=True).__rpow__(torch.ones(2)).grad_fn.name()",
+                   "r = torch.ones(2, 3).__rpow__(torch.ones(3, 2))"]
+
+# in-place bitwise operators on an expanded tensor: the overlap is refused before the dtype
+INPLACE_CASES = [f"a = torch.tensor([[1, 2]], dtype={d}).expand(2, 2); a {op} {o}; r = a"
+                 for d in ("torch.float32", "torch.int64", "torch.bool") for op in ("&=", "|=", "^=", "//=")
+                 for o in ("torch.ones(2, 2, dtype=torch.uint8)", "True", "2.5")]
+
+DIV_CASES = [f"a = torch.tensor([1, -5, 7], dtype={d}); r = a.div_({o}, rounding_mode={m!r}); r = (r, a)"
+             for d in ("torch.float32", "torch.int64", "torch.float16") for o in ("2", "-0.5", "np.float32(2)", "True",
+                                                                                  "torch.tensor([2, 0, 3])",
+                                                                                  "torch.tensor(2.5)")
+             for m in ("trunc", "floor", None, "round")]
+DIV_CASES += [f"a = torch.tensor([1., -5, 7], requires_grad=True); b = a.clone(); b.div_({o}, rounding_mode={m!r}); "
+              f"r = (b, torch.autograd.grad((b * torch.tensor([1., 2, 3])).sum(), a))"
+              for o in ("3", "torch.tensor([2., 0, 3])") for m in ("trunc", "floor", None)]
+DIV_CASES += ["a = torch.tensor([1., 2.], requires_grad=True); r = a.div_(2, rounding_mode='round')",
+              "a = torch.tensor([1, 5]).expand(2, 2); r = a.div_(2, rounding_mode='round')",
+              "a = torch.tensor([1, 5]).expand(2, 2); r = a.div_(2, rounding_mode='floor')"]
+
+WHERE_CASES = [f"c = torch.tensor([[True, False, True]]); x = torch.tensor([[-1, -4, 1]], dtype={d}); r = {call}"
+               for d in ("torch.int32", "torch.float16", "torch.float64")
+               for call in ("torch.where(condition=c, self=np.float64(1.5), other=2)",
+                            "torch.where(c, self=1, other=x)",
+                            "torch.where(condition=c, self=x, other=2)", "x.where(c, 2)", "x.where(c, other=x * 2)",
+                            "x.where(condition=c, other=2.5)", "x.where(x, 2)", "x.where(c, 2, 3)", "x.where(c)",
+                            "torch.where(condition=c, self=True, other=x)")]
+
+LERP_CASES = [f"a = torch.tensor([[5, -3, 8]], dtype={d}); r = a.clone().{f}(torch.tensor([3, 0, -4], dtype={d}), {w})"
+              for d in ("torch.int32", "torch.float16") for f in ("lerp_", "lerp")
+              for w in ("torch.tensor(0.25)", "torch.tensor(0.25, dtype=torch.float64)", "torch.tensor(1)",
+                        "torch.tensor(True)", "0.25", "torch.tensor([1, 2, 3], dtype=torch.int32)")]
+
+REDUCTION_CASES = [f"a = torch.tensor([[2.04, -1.6], [1.78, -0.95], [100., 90.]], dtype={s}{g}); r = {call}"
+                   for s in ("torch.float32", "torch.int8")
+                   for g in ("", ", requires_grad=True")
+                   if not (g and s == "torch.int8")
+                   for d in ("torch.int16", "torch.int8", "torch.bool", "torch.uint8", "torch.float64", "torch.float16")
+                   for call in (f"a.sum(dtype={d})", f"a.sum(0, dtype={d})", f"a.sum(1, True, dtype={d})",
+                                f"a.sum(5, dtype={d})", f"a.prod(dtype={d})", f"torch.prod(a, 0, dtype={d})",
+                                f"a.cumsum(1, dtype={d})", f"torch.cumsum(a, 5, dtype={d})")]
+REDUCTION_CASES += ["a = torch.ones(2, 3, requires_grad=True); y = a.sum(1, dtype=torch.int16); r = y.requires_grad",
+                    "a = torch.ones(2, 3, requires_grad=True)\nwith torch.no_grad():\n    r = a.prod(dtype=torch.int8)",
+                    "a = torch.tensor(5, dtype=torch.int32); r = a.cumsum(0, dtype=torch.int8)"]
+
+NARROW_CASES = [f"a = torch.tensor([[-2.19, 0.2, 2.2], [1.27, 2.5, -3.]]{g}); r = a.narrow({d}, {s}, {n})"
+                for g in ("", ", requires_grad=True") for d in (0, 1)
+                for s in ("torch.tensor(1)", "torch.tensor(-2, dtype=torch.int8)", "torch.tensor(1.)",
+                          "torch.tensor([1])", "torch.tensor(True)", "torch.tensor(5)",
+                          "torch.tensor([[1e-5, 2.], [1., 2.]], dtype=torch.float16)")
+                for n in (1, -1)]
+NARROW_CASES += ["r = torch.tensor(1.).narrow(0, torch.tensor(1.), 1)",
+                 "a = torch.tensor([[1., 2]], requires_grad=True); b = a.narrow(1, torch.tensor(1), 1); "
+                 "r = torch.autograd.grad(b.sum(), a)"]
+
+CAT_CASES = [f"e = torch.zeros(0, dtype=torch.uint8); r = torch.{f}({ts}, {d})"
+             for f in ("cat", "concatenate", "concat")
+             for ts in ("(e, e.double())", "(e,)", "(e, torch.ones(2, 3))", "(torch.ones(2, 3), e)",
+                        "(e, torch.zeros(0, 2))", "(torch.zeros(0, 2), e, torch.ones(1, 2))")
+             for d in (0, 1, 5, -7)]
+
+FILL_CASES = [f"a = torch.zeros({shape}, dtype={d}); r = a.{f}(0, torch.tensor([0, 1]), {v})"
+              for shape in ("0", "3", "2, 3") for d in ("torch.uint8", "torch.float32")
+              for f in ("index_fill", "index_fill_")
+              for v in ("torch.tensor([9, 3, 0])", "torch.tensor([2.5])", "torch.tensor([[2.5]])", "torch.tensor(2)",
+                        "7")]
+FILL_CASES += [f"a = torch.zeros({shape}); r = a.{f}({mask}, 1.)"
+               for shape in ("0", "3", "2, 3", "2, 1") for f in ("masked_fill", "masked_fill_")
+               for mask in ("torch.tensor([True, False])", "torch.tensor([[True], [False], [True]])",
+                            "torch.tensor([[True, False]])")]
+
+MATMUL_CASES = [f"b = torch.tensor([[True, False], [False, True]]); r = {x} @ {y}"
+                for x, y in (("b", "b[0]"), ("b.unsqueeze(0)", "b.unsqueeze(0)"), ("b[0]", "b[0]"),
+                             ("b.unsqueeze(0)", "b"),
+                             ("b", "b.unsqueeze(0)"), ("b.expand(2, 2, 2).unsqueeze(0)", "b.expand(2, 2, 2)"),
+                             ("b.unsqueeze(0)", "b.unsqueeze(0).long()"))]
+MATMUL_CASES += ["b = torch.tensor([[True, False]]); r = torch.mv(b, b[0])",
+                 "b = torch.tensor([[[True, False]]]); r = torch.bmm(b, b.mT)"]
+
+CONVERSION_CASES = [f"x = torch.tensor([1, 2]{g}); r = x.type({t})"
+                    for g in ("", ".float().requires_grad_()")
+                    for t in ("torch.DoubleTensor", "torch.LongTensor", "torch.FloatTensor", "torch.BoolTensor",
+                              "torch.HalfTensor", "torch.Tensor", "'torch.DoubleTensor'", "np.float64", "Exception")]
+CONVERSION_CASES += [f"x = torch.tensor([0.0, 2.0], dtype=torch.float64{g})[::2]; y = x.to({a}); r = (y is x, y)"
+                     for g in ("", ", requires_grad=True")
+                     for a in ("'cpu:0'", "'cpu'", "torch.device('cpu', 0)", "torch.device('cpu')", "device='cpu:0'",
+                               "'cpu:0', torch.float64", "'cpu', torch.float64", "torch.float32")]
+
+NN_CASES = [f"a = torch.tensor({v}, dtype=torch.float16{g}); y = F.softmin(a, {d}); "
+            "r = (y, torch.autograd.grad((y * torch.arange(y.numel()).reshape(y.shape)).sum(), a) "
+            "if a.requires_grad else 0)"
+            for v in ("[[-4.0, -1.0, -0.83], [-2.0, 2.23, 2.57]]", "[[5.0, 1.0366, -2.73], [-1.6182, -1.6, 2.3061]]",
+                      "[[0.55, 0.0, 4.0], [0.8337, 1.56, 2.0]]")
+            for g in ("", ", requires_grad=True") for d in (0, 1, -1)]
+NN_CASES += [f"a = torch.tensor([[1.2, -2.4, -0.5], [0.3335, -0.9, -1.0]], dtype=torch.float16, requires_grad=True); "
+             f"t = torch.tensor([[0., 1., 1.], [1., 0.25, 0.]]); y = nn.BCEWithLogitsLoss({kw})(a, t); "
+             f"r = (y, torch.autograd.grad(y.sum(), a))"
+             for kw in ("", "reduction='sum'", "reduction='none'", "pos_weight=torch.tensor([1., 2., 3.])",
+                        "weight=torch.tensor([0.5, 2., 1.])")]
+
+OPTIM_CASES = [f"w = torch.tensor([1., -2., 0.5], requires_grad=True); opt = torch.optim.{o}; "
+               "((w - 1) ** 2).sum().backward(); opt.step(); l = opt.step(lambda: (w ** 2).sum()); "
+               "r = w._version; l.backward()"
+               for o in ("AdamW([w], lr=0.1, weight_decay=0.1)", "AdamW([w], lr=0.1, weight_decay=0)",
+                         "Adam([w], lr=0.1, weight_decay=0.1)",
+                         "Adam([w], lr=0.1, weight_decay=0.1, decoupled_weight_decay=True)",
+                         "SGD([w], lr=0.1, weight_decay=0.1, momentum=0.9)")]
+OPTIM_CASES += ["w = torch.tensor([1., -2., 0.5], requires_grad=True); opt = torch.optim.AdamW([w], lr=0.1); "
+                "(w ** 2).sum().backward(); opt.step(); opt.step(); r = w._version"]
+
+CASES = (CLASS_CASES + REVERSED_CASES + INPLACE_CASES + DIV_CASES + WHERE_CASES + LERP_CASES + REDUCTION_CASES
+         + NARROW_CASES + CAT_CASES + FILL_CASES + MATMUL_CASES + CONVERSION_CASES + NN_CASES + OPTIM_CASES)
+
+
+def _describe(value):
+    if isinstance(value, (tuple, list)):
+        return type(value).__name__, tuple(_describe(v) for v in value)
+    if type(value).__name__ in ("Tensor", "Parameter"):
+        return ("Tensor", str(value), str(value.dtype), tuple(value.shape), value.requires_grad,
+                value.grad_fn.name() if value.grad_fn is not None else None)
+    return type(value).__name__, str(value)
+
+
+def outcome(module, code):
+    namespace = {"torch": module, "np": np, "nn": module.nn, "F": module.nn.functional, "pickle": pickle}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            exec(code, namespace)
+        except Exception as error:  # noqa: BLE001 - the point is to compare whatever is raised
+            return f"{type(error).__name__}: {error}"
+    return _describe(namespace["r"])
+
+
+@pytest.mark.parametrize("code", CASES)
+def test_same_outcome_as_torch(code):
+    assert outcome(gradlab, code) == outcome(torch, code)
+
+
+def test_cases_are_distinct():
+    assert len(set(CASES)) == len(CASES)
+
+
+@pytest.mark.parametrize("make", ["dtype", "layout", "memory_format"])
+def test_fixed_classes_have_no_constructor(make):
+    with pytest.raises(TypeError, match=f"cannot create 'torch.{make}' instances"):
+        getattr(gradlab, make)()
+
+
+def test_copies_of_dtypes_and_formats_are_the_same_objects():
+    import copy
+    for obj in list(gradlab._dtype.ALL) + [gradlab.strided, gradlab.contiguous_format, gradlab.preserve_format,
+                                           gradlab.channels_last]:
+        assert pickle.loads(pickle.dumps(obj)) is obj and copy.deepcopy(obj) is obj
+
+
+def test_generated_narrow_starts():
+    """narrow with an integral 0-d tensor start is narrow with its value."""
+    rng = np.random.default_rng(0)
+    for dims in itertools.product((1, 2, 3), repeat=2):
+        data = rng.standard_normal(dims).astype(np.float32)
+        for start in range(-dims[1], dims[1]):
+            for length in range(0, dims[1] - (start % dims[1]) + 1):
+                expected = torch.from_numpy(data).narrow(1, torch.tensor(start), length)
+                got = gradlab.tensor(data).narrow(1, gradlab.tensor(start), length)
+                assert str(got) == str(expected)
