@@ -9,10 +9,15 @@ error, or even a result. This module re-implements that parser (only to produce 
 the signature table in `_signatures.py`, and `install()` wraps gradlab's public functions and
 methods so that a call PyTorch would refuse raises PyTorch's TypeError.
 
-Cost on a valid call: one extra Python frame (the wrapper, ~50 ns). The parser runs only when the
-call failed, or up front when the call is one PyTorch surely refuses and gradlab might take: too
-few or too many positional arguments for every overload, or a torch.* function's first argument
-not a Tensor (torch.sin([1, 2])). Re-run tools/make_signatures.py when gradlab gains a public name.
+Every call a user makes is checked, as PyTorch checks it (a.amin(0, 1): "argument 'keepdim' (position
+2) must be bool, not int"), but parsed only once for each combination of argument types: see "every
+call checked, cheaply" below. Cost on a valid positional call: the wrapper's frame and one set lookup,
+0-0.2 us (x.sum(0), torch.mm(a, b)); an int list or Tensor list 0.3-0.4 us more (its items are
+looked at); keywords ~0.5 us more. gradlab's own calls are never refused. After the parser accepts
+a call, what PyTorch's parser reads as an int reaches gradlab's function as a Python int, a 0-d
+Tensor given for a Number as a Python number, a deprecated overload (a.add(2, b)) with PyTorch's
+warning in its current form, and a keyword PyTorch names otherwise than gradlab (a.dot(tensor=b))
+by position. Re-run tools/make_signatures.py when gradlab gains a public name.
 """
 import dis
 import functools
@@ -20,6 +25,7 @@ import inspect
 import operator
 import os
 import sys
+import warnings
 
 import numpy as np
 
@@ -36,6 +42,7 @@ _NUMBERS_AS_TENSORS = {"add", "add_", "div", "div_", "divide", "divide_", "mul",
                        "copy_", "floor_divide", "floor_divide_"}
 
 
+@functools.lru_cache(maxsize=None)
 def _classes():
     # imported late: this module is imported while gradlab itself is being built
     from .tensor import Tensor
@@ -51,8 +58,9 @@ def type_name(obj):
     """Python's tp_name of obj's type, as PyTorch's messages print it ("numpy.ndarray", "torch.dtype")."""
     Tensor, dtype, memory_format, device, Generator = _classes()
     t = type(obj)
+    from ._dtype import layout
     special = {dtype: "torch.dtype", memory_format: "torch.memory_format", device: "torch.device",
-               Generator: "torch._C.Generator"}
+               Generator: "torch._C.Generator", layout: "torch.layout"}
     if t in special:
         return special[t]
     if isinstance(obj, Tensor) or t.__flags__ & (1 << 9):        # Python-defined classes: just the name
@@ -130,6 +138,7 @@ class Param:
     def check(self, obj, argnum):
         """Whether obj fits this parameter (python_arg_parser.cpp's FunctionParameter::check)."""
         Tensor, dtype, memory_format, device, Generator = _classes()
+        from ._dtype import layout
         t = self.type
         if t == "Tensor":
             return isinstance(obj, Tensor) or (self.numbers_as_tensors and _is_scalar(obj))
@@ -149,7 +158,11 @@ class Param:
         if t in ("IntArrayRef", "SymIntArrayRef"):
             if isinstance(obj, (tuple, list)):                   # only the first element is looked at here
                 return len(obj) == 0 or _is_index(obj[0])
-            return self.size > 0 and (_is_long(obj) if t == "IntArrayRef" else _is_index(obj))
+            if t == "SymIntArrayRef":
+                return self.size > 0 and _is_index(obj)
+            # a one-element integer (or bool) Tensor is an int here: a.sum(torch.tensor([0]))
+            return self.size > 0 and (_is_long(obj) or isinstance(obj, Tensor) and obj.numel() == 1
+                                      and not obj.dtype.is_floating_point and not obj.dtype.is_complex)
         if t.startswith("c10::List") or t == "TensorList":
             if not isinstance(obj, (tuple, list)):
                 return False
@@ -167,7 +180,9 @@ class Param:
         if t == "ScalarType":
             return isinstance(obj, dtype) or obj in (float, int, bool, complex)
         if t == "MemoryFormat":
-            return isinstance(obj, memory_format)
+            return isinstance(obj, memory_format) and not isinstance(obj, layout)
+        if t == "Layout":
+            return isinstance(obj, layout)
         if t == "Device":
             return _is_long(obj) or isinstance(obj, (str, device))
         if t == "Generator":
@@ -182,7 +197,7 @@ class Param:
             return self.size == 1 and _is_dimname(obj)
         if t == "ScalarList":
             return isinstance(obj, (tuple, list)) and all(_is_scalar(x) for x in obj)
-        return False                                             # Storage, Layout, QScheme, Stream: gradlab has none
+        return False                                             # Storage, QScheme, Stream: gradlab has none
 
 
 class Signature:
@@ -238,8 +253,9 @@ class Signature:
                 return TypeError(f"{self.name}() got multiple values for argument '{key}'")
         return TypeError("invalid keyword arguments")
 
-    def parse(self, args, kwargs, raise_error):
-        """None if the call fits; else the TypeError (raise_error) or False (FunctionSignature::parse)."""
+    def parse(self, args, kwargs, raise_error, bound=None):
+        """None if the call fits; else the TypeError (raise_error) or False (FunctionSignature::parse).
+        `bound` (a list) receives (parameter, value) for each value given, for `_sure`."""
         nargs, remaining = len(args), len(kwargs)
         varargs_list = self.max_pos_args == 1 and self.params[0].type in ("IntArrayRef", "SymIntArrayRef")
         if nargs > self.max_pos_args and not varargs_list:
@@ -263,8 +279,11 @@ class Signature:
             elif obj is missing:
                 return self._missing_args(i) if raise_error else False
             elif p.check(obj, i):
-                pass
+                if bound is not None:
+                    bound.append((p, obj))
             elif varargs_list and arg_pos == 0 and not is_kwd and p.check(tuple(args), i):
+                if bound is not None:
+                    bound.extend((_VARARG, x) for x in args)
                 arg_pos = nargs                                  # view(2, 3) means view((2, 3))
                 continue
             elif varargs_list and arg_pos == 0 and not is_kwd and nargs > 1:
@@ -451,13 +470,24 @@ def check(entry, args, kwargs):
         if args and not one:
             return TypeError(f"{name}() takes no arguments ({len(args)} given)")
         return None
+    return _match(entry, args, kwargs)[0]
+
+
+def _match(entry, args, kwargs):
+    """(PyTorch's TypeError or None, the overload the call matched or None, [(parameter, value)] it bound)."""
+    bound = []
     sigs = _overloads(entry)
     if len(sigs) == 1:
-        error = sigs[0].parse(args, kwargs, True)
-        return error or sigs[0].unpack_error(args, kwargs)
+        error = sigs[0].parse(args, kwargs, True, bound) or sigs[0].unpack_error(args, kwargs)
+        return error, sigs[0], bound
     for sig in sigs:
-        if sig.parse(args, kwargs, False) is None:
-            return sig.unpack_error(args, kwargs)
+        del bound[:]
+        if sig.parse(args, kwargs, False, bound) is None:
+            return sig.unpack_error(args, kwargs), sig, bound
+    return _no_match(sigs, args, kwargs), None, None
+
+
+def _no_match(sigs, args, kwargs):
     shown = [s for s in sigs if not s.hidden]
     n = len(args) + len(kwargs)
     plausible = [s for s in shown if s.min_args <= n <= s.max_args]
@@ -482,7 +512,11 @@ def _refusal(entry, args, kwargs):
         return None
 
 
-_MISSING = object()
+class _Missing:
+    """The wrapper's marker for a positional slot the caller left out."""
+
+
+_MISSING = _Missing()
 
 
 def _trim(values):
@@ -509,16 +543,255 @@ def _numpy_names(fn, kwargs):
     return renamed
 
 
-def _call(fn, entry, first, lead, args, kwargs, strict=False):
-    """The general path: any keyword, a surplus argument, or a call to check first (`strict`, or a
-    first argument not of the type `first`)."""
-    call_kwargs = _numpy_names(fn, kwargs) if kwargs and not _TORCH_NAMES.keys().isdisjoint(kwargs) else kwargs
-    if (strict or (first is not None and (not args or not isinstance(args[0], first)))) \
-            and not sys._getframe(2).f_globals.get("__name__", "").startswith("gradlab"):
-        # (gradlab's own code may call t.div(other, None): only a user's call is checked up front)
-        error = _refusal(entry, args, kwargs)
+# ---------------------------------------------------------------- every call checked, cheaply
+#
+# PyTorch parses every call; gradlab's parser in Python costs 5-20 us, more than most ops. But whether a
+# value fits a parameter almost always depends on its type only (a bool for `bool keepdim`, an int for
+# `int dim`, a Tensor for `Tensor other`): a call is parsed once for each new combination of argument
+# types, and when the overload it matched took every value by its type, that combination is remembered
+# as accepted (`ok`: the type of one positional argument, a tuple of them for more; with keywords, the
+# types of all values then the keyword names). The wrapper then checks a call with one set lookup.
+# Values whose fit depends on more than their type (a 0-d Tensor for a Number, an int list's items) are
+# parsed each time, except int lists and Tensor lists, whose items are checked by a `rule` (view((2, 3)),
+# cat([a, b])).
+
+_VARARG = object()                    # a "parameter" bound to each int of view(2, 3), read as view((2, 3))
+_NUMBER_PARAMS = {"Scalar", "complex", "double"}
+_INT_PARAMS = {"int64_t", "SymInt"}
+_INT = frozenset({int})
+_PRIMITIVES = (int, float, bool, complex)
+
+
+def _all_ints(items):
+    return _INT.issuperset(map(type, items))
+
+
+def _ints_first(args, kwargs):
+    return _INT.issuperset(map(type, args[0]))
+
+
+def _all_tensors(items):
+    Tensor = _classes()[0]
+    for item in items:
+        if not isinstance(item, Tensor):
+            return False
+    return True
+
+
+def _sure(p, obj):
+    """True if every value of obj's type fits the parameter p that obj fitted; a rule on the value if only
+    a list's items decide; False if the value itself decides (a 0-d Tensor for a Number)."""
+    kind = type(obj)
+    if p is _VARARG:
+        return kind is int
+    t = p.type
+    if t in _INT_PARAMS:
+        return kind is int                                       # (others are converted to int, by `_as_ints`)
+    if t in _NUMBER_PARAMS:
+        return kind in _PRIMITIVES                               # (numpy's are converted, by `_as_ints`)
+    if t in ("IntArrayRef", "SymIntArrayRef"):
+        if isinstance(obj, (tuple, list)):
+            from ._size import Size
+            return True if kind is Size else _all_ints
+        return kind is int
+    if t == "TensorList" or t.startswith("c10::List"):
+        return _all_tensors if kind in (tuple, list) else False
+    if t in ("ArrayRef<double>", "DimnameList", "ScalarList"):
+        return False
+    if t == "ScalarType":
+        return kind is not type                                  # dtype=float: the value decides
+    return True                                                  # Tensor, bool, str, dtype, None, PyObject*, ...
+
+
+_INTERNAL = "internal"                # rules[_INTERNAL]: combinations gradlab's own calls made, parsed once
+_CACHE_LIMIT = 256                    # type combinations remembered per function (a bound on memory)
+
+
+def _remember(key, args, kwargs, bound, ok, rules):
+    """Records key as accepted if the overload took every value by its type (or by a rule on its items)."""
+    checks = []
+    for p, value in bound:
+        sure = _sure(p, value)
+        if sure is False:
+            return
+        if sure is not True:
+            where = next((i for i, a in enumerate(args) if a is value), None)
+            if where is None:
+                where = next(k for k, v in kwargs.items() if v is value)
+            checks.append((where, sure))
+    if len(ok) + len(rules) >= _CACHE_LIMIT:
+        return
+    if len(checks) == 1 and checks[0] == (0, _all_ints):         # the usual one: zeros((2, 3))
+        rules[key] = _ints_first
+    elif len(checks) == 1 and checks[0][0].__class__ is int:    # cat([a, b])
+        where, rule = checks[0]
+        rules[key] = lambda args, kwargs: rule(args[where])
+    elif checks:
+        rules[key] = functools.partial(_rules_hold, tuple(checks))
+    else:
+        ok.add(key)
+
+
+def _rules_hold(checks, args, kwargs):
+    return all(rule(args[where] if where.__class__ is int else kwargs[where]) for where, rule in checks)
+
+
+_DEPRECATED_WARNED = "deprecated overload"   # PyTorch warns once a process, for all deprecated overloads
+
+
+def _deprecated(entry, sig, bound, lead, args, kwargs):
+    """A call matching a deprecated overload (a.add(2, b): alpha first): PyTorch's warning, and the
+    call rewritten to the current overload's form (a.add(b, alpha=2)) for gradlab's function."""
+    from .tensor import _WARNED, _WARN_ALWAYS
+    sigs = _overloads(entry)
+    if _DEPRECATED_WARNED not in _WARNED or _WARN_ALWAYS[0]:
+        _WARNED.add(_DEPRECATED_WARNED)
+        instead = "".join(f"\n\t{s.name}{s}" for s in sigs if not s.deprecated and not s.hidden)
+        warnings.warn(f"This overload of {sig.name} is deprecated:\n\t{sig.name}{sig}\nConsider using one of the "
+                      f"following signatures instead:{instead} (Triggered internally at "
+                      "/__w/pytorch/pytorch/torch/csrc/utils/python_arg_parser.cpp:1841.)", UserWarning, stacklevel=5)
+    values = {p.name: v for p, v in bound}
+    for main in sigs:
+        names = [p.name for p in main.params]
+        if not main.deprecated and set(values) <= set(names):
+            positional = [values[p.name] for p in main.params if not p.keyword_only and p.name in values]
+            keywords = {p.name: values[p.name] for p in main.params if p.keyword_only and p.name in values}
+            return tuple(positional), keywords
+    return args, kwargs
+
+
+def _vet(fn, entry, lead, args, kwargs, key, ok, rules):
+    """A call whose types are not known to be accepted: PyTorch's TypeError if it refuses it, else the
+    arguments to call fn with (a deprecated overload's in its current form, keywords gradlab names
+    otherwise by position, ints and Numbers as `_as_ints` makes them)."""
+    if any(k.startswith("_") for k in kwargs):
+        return args, kwargs                                      # gradlab's own internal keyword (_real_dim=)
+    internal = sys._getframe(3).f_globals.get("__name__", "").startswith("gradlab")
+    if internal:                             # gradlab's own calls (t.div(other, None)) pass as written
+        seen = rules.setdefault(_INTERNAL, set())
+        if (key in seen or len(seen) >= _CACHE_LIMIT) and (not kwargs or _takes(fn, kwargs)):
+            return args, kwargs
+        seen.add(key)                        # parsed once, so that an accepted combination is remembered
+    if isinstance(entry, str):
+        error = check(entry, args, kwargs)                       # only the number of arguments matters
         if error is not None:
+            if internal:
+                return args, kwargs
             raise error
+        ok.add(key)
+        return args, kwargs
+    try:
+        error, sig, bound = _match(entry, args, kwargs)
+    except TypeError as refusal:                                 # "expected Tensor as element 1 in argument 0"
+        error, sig = refusal, None
+    except Exception:                                            # a fault of the parser never blocks a call
+        return args, kwargs
+    if error is not None:
+        if internal:
+            return args, kwargs
+        raise error
+    if sig.deprecated:
+        return _deprecated(entry, sig, bound, lead, args, kwargs)
+    if kwargs and not _takes(fn, kwargs):
+        args, kwargs = _positional(fn, entry, sig, bool(lead), args, kwargs)
+    else:
+        _remember(key, args, kwargs, bound, ok, rules)
+    return _as_ints(bound, args, kwargs)
+
+
+@functools.lru_cache(maxsize=None)
+def _parameters(fn):
+    """fn's keyword names, whether it takes **kwargs, and its positional parameters' names (after self)."""
+    kinds = inspect.Parameter
+    params = inspect.signature(fn).parameters.values()
+    names = frozenset(p.name for p in params if p.kind in (kinds.POSITIONAL_OR_KEYWORD, kinds.KEYWORD_ONLY))
+    positional = [p.name for p in params if p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)]
+    return (names, any(p.kind == kinds.VAR_KEYWORD for p in params), tuple(positional),
+            any(p.kind == kinds.VAR_POSITIONAL for p in params))
+
+
+def _takes(fn, kwargs):
+    names, any_name = _parameters(fn)[:2]
+    return any_name or all(k in names or _TORCH_NAMES.get(k) in names for k in kwargs)
+
+
+def _positional(fn, entry, sig, method, args, kwargs):
+    """PyTorch took a keyword that gradlab's function names otherwise (a.swapaxes(axis0=0, axis1=1),
+    torch.ones(size=(2, 3)), a.dot(tensor=b)): passed by position instead, where PyTorch's overload
+    has it among its positional parameters and gradlab's function has no other meaning for that place."""
+    names, _, positional, var_positional = _parameters(fn)
+    positional = positional[1:] if method else positional
+    given = {}
+    for p in sig.params:
+        for name in (p.name,) + _NUMPY_NAMES.get(p.name, ()):
+            if name in kwargs:
+                given[p.name] = name
+                break
+    new_args, rest = list(args), dict(kwargs)
+    for i, p in enumerate([p for p in sig.params if not p.keyword_only][len(args):], len(args)):
+        if p.name not in given:
+            break
+        if i < len(positional):                  # the place means something else in another overload: leave it
+            other = {s.params[i].name for s in _overloads(entry) if len(s.params) > i and s is not sig}
+            if positional[i] != p.name and positional[i] in other:
+                return args, kwargs
+        elif not var_positional:
+            return args, kwargs
+        new_args.append(rest.pop(given[p.name]))
+    for p in sig.params:                         # pin_memory=False, layout=None: PyTorch's default, nothing to do
+        key = given.get(p.name)
+        if key in rest and key not in names and p.keyword_only and (
+                rest[key] is None or rest[key] is False and p.default == "False"):
+            del rest[key]
+    if not _takes(fn, rest):
+        return args, kwargs
+    return tuple(new_args), rest
+
+
+def _index(value):
+    return value if value.__class__ is int else operator.index(value)
+
+
+def _as_ints(bound, args, kwargs):
+    """The arguments with what PyTorch's parser reads as ints made Python ints (a.sum(np.int64(0)),
+    torch.randint(torch.tensor(5), (2,)), a.view(2, torch.tensor(3))), and a 0-d Tensor or a numpy
+    scalar given for a Number its Python number (F.softplus(a, torch.tensor(2)), torch.remainder(
+    np.float64(1.5), t): a float32 result, as for 1.5), as gradlab's functions expect."""
+    converted = {}
+    Tensor = _classes()[0]
+    for p, value in bound:
+        t = "SymInt" if p is _VARARG else p.type
+        if t in _NUMBER_PARAMS and isinstance(value, (Tensor, np.generic)):   # a Number: a Python number,
+            # as PyTorch reads a 0-d Tensor or numpy's (np.bool_ is no bool to it: a float)
+            converted[id(value)] = float(value) if isinstance(value, np.bool_) else value.item()
+            continue
+        if value.__class__ is int or t not in ("int64_t", "SymInt", "IntArrayRef", "SymIntArrayRef"):
+            continue
+        try:
+            if isinstance(value, (tuple, list)):
+                new = value if _all_ints(value) else type(value)(_index(v) for v in value)
+            else:
+                new = _index(value)
+        except Exception:                                        # (the function then says what is wrong)
+            continue
+        if new is not value:
+            converted[id(value)] = new
+    if not converted:
+        return args, kwargs
+    args = tuple(converted.get(id(a), a) for a in args)
+    kwargs = {k: converted.get(id(v), v) for k, v in kwargs.items()}
+    return args, kwargs
+
+
+def _call(fn, entry, lead, args, kwargs, ok, rules):
+    """The general path: any keyword, a surplus argument, or argument types not yet known to be accepted."""
+    if kwargs:
+        key = (*map(type, (*args, *kwargs.values())), *kwargs)    # the names (str, never a type) end it
+    else:
+        key = type(args[0]) if len(args) == 1 else tuple(map(type, args))
+    if key not in ok and not (key in rules and rules[key](args, kwargs)):
+        args, kwargs = _vet(fn, entry, lead, args, kwargs, key, ok, rules)
+    call_kwargs = _numpy_names(fn, kwargs) if kwargs and not _TORCH_NAMES.keys().isdisjoint(kwargs) else kwargs
     try:
         return fn(*lead, *args, **call_kwargs)
     except Exception:
@@ -528,13 +801,13 @@ def _call(fn, entry, first, lead, args, kwargs, strict=False):
     raise error                                                  # outside the except: no "During handling..."
 
 
-def _wrap(fn, entry, first, method):
+def _wrap(fn, entry, method):
     """fn, raising PyTorch's TypeError for a call PyTorch refuses.
 
     A `def f(*args, **kwargs)` wrapper costs ~150 ns a call (packing a tuple and a dict), 5% of a
     small x.exp(). So the wrapper is written for fn's own positional parameters, positional-only and
-    defaulting to a marker: a positional call passes them straight on (~30 ns); keywords, surplus
-    arguments and failures take `_call`, which knows exactly what the caller wrote."""
+    defaulting to a marker: a positional call whose argument types are known to be accepted passes them
+    straight on (one set lookup); keywords, surplus arguments and new types take `_call`, which parses."""
     kinds = inspect.Parameter
     params = list(inspect.signature(fn).parameters.values())[1 if method else 0:]
     lead = "self, " if method else ""
@@ -544,69 +817,142 @@ def _wrap(fn, entry, first, method):
         names += [f"p{len(names) + i}" for i in range(4)]
     slots = "".join(f"{n}=_M, " for n in names)
     given = "(" + "".join(f"{n}, " for n in names) + ")"
-    checks = ["p0 is _M or not isinstance(p0, _first)"] if first is not None and names else []
-    need = _required(entry)                                      # torch.ones(), a.flip(): refused at once
-    if 0 < need <= len(names):
-        checks.append(f"{names[need - 1]} is _M")
-    most = _most(entry)                                          # a.nonzero(0): more than any overload takes
-    if most is not None and most < len(names):
-        checks.append(f"{names[most]} is not _M")
+    slow = f"_call(fn, entry, ({lead}), {{given}}, {{{{}}}}, ok, rules)"
     lines = [f"def wrapper({lead}{slots}{'/, ' if lead or names else ''}*extra, **kwargs):",
-             "    if kwargs or extra:",
-             f"        return _call(fn, entry, _first, ({lead}), _trim({given}) + extra, kwargs)"]
-    if checks:
-        lines += [f"    if {' or '.join(checks)}:",
-                  f"        return _call(fn, entry, _first, ({lead}), _trim({given}), {{}}, True)"]
-    lines += ["    try:"]
-    for k in range(len(names), 0, -1):
-        lines.append(f"        if {names[k - 1]} is not _M:")
-        lines.append(f"            return fn({lead}{', '.join(names[:k])})")
-    lines += [f"        return fn({lead.rstrip(', ')})",
-              "    except Exception:",
-              f"        error = _refusal(entry, _trim({given}), {{}})",
-              "        if error is None:",
-              "            raise",
-              "    raise error"]
+             "    if extra:",
+             f"        return _call(fn, entry, ({lead}), _trim({given}) + extra, kwargs, ok, rules)"]
+    if names:                                                    # the arguments given, without calling _trim
+        trimmed = " else ".join(f"({''.join(f'{n}, ' for n in names[:k])}) if {names[k - 1]} is not _M"
+                                for k in range(len(names), 0, -1)) + " else ()"
+        lines += ["    if kwargs:",
+                  f"        return _call(fn, entry, ({lead}), {trimmed}, kwargs, ok, rules)"]
+    else:
+        lines += ["    if kwargs:",
+                  f"        return _call(fn, entry, ({lead}), (), kwargs, ok, rules)"]
+    ok, rules = set(), {}
+    if isinstance(entry, str) and not entry.endswith("/1"):
+        ok.add(())                                               # a.exp(): nothing to check
+
+    def call(given, indent):                                     # fn with the k arguments given
+        pad = " " * indent
+        return [f"{pad}try:",
+                f"{pad}    return fn({lead}{', '.join(given)})",
+                f"{pad}except Exception:",
+                f"{pad}    error = _refusal(entry, ({''.join(f'{n}, ' for n in given)}), {{}})",
+                f"{pad}    if error is None:",
+                f"{pad}        raise",
+                f"{pad}raise error"]
+    for k in range(len(names), 0, -1):                           # the types given, against those known good
+        key = f"type({names[0]})" if k == 1 else "(" + "".join(f"type({n}), " for n in names[:k]) + ")"
+        args = "(" + "".join(f"{n}, " for n in names[:k]) + ")"
+        lines += [f"    {'if' if k == len(names) else 'elif'} {names[k - 1]} is not _M:",
+                  f"        key = {key}",
+                  f"        if key not in ok and not (key in rules and rules[key]({args}, None)):",
+                  "            return " + slow.format(given=args)]
+        lines += call(names[:k], 8)
+    if () in ok:
+        lines += call([], 4)
+    else:
+        lines += [f"    {'elif' if names else 'if'} () not in ok:",
+                  "        return " + slow.format(given="()")]
+        lines += call([], 4)
     source = "\n".join(lines) + "\n"
-    namespace = {"fn": fn, "entry": entry, "_first": first, "_M": _MISSING, "_trim": _trim, "_call": _call,
-                 "_refusal": _refusal}
+    namespace = {"fn": fn, "entry": entry, "_M": _MISSING, "_trim": _trim, "_call": _call,
+                 "_refusal": _refusal, "ok": ok, "rules": rules}
     exec(compile(source, "<gradlab wrapper>", "exec"), namespace)
     wrapper = functools.update_wrapper(namespace["wrapper"], fn)
     wrapper._signatures = entry
     return wrapper
 
 
-def _required(entry):
-    """How many positional arguments every overload needs (a call with fewer is refused)."""
-    if isinstance(entry, str):
-        return int(entry.endswith("/1"))
-    return min(sum(not p.optional and not p.keyword_only for p in s.params) for s in _overloads(entry))
+def _vetter(entry):
+    """check(entry, ...) raising the error, with the wrappers' memory of accepted argument types; returns
+    the arguments as `_as_ints` makes them."""
+    ok, rules = set(), {}
+
+    def vet(args, kwargs):
+        key = (*map(type, (*args, *kwargs.values())), *kwargs)
+        if key in ok or key in rules and rules[key](args, kwargs):
+            return args, kwargs
+        try:
+            error, sig, bound = _match(entry, args, kwargs)
+        except TypeError as refusal:
+            error = refusal
+        if error is not None:
+            raise error
+        _remember(key, args, kwargs, bound, ok, rules)
+        return _as_ints(bound, args, kwargs)
+    return vet
 
 
-def _most(entry):
-    """How many positional arguments the most generous overload takes (None: view(2, 3)-style, any)."""
-    if isinstance(entry, str):
-        return int(entry.endswith("/1"))
-    sigs = _overloads(entry)
-    if any(s.max_pos_args == 1 and s.params[0].type in ("IntArrayRef", "SymIntArrayRef") for s in sigs):
-        return None
-    return max(s.max_pos_args for s in sigs)
+def _python_level(function, fn):
+    """function, written as PyTorch writes it in Python, in place of gradlab's fn: Python's own messages
+    name it as fn is named (Tensor.norm() takes from 1 to 5 positional arguments but 7 were given)."""
+    wrapper = functools.update_wrapper(function, fn)
+    wrapper.__code__ = function.__code__.replace(co_qualname=fn.__qualname__)
+    wrapper._signatures = ()
+    return wrapper
 
 
-def _tensor_first(entry):
-    """The type every overload's first parameter must have, if it is a Tensor (a list or a number there
-    is refused) or a list of Tensors; else None."""
-    from .tensor import Tensor
-    if isinstance(entry, str):
-        return None
-    sigs = _overloads(entry)
-    if all(s.params and s.params[0].type == "Tensor" and not s.params[0].keyword_only for s in sigs):
-        if any(s.params[0].numbers_as_tensors for s in sigs):   # torch.add(2, t) is fine, add([2], t) not
-            return (Tensor, int, float, complex, np.generic)
-        return Tensor
-    if all(s.params and s.params[0].type == "TensorList" for s in sigs):
-        return (tuple, list)                                     # torch.cat(t) is refused too
-    return None
+def _split_fronts(function, tensor_split):
+    """torch.split and Tensor.split are Python in PyTorch (torch/functional.py, torch/_tensor.py): torch.split
+    calls tensor.split (torch.split(a, dim=0): "split() missing 1 required positional argument:
+    'split_size_or_sections'"), which calls torch._VF.split for an int and split_with_sizes for anything
+    else (a.split(1.5): "split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints,
+    not float")."""
+    Tensor = _classes()[0]
+    by_int, by_sizes = _vetter(_signatures.CALLED["split"]), _vetter(_signatures.CALLED["split_with_sizes"])
+
+    def split(self, split_size, dim=0):
+        if isinstance(split_size, Tensor):
+            try:
+                split_size = int(split_size)
+            except ValueError:
+                pass
+        args, _ = (by_int if isinstance(split_size, int) else by_sizes)((self, split_size, dim), {})
+        return tensor_split(*args)
+
+    def torch_split(tensor, split_size_or_sections, dim=0):
+        return tensor.split(split_size_or_sections, dim)
+    torch_split.__name__ = "split"
+    return _python_level(torch_split, function), _python_level(split, tensor_split)
+
+
+def _norm_front(fn, method):
+    """torch.norm and Tensor.norm are Python in PyTorch (torch/functional.py, torch/_tensor.py): they read
+    input.layout (torch.norm(3): AttributeError), then call linalg.vector_norm, or linalg.matrix_norm for
+    a str p, whose parser refuses wrong types (a.norm([1, 2]): "argument 'ord' (position 2) must be
+    Number, not list"). This runs those steps ahead of gradlab's norm."""
+    vector_norm = _vetter(_signatures.CALLED["linalg_vector_norm"])
+    matrix_norm = _vetter(_signatures.CALLED["linalg_matrix_norm"])
+
+    Tensor = _classes()[0]
+
+    def front(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+        input.layout                                             # PyTorch's first use of input
+        if dim is None and keepdim is False and dtype is None and p.__class__ in (str, int, float) \
+                and isinstance(input, Tensor):                   # a.norm(), a.norm(1): nothing to refuse
+            return fn(input, p) if out is None else fn(input, p, out=out)
+        _dim = [dim] if isinstance(dim, int) or dim is None else dim
+        _dim = None if dim is None else _dim
+        if isinstance(p, str):
+            if p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2):
+                vector_norm((input, 2, _dim, keepdim), {"dtype": dtype})
+            else:
+                matrix_norm((input, p, list(range(input.ndim)) if _dim is None else _dim, keepdim), {"dtype": dtype})
+        else:
+            vector_norm((input, 2.0 if p is None else p, _dim, keepdim), {"dtype": dtype})
+        if out is not None:
+            return fn(input, p, dim, keepdim, out=out, dtype=dtype)
+        return fn(input, p, dim, keepdim, dtype=dtype)
+
+    if method:
+        def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+            return front(self, p, dim, keepdim, dtype=dtype)
+    else:
+        def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+            return front(input, p, dim, keepdim, out, dtype)
+    return _python_level(norm, fn)
 
 
 def install():
@@ -618,8 +964,12 @@ def install():
         for name, entry in table.items():
             fn = vars(module).get(name)
             if inspect.isfunction(fn) and not hasattr(fn, "_signatures"):
-                setattr(module, name, _wrap(fn, entry, _tensor_first(entry), method=False))
+                setattr(module, name, _wrap(fn, entry, method=False))
     for name, entry in _signatures.TENSOR.items():
         fn = vars(Tensor).get(name)
         if inspect.isfunction(fn) and not hasattr(fn, "_signatures"):
-            setattr(Tensor, name, _wrap(fn, entry, None, method=True))
+            setattr(Tensor, name, _wrap(fn, entry, method=True))
+    if not hasattr(gradlab.norm, "_signatures"):                 # Python in PyTorch, calling C parsers
+        gradlab.norm = _norm_front(gradlab.norm, method=False)
+        Tensor.norm = _norm_front(Tensor.norm, method=True)
+        gradlab.split, Tensor.split = _split_fronts(gradlab.split, Tensor.split)

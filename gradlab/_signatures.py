@@ -5,7 +5,8 @@ libtorch_python.so for the functions PyTorch writes by hand); do not edit, run t
 Each value is either the signature strings PyTorch's argument parser reads, in its order, or, for a
 C function that takes no arguments, the name CPython's messages print for it ("/1" appended if it
 takes exactly one). Read by _argparse.py.
-TORCH: gradlab.<name>; TENSOR: Tensor.<name>; NN: gradlab.nn.functional.<name>.
+TORCH: gradlab.<name>; TENSOR: Tensor.<name>; NN: gradlab.nn.functional.<name>; CALLED: the C
+functions PyTorch's Python functions call (torch.norm: linalg_vector_norm; Tensor.split: split).
 """
 
 TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
@@ -505,8 +506,19 @@ TENSOR = {'abs': 'TensorBase.abs',
          'var(bool unbiased=True)'),
  'view': ('view(ScalarType dtype)', 'view(SymIntArrayRef size)'),
  'view_as': ('view_as(Tensor other)',),
+ 'where': ('where(Tensor condition, Tensor other)', 'where(Tensor condition, Scalar other)'),
  'zero_': 'TensorBase.zero_'}
 
 NN = {'gelu': ('gelu(Tensor input, *, c10::string_view approximate="none", Tensor out=None)',),
  'linear': ('linear(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor out=None)',),
  'softplus': ('softplus(Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor out=None)',)}
+
+CALLED = {'linalg_matrix_norm': ('linalg_matrix_norm(Tensor input, Scalar ord, IntArrayRef dim={-2,-1}, bool keepdim=False, '
+                        '*, ScalarType? dtype=None, Tensor out=None)',
+                        'linalg_matrix_norm(Tensor input, c10::string_view ord="fro", IntArrayRef dim={-2,-1}, bool '
+                        'keepdim=False, *, ScalarType? dtype=None, Tensor out=None)'),
+ 'linalg_vector_norm': ('linalg_vector_norm(Tensor input, Scalar ord=2, IntArrayRef[1]? dim=None, bool '
+                        'keepdim=False, *, ScalarType? dtype=None, Tensor out=None)',),
+ 'split': ('split(Tensor input, SymInt split_size, int64_t dim=0)',
+           'split(Tensor input, SymIntArrayRef split_size, int64_t dim=0)'),
+ 'split_with_sizes': ('split_with_sizes(Tensor input, SymIntArrayRef split_sizes, int64_t dim=0)',)}

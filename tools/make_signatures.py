@@ -31,8 +31,13 @@ import gradlab.nn.functional as GF  # noqa: E402
 from gradlab import _argparse  # noqa: E402
 
 
+# PyTorch functions written in Python call these C functions, whose parser gives their errors: torch.norm
+# and Tensor.norm (torch/functional.py, torch/_tensor.py) call linalg's, Tensor.split calls torch._VF's
+CALLED_FROM_PYTHON = {"linalg": ("linalg_vector_norm", "linalg_matrix_norm"), "torch": ("split", "split_with_sizes")}
+
+
 def torchgen_groups():
-    """{"torch"|"Tensor"|"nn": {name: [signature strings] or "noargs"}} from native_functions.yaml."""
+    """{"torch"|"Tensor"|"nn"|"linalg": {name: [signature strings] or "noargs"}} from native_functions.yaml."""
     base = os.path.join(os.path.dirname(torchgen.__file__), "packaged")
     native = parse_native_yaml(os.path.join(base, "ATen/native/native_functions.yaml"),
                                os.path.join(base, "ATen/native/tags.yaml")).native_functions
@@ -41,7 +46,8 @@ def torchgen_groups():
     out = {}
     for space, method, pred in (("Tensor", True, gpf.is_py_variable_method),
                                 ("torch", False, gpf.is_py_torch_function),
-                                ("nn", False, gpf.is_py_nn_function)):
+                                ("nn", False, gpf.is_py_nn_function),
+                                ("linalg", False, gpf.is_py_linalg_function)):
         pairs = gpf.load_signatures(native, deprecated, method=method)
         table = {}
         for name, overloads in gpf.group_filter_overloads(pairs, pred).items():
@@ -113,6 +119,8 @@ def main():
     sample = torch.ones(2, 3)
     table = {"torch": {}, "Tensor": {}, "nn": {}}
     unresolved = []
+    table["called"] = {name: tuple(generated[space][name]) for space, names in CALLED_FROM_PYTHON.items()
+                       for name in names}
     for space, names in gradlab_names().items():
         for name in names:
             if space == "Tensor":                             # a.abs(1) syntax: CPython names it "TensorBase.abs"
@@ -160,7 +168,7 @@ def main():
     out = os.path.join(ROOT, "gradlab", "_signatures.py")
     with open(out, "w") as f:
         f.write(HEADER.format(version=torch.__version__))
-        for space, title in (("torch", "TORCH"), ("Tensor", "TENSOR"), ("nn", "NN")):
+        for space, title in (("torch", "TORCH"), ("Tensor", "TENSOR"), ("nn", "NN"), ("called", "CALLED")):
             f.write(f"\n{title} = ")
             f.write(pprint.pformat(table[space], width=118, sort_dicts=True))
             f.write("\n")
@@ -176,7 +184,8 @@ libtorch_python.so for the functions PyTorch writes by hand); do not edit, run t
 Each value is either the signature strings PyTorch's argument parser reads, in its order, or, for a
 C function that takes no arguments, the name CPython's messages print for it ("/1" appended if it
 takes exactly one). Read by _argparse.py.
-TORCH: gradlab.<name>; TENSOR: Tensor.<name>; NN: gradlab.nn.functional.<name>.
+TORCH: gradlab.<name>; TENSOR: Tensor.<name>; NN: gradlab.nn.functional.<name>; CALLED: the C
+functions PyTorch's Python functions call (torch.norm: linalg_vector_norm; Tensor.split: split).
 """
 '''
 
