@@ -8,6 +8,8 @@ loudly here instead of silently running somewhere else.
 """
 import numbers
 
+from . import _argparse
+
 # the device types PyTorch parses, in the order its error message lists them
 _TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia", "xla",
           "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
@@ -140,10 +142,7 @@ device.__module__ = "gradlab"     # type(d) prints <class 'gradlab.device'> (tor
 
 
 def _name(x):
-    t = type(x)
-    if t is device:
-        return "torch.device"
-    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+    return _argparse.type_name(x)        # PyTorch's name of the value's type ("Tensor", "torch.device")
 
 
 CPU = device("cpu")

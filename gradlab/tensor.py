@@ -1275,13 +1275,29 @@ class Tensor:
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         if p == "fro" or p is None:
             p = 2
-        if p == "nuc":
+        if isinstance(p, str):                 # any other string is a matrix norm's order in PyTorch
+            if self._data.ndim < 2:
+                raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+            if p != "nuc":
+                raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
             raise NotImplementedError("gradlab does not implement the nuclear norm")
         if self._data.dtype.kind not in "fc":
             raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                                + _dtype.from_numpy_dtype(self._data.dtype)._legacy[:-len("Tensor")])
         dims = None if dim is None else _dims(dim, self._data.ndim)
         p = float(p)
+        if dtype is not None:                  # computed in dtype (a cast without narrowing only)
+            want = _dtype.to_numpy_dtype(dtype)
+            if want.kind not in "fc":
+                raise RuntimeError("linalg.vector_norm: dtype should be floating point or complex, but got "
+                                   + dtype._legacy[:-len("Tensor")])
+            if want != self._data.dtype:
+                if np.promote_types(self._data.dtype, want) != want:
+                    raise RuntimeError("linalg.vector_norm: the dtype of the input ("
+                                       + _dtype.from_numpy_dtype(self._data.dtype)._legacy[:-len("Tensor")]
+                                       + ") should be convertible without narrowing to the specified dtype ("
+                                       + dtype._legacy[:-len("Tensor")] + ")")
+                return self.to(dtype).norm(p, dim, keepdim)
         if p < 0 or p == float("inf"):        # (max and min have no value on nothing)
             reduced = self._data.shape if dims is None else [self._data.shape[d] for d in dims]
             if 0 in reduced or self._data.size == 0 and dims is None:
