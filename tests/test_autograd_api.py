@@ -6,6 +6,7 @@ import io
 import re
 import warnings
 
+import numpy as np
 import pytest
 
 import gradlab
@@ -55,6 +56,33 @@ def test_custom_function_basics():
     with pytest.raises(RuntimeError, match="^Trying to backward through the graph a second time"):
         node.saved_tensors
     assert MyExp.apply(gradlab.tensor([0., 1.])).grad_fn is None
+
+
+def test_custom_backward_sees_tensors_whichever_values_the_engine_passes():
+    """A plain backward passes numpy arrays between nodes and create_graph passes Tensors; a custom
+    Function's backward is user code and always gets Tensors (its node wraps and unwraps)."""
+    seen = []
+
+    class Spy(Function):
+        @staticmethod
+        def forward(ctx, i):
+            return i * 2
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            seen.append(type(grad_output))
+            return grad_output * 2
+
+    x = gradlab.tensor([1., 2.], requires_grad=True)
+    node = Spy.apply(x).grad_fn
+    on_arrays = node.apply([np.ones(2, np.float32)], True)
+    on_tensors = node.apply([gradlab.ones(2)])
+    assert seen == [gradlab.Tensor, gradlab.Tensor]
+    assert type(on_arrays[0]) is np.ndarray and type(on_tensors[0]) is gradlab.Tensor
+    assert on_arrays[0].tolist() == on_tensors[0].tolist() == [2., 2.]
+    (Spy.apply(x) * 1).sum().backward()                          # the engine: arrays around the node
+    g, = gradlab.autograd.grad(Spy.apply(x).sum(), x, create_graph=True)     # Tensors
+    assert seen[2:] == [gradlab.Tensor, gradlab.Tensor] and x.grad.tolist() == g.tolist() == [2., 2.]
 
 
 def test_needs_input_grad_non_tensor_args_and_grad_mode():

@@ -1,8 +1,11 @@
 """The backward engine: accumulation, fan-out, diamonds, long chains, retain_graph, VJPs,
 create_graph, next_functions, and the events it reports (torch-parity.md 2.1, 4.1, 4.2, 5.2)."""
+import contextlib
+import random
 import subprocess
 import sys
 import textwrap
+import warnings
 
 import numpy as np
 import pytest
@@ -375,3 +378,151 @@ def test_a_0d_tensor_used_three_times():
     s = x.sum() * 1
     (s * 2 + s * 3 + s * 4).backward()
     assert x.grad.tolist() == [9.0, 9.0, 9.0]
+
+
+# --- one loop, one way to choose arrays or Tensors ---------------------------------------------------------
+#
+# Every backward (plain, autograd.grad, backward(inputs=...), create_graph) runs one loop, whether an
+# observer (the player) watches it or not. Generated programs run each kind of backward three times:
+# under torch, under gradlab, and under gradlab with an observer; gradlab's two runs must agree bit
+# for bit (the observer only reads), and both with torch.
+
+PROGRAM_UNARY = ["{a}.sin()", "{a} * 0.5", "({a} * 0.3).exp()", "{a}.tanh()", "{a}.relu() + {a}", "{a} / 2"]
+PROGRAM_BINARY = ["{a} * {b}", "{a} + {b}", "{a} - {b}", "{a} * {b}.sigmoid()"]
+PROGRAM_SPECIAL = [
+    "Square.apply({a})",                                 # a custom Function (its backward sees Tensors)
+    "{a} * 1; {name}[0].mul_({b}[0])",                    # in place through a view: CopySlices
+    "{a} * 1; {name}.register_hook(lambda g: g * 2)",     # a tensor hook
+    "{a}.sum(0, keepdim=True) * {b}",                     # a reduction broadcast back
+    "{a}[:, 1:].sum() * {b}",                             # a view and a 0-d gradient
+]
+
+
+def engine_program(seed):
+    """Statements over leaves a (2, 3), b (3,), c (2, 1) and results v0, v1, ... (all (2, 3)), ending
+    in a 0-d `loss`: fan-out, broadcasting, views, in-place, hooks and a custom Function."""
+    rnd = random.Random(seed)
+    lines, full = ["v0 = a * b + c"], ["v0"]
+    for step in range(1, 9):
+        name, a = f"v{step}", rnd.choice(full)
+        kind = rnd.random()
+        if kind < 0.35:
+            expr = rnd.choice(PROGRAM_UNARY).format(a=a)
+        elif kind < 0.7:
+            expr = rnd.choice(PROGRAM_BINARY).format(a=a, b=rnd.choice(full + ["a", "b", "c"]))
+        else:
+            expr = rnd.choice(PROGRAM_SPECIAL).format(a=a, b=rnd.choice(full), name=name)
+        lines.append(f"{name} = {expr}")
+        full.append(name)
+    lines.append("loss = " + " + ".join(f"({v} * {i + 1}).sum()" for i, v in enumerate(rnd.sample(full, 3))))
+    return lines
+
+
+def _square_function(module):
+    class Square(module.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return g * 2 * x
+    return Square
+
+
+ENGINE_RUNS = {     # how the gradients are asked for: what each returns
+    "backward": "loss.backward(); result = [a.grad, b.grad, c.grad]",
+    "autograd.grad": "result = list(module.autograd.grad(loss, [a, c]))",
+    "backward(inputs=)": "loss.backward(inputs=[b, v1]); result = [a.grad, b.grad, c.grad, v1.grad]",
+    "create_graph": ("g, = module.autograd.grad(loss, [a], create_graph=True); (g * g).sum().backward(); "
+                     "result = [g, a.grad, b.grad, c.grad]"),
+    "backward(create_graph=True)": ("loss.backward(create_graph=True); (a.grad * b.grad).sum().backward(); "
+                                    "result = [a.grad, b.grad, c.grad]"),
+    "retain_graph twice": "loss.backward(retain_graph=True); loss.backward(); result = [a.grad, b.grad, c.grad]",
+}
+
+
+def _run_engine_program(module, lines, how, observer=None):
+    rng = np.random.default_rng(7)
+    leaves = {k: module.tensor(rng.standard_normal(shape), dtype=module.float64, requires_grad=True)
+              for k, shape in (("a", (2, 3)), ("b", (3,)), ("c", (2, 1)))}
+    namespace = {"module": module, "Square": _square_function(module), **leaves}
+    for line in lines:
+        exec(line, namespace)
+    watching = events.observe(observer) if observer is not None else contextlib.nullcontext()
+    with watching, warnings.catch_warnings():
+        warnings.simplefilter("ignore")      # (torch warns that backward(create_graph=True) makes a cycle)
+        exec(ENGINE_RUNS[how], namespace)
+    return [None if r is None else np.array(r.tolist()) for r in namespace["result"]]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("how", sorted(ENGINE_RUNS))
+@pytest.mark.parametrize("seed", range(12))
+def test_every_backward_runs_one_loop_observed_or_not(seed, how):
+    torch = pytest.importorskip("torch")
+    lines = engine_program(seed)
+    plain = _run_engine_program(gradlab, lines, how)
+    seen = []
+    observed = _run_engine_program(gradlab, lines, how, observer=seen.append)
+    theirs = _run_engine_program(torch, lines, how)
+    assert seen and isinstance(seen[0], events.BackwardStarted) and isinstance(seen[-1], events.BackwardFinished)
+    for mine, watched, expected in zip(plain, observed, theirs):
+        assert (mine is None) == (watched is None) == (expected is None), (lines, how)
+        if mine is not None:
+            assert np.array_equal(mine, watched), (lines, how)      # the observer changes nothing
+            np.testing.assert_allclose(mine, expected, rtol=1e-12, atol=1e-12, err_msg=f"{lines} {how}")
+
+
+def test_the_observed_loop_is_the_loop_backward_runs(monkeypatch):
+    """The player records the same node applications, in the same order and the same mode, as a plain
+    backward() (arrays), and create_graph runs the same loop on Tensors."""
+    from gradlab.ops import registry
+    calls = []
+    apply = registry.OpNode.apply
+
+    def recording(node, grad_outputs, as_arrays=False):
+        calls.append((node.name(), as_arrays))
+        return apply(node, grad_outputs, as_arrays)
+    monkeypatch.setattr(registry.OpNode, "apply", recording)
+    lines = engine_program(3)
+    runs = {}
+    for label, how, observer in (("plain", "backward", None), ("observed", "backward", lambda e: None),
+                                 ("create_graph", "backward(create_graph=True)", None)):
+        calls.clear()
+        _run_engine_program(gradlab, lines, how, observer)
+        runs[label] = list(calls)
+    assert runs["plain"] == runs["observed"] and runs["plain"]
+    assert {mode for _, mode in runs["plain"]} == {True}
+    first = len(runs["plain"])           # (then the backward of g * g, through the new graph)
+    assert [name for name, _ in runs["create_graph"][:first]] == [name for name, _ in runs["plain"]]
+    assert {mode for _, mode in runs["create_graph"][:first]} == {False}
+
+
+def test_a_node_computes_on_the_values_its_caller_asks_for():
+    """node.apply(grads, as_arrays): the mode travels with the call (no module state): the same node
+    gives numpy arrays or Tensors, and its saved values read from outside stay Tensors."""
+    x = gradlab.tensor([1., 2., 3.], requires_grad=True)
+    w = gradlab.tensor([4., 5., 6.], requires_grad=True)
+    node = (x * w).grad_fn
+    on_arrays = node.apply([np.ones(3, np.float32)], True)
+    on_tensors = node.apply([gradlab.ones(3)])
+    assert [type(g) for g in on_arrays] == [np.ndarray, np.ndarray]
+    assert [type(g) for g in on_tensors] == [gradlab.Tensor, gradlab.Tensor]
+    assert [g.tolist() for g in on_arrays] == [g.tolist() for g in on_tensors] == [[4., 5., 6.], [1., 2., 3.]]
+    assert type(node._saved_self) is gradlab.Tensor and type(node._saved_other) is gradlab.Tensor
+
+
+def test_saved_values_read_as_tensors_after_a_formula_failed_on_arrays():
+    """A backward on arrays that stops in a formula (a saved input changed in place) leaves the node
+    reading its saved values as Tensors, as before the backward."""
+    x = gradlab.tensor([1., 2.], requires_grad=True)
+    w = gradlab.tensor([3., 4.], requires_grad=True)
+    a, b = x * 1, w * 1
+    y = a * b
+    b.mul_(2)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()
+    assert type(y.grad_fn._saved_self) is gradlab.Tensor

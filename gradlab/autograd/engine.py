@@ -7,9 +7,11 @@
 3. Each node turns the gradient of its outputs into one gradient per input slot; the engine adds
    those into the buffers of `next_functions`. AccumulateGrad nodes add into `leaf.grad`.
 4. Saved tensors are freed after a node runs unless `retain_graph=True`.
-One backward call's state is a GraphTask. Gradients flow as numpy arrays, or as Tensors when
-create_graph=True asks for a graph of the gradients. The engine reports what it does through
-`events`; it never imports any drawing code.
+One backward call's state is a GraphTask, and one loop (GraphTask._loop) runs every backward:
+plain, autograd.grad / inputs= (capture and pruning), create_graph, and observed. Gradients flow as
+numpy arrays, or as Tensors when create_graph=True asks for a graph of the gradients: the engine
+passes that mode to each node (`node.apply(grads, as_arrays)`). It reports what it does through
+`events` to whoever observes (the player records these); it never imports any drawing code.
 """
 import heapq
 
@@ -207,8 +209,6 @@ class GraphTask:
         else:
             self.dependencies, order = _discover(root_nodes)
             self.capture = _capture_points(inputs, accumulate)     # (node, output_nr) -> input indices
-            # (backward(inputs=[y]) runs y's own node, as PyTorch does, so that node is spent after
-            # it; autograd.grad only reads the gradient arriving at it)
             self.capture_nodes = {n for n, _ in self.capture}
             self.needed = _needed_nodes(order, self.capture_nodes)   # the rest is pruned
         self.captured = [None] * (len(inputs) if inputs is not None else 0)
@@ -236,101 +236,99 @@ class GraphTask:
         previous_mode = grad_mode._state["enabled"]
         grad_mode._state["enabled"] = self.create_graph
         try:
-            if self.as_arrays and self.capture is None and not self.observing:
-                self._run_plain()
-            else:
-                self._run_general()
+            self._loop()
         finally:
             grad_mode._state["enabled"] = previous_mode
             if self.observing:
                 events.emit(events.BackwardFinished())
 
-    def _run_plain(self):
-        """The loop of a plain `loss.backward()` (numpy arrays, no inputs=, nobody observing): the
-        steps of _run_general without the checks that cannot apply here."""
+    def _loop(self):
+        """The one backward loop: `loss.backward()`, autograd.grad, create_graph and the player's
+        recording all run it. Its optional steps (events for an observer; capturing the gradients
+        of `inputs=` and pruning the nodes that lead to none of them) are each a test of a local
+        flag when unused, and otherwise a call out of the loop. (Everything the loop reads is bound
+        to locals first: it runs once per node of the graph.)"""
         pop, push = heapq.heappop, heapq.heappush
         ready, buffers, dependencies, owned = self.ready, self.buffers, self.dependencies, self.owned
-        retain_graph = self.retain_graph
+        as_arrays, create_graph, retain_graph = self.as_arrays, self.create_graph, self.retain_graph
+        observing, needed = self.observing, self.needed
+        selective = needed is not None          # inputs= given: capture their gradients, prune the rest
+        watched = selective or observing
         while ready:
             node = pop(ready)[1]
             grads = buffers.pop(node)
-            if type(node) is AccumulateGrad:
+            if watched:
+                if selective and node not in needed:
+                    continue                    # leads to none of the inputs asked for
+                if observing:
+                    events.emit(events.NodeStarted(node, tuple(_snapshot(g) for g in grads)))
+
+            if type(node) is AccumulateGrad:    # a leaf: its gradient goes into leaf.grad
                 if node.variable._hooks:
-                    grads = _run_output_hooks(node, grads, False)
-                if grads[0] is not None:
-                    _accumulate_into(node.variable, grads[0], False)
+                    grads = _run_output_hooks(node, grads, create_graph)
+                if watched:
+                    self._reach_leaf(node, grads[0])
+                elif grads[0] is not None:
+                    _accumulate_into(node.variable, grads[0], create_graph)
                 continue
+
             if node._tensor_hooks or node._retained:
-                grads = _run_output_hooks(node, grads, False)
+                grads = _run_output_hooks(node, grads, create_graph)
+            if selective and self._captured_only(node, grads):
+                continue
             if node._freed:
                 node._check_not_freed()
             if node._pre_hooks or node._post_hooks:
-                grad_inputs = _apply_with_node_hooks(node, grads, True)
+                grad_inputs = _apply_with_node_hooks(node, grads, as_arrays)
             else:
-                grad_inputs = node.apply_arrays(grads)
+                grad_inputs = node.apply(grads, as_arrays)
             if not retain_graph and node._saved is not None:
                 node._release()
+
+            input_nr = -1                       # (the slot, for GradientSent: cheaper than enumerate)
             for (child, nr), g in zip(node.next_functions, grad_inputs):
+                input_nr += 1
                 if child is None:
                     continue
                 remaining = dependencies[child] = dependencies[child] - 1
-                if g is not None:
-                    slots = buffers.get(child)
+                if g is not None and (not selective or child in needed):    # (nothing goes to a pruned node)
+                    slots = buffers.get(child)  # (GraphTask.receive, inlined)
                     if slots is None:
                         slots = buffers[child] = [None] * child._num_outputs
-                    slots[nr] = g if slots[nr] is None else _add(slots[nr], g, owned, (child, nr), False)
+                    slots[nr] = g if slots[nr] is None else _add(slots[nr], g, owned, (child, nr), create_graph)
+                    if observing:
+                        events.emit(events.GradientSent(node, input_nr, child, nr, _snapshot(g),
+                                                        _snapshot(slots[nr]), remaining))
                 if remaining == 0 and child in buffers:
                     push(ready, (-child._sequence_nr, child))
-
-    def _run_general(self):
-        """Every case: create_graph (Tensors), inputs= (capture and pruning), observers (events)."""
-        needed, observing, create_graph = self.needed, self.observing, self.create_graph
-        while self.ready:
-            node = heapq.heappop(self.ready)[1]
-            grads = self.buffers.pop(node)
-            if needed is not None and node not in needed:
-                continue
-            if observing:
-                events.emit(events.NodeStarted(node, tuple(_snapshot(g) for g in grads)))
-            if node._tensor_hooks or node._retained or type(node) is AccumulateGrad:
-                grads = _run_output_hooks(node, grads, create_graph)
-            if self.capture is not None:
-                self._capture(node, grads)
-            if type(node) is AccumulateGrad:
-                if self.accumulate and (self.capture is None or (node, 0) in self.capture) and grads[0] is not None:
-                    _accumulate_leaf(node.variable, grads[0], create_graph, observing)
-                if observing:
-                    events.emit(events.NodeFinished(node, ()))
-                continue
-            if (needed is not None and not any(c in needed for c, _ in node.next_functions if c is not None)
-                    and not (self.accumulate and node in self.capture_nodes)):
-                if observing:        # only captured, nothing below is asked for
-                    events.emit(events.NodeFinished(node, ()))
-                continue
-
-            if node._freed:
-                node._check_not_freed()
-            if node._pre_hooks or node._post_hooks:
-                grad_inputs = _apply_with_node_hooks(node, grads, self.as_arrays)
-            elif self.as_arrays:
-                grad_inputs = node.apply_arrays(grads)
-            else:
-                grad_inputs = node.apply(grads)
-            if not self.retain_graph and node._saved is not None:
-                node._release()
-
-            for i, ((child, nr), g) in enumerate(zip(node.next_functions, grad_inputs)):
-                if child is None:
-                    continue
-                remaining = self.dependencies[child] = self.dependencies[child] - 1
-                if g is not None and (needed is None or child in needed):
-                    total = self.receive(child, nr, g)
-                    if observing:
-                        events.emit(events.GradientSent(node, i, child, nr, _snapshot(g), _snapshot(total), remaining))
-                if remaining == 0 and child in self.buffers:
-                    heapq.heappush(self.ready, (-child._sequence_nr, child))
             if observing:
                 events.emit(events.NodeFinished(node, tuple(_snapshot(g) for g in grad_inputs)))
+
+    def _reach_leaf(self, node, grad):
+        """A leaf's step when inputs= selects or someone observes: capture the gradient, add it into
+        .grad (with inputs=, only for the inputs asked for), report both."""
+        if self.capture is not None:
+            self._capture(node, (grad,))
+        leaf = node.variable
+        if self.accumulate and grad is not None and (self.capture is None or (node, 0) in self.capture):
+            old = _snapshot(leaf._grad) if self.observing else None
+            _accumulate_into(leaf, grad, self.create_graph)
+            if self.observing:
+                events.emit(events.GradAccumulated(leaf, old, _snapshot(grad), _snapshot(leaf._grad)))
+        if self.observing:
+            events.emit(events.NodeFinished(node, ()))
+
+    def _captured_only(self, node, grads):
+        """Capture what inputs= asks for at this node; True when nothing below it is asked for, so
+        that the node need not run (backward(inputs=[y]) still runs y's own node, as PyTorch does,
+        and the node is then spent; autograd.grad only reads the gradient arriving at it)."""
+        self._capture(node, grads)
+        if (any(c in self.needed for c, _ in node.next_functions if c is not None)
+                or (self.accumulate and node in self.capture_nodes)):
+            return False
+        if self.observing:
+            events.emit(events.NodeFinished(node, ()))
+        return True
 
     def _capture(self, node, grads):
         """Keep the gradients autograd.grad / backward(inputs=...) asked for."""
@@ -369,13 +367,6 @@ def _capture_points(inputs, accumulate):
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         capture[key] = capture.get(key, ()) + (i,)
     return capture
-
-
-def _accumulate_leaf(leaf, grad, create_graph, observing):
-    old = _snapshot(leaf._grad) if observing else None
-    _accumulate_into(leaf, grad, create_graph)
-    if observing:
-        events.emit(events.GradAccumulated(leaf, old, _snapshot(grad), _snapshot(leaf._grad)))
 
 
 def _apply_with_node_hooks(node, grads, as_arrays):

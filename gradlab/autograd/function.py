@@ -72,9 +72,12 @@ class BackwardCFunction(Node, FunctionCtx):
     def saved_tensors_info(self):
         return tuple((f"saved_{i}", s) for i, s in enumerate(self._saved_list or ()) if s is not None)
 
-    def apply(self, grad_outputs):
+    def apply(self, grad_outputs, as_arrays=False):
         import numpy as np
         from ..tensor import Tensor
+        if as_arrays:       # the user's backward works on Tensors: wrap the engine's arrays, unwrap its results
+            grads = self.apply([None if g is None else Tensor._make(g) for g in grad_outputs])
+            return [None if g is None else g._data for g in grads]
         grads = [g if g is not None or not self._materialize else Tensor._make(np.zeros(m[0], m[1]))
                  for g, m in zip(grad_outputs, self._output_meta)]
         with grad_mode.set_grad_enabled(grad_mode.is_grad_enabled()):

@@ -14,10 +14,6 @@ import numpy as np
 Tensor = None                   # bound by gradlab/tensor.py (imports run the other way)
 _sequence = itertools.count()   # creation order: the engine runs the newest ready node first
 
-# True while an op's formulas run on plain numpy arrays (a backward that builds no graph of its
-# own): saved tensors are then read as their arrays. See OpNode.apply_arrays in ops/registry.py.
-unpack_arrays = [False]
-
 SECOND_BACKWARD_ERROR = (
     "Trying to backward through the graph a second time (or directly access saved tensors after they "
     "have already been freed). Saved intermediate values of the graph are freed when you call .backward() "
@@ -79,10 +75,12 @@ class SavedTensor:
             self.tensor = tensor
             self.data = None
 
-    def unpack(self, node):
+    def unpack(self, node, as_arrays=False):
+        """The saved value for `node`'s formulas: its numpy array when they run on arrays (a backward
+        that builds no graph of its own), else a Tensor."""
         if self.counter[0] != self.version:
             raise RuntimeError(self._version_message(node))
-        if unpack_arrays[0]:
+        if as_arrays:
             return self.data if self.is_output else self.tensor._data
         if self.is_output:
             # rebuild the output; it is differentiable through this node (needed for create_graph)
@@ -240,15 +238,13 @@ class Node:
         return tuple((self._saved or {}).items())
 
     # --- the gradient itself ----------------------------------------------------------------------
-    def apply(self, grad_outputs):
-        """Given the gradient for each output, return one gradient (or None) per input slot."""
-        raise NotImplementedError
+    def apply(self, grad_outputs, as_arrays=False):
+        """Given the gradient for each output, return one gradient (or None) per input slot.
 
-    def apply_arrays(self, grad_outputs):
-        """apply() for the engine when no graph of the gradient is built: numpy arrays (or None) in
-        and out. Nodes that can, compute on the arrays directly (OpNode); this default wraps them."""
-        grads = self.apply([None if g is None else Tensor._make(g) for g in grad_outputs])
-        return [None if g is None else g._data for g in grads]
+        The engine says which kind of value travels: numpy arrays (as_arrays=True, a backward that
+        builds no graph of its own: no Tensor is made) or Tensors (create_graph, or a node called by
+        hand: the formulas' own operations then record a graph of the gradient)."""
+        raise NotImplementedError
 
     def __call__(self, *grad_outputs):
         """`y.grad_fn(g)`: run this node by hand, as PyTorch allows (a tuple, one gradient per input)."""
@@ -268,8 +264,8 @@ class AccumulateGrad(Node):
     def name(self):
         return "torch::autograd::AccumulateGrad"
 
-    def apply(self, grad_outputs):
-        return ()
+    def apply(self, grad_outputs, as_arrays=False):
+        return ()       # (the engine adds into the leaf's .grad itself)
 
 
 AccumulateGrad.__module__ = "builtins"     # prints as <AccumulateGrad object at 0x...>, like PyTorch's
@@ -287,7 +283,7 @@ class NoDerivative(Node):
     def name(self):
         return "torch::autograd::NotImplemented"
 
-    def apply(self, grad_outputs):
+    def apply(self, grad_outputs, as_arrays=False):
         raise RuntimeError(f"derivative for aten::{self._op_name} is not implemented")
 
 
@@ -314,10 +310,12 @@ def accumulator_of(leaf):
 
 
 class SavedValue:
-    """Reads a saved tensor as a node attribute (`node.other`), set on a node class for each name
-    its op saves. Found by normal attribute lookup, this is several times cheaper than the
-    `__getattr__` fallback (which first fails a lookup), and every backward formula reads these.
-    A non-data descriptor: a Python scalar or a parameter stored on the node itself wins."""
+    """Reads a saved tensor as a node attribute for the formulas (`n.other`), set on a node class for
+    each name its op saves. It gives the numpy array: what a plain backward computes with (formulas
+    that build a graph read the node through AsTensors instead). Found by normal attribute lookup,
+    this is several times cheaper than the `__getattr__` fallback (which first fails a lookup), and
+    every backward formula reads these. A non-data descriptor: a Python scalar or a parameter stored
+    on the node itself wins."""
     __slots__ = ("name",)
 
     def __init__(self, name):
@@ -330,8 +328,30 @@ class SavedValue:
         if saved is not None:
             value = saved.get(self.name)
             if value is not None:
-                return value.unpack(node)
+                return value.unpack(node, True)
         return node.__getattr__(self.name)     # freed or never saved: Node's errors
+
+
+class AsTensors:
+    """A node as its formulas see it when they run on Tensors (create_graph, or a node called by
+    hand): every attribute is the node's, but saved values are unpacked as Tensors, so that the
+    formulas' own operations record a graph of the gradient. `apply(grads, as_arrays)` hands the
+    formulas the node itself (saved values as arrays) or this view: the mode is an argument, no
+    state, and the common case, a plain backward, pays nothing for the choice."""
+    __slots__ = ("_node",)
+
+    def __init__(self, node):
+        self._node = node
+
+    def __getattribute__(self, name):
+        # (every read comes here directly: a __getattr__ would first fail a lookup, which raises)
+        node = object.__getattribute__(self, "_node")
+        saved = node._saved
+        if saved is not None:
+            value = saved.get(name)
+            if value is not None:
+                return value.unpack(node)
+        return getattr(node, name)
 
 
 # nodes whose name() PyTorch qualifies with its C++ namespace (their class name stays short)

@@ -14,7 +14,8 @@ An op is declared once:
   `n.other`, `n.result`), the op's parameters (`n.dim`) and the Python scalars it was called with.
   Formulas use operators and the functions of ops/dual.py (`dual.cos(n.self)`), so the same
   formula runs on numpy arrays in a plain backward (fast: no Tensors, no graph) and on Tensors with
-  `create_graph=True` (it then records a graph of its own: gradients of gradients);
+  `create_graph=True` (it then records a graph of its own: gradients of gradients). The engine
+  chooses: `node.apply(grads, as_arrays)`, and `n` gives saved values in that mode;
 * a formula returns the gradient at the output's (broadcast) shape: the node sums it back to each
   input's shape in one place (`sum_to_shape`). No formula unbroadcasts by hand;
 * `saves` lists what the formulas read. Only those are kept, and only those make an in-place change
@@ -36,7 +37,7 @@ import numpy as np
 from .._dtype import category, result_np_dtype
 from ..autograd import grad_mode
 from ..autograd import node as _node
-from ..autograd.node import Node, SavedTensor, SavedValue, accumulator_of, make_node_class
+from ..autograd.node import AsTensors, Node, SavedTensor, SavedValue, accumulator_of, make_node_class
 from . import dual
 
 OPS = {}
@@ -48,51 +49,39 @@ _NODE_CLASSES = {}
 class OpNode(Node):
     """The grad_fn of an op from the table: runs the op's formulas."""
 
-    def apply(self, grad_outputs):
+    def apply(self, grad_outputs, as_arrays=False):
+        """The op's formulas, one per input slot that wants a gradient.
+
+        With as_arrays (a backward without create_graph) `g` and the saved values (`n.other`) are
+        numpy arrays, so `g * n.other` is one numpy multiply, with no Tensor around it. Otherwise
+        they are Tensors and the same formulas record a graph of the gradient. Functions that
+        formulas call (`cos`, `mm`, `sum_keepdim`, ...) come from ops/dual.py and take both."""
         op = self._op
         if op.num_outputs == 1:
             g = grad_outputs[0]
         else:   # outputs that received no gradient count as zeros
-            g = [gi if gi is not None else _zeros(meta) for gi, meta in zip(grad_outputs, self._output_meta)]
+            g = [gi if gi is not None else _zeros(meta, as_arrays) for gi, meta in zip(grad_outputs, self._output_meta)]
+        # what `n.other` gives the formulas: an array, or a Tensor (only saved values differ)
+        n = self if as_arrays or not self._saved else AsTensors(self)
         grads = []
         for (child, _), formula, meta in zip(self.next_functions, op.formulas, self._input_meta):
             if child is None or formula is None:
                 grads.append(None)
-            else:     # (meta None: the input was shaped like the output, and so like g)
-                grads.append(sum_to_shape(formula(g, self), meta or (g._data.shape, g._data.dtype)))
-        return grads
-
-    def apply_arrays(self, grad_outputs):
-        """The same formulas on plain numpy arrays: what a backward without create_graph runs.
-
-        `g` and the saved values (`n.other`) are then numpy arrays, so `g * n.other` is one numpy
-        multiply, with no Tensor around it. Functions that formulas call (`cos`, `mm`, `sum_keepdim`,
-        ...) come from ops/dual.py and work on both kinds of value."""
-        op = self._op
-        if op.num_outputs == 1:
-            g = grad_outputs[0]
-        else:
-            g = [gi if gi is not None else np.zeros(*meta) for gi, meta in zip(grad_outputs, self._output_meta)]
-        grads = []
-        unpack_arrays = _node.unpack_arrays
-        unpack_arrays[0] = True
-        try:
-            for (child, _), formula, meta in zip(self.next_functions, op.formulas, self._input_meta):
-                if child is None or formula is None:
-                    grads.append(None)
-                    continue
-                grad = formula(g, self)
+                continue
+            grad = formula(g, n)
+            if as_arrays:
                 shape, dtype = meta or (g.shape, g.dtype)    # None: the input was shaped like g
                 if type(grad) is not np.ndarray or grad.shape != shape or grad.dtype != dtype:
                     grad = dual.data(sum_to_shape(grad, (shape, dtype)))
-                grads.append(grad)
-        finally:
-            unpack_arrays[0] = False
+            else:
+                grad = sum_to_shape(grad, meta or (g._data.shape, g._data.dtype))
+            grads.append(grad)
         return grads
 
 
-def _zeros(meta):
-    return Tensor._make(np.zeros(meta[0], meta[1]))
+def _zeros(meta, as_arrays):
+    zeros = np.zeros(meta[0], meta[1])
+    return zeros if as_arrays else Tensor._make(zeros)
 
 
 def node_class(name, base=OpNode):
