@@ -957,7 +957,7 @@ def _norm_front(fn, method):
 
 def install():
     """Wrap gradlab's public functions and Tensor methods that PyTorch implements in C (once, at import)."""
-    import gradlab
+    gradlab = sys.modules[__package__]          # this package, also when imported under another name
     from .nn import functional
     from .tensor import Tensor
     for module, table in ((gradlab, _signatures.TORCH), (functional, _signatures.NN)):

@@ -139,11 +139,12 @@ def _torch_steps(out):
 @pytest.mark.torch
 @pytest.mark.parametrize("seed", range(12))
 def test_frames_are_the_steps_pytorch_runs(seed):
-    """Generated programs: the player's frames are PyTorch's engine steps, in its order, with its values:
-    what each node received and what it sent along each edge (AccumulateGrad's place: see the xfail below)."""
+    """Generated programs: the player's frames are PyTorch's engine steps, in its order (AccumulateGrad
+    included: PyTorch runs it as soon as a leaf's gradient is complete), with its values: what each node
+    received and what it sent along each edge."""
     real = pytest.importorskip("torch")
-    expected = [step for step in _torch_steps(_program(real, seed)) if not step[0].endswith("AccumulateGrad")]
-    frames = [f for f in record_backward(_program(torch, seed))[1:] if not f.node.is_accumulate]
+    expected = _torch_steps(_program(real, seed))
+    frames = record_backward(_program(torch, seed))[1:]
     assert [f.node.name for f in frames] == [name for name, _, _ in expected]
     for frame, (_, grad_outputs, grad_inputs) in zip(frames, expected):
         for got, want in zip(frame.received, grad_outputs):
@@ -151,16 +152,6 @@ def test_frames_are_the_steps_pytorch_runs(seed):
         for s in frame.sent:
             np.testing.assert_allclose(s.value, grad_inputs[s.edge.input_nr].numpy(), rtol=1e-5, atol=1e-6)
         assert {s.edge.input_nr for s in frame.sent} == {i for i, g in enumerate(grad_inputs) if g is not None}
-
-
-@pytest.mark.torch
-@pytest.mark.xfail(reason="gradlab's engine runs a ready AccumulateGrad by its creation order; PyTorch gives "
-                          "AccumulateGrad the highest priority, so it runs as soon as its leaf's gradient is complete")
-@pytest.mark.parametrize("seed", [0, 1, 6, 8])
-def test_accumulate_grad_runs_when_pytorch_runs_it(seed):
-    real = pytest.importorskip("torch")
-    expected = [name for name, _, _ in _torch_steps(_program(real, seed))]
-    assert [f.node.name for f in record_backward(_program(torch, seed))[1:]] == expected
 
 
 def test_player_uses_vizs_own_graph_edges_and_writer():

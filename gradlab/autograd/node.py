@@ -253,13 +253,23 @@ class Node:
         return tuple(self.apply(list(grad_outputs)))
 
 
+_ACCUMULATE_GRAD_SEQUENCE_NR = 2**64 - 1       # UINT64_MAX
+
+
 class AccumulateGrad(Node):
     """The node that adds incoming gradients into a leaf's `.grad` (its `variable`)."""
 
     def __init__(self, variable):
-        super().__init__()
+        # PyTorch gives every AccumulateGrad the largest sequence number, so a leaf's gradient is
+        # added as soon as it is complete (the engine runs the highest number first)
+        self._sequence_nr = _ACCUMULATE_GRAD_SEQUENCE_NR
         self.variable = variable
         self._input_meta = ()
+
+    def __lt__(self, other):
+        # equal priorities never reorder in the ready heap (as in PyTorch's std::priority_queue,
+        # whose sift steps are heapq's); without this, a tie would compare two nodes
+        return False
 
     def name(self):
         return "torch::autograd::AccumulateGrad"
