@@ -31,6 +31,14 @@ def export(rev, into):
     archive = subprocess.run(["git", "-C", ROOT, "archive", rev, "gradlab"], check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", into], input=archive, check=True)
     os.rename(os.path.join(into, "gradlab"), os.path.join(into, "gradlab_before"))
+    # Commits before 2026-11-23 wrapped "gradlab" by absolute import in _argparse.install(), so their
+    # copy would wrap this checkout's package and stay unwrapped itself: make it wrap itself.
+    parser = os.path.join(into, "gradlab_before", "_argparse.py")
+    if os.path.exists(parser):
+        with open(parser, encoding="utf-8") as f:
+            text = f.read()
+        with open(parser, "w", encoding="utf-8") as f:
+            f.write(text.replace("\n    import gradlab\n", "\n    gradlab = sys.modules[__package__]\n"))
     sys.path.insert(0, into)
 
 
