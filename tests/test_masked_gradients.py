@@ -84,7 +84,6 @@ OPS = {
 # (values and requires_grad still compared): torch's own backward kernels gradlab has no op for
 NAME_GAPS = {
     "max_dim": "ScatterBackward0", "min_dim": "ScatterBackward0", "max_dim_keepdim": "ScatterBackward0",
-    "elu": "EluBackwardBackward0",
 }
 # and those whose gradient torch records even when the upstream gradient is a constant (its
 # backward kernel is an op of its own, differentiable in self): only values are compared

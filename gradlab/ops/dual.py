@@ -66,6 +66,7 @@ sin = _unary(rounded(np.sin), "sin")
 cos = _unary(rounded(np.cos), "cos")
 sinh = _unary(rounded(np.sinh), "sinh")
 cosh = _unary(rounded(np.cosh), "cosh")
+tanh = _unary(rounded(np.tanh), "tanh")
 def _sign(x):
     # PyTorch's sign: 0 for nan (np.sign gives nan)
     out = np.sign(x)

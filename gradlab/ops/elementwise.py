@@ -71,7 +71,7 @@ def _in_float32(ufunc, x, number):
 
 @op("div", "DivBackward0", ("self", "other"), saves={"self": ("other",), "other": ("self", "other")}, float_result=True,
     self=lambda g, n: g / n.other,
-    other=lambda g, n: -g * n.self / (n.other * n.other))
+    other=lambda g, n: -g * (n.self / n.other / n.other))     # (torch's div_tensor_other_backward: its rounding)
 def div(self, other):
     if (other.__class__ is float or other.__class__ is int) and self.dtype == _F16:
         return _in_float32(np.true_divide, self, other)
@@ -317,7 +317,7 @@ def log2(self):
 
 
 @op("log10", "Log10Backward0", saves=("self",), float_result=True,
-    self=lambda g, n: g / dual.scale(n.self, math.log(10.0)))
+    self=lambda g, n: g / dual.scale(n.self, 2.3025850929940456))     # (torch's constant: 1 ulp below log(10))
 def log10(self):
     return _log10(self)
 
@@ -359,13 +359,13 @@ def tan(self):
 
 
 @op("asin", "AsinBackward0", saves=("self",), float_result=True,
-    self=lambda g, n: g * dual.rsqrt(1 - n.self * n.self))
+    self=lambda g, n: g * dual.rsqrt(-n.self * n.self + 1))          # (torch's formula, op for op)
 def asin(self):
     return _asin(self)
 
 
 @op("acos", "AcosBackward0", saves=("self",), float_result=True,
-    self=lambda g, n: -g * dual.rsqrt(1 - n.self * n.self))
+    self=lambda g, n: -g * dual.rsqrt(-n.self * n.self + 1))
 def acos(self):
     return _acos(self)
 
@@ -446,9 +446,20 @@ def tanh_backward(grad_output, output):
 
 
 @op("sigmoid", "SigmoidBackward0", saves=("result",), float_result=True,
-    self=lambda g, n: g * (1 - n.result) * n.result)         # (PyTorch's order: float16 rounds the same)
+    self=lambda g, n: dual.call("sigmoid_backward", g, n.result))
 def sigmoid(self):
     return dual.sigmoid(self)
+
+
+@op("sigmoid_backward", "SigmoidBackwardBackward0", ("grad_output", "output"),
+    saves={"grad_output": ("output",), "output": ("grad_output", "output")},
+    grad_output=lambda g, n: dual.call("sigmoid_backward", g, n.output),
+    output=lambda g, n: g * n.grad_output * (-2 * n.output + 1))
+def sigmoid_backward(grad_output, output):
+    """sigmoid's gradient, grad_output * (1 - output) * output: an op of its own (as in PyTorch), so
+    that a graph of the gradient records SigmoidBackwardBackward0. (float16 rounds at each step, as
+    PyTorch's half kernel does.)"""
+    return grad_output * (1 - output) * output
 
 
 def keep_max(a, b):
@@ -794,14 +805,8 @@ def leaky_relu_backward(grad_output, self, negative_slope):
     return dual.where(self > 0, grad_output, grad_output * negative_slope)
 
 
-def _gelu_grad(g, n):
-    x = n.self
-    cdf = 0.5 * (1 + dual.erf(x * (1 / math.sqrt(2))))
-    pdf = dual.exp(-0.5 * x * x) * (1 / math.sqrt(2 * math.pi))
-    return g * (cdf + x * pdf)
-
-
-@op("gelu", "GeluBackward0", saves=("self",), float_result=True, self=_gelu_grad)
+@op("gelu", "GeluBackward0", saves=("self",), float_result=True,
+    self=lambda g, n: dual.call("gelu_backward", g, n.self, approximate="none"))
 @_activation_in_float32
 def gelu(self):
     # PyTorch's formula, in the tensor's dtype: its 1 + erf(...) loses the far left tail (gelu(-5.5) is
@@ -809,26 +814,148 @@ def gelu(self):
     return self * 0.5 * (1 + dual.erf(self * math.sqrt(0.5)))
 
 
+_SQRT1_2, _2_SQRTPI = 0.7071067811865476, 1.1283791670955126        # C's M_SQRT1_2, M_2_SQRTPI
+_GELU_PDF = _2_SQRTPI * _SQRT1_2 * 0.5                              # 1 / sqrt(2 pi), as torch rounds it
+_GELU_TANH_BETA = 1.4142135623730951 * _2_SQRTPI * 0.5              # sqrt(2 / pi)
+_GELU_TANH_KAPPA = 0.044715
+
+
+@op("gelu_backward", "GeluBackwardBackward0", ("grad_output", "self"),
+    saves={"grad_output": ("self",), "self": ("grad_output", "self")},
+    grad_output=lambda g, n: dual.call("gelu_backward", g, n.self, approximate=n.approximate),
+    self=lambda g, n: _gelu_double_backward(g, n.grad_output, n.self, n.approximate))
+def gelu_backward(grad_output, self, approximate):
+    """gelu's gradient (both approximations): an op of its own (as in PyTorch), so that a graph of the
+    gradient records GeluBackwardBackward0. PyTorch's kernel, step by step in the dtype (float16 in
+    float32, rounded once)."""
+    kernel = _gelu_backward_tanh if approximate == "tanh" else _gelu_backward_none
+    with np.errstate(over="ignore", invalid="ignore"):
+        return dual.fused(kernel, grad_output, self)
+
+
+def _gelu_backward_none(dy, x):
+    t = x.dtype.type
+    cdf = t(0.5) * (1 + dual.erf(x * t(_SQRT1_2)))
+    pdf = t(_GELU_PDF) * _exp(x * x * t(-0.5))
+    return dy * (cdf + x * pdf)
+
+
+def _gelu_backward_tanh(dy, x):
+    t = x.dtype.type
+    beta, kappa = t(_GELU_TANH_BETA), t(_GELU_TANH_KAPPA)
+    x_sq = x * x
+    inner = beta * _fma(kappa, x_sq * x, x)
+    tanh_inner = _tanh(inner)
+    left = t(0.5) * x
+    left_derivative = t(0.5) * (1 + tanh_inner)
+    tanh_derivative = _one_minus_square(tanh_inner)
+    inner_derivative = beta * _fma(t(3) * kappa, x_sq, t(1))
+    return dy * _fma(left * tanh_derivative, inner_derivative, left_derivative)
+
+
+def _fma(a, b, c):
+    """a * b + c rounded once, as the compiled kernel's fused multiply-add: float32 through float64
+    (which holds the product exactly); float64 as two steps (numpy has no fma)."""
+    if getattr(c, "dtype", getattr(a, "dtype", None)) == _F32 or getattr(a, "dtype", None) == _F32:
+        return (np.multiply(a, b, dtype=_F64) + c).astype(_F32)
+    return a * b + c
+
+
+def _gelu_double_backward(ggI, gO, x, approximate):
+    """PyTorch's gelu_double_backward: gelu''(x) * ggI * gO, in ops of the table (differentiable)."""
+    if approximate == "tanh":
+        beta, kappa = _GELU_TANH_BETA, _GELU_TANH_KAPPA
+        inner = dual.scale(x + dual.scale(x * x * x, kappa), beta)
+        tanh_inner = dual.tanh(inner)
+        sech_inner = 1 / dual.cosh(inner)
+        f = dual.scale(x, 0.5)
+        g = 1 - tanh_inner * tanh_inner
+        h = dual.scale(1 + dual.scale(x, 3 * kappa) * x, beta)
+        f_prime_gh = dual.scale(g, 0.5) * h
+        g_prime = (2 * sech_inner) * (-sech_inner * tanh_inner) * h
+        g_prime_fh = f * h * g_prime
+        h_prime = dual.scale(dual.scale(x, 6 * kappa), beta)
+        h_prime_fg = f * g * h_prime
+        return ggI * gO * (2 * f_prime_gh + g_prime_fh + h_prime_fg)
+    x_sq = x * x
+    pdf = dual.scale(dual.exp(dual.scale(x_sq, -0.5)), _GELU_PDF)
+    return ggI * gO * (2 * pdf - x_sq * pdf)
+
+
 @op("softplus", "SoftplusBackward0", saves=("self",), float_result=True,
-    self=lambda g, n: g * dual.sigmoid(n.self * n.beta))
+    self=lambda g, n: dual.call("softplus_backward", g, n.self, beta=n.beta, threshold=n.threshold))
 @_activation_in_float32
 def softplus(self, beta=1.0, threshold=20.0):
     z = self * beta
     return np.where(z > threshold, self, _log1p(_exp(z)) / beta).astype(self.dtype, copy=False)
 
 
+@op("softplus_backward", "SoftplusBackwardBackward0", ("grad_output", "self"),
+    saves={"grad_output": ("self",), "self": ("grad_output", "self")},
+    grad_output=lambda g, n: dual.call("softplus_backward", g, n.self, beta=n.beta, threshold=n.threshold),
+    self=lambda g, n: _softplus_double_backward(g * n.grad_output, n.self, n.beta, n.threshold))
+def softplus_backward(grad_output, self, beta, threshold):
+    """softplus's gradient: grad_output where self * beta > threshold (the forward is linear there),
+    else grad_output * z / (z + 1) with z = exp(self * beta). An op of its own, as in PyTorch."""
+    def kernel(a, b):
+        t = b.dtype.type
+        x = b * t(beta)
+        z = _exp(x)
+        return np.where(x > t(threshold), a, a * z / (z + 1))
+    with np.errstate(over="ignore", invalid="ignore"):
+        return dual.fused(kernel, grad_output, self)
+
+
+def _softplus_double_backward(grad, x, beta, threshold):
+    """PyTorch's softplus_double_backward: sigmoid_backward(grad, sigmoid(x * beta)) below the threshold."""
+    x = dual.scale(x, beta)
+    below = dual.like(grad, (dual.data(x) < threshold).astype(dual.data(grad).dtype))
+    return dual.scale(dual.call("sigmoid_backward", grad, dual.sigmoid(x)) * below, beta)
+
+
+def _silu_backward(g, x):
+    # PyTorch's formula (its infinitely_differentiable_silu_backward with create_graph)
+    s = dual.sigmoid(x)
+    return g * s * (1 + x * (1 - s))
+
+
 @op("silu", "SiluBackward0", saves=("self",), float_result=True,
-    self=lambda g, n: g * dual.sigmoid(n.self) * (1 + n.self * (1 - dual.sigmoid(n.self))))
+    self=lambda g, n: dual.fused(_silu_backward, g, n.self))     # (plain backward: one float16 rounding)
 @_activation_in_float32
 def silu(self):
     return (self / (1 + _exp(-self))).astype(self.dtype, copy=False)
 
 
 @op("elu", "EluBackward0", saves=("self",), float_result=True,
-    self=lambda g, n: dual.where(n.self <= 0, g * n.alpha * dual.exp(n.self), g))    # (nan: g, as PyTorch)
+    self=lambda g, n: dual.call("elu_backward", g, n.self, alpha=n.alpha, is_result=False))
 @_activation_in_float32
 def elu(self, alpha=1.0):
     return np.where(self <= 0, _expm1(self) * alpha, self).astype(self.dtype, copy=False)     # (-0. stays -0.)
+
+
+@op("elu_backward", "EluBackwardBackward0", ("grad_output", "self_or_result"),
+    saves={"grad_output": ("self_or_result",), "self_or_result": ("grad_output", "self_or_result")},
+    grad_output=lambda g, n: dual.call("elu_backward", g, n.self_or_result, alpha=n.alpha, is_result=n.is_result),
+    self_or_result=lambda g, n: _elu_double_backward(g, n.grad_output, n.self_or_result, n.alpha, n.is_result))
+def elu_backward(grad_output, self_or_result, alpha, is_result):
+    """elu's gradient from its input (elu) or its result (elu_, is_result): an op of its own, as in
+    PyTorch. Its kernel: grad_output where self_or_result > 0 (nan too), else grad_output * alpha *
+    exp(self), or grad_output * (result + alpha); float16 in float32, rounded once."""
+    def kernel(a, b):
+        t = b.dtype.type
+        negative = a * (b + t(alpha)) if is_result else a * t(alpha) * _exp(b)
+        return np.where(b <= 0, negative, a)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return dual.fused(kernel, grad_output, self_or_result)
+
+
+def _elu_double_backward(grad, grad_output, self_or_result, alpha, is_result):
+    """PyTorch's elu_double_backward: nonzero only where self_or_result < 0."""
+    negative = dual.like(grad, (dual.data(self_or_result) < 0).astype(dual.data(grad).dtype))
+    scaled = grad * grad_output
+    if not is_result:
+        scaled = dual.call("elu_backward", scaled, self_or_result, alpha=alpha, is_result=False)
+    return scaled * negative
 
 
 # --- dtype conversion ---------------------------------------------------------------------------

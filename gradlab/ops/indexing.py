@@ -423,8 +423,20 @@ CopySlices.__module__ = "builtins"
 CopySlices.name = lambda self: "torch::autograd::CopySlices"     # PyTorch's name() for it
 
 
-def _adopt(t, result):
-    """Make tensor t take result's values (in its own storage) and, if recorded, result's grad_fn."""
+def _adopt(t, result, written=None):
+    """Make tensor t take result's values (in its own storage) and, if recorded, result's grad_fn.
+    An expanded t (numpy's view is read-only, its numbers share memory) stores only the positions
+    `written` (a mask), into its base: every number sharing the memory shows the new value."""
+    if written is not None and not t._data.flags.writeable:
+        root = t._base if t._base is not None else t
+        root._data.flat[view_positions(t, root)[written]] = result._data[written]
+    else:
+        _copy_into(t, result)
+    t._version_counter[0] += 1
+    return _record_adopted(t, result)
+
+
+def _copy_into(t, result):
     try:
         np.copyto(t._data, result._data, casting="same_kind")
     except TypeError:
@@ -435,7 +447,9 @@ def _adopt(t, result):
     except ValueError:
         raise RuntimeError(f"output with shape [{', '.join(map(str, t._data.shape))}] doesn't match the broadcast "
                            f"shape [{', '.join(map(str, result._data.shape))}]") from None
-    t._version_counter[0] += 1
+
+
+def _record_adopted(t, result):
     node = result.grad_fn
     if node is None:
         return t
@@ -681,8 +695,8 @@ def setitem(t, key, value):
     _check_inplace_allowed(t, as_view)
     value_requires = isinstance(value, Tensor) and value.requires_grad
     if grad_mode._state["enabled"] and (t.requires_grad or value_requires):
-        if expanded:
-            raise RuntimeError(_OVERLAP)     # (recording a write through an expanded view is not supported)
+        if expanded and t.requires_grad:
+            raise RuntimeError(_OVERLAP)     # (PyTorch's too; only a value that requires grad is recorded)
         src = _stand_in(t, "copy_slices")
         val = value if isinstance(value, Tensor) else _py_or_array(value, t)
         if isinstance(val, Tensor) and val._data.dtype != t._data.dtype:
@@ -702,7 +716,11 @@ def setitem(t, key, value):
                 result = OPS["fill_tensor"](src, val if isinstance(val, Tensor) else Tensor._make(np.asarray(val)))
         else:
             result = OPS["copy_slices"](src, val, key=nkey)
-        _adopt(t, result)
+        written = None
+        if expanded:                         # (PyTorch writes into the shared memory: see _adopt)
+            written = np.zeros(t._data.shape, bool)
+            written[nkey] = True
+        _adopt(t, result, written)
         return
     if empty:
         return                               # nothing to write (numpy would still check the indices)

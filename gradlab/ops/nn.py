@@ -4,7 +4,7 @@ import math
 import numpy as np
 
 from . import dual
-from .registry import op
+from .registry import OPS, op
 
 
 def _softmax_input(self, dim, name):
@@ -218,23 +218,17 @@ def leaky_relu_inplace(self, negative_slope=0.01):
 
 
 @op("elu_inplace", "EluBackward1", saves=("result",),
-    self=lambda g, n: dual.where(n.result <= 0, g * (n.result + n.alpha), g))    # (nan: g, as PyTorch)
+    self=lambda g, n: dual.call("elu_backward", g, n.result, alpha=n.alpha, is_result=True))
 def elu_inplace(self, alpha=1.0):
-    return np.where(self > 0, self, alpha * np.expm1(np.minimum(self, 0))).astype(self.dtype, copy=False)
+    return OPS["elu"].forward(self, alpha)          # (the same numbers as elu: only the saved value differs)
 
 
 # gelu(approximate='tanh'): 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), computed in float64
 _GELU_K = math.sqrt(2 / math.pi)
 
 
-def _gelu_tanh_grad(g, n):
-    x = n.self
-    inner = (x + x * x * x * 0.044715) * _GELU_K
-    t = 2 * dual.sigmoid(2 * inner) - 1        # tanh (dual has no tanh)
-    return g * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _GELU_K * (1 + x * x * (3 * 0.044715)))
-
-
-@op("gelu_tanh", "GeluBackward0", saves=("self",), self=_gelu_tanh_grad)
+@op("gelu_tanh", "GeluBackward0", saves=("self",),
+    self=lambda g, n: dual.call("gelu_backward", g, n.self, approximate="tanh"))
 def gelu_tanh(self):
     x = self.astype(np.float64)
     return (0.5 * x * (1 + np.tanh(_GELU_K * (x + 0.044715 * x ** 3)))).astype(self.dtype, copy=False)
