@@ -991,8 +991,22 @@ class Tensor:
     def sign(self):
         return OPS["sign"](self)
 
-    def round(self):
-        return OPS["round"](self)
+    def round(self, *, decimals=None):
+        if decimals is None:
+            return OPS["round"](self)
+        self._check_round_decimals(decimals)
+        return OPS["round_decimals"](self, decimals=decimals)
+
+    def round_(self, *, decimals=None):
+        if decimals is None:
+            return self._inplace("round")
+        self._check_round_decimals(decimals)
+        return self._inplace("round_decimals", decimals=decimals)
+
+    def _check_round_decimals(self, decimals):
+        if self._data.dtype.kind in "biu":          # (PyTorch's kernel names differ with and without decimals)
+            kernel = "round_vml_cpu" if decimals == 0 else "round_cpu"
+            raise NotImplementedError(f'"{kernel}" not implemented for \'{_kind(self)}\'')
 
     def floor(self):
         return OPS["floor"](self)
@@ -2913,7 +2927,7 @@ for _name, _operator in (("eq", operator.eq), ("ne", operator.ne), ("lt", operat
 
 # x.sin_(), x.log_(), ...: the in-place form of every elementwise op of one tensor that PyTorch has
 for _key in ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "log", "log2", "log10", "log1p", "expm1",
-             "abs", "sign", "reciprocal", "rsqrt", "floor", "ceil", "round", "trunc", "erf"):
+             "abs", "sign", "reciprocal", "rsqrt", "floor", "ceil", "trunc", "erf"):
     setattr(Tensor, _key + "_", _unary_in_place(_key))
 
 

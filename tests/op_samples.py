@@ -254,6 +254,14 @@ for _key in ("round", "floor", "ceil", "trunc"):
     _unary(_key, _off_integers)
 
 
+@sample("round_decimals")
+def _round_decimals(draw):
+    # x.round(decimals=1) on values 0.01..0.04 away from the multiples of 0.05 (its ties)
+    decimals = draw(st.sampled_from([0, 1, 2]))
+    fn = pick(draw, [lambda T, x: x.round(decimals=decimals), lambda T, x: T.round(x, decimals=decimals)])
+    return Case(fn, [_off_integers(draw, shape(draw)) / 10 ** decimals])
+
+
 @sample("remainder")
 def _remainder(draw):
     # x % 1.5 away from multiples of 1.5 (where it jumps)

@@ -484,3 +484,26 @@ def test_recorded_write_through_an_expanded_view():
                     [None if g is None else bits(g) for g in grads])
         got, want = same_outcome(run)
         assert got == want, (base_grad, leaf, shape, kind, value_kind, seed)
+
+
+@pytest.mark.parametrize("dtype_name", ["float16", "float32", "float64", "int32", "uint8", "bool"])
+def test_round_with_decimals(dtype_name):
+    """round(decimals=d) and round_(decimals=d): torch's scaling kernel (RoundBackward1), its refusals of
+    integer and bool tensors, in method, function and in-place forms, with the gradient (zero)."""
+    rng = np.random.default_rng(7)
+    for decimals in (-2, -1, 0, 1, 2, 3, 5, 40):
+        for _ in range(4):
+            values = (rng.standard_normal(6) * 10.0 ** rng.integers(-2, 4)).round(rng.integers(0, 6)).tolist()
+            forms = [lambda T, a: a.round(decimals=decimals), lambda T, a: T.round(a, decimals=decimals),
+                     lambda T, a: a.clone().round_(decimals=decimals)]
+            for form in forms:
+                got, want = same_outcome(lambda T: form(T, T.tensor(values).to(getattr(T, dtype_name))))
+                if got[0] == "ok":
+                    assert bits(got[1]) == bits(want[1])
+            if dtype_name.startswith("float"):
+                def grad(T):
+                    a = T.tensor(values, dtype=getattr(T, dtype_name), requires_grad=True)
+                    r = a.round(decimals=decimals)
+                    return r.grad_fn.name(), T.autograd.grad(r.sum(), a)[0]
+                got, want = same_outcome(grad)
+                assert got[1][0] == want[1][0] and bits(got[1][1]) == bits(want[1][1])

@@ -201,3 +201,26 @@ def test_generated_narrow_starts():
                 expected = torch.from_numpy(data).narrow(1, torch.tensor(start), length)
                 got = gradlab.tensor(data).narrow(1, gradlab.tensor(start), length)
                 assert str(got) == str(expected)
+
+
+@pytest.mark.parametrize("dtype_name", ["float16", "float32", "float64"])
+def test_products_with_one_term_keep_the_sign_of_zero(dtype_name):
+    """mm with an inner size of 1 (a batch of one, in a weight gradient): PyTorch's float and double gemm
+    stores the product itself, so -0.21 * 0 is -0.; a row or column result (gemv), half precision and
+    longer sums add to +0. (addmm's own choices, which MKL makes per shape, are not modelled.)"""
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        n, k, m = rng.integers(1, 4), rng.choice([1, 1, 2]), rng.integers(1, 4)
+        a = rng.choice([-0.5, 0.0, -0.0, 2.0], (n, k)).tolist()
+        b = rng.choice([-1.5, 0.0, -0.0, 1.0], (k, m)).tolist()
+        bias = rng.choice([0.0, -0.0], m).tolist()
+
+        def run(T):
+            dt = getattr(T, dtype_name)
+            x, w = T.tensor(a, dtype=dt, requires_grad=True), T.tensor(b, dtype=dt)
+            wt = T.tensor(b, dtype=dt).t().contiguous().requires_grad_()
+            y = T.nn.functional.linear(x, wt, T.tensor(bias, dtype=dt))
+            y.backward(T.ones_like(y))
+            return [np.array(t.detach().tolist()) for t in (T.mm(x, w), x @ w, wt.grad, x.grad)]
+        for got, want in zip(run(gradlab), run(torch)):
+            assert got.tolist() == want.tolist() and (np.signbit(got) == np.signbit(want)).all()

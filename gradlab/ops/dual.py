@@ -153,7 +153,14 @@ def transpose(x, dim0, dim1):
 
 
 def mm(a, b):
-    return a.mm(b) if isinstance(a, Tensor) else a @ b
+    if isinstance(a, Tensor):
+        return a.mm(b)
+    if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1 and a.dtype.kind == "f" and a.dtype.itemsize >= 4:
+        # PyTorch's float and double mm of two true matrices is BLAS's gemm, which with one term per
+        # entry stores the product itself (-0.21 * 0 = -0.); numpy's matmul adds it to +0 (a
+        # student's batch of one). A row or column result goes through gemv, which adds too.
+        return np.multiply(a, b, dtype=np.result_type(a, b))
+    return a @ b
 
 
 def bmm(a, b):

@@ -525,6 +525,17 @@ def round(self):
     return np.round(self)
 
 
+@op("round_decimals", "RoundBackward1", self=_zeros_like_grad)
+def round_decimals(self, decimals):
+    """x.round(decimals=d): torch's kernel, scaling by 10**|d| in the tensor's dtype (half in float)."""
+    if decimals == 0:
+        return np.round(self)
+    x = self.astype(np.float32) if self.dtype == np.float16 else self
+    ten = x.dtype.type(10.0 ** (decimals if decimals > 0 else -decimals))    # (abs is the op, here)
+    out = np.rint(x * ten) / ten if decimals > 0 else np.rint(x / ten) * ten
+    return out.astype(self.dtype, copy=False)
+
+
 @op("floor", "FloorBackward0", self=_zeros_like_grad)
 def floor(self):
     _no_bool_kernel("floor_vml_cpu", self)

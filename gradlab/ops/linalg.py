@@ -28,7 +28,7 @@ def mat2_transposed(mat2):
     self=lambda g, n: dual.mm(g, dual.t(n.mat2)),
     mat2=lambda g, n: _mat2_grad(n.self, g, n))
 def mm(self, mat2, mat2_transposed=False):
-    return self @ mat2
+    return dual.mm(self, mat2)
 
 
 @op("mv", "MvBackward0", ("self", "vec"), saves={"self": ("vec",), "vec": ("self",)},
@@ -58,7 +58,7 @@ def bmm(self, mat2):
     mat2=lambda g, n: _mat2_grad(n.mat1, g, n))
 def addmm(self, mat1, mat2, mat2_transposed=False):
     """bias + mat1 @ mat2: what nn.Linear computes for a 2-d input."""
-    out = mat1 @ mat2
+    out = dual.mm(mat1, mat2)
     out += self
     return out
 
