@@ -176,5 +176,5 @@ def _install_rich_reprs():
 
 _install_rich_reprs()
 
-from . import _argparse  # noqa: E402  PyTorch's argument errors for its C functions (gradlab/_argparse.py)
+from . import _argparse  # noqa: E402  PyTorch's argument errors for its C functions (gradlab/_argparse)
 _argparse.install()

@@ -25,7 +25,6 @@ from .autograd.node import NoDerivative, RemovableHandle, _HookDict
 from .autograd.engine import run_backward as _run_backward
 from .ops import OPS
 from .ops import elementwise as _elementwise, indexing as _indexing, registry as _registry
-from .ops import elementwise as _elementwise
 from .ops.linalg import mat2_transposed as _mat2_transposed
 
 _FLOAT_ONLY = "Only Tensors of floating point and complex dtype can require gradients"
@@ -677,7 +676,10 @@ class Tensor:
             cat = 0 if isinstance(exponent, bool) else 1 if isinstance(exponent, int) else \
                 2 if isinstance(exponent, float) else 3
             if cat > _dtype.category(self._data.dtype):   # int_tensor ** 0.5: computed in float32
-                self = Tensor._make(self._data.astype(_dtype._DEFAULT_FOR_CATEGORY[cat]))
+                # (cast in the tensor's own layout, as TensorIterator does: astype reorders an expanded one)
+                cast = _elementwise.preserved_empty(self._data, _dtype._DEFAULT_FOR_CATEGORY[cat])
+                cast[...] = self._data
+                self = Tensor._make(cast)
             _check_exponent(exponent, self._data.dtype)
             return OPS["pow_scalar"](self, exponent=exponent)
 

@@ -108,10 +108,6 @@ KNOWN_DIFFERENCES = {
     "a.new_empty((2, 3), pin_memory=True)": LACKS, "a.new_zeros((2, 3), pin_memory=True)": LACKS,
     "torch.gather(a, 1, a, sparse_grad=True)": LACKS,
     "torch.normal(0.5, torch.tensor([0]))": "gradlab's normal refuses an integer std with its own TypeError",
-    "torch.round(a, decimals=1)": LACKS, "torch.round(a, decimals=np.int64(1))": LACKS,
-    "torch.round(a, decimals=torch.tensor(1))": LACKS, "a.round(decimals=1)": LACKS,
-    "a.round(decimals=np.int64(1))": LACKS, "a.round(decimals=torch.tensor(1))": LACKS,
-    "a.round_(decimals=1)": LACKS, "a.round_(decimals=np.int64(1))": LACKS, "a.round_(decimals=torch.tensor(1))": LACKS,
 }
 
 

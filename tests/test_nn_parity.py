@@ -605,3 +605,56 @@ def _random_calls(seed, n):
 @pytest.mark.parametrize("code", list(_random_calls(0, 400)))
 def test_random_calls(code):
     check(code)
+
+
+# --- 8. where the classes live: PyTorch's files torch/nn/modules/<file>.py -----------------------------------
+def _module_classes():
+    """Every class gradlab.nn and its files define, with its twin in torch (same name, same file)."""
+    seen = {}
+    for file in ("module", "container", "linear", "activation", "loss", "flatten", "dropout"):
+        mine = __import__(f"gradlab.nn.modules.{file}", fromlist=["_"])
+        for name, cls in vars(mine).items():
+            if isinstance(cls, type) and cls.__module__ == mine.__name__:
+                seen[cls] = getattr(torch.nn.modules, file)
+    for name in gradlab.nn.__all__:
+        cls = getattr(gradlab.nn, name)
+        if isinstance(cls, type) and issubclass(cls, gradlab.nn.Module):
+            seen.setdefault(cls, None)
+    return seen
+
+
+@pytest.mark.parametrize("cls", list(_module_classes()), ids=lambda c: c.__name__)
+def test_classes_live_in_torch_files(cls):
+    """type(layer) prints torch's path, the file is a real file of that name, pickle finds the class."""
+    import inspect
+    import pickle
+    import pickletools
+    twin_file = _module_classes()[cls]
+    assert twin_file is not None, f"{cls.__name__} is not defined in a gradlab.nn.modules file"
+    twin = getattr(twin_file, cls.__name__)
+    assert (cls.__module__.replace("gradlab", "torch"), cls.__qualname__) == (twin.__module__, twin.__qualname__)
+    assert repr(cls).replace("gradlab", "torch") == repr(twin)
+    assert inspect.getsourcefile(cls).endswith(cls.__module__.replace(".", "/") + ".py")
+    names = [[arg for op, arg, _ in pickletools.genops(pickle.dumps(c)) if isinstance(arg, str)] for c in (cls, twin)]
+    assert [n.replace("gradlab", "torch") for n in names[0]] == names[1]         # pickled by torch's path
+    assert pickle.loads(pickle.dumps(cls)) is cls
+
+
+def test_modules_package_exports_torch_names():
+    """gradlab.nn.modules exports what torch.nn.modules does (of the classes gradlab has)."""
+    mine = {n for n in vars(gradlab.nn.modules) if isinstance(getattr(gradlab.nn.modules, n), type)}
+    theirs = {n for n in vars(torch.nn.modules) if isinstance(getattr(torch.nn.modules, n), type)}
+    assert mine <= theirs
+    assert {n for n in gradlab.nn.__all__ if isinstance(getattr(gradlab.nn, n), type)} - {"Parameter"} <= mine
+
+
+def test_pickled_model_round_trip():
+    gradlab.manual_seed(0)
+    model = gradlab.nn.Sequential(gradlab.nn.Linear(3, 2), gradlab.nn.ReLU(), gradlab.nn.Flatten(0),
+                                  gradlab.nn.Dropout(0.2), gradlab.nn.ModuleList([gradlab.nn.Softmax(0)]))
+    import pickle
+    copy = pickle.loads(pickle.dumps(model))
+    assert repr(copy) == repr(model)
+    assert all(gradlab.equal(a, b) for a, b in zip(copy.parameters(), model.parameters()))
+    loaded = copy.load_state_dict(model.state_dict())
+    assert type(loaded).__module__ == "gradlab.nn.modules.module" and repr(loaded) == "<All keys matched successfully>"

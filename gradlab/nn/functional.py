@@ -9,6 +9,8 @@ import warnings
 
 import numpy as np
 
+from .. import random as _random
+from .._argparse import type_name as _argparse_type_name
 from ..ops.linalg import mat2_transposed as _mat2_transposed
 from ..ops.registry import OPS as _OPS
 from ..tensor import Tensor, _type_name
@@ -34,8 +36,8 @@ def _number_arg(name, value, arg, position):
     """A Scalar argument of PyTorch's C++ functions (elu's alpha, leaky_relu's negative_slope): a
     number, checked before anything else."""
     if not isinstance(value, (int, float, np.number)):      # (a bool is a number too)
-        from .._argparse import type_name
-        raise TypeError(f"{name}(): argument '{arg}' (position {position}) must be Number, not {type_name(value)}")
+        raise TypeError(f"{name}(): argument '{arg}' (position {position}) must be Number, "
+                        f"not {_argparse_type_name(value)}")
 
 
 def _check_reduction(reduction):
@@ -251,7 +253,6 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if not training or p == 0.0:
         return input
     dtype = input._data.dtype
-    from .. import random as _random
     if p == 1.0:
         mask = np.zeros_like(input._data)
     elif dtype.kind not in "fc":     # (the mask is scaled by 1 / (1 - p), a float)

@@ -1,25 +1,22 @@
-"""Module and the layers and losses built on it, with PyTorch's API and printed text.
+"""torch/nn/modules/module.py: Module, the base class of every layer.
 
 A Module keeps three ordered dicts, filled by `__setattr__`:
 `_parameters` (Parameters), `_buffers` (tensors saved in the state_dict but not trained) and
 `_modules` (submodules). Everything else (parameters(), state_dict(), printing, train/eval)
 walks those dicts recursively.
 """
-import itertools
-import math
-import operator
-import warnings
 from collections import OrderedDict, namedtuple
-from collections.abc import Iterable
+from collections.abc import Mapping
 
 import numpy as np
 
-from .. import random as _random
-from ..autograd import grad_mode
-from ..autograd.node import RemovableHandle, _HookDict
-from ..tensor import Tensor
-from . import functional as F
-from .parameter import Parameter
+from ... import _device, _dtype
+from ...autograd import grad_mode
+from ...autograd.node import RemovableHandle, _HookDict
+from ...tensor import Tensor
+from ..parameter import Parameter
+
+__all__ = ["Module"]
 
 
 def _addindent(text, spaces):
@@ -56,6 +53,13 @@ def zero_grads(params, set_to_none=True):
         else:
             g.requires_grad_(False)
         g.zero_()
+
+
+def _type_name(value):
+    if isinstance(value, Tensor):
+        return "torch." + value.dtype._legacy
+    return type(value).__module__ + "." + type(value).__qualname__ if type(value).__module__ != "builtins" \
+        else type(value).__qualname__
 
 
 class Module:
@@ -331,7 +335,6 @@ class Module:
         return self
 
     def to(self, *args, dtype=None, device=None, **kwargs):
-        from .. import _device, _dtype
         for a in args:
             if isinstance(a, (_dtype.dtype, np.dtype)) or (isinstance(a, type) and (
                     a in _dtype._PYTHON_TYPES or issubclass(a, np.generic))):
@@ -387,7 +390,6 @@ class Module:
 
     def load_state_dict(self, state_dict, strict=True, assign=False):
         """Copy tensors into the parameters and buffers; torch's errors for missing/unexpected keys."""
-        from collections.abc import Mapping
         if not isinstance(state_dict, Mapping):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         missing, unexpected, errors = [], [], []
@@ -451,448 +453,3 @@ class Module:
             else:
                 text += "\n  " + "\n  ".join(lines) + "\n"
         return text + ")"
-
-
-def _type_name(value):
-    if isinstance(value, Tensor):
-        return "torch." + value.dtype._legacy
-    return type(value).__module__ + "." + type(value).__qualname__ if type(value).__module__ != "builtins" \
-        else type(value).__qualname__
-
-
-# --- containers ---------------------------------------------------------------------------------------
-class Sequential(Module):
-    """Runs its modules in order; children are named '0', '1', ... (or by an OrderedDict's keys)."""
-
-    def __init__(self, *args):
-        super().__init__()
-        if len(args) == 1 and isinstance(args[0], OrderedDict):
-            for name, module in args[0].items():
-                self.add_module(name, module)
-        else:
-            for i, module in enumerate(args):
-                self.add_module(str(i), module)
-
-    def forward(self, input):
-        for module in self._modules.values():
-            input = module(input)
-        return input
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def __getitem__(self, idx):
-        if isinstance(idx, slice):
-            return type(self)(OrderedDict(list(self._modules.items())[idx]))
-        n = len(self._modules)
-        idx = operator.index(idx)
-        if not -n <= idx < n:
-            raise IndexError(f"index {idx} is out of range")
-        return list(self._modules.values())[idx % n]
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
-
-    def extend(self, sequential):
-        for layer in sequential:
-            self.append(layer)
-        return self
-
-    def insert(self, index, module):
-        if not isinstance(module, Module):
-            raise AssertionError(f"module should be of type: {Module}")
-        n = len(self._modules)
-        if not -n <= index <= n:
-            raise IndexError(f"Index out of range: {index}")
-        index += n if index < 0 else 0
-        for i in range(n, index, -1):
-            self._modules[str(i)] = self._modules[str(i - 1)]
-        self._modules[str(index)] = module
-        return self
-
-    def __delitem__(self, idx):
-        keys = list(self._modules.keys())
-        if isinstance(idx, slice):
-            for key in keys[idx]:
-                delattr(self, key)
-        else:
-            idx = operator.index(idx)
-            if not -len(keys) <= idx < len(keys):
-                raise IndexError(f"index {idx} is out of range")
-            delattr(self, keys[idx])
-        # renumber, as torch does: the children stay named '0', '1', ...
-        self._modules = OrderedDict((str(i), m) for i, m in enumerate(self._modules.values()))
-
-    def pop(self, key):
-        v = self[key]
-        del self[key]
-        return v
-
-    def __add__(self, other):
-        if not isinstance(other, Sequential):
-            raise ValueError(f"add operator supports only objects of Sequential class, but {type(other)} is given.")
-        ret = Sequential()
-        for layer in itertools.chain(self, other):
-            ret.append(layer)
-        return ret
-
-
-class ModuleList(Module):
-    def __init__(self, modules=None):
-        super().__init__()
-        if modules is not None:
-            if not isinstance(modules, Iterable):
-                raise TypeError(f"ModuleList.extend should be called with an iterable, but got "
-                                f"{type(modules).__name__}")
-            for module in modules:
-                self.append(module)
-
-    def append(self, module):
-        self.add_module(str(len(self._modules)), module)
-        return self
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def __getitem__(self, idx):
-        values = list(self._modules.values())
-        if isinstance(idx, slice):
-            return ModuleList(values[idx])
-        idx = operator.index(idx)
-        if not -len(values) <= idx < len(values):
-            raise IndexError(f"index {idx} is out of range")
-        return values[idx]
-
-    def _abs_string_index(self, idx):
-        idx = operator.index(idx)
-        if not -len(self) <= idx < len(self):
-            raise IndexError(f"index {idx} is out of range")
-        return str(idx % len(self))
-
-    def __setitem__(self, idx, module):
-        setattr(self, self._abs_string_index(idx), module)
-
-    def __delitem__(self, idx):
-        if isinstance(idx, slice):
-            for k in range(len(self._modules))[idx]:
-                delattr(self, str(k))
-        else:
-            delattr(self, self._abs_string_index(idx))
-        self._modules = OrderedDict((str(i), m) for i, m in enumerate(self._modules.values()))   # renumber
-
-    def pop(self, key):
-        v = self[key]
-        del self[key]
-        return v
-
-    def insert(self, index, module):
-        for i in range(len(self._modules), index, -1):
-            self._modules[str(i)] = self._modules[str(i - 1)]
-        self._modules[str(index)] = module
-
-    def extend(self, modules):
-        if not isinstance(modules, Iterable):
-            raise TypeError(f"ModuleList.extend should be called with an iterable, but got {type(modules).__name__}")
-        for module in modules:
-            self.append(module)
-        return self
-
-    def __add__(self, other):
-        combined = ModuleList()
-        for i, module in enumerate(itertools.chain(self, other)):
-            combined.add_module(str(i), module)
-        return combined
-
-
-# --- layers ----------------------------------------------------------------------------------------------
-class Linear(Module):
-    """y = x @ weight.T + bias, initialised exactly as torch's nn.Linear (same random stream)."""
-
-    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
-        super().__init__()
-        from .. import empty            # the public (argument-checked) one: PyTorch's errors for bad sizes
-        self.in_features = in_features
-        self.out_features = out_features
-        # torch first makes the (uninitialised) Parameters: its errors for bad sizes, devices and dtypes
-        self.weight = Parameter(empty((out_features, in_features), device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(empty(out_features, device=device, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
-
-    def reset_parameters(self):
-        dtype = self.weight._data.dtype
-        draw = np.float32 if dtype == np.float16 else dtype       # torch draws half values as floats
-        if self.weight._data.size:
-            w, b = _random.linear_init(self.in_features, self.out_features, self.bias is not None, draw)
-        else:       # nothing to draw for the weight (torch warns); the bias is drawn from U(0, 0)
-            warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=3)
-            w = self.weight._data
-            b = _random.default_generator.uniform((self.out_features,), draw, 0.0, 0.0)
-        self.weight._data[...] = w
-        self.weight._version_counter[0] += 1
-        if self.bias is not None:
-            self.bias._data[...] = b
-            self.bias._version_counter[0] += 1
-
-    def forward(self, input):
-        return F.linear(input, self.weight, self.bias)
-
-    def extra_repr(self):
-        return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
-
-
-class Identity(Module):
-    def __init__(self, *args, **kwargs):
-        super().__init__()
-
-    def forward(self, input):
-        return input
-
-
-class ReLU(Module):
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.relu(input, inplace=self.inplace)
-
-    def extra_repr(self):
-        return "inplace=True" if self.inplace else ""
-
-
-class LeakyReLU(Module):
-    def __init__(self, negative_slope=0.01, inplace=False):
-        super().__init__()
-        self.negative_slope = negative_slope
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.leaky_relu(input, self.negative_slope, self.inplace)
-
-    def extra_repr(self):
-        return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
-
-
-class GELU(Module):
-    def __init__(self, approximate="none"):
-        super().__init__()
-        self.approximate = approximate
-
-    def forward(self, input):
-        return F.gelu(input, approximate=self.approximate)
-
-    def extra_repr(self):
-        return f"approximate={self.approximate!r}"
-
-
-class ELU(Module):
-    def __init__(self, alpha=1.0, inplace=False):
-        super().__init__()
-        self.alpha = alpha
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.elu(input, self.alpha, self.inplace)
-
-    def extra_repr(self):
-        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
-
-
-class SiLU(Module):
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.silu(input, inplace=self.inplace)
-
-    def extra_repr(self):
-        return "inplace=True" if self.inplace else ""
-
-
-class Softplus(Module):
-    def __init__(self, beta=1.0, threshold=20.0):
-        super().__init__()
-        self.beta = beta
-        self.threshold = threshold
-
-    def forward(self, input):
-        return F.softplus(input, self.beta, self.threshold)
-
-    def extra_repr(self):
-        return f"beta={self.beta}, threshold={self.threshold}"
-
-
-class Softmin(Module):
-    def __init__(self, dim=None):
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, input):
-        return F.softmin(input, self.dim, _stacklevel=5)
-
-    def extra_repr(self):
-        return f"dim={self.dim}"
-
-
-class Tanh(Module):
-    def forward(self, input):
-        F._tensor_arg("tanh", input)        # torch.tanh(input): its TypeError for a list
-        return input.tanh()
-
-
-class Sigmoid(Module):
-    def forward(self, input):
-        F._tensor_arg("sigmoid", input)
-        return input.sigmoid()
-
-
-class Softmax(Module):
-    def __init__(self, dim=None):
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, input):
-        return F.softmax(input, self.dim, _stacklevel=5)
-
-    def extra_repr(self):
-        return f"dim={self.dim}"
-
-
-class LogSoftmax(Module):
-    def __init__(self, dim=None):
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, input):
-        return F.log_softmax(input, self.dim, _stacklevel=5)
-
-    def extra_repr(self):
-        return f"dim={self.dim}"
-
-
-class _DropoutNd(Module):
-    def __init__(self, p=0.5, inplace=False):
-        super().__init__()
-        if p < 0 or p > 1:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-        self.p = p
-        self.inplace = inplace
-
-    def extra_repr(self):
-        return f"p={self.p}, inplace={self.inplace}"
-
-
-class Dropout(_DropoutNd):
-    def forward(self, input):
-        return F.dropout(input, self.p, self.training, self.inplace)
-
-
-class Flatten(Module):
-    def __init__(self, start_dim=1, end_dim=-1):
-        super().__init__()
-        self.start_dim = start_dim
-        self.end_dim = end_dim
-
-    def forward(self, input):
-        return input.flatten(self.start_dim, self.end_dim)
-
-    def extra_repr(self):
-        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
-
-
-# --- losses ------------------------------------------------------------------------------------------------
-class _Loss(Module):
-    def __init__(self, size_average=None, reduce=None, reduction="mean"):
-        super().__init__()
-        if size_average is not None or reduce is not None:      # the pre-1.0 flags (torch warns)
-            reduction = F._legacy_reduction(size_average, reduce)
-        self.reduction = reduction
-
-
-class _WeightedLoss(_Loss):
-    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean"):
-        super().__init__(size_average, reduce, reduction)
-        self.register_buffer("weight", weight)
-
-
-class MSELoss(_Loss):
-    def forward(self, input, target):
-        return F.mse_loss(input, target, reduction=self.reduction)
-
-
-class L1Loss(_Loss):
-    def forward(self, input, target):
-        return F.l1_loss(input, target, reduction=self.reduction)
-
-
-class NLLLoss(_WeightedLoss):
-    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
-        super().__init__(weight, size_average, reduce, reduction)
-        self.ignore_index = ignore_index
-
-    def forward(self, input, target):
-        return F.nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index,
-                          reduction=self.reduction)
-
-
-class CrossEntropyLoss(_WeightedLoss):
-    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
-                 label_smoothing=0.0):
-        super().__init__(weight, size_average, reduce, reduction)
-        self.ignore_index = ignore_index
-        self.label_smoothing = label_smoothing
-
-    def forward(self, input, target):
-        return F.cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
-                               reduction=self.reduction, label_smoothing=self.label_smoothing)
-
-
-class BCELoss(_WeightedLoss):
-    def forward(self, input, target):
-        return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
-
-
-class BCEWithLogitsLoss(_Loss):
-    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None):
-        super().__init__(size_average, reduce, reduction)
-        self.register_buffer("weight", weight)
-        self.register_buffer("pos_weight", pos_weight)
-
-    def forward(self, input, target):
-        return F.binary_cross_entropy_with_logits(input, target, self.weight, pos_weight=self.pos_weight,
-                                                  reduction=self.reduction)
-
-
-# PyTorch defines its layers in files torch/nn/modules/<file>.py, and type(layer) prints that path
-# (<class 'torch.nn.modules.linear.Linear'>). gradlab keeps them all in this one file, but gives each
-# class the same submodule name and registers those submodules, so that `gradlab.nn.modules.linear`
-# imports too (and pickle finds the classes).
-def _register_submodules():
-    import sys
-    import types
-    files = {"module": [_IncompatibleKeys, Module], "container": [Sequential, ModuleList],
-             "linear": [Identity, Linear], "flatten": [Flatten], "dropout": [_DropoutNd, Dropout],
-             "activation": [ReLU, LeakyReLU, GELU, ELU, SiLU, Softplus, Softmin, Tanh, Sigmoid, Softmax, LogSoftmax],
-             "loss": [_Loss, _WeightedLoss, MSELoss, L1Loss, NLLLoss, CrossEntropyLoss, BCELoss, BCEWithLogitsLoss]}
-    for file, classes in files.items():
-        name = f"{__name__}.{file}"
-        submodule = types.ModuleType(name, f"PyTorch's torch.nn.modules.{file}: classes defined in {__name__}.")
-        for cls in classes:
-            cls.__module__ = name
-            setattr(submodule, cls.__name__, cls)
-        sys.modules[name] = submodule
-        globals()[file] = submodule
-
-
-_register_submodules()

@@ -1,0 +1,98 @@
+"""torch.norm, Tensor.norm, torch.split and Tensor.split, which PyTorch writes in Python in front of its C
+parsers, and install(), which wraps gradlab's public functions and methods at import."""
+import functools
+import inspect
+import sys
+
+from .. import _signatures
+from .parser import _GRADLAB, _classes, _late
+from .wrappers import _vetter, _wrap
+
+
+def _python_level(function, fn):
+    """function, written as PyTorch writes it in Python, in place of gradlab's fn: Python's own messages
+    name it as fn is named (Tensor.norm() takes from 1 to 5 positional arguments but 7 were given)."""
+    wrapper = functools.update_wrapper(function, fn)
+    wrapper.__code__ = function.__code__.replace(co_qualname=fn.__qualname__)
+    wrapper._signatures = ()
+    return wrapper
+
+
+def _split_fronts(function, tensor_split):
+    """torch.split and Tensor.split are Python in PyTorch (torch/functional.py, torch/_tensor.py): torch.split
+    calls tensor.split (torch.split(a, dim=0): "split() missing 1 required positional argument:
+    'split_size_or_sections'"), which calls torch._VF.split for an int and split_with_sizes for anything
+    else (a.split(1.5): "split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints,
+    not float")."""
+    Tensor = _classes()[0]
+    by_int, by_sizes = _vetter(_signatures.CALLED["split"]), _vetter(_signatures.CALLED["split_with_sizes"])
+
+    def split(self, split_size, dim=0):
+        if isinstance(split_size, Tensor):
+            try:
+                split_size = int(split_size)
+            except ValueError:
+                pass
+        args, _ = (by_int if isinstance(split_size, int) else by_sizes)((self, split_size, dim), {})
+        return tensor_split(*args)
+
+    def torch_split(tensor, split_size_or_sections, dim=0):
+        return tensor.split(split_size_or_sections, dim)
+    torch_split.__name__ = "split"
+    return _python_level(torch_split, function), _python_level(split, tensor_split)
+
+
+def _norm_front(fn, method):
+    """torch.norm and Tensor.norm are Python in PyTorch (torch/functional.py, torch/_tensor.py): they read
+    input.layout (torch.norm(3): AttributeError), then call linalg.vector_norm, or linalg.matrix_norm for
+    a str p, whose parser refuses wrong types (a.norm([1, 2]): "argument 'ord' (position 2) must be
+    Number, not list"). This runs those steps ahead of gradlab's norm."""
+    vector_norm = _vetter(_signatures.CALLED["linalg_vector_norm"])
+    matrix_norm = _vetter(_signatures.CALLED["linalg_matrix_norm"])
+
+    Tensor = _classes()[0]
+
+    def front(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+        input.layout                                             # PyTorch's first use of input
+        if dim is None and keepdim is False and dtype is None and p.__class__ in (str, int, float) \
+                and isinstance(input, Tensor):                   # a.norm(), a.norm(1): nothing to refuse
+            return fn(input, p) if out is None else fn(input, p, out=out)
+        _dim = [dim] if isinstance(dim, int) or dim is None else dim
+        _dim = None if dim is None else _dim
+        if isinstance(p, str):
+            if p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2):
+                vector_norm((input, 2, _dim, keepdim), {"dtype": dtype})
+            else:
+                matrix_norm((input, p, list(range(input.ndim)) if _dim is None else _dim, keepdim), {"dtype": dtype})
+        else:
+            vector_norm((input, 2.0 if p is None else p, _dim, keepdim), {"dtype": dtype})
+        if out is not None:
+            return fn(input, p, dim, keepdim, out=out, dtype=dtype)
+        return fn(input, p, dim, keepdim, dtype=dtype)
+
+    if method:
+        def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+            return front(self, p, dim, keepdim, dtype=dtype)
+    else:
+        def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+            return front(input, p, dim, keepdim, out, dtype)
+    return _python_level(norm, fn)
+
+
+def install():
+    """Wrap gradlab's public functions and Tensor methods that PyTorch implements in C (once, at import)."""
+    gradlab = sys.modules[_GRADLAB]
+    functional, Tensor = _late("nn.functional"), _classes()[0]           # (imported by now: install runs last)
+    for module, table in ((gradlab, _signatures.TORCH), (functional, _signatures.NN)):
+        for name, entry in table.items():
+            fn = vars(module).get(name)
+            if inspect.isfunction(fn) and not hasattr(fn, "_signatures"):
+                setattr(module, name, _wrap(fn, entry, method=False))
+    for name, entry in _signatures.TENSOR.items():
+        fn = vars(Tensor).get(name)
+        if inspect.isfunction(fn) and not hasattr(fn, "_signatures"):
+            setattr(Tensor, name, _wrap(fn, entry, method=True))
+    if not hasattr(gradlab.norm, "_signatures"):                 # Python in PyTorch, calling C parsers
+        gradlab.norm = _norm_front(gradlab.norm, method=False)
+        Tensor.norm = _norm_front(Tensor.norm, method=True)
+        gradlab.split, Tensor.split = _split_fronts(gradlab.split, Tensor.split)

@@ -1,0 +1,405 @@
+"""The wrappers that put PyTorch's argument parser (parser.py) in front of gradlab's functions, and their
+memory of accepted argument types, which makes a checked call cost one set lookup."""
+import functools
+import inspect
+import operator
+import sys
+import warnings
+
+import numpy as np
+
+from .. import _signatures
+from .._size import Size
+from .parser import _NUMPY_NAMES, _VARARG, _classes, _late, _match, _overloads, check
+
+
+# ---------------------------------------------------------------- calling through
+
+def _refusal(entry, args, kwargs):
+    """PyTorch's TypeError for the call, or None; never lets a parser fault hide the original error."""
+    if any(key.startswith("_") for key in kwargs):             # gradlab's own internal call (_real_dim=)
+        return None
+    try:
+        return check(entry, args, kwargs)
+    except TypeError as error:                                   # "expected Tensor as element 1 in argument 0"
+        return error
+    except Exception:
+        return None
+
+
+class _Missing:
+    """The wrapper's marker for a positional slot the caller left out."""
+
+
+_MISSING = _Missing()
+
+
+def _trim(values):
+    """The positional arguments actually given: the wrapper's slots up to the first unused one."""
+    n = len(values)
+    while n and values[n - 1] is _MISSING:
+        n -= 1
+    return values[:n]
+
+
+# the other way round: numpy's name -> PyTorch's, so that t.sum(axis=0) reaches gradlab's sum(dim=)
+_TORCH_NAMES = {alias: name for name, aliases in _NUMPY_NAMES.items() for alias in aliases}
+
+
+def _numpy_names(fn, kwargs):
+    """kwargs with numpy's names replaced by PyTorch's, where fn takes PyTorch's name and not numpy's."""
+    params = inspect.signature(fn).parameters
+    renamed = {}
+    for key, value in kwargs.items():
+        torch_name = _TORCH_NAMES.get(key)
+        if torch_name is not None and key not in params and torch_name in params and torch_name not in kwargs:
+            key = torch_name
+        renamed[key] = value
+    return renamed
+
+
+# ---------------------------------------------------------------- every call checked, cheaply
+#
+# PyTorch parses every call; gradlab's parser in Python costs 5-20 us, more than most ops. But whether a
+# value fits a parameter almost always depends on its type only (a bool for `bool keepdim`, an int for
+# `int dim`, a Tensor for `Tensor other`): a call is parsed once for each new combination of argument
+# types, and when the overload it matched took every value by its type, that combination is remembered
+# as accepted (`ok`: the type of one positional argument, a tuple of them for more; with keywords, the
+# types of all values then the keyword names). The wrapper then checks a call with one set lookup.
+# Values whose fit depends on more than their type (a 0-d Tensor for a Number, an int list's items) are
+# parsed each time, except int lists and Tensor lists, whose items are checked by a `rule` (view((2, 3)),
+# cat([a, b])).
+
+_NUMBER_PARAMS = {"Scalar", "complex", "double"}
+_INT_PARAMS = {"int64_t", "SymInt"}
+_INT = frozenset({int})
+_PRIMITIVES = (int, float, bool, complex)
+
+
+def _all_ints(items):
+    return _INT.issuperset(map(type, items))
+
+
+def _ints_first(args, kwargs):
+    return _INT.issuperset(map(type, args[0]))
+
+
+def _all_tensors(items):
+    Tensor = _classes()[0]
+    for item in items:
+        if not isinstance(item, Tensor):
+            return False
+    return True
+
+
+def _sure(p, obj):
+    """True if every value of obj's type fits the parameter p that obj fitted; a rule on the value if only
+    a list's items decide; False if the value itself decides (a 0-d Tensor for a Number)."""
+    kind = type(obj)
+    if p is _VARARG:
+        return kind is int
+    t = p.type
+    if t in _INT_PARAMS:
+        return kind is int                                       # (others are converted to int, by `_as_ints`)
+    if t in _NUMBER_PARAMS:
+        return kind in _PRIMITIVES                               # (numpy's are converted, by `_as_ints`)
+    if t in ("IntArrayRef", "SymIntArrayRef"):
+        if isinstance(obj, (tuple, list)):
+            return True if kind is Size else _all_ints
+        return kind is int
+    if t == "TensorList" or t.startswith("c10::List"):
+        return _all_tensors if kind in (tuple, list) else False
+    if t in ("ArrayRef<double>", "DimnameList", "ScalarList"):
+        return False
+    if t == "ScalarType":
+        return kind is not type                                  # dtype=float: the value decides
+    return True                                                  # Tensor, bool, str, dtype, None, PyObject*, ...
+
+
+_INTERNAL = "internal"                # rules[_INTERNAL]: combinations gradlab's own calls made, parsed once
+_CACHE_LIMIT = 256                    # type combinations remembered per function (a bound on memory)
+
+
+def _remember(key, args, kwargs, bound, ok, rules):
+    """Records key as accepted if the overload took every value by its type (or by a rule on its items)."""
+    checks = []
+    for p, value in bound:
+        sure = _sure(p, value)
+        if sure is False:
+            return
+        if sure is not True:
+            where = next((i for i, a in enumerate(args) if a is value), None)
+            if where is None:
+                where = next(k for k, v in kwargs.items() if v is value)
+            checks.append((where, sure))
+    if len(ok) + len(rules) >= _CACHE_LIMIT:
+        return
+    if len(checks) == 1 and checks[0] == (0, _all_ints):         # the usual one: zeros((2, 3))
+        rules[key] = _ints_first
+    elif len(checks) == 1 and checks[0][0].__class__ is int:    # cat([a, b])
+        where, rule = checks[0]
+        rules[key] = lambda args, kwargs: rule(args[where])
+    elif checks:
+        rules[key] = functools.partial(_rules_hold, tuple(checks))
+    else:
+        ok.add(key)
+
+
+def _rules_hold(checks, args, kwargs):
+    return all(rule(args[where] if where.__class__ is int else kwargs[where]) for where, rule in checks)
+
+
+_DEPRECATED_WARNED = "deprecated overload"   # PyTorch warns once a process, for all deprecated overloads
+
+
+def _deprecated(entry, sig, bound, lead, args, kwargs):
+    """A call matching a deprecated overload (a.add(2, b): alpha first): PyTorch's warning, and the
+    call rewritten to the current overload's form (a.add(b, alpha=2)) for gradlab's function."""
+    tensor = _late("tensor")                # (see _classes: this package is imported before gradlab.tensor)
+    _WARNED, _WARN_ALWAYS = tensor._WARNED, tensor._WARN_ALWAYS
+    sigs = _overloads(entry)
+    if _DEPRECATED_WARNED not in _WARNED or _WARN_ALWAYS[0]:
+        _WARNED.add(_DEPRECATED_WARNED)
+        instead = "".join(f"\n\t{s.name}{s}" for s in sigs if not s.deprecated and not s.hidden)
+        warnings.warn(f"This overload of {sig.name} is deprecated:\n\t{sig.name}{sig}\nConsider using one of the "
+                      f"following signatures instead:{instead} (Triggered internally at "
+                      "/__w/pytorch/pytorch/torch/csrc/utils/python_arg_parser.cpp:1841.)", UserWarning, stacklevel=5)
+    values = {p.name: v for p, v in bound}
+    for main in sigs:
+        names = [p.name for p in main.params]
+        if not main.deprecated and set(values) <= set(names):
+            positional = [values[p.name] for p in main.params if not p.keyword_only and p.name in values]
+            keywords = {p.name: values[p.name] for p in main.params if p.keyword_only and p.name in values}
+            return tuple(positional), keywords
+    return args, kwargs
+
+
+def _vet(fn, entry, lead, args, kwargs, key, ok, rules):
+    """A call whose types are not known to be accepted: PyTorch's TypeError if it refuses it, else the
+    arguments to call fn with (a deprecated overload's in its current form, keywords gradlab names
+    otherwise by position, ints and Numbers as `_as_ints` makes them)."""
+    if any(k.startswith("_") for k in kwargs):
+        return args, kwargs                                      # gradlab's own internal keyword (_real_dim=)
+    internal = sys._getframe(3).f_globals.get("__name__", "").startswith("gradlab")
+    if internal:                             # gradlab's own calls (t.div(other, None)) pass as written
+        seen = rules.setdefault(_INTERNAL, set())
+        if (key in seen or len(seen) >= _CACHE_LIMIT) and (not kwargs or _takes(fn, kwargs)):
+            return args, kwargs
+        seen.add(key)                        # parsed once, so that an accepted combination is remembered
+    if isinstance(entry, str):
+        error = check(entry, args, kwargs)                       # only the number of arguments matters
+        if error is not None:
+            if internal:
+                return args, kwargs
+            raise error
+        ok.add(key)
+        return args, kwargs
+    try:
+        error, sig, bound = _match(entry, args, kwargs)
+    except TypeError as refusal:                                 # "expected Tensor as element 1 in argument 0"
+        error, sig = refusal, None
+    except Exception:                                            # a fault of the parser never blocks a call
+        return args, kwargs
+    if error is not None:
+        if internal:
+            return args, kwargs
+        raise error
+    if sig.deprecated:
+        return _deprecated(entry, sig, bound, lead, args, kwargs)
+    if kwargs and not _takes(fn, kwargs):
+        args, kwargs = _positional(fn, entry, sig, bool(lead), args, kwargs)
+    else:
+        _remember(key, args, kwargs, bound, ok, rules)
+    return _as_ints(bound, args, kwargs)
+
+
+@functools.lru_cache(maxsize=None)
+def _parameters(fn):
+    """fn's keyword names, whether it takes **kwargs, and its positional parameters' names (after self)."""
+    kinds = inspect.Parameter
+    params = inspect.signature(fn).parameters.values()
+    names = frozenset(p.name for p in params if p.kind in (kinds.POSITIONAL_OR_KEYWORD, kinds.KEYWORD_ONLY))
+    positional = [p.name for p in params if p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)]
+    return (names, any(p.kind == kinds.VAR_KEYWORD for p in params), tuple(positional),
+            any(p.kind == kinds.VAR_POSITIONAL for p in params))
+
+
+def _takes(fn, kwargs):
+    names, any_name = _parameters(fn)[:2]
+    return any_name or all(k in names or _TORCH_NAMES.get(k) in names for k in kwargs)
+
+
+def _positional(fn, entry, sig, method, args, kwargs):
+    """PyTorch took a keyword that gradlab's function names otherwise (a.swapaxes(axis0=0, axis1=1),
+    torch.ones(size=(2, 3)), a.dot(tensor=b)): passed by position instead, where PyTorch's overload
+    has it among its positional parameters and gradlab's function has no other meaning for that place."""
+    names, _, positional, var_positional = _parameters(fn)
+    positional = positional[1:] if method else positional
+    given = {}
+    for p in sig.params:
+        for name in (p.name,) + _NUMPY_NAMES.get(p.name, ()):
+            if name in kwargs:
+                given[p.name] = name
+                break
+    new_args, rest = list(args), dict(kwargs)
+    for i, p in enumerate([p for p in sig.params if not p.keyword_only][len(args):], len(args)):
+        if p.name not in given:
+            break
+        if i < len(positional):                  # the place means something else in another overload: leave it
+            other = {s.params[i].name for s in _overloads(entry) if len(s.params) > i and s is not sig}
+            if positional[i] != p.name and positional[i] in other:
+                return args, kwargs
+        elif not var_positional:
+            return args, kwargs
+        new_args.append(rest.pop(given[p.name]))
+    for p in sig.params:                         # pin_memory=False, layout=None: PyTorch's default, nothing to do
+        key = given.get(p.name)
+        if key in rest and key not in names and p.keyword_only and (
+                rest[key] is None or rest[key] is False and p.default == "False"):
+            del rest[key]
+    if not _takes(fn, rest):
+        return args, kwargs
+    return tuple(new_args), rest
+
+
+def _index(value):
+    return value if value.__class__ is int else operator.index(value)
+
+
+def _as_ints(bound, args, kwargs):
+    """The arguments with what PyTorch's parser reads as ints made Python ints (a.sum(np.int64(0)),
+    torch.randint(torch.tensor(5), (2,)), a.view(2, torch.tensor(3))), and a 0-d Tensor or a numpy
+    scalar given for a Number its Python number (F.softplus(a, torch.tensor(2)), torch.remainder(
+    np.float64(1.5), t): a float32 result, as for 1.5), as gradlab's functions expect."""
+    converted = {}
+    Tensor = _classes()[0]
+    for p, value in bound:
+        t = "SymInt" if p is _VARARG else p.type
+        if t in _NUMBER_PARAMS and isinstance(value, (Tensor, np.generic)):   # a Number: a Python number,
+            # as PyTorch reads a 0-d Tensor or numpy's (np.bool_ is no bool to it: a float)
+            converted[id(value)] = float(value) if isinstance(value, np.bool_) else value.item()
+            continue
+        if value.__class__ is int or t not in ("int64_t", "SymInt", "IntArrayRef", "SymIntArrayRef"):
+            continue
+        try:
+            if isinstance(value, (tuple, list)):
+                new = value if _all_ints(value) else type(value)(_index(v) for v in value)
+            else:
+                new = _index(value)
+        except Exception:                                        # (the function then says what is wrong)
+            continue
+        if new is not value:
+            converted[id(value)] = new
+    if not converted:
+        return args, kwargs
+    args = tuple(converted.get(id(a), a) for a in args)
+    kwargs = {k: converted.get(id(v), v) for k, v in kwargs.items()}
+    return args, kwargs
+
+
+def _call(fn, entry, lead, args, kwargs, ok, rules):
+    """The general path: any keyword, a surplus argument, or argument types not yet known to be accepted."""
+    if kwargs:
+        key = (*map(type, (*args, *kwargs.values())), *kwargs)    # the names (str, never a type) end it
+    else:
+        key = type(args[0]) if len(args) == 1 else tuple(map(type, args))
+    if key not in ok and not (key in rules and rules[key](args, kwargs)):
+        args, kwargs = _vet(fn, entry, lead, args, kwargs, key, ok, rules)
+    call_kwargs = _numpy_names(fn, kwargs) if kwargs and not _TORCH_NAMES.keys().isdisjoint(kwargs) else kwargs
+    try:
+        return fn(*lead, *args, **call_kwargs)
+    except Exception:
+        error = _refusal(entry, args, kwargs)
+        if error is None:
+            raise
+    raise error                                                  # outside the except: no "During handling..."
+
+
+def _wrap(fn, entry, method):
+    """fn, raising PyTorch's TypeError for a call PyTorch refuses.
+
+    A `def f(*args, **kwargs)` wrapper costs ~150 ns a call (packing a tuple and a dict), 5% of a
+    small x.exp(). So the wrapper is written for fn's own positional parameters, positional-only and
+    defaulting to a marker: a positional call whose argument types are known to be accepted passes them
+    straight on (one set lookup); keywords, surplus arguments and new types take `_call`, which parses."""
+    kinds = inspect.Parameter
+    params = list(inspect.signature(fn).parameters.values())[1 if method else 0:]
+    lead = "self, " if method else ""
+    names = [f"p{i}" for i, p in enumerate(params) if p.kind in (kinds.POSITIONAL_ONLY,
+                                                                 kinds.POSITIONAL_OR_KEYWORD)]
+    if any(p.kind == kinds.VAR_POSITIONAL for p in params):  # view(self, *shape): four slots for it
+        names += [f"p{len(names) + i}" for i in range(4)]
+    slots = "".join(f"{n}=_M, " for n in names)
+    given = "(" + "".join(f"{n}, " for n in names) + ")"
+    slow = f"_call(fn, entry, ({lead}), {{given}}, {{{{}}}}, ok, rules)"
+    lines = [f"def wrapper({lead}{slots}{'/, ' if lead or names else ''}*extra, **kwargs):",
+             "    if extra:",
+             f"        return _call(fn, entry, ({lead}), _trim({given}) + extra, kwargs, ok, rules)"]
+    if names:                                                    # the arguments given, without calling _trim
+        trimmed = " else ".join(f"({''.join(f'{n}, ' for n in names[:k])}) if {names[k - 1]} is not _M"
+                                for k in range(len(names), 0, -1)) + " else ()"
+        lines += ["    if kwargs:",
+                  f"        return _call(fn, entry, ({lead}), {trimmed}, kwargs, ok, rules)"]
+    else:
+        lines += ["    if kwargs:",
+                  f"        return _call(fn, entry, ({lead}), (), kwargs, ok, rules)"]
+    ok, rules = set(), {}
+    if isinstance(entry, str) and not entry.endswith("/1"):
+        ok.add(())                                               # a.exp(): nothing to check
+
+    def call(given, indent):                                     # fn with the k arguments given
+        pad = " " * indent
+        return [f"{pad}try:",
+                f"{pad}    return fn({lead}{', '.join(given)})",
+                f"{pad}except Exception:",
+                f"{pad}    error = _refusal(entry, ({''.join(f'{n}, ' for n in given)}), {{}})",
+                f"{pad}    if error is None:",
+                f"{pad}        raise",
+                f"{pad}raise error"]
+    for k in range(len(names), 0, -1):                           # the types given, against those known good
+        key = f"type({names[0]})" if k == 1 else "(" + "".join(f"type({n}), " for n in names[:k]) + ")"
+        args = "(" + "".join(f"{n}, " for n in names[:k]) + ")"
+        lines += [f"    {'if' if k == len(names) else 'elif'} {names[k - 1]} is not _M:",
+                  f"        key = {key}",
+                  f"        if key not in ok and not (key in rules and rules[key]({args}, None)):",
+                  "            return " + slow.format(given=args)]
+        lines += call(names[:k], 8)
+    if () in ok:
+        lines += call([], 4)
+    else:
+        lines += [f"    {'elif' if names else 'if'} () not in ok:",
+                  "        return " + slow.format(given="()")]
+        lines += call([], 4)
+    source = "\n".join(lines) + "\n"
+    namespace = {"fn": fn, "entry": entry, "_M": _MISSING, "_trim": _trim, "_call": _call,
+                 "_refusal": _refusal, "ok": ok, "rules": rules}
+    exec(compile(source, "<gradlab wrapper>", "exec"), namespace)
+    wrapper = functools.update_wrapper(namespace["wrapper"], fn)
+    wrapper._signatures = entry
+    return wrapper
+
+
+def _vetter(entry):
+    """check(entry, ...) raising the error, with the wrappers' memory of accepted argument types; returns
+    the arguments as `_as_ints` makes them."""
+    ok, rules = set(), {}
+
+    def vet(args, kwargs):
+        key = (*map(type, (*args, *kwargs.values())), *kwargs)
+        if key in ok or key in rules and rules[key](args, kwargs):
+            return args, kwargs
+        try:
+            error, sig, bound = _match(entry, args, kwargs)
+        except TypeError as refusal:
+            error = refusal
+        if error is not None:
+            raise error
+        _remember(key, args, kwargs, bound, ok, rules)
+        return _as_ints(bound, args, kwargs)
+    return vet
+
+
+def checked(name, fn):
+    """fn as gradlab.<name> is once install() has run (PyTorch's TypeErrors for its arguments), for code
+    that runs inside gradlab but must refuse a user's value as torch would (nn.Linear's torch.empty)."""
+    return _wrap(fn, _signatures.TORCH[name], method=False)

@@ -1,0 +1,60 @@
+"""torch/nn/modules/linear.py: Identity and Linear."""
+import warnings
+
+import numpy as np
+
+from ... import _argparse, creation
+from ... import random as _random
+from .. import functional as F
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["Identity", "Linear"]
+
+# torch.empty as users call it: PyTorch's errors for bad sizes and dtypes (nn.Linear(2.5, 3))
+_empty = _argparse.checked("empty", creation.empty)
+
+
+class Identity(Module):
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def forward(self, input):
+        return input
+
+
+class Linear(Module):
+    """y = x @ weight.T + bias, initialised exactly as torch's nn.Linear (same random stream)."""
+
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        # torch first makes the (uninitialised) Parameters: its errors for bad sizes, devices and dtypes
+        self.weight = Parameter(_empty((out_features, in_features), device=device, dtype=dtype))
+        if bias:
+            self.bias = Parameter(_empty(out_features, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        dtype = self.weight._data.dtype
+        draw = np.float32 if dtype == np.float16 else dtype       # torch draws half values as floats
+        if self.weight._data.size:
+            w, b = _random.linear_init(self.in_features, self.out_features, self.bias is not None, draw)
+        else:       # nothing to draw for the weight (torch warns); the bias is drawn from U(0, 0)
+            warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=3)
+            w = self.weight._data
+            b = _random.default_generator.uniform((self.out_features,), draw, 0.0, 0.0)
+        self.weight._data[...] = w
+        self.weight._version_counter[0] += 1
+        if self.bias is not None:
+            self.bias._data[...] = b
+            self.bias._version_counter[0] += 1
+
+    def forward(self, input):
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self):
+        return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
