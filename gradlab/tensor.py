@@ -644,7 +644,9 @@ class Tensor:
         if not isinstance(other, _OPERANDS):
             return NotImplemented
         if isinstance(other, Tensor):
-            return other.__sub__(self)
+            if self._data.dtype.kind == "b" or other._data.dtype.kind == "b":
+                _check_sub(other, self)
+            return _binary("rsub_tensor", self, other)
         return _scalar_left("rsub", self, other)
 
     def __mul__(self, other):

@@ -1327,3 +1327,9 @@ def _softplus_backward(draw):
     shp = shape(draw)
     return Case(_p3_grad_of(lambda T, x: T.nn.functional.softplus(x, beta=2, threshold=1)),
                 [away_from_zero(draw, shp, 0.2), uniform(draw, shp)])
+
+
+@sample("rsub_tensor")
+def _rsub_tensor(draw):
+    shp = shape(draw)
+    return Case(lambda T, x, y: x.__rsub__(y), [uniform(draw, shp), uniform(draw, shp)])

@@ -1,6 +1,7 @@
-"""Differential API fuzzer: ~12,000 generated calls, each run under gradlab and under PyTorch.
+"""Differential API fuzzer: ~16,000 generated calls, each run under gradlab and under PyTorch.
 
-The calls come from tests/api_fuzz_cases.py (fixed seeds). For each call we compare the outcome:
+The calls come from tests/api_fuzz_cases.py and tests/api_fuzz_reach.py (fixed seeds; the second reaches every
+public name gradlab shares with torch, with arguments built from torch's own signatures). For each call we compare the outcome:
 the printed text of a result, its dtype, shape, requires_grad and grad_fn name, or the exception's
 type and whole message, and the warnings (category + text). A result that requires grad is also
 backpropagated (`.sum().backward()`) and the leaves' `.grad` compared. A raw numpy/Python internal
@@ -9,6 +10,7 @@ fails on its own, whatever PyTorch does.
 
     python tests/test_api_fuzz.py --report [path.md]   # agreement per area, mismatches grouped
     python tests/test_api_fuzz.py --update-known       # rewrite KNOWN_DIFFERENCES' one-by-one block
+    python tests/test_api_fuzz.py --coverage [path.md] # shared public names no case calls (or only with errors)
 
 Agreement is required everywhere except the groups listed in KNOWN_DIFFERENCES (each with a reason).
 The report also writes `<path>.full.md` with every group, and lists KNOWN_DIFFERENCES entries that no
@@ -27,6 +29,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 import api_fuzz_cases  # noqa: E402
+import api_fuzz_reach  # noqa: E402
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
@@ -37,131 +40,41 @@ import gradlab  # noqa: E402
 # What gradlab still does differently, as fnmatch patterns over each case's match_key():
 #     "area|call|kinds of difference|torch: <outcome>|gradlab: <outcome>"  ->  one-line reason.
 # The first block names causes that span many calls; the second lists the remaining groups one by one.
+# Why each remaining group differs (measured; see the closing notes of issue 14):
+# - gelu (float32 print), log_softmax (float32, 8 classes), gradcheck of exp (its message prints the
+#   float32 Jacobian), tan_ (float32): PyTorch's vectorized kernels (SLEEF's expf/tanf, its own erf)
+#   are not correctly rounded, and gradlab's correctly rounded results differ in the last bit for a
+#   few inputs; no formula tried reproduces them exactly.
+# - var(correction=5) (float64 gradient), `x * 0.5 + 1` then log_softmax (second order): PyTorch's
+#   summation order (cascade sums on 16-lane vectors) differs from numpy's pairwise sums in the last bit.
+# - unflatten (both): PyTorch's message carries a C++ stack trace with load addresses.
+# - abs then max, abs/abs_ second order (grad:other): PyTorch's gradient is a ZeroTensor, whose
+#   tolist() raises; gradlab gives ordinary zeros.
 KNOWN_DIFFERENCES = {
     # (an internal error is only excused by a pattern that names it: `...|internal:<error> '<text>'|...`)
     # --- remaining groups, one by one (written by `python tests/test_api_fuzz.py --update-known`) ---
-    'dtypes|create:linspace|value|*':
-        'torch tensor torch.uint8 (11,) | gradlab tensor torch.uint8 (11,)',
-    'indexing|setitem|gradlab-raises+warnings|*':
-        'torch tuple | gradlab RuntimeError: unsupported operation: more tha',
-    'errors|sweep:Tensor.norm|exc-type|*':
-        "torch TypeError: linalg_vector_norm(): argument 'or | gradlab ValueError: only one element tensors can be c",
-    'dtypes|construct:tensor, dtype|exc-message|*':
-        "torch TypeError: only integer scalar arrays can be  | gradlab TypeError: 'numpy.ndarray' object cannot be i",
-    'values|function:norm|exc-type|*':
-        "torch AttributeError: 'int' object has no attribute | gradlab RuntimeError: linalg.vector_norm: Expected a ",
-    'autograd|backward:x.select|print|*':
-        'torch tensor torch.float64 (3, 3) | gradlab tensor torch.float64 (3, 3)',
-    'nn|activation:Tanh|grad:print|*':
-        'torch tensor torch.float32 (2, 3) | gradlab tensor torch.float32 (2, 3)',
     'nn|functional:gelu|print|*':
         'torch tensor torch.float32 (3,) | gradlab tensor torch.float32 (3,)',
     'autograd|autograd-api:11|exc-message|*':
         'torch GradcheckError: Jacobian mismatch for output  | gradlab GradcheckError: Jacobian mismatch for output ',
-    'optim|optim-api:0:SGD|repr|*':
-        'torch int | gradlab int',
-    'optim|optim-api:0:SGD|torch-raises|*':
-        'torch KeyError: 0 | gradlab dict',
+    'autograd|grad2:tan_|print|*':
+        'torch tuple | gradlab tuple',
     'values|shape:unflatten|exc-message|*':
         'torch RuntimeError: unflatten got an unexpected err | gradlab RuntimeError: unflatten got an unexpected err',
-    'values|math:std:float|print|*':
-        'torch tensor torch.float16 () | gradlab tensor torch.float16 ()',
     'values|math:log_softmax:float|print|*':
         'torch tensor torch.float32 (8,) | gradlab tensor torch.float32 (8,)',
-    'dtypes|construct:tensor|exc-message|*':
-        'torch TypeError: only 0-dimensional arrays can be c | gradlab TypeError: must be real number, not numpy.nda',
-    'values|function:pow|torch-raises|*':
-        'torch TypeError: pow() received an invalid combinat | gradlab tensor torch.float32 (2,)',
-    'values|function:norm|torch-raises|*':
-        "torch AttributeError: 'numpy.float32' object has no | gradlab tensor torch.float32 ()",
-    'dtypes|op:x[*][*]a|backward-raises|*':
-        'torch tensor torch.float32 (2, 3, 2) | gradlab tensor torch.float32 (2, 3, 2)',
-    'dtypes|op:a[*][*]x|backward-raises|*':
-        'torch tensor torch.float64 (2, 1) | gradlab tensor torch.float64 (2, 1)',
-    'dtypes|op:x[*][*]a|grad:print|*':
-        'torch tensor torch.float32 (1,) | gradlab tensor torch.float32 (1,)',
-    'dtypes|op:a//=x|backward-exc|*':
-        'torch tensor torch.float64 (2, 3, 2) | gradlab tensor torch.float64 (2, 3, 2)',
     'errors|shape:unflatten|exc-message|*':
         'torch RuntimeError: unflatten got an unexpected err | gradlab RuntimeError: unflatten got an unexpected err',
-    'errors|binary:pow|backward-raises|*':
-        'torch tensor torch.float32 (2, 3, 2) | gradlab tensor torch.float32 (2, 3, 2)',
-    'errors|shape:roll|torch-raises|*':
-        "torch TypeError: roll(): argument 'dims' must be tu | gradlab tensor torch.int8 (0,)",
-    'warnings|warn:a.var(correction=5)|grad:value|*':
-        'torch tensor torch.float16 () | gradlab tensor torch.float16 ()',
     'warnings|warn:a.var(correction=5)|grad:print|*':
         'torch tensor torch.float64 () | gradlab tensor torch.float64 ()',
-    'warnings|warn:a.std(0)|grad:print|*':
-        'torch tensor torch.float16 () | gradlab tensor torch.float16 ()',
-    'warnings|warn:a.mean()|print|*':
-        'torch tensor torch.float16 () | gradlab tensor torch.float16 ()',
-    'warnings|warn:a.var()|print|*':
-        'torch tensor torch.float16 () | gradlab tensor torch.float16 ()',
-    'warnings|warn:a.std()|print+grad:print|*':
-        'torch tensor torch.float16 () | gradlab tensor torch.float16 ()',
-    'autograd|autograd.grad:x[[]::2]|grad_fn+print|*':
-        'torch tuple | gradlab tuple',
-    'autograd|autograd.grad:x.softmax|grad_fn+print|*':
-        'torch tuple | gradlab tuple',
-    'autograd|autograd.grad:x.float|grad:print|*':
-        'torch tuple | gradlab tuple',
     'autograd|autograd.grad:x [*] 0.5 + 1|grad:print|*':
-        'torch tuple | gradlab tuple',
-    'autograd|retain_grad:x.unsqueeze|print|*':
         'torch tuple | gradlab tuple',
     'autograd|autograd.grad:x.abs|grad:other|*':
         'torch tuple | gradlab tuple',
-    'autograd|autograd.grad:x[[]0]|grad_fn+print|*':
+    'autograd|grad2:abs|grad:other|*':
         'torch tuple | gradlab tuple',
-    'autograd|autograd.grad:x.prod|grad_fn+print|*':
+    'autograd|grad2:abs_|grad:other|*':
         'torch tuple | gradlab tuple',
-    'autograd|hook:x.tanh|print|*':
-        'torch tuple | gradlab tuple',
-    'nn|functional:linear|exc-message|*':
-        'torch RuntimeError: Expected size for first two dim | gradlab RuntimeError: mat1 and mat2 shapes cannot be ',
-    'errors|sweep:Tensor.add|torch-raises+warnings|*':
-        'torch RuntimeError: For integral input tensors, arg | gradlab tensor torch.float32 (4,)',
-    'errors|sweep:Tensor.add_|warnings|*':
-        'torch tensor torch.int64 (3, 1) | gradlab tensor torch.int64 (3, 1)',
-    'errors|sweep:Tensor.amin|torch-raises|*':
-        "torch TypeError: amin(): argument 'keepdim' (positi | gradlab tensor torch.bool (1,)",
-    'errors|sweep:Tensor.flatten|torch-raises|*':
-        "torch TypeError: flatten(): argument 'start_dim' (p | gradlab tensor torch.int16 (4,)",
-    'errors|sweep:Tensor.pow_|torch-raises|*':
-        'torch TypeError: pow_() received an invalid combina | gradlab tensor torch.float32 (2, 3)',
-    'errors|sweep:Tensor.prod|torch-raises|*':
-        'torch TypeError: prod() received an invalid combina | gradlab tensor torch.int64 ()',
-    'errors|sweep:Tensor.squeeze|torch-raises|*':
-        'torch TypeError: squeeze() received an invalid comb | gradlab tensor torch.int64 (3, 2)',
-    'errors|sweep:Tensor.sub_|warnings|*':
-        'torch tensor torch.float16 (2, 2) | gradlab tensor torch.float16 (2, 2)',
-    'values|sweep:Tensor.var|print|*':
-        'torch tensor torch.float16 () | gradlab tensor torch.float16 ()',
-    'errors|sweep:torch.argmin|torch-raises|*':
-        "torch TypeError: argmin(): argument 'keepdim' (posi | gradlab tensor torch.int64 (1, 3)",
-    'errors|sweep:torch.max|torch-raises|*':
-        'torch TypeError: max() received an invalid combinat | gradlab namedtuple:max',
-    'errors|sweep:torch.mean|torch-raises|*':
-        'torch TypeError: mean() received an invalid combina | gradlab tensor torch.float16 ()',
-    'errors|sweep:torch.min|torch-raises|*':
-        'torch TypeError: min() received an invalid combinat | gradlab tensor torch.uint8 ()',
-    'errors|sweep:torch.norm|exc-message|*':
-        "torch TypeError: linalg_vector_norm(): argument 'or | gradlab TypeError: float() argument must be a string ",
-    'errors|sweep:torch.norm|exc-type|*':
-        "torch TypeError: linalg_vector_norm(): argument 'or | gradlab RuntimeError: linalg.vector_norm: Expected a ",
-    'errors|sweep:torch.normal|gradlab-raises|*':
-        'torch tensor torch.float16 (4,) | gradlab TypeError: normal: unsupported dtype float16',
-    'errors|sweep:torch.prod|torch-raises|*':
-        'torch TypeError: prod() received an invalid combina | gradlab tensor torch.int64 ()',
-    'errors|sweep:torch.randint|exc-type|*':
-        "torch RuntimeError: random_ expects 'from' to be le | gradlab TypeError: randint(): argument 'high' (positi",
-    'values|sweep:torch.set_default_device|exc-message|*':
-        'torch TypeError: device() received an invalid combi | gradlab TypeError: device() received an invalid combi',
-    'errors|sweep:torch.split|exc-message|*':
-        'torch TypeError: split() missing 1 required positio | gradlab TypeError: Tensor.split() missing 1 required ',
-    'errors|sweep:torch.sum|torch-raises|*':
-        "torch TypeError: sum(): argument 'keepdim' (positio | gradlab tensor torch.int64 (1, 3)",
     # end of KNOWN_DIFFERENCES
 }
 
@@ -286,6 +199,8 @@ def run(lib, case):
                 lib.set_printoptions(profile="default")
             if "set_grad_enabled" in case.code:
                 lib.set_grad_enabled(True)
+            if "set_default_device" in case.code:  # (torch accepts 'cuda' here and fails every later factory)
+                lib.set_default_device(None)
         # each distinct warning once: torch repeats some per element under set_warn_always (a user sees one)
         seen = list(dict.fromkeys((w.category.__name__, _norm(str(w.message))) for w in caught))
         count = len(caught)
@@ -325,7 +240,8 @@ def internal_errors(gradlab_result, torch_result):
     outcome, seen, grads, back = gradlab_result
     torch_text = repr(torch_result)
     found = []
-    if outcome[0] == "raise":
+    same_error = outcome[0] == "raise" and torch_result[0][:3] == outcome[:3]  # e.g. both KeyError: 0
+    if outcome[0] == "raise" and not same_error:
         if outcome[3] == "numpy" or outcome[1] in ("AxisError", "ZeroDivisionError", "RecursionError",
                                                     "UnboundLocalError", "NameError", "KeyError"):
             found.append(f"{outcome[1]} from {outcome[3]}")
@@ -478,7 +394,7 @@ def _fmt_outcome(res):
     return text
 
 
-CASES = api_fuzz_cases.all_cases(public_names())
+CASES = api_fuzz_cases.all_cases(public_names()) + api_fuzz_reach.reach_cases(public_names())
 CHUNK = 500
 
 
@@ -531,6 +447,14 @@ def test_every_public_name_is_called():
     missing = sorted(n for n in funcs if f"torch.{n}(" not in text)
     missing += sorted(n for n in api_fuzz_cases.public_methods(gradlab) if f".{n}(" not in text)
     assert not missing, missing
+
+
+def test_every_shared_name_is_reached():
+    """Every public name gradlab shares with torch (functions, Tensor methods, properties and operators incl.
+    reflected and in-place ones, nn.functional, nn modules and Module methods, nn.init, optim, autograd) is
+    called by some case's own code (`python tests/test_api_fuzz.py --coverage` lists them)."""
+    hits, _ = coverage(CASES)
+    assert not [label for label, n in hits.items() if not n]
 
 
 # --- the report ------------------------------------------------------------------------------------
@@ -632,6 +556,159 @@ def report(path=None, limit=80):
     return text
 
 
+# --- coverage: which shared public names the cases call -------------------------------------------
+
+# Tensor dunders that are API (operators, conversions, indexing); the rest are object machinery.
+OPERATOR_DUNDERS = sorted(
+    {f"__{p}{n}__" for n in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or", "xor")
+     for p in ("", "r", "i")} - {"__imatmul__"}
+    | {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__neg__", "__pos__", "__abs__", "__invert__",
+       "__getitem__", "__setitem__", "__len__", "__iter__", "__contains__", "__bool__", "__float__", "__int__",
+       "__index__", "__complex__", "__format__", "__repr__", "__str__", "__array__", "__deepcopy__", "__reduce_ex__",
+       "__hash__", "__lshift__", "__rshift__", "__rlshift__", "__rrshift__", "__ilshift__", "__irshift__",
+       "__div__", "__rdiv__", "__idiv__"})
+
+
+def shared_names():
+    """Every public name gradlab shares with torch: label -> (owner object, attribute name).
+    Labels read as code: `torch.exp`, `Tensor.exp`, `Tensor.__radd__`, `F.relu`, `nn.Linear`, `nn.Module.to`,
+    `optim.SGD`, `optim.Optimizer.step`, `autograd.grad`, `nn.init.zeros_`."""
+    import inspect
+    out = {}
+
+    def add(prefix, g_owner, t_owner, names=None, want=lambda v: callable(v) and not inspect.ismodule(v)):
+        for n in names if names is not None else dir(g_owner):
+            if (names is None and n.startswith("_")) or not hasattr(t_owner, n) or not hasattr(g_owner, n):
+                continue
+            v = inspect.getattr_static(g_owner, n) if isinstance(g_owner, type) else getattr(g_owner, n)
+            if isinstance(v, (staticmethod, classmethod)):
+                v = v.__func__
+            if getattr(v, "__module__", "gradlab").split(".")[0] in ("typing", "collections", "abc", "builtins") \
+                    and not isinstance(g_owner, type):
+                continue  # a helper the module imported (typing.Mapping), not its API
+            if want(v) or isinstance(v, property):
+                out[f"{prefix}.{n}"] = (g_owner, n)
+
+    add("torch", gradlab, torch)
+    add("Tensor", gradlab.Tensor, torch.Tensor)
+    add("Tensor", gradlab.Tensor, torch.Tensor, [n for n in OPERATOR_DUNDERS if n in vars(gradlab.Tensor)])
+    add("F", gradlab.nn.functional, torch.nn.functional, want=lambda v: inspect.isfunction(v))
+    add("nn", gradlab.nn, torch.nn, want=lambda v: isinstance(v, type))
+    add("nn.Module", gradlab.nn.Module, torch.nn.Module)
+    add("nn.init", gradlab.nn.init, torch.nn.init, want=lambda v: inspect.isfunction(v))
+    add("optim", gradlab.optim, torch.optim, want=lambda v: isinstance(v, type))
+    add("optim.Optimizer", gradlab.optim.Optimizer, torch.optim.Optimizer)
+    add("autograd", gradlab.autograd, torch.autograd, want=lambda v: inspect.isfunction(v) or isinstance(v, type))
+    add("autograd.Function", gradlab.autograd.Function, torch.autograd.Function, ["apply"])
+    for name in ("Size", "dtype", "device"):  # the small classes' public methods
+        g_cls = getattr(gradlab, name)
+        if isinstance(g_cls, type):
+            add(name, g_cls, getattr(torch, name))
+    return out
+
+
+def coverage(cases):
+    """Run every case under gradlab alone with each shared name wrapped; a call counts when it comes from a
+    case's own code (not from inside gradlab). Returns {label: calls}. Classes count when constructed."""
+    import functools
+    import inspect
+    import os
+    root = os.path.dirname(gradlab.__file__)
+    names = shared_names()
+    hits = collections.Counter({label: 0 for label in names})
+    succeeded = collections.Counter()
+
+    def outside():
+        f = sys._getframe(2)
+        return not f.f_code.co_filename.startswith(root)
+
+    def wrap(label, fn):
+        @functools.wraps(fn)
+        def wrapper(*a, **k):
+            if not outside():
+                return fn(*a, **k)
+            hits[label] += 1
+            result = fn(*a, **k)
+            succeeded[label] += 1
+            return result
+        return wrapper
+
+    patched, wrapped = [], set()
+    for label, (owner, n) in names.items():
+        raw = inspect.getattr_static(owner, n) if isinstance(owner, type) else getattr(owner, n)
+        own = n in vars(owner) if isinstance(owner, type) or inspect.ismodule(owner) else True
+        if isinstance(raw, property):
+            new = property(wrap(label, raw.fget) if raw.fget else None, raw.fset, raw.fdel, raw.__doc__)
+        elif isinstance(raw, staticmethod):
+            new = staticmethod(wrap(label, raw.__func__))
+        elif isinstance(raw, classmethod):
+            new = classmethod(wrap(label, raw.__func__))
+        elif isinstance(raw, type):  # a class: count its construction, leave the class itself alone
+            init = raw.__dict__.get("__init__") or raw.__dict__.get("__new__")
+            if init is None or not inspect.isfunction(init):
+                continue
+            owner, n, raw, own = raw, "__init__" if "__init__" in raw.__dict__ else "__new__", init, True
+            new = wrap(label, init) if n == "__init__" else staticmethod(wrap(label, init))
+            raw = raw if n == "__init__" else staticmethod(init)
+        elif callable(raw) and not inspect.isbuiltin(raw) and hasattr(raw, "__code__") or inspect.ismethod(raw):
+            new = wrap(label, raw)
+        else:
+            continue
+        patched.append((owner, n, raw, own))
+        wrapped.add(label)
+        setattr(owner, n, new)
+    try:
+        for case in cases:
+            ns = {"torch": gradlab, "F": gradlab.nn.functional, "nn": gradlab.nn, "np": np, "meta": _meta}
+            setup, last = _compiled(case.code)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    if setup is not None:
+                        exec(setup, ns)
+                    eval(last, ns)
+                except Exception:  # noqa: BLE001
+                    pass
+                finally:
+                    gradlab.set_grad_enabled(True)
+                    gradlab.set_printoptions(profile="default")
+                    if "set_default_device" in case.code:
+                        gradlab.set_default_device(None)
+    finally:
+        for owner, n, raw, own in reversed(patched):
+            if own:
+                setattr(owner, n, raw)
+            else:
+                delattr(owner, n)
+    text = "\n".join(c.code for c in cases)
+    for label, (owner, n) in names.items():  # classes made without a Python __init__ of their own: by the text
+        if isinstance(getattr(owner, n), type) and not hits[label]:
+            spelled = "torch." + label if label.split(".")[0] in ("optim", "autograd") else label
+            hits[label] = succeeded[label] = text.count(spelled + "(") + text.count(spelled + ")")
+        elif label not in wrapped or (label.startswith("nn.Module.") and not hits[label]):
+            # C methods (tuple's count) and methods every subclass overrides (forward): by the text
+            hits[label] = succeeded[label] = text.count(f".{n}(")
+    return hits, succeeded
+
+
+def coverage_report(cases=None):
+    hits, succeeded = coverage(CASES if cases is None else cases)
+    never = sorted(label for label, n in hits.items() if not n)
+    only_errors = sorted(label for label, n in hits.items() if n and not succeeded[label])
+    by_kind = collections.Counter(label.rsplit(".", 1)[0] for label in hits)
+    missed = collections.Counter(label.rsplit(".", 1)[0] for label in never)
+    out = [f"# Coverage of shared public names ({len(hits)} names, {len(hits) - len(never)} called, "
+           f"{len(never)} never called)", "", "| kind | names | never called |", "|---|---|---|"]
+    out += [f"| {k} | {by_kind[k]} | {missed[k]} |" for k in sorted(by_kind)]
+    out += ["", "## never called", "", "| kind | name |", "|---|---|"]
+    out += [f"| {label.rsplit('.', 1)[0]} | `{label}` |" for label in never]
+    out += ["", f"## called, but every call raised ({len(only_errors)})", ""]
+    out += [", ".join(f"`{label}` ({hits[label]})" for label in only_errors)]
+    out += ["", "## least called (1-3 calls)", ""]
+    out += [", ".join(f"`{label}` ({n})" for label, n in sorted(hits.items()) if 0 < n <= 3)]
+    return "\n".join(out) + "\n", never
+
+
 def _template(text):
     """An outcome text with its specifics blurred, so one cause shows up once."""
     text = re.sub(r"'[^']*'|`[^`]*`|\([^()]*\)", "…", text)
@@ -689,6 +766,12 @@ if __name__ == "__main__":
         entries = suggest_known()
         head = _drop_stale(text[:start], [p for p in KNOWN_DIFFERENCES if p not in _USED])
         me.write_text(head + (entries + "\n" if entries else "") + text[end:])
+    elif "--coverage" in sys.argv:  # which shared public names no case calls
+        rest = [a for a in sys.argv[1:] if a != "--coverage"]
+        text, _ = coverage_report()
+        if rest:
+            Path(rest[0]).write_text(text)
+        print(text)
     elif "--report" in sys.argv:
         rest = [a for a in sys.argv[1:] if a != "--report"]
         text = report(rest[0] if rest else None)

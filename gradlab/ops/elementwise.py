@@ -47,6 +47,14 @@ def sub(self, other, alpha=1):
     return np.subtract(self, other) if alpha == 1 else np.subtract(self, _scaled(other, alpha))
 
 
+@op("rsub_tensor", "RsubBackward0", ("self", "other"),
+    self=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n),
+    other=lambda g, n: g)
+def rsub_tensor(self, other, alpha=1):
+    """`other - self` for a Tensor `other` (x.__rsub__(y), torch.rsub(x, y))."""
+    return np.subtract(other, self if alpha == 1 else _scaled(self, alpha))
+
+
 @op("rsub", "RsubBackward1", ("self",),
     self=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
 def rsub(self, other, alpha=1):
