@@ -10,7 +10,7 @@ Two files, both derived here, never edited by hand:
 * seed_tutorials.json: for each seed tutorial (../shared/seeds), only its code cells (what the
   mirror notebooks reproduce) and which of the tutorial's deterministic printed lines appear in it.
 
-tests/test_test_data.py checks, when ../shared is beside the clone, that both files are current.
+tests/project/test_test_data.py checks, when ../shared is beside the clone, that both files are current.
 """
 import ast
 import json

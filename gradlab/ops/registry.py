@@ -27,7 +27,7 @@ An op is declared once:
   the ops where PyTorch differs.
 
 Tests, docs and the visualizer read `OPS`: a new op is tested by the existing tests once it has
-sample inputs in `tests/op_samples.py`.
+sample inputs in `tests/ops/op_samples.py`.
 """
 import inspect
 import weakref

@@ -17,7 +17,7 @@ import pytest
 
 pytestmark = pytest.mark.binder
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 BINDER = REPO / "binder"
 # Test tools for the check only (a Binder user does not need them), at the versions the suite uses.
 TEST_TOOLS = ["pytest==9.2.0", "nbval==0.11.0"]

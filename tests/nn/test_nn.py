@@ -9,6 +9,7 @@ import gradlab.nn as gnn
 import gradlab.nn.functional as gF
 
 torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
 torch.set_num_threads(1)   # the machine is shared: torch's thread pool only slows tiny ops down
 tnn = torch.nn
 

@@ -10,7 +10,7 @@ import pathlib
 
 import pytest
 
-TOOL = pathlib.Path(__file__).resolve().parents[1] / "tools" / "make_test_data.py"
+TOOL = pathlib.Path(__file__).resolve().parents[2] / "tools" / "make_test_data.py"
 spec = importlib.util.spec_from_file_location("make_test_data", TOOL)
 make = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(make)

@@ -1,4 +1,4 @@
-"""Parity with real PyTorch for every op in the op table (samples from tests/op_samples.py).
+"""Parity with real PyTorch for every op in the op table (samples from tests/ops/op_samples.py).
 
 For the same inputs (float32 and float64): output values and dtypes, gradients (for the same
 random grad_outputs), grad_fn class names and the whole `next_functions` graph (names, output_nr,
@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
 
 import gradlab  # noqa: E402
 from gradlab.ops import OPS  # noqa: E402
@@ -67,7 +68,7 @@ def run(T, fn, arrays, dtype_name):
 @pytest.mark.parametrize("key", sorted(OPS))
 def test_matches_torch(key, dtype):
     if key not in SAMPLES:
-        pytest.fail(f"op {key!r} has no sample inputs in tests/op_samples.py")
+        pytest.fail(f"op {key!r} has no sample inputs in tests/ops/op_samples.py")
     sample = SAMPLES[key]
 
     @SETTINGS

@@ -3,7 +3,7 @@
 * a node that saved anything (a tensor, but also a Python scalar, an index, a mask or a target,
   which PyTorch keeps as tensors) is spent after a backward without retain_graph: a second backward
   through it raises; a node that saved nothing (AddBackward0, views) may run again. Checked for
-  every op of the op table (tests/op_samples.py) and on hand-written graphs;
+  every op of the op table (tests/ops/op_samples.py) and on hand-written graphs;
 * integer and bool results never require grad;
 * assigning `.grad`, and the arguments of backward() / autograd.grad(), are checked like PyTorch's;
 * clone() and contiguous() lay their copies out as PyTorch does (strides, is_contiguous).

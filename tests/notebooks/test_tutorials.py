@@ -18,7 +18,7 @@ import sys
 import pytest
 
 # the tutorials' code cells (tools/make_test_data.py extracts them from the seed tutorials)
-SEED_DATA = pathlib.Path(__file__).resolve().parent / "data" / "seed_tutorials.json"
+SEED_DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "seed_tutorials.json"
 TUTORIALS = json.loads(SEED_DATA.read_text(encoding="utf-8"))
 SEEDS = sorted(TUTORIALS)
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")

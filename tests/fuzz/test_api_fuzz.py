@@ -1,6 +1,6 @@
 """Differential API fuzzer: ~16,000 generated calls, each run under gradlab and under PyTorch.
 
-The calls come from tests/api_fuzz_cases.py and tests/api_fuzz_reach.py (fixed seeds; the second reaches every
+The calls come from tests/fuzz/api_fuzz_cases.py and tests/fuzz/api_fuzz_reach.py (fixed seeds; the second reaches every
 public name gradlab shares with torch, with arguments built from torch's own signatures). For each call we compare the outcome:
 the printed text of a result, its dtype, shape, requires_grad and grad_fn name, or the exception's
 type and whole message, and the warnings (category + text). A result that requires grad is also
@@ -8,9 +8,9 @@ backpropagated (`.sum().backward()`) and the leaves' `.grad` compared. A raw num
 error in gradlab (numpy's messages, AxisError, AttributeError on `_data`, numpy RuntimeWarnings)
 fails on its own, whatever PyTorch does.
 
-    python tests/test_api_fuzz.py --report [path.md]   # agreement per area, mismatches grouped
-    python tests/test_api_fuzz.py --update-known       # rewrite KNOWN_DIFFERENCES' one-by-one block
-    python tests/test_api_fuzz.py --coverage [path.md] # shared public names no case calls (or only with errors)
+    python tests/fuzz/test_api_fuzz.py --report [path.md]   # agreement per area, mismatches grouped
+    python tests/fuzz/test_api_fuzz.py --update-known       # rewrite KNOWN_DIFFERENCES' one-by-one block
+    python tests/fuzz/test_api_fuzz.py --coverage [path.md] # shared public names no case calls (or only with errors)
 
 Agreement is required everywhere except the groups listed in KNOWN_DIFFERENCES (each with a reason).
 The report also writes `<path>.full.md` with every group, and lists KNOWN_DIFFERENCES entries that no
@@ -52,7 +52,7 @@ import gradlab  # noqa: E402
 #   tolist() raises; gradlab gives ordinary zeros.
 KNOWN_DIFFERENCES = {
     # (an internal error is only excused by a pattern that names it: `...|internal:<error> '<text>'|...`)
-    # --- remaining groups, one by one (written by `python tests/test_api_fuzz.py --update-known`) ---
+    # --- remaining groups, one by one (written by `python tests/fuzz/test_api_fuzz.py --update-known`) ---
     'nn|functional:gelu|print|*':
         'torch tensor torch.float32 (3,) | gradlab tensor torch.float32 (3,)',
     'autograd|autograd-api:11|exc-message|*':
@@ -452,7 +452,7 @@ def test_every_public_name_is_called():
 def test_every_shared_name_is_reached():
     """Every public name gradlab shares with torch (functions, Tensor methods, properties and operators incl.
     reflected and in-place ones, nn.functional, nn modules and Module methods, nn.init, optim, autograd) is
-    called by some case's own code (`python tests/test_api_fuzz.py --coverage` lists them)."""
+    called by some case's own code (`python tests/fuzz/test_api_fuzz.py --coverage` lists them)."""
     hits, _ = coverage(CASES)
     assert not [label for label, n in hits.items() if not n]
 
@@ -490,7 +490,7 @@ def report(path=None, limit=80):
     elapsed = time.time() - started
     unknown = lambda items: sum(1 for it in items if not it[4])  # noqa: E731
     out = [f"# API fuzz report ({len(CASES)} calls, {elapsed:.0f} s, {time.strftime('%H:%M:%S')} UTC)", "",
-           "Made by `python tests/test_api_fuzz.py --report`. 'agree' counts calls where gradlab and torch agree "
+           "Made by `python tests/fuzz/test_api_fuzz.py --report`. 'agree' counts calls where gradlab and torch agree "
            "on everything; the last column counts differing calls that KNOWN_DIFFERENCES does not list (new "
            "regressions, or differences not yet recorded). Groups not in KNOWN_DIFFERENCES come first below.", "",
            "| area | calls | agree | rate | differ, not in KNOWN_DIFFERENCES |", "|---|---|---|---|---|"]

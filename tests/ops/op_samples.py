@@ -11,8 +11,8 @@ Each op key maps to a `Sample`: a function that, given hypothesis's `draw`, retu
 Values are drawn away from the points where an op is not differentiable (relu at 0, ties of
 max/min, clamp's bounds, integers for floor/round), so finite differences are meaningful.
 
-tests/test_ops_gradcheck.py checks gradients against finite differences and fails for any op
-key without an entry here; tests/test_ops_parity.py compares with real PyTorch.
+tests/ops/test_ops_gradcheck.py checks gradients against finite differences and fails for any op
+key without an entry here; tests/ops/test_ops_parity.py compares with real PyTorch.
 """
 import numpy as np
 from hypothesis import strategies as st
@@ -820,7 +820,7 @@ def _vec_mat(draw):
 @sample("bmm")
 def _bmm(draw):
     # torch.bmm, and matmul of batches with equal batch dims (both >= 3-d): one BmmBackward0.
-    # Other matmul shape pairs follow torch's folding rules: tests/test_ops_parity.py checks them.
+    # Other matmul shape pairs follow torch's folding rules: tests/ops/test_ops_parity.py checks them.
     n, k, m = (draw(st.integers(1, 3)) for _ in range(3))
     batch = tuple(draw(st.lists(st.integers(2, 3), min_size=1, max_size=2)))
     fn = pick(draw, [lambda T, x, y: x.bmm(y) if x.ndim == 3 else x @ y, lambda T, x, y: T.matmul(x, y)])

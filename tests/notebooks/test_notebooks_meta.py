@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
 SOURCE_DIR = REPO / "notebooks_src"
 # the seed tutorials' code cells (tools/make_test_data.py extracts them from the seed tutorials)

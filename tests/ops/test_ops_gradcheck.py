@@ -1,6 +1,6 @@
 """Every op in the op table passes a float64 finite-difference gradient check.
 
-The inputs come from tests/op_samples.py (hypothesis-chosen shapes, broadcasting included). An op
+The inputs come from tests/ops/op_samples.py (hypothesis-chosen shapes, broadcasting included). An op
 key without samples fails `test_every_op_has_samples`, and each sample must really reach its op
 (the op table's `apply` is watched while the sample runs).
 """
@@ -55,18 +55,18 @@ def leaves(case):
 
 def test_every_op_has_samples():
     missing = sorted(set(OPS) - set(SAMPLES))
-    assert not missing, f"ops in gradlab.ops.OPS without sample inputs in tests/op_samples.py: {missing}"
+    assert not missing, f"ops in gradlab.ops.OPS without sample inputs in tests/ops/op_samples.py: {missing}"
 
 
 def test_samples_name_existing_ops():
     stale = sorted(set(SAMPLES) - set(OPS))
-    assert not stale, f"tests/op_samples.py has samples for keys that are not in OPS: {stale}"
+    assert not stale, f"tests/ops/op_samples.py has samples for keys that are not in OPS: {stale}"
 
 
 @pytest.mark.parametrize("key", sorted(OPS))
 def test_gradcheck(key):
     if key not in SAMPLES:
-        pytest.fail(f"op {key!r} has no sample inputs in tests/op_samples.py")
+        pytest.fail(f"op {key!r} has no sample inputs in tests/ops/op_samples.py")
     sample = SAMPLES[key]
 
     @SETTINGS

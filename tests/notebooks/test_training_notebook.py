@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "notebooks_src" / "08_training_a_tiny_network.py"
 GRADLAB_IMPORTS = ("import gradlab as torch\nfrom gradlab import nn, optim, viz")
 TORCH_IMPORTS = "import torch\nfrom torch import nn, optim"

@@ -335,7 +335,7 @@ def _tracked_per_call(make):
     leaves alive (the test and the benchmark must count the same way)."""
     import importlib.util
     import os
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks", "op_cost.py")
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "benchmarks", "op_cost.py")
     spec = importlib.util.spec_from_file_location("gradlab_benchmark_op_cost", path)
     op_cost = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(op_cost)

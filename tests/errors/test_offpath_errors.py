@@ -263,7 +263,7 @@ def test_transpose_property_warnings_once_per_process():
     assert results[0] == results[1]
 
 
-# --- 6. found by the API fuzzer (tests/test_api_fuzz.py): writes, 0-d gathers, squeeze of several dims ----
+# --- 6. found by the API fuzzer (tests/fuzz/test_api_fuzz.py): writes, 0-d gathers, squeeze of several dims ----
 
 _INT_TYPES = ["torch.int32", "torch.int64", "torch.int16", "torch.int8", "torch.uint8", "torch.bool", "torch.float16"]
 _SCALARS_IN = ["float('nan')", "float('inf')", "-2", "300", "2 ** 40", "2.7", "-1.5", "True"]

@@ -1,4 +1,4 @@
-"""Generated calls for the differential API fuzzer (tests/test_api_fuzz.py).
+"""Generated calls for the differential API fuzzer (tests/fuzz/test_api_fuzz.py).
 
 A case is `Case(area, code)`: a few lines of Python written once for both libraries. The module is
 bound to the name `torch` (gradlab or real PyTorch), `F` is `torch.nn.functional`, `nn` is

@@ -8,6 +8,7 @@ import pytest
 import gradlab
 
 torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
 
 SHAPES = [(), (0,), (1,), (3,), (5,), (2, 3), (4, 5), (3, 0), (2, 3, 4), (17,), (40, 3)]
 VIEWS = ["plain", "T", "expanded"]

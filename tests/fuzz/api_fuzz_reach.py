@@ -1,5 +1,5 @@
 """More generated calls for the differential fuzzer: every public name gradlab shares with torch, reached
-with arguments built from the name's own signature (tests/test_api_fuzz.py --coverage lists what no case
+with arguments built from the name's own signature (tests/fuzz/test_api_fuzz.py --coverage lists what no case
 calls).
 
 - `signature_cases`: each torch function and Tensor method, its arguments drawn by parameter type and name
