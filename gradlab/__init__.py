@@ -14,6 +14,7 @@ from ._device import device, get_default_device, set_default_device
 from ._dtype import promote_types
 from .tensor import Tensor, cat, concat, concatenate, matmul, maximum, minimum, stack, where
 from .tensor import is_warn_always_enabled, set_warn_always
+from .tensor import _type_name, broadcast_error as _broadcast_error
 from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, get_rng_state,
                        initial_seed, linspace, logspace, manual_seed, normal, ones, ones_like, rand, rand_like, randint,
                        randint_like, randn, randn_like, seed, set_rng_state, tensor, zeros, zeros_like)
@@ -104,10 +105,11 @@ unflatten = _method("unflatten")
 
 
 import builtins as _builtins  # noqa: E402
+import numbers as _numbers  # noqa: E402
+from collections.abc import Sequence as _Sequence  # noqa: E402
 
 
 def broadcast_tensors(*tensors):
-    from .tensor import _type_name, broadcast_error
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got {_type_name(t)}")
@@ -116,7 +118,7 @@ def broadcast_tensors(*tensors):
         try:
             shape = _broadcast_pair(shape, t.shape)
         except RuntimeError:
-            raise broadcast_error(shape, t.shape) from None
+            raise _broadcast_error(shape, t.shape) from None
     # a tensor already of that shape comes back itself, as in PyTorch
     return tuple(t if t.shape == shape else t.expand(shape) for t in tensors)
 
@@ -131,14 +133,12 @@ def _broadcast_pair(a, b):
 
 def broadcast_shapes(*shapes):
     """torch._refs._broadcast_shapes, line by line (its checks and messages)."""
-    import numbers
-    from collections.abc import Sequence
-    shapes = [(s,) if isinstance(s, numbers.Integral) and not hasattr(s, "dtype") else s
+    shapes = [(s,) if isinstance(s, _numbers.Integral) and not hasattr(s, "dtype") else s
               for s in shapes if s is not None]
     if not shapes:
         return Size([])
     for s in shapes:
-        if not isinstance(s, Sequence):
+        if not isinstance(s, _Sequence):
             s = s.item() if isinstance(s, Tensor) and s.dim() == 0 else s     # (torch shows a 0-d one's item)
             raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {s}")
     common = [1] * _builtins.max(len(s) for s in shapes)
@@ -155,26 +155,19 @@ def broadcast_shapes(*shapes):
                                    f"argument at index {arg_idx} had {s}; but expected shape should be "
                                    f"broadcastable to {common}")
     for i, n in enumerate(common):
-        if not isinstance(n, numbers.Integral):
+        if not isinstance(n, _numbers.Integral):
             raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is '{type(n).__name__}')")
     return Size(common)
 
 
 def dropout(input, p=0.5, train=True):
-    from .nn import functional as F
-    return F.dropout(input, p, train)
+    return nn.functional.dropout(input, p, train)
 
 
-def _install_rich_reprs():
-    """HTML cards for Jupyter live in gradlab.display; they never change text/plain."""
-    try:
-        from .display import rich
-    except ImportError:
-        return
-    rich.install()
-
-
-_install_rich_reprs()
+# HTML cards for Jupyter live in gradlab.display; they never change text/plain
+from .display import rich as _rich  # noqa: E402
+_rich.install()
+del _rich
 
 from . import _argparse  # noqa: E402  PyTorch's argument errors for its C functions (gradlab/_argparse)
 _argparse.install()

@@ -1,6 +1,8 @@
 """Tensor: a numpy array plus what autograd needs (requires_grad, grad, grad_fn, version).
 
-Operators and methods call the op table (`gradlab/ops`); printing lives in `gradlab/display`.
+The class itself (its slots, `_make`, plain accessors such as `shape`) is in `_tensor_core.py`, below
+autograd and the ops; its methods are written here and attached to it. Operators and methods call
+the op table (`gradlab/ops`); printing lives in `gradlab/display`.
 What a student reads here is the bookkeeping PyTorch does for every tensor:
 
 * a *leaf* is a tensor the user created; it has no grad_fn, and backward adds into its `.grad`;
@@ -17,7 +19,9 @@ import numpy as np
 
 from . import _dtype
 from . import _device
+from . import random as _random
 from ._size import Size, tp_name as _tp_name
+from ._tensor_core import Tensor, _plain_make, _wrap_dim
 from . import autograd as _autograd
 from .autograd import grad_mode
 from .autograd import node as _autograd_node
@@ -25,7 +29,11 @@ from .autograd.node import NoDerivative, RemovableHandle, _HookDict
 from .autograd.engine import run_backward as _run_backward
 from .ops import OPS
 from .ops import elementwise as _elementwise, indexing as _indexing, registry as _registry
+from .ops.indexing import assign_data, fill_inplace, setitem
 from .ops.linalg import mat2_transposed as _mat2_transposed
+from .ops.shape import cat, concat, concatenate, stack  # noqa: F401  (gradlab.cat, ... are imported from here)
+from .ops.operands import (_SCALARS, _as_tensor, _binary, _check_arguments, _check_int_scalar,  # noqa: F401
+                           _described, _kind, _number, _py, _type_name, broadcast_error, where)
 
 _FLOAT_ONLY = "Only Tensors of floating point and complex dtype can require gradients"
 _NONLEAF_GRAD_WARNING = (
@@ -55,36 +63,15 @@ class _NoRounding:
 _NO_ROUNDING = _NoRounding()
 
 
-class Tensor:
-    __slots__ = ("_data", "_requires_grad", "grad_fn", "_output_nr", "_version_counter", "_grad",
-                 "_retains_grad", "_hooks", "_base", "_accumulator", "_views", "__weakref__",
-                 "_multi_output")      # (set only on outputs of unbind/split: read with getattr and a default)
+class _TensorMethods:
+    """The methods of `Tensor` that need the layers above its core (`_tensor_core.py`): written here
+    as a plain class body, then copied onto `Tensor` (see the loop after it)."""
 
     # --- construction ---------------------------------------------------------------------------
-    def __new__(cls, *args, **kwargs):
-        return object.__new__(cls)
-
     def __init__(self, *args, device=None):
         """`Tensor(2, 3)` (uninitialised float32 in torch, zeros here) or `Tensor([1, 2])` (float32 data)."""
         from .creation import legacy_data
         _init(self, legacy_data(args, device))
-
-    @classmethod
-    def _make(cls, data, grad_fn=None, output_nr=0):
-        """Wrap a numpy array without copying (the hot path of every op)."""
-        t = object.__new__(cls)
-        t._data = data
-        t._requires_grad = False
-        t.grad_fn = grad_fn
-        t._output_nr = output_nr
-        t._version_counter = [0]
-        t._grad = None
-        t._retains_grad = False
-        t._hooks = None
-        t._base = None
-        t._accumulator = None
-        t._views = None
-        return t
 
     def is_inference(self, *args):
         """Whether this tensor was made under inference_mode (PyTorch's inference tensors)."""
@@ -111,50 +98,11 @@ class Tensor:
             _indexing.remember_view(root, self)
         return self
 
-    # --- basic attributes -----------------------------------------------------------------------
-    @property
-    def shape(self):
-        return _tuple_new(Size, self._data.shape)     # (a numpy shape needs none of Size()'s checks)
-
+    # --- basic attributes (shape, dim, dtype, ... are in _tensor_core.py) -------------------------
     def size(self, dim=None):
         if dim is None:
             return _tuple_new(Size, self._data.shape)
         return self._data.shape[_wrap_dim(dim, self._data.ndim)]
-
-    @property
-    def ndim(self):
-        return self._data.ndim
-
-    def dim(self):
-        return self._data.ndim
-
-    ndimension = dim
-
-    def numel(self):
-        return int(self._data.size)
-
-    nelement = numel
-
-    @property
-    def dtype(self):
-        return _dtype.from_numpy_dtype(self._data.dtype)
-
-    @property
-    def device(self):
-        return _device.CPU
-
-    @property
-    def is_cuda(self):
-        return False
-
-    def is_floating_point(self):
-        return self._data.dtype.kind == "f"
-
-    def is_complex(self):
-        return self._data.dtype.kind == "c"
-
-    def element_size(self):
-        return self._data.itemsize
 
     def type(self, dtype=None, non_blocking=False, **kwargs):
         """`x.type()` names the legacy tensor type ('torch.FloatTensor'); `x.type(t)` converts to a dtype
@@ -205,17 +153,6 @@ class Tensor:
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return strides[_wrap_dim(dim, data.ndim)]
 
-    @property
-    def output_nr(self):
-        return self._output_nr
-
-    @property
-    def _version(self):
-        return self._version_counter[0]
-
-    def _bump_version(self):
-        self._version_counter[0] += 1
-
     # --- autograd attributes --------------------------------------------------------------------
     @property
     def requires_grad(self):
@@ -252,10 +189,6 @@ class Tensor:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self._requires_grad = bool(requires_grad)
         return self
-
-    @property
-    def is_leaf(self):
-        return self.grad_fn is None
 
     @property
     def grad(self):
@@ -323,6 +256,11 @@ class Tensor:
         handle = RemovableHandle(hooks)
         hooks[handle.id] = hook
         return handle
+
+    def _copy_backwards(self):
+        """The copy AccumulateGrad keeps of a gradient that has a graph (create_graph): CopyBackwards.
+        (The engine, below the ops, reaches the op through this method.)"""
+        return OPS["copy_backwards"](self)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute the gradient of this tensor with respect to the graph leaves (see autograd.backward)."""
@@ -1807,7 +1745,6 @@ class Tensor:
         return self._inplace("clamp", min=_py(min), max=_py(max))
 
     def zero_(self):
-        from .ops.indexing import fill_inplace
         return fill_inplace(self, 0)
 
     def fill_(self, value):
@@ -1816,14 +1753,12 @@ class Tensor:
                 raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                                    f"{value._data.ndim} dimensions.")
             return self._inplace("fill_tensor", value)
-        from .ops.indexing import fill_inplace
         return fill_inplace(self, _py(value))
 
     def copy_(self, src, non_blocking=False):      # (non_blocking: nothing to overlap on a CPU)
         if type(non_blocking) is not bool:
             raise TypeError(f"copy_(): argument 'non_blocking' (position 2) must be bool, not "
                             f"{_argument_type_name(non_blocking)}")
-        from .ops.indexing import setitem
         setitem(self, Ellipsis, src)
         return self
 
@@ -1926,18 +1861,14 @@ class Tensor:
 
     # random in-place fills (the same streams as PyTorch's generator)
     def uniform_(self, from_=0.0, to=1.0, *, generator=None):
-        from . import random as _random
         gen = generator if generator is not None else _random.default_generator
-        from .ops.indexing import assign_data
         _check_uniform_bounds(self._data.dtype, from_, to)
         if self._data.size == 0:
             return assign_data(self, self._data, "uniform_")
         return assign_data(self, gen.uniform(self._data.shape, self._data.dtype, from_, to), "uniform_")
 
     def normal_(self, mean=0.0, std=1.0, *, generator=None):
-        from . import random as _random
         gen = generator if generator is not None else _random.default_generator
-        from .ops.indexing import assign_data
         if not float(std) >= 0.0:                                # (NaN too) checked before the dtype
             raise RuntimeError(f"normal expects std >= 0.0, but found std {float(std):g}")
         if self._data.size == 0:        # nothing to fill: no dtype check (float(mean) still refuses None)
@@ -1947,6 +1878,20 @@ class Tensor:
             raise NotImplementedError(f'"normal_kernel_cpu" not implemented for '
                                       f"'{_dtype.from_numpy_dtype(self._data.dtype)._legacy[:-6]}'")
         return assign_data(self, gen.normal(self._data.shape, self._data.dtype, mean, std), "normal_")
+
+
+# The class body above becomes Tensor's own methods, as PyTorch's torch/_tensor.py adds its Python
+# methods to the C++ TensorBase. (No method uses zero-argument super() or a __private name, which
+# would still point at _TensorMethods.) Their __qualname__ becomes Tensor's, for reprs and errors.
+for _name, _value in vars(_TensorMethods).items():
+    if _name in ("__module__", "__qualname__", "__doc__", "__dict__", "__weakref__"):
+        continue
+    for _fn in (_value.fget, _value.fset, _value.fdel) if isinstance(_value, property) else (
+            getattr(_value, "__func__", _value),):
+        if getattr(_fn, "__qualname__", "").startswith("_TensorMethods."):
+            _fn.__qualname__ = "Tensor." + _fn.__qualname__[len("_TensorMethods."):]
+    setattr(Tensor, _name, _value)
+del _name, _value, _fn, _TensorMethods
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -2117,7 +2062,6 @@ class _ReturnType(tuple):
 # Tensors made under inference_mode. While it is on, Tensor._make also records each new tensor here
 # (swapped in and out by _inference_mode_changed, so that the usual _make pays nothing for it).
 _INFERENCE_TENSORS = weakref.WeakValueDictionary()     # id -> tensor (a WeakSet would compare with ==)
-_plain_make = Tensor.__dict__["_make"].__func__
 
 
 def _make_inference(cls, data, grad_fn=None, output_nr=0):
@@ -2134,19 +2078,10 @@ grad_mode.on_inference_change.append(_inference_mode_changed)
 
 
 def _init(t, data):
+    """Tensor(...) and Parameter(...): the core's slots, and the inference-mode mark."""
     if grad_mode._state["inference"]:
         _INFERENCE_TENSORS[id(t)] = t
-    t._data = data
-    t._requires_grad = False
-    t.grad_fn = None
-    t._output_nr = 0
-    t._version_counter = [0]
-    t._grad = None
-    t._retains_grad = False
-    t._hooks = None
-    t._base = None
-    t._accumulator = None
-    t._views = None
+    Tensor._init(t, data)
 
 
 def _plain(x):
@@ -2157,24 +2092,8 @@ def _plain(x):
     return x
 
 
-def _py(x):
-    """A Python number from a numpy scalar or 0-d tensor, for scalar arguments."""
-    if isinstance(x, Tensor):
-        return x.item()
-    if isinstance(x, np.generic):
-        return x.item()
-    return x
-
-
 def _data_of(x):
     return x._data if isinstance(x, Tensor) else np.asarray(x)
-
-
-def _as_tensor(x):
-    if isinstance(x, Tensor):
-        return x
-    from .creation import tensor
-    return tensor(x)
 
 
 def _size_args(args):
@@ -2237,48 +2156,6 @@ def _check_reduced_size(name, t, dims):
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
-_ARG_KINDS = {"Tensor": lambda x: isinstance(x, Tensor),
-              "Number": lambda x: isinstance(x, (numbers.Number, np.number, np.bool_)) and not isinstance(x, Tensor),
-              "int": lambda x: isinstance(x, numbers.Integral) and not isinstance(x, (bool, Tensor))}
-
-
-def _check_arguments(name, args, overloads, keywords=None):
-    """PyTorch's TypeError when no overload takes these arguments: each overload is a tuple of
-    parameters like "Tensor min = None" (a None argument fits a "= None" parameter; "*" starts the
-    keyword-only ones). `keywords`: the names the arguments were passed by."""
-    def fits(x, param):
-        return (x is None and param.endswith("= None")) or _ARG_KINDS[param.split()[0]](x)
-
-    def positional(params):
-        return params[:params.index("*")] if "*" in params else params
-    given = list(enumerate(args))
-    while given and given[-1][1] is None and all(len(positional(p)) > given[-1][0] and positional(p)[given[-1][0]]
-                                                  .endswith("= None") for p in overloads):
-        given.pop()                                  # (defaults left out are not shown)
-    n = len(given)
-    if any(len(positional(p)) >= n and all(fits(x, p[i]) for i, x in given) and
-           all(q.endswith("= None") for q in positional(p)[n:]) for p in overloads):
-        return
-    if keywords is not None:
-        given = [(i, x) for i, x in given if x is not None]
-        got = "".join(f"{keywords[i]}={_type_name(x)}, " for i, x in given)
-        lines = [f" * ({', '.join(params)})" for params in overloads]
-    else:
-        got = ", ".join(_type_name(x) for _, x in given)
-        lines = []
-        for params in overloads:
-            lines.append(f" * ({', '.join(params)})")
-            pos = positional(params)
-            if "*" in params or len(pos) < n or not all(q.endswith("= None") for q in pos[n:]):
-                continue                             # (PyTorch gives no reasons for these)
-            # PyTorch marks !x! what does not fit, and anything given for a Number
-            marks = ", ".join(f"!{_described(x)}!" if pos[i].startswith("Number") or not fits(x, pos[i])
-                              else _described(x) for i, x in given)
-            lines.append(f"      didn't match because some of the arguments have invalid types: ({marks})")
-    raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
-                    + "\n".join(lines) + "\n")
-
-
 _WARNED = set()
 _WARN_ALWAYS = [False]
 
@@ -2320,13 +2197,6 @@ def _clamp_bounds(t, low, high):
             high if high is not None else Tensor._make(np.asarray(hi, like)))
 
 
-def _wrap_dim(dim, ndim):
-    n = max(ndim, 1)
-    if not -n <= dim < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
-    return dim + n if dim < 0 else dim
-
-
 def _dims(dim, ndim):
     """Dims to reduce over, wrapped. A 0-d tensor takes dim 0 or -1, as PyTorch allows, and has
     nothing to reduce: sum(0) of a 0-d tensor is the tensor's value."""
@@ -2340,18 +2210,6 @@ def _dims(dim, ndim):
     return dims if ndim else ()
 
 
-def broadcast_error(a_shape, b_shape):
-    n = max(len(a_shape), len(b_shape))
-    a = (1,) * (n - len(a_shape)) + tuple(a_shape)
-    b = (1,) * (n - len(b_shape)) + tuple(b_shape)
-    for i in range(n - 1, -1, -1):
-        if a[i] != b[i] and a[i] != 1 and b[i] != 1:
-            return RuntimeError(f"The size of tensor a ({a[i]}) must match the size of tensor b ({b[i]}) "
-                                f"at non-singleton dimension {i}")
-    return RuntimeError(f"shapes {a_shape} and {b_shape} cannot be broadcast")
-
-
-_SCALARS = (bool, int, float, complex)
 _OPERANDS = (Tensor, bool, int, float, complex, np.generic)   # what PyTorch's operators compute with
 _TENSOR_ONLY = ("matmul", "maximum", "minimum")
 _ARGUMENT_ERROR = ("add", "sub", "mul", "div") + _TENSOR_ONLY     # the rest report "invalid combination"
@@ -2375,22 +2233,6 @@ def _format_strides(t, memory_format, function):
     return _elementwise.contiguous_strides(shape)
 
 
-def _type_name(x):
-    """A type as PyTorch's argument errors name it: `list`, `numpy.ndarray`."""
-    t = type(x)
-    is_class_statement = t.__flags__ & (1 << 9)      # Python classes print without their module
-    return t.__name__ if t.__module__ == "builtins" or is_class_statement else f"{t.__module__}.{t.__name__}"
-
-
-def _described(x):
-    """A wrong argument described in PyTorch's words: `list of [int, int]`."""
-    if isinstance(x, list):
-        return f"list of [{', '.join(_type_name(e) for e in x)}]"
-    if isinstance(x, tuple):
-        return f"tuple of ({', '.join(_type_name(e) for e in x)})"
-    return _type_name(x)
-
-
 def _check_operand(name, other, arg="other"):
     """`t.mul([1, 2])`: a named operation refuses what its operator refuses, with PyTorch's TypeError."""
     if isinstance(other, Tensor) or (name not in _TENSOR_ONLY and isinstance(other, _OPERANDS)):
@@ -2407,44 +2249,6 @@ def _check_operand(name, other, arg="other"):
         lines = [f" * (Tensor {arg})", why, f" * (Number {arg})", why]
     raise TypeError(f"{name}() received an invalid combination of arguments - got ({_type_name(other)}), but "
                     "expected one of:\n" + "\n".join(lines) + "\n")
-
-
-def _number(x):
-    """A numpy scalar as the Python number PyTorch takes it for (np.float64 is also a float, but
-    its type would escape the scalar rules). PyTorch reads np.bool_ as a float: int_tensor +
-    np.bool_(True) is float32."""
-    if isinstance(x, np.bool_):
-        return float(x)
-    return x.item() if isinstance(x, np.generic) else x
-
-
-def _binary(key, a, b, **params):
-    """a (a Tensor) op b (a Tensor, Python scalar, or array-like)."""
-    if not isinstance(b, Tensor):
-        if isinstance(b, np.generic):
-            b = _number(b)
-        elif isinstance(b, _SCALARS):
-            if b.__class__ is int:
-                _check_int_scalar(b)
-                if b >= 2**63 and a._data.dtype.kind == "b":       # (PyTorch reads it as a uint64)
-                    raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, attempted "
-                                       "to promote Bool and UInt64")
-        elif isinstance(b, (np.ndarray, list, tuple)):
-            b = _as_tensor(b)
-        else:
-            return NotImplemented
-    elif b._data.shape != a._data.shape:
-        try:
-            np.broadcast_shapes(a._data.shape, b._data.shape)
-        except ValueError:
-            raise broadcast_error(a._data.shape, b._data.shape) from None
-    return _registry.apply(OPS[key], (a, b), params)
-
-
-def _check_int_scalar(x):
-    """A Python int beyond 64 bits: PyTorch's OverflowError (numpy's would name its own types)."""
-    if x.__class__ is int and not -2**63 <= x < 2**64:
-        raise OverflowError("int too big to convert" if x > 0 else "can't convert negative int to unsigned")
 
 
 _C_TYPES = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
@@ -2706,11 +2510,6 @@ def _in_dtype(t, out, dtype, src):
     return out
 
 
-def _kind(t):
-    """A dtype as PyTorch's kernels name it: Float, Long, Bool."""
-    return _dtype.from_numpy_dtype(t._data.dtype)._legacy[:-len("Tensor")]
-
-
 def _c_type(t):
     return {"float32": "float", "float64": "double", "int64": "long int", "int32": "int", "float16": "c10::Half",
             "bool": "bool", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
@@ -2813,99 +2612,6 @@ def minimum(a, b):
     return _binary("minimum", a, b)
 
 
-def where(condition, input=None, other=None, *, self=None):
-    """`where(cond, a, b)`: a where cond is True, else b. Scalars on either side are constants.
-    `self=` is PyTorch's keyword for a Number in input's place (where(c, self=1.5, other=x))."""
-    if self is not None:
-        if input is not None or isinstance(self, Tensor):
-            raise TypeError("where(): self= takes a Number")    # (the argument parser words PyTorch's error)
-        input = _py(self)           # (a Number: np.float64(1.5) counts as a Python float, as in PyTorch)
-    given = (condition,) + tuple(a for a in (input, other) if a is not None)
-    _check_arguments("where", given, [("Tensor condition",),
-                                      ("Tensor condition", "Tensor input", "Tensor other", "*", "Tensor out = None"),
-                                      ("Tensor condition", "Number self", "Tensor other"),
-                                      ("Tensor condition", "Tensor input", "Number other"),
-                                      ("Tensor condition", "Number self", "Number other")])
-    if condition._data.dtype != np.bool_:
-        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
-                           f"{_kind(condition)}")
-    cond = condition._data
-    if input is None:
-        return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(cond))
-    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
-        input = _as_tensor(input)
-    args = [input if isinstance(input, Tensor) else _py(input), other if isinstance(other, Tensor) else _py(other)]
-    shapes = [np.shape(a._data) if isinstance(a, Tensor) else () for a in args] + [cond.shape]
-    try:
-        np.broadcast_shapes(*shapes)
-    except ValueError:
-        raise broadcast_error(shapes[0], shapes[1]) from None
-    return OPS["where"](*args, condition=cond)
-
-
-def _tensor_list(name, tensors, dim):
-    """cat's and stack's arguments checked as PyTorch checks them (TypeErrors, not numpy's)."""
-    if not isinstance(tensors, (list, tuple)):
-        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
-                        f"{_type_name(tensors)}")
-    for i, t in enumerate(tensors):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {_type_name(t)}")
-    if not isinstance(dim, numbers.Integral) or isinstance(dim, bool):
-        raise TypeError(f"{name}(): argument 'dim' (position 2) must be int, not {_type_name(dim)}")
-    return list(tensors)
-
-
-def cat(tensors, dim=0):
-    tensors = _tensor_list("cat", tensors, dim)
-    if not tensors:
-        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
-    for i, t in enumerate(tensors):
-        if t._data.ndim == 0:
-            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
-    # PyTorch's legacy rule: 1-d empty tensors are skipped, the dim is wrapped for the first other
-    # tensor, and any dim goes when all are skipped
-    parts = [t for t in tensors if not (t._data.ndim == 1 and t._data.shape[0] == 0)]
-    ref = parts[0] if parts else tensors[0]
-    d = _wrap_dim(dim, ref._data.ndim) if parts else 0
-    parts = parts or tensors
-    if len(parts) < len(tensors):     # the skipped empty tensors still take part in type promotion
-        dt = _dtype.result_np_dtype([(1, t._data.dtype) for t in tensors], [])
-        parts = [t if t._data.dtype == dt else t.to(_dtype.from_numpy_dtype(dt)) for t in parts]
-    for i, t in enumerate(tensors):
-        if t._data.ndim != ref._data.ndim and not (t._data.ndim == 1 and t._data.shape[0] == 0):
-            raise RuntimeError(f"Tensors must have same number of dimensions: got {ref._data.ndim} and {t._data.ndim}")
-        for ax in range(ref._data.ndim):
-            if ax != d and t._data.ndim == ref._data.ndim and t._data.shape[ax] != ref._data.shape[ax]:
-                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
-                                   f"{ref._data.shape[ax]} but got size {t._data.shape[ax]} for tensor number {i} in the list.")
-    from .ops.shape import _MAX_CAT
-    if len(parts) > _MAX_CAT:     # more inputs than the op declares slots for: concatenate in groups
-        return cat([cat(parts[i:i + _MAX_CAT], d) for i in range(0, len(parts), _MAX_CAT)], d)
-    sizes = [t._data.shape[d] for t in parts]
-    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(int).tolist()
-    return OPS["cat"](*parts, dim=d, offsets=offsets, sizes=sizes)
-
-
-concat = concatenate = cat
-
-
-def stack(tensors, dim=0):
-    tensors = _tensor_list("stack", tensors, dim)
-    if not tensors:
-        raise RuntimeError("stack expects a non-empty TensorList")
-    _wrap_dim(dim, tensors[0]._data.ndim + 1)
-    for i, t in enumerate(tensors):
-        if t._data.shape != tensors[0]._data.shape:
-            raise RuntimeError(f"stack expects each tensor to be equal size, but got [{', '.join(map(str, tensors[0]._data.shape))}] "
-                               f"at entry 0 and [{', '.join(map(str, t._data.shape))}] at entry {i}")
-    d = _wrap_dim(dim, tensors[0]._data.ndim + 1)
-    from .ops.shape import _MAX_CAT
-    if len(tensors) > _MAX_CAT:
-        return cat([t.unsqueeze(d) for t in tensors], d)
-    return OPS["stack"](*tensors, dim=d)
-
-
 def _unary_in_place(key):
     def method(self):
         return self._inplace(key)
@@ -2933,16 +2639,3 @@ for _name, _operator in (("eq", operator.eq), ("ne", operator.ne), ("lt", operat
 for _key in ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "log", "log2", "log10", "log1p", "expm1",
              "abs", "sign", "reciprocal", "rsqrt", "floor", "ceil", "trunc", "erf"):
     setattr(Tensor, _key + "_", _unary_in_place(_key))
-
-
-# Modules below this one in the dependency order need the Tensor class at run time; they get it
-# here, once, instead of importing it inside every call (a function-level import costs ~1 us).
-def _bind_tensor_class():
-    from .autograd import engine as _engine, node as _node
-    from .ops import dual as _dual, indexing, registry as _registry
-    _engine.Tensor = _node.Tensor = _registry.Tensor = _dual.Tensor = indexing.Tensor = Tensor
-    indexing._binary = _binary
-    _autograd._Tensor = Tensor
-
-
-_bind_tensor_class()

@@ -3,6 +3,9 @@ import operator
 import warnings
 from collections.abc import Mapping
 
+import numpy as np
+
+from .._tensor_core import Tensor as _Tensor
 from . import events, grad_mode
 from .engine import run_backward
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
@@ -18,8 +21,6 @@ _CREATE_GRAPH_WARNING = (
 
 
 _warned_once = {"create_graph": False}
-
-_Tensor = None                  # the Tensor class, bound by gradlab/tensor.py (imports run the other way)
 
 
 def _tensor_or_tensors_to_list(tensors, length):
@@ -90,13 +91,12 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """The gradients of `outputs` with respect to `inputs`, as a tuple; `.grad` is left untouched."""
-    from ..tensor import Tensor
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
                          "but got: allow_unused=False.")
     if allow_unused is None:
         allow_unused = materialize_grads
-    outputs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
+    outputs = [outputs] if isinstance(outputs, _Tensor) else list(outputs)
     inputs_list = _inputs_list(inputs, "grad")
     if not only_inputs:
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
@@ -109,8 +109,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     result = run_backward(outputs, grads, retain_graph, create_graph, inputs=inputs_list,
                           accumulate=False, allow_unused=allow_unused)
     if materialize_grads:
-        import numpy as np
-        result = [g if g is not None else Tensor._make(np.zeros_like(t._data)) for g, t in zip(result, inputs_list)]
+        result = [g if g is not None else _Tensor._make(np.zeros_like(t._data)) for g, t in zip(result, inputs_list)]
     if type(inputs) is dict:        # gradients by the same keys
         return dict(zip(inputs.keys(), result))
     return tuple(result)

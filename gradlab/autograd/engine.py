@@ -17,10 +17,9 @@ import heapq
 
 import numpy as np
 
+from .._tensor_core import Tensor
 from . import events, grad_mode
 from .node import AccumulateGrad, accumulator_of
-
-Tensor = None                   # bound by gradlab/tensor.py (imports run the other way)
 
 
 def _shape_text(shape):
@@ -120,7 +119,7 @@ def _accumulate_into(tensor, grad, create_graph):
         if grad._data.dtype != tensor._data.dtype:
             grad = grad.to(tensor.dtype)
         if old is None:
-            tensor._grad = _copy_backwards(grad) if grad.requires_grad else Tensor._make(_fresh_copy(tensor, grad._data))
+            tensor._grad = grad._copy_backwards() if grad.requires_grad else Tensor._make(_fresh_copy(tensor, grad._data))
         elif grad.requires_grad or old.requires_grad:
             tensor._grad = old + grad
         else:
@@ -146,11 +145,6 @@ def _fresh_copy(tensor, data):
 def _add_in_place(old, data):
     np.add(old._data, data, out=old._data, casting="unsafe")
     old._version_counter[0] += 1
-
-
-def _copy_backwards(grad):
-    from ..ops.registry import OPS
-    return OPS["copy_backwards"](grad)
 
 
 def _snapshot(g):

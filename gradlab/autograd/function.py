@@ -17,15 +17,17 @@
 import warnings
 import weakref
 
+import numpy as np
+
+from .._tensor_core import Tensor
 from . import grad_mode
-from .node import Node, SECOND_BACKWARD_ERROR, SavedTensor
+from .node import Node, SECOND_BACKWARD_ERROR, SavedTensor, edge_of
 
 
 class FunctionCtx:
     """The `ctx` of a custom Function: what forward leaves for backward."""
 
     def save_for_backward(self, *tensors):
-        from ..tensor import Tensor
         for i, t in enumerate(tensors):
             if t is not None and not isinstance(t, Tensor):
                 raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
@@ -73,8 +75,6 @@ class BackwardCFunction(Node, FunctionCtx):
         return tuple((f"saved_{i}", s) for i, s in enumerate(self._saved_list or ()) if s is not None)
 
     def apply(self, grad_outputs, as_arrays=False):
-        import numpy as np
-        from ..tensor import Tensor
         if as_arrays:       # the user's backward works on Tensors: wrap the engine's arrays, unwrap its results
             grads = self.apply([None if g is None else Tensor._make(g) for g in grad_outputs])
             return [None if g is None else g._data for g in grads]
@@ -160,9 +160,6 @@ class Function(metaclass=_FunctionMeta):
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        import numpy as np
-        from ..ops.registry import edge_of
-        from ..tensor import Tensor
         node = _backward_class(cls)()
         is_tensor = [isinstance(a, Tensor) for a in args]
         node._arg_is_tensor = is_tensor

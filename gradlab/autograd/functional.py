@@ -1,10 +1,13 @@
 """jacobian, hessian, vjp, jvp, vhp and hvp, built from reverse-mode gradients (PyTorch's recipes)."""
 import numpy as np
 
+from .._tensor_core import Tensor
+from . import grad as autograd_grad   # (autograd/__init__.py defines grad before it imports this module)
+from .grad_mode import enable_grad, is_grad_enabled, set_grad_enabled
+
 
 def _as_tuple(inp, arg_name, fn_name):
     """(was it a tuple, the tuple of Tensors), with PyTorch's TypeError for anything else."""
-    from ..tensor import Tensor
     is_tuple = isinstance(inp, tuple)
     inp = inp if is_tuple else (inp,)
     for i, el in enumerate(inp):
@@ -38,7 +41,6 @@ def _validate_v(v, other, is_other_tuple):
 
 def _autograd_grad(outputs, inputs, grad_outputs=None, create_graph=False):
     """autograd.grad of the outputs that require grad (None for every input when none does)."""
-    from . import grad as autograd_grad
     grad_outputs = (None,) * len(outputs) if grad_outputs is None else grad_outputs
     pairs = [(o, g) for o, g in zip(outputs, grad_outputs) if o is not None and o.requires_grad]
     if not pairs:
@@ -78,9 +80,6 @@ def _single_scalar_output(func, inputs, fn_name):
 
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
     """J[i][j] has shape outputs[i].shape + inputs[j].shape (un-nested for single tensors)."""
-    from ..tensor import Tensor
-    from . import grad as autograd_grad
-    from .grad_mode import enable_grad
     is_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
     single_in = not is_tuple
     inputs = tuple(x.detach().requires_grad_(True) if not create_graph or not x.requires_grad else x for x in inputs)
@@ -123,7 +122,6 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
 
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"):
     """Second derivatives of a function returning a single-element tensor."""
-    from . import grad as autograd_grad
     is_tuple, inputs_t = _as_tuple(inputs, "inputs", "hessian")
     single_in = not is_tuple
 
@@ -132,7 +130,6 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, out
         if out.numel() != 1:
             raise RuntimeError("The Tensor returned by the function given to hessian should contain a single element")
         grads = autograd_grad(out.reshape(()), xs, create_graph=True, allow_unused=True)
-        from ..tensor import Tensor
         return tuple(g if g is not None else Tensor._make(np.zeros(x._data.shape, x._data.dtype)).requires_grad_()
                      for g, x in zip(grads, xs))
 
@@ -144,7 +141,6 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, out
 
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), v^T J): the vector-Jacobian product, as PyTorch's (non-strict) vjp."""
-    from .grad_mode import enable_grad, is_grad_enabled, set_grad_enabled
     with enable_grad():
         is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vjp")
         inputs = _grad_preprocess(inputs, create_graph, need_graph=True)
@@ -160,7 +156,6 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), J v): the Jacobian-vector product, by PyTorch's double-backward trick."""
     from ..creation import zeros_like
-    from .grad_mode import enable_grad
     with enable_grad():
         is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
         inputs = _grad_preprocess(inputs, create_graph, need_graph=True)
@@ -177,7 +172,6 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
 
 def _second_order(func, inputs, v, create_graph, fn_name, trick):
     from ..creation import zeros_like
-    from .grad_mode import enable_grad, is_grad_enabled, set_grad_enabled
     with enable_grad():
         is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", fn_name)
         inputs = _grad_preprocess(inputs, create_graph, need_graph=True)

@@ -3,6 +3,10 @@ import warnings
 
 import numpy as np
 
+from .._tensor_core import Tensor
+from . import grad as autograd_grad   # (autograd/__init__.py defines grad before it imports this module)
+from .grad_mode import enable_grad
+
 
 class GradcheckError(RuntimeError):
     pass
@@ -52,8 +56,6 @@ def _outputs(out):
 
 
 def _analytical_jacobian(outputs, inputs, j):
-    from . import grad as autograd_grad
-    from ..tensor import Tensor
     x = inputs[j]
     result = []
     for out in outputs:
@@ -77,7 +79,6 @@ def gradcheck(func, inputs, *, eps=1e-06, atol=1e-05, rtol=0.001, raise_exceptio
               check_batched_forward_grad=False, check_forward_ad=False, check_backward_ad=True,
               fast_mode=False, masked=None):
     """True when backward agrees with central finite differences for every output/input pair."""
-    from ..tensor import Tensor
     from ..display.printing import format_tensor
     inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     diff = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
@@ -119,8 +120,6 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-06, atol=1e-05, rto
                   check_batched_grad=False, check_fwd_over_rev=False, check_rev_over_rev=True, fast_mode=False,
                   masked=False):
     """gradcheck applied to the gradient function itself (second derivatives)."""
-    from ..tensor import Tensor
-    from . import grad as autograd_grad
     inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     diff = [x for x in inputs if isinstance(x, Tensor) and x.requires_grad]
     outs = _outputs(func(*inputs))
@@ -129,7 +128,6 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-06, atol=1e-05, rto
         grad_outputs = tuple(Tensor._make(rng.standard_normal(o._data.shape).astype(o._data.dtype)) for o in outs)
 
     def first_derivative(*xs):
-        from .grad_mode import enable_grad
         with enable_grad():         # gradcheck evaluates finite differences under no_grad
             ys = _outputs(func(*xs))
             dx = [x for x in xs if isinstance(x, Tensor) and x.requires_grad]

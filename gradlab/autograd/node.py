@@ -11,7 +11,9 @@ import weakref
 
 import numpy as np
 
-Tensor = None                   # bound by gradlab/tensor.py (imports run the other way)
+from .._dtype import from_numpy_dtype
+from .._tensor_core import Tensor
+
 _sequence = itertools.count()   # creation order: the engine runs the newest ready node first
 
 SECOND_BACKWARD_ERROR = (
@@ -95,7 +97,6 @@ class SavedTensor:
         else:
             t = self.tensor
             shape, dtype, producer = t._data.shape, t._data.dtype, t.grad_fn
-        from .._dtype import from_numpy_dtype
         clause = ""
         if producer is not None:
             name = producer.name()
@@ -375,3 +376,12 @@ def make_node_class(name, base=Node, module="builtins"):
     if name in _QUALIFIED_NAMES:
         cls.name = lambda self: f"torch::autograd::{name}"
     return cls
+
+
+def edge_of(t):
+    """Where a gradient for tensor `t` goes: its grad_fn, its AccumulateGrad node, or nowhere."""
+    if t.grad_fn is not None:
+        return (t.grad_fn, t._output_nr)
+    if t._requires_grad:
+        return (accumulator_of(t), 0)
+    return (None, 0)

@@ -7,6 +7,13 @@ node card also draws the node's neighbourhood (SVG when Graphviz's `dot` is inst
 """
 import html
 
+from ..autograd.node import AccumulateGrad, Node
+from ..tensor import Tensor
+from .printing import torch_dtype_name
+
+# The node card's drawing and Tensor.draw use gradlab.viz, the layer above this one: they import it
+# when first called, so that `import gradlab` never loads the drawing code.
+
 _CARD = ("display:inline-block;border:1px solid rgba(127,127,127,0.45);border-radius:6px;"
          "padding:4px 8px;font-size:12px;line-height:1.4")
 _BADGE = "display:inline-block;padding:0 6px;margin:0 4px 2px 0;border-radius:8px;background:rgba(127,127,127,0.15)"
@@ -57,10 +64,18 @@ def tensor_html(t):
     return "".join(parts)
 
 
+def slot_names(fn):
+    """The names of a node's inputs, one per next_functions entry, as its op row declares them
+    (`self`, `other`); `input i` where it declares none. (The card and viz's graph both show them.)"""
+    op = getattr(type(fn), "_op", None) or fn.__dict__.get("_op")
+    n = len(fn.next_functions)
+    names = list(getattr(op, "inputs", ()) or ())[:n]
+    return names + [f"input {i}" for i in range(len(names), n)]
+
+
 def _input_rows(node):
-    from ..viz.graph import _slot_names
     rows = []
-    for slot, (nxt, nr) in zip(_slot_names(node), node.next_functions):
+    for slot, (nxt, nr) in zip(slot_names(node), node.next_functions):
         if nxt is None:
             value = node.__dict__.get(slot)
             target = f"None (constant {value!r})" if isinstance(value, (int, float, bool)) else "None"
@@ -72,12 +87,10 @@ def _input_rows(node):
 
 
 def _is_accumulate(node):
-    from ..autograd.node import AccumulateGrad
     return isinstance(node, AccumulateGrad)
 
 
 def _saved_rows(node):
-    from ..display.printing import torch_dtype_name
     rows = []
     for slot, s in node.saved_tensors_info:
         data = s.data if s.is_output else s.tensor._data
@@ -138,8 +151,6 @@ def _draw(self, **options):
 
 def install():
     """Give Tensor and Node an HTML card for Jupyter, and Tensor a .draw() shortcut. Idempotent."""
-    from ..autograd.node import Node
-    from ..tensor import Tensor
     Tensor._repr_html_ = _safe(tensor_html)
     Node._repr_html_ = _safe(node_html)
     if getattr(Tensor, "draw", _draw) is _draw or not hasattr(Tensor, "draw"):

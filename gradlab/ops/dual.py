@@ -14,8 +14,10 @@ import math
 
 import numpy as np
 
-Tensor = None                   # bound by gradlab/tensor.py (imports run the other way)
-OPS = None                      # bound by ops/registry.py
+from .._dtype import from_numpy_dtype
+from .._tensor_core import Tensor
+from . import operands
+from .registry import OPS
 
 
 def _unary(numpy_fn, method):
@@ -132,10 +134,9 @@ def erf(x):
 def where(condition, a, b):
     """`a` where condition holds, else `b` (either may be a Python number)."""
     if isinstance(condition, Tensor) or isinstance(a, Tensor) or isinstance(b, Tensor):
-        from ..tensor import where as tensor_where
         if not isinstance(condition, Tensor):         # (a numpy mask: torch.where takes tensors only)
             condition = Tensor._make(np.asarray(condition, dtype=bool))
-        return tensor_where(condition, a, b)
+        return operands.where(condition, a, b)
     dtype = next((v.dtype for v in (a, b) if isinstance(v, (np.ndarray, np.generic))), None)
     out = np.where(condition, a, b)
     return out if dtype is None else out.astype(dtype, copy=False)
@@ -296,7 +297,6 @@ def clamp_min(x, low):
 def to_dtype(x, dtype):
     """x converted to a numpy dtype."""
     if isinstance(x, Tensor):
-        from .._dtype import from_numpy_dtype      # (Tensor.to takes torch dtypes only)
         return x.to(from_numpy_dtype(dtype))
     return x.astype(dtype)
 

@@ -20,17 +20,15 @@ import weakref
 
 import numpy as np
 
+from .._dtype import from_numpy_dtype
+from .._tensor_core import Tensor
 from ..autograd import grad_mode, node as _autograd_node
 from ..autograd.node import Node
+from .operands import _binary
 from .registry import OPS, edge_of
 
 _LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 _VIEW_OF_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
-
-
-Tensor = None                   # bound by gradlab/tensor.py (imports run the other way)
-_binary = None                  # tensor._binary, bound there too
-
 
 _INVALID_INDEX = "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got {})"
 _SEQUENCE_WARNING = (
@@ -476,7 +474,6 @@ def _record_adopted(t, result):
 
 
 def _kind_name(dtype):
-    from .._dtype import from_numpy_dtype
     return from_numpy_dtype(dtype)._legacy[:-len("Tensor")]
 
 
@@ -749,7 +746,6 @@ def _assigned_value(t, value):
         return value
     if isinstance(value, (numbers.Number, np.number, np.bool_)):
         return scalar_for(t, value, huge_ints=True)
-    from .._dtype import from_numpy_dtype
     raise TypeError(f"can't assign a {_type_name(value)} to a torch.{from_numpy_dtype(t._data.dtype)._legacy}")
 
 

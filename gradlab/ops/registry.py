@@ -35,14 +35,13 @@ import weakref
 import numpy as np
 
 from .._dtype import category, result_np_dtype
+from .._tensor_core import Tensor
 from ..autograd import grad_mode
 from ..autograd import node as _node
-from ..autograd.node import AsTensors, Node, SavedTensor, SavedValue, accumulator_of, make_node_class
-from . import dual
+from ..autograd.node import (AsTensors, Node, SavedTensor, SavedValue, accumulator_of, edge_of,  # noqa: F401
+                             make_node_class)
 
 OPS = {}
-dual.OPS = OPS                  # (ops/dual.py calls ops of the table; imports run the other way)
-Tensor = None                   # bound by gradlab/tensor.py (imports run the other way)
 _NODE_CLASSES = {}
 
 
@@ -379,15 +378,6 @@ def _as_array(out, dtype):
     return out
 
 
-def edge_of(t):
-    """Where a gradient for tensor `t` goes: its grad_fn, its AccumulateGrad node, or nowhere."""
-    if t.grad_fn is not None:
-        return (t.grad_fn, t._output_nr)
-    if t._requires_grad:
-        return (accumulator_of(t), 0)
-    return (None, 0)
-
-
 def sum_to_shape(g, meta):
     """Sum a gradient computed at the broadcast output shape back to an input's shape (and dtype).
 
@@ -412,3 +402,7 @@ def sum_to_shape(g, meta):
     if dual.data(g).dtype != dtype:
         g = dual.to_dtype(g, dtype)
     return g
+
+
+# ops/dual.py (the helpers formulas call on arrays or Tensors) calls ops of this table, so it comes after it
+from . import dual  # noqa: E402

@@ -6,10 +6,15 @@ numbers around, so every formula is another shape op.
 """
 import math
 
+import numbers
+
 import numpy as np
 
+from .. import _dtype
+from .._size import tp_name
+from .._tensor_core import Tensor, _wrap_dim
 from . import dual
-from .registry import op
+from .registry import OPS, op
 
 
 @op("view", "ViewBackward0", promote=False,
@@ -402,12 +407,74 @@ def unbind(self, dim):
 def _join_grads(grads, n):
     if isinstance(grads[0], np.ndarray):
         return np.concatenate(grads, axis=n.dim)
-    from ..tensor import cat
     return cat(grads, n.dim)
 
 
 def _stack_grads(grads, n):
     if isinstance(grads[0], np.ndarray):
         return np.stack(grads, axis=n.dim)
-    from ..tensor import stack
     return stack(grads, n.dim)
+
+
+# ---------------------------------------------------------------------------------------------------
+# gradlab.cat and gradlab.stack: PyTorch's argument checks, then the ops above
+
+def _tensor_list(name, tensors, dim):
+    """cat's and stack's arguments checked as PyTorch checks them (TypeErrors, not numpy's)."""
+    if not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+                        f"{tp_name(type(tensors))}")
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {tp_name(type(t))}")
+    if not isinstance(dim, numbers.Integral) or isinstance(dim, bool):
+        raise TypeError(f"{name}(): argument 'dim' (position 2) must be int, not {tp_name(type(dim))}")
+    return list(tensors)
+
+
+def cat(tensors, dim=0):
+    tensors = _tensor_list("cat", tensors, dim)
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if t._data.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+    # PyTorch's legacy rule: 1-d empty tensors are skipped, the dim is wrapped for the first other
+    # tensor, and any dim goes when all are skipped
+    parts = [t for t in tensors if not (t._data.ndim == 1 and t._data.shape[0] == 0)]
+    ref = parts[0] if parts else tensors[0]
+    d = _wrap_dim(dim, ref._data.ndim) if parts else 0
+    parts = parts or tensors
+    if len(parts) < len(tensors):     # the skipped empty tensors still take part in type promotion
+        dt = _dtype.result_np_dtype([(1, t._data.dtype) for t in tensors], [])
+        parts = [t if t._data.dtype == dt else t.to(_dtype.from_numpy_dtype(dt)) for t in parts]
+    for i, t in enumerate(tensors):
+        if t._data.ndim != ref._data.ndim and not (t._data.ndim == 1 and t._data.shape[0] == 0):
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {ref._data.ndim} and {t._data.ndim}")
+        for ax in range(ref._data.ndim):
+            if ax != d and t._data.ndim == ref._data.ndim and t._data.shape[ax] != ref._data.shape[ax]:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
+                                   f"{ref._data.shape[ax]} but got size {t._data.shape[ax]} for tensor number {i} in the list.")
+    if len(parts) > _MAX_CAT:     # more inputs than the op declares slots for: concatenate in groups
+        return cat([cat(parts[i:i + _MAX_CAT], d) for i in range(0, len(parts), _MAX_CAT)], d)
+    sizes = [t._data.shape[d] for t in parts]
+    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(int).tolist()
+    return OPS["cat"](*parts, dim=d, offsets=offsets, sizes=sizes)
+
+
+concat = concatenate = cat
+
+
+def stack(tensors, dim=0):
+    tensors = _tensor_list("stack", tensors, dim)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    _wrap_dim(dim, tensors[0]._data.ndim + 1)
+    for i, t in enumerate(tensors):
+        if t._data.shape != tensors[0]._data.shape:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got [{', '.join(map(str, tensors[0]._data.shape))}] "
+                               f"at entry 0 and [{', '.join(map(str, t._data.shape))}] at entry {i}")
+    d = _wrap_dim(dim, tensors[0]._data.ndim + 1)
+    if len(tensors) > _MAX_CAT:
+        return cat([t.unsqueeze(d) for t in tensors], d)
+    return OPS["stack"](*tensors, dim=d)

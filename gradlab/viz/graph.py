@@ -27,6 +27,7 @@ import numpy as np
 
 from ..autograd.node import AccumulateGrad, Node
 from ..display.printing import format_tensor
+from ..display.rich import slot_names as _slot_names
 from ..tensor import Tensor
 
 SMALL_TENSOR = 24          # tensors with at most this many elements are shown in full
@@ -172,13 +173,6 @@ def _names_by_object(names, tensor_cls):
 
 
 # --- the walk -------------------------------------------------------------------------------------
-def _slot_names(fn):
-    op = getattr(type(fn), "_op", None) or fn.__dict__.get("_op")
-    n = len(fn.next_functions)
-    names = list(getattr(op, "inputs", ()) or ())[:n]
-    return names + [f"input {i}" for i in range(len(names), n)]
-
-
 def _alive_output(fn, output_nr):
     """The tensor fn produced at output_nr, if it is alive and still has fn as its grad_fn."""
     for ref in fn._outputs:

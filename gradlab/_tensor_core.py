@@ -1,0 +1,123 @@
+"""The Tensor class itself: its storage (a numpy array) and the bookkeeping autograd reads.
+
+This module sits below autograd and the ops, so that they can import `Tensor` at the top, as
+PyTorch's C++ core defines `TensorBase` below its Python layer. Everything that needs a higher
+layer (operators, math, backward, hooks, printing) is written in `gradlab/tensor.py` and attached
+to this same class there, as PyTorch's `torch/_tensor.py` adds its Python methods to `TensorBase`.
+
+What every tensor carries (its slots):
+
+* `_data`: the numpy array (views share it with their base);
+* `_requires_grad`: set on leaves the user asked gradients for;
+* `grad_fn`, `_output_nr`: the node that made it and which of that node's outputs it is;
+* `_version_counter`: a one-item list, shared by views and `detach()`, bumped by in-place changes;
+* `_grad`, `_retains_grad`, `_hooks`, `_accumulator`: what backward fills or calls;
+* `_base`, `_views`: the tensor owning the storage, and the views that must follow its history.
+"""
+from . import _dtype
+from . import _device
+from ._size import Size
+
+_tuple_new = tuple.__new__     # Size of a numpy shape, without Size()'s checks of its items
+_new = object.__new__
+
+
+def _wrap_dim(dim, ndim):
+    """A dim in range(-ndim, ndim) (a 0-d tensor takes -1 and 0) as a non-negative index, or PyTorch's error."""
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim + n if dim < 0 else dim
+
+
+class Tensor:
+    __slots__ = ("_data", "_requires_grad", "grad_fn", "_output_nr", "_version_counter", "_grad",
+                 "_retains_grad", "_hooks", "_base", "_accumulator", "_views", "__weakref__",
+                 "_multi_output")      # (set only on outputs of unbind/split: read with getattr and a default)
+
+    def __new__(cls, *args, **kwargs):
+        return _new(cls)
+
+    @classmethod
+    def _make(cls, data, grad_fn=None, output_nr=0):
+        """Wrap a numpy array without copying (the hot path of every op). The one place that sets
+        a tensor's slots: written out here rather than calling _init, which would cost every op a call."""
+        t = _new(cls)
+        t._data = data
+        t._requires_grad = False
+        t.grad_fn = grad_fn
+        t._output_nr = output_nr
+        t._version_counter = [0]
+        t._grad = None
+        t._retains_grad = False
+        t._hooks = None
+        t._base = None
+        t._accumulator = None
+        t._views = None
+        return t
+
+    def _init(self, data):
+        """`Tensor(...)` and `Parameter(...)`, whose object Python has already made: the slots as
+        _make sets them."""
+        made = _plain_make(Tensor, data)
+        for name in _STATE:
+            setattr(self, name, getattr(made, name))
+
+    # --- plain accessors ------------------------------------------------------------------------
+    @property
+    def shape(self):
+        return _tuple_new(Size, self._data.shape)     # (a numpy shape needs none of Size()'s checks)
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    def dim(self):
+        return self._data.ndim
+
+    ndimension = dim
+
+    def numel(self):
+        return int(self._data.size)
+
+    nelement = numel
+
+    @property
+    def dtype(self):
+        return _dtype.from_numpy_dtype(self._data.dtype)
+
+    @property
+    def device(self):
+        return _device.CPU
+
+    @property
+    def is_cuda(self):
+        return False
+
+    def is_floating_point(self):
+        return self._data.dtype.kind == "f"
+
+    def is_complex(self):
+        return self._data.dtype.kind == "c"
+
+    def element_size(self):
+        return self._data.itemsize
+
+    @property
+    def output_nr(self):
+        return self._output_nr
+
+    @property
+    def _version(self):
+        return self._version_counter[0]
+
+    def _bump_version(self):
+        self._version_counter[0] += 1
+
+    @property
+    def is_leaf(self):
+        return self.grad_fn is None
+
+
+_plain_make = Tensor.__dict__["_make"].__func__       # (inference_mode swaps Tensor._make: tensor.py)
+_STATE = tuple(name for name in Tensor.__slots__ if name not in ("__weakref__", "_multi_output"))

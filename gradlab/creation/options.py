@@ -1,0 +1,103 @@
+"""What every factory checks first: `dtype=`, `device=`, `pin_memory=`, sizes, and the
+"invalid combination of arguments" message of a factory with several signatures.
+
+The factory modules beside this one (data, legacy, factories, ranges, sampling) import these
+checks from here and nothing from each other, except legacy.py, which reads data as data.py does
+(`torch.FloatTensor([1, 2])` converts like `torch.tensor([1, 2], dtype=torch.float32)`).
+"""
+import numpy as np
+
+from .. import _device, _dtype
+from ..tensor import _FLOAT_ONLY, Tensor, _argument_type_name, _size_args
+
+
+def _finish(data, requires_grad):
+    """A new leaf tensor around `data`; only floating and complex ones may require grad."""
+    t = Tensor._make(data)
+    if requires_grad:
+        if data.dtype.kind not in "fc":
+            raise RuntimeError(_FLOAT_ONLY)
+        t._requires_grad = True
+    return t
+
+
+def _np(dtype, default=np.float32):
+    return _dtype.to_numpy_dtype(dtype) if dtype is not None else np.dtype(default)
+
+
+# The signatures PyTorch lists when a factory with several of them gets an argument it refuses
+_OUT = "Tensor out = None, "
+_GEN = "torch.Generator generator, "
+_MEMORY = "torch.memory_format memory_format = None, "
+_LINSPACE = [f"{a} start, {b} end, int steps{{}}, *, {_OUT}" for a, b in
+             (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"), ("Number", "Number"))]
+_SIGNATURES = {
+    "rand": ["tuple of ints size, *, " + _GEN + _OUT, "tuple of ints size, *, " + _OUT],
+    "eye": ["int n, *, " + _OUT, "int n, int m, *, " + _OUT],
+    "arange": ["Number end, *, " + _OUT, "Number start, Number end, *, ",
+               "Number start, Number end, Number step = 1, *, " + _OUT],
+    "linspace": [s.format("") for s in _LINSPACE],
+    "logspace": [s.format(", float base = 10.0") for s in _LINSPACE],
+    "rand_like": ["Tensor input, *, " + _GEN + _MEMORY, "Tensor input, *, " + _MEMORY],
+    "randint": [f"{low}int high, tuple of ints size, *, {gen}{_OUT}" for low in ("", "int low, ")
+                for gen in (_GEN, "")],
+    "randint_like": [f"Tensor input, {high}, *, {gen}{_MEMORY}" for high in ("int low, int high", "Tensor high",
+                                                                             "int high") for gen in (_GEN, "")],
+}
+_SIGNATURES["randn"] = _SIGNATURES["rand"]
+_SIGNATURES["randn_like"] = _SIGNATURES["rand_like"]
+_OPTIONS = "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = " \
+           "False, bool requires_grad = False)"
+
+
+_NO_PINNED_MEMORY = ("pin_memory=True requires a CUDA or other accelerator backend; no pinned memory allocator is "
+                     "available on this system.")
+
+
+def _options(function, dtype, device, args=(), pin_memory=False, **given):
+    """A factory's dtype (as a numpy dtype, or None) after PyTorch's checks of `dtype=` and `device=`.
+
+    A factory with one signature names the wrong argument; one with several lists them all, with
+    the types it got (`args` and the keyword arguments `given` that differ from their default)."""
+    try:
+        np_dtype = _dtype.check_dtype_argument(dtype, function)
+        _device.check(device, function)
+        if pin_memory:
+            raise RuntimeError(_NO_PINNED_MEMORY)
+        return np_dtype
+    except TypeError:
+        if function not in _SIGNATURES:
+            raise
+    raise _combination_error(function, args, {"dtype": dtype, "device": device, **given})
+
+
+def _combination_error(function, args, given):
+    got = [_argument_type_name(a) for a in args] + [f"{k}={_argument_type_name(v)}" for k, v in
+                                                    reversed(given.items()) if v is not None and v is not False]
+    return TypeError(f"{function}() received an invalid combination of arguments - got ({', '.join(got)}), but "
+                     "expected one of:\n" + "".join(f" * ({s}{_OPTIONS}\n" for s in _SIGNATURES[function]))
+
+
+
+# c10's names of the dtypes in a TensorOptions message
+_OPTIONS_NAMES = {np.dtype(np.float32): "float", np.dtype(np.float64): "double", np.dtype(np.float16): "c10::Half",
+                  np.dtype(np.int64): "long int", np.dtype(np.int32): "int", np.dtype(np.int16): "short int",
+                  np.dtype(np.int8): "signed char", np.dtype(np.uint8): "unsigned char", np.dtype(np.bool_): "bool"}
+
+
+
+def _shape(size, factory=None):
+    """Sizes as a tuple, with PyTorch's error for a negative one (zeros words it its own way)."""
+    if factory and len(size) == 1 and isinstance(size[0], (bool, np.bool_)):
+        raise TypeError(f"{factory}(): argument 'size' (position 1) must be tuple of ints, not bool")
+    shape = _size_args(size)
+    if any(s < 0 for s in shape):
+        if factory == "zeros":
+            raise RuntimeError("zeros: Dimension size must be non-negative.")
+        raise RuntimeError(f"Trying to create tensor with negative dimension {next(s for s in shape if s < 0)}: "
+                           f"[{', '.join(map(str, shape))}]")
+    return shape
+
+
+def _not_implemented(kernel, np_dtype):
+    return NotImplementedError(f'"{kernel}" not implemented for \'{_dtype.from_numpy_dtype(np_dtype)._legacy[:-6]}\'')

@@ -1,0 +1,174 @@
+"""Random factories (rand, randn, randint, normal and their *_like forms) and the torch-level seed
+functions: tensors around the numbers of gradlab.random's generator, with PyTorch's checks."""
+import math
+import numbers
+import warnings
+
+import numpy as np
+
+from .. import random as _random
+from .._size import Size
+from ..tensor import Tensor, _argument_type_name
+from .options import _OPTIONS_NAMES, _combination_error, _finish, _not_implemented, _np, _options, _shape
+
+
+def _gen(generator):
+    return generator if generator is not None else _random.default_generator
+
+
+def _uniform(gen, shape, np_dtype):
+    """torch.rand's numbers for any floating or complex dtype (see Generator.uniform)."""
+    if np_dtype.kind not in "fc":
+        raise _not_implemented("check_uniform_bounds", np_dtype)
+    return gen.uniform(shape, np_dtype)
+
+
+def _normal(gen, shape, np_dtype):
+    """torch.randn's numbers for any floating or complex dtype (see Generator.normal)."""
+    if not math.prod(shape):                   # (no numbers to draw: no kernel, no dtype check)
+        return np.empty(shape, np_dtype)
+    if np_dtype.kind not in "fc":
+        raise _not_implemented("normal_kernel_cpu", np_dtype)
+    return gen.normal(shape, np_dtype)
+
+
+def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+         pin_memory=False):
+    """Uniform numbers in [0, 1), the same stream as PyTorch's CPU generator."""
+    _options("rand", dtype, device, size, requires_grad=requires_grad)
+    return _finish(_uniform(_gen(generator), _shape(size, "rand"), _np(dtype)), requires_grad)
+
+
+def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+          pin_memory=False):
+    """Standard normal numbers, the same stream as PyTorch's CPU generator."""
+    _options("randn", dtype, device, size, requires_grad=requires_grad)
+    return _finish(_normal(_gen(generator), _shape(size, "randn"), _np(dtype)), requires_grad)
+
+
+def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
+            requires_grad=False):
+    args = [a for a in (low, high, size) if a is not None]
+    np_dtype = _options("randint", dtype, device, args, requires_grad=requires_grad)
+    if size is None:                    # randint(high, size)
+        low, high, size = 0, low, high
+    if high is None:
+        raise TypeError("randint() missing required argument 'high'")
+    _check_randint_arguments(args, low, high, size)
+    target = np.dtype(np.int64) if np_dtype is None else np_dtype
+    _check_random_bounds(low, high, target)
+    data = _gen(generator).randint(low, high, _shape((tuple(size),)), np.int64)
+    return _finish(data.astype(target), requires_grad)
+
+
+def _integer(x):
+    return isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))
+
+
+def _check_randint_arguments(args, low, high, size):
+    """randint's argument types, refused in PyTorch's words."""
+    if len(args) == 3 and not (_integer(low) and _integer(high) and isinstance(size, (tuple, list, Size))):
+        raise _combination_error("randint", args, {})
+    if not _integer(high):
+        raise TypeError(f"randint(): argument 'high' (position {len(args) - 1}) must be int, not "
+                        f"{_argument_type_name(high)}")
+    if not isinstance(size, (tuple, list, Size)):
+        raise TypeError(f"randint(): argument 'size' (position 2) must be tuple of ints, not "
+                        f"{_argument_type_name(size)}")
+    for i, s in enumerate(size):
+        if not _integer(s):
+            raise TypeError(f"randint(): argument 'size' (position {len(args)}) must be tuple of ints, but found "
+                            f"element of type {_argument_type_name(s)} at pos {i}")
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+
+
+def _check_random_bounds(low, high, target):
+    """PyTorch's check that random integers in [low, high) fit the dtype."""
+    if target.kind == "c":
+        raise RuntimeError("check_random_bounds handles only integral, floating-point and boolean types")
+    if target.kind == "f":
+        digits = np.finfo(target).nmant + 1
+        lowest, highest = -2 ** digits, 2 ** digits
+    elif target.kind == "b":
+        lowest, highest = 0, 1
+    else:
+        info = np.iinfo(target)
+        lowest, highest = info.min, info.max
+    name = _OPTIONS_NAMES.get(target, target.name)
+    if target in (np.float32, np.float64):        # float and double only warn
+        for what, value, line in (("from", low, 110), ("to - 1", high - 1, 111)):
+            if not lowest <= value <= highest:
+                warnings.warn(f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations "
+                              f"{name} can support discrete uniform distribution only within this range. This "
+                              "warning will become an error in version 1.7 release, please fix the code in advance "
+                              "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+                              f"DistributionTemplates.h:{line}.)", UserWarning, stacklevel=3)
+        return
+    if low < lowest or low > highest:
+        raise RuntimeError(f"from is out of bounds for {name}")
+    if high - 1 < lowest or high - 1 > highest:
+        raise RuntimeError(f"to - 1 is out of bounds for {name}")
+
+
+def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    _options("rand_like", dtype, device, (input,), requires_grad=requires_grad)
+    return _finish(_uniform(_random.default_generator, input._data.shape, _np(dtype, input._data.dtype)),
+                   requires_grad)
+
+
+def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    _options("randn_like", dtype, device, (input,), requires_grad=requires_grad)
+    return _finish(_normal(_random.default_generator, input._data.shape, _np(dtype, input._data.dtype)),
+                   requires_grad)
+
+
+def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None, requires_grad=False,
+                 memory_format=None):
+    _options("randint_like", dtype, device, [a for a in (input, low, high) if a is not None],
+             requires_grad=requires_grad)
+    if high is None:
+        low, high = 0, low
+    target = _np(dtype, input._data.dtype)
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    _check_random_bounds(low, high, target)
+    data = _random.default_generator.randint(low, high, input._data.shape, np.int64)
+    return _finish(data.astype(target), requires_grad)
+
+
+def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
+           requires_grad=False):
+    _options("normal", dtype, device)
+    if isinstance(std, Tensor) and std._data.size and (std._data < 0).any():
+        raise RuntimeError("normal expects all elements of std >= 0.0")
+    if isinstance(std, numbers.Real) and std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        m = mean._data if isinstance(mean, Tensor) else mean
+        s = std._data if isinstance(std, Tensor) else std
+        shape = np.broadcast_shapes(np.shape(m), np.shape(s))
+        like = mean if isinstance(mean, Tensor) else std
+        z = _gen(generator).normal(shape, like._data.dtype)
+        return _finish((z * s + m).astype(like._data.dtype), requires_grad)
+    return _finish(_gen(generator).normal(tuple(size), _np(dtype), mean, std), requires_grad)
+
+
+def manual_seed(seed):
+    return _random.manual_seed(int(seed))
+
+
+def seed():
+    return _random.seed()
+
+
+def initial_seed():
+    return _random.initial_seed()
+
+
+def get_rng_state():
+    return Tensor._make(_random.get_rng_state())
+
+
+def set_rng_state(new_state):
+    _random.set_rng_state(_random.state_array(new_state))

@@ -1,0 +1,176 @@
+"""What a binary op takes as its second operand, as PyTorch's operators do: a Tensor, a Python
+number, a numpy scalar (read as the Python number it holds) or array-like data; shapes that do not
+broadcast get PyTorch's message. `Tensor.__add__` (tensor.py) and in-place ops (ops/indexing.py)
+both come here. Also the argument checks that give PyTorch's TypeError when no overload takes the
+arguments (`_check_arguments`), and `gradlab.where`, whose scalars on either side are operands too."""
+import numbers
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor_core import Tensor
+from . import registry as _registry
+from .registry import OPS
+
+_SCALARS = (bool, int, float, complex)
+
+
+def _as_tensor(x):
+    if isinstance(x, Tensor):
+        return x
+    # creation.py infers PyTorch's dtype from data; it is in the tensor layer, above the ops
+    from ..creation import tensor
+    return tensor(x)
+
+
+def broadcast_error(a_shape, b_shape):
+    n = max(len(a_shape), len(b_shape))
+    a = (1,) * (n - len(a_shape)) + tuple(a_shape)
+    b = (1,) * (n - len(b_shape)) + tuple(b_shape)
+    for i in range(n - 1, -1, -1):
+        if a[i] != b[i] and a[i] != 1 and b[i] != 1:
+            return RuntimeError(f"The size of tensor a ({a[i]}) must match the size of tensor b ({b[i]}) "
+                                f"at non-singleton dimension {i}")
+    return RuntimeError(f"shapes {a_shape} and {b_shape} cannot be broadcast")
+
+
+def _number(x):
+    """A numpy scalar as the Python number PyTorch takes it for (np.float64 is also a float, but
+    its type would escape the scalar rules). PyTorch reads np.bool_ as a float: int_tensor +
+    np.bool_(True) is float32."""
+    if isinstance(x, np.bool_):
+        return float(x)
+    return x.item() if isinstance(x, np.generic) else x
+
+
+def _check_int_scalar(x):
+    """A Python int beyond 64 bits: PyTorch's OverflowError (numpy's would name its own types)."""
+    if x.__class__ is int and not -2**63 <= x < 2**64:
+        raise OverflowError("int too big to convert" if x > 0 else "can't convert negative int to unsigned")
+
+
+def _binary(key, a, b, **params):
+    """a (a Tensor) op b (a Tensor, Python scalar, or array-like)."""
+    if not isinstance(b, Tensor):
+        if isinstance(b, np.generic):
+            b = _number(b)
+        elif isinstance(b, _SCALARS):
+            if b.__class__ is int:
+                _check_int_scalar(b)
+                if b >= 2**63 and a._data.dtype.kind == "b":       # (PyTorch reads it as a uint64)
+                    raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, attempted "
+                                       "to promote Bool and UInt64")
+        elif isinstance(b, (np.ndarray, list, tuple)):
+            b = _as_tensor(b)
+        else:
+            return NotImplemented
+    elif b._data.shape != a._data.shape:
+        try:
+            np.broadcast_shapes(a._data.shape, b._data.shape)
+        except ValueError:
+            raise broadcast_error(a._data.shape, b._data.shape) from None
+    return _registry.apply(OPS[key], (a, b), params)
+
+
+# --- argument checks: PyTorch's TypeErrors for what no overload takes ------------------------------
+
+def _py(x):
+    """A Python number from a numpy scalar or 0-d tensor, for scalar arguments."""
+    if isinstance(x, Tensor):
+        return x.item()
+    if isinstance(x, np.generic):
+        return x.item()
+    return x
+
+
+_ARG_KINDS = {"Tensor": lambda x: isinstance(x, Tensor),
+              "Number": lambda x: isinstance(x, (numbers.Number, np.number, np.bool_)) and not isinstance(x, Tensor),
+              "int": lambda x: isinstance(x, numbers.Integral) and not isinstance(x, (bool, Tensor))}
+
+
+def _check_arguments(name, args, overloads, keywords=None):
+    """PyTorch's TypeError when no overload takes these arguments: each overload is a tuple of
+    parameters like "Tensor min = None" (a None argument fits a "= None" parameter; "*" starts the
+    keyword-only ones). `keywords`: the names the arguments were passed by."""
+    def fits(x, param):
+        return (x is None and param.endswith("= None")) or _ARG_KINDS[param.split()[0]](x)
+
+    def positional(params):
+        return params[:params.index("*")] if "*" in params else params
+    given = list(enumerate(args))
+    while given and given[-1][1] is None and all(len(positional(p)) > given[-1][0] and positional(p)[given[-1][0]]
+                                                  .endswith("= None") for p in overloads):
+        given.pop()                                  # (defaults left out are not shown)
+    n = len(given)
+    if any(len(positional(p)) >= n and all(fits(x, p[i]) for i, x in given) and
+           all(q.endswith("= None") for q in positional(p)[n:]) for p in overloads):
+        return
+    if keywords is not None:
+        given = [(i, x) for i, x in given if x is not None]
+        got = "".join(f"{keywords[i]}={_type_name(x)}, " for i, x in given)
+        lines = [f" * ({', '.join(params)})" for params in overloads]
+    else:
+        got = ", ".join(_type_name(x) for _, x in given)
+        lines = []
+        for params in overloads:
+            lines.append(f" * ({', '.join(params)})")
+            pos = positional(params)
+            if "*" in params or len(pos) < n or not all(q.endswith("= None") for q in pos[n:]):
+                continue                             # (PyTorch gives no reasons for these)
+            # PyTorch marks !x! what does not fit, and anything given for a Number
+            marks = ", ".join(f"!{_described(x)}!" if pos[i].startswith("Number") or not fits(x, pos[i])
+                              else _described(x) for i, x in given)
+            lines.append(f"      didn't match because some of the arguments have invalid types: ({marks})")
+    raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+                    + "\n".join(lines) + "\n")
+
+
+def _type_name(x):
+    """A type as PyTorch's argument errors name it: `list`, `numpy.ndarray`."""
+    t = type(x)
+    is_class_statement = t.__flags__ & (1 << 9)      # Python classes print without their module
+    return t.__name__ if t.__module__ == "builtins" or is_class_statement else f"{t.__module__}.{t.__name__}"
+
+
+def _described(x):
+    """A wrong argument described in PyTorch's words: `list of [int, int]`."""
+    if isinstance(x, list):
+        return f"list of [{', '.join(_type_name(e) for e in x)}]"
+    if isinstance(x, tuple):
+        return f"tuple of ({', '.join(_type_name(e) for e in x)})"
+    return _type_name(x)
+
+
+def _kind(t):
+    """A dtype as PyTorch's kernels name it: Float, Long, Bool."""
+    return _dtype.from_numpy_dtype(t._data.dtype)._legacy[:-len("Tensor")]
+
+
+def where(condition, input=None, other=None, *, self=None):
+    """`where(cond, a, b)`: a where cond is True, else b. Scalars on either side are constants.
+    `self=` is PyTorch's keyword for a Number in input's place (where(c, self=1.5, other=x))."""
+    if self is not None:
+        if input is not None or isinstance(self, Tensor):
+            raise TypeError("where(): self= takes a Number")    # (the argument parser words PyTorch's error)
+        input = _py(self)           # (a Number: np.float64(1.5) counts as a Python float, as in PyTorch)
+    given = (condition,) + tuple(a for a in (input, other) if a is not None)
+    _check_arguments("where", given, [("Tensor condition",),
+                                      ("Tensor condition", "Tensor input", "Tensor other", "*", "Tensor out = None"),
+                                      ("Tensor condition", "Number self", "Tensor other"),
+                                      ("Tensor condition", "Tensor input", "Number other"),
+                                      ("Tensor condition", "Number self", "Number other")])
+    if condition._data.dtype != np.bool_:
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+                           f"{_kind(condition)}")
+    cond = condition._data
+    if input is None:
+        return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(cond))
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        input = _as_tensor(input)
+    args = [input if isinstance(input, Tensor) else _py(input), other if isinstance(other, Tensor) else _py(other)]
+    shapes = [np.shape(a._data) if isinstance(a, Tensor) else () for a in args] + [cond.shape]
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise broadcast_error(shapes[0], shapes[1]) from None
+    return OPS["where"](*args, condition=cond)
