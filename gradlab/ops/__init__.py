@@ -4,7 +4,8 @@ import warnings
 import numpy as np
 
 from . import registry  # noqa: F401
-from . import elementwise, reduction, shape, linalg, nn, indexing  # noqa: F401
+from . import arithmetic, unary, activation, compare, conversion, elementwise  # noqa: F401
+from . import reduction, shape, linalg, nn, inplace, indexing  # noqa: F401
 from .registry import OPS  # noqa: F401
 
 # numpy warns on overflow or division by zero (exp(1000) -> inf, 1/0 -> inf); PyTorch does not.

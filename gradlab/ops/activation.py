@@ -1,0 +1,289 @@
+"""Activation ops: tanh, sigmoid, relu, leaky_relu, gelu, softplus, silu, elu, and their
+*_backward ops (PyTorch's Activation.cpp): each gradient is an op of its own, as in PyTorch, so
+that a graph of the gradient records its *BackwardBackward0 node.
+
+Each block is the forward (numpy) and one gradient formula per input, with PyTorch's node name.
+"""
+import functools
+import math
+
+import numpy as np
+
+from . import dual
+from .compare import keep_max
+from .registry import op
+from .unary import _exp, _expm1, _log1p, _tanh
+
+_F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+
+
+@op("tanh", "TanhBackward0", saves=("result",), float_result=True,
+    self=lambda g, n: dual.call("tanh_backward", g, n.result))
+def tanh(self):
+    return _tanh(self)
+
+
+def _one_minus_square(y):
+    """1 - y * y rounded once, as PyTorch's kernel computes it (a fused multiply-add): float32 and
+    float16 through float64 (which holds the product exactly), float64 with the product split in
+    two exact halves (Dekker's), so that only the last step rounds."""
+    if y.ndim == 0:                            # (numpy gives scalars for 0-d: no out=)
+        return _one_minus_square(y.reshape(1)).reshape(())
+    if y.dtype == _F32 or y.dtype == _F16:
+        t = np.square(y, dtype=_F64)
+        np.subtract(1, t, out=t)
+        return t.astype(_F32)
+    if y.dtype != _F64:
+        return 1 - y * y
+    # (in place where it can: ~5x numpy's plain 1 - y * y, where that is one op)
+    hi = np.multiply(y, 134217729.0)           # 2**27 + 1: splits y into hi + lo of 26 bits each
+    hi -= np.subtract(hi, y)
+    lo = np.subtract(y, hi)
+    p = np.square(y)
+    e = np.square(hi)
+    e -= p
+    hi *= lo
+    hi *= 2
+    e += hi
+    np.square(lo, out=lo)
+    e += lo                                    # y * y == p + e exactly
+    s = np.subtract(1, p)
+    b = np.subtract(s, 1)
+    t = np.subtract(s, b)
+    np.subtract(1, t, out=t)
+    np.negative(p, out=p)
+    p -= b
+    t += p                                     # 1 - (y * y rounded) == s + t exactly
+    t -= e
+    s += t
+    return s
+
+
+@op("tanh_backward", "TanhBackwardBackward0", ("grad_output", "output"), saves=("grad_output", "output"),
+    grad_output=lambda g, n: dual.call("tanh_backward", g, n.output),
+    output=lambda g, n: g * (-2 * n.output * n.grad_output))
+def tanh_backward(grad_output, output):
+    """tanh's gradient, grad_output * (1 - output**2): an op of its own (as in PyTorch), so that a
+    graph of the gradient records TanhBackwardBackward0. float16 is computed in float32."""
+    if output.dtype == _F16:
+        return (grad_output.astype(_F32) * _one_minus_square(output)).astype(_F16)
+    out = _one_minus_square(output)
+    if out.shape == np.shape(grad_output) and out.dtype == grad_output.dtype:
+        out *= grad_output
+        return out
+    return grad_output * out
+
+
+@op("sigmoid", "SigmoidBackward0", saves=("result",), float_result=True,
+    self=lambda g, n: dual.call("sigmoid_backward", g, n.result))
+def sigmoid(self):
+    return dual.sigmoid(self)
+
+
+@op("sigmoid_backward", "SigmoidBackwardBackward0", ("grad_output", "output"),
+    saves={"grad_output": ("output",), "output": ("grad_output", "output")},
+    grad_output=lambda g, n: dual.call("sigmoid_backward", g, n.output),
+    output=lambda g, n: g * n.grad_output * (-2 * n.output + 1))
+def sigmoid_backward(grad_output, output):
+    """sigmoid's gradient, grad_output * (1 - output) * output: an op of its own (as in PyTorch), so
+    that a graph of the gradient records SigmoidBackwardBackward0. (float16 rounds at each step, as
+    PyTorch's half kernel does.)"""
+    return grad_output * (1 - output) * output
+
+
+@op("relu", "ReluBackward0", saves=("result",),
+    self=lambda g, n: dual.threshold_backward(g, n.result, 0))
+def relu(self):
+    if self.dtype.kind == "b":
+        raise RuntimeError("Boolean inputs not supported for relu")
+    return keep_max(self, 0).astype(self.dtype, copy=False)
+
+
+@op("threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"), saves={"grad_output": ("self",)},
+    grad_output=lambda g, n: dual.threshold_backward(g, n.self, n.threshold),
+    self=lambda g, n: dual.like(g, np.zeros_like(dual.data(g))))
+def threshold_backward(grad_output, self, threshold):
+    """relu's gradient, grad_output where self > threshold: an op of its own (as in PyTorch), so that
+    a graph of the gradient still depends on self (its derivative there is zero)."""
+    return dual.zero_where(self <= threshold, grad_output)
+
+
+# --- nn activations -----------------------------------------------------------------------------
+
+def _activation_in_float32(forward):
+    """PyTorch computes float16 activations in float32 and rounds the result once."""
+    @functools.wraps(forward)
+    def float16_in_float32(self, *args, **params):
+        if self.dtype == _F16:
+            return forward(self.astype(_F32), *args, **params).astype(_F16)
+        return forward(self, *args, **params)
+    return float16_in_float32
+
+
+@op("leaky_relu", "LeakyReluBackward0", saves=("self",),
+    self=lambda g, n: dual.call("leaky_relu_backward", g, n.self, negative_slope=n.negative_slope))
+@_activation_in_float32
+def leaky_relu(self, negative_slope=0.01):
+    return np.where(self > 0, self, self * np.asarray(negative_slope, self.dtype))
+
+
+@op("leaky_relu_backward", "LeakyReluBackwardBackward0", ("grad_output", "self"), saves=("self",),
+    grad_output=lambda g, n: dual.call("leaky_relu_backward", g, n.self, negative_slope=n.negative_slope),
+    self=lambda g, n: dual.like(g, np.zeros_like(dual.data(g))))
+def leaky_relu_backward(grad_output, self, negative_slope):
+    """leaky_relu's gradient: an op of its own (as in PyTorch), so that with create_graph the
+    gradient still depends on self, as relu's threshold_backward. (Not mask * slope: 0.2 would round.)"""
+    return dual.where(self > 0, grad_output, grad_output * negative_slope)
+
+
+@op("gelu", "GeluBackward0", saves=("self",), float_result=True,
+    self=lambda g, n: dual.call("gelu_backward", g, n.self, approximate="none"))
+@_activation_in_float32
+def gelu(self):
+    # PyTorch's formula, in the tensor's dtype: its 1 + erf(...) loses the far left tail (gelu(-5.5) is
+    # -1.6391e-07 in float32, where the exact value is -1.0444e-07)
+    return self * 0.5 * (1 + dual.erf(self * math.sqrt(0.5)))
+
+
+_SQRT1_2, _2_SQRTPI = 0.7071067811865476, 1.1283791670955126        # C's M_SQRT1_2, M_2_SQRTPI
+_GELU_PDF = _2_SQRTPI * _SQRT1_2 * 0.5                              # 1 / sqrt(2 pi), as torch rounds it
+_GELU_TANH_BETA = 1.4142135623730951 * _2_SQRTPI * 0.5              # sqrt(2 / pi)
+_GELU_TANH_KAPPA = 0.044715
+
+
+@op("gelu_backward", "GeluBackwardBackward0", ("grad_output", "self"),
+    saves={"grad_output": ("self",), "self": ("grad_output", "self")},
+    grad_output=lambda g, n: dual.call("gelu_backward", g, n.self, approximate=n.approximate),
+    self=lambda g, n: _gelu_double_backward(g, n.grad_output, n.self, n.approximate))
+def gelu_backward(grad_output, self, approximate):
+    """gelu's gradient (both approximations): an op of its own (as in PyTorch), so that a graph of the
+    gradient records GeluBackwardBackward0. PyTorch's kernel, step by step in the dtype (float16 in
+    float32, rounded once)."""
+    kernel = _gelu_backward_tanh if approximate == "tanh" else _gelu_backward_none
+    with np.errstate(over="ignore", invalid="ignore"):
+        return dual.fused(kernel, grad_output, self)
+
+
+def _gelu_backward_none(dy, x):
+    t = x.dtype.type
+    cdf = t(0.5) * (1 + dual.erf(x * t(_SQRT1_2)))
+    pdf = t(_GELU_PDF) * _exp(x * x * t(-0.5))
+    return dy * (cdf + x * pdf)
+
+
+def _gelu_backward_tanh(dy, x):
+    t = x.dtype.type
+    beta, kappa = t(_GELU_TANH_BETA), t(_GELU_TANH_KAPPA)
+    x_sq = x * x
+    inner = beta * _fma(kappa, x_sq * x, x)
+    tanh_inner = _tanh(inner)
+    left = t(0.5) * x
+    left_derivative = t(0.5) * (1 + tanh_inner)
+    tanh_derivative = _one_minus_square(tanh_inner)
+    inner_derivative = beta * _fma(t(3) * kappa, x_sq, t(1))
+    return dy * _fma(left * tanh_derivative, inner_derivative, left_derivative)
+
+
+def _fma(a, b, c):
+    """a * b + c rounded once, as the compiled kernel's fused multiply-add: float32 through float64
+    (which holds the product exactly); float64 as two steps (numpy has no fma)."""
+    if getattr(c, "dtype", getattr(a, "dtype", None)) == _F32 or getattr(a, "dtype", None) == _F32:
+        return (np.multiply(a, b, dtype=_F64) + c).astype(_F32)
+    return a * b + c
+
+
+def _gelu_double_backward(ggI, gO, x, approximate):
+    """PyTorch's gelu_double_backward: gelu''(x) * ggI * gO, in ops of the table (differentiable)."""
+    if approximate == "tanh":
+        beta, kappa = _GELU_TANH_BETA, _GELU_TANH_KAPPA
+        inner = dual.scale(x + dual.scale(x * x * x, kappa), beta)
+        tanh_inner = dual.tanh(inner)
+        sech_inner = 1 / dual.cosh(inner)
+        f = dual.scale(x, 0.5)
+        g = 1 - tanh_inner * tanh_inner
+        h = dual.scale(1 + dual.scale(x, 3 * kappa) * x, beta)
+        f_prime_gh = dual.scale(g, 0.5) * h
+        g_prime = (2 * sech_inner) * (-sech_inner * tanh_inner) * h
+        g_prime_fh = f * h * g_prime
+        h_prime = dual.scale(dual.scale(x, 6 * kappa), beta)
+        h_prime_fg = f * g * h_prime
+        return ggI * gO * (2 * f_prime_gh + g_prime_fh + h_prime_fg)
+    x_sq = x * x
+    pdf = dual.scale(dual.exp(dual.scale(x_sq, -0.5)), _GELU_PDF)
+    return ggI * gO * (2 * pdf - x_sq * pdf)
+
+
+@op("softplus", "SoftplusBackward0", saves=("self",), float_result=True,
+    self=lambda g, n: dual.call("softplus_backward", g, n.self, beta=n.beta, threshold=n.threshold))
+@_activation_in_float32
+def softplus(self, beta=1.0, threshold=20.0):
+    z = self * beta
+    return np.where(z > threshold, self, _log1p(_exp(z)) / beta).astype(self.dtype, copy=False)
+
+
+@op("softplus_backward", "SoftplusBackwardBackward0", ("grad_output", "self"),
+    saves={"grad_output": ("self",), "self": ("grad_output", "self")},
+    grad_output=lambda g, n: dual.call("softplus_backward", g, n.self, beta=n.beta, threshold=n.threshold),
+    self=lambda g, n: _softplus_double_backward(g * n.grad_output, n.self, n.beta, n.threshold))
+def softplus_backward(grad_output, self, beta, threshold):
+    """softplus's gradient: grad_output where self * beta > threshold (the forward is linear there),
+    else grad_output * z / (z + 1) with z = exp(self * beta). An op of its own, as in PyTorch."""
+    def kernel(a, b):
+        t = b.dtype.type
+        x = b * t(beta)
+        z = _exp(x)
+        return np.where(x > t(threshold), a, a * z / (z + 1))
+    with np.errstate(over="ignore", invalid="ignore"):
+        return dual.fused(kernel, grad_output, self)
+
+
+def _softplus_double_backward(grad, x, beta, threshold):
+    """PyTorch's softplus_double_backward: sigmoid_backward(grad, sigmoid(x * beta)) below the threshold."""
+    x = dual.scale(x, beta)
+    below = dual.like(grad, (dual.data(x) < threshold).astype(dual.data(grad).dtype))
+    return dual.scale(dual.call("sigmoid_backward", grad, dual.sigmoid(x)) * below, beta)
+
+
+def _silu_backward(g, x):
+    # PyTorch's formula (its infinitely_differentiable_silu_backward with create_graph)
+    s = dual.sigmoid(x)
+    return g * s * (1 + x * (1 - s))
+
+
+@op("silu", "SiluBackward0", saves=("self",), float_result=True,
+    self=lambda g, n: dual.fused(_silu_backward, g, n.self))     # (plain backward: one float16 rounding)
+@_activation_in_float32
+def silu(self):
+    return (self / (1 + _exp(-self))).astype(self.dtype, copy=False)
+
+
+@op("elu", "EluBackward0", saves=("self",), float_result=True,
+    self=lambda g, n: dual.call("elu_backward", g, n.self, alpha=n.alpha, is_result=False))
+@_activation_in_float32
+def elu(self, alpha=1.0):
+    return np.where(self <= 0, _expm1(self) * alpha, self).astype(self.dtype, copy=False)     # (-0. stays -0.)
+
+
+@op("elu_backward", "EluBackwardBackward0", ("grad_output", "self_or_result"),
+    saves={"grad_output": ("self_or_result",), "self_or_result": ("grad_output", "self_or_result")},
+    grad_output=lambda g, n: dual.call("elu_backward", g, n.self_or_result, alpha=n.alpha, is_result=n.is_result),
+    self_or_result=lambda g, n: _elu_double_backward(g, n.grad_output, n.self_or_result, n.alpha, n.is_result))
+def elu_backward(grad_output, self_or_result, alpha, is_result):
+    """elu's gradient from its input (elu) or its result (elu_, is_result): an op of its own, as in
+    PyTorch. Its kernel: grad_output where self_or_result > 0 (nan too), else grad_output * alpha *
+    exp(self), or grad_output * (result + alpha); float16 in float32, rounded once."""
+    def kernel(a, b):
+        t = b.dtype.type
+        negative = a * (b + t(alpha)) if is_result else a * t(alpha) * _exp(b)
+        return np.where(b <= 0, negative, a)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return dual.fused(kernel, grad_output, self_or_result)
+
+
+def _elu_double_backward(grad, grad_output, self_or_result, alpha, is_result):
+    """PyTorch's elu_double_backward: nonzero only where self_or_result < 0."""
+    negative = dual.like(grad, (dual.data(self_or_result) < 0).astype(dual.data(grad).dtype))
+    scaled = grad * grad_output
+    if not is_result:
+        scaled = dual.call("elu_backward", scaled, self_or_result, alpha=alpha, is_result=False)
+    return scaled * negative

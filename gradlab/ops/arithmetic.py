@@ -1,0 +1,353 @@
+"""Arithmetic ops: add, sub, rsub, mul, div, neg, reciprocal, powers, remainder, fmod, lerp
+(PyTorch's BinaryOps.cpp, Pow.cpp, Lerp.cpp), with their dtype rules.
+
+Each block is the forward (numpy) and one gradient formula per input (operators and ops/dual.py
+functions, so it runs on arrays and on Tensors), with the grad_fn name PyTorch gives the node.
+Inputs are named as in PyTorch: `self`, `other`.
+"""
+import math
+
+import numpy as np
+
+from . import dual
+from .registry import op
+
+# --- arithmetic ---------------------------------------------------------------------------------
+
+def _scaled(other, alpha):
+    """other * alpha in the forward of add/sub; an int alpha wraps into an integer dtype, as PyTorch's
+    integer scalars do (numpy 2 raises OverflowError for uint8 * -1)."""
+    if alpha.__class__ is int and np.result_type(other).kind in "iu":
+        alpha = np.asarray(alpha).astype(np.result_type(other))
+    return np.multiply(other, alpha)
+
+
+_F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+
+
+def _alpha(n):
+    """The `alpha` of add/sub/rsub (a parameter only when the caller passed one)."""
+    return getattr(n, "alpha", 1)
+
+
+
+@op("add", "AddBackward0", ("self", "other"),
+    self=lambda g, n: g,
+    other=lambda g, n: g if _alpha(n) == 1 else g * _alpha(n))
+def add(self, other, alpha=1):
+    return np.add(self, other) if alpha == 1 else np.add(self, _scaled(other, alpha))
+
+
+@op("sub", "SubBackward0", ("self", "other"),
+    self=lambda g, n: g,
+    other=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
+def sub(self, other, alpha=1):
+    return np.subtract(self, other) if alpha == 1 else np.subtract(self, _scaled(other, alpha))
+
+
+@op("rsub_tensor", "RsubBackward0", ("self", "other"),
+    self=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n),
+    other=lambda g, n: g)
+def rsub_tensor(self, other, alpha=1):
+    """`other - self` for a Tensor `other` (x.__rsub__(y), torch.rsub(x, y))."""
+    return np.subtract(other, self if alpha == 1 else _scaled(self, alpha))
+
+
+@op("rsub", "RsubBackward1", ("self",),
+    self=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
+def rsub(self, other, alpha=1):
+    """`other - self` for a Python scalar `other` (what `2 - x` calls)."""
+    return np.subtract(other, self if alpha == 1 else _scaled(self, alpha))
+
+
+@op("mul", "MulBackward0", ("self", "other"), saves={"self": ("other",), "other": ("self",)},
+    self=lambda g, n: g * n.other,
+    other=lambda g, n: g * n.self)
+def mul(self, other):
+    if (other.__class__ is float or other.__class__ is int) and self.dtype == _F16:
+        return _in_float32(np.multiply, self, other)
+    return np.multiply(self, other)
+
+
+def _in_float32(ufunc, x, number):
+    """float16 times (or over) a Python number, as PyTorch computes it: in float32, with the number in
+    float32 (numpy would round the number to float16 first: 0.1, 2049)."""
+    return ufunc(x.astype(_F32), np.float32(number)).astype(_F16)
+
+
+@op("div", "DivBackward0", ("self", "other"), saves={"self": ("other",), "other": ("self", "other")}, float_result=True,
+    self=lambda g, n: g / n.other,
+    other=lambda g, n: -g * (n.self / n.other / n.other))     # (torch's div_tensor_other_backward: its rounding)
+def div(self, other):
+    if (other.__class__ is float or other.__class__ is int) and self.dtype == _F16:
+        return _in_float32(np.true_divide, self, other)
+    return np.true_divide(self, other)
+
+
+@op("div_rounding", "DivBackward2", ("self", "other"), saves={"self": ("other",), "other": ("self", "other")},
+    # (saves: what PyTorch's DivBackward2 keeps, so it is spent after a backward)
+    self=lambda g, n: g / n.other if n.rounding_mode is None else g * 0,
+    other=lambda g, n: -g * n.self / (n.other * n.other) if n.rounding_mode is None else g * 0)
+def div_rounding(self, other, rounding_mode):
+    """x.div(y, rounding_mode="trunc" or "floor"): piecewise constant, so its gradients are zero.
+    An explicit rounding_mode=None is true division, recorded under this name too (as PyTorch does)."""
+    if rounding_mode is None:
+        return div.forward(self, other)
+    if rounding_mode == "trunc":
+        return trunc_divide_arrays(self, other)
+    return floor_divide_arrays(self, other)
+
+
+@op("neg", "NegBackward0",
+    self=lambda g, n: -g)
+def neg(self):
+    if self.dtype.kind == "b":
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                           "invert a mask, use the `~` or `logical_not()` operator instead.")
+    return np.negative(self)
+
+
+@op("reciprocal", "ReciprocalBackward0", saves=("result",), float_result=True,
+    self=lambda g, n: -g * (n.result * n.result))        # (PyTorch's order: it rounds the same in float16)
+def reciprocal(self):
+    return np.reciprocal(self)
+
+
+# --- powers -------------------------------------------------------------------------------------
+
+def _power_rounded(base, exponent, dtype):
+    """np.power in float64, rounded to float32 (see dual.rounded). A number (base or exponent) is
+    first rounded to the tensor's dtype, as PyTorch does."""
+    if dtype == _F32 or dtype == _F16:
+        if not isinstance(base, np.ndarray):
+            base = dtype.type(base)
+        if not isinstance(exponent, np.ndarray):
+            exponent = dtype.type(exponent)
+        out = np.power(base, exponent, dtype=_F64).astype(_F32)
+        return out if dtype == _F32 else out.astype(_F16)
+    return np.power(base, exponent)
+
+
+def _float_power(x, e):
+    """x ** e for a float array x and a number e, as PyTorch computes it: its common exponents by
+    multiplication or square root, the others correctly rounded (numpy's float32 power is not)."""
+    if x.dtype == _F16:      # PyTorch computes float16 powers in float32 (of a float16 exponent)
+        return _float_power(x.astype(_F32), float(np.float16(e))).astype(_F16)
+    if e == 2:
+        return x * x
+    if e == 3:
+        return x * x * x
+    if e == 0.5:
+        return np.sqrt(x)
+    if e == -0.5:
+        return dual.rsqrt(x)
+    if e == -1:
+        return 1 / x
+    if e == -2:
+        return 1 / (x * x)
+    return _power_rounded(x, e, x.dtype)
+
+
+def _int_power(base, exponent):
+    """base ** exponent on integers, as PyTorch: a negative exponent gives 1 / base**-exponent
+    truncated to an integer (1 for base 1, +-1 for base -1, else 0), where numpy raises."""
+    negative = exponent < 0
+    if not np.any(negative):
+        return np.power(base, exponent)
+    out = np.power(base, np.where(negative, 0, exponent))
+    inverse = np.where(base == 1, 1, np.where(base == -1, 1 - 2 * (exponent % 2 != 0), 0))
+    return np.where(negative, inverse, out).astype(out.dtype, copy=False)
+
+
+def power(base, exponent):
+    """`base ** exponent` on numpy arrays (either may be a number), with PyTorch's rules."""
+    dtype = np.result_type(base, exponent)
+    if dtype.kind in "iu":
+        return _int_power(base, exponent)
+    if dtype.kind == "b":
+        if isinstance(exponent, np.ndarray):
+            raise NotImplementedError('"pow" not implemented for \'Bool\'')
+        return base if exponent else np.ones_like(base)          # bool_tensor ** True
+    if not isinstance(exponent, np.ndarray):
+        return _float_power(base, exponent)
+    return _power_rounded(base, exponent, dtype)
+
+
+def _pow_scalar_grad(g, n):
+    # PyTorch: zero for exponent 0, else grad * (exponent * self ** (exponent - 1)); an exponent False
+    # is not 0 to its test (x ** False: 0 * x ** -1, nan at 0)
+    if n.exponent == 0 and n.exponent.__class__ is not bool:
+        return g * 0
+    e = n.exponent
+    return g * dual.scale(_pow_of(n.self, e - 1), e)
+
+
+def _pow_of(x, e):
+    """x ** e as the forward computes it (on arrays numpy's own float32 power is not correctly rounded)."""
+    return x ** e if isinstance(x, dual.Tensor) or isinstance(e, dual.Tensor) else power(x, e)
+
+
+@op("pow_scalar", "PowBackward0", ("self",), saves=("self",),
+    self=_pow_scalar_grad)
+def pow_scalar(self, exponent):
+    return power(self, exponent)
+
+
+_BOOL_SUBTRACTION = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+                     "invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def _pow_self_grad(g, n):
+    # zero where the exponent is 0 (not 0 * inf = nan at self == 0), as PyTorch
+    if dual.data(n.exponent).dtype.kind == "b":      # (PyTorch's formula computes exponent - 1)
+        raise RuntimeError(_BOOL_SUBTRACTION)
+    return dual.where(n.exponent == 0, 0.0, g * (n.exponent * _pow_of(n.self, n.exponent - 1)))
+
+
+def _log_of(x, like):
+    """log(x), computed in the result's dtype (an integer base of a float power)."""
+    if dual.data(x).dtype != dual.data(like).dtype:
+        x = dual.to_dtype(x, dual.data(like).dtype)
+    return dual.log(x)
+
+
+def _pow_exponent_grad(g, n):
+    # d(a**b)/db = a**b * log(a); PyTorch takes it as 0 where a == 0 and b >= 0 (0 ** b is flat there)
+    return g * dual.where((n.self == 0) & (n.exponent >= 0), 0.0, n.result * _log_of(n.self, n.result))
+
+
+@op("pow", "PowBackward1", ("self", "exponent"), saves=("self", "exponent", "result"),
+    self=_pow_self_grad,
+    exponent=_pow_exponent_grad)
+def pow(self, exponent):
+    return power(self, exponent)
+
+
+def _rpow_grad(g, n):
+    # base ** x * log(base); for base 0, 0 where x >= 0 (as PyTorch), and log(negative) is nan
+    base = n.base
+    if base.__class__ is bool:         # (PyTorch's backward cannot read a bool Scalar)
+        raise RuntimeError('false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/c10/core/Scalar.cpp":42, please '
+                           'report a bug to PyTorch. unknown ivalue tag 4')
+    if base == 0:
+        return g * dual.where(n.exponent >= 0, 0.0, n.result * -math.inf)
+    return g * dual.scale(n.result, math.log(base) if base > 0 else math.nan)
+
+
+@op("rpow", "PowBackward2", ("exponent",), saves=("exponent", "result"),
+    exponent=_rpow_grad)
+def rpow(exponent, base):
+    """`base ** exponent` for a Python scalar base (what `2 ** x` calls)."""
+    return power(base, exponent)
+
+
+# --- division with rounding ---------------------------------------------------------------------
+# On numpy arrays already cast to the result dtype (the other may be a number). Integer division by
+# zero is PyTorch's RuntimeError (numpy gives 0 and a warning); a float remainder takes the sign of
+# fmod's result where it is zero (-2 % 0.5 is -0.), as PyTorch's formula does.
+
+def _bool_error(name, a, b):
+    if np.result_type(a, b).kind == "b":
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for 'Bool'")
+
+
+def _check_divisor(out, b):
+    if out.dtype.kind in "iu" and out.size and np.any(np.equal(b, 0)):
+        raise RuntimeError("ZeroDivisionError")
+
+
+def floor_divide_arrays(a, b):
+    _bool_error("div_floor", a, b)
+    out = np.asarray(np.floor_divide(a, b))
+    _check_divisor(out, b)
+    return out
+
+
+def trunc_divide_arrays(a, b):
+    _bool_error("div_trunc", a, b)
+    out = np.asarray(np.floor_divide(a, b))
+    _check_divisor(out, b)
+    if out.dtype.kind in "iu":        # floor rounds down; trunc rounds toward zero
+        return out + ((np.remainder(a, b) != 0) & ((np.less(a, 0)) != (np.less(b, 0)))).astype(out.dtype)
+    return np.asarray(np.trunc(np.true_divide(a, b)))
+
+
+def remainder_arrays(a, b):
+    _bool_error("remainder", a, b)
+    if np.result_type(a, b).kind in "iu":
+        out = np.asarray(np.remainder(a, b))
+        _check_divisor(out, b)
+        return out
+    mod = np.fmod(a, b)               # PyTorch: fmod, moved into the divisor's sign
+    return np.asarray(np.where((mod != 0) & ((mod < 0) != np.less(b, 0)), mod + b, mod)).astype(mod.dtype, copy=False)
+
+
+@op("remainder", "RemainderBackward0", ("self",), self=lambda g, n: g)
+def remainder(self, other):
+    return remainder_arrays(self, other)
+
+
+@op("remainder_tensor", "RemainderBackward1", ("self", "other"), saves={"other": ("self", "other")},
+    self=lambda g, n: g,
+    other=lambda g, n: -g * dual.floor_divide(n.self, n.other))
+def remainder_tensor(self, other):
+    """x % y for two tensors: x - floor(x / y) * y, so d/dy is -floor(x / y) (PyTorch's formula)."""
+    return remainder_arrays(self, other)
+
+
+def fmod_arrays(a, b):
+    """C's fmod: the remainder takes the dividend's sign (remainder() takes the divisor's)."""
+    _bool_error("fmod", a, b)
+    out = np.asarray(np.fmod(a, b))
+    _check_divisor(out, b)
+    return out
+
+
+@op("fmod", "FmodBackward0", ("self",), self=lambda g, n: g)
+def fmod(self, other):
+    return fmod_arrays(self, other)
+
+
+@op("fmod_tensor", "FmodBackward1", ("self", "other"), saves={"other": ("self", "other")},
+    self=lambda g, n: g,
+    other=lambda g, n: -g * dual.trunc_divide(n.self, n.other))
+def fmod_tensor(self, other):
+    """fmod(x, y) for two tensors: x - trunc(x / y) * y, so d/dy is -trunc(x / y) (PyTorch's formula)."""
+    return fmod_arrays(self, other)
+
+
+# --- interpolation ------------------------------------------------------------------------------
+
+@op("lerp", "LerpBackward0", ("self", "end"),
+    self=lambda g, n: g * (1 - n.weight),
+    end=lambda g, n: g * n.weight)
+def lerp(self, end, weight):
+    return _lerp(self, end, weight)
+
+
+@op("lerp_tensor", "LerpBackward1", ("self", "end", "weight"), saves=("self", "end", "weight"),
+    self=lambda g, n: g * (1 - n.weight),
+    end=lambda g, n: g * n.weight,
+    weight=lambda g, n: g * (n.end - n.self))
+def lerp_tensor(self, end, weight):
+    return _lerp(self, end, weight)
+
+
+def _lerp(self, end, weight):
+    """PyTorch's formula: from `self` for |weight| < 0.5, else back from `end` (exact at weight 1);
+    float16 computed in float32 and rounded once."""
+    dtype = np.result_type(self, end, weight) if isinstance(weight, np.ndarray) else np.result_type(self, end)
+    if dtype == _F16:
+        self, end = self.astype(np.float32), end.astype(np.float32)
+    if dtype == _F16 or dtype == _F32:
+        weight = weight.astype(np.float32) if isinstance(weight, np.ndarray) else np.float32(weight)
+    diff, rest = end - self, 1 - weight
+    if dtype == _F32:
+        # PyTorch's float32 kernel multiplies and adds in one rounding (a fused multiply-add):
+        # float64 holds the float32 product exactly
+        self, end, diff, weight, rest = (np.asarray(v, dtype=np.float64) for v in (self, end, diff, weight, rest))
+    if not isinstance(weight, np.ndarray) or not weight.ndim:
+        out = self + weight * diff if -0.5 < weight < 0.5 else end - diff * rest
+    else:
+        out = np.where(np.abs(weight) < 0.5, self + weight * diff, end - diff * rest)
+    return np.asarray(out).astype(dtype, copy=False)

@@ -1,0 +1,149 @@
+"""Choosing ops: clamp, maximum, minimum, where, masked_fill, index_fill (PyTorch's
+TensorCompare.cpp), and the tie rule (`keep_max`) relu shares with them.
+
+Each block is the forward (numpy) and one gradient formula per input, with PyTorch's node name.
+"""
+import numpy as np
+
+from . import dual
+from .registry import op
+
+_F16, _F32 = np.dtype(np.float16), np.dtype(np.float32)
+
+
+def keep_max(a, b):
+    """max(a, b) with a kept where they tie, as PyTorch's std::max(a, b) (relu(-0.) is -0.); NaN
+    propagates. numpy's maximum keeps its second operand on ties (float32/float64; float16 is
+    compared in float32, where that holds)."""
+    if getattr(a, "dtype", None) == _F16:
+        return np.maximum(_as_float32(b), a.astype(_F32)).astype(_F16)
+    return np.maximum(b, a)
+
+
+def keep_min(a, b):
+    """min(a, b) with a kept where they tie (see keep_max)."""
+    if getattr(a, "dtype", None) == _F16:
+        return np.minimum(_as_float32(b), a.astype(_F32)).astype(_F16)
+    return np.minimum(b, a)
+
+
+def _as_float32(x):
+    return x.astype(_F32) if isinstance(x, np.ndarray) else x
+
+
+# --- clamping and choosing ----------------------------------------------------------------------
+
+def _inside(n):
+    """1 where clamp let the value through (the boundary counts as inside, as in PyTorch)."""
+    mask = n.self == n.self
+    if n.min is not None:
+        mask = mask & (n.self >= n.min)
+    if n.max is not None:
+        mask = mask & (n.self <= n.max)
+    return mask
+
+
+@op("clamp", "ClampBackward1", saves=("self",),
+    self=lambda g, n: dual.where_or_zero(_inside(n), g))
+def clamp(self, min=None, max=None):
+    out = self if min is None else keep_max(self, min)       # (PyTorch's min(max(x, lo), hi))
+    out = out if max is None else keep_min(out, max)
+    return self.copy() if out is self else np.asarray(out).astype(self.dtype, copy=False)
+
+
+@op("clamp_min", "ClampMinBackward0", saves=("self",),
+    self=lambda g, n: dual.where_or_zero(n.self >= n.min, g))
+def clamp_min(self, min):
+    return keep_max(self, min).astype(self.dtype, copy=False)
+
+
+@op("clamp_max", "ClampMaxBackward0", saves=("self",),
+    self=lambda g, n: dual.where_or_zero(n.self <= n.max, g))
+def clamp_max(self, max):
+    return keep_min(self, max).astype(self.dtype, copy=False)
+
+
+# clamp with tensor bounds: the bounds get gradients too (where they won)
+@op("clamp_tensor", "ClampBackward0", ("self", "min", "max"), saves=("self", "min", "max"),
+    self=lambda g, n: dual.where_or_zero((n.self >= n.min) & (n.self <= n.max), g),
+    min=lambda g, n: dual.where_or_zero((n.self < n.min) & (n.min <= n.max), g),
+    max=lambda g, n: dual.where_or_zero((n.self > n.max) | (n.min > n.max), g))
+def clamp_tensor(self, min, max):
+    return keep_min(keep_max(self, min), max)
+
+
+@op("clamp_min_tensor", "ClampMinBackward1", ("self", "min"), saves=("self", "min"),
+    self=lambda g, n: dual.where_or_zero(n.self >= n.min, g),
+    min=lambda g, n: dual.where_or_zero(n.self < n.min, g))
+def clamp_min_tensor(self, min):
+    return keep_max(self, min)
+
+
+@op("clamp_max_tensor", "ClampMaxBackward1", ("self", "max"), saves=("self", "max"),
+    self=lambda g, n: dual.where_or_zero(n.self <= n.max, g),
+    max=lambda g, n: dual.where_or_zero(n.self > n.max, g))
+def clamp_max_tensor(self, max):
+    return keep_min(self, max)
+
+
+def _share(g, mine, theirs, lost):
+    """max/min's gradient for input `mine`, as PyTorch's: where(tie, g / 2, g), then 0 where it lost
+    (written as zeros, not multiplied: inf * 0 is nan; a nan input never loses)."""
+    tie, lost = mine == theirs, lost(mine, theirs)
+    if isinstance(g, dual.Tensor):         # (with create_graph: the same ops, recorded)
+        return dual.where(tie, g / 2, g).masked_fill(lost, 0)
+    return dual.zero_where(lost, dual.where(tie, g / 2, g))
+
+
+def _pick_grad(mine, theirs):
+    """Gradient share of maximum's input `mine`: 1 where it won, 0.5 on ties, 0 where it lost."""
+    return lambda g, n: _share(g, getattr(n, mine), getattr(n, theirs), lambda a, b: a < b)
+
+
+@op("maximum", "MaximumBackward0", ("self", "other"), saves=("self", "other"),
+    self=_pick_grad("self", "other"),
+    other=_pick_grad("other", "self"))
+def maximum(self, other):
+    return keep_max(self, other)
+
+
+def _pick_grad_min(mine, theirs):
+    return lambda g, n: _share(g, getattr(n, mine), getattr(n, theirs), lambda a, b: a > b)
+
+
+@op("minimum", "MinimumBackward0", ("self", "other"), saves=("self", "other"),
+    self=_pick_grad_min("self", "other"),
+    other=_pick_grad_min("other", "self"))
+def minimum(self, other):
+    return keep_min(self, other)
+
+
+@op("where", "WhereBackward0", ("self", "other"),
+    self=lambda g, n: dual.where_or_zero(dual.like(g, n.condition), g),      # (condition: a numpy bool array)
+    other=lambda g, n: dual.where_or_zero(dual.like(g, ~n.condition), g))
+def where(self, other, condition):
+    return np.where(condition, self, other)
+
+
+def _fill_grad(g, n):
+    """zero where the fill wrote (PyTorch's grad.masked_fill(mask, 0): not g * ~mask, inf * 0 is nan)"""
+    return dual.zero_where(dual.like(g, n.mask), g)
+
+
+@op("masked_fill", "MaskedFillBackward0", ("self",),
+    self=_fill_grad)
+def masked_fill(self, mask, value):
+    return np.where(mask, np.asarray(value, dtype=self.dtype), self)
+
+
+@op("masked_fill_tensor", "MaskedFillBackward1", ("self", "value"), promote=False,
+    self=_fill_grad,
+    value=lambda g, n: dual.where_or_zero(dual.like(g, n.mask), g))     # (summed to the 0-d value by the node)
+def masked_fill_tensor(self, value, mask):
+    return np.where(mask, value.astype(self.dtype), self)
+
+
+@op("index_fill", "IndexFillBackward0", ("self",),
+    self=_fill_grad)
+def index_fill(self, mask, value):
+    return np.where(mask, np.asarray(value, dtype=self.dtype), self)

@@ -1,0 +1,454 @@
+"""In-place operations: `x.add_(1)`, `x.zero_()`, `x.normal_()`, and the write of `x[key] = v`.
+
+Writing changes the tensor's storage in place and bumps its version counter. When the graph must
+know about it, the tensor gets a new grad_fn: the node of the in-place op (or CopySlices for item
+assignment), whose input is the tensor's old history.
+
+Views share their base's storage, so a change through one is a change of all (PyTorch's rules):
+* writing through a view `v` of `y` (`y[0].mul_(3)`) rewrites the *base's* history: y's grad_fn
+  becomes CopySlices, which runs the in-place op's gradient on v's part of y's gradient;
+* after any recorded change of `y`, every view of y reads through y's new history: its grad_fn
+  becomes AsStridedBackward0 (which picks the view's elements out of y's gradient).
+"""
+import weakref
+
+import numpy as np
+
+from .._dtype import from_numpy_dtype
+from .._tensor_core import Tensor
+from ..autograd import grad_mode, node as _autograd_node
+from ..autograd.node import Node
+from . import dual
+from .operands import _binary
+from .registry import OPS, edge_of, op
+
+_LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+_VIEW_OF_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
+_NO_GRADIENT_EDGE = _autograd_node.NO_GRADIENT_EDGE
+_NO_GRAD_VIEW_INPLACE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
+    "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+    "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if "
+    "you want the inplace to be tracked).")
+
+
+def _check_inplace_allowed(t, as_view=False):
+    if not grad_mode._state["enabled"]:
+        return
+    multi = getattr(t, "_multi_output", None)          # an output of unbind or split (see tensor.py)
+    if multi is not None and t.requires_grad:
+        raise RuntimeError(f"Output {multi[1]} of {multi[0]} is a view and is being modified inplace. This view is "
+                           "the output of a function that returns multiple views. Such functions do not allow the "
+                           "output views to be modified inplace. You should replace the inplace operation by an "
+                           "out-of-place one.")
+    if t._accumulator is _NO_GRADIENT_EDGE:     # a view made under no_grad (see Tensor._view_of)
+        raise RuntimeError(_NO_GRAD_VIEW_INPLACE)
+    base = t._base
+    if base is not None and base.grad_fn is None and base._requires_grad:
+        raise RuntimeError(_VIEW_OF_LEAF_INPLACE)
+    if t.grad_fn is None and t._requires_grad:
+        raise RuntimeError(_VIEW_OF_LEAF_INPLACE if as_view else _LEAF_INPLACE)
+
+
+# --- views and in-place changes ----------------------------------------------------------------------
+
+def remember_view(root, view):
+    """Let root find its views again (weakly: a view nobody holds is gone)."""
+    views = root._views
+    if views is None:
+        views = root._views = []
+    elif len(views) >= 16 and len(views) % 16 == 0:       # drop dead references now and then
+        views[:] = [r for r in views if r() is not None]
+    views.append(weakref.ref(view))
+
+
+_byte_bounds = getattr(np, "byte_bounds", None) or np.lib.array_utils.byte_bounds     # numpy 1.x / 2.x
+
+
+def view_positions(view, root):
+    """Where each element of `view` sits in `root`, as an index into root's elements in C order.
+
+    The view's memory lies inside root's. Element strides map memory to positions: write each
+    position of root into an int64 buffer laid out like root's memory, then read that buffer
+    laid out like the view's memory."""
+    r, v = root._data, view._data
+    item = r.itemsize
+    low, high = _byte_bounds(r)
+    buffer = np.zeros((high - low) // item + 1, np.int64)
+    as_strided = np.lib.stride_tricks.as_strided
+
+    def laid_out_like(a):
+        start = (a.__array_interface__["data"][0] - low) // item
+        return as_strided(buffer[start:], shape=a.shape, strides=tuple(s // item * 8 for s in a.strides))
+    laid_out_like(r)[...] = np.arange(r.size).reshape(r.shape)
+    return np.array(laid_out_like(v), copy=True)
+
+
+def _refresh_views(root, written=None):
+    """After root's history changed, every view of root (and the view just written through, if
+    any) reads through the new history."""
+    views = [ref() for ref in root._views or ()]
+    if written is not None and not any(v is written for v in views):
+        views.append(written)
+    for view in views:
+        if view is not None:
+            _read_through(view, root)
+
+
+def _read_through(view, root):
+    fresh = OPS["as_strided"](root, positions=view_positions(view, root), self_sizes=root._data.shape)
+    node = fresh.grad_fn
+    view.grad_fn = node
+    view._output_nr = 0
+    if node is not None:
+        node._output_ref = weakref.ref(view)
+        _keep_retained_grad(view)
+
+
+def _keep_retained_grad(t):
+    """retain_grad() follows the tensor to its new grad_fn, as in PyTorch."""
+    if t._retains_grad:
+        t.retain_grad()
+
+
+class CopySlices(Node):
+    """The base's new grad_fn after an in-place op through one of its views (PyTorch's CopySlices).
+
+    `fn` is the in-place op's own node (MulBackward0 for `v.mul_(3)`). Backward takes the base's
+    gradient, runs fn's gradient on the view's part of it, and puts the result back there; fn's
+    other inputs (the `w` of `v.mul_(w)`) get their gradients as this node's other slots."""
+
+    def __init__(self, fn, positions, base_edge):
+        super().__init__()
+        self._fn = fn
+        self._positions = positions
+        self.next_functions = (base_edge,) + tuple(fn.next_functions[1:])
+        # fn's saved values are this node's (drawings, freeing); PyTorch's CopySlices frees fn
+        # itself after a backward, so it is spent even when fn saved nothing
+        self._saved = fn._saved if fn._saved is not None else {}
+
+    def apply(self, grad_outputs, as_arrays=False):
+        g = grad_outputs[0]
+        if as_arrays:                      # numpy arrays: no graph of the gradient
+            result = np.array(g, copy=True)
+            flat = result.reshape(-1)
+            inner = self._fn.apply([flat[self._positions]], True)
+            flat[self._positions] = 0 if inner[0] is None else inner[0]
+            return [result] + list(inner[1:])
+        # Tensors: the gradient's own graph is recorded
+        positions = Tensor._make(self._positions.reshape(-1))
+        inner = self._fn.apply([g.reshape(-1)[positions].reshape(self._positions.shape)])
+        part = inner[0] if inner[0] is not None else g.reshape(-1)[positions] * 0
+        result = OPS["copy_slices"](g.reshape(-1), part.reshape(-1), key=(self._positions.reshape(-1),))
+        return [result.reshape(g._data.shape)] + list(inner[1:])
+
+    def _release(self):
+        self._fn._release()
+        super()._release()
+
+
+CopySlices.__module__ = "builtins"
+CopySlices.name = lambda self: "torch::autograd::CopySlices"     # PyTorch's name() for it
+
+
+def _adopt(t, result, written=None):
+    """Make tensor t take result's values (in its own storage) and, if recorded, result's grad_fn.
+    An expanded t (numpy's view is read-only, its numbers share memory) stores only the positions
+    `written` (a mask), into its base: every number sharing the memory shows the new value."""
+    if written is not None and not t._data.flags.writeable:
+        root = t._base if t._base is not None else t
+        root._data.flat[view_positions(t, root)[written]] = result._data[written]
+    else:
+        _copy_into(t, result)
+    t._version_counter[0] += 1
+    return _record_adopted(t, result)
+
+
+def _copy_into(t, result):
+    try:
+        np.copyto(t._data, result._data, casting="same_kind")
+    except TypeError:
+        if not (result._data.dtype.kind in "iu" and t._data.dtype.kind in "iu"):
+            raise RuntimeError(f"result type {_kind_name(result._data.dtype)} can't be cast to the desired output "
+                               f"type {_kind_name(t._data.dtype)}") from None
+        np.copyto(t._data, result._data, casting="unsafe")     # int16 into uint8 wraps, as in PyTorch
+    except ValueError:
+        raise RuntimeError(f"output with shape [{', '.join(map(str, t._data.shape))}] doesn't match the broadcast "
+                           f"shape [{', '.join(map(str, result._data.shape))}]") from None
+
+
+def _record_adopted(t, result):
+    node = result.grad_fn
+    if node is None:
+        return t
+    if type(node) is _autograd_node.NoDerivative and not node._op_name.endswith("_"):
+        node._op_name += "_"              # (written in place: PyTorch names aten's in-place op, floor_divide_)
+    root = t._base
+    if node._saved and "result" in node._saved:
+        # the saved output is now t (same values). Written through a view, it is the view itself,
+        # which reads through the base's new history (a graph of the gradient must go through it)
+        node._save("result", t, is_output=root is None)
+    if root is None:
+        t.grad_fn = node
+        t._output_nr = 0
+        node._output_ref = weakref.ref(t)
+        _keep_retained_grad(t)
+        _refresh_views(t)
+    else:                                 # written through a view: the base's history changes
+        wrapper = CopySlices(node, view_positions(t, root), edge_of(root))
+        root.grad_fn = wrapper
+        root._output_nr = 0
+        wrapper._output_ref = weakref.ref(root)
+        _refresh_views(root, written=t)
+    return t
+
+
+def _kind_name(dtype):
+    return from_numpy_dtype(dtype)._legacy[:-len("Tensor")]
+
+
+def _stand_in(t, opkey):
+    """A tensor standing for t's value before the in-place change: same history, own storage when
+    the op saves its input (so that the saved value is the old one)."""
+    op = OPS[opkey]
+    data = t._data.copy() if "self" in op.saves else t._data
+    s = Tensor._make(data, t.grad_fn, t._output_nr)
+    s._requires_grad = t._requires_grad
+    s._accumulator = t._accumulator
+    return s
+
+
+_OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single memory "
+            "location. Please clone() the tensor before performing the operation.")
+
+
+_EXPANDED_INDEX_PUT = (
+    "Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before performing this operation. "
+    "This also applies to advanced indexing e.g. tensor[indices] = tensor (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:976.)")
+_EXPANDED_MASKED_FILL = (
+    "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before performing this "
+    "operation. This also applies to advanced indexing e.g. tensor[mask] = scalar (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:2450.)")
+
+
+_PARTIAL_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor refer to "
+                    "a single memory location. Please clone() the tensor before performing the operation.")
+
+
+def _dense(a):
+    """Do a's elements fill one gap-free stretch of memory (in some order of its dims)?"""
+    dims = sorted((stride, size) for stride, size in zip(a.strides, a.shape) if size != 1)
+    expected = a.itemsize
+    for stride, size in dims:
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def _partial_overlap(t, other):
+    """PyTorch's test before writing t from other: both dense, sharing memory, but not laid out the
+    same way (`v.add_(v.t())`). Anything it cannot decide cheaply is allowed, as in PyTorch."""
+    a, b = t._data, other._data
+    if t is other or not a.size or not b.size or not np.may_share_memory(a, b) or not (_dense(a) and _dense(b)):
+        return False
+    a_begin, b_begin = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
+    a_end, b_end = a_begin + a.nbytes, b_begin + b.nbytes
+    if a_begin == b_begin and a_end == b_end:
+        return a.strides != b.strides
+    return a_begin < b_end and b_begin < a_end
+
+
+def check_overlaps(t, args):
+    """Writing into t from args: PyTorch refuses an expanded t, then an input that partly overlaps t
+    (before it looks at shapes or dtypes)."""
+    data = t._data
+    if 0 in data.strides and data.size > 1 and any(
+            step == 0 and size > 1 for step, size in zip(data.strides, data.shape)):
+        raise RuntimeError(_OVERLAP)          # an expanded view: one number would be written twice
+    for a in args:
+        # (arrays that own their memory cannot overlap another one: the common p -= lr * g is quick)
+        if isinstance(a, Tensor) and (data.base is not None or a._data.base is not None) and _partial_overlap(t, a):
+            raise RuntimeError(_PARTIAL_OVERLAP)
+
+
+def run_inplace(t, opkey, args, params):
+    """x.add_(y) and friends: compute like the out-of-place op, then write into x."""
+    _check_inplace_allowed(t)             # (autograd's checks come first, as in PyTorch)
+    check_overlaps(t, args)
+    data = t._data
+    records = grad_mode._state["enabled"] and (
+        t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
+    if records:
+        result = _call(opkey, _stand_in(t, opkey), args, params)
+    elif _write_in_place(t, opkey, args, params):
+        t._version_counter[0] += 1
+        return t
+    else:
+        with grad_mode.no_grad():
+            result = _call(opkey, t, args, params)
+    if result is NotImplemented:
+        raise TypeError(f"unsupported operand for in-place {opkey}: {type(args[0]).__name__}")
+    if result._data.shape != t._data.shape:
+        try:
+            np.broadcast_to(result._data, t._data.shape)
+        except ValueError:
+            raise RuntimeError(f"output with shape [{', '.join(map(str, t._data.shape))}] doesn't match the broadcast "
+                               f"shape [{', '.join(map(str, result._data.shape))}]") from None
+    return _adopt(t, result)
+
+
+_UFUNCS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.true_divide}
+
+
+def _write_in_place(t, opkey, args, params):
+    """Untracked arithmetic (an optimizer's `p -= lr * p.grad` under no_grad) computed straight into
+    t's memory, as numpy's `a -= b` does, when the result has t's dtype and shape."""
+    ufunc = _UFUNCS.get(opkey)
+    if ufunc is None or params.get("alpha", 1) != 1 or len(args) != 1 or t._data.dtype.kind != "f":
+        return False
+    other = args[0]
+    if isinstance(other, Tensor):
+        other = other._data
+        if other.dtype != t._data.dtype or other.ndim > t._data.ndim or any(
+                o not in (1, s) for o, s in zip(other.shape[::-1], t._data.shape[::-1])):
+            return False      # the general path gives PyTorch's message for a bad shape
+    elif not isinstance(other, (int, float)) or isinstance(other, bool):
+        return False
+    if not t._data.flags.writeable:
+        return False
+    ufunc(t._data, other, out=t._data)
+    return True
+
+
+def _call(opkey, t, args, params):
+    if opkey in ("add", "sub", "mul", "div", "pow", "maximum", "minimum"):
+        return _binary(opkey, t, args[0], **params)
+    return OPS[opkey](t, *args, **params)
+
+
+def fill_inplace(t, value):
+    """x.zero_(), x.fill_(v): on a non-leaf the new grad_fn is PyTorch's ZeroBackward0/FillBackward2."""
+    value = scalar_for(t, value)
+    _check_inplace_allowed(t)
+    if grad_mode._state["enabled"] and t.requires_grad:
+        key = "zero" if value == 0 else "fill"
+        result = OPS[key](_stand_in(t, key), value=value)
+        return _adopt(t, result)
+    data = t._data
+    if data.flags.writeable:
+        data[...] = value
+    elif t._base is None and not t._views and data.size and all(st == 0 for st in data.strides):
+        # one number seen at every position, owned by no other tensor (the gradient autograd.grad gives
+        # for x.sum()): PyTorch fills that one memory location; here it becomes a fresh one
+        data = np.ndarray(data.shape, data.dtype, np.full(1, value, data.dtype), 0, data.strides)
+        t._data = data
+    else:                          # an expanded view (numpy's are read-only): PyTorch fills its memory
+        _write_through_base(t, Ellipsis, value)
+    t._version_counter[0] += 1
+    return t
+
+
+def assign_data(t, array, op_key=None):
+    """Write freshly drawn values into t (uniform_, normal_). On a tensor that requires grad (not a
+    leaf: those refuse) PyTorch records the op (`op_key`: NormalBackward0, UniformBackward0), through
+    which no gradient flows; anywhere else (nn.init, under no_grad) it is untracked."""
+    _check_inplace_allowed(t)
+    if op_key is not None and grad_mode._state["enabled"] and t.requires_grad and not any(
+            st == 0 and n > 1 for st, n in zip(t._data.strides, t._data.shape)):
+        return _adopt(t, OPS[op_key](_stand_in(t, op_key), values=np.asarray(array, t._data.dtype)))
+    if t._data.flags.writeable:
+        t._data[...] = array
+    elif any(st == 0 and n > 1 for st, n in zip(t._data.strides, t._data.shape)):
+        raise RuntimeError(_OVERLAP)               # (PyTorch's random kernels refuse an expanded tensor)
+    else:                          # (read-only but one element per memory location: a numpy broadcast view)
+        _write_through_base(t, Ellipsis, array)
+    t._version_counter[0] += 1
+    return t
+
+
+def _write_through_base(t, key, value):
+    root = t._base if t._base is not None else t
+    values = np.array(t._data, copy=True)
+    values[key] = value
+    written = np.zeros(t._data.shape, bool)
+    written[key] = True
+    root._data.flat[view_positions(t, root)[written]] = values[written]
+
+
+def _c_name(t):
+    return {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "int64_t", "int32": "int",
+            "int16": "int16_t", "int8": "int8_t", "uint8": "uint8_t", "bool": "bool"}.get(t._data.dtype.name, "float")
+
+
+def scalar_for(t, value, huge_ints=False):
+    """A Python number written into t (x[i] = v, masked_fill, fill_), checked and converted as
+    PyTorch does: into integers, nan, inf and values out of range are errors, except that
+    negative numbers wrap around in unsigned types (-1 is 255 in uint8). huge_ints: an int too large
+    for a float dtype becomes inf (item assignment) instead of an error (masked_fill, fill_)."""
+    value = value.item() if isinstance(value, np.generic) else value
+    kind = t._data.dtype.kind
+    if isinstance(value, complex) and kind != "c":
+        if value.imag:
+            raise RuntimeError(f"value cannot be converted to type {_c_name(t)} without overflow")
+        value = value.real
+    if kind in "iu" and not isinstance(value, bool):
+        info = np.iinfo(t._data.dtype)
+        low = -info.max if kind == "u" and isinstance(value, int) else info.min     # (ints wrap, floats do not)
+        if isinstance(value, float) and not np.isfinite(value) or not low <= value <= info.max:
+            raise RuntimeError(f"value cannot be converted to type {_c_name(t)} without overflow")
+        return np.asarray(int(value)).astype(t._data.dtype).item()
+    if kind == "f" and not huge_ints and isinstance(value, int) and not isinstance(value, bool) and abs(value) > np.finfo(
+            t._data.dtype).max:
+        raise RuntimeError(f"value cannot be converted to type {_c_name(t)} without overflow")
+    return value
+
+
+# zero_/fill_ on a non-leaf: recorded nodes with PyTorch's names
+
+def _no_gradient(g, n):
+    """zeros, not recorded (PyTorch's zeros_like(grad)): nothing flows back through a fill"""
+    return dual.like(g, np.zeros_like(dual.data(g)))
+
+
+@op("zero", "ZeroBackward0", promote=False,
+    self=_no_gradient)
+def _zero(self, value):
+    return np.zeros_like(self)
+
+
+@op("fill", "FillBackward2", promote=False,
+    self=_no_gradient)
+def _fill(self, value):
+    return np.full_like(self, value)
+
+
+@op("normal_", "NormalBackward0", promote=False, saved_params=(),
+    self=_no_gradient)
+def _normal_(self, values):
+    """self.normal_() on a tensor that requires grad: the drawn `values` (see assign_data)."""
+    return np.array(values, dtype=self.dtype)
+
+
+@op("uniform_", "UniformBackward0", promote=False, saved_params=(),
+    self=_no_gradient)
+def _uniform_(self, values):
+    """self.uniform_() on a tensor that requires grad: the drawn `values` (see assign_data)."""
+    return np.array(values, dtype=self.dtype)
+
+
+@op("fill_tensor", "FillBackward3", ("self", "value"), promote=False,
+    self=_no_gradient,
+    value=lambda g, n: g)           # (summed to the value's shape by the node)
+def _fill_tensor(self, value):
+    return np.full_like(self, value)
+
+
+@op("copy", "CopyBackwards", ("self", "src"), promote=False,
+    self=_no_gradient,
+    src=lambda g, n: g)
+def _copy(self, src):
+    while src.ndim > self.ndim and src.shape[0] == 1:      # (leading 1s of the value are dropped)
+        src = src[0]
+    return np.array(np.broadcast_to(src, self.shape), dtype=self.dtype)

@@ -1,0 +1,230 @@
+"""Unary math ops: exp, log, sqrt, trigonometric and hyperbolic functions, erf, abs, sign and
+rounding (PyTorch's UnaryOps.cpp), computed as PyTorch's CPU kernels round them.
+
+Each block is the forward (numpy) and one gradient formula per input, with PyTorch's node name.
+"""
+import ctypes
+import ctypes.util
+import math
+
+import numpy as np
+
+from . import dual
+from .registry import op
+
+_F16, _F32 = np.dtype(np.float16), np.dtype(np.float32)
+
+
+# --- unary math ---------------------------------------------------------------------------------
+
+def _blocks(vectorized, scalar):
+    """PyTorch's CPU kernels run a vectorized loop over whole blocks of 32 numbers and a scalar loop
+    over the last n % 32, and for a few ops the two round differently: a tensor of fewer than 32
+    numbers is all scalar loop. `vectorized` and `scalar` compute the two on numpy arrays."""
+    def fn(x):
+        flat = x.reshape(-1)
+        start = flat.size - flat.size % 32
+        if start == 0:
+            return scalar(x)
+        out = np.asarray(vectorized(flat))
+        if start < flat.size:
+            out[start:] = scalar(flat[start:])
+        return out.reshape(x.shape)
+    return fn
+
+
+def _c_float32(name, rounded):
+    """The C library's float32 function `name` on each number of a float32 array (what PyTorch's
+    scalar loop calls for sinh and cosh: not correctly rounded, and numpy has no binding to it);
+    `rounded` (float64, rounded) where no C math library is found or for other dtypes."""
+    try:
+        c_fn = getattr(ctypes.CDLL(ctypes.util.find_library("m")), name)
+        c_fn.restype, c_fn.argtypes = ctypes.c_float, [ctypes.c_float]
+        each = np.frompyfunc(c_fn, 1, 1)
+    except (OSError, AttributeError, TypeError):
+        return rounded
+
+    def fn(x):
+        if x.dtype == _F32:
+            return np.asarray(each(x)).astype(_F32)
+        if x.dtype == _F16:                 # PyTorch computes float16 math in float32
+            return np.asarray(each(x.astype(_F32))).astype(_F16)
+        return rounded(x)
+    return fn
+
+
+def _no_bool_kernel(kernel, x):
+    """PyTorch has no kernel of these ops for bool tensors."""
+    if x.dtype.kind == "b":
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+
+
+# numpy's float32 kernels are up to an ulp off, PyTorch's nearly correctly rounded: these compute in
+# float64 and round (dual.rounded), which agrees with PyTorch on 91-99.99% of random float32 inputs
+# against 55-94% for numpy's float32 (exp 61% -> 99%, tanh 71% -> 99%, log10 55% -> 99.99%)
+(_exp, _expm1, _log, _log2, _log10, _log1p, _sin, _cos, _tan, _asin, _acos, _atan, _sinh, _cosh, _tanh) = (
+    dual.rounded(f) for f in (np.exp, np.expm1, np.log, np.log2, np.log10, np.log1p, np.sin, np.cos, np.tan,
+                              np.arcsin, np.arccos, np.arctan, np.sinh, np.cosh, np.tanh))
+
+# sinh, cosh: the C library in the scalar loop, a kernel that agrees with rounded float64 otherwise
+_sinh_blocks = _blocks(_sinh, _c_float32("sinhf", _sinh))
+_cosh_blocks = _blocks(_cosh, _c_float32("coshf", _cosh))
+# float16 rsqrt: float32 math in the vectorized loop, float16 steps (sqrt, then 1 / it) in the scalar one
+_rsqrt_blocks = _blocks(dual.rsqrt, lambda x: 1 / np.sqrt(x))
+
+
+@op("exp", "ExpBackward0", saves=("result",), float_result=True,
+    self=lambda g, n: g * n.result)
+def exp(self):
+    return _exp(self)
+
+
+@op("expm1", "Expm1Backward0", saves=("result",), float_result=True,
+    self=lambda g, n: g * (n.result + 1))
+def expm1(self):
+    return _expm1(self)
+
+
+@op("log", "LogBackward0", saves=("self",), float_result=True,
+    self=lambda g, n: g / n.self)
+def log(self):
+    return _log(self)
+
+
+@op("log2", "Log2Backward0", saves=("self",), float_result=True,
+    self=lambda g, n: g / dual.scale(n.self, math.log(2.0)))
+def log2(self):
+    return _log2(self)
+
+
+@op("log10", "Log10Backward0", saves=("self",), float_result=True,
+    self=lambda g, n: g / dual.scale(n.self, 2.3025850929940456))     # (torch's constant: 1 ulp below log(10))
+def log10(self):
+    return _log10(self)
+
+
+@op("log1p", "Log1PBackward0", saves=("self",), float_result=True,
+    self=lambda g, n: g / (n.self + 1))
+def log1p(self):
+    return _log1p(self)
+
+
+@op("sqrt", "SqrtBackward0", saves=("result",), float_result=True,
+    self=lambda g, n: g / (2 * n.result))
+def sqrt(self):
+    return np.sqrt(self)
+
+
+@op("rsqrt", "RsqrtBackward0", saves=("result",), float_result=True,
+    self=lambda g, n: -0.5 * g * n.result ** 3)
+def rsqrt(self):
+    return _rsqrt_blocks(self)
+
+
+@op("sin", "SinBackward0", saves=("self",), float_result=True,
+    self=lambda g, n: g * dual.cos(n.self))
+def sin(self):
+    return _sin(self)
+
+
+@op("cos", "CosBackward0", saves=("self",), float_result=True,
+    self=lambda g, n: -g * dual.sin(n.self))
+def cos(self):
+    return _cos(self)
+
+
+@op("tan", "TanBackward0", saves=("result",), float_result=True,
+    self=lambda g, n: g * (1 + n.result * n.result))
+def tan(self):
+    return _tan(self)
+
+
+@op("asin", "AsinBackward0", saves=("self",), float_result=True,
+    self=lambda g, n: g * dual.rsqrt(-n.self * n.self + 1))          # (torch's formula, op for op)
+def asin(self):
+    return _asin(self)
+
+
+@op("acos", "AcosBackward0", saves=("self",), float_result=True,
+    self=lambda g, n: -g * dual.rsqrt(-n.self * n.self + 1))
+def acos(self):
+    return _acos(self)
+
+
+@op("atan", "AtanBackward0", saves=("self",), float_result=True,
+    self=lambda g, n: g / (1 + n.self * n.self))
+def atan(self):
+    return _atan(self)
+
+
+@op("sinh", "SinhBackward0", saves=("self",), float_result=True,
+    self=lambda g, n: g * dual.cosh(n.self))
+def sinh(self):
+    return _sinh_blocks(self)
+
+
+@op("cosh", "CoshBackward0", saves=("self",), float_result=True,
+    self=lambda g, n: g * dual.sinh(n.self))
+def cosh(self):
+    return _cosh_blocks(self)
+
+
+@op("abs", "AbsBackward0", saves=("self",),
+    self=lambda g, n: g * dual.sign(n.self))
+def abs(self):
+    _no_bool_kernel("abs_cpu", self)
+    return np.abs(self)
+
+
+def _zeros_like_grad(g, n):
+    """PyTorch's zeros_like(grad) for piecewise-constant ops: not g * 0 (inf * 0 is nan), and untracked."""
+    return dual.like(g, np.zeros_like(dual.data(g)))
+
+
+@op("sign", "SignBackward0",
+    self=_zeros_like_grad)
+def sign(self):
+    if self.dtype.kind == "b":
+        return self.copy()
+    return (self > 0).astype(self.dtype) - (self < 0).astype(self.dtype)     # PyTorch's: sign(nan) is 0
+
+
+@op("round", "RoundBackward0", self=_zeros_like_grad)
+def round(self):
+    _no_bool_kernel("round_vml_cpu", self)
+    return np.round(self)
+
+
+@op("round_decimals", "RoundBackward1", self=_zeros_like_grad)
+def round_decimals(self, decimals):
+    """x.round(decimals=d): torch's kernel, scaling by 10**|d| in the tensor's dtype (half in float)."""
+    if decimals == 0:
+        return np.round(self)
+    x = self.astype(np.float32) if self.dtype == np.float16 else self
+    ten = x.dtype.type(10.0 ** (decimals if decimals > 0 else -decimals))    # (abs is the op, here)
+    out = np.rint(x * ten) / ten if decimals > 0 else np.rint(x / ten) * ten
+    return out.astype(self.dtype, copy=False)
+
+
+@op("floor", "FloorBackward0", self=_zeros_like_grad)
+def floor(self):
+    _no_bool_kernel("floor_vml_cpu", self)
+    return np.floor(self)
+
+
+@op("ceil", "CeilBackward0", self=_zeros_like_grad)
+def ceil(self):
+    _no_bool_kernel("ceil_vml_cpu", self)
+    return np.ceil(self)
+
+
+@op("trunc", "TruncBackward0", self=_zeros_like_grad)
+def trunc(self):
+    _no_bool_kernel("trunc_vml_cpu", self)
+    return np.trunc(self)
+
+
+@op("erf", "ErfBackward0", saves=("self",), float_result=True,
+    self=lambda g, n: dual.scale(dual.exp(-(n.self * n.self)), 2 / math.sqrt(math.pi)) * g)
+def erf(self):
+    return dual.erf(self)
