@@ -159,7 +159,7 @@ def _scatter_into_zeros(g, n, key):
     self=lambda g, n: dual.call("as_strided_scatter", g, positions=n.positions, self_sizes=n.self_sizes))
 def as_strided(self, positions, self_sizes):
     """The elements of self at `positions` (indices into self in C order, shaped like the result):
-    how a view reads its base once the base's history changed (ops/indexing.py, _refresh_views)."""
+    how a view reads its base once the base's history changed (ops/inplace.py, _refresh_views)."""
     return self.reshape(-1)[positions]
 
 
