@@ -14,7 +14,7 @@ LAYERS = [
     ("tensor core", ["_tensor_core"]),
     ("autograd core", ["autograd"]),
     ("ops", ["ops"]),
-    ("tensor", ["tensor", "creation", "random", "return_types"]),
+    ("tensor", ["tensor", "_tensor_methods", "creation", "random", "return_types"]),
     ("library", ["nn", "optim", "utils", "backends", "cuda"]),
     ("display", ["display"]),
     ("viz", ["viz"]),
@@ -178,11 +178,11 @@ ALLOWED_FUNCTION_IMPORTS = {
     "display.rich: _neighbourhood imports ..viz.tree",
     # an operand given as data (x + [1, 2]) becomes a tensor with PyTorch's dtype inference, in creation.py
     "ops.operands: _as_tensor imports ..creation",
-    # creation.py builds on tensor.py and the methods below build on creation.py (one layer, two files)
-    "tensor: __init__ imports .creation",
-    "tensor: _new imports .",
-    "tensor: new_full imports .creation",
-    "tensor: new_tensor imports .creation",
+    # creation/ builds on tensor.py and these methods build on creation/ (one layer, modules that need each other)
+    "_tensor_methods.attributes: __init__ imports ..creation",
+    "_tensor_methods.conversion: _new imports ..",
+    "_tensor_methods.conversion: new_full imports ..creation",
+    "_tensor_methods.conversion: new_tensor imports ..creation",
     # printing is the display layer, above the tensor
     "tensor: __repr__ imports .display.printing",
 }

@@ -1,0 +1,306 @@
+"""Tensor's construction, attributes and autograd methods: `Tensor(...)`, `size`, `stride`,
+`requires_grad`, `grad`, `retain_grad`, hooks, `backward`, `detach`, `data`; and the
+inference-mode bookkeeping of new tensors."""
+import warnings
+import weakref
+
+from .. import _dtype, autograd as _autograd
+from .._size import Size, tp_name as _tp_name
+from .._tensor_core import Tensor, _plain_make, _wrap_dim
+from ..autograd import grad_mode, node as _autograd_node
+from ..autograd.node import RemovableHandle, _HookDict
+from ..autograd.engine import run_backward as _run_backward
+from ..ops import OPS, indexing as _indexing
+from ..ops.operands import _type_name
+
+_NONLEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
+    "won't be populated during autograd.backward(). If you indeed want the .grad field to be populated "
+    "for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor "
+    "by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 "
+    "for more information. (Triggered internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)"
+)
+
+# the C++ names PyTorch's messages give dtypes in (numpy dtype name -> C++ type)
+_CPP_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int8": "signed char",
+                   "int16": "short int", "int32": "int", "int64": "long int", "uint8": "unsigned char",
+                   "bool": "bool", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+
+_tuple_new = tuple.__new__     # Size of a numpy shape, without Size()'s checks of its items
+
+_FLOAT_ONLY = "Only Tensors of floating point and complex dtype can require gradients"
+
+
+class _AttributeMethods:
+    """Copied onto `Tensor` by gradlab/tensor.py."""
+
+    # --- construction ---------------------------------------------------------------------------
+    def __init__(self, *args, device=None):
+        """`Tensor(2, 3)` (uninitialised float32 in torch, zeros here) or `Tensor([1, 2])` (float32 data)."""
+        from ..creation import legacy_data
+        _init(self, legacy_data(args, device))
+
+    def is_inference(self, *args):
+        """Whether this tensor was made under inference_mode (PyTorch's inference tensors)."""
+        if args:
+            raise TypeError(f"TensorBase.is_inference() takes no arguments ({len(args)} given)")
+        return _INFERENCE_TENSORS.get(id(self)) is self
+
+    def _view_of(self, base):
+        """Mark self as a view of base: same storage, same version counter. The base (the tensor
+        that owns the storage) remembers its views, unless it is a leaf that requires grad (whose
+        history never changes): when an in-place change gives the base a new history, every view
+        must read through it (ops/indexing.py, _refresh_views)."""
+        root = base._base if base._base is not None else base
+        self._version_counter = root._version_counter
+        if _INFERENCE_TENSORS and _INFERENCE_TENSORS.get(id(root)) is root:   # a view of an inference tensor
+            _INFERENCE_TENSORS[id(self)] = self
+        self._base = root
+        if self.grad_fn is None and (base.grad_fn is not None or base._requires_grad):
+            # made under no_grad from a tensor that requires grad: PyTorch's view then requires grad
+            # too, as a leaf that no gradient ever reaches (and that no in-place op may change)
+            self._requires_grad = True
+            self._accumulator = _autograd_node.NO_GRADIENT_EDGE
+        if root.grad_fn is not None or not root._requires_grad:
+            _indexing.remember_view(root, self)
+        return self
+
+    # --- basic attributes (shape, dim, dtype, ... are in _tensor_core.py) -------------------------
+    def size(self, dim=None):
+        if dim is None:
+            return _tuple_new(Size, self._data.shape)
+        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+
+    def type(self, dtype=None, non_blocking=False, **kwargs):
+        """`x.type()` names the legacy tensor type ('torch.FloatTensor'); `x.type(t)` converts to a dtype
+        or a legacy name."""
+        if dtype is None:
+            return "torch." + self.dtype._legacy
+        if isinstance(dtype, str):
+            if dtype.startswith("torch.cuda."):
+                raise RuntimeError(_NO_CUDA_LIBRARY)
+            target = _dtype.from_legacy_name(dtype)
+            if target is None:
+                raise ValueError(f"invalid type: '{dtype}'")
+            dtype = target
+        elif not isinstance(dtype, _dtype.dtype):
+            if isinstance(getattr(dtype, "dtype", None), _dtype.dtype) and isinstance(dtype, type):
+                dtype = dtype.dtype                 # torch.DoubleTensor
+            elif dtype is Tensor:
+                dtype = _dtype.float32              # torch.Tensor: the default tensor type
+            elif isinstance(dtype, type):
+                raise ValueError(f"invalid type: '{_tp_name(dtype)}'")
+            else:
+                raise TypeError("dtype must be a type, str, or dtype object")
+        return self.to(dtype)
+
+    def data_ptr(self):
+        return self._data.__array_interface__["data"][0]
+
+    def is_contiguous(self):
+        return bool(self._data.flags.c_contiguous)
+
+    def stride(self, dim=None):
+        data = self._data
+        if data.size == 0 and not any(data.strides):
+            # numpy gives a new empty array zero strides; PyTorch lays it out contiguously, a size 0
+            # counting as 1: torch.ones(0, 3).stride() is (3, 1)
+            strides, step = [], 1
+            for n in reversed(data.shape):
+                strides.append(step)
+                step *= max(n, 1)
+            strides = tuple(reversed(strides))
+        else:
+            strides = tuple(s // data.itemsize for s in data.strides)
+        if dim is None:
+            return strides
+        if type(dim) is bool:      # (a bool is an int to Python, not to PyTorch's parser)
+            raise TypeError("stride(): argument 'dim' (position 1) must be int, not bool")
+        if data.ndim == 0 and isinstance(dim, int):
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return strides[_wrap_dim(dim, data.ndim)]
+
+    # --- autograd attributes --------------------------------------------------------------------
+    @property
+    def requires_grad(self):
+        return self.grad_fn is not None or self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag):
+        if type(flag) is not bool:
+            raise RuntimeError("requires_grad must be a bool")
+        if self.grad_fn is not None:
+            if flag:
+                raise RuntimeError("you can only change requires_grad flags of leaf variables.")
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+                "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
+            )
+        if flag and self._data.dtype.kind not in "fc":
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        self._requires_grad = bool(flag)
+
+    def requires_grad_(self, requires_grad=True):
+        if type(requires_grad) is not bool:
+            raise TypeError(f"requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                            f"{_type_name(requires_grad)}")
+        if self.grad_fn is not None:
+            if not requires_grad:
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want to use a "
+                    "computed variable in a subgraph that doesn't require differentiation use "
+                    "var_no_grad = var.detach()."
+                )
+            return self
+        if requires_grad and self._data.dtype.kind not in "fc":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def grad(self):
+        if self._grad is None and self.grad_fn is not None and not self._retains_grad:
+            warnings.warn(_NONLEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:       # PyTorch's checks, in its order: type, itself, dtype, size
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                                f"{_type_name(value)}")
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
+            if value._data.dtype != self._data.dtype:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_CPP_TYPE_NAMES[value._data.dtype.name]}' to a "
+                    f"tensor with grad_dtype '{self.dtype._legacy[:-len('Tensor')]}'. The gradient must match the "
+                    "tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
+                    "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. "
+                    "Diverging the dtypes of a tensor and its gradient may break downstream systems that assume "
+                    "they match.")
+            if value._data.shape != self._data.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '[{', '.join(map(str, value._data.shape))}]' to a "
+                    f"tensor of size '[{', '.join(map(str, self._data.shape))}]'. Please ensure that the gradient "
+                    "and the tensor are the same size"
+                )
+        self._grad = value
+
+    @grad.deleter
+    def grad(self):
+        self._grad = None
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    def retain_grad(self):
+        """Ask backward to also fill `.grad` of this non-leaf tensor (a no-op on leaves)."""
+        if self.grad_fn is None:
+            if not self._requires_grad:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            return
+        node = self.grad_fn
+        if node._retained is None:
+            node._retained = {}
+        node._retained[self._output_nr] = weakref.ref(self)
+        self._retains_grad = True
+
+    def register_hook(self, hook):
+        """hook(grad) runs when the gradient of this tensor is computed; it may return a replacement."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is None:
+            if self._hooks is None:
+                self._hooks = _HookDict()
+            hooks = self._hooks
+        else:
+            node = self.grad_fn
+            if node._tensor_hooks is None:
+                node._tensor_hooks = {}
+            hooks = node._tensor_hooks.setdefault(self._output_nr, _HookDict())
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = hook
+        return handle
+
+    def _copy_backwards(self):
+        """The copy AccumulateGrad keeps of a gradient that has a graph (create_graph): CopyBackwards.
+        (The engine, below the ops, reaches the op through this method.)"""
+        return OPS["copy_backwards"](self)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Compute the gradient of this tensor with respect to the graph leaves (see autograd.backward)."""
+        if inputs is None and create_graph is False and (gradient is None or type(gradient) is Tensor) and (
+                retain_graph is None or type(retain_graph) is bool):
+            # the common `loss.backward()`: no argument to sort out
+            _run_backward([self], [gradient], retain_graph)
+        else:
+            _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self):
+        """The same data without history: shares storage and the version counter."""
+        t = Tensor._make(self._data)
+        t._version_counter = self._version_counter
+        if _INFERENCE_TENSORS and self.is_inference():
+            _INFERENCE_TENSORS[id(t)] = t
+        return t
+
+    def detach_(self):
+        if self._base is not None:            # any view, with history or not (PyTorch's rule)
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) "
+                "for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and "
+                "hence detach_() cannot be called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self):
+        """The same storage as a new leaf without history; changes through it are not tracked."""
+        return Tensor._make(self._data)
+
+    @data.setter
+    def data(self, value):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {_type_name(value)}")
+        if self.requires_grad and value._data.dtype.kind not in "fc":
+            raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
+        self._data = value._data
+
+
+_NO_CUDA_LIBRARY = (
+    "Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two shared libraries: a "
+    "CPU library and a CUDA library; this error has occurred because you are trying to use some CUDA "
+    "functionality, but the CUDA library has not been loaded by the dynamic linker for some reason.  The CUDA "
+    "library MUST be loaded, EVEN IF you don't directly use any symbols from the CUDA library! One common culprit "
+    "is a lack of -Wl,--no-as-needed in your link arguments; many dynamic linkers will delete dynamic library "
+    "dependencies if you don't depend on any of their symbols.  You can check if this has occurred by using ldd "
+    "on your binary to see if there is a dependency on *_cuda.so library.")
+
+
+# Tensors made under inference_mode. While it is on, Tensor._make also records each new tensor here
+# (swapped in and out by _inference_mode_changed, so that the usual _make pays nothing for it).
+_INFERENCE_TENSORS = weakref.WeakValueDictionary()     # id -> tensor (a WeakSet would compare with ==)
+
+
+def _init(t, data):
+    """Tensor(...) and Parameter(...): the core's slots, and the inference-mode mark."""
+    if grad_mode._state["inference"]:
+        _INFERENCE_TENSORS[id(t)] = t
+    Tensor._init(t, data)
+
+
+def _make_inference(cls, data, grad_fn=None, output_nr=0):
+    t = _plain_make(cls, data, grad_fn, output_nr)
+    _INFERENCE_TENSORS[id(t)] = t
+    return t
+
+
+def _inference_mode_changed(on):
+    Tensor._make = classmethod(_make_inference if on else _plain_make)
+
+
+grad_mode.on_inference_change.append(_inference_mode_changed)

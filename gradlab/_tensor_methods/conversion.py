@@ -1,0 +1,323 @@
+"""Tensor's conversions: to Python and numpy (`item`, `tolist`, `numpy`, `float(t)`, `len`, ...),
+to dtypes and devices (`to`, `type`, `float()`, `cuda`), the `new_*` factories, `clone`, `contiguous`."""
+import numbers
+import warnings
+
+import numpy as np
+
+from .. import _device, _dtype
+from .._tensor_core import Tensor
+from ..ops import OPS, elementwise as _elementwise
+from ..ops.operands import _type_name
+from ._common import _WARNED, _WARN_ALWAYS, _argument_type_name
+
+
+class _ConversionMethods:
+    """Copied onto `Tensor` by gradlab/tensor.py."""
+
+    # --- conversion to Python and numpy ---------------------------------------------------------
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def numpy(self, *, force=False):
+        if self.requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        return self._data
+
+    def __array__(self, dtype=None):
+        # no `copy` parameter, as PyTorch's: numpy 2 then warns (DeprecationWarning) when it passes one
+        if self.requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        return self._data if dtype is None else self._data.astype(dtype, copy=False)
+
+    def _scalar(self, kind):
+        # PyTorch warns first (before any error), and once per process (TORCH_WARN_ONCE)
+        if self.requires_grad and (_SCALAR_WARNING not in _WARNED or _WARN_ALWAYS[0]):
+            _WARNED.add(_SCALAR_WARNING)
+            warnings.warn(_SCALAR_WARNING, UserWarning, stacklevel=3)
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return kind(_real_item(self._data, None if kind is complex else "double"))
+
+    def __float__(self):
+        return self._scalar(float)
+
+    def __int__(self):      # unlike float(), PyTorch's int() does not warn about requires_grad
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return int(_real_item(self._data, "int64_t"))
+
+    def __index__(self):
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data.reshape(()).item())
+
+    def __complex__(self):
+        return self._scalar(complex)
+
+    def __bool__(self):
+        if self._data.size != 1:
+            raise RuntimeError("Boolean value of Tensor with " + ("no values" if self._data.size == 0 else
+                                                                 "more than one value") + " is ambiguous")
+        return bool(self._data.reshape(()).item())
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __contains__(self, element):
+        if not isinstance(element, (Tensor, numbers.Number)):    # PyTorch refuses lists, None, arrays
+            raise RuntimeError("Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+                               f"{type(element)}.")
+        return bool((self._data == (element._data if isinstance(element, Tensor) else element)).any())
+
+    # --- dtype and device conversion ------------------------------------------------------------
+    def to(self, *args, **kwargs):
+        """`x.to(dtype)`, `x.to(device)`, `x.to(device, dtype)`, `x.to(other)`: self when nothing changes
+        (unless copy=True), else a copy that records ToCopyBackward0. Devices other than the CPU fail
+        as in PyTorch's CPU-only build."""
+        if not kwargs and len(args) == 1 and isinstance(args[0], _dtype.dtype):      # the common x.to(dtype)
+            device, dtype, copy = None, args[0], False
+        else:
+            device, dtype, copy = _to_arguments(args, kwargs)
+        if device is not None:
+            device = _device.as_device(device)
+            _device.require_cpu(device)
+            copy = copy or device.index is not None     # cpu:0 is not a tensor's device (cpu): a copy
+        if dtype is not None:
+            target = _dtype.to_numpy_dtype(dtype)
+            if target != self._data.dtype:
+                return OPS["to_dtype"](self, dtype=target, source_dtype=self._data.dtype)
+        if copy:
+            return OPS["to_dtype"](self, dtype=self._data.dtype, source_dtype=self._data.dtype)
+        return self
+
+    def float(self, *args, memory_format=None):
+        return self._to_named("float", args, _dtype.float32)
+
+    def double(self, *args, memory_format=None):
+        return self._to_named("double", args, _dtype.float64)
+
+    def half(self, *args, memory_format=None):
+        return self._to_named("half", args, _dtype.float16)
+
+    def long(self, *args, memory_format=None):
+        return self._to_named("long", args, _dtype.int64)
+
+    def int(self, *args, memory_format=None):
+        return self._to_named("int", args, _dtype.int32)
+
+    def short(self, *args, memory_format=None):
+        return self._to_named("short", args, _dtype.int16)
+
+    def char(self, *args, memory_format=None):
+        return self._to_named("char", args, _dtype.int8)
+
+    def byte(self, *args, memory_format=None):
+        return self._to_named("byte", args, _dtype.uint8)
+
+    def bool(self, *args, memory_format=None):
+        return self._to_named("bool", args, _dtype.bool_)
+
+    def cpu(self, *args, memory_format=None):
+        return self._to_named("cpu", args, None)
+
+    def _to_named(self, name, args, dtype):
+        if args:
+            raise TypeError(f"{name}() takes 0 positional arguments but {len(args)} was given")
+        return self if dtype is None else self.to(dtype)
+
+    def cuda(self, device=None, non_blocking=False, memory_format=None):
+        """PyTorch's CPU-only build has no CUDA: fails the way it fails there."""
+        if device is not None:
+            d = _device.as_device(device, "cuda", " (position 1)")
+            if d.type != "cuda":
+                raise RuntimeError("Invalid device, must be cuda device")
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+    def type_as(self, other):
+        if not isinstance(other, Tensor):
+            raise TypeError(f"type_as(): argument 'other' (position 1) must be Tensor, not {_type_name(other)}")
+        return self.to(other.dtype)
+
+    def get_device(self):
+        return -1                       # PyTorch's answer for a CPU tensor
+
+    # x.new_zeros(2, 3): a factory whose dtype (and device) default to x's
+    def new_tensor(self, *data, dtype=None, device=None, requires_grad=False, **kwargs):
+        from ..creation import _options, tensor
+        # PyTorch's own words for a wrong number of arguments (data= may also be a keyword)
+        if "data" in kwargs and not data:
+            data = (kwargs.pop("data"),)
+        if kwargs:
+            raise TypeError(f"new_tensor() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        if not data:
+            raise TypeError('new_tensor() missing 1 required positional arguments: "data"')
+        if len(data) > 1:
+            raise TypeError(f"new_tensor() takes 1 positional argument but {len(data)} were given")
+        data, = data
+        _options("new_tensor", dtype, device)
+        return tensor(data, dtype=self.dtype if dtype is None else dtype, device=device, requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        return self._new("zeros", size, dtype, device, requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        return self._new("ones", size, dtype, device, requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        return self._new("empty", size, dtype, device, requires_grad)
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+        from ..creation import _options, full
+        _options("new_full", dtype, device)
+        return full(size, fill_value, dtype=self.dtype if dtype is None else dtype, device=device,
+                    requires_grad=requires_grad)
+
+    def _new(self, factory, size, dtype, device, requires_grad):
+        from .. import creation
+        creation._options("new_" + factory, dtype, device)
+        if factory == "zeros":          # new_zeros words a negative size as empty() does, not as zeros()
+            try:
+                creation._shape(size)
+            except TypeError:           # (a bad size: zeros() below gives PyTorch's TypeError)
+                pass
+        return getattr(creation, factory)(*size, dtype=self.dtype if dtype is None else dtype, device=device,
+                                          requires_grad=requires_grad)
+
+    @property
+    def is_cpu(self):
+        return True
+
+    @property
+    def layout(self):
+        return _dtype.strided
+
+    def clone(self, *args, memory_format=None):
+        """A copy with history (CloneBackward0), laid out like self unless memory_format says otherwise."""
+        if args:
+            raise TypeError(f"clone() takes 0 positional arguments but {len(args)} {_was_were(args)} given")
+        if memory_format is None or memory_format is _dtype.preserve_format:
+            return OPS["clone"](self)
+        return OPS["clone"](self, strides=_format_strides(self, memory_format, "clone"))
+
+    def contiguous(self, *args, memory_format=_dtype.contiguous_format):
+        """self when already laid out in C order (PyTorch returns the same tensor), else a C-ordered copy."""
+        if args:
+            raise TypeError(f"contiguous() takes 0 positional arguments but {len(args)} {_was_were(args)} given")
+        if memory_format is _dtype.contiguous_format:
+            if self._data.flags.c_contiguous:
+                return self
+        elif memory_format is _dtype.preserve_format:
+            raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
+        strides = _format_strides(self, memory_format, "contiguous")
+        if self.stride() == tuple(strides):
+            return self
+        return OPS["clone"](self, strides=strides)
+
+
+_SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+                   "Consider using tensor.detach() first. (Triggered internally at "
+                   "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)")
+
+
+def _real_item(data, c_type):
+    """The one element as a Python number; a complex one only if real (PyTorch's float()/int())."""
+    value = data.reshape(()).item()
+    if isinstance(value, complex) and c_type is not None:
+        if value.imag != 0 or c_type == "int64_t" and not -2.0 ** 63 <= value.real < 2.0 ** 63:   # (NaN too)
+            raise RuntimeError(f"value cannot be converted to type {c_type} without overflow")
+        value = value.real
+    return value
+
+
+# Tensor.to's three signatures, as PyTorch's argument parser tries them: (parameter, accepts)
+_TO_SIGNATURES = (
+    ((("device", "device"), ("dtype", "dtype"), ("non_blocking", "bool"), ("copy", "bool")),
+     " * (torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, bool copy = False, *, "
+     "torch.memory_format memory_format = None)"),
+    ((("dtype", "dtype!"), ("non_blocking", "bool"), ("copy", "bool")),
+     " * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
+     "None)"),
+    ((("tensor", "tensor"), ("non_blocking", "bool"), ("copy", "bool")),
+     " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = None)"),
+)
+
+
+_PYTHON_TYPES = {float: _dtype.float64, int: _dtype.int64, bool: _dtype.bool_, complex: _dtype.complex128}
+
+
+def _accepts(kind, value):
+    if kind == "bool":
+        return isinstance(value, (bool, np.bool_))
+    if kind == "tensor":          # a Python number stands for a 0-d tensor of double (or its own type)
+        return isinstance(value, (Tensor, numbers.Number, np.bool_))
+    if value is None:
+        return kind != "dtype!"
+    if kind == "device":
+        return isinstance(value, (_device.device, str)) or \
+            isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+    return isinstance(value, _dtype.dtype) or isinstance(value, type) and value in _PYTHON_TYPES     # dtype
+
+
+def _to_arguments(args, kwargs):
+    """(device, dtype, copy) of a call to Tensor.to, or PyTorch's TypeError for a call it refuses."""
+    if len(args) > 4:
+        raise TypeError(f"to() takes from 0 to 4 positional arguments but {len(args)} were given")
+    options = dict(kwargs)
+    memory_format = options.pop("memory_format", None)
+    for params, _ in _TO_SIGNATURES:
+        if len(args) > len(params):
+            continue
+        bound = dict(zip((name for name, _ in params), args))
+        kinds = dict(params)
+        if any(name in bound or name not in kinds for name in options):
+            continue
+        bound.update(options)
+        if params[0][1] == "dtype!" and "dtype" not in bound or params[0][0] == "tensor" and "tensor" not in bound:
+            continue
+        if all(_accepts(kinds[name], value) for name, value in bound.items()) and \
+                (memory_format is None or isinstance(memory_format, _dtype.memory_format)):
+            other = bound.get("tensor")
+            if other is not None:
+                if isinstance(other, Tensor):
+                    return other.device, other.dtype, bool(bound.get("copy"))
+                dtype = _dtype.bool_ if isinstance(other, (bool, np.bool_)) else \
+                    _dtype.complex128 if isinstance(other, complex) else _dtype.float64
+                return None, dtype, bool(bound.get("copy"))
+            dtype = bound.get("dtype")
+            return bound.get("device"), _PYTHON_TYPES.get(dtype, dtype), bool(bound.get("copy"))
+    got = [_argument_type_name(a) for a in args]
+    named = [f"{k}={_argument_type_name(v)}" for k, v in reversed(kwargs.items())]
+    described = ", ".join(got + named) if got else "".join(n + ", " for n in named)
+    raise TypeError(f"to() received an invalid combination of arguments - got ({described}), but expected one "
+                    "of:\n" + "\n".join(line for _, line in _TO_SIGNATURES) + "\n")
+
+
+def _was_were(args):
+    return "was" if len(args) == 1 else "were"
+
+
+def _format_strides(t, memory_format, function):
+    """The strides (in elements) of a copy of t in a memory format (contiguous or channels_last)."""
+    if not isinstance(memory_format, _dtype.memory_format):
+        raise TypeError(f"{function}(): argument 'memory_format' must be torch.memory_format, not "
+                        f"{_type_name(memory_format)}")
+    shape = t._data.shape
+    if memory_format is _dtype.channels_last:
+        if len(shape) != 4:
+            raise RuntimeError("required rank 4 tensor to use channels_last format")
+        n, c, h, w = (max(s, 1) for s in shape)       # NCHW stored as NHWC
+        return [h * w * c, 1, w * c, c]
+    return _elementwise.contiguous_strides(shape)

@@ -1,0 +1,290 @@
+"""Tensor's indexing (`t[i]`, `t[i] = v`) and in-place methods (`add_`, `fill_`, `copy_`, `+=`, `sin_`, ...):
+each checks what PyTorch checks, changes the array and bumps the version counter."""
+import numbers
+import warnings
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor_core import Tensor
+from ..ops import indexing as _indexing
+from ..ops.indexing import fill_inplace, setitem
+from ..ops.operands import _SCALARS, _check_arguments, _check_int_scalar, _kind, _number, _py, broadcast_error
+from ._common import (_NO_ROUNDING, _OPERANDS, _argument_type_name, _c_type, _check_exponent, _check_fill_value,
+                      _check_sub, _clamp_bounds, _lifted, _wrapped)
+
+
+class _InPlaceMethods:
+    """Copied onto `Tensor` by gradlab/tensor.py."""
+
+    # --- indexing -------------------------------------------------------------------------------
+    def __getitem__(self, key):
+        return _indexing.getitem(self, key)
+
+    def __setitem__(self, key, value):
+        _indexing.setitem(self, key, value)
+
+    # --- in-place operations --------------------------------------------------------------------
+    def _inplace(self, opkey, *args, **params):
+        if opkey in _RESULT_CHECKED:            # x.add_(y): the result must fit x (see _check_inplace_result)
+            _check_inplace_result(self, opkey, args[0] if args else params.get("exponent"), params.get("alpha", 1))
+        return _indexing.run_inplace(self, opkey, args, params)
+
+    def add_(self, other, alpha=1):
+        return self._inplace("add", other, alpha=alpha)
+
+    def sub_(self, other, alpha=1):
+        return self._inplace("sub", other, alpha=alpha)
+
+    def mul_(self, other):
+        return self._inplace("mul", other)
+
+    def div_(self, other, *, rounding_mode=_NO_ROUNDING):
+        if rounding_mode is _NO_ROUNDING:
+            return self._inplace("div", other)
+        _indexing._check_inplace_allowed(self)        # (autograd's check first, then the mode, as in PyTorch)
+        if rounding_mode is not None and rounding_mode not in ("trunc", "floor"):
+            raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                               f"'{rounding_mode}'")
+        _check_inplace_result(self, "div" if rounding_mode is None else "div_rounding", other)
+        return _indexing.run_inplace(self, "div_rounding", (other,), {"rounding_mode": rounding_mode})
+
+    def pow_(self, exponent):
+        if isinstance(exponent, Tensor):
+            return self._inplace("pow", exponent)
+        return self._inplace("pow_scalar", exponent=exponent)
+
+    def neg_(self):
+        return self._inplace("neg")
+
+    def exp_(self):
+        return self._inplace("exp")
+
+    def relu_(self):
+        return self._inplace("relu")
+
+    def sigmoid_(self):
+        return self._inplace("sigmoid")
+
+    def tanh_(self):
+        return self._inplace("tanh")
+
+    def sqrt_(self):
+        return self._inplace("sqrt")
+
+    def clamp_(self, min=None, max=None):
+        if isinstance(min, Tensor) or isinstance(max, Tensor):
+            _check_arguments("clamp_", (min, max), [("Tensor min = None", "Tensor max = None"),
+                                                     ("Number min = None", "Number max = None")])
+            return self._inplace("clamp_tensor", *_clamp_bounds(self, min, max))
+        _check_arguments("clamp_", (min, max), [("Tensor min = None", "Tensor max = None"),
+                                                 ("Number min = None", "Number max = None")])
+        if min is None and max is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        return self._inplace("clamp", min=_py(min), max=_py(max))
+
+    def zero_(self):
+        return fill_inplace(self, 0)
+
+    def fill_(self, value):
+        if isinstance(value, Tensor):            # (a 0-d tensor: FillBackward3, its value gets a gradient)
+            if value._data.ndim:
+                raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                                   f"{value._data.ndim} dimensions.")
+            return self._inplace("fill_tensor", value)
+        return fill_inplace(self, _py(value))
+
+    def copy_(self, src, non_blocking=False):      # (non_blocking: nothing to overlap on a CPU)
+        if type(non_blocking) is not bool:
+            raise TypeError(f"copy_(): argument 'non_blocking' (position 2) must be bool, not "
+                            f"{_argument_type_name(non_blocking)}")
+        setitem(self, Ellipsis, src)
+        return self
+
+    def masked_fill_(self, mask, value):
+        mask, value = self._masked_fill_args(mask, value, inplace=True)
+        if self._is_expanded():
+            return self._fill_expanded("masked_fill_", 2450, np.broadcast_to(mask, self._data.shape), value)
+        if isinstance(value, Tensor):
+            return self._inplace("masked_fill_tensor", value, mask=mask)
+        return self._inplace("masked_fill", mask=mask, value=value)
+
+    def clamp_min_(self, min):
+        _check_arguments("clamp_min_", (min,), [("Tensor min",), ("Number min",)])
+        if isinstance(min, Tensor):
+            return self._inplace("clamp_min_tensor", min)
+        self._check_lifted(_py(min))
+        return self._inplace("clamp_min", min=_py(min))
+
+    def clamp_max_(self, max):
+        _check_arguments("clamp_max_", (max,), [("Tensor max",), ("Number max",)])
+        if isinstance(max, Tensor):
+            return self._inplace("clamp_max_tensor", max)
+        self._check_lifted(_py(max))
+        return self._inplace("clamp_max", max=_py(max))
+
+    def _is_expanded(self):
+        """An expanded view (stride 0 along a dim of size > 1) that records no graph."""
+        return (not self._data.flags.writeable and not self._requires_grad
+                and any(st == 0 and n > 1 for st, n in zip(self._data.strides, self._data.shape)))
+
+    def _fill_expanded(self, name, line, mask, value):
+        """PyTorch still fills an expanded tensor's shared memory here, with a deprecation warning."""
+        warnings.warn(f"Use of {name} on expanded tensors is deprecated. Please clone() the tensor before performing "
+                      "this operation. This also applies to advanced indexing e.g. tensor[mask] = scalar (Triggered "
+                      f"internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:{line}.)",
+                      UserWarning, stacklevel=3)
+        _indexing._write_through_base(self, mask, value._data if isinstance(value, Tensor) else value)
+        self._version_counter[0] += 1
+        return self
+
+    def _check_lifted(self, scalar):
+        """An in-place op cannot turn an int tensor into a float one (x.clamp_min_(0.5) of int x)."""
+        lifted = _lifted(self, scalar)
+        if lifted is not self:
+            raise RuntimeError(f"result type {_kind(lifted)} can't be cast to the desired output type {_c_type(self)}")
+
+    def index_fill_(self, dim, index, value):
+        """In-place index_fill (IndexFillBackward0 when recorded)."""
+        _check_arguments("index_fill_", (dim, index, value), [("int dim", "Tensor index", "Tensor value"),
+                                                               ("int dim", "Tensor index", "Number value")])
+        _check_fill_value(value)
+        if self._is_expanded():
+            return self._fill_expanded("index_fill_", 1913, self._index_fill_mask(dim, index), _py(value))
+        return self._inplace("index_fill", mask=self._index_fill_mask(dim, index), value=_py(value))
+
+    def lerp_(self, end, weight):
+        _check_arguments("lerp_", (end, weight), [("Tensor end", "Tensor weight"), ("Tensor end", "Number weight")])
+        self._check_lerp(end, weight, inplace=True)
+        if isinstance(weight, Tensor):
+            return self._inplace("lerp_tensor", end, weight)
+        return self._inplace("lerp", end, weight=_py(weight))
+
+    # `t += x` works in place for what the operators take; for anything else Python falls back to
+    # `t = t + x` (numpy computes it for an array, as with PyTorch)
+    def __iadd__(self, other):
+        return self.add_(other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __isub__(self, other):
+        return self.sub_(other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __imul__(self, other):
+        return self.mul_(other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __itruediv__(self, other):
+        return self.div_(other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __ipow__(self, exponent):
+        return self.pow_(exponent) if isinstance(exponent, _OPERANDS) else NotImplemented
+
+    # operators without a differentiable in-place method here: computed out of place, then written into self
+    def __ifloordiv__(self, other):
+        return _inplace_operator(self, "floor_divide", other, Tensor.__floordiv__)
+
+    def __imod__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        _check_inplace_result(self, "remainder", other)
+        if isinstance(other, Tensor):          # (RemainderBackward0 recorded as for x.remainder(y))
+            return _indexing.run_inplace(self, "remainder_tensor", (other,), {})
+        return _indexing.run_inplace(self, "remainder", (), {"other": _wrapped(_number(other), self)})
+
+    def __iand__(self, other):
+        return _inplace_operator(self, "bitwise_and", other, Tensor.__and__)
+
+    def __ior__(self, other):
+        return _inplace_operator(self, "bitwise_or", other, Tensor.__or__)
+
+    def __ixor__(self, other):
+        return _inplace_operator(self, "bitwise_xor", other, Tensor.__xor__)
+
+
+_RESULT_CHECKED = {"add", "sub", "mul", "div", "pow", "pow_scalar"}
+
+
+def _check_inplace_result(t, opname, other, alpha=1):
+    """x op= y writes into x: PyTorch first refuses a broadcast shape other than x's, then a result
+    type x cannot hold (a float into an integer tensor, anything but bool into a bool one)."""
+    _check_int_scalar(other)
+    if opname == "sub" and (t._data.dtype.kind == "b" or other.__class__ is bool or
+                            (other.__class__ is Tensor and other._data.dtype.kind == "b")):
+        _indexing._check_inplace_allowed(t)
+        _check_sub(t, other)
+    if other.__class__ is int and other >= 2**63 and t._data.dtype.kind == "b":       # (read as a uint64)
+        if opname == "pow_scalar":
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, attempted to "
+                           "promote Bool and UInt64")
+    data = t._data
+    if opname == "pow_scalar" and isinstance(other, numbers.Integral) and other < 0 and data.dtype.kind in "biu":
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if opname == "pow_scalar" and other.__class__ in (int, float) and data.dtype.kind != "b":
+        _check_exponent(other, data.dtype)
+    if other.__class__ is Tensor:
+        od = other._data
+        if od.shape != data.shape:
+            try:
+                shape = np.broadcast_shapes(data.shape, od.shape)
+            except ValueError:
+                _indexing._check_inplace_allowed(t)
+                _indexing.check_overlaps(t, (other,))
+                raise broadcast_error(data.shape, od.shape) from None
+            if shape != data.shape:
+                _indexing._check_inplace_allowed(t)
+                _indexing.check_overlaps(t, (other,))
+                raise RuntimeError(f"output with shape [{', '.join(map(str, data.shape))}] doesn't match the "
+                                   f"broadcast shape [{', '.join(map(str, shape))}]")
+        if od.dtype == data.dtype and opname != "div" and alpha.__class__ is int:
+            return                               # (the common case: nothing to check)
+        res = _dtype.result_np_dtype([(data.ndim, data.dtype), (od.ndim, od.dtype)], [])
+    elif isinstance(other, _SCALARS + (np.generic,)):
+        other = _number(other)
+        if data.dtype.kind == "f" and other.__class__ is not complex:
+            res = data.dtype                     # (a real number never lifts a float tensor: quick)
+        else:
+            res = _dtype.result_np_dtype([(data.ndim, data.dtype)], [_scalar_category(other)])
+    else:
+        return
+    if opname == "div" and res.kind in "biu":
+        res = np.dtype(np.float32)              # true division of integers gives the default float
+    kind, target = res.kind, data.dtype.kind
+    if (kind in "fc" and target in "biu") or (kind == "c" and target != "c") or (target == "b" and kind != "b"):
+        _indexing._check_inplace_allowed(t)
+        _indexing.check_overlaps(t, (other,) if other.__class__ is Tensor else ())   # (refused first)
+        raise RuntimeError(f"result type {_dtype.from_numpy_dtype(res)._legacy[:-6]} can't be cast to the "
+                           f"desired output type {_kind(t)}")
+    if alpha.__class__ is bool and kind != "b":
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if alpha.__class__ is float and kind in "biu":
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+
+
+def _scalar_category(x):
+    return 0 if isinstance(x, bool) else 1 if isinstance(x, int) else 2 if isinstance(x, float) else 3
+
+
+def _inplace_operator(t, opname, other, compute):
+    """`t //= y`, `t &= y`: checked as an in-place op, computed out of place, written into t."""
+    if not isinstance(other, _OPERANDS):
+        return NotImplemented
+    _indexing._check_inplace_allowed(t)
+    _indexing.check_overlaps(t, (other,))       # (an expanded t is refused before any dtype check)
+    _check_inplace_result(t, opname, other)
+    result = compute(t, other)
+    if result is NotImplemented:
+        return NotImplemented
+    return _indexing._adopt(t, result)
+
+
+def _unary_in_place(key):
+    def method(self):
+        return self._inplace(key)
+    method.__name__ = method.__qualname__ = key + "_"
+    method.__doc__ = f"In-place {key}: x.{key}_() changes x (recorded like x.{key}() when x is in a graph)."
+    return method
+
+
+# x.sin_(), x.log_(), ...: the in-place form of every elementwise op of one tensor that PyTorch has
+for _key in ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "log", "log2", "log10", "log1p", "expm1",
+             "abs", "sign", "reciprocal", "rsqrt", "floor", "ceil", "trunc", "erf"):
+    setattr(_InPlaceMethods, _key + "_", _unary_in_place(_key))

@@ -1,0 +1,367 @@
+"""Tensor's Python operators (`+`, `*`, `@`, `==`, `&`, ...), the logical tests (`isnan`, `any`,
+`nonzero`, ...) and the comparisons by name (`eq`, `greater`, ...)."""
+import numbers
+import operator
+import weakref
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor_core import Tensor
+from ..autograd import grad_mode
+from ..autograd.node import NoDerivative
+from ..ops import OPS, elementwise as _elementwise, registry as _registry
+from ..ops.operands import (_SCALARS, _as_tensor, _binary, _check_int_scalar, _kind, _number, _type_name,
+                            broadcast_error)
+from ._common import (_OPERANDS, _check_exponent, _check_operand, _check_sub, _check_tensor_argument, _data_of,
+                      _dims, _lifted, _wrapped, matmul)
+
+
+class _OperatorMethods:
+    """Copied onto `Tensor` by gradlab/tensor.py."""
+
+    # --- arithmetic operators -------------------------------------------------------------------
+    # As in PyTorch, an operator computes with a Tensor, a Python number or a numpy scalar, and
+    # leaves anything else to Python (NotImplemented): `t * [1, 2]` then fails the way it fails
+    # with PyTorch, and `t * np_array` is computed by numpy, which turns t into an array (an error
+    # when t requires grad: no graph can go through numpy) and hands the result back to
+    # __array_wrap__. numpy itself defers to objects with a higher __array_priority__ (PyTorch's
+    # value), so `np.float64(2) * t` calls t.__rmul__ and keeps the graph.
+    __array_priority__ = 1000
+
+    def __array_wrap__(self, array):
+        """numpy's result for a tensor (`np.exp(t)`, `t * np_array`) back as a Tensor, as PyTorch
+        gives it (including PyTorch's habit of turning a bool result into uint8). PyTorch's takes no
+        context/return_scalar arguments, so numpy 2 warns (DeprecationWarning) for both."""
+        array = np.asarray(array)
+        return Tensor._make(array.astype(np.uint8) if array.dtype == np.bool_ else array)
+
+    def __add__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return _binary("add", self, other)
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        if self._data.dtype.kind == "b" or other.__class__ is bool or \
+                (other.__class__ is Tensor and other._data.dtype.kind == "b"):
+            _check_sub(self, other)
+        return _binary("sub", self, other)
+
+    # x.__rsub__(y) called with a Tensor y (Python never does): PyTorch computes y - x, y / x, ...
+    def __rsub__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        if isinstance(other, Tensor):
+            if self._data.dtype.kind == "b" or other._data.dtype.kind == "b":
+                _check_sub(other, self)
+            return _binary("rsub_tensor", self, other)
+        return _scalar_left("rsub", self, other)
+
+    def __mul__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return _binary("mul", self, other)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return _binary("div", self, other)
+
+    def __rtruediv__(self, other):
+        if isinstance(other, (Tensor, numbers.Number, np.generic, np.ndarray)):
+            return self.reciprocal() * other       # PyTorch's own definition (an ndarray goes to numpy)
+        return NotImplemented
+
+    def __pow__(self, exponent):
+        if not isinstance(exponent, _OPERANDS):
+            return NotImplemented
+        if isinstance(exponent, Tensor):
+            return _binary("pow", self, exponent)
+        if isinstance(exponent, (numbers.Number, np.generic)):
+            if isinstance(exponent, numbers.Integral) and exponent < 0 and self._data.dtype.kind in "biu":
+                raise RuntimeError("Integers to negative integer powers are not allowed.")
+            exponent = _number(exponent)
+            cat = 0 if isinstance(exponent, bool) else 1 if isinstance(exponent, int) else \
+                2 if isinstance(exponent, float) else 3
+            if cat > _dtype.category(self._data.dtype):   # int_tensor ** 0.5: computed in float32
+                # (cast in the tensor's own layout, as TensorIterator does: astype reorders an expanded one)
+                cast = _elementwise.preserved_empty(self._data, _dtype._DEFAULT_FOR_CATEGORY[cat])
+                cast[...] = self._data
+                self = Tensor._make(cast)
+            _check_exponent(exponent, self._data.dtype)
+            return OPS["pow_scalar"](self, exponent=exponent)
+
+    def __rpow__(self, base):
+        if not isinstance(base, _OPERANDS):
+            return NotImplemented
+        if isinstance(base, Tensor):
+            return base.__pow__(self)
+        return _scalar_left("rpow", self, base)
+
+    def __matmul__(self, other):
+        if not isinstance(other, Tensor):      # a number is no matrix either: Python's TypeError
+            return NotImplemented
+        return matmul(self, other)
+
+    def __rmatmul__(self, other):
+        if not isinstance(other, Tensor):
+            return NotImplemented
+        return matmul(other, self)
+
+    def __floordiv__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return _no_derivative(_no_grad_binary(_elementwise.floor_divide_arrays, self, other), "floor_divide",
+                              self, other)
+
+    def __rfloordiv__(self, other):
+        if isinstance(other, Tensor):
+            return other.__floordiv__(self)
+        if not isinstance(other, _SCALARS + (np.generic,)):
+            return NotImplemented
+        return _no_derivative(_no_grad_scalar_left(_elementwise.floor_divide_arrays, other, self), "floor_divide",
+                              self)
+
+    def __mod__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return self.remainder(other)
+
+    def __rmod__(self, other):
+        if isinstance(other, Tensor):
+            return other.remainder(self)
+        if not isinstance(other, _SCALARS + (np.generic,)):
+            return NotImplemented
+        return _no_derivative(_no_grad_scalar_left(_elementwise.remainder_arrays, other, self), "remainder", self)
+
+    def __neg__(self):
+        return OPS["neg"](self)
+
+    def __pos__(self):
+        if self._data.dtype.kind == "b":
+            raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+        return self
+
+    def __abs__(self):
+        return OPS["abs"](self)
+
+    def __invert__(self):
+        if self._data.dtype.kind not in "biu":
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+        return Tensor._make(np.invert(self._data))
+
+    def __and__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return _no_grad_binary(np.bitwise_and, self, other)
+
+    __rand__ = __and__
+
+    def __or__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return _no_grad_binary(np.bitwise_or, self, other)
+
+    __ror__ = __or__
+
+    def __xor__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return _no_grad_binary(np.bitwise_xor, self, other)
+
+    __rxor__ = __xor__
+
+    # comparisons: results are bool tensors and never carry gradients. Like PyTorch, == also
+    # takes a numpy array; anything else is left to Python (`t == [1, 2]` is then plain False).
+    # (__hash__ beside __eq__: a class body that defines __eq__ alone gets __hash__ = None.)
+    def __hash__(self):
+        return id(self)
+
+    def __eq__(self, other):
+        if not isinstance(other, _OPERANDS + (np.ndarray,)):
+            return NotImplemented
+        return _compare(np.equal, self, other)
+
+    def __ne__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return _compare(np.not_equal, self, other)
+
+    def __lt__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return _compare(np.less, self, other)
+
+    def __le__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return _compare(np.less_equal, self, other)
+
+    def __gt__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return _compare(np.greater, self, other)
+
+    def __ge__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return _compare(np.greater_equal, self, other)
+
+    # the named forms (x.eq(y), x.greater(y), ...) are added below the class: _named_comparison
+
+    def equal(self, other):
+        _check_tensor_argument("equal", other)
+        return self._data.shape == other._data.shape and bool(np.array_equal(self._data, other._data))
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        _check_tensor_argument("allclose", other)
+        if other._data.dtype != self._data.dtype:
+            raise RuntimeError(f"{_kind(self)} did not match {_kind(other)}")
+        return bool(np.allclose(self._data, _data_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+    def isnan(self):
+        return Tensor._make(np.isnan(self._data))
+
+    def isinf(self):
+        return Tensor._make(np.isinf(self._data))
+
+    def isfinite(self):
+        return Tensor._make(np.isfinite(self._data))
+
+    def any(self, dim=None, keepdim=False):
+        return self._logical_reduction(np.any, dim, keepdim)
+
+    def all(self, dim=None, keepdim=False):
+        return self._logical_reduction(np.all, dim, keepdim)
+
+    def _logical_reduction(self, reduce, dim, keepdim):
+        """any/all: bool results, except for uint8 input (uint8, as in PyTorch)."""
+        if not isinstance(keepdim, (bool, np.bool_)):
+            raise TypeError("keepdim")            # (_argparse words PyTorch's TypeError)
+        axis = None if dim is None else _dims(dim, self._data.ndim)
+        out = np.asarray(reduce(self._data, axis=axis, keepdims=keepdim))
+        return Tensor._make(out.astype(np.uint8) if self._data.dtype == np.uint8 else out)
+
+    def logical_not(self):
+        return Tensor._make(np.logical_not(self._data))
+
+    def nonzero(self, as_tuple=False):
+        if not isinstance(as_tuple, bool):
+            raise TypeError(f"nonzero(): argument 'as_tuple' must be bool, not {_type_name(as_tuple)}")
+        if self._data.ndim == 0:     # one coordinate-less hit (or none); as_tuple reads it as 1-d
+            if as_tuple:
+                return (Tensor._make(np.zeros(int(self._data != 0), np.int64)),)
+            return Tensor._make(np.zeros((int(self._data != 0), 0), np.int64))
+        idx = np.nonzero(self._data)
+        if as_tuple:
+            return tuple(Tensor._make(i.astype(np.int64)) for i in idx)
+        # (PyTorch's result is laid out column by column: not contiguous)
+        return Tensor._make(np.stack(idx, axis=0).astype(np.int64).T)
+
+
+def _scalar_left(key, a, scalar):
+    """`scalar - a`, `scalar ** a`: a Python scalar on the left of a tensor."""
+    if isinstance(scalar, Tensor):
+        return NotImplemented
+    scalar = _number(scalar)
+    if not isinstance(scalar, _SCALARS):
+        return _binary("sub" if key == "rsub" else "pow", _as_tensor(scalar), a)
+    _check_int_scalar(scalar)
+    if key == "rsub" and (scalar.__class__ is bool or a._data.dtype.kind == "b"):
+        _check_sub(a, scalar)
+    a = _lifted(a, scalar)
+    if key == "rsub":
+        return OPS["rsub"](a, other=_wrapped(scalar, a))
+    return OPS["rpow"](a, base=_wrapped(scalar, a))
+
+
+_BITWISE = {np.bitwise_and: "bitwise_and", np.bitwise_or: "bitwise_or", np.bitwise_xor: "bitwise_xor"}
+
+
+def _no_derivative(result, op_name, *inputs):
+    """Give `result` PyTorch's NotImplemented grad_fn when an input requires grad (see NoDerivative)."""
+    if grad_mode._state["enabled"]:
+        edges = tuple(_registry.edge_of(t) for t in inputs if isinstance(t, Tensor) and t.requires_grad)
+        if edges:
+            result.grad_fn = NoDerivative(op_name, edges)
+            result.grad_fn._output_ref = weakref.ref(result)
+    return result
+
+
+def _no_grad_scalar_left(ufunc, scalar, a):
+    """`2 // t`, `2 % t`: a number on the left, promoted as PyTorch promotes a Python scalar."""
+    scalar = _number(scalar)
+    _check_int_scalar(scalar)
+    dt = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype)], [_dtype.category(np.asarray(scalar).dtype)])
+    return Tensor._make(np.asarray(ufunc(np.asarray(scalar).astype(dt), a._data.astype(dt, copy=False))))
+
+
+def _no_grad_binary(ufunc, a, b):
+    """a op b computed in PyTorch's result dtype (a Python int wraps around into an integer dtype)."""
+    b = _number(b)
+    if isinstance(b, Tensor):
+        bd = b._data
+        if bd.shape != a._data.shape:       # (the shapes are checked before the dtypes)
+            try:
+                np.broadcast_shapes(a._data.shape, bd.shape)
+            except ValueError:
+                raise broadcast_error(a._data.shape, bd.shape) from None
+        dt = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype), (bd.ndim, bd.dtype)], [])
+    else:
+        _check_int_scalar(b)
+        bd = np.asarray(b)
+        dt = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype)], [_dtype.category(bd.dtype)])
+    if ufunc in _BITWISE and dt.kind in "fc":   # PyTorch has no kernel (numpy's TypeError says other words)
+        raise NotImplementedError(f'"{_BITWISE[ufunc]}_cpu" not implemented for '
+                                  f"'{_dtype.from_numpy_dtype(dt)._legacy[:-len('Tensor')]}'")
+    if dt == np.float16 and b.__class__ in (int, float) and ufunc is _elementwise.floor_divide_arrays:
+        # PyTorch divides float16 by a Python number in float32 (numpy would round it to float16 first)
+        return Tensor._make(ufunc(a._data.astype(np.float32), np.float32(b)).astype(np.float16))
+    try:
+        out = ufunc(a._data.astype(dt, copy=False), bd.astype(dt, copy=False))
+    except ValueError:
+        raise broadcast_error(a._data.shape, bd.shape) from None
+    return Tensor._make(np.asarray(out).astype(dt, copy=False))
+
+
+def _compare(ufunc, a, b):
+    if isinstance(b, Tensor):
+        bd = b._data
+    elif isinstance(b, _SCALARS + (np.generic, np.ndarray, list, tuple)):
+        # (an int is first converted to an integer tensor's dtype, wrapping: int8 < 1000 is int8 < -24)
+        if isinstance(b, (list, tuple)):
+            bd = np.asarray(b)
+        else:
+            b = _number(b)
+            _check_int_scalar(b)
+            bd = _wrapped(b, a)
+    else:
+        return NotImplemented
+    try:
+        out = np.asarray(ufunc(a._data, bd))
+    except ValueError:
+        raise broadcast_error(a._data.shape, np.shape(bd)) from None
+    if out.ndim and not (out.flags.c_contiguous and a._data.flags.c_contiguous):
+        out = _registry.torch_layout(None, out, (a._data, bd))     # PyTorch's layout of the result
+    return Tensor._make(out)
+
+
+def _named_comparison(name, compare):
+    def method(self, other):
+        _check_operand(name, other)      # PyTorch's argument error where the operator returns NotImplemented
+        return compare(self, other)
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+# x.eq(y), x.greater(y), ...: the comparison operators by name
+for _name, _operator in (("eq", operator.eq), ("ne", operator.ne), ("lt", operator.lt), ("le", operator.le),
+                         ("gt", operator.gt), ("ge", operator.ge), ("greater", operator.gt), ("less", operator.lt),
+                         ("greater_equal", operator.ge), ("less_equal", operator.le), ("not_equal", operator.ne)):
+    setattr(_OperatorMethods, _name, _named_comparison(_name, _operator))

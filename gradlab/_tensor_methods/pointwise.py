@@ -1,0 +1,349 @@
+"""Tensor's named elementwise methods (`add`, `div`, `exp`, `clamp`, `where`, `lerp`, ...): most are
+one call of the op table (`gradlab/ops`), with PyTorch's argument checks first."""
+import numpy as np
+
+from .. import _dtype
+from .._tensor_core import Tensor, _wrap_dim
+from ..ops import OPS, indexing as _indexing
+from ..ops.operands import (_binary, _check_arguments, _check_int_scalar, _kind, _number, _py, broadcast_error,
+                            where)
+from ._common import (_NO_ROUNDING, _c_type, _check_fill_value, _check_operand, _check_sub, _clamp_bounds, _lifted,
+                      _wrapped, maximum, minimum)
+
+
+class _PointwiseMethods:
+    """Copied onto `Tensor` by gradlab/tensor.py."""
+
+    # --- named arithmetic -----------------------------------------------------------------------
+    def add(self, other, alpha=1):
+        _check_operand("add", other)
+        if alpha.__class__ is int and alpha == 1:
+            return self + other
+        return _with_alpha("add", self, other, alpha)
+
+    def sub(self, other, alpha=1):
+        _check_operand("sub", other)
+        if alpha.__class__ is int and alpha == 1:
+            return self - other
+        _check_sub(self, other)
+        return _with_alpha("sub", self, other, alpha)
+
+    def subtract(self, other, alpha=1):
+        _check_operand("subtract", other)
+        return self.sub(other, alpha=alpha)
+
+    def mul(self, other):
+        _check_operand("mul", other)
+        return self * other
+
+    def multiply(self, other):
+        _check_operand("multiply", other)
+        return self * other
+
+    def div(self, other, rounding_mode=_NO_ROUNDING):
+        _check_operand("div", other)
+        if rounding_mode is None and (self._data.dtype.kind == "f" or (
+                other.__class__ is Tensor and other._data.dtype.kind == "f") or other.__class__ is float):
+            # an explicit rounding_mode=None is PyTorch's other overload: true division recorded as DivBackward2
+            return _binary("div_rounding", self, other, rounding_mode=None)
+        if rounding_mode is None or rounding_mode is _NO_ROUNDING:
+            return self / other
+        if rounding_mode not in ("trunc", "floor"):
+            raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                               f"'{rounding_mode}'")
+        return _binary("div_rounding", self, other, rounding_mode=rounding_mode)
+
+    def divide(self, other, rounding_mode=_NO_ROUNDING):
+        _check_operand("divide", other)
+        return self.div(other) if rounding_mode is _NO_ROUNDING else self.div(other, rounding_mode=rounding_mode)
+
+    def true_divide(self, other):
+        _check_operand("true_divide", other)
+        return self / other
+
+    def pow(self, exponent):
+        _check_operand("pow", exponent, "exponent")
+        return self ** exponent
+
+    def square(self):
+        return self ** 2
+
+    def remainder(self, other):
+        _check_operand("remainder", other)
+        other = _number(other)
+        if isinstance(other, Tensor):
+            return _binary("remainder_tensor", self, other)
+        _check_int_scalar(other)
+        a = _lifted(self, other)
+        return OPS["remainder"](a, other=_wrapped(other, a))
+
+    def fmod(self, other):
+        _check_operand("fmod", other)
+        other = _number(other)
+        if isinstance(other, Tensor):
+            return _binary("fmod_tensor", self, other)
+        _check_int_scalar(other)
+        a = _lifted(self, other)
+        return OPS["fmod"](a, other=_wrapped(other, a))
+
+    def neg(self):
+        return OPS["neg"](self)
+
+    negative = neg
+
+    def reciprocal(self):
+        return OPS["reciprocal"](self)
+
+    def exp(self):
+        return OPS["exp"](self)
+
+    def expm1(self):
+        return OPS["expm1"](self)
+
+    def log(self):
+        return OPS["log"](self)
+
+    def log2(self):
+        return OPS["log2"](self)
+
+    def log10(self):
+        return OPS["log10"](self)
+
+    def log1p(self):
+        return OPS["log1p"](self)
+
+    def sqrt(self):
+        return OPS["sqrt"](self)
+
+    def rsqrt(self):
+        return OPS["rsqrt"](self)
+
+    def sin(self):
+        return OPS["sin"](self)
+
+    def cos(self):
+        return OPS["cos"](self)
+
+    def tan(self):
+        return OPS["tan"](self)
+
+    def asin(self):
+        return OPS["asin"](self)
+
+    def acos(self):
+        return OPS["acos"](self)
+
+    def atan(self):
+        return OPS["atan"](self)
+
+    arcsin, arccos, arctan = asin, acos, atan
+
+    def sinh(self):
+        return OPS["sinh"](self)
+
+    def cosh(self):
+        return OPS["cosh"](self)
+
+    def tanh(self):
+        return OPS["tanh"](self)
+
+    def sigmoid(self):
+        return OPS["sigmoid"](self)
+
+    def relu(self):
+        return OPS["relu"](self)
+
+    def abs(self):
+        return OPS["abs"](self)
+
+    absolute = abs
+
+    def sign(self):
+        return OPS["sign"](self)
+
+    def round(self, *, decimals=None):
+        if decimals is None:
+            return OPS["round"](self)
+        self._check_round_decimals(decimals)
+        return OPS["round_decimals"](self, decimals=decimals)
+
+    def round_(self, *, decimals=None):
+        if decimals is None:
+            return self._inplace("round")
+        self._check_round_decimals(decimals)
+        return self._inplace("round_decimals", decimals=decimals)
+
+    def _check_round_decimals(self, decimals):
+        if self._data.dtype.kind in "biu":          # (PyTorch's kernel names differ with and without decimals)
+            kernel = "round_vml_cpu" if decimals == 0 else "round_cpu"
+            raise NotImplementedError(f'"{kernel}" not implemented for \'{_kind(self)}\'')
+
+    def floor(self):
+        return OPS["floor"](self)
+
+    def ceil(self):
+        return OPS["ceil"](self)
+
+    def trunc(self):
+        return OPS["trunc"](self)
+
+    def erf(self):
+        return OPS["erf"](self)
+
+    def clamp(self, min=None, max=None):
+        if isinstance(min, Tensor) or isinstance(max, Tensor):
+            # tensor bounds: PyTorch's ClampBackward0, whose bounds get gradients too
+            _check_arguments("clamp", (min, max), [("Tensor min = None", "Tensor max = None"),
+                                                    ("Number min = None", "Number max = None")])
+            for bound in (min, max):
+                if bound is not None and bound._data.shape != self._data.shape:
+                    try:
+                        np.broadcast_shapes(self._data.shape, bound._data.shape)
+                    except ValueError:
+                        raise broadcast_error(self._data.shape, bound._data.shape) from None
+            return OPS["clamp_tensor"](self, *_clamp_bounds(self, min, max))
+        _check_arguments("clamp", (min, max), [("Tensor min = None", "Tensor max = None"),
+                                                ("Number min = None", "Number max = None")])
+        if min is None and max is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        src = self
+        for bound in (min, max):                  # (int tensor, float bound: a float result)
+            if bound is not None:
+                src = _lifted(src, _py(bound))
+        return OPS["clamp"](src, min=_py(min), max=_py(max))
+
+    clip = clamp
+
+    def clamp_min(self, min):
+        _check_arguments("clamp_min", (min,), [("Tensor min",), ("Number min",)])
+        if isinstance(min, Tensor):
+            return OPS["clamp_min_tensor"](self, min)
+        return OPS["clamp_min"](_lifted(self, _py(min)), min=_py(min))
+
+    def clamp_max(self, max):
+        _check_arguments("clamp_max", (max,), [("Tensor max",), ("Number max",)])
+        if isinstance(max, Tensor):
+            return OPS["clamp_max_tensor"](self, max)
+        return OPS["clamp_max"](_lifted(self, _py(max)), max=_py(max))
+
+    def maximum(self, other):
+        _check_operand("maximum", other)
+        return maximum(self, other)
+
+    def minimum(self, other):
+        _check_operand("minimum", other)
+        return minimum(self, other)
+
+    def index_fill(self, dim, index, value):
+        """A copy with the entries at `index` along `dim` set to `value`."""
+        _check_arguments("index_fill", (dim, index, value), [("int dim", "Tensor index", "Tensor value"),
+                                                              ("int dim", "Tensor index", "Number value")])
+        _check_fill_value(value)
+        return OPS["index_fill"](self, mask=self._index_fill_mask(dim, index), value=_py(value))
+
+    def _index_fill_mask(self, dim, index):
+        d = _wrap_dim(dim, self._data.ndim)
+        idx = index._data
+        if idx.dtype != np.int64:
+            raise IndexError("index_fill_(): Expected dtype int64 for index.")
+        if idx.ndim > 1:
+            raise RuntimeError("Index has to be a vector/scalar")
+        size = self._data.shape[d] if self._data.ndim else 1
+        shape = self._data.shape
+        if size == 0 and idx.size and all(n for i, n in enumerate(shape) if i != d):
+            # PyTorch's kernel restrides self to one slice along dim, and its storage check fails first
+            strides, step = [], 1
+            for n in reversed(shape):
+                strides.insert(0, step)
+                step *= max(n, 1)
+            strides[d] = 0
+            sizes = [idx.size if i == d else n for i, n in enumerate(shape)]
+            need = self._data.itemsize * (1 + sum((n - 1) * st for n, st in zip(sizes, strides)))
+            raise RuntimeError(f"setStorage: sizes {sizes}, strides {strides}, storage offset 0, and itemsize "
+                               f"{self._data.itemsize} requiring a storage size of {need} are out of bounds for "
+                               "storage of size 0")
+        bad = (idx < -size) | (idx >= size)
+        if bad.any() and self._data.size:             # (an empty self is never looked at)
+            raise IndexError(f"index {idx[bad].flat[0]} is out of bounds for dimension {d} with size {size}")
+        if not self._data.size:
+            return np.zeros(shape, dtype=bool)
+        mask = np.zeros(self._data.shape, dtype=bool)
+        where = [slice(None)] * self._data.ndim
+        if self._data.ndim:
+            where[d] = idx.reshape(-1)
+        mask[tuple(where)] = True
+        return mask
+
+    def where(self, condition, other):
+        """x.where(cond, y): torch.where(cond, x, y)."""
+        return where(condition, self, other)
+
+    def masked_fill(self, mask, value):
+        mask, value = self._masked_fill_args(mask, value)
+        if isinstance(value, Tensor):
+            return OPS["masked_fill_tensor"](self, value, mask=mask)
+        return OPS["masked_fill"](self, mask=mask, value=value)
+
+    def _masked_fill_args(self, mask, value, inplace=False):
+        _check_arguments("masked_fill", (mask, value), [("Tensor mask", "Tensor value"), ("Tensor mask", "Number value")])
+        if mask._data.dtype != np.bool_:
+            raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {_c_type(mask)}")
+        if isinstance(value, Tensor) and value._data.ndim:
+            raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value._data.ndim} dimension(s).")
+        if not isinstance(value, Tensor):
+            value = _indexing.scalar_for(self, value)
+        try:
+            np.broadcast_shapes(mask._data.shape, self._data.shape)
+        except ValueError:        # (in place, PyTorch names self first)
+            shapes = (self._data.shape, mask._data.shape) if inplace else (mask._data.shape, self._data.shape)
+            raise broadcast_error(*shapes) from None
+        return mask._data, value
+
+    def lerp(self, end, weight):
+        _check_arguments("lerp", (end, weight), [("Tensor end", "Tensor weight"), ("Tensor end", "Number weight")])
+        if (isinstance(weight, Tensor) and not weight._data.ndim and weight._data.dtype.kind == "f"
+                and self._data.dtype.kind not in "fc" and end._data.dtype == self._data.dtype):
+            # a 0-d float weight promotes integer inputs, as a 0-d tensor does in PyTorch's type promotion
+            return self.to(weight.dtype).lerp(end.to(weight.dtype), weight)
+        self._check_lerp(end, weight)
+        if isinstance(weight, Tensor):
+            return OPS["lerp_tensor"](self, end, weight.to(self.dtype) if weight._data.ndim == 0 else weight)
+        return OPS["lerp"](self, end, weight=_py(weight))
+
+    def _check_lerp(self, end, weight, inplace=False):
+        # PyTorch's order: dtypes (a 0-d weight may differ), then shapes, then the kernel's dtype
+        if end._data.dtype != self._data.dtype:
+            raise RuntimeError(f"expected dtype {_c_type(self)} for `end` but got dtype {_c_type(end)}")
+        tensor_weight = isinstance(weight, Tensor)
+        if tensor_weight and weight._data.ndim and weight._data.dtype != self._data.dtype:
+            raise RuntimeError(f"expected dtype {_c_type(self)} for `weight` but got dtype {_c_type(weight)}")
+        shape = self._data.shape
+        for other in (end, weight):
+            if isinstance(other, Tensor) and other._data.shape != shape:
+                try:
+                    shape = np.broadcast_shapes(shape, other._data.shape)
+                except ValueError:
+                    raise broadcast_error(shape, other._data.shape) from None
+        if inplace and shape != self._data.shape:
+            raise RuntimeError(f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
+                               f"{list(shape)}")
+        if inplace and tensor_weight and not weight._data.ndim and \
+                _dtype.category(weight._data.dtype) > _dtype.category(self._data.dtype):
+            # (a 0-d float weight takes part in the result type: int.lerp(int, 0.25-tensor) is float)
+            raise RuntimeError(f"result type {_kind(weight)} can't be cast to the desired output type {_kind(self)}")
+        if self._data.dtype.kind not in "fc":
+            raise NotImplementedError(f'"lerp_kernel_{"tensor" if tensor_weight else "scalar"}" not implemented for '
+                                      f"'{_dtype.from_numpy_dtype(self._data.dtype)._legacy[:-len('Tensor')]}'")
+
+
+def _with_alpha(key, a, b, alpha):
+    """a.add(b, alpha=...) / a.sub(b, alpha=...), with PyTorch's checks of alpha against the result."""
+    alpha = _number(alpha)
+    out = _binary(key, a, b, alpha=alpha)
+    kind = out._data.dtype.kind
+    if alpha.__class__ is bool and kind != "b":
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if alpha.__class__ is float and kind in "biu":
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    return out

@@ -1,0 +1,321 @@
+"""Tensor's reductions (`sum`, `mean`, `max`, `var`, `norm`, `softmax`, ...) and matrix products
+(`matmul`, `mm`, `bmm`, `dot`, ...)."""
+import warnings
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor_core import Tensor, _wrap_dim
+from ..autograd import grad_mode
+from ..ops import OPS
+from ..ops.linalg import mat2_transposed as _mat2_transposed
+from ..ops.operands import _kind
+from ._common import _c_type, _check_operand, _check_tensor_argument, _dims, matmul, maximum, minimum
+
+_NO_DIM = object()      # sum(), mean(): no dim given (an explicit dim=None is another overload in PyTorch)
+
+
+class _ReductionMethods:
+    """Copied onto `Tensor` by gradlab/tensor.py."""
+
+    # --- reductions -----------------------------------------------------------------------------
+    def sum(self, dim=_NO_DIM, keepdim=False, dtype=None):
+        src = self if dtype is None else self._accumulated_as(dtype)
+        if dim is _NO_DIM:
+            return _in_dtype(self, OPS["sum"](src, self_sizes=src._data.shape), dtype, src)
+        if dim == () and keepdim:
+            return src.clone()
+        # an explicit dim=None (or ()) is PyTorch's sum over all dims: SumBackward1
+        dims = tuple(range(src._data.ndim)) if dim is None or dim == () else _dims(dim, src._data.ndim)
+        return _in_dtype(self, OPS["sum_dim"](src, dim=dims, keepdim=keepdim, self_sizes=src._data.shape), dtype, src)
+
+    def _accumulated_as(self, dtype, kernel=None):
+        """sum/prod/cumsum(dtype=...): the input cast to dtype (cumsum has no bool kernel)."""
+        src = self.to(dtype)
+        if kernel and src._data.dtype.kind == "b":
+            raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+        return src
+
+    def mean(self, dim=_NO_DIM, keepdim=False, dtype=None):
+        src = self if dtype is None else self.to(dtype)
+        if src._data.dtype.kind not in "fc":
+            which = "Input" if dtype is None else "Optional"
+            raise RuntimeError(f"mean(): could not infer output dtype. {which} dtype must be either a floating point "
+                               f"or complex dtype. Got: {_dtype.from_numpy_dtype(src._data.dtype)._legacy[:-6]}")
+        if dim is _NO_DIM:
+            return OPS["mean"](src, self_sizes=src._data.shape, count=max(src._data.size, 1))
+        dims = tuple(range(src._data.ndim)) if dim is None else _dims(dim, src._data.ndim)   # (MeanBackward1)
+        count = 1
+        for d in dims:
+            count *= src._data.shape[d]
+        return OPS["mean_dim"](src, dim=dims, keepdim=keepdim, self_sizes=src._data.shape, count=count)
+
+    def _extreme(self, which, dim, keepdim):
+        if isinstance(dim, Tensor):        # x.max(y) means torch.maximum
+            return maximum(self, dim) if which == "max" else minimum(self, dim)
+        if dim is None:
+            if self._data.size == 0:
+                raise RuntimeError(f"{which}(): Expected reduction dim to be specified for input.numel() == 0. "
+                                   "Specify the reduction dim with the 'dim' argument.")
+            return OPS[which + "_all"](self, dim=None, keepdim=False)
+        d = _wrap_dim(dim, self._data.ndim)
+        _check_reduced_size(which, self, (d,))
+        arg = np.argmax if which == "max" else np.argmin
+        indices = np.asarray(arg(self._data, axis=d, keepdims=keepdim)) if self._data.ndim else np.zeros((), np.int64)
+        values = OPS[which + "_dim"](self, dim=(d,), keepdim=keepdim, indices=indices,
+                                     self_sizes=self._data.shape)
+        return _ReturnType(which, values, Tensor._make(np.asarray(indices, dtype=np.int64)))
+
+    def max(self, dim=None, keepdim=False):
+        return self._extreme("max", dim, keepdim)
+
+    def min(self, dim=None, keepdim=False):
+        return self._extreme("min", dim, keepdim)
+
+    def amax(self, dim=(), keepdim=False):       # (dim=None: all dims, like ())
+        return OPS["amax"](self, dim=self._amax_dims("amax", dim), keepdim=keepdim)
+
+    def amin(self, dim=(), keepdim=False):
+        return OPS["amin"](self, dim=self._amax_dims("amin", dim), keepdim=keepdim)
+
+    def _amax_dims(self, name, dim):
+        if dim is None or dim == () or dim == []:
+            if self._data.size == 0:
+                raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+                                   "the reduction dim with the 'dim' argument.")
+            return tuple(range(self._data.ndim))
+        for d in (dim if isinstance(dim, (tuple, list)) else (dim,)):     # (the message names the dim as given)
+            if self._data.ndim and self._data.shape[_wrap_dim(d, self._data.ndim)] == 0:
+                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+        return _dims(dim, self._data.ndim)
+
+    def argmax(self, dim=None, keepdim=False):
+        return self._arg_extreme("argmax", np.argmax, dim, keepdim)
+
+    def argmin(self, dim=None, keepdim=False):
+        return self._arg_extreme("argmin", np.argmin, dim, keepdim)
+
+    def _arg_extreme(self, name, arg, dim, keepdim):
+        if self._data.dtype == np.bool_:
+            raise RuntimeError(f"{name}(): does not support bool input")
+        if dim is None:
+            if self._data.size == 0:
+                raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+            out = np.asarray(arg(self._data), dtype=np.int64)
+            return Tensor._make(out.reshape((1,) * self._data.ndim) if keepdim else out)
+        d = _wrap_dim(dim, self._data.ndim)
+        if not self._data.ndim:
+            return Tensor._make(np.zeros((), np.int64))
+        _check_reduced_size(name, self, (d,))
+        return Tensor._make(np.asarray(arg(self._data, axis=d, keepdims=keepdim), dtype=np.int64))
+
+    def prod(self, dim=None, keepdim=False, dtype=None):
+        src = self if dtype is None else self._accumulated_as(dtype)
+        if dim is None:
+            return _in_dtype(self, OPS["prod"](src, dim=None, keepdim=False), dtype, src)
+        return _in_dtype(self, OPS["prod_dim"](src, dim=_dims(dim, src._data.ndim), keepdim=keepdim), dtype, src)
+
+    def _var_args(self, name, dim, unbiased, keepdim, correction):
+        if self._data.dtype.kind not in "fc":
+            raise RuntimeError("std and var only support floating point and complex dtypes")
+        if correction is None:
+            correction = 1 if unbiased is None or unbiased else 0
+        dims = None if dim is None else _dims(dim, self._data.ndim)
+        count = self._data.size if dims is None else int(np.prod([self._data.shape[d] for d in dims]))
+        if count - correction <= 0 or self._data.size == 0:
+            warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
+                          "factor (input numel divided by output numel). (Triggered internally at "
+                          "/__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)", UserWarning, stacklevel=3)
+        return dict(dim=dims, keepdim=keepdim, correction=correction, count=count)
+
+    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        if isinstance(dim, bool):
+            dim, unbiased = None, dim
+        return OPS["var"](self, **self._var_args("var", dim, unbiased, keepdim, correction))
+
+    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        if isinstance(dim, bool):
+            dim, unbiased = None, dim
+        return OPS["std"](self, **self._var_args("std", dim, unbiased, keepdim, correction))
+
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        if p == "fro" or p is None:
+            p = 2
+        if isinstance(p, str):                 # any other string is a matrix norm's order in PyTorch
+            if self._data.ndim < 2:
+                raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+            if p != "nuc":
+                raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
+            raise NotImplementedError("gradlab does not implement the nuclear norm")
+        if self._data.dtype.kind not in "fc":
+            raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+                               + _dtype.from_numpy_dtype(self._data.dtype)._legacy[:-len("Tensor")])
+        dims = None if dim is None else _dims(dim, self._data.ndim)
+        p = float(p)
+        if dtype is not None:                  # computed in dtype (a cast without narrowing only)
+            want = _dtype.to_numpy_dtype(dtype)
+            if want.kind not in "fc":
+                raise RuntimeError("linalg.vector_norm: dtype should be floating point or complex, but got "
+                                   + dtype._legacy[:-len("Tensor")])
+            if want != self._data.dtype:
+                if np.promote_types(self._data.dtype, want) != want:
+                    raise RuntimeError("linalg.vector_norm: the dtype of the input ("
+                                       + _dtype.from_numpy_dtype(self._data.dtype)._legacy[:-len("Tensor")]
+                                       + ") should be convertible without narrowing to the specified dtype ("
+                                       + dtype._legacy[:-len("Tensor")] + ")")
+                return self.to(dtype).norm(p, dim, keepdim)
+        if p < 0 or p == float("inf"):        # (max and min have no value on nothing)
+            reduced = self._data.shape if dims is None else [self._data.shape[d] for d in dims]
+            if 0 in reduced or self._data.size == 0 and dims is None:
+                raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on an empty tensor because the "
+                                   "operation does not have an identity")
+        return OPS["norm"](self, p=p, dim=dims, keepdim=keepdim)
+
+    def logsumexp(self, dim, keepdim=False):
+        return OPS["logsumexp"](self, dim=_dims(dim, self._data.ndim), keepdim=keepdim)
+
+    def cumsum(self, dim, dtype=None):
+        dim = _wrap_dim(dim, self._data.ndim)
+        src = self if dtype is None else self._accumulated_as(dtype, "cumsum_out_cpu")
+        return _in_dtype(self, OPS["cumsum"](src, dim=dim), dtype, src)
+
+    def softmax(self, dim, dtype=None):
+        return OPS["softmax"](self if dtype is None else self.to(dtype), dim=_wrap_dim(dim, self._data.ndim))
+
+    def log_softmax(self, dim, dtype=None):
+        return OPS["log_softmax"](self if dtype is None else self.to(dtype), dim=_wrap_dim(dim, self._data.ndim))
+
+    # --- matrix products ------------------------------------------------------------------------
+    def matmul(self, other):
+        _check_operand("matmul", other)
+        return matmul(self, other)
+
+    def mm(self, mat2):
+        _check_tensor_argument("mm", mat2, "mat2")
+        _check_mm(self, mat2)
+        if mat2.requires_grad:
+            return OPS["mm"](self, mat2, mat2_transposed=_mat2_transposed(mat2))
+        return OPS["mm"](self, mat2)
+
+    def mv(self, vec):
+        _check_tensor_argument("mv", vec, "vec")
+        if self._data.ndim == 0:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        if self._data.ndim != 2 or vec._data.ndim != 1:
+            raise RuntimeError(f"vector + matrix @ vector expected, got 1, {self._data.ndim}, {vec._data.ndim}")
+        if self._data.shape[1] != vec._data.shape[0]:
+            raise RuntimeError(f"size mismatch, got input ({self._data.shape[0]}), mat "
+                               f"({'x'.join(map(str, self._data.shape))}), vec ({vec._data.shape[0]})")
+        if self._data.dtype != vec._data.dtype:
+            raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_kind(vec)}, {_kind(self)}, and "
+                               f"{_kind(vec)}")
+        if self._data.dtype == np.bool_:
+            raise NotImplementedError('"addmv_impl_cpu" not implemented for \'Bool\'')
+        return OPS["mv"](self, vec)
+
+    def dot(self, other):
+        _check_tensor_argument("dot", other, "tensor")
+        if self._data.ndim != 1 or other._data.ndim != 1:
+            raise RuntimeError(f"1D tensors expected, but got {self._data.ndim}D and {other._data.ndim}D tensors")
+        if self._data.dtype != other._data.dtype:           # (dtypes first, as PyTorch)
+            raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {_kind(self)} and "
+                               f"{_kind(other)}")
+        if self._data.shape != other._data.shape:
+            raise RuntimeError(
+                f"inconsistent tensor size, expected tensor [{self._data.size}] and src [{other._data.size}] to have "
+                f"the same number of elements, but got {self._data.size} and {other._data.size} elements respectively")
+        if self._data.dtype == np.bool_:
+            raise NotImplementedError('"dot" not implemented for \'Bool\'')
+        return OPS["dot"](self, other)
+
+    def bmm(self, mat2):
+        _check_tensor_argument("bmm", mat2, "mat2")
+        for name, t in (("batch1", self), ("batch2", mat2)):
+            if t._data.ndim != 3:
+                raise RuntimeError(f"{name} must be a 3D tensor")
+        b1, b2 = self._data.shape, mat2._data.shape
+        if b2[:2] != (b1[0], b1[2]):
+            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{b1[0]}, {b1[2]}] "
+                               f"but got: [{b2[0]}, {b2[1]}].")
+        if self._data.dtype == np.bool_:          # (the kernel is chosen by self's dtype before mat2 is checked)
+            raise NotImplementedError('"bmm" not implemented for \'Bool\'')
+        if self._data.dtype != mat2._data.dtype:
+            raise RuntimeError(f"expected scalar type {_kind(self)} but found {_kind(mat2)}")
+        return OPS["bmm"](self, mat2)
+
+    def outer(self, vec2):
+        _check_tensor_argument("outer", vec2, "vec2")
+        for name, t in (("self", self), ("vec2", vec2)):
+            if t._data.ndim != 1:
+                raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t._data.ndim}-D")
+        return self.reshape(-1, 1) * vec2
+
+    def trace(self):
+        if self._data.dtype == np.bool_:           # (the kernel's dtype is checked before the shape)
+            raise NotImplementedError('"trace" not implemented for \'Bool\'')
+        if self._data.ndim != 2:
+            raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {self._data.ndim}")
+        return OPS["trace"](self, self_sizes=self._data.shape)
+
+
+class _ReturnType(tuple):
+    """What `x.max(dim)` returns: a (values, indices) pair. As in PyTorch, each op has its own class
+    (`gradlab.return_types.max`, named like `torch.return_types.max`), printed like torch's."""
+    __slots__ = ()
+    n_fields = n_sequence_fields = 2
+    n_unnamed_fields = 0
+    _classes = {}
+
+    def __new__(cls, name, values, indices):
+        return tuple.__new__(_ReturnType.of(name), (values, indices))
+
+    @staticmethod
+    def of(name):
+        """The class for op `name` (one subclass per op, made on first use; gradlab.return_types lists them)."""
+        kind = _ReturnType._classes.get(name)
+        if kind is None:
+            kind = _ReturnType._classes[name] = type(name, (_ReturnType,), {
+                "__module__": "gradlab.return_types", "__qualname__": name, "__slots__": (),
+                "__new__": lambda c, seq: tuple.__new__(c, tuple(seq))})
+        return kind
+
+    @property
+    def values(self):
+        return self[0]
+
+    @property
+    def indices(self):
+        return self[1]
+
+    def __repr__(self):
+        return f"torch.return_types.{type(self).__name__}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+
+
+def _check_reduced_size(name, t, dims):
+    for d in dims:
+        if t._data.ndim and t._data.shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+
+
+def _check_mm(a, b):
+    if a._data.ndim != 2 or b._data.ndim != 2:
+        raise RuntimeError(f"{'self' if a._data.ndim != 2 else 'mat2'} must be a matrix")
+    if a._data.shape[1] != b._data.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a._data.shape[0]}x{a._data.shape[1]} and "
+                           f"{b._data.shape[0]}x{b._data.shape[1]})")
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_type(a)} != {_c_type(b)}")
+    if a._data.dtype == np.bool_:
+        raise NotImplementedError('"addmm_impl_cpu_" not implemented for \'Bool\'')
+
+
+def _in_dtype(t, out, dtype, src):
+    """sum/prod/cumsum(dtype=...) of t: autograd refuses an integer or bool dtype for a t that
+    requires grad (once dims are checked); an integer result is computed in int64, and with a
+    smaller dtype (or bool) it wraps around to it, as PyTorch's accumulation in that dtype does."""
+    if dtype is not None and out._data.dtype.kind in "biu":
+        if t._requires_grad and grad_mode._state["enabled"]:
+            raise RuntimeError(f"Autograd not support dtype: {_kind(src)}")
+        if out._data.dtype != src._data.dtype:
+            return Tensor._make(out._data.astype(src._data.dtype))
+    return out
