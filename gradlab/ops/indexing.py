@@ -17,7 +17,7 @@ from .._tensor_core import Tensor
 from ..autograd import grad_mode
 from .inplace import (_EXPANDED_INDEX_PUT, _EXPANDED_MASKED_FILL, _OVERLAP, _adopt, _check_inplace_allowed,
                       _kind_name, _stand_in, _write_through_base, scalar_for)
-# (in-place writing, also read by tensor.py as `indexing.<name>`: defined in ops/inplace.py)
+# (in-place writing, also read by _tensor_methods/ as `indexing.<name>`: defined in ops/inplace.py)
 from .inplace import assign_data, check_overlaps, fill_inplace, remember_view, run_inplace  # noqa: F401
 from .registry import OPS
 

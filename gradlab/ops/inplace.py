@@ -35,7 +35,7 @@ _NO_GRAD_VIEW_INPLACE = (
 def _check_inplace_allowed(t, as_view=False):
     if not grad_mode._state["enabled"]:
         return
-    multi = getattr(t, "_multi_output", None)          # an output of unbind or split (see tensor.py)
+    multi = getattr(t, "_multi_output", None)          # an output of unbind or split (see _tensor_methods/shape.py)
     if multi is not None and t.requires_grad:
         raise RuntimeError(f"Output {multi[1]} of {multi[0]} is a view and is being modified inplace. This view is "
                            "the output of a function that returns multiple views. Such functions do not allow the "

@@ -1,6 +1,6 @@
 """What a binary op takes as its second operand, as PyTorch's operators do: a Tensor, a Python
 number, a numpy scalar (read as the Python number it holds) or array-like data; shapes that do not
-broadcast get PyTorch's message. `Tensor.__add__` (tensor.py) and in-place ops (ops/inplace.py)
+broadcast get PyTorch's message. `Tensor.__add__` (_tensor_methods/operators.py) and in-place ops (ops/inplace.py)
 both come here. Also the argument checks that give PyTorch's TypeError when no overload takes the
 arguments (`_check_arguments`), and `gradlab.where`, whose scalars on either side are operands too."""
 import numbers
