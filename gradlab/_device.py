@@ -16,6 +16,15 @@ _TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "h
 _TYPE_IDS = {"cpu": 0, "cuda": 1, "mkldnn": 2, "opengl": 3, "opencl": 4, "ideep": 5, "hip": 6, "fpga": 7, "maia": 8,
              "xla": 9, "vulkan": 10, "xpu": 12, "mps": 13, "meta": 14, "hpu": 15, "ve": 16, "lazy": 17, "ipu": 18,
              "mtia": 19, "privateuseone": 20}
+# the rest of PyTorch's message when a CUDA part is asked of a CPU build (two messages start differently)
+NO_CUDA_LIBRARY = (
+    "PyTorch splits its backend into two shared libraries: a CPU library and a CUDA library; this error has "
+    "occurred because you are trying to use some CUDA functionality, but the CUDA library has not been loaded by "
+    "the dynamic linker for some reason.  The CUDA library MUST be loaded, EVEN IF you don't directly use any "
+    "symbols from the CUDA library! One common culprit is a lack of -Wl,--no-as-needed in your link arguments; "
+    "many dynamic linkers will delete dynamic library dependencies if you don't depend on any of their symbols.  "
+    "You can check if this has occurred by using ldd on your binary to see if there is a dependency on *_cuda.so "
+    "library.")
 _NO_ACCELERATOR = "Cannot access accelerator device when none is available."
 _MISSING = object()
 

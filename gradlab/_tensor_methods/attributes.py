@@ -4,7 +4,7 @@ inference-mode bookkeeping of new tensors."""
 import warnings
 import weakref
 
-from .. import _dtype, autograd as _autograd
+from .. import _device, _dtype, autograd as _autograd
 from .._size import Size, tp_name as _tp_name
 from .._tensor_core import Tensor, _plain_make, _wrap_dim
 from ..autograd import grad_mode, node as _autograd_node
@@ -271,14 +271,7 @@ class _AttributeMethods:
         self._data = value._data
 
 
-_NO_CUDA_LIBRARY = (
-    "Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two shared libraries: a "
-    "CPU library and a CUDA library; this error has occurred because you are trying to use some CUDA "
-    "functionality, but the CUDA library has not been loaded by the dynamic linker for some reason.  The CUDA "
-    "library MUST be loaded, EVEN IF you don't directly use any symbols from the CUDA library! One common culprit "
-    "is a lack of -Wl,--no-as-needed in your link arguments; many dynamic linkers will delete dynamic library "
-    "dependencies if you don't depend on any of their symbols.  You can check if this has occurred by using ldd "
-    "on your binary to see if there is a dependency on *_cuda.so library.")
+_NO_CUDA_LIBRARY = "Cannot initialize CUDA without ATen_cuda library. " + _device.NO_CUDA_LIBRARY
 
 
 # Tensors made under inference_mode. While it is on, Tensor._make also records each new tensor here

@@ -7,14 +7,7 @@ from .._size import tp_name
 from .._tensor_core import Tensor      # (the class only, for the uint8 state tensors; below this layer)
 from .generator import Generator
 
-_NO_CUDA_GENERATOR = (
-    "Cannot get CUDA generator without ATen_cuda library. PyTorch splits its backend into two shared libraries: a "
-    "CPU library and a CUDA library; this error has occurred because you are trying to use some CUDA "
-    "functionality, but the CUDA library has not been loaded by the dynamic linker for some reason.  The CUDA "
-    "library MUST be loaded, EVEN IF you don't directly use any symbols from the CUDA library! One common culprit "
-    "is a lack of -Wl,--no-as-needed in your link arguments; many dynamic linkers will delete dynamic library "
-    "dependencies if you don't depend on any of their symbols.  You can check if this has occurred by using ldd "
-    "on your binary to see if there is a dependency on *_cuda.so library.")
+_NO_CUDA_GENERATOR = "Cannot get CUDA generator without ATen_cuda library. " + _device.NO_CUDA_LIBRARY
 
 
 class PublicGenerator(Generator):
