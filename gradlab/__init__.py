@@ -169,5 +169,7 @@ from .display import rich as _rich  # noqa: E402
 _rich.install()
 del _rich
 
-from . import _argparse  # noqa: E402  PyTorch's argument errors for its C functions (gradlab/_argparse)
-_argparse.install()
+from . import _argparse, _signatures  # noqa: E402
+_argparse.wrap_methods(Tensor)           # Tensor's methods checked on the class, once it has them all
+# PyTorch's argument errors for its C functions (gradlab/_argparse): this module binds its own checked forms
+globals().update(_argparse.wrapped(globals(), _signatures.TORCH))

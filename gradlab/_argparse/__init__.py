@@ -7,8 +7,10 @@ TypeErrors with fixed wording: "abs() takes 1 positional argument but 2 were giv
 gradlab's functions are plain Python, so a wrong call would give Python's own message, a numpy
 error, or even a result. parser.py re-implements that parser (only to produce its errors) from the
 signature table in `_signatures.py`; wrappers.py puts it in front of a function; fronts.py holds
-torch.norm and torch.split, which PyTorch writes in Python, and `install()`, which wraps gradlab's
-public functions and methods so that a call PyTorch would refuse raises PyTorch's TypeError.
+torch.norm and torch.split, which PyTorch writes in Python, `wrapped()`, the checked forms of a module's
+public functions, which the module binds itself at its end (gradlab/__init__.py, nn/functional.py:
+`globals().update(_argparse.wrapped(globals(), ...))`), and `wrap_methods()`, which checks Tensor's
+methods on the class, so that a call PyTorch would refuse raises PyTorch's TypeError.
 
 Every call a user makes is checked, as PyTorch checks it (a.amin(0, 1): "argument 'keepdim' (position
 2) must be bool, not int"), but parsed only once for each combination of argument types: see "every
@@ -26,6 +28,6 @@ first call.
 """
 from .parser import Param, Signature, _overloads, check, type_name
 from .wrappers import checked
-from .fronts import install
+from .fronts import wrap_methods, wrapped
 
-__all__ = ["Param", "Signature", "check", "checked", "install", "type_name"]
+__all__ = ["Param", "Signature", "check", "checked", "type_name", "wrap_methods", "wrapped"]

@@ -1,11 +1,11 @@
 """torch.norm, Tensor.norm, torch.split and Tensor.split, which PyTorch writes in Python in front of its C
-parsers, and install(), which wraps gradlab's public functions and methods at import."""
+parsers; wrapped(), the checked forms of a module's functions, which the module binds itself; and
+wrap_methods(), which checks Tensor's methods on the class."""
 import functools
 import inspect
-import sys
 
 from .. import _signatures
-from .parser import _GRADLAB, _classes, _late
+from .parser import _classes
 from .wrappers import _vetter, _wrap
 
 
@@ -18,12 +18,18 @@ def _python_level(function, fn):
     return wrapper
 
 
-def _split_fronts(function, tensor_split):
-    """torch.split and Tensor.split are Python in PyTorch (torch/functional.py, torch/_tensor.py): torch.split
-    calls tensor.split (torch.split(a, dim=0): "split() missing 1 required positional argument:
-    'split_size_or_sections'"), which calls torch._VF.split for an int and split_with_sizes for anything
-    else (a.split(1.5): "split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints,
-    not float")."""
+def _torch_split_front(function):
+    """torch.split is Python in PyTorch (torch/functional.py): it calls tensor.split (torch.split(a, dim=0):
+    "split() missing 1 required positional argument: 'split_size_or_sections'")."""
+    def torch_split(tensor, split_size_or_sections, dim=0):
+        return tensor.split(split_size_or_sections, dim)
+    return _python_level(torch_split, function)
+
+
+def _split_method_front(tensor_split):
+    """Tensor.split is Python in PyTorch (torch/_tensor.py): it calls torch._VF.split for an int and
+    split_with_sizes for anything else (a.split(1.5): "split_with_sizes(): argument 'split_sizes'
+    (position 2) must be tuple of ints, not float")."""
     Tensor = _classes()[0]
     by_int, by_sizes = _vetter(_signatures.CALLED["split"]), _vetter(_signatures.CALLED["split_with_sizes"])
 
@@ -35,11 +41,7 @@ def _split_fronts(function, tensor_split):
                 pass
         args, _ = (by_int if isinstance(split_size, int) else by_sizes)((self, split_size, dim), {})
         return tensor_split(*args)
-
-    def torch_split(tensor, split_size_or_sections, dim=0):
-        return tensor.split(split_size_or_sections, dim)
-    torch_split.__name__ = "split"
-    return _python_level(torch_split, function), _python_level(split, tensor_split)
+    return _python_level(split, tensor_split)
 
 
 def _norm_front(fn, method):
@@ -79,20 +81,36 @@ def _norm_front(fn, method):
     return _python_level(norm, fn)
 
 
-def install():
-    """Wrap gradlab's public functions and Tensor methods that PyTorch implements in C (once, at import)."""
-    gradlab = sys.modules[_GRADLAB]
-    functional, Tensor = _late("nn.functional"), _classes()[0]           # (imported by now: install runs last)
-    for module, table in ((gradlab, _signatures.TORCH), (functional, _signatures.NN)):
-        for name, entry in table.items():
-            fn = vars(module).get(name)
-            if inspect.isfunction(fn) and not hasattr(fn, "_signatures"):
-                setattr(module, name, _wrap(fn, entry, method=False))
-    for name, entry in _signatures.TENSOR.items():
-        fn = vars(Tensor).get(name)
+# PyTorch's Python functions in front of its C parsers, by name: gradlab's function -> its front
+_FUNCTION_FRONTS = {"norm": functools.partial(_norm_front, method=False), "split": _torch_split_front}
+_METHOD_FRONTS = {"norm": functools.partial(_norm_front, method=True), "split": _split_method_front}
+
+
+def wrapped(namespace, table):
+    """{name: checked function} for each function of namespace (a module's globals()) that table lists
+    (_signatures.TORCH or NN), plus torch.norm and torch.split's fronts for gradlab's own namespace. The
+    module binds them itself, at its end (`globals().update(...)`), so that no module sets another's names
+    and its own calls between its functions go through the checks as a user's do."""
+    checked = {}
+    for name, entry in table.items():
+        fn = namespace.get(name)
         if inspect.isfunction(fn) and not hasattr(fn, "_signatures"):
-            setattr(Tensor, name, _wrap(fn, entry, method=True))
-    if not hasattr(gradlab.norm, "_signatures"):                 # Python in PyTorch, calling C parsers
-        gradlab.norm = _norm_front(gradlab.norm, method=False)
-        Tensor.norm = _norm_front(Tensor.norm, method=True)
-        gradlab.split, Tensor.split = _split_fronts(gradlab.split, Tensor.split)
+            checked[name] = _wrap(fn, entry, method=False)
+    if table is _signatures.TORCH:
+        for name, front in _FUNCTION_FRONTS.items():
+            if name in namespace and not hasattr(namespace[name], "_signatures"):
+                checked[name] = front(namespace[name])
+    return checked
+
+
+def wrap_methods(cls):
+    """Check the methods of cls (Tensor) that PyTorch implements in C, and put Tensor.norm and Tensor.split's
+    Python fronts before them: class attributes, as PyTorch adds its Python methods to TensorBase (once, at
+    import, after cls has all its methods)."""
+    for name, entry in _signatures.TENSOR.items():
+        fn = vars(cls).get(name)
+        if inspect.isfunction(fn) and not hasattr(fn, "_signatures"):
+            setattr(cls, name, _wrap(fn, entry, method=True))
+    for name, front in _METHOD_FRONTS.items():
+        if not hasattr(getattr(cls, name), "_signatures"):
+            setattr(cls, name, front(getattr(cls, name)))

@@ -400,6 +400,7 @@ def _vetter(entry):
 
 
 def checked(name, fn):
-    """fn as gradlab.<name> is once install() has run (PyTorch's TypeErrors for its arguments), for code
-    that runs inside gradlab but must refuse a user's value as torch would (nn.Linear's torch.empty)."""
+    """fn as gradlab.<name> is once gradlab has bound its wrapped() forms (PyTorch's TypeErrors for its
+    arguments), for code that runs inside gradlab but must refuse a user's value as torch would (nn.Linear's
+    torch.empty)."""
     return _wrap(fn, _signatures.TORCH[name], method=False)

@@ -10,7 +10,8 @@ import warnings
 import numpy as np
 
 from .. import random as _random
-from .._argparse import type_name as _argparse_type_name
+from .._argparse import type_name as _argparse_type_name, wrapped as _wrapped
+from .._signatures import NN as _NN
 from ..ops.linalg import mat2_transposed as _mat2_transposed
 from ..ops.registry import OPS as _OPS
 from ..tensor import Tensor, _type_name
@@ -581,3 +582,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     pw = np.broadcast_to(pos_weight._data, input._data.shape).astype(input._data.dtype)
     return _OPS["binary_cross_entropy_with_logits_pos_weight"](input, target, weight=w, pos_weight=pw,
                                                        reduction=reduction, count=count, half_input=half_input)
+
+
+# PyTorch's argument errors for the functions it writes in C (gradlab/_argparse): bound by this module itself
+globals().update(_wrapped(globals(), _NN))

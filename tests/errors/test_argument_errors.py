@@ -5,6 +5,7 @@ keywords, a str/None/list/float/Tensor/ndarray in each position) as the source t
 write; when PyTorch refuses the call with a TypeError, gradlab must raise the same type and message.
 Valid calls must still work (and the wrappers keep each function's name and docstring).
 """
+import inspect
 import random
 import warnings
 
@@ -111,6 +112,19 @@ def test_valid_call_still_works(source):
             pytest.fail(f"{source} works now: remove it from VALID_NOT_YET")
         pytest.xfail("gradlab's function does not take this keyword")
     assert theirs is None and ours is None, (ours, theirs)
+
+
+def test_every_listed_function_is_checked_in_its_module():
+    """Each module binds the checked form of its own functions (gradlab, nn.functional: each module's
+    globals, so its internal calls are checked as a user's), Tensor's methods are checked on the class,
+    and torch.norm / torch.split and their methods are PyTorch's Python fronts (_argparse/fronts.py)."""
+    for space, table in ((vars(gradlab), _signatures.TORCH), (vars(gradlab.nn.functional), _signatures.NN),
+                         (vars(gradlab.Tensor), _signatures.TENSOR)):
+        plain = [name for name in table if inspect.isfunction(space.get(name)) and
+                 not hasattr(space[name], "_signatures")]
+        assert not plain, plain
+    for fn in (gradlab.norm, gradlab.split, gradlab.Tensor.norm, gradlab.Tensor.split):
+        assert fn._signatures == () and fn.__code__.co_filename.endswith("fronts.py"), fn
 
 
 def test_wrappers_keep_names_and_docs():

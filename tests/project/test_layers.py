@@ -86,13 +86,7 @@ def test_the_check_sees_an_upward_import(tmp_path, monkeypatch):
 # --- no module's names set from outside it ------------------------------------------------------
 # A module-level name assigned by another module (`registry.Tensor = Tensor`, `setattr(module, ...)`)
 # is a dependency the importing file does not show. Entries here are known ones, to be removed.
-ALLOWED_FOREIGN_ASSIGNMENTS = {
-    # PyTorch's argument errors wrap gradlab's public functions in their own modules at import
-    # (gradlab/_argparse/fronts.py install()); the plan: apply the wrappers where the functions are defined
-    "_argparse.fronts: setattr(module, ...)",
-    "_argparse.fronts: gradlab.norm = ...",
-    "_argparse.fronts: gradlab.split = ...",
-}
+ALLOWED_FOREIGN_ASSIGNMENTS = set()
 
 
 def _module_aliases(tree, module, package):
