@@ -21,7 +21,7 @@ import numpy as np
 
 from .._tensor_core import Tensor
 from . import grad_mode
-from .node import Node, SECOND_BACKWARD_ERROR, SavedTensor, edge_of
+from .node import Node, SECOND_BACKWARD_ERROR, SavedTensor, record
 
 
 class FunctionCtx:
@@ -177,24 +177,20 @@ class Function(metaclass=_FunctionMeta):
         outputs = (output,) if single else output
         if not records:
             return output
-        node.next_functions = tuple(edge_of(t) for t in tensor_args)
-        node._input_meta = tuple((t._data.shape, t._data.dtype) for t in tensor_args)
         non_diff = {id(t) for t in getattr(node, "_non_differentiable", ())}
-        results = []
-        for i, o in enumerate(outputs):
-            if isinstance(o, Tensor):
-                if id(o) in non_diff or o._data.dtype.kind not in "fc":
-                    results.append(o)
-                    continue
+        results, wired = [], []      # wired: the outputs this node produces (None: not differentiable)
+        for o in outputs:
+            if isinstance(o, Tensor) and id(o) not in non_diff and o._data.dtype.kind in "fc":
                 if o.grad_fn is not None or o._requires_grad or any(o is t for t in tensor_args):
                     o = Tensor._make(o._data)     # an input returned unchanged still gets the new grad_fn
-                o.grad_fn = node
-                o._output_nr = i
+                wired.append(o)
+            else:
+                wired.append(None)
             results.append(o)
+        record(node, tensor_args, wired)
         node._output_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), np.float32)
                                   for o in outputs)
         node._num_outputs = len(outputs)
-        node._output_refs = tuple(weakref.ref(r) for r in results if isinstance(r, Tensor))
         if node._to_save:
             saved = []
             for t in node._to_save:

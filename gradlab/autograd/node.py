@@ -385,3 +385,48 @@ def edge_of(t):
     if t._requires_grad:
         return (accumulator_of(t), 0)
     return (None, 0)
+
+
+_NO_EDGE = (None, 0)
+
+
+def set_history(node, outputs):
+    """Make `outputs` the outputs of `node`, as PyTorch's `set_history` does: a Tensor is its one
+    output (`grad_fn` and `_output_nr` 0); a tuple or list is a node with that many output slots
+    (a multi-output op, a custom Function), each Tensor output number i of the node, None a slot with
+    no tensor (a custom Function's non-differentiable output). The node keeps only weak references to
+    them (for drawings), so that it does not keep its own outputs alive."""
+    if isinstance(outputs, Tensor):
+        outputs.grad_fn = node
+        outputs._output_nr = 0
+        node._output_ref = weakref.ref(outputs)
+        return
+    refs = []
+    for i, t in enumerate(outputs):
+        if t is not None:
+            t.grad_fn = node
+            t._output_nr = i
+            refs.append(weakref.ref(t))
+    node._num_outputs = len(outputs)
+    node._output_refs = tuple(refs)
+
+
+def record(node, inputs, outputs, edges=None):
+    """Wire a new node into the graph: the one place that connects a node to its inputs and outputs
+    (PyTorch's `collect_next_edges` + `set_history`). Custom Functions, CopySlices and in-place
+    writes call it; `registry.apply`, run once per op, keeps an inlined copy of it (tested to build
+    the same nodes: tests/autograd/test_engine.py).
+
+    `inputs` are the node's input slots in order: a Tensor's gradient goes to `edge_of(it)`, anything
+    else (a Python number) is a constant slot, `(None, 0)`. `_input_meta` keeps, per slot, the
+    (shape, dtype) its gradient is reduced to, or None when nothing is to reduce (a constant, or an
+    input shaped like the node's one output). `edges`, when given, replaces the edges of `inputs`
+    (CopySlices passes on its inner node's). `outputs` as in `set_history`."""
+    if edges is None:
+        edges = tuple(edge_of(a) if isinstance(a, Tensor) else _NO_EDGE for a in inputs)
+    node.next_functions = edges
+    if inputs:
+        like = (outputs._data.shape, outputs._data.dtype) if isinstance(outputs, Tensor) else None
+        meta = ((a._data.shape, a._data.dtype) if isinstance(a, Tensor) else None for a in inputs)
+        node._input_meta = tuple(None if m == like else m for m in meta)
+    set_history(node, outputs)

@@ -17,7 +17,7 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .._tensor_core import Tensor
 from ..autograd import grad_mode, node as _autograd_node
-from ..autograd.node import Node
+from ..autograd.node import Node, record, set_history
 from . import dual
 from .operands import _binary
 from .registry import OPS, edge_of, op
@@ -98,10 +98,11 @@ def _refresh_views(root, written=None):
 def _read_through(view, root):
     fresh = OPS["as_strided"](root, positions=view_positions(view, root), self_sizes=root._data.shape)
     node = fresh.grad_fn
-    view.grad_fn = node
-    view._output_nr = 0
-    if node is not None:
-        node._output_ref = weakref.ref(view)
+    if node is None:
+        view.grad_fn = None
+        view._output_nr = 0
+    else:
+        set_history(node, view)
         _keep_retained_grad(view)
 
 
@@ -118,11 +119,10 @@ class CopySlices(Node):
     gradient, runs fn's gradient on the view's part of it, and puts the result back there; fn's
     other inputs (the `w` of `v.mul_(w)`) get their gradients as this node's other slots."""
 
-    def __init__(self, fn, positions, base_edge):
+    def __init__(self, fn, positions):
         super().__init__()
         self._fn = fn
         self._positions = positions
-        self.next_functions = (base_edge,) + tuple(fn.next_functions[1:])
         # fn's saved values are this node's (drawings, freeing); PyTorch's CopySlices frees fn
         # itself after a backward, so it is spent even when fn saved nothing
         self._saved = fn._saved if fn._saved is not None else {}
@@ -189,16 +189,13 @@ def _record_adopted(t, result):
         # which reads through the base's new history (a graph of the gradient must go through it)
         node._save("result", t, is_output=root is None)
     if root is None:
-        t.grad_fn = node
-        t._output_nr = 0
-        node._output_ref = weakref.ref(t)
+        set_history(node, t)
         _keep_retained_grad(t)
         _refresh_views(t)
     else:                                 # written through a view: the base's history changes
-        wrapper = CopySlices(node, view_positions(t, root), edge_of(root))
-        root.grad_fn = wrapper
-        root._output_nr = 0
-        wrapper._output_ref = weakref.ref(root)
+        # slot 0 is the base's old history; fn's other inputs (the `w` of `v.mul_(w)`) keep their edges
+        wrapper = CopySlices(node, view_positions(t, root))
+        record(wrapper, None, root, edges=(edge_of(root),) + tuple(node.next_functions[1:]))
         _refresh_views(root, written=t)
     return t
 

@@ -241,6 +241,9 @@ def apply(op, args, params):
         # backward (an empty _saved tells the engine to free it; see Node._release)
         if op.saved_params or (op.saved_params is None and _has_array(params)):
             node._saved = {}
+    # From here to the end: autograd/node.py's `record(node, args, result or results)`, inlined
+    # (calling it made the tutorial workload 14-26% slower). Keep the two twins alike: a test
+    # compares their nodes for every op sample (tests/autograd/test_engine.py).
     # What backward reduces each input's gradient to: (shape, dtype), or None for an input shaped
     # like the output (most inputs; no reduction needed, and nothing to keep: one shared tuple)
     if op.num_outputs == 1:
