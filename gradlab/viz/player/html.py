@@ -29,7 +29,12 @@ def clean_svg(svg):
 # between steps: the column keeps its size and scrolls inside itself when a step has much to say.
 # The frame has its own light background, so its colours keep their contrast in JupyterLab's dark theme.
 FRAME_HEIGHT = 540      # px: the text column's height and the graph's largest height
+# ipywidgets badges every widget shown from a saved notebook (before its cell runs again) as
+# disconnected from the kernel: a red broken-link icon. The player's boxes, Play, slider and step box
+# work without a kernel (linked in the browser), so only ◀/▶, which do need it, keep their badge.
 BASE_CSS = """
+.gradlab-player.jupyter-widgets-disconnected::before,
+.gradlab-player .jupyter-widgets-disconnected:not(.gradlab-needs-kernel)::before{display:none}
 .gradlab-frame{font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;color:#212121;max-width:1200px;
  background:#fff;padding:6px;border-radius:4px}
 .gradlab-layout{display:flex;align-items:flex-start;gap:12px}

@@ -90,7 +90,11 @@ class BackwardPlayer:
                       w.jslink((slider, "value"), (stepper, "value")))
         self.play, self.slider, self.prev_button, self.next_button, self.stack = play, slider, prev, nxt, stack
         self.stepper = stepper
-        return w.VBox([w.HBox([play, prev, slider, nxt, stepper]), stack])
+        for button in (prev, nxt):
+            button.add_class("gradlab-needs-kernel")        # (keeps ipywidgets' disconnected badge: see html.py)
+        player = w.VBox([w.HBox([play, prev, slider, nxt, stepper]), stack])
+        player.add_class("gradlab-player")
+        return player
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
         bundle = self.widget._repr_mimebundle_(include=include, exclude=exclude)
