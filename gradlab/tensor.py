@@ -16,7 +16,7 @@ lives in `gradlab/display`. Where each method is written:
     _tensor_methods/shape.py         view, reshape, squeeze, transpose, permute, expand, split, gather, ...
     _tensor_methods/inplace.py       t[i], t[i] = v, add_, mul_, fill_, copy_, +=, sin_, ...
     _tensor_methods/random_fills.py  uniform_, normal_
-    _tensor_methods/_common.py       what several of them use: operand checks, warn-once, gradlab.matmul
+    _tensor_methods/_common.py       what several of them use: operand checks, warn-once, maximum
     this file                        repr(t), format(t), copy.deepcopy(t)
 
 What a student reads in them is the bookkeeping PyTorch does for every tensor:

@@ -3,7 +3,8 @@ the grad_fn a student sees is PyTorch's (MmBackward0, MvBackward0, DotBackward0,
 import numpy as np
 
 from . import dual
-from .registry import op
+from .operands import _check_tensor_argument, broadcast_error
+from .registry import OPS, op
 
 
 def _mat2_grad(left, g, n):
@@ -73,3 +74,88 @@ def trace(self, self_sizes):
 def _eye_like(n, g):
     # in g's dtype: a 0-d float64 g times a 2-d float32 eye would be float32 (promotion by dimension)
     return dual.like(g, np.eye(*n.self_sizes, dtype=dual.data(g).dtype))
+
+
+# ---------------------------------------------------------------- gradlab.matmul and `@`
+
+def matmul(a, b):
+    """PyTorch's matmul dispatch, so that the grad_fn names match (see torch-parity.md section 2.2)."""
+    _check_tensor_argument("matmul", a, "input")
+    _check_tensor_argument("matmul", b, "other", position=2)
+    da, db = a._data.ndim, b._data.ndim
+    if da == 0 or db == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
+    if da == 1 and db == 1:
+        return a.dot(b)
+    if da == 2 and db == 1:
+        return a.mv(b)
+    if da == 1 and db == 2:
+        if a._data.shape[0] != b._data.shape[0]:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied (1x{a._data.shape[0]} and "
+                               f"{b._data.shape[0]}x{b._data.shape[1]})")
+        return OPS["squeeze_matmul"](a.unsqueeze(0).mm(b), dim=0, self_sizes=(1, b._data.shape[1]))
+    if da == 2 and db == 2:
+        return a.mm(b)
+    if (da == 3 and db == 3 and (a._data.shape[0] == 1) != (b._data.shape[0] == 1)
+            and (a._data.shape[0] == 1 or a._data.shape[2] == b._data.shape[1])):   # (else bmm's error, as PyTorch)
+        # a batch of one against a real batch: PyTorch squeezes it to a matrix, then folds
+        return matmul(a.squeeze(0), b) if a._data.shape[0] == 1 else matmul(a, b.squeeze(0))
+    if _should_fold(a, b):
+        return _folded_matmul(a, b)
+    # general batched case: broadcast the batch dims, then one bmm
+    a2 = a.unsqueeze(0) if da == 1 else a
+    b2 = b.unsqueeze(-1) if db == 1 else b
+    try:
+        batch = np.broadcast_shapes(a2._data.shape[:-2], b2._data.shape[:-2])
+    except ValueError:
+        raise broadcast_error(a2._data.shape[:-2], b2._data.shape[:-2]) from None
+    n, k = a2._data.shape[-2:]
+    k2, m = b2._data.shape[-2:]
+    if k != k2:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{int(np.prod(batch))}, {k}] "
+                           f"but got: [{int(np.prod(batch))}, {k2}].")
+    a3 = a2.expand(batch + (n, k)).reshape(-1, n, k)
+    b3 = b2.expand(batch + (k, m)).reshape(-1, k, m)
+    out = a3.bmm(b3)
+    shape = batch + ((n,) if da > 1 else ()) + ((m,) if db > 1 else ())
+    return OPS["unsafe_view"](out, shape=shape, self_sizes=out._data.shape)
+
+
+def _should_fold(a, b):
+    """PyTorch folds the batch dims of the larger operand into matrix rows (one mm or mv instead of
+    bmm) when the other operand is a vector or matrix; the grad_fn chain shows which it chose."""
+    big, small = (a, b) if a._data.ndim >= b._data.ndim else (b, a)
+    if not (big._data.ndim >= 3 and small._data.ndim <= 2):
+        return False
+    if small.requires_grad:
+        return True
+    if a._data.ndim == 2:
+        return False
+    if big._data.size == 0:
+        return True
+    try:
+        np.reshape(big._data, (-1, big._data.shape[-1]), copy=False)
+        return True
+    except ValueError:
+        return False
+
+
+def _folded_matmul(a, b):
+    transpose = b._data.ndim > a._data.ndim
+    t1 = b.mT if transpose else a
+    t2 = (a.t() if a._data.ndim == 2 else a) if transpose else b
+    k = t1._data.shape[-1]
+    if k != t2._data.shape[0]:
+        rows = int(np.prod(t1._data.shape[:-1]))
+        if t2._data.ndim == 2:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{k} and "
+                               f"{t2._data.shape[0]}x{t2._data.shape[1]})")
+        raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{k}), vec ({t2._data.shape[0]})")
+    shape = t1._data.shape[:-1]
+    folded = t1.reshape(-1, k)
+    if t2._data.ndim == 2:
+        out = folded.mm(t2)
+        out = OPS["unsafe_view"](out, shape=shape + (t2._data.shape[1],), self_sizes=out._data.shape)
+        return out.mT.contiguous() if transpose else out
+    out = folded.mv(t2)
+    return OPS["unsafe_view"](out, shape=shape, self_sizes=out._data.shape)

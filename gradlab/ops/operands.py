@@ -132,6 +132,11 @@ def _type_name(x):
     return t.__name__ if t.__module__ == "builtins" or is_class_statement else f"{t.__module__}.{t.__name__}"
 
 
+
+def _check_tensor_argument(name, other, arg="other", position=1):
+    if not isinstance(other, Tensor):
+        raise TypeError(f"{name}(): argument '{arg}' (position {position}) must be Tensor, not {_type_name(other)}")
+
 def _described(x):
     """A wrong argument described in PyTorch's words: `list of [int, int]`."""
     if isinstance(x, list):
