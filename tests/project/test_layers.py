@@ -35,14 +35,19 @@ def _is_module(dotted):
     return path.with_suffix(".py").exists() or path.is_dir()
 
 
-def _module_level_imports(path):
-    """(importing module, imported module) for each relative import at the top level of the file."""
-    rel = path.relative_to(ROOT).with_suffix("")
-    parts = list(rel.parts)
+def _module_of(path):
+    """The dotted name of a source file under ROOT ("ops.registry"; a package's __init__ is the package)
+    and the package its relative imports start from, as a list of names."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
     package = parts[:-1]
     if parts[-1] == "__init__":
         parts = package = parts[:-1]
-    module = ".".join(parts)
+    return ".".join(parts), package
+
+
+def _module_level_imports(path):
+    """(importing module, imported module) for each relative import at the top level of the file."""
+    module, package = _module_of(path)
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
         if isinstance(node, ast.ImportFrom) and node.level:
             base = package[:len(package) - (node.level - 1)]
@@ -108,12 +113,7 @@ def _module_aliases(tree, module, package):
 
 
 def _foreign_assignments(path):
-    rel = path.relative_to(ROOT).with_suffix("")
-    parts = list(rel.parts)
-    package = parts[:-1]
-    if parts[-1] == "__init__":
-        parts = package = parts[:-1]
-    module = ".".join(parts)
+    module, package = _module_of(path)
     tree = ast.parse(path.read_text(encoding="utf-8"))
     aliases = _module_aliases(tree, module, package)
     for node in ast.walk(tree):
@@ -183,12 +183,7 @@ ALLOWED_FUNCTION_IMPORTS = {
 
 
 def _function_level_imports(path):
-    rel = path.relative_to(ROOT).with_suffix("")
-    parts = list(rel.parts)
-    package = parts[:-1]
-    if parts[-1] == "__init__":
-        parts = package = parts[:-1]
-    module = ".".join(parts)
+    module, package = _module_of(path)
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for fn in ast.walk(tree):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
