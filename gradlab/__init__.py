@@ -164,6 +164,14 @@ def dropout(input, p=0.5, train=True):
     return nn.functional.dropout(input, p, train)
 
 
+# gradlab.<fn> functions by topic (gradlab/_functions), torch.linalg, torch.accelerator
+from ._functions.core import *  # noqa: E402,F401,F403
+from ._functions.pointwise import *  # noqa: E402,F401,F403
+from ._functions.shape import *  # noqa: E402,F401,F403
+from ._functions.sorting import *  # noqa: E402,F401,F403
+from ._functions.linalg import *  # noqa: E402,F401,F403
+from . import accelerator, linalg  # noqa: E402,F401
+
 # HTML cards for Jupyter live in gradlab.display; they never change text/plain
 from .display import rich as _rich  # noqa: E402
 _rich.install()

@@ -16,6 +16,8 @@ lives in `gradlab/display`. Where each method is written:
     _tensor_methods/shape.py         view, reshape, squeeze, transpose, permute, expand, split, gather, ...
     _tensor_methods/inplace.py       t[i], t[i] = v, add_, mul_, fill_, copy_, +=, sin_, ...
     _tensor_methods/random_fills.py  uniform_, normal_
+    _tensor_methods/linalg.py        det, inverse, tril, triu, diag, diagonal, cross, kron, addmm
+    _tensor_methods/sorting.py       sort, argsort, topk, kthvalue, median, mode, unique, searchsorted
     _tensor_methods/_common.py       what several of them use: operand checks, warn-once, maximum
     this file                        repr(t), format(t), copy.deepcopy(t)
 
@@ -35,6 +37,8 @@ from ._tensor_methods.reductions import _ReductionMethods
 from ._tensor_methods.shape import _ShapeMethods
 from ._tensor_methods.inplace import _InPlaceMethods
 from ._tensor_methods.random_fills import _RandomFillMethods
+from ._tensor_methods.linalg import _LinalgMethods
+from ._tensor_methods.sorting import _SortingMethods
 
 # names the rest of gradlab (and its tests) import from here
 from .ops.shape import cat, concat, concatenate, stack  # noqa: F401
@@ -84,7 +88,7 @@ class _PrintingMethods:
 # __private name, which would still point at its class.) Their __qualname__ becomes Tensor's, for
 # reprs and errors.
 for _methods in (_AttributeMethods, _ConversionMethods, _PrintingMethods, _OperatorMethods, _PointwiseMethods,
-                 _ReductionMethods, _ShapeMethods, _InPlaceMethods, _RandomFillMethods):
+                 _ReductionMethods, _ShapeMethods, _InPlaceMethods, _RandomFillMethods, _LinalgMethods, _SortingMethods):
     _prefix = _methods.__name__ + "."
     for _name, _value in vars(_methods).items():
         if _name in ("__module__", "__qualname__", "__doc__", "__dict__", "__weakref__"):

@@ -1,10 +1,6 @@
 """gradlab.nn: modules, losses and initialisers with PyTorch's API and printed text."""
-from . import functional, init
-from .modules import (ELU, GELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout, Flatten, Identity, L1Loss,
-                      LeakyReLU, Linear, LogSoftmax, Module, ModuleList, MSELoss, NLLLoss, ReLU, Sequential, Sigmoid,
-                      SiLU, Softmax, Softmin, Softplus, Tanh)
+from . import functional, init, modules, utils
+from .modules import *  # noqa: F401,F403  (every layer, loss and container: nn/modules/__init__.py lists them)
 from .parameter import Parameter
 
-__all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "ELU", "Flatten", "GELU", "Identity",
-           "L1Loss", "LeakyReLU", "Linear", "LogSoftmax", "Module", "ModuleList", "MSELoss", "NLLLoss", "Parameter",
-           "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softmin", "Softplus", "Tanh", "functional", "init"]
+__all__ = modules.__all__ + ["Parameter", "functional", "init", "utils"]

@@ -1,6 +1,11 @@
-"""gradlab.optim: SGD, Adam and AdamW with PyTorch's API, update formulas and printed text."""
+"""gradlab.optim: optimizers with PyTorch's API, update formulas and printed text, and lr_scheduler."""
 from .adam import Adam, AdamW
 from .optimizer import Optimizer
 from .sgd import SGD
+from . import adadelta, adagrad, rmsprop
+from .adadelta import *  # noqa: F401,F403
+from .adagrad import *  # noqa: F401,F403
+from .rmsprop import *  # noqa: F401,F403
+from . import lr_scheduler  # noqa: F401
 
-__all__ = ["Adam", "AdamW", "Optimizer", "SGD"]
+__all__ = ["Adam", "AdamW", "Optimizer", "SGD"] + adadelta.__all__ + adagrad.__all__ + rmsprop.__all__

@@ -10,14 +10,15 @@ ROOT = pathlib.Path(gradlab.__file__).parent
 
 # lowest first; a module belongs to the layer with the longest matching prefix
 LAYERS = [
-    ("basics", ["_dtype", "_size", "_device", "_signatures", "_argparse"]),
+    ("basics", ["_dtype", "_size", "_device", "_signatures", "_argparse", "_alias"]),
     ("tensor core", ["_tensor_core"]),
     ("autograd core", ["autograd"]),
     ("ops", ["ops"]),
-    ("tensor", ["tensor", "_tensor_methods", "creation", "random", "return_types"]),
-    ("library", ["nn", "optim", "utils", "backends", "cuda"]),
+    ("tensor", ["tensor", "_tensor_methods", "_functions", "creation", "random", "return_types"]),
+    ("library", ["nn", "optim", "utils", "backends", "cuda", "linalg", "accelerator"]),
     ("display", ["display"]),
     ("viz", ["viz"]),
+    ("command line", ["__main__"]),
 ]
 
 

@@ -1,0 +1,37 @@
+"""Make `import torch` (and `torch.nn`, `torch.utils.data`, ...) give gradlab's modules in this process.
+
+A finder on sys.meta_path answers for the name `torch` and every `torch.<sub>` whose `gradlab.<sub>`
+exists, with that very module object, so `torch.nn is gradlab.nn` and classes are not duplicated.
+"""
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+
+
+class _TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def find_spec(self, name, path=None, target=None):
+        if name != "torch" and not name.startswith("torch."):
+            return None
+        real = "gradlab" + name[len("torch"):]
+        try:
+            if importlib.util.find_spec(real) is None:
+                return None
+        except ModuleNotFoundError:
+            return None
+        return importlib.util.spec_from_loader(name, self)
+
+    def create_module(self, spec):
+        return importlib.import_module("gradlab" + spec.name[len("torch"):])
+
+    def exec_module(self, module):
+        pass        # the gradlab module is already executed
+
+
+def alias_torch():
+    """Install the alias (once); `import torch` then gives gradlab."""
+    if not any(isinstance(f, _TorchAlias) for f in sys.meta_path):
+        sys.meta_path.insert(0, _TorchAlias())
+    for name, module in list(sys.modules.items()):      # the gradlab modules already imported
+        if name == "gradlab" or name.startswith("gradlab."):
+            sys.modules.setdefault("torch" + name[len("gradlab"):], module)

@@ -1,0 +1,2 @@
+"""gradlab.<fn> functions: core (see gradlab/_functions/__init__.py)."""
+__all__ = []

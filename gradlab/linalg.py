@@ -1,0 +1,2 @@
+"""torch.linalg: matrix functions (norms, inverse, determinant, solve)."""
+__all__ = []

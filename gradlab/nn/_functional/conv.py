@@ -1,0 +1,2 @@
+"""nn.functional: conv (imported by gradlab/nn/functional.py)."""
+__all__ = []

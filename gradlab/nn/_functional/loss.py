@@ -1,0 +1,2 @@
+"""nn.functional: loss (imported by gradlab/nn/functional.py)."""
+__all__ = []

@@ -1,0 +1,2 @@
+"""nn.conv layers."""
+__all__ = []

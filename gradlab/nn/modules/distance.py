@@ -1,0 +1,2 @@
+"""nn.distance layers."""
+__all__ = []

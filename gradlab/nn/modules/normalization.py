@@ -1,0 +1,2 @@
+"""nn.normalization layers."""
+__all__ = []

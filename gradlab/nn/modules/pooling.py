@@ -1,0 +1,2 @@
+"""nn.pooling layers."""
+__all__ = []

@@ -1,0 +1,2 @@
+"""nn.rnn layers."""
+__all__ = []

@@ -1,0 +1,2 @@
+"""nn.sparse layers."""
+__all__ = []

@@ -1,0 +1,2 @@
+"""torch.nn.utils: gradient clipping and parameter vectors."""
+__all__ = []

@@ -1,0 +1,2 @@
+"""optim: adagrad."""
+__all__ = []

@@ -1,0 +1,2 @@
+"""torch.optim.lr_scheduler: learning-rate schedules."""
+__all__ = []

@@ -1,0 +1,2 @@
+"""optim: rmsprop."""
+__all__ = []

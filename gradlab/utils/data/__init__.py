@@ -1,0 +1,2 @@
+"""torch.utils.data: datasets, samplers and DataLoader, with PyTorch's batching and shuffling order."""
+__all__ = []

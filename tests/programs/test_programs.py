@@ -1,0 +1,38 @@
+"""Programs written here in the style of PyTorch's teaching material (cases/*.py) print exactly what
+they print under PyTorch when `torch` is gradlab: their stdout, the exception that ends them, and their
+warnings. Both sides run once per session, each in its own process (run_programs.py)."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+CASES = sorted(p.stem for p in (HERE / "cases").glob("*.py"))
+pytestmark = pytest.mark.torch
+
+
+def _run(library):
+    done = subprocess.run([sys.executable, str(HERE / "run_programs.py"), library], capture_output=True,
+                          text=True, timeout=900, cwd=HERE.parent.parent)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout)
+
+
+@pytest.fixture(scope="module")
+def outputs():
+    pytest.importorskip("torch")
+    return _run("torch"), _run("gradlab")
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_program_prints_what_pytorch_prints(outputs, name):
+    expected, got = outputs[0][name], outputs[1][name]
+    assert got["stdout"] == expected["stdout"]
+    assert got["error"] == expected["error"]
+    assert got["warnings"] == expected["warnings"]
+
+
+def test_programs_are_there():
+    assert len(CASES) >= 1
