@@ -1333,3 +1333,12 @@ def _softplus_backward(draw):
 def _rsub_tensor(draw):
     shp = shape(draw)
     return Case(lambda T, x, y: x.__rsub__(y), [uniform(draw, shp), uniform(draw, shp)])
+
+
+# the samples of the other op files, by topic (each registers into SAMPLES with @sample)
+import op_samples_conv  # noqa: E402,F401
+import op_samples_linalg  # noqa: E402,F401
+import op_samples_loss  # noqa: E402,F401
+import op_samples_norm  # noqa: E402,F401
+import op_samples_pointwise  # noqa: E402,F401
+import op_samples_sorting  # noqa: E402,F401

@@ -1,0 +1,2 @@
+"""Sample inputs of the loss ops (registered into op_samples.SAMPLES; see op_samples.py)."""
+from op_samples import Case, sample, shape, uniform  # noqa: F401
