@@ -24,7 +24,7 @@ from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference
 from .display.printing import get_printoptions, printoptions, set_printoptions
 from .ops.registry import OPS
 from . import nn, optim  # noqa: E402  (after the core: they build on it)
-from . import backends, cuda, return_types, utils  # noqa: E402
+from . import backends, cuda, return_types, testing, utils, version  # noqa: E402
 
 # Public classes report their public name: type(x) is <class 'gradlab.Tensor'>, as PyTorch's is
 # <class 'torch.Tensor'>, not the module that happens to define it.
@@ -39,6 +39,9 @@ from .creation import _legacy_types  # noqa: E402
 globals().update(_legacy_types())
 del _legacy_types
 
+# torch.pi, torch.inf, ...: Python's numbers, as PyTorch exports them
+from math import e, inf, nan, pi  # noqa: E402,F401
+
 # PyTorch's aliases
 float = float32
 double = float64
@@ -50,8 +53,20 @@ cfloat = complex64
 cdouble = complex128
 
 
-def get_default_dtype():
-    return float32
+_threads = [__import__("os").cpu_count() or 1]
+
+
+def get_num_threads():
+    """PyTorch's intra-op thread count (gradlab computes with numpy, which chooses its own)."""
+    return _threads[0]
+
+
+def set_num_threads(n):
+    if not isinstance(n, _builtins.int) or isinstance(n, _builtins.bool):
+        raise TypeError(f"set_num_threads(): argument 'int' (position 1) must be int, not {type(n).__name__}")
+    if n <= 0:
+        raise RuntimeError("Number of threads must be positive")
+    _threads[0] = n
 
 
 def is_tensor(obj):
@@ -173,11 +188,14 @@ from ._functions.linalg import *  # noqa: E402,F401,F403
 from . import accelerator, linalg  # noqa: E402,F401
 
 # HTML cards for Jupyter live in gradlab.display; they never change text/plain
-from .display import rich as _rich  # noqa: E402
-_rich.install()
-del _rich
+from .viz import cards as _cards  # noqa: E402
+_cards.install()
+del _cards
 
 from . import _argparse, _signatures  # noqa: E402
+from ._functions.out import out_forms as _out_forms  # noqa: E402
+globals().update(_out_forms(globals(), _signatures.TORCH))   # torch.add(x, y, out=result)
+del _out_forms
 _argparse.wrap_methods(Tensor)           # Tensor's methods checked on the class, once it has them all
 # PyTorch's argument errors for its C functions (gradlab/_argparse): this module binds its own checked forms
 globals().update(_argparse.wrapped(globals(), _signatures.TORCH))

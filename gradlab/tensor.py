@@ -4,7 +4,7 @@ The class itself (its slots, `_make`, plain accessors such as `shape`) is in `_t
 autograd and the ops. Its methods need the layers above the core, so they are written as plain class
 bodies in the files below and copied onto it here, as PyTorch's torch/_tensor.py adds its Python
 methods to the C++ TensorBase. Operators and methods call the op table (`gradlab/ops`); printing
-lives in `gradlab/display`. Where each method is written:
+lives in `gradlab/display/printing.py`. Where each method is written:
 
     _tensor_methods/attributes.py    Tensor(...), size, stride, requires_grad, grad, retain_grad, hooks,
                                      backward, detach, data
@@ -29,6 +29,7 @@ What a student reads in them is the bookkeeping PyTorch does for every tensor:
 * `_version` counts in-place changes; views and `detach()` share the counter with their base.
 """
 from ._tensor_core import Tensor
+from .display.printing import format_tensor
 from ._tensor_methods.attributes import _AttributeMethods
 from ._tensor_methods.conversion import _ConversionMethods
 from ._tensor_methods.operators import _OperatorMethods
@@ -54,9 +55,8 @@ from ._tensor_methods.shape import _size_args  # noqa: F401
 class _PrintingMethods:
     """Copied onto `Tensor` below, like the other method classes."""
 
-    # --- printing (text identical to PyTorch's; rich reprs are added by gradlab.display) --------
+    # --- printing (text identical to PyTorch's; Jupyter's HTML cards are added by gradlab/viz/cards.py) ---
     def __repr__(self):
-        from .display.printing import format_tensor
         node = self.grad_fn
         return format_tensor(self._data, requires_grad=self._requires_grad,
                              grad_fn_name=type(node).__name__ if node is not None else None)

@@ -27,7 +27,6 @@ import numpy as np
 
 from ..autograd.node import AccumulateGrad, Node
 from ..display.printing import format_tensor
-from ..display.rich import slot_names as _slot_names
 from ..tensor import Tensor
 
 SMALL_TENSOR = 24          # tensors with at most this many elements are shown in full
@@ -242,7 +241,7 @@ class _Walk:
         if accumulate:
             node.variable_name = self.names.get(id(fn.variable))
         else:
-            node.inputs = _slot_names(fn)
+            node.inputs = slot_names(fn)
             first = fn._outputs[0]() if fn._outputs else None
             node.output_name = self.names.get(id(first)) if first is not None else None
             node.constants = self._constants(fn, node.inputs)
@@ -417,6 +416,15 @@ class _Walk:
         for i, edge in enumerate(self.edges):
             edge.id = f"e{i}"
         self.keep = None
+
+
+def slot_names(fn):
+    """The names of a node's inputs, one per next_functions entry, as its op row declares them
+    (`self`, `other`); `input i` where it declares none. (Drawings and the node cards show them.)"""
+    op = getattr(type(fn), "_op", None) or fn.__dict__.get("_op")
+    n = len(fn.next_functions)
+    names = list(getattr(op, "inputs", ()) or ())[:n]
+    return names + [f"input {i}" for i in range(len(names), n)]
 
 
 def walk(roots, names=None, show_saved=False, functions_only=False, max_nodes=400, max_depth=None):

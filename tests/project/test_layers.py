@@ -14,9 +14,9 @@ LAYERS = [
     ("tensor core", ["_tensor_core"]),
     ("autograd core", ["autograd"]),
     ("ops", ["ops"]),
+    ("display", ["display"]),
     ("tensor", ["tensor", "_tensor_methods", "_functions", "creation", "random", "return_types", "serialization"]),
     ("library", ["nn", "optim", "utils", "backends", "cuda", "linalg", "accelerator", "testing", "version"]),
-    ("display", ["display"]),
     ("viz", ["viz"]),
     ("command line", ["__main__"]),
 ]
@@ -164,13 +164,6 @@ ALLOWED_FUNCTION_IMPORTS = {
     "autograd.functional: jacobian imports ..tensor",
     "autograd.functional: jvp imports ..creation",
     "autograd.gradcheck: gradcheck imports ..display.printing",
-    # the HTML cards draw the graph with viz (display sits below viz)
-    "display.rich: _draw imports ..viz",
-    "display.rich: _neighbourhood imports ..viz",
-    "display.rich: _neighbourhood imports ..viz.dot",
-    "display.rich: _neighbourhood imports ..viz.graph",
-    "display.rich: _neighbourhood imports ..viz.render",
-    "display.rich: _neighbourhood imports ..viz.tree",
     # an operand given as data (x + [1, 2]) becomes a tensor with PyTorch's dtype inference, in creation.py
     "ops.operands: _as_tensor imports ..creation",
     # creation/ builds on tensor.py and these methods build on creation/ (one layer, modules that need each other)
@@ -178,8 +171,6 @@ ALLOWED_FUNCTION_IMPORTS = {
     "_tensor_methods.conversion: _new imports ..",
     "_tensor_methods.conversion: new_full imports ..creation",
     "_tensor_methods.conversion: new_tensor imports ..creation",
-    # printing is the display layer, above the tensor
-    "tensor: __repr__ imports .display.printing",
 }
 
 

@@ -1,4 +1,4 @@
-"""Rich Jupyter reprs (gradlab.display.rich): HTML cards that never change text/plain and never raise."""
+"""Rich Jupyter reprs (gradlab.viz.cards): HTML cards that never change text/plain and never raise."""
 import re
 import statistics
 import time
@@ -8,7 +8,7 @@ import pytest
 
 import gradlab as torch
 from gradlab.autograd.node import Node
-from gradlab.display import rich
+from gradlab.viz import cards as rich
 from gradlab.display.printing import format_tensor
 from gradlab.tensor import Tensor
 

@@ -1,4 +1,4 @@
-"""Rich HTML cards for Jupyter: `_repr_html_` on Tensor and on grad_fn nodes.
+"""Rich HTML cards for Jupyter: `_repr_html_` on Tensor and on grad_fn nodes, and `Tensor.draw()`.
 
 `text/plain` is untouched: `__repr__` stays PyTorch's exact text (notebooks compare it). The HTML is
 deterministic (no id(), no addresses, no times), every string is escaped, and a card never raises:
@@ -8,11 +8,16 @@ node card also draws the node's neighbourhood (SVG when Graphviz's `dot` is inst
 import html
 
 from ..autograd.node import AccumulateGrad, Node
+from ..display.printing import torch_dtype_name
 from ..tensor import Tensor
-from .printing import torch_dtype_name
+from . import draw, fallback_html
+from .dot import to_dot
+from .graph import slot_names, walk
+from .render import render_svg, svg_img_html
+from .tree import tree_text
 
-# The node card's drawing and Tensor.draw use gradlab.viz, the layer above this one: they import it
-# when first called, so that `import gradlab` never loads the drawing code.
+# gradlab/__init__.py installs the cards (install(), at the end of this file) when gradlab is imported:
+# this module and gradlab.viz need only the standard library and numpy (Graphviz is looked for when drawing).
 
 _CARD = ("display:inline-block;border:1px solid rgba(127,127,127,0.45);border-radius:6px;"
          "padding:4px 8px;font-size:12px;line-height:1.4")
@@ -64,15 +69,6 @@ def tensor_html(t):
     return "".join(parts)
 
 
-def slot_names(fn):
-    """The names of a node's inputs, one per next_functions entry, as its op row declares them
-    (`self`, `other`); `input i` where it declares none. (The card and viz's graph both show them.)"""
-    op = getattr(type(fn), "_op", None) or fn.__dict__.get("_op")
-    n = len(fn.next_functions)
-    names = list(getattr(op, "inputs", ()) or ())[:n]
-    return names + [f"input {i}" for i in range(len(names), n)]
-
-
 def _input_rows(node):
     rows = []
     for slot, (nxt, nr) in zip(slot_names(node), node.next_functions):
@@ -107,11 +103,6 @@ def _saved_rows(node):
 
 def _neighbourhood(node):
     """A small drawing: the node, the tensors it made, and its inputs one step away."""
-    from ..viz import fallback_html
-    from ..viz.dot import to_dot
-    from ..viz.graph import walk
-    from ..viz.render import render_svg, svg_img_html
-    from ..viz.tree import tree_text
     graph = walk(node, max_depth=1, max_nodes=40)
     svg = render_svg(to_dot(graph, rankdir="TB"))
     if svg is not None:       # an <img>, so the card still shows its drawing in an untrusted notebook
@@ -145,7 +136,6 @@ def node_html(node):
 
 def _draw(self, **options):
     """t.draw(...) is gradlab.viz.draw(t, ...): the autograd graph behind this tensor."""
-    from ..viz import draw
     return draw(self, **options)
 
 
