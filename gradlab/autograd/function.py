@@ -19,9 +19,23 @@ import weakref
 
 import numpy as np
 
+from .._dtype import from_numpy_dtype
 from .._tensor_core import Tensor
 from . import grad_mode
 from .node import Node, SECOND_BACKWARD_ERROR, SavedTensor, record
+
+
+def _summed_to(g, meta):
+    """A custom Function's gradient g (a Tensor of a broadcast shape) summed back to its input's shape and
+    dtype, as PyTorch's engine does with at::sum_to (leading dims summed away, stretched dims of size 1 kept)."""
+    shape, dtype = meta
+    lead = g.dim() - len(shape)
+    stretched = tuple(lead + i for i, s in enumerate(shape) if s == 1 and g.shape[lead + i] != 1)
+    if stretched:
+        g = g.sum(stretched, keepdim=True)
+    if lead:
+        g = g.sum(tuple(range(lead)))
+    return g if g._data.dtype == dtype else g.to(from_numpy_dtype(dtype))
 
 
 class FunctionCtx:
@@ -103,11 +117,10 @@ class BackwardCFunction(Node, FunctionCtx):
             if g is not None and self.next_functions[slot][0] is not None:
                 if tuple(g.shape) != tuple(meta[0]):
                     try:
-                        from ..ops.registry import sum_to_shape
                         np.broadcast_shapes(g._data.shape, meta[0])
                         if g._data.size < int(np.prod(meta[0])):
                             raise ValueError
-                        g = sum_to_shape(g, meta)
+                        g = _summed_to(g, meta)
                     except ValueError:
                         raise RuntimeError(
                             f"Function {cls_name} returned an invalid gradient at index {slot} - got "

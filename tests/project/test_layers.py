@@ -155,8 +155,6 @@ OPTIONAL = {"graphviz", "ipywidgets", "PIL", "IPython"}
 # "module: function imports target", and the list only shrinks. Most point up the layers (a lower
 # module calling a higher one at run time) and go away when the code they call moves down.
 ALLOWED_FUNCTION_IMPORTS = {
-    # a custom Function's gradient summed to its input's shape: sum_to_shape calls ops/dual.py
-    "autograd.function: apply imports ..ops.registry",
     # autograd.functional and gradcheck are built on the whole library (factories, stack, printing)
     # but sit in the autograd package, which the ops import: they belong in a layer above the tensor
     "autograd.functional: _fill_in_zeros imports ..creation",
