@@ -18,6 +18,7 @@ from .._dtype import from_numpy_dtype
 from .._tensor_core import Tensor
 from . import operands
 from .registry import OPS
+from .summation import add_reduce
 
 
 def _unary(numpy_fn, method):
@@ -176,12 +177,12 @@ def sum_keepdim(x, dims):
     """x summed over `dims`, keeping them as size 1."""
     if isinstance(x, Tensor):
         return x.sum(dims, keepdim=True)
-    return np.add.reduce(x, axis=dims, keepdims=True)
+    return add_reduce(x, axis=dims, keepdims=True)          # (in PyTorch's order, as the Tensor's sum)
 
 
 def sum_dims(x, dims):
     """x summed over `dims`, dropping them."""
-    return x.sum(dims) if isinstance(x, Tensor) else np.add.reduce(x, axis=dims)
+    return x.sum(dims) if isinstance(x, Tensor) else add_reduce(x, axis=dims)
 
 
 def mean_keepdim(x, dims):

@@ -1,0 +1,194 @@
+"""Float sums added in PyTorch's order, so that `loss.item()` prints PyTorch's last digits.
+
+Floating-point addition is not associative: numpy (pairwise sums) and PyTorch (a cascade of vector
+accumulators, aten/src/ATen/native/cpu/SumKernel.cpp) give sums that differ in the last bits, and a
+training loop that prints `loss.item()` shows it. This file adds in PyTorch's order on one thread:
+
+* along a contiguous row (`x.sum()`, a sum over the last dims, `row_sum`): the row is read as vectors
+  of 8 floats (4 doubles: 256-bit registers, which PyTorch's sum kernel uses here), four vectors side by
+  side, each lane summed with four levels of accumulators (`multi_row_sum`: no accumulator adds more
+  than 2**k numbers of similar size), then the leftover numbers and the lanes one by one;
+* across rows (a sum over the first dims, `outer_sum`): each column is summed down the rows with the
+  same cascade;
+* float16 numbers are added in float32, PyTorch's `opmath` type.
+
+Sums PyTorch would split over threads (more than 32,768 numbers) and other layouts keep numpy's
+order, which differs only in the last bits. (Measured against torch: every generated case agrees bit
+for bit, tests/ops/test_summation_order.py.)
+"""
+import math
+
+import numpy as np
+
+VECTOR_BYTES = 32       # 256-bit vectors: 8 float32 or 4 float64 lanes
+_ILP = 4                # vectors summed side by side (instruction-level parallelism)
+_LEVELS = 4
+GRAIN = 32768           # above this, PyTorch's parallel_reduce splits the sum between threads
+
+
+def _ceil_log2(n):
+    return 0 if n <= 1 else (n - 1).bit_length()
+
+
+def multi_row_sum(rows):
+    """PyTorch's multi_row_sum: rows (size, ...) summed down axis 0, each block of 2**power rows added
+    one after another, block sums carried up four levels of accumulators."""
+    size = rows.shape[0]
+    power = max(4, _ceil_log2(size) // _LEVELS)
+    step = 1 << power
+    mask = step - 1
+    zero = np.zeros(rows.shape[1:], rows.dtype)
+    acc = [zero] * _LEVELS
+    blocks = size // step
+    if blocks:
+        # each block's rows in order (numpy reduces the middle axis of a C-contiguous array row by row)
+        sums = np.add.reduce(np.ascontiguousarray(rows[:blocks * step]).reshape((blocks, step, -1)), axis=1)
+        sums = sums.reshape((blocks,) + rows.shape[1:])
+        for b in range(blocks):
+            acc[0] = zero + sums[b]
+            i = (b + 1) * step
+            for j in range(1, _LEVELS):
+                acc[j] = acc[j] + acc[j - 1]
+                acc[j - 1] = zero
+                if i & (mask << (j * power)):
+                    break
+    rest = rows[blocks * step:]
+    if len(rest):                                 # acc[0] is zero here: the leftover rows in order
+        flat = np.ascontiguousarray(rest).reshape(len(rest), -1)
+        summed = np.add.reduce(flat, axis=0) if flat.shape[1] > 1 else np.cumsum(flat[:, 0])[-1:]
+        acc[0] = zero + summed.reshape(rows.shape[1:])
+    for j in range(1, _LEVELS):
+        acc[0] = acc[0] + acc[j]
+    return acc[0]
+
+
+def _row_sum(rows):
+    """PyTorch's row_sum down axis 0 of rows (size, ...): read as groups of four rows side by side."""
+    size_ilp = rows.shape[0] // _ILP
+    grouped = rows[:size_ilp * _ILP].reshape((size_ilp, _ILP) + rows.shape[1:])
+    partial = multi_row_sum(grouped)              # (4, ...)
+    first = partial[0].copy()
+    for r in rows[size_ilp * _ILP:]:
+        first += r
+    for k in range(1, _ILP):
+        first += partial[k]
+    return first
+
+
+def _acc_type(dtype):
+    return np.dtype(np.float32) if dtype == np.float16 else dtype
+
+
+def _short_row(x):
+    """One contiguous row whose vectors fill fewer than 16 groups of four (fewer than 512 float32): the
+    same order as inner_sums, in a few numpy calls (cumsum and the reduction down axis 0 of a
+    C-contiguous block add strictly in order)."""
+    n = x.shape[0]
+    lanes = VECTOR_BYTES // x.dtype.itemsize
+    if n < lanes:                                  # the scalar path: x0, x4, x5, x6, then x1, x2, x3
+        order = x if n <= 4 else np.concatenate((x[:1], x[4:], x[1:4]))
+        return np.cumsum(order)[-1]
+    nv = n // lanes
+    size_ilp = nv // _ILP
+    width = _ILP * lanes
+    if size_ilp:
+        groups = np.add.reduce(x[:size_ilp * width].reshape(size_ilp, width), axis=0) if size_ilp > 1 else \
+            x[:width]
+        parts = np.concatenate((groups, x[size_ilp * width:nv * lanes])).reshape(-1, lanes)
+        # rows: the four partial vectors, then the leftover vectors (added into the first)
+        first = np.add.reduce(np.concatenate((parts[:1], parts[_ILP:])), axis=0) if len(parts) > _ILP else parts[0]
+        lanes_sum = np.add.reduce(np.concatenate((first[None], parts[1:_ILP])), axis=0)
+    else:
+        lanes_sum = np.add.reduce(x[:nv * lanes].reshape(nv, lanes), axis=0) if nv > 1 else x[:lanes]
+    return np.cumsum(np.concatenate((x[nv * lanes:], lanes_sum)))[-1]
+
+
+def inner_sums(rows):
+    """The sum of each row of a C-contiguous (m, n) block, as PyTorch's sum kernel adds a contiguous row."""
+    acc = _acc_type(rows.dtype)
+    rows = rows.astype(acc, copy=False)
+    m, n = rows.shape
+    lanes = VECTOR_BYTES // rows.dtype.itemsize
+    if n < lanes:                                 # too short for one vector: the scalar path
+        return _row_sum(np.ascontiguousarray(rows.T))
+    nv = n // lanes
+    vectors = rows[:, :nv * lanes].reshape(m, nv, lanes).transpose(1, 0, 2)     # (nv, m, lanes)
+    partial = _row_sum(np.ascontiguousarray(vectors))                           # (m, lanes)
+    # from 0: the leftover numbers, then the lanes, one by one (cumsum adds in order)
+    return np.cumsum(np.concatenate((rows[:, nv * lanes:], partial), axis=1), axis=1)[:, -1]
+
+
+def outer_sum(block):
+    """Column sums of a C-contiguous (rows, cols) block, each column added down the rows as PyTorch does."""
+    acc = _acc_type(block.dtype)
+    block = block.astype(acc, copy=False)
+    cols = block.shape[1]
+    lanes = VECTOR_BYTES // block.dtype.itemsize
+    wide = cols // (_ILP * lanes) * (_ILP * lanes)            # four vectors of columns at a time
+    narrow = wide + (cols - wide) // lanes * lanes            # one vector, then single columns
+    out = np.empty(cols, acc)
+    if cols < lanes:                              # the scalar path: four columns at a time, then one by one
+        wide = cols // _ILP * _ILP
+        if wide:
+            out[:wide] = multi_row_sum(block[:, :wide])
+        if cols > wide:
+            out[wide:] = _row_sum(block[:, wide:])
+        return out
+    if wide:
+        out[:wide] = multi_row_sum(block[:, :wide])
+    if cols > wide:
+        out[wide:narrow] = _row_sum(block[:, wide:narrow]) if narrow > wide else out[wide:narrow]
+        out[narrow:] = _row_sum(block[:, narrow:]) if cols > narrow else out[narrow:]
+    return out
+
+
+def torch_sum(a, axes=None, dtype=None):
+    """a summed over `axes` (a tuple of dims; None or all of them for a full sum) in PyTorch's order, as
+    an array of `dtype` (default a's dtype), or None where this file does not model PyTorch's order (the caller then sums
+    with numpy)."""
+    if a.dtype.kind != "f" or a.size > GRAIN or a.size == 0 or not a.flags.c_contiguous:
+        return None
+    n = a.ndim
+    out = a.dtype if dtype is None else np.dtype(dtype)
+    if axes is None or len(axes) == n:
+        return _full(a.reshape(-1), out, ())
+    axes = sorted(d % n for d in axes)
+    reduced = math.prod(a.shape[d] for d in axes)
+    kept = tuple(a.shape[d] for d in range(n) if d not in axes)
+    if reduced == a.size:
+        return _full(a.reshape(-1), out, kept)
+    if reduced == 1:
+        return None
+    if axes == list(range(n - len(axes), n)):                    # the last dims: each row inward
+        return inner_sums(a.reshape(-1, reduced)).astype(out).reshape(kept)
+    if axes == list(range(len(axes))):                           # the first dims: down the columns
+        return outer_sum(a.reshape(reduced, -1)).astype(out).reshape(kept)
+    return None
+
+
+def _full(flat, dtype, shape):
+    acc = _acc_type(dtype)
+    flat = flat.astype(acc, copy=False)
+    if flat.size <= 4:                                             # added in order from 0
+        total = np.cumsum(flat)[-1] if flat.size > 1 else flat[0] + acc.type(0)
+    elif flat.size < _ILP * 16 * VECTOR_BYTES // flat.dtype.itemsize:
+        total = _short_row(flat)
+    else:
+        total = inner_sums(flat.reshape(1, -1))[0]
+    return np.asarray(total, dtype).reshape(shape)
+
+
+
+def add_reduce(x, axis=None, keepdims=False, dtype=None):
+    """np.add.reduce(x, axis, keepdims=, dtype=) in PyTorch's order where this file models it (float
+    sums of up to GRAIN numbers of a contiguous array, in x's dtype, or float16 summed into float32)."""
+    if x.dtype.kind == "f" and (dtype is None or np.dtype(dtype) == x.dtype or
+                                (x.dtype == np.float16 and np.dtype(dtype) == np.float32)):
+        axes = None if axis is None else (axis,) if isinstance(axis, int) else tuple(axis)
+        total = torch_sum(x, axes, dtype)
+        if total is not None:
+            if keepdims:
+                reduced = range(x.ndim) if axes is None else [a % x.ndim for a in axes]
+                total = total.reshape([1 if d in reduced else s for d, s in enumerate(x.shape)])
+            return total
+    return np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=dtype)

@@ -1,0 +1,53 @@
+"""gradlab adds float sums in PyTorch's order (gradlab/ops/summation.py): bit for bit the same sums as
+torch's CPU kernel, for full sums, sums over the last dims and over the first dims, in every float dtype."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from gradlab.ops.summation import GRAIN, torch_sum
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
+
+DTYPES = [np.float32, np.float64, np.float16]
+
+
+def _same_bits(ours, theirs):
+    return np.array_equal(np.atleast_1d(ours).view(np.uint8), np.atleast_1d(theirs).view(np.uint8))
+
+
+@settings(max_examples=300, deadline=None)
+@given(n=st.integers(1, 6000), dtype=st.sampled_from(DTYPES), scale=st.sampled_from([1e-3, 1.0, 1e4]),
+       seed=st.integers(0, 2**31))
+def test_full_sum(n, dtype, scale, seed):
+    a = (np.random.default_rng(seed).standard_normal(n) * scale).astype(dtype)
+    assert _same_bits(torch_sum(a), torch.from_numpy(a).sum().numpy())
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=st.integers(1, 300), cols=st.integers(1, 200), dim=st.sampled_from([0, 1]),
+       dtype=st.sampled_from(DTYPES), seed=st.integers(0, 2**31))
+def test_sum_over_one_dim(rows, cols, dim, dtype, seed):
+    a = np.random.default_rng(seed).standard_normal((rows, cols)).astype(dtype)
+    ours = torch_sum(a, (dim,))
+    if ours is None:          # (a layout this file leaves to numpy: nothing to compare)
+        return
+    assert _same_bits(ours, torch.from_numpy(a).sum(dim).numpy())
+
+
+@settings(max_examples=100, deadline=None)
+@given(shape=st.lists(st.integers(1, 12), min_size=3, max_size=4), lead=st.booleans(), k=st.integers(1, 2),
+       seed=st.integers(0, 2**31))
+def test_sum_over_leading_or_trailing_dims(shape, lead, k, seed):
+    a = np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+    dims = tuple(range(k)) if lead else tuple(range(len(shape) - k, len(shape)))
+    ours = torch_sum(a, dims)
+    if ours is None:
+        return
+    assert _same_bits(ours, torch.from_numpy(a).sum(dims).numpy())
+
+
+def test_what_it_leaves_to_numpy():
+    assert torch_sum(np.ones(GRAIN + 1, np.float32)) is None                  # PyTorch splits it over threads
+    assert torch_sum(np.ones((4, 4), np.float32).T) is None                   # not contiguous
+    assert torch_sum(np.ones(5, np.int64)) is None                            # integers add exactly anyway
