@@ -26,6 +26,9 @@ _LEVELS = 4
 GRAIN = 32768           # above this, PyTorch's parallel_reduce splits the sum between threads
 
 
+_F32 = np.float32
+
+
 def _ceil_log2(n):
     return 0 if n <= 1 else (n - 1).bit_length()
 
@@ -44,6 +47,10 @@ def multi_row_sum(rows):
         # each block's rows in order (numpy reduces the middle axis of a C-contiguous array row by row)
         sums = np.add.reduce(np.ascontiguousarray(rows[:blocks * step]).reshape((blocks, step, -1)), axis=1)
         sums = sums.reshape((blocks,) + rows.shape[1:])
+    if 0 < blocks < (1 << power):       # (the usual case) every block sum lands in acc[1], in order
+        acc[1] = zero + (np.add.reduce(sums, axis=0) if blocks > 1 and sums[0].size > 1 else
+                         np.cumsum(sums.reshape(blocks, -1), axis=0)[-1].reshape(rows.shape[1:]))
+    elif blocks:
         for b in range(blocks):
             acc[0] = zero + sums[b]
             i = (b + 1) * step
@@ -167,7 +174,14 @@ def torch_sum(a, axes=None, dtype=None):
 
 
 def _full(flat, dtype, shape):
-    acc = _acc_type(dtype)
+    acc = _acc_type(flat.dtype)
+    if flat.size < 8 and acc == np.float32:     # the scalar path, in Python floats rounded to float32 after
+        values = flat.tolist()                  # each add (exact: float64 holds any float32 sum unrounded)
+        order = values if len(values) <= 4 else values[:1] + values[4:] + values[1:4]
+        total = 0.0
+        for v in order:
+            total = _F32(total + v)
+        return np.array(total, dtype).reshape(shape)
     flat = flat.astype(acc, copy=False)
     if flat.size <= 4:                                             # added in order from 0
         total = np.cumsum(flat)[-1] if flat.size > 1 else flat[0] + acc.type(0)
