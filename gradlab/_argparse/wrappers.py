@@ -315,6 +315,9 @@ def _call(fn, entry, lead, args, kwargs, ok, rules):
     raise error                                                  # outside the except: no "During handling..."
 
 
+_COMPILED = {}                        # a wrapper's source text -> its compiled code
+
+
 def _wrap(fn, entry, method):
     """fn, raising PyTorch's TypeError for a call PyTorch refuses.
 
@@ -373,7 +376,10 @@ def _wrap(fn, entry, method):
     source = "\n".join(lines) + "\n"
     namespace = {"fn": fn, "entry": entry, "_M": _MISSING, "_trim": _trim, "_call": _call,
                  "_refusal": _refusal, "ok": ok, "rules": rules}
-    exec(compile(source, "<gradlab wrapper>", "exec"), namespace)
+    code = _COMPILED.get(source)
+    if code is None:              # the same text serves every function with the same parameters: compiled once
+        code = _COMPILED[source] = compile(source, "<gradlab wrapper>", "exec")
+    exec(code, namespace)
     wrapper = functools.update_wrapper(namespace["wrapper"], fn)
     wrapper._signatures = entry
     return wrapper
