@@ -18,6 +18,7 @@ from .tensor import _type_name, broadcast_error as _broadcast_error
 from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, get_rng_state,
                        initial_seed, linspace, logspace, manual_seed, normal, ones, ones_like, rand, rand_like, randint,
                        randint_like, randn, randn_like, seed, set_rng_state, tensor, zeros, zeros_like)
+from .creation import bernoulli, multinomial, poisson, randperm
 from .random import PublicGenerator as Generator, default_generator
 from . import autograd
 from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled
@@ -186,6 +187,9 @@ from ._functions.shape import *  # noqa: E402,F401,F403
 from ._functions.sorting import *  # noqa: E402,F401,F403
 from ._functions.linalg import *  # noqa: E402,F401,F403
 from . import accelerator, linalg  # noqa: E402,F401
+# torch.conv2d, torch.max_pool2d, ...: nn.functional's kernels, as PyTorch also exports them at the top
+from .nn._functional.conv import (adaptive_avg_pool1d, avg_pool1d, conv1d, conv2d,  # noqa: E402,F401
+                                  max_pool1d, max_pool2d)
 
 # HTML cards for Jupyter live in gradlab.display; they never change text/plain
 from .viz import cards as _cards  # noqa: E402

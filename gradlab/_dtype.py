@@ -170,6 +170,41 @@ def category(np_dtype):
 _DEFAULT_FOR_CATEGORY = {0: bool_.np, 1: int64.np, 2: float32.np, 3: complex64.np}
 
 
+# --- the default dtype (torch.set_default_dtype): what Python floats, float factories and integer
+# division give. It lives here, read at run time, so that every layer above sees the current one.
+
+_COMPLEX_OF = {"float16": complex64, "float32": complex64, "float64": complex128}   # (complex32: not in numpy)
+
+
+def get_default():
+    """The default floating dtype (torch.get_default_dtype())."""
+    return _DEFAULT[0]
+
+
+def default_np():
+    """The default floating dtype as a numpy dtype."""
+    return _DEFAULT[0].np
+
+
+def default_complex_np():
+    """The complex dtype that goes with the default one (complex64, or complex128 for float64)."""
+    return _COMPLEX_OF[_DEFAULT[0].name].np
+
+
+def set_default(d):
+    """torch.set_default_dtype's checks, then the new default (and the promotion table's entries)."""
+    if not isinstance(d, dtype):
+        raise TypeError("invalid dtype object: only floating-point types are supported as the default type")
+    if d._category != 2:
+        raise TypeError("only floating-point types are supported as the default type")
+    _DEFAULT[0] = d
+    _DEFAULT_FOR_CATEGORY[2] = d.np
+    _DEFAULT_FOR_CATEGORY[3] = default_complex_np()
+
+
+_DEFAULT = [float32]
+
+
 def result_np_dtype(dims_dtypes, weak_categories):
     """torch's result dtype for an elementwise op.
 
@@ -198,7 +233,7 @@ _DIGITS10 = {"float16": 3, "float32": 6, "float64": 15}
 
 class finfo:
     def __init__(self, type=None):
-        type = float32 if type is None else _PYTHON_TYPES.get(type, type) if isinstance(type, builtins.type) else type
+        type = _DEFAULT[0] if type is None else _PYTHON_TYPES.get(type, type) if isinstance(type, builtins.type) else type
         if not isinstance(type, dtype) or not (type.is_floating_point or type.is_complex):
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
                             "'torch.finfo'")

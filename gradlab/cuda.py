@@ -4,6 +4,8 @@ A notebook's `device = 'cuda' if torch.cuda.is_available() else 'cpu'` picks the
 calls (`torch.cuda.manual_seed(0)`) do nothing, as in PyTorch without CUDA.
 """
 
+from . import _dtype
+
 _NOT_COMPILED = "Torch not compiled with CUDA enabled"
 
 
@@ -76,3 +78,24 @@ for _name in ("init", "current_device", "get_device_name", "get_device_propertie
               "ipc_collect"):
     globals()[_name] = _needs_cuda(_name)
 del _name
+
+
+class tensortype(type):
+    """torch.cuda.FloatTensor and friends on a CPU-only build: no tensor is one, none can be made."""
+
+    def __instancecheck__(cls, obj):
+        return False
+
+    def __call__(cls, *args, **kwargs):
+        raise TypeError(f"type torch.cuda.{cls.__name__} not available. Torch not compiled with CUDA enabled.")
+
+
+for _legacy, _dtype_name in (("FloatTensor", "float32"), ("DoubleTensor", "float64"), ("HalfTensor", "float16"),
+                             ("BFloat16Tensor", None), ("ByteTensor", "uint8"), ("CharTensor", "int8"),
+                             ("ShortTensor", "int16"), ("IntTensor", "int32"), ("LongTensor", "int64"),
+                             ("BoolTensor", "bool_")):
+    globals()[_legacy] = tensortype(_legacy, (), {"__module__": "gradlab.cuda", "is_cuda": True,
+                                                       "dtype": getattr(_dtype, _dtype_name, None)
+                                                       if _dtype_name else None})
+del _legacy, _dtype_name
+tensortype.__module__ = "gradlab"          # type(torch.cuda.FloatTensor) prints torch.tensortype

@@ -1,2 +1,19 @@
 """gradlab.<fn> functions: pointwise (see gradlab/_functions/__init__.py)."""
-__all__ = []
+from ._common import method_forms
+
+__all__ = ["atan2", "arctan2", "hypot", "frac", "nan_to_num", "nan_to_num_", "logical_and", "logical_or",
+           "logical_xor", "isclose"]
+globals().update(method_forms(*__all__))
+
+# reductions asked for with the pointwise ones (issue 17): function forms of Tensor methods
+__all__ += ["nansum", "nanmean", "aminmax", "var_mean", "std_mean"]
+globals().update(method_forms("nansum", "nanmean", "aminmax"))
+
+
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """torch.var_mean(input, dim, unbiased, keepdim, *, correction): (var, mean), one VarMeanBackward0."""
+    return input._var_mean("var_mean", dim, unbiased, keepdim, correction=correction)
+
+
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return input._var_mean("std_mean", dim, unbiased, keepdim, correction=correction)

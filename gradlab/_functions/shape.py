@@ -1,2 +1,131 @@
-"""gradlab.<fn> functions: shape (see gradlab/_functions/__init__.py)."""
-__all__ = []
+"""gradlab.<fn> functions: shape (see gradlab/_functions/__init__.py).
+
+hstack, vstack, dstack, column_stack and meshgrid are PyTorch's compositions (TensorShape.cpp):
+views of each input (atleast_1d/2d/3d, view, expand), then cat, so the graph has PyTorch's nodes."""
+from .._tensor_core import Tensor
+from .._tensor_methods._common import _check_tensor_argument, _warn_once
+from .._tensor_methods.shape import _repeated_positions
+from ..ops.shape import _tensor_list, cat
+from ._common import method_forms
+
+__all__ = ["hstack", "vstack", "row_stack", "dstack", "column_stack", "meshgrid"]
+
+_METHOD_FORMS = ["ravel", "tile", "movedim", "moveaxis", "broadcast_to", "scatter", "scatter_add", "index_add",
+                 "index_copy", "take", "masked_select", "masked_scatter"]
+globals().update(method_forms(*_METHOD_FORMS))
+__all__ += _METHOD_FORMS
+
+
+def _tensors(name, tensors):
+    tensors = _tensor_list(name, tensors, 0)
+    if not tensors:
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+    return tensors
+
+
+def _atleast_1d(t):
+    return t.reshape(1) if t._data.ndim == 0 else t
+
+
+def _atleast_2d(t):
+    if t._data.ndim == 0:
+        return t.reshape(1, 1)
+    return t.unsqueeze(0) if t._data.ndim == 1 else t
+
+
+def _atleast_3d(t):
+    nd = t._data.ndim
+    if nd == 0:
+        return t.reshape(1, 1, 1)
+    if nd == 1:
+        return t.unsqueeze(0).unsqueeze(-1)
+    return t.unsqueeze(-1) if nd == 2 else t
+
+
+def hstack(tensors):
+    parts = [_atleast_1d(t) for t in _tensors("hstack", tensors)]
+    return cat(parts, 0 if parts[0]._data.ndim == 1 else 1)
+
+
+def vstack(tensors):
+    return cat([_atleast_2d(t) for t in _tensors("vstack", tensors)], 0)
+
+
+def row_stack(tensors):
+    return cat([_atleast_2d(t) for t in _tensors("row_stack", tensors)], 0)
+
+
+def dstack(tensors):
+    return cat([_atleast_3d(t) for t in _tensors("dstack", tensors)], 2)
+
+
+def column_stack(tensors):
+    parts = [t.reshape(t._data.size, 1) if t._data.ndim <= 1 else t for t in _tensors("column_stack", tensors)]
+    return hstack(parts)
+
+
+_MESHGRID_WARNING = ("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument. "
+                     "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4215.)")
+
+
+def meshgrid(*tensors, indexing=None):
+    """torch.meshgrid(a, b) or meshgrid([a, b]): each input viewed along its own dim and expanded
+    (with 'xy', the first two swap roles, as numpy's meshgrid)."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tensors[0]
+    tensors = _tensor_list("meshgrid", tensors, 0)
+    if indexing is None:
+        _warn_once(_MESHGRID_WARNING)
+        indexing = "ij"
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    for t in tensors[1:]:
+        if t._data.dtype != tensors[0]._data.dtype:
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+    for t in tensors:
+        if t._data.ndim > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {_legacy_text(t)}")
+    if indexing not in ("xy", "ij"):
+        raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
+    refs = list(tensors)
+    swap = indexing == "xy" and len(refs) >= 2
+    if swap:
+        refs[0], refs[1] = refs[1], refs[0]
+    shape = tuple(t._data.size for t in refs)
+    grids = []
+    for i, t in enumerate(refs):
+        view = [1] * len(refs)
+        view[i] = -1
+        grids.append(t.view(view).expand(shape))
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
+
+
+def _legacy_text(t):
+    """A tensor as PyTorch's C++ `<<` prints it (in its error messages)."""
+    data = t._data
+    rows = data.reshape(data.shape[0], -1) if data.ndim == 2 else data.reshape(-1, data.shape[-1])
+    width = max(len(_num(v)) for v in data.reshape(-1)) if data.size else 0
+    text = "\n".join(" ".join(_num(v).rjust(width + 1) for v in row) for row in rows)
+    kind = Tensor.type(t).split(".")[-1]
+    return f"{text}\n[ torch.{kind}{{{','.join(map(str, data.shape))}}} ]"
+
+
+def _num(v):
+    v = v.item()
+    if isinstance(v, float) and v == int(v):
+        return str(int(v))
+    return str(v)
+
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """torch.repeat_interleave(x, repeats, dim) is x.repeat_interleave(repeats, dim);
+    torch.repeat_interleave(repeats) repeats each position i of a 1-d tensor repeats[i] times."""
+    if repeats is None:
+        _check_tensor_argument("repeat_interleave", input, "repeats", position=0)
+        return _repeated_positions(input, output_size)
+    return input.repeat_interleave(repeats, dim, output_size=output_size)
+
+
+__all__ += ["repeat_interleave"]

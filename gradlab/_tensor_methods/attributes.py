@@ -4,6 +4,8 @@ inference-mode bookkeeping of new tensors."""
 import warnings
 import weakref
 
+import numpy as np
+
 from .. import _device, _dtype, autograd as _autograd
 from .._size import Size, tp_name as _tp_name
 from .._tensor_core import Tensor, _plain_make, _wrap_dim
@@ -12,6 +14,7 @@ from ..autograd.node import RemovableHandle, _HookDict
 from ..autograd.engine import run_backward as _run_backward
 from ..ops import OPS, indexing as _indexing
 from ..ops.operands import _type_name
+from ._common import _warn_once
 
 _NONLEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
@@ -35,10 +38,10 @@ class _AttributeMethods:
     """Copied onto `Tensor` by gradlab/tensor.py."""
 
     # --- construction ---------------------------------------------------------------------------
-    def __init__(self, *args, device=None):
-        """`Tensor(2, 3)` (uninitialised float32 in torch, zeros here) or `Tensor([1, 2])` (float32 data)."""
+    def __init__(self, *args, **kwargs):
+        """`Tensor(2, 3)` (uninitialised in torch, zeros here) or `Tensor([1, 2])`: the default dtype."""
         from ..creation import legacy_data
-        _init(self, legacy_data(args, device))
+        _init(self, legacy_data(args, kwargs))
 
     def is_inference(self, *args):
         """Whether this tensor was made under inference_mode (PyTorch's inference tensors)."""
@@ -79,15 +82,17 @@ class _AttributeMethods:
         if isinstance(dtype, str):
             if dtype.startswith("torch.cuda."):
                 raise RuntimeError(_NO_CUDA_LIBRARY)
-            target = _dtype.from_legacy_name(dtype)
+            target = _dtype.get_default() if dtype == "torch.Tensor" else _dtype.from_legacy_name(dtype)
             if target is None:
                 raise ValueError(f"invalid type: '{dtype}'")
             dtype = target
         elif not isinstance(dtype, _dtype.dtype):
+            if getattr(dtype, "is_cuda", False) is True and isinstance(dtype, type):
+                raise RuntimeError(_NO_CUDA_LIBRARY)        # torch.cuda.FloatTensor
             if isinstance(getattr(dtype, "dtype", None), _dtype.dtype) and isinstance(dtype, type):
                 dtype = dtype.dtype                 # torch.DoubleTensor
             elif dtype is Tensor:
-                dtype = _dtype.float32              # torch.Tensor: the default tensor type
+                dtype = _dtype.get_default()        # torch.Tensor: the default tensor type
             elif isinstance(dtype, type):
                 raise ValueError(f"invalid type: '{_tp_name(dtype)}'")
             else:
@@ -96,6 +101,50 @@ class _AttributeMethods:
 
     def data_ptr(self):
         return self._data.__array_interface__["data"][0]
+
+    def storage_offset(self):
+        """Where the tensor starts in its storage, in elements: the numpy array that owns the
+        memory stands in for the storage (0 for a tensor with its own memory)."""
+        data = owner = self._data
+        while isinstance(owner.base, np.ndarray):
+            owner = owner.base
+        if owner is data or owner.itemsize != data.itemsize or any(s < 0 for s in data.strides):
+            return 0
+        offset = (self.data_ptr() - owner.__array_interface__["data"][0]) // data.itemsize
+        return offset if 0 <= offset < owner.size else 0
+
+    @property
+    def nbytes(self):
+        return self._data.size * self._data.itemsize
+
+    @property
+    def itemsize(self):
+        return self._data.itemsize
+
+    @property
+    def H(self):
+        """The conjugate transpose of a matrix (its transpose, for real tensors)."""
+        nd = self._data.ndim
+        if nd == 0:
+            _warn_once("Tensor.H is deprecated on 0-D tensors. Consider using x.conj(). (Triggered internally at "
+                       "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4335.)")
+            return _conj(self)
+        if nd != 2:
+            raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {nd}-D tensor."
+                               + (" For batches of matrices, consider using tensor.mH" if nd > 2 else ""))
+        return _conj(self.transpose(0, 1))
+
+    @property
+    def mH(self):
+        """The conjugate transpose of the last two dimensions (mT, conjugated)."""
+        nd = self._data.ndim
+        if nd == 0:
+            _warn_once("Tensor.mH is deprecated on 0-D tensors. Consider using x.conj(). (Triggered internally at "
+                       "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4382.)")
+            return _conj(self)
+        if nd == 1:
+            raise RuntimeError("tensor.mH is only supported on matrices or batches of matrices. Got 1-D tensor.")
+        return _conj(self.transpose(-2, -1))
 
     def is_contiguous(self):
         return bool(self._data.flags.c_contiguous)
@@ -269,6 +318,16 @@ class _AttributeMethods:
         if self.requires_grad and value._data.dtype.kind not in "fc":
             raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._data = value._data
+
+
+def _conj(t):
+    """t.conj(): t itself for a real tensor, as in PyTorch."""
+    if t._data.dtype.kind != "c":
+        return t
+    conj = getattr(t, "conj", None)
+    if conj is None:
+        raise NotImplementedError("gradlab: the conjugate transpose of a complex tensor needs Tensor.conj")
+    return conj()
 
 
 _NO_CUDA_LIBRARY = "Cannot initialize CUDA without ATen_cuda library. " + _device.NO_CUDA_LIBRARY

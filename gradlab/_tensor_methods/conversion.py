@@ -168,6 +168,11 @@ class _ConversionMethods:
             raise TypeError(f"new_tensor() takes 1 positional argument but {len(data)} were given")
         data, = data
         _options("new_tensor", dtype, device)
+        if isinstance(data, Tensor):
+            warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+                          "sourceTensor.detach().clone().requires_grad_(True), rather than "
+                          "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
+            data = data._data          # (copied by tensor(), as the numpy array it is)
         return tensor(data, dtype=self.dtype if dtype is None else dtype, device=device, requires_grad=requires_grad)
 
     def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
@@ -203,6 +208,10 @@ class _ConversionMethods:
     @property
     def layout(self):
         return _dtype.strided
+
+    # the other devices and layouts a tensor here never has (PyTorch's properties, all False)
+    is_ipu = is_maia = is_meta = is_mkldnn = is_mps = is_mtia = is_nested = is_quantized = is_sparse = \
+        is_sparse_csr = is_vulkan = is_xla = is_xpu = property(lambda self: False)
 
     def clone(self, *args, memory_format=None):
         """A copy with history (CloneBackward0), laid out like self unless memory_format says otherwise."""

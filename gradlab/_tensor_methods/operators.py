@@ -251,6 +251,74 @@ class _OperatorMethods:
     def logical_not(self):
         return Tensor._make(np.logical_not(self._data))
 
+    def logical_and(self, other):
+        return self._logical("logical_and", np.logical_and, other)
+
+    def logical_or(self, other):
+        return self._logical("logical_or", np.logical_or, other)
+
+    def logical_xor(self, other):
+        return self._logical("logical_xor", np.logical_xor, other)
+
+    def _logical(self, name, ufunc, other):
+        _check_tensor_argument(name, other)
+        if other._data.shape != self._data.shape:
+            try:
+                np.broadcast_shapes(self._data.shape, other._data.shape)
+            except ValueError:
+                raise broadcast_error(self._data.shape, other._data.shape) from None
+        return Tensor._make(np.asarray(ufunc(self._data, other._data)))
+
+    def logical_not_(self):
+        return self._logical_inplace(np.logical_not(self._data))
+
+    def logical_and_(self, other):
+        return self._logical_inplace(self.logical_and(other)._data)
+
+    def logical_or_(self, other):
+        return self._logical_inplace(self.logical_or(other)._data)
+
+    def logical_xor_(self, other):
+        return self._logical_inplace(self.logical_xor(other)._data)
+
+    def _logical_inplace(self, result):
+        """x.logical_and_(y): the truth values written into x in x's dtype (not differentiable)."""
+        if result.shape != self._data.shape:
+            raise RuntimeError(f"output with shape [{', '.join(map(str, self._data.shape))}] doesn't match the "
+                               f"broadcast shape [{', '.join(map(str, result.shape))}]")
+        return self.copy_(Tensor._make(result.astype(self._data.dtype)))
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        """PyTorch's formula, in the inputs' dtype: self == other, or |self - other| <= atol + |rtol * other|
+        (finite), or both nan with equal_nan."""
+        _check_tensor_argument("isclose", other)
+        if other._data.dtype != self._data.dtype:
+            raise RuntimeError(f"{_kind(self)} did not match {_kind(other)}")
+        if rtol < 0:
+            raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol}")
+        if atol < 0:
+            raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol}")
+        a, b = self._data, other._data
+        if a.shape != b.shape:
+            try:
+                np.broadcast_shapes(a.shape, b.shape)
+            except ValueError:
+                raise broadcast_error(a.shape, b.shape) from None
+        close = np.asarray(a == b)
+        if a.dtype.kind == "b":
+            return Tensor._make(close)
+        if equal_nan and a.dtype.kind in "fc":
+            close = close | (np.isnan(a) & np.isnan(b))
+        if rtol == 0 and atol == 0:
+            return Tensor._make(close)
+        work = a.dtype if a.dtype.kind in "fc" else np.dtype(np.float32)
+        with np.errstate(invalid="ignore", over="ignore"):
+            x, y = a.astype(work, copy=False), b.astype(work, copy=False)
+            allowed = work.type(atol) + np.abs(work.type(rtol) * y)
+            actual = np.abs(x - y)
+            close = close | (np.isfinite(actual) & (actual <= allowed))
+        return Tensor._make(np.asarray(close))
+
     def nonzero(self, as_tuple=False):
         if not isinstance(as_tuple, bool):
             raise TypeError(f"nonzero(): argument 'as_tuple' must be bool, not {_type_name(as_tuple)}")

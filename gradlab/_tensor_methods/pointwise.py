@@ -7,8 +7,8 @@ from .._tensor_core import Tensor, _wrap_dim
 from ..ops import OPS, indexing as _indexing
 from ..ops.operands import (_binary, _check_arguments, _check_int_scalar, _kind, _number, _py, broadcast_error,
                             where)
-from ._common import (_NO_ROUNDING, _c_type, _check_fill_value, _check_operand, _check_sub, _clamp_bounds, _lifted,
-                      _wrapped, maximum, minimum)
+from ._common import (_NO_ROUNDING, _c_type, _check_fill_value, _check_operand, _check_sub, _check_tensor_argument,
+                      _clamp_bounds, _lifted, _wrapped, maximum, minimum)
 
 
 class _PointwiseMethods:
@@ -234,6 +234,76 @@ class _PointwiseMethods:
         _check_operand("minimum", other)
         return minimum(self, other)
 
+    # --- atan2, hypot, frac, nan_to_num (issue 17) -------------------------------------------------
+    def atan2(self, other):
+        _check_tensor_argument("atan2", other)
+        return _binary("atan2", self, other)
+
+    arctan2 = atan2
+
+    def atan2_(self, other):
+        _check_tensor_argument("atan2_", other)
+        self._check_float_inplace(other)
+        self._check_inplace_shape(other)
+        return self._inplace("atan2", other)
+
+    arctan2_ = atan2_
+
+    def hypot(self, other):
+        _check_tensor_argument("hypot", other)
+        return _binary("hypot", self, other)
+
+    def hypot_(self, other):
+        _check_tensor_argument("hypot_", other)
+        self._check_inplace_shape(other)
+        return self._inplace("hypot", other)
+
+    def _check_inplace_shape(self, other):
+        """x.op_(y) writes into x: y must broadcast to x's own shape."""
+        if other._data.shape == self._data.shape:
+            return
+        try:
+            shape = np.broadcast_shapes(self._data.shape, other._data.shape)
+        except ValueError:
+            raise broadcast_error(self._data.shape, other._data.shape) from None
+        if shape != self._data.shape:
+            raise RuntimeError(f"output with shape [{', '.join(map(str, self._data.shape))}] doesn't match the "
+                               f"broadcast shape [{', '.join(map(str, shape))}]")
+
+    def frac(self):
+        return OPS["frac"](self)
+
+    def frac_(self):
+        return self._inplace("frac")
+
+    def fmod_(self, other):
+        _check_operand("fmod_", other)
+        other = _number(other)
+        if isinstance(other, Tensor):
+            return self._inplace("fmod_tensor", other)
+        _check_int_scalar(other)
+        self._check_float_inplace(other)
+        return self._inplace("fmod", other=_wrapped(other, self))
+
+    def _check_float_inplace(self, other):
+        """An in-place op cannot write a result of a higher kind into self (a float into an int tensor,
+        an int into a bool one): PyTorch's message names the result type."""
+        if isinstance(other, Tensor):
+            res = _dtype.result_np_dtype([(self._data.ndim, self._data.dtype), (other._data.ndim, other._data.dtype)], [])
+            lifted = res if _dtype.category(res) > _dtype.category(self._data.dtype) else None
+        else:
+            lifted = _lifted(self, other)
+            lifted = lifted._data.dtype if lifted is not self else None
+        if lifted is not None:
+            raise RuntimeError(f"result type {_dtype.from_numpy_dtype(lifted)._legacy[:-6]} can't be cast to the "
+                               f"desired output type {_kind(self)}")
+
+    def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+        return OPS["nan_to_num"](self, nan=nan, posinf=posinf, neginf=neginf)
+
+    def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+        return self._inplace("nan_to_num", nan=nan, posinf=posinf, neginf=neginf)
+
     def index_fill(self, dim, index, value):
         """A copy with the entries at `index` along `dim` set to `value`."""
         _check_arguments("index_fill", (dim, index, value), [("int dim", "Tensor index", "Tensor value"),
@@ -299,6 +369,46 @@ class _PointwiseMethods:
             shapes = (self._data.shape, mask._data.shape) if inplace else (mask._data.shape, self._data.shape)
             raise broadcast_error(*shapes) from None
         return mask._data, value
+
+    def masked_select(self, mask):
+        _check_tensor_argument("masked_select", mask, "mask")
+        if mask._data.dtype != np.bool_:
+            raise RuntimeError("masked_select: expected BoolTensor for mask")
+        try:
+            np.broadcast_shapes(mask._data.shape, self._data.shape)
+        except ValueError:
+            raise broadcast_error(mask._data.shape, self._data.shape) from None
+        return OPS["masked_select"](self, mask=mask._data, self_sizes=self._data.shape)
+
+    def masked_scatter(self, mask, source):
+        _check_tensor_argument("masked_scatter", mask, "mask")
+        _check_tensor_argument("masked_scatter", source, "source", position=2)
+        try:            # (out of place, the shapes come first: PyTorch's expand_outplace)
+            shape = np.broadcast_shapes(mask._data.shape, self._data.shape)
+        except ValueError:
+            raise broadcast_error(mask._data.shape, self._data.shape) from None
+        self._masked_scatter_check(mask, source)
+        mask = np.broadcast_to(mask._data, shape)
+        if int(mask.sum()) > source._data.size:
+            raise RuntimeError("Number of elements of source < number of ones in mask")
+        return OPS["masked_scatter"](self, source, mask=mask, source_sizes=source._data.shape)
+
+    def masked_scatter_(self, mask, source):
+        self._masked_scatter_check(mask, source)
+        mask = mask.expand(self._data.shape)._data         # (expand's message for a mask that does not fit)
+        if int(mask.sum()) > source._data.size:
+            raise RuntimeError("Number of elements of source < number of ones in mask")
+        return self._inplace("masked_scatter", source, mask=mask, source_sizes=source._data.shape)
+
+    def _masked_scatter_check(self, mask, source):
+        _check_tensor_argument("masked_scatter", mask, "mask")
+        _check_tensor_argument("masked_scatter", source, "source", position=2)
+        if mask._data.dtype != np.bool_:
+            raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype {_kind(mask)}")
+        if source._data.dtype != self._data.dtype:
+            raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
+                               f"{_kind(self)} and {_kind(source)}")
+        return mask._data.shape
 
     def lerp(self, end, weight):
         _check_arguments("lerp", (end, weight), [("Tensor end", "Tensor weight"), ("Tensor end", "Number weight")])

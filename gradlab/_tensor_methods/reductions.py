@@ -1,5 +1,6 @@
-"""Tensor's reductions (`sum`, `mean`, `max`, `var`, `norm`, `softmax`, ...) and matrix products
-(`matmul`, `mm`, `bmm`, `dot`, ...)."""
+"""Tensor's reductions (`sum`, `mean`, `max`, `var`, `norm`, `softmax`, ...), reductions into positions
+(`scatter`, `scatter_add`, `index_add`, `index_copy`, `take`) and matrix products (`matmul`, `mm`, `bmm`, `dot`, ...)."""
+import numbers
 import warnings
 
 import numpy as np
@@ -7,10 +8,13 @@ import numpy as np
 from .. import _dtype
 from .._tensor_core import Tensor, _wrap_dim
 from ..autograd import grad_mode
-from ..ops import OPS
+from ..ops import OPS, indexing as _indexing
 from ..ops.linalg import mat2_transposed as _mat2_transposed
-from ..ops.operands import _kind
-from ._common import _c_type, _check_operand, _check_tensor_argument, _dims, matmul, maximum, minimum
+from ..ops.operands import _kind, _type_name
+from ..ops.scatter import index_param, scatter_reduced
+from ._common import (_WARN_ALWAYS, _WARNED, _c_type, _check_operand, _check_tensor_argument, _dims, matmul, maximum,
+                      minimum)
+from .operators import _no_derivative
 
 _NO_DIM = object()      # sum(), mean(): no dim given (an explicit dim=None is another overload in PyTorch)
 
@@ -138,6 +142,47 @@ class _ReductionMethods:
             dim, unbiased = None, dim
         return OPS["std"](self, **self._var_args("std", dim, unbiased, keepdim, correction))
 
+    def _var_mean(self, name, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        """torch.var_mean / std_mean: one node (VarMeanBackward0, StdMeanBackward0) with two outputs."""
+        if isinstance(dim, bool):
+            dim, unbiased = None, dim
+        if self._data.dtype.kind not in "fc":
+            raise RuntimeError(f"{name} only support floating point and complex dtypes")
+        args = self._var_args(name, dim, unbiased, keepdim, correction)
+        return OPS[name](self, **args, self_sizes=self._data.shape)
+
+    def nansum(self, dim=None, keepdim=False, *, dtype=None):
+        src = self if dtype is None else self._accumulated_as(dtype)
+        if src._data.dtype.kind == "c":
+            raise RuntimeError("nansum does not support complex inputs")
+        dims = tuple(range(src._data.ndim)) if dim is None or dim == () or dim == [] else _dims(dim, src._data.ndim)
+        out = OPS["nansum"](src, dim=dims, keepdim=keepdim, self_sizes=src._data.shape)
+        return _in_dtype(self, out, dtype, src)
+
+    def nanmean(self, dim=None, keepdim=False, *, dtype=None):
+        """torch's composition: nansum(...) / (count of non-nan) (DivBackward0 over NansumBackward0)."""
+        if self._data.dtype.kind not in "fc":
+            raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
+                               f"{_kind(self)}")
+        src = self if dtype is None else self.to(dtype)
+        if src._data.dtype.kind not in "fc":
+            raise RuntimeError("nanmean(): could not infer output dtype. Optional dtype must be either a floating "
+                               f"point or complex dtype. Got: {_kind(src)}")
+        return src.nansum(dim, keepdim) / src.isnan().logical_not().sum(dim=dim, keepdim=keepdim)
+
+    def aminmax(self, *, dim=None, keepdim=False):
+        if dim is None:
+            if self._data.size == 0:
+                raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has "
+                                   "no identity.")
+            dims = tuple(range(self._data.ndim))
+        else:
+            dims = _dims(dim, self._data.ndim)
+            if self._data.ndim and self._data.shape[dims[0]] == 0:
+                raise IndexError(f"aminmax: Expected reduction dim {dims[0]} to have non-zero size.")
+        lo, hi = OPS["aminmax"](self, dim=dims, keepdim=keepdim)
+        return _MinMax((lo, hi))
+
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         if p == "fro" or p is None:
             p = 2
@@ -184,6 +229,46 @@ class _ReductionMethods:
 
     def log_softmax(self, dim, dtype=None):
         return OPS["log_softmax"](self if dtype is None else self.to(dtype), dim=_wrap_dim(dim, self._data.ndim))
+
+    # --- scatter, index_add, index_copy, take (ops/scatter.py): reductions into positions ---------------------------------------
+    def scatter(self, dim, index, src=None, value=None, *, reduce=None):
+        return _scatter(self, "scatter", dim, index, src if src is not None else value, reduce)
+
+    def scatter_(self, dim, index, src=None, value=None, *, reduce=None):
+        return _scatter(self, "scatter_", dim, index, src if src is not None else value, reduce)
+
+    def scatter_add(self, dim, index, src):
+        _check_tensor_argument("scatter_add", src, "src", position=3)
+        return _scatter(self, "scatter_add", dim, index, src, None)
+
+    def scatter_add_(self, dim, index, src):
+        _check_tensor_argument("scatter_add_", src, "src", position=3)
+        return _scatter(self, "scatter_add_", dim, index, src, None)
+
+    def index_add(self, dim, index, source, *, alpha=1):
+        return OPS["index_add_alpha"](self, source, **_index_add_args(self, dim, index, source), alpha=alpha)
+
+    def index_add_(self, dim, index, source, *, alpha=1):
+        return self._inplace("index_add_alpha", source, **_index_add_args(self, dim, index, source), alpha=alpha)
+
+    def index_copy(self, dim, index, source):
+        return OPS["index_copy"](self, source, **_index_copy_args(self, dim, index, source))
+
+    def index_copy_(self, dim, index, source):
+        return self._inplace("index_copy", source, **_index_copy_args(self, dim, index, source))
+
+    def take(self, index):
+        _check_tensor_argument("take", index, "index")
+        if index._data.dtype != np.int64:
+            raise RuntimeError(f"take(): Expected a long tensor for index, but got {_kind_of(index)}")
+        n = self._data.size
+        idx = index._data
+        if n == 0 and idx.size:
+            raise IndexError("take(): tried to take from an empty tensor")
+        bad = (idx < -n) | (idx >= n)
+        if bad.any():
+            raise IndexError(f"out of range: tried to access index {idx[bad].flat[0]} on a tensor of {n} elements.")
+        return OPS["take"](self, index=np.where(idx < 0, idx + n, idx), self_sizes=self._data.shape)
 
     # --- matrix products ------------------------------------------------------------------------
     def matmul(self, other):
@@ -291,6 +376,28 @@ class _ReturnType(tuple):
         return f"torch.return_types.{type(self).__name__}(\nvalues={self[0]!r},\nindices={self[1]!r})"
 
 
+class _MinMax(tuple):
+    """What x.aminmax() returns: torch.return_types.aminmax (min, max)."""
+    __slots__ = ()
+    n_fields = n_sequence_fields = 2
+    n_unnamed_fields = 0
+
+    @property
+    def min(self):
+        return self[0]
+
+    @property
+    def max(self):
+        return self[1]
+
+    def __repr__(self):
+        return f"torch.return_types.aminmax(\nmin={self[0]!r},\nmax={self[1]!r})"
+
+
+_MinMax.__name__ = _MinMax.__qualname__ = "aminmax"
+_MinMax.__module__ = "gradlab.return_types"
+
+
 def _check_reduced_size(name, t, dims):
     for d in dims:
         if t._data.ndim and t._data.shape[d] == 0:
@@ -319,3 +426,166 @@ def _in_dtype(t, out, dtype, src):
         if out._data.dtype != src._data.dtype:
             return Tensor._make(out._data.astype(src._data.dtype))
     return out
+
+
+def _kind_of(t):
+    return _dtype.from_numpy_dtype(t._data.dtype)._legacy[:-len("Tensor")]
+
+
+def _shape_text(shape):
+    return f"[{', '.join(map(str, shape))}]"
+
+
+_SCATTER_REDUCE_WARNING = (
+    "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future PyTorch "
+    "release. Use torch.scatter_reduce instead for more reduction options. (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:225.)")
+
+
+def _scatter(t, name, dim, index, src, reduce):
+    """scatter/scatter_/scatter_add/scatter_add_: PyTorch's checks (ScatterGatherChecks.h, in its
+    order), then the op: ScatterBackward0 (a tensor src), ScatterBackward1 (a value), ScatterAddBackward0."""
+    base = name.rstrip("_")
+    _check_tensor_argument(base if base == "scatter_add" else name, index, "index", position=2)
+    if src is None:
+        raise TypeError(f"{name}() missing 1 required positional arguments: \"src\"")
+    d = _wrap_dim(dim, t._data.ndim)
+    idx = index._data
+    is_tensor = isinstance(src, Tensor)
+    if reduce is not None and is_tensor:      # (warned first, as PyTorch's overload does)
+        if _SCATTER_REDUCE_WARNING not in _WARNED or _WARN_ALWAYS[0]:      # (once, as PyTorch's TORCH_WARN_ONCE)
+            _WARNED.add(_SCATTER_REDUCE_WARNING)
+            warnings.warn(_SCATTER_REDUCE_WARNING, UserWarning, stacklevel=5)
+    if idx.size and idx.dtype not in (np.int64, np.int32):
+        raise RuntimeError("scatter(): Expected dtype int32/int64 for index")        # (scatter_add's too)
+    if is_tensor and src._data.dtype != t._data.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if idx.size:
+        if max(t._data.ndim, 1) != max(idx.ndim, 1):
+            raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+        if is_tensor and max(src._data.ndim, 1) != max(idx.ndim, 1):
+            raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+        ishape, sshape = idx.shape or (1,), t._data.shape or (1,)
+        wrong = any(i != d and ishape[i] > sshape[i] for i in range(len(ishape)))
+        if is_tensor and not wrong:
+            srcshape = src._data.shape or (1,)
+            wrong = any(ishape[i] > srcshape[i] for i in range(len(ishape)))
+        if wrong:
+            text = f"Expected index {_shape_text(idx.shape)} to be no larger than self {_shape_text(t._data.shape)} " \
+                   f"apart from dimension {d}"
+            raise RuntimeError(text + (f" and to be no larger size than src {_shape_text(src._data.shape)}"
+                                       if is_tensor else ""))
+    if reduce is not None and reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    if idx.size:
+        size = (t._data.shape or (1,))[d]
+        bad = (idx < 0) | (idx >= size)
+        if bad.any():
+            raise RuntimeError(f"index {idx[bad].flat[0]} is out of bounds for dimension {d} with size {size}")
+    idx = idx.astype(np.int64, copy=False)
+    if reduce is not None:
+        value = src._data if is_tensor else _scalar_value(src)
+        out = Tensor._make(scatter_reduced(t._data, value, d, idx, reduce))
+        if name.endswith("_"):
+            _indexing._check_inplace_allowed(t)
+            t._data[...] = out._data
+            t._version_counter[0] += 1
+            return _no_derivative(t, "scatter_", t, src)
+        return _no_derivative(out, "scatter", t, src)
+    if base == "scatter_add":
+        args, params = (src,), dict(dim=d, index=index_param(idx, src), src_sizes=src._data.shape)
+        key = "scatter_add_src"
+    elif is_tensor:
+        args, params = (src,), dict(dim=d, index=idx, src_sizes=src._data.shape)
+        key = "scatter"
+    else:
+        args, params = (), dict(dim=d, index=idx, value=_scalar_value(src))
+        key = "scatter_value"
+    if name.endswith("_"):
+        return t._inplace(key, *args, **params)
+    return OPS[key](t, *args, **params)
+
+
+def _scalar_value(value):
+    if isinstance(value, Tensor):
+        return value.item()
+    if isinstance(value, np.generic):
+        return value.item()
+    if not isinstance(value, numbers.Number):
+        raise TypeError(f"scatter(): argument 'value' must be Number, not {_type_name(value)}")
+    return value
+
+
+def _index_add_args(t, dim, index, source):
+    """PyTorch's checks of index_add (index_func_meta_impl, in its order), then the bounds (its kernel)."""
+    _check_tensor_argument("index_add", index, "index", position=2)
+    _check_tensor_argument("index_add", source, "source", position=3)
+    d = _wrap_dim(dim, t._data.ndim)
+    idx = index._data
+    if idx.ndim > 1:
+        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: {idx.ndim} with type: "
+                         f"{_kind_of(index)} and size: {_shape_text(idx.shape)}")
+    if idx.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: {_kind_of(index)}")
+    if t._data.dtype != source._data.dtype:
+        raise RuntimeError(f"index_add_(): self ({_kind_of(t)}) and source ({_kind_of(source)}) must have the same "
+                           "scalar type")
+    sd = source._data.ndim
+    if not (d == 0 or d < sd):
+        raise RuntimeError(f"index_add_(): Indexing dim {d} is out of bounds of the source tensor with dim {sd}")
+    if idx.size != (1 if sd == 0 else source._data.shape[d]):
+        if sd == 0:        # (PyTorch's message reads source.size(dim) of a 0-d source: that fails first)
+            raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
+        raise RuntimeError(f"index_add_(): Number of indices ({idx.size}) should be equal to source.size(dim): "
+                           f"({source._data.shape[d]}), for dim: {d}")
+    self_sizes, source_sizes = list(t._data.shape), list(source._data.shape)
+    if sd and t._data.ndim:
+        del self_sizes[d], source_sizes[d]
+    if self_sizes != source_sizes:
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the specified dimension. "
+                           f"Got self.shape = {_shape_text(t._data.shape)} source.shape = "
+                           f"{_shape_text(source._data.shape)}")
+    size = t._data.shape[d] if t._data.ndim else 1
+    bad = (idx < 0) | (idx >= size)
+    if bad.any():
+        raise RuntimeError(f"index {idx[bad].flat[0]} is out of bounds for dimension {d} with size {size}")
+    return dict(dim=d, index=index_param(idx.astype(np.int64, copy=False), source), source_sizes=source._data.shape)
+
+
+def _index_copy_args(t, dim, index, source):
+    """PyTorch's checks of index_copy (its meta function, in its order), then the bounds (its kernel)."""
+    _check_tensor_argument("index_copy", index, "index", position=2)
+    _check_tensor_argument("index_copy", source, "source", position=3)
+    d = _wrap_dim(dim, t._data.ndim)
+    idx = index._data
+    sd, nd = source._data.ndim, t._data.ndim
+    if idx.ndim > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {idx.ndim})")
+    if sd == 0 and idx.size != 1:
+        raise IndexError(f"index_copy_(): When source is scalar, index should have one element (got {idx.size})")
+    if sd != nd and sd and nd:
+        raise IndexError(f"index_copy_(): When source and destination are not scalars, their dimensionality must "
+                         f"match. Source dimensionality ({sd}), destination dimensionality ({nd})")
+    if idx.dtype != np.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got {_kind_of(index)}")
+    if t._data.dtype != source._data.dtype:
+        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got (self) "
+                           f"{_kind_of(t)} and (source) {_kind_of(source)}")
+    self_sliced, source_sliced = list(t._data.shape), list(source._data.shape)
+    if self_sliced:
+        del self_sliced[d]
+    if source_sliced:
+        del source_sliced[d]
+    if self_sliced != source_sliced:
+        raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice shapes. Destination slice "
+                           f"shape: {_shape_text(self_sliced)} at dimension {d} and source slice shape: "
+                           f"{_shape_text(source_sliced)} at dimension 0.")
+    if sd and idx.size != source._data.shape[d]:
+        raise IndexError(f"index_copy_(): Number of indices ({idx.size}) should be equal to source.size(dim) "
+                         f"({source._data.shape[d]})")
+    size = t._data.shape[d] if nd else 1
+    bad = (idx < 0) | (idx >= size)
+    if bad.any():
+        raise IndexError(f"index_copy_(): index {idx[bad].flat[0]} is out of bounds for dimension {d} with size "
+                         f"{size}")
+    return dict(dim=d, index=idx, source_sizes=source._data.shape)

@@ -7,7 +7,9 @@ from .. import _dtype
 from .._size import Size
 from .._tensor_core import Tensor, _wrap_dim
 from ..autograd import grad_mode
-from ..ops import OPS
+from ..autograd.node import set_history
+from ..ops import OPS, indexing as _indexing
+from ..ops.inplace import _keep_retained_grad, _refresh_views
 from ..ops.operands import _type_name
 from ._common import _check_tensor_argument, _data_of, _dims, _warn_once
 
@@ -158,6 +160,8 @@ class _ShapeMethods:
                 f"the number of sizes provided ({len(sizes)}) must be greater or equal to the number of dimensions in "
                 f"the tensor ({self._data.ndim})")
         lead = len(sizes) - self._data.ndim
+        if not self._data.ndim and any(n < 0 for n in sizes) and 0 not in sizes:
+            raise RuntimeError("numel: integer multiplication overflow")     # (PyTorch's 0-d kernel: its check)
         for i in range(lead):
             if sizes[i] == -1:
                 raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
@@ -346,6 +350,122 @@ class _ShapeMethods:
             idx = idx.reshape(1)           # (a 0-d index keeps the dim)
         return OPS["index_select"](self, dim=d, index=idx, self_sizes=self._data.shape)
 
+    def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
+        """PyTorch's compositions: an int repeats is unsqueeze, expand, clone, view (ViewBackward0);
+        a tensor of repeats is index_select with the repeated positions (IndexSelectBackward0)."""
+        if repeats is None:                  # torch.repeat_interleave(repeats): the positions repeated
+            return _repeated_positions(self, output_size)
+        src = self if dim is not None else self.flatten()
+        if isinstance(repeats, Tensor) and repeats._data.ndim > 1:
+            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+        d = _wrap_dim(0 if dim is None else dim, self._data.ndim)
+        if isinstance(repeats, Tensor):
+            r = repeats
+            if r._data.ndim == 0 or (r._data.ndim == 1 and r._data.shape[0] == 1):
+                r = Tensor._make(np.broadcast_to(r._data.reshape(1), (src._data.shape[d] if src._data.ndim else 1,)))
+            elif r._data.ndim == 1:
+                if r._data.shape[0] != src._data.shape[d]:
+                    raise RuntimeError(f"repeats must have the same size as input along dim, but got repeats.size(0) = "
+                                       f"{r._data.shape[0]} and input.size({d}) = {src._data.shape[d]}")
+            else:
+                raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+            return src.index_select(d, _repeated_positions(r, output_size))
+        if not isinstance(repeats, numbers.Integral) or isinstance(repeats, bool):
+            raise TypeError("repeat_interleave")        # (_argparse words PyTorch's TypeError)
+        if repeats < 0:
+            raise RuntimeError("Repeats must be non-negative")
+        shape = src._data.shape
+        if output_size is not None and output_size != (shape[d] if shape else 1) * repeats:
+            raise RuntimeError("allocated size does not match required size")
+        out = src.unsqueeze(d + 1)
+        expanded = out._data.shape[:d + 1] + (repeats,) + out._data.shape[d + 2:]
+        new_shape = shape[:d] + (shape[d] * repeats,) + shape[d + 1:]
+        return out.expand(expanded).clone().view(new_shape)
+
+    # --- views taken in place: the tensor itself takes the new shape (TBackward1, ...) -----------------
+    def t_(self):
+        _indexing._check_inplace_allowed(self)
+        if self._data.ndim > 2:
+            raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self._data.ndim}D")
+        return _view_in_place(self, "t_inplace")
+
+    def transpose_(self, dim0, dim1):
+        _indexing._check_inplace_allowed(self)
+        nd = self._data.ndim
+        return _view_in_place(self, "transpose_inplace", dim0=_wrap_dim(dim0, nd), dim1=_wrap_dim(dim1, nd))
+
+    swapaxes_ = swapdims_ = transpose_
+
+    def unsqueeze_(self, dim):
+        _indexing._check_inplace_allowed(self)
+        return _view_in_place(self, "unsqueeze_inplace", dim=_wrap_dim(dim, self._data.ndim + 1))
+
+    def squeeze_(self, dim=None):
+        _indexing._check_inplace_allowed(self)
+        nd = self._data.ndim
+        if dim is None:
+            return _view_in_place(self, "squeeze_all_inplace", dims=tuple(range(nd)), self_sizes=self._data.shape)
+        if isinstance(dim, (tuple, list)):
+            return _view_in_place(self, "squeeze_dims_inplace", dims=_dims(dim, nd), self_sizes=self._data.shape)
+        return _view_in_place(self, "squeeze_dim_inplace", dims=(_wrap_dim(dim, nd),) if nd else (),
+                              self_sizes=self._data.shape)
+
+    def resize_(self, *sizes, memory_format=None):
+        """The elements in memory order, cut or extended to the new size (new elements are 0 here;
+        PyTorch leaves them uninitialized)."""
+        if self.requires_grad:
+            raise RuntimeError("cannot resize variables that require grad")
+        sizes = _size_args(sizes)
+        if any(n < 0 for n in sizes):
+            raise RuntimeError("numel: integer multiplication overflow")
+        count = int(np.prod(sizes, dtype=np.int64))
+        flat = self._data.ravel(order="K")
+        if count <= flat.size:
+            self._data = np.ascontiguousarray(flat[:count]).reshape(sizes)
+        else:
+            grown = np.zeros(count, self._data.dtype)
+            grown[:flat.size] = flat
+            self._data = grown.reshape(sizes)
+        self._version_counter[0] += 1
+        return self
+
+    # --- ravel, tile, movedim, broadcast_to: compositions of the views above (their grad_fn names) ---
+
+    def ravel(self):
+        return (self if self._data.flags.c_contiguous else self.contiguous()).view(-1)
+
+    def tile(self, *dims):
+        dims = _size_args(dims)
+        if len(dims) < self._data.ndim:         # (PyTorch pads the reps with leading 1s)
+            dims = (1,) * (self._data.ndim - len(dims)) + dims
+        return self.repeat(dims)
+
+    def broadcast_to(self, *size):
+        return self.expand(*size)
+
+    def movedim(self, source, destination):
+        nd = self._data.ndim
+        src = [source] if isinstance(source, numbers.Integral) else list(source)
+        dst = [destination] if isinstance(destination, numbers.Integral) else list(destination)
+        if len(src) != len(dst):
+            raise RuntimeError(f"movedim: Invalid source or destination dims: source ({_list(src)} dims) should "
+                               f"contain the same number of dims as destination ({_list(dst)} dims)")
+        src = [_wrap_dim(d, nd) for d in src]
+        dst = [_wrap_dim(d, nd) for d in dst]
+        if nd == 0:                             # (PyTorch: an alias of a 0-d tensor)
+            return OPS["alias"](self)._view_of(self)
+        for name, ds in (("source", src), ("destination", dst)):
+            if len(set(ds)) != len(ds):
+                raise RuntimeError(f"movedim: repeated dim in `{name}` ({_list(ds)})")
+        order = [-1] * nd
+        for s, d in zip(src, dst):
+            order[d] = s
+        rest = iter(d for d in range(nd) if d not in src)
+        order = [o if o != -1 else next(rest) for o in order]
+        return self.permute(order)
+
+    moveaxis = movedim
+
 
 def _multi_output_views(base, name, outputs):
     """The views unbind and split return. PyTorch refuses to change one of them in place while it
@@ -410,3 +530,44 @@ def _infer_shape(shape, numel):
                                "dimension size -1 can be any value and is ambiguous")
         return shape[:infer] + (numel // known,) + shape[infer + 1:]
     raise RuntimeError(f"shape '{text}' is invalid for input of size {numel}")
+
+
+def _list(ds):
+    return f"[{', '.join(map(str, ds))}]"
+
+
+def _view_in_place(t, key, **params):
+    """t.t_(), t.unsqueeze_(0), ...: t itself becomes the view (same memory, new shape); in a graph its
+    grad_fn is the view's node, whose input is t's old history (PyTorch's in-place view ops)."""
+    if grad_mode._state["enabled"] and t.requires_grad:
+        stand = Tensor._make(t._data, t.grad_fn, t._output_nr)
+        stand._requires_grad = t._requires_grad
+        stand._accumulator = t._accumulator
+        result = OPS[key](stand, **params)
+        t._data = result._data
+        set_history(result.grad_fn, t)
+        _keep_retained_grad(t)
+        if t._base is None:
+            _refresh_views(t)
+    else:
+        t._data = OPS[key].forward(t._data, **params)
+    t._version_counter[0] += 1
+    return t
+
+
+def _kind_of(t):
+    return _dtype.from_numpy_dtype(t._data.dtype)._legacy[:-len("Tensor")]
+
+
+def _repeated_positions(repeats, output_size):
+    """torch.repeat_interleave(repeats): i repeated repeats[i] times (an int64 tensor, no graph)."""
+    r = repeats._data
+    if r.ndim != 1:
+        raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+    if r.dtype not in (np.int64, np.int32):
+        raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for '{_kind_of(repeats)}'")
+    if (r < 0).any():
+        raise RuntimeError("repeats can not be negative")
+    if output_size is not None and output_size != int(r.sum()):
+        raise RuntimeError("allocated size does not match required size")
+    return Tensor._make(np.repeat(np.arange(r.shape[0], dtype=r.dtype), r))

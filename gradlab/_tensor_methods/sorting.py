@@ -1,5 +1,317 @@
-"""Tensor methods: sorting (copied onto Tensor by gradlab/tensor.py)."""
+"""Tensor methods: sorting, selection and counting (copied onto Tensor by gradlab/tensor.py).
+
+`sort`, `topk`, `kthvalue`, `median`, `mode`, `cummax`/`cummin` find their indices here (with the
+functions of ops/sorting.py, which choose among ties as PyTorch's CPU kernels do) and hand them to
+their op, which picks the values and records the node. `unique`, `bincount`, `histc`,
+`count_nonzero` and `searchsorted` have no gradient and return plain tensors.
+"""
+import numpy as np
+
+from .. import _dtype
+from .._tensor_core import Tensor, _wrap_dim
+from ..autograd import grad_mode
+from ..autograd.node import Node, record
+from ..ops import OPS, sorting as _sorting
+from ..ops.shape import cat
+from ._common import _argument_type_name, _dims
+from .reductions import _ReturnType, _check_reduced_size, _in_dtype
+
+
+def _kind_name(t):
+    return _dtype.from_numpy_dtype(t._data.dtype)._legacy[:-len("Tensor")]
+
+
+def _not_for(kernel, t, kinds="b"):
+    if t._data.dtype.kind in kinds:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_kind_name(t)}\'')
+
+
+def _keep(indices, keepdim, dim, ndim):
+    return np.expand_dims(indices, dim) if keepdim and ndim else indices
+
+
+_NO_STABLE = object()      # sort() without stable=: PyTorch's first overload (SortBackward0), else SortBackward1
+
+
+class _NoDerivativeNode(Node):
+    """unique's grad_fn: PyTorch records one, but has no derivative for it."""
+    _aten = None
+
+    def apply(self, grad_outputs, as_arrays=False):
+        raise NotImplementedError(f"the derivative for '{self._aten}' is not implemented.")
+
+
+def _no_derivative_class(name, aten):
+    cls = type(name, (_NoDerivativeNode,), {"_aten": aten})
+    cls.__module__ = "builtins"
+    return cls
+
+
+_UNIQUE_NODES = {"_unique2": _no_derivative_class("Unique2Backward0", "_unique2"),
+                 "unique_dim": _no_derivative_class("UniqueDimBackward0", "unique_dim"),
+                 "unique_consecutive": _no_derivative_class("UniqueConsecutiveBackward0", "unique_consecutive")}
+
+
+def _unique_history(self, out, aten):
+    """Give unique's result PyTorch's grad_fn (a floating input that requires grad, grad mode on)."""
+    if self._data.dtype.kind in "fc" and (self._requires_grad or self.grad_fn is not None) \
+            and grad_mode._state["enabled"]:
+        record(_UNIQUE_NODES[aten](), (self,), out)
 
 
 class _SortingMethods:
     """Copied onto `Tensor` by gradlab/tensor.py."""
+
+    # --- sorting ------------------------------------------------------------------------------
+    def sort(self, dim=-1, descending=False, *, stable=_NO_STABLE):
+        if self._data.dtype.kind == "c":
+            raise RuntimeError(" Sort does not support complex dtypes on CPU")
+        d = _wrap_dim(dim, self._data.ndim)
+        indices = _sorting.sort_indices(self._data, d, bool(descending), stable is not _NO_STABLE and bool(stable))
+        values = OPS["sort" if stable is _NO_STABLE else "sort_stable"](self, dim=d, indices=indices,
+                                                                        self_sizes=self._data.shape)
+        return _ReturnType("sort", values, Tensor._make(indices))
+
+    def argsort(self, dim=-1, descending=False, *, stable=False):
+        if self._data.dtype.kind == "c":
+            raise RuntimeError(" Sort does not support complex dtypes on CPU")
+        d = _wrap_dim(dim, self._data.ndim)
+        return Tensor._make(_sorting.sort_indices(self._data, d, bool(descending), bool(stable)))
+
+    def msort(self):
+        return self.sort(0)[0]
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):
+        d = _wrap_dim(dim, self._data.ndim)
+        size = self._data.shape[d] if self._data.ndim else 1
+        if not 0 <= k <= size:
+            raise RuntimeError("selected index k out of range")
+        if self._data.dtype == np.bool_:
+            raise RuntimeError("topk does not support bool dtypes on CPU")
+        if self._data.ndim == 0:        # (PyTorch: the value itself, for k = 0 too)
+            indices = np.zeros((), np.int64)
+        else:
+            indices = _sorting.topk_indices(self._data, k, d, bool(largest), bool(sorted))
+        values = OPS["topk"](self, dim=d, indices=indices, self_sizes=self._data.shape)
+        return _ReturnType("topk", values, Tensor._make(indices))
+
+    # --- selection along a dim (values and indices) --------------------------------------------
+    def _select(self, name, dim, keepdim, indices):
+        d = _wrap_dim(dim, self._data.ndim)
+        indices = _keep(indices, keepdim, d, self._data.ndim)
+        values = OPS[name](self, dim=(d,), keepdim=keepdim, indices=indices, self_sizes=self._data.shape)
+        return values, Tensor._make(np.array(indices, dtype=np.int64))
+
+    def kthvalue(self, k, dim=-1, keepdim=False):
+        d = _wrap_dim(dim, self._data.ndim)
+        _check_reduced_size("kthvalue", self, (d,))
+        size = self._data.shape[d] if self._data.ndim else 1
+        if not 1 <= k <= size:
+            raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+        if self._data.ndim:                 # (a 0-d tensor is its own k-th value, whatever its dtype)
+            _not_for("kthvalue_cpu", self)
+        values, indices = self._select("kthvalue", d, keepdim, _sorting.kthvalue_indices(self._data, k, d))
+        return _ReturnType("kthvalue", values, indices)
+
+    def median(self, dim=None, keepdim=False):
+        return self._median("median", dim, keepdim)
+
+    def nanmedian(self, dim=None, keepdim=False):
+        return self._median("nanmedian", dim, keepdim)
+
+    def _median(self, name, dim, keepdim):
+        if dim is None:
+            if not self._data.size and self._data.dtype.kind != "f":    # (PyTorch: nan in the input's dtype,
+                with np.errstate(invalid="ignore"):                     # before it looks at the dtype)
+                    return Tensor._make(np.asarray(np.nan).astype(self._data.dtype))
+            _not_for("median_cpu", self, "bc")
+            return OPS[name](self)
+        d = _wrap_dim(dim, self._data.ndim)
+        _check_reduced_size("median", self, (d,))
+        _not_for("median_out", self, "bc")
+        values, indices = self._select(name + "_dim", d, keepdim,
+                                       _sorting.median_indices(self._data, d, name == "nanmedian"))
+        return _ReturnType(name, values, indices)
+
+    def mode(self, dim=-1, keepdim=False):
+        d = _wrap_dim(dim, self._data.ndim)
+        _check_reduced_size("mode", self, (d,))
+        if not self._data.ndim and not self._data.size:
+            raise IndexError("mode(): Expected reduction dim 0 to have non-zero size.")
+        _, found = _sorting.mode_indices(self._data, d)
+        values, indices = self._select("mode", d, keepdim, found)
+        return _ReturnType("mode", values, indices)
+
+    # --- cumulative ---------------------------------------------------------------------------
+    def cumprod(self, dim, dtype=None):
+        d = _wrap_dim(dim, self._data.ndim)
+        src = self if dtype is None else self._accumulated_as(dtype)
+        return _in_dtype(self, OPS["cumprod"](src, dim=d), dtype, src)
+
+    def cummax(self, dim):
+        return self._cumulative("cummax", dim)
+
+    def cummin(self, dim):
+        return self._cumulative("cummin", dim)
+
+    def _cumulative(self, name, dim):
+        if not self._data.size and not -max(self._data.ndim, 1) <= dim < max(self._data.ndim, 1):
+            # (PyTorch returns empty results before it checks dim)
+            return _ReturnType(name, Tensor._make(self._data.copy()), Tensor._make(np.zeros(self._data.shape, np.int64)))
+        d = _wrap_dim(dim, self._data.ndim)
+        indices = _sorting.cumulative_extreme_indices(self._data, d, name == "cummax")
+        values = OPS[name](self, dim=d, indices=indices, self_sizes=self._data.shape)
+        return _ReturnType(name, values, Tensor._make(indices))
+
+    def diff(self, n=1, dim=-1, prepend=None, append=None):
+        if self._data.ndim == 0:
+            raise RuntimeError("diff expects input to be at least one-dimensional")
+        if n < 0:
+            raise RuntimeError(f"order must be non-negative but got {n}")
+        for extra in (prepend, append):
+            if extra is not None and extra.dim() != self._data.ndim:
+                raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+        d = _wrap_dim(dim, self._data.ndim)
+        x = self
+        if prepend is not None or append is not None:
+            x = cat([t for t in (prepend, self, append) if t is not None], d)
+        if n == 0:
+            out = Tensor._make(np.zeros_like(x._data))
+            return out.copy_(x)
+        length = x.shape[d] - 1
+        for _ in range(min(n, x.shape[d])):
+            if x._data.dtype == np.bool_:
+                x = x.narrow(d, 1, length).logical_xor(x.narrow(d, 0, length))
+            else:
+                x = x.narrow(d, 1, length) - x.narrow(d, 0, length)
+            length -= 1
+        return x
+
+    # --- distinct values and counting ----------------------------------------------------------
+    def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+        _check_flags("_unique2" if dim is None else "unique_dim", sorted=sorted, return_inverse=return_inverse,
+                     return_counts=return_counts)
+        data = self._data
+        if dim is not None and not isinstance(dim, int):
+            raise TypeError(f"unique_dim(): argument 'dim' (position 2) must be int, not {type(dim).__name__}")
+        if dim is None:       # (PyTorch's: flatten, sort, split into runs of equal values; each nan a run)
+            flat = data.reshape(-1)
+            order = _sorting.sort_indices(flat, 0, False, False)
+            ordered = flat[order]
+            starts = np.ones(flat.shape, bool)
+            starts[1:] = ordered[1:] != ordered[:-1]
+            values = ordered[starts]
+            inverse = np.empty(flat.shape, np.int64)
+            inverse[order] = np.cumsum(starts) - 1
+            inverse = inverse.reshape(data.shape)
+            counts = np.diff(np.append(np.nonzero(starts)[0], flat.size))
+        else:
+            d = _unique_dim(self, dim)
+            if not data.size:
+                out = Tensor._make(data.copy())
+                _unique_history(self, out, "unique_dim")
+                return _unique_result(out, np.zeros(0, np.int64), np.zeros(0, np.int64), return_inverse, return_counts)
+            moved = np.moveaxis(data, d, 0).reshape(data.shape[d], -1)
+            _, first, inverse, counts = np.unique(moved, axis=0, return_index=True, return_inverse=True,
+                                                  return_counts=True)
+            values = np.take(data, first, axis=d)
+            inverse = inverse.reshape(-1)
+        out = Tensor._make(np.ascontiguousarray(values))
+        _unique_history(self, out, "_unique2" if dim is None else "unique_dim")
+        return _unique_result(out, inverse, counts, return_inverse, return_counts)
+
+    def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+        _check_flags("unique_consecutive", return_inverse=return_inverse, return_counts=return_counts)
+        data = self._data
+        if dim is None:
+            flat = data.reshape(-1)
+            starts = np.ones(flat.shape, bool)
+            starts[1:] = flat[1:] != flat[:-1]
+            values = flat[starts]
+            group = np.cumsum(starts) - 1
+            inverse = group.reshape(data.shape)
+        else:
+            d = _unique_dim(self, dim)
+            moved = np.moveaxis(data, d, 0).reshape(data.shape[d], int(np.prod(data.shape)) // max(data.shape[d], 1))
+            starts = np.ones(moved.shape[0], bool)
+            starts[1:] = (moved[1:] != moved[:-1]).any(axis=1)
+            values = np.compress(starts, data, axis=d)
+            group = np.cumsum(starts) - 1
+            inverse = group
+        counts = np.diff(np.append(np.nonzero(starts)[0], len(starts)))
+        out = Tensor._make(np.ascontiguousarray(values))
+        _unique_history(self, out, "unique_consecutive")
+        return _unique_result(out, inverse, counts, return_inverse, return_counts)
+
+    def bincount(self, weights=None, minlength=0):
+        data = self._data
+        _not_for("bincount_cpu", self, "bfc")
+        if minlength < 0:
+            raise RuntimeError("minlength should be >= 0")
+        if data.ndim != 1 or (data.size and data.min() < 0):
+            raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+        if weights is not None and (weights._data.ndim != 1 or weights._data.shape[0] != data.shape[0]):
+            raise RuntimeError("weights should be 1-d and have the same length as input")
+        length = max(int(data.max()) + 1 if data.size else 0, minlength)
+        if weights is None or not data.size:      # (PyTorch: an empty input counts in int64, weights or not)
+            return Tensor._make(np.bincount(data, minlength=length).astype(np.int64))
+        kind = np.float32 if weights._data.dtype == np.float32 else np.float64
+        out = np.zeros(length, kind)
+        np.add.at(out, data, weights._data.astype(kind))        # (in order, in the result's precision)
+        return Tensor._make(out)
+
+    def count_nonzero(self, dim=None):
+        if dim is None:
+            return Tensor._make(np.asarray(np.count_nonzero(self._data), np.int64))
+        dims = _dims(dim, self._data.ndim)
+        return Tensor._make(np.asarray(np.count_nonzero(self._data, axis=dims), np.int64))
+
+    def histc(self, bins=100, min=0, max=0):
+        data = self._data
+        if bins <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+        kind = data.dtype if data.dtype.kind == "f" else np.dtype(np.float64)
+        low, high = kind.type(min), kind.type(max)
+        if low == high and data.size:
+            low, high = kind.type(data.min()), kind.type(data.max())
+        if low == high:
+            low, high = low - 1, high + 1
+        if not (np.isfinite(low) and np.isfinite(high)):
+            raise RuntimeError(f"torch.histc: range of [{low:g}, {high:g}] is not finite")
+        if low > high:
+            raise RuntimeError("torch.histc: max must be larger than min")
+        _not_for("linspace_cpu", self, "b")
+        _not_for("histogram_cpu", self, "iuc")
+        flat = data.reshape(-1)
+        kept = flat[(flat >= low) & (flat <= high)]
+        pos = ((kept - low) * data.dtype.type(bins) / (high - low)).astype(np.int64)
+        pos = np.minimum(pos, bins - 1)
+        return Tensor._make(np.bincount(pos, minlength=bins).astype(data.dtype))
+
+
+def _unique_dim(t, dim):
+    """unique's dim, checked as PyTorch's unique_dim checks it."""
+    if not t._data.ndim:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    d = _wrap_dim(dim, t._data.ndim)
+    if not t._data.size and t._data.shape[d]:
+        raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+    return d
+
+
+def _check_flags(function, **flags):
+    """unique's bool arguments, refused as PyTorch's argument parser refuses them."""
+    for name, value in flags.items():
+        if not isinstance(value, bool):
+            raise TypeError(f"{function}(): argument '{name}' must be bool, not {_argument_type_name(value)}")
+
+
+def _unique_result(values, inverse, counts, return_inverse, return_counts):
+    if not return_inverse and not return_counts:
+        return values
+    out = [values]
+    if return_inverse:
+        out.append(Tensor._make(np.asarray(inverse, np.int64)))
+    if return_counts:
+        out.append(Tensor._make(np.asarray(counts, np.int64)))
+    return tuple(out)

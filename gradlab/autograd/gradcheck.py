@@ -119,20 +119,67 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-06, atol=1e-05, rto
                   raise_exception=True, nondet_tol=0.0, check_undefined_grad=True, check_grad_dtypes=False,
                   check_batched_grad=False, check_fwd_over_rev=False, check_rev_over_rev=True, fast_mode=False,
                   masked=False):
-    """gradcheck applied to the gradient function itself (second derivatives)."""
-    inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
-    diff = [x for x in inputs if isinstance(x, Tensor) and x.requires_grad]
-    outs = _outputs(func(*inputs))
+    """gradcheck of the gradient function itself (second derivatives), PyTorch's way: the function
+    checked takes the inputs and the grad_outputs, and the grad_outputs, when not given, are drawn
+    from the global generator as torch.testing.make_tensor draws them (uniform in [-1, 1))."""
+    if not (check_fwd_over_rev or check_rev_over_rev):
+        raise AssertionError("Expected at least one of check_fwd_over_rev or check_rev_over_rev to be True")
+    if check_undefined_grad and not check_rev_over_rev:
+        raise AssertionError("Setting check_undefined_grad=True requires check_rev_over_rev to be True")
+    if check_batched_grad and not check_rev_over_rev:
+        raise AssertionError("Setting check_batched_grad=True requires check_rev_over_rev to be True")
+    tupled_inputs = _as_tuple(inputs)
     if grad_outputs is None:
-        rng = np.random.default_rng(0)
-        grad_outputs = tuple(Tensor._make(rng.standard_normal(o._data.shape).astype(o._data.dtype)) for o in outs)
+        outputs = _differentiable_outputs(func(*tupled_inputs))
+        tupled_grad_outputs = tuple(_random_grad_output(o, gen_non_contig_grad_outputs) for o in outputs)
+    else:
+        tupled_grad_outputs = _as_tuple(grad_outputs)
+    num_outputs = len(tupled_grad_outputs)
+    diff_input_args_indices = {i for i, x in enumerate(tupled_inputs) if isinstance(x, Tensor) and x.requires_grad}
+    diff_grad_output_indices = {i for i, x in enumerate(tupled_grad_outputs) if x.requires_grad}
 
-    def first_derivative(*xs):
-        with enable_grad():         # gradcheck evaluates finite differences under no_grad
-            ys = _outputs(func(*xs))
-            dx = [x for x in xs if isinstance(x, Tensor) and x.requires_grad]
-            gs = autograd_grad(ys, dx, grad_outputs=list(grad_outputs), create_graph=True, allow_unused=True)
-        return tuple(g if g is not None else Tensor._make(np.zeros(x._data.shape, x._data.dtype))
-                     for g, x in zip(gs, dx))
+    def new_func(*args):
+        with enable_grad():         # (finite differences may run under no_grad)
+            input_args = tuple(x.requires_grad_() if i in diff_input_args_indices else x
+                               for i, x in enumerate(args[:-num_outputs]))
+            outputs = _differentiable_outputs(func(*input_args))
+            grad_outputs = tuple(x.requires_grad_() if i in diff_grad_output_indices else x
+                                 for i, x in enumerate(args[-num_outputs:]))
+            diff_input_args = tuple(x for i, x in enumerate(input_args) if i in diff_input_args_indices)
+            grad_inputs = autograd_grad(outputs, diff_input_args, grad_outputs, create_graph=True, allow_unused=True)
+        return tuple(g for g in grad_inputs if g is not None)
 
-    return gradcheck(first_derivative, inputs, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception)
+    return gradcheck(new_func, tupled_inputs + tupled_grad_outputs, eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception)
+
+
+def _as_tuple(x):
+    if isinstance(x, tuple):
+        return x
+    if isinstance(x, list):
+        return tuple(x)
+    return (x,)
+
+
+def _differentiable_outputs(x):
+    return tuple(o for o in _as_tuple(x) if o.requires_grad)
+
+
+def _random_grad_output(x, noncontiguous):
+    """torch.testing.make_tensor(x.shape, dtype=x's (double if not floating), low=-1, high=1,
+    requires_grad=True, noncontiguous=...): one uniform_ draw from the global generator (complex:
+    its real view)."""
+    np_dtype = x._data.dtype if x._data.dtype.kind in "fc" else np.dtype(np.float64)
+    shape = tuple(x._data.shape)
+    noncontiguous = noncontiguous and int(np.prod(shape)) > 1
+    if noncontiguous:
+        shape = shape[:-1] + (2 * shape[-1],)
+    data = np.empty(shape, np_dtype)
+    real = data.view(np.float32 if np_dtype == np.complex64 else np.float64).reshape(shape + (2,)) \
+        if np_dtype.kind == "c" else data
+    Tensor._make(real).uniform_(-1, 1)         # fills `data` in place (a view of the same memory)
+    result = Tensor._make(data)
+    if noncontiguous:
+        result = result[..., 1::2]
+    result.requires_grad = True
+    return result

@@ -1,2 +1,2 @@
-"""torch.backends as a CPU-only build reports it: no MPS, no cuDNN, no CUDA."""
-from . import cuda, cudnn, mps  # noqa: F401
+"""torch.backends as a CPU-only build reports it: no MPS, no cuDNN, no CUDA; oneDNN and OpenMP present."""
+from . import cuda, cudnn, mkldnn, mps, openmp  # noqa: F401

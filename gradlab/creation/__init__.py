@@ -18,6 +18,6 @@ from .factories import empty, empty_like, eye, full, full_like, ones, ones_like,
 from .legacy import _legacy_types, legacy_data, tensortype
 from .options import _options, _shape
 from .ranges import _THREADS, arange, linspace, logspace
-from .sampling import (get_rng_state, initial_seed, manual_seed, normal, rand, rand_like, randint, randint_like, randn,
-                       randn_like, seed, set_rng_state)
+from .sampling import (bernoulli, get_rng_state, initial_seed, manual_seed, multinomial, normal, poisson, rand,
+                       rand_like, randint, randint_like, randn, randn_like, randperm, seed, set_rng_state)
 

@@ -50,9 +50,9 @@ def _scalar_dtype(x):
     if isinstance(x, int):
         return np.dtype(np.int64)
     if isinstance(x, float):
-        return np.dtype(np.float32)
+        return _dtype.default_np()
     if isinstance(x, complex):
-        return np.dtype(np.complex64)
+        return _dtype.default_complex_np()
     if isinstance(x, Tensor):
         return x._data.dtype
     if isinstance(x, (str, bytes)):
@@ -61,7 +61,7 @@ def _scalar_dtype(x):
         return _dtype.from_numpy_dtype(x.dtype).np
     if isinstance(x, _SEQUENCES):
         if len(x) == 0:
-            return np.dtype(np.float32)
+            return _dtype.default_np()
         result = None
         for item in x:
             d = _scalar_dtype(item)
@@ -174,7 +174,7 @@ def _converter(target):
 
 
 _PLAIN = {bool, int, float, complex}
-_PLAIN_DTYPE = ((complex, np.complex64), (float, np.float32), (int, np.int64), (bool, np.bool_))
+_PLAIN_DTYPE = ((complex, None), (float, None), (int, np.int64), (bool, np.bool_))    # None: the default
 
 
 def _plain_types(data):
@@ -202,8 +202,11 @@ def _plain_types(data):
 def _fast(data, types, np_dtype):
     """numpy's conversion for Python numbers, when it provably gives what PyTorch's element-by-
     element store gives; None when a value needs the slow path (which then raises PyTorch's error)."""
-    target = np.dtype(np_dtype if np_dtype is not None else
-                      next((d for t, d in _PLAIN_DTYPE if t in types), np.float32))
+    if np_dtype is None:
+        np_dtype = next((d for t, d in _PLAIN_DTYPE if t in types), _dtype.default_np())
+        if np_dtype is None:
+            np_dtype = _dtype.default_complex_np() if complex in types else _dtype.default_np()
+    target = np.dtype(np_dtype)
     if target.kind in "fc":
         if complex in types and target.kind == "f":
             return None

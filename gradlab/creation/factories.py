@@ -4,13 +4,14 @@ import numbers
 
 import numpy as np
 
+from .. import _dtype
 from .._size import Size
 from ..ops import elementwise as _elementwise
 from ..tensor import Tensor, _argument_type_name
 from .options import _finish, _np, _options, _shape
 
 
-def _filled(fill, size, dtype, requires_grad, default=np.float32, factory=None):
+def _filled(fill, size, dtype, requires_grad, default=None, factory=None):
     shape = _shape(size, factory)
     d = _np(dtype, default)
     data = np.zeros(shape, d) if fill == 0 else np.ones(shape, d) if fill == 1 else np.full(shape, fill, dtype=d)
@@ -42,8 +43,8 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
     fill_value = _fill_number(fill_value, "full")
     if np_dtype is None:
         np_dtype = np.dtype(np.bool_ if isinstance(fill_value, (bool, np.bool_)) else np.int64
-                            if isinstance(fill_value, numbers.Integral) else np.complex64
-                            if isinstance(fill_value, complex) else np.float32)
+                            if isinstance(fill_value, numbers.Integral) else _dtype.default_complex_np()
+                            if isinstance(fill_value, complex) else _dtype.default_np())
     return _filled(_checked_fill(fill_value, np_dtype), (tuple(size),), np_dtype, requires_grad, factory="full")
 
 

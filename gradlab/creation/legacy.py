@@ -5,18 +5,37 @@ import numbers
 import numpy as np
 
 from .. import _device, _dtype
+from .._argparse.parser import _invalid_combination
 from .._size import Size
 from ..tensor import Tensor, _argument_type_name
 from .data import _SEQUENCES, _check_numpy, _from_python
 from .options import _OPTIONS_NAMES, _shape
 
 
-def legacy_data(args, device, np_dtype=None):
-    """The array of `torch.Tensor(...)` / `torch.FloatTensor(...)`: sizes (uninitialised in PyTorch,
-    zeros here), a tensor (aliased), or a sequence of data converted to the type's dtype (float32
-    for torch.Tensor, np_dtype None)."""
+# the signatures of PyTorch's legacy constructor (its "new()"), as its argument errors list them
+_SIGNATURES = ["(*, torch.device device = None)", "(torch.Storage storage)", "(Tensor other)",
+               "(tuple of ints size, *, torch.device device = None)", "(object data, *, torch.device device = None)"]
+
+
+def legacy_arguments(args, kwargs):
+    """The `device` of a legacy constructor's call, after PyTorch's check of its arguments: any
+    keyword but device, or several arguments that are not sizes, match none of its signatures."""
+    several = len(args) > 1 and not isinstance(args[0], (numbers.Integral, Tensor))
+    named = [k for k in ("size", "data", "other") if k in kwargs]
+    if set(kwargs) - {"device", *named[:1]} or several or named and args:
+        raise TypeError(_invalid_combination("new", _SIGNATURES, args, kwargs))
+    if named == ["size"]:
+        return kwargs.get("device"), tuple(kwargs["size"])
+    return kwargs.get("device"), (kwargs[named[0]],) if named else args
+
+
+def legacy_data(args, kwargs, np_dtype=None):
+    """The array of `torch.Tensor(...)` / `torch.FloatTensor(...)` (positional `args`, keyword
+    `kwargs`): sizes (uninitialised in PyTorch, zeros here), a tensor (aliased), or a sequence of
+    data converted to the type's dtype (the default dtype for torch.Tensor, np_dtype None)."""
+    device, args = legacy_arguments(args, kwargs)
     typed = np_dtype is not None
-    np_dtype = np_dtype if typed else np.dtype(np.float32)
+    np_dtype = np_dtype if typed else _dtype.default_np()
     if device is not None:
         d = _device.as_device(device, "new")
         if d.type != "cpu":
@@ -54,10 +73,13 @@ class tensortype(type):
     def __instancecheck__(cls, obj):
         return isinstance(obj, Tensor) and obj._data.dtype == cls.dtype.np
 
-    def __call__(cls, *args, device=None):
-        return Tensor._make(legacy_data(args, device, cls.dtype.np))
+    def __call__(cls, *args, **kwargs):
+        return Tensor._make(legacy_data(args, kwargs, cls.dtype.np))
+
+
+tensortype.__module__ = "gradlab"       # type(torch.FloatTensor) prints <class 'torch.tensortype'>
 
 
 def _legacy_types():
-    return {d._legacy: tensortype(d._legacy, (), {"dtype": d, "__module__": "gradlab"})
+    return {d._legacy: tensortype(d._legacy, (), {"dtype": d, "is_cuda": False, "__module__": "gradlab"})
             for d in _dtype.ALL if d.np.kind in "biuf" and d.np not in _dtype._SHELL}

@@ -21,8 +21,11 @@ def _finish(data, requires_grad):
     return t
 
 
-def _np(dtype, default=np.float32):
-    return _dtype.to_numpy_dtype(dtype) if dtype is not None else np.dtype(default)
+def _np(dtype, default=None):
+    """A factory's numpy dtype: `dtype`, else `default`, else the default dtype (set_default_dtype)."""
+    if dtype is not None:
+        return _dtype.to_numpy_dtype(dtype)
+    return np.dtype(default) if default is not None else _dtype.default_np()
 
 
 # The signatures PyTorch lists when a factory with several of them gets an argument it refuses

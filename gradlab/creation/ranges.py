@@ -79,7 +79,8 @@ def arange(start=0, end=_NO_END, step=1, *, out=None, dtype=None, layout=None, d
         values.append(1)
     start, end, step = values
     if np_dtype is None:
-        np_dtype = np.dtype(np.int64 if all(isinstance(v, numbers.Integral) for v in values) else np.float32)
+        np_dtype = (np.dtype(np.int64) if all(isinstance(v, numbers.Integral) for v in values) else
+                    _dtype.default_np())
     if np_dtype.kind not in "iuf" or np_dtype in _dtype._SHELL:
         raise _not_implemented("arange_cpu", np_dtype)
     d_start, d_end, d_step = float(start), float(end), float(step)
@@ -118,7 +119,8 @@ def _linspace_arguments(function, start, end, steps, dtype, device, requires_gra
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     if np_dtype is None:
-        np_dtype = np.dtype(np.complex64 if isinstance(start, complex) or isinstance(end, complex) else np.float32)
+        np_dtype = (_dtype.default_complex_np() if isinstance(start, complex) or isinstance(end, complex) else
+                    _dtype.default_np())
     return start, end, int(steps), np_dtype
 
 

@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 
 from .. import random as _random
+from .._tensor_methods.random_fills import check_random_bounds, float_bounds
 from .._size import Size
 from ..tensor import Tensor, _argument_type_name
 from .options import _OPTIONS_NAMES, _combination_error, _finish, _not_implemented, _np, _options, _shape
@@ -56,7 +57,8 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
         raise TypeError("randint() missing required argument 'high'")
     _check_randint_arguments(args, low, high, size)
     target = np.dtype(np.int64) if np_dtype is None else np_dtype
-    _check_random_bounds(low, high, target)
+    low, high = float_bounds(low, high, target)
+    check_random_bounds(low, high, target)
     data = _gen(generator).randint(low, high, _shape((tuple(size),)), np.int64)
     return _finish(data.astype(target), requires_grad)
 
@@ -83,57 +85,28 @@ def _check_randint_arguments(args, low, high, size):
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
 
 
-def _check_random_bounds(low, high, target):
-    """PyTorch's check that random integers in [low, high) fit the dtype."""
-    if target.kind == "c":
-        raise RuntimeError("check_random_bounds handles only integral, floating-point and boolean types")
-    if target.kind == "f":
-        digits = np.finfo(target).nmant + 1
-        lowest, highest = -2 ** digits, 2 ** digits
-    elif target.kind == "b":
-        lowest, highest = 0, 1
-    else:
-        info = np.iinfo(target)
-        lowest, highest = info.min, info.max
-    name = _OPTIONS_NAMES.get(target, target.name)
-    if target in (np.float32, np.float64):        # float and double only warn
-        for what, value, line in (("from", low, 110), ("to - 1", high - 1, 111)):
-            if not lowest <= value <= highest:
-                warnings.warn(f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations "
-                              f"{name} can support discrete uniform distribution only within this range. This "
-                              "warning will become an error in version 1.7 release, please fix the code in advance "
-                              "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
-                              f"DistributionTemplates.h:{line}.)", UserWarning, stacklevel=3)
-        return
-    if low < lowest or low > highest:
-        raise RuntimeError(f"from is out of bounds for {name}")
-    if high - 1 < lowest or high - 1 > highest:
-        raise RuntimeError(f"to - 1 is out of bounds for {name}")
-
-
-def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     _options("rand_like", dtype, device, (input,), requires_grad=requires_grad)
-    return _finish(_uniform(_random.default_generator, input._data.shape, _np(dtype, input._data.dtype)),
+    return _finish(_uniform(_gen(generator), input._data.shape, _np(dtype, input._data.dtype)),
                    requires_grad)
 
 
-def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     _options("randn_like", dtype, device, (input,), requires_grad=requires_grad)
-    return _finish(_normal(_random.default_generator, input._data.shape, _np(dtype, input._data.dtype)),
+    return _finish(_normal(_gen(generator), input._data.shape, _np(dtype, input._data.dtype)),
                    requires_grad)
 
 
-def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None, requires_grad=False,
+def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
                  memory_format=None):
     _options("randint_like", dtype, device, [a for a in (input, low, high) if a is not None],
              requires_grad=requires_grad)
     if high is None:
         low, high = 0, low
     target = _np(dtype, input._data.dtype)
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    _check_random_bounds(low, high, target)
-    data = _random.default_generator.randint(low, high, input._data.shape, np.int64)
+    low, high = float_bounds(low, high, target)
+    check_random_bounds(low, high, target)
+    data = _gen(generator).randint(low, high, input._data.shape, np.int64)
     return _finish(data.astype(target), requires_grad)
 
 
@@ -152,6 +125,52 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
         z = _gen(generator).normal(shape, like._data.dtype)
         return _finish((z * s + m).astype(like._data.dtype), requires_grad)
     return _finish(_gen(generator).normal(tuple(size), _np(dtype), mean, std), requires_grad)
+
+
+def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+             pin_memory=False):
+    """A random permutation of 0..n-1, PyTorch's shuffle of its generator's words (Generator.randperm)."""
+    np_dtype = _options("randperm", dtype, device, (n,), requires_grad=requires_grad)
+    target = np.dtype(np.int64) if np_dtype is None else np_dtype
+    if not _integer(n):
+        raise TypeError(f"randperm(): argument 'n' (position 1) must be int, not {_argument_type_name(n)}")
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    if target.kind in "bc":
+        raise _not_implemented("randperm", target)
+    if target.kind == "f":
+        limit = 2 ** (np.finfo(target).nmant + 1) + 1
+        if n > limit:
+            name = {"float16": "2049 for Half", "float32": "2^24+1 for Float"}.get(target.name, "2^53+1 for Double")
+            raise RuntimeError(f"n cannot be greater than {name} type.")
+    elif n - 1 > np.iinfo(target).max:
+        raise RuntimeError(f"value cannot be converted to type {_C_TYPES[target.name]} without overflow")
+    return _finish(_gen(generator).randperm(int(n)).astype(target), requires_grad)
+
+
+_C_TYPES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t"}
+
+
+def bernoulli(input, p=None, *, generator=None, out=None):
+    """1 with probability input[i] (or p), else 0, in input's dtype (Tensor.bernoulli)."""
+    if p is None:                 # (Tensor.bernoulli's other overload: the probabilities are the input)
+        return input.bernoulli(generator=generator)
+    return input.bernoulli(p, generator=generator)
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
+    """Indices of categories drawn with the weights of each row (Tensor.multinomial)."""
+    return input.multinomial(num_samples, replacement, generator=generator)
+
+
+def poisson(input, generator=None):
+    """Poisson counts with the rates in input, in input's dtype (PyTorch's CPU sampler, element by element)."""
+    rates = input._data
+    if rates.dtype.kind != "f":
+        raise _not_implemented("poisson_cpu", rates.dtype)
+    if rates.size and not (rates >= 0).all():
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    return Tensor._make(_gen(generator).poisson(rates.astype(np.float64)).astype(rates.dtype))
 
 
 def manual_seed(seed):

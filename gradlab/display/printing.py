@@ -17,6 +17,8 @@ import math
 
 import numpy as np
 
+from .. import _dtype
+
 __all__ = [
     "set_printoptions",
     "get_printoptions",
@@ -332,14 +334,15 @@ def format_tensor(
     requires_grad=False,
     grad_fn_name=None,
     prefix="tensor(",
-    default_float="float32",
+    default_float=None,
 ):
     """The complete repr of a tensor holding ``array``, as torch prints it.
 
     ``grad_fn_name`` (e.g. ``"MulBackward0"``) wins over ``requires_grad``;
     ``prefix`` sets both the leading text and the indent (its length);
-    ``default_float`` is the name of torch's default dtype ("float32").
+    ``default_float`` is the name of torch's default dtype (torch.get_default_dtype(): "float32" unless set).
     """
+    default_float = default_float or _dtype.get_default().np.name
     array = np.asarray(array)
     torch_dtype_name(array.dtype)  # reject unsupported dtypes early
     opts = _OPTS

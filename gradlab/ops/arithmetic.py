@@ -351,3 +351,56 @@ def _lerp(self, end, weight):
     else:
         out = np.where(np.abs(weight) < 0.5, self + weight * diff, end - diff * rest)
     return np.asarray(out).astype(dtype, copy=False)
+
+
+# --- atan2, hypot, frac -------------------------------------------------------------------------
+
+def _recip(x):
+    if isinstance(x, dual.Tensor):
+        return x.reciprocal()
+    with np.errstate(divide="ignore"):
+        return np.reciprocal(x)
+
+
+def _rounded_binary(ufunc, a, b):
+    """ufunc in float64 rounded once to float32/float16, as PyTorch's (nearly correctly rounded) kernels."""
+    dtype = np.result_type(a, b)
+    if dtype == _F32 or dtype == _F16:
+        out = ufunc(np.asarray(a, _F64), np.asarray(b, _F64)).astype(_F32)
+        return out if dtype == _F32 else out.astype(_F16)
+    return ufunc(a, b)
+
+
+def _atan2_recip(n):
+    """1 / (self * self + other * other), 0 where both are 0 (PyTorch's gradients there are 0 and -0)."""
+    squares = n.self * n.self + n.other * n.other
+    return dual.where(squares == 0, 0.0, _recip(squares))
+
+
+# torch's atan2_backward: (grad * other * recip, grad * -self * recip)
+@op("atan2", "Atan2Backward0", ("self", "other"), saves=("self", "other"), float_result=True,
+    self=lambda g, n: g * n.other * _atan2_recip(n),
+    other=lambda g, n: g * -n.self * _atan2_recip(n))
+def atan2(self, other):
+    return np.asarray(_rounded_binary(np.arctan2, self, other))
+
+
+@op("hypot", "HypotBackward0", ("self", "other"), saves=("self", "other", "result"),
+    self=lambda g, n: g * n.self / n.result,
+    other=lambda g, n: g * n.other / n.result)
+def hypot(self, other):
+    if np.result_type(self, other).kind not in "fc":
+        raise NotImplementedError(f"\"hypot_cpu\" not implemented for '{_KERNEL_NAMES[np.result_type(self, other).name]}'")
+    return np.asarray(_rounded_binary(np.hypot, self, other))
+
+
+_KERNEL_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int", "int64": "Long",
+                 "float16": "Half", "float32": "Float", "float64": "Double"}
+
+
+@op("frac", "FracBackward0",
+    self=lambda g, n: g)
+def frac(self):
+    if self.dtype.kind not in "fc":
+        raise NotImplementedError(f"\"frac_cpu\" not implemented for '{_KERNEL_NAMES[self.dtype.name]}'")
+    return self - np.trunc(self)

@@ -147,3 +147,19 @@ def masked_fill_tensor(self, value, mask):
     self=_fill_grad)
 def index_fill(self, mask, value):
     return np.where(mask, np.asarray(value, dtype=self.dtype), self)
+
+
+# --- nan_to_num ---------------------------------------------------------------------------------
+
+@op("nan_to_num", "NanToNumBackward0", saves=("self",),
+    self=lambda g, n: g * dual.like(g, np.isfinite(dual.data(n.self))))      # (torch: grad * isfinite(self))
+def nan_to_num(self, nan=None, posinf=None, neginf=None):
+    if self.dtype.kind not in "fc":
+        return self.copy()
+    info = np.finfo(self.dtype)
+    with np.errstate(over="ignore"):          # (a replacement too big for the dtype becomes inf, as in C++)
+        nan, posinf, neginf = (None if v is None else self.dtype.type(v) for v in (nan, posinf, neginf))
+    out = np.where(np.isnan(self), self.dtype.type(0.0 if nan is None else nan), self)
+    out = np.where(np.isposinf(out), self.dtype.type(info.max if posinf is None else posinf), out)
+    out = np.where(np.isneginf(out), self.dtype.type(info.min if neginf is None else neginf), out)
+    return out.astype(self.dtype, copy=False)

@@ -1,5 +1,450 @@
-"""Ops: conv (rows of the op table; see registry.py)."""
-import numpy as np  # noqa: F401
+"""Ops: convolution, pooling and padding (rows of the op table; see registry.py), on numpy.
 
-from . import dual  # noqa: F401
-from .registry import op  # noqa: F401
+Convolution is im2col and matmul: the input's sliding windows are one strided view
+(`as_strided`, no copy), copied once into columns (N, groups, C/groups*kh*kw, oh*ow) and multiplied by
+the weight as a matrix. Its gradients are the two other products of the same three arrays (bilinear):
+the weight's is the columns times the gradient, the input's is the weight times the gradient put back
+with col2im (one strided add per kernel offset, faster here than np.add.at). Each gradient is an op of
+its own (ConvolutionBackwardBackward0), so that create_graph records gradients of gradients.
+
+Arrays are (N, C, H, W); conv1d's (N, C, L) run as (N, C, 1, L). The parameters arrive as 2-tuples from
+nn/_functional/conv.py, which checks the arguments as PyTorch does.
+"""
+import math
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from .._tensor_core import Tensor
+from . import dual
+from .registry import op
+
+_F16, _F32 = np.dtype(np.float16), np.dtype(np.float32)
+
+
+def _as4d(x):
+    """(N, C, L) seen as (N, C, 1, L): conv1d runs as conv2d."""
+    return x[:, :, None, :] if x.ndim == 3 else x
+
+
+def _compute_dtype(x):
+    return _F32 if x.dtype == _F16 else x.dtype
+
+
+def _padded(x, padding, value=0):
+    """x (..., H, W) with `padding` (top/bottom, left/right) of `value` around its last two dims."""
+    ph, pw = padding
+    if not ph and not pw:
+        return x
+    h, w = x.shape[-2:]
+    out = np.full(x.shape[:-2] + (h + 2 * ph, w + 2 * pw), value, x.dtype)
+    out[..., ph:ph + h, pw:pw + w] = x
+    return out
+
+
+def _columns(x, kernel, stride, padding, dilation, groups):
+    """im2col: x (N, C, H, W) -> (N, groups, C/groups*kh*kw, oh*ow), and (oh, ow)."""
+    n, c = x.shape[:2]
+    kh, kw = kernel
+    xp = _padded(x, padding)
+    oh = (xp.shape[2] - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+    ow = (xp.shape[3] - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    sn, sc, sh, sw = xp.strides
+    windows = as_strided(xp, (n, c, kh, kw, oh, ow),
+                         (sn, sc, sh * dilation[0], sw * dilation[1], sh * stride[0], sw * stride[1]), writeable=False)
+    return windows.reshape(n, groups, c // groups * kh * kw, oh * ow), (oh, ow)
+
+
+def _col2im(cols, shape, kernel, stride, padding, dilation, out_hw):
+    """The adjoint of _columns: cols (N, C, kh, kw, oh, ow) summed back into an (N, C, H, W) array."""
+    n, c, h, w = shape
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
+    oh, ow = out_hw
+    hp, wp = h + 2 * ph, w + 2 * pw
+    out = np.zeros((n, c, hp, wp), cols.dtype)
+    # (numpy adds a 2-d strided block into a strided block slowly: rows are summed first, into whole rows)
+    rows = np.empty((n, c, hp, ow), cols.dtype)
+    for j in range(kw):
+        rows[...] = 0
+        for i in range(kh):
+            rows[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh] += cols[:, :, i, j]
+        out[:, :, :, j * dw:j * dw + sw * (ow - 1) + 1:sw] += rows
+    return out[:, :, ph:ph + h, pw:pw + w] if ph or pw else out
+
+
+def _conv_forward(x, w, stride, padding, dilation, groups, columns=None):
+    if x.dtype == _F16:         # (computed in float, as PyTorch's half kernels)
+        x, w = x.astype(_F32), w.astype(_F32)
+    x4, w4 = _as4d(x), _as4d(w)
+    o, kh, kw = w4.shape[0], w4.shape[2], w4.shape[3]
+    cols, (oh, ow) = _columns(x4, (kh, kw), stride, padding, dilation, groups)
+    if columns is not None:     # kept for the weight's gradient (see convolution)
+        columns.append(cols)
+    out = np.matmul(w4.reshape(groups, o // groups, -1), cols)      # (N, groups, O/groups, oh*ow)
+    out = out.reshape((x.shape[0], o, ow) if x.ndim == 3 else (x.shape[0], o, oh, ow))
+    return out
+
+
+def _conv_input_grad(g, w, input_shape, stride, padding, dilation, groups):
+    """The gradient of conv(x, w) for x: w's transpose times g, put back with col2im."""
+    dtype = g.dtype
+    g4, w4 = _as4d(g), _as4d(w.astype(_compute_dtype(g), copy=False))
+    n, o, oh, ow = g4.shape
+    c, kh, kw = w4.shape[1] * groups, w4.shape[2], w4.shape[3]
+    shape4 = tuple(input_shape) if len(input_shape) == 4 else (input_shape[0], input_shape[1], 1, input_shape[2])
+    wm = w4.reshape(groups, o // groups, -1)
+    g4 = g4.astype(_compute_dtype(g), copy=False)
+    cols = np.matmul(wm.transpose(0, 2, 1), g4.reshape(n, groups, o // groups, -1))
+    out = _col2im(cols.reshape(n, c, kh, kw, oh, ow), shape4, (kh, kw), stride, padding, dilation, (oh, ow))
+    return out.reshape(input_shape).astype(dtype, copy=False)
+
+
+def _conv_weight_grad(x, g, weight_shape, stride, padding, dilation, groups, cols=None):
+    """The gradient of conv(x, w) for w: g times the columns of x, summed over the batch."""
+    dtype = x.dtype
+    x4, g4 = _as4d(x.astype(_compute_dtype(x), copy=False)), _as4d(g.astype(_compute_dtype(x), copy=False))
+    n, o = g4.shape[:2]
+    kernel = (1, weight_shape[2]) if len(weight_shape) == 3 else tuple(weight_shape[2:])
+    if cols is None:
+        cols, _ = _columns(x4, kernel, stride, padding, dilation, groups)
+    gm = g4.reshape(n, groups, o // groups, -1)
+    out = np.add.reduce(np.matmul(gm, cols.transpose(0, 1, 3, 2)), axis=0)     # (groups, O/groups, K)
+    return out.reshape(weight_shape).astype(dtype, copy=False)
+
+
+def _conv_params(n):
+    return {"stride": n.stride, "padding": n.padding, "dilation": n.dilation, "groups": n.groups}
+
+
+def _spatial_dims(g):
+    return (0, 2) if dual.data(g).ndim == 3 else (0, 2, 3)
+
+
+def _weight_grad(g, n):
+    if n.columns and not isinstance(g, Tensor):    # the forward's columns: no second im2col
+        return _conv_weight_grad(n.input, g, n.weight_shape, n.stride, n.padding, n.dilation, n.groups,
+                                 n.columns[0])
+    return dual.call("convolution_backward_weight", n.input, g, weight_shape=n.weight_shape, **_conv_params(n))
+
+
+# `columns`: a list the forward appends its im2col columns to (nn/_functional/conv.py passes one when the
+# weight will want a gradient): the node keeps it as a parameter, and the weight's gradient reuses them.
+@op("convolution", "ConvolutionBackward0", ("input", "weight", "bias"), promote=False,
+    saves={"input": ("weight",), "weight": ("input",), "bias": ("input", "weight")},   # (torch keeps both for any)
+    input=lambda g, n: dual.call("convolution_backward_input", g, n.weight, input_shape=n.input_shape,
+                                 **_conv_params(n)),
+    weight=_weight_grad,
+    bias=lambda g, n: dual.sum_dims(g, _spatial_dims(g)))
+def convolution(input, weight, bias, stride, padding, dilation, groups, input_shape, weight_shape, columns=None):
+    out = _conv_forward(input, weight, stride, padding, dilation, groups, columns)
+    if bias is not None:
+        out += bias.astype(out.dtype, copy=False).reshape((-1,) + (1,) * (out.ndim - 2))
+    return out.astype(input.dtype, copy=False)
+
+
+# The gradients of convolution, as ops: each is bilinear in its two inputs, so its own gradients are
+# convolution and the other gradient again (PyTorch records them as ConvolutionBackwardBackward0).
+@op("convolution_backward_input", "ConvolutionBackwardBackward0", ("grad_output", "weight"), promote=False,
+    saves={"grad_output": ("weight",), "weight": ("grad_output",)},
+    grad_output=lambda g, n: dual.call("convolution", g, n.weight, None, input_shape=dual.data(g).shape,
+                                       weight_shape=dual.data(n.weight).shape, **_conv_params(n)),
+    weight=lambda g, n: dual.call("convolution_backward_weight", g, n.grad_output,
+                                  weight_shape=dual.data(n.weight).shape, **_conv_params(n)))
+def convolution_backward_input(grad_output, weight, input_shape, stride, padding, dilation, groups):
+    return _conv_input_grad(grad_output, weight, input_shape, stride, padding, dilation, groups)
+
+
+@op("convolution_backward_weight", "ConvolutionBackwardBackward0", ("input", "grad_output"), promote=False,
+    saves={"input": ("grad_output",), "grad_output": ("input",)},
+    input=lambda g, n: dual.call("convolution_backward_input", n.grad_output, g,
+                                 input_shape=dual.data(n.input).shape, **_conv_params(n)),
+    grad_output=lambda g, n: dual.call("convolution", n.input, g, None, input_shape=dual.data(n.input).shape,
+                                       weight_shape=n.weight_shape, **_conv_params(n)))
+def convolution_backward_weight(input, grad_output, weight_shape, stride, padding, dilation, groups):
+    return _conv_weight_grad(input, grad_output, weight_shape, stride, padding, dilation, groups)
+
+
+# --- max pooling: the positions of the maxima, then a gather (forward) and a scatter (backward) ---------
+
+def pool_out_size(size, k, s, p, d, ceil_mode):
+    """torch's pooling_output_shape."""
+    out = (size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
+    if ceil_mode and (out - 1) * s >= size + p:
+        out -= 1
+    return out
+
+
+def _pool_windows(x, kernel, stride, padding, dilation, out_hw, fill):
+    """x (M, H, W), padded with `fill` as far as the windows reach, as (M, oh, ow, kh, kw) windows."""
+    m, h, w = x.shape
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
+    oh, ow = out_hw
+    right_h = max(0, (oh - 1) * sh + dh * (kh - 1) + 1 - h - ph)
+    right_w = max(0, (ow - 1) * sw + dw * (kw - 1) + 1 - w - pw)
+    if ph or pw or right_h or right_w:
+        xp = np.full((m, ph + h + right_h, pw + w + right_w), fill, x.dtype)
+        xp[:, ph:ph + h, pw:pw + w] = x
+    else:
+        xp = x
+    s0, s1, s2 = xp.strides
+    return as_strided(xp, (m, oh, ow, kh, kw), (s0, s1 * sh, s2 * sw, s1 * dh, s2 * dw), writeable=False)
+
+
+def max_pool_indices(x, kernel, stride, padding, dilation, ceil_mode):
+    """(values, indices) of max_pool2d over the last two dims of x (..., H, W): indices count h * W + w
+    in each plane, as PyTorch's. One strided view per kernel offset (no window copies), scanned in
+    PyTorch's order: a later value wins when it is greater, or nan."""
+    lead, (h, w) = x.shape[:-2], x.shape[-2:]
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
+    oh, ow = (pool_out_size(n, k, s, p, d, ceil_mode)
+              for n, k, s, p, d in zip((h, w), kernel, stride, padding, dilation))
+    planes = x.reshape((-1, h, w))
+    right_h = max(0, (oh - 1) * sh + dh * (kh - 1) + 1 - h - ph)
+    right_w = max(0, (ow - 1) * sw + dw * (kw - 1) + 1 - w - pw)
+    if ph or pw or right_h or right_w:      # padded with -inf (the smallest integer), which never wins
+        fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+        xp = np.full((planes.shape[0], ph + h + right_h, pw + w + right_w), fill, x.dtype)
+        xp[:, ph:ph + h, pw:pw + w] = planes
+    else:
+        xp = planes
+    floating = x.dtype.kind == "f"
+    best = code = None
+    for i in range(kh):
+        for j in range(kw):
+            v = xp[:, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw]
+            if best is None:
+                best = v.copy()
+                code = np.zeros(best.shape, np.uint8 if kh * kw < 256 else np.int64)
+                continue
+            wins = v > best
+            if floating:
+                wins |= v != v
+            np.copyto(best, v, where=wins)
+            np.copyto(code, i * kw + j, where=wins)
+    offsets = np.arange(kh * kw)
+    offsets = (offsets // kw) * dh * w + (offsets % kw) * dw
+    base = (np.arange(oh) * sh - ph)[:, None] * w + (np.arange(ow) * sw - pw)
+    indices = base + offsets[code]
+    return best.reshape(lead + (oh, ow)), indices.reshape(lead + (oh, ow))
+
+
+def _gather(x, indices):
+    """x (..., H, W) at the plane positions `indices` (..., oh, ow)."""
+    lead = indices.shape[:-2]
+    planes = x.reshape((math.prod(lead), -1))
+    return np.take_along_axis(planes, indices.reshape(planes.shape[0], -1), 1).reshape(indices.shape)
+
+
+def _scatter(g, indices, input_shape, overlapping):
+    """The adjoint of _gather: g (..., oh, ow) added into zeros (..., H, W) at `indices`."""
+    m = math.prod(input_shape[:-2])
+    size = input_shape[-2] * input_shape[-1]
+    if not overlapping:          # every position is picked at most once
+        out = np.zeros(m * size, g.dtype)
+        out[(indices.reshape(m, -1) + (np.arange(m) * size)[:, None]).ravel()] = g.ravel()
+    else:
+        flat = indices.reshape(m, -1) + np.arange(m)[:, None] * size
+        out = np.bincount(flat.ravel(), weights=g.ravel(), minlength=m * size).astype(g.dtype)
+    return out.reshape(input_shape)
+
+
+def _max_pool_op(key, name):
+    @op(f"{key}_backward", name.replace("Backward0", "BackwardBackward0"), ("grad_output", "self"), promote=False,
+        grad_output=lambda g, n: dual.call(key, g, indices=n.indices, values=None, overlapping=n.overlapping))
+    def backward(grad_output, self, indices, overlapping):
+        return _scatter(grad_output, indices, self.shape, overlapping)
+
+    @op(key, name, ("self",), promote=False, saves=("self",),
+        self=lambda g, n: dual.call(f"{key}_backward", g, n.self, indices=n.indices, overlapping=n.overlapping))
+    def forward(self, indices, values, overlapping):
+        return _gather(self, indices) if values is None else values
+    return forward
+
+
+max_pool2d = _max_pool_op("max_pool2d", "MaxPool2DWithIndicesBackward0")
+adaptive_max_pool2d = _max_pool_op("adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0")
+
+
+def adaptive_ranges(size, out):
+    """torch's adaptive pooling windows: [floor(i * size / out), ceil((i + 1) * size / out))."""
+    starts = [(i * size) // out for i in range(out)]
+    ends = [-(-((i + 1) * size) // out) for i in range(out)]
+    return starts, ends
+
+
+def adaptive_max_indices(x, output_size):
+    lead, (h, w) = x.shape[:-2], x.shape[-2:]
+    (hs, he), (ws, we) = adaptive_ranges(h, output_size[0]), adaptive_ranges(w, output_size[1])
+    planes = x.reshape((-1, h, w))
+    values = np.empty((planes.shape[0],) + tuple(output_size), x.dtype)
+    indices = np.empty((planes.shape[0],) + tuple(output_size), np.int64)
+    for i in range(output_size[0]):
+        for j in range(output_size[1]):
+            cell = planes[:, hs[i]:he[i], ws[j]:we[j]].reshape(planes.shape[0], -1)
+            k = np.argmax(cell, axis=1)
+            if x.dtype.kind == "f":
+                nans = np.isnan(cell)
+                k = np.where(nans.any(1), cell.shape[1] - 1 - np.argmax(nans[:, ::-1], axis=1), k)
+            values[:, i, j] = cell[np.arange(cell.shape[0]), k]
+            indices[:, i, j] = (hs[i] + k // (we[j] - ws[j])) * w + ws[j] + k % (we[j] - ws[j])
+    return values.reshape(lead + tuple(output_size)), indices.reshape(lead + tuple(output_size))
+
+
+# --- average pooling ----------------------------------------------------------------------------------
+
+def _avg_divisor(size, out, k, s, p, count_include_pad):
+    """Per output position along one dim: the window's length counted as PyTorch divides by it."""
+    start = np.arange(out) * s - p
+    end = np.minimum(start + k, size + p)
+    if count_include_pad:
+        return end - start
+    return np.minimum(end, size) - np.maximum(start, 0)
+
+
+def _avg_params(self_shape, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    h, w = self_shape[-2:]
+    out_hw = tuple(pool_out_size(n, k, s, p, 1, ceil_mode) for n, k, s, p in zip((h, w), kernel, stride, padding))
+    if divisor_override:
+        divisor = np.asarray(divisor_override)
+    else:
+        divisor = np.multiply.outer(*(_avg_divisor(n, o, k, s, p, count_include_pad)
+                                      for n, o, k, s, p in zip((h, w), out_hw, kernel, stride, padding)))
+    return out_hw, divisor
+
+
+@op("avg_pool2d_backward", "AvgPool2DBackwardBackward0", ("grad_output", "self"), promote=False,
+    grad_output=lambda g, n: dual.call("avg_pool2d", g, **_avg_kwargs(n)))
+def avg_pool2d_backward(grad_output, self, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    dtype = grad_output.dtype
+    out_hw, divisor = _avg_params(self.shape, kernel, stride, padding, ceil_mode, count_include_pad,
+                                  divisor_override)
+    h, w = self.shape[-2:]
+    g = grad_output.astype(_compute_dtype(grad_output), copy=False).reshape((-1,) + out_hw) / divisor
+    (kh, kw), (sh, sw), (ph, pw) = kernel, stride, padding
+    oh, ow = out_hw
+    hp = max(h + 2 * ph, (oh - 1) * sh + kh)
+    wp = max(w + 2 * pw, (ow - 1) * sw + kw)
+    out = np.zeros((g.shape[0], hp, wp), g.dtype)
+    rows = np.zeros((g.shape[0], hp, ow), g.dtype)       # (rows first, as in _col2im)
+    for i in range(kh):
+        rows[:, i:i + sh * (oh - 1) + 1:sh] += g
+    for j in range(kw):
+        out[:, :, j:j + sw * (ow - 1) + 1:sw] += rows
+    return out[:, ph:ph + h, pw:pw + w].reshape(self.shape).astype(dtype, copy=False)
+
+
+def _avg_kwargs(n):
+    return {"kernel": n.kernel, "stride": n.stride, "padding": n.padding, "ceil_mode": n.ceil_mode,
+            "count_include_pad": n.count_include_pad, "divisor_override": n.divisor_override}
+
+
+@op("avg_pool2d", "AvgPool2DBackward0", ("self",), promote=False, saves=("self",),
+    self=lambda g, n: dual.call("avg_pool2d_backward", g, n.self, **_avg_kwargs(n)))
+def avg_pool2d(self, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    lead, (h, w) = self.shape[:-2], self.shape[-2:]
+    out_hw, divisor = _avg_params(self.shape, kernel, stride, padding, ceil_mode, count_include_pad,
+                                  divisor_override)
+    x = self.astype(_compute_dtype(self), copy=False).reshape((-1, h, w))
+    windows = _pool_windows(x, kernel, stride, padding, (1, 1), out_hw, 0)
+    total = np.add.reduce(windows.reshape(windows.shape[:3] + (-1,)), axis=-1)
+    return (total / divisor.astype(total.dtype)).reshape(lead + out_hw).astype(self.dtype, copy=False)
+
+
+# adaptive average pooling: sums over rectangles are separable, (rows @ x @ cols.T) / counts
+def _adaptive_matrices(h, w, output_size):
+    mats = []
+    for size, out in zip((h, w), output_size):
+        starts, ends = adaptive_ranges(size, out)
+        m = np.zeros((out, size))
+        for i, (a, b) in enumerate(zip(starts, ends)):
+            m[i, a:b] = 1
+        mats.append(m)
+    counts = np.multiply.outer(mats[0].sum(1), mats[1].sum(1))
+    return mats[0], mats[1], counts
+
+
+@op("adaptive_avg_pool2d_backward", "AdaptiveAvgPool2DBackwardBackward0", ("grad_output", "self"), promote=False,
+    grad_output=lambda g, n: dual.call("adaptive_avg_pool2d", g, output_size=n.output_size))
+def adaptive_avg_pool2d_backward(grad_output, self, output_size):
+    rows, cols, counts = _adaptive_matrices(*self.shape[-2:], grad_output.shape[-2:])
+    g = grad_output.astype(np.float64) / counts
+    return (rows.T @ g @ cols).astype(self.dtype)
+
+
+@op("adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", ("self",), promote=False, saves=("self",),
+    self=lambda g, n: dual.call("adaptive_avg_pool2d_backward", g, n.self, output_size=n.output_size))
+def adaptive_avg_pool2d(self, output_size):
+    rows, cols, counts = _adaptive_matrices(*self.shape[-2:], output_size)
+    return ((rows @ self.astype(np.float64) @ cols.T) / counts).astype(self.dtype)
+
+
+# --- padding ----------------------------------------------------------------------------------------
+
+def _pad_slices(shape, pad):
+    """The region of the padded result that holds the input, and the part of the input kept (a
+    negative pad crops), for torch's pad list (last dim first: left, right, then the dim before...)."""
+    out_shape, inner, kept = list(shape), [slice(None)] * len(shape), [slice(None)] * len(shape)
+    for i in range(len(pad) // 2):
+        dim = len(shape) - 1 - i
+        left, right = pad[2 * i], pad[2 * i + 1]
+        size = shape[dim]
+        out_shape[dim] = size + left + right
+        inner[dim] = slice(max(left, 0), max(left, 0) + size + min(left, 0) + min(right, 0))
+        kept[dim] = slice(max(-left, 0), size - max(-right, 0))
+    return tuple(out_shape), tuple(inner), tuple(kept)
+
+
+@op("constant_pad_nd", "ConstantPadNdBackward0", ("self",), promote=False,
+    self=lambda g, n: dual.call("constant_pad_nd", g, pad=tuple(-p for p in n.pad), value=0))
+def constant_pad_nd(self, pad, value=0):
+    out_shape, inner, kept = _pad_slices(self.shape, pad)
+    out = np.full(out_shape, value, self.dtype) if value else np.zeros(out_shape, self.dtype)
+    out[inner] = self[kept]
+    return out
+
+
+def _index_map(size, left, right, mode):
+    """For each position of a padded dim, the input position it copies."""
+    positions = np.arange(-left, size + right)
+    if mode == "replicate":
+        return np.clip(positions, 0, size - 1)
+    period = 2 * (size - 1)     # reflect: ... 2 1 [0 1 2 3] 2 1 0 ...
+    positions = np.abs(positions) % period if period else np.zeros_like(positions)
+    return np.where(positions >= size, period - positions, positions)
+
+
+def _index_pad(x, pad, mode):
+    for i in range(len(pad) // 2):
+        dim = x.ndim - 1 - i
+        x = np.take(x, _index_map(x.shape[dim], pad[2 * i], pad[2 * i + 1], mode), axis=dim)
+    return x
+
+
+def _index_pad_backward(g, input_shape, pad, mode):
+    for i in range(len(pad) // 2):
+        dim = g.ndim - 1 - i
+        index = _index_map(input_shape[dim], pad[2 * i], pad[2 * i + 1], mode)
+        onehot = np.zeros((len(index), input_shape[dim]), g.dtype)
+        onehot[np.arange(len(index)), index] = 1
+        g = np.moveaxis(np.moveaxis(g, dim, -1) @ onehot, -1, dim)
+    return np.ascontiguousarray(g)
+
+
+def _index_pad_ops(mode, torch_mode):
+    for nd in (1, 2, 3):
+        name = f"{torch_mode}Pad{nd}DBackward0"
+        key = f"{mode}_pad{nd}d"
+
+        @op(f"{key}_backward", name.replace("Backward0", "BackwardBackward0"), ("grad_output", "self"),
+            promote=False, grad_output=lambda g, n, key=key: dual.call(key, g, pad=n.pad))
+        def backward(grad_output, self, pad, mode=mode):
+            return _index_pad_backward(grad_output, self.shape, pad, mode)
+
+        @op(key, name, ("self",), promote=False, saves=("self",),
+            self=lambda g, n, key=key: dual.call(f"{key}_backward", g, n.self, pad=n.pad))
+        def forward(self, pad, mode=mode):
+            return _index_pad(self, pad, mode)
+
+
+_index_pad_ops("reflect", "Reflection")
+_index_pad_ops("replicate", "Replication")

@@ -435,6 +435,23 @@ def _uniform_(self, values):
     return np.array(values, dtype=self.dtype)
 
 
+def _random_fill_row(key, name):
+    """An in-place random fill on a tensor that requires grad (x.bernoulli_(0.5)): the drawn values, no
+    gradient through them, PyTorch's node name."""
+    @op(key, name, promote=False, saved_params=(), self=_no_gradient)
+    def fill(self, values):
+        return np.array(values, dtype=self.dtype)
+    return fill
+
+
+for _key, _name in (("random_2", "RandomBackward2"), ("random_1", "RandomBackward1"), ("random_0", "RandomBackward0"),
+                    ("bernoulli_2", "BernoulliBackward2"), ("bernoulli_1", "BernoulliBackward1"),
+                    ("exponential_", "ExponentialBackward0"), ("geometric_", "GeometricBackward0"),
+                    ("cauchy_", "CauchyBackward0"), ("log_normal_", "LogNormalBackward0")):
+    _random_fill_row(_key, _name)
+del _key, _name
+
+
 @op("fill_tensor", "FillBackward3", ("self", "value"), promote=False,
     self=_no_gradient,
     value=lambda g, n: g)           # (summed to the value's shape by the node)

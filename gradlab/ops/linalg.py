@@ -53,15 +53,63 @@ def bmm(self, mat2):
     return np.matmul(self, mat2)
 
 
+def _scaled(g, c):
+    """c * g, skipped for c == 1 (PyTorch's maybe_multiply)."""
+    return g if c == 1 else g * c
+
+
 @op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), saves={"mat1": ("mat2",), "mat2": ("mat1",)},
-    self=lambda g, n: g,
-    mat1=lambda g, n: dual.mm(g, dual.t(n.mat2)),
-    mat2=lambda g, n: _mat2_grad(n.mat1, g, n))
-def addmm(self, mat1, mat2, mat2_transposed=False):
-    """bias + mat1 @ mat2: what nn.Linear computes for a 2-d input."""
+    self=lambda g, n: _scaled(g, n.beta),
+    mat1=lambda g, n: _scaled(dual.mm(g, dual.t(n.mat2)), n.alpha),
+    mat2=lambda g, n: _scaled(_mat2_grad(n.mat1, g, n), n.alpha))
+def addmm(self, mat1, mat2, mat2_transposed=False, beta=1, alpha=1):
+    """beta * self + alpha * (mat1 @ mat2): with beta = alpha = 1, what nn.Linear computes for a 2-d input."""
     out = dual.mm(mat1, mat2)
-    out += self
-    return out
+    return _add_scaled(out, self, beta, alpha)
+
+
+def _add_scaled(out, self, beta, alpha):
+    """beta * self + alpha * out, as BLAS does it: beta = 0 ignores self (its nan and inf too)."""
+    if alpha != 1:
+        out = (out * alpha).astype(out.dtype, copy=False)
+    if beta == 0:
+        return np.broadcast_to(out, np.broadcast_shapes(out.shape, self.shape)).astype(out.dtype)
+    if beta != 1:
+        self = (self * beta).astype(self.dtype, copy=False)
+    if out.shape == np.broadcast_shapes(out.shape, self.shape) and out.flags.writeable:
+        out += self
+        return out
+    return np.add(out, self)
+
+
+@op("addmv", "AddmvBackward0", ("self", "mat", "vec"), saves={"mat": ("vec",), "vec": ("mat",)},
+    self=lambda g, n: _scaled(g, n.beta),
+    mat=lambda g, n: _scaled(dual.unsqueeze(g, 1) * dual.unsqueeze(n.vec, 0), n.alpha),
+    vec=lambda g, n: _scaled(dual.mv(dual.t(n.mat), g), n.alpha))
+def addmv(self, mat, vec, beta=1, alpha=1):
+    return _add_scaled(np.asarray(mat @ vec), self, beta, alpha)
+
+
+@op("baddbmm", "BaddbmmBackward0", ("self", "batch1", "batch2"), saves={"batch1": ("batch2",), "batch2": ("batch1",)},
+    self=lambda g, n: _scaled(g, n.beta),
+    batch1=lambda g, n: _scaled(dual.bmm(g, dual.transpose(n.batch2, 1, 2)), n.alpha),
+    batch2=lambda g, n: _scaled(dual.bmm(dual.transpose(n.batch1, 1, 2), g), n.alpha))
+def baddbmm(self, batch1, batch2, beta=1, alpha=1):
+    return _add_scaled(np.matmul(batch1, batch2), self, beta, alpha)
+
+
+@op("addbmm", "AddbmmBackward0", ("self", "batch1", "batch2"), saves={"batch1": ("batch2",), "batch2": ("batch1",)},
+    self=lambda g, n: _scaled(g, n.beta),
+    batch1=lambda g, n: _scaled(dual.bmm(dual.expand(dual.unsqueeze(g, 0), (dual.data(n.batch2).shape[0],)
+                                                      + dual.data(g).shape), dual.transpose(n.batch2, 1, 2)), n.alpha),
+    batch2=lambda g, n: _scaled(dual.bmm(dual.transpose(n.batch1, 1, 2),
+                                         dual.expand(dual.unsqueeze(g, 0), (dual.data(n.batch1).shape[0],)
+                                                     + dual.data(g).shape)), n.alpha))
+def addbmm(self, batch1, batch2, beta=1, alpha=1):
+    """beta * self + alpha * (the sum over the batch of batch1[i] @ batch2[i])."""
+    out = np.matmul(batch1, batch2).sum(0) if batch1.shape[0] else np.zeros((batch1.shape[1], batch2.shape[2]),
+                                                                              np.result_type(batch1, batch2))
+    return _add_scaled(out, self, beta, alpha)
 
 
 @op("trace", "TraceBackward0", cast_result=False,

@@ -1,5 +1,405 @@
-"""Ops: matrix (rows of the op table; see registry.py)."""
-import numpy as np  # noqa: F401
+"""Ops: matrix (rows of the op table; see registry.py): triangles and diagonals, the cross product,
+determinant, inverse and solve, pairwise distances.
 
-from . import dual  # noqa: F401
-from .registry import op  # noqa: F401
+Each row is PyTorch's node (TrilBackward0, DiagonalBackward0, LinalgDetBackward0, ...). The public
+functions and their argument checks are in _functions/linalg.py and linalg.py."""
+import numpy as np
+
+from .._tensor_core import Tensor
+from . import dual
+from .registry import op
+
+
+class _LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError: a matrix that LAPACK cannot factor (singular, ...)."""
+
+
+_LinAlgError.__module__ = "torch._C"
+
+
+# ---------------------------------------------------------------- triangles
+
+@op("tril", "TrilBackward0", promote=False,
+    self=lambda g, n: dual.call("tril", g, diagonal=n.diagonal))
+def tril(self, diagonal=0):
+    return np.tril(self, diagonal)
+
+
+@op("triu", "TriuBackward0", promote=False,
+    self=lambda g, n: dual.call("triu", g, diagonal=n.diagonal))
+def triu(self, diagonal=0):
+    return np.triu(self, diagonal)
+
+
+# ---------------------------------------------------------------- diagonals
+
+def diagonal_view(a, offset, dim1, dim2):
+    """a's diagonal as a view sharing a's memory (writable when a is): the other dims first, the
+    diagonal last, as PyTorch's diagonal. (np.diagonal's view is read-only.)"""
+    start1, start2 = max(0, -offset), max(0, offset)
+    length = max(0, min(a.shape[dim1] - start1, a.shape[dim2] - start2))
+    if length:
+        key = [slice(None)] * a.ndim
+        key[dim1], key[dim2] = slice(start1, None), slice(start2, None)
+        a = a[tuple(key)]
+    rest = [d for d in range(a.ndim) if d not in (dim1, dim2)]
+    shape = tuple(a.shape[d] for d in rest) + (length,)
+    strides = tuple(a.strides[d] for d in rest) + (a.strides[dim1] + a.strides[dim2],)
+    return np.lib.stride_tricks.as_strided(a, shape, strides, writeable=a.flags.writeable)
+
+
+@op("diagonal", "DiagonalBackward0", promote=False,
+    self=lambda g, n: dual.call("diagonal_backward", g, input_sizes=n.self_sizes, offset=n.offset, dim1=n.dim1,
+                                dim2=n.dim2))
+def diagonal(self, offset, dim1, dim2, self_sizes):
+    return diagonal_view(self, offset, dim1, dim2)
+
+
+@op("diagonal_backward", "DiagonalBackwardBackward0", ("grad_output",), promote=False,
+    grad_output=lambda g, n: dual.call("diagonal", g, offset=n.offset, dim1=n.dim1, dim2=n.dim2,
+                                       self_sizes=n.input_sizes))
+def diagonal_backward(grad_output, input_sizes, offset, dim1, dim2):
+    out = np.zeros(input_sizes, grad_output.dtype)
+    diagonal_view(out, offset, dim1, dim2)[...] = grad_output
+    return out
+
+
+@op("diagonal_copy", "DiagonalBackward0_copy", promote=False,
+    self=lambda g, n: dual.call("diagonal_backward", g, input_sizes=n.self_sizes, offset=n.offset, dim1=n.dim1,
+                                dim2=n.dim2))
+def diagonal_copy(self, offset, dim1, dim2, self_sizes):
+    """torch.diag of a matrix: the diagonal as a new tensor."""
+    return diagonal_view(self, offset, dim1, dim2).copy()
+
+
+@op("diag_embed", "DiagEmbedBackward0", promote=False,
+    self=lambda g, n: dual.call("diagonal_copy", g, offset=n.offset, dim1=n.dim1, dim2=n.dim2,
+                                self_sizes=dual.data(g).shape))
+def diag_embed(self, offset, dim1, dim2):
+    """self's last dim laid on the diagonal (offset) of the new dims dim1, dim2 (of the result)."""
+    n = self.shape[-1] + abs(offset) if self.ndim else abs(offset)
+    shape = list(self.shape[:-1])
+    for d in sorted((dim1, dim2)):
+        shape.insert(d, n)
+    out = np.zeros(shape, self.dtype)
+    diagonal_view(out, offset, dim1, dim2)[...] = self
+    return out
+
+
+# ---------------------------------------------------------------- cross product
+
+@op("cross", "LinalgCrossBackward0", ("self", "other"), saves={"self": ("other",), "other": ("self",)},
+    self=lambda g, n: dual.call("cross", n.other, g, dim=n.dim),
+    other=lambda g, n: dual.call("cross", g, n.self, dim=n.dim))
+def cross(self, other, dim):
+    a, b = np.broadcast_arrays(self, other)
+    a, b = np.moveaxis(a, dim, -1), np.moveaxis(b, dim, -1)
+    out = np.empty(a.shape, np.result_type(a, b))
+    for i in range(3):              # (np.cross's float32 products round differently from PyTorch's a*b - c*d)
+        j, k = (i + 1) % 3, (i + 2) % 3
+        out[..., i] = a[..., j] * b[..., k] - a[..., k] * b[..., j]
+    return np.moveaxis(out, -1, dim)
+
+
+# ---------------------------------------------------------------- determinant, inverse, solve
+
+def _mT(x):
+    return dual.transpose(x, -1, -2)
+
+
+def _det_grad(g, n):
+    """g * det(A) * A^-T. As PyTorch's (in a plain backward): through A's LU with its exactly-zero
+    pivots replaced by eps, so that a singular A with det exactly 0 gets a zero gradient."""
+    if isinstance(g, Tensor):                # (a graph of the gradient: invertible matrices only)
+        return (g * n.result).unsqueeze(-1).unsqueeze(-1) * _mT(dual.call("inverse", n.self))
+    return _scaled_inverse_t(n.self, np.asarray(g * n.result))
+
+
+def _scaled_inverse_t(a, scale, perturb=True):
+    """scale * a^-T for a batch of matrices (a zero pivot of a's LU replaced by eps: PyTorch's det backward)."""
+    out = np.zeros(a.shape, a.dtype)
+    if a.size:
+        flat, scale = out.reshape((-1,) + a.shape[-2:]), scale.reshape(-1)
+        for i, m in enumerate(a.reshape((-1,) + a.shape[-2:])):
+            inv_t, _ = _lu_solve(np.ascontiguousarray(m.T), np.eye(m.shape[0], dtype=m.dtype), perturb=perturb)
+            flat[i] = inv_t * scale[i]
+    return out
+
+
+@op("det", "LinalgDetBackward0", saves=("self", "result"),
+    self=_det_grad)
+def det(self):
+    if self.shape[-1] == 0:
+        return np.ones(self.shape[:-2], self.dtype)
+    dets = _batched(_lu_det, self)
+    return np.array(dets, self.dtype).reshape(self.shape[:-2])
+
+
+# PyTorch's CPU determinant and inverse are LAPACK's (MKL's) LU with partial pivoting, in the input's
+# precision: a float32 det of an integer matrix prints 9.0000 where the exact answer is 9. These
+# functions redo that LU step by step (unblocked, right-looking: what MKL computes for the small
+# matrices of teaching material), so that the printed digits are PyTorch's. Each update
+# a - l * u is one fused multiply-add: computed in a wider type and rounded once.
+
+def _wide(dtype):
+    return np.float64 if dtype == np.float32 else np.longdouble
+
+
+def lu_factor(a):
+    """(LU, pivots, info) of one square matrix (float32 or float64): L below the diagonal (unit),
+    U on and above it; pivots[k] is the row swapped with k; info the 1-based index of the first
+    exactly-zero pivot (0 if none), as LAPACK's getrf."""
+    lu = np.array(a, dtype=a.dtype)
+    n = lu.shape[0]
+    wide, one = _wide(lu.dtype), lu.dtype.type(1)
+    pivots, info = [], 0
+    for k in range(n):
+        p = k + int(np.argmax(np.abs(lu[k:, k])))
+        pivots.append(p)
+        if lu[p, k] != 0:
+            if p != k:
+                lu[[k, p]] = lu[[p, k]]
+            if n - k - 1 == 1 and n <= 4:       # (MKL divides a single element; scales a longer column by 1/pivot)
+                lu[k + 1:, k] = lu[k + 1:, k] / lu[k, k]
+            else:
+                lu[k + 1:, k] = lu[k + 1:, k] * (one / lu[k, k])
+        elif not info:
+            info = k + 1
+        rest = lu[k + 1:, k + 1:]
+        rest[...] = (rest.astype(wide) - np.outer(lu[k + 1:, k].astype(wide), lu[k, k + 1:].astype(wide)))
+    return lu, pivots, info
+
+
+def _lu_det(a):
+    """det(a) as PyTorch computes it: the product of U's diagonal in a's LU (of the transpose, as
+    PyTorch hands its row-major memory to LAPACK), in order, and the pivots' sign."""
+    lu, pivots, _ = lu_factor(a.T)
+    out = a.dtype.type(1)
+    for x in np.diagonal(lu):
+        out = a.dtype.type(out * x)
+    flips = sum(p != k for k, p in enumerate(pivots))
+    return -out if flips % 2 else out
+
+
+def _lu_solve(a, b, perturb=False):
+    """x with a x = b (b a matrix) by LU and two triangular solves (LAPACK's getrs), or (None, info)
+    when a is singular (info: LAPACK's index of the zero pivot). perturb: a zero pivot becomes eps
+    instead (what PyTorch's det gradient does); None: solve anyway (1 / 0 is inf, as PyTorch's slogdet gradient)."""
+    lu, pivots, info = lu_factor(a)
+    if info:
+        if perturb is False:
+            return None, info
+        if perturb:
+            diag = np.diagonal(lu).copy()
+            np.fill_diagonal(lu, np.where(diag == 0, np.finfo(a.dtype).eps, diag))
+    n = a.shape[0]
+    wide, one = _wide(a.dtype), a.dtype.type(1)
+    x = np.array(b, dtype=a.dtype)
+    for k, p in enumerate(pivots):
+        if p != k:
+            x[[k, p]] = x[[p, k]]
+    for k in range(n):                       # L y = P b (unit lower), column by column
+        x[k + 1:] = x[k + 1:].astype(wide) - np.outer(lu[k + 1:, k].astype(wide), x[k].astype(wide))
+    for k in range(n - 1, -1, -1):           # U x = y
+        x[k] = x[k] * (one / lu[k, k])
+        x[:k] = x[:k].astype(wide) - np.outer(lu[:k, k].astype(wide), x[k].astype(wide))
+    return x, 0
+
+
+def _batched(fn, a):
+    flat = a.reshape((-1,) + a.shape[-2:])
+    return [fn(m) for m in flat]
+
+
+@op("inverse", "LinalgInvExBackward0", saves=("result",),
+    self=lambda g, n: -(_mT(n.result) @ g @ _mT(n.result)))
+def inverse(self):
+    if self.size == 0:
+        return np.zeros(self.shape, self.dtype)
+    out = np.empty(self.shape, self.dtype)
+    flat = out.reshape((-1,) + self.shape[-2:])
+    for b, m in enumerate(self.reshape((-1,) + self.shape[-2:])):
+        inv, info = _lu_solve(m, np.eye(m.shape[0], dtype=m.dtype))
+        if info:
+            where = f"(Batch element {b}): " if self.ndim > 2 else ""
+            raise _LinAlgError(f"linalg.inv: {where}The diagonal element {info} is zero, the inversion could not be "
+                               "completed because the input matrix is singular.")
+        flat[b] = inv
+    return _column_major(out)
+
+
+def _column_major(x):
+    """x laid out as LAPACK leaves PyTorch's results: each matrix column-major (strides (1, n))."""
+    return np.swapaxes(np.ascontiguousarray(np.swapaxes(x, -1, -2)), -1, -2)
+
+
+def _solve_b_grad(g, n):
+    """solve(A^T, g); for X A = B (left=False) everything transposed: (solve(A, g^T))^T."""
+    if not n.left:
+        return _mT(dual.call("solve", n.A, _mT(g), vector=False, left=True))
+    return dual.call("solve", _mT(n.A), g, vector=n.vector, left=True)
+
+
+def _solve_a_grad(g, n):
+    gb = _solve_b_grad(g, n)
+    if not n.left:                   # X = B A^-1: gA = -X^T gB
+        return -(_mT(n.result) @ gb)
+    if n.vector:
+        return -(dual.unsqueeze(gb, -1) * dual.unsqueeze(n.result, -2))
+    return -(gb @ _mT(n.result))
+
+
+@op("solve", "LinalgSolveExBackward0", ("A", "B"), saves={"A": ("A", "result"), "B": ("A",)},
+    A=_solve_a_grad,
+    B=_solve_b_grad)
+def solve(A, B, vector, left=True):
+    """X with A X = B (vector: B is a (batch of) vector(s)); left=False: X A = B."""
+    if not left:
+        return np.swapaxes(solve.forward(np.swapaxes(A, -1, -2), np.swapaxes(B, -1, -2), False), -1, -2)
+    dtype = np.result_type(A, B)
+    b = B[..., None] if vector else B
+    batch = np.broadcast_shapes(A.shape[:-2], b.shape[:-2])
+    out = np.zeros(batch + b.shape[-2:], dtype)
+    if out.size:
+        a_all = np.broadcast_to(A, batch + A.shape[-2:]).reshape((-1,) + A.shape[-2:])
+        b_all = np.broadcast_to(b, batch + b.shape[-2:]).reshape((-1,) + b.shape[-2:])
+        flat = out.reshape((-1,) + b.shape[-2:])
+        for i, (m, rhs) in enumerate(zip(a_all, b_all)):
+            x, info = _lu_solve(m, rhs)
+            if info:
+                where = f"(Batch element {i}): " if batch else ""
+                raise _LinAlgError(f"torch.linalg.solve: {where}The solver failed because the input matrix is singular.")
+            flat[i] = x
+    return out[..., 0] if vector else _column_major(out)
+
+
+# ---------------------------------------------------------------- pairwise distances
+
+def _cdist_grad(which):
+    def formula(g, n):
+        diff = dual.unsqueeze(n.x1, -2) - dual.unsqueeze(n.x2, -3)       # (..., P, R, M)
+        dist = dual.unsqueeze(n.result, -1)
+        p = n.p
+        g = dual.unsqueeze(g, -1)
+        if p == 0:
+            part = diff * 0
+        elif p == 1:
+            part = dual.sign(diff)
+        elif p == 2:
+            part = dual.where(dist == 0, 0.0, diff / dist)
+        elif p == float("inf"):
+            part = dual.sign(diff) * (abs(diff) == dist)
+        elif p < 2:              # (PyTorch: no gradient through a zero difference when p < 1)
+            zero = (dist == 0) | (diff == 0) if p < 1 else dist == 0
+            part = dual.where(zero, 0.0, dual.sign(diff) * abs(diff) ** (p - 1) / dist ** (p - 1))
+        else:
+            part = dual.where(dist == 0, 0.0, diff * abs(diff) ** (p - 2) / dist ** (p - 1))
+        terms = g * part
+        return dual.sum_dims(terms, -2) if which == "x1" else -dual.sum_dims(terms, -3)
+    return formula
+
+
+@op("cdist", "CdistBackward0", ("x1", "x2"), saves=("x1", "x2", "result"),
+    x1=_cdist_grad("x1"),
+    x2=_cdist_grad("x2"))
+def cdist(x1, x2, p):
+    diff = np.abs(x1[..., :, None, :] - x2[..., None, :, :])
+    if p == 0:
+        out = np.sum(diff != 0, axis=-1).astype(diff.dtype)
+    elif p == 1:
+        out = np.sum(diff, axis=-1)
+    elif p == 2:
+        out = np.sqrt(np.sum(diff * diff, axis=-1))
+    elif p == float("inf"):
+        out = np.max(diff, axis=-1, initial=0)
+    else:
+        out = np.sum(diff ** p, axis=-1) ** (1.0 / p)
+    return out
+
+
+def _slogdet_grad(g, n):
+    if isinstance(g[1], Tensor):
+        return dual.unsqueeze(dual.unsqueeze(g[1], -1), -1) * _mT(dual.call("inverse", n.self))
+    return _scaled_inverse_t(n.self, np.asarray(g[1]), perturb=None)
+
+
+@op("slogdet", "LinalgSlogdetBackward0", saves=("self",), num_outputs=2,
+    self=_slogdet_grad)
+def slogdet(self):
+    if self.shape[-1] == 0:
+        return np.ones(self.shape[:-2], self.dtype), np.zeros(self.shape[:-2], self.dtype)
+    signs, logs = zip(*_batched(_lu_slogdet, self))
+    return (np.array(signs, self.dtype).reshape(self.shape[:-2]), np.array(logs, self.dtype).reshape(self.shape[:-2]))
+
+
+def _lu_slogdet(a):
+    """(sign, log|det|) from the same LU as det: the log of each |U_ii| (correctly rounded), summed in order."""
+    lu, pivots, _ = lu_factor(a.T)
+    diag = np.diagonal(lu)
+    t = a.dtype.type
+    sign = t(-1) if sum(p != k for k, p in enumerate(pivots)) % 2 else t(1)
+    for x in diag:
+        sign = t(sign * np.sign(x))
+    total = t(0)
+    for x in np.log(np.abs(diag).astype(np.float64)).astype(a.dtype):
+        total = t(total + x)
+    return sign, total
+
+
+def _euclidean_dist_grad(which):
+    def formula(g, n):
+        ratio = dual.where(n.result == 0, 0.0, g / n.result)
+        if which == "x1":
+            return n.x1 * dual.sum_keepdim(ratio, -1) - ratio @ n.x2
+        return n.x2 * dual.unsqueeze(dual.sum_dims(ratio, -2), -1) - dual.transpose(ratio, -1, -2) @ n.x1
+    return formula
+
+
+@op("euclidean_dist", "EuclideanDistBackward0", ("x1", "x2"), saves=("x1", "x2", "result"),
+    x1=_euclidean_dist_grad("x1"),
+    x2=_euclidean_dist_grad("x2"))
+def euclidean_dist(x1, x2):
+    """cdist's p = 2 through one matmul, as PyTorch's _euclidean_dist: [-2 x1, |x1|^2, 1] @ [x2, 1, |x2|^2]^T,
+    clamped at 0 before the square root, as in PyTorch."""
+    n1 = np.sum(x1 * x1, axis=-1, keepdims=True)
+    n2 = np.sum(x2 * x2, axis=-1, keepdims=True)
+    a = np.concatenate([x1 * x1.dtype.type(-2), n1, np.ones_like(n1)], axis=-1)
+    b = np.concatenate([x2, np.ones_like(n2), n2], axis=-1)
+    return np.sqrt(np.maximum(a @ np.swapaxes(b, -1, -2), x1.dtype.type(0)))
+
+
+def _svd_grad(g, n):
+    """PyTorch's svd_backward for real matrices (reduced SVD), on the saved input's factors:
+    gA = U [(skew(U^T gU) / E) S + S (skew(V^T gV) / E) + diag(gS)] V^T
+         + (I - U U^T) gU S^-1 V^T + U S^-1 gV^T (I - V V^T),  E_jk = s_k^2 - s_j^2 (1 on the diagonal).
+    The factors are constants in a graph of the gradient."""
+    a = dual.data(n.self)
+    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    g_u, g_s, g_vh = (dual.data(x) for x in g)
+    v, g_v = np.swapaxes(vh, -1, -2), np.swapaxes(g_vh, -1, -2)
+    out = (u * g_s[..., None, :]) @ vh
+    if np.any(g_u) or np.any(g_vh):
+        s2 = s * s
+        e = s2[..., None, :] - s2[..., :, None]
+        k = s.shape[-1]
+        e[..., np.arange(k), np.arange(k)] = 1
+        ut_gu = np.swapaxes(u, -1, -2) @ g_u
+        vt_gv = np.swapaxes(v, -1, -2) @ g_v
+        skew_u = (ut_gu - np.swapaxes(ut_gu, -1, -2)) / e
+        skew_v = (vt_gv - np.swapaxes(vt_gv, -1, -2)) / e
+        inner = skew_u * s[..., None, :] + s[..., :, None] * skew_v
+        out = out + u @ inner @ vh
+        m, n_ = a.shape[-2:]
+        if m > k:
+            out = out + ((g_u - u @ ut_gu) / s[..., None, :]) @ vh
+        if n_ > k:
+            out = out + (u / s[..., None, :]) @ np.swapaxes(g_v - v @ vt_gv, -1, -2)
+    return dual.like(g[1], out.astype(a.dtype, copy=False))
+
+
+@op("svd", "LinalgSvdBackward0", saves=("self",), num_outputs=3,
+    self=_svd_grad)
+def svd(self):
+    """U, S, Vh of the reduced SVD (linalg.svd(full_matrices=False), linalg.svdvals: S)."""
+    u, s, vh = np.linalg.svd(self, full_matrices=False)
+    return u.astype(self.dtype, copy=False), s.astype(self.dtype, copy=False), vh.astype(self.dtype, copy=False)

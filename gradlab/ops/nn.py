@@ -4,6 +4,7 @@ import math
 import numpy as np
 
 from . import dual
+from .reduction import _norm_grad
 from .registry import OPS, op
 
 
@@ -290,3 +291,119 @@ def binary_cross_entropy_with_logits_pos_weight(self, target, weight, pos_weight
     self=lambda g, n: g / n.other)
 def div_by_number(self, other):
     return self / other
+
+
+# --- regression losses with a threshold: huber_loss (delta) and smooth_l1_loss (beta) ---------------------
+# The gradient is d = input - target clipped to [-delta, delta] (huber), or d / beta clipped to [-1, 1]
+# (smooth l1), times g / count.
+def _clipped(input, target, delta, scale):
+    """(half arrays come in float32: torch's kernels compute half in float)"""
+    d = input - target
+    low, high = (-delta, delta) if scale is None else (-1.0, 1.0)
+    d = d if scale is None else d / scale
+    return dual.call("clamp", d, min=low, max=high) if hasattr(d, "_data") else \
+        np.clip(d, d.dtype.type(low), d.dtype.type(high))
+
+
+@op("huber_loss", "HuberLossBackward0", ("self", "target"), saves=("self", "target"),
+    self=lambda g, n: dual.fused(lambda g, a, b: g * _clipped(a, b, n.delta, None) / n.count, g, n.self, n.target),
+    target=lambda g, n: dual.fused(lambda g, a, b: -g * _clipped(a, b, n.delta, None) / n.count, g, n.self,
+                                   n.target))
+def huber_loss(self, target, reduction, delta, count):
+    z = np.abs(self - target)
+    d = z.dtype.type(delta)
+    loss = np.where(z < d, z.dtype.type(0.5) * z * z, d * (z - z.dtype.type(0.5) * d)).astype(z.dtype, copy=False)
+    return _reduce(loss, reduction)
+
+
+@op("smooth_l1_loss", "SmoothL1LossBackward0", ("self", "target"), saves=("self", "target"),
+    self=lambda g, n: dual.fused(lambda g, a, b: g * _clipped(a, b, None, n.beta) / n.count, g, n.self, n.target),
+    target=lambda g, n: dual.fused(lambda g, a, b: -g * _clipped(a, b, None, n.beta) / n.count, g, n.self,
+                                   n.target))
+def smooth_l1_loss(self, target, reduction, beta, count):
+    z = np.abs(self - target)
+    b = z.dtype.type(beta)
+    half = z.dtype.type(0.5)
+    loss = np.where(z < b, half * z * z / b, z - half * b).astype(z.dtype, copy=False)
+    return _reduce(loss, reduction)
+
+
+# --- activations that the teaching material uses less often ------------------------------------------
+@op("hardtanh", "HardtanhBackward0", saves=("self",),
+    self=lambda g, n: dual.where_or_zero((dual.data(n.self) > n.min_val) & (dual.data(n.self) < n.max_val), g))
+def hardtanh(self, min_val=-1.0, max_val=1.0):
+    return np.clip(self, self.dtype.type(min_val), self.dtype.type(max_val)).astype(self.dtype, copy=False)
+
+
+def _log_sigmoid_grad(g, n):
+    # d/dx log(sigmoid(x)) = sigmoid(-x)
+    return dual.fused(lambda g, x: g * dual.sigmoid(-x), g, n.self)
+
+
+@op("log_sigmoid", "LogSigmoidBackward0", saves=("self",), self=_log_sigmoid_grad)
+def log_sigmoid(self):
+    x = self.astype(np.float64)
+    return (np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))).astype(self.dtype, copy=False)
+
+
+def _mish_grad(g, n):
+    return dual.fused(_mish_grad_of, g, n.self)
+
+
+def _mish_grad_of(g, x):
+    sp = dual.call("softplus", x, beta=1.0, threshold=20.0)
+    t = dual.tanh(sp)
+    return g * (t + x * dual.sigmoid(x) * (1 - t * t))
+
+
+@op("mish", "MishBackward0", saves=("self",), self=_mish_grad)
+def mish(self):
+    x = self.astype(np.float64)
+    return (x * np.tanh(np.log1p(np.exp(-np.abs(x))) + np.maximum(x, 0))).astype(self.dtype, copy=False)
+
+
+def _hardswish_grad(g, n):
+    x = dual.data(n.self)
+    return dual.fused(lambda g, x: g * np.where(x < -3, 0.0, np.where(x <= 3, x / 3 + 0.5, 1.0)).astype(x.dtype),
+                      g, x) if not hasattr(g, "_data") else \
+        g * dual.like(g, np.where(x < -3, 0.0, np.where(x <= 3, x / 3 + 0.5, 1.0)).astype(x.dtype))
+
+
+@op("hardswish", "HardswishBackward0", saves=("self",), self=_hardswish_grad)
+def hardswish(self):
+    x = self.astype(np.float32) if self.dtype == np.float16 else self     # (half computes in float)
+    return (x * np.clip(x + 3, 0, 6) / x.dtype.type(6)).astype(self.dtype, copy=False)
+
+
+_ONE_SIXTH = float(np.float32(1.0 / 6))     # torch's kernel multiplies by 1.0f / 6.0f, even for double
+
+
+def _hardsigmoid_grad(g, n):
+    x = dual.data(n.self)
+    return dual.where_or_zero((x > -3) & (x < 3), dual.scale(g, _ONE_SIXTH))
+
+
+@op("hardsigmoid", "HardsigmoidBackward0", saves=("self",), self=_hardsigmoid_grad)
+def hardsigmoid(self):
+    x = self.astype(np.float32) if self.dtype == np.float16 else self
+    return (np.clip(x + 3, 0, 6) / x.dtype.type(6)).astype(self.dtype, copy=False)
+
+
+# prelu: x where x > 0, else weight * x; F.prelu views the weight so that it broadcasts along dim 1
+@op("prelu", "PreluKernelBackward0", ("self", "weight"), saves=("self", "weight"),
+    self=lambda g, n: dual.where(dual.data(n.self) > 0, g, g * n.weight),
+    weight=lambda g, n: dual.where(dual.data(n.self) > 0, 0 * g, g * n.self))
+def prelu(self, weight):
+    return np.where(self > 0, self, self * weight).astype(self.dtype, copy=False)
+
+
+# pairwise_distance adds eps in C++ (`x1 - x2 + eps`, a Scalar): torch records AddBackward1
+@op("nn_add_scalar", "AddBackward1", ("self",), self=lambda g, n: g)
+def add_scalar(self, other):
+    return (self + self.dtype.type(other)).astype(self.dtype, copy=False)
+
+
+# at::norm(x, p, dim) as pairwise_distance calls it: linalg's vector norm under the older node name
+@op("norm_p", "NormBackward1", saves=("self", "result"), float_result=True, self=_norm_grad)
+def norm_p(self, p, dim, keepdim):
+    return OPS["norm"].forward(self, p, dim, keepdim)

@@ -7,6 +7,7 @@ against the input.
 import numpy as np
 
 from . import dual
+from .summation import add_reduce
 from .registry import OPS, op
 
 
@@ -24,7 +25,7 @@ def _div_number(x, count):
 
 def _half_mean(x, dim, keepdim, count):
     """torch's CPU mean of half: cast to float, sum, divide, round to half once."""
-    total = np.add.reduce(x, axis=dim, keepdims=keepdim, dtype=_F32)
+    total = add_reduce(x, axis=dim, keepdims=keepdim, dtype=_F32)
     return (total / _F32.type(count)).astype(_F16)
 
 
@@ -37,7 +38,7 @@ def _mean_of(x, dims):
         return np.full(np.add.reduce(x, axis=dims, keepdims=dims is not None).shape, np.nan, x.dtype)
     if x.dtype == _F16:
         return _half_mean(x, dims, dims is not None, count)
-    return np.add.reduce(x, axis=dims, keepdims=dims is not None) / x.dtype.type(count)
+    return add_reduce(x, axis=dims, keepdims=dims is not None) / x.dtype.type(count)
 
 
 def _restore(g, n):
@@ -57,13 +58,13 @@ def _expand_to_input(g, n):
 @op("sum", "SumBackward0", cast_result=False,
     self=lambda g, n: dual.expand(g, n.self_sizes))
 def sum(self, self_sizes):
-    return np.add.reduce(self, axis=None, dtype=_sum_dtype(self))
+    return add_reduce(self, axis=None, dtype=_sum_dtype(self))     # floats in PyTorch's order (summation.py)
 
 
 @op("sum_dim", "SumBackward1", cast_result=False,
     self=_expand_to_input)
 def sum_dim(self, dim, keepdim, self_sizes):
-    return np.add.reduce(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self))
+    return add_reduce(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self))
 
 
 def _sum_dtype(a):
@@ -78,7 +79,7 @@ def mean(self, self_sizes, count):
         return np.full((), np.nan, self.dtype)
     if self.dtype == _F16:
         return _half_mean(self, None, False, count)
-    return np.add.reduce(self, axis=None) / count
+    return add_reduce(self, axis=None) / count           # PyTorch's CPU mean: its sum, then a division
 
 
 @op("mean_dim", "MeanBackward1",
@@ -88,7 +89,7 @@ def mean_dim(self, dim, keepdim, self_sizes, count):
         return np.full(np.add.reduce(self, axis=dim, keepdims=keepdim).shape, np.nan, self.dtype)
     if self.dtype == _F16:
         return _half_mean(self, dim, keepdim, count)
-    return np.mean(self, axis=dim, keepdims=keepdim, dtype=self.dtype)
+    return add_reduce(self, axis=dim, keepdims=keepdim) / self.dtype.type(count)
 
 
 def _even_split_grad(g, n):
@@ -300,3 +301,84 @@ def cumsum(self, dim):
     if self.ndim == 0:                 # (numpy would give a 1-d result)
         return self.astype(_sum_dtype(self) or self.dtype, copy=True)
     return np.ascontiguousarray(np.cumsum(self, axis=dim, dtype=_sum_dtype(self)))    # (contiguous, as in PyTorch)
+
+
+# --- var_mean, std_mean, nansum -----------------------------------------------------------------
+
+def _mean_part(g, n):
+    """mean_backward: the mean's gradient expanded to the input and divided by the count."""
+    return _div_number(_expand_to_input(g, n), max(n.count, 1))
+
+
+def _std_of(x, n):
+    if isinstance(x, dual.Tensor):
+        dims = tuple(range(x.dim())) if n.dim is None else n.dim
+        return x.std(dims, correction=n.correction, keepdim=n.keepdim) if x.dim() else x.std(correction=n.correction)
+    return _rounded(np.sqrt(_var(x, n.dim, n.keepdim, n.correction, n.count)), x.dtype)
+
+
+def _var_mean_grad(g, n):
+    g_var, g_mean = g
+    return _var_grad(g_var, n) + _mean_part(g_mean, n)
+
+
+def _std_mean_grad(g, n):
+    g_std, g_mean = g
+    r = _std_of(n.self, n)
+    return _var_grad(dual.zero_where(r == 0, g_std / (r * 2)), n) + _mean_part(g_mean, n)
+
+
+def _welford_mean(x, dim, keepdim, count):
+    """var_mean's mean: accumulated in double (PyTorch's Welford kernel), rounded once."""
+    if not count:
+        return np.full(np.add.reduce(x, axis=dim, keepdims=keepdim).shape, np.nan, x.dtype)
+    if x.dtype.kind == "c":
+        return np.add.reduce(x, axis=dim, keepdims=keepdim) / count
+    return _rounded(np.add.reduce(x.astype(_F64), axis=dim, keepdims=keepdim) / count, x.dtype)
+
+
+@op("var_mean", "VarMeanBackward0", saves=("self",), num_outputs=2,
+    self=_var_mean_grad)
+def var_mean(self, dim, keepdim, correction, count, self_sizes):
+    return (_rounded(_var(self, dim, keepdim, correction, count), self.dtype),
+            _welford_mean(self, dim, keepdim, count))
+
+
+@op("std_mean", "StdMeanBackward0", saves=("self",), num_outputs=2,
+    self=_std_mean_grad)
+def std_mean(self, dim, keepdim, correction, count, self_sizes):
+    with np.errstate(invalid="ignore"):
+        std = _rounded(np.sqrt(_var(self, dim, keepdim, correction, count)), self.dtype)
+    return std, _welford_mean(self, dim, keepdim, count)
+
+
+@op("nansum", "NansumBackward0", saves=("self",), cast_result=False,
+    self=lambda g, n: _expand_to_input(g, n) * dual.like(g, ~np.isnan(dual.data(n.self))))
+def nansum(self, dim, keepdim, self_sizes):
+    """The sum with nan counted as 0 (torch's formula: grad expanded, 0 where self is nan)."""
+    if self.dtype.kind in "fc":
+        self = np.where(np.isnan(self), self.dtype.type(0), self)
+    return np.add.reduce(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self))
+
+
+def _split_among_ties(g, x, extreme, n):
+    hits = x == _restore(extreme, n)
+    return _restore(g, n) / dual.sum_keepdim(hits, n.dim) * hits
+
+
+def _extremes_of(x, n):
+    if isinstance(x, dual.Tensor):
+        return x.amin(n.dim, n.keepdim), x.amax(n.dim, n.keepdim)
+    return np.min(x, axis=n.dim, keepdims=n.keepdim), np.max(x, axis=n.dim, keepdims=n.keepdim)
+
+
+def _aminmax_grad(g, n):
+    """Each of min and max shares its gradient evenly among the inputs that tie for it (as amin/amax)."""
+    lo, hi = _extremes_of(n.self, n)
+    return _split_among_ties(g[0], n.self, lo, n) + _split_among_ties(g[1], n.self, hi, n)
+
+
+@op("aminmax", "AminmaxBackward0", saves=("self",), num_outputs=2,
+    self=_aminmax_grad)
+def aminmax(self, dim, keepdim):
+    return np.min(self, axis=dim, keepdims=keepdim), np.max(self, axis=dim, keepdims=keepdim)

@@ -34,7 +34,7 @@ import weakref
 
 import numpy as np
 
-from .._dtype import category, result_np_dtype
+from .._dtype import category, default_np, result_np_dtype
 from .._tensor_core import Tensor
 from ..autograd import grad_mode
 from ..autograd import node as _node
@@ -158,7 +158,6 @@ _sequence = _node._sequence
 
 _SCALAR_CATEGORY = {bool: 0, int: 1, float: 2, complex: 3}
 _KIND_CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
-_FLOAT32 = np.dtype(np.float32)
 
 
 def _inputs(op, args):
@@ -195,8 +194,8 @@ def _inputs(op, args):
         weak = [_SCALAR_CATEGORY[type(a)] for a in args if type(a) in _SCALAR_CATEGORY]
         dtype = result_np_dtype([(a._data.ndim, a._data.dtype) for a in args if isinstance(a, Tensor)], weak)
     if dtype.kind in "biu":
-        if op.float_result:            # exp, div, ... of integers or bools compute in float32
-            dtype = _FLOAT32
+        if op.float_result:            # exp, div, ... of integers or bools compute in the default float dtype
+            dtype = default_np()
         else:                          # integers wrap around as in PyTorch: uint8 + -3 is uint8 + 253
             arrays = [np.asarray(a).astype(dtype) if type(a) is int else a for a in arrays]
         mixed = True

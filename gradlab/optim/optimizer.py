@@ -181,6 +181,15 @@ def _check(condition, message):
         raise ValueError(message)
 
 
+def _lerp(buffer, end, weight):
+    """buffer.lerp_(end, weight) in place, with torch's two formulas (the one that is exact at each end)."""
+    dtype = buffer.dtype.type
+    if weight < 0.5:
+        buffer += dtype(weight) * (end - buffer)
+    else:
+        buffer[...] = end - (end - buffer) * dtype(1 - weight)
+
+
 def _check_tensor_lr(lr):
     if isinstance(lr, Tensor) and lr.numel() != 1:
         raise ValueError("Tensor lr must be 1-element")

@@ -311,8 +311,7 @@ class Generator:
         mean = float(mean)
         std = float(std)
         if n < 16:
-            vals = [_fma_scalar(self._scalar_normal(), std, mean) for _ in range(n)]
-            out = np.array(vals, dtype=np.float64).astype(dtype).reshape(shape)
+            out = self.normal_scalar(n, dtype, mean, std).reshape(shape)
             return out.astype(np.float16) if half else out
         full = n - n % 16
         if half:            # it draws the whole blocks' numbers only, then the last block's 16
@@ -328,6 +327,15 @@ class Generator:
         tail = self._unit(16, dtype)
         d[n - 16 :] = _box_muller_blocks(tail, mean, std)
         return d.reshape(shape)
+
+    def normal_scalar(self, n, dtype, mean=0.0, std=1.0) -> np.ndarray:
+        """n normals from the scalar (cached Box-Muller) path, each fma(z, std, mean) in double, then
+        cast (what PyTorch's normal_ uses below 16 numbers and for a non-contiguous tensor)."""
+        mean, std = float(mean), float(std)
+        vals = np.array([_fma_scalar(self._scalar_normal(), std, mean) for _ in range(n)], dtype=np.float64)
+        if np.dtype(dtype) == np.float16:       # (a Half is made from a float)
+            vals = vals.astype(np.float32)
+        return vals.astype(dtype)
 
     def randint(self, low, high=None, shape=(), dtype=np.int64) -> np.ndarray:
         """``torch.randint(low, high, shape)``: ``low + w % (high - low)``."""
@@ -352,7 +360,146 @@ class Generator:
         out += low
         return out.astype(dtype).reshape(shape)
 
+    def random_bits(self, shape, dtype) -> np.ndarray:
+        """``Tensor.random_()`` without bounds: int64 and float64 take a 64-bit draw, the others one
+        word; the value is the draw modulo (the type's max + 1), for floating types modulo
+        (2**mantissa_digits + 1), for bool its lowest bit."""
+        shape = _shape_tuple(shape)
+        dtype = np.dtype(dtype)
+        n = _numel(shape)
+        w = self._u64(n) if dtype in (np.int64, np.float64) else self._words(n)
+        if dtype == np.bool_:
+            return (w & np.uint64(1)).astype(np.bool_).reshape(shape)
+        if dtype.kind == "f":
+            w %= np.uint64((1 << (np.finfo(dtype).nmant + 1)) + 1)
+        else:
+            w %= np.uint64(int(np.iinfo(dtype).max) + 1)
+        return w.astype(dtype).reshape(shape)
+
+    def random_from(self, low, shape, dtype) -> np.ndarray:
+        """``Tensor.random_(from, None)``: [from, the type's max] (floating types: 2**digits)."""
+        shape = _shape_tuple(shape)
+        dtype = np.dtype(dtype)
+        top = (1 << (np.finfo(dtype).nmant + 1)) if dtype.kind == "f" else int(np.iinfo(dtype).max)
+        rng = top - int(low) + 1
+        n = _numel(shape)
+        w = self._u64(n) if rng >= (1 << 28) else self._words(n)       # (as randint)
+        if rng < (1 << 64):
+            w %= np.uint64(rng)
+        out = w.astype(np.int64)            # (wraps around for huge ranges; the sum below wraps back)
+        out += np.int64(low)
+        return out.astype(dtype).reshape(shape)
+
+    def randperm(self, n: int) -> np.ndarray:
+        """``torch.randperm(n)`` (int64): below 2**32 / 20 a Fisher-Yates shuffle swapping slot i with
+        i + word % (n - i); above, the "inside-out" variant with 64-bit draws."""
+        out = np.arange(n, dtype=np.int64)
+        if n < _MASK32 // 20:
+            if n > 1:
+                z = self._words(n - 1)
+                z %= np.arange(n, 1, -1, dtype=np.uint64)
+                swap = (z.astype(np.int64) + np.arange(n - 1)).tolist()
+                a = out.tolist()
+                for i, j in enumerate(swap):
+                    a[i], a[j] = a[j], a[i]
+                out = np.array(a, dtype=np.int64)
+            return out
+        z = self._u64(n) % np.arange(1, n + 1, dtype=np.uint64)
+        a = out.tolist()
+        for i, j in enumerate(z.tolist()):
+            a[i] = a[j]
+            a[j] = i
+        return np.array(a, dtype=np.int64)
+
+    def exponential(self, shape, dtype, lambd=1.0) -> np.ndarray:
+        """``Tensor.exponential_(lambd)``: ``-1 / lambd * log1p(-u)`` in double from a float64 uniform,
+        cast to the dtype."""
+        shape = _shape_tuple(shape)
+        u = self._unit_f64(_numel(shape))
+        with np.errstate(all="ignore"):
+            out = (-1.0 / float(lambd)) * _log1p64(-u)
+        return _to_dtype(out, dtype).reshape(shape)
+
+    def cauchy(self, n, dtype, median=0.0, sigma=1.0) -> np.ndarray:
+        """``Tensor.cauchy_``: ``median + sigma * tan(pi * (u - 0.5))`` in double, u a float64 uniform."""
+        m, s = float(median), float(sigma)
+        vals = [m + s * math.tan(math.pi * (u - 0.5)) for u in self._unit_f64(n).tolist()]
+        return _to_dtype(np.array(vals, dtype=np.float64), dtype)
+
+    def log_normal(self, n, dtype, mean=1.0, std=2.0) -> np.ndarray:
+        """``Tensor.log_normal_``: exp of the scalar path's normals (in double, the C library's exp)."""
+        vals = [math.exp(z) for z in self.normal_scalar(n, np.float64, mean, std).tolist()]
+        return _to_dtype(np.array(vals, dtype=np.float64), dtype)
+
+    def geometric(self, shape, dtype, p) -> np.ndarray:
+        """``Tensor.geometric_(p)``: ``ceil(log(u) / log1p(-p))`` from a float64 uniform."""
+        shape = _shape_tuple(shape)
+        u = self._unit_f64(_numel(shape))
+        with np.errstate(all="ignore"):
+            out = np.ceil(_log64(u) / math.log1p(-float(p)))
+        return out.astype(dtype).reshape(shape)
+
+    def bernoulli_scalar(self, shape, p) -> np.ndarray:
+        """``Tensor.bernoulli_(p)`` for a float p: one float64 uniform u per element, u < p."""
+        shape = _shape_tuple(shape)
+        return (self._unit_f64(_numel(shape)) < float(p)).reshape(shape)
+
+    def uniform_doubles(self, n: int) -> np.ndarray:
+        """n float64 uniforms in [0, 1) (what multinomial and bernoulli draw, one per number)."""
+        return self._unit_f64(n)
+
+    def uniform_floats(self, n: int) -> np.ndarray:
+        """n float32 uniforms in [0, 1) (bernoulli with float probabilities)."""
+        return self._unit_f32(n)
+
+    def poisson(self, lam: np.ndarray) -> np.ndarray:
+        """``torch.poisson(rates)``: PyTorch's CPU sampler (numpy's legacy one), element by element in
+        double: Hoermann's transformed rejection for rates >= 10, multiplication of uniforms below."""
+        out = np.zeros(lam.size, dtype=np.float64)
+        for i, rate in enumerate(lam.reshape(-1).tolist()):
+            out[i] = self._poisson_one(rate)
+        return out.reshape(lam.shape)
+
+    def _poisson_one(self, lam: float) -> int:
+        if lam >= 10:
+            slam = math.sqrt(lam)
+            loglam = math.log(lam)
+            b = 0.931 + 2.53 * slam
+            a = -0.059 + 0.02483 * b
+            invalpha = 1.1239 + 1.1328 / (b - 3.4)
+            vr = 0.9277 - 3.6224 / (b - 2)
+            while True:
+                U = float(self._unit_f64(1)[0]) - 0.5
+                V = float(self._unit_f64(1)[0])
+                us = 0.5 - abs(U)
+                k = math.floor((2 * a / us + b) * U + lam + 0.43)
+                if us >= 0.07 and V <= vr:
+                    return k
+                if k < 0 or (us < 0.013 and V > us):
+                    continue
+                if (math.log(V) + math.log(invalpha) - math.log(a / (us * us) + b)) <= \
+                        (-lam + k * loglam - math.lgamma(k + 1.0)):
+                    return k
+        if lam == 0:
+            return 0
+        enlam = math.exp(-lam)
+        x, prod = 0, 1.0
+        while True:
+            prod *= float(self._unit_f64(1)[0])
+            if prod > enlam:
+                x += 1
+            else:
+                return x
 
 
-# A cell that ends in `manual_seed(0)` shows PyTorch's `<torch._C.Generator object at 0x...>`.
-Generator.__module__ = "torch._C"
+def _to_dtype(values: np.ndarray, dtype) -> np.ndarray:
+    """Doubles cast as C++ casts them: to Half through float."""
+    if np.dtype(dtype) == np.float16:
+        values = values.astype(np.float32)
+    return values.astype(dtype)
+
+
+def _log1p64(x: np.ndarray) -> np.ndarray:
+    """float64 log1p as the C library computes it (numpy's SIMD one differs in the last bit for
+    about 7% of inputs): math.log1p, element by element."""
+    return np.array([math.log1p(v) for v in x.reshape(-1).tolist()], dtype=np.float64).reshape(x.shape)

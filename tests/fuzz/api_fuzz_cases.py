@@ -1061,6 +1061,51 @@ def gen_math(rng, public):
     return Case("values", src + "\n" + expr, f"math:{op.split('(')[0]}:{'float' if dtype in FLOATS else 'int/bool'}")
 
 
+
+def gen_optim_more(rng, public):
+    """RMSprop, Adagrad, Adadelta: a few steps with one of their options, then a value, a state or a repr."""
+    opt = rng.choice(["RMSprop", "Adagrad", "Adadelta"])
+    kw = {"RMSprop": ["lr=0.01", "lr=0.01, alpha=0.9", "lr=0.01, momentum=0.5", "lr=0.01, centered=True",
+                      "lr=0.01, weight_decay=0.1", "lr=-1", "alpha=-0.5", "lr=0.01, maximize=True"],
+          "Adagrad": ["lr=0.1", "lr=0.1, lr_decay=0.01", "lr=0.1, initial_accumulator_value=0.5",
+                      "lr=0.1, weight_decay=0.1", "lr_decay=-1", "lr=0.1, eps=1e-6"],
+          "Adadelta": ["lr=1.0", "lr=1.0, rho=0.5", "lr=0.5, weight_decay=0.1", "rho=1.5", "lr=1.0, eps=1e-3"]}[opt]
+    w = literal(rng, rng.choice(["float32", "float64"]), (3,), True, special=0.0)
+    code = [f"w = {w}", f"opt = torch.optim.{opt}([w], {rng.choice(kw)})"]
+    loop = ("for _ in range(%d):\n    opt.zero_grad()\n    loss = ((w - 1) ** 2).sum()\n    loss.backward()\n"
+            "    opt.step()" % rng.randint(1, 4))
+    tail = rng.choice(["w", "repr(opt)", "sorted(opt.state[w].keys())", "opt.state_dict()['param_groups'][0]"])
+    return Case("optim", "\n".join(code + [loop, tail]), f"optim:{opt}")
+
+
+def gen_hooks_and_anomaly(rng, public):
+    """Module backward hooks, buffers, Variable and anomaly mode, as teaching material uses them."""
+    kind = rng.choice(["hook", "pre_hook", "buffer", "variable", "anomaly", "set_anomaly"])
+    x = literal(rng, "float32", (2, 3), rng.random() < 0.7, special=0.0)
+    lines = ["torch.manual_seed(0)", "m = nn.Linear(3, 2)", f"x = {x}", "seen = []"]
+    if kind == "hook":
+        lines += ["h = m.register_full_backward_hook(lambda mod, gi, go: seen.append((gi, go)))",
+                  "y = m(x)", "y.sum().backward()", "h.remove()"]
+        expr = rng.choice(["seen", "y.grad_fn.name()", "len(seen)"])
+    elif kind == "pre_hook":
+        lines += ["h = m.register_full_backward_pre_hook(lambda mod, go: (go[0] * 2,))", "y = m(x)",
+                  "y.sum().backward()"]
+        expr = rng.choice(["m.weight.grad", "y.grad_fn.name()"])
+    elif kind == "buffer":
+        lines += ["m.register_buffer('scale', torch.ones(2))"]
+        expr = rng.choice(["m.get_buffer('scale')", "m.get_buffer('nothing')", "m.get_buffer(3)",
+                           "sorted(m.state_dict())"])
+    elif kind == "variable":
+        expr = rng.choice(["torch.autograd.Variable(x)", "torch.autograd.Variable(x, requires_grad=True)",
+                           "torch.autograd.Variable([1., 2.])", "isinstance(x, torch.autograd.Variable)"])
+    elif kind == "anomaly":
+        lines += ["with torch.autograd.detect_anomaly():\n    y = (m(x) * 0).sqrt()\n    z = y.sum()"]
+        expr = rng.choice(["z", "y.grad_fn.name()"])
+    else:
+        lines += ["torch.autograd.set_detect_anomaly(True)", "y = (m(x) - m(x)).sqrt()"]
+        expr = rng.choice(["y", "torch.is_anomaly_enabled()", "torch.autograd.set_detect_anomaly(False)"])
+    return Case("autograd", "\n".join(lines + [expr]), f"hooks:{kind}")
+
 GENERATORS = {
     "printing": (gen_printing, 900),
     "attributes": (gen_attributes, 900),
@@ -1079,6 +1124,8 @@ GENERATORS = {
     "autograd-api": (gen_autograd_api, 500),
     "module-api": (gen_module_api, 350),
     "optim-api": (gen_optim_api, 150),
+    "optim-more": (gen_optim_more, 90),
+    "hooks-and-anomaly": (gen_hooks_and_anomaly, 60),
 }
 
 

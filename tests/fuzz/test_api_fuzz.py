@@ -50,6 +50,12 @@ import gradlab  # noqa: E402
 # - unflatten (both): PyTorch's message carries a C++ stack trace with load addresses.
 # - abs then max, abs/abs_ second order (grad:other): PyTorch's gradient is a ZeroTensor, whose
 #   tolist() raises; gradlab gives ordinary zeros.
+# - bernoulli (second order): PyTorch records BernoulliBackward0 on the out-of-place form, whose double
+#   backward raises "not implemented"; gradlab records no node (its gradient is zero anyway).
+# - multinomial of an int16 tensor given as num_samples, softmax(dtype=) of a 0-d float64 tensor, addbmm of
+#   0-d batches: PyTorch's C++ checks these in another order than gradlab's Python (other error first).
+# - nn.Hardtanh(torch.float64), nn.LayerNorm(torch.float64): Python's own TypeError names the type of
+#   gradlab's dtype 'dtype', PyTorch's C type is named 'torch.dtype'.
 KNOWN_DIFFERENCES = {
     # (an internal error is only excused by a pattern that names it: `...|internal:<error> '<text>'|...`)
     # --- remaining groups, one by one (written by `python tests/fuzz/test_api_fuzz.py --update-known`) ---
@@ -57,23 +63,31 @@ KNOWN_DIFFERENCES = {
         'torch tensor torch.float32 (3,) | gradlab tensor torch.float32 (3,)',
     'autograd|autograd-api:11|exc-message|*':
         'torch GradcheckError: Jacobian mismatch for output  | gradlab GradcheckError: Jacobian mismatch for output ',
-    'autograd|grad2:tan_|print|*':
-        'torch tuple | gradlab tuple',
+    'autograd|grad2:bernoulli|exc-message|*':
+        'torch RuntimeError: derivative for aten::bernoulli  | gradlab RuntimeError: element 0 of tensors does not r',
     'values|shape:unflatten|exc-message|*':
         'torch RuntimeError: unflatten got an unexpected err | gradlab RuntimeError: unflatten got an unexpected err',
     'values|math:log_softmax:float|print|*':
         'torch tensor torch.float32 (8,) | gradlab tensor torch.float32 (8,)',
     'errors|shape:unflatten|exc-message|*':
         'torch RuntimeError: unflatten got an unexpected err | gradlab RuntimeError: unflatten got an unexpected err',
-    'warnings|warn:a.var(correction=5)|grad:print|*':
-        'torch tensor torch.float64 () | gradlab tensor torch.float64 ()',
     'autograd|autograd.grad:x [*] 0.5 + 1|grad:print|*':
         'torch tuple | gradlab tuple',
     'autograd|autograd.grad:x.abs|grad:other|*':
         'torch tuple | gradlab tuple',
+    'errors|sweep:torch.multinomial|exc-type|*':
+        "torch RuntimeError: multinomial only supports float | gradlab TypeError: multinomial(): argument 'input' (p",
+    'nn|sweep:nn.Hardtanh|exc-message|*':
+        "torch TypeError: '<=' not supported between instanc | gradlab TypeError: '>' not supported between instance",
+    'nn|sweep:nn.LayerNorm|exc-message|*':
+        "torch TypeError: 'torch.dtype' object is not iterab | gradlab TypeError: 'dtype' object is not iterable",
+    'errors|sig:Tensor.addbmm|exc-message|*':
+        'torch IndexError: Dimension specified as 1 but tens | gradlab IndexError: Dimension out of range (expected ',
     'autograd|grad2:abs|grad:other|*':
         'torch tuple | gradlab tuple',
     'autograd|grad2:abs_|grad:other|*':
+        'torch tuple | gradlab tuple',
+    'autograd|grad2:softmax|backward-raises|*':
         'torch tuple | gradlab tuple',
     # end of KNOWN_DIFFERENCES
 }
@@ -199,6 +213,12 @@ def run(lib, case):
                 lib.set_printoptions(profile="default")
             if "set_grad_enabled" in case.code:
                 lib.set_grad_enabled(True)
+            if "set_default_dtype" in case.code or "set_default_tensor_type" in case.code:
+                lib.set_default_dtype(lib.float32)
+            if "anomaly" in case.code:
+                lib.autograd.set_detect_anomaly(False)
+            if "deterministic" in case.code:
+                lib.use_deterministic_algorithms(False)
             if "set_default_device" in case.code:  # (torch accepts 'cuda' here and fails every later factory)
                 lib.set_default_device(None)
         # each distinct warning once: torch repeats some per element under set_warn_always (a user sees one)

@@ -611,7 +611,8 @@ def test_random_calls(code):
 def _module_classes():
     """Every class gradlab.nn and its files define, with its twin in torch (same name, same file)."""
     seen = {}
-    for file in ("module", "container", "linear", "activation", "loss", "flatten", "dropout"):
+    for file in ("module", "container", "linear", "activation", "loss", "flatten", "dropout", "batchnorm", "conv",
+                 "distance", "normalization", "pooling", "rnn", "sparse"):
         mine = __import__(f"gradlab.nn.modules.{file}", fromlist=["_"])
         for name, cls in vars(mine).items():
             if isinstance(cls, type) and cls.__module__ == mine.__name__:

@@ -1,2 +1,89 @@
-"""Sample inputs of the loss ops (registered into op_samples.SAMPLES; see op_samples.py)."""
-from op_samples import Case, sample, shape, uniform  # noqa: F401
+"""Sample inputs of the loss ops (registered into op_samples.SAMPLES; see op_samples.py): huber and smooth l1
+losses, pairwise_distance's norm, and the activations in ops/nn.py."""
+import numpy as np
+from hypothesis import strategies as st
+
+from op_samples import F, Case, pick, rng, sample, shape, uniform  # noqa: F401
+
+
+def _away_from(draw, shp, points, lo=-3.0, hi=3.0, gap=0.05):
+    """Uniform values at least `gap` from each of `points` (the kinks of a piecewise function)."""
+    x = uniform(draw, shp, lo, hi)
+    for p in points:
+        near = np.abs(x - p) < gap
+        x = np.where(near, x + np.sign(x - p + 1e-12) * 2 * gap, x)
+    return x
+
+
+@sample("huber_loss")
+def _huber(draw):
+    shp = shape(draw)
+    delta = draw(st.sampled_from([1.0, 0.5, 2.0]))
+    reduction = draw(st.sampled_from(["mean", "sum", "none"]))
+    target = uniform(draw, shp)
+    diff = _away_from(draw, shp, [-delta, delta])
+    return Case(lambda T, a, b: F(T).huber_loss(a, b, reduction=reduction, delta=delta), [target + diff, target])
+
+
+@sample("smooth_l1_loss")
+def _smooth_l1(draw):
+    shp = shape(draw)
+    beta = draw(st.sampled_from([1.0, 0.5, 2.0]))
+    reduction = draw(st.sampled_from(["mean", "sum", "none"]))
+    target = uniform(draw, shp)
+    diff = _away_from(draw, shp, [-beta, beta])
+    fn = pick(draw, [lambda T, a, b: F(T).smooth_l1_loss(a, b, reduction=reduction, beta=beta),
+                     lambda T, a, b: T.nn.SmoothL1Loss(beta=beta, reduction=reduction)(a, b)])
+    return Case(fn, [target + diff, target])
+
+
+@sample("norm_p")
+def _pairwise(draw):
+    shp = shape(draw, min_dims=1)
+    p = draw(st.sampled_from([2.0, 1.0, 3.0]))
+    keepdim = draw(st.booleans())
+    a, b = uniform(draw, shp), uniform(draw, shp)
+    b = np.where(np.abs(a - b) < 0.1, b + 0.3, b)       # (|x| is not differentiable at 0: p=1)
+    return Case(lambda T, x, y: F(T).pairwise_distance(x, y, p=p, keepdim=keepdim), [a, b])
+
+
+@sample("nn_add_scalar")
+def _add_scalar(draw):
+    shp = shape(draw, min_dims=1)
+    return Case(lambda T, x, y: F(T).pairwise_distance(x, y, eps=0.5), [uniform(draw, shp), uniform(draw, shp)])
+
+
+@sample("hardtanh")
+def _hardtanh(draw):
+    fn = pick(draw, [lambda T, x: F(T).hardtanh(x), lambda T, x: F(T).hardtanh(x, -2.0, 2.5),
+                     lambda T, x: F(T).relu6(x * 3), lambda T, x: T.nn.Hardtanh(-0.5, 0.5)(x)])
+    # (away from every bound the spellings use: relu6 scales x by 3, so 0 and 2 are kinks too)
+    return Case(fn, [_away_from(draw, shape(draw), [-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0, 2.5], gap=0.08)])
+
+
+@sample("log_sigmoid")
+def _log_sigmoid(draw):
+    return Case(lambda T, x: F(T).logsigmoid(x), [uniform(draw, shape(draw), -4, 4)])
+
+
+@sample("mish")
+def _mish(draw):
+    return Case(lambda T, x: F(T).mish(x), [uniform(draw, shape(draw), -4, 4)])
+
+
+@sample("hardswish")
+def _hardswish(draw):
+    return Case(lambda T, x: F(T).hardswish(x), [_away_from(draw, shape(draw), [-3.0, 3.0], lo=-5, hi=5)])
+
+
+@sample("hardsigmoid")
+def _hardsigmoid(draw):
+    return Case(lambda T, x: F(T).hardsigmoid(x), [_away_from(draw, shape(draw), [-3.0, 3.0], lo=-5, hi=5)])
+
+
+@sample("prelu")
+def _prelu(draw):
+    shp = shape(draw, min_dims=2, max_dims=4)
+    channels = draw(st.sampled_from([1, shp[1]]))
+    x = _away_from(draw, shp, [0.0], gap=0.05)
+    return Case(lambda T, a, w: F(T).prelu(a, w), [x, rng(draw).uniform(0.05, 0.5, (channels,))])

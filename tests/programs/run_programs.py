@@ -10,6 +10,7 @@ its stdout captured; an exception ends it and its last line is recorded as PyTor
 import contextlib
 import io
 import json
+import pickle
 import runpy
 import sys
 import traceback
@@ -33,7 +34,8 @@ def run_one(path, torch):
             error = f"{type(e).__name__}: {e}"
             if "gradlab" in sys.modules and not isinstance(e, (RuntimeError, TypeError, ValueError, IndexError,
                                                                   KeyError, NotImplementedError, AssertionError,
-                                                                  AttributeError, StopIteration)):
+                                                                  AttributeError, StopIteration,
+                                                                  pickle.UnpicklingError)):
                 error += "\n" + traceback.format_exc(limit=-3)
     return {"stdout": out.getvalue(), "error": error,
             "warnings": [f"{w.category.__name__}: {w.message}" for w in caught]}

@@ -1,2 +1,522 @@
-"""nn.functional: conv (imported by gradlab/nn/functional.py)."""
-__all__ = []
+"""nn.functional: convolution, pooling and padding (imported by gradlab/nn/functional.py).
+
+Each function checks its arguments as PyTorch does (its messages, in its order), then runs ops of the
+table (ops/conv.py), so the graph shows PyTorch's nodes: ConvolutionBackward0,
+MaxPool2DWithIndicesBackward0, AvgPool2DBackward0, ... The 1-d pools run as PyTorch runs them: the
+2-d pool of an unsqueezed input, squeezed back (SqueezeBackward1 on top); unbatched convolutions too.
+"""
+import warnings
+
+import numpy as np
+
+from ...autograd import grad_mode
+from ...ops import conv as _conv
+from ...ops.registry import OPS
+from ...tensor import Tensor, _type_name
+
+__all__ = ["conv1d", "conv2d", "max_pool1d", "max_pool2d", "max_pool1d_with_indices", "max_pool2d_with_indices",
+           "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d",
+           "adaptive_max_pool2d", "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices", "pad"]
+
+_SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
+                 "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+# the C type names of conv's type errors
+_C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+            "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+_LEGACY_NAMES = {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor", "float16": "torch.HalfTensor",
+                 "int64": "torch.LongTensor", "int32": "torch.IntTensor", "int16": "torch.ShortTensor",
+                 "int8": "torch.CharTensor", "uint8": "torch.ByteTensor", "bool": "torch.BoolTensor"}
+
+
+def _name(t):
+    return _SCALAR_NAMES.get(t._data.dtype.name, t._data.dtype.name)
+
+
+def _dims(shape):
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def _tensor(fn, value, arg, position):
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be Tensor, not {_type_name(value)}")
+
+
+def _ints(value):
+    """An int or a sequence of ints as a list (torch's IntArrayRef)."""
+    if isinstance(value, (int, np.integer)):
+        return [int(value)]
+    return [int(v) for v in value]
+
+
+# --- convolution ------------------------------------------------------------------------------------
+
+def _expand(name, value, dim, declared):
+    """torch's expand_param_if_needed, after its argument parser made an int `declared` values long."""
+    values = [int(value)] * declared if isinstance(value, (int, np.integer)) else _ints(value)
+    if len(values) == 1:
+        return values * dim
+    if len(values) != dim:
+        raise RuntimeError(f"expected {name} to be a single integer value or a list of {dim} values to match the "
+                           f"convolution dimensions, but got {name}={_dims(values)}")
+    return values
+
+
+_same_warned = []
+
+
+def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups):
+    _tensor(fn, input, "input", 1)
+    _tensor(fn, weight, "weight", 2)
+    if bias is not None:
+        _tensor(fn, bias, "bias", 3)
+    shape = input._data.shape
+    if len(shape) not in (dim + 1, dim + 2):
+        raise RuntimeError(f"Expected {dim + 1}D (unbatched) or {dim + 2}D (batched) input to {fn}, but got input "
+                           f"of size: {_dims(shape)}")
+    unbatched = len(shape) == dim + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+        shape = input._data.shape
+    w_shape = weight._data.shape
+    k = len(w_shape) - 2
+    if k < 1:
+        raise RuntimeError("weight should have at least three dimensions")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    stride = _expand("stride", stride, k, dim)
+    if isinstance(padding, str):
+        if padding not in ("same", "valid"):
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+        dilation = _expand("dilation", dilation, k, dim)
+        if padding == "valid":
+            padding = [0] * k
+        else:
+            if any(s != 1 for s in stride):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            totals = [d * (n - 1) for d, n in zip(dilation, w_shape[2:])]
+            padding = [t // 2 for t in totals]
+            extra = [t - t // 2 - t // 2 for t in totals]
+            if any(extra):
+                if not _same_warned:
+                    _same_warned.append(True)
+                    warnings.warn("Using padding='same' with even kernel lengths and odd dilation may require a "
+                                  "zero-padded copy of the input be created (Triggered internally at "
+                                  "/__w/pytorch/pytorch/aten/src/ATen/native/Convolution.cpp:1101.)", UserWarning,
+                                  stacklevel=3)
+                pad_nd = []
+                for e in reversed(extra):
+                    pad_nd += [0, e]
+                input = pad(input, pad_nd)
+                shape = input._data.shape
+    else:
+        padding = _expand("padding", padding, k, dim)
+        dilation = _expand("dilation", dilation, k, dim)
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(d < 0 for d in dilation):
+        raise RuntimeError("dilation should be greater than zero")
+    if len(shape) != len(w_shape):
+        raise RuntimeError(f"Expected {len(w_shape)}-dimensional input for {len(w_shape)}-dimensional weight "
+                           f"{_dims(w_shape)}, but got {len(shape)}-dimensional input of size {_dims(shape)} instead")
+    if w_shape[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got "
+                           f"weight of size {_dims(w_shape)} instead")
+    if w_shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
+                           f"got weight of size [{_dims(w_shape)}] instead")
+    if shape[1] != w_shape[1] * groups:
+        raise RuntimeError(f"Given groups={groups}, weight of size {_dims(w_shape)}, expected input{_dims(shape)} to "
+                           f"have {w_shape[1] * groups} channels, but got {shape[1]} channels instead")
+    if bias is not None and (bias._data.ndim != 1 or bias._data.shape[0] != w_shape[0]):
+        raise RuntimeError(f"Given weight of size {_dims(w_shape)}, expected bias to be 1-dimensional with "
+                           f"{w_shape[0]} elements, but got bias of size {_dims(bias._data.shape)} instead")
+    padded = [n + 2 * p for n, p in zip(shape[2:], padding)]
+    kernel = [d * (n - 1) + 1 for d, n in zip(dilation, w_shape[2:])]
+    if any(p < n for p, n in zip(padded, kernel)):
+        raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel "
+                           f"size: ({' x '.join(map(str, kernel))}). Kernel size can't be greater than actual input "
+                           "size")
+    x_dtype, w_dtype = input._data.dtype, weight._data.dtype
+    if bias is not None and bias._data.dtype != x_dtype:
+        raise RuntimeError(f"Input type ({_C_NAMES.get(x_dtype.name, x_dtype.name)}) and bias type "
+                           f"({_C_NAMES.get(bias._data.dtype.name, bias._data.dtype.name)}) should be the same")
+    if x_dtype != w_dtype:
+        if x_dtype.itemsize < w_dtype.itemsize or x_dtype.kind != w_dtype.kind:
+            raise RuntimeError(f"Input type ({_LEGACY_NAMES.get(x_dtype.name)}) and weight type "
+                               f"({_LEGACY_NAMES.get(w_dtype.name)}) should be the same or input should be a MKLDNN "
+                               "tensor and weight is a dense tensor")
+        raise RuntimeError(f"expected scalar type {_name(input)} but found {_name(weight)}")
+    if k == 1:
+        stride, padding, dilation = (1, stride[0]), (0, padding[0]), (1, dilation[0])
+    # (the forward's im2col columns are kept for the weight's gradient when it will want one)
+    columns = [] if weight.requires_grad and grad_mode._state["enabled"] else None
+    out = OPS["convolution"](input, weight, bias, stride=tuple(stride), padding=tuple(padding),
+                             dilation=tuple(dilation), groups=groups, input_shape=shape, weight_shape=w_shape,
+                             columns=columns)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _convolution("conv1d", 1, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _convolution("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
+
+
+# --- max pooling -------------------------------------------------------------------------------------
+
+def _pool_arg(fn, name, value, default=None, what=None):
+    """A pool's int-or-pair argument as a pair; torch's message for a wrong length."""
+    if value is None or (not isinstance(value, (int, np.integer)) and len(value) == 0):
+        if default is not None:
+            return default
+    values = _ints(value)
+    if len(values) not in (1, 2):
+        raise RuntimeError(f"{fn}: {name} must {what}")
+    return (values[0], values[0]) if len(values) == 1 else tuple(values)
+
+
+def _output_shape_checks(size, k, p, s, d):
+    if s == 0:
+        raise RuntimeError("stride should not be zero")
+    if p < 0:
+        raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
+    if p > int(((k - 1) * d + 1) / 2):       # (C++'s division, toward zero)
+        raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} "
+                           f"and dilation={d}")
+
+
+def _pool2d_checks(input, kernel, stride, padding, dilation, ceil_mode):
+    shape = input._data.shape
+    h, w = shape[-2:]
+    for n, k, s, p, d in zip((h, w), kernel, stride, padding, dilation):
+        _output_shape_checks(n, k, p, s, d)
+    out_hw = tuple(_conv.pool_out_size(n, k, s, p, d, ceil_mode)
+                   for n, k, s, p, d in zip((h, w), kernel, stride, padding, dilation))
+    (kh, kw), (sh, sw), (dh, dw) = kernel, stride, dilation
+    if kh <= 0 or kw <= 0:
+        raise RuntimeError(f"kernel size should be greater than zero, but got kH: {kh} kW: {kw}")
+    if sh <= 0 or sw <= 0:
+        raise RuntimeError(f"stride should be greater than zero, but got dH: {sh} dW: {sw}")
+    if dh <= 0 or dw <= 0:
+        raise RuntimeError(f"dilation should be greater than zero, but got dilationH: {dh} dilationW: {dw}")
+    nd = len(shape)
+    if not ((nd == 3 and shape[0] and shape[1] and shape[2]) or (nd == 4 and shape[1] and shape[2] and shape[3])):
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but "
+                           f"got:{_dims(shape)}")
+    if kw // 2 < padding[1] or kh // 2 < padding[0]:
+        raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but got padW = {padding[1]}, "
+                           f"padH = {padding[0]}, kW = {kw}, kH = {kh}")
+    if out_hw[0] < 1 or out_hw[1] < 1:
+        planes = shape[-3]
+        raise RuntimeError(f"Given input size: ({planes}x{h}x{w}). Calculated output size: "
+                           f"({planes}x{out_hw[0]}x{out_hw[1]}). Output size is too small")
+
+
+def _not_implemented(kernel, input, kinds="fiu"):
+    if input._data.dtype.kind not in kinds:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_name(input)}\'')
+
+
+def _arg_type_name(value):
+    """The type's name as PyTorch's C++ argument parser prints it (tp_name: 'torch.dtype')."""
+    return "torch.dtype" if type(value).__name__ == "dtype" and hasattr(value, "is_floating_point") \
+        else _type_name(value)
+
+
+def _int_list(fn, arg, position, value, allow_int=True):
+    """torch's argument parser for an int[] argument: an int (for int[N]), or a tuple or list of ints."""
+    if allow_int and isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return [int(value)]
+    if isinstance(value, (list, tuple)):
+        # (an element may be a one-element integer tensor, as the parser's __index__ allows)
+        value = [int(v._data) if isinstance(v, Tensor) and v._data.size == 1 and v._data.dtype.kind in "iu" else v
+                 for v in value]
+        for i, v in enumerate(value):
+            if not isinstance(v, (int, np.integer)):
+                raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be tuple of ints, but found "
+                                f"element of type {_arg_type_name(v)} at pos {i}")
+        return [int(v) for v in value]
+    raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be tuple of ints, not "
+                    f"{_arg_type_name(value)}")
+
+
+def _pool_lists(fn, kernel_size, stride, padding, dilation):
+    return (_int_list(fn, "kernel_size", 2, kernel_size), [] if stride is None else _int_list(fn, "stride", 3, stride),
+            _int_list(fn, "padding", 4, padding), _int_list(fn, "dilation", 5, dilation))
+
+
+def _max_pool2d_impl(fn, input, kernel_size, stride, padding, dilation, ceil_mode):
+    _tensor(fn, input, "input", 1)
+    kernel_size, stride, padding, dilation = _pool_lists(fn, kernel_size, stride, padding, dilation)
+    kernel = _pool_arg("max_pool2d", "kernel_size", kernel_size, what="either be a single int, or a tuple of two ints")
+    stride = _pool_arg("max_pool2d", "stride", stride, kernel,
+                       "either be omitted, a single int, or a tuple of two ints")
+    padding = _pool_arg("max_pool2d", "padding", padding, what="either be a single int, or a tuple of two ints")
+    dilation = _pool_arg("max_pool2d", "dilation", dilation, what="be either a single int, or a tuple of two ints")
+    if input._data.ndim not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    _pool2d_checks(input, kernel, stride, padding, dilation, bool(ceil_mode))
+    _not_implemented("max_pool2d", input)
+    values, indices = _conv.max_pool_indices(input._data, kernel, stride, padding, dilation, bool(ceil_mode))
+    overlapping = any(s < d * (k - 1) + 1 for k, s, d in zip(kernel, stride, dilation))
+    out = OPS["max_pool2d"](input, indices=indices, values=values, overlapping=overlapping)
+    return out, Tensor._make(indices)
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    return _max_pool2d_impl("max_pool2d_with_indices", input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def _max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    return _max_pool2d_impl("max_pool2d", input, kernel_size, stride, padding, dilation, ceil_mode)[0]
+
+
+def _boolean_dispatch(name, arg_index, if_true, if_false):
+    """torch's boolean_dispatch: F.max_pool2d is one of two functions, chosen by return_indices."""
+    def fn(*args, **kwargs):
+        flag = kwargs["return_indices"] if "return_indices" in kwargs else (
+            args[arg_index] if arg_index < len(args) else False)
+        return if_true(*args, **kwargs) if flag else if_false(*args, **kwargs)
+    fn.__name__ = fn.__qualname__ = name
+    return fn
+
+
+max_pool2d = _boolean_dispatch("max_pool2d", 6, max_pool2d_with_indices, _max_pool2d)
+
+
+def _pool1d_arg(fn, name, value, what):
+    values = _ints(value)
+    if len(values) != 1:
+        raise RuntimeError(f"{fn}() {name} must be {what} of size 1 but got size {len(values)}")
+    return values[0]
+
+
+def _max_pool1d_indices(fn, input, kernel_size, stride, padding, dilation, ceil_mode):
+    """torch's max_pool1d_with_indices: the checks of 1-d arguments, then max_pool2d of (..., 1, L)."""
+    _tensor(fn, input, "input", 1)
+    kernel_size, stride, padding, dilation = _pool_lists(fn, kernel_size, stride, padding, dilation)
+    _check_1d("max_pool1d", input)
+    stride = stride or kernel_size
+    for name, value in (("kernel_size", kernel_size), ("stride", stride), ("padding", padding),
+                        ("dilation", dilation)):
+        if len(value) != 1:
+            raise RuntimeError(f"max_pool1d() argument '{name}' should contain one int (got {len(value)})")
+    out, indices = _max_pool2d_impl("max_pool2d_with_indices", input.unsqueeze(-2), (1, kernel_size[0]),
+                                    (1, stride[0]), (0, padding[0]), (1, dilation[0]), ceil_mode)
+    return out.squeeze(-2), indices.squeeze(-2)
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    return _max_pool1d_indices("max_pool1d_with_indices", input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def _max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    fn = "max_pool1d"
+    _tensor(fn, input, "input", 1)
+    kernel_size, stride, padding, dilation = _pool_lists(fn, kernel_size, stride, padding, dilation)
+    shape = input._data.shape
+    if not ((len(shape) == 2 and shape[0] and shape[1]) or (len(shape) == 3 and shape[1] and shape[2])):
+        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
+                           f"input, but got:{_dims(shape)}")
+    k = _pool1d_arg(fn, "kernel_size", kernel_size, "an int, list of ints or tuple of ints")
+    s = k if not stride else _pool1d_arg(fn, "stride", stride, "None, an int, list of ints, or tuple of ints")
+    p = _pool1d_arg(fn, "padding", padding, "an int, list of ints, or tuple of ints")
+    d = _pool1d_arg(fn, "dilation", dilation, "an int, list of ints or tuple of ints")
+    if k <= 0:
+        raise RuntimeError(f"max_pool1d() kernel_size must be greater than zero, but got {k}")
+    if s <= 0:
+        raise RuntimeError(f"max_pool1d() stride must be greater than zero, but got {s}")
+    if p < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p}")
+    if p > k // 2:
+        raise RuntimeError(f"max_pool1d() padding should be at most half of kernel size, but got padding={p} and "
+                           f"kernel_size={k}")
+    if d <= 0:
+        raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {d}")
+    width = _conv.pool_out_size(shape[-1], k, s, p, d, bool(ceil_mode))
+    if width <= 0:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {width}")
+    if input.requires_grad and grad_mode._state["enabled"]:     # torch then takes the path with indices
+        return _max_pool1d_indices(fn, input, kernel_size, stride, padding, dilation, ceil_mode)[0]
+    return _max_pool2d_impl("max_pool2d", input.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d),
+                            ceil_mode)[0].squeeze(-2)
+
+
+max_pool1d = _boolean_dispatch("max_pool1d", 6, max_pool1d_with_indices, _max_pool1d)
+
+
+# --- average pooling ---------------------------------------------------------------------------------
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    _tensor("avg_pool2d", input, "input", 1)
+    kernel = _pool_arg("avg_pool2d", "kernel_size", kernel_size, what="either be a single int, or a tuple of two ints")
+    stride = _pool_arg("avg_pool2d", "stride", stride, kernel,
+                       "either be omitted, a single int, or a tuple of two ints")
+    padding = _pool_arg("avg_pool2d", "padding", padding, what="either be a single int, or a tuple of two ints")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    nd = input._data.ndim
+    if nd < 3:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-max(nd, 1)}, {max(nd, 1) - 1}], "
+                         "but got -3)")
+    _pool2d_checks(input, kernel, stride, padding, (1, 1), bool(ceil_mode))
+    _not_implemented("avg_pool2d", input)
+    return OPS["avg_pool2d"](input, kernel=kernel, stride=stride, padding=padding, ceil_mode=bool(ceil_mode),
+                             count_include_pad=bool(count_include_pad), divisor_override=divisor_override)
+
+
+def _check_1d(fn, input):
+    nd = input._data.ndim
+    if nd not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {nd}-dimensional tensor for argument #1 'self' "
+                           f"(while checking arguments for {fn})")
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    _tensor("avg_pool1d", input, "input", 1)
+    _check_1d("avg_pool1d", input)
+    k = _pool1d_arg("avg_pool1d", "kernel_size", kernel_size, "an int, list of ints or tuple of ints")
+    s = k if stride is None or (not isinstance(stride, (int, np.integer)) and len(stride) == 0) else \
+        _pool1d_arg("avg_pool1d", "stride", stride, "None, an int, list of ints, or tuple of ints")
+    p = _pool1d_arg("avg_pool1d", "padding", padding, "an int, list of ints, or tuple of ints")
+    return avg_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), ceil_mode, count_include_pad).squeeze(-2)
+
+
+# --- adaptive pooling --------------------------------------------------------------------------------
+
+def _list_with_default(out_size, defaults):
+    if isinstance(out_size, (int, np.integer)):
+        return out_size
+    if not hasattr(out_size, "__len__"):
+        raise TypeError(f"object of type '{_arg_type_name(out_size)}' has no len()")
+    if len(defaults) <= len(out_size):
+        raise ValueError(f"Input dimension should be at least {len(out_size) + 1}")
+    return [v if v is not None else d for v, d in zip(out_size, defaults[-len(out_size):])]
+
+
+def _adaptive_size(fn, input, output_size, sep=""):
+    _tensor(fn, input, "input", 1)
+    size = _list_with_default(output_size, input._data.shape)
+    size = _int_list(fn, "output_size", 2, size)
+    if len(size) == 1:
+        size = size * 2
+    if len(size) != 2:
+        raise RuntimeError(f"{fn}: output_size must be 2")
+    shape = input._data.shape
+    if len(shape) not in (3, 4):
+        raise RuntimeError(f"{fn}(): Expected 3D or 4D tensor, but got{sep} {_dims(shape)}")
+    for i in range(1, len(shape)):
+        if not shape[i]:
+            raise RuntimeError(f"{fn}(): Expected input to have non-zero size for non-batch dimensions, but input "
+                               f"has sizes {_dims(shape)} with dimension {i} being empty")
+    if (size[0] < 0 or size[1] < 0) and "max" in fn:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: "
+                           f"{_dims(shape[:-2] + tuple(size))}")
+    if size[0] < 0 or size[1] < 0:
+        raise RuntimeError(f"{fn}: elements of output_size must be greater than or equal to 0 but received "
+                           f"{{{size[0]}, {size[1]}}}")
+    _not_implemented(fn, input, "f")
+    return tuple(size)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    size = _adaptive_size("adaptive_avg_pool2d", input, output_size)
+    if size == (1, 1):          # torch's shortcut: a mean over the plane (MeanBackward1)
+        return input.mean((-1, -2), keepdim=True)
+    return OPS["adaptive_avg_pool2d"](input, output_size=size)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    _tensor("adaptive_avg_pool1d", input, "input", 1)
+    _check_1d("adaptive_avg_pool1d", input)
+    size = _ints(output_size)
+    if len(size) != 1:
+        raise RuntimeError(f"adaptive_avg_pool1d: output_size must be 1, but got {len(size)}")
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, size[0])).squeeze(-2)
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    size = _adaptive_size("adaptive_max_pool2d", input, output_size, ":")
+    values, indices = _conv.adaptive_max_indices(input._data, size)
+    out = OPS["adaptive_max_pool2d"](input, indices=indices, values=values, overlapping=True)
+    return out, Tensor._make(indices)
+
+
+def _adaptive_max_pool2d(input, output_size, return_indices=False):
+    return adaptive_max_pool2d_with_indices(input, output_size)[0]
+
+
+adaptive_max_pool2d = _boolean_dispatch("adaptive_max_pool2d", 2, adaptive_max_pool2d_with_indices,
+                                        _adaptive_max_pool2d)
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    fn = "adaptive_max_pool1d"
+    _tensor(fn, input, "input", 1)
+    size = _int_list(fn, "output_size", 2, output_size)
+    _check_1d(fn, input)
+    if len(size) != 1:
+        raise RuntimeError(f"adaptive_max_pool1d() argument 'output_size' should contain one int (got {len(size)})")
+    out, indices = adaptive_max_pool2d_with_indices(input.unsqueeze(-2), (1, size[0]))
+    return out.squeeze(-2), indices.squeeze(-2)
+
+
+def _adaptive_max_pool1d(input, output_size, return_indices=False):
+    return adaptive_max_pool1d_with_indices(input, output_size)[0]
+
+
+adaptive_max_pool1d = _boolean_dispatch("adaptive_max_pool1d", 2, adaptive_max_pool1d_with_indices,
+                                        _adaptive_max_pool1d)
+
+
+# --- padding -------------------------------------------------------------------------------------------
+
+def pad(input, pad, mode="constant", value=None):
+    _tensor("pad", input, "input", 1)
+    pad = tuple(_int_list("pad", "pad", 2, pad, allow_int=False))
+    shape = input._data.shape
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > len(shape):
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {len(shape)}")
+    if mode == "constant":
+        for i in range(len(pad) // 2):
+            size = shape[len(shape) - 1 - i]
+            left, right = pad[2 * i], pad[2 * i + 1]
+            if (left < 0 and size + left < 0) or (right < 0 and size + min(left, 0) + right < 0):
+                raise RuntimeError("narrow(): length must be non-negative.")
+        return OPS["constant_pad_nd"](input, pad=pad, value=0 if value is None else value)
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if value is not None and value != 0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    nd = len(pad) // 2
+    if not (nd in (1, 2, 3) and len(shape) in (nd + 1, nd + 2)):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {len(shape)}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    if mode == "circular":
+        raise NotImplementedError("gradlab: F.pad(mode='circular') is not implemented yet")
+    batched = len(shape) == nd + 2
+    if not all(shape[int(batched):]):
+        raise RuntimeError(f"Expected {nd + 1}D or {nd + 2}D (batch mode) tensor with possibly 0 batch size and other "
+                           f"non-zero dimensions for input, but got: {_dims(shape)}")
+    for i in range(nd):
+        dim = len(shape) - 1 - i
+        left, right = pad[2 * i], pad[2 * i + 1]
+        if mode == "reflect" and (left >= shape[dim] or right >= shape[dim]):
+            raise RuntimeError(f"Argument #{4 + 2 * i}: Padding size should be less than the corresponding input "
+                               f"dimension, but got: padding ({left}, {right}) at dimension {dim} of input "
+                               f"{_dims(shape)}")
+    return OPS[f"{mode}_pad{nd}d"](input, pad=pad)

@@ -1,9 +1,14 @@
 """torch/nn/modules/activation.py: the activation layers, each a call of nn.functional."""
+from ... import _argparse, creation
 from .. import functional as F
+from ..parameter import Parameter
 from .module import Module
 
+# torch.empty as users call it: PyTorch's errors for a bad num_parameters (nn.PReLU(2.5))
+_empty = _argparse.checked("empty", creation.empty)
+
 __all__ = ["ReLU", "LeakyReLU", "GELU", "ELU", "SiLU", "Softplus", "Softmin", "Tanh", "Sigmoid", "Softmax",
-           "LogSoftmax"]
+           "LogSoftmax", "Hardtanh", "ReLU6", "PReLU", "Softsign", "Mish", "Hardswish", "Hardsigmoid", "LogSigmoid"]
 
 
 class ReLU(Module):
@@ -127,3 +132,88 @@ class LogSoftmax(Module):
 
     def extra_repr(self):
         return f"dim={self.dim}"
+
+
+class Hardtanh(Module):
+    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
+        super().__init__()
+        self.min_val = min_val
+        self.max_val = max_val
+        self.inplace = inplace
+        if not self.max_val > self.min_val:
+            raise AssertionError(f"max_val ({self.max_val}) must be greater than min_val ({self.min_val})")
+
+    def forward(self, input):
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self):
+        return f"min_val={self.min_val}, max_val={self.max_val}" + (", inplace=True" if self.inplace else "")
+
+
+class ReLU6(Hardtanh):
+    def __init__(self, inplace=False):
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
+class PReLU(Module):
+    """max(0, x) + weight * min(0, x), the weight learned (num_parameters values, all `init` at first)."""
+
+    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        self.num_parameters = num_parameters
+        super().__init__()
+        self.init = init
+        self.weight = Parameter(_empty(num_parameters, device=device, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        self.weight._data[...] = self.init
+        self.weight._version_counter[0] += 1
+
+    def forward(self, input):
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self):
+        return f"num_parameters={self.num_parameters}"
+
+
+class Softsign(Module):
+    def forward(self, input):
+        return F.softsign(input)
+
+
+class Mish(Module):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.mish(input, inplace=self.inplace)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
+class Hardswish(Module):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.hardswish(input, self.inplace)
+
+
+class Hardsigmoid(Module):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.hardsigmoid(input, self.inplace)
+
+
+class LogSigmoid(Module):
+    def forward(self, input):
+        return F.logsigmoid(input)

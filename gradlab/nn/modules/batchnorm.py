@@ -1,2 +1,113 @@
-"""nn.batchnorm layers."""
-__all__ = []
+"""torch/nn/modules/batchnorm.py: BatchNorm1d, BatchNorm2d, BatchNorm3d.
+
+Training mode normalizes with the batch's statistics and updates the running ones (momentum, or a
+cumulative average with momentum=None; the running variance is the unbiased one); eval mode uses
+the running statistics. Buffers and parameters are torch's: running_mean, running_var,
+num_batches_tracked (int64), weight (ones), bias (zeros)."""
+from ... import _argparse, creation
+from ..._dtype import int64 as _int64
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
+
+_empty = _argparse.checked("empty", creation.empty)
+
+
+class _NormBase(Module):
+    """Common base of the batch norms: parameters, buffers, reset and repr."""
+
+    _version = 2
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
+                 dtype=None, *, bias=True):
+        super().__init__()
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if self.affine:
+            self.weight = Parameter(_empty(num_features, device=device, dtype=dtype))
+            if bias:
+                self.bias = Parameter(_empty(num_features, device=device, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if self.track_running_stats:
+            self.register_buffer("running_mean", creation.zeros(num_features, device=device, dtype=dtype))
+            self.register_buffer("running_var", creation.ones(num_features, device=device, dtype=dtype))
+            self.register_buffer("num_batches_tracked", creation.tensor(0, dtype=_int64, device=device))
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+        self.reset_parameters()
+
+    def reset_running_stats(self):
+        if self.track_running_stats:
+            self.running_mean.zero_()
+            self.running_var.fill_(1)
+            self.num_batches_tracked.zero_()
+
+    def reset_parameters(self):
+        self.reset_running_stats()
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def _check_input_dim(self, input):
+        raise NotImplementedError
+
+    def extra_repr(self):
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
+
+
+class _BatchNorm(_NormBase):
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
+                 dtype=None, *, bias=True):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device=device, dtype=dtype,
+                         bias=bias)
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats:
+            if self.num_batches_tracked is not None:
+                self.num_batches_tracked.add_(1)
+                if self.momentum is None:       # cumulative moving average
+                    factor = 1.0 / float(self.num_batches_tracked)
+                else:
+                    factor = self.momentum
+        if self.training:
+            bn_training = True
+        else:
+            bn_training = self.running_mean is None and self.running_var is None
+        use_buffers = not self.training or self.track_running_stats
+        return F.batch_norm(input, self.running_mean if use_buffers else None,
+                            self.running_var if use_buffers else None, self.weight, self.bias, bn_training,
+                            factor, self.eps)
+
+
+class BatchNorm1d(_BatchNorm):
+    def _check_input_dim(self, input):
+        if input.dim() != 2 and input.dim() != 3:
+            raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+
+
+class BatchNorm2d(_BatchNorm):
+    def _check_input_dim(self, input):
+        if input.dim() != 4:
+            raise ValueError(f"expected 4D input (got {input.dim()}D input)")
+
+
+class BatchNorm3d(_BatchNorm):
+    def _check_input_dim(self, input):
+        if input.dim() != 5:
+            raise ValueError(f"expected 5D input (got {input.dim()}D input)")

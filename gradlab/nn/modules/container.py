@@ -1,12 +1,15 @@
-"""torch/nn/modules/container.py: Sequential and ModuleList, modules that hold modules."""
+"""torch/nn/modules/container.py: Sequential, ModuleList and ModuleDict (modules that hold modules),
+ParameterList and ParameterDict (modules that hold parameters)."""
 import itertools
 import operator
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
-from .module import Module
+from ...tensor import Tensor
+from ..parameter import Parameter
+from .module import Module, _addindent
 
-__all__ = ["Sequential", "ModuleList"]
+__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
 
 
 class Sequential(Module):
@@ -152,8 +155,273 @@ class ModuleList(Module):
             self.append(module)
         return self
 
+    def __repr__(self):
+        """torch's ModuleList repr: runs of identical children printed once, as '(0-2): 3 x Linear(...)'."""
+        reprs = [repr(item) for item in self]
+        if not reprs:
+            return self._get_name() + "()"
+        blocks = []         # [start, end, repr]
+        for i, r in enumerate(reprs):
+            if blocks and blocks[-1][2] == r:
+                blocks[-1][1] = i
+            else:
+                blocks.append([i, i, r])
+        lines = [_addindent(f"({a}): {r}" if a == b else f"({a}-{b}): {b - a + 1} x {r}", 2) for a, b, r in blocks]
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+
     def __add__(self, other):
         combined = ModuleList()
         for i, module in enumerate(itertools.chain(self, other)):
             combined.add_module(str(i), module)
         return combined
+
+
+def _pairs(name, values, what):
+    """torch's ModuleDict/ParameterDict.update over an iterable of (key, value) pairs, with its errors."""
+    for j, pair in enumerate(values):
+        if not isinstance(pair, Iterable):
+            raise TypeError(f"{name} update sequence element #{j} should be Iterable; is{type(pair).__name__}")
+        if not len(pair) == 2:
+            raise ValueError(f"{name} update sequence element #{j} has length {len(pair)}; 2 is required")
+        yield pair[0], pair[1]
+
+
+class ModuleDict(Module):
+    """An ordered dict of named submodules (every Module method sees them)."""
+
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key):
+        return self._modules[key]
+
+    def __setitem__(self, key, module):
+        self.add_module(key, module)
+
+    def __delitem__(self, key):
+        del self._modules[key]
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules)
+
+    def __contains__(self, key):
+        return key in self._modules
+
+    def clear(self):
+        self._modules.clear()
+
+    def pop(self, key):
+        v = self[key]
+        del self[key]
+        return v
+
+    def keys(self):
+        return self._modules.keys()
+
+    def items(self):
+        return self._modules.items()
+
+    def values(self):
+        return self._modules.values()
+
+    def update(self, modules):
+        if not isinstance(modules, Iterable):
+            raise TypeError("ModuleDict.update should be called with an iterable of key/value pairs, but got "
+                            + type(modules).__name__)
+        pairs = modules.items() if isinstance(modules, (Mapping, ModuleDict)) else \
+            _pairs("ModuleDict", modules, "module")
+        for key, module in pairs:
+            self[key] = module
+
+
+def _entry_repr(key, p, legacy_name):
+    """One line of ParameterList/ParameterDict's repr: '  (0): Parameter containing: [torch.float32 of size 3x4]'."""
+    if isinstance(p, Tensor):
+        size = "x".join(str(n) for n in p.size())
+        kind = "Parameter" if isinstance(p, Parameter) else "Tensor"
+        dtype = "torch." + p.dtype._legacy if legacy_name else str(p.dtype)
+        return f"  ({key}): {kind} containing: [{dtype} of size {size}]"
+    return f"  ({key}): Object of type: {type(p).__name__}"
+
+
+class ParameterList(Module):
+    """A list of parameters (tensors put in it become Parameters), registered as '0', '1', ..."""
+
+    def __init__(self, values=None):
+        super().__init__()
+        self._size = 0
+        if values is not None:
+            self += values
+
+    def _get_abs_string_index(self, idx):
+        idx = operator.index(idx)
+        if not (-len(self) <= idx < len(self)):
+            raise IndexError(f"index {idx} is out of range")
+        if idx < 0:
+            idx += len(self)
+        return str(idx)
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            out = self.__class__()
+            for i in range(*idx.indices(len(self))):
+                out.append(self[i])
+            return out
+        return getattr(self, self._get_abs_string_index(idx))
+
+    def __setitem__(self, idx, param):
+        idx = self._get_abs_string_index(idx)
+        if isinstance(param, Tensor) and not isinstance(param, Parameter):
+            param = Parameter(param)
+        return setattr(self, idx, param)
+
+    def __len__(self):
+        return self._size
+
+    def __iter__(self):
+        return iter(self[i] for i in range(len(self)))
+
+    def __iadd__(self, parameters):
+        return self.extend(parameters)
+
+    def __dir__(self):
+        return [key for key in super().__dir__() if not key.isdigit()]
+
+    def append(self, value):
+        new_idx = len(self)
+        self._size += 1
+        self[new_idx] = value
+        return self
+
+    def extend(self, values):
+        if not isinstance(values, Iterable) or isinstance(values, Tensor):
+            raise TypeError("ParameterList.extend should be called with an iterable, but got "
+                            + type(values).__name__)
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self):
+        return "\n".join(_entry_repr(k, p, False) for k, p in enumerate(self))
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("ParameterList should not be called.")
+
+
+class ParameterDict(Module):
+    """An ordered dict of parameters (tensors put in it become Parameters), registered under their keys."""
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        self._keys = {}
+        if parameters is not None:
+            self.update(parameters)
+
+    def _key_to_attr(self, key):
+        if not isinstance(key, str):
+            raise TypeError("Index given to ParameterDict cannot be used as a key as it is not a string (type is "
+                            f"'{type(key).__name__}'). Open an issue on github if you need non-string keys.")
+        return key
+
+    def __getitem__(self, key):
+        return getattr(self, self._key_to_attr(key))
+
+    def __setitem__(self, key, value):
+        self._keys[key] = None
+        attr = self._key_to_attr(key)
+        if isinstance(value, Tensor) and not isinstance(value, Parameter):
+            value = Parameter(value)
+        setattr(self, attr, value)
+
+    def __delitem__(self, key):
+        del self._keys[key]
+        delattr(self, self._key_to_attr(key))
+
+    def __len__(self):
+        return len(self._keys)
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __reversed__(self):
+        return reversed(self._keys)
+
+    def copy(self):
+        return ParameterDict(OrderedDict((k, self[k]) for k in self._keys))
+
+    def __contains__(self, key):
+        return key in self._keys
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def clear(self):
+        for k in self._keys.copy():
+            del self[k]
+
+    def pop(self, key):
+        v = self[key]
+        del self[key]
+        return v
+
+    def popitem(self):
+        k, _ = self._keys.popitem()
+        self._keys[k] = None
+        val = self[k]
+        del self[k]
+        return k, val
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def fromkeys(self, keys, default=None):
+        return ParameterDict((k, default) for k in keys)
+
+    def keys(self):
+        return self._keys.keys()
+
+    def items(self):
+        return ((k, self[k]) for k in self._keys)
+
+    def values(self):
+        return (self[k] for k in self._keys)
+
+    def update(self, parameters):
+        if not isinstance(parameters, Iterable):
+            raise TypeError("ParametersDict.update should be called with an iterable of key/value pairs, but got "
+                            + type(parameters).__name__)
+        if isinstance(parameters, (OrderedDict, ParameterDict)):
+            pairs = list(parameters.items())
+        elif isinstance(parameters, Mapping):       # (torch sorts a plain dict's keys)
+            pairs = sorted(parameters.items())
+        else:
+            pairs = _pairs("ParameterDict", parameters, "parameter")
+        for key, parameter in pairs:
+            self[key] = parameter
+
+    def extra_repr(self):
+        return "\n".join(_entry_repr(k, p, True) for k, p in self.items())
+
+    def __call__(self, input):
+        raise RuntimeError("ParameterDict should not be called.")
+
+    def __or__(self, other):
+        copy = self.copy()
+        copy.update(other)
+        return copy
+
+    def __ror__(self, other):
+        copy = other.copy()
+        copy.update(self)
+        return copy
+
+    def __ior__(self, other):
+        self.update(other)
+        return self

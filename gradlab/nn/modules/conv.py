@@ -1,2 +1,145 @@
-"""nn.conv layers."""
-__all__ = []
+"""torch/nn/modules/conv.py: Conv1d and Conv2d, initialised exactly as torch's (same random stream)."""
+import math
+import warnings
+
+import numpy as np
+
+from ... import _argparse, creation
+from ... import random as _random
+from .. import functional as F
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["Conv1d", "Conv2d"]
+
+_empty = _argparse.checked("empty", creation.empty)
+
+
+def _ntuple(n):
+    def parse(x):
+        if isinstance(x, (list, tuple, range)):
+            return tuple(x)
+        return (x,) * n
+    return parse
+
+
+_single, _pair = _ntuple(1), _ntuple(2)
+
+
+def _reverse_repeat_tuple(t, n):
+    return tuple(x for x in reversed(t) for _ in range(n))
+
+
+class _ConvNd(Module):
+    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation, transposed, output_padding,
+                 groups, bias, padding_mode, device=None, dtype=None):
+        super().__init__()
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        valid_padding_strings = {"same", "valid"}
+        if isinstance(padding, str):
+            if padding not in valid_padding_strings:
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of {valid_padding_strings}")
+            if padding == "same" and any(s != 1 for s in stride):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        valid_padding_modes = {"zeros", "reflect", "replicate", "circular"}
+        if padding_mode not in valid_padding_modes:
+            raise ValueError(f"padding_mode must be one of {valid_padding_modes}, but got "
+                             f"padding_mode='{padding_mode}'")
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.padding = padding
+        self.dilation = dilation
+        self.transposed = transposed
+        self.output_padding = output_padding
+        self.groups = groups
+        self.padding_mode = padding_mode
+        if isinstance(self.padding, str):
+            self._reversed_padding_repeated_twice = [0, 0] * len(kernel_size)
+            if padding == "same":
+                for d, k, i in zip(dilation, kernel_size, range(len(kernel_size) - 1, -1, -1)):
+                    total_padding = d * (k - 1)
+                    left_pad = total_padding // 2
+                    self._reversed_padding_repeated_twice[2 * i] = left_pad
+                    self._reversed_padding_repeated_twice[2 * i + 1] = total_padding - left_pad
+        else:
+            self._reversed_padding_repeated_twice = _reverse_repeat_tuple(self.padding, 2)
+        self.weight = Parameter(_empty((out_channels, in_channels // groups, *kernel_size), device=device,
+                                       dtype=dtype))
+        if bias:
+            self.bias = Parameter(_empty(out_channels, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        """kaiming_uniform_(weight, a=sqrt(5)), then the bias from U(-1/sqrt(fan_in), 1/sqrt(fan_in))."""
+        dtype = self.weight._data.dtype
+        draw = np.float32 if dtype == np.float16 else dtype       # torch draws half values as floats
+        shape = self.weight._data.shape
+        if self.weight._data.size:
+            self.weight._data[...] = _random.kaiming_uniform(shape, draw, a=math.sqrt(5))
+        else:
+            warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=3)
+        self.weight._version_counter[0] += 1
+        if self.bias is not None:
+            fan_in, _ = _random.fan_in_and_fan_out(shape)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            self.bias._data[...] = _random.default_generator.uniform(self.bias._data.shape, draw, -bound, bound)
+            self.bias._version_counter[0] += 1
+
+    def extra_repr(self):
+        s = "{in_channels}, {out_channels}, kernel_size={kernel_size}, stride={stride}"
+        if self.padding != (0,) * len(self.padding):
+            s += ", padding={padding}"
+        if self.dilation != (1,) * len(self.dilation):
+            s += ", dilation={dilation}"
+        if self.output_padding != (0,) * len(self.output_padding):
+            s += ", output_padding={output_padding}"
+        if self.groups != 1:
+            s += ", groups={groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        if self.padding_mode != "zeros":
+            s += ", padding_mode={padding_mode}"
+        return s.format(**self.__dict__)
+
+
+class Conv1d(_ConvNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, _single(kernel_size), _single(stride),
+                         padding if isinstance(padding, str) else _single(padding), _single(dilation), False,
+                         _single(0), groups, bias, padding_mode, device=device, dtype=dtype)
+
+    def _conv_forward(self, input, weight, bias):
+        if self.padding_mode != "zeros":
+            return F.conv1d(F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode), weight, bias,
+                            self.stride, _single(0), self.dilation, self.groups)
+        return F.conv1d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def forward(self, input):
+        return self._conv_forward(input, self.weight, self.bias)
+
+
+class Conv2d(_ConvNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, _pair(kernel_size), _pair(stride),
+                         padding if isinstance(padding, str) else _pair(padding), _pair(dilation), False,
+                         _pair(0), groups, bias, padding_mode, device=device, dtype=dtype)
+
+    def _conv_forward(self, input, weight, bias):
+        if self.padding_mode != "zeros":
+            return F.conv2d(F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode), weight, bias,
+                            self.stride, _pair(0), self.dilation, self.groups)
+        return F.conv2d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def forward(self, input):
+        return self._conv_forward(input, self.weight, self.bias)

@@ -8,10 +8,13 @@ walks those dicts recursively.
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
+import warnings
+
 import numpy as np
 
 from ... import _device, _dtype
 from ...autograd import grad_mode
+from ...autograd.function import Function
 from ...autograd.node import RemovableHandle, _HookDict
 from ...tensor import Tensor
 from ..parameter import Parameter
@@ -20,11 +23,11 @@ __all__ = ["Module"]
 
 
 def _addindent(text, spaces):
-    """Indent every line but the first (how torch nests a child's repr)."""
+    """Indent every line but the first (how torch nests a child's repr); blank lines stay empty."""
     lines = text.split("\n")
     if len(lines) == 1:
         return text
-    return lines[0] + "\n" + "\n".join(" " * spaces + line for line in lines[1:])
+    return lines[0] + "\n" + "\n".join(" " * spaces + line if line.strip() else "" for line in lines[1:])
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -82,6 +85,9 @@ class Module:
         object.__setattr__(self, "_modules", OrderedDict())
         object.__setattr__(self, "_forward_hooks", _HookDict())
         object.__setattr__(self, "_forward_pre_hooks", _HookDict())
+        object.__setattr__(self, "_backward_hooks", _HookDict())
+        object.__setattr__(self, "_backward_pre_hooks", _HookDict())
+        object.__setattr__(self, "_is_full_backward_hook", None)
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
@@ -92,12 +98,42 @@ class Module:
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
+        bw_hook = None
+        if self.__dict__.get("_backward_hooks") or self.__dict__.get("_backward_pre_hooks"):
+            bw_hook = _BackwardHook(self, list(self._backward_hooks.values()), list(self._backward_pre_hooks.values()))
+            args = bw_hook.setup_input_hook(args)
         output = self.forward(*args, **kwargs)
         for hook in list(self._forward_hooks.values()):
             result = hook(self, args, output)
             if result is not None:
                 output = result
+        if bw_hook is not None:
+            if not isinstance(output, (Tensor, tuple)):
+                warnings.warn("For backward hooks to be called, module output should be a Tensor or a tuple of "
+                              f"Tensors but received {type(output)}", UserWarning, stacklevel=2)
+            output = bw_hook.setup_output_hook(output)
         return output
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """hook(module, grad_input, grad_output) -> new grad_input or None, once the gradients with respect to
+        the module's inputs are known."""
+        if self._is_full_backward_hook is False:
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on a single Module. "
+                               "Please use only one of them.")
+        self._is_full_backward_hook = True
+        return self._add_hook(self._backward_hooks, hook, prepend)
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """hook(module, grad_output) -> new grad_output or None, before the module's gradients are computed."""
+        return self._add_hook(self._backward_pre_hooks, hook, prepend)
+
+    @staticmethod
+    def _add_hook(hooks, hook, prepend):
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = hook
+        if prepend:
+            hooks.move_to_end(handle.id, last=False)
+        return handle
 
     def register_forward_pre_hook(self, hook):
         """hook(module, args) -> None or new args; runs before forward."""
@@ -238,6 +274,15 @@ class Module:
             raise AttributeError(f"{type(module).__name__} has no attribute `{name}`")
         return module._parameters[name]
 
+    def get_buffer(self, target):
+        module_path, _, buffer_name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if not hasattr(module, buffer_name):
+            raise AttributeError(module._get_name() + " has no attribute `" + buffer_name + "`")
+        if buffer_name not in module._buffers:
+            raise AttributeError("`" + buffer_name + "` is not a buffer")
+        return getattr(module, buffer_name)
+
     # --- walking the tree -----------------------------------------------------------------------------
     def named_modules(self, memo=None, prefix="", remove_duplicate=True):
         if memo is None:
@@ -362,6 +407,12 @@ class Module:
     def double(self):
         return self._apply_to_arrays(lambda a: a.astype(np.float64) if a.dtype.kind == "f" else a)
 
+    def type(self, dst_type):
+        """Every parameter and buffer cast to dst_type (a dtype or a name like 'torch.DoubleTensor')."""
+        dtype = _dtype.from_legacy_name(dst_type) if isinstance(dst_type, str) else dst_type
+        target = _dtype.to_numpy_dtype(dtype)
+        return self._apply_to_arrays(lambda a: a.astype(target))
+
     def half(self):
         return self._apply_to_arrays(lambda a: a.astype(np.float16) if a.dtype.kind == "f" else a)
 
@@ -453,3 +504,117 @@ class Module:
             else:
                 text += "\n  " + "\n  ".join(lines) + "\n"
         return text + ")"
+
+
+# --- full backward hooks: torch/utils/hooks.py's BackwardHook ---------------------------------------------
+class BackwardHookFunction(Function):
+    """An identity on the module's input and output tensors: its node (BackwardHookFunctionBackward) is where
+    the backward hooks see the gradients."""
+
+    @staticmethod
+    def forward(ctx, *args):
+        ctx.mark_non_differentiable(*[arg for arg in args if not arg.requires_grad])
+        return args
+
+    @staticmethod
+    def backward(ctx, *args):
+        return args
+
+
+class _BackwardHook:
+    def __init__(self, module, user_hooks, user_pre_hooks):
+        self.user_hooks = user_hooks
+        self.user_pre_hooks = user_pre_hooks
+        self.module = module
+        self.grad_outputs = None
+        self.n_outputs = -1
+        self.output_tensors_index = None
+        self.n_inputs = -1
+        self.input_tensors_index = None
+
+    @staticmethod
+    def _pack_with_none(indices, values, size):
+        res = [None] * size
+        for idx, val in zip(indices, values):
+            res[idx] = val
+        return tuple(res)
+
+    @staticmethod
+    def _unpack_none(indices, values):
+        return tuple(values[idx] for idx in indices)
+
+    def _set_user_hook(self, grad_fn):
+        def hook(grad_input, _):
+            if self.grad_outputs is None:
+                return None
+            res = self._pack_with_none(self.input_tensors_index, grad_input, self.n_inputs)
+            for user_hook in self.user_hooks:
+                out = user_hook(self.module, res, self.grad_outputs)
+                if out is None:
+                    continue
+                if len(out) != len(res):
+                    raise RuntimeError("Backward hook returned an invalid number of grad_input, "
+                                       f"got {len(out)}, but expected {len(res)}")
+                res = out
+            self.grad_outputs = None
+            return self._unpack_none(self.input_tensors_index, res)
+        grad_fn.register_hook(hook)
+
+    def _apply_on_tensors(self, fn, args):
+        tensors_idx = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        tensors = [args[i] for i in tensors_idx]
+        if not (any(t.requires_grad for t in tensors) and grad_mode.is_grad_enabled()):
+            return args, None
+        new_tensors = BackwardHookFunction.apply(*tensors)
+        grad_fns = [t.grad_fn for t in new_tensors
+                    if t.grad_fn is not None and t.grad_fn.name() == "BackwardHookFunctionBackward"]
+        fn(grad_fns[0])
+        arg_list = list(args)
+        for idx, val in zip(tensors_idx, new_tensors):
+            arg_list[idx] = val
+        return tuple(arg_list), tensors_idx
+
+    def setup_input_hook(self, args):
+        res, input_idx = self._apply_on_tensors(self._set_user_hook, args)
+        self.n_inputs = len(args)
+        self.input_tensors_index = input_idx
+        return res
+
+    def setup_output_hook(self, args):
+        def fn(grad_fn):
+            def hook(_, grad_output):
+                self.grad_outputs = self._pack_with_none(self.output_tensors_index, grad_output, self.n_outputs)
+                if self.user_pre_hooks:
+                    expected_len = len(self.grad_outputs)
+                    for user_pre_hook in self.user_pre_hooks:
+                        hook_grad_outputs = user_pre_hook(self.module, self.grad_outputs)
+                        if hook_grad_outputs is None:
+                            continue
+                        if len(hook_grad_outputs) != expected_len:
+                            raise RuntimeError("Backward pre hook returned an invalid number of grad_output, "
+                                               f"got {len(hook_grad_outputs)}, but expected {expected_len}")
+                        self.grad_outputs = hook_grad_outputs
+                local_grad_outputs = self.grad_outputs
+                if self.input_tensors_index is None:
+                    warnings.warn("Full backward hook is firing when gradients are computed with respect to module "
+                                  "outputs since no inputs require gradients. See "
+                                  "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn.Module."
+                                  "register_full_backward_hook for more details.", UserWarning, stacklevel=5)
+                    grad_inputs = self._pack_with_none([], [], self.n_inputs)
+                    for user_hook in self.user_hooks:
+                        res = user_hook(self.module, grad_inputs, self.grad_outputs)
+                        if res is not None and not (isinstance(res, tuple) and all(el is None for el in res)):
+                            raise RuntimeError("Backward hook for Modules where no input requires gradient should "
+                                               "always return None or None for all gradients.")
+                    self.grad_outputs = None
+                if local_grad_outputs is not None:
+                    return tuple(local_grad_outputs[i] for i in self.output_tensors_index)
+                return None
+            grad_fn.register_hook(hook)
+        is_tuple = isinstance(args, tuple)
+        if not is_tuple:
+            args = (args,)
+        res, output_idx = self._apply_on_tensors(fn, args)
+        self.n_outputs = len(args)
+        self.output_tensors_index = output_idx
+        return res if is_tuple else res[0]
