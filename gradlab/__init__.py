@@ -25,6 +25,9 @@ from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference
 from .display.printing import get_printoptions, printoptions, set_printoptions
 from .ops.registry import OPS
 from . import nn, optim  # noqa: E402  (after the core: they build on it)
+# torch.autograd.functional (jacobian, hessian, vjp, ...) is built on the whole tensor API: imported once it exists
+from .autograd import functional as _autograd_functional  # noqa: E402,F401
+del _autograd_functional
 from . import backends, cuda, return_types, testing, utils, version  # noqa: E402
 
 # Public classes report their public name: type(x) is <class 'gradlab.Tensor'>, as PyTorch's is

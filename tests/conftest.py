@@ -9,3 +9,21 @@ HERE = Path(__file__).resolve().parent
 for folder in ("ops", "autograd"):
     if str(HERE / folder) not in sys.path:
         sys.path.insert(0, str(HERE / folder))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _fresh_global_state():
+    """Each test starts with the global switches at their defaults, in gradlab and in PyTorch (a test that
+    turns on anomaly mode or a float64 default dtype must not change the messages of the tests after it)."""
+    yield
+    for name in ("gradlab", "torch"):
+        lib = sys.modules.get(name)
+        if lib is None or not hasattr(lib, "set_default_dtype"):
+            continue
+        lib.set_default_dtype(lib.float32)
+        lib.autograd.set_detect_anomaly(False)
+        lib.use_deterministic_algorithms(False)
+        lib.set_grad_enabled(True)

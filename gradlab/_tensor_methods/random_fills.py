@@ -37,7 +37,8 @@ class _RandomFillMethods:
         if self._data.dtype.kind in "biu":
             raise NotImplementedError(f'"normal_kernel_cpu" not implemented for '
                                       f"'{_dtype.from_numpy_dtype(self._data.dtype)._legacy[:-6]}'")
-        if self._data.size < 16 or not self.is_contiguous():     # PyTorch's serial kernel, in memory order
+        if self._data.dtype.kind != "c" and (self._data.size < 16 or not self.is_contiguous()):
+            # PyTorch's serial kernel, in memory order (complex tensors: pairs of normals, gen.normal's)
             values = gen.normal_scalar(self._data.size, self._data.dtype, mean, std)
             return assign_data(self, _in_memory_order(values, self._data), "normal_")
         return assign_data(self, gen.normal(self._data.shape, self._data.dtype, mean, std), "normal_")

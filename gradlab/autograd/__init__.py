@@ -116,7 +116,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 
 
 from .function import Function, FunctionCtx, once_differentiable  # noqa: E402
-from . import functional  # noqa: E402
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError  # noqa: E402
 from .variable import Variable  # noqa: E402
 from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: E402

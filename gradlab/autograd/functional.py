@@ -2,6 +2,8 @@
 import numpy as np
 
 from .._tensor_core import Tensor
+from ..creation import zeros_like
+from ..tensor import stack
 from . import grad as autograd_grad   # (autograd/__init__.py defines grad before it imports this module)
 from .grad_mode import enable_grad, is_grad_enabled, set_grad_enabled
 
@@ -50,7 +52,6 @@ def _autograd_grad(outputs, inputs, grad_outputs=None, create_graph=False):
 
 
 def _fill_in_zeros(grads, refs):
-    from ..creation import zeros_like
     return tuple(zeros_like(r) if g is None else g for g, r in zip(grads, refs))
 
 
@@ -102,7 +103,6 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
                                       allow_unused=True)
             for j, (g, x) in enumerate(zip(grads, inputs)):
                 per_input[j].append(g if g is not None else Tensor._make(np.zeros(x._data.shape, x._data.dtype)))
-        from ..tensor import stack
         row = []
         for j, x in enumerate(inputs):
             if per_input[j]:
@@ -155,7 +155,6 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), J v): the Jacobian-vector product, by PyTorch's double-backward trick."""
-    from ..creation import zeros_like
     with enable_grad():
         is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
         inputs = _grad_preprocess(inputs, create_graph, need_graph=True)
@@ -171,7 +170,6 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
 
 
 def _second_order(func, inputs, v, create_graph, fn_name, trick):
-    from ..creation import zeros_like
     with enable_grad():
         is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", fn_name)
         inputs = _grad_preprocess(inputs, create_graph, need_graph=True)

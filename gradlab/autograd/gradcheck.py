@@ -4,6 +4,7 @@ import warnings
 import numpy as np
 
 from .._tensor_core import Tensor
+from ..display.printing import format_tensor
 from . import grad as autograd_grad   # (autograd/__init__.py defines grad before it imports this module)
 from .grad_mode import enable_grad
 
@@ -79,7 +80,6 @@ def gradcheck(func, inputs, *, eps=1e-06, atol=1e-05, rtol=0.001, raise_exceptio
               check_batched_forward_grad=False, check_forward_ad=False, check_backward_ad=True,
               fast_mode=False, masked=None):
     """True when backward agrees with central finite differences for every output/input pair."""
-    from ..display.printing import format_tensor
     inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     diff = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
     if not diff:

@@ -615,7 +615,9 @@ def _module_classes():
                  "distance", "normalization", "pooling", "rnn", "sparse"):
         mine = __import__(f"gradlab.nn.modules.{file}", fromlist=["_"])
         for name, cls in vars(mine).items():
-            if isinstance(cls, type) and cls.__module__ == mine.__name__:
+            # public classes (helpers of a file are private; an autograd Function is named by its node)
+            if isinstance(cls, type) and cls.__module__ == mine.__name__ and not name.startswith("_") and \
+                    not issubclass(cls, gradlab.autograd.Function):
                 seen[cls] = getattr(torch.nn.modules, file)
     for name in gradlab.nn.__all__:
         cls = getattr(gradlab.nn, name)

@@ -1302,6 +1302,26 @@ def _uniform_(draw):
     return Case(_drawn_fn("uniform_"), [uniform(draw, shape(draw))])
 
 
+def _filled_fn(call):
+    # another random fill on a non-leaf: recorded under PyTorch's name, no gradient flows through it
+    def fn(T, x):
+        T.manual_seed(0)
+        y = x * 1
+        eval(f"y.{call}", {"y": y, "T": T})
+        return y * x
+    return fn
+
+
+for _key, _call in (("random_0", "random_(0, 5)"), ("random_1", "random_(5)"), ("random_2", "random_()"),
+                    ("bernoulli_1", "bernoulli_(T.full(y.shape, 0.5, dtype=y.dtype))"),
+                    ("bernoulli_2", "bernoulli_(0.3)"), ("exponential_", "exponential_()"),
+                    ("geometric_", "geometric_(0.5)"), ("cauchy_", "cauchy_()"), ("log_normal_", "log_normal_()")):
+    # (PyTorch's BernoulliBackward1 also lists the probabilities tensor among its inputs; gradlab's node
+    # has only self: its graph is compared without that second, gradient-less edge)
+    sample(_key, graph_names=_key != "bernoulli_1")(
+        lambda draw, _call=_call: Case(_filled_fn(_call), [uniform(draw, shape(draw))]))
+
+
 # --- activations' gradients recorded as ops of their own with create_graph (helper P6) ----------------
 
 @sample("sigmoid_backward")
