@@ -449,13 +449,13 @@ def _scatter(t, name, dim, index, src, reduce):
     _check_tensor_argument(base if base == "scatter_add" else name, index, "index", position=2)
     if src is None:
         raise TypeError(f"{name}() missing 1 required positional arguments: \"src\"")
-    d = _wrap_dim(dim, t._data.ndim)
-    idx = index._data
     is_tensor = isinstance(src, Tensor)
-    if reduce is not None and is_tensor:      # (warned first, as PyTorch's overload does)
+    if reduce is not None and is_tensor:      # (warned first, even before the dim is checked, as PyTorch's overload)
         if _SCATTER_REDUCE_WARNING not in _WARNED or _WARN_ALWAYS[0]:      # (once, as PyTorch's TORCH_WARN_ONCE)
             _WARNED.add(_SCATTER_REDUCE_WARNING)
             warnings.warn(_SCATTER_REDUCE_WARNING, UserWarning, stacklevel=5)
+    d = _wrap_dim(dim, t._data.ndim)
+    idx = index._data
     if idx.size and idx.dtype not in (np.int64, np.int32):
         raise RuntimeError("scatter(): Expected dtype int32/int64 for index")        # (scatter_add's too)
     if is_tensor and src._data.dtype != t._data.dtype:
