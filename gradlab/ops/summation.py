@@ -37,6 +37,8 @@ def multi_row_sum(rows):
     """PyTorch's multi_row_sum: rows (size, ...) summed down axis 0, each block of 2**power rows added
     one after another, block sums carried up four levels of accumulators."""
     size = rows.shape[0]
+    if 1 < size < 16 and rows.flags.c_contiguous and rows[0].size > 1:     # no block fills: one running sum
+        return np.add.reduce(rows.reshape(size, -1), axis=0).reshape(rows.shape[1:]) + 0.0
     power = max(4, _ceil_log2(size) // _LEVELS)
     step = 1 << power
     mask = step - 1
@@ -72,6 +74,13 @@ def multi_row_sum(rows):
 def _row_sum(rows):
     """PyTorch's row_sum down axis 0 of rows (size, ...): read as groups of four rows side by side."""
     size_ilp = rows.shape[0] // _ILP
+    if 1 < size_ilp < 16 and rows.ndim == 2 and rows.flags.c_contiguous:
+        # (the usual small case, in two reductions: no block of 16 fills, so multi_row_sum is one running
+        # sum per row position; then the first partial, the leftover rows and the other partials in order)
+        k = rows.shape[1]
+        partial = np.add.reduce(rows[:size_ilp * _ILP].reshape(size_ilp, _ILP * k), axis=0).reshape(_ILP, k)
+        order = np.concatenate((partial[:1], rows[size_ilp * _ILP:], partial[1:]))
+        return np.add.reduce(order, axis=0) + 0.0 if k > 1 else np.cumsum(order[:, 0])[-1:] + 0.0
     grouped = rows[:size_ilp * _ILP].reshape((size_ilp, _ILP) + rows.shape[1:])
     partial = multi_row_sum(grouped)              # (4, ...)
     first = partial[0].copy()
@@ -196,6 +205,11 @@ def _full(flat, dtype, shape):
 def add_reduce(x, axis=None, keepdims=False, dtype=None):
     """np.add.reduce(x, axis, keepdims=, dtype=) in PyTorch's order where this file models it (float
     sums of up to GRAIN numbers of a contiguous array, in x's dtype, or float16 summed into float32)."""
+    if axis is None and x.size <= 4 and dtype is None and x.dtype.kind == "f" and x.dtype != np.float16:
+        # up to 4 numbers both add one after another (numpy from the first, PyTorch from 0: + 0.0 makes
+        # a sum of negative zeros +0 as PyTorch's)
+        total = np.add.reduce(x, axis=None, keepdims=keepdims) + 0.0
+        return total.astype(x.dtype, copy=False) if keepdims else x.dtype.type(total)
     if x.dtype.kind == "f" and (dtype is None or np.dtype(dtype) == x.dtype or
                                 (x.dtype == np.float16 and np.dtype(dtype) == np.float32)):
         axes = None if axis is None else (axis,) if isinstance(axis, int) else tuple(axis)
