@@ -81,16 +81,7 @@ def numel(input):
     return input.numel()
 
 
-def _method(name):
-    def function(input, *args, **kwargs):
-        if not isinstance(input, Tensor):
-            input = tensor(input)
-        return getattr(Tensor, name)(input, *args, **kwargs)
-    function.__name__ = name
-    function.__qualname__ = name
-    function.__doc__ = f"gradlab.{name}(input, ...) is input.{name}(...)."
-    return function
-
+from ._functions._common import method_form as _method  # noqa: E402  (gradlab.<fn> is input.<fn>(...))
 
 for _name in ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "neg", "negative",
               "reciprocal", "exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan",

@@ -18,7 +18,11 @@ import pytest  # noqa: E402
 def _fresh_global_state():
     """Each test starts with the global switches at their defaults, in gradlab and in PyTorch (a test that
     turns on anomaly mode or a float64 default dtype must not change the messages of the tests after it)."""
+    threads = {name: sys.modules[name].get_num_threads() for name in ("gradlab", "torch")
+               if hasattr(sys.modules.get(name), "get_num_threads")}
     yield
+    for name, n in threads.items():          # (float32 partial sums depend on the thread count)
+        sys.modules[name].set_num_threads(n)
     for name in ("gradlab", "torch"):
         lib = sys.modules.get(name)
         if lib is None or not hasattr(lib, "set_default_dtype"):

@@ -25,6 +25,8 @@ def outcome(lib, code, env=None):
     ns = {"torch": lib, "np": np, **(env or {})}
     *statements, expression = code.split("\n")
     lib.manual_seed(0)
+    warn_always = lib.is_warn_always_enabled()
+    lib.set_warn_always(True)           # warn-once warnings every time: what earlier tests did must not matter
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -34,6 +36,7 @@ def outcome(lib, code, env=None):
             result = ("raises", type(e).__name__, str(e).replace("gradlab", "torch"))
         finally:
             lib.set_default_dtype(lib.float32)
+            lib.set_warn_always(warn_always)
     return result, [(w.category.__name__, str(w.message)) for w in caught]
 
 
