@@ -57,22 +57,6 @@ cfloat = complex64
 cdouble = complex128
 
 
-_threads = [__import__("os").cpu_count() or 1]
-
-
-def get_num_threads():
-    """PyTorch's intra-op thread count (gradlab computes with numpy, which chooses its own)."""
-    return _threads[0]
-
-
-def set_num_threads(n):
-    if not isinstance(n, _builtins.int) or isinstance(n, _builtins.bool):
-        raise TypeError(f"set_num_threads(): argument 'int' (position 1) must be int, not {type(n).__name__}")
-    if n <= 0:
-        raise RuntimeError("Number of threads must be positive")
-    _threads[0] = n
-
-
 def is_tensor(obj):
     return isinstance(obj, Tensor)
 

@@ -5,7 +5,7 @@ set_default_tensor_type): the state lives in _dtype.py, where every layer reads 
 import os
 import warnings
 
-from .. import _argparse, _dtype
+from .. import _argparse, _dtype, _parallel
 from ..autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled
 from .._tensor_methods._common import _warn_once
 from ..creation.legacy import tensortype
@@ -48,15 +48,15 @@ def set_default_tensor_type(t, /):
 # --- the setup calls of a reproducible script: threads, determinism, matmul precision. gradlab computes
 # with numpy on one path, always deterministically: these keep and report the settings, as PyTorch does.
 
-_SETTINGS = {"threads": os.cpu_count() or 1, "deterministic": False, "warn_only": False, "precision": "highest"}
+_SETTINGS = {"deterministic": False, "warn_only": False, "precision": "highest"}
 
 
 def get_num_threads():
-    return _SETTINGS["threads"]
+    return _parallel.get_num_threads()
 
 
 def get_num_interop_threads():
-    return os.cpu_count() or 1
+    return _parallel.default_num_interop_threads()
 
 
 def set_num_threads(*args):
@@ -67,7 +67,7 @@ def set_num_threads(*args):
         raise RuntimeError(f"set_num_threads expects an int, but got {_argparse.type_name(n)}")
     if n <= 0:
         raise RuntimeError("set_num_threads expects a positive integer")
-    _SETTINGS["threads"] = n
+    _parallel.set_num_threads(n)
 
 
 def use_deterministic_algorithms(mode, *, warn_only=False):

@@ -17,7 +17,7 @@ from .data import _warned_numpy_list, as_tensor, from_numpy, tensor
 from .factories import empty, empty_like, eye, full, full_like, ones, ones_like, zeros, zeros_like
 from .legacy import _legacy_types, legacy_data, tensortype
 from .options import _options, _shape
-from .ranges import _THREADS, arange, linspace, logspace
+from .ranges import arange, linspace, logspace
 from .sampling import (bernoulli, get_rng_state, initial_seed, manual_seed, multinomial, normal, poisson, rand,
                        rand_like, randint, randint_like, randn, randn_like, randperm, seed, set_rng_state)
 

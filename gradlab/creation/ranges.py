@@ -1,11 +1,10 @@
 """arange, linspace and logspace, bit for bit as PyTorch's CPU kernels compute them."""
 import math
 import numbers
-import os
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _parallel
 from .. import random as _random
 from ..tensor import Tensor, _argument_type_name
 from .options import _combination_error, _finish, _not_implemented, _options
@@ -19,7 +18,6 @@ from .options import _combination_error, _finish, _not_implemented, _options
 
 _SIMD_WIDTH = {np.dtype(np.float64): 4, np.dtype(np.float32): 8, np.dtype(np.float16): 16}
 _GRAIN_SIZE = 32768                     # at::internal::GRAIN_SIZE: longer ranges split over threads
-_THREADS = max(1, min(os.cpu_count() or 1, 64))
 
 
 def _range_number(value, name, position, function, args):
@@ -39,7 +37,7 @@ _NO_END = object()          # arange(5): end not given (an explicit None is refu
 
 def _chunks(n):
     """at::parallel_for's split of range(n) over the threads (one chunk below the grain size)."""
-    threads = min(_THREADS, -(-n // _GRAIN_SIZE)) if n else 1
+    threads = min(_parallel.get_num_threads(), -(-n // _GRAIN_SIZE)) if n else 1
     size = -(-n // threads) if n else 0
     return [(b, min(b + size, n)) for b in range(0, n, size)] if n else []
 

@@ -18,6 +18,7 @@ import os
 
 import numpy as np
 
+from .. import _parallel
 from .._tensor_core import Tensor
 from . import dual  # noqa: F401
 from .registry import op
@@ -36,14 +37,6 @@ def _per_channel(a, ndim):
 
 
 # --- batch norm ---------------------------------------------------------------------------------------
-def num_threads():
-    """The threads torch's CPU kernels split a reduction over (its default: one per core)."""
-    env = os.environ.get("OMP_NUM_THREADS", "")
-    if env.isdigit() and int(env) > 0:
-        return int(env)
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-
-
 def channel_sums(a, axes, b=None, forward=False):
     """Per-channel sums of `a` (or of a * b) over (N, C, ...) as torch's batch-norm kernels add them
     up, in float64 for float32 (one value per channel, returned as float64).
@@ -55,7 +48,7 @@ def channel_sums(a, axes, b=None, forward=False):
     if a.ndim > 2 and a.size != a.shape[0] * a.shape[1]:
         return np.add.reduce(a if b is None else a * b, axis=axes, dtype=acc)
     rows = a.reshape(a.shape[0], -1)
-    n, threads = rows.shape[0], num_threads()
+    n, threads = rows.shape[0], _parallel.get_num_threads()   # (torch's threads, one block each)
     # (torch's forward statistics, as measured on 2.13: no more rows than threads make one block)
     chunk = n if forward and n <= threads else -(-n // threads)
     total = np.zeros(rows.shape[1], acc)
