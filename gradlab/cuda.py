@@ -66,18 +66,21 @@ def memory_reserved(device=None):
     return 0
 
 
-def _needs_cuda(name):
-    def function(*args, **kwargs):
-        raise AssertionError(_NOT_COMPILED)
-    function.__name__ = function.__qualname__ = name
-    return function
+def _needs_cuda(name, parameters):
+    """A function with PyTorch's parameters (so a wrong call is Python's TypeError, as there) that fails as
+    a CPU build does when called rightly."""
+    scope = {"_NOT_COMPILED": _NOT_COMPILED}
+    exec(f"def {name}({parameters}):\n    raise AssertionError(_NOT_COMPILED)\n", scope)    # noqa: S102
+    return scope[name]
 
 
-for _name in ("init", "current_device", "get_device_name", "get_device_properties", "get_device_capability",
-              "synchronize", "initial_seed", "get_rng_state", "get_rng_state_all", "current_stream", "mem_get_info",
-              "ipc_collect"):
-    globals()[_name] = _needs_cuda(_name)
-del _name
+for _name, _parameters in (("init", ""), ("current_device", ""), ("get_device_name", "device=None"),
+                           ("get_device_properties", "device=None"), ("get_device_capability", "device=None"),
+                           ("synchronize", "device=None"), ("initial_seed", ""), ("get_rng_state", "device='cuda'"),
+                           ("get_rng_state_all", ""), ("current_stream", "device=None"), ("mem_get_info", "device=None"),
+                           ("ipc_collect", "")):
+    globals()[_name] = _needs_cuda(_name, _parameters)
+del _name, _parameters
 
 
 class tensortype(type):

@@ -6,6 +6,7 @@ the subclass only tells `Module.__setattr__` to record it in `_parameters`, and 
 """
 import numpy as np
 
+from .. import _dtype, creation
 from ..tensor import _FLOAT_ONLY, Tensor, _init, _type_name
 
 
@@ -29,3 +30,45 @@ class Parameter(Tensor):
 
     def __reduce_ex__(self, proto):
         return (Parameter, (Tensor._make(self._data.copy()), self._requires_grad))
+
+
+_UNINITIALIZED_SHAPE = ("Can't access the shape of an uninitialized parameter or buffer. This error usually happens in "
+                        "`load_state_dict` when trying to load an uninitialized parameter into an initialized one. "
+                        "Call `forward` to initialize the parameters before accessing their attributes.")
+
+
+class UninitializedParameter(Parameter):
+    """A lazy module's parameter before its first forward: no shape yet, prints `<UninitializedParameter>`;
+    `materialize(shape)` turns it into a Parameter of that shape (uninitialised values)."""
+
+    cls_to_become = Parameter
+
+    def __init__(self, requires_grad=True, device=None, dtype=None):
+        super().__init__(creation.empty(0, device=device, dtype=dtype), requires_grad)
+
+    def materialize(self, shape, device=None, dtype=None):
+        array = np.empty(tuple(shape), dtype=self._data.dtype if dtype is None else _dtype.to_numpy_dtype(dtype))
+        self._data = array
+        self._version_counter[0] += 1
+        self.__class__ = self.cls_to_become
+
+    @property
+    def shape(self):
+        raise RuntimeError(_UNINITIALIZED_SHAPE)
+
+    def __repr__(self):
+        return f"<{type(self).__name__}>"
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, proto):
+        return (type(self), (self._requires_grad,))
+
+    def __deepcopy__(self, memo):
+        if id(self) not in memo:
+            memo[id(self)] = type(self)(self._requires_grad, None, None)
+        return memo[id(self)]
+
+
+def is_lazy(param):
+    return isinstance(param, UninitializedParameter)

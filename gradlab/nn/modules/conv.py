@@ -7,10 +7,11 @@ import numpy as np
 from ... import _argparse, creation
 from ... import random as _random
 from .. import functional as F
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedParameter
+from .lazy import LazyModuleMixin
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d"]
+__all__ = ["Conv1d", "Conv2d", "LazyConv1d", "LazyConv2d"]
 
 _empty = _argparse.checked("empty", creation.empty)
 
@@ -143,3 +144,50 @@ class Conv2d(_ConvNd):
 
     def forward(self, input):
         return self._conv_forward(input, self.weight, self.bias)
+
+
+class _LazyConvXdMixin(LazyModuleMixin):
+    def reset_parameters(self):
+        if not self.has_uninitialized_params() and self.in_channels != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input, *args, **kwargs):
+        if self.has_uninitialized_params():
+            self.in_channels = self._get_in_channels(input)
+            if self.in_channels % self.groups != 0:
+                raise ValueError("in_channels must be divisible by groups")
+            self.weight.materialize((self.out_channels, self.in_channels // self.groups, *self.kernel_size))
+            if self.bias is not None:
+                self.bias.materialize((self.out_channels,))
+            self.reset_parameters()
+
+    def _get_in_channels(self, input):
+        no_batch = self._get_num_spatial_dims() + 1
+        if input.dim() not in (no_batch, no_batch + 1):
+            raise RuntimeError(f"Expected {no_batch}D (unbatched) or {no_batch + 1}D (batched) input to "
+                               f"{self.__class__.__name__}, but got input of size: {input.shape}")
+        return input.shape[1] if input.dim() == no_batch + 1 else input.shape[0]
+
+
+def _lazy_conv(eager, spatial_dims):
+    class LazyConv(_LazyConvXdMixin, eager):
+        cls_to_become = eager
+
+        def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                     padding_mode="zeros", device=None, dtype=None):
+            super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode,
+                             device=device, dtype=dtype)
+            self.weight = UninitializedParameter(device=device, dtype=dtype)
+            self.out_channels = out_channels
+            if bias:
+                self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+        def _get_num_spatial_dims(self):
+            return spatial_dims
+
+    LazyConv.__name__ = LazyConv.__qualname__ = "Lazy" + eager.__name__
+    return LazyConv
+
+
+LazyConv1d = _lazy_conv(Conv1d, 1)
+LazyConv2d = _lazy_conv(Conv2d, 2)

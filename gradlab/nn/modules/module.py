@@ -17,7 +17,7 @@ from ...autograd import grad_mode
 from ...autograd.function import Function
 from ...autograd.node import RemovableHandle, _HookDict
 from ...tensor import Tensor
-from ..parameter import Parameter
+from ..parameter import Parameter, is_lazy
 
 __all__ = ["Module"]
 
@@ -430,7 +430,7 @@ class Module:
             destination = OrderedDict()
         for name, p in self._parameters.items():
             if p is not None:
-                destination[prefix + name] = p if keep_vars else p.detach()
+                destination[prefix + name] = p if keep_vars or is_lazy(p) else p.detach()
         for name, b in self._buffers.items():
             if b is not None and name not in self._non_persistent_buffers_set:
                 destination[prefix + name] = b if keep_vars else b.detach()
@@ -458,6 +458,9 @@ class Module:
                 missing.append(key)
                 continue
             value = state_dict[key]
+            if is_lazy(target) and isinstance(value, Tensor) and not is_lazy(value):
+                with grad_mode.no_grad():     # a lazy module loads an initialised state: it takes its shape
+                    target.materialize(value._data.shape)
             if not isinstance(value, Tensor):
                 errors.append(f'While copying the parameter named "{key}", expected torch.Tensor or '
                               f'Tensor-like object from checkpoint but received {type(value)}')
