@@ -21,6 +21,8 @@ from ._size import Size
 _tuple_new = tuple.__new__     # Size of a numpy shape, without Size()'s checks of its items
 _new = object.__new__
 
+_FLOAT_ONLY = "Only Tensors of floating point and complex dtype can require gradients"   # (a leaf's requires_grad)
+
 
 def _wrap_dim(dim, ndim):
     """A dim in range(-ndim, ndim) (a 0-d tensor takes -1 and 0) as a non-negative index, or PyTorch's error."""

@@ -4,9 +4,9 @@ import warnings
 
 import numpy as np
 
-from .. import _device, _dtype
-from .._size import Size
+from .. import _dtype
 from .._tensor_core import Tensor, _wrap_dim
+from .._tensor_data import _argument_type_name  # noqa: F401
 from ..ops import OPS, registry as _registry
 from ..ops.linalg import matmul  # noqa: F401  (gradlab.matmul: PyTorch's dispatch, in the ops layer)
 from ..ops.operands import _binary, _check_int_scalar, _check_tensor_argument, _described, _type_name, broadcast_error  # noqa: F401
@@ -19,19 +19,6 @@ class _NoRounding:
 
 
 _NO_ROUNDING = _NoRounding()
-
-
-def _argument_type_name(x):
-    """A type as PyTorch's argument parser names it (torch.dtype, torch.device, int, Tensor)."""
-    if isinstance(x, _dtype.dtype):
-        return "torch.dtype"
-    if isinstance(x, _device.device):
-        return "torch.device"
-    if isinstance(x, _dtype.memory_format):
-        return "torch.memory_format"
-    if isinstance(x, Size):
-        return "torch.Size"
-    return "Tensor" if isinstance(x, Tensor) else _type_name(x)
 
 
 def _data_of(x):

@@ -8,12 +8,13 @@ import numpy as np
 
 from .. import _device, _dtype, autograd as _autograd
 from .._size import Size, tp_name as _tp_name
-from .._tensor_core import Tensor, _plain_make, _wrap_dim
+from .._tensor_core import _FLOAT_ONLY, Tensor, _plain_make, _wrap_dim
 from ..autograd import grad_mode, node as _autograd_node
 from ..autograd.node import RemovableHandle, _HookDict
 from ..autograd.engine import run_backward as _run_backward
 from ..ops import OPS, indexing as _indexing
 from ..ops.operands import _type_name
+from ..creation.legacy import legacy_data
 from ._common import _warn_once
 
 _NONLEAF_GRAD_WARNING = (
@@ -31,8 +32,6 @@ _CPP_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Hal
 
 _tuple_new = tuple.__new__     # Size of a numpy shape, without Size()'s checks of its items
 
-_FLOAT_ONLY = "Only Tensors of floating point and complex dtype can require gradients"
-
 
 class _AttributeMethods:
     """Copied onto `Tensor` by gradlab/tensor.py."""
@@ -40,7 +39,6 @@ class _AttributeMethods:
     # --- construction ---------------------------------------------------------------------------
     def __init__(self, *args, **kwargs):
         """`Tensor(2, 3)` (uninitialised in torch, zeros here) or `Tensor([1, 2])`: the default dtype."""
-        from ..creation import legacy_data
         _init(self, legacy_data(args, kwargs))
 
     def is_inference(self, *args):

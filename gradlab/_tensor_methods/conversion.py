@@ -9,7 +9,12 @@ from .. import _device, _dtype
 from .._tensor_core import Tensor
 from ..ops import OPS, elementwise as _elementwise
 from ..ops.operands import _type_name
+from ..creation.data import tensor
+from ..creation.factories import empty, full, ones, zeros
+from ..creation.options import _options, _shape
 from ._common import _WARNED, _WARN_ALWAYS, _argument_type_name
+
+_FACTORIES = {"zeros": zeros, "ones": ones, "empty": empty}     # x.new_zeros(...), ...
 
 
 class _ConversionMethods:
@@ -156,7 +161,6 @@ class _ConversionMethods:
 
     # x.new_zeros(2, 3): a factory whose dtype (and device) default to x's
     def new_tensor(self, *data, dtype=None, device=None, requires_grad=False, **kwargs):
-        from ..creation import _options, tensor
         # PyTorch's own words for a wrong number of arguments (data= may also be a keyword)
         if "data" in kwargs and not data:
             data = (kwargs.pop("data"),)
@@ -185,20 +189,18 @@ class _ConversionMethods:
         return self._new("empty", size, dtype, device, requires_grad)
 
     def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
-        from ..creation import _options, full
         _options("new_full", dtype, device)
         return full(size, fill_value, dtype=self.dtype if dtype is None else dtype, device=device,
                     requires_grad=requires_grad)
 
     def _new(self, factory, size, dtype, device, requires_grad):
-        from .. import creation
-        creation._options("new_" + factory, dtype, device)
+        _options("new_" + factory, dtype, device)
         if factory == "zeros":          # new_zeros words a negative size as empty() does, not as zeros()
             try:
-                creation._shape(size)
+                _shape(size)
             except TypeError:           # (a bad size: zeros() below gives PyTorch's TypeError)
                 pass
-        return getattr(creation, factory)(*size, dtype=self.dtype if dtype is None else dtype, device=device,
+        return _FACTORIES[factory](*size, dtype=self.dtype if dtype is None else dtype, device=device,
                                           requires_grad=requires_grad)
 
     @property

@@ -13,7 +13,8 @@ One module per kind of factory; they share the checks in `options` (and legacy r
 
 The names below are what `gradlab/__init__.py`, `tensor.py` and the tests read as `gradlab.creation.X`.
 """
-from .data import _warned_numpy_list, as_tensor, from_numpy, tensor
+from .._tensor_data import _warned_numpy_list
+from .data import as_tensor, from_numpy, tensor
 from .factories import empty, empty_like, eye, full, full_like, ones, ones_like, zeros, zeros_like
 from .legacy import _legacy_types, legacy_data, tensortype
 from .options import _options, _shape

@@ -7,7 +7,8 @@ import numpy as np
 from .. import _dtype
 from .._size import Size
 from ..ops import elementwise as _elementwise
-from ..tensor import Tensor, _argument_type_name
+from .._tensor_core import Tensor
+from .._tensor_data import _argument_type_name
 from .options import _finish, _np, _options, _shape
 
 

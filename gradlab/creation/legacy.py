@@ -7,8 +7,8 @@ import numpy as np
 from .. import _device, _dtype
 from .._argparse.parser import _invalid_combination
 from .._size import Size
-from ..tensor import Tensor, _argument_type_name
-from .data import _SEQUENCES, _check_numpy, _from_python
+from .._tensor_core import Tensor
+from .._tensor_data import _SEQUENCES, _argument_type_name, _check_numpy, _from_python
 from .options import _OPTIONS_NAMES, _shape
 
 

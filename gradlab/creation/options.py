@@ -8,7 +8,9 @@ checks from here and nothing from each other, except legacy.py, which reads data
 import numpy as np
 
 from .. import _device, _dtype
-from ..tensor import _FLOAT_ONLY, Tensor, _argument_type_name, _size_args
+from .._tensor_core import _FLOAT_ONLY, Tensor
+from .._tensor_data import _argument_type_name
+from .._tensor_methods.shape import _size_args
 
 
 def _finish(data, requires_grad):

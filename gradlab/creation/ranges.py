@@ -6,7 +6,8 @@ import numpy as np
 
 from .. import _dtype, _parallel
 from .. import random as _random
-from ..tensor import Tensor, _argument_type_name
+from .._tensor_core import Tensor
+from .._tensor_data import _argument_type_name
 from .options import _combination_error, _finish, _not_implemented, _options
 
 

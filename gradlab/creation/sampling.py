@@ -9,7 +9,8 @@ import numpy as np
 from .. import random as _random
 from .._tensor_methods.random_fills import check_random_bounds, float_bounds
 from .._size import Size
-from ..tensor import Tensor, _argument_type_name
+from .._tensor_core import Tensor
+from .._tensor_data import _argument_type_name
 from .options import _OPTIONS_NAMES, _combination_error, _finish, _not_implemented, _np, _options, _shape
 
 

@@ -9,18 +9,11 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor_core import Tensor
+from .._tensor_data import _type_name, as_tensor_data as _as_tensor  # noqa: F401  (x + [1, 2]: data as torch.tensor reads it)
 from . import registry as _registry
 from .registry import OPS
 
 _SCALARS = (bool, int, float, complex)
-
-
-def _as_tensor(x):
-    if isinstance(x, Tensor):
-        return x
-    # creation.py infers PyTorch's dtype from data; it is in the tensor layer, above the ops
-    from ..creation import tensor
-    return tensor(x)
 
 
 def broadcast_error(a_shape, b_shape):
@@ -123,13 +116,6 @@ def _check_arguments(name, args, overloads, keywords=None):
             lines.append(f"      didn't match because some of the arguments have invalid types: ({marks})")
     raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
                     + "\n".join(lines) + "\n")
-
-
-def _type_name(x):
-    """A type as PyTorch's argument errors name it: `list`, `numpy.ndarray`."""
-    t = type(x)
-    is_class_statement = t.__flags__ & (1 << 9)      # Python classes print without their module
-    return t.__name__ if t.__module__ == "builtins" or is_class_statement else f"{t.__module__}.{t.__name__}"
 
 
 
