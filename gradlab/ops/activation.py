@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from . import dual
+from . import dual, vectorized
 from .compare import keep_max
 from .registry import op
 from .unary import _exp, _expm1, _log1p, _tanh
@@ -17,7 +17,7 @@ from .unary import _exp, _expm1, _log1p, _tanh
 _F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 
 
-@op("tanh", "TanhBackward0", saves=("result",), float_result=True,
+@op("tanh", "TanhBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
     self=lambda g, n: dual.call("tanh_backward", g, n.result))
 def tanh(self):
     return _tanh(self)
@@ -74,7 +74,7 @@ def tanh_backward(grad_output, output):
     return grad_output * out
 
 
-@op("sigmoid", "SigmoidBackward0", saves=("result",), float_result=True,
+@op("sigmoid", "SigmoidBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
     self=lambda g, n: dual.call("sigmoid_backward", g, n.result))
 def sigmoid(self):
     return dual.sigmoid(self)
@@ -91,7 +91,7 @@ def sigmoid_backward(grad_output, output):
     return grad_output * (1 - output) * output
 
 
-@op("relu", "ReluBackward0", saves=("result",),
+@op("relu", "ReluBackward0", variants=("function", "method", "inplace"), saves=("result",),
     self=lambda g, n: dual.threshold_backward(g, n.result, 0))
 def relu(self):
     if self.dtype.kind == "b":
@@ -115,9 +115,16 @@ def _activation_in_float32(forward):
     @functools.wraps(forward)
     def float16_in_float32(self, *args, **params):
         if self.dtype == _F16:
-            return forward(self.astype(_F32), *args, **params).astype(_F16)
+            _HALF_INPUT[0] = True       # (PyTorch's half kernels are ATen's, never oneDNN's: see gelu)
+            try:
+                return forward(self.astype(_F32), *args, **params).astype(_F16)
+            finally:
+                _HALF_INPUT[0] = False
         return forward(self, *args, **params)
     return float16_in_float32
+
+
+_HALF_INPUT = [False]
 
 
 @op("leaky_relu", "LeakyReluBackward0", saves=("self",),
@@ -142,7 +149,16 @@ def leaky_relu_backward(grad_output, self, negative_slope):
 def gelu(self):
     # PyTorch's formula, in the tensor's dtype: its 1 + erf(...) loses the far left tail (gelu(-5.5) is
     # -1.6391e-07 in float32, where the exact value is -1.0444e-07)
+    if _onednn_gelu(self):          # a contiguous float32 tensor of 2+ numbers: oneDNN's kernel, bit for bit
+        return vectorized.gelu_onednn(self)
     return self * 0.5 * (1 + dual.erf(self * math.sqrt(0.5)))
+
+
+def _onednn_gelu(x):
+    """PyTorch's gelu goes to oneDNN (use_mkldnn) for a contiguous float32 tensor of more than one
+    number; gradlab repeats oneDNN's AVX-512 kernel where oneDNN would run it (ops/vectorized.py)."""
+    return (type(x) is np.ndarray and x.dtype == _F32 and x.size > 1 and x.flags.c_contiguous
+            and not _HALF_INPUT[0] and vectorized.onednn_avx512())
 
 
 _SQRT1_2, _2_SQRTPI = 0.7071067811865476, 1.1283791670955126        # C's M_SQRT1_2, M_2_SQRTPI
@@ -160,6 +176,9 @@ def gelu_backward(grad_output, self, approximate):
     gradient records GeluBackwardBackward0. PyTorch's kernel, step by step in the dtype (float16 in
     float32, rounded once)."""
     kernel = _gelu_backward_tanh if approximate == "tanh" else _gelu_backward_none
+    if approximate != "tanh" and _onednn_gelu(self) and type(grad_output) is np.ndarray \
+            and grad_output.dtype == _F32:
+        return vectorized.gelu_backward_onednn(grad_output, self)
     with np.errstate(over="ignore", invalid="ignore"):
         return dual.fused(kernel, grad_output, self)
 

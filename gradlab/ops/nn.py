@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 
-from . import dual
+from . import dual, vectorized
 from .reduction import _norm_grad
 from .registry import OPS, op
 
@@ -31,6 +31,10 @@ def softmax_backward_data(grad_output, output, dim):
     if grad_output.dtype == np.float16:     # torch's half kernel: in float, rounded once
         g, y = grad_output.astype(np.float32), output.astype(np.float32)
         return (y * (g - np.add.reduce(g * y, axis=dim, keepdims=True))).astype(np.float16)
+    if dim == output.ndim - 1:          # float32: PyTorch's vectorized kernel, bit for bit (ops/vectorized.py)
+        exact = vectorized.softmax_backward_lastdim(grad_output, output)
+        if exact is not None:
+            return exact
     return output * (grad_output - np.add.reduce(grad_output * output, axis=dim, keepdims=True))
 
 
@@ -42,15 +46,23 @@ def log_softmax_backward_data(grad_output, output, dim):
     if grad_output.dtype == np.float16:
         g, y = grad_output.astype(np.float32), output.astype(np.float32)
         return (g - _exp(y) * np.add.reduce(g, axis=dim, keepdims=True)).astype(np.float16)
+    if dim == output.ndim - 1:
+        exact = vectorized.log_softmax_backward_lastdim(grad_output, output)
+        if exact is not None:
+            return exact
     return grad_output - _exp(output) * np.add.reduce(grad_output, axis=dim, keepdims=True)
 
 
-@op("softmax", "SoftmaxBackward0", saves=("result",),
+@op("softmax", "SoftmaxBackward0", variants=("function", "method"), saves=("result",),
     self=lambda g, n: dual.call("softmax_backward_data", g, n.result, dim=n.dim))
 def softmax(self, dim):
     x = _softmax_input(self, dim, "softmax")
     if not x.size:                      # (an empty slice has no maximum to subtract)
         return x.copy()
+    if dim == x.ndim - 1 and self.dtype == np.float32:   # PyTorch's vectorized kernel, bit for bit
+        exact = vectorized.softmax_lastdim(x)
+        if exact is not None:
+            return exact
     # ufunc reductions (np.maximum.reduce) rather than np.max: same C loop, microseconds less Python
     e = _exp(x - np.maximum.reduce(x, axis=dim, keepdims=True))
     total = np.add.reduce(e, axis=dim, keepdims=True)
@@ -70,13 +82,17 @@ def _log(x):
     return np.log(x.astype(np.float64)).astype(np.float32) if x.dtype == np.float32 else np.log(x)
 
 
-@op("log_softmax", "LogSoftmaxBackward0", saves=("result",),
+@op("log_softmax", "LogSoftmaxBackward0", variants=("function", "method"), saves=("result",),
     self=lambda g, n: dual.call("log_softmax_backward_data", g, n.result, dim=n.dim))
 def log_softmax(self, dim):
     half = self.dtype == np.float16
     self = _softmax_input(self, dim, "log_softmax")
     if not self.size:
         return self.copy()
+    if dim == self.ndim - 1 and not half:     # float32: PyTorch's vectorized kernel, bit for bit
+        exact = vectorized.log_softmax_lastdim(self)
+        if exact is not None:
+            return exact
     shifted = self - np.maximum.reduce(self, axis=dim, keepdims=True)
     total = np.add.reduce(_exp(shifted), axis=dim, keepdims=True)
     if half and dim == self.ndim - 1:    # torch's last-dim half kernel keeps the sum and its log in half

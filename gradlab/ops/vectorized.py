@@ -1,0 +1,394 @@
+"""PyTorch's vectorized float32 CPU kernels, step by step in numpy, so that gradlab prints PyTorch's bits.
+
+Most float32 math in gradlab is computed in float64 and rounded once (correctly rounded). PyTorch's
+CPU kernels are not correctly rounded: they are fast polynomial approximations written with SIMD
+instructions, and their last bit differs from the exact answer for a share of inputs. Where the
+kernel is public code we repeat it here, one float32 operation at a time, so the results agree bit for
+bit. What PyTorch 2.13's CPU build (x86-64) runs, measured against it:
+
+* softmax / log_softmax over the last dimension (and their gradients): ATen's own kernels
+  (aten/src/ATen/native/cpu/SoftMaxKernel.cpp, LogSoftmaxKernelImpl.h) on `Vectorized<float>`:
+  16 lanes with AVX512, 8 with AVX2. exp is SLEEF's `expf_u10` and log SLEEF's `logf_u10`
+  (github.com/shibatch/sleef, src/libm/sleefsimdsp.c: `xexpf`, `xlogf_u1`); the sums run lane by
+  lane over whole vectors, the leftover numbers join the first lanes, and the lanes are folded in
+  halves at the end (`vec_reduce_all`).
+* gelu (exact form) of a contiguous tensor of more than one element, and its gradient: oneDNN's
+  JIT kernel (github.com/uxlfoundation/oneDNN, src/cpu/x64/injectors/jit_uni_eltwise_injector.cpp):
+  with AVX-512 the forward is a piecewise degree-5 polynomial picked by the input's exponent bits;
+  the gradient is Abramowitz and Stegun's erf formula with oneDNN's own exp.
+* Not reproduced (gradlab keeps its correctly rounded float64 path): float32 exp, log, tan, sin, cos,
+  tanh, erf of a tensor go to Intel MKL's VML library (`vmsExp`, `vmsTan`, ... in "high accuracy"
+  mode), whose code is not public; the same results come out whatever the CPU capability. gelu of a
+  single number or a non-contiguous tensor goes through C's `erff` (glibc's), and softmax over
+  another dimension than the last has its own kernel; both stay on gradlab's float64 path.
+
+Which kernel runs depends on the CPU, as in PyTorch: ATen picks AVX512 when the CPU has
+avx512f/bw/vl/dq and fma, else AVX2 (avx2 and fma), else its plain C++ (DEFAULT), and the
+environment variable ATEN_CPU_CAPABILITY (avx512, avx2, default) overrides it. oneDNN looks at the
+CPU on its own (ONEDNN_MAX_CPU_ISA can lower it). Where gradlab cannot know the CPU (no
+/proc/cpuinfo, not x86-64) or PyTorch would take a path not written here, gradlab keeps its float64
+path.
+
+A fused multiply-add (`fma(a, b, c)`: a * b + c rounded once) is what the vector instruction
+`vfmadd` computes; numpy has none. For float32 operands the product is exact in float64, so the
+only error of `float64(a) * b + c` is the rounding of the sum, and rounding that again to float32
+can round twice ("double rounding"). That only matters when the float64 sum lands exactly half-way
+between two float32 numbers; there `fma32` looks at the sum's own rounding error and nudges it.
+"""
+import functools
+import os
+import platform
+
+import numpy as np
+
+_F32, _F64 = np.float32, np.float64
+_I32 = np.int32
+
+
+# --- which kernels PyTorch runs on this machine ------------------------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def _cpu_flags():
+    """The CPU's feature flags from /proc/cpuinfo, or None where they cannot be read."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return None
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return frozenset(line.split(":", 1)[1].split())
+    except OSError:
+        return None
+    return None
+
+
+def cpu_capability():
+    """ATen's CPU capability: "AVX512", "AVX2", "DEFAULT", or None where gradlab cannot tell.
+
+    As ATen's compute_cpu_capability(): ATEN_CPU_CAPABILITY first, then the CPU's flags."""
+    flags = _cpu_flags()
+    if flags is None:
+        return None
+    env = os.environ.get("ATEN_CPU_CAPABILITY")
+    if env in ("avx512", "avx2", "default"):
+        return env.upper()
+    if {"avx512vl", "avx512bw", "avx512dq", "fma"} <= flags:
+        return "AVX512"
+    if {"avx2", "fma"} <= flags:
+        return "AVX2"
+    return "DEFAULT"
+
+
+def _lanes():
+    """float32 lanes of ATen's Vectorized<float> when its SLEEF kernels run, else None."""
+    return {"AVX512": 16, "AVX2": 8}.get(cpu_capability())
+
+
+_ONEDNN_BELOW_AVX512 = ("sse41", "avx", "avx2", "avx2_vnni", "avx2_vnni_2")
+
+
+def onednn_avx512():
+    """Whether oneDNN runs its AVX-512 kernels (avx512_core: avx512f/bw/vl/dq), as oneDNN decides."""
+    flags = _cpu_flags()
+    if flags is None or not {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= flags:
+        return False
+    limit = os.environ.get("ONEDNN_MAX_CPU_ISA", os.environ.get("DNNL_MAX_CPU_ISA", "")).lower()
+    return limit not in _ONEDNN_BELOW_AVX512
+
+
+# --- float32 arithmetic, one rounding at a time --------------------------------------------------------
+
+def _bits(x):
+    return x.view(_I32)
+
+
+def _from_bits(i):
+    """The float32 numbers with these bit patterns (int32 arrays, or Python ints as written in hex)."""
+    if isinstance(i, int):
+        return np.uint32(i).view(_F32)
+    return np.asarray(i, _I32).view(_F32)
+
+
+def fma32(a, b, c):
+    """float32 a * b + c rounded once (the vfmadd instruction)."""
+    p = np.multiply(a, b, dtype=_F64)           # exact: 24 + 24 bits fit in 53
+    s = p + np.asarray(c, _F64)
+    out = s.astype(_F32)
+    # double rounding is only possible where s sits exactly half-way between two float32 numbers
+    half_way = (s.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
+    if half_way.any():
+        p, c = np.broadcast_arrays(p, np.asarray(c, _F64))
+        s0, p0, c0 = s[half_way], p[half_way], c[half_way]
+        bb = s0 - p0
+        err = (p0 - (s0 - bb)) + (c0 - bb)      # the exact rounding error of the float64 sum
+        nudged = np.where(err > 0, np.nextafter(s0, np.inf), np.where(err < 0, np.nextafter(s0, -np.inf), s0))
+        out[half_way] = nudged.astype(_F32)
+    return out
+
+
+def _f(v):
+    return np.asarray(v, _F32)
+
+
+# --- SLEEF 3.x: Sleef_expf16_u10 / Sleef_expf8_u10 ------------------------------------------------------
+
+_R_LN2F = _F32(1.442695040888963407359924681001892137426645954152985934135449406931)
+_L2UF, _L2LF = _F32(0.693145751953125), _F32(1.428606765330187045e-06)
+_EXPF_POLY = [_F32(c) for c in (0.000198527617612853646278381, 0.00139304355252534151077271,
+                                0.00833336077630519866943359, 0.0416664853692054748535156,
+                                0.166666671633720397949219, 0.5)]
+
+
+def _pow2i(q):
+    """2**q as a float32, built from its exponent bits (q in the normal range)."""
+    return _from_bits((q + _I32(0x7F)) << _I32(23))
+
+
+def sleef_expf(d):
+    """SLEEF's expf (1.0 ulp): exp(d) = 2**q * exp(s) with s = d - q*ln2 in two steps (ln2 split in
+    an upper part of few bits and the rest), a degree-7 polynomial for exp(s), then 2**q applied in
+    two halves so that it never overflows on the way."""
+    d = _f(d)
+    with np.errstate(all="ignore"):
+        q = np.rint(d * _R_LN2F).astype(_I32)              # round to nearest even, as cvtps2dq
+        qf = q.astype(_F32)
+        s = fma32(qf, -_L2UF, d)
+        s = fma32(qf, -_L2LF, s)
+        u = np.full(d.shape, _EXPF_POLY[0], _F32)
+        for c in _EXPF_POLY[1:]:
+            u = fma32(u, s, c)
+        u = _F32(1) + fma32(s * s, u, s)
+        half = q >> _I32(1)
+        u = u * _pow2i(half) * _pow2i(q - half)
+        u = np.where(d < _F32(-104), _F32(0), u)
+        u = np.where(_F32(100) < d, _F32(np.inf), u)
+    return u.astype(_F32, copy=False)
+
+
+# --- SLEEF 3.x: Sleef_logf16_u10 / Sleef_logf8_u10 --------------------------------------------------------
+# ("double-float" arithmetic: a value kept as a pair hi + lo of float32 numbers, ~48 bits)
+
+def _df_add2(x, y):
+    s = x + y
+    v = s - x
+    return s, (x - (s - v)) + (y - v)
+
+
+def _df_div(nx, ny, dx, dy):
+    t = _F32(1) / dx
+    s = nx * t
+    u = fma32(t, nx, -s)
+    v = fma32(-dy, t, fma32(-dx, t, _F32(1)))
+    return s, fma32(s, v, fma32(ny, t, u))
+
+
+def sleef_logf(d):
+    """SLEEF's logf (1.0 ulp) for positive normal d: d = m * 2**e with m in [0.75, 1.5);
+    log(m) = 2 atanh(x), x = (m - 1) / (m + 1), in double-float; plus e * ln2 (ln2 as two floats).
+    Zero, subnormal, infinite, negative and nan inputs are fixed up after (as the vfixupimm step)."""
+    d = _f(d)
+    with np.errstate(all="ignore"):
+        b = _bits(d)
+        e = (((_bits(d * _F32(1.0 / 0.75)) >> _I32(23)) & _I32(0xFF)) - _I32(127)).astype(_F32)
+        m = _from_bits((b & _I32(0x007FFFFF)) | _I32(0x3F800000))          # [1, 2)
+        m = np.where(m >= _F32(1.5), m * _F32(0.5), m).astype(_F32)       # [0.75, 1.5)
+        ln2_hi, ln2_lo = _F32(0.69314718246459960938), _F32(-1.904654323148236017e-09)
+        sx = ln2_hi * e
+        sy = fma32(ln2_lo, e, fma32(ln2_hi, e, -sx))
+        ax, ay = _df_add2(_F32(-1), m)
+        bx, by = _df_add2(_F32(1), m)
+        xx, xy = _df_div(ax, ay, bx, by)
+        x2 = xx * xx
+        t = fma32(fma32(_F32(0.3027294874), x2, _F32(0.3996108174)), x2, _F32(0.6666694880))
+        s = sx + xx * _F32(2)                                             # (s) += 2x, double-float
+        sy = (((sx - s) + xx * _F32(2)) + sy) + xy * _F32(2)
+        sx = s
+        w = x2 * xx * t
+        s = sx + w
+        sy = ((sx - s) + w) + sy
+        r = s + sy
+        # special inputs, as IEEE log
+        r = np.where(d == 0, _F32(-np.inf), r)
+        r = np.where(d < 0, _F32(np.nan), r)
+        r = np.where(d == np.inf, _F32(np.inf), r)
+        r = np.where(np.isnan(d), d, r)
+    return r.astype(_F32, copy=False)
+
+
+# --- ATen's reductions over Vectorized<float> (functional_base.h) ------------------------------------
+
+def _fold_lanes(acc):
+    """vec_reduce_all: the vector folded in halves (lanes i and i + W/2 added, and so on): lane 0."""
+    while acc.shape[1] > 1:
+        h = acc.shape[1] // 2
+        acc = acc[:, :h] + acc[:, h:]
+    return acc[:, 0]
+
+
+def row_sums(v, lanes):
+    """reduce_all / map_reduce_all with +: each row of the float32 matrix v (already mapped) summed as
+    PyTorch's vector loop sums it."""
+    rows, n = v.shape
+    if n < lanes:                                   # one partial vector: its lanes added one by one
+        acc = v[:, 0].copy()
+        for i in range(1, n):
+            acc += v[:, i]
+        return acc
+    full = n - n % lanes
+    acc = np.add.reduce(v[:, :full].reshape(rows, full // lanes, lanes), axis=1)   # vector by vector
+    if n > full:
+        acc[:, :n - full] += v[:, full:]           # the leftover numbers join the first lanes
+    return _fold_lanes(acc)
+
+
+# --- softmax and log_softmax over the last dimension ------------------------------------------------
+
+def _rows(x):
+    return np.ascontiguousarray(x).reshape(-1, x.shape[-1]) if x.ndim else x.reshape(1, 1)
+
+
+def softmax_lastdim(x):
+    """softmax over the last dim (float32), as ATen's _vec_softmax_lastdim; None if not reproduced here."""
+    lanes = _lanes()
+    if lanes is None or x.dtype != _F32 or x.ndim == 0 or x.shape[-1] == 0:
+        return None
+    r = _rows(x)
+    with np.errstate(all="ignore"):
+        e = sleef_expf(r - np.maximum.reduce(r, axis=1, keepdims=True))
+        inverse = _F32(1) / row_sums(e, lanes)
+        return (e * inverse[:, None]).reshape(x.shape)
+
+
+def log_softmax_lastdim(x):
+    """log_softmax over the last dim (float32): x - max - log(sum(exp(x - max))), each step rounded."""
+    lanes = _lanes()
+    if lanes is None or x.dtype != _F32 or x.ndim == 0 or x.shape[-1] == 0:
+        return None
+    r = _rows(x)
+    with np.errstate(all="ignore"):
+        shifted = r - np.maximum.reduce(r, axis=1, keepdims=True)
+        log_sum = sleef_logf(row_sums(sleef_expf(shifted), lanes))
+        return (shifted - log_sum[:, None]).reshape(x.shape)
+
+
+def softmax_backward_lastdim(grad, output):
+    """(grad - sum(grad * output)) * output over the last dim, as ATen's kernel."""
+    lanes = _lanes()
+    if lanes is None or grad.dtype != _F32 or output.dtype != _F32 or grad.ndim == 0 or grad.shape[-1] == 0:
+        return None
+    g, y = _rows(grad), _rows(output)
+    with np.errstate(all="ignore"):
+        total = row_sums(g * y, lanes)
+        return ((g - total[:, None]) * y).reshape(grad.shape)
+
+
+def log_softmax_backward_lastdim(grad, output):
+    """grad - exp(output) * sum(grad) over the last dim; the compiler fuses the last multiply and
+    subtract into one fma (measured)."""
+    lanes = _lanes()
+    if lanes is None or grad.dtype != _F32 or output.dtype != _F32 or grad.ndim == 0 or grad.shape[-1] == 0:
+        return None
+    g, y = _rows(grad), _rows(output)
+    with np.errstate(all="ignore"):
+        total = row_sums(g, lanes)
+        e = sleef_expf(y)
+        return fma32(-e, np.broadcast_to(total[:, None], e.shape), g).reshape(grad.shape)
+
+
+# --- oneDNN's gelu (eltwise_gelu_erf) -------------------------------------------------------------------
+
+# jit_uni_eltwise_injector.cpp, gelu_erf_minimax_polynomial: for each of 32 intervals (25 used) the
+# coefficients of degree 0..5 of a polynomial p with gelu(x) = x/2 * (1 + sign(x) * p(|x|)).
+_GELU_TABLE = np.array([
+    [  # degree 0
+     0xa6f2cb94, 0x32827792, 0x3381cc0c, 0x34523d4a, 0x351ac44d, 0x35f36d88, 0x36ee8229, 0x37b8a3bb,
+     0x3867a213, 0x3940033b, 0x3a2a5a1d, 0x3ae35863, 0x3b7828f2, 0x3c08b14b, 0x3c515ed3, 0xbb503236,
+     0xbd8d8e5e, 0xbe8abcd9, 0xbf0c19a2, 0xbeccb328, 0x3e176ced, 0x3f470d99, 0x3f7abb28, 0x3f800000,
+     0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000,
+    ],
+    [  # degree 1
+     0x3f4c422a, 0x3f4c421f, 0x3f4c4207, 0x3f4c41cb, 0x3f4c413b, 0x3f4c3fad, 0x3f4c3a2f, 0x3f4c2d40,
+     0x3f4c146a, 0x3f4bc341, 0x3f4ad08c, 0x3f48f8cf, 0x3f45fac7, 0x3f404e07, 0x3f3b980f, 0x3f48dff3,
+     0x3f78b21b, 0x3fbb0704, 0x40019c32, 0x3fe536d6, 0x3f81331e, 0x3e6c8684, 0x3c98f936, 0x00000000,
+     0x3f800000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000,
+    ],
+    [  # degree 2
+     0xb62173f4, 0x3735e4cf, 0x37f2ff89, 0x388c23be, 0x3917535c, 0x39ab2ab0, 0x3a60fadb, 0x3af9b960,
+     0x3b6e5491, 0x3c0a4ec5, 0x3ca5aa8c, 0x3d2138d9, 0x3d8737d4, 0x3ddfb660, 0x3e0f27ab, 0x3d94004b,
+     0xbe0efdeb, 0xbf1d96c3, 0xbf89db58, 0xbf6d9897, 0xbef69fb8, 0xbdc4f8a8, 0xbbde6422, 0x00000000,
+     0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000,
+    ],
+    [  # degree 3
+     0xbe081a19, 0xbe084570, 0xbe08639b, 0xbe089837, 0xbe08f409, 0xbe09ab95, 0xbe0b66d0, 0xbe0e400a,
+     0xbe124df8, 0xbe1bde02, 0xbe2f19c9, 0xbe4931bf, 0xbe685fbc, 0xbe89c95f, 0xbe96cbca, 0xbe8044aa,
+     0xbe0550f2, 0x3dcfd6a1, 0x3e94c826, 0x3e79345f, 0x3decec91, 0x3ca46568, 0x3aa1e00a, 0x00000000,
+     0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000,
+    ],
+    [  # degree 4
+     0xba3d61db, 0x39f097a3, 0x3a5845dc, 0x3ab1fa35, 0x3b0cefb8, 0x3b653ab6, 0x3bcae527, 0x3c221712,
+     0x3c6c5840, 0x3cc0a703, 0x3d1dcc19, 0x3d63656d, 0x3d955907, 0x3dbf9910, 0x3dd53f69, 0x3db7dcef,
+     0x3d639ebe, 0xba6ede48, 0xbd22be69, 0xbd041cf1, 0xbc64f5ab, 0xbb097a32, 0xb8ebf380, 0x00000000,
+     0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000,
+    ],
+    [  # degree 5
+     0x3cb7d80c, 0x3c9b6050, 0x3c978d11, 0x3c92e850, 0x3c8d058b, 0x3c848454, 0x3c6cd623, 0x3c4c824b,
+     0x3c2a7935, 0x3be0b390, 0x3b0651ac, 0xbb232f53, 0xbbd42fa0, 0xbc2c5366, 0xbc492c9e, 0xbc2a7aa6,
+     0xbbd55d04, 0xba823a76, 0x3b102aa8, 0x3ae25a7e, 0x3a31f792, 0x38b84375, 0x3689bb5a, 0x00000000,
+     0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000,
+    ],
+], np.uint32).view(np.float32)
+
+
+def gelu_onednn(x):
+    """gelu(x) (exact form) as oneDNN's AVX-512 kernel: the interval index from the bits of |x|
+    (exponent and 2 mantissa bits), a degree-5 polynomial by fma steps, then x * (1 + sign * p) / 2."""
+    x = _f(x)
+    with np.errstate(all="ignore"):
+        xb = _bits(x)
+        pos_bits = xb & _I32(0x7FFFFFFF)
+        pos = _from_bits(pos_bits)
+        index = np.clip((pos_bits + _I32(-0x3DE00001)) >> _I32(21), 1, 24)     # + 0xc21fffff
+        index = np.where(_from_bits(0x40B15CEE) < pos, 23, index) & 31         # beyond 5.54: erf is 1
+        table = _GELU_TABLE
+        p = table[5][index]
+        for degree in range(4, -1, -1):
+            p = fma32(p, pos, table[degree][index])
+        p = _from_bits(_bits(p) ^ (xb & _I32(-2 ** 31)))
+        return (x * (p + _F32(1))) * _F32(0.5)
+
+
+def _onednn_exp(x):
+    """oneDNN's exp (exp_compute_vector_fwd): n = floor(x log2(e) + 1/2), r = x - n ln2, a degree-5
+    polynomial, times 2**(n-1) times 2."""
+    with np.errstate(all="ignore"):
+        low = x < _from_bits(0xC2AEAC50)                       # below log(FLT_MIN): 0
+        src = np.maximum(np.minimum(x, _from_bits(0x42B17218)), _from_bits(0xC2AEAC50))
+        n = np.floor(src * _from_bits(0x3FB8AA3B) + _F32(0.5))
+        r = fma32(-n, _from_bits(0x3F317218), src)
+        scale = _from_bits((np.rint(n - _F32(1)).astype(_I32) + _I32(127)) << _I32(23))
+        scale = np.where(low, _F32(0), scale)
+        p = np.full(r.shape, _from_bits(0x3C07CFCE), _F32)
+        for c in (0x3D2B9D0D, 0x3E2AAD40, 0x3EFFFEE3, 0x3F7FFFFB):
+            p = fma32(p, r, _from_bits(c))
+        p = fma32(p, r, _F32(1))
+        return p * scale * _F32(2)
+
+
+_AS_POLY = [_from_bits(v) for v in (0x3E827906, 0xBE91A98E, 0x3FB5F0E3, 0xBFBA00E3, 0x3F87DC22)]
+
+
+def gelu_backward_onednn(grad, x):
+    """grad * gelu'(x) as oneDNN's kernel: erf(x/sqrt2) by Abramowitz and Stegun 7.1.26 with oneDNN's
+    exp, gelu' = 1/2 + x/sqrt(2 pi) exp(-x^2/2) + erf/2."""
+    x = _f(x)
+    with np.errstate(all="ignore"):
+        r = x * _from_bits(0x3F3504F3)                           # x / sqrt(2)
+        q = _onednn_exp(-(r * r))
+        t = r * _from_bits(0x3F106EBA) * q                       # r / sqrt(pi) * q
+        w = _F32(1) / fma32(_from_bits(0x3EA7BA05), np.abs(r), _F32(1))
+        p = np.full(w.shape, _AS_POLY[4], _F32)
+        for c in _AS_POLY[3::-1]:
+            p = fma32(p, w, c)
+        erf = fma32(-q * w, p, _F32(1))
+        erf = _from_bits(_bits(erf) ^ (_bits(r) & _I32(-2 ** 31)))
+        return _f(grad) * fma32(erf, _F32(0.5), t + _F32(0.5))
