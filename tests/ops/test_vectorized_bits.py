@@ -1,0 +1,167 @@
+"""gradlab's copies of PyTorch's vectorized float32 kernels (gradlab/ops/vectorized.py) against real
+PyTorch, bit for bit: softmax / log_softmax over the last dim and their gradients (SLEEF expf/logf
+and ATen's lane sums), gelu of contiguous tensors and its gradient (oneDNN). Inputs are generated from
+fixed seeds over several ranges (small, large, negative, near the kernels' special points, with
+infinities and nans); torch computes every expected value. Any differing bit fails."""
+import numpy as np
+import pytest
+
+import gradlab
+from gradlab.ops import vectorized
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
+
+F32 = np.float32
+
+
+def _bits_equal(got, want):
+    """Equal bit patterns, nans compared as nans (their sign bit is not part of the claim)."""
+    got, want = np.asarray(got, F32), np.asarray(want, F32)
+    assert got.shape == want.shape
+    same = got.view(np.int32) == want.view(np.int32)
+    same |= np.isnan(got) & np.isnan(want)
+    if not same.all():
+        bad = np.flatnonzero(~same.ravel())[:5]
+        raise AssertionError(f"{(~same).sum()} of {same.size} differ, e.g. at {bad.tolist()}: "
+                             f"gradlab {got.ravel()[bad].tolist()} torch {want.ravel()[bad].tolist()}")
+
+
+def _sleef_capability():
+    mine = vectorized.cpu_capability()
+    if mine is None:
+        pytest.skip("gradlab cannot tell this CPU's capability: it keeps its float64 path")
+    assert mine == torch.backends.cpu.get_cpu_capability(), "gradlab chose another CPU capability than PyTorch"
+    if mine == "DEFAULT":
+        pytest.skip("PyTorch's DEFAULT capability uses the C library's expf/logf: not reproduced")
+    return mine
+
+
+RANGES = {"small": 0.01, "unit": 1.0, "wide": 8.0, "large": 40.0}
+
+
+def _rows(seed, n, scale, rows=None):
+    rng = np.random.default_rng(seed)
+    rows = rows or max(4000 // max(n, 1), 8)
+    x = rng.normal(0, scale, (rows, n)).astype(F32)
+    x[0, :] = x[0, 0]                       # a row of equal numbers (every exp(x - max) is 1)
+    if n > 2 and rows > 3:
+        x[1, 1] = np.inf                    # inf - inf: a row of nans
+        x[2, 0] = -np.inf                   # exp(-inf) = 0
+        x[3, n // 2] = np.nan
+        x[-1, :] = rng.uniform(-104, 0, n).astype(F32)     # down to SLEEF's underflow to 0
+    return x
+
+
+SIZES = [1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 1000]
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("scale", list(RANGES.values()), ids=list(RANGES))
+def test_softmax_family_lastdim(n, scale):
+    _sleef_capability()
+    x = _rows(n * 7 + int(scale * 10), n, scale)
+    g = np.random.default_rng(n).normal(0, 1, x.shape).astype(F32)
+    tx = torch.from_numpy(x)
+    sm, ls = torch.softmax(tx, -1), torch.log_softmax(tx, -1)
+    _bits_equal(vectorized.softmax_lastdim(x), sm.numpy())
+    _bits_equal(vectorized.log_softmax_lastdim(x), ls.numpy())
+    tg = torch.from_numpy(g)
+    _bits_equal(vectorized.softmax_backward_lastdim(g, sm.numpy()),
+                torch.ops.aten._softmax_backward_data(tg, sm, -1, torch.float32).numpy())
+    _bits_equal(vectorized.log_softmax_backward_lastdim(g, ls.numpy()),
+                torch.ops.aten._log_softmax_backward_data(tg, ls, -1, torch.float32).numpy())
+
+
+@pytest.mark.parametrize("fn", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("shape,transpose", [((3,), False), ((8,), False), ((5, 20), False), ((64, 256), False),
+                                             ((2, 3, 33), False), ((20, 5), True), ((256, 64), True)])
+def test_softmax_family_through_autograd(fn, shape, transpose):
+    """The public functions: forward values and the gradient of a weighted sum, through gradlab's ops."""
+    _sleef_capability()
+    rng = np.random.default_rng(sum(shape))
+    x = rng.normal(0, 3, shape).astype(F32)
+    w = rng.normal(0, 1, shape[::-1] if transpose else shape).astype(F32)
+    outs = []
+    for lib in (gradlab, torch):
+        leaf = lib.tensor(x).requires_grad_()
+        inp = leaf.t() if transpose else leaf
+        y = getattr(lib, fn)(inp, -1)
+        (y * lib.tensor(w)).sum().backward()
+        outs.append((np.asarray(y.detach().tolist(), F32), np.asarray(leaf.grad.tolist(), F32)))
+    _bits_equal(outs[0][0], outs[1][0])
+    _bits_equal(outs[0][1], outs[1][1])
+
+
+def _gelu_inputs(seed):
+    rng = np.random.default_rng(seed)
+    parts = [rng.uniform(-r, r, 20000) for r in (1e-30, 1e-3, 1.0, 5.6, 12.0, 100.0)]
+    parts.append(np.float32(5.5420785) + np.arange(-200, 200, dtype=F32) * np.float32(1e-6))   # oneDNN's bound
+    parts.append(np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 3.4e38, -3.4e38]))
+    return np.concatenate(parts).astype(F32)
+
+
+def test_gelu_onednn_forward_and_gradient():
+    if not vectorized.onednn_avx512():
+        pytest.skip("oneDNN's AVX-512 gelu does not run on this CPU: gradlab keeps its float64 path")
+    x = _gelu_inputs(0)
+    g = np.random.default_rng(1).normal(0, 1, x.shape).astype(F32)
+    tx = torch.from_numpy(x)
+    _bits_equal(vectorized.gelu_onednn(x), torch.nn.functional.gelu(tx).numpy())
+    _bits_equal(vectorized.gelu_backward_onednn(g, x), torch.ops.aten.gelu_backward(torch.from_numpy(g), tx).numpy())
+
+
+@pytest.mark.parametrize("shape", [(2,), (3,), (17,), (5, 20), (64, 256)])
+def test_gelu_through_autograd(shape):
+    if not vectorized.onednn_avx512():
+        pytest.skip("oneDNN's AVX-512 gelu does not run on this CPU")
+    rng = np.random.default_rng(len(shape) * 100 + shape[-1])
+    x = rng.normal(0, 3, shape).astype(F32)
+    w = rng.normal(0, 1, shape).astype(F32)
+    outs = []
+    for lib in (gradlab, torch):
+        leaf = lib.tensor(x).requires_grad_()
+        y = lib.nn.functional.gelu(leaf)
+        (y * lib.tensor(w)).sum().backward()
+        outs.append((np.asarray(y.detach().tolist(), F32), np.asarray(leaf.grad.tolist(), F32)))
+    _bits_equal(outs[0][0], outs[1][0])
+    _bits_equal(outs[0][1], outs[1][1])
+
+
+def _round_to_float32(exact):
+    """The float32 nearest to a Fraction (ties to even), by comparing the neighbours exactly."""
+    from fractions import Fraction
+    guess = np.float32(float(exact))
+    candidates = [np.nextafter(guess, np.float32(-np.inf)), guess, np.nextafter(guess, np.float32(np.inf))]
+    return min(candidates, key=lambda f: (abs(Fraction(float(f)) - exact), int(np.array(f).view(np.int32)) & 1))
+
+
+def test_fma32_is_one_rounding():
+    """fma32 against exact rational arithmetic, including sums that land (nearly) half-way between floats."""
+    from fractions import Fraction
+    rng = np.random.default_rng(3)
+    a = rng.normal(0, 1, 3000).astype(F32)
+    b = rng.normal(0, 1, 3000).astype(F32)
+    c = rng.normal(0, 1e-3, 3000).astype(F32)
+    ab = a.astype(np.float64) * b
+    c[:1500] = -(ab[:1500].astype(F32))            # a*b + c: the product's rounding error, tiny sums
+    c[1500:2000] = (ab[1500:2000] * 2.0 ** -25).astype(F32)      # sums near a half-way point
+    # double rounding: (1 + 2**-12)**2 = 1 + 2**-11 + 2**-24 is half-way between two float32 numbers,
+    # and a tiny c (lost in the float64 sum) decides the direction
+    k = np.arange(2000, 2400)
+    a[k] = b[k] = np.float32(1 + 2 ** -12) * np.where(k % 4 < 2, 1, -1).astype(F32) * np.float32(2.0) ** (k % 7 - 3)
+    c[k] = np.float32(2.0 ** -70) * np.where(k % 2, 1, -1).astype(F32) * np.float32(2.0) ** (2 * (k % 7) - 6)
+    got = vectorized.fma32(a, b, c)
+    want = [_round_to_float32(Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z))) for x, y, z in zip(a, b, c)]
+    _bits_equal(got, np.array(want, F32))
+
+
+def test_capability_follows_environment(monkeypatch):
+    if vectorized.cpu_capability() is None:
+        pytest.skip("not an x86-64 Linux machine")
+    for value, expected in (("default", "DEFAULT"), ("avx2", "AVX2"), ("avx512", "AVX512")):
+        monkeypatch.setenv("ATEN_CPU_CAPABILITY", value)
+        assert vectorized.cpu_capability() == expected
+    monkeypatch.setenv("ATEN_CPU_CAPABILITY", "default")
+    x = np.random.default_rng(0).normal(0, 1, (4, 9)).astype(F32)
+    assert vectorized.softmax_lastdim(x) is None           # DEFAULT: gradlab's float64 path
