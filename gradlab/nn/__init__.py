@@ -1,6 +1,8 @@
 """gradlab.nn: modules, losses and initialisers with PyTorch's API and printed text."""
-from . import functional, init, modules, utils
+from . import functional, init, modules, parallel, utils
 from .modules import *  # noqa: F401,F403  (every layer, loss and container: nn/modules/__init__.py lists them)
-from .parameter import Parameter
+from .parallel import DataParallel
+from .parameter import Parameter, UninitializedParameter
 
-__all__ = modules.__all__ + ["Parameter", "functional", "init", "utils"]
+__all__ = modules.__all__ + ["DataParallel", "Parameter", "UninitializedParameter", "functional", "init", "parallel",
+                             "utils"]

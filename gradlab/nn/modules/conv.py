@@ -161,6 +161,12 @@ class _LazyConvXdMixin(LazyModuleMixin):
                 self.bias.materialize((self.out_channels,))
             self.reset_parameters()
 
+    def _lazy_parameters(self, out_channels, bias, device, dtype):
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
     def _get_in_channels(self, input):
         no_batch = self._get_num_spatial_dims() + 1
         if input.dim() not in (no_batch, no_batch + 1):
@@ -169,25 +175,27 @@ class _LazyConvXdMixin(LazyModuleMixin):
         return input.shape[1] if input.dim() == no_batch + 1 else input.shape[0]
 
 
-def _lazy_conv(eager, spatial_dims):
-    class LazyConv(_LazyConvXdMixin, eager):
-        cls_to_become = eager
+class LazyConv1d(_LazyConvXdMixin, Conv1d):
+    cls_to_become = Conv1d
 
-        def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                     padding_mode="zeros", device=None, dtype=None):
-            super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode,
-                             device=device, dtype=dtype)
-            self.weight = UninitializedParameter(device=device, dtype=dtype)
-            self.out_channels = out_channels
-            if bias:
-                self.bias = UninitializedParameter(device=device, dtype=dtype)
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):
+        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode, device=device,
+                         dtype=dtype)
+        self._lazy_parameters(out_channels, bias, device, dtype)
 
-        def _get_num_spatial_dims(self):
-            return spatial_dims
-
-    LazyConv.__name__ = LazyConv.__qualname__ = "Lazy" + eager.__name__
-    return LazyConv
+    def _get_num_spatial_dims(self):
+        return 1
 
 
-LazyConv1d = _lazy_conv(Conv1d, 1)
-LazyConv2d = _lazy_conv(Conv2d, 2)
+class LazyConv2d(_LazyConvXdMixin, Conv2d):
+    cls_to_become = Conv2d
+
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):
+        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode, device=device,
+                         dtype=dtype)
+        self._lazy_parameters(out_channels, bias, device, dtype)
+
+    def _get_num_spatial_dims(self):
+        return 2

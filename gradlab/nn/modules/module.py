@@ -65,7 +65,18 @@ def _type_name(value):
         else type(value).__qualname__
 
 
-class Module:
+class _ModuleMeta(type):
+    """`print(type(layer))` shows PyTorch's path (<class 'torch.nn.modules.linear.Linear'>); a user's own
+    class keeps its module's name."""
+
+    def __repr__(cls):
+        module = cls.__module__
+        if module == "gradlab" or module.startswith("gradlab."):
+            module = "torch" + module[len("gradlab"):]
+        return f"<class '{module}.{cls.__qualname__}'>"
+
+
+class Module(metaclass=_ModuleMeta):
     """Base class of every layer: holds parameters, buffers and submodules."""
 
     training: bool
@@ -99,7 +110,8 @@ class Module:
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
         bw_hook = None
-        if self.__dict__.get("_backward_hooks") or self.__dict__.get("_backward_pre_hooks"):
+        non_full = self._is_full_backward_hook is False and self.__dict__.get("_backward_hooks")
+        if (self.__dict__.get("_backward_hooks") and not non_full) or self.__dict__.get("_backward_pre_hooks"):
             bw_hook = _BackwardHook(self, list(self._backward_hooks.values()), list(self._backward_pre_hooks.values()))
             args = bw_hook.setup_input_hook(args)
         output = self.forward(*args, **kwargs)
@@ -107,12 +119,73 @@ class Module:
             result = hook(self, args, output)
             if result is not None:
                 output = result
+        if non_full:
+            self._register_non_full_backward_hooks(args, output)
         if bw_hook is not None:
             if not isinstance(output, (Tensor, tuple)):
                 warnings.warn("For backward hooks to be called, module output should be a Tensor or a tuple of "
                               f"Tensors but received {type(output)}", UserWarning, stacklevel=2)
             output = bw_hook.setup_output_hook(output)
         return output
+
+    def register_backward_hook(self, hook):
+        """The deprecated hook(module, grad_input, grad_output): a hook on the grad_fn of the module's output,
+        so grad_input holds the gradients of that last node's inputs (PyTorch warns where they are not the
+        module's)."""
+        if self._is_full_backward_hook is True:
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on a single Module. "
+                               "Please use only one of them.")
+        self._is_full_backward_hook = False
+        return self._add_hook(self._backward_hooks, hook, False)
+
+    def _register_non_full_backward_hooks(self, inputs, result):
+        var = result
+        while not isinstance(var, Tensor):
+            var = next(v for v in var.values() if isinstance(v, Tensor)) if isinstance(var, dict) else var[0]
+        grad_fn = var.grad_fn
+        if grad_fn is None:
+            return
+        for hook in list(self._backward_hooks.values()):
+            grad_fn.register_hook(lambda grad_input, grad_output, hook=hook: hook(self, grad_input, grad_output))
+        self._maybe_warn_non_full_backward_hook(inputs, result, grad_fn)
+
+    def _maybe_warn_non_full_backward_hook(self, inputs, result, grad_fn):
+        if not isinstance(result, Tensor):
+            if not (isinstance(result, tuple) and all(isinstance(r, Tensor) for r in result)):
+                warnings.warn("Using non-full backward hooks on a Module that does not return a single Tensor or a "
+                              "tuple of Tensors is deprecated and will be removed in future versions. This hook will "
+                              "be missing some of the grad_output. Please use register_full_backward_hook to get the "
+                              "documented behavior.", FutureWarning, stacklevel=3)
+                return
+        else:
+            result = (result,)
+        if not isinstance(inputs, Tensor):
+            if not (isinstance(inputs, tuple) and all(isinstance(i, Tensor) for i in inputs)):
+                warnings.warn("Using non-full backward hooks on a Module that does not take as input a single Tensor "
+                              "or a tuple of Tensors is deprecated and will be removed in future versions. This hook "
+                              "will be missing some of the grad_input. Please use register_full_backward_hook to get "
+                              "the documented behavior.", FutureWarning, stacklevel=3)
+                return
+        else:
+            inputs = (inputs,)
+        out_grad_fn = {r.grad_fn for r in result if r.grad_fn is not None}
+        if len(out_grad_fn) == 0 or (len(out_grad_fn) == 1 and grad_fn not in out_grad_fn):
+            warnings.warn("Using a non-full backward hook when outputs are nested in python data structure is "
+                          "deprecated and will be removed in future versions. This hook will be missing some "
+                          "grad_output.", FutureWarning, stacklevel=3)
+        elif len(out_grad_fn) > 1:
+            warnings.warn("Using a non-full backward hook when outputs are generated by different autograd Nodes is "
+                          "deprecated and will be removed in future versions. This hook will be missing some "
+                          "grad_output. Please use register_full_backward_hook to get the documented behavior.",
+                          FutureWarning, stacklevel=3)
+        else:
+            inputs_grad_fn = {i.grad_fn for i in inputs if i.grad_fn is not None}
+            next_functions = {n[0] for n in grad_fn.next_functions}
+            if inputs_grad_fn != next_functions:
+                warnings.warn("Using a non-full backward hook when the forward contains multiple autograd Nodes is "
+                              "deprecated and will be removed in future versions. This hook will be missing some "
+                              "grad_input. Please use register_full_backward_hook to get the documented behavior.",
+                              FutureWarning, stacklevel=3)
 
     def register_full_backward_hook(self, hook, prepend=False):
         """hook(module, grad_input, grad_output) -> new grad_input or None, once the gradients with respect to
