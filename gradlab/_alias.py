@@ -29,9 +29,17 @@ class _TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 def alias_torch():
-    """Install the alias (once); `import torch` then gives gradlab."""
+    """Install the alias (once); `import torch` then gives gradlab.
+
+    In this process torch *is* gradlab, so gradlab's classes report torch's module names too:
+    `print(type(layer))` shows <class 'torch.nn.modules.linear.Linear'>, as the program expects.
+    (Without the alias they report gradlab's: <class 'gradlab.Tensor'>.)"""
     if not any(isinstance(f, _TorchAlias) for f in sys.meta_path):
         sys.meta_path.insert(0, _TorchAlias())
     for name, module in list(sys.modules.items()):      # the gradlab modules already imported
         if name == "gradlab" or name.startswith("gradlab."):
             sys.modules.setdefault("torch" + name[len("gradlab"):], module)
+            for value in list(vars(module).values()):
+                where = getattr(value, "__module__", None) if isinstance(value, type) else None
+                if where is not None and (where == "gradlab" or where.startswith("gradlab.")):
+                    value.__module__ = "torch" + where[len("gradlab"):]

@@ -10,17 +10,7 @@ from .. import _dtype, creation
 from ..tensor import _FLOAT_ONLY, Tensor, _init, _type_name
 
 
-class _ParameterMeta(type(Tensor)):
-    """`print(type(p))` shows PyTorch's path, <class 'torch.nn.parameter.Parameter'>."""
-
-    def __repr__(cls):
-        module = cls.__module__
-        if module == "gradlab" or module.startswith("gradlab."):
-            module = "torch" + module[len("gradlab"):]
-        return f"<class '{module}.{cls.__qualname__}'>"
-
-
-class Parameter(Tensor, metaclass=_ParameterMeta):
+class Parameter(Tensor):
     def __init__(self, data=None, requires_grad=True):
         if data is None:
             array = np.empty((0,), dtype=np.float32)

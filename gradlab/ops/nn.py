@@ -31,10 +31,11 @@ def softmax_backward_data(grad_output, output, dim):
     if grad_output.dtype == np.float16:     # torch's half kernel: in float, rounded once
         g, y = grad_output.astype(np.float32), output.astype(np.float32)
         return (y * (g - np.add.reduce(g * y, axis=dim, keepdims=True))).astype(np.float16)
-    if dim == output.ndim - 1:          # float32: PyTorch's vectorized kernel, bit for bit (ops/vectorized.py)
-        exact = vectorized.softmax_backward_lastdim(grad_output, output)
-        if exact is not None:
-            return exact
+    # float32: PyTorch's vectorized kernels, bit for bit (ops/vectorized.py)
+    exact = (vectorized.softmax_backward_lastdim(grad_output, output) if dim == output.ndim - 1
+             else vectorized.softmax_backward_inner(grad_output, output, dim))
+    if exact is not None:
+        return exact
     return output * (grad_output - np.add.reduce(grad_output * output, axis=dim, keepdims=True))
 
 
@@ -46,10 +47,10 @@ def log_softmax_backward_data(grad_output, output, dim):
     if grad_output.dtype == np.float16:
         g, y = grad_output.astype(np.float32), output.astype(np.float32)
         return (g - _exp(y) * np.add.reduce(g, axis=dim, keepdims=True)).astype(np.float16)
-    if dim == output.ndim - 1:
-        exact = vectorized.log_softmax_backward_lastdim(grad_output, output)
-        if exact is not None:
-            return exact
+    exact = (vectorized.log_softmax_backward_lastdim(grad_output, output) if dim == output.ndim - 1
+             else vectorized.log_softmax_backward_inner(grad_output, output, dim))
+    if exact is not None:
+        return exact
     return grad_output - _exp(output) * np.add.reduce(grad_output, axis=dim, keepdims=True)
 
 
@@ -59,8 +60,8 @@ def softmax(self, dim):
     x = _softmax_input(self, dim, "softmax")
     if not x.size:                      # (an empty slice has no maximum to subtract)
         return x.copy()
-    if dim == x.ndim - 1 and self.dtype == np.float32:   # PyTorch's vectorized kernel, bit for bit
-        exact = vectorized.softmax_lastdim(x)
+    if self.dtype == np.float32:        # PyTorch's vectorized kernels, bit for bit (ops/vectorized.py)
+        exact = vectorized.softmax_lastdim(x) if dim == x.ndim - 1 else vectorized.softmax_inner(x, dim)
         if exact is not None:
             return exact
     # ufunc reductions (np.maximum.reduce) rather than np.max: same C loop, microseconds less Python
@@ -89,8 +90,9 @@ def log_softmax(self, dim):
     self = _softmax_input(self, dim, "log_softmax")
     if not self.size:
         return self.copy()
-    if dim == self.ndim - 1 and not half:     # float32: PyTorch's vectorized kernel, bit for bit
-        exact = vectorized.log_softmax_lastdim(self)
+    if self.dtype == np.float32 and not half:     # PyTorch's vectorized kernels, bit for bit
+        exact = (vectorized.log_softmax_lastdim(self) if dim == self.ndim - 1
+                 else vectorized.log_softmax_inner(self, dim))
         if exact is not None:
             return exact
     shifted = self - np.maximum.reduce(self, axis=dim, keepdims=True)

@@ -41,6 +41,8 @@ import platform
 
 import numpy as np
 
+from .. import _parallel
+
 _F32, _F64 = np.float32, np.float64
 _I32 = np.int32
 
@@ -392,3 +394,146 @@ def gelu_backward_onednn(grad, x):
         erf = fma32(-q * w, p, _F32(1))
         erf = _from_bits(_bits(erf) ^ (_bits(r) & _I32(-2 ** 31)))
         return _f(grad) * fma32(erf, _F32(0.5), t + _F32(0.5))
+
+
+# --- the C library's expf (glibc 2.28+, from ARM's optimized-routines) ----------------------------------
+# PyTorch's scalar loops (the numbers left over after whole vectors) call std::exp, which is glibc's
+# expf: computed in float64 from a table of 2**(i/32) and a cubic polynomial, rounded to float32 once.
+
+_EXP2F_TABLE = np.array([       # 2**(i/32) as float64 bits, minus i << 47 (glibc's __exp2f_data.tab)
+    0x3FF0000000000000, 0x3FEFD9B0D3158574, 0x3FEFB5586CF9890F, 0x3FEF9301D0125B51,
+    0x3FEF72B83C7D517B, 0x3FEF54873168B9AA, 0x3FEF387A6E756238, 0x3FEF1E9DF51FDEE1,
+    0x3FEF06FE0A31B715, 0x3FEEF1A7373AA9CB, 0x3FEEDEA64C123422, 0x3FEECE086061892D,
+    0x3FEEBFDAD5362A27, 0x3FEEB42B569D4F82, 0x3FEEAB07DD485429, 0x3FEEA47EB03A5585,
+    0x3FEEA09E667F3BCD, 0x3FEE9F75E8EC5F74, 0x3FEEA11473EB0187, 0x3FEEA589994CCE13,
+    0x3FEEACE5422AA0DB, 0x3FEEB737B0CDC5E5, 0x3FEEC49182A3F090, 0x3FEED503B23E255D,
+    0x3FEEE89F995AD3AD, 0x3FEEFF76F2FB5E47, 0x3FEF199BDD85529C, 0x3FEF3720DCEF9069,
+    0x3FEF5818DCFBA487, 0x3FEF7C97337B9B5F, 0x3FEFA4AFA2A490DA, 0x3FEFD0765B6E4540], np.uint64)
+_EXP2F_INV_LN2_N = float.fromhex("0x1.71547652b82fep+0") * 32
+_EXP2F_SHIFT = float.fromhex("0x1.8p+52")
+_EXP2F_C = (float.fromhex("0x1.c6af84b912394p-5") / 32 ** 3, float.fromhex("0x1.ebfce50fac4f3p-3") / 32 ** 2,
+            float.fromhex("0x1.62e42ff0c52d6p-1") / 32)
+
+
+def glibc_expf(x):
+    """exp(x) = 2**(k/32) * 2**(r/32) with k = round(x * 32/ln2): the table gives 2**((k mod 32)/32),
+    k // 32 goes into the exponent bits, and C0 r^3 + C1 r^2 + C2 r + 1 approximates 2**(r/32)."""
+    x = _f(x)
+    xd = x.astype(_F64)
+    with np.errstate(all="ignore"):
+        z = _EXP2F_INV_LN2_N * xd
+        kd = z + _EXP2F_SHIFT                  # rounds z to an integer, which lands in the low bits
+        ki = kd.view(np.uint64)
+        kd = kd - _EXP2F_SHIFT
+        r = z - kd
+        s = (_EXP2F_TABLE[ki % np.uint64(32)] + (ki << np.uint64(47))).view(_F64)
+        c0, c1, c2 = _EXP2F_C
+        y = ((c0 * r + c1) * (r * r) + (c2 * r + 1)) * s
+        out = y.astype(_F32)
+        out = np.where(x > _F32(float.fromhex("0x1.62e42ep6")), _F32(np.inf), out)
+        out = np.where(x < _F32(-float.fromhex("0x1.9fe368p6")), _F32(0), out)
+        out = np.where(np.isnan(x), x, out)
+    return out.astype(_F32, copy=False)
+
+
+# --- softmax and log_softmax over another dimension than the last -----------------------------------------
+# The tensor is seen as (outer, dim, inner): each of the outer * inner positions is one softmax over
+# `dim` numbers inner apart. Whole vectors of positions run the SLEEF kernels; the others PyTorch's
+# scalar loop, with glibc's expf. Sums over `dim` are one running sum, position by position.
+
+def _as_3d(x, dim):
+    """(outer, dim, inner) view of a contiguous copy of x."""
+    shape = x.shape
+    dim = dim % x.ndim
+    outer = int(np.prod(shape[:dim], dtype=np.int64))
+    inner = int(np.prod(shape[dim + 1:], dtype=np.int64))
+    return np.ascontiguousarray(x).reshape(outer, shape[dim], inner)
+
+
+def _running_sum(v):
+    """Sum over axis 1, one number after the other (axis 1 of an (outer, dim, inner) array)."""
+    return np.add.accumulate(v, axis=1)[:, -1:, :]
+
+
+def _softmax_vector_positions(outer, inner, lanes, threads):
+    """Which positions (outer * inner, in memory order) _vec_softmax computes with whole vectors: each
+    thread walks its share of the positions, a vector at a time while one fits in both its share and
+    the current row of `inner`; the rest of a row (or of its share) goes to the scalar loop."""
+    n = outer * inner
+    p = np.arange(n)
+    vector = np.zeros(n, bool)
+    threads = threads if n > 1 else 1
+    share = -(-n // threads)
+    for begin in range(0, n, share):
+        end = min(begin + share, n)
+        q = p[begin:end]
+        row_start = np.maximum(begin, q - q % inner)
+        block = row_start + (q - row_start) // lanes * lanes
+        vector[begin:end] = block + lanes <= np.minimum(end, q - q % inner + inner)
+    return vector
+
+
+def softmax_inner(x, dim, threads=None):
+    """softmax over a dim that is not the last (float32), as ATen's _vec_softmax: exp(x - max) / sum.
+    Which numbers take the vector path depends on how the positions are shared among the threads."""
+    lanes = _lanes()
+    threads = _parallel.get_num_threads() if threads is None else threads
+    if lanes is None or x.dtype != _F32 or x.size == 0 or x.ndim == 0:
+        return None
+    x3 = _as_3d(x, dim)
+    outer, _, inner = x3.shape
+    vector = _softmax_vector_positions(outer, inner, lanes, threads).reshape(outer, 1, inner)
+    with np.errstate(all="ignore"):
+        shifted = x3 - np.maximum.reduce(x3, axis=1, keepdims=True)
+        e = np.where(vector, sleef_expf(shifted), glibc_expf(shifted))
+        return (e / _running_sum(e)).reshape(x.shape)
+
+
+def _logsoftmax_vector_positions(inner, dim_size, lanes):
+    """Which inner positions serial_vec_logsoftmax_range computes with whole vectors: inner is cut in
+    chunks (128 KiB of a chunk's columns), each chunk's whole vectors first, its leftover scalar."""
+    chunk = max(128 * 1024 // dim_size // 4, lanes) // lanes * lanes
+    chunk = min(chunk, inner)
+    q = np.arange(inner)
+    start = q - q % chunk
+    size = np.minimum(chunk, inner - start)
+    return (q - start) < size - size % lanes
+
+
+def log_softmax_inner(x, dim):
+    """log_softmax over a dim that is not the last (float32): x - max - log(sum(exp(x - max)))."""
+    lanes = _lanes()
+    if lanes is None or x.dtype != _F32 or x.size == 0 or x.ndim == 0:
+        return None
+    x3 = _as_3d(x, dim)
+    vector = _logsoftmax_vector_positions(x3.shape[2], x3.shape[1], lanes)[None, None, :]
+    with np.errstate(all="ignore"):
+        shifted = x3 - np.fmax.reduce(x3, axis=1, keepdims=True)     # (its max skips nans: blendv on >)
+        e = np.where(vector, sleef_expf(shifted), glibc_expf(shifted))
+        return (shifted - sleef_logf(_running_sum(e))).reshape(x.shape)
+
+
+def softmax_backward_inner(grad, output, dim):
+    """softmax's gradient over a dim that is not the last: output * (grad - sum(grad * output)), the
+    sum one fused multiply-add per number (the compiler fuses both the vector and the scalar loop)."""
+    if _lanes() is None or grad.dtype != _F32 or output.dtype != _F32 or grad.size == 0 or grad.ndim == 0:
+        return None
+    g, y = _as_3d(grad, dim), _as_3d(output, dim)
+    with np.errstate(all="ignore"):
+        total = np.zeros((g.shape[0], 1, g.shape[2]), _F32)
+        for d in range(g.shape[1]):
+            total = fma32(g[:, d:d + 1], y[:, d:d + 1], total)
+        return (y * (g - total)).reshape(grad.shape)
+
+
+def log_softmax_backward_inner(grad, output, dim):
+    """log_softmax's gradient over a dim that is not the last: grad - exp(output) * sum(grad), fused."""
+    lanes = _lanes()
+    if lanes is None or grad.dtype != _F32 or output.dtype != _F32 or grad.size == 0 or grad.ndim == 0:
+        return None
+    g, y = _as_3d(grad, dim), _as_3d(output, dim)
+    vector = _logsoftmax_vector_positions(g.shape[2], g.shape[1], lanes)[None, None, :]
+    with np.errstate(all="ignore"):
+        total = _running_sum(g)
+        e = np.where(vector, sleef_expf(y), glibc_expf(y))
+        return fma32(-e, np.broadcast_to(total, e.shape), g).reshape(grad.shape)

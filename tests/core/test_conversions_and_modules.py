@@ -164,3 +164,22 @@ OPTIM_CASES = [f"{_P}; a = torch.optim.{src}(p, lr=0.1, weight_decay=0.1); b = t
 @pytest.mark.parametrize("code", OPTIM_CASES)
 def test_optimizer_state(code):
     _check(code)
+
+
+def test_class_names_under_the_torch_alias(tmp_path):
+    """`python -m gradlab program.py` runs the program with gradlab as torch: there its classes report torch's
+    module names, as the program printed them under PyTorch; imported as gradlab they report gradlab's."""
+    import subprocess
+    import sys
+    program = tmp_path / "types.py"
+    program.write_text("import torch\nimport torch.nn as nn\nx = torch.ones(2)\n"
+                       "for t in (x, nn.Linear(2, 3), nn.Parameter(x), torch.optim.SGD([nn.Parameter(x)], lr=1),\n"
+                       "          x.shape, x.dtype, nn.Sequential()):\n    print(type(t))\n"
+                       "class Net(nn.Module):\n    pass\nprint(type(Net()), nn.ReLU.__module__)\n")
+    run = [sys.executable, "-m", "gradlab", str(program)]
+    aliased = subprocess.run(run, capture_output=True, text=True, check=True).stdout
+    real = subprocess.run([sys.executable, str(program)], capture_output=True, text=True, check=True).stdout
+    assert aliased == real
+    plain = subprocess.run([sys.executable, "-c", "import gradlab as torch; print(type(torch.ones(1)), "
+                            "type(torch.nn.Linear(1, 1)))"], capture_output=True, text=True, check=True).stdout
+    assert plain == "<class 'gradlab.Tensor'> <class 'gradlab.nn.modules.linear.Linear'>\n"

@@ -65,18 +65,7 @@ def _type_name(value):
         else type(value).__qualname__
 
 
-class _ModuleMeta(type):
-    """`print(type(layer))` shows PyTorch's path (<class 'torch.nn.modules.linear.Linear'>); a user's own
-    class keeps its module's name."""
-
-    def __repr__(cls):
-        module = cls.__module__
-        if module == "gradlab" or module.startswith("gradlab."):
-            module = "torch" + module[len("gradlab"):]
-        return f"<class '{module}.{cls.__qualname__}'>"
-
-
-class Module(metaclass=_ModuleMeta):
+class Module:
     """Base class of every layer: holds parameters, buffers and submodules."""
 
     training: bool
