@@ -165,3 +165,51 @@ def test_capability_follows_environment(monkeypatch):
     monkeypatch.setenv("ATEN_CPU_CAPABILITY", "default")
     x = np.random.default_rng(0).normal(0, 1, (4, 9)).astype(F32)
     assert vectorized.softmax_lastdim(x) is None           # DEFAULT: gradlab's float64 path
+
+
+INNER_CASES = [((5, 20), 0), ((5, 3), 0), ((7, 1), 0), ((3, 7, 9), 1), ((3, 7, 9), -2), ((2, 5, 41), 0),
+               ((8, 3, 17), 1), ((64, 256), 0), ((7, 33), 0), ((3, 4, 5, 6), 2), ((2, 300, 70), 1), ((10, 2000), 0)]
+
+
+@pytest.fixture
+def threads():
+    """Run with several thread counts (which numbers take the vector path depends on the split)."""
+    before = (torch.get_num_threads(), gradlab.get_num_threads())
+
+    def use(n):
+        torch.set_num_threads(n)
+        gradlab.set_num_threads(n)
+    yield use
+    torch.set_num_threads(before[0])
+    gradlab.set_num_threads(before[1])
+
+
+@pytest.mark.parametrize("nthreads", [1, 2, 3])
+@pytest.mark.parametrize("shape,dim", INNER_CASES)
+def test_softmax_family_other_dims(shape, dim, nthreads, threads):
+    """softmax / log_softmax over a dim that is not the last, forward and gradient, through gradlab's ops:
+    whole vectors with SLEEF's expf, the leftover numbers with glibc's expf."""
+    _sleef_capability()
+    threads(nthreads)
+    rng = np.random.default_rng(abs(dim) * 1000 + sum(shape))
+    x = rng.normal(0, 3, shape).astype(F32)
+    x.reshape(-1)[:: max(x.size // 7, 1)] *= 20          # a few far from the rest (exp underflows)
+    w = rng.normal(0, 1, shape).astype(F32)
+    for fn in ("softmax", "log_softmax"):
+        outs = []
+        for lib in (gradlab, torch):
+            leaf = lib.tensor(x).requires_grad_()
+            y = getattr(lib, fn)(leaf, dim)
+            (y * lib.tensor(w)).sum().backward()
+            outs.append((np.asarray(y.detach().tolist(), F32), np.asarray(leaf.grad.tolist(), F32)))
+        _bits_equal(outs[0][0], outs[1][0])
+        _bits_equal(outs[0][1], outs[1][1])
+
+
+def test_glibc_expf_through_scalar_softmax():
+    """softmax over dim 1 of (n, 2, 3): every position is left over from whole vectors, so PyTorch runs
+    its scalar loop with glibc's expf."""
+    _sleef_capability()
+    rng = np.random.default_rng(11)
+    x = np.concatenate([rng.normal(0, s, (3000, 2, 3)) for s in (0.1, 3, 30)]).astype(F32)
+    _bits_equal(gradlab.softmax(gradlab.tensor(x), 1).tolist(), torch.softmax(torch.from_numpy(x), 1))
