@@ -65,37 +65,14 @@ def numel(input):
     return input.numel()
 
 
-from ._functions._common import method_form as _method  # noqa: E402  (gradlab.<fn> is input.<fn>(...))
+from ._functions._common import method_forms as _method_forms  # noqa: E402  (gradlab.<fn> is input.<fn>(...))
 
-for _name in ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "neg", "negative",
-              "reciprocal", "exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan",
-              "asin", "acos", "atan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "sigmoid", "relu", "abs",
-              "absolute", "sign", "round", "floor", "ceil", "trunc", "erf", "clamp", "clip", "clamp_min", "clamp_max",
-              "square", "remainder", "fmod", "masked_fill", "lerp", "sum", "mean", "max", "min", "amax", "amin", "argmax",
-              "argmin", "prod", "var", "std", "norm", "logsumexp", "cumsum", "softmax", "log_softmax", "mm", "mv",
-              "dot", "bmm", "outer", "trace", "reshape", "flatten", "squeeze", "unsqueeze", "transpose", "swapaxes",
-              "t", "permute", "flip", "roll", "narrow", "select", "unbind", "split", "chunk", "gather",
-              "index_select", "clone", "detach", "isnan", "isinf", "isfinite", "allclose", "equal", "any", "all",
-              "nonzero", "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "is_floating_point",
-              "is_complex"):
-    globals()[_name] = _method(_name)
-del _name
-
-
-# torch.reshape(t, (2, 3)) takes the sizes as one tuple only, where t.reshape(2, 3) takes ints too
-def reshape(input, shape):
-    return (input if isinstance(input, Tensor) else tensor(input)).reshape(shape=shape)
-
-
-def permute(input, dims):
-    return (input if isinstance(input, Tensor) else tensor(input)).permute(dims=dims)
-
-
-def flip(input, dims):
-    return (input if isinstance(input, Tensor) else tensor(input)).flip(dims=dims)
-
-
-unflatten = _method("unflatten")
+# gradlab.<fn> forms of Tensor methods that are not rows of the op table (a row's are made at the end of
+# this file, from its `variants`)
+globals().update(_method_forms("subtract", "multiply", "divide", "true_divide", "square", "max", "min", "argmax",
+                               "argmin", "outer", "flatten", "unflatten", "narrow", "chunk", "detach", "isnan",
+                               "isinf", "isfinite", "allclose", "equal", "any", "all", "nonzero", "logical_not", "eq",
+                               "ne", "lt", "le", "gt", "ge", "greater", "less", "is_floating_point", "is_complex"))
 
 
 import builtins as _builtins  # noqa: E402
@@ -168,6 +145,12 @@ from . import accelerator, linalg  # noqa: E402,F401
 # torch.conv2d, torch.max_pool2d, ...: nn.functional's kernels, as PyTorch also exports them at the top
 from .nn._functional.conv import (adaptive_avg_pool1d, avg_pool1d, conv1d, conv2d,  # noqa: E402,F401
                                   max_pool1d, max_pool2d)
+
+# gradlab.exp(x), gradlab.sum(x, 0), ...: the function forms the op table declares (`variants`), made by
+# _functions/variants.py for every name not bound above by hand (gradlab.cat, gradlab.reshape, ...)
+from ._functions.variants import function_forms as _function_forms  # noqa: E402
+globals().update(_function_forms(written=globals()))
+del _function_forms
 
 # HTML cards for Jupyter live in gradlab.display; they never change text/plain
 from .viz import cards as _cards  # noqa: E402

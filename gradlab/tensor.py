@@ -11,15 +11,17 @@ lives in `gradlab/display/printing.py`. Where each method is written:
     _tensor_methods/conversion.py    item, tolist, numpy, float(t), len, to, type, float(), cuda, new_*,
                                      clone, contiguous
     _tensor_methods/operators.py     + - * / @ ** == < & ~ ..., isnan, any, all, nonzero, eq, greater, ...
-    _tensor_methods/pointwise.py     add, div, pow, exp, sin, relu, round, clamp, where, masked_fill, lerp
+    _tensor_methods/pointwise.py     add, div, pow, round, clamp, where, masked_fill, lerp, atan2
     _tensor_methods/reductions.py    sum, mean, max, argmax, var, norm, softmax; matmul, mm, bmm, dot
     _tensor_methods/shape.py         view, reshape, squeeze, transpose, permute, expand, split, gather, ...
-    _tensor_methods/inplace.py       t[i], t[i] = v, add_, mul_, fill_, copy_, +=, sin_, ...
+    _tensor_methods/inplace.py       t[i], t[i] = v, add_, mul_, fill_, copy_, +=, clamp_, ...
     _tensor_methods/random_fills.py  uniform_, normal_
     _tensor_methods/linalg.py        det, inverse, tril, triu, diag, diagonal, cross, kron, addmm
     _tensor_methods/sorting.py       sort, argsort, topk, kthvalue, median, mode, unique, searchsorted
     _tensor_methods/_common.py       what several of them use: operand checks, warn-once, maximum
     this file                        repr(t), format(t), copy.deepcopy(t)
+    _tensor_methods/variants.py      made from the op table, for every row's `variants` that no file above
+                                     writes by hand: exp, sin, tanh, relu, abs, ..., exp_, sin_, ..., arcsin
 
 What a student reads in them is the bookkeeping PyTorch does for every tensor:
 
@@ -40,6 +42,7 @@ from ._tensor_methods.inplace import _InPlaceMethods
 from ._tensor_methods.random_fills import _RandomFillMethods
 from ._tensor_methods.linalg import _LinalgMethods
 from ._tensor_methods.sorting import _SortingMethods
+from ._tensor_methods.variants import methods as _methods_from_the_op_table
 
 # names the rest of gradlab (and its tests) import from here
 from .ops.shape import cat, concat, concatenate, stack  # noqa: F401
@@ -86,16 +89,26 @@ class _PrintingMethods:
 
 # Each class body above becomes Tensor's own methods. (No method uses zero-argument super() or a
 # __private name, which would still point at its class.) Their __qualname__ becomes Tensor's, for
-# reprs and errors.
+# reprs and errors. A name written in two of them is an error, not a silent choice.
+_written_in = {}
 for _methods in (_AttributeMethods, _ConversionMethods, _PrintingMethods, _OperatorMethods, _PointwiseMethods,
                  _ReductionMethods, _ShapeMethods, _InPlaceMethods, _RandomFillMethods, _LinalgMethods, _SortingMethods):
     _prefix = _methods.__name__ + "."
     for _name, _value in vars(_methods).items():
         if _name in ("__module__", "__qualname__", "__doc__", "__dict__", "__weakref__"):
             continue
+        if _name in _written_in or _name in vars(Tensor):
+            raise ImportError(f"Tensor.{_name} is written twice: in {_written_in.get(_name, '_tensor_core.py')} "
+                              f"and in {_methods.__name__}")
+        _written_in[_name] = _methods.__name__
         for _fn in (_value.fget, _value.fset, _value.fdel) if isinstance(_value, property) else (
                 getattr(_value, "__func__", _value),):
             if getattr(_fn, "__qualname__", "").startswith(_prefix):
                 _fn.__qualname__ = "Tensor." + _fn.__qualname__[len(_prefix):]
         setattr(Tensor, _name, _value)
-del _methods, _prefix, _name, _value, _fn
+del _methods, _prefix, _name, _value, _fn, _written_in
+
+# Then the methods the op table declares (`variants=`) and no file above writes: x.exp(), x.exp_(), x.arcsin()
+for _name, _value in _methods_from_the_op_table(written=vars(Tensor)).items():
+    setattr(Tensor, _name, _value)
+del _name, _value

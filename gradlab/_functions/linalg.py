@@ -12,8 +12,9 @@ from ._common import method_forms
 
 __all__ = ["einsum", "tensordot", "cdist"]
 
-_METHODS = ("tril", "triu", "diag", "diagonal", "diag_embed", "det", "inverse", "logdet", "slogdet", "cross",
-            "kron", "addmm", "addmv", "addbmm", "baddbmm", "matrix_power")
+# (tril, triu, diagonal, diag_embed, det, inverse, slogdet, cross, addmm, addmv, addbmm, baddbmm are made
+# from the op table: _functions/variants.py)
+_METHODS = ("diag", "logdet", "kron", "matrix_power")
 globals().update(method_forms(*_METHODS))
 __all__ += list(_METHODS)
 

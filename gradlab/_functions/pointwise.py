@@ -1,13 +1,13 @@
 """gradlab.<fn> functions: pointwise (see gradlab/_functions/__init__.py)."""
 from ._common import method_forms
 
-__all__ = ["atan2", "arctan2", "hypot", "frac", "nan_to_num", "nan_to_num_", "logical_and", "logical_or",
-           "logical_xor", "isclose"]
+# (atan2, hypot, frac, nan_to_num, nansum, aminmax are made from the op table: _functions/variants.py)
+__all__ = ["nan_to_num_", "logical_and", "logical_or", "logical_xor", "isclose"]
 globals().update(method_forms(*__all__))
 
 # reductions asked for with the pointwise ones (issue 17): function forms of Tensor methods
-__all__ += ["nansum", "nanmean", "aminmax", "var_mean", "std_mean"]
-globals().update(method_forms("nansum", "nanmean", "aminmax"))
+__all__ += ["nanmean", "var_mean", "std_mean"]
+globals().update(method_forms("nanmean"))
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):

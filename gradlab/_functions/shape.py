@@ -3,6 +3,7 @@
 hstack, vstack, dstack, column_stack and meshgrid are PyTorch's compositions (TensorShape.cpp):
 views of each input (atleast_1d/2d/3d, view, expand), then cat, so the graph has PyTorch's nodes."""
 from .._tensor_core import Tensor
+from ..creation import tensor
 from .._tensor_methods._common import _check_tensor_argument, _warn_once
 from .._tensor_methods.shape import _repeated_positions
 from ..ops.shape import _tensor_list, cat
@@ -10,10 +11,27 @@ from ._common import method_forms
 
 __all__ = ["hstack", "vstack", "row_stack", "dstack", "column_stack", "meshgrid"]
 
-_METHOD_FORMS = ["ravel", "tile", "movedim", "moveaxis", "broadcast_to", "scatter", "scatter_add", "index_add",
-                 "index_copy", "take", "masked_select", "masked_scatter"]
+# (scatter, scatter_add, index_add, index_copy, take, masked_select, masked_scatter are made from the op
+# table: _functions/variants.py)
+_METHOD_FORMS = ["ravel", "tile", "movedim", "moveaxis", "broadcast_to"]
 globals().update(method_forms(*_METHOD_FORMS))
 __all__ += _METHOD_FORMS
+
+
+# torch.reshape(t, (2, 3)) takes the sizes as one tuple only, where t.reshape(2, 3) takes ints too
+def reshape(input, shape):
+    return (input if isinstance(input, Tensor) else tensor(input)).reshape(shape=shape)
+
+
+def permute(input, dims):
+    return (input if isinstance(input, Tensor) else tensor(input)).permute(dims=dims)
+
+
+def flip(input, dims):
+    return (input if isinstance(input, Tensor) else tensor(input)).flip(dims=dims)
+
+
+__all__ += ["reshape", "permute", "flip"]
 
 
 def _tensors(name, tensors):

@@ -8,8 +8,9 @@ from .._tensor_core import Tensor
 from ..creation import tensor
 from ._common import method_forms
 
-_METHODS = ("sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "mode", "unique",
-            "unique_consecutive", "bincount", "count_nonzero", "cumprod", "cummax", "cummin", "diff", "histc")
+# (sort, topk, kthvalue, median, nanmedian, mode, cumprod, cummax, cummin are made from the op table:
+# _functions/variants.py)
+_METHODS = ("argsort", "msort", "unique", "unique_consecutive", "bincount", "count_nonzero", "diff", "histc")
 
 globals().update(method_forms(*_METHODS))
 

@@ -54,24 +54,6 @@ class _InPlaceMethods:
             return self._inplace("pow", exponent)
         return self._inplace("pow_scalar", exponent=exponent)
 
-    def neg_(self):
-        return self._inplace("neg")
-
-    def exp_(self):
-        return self._inplace("exp")
-
-    def relu_(self):
-        return self._inplace("relu")
-
-    def sigmoid_(self):
-        return self._inplace("sigmoid")
-
-    def tanh_(self):
-        return self._inplace("tanh")
-
-    def sqrt_(self):
-        return self._inplace("sqrt")
-
     def clamp_(self, min=None, max=None):
         if isinstance(min, Tensor) or isinstance(max, Tensor):
             _check_arguments("clamp_", (min, max), [("Tensor min = None", "Tensor max = None"),
@@ -274,17 +256,3 @@ def _inplace_operator(t, opname, other, compute):
     if result is NotImplemented:
         return NotImplemented
     return _indexing._adopt(t, result)
-
-
-def _unary_in_place(key):
-    def method(self):
-        return self._inplace(key)
-    method.__name__ = method.__qualname__ = key + "_"
-    method.__doc__ = f"In-place {key}: x.{key}_() changes x (recorded like x.{key}() when x is in a graph)."
-    return method
-
-
-# x.sin_(), x.log_(), ...: the in-place form of every elementwise op of one tensor that PyTorch has
-for _key in ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "log", "log2", "log10", "log1p", "expm1",
-             "abs", "sign", "reciprocal", "rsqrt", "floor", "ceil", "trunc", "erf"):
-    setattr(_InPlaceMethods, _key + "_", _unary_in_place(_key))

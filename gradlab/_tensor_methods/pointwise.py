@@ -1,5 +1,7 @@
-"""Tensor's named elementwise methods (`add`, `div`, `exp`, `clamp`, `where`, `lerp`, ...): most are
-one call of the op table (`gradlab/ops`), with PyTorch's argument checks first."""
+"""Tensor's named elementwise methods that check or convert their arguments (`add`, `div`, `clamp`,
+`where`, `lerp`, ...), then call the op table (`gradlab/ops`). The plain ones, one call of a row with
+nothing to check (`exp`, `sin`, `tanh`, `abs`, `nan_to_num`, `exp_`, ...), are made from the table's
+`variants` by _tensor_methods/variants.py."""
 import numpy as np
 
 from .. import _dtype
@@ -86,81 +88,6 @@ class _PointwiseMethods:
         a = _lifted(self, other)
         return OPS["fmod"](a, other=_wrapped(other, a))
 
-    def neg(self):
-        return OPS["neg"](self)
-
-    negative = neg
-
-    def reciprocal(self):
-        return OPS["reciprocal"](self)
-
-    def exp(self):
-        return OPS["exp"](self)
-
-    def expm1(self):
-        return OPS["expm1"](self)
-
-    def log(self):
-        return OPS["log"](self)
-
-    def log2(self):
-        return OPS["log2"](self)
-
-    def log10(self):
-        return OPS["log10"](self)
-
-    def log1p(self):
-        return OPS["log1p"](self)
-
-    def sqrt(self):
-        return OPS["sqrt"](self)
-
-    def rsqrt(self):
-        return OPS["rsqrt"](self)
-
-    def sin(self):
-        return OPS["sin"](self)
-
-    def cos(self):
-        return OPS["cos"](self)
-
-    def tan(self):
-        return OPS["tan"](self)
-
-    def asin(self):
-        return OPS["asin"](self)
-
-    def acos(self):
-        return OPS["acos"](self)
-
-    def atan(self):
-        return OPS["atan"](self)
-
-    arcsin, arccos, arctan = asin, acos, atan
-
-    def sinh(self):
-        return OPS["sinh"](self)
-
-    def cosh(self):
-        return OPS["cosh"](self)
-
-    def tanh(self):
-        return OPS["tanh"](self)
-
-    def sigmoid(self):
-        return OPS["sigmoid"](self)
-
-    def relu(self):
-        return OPS["relu"](self)
-
-    def abs(self):
-        return OPS["abs"](self)
-
-    absolute = abs
-
-    def sign(self):
-        return OPS["sign"](self)
-
     def round(self, *, decimals=None):
         if decimals is None:
             return OPS["round"](self)
@@ -177,18 +104,6 @@ class _PointwiseMethods:
         if self._data.dtype.kind in "biu":          # (PyTorch's kernel names differ with and without decimals)
             kernel = "round_vml_cpu" if decimals == 0 else "round_cpu"
             raise NotImplementedError(f'"{kernel}" not implemented for \'{_kind(self)}\'')
-
-    def floor(self):
-        return OPS["floor"](self)
-
-    def ceil(self):
-        return OPS["ceil"](self)
-
-    def trunc(self):
-        return OPS["trunc"](self)
-
-    def erf(self):
-        return OPS["erf"](self)
 
     def clamp(self, min=None, max=None):
         if isinstance(min, Tensor) or isinstance(max, Tensor):
@@ -211,8 +126,6 @@ class _PointwiseMethods:
             if bound is not None:
                 src = _lifted(src, _py(bound))
         return OPS["clamp"](src, min=_py(min), max=_py(max))
-
-    clip = clamp
 
     def clamp_min(self, min):
         _check_arguments("clamp_min", (min,), [("Tensor min",), ("Number min",)])
@@ -238,8 +151,6 @@ class _PointwiseMethods:
     def atan2(self, other):
         _check_tensor_argument("atan2", other)
         return _binary("atan2", self, other)
-
-    arctan2 = atan2
 
     def atan2_(self, other):
         _check_tensor_argument("atan2_", other)
@@ -270,12 +181,6 @@ class _PointwiseMethods:
             raise RuntimeError(f"output with shape [{', '.join(map(str, self._data.shape))}] doesn't match the "
                                f"broadcast shape [{', '.join(map(str, shape))}]")
 
-    def frac(self):
-        return OPS["frac"](self)
-
-    def frac_(self):
-        return self._inplace("frac")
-
     def fmod_(self, other):
         _check_operand("fmod_", other)
         other = _number(other)
@@ -297,12 +202,6 @@ class _PointwiseMethods:
         if lifted is not None:
             raise RuntimeError(f"result type {_dtype.from_numpy_dtype(lifted)._legacy[:-6]} can't be cast to the "
                                f"desired output type {_kind(self)}")
-
-    def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
-        return OPS["nan_to_num"](self, nan=nan, posinf=posinf, neginf=neginf)
-
-    def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
-        return self._inplace("nan_to_num", nan=nan, posinf=posinf, neginf=neginf)
 
     def index_fill(self, dim, index, value):
         """A copy with the entries at `index` along `dim` set to `value`."""

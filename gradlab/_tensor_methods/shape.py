@@ -108,7 +108,7 @@ class _ShapeMethods:
         nd = self._data.ndim
         return OPS["transpose"](self, dim0=_wrap_dim(dim0, nd), dim1=_wrap_dim(dim1, nd))._view_of(self)
 
-    swapaxes = swapdims = transpose
+    swapdims = transpose          # (swapaxes is the row's alias; gradlab has no torch.swapdims yet)
 
     def t(self):
         if self._data.ndim > 2:

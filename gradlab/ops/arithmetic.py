@@ -31,14 +31,14 @@ def _alpha(n):
 
 
 
-@op("add", "AddBackward0", ("self", "other"),
+@op("add", "AddBackward0", ("self", "other"), variants=("function", "method", "inplace"),
     self=lambda g, n: g,
     other=lambda g, n: g if _alpha(n) == 1 else g * _alpha(n))
 def add(self, other, alpha=1):
     return np.add(self, other) if alpha == 1 else np.add(self, _scaled(other, alpha))
 
 
-@op("sub", "SubBackward0", ("self", "other"),
+@op("sub", "SubBackward0", ("self", "other"), variants=("function", "method", "inplace"),
     self=lambda g, n: g,
     other=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
 def sub(self, other, alpha=1):
@@ -60,7 +60,8 @@ def rsub(self, other, alpha=1):
     return np.subtract(other, self if alpha == 1 else _scaled(self, alpha))
 
 
-@op("mul", "MulBackward0", ("self", "other"), saves={"self": ("other",), "other": ("self",)},
+@op("mul", "MulBackward0", ("self", "other"), variants=("function", "method", "inplace"),
+    saves={"self": ("other",), "other": ("self",)},
     self=lambda g, n: g * n.other,
     other=lambda g, n: g * n.self)
 def mul(self, other):
@@ -75,7 +76,8 @@ def _in_float32(ufunc, x, number):
     return ufunc(x.astype(_F32), np.float32(number)).astype(_F16)
 
 
-@op("div", "DivBackward0", ("self", "other"), saves={"self": ("other",), "other": ("self", "other")}, float_result=True,
+@op("div", "DivBackward0", ("self", "other"), variants=("function", "method", "inplace"),
+    saves={"self": ("other",), "other": ("self", "other")}, float_result=True,
     self=lambda g, n: g / n.other,
     other=lambda g, n: -g * (n.self / n.other / n.other))     # (torch's div_tensor_other_backward: its rounding)
 def div(self, other):
@@ -98,7 +100,7 @@ def div_rounding(self, other, rounding_mode):
     return floor_divide_arrays(self, other)
 
 
-@op("neg", "NegBackward0",
+@op("neg", "NegBackward0", variants=("function", "method", "inplace"), aliases=("negative",),
     self=lambda g, n: -g)
 def neg(self):
     if self.dtype.kind == "b":
@@ -107,7 +109,8 @@ def neg(self):
     return np.negative(self)
 
 
-@op("reciprocal", "ReciprocalBackward0", saves=("result",), float_result=True,
+@op("reciprocal", "ReciprocalBackward0", variants=("function", "method", "inplace"),
+    saves=("result",), float_result=True,
     self=lambda g, n: -g * (n.result * n.result))        # (PyTorch's order: it rounds the same in float16)
 def reciprocal(self):
     return np.reciprocal(self)
@@ -216,7 +219,8 @@ def _pow_exponent_grad(g, n):
     return g * dual.where((n.self == 0) & (n.exponent >= 0), 0.0, n.result * _log_of(n.self, n.result))
 
 
-@op("pow", "PowBackward1", ("self", "exponent"), saves=("self", "exponent", "result"),
+@op("pow", "PowBackward1", ("self", "exponent"), variants=("function", "method", "inplace"),
+    saves=("self", "exponent", "result"),
     self=_pow_self_grad,
     exponent=_pow_exponent_grad)
 def pow(self, exponent):
@@ -282,7 +286,7 @@ def remainder_arrays(a, b):
     return np.asarray(np.where((mod != 0) & ((mod < 0) != np.less(b, 0)), mod + b, mod)).astype(mod.dtype, copy=False)
 
 
-@op("remainder", "RemainderBackward0", ("self",), self=lambda g, n: g)
+@op("remainder", "RemainderBackward0", ("self",), variants=("function", "method"), self=lambda g, n: g)
 def remainder(self, other):
     return remainder_arrays(self, other)
 
@@ -303,7 +307,7 @@ def fmod_arrays(a, b):
     return out
 
 
-@op("fmod", "FmodBackward0", ("self",), self=lambda g, n: g)
+@op("fmod", "FmodBackward0", ("self",), variants=("function", "method", "inplace"), self=lambda g, n: g)
 def fmod(self, other):
     return fmod_arrays(self, other)
 
@@ -318,7 +322,7 @@ def fmod_tensor(self, other):
 
 # --- interpolation ------------------------------------------------------------------------------
 
-@op("lerp", "LerpBackward0", ("self", "end"),
+@op("lerp", "LerpBackward0", ("self", "end"), variants=("function", "method", "inplace"),
     self=lambda g, n: g * (1 - n.weight),
     end=lambda g, n: g * n.weight)
 def lerp(self, end, weight):
@@ -378,14 +382,16 @@ def _atan2_recip(n):
 
 
 # torch's atan2_backward: (grad * other * recip, grad * -self * recip)
-@op("atan2", "Atan2Backward0", ("self", "other"), saves=("self", "other"), float_result=True,
+@op("atan2", "Atan2Backward0", ("self", "other"), variants=("function", "method", "inplace"), aliases=("arctan2",),
+    saves=("self", "other"), float_result=True,
     self=lambda g, n: g * n.other * _atan2_recip(n),
     other=lambda g, n: g * -n.self * _atan2_recip(n))
 def atan2(self, other):
     return np.asarray(_rounded_binary(np.arctan2, self, other))
 
 
-@op("hypot", "HypotBackward0", ("self", "other"), saves=("self", "other", "result"),
+@op("hypot", "HypotBackward0", ("self", "other"), variants=("function", "method", "inplace"),
+    saves=("self", "other", "result"),
     self=lambda g, n: g * n.self / n.result,
     other=lambda g, n: g * n.other / n.result)
 def hypot(self, other):
@@ -398,7 +404,7 @@ _KERNEL_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Shor
                  "float16": "Half", "float32": "Float", "float64": "Double"}
 
 
-@op("frac", "FracBackward0",
+@op("frac", "FracBackward0", variants=("function", "method", "inplace"),
     self=lambda g, n: g)
 def frac(self):
     if self.dtype.kind not in "fc":

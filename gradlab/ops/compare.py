@@ -43,7 +43,7 @@ def _inside(n):
     return mask
 
 
-@op("clamp", "ClampBackward1", saves=("self",),
+@op("clamp", "ClampBackward1", variants=("function", "method", "inplace"), aliases=("clip",), saves=("self",),
     self=lambda g, n: dual.where_or_zero(_inside(n), g))
 def clamp(self, min=None, max=None):
     out = self if min is None else keep_max(self, min)       # (PyTorch's min(max(x, lo), hi))
@@ -51,13 +51,13 @@ def clamp(self, min=None, max=None):
     return self.copy() if out is self else np.asarray(out).astype(self.dtype, copy=False)
 
 
-@op("clamp_min", "ClampMinBackward0", saves=("self",),
+@op("clamp_min", "ClampMinBackward0", variants=("function", "method", "inplace"), saves=("self",),
     self=lambda g, n: dual.where_or_zero(n.self >= n.min, g))
 def clamp_min(self, min):
     return keep_max(self, min).astype(self.dtype, copy=False)
 
 
-@op("clamp_max", "ClampMaxBackward0", saves=("self",),
+@op("clamp_max", "ClampMaxBackward0", variants=("function", "method", "inplace"), saves=("self",),
     self=lambda g, n: dual.where_or_zero(n.self <= n.max, g))
 def clamp_max(self, max):
     return keep_min(self, max).astype(self.dtype, copy=False)
@@ -100,7 +100,7 @@ def _pick_grad(mine, theirs):
     return lambda g, n: _share(g, getattr(n, mine), getattr(n, theirs), lambda a, b: a < b)
 
 
-@op("maximum", "MaximumBackward0", ("self", "other"), saves=("self", "other"),
+@op("maximum", "MaximumBackward0", ("self", "other"), variants=("function", "method"), saves=("self", "other"),
     self=_pick_grad("self", "other"),
     other=_pick_grad("other", "self"))
 def maximum(self, other):
@@ -111,14 +111,14 @@ def _pick_grad_min(mine, theirs):
     return lambda g, n: _share(g, getattr(n, mine), getattr(n, theirs), lambda a, b: a > b)
 
 
-@op("minimum", "MinimumBackward0", ("self", "other"), saves=("self", "other"),
+@op("minimum", "MinimumBackward0", ("self", "other"), variants=("function", "method"), saves=("self", "other"),
     self=_pick_grad_min("self", "other"),
     other=_pick_grad_min("other", "self"))
 def minimum(self, other):
     return keep_min(self, other)
 
 
-@op("where", "WhereBackward0", ("self", "other"),
+@op("where", "WhereBackward0", ("self", "other"), variants=("function", "method"),
     self=lambda g, n: dual.where_or_zero(dual.like(g, n.condition), g),      # (condition: a numpy bool array)
     other=lambda g, n: dual.where_or_zero(dual.like(g, ~n.condition), g))
 def where(self, other, condition):
@@ -130,7 +130,7 @@ def _fill_grad(g, n):
     return dual.zero_where(dual.like(g, n.mask), g)
 
 
-@op("masked_fill", "MaskedFillBackward0", ("self",),
+@op("masked_fill", "MaskedFillBackward0", ("self",), variants=("function", "method", "inplace"),
     self=_fill_grad)
 def masked_fill(self, mask, value):
     return np.where(mask, np.asarray(value, dtype=self.dtype), self)
@@ -143,7 +143,7 @@ def masked_fill_tensor(self, value, mask):
     return np.where(mask, value.astype(self.dtype), self)
 
 
-@op("index_fill", "IndexFillBackward0", ("self",),
+@op("index_fill", "IndexFillBackward0", ("self",), variants=("method", "inplace"),
     self=_fill_grad)
 def index_fill(self, mask, value):
     return np.where(mask, np.asarray(value, dtype=self.dtype), self)
@@ -151,7 +151,7 @@ def index_fill(self, mask, value):
 
 # --- nan_to_num ---------------------------------------------------------------------------------
 
-@op("nan_to_num", "NanToNumBackward0", saves=("self",),
+@op("nan_to_num", "NanToNumBackward0", variants=("function", "method", "inplace"), saves=("self",),
     self=lambda g, n: g * dual.like(g, np.isfinite(dual.data(n.self))))      # (torch: grad * isfinite(self))
 def nan_to_num(self, nan=None, posinf=None, neginf=None):
     if self.dtype.kind not in "fc":

@@ -254,7 +254,7 @@ def _max_pool_op(key, name):
     def backward(grad_output, self, indices, overlapping):
         return _scatter(grad_output, indices, self.shape, overlapping)
 
-    @op(key, name, ("self",), promote=False, saves=("self",),
+    @op(key, name, ("self",), promote=False, saves=("self",), variants=("function",) if key == "max_pool2d" else (),
         self=lambda g, n: dual.call(f"{key}_backward", g, n.self, indices=n.indices, overlapping=n.overlapping))
     def forward(self, indices, values, overlapping):
         return _gather(self, indices) if values is None else values

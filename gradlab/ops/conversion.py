@@ -18,7 +18,7 @@ def to_dtype(self, dtype, source_dtype):
     return self.astype(dtype)
 
 
-@op("clone", "CloneBackward0", promote=False,
+@op("clone", "CloneBackward0", variants=("function", "method"), promote=False,
     self=lambda g, n: g)
 def clone(self, strides=None):
     """A copy of self laid out as PyTorch lays out its copy: `strides` (in elements) when given

@@ -409,46 +409,48 @@ def _no_gradient(g, n):
     return dual.like(g, np.zeros_like(dual.data(g)))
 
 
-@op("zero", "ZeroBackward0", promote=False,
+@op("zero", "ZeroBackward0", variants=("inplace",), promote=False,
     self=_no_gradient)
 def _zero(self, value):
     return np.zeros_like(self)
 
 
-@op("fill", "FillBackward2", promote=False,
+@op("fill", "FillBackward2", variants=("inplace",), promote=False,
     self=_no_gradient)
 def _fill(self, value):
     return np.full_like(self, value)
 
 
-@op("normal_", "NormalBackward0", promote=False, saved_params=(),
+@op("normal_", "NormalBackward0", variants=("method",), promote=False, saved_params=(),
     self=_no_gradient)
 def _normal_(self, values):
     """self.normal_() on a tensor that requires grad: the drawn `values` (see assign_data)."""
     return np.array(values, dtype=self.dtype)
 
 
-@op("uniform_", "UniformBackward0", promote=False, saved_params=(),
+@op("uniform_", "UniformBackward0", variants=("method",), promote=False, saved_params=(),
     self=_no_gradient)
 def _uniform_(self, values):
     """self.uniform_() on a tensor that requires grad: the drawn `values` (see assign_data)."""
     return np.array(values, dtype=self.dtype)
 
 
-def _random_fill_row(key, name):
+def _random_fill_row(key, name, variants=()):
     """An in-place random fill on a tensor that requires grad (x.bernoulli_(0.5)): the drawn values, no
     gradient through them, PyTorch's node name."""
-    @op(key, name, promote=False, saved_params=(), self=_no_gradient)
+    @op(key, name, promote=False, saved_params=(), variants=variants, self=_no_gradient)
     def fill(self, values):
         return np.array(values, dtype=self.dtype)
     return fill
 
 
+# (random_ and bernoulli_ choose between their rows; the other rows are named as the method is)
 for _key, _name in (("random_2", "RandomBackward2"), ("random_1", "RandomBackward1"), ("random_0", "RandomBackward0"),
-                    ("bernoulli_2", "BernoulliBackward2"), ("bernoulli_1", "BernoulliBackward1"),
-                    ("exponential_", "ExponentialBackward0"), ("geometric_", "GeometricBackward0"),
-                    ("cauchy_", "CauchyBackward0"), ("log_normal_", "LogNormalBackward0")):
+                    ("bernoulli_2", "BernoulliBackward2"), ("bernoulli_1", "BernoulliBackward1")):
     _random_fill_row(_key, _name)
+for _key, _name in (("exponential_", "ExponentialBackward0"), ("geometric_", "GeometricBackward0"),
+                    ("cauchy_", "CauchyBackward0"), ("log_normal_", "LogNormalBackward0")):
+    _random_fill_row(_key, _name, variants=("method",))
 del _key, _name
 
 
@@ -459,7 +461,7 @@ def _fill_tensor(self, value):
     return np.full_like(self, value)
 
 
-@op("copy", "CopyBackwards", ("self", "src"), promote=False,
+@op("copy", "CopyBackwards", ("self", "src"), variants=("inplace",), promote=False,
     self=_no_gradient,
     src=lambda g, n: g)
 def _copy(self, src):

@@ -25,28 +25,31 @@ def mat2_transposed(mat2):
     return flags.f_contiguous and not flags.c_contiguous
 
 
-@op("mm", "MmBackward0", ("self", "mat2"), saves={"self": ("mat2",), "mat2": ("self",)},
+@op("mm", "MmBackward0", ("self", "mat2"), variants=("function", "method"),
+    saves={"self": ("mat2",), "mat2": ("self",)},
     self=lambda g, n: dual.mm(g, dual.t(n.mat2)),
     mat2=lambda g, n: _mat2_grad(n.self, g, n))
 def mm(self, mat2, mat2_transposed=False):
     return dual.mm(self, mat2)
 
 
-@op("mv", "MvBackward0", ("self", "vec"), saves={"self": ("vec",), "vec": ("self",)},
+@op("mv", "MvBackward0", ("self", "vec"), variants=("function", "method"), saves={"self": ("vec",), "vec": ("self",)},
     self=lambda g, n: dual.unsqueeze(g, 1) * dual.unsqueeze(n.vec, 0),
     vec=lambda g, n: dual.mv(dual.t(n.self), g))
 def mv(self, vec):
     return self @ vec
 
 
-@op("dot", "DotBackward0", ("self", "tensor"), saves={"self": ("tensor",), "tensor": ("self",)},
+@op("dot", "DotBackward0", ("self", "tensor"), variants=("function", "method"),
+    saves={"self": ("tensor",), "tensor": ("self",)},
     self=lambda g, n: g * n.tensor,
     tensor=lambda g, n: g * n.self)
 def dot(self, tensor):
     return np.asarray(np.dot(self, tensor))
 
 
-@op("bmm", "BmmBackward0", ("self", "mat2"), saves={"self": ("mat2",), "mat2": ("self",)},
+@op("bmm", "BmmBackward0", ("self", "mat2"), variants=("function", "method"),
+    saves={"self": ("mat2",), "mat2": ("self",)},
     self=lambda g, n: dual.bmm(g, dual.transpose(n.mat2, 1, 2)),
     mat2=lambda g, n: dual.bmm(dual.transpose(n.self, 1, 2), g))
 def bmm(self, mat2):
@@ -58,7 +61,8 @@ def _scaled(g, c):
     return g if c == 1 else g * c
 
 
-@op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), saves={"mat1": ("mat2",), "mat2": ("mat1",)},
+@op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), variants=("function", "method"),
+    saves={"mat1": ("mat2",), "mat2": ("mat1",)},
     self=lambda g, n: _scaled(g, n.beta),
     mat1=lambda g, n: _scaled(dual.mm(g, dual.t(n.mat2)), n.alpha),
     mat2=lambda g, n: _scaled(_mat2_grad(n.mat1, g, n), n.alpha))
@@ -82,7 +86,8 @@ def _add_scaled(out, self, beta, alpha):
     return np.add(out, self)
 
 
-@op("addmv", "AddmvBackward0", ("self", "mat", "vec"), saves={"mat": ("vec",), "vec": ("mat",)},
+@op("addmv", "AddmvBackward0", ("self", "mat", "vec"), variants=("function", "method"),
+    saves={"mat": ("vec",), "vec": ("mat",)},
     self=lambda g, n: _scaled(g, n.beta),
     mat=lambda g, n: _scaled(dual.unsqueeze(g, 1) * dual.unsqueeze(n.vec, 0), n.alpha),
     vec=lambda g, n: _scaled(dual.mv(dual.t(n.mat), g), n.alpha))
@@ -90,7 +95,8 @@ def addmv(self, mat, vec, beta=1, alpha=1):
     return _add_scaled(np.asarray(mat @ vec), self, beta, alpha)
 
 
-@op("baddbmm", "BaddbmmBackward0", ("self", "batch1", "batch2"), saves={"batch1": ("batch2",), "batch2": ("batch1",)},
+@op("baddbmm", "BaddbmmBackward0", ("self", "batch1", "batch2"), variants=("function", "method"),
+    saves={"batch1": ("batch2",), "batch2": ("batch1",)},
     self=lambda g, n: _scaled(g, n.beta),
     batch1=lambda g, n: _scaled(dual.bmm(g, dual.transpose(n.batch2, 1, 2)), n.alpha),
     batch2=lambda g, n: _scaled(dual.bmm(dual.transpose(n.batch1, 1, 2), g), n.alpha))
@@ -98,7 +104,8 @@ def baddbmm(self, batch1, batch2, beta=1, alpha=1):
     return _add_scaled(np.matmul(batch1, batch2), self, beta, alpha)
 
 
-@op("addbmm", "AddbmmBackward0", ("self", "batch1", "batch2"), saves={"batch1": ("batch2",), "batch2": ("batch1",)},
+@op("addbmm", "AddbmmBackward0", ("self", "batch1", "batch2"), variants=("function", "method"),
+    saves={"batch1": ("batch2",), "batch2": ("batch1",)},
     self=lambda g, n: _scaled(g, n.beta),
     batch1=lambda g, n: _scaled(dual.bmm(dual.expand(dual.unsqueeze(g, 0), (dual.data(n.batch2).shape[0],)
                                                       + dual.data(g).shape), dual.transpose(n.batch2, 1, 2)), n.alpha),
@@ -112,7 +119,7 @@ def addbmm(self, batch1, batch2, beta=1, alpha=1):
     return _add_scaled(out, self, beta, alpha)
 
 
-@op("trace", "TraceBackward0", cast_result=False,
+@op("trace", "TraceBackward0", variants=("function", "method"), cast_result=False,
     self=lambda g, n: dual.where(np.eye(*n.self_sizes, dtype=bool), g, 0.0))   # (not g * eye: nan * 0 is nan)
 def trace(self, self_sizes):
     # an integer trace is int64, as PyTorch's sum of integers

@@ -19,13 +19,13 @@ _LinAlgError.__module__ = "torch._C"
 
 # ---------------------------------------------------------------- triangles
 
-@op("tril", "TrilBackward0", promote=False,
+@op("tril", "TrilBackward0", variants=("function", "method"), promote=False,
     self=lambda g, n: dual.call("tril", g, diagonal=n.diagonal))
 def tril(self, diagonal=0):
     return np.tril(self, diagonal)
 
 
-@op("triu", "TriuBackward0", promote=False,
+@op("triu", "TriuBackward0", variants=("function", "method"), promote=False,
     self=lambda g, n: dual.call("triu", g, diagonal=n.diagonal))
 def triu(self, diagonal=0):
     return np.triu(self, diagonal)
@@ -48,7 +48,7 @@ def diagonal_view(a, offset, dim1, dim2):
     return np.lib.stride_tricks.as_strided(a, shape, strides, writeable=a.flags.writeable)
 
 
-@op("diagonal", "DiagonalBackward0", promote=False,
+@op("diagonal", "DiagonalBackward0", variants=("function", "method"), promote=False,
     self=lambda g, n: dual.call("diagonal_backward", g, input_sizes=n.self_sizes, offset=n.offset, dim1=n.dim1,
                                 dim2=n.dim2))
 def diagonal(self, offset, dim1, dim2, self_sizes):
@@ -72,7 +72,7 @@ def diagonal_copy(self, offset, dim1, dim2, self_sizes):
     return diagonal_view(self, offset, dim1, dim2).copy()
 
 
-@op("diag_embed", "DiagEmbedBackward0", promote=False,
+@op("diag_embed", "DiagEmbedBackward0", variants=("function", "method"), promote=False,
     self=lambda g, n: dual.call("diagonal_copy", g, offset=n.offset, dim1=n.dim1, dim2=n.dim2,
                                 self_sizes=dual.data(g).shape))
 def diag_embed(self, offset, dim1, dim2):
@@ -88,7 +88,8 @@ def diag_embed(self, offset, dim1, dim2):
 
 # ---------------------------------------------------------------- cross product
 
-@op("cross", "LinalgCrossBackward0", ("self", "other"), saves={"self": ("other",), "other": ("self",)},
+@op("cross", "LinalgCrossBackward0", ("self", "other"), variants=("function", "method"),
+    saves={"self": ("other",), "other": ("self",)},
     self=lambda g, n: dual.call("cross", n.other, g, dim=n.dim),
     other=lambda g, n: dual.call("cross", g, n.self, dim=n.dim))
 def cross(self, other, dim):
@@ -126,7 +127,7 @@ def _scaled_inverse_t(a, scale, perturb=True):
     return out
 
 
-@op("det", "LinalgDetBackward0", saves=("self", "result"),
+@op("det", "LinalgDetBackward0", variants=("function", "method"), saves=("self", "result"),
     self=_det_grad)
 def det(self):
     if self.shape[-1] == 0:
@@ -211,7 +212,7 @@ def _batched(fn, a):
     return [fn(m) for m in flat]
 
 
-@op("inverse", "LinalgInvExBackward0", saves=("result",),
+@op("inverse", "LinalgInvExBackward0", variants=("function", "method"), saves=("result",),
     self=lambda g, n: -(_mT(n.result) @ g @ _mT(n.result)))
 def inverse(self):
     if self.size == 0:
@@ -299,7 +300,7 @@ def _cdist_grad(which):
     return formula
 
 
-@op("cdist", "CdistBackward0", ("x1", "x2"), saves=("x1", "x2", "result"),
+@op("cdist", "CdistBackward0", ("x1", "x2"), variants=("function",), saves=("x1", "x2", "result"),
     x1=_cdist_grad("x1"),
     x2=_cdist_grad("x2"))
 def cdist(x1, x2, p):
@@ -323,7 +324,7 @@ def _slogdet_grad(g, n):
     return _scaled_inverse_t(n.self, np.asarray(g[1]), perturb=None)
 
 
-@op("slogdet", "LinalgSlogdetBackward0", saves=("self",), num_outputs=2,
+@op("slogdet", "LinalgSlogdetBackward0", variants=("function", "method"), saves=("self",), num_outputs=2,
     self=_slogdet_grad)
 def slogdet(self):
     if self.shape[-1] == 0:

@@ -55,7 +55,7 @@ def _expand_to_input(g, n):
     return dual.expand(_restore(g, n), n.self_sizes)
 
 
-@op("sum", "SumBackward0", cast_result=False,
+@op("sum", "SumBackward0", variants=("function", "method"), cast_result=False,
     self=lambda g, n: dual.expand(g, n.self_sizes))
 def sum(self, self_sizes):
     return add_reduce(self, axis=None, dtype=_sum_dtype(self))     # floats in PyTorch's order (summation.py)
@@ -72,7 +72,7 @@ def _sum_dtype(a):
     return np.int64 if a.dtype.kind in "biu" else None
 
 
-@op("mean", "MeanBackward0",
+@op("mean", "MeanBackward0", variants=("function", "method"),
     self=lambda g, n: _div_number(dual.expand(g, n.self_sizes), n.count))
 def mean(self, self_sizes, count):
     if self.size == 0:                  # nan, as in PyTorch (numpy would warn)
@@ -121,13 +121,13 @@ def min_all(self, dim=None, keepdim=False):
     return np.min(self)
 
 
-@op("amax", "AmaxBackward0", saves=("self", "result"),
+@op("amax", "AmaxBackward0", variants=("function", "method"), saves=("self", "result"),
     self=_even_split_grad)
 def amax(self, dim, keepdim):
     return np.max(self, axis=dim, keepdims=keepdim)
 
 
-@op("amin", "AminBackward0", saves=("self", "result"),
+@op("amin", "AminBackward0", variants=("function", "method"), saves=("self", "result"),
     self=_even_split_grad)
 def amin(self, dim, keepdim):
     return np.min(self, axis=dim, keepdims=keepdim)
@@ -181,7 +181,7 @@ def _prod_grad(g, n):
     return _restore(g, n) * dual.like(g, out)
 
 
-@op("prod", "ProdBackward0", cast_result=False, saves=("self", "result"),
+@op("prod", "ProdBackward0", variants=("function", "method"), cast_result=False, saves=("self", "result"),
     self=_prod_grad)
 def prod(self, dim=None, keepdim=False):
     return np.prod(self, dtype=_sum_dtype(self))
@@ -213,7 +213,7 @@ def _scale(g, c):
     return dual.scale(g, c)
 
 
-@op("var", "VarBackward0", saves=("self",),
+@op("var", "VarBackward0", variants=("function", "method"), saves=("self",),
     self=_var_grad)
 def var(self, dim, keepdim, correction, count):
     return _rounded(_var(self, dim, keepdim, correction, count), self.dtype)
@@ -248,7 +248,7 @@ def _std_grad(g, n):
     return _var_grad(dual.zero_where(r == 0, g / (r * 2)), n)
 
 
-@op("std", "StdBackward0", saves=("self", "result"),
+@op("std", "StdBackward0", variants=("function", "method"), saves=("self", "result"),
     self=_std_grad)
 def std(self, dim, keepdim, correction, count):
     with np.errstate(invalid="ignore"):
@@ -268,7 +268,7 @@ def _norm_grad(g, n):
     return _restore(g, n) * dual.where(r == 0, 0.0, x * abs(x) ** (p - 2) / r ** (p - 1))
 
 
-@op("norm", "LinalgVectorNormBackward0", saves=("self", "result"), float_result=True,
+@op("norm", "LinalgVectorNormBackward0", variants=("function", "method"), saves=("self", "result"), float_result=True,
     self=_norm_grad)
 def norm(self, p, dim, keepdim):
     a = np.abs(self)
@@ -283,7 +283,7 @@ def norm(self, p, dim, keepdim):
     return np.sum(a ** p, axis=dim, keepdims=keepdim) ** (1.0 / p)
 
 
-@op("logsumexp", "LogsumexpBackward0", saves=("self", "result"), float_result=True,
+@op("logsumexp", "LogsumexpBackward0", variants=("function", "method"), saves=("self", "result"), float_result=True,
     self=lambda g, n: _restore(g, n) * dual.exp(n.self - _restore(n.result, n)))
 def logsumexp(self, dim, keepdim):
     if self.size == 0:                  # a sum of nothing: log(0) = -inf
@@ -295,7 +295,7 @@ def logsumexp(self, dim, keepdim):
     return out if keepdim else np.squeeze(out, axis=dim)
 
 
-@op("cumsum", "CumsumBackward0", cast_result=False,
+@op("cumsum", "CumsumBackward0", variants=("function", "method"), cast_result=False,
     self=lambda g, n: dual.flip(dual.cumsum(dual.flip(g, n.dim), n.dim), n.dim) if np.ndim(dual.data(g)) else g)
 def cumsum(self, dim):
     if self.ndim == 0:                 # (numpy would give a 1-d result)
@@ -337,14 +337,14 @@ def _welford_mean(x, dim, keepdim, count):
     return _rounded(np.add.reduce(x.astype(_F64), axis=dim, keepdims=keepdim) / count, x.dtype)
 
 
-@op("var_mean", "VarMeanBackward0", saves=("self",), num_outputs=2,
+@op("var_mean", "VarMeanBackward0", variants=("function",), saves=("self",), num_outputs=2,
     self=_var_mean_grad)
 def var_mean(self, dim, keepdim, correction, count, self_sizes):
     return (_rounded(_var(self, dim, keepdim, correction, count), self.dtype),
             _welford_mean(self, dim, keepdim, count))
 
 
-@op("std_mean", "StdMeanBackward0", saves=("self",), num_outputs=2,
+@op("std_mean", "StdMeanBackward0", variants=("function",), saves=("self",), num_outputs=2,
     self=_std_mean_grad)
 def std_mean(self, dim, keepdim, correction, count, self_sizes):
     with np.errstate(invalid="ignore"):
@@ -352,7 +352,7 @@ def std_mean(self, dim, keepdim, correction, count, self_sizes):
     return std, _welford_mean(self, dim, keepdim, count)
 
 
-@op("nansum", "NansumBackward0", saves=("self",), cast_result=False,
+@op("nansum", "NansumBackward0", variants=("function", "method"), saves=("self",), cast_result=False,
     self=lambda g, n: _expand_to_input(g, n) * dual.like(g, ~np.isnan(dual.data(n.self))))
 def nansum(self, dim, keepdim, self_sizes):
     """The sum with nan counted as 0 (torch's formula: grad expanded, 0 where self is nan)."""
@@ -378,7 +378,7 @@ def _aminmax_grad(g, n):
     return _split_among_ties(g[0], n.self, lo, n) + _split_among_ties(g[1], n.self, hi, n)
 
 
-@op("aminmax", "AminmaxBackward0", saves=("self",), num_outputs=2,
+@op("aminmax", "AminmaxBackward0", variants=("function", "method"), saves=("self",), num_outputs=2,
     self=_aminmax_grad)
 def aminmax(self, dim, keepdim):
     return np.min(self, axis=dim, keepdims=keepdim), np.max(self, axis=dim, keepdims=keepdim)

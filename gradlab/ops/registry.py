@@ -24,7 +24,14 @@ An op is declared once:
   parameter such as an index or a mask: PyTorch keeps all of them as tensors) is spent after a
   backward without retain_graph, and a second backward through it raises PyTorch's error. A node
   that saved nothing (AddBackward0, views) may run again. `saved_params=` corrects the rule for
-  the ops where PyTorch differs.
+  the ops where PyTorch differs;
+* `variants` says which public forms the row has under its key, as native_functions.yaml's
+  `variants: function, method` does: "function" is `gradlab.exp(x)`, "method" `x.exp()`, and
+  "inplace" `x.exp_()` (PyTorch declares that one as an entry of its own, `exp_`). `aliases` are
+  PyTorch's other names for the same forms (`arcsin` for `asin`). A row without variants is
+  internal: one of the nodes a public method chooses between (`sum_dim`, `clamp_tensor`). The tensor
+  layer makes the plain forms from this (`_tensor_methods/variants.py`, `_functions/variants.py`)
+  and writes by hand the ones that check or convert their arguments.
 
 Tests, docs and the visualizer read `OPS`: a new op is tested by the existing tests once it has
 sample inputs in `tests/ops/op_samples.py`.
@@ -94,8 +101,10 @@ class Op:
     """One row of the op table."""
 
     def __init__(self, key, name, forward, inputs, formulas, saves, num_outputs=1, promote=True,
-                 float_result=False, cast_result=True, saved_params=None):
+                 float_result=False, cast_result=True, saved_params=None, variants=(), aliases=()):
         self.key = key
+        self.variants = variants          # the public forms under `key`: "function", "method", "inplace"
+        self.aliases = aliases            # other names of those forms (asin: arcsin)
         self.name = name                  # PyTorch's grad_fn class name
         self.forward = forward            # numpy arrays -> numpy array (or tuple for several outputs)
         self.inputs = inputs              # names of the tensor input slots, in PyTorch's order
@@ -139,16 +148,23 @@ class Op:
         return f"<op {self.key} -> {self.name}>"
 
 
+VARIANTS = ("function", "method", "inplace")
+
+
 def op(key, name, inputs=("self",), saves=(), num_outputs=1, promote=True, float_result=False, cast_result=True,
-       saved_params=None, **formulas):
+       saved_params=None, variants=(), aliases=(), **formulas):
     """Register `forward` in the op table (see the module docstring)."""
     unknown = set(formulas) - set(inputs)
     if unknown:
         raise TypeError(f"{key}: formulas for unknown inputs {unknown}")
+    if not set(variants) <= set(VARIANTS) or isinstance(variants, str):
+        raise TypeError(f"{key}: variants must be a tuple of {VARIANTS}, not {variants!r}")
+    if aliases and not variants:
+        raise TypeError(f"{key}: aliases name the row's public forms, and it has none")
 
     def register(forward):
         OPS[key] = Op(key, name, forward, inputs, tuple(formulas.get(n) for n in inputs), saves,
-                      num_outputs, promote, float_result, cast_result, saved_params)
+                      num_outputs, promote, float_result, cast_result, saved_params, tuple(variants), tuple(aliases))
         return OPS[key]
     return register
 

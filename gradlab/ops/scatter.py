@@ -57,7 +57,7 @@ def _gather_grad(g, n, name):
     return grad
 
 
-@op("scatter", "ScatterBackward0", ("self", "src"), promote=False,
+@op("scatter", "ScatterBackward0", ("self", "src"), variants=("function", "method", "inplace"), promote=False,
     self=lambda g, n: dual.call("scatter_value", g, dim=n.dim, index=n.index, value=0),
     src=lambda g, n: _gather_grad(g, n, "ScatterBackward0"))
 def scatter(self, src, dim, index, src_sizes):
@@ -124,7 +124,7 @@ def _index_select_grad(g, n):
     return grad if isinstance(grad, np.ndarray) else dual.expand(grad, n.source_sizes)
 
 
-@op("index_copy", "IndexCopyBackward0", ("self", "source"), promote=False,
+@op("index_copy", "IndexCopyBackward0", ("self", "source"), variants=("function", "method", "inplace"), promote=False,
     self=lambda g, n: dual.call("index_fill_along", g, dim=n.dim, index=n.index),
     source=_index_select_grad)
 def index_copy(self, source, dim, index, source_sizes):
@@ -151,7 +151,7 @@ def _masked_select_grad(g, n):
     return dual.call("masked_scatter", zeros, g, mask=np.broadcast_to(n.mask, shape), source_sizes=dual.data(g).shape)
 
 
-@op("masked_select", "MaskedSelectBackward0", promote=False,
+@op("masked_select", "MaskedSelectBackward0", variants=("function", "method"), promote=False,
     self=_masked_select_grad)
 def masked_select(self, mask, self_sizes):
     shape = np.broadcast_shapes(self.shape, mask.shape)
@@ -171,7 +171,8 @@ def _masked_scatter_source_grad(g, mask, source_sizes):
     return picked.reshape(source_sizes)
 
 
-@op("masked_scatter", "MaskedScatterBackward0", ("self", "source"), promote=False,
+@op("masked_scatter", "MaskedScatterBackward0", ("self", "source"), variants=("function", "method", "inplace"),
+    promote=False,
     self=lambda g, n: dual.zero_where(dual.like(g, n.mask), g),
     source=lambda g, n: _masked_scatter_source_grad(g, n.mask, n.source_sizes))
 def masked_scatter(self, source, mask, source_sizes):
@@ -180,7 +181,7 @@ def masked_scatter(self, source, mask, source_sizes):
     return out
 
 
-@op("take", "TakeBackward0", promote=False,
+@op("take", "TakeBackward0", variants=("function", "method"), promote=False,
     self=lambda g, n: dual.call("put_add", dual.like(g, np.zeros(n.self_sizes, dual.data(g).dtype)), g,
                                 index=n.index))
 def take(self, index, self_sizes):

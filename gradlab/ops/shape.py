@@ -17,7 +17,7 @@ from . import dual
 from .registry import OPS, op
 
 
-@op("view", "ViewBackward0", promote=False,
+@op("view", "ViewBackward0", variants=("method",), promote=False,
     self=lambda g, n: g.reshape(n.self_sizes))
 def view(self, shape, self_sizes):
     return self.reshape(shape)
@@ -43,25 +43,26 @@ def unsafe_view(self, shape, self_sizes):
     return self.reshape(shape)
 
 
-@op("transpose", "TransposeBackward0", promote=False,
+@op("transpose", "TransposeBackward0", variants=("function", "method", "inplace"), aliases=("swapaxes",),
+    promote=False,
     self=lambda g, n: dual.transpose(g, n.dim0, n.dim1))
 def transpose(self, dim0, dim1):
     return np.swapaxes(self, dim0, dim1) if self.ndim else self.view()    # (0-d: dims 0 and -1, nothing to swap)
 
 
-@op("t", "TBackward0", promote=False,
+@op("t", "TBackward0", variants=("function", "method", "inplace"), promote=False,
     self=lambda g, n: dual.t(g))
 def t(self):
     return self.T
 
 
-@op("permute", "PermuteBackward0", promote=False,
+@op("permute", "PermuteBackward0", variants=("function", "method"), promote=False,
     self=lambda g, n: dual.permute(g, np.argsort(n.dims).tolist()))
 def permute(self, dims):
     return np.transpose(self, dims)
 
 
-@op("squeeze", "SqueezeBackward0", promote=False,
+@op("squeeze", "SqueezeBackward0", variants=("function", "method", "inplace"), promote=False,
     self=lambda g, n: g.reshape(n.self_sizes))
 def squeeze(self, self_sizes):
     return np.squeeze(self)
@@ -88,13 +89,13 @@ def squeeze_matmul(self, dim, self_sizes):
     return np.squeeze(self, axis=dim)
 
 
-@op("unsqueeze", "UnsqueezeBackward0", promote=False,
+@op("unsqueeze", "UnsqueezeBackward0", variants=("function", "method", "inplace"), promote=False,
     self=lambda g, n: dual.squeeze(g, n.dim))
 def unsqueeze(self, dim):
     return np.expand_dims(self, dim)
 
 
-@op("expand", "ExpandBackward0", promote=False,
+@op("expand", "ExpandBackward0", variants=("method",), promote=False,
     self=lambda g, n: g)        # sum_to_shape sums the expanded dims back
 def expand(self, shape):
     out = np.broadcast_to(self, shape)
@@ -115,7 +116,7 @@ def expand(self, shape):
     return out
 
 
-@op("repeat", "RepeatBackward0", promote=False,
+@op("repeat", "RepeatBackward0", variants=("method",), promote=False,
     self=lambda g, n: _repeat_grad(g, n))
 def repeat(self, repeats, self_sizes):
     lead = len(repeats) - self.ndim
@@ -131,13 +132,13 @@ def _repeat_grad(g, n):
     return g.reshape(n.self_sizes)
 
 
-@op("flip", "FlipBackward0", promote=False,
+@op("flip", "FlipBackward0", variants=("function", "method"), promote=False,
     self=lambda g, n: dual.flip(g, n.dims))
 def flip(self, dims):
     return np.flip(self, dims).copy()
 
 
-@op("roll", "RollBackward0", promote=False,
+@op("roll", "RollBackward0", variants=("function", "method"), promote=False,
     self=lambda g, n: dual.roll(g, tuple(-s for s in n.shifts), n.dims))
 def roll(self, shifts, dims):
     return np.roll(self, shifts, dims)
@@ -172,7 +173,7 @@ def as_strided_scatter(self, positions, self_sizes):
     return out.reshape(self_sizes)
 
 
-@op("select", "SelectBackward0", promote=False,
+@op("select", "SelectBackward0", variants=("function", "method"), promote=False,
     self=lambda g, n: dual.call("select_backward", g, dim=n.dim, index=n.index, input_sizes=n.self_sizes))
 def select(self, dim, index, self_sizes):
     return self[(slice(None),) * dim + (index, Ellipsis)]     # (the Ellipsis keeps a 0-d result a view)
@@ -311,7 +312,7 @@ def index_fill_zero(self, key):
     return out
 
 
-@op("gather", "GatherBackward0", promote=False,
+@op("gather", "GatherBackward0", variants=("function", "method"), promote=False,
     self=lambda g, n: _gather_grad(g, n))
 def gather(self, dim, index, self_sizes):
     if self.ndim == 0 or index.ndim == 0:     # (0-d tensors count as 1-d; the result is shaped like the index)
@@ -330,7 +331,7 @@ def _gather_grad(g, n):
     return dual.call("scatter_add", _zeros_for(g, n), g, dim=n.dim, index=n.index)
 
 
-@op("scatter_add", "ScatterAddBackward0", ("self", "src"), promote=False,
+@op("scatter_add", "ScatterAddBackward0", ("self", "src"), variants=("function", "method", "inplace"), promote=False,
     self=lambda g, n: g,
     src=lambda g, n: dual.call("gather", g, dim=n.dim, index=n.index, self_sizes=dual.data(g).shape))
 def scatter_add(self, src, dim, index):
@@ -345,7 +346,7 @@ def scatter_add(self, src, dim, index):
     return out
 
 
-@op("index_select", "IndexSelectBackward0", promote=False,
+@op("index_select", "IndexSelectBackward0", variants=("function", "method"), promote=False,
     self=lambda g, n: dual.call("index_add", _zeros_for(g, n), g, dim=n.dim, index=n.index) if n.self_sizes else g)
 def index_select(self, dim, index, self_sizes):
     if self.ndim == 0:                 # (0-d input: its one value, 0-d as in PyTorch, whatever the index's shape)
@@ -353,7 +354,7 @@ def index_select(self, dim, index, self_sizes):
     return np.take(self, index, axis=dim)
 
 
-@op("index_add", "IndexAddBackward0", ("self", "source"), promote=False,
+@op("index_add", "IndexAddBackward0", ("self", "source"), variants=("function", "method", "inplace"), promote=False,
     self=lambda g, n: g,
     source=lambda g, n: dual.call("index_select", g, dim=n.dim, index=n.index, self_sizes=dual.data(g).shape))
 def index_add(self, source, dim, index):
@@ -379,11 +380,12 @@ _MAX_CAT = 64   # slots are declared up front; cat of more tensors uses a chain 
 def _declare_cat():
     names = tuple(f"tensors{i}" for i in range(_MAX_CAT))
 
-    @op("cat", "CatBackward0", names, promote=True, **{nm: _cat_formula(i) for i, nm in enumerate(names)})
+    @op("cat", "CatBackward0", names, variants=("function",),
+        promote=True, **{nm: _cat_formula(i) for i, nm in enumerate(names)})
     def cat(*arrays, dim, offsets, sizes):
         return np.concatenate(arrays, axis=dim)
 
-    @op("stack", "StackBackward0", names, promote=True,
+    @op("stack", "StackBackward0", names, variants=("function",), promote=True,
         **{nm: (lambda i: lambda g, n: g[(slice(None),) * n.dim + (i,)])(i) for i, nm in enumerate(names)})
     def stack(*arrays, dim):
         return np.stack(arrays, axis=dim)
@@ -392,13 +394,13 @@ def _declare_cat():
 _declare_cat()
 
 
-@op("split", "SplitBackward0", promote=False, num_outputs=-1,
+@op("split", "SplitBackward0", variants=("function", "method"), promote=False, num_outputs=-1,
     self=lambda g, n: _join_grads(g, n))
 def split(self, dim, sections):
     return tuple(np.split(self, sections, axis=dim))
 
 
-@op("unbind", "UnbindBackward0", promote=False, num_outputs=-1,
+@op("unbind", "UnbindBackward0", variants=("function", "method"), promote=False, num_outputs=-1,
     self=lambda g, n: _stack_grads(g, n))
 def unbind(self, dim):
     return tuple(np.moveaxis(self, dim, 0))

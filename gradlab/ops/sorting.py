@@ -376,7 +376,7 @@ def _scatter_grad(g, n):
     return dual.call("scatter_add", _zeros_for(g, n), g, dim=n.dim, index=n.indices)
 
 
-@op("sort", "SortBackward0", self=_scatter_grad)
+@op("sort", "SortBackward0", variants=("function", "method"), self=_scatter_grad)
 def sort(self, dim, indices, self_sizes):
     return _along(self, indices, dim)
 
@@ -387,7 +387,7 @@ def sort_stable(self, dim, indices, self_sizes):
     return _along(self, indices, dim)
 
 
-@op("topk", "TopkBackward0", self=_scatter_grad)
+@op("topk", "TopkBackward0", variants=("function", "method"), self=_scatter_grad)
 def topk(self, dim, indices, self_sizes):
     return _contiguous(_along(self, indices, dim))
 
@@ -400,7 +400,7 @@ def _picked(self, dim, keepdim, indices):
         [s for i, s in enumerate(self.shape) if i != d]), d), d).reshape(indices.shape)
 
 
-@op("kthvalue", "KthvalueBackward0", self=_index_grad)
+@op("kthvalue", "KthvalueBackward0", variants=("function", "method"), self=_index_grad)
 def kthvalue(self, dim, keepdim, indices, self_sizes):
     return _picked(self, dim, keepdim, indices)
 
@@ -415,12 +415,13 @@ def nanmedian_dim(self, dim, keepdim, indices, self_sizes):
     return _picked(self, dim, keepdim, indices)
 
 
-@op("mode", "ModeBackward0", self=_index_grad)
+@op("mode", "ModeBackward0", variants=("function", "method"), self=_index_grad)
 def mode(self, dim, keepdim, indices, self_sizes):
     return _picked(self, dim, keepdim, indices)
 
 
-@op("median", "MedianBackward0", saves=("self", "result"), self=_evenly_distribute_grad)
+@op("median", "MedianBackward0", variants=("function", "method"),
+    saves=("self", "result"), self=_evenly_distribute_grad)
 def median(self):
     flat = self.reshape(-1)
     if not flat.size or np.isnan(flat).any():
@@ -428,7 +429,8 @@ def median(self):
     return np.partition(flat, (flat.size - 1) // 2)[(flat.size - 1) // 2]
 
 
-@op("nanmedian", "NanmedianBackward0", saves=("self", "result"), self=_evenly_distribute_grad)
+@op("nanmedian", "NanmedianBackward0", variants=("function", "method"),
+    saves=("self", "result"), self=_evenly_distribute_grad)
 def nanmedian(self):
     flat = self.reshape(-1)
     kept = flat[~np.isnan(flat)]
@@ -452,12 +454,12 @@ def _contiguous(out):
     return out.reshape(out.shape)
 
 
-@op("cummax", "CummaxBackward0", saves=("self",), self=_cummaxmin_grad)
+@op("cummax", "CummaxBackward0", variants=("function", "method"), saves=("self",), self=_cummaxmin_grad)
 def cummax(self, dim, indices, self_sizes):
     return _contiguous(_along(self, indices, dim))
 
 
-@op("cummin", "CumminBackward0", saves=("self",), self=_cummaxmin_grad)
+@op("cummin", "CumminBackward0", variants=("function", "method"), saves=("self",), self=_cummaxmin_grad)
 def cummin(self, dim, indices, self_sizes):
     return _contiguous(_along(self, indices, dim))
 
@@ -487,7 +489,8 @@ def _cumprod_grad(g, n):
     return dual.like(g, out)
 
 
-@op("cumprod", "CumprodBackward0", saves=("self", "result"), cast_result=False, self=_cumprod_grad)
+@op("cumprod", "CumprodBackward0", variants=("function", "method"),
+    saves=("self", "result"), cast_result=False, self=_cumprod_grad)
 def cumprod(self, dim):
     if self.ndim == 0:
         return self.astype(_sum_dtype(self) or self.dtype, copy=True)

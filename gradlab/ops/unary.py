@@ -73,103 +73,106 @@ _cosh_blocks = _blocks(_cosh, _c_float32("coshf", _cosh))
 _rsqrt_blocks = _blocks(dual.rsqrt, lambda x: 1 / np.sqrt(x))
 
 
-@op("exp", "ExpBackward0", saves=("result",), float_result=True,
+@op("exp", "ExpBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
     self=lambda g, n: g * n.result)
 def exp(self):
     return _exp(self)
 
 
-@op("expm1", "Expm1Backward0", saves=("result",), float_result=True,
+@op("expm1", "Expm1Backward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
     self=lambda g, n: g * (n.result + 1))
 def expm1(self):
     return _expm1(self)
 
 
-@op("log", "LogBackward0", saves=("self",), float_result=True,
+@op("log", "LogBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
     self=lambda g, n: g / n.self)
 def log(self):
     return _log(self)
 
 
-@op("log2", "Log2Backward0", saves=("self",), float_result=True,
+@op("log2", "Log2Backward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
     self=lambda g, n: g / dual.scale(n.self, math.log(2.0)))
 def log2(self):
     return _log2(self)
 
 
-@op("log10", "Log10Backward0", saves=("self",), float_result=True,
+@op("log10", "Log10Backward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
     self=lambda g, n: g / dual.scale(n.self, 2.3025850929940456))     # (torch's constant: 1 ulp below log(10))
 def log10(self):
     return _log10(self)
 
 
-@op("log1p", "Log1PBackward0", saves=("self",), float_result=True,
+@op("log1p", "Log1PBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
     self=lambda g, n: g / (n.self + 1))
 def log1p(self):
     return _log1p(self)
 
 
-@op("sqrt", "SqrtBackward0", saves=("result",), float_result=True,
+@op("sqrt", "SqrtBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
     self=lambda g, n: g / (2 * n.result))
 def sqrt(self):
     return np.sqrt(self)
 
 
-@op("rsqrt", "RsqrtBackward0", saves=("result",), float_result=True,
+@op("rsqrt", "RsqrtBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
     self=lambda g, n: -0.5 * g * n.result ** 3)
 def rsqrt(self):
     return _rsqrt_blocks(self)
 
 
-@op("sin", "SinBackward0", saves=("self",), float_result=True,
+@op("sin", "SinBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
     self=lambda g, n: g * dual.cos(n.self))
 def sin(self):
     return _sin(self)
 
 
-@op("cos", "CosBackward0", saves=("self",), float_result=True,
+@op("cos", "CosBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
     self=lambda g, n: -g * dual.sin(n.self))
 def cos(self):
     return _cos(self)
 
 
-@op("tan", "TanBackward0", saves=("result",), float_result=True,
+@op("tan", "TanBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
     self=lambda g, n: g * (1 + n.result * n.result))
 def tan(self):
     return _tan(self)
 
 
-@op("asin", "AsinBackward0", saves=("self",), float_result=True,
+@op("asin", "AsinBackward0", variants=("function", "method", "inplace"), aliases=("arcsin",),
+    saves=("self",), float_result=True,
     self=lambda g, n: g * dual.rsqrt(-n.self * n.self + 1))          # (torch's formula, op for op)
 def asin(self):
     return _asin(self)
 
 
-@op("acos", "AcosBackward0", saves=("self",), float_result=True,
+@op("acos", "AcosBackward0", variants=("function", "method", "inplace"), aliases=("arccos",),
+    saves=("self",), float_result=True,
     self=lambda g, n: -g * dual.rsqrt(-n.self * n.self + 1))
 def acos(self):
     return _acos(self)
 
 
-@op("atan", "AtanBackward0", saves=("self",), float_result=True,
+@op("atan", "AtanBackward0", variants=("function", "method", "inplace"), aliases=("arctan",),
+    saves=("self",), float_result=True,
     self=lambda g, n: g / (1 + n.self * n.self))
 def atan(self):
     return _atan(self)
 
 
-@op("sinh", "SinhBackward0", saves=("self",), float_result=True,
+@op("sinh", "SinhBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
     self=lambda g, n: g * dual.cosh(n.self))
 def sinh(self):
     return _sinh_blocks(self)
 
 
-@op("cosh", "CoshBackward0", saves=("self",), float_result=True,
+@op("cosh", "CoshBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
     self=lambda g, n: g * dual.sinh(n.self))
 def cosh(self):
     return _cosh_blocks(self)
 
 
-@op("abs", "AbsBackward0", saves=("self",),
+@op("abs", "AbsBackward0", variants=("function", "method", "inplace"), aliases=("absolute",), saves=("self",),
     self=lambda g, n: g * dual.sign(n.self))
 def abs(self):
     _no_bool_kernel("abs_cpu", self)
@@ -181,7 +184,7 @@ def _zeros_like_grad(g, n):
     return dual.like(g, np.zeros_like(dual.data(g)))
 
 
-@op("sign", "SignBackward0",
+@op("sign", "SignBackward0", variants=("function", "method", "inplace"),
     self=_zeros_like_grad)
 def sign(self):
     if self.dtype.kind == "b":
@@ -189,7 +192,7 @@ def sign(self):
     return (self > 0).astype(self.dtype) - (self < 0).astype(self.dtype)     # PyTorch's: sign(nan) is 0
 
 
-@op("round", "RoundBackward0", self=_zeros_like_grad)
+@op("round", "RoundBackward0", variants=("function", "method", "inplace"), self=_zeros_like_grad)
 def round(self):
     _no_bool_kernel("round_vml_cpu", self)
     return np.round(self)
@@ -206,25 +209,25 @@ def round_decimals(self, decimals):
     return out.astype(self.dtype, copy=False)
 
 
-@op("floor", "FloorBackward0", self=_zeros_like_grad)
+@op("floor", "FloorBackward0", variants=("function", "method", "inplace"), self=_zeros_like_grad)
 def floor(self):
     _no_bool_kernel("floor_vml_cpu", self)
     return np.floor(self)
 
 
-@op("ceil", "CeilBackward0", self=_zeros_like_grad)
+@op("ceil", "CeilBackward0", variants=("function", "method", "inplace"), self=_zeros_like_grad)
 def ceil(self):
     _no_bool_kernel("ceil_vml_cpu", self)
     return np.ceil(self)
 
 
-@op("trunc", "TruncBackward0", self=_zeros_like_grad)
+@op("trunc", "TruncBackward0", variants=("function", "method", "inplace"), self=_zeros_like_grad)
 def trunc(self):
     _no_bool_kernel("trunc_vml_cpu", self)
     return np.trunc(self)
 
 
-@op("erf", "ErfBackward0", saves=("self",), float_result=True,
+@op("erf", "ErfBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
     self=lambda g, n: dual.scale(dual.exp(-(n.self * n.self)), 2 / math.sqrt(math.pi)) * g)
 def erf(self):
     return dual.erf(self)

@@ -1,0 +1,100 @@
+"""Tensor's plain methods, made from the op table, as PyTorch makes its Tensor methods from
+native_functions.yaml. A row declared
+
+    @op("exp", "ExpBackward0", variants=("function", "method", "inplace"), ...)
+
+gets, from `methods` below:
+
+    "method"   x.exp()    the row's op applied to x: `registry.apply(op, (x,), {})`, as OPS["exp"](x) does
+    "inplace"  x.exp_()   the same op written into x (`Tensor._inplace`, the path of every in-place method)
+    aliases    x.arcsin() the row's method under PyTorch's other name (the same function)
+
+A made method takes the forward's own parameters: the row's tensor inputs after self, then its other
+parameters with their defaults (`x.nan_to_num(nan=None, posinf=None, neginf=None)`).
+
+The rule: a method written by hand wins. One that checks or converts its arguments (x.sum(dim),
+x.clamp(min, max), x.add_(y, alpha=2)) is written in the files beside this one, and tensor.py passes
+every name they define as `written`; nothing of that name is made here. So `x.exp` comes from this file
+(its docstring says so), `x.sum` from reductions.py. (tests/ops/test_variants.py fails if a hand-written
+method is one that this file would make.)
+
+Each method is a plain `def` compiled from a short text, so a call costs what a hand-written one does.
+"""
+import inspect
+
+from ..ops import registry
+from ..ops.registry import OPS
+
+_NO_PARAMS = {}          # (apply only reads the parameters)
+_COMPILED = {}           # source text -> code, as _argparse/wrappers.py does
+
+
+def _parameters(op):
+    """The method's parameters after self: the forward's, each with its default (a name in the namespace)."""
+    params, inputs, others, defaults = [], [], [], {}
+    for i, p in enumerate(inspect.signature(op.forward).parameters.values()):
+        if p.kind is not p.POSITIONAL_OR_KEYWORD:
+            raise TypeError(f"Tensor.{op.key}: the forward's {p} cannot be a method's; write the method by hand")
+        if i == 0:
+            continue                                   # self
+        if p.default is p.empty:
+            params.append(p.name)
+        else:
+            defaults[f"_default{i}"] = p.default
+            params.append(f"{p.name}=_default{i}")
+        (inputs if p.name in op.inputs else others).append(p.name)
+    return params, inputs, others, defaults
+
+
+def _made(name, source, namespace, doc):
+    code = _COMPILED.get(source)
+    if code is None:
+        code = _COMPILED[source] = compile(source, f"<op table: Tensor.{name}>", "exec")
+    namespace["__name__"] = __name__                  # (the function's __module__: this file)
+    exec(code, namespace)
+    fn = namespace[name]
+    fn.__qualname__ = f"Tensor.{name}"
+    fn.__doc__ = doc
+    return fn
+
+
+def method(op):
+    """x.<key>(...): the row's op applied to x and the other arguments."""
+    params, inputs, others, defaults = _parameters(op)
+    kwargs = "{" + ", ".join(f"{n!r}: {n}" for n in others) + "}" if others else "_NO_PARAMS"
+    source = (f"def {op.key}({', '.join(['self', *params])}):\n"
+              f"    return registry.apply(_op, ({', '.join(['self', *inputs])},), {kwargs})\n")
+    return _made(op.key, source, {"registry": registry, "_op": op, "_NO_PARAMS": _NO_PARAMS, **defaults},
+                 f"x.{op.key}(): the op table's row {op.key!r} ({_where(op)}); made by _tensor_methods/variants.py.")
+
+
+def inplace(op):
+    """x.<key>_(...): the row's op written into x, through Tensor._inplace."""
+    params, inputs, others, defaults = _parameters(op)
+    args = ", ".join(["_key", *inputs, *(f"{n}={n}" for n in others)])
+    name = op.key + "_"
+    source = (f"def {name}({', '.join(['self', *params])}):\n"
+              f"    return self._inplace({args})\n")
+    return _made(name, source, {"_key": op.key, **defaults},
+                 f"x.{name}(): x.{op.key}() written into x, in place (the op table's row {op.key!r}, "
+                 f"{_where(op)}); made by _tensor_methods/variants.py.")
+
+
+def _where(op):
+    return op.forward.__module__.replace(".", "/") + ".py"
+
+
+def methods(written):
+    """{name: function} for every method and in-place form the op table declares that `written` (the names
+    of Tensor's hand-written methods) does not have; aliases point at the row's method."""
+    made = {}
+    for key, op in OPS.items():
+        if "method" in op.variants and key not in written:
+            made[key] = method(op)
+        if "inplace" in op.variants and key + "_" not in written:
+            made[key + "_"] = inplace(op)
+        if "method" in op.variants:
+            for alias in op.aliases:
+                if alias not in written:
+                    made[alias] = made[key] if key in made else written[key]
+    return made
