@@ -18,6 +18,12 @@ import pytest  # noqa: E402
 def _fresh_global_state():
     """Each test starts with the global switches at their defaults, in gradlab and in PyTorch (a test that
     turns on anomaly mode or a float64 default dtype must not change the messages of the tests after it)."""
+    # Some of PyTorch's float sums add one partial sum per thread, and gradlab follows its thread count. Test
+    # files that set torch's pool to one thread at import (for speed on a shared machine) would leave the two
+    # libraries disagreeing: torch is the oracle, so gradlab takes its count. (The default counts themselves
+    # are compared in fresh processes by tests/core/test_parallel.py.)
+    if hasattr(sys.modules.get("torch"), "get_num_threads") and "gradlab" in sys.modules:
+        sys.modules["gradlab"].set_num_threads(sys.modules["torch"].get_num_threads())
     threads = {name: sys.modules[name].get_num_threads() for name in ("gradlab", "torch")
                if hasattr(sys.modules.get(name), "get_num_threads")}
     yield
