@@ -1,5 +1,7 @@
-"""Tensor's indexing (`t[i]`, `t[i] = v`) and in-place methods (`add_`, `fill_`, `copy_`, `+=`, `sin_`, ...):
-each checks what PyTorch checks, changes the array and bumps the version counter."""
+"""Tensor's indexing (`t[i]`, `t[i] = v`) and in-place methods (`add_`, `fill_`, `copy_`, `+=`, `clamp_`, ...):
+each checks what PyTorch checks, changes the array and bumps the version counter. The plain in-place
+forms of the op table's rows (`exp_`, `sin_`, ...) are made by _tensor_methods/variants.py; they, too,
+go through `_inplace` below."""
 import numbers
 import warnings
 
@@ -30,14 +32,7 @@ class _InPlaceMethods:
             _check_inplace_result(self, opkey, args[0] if args else params.get("exponent"), params.get("alpha", 1))
         return _indexing.run_inplace(self, opkey, args, params)
 
-    def add_(self, other, alpha=1):
-        return self._inplace("add", other, alpha=alpha)
-
-    def sub_(self, other, alpha=1):
-        return self._inplace("sub", other, alpha=alpha)
-
-    def mul_(self, other):
-        return self._inplace("mul", other)
+    # (add_, sub_, mul_ are the op table's plain in-place forms: made by _tensor_methods/variants.py)
 
     def div_(self, other, *, rounding_mode=_NO_ROUNDING):
         if rounding_mode is _NO_ROUNDING:

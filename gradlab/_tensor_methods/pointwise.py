@@ -147,7 +147,7 @@ class _PointwiseMethods:
         _check_operand("minimum", other)
         return minimum(self, other)
 
-    # --- atan2, hypot, frac, nan_to_num (issue 17) -------------------------------------------------
+    # --- atan2, hypot, fmod_, index_fill (issue 17) -------------------------------------------------
     def atan2(self, other):
         _check_tensor_argument("atan2", other)
         return _binary("atan2", self, other)

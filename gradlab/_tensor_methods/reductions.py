@@ -187,10 +187,10 @@ class _ReductionMethods:
         if p == "fro" or p is None:
             p = 2
         if isinstance(p, str):                 # any other string is a matrix norm's order in PyTorch
+            if p != "nuc":                     # (the order is checked before the dims, as in PyTorch)
+                raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
             if self._data.ndim < 2:
                 raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
-            if p != "nuc":
-                raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
             raise NotImplementedError("gradlab does not implement the nuclear norm")
         if self._data.dtype.kind not in "fc":
             raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
