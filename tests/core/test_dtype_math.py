@@ -17,6 +17,7 @@ import pytest
 
 import gradlab
 from gradlab.ops import OPS
+from machine import MKL_TAKES_INTELS_PATH, OTHER_CPU_REASON
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
@@ -180,6 +181,10 @@ def test_pow_and_gradients_at_zero(dtype):
 
 ROUNDED = ["exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin", "acos",
            "atan", "sinh", "cosh", "tanh", "sigmoid", "erf", "reciprocal"]
+# ops PyTorch's CPU build computes with MKL's vector math (aten/src/ATen/cpu/vml.h): their last bits
+# depend on the CPU vendor MKL sees
+MKL_VML = {"exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan",
+           "sinh", "cosh", "tanh", "erf"}
 # the share of printed 0-d results that may differ (PyTorch's own kernels are not all correctly rounded:
 # measured at most 0.93% for float32, for expm1; 0 for most ops)
 TOLERANCE = {"float32": 0.015, "float16": 0.005}
@@ -212,6 +217,8 @@ def test_printed_values_of_random_inputs(op, dtype):
     expected = getattr(torch.from_numpy(x), op)().numpy()
     got = np.asarray(getattr(gradlab.tensor(x), op)())
     same = (expected == got) | (np.isnan(expected) & np.isnan(got))
+    if same.mean() < 0.9 and not MKL_TAKES_INTELS_PATH and op in MKL_VML:
+        pytest.xfail(OTHER_CPU_REASON)
     assert same.mean() >= 0.9, (op, dtype, x[~same])
 
 

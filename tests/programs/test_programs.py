@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from machine import MKL_TAKES_INTELS_PATH, OTHER_CPU_REASON
 
 HERE = Path(__file__).resolve().parent
 CASES = sorted(p.stem for p in (HERE / "cases").glob("*.py"))
@@ -37,16 +38,29 @@ KNOWN_DIFFERENCES = {
     "lead_linreg_scratch": "the 6th decimal of a mean of mm's results: numpy's BLAS rounds X @ w (K=2) "
                            "otherwise than PyTorch's in the last bit for some rows",
     "lead_concise_regression": "the same, through nn.Linear's addmm",
-    "d2l_linreg_scratch_zh": "the 6th decimal of a mean of mm's results (K=2), as lead_linreg_scratch",
-    "linalg_matrix_basics": "float32 inverse of a 3x3 matrix: one entry differs from MKL's in its last bit "
-                            "(1.4444445372 against 1.4444446564), which shows in A_inv @ b",
     "lead_polynomial_fit": "after 200 steps a gradient sum over 500 numbers differs in its last bit from "
                            "PyTorch's (the first 200 steps agree bit for bit)",
 }
 
 
+# Programs whose last digits depend on the kernels MKL picks for the CPU (tests/machine.py). The first agrees
+# with PyTorch on Intel CPUs (CI's), where agreement is required, and differs on AMD's; the second differs
+# on AMD's (measured) and has not been run on an Intel CPU yet: either outcome passes.
+DIFFER_ON_OTHER_CPUS = {
+    "linalg_matrix_basics": "float32 inverse of a 3x3 matrix: one entry differs from MKL's in its last bit "
+                            "(1.4444445372 against 1.4444446564), which shows in A_inv @ b",
+}
+MAY_DIFFER = {
+    "d2l_linreg_scratch_zh": "the 6th decimal of a mean of mm's results (K=2), as lead_linreg_scratch",
+}
+
+
 @pytest.mark.parametrize("name", CASES)
 def test_program_prints_what_pytorch_prints(outputs, name):
+    if name in DIFFER_ON_OTHER_CPUS and not MKL_TAKES_INTELS_PATH and _differs(outputs, name):
+        pytest.xfail(f"{DIFFER_ON_OTHER_CPUS[name]}: {OTHER_CPU_REASON}")
+    if name in MAY_DIFFER and _differs(outputs, name):
+        pytest.xfail(MAY_DIFFER[name])
     if name in KNOWN_DIFFERENCES:
         pytest.xfail(KNOWN_DIFFERENCES[name]) if _differs(outputs, name) else pytest.fail(
             f"{name} agrees now: remove it from KNOWN_DIFFERENCES")
