@@ -113,19 +113,88 @@ def _from_bits(i):
 
 def fma32(a, b, c):
     """float32 a * b + c rounded once (the vfmadd instruction)."""
-    p = np.multiply(a, b, dtype=_F64)           # exact: 24 + 24 bits fit in 53
-    s = p + np.asarray(c, _F64)
+    s = np.multiply(a, b, dtype=_F64)           # exact: 24 + 24 bits fit in 53
+    if np.shape(c) == () or np.shape(c) == s.shape:
+        s += c
+    else:
+        s = s + c
     out = s.astype(_F32)
     # double rounding is only possible where s sits exactly half-way between two float32 numbers
     half_way = (s.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
     if half_way.any():
-        p, c = np.broadcast_arrays(p, np.asarray(c, _F64))
-        s0, p0, c0 = s[half_way], p[half_way], c[half_way]
-        bb = s0 - p0
-        err = (p0 - (s0 - bb)) + (c0 - bb)      # the exact rounding error of the float64 sum
+        a, b, c = (np.broadcast_to(np.asarray(v, _F64), s.shape)[half_way] for v in (a, b, c))
+        p, s0 = a * b, s[half_way]
+        bb = s0 - p
+        err = (p - (s0 - bb)) + (c - bb)      # the exact rounding error of the float64 sum
         nudged = np.where(err > 0, np.nextafter(s0, np.inf), np.where(err < 0, np.nextafter(s0, -np.inf), s0))
         out[half_way] = nudged.astype(_F32)
     return out
+
+
+# Small arrays: numpy's cost is per call, not per number, so inside a kernel `_fma` keeps the sums of
+# small arrays and the kernel checks them all at once when it ends (one test instead of one per step);
+# in the rare case that one is double-rounded the kernel runs again with every step checked by fma32.
+# Large arrays are checked step by step (keeping their sums would cost memory traffic instead).
+_BATCH_MAX = 4096
+_STATE = {"depth": 0, "each": False, "sums": []}
+
+
+def _fma(a, b, c, exact_sum=False):
+    """fma32 inside a kernel; where the float64 sum is known to be exact (noted where used), no check."""
+    if exact_sum:
+        return (np.multiply(a, b, dtype=_F64) + c).astype(_F32)
+    if _STATE["each"] or not _STATE["depth"]:
+        return fma32(a, b, c)
+    p = np.multiply(a, b, dtype=_F64)
+    s = p + c
+    if s.size > _BATCH_MAX:
+        return fma32(a, b, c)
+    _STATE["sums"].append((s, p, c))
+    return s.astype(_F32)
+
+
+def _double_rounded(sums):
+    """Whether any kept sum (s = p + c in float64, p = a * b exact) lies half-way between two float32
+    numbers without being exactly p + c (an exact tie rounds correctly)."""
+    hits = np.flatnonzero(_half_way(np.concatenate([entry[0].reshape(-1) for entry in sums])))
+    if not hits.size:
+        return False
+    ends = np.cumsum([entry[0].size for entry in sums])
+    for k in np.unique(np.searchsorted(ends, hits, side="right")):
+        s, p, c = sums[k]
+        at = hits[(hits >= ends[k] - s.size) & (hits < ends[k])] - (ends[k] - s.size)
+        s0 = s.reshape(-1)[at]
+        p0 = np.broadcast_to(p, s.shape).reshape(-1)[at]
+        c0 = np.broadcast_to(np.asarray(c, _F64), s.shape).reshape(-1)[at]
+        bb = s0 - p0
+        if ((p0 - (s0 - bb)) + (c0 - bb) != 0).any():      # the sum's exact rounding error
+            return True
+    return False
+
+
+def _half_way(s):
+    """Where the float64 numbers s lie exactly half-way between two float32 numbers."""
+    return (s.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
+
+
+def _kernel(function):
+    """A public kernel: numpy's warnings off (inf and nan are part of the arithmetic), and the sums
+    `_fma` kept checked when the outermost kernel ends."""
+    @functools.wraps(function)
+    def run(*args, **kwargs):
+        if _STATE["depth"]:
+            return function(*args, **kwargs)
+        _STATE["depth"] = 1
+        try:
+            with np.errstate(all="ignore"):
+                out = function(*args, **kwargs)
+                if _STATE["sums"] and _double_rounded(_STATE["sums"]):
+                    _STATE["each"] = True
+                    out = function(*args, **kwargs)
+        finally:
+            _STATE.update(depth=0, each=False, sums=[])
+        return out
+    return run
 
 
 def _f(v):
@@ -146,24 +215,24 @@ def _pow2i(q):
     return _from_bits((q + _I32(0x7F)) << _I32(23))
 
 
+@_kernel
 def sleef_expf(d):
     """SLEEF's expf (1.0 ulp): exp(d) = 2**q * exp(s) with s = d - q*ln2 in two steps (ln2 split in
     an upper part of few bits and the rest), a degree-7 polynomial for exp(s), then 2**q applied in
     two halves so that it never overflows on the way."""
     d = _f(d)
-    with np.errstate(all="ignore"):
-        q = np.rint(d * _R_LN2F).astype(_I32)              # round to nearest even, as cvtps2dq
-        qf = q.astype(_F32)
-        s = fma32(qf, -_L2UF, d)
-        s = fma32(qf, -_L2LF, s)
-        u = np.full(d.shape, _EXPF_POLY[0], _F32)
-        for c in _EXPF_POLY[1:]:
-            u = fma32(u, s, c)
-        u = _F32(1) + fma32(s * s, u, s)
-        half = q >> _I32(1)
-        u = u * _pow2i(half) * _pow2i(q - half)
-        u = np.where(d < _F32(-104), _F32(0), u)
-        u = np.where(_F32(100) < d, _F32(np.inf), u)
+    q = np.rint(d * _R_LN2F).astype(_I32)              # round to nearest even, as cvtps2dq
+    qf = q.astype(_F32)
+    s = _fma(qf, -_L2UF, d, exact_sum=True)      # (these two sums are exact in float64)
+    s = _fma(qf, -_L2LF, s, exact_sum=True)
+    u = np.full(d.shape, _EXPF_POLY[0], _F32)
+    for c in _EXPF_POLY[1:]:
+        u = _fma(u, s, c)
+    u = _F32(1) + _fma(s * s, u, s)
+    half = q >> _I32(1)
+    u = u * _pow2i(half) * _pow2i(q - half)
+    u = np.where(d < _F32(-104), _F32(0), u)
+    u = np.where(_F32(100) < d, _F32(np.inf), u)
     return u.astype(_F32, copy=False)
 
 
@@ -179,41 +248,42 @@ def _df_add2(x, y):
 def _df_div(nx, ny, dx, dy):
     t = _F32(1) / dx
     s = nx * t
-    u = fma32(t, nx, -s)
-    v = fma32(-dy, t, fma32(-dx, t, _F32(1)))
-    return s, fma32(s, v, fma32(ny, t, u))
+    u = _fma(t, nx, -s, exact_sum=True)             # the product's rounding error: exact
+    # (for log's m +- 1 with m in [0.75, 1.5): dy is 0 or a power of two, ny is 0: exact sums)
+    v = _fma(-dy, t, _fma(-dx, t, _F32(1), exact_sum=True), exact_sum=True)
+    return s, _fma(s, v, _fma(ny, t, u, exact_sum=True))
 
 
+@_kernel
 def sleef_logf(d):
     """SLEEF's logf (1.0 ulp) for positive normal d: d = m * 2**e with m in [0.75, 1.5);
     log(m) = 2 atanh(x), x = (m - 1) / (m + 1), in double-float; plus e * ln2 (ln2 as two floats).
     Zero, subnormal, infinite, negative and nan inputs are fixed up after (as the vfixupimm step)."""
     d = _f(d)
-    with np.errstate(all="ignore"):
-        b = _bits(d)
-        e = (((_bits(d * _F32(1.0 / 0.75)) >> _I32(23)) & _I32(0xFF)) - _I32(127)).astype(_F32)
-        m = _from_bits((b & _I32(0x007FFFFF)) | _I32(0x3F800000))          # [1, 2)
-        m = np.where(m >= _F32(1.5), m * _F32(0.5), m).astype(_F32)       # [0.75, 1.5)
-        ln2_hi, ln2_lo = _F32(0.69314718246459960938), _F32(-1.904654323148236017e-09)
-        sx = ln2_hi * e
-        sy = fma32(ln2_lo, e, fma32(ln2_hi, e, -sx))
-        ax, ay = _df_add2(_F32(-1), m)
-        bx, by = _df_add2(_F32(1), m)
-        xx, xy = _df_div(ax, ay, bx, by)
-        x2 = xx * xx
-        t = fma32(fma32(_F32(0.3027294874), x2, _F32(0.3996108174)), x2, _F32(0.6666694880))
-        s = sx + xx * _F32(2)                                             # (s) += 2x, double-float
-        sy = (((sx - s) + xx * _F32(2)) + sy) + xy * _F32(2)
-        sx = s
-        w = x2 * xx * t
-        s = sx + w
-        sy = ((sx - s) + w) + sy
-        r = s + sy
-        # special inputs, as IEEE log
-        r = np.where(d == 0, _F32(-np.inf), r)
-        r = np.where(d < 0, _F32(np.nan), r)
-        r = np.where(d == np.inf, _F32(np.inf), r)
-        r = np.where(np.isnan(d), d, r)
+    b = _bits(d)
+    e = (((_bits(d * _F32(1.0 / 0.75)) >> _I32(23)) & _I32(0xFF)) - _I32(127)).astype(_F32)
+    m = _from_bits((b & _I32(0x007FFFFF)) | _I32(0x3F800000))          # [1, 2)
+    m = np.where(m >= _F32(1.5), m * _F32(0.5), m).astype(_F32)       # [0.75, 1.5)
+    ln2_hi, ln2_lo = _F32(0.69314718246459960938), _F32(-1.904654323148236017e-09)
+    sx = ln2_hi * e
+    sy = _fma(ln2_lo, e, _fma(ln2_hi, e, -sx, exact_sum=True))
+    ax, ay = _df_add2(_F32(-1), m)
+    bx, by = _df_add2(_F32(1), m)
+    xx, xy = _df_div(ax, ay, bx, by)
+    x2 = xx * xx
+    t = _fma(_fma(_F32(0.3027294874), x2, _F32(0.3996108174)), x2, _F32(0.6666694880))
+    s = sx + xx * _F32(2)                                             # (s) += 2x, double-float
+    sy = (((sx - s) + xx * _F32(2)) + sy) + xy * _F32(2)
+    sx = s
+    w = x2 * xx * t
+    s = sx + w
+    sy = ((sx - s) + w) + sy
+    r = s + sy
+    # special inputs, as IEEE log
+    r = np.where(d == 0, _F32(-np.inf), r)
+    r = np.where(d < 0, _F32(np.nan), r)
+    r = np.where(d == np.inf, _F32(np.inf), r)
+    r = np.where(np.isnan(d), d, r)
     return r.astype(_F32, copy=False)
 
 
@@ -249,41 +319,42 @@ def _rows(x):
     return np.ascontiguousarray(x).reshape(-1, x.shape[-1]) if x.ndim else x.reshape(1, 1)
 
 
+@_kernel
 def softmax_lastdim(x):
     """softmax over the last dim (float32), as ATen's _vec_softmax_lastdim; None if not reproduced here."""
     lanes = _lanes()
     if lanes is None or x.dtype != _F32 or x.ndim == 0 or x.shape[-1] == 0:
         return None
     r = _rows(x)
-    with np.errstate(all="ignore"):
-        e = sleef_expf(r - np.maximum.reduce(r, axis=1, keepdims=True))
-        inverse = _F32(1) / row_sums(e, lanes)
-        return (e * inverse[:, None]).reshape(x.shape)
+    e = sleef_expf(r - np.maximum.reduce(r, axis=1, keepdims=True))
+    inverse = _F32(1) / row_sums(e, lanes)
+    return (e * inverse[:, None]).reshape(x.shape)
 
 
+@_kernel
 def log_softmax_lastdim(x):
     """log_softmax over the last dim (float32): x - max - log(sum(exp(x - max))), each step rounded."""
     lanes = _lanes()
     if lanes is None or x.dtype != _F32 or x.ndim == 0 or x.shape[-1] == 0:
         return None
     r = _rows(x)
-    with np.errstate(all="ignore"):
-        shifted = r - np.maximum.reduce(r, axis=1, keepdims=True)
-        log_sum = sleef_logf(row_sums(sleef_expf(shifted), lanes))
-        return (shifted - log_sum[:, None]).reshape(x.shape)
+    shifted = r - np.maximum.reduce(r, axis=1, keepdims=True)
+    log_sum = sleef_logf(row_sums(sleef_expf(shifted), lanes))
+    return (shifted - log_sum[:, None]).reshape(x.shape)
 
 
+@_kernel
 def softmax_backward_lastdim(grad, output):
     """(grad - sum(grad * output)) * output over the last dim, as ATen's kernel."""
     lanes = _lanes()
     if lanes is None or grad.dtype != _F32 or output.dtype != _F32 or grad.ndim == 0 or grad.shape[-1] == 0:
         return None
     g, y = _rows(grad), _rows(output)
-    with np.errstate(all="ignore"):
-        total = row_sums(g * y, lanes)
-        return ((g - total[:, None]) * y).reshape(grad.shape)
+    total = row_sums(g * y, lanes)
+    return ((g - total[:, None]) * y).reshape(grad.shape)
 
 
+@_kernel
 def log_softmax_backward_lastdim(grad, output):
     """grad - exp(output) * sum(grad) over the last dim; the compiler fuses the last multiply and
     subtract into one fma (measured)."""
@@ -291,10 +362,9 @@ def log_softmax_backward_lastdim(grad, output):
     if lanes is None or grad.dtype != _F32 or output.dtype != _F32 or grad.ndim == 0 or grad.shape[-1] == 0:
         return None
     g, y = _rows(grad), _rows(output)
-    with np.errstate(all="ignore"):
-        total = row_sums(g, lanes)
-        e = sleef_expf(y)
-        return fma32(-e, np.broadcast_to(total[:, None], e.shape), g).reshape(grad.shape)
+    total = row_sums(g, lanes)
+    e = sleef_expf(y)
+    return _fma(-e, total[:, None], g).reshape(grad.shape)
 
 
 # --- oneDNN's gelu (eltwise_gelu_erf) -------------------------------------------------------------------
@@ -341,59 +411,58 @@ _GELU_TABLE = np.array([
 ], np.uint32).view(np.float32)
 
 
+@_kernel
 def gelu_onednn(x):
     """gelu(x) (exact form) as oneDNN's AVX-512 kernel: the interval index from the bits of |x|
     (exponent and 2 mantissa bits), a degree-5 polynomial by fma steps, then x * (1 + sign * p) / 2."""
     x = _f(x)
-    with np.errstate(all="ignore"):
-        xb = _bits(x)
-        pos_bits = xb & _I32(0x7FFFFFFF)
-        pos = _from_bits(pos_bits)
-        index = np.clip((pos_bits + _I32(-0x3DE00001)) >> _I32(21), 1, 24)     # + 0xc21fffff
-        index = np.where(_from_bits(0x40B15CEE) < pos, 23, index) & 31         # beyond 5.54: erf is 1
-        table = _GELU_TABLE
-        p = table[5][index]
-        for degree in range(4, -1, -1):
-            p = fma32(p, pos, table[degree][index])
-        p = _from_bits(_bits(p) ^ (xb & _I32(-2 ** 31)))
-        return (x * (p + _F32(1))) * _F32(0.5)
+    xb = _bits(x)
+    pos_bits = xb & _I32(0x7FFFFFFF)
+    pos = _from_bits(pos_bits)
+    index = np.clip((pos_bits + _I32(-0x3DE00001)) >> _I32(21), 1, 24)     # + 0xc21fffff
+    index = np.where(_from_bits(0x40B15CEE) < pos, 23, index) & 31         # beyond 5.54: erf is 1
+    table = _GELU_TABLE
+    p = table[5][index]
+    for degree in range(4, -1, -1):
+        p = _fma(p, pos, table[degree][index])
+    p = _from_bits(_bits(p) ^ (xb & _I32(-2 ** 31)))
+    return (x * (p + _F32(1))) * _F32(0.5)
 
 
 def _onednn_exp(x):
     """oneDNN's exp (exp_compute_vector_fwd): n = floor(x log2(e) + 1/2), r = x - n ln2, a degree-5
     polynomial, times 2**(n-1) times 2."""
-    with np.errstate(all="ignore"):
-        low = x < _from_bits(0xC2AEAC50)                       # below log(FLT_MIN): 0
-        src = np.maximum(np.minimum(x, _from_bits(0x42B17218)), _from_bits(0xC2AEAC50))
-        n = np.floor(src * _from_bits(0x3FB8AA3B) + _F32(0.5))
-        r = fma32(-n, _from_bits(0x3F317218), src)
-        scale = _from_bits((np.rint(n - _F32(1)).astype(_I32) + _I32(127)) << _I32(23))
-        scale = np.where(low, _F32(0), scale)
-        p = np.full(r.shape, _from_bits(0x3C07CFCE), _F32)
-        for c in (0x3D2B9D0D, 0x3E2AAD40, 0x3EFFFEE3, 0x3F7FFFFB):
-            p = fma32(p, r, _from_bits(c))
-        p = fma32(p, r, _F32(1))
-        return p * scale * _F32(2)
+    low = x < _from_bits(0xC2AEAC50)                       # below log(FLT_MIN): 0
+    src = np.maximum(np.minimum(x, _from_bits(0x42B17218)), _from_bits(0xC2AEAC50))
+    n = np.floor(src * _from_bits(0x3FB8AA3B) + _F32(0.5))
+    r = _fma(-n, _from_bits(0x3F317218), src, exact_sum=True)   # (exact in float64)
+    scale = _from_bits((np.rint(n - _F32(1)).astype(_I32) + _I32(127)) << _I32(23))
+    scale = np.where(low, _F32(0), scale)
+    p = np.full(r.shape, _from_bits(0x3C07CFCE), _F32)
+    for c in (0x3D2B9D0D, 0x3E2AAD40, 0x3EFFFEE3, 0x3F7FFFFB):
+        p = _fma(p, r, _from_bits(c))
+    p = _fma(p, r, _F32(1))
+    return p * scale * _F32(2)
 
 
 _AS_POLY = [_from_bits(v) for v in (0x3E827906, 0xBE91A98E, 0x3FB5F0E3, 0xBFBA00E3, 0x3F87DC22)]
 
 
+@_kernel
 def gelu_backward_onednn(grad, x):
     """grad * gelu'(x) as oneDNN's kernel: erf(x/sqrt2) by Abramowitz and Stegun 7.1.26 with oneDNN's
     exp, gelu' = 1/2 + x/sqrt(2 pi) exp(-x^2/2) + erf/2."""
     x = _f(x)
-    with np.errstate(all="ignore"):
-        r = x * _from_bits(0x3F3504F3)                           # x / sqrt(2)
-        q = _onednn_exp(-(r * r))
-        t = r * _from_bits(0x3F106EBA) * q                       # r / sqrt(pi) * q
-        w = _F32(1) / fma32(_from_bits(0x3EA7BA05), np.abs(r), _F32(1))
-        p = np.full(w.shape, _AS_POLY[4], _F32)
-        for c in _AS_POLY[3::-1]:
-            p = fma32(p, w, c)
-        erf = fma32(-q * w, p, _F32(1))
-        erf = _from_bits(_bits(erf) ^ (_bits(r) & _I32(-2 ** 31)))
-        return _f(grad) * fma32(erf, _F32(0.5), t + _F32(0.5))
+    r = x * _from_bits(0x3F3504F3)                           # x / sqrt(2)
+    q = _onednn_exp(-(r * r))
+    t = r * _from_bits(0x3F106EBA) * q                       # r / sqrt(pi) * q
+    w = _F32(1) / _fma(_from_bits(0x3EA7BA05), np.abs(r), _F32(1))
+    p = np.full(w.shape, _AS_POLY[4], _F32)
+    for c in _AS_POLY[3::-1]:
+        p = _fma(p, w, c)
+    erf = _fma(-q * w, p, _F32(1))
+    erf = _from_bits(_bits(erf) ^ (_bits(r) & _I32(-2 ** 31)))
+    return _f(grad) * _fma(erf, _F32(0.5), t + _F32(0.5))
 
 
 # --- the C library's expf (glibc 2.28+, from ARM's optimized-routines) ----------------------------------
@@ -415,24 +484,24 @@ _EXP2F_C = (float.fromhex("0x1.c6af84b912394p-5") / 32 ** 3, float.fromhex("0x1.
             float.fromhex("0x1.62e42ff0c52d6p-1") / 32)
 
 
+@_kernel
 def glibc_expf(x):
     """exp(x) = 2**(k/32) * 2**(r/32) with k = round(x * 32/ln2): the table gives 2**((k mod 32)/32),
     k // 32 goes into the exponent bits, and C0 r^3 + C1 r^2 + C2 r + 1 approximates 2**(r/32)."""
     x = _f(x)
     xd = x.astype(_F64)
-    with np.errstate(all="ignore"):
-        z = _EXP2F_INV_LN2_N * xd
-        kd = z + _EXP2F_SHIFT                  # rounds z to an integer, which lands in the low bits
-        ki = kd.view(np.uint64)
-        kd = kd - _EXP2F_SHIFT
-        r = z - kd
-        s = (_EXP2F_TABLE[ki % np.uint64(32)] + (ki << np.uint64(47))).view(_F64)
-        c0, c1, c2 = _EXP2F_C
-        y = ((c0 * r + c1) * (r * r) + (c2 * r + 1)) * s
-        out = y.astype(_F32)
-        out = np.where(x > _F32(float.fromhex("0x1.62e42ep6")), _F32(np.inf), out)
-        out = np.where(x < _F32(-float.fromhex("0x1.9fe368p6")), _F32(0), out)
-        out = np.where(np.isnan(x), x, out)
+    z = _EXP2F_INV_LN2_N * xd
+    kd = z + _EXP2F_SHIFT                  # rounds z to an integer, which lands in the low bits
+    ki = kd.view(np.uint64)
+    kd = kd - _EXP2F_SHIFT
+    r = z - kd
+    s = (_EXP2F_TABLE[ki % np.uint64(32)] + (ki << np.uint64(47))).view(_F64)
+    c0, c1, c2 = _EXP2F_C
+    y = ((c0 * r + c1) * (r * r) + (c2 * r + 1)) * s
+    out = y.astype(_F32)
+    out = np.where(x > _F32(float.fromhex("0x1.62e42ep6")), _F32(np.inf), out)
+    out = np.where(x < _F32(-float.fromhex("0x1.9fe368p6")), _F32(0), out)
+    out = np.where(np.isnan(x), x, out)
     return out.astype(_F32, copy=False)
 
 
@@ -473,6 +542,7 @@ def _softmax_vector_positions(outer, inner, lanes, threads):
     return vector
 
 
+@_kernel
 def softmax_inner(x, dim, threads=None):
     """softmax over a dim that is not the last (float32), as ATen's _vec_softmax: exp(x - max) / sum.
     Which numbers take the vector path depends on how the positions are shared among the threads."""
@@ -483,10 +553,9 @@ def softmax_inner(x, dim, threads=None):
     x3 = _as_3d(x, dim)
     outer, _, inner = x3.shape
     vector = _softmax_vector_positions(outer, inner, lanes, threads).reshape(outer, 1, inner)
-    with np.errstate(all="ignore"):
-        shifted = x3 - np.maximum.reduce(x3, axis=1, keepdims=True)
-        e = np.where(vector, sleef_expf(shifted), glibc_expf(shifted))
-        return (e / _running_sum(e)).reshape(x.shape)
+    shifted = x3 - np.maximum.reduce(x3, axis=1, keepdims=True)
+    e = np.where(vector, sleef_expf(shifted), glibc_expf(shifted))
+    return (e / _running_sum(e)).reshape(x.shape)
 
 
 def _logsoftmax_vector_positions(inner, dim_size, lanes):
@@ -500,6 +569,7 @@ def _logsoftmax_vector_positions(inner, dim_size, lanes):
     return (q - start) < size - size % lanes
 
 
+@_kernel
 def log_softmax_inner(x, dim):
     """log_softmax over a dim that is not the last (float32): x - max - log(sum(exp(x - max)))."""
     lanes = _lanes()
@@ -507,25 +577,25 @@ def log_softmax_inner(x, dim):
         return None
     x3 = _as_3d(x, dim)
     vector = _logsoftmax_vector_positions(x3.shape[2], x3.shape[1], lanes)[None, None, :]
-    with np.errstate(all="ignore"):
-        shifted = x3 - np.fmax.reduce(x3, axis=1, keepdims=True)     # (its max skips nans: blendv on >)
-        e = np.where(vector, sleef_expf(shifted), glibc_expf(shifted))
-        return (shifted - sleef_logf(_running_sum(e))).reshape(x.shape)
+    shifted = x3 - np.fmax.reduce(x3, axis=1, keepdims=True)     # (its max skips nans: blendv on >)
+    e = np.where(vector, sleef_expf(shifted), glibc_expf(shifted))
+    return (shifted - sleef_logf(_running_sum(e))).reshape(x.shape)
 
 
+@_kernel
 def softmax_backward_inner(grad, output, dim):
     """softmax's gradient over a dim that is not the last: output * (grad - sum(grad * output)), the
     sum one fused multiply-add per number (the compiler fuses both the vector and the scalar loop)."""
     if _lanes() is None or grad.dtype != _F32 or output.dtype != _F32 or grad.size == 0 or grad.ndim == 0:
         return None
     g, y = _as_3d(grad, dim), _as_3d(output, dim)
-    with np.errstate(all="ignore"):
-        total = np.zeros((g.shape[0], 1, g.shape[2]), _F32)
-        for d in range(g.shape[1]):
-            total = fma32(g[:, d:d + 1], y[:, d:d + 1], total)
-        return (y * (g - total)).reshape(grad.shape)
+    total = np.zeros((g.shape[0], 1, g.shape[2]), _F32)
+    for d in range(g.shape[1]):
+        total = _fma(g[:, d:d + 1], y[:, d:d + 1], total)
+    return (y * (g - total)).reshape(grad.shape)
 
 
+@_kernel
 def log_softmax_backward_inner(grad, output, dim):
     """log_softmax's gradient over a dim that is not the last: grad - exp(output) * sum(grad), fused."""
     lanes = _lanes()
@@ -533,7 +603,6 @@ def log_softmax_backward_inner(grad, output, dim):
         return None
     g, y = _as_3d(grad, dim), _as_3d(output, dim)
     vector = _logsoftmax_vector_positions(g.shape[2], g.shape[1], lanes)[None, None, :]
-    with np.errstate(all="ignore"):
-        total = _running_sum(g)
-        e = np.where(vector, sleef_expf(y), glibc_expf(y))
-        return fma32(-e, np.broadcast_to(total, e.shape), g).reshape(grad.shape)
+    total = _running_sum(g)
+    e = np.where(vector, sleef_expf(y), glibc_expf(y))
+    return _fma(-e, total, g).reshape(grad.shape)
