@@ -416,6 +416,9 @@ MODULE_METHODS = [
     "m.load_state_dict({}, strict=False)", "m.load_state_dict({'x': torch.ones(1)})", "m.zero_grad(set_to_none=False)",
     "m.add_module('x', None)\nm", "m.named_parameters(prefix='p')", "list(m.parameters(recurse=False))",
     "m.parameters()", "m(torch.ones(1, 3)).sum().backward()\nm.zero_grad()\n[p.grad for p in m.parameters()]",
+    "seen = []\nm[0].register_backward_hook(lambda mod, gi, go: seen.append(len(go)))\n"
+    "m(torch.ones(1, 3)).sum().backward()\nseen",
+    "p = nn.UninitializedParameter()\n(type(p).__name__, p.requires_grad, isinstance(p, nn.Parameter))",
 ]
 
 OPTIM_TAILS = [
