@@ -13,12 +13,18 @@ A made method takes the forward's own parameters: the row's tensor inputs after 
 parameters with their defaults (`x.nan_to_num(nan=None, posinf=None, neginf=None)`).
 
 The rule: a method written by hand wins. One that checks or converts its arguments (x.sum(dim),
-x.clamp(min, max), x.add_(y, alpha=2)) is written in the files beside this one, and tensor.py passes
+x.clamp(min, max), x.div_(y, rounding_mode="floor")) is written in the files beside this one, and tensor.py passes
 every name they define as `written`; nothing of that name is made here. So `x.exp` comes from this file
 (its docstring says so), `x.sum` from reductions.py. (tests/ops/test_variants.py fails if a hand-written
 method is one that this file would make.)
 
 Each method is a plain `def` compiled from a short text, so a call costs what a hand-written one does.
+For exp and add_ the texts are
+
+    def exp(self):                                       def add_(self, other, alpha=_default2):
+        return registry.apply(_op, (self,), _NO_PARAMS)      return self._inplace(_key, other, alpha=alpha)
+
+with `_op` (the row), `_key` ("add") and the defaults given to each text as its globals.
 """
 import inspect
 
