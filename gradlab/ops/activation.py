@@ -77,6 +77,10 @@ def tanh_backward(grad_output, output):
 @op("sigmoid", "SigmoidBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
     self=lambda g, n: dual.call("sigmoid_backward", g, n.result))
 def sigmoid(self):
+    if type(self) is np.ndarray and self.dtype == _F32:     # PyTorch's vectorized kernel, bit for bit
+        exact = vectorized.sigmoid(self)
+        if exact is not None:
+            return exact
     return dual.sigmoid(self)
 
 
@@ -265,6 +269,10 @@ def _softplus_double_backward(grad, x, beta, threshold):
 
 def _silu_backward(g, x):
     # PyTorch's formula (its infinitely_differentiable_silu_backward with create_graph)
+    if type(g) is np.ndarray and type(x) is np.ndarray and x.dtype == _F32:   # its kernel, bit for bit
+        exact = vectorized.silu_backward(g, x)
+        if exact is not None:
+            return exact
     s = dual.sigmoid(x)
     return g * s * (1 + x * (1 - s))
 
@@ -273,6 +281,10 @@ def _silu_backward(g, x):
     self=lambda g, n: dual.fused(_silu_backward, g, n.self))     # (plain backward: one float16 rounding)
 @_activation_in_float32
 def silu(self):
+    if self.dtype == _F32 and not _HALF_INPUT[0]:           # PyTorch's vectorized kernel, bit for bit
+        exact = vectorized.silu(self)
+        if exact is not None:
+            return exact
     return (self / (1 + _exp(-self))).astype(self.dtype, copy=False)
 
 

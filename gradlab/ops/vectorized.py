@@ -606,3 +606,99 @@ def log_softmax_backward_inner(grad, output, dim):
     total = _running_sum(g)
     e = np.where(vector, sleef_expf(y), glibc_expf(y))
     return _fma(-e, total, g).reshape(grad.shape)
+
+
+# --- elementwise kernels (ATen's cpu_kernel_vec) --------------------------------------------------------
+# TensorIterator walks a dense tensor in memory order. Above 32768 numbers the walk is shared among
+# the threads in equal slices; each slice runs the vector function on blocks of two vectors and the
+# scalar function on the numbers left at its end.
+
+_GRAIN = 32768
+
+
+def _memory_order(x):
+    """x's numbers in memory order (a view) and how to put results back in x's shape; None where x
+    is not dense (its numbers do not fill one block of memory), where PyTorch walks it otherwise."""
+    if x.flags.c_contiguous:
+        return x.reshape(-1), lambda flat: flat.reshape(x.shape)
+    if x.ndim < 2 or 0 in x.strides:
+        return None
+    order = np.argsort([-abs(s) for s in x.strides], kind="stable")
+    perm = x.transpose(order)
+    if not perm.flags.c_contiguous:
+        return None
+    inverse = np.argsort(order)
+    return perm.reshape(-1), lambda flat: flat.reshape(perm.shape).transpose(inverse)
+
+
+def _vector_mask(n, lanes, threads):
+    """Which of n numbers (memory order) cpu_kernel_vec computes with the vector function."""
+    block = 2 * lanes
+    if n <= _GRAIN or threads <= 1:
+        slices = [(0, n)]
+    else:
+        share = -(-n // min(threads, -(-n // _GRAIN)))
+        slices = [(b, min(b + share, n)) for b in range(0, n, share)]
+    mask = np.zeros(n, bool)
+    for begin, end in slices:
+        mask[begin:begin + (end - begin) // block * block] = True
+    return mask
+
+
+def elementwise(x, vector_fn, scalar_fn, threads=None):
+    """y = f(x) for a dense float32 array as cpu_kernel_vec computes it, or None where not reproduced."""
+    lanes = _lanes()
+    if lanes is None or x.dtype != _F32:
+        return None
+    walk = _memory_order(x)
+    if walk is None:
+        return None
+    flat, back = walk
+    mask = _vector_mask(flat.size, lanes, _parallel.get_num_threads() if threads is None else threads)
+    if mask.all():
+        out = vector_fn(flat)
+    elif not mask.any():
+        out = scalar_fn(flat)
+    else:
+        out = np.where(mask, vector_fn(flat), scalar_fn(flat))
+    return back(out)
+
+
+@_kernel
+def sigmoid(x):
+    """sigmoid of a dense float32 array: vectors 1 / (1 + exp(0 - x)) with SLEEF's expf, leftovers
+    1 / (1 + expf(-x)) with glibc's."""
+    return elementwise(x, lambda v: _F32(1) / (_F32(1) + sleef_expf(_F32(0) - v)),
+                       lambda v: _F32(1) / (_F32(1) + glibc_expf(-v)))
+
+
+@_kernel
+def silu(x):
+    """silu = x / (1 + exp(-x)) of a dense float32 array (vectors: SLEEF's expf; leftovers: glibc's)."""
+    return elementwise(x, lambda v: v / (_F32(1) + sleef_expf(-v)), lambda v: v / (_F32(1) + glibc_expf(-v)))
+
+
+def _silu_grad(dy, x, exp):
+    s = _F32(1) / (_F32(1) + exp(-x))
+    return dy * s * _fma(x, _F32(1) - s, _F32(1))          # (1 + x (1 - s): fused by the compiler)
+
+
+@_kernel
+def silu_backward(grad, x, threads=None):
+    """silu's gradient dy * s * (1 + x (1 - s)), s = sigmoid(x), for float32 arrays of one layout."""
+    lanes = _lanes()
+    if lanes is None or x.dtype != _F32 or grad.dtype != _F32 or grad.shape != x.shape:
+        return None
+    walk = _memory_order(x)
+    if walk is None:
+        return None
+    flat, back = walk
+    if grad.size and not any(grad.strides):        # an expanded number (sum's gradient): one value
+        gflat = grad.reshape(-1)[:1]
+    elif grad.strides == x.strides:
+        gflat = _memory_order(grad)[0]
+    else:
+        return None
+    mask = _vector_mask(flat.size, lanes, _parallel.get_num_threads() if threads is None else threads)
+    out = np.where(mask, _silu_grad(gflat, flat, sleef_expf), _silu_grad(gflat, flat, glibc_expf))
+    return back(out)

@@ -213,3 +213,39 @@ def test_glibc_expf_through_scalar_softmax():
     rng = np.random.default_rng(11)
     x = np.concatenate([rng.normal(0, s, (3000, 2, 3)) for s in (0.1, 3, 30)]).astype(F32)
     _bits_equal(gradlab.softmax(gradlab.tensor(x), 1).tolist(), torch.softmax(torch.from_numpy(x), 1))
+
+
+ELEMENTWISE_SHAPES = [(1,), (3,), (17,), (31,), (32,), (33,), (100,), (64, 256), (300, 200), (100003,)]
+
+
+@pytest.mark.parametrize("nthreads", [1, 2, 3])
+@pytest.mark.parametrize("shape", ELEMENTWISE_SHAPES)
+@pytest.mark.parametrize("fn", ["sigmoid", "silu"])
+def test_sigmoid_silu(fn, shape, nthreads, threads):
+    """sigmoid and silu, forward and gradient (from a weighted sum and from a plain sum): blocks of two
+    vectors with SLEEF's expf, the numbers left at the end of each thread's slice with glibc's."""
+    _sleef_capability()
+    threads(nthreads)
+    rng = np.random.default_rng(len(shape) * 7 + shape[0])
+    x = rng.normal(0, 4, shape).astype(F32)
+    x.reshape(-1)[:: max(x.size // 5, 1)] *= 30                      # far tails: exp under- and overflows
+    w = rng.normal(0, 1, shape).astype(F32)
+    call = (lambda lib, t: lib.sigmoid(t)) if fn == "sigmoid" else (lambda lib, t: lib.nn.functional.silu(t))
+    for weighted in (True, False):
+        outs = []
+        for lib in (gradlab, torch):
+            leaf = lib.tensor(x).requires_grad_()
+            y = call(lib, leaf)
+            (y * lib.tensor(w) if weighted else y).sum().backward()
+            outs.append((np.asarray(y.detach().tolist(), F32), np.asarray(leaf.grad.tolist(), F32)))
+        _bits_equal(outs[0][0], outs[1][0])
+        _bits_equal(outs[0][1], outs[1][1])
+
+
+@pytest.mark.parametrize("view", ["t", "permute"])
+def test_sigmoid_of_dense_views(view):
+    """A transposed (dense) tensor is walked in memory order, as PyTorch walks it."""
+    _sleef_capability()
+    x = np.random.default_rng(5).normal(0, 4, (30, 10, 70)).astype(F32)
+    pick = (lambda t: t.reshape(300, 70).t()) if view == "t" else (lambda t: t.permute(2, 0, 1))
+    _bits_equal(gradlab.sigmoid(pick(gradlab.tensor(x))).tolist(), torch.sigmoid(pick(torch.from_numpy(x))))
