@@ -49,7 +49,8 @@ from .ops.shape import cat, concat, concatenate, stack  # noqa: F401
 from .ops.operands import _type_name, broadcast_error, where  # noqa: F401
 from ._tensor_methods._common import (_WARN_ALWAYS, _WARNED, _argument_type_name, is_warn_always_enabled,  # noqa: F401
                                       matmul, maximum, minimum, set_warn_always)
-from ._tensor_methods.attributes import _FLOAT_ONLY, _init  # noqa: F401
+from ._tensor_core import _FLOAT_ONLY  # noqa: F401
+from ._tensor_methods.attributes import _init  # noqa: F401
 from ._tensor_methods.conversion import _SCALAR_WARNING  # noqa: F401
 from ._tensor_methods.reductions import _ReturnType  # noqa: F401
 from ._tensor_methods.shape import _size_args  # noqa: F401

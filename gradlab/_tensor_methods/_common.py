@@ -7,7 +7,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor_core import Tensor, _wrap_dim
 from .._tensor_data import _argument_type_name  # noqa: F401
-from ..ops import OPS, registry as _registry
+from ..ops import registry as _registry
 from ..ops.linalg import matmul  # noqa: F401  (gradlab.matmul: PyTorch's dispatch, in the ops layer)
 from ..ops.operands import _binary, _check_int_scalar, _check_tensor_argument, _described, _type_name, broadcast_error  # noqa: F401
 

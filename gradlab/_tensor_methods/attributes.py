@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import _device, _dtype, autograd as _autograd
 from .._size import Size, tp_name as _tp_name
-from .._tensor_core import _FLOAT_ONLY, Tensor, _plain_make, _wrap_dim
+from .._tensor_core import Tensor, _plain_make, _wrap_dim
 from ..autograd import grad_mode, node as _autograd_node
 from ..autograd.node import RemovableHandle, _HookDict
 from ..autograd.engine import run_backward as _run_backward
