@@ -153,16 +153,20 @@ def leaky_relu_backward(grad_output, self, negative_slope):
 def gelu(self):
     # PyTorch's formula, in the tensor's dtype: its 1 + erf(...) loses the far left tail (gelu(-5.5) is
     # -1.6391e-07 in float32, where the exact value is -1.0444e-07)
-    if _onednn_gelu(self):          # a contiguous float32 tensor of 2+ numbers: oneDNN's kernel, bit for bit
-        return vectorized.gelu_onednn(self)
+    path = _gelu_path(self)         # PyTorch's kernels, bit for bit (ops/vectorized.py)
+    exact = (vectorized.gelu_onednn(self) if path == "onednn" and vectorized.onednn_avx512()
+             else vectorized.gelu_aten(self) if path == "aten" else None)
+    if exact is not None:
+        return exact
     return self * 0.5 * (1 + dual.erf(self * math.sqrt(0.5)))
 
 
-def _onednn_gelu(x):
-    """PyTorch's gelu goes to oneDNN (use_mkldnn) for a contiguous float32 tensor of more than one
-    number; gradlab repeats oneDNN's AVX-512 kernel where oneDNN would run it (ops/vectorized.py)."""
-    return (type(x) is np.ndarray and x.dtype == _F32 and x.size > 1 and x.flags.c_contiguous
-            and not _HALF_INPUT[0] and vectorized.onednn_avx512())
+def _gelu_path(x):
+    """Which kernel PyTorch's float32 gelu runs: oneDNN's (use_mkldnn: a contiguous tensor of more
+    than one number) or ATen's own GeluKernel; None for other dtypes."""
+    if type(x) is not np.ndarray or x.dtype != _F32 or _HALF_INPUT[0]:
+        return None
+    return "onednn" if x.size > 1 and x.flags.c_contiguous else "aten"
 
 
 _SQRT1_2, _2_SQRTPI = 0.7071067811865476, 1.1283791670955126        # C's M_SQRT1_2, M_2_SQRTPI
@@ -180,9 +184,12 @@ def gelu_backward(grad_output, self, approximate):
     gradient records GeluBackwardBackward0. PyTorch's kernel, step by step in the dtype (float16 in
     float32, rounded once)."""
     kernel = _gelu_backward_tanh if approximate == "tanh" else _gelu_backward_none
-    if approximate != "tanh" and _onednn_gelu(self) and type(grad_output) is np.ndarray \
-            and grad_output.dtype == _F32:
-        return vectorized.gelu_backward_onednn(grad_output, self)
+    path = _gelu_path(self) if approximate != "tanh" and type(grad_output) is np.ndarray else None
+    exact = (vectorized.gelu_backward_onednn(grad_output, self) if path == "onednn" and vectorized.onednn_avx512()
+             and grad_output.dtype == _F32 else vectorized.gelu_backward_aten(grad_output, self) if path == "aten"
+             else None)
+    if exact is not None:
+        return exact
     with np.errstate(over="ignore", invalid="ignore"):
         return dual.fused(kernel, grad_output, self)
 

@@ -702,3 +702,133 @@ def silu_backward(grad, x, threads=None):
     mask = _vector_mask(flat.size, lanes, _parallel.get_num_threads() if threads is None else threads)
     out = np.where(mask, _silu_grad(gflat, flat, sleef_expf), _silu_grad(gflat, flat, glibc_expf))
     return back(out)
+
+
+# --- the C library's erff (glibc <= 2.39: Sun's fdlibm algorithm, in float) -------------------------------
+
+def _h32(*words):
+    return [_from_bits(w) for w in words]
+
+
+_ERF_PP = _h32(0x3E0375D4, 0xBEA66BEB, 0xBCE9528F, 0xBBBD1489, 0xB7C756B1)
+_ERF_QQ = _h32(0x3ECBBBCE, 0x3D852A63, 0x3BA68116, 0x390AEE49, 0xB684E21A)
+_ERF_PA = _h32(0xBB1ACDC6, 0x3ED46805, 0xBEBE9208, 0x3EA2FE54, 0xBDE31CC2, 0x3D1151B3, 0xBB0DF9C0)
+_ERF_QA = _h32(0x3DD9F331, 0x3F0A5785, 0x3D931AE7, 0x3E013307, 0x3C5F6E13, 0x3C445AA3)
+_ERF_RA = _h32(0xBC21A093, 0xBF31A0B7, 0xC128F022, 0xC2798057, 0xC322658C, 0xC3389AE7, 0xC2A2932B, 0xC11D077E)
+_ERF_SA = _h32(0x419D35CE, 0x4309A863, 0x43D9486F, 0x442158C9, 0x43D6810B, 0x42D9451F, 0x40D23F7C, 0xBD777F97)
+_ERF_RB = _h32(0xBC21A092, 0xBF4C9DD4, 0xC18E104B, 0xC320A2EA, 0xC41F6441, 0xC480230B, 0xC3F1C275)
+_ERF_SB = _h32(0x41F2B459, 0x43A2E571, 0x44C01759, 0x4547FDBB, 0x451F90CE, 0x43ED43A7, 0xC1B38712)
+
+
+def _horner(z, coefficients, one=False):
+    """c0 + z*(c1 + z*(c2 + ...)) in float32, each step rounded (no fused steps in glibc's build);
+    with one=True: 1 + z*(c0 + z*(c1 + ...))."""
+    acc = coefficients[-1]
+    for c in coefficients[-2::-1]:
+        acc = c + z * acc
+    return _F32(1) + z * acc if one else acc + np.zeros_like(z)
+
+
+@_kernel
+def glibc_erff(x):
+    """erf(x) as glibc's erff (before 2.40): rational approximations on [0, 0.84375), [0.84375, 1.25)
+    and two erfc ranges up to 6, where exp(-x^2) is split as expf(-z^2 - 0.5625) * expf((z-x)(z+x) + R/S)
+    with z = x rounded to 12 bits."""
+    x = _f(x)
+    ix = _bits(x) & _I32(0x7FFFFFFF)
+    negative = _bits(x) < 0
+    ax = np.abs(x)
+    one = _F32(1)
+    z = x * x
+    small = x + x * (_horner(z, _ERF_PP) / _horner(z, _ERF_QQ, one=True))
+    tiny = np.where(ix < _I32(0x04000000), _F32(0.125) * (_F32(8) * x + _from_bits(0x3F8375D4) * x),
+                    x + _from_bits(0x3E0375D4) * x)
+    small = np.where(ix < _I32(0x31800000), tiny, small)
+    s = ax - one
+    ratio = _horner(s, _ERF_PA) / _horner(s, _ERF_QA, one=True)
+    erx = _from_bits(0x3F58560B)
+    middle = np.where(negative, -erx - ratio, erx + ratio)
+    s = one / (ax * ax)
+    near = ix < _I32(0x4036DB6E)
+    R = np.where(near, _horner(s, _ERF_RA), _horner(s, _ERF_RB))
+    S = np.where(near, _horner(s, _ERF_SA, one=True), _horner(s, _ERF_SB, one=True))
+    zz = _from_bits(_bits(ax) & _I32(-4096))                       # ix & 0xfffff000
+    r = glibc_expf(-zz * zz - _F32(0.5625)) * glibc_expf((zz - ax) * (zz + ax) + R / S)
+    tail = np.where(negative, r / ax - one, one - r / ax)
+    tiny_f = _F32(1e-30)
+    out = np.where(ix >= _I32(0x40C00000), np.where(negative, tiny_f - one, one - tiny_f), tail)
+    out = np.where(ix < _I32(0x3FA00000), middle, out)
+    out = np.where(ix < _I32(0x3F580000), small, out)
+    out = np.where(ix >= _I32(0x7F800000), np.where(np.isnan(x), x, np.where(negative, -one, one)), out)
+    return out.astype(_F32, copy=False)
+
+
+# --- ATen's own gelu kernel (GeluKernel: what runs where oneDNN does not) ---------------------------------
+
+def _aten_vec_erf(v):
+    """Vectorized<float>::erf: Abramowitz and Stegun 7.1.26, 1 - (a1 t + ... + a5 t^5) exp(-x^2),
+    t = 1 / (1 + p |x|), by fma steps, with SLEEF's expf."""
+    sign = _bits(v) & _I32(-2 ** 31)
+    t = _F32(1) / _fma(_F32(0.3275911), np.abs(v), _F32(1))
+    r = _fma(_F32(1.061405429), t, _F32(-1.453152027))
+    for c in (1.421413741, -0.284496736, 0.254829592):
+        r = _fma(r, t, _F32(c))
+    e = sleef_expf(-(v * v))
+    return _from_bits(_bits(_fma(-e * t, r, _F32(1))) ^ sign)
+
+
+_SQRT1_2F = _F32(0.7071067811865476)
+_GELU_BETAF = _F32(1.1283791670955126 * 0.7071067811865476 * 0.5)       # M_2_SQRTPI * M_SQRT1_2 * 0.5
+
+
+def _all_scalar(x):
+    """Whether TensorIterator runs its scalar loop on every number of a non-dense x (its innermost
+    dimension is not contiguous)."""
+    dims = [abs(s) for n, s in zip(x.shape, x.strides) if n > 1]
+    return bool(dims) and min(dims) != x.itemsize
+
+
+@_kernel
+def gelu_aten(x, threads=None):
+    """gelu (exact form) of a float32 array as ATen's GeluKernel: x/2 (1 + erf(x/sqrt2)), vectors with
+    Vectorized erf, the leftovers with glibc's erff."""
+    def vector(v):
+        return v * _F32(0.5) * (_F32(1) + _aten_vec_erf(v * _SQRT1_2F))
+
+    def scalar(v):
+        return v * _F32(0.5) * (_F32(1) + glibc_erff(v * _SQRT1_2F))
+    if _lanes() is None or x.dtype != _F32:
+        return None
+    if _memory_order(x) is None:
+        return scalar(x) if _all_scalar(x) else None
+    return elementwise(x, vector, scalar, threads)
+
+
+@_kernel
+def gelu_backward_aten(grad, x, threads=None):
+    """gelu's gradient dy (cdf + x pdf) as ATen's GeluBackwardKernel; the vector loop fuses
+    cdf + x pdf into one fma, the scalar loop does not (measured)."""
+    def part(v, erf, exp):
+        cdf = _F32(0.5) * (_F32(1) + erf(v * _SQRT1_2F))
+        return cdf, _GELU_BETAF * exp(v * v * _F32(-0.5))
+    lanes = _lanes()
+    if lanes is None or x.dtype != _F32 or grad.dtype != _F32 or grad.shape != x.shape:
+        return None
+    walk = _memory_order(x)
+    if walk is None:
+        if not _all_scalar(x):
+            return None
+        cdf, pdf = part(x, glibc_erff, glibc_expf)
+        return grad * (cdf + x * pdf)
+    flat, back = walk
+    if grad.size and not any(grad.strides):
+        gflat = grad.reshape(-1)[:1]
+    elif grad.strides == x.strides:
+        gflat = _memory_order(grad)[0]
+    else:
+        return None
+    mask = _vector_mask(flat.size, lanes, _parallel.get_num_threads() if threads is None else threads)
+    cdf, pdf = part(flat, _aten_vec_erf, sleef_expf)
+    vector = gflat * _fma(flat, pdf, cdf)
+    cdf, pdf = part(flat, glibc_erff, glibc_expf)
+    return back(np.where(mask, vector, gflat * (cdf + flat * pdf)))

@@ -249,3 +249,38 @@ def test_sigmoid_of_dense_views(view):
     x = np.random.default_rng(5).normal(0, 4, (30, 10, 70)).astype(F32)
     pick = (lambda t: t.reshape(300, 70).t()) if view == "t" else (lambda t: t.permute(2, 0, 1))
     _bits_equal(gradlab.sigmoid(pick(gradlab.tensor(x))).tolist(), torch.sigmoid(pick(torch.from_numpy(x))))
+
+
+GELU_VIEWS = {"0-d": lambda t: t[0, 0], "one number": lambda t: t[:1, 0], "contiguous": lambda t: t,
+              "transposed": lambda t: t.t(), "every other column": lambda t: t[:, ::2], "a column": lambda t: t[:, 0]}
+
+
+@pytest.mark.parametrize("shape", [(7, 9), (64, 70), (300, 200)])
+@pytest.mark.parametrize("view", list(GELU_VIEWS))
+def test_gelu_every_path(view, shape):
+    """gelu and its gradient through every kernel PyTorch picks: oneDNN (contiguous, 2+ numbers),
+    ATen's vector loop with its own erf (dense views), its scalar loop with glibc's erff (one number,
+    strided views)."""
+    _sleef_capability()
+    if view == "contiguous" and not vectorized.onednn_avx512():
+        pytest.skip("oneDNN's AVX-512 gelu does not run on this CPU")
+    x = np.random.default_rng(shape[0]).uniform(-6, 6, shape).astype(F32)
+    x[0, 0] = 0.3
+    outs = []
+    for lib in (gradlab, torch):
+        leaf = lib.tensor(x).requires_grad_()
+        y = lib.nn.functional.gelu(GELU_VIEWS[view](leaf))
+        (y * y).sum().backward()
+        outs.append((np.asarray(y.detach().tolist(), F32), np.asarray(leaf.grad.tolist(), F32)))
+    _bits_equal(outs[0][0], outs[1][0])
+    _bits_equal(outs[0][1], outs[1][1])
+
+
+def test_glibc_erff_through_gelu():
+    """gelu of a strided tensor: PyTorch's scalar loop, x/2 (1 + erff(x/sqrt2)) with glibc's erff."""
+    _sleef_capability()
+    rng = np.random.default_rng(4)
+    x = np.concatenate([rng.uniform(-r, r, 20000) for r in (1e-6, 1e-3, 0.9, 1.3, 3, 6.5, 40)]).astype(F32)
+    pair = np.stack([x, x], 1)
+    _bits_equal(gradlab.nn.functional.gelu(gradlab.tensor(pair)[:, 0]).tolist(),
+                torch.nn.functional.gelu(torch.from_numpy(pair)[:, 0]))
