@@ -38,6 +38,7 @@ between two float32 numbers; there `fma32` looks at the sum's own rounding error
 import functools
 import os
 import platform
+import threading
 
 import numpy as np
 
@@ -136,20 +137,27 @@ def fma32(a, b, c):
 # in the rare case that one is double-rounded the kernel runs again with every step checked by fma32.
 # Large arrays are checked step by step (keeping their sums would cost memory traffic instead).
 _BATCH_MAX = 4096
-_STATE = {"depth": 0, "each": False, "sums": []}
+class _State(threading.local):
+    """Per thread: inside a kernel (depth), checking every step (each), the sums kept."""
+    depth = 0
+    each = False
+    sums = ()
+
+
+_STATE = _State()
 
 
 def _fma(a, b, c, exact_sum=False):
     """fma32 inside a kernel; where the float64 sum is known to be exact (noted where used), no check."""
     if exact_sum:
         return (np.multiply(a, b, dtype=_F64) + c).astype(_F32)
-    if _STATE["each"] or not _STATE["depth"]:
+    if _STATE.each or not _STATE.depth:
         return fma32(a, b, c)
     p = np.multiply(a, b, dtype=_F64)
     s = p + c
     if s.size > _BATCH_MAX:
         return fma32(a, b, c)
-    _STATE["sums"].append((s, p, c))
+    _STATE.sums.append((s, p, c))
     return s.astype(_F32)
 
 
@@ -182,17 +190,17 @@ def _kernel(function):
     `_fma` kept checked when the outermost kernel ends."""
     @functools.wraps(function)
     def run(*args, **kwargs):
-        if _STATE["depth"]:
+        if _STATE.depth:
             return function(*args, **kwargs)
-        _STATE["depth"] = 1
+        _STATE.depth, _STATE.sums = 1, []
         try:
             with np.errstate(all="ignore"):
                 out = function(*args, **kwargs)
-                if _STATE["sums"] and _double_rounded(_STATE["sums"]):
-                    _STATE["each"] = True
+                if _STATE.sums and _double_rounded(_STATE.sums):
+                    _STATE.each = True
                     out = function(*args, **kwargs)
         finally:
-            _STATE.update(depth=0, each=False, sums=[])
+            _STATE.depth, _STATE.each, _STATE.sums = 0, False, ()
         return out
     return run
 

@@ -284,3 +284,16 @@ def test_glibc_erff_through_gelu():
     pair = np.stack([x, x], 1)
     _bits_equal(gradlab.nn.functional.gelu(gradlab.tensor(pair)[:, 0]).tolist(),
                 torch.nn.functional.gelu(torch.from_numpy(pair)[:, 0]))
+
+
+def test_kernel_rechecks_double_rounding():
+    """Inside a kernel the fused multiply-adds of small arrays are checked together at the end; a
+    double-rounded one (a tiny c lost in the float64 sum of a half-way product) makes the kernel run
+    again step by step, so the result is still rounded once."""
+    from fractions import Fraction
+    a = np.full(8, 1 + 2 ** -12, F32)
+    c = (np.float32(2.0 ** -70) * np.array([1, -1, 2, -2, 0, 1, -1, 4], F32)).astype(F32)
+    fused = vectorized._kernel(lambda a, b, c: vectorized._fma(a, b, c))(a, a, c)
+    want = [_round_to_float32(Fraction(float(x)) ** 2 + Fraction(float(z))) for x, z in zip(a, c)]
+    _bits_equal(fused, np.array(want, F32))
+    assert (fused != (a.astype(np.float64) ** 2 + c).astype(F32)).any()      # (plain float64 is wrong here)
