@@ -249,6 +249,10 @@ _GELU_K = math.sqrt(2 / math.pi)
 @op("gelu_tanh", "GeluBackward0", saves=("self",),
     self=lambda g, n: dual.call("gelu_backward", g, n.self, approximate="tanh"))
 def gelu_tanh(self):
+    if self.dtype == np.float32:        # PyTorch's kernel (SLEEF's / glibc's tanhf), bit for bit
+        exact = vectorized.gelu_tanh(self)
+        if exact is not None:
+            return exact
     x = self.astype(np.float64)
     return (0.5 * x * (1 + np.tanh(_GELU_K * (x + 0.044715 * x ** 3)))).astype(self.dtype, copy=False)
 

@@ -693,23 +693,15 @@ def _silu_grad(dy, x, exp):
 
 @_kernel
 def silu_backward(grad, x, threads=None):
-    """silu's gradient dy * s * (1 + x (1 - s)), s = sigmoid(x), for float32 arrays of one layout."""
-    lanes = _lanes()
-    if lanes is None or x.dtype != _F32 or grad.dtype != _F32 or grad.shape != x.shape:
+    """silu's gradient dy * s * (1 + x (1 - s)), s = sigmoid(x), for float32 arrays."""
+    if x.dtype != _F32 or grad.dtype != _F32:
         return None
-    walk = _memory_order(x)
-    if walk is None:
+    mask = loop_mask(x, grad, threads)
+    if mask is None:
         return None
-    flat, back = walk
-    if grad.size and not any(grad.strides):        # an expanded number (sum's gradient): one value
-        gflat = grad.reshape(-1)[:1]
-    elif grad.strides == x.strides:
-        gflat = _memory_order(grad)[0]
-    else:
-        return None
-    mask = _vector_mask(flat.size, lanes, _parallel.get_num_threads() if threads is None else threads)
-    out = np.where(mask, _silu_grad(gflat, flat, sleef_expf), _silu_grad(gflat, flat, glibc_expf))
-    return back(out)
+    if not mask.any():
+        return _silu_grad(grad, x, glibc_expf)
+    return np.where(mask, _silu_grad(grad, x, sleef_expf), _silu_grad(grad, x, glibc_expf))
 
 
 # --- the C library's erff (glibc <= 2.39: Sun's fdlibm algorithm, in float) -------------------------------
@@ -819,24 +811,191 @@ def gelu_backward_aten(grad, x, threads=None):
     def part(v, erf, exp):
         cdf = _F32(0.5) * (_F32(1) + erf(v * _SQRT1_2F))
         return cdf, _GELU_BETAF * exp(v * v * _F32(-0.5))
+    if x.dtype != _F32 or grad.dtype != _F32:
+        return None
+    mask = loop_mask(x, grad, threads)
+    if mask is None:
+        return None
+    cdf, pdf = part(x, glibc_erff, glibc_expf)
+    scalar = grad * (cdf + x * pdf)
+    if not mask.any():
+        return scalar
+    cdf, pdf = part(x, _aten_vec_erf, sleef_expf)
+    return np.where(mask, grad * _fma(x, pdf, cdf), scalar)
+
+
+# --- tanh: SLEEF's tanhf (vectors) and glibc's tanhf / expm1f (fdlibm, scalar loop) ----------------------
+
+def _df_add2_f2_f(xx, xy, y):
+    s = xx + y
+    v = s - xx
+    return s, ((xx - (s - v)) + (y - v)) + xy
+
+
+def _df_add2_f2_f2(xx, xy, yx, yy):
+    s = xx + yx
+    v = s - xx
+    return s, ((xx - (s - v)) + (yx - v)) + (xy + yy)
+
+
+def _df_mul_f2_f(xx, xy, y):
+    s = xx * y
+    return s, _fma(xy, y, _fma(xx, y, -s, exact_sum=True))
+
+
+def _df_mul_f2_f2(xx, xy, yx, yy):
+    s = xx * yx
+    return s, _fma(xx, yy, _fma(xy, yx, _fma(xx, yx, -s, exact_sum=True)))
+
+
+def _sleef_expk2f(dx, dy):
+    """SLEEF's expk2f: exp of a double-float, as a double-float."""
+    q = np.rint((dx + dy) * _R_LN2F).astype(_I32)
+    qf = q.astype(_F32)
+    sx, sy = _df_add2_f2_f(dx, dy, qf * -_L2UF)
+    sx, sy = _df_add2_f2_f(sx, sy, qf * -_L2LF)
+    u = np.full(sx.shape, _F32(0.1980960224e-3), _F32)
+    for c in (0.1394256484e-2, 0.8333456703e-2, 0.4166637361e-1):
+        u = _fma(u, sx, _F32(c))
+    tx, ty = _df_add2_f2_f(*_df_mul_f2_f(sx, sy, u), _F32(0.166666659414234244790680580464))
+    tx, ty = _df_add2_f2_f(*_df_mul_f2_f2(sx, sy, tx, ty), _F32(0.5))
+    qx = sx * sx                                                       # dfsqu
+    qy = _fma(sx + sx, sy, _fma(sx, sx, -qx, exact_sum=True))
+    tx, ty = _df_add2_f2_f2(sx, sy, *_df_mul_f2_f2(qx, qy, tx, ty))
+    s = _F32(1) + tx                                                   # dfadd(1, t)
+    tx, ty = s, ((_F32(1) - s) + tx) + ty
+    half = q >> _I32(1)
+    scale = (_pow2i(half), _pow2i(q - half))
+    tx, ty = tx * scale[0] * scale[1], ty * scale[0] * scale[1]
+    low = dx < _F32(-104)
+    return np.where(low, _F32(0), tx), np.where(low, _F32(0), ty)
+
+
+@_kernel
+def sleef_tanhf(x):
+    """SLEEF's tanhf (1.0 ulp): (e - 1/e) / (e + 1/e) with e = exp(|x|) in double-float."""
+    x = _f(x)
+    y = np.abs(x)
+    dx, dy = _sleef_expk2f(y, np.zeros_like(y))
+    ex = _F32(1) / dx                                                  # dfrec
+    ey = ex * _fma(-dy, ex, _fma(-dx, ex, _F32(1), exact_sum=True))
+    nx = dx - ex                                                       # dfadd(d, -e)
+    ny = (((dx - nx) - ex) + dy) - ey
+    mx = dx + ex                                                       # dfadd(d, e)
+    my = (((dx - mx) + ex) + dy) + ey
+    t = _F32(1) / mx                                                   # dfdiv(n, m)
+    s = nx * t
+    u = _fma(t, nx, -s, exact_sum=True)
+    v = _fma(-my, t, _fma(-mx, t, _F32(1), exact_sum=True))
+    r = s + _fma(s, v, _fma(ny, t, u))
+    r = np.where((y > _F32(8.664339742)) | np.isnan(r), _F32(1), r)
+    r = np.copysign(r, x)
+    return np.where(np.isnan(x), x, r).astype(_F32, copy=False)
+
+
+_EXPM1_Q = _h32(0xBD088889, 0x3AD00D01, 0xB8A670CD, 0x36867E54, 0xB457EDBB)
+
+
+@_kernel
+def glibc_expm1f(x):
+    """expm1(x) as glibc's expm1f (fdlibm, in float): x = k ln2 + r, a rational approximation of
+    expm1(r), then 2^k applied through the exponent bits."""
+    x = _f(x)
+    one = _F32(1)
+    hx = _bits(x) & _I32(0x7FFFFFFF)
+    negative = _bits(x) < 0
+    ln2_hi, ln2_lo, invln2 = _from_bits(0x3F317180), _from_bits(0x3717F7D1), _from_bits(0x3FB8AA3B)
+    big = hx >= _I32(0x3F851592)                      # |x| >= 1.5 ln2: k from x / ln2
+    kf = np.where(big, np.trunc(invln2 * x + np.where(negative, _F32(-0.5), _F32(0.5))).astype(_F32),
+                  np.where(negative, _F32(-1), _F32(1)))
+    hi = np.where(big, x - kf * ln2_hi, np.where(negative, x + ln2_hi, x - ln2_hi))
+    lo = np.where(big, kf * ln2_lo, np.where(negative, -ln2_lo, ln2_lo))
+    reduce = hx > _I32(0x3EB17218)                    # |x| > ln2 / 2
+    k = np.where(reduce, kf, _F32(0)).astype(_I32)
+    xr = np.where(reduce, hi - lo, x)
+    c = np.where(reduce, (hi - xr) - lo, _F32(0))
+    hfx = _F32(0.5) * xr
+    hxs = xr * hfx
+    r1 = one + hxs * (_EXPM1_Q[0] + hxs * (_EXPM1_Q[1] + hxs * (_EXPM1_Q[2] + hxs * (_EXPM1_Q[3] + hxs * _EXPM1_Q[4]))))
+    t = _F32(3) - r1 * hfx
+    e = hxs * ((r1 - t) / (_F32(6) - xr * t))
+    k0 = xr - (xr * e - hxs)
+    e = (xr * (e - c) - c) - hxs
+    km1 = _F32(0.5) * (xr - e) - _F32(0.5)
+    k1 = np.where(xr < _F32(-0.25), -_F32(2) * (e - (xr + _F32(0.5))), one + _F32(2) * (xr - e))
+    shift = k << _I32(23)
+    far = _from_bits(_bits(one - (e - xr)) + shift) - one                 # k <= -2 or k > 56
+    t_small = _from_bits(_I32(0x3F800000) - (_I32(0x1000000) >> np.clip(k, 0, 31)))
+    mid = _from_bits(_bits(t_small - (e - xr)) + shift)                   # 2 <= k < 23
+    t_big = _from_bits((_I32(0x7F) - k) << _I32(23))
+    high = _from_bits(_bits((xr - (e + t_big)) + one) + shift)            # 23 <= k <= 56
+    out = np.where(k < 23, mid, high)
+    out = np.where((k <= -2) | (k > 56), far, out)
+    out = np.where(k == 1, k1, out)
+    out = np.where(k == -1, km1, out)
+    out = np.where(k == 0, k0, out)
+    out = np.where(hx < _I32(0x33000000), x, out)                        # |x| < 2^-25: x
+    huge_input = hx >= _I32(0x4195B844)                                   # |x| >= 27 ln2
+    out = np.where(huge_input & negative, _F32(1e-30) - one, out)
+    out = np.where(huge_input & ~negative & (hx > _I32(0x42B17217)), _F32(np.inf), out)
+    return np.where(np.isnan(x), x, out).astype(_F32, copy=False)
+
+
+@_kernel
+def glibc_tanhf(x):
+    """tanh(x) as glibc's tanhf (fdlibm): 1 - 2 / (expm1(2|x|) + 2) from 1 on, -t / (t + 2) with
+    t = expm1(-2|x|) below, x itself for tiny x, 1 from 22 on."""
+    x = _f(x)
+    one, two = _F32(1), _F32(2)
+    ix = _bits(x) & _I32(0x7FFFFFFF)
+    ax = np.abs(x)
+    t_up = glibc_expm1f(two * ax)
+    t_dn = glibc_expm1f(-two * ax)
+    z = np.where(ix >= _I32(0x3F800000), one - two / (t_up + two), -t_dn / (t_dn + two))
+    z = np.where(ix >= _I32(0x41B00000), one - _F32(1e-30), z)
+    z = np.where(_bits(x) < 0, -z, z)
+    z = np.where(ix < _I32(0x24000000), x * (one + x), z)
+    z = np.where(ix >= _I32(0x7F800000), np.where(np.isnan(x), x, np.copysign(one, x)), z)
+    return z.astype(_F32, copy=False)
+
+
+def loop_mask(x, grad=None, threads=None):
+    """Which numbers of x (in x's shape) PyTorch's elementwise loop computes with the vector function
+    (x alone, or with a gradient of x's layout or expanded from one number); None where gradlab does
+    not reproduce the walk."""
     lanes = _lanes()
-    if lanes is None or x.dtype != _F32 or grad.dtype != _F32 or grad.shape != x.shape:
+    if lanes is None or (grad is not None and grad.shape != x.shape):
         return None
     walk = _memory_order(x)
-    if walk is None:
-        if not _all_scalar(x):
-            return None
-        cdf, pdf = part(x, glibc_erff, glibc_expf)
-        return grad * (cdf + x * pdf)
-    flat, back = walk
-    if grad.size and not any(grad.strides):
-        gflat = grad.reshape(-1)[:1]
-    elif grad.strides == x.strides:
-        gflat = _memory_order(grad)[0]
-    else:
+    if walk is None:                    # x's innermost numbers are not adjacent: the scalar loop throughout
+        return np.zeros(x.shape, bool) if _all_scalar(x) else None
+    if grad is not None and not (grad.strides == x.strides or (grad.size and not any(grad.strides))):
         return None
-    mask = _vector_mask(flat.size, lanes, _parallel.get_num_threads() if threads is None else threads)
-    cdf, pdf = part(flat, _aten_vec_erf, sleef_expf)
-    vector = gflat * _fma(flat, pdf, cdf)
-    cdf, pdf = part(flat, glibc_erff, glibc_expf)
-    return back(np.where(mask, vector, gflat * (cdf + flat * pdf)))
+    flat, back = walk
+    return back(_vector_mask(flat.size, lanes, _parallel.get_num_threads() if threads is None else threads))
+
+
+@_kernel
+def tanh_in_loop(v, mask):
+    """tanh as the vector loop (SLEEF's tanhf) and the scalar loop (glibc's tanhf) compute it."""
+    if mask.all():
+        return sleef_tanhf(v)
+    if not mask.any():
+        return glibc_tanhf(v)
+    return np.where(mask, sleef_tanhf(v), glibc_tanhf(v))
+
+
+_GELU_TANH_BETAF = _F32(1.4142135623730951 * 1.1283791670955126 * 0.5)     # M_SQRT2 * M_2_SQRTPI * 0.5
+
+
+@_kernel
+def gelu_tanh(x):
+    """gelu's tanh approximation x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) as ATen's GeluKernel
+    (the compiler fuses x + 0.044715 x^3)."""
+    if x.dtype != _F32:
+        return None
+    mask = loop_mask(x)
+    if mask is None:
+        return None
+    inner = _GELU_TANH_BETAF * _fma(_F32(0.044715), x * x * x, x)
+    return _F32(0.5) * x * (_F32(1) + tanh_in_loop(inner, mask))

@@ -255,21 +255,22 @@ GELU_VIEWS = {"0-d": lambda t: t[0, 0], "one number": lambda t: t[:1, 0], "conti
               "transposed": lambda t: t.t(), "every other column": lambda t: t[:, ::2], "a column": lambda t: t[:, 0]}
 
 
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
 @pytest.mark.parametrize("shape", [(7, 9), (64, 70), (300, 200)])
 @pytest.mark.parametrize("view", list(GELU_VIEWS))
-def test_gelu_every_path(view, shape):
-    """gelu and its gradient through every kernel PyTorch picks: oneDNN (contiguous, 2+ numbers),
-    ATen's vector loop with its own erf (dense views), its scalar loop with glibc's erff (one number,
-    strided views)."""
+def test_gelu_every_path(view, shape, approximate):
+    """gelu and its gradient through every kernel PyTorch picks: oneDNN (exact form, contiguous, 2+
+    numbers), ATen's vector loop with its own erf or SLEEF's tanhf (dense views), its scalar loop with
+    glibc's erff or tanhf (one number, strided views)."""
     _sleef_capability()
-    if view == "contiguous" and not vectorized.onednn_avx512():
+    if view == "contiguous" and approximate == "none" and not vectorized.onednn_avx512():
         pytest.skip("oneDNN's AVX-512 gelu does not run on this CPU")
     x = np.random.default_rng(shape[0]).uniform(-6, 6, shape).astype(F32)
     x[0, 0] = 0.3
     outs = []
     for lib in (gradlab, torch):
         leaf = lib.tensor(x).requires_grad_()
-        y = lib.nn.functional.gelu(GELU_VIEWS[view](leaf))
+        y = lib.nn.functional.gelu(GELU_VIEWS[view](leaf), approximate=approximate)
         (y * y).sum().backward()
         outs.append((np.asarray(y.detach().tolist(), F32), np.asarray(leaf.grad.tolist(), F32)))
     _bits_equal(outs[0][0], outs[1][0])
@@ -297,3 +298,15 @@ def test_kernel_rechecks_double_rounding():
     want = [_round_to_float32(Fraction(float(x)) ** 2 + Fraction(float(z))) for x, z in zip(a, c)]
     _bits_equal(fused, np.array(want, F32))
     assert (fused != (a.astype(np.float64) ** 2 + c).astype(F32)).any()      # (plain float64 is wrong here)
+
+
+def test_tanh_functions_against_gelu_tanh():
+    """SLEEF's tanhf (dense: vector loop) and glibc's tanhf / expm1f (strided: scalar loop) over wide
+    ranges, through gelu's tanh approximation, whose inner value sweeps tanh's argument."""
+    _sleef_capability()
+    rng = np.random.default_rng(8)
+    x = np.concatenate([rng.uniform(-r, r, 16000) for r in (1e-5, 0.3, 1.2, 3, 8, 30)]).astype(F32)
+    pair = np.stack([x, x], 1)
+    for pick in (lambda t: t[:, 0], lambda t: t.t()):
+        _bits_equal(gradlab.nn.functional.gelu(pick(gradlab.tensor(pair)), approximate="tanh").tolist(),
+                    torch.nn.functional.gelu(pick(torch.from_numpy(pair)), approximate="tanh"))
