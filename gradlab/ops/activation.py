@@ -251,6 +251,10 @@ def _gelu_double_backward(ggI, gO, x, approximate):
     self=lambda g, n: dual.call("softplus_backward", g, n.self, beta=n.beta, threshold=n.threshold))
 @_activation_in_float32
 def softplus(self, beta=1.0, threshold=20.0):
+    if self.dtype == _F32 and not _HALF_INPUT[0] and type(self) is np.ndarray:   # PyTorch's kernel, bit for bit
+        exact = vectorized.softplus(self, beta, threshold)
+        if exact is not None:
+            return exact
     z = self * beta
     return np.where(z > threshold, self, _log1p(_exp(z)) / beta).astype(self.dtype, copy=False)
 
@@ -265,7 +269,9 @@ def softplus_backward(grad_output, self, beta, threshold):
     def kernel(a, b):
         t = b.dtype.type
         x = b * t(beta)
-        z = _exp(x)
+        exact = (vectorized.softplus_exp(b, beta, a) if b.dtype == _F32 and type(a) is np.ndarray
+                 and type(b) is np.ndarray else None)          # (PyTorch's exp in its loops, bit for bit)
+        z = _exp(x) if exact is None else exact
         return np.where(x > t(threshold), a, a * z / (z + 1))
     with np.errstate(over="ignore", invalid="ignore"):
         return dual.fused(kernel, grad_output, self)

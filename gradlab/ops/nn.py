@@ -373,6 +373,10 @@ def _mish_grad(g, n):
 
 
 def _mish_grad_of(g, x):
+    if type(g) is np.ndarray and type(x) is np.ndarray and x.dtype == np.float32:    # its kernel, bit for bit
+        exact = vectorized.mish_backward(g, x)
+        if exact is not None:
+            return exact
     sp = dual.call("softplus", x, beta=1.0, threshold=20.0)
     t = dual.tanh(sp)
     return g * (t + x * dual.sigmoid(x) * (1 - t * t))
@@ -380,6 +384,10 @@ def _mish_grad_of(g, x):
 
 @op("mish", "MishBackward0", saves=("self",), self=_mish_grad)
 def mish(self):
+    if self.dtype == np.float32:        # PyTorch's kernel (SLEEF / glibc tanh, log1p, exp), bit for bit
+        exact = vectorized.mish(self)
+        if exact is not None:
+            return exact
     x = self.astype(np.float64)
     return (x * np.tanh(np.log1p(np.exp(-np.abs(x))) + np.maximum(x, 0))).astype(self.dtype, copy=False)
 

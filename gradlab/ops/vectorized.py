@@ -999,3 +999,142 @@ def gelu_tanh(x):
         return None
     inner = _GELU_TANH_BETAF * _fma(_F32(0.044715), x * x * x, x)
     return _F32(0.5) * x * (_F32(1) + tanh_in_loop(inner, mask))
+
+
+# --- log1p: SLEEF's log1pf (vectors) and glibc's log1pf (fdlibm, scalar loop) ----------------------------
+
+@_kernel
+def sleef_log1pf(d):
+    """SLEEF's log1pf (1.0 ulp): 1 + d = m 2^e with m in [0.75, 1.5) formed without rounding 1 + d,
+    then log(m) = 2 atanh(m / (2 + m)) in double-float, plus e ln2; log(d) beyond 1e38."""
+    d = _f(d)
+    dp1 = d + _F32(1)
+    e = (((_bits(dp1 * _F32(1.0 / 0.75)) >> _I32(23)) & _I32(0xFF)) - _I32(127))
+    t = _pow2i(-e)                                                    # 2^-e
+    m = _fma(d, t, t - _F32(1))
+    ef = e.astype(_F32)
+    ln2_hi, ln2_lo = _F32(0.69314718246459960938), _F32(-1.904654323148236017e-09)
+    sx = ln2_hi * ef
+    sy = _fma(ln2_lo, ef, _fma(ln2_hi, ef, -sx, exact_sum=True))
+    bx = _F32(2) + m                                                  # dfadd(2, m)
+    by = (_F32(2) - bx) + m
+    t1 = _F32(1) / bx                                                 # dfdiv((m, 0), (bx, by))
+    xx = m * t1
+    u = _fma(t1, m, -xx, exact_sum=True)
+    v = _fma(-by, t1, _fma(-bx, t1, _F32(1), exact_sum=True))
+    xy = _fma(xx, v, u)
+    x2 = xx * xx
+    p = _fma(_fma(_F32(0.3027294874), x2, _F32(0.3996108174)), x2, _F32(0.6666694880))
+    s = sx + xx * _F32(2)
+    sy = (((sx - s) + xx * _F32(2)) + sy) + xy * _F32(2)
+    w = x2 * xx * p
+    r = s + w
+    sy = ((s - r) + w) + sy
+    r = r + sy
+    r = np.where(d > _F32(float.fromhex("0x1.2ced32p+126")), sleef_logf(d), r)
+    r = np.where(d < _F32(-1), _F32(np.nan), r)
+    r = np.where(d == _F32(-1), _F32(-np.inf), r)
+    r = np.where((d == 0) & np.signbit(d), _F32(-0.0), r)
+    r = np.where(d == np.inf, d, r)
+    return np.where(np.isnan(d), d, r).astype(_F32, copy=False)
+
+
+_LOG1P_LP = _h32(0x3F2AAAAB, 0x3ECCCCCD, 0x3E924925, 0x3E638E29, 0x3E3A3325, 0x3E1CD04F, 0x3E178897)
+
+
+@_kernel
+def glibc_log1pf(x):
+    """log1p(x) as glibc's log1pf (fdlibm, in float): 1 + x = 2^k (1 + f) with a correction term c for
+    the rounding of 1 + x, log(1 + f) = f - hfsq + s (hfsq + R), s = f / (2 + f)."""
+    x = _f(x)
+    one = _F32(1)
+    hx = _bits(x)
+    ax = hx & _I32(0x7FFFFFFF)
+    ln2_hi, ln2_lo = _from_bits(0x3F317180), _from_bits(0x3717F7D1)
+    k0 = (hx < _I32(0x3ED413D7)) & ((hx > 0) | (hx <= _I32(-0x416A09E1)))     # 0xbe95f61f: no reduction
+    u = np.where(hx < _I32(0x5A000000), one + x, x)
+    hu = _bits(u)
+    k = (hu >> _I32(23)) - _I32(127)
+    c = np.where(hx < _I32(0x5A000000), np.where(k > 0, one - (u - x), x - (u - one)) / u, _F32(0))
+    hu = hu & _I32(0x007FFFFF)
+    upper = hu >= _I32(0x3504F7)
+    u = np.where(upper, _from_bits(hu | _I32(0x3F000000)), _from_bits(hu | _I32(0x3F800000)))
+    k = np.where(upper, k + 1, k)
+    hu = np.where(upper, (_I32(0x00800000) - hu) >> _I32(2), hu)
+    f = np.where(k0, x, u - one)
+    k = np.where(k0, 0, k)
+    hu = np.where(k0, 1, hu)
+    c = np.where(k0, _F32(0), c)
+    kf = k.astype(_F32)
+    hfsq = _F32(0.5) * f * f
+    # |f| < 2^-20 (hu == 0)
+    R0 = hfsq * (one - _F32(0.66666666666666666) * f)
+    tiny_f = np.where(k == 0, f - R0, kf * ln2_hi - ((R0 - (kf * ln2_lo + c)) - f))
+    tiny_f = np.where(f == 0, np.where(k == 0, _F32(0), kf * ln2_hi + (c + kf * ln2_lo)), tiny_f)
+    s = f / (_F32(2) + f)
+    z = s * s
+    R = _LOG1P_LP[6]
+    for coefficient in _LOG1P_LP[5::-1]:
+        R = coefficient + z * R
+    R = z * R
+    general = np.where(k == 0, f - (hfsq - s * (hfsq + R)),
+                       kf * ln2_hi - ((hfsq - (s * (hfsq + R) + (kf * ln2_lo + c))) - f))
+    out = np.where(hu == 0, tiny_f, general)
+    small = (hx < _I32(0x3ED413D7)) & (ax < _I32(0x31000000))                 # |x| < 2^-29
+    out = np.where(small, np.where(ax < _I32(0x24800000), x, x - x * x * _F32(0.5)), out)
+    out = np.where((hx < _I32(0x3ED413D7)) & (ax >= _I32(0x3F800000)),
+                   np.where(x == -one, _F32(-np.inf), _F32(np.nan)), out)
+    out = np.where(hx >= _I32(0x7F800000), x + x, out)
+    return out.astype(_F32, copy=False)
+
+
+@_kernel
+def softplus(x, beta, threshold):
+    """softplus = log1p(exp(beta x)) / beta (x itself where beta x > threshold), as ATen's kernel."""
+    mask = loop_mask(x) if x.dtype == _F32 else None
+    if mask is None:
+        return None
+    z = x * _F32(beta)
+    vector = sleef_log1pf(sleef_expf(z)) / _F32(beta) if mask.any() else None
+    scalar = glibc_log1pf(glibc_expf(z)) / _F32(beta) if not mask.all() else None
+    out = vector if scalar is None else scalar if vector is None else np.where(mask, vector, scalar)
+    return np.where(z > _F32(threshold), x, out)
+
+
+@_kernel
+def softplus_exp(x, beta, grad=None):
+    """exp(beta x) as softplus's gradient kernel computes it (vector: SLEEF, scalar: glibc)."""
+    mask = loop_mask(x, grad) if x.dtype == _F32 else None
+    if mask is None:
+        return None
+    z = x * _F32(beta)
+    if mask.all():
+        return sleef_expf(z)
+    return np.where(mask, sleef_expf(z), glibc_expf(z)) if mask.any() else glibc_expf(z)
+
+
+@_kernel
+def mish(x):
+    """mish = x tanh(log1p(exp(x))), as ATen's kernel."""
+    mask = loop_mask(x) if x.dtype == _F32 else None
+    if mask is None:
+        return None
+    vector = x * sleef_tanhf(sleef_log1pf(sleef_expf(x))) if mask.any() else None
+    scalar = x * glibc_tanhf(glibc_log1pf(glibc_expf(x))) if not mask.all() else None
+    return vector if scalar is None else scalar if vector is None else np.where(mask, vector, scalar)
+
+
+@_kernel
+def mish_backward(grad, x):
+    """mish's gradient dy (t + x sigmoid(x) (1 - t^2)), t = tanh(softplus(x)), both steps fused."""
+    mask = loop_mask(x, grad) if x.dtype == _F32 and grad.dtype == _F32 else None
+    if mask is None:
+        return None
+
+    def part(exp, log1p, tanh):
+        sigmoid = _F32(1) / (_F32(1) + exp(-x))
+        t = tanh(log1p(exp(x)))
+        return grad * _fma(x * sigmoid, _fma(-t, t, _F32(1)), t)
+    vector = part(sleef_expf, sleef_log1pf, sleef_tanhf) if mask.any() else None
+    scalar = part(glibc_expf, glibc_log1pf, glibc_tanhf) if not mask.all() else None
+    return vector if scalar is None else scalar if vector is None else np.where(mask, vector, scalar)

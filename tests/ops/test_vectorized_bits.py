@@ -310,3 +310,37 @@ def test_tanh_functions_against_gelu_tanh():
     for pick in (lambda t: t[:, 0], lambda t: t.t()):
         _bits_equal(gradlab.nn.functional.gelu(pick(gradlab.tensor(pair)), approximate="tanh").tolist(),
                     torch.nn.functional.gelu(pick(torch.from_numpy(pair)), approximate="tanh"))
+
+
+ACTIVATIONS = {"softplus": lambda F, t: F.softplus(t), "softplus(beta=2, threshold=5)": lambda F, t: F.softplus(t, 2.0, 5.0),
+               "mish": lambda F, t: F.mish(t), "silu": lambda F, t: F.silu(t)}
+
+
+@pytest.mark.parametrize("shape", [(7, 9), (64, 70)])
+@pytest.mark.parametrize("view", list(GELU_VIEWS))
+@pytest.mark.parametrize("name", list(ACTIVATIONS))
+def test_log1p_tanh_activations(name, view, shape):
+    """softplus and mish (SLEEF's / glibc's expf, log1pf, tanhf) and silu, forward and gradient, on
+    every view."""
+    _sleef_capability()
+    x = np.random.default_rng(shape[1]).uniform(-12, 12, shape).astype(F32)
+    x[0, 0] = 21.0                        # past softplus's threshold
+    outs = []
+    for lib in (gradlab, torch):
+        leaf = lib.tensor(x).requires_grad_()
+        y = ACTIVATIONS[name](lib.nn.functional, GELU_VIEWS[view](leaf))
+        (y * y).sum().backward()
+        outs.append((np.asarray(y.detach().tolist(), F32), np.asarray(leaf.grad.tolist(), F32)))
+    _bits_equal(outs[0][0], outs[1][0])
+    _bits_equal(outs[0][1], outs[1][1])
+
+
+def test_log1p_functions_through_softplus():
+    """SLEEF's log1pf (dense view) and glibc's log1pf (strided view) over wide ranges of exp(x)."""
+    _sleef_capability()
+    rng = np.random.default_rng(12)
+    x = np.concatenate([rng.uniform(-r, r, 16000) for r in (1e-6, 0.2, 1, 5, 19.9)]).astype(F32)
+    pair = np.stack([x, x], 1)
+    for pick in (lambda t: t[:, 0], lambda t: t.t()):
+        _bits_equal(gradlab.nn.functional.softplus(pick(gradlab.tensor(pair))).tolist(),
+                    torch.nn.functional.softplus(pick(torch.from_numpy(pair))))
