@@ -309,6 +309,10 @@ def silu(self):
     self=lambda g, n: dual.call("elu_backward", g, n.self, alpha=n.alpha, is_result=False))
 @_activation_in_float32
 def elu(self, alpha=1.0):
+    if self.dtype == _F32 and not _HALF_INPUT[0] and type(self) is np.ndarray:   # PyTorch's kernel, bit for bit
+        exact = vectorized.elu(self, alpha)
+        if exact is not None:
+            return exact
     return np.where(self <= 0, _expm1(self) * alpha, self).astype(self.dtype, copy=False)     # (-0. stays -0.)
 
 
@@ -322,7 +326,9 @@ def elu_backward(grad_output, self_or_result, alpha, is_result):
     exp(self), or grad_output * (result + alpha); float16 in float32, rounded once."""
     def kernel(a, b):
         t = b.dtype.type
-        negative = a * (b + t(alpha)) if is_result else a * t(alpha) * _exp(b)
+        exact = (vectorized.softplus_exp(b, 1.0, a) if not is_result and b.dtype == _F32 and type(a) is np.ndarray
+                 and type(b) is np.ndarray else None)          # (PyTorch's exp in its loops, bit for bit)
+        negative = a * (b + t(alpha)) if is_result else a * t(alpha) * (_exp(b) if exact is None else exact)
         return np.where(b <= 0, negative, a)
     with np.errstate(over="ignore", invalid="ignore"):
         return dual.fused(kernel, grad_output, self_or_result)

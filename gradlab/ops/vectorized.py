@@ -1138,3 +1138,29 @@ def mish_backward(grad, x):
     vector = part(sleef_expf, sleef_log1pf, sleef_tanhf) if mask.any() else None
     scalar = part(glibc_expf, glibc_log1pf, glibc_tanhf) if not mask.all() else None
     return vector if scalar is None else scalar if vector is None else np.where(mask, vector, scalar)
+
+
+@_kernel
+def sleef_expm1f(a):
+    """SLEEF's expm1f (1.0 ulp): exp in double-float (expk2f) minus 1, rounded once."""
+    a = _f(a)
+    dx, dy = _sleef_expk2f(a, np.zeros_like(a))
+    s = dx + _F32(-1)                                                  # dfadd2(d, -1)
+    v = s - dx
+    x = s + (((dx - (s - v)) + (_F32(-1) - v)) + dy)
+    x = np.where(a > _F32(88.72283172607421875), _F32(np.inf), x)
+    x = np.where(a < _F32(-16.635532333438687426013570), _F32(-1), x)
+    x = np.where((a == 0) & np.signbit(a), _F32(-0.0), x)
+    return np.where(np.isnan(a), a, x).astype(_F32, copy=False)
+
+
+@_kernel
+def elu(x, alpha):
+    """elu = x where x > 0, else expm1(x) * alpha (vector: SLEEF's expm1f, scalar: glibc's)."""
+    mask = loop_mask(x) if x.dtype == _F32 else None
+    if mask is None:
+        return None
+    vector = sleef_expm1f(x) if mask.any() else None
+    scalar = glibc_expm1f(x) if not mask.all() else None
+    e = vector if scalar is None else scalar if vector is None else np.where(mask, vector, scalar)
+    return np.where(x <= 0, e * _F32(alpha), x)

@@ -313,7 +313,8 @@ def test_tanh_functions_against_gelu_tanh():
 
 
 ACTIVATIONS = {"softplus": lambda F, t: F.softplus(t), "softplus(beta=2, threshold=5)": lambda F, t: F.softplus(t, 2.0, 5.0),
-               "mish": lambda F, t: F.mish(t), "silu": lambda F, t: F.silu(t)}
+               "mish": lambda F, t: F.mish(t), "silu": lambda F, t: F.silu(t), "elu": lambda F, t: F.elu(t),
+               "elu(alpha=0.3)": lambda F, t: F.elu(t, 0.3)}
 
 
 @pytest.mark.parametrize("shape", [(7, 9), (64, 70)])
