@@ -653,23 +653,26 @@ def _vector_mask(n, lanes, threads):
     return mask
 
 
-def elementwise(x, vector_fn, scalar_fn, threads=None):
-    """y = f(x) for a dense float32 array as cpu_kernel_vec computes it, or None where not reproduced."""
-    lanes = _lanes()
-    if lanes is None or x.dtype != _F32:
-        return None
-    walk = _memory_order(x)
-    if walk is None:
-        return None
-    flat, back = walk
-    mask = _vector_mask(flat.size, lanes, _parallel.get_num_threads() if threads is None else threads)
+def by_loop(mask, vector_fn, scalar_fn, *arrays):
+    """vector_fn where mask (the vector loop's numbers), scalar_fn elsewhere, each computed only on the
+    numbers it serves (arrays: of mask's shape, broadcast views allowed)."""
     if mask.all():
-        out = vector_fn(flat)
-    elif not mask.any():
-        out = scalar_fn(flat)
-    else:
-        out = np.where(mask, vector_fn(flat), scalar_fn(flat))
-    return back(out)
+        return vector_fn(*arrays)
+    if not mask.any():
+        return scalar_fn(*arrays)
+    out = np.empty(mask.shape, _F32)
+    out[mask] = vector_fn(*(a[mask] for a in arrays))
+    rest = ~mask
+    out[rest] = scalar_fn(*(a[rest] for a in arrays))
+    return out
+
+
+def elementwise(x, vector_fn, scalar_fn, threads=None):
+    """y = f(x) for a float32 array as cpu_kernel_vec computes it, or None where not reproduced."""
+    if x.dtype != _F32:
+        return None
+    mask = loop_mask(x, threads=threads)
+    return None if mask is None else by_loop(mask, vector_fn, scalar_fn, x)
 
 
 @_kernel
@@ -699,9 +702,8 @@ def silu_backward(grad, x, threads=None):
     mask = loop_mask(x, grad, threads)
     if mask is None:
         return None
-    if not mask.any():
-        return _silu_grad(grad, x, glibc_expf)
-    return np.where(mask, _silu_grad(grad, x, sleef_expf), _silu_grad(grad, x, glibc_expf))
+    return by_loop(mask, lambda g, v: _silu_grad(g, v, sleef_expf), lambda g, v: _silu_grad(g, v, glibc_expf),
+                   np.broadcast_to(grad, x.shape), x)
 
 
 # --- the C library's erff (glibc <= 2.39: Sun's fdlibm algorithm, in float) -------------------------------
@@ -816,12 +818,14 @@ def gelu_backward_aten(grad, x, threads=None):
     mask = loop_mask(x, grad, threads)
     if mask is None:
         return None
-    cdf, pdf = part(x, glibc_erff, glibc_expf)
-    scalar = grad * (cdf + x * pdf)
-    if not mask.any():
-        return scalar
-    cdf, pdf = part(x, _aten_vec_erf, sleef_expf)
-    return np.where(mask, grad * _fma(x, pdf, cdf), scalar)
+    def vector(g, v):
+        cdf, pdf = part(v, _aten_vec_erf, sleef_expf)
+        return g * _fma(v, pdf, cdf)
+
+    def scalar(g, v):
+        cdf, pdf = part(v, glibc_erff, glibc_expf)
+        return g * (cdf + v * pdf)
+    return by_loop(mask, vector, scalar, np.broadcast_to(grad, x.shape), x)
 
 
 # --- tanh: SLEEF's tanhf (vectors) and glibc's tanhf / expm1f (fdlibm, scalar loop) ----------------------
@@ -970,19 +974,23 @@ def loop_mask(x, grad=None, threads=None):
     if walk is None:                    # x's innermost numbers are not adjacent: the scalar loop throughout
         return np.zeros(x.shape, bool) if _all_scalar(x) else None
     if grad is not None and not (grad.strides == x.strides or (grad.size and not any(grad.strides))):
-        return None
+        # another layout: TensorIterator walks the gradient's order, where x's numbers are not
+        # adjacent: the scalar loop throughout (partly expanded gradients are not reproduced)
+        return np.zeros(x.shape, bool) if _memory_order(grad) is not None and not _adjacent_in(x, grad) else None
     flat, back = walk
     return back(_vector_mask(flat.size, lanes, _parallel.get_num_threads() if threads is None else threads))
+
+
+def _adjacent_in(x, other):
+    """Whether x's numbers are adjacent along other's fastest dimension (of more than one number)."""
+    dims = [(abs(s), d) for d, (n, s) in enumerate(zip(other.shape, other.strides)) if n > 1]
+    return bool(dims) and abs(x.strides[min(dims)[1]]) == x.itemsize
 
 
 @_kernel
 def tanh_in_loop(v, mask):
     """tanh as the vector loop (SLEEF's tanhf) and the scalar loop (glibc's tanhf) compute it."""
-    if mask.all():
-        return sleef_tanhf(v)
-    if not mask.any():
-        return glibc_tanhf(v)
-    return np.where(mask, sleef_tanhf(v), glibc_tanhf(v))
+    return by_loop(mask, sleef_tanhf, glibc_tanhf, v)
 
 
 _GELU_TANH_BETAF = _F32(1.4142135623730951 * 1.1283791670955126 * 0.5)     # M_SQRT2 * M_2_SQRTPI * 0.5
@@ -1095,9 +1103,8 @@ def softplus(x, beta, threshold):
     if mask is None:
         return None
     z = x * _F32(beta)
-    vector = sleef_log1pf(sleef_expf(z)) / _F32(beta) if mask.any() else None
-    scalar = glibc_log1pf(glibc_expf(z)) / _F32(beta) if not mask.all() else None
-    out = vector if scalar is None else scalar if vector is None else np.where(mask, vector, scalar)
+    out = by_loop(mask, lambda v: sleef_log1pf(sleef_expf(v)) / _F32(beta),
+                  lambda v: glibc_log1pf(glibc_expf(v)) / _F32(beta), z)
     return np.where(z > _F32(threshold), x, out)
 
 
@@ -1107,10 +1114,7 @@ def softplus_exp(x, beta, grad=None):
     mask = loop_mask(x, grad) if x.dtype == _F32 else None
     if mask is None:
         return None
-    z = x * _F32(beta)
-    if mask.all():
-        return sleef_expf(z)
-    return np.where(mask, sleef_expf(z), glibc_expf(z)) if mask.any() else glibc_expf(z)
+    return by_loop(mask, sleef_expf, glibc_expf, x * _F32(beta))
 
 
 @_kernel
@@ -1119,9 +1123,8 @@ def mish(x):
     mask = loop_mask(x) if x.dtype == _F32 else None
     if mask is None:
         return None
-    vector = x * sleef_tanhf(sleef_log1pf(sleef_expf(x))) if mask.any() else None
-    scalar = x * glibc_tanhf(glibc_log1pf(glibc_expf(x))) if not mask.all() else None
-    return vector if scalar is None else scalar if vector is None else np.where(mask, vector, scalar)
+    return by_loop(mask, lambda v: v * sleef_tanhf(sleef_log1pf(sleef_expf(v))),
+                   lambda v: v * glibc_tanhf(glibc_log1pf(glibc_expf(v))), x)
 
 
 @_kernel
@@ -1132,12 +1135,13 @@ def mish_backward(grad, x):
         return None
 
     def part(exp, log1p, tanh):
-        sigmoid = _F32(1) / (_F32(1) + exp(-x))
-        t = tanh(log1p(exp(x)))
-        return grad * _fma(x * sigmoid, _fma(-t, t, _F32(1)), t)
-    vector = part(sleef_expf, sleef_log1pf, sleef_tanhf) if mask.any() else None
-    scalar = part(glibc_expf, glibc_log1pf, glibc_tanhf) if not mask.all() else None
-    return vector if scalar is None else scalar if vector is None else np.where(mask, vector, scalar)
+        def grad_of(g, v):
+            sigmoid = _F32(1) / (_F32(1) + exp(-v))
+            t = tanh(log1p(exp(v)))
+            return g * _fma(v * sigmoid, _fma(-t, t, _F32(1)), t)
+        return grad_of
+    return by_loop(mask, part(sleef_expf, sleef_log1pf, sleef_tanhf), part(glibc_expf, glibc_log1pf, glibc_tanhf),
+                   np.broadcast_to(grad, x.shape), x)
 
 
 @_kernel
@@ -1160,7 +1164,4 @@ def elu(x, alpha):
     mask = loop_mask(x) if x.dtype == _F32 else None
     if mask is None:
         return None
-    vector = sleef_expm1f(x) if mask.any() else None
-    scalar = glibc_expm1f(x) if not mask.all() else None
-    e = vector if scalar is None else scalar if vector is None else np.where(mask, vector, scalar)
-    return np.where(x <= 0, e * _F32(alpha), x)
+    return np.where(x <= 0, by_loop(mask, sleef_expm1f, glibc_expm1f, x) * _F32(alpha), x)

@@ -345,3 +345,28 @@ def test_log1p_functions_through_softplus():
     for pick in (lambda t: t[:, 0], lambda t: t.t()):
         _bits_equal(gradlab.nn.functional.softplus(pick(gradlab.tensor(pair))).tolist(),
                     torch.nn.functional.softplus(pick(torch.from_numpy(pair))))
+
+
+MIXED = {"sigmoid": lambda L, t: L.sigmoid(t), "silu": lambda L, t: L.nn.functional.silu(t),
+         "gelu": lambda L, t: L.nn.functional.gelu(t), "gelu tanh": lambda L, t: L.nn.functional.gelu(t, approximate="tanh"),
+         "mish": lambda L, t: L.nn.functional.mish(t), "softplus": lambda L, t: L.nn.functional.softplus(t),
+         "elu": lambda L, t: L.nn.functional.elu(t)}
+
+
+@pytest.mark.parametrize("shape", [(7, 9), (500, 200)])
+@pytest.mark.parametrize("name", list(MIXED))
+def test_gradient_of_another_layout(name, shape):
+    """A transposed input with a contiguous gradient: PyTorch walks the gradient's order, in which the
+    input's numbers are not adjacent, so its scalar loop computes every number."""
+    _sleef_capability()
+    rng = np.random.default_rng(shape[0])
+    x = rng.uniform(-8, 8, shape).astype(F32)
+    w = rng.normal(0, 1, shape[::-1]).astype(F32)
+    outs = []
+    for lib in (gradlab, torch):
+        leaf = lib.tensor(x).requires_grad_()
+        y = MIXED[name](lib, leaf.t())
+        (y * lib.tensor(w)).sum().backward()
+        outs.append((np.asarray(y.detach().tolist(), F32), np.asarray(leaf.grad.tolist(), F32)))
+    _bits_equal(outs[0][0], outs[1][0])
+    _bits_equal(outs[0][1], outs[1][1])
