@@ -88,26 +88,34 @@ class _PrintingMethods:
         return t
 
 
+def _hand_written(classes):
+    """{name: (class, value)} of the class bodies: Tensor's hand-written methods. A name written in two of
+    them (or already on the core class) is an error, not a silent choice."""
+    written = {}
+    for cls in classes:
+        for name, value in vars(cls).items():
+            if name in ("__module__", "__qualname__", "__doc__", "__dict__", "__weakref__"):
+                continue
+            if name in written or name in vars(Tensor):
+                where = written[name][0].__name__ if name in written else "_tensor_core.py"
+                raise ImportError(f"Tensor.{name} is written twice: in {where} and in {cls.__name__}")
+            written[name] = cls, value
+    return written
+
+
 # Each class body above becomes Tensor's own methods. (No method uses zero-argument super() or a
 # __private name, which would still point at its class.) Their __qualname__ becomes Tensor's, for
-# reprs and errors. A name written in two of them is an error, not a silent choice.
-_written_in = {}
-for _methods in (_AttributeMethods, _ConversionMethods, _PrintingMethods, _OperatorMethods, _PointwiseMethods,
-                 _ReductionMethods, _ShapeMethods, _InPlaceMethods, _RandomFillMethods, _LinalgMethods, _SortingMethods):
+# reprs and errors.
+for _name, (_methods, _value) in _hand_written((
+        _AttributeMethods, _ConversionMethods, _PrintingMethods, _OperatorMethods, _PointwiseMethods, _ReductionMethods,
+        _ShapeMethods, _InPlaceMethods, _RandomFillMethods, _LinalgMethods, _SortingMethods)).items():
     _prefix = _methods.__name__ + "."
-    for _name, _value in vars(_methods).items():
-        if _name in ("__module__", "__qualname__", "__doc__", "__dict__", "__weakref__"):
-            continue
-        if _name in _written_in or _name in vars(Tensor):
-            raise ImportError(f"Tensor.{_name} is written twice: in {_written_in.get(_name, '_tensor_core.py')} "
-                              f"and in {_methods.__name__}")
-        _written_in[_name] = _methods.__name__
-        for _fn in (_value.fget, _value.fset, _value.fdel) if isinstance(_value, property) else (
-                getattr(_value, "__func__", _value),):
-            if getattr(_fn, "__qualname__", "").startswith(_prefix):
-                _fn.__qualname__ = "Tensor." + _fn.__qualname__[len(_prefix):]
-        setattr(Tensor, _name, _value)
-del _methods, _prefix, _name, _value, _fn, _written_in
+    for _fn in (_value.fget, _value.fset, _value.fdel) if isinstance(_value, property) else (
+            getattr(_value, "__func__", _value),):
+        if getattr(_fn, "__qualname__", "").startswith(_prefix):
+            _fn.__qualname__ = "Tensor." + _fn.__qualname__[len(_prefix):]
+    setattr(Tensor, _name, _value)
+del _methods, _prefix, _name, _value, _fn
 
 # Then the methods the op table declares (`variants=`) and no file above writes: x.exp(), x.exp_(), x.arcsin()
 for _name, _value in _methods_from_the_op_table(written=vars(Tensor)).items():

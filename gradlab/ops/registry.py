@@ -2,11 +2,12 @@
 
 An op is declared once:
 
-    @op("mul", "MulBackward0", inputs=("self", "other"), saves=("self", "other"),
+    @op("mul", "MulBackward0", ("self", "other"), variants=("function", "method", "inplace"),
+        saves={"self": ("other",), "other": ("self",)},
         self=lambda g, n: g * n.other,
         other=lambda g, n: g * n.self)
     def mul(self, other):
-        return np.multiply(self, other)
+        return np.multiply(self, other)       # (ops/arithmetic.py's also rounds float16 as PyTorch does)
 
 * the forward takes numpy arrays (and plain parameters) and returns a numpy array;
 * one gradient formula per differentiable input, named after the input. A formula gets the
@@ -18,8 +19,9 @@ An op is declared once:
   chooses: `node.apply(grads, as_arrays)`, and `n` gives saved values in that mode;
 * a formula returns the gradient at the output's (broadcast) shape: the node sums it back to each
   input's shape in one place (`sum_to_shape`). No formula unbroadcasts by hand;
-* `saves` lists what the formulas read. Only those are kept, and only those make an in-place change
-  an error at backward time (PyTorch's version counter);
+* `saves` lists what the formulas read, for all of them or (a dict) for each input's formula. Only
+  those are kept, and only those make an in-place change an error at backward time (PyTorch's
+  version counter);
 * a node that saved something (a tensor, a Python scalar of a saved slot, or a numpy array
   parameter such as an index or a mask: PyTorch keeps all of them as tensors) is spent after a
   backward without retain_graph, and a second backward through it raises PyTorch's error. A node
