@@ -2,10 +2,10 @@
 
 Signatures and dtype rules follow PyTorch: Python ints give int64, Python floats float32, bools
 bool; random factories draw from the same streams as PyTorch's CPU generator (`gradlab/random/`).
-One module per kind of factory; they share the checks in `options` (and legacy reuses data):
+One module per kind of factory; they share the checks in `options`:
 
     options.py    dtype=/device=/pin_memory= checks, sizes, the "invalid combination" message
-    data.py       torch.tensor(data), as_tensor, from_numpy: Python data and numpy arrays
+    data.py       torch.tensor(data), as_tensor, from_numpy (the data itself is read by gradlab/_tensor_data.py)
     legacy.py     torch.Tensor(...), torch.FloatTensor(...) and friends
     factories.py  ones, zeros, empty, full, eye and the *_like forms
     ranges.py     arange, linspace, logspace, bit for bit as PyTorch's CPU kernels

@@ -2,8 +2,9 @@
 "invalid combination of arguments" message of a factory with several signatures.
 
 The factory modules beside this one (data, legacy, factories, ranges, sampling) import these
-checks from here and nothing from each other, except legacy.py, which reads data as data.py does
-(`torch.FloatTensor([1, 2])` converts like `torch.tensor([1, 2], dtype=torch.float32)`).
+checks from here and nothing from each other; data.py and legacy.py both read Python data with
+gradlab/_tensor_data.py (`torch.FloatTensor([1, 2])` converts like `torch.tensor([1, 2],
+dtype=torch.float32)`).
 """
 import numpy as np
 
