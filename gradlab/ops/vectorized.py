@@ -1019,7 +1019,7 @@ def sleef_log1pf(d):
     dp1 = d + _F32(1)
     e = (((_bits(dp1 * _F32(1.0 / 0.75)) >> _I32(23)) & _I32(0xFF)) - _I32(127))
     t = _pow2i(-e)                                                    # 2^-e
-    m = _fma(d, t, t - _F32(1))
+    m = _fma(d, t, t - _F32(1), exact_sum=True)                      # (t a power of two: exact)
     ef = e.astype(_F32)
     ln2_hi, ln2_lo = _F32(0.69314718246459960938), _F32(-1.904654323148236017e-09)
     sx = ln2_hi * ef
@@ -1039,7 +1039,9 @@ def sleef_log1pf(d):
     r = s + w
     sy = ((s - r) + w) + sy
     r = r + sy
-    r = np.where(d > _F32(float.fromhex("0x1.2ced32p+126")), sleef_logf(d), r)
+    beyond = d > _F32(float.fromhex("0x1.2ced32p+126"))
+    if beyond.any():
+        r = np.where(beyond, sleef_logf(d), r)
     r = np.where(d < _F32(-1), _F32(np.nan), r)
     r = np.where(d == _F32(-1), _F32(-np.inf), r)
     r = np.where((d == 0) & np.signbit(d), _F32(-0.0), r)
