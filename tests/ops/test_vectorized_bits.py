@@ -3,6 +3,8 @@ PyTorch, bit for bit: softmax / log_softmax over the last dim and their gradient
 and ATen's lane sums), gelu of contiguous tensors and its gradient (oneDNN). Inputs are generated from
 fixed seeds over several ranges (small, large, negative, near the kernels' special points, with
 infinities and nans); torch computes every expected value. Any differing bit fails."""
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
@@ -130,7 +132,6 @@ def test_gelu_through_autograd(shape):
 
 def _round_to_float32(exact):
     """The float32 nearest to a Fraction (ties to even), by comparing the neighbours exactly."""
-    from fractions import Fraction
     guess = np.float32(float(exact))
     candidates = [np.nextafter(guess, np.float32(-np.inf)), guess, np.nextafter(guess, np.float32(np.inf))]
     return min(candidates, key=lambda f: (abs(Fraction(float(f)) - exact), int(np.array(f).view(np.int32)) & 1))
@@ -138,7 +139,6 @@ def _round_to_float32(exact):
 
 def test_fma32_is_one_rounding():
     """fma32 against exact rational arithmetic, including sums that land (nearly) half-way between floats."""
-    from fractions import Fraction
     rng = np.random.default_rng(3)
     a = rng.normal(0, 1, 3000).astype(F32)
     b = rng.normal(0, 1, 3000).astype(F32)
@@ -291,7 +291,6 @@ def test_kernel_rechecks_double_rounding():
     """Inside a kernel the fused multiply-adds of small arrays are checked together at the end; a
     double-rounded one (a tiny c lost in the float64 sum of a half-way product) makes the kernel run
     again step by step, so the result is still rounded once."""
-    from fractions import Fraction
     a = np.full(8, 1 + 2 ** -12, F32)
     c = (np.float32(2.0 ** -70) * np.array([1, -1, 2, -2, 0, 1, -1, 4], F32)).astype(F32)
     fused = vectorized._kernel(lambda a, b, c: vectorized._fma(a, b, c))(a, a, c)
