@@ -359,11 +359,19 @@ def hardtanh(self, min_val=-1.0, max_val=1.0):
 
 def _log_sigmoid_grad(g, n):
     # d/dx log(sigmoid(x)) = sigmoid(-x)
+    if type(g) is np.ndarray and type(n.self) is np.ndarray and n.self.dtype == np.float32:   # its kernel
+        exact = vectorized.log_sigmoid_backward(g, n.self)
+        if exact is not None:
+            return exact
     return dual.fused(lambda g, x: g * dual.sigmoid(-x), g, n.self)
 
 
 @op("log_sigmoid", "LogSigmoidBackward0", saves=("self",), self=_log_sigmoid_grad)
 def log_sigmoid(self):
+    if self.dtype == np.float32:        # PyTorch's kernel (SLEEF's expf and log1pf), bit for bit
+        exact = vectorized.log_sigmoid(self)
+        if exact is not None:
+            return exact
     x = self.astype(np.float64)
     return (np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))).astype(self.dtype, copy=False)
 

@@ -1167,3 +1167,22 @@ def elu(x, alpha):
     if mask is None:
         return None
     return np.where(x <= 0, by_loop(mask, sleef_expm1f, glibc_expm1f, x) * _F32(alpha), x)
+
+
+@_kernel
+def log_sigmoid(x):
+    """logsigmoid = min(x, 0) - log1p(exp(-|x|)): ATen's kernel runs whole and partial vectors
+    (SLEEF's expf and log1pf) on every number."""
+    if _lanes() is None or x.dtype != _F32:
+        return None
+    return np.minimum(x, _F32(0)) - sleef_log1pf(sleef_expf(-np.abs(x)))
+
+
+@_kernel
+def log_sigmoid_backward(grad, x):
+    """(max_deriv - sign * b / (1 + b)) * grad with the forward's buffer b = exp(-|x|) (SLEEF's)."""
+    if _lanes() is None or x.dtype != _F32 or getattr(grad, "dtype", None) != _F32:
+        return None
+    b = sleef_expf(-np.abs(x))
+    negative = x < 0
+    return (np.where(negative, _F32(1), _F32(0)) - np.where(negative, _F32(1), _F32(-1)) * (b / (_F32(1) + b))) * grad

@@ -313,7 +313,7 @@ def test_tanh_functions_against_gelu_tanh():
 
 ACTIVATIONS = {"softplus": lambda F, t: F.softplus(t), "softplus(beta=2, threshold=5)": lambda F, t: F.softplus(t, 2.0, 5.0),
                "mish": lambda F, t: F.mish(t), "silu": lambda F, t: F.silu(t), "elu": lambda F, t: F.elu(t),
-               "elu(alpha=0.3)": lambda F, t: F.elu(t, 0.3)}
+               "elu(alpha=0.3)": lambda F, t: F.elu(t, 0.3), "logsigmoid": lambda F, t: F.logsigmoid(t)}
 
 
 @pytest.mark.parametrize("shape", [(7, 9), (64, 70)])
@@ -349,7 +349,7 @@ def test_log1p_functions_through_softplus():
 MIXED = {"sigmoid": lambda L, t: L.sigmoid(t), "silu": lambda L, t: L.nn.functional.silu(t),
          "gelu": lambda L, t: L.nn.functional.gelu(t), "gelu tanh": lambda L, t: L.nn.functional.gelu(t, approximate="tanh"),
          "mish": lambda L, t: L.nn.functional.mish(t), "softplus": lambda L, t: L.nn.functional.softplus(t),
-         "elu": lambda L, t: L.nn.functional.elu(t)}
+         "elu": lambda L, t: L.nn.functional.elu(t), "logsigmoid": lambda L, t: L.nn.functional.logsigmoid(t)}
 
 
 @pytest.mark.parametrize("shape", [(7, 9), (500, 200)])
