@@ -25,11 +25,51 @@ def mat2_transposed(mat2):
     return flags.f_contiguous and not flags.c_contiguous
 
 
+# ---------------------------------------------------------------- which gemm computes a @ b
+
+# numpy hands a @ b and (b.T @ a.T).T to the same OpenBLAS gemm with its operands swapped: each entry
+# is the same sum in the same order (the same bits, checked by tests/ops/test_matmul_kernels.py for
+# every shape there), but not in the same time. PyTorch's mm leaves a row-major result, and the swapped
+# product's is column-major, so it needs a copy (for addmm, the bias's addition does it). Measured with
+# `benchmarks/matmul_kernels.py` (OpenBLAS 0.3.31, one thread, AMD EPYC with AVX-512, 2026-11-27):
+# swapped-and-copied / direct time of float32 (n, k) @ (k, m) + bias with the right operand transposed
+# (nn.Linear's `input @ weight.t() + bias`), lower quartiles of 11 interleaved repetitions:
+#
+#     k = 784   m=16  m=64  m=128 m=256 m=512        k = 256   m=16  m=64  m=128 m=256 m=512
+#     n=4       1.25  1.13  1.10  1.06  0.44         n=4       1.33  1.24  1.18  1.15  0.43
+#     n=8       1.20  1.07  1.06  0.52  0.55         n=8       1.27  1.20  1.15  0.54  0.55
+#     n=16      1.17  1.04  0.59  0.55  0.55         n=16      1.23  1.14  0.64  0.58  0.57
+#     n=32      1.10  0.85  0.75  0.70  0.70         n=32      1.20  0.90  0.80  0.74  0.74
+#     n=64      1.12  1.04  0.90  0.86  0.84         n=64      1.16  1.08  0.95  0.92  0.92
+#     n=128     1.91  1.16  1.04  0.96  0.94         n=128     1.79  1.22  1.13  1.02  1.00
+#     n=256     1.90  1.26  1.14  1.06  1.05         n=256     1.95  1.41  1.27  1.19  1.14
+#
+# and at k = 2048 the same pattern (n=4: 0.39-0.59, n=64: 0.81-0.93 for m = 128-4096). Slower
+# swapped, or no faster: k = 16 (1.07-2.6) and k = 64 (wins at n <= 32 only, smaller), a row-major
+# right operand (`x @ W`: 0.97-1.3), float64 (0.95-1.24), and the backward's products (the weight's
+# gradient (x.t() @ g).t() and the input's (W.t() @ g.t()).t() cost 1.05-5x once copied to the layout
+# PyTorch gives them). The rule keeps the clear wins of both tables; on another BLAS or CPU, rerun the
+# script. The 784-256-10 MLP's first layer (64 x 784 @ 784 x 256) is one of them.
+
+def _swap_wins(a, b):
+    """Compute a @ b as (b.T @ a.T).T? float32, a row-major, b a transposed row-major matrix,
+    k >= 256, m >= 128, 4 <= n <= 64 and n * m >= 2048 (see the tables above)."""
+    n, k = a.shape
+    m = b.shape[1]
+    return (k >= 256 and m >= 128 and 4 <= n <= 64 and n * m >= 2048 and a.dtype == _F32 and b.dtype == _F32
+            and a.flags.c_contiguous and b.flags.f_contiguous)
+
+
+_F32 = np.dtype(np.float32)
+
+
 @op("mm", "MmBackward0", ("self", "mat2"), variants=("function", "method"),
     saves={"self": ("mat2",), "mat2": ("self",)},
     self=lambda g, n: dual.mm(g, dual.t(n.mat2)),
     mat2=lambda g, n: _mat2_grad(n.self, g, n))
 def mm(self, mat2, mat2_transposed=False):
+    if _swap_wins(self, mat2):
+        return np.ascontiguousarray((mat2.T @ self.T).T)
     return dual.mm(self, mat2)
 
 
@@ -68,7 +108,15 @@ def _scaled(g, c):
     mat2=lambda g, n: _scaled(_mat2_grad(n.mat1, g, n), n.alpha))
 def addmm(self, mat1, mat2, mat2_transposed=False, beta=1, alpha=1):
     """beta * self + alpha * (mat1 @ mat2): with beta = alpha = 1, what nn.Linear computes for a 2-d input."""
-    out = dual.mm(mat1, mat2)
+    if _swap_wins(mat1, mat2):
+        swapped = (mat2.T @ mat1.T).T
+        shape = swapped.shape
+        if beta == 1 and alpha == 1 and self.dtype == swapped.dtype and self.shape in ((shape[1],), shape, (1, shape[1])):
+            # (nn.Linear's bias: the copy to row-major is the bias's addition, as out += self was)
+            return np.add(swapped, self, out=np.empty(shape, swapped.dtype))
+        out = np.ascontiguousarray(swapped)
+    else:
+        out = dual.mm(mat1, mat2)
     return _add_scaled(out, self, beta, alpha)
 
 
