@@ -164,3 +164,6 @@ del _out_forms
 _argparse.wrap_methods(Tensor)           # Tensor's methods checked on the class, once it has them all
 # PyTorch's argument errors for its C functions (gradlab/_argparse): this module binds its own checked forms
 globals().update(_argparse.wrapped(globals(), _signatures.TORCH))
+
+# torch.functional and torch.distributions, which PyTorch imports at start-up, build on the functions above
+from . import distributions, functional  # noqa: E402,F401

@@ -25,8 +25,6 @@ KNOWN_DIFFERENCES = {
     "torch.sin_": "torch.<op>_ functional in-place forms are not exported",
     "torch.svd": "not built (nor linalg.svd)",
     "torch.histogram": "not built",
-    "torch.distributions.multinomial.Multinomial": "gradlab.distributions is built (import torch.distributions "
-                                                   "works) but gradlab/__init__.py does not import it yet",
 }
 
 
