@@ -352,13 +352,25 @@ def log_softmax_lastdim(x):
 
 
 @_kernel
-def softmax_backward_lastdim(grad, output):
-    """(grad - sum(grad * output)) * output over the last dim, as ATen's kernel."""
+def softmax_backward_lastdim(grad, output, threads=None):
+    """(grad - sum(grad * output)) * output over the last dim, as ATen's kernel. Its loop body is
+    compiled twice, for the threads (OpenMP) and for the caller's own thread (one row, or one
+    thread), and only the second copy fuses the leftover numbers' multiply-add into the sum
+    (measured: torch.set_num_threads(1) changes these bits)."""
     lanes = _lanes()
     if lanes is None or grad.dtype != _F32 or output.dtype != _F32 or grad.ndim == 0 or grad.shape[-1] == 0:
         return None
     g, y = _rows(grad), _rows(output)
-    total = row_sums(g * y, lanes)
+    threads = _parallel.get_num_threads() if threads is None else threads
+    rows, n = g.shape
+    products = g * y
+    if n < lanes or n % lanes == 0 or (rows > 1 and threads > 1):
+        total = row_sums(products, lanes)
+    else:
+        full = n - n % lanes
+        acc = np.add.reduce(products[:, :full].reshape(rows, full // lanes, lanes), axis=1)
+        acc[:, :n - full] = _fma(g[:, full:], y[:, full:], acc[:, :n - full])
+        total = _fold_lanes(acc)
     return ((g - total[:, None]) * y).reshape(grad.shape)
 
 

@@ -369,3 +369,22 @@ def test_gradient_of_another_layout(name, shape):
         outs.append((np.asarray(y.detach().tolist(), F32), np.asarray(leaf.grad.tolist(), F32)))
     _bits_equal(outs[0][0], outs[1][0])
     _bits_equal(outs[0][1], outs[1][1])
+
+
+@pytest.mark.parametrize("nthreads", [1, 2])
+@pytest.mark.parametrize("rows", [1, 5])
+@pytest.mark.parametrize("n", [3, 16, 17, 33, 100])
+def test_softmax_gradient_serial_and_threaded(n, rows, nthreads, threads):
+    """softmax's last-dim gradient: the copy of ATen's loop that runs in the caller's thread (one row,
+    or one thread) fuses the leftover numbers' multiply-add, the OpenMP copy does not."""
+    _sleef_capability()
+    threads(nthreads)
+    rng = np.random.default_rng(n * 10 + rows)
+    x = rng.normal(0, 2, (rows, n)).astype(F32)
+    w = rng.normal(0, 1, (rows, n)).astype(F32)
+    grads = []
+    for lib in (gradlab, torch):
+        leaf = lib.tensor(x).requires_grad_()
+        (lib.softmax(leaf, -1) * lib.tensor(w)).sum().backward()
+        grads.append(np.asarray(leaf.grad.tolist(), F32))
+    _bits_equal(grads[0], grads[1])
