@@ -2,6 +2,9 @@
 
     python benchmarks/before_after.py REV [--only tutorial] [--reps 21]
 
+Prints, per workload, the medians of both versions, numpy and torch (when installed), their ratios,
+and how far the now/before ratio of single rounds spreads (the noise of this run).
+
 A change's cost or gain is a ratio of two numbers taken under the same load: the machine is
 shared, so timing two runs one after the other says little. The commit's `gradlab/` is exported
 into a temporary folder as the package `gradlab_before` (gradlab imports itself only relatively,
@@ -54,15 +57,26 @@ def main():
         module, functional = workloads._lib_module, workloads.functional_api
         workloads._lib_module = lambda lib: gradlab_before if lib == "before" else module(lib)
         workloads.functional_api = lambda lib: gradlab_before.nn.functional if lib == "before" else functional(lib)
-        print(f"| workload | before ({args.rev}) | now | numpy | now/before | now/numpy |")
-        print("|---|---|---|---|---|---|")
+        libs = ("before", "gradlab", "numpy") + (("torch",) if run.torch is not None else ())
+        head = ["workload", f"before ({args.rev})", "now", "numpy"] + (["torch"] if "torch" in libs else [])
+        head += ["now/before", "before/numpy", "now/numpy"] + (["before/torch", "now/torch"] if "torch" in libs else [])
+        head += ["now/before per round (min-max)"]
+        print("| " + " | ".join(head) + " |")
+        print("|---" * len(head) + "|")
         for name in args.only or run.FLOOR_WORKLOADS:
             make = workloads.TIMED[name]
-            steps = {lib: make(lib)[0] for lib in ("before", "gradlab", "numpy")}
-            t = run.time_interleaved(steps, args.reps)
-            print(f"| {name} | {run._fmt(t['before'], 'time')} | {run._fmt(t['gradlab'], 'time')} | "
-                  f"{run._fmt(t['numpy'], 'time')} | {t['gradlab'] / t['before']:.2f}x | "
-                  f"{t['gradlab'] / t['numpy']:.2f}x |", flush=True)
+            steps = {lib: make(lib)[0] for lib in libs}
+            rounds = {}
+            t = run.time_interleaved(steps, args.reps, rounds=rounds)
+            cells = [name] + [run._fmt(t[lib], "time") for lib in ("before",) + libs[1:]]
+            cells += [f"{t['gradlab'] / t['before']:.2f}x", f"{t['before'] / t['numpy']:.2f}x",
+                      f"{t['gradlab'] / t['numpy']:.2f}x"]
+            if "torch" in libs:
+                cells += [f"{t['before'] / t['torch']:.2f}x", f"{t['gradlab'] / t['torch']:.2f}x"]
+            # the noise: the same ratio taken in each round alone (each round times every library once)
+            per_round = sorted(a / b for a, b in zip(rounds["gradlab"], rounds["before"]))
+            cells.append(f"{per_round[0]:.2f}-{per_round[-1]:.2f}x")
+            print("| " + " | ".join(cells) + " |", flush=True)
 
 
 if __name__ == "__main__":

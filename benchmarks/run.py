@@ -86,8 +86,9 @@ def _calibrate(step, budget):
     return max(1, min(10_000, int(budget / max(one, 1e-7))))
 
 
-def time_interleaved(steps, reps, budget=0.02):
-    """Median seconds per call for each step function, measured round-robin."""
+def time_interleaved(steps, reps, budget=0.02, rounds=None):
+    """Median seconds per call for each step function, measured round-robin (rounds: a dict that
+    receives every round's time per step function, to show the noise)."""
     for step in steps.values():       # warm-up (caches, lazy imports, allocator)
         step()
         step()
@@ -101,6 +102,8 @@ def time_interleaved(steps, reps, budget=0.02):
             for _ in range(n):
                 step()
             samples[name].append((clock() - t0) / n)
+    if rounds is not None:
+        rounds.update(samples)
     return {name: statistics.median(s) for name, s in samples.items()}
 
 
