@@ -6,7 +6,7 @@ TypeErrors with fixed wording: "abs() takes 1 positional argument but 2 were giv
 "sum() received an invalid combination of arguments - got (str), but expected one of: ...".
 gradlab's functions are plain Python, so a wrong call would give Python's own message, a numpy
 error, or even a result. parser.py re-implements that parser (only to produce its errors) from the
-signature table in `_signatures.py`; wrappers.py puts it in front of a function; fronts.py holds
+signature table in `_signatures/`; wrappers.py puts it in front of a function; fronts.py holds
 torch.norm and torch.split, which PyTorch writes in Python, `wrapped()`, the checked forms of a module's
 public functions, which the module binds itself at its end (gradlab/__init__.py, nn/functional.py:
 `globals().update(_argparse.wrapped(globals(), ...))`), and `wrap_methods()`, which checks Tensor's

@@ -1,6 +1,6 @@
 """PyTorch's argument parser (torch/csrc/utils/python_arg_parser.cpp and invalid_arguments.cpp),
 re-implemented only to produce its errors: `check(entry, args, kwargs)` is PyTorch's TypeError for a call
-of the function whose overloads `entry` lists (from gradlab/_signatures.py), or None if PyTorch accepts it.
+of the function whose overloads `entry` lists (from gradlab/_signatures/), or None if PyTorch accepts it.
 """
 import dis
 import functools

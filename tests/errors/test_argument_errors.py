@@ -1,4 +1,4 @@
-"""PyTorch's argument-parser errors (gradlab/_argparse + _signatures.py) against real PyTorch.
+"""PyTorch's argument-parser errors (gradlab/_argparse + _signatures/) against real PyTorch.
 
 Every name of the signature table is called badly in generated ways (too many arguments, unknown
 keywords, a str/None/list/float/Tensor/ndarray in each position) as the source text a user would

@@ -3,7 +3,7 @@ with arguments built from the name's own signature (tests/fuzz/test_api_fuzz.py 
 calls).
 
 - `signature_cases`: each torch function and Tensor method, its arguments drawn by parameter type and name
-  from PyTorch's own signatures (gradlab/_signatures.py holds them, generated from torch): valid values mostly,
+  from PyTorch's own signatures (gradlab/_signatures/ holds them, generated from torch): valid values mostly,
   sometimes one bad one (None, a string, a float dim, out-of-range dims), positional or keyword, numpy's
   aliases (`axis`, `keepdims`), on tensors of every dtype, 0-d, empty, non-contiguous and expanded.
 - `autograd_cases`: the differentiable ones again on float leaves, through `autograd.grad(create_graph=True)`
