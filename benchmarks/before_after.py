@@ -23,6 +23,7 @@ if __name__ == "__main__" and "GRADLAB_BENCH_CLEAN_ENV" not in os.environ:
     os.execve(sys.executable, [sys.executable, os.path.abspath(__file__), *sys.argv[1:]], run._clean_env())
 
 import argparse  # noqa: E402
+import time  # noqa: E402
 
 sys.path[:0] = [ROOT, HERE]
 import run  # noqa: E402
@@ -50,7 +51,10 @@ def main():
     parser.add_argument("rev", help="the commit to compare with (e.g. HEAD~3 or a hash)")
     parser.add_argument("--only", action="append", choices=run.FLOOR_WORKLOADS)
     parser.add_argument("--reps", type=int, default=21)
+    parser.add_argument("--cpu-time", action="store_true", help="time with this thread's CPU time, not wall time")
     args = parser.parse_args()
+    if args.cpu_time:
+        run.CLOCK[0] = time.thread_time
     with tempfile.TemporaryDirectory() as tmp:
         export(args.rev, tmp)
         import gradlab_before
