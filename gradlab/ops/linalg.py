@@ -122,6 +122,9 @@ def addmm(self, mat1, mat2, mat2_transposed=False, beta=1, alpha=1):
 
 def _add_scaled(out, self, beta, alpha):
     """beta * self + alpha * out, as BLAS does it: beta = 0 ignores self (its nan and inf too)."""
+    if beta == 1 and alpha == 1 and (self.shape == out.shape or self.shape == out.shape[-1:]) and out.flags.writeable:
+        out += self         # (nn.Linear's bias, without np.broadcast_shapes' few microseconds)
+        return out
     if alpha != 1:
         out = (out * alpha).astype(out.dtype, copy=False)
     if beta == 0:
