@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from . import dual
+from . import dual, vectorized
 from .registry import op
 
 _F16, _F32 = np.dtype(np.float16), np.dtype(np.float32)
@@ -82,6 +82,10 @@ def exp(self):
 @op("expm1", "Expm1Backward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
     self=lambda g, n: g * (n.result + 1))
 def expm1(self):
+    if type(self) is np.ndarray and self.dtype == _F32:     # not MKL's: SLEEF's expm1f on every number
+        exact = vectorized.expm1(self)
+        if exact is not None:
+            return exact
     return _expm1(self)
 
 
@@ -106,6 +110,10 @@ def log10(self):
 @op("log1p", "Log1PBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
     self=lambda g, n: g / (n.self + 1))
 def log1p(self):
+    if type(self) is np.ndarray and self.dtype == _F32:     # not MKL's: SLEEF's log1pf on every number
+        exact = vectorized.log1p(self)
+        if exact is not None:
+            return exact
     return _log1p(self)
 
 

@@ -1198,3 +1198,14 @@ def log_sigmoid_backward(grad, x):
     b = sleef_expf(-np.abs(x))
     negative = x < 0
     return (np.where(negative, _F32(1), _F32(0)) - np.where(negative, _F32(1), _F32(-1)) * (b / (_F32(1) + b))) * grad
+
+
+# --- torch.log1p / torch.expm1: PyTorch's vml wrappers (no MKL for these two) run vec::map, whole and
+# partial vectors, so SLEEF's function computes every number, whatever the layout.
+
+def log1p(x):
+    return sleef_log1pf(x) if _lanes() is not None and x.dtype == _F32 else None
+
+
+def expm1(x):
+    return sleef_expm1f(x) if _lanes() is not None and x.dtype == _F32 else None

@@ -388,3 +388,24 @@ def test_softmax_gradient_serial_and_threaded(n, rows, nthreads, threads):
         (lib.softmax(leaf, -1) * lib.tensor(w)).sum().backward()
         grads.append(np.asarray(leaf.grad.tolist(), F32))
     _bits_equal(grads[0], grads[1])
+
+
+@pytest.mark.parametrize("name", ["log1p", "expm1"])
+def test_log1p_expm1(name):
+    """torch.log1p / torch.expm1 are not MKL's (PyTorch's vml keeps its own for these two): SLEEF's
+    functions on every number, contiguous or not, forward and gradient."""
+    _sleef_capability()
+    rng = np.random.default_rng(13)
+    x = np.concatenate([rng.uniform(-r, r, 9000) for r in (1e-6, 0.5, 0.99, 20, 80)]).astype(F32)
+    if name == "log1p":
+        x = np.abs(x) - np.float32(0.5)
+    pair = np.stack([x, x], 1)
+    for pick in (lambda t: t[:, 0], lambda t: t.t(), lambda t: t[0, 0]):
+        outs = []
+        for lib in (gradlab, torch):
+            leaf = lib.tensor(pair).requires_grad_()
+            y = getattr(lib, name)(pick(leaf))
+            (y * 3).sum().backward()
+            outs.append((np.asarray(y.detach().tolist(), F32), np.asarray(leaf.grad.tolist(), F32)))
+        _bits_equal(outs[0][0], outs[1][0])
+        _bits_equal(outs[0][1], outs[1][1])
