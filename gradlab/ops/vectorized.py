@@ -164,16 +164,17 @@ def _fma(a, b, c, exact_sum=False):
 def _double_rounded(sums):
     """Whether any kept sum (s = p + c in float64, p = a * b exact) lies half-way between two float32
     numbers without being exactly p + c (an exact tie rounds correctly)."""
-    hits = np.flatnonzero(_half_way(np.concatenate([entry[0].reshape(-1) for entry in sums])))
-    if not hits.size:
+    half_way = _half_way(np.concatenate([entry[0].reshape(-1) for entry in sums]))
+    if not half_way.any():
         return False
-    ends = np.cumsum([entry[0].size for entry in sums])
-    for k in np.unique(np.searchsorted(ends, hits, side="right")):
+    sizes = [entry[0].size for entry in sums]
+    starts = np.cumsum([0] + sizes[:-1])
+    for k in np.flatnonzero(np.logical_or.reduceat(half_way, starts)):
         s, p, c = sums[k]
-        at = hits[(hits >= ends[k] - s.size) & (hits < ends[k])] - (ends[k] - s.size)
+        at = half_way[starts[k]:starts[k] + sizes[k]]
         s0 = s.reshape(-1)[at]
-        p0 = np.broadcast_to(p, s.shape).reshape(-1)[at]
-        c0 = np.broadcast_to(np.asarray(c, _F64), s.shape).reshape(-1)[at]
+        p0 = (p if p.shape == s.shape else np.broadcast_to(p, s.shape)).reshape(-1)[at]
+        c0 = c if np.ndim(c) == 0 else np.broadcast_to(c, s.shape).reshape(-1)[at]
         bb = s0 - p0
         if ((p0 - (s0 - bb)) + (c0 - bb) != 0).any():      # the sum's exact rounding error
             return True
