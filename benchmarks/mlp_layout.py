@@ -7,7 +7,8 @@ nn.Linear keeps its weight as (out_features, in_features), as PyTorch does, so i
 `x @ W.T`; the hand-written numpy step of run.py keeps (in, out) and computes `x @ W`. The same
 multiplication through OpenBLAS's transposed kernel is slower here. This script times, in one
 round-robin: the numpy step, the minimal engine (benchmarks/minimal_autograd.py) with PyTorch's
-layout, the same engine with numpy's layout, and gradlab. The minimal engine's two rows separate
+layout (and with gradlab's swapped forward gemm, `(W @ x.T).T`: see matmul_kernels.py), the same
+engine with numpy's layout, and gradlab. The minimal engine's two rows separate
 the layout's cost from the cost of recording and running a graph in Python at all.
 Run it through run.py's environment (single-threaded BLAS) for numbers comparable with RESULTS.md:
 it re-executes itself the same way.
@@ -31,6 +32,7 @@ from types import SimpleNamespace  # noqa: E402
 import numpy as np  # noqa: E402
 
 import minimal_autograd as M  # noqa: E402
+from gradlab.ops.linalg import _swap_wins  # noqa: E402
 import workloads as W  # noqa: E402
 
 
@@ -41,11 +43,25 @@ def _linear_in_out(x, weight, bias):
                      lambda g: (g @ w.T if x.requires_grad else None, a.T @ g, g.sum(axis=0)))
 
 
-def minimal_step(in_out_layout):
+def _linear_swapped(x, weight, bias):
+    """nn.Linear's layout, with gradlab's kernel choice (gradlab/ops/linalg.py, `_swap_wins`): the
+    forward as (W @ x.T).T, copied to row-major by the bias's addition."""
+    a, w = x.data, weight.data
+    if _swap_wins(a, w.T):
+        out = np.add((w @ a.T).T, bias.data, out=np.empty((a.shape[0], w.shape[0]), a.dtype))
+    else:
+        out = a @ w.T + bias.data
+    return x._result(out, (x, weight, bias),
+                     lambda g: (g @ w if x.requires_grad else None, g.T @ a, g.sum(axis=0)))
+
+
+def minimal_step(in_out_layout, swapped=False):
     x0, y0, p0 = W.mlp_data(64, (784, 256, 10))
     F = M.functional
     if in_out_layout:
         F = SimpleNamespace(linear=_linear_in_out, log_softmax=F.log_softmax, nll_loss=F.nll_loss)
+    elif swapped:
+        F = SimpleNamespace(linear=_linear_swapped, log_softmax=F.log_softmax, nll_loss=F.nll_loss)
     x, y = M.tensor(x0), M.tensor(y0)
     params = [M.tensor(p if in_out_layout else W.layout(p, F), requires_grad=True) for p in p0]
 
@@ -63,10 +79,13 @@ def minimal_step(in_out_layout):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--cpu-time", action="store_true", help="time with this thread's CPU time (see run.py)")
     args = parser.parse_args()
+    clock = time.thread_time if args.cpu_time else time.perf_counter
     steps = {
         "numpy, weights (in, out)": W.mlp("numpy")[0],
         "minimal engine, weights (out, in) like nn.Linear": minimal_step(False)[0],
+        "minimal engine, (out, in), swapped forward gemm": minimal_step(False, swapped=True)[0],
         "minimal engine, weights (in, out) like numpy": minimal_step(True)[0],
         "gradlab (nn.functional.linear)": W.mlp("gradlab")[0],
     }
@@ -77,10 +96,10 @@ def main():
     times = {name: [] for name in steps}
     for _ in range(rounds):
         for name, step in steps.items():
-            t0 = time.perf_counter()
+            t0 = clock()
             for _ in range(inner):
                 step()
-            times[name].append((time.perf_counter() - t0) / inner)
+            times[name].append((clock() - t0) / inner)
     numpy_time = statistics.median(times["numpy, weights (in, out)"])
     width = max(map(len, steps))
     for name, samples in times.items():
