@@ -141,9 +141,16 @@ def no_grad():
 # --- the three functions of nn.functional the MLP uses ------------------------------------------------
 
 def _linear(x, weight, bias):
-    """x @ weight.T + bias, weight in nn.Linear's (out, in) layout."""
+    """x @ weight.T + bias, weight in nn.Linear's (out, in) layout. The forward runs the swapped gemm,
+    (W @ x.T).T, on the shapes where gradlab does (gradlab/ops/linalg.py, `_swap_wins`: the same bits,
+    faster there, benchmarks/matmul_kernels.py), so that this engine stays a floor for gradlab."""
     a, w = x.data, weight.data
-    return x._result(a @ w.T + bias.data, (x, weight, bias),
+    (n, k), m = a.shape, w.shape[0]
+    if k >= 256 and m >= 128 and 4 <= n <= 64 and n * m >= 2048:
+        out = np.add((w @ a.T).T, bias.data, out=np.empty((n, m), a.dtype))
+    else:
+        out = a @ w.T + bias.data
+    return x._result(out, (x, weight, bias),
                      lambda g: (g @ w if x.requires_grad else None, g.T @ a, g.sum(axis=0)))
 
 

@@ -32,7 +32,6 @@ from types import SimpleNamespace  # noqa: E402
 import numpy as np  # noqa: E402
 
 import minimal_autograd as M  # noqa: E402
-from gradlab.ops.linalg import _swap_wins  # noqa: E402
 import workloads as W  # noqa: E402
 
 
@@ -43,15 +42,11 @@ def _linear_in_out(x, weight, bias):
                      lambda g: (g @ w.T if x.requires_grad else None, a.T @ g, g.sum(axis=0)))
 
 
-def _linear_swapped(x, weight, bias):
-    """nn.Linear's layout, with gradlab's kernel choice (gradlab/ops/linalg.py, `_swap_wins`): the
-    forward as (W @ x.T).T, copied to row-major by the bias's addition."""
+def _linear_direct(x, weight, bias):
+    """nn.Linear's layout computed directly, x @ W.T (the minimal engine's own linear runs the swapped
+    gemm, (W @ x.T).T, where gradlab does: see matmul_kernels.py)."""
     a, w = x.data, weight.data
-    if _swap_wins(a, w.T):
-        out = np.add((w @ a.T).T, bias.data, out=np.empty((a.shape[0], w.shape[0]), a.dtype))
-    else:
-        out = a @ w.T + bias.data
-    return x._result(out, (x, weight, bias),
+    return x._result(a @ w.T + bias.data, (x, weight, bias),
                      lambda g: (g @ w if x.requires_grad else None, g.T @ a, g.sum(axis=0)))
 
 
@@ -60,8 +55,8 @@ def minimal_step(in_out_layout, swapped=False):
     F = M.functional
     if in_out_layout:
         F = SimpleNamespace(linear=_linear_in_out, log_softmax=F.log_softmax, nll_loss=F.nll_loss)
-    elif swapped:
-        F = SimpleNamespace(linear=_linear_swapped, log_softmax=F.log_softmax, nll_loss=F.nll_loss)
+    elif not swapped:
+        F = SimpleNamespace(linear=_linear_direct, log_softmax=F.log_softmax, nll_loss=F.nll_loss)
     x, y = M.tensor(x0), M.tensor(y0)
     params = [M.tensor(p if in_out_layout else W.layout(p, F), requires_grad=True) for p in p0]
 
