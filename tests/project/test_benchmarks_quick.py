@@ -83,5 +83,15 @@ def test_mlp_layout_script_runs():
                           capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     rows = [line for line in proc.stdout.splitlines() if line.endswith("x numpy")]
-    assert len(rows) == 4, proc.stdout
+    assert len(rows) == 5, proc.stdout
     assert rows[0].split()[-2] == "1.00x"
+
+
+def test_matmul_kernels_script_runs():
+    """benchmarks/matmul_kernels.py (the measurements behind gradlab/ops/linalg.py's `_swap_wins`) keeps
+    working; it exits with an error when a swapped product's bits differ from the direct one's."""
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "matmul_kernels.py"), "--quick",
+                           "--case", "all"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.count("swapped / direct") == 5, proc.stdout
+    assert "*" in proc.stdout, proc.stdout          # the rule swaps some of nn.Linear's shapes
