@@ -6,7 +6,7 @@ the subclass only tells `Module.__setattr__` to record it in `_parameters`, and 
 """
 import numpy as np
 
-from .. import _dtype, creation
+from .. import _argparse, _signatures, creation
 from ..tensor import _FLOAT_ONLY, Tensor, _init, _type_name
 
 
@@ -47,8 +47,8 @@ class UninitializedParameter(Parameter):
         super().__init__(creation.empty(0, device=device, dtype=dtype), requires_grad)
 
     def materialize(self, shape, device=None, dtype=None):
-        array = np.empty(tuple(shape), dtype=self._data.dtype if dtype is None else _dtype.to_numpy_dtype(dtype))
-        self._data = array
+        # (torch.empty's argument checks: a wrong size gets its TypeError)
+        self._data = _empty(shape, dtype=self.dtype if dtype is None else dtype)._data
         self._version_counter[0] += 1
         self.__class__ = self.cls_to_become
 
@@ -72,3 +72,7 @@ class UninitializedParameter(Parameter):
 
 def is_lazy(param):
     return isinstance(param, UninitializedParameter)
+
+
+# torch.empty with PyTorch's argument checks, for materialize
+_empty = _argparse.wrapped({"empty": creation.empty}, _signatures.TORCH)["empty"]
