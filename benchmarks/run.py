@@ -34,6 +34,7 @@ import argparse  # noqa: E402
 import datetime  # noqa: E402
 import gc  # noqa: E402
 import platform  # noqa: E402
+import random  # noqa: E402
 import resource  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
@@ -95,15 +96,23 @@ def _calibrate(step, budget):
 
 def time_interleaved(steps, reps, budget=0.02, rounds=None):
     """Median seconds per call for each step function, measured round-robin (rounds: a dict that
-    receives every round's time per step function, to show the noise)."""
+    receives every round's time per step function, to show the noise).
+
+    Each round runs the steps in a new order (a fixed-seed shuffle): in a fixed order each step
+    always follows the same one, and what that one leaves in the caches biased the ratios. Timing
+    gradlab against an identical copy of itself (before_after.py HEAD) gave 0.93-0.96x in a fixed
+    order, where it must give 1.00x."""
     for step in steps.values():       # warm-up (caches, lazy imports, allocator)
         step()
         step()
     inner = {name: _calibrate(step, budget) for name, step in steps.items()}
     samples = {name: [] for name in steps}
     clock = CLOCK[0]
+    order = list(steps.items())
+    shuffle = random.Random(0).shuffle
     for _ in range(reps):
-        for name, step in steps.items():
+        shuffle(order)
+        for name, step in order:
             n = inner[name]
             t0 = clock()
             for _ in range(n):
