@@ -69,10 +69,14 @@ def cpu_capability():
     """ATen's CPU capability: "AVX512", "AVX2", "DEFAULT", or None where gradlab cannot tell.
 
     As ATen's compute_cpu_capability(): ATEN_CPU_CAPABILITY first, then the CPU's flags."""
+    return _capability(os.environ.get("ATEN_CPU_CAPABILITY"))
+
+
+@functools.lru_cache(maxsize=None)
+def _capability(env):
     flags = _cpu_flags()
     if flags is None:
         return None
-    env = os.environ.get("ATEN_CPU_CAPABILITY")
     if env in ("avx512", "avx2", "default"):
         return env.upper()
     if {"avx512vl", "avx512bw", "avx512dq", "fma"} <= flags:
@@ -82,9 +86,12 @@ def cpu_capability():
     return "DEFAULT"
 
 
+_LANES = {"AVX512": 16, "AVX2": 8}
+
+
 def _lanes():
     """float32 lanes of ATen's Vectorized<float> when its SLEEF kernels run, else None."""
-    return {"AVX512": 16, "AVX2": 8}.get(cpu_capability())
+    return _LANES.get(_capability(os.environ.get("ATEN_CPU_CAPABILITY")))
 
 
 _ONEDNN_BELOW_AVX512 = ("sse41", "avx", "avx2", "avx2_vnni", "avx2_vnni_2")
@@ -92,11 +99,15 @@ _ONEDNN_BELOW_AVX512 = ("sse41", "avx", "avx2", "avx2_vnni", "avx2_vnni_2")
 
 def onednn_avx512():
     """Whether oneDNN runs its AVX-512 kernels (avx512_core: avx512f/bw/vl/dq), as oneDNN decides."""
+    return _onednn_avx512(os.environ.get("ONEDNN_MAX_CPU_ISA", os.environ.get("DNNL_MAX_CPU_ISA", "")))
+
+
+@functools.lru_cache(maxsize=None)
+def _onednn_avx512(limit):
     flags = _cpu_flags()
     if flags is None or not {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= flags:
         return False
-    limit = os.environ.get("ONEDNN_MAX_CPU_ISA", os.environ.get("DNNL_MAX_CPU_ISA", "")).lower()
-    return limit not in _ONEDNN_BELOW_AVX512
+    return limit.lower() not in _ONEDNN_BELOW_AVX512
 
 
 # --- float32 arithmetic, one rounding at a time --------------------------------------------------------
@@ -119,9 +130,14 @@ def fma32(a, b, c):
         s += c
     else:
         s = s + c
+    return _rounded_once(s, a, b, c)
+
+
+def _rounded_once(s, a, b, c):
+    """s = float64(a * b + c) rounded to float32 as a fused multiply-add would: once."""
     out = s.astype(_F32)
     # double rounding is only possible where s sits exactly half-way between two float32 numbers
-    half_way = (s.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
+    half_way = _half_way(s)
     if half_way.any():
         a, b, c = (np.broadcast_to(np.asarray(v, _F64), s.shape)[half_way] for v in (a, b, c))
         p, s0 = a * b, s[half_way]
@@ -137,11 +153,12 @@ def fma32(a, b, c):
 # in the rare case that one is double-rounded the kernel runs again with every step checked by fma32.
 # Large arrays are checked step by step (keeping their sums would cost memory traffic instead).
 _BATCH_MAX = 4096
+
+
 class _State(threading.local):
-    """Per thread: inside a kernel (depth), checking every step (each), the sums kept."""
+    """Per thread: inside a kernel (depth); the sums kept (None: check every step)."""
     depth = 0
-    each = False
-    sums = ()
+    sums = None
 
 
 _STATE = _State()
@@ -149,41 +166,48 @@ _STATE = _State()
 
 def _fma(a, b, c, exact_sum=False):
     """fma32 inside a kernel; where the float64 sum is known to be exact (noted where used), no check."""
+    s = np.multiply(a, b, dtype=_F64)
+    try:
+        s += c
+    except ValueError:                      # c broadcasts to a larger shape than a * b
+        s = s + c
     if exact_sum:
-        return (np.multiply(a, b, dtype=_F64) + c).astype(_F32)
-    if _STATE.each or not _STATE.depth:
-        return fma32(a, b, c)
-    p = np.multiply(a, b, dtype=_F64)
-    s = p + c
-    if s.size > _BATCH_MAX:
-        return fma32(a, b, c)
-    _STATE.sums.append((s, p, c))
+        return s.astype(_F32)
+    sums = _STATE.sums
+    if sums is None or s.size > _BATCH_MAX:
+        return _rounded_once(s, a, b, c)
+    sums.append((s, a, b, c))
     return s.astype(_F32)
 
 
-def _double_rounded(sums):
-    """Whether any kept sum (s = p + c in float64, p = a * b exact) lies half-way between two float32
-    numbers without being exactly p + c (an exact tie rounds correctly)."""
-    half_way = _half_way(np.concatenate([entry[0].reshape(-1) for entry in sums]))
-    if not half_way.any():
-        return False
-    sizes = [entry[0].size for entry in sums]
-    starts = np.cumsum([0] + sizes[:-1])
-    for k in np.flatnonzero(np.logical_or.reduceat(half_way, starts)):
-        s, p, c = sums[k]
-        at = half_way[starts[k]:starts[k] + sizes[k]]
-        s0 = s.reshape(-1)[at]
-        p0 = (p if p.shape == s.shape else np.broadcast_to(p, s.shape)).reshape(-1)[at]
-        c0 = c if np.ndim(c) == 0 else np.broadcast_to(c, s.shape).reshape(-1)[at]
-        bb = s0 - p0
-        if ((p0 - (s0 - bb)) + (c0 - bb) != 0).any():      # the sum's exact rounding error
-            return True
-    return False
+_LOW29 = np.array(0x1FFFFFFF, np.uint64)
+_HALF29 = np.array(0x10000000, np.uint64)
 
 
 def _half_way(s):
     """Where the float64 numbers s lie exactly half-way between two float32 numbers."""
-    return (s.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
+    return (s.view(np.uint64) & _LOW29) == _HALF29
+
+
+def _double_rounded(sums):
+    """Whether any kept sum (s = a * b + c in float64, the product exact) lies half-way between two
+    float32 numbers without being exactly a * b + c (an exact tie rounds correctly)."""
+    flat = np.concatenate([entry[0] for entry in sums], axis=None)
+    bits = flat.view(np.uint64)
+    bits &= _LOW29
+    if not (bits == _HALF29).any():
+        return False
+    for s, a, b, c in sums:
+        at = _half_way(s)
+        if not at.any():
+            continue
+        s0 = s[at]
+        p0 = np.broadcast_to(np.multiply(a, b, dtype=_F64), s.shape)[at]
+        c0 = np.broadcast_to(np.asarray(c, _F64), s.shape)[at]
+        bb = s0 - p0
+        if ((p0 - (s0 - bb)) + (c0 - bb) != 0).any():      # the sum's exact rounding error
+            return True
+    return False
 
 
 def _kernel(function):
@@ -191,17 +215,18 @@ def _kernel(function):
     `_fma` kept checked when the outermost kernel ends."""
     @functools.wraps(function)
     def run(*args, **kwargs):
-        if _STATE.depth:
+        state = _STATE
+        if state.depth:
             return function(*args, **kwargs)
-        _STATE.depth, _STATE.sums = 1, []
+        state.depth, state.sums = 1, []
         try:
             with np.errstate(all="ignore"):
                 out = function(*args, **kwargs)
-                if _STATE.sums and _double_rounded(_STATE.sums):
-                    _STATE.each = True
+                if state.sums and _double_rounded(state.sums):
+                    state.sums = None           # again, every step checked
                     out = function(*args, **kwargs)
         finally:
-            _STATE.depth, _STATE.each, _STATE.sums = 0, False, ()
+            state.depth, state.sums = 0, None
         return out
     return run
 
