@@ -79,7 +79,8 @@ def main():
         libs += ("control",) if args.control else ()
         head = ["workload", f"before ({args.rev})", "now", "numpy"] + (["torch"] if "torch" in libs else [])
         head += ["now/before", "before/numpy", "now/numpy"] + (["before/torch", "now/torch"] if "torch" in libs else [])
-        head += ["now/before per round (min-max)"] + (["control", "control/before", "now/control"] if args.control else [])
+        head += ["now/before per round (min-max)"]
+        head += ["control", "control/before", "now/control"] if args.control else []
         print("| " + " | ".join(head) + " |")
         print("|---" * len(head) + "|")
         for name in args.only or run.FLOOR_WORKLOADS:

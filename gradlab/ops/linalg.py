@@ -111,7 +111,8 @@ def addmm(self, mat1, mat2, mat2_transposed=False, beta=1, alpha=1):
     if _swap_wins(mat1, mat2):
         swapped = (mat2.T @ mat1.T).T
         shape = swapped.shape
-        if beta == 1 and alpha == 1 and self.dtype == swapped.dtype and self.shape in ((shape[1],), shape, (1, shape[1])):
+        if (beta == 1 and alpha == 1 and self.dtype == swapped.dtype
+                and self.shape in ((shape[1],), shape, (1, shape[1]))):
             # (nn.Linear's bias: the copy to row-major is the bias's addition, as out += self was)
             return np.add(swapped, self, out=np.empty(shape, swapped.dtype))
         out = np.ascontiguousarray(swapped)
