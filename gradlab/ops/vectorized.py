@@ -235,6 +235,42 @@ def _f(v):
     return np.asarray(v, _F32)
 
 
+def _k32(v):
+    """A float32 constant as a 0-d array: numpy's cheapest operand (a numpy or Python scalar costs more)."""
+    return np.array(v, _F32)
+
+
+def _k64(v):
+    return np.array(v, _F64)
+
+
+def _poly(x64, coefficients, u64=None):
+    """Horner's steps u = fma(u, x, c) over the coefficients (0-d float64 arrays), each rounded once to
+    float32. x64, u64: float32 numbers held as float64 (float64 * float64 is numpy's fastest product,
+    and exact for them); u64: the first value, else coefficients[0]. Returns u as float32 and as
+    float64. The sums are kept for the kernel's check as _fma keeps them."""
+    sums = _STATE.sums
+    if u64 is None:
+        u64, coefficients = coefficients[0], coefficients[1:]
+    for c in coefficients:
+        t = u64 * x64
+        t += c
+        u32 = _rounded(t, u64, x64, c, sums)
+        u64 = u32.astype(_F64)
+    return u32, u64
+
+
+def _rounded(t, a, b, c, sums=()):
+    """t = a * b + c (float64, the product exact) rounded to float32 as fma; t kept for the kernel's
+    check (sums: the kernel's list, () to look it up)."""
+    if sums == ():
+        sums = _STATE.sums
+    if sums is None or t.size > _BATCH_MAX:
+        return _rounded_once(t, a, b, c)
+    sums.append((t, a, b, c))
+    return t.astype(_F32)
+
+
 # --- SLEEF 3.x: Sleef_expf16_u10 / Sleef_expf8_u10 ------------------------------------------------------
 
 _R_LN2F = _F32(1.442695040888963407359924681001892137426645954152985934135449406931)
@@ -242,6 +278,10 @@ _L2UF, _L2LF = _F32(0.693145751953125), _F32(1.428606765330187045e-06)
 _EXPF_POLY = [_F32(c) for c in (0.000198527617612853646278381, 0.00139304355252534151077271,
                                 0.00833336077630519866943359, 0.0416664853692054748535156,
                                 0.166666671633720397949219, 0.5)]
+_K_R_LN2F, _K_M_L2UF, _K_M_L2LF = _k32(_R_LN2F), _k32(-_L2UF), _k64(-_L2LF)
+_K_EXPF_POLY = [_k64(c) for c in _EXPF_POLY]
+_K_ONE, _K_ZERO, _K_INF, _K_HALF, _K_TWO = _k32(1), _k32(0), _k32(np.inf), _k32(0.5), _k32(2)
+_K_M104, _K_100 = _k32(-104), _k32(100)
 
 
 def _pow2i(q):
@@ -255,19 +295,28 @@ def sleef_expf(d):
     an upper part of few bits and the rest), a degree-7 polynomial for exp(s), then 2**q applied in
     two halves so that it never overflows on the way."""
     d = _f(d)
-    q = np.rint(d * _R_LN2F).astype(_I32)              # round to nearest even, as cvtps2dq
-    qf = q.astype(_F32)
-    s = _fma(qf, -_L2UF, d, exact_sum=True)      # (these two sums are exact in float64)
-    s = _fma(qf, -_L2LF, s, exact_sum=True)
-    u = np.full(d.shape, _EXPF_POLY[0], _F32)
-    for c in _EXPF_POLY[1:]:
-        u = _fma(u, s, c)
-    u = _F32(1) + _fma(s * s, u, s)
-    half = q >> _I32(1)
-    u = u * _pow2i(half) * _pow2i(q - half)
-    u = np.where(d < _F32(-104), _F32(0), u)
-    u = np.where(_F32(100) < d, _F32(np.inf), u)
-    return u.astype(_F32, copy=False)
+    if d.ndim == 0:
+        return sleef_expf(d.reshape(1)).reshape(())
+    qf = np.rint(d * _K_R_LN2F)                      # round to nearest even, as cvtps2dq
+    # s = fma(q, -L2U, d): L2U has 15 bits and |q| <= 150 wherever the result is kept, so the product
+    # is exact in float32 and one float32 addition rounds as the fma does
+    s = qf * _K_M_L2UF
+    s += d
+    t = qf.astype(_F64)                              # fma(q, -L2L, s): its float64 sum is exact
+    t *= _K_M_L2LF
+    t += s
+    s = t.astype(_F32)
+    s64 = s.astype(_F64)
+    u, u64 = _poly(s64, _K_EXPF_POLY)
+    t = (s * s).astype(_F64)                         # 1 + fma(s * s, u, s)
+    t *= u64
+    t += s64
+    u = _K_ONE + _rounded(t, (s * s), u64, s64)
+    # u * 2**(q/2) * 2**(q - q/2): the first product is exact (|q| <= 150), so one ldexp rounds alike
+    u = np.ldexp(u, qf.astype(_I32))
+    np.putmask(u, d < _K_M104, _K_ZERO)
+    np.putmask(u, d > _K_100, _K_INF)
+    return u
 
 
 # --- SLEEF 3.x: Sleef_logf16_u10 / Sleef_logf8_u10 --------------------------------------------------------
@@ -288,37 +337,76 @@ def _df_div(nx, ny, dx, dy):
     return s, _fma(s, v, _fma(ny, t, u, exact_sum=True))
 
 
+_K_4_3 = _k32(_F32(1.0 / 0.75))
+_LN2_HI, _LN2_LO = _F32(0.69314718246459960938), _F32(-1.904654323148236017e-09)
+_K_LN2_HI, _K_LN2_HI64, _K_LN2_LO64 = _k32(_LN2_HI), _k64(_LN2_HI), _k64(_LN2_LO)
+_K_LOGF_POLY = [_k64(_F32(c)) for c in (0.3027294874, 0.3996108174, 0.6666694880)]
+_K_1_5, _K_ONE64 = _k32(1.5), _k64(1)
+_I_23, _I_127 = np.array(23, _I32), np.array(127, _I32)
+_I_MANTISSA, _I_ONE_BITS = np.array(0x007FFFFF, _I32), np.array(0x3F800000, _I32)
+_U_23 = np.array(23, np.uint32)
+
+
+def _logf_exponent_table():
+    """sx + sy = e * ln2 for each exponent field (and sign bit) of d / 0.75, as logf computes them:
+    sx = ln2_hi * e, sy = fma(ln2_lo, e, fma(ln2_hi, e, -sx))."""
+    e = ((np.arange(512, dtype=_I32) & _I32(0xFF)) - _I32(127)).astype(_F32)
+    sx = _LN2_HI * e
+    return sx, fma32(_LN2_LO, e, fma32(_LN2_HI, e, -sx))
+
+
+_LOGF_E_HI, _LOGF_E_LO = _logf_exponent_table()
+
+
 @_kernel
 def sleef_logf(d):
     """SLEEF's logf (1.0 ulp) for positive normal d: d = m * 2**e with m in [0.75, 1.5);
     log(m) = 2 atanh(x), x = (m - 1) / (m + 1), in double-float; plus e * ln2 (ln2 as two floats).
-    Zero, subnormal, infinite, negative and nan inputs are fixed up after (as the vfixupimm step)."""
+    Zero, negative, infinite and nan inputs are fixed up after (as the vfixupimm step), as IEEE log."""
     d = _f(d)
-    b = _bits(d)
-    e = (((_bits(d * _F32(1.0 / 0.75)) >> _I32(23)) & _I32(0xFF)) - _I32(127)).astype(_F32)
-    m = _from_bits((b & _I32(0x007FFFFF)) | _I32(0x3F800000))          # [1, 2)
-    m = np.where(m >= _F32(1.5), m * _F32(0.5), m).astype(_F32)       # [0.75, 1.5)
-    ln2_hi, ln2_lo = _F32(0.69314718246459960938), _F32(-1.904654323148236017e-09)
-    sx = ln2_hi * e
-    sy = _fma(ln2_lo, e, _fma(ln2_hi, e, -sx, exact_sum=True))
-    ax, ay = _df_add2(_F32(-1), m)
-    bx, by = _df_add2(_F32(1), m)
-    xx, xy = _df_div(ax, ay, bx, by)
+    if d.ndim == 0:
+        return sleef_logf(d.reshape(1)).reshape(())
+    # e * ln2 as the double-float sx + sy depends on the exponent field of d * (1 / 0.75) alone (the
+    # sign bit too, where the result is replaced at the end): looked up in a table of the 512 cases
+    field = _bits(d * _K_4_3).view(np.uint32) >> _U_23
+    sx, sy = _LOGF_E_HI[field], _LOGF_E_LO[field]
+    m = _bits(d) & _I_MANTISSA
+    m |= _I_ONE_BITS
+    m = m.view(_F32)                                                    # [1, 2)
+    np.putmask(m, m >= _K_1_5, m * _K_HALF)                             # [0.75, 1.5)
+    # x = (m - 1) / (m + 1) in double-float: m - 1 is exact, m + 1 = bx + by
+    ax = m - _K_ONE
+    bx = m + _K_ONE
+    v = bx - _K_ONE
+    by = (_K_ONE - (bx - v)) + (m - v)
+    inv = _K_ONE / bx
+    xx = ax * inv
+    inv64 = inv.astype(_F64)
+    t = inv64 * ax
+    t -= xx
+    u = t.astype(_F32)                                                  # fma(t, ax, -xx): exact
+    t = inv64 * bx
+    t = (_K_ONE64 - t).astype(_F32)                                     # fma(-bx, t, 1): exact
+    p = inv64 * by
+    v = (t - p).astype(_F32)                                            # fma(-by, t, .): exact
+    xx64 = xx.astype(_F64)
+    t = xx64 * v
+    t += u
+    xy = _rounded(t, xx64, v, u)                                        # fma(xx, v, u)
     x2 = xx * xx
-    t = _fma(_fma(_F32(0.3027294874), x2, _F32(0.3996108174)), x2, _F32(0.6666694880))
-    s = sx + xx * _F32(2)                                             # (s) += 2x, double-float
-    sy = (((sx - s) + xx * _F32(2)) + sy) + xy * _F32(2)
-    sx = s
-    w = x2 * xx * t
-    s = sx + w
-    sy = ((sx - s) + w) + sy
-    r = s + sy
-    # special inputs, as IEEE log
-    r = np.where(d == 0, _F32(-np.inf), r)
-    r = np.where(d < 0, _F32(np.nan), r)
-    r = np.where(d == np.inf, _F32(np.inf), r)
-    r = np.where(np.isnan(d), d, r)
-    return r.astype(_F32, copy=False)
+    poly, _ = _poly(x2.astype(_F64), _K_LOGF_POLY)
+    twice = xx * _K_TWO
+    s = sx + twice                                                      # (s) += 2x, double-float
+    sy = (((sx - s) + twice) + sy) + xy * _K_TWO
+    w = x2 * xx * poly
+    r = s + w
+    sy = ((s - r) + w) + sy
+    r += sy
+    # zero, negative, infinite and nan inputs: as IEEE log (which numpy's log is on them)
+    ok = d > _K_ZERO
+    ok &= d < _K_INF
+    np.putmask(r, ~ok, np.log(d))
+    return r
 
 
 # --- ATen's reductions over Vectorized<float> (functional_base.h) ------------------------------------
@@ -336,10 +424,7 @@ def row_sums(v, lanes):
     PyTorch's vector loop sums it."""
     rows, n = v.shape
     if n < lanes:                                   # one partial vector: its lanes added one by one
-        acc = v[:, 0].copy()
-        for i in range(1, n):
-            acc += v[:, i]
-        return acc
+        return np.add.accumulate(v, axis=1)[:, -1]
     full = n - n % lanes
     acc = np.add.reduce(v[:, :full].reshape(rows, full // lanes, lanes), axis=1)   # vector by vector
     if n > full:
