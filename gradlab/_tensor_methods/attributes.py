@@ -271,6 +271,22 @@ class _AttributeMethods:
         hooks[handle.id] = hook
         return handle
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """hook(tensor) runs after backward has added this leaf's gradient into its `.grad`."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        node = _autograd_node.accumulator_of(self)
+        if node._post_accumulate_hooks is None:
+            node._post_accumulate_hooks = _HookDict()
+            # PyTorch keeps these hooks on the tensor: the leaf now holds its AccumulateGrad (otherwise
+            # held only while a graph uses it) for as long as the leaf lives
+            self._accumulator = lambda: node
+        handle = RemovableHandle(node._post_accumulate_hooks)
+        node._post_accumulate_hooks[handle.id] = hook
+        return handle
+
     def _copy_backwards(self):
         """The copy AccumulateGrad keeps of a gradient that has a graph (create_graph): CopyBackwards.
         (The engine, below the ops, reaches the op through this method.)"""

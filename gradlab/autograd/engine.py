@@ -264,6 +264,8 @@ class GraphTask:
                     self._reach_leaf(node, grads[0])
                 elif grads[0] is not None:
                     _accumulate_into(node.variable, grads[0], create_graph)
+                    if node._post_accumulate_hooks:
+                        _run_post_accumulate_hooks(node)
                 continue
 
             if node._tensor_hooks or node._retained:
@@ -309,6 +311,8 @@ class GraphTask:
             _accumulate_into(leaf, grad, self.create_graph)
             if self.observing:
                 events.emit(events.GradAccumulated(leaf, old, _snapshot(grad), _snapshot(leaf._grad)))
+            if node._post_accumulate_hooks:
+                _run_post_accumulate_hooks(node)
         if self.observing:
             events.emit(events.NodeFinished(node, ()))
 
@@ -439,6 +443,18 @@ def _run_output_hooks(node, grads, create_graph):
             if t is not None and grads[nr] is not None and t.grad_fn is node:
                 _accumulate_into(t, grads[nr], create_graph)
     return grads
+
+
+def _run_post_accumulate_hooks(node):
+    """Tensor.register_post_accumulate_grad_hook: each hook gets the leaf, whose .grad is complete (an
+    optimizer step inside backward uses it); a hook returns nothing."""
+    leaf = node.variable
+    for hook in tuple(node._post_accumulate_hooks.values()):
+        result = hook(leaf)
+        if isinstance(result, Tensor):
+            raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+        if result is not None:
+            raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
 
 
 def _apply_tensor_hooks(hooks, grad, create_graph):

@@ -260,6 +260,9 @@ _ACCUMULATE_GRAD_SEQUENCE_NR = 2**64 - 1       # UINT64_MAX
 class AccumulateGrad(Node):
     """The node that adds incoming gradients into a leaf's `.grad` (its `variable`)."""
 
+    # Tensor.register_post_accumulate_grad_hook's hooks, {id: hook(leaf)}: run once `.grad` holds the sum
+    _post_accumulate_hooks = None
+
     def __init__(self, variable):
         # PyTorch gives every AccumulateGrad the largest sequence number, so a leaf's gradient is
         # added as soon as it is complete (the engine runs the highest number first)

@@ -20,7 +20,6 @@ KNOWN_DIFFERENCES = {
     "torch.autograd.profiler.profile": "the profiler is not built",
     "torch.autograd.forward_ad.dual_level": "forward-mode AD is not built",
     "torch.autograd.graph.saved_tensors_hooks": "saved-tensor hooks are not built",
-    "Tensor.register_post_accumulate_grad_hook": "not built (gradlab/autograd and _tensor_methods)",
     "torch.bitwise_xor": "bitwise ops are not built",
     "torch.sin_": "torch.<op>_ functional in-place forms are not exported",
     "torch.svd": "not built (nor linalg.svd)",
