@@ -13,6 +13,7 @@ from .._tensor_core import Tensor
 from ..autograd import grad_mode
 from ..ops.indexing import assign_data
 from ..ops.registry import OPS
+from .operators import _no_derivative
 
 
 class _RandomFillMethods:
@@ -106,8 +107,13 @@ class _RandomFillMethods:
         if p is None:
             if self._data.dtype.kind != "f" and self._data.size:
                 raise _not_implemented("bernoulli_tensor_cpu_p_", self._data.dtype)
-            return out.bernoulli_(self, generator=generator)
-        return out.bernoulli_(p, generator=generator)
+            out.bernoulli_(self, generator=generator)
+            if grad_mode._state["enabled"] and self.requires_grad:
+                # PyTorch records BernoulliBackward0: a zero gradient for the probabilities
+                return OPS["bernoulli_0"](self, values=out._data)
+            return out
+        # with a number p PyTorch records its NotImplemented node: a backward through it fails
+        return _no_derivative(out.bernoulli_(p, generator=generator), "bernoulli", self)
 
     def exponential_(self, lambd=1.0, *, generator=None):
         """-log(1 - u) / lambd for float64 uniforms u."""

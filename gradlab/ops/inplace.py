@@ -446,7 +446,8 @@ def _random_fill_row(key, name, variants=()):
 
 # (random_ and bernoulli_ choose between their rows; the other rows are named as the method is)
 for _key, _name in (("random_2", "RandomBackward2"), ("random_1", "RandomBackward1"), ("random_0", "RandomBackward0"),
-                    ("bernoulli_2", "BernoulliBackward2"), ("bernoulli_1", "BernoulliBackward1")):
+                    ("bernoulli_2", "BernoulliBackward2"), ("bernoulli_1", "BernoulliBackward1"),
+                    ("bernoulli_0", "BernoulliBackward0")):     # (bernoulli_0: torch.bernoulli(x), out of place)
     _random_fill_row(_key, _name)
 for _key, _name in (("exponential_", "ExponentialBackward0"), ("geometric_", "GeometricBackward0"),
                     ("cauchy_", "CauchyBackward0"), ("log_normal_", "LogNormalBackward0")):

@@ -59,8 +59,6 @@ import gradlab  # noqa: E402
 KNOWN_DIFFERENCES = {
     # (an internal error is only excused by a pattern that names it: `...|internal:<error> '<text>'|...`)
     # --- remaining groups, one by one (written by `python tests/fuzz/test_api_fuzz.py --update-known`) ---
-    'autograd|grad2:bernoulli|exc-message|*':
-        'torch RuntimeError: derivative for aten::bernoulli  | gradlab RuntimeError: element 0 of tensors does not r',
     'values|shape:unflatten|exc-message|*':
         'torch RuntimeError: unflatten got an unexpected err | gradlab RuntimeError: unflatten got an unexpected err',
     'errors|shape:unflatten|exc-message|*':

@@ -1322,6 +1322,15 @@ for _key, _call in (("random_0", "random_(0, 5)"), ("random_1", "random_(5)"), (
         lambda draw, _call=_call: Case(_filled_fn(_call), [uniform(draw, shape(draw))]))
 
 
+@sample("bernoulli_0")
+def _bernoulli_0(draw):
+    # torch.bernoulli(p) of probabilities that require grad: BernoulliBackward0, a zero gradient for p
+    def fn(T, p):
+        T.manual_seed(0)
+        return T.bernoulli(p.sigmoid()) * p
+    return Case(fn, [uniform(draw, shape(draw))])
+
+
 # --- activations' gradients recorded as ops of their own with create_graph (helper P6) ----------------
 
 @sample("sigmoid_backward")
