@@ -70,7 +70,7 @@ KNOWN_DIFFERENCES = {
     'errors|sweep:torch.multinomial|exc-type|*':
         "torch RuntimeError: multinomial only supports float | gradlab TypeError: multinomial(): argument 'input' (p",
     'nn|sweep:nn.Hardtanh|exc-message|*':
-        "torch TypeError: '<=' not supported between instanc | gradlab TypeError: '>' not supported between instance",
+        "torch TypeError: '<=' not supported between instanc | gradlab TypeError: '<=' not supported between instanc",
     'nn|sweep:nn.LayerNorm|exc-message|*':
         "torch TypeError: 'torch.dtype' object is not iterab | gradlab TypeError: 'dtype' object is not iterable",
     'errors|sig:Tensor.addbmm|exc-message|*':
