@@ -290,13 +290,13 @@ def _pow2i(q):
 
 
 @_kernel
-def sleef_expf(d):
+def sleef_expf(d, nonpositive=False):
     """SLEEF's expf (1.0 ulp): exp(d) = 2**q * exp(s) with s = d - q*ln2 in two steps (ln2 split in
     an upper part of few bits and the rest), a degree-7 polynomial for exp(s), then 2**q applied in
     two halves so that it never overflows on the way."""
     d = _f(d)
     if d.ndim == 0:
-        return sleef_expf(d.reshape(1)).reshape(())
+        return sleef_expf(d.reshape(1), nonpositive).reshape(())
     qf = np.rint(d * _K_R_LN2F)                      # round to nearest even, as cvtps2dq
     # s = fma(q, -L2U, d): L2U has 15 bits and |q| <= 150 wherever the result is kept, so the product
     # is exact in float32 and one float32 addition rounds as the fma does
@@ -308,14 +308,16 @@ def sleef_expf(d):
     s = t.astype(_F32)
     s64 = s.astype(_F64)
     u, u64 = _poly(s64, _K_EXPF_POLY)
-    t = (s * s).astype(_F64)                         # 1 + fma(s * s, u, s)
+    s *= s
+    t = s.astype(_F64)                               # 1 + fma(s * s, u, s)
     t *= u64
     t += s64
-    u = _K_ONE + _rounded(t, (s * s), u64, s64)
+    u = _K_ONE + _rounded(t, s, u64, s64)
     # u * 2**(q/2) * 2**(q - q/2): the first product is exact (|q| <= 150), so one ldexp rounds alike
     u = np.ldexp(u, qf.astype(_I32))
     np.putmask(u, d < _K_M104, _K_ZERO)
-    np.putmask(u, d > _K_100, _K_INF)
+    if not nonpositive:                              # (the caller knows that no d is above 0)
+        np.putmask(u, d > _K_100, _K_INF)
     return u
 
 
@@ -445,7 +447,7 @@ def softmax_lastdim(x):
     if lanes is None or x.dtype != _F32 or x.ndim == 0 or x.shape[-1] == 0:
         return None
     r = _rows(x)
-    e = sleef_expf(r - np.maximum.reduce(r, axis=1, keepdims=True))
+    e = sleef_expf(r - np.maximum.reduce(r, axis=1, keepdims=True), nonpositive=True)
     inverse = _F32(1) / row_sums(e, lanes)
     return (e * inverse[:, None]).reshape(x.shape)
 
@@ -458,7 +460,7 @@ def log_softmax_lastdim(x):
         return None
     r = _rows(x)
     shifted = r - np.maximum.reduce(r, axis=1, keepdims=True)
-    log_sum = sleef_logf(row_sums(sleef_expf(shifted), lanes))
+    log_sum = sleef_logf(row_sums(sleef_expf(shifted, nonpositive=True), lanes))
     return (shifted - log_sum[:, None]).reshape(x.shape)
 
 
@@ -685,7 +687,7 @@ def softmax_inner(x, dim, threads=None):
     outer, _, inner = x3.shape
     vector = _softmax_vector_positions(outer, inner, lanes, threads).reshape(outer, 1, inner)
     shifted = x3 - np.maximum.reduce(x3, axis=1, keepdims=True)
-    e = np.where(vector, sleef_expf(shifted), glibc_expf(shifted))
+    e = np.where(vector, sleef_expf(shifted, nonpositive=True), glibc_expf(shifted))
     return (e / _running_sum(e)).reshape(x.shape)
 
 
@@ -709,7 +711,7 @@ def log_softmax_inner(x, dim):
     x3 = _as_3d(x, dim)
     vector = _logsoftmax_vector_positions(x3.shape[2], x3.shape[1], lanes)[None, None, :]
     shifted = x3 - np.fmax.reduce(x3, axis=1, keepdims=True)     # (its max skips nans: blendv on >)
-    e = np.where(vector, sleef_expf(shifted), glibc_expf(shifted))
+    e = np.where(vector, sleef_expf(shifted, nonpositive=True), glibc_expf(shifted))
     return (shifted - sleef_logf(_running_sum(e))).reshape(x.shape)
 
 
@@ -1298,7 +1300,7 @@ def log_sigmoid(x):
     (SLEEF's expf and log1pf) on every number."""
     if _lanes() is None or x.dtype != _F32:
         return None
-    return np.minimum(x, _F32(0)) - sleef_log1pf(sleef_expf(-np.abs(x)))
+    return np.minimum(x, _F32(0)) - sleef_log1pf(sleef_expf(-np.abs(x), nonpositive=True))
 
 
 @_kernel
@@ -1306,7 +1308,7 @@ def log_sigmoid_backward(grad, x):
     """(max_deriv - sign * b / (1 + b)) * grad with the forward's buffer b = exp(-|x|) (SLEEF's)."""
     if _lanes() is None or x.dtype != _F32 or getattr(grad, "dtype", None) != _F32:
         return None
-    b = sleef_expf(-np.abs(x))
+    b = sleef_expf(-np.abs(x), nonpositive=True)
     negative = x < 0
     return (np.where(negative, _F32(1), _F32(0)) - np.where(negative, _F32(1), _F32(-1)) * (b / (_F32(1) + b))) * grad
 
