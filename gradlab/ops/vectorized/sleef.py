@@ -1,0 +1,272 @@
+"""SLEEF's float32 functions (github.com/shibatch/sleef, src/libm/sleefsimdsp.c), which ATen's
+Vectorized<float> calls: expf and logf (u10: within 1.0 ulp), tanhf, log1pf and expm1f. Each is a
+range reduction, a polynomial evaluated by fma steps, and for the last four "double-float" arithmetic
+(a value kept as a pair hi + lo of float32 numbers). Every step here is the same float32 operation.
+"""
+import numpy as np
+
+from .core import (_F32, _F64, _I32, _bits, _f, _fma, _from_bits, _k32, _k64, _kernel, _poly, _rounded,
+                   fma32)
+
+
+# --- SLEEF 3.x: Sleef_expf16_u10 / Sleef_expf8_u10 ------------------------------------------------------
+
+_R_LN2F = _F32(1.442695040888963407359924681001892137426645954152985934135449406931)
+_L2UF, _L2LF = _F32(0.693145751953125), _F32(1.428606765330187045e-06)
+_EXPF_POLY = [_F32(c) for c in (0.000198527617612853646278381, 0.00139304355252534151077271,
+                                0.00833336077630519866943359, 0.0416664853692054748535156,
+                                0.166666671633720397949219, 0.5)]
+_K_R_LN2F, _K_M_L2UF, _K_M_L2LF = _k32(_R_LN2F), _k32(-_L2UF), _k64(-_L2LF)
+_K_EXPF_POLY = [_k64(c) for c in _EXPF_POLY]
+_K_ONE, _K_ZERO, _K_INF, _K_HALF, _K_TWO = _k32(1), _k32(0), _k32(np.inf), _k32(0.5), _k32(2)
+_K_M104, _K_100 = _k32(-104), _k32(100)
+
+
+def _pow2i(q):
+    """2**q as a float32, built from its exponent bits (q in the normal range)."""
+    return _from_bits((q + _I32(0x7F)) << _I32(23))
+
+
+@_kernel
+def sleef_expf(d, nonpositive=False):
+    """SLEEF's expf (1.0 ulp): exp(d) = 2**q * exp(s) with s = d - q*ln2 in two steps (ln2 split in
+    an upper part of few bits and the rest), a degree-7 polynomial for exp(s), then 2**q applied in
+    two halves so that it never overflows on the way."""
+    d = _f(d)
+    if d.ndim == 0:
+        return sleef_expf(d.reshape(1), nonpositive).reshape(())
+    qf = np.rint(d * _K_R_LN2F)                      # round to nearest even, as cvtps2dq
+    # s = fma(q, -L2U, d): L2U has 15 bits and |q| <= 150 wherever the result is kept, so the product
+    # is exact in float32 and one float32 addition rounds as the fma does
+    s = qf * _K_M_L2UF
+    s += d
+    t = qf.astype(_F64)                              # fma(q, -L2L, s): its float64 sum is exact
+    t *= _K_M_L2LF
+    t += s
+    s = t.astype(_F32)
+    s64 = s.astype(_F64)
+    u, u64 = _poly(s64, _K_EXPF_POLY)
+    s *= s
+    t = s.astype(_F64)                               # 1 + fma(s * s, u, s)
+    t *= u64
+    t += s64
+    u = _K_ONE + _rounded(t, s, u64, s64)
+    # u * 2**(q/2) * 2**(q - q/2): the first product is exact (|q| <= 150), so one ldexp rounds alike
+    u = np.ldexp(u, qf.astype(_I32))
+    np.putmask(u, d < _K_M104, _K_ZERO)
+    if not nonpositive:                              # (the caller knows that no d is above 0)
+        np.putmask(u, d > _K_100, _K_INF)
+    return u
+
+
+# --- SLEEF 3.x: Sleef_logf16_u10 / Sleef_logf8_u10 --------------------------------------------------------
+# ("double-float" arithmetic: a value kept as a pair hi + lo of float32 numbers, ~48 bits)
+
+def _df_add2(x, y):
+    s = x + y
+    v = s - x
+    return s, (x - (s - v)) + (y - v)
+
+
+def _df_div(nx, ny, dx, dy):
+    t = _F32(1) / dx
+    s = nx * t
+    u = _fma(t, nx, -s, exact_sum=True)             # the product's rounding error: exact
+    # (for log's m +- 1 with m in [0.75, 1.5): dy is 0 or a power of two, ny is 0: exact sums)
+    v = _fma(-dy, t, _fma(-dx, t, _F32(1), exact_sum=True), exact_sum=True)
+    return s, _fma(s, v, _fma(ny, t, u, exact_sum=True))
+
+
+_K_4_3 = _k32(_F32(1.0 / 0.75))
+_LN2_HI, _LN2_LO = _F32(0.69314718246459960938), _F32(-1.904654323148236017e-09)
+_K_LN2_HI, _K_LN2_HI64, _K_LN2_LO64 = _k32(_LN2_HI), _k64(_LN2_HI), _k64(_LN2_LO)
+_K_LOGF_POLY = [_k64(_F32(c)) for c in (0.3027294874, 0.3996108174, 0.6666694880)]
+_K_1_5, _K_ONE64 = _k32(1.5), _k64(1)
+_I_23, _I_127 = np.array(23, _I32), np.array(127, _I32)
+_I_MANTISSA, _I_ONE_BITS = np.array(0x007FFFFF, _I32), np.array(0x3F800000, _I32)
+_U_23 = np.array(23, np.uint32)
+
+
+def _logf_exponent_table():
+    """sx + sy = e * ln2 for each exponent field (and sign bit) of d / 0.75, as logf computes them:
+    sx = ln2_hi * e, sy = fma(ln2_lo, e, fma(ln2_hi, e, -sx))."""
+    e = ((np.arange(512, dtype=_I32) & _I32(0xFF)) - _I32(127)).astype(_F32)
+    sx = _LN2_HI * e
+    return sx, fma32(_LN2_LO, e, fma32(_LN2_HI, e, -sx))
+
+
+_LOGF_E_HI, _LOGF_E_LO = _logf_exponent_table()
+
+
+@_kernel
+def sleef_logf(d):
+    """SLEEF's logf (1.0 ulp) for positive normal d: d = m * 2**e with m in [0.75, 1.5);
+    log(m) = 2 atanh(x), x = (m - 1) / (m + 1), in double-float; plus e * ln2 (ln2 as two floats).
+    Zero, negative, infinite and nan inputs are fixed up after (as the vfixupimm step), as IEEE log."""
+    d = _f(d)
+    if d.ndim == 0:
+        return sleef_logf(d.reshape(1)).reshape(())
+    # e * ln2 as the double-float sx + sy depends on the exponent field of d * (1 / 0.75) alone (the
+    # sign bit too, where the result is replaced at the end): looked up in a table of the 512 cases
+    field = _bits(d * _K_4_3).view(np.uint32) >> _U_23
+    sx, sy = _LOGF_E_HI[field], _LOGF_E_LO[field]
+    m = _bits(d) & _I_MANTISSA
+    m |= _I_ONE_BITS
+    m = m.view(_F32)                                                    # [1, 2)
+    np.putmask(m, m >= _K_1_5, m * _K_HALF)                             # [0.75, 1.5)
+    # x = (m - 1) / (m + 1) in double-float: m - 1 is exact, m + 1 = bx + by
+    ax = m - _K_ONE
+    bx = m + _K_ONE
+    v = bx - _K_ONE
+    by = (_K_ONE - (bx - v)) + (m - v)
+    inv = _K_ONE / bx
+    xx = ax * inv
+    inv64 = inv.astype(_F64)
+    t = inv64 * ax
+    t -= xx
+    u = t.astype(_F32)                                                  # fma(t, ax, -xx): exact
+    t = inv64 * bx
+    t = (_K_ONE64 - t).astype(_F32)                                     # fma(-bx, t, 1): exact
+    p = inv64 * by
+    v = (t - p).astype(_F32)                                            # fma(-by, t, .): exact
+    xx64 = xx.astype(_F64)
+    t = xx64 * v
+    t += u
+    xy = _rounded(t, xx64, v, u)                                        # fma(xx, v, u)
+    x2 = xx * xx
+    poly, _ = _poly(x2.astype(_F64), _K_LOGF_POLY)
+    twice = xx * _K_TWO
+    s = sx + twice                                                      # (s) += 2x, double-float
+    sy = (((sx - s) + twice) + sy) + xy * _K_TWO
+    w = x2 * xx * poly
+    r = s + w
+    sy = ((s - r) + w) + sy
+    r += sy
+    # zero, negative, infinite and nan inputs: as IEEE log (which numpy's log is on them)
+    ok = d > _K_ZERO
+    ok &= d < _K_INF
+    np.putmask(r, ~ok, np.log(d))
+    return r
+
+
+# --- tanh: SLEEF's tanhf (vectors) and glibc's tanhf / expm1f (fdlibm, scalar loop) ----------------------
+
+def _df_add2_f2_f(xx, xy, y):
+    s = xx + y
+    v = s - xx
+    return s, ((xx - (s - v)) + (y - v)) + xy
+
+
+def _df_add2_f2_f2(xx, xy, yx, yy):
+    s = xx + yx
+    v = s - xx
+    return s, ((xx - (s - v)) + (yx - v)) + (xy + yy)
+
+
+def _df_mul_f2_f(xx, xy, y):
+    s = xx * y
+    return s, _fma(xy, y, _fma(xx, y, -s, exact_sum=True))
+
+
+def _df_mul_f2_f2(xx, xy, yx, yy):
+    s = xx * yx
+    return s, _fma(xx, yy, _fma(xy, yx, _fma(xx, yx, -s, exact_sum=True)))
+
+
+def _sleef_expk2f(dx, dy):
+    """SLEEF's expk2f: exp of a double-float, as a double-float."""
+    q = np.rint((dx + dy) * _R_LN2F).astype(_I32)
+    qf = q.astype(_F32)
+    sx, sy = _df_add2_f2_f(dx, dy, qf * -_L2UF)
+    sx, sy = _df_add2_f2_f(sx, sy, qf * -_L2LF)
+    u = np.full(sx.shape, _F32(0.1980960224e-3), _F32)
+    for c in (0.1394256484e-2, 0.8333456703e-2, 0.4166637361e-1):
+        u = _fma(u, sx, _F32(c))
+    tx, ty = _df_add2_f2_f(*_df_mul_f2_f(sx, sy, u), _F32(0.166666659414234244790680580464))
+    tx, ty = _df_add2_f2_f(*_df_mul_f2_f2(sx, sy, tx, ty), _F32(0.5))
+    qx = sx * sx                                                       # dfsqu
+    qy = _fma(sx + sx, sy, _fma(sx, sx, -qx, exact_sum=True))
+    tx, ty = _df_add2_f2_f2(sx, sy, *_df_mul_f2_f2(qx, qy, tx, ty))
+    s = _F32(1) + tx                                                   # dfadd(1, t)
+    tx, ty = s, ((_F32(1) - s) + tx) + ty
+    half = q >> _I32(1)
+    scale = (_pow2i(half), _pow2i(q - half))
+    tx, ty = tx * scale[0] * scale[1], ty * scale[0] * scale[1]
+    low = dx < _F32(-104)
+    return np.where(low, _F32(0), tx), np.where(low, _F32(0), ty)
+
+
+@_kernel
+def sleef_tanhf(x):
+    """SLEEF's tanhf (1.0 ulp): (e - 1/e) / (e + 1/e) with e = exp(|x|) in double-float."""
+    x = _f(x)
+    y = np.abs(x)
+    dx, dy = _sleef_expk2f(y, np.zeros_like(y))
+    ex = _F32(1) / dx                                                  # dfrec
+    ey = ex * _fma(-dy, ex, _fma(-dx, ex, _F32(1), exact_sum=True))
+    nx = dx - ex                                                       # dfadd(d, -e)
+    ny = (((dx - nx) - ex) + dy) - ey
+    mx = dx + ex                                                       # dfadd(d, e)
+    my = (((dx - mx) + ex) + dy) + ey
+    t = _F32(1) / mx                                                   # dfdiv(n, m)
+    s = nx * t
+    u = _fma(t, nx, -s, exact_sum=True)
+    v = _fma(-my, t, _fma(-mx, t, _F32(1), exact_sum=True))
+    r = s + _fma(s, v, _fma(ny, t, u))
+    r = np.where((y > _F32(8.664339742)) | np.isnan(r), _F32(1), r)
+    r = np.copysign(r, x)
+    return np.where(np.isnan(x), x, r).astype(_F32, copy=False)
+
+
+# --- log1p: SLEEF's log1pf (vectors) and glibc's log1pf (fdlibm, scalar loop) ----------------------------
+
+@_kernel
+def sleef_log1pf(d):
+    """SLEEF's log1pf (1.0 ulp): 1 + d = m 2^e with m in [0.75, 1.5) formed without rounding 1 + d,
+    then log(m) = 2 atanh(m / (2 + m)) in double-float, plus e ln2; log(d) beyond 1e38."""
+    d = _f(d)
+    dp1 = d + _F32(1)
+    e = (((_bits(dp1 * _F32(1.0 / 0.75)) >> _I32(23)) & _I32(0xFF)) - _I32(127))
+    t = _pow2i(-e)                                                    # 2^-e
+    m = _fma(d, t, t - _F32(1), exact_sum=True)                      # (t a power of two: exact)
+    ef = e.astype(_F32)
+    ln2_hi, ln2_lo = _F32(0.69314718246459960938), _F32(-1.904654323148236017e-09)
+    sx = ln2_hi * ef
+    sy = _fma(ln2_lo, ef, _fma(ln2_hi, ef, -sx, exact_sum=True))
+    bx = _F32(2) + m                                                  # dfadd(2, m)
+    by = (_F32(2) - bx) + m
+    t1 = _F32(1) / bx                                                 # dfdiv((m, 0), (bx, by))
+    xx = m * t1
+    u = _fma(t1, m, -xx, exact_sum=True)
+    v = _fma(-by, t1, _fma(-bx, t1, _F32(1), exact_sum=True))
+    xy = _fma(xx, v, u)
+    x2 = xx * xx
+    p = _fma(_fma(_F32(0.3027294874), x2, _F32(0.3996108174)), x2, _F32(0.6666694880))
+    s = sx + xx * _F32(2)
+    sy = (((sx - s) + xx * _F32(2)) + sy) + xy * _F32(2)
+    w = x2 * xx * p
+    r = s + w
+    sy = ((s - r) + w) + sy
+    r = r + sy
+    beyond = d > _F32(float.fromhex("0x1.2ced32p+126"))
+    if beyond.any():
+        r = np.where(beyond, sleef_logf(d), r)
+    r = np.where(d < _F32(-1), _F32(np.nan), r)
+    r = np.where(d == _F32(-1), _F32(-np.inf), r)
+    r = np.where((d == 0) & np.signbit(d), _F32(-0.0), r)
+    r = np.where(d == np.inf, d, r)
+    return np.where(np.isnan(d), d, r).astype(_F32, copy=False)
+
+
+@_kernel
+def sleef_expm1f(a):
+    """SLEEF's expm1f (1.0 ulp): exp in double-float (expk2f) minus 1, rounded once."""
+    a = _f(a)
+    dx, dy = _sleef_expk2f(a, np.zeros_like(a))
+    s = dx + _F32(-1)                                                  # dfadd2(d, -1)
+    v = s - dx
+    x = s + (((dx - (s - v)) + (_F32(-1) - v)) + dy)
+    x = np.where(a > _F32(88.72283172607421875), _F32(np.inf), x)
+    x = np.where(a < _F32(-16.635532333438687426013570), _F32(-1), x)
+    x = np.where((a == 0) & np.signbit(a), _F32(-0.0), x)
+    return np.where(np.isnan(a), a, x).astype(_F32, copy=False)
