@@ -2,7 +2,13 @@
 from ._common import method_forms
 
 # (atan2, hypot, frac, nan_to_num, nansum, aminmax are made from the op table: _functions/variants.py)
-__all__ = ["nan_to_num_", "logical_and", "logical_or", "logical_xor", "isclose"]
+__all__ = ["nan_to_num_", "logical_and", "logical_or", "logical_xor", "isclose",
+           "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
+           # torch.<op>_(x): x.<op>_() (torch.sin_, torch.relu_, ...)
+           "abs_", "acos_", "asin_", "atan_", "ceil_", "clamp_", "clamp_max_", "clamp_min_", "cos_", "cosh_",
+           "detach_", "erf_", "exp_", "expm1_", "fill_", "floor_", "frac_", "log10_", "log1p_", "log2_", "log_",
+           "neg_", "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_", "sinh_", "sqrt_", "tan_",
+           "tanh_", "trunc_", "zero_"]
 globals().update(method_forms(*__all__))
 
 # reductions asked for with the pointwise ones (issue 17): function forms of Tensor methods

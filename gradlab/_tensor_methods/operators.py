@@ -177,6 +177,33 @@ class _OperatorMethods:
 
     __rxor__ = __xor__
 
+    # the named forms (x.bitwise_and(y) is x & y; a float tensor is refused by the kernel, not by Python)
+    def bitwise_and(self, other):
+        return _named_bitwise(self, other, Tensor.__and__)
+
+    def bitwise_or(self, other):
+        return _named_bitwise(self, other, Tensor.__or__)
+
+    def bitwise_xor(self, other):
+        return _named_bitwise(self, other, Tensor.__xor__)
+
+    def bitwise_not(self):
+        if self._data.dtype.kind not in "biu":
+            raise NotImplementedError(f'"bitwise_not_cpu" not implemented for {_dtype_name(self)!r}')
+        return Tensor._make(np.invert(self._data))
+
+    def bitwise_and_(self, other):
+        return self.__iand__(other)
+
+    def bitwise_or_(self, other):
+        return self.__ior__(other)
+
+    def bitwise_xor_(self, other):
+        return self.__ixor__(other)
+
+    def bitwise_not_(self):
+        return self.copy_(self.bitwise_not())
+
     # comparisons: results are bool tensors and never carry gradients. Like PyTorch, == also
     # takes a numpy array; anything else is left to Python (`t == [1, 2]` is then plain False).
     # (__hash__ beside __eq__: a class body that defines __eq__ alone gets __hash__ = None.)
@@ -347,6 +374,18 @@ def _scalar_left(key, a, scalar):
     if key == "rsub":
         return OPS["rsub"](a, other=_wrapped(scalar, a))
     return OPS["rpow"](a, base=_wrapped(scalar, a))
+
+
+def _named_bitwise(a, other, operator):
+    out = operator(a, other)
+    if out is NotImplemented:
+        raise TypeError(f"unsupported operand type(s): 'Tensor' and {type(other).__name__!r}")
+    return out
+
+
+def _dtype_name(t):
+    from ..ops.arithmetic import _KERNEL_NAMES
+    return _KERNEL_NAMES[t._data.dtype.name]
 
 
 _BITWISE = {np.bitwise_and: "bitwise_and", np.bitwise_or: "bitwise_or", np.bitwise_xor: "bitwise_xor"}

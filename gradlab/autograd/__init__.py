@@ -6,7 +6,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .._tensor_core import Tensor as _Tensor
-from . import events, grad_mode
+from . import events, grad_mode, graph  # noqa: F401  (torch.autograd.graph)
 from .engine import run_backward
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                         set_grad_enabled)

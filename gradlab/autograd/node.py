@@ -56,6 +56,10 @@ class _HookDict(dict):
     __slots__ = ("__weakref__",)
 
 
+# the (pack_hook, unpack_hook) pairs of the open torch.autograd.graph.saved_tensors_hooks contexts, innermost last
+SAVED_TENSORS_HOOKS = []
+
+
 class SavedTensor:
     """A tensor kept for the backward formula, with the version it had when saved.
 
@@ -63,12 +67,20 @@ class SavedTensor:
     of the node (like `exp`'s result) is kept as its array and version counter, not as the tensor
     object, so that the node does not keep its own output alive (no reference cycle).
     """
-    __slots__ = ("tensor", "data", "counter", "version", "is_output", "output_nr", "requires_grad")
+    __slots__ = ("tensor", "data", "counter", "version", "is_output", "output_nr", "requires_grad", "packed",
+                 "unpack_hook")
 
     def __init__(self, tensor, is_output=False):
         self.counter = tensor._version_counter
         self.version = self.counter[0]
         self.is_output = is_output
+        self.unpack_hook = None
+        if SAVED_TENSORS_HOOKS:         # torch.autograd.graph.saved_tensors_hooks: keep what pack_hook gave
+            pack_hook, self.unpack_hook = SAVED_TENSORS_HOOKS[-1]
+            self.packed = pack_hook(tensor)
+            self.output_nr = tensor._output_nr
+            self.tensor = self.data = None
+            return
         if is_output:
             self.tensor = None
             self.data = tensor._data
@@ -80,6 +92,8 @@ class SavedTensor:
     def unpack(self, node, as_arrays=False):
         """The saved value for `node`'s formulas: its numpy array when they run on arrays (a backward
         that builds no graph of its own), else a Tensor."""
+        if self.unpack_hook is not None:
+            return self._unpack_hooked(node, as_arrays)
         if self.counter[0] != self.version:
             raise RuntimeError(self._version_message(node))
         if as_arrays:
@@ -90,6 +104,19 @@ class SavedTensor:
             t._version_counter = self.counter
             return t
         return self.tensor
+
+    def _unpack_hooked(self, node, as_arrays):
+        t = self.unpack_hook(self.packed)
+        if not isinstance(t, Tensor):
+            raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
+                            f"{type(t).__name__}")
+        if as_arrays:
+            return t._data
+        if self.is_output:
+            out = Tensor._make(t._data, node, self.output_nr)
+            out._version_counter = t._version_counter
+            return out
+        return t
 
     def _version_message(self, node):
         if self.is_output:
