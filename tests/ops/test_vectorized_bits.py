@@ -409,3 +409,21 @@ def test_log1p_expm1(name):
             outs.append((np.asarray(y.detach().tolist(), F32), np.asarray(leaf.grad.tolist(), F32)))
         _bits_equal(outs[0][0], outs[1][0])
         _bits_equal(outs[0][1], outs[1][1])
+
+
+def test_poly_steps_recheck_double_rounding():
+    """The float64 Horner steps (_poly) keep their sums for the same check: a double-rounded step
+    makes the kernel run again with every step checked."""
+    from gradlab.ops.vectorized import core
+    a = np.full(8, 1 + 2 ** -12, F32)
+    c = (np.float32(2.0 ** -70) * np.array([1, -1, 2, -2, 0, 1, -1, 4], F32)).astype(F32)
+
+    def step(a, c):             # one Horner step per number: a * a + c (c differs per number)
+        out = np.empty_like(a)
+        for i in range(a.size):
+            out[i:i + 1] = core._poly(a[i:i + 1].astype(np.float64), [np.array(c[i], np.float64)],
+                                      a[i:i + 1].astype(np.float64))[0]
+        return out
+    got = vectorized._kernel(step)(a, c)
+    want = [_round_to_float32(Fraction(float(x)) ** 2 + Fraction(float(z))) for x, z in zip(a, c)]
+    _bits_equal(got, np.array(want, F32))

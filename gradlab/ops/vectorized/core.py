@@ -164,18 +164,19 @@ def _half_way(s):
 def _double_rounded(sums):
     """Whether any kept sum (s = a * b + c in float64, the product exact) lies half-way between two
     float32 numbers without being exactly a * b + c (an exact tie rounds correctly)."""
-    flat = np.concatenate([entry[0] for entry in sums], axis=None)
-    bits = flat.view(np.uint64)
+    bits = np.concatenate([entry[0] for entry in sums], axis=None).view(np.uint64)
     bits &= _LOW29
-    if not (bits == _HALF29).any():
+    at = np.flatnonzero(bits == _HALF29)
+    if not at.size:
         return False
-    for s, a, b, c in sums:
-        at = _half_way(s)
-        if not at.any():
-            continue
-        s0 = s[at]
-        p0 = np.broadcast_to(np.multiply(a, b, dtype=_F64), s.shape)[at]
-        c0 = np.broadcast_to(np.asarray(c, _F64), s.shape)[at]
+    ends = np.cumsum([entry[0].size for entry in sums])
+    owners = np.searchsorted(ends, at, side="right")
+    for k in np.unique(owners).tolist():                   # only the sums with a half-way number
+        s, a, b, c = sums[k]
+        local = at[owners == k] - (ends[k] - s.size)
+        s0 = s.reshape(-1)[local]
+        p0 = np.broadcast_to(np.multiply(a, b, dtype=_F64), s.shape).reshape(-1)[local]
+        c0 = np.broadcast_to(np.asarray(c, _F64), s.shape).reshape(-1)[local]
         bb = s0 - p0
         if ((p0 - (s0 - bb)) + (c0 - bb) != 0).any():      # the sum's exact rounding error
             return True

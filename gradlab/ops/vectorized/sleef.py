@@ -20,6 +20,7 @@ _K_R_LN2F, _K_M_L2UF, _K_M_L2LF = _k32(_R_LN2F), _k32(-_L2UF), _k64(-_L2LF)
 _K_EXPF_POLY = [_k64(c) for c in _EXPF_POLY]
 _K_ONE, _K_ZERO, _K_INF, _K_HALF, _K_TWO = _k32(1), _k32(0), _k32(np.inf), _k32(0.5), _k32(2)
 _K_M104, _K_100 = _k32(-104), _k32(100)
+_I_1 = np.array(1, _I32)
 
 
 def _pow2i(q):
@@ -173,100 +174,144 @@ def _df_mul_f2_f2(xx, xy, yx, yy):
     return s, _fma(xx, yy, _fma(xy, yx, _fma(xx, yx, -s, exact_sum=True)))
 
 
-def _sleef_expk2f(dx, dy):
-    """SLEEF's expk2f: exp of a double-float, as a double-float."""
-    q = np.rint((dx + dy) * _R_LN2F).astype(_I32)
-    qf = q.astype(_F32)
-    sx, sy = _df_add2_f2_f(dx, dy, qf * -_L2UF)
-    sx, sy = _df_add2_f2_f(sx, sy, qf * -_L2LF)
-    u = np.full(sx.shape, _F32(0.1980960224e-3), _F32)
-    for c in (0.1394256484e-2, 0.8333456703e-2, 0.4166637361e-1):
-        u = _fma(u, sx, _F32(c))
-    tx, ty = _df_add2_f2_f(*_df_mul_f2_f(sx, sy, u), _F32(0.166666659414234244790680580464))
-    tx, ty = _df_add2_f2_f(*_df_mul_f2_f2(sx, sy, tx, ty), _F32(0.5))
+_K_EXPK2F_POLY = [_k64(_F32(c)) for c in (0.1980960224e-3, 0.1394256484e-2, 0.8333456703e-2, 0.4166637361e-1)]
+_K_C6 = _k32(0.166666659414234244790680580464)
+_K_M_L2LF32 = _k32(-_L2LF)
+_K_TANH_ONE = _k32(8.664339742)
+
+
+def _sleef_expk2f(dx):
+    """SLEEF's expk2f: exp of a double-float (here dx + 0), as a double-float."""
+    qf = np.rint(dx * _K_R_LN2F)          # (the q of inputs beyond the normal range is not used)
+    q = qf.astype(_I32)
+    sx, sy = _df_add2_f2_f(dx, _K_ZERO, qf * _K_M_L2UF)
+    sx, sy = _df_add2_f2_f(sx, sy, qf * _K_M_L2LF32)
+    sx64 = sx.astype(_F64)
+    u, _ = _poly(sx64, _K_EXPK2F_POLY)
+    tx, ty = _df_add2_f2_f(*_df_mul_f2_f(sx, sy, u), _K_C6)
+    tx, ty = _df_add2_f2_f(*_df_mul_f2_f2(sx, sy, tx, ty), _K_HALF)
     qx = sx * sx                                                       # dfsqu
     qy = _fma(sx + sx, sy, _fma(sx, sx, -qx, exact_sum=True))
     tx, ty = _df_add2_f2_f2(sx, sy, *_df_mul_f2_f2(qx, qy, tx, ty))
-    s = _F32(1) + tx                                                   # dfadd(1, t)
-    tx, ty = s, ((_F32(1) - s) + tx) + ty
-    half = q >> _I32(1)
-    scale = (_pow2i(half), _pow2i(q - half))
-    tx, ty = tx * scale[0] * scale[1], ty * scale[0] * scale[1]
-    low = dx < _F32(-104)
-    return np.where(low, _F32(0), tx), np.where(low, _F32(0), ty)
+    s = _K_ONE + tx                                                    # dfadd(1, t)
+    tx, ty = s, ((_K_ONE - s) + tx) + ty
+    half = q >> _I_1
+    scale = _pow2i(half), _pow2i(q - half)
+    tx *= scale[0]
+    tx *= scale[1]
+    ty *= scale[0]
+    ty *= scale[1]
+    low = dx < _K_M104
+    np.putmask(tx, low, _K_ZERO)
+    np.putmask(ty, low, _K_ZERO)
+    return tx, ty
 
 
 @_kernel
 def sleef_tanhf(x):
     """SLEEF's tanhf (1.0 ulp): (e - 1/e) / (e + 1/e) with e = exp(|x|) in double-float."""
     x = _f(x)
+    if x.ndim == 0:
+        return sleef_tanhf(x.reshape(1)).reshape(())
     y = np.abs(x)
-    dx, dy = _sleef_expk2f(y, np.zeros_like(y))
-    ex = _F32(1) / dx                                                  # dfrec
-    ey = ex * _fma(-dy, ex, _fma(-dx, ex, _F32(1), exact_sum=True))
+    dx, dy = _sleef_expk2f(y)
+    ex = _K_ONE / dx                                                   # dfrec
+    ey = ex * _fma(-dy, ex, _fma(-dx, ex, _K_ONE, exact_sum=True))
     nx = dx - ex                                                       # dfadd(d, -e)
     ny = (((dx - nx) - ex) + dy) - ey
     mx = dx + ex                                                       # dfadd(d, e)
     my = (((dx - mx) + ex) + dy) + ey
-    t = _F32(1) / mx                                                   # dfdiv(n, m)
+    t = _K_ONE / mx                                                    # dfdiv(n, m)
     s = nx * t
     u = _fma(t, nx, -s, exact_sum=True)
-    v = _fma(-my, t, _fma(-mx, t, _F32(1), exact_sum=True))
+    v = _fma(-my, t, _fma(-mx, t, _K_ONE, exact_sum=True))
     r = s + _fma(s, v, _fma(ny, t, u))
-    r = np.where((y > _F32(8.664339742)) | np.isnan(r), _F32(1), r)
+    one = y > _K_TANH_ONE
+    one |= np.isnan(r)
+    np.putmask(r, one, _K_ONE)
     r = np.copysign(r, x)
-    return np.where(np.isnan(x), x, r).astype(_F32, copy=False)
+    np.putmask(r, np.isnan(x), x)
+    return r
 
 
 # --- log1p: SLEEF's log1pf (vectors) and glibc's log1pf (fdlibm, scalar loop) ----------------------------
+
+def _log1pf_exponent_table():
+    """For each exponent field (and sign bit) of (1 + d) / 0.75: 2^-e and 2^-e - 1 as log1pf forms
+    them, and e * ln2 as the double-float sx + sy (as in logf)."""
+    e = (np.arange(512, dtype=_I32) & _I32(0xFF)) - _I32(127)
+    t = _pow2i(-e)
+    return t, t - _F32(1)
+
+
+_LOG1PF_T, _LOG1PF_T_M1 = _log1pf_exponent_table()
+_K_BEYOND = _k32(float.fromhex("0x1.2ced32p+126"))
+_K_M_ONE, _K_M_ZERO = _k32(-1), _k32(-0.0)
+_K_EXPM1_BIG, _K_EXPM1_SMALL = _k32(88.72283172607421875), _k32(-16.635532333438687426013570)
+
 
 @_kernel
 def sleef_log1pf(d):
     """SLEEF's log1pf (1.0 ulp): 1 + d = m 2^e with m in [0.75, 1.5) formed without rounding 1 + d,
     then log(m) = 2 atanh(m / (2 + m)) in double-float, plus e ln2; log(d) beyond 1e38."""
     d = _f(d)
-    dp1 = d + _F32(1)
-    e = (((_bits(dp1 * _F32(1.0 / 0.75)) >> _I32(23)) & _I32(0xFF)) - _I32(127))
-    t = _pow2i(-e)                                                    # 2^-e
-    m = _fma(d, t, t - _F32(1), exact_sum=True)                      # (t a power of two: exact)
-    ef = e.astype(_F32)
-    ln2_hi, ln2_lo = _F32(0.69314718246459960938), _F32(-1.904654323148236017e-09)
-    sx = ln2_hi * ef
-    sy = _fma(ln2_lo, ef, _fma(ln2_hi, ef, -sx, exact_sum=True))
-    bx = _F32(2) + m                                                  # dfadd(2, m)
-    by = (_F32(2) - bx) + m
-    t1 = _F32(1) / bx                                                 # dfdiv((m, 0), (bx, by))
-    xx = m * t1
-    u = _fma(t1, m, -xx, exact_sum=True)
-    v = _fma(-by, t1, _fma(-bx, t1, _F32(1), exact_sum=True))
-    xy = _fma(xx, v, u)
+    if d.ndim == 0:
+        return sleef_log1pf(d.reshape(1)).reshape(())
+    field = _bits((d + _K_ONE) * _K_4_3).view(np.uint32) >> _U_23       # e + 127 (and the sign bit)
+    t, sx, sy = _LOG1PF_T[field], _LOGF_E_HI[field], _LOGF_E_LO[field]
+    m = d.astype(_F64)                                                  # fma(d, 2^-e, 2^-e - 1): exact
+    m *= t
+    m += _LOG1PF_T_M1[field]
+    m = m.astype(_F32)
+    bx = _K_TWO + m                                                     # dfadd(2, m)
+    by = (_K_TWO - bx) + m
+    inv = _K_ONE / bx                                                   # dfdiv((m, 0), (bx, by))
+    xx = m * inv
+    inv64 = inv.astype(_F64)
+    w = inv64 * m
+    w -= xx
+    u = w.astype(_F32)                                                  # fma(inv, m, -xx): exact
+    w = inv64 * bx
+    w = (_K_ONE64 - w).astype(_F32)                                     # fma(-bx, inv, 1): exact
+    p = inv64 * by
+    p = w - p
+    v = _rounded(p, -by, inv64, w)                                      # fma(-by, inv, .)
+    xx64 = xx.astype(_F64)
+    p = xx64 * v
+    p += u
+    xy = _rounded(p, xx64, v, u)                                        # fma(xx, v, u)
     x2 = xx * xx
-    p = _fma(_fma(_F32(0.3027294874), x2, _F32(0.3996108174)), x2, _F32(0.6666694880))
-    s = sx + xx * _F32(2)
-    sy = (((sx - s) + xx * _F32(2)) + sy) + xy * _F32(2)
-    w = x2 * xx * p
+    poly, _ = _poly(x2.astype(_F64), _K_LOGF_POLY)
+    twice = xx * _K_TWO
+    s = sx + twice
+    sy = (((sx - s) + twice) + sy) + xy * _K_TWO
+    w = x2 * xx * poly
     r = s + w
     sy = ((s - r) + w) + sy
-    r = r + sy
-    beyond = d > _F32(float.fromhex("0x1.2ced32p+126"))
+    r += sy
+    beyond = d > _K_BEYOND
     if beyond.any():
-        r = np.where(beyond, sleef_logf(d), r)
-    r = np.where(d < _F32(-1), _F32(np.nan), r)
-    r = np.where(d == _F32(-1), _F32(-np.inf), r)
-    r = np.where((d == 0) & np.signbit(d), _F32(-0.0), r)
-    r = np.where(d == np.inf, d, r)
-    return np.where(np.isnan(d), d, r).astype(_F32, copy=False)
+        np.putmask(r, beyond, sleef_logf(d))
+    # below -1, -1, -0, inf and nan: as IEEE log1p (which numpy's log1p is on them)
+    ok = d > _K_M_ONE
+    ok &= d < _K_INF
+    ok &= d != _K_ZERO
+    np.putmask(r, ~ok, np.log1p(d))
+    return r
 
 
 @_kernel
 def sleef_expm1f(a):
     """SLEEF's expm1f (1.0 ulp): exp in double-float (expk2f) minus 1, rounded once."""
     a = _f(a)
-    dx, dy = _sleef_expk2f(a, np.zeros_like(a))
-    s = dx + _F32(-1)                                                  # dfadd2(d, -1)
+    if a.ndim == 0:
+        return sleef_expm1f(a.reshape(1)).reshape(())
+    dx, dy = _sleef_expk2f(a)
+    s = dx + _K_M_ONE                                                  # dfadd2(d, -1)
     v = s - dx
-    x = s + (((dx - (s - v)) + (_F32(-1) - v)) + dy)
-    x = np.where(a > _F32(88.72283172607421875), _F32(np.inf), x)
-    x = np.where(a < _F32(-16.635532333438687426013570), _F32(-1), x)
-    x = np.where((a == 0) & np.signbit(a), _F32(-0.0), x)
-    return np.where(np.isnan(a), a, x).astype(_F32, copy=False)
+    x = s + (((dx - (s - v)) + (_K_M_ONE - v)) + dy)
+    np.putmask(x, a > _K_EXPM1_BIG, _K_INF)
+    np.putmask(x, a < _K_EXPM1_SMALL, _K_M_ONE)
+    np.putmask(x, (a == _K_ZERO) & np.signbit(a), _K_M_ZERO)
+    np.putmask(x, np.isnan(a), a)
+    return x
