@@ -3,10 +3,12 @@ vectors through the vector function (SLEEF), the numbers left at the end of each
 through the scalar function (glibc). sigmoid, silu, gelu (ATen's own and the tanh form), softplus,
 mish, elu, logsigmoid, log1p, expm1 and their gradients.
 """
+import functools
+
 import numpy as np
 
 from ... import _parallel
-from .core import _F32, _I32, _bits, _fma, _from_bits, _kernel, _lanes
+from .core import _F32, _F64, _I32, _bits, _fma, _from_bits, _k64, _kernel, _lanes, _poly
 from .sleef import sleef_expf, sleef_expm1f, sleef_log1pf, sleef_tanhf
 from .glibc import glibc_erff, glibc_expf, glibc_expm1f, glibc_log1pf, glibc_tanhf
 
@@ -34,8 +36,10 @@ def _memory_order(x):
     return perm.reshape(-1), lambda flat: flat.reshape(perm.shape).transpose(inverse)
 
 
+@functools.lru_cache(maxsize=64)
 def _vector_mask(n, lanes, threads):
-    """Which of n numbers (memory order) cpu_kernel_vec computes with the vector function."""
+    """Which of n numbers (memory order) cpu_kernel_vec computes with the vector function (kept for
+    the next call of the same size: read-only)."""
     block = 2 * lanes
     if n <= _GRAIN or threads <= 1:
         slices = [(0, n)]
@@ -45,6 +49,7 @@ def _vector_mask(n, lanes, threads):
     mask = np.zeros(n, bool)
     for begin, end in slices:
         mask[begin:begin + (end - begin) // block * block] = True
+    mask.flags.writeable = False
     return mask
 
 
@@ -108,13 +113,12 @@ def _aten_vec_erf(v):
     t = 1 / (1 + p |x|), by fma steps, with SLEEF's expf."""
     sign = _bits(v) & _I32(-2 ** 31)
     t = _F32(1) / _fma(_F32(0.3275911), np.abs(v), _F32(1))
-    r = _fma(_F32(1.061405429), t, _F32(-1.453152027))
-    for c in (1.421413741, -0.284496736, 0.254829592):
-        r = _fma(r, t, _F32(c))
+    r, _ = _poly(t.astype(_F64), _K_ERF_POLY)
     e = sleef_expf(-(v * v))
     return _from_bits(_bits(_fma(-e * t, r, _F32(1))) ^ sign)
 
 
+_K_ERF_POLY = [_k64(_F32(c)) for c in (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)]
 _SQRT1_2F = _F32(0.7071067811865476)
 _GELU_BETAF = _F32(1.1283791670955126 * 0.7071067811865476 * 0.5)       # M_2_SQRTPI * M_SQRT1_2 * 0.5
 

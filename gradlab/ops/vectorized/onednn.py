@@ -5,7 +5,7 @@ Stegun's erf formula with oneDNN's own exp.
 """
 import numpy as np
 
-from .core import _F32, _I32, _bits, _f, _fma, _from_bits, _kernel
+from .core import _F32, _F64, _I32, _bits, _f, _fma, _from_bits, _k64, _kernel, _poly
 
 
 # --- oneDNN's gelu (eltwise_gelu_erf) -------------------------------------------------------------------
@@ -62,10 +62,8 @@ def gelu_onednn(x):
     pos = _from_bits(pos_bits)
     index = np.clip((pos_bits + _I32(-0x3DE00001)) >> _I32(21), 1, 24)     # + 0xc21fffff
     index = np.where(_from_bits(0x40B15CEE) < pos, 23, index) & 31         # beyond 5.54: erf is 1
-    table = _GELU_TABLE
-    p = table[5][index]
-    for degree in range(4, -1, -1):
-        p = _fma(p, pos, table[degree][index])
+    c = _GELU_TABLE[:, index]                                # each number's coefficients
+    p, _ = _poly(pos.astype(_F64), [c[4], c[3], c[2], c[1], c[0]], c[5].astype(_F64))
     p = _from_bits(_bits(p) ^ (xb & _I32(-2 ** 31)))
     return (x * (p + _F32(1))) * _F32(0.5)
 
@@ -79,14 +77,15 @@ def _onednn_exp(x):
     r = _fma(-n, _from_bits(0x3F317218), src, exact_sum=True)   # (exact in float64)
     scale = _from_bits((np.rint(n - _F32(1)).astype(_I32) + _I32(127)) << _I32(23))
     scale = np.where(low, _F32(0), scale)
-    p = np.full(r.shape, _from_bits(0x3C07CFCE), _F32)
-    for c in (0x3D2B9D0D, 0x3E2AAD40, 0x3EFFFEE3, 0x3F7FFFFB):
-        p = _fma(p, r, _from_bits(c))
-    p = _fma(p, r, _F32(1))
+    p, _ = _poly(r.astype(_F64), _K_EXP_POLY)
     return p * scale * _F32(2)
 
 
+_K_EXP_POLY = [_k64(_from_bits(c)) for c in (0x3C07CFCE, 0x3D2B9D0D, 0x3E2AAD40, 0x3EFFFEE3, 0x3F7FFFFB)] + [_k64(1)]
+
+
 _AS_POLY = [_from_bits(v) for v in (0x3E827906, 0xBE91A98E, 0x3FB5F0E3, 0xBFBA00E3, 0x3F87DC22)]
+_K_AS_POLY = [_k64(c) for c in _AS_POLY[::-1]]
 
 
 @_kernel
@@ -98,9 +97,7 @@ def gelu_backward_onednn(grad, x):
     q = _onednn_exp(-(r * r))
     t = r * _from_bits(0x3F106EBA) * q                       # r / sqrt(pi) * q
     w = _F32(1) / _fma(_from_bits(0x3EA7BA05), np.abs(r), _F32(1))
-    p = np.full(w.shape, _AS_POLY[4], _F32)
-    for c in _AS_POLY[3::-1]:
-        p = _fma(p, w, c)
+    p, _ = _poly(w.astype(_F64), _K_AS_POLY)
     erf = _fma(-q * w, p, _F32(1))
     erf = _from_bits(_bits(erf) ^ (_bits(r) & _I32(-2 ** 31)))
     return _f(grad) * _fma(erf, _F32(0.5), t + _F32(0.5))
