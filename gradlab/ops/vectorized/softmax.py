@@ -120,6 +120,21 @@ def _running_sum(v):
     return np.add.accumulate(v, axis=1)[:, -1:, :]
 
 
+def _exp_by_position(vector, v, nonpositive=False):
+    """exp(v): SLEEF's expf where vector (broadcast to v's shape), glibc's elsewhere, each computed
+    only on its own numbers."""
+    vector = np.broadcast_to(vector, v.shape)
+    if vector.all():
+        return sleef_expf(v, nonpositive=nonpositive)
+    if not vector.any():
+        return glibc_expf(v)
+    out = np.empty(v.shape, _F32)
+    out[vector] = sleef_expf(v[vector], nonpositive=nonpositive)
+    scalar = ~vector
+    out[scalar] = glibc_expf(v[scalar])
+    return out
+
+
 def _softmax_vector_positions(outer, inner, lanes, threads):
     """Which positions (outer * inner, in memory order) _vec_softmax computes with whole vectors: each
     thread walks its share of the positions, a vector at a time while one fits in both its share and
@@ -150,7 +165,7 @@ def softmax_inner(x, dim, threads=None):
     outer, _, inner = x3.shape
     vector = _softmax_vector_positions(outer, inner, lanes, threads).reshape(outer, 1, inner)
     shifted = x3 - np.maximum.reduce(x3, axis=1, keepdims=True)
-    e = np.where(vector, sleef_expf(shifted, nonpositive=True), glibc_expf(shifted))
+    e = _exp_by_position(vector, shifted, nonpositive=True)
     return (e / _running_sum(e)).reshape(x.shape)
 
 
@@ -174,7 +189,7 @@ def log_softmax_inner(x, dim):
     x3 = _as_3d(x, dim)
     vector = _logsoftmax_vector_positions(x3.shape[2], x3.shape[1], lanes)[None, None, :]
     shifted = x3 - np.fmax.reduce(x3, axis=1, keepdims=True)     # (its max skips nans: blendv on >)
-    e = np.where(vector, sleef_expf(shifted, nonpositive=True), glibc_expf(shifted))
+    e = _exp_by_position(vector, shifted, nonpositive=True)
     return (shifted - sleef_logf(_running_sum(e))).reshape(x.shape)
 
 
@@ -200,5 +215,5 @@ def log_softmax_backward_inner(grad, output, dim):
     g, y = _as_3d(grad, dim), _as_3d(output, dim)
     vector = _logsoftmax_vector_positions(g.shape[2], g.shape[1], lanes)[None, None, :]
     total = _running_sum(g)
-    e = np.where(vector, sleef_expf(y), glibc_expf(y))
+    e = _exp_by_position(vector, y)
     return _fma(-e, total, g).reshape(grad.shape)
