@@ -9,12 +9,13 @@ from ._tensor_core import _wrap_dim
 from .ops import OPS
 from .ops.matrix import _LinAlgError
 from .ops.operands import _check_tensor_argument, _kind
-from ._tensor_methods.linalg import _check_square, _cross, _LinalgSlogdetResult, _matrix_power
+from ._tensor_methods.linalg import (_check_square, _check_svd_input, _cross, _LinalgSlogdetResult, _LinalgSvdResult,
+                                     _matrix_power)
 
 LinAlgError = _LinAlgError
 
 __all__ = ["LinAlgError", "norm", "vector_norm", "matrix_norm", "inv", "det", "slogdet", "solve", "cross",
-           "matrix_power", "multi_dot", "vecdot", "diagonal", "svdvals"]
+           "matrix_power", "multi_dot", "vecdot", "diagonal", "svdvals", "svd"]
 
 _INF = float("inf")
 
@@ -91,6 +92,18 @@ def svdvals(A, *, driver=None, out=None):
     if A._data.dtype.kind not in "fc":
         raise RuntimeError(f"linalg.svd: Expected a floating point or complex tensor as input. Got {_kind(A)}")
     return _result(OPS["svd"](A)[1], out)
+
+
+def svd(A, full_matrices=True, *, driver=None, out=None):
+    """U, S, Vh with A = U diag(S) Vh (LinalgSvdBackward0 for all three); U and Vh square when full_matrices."""
+    _check_tensor_argument("linalg_svd", A, "A")
+    _check_svd_input(A, "linalg.svd")
+    result = _LinalgSvdResult(OPS["svd"](A, full_matrices=True) if full_matrices else OPS["svd"](A))
+    if out is not None:
+        for o, r in zip(out, result):
+            o.resize_(r.shape).copy_(r.detach())
+        return out
+    return result
 
 
 def _order(ord):

@@ -7,3 +7,5 @@ max = _ReturnType.of("max")
 min = _ReturnType.of("min")
 (sort, topk, kthvalue, median, nanmedian, mode, cummax, cummin) = (
     _ReturnType.of(name) for name in ("sort", "topk", "kthvalue", "median", "nanmedian", "mode", "cummax", "cummin"))
+from ._tensor_methods.linalg import _LinalgSvdResult as linalg_svd, _SvdResult as svd  # noqa: E402,F401
+from ._tensor_methods.sorting import _Histogram as histogram  # noqa: E402,F401

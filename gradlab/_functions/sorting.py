@@ -10,7 +10,7 @@ from ._common import method_forms
 
 # (sort, topk, kthvalue, median, nanmedian, mode, cumprod, cummax, cummin are made from the op table:
 # _functions/variants.py)
-_METHODS = ("argsort", "msort", "unique", "unique_consecutive", "bincount", "count_nonzero", "diff", "histc")
+_METHODS = ("argsort", "msort", "unique", "unique_consecutive", "bincount", "count_nonzero", "diff", "histc", "histogram")
 
 globals().update(method_forms(*_METHODS))
 

@@ -174,6 +174,10 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
              'greater(Tensor input, Scalar other, *, Tensor out=None)'),
  'gt': ('gt(Tensor input, Tensor other, *, Tensor out=None)', 'gt(Tensor input, Scalar other, *, Tensor out=None)'),
  'histc': ('histc(Tensor input, int64_t bins=100, Scalar min=0, Scalar max=0, *, Tensor out=None)',),
+ 'histogram': ('histogram(Tensor input, Tensor bins, *, Tensor? weight=None, bool density=False, TensorList[2] '
+               'out=None)',
+               'histogram(Tensor input, int64_t bins=100, *, ArrayRef<double>? range=None, Tensor? weight=None, bool '
+               'density=False, TensorList[2] out=None)'),
  'hstack': ('hstack(TensorList tensors, *, Tensor out=None)',),
  'hypot': ('hypot(Tensor input, Tensor other, *, Tensor out=None)',),
  'index_add': ('index_add(Tensor input, int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor '
@@ -418,6 +422,7 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
               'subtract(Tensor input, Scalar other, Scalar alpha=1)'),
  'sum': ('sum(Tensor input, *, ScalarType? dtype=None)',
          'sum(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)'),
+ 'svd': ('svd(Tensor input, bool some=True, bool compute_uv=True, *, TensorList[3] out=None)',),
  'swapaxes': ('swapaxes(Tensor input, int64_t axis0, int64_t axis1)',),
  't': ('t(Tensor input)',),
  'take': ('take(Tensor input, Tensor index, *, Tensor out=None)',),

@@ -141,6 +141,19 @@ class _LinalgMethods:
         _check_square(self, "linalg.slogdet")
         return _SlogdetResult(OPS["slogdet"](self))
 
+    def svd(self, some=True, compute_uv=True):
+        """torch.svd: U, S, V = linalg.svd(A, full_matrices=not some) with V = Vh.mT (a TransposeBackward0);
+        without compute_uv, S alone and zero U and V of the full sizes."""
+        _check_svd_input(self, "linalg.svd")
+        if not compute_uv:
+            from ..creation import zeros
+            m, n = self._data.shape[-2:]
+            s = OPS["svd"](self)[1]
+            batch = self._data.shape[:-2]
+            return _SvdResult((zeros(*batch, m, m, dtype=self.dtype), s, zeros(*batch, n, n, dtype=self.dtype)))
+        u, s, vh = OPS["svd"](self, full_matrices=not some) if not some else OPS["svd"](self)
+        return _SvdResult((u, s, vh.transpose(-2, -1)))
+
     def logdet(self):
         _check_square(self, "logdet")
         sign, logabsdet = OPS["slogdet"](self)
@@ -168,6 +181,15 @@ def _named_pair(name, first, second):
                                       second: property(lambda self: self[1])})
 
 
+def _named_triple(name, *fields):
+    body = {"__module__": "gradlab.return_types", "__qualname__": name, "__slots__": (), "_fields": fields,
+            "n_fields": 3, "n_sequence_fields": 3}
+    body.update({f: property(lambda self, i=i: self[i]) for i, f in enumerate(fields)})
+    return type(name, (_NamedPair,), body)
+
+
+_SvdResult = _named_triple("svd", "U", "S", "V")
+_LinalgSvdResult = _named_triple("linalg_svd", "U", "S", "Vh")
 _SlogdetResult = _named_pair("slogdet", "sign", "logabsdet")
 _LinalgSlogdetResult = _named_pair("linalg_slogdet", "sign", "logabsdet")
 
@@ -177,6 +199,13 @@ _LinalgSlogdetResult = _named_pair("linalg_slogdet", "sign", "logabsdet")
 def _check_matrices(t, message):
     if t._data.ndim < 2:
         raise RuntimeError(message)
+
+
+def _check_svd_input(t, name):
+    if t._data.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if t._data.dtype.kind not in "fc":
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got {_kind(t)}")
 
 
 def _check_square(t, name):

@@ -14,7 +14,10 @@ from ..autograd.node import Node, record
 from ..ops import OPS, sorting as _sorting
 from ..ops.shape import cat
 from ._common import _argument_type_name, _dims
+from .linalg import _named_pair
 from .reductions import _ReturnType, _check_reduced_size, _in_dtype
+
+_Histogram = _named_pair("histogram", "hist", "bin_edges")
 
 
 def _kind_name(t):
@@ -287,6 +290,47 @@ class _SortingMethods:
         pos = ((kept - low) * data.dtype.type(bins) / (high - low)).astype(np.int64)
         pos = np.minimum(pos, bins - 1)
         return Tensor._make(np.bincount(pos, minlength=bins).astype(data.dtype))
+
+    def histogram(self, bins=100, *, range=None, weight=None, density=False):
+        """torch.histogram: (hist, bin_edges); `bins` a count (edges from linspace over `range` or the
+        data's min and max, widened by 0.5 each way when they are equal) or the edges themselves."""
+        from ..creation import linspace
+        data = self._data
+        if data.dtype.kind != "f" or data.dtype == np.float16:
+            raise NotImplementedError(f'"histogramdd" not implemented for {_kernel_name(data.dtype)!r}')
+        if isinstance(bins, Tensor):
+            edges = bins._data.reshape(-1)
+        else:
+            if bins <= 0:
+                raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+            if range is not None:
+                low, high = float(range[0]), float(range[1])
+            elif data.size:
+                low, high = float(data.min()), float(data.max())
+            else:
+                low = high = 0.0
+            if low > high:
+                raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {low:g} max "
+                                   f"{high:g} for dimension 0")
+            if not (np.isfinite(low) and np.isfinite(high)):
+                raise RuntimeError(f"torch.histogramdd: dimension 0's range [{low:g}, {high:g}] is not finite")
+            if low == high:
+                low, high = low - 0.5, high + 0.5
+            edges = linspace(low, high, bins + 1, dtype=self.dtype)._data
+        flat = data.reshape(-1)
+        n = edges.size - 1
+        inside = (flat >= edges[0]) & (flat <= edges[-1])
+        pos = np.minimum(np.searchsorted(edges, flat[inside], side="right") - 1, n - 1)
+        hist = np.zeros(n, data.dtype)
+        np.add.at(hist, pos, weight._data.reshape(-1)[inside] if weight is not None else data.dtype.type(1))
+        if density:
+            hist = (hist / hist.sum()).astype(data.dtype) / np.diff(edges)
+        return _Histogram((Tensor._make(hist.astype(data.dtype, copy=False)), Tensor._make(edges.copy())))
+
+
+def _kernel_name(dtype):
+    from ..ops.arithmetic import _KERNEL_NAMES
+    return _KERNEL_NAMES[dtype.name]
 
 
 def _unique_dim(t, dim):

@@ -377,12 +377,14 @@ def _svd_grad(g, n):
     a = dual.data(n.self)
     u, s, vh = np.linalg.svd(a, full_matrices=False)
     g_u, g_s, g_vh = (dual.data(x) for x in g)
+    k = s.shape[-1]
+    if getattr(n, "full_matrices", False):      # (PyTorch's derivatives.yaml narrows gU and gVh to the reduced SVD)
+        g_u, g_vh = g_u[..., :k], g_vh[..., :k, :]
     v, g_v = np.swapaxes(vh, -1, -2), np.swapaxes(g_vh, -1, -2)
     out = (u * g_s[..., None, :]) @ vh
     if np.any(g_u) or np.any(g_vh):
         s2 = s * s
         e = s2[..., None, :] - s2[..., :, None]
-        k = s.shape[-1]
         e[..., np.arange(k), np.arange(k)] = 1
         ut_gu = np.swapaxes(u, -1, -2) @ g_u
         vt_gv = np.swapaxes(v, -1, -2) @ g_v
@@ -398,9 +400,9 @@ def _svd_grad(g, n):
     return dual.like(g[1], out.astype(a.dtype, copy=False))
 
 
-@op("svd", "LinalgSvdBackward0", saves=("self",), num_outputs=3,
+@op("svd", "LinalgSvdBackward0", saves=("self",), num_outputs=3, variants=("function", "method"),
     self=_svd_grad)
-def svd(self):
-    """U, S, Vh of the reduced SVD (linalg.svd(full_matrices=False), linalg.svdvals: S)."""
-    u, s, vh = np.linalg.svd(self, full_matrices=False)
+def svd(self, full_matrices=False):
+    """U, S, Vh of the SVD (linalg.svd, torch.svd, linalg.svdvals: S); the reduced one unless full_matrices."""
+    u, s, vh = np.linalg.svd(self, full_matrices=full_matrices)
     return u.astype(self.dtype, copy=False), s.astype(self.dtype, copy=False), vh.astype(self.dtype, copy=False)

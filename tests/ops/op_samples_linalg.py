@@ -152,5 +152,12 @@ def _euclidean_dist(draw):
 def _svd(draw):
     shp = draw(st.sampled_from([(2, 2), (2, 3), (3, 2), (2, 2, 3)]))
     fn = pick(draw, [lambda T, a: T.linalg.svdvals(a), lambda T, a: T.linalg.matrix_norm(a, 2),
-                     lambda T, a: T.linalg.norm(a, "nuc", dim=(-2, -1)), lambda T, a: T.linalg.matrix_norm(a, -2)])
+                     lambda T, a: T.linalg.norm(a, "nuc", dim=(-2, -1)), lambda T, a: T.linalg.matrix_norm(a, -2),
+                     # the factors themselves, through what does not depend on their signs (which are LAPACK's
+                     # choice: OpenBLAS's and MKL's differ for some matrices)
+                     lambda T, a: T.svd(a).S, lambda T, a: (lambda r: r.U @ r.V.mT)(T.svd(a)),
+                     lambda T, a: (lambda r: r.U @ r.Vh)(T.linalg.svd(a, full_matrices=False)),
+                     lambda T, a: (lambda r: r.U[..., :1] ** 2 + r.S[..., :1, None])(a.svd()),
+                     lambda T, a: (lambda r: r.Vh[..., :1, :] ** 2)(T.linalg.svd(a)),
+                     lambda T, a: (lambda r: r.U[..., :1] * r.Vh[..., :1, :])(T.linalg.svd(a, full_matrices=True))])
     return Case(fn, [_well_conditioned(draw, shp[:-2], shp[-1])[..., :shp[-2], :]])

@@ -19,11 +19,6 @@ pytestmark = pytest.mark.torch
 KNOWN_DIFFERENCES = {
     "torch.autograd.profiler.profile": "the profiler is not built",
     "torch.autograd.forward_ad.dual_level": "forward-mode AD is not built",
-    "torch.autograd.graph.saved_tensors_hooks": "saved-tensor hooks are not built",
-    "torch.bitwise_xor": "bitwise ops are not built",
-    "torch.sin_": "torch.<op>_ functional in-place forms are not exported",
-    "torch.svd": "not built (nor linalg.svd)",
-    "torch.histogram": "not built",
 }
 
 
