@@ -138,17 +138,14 @@ _STATE = _State()
 
 def _fma(a, b, c, exact_sum=False):
     """fma32 inside a kernel; where the float64 sum is known to be exact (noted where used), no check."""
-    s = np.multiply(a, b, dtype=_F64)
-    try:
-        s += c
-    except ValueError:                      # c broadcasts to a larger shape than a * b
-        s = s + c
+    p = np.multiply(a, b, dtype=_F64)
+    s = p + c
     if exact_sum:
         return s.astype(_F32)
     sums = _STATE.sums
     if sums is None or s.size > _BATCH_MAX:
         return _rounded_once(s, a, b, c)
-    sums.append((s, a, b, c))
+    sums.append((s, p, None, c))            # (None: the product itself is kept)
     return s.astype(_F32)
 
 
@@ -162,8 +159,9 @@ def _half_way(s):
 
 
 def _double_rounded(sums):
-    """Whether any kept sum (s = a * b + c in float64, the product exact) lies half-way between two
-    float32 numbers without being exactly a * b + c (an exact tie rounds correctly)."""
+    """Whether any kept sum (s = a * b + c in float64, the product exact; b None: a is the product)
+    lies half-way between two float32 numbers without being exactly a * b + c (an exact tie rounds
+    correctly)."""
     bits = np.concatenate([entry[0] for entry in sums], axis=None).view(np.uint64)
     bits &= _LOW29
     at = np.flatnonzero(bits == _HALF29)
@@ -171,12 +169,15 @@ def _double_rounded(sums):
         return False
     ends = np.cumsum([entry[0].size for entry in sums])
     owners = np.searchsorted(ends, at, side="right")
-    for k in np.unique(owners).tolist():                   # only the sums with a half-way number
+    ks = [int(owners[0])] if owners[0] == owners[-1] else np.unique(owners).tolist()
+    for k in ks:                                           # only the sums with a half-way number
         s, a, b, c = sums[k]
-        local = at[owners == k] - (ends[k] - s.size)
+        local = at - (ends[k] - s.size) if len(ks) == 1 else at[owners == k] - (ends[k] - s.size)
+        p = a if b is None else np.multiply(a, b, dtype=_F64)
         s0 = s.reshape(-1)[local]
-        p0 = np.broadcast_to(np.multiply(a, b, dtype=_F64), s.shape).reshape(-1)[local]
-        c0 = np.broadcast_to(np.asarray(c, _F64), s.shape).reshape(-1)[local]
+        p0 = (p if np.shape(p) == s.shape else np.broadcast_to(p, s.shape)).reshape(-1)[local]
+        c = np.asarray(c, _F64)
+        c0 = (c if c.shape == s.shape else np.broadcast_to(c, s.shape)).reshape(-1)[local]
         bb = s0 - p0
         if ((p0 - (s0 - bb)) + (c0 - bb) != 0).any():      # the sum's exact rounding error
             return True
