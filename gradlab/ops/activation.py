@@ -153,7 +153,7 @@ def leaky_relu_backward(grad_output, self, negative_slope):
 def gelu(self):
     # PyTorch's formula, in the tensor's dtype: its 1 + erf(...) loses the far left tail (gelu(-5.5) is
     # -1.6391e-07 in float32, where the exact value is -1.0444e-07)
-    path = _gelu_path(self)         # PyTorch's kernels, bit for bit (ops/vectorized.py)
+    path = _gelu_path(self)         # PyTorch's kernels, bit for bit (ops/vectorized/)
     exact = (vectorized.gelu_onednn(self) if path == "onednn" and vectorized.onednn_avx512()
              else vectorized.gelu_aten(self) if path == "aten" else None)
     if exact is not None:

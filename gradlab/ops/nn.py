@@ -31,7 +31,7 @@ def softmax_backward_data(grad_output, output, dim):
     if grad_output.dtype == np.float16:     # torch's half kernel: in float, rounded once
         g, y = grad_output.astype(np.float32), output.astype(np.float32)
         return (y * (g - np.add.reduce(g * y, axis=dim, keepdims=True))).astype(np.float16)
-    # float32: PyTorch's vectorized kernels, bit for bit (ops/vectorized.py)
+    # float32: PyTorch's vectorized kernels, bit for bit (ops/vectorized/)
     exact = (vectorized.softmax_backward_lastdim(grad_output, output) if dim == output.ndim - 1
              else vectorized.softmax_backward_inner(grad_output, output, dim))
     if exact is not None:
@@ -60,7 +60,7 @@ def softmax(self, dim):
     x = _softmax_input(self, dim, "softmax")
     if not x.size:                      # (an empty slice has no maximum to subtract)
         return x.copy()
-    if self.dtype == np.float32:        # PyTorch's vectorized kernels, bit for bit (ops/vectorized.py)
+    if self.dtype == np.float32:        # PyTorch's vectorized kernels, bit for bit (ops/vectorized/)
         exact = vectorized.softmax_lastdim(x) if dim == x.ndim - 1 else vectorized.softmax_inner(x, dim)
         if exact is not None:
             return exact

@@ -1,4 +1,4 @@
-"""gradlab's copies of PyTorch's vectorized float32 kernels (gradlab/ops/vectorized.py) against real
+"""gradlab's copies of PyTorch's vectorized float32 kernels (gradlab/ops/vectorized/) against real
 PyTorch, bit for bit: softmax / log_softmax over the last dim and their gradients (SLEEF expf/logf
 and ATen's lane sums), gelu of contiguous tensors and its gradient (oneDNN). Inputs are generated from
 fixed seeds over several ranges (small, large, negative, near the kernels' special points, with
