@@ -16,11 +16,12 @@ bit. What PyTorch 2.13's CPU build (x86-64) runs, measured against it:
   JIT kernel (github.com/uxlfoundation/oneDNN, src/cpu/x64/injectors/jit_uni_eltwise_injector.cpp):
   with AVX-512 the forward is a piecewise degree-5 polynomial picked by the input's exponent bits;
   the gradient is Abramowitz and Stegun's erf formula with oneDNN's own exp.
+* softmax / log_softmax over another dimension, gelu of one number or of a non-contiguous tensor,
+  gelu's tanh form, sigmoid, silu, softplus, mish, elu, logsigmoid, log1p, expm1: ATen's loops
+  (whole vectors with SLEEF's functions, the numbers left over with the C library's, glibc's).
 * Not reproduced (gradlab keeps its correctly rounded float64 path): float32 exp, log, tan, sin, cos,
   tanh, erf of a tensor go to Intel MKL's VML library (`vmsExp`, `vmsTan`, ... in "high accuracy"
-  mode), whose code is not public; the same results come out whatever the CPU capability. gelu of a
-  single number or a non-contiguous tensor goes through C's `erff` (glibc's), and softmax over
-  another dimension than the last has its own kernel; both stay on gradlab's float64 path.
+  mode), whose code is not public; the same results come out whatever the CPU capability.
 
 Which kernel runs depends on the CPU, as in PyTorch: ATen picks AVX512 when the CPU has
 avx512f/bw/vl/dq and fma, else AVX2 (avx2 and fma), else its plain C++ (DEFAULT), and the
@@ -34,6 +35,8 @@ A fused multiply-add (`fma(a, b, c)`: a * b + c rounded once) is what the vector
 only error of `float64(a) * b + c` is the rounding of the sum, and rounding that again to float32
 can round twice ("double rounding"). That only matters when the float64 sum lands exactly half-way
 between two float32 numbers; there `fma32` looks at the sum's own rounding error and nudges it.
+numpy's cost is per call rather than per number, so the kernels are written for few calls: 0-d
+array constants, Horner steps in float64, the half-way test once per kernel (core.py).
 
 Files: core.py (which kernels run on this CPU; float32 arithmetic with one rounding per fma; the
 kernel runner), sleef.py (SLEEF's expf, logf, tanhf, log1pf, expm1f), glibc.py (the C library's
