@@ -124,6 +124,7 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'diagonal': ('diagonal(Tensor input, int64_t offset=0, int64_t dim1=0, int64_t dim2=1)',),
  'diff': ('diff(Tensor input, int64_t n=1, int64_t dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor '
           'out=None)',),
+ 'dist': ('dist(Tensor input, Tensor other, Scalar p=2)',),
  'div': ('div(Tensor input, Tensor other, *, Tensor out=None)',
          'div(Tensor input, Tensor other, *, c10::string_view? rounding_mode, Tensor out=None)',
          'div(Tensor input, Scalar other, *, c10::string_view? rounding_mode)'),

@@ -318,6 +318,10 @@ class _SortingMethods:
                 low, high = low - 0.5, high + 0.5
             edges = linspace(low, high, bins + 1, dtype=self.dtype)._data
         flat = data.reshape(-1)
+        if weight is not None and weight._data.shape != data.shape:
+            raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the same shape as the "
+                               "input tensor excluding its innermost dimension, but got input with shape "
+                               f"[{flat.size}, 1] and weight with shape [{', '.join(map(str, weight._data.shape))}]")
         n = edges.size - 1
         inside = (flat >= edges[0]) & (flat <= edges[-1])
         pos = np.minimum(np.searchsorted(edges, flat[inside], side="right") - 1, n - 1)

@@ -283,6 +283,41 @@ def norm(self, p, dim, keepdim):
     return np.sum(a ** p, axis=dim, keepdims=keepdim) ** (1.0 / p)
 
 
+def _dist_grad(sign):
+    """PyTorch's norm_backward of self - other (DistBackward0): the norm's gradient at the difference."""
+    def formula(g, n):
+        x, r, p = n.self - n.other, n.result, n.p
+        if p == 0:
+            out = x * 0.0
+        elif p == 1:
+            out = g * dual.sign(x)
+        elif p == 2:
+            out = g * dual.where(r == 0, 0.0, x / r)
+        elif abs(p) == float("inf"):
+            hits = (abs(x) == r) | (x != x)
+            out = dual.sign(x) * (g / dual.sum_keepdim(hits, tuple(range(np.ndim(dual.data(x))))) * hits)
+        else:
+            out = g * dual.where(r == 0, 0.0, x * abs(x) ** (p - 2) / r ** (p - 1))
+        return out if sign > 0 else -out
+    return formula
+
+
+@op("dist", "DistBackward0", ("self", "other"), variants=("function", "method"), saves=("self", "other", "result"),
+    self=_dist_grad(1), other=_dist_grad(-1))
+def dist(self, other, p=2):
+    """torch.dist: the p-norm of self - other (broadcast), over all elements."""
+    from .._dtype import from_numpy_dtype
+    from .operands import broadcast_error
+    try:
+        np.broadcast_shapes(self.shape, other.shape)
+    except ValueError:
+        raise broadcast_error(self.shape, other.shape) from None
+    if self.dtype.kind not in "fc":
+        raise RuntimeError("norm(): input dtype should be either floating point or complex. Got "
+                           f"{from_numpy_dtype(self.dtype)._legacy[:-len('Tensor')]} instead.")
+    return norm.forward(np.subtract(self, other), p, None, False)
+
+
 @op("logsumexp", "LogsumexpBackward0", variants=("function", "method"), saves=("self", "result"), float_result=True,
     self=lambda g, n: _restore(g, n) * dual.exp(n.self - _restore(n.result, n)))
 def logsumexp(self, dim, keepdim):

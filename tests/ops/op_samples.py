@@ -662,6 +662,15 @@ def _norm(draw):
     return Case(fn, [distinct(draw, shp, 0.2, 2.0) * rng(draw).choice([-1.0, 1.0], shp)])
 
 
+@sample("dist")
+def _dist(draw):
+    sa, sb = broadcast_pair(draw)
+    fn = pick(draw, [lambda T, x, y: T.dist(x, y), lambda T, x, y: x.dist(y, 1), lambda T, x, y: T.dist(x, y, p=3),
+                     lambda T, x, y: x.dist(y, float("inf")), lambda T, x, y: T.dist(x, y, 2.5)])
+    # (x - y in [1, 5]: away from 0, where the norms' gradients jump)
+    return Case(fn, [distinct(draw, sa, 2.0, 4.0), uniform(draw, sb, -1.0, 1.0)])
+
+
 @sample("logsumexp")
 def _logsumexp(draw):
     shp = shape(draw, min_dims=1)
