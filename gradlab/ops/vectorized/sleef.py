@@ -41,8 +41,7 @@ def sleef_expf(d, nonpositive=False):
     # is exact in float32 and one float32 addition rounds as the fma does
     s = qf * _K_M_L2UF
     s += d
-    t = qf.astype(_F64)                              # fma(q, -L2L, s): its float64 sum is exact
-    t *= _K_M_L2LF
+    t = qf * _K_M_L2LF                               # fma(q, -L2L, s) (float64: its sum is exact)
     t += s
     s = t.astype(_F32)
     s64 = s.astype(_F64)
@@ -85,6 +84,7 @@ _K_LOGF_POLY = [_k64(_F32(c)) for c in (0.3027294874, 0.3996108174, 0.6666694880
 _K_1_5, _K_ONE64 = _k32(1.5), _k64(1)
 _I_23, _I_127 = np.array(23, _I32), np.array(127, _I32)
 _I_MANTISSA, _I_ONE_BITS = np.array(0x007FFFFF, _I32), np.array(0x3F800000, _I32)
+_U_MAX_FINITE = np.array(0x7F7FFFFF, np.uint32)
 _U_23 = np.array(23, np.uint32)
 
 
@@ -111,7 +111,8 @@ def sleef_logf(d):
     # sign bit too, where the result is replaced at the end): looked up in a table of the 512 cases
     field = _bits(d * _K_4_3).view(np.uint32) >> _U_23
     sx, sy = _LOGF_E_HI[field], _LOGF_E_LO[field]
-    m = _bits(d) & _I_MANTISSA
+    bits = _bits(d)
+    m = bits & _I_MANTISSA
     m |= _I_ONE_BITS
     m = m.view(_F32)                                                    # [1, 2)
     np.putmask(m, m >= _K_1_5, m * _K_HALF)                             # [0.75, 1.5)
@@ -123,11 +124,10 @@ def sleef_logf(d):
     inv = _K_ONE / bx
     xx = ax * inv
     inv64 = inv.astype(_F64)
-    t = inv64 * ax
-    t -= xx
-    u = t.astype(_F32)                                                  # fma(t, ax, -xx): exact
+    u = inv64 * ax
+    u -= xx                             # fma(t, ax, -xx): exact in float64, so already a float32
     t = inv64 * bx
-    t = (_K_ONE64 - t).astype(_F32)                                     # fma(-bx, t, 1): exact
+    t = _K_ONE64 - t                    # fma(-bx, t, 1): exact (a float32)
     p = inv64 * by
     v = (t - p).astype(_F32)                                            # fma(-by, t, .): exact
     xx64 = xx.astype(_F64)
@@ -143,10 +143,10 @@ def sleef_logf(d):
     r = s + w
     sy = ((s - r) + w) + sy
     r += sy
-    # zero, negative, infinite and nan inputs: as IEEE log (which numpy's log is on them)
-    ok = d > _K_ZERO
-    ok &= d < _K_INF
-    np.putmask(r, ~ok, np.log(d))
+    # zero, negative, infinite and nan inputs (bits - 1 beyond the largest float's): as IEEE log,
+    # which numpy's log is on them
+    special = (bits - _I_1).view(np.uint32) >= _U_MAX_FINITE
+    np.putmask(r, special, np.log(d))
     return r
 
 
