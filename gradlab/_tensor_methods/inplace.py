@@ -11,6 +11,7 @@ from .. import _dtype
 from .._tensor_core import Tensor
 from ..ops import indexing as _indexing
 from ..ops.indexing import fill_inplace, setitem
+from ..ops.inplace import _check_inplace_allowed
 from ..ops.operands import _SCALARS, _check_arguments, _check_int_scalar, _kind, _number, _py, broadcast_error
 from ._common import (_NO_ROUNDING, _OPERANDS, _argument_type_name, _c_type, _check_exponent, _check_fill_value,
                       _check_sub, _clamp_bounds, _lifted, _wrapped)
@@ -57,6 +58,7 @@ class _InPlaceMethods:
         _check_arguments("clamp_", (min, max), [("Tensor min = None", "Tensor max = None"),
                                                  ("Number min = None", "Number max = None")])
         if min is None and max is None:
+            _check_inplace_allowed(self)           # (autograd's check comes before the kernel's, as in PyTorch)
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         return self._inplace("clamp", min=_py(min), max=_py(max))
 
@@ -66,6 +68,7 @@ class _InPlaceMethods:
     def fill_(self, value):
         if isinstance(value, Tensor):            # (a 0-d tensor: FillBackward3, its value gets a gradient)
             if value._data.ndim:
+                _check_inplace_allowed(self)
                 raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                                    f"{value._data.ndim} dimensions.")
             return self._inplace("fill_tensor", value)

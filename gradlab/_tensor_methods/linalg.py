@@ -144,6 +144,9 @@ class _LinalgMethods:
     def svd(self, some=True, compute_uv=True):
         """torch.svd: U, S, V = linalg.svd(A, full_matrices=not some) with V = Vh.mT (a TransposeBackward0);
         without compute_uv, S alone and zero U and V of the full sizes."""
+        if self._data.ndim < 2:
+            raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has {self._data.ndim} "
+                               "dimensions instead")
         _check_svd_input(self, "linalg.svd")
         if not compute_uv:
             from ..creation import zeros
@@ -151,7 +154,7 @@ class _LinalgMethods:
             s = OPS["svd"](self)[1]
             batch = self._data.shape[:-2]
             return _SvdResult((zeros(*batch, m, m, dtype=self.dtype), s, zeros(*batch, n, n, dtype=self.dtype)))
-        u, s, vh = OPS["svd"](self, full_matrices=not some) if not some else OPS["svd"](self)
+        u, s, vh = OPS["svd"](self, full_matrices=not some, check_errors=False)
         return _SvdResult((u, s, vh.transpose(-2, -1)))
 
     def logdet(self):
@@ -206,6 +209,8 @@ def _check_svd_input(t, name):
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
     if t._data.dtype.kind not in "fc":
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got {_kind(t)}")
+    if t._data.dtype == np.float16:
+        raise NotImplementedError("\"linalg_svd_cpu\" not implemented for 'Half'")
 
 
 def _check_square(t, name):

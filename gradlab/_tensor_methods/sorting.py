@@ -296,13 +296,20 @@ class _SortingMethods:
         data's min and max, widened by 0.5 each way when they are equal) or the edges themselves."""
         from ..creation import linspace
         data = self._data
-        if data.dtype.kind != "f" or data.dtype == np.float16:
-            raise NotImplementedError(f'"histogramdd" not implemented for {_kernel_name(data.dtype)!r}')
         if isinstance(bins, Tensor):
+            if bins._data.dtype != data.dtype:
+                raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have the same dtype, but "
+                                   f"got input with dtype {_C_NAMES.get(data.dtype.name, data.dtype.name)} and bins "
+                                   f"for dimension 0 with dtype {_C_NAMES.get(bins._data.dtype.name, '?')}")
+            if data.dtype.kind != "f" or data.dtype == np.float16:
+                raise NotImplementedError(f'"histogram_cpu" not implemented for {_kernel_name(data.dtype)!r}')
             edges = bins._data.reshape(-1)
         else:
             if bins <= 0:
                 raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+            if data.dtype.kind != "f" or data.dtype == np.float16:
+                kernel = "histogramdd" if range is None and data.size else "histogram_cpu"
+                raise NotImplementedError(f'"{kernel}" not implemented for {_kernel_name(data.dtype)!r}')
             if range is not None:
                 low, high = float(range[0]), float(range[1])
             elif data.size:
@@ -329,7 +336,17 @@ class _SortingMethods:
         np.add.at(hist, pos, weight._data.reshape(-1)[inside] if weight is not None else data.dtype.type(1))
         if density:
             hist = (hist / hist.sum()).astype(data.dtype) / np.diff(edges)
-        return _Histogram((Tensor._make(hist.astype(data.dtype, copy=False)), Tensor._make(edges.copy())))
+        out = (Tensor._make(hist.astype(data.dtype, copy=False)), Tensor._make(edges.copy()))
+        if self.requires_grad or (isinstance(weight, Tensor) and weight.requires_grad) or (
+                isinstance(bins, Tensor) and bins.requires_grad):
+            from .operators import _no_derivative
+            given = [t for t in (self, bins, weight) if isinstance(t, Tensor)]
+            out = tuple(_no_derivative(t, "histogram", *given) for t in out)
+        return _Histogram(out)
+
+
+_C_NAMES = {"int8": "signed char", "uint8": "unsigned char", "int16": "short int", "int32": "int", "int64": "long int",
+            "bool": "bool", "float16": "c10::Half", "float32": "float", "float64": "double"}
 
 
 def _kernel_name(dtype):

@@ -402,7 +402,27 @@ def _svd_grad(g, n):
 
 @op("svd", "LinalgSvdBackward0", saves=("self",), num_outputs=3, variants=("function", "method"),
     self=_svd_grad)
-def svd(self, full_matrices=False):
-    """U, S, Vh of the SVD (linalg.svd, torch.svd, linalg.svdvals: S); the reduced one unless full_matrices."""
+def svd(self, full_matrices=False, check_errors=True):
+    """U, S, Vh of the SVD (linalg.svd, torch.svd, linalg.svdvals: S); the reduced one unless full_matrices.
+    A matrix with a non-finite entry raises PyTorch's error, or (torch.svd: check_errors=False) gives nans."""
+    finite = np.isfinite(self).all(axis=(-2, -1))
+    if not check_errors and not finite.all():
+        u, s, vh = svd.forward(np.where(finite[..., None, None], self, 0), full_matrices)
+        for x in (u, s, vh):
+            x[~finite] = np.nan
+        return u, s, vh
+    if not np.isfinite(self).all():
+        batch = ""
+        if self.ndim > 2:
+            bad = np.nonzero(~np.isfinite(self).reshape(-1, *self.shape[-2:]).all(axis=(-2, -1)))[0][0]
+            batch = f"(Batch element {bad}): "
+        raise _LinAlgError(f"linalg.svd: {batch}The algorithm failed to converge because the input matrix contained "
+                           "non-finite values.")
     u, s, vh = np.linalg.svd(self, full_matrices=full_matrices)
-    return u.astype(self.dtype, copy=False), s.astype(self.dtype, copy=False), vh.astype(self.dtype, copy=False)
+    # (LAPACK's factors are column-major, matrix by matrix, as in PyTorch: torch.svd's V = Vh.mT is contiguous)
+    return _column_major(u.astype(self.dtype, copy=False)), s.astype(self.dtype), _column_major(
+        vh.astype(self.dtype, copy=False))
+
+
+def _column_major(a):
+    return np.swapaxes(np.ascontiguousarray(np.swapaxes(a, -1, -2)), -1, -2)
