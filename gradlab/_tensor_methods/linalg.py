@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 
 from .._tensor_core import Tensor, _wrap_dim
+from ..creation import zeros
 from ..ops import OPS
 from ..ops.linalg import mat2_transposed as _mat2_transposed
 from ..ops.operands import _check_tensor_argument, _kind, broadcast_error, where
@@ -149,7 +150,6 @@ class _LinalgMethods:
                                "dimensions instead")
         _check_svd_input(self, "linalg.svd")
         if not compute_uv:
-            from ..creation import zeros
             m, n = self._data.shape[-2:]
             s = OPS["svd"](self)[1]
             batch = self._data.shape[:-2]

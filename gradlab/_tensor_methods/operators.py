@@ -11,6 +11,7 @@ from .._tensor_core import Tensor
 from ..autograd import grad_mode
 from ..autograd.node import NoDerivative
 from ..ops import OPS, elementwise as _elementwise, registry as _registry
+from ..ops.arithmetic import _KERNEL_NAMES
 from ..ops.operands import (_SCALARS, _as_tensor, _binary, _check_int_scalar, _kind, _number, _type_name,
                             broadcast_error)
 from ._common import (_OPERANDS, _check_exponent, _check_operand, _check_sub, _check_tensor_argument, _data_of,
@@ -384,7 +385,6 @@ def _named_bitwise(a, other, operator):
 
 
 def _dtype_name(t):
-    from ..ops.arithmetic import _KERNEL_NAMES
     return _KERNEL_NAMES[t._data.dtype.name]
 
 

@@ -12,9 +12,12 @@ from .._tensor_core import Tensor, _wrap_dim
 from ..autograd import grad_mode
 from ..autograd.node import Node, record
 from ..ops import OPS, sorting as _sorting
+from ..creation import linspace
+from ..ops.arithmetic import _KERNEL_NAMES
 from ..ops.shape import cat
 from ._common import _argument_type_name, _dims
 from .linalg import _named_pair
+from .operators import _no_derivative
 from .reductions import _ReturnType, _check_reduced_size, _in_dtype
 
 _Histogram = _named_pair("histogram", "hist", "bin_edges")
@@ -294,7 +297,6 @@ class _SortingMethods:
     def histogram(self, bins=100, *, range=None, weight=None, density=False):
         """torch.histogram: (hist, bin_edges); `bins` a count (edges from linspace over `range` or the
         data's min and max, widened by 0.5 each way when they are equal) or the edges themselves."""
-        from ..creation import linspace
         data = self._data
         if isinstance(bins, Tensor):
             if bins._data.dtype != data.dtype:
@@ -339,7 +341,6 @@ class _SortingMethods:
         out = (Tensor._make(hist.astype(data.dtype, copy=False)), Tensor._make(edges.copy()))
         if self.requires_grad or (isinstance(weight, Tensor) and weight.requires_grad) or (
                 isinstance(bins, Tensor) and bins.requires_grad):
-            from .operators import _no_derivative
             given = [t for t in (self, bins, weight) if isinstance(t, Tensor)]
             out = tuple(_no_derivative(t, "histogram", *given) for t in out)
         return _Histogram(out)
@@ -350,7 +351,6 @@ _C_NAMES = {"int8": "signed char", "uint8": "unsigned char", "int16": "short int
 
 
 def _kernel_name(dtype):
-    from ..ops.arithmetic import _KERNEL_NAMES
     return _KERNEL_NAMES[dtype.name]
 
 

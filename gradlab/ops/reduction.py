@@ -6,8 +6,10 @@ against the input.
 """
 import numpy as np
 
+from .._dtype import from_numpy_dtype
 from . import dual
 from .summation import add_reduce
+from .operands import broadcast_error
 from .registry import OPS, op
 
 
@@ -306,8 +308,6 @@ def _dist_grad(sign):
     self=_dist_grad(1), other=_dist_grad(-1))
 def dist(self, other, p=2):
     """torch.dist: the p-norm of self - other (broadcast), over all elements."""
-    from .._dtype import from_numpy_dtype
-    from .operands import broadcast_error
     try:
         np.broadcast_shapes(self.shape, other.shape)
     except ValueError:
