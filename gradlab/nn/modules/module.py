@@ -507,7 +507,8 @@ class Module:
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         missing, unexpected, errors = [], [], []
         own = OrderedDict()
-        for prefix, module in self.named_modules():
+        # (every name of a shared module, as state_dict writes them: PyTorch's load recurses into _modules)
+        for prefix, module in self.named_modules(remove_duplicate=False):
             p = prefix + "." if prefix else ""
             for name, t in module._parameters.items():
                 if t is not None:
