@@ -13,7 +13,7 @@ __all__ = ["hstack", "vstack", "row_stack", "dstack", "column_stack", "meshgrid"
 
 # (scatter, scatter_add, index_add, index_copy, take, masked_select, masked_scatter are made from the op
 # table: _functions/variants.py)
-_METHOD_FORMS = ["ravel", "tile", "movedim", "moveaxis", "broadcast_to"]
+_METHOD_FORMS = ["ravel", "tile", "movedim", "moveaxis", "broadcast_to", "swapdims"]
 globals().update(method_forms(*_METHOD_FORMS))
 __all__ += _METHOD_FORMS
 
