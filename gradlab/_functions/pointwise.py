@@ -1,5 +1,9 @@
 """gradlab.<fn> functions: pointwise (see gradlab/_functions/__init__.py)."""
+from .._tensor_core import Tensor
+from ..creation import tensor
 from ._common import method_forms
+
+_BITWISE = ("bitwise_and", "bitwise_or", "bitwise_xor")
 
 # (atan2, hypot, frac, nan_to_num, nansum, aminmax are made from the op table: _functions/variants.py)
 __all__ = ["nan_to_num_", "logical_and", "logical_or", "logical_xor", "isclose",
@@ -9,7 +13,7 @@ __all__ = ["nan_to_num_", "logical_and", "logical_or", "logical_xor", "isclose",
            "detach_", "erf_", "exp_", "expm1_", "fill_", "floor_", "frac_", "log10_", "log1p_", "log2_", "log_",
            "neg_", "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_", "sinh_", "sqrt_", "tan_",
            "tanh_", "trunc_", "zero_"]
-globals().update(method_forms(*__all__))
+globals().update(method_forms(*[n for n in __all__ if n not in _BITWISE]))
 
 # reductions asked for with the pointwise ones (issue 17): function forms of Tensor methods
 __all__ += ["nanmean", "var_mean", "std_mean"]
@@ -23,3 +27,21 @@ def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return input._var_mean("std_mean", dim, unbiased, keepdim, correction=correction)
+
+
+def _bitwise(name):
+    """torch.bitwise_and(input, other), and PyTorch's overload with a number on the left given by keyword,
+    torch.bitwise_and(self=3, other=t): the number is a 0-d tensor there, as in PyTorch."""
+    def function(input=None, other=None, **kwargs):
+        if "self" in kwargs:
+            input = kwargs.pop("self")
+        if not isinstance(input, Tensor):
+            input = tensor(input)
+        return getattr(Tensor, name)(input, other, **kwargs)
+    function.__name__ = function.__qualname__ = name
+    return function
+
+
+for _name in _BITWISE:
+    globals()[_name] = _bitwise(_name)
+del _name

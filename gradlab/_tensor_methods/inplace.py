@@ -17,6 +17,9 @@ from ._common import (_NO_ROUNDING, _OPERANDS, _argument_type_name, _c_type, _ch
                       _check_sub, _clamp_bounds, _lifted, _wrapped)
 
 
+_CATEGORY = {bool: 0, int: 1, float: 2, complex: 3}     # (the widest bound decides clamp_'s type)
+
+
 class _InPlaceMethods:
     """Copied onto `Tensor` by gradlab/tensor.py."""
 
@@ -60,6 +63,9 @@ class _InPlaceMethods:
         if min is None and max is None:
             _check_inplace_allowed(self)           # (autograd's check comes before the kernel's, as in PyTorch)
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        # clamp's own check of the result type of self and both bounds, before the overlap check
+        bounds = sorted((_py(b) for b in (min, max) if b is not None), key=lambda b: _CATEGORY.get(type(b), 0))
+        self._check_lifted(bounds[-1])
         return self._inplace("clamp", min=_py(min), max=_py(max))
 
     def zero_(self):

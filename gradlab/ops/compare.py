@@ -43,9 +43,26 @@ def _inside(n):
     return mask
 
 
+def _bound(value, dtype, kernel):
+    """A number bound of an integer or bool tensor, as PyTorch converts it: out of the type's range it is
+    refused (a negative number for an unsigned type wraps, down to -max, as c10's conversion allows), and
+    PyTorch's kernels take no bool bound for a bool tensor."""
+    if dtype.kind == "b" and type(value) is bool:
+        raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'Bool\'')
+    if dtype.kind in "iu" and type(value) is int:
+        info = np.iinfo(dtype)
+        if not (-info.max if dtype.kind == "u" else info.min) <= value <= info.max:
+            raise RuntimeError(f"value cannot be converted to type {dtype.name}_t without overflow")
+        return np.array(value).astype(dtype)
+    return value
+
+
 @op("clamp", "ClampBackward1", variants=("function", "method", "inplace"), aliases=("clip",), saves=("self",),
     self=lambda g, n: dual.where_or_zero(_inside(n), g))
 def clamp(self, min=None, max=None):
+    kernel = "clamp_scalar" if min is not None and max is not None else (
+        "clamp_min_scalar" if min is not None else "clamp_max_scalar")
+    min, max = _bound(min, self.dtype, kernel), _bound(max, self.dtype, kernel)
     out = self if min is None else keep_max(self, min)       # (PyTorch's min(max(x, lo), hi))
     out = out if max is None else keep_min(out, max)
     return self.copy() if out is self else np.asarray(out).astype(self.dtype, copy=False)
@@ -54,13 +71,13 @@ def clamp(self, min=None, max=None):
 @op("clamp_min", "ClampMinBackward0", variants=("function", "method", "inplace"), saves=("self",),
     self=lambda g, n: dual.where_or_zero(n.self >= n.min, g))
 def clamp_min(self, min):
-    return keep_max(self, min).astype(self.dtype, copy=False)
+    return keep_max(self, _bound(min, self.dtype, "clamp_min_scalar")).astype(self.dtype, copy=False)
 
 
 @op("clamp_max", "ClampMaxBackward0", variants=("function", "method", "inplace"), saves=("self",),
     self=lambda g, n: dual.where_or_zero(n.self <= n.max, g))
 def clamp_max(self, max):
-    return keep_min(self, max).astype(self.dtype, copy=False)
+    return keep_min(self, _bound(max, self.dtype, "clamp_max_scalar")).astype(self.dtype, copy=False)
 
 
 # clamp with tensor bounds: the bounds get gradients too (where they won)

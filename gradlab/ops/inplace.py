@@ -165,6 +165,14 @@ def _adopt(t, result, written=None):
 
 
 def _copy_into(t, result):
+    if not t._data.size and not np.can_cast(result._data.dtype, t._data.dtype, casting="same_kind") and not (
+            result._data.dtype.kind in "iu" and t._data.dtype.kind in "iu"):
+        # (nothing to write, but the result type is still checked; numpy refuses any write into an empty
+        # expanded view, which is read-only)
+        raise RuntimeError(f"result type {_kind_name(result._data.dtype)} can't be cast to the desired output "
+                           f"type {_kind_name(t._data.dtype)}")
+    if not t._data.size:
+        return
     try:
         np.copyto(t._data, result._data, casting="same_kind")
     except TypeError:

@@ -237,3 +237,30 @@ def lerp_cases():
 
 def test_lerp():
     check(lerp_cases())
+
+
+# --- clamp_'s bounds, empty expanded targets, a number on the left of bitwise ops -------------------
+
+def clamp_and_empty_cases():
+    cases = []
+    for d in DTYPES:
+        for bounds in ("2.5", "0, 2.5", "2", "None, 1", "-1, 2", "True", "0.5, 1"):
+            cases.append(f"a = {vector(d)}\na.clamp_({bounds})")
+            cases.append(f"a = {vector(d)}[:1].expand(3)\na.clamp_({bounds})")
+            cases.append(f"a = {vector(d)}\na = torch.clamp_(a, {bounds})")
+            cases.append(f"a = {vector(d)}.clamp({bounds})")
+        for bound in ("300", "-300", "-1", "255", "-128", "True"):
+            cases += [f"a = {vector(d)}.clamp_min({bound})", f"a = {vector(d)}.clamp_max({bound})",
+                      f"a = {vector(d)}.clamp({bound}, None)"]
+        for op in ("exp_()", "log10_()", "add_(1.5)", "mul_(2)", "clamp_(0.5)", "abs_()", "zero_()"):
+            cases.append(f"a = torch.zeros(1, 0, dtype=torch.{d}).expand(2, 0)\na.{op}")
+    for name in ("bitwise_and", "bitwise_or", "bitwise_xor"):
+        for left, right in (("3", "torch.tensor([1, 2])"), ("np.int64(3)", "torch.tensor([1., 2.])"),
+                            ("True", "torch.tensor([True, False])"), ("2", "torch.tensor([5], dtype=torch.int8)")):
+            cases.append(f"a = torch.{name}(self={left}, other={right})")
+            cases.append(f"a = torch.{name}({left}, {right})")
+    return cases
+
+
+def test_clamp_bounds_empty_expanded_targets_and_bitwise_scalar_left():
+    check(clamp_and_empty_cases())
