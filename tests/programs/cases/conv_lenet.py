@@ -8,22 +8,23 @@ torch.manual_seed(0)
 
 
 class LeNet(nn.Module):
+    """LeNet's sizes, written as a feature extractor and a classifier: 6 and 16 maps of 5x5 kernels with
+    2x2 pooling, then 400 -> 120 -> 84 -> 10."""
+
     def __init__(self):
         super().__init__()
-        # 1 input image channel, 6 output channels, 5x5 square convolution kernel
-        self.conv1 = nn.Conv2d(1, 6, 5)
-        self.conv2 = nn.Conv2d(6, 16, 5)
-        self.fc1 = nn.Linear(16 * 5 * 5, 120)
-        self.fc2 = nn.Linear(120, 84)
-        self.fc3 = nn.Linear(84, 10)
+        self.conv1 = nn.Conv2d(in_channels=1, out_channels=6, kernel_size=5)
+        self.conv2 = nn.Conv2d(in_channels=6, out_channels=16, kernel_size=5)
+        self.hidden = nn.ModuleList([nn.Linear(400, 120), nn.Linear(120, 84)])
+        self.out = nn.Linear(84, 10)
 
     def forward(self, x):
-        x = F.max_pool2d(F.relu(self.conv1(x)), (2, 2))
-        x = F.max_pool2d(F.relu(self.conv2(x)), 2)      # a square window can be one number
-        x = torch.flatten(x, 1)
-        x = F.relu(self.fc1(x))
-        x = F.relu(self.fc2(x))
-        return self.fc3(x)
+        x = F.max_pool2d(self.conv1(x).relu(), kernel_size=2)
+        x = F.max_pool2d(self.conv2(x).relu(), (2, 2))       # a square window as a number or a pair
+        x = x.view(x.size(0), -1)
+        for layer in self.hidden:
+            x = F.relu(layer(x))
+        return self.out(x)
 
 
 net = LeNet()

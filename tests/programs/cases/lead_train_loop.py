@@ -14,39 +14,36 @@ loss_fn = nn.CrossEntropyLoss()
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 
 
-def train_loop(dataloader, model, loss_fn, optimizer):
-    size = len(dataloader.dataset)
-    model.train()
-    for batch, (Xb, yb) in enumerate(dataloader):
-        pred = model(Xb)
-        loss = loss_fn(pred, yb)
-        loss.backward()
-        optimizer.step()
-        optimizer.zero_grad()
-        if batch % 3 == 0:
-            loss, current = loss.item(), batch * 32 + len(Xb)
-            print(f"loss: {loss:>7f}  [{current:>5d}/{size:>5d}]")
+def one_epoch(batches, net, criterion, opt):
+    """One pass over the training batches; every third batch reports its loss and how far we are."""
+    seen, total = 0, len(batches.dataset)
+    net.train()
+    for step, (features, labels) in enumerate(batches):
+        opt.zero_grad()
+        batch_loss = criterion(net(features), labels)
+        batch_loss.backward()
+        opt.step()
+        seen += len(features)
+        if step % 3 == 0:
+            print(f"step {step:>2d}  loss {batch_loss.item():>8.5f}  ({seen:>3d} of {total})")
 
 
-def test_loop(dataloader, model, loss_fn):
-    model.eval()
-    size = len(dataloader.dataset)
-    num_batches = len(dataloader)
-    test_loss, correct = 0, 0
+def evaluate(batches, net, criterion):
+    """Mean loss per batch and the share of right answers, without recording a graph."""
+    net.eval()
+    losses, hits = [], 0.0
     with torch.no_grad():
-        for Xb, yb in dataloader:
-            pred = model(Xb)
-            test_loss += loss_fn(pred, yb).item()
-            correct += (pred.argmax(1) == yb).type(torch.float).sum().item()
-    test_loss /= num_batches
-    correct /= size
-    print(f"Test Error: \n Accuracy: {(100 * correct):>0.1f}%, Avg loss: {test_loss:>8f} \n")
+        for features, labels in batches:
+            scores = net(features)
+            losses.append(criterion(scores, labels).item())
+            hits += (scores.argmax(1) == labels).type(torch.float).sum().item()
+    print(f"held out: {100 * hits / len(batches.dataset):>5.1f}% right, mean loss {sum(losses) / len(losses):>8f}")
 
 
-for t in range(3):
-    print(f"Epoch {t + 1}\n-------------------------------")
-    train_loop(train, model, loss_fn, optimizer)
-    test_loop(test, model, loss_fn)
+for epoch in range(1, 4):
+    print(f"== epoch {epoch} ==")
+    one_epoch(train, model, loss_fn, optimizer)
+    evaluate(test, model, loss_fn)
 print("Done!")
 torch.save(model.state_dict(), "/tmp/gradlab_program_weights.pth")
 model2 = nn.Sequential(nn.Linear(10, 16), nn.ReLU(), nn.Linear(16, 3))

@@ -14,39 +14,35 @@ loss_fn = nn.CrossEntropyLoss()
 optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
 
 
-def train_loop(dataloader, model, loss_fn, optimizer):
-    size = len(dataloader.dataset)
-    model.train()
-    for batch, (X, y) in enumerate(dataloader):
-        pred = model(X)
-        loss = loss_fn(pred, y)
-        loss.backward()
-        optimizer.step()
-        optimizer.zero_grad()
-        if batch % 2 == 0:
-            loss, current = loss.item(), batch * 30 + len(X)
-            print(f"loss: {loss:>7f}  [{current:>5d}/{size:>5d}]")
+def fit(loader, epochs):
+    """Adam over the training loader; the last batch's loss of each epoch is printed."""
+    for epoch in range(epochs):
+        model.train()
+        for inputs, targets in loader:
+            loss = loss_fn(model(inputs), targets)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        print(f"epoch {epoch}: last batch loss {loss.item():>7f}")
 
 
-def test_loop(dataloader, model, loss_fn):
+def accuracy_and_loss(loader):
+    """Counts right predictions batch by batch with grad mode off (nothing here needs a gradient)."""
     model.eval()
-    size = len(dataloader.dataset)
-    num_batches = len(dataloader)
-    test_loss, correct = 0, 0
+    right, loss_sum = 0.0, 0.0
     with torch.no_grad():
-        for X, y in dataloader:
-            pred = model(X)
-            test_loss += loss_fn(pred, y).item()
-            correct += (pred.argmax(1) == y).type(torch.float).sum().item()
-    test_loss /= num_batches
-    correct /= size
-    print(f"Test Error: \n Accuracy: {(100*correct):>0.1f}%, Avg loss: {test_loss:>8f} \n")
+        for inputs, targets in loader:
+            logits = model(inputs)
+            loss_sum += loss_fn(logits, targets).item() * len(inputs)
+            right += (logits.argmax(1) == targets).type(torch.float).sum().item()
+    n = len(loader.dataset)
+    return right / n, loss_sum / n
 
 
-for t in range(3):
-    print(f"Epoch {t+1}\n-------------------------------")
-    train_loop(train_dataloader, model, loss_fn, optimizer)
-    test_loop(test_dataloader, model, loss_fn)
+for round_ in range(3):
+    fit(train_dataloader, 1)
+    acc, avg = accuracy_and_loss(test_dataloader)
+    print(f"round {round_}: accuracy {100 * acc:>0.1f}%, loss {avg:>8f}")
 print("Done!")
 with torch.no_grad():
     logits = model(X[90:])

@@ -6,25 +6,21 @@ device = torch.accelerator.current_accelerator().type if torch.accelerator.is_av
 print(f"Using {device} device")
 
 
-class NeuralNetwork(nn.Module):
-    def __init__(self):
+class TinyClassifier(nn.Module):
+    """4x4 크기의 작은 흑백 이미지를 세 부류로 나누는 모델 (펼친 뒤 선형층 세 개, 사이에 ReLU)."""
+
+    def __init__(self, hidden=10):
         super().__init__()
-        self.flatten = nn.Flatten()
-        self.linear_relu_stack = nn.Sequential(
-            nn.Linear(4 * 4, 10),
-            nn.ReLU(),
-            nn.Linear(10, 10),
-            nn.ReLU(),
-            nn.Linear(10, 3),
-        )
+        self.flat = nn.Flatten()
+        self.layers = nn.Sequential(nn.Linear(16, hidden), nn.ReLU(),
+                                    nn.Linear(hidden, hidden), nn.ReLU(),
+                                    nn.Linear(hidden, 3))
 
-    def forward(self, x):
-        x = self.flatten(x)
-        logits = self.linear_relu_stack(x)
-        return logits
+    def forward(self, image):
+        return self.layers(self.flat(image))
 
 
-model = NeuralNetwork().to(device)
+model = TinyClassifier().to(device)
 print(model)
 X = torch.rand(1, 4, 4, device=device)
 logits = model(X)
@@ -46,11 +42,11 @@ sd = model.state_dict()
 print(type(sd).__name__, list(sd.keys()))
 for k, v in sd.items():
     print(k, tuple(v.shape), v.dtype, v.requires_grad)
-print(sd['linear_relu_stack.4.bias'])
+print(sd['layers.4.bias'])
 print(sum(p.numel() for p in model.parameters()), sum(p.numel() for p in model.parameters() if p.requires_grad))
 print([n for n, _ in model.named_children()], [n for n, _ in model.named_modules()])
-print(model.linear_relu_stack[0])
-new_model = NeuralNetwork()
+print(model.layers[0])
+new_model = TinyClassifier()
 print(new_model.load_state_dict(sd))
 print(torch.equal(new_model(X), model(X)))
 model.eval()
