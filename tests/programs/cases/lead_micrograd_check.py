@@ -1,42 +1,34 @@
-# The kind of check a scalar-autograd project runs against PyTorch: small expressions, values and grads.
+# The kind of check a scalar-autograd project runs against PyTorch: small expressions of one-element
+# double tensors, their values and gradients read back with .data.item() and .grad.item().
 import torch
 
-x = torch.Tensor([-4.0]).double()
-x.requires_grad = True
-z = 2 * x + 2 + x
-q = z.relu() + z * x
-h = (z * z).relu()
-y = h + q + q * x
-y.backward()
-print(y.data.item(), x.grad.item())
 
-a = torch.Tensor([-4.0]).double()
-b = torch.Tensor([2.0]).double()
-a.requires_grad = True
-b.requires_grad = True
-c = a + b
-d = a * b + b ** 3
-c = c + c + 1
-c = c + 1 + c + (-a)
-d = d + d * 2 + (b + a).relu()
-d = d + 3 * d + (b - a).relu()
-e = c - d
-f = e ** 2
-g = f / 2.0
-g = g + 10.0 / f
-g.backward()
-print(g.data.item(), a.grad.item(), b.grad.item())
+def leaf(v):
+    t = torch.Tensor([v]).double()
+    t.requires_grad = True
+    return t
 
-x1 = torch.Tensor([2.0]).double(); x1.requires_grad = True
-x2 = torch.Tensor([0.0]).double(); x2.requires_grad = True
-w1 = torch.Tensor([-3.0]).double(); w1.requires_grad = True
-w2 = torch.Tensor([1.0]).double(); w2.requires_grad = True
-bias = torch.Tensor([6.8813735870195432]).double(); bias.requires_grad = True
-n = x1 * w1 + x2 * w2 + bias
-o = torch.tanh(n)
-print(o.data.item())
-o.backward()
-print('x2', x2.grad.item())
-print('w2', w2.grad.item())
-print('x1', x1.grad.item())
-print('w1', w1.grad.item())
+
+u = leaf(1.5)
+s = 3 * u - 2 + u * u
+r = (s - 4).relu() + s * (u - 1)
+out = r * r / 2 + (-s).relu()
+out.backward()
+print(out.data.item(), u.grad.item())
+
+p, q = leaf(0.5), leaf(-2.5)
+m = p * q - q ** 2
+n = (m + 7).relu() * p + 1
+n = n + (q - p).relu() - m / 4
+k = (n - 2 * m) ** 3
+k = k / 5.0 - 3.0 / (k + 10)
+k.backward()
+print(k.data.item(), p.grad.item(), q.grad.item())
+
+a, w, c = leaf(-1.0), leaf(0.75), leaf(0.4)
+pre = a * w + c
+act = torch.tanh(pre)
+print(act.data.item())
+act.backward()
+for name, t in (("a", a), ("w", w), ("c", c)):
+    print(name, t.grad.item())

@@ -1,58 +1,51 @@
-# Scalar expressions in the manner of a micrograd lecture: one-element double tensors, a tanh neuron,
-# and the values and gradients read back with .data.item() and .grad.item().
+# Scalar expressions in the manner of a lecture on building autograd by hand: one-element double tensors,
+# a tanh neuron, a slope checked numerically, values and gradients read with .data.item() / .grad.item().
 import torch
 
-x1 = torch.Tensor([2.0]).double()
-x1.requires_grad = True
-x2 = torch.Tensor([0.0]).double()
-x2.requires_grad = True
-w1 = torch.Tensor([-3.0]).double()
-w1.requires_grad = True
-w2 = torch.Tensor([1.0]).double()
-w2.requires_grad = True
-b = torch.Tensor([6.8813735870195432]).double()
-b.requires_grad = True
-n = x1 * w1 + x2 * w2 + b
-o = torch.tanh(n)
+inputs = [torch.Tensor([v]).double() for v in (1.0, -0.5)]
+weights = [torch.Tensor([v]).double() for v in (0.8, 2.0)]
+bias = torch.Tensor([0.25]).double()
+for t in inputs + weights + [bias]:
+    t.requires_grad = True
+pre = inputs[0] * weights[0] + inputs[1] * weights[1] + bias
+out = torch.tanh(pre)
 
-print(o.data.item())
-o.backward()
+print(out.data.item())
+out.backward()
 
 print('---')
-print('x2', x2.grad.item())
-print('w2', w2.grad.item())
-print('x1', x1.grad.item())
-print('w1', w1.grad.item())
-print(o, o.dtype, x1.grad)
+for i in range(2):
+    print(f'x{i}', inputs[i].grad.item(), f'w{i}', weights[i].grad.item())
+print('b', bias.grad.item())
 
-a = torch.Tensor([-4.0]).double()
-b = torch.Tensor([2.0]).double()
-a.requires_grad = True
-b.requires_grad = True
-c = a + b
-d = a * b + b ** 3
-c = c + c + 1
-c = c + 1 + c + (-a)
-d = d + d * 2 + (b + a).relu()
-d = d + 3 * d + (b - a).relu()
-e = c - d
-f = e ** 2
-g = f / 2.0
-g = g + 10.0 / f
-g.backward()
-print(f'{g.data.item():.4f}')
-print(f'{a.grad.item():.4f}')
-print(f'{b.grad.item():.4f}')
-print(g.item(), a.grad.item(), b.grad.item())
+# a longer expression, printed to 4 places as one reads numbers off a whiteboard
+p = torch.Tensor([3.0]).double()
+q = torch.Tensor([-1.5]).double()
+p.requires_grad = True
+q.requires_grad = True
+r = p * q + q ** 2
+s = (r + p).relu() - (q * 2).relu()
+s = s * s + p / q
+v = (s - r) ** 2 / 3.0
+v.backward()
+print(f'{v.data.item():.4f}')
+print(f'{p.grad.item():.4f}')
+print(f'{q.grad.item():.4f}')
+print(v.item(), p.grad.item(), q.grad.item())
 
-h = 0.0001
-def f2(x):
-    return 3 * x ** 2 - 4 * x + 5
-print(f2(3.0), (f2(3.0 + h) - f2(3.0)) / h)
-t = torch.tensor(3.0, requires_grad=True)
-y = f2(t)
+# the slope of a parabola: a difference quotient against autograd
+step = 1e-5
+
+
+def parabola(x):
+    return 2 * x ** 2 + 3 * x - 1
+
+
+print(parabola(-0.5), (parabola(-0.5 + step) - parabola(-0.5)) / step)
+t = torch.tensor(-0.5, requires_grad=True)
+y = parabola(t)
 y.backward()
 print(y.item(), t.grad.item(), t.grad)
-z = torch.Tensor([1.5]).double().requires_grad_()
-(z.exp() * z).backward()
+z = torch.Tensor([0.5]).double().requires_grad_()
+(z.sin() * z).backward()
 print(z.grad.data.item(), z.grad)
