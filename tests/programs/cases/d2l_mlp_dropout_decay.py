@@ -25,12 +25,12 @@ net = nn.Sequential(nn.Flatten(), nn.Linear(6, 16), nn.ReLU(), nn.Dropout(dropou
                     nn.Linear(16, 8), nn.ReLU(), nn.Dropout(dropout2), nn.Linear(8, 2))
 
 
-def init_weights(m):
+def small_weights(m):
     if type(m) == nn.Linear:
         nn.init.normal_(m.weight, std=0.01)
 
 
-net.apply(init_weights)
+net.apply(small_weights)
 x = torch.randn(5, 6)
 y = torch.randint(0, 2, (5,))
 net.train()

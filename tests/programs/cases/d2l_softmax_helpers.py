@@ -1,98 +1,87 @@
-# Softmax regression from scratch with the small helpers a textbook defines along the way (an accumulator
-# of sums and an accuracy count), on random data shaped like tiny images.
+# Softmax regression written out by hand, with the small bookkeeping helpers textbooks add along the way
+# (running totals, a count of right answers), on random data shaped like tiny images.
 import torch
 from torch.utils import data
 
 
-class Accumulator:
-    """Sums over n variables."""
+class Totals:
+    """Named running sums: totals.add(loss=..., right=..., seen=...), then totals['loss']."""
 
-    def __init__(self, n):
-        self.data = [0.0] * n
+    def __init__(self, *names):
+        self.sums = dict.fromkeys(names, 0.0)
 
-    def add(self, *args):
-        self.data = [a + float(b) for a, b in zip(self.data, args)]
+    def add(self, **amounts):
+        for name, amount in amounts.items():
+            self.sums[name] += float(amount)
 
-    def reset(self):
-        self.data = [0.0] * len(self.data)
-
-    def __getitem__(self, idx):
-        return self.data[idx]
+    def __getitem__(self, name):
+        return self.sums[name]
 
 
-X_all = torch.rand(60, 1, 4, 4)
-y_all = torch.randint(0, 3, (60,))
-train_iter = data.DataLoader(data.TensorDataset(X_all, y_all), batch_size=16, shuffle=True)
-num_inputs, num_outputs = 16, 3
-W = torch.normal(0, 0.01, size=(num_inputs, num_outputs), requires_grad=True)
-b = torch.zeros(num_outputs, requires_grad=True)
-X = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
-print(X.sum(0, keepdim=True), X.sum(1, keepdim=True))
+images = torch.rand(60, 1, 4, 4)
+classes = torch.randint(0, 3, (60,))
+loader = data.DataLoader(data.TensorDataset(images, classes), batch_size=16, shuffle=True)
+W = torch.normal(0, 0.01, size=(16, 3), requires_grad=True)
+b = torch.zeros(3, requires_grad=True)
+M = torch.tensor([[1.0, -2.0], [0.5, 4.0], [3.0, 0.0]])
+print(M.sum(0, keepdim=True), M.sum(1, keepdim=True), M.sum(dim=(0, 1)))
 
 
-def softmax(X):
-    X_exp = torch.exp(X)
-    partition = X_exp.sum(1, keepdim=True)
-    return X_exp / partition
+def softmax(logits):
+    """exp, then each row divided by its own sum (rows of probabilities)."""
+    e = logits.exp()
+    return e / e.sum(1, keepdim=True)
 
 
-X_prob = softmax(torch.normal(0, 1, (2, 5)))
-print(X_prob, X_prob.sum(1))
+probs = softmax(torch.normal(0, 1, (3, 4)))
+print(probs, probs.sum(1))
 
 
-def net(X):
-    return softmax(torch.matmul(X.reshape((-1, W.shape[0])), W) + b)
+def model(x):
+    return softmax(x.reshape(-1, 16) @ W + b)
 
 
-y = torch.tensor([0, 2])
-y_hat = torch.tensor([[0.1, 0.3, 0.6], [0.3, 0.2, 0.5]])
-print(y_hat[[0, 1], y])
+picked = torch.tensor([2, 0])
+guesses = torch.tensor([[0.2, 0.2, 0.6], [0.5, 0.1, 0.4]])
+print(guesses[[0, 1], picked], guesses[range(2), picked])
 
 
-def cross_entropy(y_hat, y):
-    return -torch.log(y_hat[range(len(y_hat)), y])
+def neg_log_likelihood(p, target):
+    return -p[range(len(p)), target].log()
 
 
-print(cross_entropy(y_hat, y))
+print(neg_log_likelihood(guesses, picked))
 
 
-def accuracy(y_hat, y):
-    if len(y_hat.shape) > 1 and y_hat.shape[1] > 1:
-        y_hat = y_hat.argmax(axis=1)
-    cmp = y_hat.type(y.dtype) == y
-    return float(cmp.type(y.dtype).sum())
+def right_answers(p, target):
+    best = p.argmax(axis=1) if p.ndim > 1 else p
+    return float((best.type(target.dtype) == target).sum())
 
 
-print(accuracy(y_hat, y) / len(y))
+print(right_answers(guesses, picked) / len(picked))
 
 
-def evaluate_accuracy(net, data_iter):
-    if isinstance(net, torch.nn.Module):
-        net.eval()
-    metric = Accumulator(2)
+def share_right(f, batches):
+    totals = Totals("right", "seen")
     with torch.no_grad():
-        for X, y in data_iter:
-            metric.add(accuracy(net(X), y), y.numel())
-    return metric[0] / metric[1]
+        for x, target in batches:
+            totals.add(right=right_answers(f(x), target), seen=target.numel())
+    return totals["right"] / totals["seen"]
 
 
-print(evaluate_accuracy(net, train_iter))
-
-
-def updater(batch_size, lr=0.1):
-    with torch.no_grad():
-        for param in [W, b]:
-            param -= lr * param.grad / batch_size
-            param.grad.zero_()
-
+print(share_right(model, loader))
 
 for epoch in range(3):
-    metric = Accumulator(3)
-    for X, y in train_iter:
-        y_hat = net(X)
-        l = cross_entropy(y_hat, y)
-        l.sum().backward()
-        updater(X.shape[0])
-        metric.add(float(l.sum()), accuracy(y_hat, y), y.numel())
-    print(f"epoch {epoch + 1}: loss {metric[0] / metric[2]:.4f}, train acc {metric[1] / metric[2]:.3f}")
-print(evaluate_accuracy(net, train_iter))
+    totals = Totals("loss", "right", "seen")
+    for x, target in loader:
+        p = model(x)
+        loss = neg_log_likelihood(p, target)
+        loss.sum().backward()
+        with torch.no_grad():
+            for param in (W, b):
+                param -= 0.1 * param.grad / len(x)
+                param.grad.zero_()
+        totals.add(loss=loss.sum().detach(), right=right_answers(p, target), seen=len(target))
+    print(f"epoch {epoch}: mean loss {totals['loss'] / totals['seen']:.4f}, "
+          f"right {totals['right'] / totals['seen']:.3f}")
+print(share_right(model, loader), W.grad.abs().sum())

@@ -1,4 +1,4 @@
-# 计时器和累加器：教科书里常见的两个小工具类，以及用它们记录的一个小训练循环。
+# 两个小工具（自己写的）：秒表和累加器，以及用它们记录的一个简单线性回归训练。
 import time
 
 import numpy as np
@@ -6,84 +6,76 @@ import torch
 from torch import nn
 
 
-class Timer:
-    """记录多次运行时间"""
+class 秒表:
+    """每次 停() 记下一段用时，可求总和、平均和累计。"""
 
     def __init__(self):
-        self.times = []
-        self.start()
+        self.记录 = []
+        self.开始()
 
-    def start(self):
-        self.tik = time.time()
+    def 开始(self):
+        self.起点 = time.perf_counter()
 
-    def stop(self):
-        self.times.append(time.time() - self.tik)
-        return self.times[-1]
+    def 停(self):
+        self.记录.append(time.perf_counter() - self.起点)
+        return self.记录[-1]
 
-    def avg(self):
-        return sum(self.times) / len(self.times)
+    def 平均(self):
+        return sum(self.记录) / len(self.记录)
 
-    def sum(self):
-        return sum(self.times)
-
-    def cumsum(self):
-        return np.array(self.times).cumsum().tolist()
+    def 累计(self):
+        return np.cumsum(self.记录).tolist()
 
 
-class Accumulator:
-    """在n个变量上累加"""
+class 累加器:
+    """对几个量分别求和：加(损失, 样本数) 之后用 [下标] 取出。"""
 
-    def __init__(self, n):
-        self.data = [0.0] * n
+    def __init__(self, 个数):
+        self.和 = [0.0] * 个数
 
-    def add(self, *args):
-        self.data = [a + float(b) for a, b in zip(self.data, args)]
+    def 加(self, *值):
+        self.和 = [s + float(v) for s, v in zip(self.和, 值)]
 
-    def reset(self):
-        self.data = [0.0] * len(self.data)
+    def 清零(self):
+        self.和 = [0.0 for _ in self.和]
 
-    def __getitem__(self, idx):
-        return self.data[idx]
+    def __getitem__(self, i):
+        return self.和[i]
 
 
-n = 1000
-a = torch.ones([n])
-b = torch.ones([n])
-c = torch.zeros(n)
-timer = Timer()
-for i in range(n):
-    c[i] = a[i] + b[i]
-t1 = timer.stop()
-timer.start()
-d = a + b
-t2 = timer.stop()
-print('两次计时:', len(timer.times), t1 >= 0, t2 >= 0)
-print(torch.equal(c, d), c[:5], d.dtype)
+长度 = 500
+甲, 乙 = torch.ones(长度), torch.full((长度,), 2.0)
+逐个 = torch.zeros(长度)
+表 = 秒表()
+for i in range(长度):
+    逐个[i] = 甲[i] + 乙[i]
+用时1 = 表.停()
+表.开始()
+整体 = 甲 + 乙
+用时2 = 表.停()
+print('计时次数:', len(表.记录), 用时1 >= 0, 用时2 >= 0, len(表.累计()))
+print(torch.equal(逐个, 整体), 逐个[:4], 整体.dtype)
 
-# 用累加器记录损失和样本数
-true_w = torch.tensor([2, -3.4])
-true_b = 4.2
-X = torch.normal(0, 1, (100, 2))
-y = torch.matmul(X, true_w) + true_b
-y += torch.normal(0, 0.01, y.shape)
-y = y.reshape((-1, 1))
-net = nn.Sequential(nn.Linear(2, 1))
-net[0].weight.data.normal_(0, 0.01)
-net[0].bias.data.fill_(0)
-loss = nn.MSELoss()
-trainer = torch.optim.SGD(net.parameters(), lr=0.03)
-metric = Accumulator(2)
-for epoch in range(3):
-    metric.reset()
-    for i in range(0, 100, 10):
-        Xb, yb = X[i:i + 10], y[i:i + 10]
-        l = loss(net(Xb), yb)
-        trainer.zero_grad()
-        l.backward()
-        trainer.step()
-        metric.add(l * len(yb), len(yb))
-    print(f'第 {epoch + 1} 轮, 平均损失 {metric[0] / metric[1]:f}')
-w = net[0].weight.data
-print('w的估计误差：', true_w - w.reshape(true_w.shape))
-b = net[0].bias.data
-print('b的估计误差：', true_b - b)
+# 用累加器记录每轮的平均损失
+真权重 = torch.tensor([-1.2, 0.8])
+真偏置 = 2.5
+X = torch.normal(0, 1, (120, 2))
+y = (X @ 真权重 + 真偏置 + torch.normal(0, 0.01, (120,))).reshape(-1, 1)
+网络 = nn.Sequential(nn.Linear(2, 1))
+网络[0].weight.data.normal_(0, 0.01)
+网络[0].bias.data.fill_(0)
+损失函数 = nn.MSELoss()
+优化器 = torch.optim.SGD(网络.parameters(), lr=0.05)
+统计 = 累加器(2)
+for 轮 in range(3):
+    统计.清零()
+    for i in range(0, 120, 12):
+        Xb, yb = X[i:i + 12], y[i:i + 12]
+        损失 = 损失函数(网络(Xb), yb)
+        优化器.zero_grad()
+        损失.backward()
+        优化器.step()
+        统计.加(损失 * len(yb), len(yb))
+    print(f'第 {轮 + 1} 轮, 平均损失 {统计[0] / 统计[1]:f}')
+print('权重误差:', 真权重 - 网络[0].weight.data.reshape(-1))
+print('偏置误差:', 真偏置 - 网络[0].bias.data)

@@ -1,59 +1,56 @@
-# A first look at tensors, the way a 60-minute introduction walks through them.
+# A first look at tensors, in the order an introduction to PyTorch usually goes: making them, their
+# attributes, indexing, joining, arithmetic, and sharing memory with numpy.
 import numpy as np
 import torch
 
-data = [[1, 2], [3, 4]]
-x_data = torch.tensor(data)
-np_array = np.array(data)
-x_np = torch.from_numpy(np_array)
-print(x_data, x_np, sep="\n")
-x_ones = torch.ones_like(x_data)
-print(f"Ones Tensor: \n {x_ones} \n")
-x_rand = torch.rand_like(x_data, dtype=torch.float)
-print(f"Random Tensor: \n {x_rand} \n")
-shape = (2, 3,)
-for make in (torch.rand, torch.ones, torch.zeros):
-    print(make(shape))
-tensor = torch.rand(3, 4)
-print(f"Shape of tensor: {tensor.shape}")
-print(f"Datatype of tensor: {tensor.dtype}")
-print(f"Device tensor is stored on: {tensor.device}")
-device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
-print(f"Using {device} device")
-tensor = tensor.to(device)
-tensor = torch.ones(4, 4)
-print(f"First row: {tensor[0]}")
-print(f"First column: {tensor[:, 0]}")
-print(f"Last column: {tensor[..., -1]}")
-tensor[:, 1] = 0
-print(tensor)
-t1 = torch.cat([tensor, tensor, tensor], dim=1)
-print(t1)
-y1 = tensor @ tensor.T
-y2 = tensor.matmul(tensor.T)
-y3 = torch.rand_like(y1)
-torch.matmul(tensor, tensor.T, out=y3)
-print(y1, y2, y3, sep="\n")
-z1 = tensor * tensor
-z3 = torch.rand_like(tensor)
-torch.mul(tensor, tensor, out=z3)
-print(z1.equal(z3))
-agg = tensor.sum()
-agg_item = agg.item()
-print(agg_item, type(agg_item))
-print(f"{tensor} \n")
-tensor.add_(5)
-print(tensor)
-t = torch.ones(5)
-n = t.numpy()
-print(f"t: {t}", f"n: {n}", sep="\n")
-t.add_(1)
-print(f"t: {t}", f"n: {n}", sep="\n")
-n = np.ones(5)
-t = torch.from_numpy(n)
-np.add(n, 1, out=n)
-print(f"t: {t}", f"n: {n}", sep="\n")
-print(torch.is_tensor(t), t.numel(), t.nelement(), t.ndim, t.size(0), t.element_size())
-print(torch.zeros(2, 2, dtype=torch.int16), torch.eye(3, dtype=torch.int32))
-print(torch.linspace(0, 1, steps=5), torch.arange(0, 10, 3), torch.full((2, 2), 7.0))
-print(torch.__version__ == torch.__version__, torch.cuda.is_available(), torch.backends.mps.is_available())
+grid = [[5, 0, 2], [1, 7, 3]]
+from_list = torch.tensor(grid)
+from_numpy = torch.from_numpy(np.array(grid))
+print(from_list, from_numpy, sep="\n")
+print(f"same shape of ones:\n{torch.ones_like(from_list)}\n")
+print(f"same shape of random floats:\n{torch.rand_like(from_list, dtype=torch.float)}\n")
+size = (3, 2)
+for factory in (torch.zeros, torch.ones, torch.rand, torch.randn):
+    print(factory.__name__, factory(size))
+
+m = torch.randn(2, 5)
+print(f"shape {m.shape}, dtype {m.dtype}, device {m.device}")
+where = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
+m = m.to(where)
+print("running on", where)
+
+board = torch.arange(1., 13.).reshape(3, 4)
+print(f"row 1: {board[1]}")
+print(f"column 2: {board[:, 2]}")
+print(f"last entries: {board[..., -1]}")
+board[:, 0] = -1
+print(board)
+print(torch.cat([board, board], dim=0).shape, torch.cat((board, board), dim=1))
+
+gram = board @ board.T
+same = board.matmul(board.T)
+into = torch.empty_like(gram)
+torch.matmul(board, board.T, out=into)
+print(gram, same.equal(into), sep="\n")
+squares = board * board
+into2 = torch.empty_like(board)
+torch.mul(board, board, out=into2)
+print(squares.equal(into2), squares.max())
+total = board.sum()
+as_number = total.item()
+print(as_number, type(as_number))
+board.mul_(0.5)
+print(f"{board}\n")
+
+shared = torch.zeros(4)
+view = shared.numpy()
+shared.add_(2)
+print(f"tensor: {shared}", f"array: {view}", sep="\n")
+arr = np.arange(4.0)
+back = torch.from_numpy(arr)
+np.multiply(arr, 10, out=arr)
+print(f"tensor: {back}", f"array: {arr}", sep="\n")
+print(torch.is_tensor(back), back.numel(), back.nelement(), back.ndim, back.size(0), back.element_size())
+print(torch.full((2, 3), -1, dtype=torch.int16), torch.eye(2, dtype=torch.int32))
+print(torch.linspace(-1, 1, steps=3), torch.arange(2, 11, 4), torch.cuda.is_available(),
+      torch.backends.mps.is_available())
