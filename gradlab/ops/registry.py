@@ -35,6 +35,10 @@ An op is declared once:
   layer makes the plain forms from this (`_tensor_methods/variants.py`, `_functions/variants.py`)
   and writes by hand the ones that check or convert their arguments.
 
+* each formula has a text a student can read (`grad * other`): read from its lambda, or given by
+  `shows={slot: text}` where the code is written for rounding or speed (ops/formula_text.py). The
+  player shows it with the step's numbers, and a test evaluates it against the engine's gradient.
+
 Tests, docs and the visualizer read `OPS`: a new op is tested by the existing tests once it has
 sample inputs in `tests/ops/op_samples.py`.
 """
@@ -103,7 +107,7 @@ class Op:
     """One row of the op table."""
 
     def __init__(self, key, name, forward, inputs, formulas, saves, num_outputs=1, promote=True,
-                 float_result=False, cast_result=True, saved_params=None, variants=(), aliases=()):
+                 float_result=False, cast_result=True, saved_params=None, variants=(), aliases=(), shows=None):
         self.key = key
         self.variants = variants          # the public forms under `key`: "function", "method", "inplace"
         self.aliases = aliases            # other names of those forms (asin: arcsin)
@@ -111,6 +115,7 @@ class Op:
         self.forward = forward            # numpy arrays -> numpy array (or tuple for several outputs)
         self.inputs = inputs              # names of the tensor input slots, in PyTorch's order
         self.formulas = formulas          # one formula (or None) per input slot
+        self.shows = shows                # {slot: readable text} where the formula's code reads badly (formula_text.py)
         # What the formulas read: a tuple of names (inputs and/or "result"), or a dict from input slot
         # to the names *that slot's* formula reads, so that `x * 3` keeps nothing of x alive (the
         # formula for the constant 3 is never run), as PyTorch does.
@@ -154,9 +159,9 @@ VARIANTS = ("function", "method", "inplace")
 
 
 def op(key, name, inputs=("self",), saves=(), num_outputs=1, promote=True, float_result=False, cast_result=True,
-       saved_params=None, variants=(), aliases=(), **formulas):
+       saved_params=None, variants=(), aliases=(), shows=None, **formulas):
     """Register `forward` in the op table (see the module docstring)."""
-    unknown = set(formulas) - set(inputs)
+    unknown = (set(formulas) | set(shows or ())) - set(inputs)
     if unknown:
         raise TypeError(f"{key}: formulas for unknown inputs {unknown}")
     if not set(variants) <= set(VARIANTS) or isinstance(variants, str):
@@ -166,7 +171,8 @@ def op(key, name, inputs=("self",), saves=(), num_outputs=1, promote=True, float
 
     def register(forward):
         OPS[key] = Op(key, name, forward, inputs, tuple(formulas.get(n) for n in inputs), saves,
-                      num_outputs, promote, float_result, cast_result, saved_params, tuple(variants), tuple(aliases))
+                      num_outputs, promote, float_result, cast_result, saved_params, tuple(variants), tuple(aliases),
+                      shows)
         return OPS[key]
     return register
 

@@ -1,0 +1,218 @@
+"""The chain rule at one node, with its numbers: `grad_self = grad * other = 0.75 * 3 = 2.25`.
+
+Every op of the table has, for each input slot, a readable formula (`gradlab/ops/formula_text.py`:
+PyTorch code such as `grad * other`). Here that text is evaluated with gradlab's own functions on
+the values the node saved, while the node is still alive (the player asks at the engine's
+`NodeStarted` event, before the node runs and frees what it saved), and written out with the
+numbers put in for the names. Only the standard library, numpy and gradlab's public API.
+"""
+import ast
+import builtins
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import numpy as np
+
+import gradlab
+from ..autograd.node import AsTensors
+from ..ops.formula_text import formula_text
+from ..ops.registry import sum_to_shape
+
+SMALL = 6      # tensors with at most this many elements are written out; larger ones by their shape
+
+# what a formula's text may call besides gradlab's functions and the tensors' methods
+_BUILTINS = {name: getattr(builtins, name) for name in ("len", "range", "tuple", "list", "slice", "float", "int",
+                                                         "bool", "round", "isinstance")}
+
+
+@dataclass(frozen=True)
+class FormulaStep:
+    """One input slot's rule at one backward step."""
+    slot: str                    # the input slot ('self', 'other')
+    text: str                    # the formula: 'grad * other'
+    numbers: Optional[str]       # the same with values put in: '0.75 * 3' (None when it could not be evaluated)
+    value: Any                   # numpy array: what the formula gives, summed to the input's shape (or None)
+    constant: bool = False       # every tensor in it holds one repeated value, written once ('2.25 everywhere')
+
+    def line(self, result_text):
+        """'grad_self = grad * other = 0.75 * 3 = 2.25' (result_text: the value written for people)."""
+        if self.numbers is None or self.numbers == self.text:
+            return f"grad_{self.slot} = {self.text} = {result_text}"
+        return f"grad_{self.slot} = {self.text} = {self.numbers} = {result_text}"
+
+
+class _Names(dict):
+    """The names a formula's text reads, looked up when first read: `grad`, what the node saved or was
+    called with (`self`, `other`, `dim`), then gradlab's functions (`cos`, `where`)."""
+
+    def __init__(self, node, grads):
+        super().__init__()
+        self.node = node
+        self.view = AsTensors(node)          # saved values as Tensors (no graph: evaluated under no_grad)
+        self.grads = grads
+
+    def __missing__(self, name):
+        if name == "grad":
+            value = self.grads[0]
+        elif name == "grads":
+            value = tuple(self.grads)
+        else:
+            value = self._attribute(name)
+        self[name] = value
+        return value
+
+    def _attribute(self, name):
+        try:
+            return _as_value(getattr(self.view, name))
+        except AttributeError:
+            pass
+        op = getattr(self.node, "_op", None)
+        if op is not None and name in op.defaults:
+            return op.defaults[name]
+        if name in _BUILTINS:
+            return _BUILTINS[name]
+        value = getattr(gradlab, name, None)
+        if callable(value):
+            return _numbers_too(value)
+        raise KeyError(name)
+
+
+def _as_value(value):
+    if isinstance(value, np.ndarray):
+        return gradlab.from_numpy(value.copy()) if value.dtype.kind != "b" or value.ndim else gradlab.tensor(bool(value))
+    return value
+
+
+def _numbers_too(fn):
+    """gradlab.log(2) wants a Tensor; a formula's text may write log(2) for the constant."""
+    def call(*args, **kwargs):
+        if args and isinstance(args[0], (int, float)) and not isinstance(args[0], bool):
+            args = (gradlab.tensor(float(args[0]), dtype=gradlab.float64),) + args[1:]
+        return fn(*args, **kwargs)
+    return call
+
+
+def evaluate(text, node, grad_outputs):
+    """The formula `text` evaluated on `node`'s values and the gradients it received (numpy arrays, one
+    per output; None for an output that received none), as a gradlab Tensor at the output's shape."""
+    grads = tuple(gradlab.from_numpy(np.array(g)) if g is not None else None for g in grad_outputs)
+    with gradlab.no_grad():
+        return eval(compile(text, "<formula>", "eval"), {"__builtins__": {}}, _Names(node, grads))
+
+
+def steps(node, grad_outputs):
+    """The FormulaSteps of a node the engine is about to run (empty for nodes with no op table row:
+    AccumulateGrad, a custom Function). A formula that cannot be evaluated keeps its text, without numbers."""
+    op = getattr(node, "_op", None)
+    if op is None:
+        return ()
+    out = []
+    for i, ((child, _), slot) in enumerate(zip(node.next_functions, op.inputs)):
+        text = formula_text(op, slot) if child is not None else None
+        if text is None:
+            continue
+        names = None
+        try:
+            grads = tuple(gradlab.from_numpy(np.array(g)) if g is not None else None for g in grad_outputs)
+            names = _Names(node, grads)
+            with gradlab.no_grad():
+                value = eval(compile(text, "<formula>", "eval"), {"__builtins__": {}}, names)
+            value = _to_input_shape(value, node, i)
+        except Exception:            # a caption must never break the player: show the rule without numbers
+            out.append(FormulaStep(slot, text, None, None))
+            continue
+        numbers, constant = substitute(text, names, value)
+        out.append(FormulaStep(slot, text, numbers, value, constant))
+    return tuple(out)
+
+
+def _to_input_shape(value, node, i):
+    array = value.detach().numpy() if isinstance(value, gradlab.Tensor) else np.asarray(value)
+    meta = node._input_meta[i] if node._input_meta else None
+    return np.asarray(sum_to_shape(array, meta)) if meta is not None else array
+
+
+# --- numbers in place of names ---------------------------------------------------------------------
+def number_text(value):
+    """A number for a formula: '0.75', '3', '-2' ('(-2)' where a sign could be misread is the caller's)."""
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    value = float(value)
+    if not np.isfinite(value):
+        return str(value)                    # 'inf', '-inf', 'nan'
+    if value == int(value) and abs(value) < 1e15:
+        return str(int(value))
+    return f"{value:.4g}"
+
+
+def _array(value):
+    if isinstance(value, gradlab.Tensor):
+        return value.detach().numpy()
+    if isinstance(value, np.ndarray):
+        return value
+    return None
+
+
+def _nested(a):
+    if a.ndim == 0:
+        return number_text(a)
+    return "[" + ", ".join(_nested(row) for row in a) + "]"
+
+
+def _constant(a):
+    flat = a.reshape(-1)
+    return a.size > 0 and bool(np.all(flat == flat[0]))
+
+
+def value_text(a, constant):
+    """How one tensor reads inside a formula: its one value when every tensor of the formula is constant,
+    its elements when it is small, else its shape."""
+    if a.ndim == 0:
+        return number_text(a)
+    if constant:
+        return number_text(a.reshape(-1)[0])
+    if a.size <= SMALL:
+        return _nested(a)
+    return "(" + "×".join(map(str, a.shape)) + ")"
+
+
+def substitute(text, names, result=None):
+    """(text with each tensor or number name replaced by its value, whether all were constant tensors).
+    Names the formula did not read, and functions, stay as they are."""
+    tree = ast.parse(text, mode="eval")
+    used = {n.id: names[n.id] for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in names}
+    arrays = [a for a in (_array(v) for v in used.values()) if a is not None]
+    if result is not None:
+        arrays.append(np.asarray(result))
+    constant = bool(arrays) and all(_constant(a) for a in arrays) and any(a.size > 1 for a in arrays)
+
+    class Put(ast.NodeTransformer):
+        def visit_Call(self, node):          # function names stay; their arguments get numbers
+            node.args = [self.visit(a) for a in node.args]
+            node.keywords = [self.visit(k) for k in node.keywords]
+            if isinstance(node.func, ast.Attribute):
+                node.func = self.visit(node.func)
+            return node
+
+        def visit_Name(self, node):
+            if node.id not in used:
+                return node
+            value = used[node.id]
+            array = _array(value)
+            if array is not None:
+                words = value_text(array, constant)
+            elif isinstance(value, (int, float, np.number)) and not isinstance(value, bool):
+                words = number_text(value)
+            else:
+                return node                  # a shape, a dim list, a dtype: the name reads better
+            return ast.Name(f"({words})" if words.startswith("-") else words)
+
+    return ast.unparse(Put().visit(tree)), constant
+
+
+def result_text(value, constant):
+    """The value a formula gave, written as its inputs were ('2.25', '[4.5, 4.5]', '(3×4)')."""
+    a = np.asarray(value)
+    if constant and a.ndim and a.size:
+        return number_text(a.reshape(-1)[0])
+    return value_text(a, False)
