@@ -18,6 +18,7 @@ _F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float
 
 
 @op("tanh", "TanhBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
+    shows={"self": "grad * (1 - result * result)"},
     self=lambda g, n: dual.call("tanh_backward", g, n.result))
 def tanh(self):
     return _tanh(self)
@@ -60,6 +61,7 @@ def _one_minus_square(y):
 
 
 @op("tanh_backward", "TanhBackwardBackward0", ("grad_output", "output"), saves=("grad_output", "output"),
+    shows={"grad_output": "grad * (1 - output * output)"},
     grad_output=lambda g, n: dual.call("tanh_backward", g, n.output),
     output=lambda g, n: g * (-2 * n.output * n.grad_output))
 def tanh_backward(grad_output, output):
@@ -75,6 +77,7 @@ def tanh_backward(grad_output, output):
 
 
 @op("sigmoid", "SigmoidBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
+    shows={"self": "grad * result * (1 - result)"},
     self=lambda g, n: dual.call("sigmoid_backward", g, n.result))
 def sigmoid(self):
     if type(self) is np.ndarray and self.dtype == _F32:     # PyTorch's vectorized kernel, bit for bit
@@ -86,6 +89,7 @@ def sigmoid(self):
 
 @op("sigmoid_backward", "SigmoidBackwardBackward0", ("grad_output", "output"),
     saves={"grad_output": ("output",), "output": ("grad_output", "output")},
+    shows={"grad_output": "grad * output * (1 - output)"},
     grad_output=lambda g, n: dual.call("sigmoid_backward", g, n.output),
     output=lambda g, n: g * n.grad_output * (-2 * n.output + 1))
 def sigmoid_backward(grad_output, output):
@@ -96,6 +100,7 @@ def sigmoid_backward(grad_output, output):
 
 
 @op("relu", "ReluBackward0", variants=("function", "method", "inplace"), saves=("result",),
+    shows={"self": "where(result > 0, grad, 0)"},
     self=lambda g, n: dual.threshold_backward(g, n.result, 0))
 def relu(self):
     if self.dtype.kind == "b":
@@ -104,6 +109,7 @@ def relu(self):
 
 
 @op("threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"), saves={"grad_output": ("self",)},
+    shows={"grad_output": "where(self > threshold, grad, 0)", "self": "zeros_like(grad)"},
     grad_output=lambda g, n: dual.threshold_backward(g, n.self, n.threshold),
     self=lambda g, n: dual.like(g, np.zeros_like(dual.data(g))))
 def threshold_backward(grad_output, self, threshold):
@@ -132,6 +138,7 @@ _HALF_INPUT = [False]
 
 
 @op("leaky_relu", "LeakyReluBackward0", saves=("self",),
+    shows={"self": "where(self > 0, grad, grad * negative_slope)"},
     self=lambda g, n: dual.call("leaky_relu_backward", g, n.self, negative_slope=n.negative_slope))
 @_activation_in_float32
 def leaky_relu(self, negative_slope=0.01):
@@ -139,6 +146,7 @@ def leaky_relu(self, negative_slope=0.01):
 
 
 @op("leaky_relu_backward", "LeakyReluBackwardBackward0", ("grad_output", "self"), saves=("self",),
+    shows={"grad_output": "where(self > 0, grad, grad * negative_slope)", "self": "zeros_like(grad)"},
     grad_output=lambda g, n: dual.call("leaky_relu_backward", g, n.self, negative_slope=n.negative_slope),
     self=lambda g, n: dual.like(g, np.zeros_like(dual.data(g))))
 def leaky_relu_backward(grad_output, self, negative_slope):
@@ -148,6 +156,7 @@ def leaky_relu_backward(grad_output, self, negative_slope):
 
 
 @op("gelu", "GeluBackward0", saves=("self",), float_result=True,
+    shows={"self": "grad * (0.5 * (1 + erf(self / sqrt(2))) + self * exp(-self * self / 2) / sqrt(2 * pi))"},
     self=lambda g, n: dual.call("gelu_backward", g, n.self, approximate="none"))
 @_activation_in_float32
 def gelu(self):
@@ -175,8 +184,14 @@ _GELU_TANH_BETA = 1.4142135623730951 * _2_SQRTPI * 0.5              # sqrt(2 / p
 _GELU_TANH_KAPPA = 0.044715
 
 
+_GELU_TEXT = "grad * (0.5 * (1 + erf(self / sqrt(2))) + self * exp(-self * self / 2) / sqrt(2 * pi))"
+_GELU_TANH_TEXT = "grad * (0.5 * (1 + tanh(sqrt(2 / pi) * (self + 0.044715 * self ** 3))) + 0.5 * self * (1 - tanh(sqrt(2 / pi) * (self + 0.044715 * self ** 3)) ** 2) * sqrt(2 / pi) * (1 + 3 * 0.044715 * self ** 2))"
+
+
 @op("gelu_backward", "GeluBackwardBackward0", ("grad_output", "self"),
     saves={"grad_output": ("self",), "self": ("grad_output", "self")},
+    shows={"grad_output": "%s if approximate == 'none' else %s" % (_GELU_TEXT, _GELU_TANH_TEXT),
+           "self": "grad * grad_output * exp(-self * self / 2) / sqrt(2 * pi) * (2 - self * self)"},
     grad_output=lambda g, n: dual.call("gelu_backward", g, n.self, approximate=n.approximate),
     self=lambda g, n: _gelu_double_backward(g, n.grad_output, n.self, n.approximate))
 def gelu_backward(grad_output, self, approximate):
@@ -248,6 +263,7 @@ def _gelu_double_backward(ggI, gO, x, approximate):
 
 
 @op("softplus", "SoftplusBackward0", saves=("self",), float_result=True,
+    shows={"self": "where(self * beta > threshold, grad, grad * sigmoid(self * beta))"},
     self=lambda g, n: dual.call("softplus_backward", g, n.self, beta=n.beta, threshold=n.threshold))
 @_activation_in_float32
 def softplus(self, beta=1.0, threshold=20.0):
@@ -261,6 +277,8 @@ def softplus(self, beta=1.0, threshold=20.0):
 
 @op("softplus_backward", "SoftplusBackwardBackward0", ("grad_output", "self"),
     saves={"grad_output": ("self",), "self": ("grad_output", "self")},
+    shows={"grad_output": "where(self * beta > threshold, grad, grad * sigmoid(self * beta))",
+           "self": "where(self * beta < threshold, grad * grad_output * beta * sigmoid(self * beta) * (1 - sigmoid(self * beta)), 0)"},
     grad_output=lambda g, n: dual.call("softplus_backward", g, n.self, beta=n.beta, threshold=n.threshold),
     self=lambda g, n: _softplus_double_backward(g * n.grad_output, n.self, n.beta, n.threshold))
 def softplus_backward(grad_output, self, beta, threshold):
@@ -295,6 +313,7 @@ def _silu_backward(g, x):
 
 
 @op("silu", "SiluBackward0", saves=("self",), float_result=True,
+    shows={"self": "grad * sigmoid(self) * (1 + self * (1 - sigmoid(self)))"},
     self=lambda g, n: dual.fused(_silu_backward, g, n.self))     # (plain backward: one float16 rounding)
 @_activation_in_float32
 def silu(self):
@@ -306,6 +325,7 @@ def silu(self):
 
 
 @op("elu", "EluBackward0", saves=("self",), float_result=True,
+    shows={"self": "where(self > 0, grad, grad * alpha * exp(self))"},
     self=lambda g, n: dual.call("elu_backward", g, n.self, alpha=n.alpha, is_result=False))
 @_activation_in_float32
 def elu(self, alpha=1.0):
@@ -318,6 +338,10 @@ def elu(self, alpha=1.0):
 
 @op("elu_backward", "EluBackwardBackward0", ("grad_output", "self_or_result"),
     saves={"grad_output": ("self_or_result",), "self_or_result": ("grad_output", "self_or_result")},
+    shows={"grad_output": "where(self_or_result > 0, grad, grad * (self_or_result + alpha) if is_result "
+                          "else grad * alpha * exp(self_or_result))",
+           "self_or_result": "where(self_or_result < 0, grad * grad_output if is_result "
+                             "else grad * grad_output * alpha * exp(self_or_result), 0)"},
     grad_output=lambda g, n: dual.call("elu_backward", g, n.self_or_result, alpha=n.alpha, is_result=n.is_result),
     self_or_result=lambda g, n: _elu_double_backward(g, n.grad_output, n.self_or_result, n.alpha, n.is_result))
 def elu_backward(grad_output, self_or_result, alpha, is_result):

@@ -32,6 +32,7 @@ def _alpha(n):
 
 
 @op("add", "AddBackward0", ("self", "other"), variants=("function", "method", "inplace"),
+    shows={"other": "grad * alpha"},
     self=lambda g, n: g,
     other=lambda g, n: g if _alpha(n) == 1 else g * _alpha(n))
 def add(self, other, alpha=1):
@@ -39,13 +40,14 @@ def add(self, other, alpha=1):
 
 
 @op("sub", "SubBackward0", ("self", "other"), variants=("function", "method", "inplace"),
+    shows={"other": "-grad * alpha"},
     self=lambda g, n: g,
     other=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
 def sub(self, other, alpha=1):
     return np.subtract(self, other) if alpha == 1 else np.subtract(self, _scaled(other, alpha))
 
 
-@op("rsub_tensor", "RsubBackward0", ("self", "other"),
+@op("rsub_tensor", "RsubBackward0", ("self", "other"), shows={"self": "-grad * alpha"},
     self=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n),
     other=lambda g, n: g)
 def rsub_tensor(self, other, alpha=1):
@@ -53,7 +55,7 @@ def rsub_tensor(self, other, alpha=1):
     return np.subtract(other, self if alpha == 1 else _scaled(self, alpha))
 
 
-@op("rsub", "RsubBackward1", ("self",),
+@op("rsub", "RsubBackward1", ("self",), shows={"self": "-grad * alpha"},
     self=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
 def rsub(self, other, alpha=1):
     """`other - self` for a Python scalar `other` (what `2 - x` calls)."""
@@ -87,6 +89,8 @@ def div(self, other):
 
 
 @op("div_rounding", "DivBackward2", ("self", "other"), saves={"self": ("other",), "other": ("self", "other")},
+    shows={"self": "zeros_like(grad) if rounding_mode else grad / other",
+           "other": "zeros_like(grad) if rounding_mode else -grad * self / (other * other)"},
     # (saves: what PyTorch's DivBackward2 keeps, so it is spent after a backward)
     self=lambda g, n: g / n.other if n.rounding_mode is None else g * 0,
     other=lambda g, n: -g * n.self / (n.other * n.other) if n.rounding_mode is None else g * 0)
@@ -191,6 +195,7 @@ def _pow_of(x, e):
 
 
 @op("pow_scalar", "PowBackward0", ("self",), saves=("self",),
+    shows={"self": "grad * exponent * self ** (exponent - 1)"},
     self=_pow_scalar_grad)
 def pow_scalar(self, exponent):
     return power(self, exponent)
@@ -221,6 +226,7 @@ def _pow_exponent_grad(g, n):
 
 @op("pow", "PowBackward1", ("self", "exponent"), variants=("function", "method", "inplace"),
     saves=("self", "exponent", "result"),
+    shows={"self": "grad * exponent * self ** (exponent - 1)", "exponent": "grad * result * log(self)"},
     self=_pow_self_grad,
     exponent=_pow_exponent_grad)
 def pow(self, exponent):
@@ -239,6 +245,7 @@ def _rpow_grad(g, n):
 
 
 @op("rpow", "PowBackward2", ("exponent",), saves=("exponent", "result"),
+    shows={"exponent": "grad * result * log(base)"},
     exponent=_rpow_grad)
 def rpow(exponent, base):
     """`base ** exponent` for a Python scalar base (what `2 ** x` calls)."""
@@ -384,6 +391,8 @@ def _atan2_recip(n):
 # torch's atan2_backward: (grad * other * recip, grad * -self * recip)
 @op("atan2", "Atan2Backward0", ("self", "other"), variants=("function", "method", "inplace"), aliases=("arctan2",),
     saves=("self", "other"), float_result=True,
+    shows={"self": "grad * other / (self * self + other * other)",
+           "other": "grad * -self / (self * self + other * other)"},
     self=lambda g, n: g * n.other * _atan2_recip(n),
     other=lambda g, n: g * -n.self * _atan2_recip(n))
 def atan2(self, other):

@@ -6,6 +6,7 @@ Each block is the forward (numpy) and one gradient formula per input, with PyTor
 import numpy as np
 
 from . import dual
+from .formula_text import shows
 from .registry import op
 
 _F16, _F32 = np.dtype(np.float16), np.dtype(np.float32)
@@ -58,6 +59,7 @@ def _bound(value, dtype, kernel):
 
 
 @op("clamp", "ClampBackward1", variants=("function", "method", "inplace"), aliases=("clip",), saves=("self",),
+    shows={"self": "where(self == clamp(self, min, max), grad, 0)"},     # (min or max may be None)
     self=lambda g, n: dual.where_or_zero(_inside(n), g))
 def clamp(self, min=None, max=None):
     kernel = "clamp_scalar" if min is not None and max is not None else (
@@ -118,6 +120,8 @@ def _pick_grad(mine, theirs):
 
 
 @op("maximum", "MaximumBackward0", ("self", "other"), variants=("function", "method"), saves=("self", "other"),
+    shows={"self": "where(self == other, grad / 2, where(self > other, grad, 0))",
+           "other": "where(self == other, grad / 2, where(other > self, grad, 0))"},
     self=_pick_grad("self", "other"),
     other=_pick_grad("other", "self"))
 def maximum(self, other):
@@ -129,6 +133,8 @@ def _pick_grad_min(mine, theirs):
 
 
 @op("minimum", "MinimumBackward0", ("self", "other"), variants=("function", "method"), saves=("self", "other"),
+    shows={"self": "where(self == other, grad / 2, where(self < other, grad, 0))",
+           "other": "where(self == other, grad / 2, where(other < self, grad, 0))"},
     self=_pick_grad_min("self", "other"),
     other=_pick_grad_min("other", "self"))
 def minimum(self, other):
@@ -136,12 +142,14 @@ def minimum(self, other):
 
 
 @op("where", "WhereBackward0", ("self", "other"), variants=("function", "method"),
+    shows={"self": "where(condition, grad, 0)", "other": "where(condition, 0, grad)"},
     self=lambda g, n: dual.where_or_zero(dual.like(g, n.condition), g),      # (condition: a numpy bool array)
     other=lambda g, n: dual.where_or_zero(dual.like(g, ~n.condition), g))
 def where(self, other, condition):
     return np.where(condition, self, other)
 
 
+@shows("where(mask, 0, grad)")
 def _fill_grad(g, n):
     """zero where the fill wrote (PyTorch's grad.masked_fill(mask, 0): not g * ~mask, inf * 0 is nan)"""
     return dual.zero_where(dual.like(g, n.mask), g)
@@ -154,6 +162,7 @@ def masked_fill(self, mask, value):
 
 
 @op("masked_fill_tensor", "MaskedFillBackward1", ("self", "value"), promote=False,
+    shows={"value": "where(mask, grad, 0).sum()"},
     self=_fill_grad,
     value=lambda g, n: dual.where_or_zero(dual.like(g, n.mask), g))     # (summed to the 0-d value by the node)
 def masked_fill_tensor(self, value, mask):
@@ -169,6 +178,7 @@ def index_fill(self, mask, value):
 # --- nan_to_num ---------------------------------------------------------------------------------
 
 @op("nan_to_num", "NanToNumBackward0", variants=("function", "method", "inplace"), saves=("self",),
+    shows={"self": "grad * isfinite(self)"},
     self=lambda g, n: g * dual.like(g, np.isfinite(dual.data(n.self))))      # (torch: grad * isfinite(self))
 def nan_to_num(self, nan=None, posinf=None, neginf=None):
     if self.dtype.kind not in "fc":

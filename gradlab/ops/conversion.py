@@ -8,7 +8,7 @@ from .registry import op
 
 # --- dtype conversion ---------------------------------------------------------------------------
 
-@op("to_dtype", "ToCopyBackward0", promote=False,
+@op("to_dtype", "ToCopyBackward0", promote=False, shows={"self": "grad.to(source_dtype)"},
     self=lambda g, n: dual.to_dtype(g, n.source_dtype))
 def to_dtype(self, dtype, source_dtype):
     if 1 in self.shape and self.size > 1:     # (numpy's layout of size-1 dims is not PyTorch's)

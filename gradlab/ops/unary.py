@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from . import dual, vectorized
+from .formula_text import shows
 from .registry import op
 
 _F16, _F32 = np.dtype(np.float16), np.dtype(np.float32)
@@ -96,12 +97,14 @@ def log(self):
 
 
 @op("log2", "Log2Backward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
+    shows={"self": "grad / (self * log(2))"},
     self=lambda g, n: g / dual.scale(n.self, math.log(2.0)))
 def log2(self):
     return _log2(self)
 
 
 @op("log10", "Log10Backward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
+    shows={"self": "grad / (self * log(10))"},
     self=lambda g, n: g / dual.scale(n.self, 2.3025850929940456))     # (torch's constant: 1 ulp below log(10))
 def log10(self):
     return _log10(self)
@@ -187,6 +190,7 @@ def abs(self):
     return np.abs(self)
 
 
+@shows("zeros_like(grad)")
 def _zeros_like_grad(g, n):
     """PyTorch's zeros_like(grad) for piecewise-constant ops: not g * 0 (inf * 0 is nan), and untracked."""
     return dual.like(g, np.zeros_like(dual.data(g)))
@@ -236,6 +240,7 @@ def trunc(self):
 
 
 @op("erf", "ErfBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
+    shows={"self": "2 / sqrt(pi) * exp(-self * self) * grad"},
     self=lambda g, n: dual.scale(dual.exp(-(n.self * n.self)), 2 / math.sqrt(math.pi)) * g)
 def erf(self):
     return dual.erf(self)

@@ -14,6 +14,8 @@ from typing import Any, Optional
 import numpy as np
 
 import gradlab
+import gradlab.nn.functional
+from .._dtype import from_numpy_dtype
 from ..autograd.node import AsTensors
 from ..ops.formula_text import formula_text
 from ..ops.registry import sum_to_shape
@@ -23,6 +25,10 @@ SMALL = 6      # tensors with at most this many elements are written out; larger
 # what a formula's text may call besides gradlab's functions and the tensors' methods
 _BUILTINS = {name: getattr(builtins, name) for name in ("len", "range", "tuple", "list", "slice", "float", "int",
                                                          "bool", "round", "isinstance")}
+_BUILTINS["pi"] = np.pi
+
+# modules a formula's text may name: F.conv_transpose2d(...), linalg.inv(...)
+_MODULES = {"F": gradlab.nn.functional, "linalg": gradlab.linalg}
 
 
 @dataclass(frozen=True)
@@ -71,6 +77,8 @@ class _Names(dict):
             return op.defaults[name]
         if name in _BUILTINS:
             return _BUILTINS[name]
+        if name in _MODULES:
+            return _MODULES[name]
         value = getattr(gradlab, name, None)
         if callable(value):
             return _numbers_too(value)
@@ -78,6 +86,8 @@ class _Names(dict):
 
 
 def _as_value(value):
+    if isinstance(value, np.dtype):          # a dtype the node keeps as numpy's (ToCopyBackward0's source)
+        return from_numpy_dtype(value)
     if isinstance(value, np.ndarray):
         return gradlab.from_numpy(value.copy()) if value.dtype.kind != "b" or value.ndim else gradlab.tensor(bool(value))
     return value

@@ -47,12 +47,14 @@ def _check_nodes(key, case):
 @pytest.mark.parametrize("key", sorted(OPS))
 def test_displayed_formula_is_the_engines_gradient(key):
     sample = SAMPLES[key]
+    checked = []
 
     @settings(SETTINGS, max_examples=4)
     @given(st.data())
     def check(data):
         case = sample.draw_case(data.draw)
         found = _check_nodes(key, case)
+        checked.extend(found)
         for slot, step, got in found:
             text = formula_text(OPS[key], slot)
             assert text is not None, f"{key}: input {slot!r} has no readable formula (add shows= to its row)"
@@ -60,6 +62,7 @@ def test_displayed_formula_is_the_engines_gradient(key):
             np.testing.assert_allclose(step.value, got, rtol=1e-7, atol=1e-9,
                                        err_msg=f"{key}: {slot}: {text!r} is not the engine's gradient")
     check()
+    assert checked, f"{key}: no gradient of this op was computed by its samples: nothing was compared"
 
 
 def test_every_slot_with_a_formula_has_a_text():
