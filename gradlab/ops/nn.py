@@ -4,6 +4,7 @@ import math
 import numpy as np
 
 from . import dual, vectorized
+from .formula_text import shows
 from .reduction import _norm_grad
 from .registry import OPS, op
 
@@ -24,6 +25,9 @@ _SCALAR_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Cha
 # and its own gradients are torch's formulas (derivatives.yaml, softmax_double_backward).
 @op("softmax_backward_data", "SoftmaxBackwardDataBackward0", ("grad_output", "output"),
     saves={"grad_output": ("output",), "output": ("grad_output", "output")},
+    shows={"grad_output": "output * (grad - (grad * output).sum(dim, keepdim=True))",
+           "output": "grad_output * grad - (output * grad_output).sum(dim, keepdim=True) * grad"
+                     " - grad_output * (output * grad).sum(dim, keepdim=True)"},
     grad_output=lambda g, n: dual.call("softmax_backward_data", g, n.output, dim=n.dim),
     output=lambda g, n: (n.grad_output * g - dual.sum_keepdim(n.output * n.grad_output, n.dim) * g
                          - n.grad_output * dual.sum_keepdim(n.output * g, n.dim)))
@@ -41,6 +45,7 @@ def softmax_backward_data(grad_output, output, dim):
 
 @op("log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0", ("grad_output", "output"),
     saves={"grad_output": ("output",), "output": ("grad_output", "output")},
+    shows={"grad_output": "grad - (grad * exp(output)).sum(dim, keepdim=True)"},
     grad_output=lambda g, n: g - dual.sum_keepdim(g * dual.exp(n.output), n.dim),
     output=lambda g, n: -dual.sum_keepdim(n.grad_output, n.dim) * dual.exp(n.output) * g)
 def log_softmax_backward_data(grad_output, output, dim):
@@ -55,6 +60,7 @@ def log_softmax_backward_data(grad_output, output, dim):
 
 
 @op("softmax", "SoftmaxBackward0", variants=("function", "method"), saves=("result",),
+    shows={"self": "result * (grad - (grad * result).sum(dim, keepdim=True))"},
     self=lambda g, n: dual.call("softmax_backward_data", g, n.result, dim=n.dim))
 def softmax(self, dim):
     x = _softmax_input(self, dim, "softmax")
@@ -84,6 +90,7 @@ def _log(x):
 
 
 @op("log_softmax", "LogSoftmaxBackward0", variants=("function", "method"), saves=("result",),
+    shows={"self": "grad - exp(result) * grad.sum(dim, keepdim=True)"},
     self=lambda g, n: dual.call("log_softmax_backward_data", g, n.result, dim=n.dim))
 def log_softmax(self, dim):
     half = self.dtype == np.float16
@@ -102,6 +109,7 @@ def log_softmax(self, dim):
     return shifted - _log(total)
 
 
+@shows("-grad.unsqueeze(-1) * (arange(self_sizes[-1]) == target.unsqueeze(-1)) * (target != ignore_index).unsqueeze(-1) * (1 if weights is None else weights) / (total_weight if reduction == 'mean' else 1)")
 def _nll_grad(g, n):
     """torch's nll_loss_backward: an op of its own (NllLossBackwardBackward0 with create_graph)."""
     return dual.call("nll_loss_backward", g, n.self, target=n.target, weights=n.weights, reduction=n.reduction,
@@ -110,6 +118,8 @@ def _nll_grad(g, n):
 
 # its gradients: nll_loss of the incoming gradient, and zeros for self (derivatives.yaml)
 @op("nll_loss_backward", "NllLossBackwardBackward0", ("grad_output", "self"),
+    shows={"grad_output": "F.nll_loss(grad, target, weights, ignore_index=ignore_index, reduction=reduction)",
+           "self": "zeros_like(grad)"},
     grad_output=lambda g, n: dual.call("nll_loss", g, target=n.target, weights=n.weights, reduction=n.reduction,
                                        ignore_index=n.ignore_index, total_weight=n.total_weight,
                                        self_sizes=n.self_sizes),
@@ -186,6 +196,7 @@ def mse_loss(self, target, reduction, count):
     return _reduce(d, reduction)
 
 
+@shows("grad * (self - target) / clamp_min(self * (1 - self), 1e-12) / count * (1 if weight is None else weight)")
 def _bce_grad(g, n):
     x, y = n.self, n.target
     eps = 1e-12
@@ -203,13 +214,14 @@ def binary_cross_entropy(self, target, weight, reduction, count):
     return _reduce(loss, reduction)
 
 
+@shows("grad * (sigmoid(self) - target) / count * (1 if weight is None else weight)")
 def _bce_logits_grad(g, n):
     grad = g * (dual.sigmoid(n.self) - n.target) / n.count
     return grad if n.weight is None else grad * dual.like(g, n.weight)
 
 
 @op("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0", ("self", "target"),
-    saves=("self", "target"),
+    saves=("self", "target"), shows={"target": "-grad * self / count * (1 if weight is None else weight)"},
     self=_bce_logits_grad,
     target=lambda g, n: g * -n.self / n.count * (1 if n.weight is None else dual.like(g, n.weight)))
 def binary_cross_entropy_with_logits(self, target, weight, reduction, count, half_input=False):
@@ -231,12 +243,14 @@ def dropout_mask(self, other):
 
 # --- torch's in-place activations save their result, and so record another node (...Backward1) ---------
 @op("leaky_relu_inplace", "LeakyReluBackward1", saves=("result",),
+    shows={"self": "where(result > 0, grad, grad * negative_slope)"},
     self=lambda g, n: dual.call("leaky_relu_backward", g, n.result, negative_slope=n.negative_slope))
 def leaky_relu_inplace(self, negative_slope=0.01):
     return np.where(self > 0, self, self * np.asarray(negative_slope, self.dtype))
 
 
 @op("elu_inplace", "EluBackward1", saves=("result",),
+    shows={"self": "where(result > 0, grad, grad * (result + alpha))"},
     self=lambda g, n: dual.call("elu_backward", g, n.result, alpha=n.alpha, is_result=True))
 def elu_inplace(self, alpha=1.0):
     return OPS["elu"].forward(self, alpha)          # (the same numbers as elu: only the saved value differs)
@@ -246,7 +260,9 @@ def elu_inplace(self, alpha=1.0):
 _GELU_K = math.sqrt(2 / math.pi)
 
 
+# (0.7978845608028654 is sqrt(2 / pi))
 @op("gelu_tanh", "GeluBackward0", saves=("self",),
+    shows={"self": 'grad * (0.5 * (1 + tanh(0.7978845608028654 * (self + 0.044715 * self ** 3))) + 0.5 * self * (1 - tanh(0.7978845608028654 * (self + 0.044715 * self ** 3)) ** 2) * 0.7978845608028654 * (1 + 3 * 0.044715 * self ** 2))'},
     self=lambda g, n: dual.call("gelu_backward", g, n.self, approximate="tanh"))
 def gelu_tanh(self):
     if self.dtype == np.float32:        # PyTorch's kernel (SLEEF's / glibc's tanhf), bit for bit
@@ -274,7 +290,8 @@ def _nll2d_grad(g, n):
     return dual.where_or_zero(dual.like(g, picked), dual.like(g, scale) * g)
 
 
-@op("nll_loss2d", "NllLoss2DBackward0", ("self",), self=_nll2d_grad)
+@op("nll_loss2d", "NllLoss2DBackward0", ("self",), self=_nll2d_grad,
+    shows={"self": "(-grad.unsqueeze(-1) * (arange(self_sizes[1]) == target.unsqueeze(-1)) * valid.unsqueeze(-1) * (1 if weights is None else weights) / (total_weight if reduction == 'mean' else 1)).movedim(-1, 1)"})
 def nll_loss2d(self, target, valid, weights, reduction, total_weight, self_sizes):
     index = np.where(valid, target, 0)[:, None]
     picked = -np.take_along_axis(self, index, axis=1)[:, 0] * valid
@@ -295,7 +312,9 @@ def _bce_pos_grad(g, n):
 
 
 @op("binary_cross_entropy_with_logits_pos_weight", "BinaryCrossEntropyWithLogitsBackward0", ("self", "target"),
-    saves=("self", "target"), self=_bce_pos_grad)
+    saves=("self", "target"), self=_bce_pos_grad,
+    shows={"self": "grad * ((1 - target) - (1 + (pos_weight - 1) * target) * sigmoid(-self)) / count"
+                   " * (1 if weight is None else weight)"})
 def binary_cross_entropy_with_logits_pos_weight(self, target, weight, pos_weight, reduction, count, half_input=False):
     log_weight = (pos_weight - 1) * target + 1
     if half_input:      # torch's half log_sigmoid(input).mul_(log_weight): rounded to half twice
@@ -328,6 +347,8 @@ def _clipped(input, target, delta, scale):
 
 
 @op("huber_loss", "HuberLossBackward0", ("self", "target"), saves=("self", "target"),
+    shows={"self": "grad * (self - target).clamp(-delta, delta) / count",
+           "target": "-grad * (self - target).clamp(-delta, delta) / count"},
     self=lambda g, n: dual.fused(lambda g, a, b: g * _clipped(a, b, n.delta, None) / n.count, g, n.self, n.target),
     target=lambda g, n: dual.fused(lambda g, a, b: -g * _clipped(a, b, n.delta, None) / n.count, g, n.self,
                                    n.target))
@@ -339,6 +360,8 @@ def huber_loss(self, target, reduction, delta, count):
 
 
 @op("smooth_l1_loss", "SmoothL1LossBackward0", ("self", "target"), saves=("self", "target"),
+    shows={"self": "grad * ((self - target) / beta).clamp(-1, 1) / count",
+           "target": "-grad * ((self - target) / beta).clamp(-1, 1) / count"},
     self=lambda g, n: dual.fused(lambda g, a, b: g * _clipped(a, b, None, n.beta) / n.count, g, n.self, n.target),
     target=lambda g, n: dual.fused(lambda g, a, b: -g * _clipped(a, b, None, n.beta) / n.count, g, n.self,
                                    n.target))
@@ -352,6 +375,7 @@ def smooth_l1_loss(self, target, reduction, beta, count):
 
 # --- activations that the teaching material uses less often ------------------------------------------
 @op("hardtanh", "HardtanhBackward0", saves=("self",),
+    shows={"self": "where((self > min_val) & (self < max_val), grad, 0)"},
     self=lambda g, n: dual.where_or_zero((dual.data(n.self) > n.min_val) & (dual.data(n.self) < n.max_val), g))
 def hardtanh(self, min_val=-1.0, max_val=1.0):
     return np.clip(self, self.dtype.type(min_val), self.dtype.type(max_val)).astype(self.dtype, copy=False)
@@ -366,7 +390,8 @@ def _log_sigmoid_grad(g, n):
     return dual.fused(lambda g, x: g * dual.sigmoid(-x), g, n.self)
 
 
-@op("log_sigmoid", "LogSigmoidBackward0", saves=("self",), self=_log_sigmoid_grad)
+@op("log_sigmoid", "LogSigmoidBackward0", saves=("self",), self=_log_sigmoid_grad,
+    shows={"self": "grad * sigmoid(-self)"})
 def log_sigmoid(self):
     if self.dtype == np.float32:        # PyTorch's kernel (SLEEF's expf and log1pf), bit for bit
         exact = vectorized.log_sigmoid(self)
@@ -390,7 +415,8 @@ def _mish_grad_of(g, x):
     return g * (t + x * dual.sigmoid(x) * (1 - t * t))
 
 
-@op("mish", "MishBackward0", saves=("self",), self=_mish_grad)
+@op("mish", "MishBackward0", saves=("self",), self=_mish_grad,
+    shows={"self": "grad * (tanh(F.softplus(self)) + self * sigmoid(self) * (1 - tanh(F.softplus(self)) ** 2))"})
 def mish(self):
     if self.dtype == np.float32:        # PyTorch's kernel (SLEEF / glibc tanh, log1p, exp), bit for bit
         exact = vectorized.mish(self)
@@ -407,7 +433,8 @@ def _hardswish_grad(g, n):
         g * dual.like(g, np.where(x < -3, 0.0, np.where(x <= 3, x / 3 + 0.5, 1.0)).astype(x.dtype))
 
 
-@op("hardswish", "HardswishBackward0", saves=("self",), self=_hardswish_grad)
+@op("hardswish", "HardswishBackward0", saves=("self",), self=_hardswish_grad,
+    shows={"self": "grad * where(self < -3, 0, where(self <= 3, self / 3 + 0.5, 1))"})
 def hardswish(self):
     x = self.astype(np.float32) if self.dtype == np.float16 else self     # (half computes in float)
     return (x * np.clip(x + 3, 0, 6) / x.dtype.type(6)).astype(self.dtype, copy=False)
@@ -421,7 +448,8 @@ def _hardsigmoid_grad(g, n):
     return dual.where_or_zero((x > -3) & (x < 3), dual.scale(g, _ONE_SIXTH))
 
 
-@op("hardsigmoid", "HardsigmoidBackward0", saves=("self",), self=_hardsigmoid_grad)
+@op("hardsigmoid", "HardsigmoidBackward0", saves=("self",), self=_hardsigmoid_grad,
+    shows={"self": "where((self > -3) & (self < 3), grad / 6, 0)"})
 def hardsigmoid(self):
     x = self.astype(np.float32) if self.dtype == np.float16 else self
     return (np.clip(x + 3, 0, 6) / x.dtype.type(6)).astype(self.dtype, copy=False)
@@ -429,6 +457,7 @@ def hardsigmoid(self):
 
 # prelu: x where x > 0, else weight * x; F.prelu views the weight so that it broadcasts along dim 1
 @op("prelu", "PreluKernelBackward0", ("self", "weight"), saves=("self", "weight"),
+    shows={"self": "where(self > 0, grad, grad * weight)", "weight": "where(self > 0, 0, grad * self)"},
     self=lambda g, n: dual.where(dual.data(n.self) > 0, g, g * n.weight),
     weight=lambda g, n: dual.where(dual.data(n.self) > 0, 0 * g, g * n.self))
 def prelu(self, weight):
@@ -442,6 +471,7 @@ def add_scalar(self, other):
 
 
 # at::norm(x, p, dim) as pairwise_distance calls it: linalg's vector norm under the older node name
-@op("norm_p", "NormBackward1", saves=("self", "result"), float_result=True, self=_norm_grad)
+@op("norm_p", "NormBackward1", saves=("self", "result"), float_result=True, self=_norm_grad,
+    shows={"self": 'self * abs(self) ** (p - 2) * (grad / result ** (p - 1) if keepdim or dim is None else (grad / result ** (p - 1)).unsqueeze(dim[0]))'})
 def norm_p(self, p, dim, keepdim):
     return OPS["norm"].forward(self, p, dim, keepdim)
