@@ -7,6 +7,7 @@ import numpy as np
 
 from .._tensor_core import Tensor
 from . import dual
+from .formula_text import shows
 from .registry import op
 
 
@@ -19,13 +20,13 @@ _LinAlgError.__module__ = "torch._C"
 
 # ---------------------------------------------------------------- triangles
 
-@op("tril", "TrilBackward0", variants=("function", "method"), promote=False,
+@op("tril", "TrilBackward0", variants=("function", "method"), promote=False, shows={"self": "grad.tril(diagonal)"},
     self=lambda g, n: dual.call("tril", g, diagonal=n.diagonal))
 def tril(self, diagonal=0):
     return np.tril(self, diagonal)
 
 
-@op("triu", "TriuBackward0", variants=("function", "method"), promote=False,
+@op("triu", "TriuBackward0", variants=("function", "method"), promote=False, shows={"self": "grad.triu(diagonal)"},
     self=lambda g, n: dual.call("triu", g, diagonal=n.diagonal))
 def triu(self, diagonal=0):
     return np.triu(self, diagonal)
@@ -48,7 +49,9 @@ def diagonal_view(a, offset, dim1, dim2):
     return np.lib.stride_tricks.as_strided(a, shape, strides, writeable=a.flags.writeable)
 
 
+# (the gradient: zeros shaped like self with grad written on the diagonal, as torch's diagonal_backward)
 @op("diagonal", "DiagonalBackward0", variants=("function", "method"), promote=False,
+    shows={"self": 'zeros(self_sizes, dtype=grad.dtype).diagonal(offset, dim1, dim2).copy_(grad)._base'},
     self=lambda g, n: dual.call("diagonal_backward", g, input_sizes=n.self_sizes, offset=n.offset, dim1=n.dim1,
                                 dim2=n.dim2))
 def diagonal(self, offset, dim1, dim2, self_sizes):
@@ -56,6 +59,7 @@ def diagonal(self, offset, dim1, dim2, self_sizes):
 
 
 @op("diagonal_backward", "DiagonalBackwardBackward0", ("grad_output",), promote=False,
+    shows={"grad_output": "grad.diagonal(offset, dim1, dim2)"},
     grad_output=lambda g, n: dual.call("diagonal", g, offset=n.offset, dim1=n.dim1, dim2=n.dim2,
                                        self_sizes=n.input_sizes))
 def diagonal_backward(grad_output, input_sizes, offset, dim1, dim2):
@@ -65,6 +69,7 @@ def diagonal_backward(grad_output, input_sizes, offset, dim1, dim2):
 
 
 @op("diagonal_copy", "DiagonalBackward0_copy", promote=False,
+    shows={"self": 'zeros(self_sizes, dtype=grad.dtype).diagonal(offset, dim1, dim2).copy_(grad)._base'},
     self=lambda g, n: dual.call("diagonal_backward", g, input_sizes=n.self_sizes, offset=n.offset, dim1=n.dim1,
                                 dim2=n.dim2))
 def diagonal_copy(self, offset, dim1, dim2, self_sizes):
@@ -73,6 +78,7 @@ def diagonal_copy(self, offset, dim1, dim2, self_sizes):
 
 
 @op("diag_embed", "DiagEmbedBackward0", variants=("function", "method"), promote=False,
+    shows={"self": "grad.diagonal(offset, dim1, dim2)"},
     self=lambda g, n: dual.call("diagonal_copy", g, offset=n.offset, dim1=n.dim1, dim2=n.dim2,
                                 self_sizes=dual.data(g).shape))
 def diag_embed(self, offset, dim1, dim2):
@@ -90,6 +96,7 @@ def diag_embed(self, offset, dim1, dim2):
 
 @op("cross", "LinalgCrossBackward0", ("self", "other"), variants=("function", "method"),
     saves={"self": ("other",), "other": ("self",)},
+    shows={"self": "cross(other, grad, dim=dim)", "other": "cross(grad, self, dim=dim)"},
     self=lambda g, n: dual.call("cross", n.other, g, dim=n.dim),
     other=lambda g, n: dual.call("cross", g, n.self, dim=n.dim))
 def cross(self, other, dim):
@@ -108,6 +115,7 @@ def _mT(x):
     return dual.transpose(x, -1, -2)
 
 
+@shows("(grad * result).unsqueeze(-1).unsqueeze(-1) * inverse(self).mT")
 def _det_grad(g, n):
     """g * det(A) * A^-T. As PyTorch's (in a plain backward): through A's LU with its exactly-zero
     pivots replaced by eps, so that a singular A with det exactly 0 gets a zero gradient."""
@@ -213,6 +221,7 @@ def _batched(fn, a):
 
 
 @op("inverse", "LinalgInvExBackward0", variants=("function", "method"), saves=("result",),
+    shows={"self": "-(result.mT @ grad @ result.mT)"},
     self=lambda g, n: -(_mT(n.result) @ g @ _mT(n.result)))
 def inverse(self):
     if self.size == 0:
@@ -234,6 +243,7 @@ def _column_major(x):
     return np.swapaxes(np.ascontiguousarray(np.swapaxes(x, -1, -2)), -1, -2)
 
 
+@shows("inverse(A).mT @ grad if left else grad @ inverse(A).mT")
 def _solve_b_grad(g, n):
     """solve(A^T, g); for X A = B (left=False) everything transposed: (solve(A, g^T))^T."""
     if not n.left:
@@ -241,6 +251,8 @@ def _solve_b_grad(g, n):
     return dual.call("solve", _mT(n.A), g, vector=n.vector, left=True)
 
 
+@shows("-(inverse(A).mT @ grad).unsqueeze(-1) * result.unsqueeze(-2) if vector"
+       " else -(inverse(A).mT @ grad) @ result.mT if left else -result.mT @ (grad @ inverse(A).mT)")
 def _solve_a_grad(g, n):
     gb = _solve_b_grad(g, n)
     if not n.left:                   # X = B A^-1: gA = -X^T gB
@@ -297,6 +309,10 @@ def _cdist_grad(which):
             part = dual.where(dist == 0, 0.0, diff * abs(diff) ** (p - 2) / dist ** (p - 1))
         terms = g * part
         return dual.sum_dims(terms, -2) if which == "x1" else -dual.sum_dims(terms, -3)
+    # (the general p; p = 0, 1, 2 and inf are its limits, with 0 where a distance is 0)
+    diff = "(x1.unsqueeze(-2) - x2.unsqueeze(-3))"
+    term = f"grad.unsqueeze(-1) * {diff} * abs({diff}) ** (p - 2) / result.unsqueeze(-1) ** (p - 1)"
+    formula.shows = f"({term}).sum(-2)" if which == "x1" else f"-({term}).sum(-3)"
     return formula
 
 
@@ -318,6 +334,7 @@ def cdist(x1, x2, p):
     return out
 
 
+@shows("grads[1].unsqueeze(-1).unsqueeze(-1) * inverse(self).mT")
 def _slogdet_grad(g, n):
     if isinstance(g[1], Tensor):
         return dual.unsqueeze(dual.unsqueeze(g[1], -1), -1) * _mT(dual.call("inverse", n.self))
@@ -353,6 +370,9 @@ def _euclidean_dist_grad(which):
         if which == "x1":
             return n.x1 * dual.sum_keepdim(ratio, -1) - ratio @ n.x2
         return n.x2 * dual.unsqueeze(dual.sum_dims(ratio, -2), -1) - dual.transpose(ratio, -1, -2) @ n.x1
+    ratio = "where(result == 0, 0, grad / result)"
+    formula.shows = (f"x1 * {ratio}.sum(-1, keepdim=True) - {ratio} @ x2" if which == "x1"
+                     else f"x2 * {ratio}.sum(-2).unsqueeze(-1) - {ratio}.mT @ x1")
     return formula
 
 

@@ -148,8 +148,22 @@ def _bn_grads_tensors(g, n):
     return grad_input, (g * xhat).sum(axes), g.sum(axes)
 
 
+# The texts: per-channel vectors (mean, invstd, weight: shape (C,)) broadcast against the input with its channel
+# dim moved last; in training xhat = (x - mean) * invstd and
+# grad_input = (grad * w - mean(grad * w) - xhat * mean(grad * w * xhat)) * invstd (means over all but the channel).
+_W = "(1 if weight is None else weight)"
+_BN_GW = f"grad.movedim(1, -1) * {_W}"
+_BN_XHAT = "(input.movedim(1, -1) - mean) * invstd"
+_BN_SHOWS = {
+    "input": f"(({_BN_GW} - ({_BN_GW}).flatten(0, -2).mean(0) - {_BN_XHAT} * ({_BN_GW} * {_BN_XHAT}).flatten(0, -2)"
+             f".mean(0)) * invstd).movedim(-1, 1) if training else (grad.movedim(1, -1) * {_W} * grad_invstd).movedim(-1, 1)",
+    "weight": "(grad.movedim(1, -1) * (input.movedim(1, -1) - mean)).flatten(0, -2).sum(0)"
+              " * (invstd if training else grad_invstd)",
+    "bias": "grad.sum(axes)"}
+
+
 @op("native_batch_norm", "NativeBatchNormBackward0", ("input", "weight", "bias"), saves=("input", "weight"),
-    promote=False,
+    promote=False, shows=_BN_SHOWS,
     input=lambda g, n: _bn_grads(g, n)[0],
     weight=lambda g, n: _bn_grads(g, n)[1],
     bias=lambda g, n: _bn_grads(g, n)[2])
@@ -205,8 +219,18 @@ def _ln_grads(g, n):
     return grad_input, (g * xhat).sum(lead) if lead else g * xhat, g.sum(lead) if lead else g
 
 
+# (the weight's and bias's texts give them at the input's shape: the node sums them over the leading dims)
+_LN_GW = f"grad * {_W}"
+_LN_XHAT = "(input - mean) * rstd"
+_LN_SHOWS = {
+    "input": f"({_LN_GW} - ({_LN_GW}).mean(axes, keepdim=True) - {_LN_XHAT} * ({_LN_GW} * {_LN_XHAT})"
+             ".mean(axes, keepdim=True)) * rstd",
+    "weight": f"grad * {_LN_XHAT}",
+    "bias": "grad"}
+
+
 @op("native_layer_norm", "NativeLayerNormBackward0", ("input", "weight", "bias"), saves=("input", "weight"),
-    promote=False,
+    promote=False, shows=_LN_SHOWS,
     input=lambda g, n: _ln_grads(g, n)[0],
     weight=lambda g, n: _ln_grads(g, n)[1],
     bias=lambda g, n: _ln_grads(g, n)[2])
@@ -255,8 +279,18 @@ def _gn_grads(g, n):
     return grad_input, (g * xhat).sum(axes), g.sum(axes)
 
 
+# (the texts view the input as (N, groups, rest), where mean and rstd (N, groups, 1) broadcast)
+_GN_GW = f"(grad.movedim(1, -1) * {_W}).movedim(-1, 1).reshape(input_shape[0], groups, -1)"
+_GN_XHAT = "(input.reshape(input_shape[0], groups, -1) - mean) * rstd"
+_GN_SHOWS = {
+    "input": f"(({_GN_GW} - ({_GN_GW}).mean(2, keepdim=True) - {_GN_XHAT} * ({_GN_GW} * {_GN_XHAT})"
+             ".mean(2, keepdim=True)) * rstd).reshape(input_shape)",
+    "weight": f"(grad * ({_GN_XHAT}).reshape(input_shape)).transpose(0, 1).flatten(1).sum(1)",
+    "bias": "grad.transpose(0, 1).flatten(1).sum(1)"}
+
+
 @op("native_group_norm", "NativeGroupNormBackward0", ("input", "weight", "bias"), saves=("input", "weight"),
-    promote=False,
+    promote=False, shows=_GN_SHOWS,
     input=lambda g, n: _gn_grads(g, n)[0],
     weight=lambda g, n: _gn_grads(g, n)[1],
     bias=lambda g, n: _gn_grads(g, n)[2])
@@ -278,7 +312,11 @@ def _embedding_grad(g, n):
                      padding_idx=n.padding_idx, scale_grad_by_freq=n.scale_grad_by_freq)
 
 
-@op("embedding", "EmbeddingBackward0", ("weight",), weight=_embedding_grad)
+# (its text: grad's rows added into zeros at the indices; the padding row gets none)
+@op("embedding", "EmbeddingBackward0", ("weight",), weight=_embedding_grad,
+    shows={"weight": "grad.new_zeros(num_weights, grad.shape[-1]).index_add(0, indices.flatten(), grad.reshape(-1, "
+                     "grad.shape[-1]) / (bincount(indices.flatten(), minlength=num_weights)[indices.flatten()]"
+                     ".unsqueeze(-1) if scale_grad_by_freq else 1)) * (arange(num_weights) != padding_idx).unsqueeze(-1)"})
 def embedding(weight, indices, num_weights, padding_idx=-1, scale_grad_by_freq=False, zero_padding=False):
     out = weight[indices]
     if zero_padding and padding_idx >= 0:     # (the gradient of embedding_dense_backward: padding rows get none)
@@ -288,6 +326,7 @@ def embedding(weight, indices, num_weights, padding_idx=-1, scale_grad_by_freq=F
 
 # its gradient: the incoming gradient gathered at the indices (torch's embedding_dense_double_backward)
 @op("embedding_dense_backward", "EmbeddingDenseBackwardBackward0", ("grad_output",),
+    shows={"grad_output": "grad[indices] * (indices != padding_idx).unsqueeze(-1)"},
     grad_output=lambda g, n: dual.call("embedding", g, indices=n.indices, num_weights=n.num_weights,
                                        padding_idx=n.padding_idx, zero_padding=True))
 def embedding_dense_backward(grad_output, indices, num_weights, padding_idx=-1, scale_grad_by_freq=False):
@@ -313,7 +352,7 @@ def _join(grads, n):
     return cat(list(grads), n.dim)
 
 
-@op("unsafe_split", "UnsafeSplitBackward0", promote=False, num_outputs=-1,
+@op("unsafe_split", "UnsafeSplitBackward0", promote=False, num_outputs=-1, shows={"self": "cat(grads, dim)"},
     self=_join)
 def unsafe_split(self, dim, sections):
     return tuple(piece.copy() for piece in np.split(self, sections, axis=dim))
