@@ -127,10 +127,28 @@ def _weight_grad(g, n):
     return dual.call("convolution_backward_weight", n.input, g, weight_shape=n.weight_shape, **_conv_params(n))
 
 
+# The texts: torch.nn.grad's conv gradients (conv1d's parameters are conv.py's (1, s) pairs: their second
+# element is the 1-d one); the forward convolutions are gradlab's own conv1d / conv2d.
+def _conv_text(fn, *args):
+    """'nn.grad.conv1d_<fn>(...) if 1-d else nn.grad.conv2d_<fn>(...)' (fn: 'input' or 'weight'; args: its first three)."""
+    one = ", ".join(args + ("stride[1]", "padding[1]", "dilation[1]", "groups"))
+    two = ", ".join(args + ("stride", "padding", "dilation", "groups"))
+    return f"nn.grad.conv1d_{fn}({one}) if {{1d}} else nn.grad.conv2d_{fn}({two})"
+
+
+def _conv_call(*args):
+    one = ", ".join(args + ("None", "stride[1]", "padding[1]", "dilation[1]", "groups"))
+    two = ", ".join(args + ("None", "stride", "padding", "dilation", "groups"))
+    return f"conv1d({one}) if {{1d}} else conv2d({two})"
+
+
 # `columns`: a list the forward appends its im2col columns to (nn/_functional/conv.py passes one when the
 # weight will want a gradient): the node keeps it as a parameter, and the weight's gradient reuses them.
 @op("convolution", "ConvolutionBackward0", ("input", "weight", "bias"), promote=False,
     saves={"input": ("weight",), "weight": ("input",), "bias": ("input", "weight")},   # (torch keeps both for any)
+    shows={"input": _conv_text("input", "input_shape", "weight", "grad").format(**{"1d": "weight.dim() == 3"}),
+           "weight": _conv_text("weight", "input", "weight_shape", "grad").format(**{"1d": "len(weight_shape) == 3"}),
+           "bias": "grad.transpose(0, 1).flatten(1).sum(1)"},
     input=lambda g, n: dual.call("convolution_backward_input", g, n.weight, input_shape=n.input_shape,
                                  **_conv_params(n)),
     weight=_weight_grad,
@@ -146,6 +164,8 @@ def convolution(input, weight, bias, stride, padding, dilation, groups, input_sh
 # convolution and the other gradient again (PyTorch records them as ConvolutionBackwardBackward0).
 @op("convolution_backward_input", "ConvolutionBackwardBackward0", ("grad_output", "weight"), promote=False,
     saves={"grad_output": ("weight",), "weight": ("grad_output",)},
+    shows={"grad_output": _conv_call("grad", "weight").format(**{"1d": "weight.dim() == 3"}),
+           "weight": _conv_text("weight", "grad", "weight.shape", "grad_output").format(**{"1d": "weight.dim() == 3"})},
     grad_output=lambda g, n: dual.call("convolution", g, n.weight, None, input_shape=dual.data(g).shape,
                                        weight_shape=dual.data(n.weight).shape, **_conv_params(n)),
     weight=lambda g, n: dual.call("convolution_backward_weight", g, n.grad_output,
@@ -156,6 +176,8 @@ def convolution_backward_input(grad_output, weight, input_shape, stride, padding
 
 @op("convolution_backward_weight", "ConvolutionBackwardBackward0", ("input", "grad_output"), promote=False,
     saves={"input": ("grad_output",), "grad_output": ("input",)},
+    shows={"input": _conv_text("input", "input.shape", "grad", "grad_output").format(**{"1d": "grad.dim() == 3"}),
+           "grad_output": _conv_call("input", "grad").format(**{"1d": "grad.dim() == 3"})},
     input=lambda g, n: dual.call("convolution_backward_input", n.grad_output, g,
                                  input_shape=dual.data(n.input).shape, **_conv_params(n)),
     grad_output=lambda g, n: dual.call("convolution", n.input, g, None, input_shape=dual.data(n.input).shape,
@@ -250,11 +272,14 @@ def _scatter(g, indices, input_shape, overlapping):
 
 def _max_pool_op(key, name):
     @op(f"{key}_backward", name.replace("Backward0", "BackwardBackward0"), ("grad_output", "self"), promote=False,
+        shows={"grad_output": "grad.flatten(-2).gather(-1, indices.flatten(-2)).view_as(indices)"},
         grad_output=lambda g, n: dual.call(key, g, indices=n.indices, values=None, overlapping=n.overlapping))
     def backward(grad_output, self, indices, overlapping):
         return _scatter(grad_output, indices, self.shape, overlapping)
 
+    # (the gradient: grad added into zeros at the maxima's positions in each plane)
     @op(key, name, ("self",), promote=False, saves=("self",), variants=("function",) if key == "max_pool2d" else (),
+        shows={"self": "zeros_like(self).flatten(-2).scatter_add(-1, indices.flatten(-2), grad.flatten(-2)).view_as(self)"},
         self=lambda g, n: dual.call(f"{key}_backward", g, n.self, indices=n.indices, overlapping=n.overlapping))
     def forward(self, indices, values, overlapping):
         return _gather(self, indices) if values is None else values
@@ -313,6 +338,7 @@ def _avg_params(self_shape, kernel, stride, padding, ceil_mode, count_include_pa
 
 
 @op("avg_pool2d_backward", "AvgPool2DBackwardBackward0", ("grad_output", "self"), promote=False,
+    shows={"grad_output": "F.avg_pool2d(grad, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)"},
     grad_output=lambda g, n: dual.call("avg_pool2d", g, **_avg_kwargs(n)))
 def avg_pool2d_backward(grad_output, self, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
     dtype = grad_output.dtype
@@ -338,7 +364,21 @@ def _avg_kwargs(n):
             "count_include_pad": n.count_include_pad, "divisor_override": n.divisor_override}
 
 
-@op("avg_pool2d", "AvgPool2DBackward0", ("self",), promote=False, saves=("self",),
+# Average pooling is linear and separable: avg_pool2d(x) = Ph x Pw^T with Ph, Pw the pooling of each dim as a
+# matrix (the pooling of the identity matrix along that dim), so its gradient is Ph^T grad Pw. (With
+# divisor_override the rows' pooling divides by it and the columns' by 1.) `eye(n=...)`: the size by keyword.
+def _pooled_eye(size, kernel, stride, padding, divisor):
+    return (f"F.avg_pool2d(eye(n={size}, dtype=grad.dtype)[None], {kernel}, {stride}, {padding}, ceil_mode, "
+            f"count_include_pad, {divisor})[0]")
+
+
+_AVG_POOL_TEXT = (_pooled_eye("self.shape[-2]", "(kernel[0], 1)", "(stride[0], 1)", "(padding[0], 0)", "divisor_override")
+                  + ".mT @ grad @ "
+                  + _pooled_eye("self.shape[-1]", "(1, kernel[1])", "(1, stride[1])", "(0, padding[1])",
+                                "1 if divisor_override else None") + ".mT")
+
+
+@op("avg_pool2d", "AvgPool2DBackward0", ("self",), promote=False, saves=("self",), shows={"self": _AVG_POOL_TEXT},
     self=lambda g, n: dual.call("avg_pool2d_backward", g, n.self, **_avg_kwargs(n)))
 def avg_pool2d(self, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
     lead, (h, w) = self.shape[:-2], self.shape[-2:]
@@ -364,6 +404,7 @@ def _adaptive_matrices(h, w, output_size):
 
 
 @op("adaptive_avg_pool2d_backward", "AdaptiveAvgPool2DBackwardBackward0", ("grad_output", "self"), promote=False,
+    shows={"grad_output": "F.adaptive_avg_pool2d(grad, output_size)"},
     grad_output=lambda g, n: dual.call("adaptive_avg_pool2d", g, output_size=n.output_size))
 def adaptive_avg_pool2d_backward(grad_output, self, output_size):
     rows, cols, counts = _adaptive_matrices(*self.shape[-2:], grad_output.shape[-2:])
@@ -372,6 +413,8 @@ def adaptive_avg_pool2d_backward(grad_output, self, output_size):
 
 
 @op("adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", ("self",), promote=False, saves=("self",),
+    shows={"self": "F.adaptive_avg_pool1d(eye(n=self.shape[-2], dtype=grad.dtype), grad.shape[-2]) @ grad"
+                   " @ F.adaptive_avg_pool1d(eye(n=self.shape[-1], dtype=grad.dtype), grad.shape[-1]).mT"},
     self=lambda g, n: dual.call("adaptive_avg_pool2d_backward", g, n.self, output_size=n.output_size))
 def adaptive_avg_pool2d(self, output_size):
     rows, cols, counts = _adaptive_matrices(*self.shape[-2:], output_size)
@@ -395,6 +438,7 @@ def _pad_slices(shape, pad):
 
 
 @op("constant_pad_nd", "ConstantPadNdBackward0", ("self",), promote=False,
+    shows={"self": "F.pad(grad, [-p for p in pad])"},
     self=lambda g, n: dual.call("constant_pad_nd", g, pad=tuple(-p for p in n.pad), value=0))
 def constant_pad_nd(self, pad, value=0):
     out_shape, inner, kept = _pad_slices(self.shape, pad)
@@ -430,17 +474,30 @@ def _index_pad_backward(g, input_shape, pad, mode):
     return np.ascontiguousarray(g)
 
 
+def _index_pad_text(mode, nd):
+    """The gradient of a reflect/replicate pad: per padded dim, the pad of the identity matrix says where each
+    input element was copied (a row per element), so grad times its transpose adds up the copies."""
+    def padded_eye(dim, part):
+        return f"F.pad(eye(n=self.shape[{dim}], dtype=grad.dtype), {part}, mode={mode!r})"
+    if nd == 1:
+        return f"grad @ {padded_eye(-1, 'pad')}.mT"
+    rows_cols = f"{padded_eye(-2, 'pad[2:4]')} @ grad @ {padded_eye(-1, 'pad[:2]')}.mT"
+    if nd == 2:
+        return rows_cols
+    return f"({padded_eye(-3, 'pad[4:]')} @ ({rows_cols}).flatten(-2)).view_as(self)"
+
+
 def _index_pad_ops(mode, torch_mode):
     for nd in (1, 2, 3):
         name = f"{torch_mode}Pad{nd}DBackward0"
         key = f"{mode}_pad{nd}d"
 
         @op(f"{key}_backward", name.replace("Backward0", "BackwardBackward0"), ("grad_output", "self"),
-            promote=False, grad_output=lambda g, n, key=key: dual.call(key, g, pad=n.pad))
+            promote=False, shows={"grad_output": f"F.pad(grad, pad, mode={mode!r})"}, grad_output=lambda g, n, key=key: dual.call(key, g, pad=n.pad))
         def backward(grad_output, self, pad, mode=mode):
             return _index_pad_backward(grad_output, self.shape, pad, mode)
 
-        @op(key, name, ("self",), promote=False, saves=("self",),
+        @op(key, name, ("self",), promote=False, saves=("self",), shows={"self": _index_pad_text(mode, nd)},
             self=lambda g, n, key=key: dual.call(f"{key}_backward", g, n.self, pad=n.pad))
         def forward(self, pad, mode=mode):
             return _index_pad(self, pad, mode)
