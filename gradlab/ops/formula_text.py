@@ -15,6 +15,12 @@ what the node saved or was called with (`self`, `other`, `result`, `dim`, `self_
 `gradlab.viz` can evaluate it with gradlab's own functions on the node's values, substitute the
 numbers, and tests/ops/test_formula_text.py checks, for every op, that the text evaluates to the
 gradient the engine computed. Nothing here runs during backward.
+
+What a text may call: gradlab's functions (`exp`, `where`, `zeros_like`), Tensor methods, `F.<name>`
+(nn.functional) and `linalg.<name>`, `pi`, a few builtins (`len`, `range`, `tuple`, ...), and two
+helpers for what PyTorch's own backward code writes by hand (viz/formulas.py):
+`restore_dims(grad, dim, keepdim)` puts back the dims a reduction removed, and
+`prod_of_others(self, dim)` is, for each element, the product of the others.
 """
 import ast
 import inspect

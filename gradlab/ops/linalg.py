@@ -64,6 +64,7 @@ _F32 = np.dtype(np.float32)
 
 
 @op("mm", "MmBackward0", ("self", "mat2"), variants=("function", "method"),
+    shows={"self": "grad @ mat2.t()", "mat2": "self.t() @ grad"},
     saves={"self": ("mat2",), "mat2": ("self",)},
     self=lambda g, n: dual.mm(g, dual.t(n.mat2)),
     mat2=lambda g, n: _mat2_grad(n.self, g, n))
@@ -102,6 +103,7 @@ def _scaled(g, c):
 
 
 @op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), variants=("function", "method"),
+    shows={"self": "grad * beta", "mat1": "grad @ mat2.t() * alpha", "mat2": "mat1.t() @ grad * alpha"},
     saves={"mat1": ("mat2",), "mat2": ("mat1",)},
     self=lambda g, n: _scaled(g, n.beta),
     mat1=lambda g, n: _scaled(dual.mm(g, dual.t(n.mat2)), n.alpha),
@@ -139,6 +141,7 @@ def _add_scaled(out, self, beta, alpha):
 
 
 @op("addmv", "AddmvBackward0", ("self", "mat", "vec"), variants=("function", "method"),
+    shows={"self": "grad * beta", "mat": "grad.outer(vec) * alpha", "vec": "mat.t() @ grad * alpha"},
     saves={"mat": ("vec",), "vec": ("mat",)},
     self=lambda g, n: _scaled(g, n.beta),
     mat=lambda g, n: _scaled(dual.unsqueeze(g, 1) * dual.unsqueeze(n.vec, 0), n.alpha),
@@ -148,6 +151,8 @@ def addmv(self, mat, vec, beta=1, alpha=1):
 
 
 @op("baddbmm", "BaddbmmBackward0", ("self", "batch1", "batch2"), variants=("function", "method"),
+    shows={"self": "grad * beta", "batch1": "grad @ batch2.transpose(1, 2) * alpha",
+           "batch2": "batch1.transpose(1, 2) @ grad * alpha"},
     saves={"batch1": ("batch2",), "batch2": ("batch1",)},
     self=lambda g, n: _scaled(g, n.beta),
     batch1=lambda g, n: _scaled(dual.bmm(g, dual.transpose(n.batch2, 1, 2)), n.alpha),
@@ -157,6 +162,8 @@ def baddbmm(self, batch1, batch2, beta=1, alpha=1):
 
 
 @op("addbmm", "AddbmmBackward0", ("self", "batch1", "batch2"), variants=("function", "method"),
+    shows={"self": "grad * beta", "batch1": "grad.expand(len(batch1), *grad.shape) @ batch2.transpose(1, 2) * alpha",
+           "batch2": "batch1.transpose(1, 2) @ grad.expand(len(batch1), *grad.shape) * alpha"},
     saves={"batch1": ("batch2",), "batch2": ("batch1",)},
     self=lambda g, n: _scaled(g, n.beta),
     batch1=lambda g, n: _scaled(dual.bmm(dual.expand(dual.unsqueeze(g, 0), (dual.data(n.batch2).shape[0],)
@@ -172,6 +179,7 @@ def addbmm(self, batch1, batch2, beta=1, alpha=1):
 
 
 @op("trace", "TraceBackward0", variants=("function", "method"), cast_result=False,
+    shows={"self": "grad * eye(*self_sizes)"},
     self=lambda g, n: dual.where(np.eye(*n.self_sizes, dtype=bool), g, 0.0))   # (not g * eye: nan * 0 is nan)
 def trace(self, self_sizes):
     # an integer trace is int64, as PyTorch's sum of integers

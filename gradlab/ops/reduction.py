@@ -10,6 +10,7 @@ from .._dtype import from_numpy_dtype
 from . import dual
 from .summation import add_reduce
 from .operands import broadcast_error
+from .formula_text import shows
 from .registry import OPS, op
 
 
@@ -63,7 +64,7 @@ def sum(self, self_sizes):
     return add_reduce(self, axis=None, dtype=_sum_dtype(self))     # floats in PyTorch's order (summation.py)
 
 
-@op("sum_dim", "SumBackward1", cast_result=False,
+@op("sum_dim", "SumBackward1", cast_result=False, shows={"self": "restore_dims(grad, dim, keepdim).expand(self_sizes)"},
     self=_expand_to_input)
 def sum_dim(self, dim, keepdim, self_sizes):
     return add_reduce(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self))
@@ -74,7 +75,7 @@ def _sum_dtype(a):
     return np.int64 if a.dtype.kind in "biu" else None
 
 
-@op("mean", "MeanBackward0", variants=("function", "method"),
+@op("mean", "MeanBackward0", variants=("function", "method"), shows={"self": "grad.expand(self_sizes) / count"},
     self=lambda g, n: _div_number(dual.expand(g, n.self_sizes), n.count))
 def mean(self, self_sizes, count):
     if self.size == 0:                  # nan, as in PyTorch (numpy would warn)
@@ -84,7 +85,7 @@ def mean(self, self_sizes, count):
     return add_reduce(self, axis=None) / count           # PyTorch's CPU mean: its sum, then a division
 
 
-@op("mean_dim", "MeanBackward1",
+@op("mean_dim", "MeanBackward1", shows={"self": "restore_dims(grad, dim, keepdim).expand(self_sizes) / count"},
     self=lambda g, n: _div_number(_expand_to_input(g, n), n.count))
 def mean_dim(self, dim, keepdim, self_sizes, count):
     if count == 0:                      # empty slices: nan, as in PyTorch (numpy would warn)
@@ -94,12 +95,14 @@ def mean_dim(self, dim, keepdim, self_sizes, count):
     return add_reduce(self, axis=dim, keepdims=keepdim) / self.dtype.type(count)
 
 
+@shows("where(self == restore_dims(result, dim, keepdim), restore_dims(grad, dim, keepdim) / (self == restore_dims(result, dim, keepdim)).sum(dim, keepdim=True), 0)")
 def _even_split_grad(g, n):
     # ties share the gradient evenly, as PyTorch does for full max/min and amax/amin
     hits = n.self == _restore(n.result, n)
     return _restore(g, n) / dual.sum_keepdim(hits, n.dim) * hits      # (PyTorch's order: MulBackward0 last)
 
 
+@shows("where(self == result, grad / (self == result).sum(), 0)")
 def _evenly_distribute_grad(g, n):
     """full max/min: g shared by the ties, written into zeros (PyTorch's evenly_distribute_backward:
     not g * hits, inf * 0 is nan). A nan result came from the nan inputs."""
@@ -135,6 +138,8 @@ def amin(self, dim, keepdim):
     return np.min(self, axis=dim, keepdims=keepdim)
 
 
+@shows("grad.new_zeros(self_sizes).scatter(dim[0], restore_dims(indices, dim, keepdim), %s) if self_sizes "
+       "else grad" % "restore_dims(grad, dim, keepdim)")
 def _index_grad(g, n):
     """max(dim)/min(dim): the whole gradient goes to the single returned index."""
     if not n.self_sizes:            # a 0-d input is its own maximum: the gradient passes through
@@ -164,6 +169,7 @@ def min_dim(self, dim, keepdim, indices, self_sizes):
         indices.shape)
 
 
+@shows("restore_dims(grad, dim, keepdim) * prod_of_others(self, dim) if self.dim() else grad")
 def _prod_grad(g, n):
     # product of all the other elements; written with a division, which is exact unless an input is 0
     x, r = n.self, _restore(n.result, n)
@@ -195,6 +201,7 @@ def prod_dim(self, dim, keepdim):
     return np.prod(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self))
 
 
+@shows("2 / (count - correction) * restore_dims(grad, dim, keepdim) * (self - self.mean(dim, keepdim=True))")
 def _var_grad(g, n):
     """torch's var_backward: (2 / dof) * grad * (self - self.mean(...)), in that order; with no
     degrees of freedom left, a full reduction gives grad * where(self == mean, nan, inf)."""
@@ -244,6 +251,7 @@ def _rounded(v, dtype):
     return v.astype(dtype, copy=False) if dtype.kind == "f" else v
 
 
+@shows("2 / (count - correction) * restore_dims(grad / (2 * result), dim, keepdim) * (self - self.mean(dim, keepdim=True))")
 def _std_grad(g, n):
     """torch's std_backward: var_backward of (grad / (result * 2)).masked_fill_(result == 0, 0)."""
     r = n.result
@@ -257,6 +265,7 @@ def std(self, dim, keepdim, correction, count):
         return _rounded(np.sqrt(_var(self, dim, keepdim, correction, count)), self.dtype)
 
 
+@shows("restore_dims(grad, dim, keepdim) * self * abs(self) ** (p - 2) / restore_dims(result, dim, keepdim) ** (p - 1)")
 def _norm_grad(g, n):
     x, r = n.self, _restore(n.result, n)
     p = n.p
@@ -301,6 +310,7 @@ def _dist_grad(sign):
         else:
             out = g * dual.where(r == 0, 0.0, x * abs(x) ** (p - 2) / r ** (p - 1))
         return out if sign > 0 else -out
+    formula.shows = ("" if sign > 0 else "-") + "grad * (self - other) * abs(self - other) ** (p - 2) / result ** (p - 1)"
     return formula
 
 
@@ -319,6 +329,7 @@ def dist(self, other, p=2):
 
 
 @op("logsumexp", "LogsumexpBackward0", variants=("function", "method"), saves=("self", "result"), float_result=True,
+    shows={"self": "restore_dims(grad, dim, keepdim) * exp(self - restore_dims(result, dim, keepdim))"},
     self=lambda g, n: _restore(g, n) * dual.exp(n.self - _restore(n.result, n)))
 def logsumexp(self, dim, keepdim):
     if self.size == 0:                  # a sum of nothing: log(0) = -inf
@@ -331,6 +342,7 @@ def logsumexp(self, dim, keepdim):
 
 
 @op("cumsum", "CumsumBackward0", variants=("function", "method"), cast_result=False,
+    shows={"self": "grad.flip(dim).cumsum(dim).flip(dim) if grad.dim() else grad"},
     self=lambda g, n: dual.flip(dual.cumsum(dual.flip(g, n.dim), n.dim), n.dim) if np.ndim(dual.data(g)) else g)
 def cumsum(self, dim):
     if self.ndim == 0:                 # (numpy would give a 1-d result)
@@ -352,11 +364,15 @@ def _std_of(x, n):
     return _rounded(np.sqrt(_var(x, n.dim, n.keepdim, n.correction, n.count)), x.dtype)
 
 
+@shows("%s + %s.expand(self_sizes) / count" % (
+    _var_grad.shows.replace("grad,", "grads[0],"), "restore_dims(grads[1], dim, keepdim)"))
 def _var_mean_grad(g, n):
     g_var, g_mean = g
     return _var_grad(g_var, n) + _mean_part(g_mean, n)
 
 
+@shows("restore_dims(grads[0], dim, keepdim) * (self - self.mean(dim, keepdim=True)) / ((count - correction) * "
+       "self.std(dim, correction=correction, keepdim=True)) + restore_dims(grads[1], dim, keepdim).expand(self_sizes) / count")
 def _std_mean_grad(g, n):
     g_std, g_mean = g
     r = _std_of(n.self, n)
@@ -388,6 +404,7 @@ def std_mean(self, dim, keepdim, correction, count, self_sizes):
 
 
 @op("nansum", "NansumBackward0", variants=("function", "method"), saves=("self",), cast_result=False,
+    shows={"self": "restore_dims(grad, dim, keepdim).expand(self_sizes) * ~isnan(self)"},
     self=lambda g, n: _expand_to_input(g, n) * dual.like(g, ~np.isnan(dual.data(n.self))))
 def nansum(self, dim, keepdim, self_sizes):
     """The sum with nan counted as 0 (torch's formula: grad expanded, 0 where self is nan)."""
@@ -407,6 +424,9 @@ def _extremes_of(x, n):
     return np.min(x, axis=n.dim, keepdims=n.keepdim), np.max(x, axis=n.dim, keepdims=n.keepdim)
 
 
+@shows(" + ".join("where(self == {0}, {1} / (self == {0}).sum(dim, keepdim=True), 0)".format(
+    extreme, "restore_dims(%s, dim, keepdim)" % grad)
+    for extreme, grad in (("self.amin(dim, keepdim=True)", "grads[0]"), ("self.amax(dim, keepdim=True)", "grads[1]"))))
 def _aminmax_grad(g, n):
     """Each of min and max shares its gradient evenly among the inputs that tie for it (as amin/amax)."""
     lo, hi = _extremes_of(n.self, n)

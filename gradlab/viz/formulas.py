@@ -27,6 +27,37 @@ _BUILTINS = {name: getattr(builtins, name) for name in ("len", "range", "tuple",
                                                          "bool", "round", "isinstance")}
 _BUILTINS["pi"] = np.pi
 
+def restore_dims(t, dim, keepdim):
+    """`t` with the dims a reduction removed put back as size 1, so it lines up with the input
+    (PyTorch's backward of sum(dim) does the same before expanding)."""
+    if keepdim or dim is None or not isinstance(t, gradlab.Tensor):
+        return t
+    for d in sorted(dim if isinstance(dim, (tuple, list)) else (dim,)):
+        t = t.unsqueeze(d)
+    return t
+
+
+def prod_of_others(t, dim=None):
+    """For each element, the product of the other elements reduced with it (over `dim`, or all of
+    them): d(x1·x2·x3)/dx1 = x2·x3, with no division, so a zero among them is no problem."""
+    a = t.detach().numpy()
+    dims = tuple(range(a.ndim)) if dim is None else tuple(d % max(a.ndim, 1) for d in
+                                                            (dim if isinstance(dim, (tuple, list)) else (dim,)))
+    if a.ndim == 0:
+        return gradlab.ones_like(t)
+    rest = [d for d in range(a.ndim) if d not in dims]
+    moved = np.transpose(a, rest + list(dims))
+    flat = moved.reshape(moved.shape[:len(rest)] + (-1,))
+    ones = np.ones(flat.shape[:-1] + (1,), a.dtype)
+    left = np.cumprod(np.concatenate([ones, flat[..., :-1]], -1), -1)             # product of those before
+    right = np.cumprod(np.concatenate([ones, flat[..., :0:-1]], -1), -1)[..., ::-1]  # and of those after
+    others = (left * right).reshape(moved.shape)
+    return gradlab.from_numpy(np.ascontiguousarray(np.transpose(others, np.argsort(rest + list(dims)))))
+
+
+_BUILTINS["restore_dims"] = restore_dims
+_BUILTINS["prod_of_others"] = prod_of_others
+
 # modules a formula's text may name: F.conv_transpose2d(...), linalg.inv(...)
 _MODULES = {"F": gradlab.nn.functional, "linalg": gradlab.linalg}
 
@@ -39,6 +70,7 @@ class FormulaStep:
     numbers: Optional[str]       # the same with values put in: '0.75 * 3' (None when it could not be evaluated)
     value: Any                   # numpy array: what the formula gives, summed to the input's shape (or None)
     constant: bool = False       # every tensor in it holds one repeated value, written once ('2.25 everywhere')
+    error: Optional[str] = None  # why it could not be evaluated
 
     def line(self, result_text):
         """'grad_self = grad * other = 0.75 * 3 = 2.25' (result_text: the value written for people)."""
@@ -81,7 +113,7 @@ class _Names(dict):
             return _MODULES[name]
         value = getattr(gradlab, name, None)
         if callable(value):
-            return _numbers_too(value)
+            return _numbers_too(value) if name in _MATH else value
         raise KeyError(name)
 
 
@@ -93,6 +125,10 @@ def _as_value(value):
     return value
 
 
+_MATH = {"exp", "log", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sigmoid", "erf", "log1p", "expm1", "cosh",
+         "sinh", "abs", "sign"}
+
+
 def _numbers_too(fn):
     """gradlab.log(2) wants a Tensor; a formula's text may write log(2) for the constant."""
     def call(*args, **kwargs):
@@ -102,12 +138,20 @@ def _numbers_too(fn):
     return call
 
 
+def _grads(node, grad_outputs):
+    """The gradients a node received as Tensors; an output that received none counts as zeros (as the
+    engine counts it)."""
+    meta = getattr(node, "_output_meta", None) or ()
+    return tuple(gradlab.from_numpy(np.array(g)) if g is not None
+                 else gradlab.from_numpy(np.zeros(meta[i][0], meta[i][1])) if i < len(meta) and meta[i] else None
+                 for i, g in enumerate(grad_outputs))
+
+
 def evaluate(text, node, grad_outputs):
     """The formula `text` evaluated on `node`'s values and the gradients it received (numpy arrays, one
     per output; None for an output that received none), as a gradlab Tensor at the output's shape."""
-    grads = tuple(gradlab.from_numpy(np.array(g)) if g is not None else None for g in grad_outputs)
     with gradlab.no_grad():
-        return eval(compile(text, "<formula>", "eval"), {"__builtins__": {}}, _Names(node, grads))
+        return eval(compile(text, "<formula>", "eval"), {"__builtins__": {}}, _Names(node, _grads(node, grad_outputs)))
 
 
 def steps(node, grad_outputs):
@@ -121,15 +165,13 @@ def steps(node, grad_outputs):
         text = formula_text(op, slot) if child is not None else None
         if text is None:
             continue
-        names = None
+        names = _Names(node, _grads(node, grad_outputs))
         try:
-            grads = tuple(gradlab.from_numpy(np.array(g)) if g is not None else None for g in grad_outputs)
-            names = _Names(node, grads)
             with gradlab.no_grad():
                 value = eval(compile(text, "<formula>", "eval"), {"__builtins__": {}}, names)
             value = _to_input_shape(value, node, i)
-        except Exception:            # a caption must never break the player: show the rule without numbers
-            out.append(FormulaStep(slot, text, None, None))
+        except Exception as problem:   # a caption must never break the player: show the rule without numbers
+            out.append(FormulaStep(slot, text, None, None, error=f"{type(problem).__name__}: {problem}"))
             continue
         numbers, constant = substitute(text, names, value)
         out.append(FormulaStep(slot, text, numbers, value, constant))

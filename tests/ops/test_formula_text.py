@@ -58,7 +58,8 @@ def test_displayed_formula_is_the_engines_gradient(key):
         for slot, step, got in found:
             text = formula_text(OPS[key], slot)
             assert text is not None, f"{key}: input {slot!r} has no readable formula (add shows= to its row)"
-            assert step is not None and step.value is not None, f"{key}: {slot}: {text!r} could not be evaluated"
+            assert step is not None and step.value is not None, f"{key}: {slot}: {text!r} could not be evaluated: {step and step.error}"
+            assert step.value.shape == np.shape(got), f"{key}: {slot}: {text!r} has shape {step.value.shape}"
             np.testing.assert_allclose(step.value, got, rtol=1e-7, atol=1e-9,
                                        err_msg=f"{key}: {slot}: {text!r} is not the engine's gradient")
     check()
