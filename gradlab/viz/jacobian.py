@@ -26,7 +26,6 @@ from ..autograd.node import SECOND_BACKWARD_ERROR
 from ..creation import from_numpy
 from ..tensor import Tensor
 from .i18n import get_language, resolve, t, using
-from .player.captions import value_text
 
 MAX_SHOWN = 12           # jacobian(): rows and columns shown before the table is cut (head and tail)
 MAX_ELEMENTS = 16        # vjp(): elements of y and of each input; J is built one row per element of y
@@ -53,6 +52,14 @@ def number_text(v):
         return str(bool(v))
     v = float(v)
     return "0" if v == 0 else f"{v:.4g}"
+
+
+def array_text(a):
+    """'[51.2, 512, 0.0512]', nested for more dimensions, every element written out (vjp's are few)."""
+    a = np.asarray(a)
+    if a.ndim == 0:
+        return number_text(a)
+    return "[" + ", ".join(array_text(row) for row in a) + "]"
 
 
 def index_labels(name, shape, prefix=""):
@@ -275,6 +282,23 @@ def _too_large(what, shape, limit):
         f"for the numbers alone, autograd.grad(y, x, v) has no size limit.")
 
 
+def _retaining(y):
+    """The tensors in y's graph that called retain_grad(): each node keeps weak references to the tensors
+    it produced (`_outputs`, as viz/graph.py reads them)."""
+    found, seen, stack = [], set(), [y.grad_fn]
+    while stack:
+        fn = stack.pop()
+        if fn is None or id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        for ref in getattr(fn, "_outputs", None) or ():
+            tensor = ref()
+            if tensor is not None and tensor.retains_grad:
+                found.append(tensor)
+        stack.extend(nxt for nxt, _ in fn.next_functions)
+    return found
+
+
 def vjp_data(y, inputs, v=None, names=None, input_names=None, max_elements=MAX_ELEMENTS):
     """J of y with respect to each input (one autograd.grad per element of y, retain_graph=True), v, and
     vᵀJ as autograd.grad(y, inputs, v) returns it. `.grad` is left alone and the graph stays usable.
@@ -297,6 +321,8 @@ def vjp_data(y, inputs, v=None, names=None, input_names=None, max_elements=MAX_E
     for x, name in zip(xs, _names_from(names, xs)):
         if x.numel() > max_elements:
             raise _too_large(name or "an input", tuple(x.shape), max_elements)
+    # autograd.grad fills the .grad of tensors that called retain_grad() (PyTorch's does too): put it back
+    kept = [(r, r.grad) for r in _retaining(y)]
     try:
         # first the product itself: it raises exactly what y.backward(v) would for a wrong v or no graph
         results = autograd_grad(y, xs, v, retain_graph=True)
@@ -310,6 +336,9 @@ def vjp_data(y, inputs, v=None, names=None, input_names=None, max_elements=MAX_E
         if str(error) == SECOND_BACKWARD_ERROR:
             raise RuntimeError(SECOND_BACKWARD_ERROR + _FREED_HINT) from None
         raise
+    finally:
+        for r, grad in kept:
+            r.grad = grad
     found = _names_from(names, [y] + list(xs))
     y_name = found[0] or "y"
     v_name = (_names_from(names, [v])[0] if v is not None else None) or "v"
@@ -346,9 +375,12 @@ def vjp_html(data, compact=False):
         res, _, _ = matrix_html(x.result.reshape(1, -1), [""], cols, caption="vᵀJ")
         if len(data.inputs) > 1:
             parts.append(f'<div style="{_NOTE};font-weight:bold">{html.escape(t("vjp_wrt", x=x.name))}</div>')
-        parts.append('<div class="gradlab-vjp-row" style="display:flex;flex-wrap:wrap;align-items:center;gap:4px">'
-                     f'{vt}<span style="{_OP}">·</span>{jm}<span style="{_OP}">=</span>{res}</div>')
-        value = value_text(x.result, limit=MAX_ELEMENTS)
+        # side by side; in the player's narrow column one under the other, as wrapping would split them oddly
+        flow = "flex-direction:column;align-items:flex-start" if compact else "flex-wrap:wrap;align-items:center"
+        op = _OP + (";align-self:flex-start;padding:0 0 0 40px;line-height:1" if compact else "")
+        parts.append(f'<div class="gradlab-vjp-row" style="display:flex;{flow};gap:4px">'
+                     f'{vt}<span style="{op}">·</span>{jm}<span style="{op}">=</span>{res}</div>')
+        value = array_text(x.result)
         if compact:
             same = t("vjp_same_player", x=x.name, value=value)
         else:
