@@ -83,13 +83,15 @@ def _kept(n, limit):
 
 def matrix_html(values, row_labels, col_labels, caption=None, limit=None):
     """A 2-D array as a labelled table; beyond `limit` rows or columns only the head and tail are shown.
-    Returns (html, shown rows, shown columns)."""
+    row_labels None: no label column (a row vector such as vᵀ). Returns (html, shown rows, shown columns)."""
+    labelled = row_labels is not None
+    row_labels = row_labels if labelled else [""]
     values = np.asarray(values).reshape(len(row_labels), len(col_labels))
     rows, row_gap = _kept(len(row_labels), limit or len(row_labels) or 1)
     cols, col_gap = _kept(len(col_labels), limit or len(col_labels) or 1)
 
     def head_row():
-        cells = ['<th style="{}"></th>'.format(_HEAD)]
+        cells = [f'<th style="{_HEAD}"></th>'] if labelled else []
         for k, j in enumerate(cols):
             if k == col_gap:
                 cells.append(f'<th style="{_HEAD}">⋯</th>')
@@ -97,7 +99,7 @@ def matrix_html(values, row_labels, col_labels, caption=None, limit=None):
         return "<tr>" + "".join(cells) + "</tr>"
 
     def body_row(i):
-        cells = [f'<th style="{_HEAD};text-align:right">{html.escape(row_labels[i])}</th>']
+        cells = [f'<th style="{_HEAD};text-align:right">{html.escape(row_labels[i])}</th>'] if labelled else []
         for k, j in enumerate(cols):
             if k == col_gap:
                 cells.append(f'<td style="{_CELL};text-align:center">⋯</td>')
@@ -370,9 +372,9 @@ def vjp_html(data, compact=False):
     for x in data.inputs:
         rows = index_labels(y, data.y_shape, "∂")
         cols = index_labels(x.name, x.shape, "∂")
-        vt, _, _ = matrix_html(data.v.reshape(1, -1), [""], v_labels, caption="vᵀ")
+        vt, _, _ = matrix_html(data.v.reshape(1, -1), None, v_labels, caption="vᵀ")
         jm, _, _ = matrix_html(x.J, rows, cols, caption=f"J = ∂{y}/∂{x.name}")
-        res, _, _ = matrix_html(x.result.reshape(1, -1), [""], cols, caption="vᵀJ")
+        res, _, _ = matrix_html(x.result.reshape(1, -1), None, cols, caption="vᵀJ")
         if len(data.inputs) > 1:
             parts.append(f'<div style="{_NOTE};font-weight:bold">{html.escape(t("vjp_wrt", x=x.name))}</div>')
         # side by side; in the player's narrow column one under the other, as wrapping would split them oddly
