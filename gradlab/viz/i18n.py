@@ -186,6 +186,14 @@ TEXT = {
         "ko": "이것이 바로 {backward}가 {x}.grad에 더하는(누적) 값이며, {grad}가 {x}에 대해 돌려주는 값입니다: "
               "{value}.",
         "zh": "这正是 {backward} 累加到 {x}.grad 里的值，也是 {grad} 对 {x} 返回的值：{value}。"},
+    "vjp_same_nonleaf": {
+        "en": "This is what {grad} returns for {x}: {value}. {backward} passes it on through {x} to the leaves; "
+              "{x} is not a leaf, so {x}.grad keeps nothing unless you call {x}.retain_grad() first.",
+        "ko": "이것이 {grad}가 {x}에 대해 돌려주는 값입니다: {value}. {backward}는 이 값을 {x}를 거쳐 잎 텐서까지 "
+              "전달합니다. {x}는 잎 텐서가 아니므로, 먼저 {x}.retain_grad()를 부르지 않으면 {x}.grad에는 아무것도 "
+              "남지 않습니다.",
+        "zh": "这是 {grad} 对 {x} 返回的值：{value}。{backward} 会把它经过 {x} 继续传给叶子张量；{x} 不是叶子张量，"
+              "除非先调用 {x}.retain_grad()，否则 {x}.grad 里什么也不会留下。"},
     "vjp_same_player": {"en": "This is exactly what this backward adds into {x}.grad: {value}.",
                         "ko": "이것이 바로 이번 역전파가 {x}.grad에 더하는(누적) 값입니다: {value}.",
                         "zh": "这正是这次反向传播累加到 {x}.grad 里的值：{value}。"},

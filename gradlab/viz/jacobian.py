@@ -110,8 +110,10 @@ def matrix_html(values, row_labels, col_labels, caption=None, limit=None):
     lines = [head_row()]
     for k, i in enumerate(rows):
         if k == row_gap:
-            gap = "".join(f'<td style="{_CELL};text-align:center">⋮</td>' for _ in range(len(cols) + (col_gap is not None)))
-            lines.append(f'<tr><th style="{_HEAD}">⋮</th>{gap}</tr>')
+            width = len(cols) + (col_gap is not None)
+            gap = "".join(f'<td style="{_CELL};text-align:center">⋮</td>' for _ in range(width))
+            label = f'<th style="{_HEAD}">⋮</th>' if labelled else ""
+            lines.append(f"<tr>{label}{gap}</tr>")
         lines.append(body_row(i))
     top = f'<div style="{_CAPTION}">{html.escape(caption)}</div>' if caption else ""
     table = f'<table class="gradlab-matrix" style="{_TABLE}">{"".join(lines)}</table>'
@@ -172,13 +174,16 @@ class JacobianView:
         cols = index_labels(b.input, b.input_shape, "∂")
         table, shown_rows, shown_cols = matrix_html(b.matrix, rows, cols, limit=self.limit)
         shape = _shape_text(b.output_shape + b.input_shape)
+        about = t("jac_about", y=b.output, x=b.input, shape=shape, rows=len(rows), cols=len(cols))
         parts = [f'<div style="{_TITLE}">{html.escape(t("jac_title", y=b.output, x=b.input))}</div>',
-                 f'<div style="{_NOTE}">{html.escape(t("jac_about", y=b.output, x=b.input, shape=shape, rows=len(rows), cols=len(cols)))}</div>']
+                 f'<div style="{_NOTE}">{html.escape(about)}</div>']
         for name, s in ((b.output, b.output_shape), (b.input, b.input_shape)):
             if len(s) >= 2:
-                parts.append(f'<div style="{_NOTE}">{html.escape(t("jac_flat", name=name, shape=_shape_text(s)))}</div>')
+                flat = t("jac_flat", name=name, shape=_shape_text(s))
+                parts.append(f'<div style="{_NOTE}">{html.escape(flat)}</div>')
         if shown_rows < len(rows) or shown_cols < len(cols):
-            parts.append(f'<div style="{_WARN}">{html.escape(t("jac_truncated", r=shown_rows, rows=len(rows), c=shown_cols, cols=len(cols)))}</div>')
+            cut = t("jac_truncated", r=shown_rows, rows=len(rows), c=shown_cols, cols=len(cols))
+            parts.append(f'<div style="{_WARN}">{html.escape(cut)}</div>')
         return f'<div style="margin:4px 0 10px 0">{"".join(parts)}{table}</div>'
 
     def html(self):
@@ -257,6 +262,7 @@ class VJPInput:
     shape: Tuple[int, ...]
     J: Any                       # 2-D numpy array
     result: Any                  # numpy array of the input's shape: what autograd.grad(y, x, v) returned
+    stored: bool = True          # y.backward(v) stores it in x.grad: x is a leaf, or called retain_grad()
 
 
 @dataclass(frozen=True)
@@ -351,7 +357,8 @@ def vjp_data(y, inputs, v=None, names=None, input_names=None, max_elements=MAX_E
     for j, (x, name) in enumerate(zip(xs, x_names)):
         J = np.stack([r[j].detach().numpy().reshape(-1) for r in rows]) if rows else \
             np.zeros((0, x.numel()), base.dtype)
-        parts.append(VJPInput(name, tuple(x.shape), J, results[j].detach().numpy().copy()))
+        parts.append(VJPInput(name, tuple(x.shape), J, results[j].detach().numpy().copy(),
+                              x.grad_fn is None or x.retains_grad))
     return VJPData(y_name, tuple(y.shape), v_name, v_array, v is not None, tuple(parts))
 
 
@@ -389,7 +396,8 @@ def vjp_html(data, compact=False):
             names = ", ".join(i.name for i in data.inputs)
             names = names if len(data.inputs) == 1 else f"({names})"
             grad_call = f"autograd.grad({y}, {names}{', ' + v if data.v_given else ''})"
-            same = t("vjp_same", backward=call, x=x.name, grad=grad_call, value=value)
+            same = t("vjp_same" if x.stored else "vjp_same_nonleaf", backward=call, x=x.name, grad=grad_call,
+                     value=value)
         parts.append(f'<div style="{_NOTE}">{html.escape(same)}</div>')
     if data.inputs:
         parts.append(f'<div style="{_NOTE}">{html.escape(t("vjp_how", y=y, x=data.inputs[0].name))}</div>')

@@ -381,3 +381,24 @@ def test_player_panel_in_korean_and_chinese(lang):
     text = html.unescape(re.sub(r"<[^>]+>", " ", panel))
     assert ("벡터-야코비안 곱" if lang == "ko" else "向量-雅可比积") in text
     assert not re.findall(r"[A-Za-z]{2,}", re.sub(r"backward\(\)|\.grad(?![A-Za-z])", " ", text))
+
+
+def test_a_non_leaf_input_is_said_to_keep_no_grad():
+    """vjp with respect to an intermediate tensor: autograd.grad's numbers; backward stores them only
+    when that tensor retains its gradient."""
+    xg, xt = gradlab.tensor([1.0, 2.0], requires_grad=True), torch.tensor([1.0, 2.0], requires_grad=True)
+    hg, ht = xg.exp(), xt.exp()
+    yg, yt = hg * hg.flip(0), ht * ht.flip(0)
+    v = [1.0, -0.5]
+    panel = viz.vjp(yg, hg, gradlab.tensor(v), names={"h": hg, "y": yg})
+    (want,) = torch.autograd.grad(yt, ht, torch.tensor(v), retain_graph=True)
+    np.testing.assert_allclose(panel.data.inputs[0].result, want.numpy(), rtol=1e-6)
+    assert not panel.data.inputs[0].stored
+    text = html.unescape(panel._repr_mimebundle_()["text/html"])
+    assert "h is not a leaf, so h.grad keeps nothing unless you call h.retain_grad() first" in text
+    hg.retain_grad()
+    assert viz.vjp(yg, hg, gradlab.tensor(v)).data.inputs[0].stored
+    ht.retain_grad()
+    yt.backward(torch.tensor(v))
+    yg.backward(gradlab.tensor(v))
+    np.testing.assert_allclose(hg.grad.numpy(), ht.grad.numpy(), rtol=1e-6)
