@@ -36,7 +36,10 @@ _BOX = ("display:inline-block;font-family:-apple-system,'Segoe UI',Helvetica,Ari
 _TITLE = "font-weight:bold;font-size:14px;margin-bottom:4px"
 _NOTE = "font-size:12px;color:#424242;margin:4px 0"
 _WARN = "font-size:12px;color:#b00020;margin:4px 0"
-_TABLE = "border-collapse:collapse;font-family:monospace;font-size:12px;margin:2px 0"
+# JupyterLab styles every table of an output (theme colours, striped and hovered rows): the table and its
+# rows set their own colours, so the numbers stay dark on white in a dark theme too
+_TABLE = "border-collapse:collapse;font-family:monospace;font-size:12px;margin:2px 0;color:#212121;background:#fff"
+_ROW = "background:#fff"
 _HEAD = "padding:2px 6px;color:#424242;font-weight:normal;white-space:nowrap;text-align:center"
 _CELL = "padding:2px 8px;border:1px solid #e0e0e0;text-align:right;white-space:nowrap"
 _ZERO = ";color:#757575"             # zeros fade (still 4.6:1 on white): a diagonal J shows its shape
@@ -96,7 +99,7 @@ def matrix_html(values, row_labels, col_labels, caption=None, limit=None):
             if k == col_gap:
                 cells.append(f'<th style="{_HEAD}">⋯</th>')
             cells.append(f'<th style="{_HEAD}">{html.escape(col_labels[j])}</th>')
-        return "<tr>" + "".join(cells) + "</tr>"
+        return f'<tr style="{_ROW}">' + "".join(cells) + "</tr>"
 
     def body_row(i):
         cells = [f'<th style="{_HEAD};text-align:right">{html.escape(row_labels[i])}</th>'] if labelled else []
@@ -105,7 +108,7 @@ def matrix_html(values, row_labels, col_labels, caption=None, limit=None):
                 cells.append(f'<td style="{_CELL};text-align:center">⋯</td>')
             v = values[i, j]
             cells.append(f'<td style="{_CELL}{_ZERO if v == 0 else ""}">{number_text(v)}</td>')
-        return "<tr>" + "".join(cells) + "</tr>"
+        return f'<tr style="{_ROW}">' + "".join(cells) + "</tr>"
 
     lines = [head_row()]
     for k, i in enumerate(rows):
@@ -113,7 +116,7 @@ def matrix_html(values, row_labels, col_labels, caption=None, limit=None):
             width = len(cols) + (col_gap is not None)
             gap = "".join(f'<td style="{_CELL};text-align:center">⋮</td>' for _ in range(width))
             label = f'<th style="{_HEAD}">⋮</th>' if labelled else ""
-            lines.append(f"<tr>{label}{gap}</tr>")
+            lines.append(f'<tr style="{_ROW}">{label}{gap}</tr>')
         lines.append(body_row(i))
     top = f'<div style="{_CAPTION}">{html.escape(caption)}</div>' if caption else ""
     table = f'<table class="gradlab-matrix" style="{_TABLE}">{"".join(lines)}</table>'

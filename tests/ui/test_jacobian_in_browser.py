@@ -1,7 +1,8 @@
 """viz.vjp in JupyterLab: the tutorial's `y.backward(v)` example, run in a real kernel and read back from
 the rendered page at 1280x800. The J, v and vᵀJ matrices show the numbers PyTorch gives for the same code
 (computed live here), side by side; the player started with gradient=v shows the same panel at its first
-step. Screenshots: test-artifacts/ui/jacobian-vjp.png and jacobian-vjp-player.png.
+step; in the dark theme every number and word keeps a 4.5:1 contrast. Screenshots:
+test-artifacts/ui/jacobian-vjp.png, jacobian-vjp-player.png and jacobian-vjp-dark.png.
 """
 from __future__ import annotations
 
@@ -10,6 +11,11 @@ from nbformat.v4 import new_code_cell, new_notebook
 
 import jlab
 from gradlab.viz.jacobian import number_text
+from test_language_and_contrast import _JS_CONTRAST, _set_theme
+
+# the contrast check of the players and cards, pointed at the panels
+_JS_PANEL_CONTRAST = _JS_CONTRAST.replace("'.gradlab-player, ", "'.gradlab-vjp, .gradlab-player, ")
+assert _JS_PANEL_CONTRAST != _JS_CONTRAST
 
 pytestmark = pytest.mark.ui
 
@@ -127,3 +133,17 @@ def test_vjp_panel_shows_the_tutorials_numbers(window, jupyter_server):
     page.evaluate("(el) => el.closest('.jp-Cell').scrollIntoView({block: 'start'})", start.element_handle())
     page.wait_for_timeout(300)
     page.screenshot(path=str(jlab.ARTIFACTS / "jacobian-vjp-player.png"))
+
+    # 4. JupyterLab's dark theme restyles output tables: the panels keep their text readable
+    try:
+        _set_theme(page, "JupyterLab Dark")
+        rows = page.evaluate(_JS_PANEL_CONTRAST)
+        assert {r["where"] for r in rows} >= {"gradlab-vjp"} and len(rows) > 30
+        bad = {(r["text"], r["color"], r["bg"]): r for r in rows if r["ratio"] < 4.5}
+        page.evaluate("(el) => el.closest('.jp-Cell').scrollIntoView({block: 'start'})", panel.element_handle())
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(jlab.ARTIFACTS / "jacobian-vjp-dark.png"))
+        assert not bad, "dark theme: text below 4.5:1: " + "; ".join(
+            f"{r['text']!r} {r['color']} on {r['bg']} = {r['ratio']}" for r in list(bad.values())[:12])
+    finally:
+        _set_theme(page, "JupyterLab Light")      # the theme is a user setting: leave the server light

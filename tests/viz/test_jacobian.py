@@ -140,7 +140,7 @@ def test_large_jacobian_is_cut_with_a_note():
     bundle = view._repr_mimebundle_()
     page = bundle["text/html"]
     assert "J has shape [40, 40]" in page and "showing 12 of its 40 rows and 12 of its 40 columns" in page
-    assert page.count("<tr>") == 1 + 12 + 1            # header, 12 rows, the ⋮ row
+    assert page.count("<tr ") == 1 + 12 + 1            # header, 12 rows, the ⋮ row
     assert "⋯" in page and "⋮" in page and "∂y[39]" in page and "∂x[39]" in page
     assert len(page) < 40_000
     assert len(bundle["text/plain"].splitlines()) < 20  # PyTorch's summarised text, not 40 rows
