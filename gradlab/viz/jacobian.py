@@ -316,7 +316,8 @@ def vjp_data(y, inputs, v=None, names=None, input_names=None, max_elements=MAX_E
 
     Refused: a y or input with more than `max_elements` elements (ValueError); a wrong v, no graph, an
     input y does not use: autograd.grad's own errors, which are backward's; a freed graph: backward's
-    error plus what to do."""
+    error plus what to do. Hooks registered on tensors of the graph (register_hook) run on each of these
+    autograd.grad calls, as they would in PyTorch."""
     if not isinstance(y, Tensor):
         raise TypeError(f"vjp() expects the Tensor y that backward would start from, but got {type(y).__name__}")
     single = isinstance(inputs, Tensor)

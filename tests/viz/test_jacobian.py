@@ -131,6 +131,19 @@ def test_jacobian_of_a_function_returning_a_tuple():
         np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5)
 
 
+def test_jacobian_of_several_inputs_and_outputs():
+    rng = np.random.default_rng(4)
+    pg, pt = both(rng.standard_normal(2).astype(np.float32))
+    qg, qt = both(rng.standard_normal(3).astype(np.float32))
+    view = viz.jacobian(lambda p, q: (p * 2, q.sum() * p), (pg, qg))
+    expected = torch.autograd.functional.jacobian(lambda p, q: (p * 2, q.sum() * p), (pt, qt))
+    assert [(b.output, b.input) for b in view.blocks] == [("y0", "p"), ("y0", "q"), ("y1", "p"), ("y1", "q")]
+    for i in range(2):
+        for j in range(2):
+            np.testing.assert_allclose(view.J[i][j].numpy(), expected[i][j].numpy(), rtol=1e-6)
+    assert view._repr_mimebundle_()["text/html"].count("gradlab-matrix") == 4
+
+
 def test_large_jacobian_is_cut_with_a_note():
     rng = np.random.default_rng(1)
     xg, xt = both(rng.standard_normal(40).astype(np.float32))
