@@ -407,6 +407,10 @@ def vjp_html(data, compact=False):
         parts.append(f'<div style="{_NOTE}">{html.escape(t("vjp_how", y=y, x=data.inputs[0].name))}</div>')
     if not compact:
         parts.append(f'<div style="{_NOTE}">{html.escape(t("vjp_built", y=y))}</div>')
+        for name, shape in [(y, data.y_shape)] + [(x.name, x.shape) for x in data.inputs]:
+            if len(shape) >= 2:       # flattened for the table: say in which order
+                flat = t("jac_flat", name=name, shape=_shape_text(shape))
+                parts.append(f'<div style="{_NOTE}">{html.escape(flat)}</div>')
     return f'<div class="gradlab-vjp" lang="{get_language()}" style="{_BOX}">{"".join(parts)}</div>'
 
 

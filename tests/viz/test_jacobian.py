@@ -247,6 +247,7 @@ def test_vjp_with_several_inputs_and_a_2d_output():
     page = html.unescape(panel._repr_mimebundle_()["text/html"])
     assert "J = ∂z/∂a" in page and "J = ∂z/∂b" in page and "∂z[1,1]" in page and "∂b[2,1]" in page
     assert "autograd.grad(z, (a, b), v)" in page and "adds into b.grad" in page
+    assert "z has shape [2, 2]: its elements are numbered in row-major order" in page
 
 
 def test_scalar_output_without_v_uses_one():
