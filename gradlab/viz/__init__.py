@@ -8,6 +8,8 @@ Four small steps, each testable alone (see design.md):
     tree.tree_text(graph) -> text drawing                the fallback without `dot`
 
 The backward player (`animate_backward`, package `player/`) is built on the same walk, DOT writer and renderer.
+`jacobian(f, x)` and `vjp(y, x, v)` (jacobian.py) show Jacobians and the vector-Jacobian product of `y.backward(v)`
+as labelled matrices.
 
 `import gradlab` does not import this package; nothing here imports graphviz or ipywidgets.
 """
@@ -17,12 +19,13 @@ import os
 from .dot import layout_cost, to_dot
 from .graph import Edge, FunctionNode, Graph, TensorNode, walk
 from .i18n import get_language, set_language
+from .jacobian import JacobianView, VJPPanel, jacobian, vjp, vjp_html
 from .player import BackwardPlayer, animate_backward, legend_html, record_backward
 from .render import INSTALL_HINT, GraphvizNotFound, render_svg, svg_img_html, which_dot
 from .render import render as _render   # keep `gradlab.viz.render` the module
 from .tree import TextDrawing, tree, tree_text
 
-__all__ = ["draw", "animate_backward", "record_backward", "BackwardPlayer", "legend_html", "set_language", "get_language", "tree", "walk", "to_dot", "render_svg", "which_dot", "GraphDrawing", "Graph", "TensorNode",
+__all__ = ["draw", "animate_backward", "jacobian", "vjp", "vjp_html", "JacobianView", "VJPPanel", "record_backward", "BackwardPlayer", "legend_html", "set_language", "get_language", "tree", "walk", "to_dot", "render_svg", "which_dot", "GraphDrawing", "Graph", "TensorNode",
            "FunctionNode", "Edge", "INSTALL_HINT", "GraphvizNotFound"]
 
 _FORMATS = {".svg": "svg", ".png": "png", ".pdf": "pdf"}

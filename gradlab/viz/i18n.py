@@ -143,6 +143,74 @@ TEXT = {
     "page_title": {"en": "gradlab: backward, step by step", "ko": "gradlab: 한 단계씩 보는 역전파",
                    "zh": "gradlab：逐步查看反向传播"},
     "step_slash": {"en": "step {i} / {n}", "ko": "단계 {i} / {n}", "zh": "步骤 {i} / {n}"},
+    # Jacobians and vector-Jacobian products (viz/jacobian.py): 야코비안 행렬 / 雅可比矩阵 (Jacobian),
+    # 벡터-야코비안 곱 / 向量-雅可比积 (vector-Jacobian product), as the tutorials say them
+    "jac_title": {"en": "Jacobian of {y} with respect to {x}", "ko": "{x}에 대한 {y}의 야코비안 행렬",
+                  "zh": "{y} 对 {x} 的雅可比矩阵"},
+    "jac_about": {
+        "en": "J has shape {shape}: one row per element of {y} ({rows}), one column per element of {x} ({cols}). "
+              "The entry in row ∂{y}[i] and column ∂{x}[j] is ∂{y}[i]/∂{x}[j]: how fast {y}[i] changes when only "
+              "{x}[j] moves.",
+        "ko": "J의 모양은 {shape}입니다. {y}의 원소마다 한 행({rows}개), {x}의 원소마다 한 열({cols}개)이 있습니다. "
+              "∂{y}[i] 행, ∂{x}[j] 열의 값은 ∂{y}[i]/∂{x}[j], 즉 {x}[j]만 움직일 때 {y}[i]가 변하는 빠르기입니다.",
+        "zh": "J 的形状是 {shape}：{y} 的每个元素占一行（共 {rows} 行），{x} 的每个元素占一列（共 {cols} 列）。"
+              "∂{y}[i] 行、∂{x}[j] 列的值是 ∂{y}[i]/∂{x}[j]，即只改变 {x}[j] 时 {y}[i] 变化的快慢。"},
+    "jac_flat": {
+        "en": "{name} has shape {shape}: its elements are numbered in row-major order, as {name}.reshape(-1) "
+              "lists them, and each label shows the full index.",
+        "ko": "{name}의 모양은 {shape}입니다. 원소는 {name}.reshape(-1)이 나열하는 행 우선 순서로 번호를 매기고, "
+              "이름표에는 전체 인덱스를 적었습니다.",
+        "zh": "{name} 的形状是 {shape}：它的元素按行优先顺序编号，也就是 {name}.reshape(-1) 列出的顺序，"
+              "标签上写的是完整的下标。"},
+    "jac_truncated": {
+        "en": "A large Jacobian: showing {r} of its {rows} rows and {c} of its {cols} columns (⋮ and ⋯ stand "
+              "for the rest); .J holds all of it.",
+        "ko": "큰 야코비안 행렬이라 {rows}개 행 중 {r}개, {cols}개 열 중 {c}개만 보여 줍니다(⋮와 ⋯가 나머지 "
+              "자리입니다). 전체는 .J에 있습니다.",
+        "zh": "雅可比矩阵较大：只显示 {rows} 行中的 {r} 行、{cols} 列中的 {c} 列（⋮ 和 ⋯ 代表省略的部分）；"
+              "完整的矩阵在 .J 里。"},
+    "vjp_title": {"en": "What {call} computes: the vector-Jacobian product vᵀ·J",
+                  "ko": "{call}이(가) 계산하는 것: 벡터-야코비안 곱 vᵀ·J",
+                  "zh": "{call} 计算的是向量-雅可比积 vᵀ·J"},
+    "vjp_player_intro": {"en": "What this backward computes, in one picture: the vector-Jacobian product vᵀ·J.",
+                         "ko": "이번 역전파가 계산하는 것을 한눈에 보면, 벡터-야코비안 곱 vᵀ·J입니다.",
+                         "zh": "这次反向传播计算的是向量-雅可比积 vᵀ·J，一图看懂："},
+    "vjp_implicit": {"en": "{y} has a single element, so v is 1: the gradient backward() starts with when none "
+                           "is passed.",
+                     "ko": "{y}의 원소가 하나뿐이므로 v는 1입니다. 변화도를 넘기지 않으면 backward()는 이 값으로 "
+                           "시작합니다.",
+                     "zh": "{y} 只有一个元素，所以 v 是 1：不传入梯度时 backward() 就从它开始。"},
+    "vjp_wrt": {"en": "with respect to {x}:", "ko": "{x}에 대해:", "zh": "对 {x}："},
+    "vjp_same": {
+        "en": "This is exactly what {backward} adds into {x}.grad, and what {grad} returns for {x}: {value}.",
+        "ko": "이것이 바로 {backward}가 {x}.grad에 더하는(누적) 값이며, {grad}가 {x}에 대해 돌려주는 값입니다: "
+              "{value}.",
+        "zh": "这正是 {backward} 累加到 {x}.grad 里的值，也是 {grad} 对 {x} 返回的值：{value}。"},
+    "vjp_same_nonleaf": {
+        "en": "This is what {grad} returns for {x}: {value}. {backward} passes it on through {x} to the leaves; "
+              "{x} is not a leaf, so {x}.grad keeps nothing unless you call {x}.retain_grad() first.",
+        "ko": "이것이 {grad}가 {x}에 대해 돌려주는 값입니다: {value}. {backward}는 이 값을 {x}를 거쳐 잎 텐서까지 "
+              "전달합니다. {x}는 잎 텐서가 아니므로, 먼저 {x}.retain_grad()를 부르지 않으면 {x}.grad에는 아무것도 "
+              "남지 않습니다.",
+        "zh": "这是 {grad} 对 {x} 返回的值：{value}。{backward} 会把它经过 {x} 继续传给叶子张量；{x} 不是叶子张量，"
+              "除非先调用 {x}.retain_grad()，否则 {x}.grad 里什么也不会留下。"},
+    "vjp_same_player": {"en": "This is exactly what this backward adds into {x}.grad: {value}.",
+                        "ko": "이것이 바로 이번 역전파가 {x}.grad에 더하는(누적) 값입니다: {value}.",
+                        "zh": "这正是这次反向传播累加到 {x}.grad 里的值：{value}。"},
+    "vjp_how": {
+        "en": "Entry j of vᵀJ is Σᵢ v[i]·∂{y}[i]/∂{x}[j]: every row of J times its v[i], then the rows added up. "
+              "backward() reaches the same numbers through the chain rule without ever building J.",
+        "ko": "vᵀJ의 j번째 값은 Σᵢ v[i]·∂{y}[i]/∂{x}[j]입니다. J의 각 행에 그 행의 v[i]를 곱한 뒤 모든 행을 "
+              "더한 것입니다. backward()는 J를 만들지 않고 연쇄 법칙만으로 같은 값에 도달합니다.",
+        "zh": "vᵀJ 的第 j 个值是 Σᵢ v[i]·∂{y}[i]/∂{x}[j]：J 的每一行乘以该行的 v[i]，再把所有行加起来。"
+              "backward() 通过链式法则得到同样的数，从不构造 J。"},
+    "vjp_built": {
+        "en": "Here J was built row by row, one autograd.grad per element of {y} with retain_graph=True, only to "
+              "show it: the graph and every .grad are as they were.",
+        "ko": "여기서는 보여 주기 위해 {y}의 원소마다 autograd.grad를 한 번씩(retain_graph=True) 불러 J를 한 행씩 "
+              "만들었습니다. 그래프와 모든 .grad는 그대로입니다.",
+        "zh": "这里只是为了展示，才对 {y} 的每个元素各调用一次 autograd.grad（retain_graph=True），逐行求出 J；"
+              "计算图和所有 .grad 都保持原样。"},
 }
 
 

@@ -8,6 +8,7 @@ import html
 import re
 
 from ..i18n import get_language, t
+from ..jacobian import vjp_html
 from .captions import step_text, sum_text, value_text
 from .drawing import COLORS, frame_state
 
@@ -137,6 +138,13 @@ def table_html(rec, frame):
             + "".join(rows) + "</table>")
 
 
+def start_vjp_html(rec, frame):
+    """At the start of a backward(gradient=v) on small tensors: vᵀ · J = vᵀJ, what the steps will add up to."""
+    if frame.index != 0 or rec.vjp is None:
+        return ""
+    return f'<div class="gradlab-start-vjp" style="margin:4px 0 8px 0">{vjp_html(rec.vjp, compact=True)}</div>'
+
+
 def frame_html(rec, frame, svg, uid, n_frames):
     """One frame: the text column and the graph (the shared SVG, or the table without `dot`)."""
     scope = f"gl{uid}f{frame.index}"
@@ -145,7 +153,7 @@ def frame_html(rec, frame, svg, uid, n_frames):
     return (f'<div class="gradlab-frame {scope}" lang="{get_language()}">{style}<div class="gradlab-layout"><div class="gradlab-text">'
             f'<div class="gradlab-step">{step_text(frame, n_frames)}</div>'
             f'<div class="gradlab-caption">{html.escape(frame.caption)}</div>'
-            f"{panels_html(frame)}{details_html(rec, frame)}{legend_html()}</div>"
+            f"{panels_html(frame)}{start_vjp_html(rec, frame)}{details_html(rec, frame)}{legend_html()}</div>"
             f'<div class="gradlab-graph">{graph}</div></div></div>')
 
 

@@ -18,9 +18,11 @@ from ...autograd.node import SECOND_BACKWARD_ERROR
 from ...tensor import Tensor
 from ..graph import Edge, backward_order, walk
 from ..i18n import get_language, t, using
+from ..jacobian import vjp_data
 from .captions import node_caption, start_caption
 
 MAX_NODES = 300
+VJP_MAX = 6              # the start frame shows vᵀ·J when y and each input have at most this many elements
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,7 @@ class Recording:
     lang: str = "en"             # the language the captions were written in
     edge_values: dict = field(default_factory=dict)    # edge id -> the gradient it carried
     sent_at: dict = field(default_factory=dict)        # edge id -> the step that sent it
+    vjp: Any = None              # jacobian.VJPData for the start frame (a small gradient= was passed), or None
 
 
 @dataclass
@@ -167,7 +170,7 @@ def record(out, gradient=None, retain_graph=False, names=None, inputs=None, func
     live = {gid: by_id[gid].node_ref() for gid in plan.order}      # the Node objects, kept alive meanwhile
     player_id = {fn: ids[gid] for gid, fn in live.items()}
 
-    infos, leaves, leaf_of, start_grad = [], [], {}, {}
+    infos, leaves, leaf_of, start_grad, leaf_tensors = [], [], {}, {}, []
     for gid in plan.order:
         node, fn = by_id[gid], live[gid]
         accumulate = node.kind == "accumulate"
@@ -176,6 +179,7 @@ def record(out, gradient=None, retain_graph=False, names=None, inputs=None, func
         if accumulate:
             leaves.append((ids[gid], tensor or t("leaf_n", i=len(leaves))))
             leaf_of[id(fn.variable)] = ids[gid]
+            leaf_tensors.append(fn.variable)
             grad = fn.variable.grad     # .grad before this backward: the panels start from it
             start_grad[ids[gid]] = None if grad is None else np.array(grad.detach().numpy(), copy=True)
 
@@ -191,19 +195,34 @@ def record(out, gradient=None, retain_graph=False, names=None, inputs=None, func
                 edges.append(edge)
                 edge_of[(ids[gid], e.input_nr)] = edge
 
+    vjp = start_vjp(out, gradient, inputs, leaf_tensors, [name for _, name in leaves], plan.names)
     log = []
     with events.observe(log.append):
         out.backward(gradient, retain_graph=retain_graph, inputs=inputs)
 
     root_name = next((k for k, v in plan.names.items() if v is out), None)
     rec = Recording(tuple(infos), tuple(edges), [], root_name, tuple(leaves), gradient_given=gradient is not None,
-                    lang=get_language())
+                    lang=get_language(), vjp=vjp)
     _Frames(rec, player_id, edge_of, leaf_of, start_grad).run(log)
     for f in rec.frames:
         for s in f.sent:
             rec.edge_values[s.edge.id] = s.value
             rec.sent_at[s.edge.id] = f.index
     return rec
+
+
+def start_vjp(out, gradient, inputs, leaves, leaf_names, names=None):
+    """The data of the vᵀ·J panel the start frame shows (viz/jacobian.py), before backward frees the graph:
+    only for a gradient= passed and small tensors (J at most VJP_MAX x VJP_MAX per input, three inputs).
+    None otherwise, and whenever it cannot be built: the real backward then says what is wrong."""
+    targets = list(inputs) if inputs is not None else leaves
+    if gradient is None or not targets or len(targets) > 3:
+        return None
+    try:
+        return vjp_data(out, targets, gradient, names=names, max_elements=VJP_MAX,
+                        input_names=None if inputs is not None else leaf_names)
+    except Exception:
+        return None
 
 
 class _Frames:
