@@ -420,7 +420,23 @@ def _svd_grad(g, n):
     return dual.like(g[1], out.astype(a.dtype, copy=False))
 
 
+# Its text: the formula above with U, S, V the reduced SVD of the saved input (torch.svd(self)), gU, gS, gV the
+# gradients of U, S and V = Vh^T (narrowed to the reduced SVD); an output that received none adds nothing.
+_SVD_PARTS = {
+    "U": "svd(self).U", "S": "svd(self).S", "V": "svd(self).V",
+    "gU": "grads[0][..., :svd(self).S.shape[-1]]", "gV": "grads[2][..., :svd(self).S.shape[-1], :].mT",
+    "E": "(svd(self).S.unsqueeze(-2) ** 2 - svd(self).S.unsqueeze(-1) ** 2"
+         " + eye(n=svd(self).S.shape[-1], dtype=self.dtype))"}
+_SVD_TEXT = (
+    "(0 if grads[1] is None else {U} @ diag_embed(grads[1]) @ {V}.mT)"
+    " + (0 if grads[0] is None else {U} @ (({U}.mT @ {gU} - {gU}.mT @ {U}) / {E} * {S}.unsqueeze(-2)) @ {V}.mT"
+    " + ({gU} - {U} @ {U}.mT @ {gU}) / {S}.unsqueeze(-2) @ {V}.mT)"
+    " + (0 if grads[2] is None else {U} @ ({S}.unsqueeze(-1) * ({V}.mT @ {gV} - {gV}.mT @ {V}) / {E}) @ {V}.mT"
+    " + {U} / {S}.unsqueeze(-2) @ ({gV} - {V} @ {V}.mT @ {gV}).mT)").format(**_SVD_PARTS)
+
+
 @op("svd", "LinalgSvdBackward0", saves=("self",), num_outputs=3, variants=("function", "method"),
+    shows={"self": _SVD_TEXT},
     self=_svd_grad)
 def svd(self, full_matrices=False, check_errors=True):
     """U, S, Vh of the SVD (linalg.svd, torch.svd, linalg.svdvals: S); the reduced one unless full_matrices.
