@@ -19,6 +19,7 @@ from .._tensor_core import Tensor
 from ..autograd import grad_mode, node as _autograd_node
 from ..autograd.node import Node, record, set_history
 from . import dual
+from .formula_text import shows
 from .operands import _binary
 from .registry import OPS, edge_of, op
 
@@ -412,6 +413,7 @@ def scalar_for(t, value, huge_ints=False):
 
 # zero_/fill_ on a non-leaf: recorded nodes with PyTorch's names
 
+@shows("zeros_like(grad)")
 def _no_gradient(g, n):
     """zeros, not recorded (PyTorch's zeros_like(grad)): nothing flows back through a fill"""
     return dual.like(g, np.zeros_like(dual.data(g)))

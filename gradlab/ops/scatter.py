@@ -6,6 +6,7 @@ The forwards take the index (a numpy int array, checked by the Tensor method) as
 import numpy as np
 
 from . import dual
+from .formula_text import shows
 from .registry import op
 
 
@@ -46,6 +47,9 @@ def _scattered(self, dim, index, write):
     return out
 
 
+_GATHERED = "grad.gather(dim, index)"
+
+
 def _gather_grad(g, n, name):
     """src's gradient: grad.gather(dim, index) (PyTorch's engine refuses it when src is larger)."""
     grad = dual.call("gather", g, dim=n.dim, index=n.index, self_sizes=dual.data(g).shape)
@@ -58,6 +62,7 @@ def _gather_grad(g, n, name):
 
 
 @op("scatter", "ScatterBackward0", ("self", "src"), variants=("function", "method", "inplace"), promote=False,
+    shows={"self": "grad.scatter(dim, index, 0)", "src": _GATHERED},
     self=lambda g, n: dual.call("scatter_value", g, dim=n.dim, index=n.index, value=0),
     src=lambda g, n: _gather_grad(g, n, "ScatterBackward0"))
 def scatter(self, src, dim, index, src_sizes):
@@ -66,7 +71,7 @@ def scatter(self, src, dim, index, src_sizes):
     return _scattered(self, dim, index, write)
 
 
-@op("scatter_value", "ScatterBackward1", promote=False,
+@op("scatter_value", "ScatterBackward1", promote=False, shows={"self": "grad.scatter(dim, index, 0)"},
     self=lambda g, n: dual.call("scatter_value", g, dim=n.dim, index=n.index, value=0))
 def scatter_value(self, dim, index, value):
     def write(out, key):
@@ -74,7 +79,7 @@ def scatter_value(self, dim, index, value):
     return _scattered(self, dim, index, write)
 
 
-@op("scatter_add_src", "ScatterAddBackward0", ("self", "src"), promote=False,
+@op("scatter_add_src", "ScatterAddBackward0", ("self", "src"), promote=False, shows={"src": _GATHERED},
     self=lambda g, n: g,
     src=lambda g, n: _gather_grad(g, n, "ScatterAddBackward0"))
 def scatter_add_src(self, src, dim, index, src_sizes):
@@ -100,6 +105,7 @@ def _along(dim, index):
 
 
 @op("index_add_alpha", "IndexAddBackward0", ("self", "source"), promote=False,
+    shows={"source": "grad.index_select(dim, index) * alpha"},
     self=lambda g, n: g,
     source=lambda g, n: _scaled(_index_select_grad(g, n), n.alpha))
 def index_add_alpha(self, source, dim, index, alpha, source_sizes):
@@ -116,6 +122,7 @@ def _scaled(x, alpha):
     return x if alpha == 1 else x * alpha
 
 
+@shows("grad.index_select(dim, index)")
 def _index_select_grad(g, n):
     """grad.index_select(dim, index).expand_as(source) (a 0-d source: its one value)."""
     grad = dual.call("index_select", g, dim=n.dim, index=_1d(n.index), self_sizes=dual.data(g).shape)
@@ -125,6 +132,7 @@ def _index_select_grad(g, n):
 
 
 @op("index_copy", "IndexCopyBackward0", ("self", "source"), variants=("function", "method", "inplace"), promote=False,
+    shows={"self": "grad.index_fill(dim, index, 0)"},
     self=lambda g, n: dual.call("index_fill_along", g, dim=n.dim, index=n.index),
     source=_index_select_grad)
 def index_copy(self, source, dim, index, source_sizes):
@@ -133,7 +141,7 @@ def index_copy(self, source, dim, index, source_sizes):
     return out
 
 
-@op("index_fill_along", "IndexFillBackward0", promote=False,
+@op("index_fill_along", "IndexFillBackward0", promote=False, shows={"self": "grad.index_fill(dim, index, 0)"},
     self=lambda g, n: dual.call("index_fill_along", g, dim=n.dim, index=n.index))
 def index_fill_along(self, dim, index):
     """grad.index_fill(dim, index, 0): index_copy's gradient for self."""
@@ -144,6 +152,7 @@ def index_fill_along(self, dim, index):
 
 # --- masks and flat positions -------------------------------------------------------------------
 
+@shows("grad.new_zeros(broadcast_shapes(self_sizes, mask.shape)).masked_scatter(mask, grad)")
 def _masked_select_grad(g, n):
     """PyTorch's masked_select_backward: zeros (of the broadcast shape) masked_scatter'ed with grad."""
     shape = np.broadcast_shapes(n.self_sizes, n.mask.shape)
@@ -173,6 +182,10 @@ def _masked_scatter_source_grad(g, mask, source_sizes):
 
 @op("masked_scatter", "MaskedScatterBackward0", ("self", "source"), variants=("function", "method", "inplace"),
     promote=False,
+    # (source's first mask.sum() elements were written: they get grad.masked_select(mask), the others 0)
+    shows={"self": "grad.masked_fill(mask, 0)",
+           "source": "grad.new_zeros(source_sizes).flatten().index_copy(0, tensor(range(int(mask.sum()))), "
+                     "grad.masked_select(mask)).reshape(source_sizes)"},
     self=lambda g, n: dual.zero_where(dual.like(g, n.mask), g),
     source=lambda g, n: _masked_scatter_source_grad(g, n.mask, n.source_sizes))
 def masked_scatter(self, source, mask, source_sizes):
@@ -182,13 +195,17 @@ def masked_scatter(self, source, mask, source_sizes):
 
 
 @op("take", "TakeBackward0", variants=("function", "method"), promote=False,
+    # (PyTorch's zeros_like(self).put_(index, grad, accumulate=True); gradlab has no put_: index_add on the
+    # flattened zeros, negative positions counted from the end)
+    shows={"self": "grad.new_zeros(self_sizes).flatten().index_add(0, index.flatten() % zeros(self_sizes).numel(), "
+                   "grad.flatten()).reshape(self_sizes)"},
     self=lambda g, n: dual.call("put_add", dual.like(g, np.zeros(n.self_sizes, dual.data(g).dtype)), g,
                                 index=n.index))
 def take(self, index, self_sizes):
     return self.reshape(-1)[index]
 
 
-@op("put_add", "PutBackward0", ("self", "source"), promote=False,
+@op("put_add", "PutBackward0", ("self", "source"), promote=False, shows={"source": "grad.take(index)"},
     self=lambda g, n: g,
     source=lambda g, n: dual.call("take", g, index=n.index, self_sizes=dual.data(g).shape))
 def put_add(self, source, index):

@@ -14,6 +14,7 @@ from .. import _dtype
 from .._size import tp_name
 from .._tensor_core import Tensor, _wrap_dim
 from . import dual
+from .formula_text import shows
 from .registry import OPS, op
 
 
@@ -57,6 +58,7 @@ def t(self):
 
 
 @op("permute", "PermuteBackward0", variants=("function", "method"), promote=False,
+    shows={"self": "grad.permute(argsort(tensor(dims)).tolist())"},     # (the inverse permutation)
     self=lambda g, n: dual.permute(g, np.argsort(n.dims).tolist()))
 def permute(self, dims):
     return np.transpose(self, dims)
@@ -117,6 +119,10 @@ def expand(self, shape):
 
 
 @op("repeat", "RepeatBackward0", variants=("method",), promote=False,
+    # each element of grad added back to the position of self it was copied from (the positions of self,
+    # repeated as self was)
+    shows={"self": "grad.new_zeros(self_sizes).flatten().index_add(0, tensor(range(zeros(self_sizes).numel()))"
+                   ".reshape(self_sizes).repeat(repeats).flatten(), grad.flatten()).reshape(self_sizes)"},
     self=lambda g, n: _repeat_grad(g, n))
 def repeat(self, repeats, self_sizes):
     lead = len(repeats) - self.ndim
@@ -139,6 +145,7 @@ def flip(self, dims):
 
 
 @op("roll", "RollBackward0", variants=("function", "method"), promote=False,
+    shows={"self": "grad.roll(tuple(-s for s in shifts), dims)"},
     self=lambda g, n: dual.roll(g, tuple(-s for s in n.shifts), n.dims))
 def roll(self, shifts, dims):
     return np.roll(self, shifts, dims)
@@ -157,6 +164,8 @@ def _scatter_into_zeros(g, n, key):
 
 
 @op("as_strided", "AsStridedBackward0", promote=False, saved_params=(),
+    shows={"self": "grad.new_zeros(self_sizes).flatten().index_add(0, positions.flatten(), grad.flatten())"
+                   ".reshape(self_sizes)"},
     self=lambda g, n: dual.call("as_strided_scatter", g, positions=n.positions, self_sizes=n.self_sizes))
 def as_strided(self, positions, self_sizes):
     """The elements of self at `positions` (indices into self in C order, shaped like the result):
@@ -165,6 +174,7 @@ def as_strided(self, positions, self_sizes):
 
 
 @op("as_strided_scatter", "AsStridedScatterBackward0", promote=False, saved_params=(),
+    shows={"self": "grad.take(positions)"},
     self=lambda g, n: dual.call("as_strided", g, positions=n.positions, self_sizes=n.self_sizes))
 def as_strided_scatter(self, positions, self_sizes):
     """as_strided's gradient: self's values added into zeros of shape self_sizes at `positions`."""
@@ -174,6 +184,8 @@ def as_strided_scatter(self, positions, self_sizes):
 
 
 @op("select", "SelectBackward0", variants=("function", "method"), promote=False,
+    shows={"self": "grad.new_zeros(self_sizes).index_copy(dim, tensor([index % self_sizes[dim]]), "
+                   "grad.unsqueeze(dim))"},
     self=lambda g, n: dual.call("select_backward", g, dim=n.dim, index=n.index, input_sizes=n.self_sizes))
 def select(self, dim, index, self_sizes):
     return self[(slice(None),) * dim + (index, Ellipsis)]     # (the Ellipsis keeps a 0-d result a view)
@@ -183,6 +195,7 @@ def select(self, dim, index, self_sizes):
 # slice_backward (a graph of the gradient records SelectBackwardBackward0): g written into zeros,
 # not added (0 + -0. would lose the sign of a -0. gradient)
 @op("select_backward", "SelectBackwardBackward0", ("grad_output",), promote=False,
+    shows={"grad_output": "grad.select(dim, index)"},
     grad_output=lambda g, n: dual.call("select", g, dim=n.dim, index=n.index, self_sizes=n.input_sizes))
 def select_backward(grad_output, dim, index, input_sizes):
     out = np.zeros(input_sizes, grad_output.dtype)
@@ -191,6 +204,7 @@ def select_backward(grad_output, dim, index, input_sizes):
 
 
 @op("slice", "SliceBackward0", promote=False,
+    shows={"self": "grad.new_zeros(self_sizes).index_copy(dim, tensor(range(start, stop, step)), grad)"},
     self=lambda g, n: dual.call("slice_backward", g, dim=n.dim, start=n.start, stop=n.stop, step=n.step,
                                 input_sizes=n.self_sizes))
 def slice_(self, dim, start, stop, step, self_sizes):
@@ -198,6 +212,7 @@ def slice_(self, dim, start, stop, step, self_sizes):
 
 
 @op("slice_backward", "SliceBackwardBackward0", ("grad_output",), promote=False,
+    shows={"grad_output": "grad.index_select(dim, tensor(range(start, stop, step)))"},
     grad_output=lambda g, n: dual.call("slice", g, dim=n.dim, start=n.start, stop=n.stop, step=n.step,
                                        self_sizes=n.input_sizes))
 def slice_backward(grad_output, dim, start, stop, step, input_sizes):
@@ -207,6 +222,10 @@ def slice_backward(grad_output, dim, start, stop, step, input_sizes):
 
 
 @op("index", "IndexBackward0", promote=False,
+    # (PyTorch's grad.new_zeros(self_sizes).index_put_(key, grad, accumulate=True), which gradlab has not: grad
+    # added at the positions of self that `key` reads)
+    shows={"self": "grad.new_zeros(self_sizes).flatten().index_add(0, tensor(range(zeros(self_sizes).numel()))"
+                   ".reshape(self_sizes)[key].flatten(), grad.flatten()).reshape(self_sizes)"},
     self=lambda g, n: _scatter_into_zeros(g, n, n.key))
 def index(self, key, self_sizes):
     return _index_layout(self, key, self[key])
@@ -270,6 +289,7 @@ def _index_layout(src, key, out):
 
 
 @op("index_put_add", "IndexPutImplBackward0", ("self", "values"), promote=False,
+    shows={"values": "grad[key]"},
     self=lambda g, n: g,
     values=lambda g, n: g[n.key])
 def index_put_add(self, values, key):
@@ -280,11 +300,18 @@ def index_put_add(self, values, key):
     return out
 
 
+# g with zeros at the positions of self that `key` names (PyTorch's grad.index_put(key, 0))
+_ZEROS_AT_KEY = ("grad.flatten().index_fill(0, tensor(range(grad.numel())).reshape(grad.shape)[key].flatten(), 0)"
+                 ".reshape(grad.shape)")
+
+
+@shows(_ZEROS_AT_KEY)
 def _copy_slices_self_grad(g, n):
     return dual.call("index_fill_zero", g, key=n.key)
 
 
 @op("copy_slices", "CopySlices", ("self", "value"), promote=False, saved_params=("key",),
+    shows={"value": "grad[key]"},
     self=_copy_slices_self_grad,
     value=lambda g, n: g[n.key])
 def copy_slices(self, value, key):
@@ -295,6 +322,7 @@ def copy_slices(self, value, key):
 
 
 @op("index_put", "IndexPutBackward0", ("self", "values"), promote=False,
+    shows={"values": "grad[key]"},
     self=_copy_slices_self_grad,
     values=lambda g, n: g[n.key])
 def index_put(self, values, key):
@@ -304,7 +332,7 @@ def index_put(self, values, key):
     return out
 
 
-@op("index_fill_zero", "IndexPutBackward0", promote=False,
+@op("index_fill_zero", "IndexPutBackward0", promote=False, shows={"self": _ZEROS_AT_KEY},
     self=lambda g, n: _copy_slices_self_grad(g, n))
 def index_fill_zero(self, key):
     out = np.array(self, copy=True)
@@ -313,6 +341,7 @@ def index_fill_zero(self, key):
 
 
 @op("gather", "GatherBackward0", variants=("function", "method"), promote=False,
+    shows={"self": "grad.new_zeros(self_sizes).scatter_add(dim, index, grad)"},
     self=lambda g, n: _gather_grad(g, n))
 def gather(self, dim, index, self_sizes):
     if self.ndim == 0 or index.ndim == 0:     # (0-d tensors count as 1-d; the result is shaped like the index)
@@ -332,6 +361,7 @@ def _gather_grad(g, n):
 
 
 @op("scatter_add", "ScatterAddBackward0", ("self", "src"), variants=("function", "method", "inplace"), promote=False,
+    shows={"src": "grad.gather(dim, index)"},
     self=lambda g, n: g,
     src=lambda g, n: dual.call("gather", g, dim=n.dim, index=n.index, self_sizes=dual.data(g).shape))
 def scatter_add(self, src, dim, index):
@@ -347,6 +377,7 @@ def scatter_add(self, src, dim, index):
 
 
 @op("index_select", "IndexSelectBackward0", variants=("function", "method"), promote=False,
+    shows={"self": "grad.new_zeros(self_sizes).index_add(dim, index, grad)"},
     self=lambda g, n: dual.call("index_add", _zeros_for(g, n), g, dim=n.dim, index=n.index) if n.self_sizes else g)
 def index_select(self, dim, index, self_sizes):
     if self.ndim == 0:                 # (0-d input: its one value, 0-d as in PyTorch, whatever the index's shape)
@@ -355,6 +386,7 @@ def index_select(self, dim, index, self_sizes):
 
 
 @op("index_add", "IndexAddBackward0", ("self", "source"), variants=("function", "method", "inplace"), promote=False,
+    shows={"source": "grad.index_select(dim, index)"},
     self=lambda g, n: g,
     source=lambda g, n: dual.call("index_select", g, dim=n.dim, index=n.index, self_sizes=dual.data(g).shape))
 def index_add(self, source, dim, index):
@@ -371,6 +403,14 @@ def _cat_formula(i):
     def formula(g, n):
         start = n.offsets[i]
         return g[(slice(None),) * n.dim + (slice(start, start + n.sizes[i]),)]
+    formula.shows = f"grad.narrow(dim, offsets[{i}], sizes[{i}])"
+    return formula
+
+
+def _stack_formula(i):
+    def formula(g, n):
+        return g[(slice(None),) * n.dim + (i,)]
+    formula.shows = f"grad.select(dim, {i})"
     return formula
 
 
@@ -386,7 +426,7 @@ def _declare_cat():
         return np.concatenate(arrays, axis=dim)
 
     @op("stack", "StackBackward0", names, variants=("function",), promote=True,
-        **{nm: (lambda i: lambda g, n: g[(slice(None),) * n.dim + (i,)])(i) for i, nm in enumerate(names)})
+        **{nm: _stack_formula(i) for i, nm in enumerate(names)})
     def stack(*arrays, dim):
         return np.stack(arrays, axis=dim)
 
@@ -395,12 +435,14 @@ _declare_cat()
 
 
 @op("split", "SplitBackward0", variants=("function", "method"), promote=False, num_outputs=-1,
+    shows={"self": "cat(grads, dim)"},
     self=lambda g, n: _join_grads(g, n))
 def split(self, dim, sections):
     return tuple(np.split(self, sections, axis=dim))
 
 
 @op("unbind", "UnbindBackward0", variants=("function", "method"), promote=False, num_outputs=-1,
+    shows={"self": "stack(grads, dim)"},
     self=lambda g, n: _stack_grads(g, n))
 def unbind(self, dim):
     return tuple(np.moveaxis(self, dim, 0))

@@ -12,6 +12,7 @@ for rows that hold ties (any correct sort gives the same indices otherwise).
 import numpy as np
 
 from . import dual
+from .formula_text import shows
 from .reduction import _evenly_distribute_grad, _index_grad, _sum_dtype
 from .registry import op, torch_layout
 from .shape import _zeros_for
@@ -369,6 +370,7 @@ def _along(self, indices, dim):
     return np.take_along_axis(self, indices, dim)
 
 
+@shows("grad.new_zeros(self_sizes).scatter_add(dim, indices, grad)")
 def _scatter_grad(g, n):
     """sort/topk: g written back at the picked indices of zeros shaped like the input."""
     if not n.self_sizes:                # (a 0-d input is its own sort and top-k: 0-d results)
@@ -400,6 +402,7 @@ def _picked(self, dim, keepdim, indices):
         [s for i, s in enumerate(self.shape) if i != d]), d), d).reshape(indices.shape)
 
 
+# (kthvalue, median(dim), mode: _index_grad's text, as max(dim)'s: grad written at the picked index)
 @op("kthvalue", "KthvalueBackward0", variants=("function", "method"), self=_index_grad)
 def kthvalue(self, dim, keepdim, indices, self_sizes):
     return _picked(self, dim, keepdim, indices)
@@ -420,8 +423,14 @@ def mode(self, dim, keepdim, indices, self_sizes):
     return _picked(self, dim, keepdim, indices)
 
 
+# median, nanmedian: grad shared by the inputs equal to the result (the nans, when it is nan: equal_nan), as
+# PyTorch's evenly_distribute_backward
+_EVENLY_DISTRIBUTED = ("where(isclose(self, result, rtol=0, atol=0, equal_nan=True), "
+                       "grad / isclose(self, result, rtol=0, atol=0, equal_nan=True).sum(), 0)")
+
+
 @op("median", "MedianBackward0", variants=("function", "method"),
-    saves=("self", "result"), self=_evenly_distribute_grad)
+    saves=("self", "result"), shows={"self": _EVENLY_DISTRIBUTED}, self=_evenly_distribute_grad)
 def median(self):
     flat = self.reshape(-1)
     if not flat.size or np.isnan(flat).any():
@@ -430,7 +439,7 @@ def median(self):
 
 
 @op("nanmedian", "NanmedianBackward0", variants=("function", "method"),
-    saves=("self", "result"), self=_evenly_distribute_grad)
+    saves=("self", "result"), shows={"self": _EVENLY_DISTRIBUTED}, self=_evenly_distribute_grad)
 def nanmedian(self):
     flat = self.reshape(-1)
     kept = flat[~np.isnan(flat)]
@@ -439,6 +448,7 @@ def nanmedian(self):
     return np.partition(kept, (kept.size - 1) // 2)[(kept.size - 1) // 2]
 
 
+@shows("zeros_like(self).scatter_add(dim, indices, grad)")
 def _cummaxmin_grad(g, n):
     """PyTorch's cummaxmin_backward: zeros_like(self) (in self's layout) scatter-added with g."""
     if not n.self_sizes:
@@ -468,6 +478,12 @@ def _reversed_cumsum(x, dim):
     return dual.flip(dual.cumsum(dual.flip(x, dim), dim), dim)
 
 
+# (without zeros, PyTorch's reversed cumsum of grad * result over self; with a zero, the product of the other
+# inputs up to each j, times grad_j, summed over j >= k: the cumprod of rows of self with a 1 on the diagonal;
+# a 0-d self: grad)
+@shows("(grad * result).flip(dim).cumsum(dim).flip(dim) / self if (self != 0).all() "
+       "else (where(diag_embed(ones_like(self.movedim(dim, -1))) == 1, 1, self.movedim(dim, -1).unsqueeze(-2))"
+       ".cumprod(-1) * grad.movedim(dim, -1).unsqueeze(-2)).triu().sum(-1).movedim(-1, dim) if self.dim() else grad")
 def _cumprod_grad(g, n):
     """PyTorch's cumprod_backward: reversed_cumsum(grad * result) / input without zeros; with a zero
     in a row, the sum over j >= k of grad_j times the product of the others up to j."""
