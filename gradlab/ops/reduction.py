@@ -102,7 +102,8 @@ def _even_split_grad(g, n):
     return _restore(g, n) / dual.sum_keepdim(hits, n.dim) * hits      # (PyTorch's order: MulBackward0 last)
 
 
-@shows("where(self == result, grad / (self == result).sum(), 0)")
+@shows("where(isclose(self, result, rtol=0, atol=0, equal_nan=True), "        # (equal_nan: a nan maximum came from the nans)
+       "grad / isclose(self, result, rtol=0, atol=0, equal_nan=True).sum(), 0)")
 def _evenly_distribute_grad(g, n):
     """full max/min: g shared by the ties, written into zeros (PyTorch's evenly_distribute_backward:
     not g * hits, inf * 0 is nan). A nan result came from the nan inputs."""

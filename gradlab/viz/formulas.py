@@ -19,6 +19,7 @@ from .._dtype import from_numpy_dtype
 from ..autograd.node import AsTensors
 from ..ops.formula_text import formula_text
 from ..ops.registry import sum_to_shape
+from .i18n import t
 
 SMALL = 6      # tensors with at most this many elements are written out; larger ones by their shape
 
@@ -71,10 +72,13 @@ class FormulaStep:
     value: Any                   # numpy array: what the formula gives, summed to the input's shape (or None)
     constant: bool = False       # every tensor in it holds one repeated value, written once ('2.25 everywhere')
     error: Optional[str] = None  # why it could not be evaluated
+    summed_from: Optional[tuple] = None  # the formula's shape, when broadcasting made it larger than the input
+
+    LONG = 140                   # a longer formula is shown without its numbers: they would not help
 
     def line(self, result_text):
         """'grad_self = grad * other = 0.75 * 3 = 2.25' (result_text: the value written for people)."""
-        if self.numbers is None or self.numbers == self.text:
+        if self.numbers is None or self.numbers in (self.text, result_text) or len(self.text) > self.LONG:
             return f"grad_{self.slot} = {self.text} = {result_text}"
         return f"grad_{self.slot} = {self.text} = {self.numbers} = {result_text}"
 
@@ -169,18 +173,23 @@ def steps(node, grad_outputs):
         try:
             with gradlab.no_grad():
                 value = eval(compile(text, "<formula>", "eval"), {"__builtins__": {}}, names)
-            value = _to_input_shape(value, node, i)
+            raw_shape = tuple(value.shape) if isinstance(value, gradlab.Tensor) else np.shape(value)
+            value = _to_input_shape(value, node, i, names["grad"])
         except Exception as problem:   # a caption must never break the player: show the rule without numbers
             out.append(FormulaStep(slot, text, None, None, error=f"{type(problem).__name__}: {problem}"))
             continue
         numbers, constant = substitute(text, names, value)
-        out.append(FormulaStep(slot, text, numbers, value, constant))
+        summed = raw_shape if raw_shape != value.shape else None
+        out.append(FormulaStep(slot, text, numbers, value, constant, summed_from=summed))
     return tuple(out)
 
 
-def _to_input_shape(value, node, i):
+def _to_input_shape(value, node, i, grad):
+    """Summed back to the input's shape, as the engine does (no meta: the input was shaped like grad)."""
     array = value.detach().numpy() if isinstance(value, gradlab.Tensor) else np.asarray(value)
     meta = node._input_meta[i] if node._input_meta else None
+    if meta is None and grad is not None:
+        meta = (tuple(grad.shape), grad.detach().numpy().dtype)
     return np.asarray(sum_to_shape(array, meta)) if meta is not None else array
 
 
@@ -225,7 +234,12 @@ def value_text(a, constant):
         return number_text(a.reshape(-1)[0])
     if a.size <= SMALL:
         return _nested(a)
-    return "(" + "×".join(map(str, a.shape)) + ")"
+    return shape_text(a.shape)
+
+
+def shape_text(shape):
+    """A large tensor in a formula: '(64×10 values)', in the player's language."""
+    return t("shape_values", shape="×".join(map(str, shape)))
 
 
 def substitute(text, names, result=None):
@@ -246,6 +260,14 @@ def substitute(text, names, result=None):
                 node.func = self.visit(node.func)
             return node
 
+        def visit_Attribute(self, node):     # (1).expand(...): a number before a dot needs brackets
+            value = self.visit(node.value)
+            if isinstance(value, ast.Name) and value.id != getattr(node.value, "id", None) \
+                    and not value.id.startswith(("(", "[")):
+                value = ast.Name(f"({value.id})")
+            node.value = value
+            return node
+
         def visit_Name(self, node):
             if node.id not in used:
                 return node
@@ -255,6 +277,8 @@ def substitute(text, names, result=None):
                 words = value_text(array, constant)
             elif isinstance(value, (int, float, np.number)) and not isinstance(value, bool):
                 words = number_text(value)
+            elif isinstance(value, tuple) and all(isinstance(v, int) for v in value):
+                words = str(value) if len(value) != 1 else f"({value[0]},)"    # sizes: (2, 2)
             else:
                 return node                  # a shape, a dim list, a dtype: the name reads better
             return ast.Name(f"({words})" if words.startswith("-") else words)

@@ -89,6 +89,12 @@ TEXT = {
                 "ko": "; {title}은(는) 지금 {total}을(를) 가지고 있고 변화도 {n}개를 더 기다립니다",
                 "zh": "；{title} 现在持有 {total}，还要再等 {n} 份梯度"},
     "end": {"en": ".", "ko": ".", "zh": "。"},
+    # the chain rule at a node: its formula per input, with this step's numbers (viz/formulas.py)
+    "rule": {"en": " Chain rule: {lines}.", "ko": " 연쇄 법칙: {lines}.", "zh": " 链式法则：{lines}。"},
+    "rule_join": {"en": "; ", "ko": "; ", "zh": "；"},
+    "shape_values": {"en": "({shape} values)", "ko": "({shape}개의 값)", "zh": "（{shape} 个值）"},
+    "summed_to": {"en": "{result} (summed from {shape} to the input's shape)",
+                  "ko": "{result} ({shape}을(를) 입력의 모양으로 더함)", "zh": "{result}（从 {shape} 求和到输入的形状）"},
     # the text column
     "step_start": {"en": "start", "ko": "시작", "zh": "开始"},
     "step_of": {"en": "step {i} of {n}", "ko": "{n}단계 중 {i}단계", "zh": "第 {i} 步，共 {n} 步"},

@@ -6,6 +6,7 @@ Korean or Chinese player says the same things in the tutorials' words.
 """
 import numpy as np
 
+from ..formulas import result_text
 from ..i18n import t
 
 
@@ -148,3 +149,21 @@ def node_caption(rec, frame, accumulated):
             text += (t("waits_one", title=tinfo.title, total=total) if items[-1].remaining == 1
                      else t("waits_n", title=tinfo.title, total=total, n=items[-1].remaining))
     return text + t("end")
+
+
+def rule_text(formulas):
+    """' Chain rule: grad_self = grad * other = 0.75 * 3 = 2.25.' for the slots that sent a gradient
+    (empty when the node has no formula: AccumulateGrad, a custom Function)."""
+    lines = [f.line(_result(f)) if f.value is not None else f"grad_{f.slot} = {f.text}" for f in formulas]
+    if not lines:
+        return ""
+    return t("rule", lines=t("rule_join").join(lines))
+
+
+def _result(step):
+    """The formula's value as the input receives it; when broadcasting made the formula's result larger
+    than the input, the sum that brings it back is said ('... , summed to 10 values')."""
+    text = result_text(step.value, step.constant)
+    if step.summed_from is None:
+        return text
+    return t("summed_to", shape="×".join(map(str, step.summed_from)), result=text)

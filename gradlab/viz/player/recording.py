@@ -16,10 +16,11 @@ import numpy as np
 from ...autograd import events
 from ...autograd.node import SECOND_BACKWARD_ERROR
 from ...tensor import Tensor
+from ..formulas import steps as formula_steps
 from ..graph import Edge, backward_order, walk
 from ..i18n import get_language, t, using
 from ..jacobian import vjp_data
-from .captions import node_caption, start_caption
+from .captions import node_caption, rule_text, start_caption
 
 MAX_NODES = 300
 VJP_MAX = 6              # the start frame shows vᵀ·J when y and each input have at most this many elements
@@ -78,7 +79,9 @@ class Frame:
     grads: Tuple[GradPanel, ...]  # every leaf's .grad panel
     finished: Tuple[str, ...]    # ids of nodes that have run, this one included
     waiting: Tuple[str, ...]     # ids of nodes holding part of their gradient, not yet run
-    caption: str
+    caption: str                 # the step in words, its chain-rule line (`rule`) at the end
+    formulas: Tuple[Any, ...] = ()   # formulas.FormulaStep per input slot: the rule with this step's numbers
+    rule: str = ""               # the end of the caption that states those formulas
 
     @property
     def edge_values(self):
@@ -197,13 +200,19 @@ def record(out, gradient=None, retain_graph=False, names=None, inputs=None, func
 
     vjp = start_vjp(out, gradient, inputs, leaf_tensors, [name for _, name in leaves], plan.names)
     log = []
-    with events.observe(log.append):
+    rules = {}                   # node -> its FormulaSteps, taken as it starts (its saved values still there)
+
+    def listen(event):
+        log.append(event)
+        if isinstance(event, events.NodeStarted) and event.node in player_id:
+            rules[event.node] = formula_steps(event.node, event.grad_outputs)
+    with events.observe(listen):
         out.backward(gradient, retain_graph=retain_graph, inputs=inputs)
 
     root_name = next((k for k, v in plan.names.items() if v is out), None)
     rec = Recording(tuple(infos), tuple(edges), [], root_name, tuple(leaves), gradient_given=gradient is not None,
                     lang=get_language(), vjp=vjp)
-    _Frames(rec, player_id, edge_of, leaf_of, start_grad).run(log)
+    _Frames(rec, player_id, edge_of, leaf_of, start_grad, rules).run(log)
     for f in rec.frames:
         for s in f.sent:
             rec.edge_values[s.edge.id] = s.value
@@ -228,8 +237,9 @@ def start_vjp(out, gradient, inputs, leaves, leaf_names, names=None):
 class _Frames:
     """Turns the engine's events into frames: one per node run, each closed when the next node starts."""
 
-    def __init__(self, rec, player_id, edge_of, leaf_of, start_grad):
+    def __init__(self, rec, player_id, edge_of, leaf_of, start_grad, rules=None):
         self.rec, self.player_id, self.edge_of, self.leaf_of = rec, player_id, edge_of, leaf_of
+        self.rules = rules or {}
         self.infos = {n.id: n for n in rec.nodes}
         self.start_grad = start_grad
         self.grads_now = dict(start_grad)
@@ -247,7 +257,7 @@ class _Frames:
                 self.start(event)
             elif isinstance(event, events.NodeStarted) and event.node in self.player_id:
                 self.current = {"node": self.player_id[event.node], "received": event.grad_outputs, "sent": [],
-                                "just": None, "accumulated": None}
+                                "just": None, "accumulated": None, "formulas": self.rules.get(event.node, ())}
             elif isinstance(event, events.GradientSent) and self.current is not None:
                 edge = self.edge_of.get((self.current["node"], event.input_nr))
                 if edge is not None:
@@ -293,8 +303,17 @@ class _Frames:
             last = [s for s in sent if (s.edge.src, s.edge.output_nr) == key][-1]
             buffers.append(Buffer(key[0], key[1], tuple(self.contributions[key]), last.buffer_total, last.remaining))
         frame = Frame(len(self.rec.frames), self.infos[current["node"]], tuple(current["received"]), sent,
-                      tuple(buffers), self.panels(current["just"]), tuple(self.finished), self.waiting(), "")
-        self.rec.frames.append(replace(frame, caption=node_caption(self.rec, frame, current["accumulated"])))
+                      tuple(buffers), self.panels(current["just"]), tuple(self.finished), self.waiting(), "",
+                      formulas=self._sent_formulas(current["formulas"], sent))
+        rule = rule_text(frame.formulas)
+        caption = node_caption(self.rec, frame, current["accumulated"])
+        self.rec.frames.append(replace(frame, caption=caption + rule, rule=rule))
+
+    def _sent_formulas(self, formulas, sent):
+        """The formulas of the slots that sent a gradient this step (inputs= can leave some out)."""
+        slots = {self.infos[s.edge.dst].inputs[s.edge.input_nr] for s in sent
+                 if s.edge.input_nr is not None and s.edge.input_nr < len(self.infos[s.edge.dst].inputs)}
+        return tuple(f for f in formulas if f.slot in slots)
 
 
 def record_backward(out, gradient=None, retain_graph=False, names=None, inputs=None, lang=None):
