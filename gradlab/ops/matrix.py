@@ -309,10 +309,12 @@ def _cdist_grad(which):
             part = dual.where(dist == 0, 0.0, diff * abs(diff) ** (p - 2) / dist ** (p - 1))
         terms = g * part
         return dual.sum_dims(terms, -2) if which == "x1" else -dual.sum_dims(terms, -3)
-    # (the general p; p = 0, 1, 2 and inf are its limits, with 0 where a distance is 0)
+    # (its text: the general p, with p = inf's own rule; p = 1 and 2 are the general one where no difference is 0)
     diff = "(x1.unsqueeze(-2) - x2.unsqueeze(-3))"
-    term = f"grad.unsqueeze(-1) * {diff} * abs({diff}) ** (p - 2) / result.unsqueeze(-1) ** (p - 1)"
-    formula.shows = f"({term}).sum(-2)" if which == "x1" else f"-({term}).sum(-3)"
+    part = (f"(sign({diff}) * (abs({diff}) == result.unsqueeze(-1)) if p == float('inf')"
+            f" else {diff} * abs({diff}) ** (p - 2) / result.unsqueeze(-1) ** (p - 1))")
+    total = f"(grad.unsqueeze(-1) * {part}).sum(-2)" if which == "x1" else f"-(grad.unsqueeze(-1) * {part}).sum(-3)"
+    formula.shows = f"zeros_like({which}) if p == 0 else {total}"
     return formula
 
 

@@ -470,8 +470,14 @@ def add_scalar(self, other):
     return (self + self.dtype.type(other)).astype(self.dtype, copy=False)
 
 
+# norm_p's text: grad and result with the reduced dim put back; p = inf: grad shared by the entries at the maximum
+_G = "(grad if keepdim or dim is None else grad.unsqueeze(dim[0]))"
+_R = "(result if keepdim or dim is None else result.unsqueeze(dim[0]))"
+
+
 # at::norm(x, p, dim) as pairwise_distance calls it: linalg's vector norm under the older node name
 @op("norm_p", "NormBackward1", saves=("self", "result"), float_result=True, self=_norm_grad,
-    shows={"self": 'self * abs(self) ** (p - 2) * (grad / result ** (p - 1) if keepdim or dim is None else (grad / result ** (p - 1)).unsqueeze(dim[0]))'})
+    shows={"self": f"self * abs(self) ** (p - 2) * {_G} / {_R} ** (p - 1) if abs(p) != float('inf')"
+                   f" else sign(self) * (abs(self) == {_R}) * {_G} / (abs(self) == {_R}).sum(dim, keepdim=True)"})
 def norm_p(self, p, dim, keepdim):
     return OPS["norm"].forward(self, p, dim, keepdim)
