@@ -310,9 +310,9 @@ def _cdist_grad(which):
         terms = g * part
         return dual.sum_dims(terms, -2) if which == "x1" else -dual.sum_dims(terms, -3)
     # (its text: the general p, with p = inf's own rule; p = 1 and 2 are the general one where no difference is 0)
-    diff = "(x1.unsqueeze(-2) - x2.unsqueeze(-3))"
+    diff = "x1.unsqueeze(-2) - x2.unsqueeze(-3)"
     part = (f"(sign({diff}) * (abs({diff}) == result.unsqueeze(-1)) if p == float('inf')"
-            f" else {diff} * abs({diff}) ** (p - 2) / result.unsqueeze(-1) ** (p - 1))")
+            f" else ({diff}) * abs({diff}) ** (p - 2) / result.unsqueeze(-1) ** (p - 1))")
     total = f"(grad.unsqueeze(-1) * {part}).sum(-2)" if which == "x1" else f"-(grad.unsqueeze(-1) * {part}).sum(-3)"
     formula.shows = f"zeros_like({which}) if p == 0 else {total}"
     return formula
