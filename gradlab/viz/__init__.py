@@ -105,7 +105,7 @@ LAYOUT_BUDGET = 3000     # layout_cost() a drawing may have without max_nodes=: 
 
 
 def draw(root_or_roots, names=None, show_saved=False, functions_only=False, rankdir="TB", legend=False,
-         max_nodes=None):
+         max_nodes=None, formulas=False):
     """Draw the autograd graph behind a tensor (or a list of tensors, or a grad_fn node).
 
     names: a mapping such as locals(), to label tensors with their variable names.
@@ -113,19 +113,20 @@ def draw(root_or_roots, names=None, show_saved=False, functions_only=False, rank
     functions_only: only the Function nodes (torchviz's view).
     rankdir: 'TB' (inputs on top), 'LR' (left to right), 'BT' (output on top).
     legend: add the colour legend.
+    formulas: list in each Function's card its gradient formula per input (`grad_self = grad * other`).
     max_nodes: larger graphs are cut, with a note at the top. Without it, at most 400 nodes, and fewer when
     the graph's long edges would make the layout take more than about a second (a leaf feeding hundreds of
     ops far apart): no drawing freezes a cell. An explicit max_nodes= is obeyed (dot then has 8 s).
     """
     limit = MAX_NODES if max_nodes is None else max_nodes
     graph = walk(root_or_roots, names=names, show_saved=show_saved, functions_only=functions_only,
-                 max_nodes=limit)
+                 max_nodes=limit, formulas=formulas)
     if max_nodes is None:
         cost = layout_cost(graph)
         while cost > LAYOUT_BUDGET and limit > 20:
             limit = max(20, min(limit // 2, int(len(graph.nodes) * LAYOUT_BUDGET / cost)))
             graph = walk(root_or_roots, names=names, show_saved=show_saved, functions_only=functions_only,
-                         max_nodes=limit)
+                         max_nodes=limit, formulas=formulas)
             cost = layout_cost(graph)
         if limit < MAX_NODES and graph.truncated:
             graph.notes[:] = [n for n in graph.notes if not n.startswith("Large graph:")]

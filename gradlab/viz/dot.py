@@ -155,6 +155,9 @@ def function_label(node, names=None):
         rows.append(f'<TR><TD><FONT POINT-SIZE="10">into {escape(node.variable_name)}.grad</FONT></TD></TR>')
     for slot, text in node.constants:
         rows.append(f'<TR><TD><FONT POINT-SIZE="10" COLOR="#555555">{escape(slot)} = {escape(text)}</FONT></TD></TR>')
+    for slot, text in node.formulas:         # the chain rule at this node, one line per input (draw(formulas=True))
+        rows.append(f'<TR><TD ALIGN="LEFT"><FONT FACE="Courier" POINT-SIZE="10" COLOR="#4a148c">'
+                    f'grad_{escape(slot)} = {escape(text)}</FONT></TD></TR>')
     saved_ids = node.saved_ids or [None] * len(node.saved)
     for (slot, shape, saved_v, now_v, stale), tid in zip(node.saved, saved_ids):
         held = (names or {}).get(tid) or _shape_text(shape)

@@ -27,6 +27,7 @@ import numpy as np
 
 from ..autograd.node import AccumulateGrad, Node
 from ..display.printing import format_tensor
+from ..ops.formula_text import formula_texts
 from ..tensor import Tensor
 
 SMALL_TENSOR = 24          # tensors with at most this many elements are shown in full
@@ -61,6 +62,7 @@ class FunctionNode:
     freed: bool = False          # saved tensors were freed by a backward without retain_graph
     inputs: list = field(default_factory=list)     # its input slot names, one per next_functions entry
     output_name: str | None = None  # the name of the tensor it produced (its first output), if named
+    formulas: list = field(default_factory=list)   # (slot, gradient formula text) with walk(formulas=True)
     node_ref: object = field(repr=False, compare=False, default=None)
 
 
@@ -190,7 +192,8 @@ def _number_text(value):
 
 
 class _Walk:
-    def __init__(self, names, show_saved, functions_only, max_nodes, max_depth):
+    def __init__(self, names, show_saved, functions_only, max_nodes, max_depth, show_formulas=False):
+        self.show_formulas = show_formulas
         self.Tensor, self.AccumulateGrad = Tensor, AccumulateGrad
         self.names = _names_by_object(names, Tensor)
         self.show_saved, self.functions_only = show_saved, functions_only
@@ -247,6 +250,11 @@ class _Walk:
             node.constants = self._constants(fn, node.inputs)
             if self.show_saved:
                 node.saved = self._saved(fn)
+            op = getattr(fn, "_op", None)
+            if self.show_formulas and op is not None:
+                texts = formula_texts(op)        # (a constant input gets no gradient: no line for it)
+                node.formulas = [(slot, texts[slot]) for slot, (nxt, _) in zip(node.inputs, fn.next_functions)
+                                 if nxt is not None and texts.get(slot) is not None]
             node.freed = bool(getattr(fn, "_freed", False))
         self.nodes.append(node)
         self.ids[key] = node_id
@@ -427,7 +435,7 @@ def slot_names(fn):
     return names + [f"input {i}" for i in range(len(names), n)]
 
 
-def walk(roots, names=None, show_saved=False, functions_only=False, max_nodes=400, max_depth=None):
+def walk(roots, names=None, show_saved=False, functions_only=False, max_nodes=400, max_depth=None, formulas=False):
     """Walk the graph behind `roots` (a Tensor, a Node, or a list of them) into a `Graph`.
 
     names: a mapping such as locals(); tensors found in it are labelled with their variable names.
@@ -435,6 +443,7 @@ def walk(roots, names=None, show_saved=False, functions_only=False, max_nodes=40
     functions_only: only Function nodes, like torchviz.
     max_nodes: stop (with a note in graph.notes) once this many nodes are found.
     max_depth: expand Functions at most this many steps from the roots (None: no limit).
+    formulas: list each Function's gradient formula per input slot (`grad_self = grad * other`).
     """
     if not isinstance(roots, (list, tuple)):
         roots = [roots]
@@ -442,7 +451,7 @@ def walk(roots, names=None, show_saved=False, functions_only=False, max_nodes=40
         if not isinstance(r, (Tensor, Node)):
             raise TypeError("draw() expects a Tensor, a grad_fn node, or a list of them, "
                             f"but got {type(r).__name__}")
-    w = _Walk(names, show_saved, functions_only, max_nodes, max_depth)
+    w = _Walk(names, show_saved, functions_only, max_nodes, max_depth, formulas)
     graph = w.run(list(roots))
     if not graph.nodes:
         graph.notes.append("Nothing to draw.")
