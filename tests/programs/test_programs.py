@@ -35,11 +35,8 @@ def _no_addresses(text):
 
 # Programs whose output still differs, each for a measured reason (strict: each fails once it agrees).
 KNOWN_DIFFERENCES = {
-    "lead_linreg_scratch": "the 6th decimal of a mean of mm's results: numpy's BLAS rounds X @ w (K=2) "
-                           "otherwise than PyTorch's in the last bit for some rows",
-    "lead_concise_regression": "the same, through nn.Linear's addmm",
-    "lead_polynomial_fit": "after 200 steps a gradient sum over 500 numbers differs in its last bit from "
-                           "PyTorch's (the first 200 steps agree bit for bit)",
+    "lead_concise_regression": "the 6th decimal of a mean of losses: numpy's BLAS rounds nn.Linear's addmm "
+                               "(K=2) otherwise than PyTorch's in the last bit for some rows",
 }
 
 
@@ -51,7 +48,8 @@ DIFFER_ON_OTHER_CPUS = {
                             "(1.4444445372 against 1.4444446564), which shows in A_inv @ b",
 }
 MAY_DIFFER = {
-    "d2l_linreg_scratch_zh": "the 6th decimal of a mean of mm's results (K=2), as lead_linreg_scratch",
+    "d2l_linreg_scratch_zh": "the 6th decimal of a mean of mm's results: numpy's BLAS rounds X @ w "
+                             "(K=3) otherwise than PyTorch's in the last bit for some rows",
     "d2l_timer_accumulator_zh": "the 6th decimal of a mean of losses after nn.Linear's addmm (K=2), as "
                                 "lead_concise_regression",
     "textbook_zh_concise_linear": "the last digits of a full-precision .item() of a bias trained through "
