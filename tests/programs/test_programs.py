@@ -50,9 +50,6 @@ MAY_DIFFER = {
                              "(K=3) otherwise than PyTorch's in the last bit for some rows",
     "d2l_timer_accumulator_zh": "the 6th decimal of a mean of losses after nn.Linear's addmm (K=2): "
                                 "numpy's BLAS rounds it otherwise than PyTorch's in the last bit for some rows",
-    "textbook_zh_concise_linear": "the last digits of a full-precision .item() of a bias trained through "
-                                  "nn.Linear's addmm (K=2), which numpy's BLAS rounds otherwise than PyTorch's in the "
-                                  "last bit for some rows",
     "nograd_eval_accuracy": "the 6th decimal of a float32 loss after Linear (addmm, K=4) and tanh (MKL's closed "
                             "vector tanh: 99.8% agreement)",
     "d2l_mlp_dropout_decay": "torch.norm(w).item() of a float32 (6, 1) tensor: PyTorch's vectorised norm kernel sums "
