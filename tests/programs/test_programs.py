@@ -52,9 +52,6 @@ MAY_DIFFER = {
                                 "numpy's BLAS rounds it otherwise than PyTorch's in the last bit for some rows",
     "nograd_eval_accuracy": "the 6th decimal of a float32 loss after Linear (addmm, K=4) and tanh (MKL's closed "
                             "vector tanh: 99.8% agreement)",
-    "d2l_mlp_dropout_decay": "torch.norm(w).item() of a float32 (6, 1) tensor: PyTorch's vectorised norm kernel sums "
-                             "the squares in an order not reproduced yet (about 1 in 20 float32 norms differ in the "
-                             "last bit)",
 }
 
 
