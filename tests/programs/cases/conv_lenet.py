@@ -41,7 +41,7 @@ print(out)
 print(out.shape, type(out.grad_fn).__name__)
 net.zero_grad()
 out.backward(torch.ones(2, 10) / 20)       # the gradient of the mean of all twenty outputs
-print(net.conv2.bias.grad)
+print(net.middle[1].bias.grad)
 
 target = torch.zeros(2, 10)
 target[0, 3] = target[1, 7] = 1.0          # "a 3 and a 7", one-hot
