@@ -46,8 +46,6 @@ DIFFER_ON_OTHER_CPUS = {
                             "(1.4444445372 against 1.4444446564), which shows in A_inv @ b",
 }
 MAY_DIFFER = {
-    "d2l_timer_accumulator_zh": "the 6th decimal of a mean of losses after nn.Linear's addmm (K=2): "
-                                "numpy's BLAS rounds it otherwise than PyTorch's in the last bit for some rows",
     "nograd_eval_accuracy": "the 6th decimal of a float32 loss after Linear (addmm, K=4) and tanh (MKL's closed "
                             "vector tanh: 99.8% agreement)",
 }
