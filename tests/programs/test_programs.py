@@ -35,11 +35,6 @@ def _no_addresses(text):
 
 # Programs whose output still differs, each for a measured reason (strict: each fails once it agrees).
 KNOWN_DIFFERENCES = {
-    "lead_linreg_scratch": "the 6th decimal of a mean of mm's results: numpy's BLAS rounds X @ w (K=2) "
-                           "otherwise than PyTorch's in the last bit for some rows",
-    "lead_concise_regression": "the same, through nn.Linear's addmm",
-    "lead_polynomial_fit": "after 200 steps a gradient sum over 500 numbers differs in its last bit from "
-                           "PyTorch's (the first 200 steps agree bit for bit)",
 }
 
 
@@ -51,16 +46,8 @@ DIFFER_ON_OTHER_CPUS = {
                             "(1.4444445372 against 1.4444446564), which shows in A_inv @ b",
 }
 MAY_DIFFER = {
-    "d2l_linreg_scratch_zh": "the 6th decimal of a mean of mm's results (K=2), as lead_linreg_scratch",
-    "d2l_timer_accumulator_zh": "the 6th decimal of a mean of losses after nn.Linear's addmm (K=2), as "
-                                "lead_concise_regression",
-    "textbook_zh_concise_linear": "the last digits of a full-precision .item() of a bias trained through "
-                                  "nn.Linear's addmm (K=2), as lead_concise_regression",
     "nograd_eval_accuracy": "the 6th decimal of a float32 loss after Linear (addmm, K=4) and tanh (MKL's closed "
                             "vector tanh: 99.8% agreement)",
-    "d2l_mlp_dropout_decay": "torch.norm(w).item() of a float32 (6, 1) tensor: PyTorch's vectorised norm kernel sums "
-                             "the squares in an order not reproduced yet (about 1 in 20 float32 norms differ in the "
-                             "last bit)",
 }
 
 

@@ -2,12 +2,12 @@
 # non-leaf, torch.autograd.grad with create_graph for a second derivative, and hooks on tensors.
 import torch
 
-a = torch.randn(2, 2)
-a = ((a * 3) / (a - 1))
+a = torch.randn(2, 3)
+a = (a - 1) ** 2 / (a.abs() + 1)          # made before anyone asked for gradients
 print(a.requires_grad)
 a.requires_grad_(True)
 print(a.requires_grad)
-b = (a * a).sum()
+b = (a * 2).mean()
 print(b.grad_fn)
 
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)

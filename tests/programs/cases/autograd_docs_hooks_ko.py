@@ -2,12 +2,12 @@
 import torch
 
 torch.manual_seed(0)
-x = torch.randn(5, 5)
-y = torch.randn(5, 5)
-z = torch.randn((5, 5), requires_grad=True)
-a = x + y
+x = torch.randn(4, 3)
+y = torch.randn(4, 3)
+z = torch.randn((4, 3), requires_grad=True)      # 이것만 기울기를 원합니다
+a = x * y
 print("a.requires_grad:", a.requires_grad)
-b = a + z
+b = a - z
 print("b.requires_grad:", b.requires_grad)
 
 # requires_grad_ 로 나중에 켜기

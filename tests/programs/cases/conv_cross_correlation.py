@@ -1,89 +1,89 @@
-# Convolutions from scratch, in the style of a deep-learning textbook: a cross-correlation written by hand,
-# compared with nn.Conv2d, an edge detector, and a kernel learned from data by gradient descent.
+# Convolutions from scratch, on our own small examples: a cross-correlation written by hand and checked
+# against F.conv2d, a kernel that finds where a picture changes from top to bottom, a kernel learned back by
+# gradient descent, output shapes under padding and stride, several channels, and a 1x1 convolution.
 import torch
 from torch import nn
 import torch.nn.functional as F
 
 
-def corr2d(X, K):
-    """2-d cross-correlation, one output element at a time."""
-    h, w = K.shape
-    Y = torch.zeros((X.shape[0] - h + 1, X.shape[1] - w + 1))
-    for i in range(Y.shape[0]):
-        for j in range(Y.shape[1]):
-            Y[i, j] = (X[i:i + h, j:j + w] * K).sum()
-    return Y
+def slide(image, kernel):
+    """Cross-correlation: lay the kernel on each position, multiply and add up."""
+    kh, kw = kernel.shape
+    out = torch.zeros((image.shape[0] - kh + 1, image.shape[1] - kw + 1))
+    for r in range(out.shape[0]):
+        for c in range(out.shape[1]):
+            out[r, c] = (image[r:r + kh, c:c + kw] * kernel).sum()
+    return out
 
 
-X = torch.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]])
-K = torch.tensor([[0.0, 1.0], [2.0, 3.0]])
-print(corr2d(X, K))
-print(F.conv2d(X.reshape(1, 1, 3, 3), K.reshape(1, 1, 2, 2)))
+img = torch.tensor([[1.0, 0.0, 2.0, 1.0], [0.0, 3.0, 1.0, 2.0], [2.0, 1.0, 0.0, 4.0]])
+ker = torch.tensor([[1.0, -1.0], [0.5, 2.0]])
+print(slide(img, ker))
+print(F.conv2d(img.reshape(1, 1, 3, 4), ker.reshape(1, 1, 2, 2)))
 
-# an image with a black stripe, and a kernel that finds vertical edges
-X = torch.ones((6, 8))
-X[:, 2:6] = 0
-print(X)
-K = torch.tensor([[1.0, -1.0]])
-Y = corr2d(X, K)
-print(Y)
-print(corr2d(X.t(), K))
+# a picture whose middle rows are bright; the kernel [[1], [-1]] marks where brightness changes downwards
+pic = torch.zeros((7, 5))
+pic[2:5, :] = 1
+print(pic)
+edge = torch.tensor([[1.0], [-1.0]])
+found = slide(pic, edge)
+print(found)
+print(slide(pic.t(), edge))                  # turned sideways the change runs across, not down: nothing found
 
-# learn the kernel back from X and Y
-torch.manual_seed(0)
-conv2d = nn.Conv2d(1, 1, kernel_size=(1, 2), bias=False)
-print(conv2d)
-print(conv2d.weight)
-X = X.reshape((1, 1, 6, 8))
-Y = Y.reshape((1, 1, 6, 7))
-lr = 3e-2
-for i in range(10):
-    Y_hat = conv2d(X)
-    l = (Y_hat - Y) ** 2
-    conv2d.zero_grad()
-    l.sum().backward()
-    conv2d.weight.data[:] -= lr * conv2d.weight.grad
-    if (i + 1) % 2 == 0:
-        print(f'epoch {i + 1}, loss {l.sum():.3f}')
-print(conv2d.weight.data.reshape((1, 2)))
-
-
-# padding and stride: output shapes
-def comp_conv2d(conv2d, X):
-    X = X.reshape((1, 1) + X.shape)
-    Y = conv2d(X)
-    return Y.reshape(Y.shape[2:])
+# learn that kernel back from the picture and what it found
+torch.manual_seed(2)
+learner = nn.Conv2d(1, 1, kernel_size=(2, 1), bias=False)
+print(learner)
+print(learner.weight)
+pic4 = pic.reshape((1, 1, 7, 5))
+found4 = found.reshape((1, 1, 6, 5))
+lr = 0.02
+for i in range(1, 13):
+    guess = learner(pic4)
+    sq = (guess - found4) ** 2
+    learner.zero_grad()
+    sq.sum().backward()
+    learner.weight.data[:] -= lr * learner.weight.grad
+    if i % 3 == 0:
+        print(f'round {i}, loss {sq.sum():.3f}')
+print(learner.weight.data.reshape((2, 1)))
 
 
-X = torch.rand(size=(8, 8))
-print(comp_conv2d(nn.Conv2d(1, 1, kernel_size=3, padding=1), X).shape)
-print(comp_conv2d(nn.Conv2d(1, 1, kernel_size=(5, 3), padding=(2, 1)), X).shape)
-print(comp_conv2d(nn.Conv2d(1, 1, kernel_size=3, padding=1, stride=2), X).shape)
-print(comp_conv2d(nn.Conv2d(1, 1, kernel_size=(3, 5), padding=(0, 1), stride=(3, 4)), X).shape)
-print(comp_conv2d(nn.Conv2d(1, 1, kernel_size=4, padding='same'), X).shape)
+# how padding and stride change the output's size
+def out_shape(conv, image):
+    batch = image.reshape((1, 1) + image.shape)
+    return conv(batch).shape[2:]
 
 
-# several input and output channels
-def corr2d_multi_in(X, K):
-    return sum(corr2d(x, k) for x, k in zip(X, K))
+square = torch.rand(size=(10, 10))
+print(out_shape(nn.Conv2d(1, 1, kernel_size=5, padding=2), square))
+print(out_shape(nn.Conv2d(1, 1, kernel_size=(3, 5), padding=(1, 2)), square))
+print(out_shape(nn.Conv2d(1, 1, kernel_size=3, padding=1, stride=3), square))
+print(out_shape(nn.Conv2d(1, 1, kernel_size=(2, 4), padding=(1, 0), stride=(2, 3)), square))
+print(out_shape(nn.Conv2d(1, 1, kernel_size=3, padding='same'), square))
 
 
-def corr2d_multi_in_out(X, K):
-    return torch.stack([corr2d_multi_in(X, k) for k in K], 0)
+# several input channels are added up; several output channels are stacked
+def slide_channels(image, kernel):
+    return sum(slide(plane, k) for plane, k in zip(image, kernel))
 
 
-X = torch.tensor([[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]],
-                  [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]])
-K = torch.tensor([[[0.0, 1.0], [2.0, 3.0]], [[1.0, 2.0], [3.0, 4.0]]])
-print(corr2d_multi_in(X, K))
-K = torch.stack((K, K + 1, K + 2), 0)
-print(K.shape)
-print(corr2d_multi_in_out(X, K))
-print(F.conv2d(X, K))          # an unbatched (C, H, W) input is fine too
+def slide_many(image, kernels):
+    return torch.stack([slide_channels(image, k) for k in kernels], 0)
 
-# a 1x1 convolution is a fully connected layer over the channels
-X = torch.normal(0, 1, (3, 3, 3))
-K = torch.normal(0, 1, (2, 3, 1, 1))
-Y1 = F.conv2d(X.unsqueeze(0), K).squeeze(0)
-Y2 = torch.matmul(K.reshape(2, 3), X.reshape(3, 9)).reshape(2, 3, 3)
-print(float(torch.abs(Y1 - Y2).sum()) < 1e-5)
+
+two = torch.tensor([[[1.0, 2.0, 0.0], [0.0, 1.0, 3.0], [2.0, 2.0, 1.0]],
+                    [[0.0, 1.0, 1.0], [4.0, 0.0, 2.0], [1.0, 3.0, 0.0]]])
+kk = torch.tensor([[[1.0, 0.0], [0.0, -1.0]], [[2.0, 1.0], [1.0, 0.0]]])
+print(slide_channels(two, kk))
+kk = torch.stack((kk, 2 * kk, kk - 1), 0)
+print(kk.shape)
+print(slide_many(two, kk))
+print(F.conv2d(two, kk))                     # an unbatched (C, H, W) input is fine too
+
+# a 1x1 convolution mixes the channels at each pixel, like a linear layer would
+pix = torch.normal(0, 1, (4, 2, 3))
+mix = torch.normal(0, 1, (3, 4, 1, 1))
+by_conv = F.conv2d(pix.unsqueeze(0), mix).squeeze(0)
+by_matmul = torch.matmul(mix.reshape(3, 4), pix.reshape(4, 6)).reshape(3, 2, 3)
+print(float(torch.abs(by_conv - by_matmul).sum()) < 1e-5)

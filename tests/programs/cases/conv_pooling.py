@@ -4,21 +4,24 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 
-X = torch.arange(16, dtype=torch.float32).reshape((1, 1, 4, 4))
-print(X)
-pool2d = nn.MaxPool2d(3)
-print(pool2d, pool2d(X))
-pool2d = nn.MaxPool2d(3, padding=1, stride=2)
-print(pool2d(X))
-pool2d = nn.MaxPool2d((2, 3), stride=(2, 3), padding=(0, 1))
-print(pool2d(X))
-print(nn.AvgPool2d(2)(X))
-print(F.avg_pool2d(X, 3, stride=1, padding=1))
-print(F.avg_pool2d(X, 3, stride=1, padding=1, count_include_pad=False))
-print(F.max_pool2d(X, 3, stride=2, ceil_mode=True))
+grid = torch.tensor([[3.0, 1.0, 4.0, 1.0, 5.0],
+                     [9.0, 2.0, 6.0, 5.0, 3.0],
+                     [5.0, 8.0, 9.0, 7.0, 9.0],
+                     [3.0, 2.0, 3.0, 8.0, 4.0]]).reshape((1, 1, 4, 5))
+print(grid)
+window = nn.MaxPool2d(2)                 # stride defaults to the window: 2x2 tiles, the odd column is left out
+print(window, window(grid))
+window = nn.MaxPool2d(3, padding=1, stride=2)
+print(window(grid))
+window = nn.MaxPool2d((3, 2), stride=(1, 2), padding=(1, 0))
+print(window(grid))
+print(nn.AvgPool2d(2)(grid))
+print(F.avg_pool2d(grid, 3, stride=2, padding=1))
+print(F.avg_pool2d(grid, 3, stride=2, padding=1, count_include_pad=False))
+print(F.max_pool2d(grid, 2, stride=2, ceil_mode=True))
 
-# pooling works on each channel separately
-X = torch.cat((X, X + 1), 1)
+# each channel is pooled on its own
+X = torch.cat((grid, -grid, grid / 2), 1)
 print(X.shape)
 print(nn.MaxPool2d(3, padding=1, stride=2)(X))
 

@@ -1,58 +1,49 @@
-# 从零实现线性回归（按教材的思路自己写的版本）：造数据、打乱后分批、前向、损失、手写梯度下降。
+# 从零实现线性回归（自己的例子）：由房间面积、楼层、房龄估计房租。每一步随机抽一小批样本（可能与上一步重复），
+# 手写前向、损失和梯度下降，每 20 步在全部数据上看一次损失。
 import random
 import torch
 
-random.seed(0)
+random.seed(3)
 torch.manual_seed(5)
 
-目标权重 = torch.tensor([1.5, -2.0, 0.7])
-目标偏置 = -0.3
+真实系数 = torch.tensor([2.5, 0.4, -1.1])        # 面积、楼层、房龄（都已标准化）
+真实底价 = 6.0
+特征 = torch.normal(0, 1, (90, 3))
+房租 = (特征 @ 真实系数 + 真实底价 + torch.normal(0, 0.05, (90,))).reshape(-1, 1)
+print("第一套房:", 特征[0], "房租:", 房租[0])
+
+系数 = torch.normal(0, 0.01, size=(3, 1), requires_grad=True)
+底价 = torch.zeros(1, requires_grad=True)
 
 
-def 造数据(权重, 偏置, 样本数):
-    """按 y = X·权重 + 偏置 生成样本，再加一点高斯噪声。"""
-    X = torch.normal(0, 1, (样本数, len(权重)))
-    y = X @ 权重 + 偏置 + torch.normal(0, 0.02, (样本数,))
-    return X, y.reshape(-1, 1)
+def 估计(X):
+    return torch.matmul(X, 系数) + 底价
 
 
-X全部, y全部 = 造数据(目标权重, 目标偏置, 150)
-print("第一个样本:", X全部[0], "标签:", y全部[0])
+def 损失(估计值, 实际值):
+    return (估计值 - 实际值) ** 2 / 2
 
 
-def 分批(批大小, X, y):
-    顺序 = list(range(len(X)))
-    random.shuffle(顺序)
-    for 起点 in range(0, len(X), 批大小):
-        下标 = torch.tensor(顺序[起点:起点 + 批大小])
-        yield X[下标], y[下标]
+def 抽一批(批大小):
+    下标 = random.sample(range(len(特征)), 批大小)   # 不放回地抽，但每一步重新抽
+    下标 = torch.tensor(下标)
+    return 特征[下标], 房租[下标]
 
 
-权重 = torch.normal(0, 0.01, size=(3, 1), requires_grad=True)
-偏置 = torch.zeros(1, requires_grad=True)
-
-
-def 模型(X):
-    return torch.matmul(X, 权重) + 偏置
-
-
-def 半平方误差(预测, 真值):
-    return 0.5 * (预测 - 真值.reshape(预测.shape)) ** 2
-
-
-def 梯度下降(参数们, 学习率, 批大小):
-    with torch.no_grad():               # 更新参数时不要记录计算图
+def 走一步(参数们, 步长, 批大小):
+    with torch.no_grad():                        # 更新参数这件事本身不需要求导
         for p in 参数们:
-            p.sub_(学习率 * p.grad / 批大小)
-            p.grad.zero_()
+            p.sub_(步长 * p.grad / 批大小)
+            p.grad.zero_()                       # 梯度会累加，用完清零
 
 
-for 轮 in range(4):
-    for Xb, yb in 分批(15, X全部, y全部):
-        半平方误差(模型(Xb), yb).sum().backward()
-        梯度下降([权重, 偏置], 0.05, 15)
-    with torch.no_grad():
-        print(f"第 {轮 + 1} 轮, 平均损失 {半平方误差(模型(X全部), y全部).mean().item():.6f}")
-print("权重误差:", 目标权重 - 权重.reshape(-1))
-print("偏置误差:", 目标偏置 - 偏置)
-print(权重.grad, 偏置.requires_grad, 权重.is_leaf)
+for 步 in range(1, 81):
+    Xb, yb = 抽一批(9)
+    损失(估计(Xb), yb).sum().backward()
+    走一步([系数, 底价], 0.1, 9)
+    if 步 % 20 == 0:
+        with torch.no_grad():
+            print(f"第 {步} 步, 平均损失 {损失(估计(特征), 房租).mean().item():.6f}")
+print("系数误差:", 真实系数 - 系数.reshape(-1))
+print("底价误差:", 真实底价 - 底价)
+print(系数.grad, 底价.requires_grad, 系数.is_leaf)

@@ -58,14 +58,14 @@ print(torch.equal(逐个, 整体), 逐个[:4], 整体.dtype)
 
 # 用累加器记录每轮的平均损失
 真权重 = torch.tensor([-1.2, 0.8])
-真偏置 = 2.5
+真偏置 = 2.0
 X = torch.normal(0, 1, (120, 2))
 y = (X @ 真权重 + 真偏置 + torch.normal(0, 0.01, (120,))).reshape(-1, 1)
 网络 = nn.Sequential(nn.Linear(2, 1))
 网络[0].weight.data.normal_(0, 0.01)
 网络[0].bias.data.fill_(0)
 损失函数 = nn.MSELoss()
-优化器 = torch.optim.SGD(网络.parameters(), lr=0.05)
+优化器 = torch.optim.SGD(网络.parameters(), lr=1 / 16)
 统计 = 累加器(2)
 for 轮 in range(3):
     统计.清零()

@@ -4,8 +4,8 @@ from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 torch.manual_seed(42)
-true_w = torch.tensor([2.0, -3.4])
-true_b = 4.2
+true_w = torch.tensor([-0.7, 1.9])
+true_b = -1.3
 features = torch.randn(100, 2)
 labels = features @ true_w + true_b + 0.01 * torch.randn(100)
 labels = labels.reshape(-1, 1)

@@ -1,44 +1,43 @@
-# 신경망 모델 구성하기 (building a network): layers, a forward pass, softmax, the model's parameters.
+# Layers one at a time, then together: flatten a few 5x5 pictures, pass them through a Linear and a ReLU and
+# look at the numbers, then assemble a model for four classes and read its guesses and its parameters.
 import torch
 from torch import nn
 
 torch.manual_seed(7)
 device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
-print(f"Using {device} device")
+print(f"Running on {device}")
+
+pictures = torch.rand(2, 5, 5)
+rows = nn.Flatten()(pictures)                # (2, 5, 5) -> (2, 25): one row of numbers per picture
+print(rows.size())
+mix = nn.Linear(in_features=25, out_features=6)
+mixed = mix(rows)
+print(mixed.size())
+print(f"Linear output: {mixed}\n")
+print(f"after ReLU (negatives become 0): {nn.ReLU()(mixed)}\n")
 
 
-class TinyNet(nn.Module):
+class FourWay(nn.Module):
     def __init__(self):
         super().__init__()
-        self.flatten = nn.Flatten()
-        self.stack = nn.Sequential(
-            nn.Linear(6 * 6, 32),
+        self.to_rows = nn.Flatten()
+        self.layers = nn.Sequential(
+            nn.Linear(25, 20),
             nn.ReLU(),
-            nn.Linear(32, 16),
+            nn.Linear(20, 10),
             nn.ReLU(),
-            nn.Linear(16, 4),
+            nn.Linear(10, 4),
         )
 
     def forward(self, x):
-        return self.stack(self.flatten(x))
+        return self.layers(self.to_rows(x))
 
 
-model = TinyNet().to(device)
+model = FourWay().to(device)
 print(model)
-X = torch.rand(1, 6, 6, device=device)
-logits = model(X)
-pred_probab = nn.Softmax(dim=1)(logits)
-y_pred = pred_probab.argmax(1)
-print(f"Predicted class: {y_pred}")
-images = torch.rand(3, 6, 6)
-flat = nn.Flatten()(images)
-print(flat.size())
-layer1 = nn.Linear(in_features=36, out_features=8)
-hidden1 = layer1(flat)
-print(hidden1.size())
-print(f"Before ReLU: {hidden1}\n\n")
-hidden1 = nn.ReLU()(hidden1)
-print(f"After ReLU: {hidden1}")
-print(f"Model structure: {model}\n\n")
+scores = model(pictures.to(device))
+chances = nn.Softmax(dim=1)(scores)
+print(chances)
+print(f"Guessed classes: {chances.argmax(1)}")
 for name, param in model.named_parameters():
-    print(f"Layer: {name} | Size: {param.size()} | Values : {param[:2]} \n")
+    print(f"{name}: size {param.size()}, first rows {param[:2]}\n")

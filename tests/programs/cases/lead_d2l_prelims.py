@@ -1,72 +1,79 @@
-# Preliminaries in the style of an interactive textbook: arrays, broadcasting, memory, reductions, norms.
+# Preliminaries in the style of an interactive textbook, on our own small numbers: making arrays,
+# arithmetic and broadcasting, indexing and assignment, memory, reductions, products, norms and a first
+# look at gradients.
 import torch
 
-x = torch.arange(12, dtype=torch.float32)
-print(x, x.numel(), x.shape)
-X = x.reshape(3, 4)
-print(X)
-print(torch.zeros((2, 3, 4)))
-print(torch.ones((2, 3, 4)))
-print(torch.tensor([[2, 1, 4, 3], [1, 2, 3, 4], [4, 3, 2, 1]]))
-x = torch.tensor([1.0, 2, 4, 8])
-y = torch.tensor([2, 2, 2, 2])
-print(x + y, x - y, x * y, x / y, x ** y)
-print(torch.exp(x))
-X = torch.arange(12, dtype=torch.float32).reshape((3, 4))
-Y = torch.tensor([[2.0, 1, 4, 3], [1, 2, 3, 4], [4, 3, 2, 1]])
-print(torch.cat((X, Y), dim=0), torch.cat((X, Y), dim=1))
-print(X == Y)
-print(X.sum())
-a = torch.arange(3).reshape((3, 1))
-b = torch.arange(2).reshape((1, 2))
-print(a, b, a + b)
-print(X[-1], X[1:3])
-X[1, 2] = 17
-X[:2, :] = 12
-print(X)
-before = id(Y)
-Y = Y + X
-print(id(Y) == before)
-Z = torch.zeros_like(Y)
-before = id(Z)
-Z[:] = X + Y
-print(id(Z) == before)
-A = X.numpy()
-B = torch.from_numpy(A)
-print(type(A), type(B).__name__)
-a = torch.tensor([3.5])
-print(a, a.item(), float(a), int(a))
-A = torch.arange(20, dtype=torch.float32).reshape(5, 4)
-print(A.T, A.sum(axis=0), A.sum(axis=[0, 1]), A.mean(), A.sum() / A.numel())
-print(A.mean(axis=0), A.sum(axis=0) / A.shape[0])
-sum_A = A.sum(axis=1, keepdims=True)
-print(sum_A, A / sum_A, A.cumsum(axis=0))
-x = torch.arange(4, dtype=torch.float32)
-y = torch.ones(4, dtype=torch.float32)
-print(x, y, torch.dot(x, y), torch.sum(x * y))
-print(A.shape, x.shape, torch.mv(A, x), A @ x)
-B = torch.ones(4, 3)
-print(torch.mm(A, B), A @ B)
-u = torch.tensor([3.0, -4.0])
-print(torch.norm(u), torch.abs(u).sum(), torch.norm(torch.ones((4, 9))))
-x = torch.arange(4.0)
+days = torch.arange(10, dtype=torch.float32)
+print(days, days.numel(), days.shape)
+fortnight = days.reshape(2, 5)
+print(fortnight)
+print(torch.zeros((3, 1, 2)))
+print(torch.ones((2, 2, 3)))
+print(torch.tensor([[7, 0, 3], [1, 9, 4]]))
+
+prices = torch.tensor([3.0, 0.5, 9, 2])
+qty = torch.tensor([1, 4, 2, 3])              # an integer tensor: the results are float all the same
+print(prices + qty, prices - qty, prices * qty, prices / qty, prices ** qty)
+print(torch.exp(prices - 2))
+
+P = torch.arange(6, dtype=torch.float32).reshape((2, 3))
+Q = torch.tensor([[1.0, 5, 2], [4, 0, 3]])
+print(torch.cat((P, Q), dim=0), torch.cat((P, Q), dim=1))
+print(P > Q, P == Q)
+print(Q.sum())
+col = torch.arange(4).reshape((4, 1))
+row = torch.arange(3).reshape((1, 3)) * 10
+print(col, row, col + row)                    # (4, 1) and (1, 3) broadcast to (4, 3)
+
+print(Q[0], Q[-1, 1:])
+Q[0, 1] = -1
+Q[1, :] = 8
+print(Q)
+old = id(P)
+P = P * 2                                     # a new tensor: P now names another object
+print(id(P) == old)
+R = torch.zeros_like(Q)
+old = id(R)
+R[:] = P - Q                                  # written into R's own memory
+print(id(R) == old)
+arr = R.numpy()
+back = torch.from_numpy(arr)
+print(type(arr).__name__, type(back).__name__)
+half = torch.tensor([2.5])
+print(half, half.item(), float(half), int(half))
+
+M = torch.arange(12, dtype=torch.float32).reshape(4, 3)
+print(M.T, M.sum(axis=1), M.sum(axis=[0, 1]), M.mean(), M.sum() / M.numel())
+print(M.mean(axis=1), M.sum(axis=1) / M.shape[1])
+per_row = M.sum(axis=0, keepdims=True)
+print(per_row, M / per_row, M.cumsum(axis=1))
+v = torch.tensor([1.0, -2.0, 0.5])
+ones = torch.ones(3, dtype=torch.float32)
+print(v, ones, torch.dot(v, ones), torch.sum(v * ones))
+print(M.shape, v.shape, torch.mv(M, v), M @ v)
+N = torch.full((3, 2), 0.5)
+print(torch.mm(M, N), M @ N)
+d = torch.tensor([6.0, 8.0])
+print(torch.norm(d), torch.abs(d).sum(), torch.norm(torch.ones((2, 8))))
+
+x = torch.arange(1.0, 5.0)
 x.requires_grad_(True)
-print(x.grad)
-y = 2 * torch.dot(x, x)
-print(y)
-y.backward()
-print(x.grad, x.grad == 4 * x)
-x.grad.zero_()
-y = x.sum()
-y.backward()
-print(x.grad)
-x.grad.zero_()
-y = x * x
-y.backward(gradient=torch.ones(len(y)))
+print(x.grad)                                 # nothing yet
+f = 3 * torch.dot(x, x)
+print(f)
+f.backward()
+print(x.grad, x.grad == 6 * x)
+x.grad.zero_()                                # gradients add up unless cleared
+f = (x * 2).sum()
+f.backward()
 print(x.grad)
 x.grad.zero_()
-y = x * x
-u = y.detach()
-z = u * x
-z.sum().backward()
-print(x.grad == u)
+g = x ** 3
+g.backward(gradient=torch.ones(len(g)))
+print(x.grad)
+x.grad.zero_()
+g = x * x
+fixed = g.detach()                            # treated as a constant from here on
+h = fixed * x
+h.sum().backward()
+print(x.grad == fixed)

@@ -1,52 +1,58 @@
-# Linear regression from scratch: synthetic data, minibatches, a hand-written SGD step.
+# Linear regression by hand on a made-up taxi-fare table: three standardised inputs per ride, the shuffled
+# rides dealt into minibatches like cards, and a gradient step we write ourselves.
 import random
 
 import torch
 
-random.seed(0)
-torch.manual_seed(0)
+random.seed(7)
+torch.manual_seed(7)
+
+# fare = base + per-unit prices of (distance, minutes waiting, bags), plus a few cents of noise
+true_prices = torch.tensor([1.8, 0.6, -0.9])
+true_base = 3.5
 
 
-def synthetic(w, b, n):
-    X = torch.normal(0, 1, (n, len(w)))
-    y = torch.matmul(X, w) + b
-    y += torch.normal(0, 0.01, y.shape)
-    return X, y.reshape((-1, 1))
+def make_rides(prices, base, count):
+    inputs = torch.normal(0, 1, (count, len(prices)))
+    fares = torch.matmul(inputs, prices) + base
+    fares += torch.normal(0, 0.05, fares.shape)
+    return inputs, fares.reshape((-1, 1))
 
 
-true_w = torch.tensor([2, -3.4])
-true_b = 4.2
-features, labels = synthetic(true_w, true_b, 200)
-print('features:', features[0], '\nlabel:', labels[0])
+inputs, fares = make_rides(true_prices, true_base, 120)
+print('first ride:', inputs[0], 'fare:', fares[0])
 
 
-def batches(batch_size, features, labels):
-    n = len(features)
-    order = list(range(n))
+def deal(count, piles):
+    """Shuffle the row numbers, then deal them out: pile k gets places k, k + piles, k + 2 * piles, ..."""
+    order = list(range(count))
     random.shuffle(order)
-    for i in range(0, n, batch_size):
-        idx = torch.tensor(order[i: min(i + batch_size, n)])
-        yield features[idx], labels[idx]
+    return [torch.tensor(order[k::piles]) for k in range(piles)]
 
 
-w = torch.normal(0, 0.01, size=(2, 1), requires_grad=True)
-b = torch.zeros(1, requires_grad=True)
+prices = torch.normal(0, 0.01, size=(3, 1), requires_grad=True)
+base = torch.zeros(1, requires_grad=True)
 
 
-def sgd(params, lr, batch_size):
-    with torch.no_grad():
+def half_square(predicted, actual):
+    return (predicted - actual) ** 2 / 2
+
+
+def descend(params, lr, pile_size):
+    with torch.no_grad():                   # an update is not part of the model
         for param in params:
-            param -= lr * param.grad / batch_size
-            param.grad.zero_()
+            param -= lr * param.grad / pile_size
+            param.grad.zero_()              # backward adds to .grad, so empty it for the next pile
 
 
-for epoch in range(3):
-    for X, y in batches(10, features, labels):
-        l = ((torch.mm(X, w) + b - y) ** 2 / 2)
-        l.sum().backward()
-        sgd([w, b], 0.03, 10)
+for round_no in range(1, 5):
+    for pile in deal(len(inputs), 7):       # 120 rides in 7 piles: one of 18, six of 17
+        X, y = inputs[pile], fares[pile]
+        half_square(torch.mm(X, prices) + base, y).sum().backward()
+        descend([prices, base], 0.05, len(pile))
     with torch.no_grad():
-        train_l = ((torch.mm(features, w) + b - labels) ** 2 / 2)
-        print(f'epoch {epoch + 1}, loss {float(train_l.mean()):f}')
-print(f'error in w: {true_w - w.reshape(true_w.shape)}')
-print(f'error in b: {true_b - b}')
+        loss = half_square(torch.mm(inputs, prices) + base, fares)
+        print(f'round {round_no}, mean loss {float(loss.mean()):f}')
+print(f'prices off by: {true_prices - prices.reshape(true_prices.shape)}')
+print(f'base off by: {true_base - base}')
+print(prices.grad, base.is_leaf, (prices * 2).requires_grad)

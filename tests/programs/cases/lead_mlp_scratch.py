@@ -1,48 +1,48 @@
-# 多层感知机从零开始: parameters by hand, relu, softmax cross-entropy, a few SGD steps on random data.
+# 多层感知机从零开始 (our own example): one hidden layer built from bare parameters, a hand-written relu,
+# softmax and cross-entropy, trained for a few steps to tell which of the first four inputs is largest.
 import torch
 from torch import nn
 
-torch.manual_seed(5)
-num_inputs, num_hiddens, num_outputs = 20, 32, 5
-W1 = nn.Parameter(torch.randn(num_inputs, num_hiddens, requires_grad=True) * 0.01)
-b1 = nn.Parameter(torch.zeros(num_hiddens, requires_grad=True))
-W2 = nn.Parameter(torch.randn(num_hiddens, num_outputs, requires_grad=True) * 0.01)
-b2 = nn.Parameter(torch.zeros(num_outputs, requires_grad=True))
-params = [W1, b1, W2, b2]
+torch.manual_seed(9)
+n_in, n_hidden, n_classes = 12, 24, 4
+W_in = nn.Parameter(torch.randn(n_in, n_hidden, requires_grad=True) * 0.1)
+b_in = nn.Parameter(torch.zeros(n_hidden, requires_grad=True))
+W_out = nn.Parameter(torch.randn(n_hidden, n_classes, requires_grad=True) * 0.1)
+b_out = nn.Parameter(torch.zeros(n_classes, requires_grad=True))
+weights = [W_in, b_in, W_out, b_out]
 
 
-def relu(X):
-    a = torch.zeros_like(X)
-    return torch.max(X, a)
+def clip_below_zero(Z):
+    return torch.max(Z, torch.zeros_like(Z))        # relu, written out
 
 
-def net(X):
-    X = X.reshape((-1, num_inputs))
-    H = relu(X @ W1 + b1)
-    return H @ W2 + b2
+def forward(X):
+    X = X.reshape((-1, n_in))
+    hidden = clip_below_zero(X @ W_in + b_in)
+    return hidden @ W_out + b_out
 
 
-def softmax(X):
-    X_exp = torch.exp(X)
-    partition = X_exp.sum(1, keepdim=True)
-    return X_exp / partition
+def probabilities(scores):
+    e = torch.exp(scores)
+    return e / e.sum(1, keepdim=True)
 
 
-def cross_entropy(y_hat, y):
-    return -torch.log(y_hat[range(len(y_hat)), y])
+def surprise(probs, labels):
+    """-log of the probability given to the right class, one number per row."""
+    return -torch.log(probs[range(len(probs)), labels])
 
 
-X = torch.randn(64, num_inputs)
-y = torch.randint(0, num_outputs, (64,))
-updater = torch.optim.SGD(params, lr=0.5)
-for epoch in range(4):
-    l = cross_entropy(softmax(net(X)), y)
-    updater.zero_grad()
-    l.mean().backward()
-    updater.step()
-    acc = (softmax(net(X)).argmax(axis=1) == y).float().mean()
-    print(f"epoch {epoch + 1}, loss {l.mean():.6f}, acc {acc:.4f}")
-print(W1.shape, b2, params[3].grad)
-print(nn.functional.dropout(torch.ones(2, 4), 0.5, training=True))
-mask = (torch.rand(2, 4) > 0.5).float()
-print(mask, mask * torch.arange(8.).reshape(2, 4) / 0.5)
+X = torch.randn(48, n_in)
+labels = X[:, :n_classes].argmax(1)
+opt = torch.optim.SGD(weights, lr=0.5)
+for step in range(1, 6):
+    per_row = surprise(probabilities(forward(X)), labels)
+    opt.zero_grad()
+    per_row.mean().backward()
+    opt.step()
+    right = (probabilities(forward(X)).argmax(axis=1) == labels).float().mean()
+    print(f"step {step}: loss {per_row.mean():.6f}, right {right:.4f}")
+print(W_in.shape, b_out, weights[3].grad)
+print(nn.functional.dropout(torch.full((3, 3), 2.0), 0.25, training=True))
+keep = (torch.rand(3, 3) > 0.25).float()
+print(keep, keep * torch.arange(9.).reshape(3, 3) / 0.75)

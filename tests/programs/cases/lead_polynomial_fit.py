@@ -1,57 +1,65 @@
-# Fit a cubic to cos(x) four ways: raw tensors, autograd, nn + optim, and a custom autograd Function.
-import math
-
+# Approximate the bump 1 / (1 + 4t^2) on [-1, 1] by an even polynomial, three ways: scalar tensors updated
+# by hand, an nn.Linear on the columns t^2 and t^4, and a hand-written autograd.Function for the bump itself.
 import torch
 
-torch.manual_seed(3)
-x = torch.linspace(-math.pi, math.pi, 500)
-y = torch.cos(x)
+torch.manual_seed(11)
+t = torch.linspace(-1, 1, 201)
+bump = 1 / (1 + 4 * t ** 2)
 
-a, b, c, d = (torch.randn((), requires_grad=True) for _ in range(4))
-lr = 1e-6
-for t in range(300):
-    y_pred = a + b * x + c * x ** 2 + d * x ** 3
-    loss = (y_pred - y).pow(2).sum()
-    if t % 100 == 99:
-        print(t, loss.item())
-    loss.backward()
-    with torch.no_grad():
-        for p in (a, b, c, d):
-            p -= lr * p.grad
-            p.grad = None
-print(f"Result: y = {a.item()} + {b.item()} x + {c.item()} x^2 + {d.item()} x^3")
+# 1. Three scalar coefficients and plain gradient descent; we apply each step ourselves.
+c0, c2, c4 = (torch.randn((), requires_grad=True) for _ in range(3))
+step_size = 2e-3
+for step in range(1, 601):
+    guess = c0 + c2 * t ** 2 + c4 * t ** 4
+    miss = (guess - bump).pow(2).sum()
+    if step % 200 == 0:
+        print(f"step {step}: squared miss {miss.item()}")
+    miss.backward()
+    with torch.no_grad():                      # the update itself must not be recorded
+        for c in (c0, c2, c4):
+            c -= step_size * c.grad
+            c.grad = None                      # forget this step's gradient before the next backward
+print(f"bump ~ {c0.item()} + {c2.item()} t^2 + {c4.item()} t^4")
 
-p = torch.tensor([1, 2, 3])
-xx = x.unsqueeze(-1).pow(p)
-print(xx.shape)
-model = torch.nn.Sequential(torch.nn.Linear(3, 1), torch.nn.Flatten(0, 1))
-loss_fn = torch.nn.MSELoss(reduction="sum")
-optimizer = torch.optim.RMSprop(model.parameters(), lr=1e-3)
-for t in range(300):
-    y_pred = model(xx)
-    loss = loss_fn(y_pred, y)
-    if t % 100 == 99:
-        print(t, loss.item())
-    optimizer.zero_grad()
-    loss.backward()
-    optimizer.step()
-linear_layer = model[0]
-print(linear_layer.bias.item(), linear_layer.weight[:, 0].item())
+# 2. The same model as a layer: each row of `columns` holds (t^2, t^4), the layer's weights play c2 and c4.
+#    This time the points are visited one at a time, in a new random order each pass, with SGD and momentum.
+powers = torch.tensor([2, 4])
+columns = t.unsqueeze(-1).pow(powers)
+print(columns.shape)
+net = torch.nn.Sequential(torch.nn.Linear(2, 1), torch.nn.Flatten(0, 1))
+criterion = torch.nn.MSELoss(reduction="sum")
+opt = torch.optim.SGD(net.parameters(), lr=1 / 32, momentum=0.9)   # a power of two: lr * grad is exact
+for sweep in range(1, 4):
+    running = 0.0
+    for i in torch.randperm(len(t)).tolist():
+        miss = criterion(net(columns[i:i + 1]), bump[i:i + 1])
+        running += miss.item()
+        opt.zero_grad()
+        miss.backward()
+        opt.step()
+    print(f"sweep {sweep}: summed squared miss {running}")
+layer = net[0]
+print(layer.bias.item(), layer.weight[:, 0].item(), layer.weight[:, 1].item())
 
 
-class Cube(torch.autograd.Function):
+# 3. The bump as an autograd.Function whose derivative, -8u / (1 + 4u^2)^2, we wrote out ourselves.
+class Bump(torch.autograd.Function):
     @staticmethod
-    def forward(ctx, input):
-        ctx.save_for_backward(input)
-        return input ** 3
+    def forward(ctx, u):
+        ctx.save_for_backward(u)
+        return 1 / (1 + 4 * u ** 2)
 
     @staticmethod
-    def backward(ctx, grad_output):
-        input, = ctx.saved_tensors
-        return grad_output * 3 * input ** 2
+    def backward(ctx, grad_out):
+        u, = ctx.saved_tensors
+        return grad_out * -8 * u / (1 + 4 * u ** 2) ** 2
 
 
-w = torch.full((), 0.5, requires_grad=True)
-out = Cube.apply(w * x).sum()
-out.backward()
-print(out, w.grad)
+width = torch.full((), 1.5, requires_grad=True)
+total = Bump.apply(width * t).sum()
+total.backward()
+print(total, width.grad)
+width.grad.zero_()
+total = (1 / (1 + 4 * (width * t) ** 2)).sum()  # the same sum, differentiated by autograd this time
+total.backward()
+print(total, width.grad)

@@ -18,8 +18,8 @@ print("d logdet / dA:", A.grad)
 
 # least squares by the normal equations, gradients flowing through solve
 X = torch.randn(20, 2)
-true_w = torch.tensor([2.0, -3.4])
-y = X @ true_w + 4.2
+true_w = torch.tensor([0.6, -1.7])
+y = X @ true_w - 0.9
 Xb = torch.cat([X, torch.ones(20, 1)], dim=1)
 w = torch.linalg.solve(Xb.T @ Xb, Xb.T @ y)
 print("w:", w)

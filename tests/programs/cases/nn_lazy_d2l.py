@@ -1,71 +1,76 @@
-# Layers whose input size is inferred, model construction and parameter access as d2l's builders' guide.
+# Lazy layers: sizes that are only known once data has gone through; a model class of our own built from
+# lazy layers, initialisers applied afterwards, a small lazy CNN walked layer by layer, a lazy layer used
+# twice, the error for a weight that is not there yet, and a state_dict loaded into fresh lazy layers.
+import os
+import tempfile
+
 import torch
 from torch import nn
 from torch.nn import functional as F
 
-net = nn.Sequential(nn.LazyLinear(8), nn.ReLU(), nn.LazyLinear(1))
-print(net[0].weight)
-X = torch.rand(size=(2, 4))
-print(net(X).shape)
+net = nn.Sequential(nn.LazyLinear(5), nn.Tanh(), nn.LazyLinear(2))
+print(net[0].weight)                         # not materialised yet
+batch = torch.rand(size=(3, 7))
+print(net(batch).shape)                      # now the input size (7) is known
 print(net)
 print(net[2].state_dict())
 print(type(net[2].bias), net[2].bias.data)
 print(*[(name, param.shape) for name, param in net.named_parameters()])
 
 
-class MLP(nn.Module):
-    def __init__(self):
+class Encoder(nn.Module):
+    def __init__(self, width=10, codes=4):
         super().__init__()
-        self.hidden = nn.LazyLinear(16)
-        self.out = nn.LazyLinear(3)
+        self.inner = nn.LazyLinear(width)
+        self.code = nn.LazyLinear(codes)
 
-    def forward(self, X):
-        return self.out(F.relu(self.hidden(X)))
-
-
-m = MLP()
-print(m)
-print(m(X))
+    def forward(self, x):
+        return self.code(F.relu(self.inner(x)))
 
 
-def init_normal(module):
+enc = Encoder()
+print(enc)
+print(enc(batch))
+
+
+def zero_mean_small(module):
     if type(module) == nn.Linear:
-        nn.init.normal_(module.weight, mean=0, std=0.01)
+        nn.init.normal_(module.weight, mean=0, std=0.02)
         nn.init.zeros_(module.bias)
 
 
-def init_xavier(module):
+def glorot(module):
     if type(module) == nn.Linear:
         nn.init.xavier_uniform_(module.weight)
 
 
-m.apply(init_normal)
-print(m.hidden.weight[0], m.hidden.bias[0])
-m.out.apply(init_xavier)
-print(m.out.weight.data[0])
+enc.apply(zero_mean_small)
+print(enc.inner.weight[1], enc.inner.bias[1])
+enc.code.apply(glorot)
+print(enc.code.weight.data[1])
 
-cnn = nn.Sequential(nn.LazyConv2d(4, kernel_size=3, padding=1), nn.Identity(),
-                    nn.ReLU(), nn.AvgPool2d(kernel_size=2, stride=2), nn.Flatten(), nn.LazyLinear(5))
+cnn = nn.Sequential(nn.LazyConv2d(3, kernel_size=3, padding=1), nn.Identity(), nn.ReLU(),
+                    nn.AvgPool2d(kernel_size=2, stride=2), nn.Flatten(), nn.LazyLinear(4))
 print(cnn)
-x = torch.rand(3, 1, 8, 8)
+x = torch.rand(2, 2, 6, 6)
 for layer in cnn:
     x = layer(x)
-    print(layer.__class__.__name__, "output shape:\t", x.shape)
+    print(f"{layer.__class__.__name__:>10s} -> {tuple(x.shape)}")
 print(cnn)
-shared = nn.LazyLinear(8)
-net2 = nn.Sequential(nn.LazyLinear(8), nn.ReLU(), shared, nn.ReLU(), shared, nn.ReLU(), nn.LazyLinear(1))
-net2(X)
-print(net2[2].weight.data[0] == net2[4].weight.data[0])
-net2[2].weight.data[0, 0] = 100
-print(net2[2].weight.data[0] == net2[4].weight.data[0])
+twice = nn.LazyLinear(5)
+net2 = nn.Sequential(nn.LazyLinear(5), nn.Tanh(), twice, nn.Tanh(), twice, nn.Tanh(), nn.LazyLinear(1))
+net2(batch)
+print(net2[2].weight.data[1] == net2[4].weight.data[1])
+net2[4].weight.data[1, 2] = 42
+print(net2[2].weight.data[1] == net2[4].weight.data[1])
 try:
-    nn.LazyLinear(3).weight.shape
+    nn.LazyLinear(2).weight.shape
 except RuntimeError as e:
     print("RuntimeError:", e)
-torch.save(net.state_dict(), "_tmp_lazy.params")
-clone = nn.Sequential(nn.LazyLinear(8), nn.ReLU(), nn.LazyLinear(1))
-clone.load_state_dict(torch.load("_tmp_lazy.params"))
-import os
-os.remove("_tmp_lazy.params")
-print(clone(X) == net(X))
-print(clone)
+path = os.path.join(tempfile.mkdtemp(), "lazy.params")
+torch.save(net.state_dict(), path)
+fresh = nn.Sequential(nn.LazyLinear(5), nn.Tanh(), nn.LazyLinear(2))
+fresh.load_state_dict(torch.load(path))
+os.remove(path)
+print(fresh(batch) == net(batch))
+print(fresh)

@@ -1,97 +1,99 @@
-# A character-level language model's training steps on random token ids: one-hot inputs of shape
-# (steps, batch, vocab), an nn.RNN with a Linear head, gradient clipping by the global norm and perplexity.
+# A tiny language model over a made-up alphabet of 10 symbols: the text is a counting pattern with some
+# random symbols mixed in, cut into consecutive windows; inputs are one-hot (steps, batch, symbols), an
+# nn.RNN feeds a Linear head, gradients are clipped by their global norm, and perplexity is reported.
 import math
 
 import torch
 from torch import nn
 from torch.nn import functional as F
 
-vocab_size, num_hiddens, num_steps, batch_size = 12, 16, 5, 3
-print(F.one_hot(torch.tensor([0, 2]), vocab_size))
-X = torch.arange(10).reshape((2, 5))
-print(F.one_hot(X.T, 28).shape)
+n_symbols, width, window, rows = 10, 20, 6, 4
+print(F.one_hot(torch.tensor([1, 7, 7]), n_symbols))
+ids = torch.arange(12).reshape((3, 4))
+print(F.one_hot(ids.T, 16).shape)           # (4, 3, 16): time steps first
 
-corpus = torch.randint(0, vocab_size, (200,))
-
-
-def seq_data_iter_sequential(corpus, batch_size, num_steps):
-    num_tokens = ((len(corpus) - 1) // batch_size) * batch_size
-    Xs = corpus[0: num_tokens].reshape(batch_size, -1)
-    Ys = corpus[1: num_tokens + 1].reshape(batch_size, -1)
-    num_batches = Xs.shape[1] // num_steps
-    for i in range(0, num_steps * num_batches, num_steps):
-        yield Xs[:, i: i + num_steps], Ys[:, i: i + num_steps]
+counting = torch.arange(240) % n_symbols
+noise = torch.randint(0, n_symbols, (240,))
+text = torch.where(torch.rand(240) < 0.2, noise, counting)
 
 
-class RNNModel(nn.Module):
-    def __init__(self, rnn_layer, vocab_size):
-        super(RNNModel, self).__init__()
-        self.rnn = rnn_layer
-        self.vocab_size = vocab_size
-        self.num_hiddens = self.rnn.hidden_size
-        self.linear = nn.Linear(self.num_hiddens, self.vocab_size)
-
-    def forward(self, inputs, state):
-        X = F.one_hot(inputs.T.long(), self.vocab_size)
-        X = X.to(torch.float32)
-        Y, state = self.rnn(X, state)
-        output = self.linear(Y.reshape((-1, Y.shape[-1])))
-        return output, state
-
-    def begin_state(self, device, batch_size=1):
-        return torch.zeros((self.rnn.num_layers, batch_size, self.num_hiddens), device=device)
+def windows(text, rows, window):
+    """Split the text into `rows` long lines side by side and walk along them `window` symbols at a time,
+    so that each batch continues where the previous one stopped (the hidden state can be carried over)."""
+    usable = (len(text) - 1) // rows * rows
+    inputs = text[:usable].reshape(rows, -1)
+    targets = text[1:usable + 1].reshape(rows, -1)
+    for start in range(0, inputs.shape[1] // window * window, window):
+        yield inputs[:, start:start + window], targets[:, start:start + window]
 
 
-def grad_clipping(net, theta):
-    params = [p for p in net.parameters() if p.requires_grad]
-    norm = torch.sqrt(sum(torch.sum((p.grad ** 2)) for p in params))
-    if norm > theta:
-        for param in params:
-            param.grad[:] *= theta / norm
-    return norm
+class NextSymbol(nn.Module):
+    def __init__(self, rnn, n_symbols):
+        super(NextSymbol, self).__init__()
+        self.rnn = rnn
+        self.n_symbols = n_symbols
+        self.head = nn.Linear(rnn.hidden_size, n_symbols)
+
+    def forward(self, tokens, state):
+        onehot = F.one_hot(tokens.T.long(), self.n_symbols).to(torch.float32)
+        outs, state = self.rnn(onehot, state)
+        return self.head(outs.reshape((-1, outs.shape[-1]))), state
+
+    def fresh_state(self, rows, device):
+        return torch.zeros((self.rnn.num_layers, rows, self.rnn.hidden_size), device=device)
+
+
+def clip_by_global_norm(model, limit):
+    grads = [p.grad for p in model.parameters() if p.requires_grad]
+    total = torch.sqrt(sum(torch.sum(g ** 2) for g in grads))
+    if total > limit:
+        for g in grads:
+            g[:] *= limit / total
+    return total
 
 
 device = torch.device('cpu')
-rnn_layer = nn.RNN(vocab_size, num_hiddens)
-net = RNNModel(rnn_layer, vocab_size=vocab_size)
-state = net.begin_state(device, batch_size)
+cell = nn.RNN(n_symbols, width)
+model = NextSymbol(cell, n_symbols)
+state = model.fresh_state(rows, device)
 print(state.shape)
-Y, new_state = rnn_layer(torch.rand(num_steps, batch_size, vocab_size), state)
-print(Y.shape, new_state.shape)
+outs, last = cell(torch.rand(window, rows, n_symbols), state)
+print(outs.shape, last.shape)
 loss = nn.CrossEntropyLoss()
-updater = torch.optim.SGD(net.parameters(), lr=1)
-for epoch in range(2):
+opt = torch.optim.SGD(model.parameters(), lr=1)
+for epoch in range(3):
     state = None
-    total, count = 0.0, 0
-    for X, Y in seq_data_iter_sequential(corpus, batch_size, num_steps):
+    total, seen = 0.0, 0
+    for X, Y in windows(text, rows, window):
         if state is None:
-            state = net.begin_state(batch_size=X.shape[0], device=device)
+            state = model.fresh_state(X.shape[0], device)
         else:
-            state.detach_()
-        y = Y.T.reshape(-1)
-        y_hat, state = net(X, state)
-        l = loss(y_hat, y.long()).mean()
-        updater.zero_grad()
+            state.detach_()                 # keep the values, cut the graph of the previous window
+        target = Y.T.reshape(-1)
+        scores, state = model(X, state)
+        l = loss(scores, target.long()).mean()
+        opt.zero_grad()
         l.backward()
-        norm = grad_clipping(net, 1)
-        updater.step()
-        total += l.item() * y.numel()
-        count += y.numel()
-    print(f'epoch {epoch}: perplexity {math.exp(total / count):.4f}, last norm {float(norm):.4f}')
+        grad_norm = clip_by_global_norm(model, 1)
+        opt.step()
+        total += l.item() * target.numel()
+        seen += target.numel()
+    print(f'epoch {epoch}: perplexity {math.exp(total / seen):.4f}, last gradient norm {float(grad_norm):.4f}')
 
 
-def predict(prefix, num_preds, net):
-    state = net.begin_state(batch_size=1, device=device)
-    outputs = [prefix[0]]
-    get_input = lambda: torch.tensor([outputs[-1]], device=device).reshape((1, 1))
-    for y in prefix[1:]:
-        _, state = net(get_input(), state)
-        outputs.append(y)
-    for _ in range(num_preds):
-        y, state = net(get_input(), state)
-        outputs.append(int(y.argmax(dim=1).reshape(1)))
-    return outputs
+def continue_text(start, extra, model):
+    """Feed `start` one symbol at a time, then let the model pick its most likely next symbol `extra` times."""
+    state = model.fresh_state(1, device)
+    said = [start[0]]
+    last_as_input = lambda: torch.tensor([said[-1]], device=device).reshape((1, 1))
+    for s in start[1:]:
+        _, state = model(last_as_input(), state)
+        said.append(s)
+    for _ in range(extra):
+        scores, state = model(last_as_input(), state)
+        said.append(int(scores.argmax(dim=1).reshape(1)))
+    return said
 
 
-print(predict([3, 1, 4], 6, net))
-print(net.rnn.weight_hh_l0.grad.norm(), net.linear.bias.grad)
+print(continue_text([2, 3, 4], 7, model))
+print(model.rnn.weight_hh_l0.grad.norm(), model.head.bias.grad)

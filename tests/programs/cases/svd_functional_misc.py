@@ -1,51 +1,50 @@
-# Odds and ends from the video series' introduction: a module imported as torch.functional, old-style backward
-# hooks on a layer, DataParallel on a machine without GPUs.
+# Odds and ends: functions reached through torch.functional, an old-style backward hook and a forward hook
+# that report what passes through a layer, and DataParallel on a machine without GPUs.
 import torch
 import torch.functional as TF
 import torch.nn as nn
 import torch.nn.functional as F
 
-print(TF.einsum("ij,jk->ik", torch.ones(2, 3), torch.ones(3, 2)))
-print(TF.broadcast_tensors(torch.ones(2, 1), torch.zeros(3))[0].shape)
+print(TF.einsum("ab,bc->ac", torch.full((2, 4), 0.5), torch.ones(4, 3)))
+print(TF.broadcast_tensors(torch.ones(3, 1), torch.zeros(2))[0].shape)
 
 
-class Net(nn.Module):
+class Stack(nn.Module):
     def __init__(self):
         super().__init__()
-        self.conv1 = nn.Conv2d(1, 3, 3)
-        self.conv2 = nn.Conv2d(3, 4, 3)
-        self.fc = nn.Linear(16, 2)
+        self.c1 = nn.Conv2d(1, 2, 3)
+        self.c2 = nn.Conv2d(2, 3, 3)
+        self.out = nn.Linear(27, 2)
 
     def forward(self, x):
-        x = F.relu(self.conv2(F.relu(self.conv1(x))))
-        return self.fc(x.view(-1, 16))
+        x = F.relu(self.c2(F.relu(self.c1(x))))
+        return self.out(x.view(-1, 27))
 
 
-net = Net()
+net = Stack()
 
 
-def printgradnorm(self, grad_input, grad_output):
-    print("Inside " + self.__class__.__name__ + " backward")
-    print("grad_input size:", grad_input[0].size(), len(grad_input))
-    print("grad_output size:", grad_output[0].size())
-    print("grad_input norm:", grad_input[0].norm())
+def report_backward(module, grad_in, grad_out):
+    print(f"backward through {type(module).__name__}:")
+    print("  gradients in:", len(grad_in), "first of size", grad_in[0].size())
+    print("  gradient out of size", grad_out[0].size(), "with norm", grad_out[0].norm())
 
 
-net.conv2.register_backward_hook(printgradnorm)
-out = net(torch.randn(1, 1, 6, 6))
-out.sum().backward()
+net.c2.register_backward_hook(report_backward)
+y = net(torch.randn(1, 1, 7, 7))
+y.sum().backward()
 
 
-def printnorm(self, input, output):
-    print("Inside " + self.__class__.__name__ + " forward")
-    print("input: ", type(input), len(input), "output size:", output.data.size(), output.data.norm())
+def report_forward(module, inputs, output):
+    print(f"forward through {type(module).__name__}:", type(inputs).__name__, len(inputs),
+          "output", output.data.size(), output.data.norm())
 
 
-net.conv1.register_forward_hook(printnorm)
-net(torch.randn(1, 1, 6, 6))
-model = nn.DataParallel(Net())
-print(model)
-print(model(torch.randn(2, 1, 6, 6)).shape, model.device_ids)
+net.c1.register_forward_hook(report_forward)
+net(torch.randn(1, 1, 7, 7))
+spread = nn.DataParallel(Stack())
+print(spread)
+print(spread(torch.randn(3, 1, 7, 7)).shape, spread.device_ids)
 if torch.cuda.device_count() > 1:
-    print("Let's use", torch.cuda.device_count(), "GPUs!")
+    print("spreading over", torch.cuda.device_count(), "GPUs")
 print(torch.cuda.device_count())

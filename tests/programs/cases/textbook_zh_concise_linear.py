@@ -1,63 +1,61 @@
-# 线性回归的简洁实现：用 torch.utils.data 读取数据，nn.init 初始化，优化器的 param_groups 调整学习率。
+# 线性回归的简洁实现（自己的例子）：用两项读数预测一个月的电费，torch.utils.data 读数据，nn.init 初始化，
+# 再通过优化器的 param_groups 调整学习率。
 import torch
 import torch.utils.data as Data
 from torch import nn
 from torch.nn import init
 from collections import OrderedDict
 
-num_inputs = 2
-num_examples = 200
-true_w = [2, -3.4]
-true_b = 4.2
-features = torch.tensor(torch.randn(num_examples, num_inputs), dtype=torch.float)
-labels = true_w[0] * features[:, 0] + true_w[1] * features[:, 1] + true_b
-labels += torch.tensor(torch.normal(0, 0.01, size=labels.size()), dtype=torch.float)
+n_readings = 3                                   # 平均气温、在家人数、电器数量（都已标准化）
+n_months = 150
+rates = [1.2, 0.8, -0.5]
+fixed_fee = 2.0
+readings = torch.tensor(torch.randn(n_months, n_readings), dtype=torch.float)   # torch.tensor(张量) 会给出警告
+bills = rates[0] * readings[:, 0] + rates[1] * readings[:, 1] + rates[2] * readings[:, 2] + fixed_fee
+bills += torch.tensor(torch.normal(0, 0.02, size=bills.size()), dtype=torch.float)
 
-batch_size = 10
-dataset = Data.TensorDataset(features, labels)
-data_iter = Data.DataLoader(dataset, batch_size, shuffle=True)
-for X, y in data_iter:
-    print(X, y)
+batch = 15
+months = Data.TensorDataset(readings, bills)
+month_iter = Data.DataLoader(months, batch, shuffle=True)
+for X, y in month_iter:
+    print(X[:3], y[:3])
     break
 
 
-class LinearNet(nn.Module):
-    def __init__(self, n_feature):
-        super(LinearNet, self).__init__()
-        self.linear = nn.Linear(n_feature, 1)
+class BillModel(nn.Module):
+    def __init__(self, n_in):
+        super(BillModel, self).__init__()
+        self.fit = nn.Linear(n_in, 1)
 
     def forward(self, x):
-        y = self.linear(x)
-        return y
+        return self.fit(x)
 
 
-net = LinearNet(num_inputs)
-print(net)
-net = nn.Sequential(OrderedDict([('linear', nn.Linear(num_inputs, 1))]))
-print(net)
-print(net[0])
-for param in net.parameters():
+model = BillModel(n_readings)
+print(model)
+model = nn.Sequential(OrderedDict([('fit', nn.Linear(n_readings, 1))]))
+print(model)
+print(model[0])
+for param in model.parameters():
     print(param)
-init.normal_(net[0].weight, mean=0, std=0.01)
-init.constant_(net[0].bias, val=0)
+init.normal_(model[0].weight, mean=0, std=0.02)
+init.constant_(model[0].bias, val=0.5)
 loss = nn.MSELoss()
-optimizer = torch.optim.SGD(net.parameters(), lr=0.03)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
 print(optimizer)
-for param_group in optimizer.param_groups:
-    param_group['lr'] *= 0.1
+for group in optimizer.param_groups:             # 先把学习率调小到一半看看
+    group['lr'] *= 0.5
 print(optimizer.param_groups[0]['lr'])
-for param_group in optimizer.param_groups:
-    param_group['lr'] = 0.03
-num_epochs = 3
-for epoch in range(1, num_epochs + 1):
-    for X, y in data_iter:
-        output = net(X)
-        l = loss(output, y.view(-1, 1))
+for group in optimizer.param_groups:
+    group['lr'] = 0.05
+for epoch in range(1, 5):
+    for X, y in month_iter:
+        l = loss(model(X), y.view(-1, 1))
         optimizer.zero_grad()
         l.backward()
         optimizer.step()
-    print('epoch %d, loss: %f' % (epoch, l.item()))
-dense = net[0]
-print(true_w, dense.weight)
-print(true_b, dense.bias)
-print('权重', dense.weight.data, '偏差', dense.bias.data.item())
+    print('第 %d 轮, 最后一批的损失: %f' % (epoch, l.item()))
+layer = model[0]
+print(rates, layer.weight)
+print(fixed_fee, layer.bias)
+print('费率', layer.weight.data, '固定费', layer.bias.data.item())

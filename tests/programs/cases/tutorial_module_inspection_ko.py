@@ -1,54 +1,52 @@
-# 신경망 모델 구성하기: nn.Module을 상속한 모델의 구조, 매개변수 이름과 크기, state_dict를 출력해 봅니다.
+# 모델 들여다보기: 3x3 흑백 그림을 두 부류로 나누는 작은 모델을 만들고, 층을 하나씩 통과시켜 본 뒤
+# 매개변수의 이름과 크기, state_dict, 자식 모듈을 출력하고 새 모델에 불러옵니다.
 import torch
 from torch import nn
 
 device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
-print(f"Using {device} device")
+print(f"장치: {device}")
 
 
-class TinyClassifier(nn.Module):
-    """4x4 크기의 작은 흑백 이미지를 세 부류로 나누는 모델 (펼친 뒤 선형층 세 개, 사이에 ReLU)."""
+class TwoWay(nn.Module):
+    """3x3 그림을 펼쳐서(9개 값) 선형층 세 개에 통과시킵니다. 층 사이에는 ReLU."""
 
-    def __init__(self, hidden=10):
+    def __init__(self, width=7):
         super().__init__()
-        self.flat = nn.Flatten()
-        self.layers = nn.Sequential(nn.Linear(16, hidden), nn.ReLU(),
-                                    nn.Linear(hidden, hidden), nn.ReLU(),
-                                    nn.Linear(hidden, 3))
+        self.unroll = nn.Flatten()
+        self.body = nn.Sequential(nn.Linear(9, width), nn.ReLU(),
+                                  nn.Linear(width, width), nn.ReLU(),
+                                  nn.Linear(width, 2))
 
-    def forward(self, image):
-        return self.layers(self.flat(image))
+    def forward(self, picture):
+        return self.body(self.unroll(picture))
 
 
-model = TinyClassifier().to(device)
+model = TwoWay().to(device)
 print(model)
-X = torch.rand(1, 4, 4, device=device)
-logits = model(X)
-pred_probab = nn.Softmax(dim=1)(logits)
-y_pred = pred_probab.argmax(1)
-print(f"예측된 클래스: {y_pred}")
-input_image = torch.rand(3, 4, 4)
-print(input_image.size())
-flat_image = nn.Flatten()(input_image)
-print(flat_image.size())
-hidden1 = nn.Linear(in_features=16, out_features=5)(flat_image)
-print(f"ReLU 이전: {hidden1}\n\n")
-hidden1 = nn.ReLU()(hidden1)
-print(f"ReLU 이후: {hidden1}")
-print(f"모델 구조: {model}\n\n")
+samples = torch.rand(4, 3, 3)
+print(samples.size())
+unrolled = model.unroll(samples)             # 모델 안의 층도 따로 불러 쓸 수 있습니다
+print(unrolled.size())
+first = model.body[0](unrolled)
+print(f"첫 선형층: {first}\n")
+print(f"ReLU 다음: {model.body[1](first)}\n")
+probs = nn.Softmax(dim=1)(model(samples.to(device)))
+print(f"부류별 확률: {probs}")
+print(f"고른 부류: {probs.argmax(1)}")
 for name, param in model.named_parameters():
-    print(f"계층: {name} | 크기: {param.size()} | 값 : {param[:2]} \n")
+    print(f"{name} | 크기 {tuple(param.size())} | 앞의 두 행 {param[:2]} \n")
+
 sd = model.state_dict()
 print(type(sd).__name__, list(sd.keys()))
 for k, v in sd.items():
     print(k, tuple(v.shape), v.dtype, v.requires_grad)
-print(sd['layers.4.bias'])
+print(sd['body.4.bias'])
 print(sum(p.numel() for p in model.parameters()), sum(p.numel() for p in model.parameters() if p.requires_grad))
 print([n for n, _ in model.named_children()], [n for n, _ in model.named_modules()])
-print(model.layers[0])
-new_model = TinyClassifier()
-print(new_model.load_state_dict(sd))
-print(torch.equal(new_model(X), model(X)))
+print(model.body[2])
+copy = TwoWay()
+print(copy.load_state_dict(sd))
+print(torch.equal(copy(samples), model(samples)))
 model.eval()
 with torch.no_grad():
-    print(model(input_image).argmax(dim=1))
+    print(model(samples).argmax(dim=1))
