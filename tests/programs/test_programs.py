@@ -46,6 +46,10 @@ DIFFER_ON_OTHER_CPUS = {
                             "(1.4444445372 against 1.4444446564), which shows in A_inv @ b",
 }
 MAY_DIFFER = {
+    **{name: "agrees here (AMD); its means of batched matrix products (X @ w, nn.Linear's addmm, K=2-3) round as "
+             "MKL's AMD path does, and MKL takes another path on Intel CPUs: not yet run there"
+       for name in ("lead_linreg_scratch", "lead_concise_regression", "d2l_linreg_scratch_zh",
+                    "d2l_timer_accumulator_zh", "textbook_zh_concise_linear", "data_tensordataset_training")},
     "nograd_eval_accuracy": "the 6th decimal of a float32 loss after Linear (addmm, K=4) and tanh (MKL's closed "
                             "vector tanh: 99.8% agreement)",
 }
