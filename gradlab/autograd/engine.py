@@ -295,10 +295,33 @@ class GraphTask:
                     if observing:
                         events.emit(events.GradientSent(node, input_nr, child, nr, _snapshot(g),
                                                         _snapshot(slots[nr]), remaining))
-                if remaining == 0 and child in buffers:
-                    push(ready, (-child._sequence_nr, child))
+                if remaining == 0:
+                    if child in buffers:
+                        push(ready, (-child._sequence_nr, child))
+                    elif not selective or child in needed:
+                        self._pass_over(child)          # every gradient sent to it was None (rare)
             if observing:
                 events.emit(events.NodeFinished(node, tuple(_snapshot(g) for g in grad_inputs)))
+
+    def _pass_over(self, node):
+        """A node all of whose incoming gradients were None (a custom Function's backward returned None,
+        the 0-norm's undefined gradient): PyTorch runs it on undefined gradients, which yields undefined
+        ones. It has nothing to compute, but the nodes below it must stop waiting for it, or a gradient
+        arriving there by another path would never be delivered. (Explicit stack: no recursion.)"""
+        stack = [node]
+        while stack:
+            node = stack.pop()
+            if not self.retain_graph and node._saved is not None:
+                node._release()                 # spent, as after PyTorch's call
+            for child, _ in node.next_functions:
+                if child is None:
+                    continue
+                remaining = self.dependencies[child] = self.dependencies[child] - 1
+                if remaining == 0:
+                    if child in self.buffers:
+                        heapq.heappush(self.ready, (-child._sequence_nr, child))
+                    elif self.needed is None or child in self.needed:
+                        stack.append(child)
 
     def _reach_leaf(self, node, grad):
         """A leaf's step when inputs= selects or someone observes: capture the gradient, add it into

@@ -33,10 +33,11 @@ _METHODS = {"expand", "transpose", "t", "flip", "squeeze", "unsqueeze", "permute
 _FUNCTIONS = {"cos", "sin", "exp", "log", "sqrt", "rsqrt", "cosh", "sinh", "tanh", "sign", "abs", "where", "sigmoid",
               "erf", "logical_not"}
 # dual.<name>(...) that read as another public expression: (format, number of arguments)
-_REWRITES = {"where_or_zero": ("where({0}, {1}, 0)", 2), "zero_where": ("where({0}, 0, {1})", 2),
-             "sum_keepdim": ("{0}.sum({1}, keepdim=True)", 2), "sum_dims": ("{0}.sum({1})", 2),
-             "trunc_divide": ("div({0}, {1}, rounding_mode='trunc')", 2),
-             "floor_divide": ("div({0}, {1}, rounding_mode='floor')", 2)}
+# (arguments in brackets: unparsing drops the ones precedence does not need)
+_REWRITES = {"where_or_zero": ("where(({0}), ({1}), 0)", 2), "zero_where": ("where(({0}), 0, ({1}))", 2),
+             "sum_keepdim": ("({0}).sum(({1}), keepdim=True)", 2), "sum_dims": ("({0}).sum(({1}))", 2),
+             "trunc_divide": ("div(({0}), ({1}), rounding_mode='trunc')", 2),
+             "floor_divide": ("div(({0}), ({1}), rounding_mode='floor')", 2)}
 # methods of a Tensor that a formula may call on its own (g.reshape(...))
 _TENSOR_METHODS = _METHODS | {"sum", "mean", "narrow", "index_select", "gather", "scatter_add", "masked_fill",
                               "sum_to_size", "unsqueeze", "expand_as", "view", "clone", "conj"}

@@ -270,6 +270,8 @@ def std(self, dim, keepdim, correction, count):
 def _norm_grad(g, n):
     x, r = n.self, _restore(n.result, n)
     p = n.p
+    if p == 0:              # counting nonzeros is flat: PyTorch leaves the gradient undefined (.grad stays None)
+        return None
     if p == 2:
         return _restore(g, n) * dual.where(r == 0, 0.0, x / r)
     if p == 1:

@@ -84,8 +84,8 @@ class OpNode(Node):
             if as_arrays:
                 shape, dtype = meta or (g.shape, g.dtype)    # None: the input was shaped like g
                 if type(grad) is not np.ndarray or grad.shape != shape or grad.dtype != dtype:
-                    grad = dual.data(sum_to_shape(grad, (shape, dtype)))
-            else:
+                    grad = None if grad is None else dual.data(sum_to_shape(grad, (shape, dtype)))
+            elif grad is not None:          # None: an undefined gradient (PyTorch's norm at p=0)
                 grad = sum_to_shape(grad, meta or (g._data.shape, g._data.dtype))
             grads.append(grad)
         return grads
