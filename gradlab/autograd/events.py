@@ -76,6 +76,18 @@ def observe(callback):
 
 
 @contextmanager
+def paused():
+    """Report nothing inside the block: what an observer itself runs (gradlab.viz evaluating a formula,
+    which may run a backward of its own) is not part of the backward it watches."""
+    saved = _observers[:]
+    _observers.clear()
+    try:
+        yield
+    finally:
+        _observers[:] = saved
+
+
+@contextmanager
 def record():
     """Collect every engine event inside the `with` block into a list."""
     log = []

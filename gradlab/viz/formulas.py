@@ -16,6 +16,7 @@ import numpy as np
 import gradlab
 import gradlab.nn.functional
 from .._dtype import from_numpy_dtype
+from ..autograd import events
 from ..autograd.node import AsTensors
 from ..ops.formula_text import formula_text
 from ..ops.registry import sum_to_shape
@@ -60,7 +61,7 @@ _BUILTINS["restore_dims"] = restore_dims
 _BUILTINS["prod_of_others"] = prod_of_others
 
 # modules a formula's text may name: F.conv_transpose2d(...), linalg.inv(...)
-_MODULES = {"F": gradlab.nn.functional, "linalg": gradlab.linalg}
+_MODULES = {"F": gradlab.nn.functional, "linalg": gradlab.linalg, "nn": gradlab.nn}
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ def _grads(node, grad_outputs):
 def evaluate(text, node, grad_outputs):
     """The formula `text` evaluated on `node`'s values and the gradients it received (numpy arrays, one
     per output; None for an output that received none), as a gradlab Tensor at the output's shape."""
-    with gradlab.no_grad():
+    with gradlab.no_grad(), events.paused():
         return eval(compile(text, "<formula>", "eval"), {"__builtins__": {}}, _Names(node, _grads(node, grad_outputs)))
 
 
@@ -171,7 +172,7 @@ def steps(node, grad_outputs):
             continue
         names = _Names(node, _grads(node, grad_outputs))
         try:
-            with gradlab.no_grad():
+            with gradlab.no_grad(), events.paused():     # (a formula may run a backward of its own)
                 value = eval(compile(text, "<formula>", "eval"), {"__builtins__": {}}, names)
             raw_shape = tuple(value.shape) if isinstance(value, gradlab.Tensor) else np.shape(value)
             value = _to_input_shape(value, node, i, names["grad"])
