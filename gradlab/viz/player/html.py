@@ -43,6 +43,8 @@ BASE_CSS = """
 .gradlab-layout>.gradlab-graph{flex:1 1 auto;min-width:0;text-align:center}
 .gradlab-caption{font-size:15px;line-height:1.4;padding:8px 12px;margin:4px 0 8px 0;background:#fff8e1;
  border-left:5px solid #ffb300;border-radius:4px}
+.gradlab-rule{font-family:Menlo,Consolas,'DejaVu Sans Mono',monospace;font-size:13px;margin-top:6px;color:#4a148c;
+ overflow-wrap:anywhere}
 .gradlab-step{font-size:12px;color:#616161;margin-bottom:2px}
 .gradlab-graph svg{max-width:100%;max-height:__H__px;width:auto;height:auto}
 .gradlab-panels{display:flex;flex-wrap:wrap;gap:8px;margin-top:6px}
@@ -145,6 +147,14 @@ def start_vjp_html(rec, frame):
     return f'<div class="gradlab-start-vjp" style="margin:4px 0 8px 0">{vjp_html(rec.vjp, compact=True)}</div>'
 
 
+def caption_html(frame):
+    """The caption; its chain-rule line (the end of `frame.caption`) set apart in a code font."""
+    if not frame.rule:
+        return html.escape(frame.caption)
+    sentence = frame.caption[:len(frame.caption) - len(frame.rule)]
+    return f'{html.escape(sentence)}<div class="gradlab-rule">{html.escape(frame.rule.strip())}</div>'
+
+
 def frame_html(rec, frame, svg, uid, n_frames):
     """One frame: the text column and the graph (the shared SVG, or the table without `dot`)."""
     scope = f"gl{uid}f{frame.index}"
@@ -152,7 +162,7 @@ def frame_html(rec, frame, svg, uid, n_frames):
     style = f"<style>{BASE_CSS}\n{frame_css(scope, rec, frame) if svg is not None else ''}</style>"
     return (f'<div class="gradlab-frame {scope}" lang="{get_language()}">{style}<div class="gradlab-layout"><div class="gradlab-text">'
             f'<div class="gradlab-step">{step_text(frame, n_frames)}</div>'
-            f'<div class="gradlab-caption">{html.escape(frame.caption)}</div>'
+            f'<div class="gradlab-caption">{caption_html(frame)}</div>'
             f"{panels_html(frame)}{start_vjp_html(rec, frame)}{details_html(rec, frame)}{legend_html()}</div>"
             f'<div class="gradlab-graph">{graph}</div></div></div>')
 
