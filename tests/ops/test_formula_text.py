@@ -97,7 +97,7 @@ def test_the_tutorial_numbers():
                 lines.append(step.line(formulas.result_text(step.value, step.constant)))
     with events.observe(watch):
         out.backward()
-    assert lines[0] == "grad_self = grad.expand(self_sizes) / count = 1 / 4 = 0.25"
+    assert lines[0] == "grad_self = grad.expand(self_sizes) / count = (1).expand((2, 2)) / 4 = 0.25"
     assert "grad_self = grad * other = 0.25 * 3 = 0.75" in lines
     assert lines.count("grad_self = grad * other = 0.75 * 3 = 2.25") == 1
     assert "grad_other = grad * self = 0.75 * 3 = 2.25" in lines
