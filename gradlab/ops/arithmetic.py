@@ -25,6 +25,20 @@ def _scaled(other, alpha):
 _F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 
 
+def plus_scaled(a, b, alpha):
+    """a + alpha * b for add/sub with an alpha: PyTorch's kernel is one fused multiply-add (one rounding,
+    with alpha in the tensor's dtype), so `p.add_(grad, alpha=-lr)`, SGD's step, rounds as it does. numpy
+    has no fma: float32 is computed exactly in float64 (a product of two float32s fits), float64 in
+    numpy's long double; other dtypes as before (float16's vector kernel rounds alpha to float16 first)."""
+    dtype = np.result_type(a, b)
+    if dtype == _F32:
+        return np.add(np.asarray(a, _F64), np.float64(np.float32(alpha)) * np.asarray(b, _F64)).astype(_F32)
+    if dtype == _F64:
+        long = np.longdouble
+        return np.add(np.asarray(a, long), long(alpha) * np.asarray(b, long)).astype(_F64)
+    return np.add(a, _scaled(b, alpha))
+
+
 def _alpha(n):
     """The `alpha` of add/sub/rsub (a parameter only when the caller passed one)."""
     return getattr(n, "alpha", 1)
@@ -36,7 +50,7 @@ def _alpha(n):
     self=lambda g, n: g,
     other=lambda g, n: g if _alpha(n) == 1 else g * _alpha(n))
 def add(self, other, alpha=1):
-    return np.add(self, other) if alpha == 1 else np.add(self, _scaled(other, alpha))
+    return np.add(self, other) if alpha == 1 else plus_scaled(self, other, alpha)
 
 
 @op("sub", "SubBackward0", ("self", "other"), variants=("function", "method", "inplace"),
@@ -44,7 +58,11 @@ def add(self, other, alpha=1):
     self=lambda g, n: g,
     other=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
 def sub(self, other, alpha=1):
-    return np.subtract(self, other) if alpha == 1 else np.subtract(self, _scaled(other, alpha))
+    if alpha == 1:
+        return np.subtract(self, other)
+    if np.result_type(self, other) in (_F32, _F64):    # (PyTorch's sub is its add kernel with -alpha)
+        return plus_scaled(self, other, -alpha)
+    return np.subtract(self, _scaled(other, alpha))
 
 
 @op("rsub_tensor", "RsubBackward0", ("self", "other"), shows={"self": "-grad * alpha"},
@@ -52,6 +70,8 @@ def sub(self, other, alpha=1):
     other=lambda g, n: g)
 def rsub_tensor(self, other, alpha=1):
     """`other - self` for a Tensor `other` (x.__rsub__(y), torch.rsub(x, y))."""
+    if alpha != 1 and np.result_type(self, other) in (_F32, _F64):
+        return plus_scaled(other, self, -alpha)
     return np.subtract(other, self if alpha == 1 else _scaled(self, alpha))
 
 
@@ -59,6 +79,8 @@ def rsub_tensor(self, other, alpha=1):
     self=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
 def rsub(self, other, alpha=1):
     """`other - self` for a Python scalar `other` (what `2 - x` calls)."""
+    if alpha != 1 and np.result_type(self, other) in (_F32, _F64):
+        return plus_scaled(other, self, -alpha)
     return np.subtract(other, self if alpha == 1 else _scaled(self, alpha))
 
 

@@ -1,6 +1,7 @@
 """Adadelta: torch's single-tensor formulas (square averages of gradients and of updates), in numpy."""
 import numpy as np
 
+from ..ops.arithmetic import plus_scaled
 from ..tensor import Tensor
 from .optimizer import Optimizer, _check, _check_tensor_lr
 
@@ -33,7 +34,7 @@ class Adadelta(Optimizer):
         if group["maximize"]:
             grad = -grad
         if wd != 0:
-            grad = grad + dtype(wd) * data
+            grad = plus_scaled(grad, data, wd)          # grad.add(param, alpha=weight_decay): one rounding
         square_avg, acc_delta = state["square_avg"]._data, state["acc_delta"]._data
         square_avg *= dtype(rho)                            # square_avg.mul_(rho).addcmul_(grad, grad, 1 - rho)
         square_avg += dtype(1 - rho) * grad * grad
@@ -43,4 +44,4 @@ class Adadelta(Optimizer):
         delta *= grad
         acc_delta *= dtype(rho)                             # acc_delta.mul_(rho).addcmul_(delta, delta, 1 - rho)
         acc_delta += dtype(1 - rho) * delta * delta
-        data -= dtype(lr) * delta                           # param.add_(delta, alpha=-lr)
+        data[...] = plus_scaled(data, delta, -lr)    # param.add_(delta, alpha=-lr): one rounding

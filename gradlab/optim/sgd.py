@@ -1,6 +1,7 @@
 """SGD with momentum, dampening, Nesterov momentum and weight decay: torch's formulas, in numpy."""
 import numpy as np
 
+from ..ops.arithmetic import plus_scaled
 from ..tensor import Tensor
 from .optimizer import Optimizer, _check, _check_tensor_lr
 
@@ -32,7 +33,7 @@ class SGD(Optimizer):
             grad = -grad
         wd = group["weight_decay"]
         if wd != 0:
-            grad = grad + dtype(wd) * p._data
+            grad = plus_scaled(grad, p._data, wd)             # grad.add(p, alpha=wd): one rounding
         momentum = group["momentum"]
         if momentum != 0:
             buf = state.get("momentum_buffer")
@@ -42,6 +43,6 @@ class SGD(Optimizer):
                 b = buf._data
                 b *= dtype(momentum)
                 dampening = group["dampening"]
-                b += grad if dampening == 0 else dtype(1 - dampening) * grad
-            grad = grad + dtype(momentum) * buf._data if group["nesterov"] else buf._data
-        p._data -= dtype(group["lr"]) * grad
+                b[...] = b + grad if dampening == 0 else plus_scaled(b, grad, 1 - dampening)
+            grad = plus_scaled(grad, buf._data, momentum) if group["nesterov"] else buf._data
+        p._data[...] = plus_scaled(p._data, grad, -group["lr"])    # p.add_(d_p, alpha=-lr): one fused rounding
