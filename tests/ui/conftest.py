@@ -247,9 +247,8 @@ def browser(chromium_path):
             b.close()
 
 
-@pytest.fixture
-def page(browser, jupyter_server):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+def _page(browser, jupyter_server, width, height):
+    context = browser.new_context(viewport={"width": width, "height": height})
     context.set_default_timeout(30_000)
     pg = context.new_page()
     try:
@@ -264,3 +263,14 @@ def page(browser, jupyter_server):
                 jupyter_server.api("DELETE", f"/api/kernels/{k['id']}")
         except Exception:
             pass
+
+
+@pytest.fixture
+def window(browser, jupyter_server):
+    """A page at a student's laptop size, 1280x800 (the size the layout and stored-output checks use)."""
+    yield from _page(browser, jupyter_server, 1280, 800)
+
+
+@pytest.fixture
+def page(browser, jupyter_server):
+    yield from _page(browser, jupyter_server, 1280, 900)

@@ -76,18 +76,6 @@ def torch_numbers():
             [number_text(a) for a in x.grad.tolist()], str(x.grad))
 
 
-@pytest.fixture
-def window(browser, jupyter_server):
-    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
-    context.set_default_timeout(30_000)
-    pg = context.new_page()
-    try:
-        yield pg
-    finally:
-        context.close()
-        for sess in jupyter_server.api("GET", "/api/sessions") or []:
-            jupyter_server.api("DELETE", f"/api/sessions/{sess['id']}")
-
 
 def _check_panel(matrices, J, v, grad):
     assert [m["caption"] for m in matrices] == ["vᵀ", "J = ∂y/∂x", "vᵀJ"], matrices

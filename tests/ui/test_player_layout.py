@@ -49,18 +49,6 @@ _JS_STEP = """
 """
 
 
-@pytest.fixture
-def window(browser, jupyter_server):
-    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
-    context.set_default_timeout(30_000)
-    pg = context.new_page()
-    try:
-        yield pg
-    finally:
-        context.close()
-        for sess in jupyter_server.api("GET", "/api/sessions") or []:
-            jupyter_server.api("DELETE", f"/api/sessions/{sess['id']}")
-
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_running_node_stays_on_screen(window, jupyter_server, name):

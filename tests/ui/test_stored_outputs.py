@@ -63,22 +63,10 @@ def _stored(name: str) -> tuple[int, int]:
     return drawings, players
 
 
-@pytest.fixture
-def small_page(browser, jupyter_server):
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(30_000)
-    pg = context.new_page()
-    try:
-        yield pg
-    finally:
-        context.close()
-        for sess in jupyter_server.api("GET", "/api/sessions") or []:
-            jupyter_server.api("DELETE", f"/api/sessions/{sess['id']}")
-
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
-def test_untrusted_notebook_shows_pictures_and_opens_unmodified(small_page, jupyter_server, name):
-    page = small_page
+def test_untrusted_notebook_shows_pictures_and_opens_unmodified(window, jupyter_server, name):
+    page = window
     path = jupyter_server.root / name
     original = path.read_bytes()
     jlab.open_notebook(page, jupyter_server, name)
