@@ -137,15 +137,20 @@ def table_html(rec, frame):
             + "".join(rows) + "</table>")
 
 
-def frame_html(rec, frame, svg, uid, n_frames):
-    """One frame: the text column and the graph (the shared SVG, or the table without `dot`)."""
+def frame_html(rec, frame, svg, uid, n_frames, caption=True, secret=False):
+    """One frame: the text column and the graph (the shared SVG, or the table without `dot`).
+    The quiz (quiz.py) shows the caption beside its question (caption=False), and asks before it tells:
+    secret=True keeps what this step sends unwritten (its edges are drawn hot, their values hidden)."""
     scope = f"gl{uid}f{frame.index}"
     graph = table_html(rec, frame) if svg is None else svg
-    style = f"<style>{BASE_CSS}\n{frame_css(scope, rec, frame) if svg is not None else ''}</style>"
-    return (f'<div class="gradlab-frame {scope}" lang="{get_language()}">{style}<div class="gradlab-layout"><div class="gradlab-text">'
-            f'<div class="gradlab-step">{step_text(frame, n_frames)}</div>'
-            f'<div class="gradlab-caption">{html.escape(frame.caption)}</div>'
-            f"{panels_html(frame)}{details_html(rec, frame)}{legend_html()}</div>"
+    css = frame_css(scope, rec, frame) if svg is not None else ""
+    if secret and svg is not None:
+        css += "".join(f"\n.{scope} g.gl_e{s.edge.id} text{{visibility:hidden}}" for s in frame.sent)
+    words = f'<div class="gradlab-caption">{html.escape(frame.caption)}</div>' if caption else ""
+    return (f'<div class="gradlab-frame {scope}" lang="{get_language()}"><style>{BASE_CSS}\n{css}</style>'
+            '<div class="gradlab-layout"><div class="gradlab-text">'
+            f'<div class="gradlab-step">{step_text(frame, n_frames)}</div>{words}'
+            f"{panels_html(frame)}{'' if secret else details_html(rec, frame)}{legend_html()}</div>"
             f'<div class="gradlab-graph">{graph}</div></div></div>')
 
 
