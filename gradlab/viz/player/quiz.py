@@ -22,8 +22,9 @@ from ..i18n import t, using
 from ..render import svg_img_html
 from .answers import judge, shape_text
 from .captions import grad_name, step_text, value_text
-from .html import frame_html, table_html
+from .html import FRAME_HEIGHT, frame_html, legend_html, panels_html, table_html
 
+COLUMN_WIDTH = 380       # px: the question column (the player's text column is 340; an answer box needs room)
 MAX_TYPED = 12           # elements: a gradient with more (and not constant) is shown, not asked: nobody types 100 numbers
 
 # The quiz brings its own white box (readable in JupyterLab's dark theme too; colours reach WCAG AA 4.5:1).
@@ -36,19 +37,23 @@ QUIZ_CSS = """
 .gradlab-quiz.jupyter-widgets-disconnected .gradlab-quiz-nokernel,
 .jp-NotebookPanel:has(.jp-Notebook-ExecutionIndicator[data-status="unknown"],
  .jp-Notebook-ExecutionIndicator[data-status="dead"]) .gradlab-quiz-nokernel{display:block}
-.gradlab-quiz-box{background:#fff;color:#212121;border:1px solid #ffb300;border-radius:6px;padding:6px 10px;
- margin:4px 0;max-width:1188px}
+.gradlab-quiz .gradlab-text{display:none}
+.gradlab-quiz-box{background:#fff;color:#212121;border:1px solid #ffb300;border-radius:6px;padding:4px 10px;
+ box-sizing:border-box}
+.gradlab-quiz-box .widget-html-content{line-height:1.4}
 .gradlab-quiz-words{font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;color:#212121;font-size:15px;
  line-height:1.4}
-.gradlab-quiz-words .gradlab-quiz-q{font-weight:bold}
-.gradlab-quiz-words .gradlab-quiz-small{font-size:13px;color:#424242;margin-top:2px}
-.gradlab-quiz-words .gradlab-quiz-caption{background:#fff8e1;border-left:5px solid #ffb300;border-radius:4px;
- padding:6px 10px;margin-top:4px}
+.gradlab-quiz-q{font-weight:bold;margin:2px 0}
+.gradlab-quiz-small{font-size:13px;color:#424242;margin:2px 0}
+.gradlab-quiz-caption{background:#fff8e1;border-left:5px solid #ffb300;border-radius:4px;padding:6px 10px;margin:4px 0}
+.gradlab-quiz-verdict{margin:4px 0}
 .gradlab-quiz-right{color:#1b5e20;font-weight:bold}
 .gradlab-quiz-wrong{color:#b71c1c;font-weight:bold}
-.gradlab-quiz-problem{color:#8a4b00}
-.gradlab-quiz-label{font-size:14px;color:#212121;font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif}
-.gradlab-quiz-score{font-size:14px;color:#212121;background:#fff;padding:2px 8px;border-radius:4px}
+.gradlab-quiz-shown{font-weight:bold}
+.gradlab-quiz-problem{color:#8a4b00;margin:4px 0}
+.gradlab-quiz-label,.gradlab-quiz-step{font-size:14px;color:#212121;font-family:-apple-system,'Segoe UI',Helvetica,Arial,
+ sans-serif}
+.gradlab-quiz-score{font-size:14px;font-weight:bold;color:#212121;background:#fff;padding:2px 8px;border-radius:4px}
 """.strip()
 
 
@@ -205,38 +210,48 @@ class BackwardQuiz:
         return right, len(self._results), len(self.questions)
 
     # --- what a step looks like ---------------------------------------------------------------------
+    # Laid out like the player: a fixed column on the left (here the question, the answer boxes, the verdict
+    # and the step's caption, then the .grad panels and the legend) beside the graph, both FRAME_HEIGHT
+    # high, so that nothing moves when the verdict appears and the whole step fits a 1280x800 window.
     def view_html(self, step):
-        """The graph and the text column (.grad panels, legend) of a step; its values hidden until answered."""
+        """The graph of a step (the player's frame; its text column is the quiz's own column), with what the
+        step sends hidden until its questions are answered."""
         p = self.player
         with using(self.lang):
             return frame_html(self.recording, self.frames[step], p.svg, p._uid, len(self.frames), caption=False,
                               secret=not self.answered(step))
 
     def words_html(self, step):
-        """The quiz box's text for a step: the question, or (nothing to ask) the caption; then the verdicts."""
+        """The column's text for a step: what is asked above the answer boxes, what it says below them."""
+        return "".join(self._words(step))
+
+    def _words(self, step):
+        """(above the answer boxes, below them): the question, then the verdicts and the caption; a step
+        with nothing to ask has only its caption (and, at the start, what the quiz is)."""
         frame = self.frames[step]
         questions = self.questions_at(step)
         with using(self.lang):
-            parts = []
+            above, below = [], []
             if step == 0:
-                parts.append(f'<div class="gradlab-quiz-q">{_e(t("quiz_intro", n=len(self.questions)))}</div>')
+                above.append(f'<div class="gradlab-quiz-q">{_e(t("quiz_intro", n=len(self.questions)))}</div>')
             if not questions:
                 if frame.sent and frame.node is not None and not frame.node.is_accumulate:
-                    parts.append(f'<div class="gradlab-quiz-small">{_e(t("quiz_too_big"))}</div>')
-                parts.append(f'<div class="gradlab-quiz-caption">{_e(frame.caption)}</div>')
-                return '<div class="gradlab-quiz-words">' + "".join(parts) + "</div>"
-            parts.append(f'<div class="gradlab-quiz-q">{_e(self._ask(frame, questions))}</div>')
-            constants = len(frame.node.inputs) - len(frame.sent)
-            if constants > 0:
-                parts.append(f'<div class="gradlab-quiz-small">'
-                             f'{_e(t("quiz_constant") if constants == 1 else t("quiz_constants", n=constants))}</div>')
-            if not self.answered(step):
-                parts.append(f'<div class="gradlab-quiz-small">{_e(t("quiz_rule"))}</div>')
-                parts.append(self._feedback.get(step, ""))
+                    above.append(f'<div class="gradlab-quiz-small">{_e(t("quiz_too_big"))}</div>')
+                above.append(f'<div class="gradlab-quiz-caption">{_e(frame.caption)}</div>')
             else:
-                parts.append(self._verdicts_html(step, questions))
-                parts.append(f'<div class="gradlab-quiz-caption">{_e(t("quiz_why"))}{_e(frame.caption)}</div>')
-            return '<div class="gradlab-quiz-words">' + "".join(parts) + "</div>"
+                above.append(f'<div class="gradlab-quiz-q">{_e(self._ask(frame, questions))}</div>')
+                constants = len(frame.node.inputs) - len(frame.sent)
+                if constants > 0:
+                    note = t("quiz_constant") if constants == 1 else t("quiz_constants", n=constants)
+                    above.append(f'<div class="gradlab-quiz-small">{_e(note)}</div>')
+                if not self.answered(step):
+                    above.append(f'<div class="gradlab-quiz-small">{_e(t("quiz_rule"))}</div>')
+                    below.append(self._feedback.get(step, ""))
+                else:
+                    below.append(self._verdicts_html(step, questions))
+                    below.append(f'<div class="gradlab-quiz-caption">{_e(t("quiz_why"))}{_e(frame.caption)}</div>')
+            wrap = '<div class="gradlab-quiz-words">{}</div>'
+            return wrap.format("".join(above)), (wrap.format("".join(below)) if any(below) else "")
 
     def _ask(self, frame, questions):
         received = [g for g in frame.received if g is not None]
@@ -253,11 +268,11 @@ class BackwardQuiz:
         for q in questions:
             c = self._results[(step, q.input_nr)]
             if c is None:
-                text, cls = t("quiz_revealed", value=value_text(q.expected, limit=MAX_TYPED)), ""
+                text, cls = t("quiz_revealed", value=value_text(q.expected, limit=MAX_TYPED)), "gradlab-quiz-shown"
             else:
                 text, cls = c.message, ("gradlab-quiz-right" if c.right else "gradlab-quiz-wrong")
             who = f"{_e(q.label)}: " if len(questions) > 1 else ""
-            lines.append(f'<div>{who}<span class="{cls}">{_e(text)}</span></div>')
+            lines.append(f'<div class="gradlab-quiz-verdict">{who}<span class="{cls}">{_e(text)}</span></div>')
         return "".join(lines)
 
     def score_text(self):
@@ -283,22 +298,24 @@ class BackwardQuiz:
         self.next_button = w.Button(description=t("next"), layout=w.Layout(width="96px"))
         self.step_label = w.HTML()
         self.score_label = w.HTML()
-        self.words = w.HTML(layout=w.Layout(width="100%"))
+        self.asked = w.HTML()
+        self.told = w.HTML()
         self.labels = [w.HTML() for _ in range(most)]
-        self.fields = [w.Text(placeholder=t("quiz_placeholder"), layout=w.Layout(width="340px")) for _ in range(most)]
-        self.rows = [w.HBox([label, field], layout=w.Layout(align_items="center"))
-                     for label, field in zip(self.labels, self.fields)]
-        self.check_button = w.Button(description=t("check"), button_style="primary", layout=w.Layout(width="110px"))
-        self.reveal_button = w.Button(description=t("reveal"), layout=w.Layout(width="110px"))
-        self.hint = w.HTML(f'<div class="gradlab-quiz-label" style="font-size:13px;color:#424242">'
-                           f'{_e(t("quiz_format"))}</div>', layout=w.Layout(width="auto"))
-        self.answer_row = w.HBox([self.check_button, self.reveal_button, self.hint],
-                                 layout=w.Layout(align_items="center"))
+        self.fields = [w.Text(placeholder=t("quiz_placeholder"), layout=w.Layout(width="98%")) for _ in range(most)]
+        self.rows = [w.VBox([label, field]) for label, field in zip(self.labels, self.fields)]
+        self.check_button = w.Button(description=t("check"), button_style="primary", layout=w.Layout(width="120px"))
+        self.reveal_button = w.Button(description=t("reveal"), layout=w.Layout(width="120px"))
+        self.hint = w.HTML(f'<div class="gradlab-quiz-words"><div class="gradlab-quiz-small">{_e(t("quiz_format"))}'
+                           "</div></div>")
+        self.answer_row = w.VBox([w.HBox([self.check_button, self.reveal_button]), self.hint])
         self.note = w.HTML(f'<style>{QUIZ_CSS}</style><div class="gradlab-quiz-nokernel" role="status">'
                            f'{_e(t("quiz_needs_kernel"))}</div>')
-        self.view = w.HTML()
-        box = w.VBox([self.words, *self.rows, self.answer_row])
-        box.add_class("gradlab-quiz-box")
+        self.panels = w.HTML()
+        self.view = w.HTML(layout=w.Layout(flex="1 1 auto", min_width="0"))
+        column = w.VBox([self.asked, *self.rows, self.answer_row, self.told, self.panels],
+                        layout=w.Layout(width=f"{COLUMN_WIDTH}px", min_width=f"{COLUMN_WIDTH}px",
+                                        height=f"{FRAME_HEIGHT + 12}px", overflow="auto"))
+        column.add_class("gradlab-quiz-box")
         nav = w.HBox([self.prev_button, self.next_button, self.step_label, self.score_label],
                      layout=w.Layout(align_items="center"))
         for button in (self.prev_button, self.next_button, self.check_button, self.reveal_button):
@@ -309,7 +326,7 @@ class BackwardQuiz:
         self.reveal_button.on_click(lambda _: self._on_reveal())
         for i, field in enumerate(self.fields):
             field.observe(lambda change, i=i: self._typed.__setitem__((self.at, i), change["new"]), "value")
-        root = w.VBox([self.note, nav, box, self.view])
+        root = w.VBox([self.note, nav, w.HBox([column, self.view], layout=w.Layout(align_items="flex-start"))])
         root.add_class("gradlab-player")            # the player's CSS: the badge only on what needs a kernel
         root.add_class("gradlab-quiz")
         return root
@@ -320,12 +337,14 @@ class BackwardQuiz:
         if step > self.at and not all(self.answered(s) for s in range(step)):
             step = self.at
         self.at = step
+        frame = self.frames[step]
         with using(self.lang):
             questions = self.questions_at(step)
             done = self.answered(step)
             self.view.value = self.view_html(step)
-            self.words.value = self.words_html(step)
-            self.step_label.value = f'<span class="gradlab-quiz-label">{_e(step_text(self.frames[step], len(self.frames)))}</span>'
+            self.asked.value, self.told.value = self._words(step)
+            self.panels.value = f'<div class="gradlab-quiz-words">{panels_html(frame)}{legend_html()}</div>'
+            self.step_label.value = f'<span class="gradlab-quiz-step">{_e(step_text(frame, len(self.frames)))}</span>'
             self.score_label.value = f'<span class="gradlab-quiz-score">{_e(self.score_text())}</span>'
             for i, row in enumerate(self.rows):
                 if i < len(questions):
@@ -337,6 +356,7 @@ class BackwardQuiz:
                 else:
                     row.layout.display = "none"
             self.answer_row.layout.display = "flex" if questions else "none"
+            self.hint.layout.display = "none" if done else "block"      # how to type: only while typing
             self.check_button.disabled = self.reveal_button.disabled = done
             self.prev_button.disabled = step == 0
             self.next_button.disabled = step == len(self.frames) - 1 or not done
