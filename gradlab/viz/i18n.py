@@ -205,7 +205,7 @@ TEXT = {
     "quiz_shape": {
         "en": "Your answer has {got}, but a gradient has the shape of its input: {want}. One number is fine "
               "when every element is the same.",
-        "ko": "답의 모양은 {got}인데, 변화도는 입력과 모양이 같습니다: {want}. 모든 원소가 같다면 숫자 하나만 써도 됩니다.",
+        "ko": "답은 {got}인데, 변화도는 입력과 모양이 같습니다: {want}. 모든 원소가 같다면 숫자 하나만 써도 됩니다.",
         "zh": "你的答案是{got}，但梯度的形状和它的输入相同：{want}。如果所有元素都相等，写一个数即可。"},
     "quiz_nearly": {
         "en": "Nearly: that is the value rounded. Type it more exactly (more digits, or a fraction such as 1/3): "

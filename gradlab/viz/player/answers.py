@@ -41,9 +41,11 @@ def read_answer(answer):
     """The answer as a float64 array. `answer` is the typed text, or (from Python) a number, a nested
     list, a numpy array or a tensor. Raises AnswerError with a friendly sentence."""
     if not isinstance(answer, str):
+        if hasattr(answer, "detach") and hasattr(answer, "numpy"):       # a gradlab or PyTorch tensor
+            answer = answer.detach().numpy()
         try:
             return np.array(answer, dtype=np.float64)
-        except (TypeError, ValueError, RuntimeError):      # ragged lists; a tensor that still requires grad
+        except (TypeError, ValueError):                                 # ragged lists, objects
             raise AnswerError(t("quiz_unreadable", text=_short(repr(answer)), why="")) from None
     text = unicodedata.normalize("NFKC", answer).strip()       # full-width １．５，［ from CJK keyboards
     text = text.replace("\u2212", "-").replace("×", "*").replace("÷", "/")

@@ -65,12 +65,7 @@ class Question:
     slot: Optional[str]          # the input's name in the op ('self', 'other'), None when it has none
     to: str                      # where it goes, in the player's words: 'AddBackward0 (the grad_fn of y)'
     expected: Any                # numpy array: what backward sent
-
-    @property
-    def label(self):
-        """'input self → AddBackward0 (the grad_fn of y) (shape 2×2)', in the quiz's language."""
-        slot = self.slot if self.slot else str(self.input_nr)
-        return t("quiz_field", slot=slot, dest=self.to, shape=shape_text(np.shape(self.expected)))
+    label: str                   # above its answer box: 'input self → AddBackward0 (the grad_fn of y), shape 2×2'
 
 
 @dataclass(frozen=True)
@@ -107,7 +102,9 @@ def _questions(rec):
                 continue
             nr = s.edge.input_nr
             slot = frame.node.inputs[nr] if nr < len(frame.node.inputs) else None
-            out.append(Question(frame.index, nr, slot or None, _destination(rec, s.edge.src), s.value))
+            to = _destination(rec, s.edge.src)
+            label = t("quiz_field", slot=slot or nr, dest=to, shape=shape_text(np.shape(s.value)))
+            out.append(Question(frame.index, nr, slot or None, to, s.value, label))
     return out
 
 
