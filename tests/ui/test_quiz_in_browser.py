@@ -135,14 +135,15 @@ def test_quiz_rejects_a_wrong_answer_and_accepts_the_right_one(window, jupyter_s
     assert not res.errors and not res.widget_errors, res.failure_report()
 
     # step 0: the start is shown, nothing asked; next ▶ is open
-    start = _wait(page, lambda s: s["step"] and s["next"], "the quiz at its start")
+    start = _wait(page, lambda s: s["step"] and s["next"] and s["score"], "the quiz at its start")
     assert start["fields"] == 0 and not start["check"] and "backward() starts at out" in start["words"], start
     assert not start["nokernel"], "the no-kernel sentence shows while the kernel runs"
     _shot(page, "start")
 
     # step 1: asked first. The value MeanBackward0 sends is nowhere on screen yet, and next ▶ is locked
     _click(page, EN["next"])
-    asked = _wait(page, lambda s: s["fields"] == 1, "the first question")
+    # (each widget's change is its own message: wait for the whole step, not its first sign)
+    asked = _wait(page, lambda s: s["fields"] == 1 and s["check"] and not s["next"], "the first question")
     assert "MeanBackward0" in asked["words"] and "?" in asked["words"] and asked["running"] >= 1, asked
     assert not asked["next"] and asked["check"], asked
     assert not any(v in asked["frame"] + " ".join(asked["labels"]) for v in ("0.25", "0.75", "2.25", "4.5")), asked
@@ -150,14 +151,15 @@ def test_quiz_rejects_a_wrong_answer_and_accepts_the_right_one(window, jupyter_s
 
     # an unreadable answer: a sentence, no traceback, nothing scored, still locked
     _answer(page, "[[0.25, 0.25], [0.25")
-    bad = _wait(page, lambda s: s["problem"], "the sentence about an unreadable answer")
+    bad = _wait(page, lambda s: s["problem"] and s["check"], "the sentence about an unreadable answer")
     assert "cannot read" in bad["problem"][0] and "Traceback" not in bad["words"], bad
     assert not bad["next"] and bad["score"].startswith("Score: 0 of 0"), bad
     assert not res.errors and not jlab.collect_errors(page, name)[0]
 
     # a wrong answer (PyTorch's value, doubled): rejected, with what backward sent and why; next ▶ opens
     _answer(page, _typed(dz * 2))
-    wrong = _wait(page, lambda s: s["wrong"], "the wrong answer to be rejected")
+    wrong = _wait(page, lambda s: s["wrong"] and s["next"] and "0.25" in " ".join(s["labels"]),
+                  "the wrong answer to be rejected")
     assert "Not quite" in wrong["wrong"][0] and "0.25 everywhere" in wrong["wrong"][0], wrong
     assert "Why: MeanBackward0 received" in wrong["words"] and wrong["next"], wrong
     assert "0.25" in " ".join(wrong["labels"]), "the edge's value is shown once the answer is in"
@@ -166,9 +168,9 @@ def test_quiz_rejects_a_wrong_answer_and_accepts_the_right_one(window, jupyter_s
 
     # step 2: the right answer, PyTorch's gradient as a student types it: accepted
     _click(page, EN["next"])
-    _wait(page, lambda s: s["fields"] == 1 and not s["wrong"], "the second question")
+    _wait(page, lambda s: s["fields"] == 1 and not s["wrong"] and s["check"], "the second question")
     _answer(page, _typed(dyy))
-    right = _wait(page, lambda s: s["right"], "the right answer to be accepted")
+    right = _wait(page, lambda s: s["right"] and "1 of 2" in s["score"], "the right answer to be accepted")
     assert "Right" in right["right"][0] and right["score"] == "Score: 1 of 2 right (5 questions)", right
     _shot(page, "right")
     # scrolled to its top, the quiz fits the window: question, answer, verdict and the whole graph
@@ -206,9 +208,13 @@ def test_untrusted_stored_quiz_says_to_run_the_cell(window, jupyter_server):
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
     name = jupyter_server.add_notebook("_ui_selftest/quiz_stored.ipynb", nb)
     jlab.open_notebook(page, jupyter_server, name)
-    seen = jlab.poll(lambda: page.evaluate("""() => {
+    seen = jlab.poll(lambda: page.evaluate("""(sentence) => {
         const out = document.querySelector('.jp-OutputArea-output');
         const img = out && out.querySelector('img[src^="data:image/svg+xml"]');
-        return out && img && img.naturalWidth > 0 ? out.innerText : null; }"""), 20, "the stored picture")
-    assert EN["quiz_needs_kernel"] in seen, seen
+        if (!out || !img || !(img.naturalWidth > 0)) return null;
+        const line = Array.from(out.querySelectorAll('div')).filter((d) => d.innerText.includes(sentence)).pop();  // the innermost
+        return {text: out.innerText, line: line ? line.getBoundingClientRect().bottom : null}; }""",
+                                         EN["quiz_needs_kernel"]), 20, "the stored picture")
+    # the sentence, on screen without scrolling (the picture below it is tall)
+    assert seen["line"] is not None and seen["line"] <= HEIGHT, seen
     page.screenshot(path=str(jlab.ARTIFACTS / "quiz-untrusted.png"))

@@ -325,6 +325,14 @@ def test_kernel_sentence_in_the_widget_and_the_static_fallback():
     assert bundle["text/plain"] == repr(quiz) and "application/vnd.jupyter.widget-view+json" in bundle
     assert sentence in bundle["text/html"] and "<svg" not in bundle["text/html"]
     assert sentence in quiz.note.value
+    assert bundle["text/html"].index(sentence) < bundle["text/html"].index("<img")     # on screen first
+    # the picture gives no answer away: no gradient is written on its edges
+    from gradlab.viz.render import svg_from_img_html
+    if quiz.player.svg is not None:
+        svg = svg_from_img_html(bundle["text/html"])
+        assert svg.count('class="node') == quiz.player.svg.count('class="node')
+        for s in (x for f in quiz.frames for x in f.sent):
+            assert viz_player.value_text(s.value) not in svg
     # hidden while the kernel answers; shown when ipywidgets marks the widget disconnected or
     # JupyterLab's toolbar says the kernel is gone
     assert ".gradlab-quiz-nokernel{display:none" in QUIZ_CSS

@@ -13,15 +13,16 @@ Checking runs in the kernel (ipywidgets buttons), unlike the player's slider: wi
 the notebook's static fallback say so in one plain sentence.
 """
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Optional
 
 import numpy as np
 
 from ..i18n import t, using
-from ..render import svg_img_html
+from ..render import render_svg, svg_img_html
 from .answers import judge, shape_text
 from .captions import grad_name, step_text, value_text
+from .drawing import graph_dot
 from .html import FRAME_HEIGHT, frame_html, legend_html, panels_html, table_html
 
 COLUMN_WIDTH = 380       # px: the question column (the player's text column is 340; an answer box needs room)
@@ -124,6 +125,7 @@ class BackwardQuiz:
         self._typed = {}             # (step, input_nr) -> the text last typed (kept when going back)
         self._feedback = {}          # step -> HTML of problems with the last Check (unreadable answers)
         self._widget = None
+        self._static_svg = None      # the picture of static_html, drawn once
         self.at = 0                  # the step the widget shows
 
     def __len__(self):
@@ -387,18 +389,24 @@ class BackwardQuiz:
         return bundle
 
     def static_html(self):
-        """The graph as a picture (the node table without `dot`) and the plain sentence: run this cell."""
+        """The plain sentence (run this cell), then the graph as a picture with no gradient written on it
+        (the node table without `dot`): a quiz that gave its answers away before the kernel runs would be none."""
         p = self.player
         with using(self.lang):
-            n = len(self.frames) - 1
-            if p._raw_svg is not None:
-                picture = svg_img_html(p._raw_svg, nodes=len(self.recording.nodes), alt=t("alt", n=n))
+            if self._static_svg is None and p.svg is not None:
+                blank = replace(self.recording, edge_values={})
+                self._static_svg = render_svg(graph_dot(blank, p.functions_only, p.rankdir), timeout=60) or ""
+            if self._static_svg:
+                n = len(self.frames) - 1
+                picture = svg_img_html(self._static_svg, nodes=len(self.recording.nodes), alt=t("alt", n=n))
             else:
                 picture = table_html(self.recording, self.frames[0])
-            return (f'<div class="gradlab-player-static gradlab-quiz-static" lang="{self.lang}">{picture}'
-                    f'<div style="font-size:14px;margin-top:4px">{_e(t("quiz_intro", n=len(self.questions)))}</div>'
-                    f'<div style="font-size:14px;font-weight:bold;margin-top:4px">&#9654; {_e(t("quiz_needs_kernel"))}'
-                    '</div></div>')
+            # the sentence first: the picture is tall, and what to do must be on screen
+            return (f'<div class="gradlab-player-static gradlab-quiz-static" lang="{self.lang}">'
+                    f'<div style="font-size:15px;font-weight:bold;margin-bottom:2px">&#9654; '
+                    f'{_e(t("quiz_needs_kernel"))}</div>'
+                    f'<div style="font-size:14px;margin-bottom:6px">{_e(t("quiz_intro", n=len(self.questions)))}</div>'
+                    f'{picture}</div>')
 
 
 def _e(text):
