@@ -218,3 +218,38 @@ def test_untrusted_stored_quiz_says_to_run_the_cell(window, jupyter_server):
     # the sentence, on screen without scrolling (the picture below it is tall)
     assert seen["line"] is not None and seen["line"] <= HEIGHT, seen
     page.screenshot(path=str(jlab.ARTIFACTS / "quiz-untrusted.png"))
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_quiz_text_is_wcag_aa_in_both_themes(window, jupyter_server, theme):
+    """Every text of the quiz, asked and then judged, reaches 4.5:1 against what it is drawn on, in
+    JupyterLab's light and dark theme (disabled controls aside: WCAG exempts them)."""
+    from test_language_and_contrast import _JS_CONTRAST, THEMES, _set_theme
+    page = window
+    nb = new_notebook(cells=[new_code_cell(QUIZ_CODE)])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+    name = jupyter_server.add_notebook(f"_ui_selftest/quiz_{theme}.ipynb", nb)
+    res = jlab.run_notebook(page, jupyter_server, name, shot=False)
+    assert not res.errors and not res.widget_errors, res.failure_report()
+    _set_theme(page, THEMES[theme])
+
+    def measured():
+        """The contrast of every text on screen now, but the disabled controls' (WCAG exempts them)."""
+        disabled = set(page.evaluate("""() => Array.from(document.querySelectorAll('.gradlab-quiz button:disabled, '
+            + '.gradlab-quiz input:disabled')).map((e) => (e.innerText || e.value || '').trim())"""))
+        return [r for r in page.evaluate(_JS_CONTRAST) if r["text"] not in disabled]
+
+    try:
+        _wait(page, lambda s: s["next"] and s["score"], "the quiz at its start")
+        _click(page, EN["next"])
+        _wait(page, lambda s: s["fields"] == 1 and s["check"] and not s["next"], "the first question")
+        seen = measured()
+        _answer(page, "0.5")
+        _wait(page, lambda s: s["wrong"] and s["next"], "the verdict")
+        seen += measured()
+        path = _shot(page, f"{theme}-theme")
+    finally:
+        _set_theme(page, THEMES["light"])          # a user setting: leave the session's server light
+    assert any("Not quite" in r["text"] for r in seen) and any("received" in r["text"] for r in seen), seen
+    low = {(r["text"], r["ratio"], r["color"], r["bg"]) for r in seen if r["ratio"] < 4.5}
+    assert not low, f"{theme} theme: text below 4.5:1 (screenshot {path}): {sorted(low)}"

@@ -52,9 +52,10 @@ QUIZ_CSS = """
 .gradlab-quiz-wrong{color:#b71c1c;font-weight:bold}
 .gradlab-quiz-shown{font-weight:bold}
 .gradlab-quiz-problem{color:#8a4b00;margin:4px 0}
-.gradlab-quiz-label,.gradlab-quiz-step{font-size:14px;color:#212121;font-family:-apple-system,'Segoe UI',Helvetica,Arial,
- sans-serif}
-.gradlab-quiz-score{font-size:14px;font-weight:bold;color:#212121;background:#fff;padding:2px 8px;border-radius:4px}
+.gradlab-quiz-label{font-size:14px;color:#212121;font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif}
+.gradlab-quiz-step,.gradlab-quiz-score{font-size:14px;color:#212121;background:#fff;padding:2px 8px;border-radius:4px;
+ font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif}
+.gradlab-quiz-score{font-weight:bold}
 """.strip()
 
 
@@ -92,7 +93,13 @@ def _destination(rec, node_id):
 
 
 def _questions(rec):
-    """Every gradient a Function node sends that a student can type (see MAX_TYPED)."""
+    """Every gradient a Function node sends that a student can type (see MAX_TYPED).
+
+    One question per input, not one per step: each input has its own local derivative (a * b sends
+    grad * b to a and grad * a to b), so asking for each is what catches the commonest slip, swapping the
+    two factors; one answer for the whole step would hide it. When both inputs are the same tensor (y * y)
+    the two answers are equal halves, and their sum is what the next node's step receives: the caption
+    says so after the check."""
     out = []
     for frame in rec.frames:
         if frame.node is None or frame.node.is_accumulate:
@@ -122,7 +129,7 @@ class BackwardQuiz:
         for q in self.questions:
             self._by_step.setdefault(q.step, []).append(q)
         self._results = {}           # (step, input_nr) -> Check, or None when revealed unanswered
-        self._typed = {}             # (step, input_nr) -> the text last typed (kept when going back)
+        self._typed = {}             # (step, answer box) -> the text last typed (kept when going back)
         self._feedback = {}          # step -> HTML of problems with the last Check (unreadable answers)
         self._widget = None
         self._static_svg = None      # the picture of static_html, drawn once
