@@ -87,8 +87,8 @@ class Check:
 
 def _destination(rec, node_id):
     info = next(n for n in rec.nodes if n.id == node_id)
-    if info.is_accumulate:
-        return t("into_grad", leaf=info.tensor or t("the_leaf")).replace("\n", " ")
+    if info.is_accumulate and info.tensor:
+        return t("into_grad", leaf=info.tensor).replace("\n", " ")
     return t("dest_grad_fn", title=info.title, tensor=info.tensor) if info.tensor else info.title
 
 
