@@ -183,6 +183,14 @@ def test_quiz_rejects_a_wrong_answer_and_accepts_the_right_one(window, jupyter_s
     assert "each of its 2 inputs" in two["words"], two
     _shot(page, "two-inputs")
 
+    # the kernel restarted: this quiz's buttons reach nobody (ipywidgets marks it disconnected); it says so
+    page.evaluate("() => { window.jupyterapp.commands.execute('kernelmenu:restart'); }")   # (its promise waits for the dialog)
+    page.locator(".jp-Dialog .jp-mod-accept").first.click()
+    jlab.wait_kernel_idle(page, name)
+    restarted = _wait(page, lambda s: s["nokernel"], "the no-kernel sentence after a restart")
+    assert restarted["nokernelText"].strip() == EN["quiz_needs_kernel"], restarted
+    _shot(page, "kernel-restarted")
+
     # the kernel gone: the quiz says so plainly, in a sentence on screen
     jlab.shutdown_kernel(page, jupyter_server, name)
     gone = _wait(page, lambda s: s["nokernel"], "the no-kernel sentence")
