@@ -75,8 +75,8 @@ _JS_QUIZ = """() => {
   const frame = quiz.querySelector('.gradlab-frame');
   const button = (text) => Array.from(quiz.querySelectorAll('button')).find((b) => b.innerText.trim() === text);
   // the edge labels the graph shows (hidden ones are values still to predict)
-  const labels = frame ? Array.from(frame.querySelectorAll('g.edge text')).filter((t) => getComputedStyle(t).visibility !== 'hidden')
-    .map((t) => t.textContent.trim()).filter(Boolean) : [];
+  const labels = frame ? Array.from(frame.querySelectorAll('g.edge text'))
+    .filter((t) => getComputedStyle(t).visibility !== 'hidden').map((t) => t.textContent.trim()).filter(Boolean) : [];
   const running = frame ? Array.from(frame.querySelectorAll('g.node')).filter((g) => {
     const s = g.querySelector('path, polygon'); return s && getComputedStyle(s).strokeWidth === '3px'; }).length : 0;
   return {
@@ -184,7 +184,8 @@ def test_quiz_rejects_a_wrong_answer_and_accepts_the_right_one(window, jupyter_s
     _shot(page, "two-inputs")
 
     # the kernel restarted: this quiz's buttons reach nobody (ipywidgets marks it disconnected); it says so
-    page.evaluate("() => { window.jupyterapp.commands.execute('kernelmenu:restart'); }")   # (its promise waits for the dialog)
+    # (not awaited: the command's promise waits for the dialog clicked below)
+    page.evaluate("() => { window.jupyterapp.commands.execute('kernelmenu:restart'); }")
     page.locator(".jp-Dialog .jp-mod-accept").first.click()
     jlab.wait_kernel_idle(page, name)
     restarted = _wait(page, lambda s: s["nokernel"], "the no-kernel sentence after a restart")
@@ -220,7 +221,8 @@ def test_untrusted_stored_quiz_says_to_run_the_cell(window, jupyter_server):
         const out = document.querySelector('.jp-OutputArea-output');
         const img = out && out.querySelector('img[src^="data:image/svg+xml"]');
         if (!out || !img || !(img.naturalWidth > 0)) return null;
-        const line = Array.from(out.querySelectorAll('div')).filter((d) => d.innerText.includes(sentence)).pop();  // the innermost
+        // the innermost element that holds the sentence
+        const line = Array.from(out.querySelectorAll('div')).filter((d) => d.innerText.includes(sentence)).pop();
         return {text: out.innerText, line: line ? line.getBoundingClientRect().bottom : null}; }""",
                                          EN["quiz_needs_kernel"]), 20, "the stored picture")
     # the sentence, on screen without scrolling (the picture below it is tall)
