@@ -144,6 +144,7 @@ def test_tutorial_quiz_against_autograd_grad():
     ("np.array([1, 2])", [1, 2]), ("[[4.5 4.5]\n [4.5 4.5]]", [[4.5, 4.5], [4.5, 4.5]]),
     ("[ 1. -2.]", [1, -2]), ("[1 - 2]", [-1]), ("nan", np.nan), ("-inf", -np.inf), ("np.nan", np.nan),
     ("１．５", 1.5), ("［1，2］", [1, 2]), ("\u22121", -1.0), ("2×3", 6.0),
+    ("2.25 everywhere", 2.25), ("2.25 (모든 원소)", 2.25), ("2.25（所有元素）", 2.25),     # the player's own words
 ])
 def test_answers_are_read_as_people_write_them(text, value):
     np.testing.assert_array_equal(read_answer(text), np.array(value, dtype=np.float64))
