@@ -6,8 +6,9 @@ The autograd tutorial's example runs in a cell (`viz.animate_backward(out, quiz=
 * an unreadable answer gets a sentence (no traceback, nothing scored); a wrong answer is rejected with the
   value backward sent and the step's caption; next ▶ opens; a right answer (PyTorch's own gradient, computed
   here live) is accepted and the score line counts both;
-* with the kernel shut down, the quiz says plainly that checking needs a running kernel;
-* opened untrusted, the stored output shows the graph's picture and the same sentence.
+* with the kernel restarted or shut down, the quiz says plainly that checking needs a running kernel;
+* opened untrusted, the stored output shows the same sentence and the graph's picture, no value on it;
+* every text reaches WCAG AA in the light and the dark theme; the Korean and Chinese quizzes speak their language.
 
 Screenshots: test-artifacts/ui/quiz-<what>.png.
 """
@@ -75,8 +76,8 @@ _JS_QUIZ = """() => {
   const frame = quiz.querySelector('.gradlab-frame');
   const button = (text) => Array.from(quiz.querySelectorAll('button')).find((b) => b.innerText.trim() === text);
   // the edge labels the graph shows (hidden ones are values still to predict)
-  const labels = frame ? Array.from(frame.querySelectorAll('g.edge text')).filter((t) => getComputedStyle(t).visibility !== 'hidden')
-    .map((t) => t.textContent.trim()).filter(Boolean) : [];
+  const labels = frame ? Array.from(frame.querySelectorAll('g.edge text'))
+    .filter((t) => getComputedStyle(t).visibility !== 'hidden').map((t) => t.textContent.trim()).filter(Boolean) : [];
   const running = frame ? Array.from(frame.querySelectorAll('g.node')).filter((g) => {
     const s = g.querySelector('path, polygon'); return s && getComputedStyle(s).strokeWidth === '3px'; }).length : 0;
   return {
@@ -183,6 +184,15 @@ def test_quiz_rejects_a_wrong_answer_and_accepts_the_right_one(window, jupyter_s
     assert "each of its 2 inputs" in two["words"], two
     _shot(page, "two-inputs")
 
+    # the kernel restarted: this quiz's buttons reach nobody (ipywidgets marks it disconnected); it says so
+    # (not awaited: the command's promise waits for the dialog clicked below)
+    page.evaluate("() => { window.jupyterapp.commands.execute('kernelmenu:restart'); }")
+    page.locator(".jp-Dialog .jp-mod-accept").first.click()
+    jlab.wait_kernel_idle(page, name)
+    restarted = _wait(page, lambda s: s["nokernel"], "the no-kernel sentence after a restart")
+    assert restarted["nokernelText"].strip() == EN["quiz_needs_kernel"], restarted
+    _shot(page, "kernel-restarted")
+
     # the kernel gone: the quiz says so plainly, in a sentence on screen
     jlab.shutdown_kernel(page, jupyter_server, name)
     gone = _wait(page, lambda s: s["nokernel"], "the no-kernel sentence")
@@ -212,7 +222,8 @@ def test_untrusted_stored_quiz_says_to_run_the_cell(window, jupyter_server):
         const out = document.querySelector('.jp-OutputArea-output');
         const img = out && out.querySelector('img[src^="data:image/svg+xml"]');
         if (!out || !img || !(img.naturalWidth > 0)) return null;
-        const line = Array.from(out.querySelectorAll('div')).filter((d) => d.innerText.includes(sentence)).pop();  // the innermost
+        // the innermost element that holds the sentence
+        const line = Array.from(out.querySelectorAll('div')).filter((d) => d.innerText.includes(sentence)).pop();
         return {text: out.innerText, line: line ? line.getBoundingClientRect().bottom : null}; }""",
                                          EN["quiz_needs_kernel"]), 20, "the stored picture")
     # the sentence, on screen without scrolling (the picture below it is tall)
@@ -253,3 +264,25 @@ def test_quiz_text_is_wcag_aa_in_both_themes(window, jupyter_server, theme):
     assert any("Not quite" in r["text"] for r in seen) and any("received" in r["text"] for r in seen), seen
     low = {(r["text"], r["ratio"], r["color"], r["bg"]) for r in seen if r["ratio"] < 4.5}
     assert not low, f"{theme} theme: text below 4.5:1 (screenshot {path}): {sorted(low)}"
+
+
+@pytest.mark.parametrize("lang", ["ko", "zh"])
+def test_quiz_in_korean_and_chinese(window, jupyter_server, lang):
+    """The quiz in the Korean and Chinese tutorials' words: question, buttons, verdict (screenshots)."""
+    page = window
+    code = TUTORIAL + f"viz.animate_backward(out, names=locals(), quiz=True, lang={lang!r})\n"
+    nb = new_notebook(cells=[new_code_cell(code)])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+    name = jupyter_server.add_notebook(f"_ui_selftest/quiz_{lang}.ipynb", nb)
+    res = jlab.run_notebook(page, jupyter_server, name, shot=False)
+    assert not res.errors and not res.widget_errors, res.failure_report()
+    words = {key: i18n.TEXT[key][lang] for key in ("next", "check", "quiz_wrong")}
+    page.locator(".gradlab-quiz button", has_text=words["next"]).first.click()
+    jlab.poll(lambda: page.locator(".gradlab-quiz input[type=text]:visible").count() == 1, 20, "the question")
+    page.locator(".gradlab-quiz input[type=text]:visible").first.fill("0.5")
+    page.wait_for_timeout(300)
+    page.locator(".gradlab-quiz button", has_text=words["check"]).first.click()
+    verdict = jlab.poll(lambda: page.evaluate(
+        "() => (document.querySelector('.gradlab-quiz-wrong') || {}).innerText"), 20, "the verdict")
+    assert verdict.startswith(words["quiz_wrong"].split("{")[0].strip()), verdict
+    _shot(page, f"lang-{lang}")

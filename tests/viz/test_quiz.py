@@ -144,6 +144,7 @@ def test_tutorial_quiz_against_autograd_grad():
     ("np.array([1, 2])", [1, 2]), ("[[4.5 4.5]\n [4.5 4.5]]", [[4.5, 4.5], [4.5, 4.5]]),
     ("[ 1. -2.]", [1, -2]), ("[1 - 2]", [-1]), ("nan", np.nan), ("-inf", -np.inf), ("np.nan", np.nan),
     ("１．５", 1.5), ("［1，2］", [1, 2]), ("\u22121", -1.0), ("2×3", 6.0),
+    ("2.25 everywhere", 2.25), ("2.25 (모든 원소)", 2.25), ("2.25（所有元素）", 2.25),     # the player's own words
 ])
 def test_answers_are_read_as_people_write_them(text, value):
     np.testing.assert_array_equal(read_answer(text), np.array(value, dtype=np.float64))
@@ -237,7 +238,7 @@ def test_values_are_hidden_until_answered():
         assert 'class="gradlab-details"' not in view and 'class="gradlab-caption"' not in view
     quiz.reveal(1)
     assert quiz.words_html(1).count(html.escape(quiz.frames[1].caption)) == 1
-    assert "visibility:hidden}" not in quiz.view_html(1).split("g.gl_e" + quiz.frames[1].sent[0].edge.id + " text")[-1][:20]
+    assert f"g.gl_e{quiz.frames[1].sent[0].edge.id} text{{visibility:hidden}}" not in quiz.view_html(1)
     # steps with nothing to predict show their caption at once
     assert html.escape(quiz.frames[0].caption) in quiz.words_html(0)
     assert html.escape(quiz.frames[5].caption) in quiz.words_html(5)
@@ -367,8 +368,8 @@ def test_quiz_in_korean_and_chinese(lang):
     for step in range(len(quiz.frames)):
         quiz.reveal(step)
         texts += [quiz.words_html(step)] + [q.label for q in quiz.questions_at(step)]
-    texts += [quiz.check(1, "[1, 2").message, quiz.check(1, "[[1], [2, 3]]").message, quiz.check(1, "0.5").message, quiz.check(1, "[1, 2]").message,
-              quiz.check(1, "0.2501").message, quiz.check(1, "").message, quiz.check(1, "0.25").message]
+    texts += [quiz.check(1, answer).message for answer in ("[1, 2", "[[1], [2, 3]]", "0.5", "[1, 2]", "0.2501", "",
+                                                             "0.25")]
     for text in texts:
         assert script.search(text), text
         assert not _latin_words(text, names), (text, _latin_words(text, names))

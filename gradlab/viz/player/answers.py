@@ -2,7 +2,8 @@
 
 An answer is typed the way people write numbers and tensors: `4.5`, `[[4.5, 4.5], [4.5, 4.5]]`, PyTorch's or
 numpy's printed forms (`tensor([0.25, 0.5])`, `array([[1., 2.]], dtype=float32)`, numpy's `[[1. 2.]\n [3. 4.]]`),
-a little arithmetic (`0.75*3`, `1/3`) and full-width digits or commas from a Korean or Chinese keyboard.
+a little arithmetic (`0.75*3`, `1/3`), full-width digits or commas from a Korean or Chinese keyboard, and the
+player's own '2.25 everywhere'.
 Nothing is ever evaluated: the text is parsed with `ast` and only numbers, brackets and + - * / ** are read.
 One number stands for a tensor with that value everywhere (the player writes such tensors '4.5 everywhere').
 
@@ -19,7 +20,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ..i18n import t
+from ..i18n import TEXT, t
 
 RTOL, ATOL = 1e-5, 1e-8           # torch.allclose's defaults
 NEARLY = 2e-3                     # relative: "right to about three digits", a rounded answer
@@ -31,6 +32,10 @@ _OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lamb
 # numpy prints without commas ('[[1. 2.]\n [3. 4.]]', '[ 1. -2.]'): a space between two numbers (or
 # rows) separates them. Only applied to text with brackets and no comma, so '0.75 * 3' stays arithmetic.
 _NUMPY_GAP = re.compile(r"(?<=[\w.\])])\s+(?=[-+]?[\w.\[(])")
+# The player writes a constant tensor '2.25 everywhere' ('2.25 (모든 원소)', '2.25（所有元素）'): a student who
+# answers in the player's own words is understood, in any of its languages.
+_EVERYWHERE = [tuple(part.strip() for part in unicodedata.normalize("NFKC", text).split("{v}"))
+               for text in TEXT["everywhere"].values()]
 
 
 class AnswerError(ValueError):
@@ -49,6 +54,11 @@ def read_answer(answer):
             raise AnswerError(t("quiz_unreadable", text=_short(repr(answer)), why="")) from None
     text = unicodedata.normalize("NFKC", answer).strip()       # full-width １．５，［ from CJK keyboards
     text = text.replace("\u2212", "-").replace("×", "*").replace("÷", "/")
+    for before, after in _EVERYWHERE:
+        if after and text.endswith(after) and len(text) > len(after):
+            text = text[:-len(after)].strip()
+        if before and text.startswith(before) and len(text) > len(before):
+            text = text[len(before):].strip()
     if not text:
         raise AnswerError(t("quiz_empty"))
     if len(text) > MAX_TEXT:

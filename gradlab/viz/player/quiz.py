@@ -26,7 +26,7 @@ from .drawing import graph_dot
 from .html import FRAME_HEIGHT, frame_html, legend_html, panels_html, table_html
 
 COLUMN_WIDTH = 380       # px: the question column (the player's text column is 340; an answer box needs room)
-MAX_TYPED = 12           # elements: a gradient with more (and not constant) is shown, not asked: nobody types 100 numbers
+MAX_TYPED = 12           # elements: a larger gradient (not constant) is shown, not asked: nobody types 100 numbers
 
 # The quiz brings its own white box (readable in JupyterLab's dark theme too; colours reach WCAG AA 4.5:1).
 # ipywidgets marks a widget whose comm is gone (a saved notebook before its cell runs again, a restarted
