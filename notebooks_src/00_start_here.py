@@ -21,6 +21,8 @@ a time, so you can see what every line of a tutorial did.
   with the graph drawn and backward played.
 - Then *Seeing the graph* tours the drawings and *Watching backward* the player, including the
   corners of autograd that trip people up.
+- *The chain rule by hand* (in English, Korean and Chinese) works the tutorial's gradient out on
+  paper, checks it against backward, and ends with a quiz: predict each gradient before you see it.
 - Change the code and run it again: every drawing and every player is computed from what you ran.
 
 ## The notebooks

@@ -20,12 +20,12 @@ from .dot import layout_cost, to_dot
 from .graph import Edge, FunctionNode, Graph, TensorNode, walk
 from .i18n import get_language, set_language
 from .jacobian import JacobianView, VJPPanel, jacobian, vjp, vjp_html
-from .player import BackwardPlayer, animate_backward, legend_html, record_backward
+from .player import BackwardPlayer, BackwardQuiz, animate_backward, legend_html, record_backward
 from .render import INSTALL_HINT, GraphvizNotFound, render_svg, svg_img_html, which_dot
 from .render import render as _render   # keep `gradlab.viz.render` the module
 from .tree import TextDrawing, tree, tree_text
 
-__all__ = ["draw", "animate_backward", "jacobian", "vjp", "vjp_html", "JacobianView", "VJPPanel", "record_backward", "BackwardPlayer", "legend_html", "set_language", "get_language", "tree", "walk", "to_dot", "render_svg", "which_dot", "GraphDrawing", "Graph", "TensorNode",
+__all__ = ["draw", "animate_backward", "jacobian", "vjp", "vjp_html", "JacobianView", "VJPPanel", "record_backward", "BackwardPlayer", "BackwardQuiz", "legend_html", "set_language", "get_language", "tree", "walk", "to_dot", "render_svg", "which_dot", "GraphDrawing", "Graph", "TensorNode",
            "FunctionNode", "Edge", "INSTALL_HINT", "GraphvizNotFound"]
 
 _FORMATS = {".svg": "svg", ".png": "png", ".pdf": "pdf"}

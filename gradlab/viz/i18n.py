@@ -217,6 +217,90 @@ TEXT = {
               "만들었습니다. 그래프와 모든 .grad는 그대로입니다.",
         "zh": "这里只是为了展示，才对 {y} 的每个元素各调用一次 autograd.grad（retain_graph=True），逐行求出 J；"
               "计算图和所有 .grad 都保持原样。"},
+    # the quiz: predict a gradient, then see it
+    "quiz_intro": {
+        "en": "Predict each gradient before you see it: at every step where a node sends gradients, type what "
+              "it sends and press Check (or Reveal). {n} questions.",
+        "ko": "변화도를 보기 전에 먼저 예측해 보세요. 노드가 변화도를 보내는 단계마다 보낼 값을 입력하고 확인을 "
+              "누르세요(또는 정답 보기). 문제는 {n}개입니다.",
+        "zh": "先预测，再查看：在每个节点传出梯度的步骤，输入它会传出的值，然后点击“检查”（或“显示答案”）。共 {n} 题。"},
+    "quiz_ask_one": {"en": "{received}. What gradient does it send to {dest}?",
+                     "ko": "{received}. {dest}에 어떤 변화도를 보낼까요?",
+                     "zh": "{received}。它会把什么梯度传给 {dest}？"},
+    "quiz_ask_many": {"en": "{received}. What gradient does it send to each of its {n} inputs?",
+                      "ko": "{received}. 입력 {n}개에 각각 어떤 변화도를 보낼까요?",
+                      "zh": "{received}。它会给 {n} 个输入分别传出什么梯度？"},
+    "quiz_field": {"en": "input {slot} → {dest}, {shape}", "ko": "입력 {slot} → {dest}, {shape}",
+                   "zh": "输入 {slot} → {dest}，{shape}"},
+    "quiz_one_number": {"en": "one number", "ko": "숫자 하나", "zh": "一个数"},
+    "quiz_constant": {"en": "Its other input is a constant: it gets no gradient.",
+                      "ko": "나머지 입력 하나는 상수라서 변화도를 받지 않습니다.",
+                      "zh": "它的另一个输入是常量，不接收梯度。"},
+    "quiz_constants": {"en": "{n} of its inputs are constants: they get no gradient.",
+                       "ko": "입력 중 {n}개는 상수라서 변화도를 받지 않습니다.",
+                       "zh": "它有 {n} 个输入是常量，不接收梯度。"},
+    "quiz_rule": {
+        "en": "Chain rule: what a node sends to an input = what it received × how fast its output changes "
+              "with that input.",
+        "ko": "연쇄 법칙: 노드가 입력에 보내는 변화도 = 받은 변화도 × 그 입력에 대한 출력의 변화율.",
+        "zh": "链式法则：节点传给某个输入的梯度 = 它收到的梯度 × 它的输出随这个输入变化的快慢（导数）。"},
+    "quiz_placeholder": {"en": "e.g. 4.5 or [[1, 2], [3, 4]]", "ko": "예: 4.5 또는 [[1, 2], [3, 4]]",
+                         "zh": "例如 4.5 或 [[1, 2], [3, 4]]"},
+    "quiz_format": {
+        "en": "One number means that value in every element; or type the whole tensor, [[1, 2], [3, 4]]. "
+              "Arithmetic such as 0.75*3 is fine.",
+        "ko": "숫자 하나는 모든 원소가 그 값이라는 뜻입니다. 텐서 전체를 [[1, 2], [3, 4]]처럼 써도 됩니다. "
+              "0.75*3 같은 계산식도 됩니다.",
+        "zh": "一个数表示每个元素都是这个值；也可以写出整个张量，如 [[1, 2], [3, 4]]。可以写 0.75*3 这样的算式。"},
+    "check": {"en": "Check", "ko": "확인", "zh": "检查"},
+    "reveal": {"en": "Reveal", "ko": "정답 보기", "zh": "显示答案"},
+    "quiz_right": {"en": "✓ Right: it sends {value}.", "ko": "✓ 맞았습니다. 보내는 변화도는 {value}입니다.",
+                   "zh": "✓ 正确：它传出 {value}。"},
+    "quiz_wrong": {"en": "✗ Not quite: you wrote {yours}, but it sends {value}.",
+                   "ko": "✗ 아쉽습니다. {yours}(이)라고 썼지만 보내는 변화도는 {value}입니다.",
+                   "zh": "✗ 不对：你写的是 {yours}，但它传出的是 {value}。"},
+    "quiz_revealed": {"en": "It sends {value}.", "ko": "보내는 변화도는 {value}입니다.", "zh": "它传出 {value}。"},
+    "quiz_why": {"en": "Why: ", "ko": "이유: ", "zh": "原因："},
+    "quiz_empty": {"en": "Type an answer first (for example 4.5).", "ko": "먼저 답을 입력하세요(예: 4.5).",
+                   "zh": "请先输入答案（例如 4.5）。"},
+    "quiz_unreadable": {"en": "I cannot read “{text}” as a number or a tensor{why}. Try 4.5 or [[1, 2], [3, 4]].",
+                        "ko": "“{text}”을(를) 숫자나 텐서로 읽을 수 없습니다{why}. 4.5나 [[1, 2], [3, 4]]처럼 써 보세요.",
+                        "zh": "无法把“{text}”读成一个数或张量{why}。试试 4.5 或 [[1, 2], [3, 4]]。"},
+    "quiz_bad_word": {"en": ": “{word}” is not a number", "ko": ": “{word}”은(는) 숫자가 아닙니다",
+                      "zh": "：“{word}”不是数"},
+    "quiz_bad_rows": {"en": ": its rows have different lengths", "ko": ": 행마다 길이가 다릅니다",
+                      "zh": "：各行的长度不一样"},
+    "quiz_bad_dots": {"en": ": “...” stands for numbers left out; type them all",
+                      "ko": ": “...”은(는) 생략된 숫자를 뜻합니다. 모두 써 주세요",
+                      "zh": "：“...”表示省略的数，请全部写出来"},
+    "quiz_bad_math": {"en": ": its arithmetic has no finite value (a division by zero?)",
+                      "ko": ": 계산 결과가 유한한 값이 아닙니다(0으로 나누었나요?)",
+                      "zh": "：算式没有有限的值（除以零了吗？）"},
+    "quiz_shape": {
+        "en": "Your answer has {got}, but a gradient has the shape of its input: {want}. One number is fine "
+              "when every element is the same.",
+        "ko": "답은 {got}인데, 변화도는 입력과 모양이 같습니다: {want}. 모든 원소가 같다면 숫자 하나만 써도 됩니다.",
+        "zh": "你的答案是{got}，但梯度的形状和它的输入相同：{want}。如果所有元素都相等，写一个数即可。"},
+    "quiz_nearly": {
+        "en": "Nearly: that is the value rounded. Type it more exactly (more digits, or a fraction such as 1/3): "
+              "answers are checked as torch.allclose checks.",
+        "ko": "거의 맞았습니다. 반올림한 값입니다. 더 정확히 써 주세요(자릿수를 늘리거나 1/3 같은 분수로). "
+              "답은 torch.allclose처럼 확인합니다.",
+        "zh": "很接近：这是四舍五入后的值。请写得更精确（多写几位，或写成 1/3 这样的分数）：答案按 torch.allclose 的标准检查。"},
+    "quiz_score": {"en": "Score: {right} of {answered} right ({total} questions)",
+                   "ko": "점수: {answered}문제 중 {right}문제 정답 (전체 {total}문제)",
+                   "zh": "得分：{answered} 题中答对 {right} 题（共 {total} 题）"},
+    "quiz_done": {"en": "Done: {right} of {total} right", "ko": "끝: {total}문제 중 {right}문제 정답",
+                  "zh": "完成：{total} 题中答对 {right} 题"},
+    "quiz_too_big": {"en": "This step sends too many different numbers to type: watch it instead.",
+                     "ko": "이 단계는 입력할 숫자가 너무 많아서 묻지 않고 보여 줍니다.",
+                     "zh": "这一步传出的数太多，不便输入，所以直接显示，不提问。"},
+    "quiz_locked": {"en": "Check or reveal this step's answer first", "ko": "먼저 이 단계의 답을 확인하거나 정답을 보세요",
+                    "zh": "请先检查或显示这一步的答案"},
+    "quiz_needs_kernel": {
+        "en": "Checking answers needs a running kernel: run this cell (Shift+Enter).",
+        "ko": "답을 확인하려면 실행 중인 커널이 필요합니다: 이 셀을 실행하세요(Shift+Enter).",
+        "zh": "检查答案需要正在运行的内核：请运行这个单元（Shift+Enter）。"},
 }
 
 

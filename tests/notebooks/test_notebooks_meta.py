@@ -299,9 +299,22 @@ class _WithoutViz(ast.NodeTransformer):
             return node
         if call.func.attr != "animate_backward":
             return None
+        return ast.copy_location(ast.Expr(self._backward(call)), node)
+
+    def visit_Assign(self, node):
+        """`frames = viz.record_backward(out, ...)`: the backward it runs, and no frames."""
+        call = node.value
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                and isinstance(call.func.value, ast.Name) and call.func.value.id == "viz"
+                and call.func.attr == "record_backward"):
+            return node
+        return [ast.copy_location(ast.Expr(self._backward(call)), node),
+                ast.copy_location(ast.Assign(node.targets, ast.List([], ast.Load())), node)]
+
+    @staticmethod
+    def _backward(call):
         keywords = [k for k in call.keywords if k.arg in ("gradient", "retain_graph")]
-        backward = ast.Call(ast.Attribute(call.args[0], "backward", ast.Load()), call.args[1:3], keywords)
-        return ast.copy_location(ast.Expr(backward), node)
+        return ast.Call(ast.Attribute(call.args[0], "backward", ast.Load()), call.args[1:3], keywords)
 
 
 @pytest.mark.torch

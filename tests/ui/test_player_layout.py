@@ -32,7 +32,7 @@ RUN_FILL = "rgb({}, {}, {})".format(*(int(COLORS["run_fill"][i:i + 2], 16) for i
 
 _JS_STEP = """
 ([k, runFill]) => {
-  const player = document.querySelectorAll('.gradlab-player')[k];
+  const player = document.querySelectorAll('.gradlab-player:not(.gradlab-quiz)')[k];
   const frames = Array.from(player.querySelectorAll('.gradlab-frame')).filter((f) => f.offsetParent !== null);
   if (frames.length !== 1) return {visible: frames.length};
   const frame = frames[0];
@@ -65,13 +65,14 @@ def test_running_node_stays_on_screen(window, jupyter_server, name):
     # mark each player's widget (the VBox holding a step box and frames) for the JS above
     jlab.poll(lambda: page.evaluate("""(n) => {
         const boxes = Array.from(document.querySelectorAll('.jp-OutputArea-output .widget-vbox'))
-          .filter((b) => b.querySelector('.gradlab-frame') && !b.parentElement.closest('.gradlab-player'));
+          .filter((b) => b.querySelector('.gradlab-frame') && !b.parentElement.closest('.gradlab-player'))
+          .filter((b) => !b.classList.contains('gradlab-quiz'));     // a quiz (animate_backward(quiz=True)) is no player
         boxes.forEach((b) => b.classList.add('gradlab-player'));
         return boxes.length === n;
     }""", count), 60, f"{count} players of {name} to render")
     stem = name.split("/")[-1].removesuffix(".ipynb")
     for k in range(count):
-        player = page.locator(".gradlab-player").nth(k)
+        player = page.locator(".gradlab-player:not(.gradlab-quiz)").nth(k)
         player.evaluate("(e) => e.scrollIntoView({block: 'start'})")
         page.wait_for_timeout(200)
         stepper = player.locator(".widget-text input[type='number']").first

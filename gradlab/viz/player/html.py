@@ -155,15 +155,22 @@ def caption_html(frame):
     return f'{html.escape(sentence)}<div class="gradlab-rule">{html.escape(frame.rule.strip())}</div>'
 
 
-def frame_html(rec, frame, svg, uid, n_frames):
-    """One frame: the text column and the graph (the shared SVG, or the table without `dot`)."""
+def frame_html(rec, frame, svg, uid, n_frames, caption=True, secret=False):
+    """One frame: the text column and the graph (the shared SVG, or the table without `dot`).
+    The quiz (quiz.py) shows the caption beside its question (caption=False), and asks before it tells:
+    secret=True keeps what this step sends unwritten (its edges are drawn hot, their values hidden), and
+    the vᵀJ panel of the start (the sum of every answer) is the player's only (caption=True)."""
     scope = f"gl{uid}f{frame.index}"
     graph = table_html(rec, frame) if svg is None else svg
-    style = f"<style>{BASE_CSS}\n{frame_css(scope, rec, frame) if svg is not None else ''}</style>"
-    return (f'<div class="gradlab-frame {scope}" lang="{get_language()}">{style}<div class="gradlab-layout"><div class="gradlab-text">'
-            f'<div class="gradlab-step">{step_text(frame, n_frames)}</div>'
-            f'<div class="gradlab-caption">{caption_html(frame)}</div>'
-            f"{panels_html(frame)}{start_vjp_html(rec, frame)}{details_html(rec, frame)}{legend_html()}</div>"
+    css = frame_css(scope, rec, frame) if svg is not None else ""
+    if secret and svg is not None:
+        css += "".join(f"\n.{scope} g.gl_e{s.edge.id} text{{visibility:hidden}}" for s in frame.sent)
+    words = f'<div class="gradlab-caption">{caption_html(frame)}</div>' if caption else ""
+    vjp = start_vjp_html(rec, frame) if caption else ""
+    return (f'<div class="gradlab-frame {scope}" lang="{get_language()}"><style>{BASE_CSS}\n{css}</style>'
+            '<div class="gradlab-layout"><div class="gradlab-text">'
+            f'<div class="gradlab-step">{step_text(frame, n_frames)}</div>{words}'
+            f"{panels_html(frame)}{vjp}{'' if secret else details_html(rec, frame)}{legend_html()}</div>"
             f'<div class="gradlab-graph">{graph}</div></div></div>')
 
 

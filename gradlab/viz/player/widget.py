@@ -17,6 +17,7 @@ from ..render import render, render_svg, svg_img_html
 from .captions import step_text, sum_text, value_text
 from .drawing import graph_dot
 from .html import clean_svg, frame_html, page, table_html
+from .quiz import BackwardQuiz
 from .recording import MAX_NODES, prepare, record
 
 DOT_TIMEOUT = 60.0       # seconds: a player is built once and replayed, so it may take longer than draw()
@@ -221,11 +222,15 @@ _SPENT_GRAPH_HINT = (
 
 
 def animate_backward(out, gradient=None, retain_graph=False, names=None, functions_only=False,
-                     rankdir="TB", max_nodes=MAX_NODES, inputs=None, interval_ms=1500, lang=None):
+                     rankdir="TB", max_nodes=MAX_NODES, inputs=None, interval_ms=1500, lang=None, quiz=False):
     """Run `out.backward(...)` for real and return a player that replays it step by step.
 
     lang: the player's language, 'en', 'ko' or 'zh' (captions, legend, buttons, graph labels); None uses
     the global setting, `viz.set_language(...)`, English by default.
+
+    quiz=True returns a `BackwardQuiz` instead: at each step where a node sends gradients the student
+    predicts them before they are shown (checking needs the running kernel); `quiz.check(step, answer)`
+    does the same from Python.
 
     Checks happen before anything runs or any widget exists: a tensor with no graph, a non-scalar
     output without `gradient` raise exactly what `backward()` raises (backward refuses them before it
@@ -243,5 +248,6 @@ def animate_backward(out, gradient=None, retain_graph=False, names=None, functio
         raise RuntimeError(SECOND_BACKWARD_ERROR + _SPENT_GRAPH_HINT) from None
     with using(lang) as lang:
         rec = record(out, gradient, retain_graph, names, inputs, functions_only, max_nodes, plan=plan)
-        return BackwardPlayer(rec, functions_only=functions_only, rankdir=rankdir, interval_ms=interval_ms,
-                              lang=lang)
+        player = BackwardPlayer(rec, functions_only=functions_only, rankdir=rankdir, interval_ms=interval_ms,
+                                lang=lang)
+        return BackwardQuiz(player) if quiz else player
