@@ -55,19 +55,6 @@ def _typed(g):
     return repr(float(flat[0])) if np.all(flat == flat[0]) else repr(np.asarray(g).tolist())
 
 
-@pytest.fixture
-def window(browser, jupyter_server):
-    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
-    context.set_default_timeout(30_000)
-    pg = context.new_page()
-    try:
-        yield pg
-    finally:
-        context.close()
-        for sess in jupyter_server.api("GET", "/api/sessions") or []:
-            jupyter_server.api("DELETE", f"/api/sessions/{sess['id']}")
-
-
 _JS_QUIZ = """() => {
   const quiz = document.querySelector('.gradlab-quiz');
   if (!quiz) return null;

@@ -12,6 +12,7 @@ import gradlab as torch
 from gradlab.autograd import events
 from gradlab.viz import animate_backward, record_backward
 from gradlab.viz import player as viz_player
+from gradlab.viz.player.html import caption_html
 
 HAS_DOT = shutil.which("dot") is not None
 
@@ -214,7 +215,7 @@ def test_widget_tree_and_client_side_links():
     assert isinstance(stack, widgets.Stack) and len(stack.children) == len(player.frames) == 6
     for child, frame in zip(stack.children, player.frames):
         assert isinstance(child, widgets.HTML)
-        assert f'class="gradlab-caption">{html.escape(frame.caption)}<' in child.value
+        assert f'class="gradlab-caption">{caption_html(frame)}<' in child.value
     play = next(c for c in controls.children if isinstance(c, widgets.Play))
     slider = next(c for c in controls.children if isinstance(c, widgets.IntSlider))
     link, dlink, step_link = player.links
@@ -259,7 +260,7 @@ def test_save_html_is_self_contained(tmp_path):
     path = player.save_html(tmp_path / "player.html")
     page = open(path, encoding="utf-8").read()
     for frame in player.frames:
-        assert html.escape(frame.caption) in page
+        assert caption_html(frame) in page          # the sentence, then the chain-rule line in its own box
     assert page.count('class="gl-slide"') == len(player.frames)
     lowered = page.lower()
     assert "http://" not in lowered and "https://" not in lowered and "//cdn" not in lowered
