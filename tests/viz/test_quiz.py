@@ -11,6 +11,7 @@ import gradlab as torch
 from gradlab.viz import BackwardPlayer, BackwardQuiz, animate_backward, i18n
 from gradlab.viz import player as viz_player
 from gradlab.viz.player import AnswerError, judge, read_answer
+from gradlab.viz.player.html import caption_html
 from gradlab.viz.player.quiz import MAX_TYPED, QUIZ_CSS
 
 
@@ -232,16 +233,16 @@ def test_values_are_hidden_until_answered():
     for q in quiz.questions:
         frame = quiz.frames[q.step]
         words, view = quiz.words_html(q.step), quiz.view_html(q.step)
-        assert "Why:" not in words and html.escape(frame.caption) not in words
+        assert "Why:" not in words and caption_html(frame) not in words
         for s in frame.sent:       # the edges of this step: drawn hot, their values hidden
             assert f"g.gl_e{s.edge.id} text{{visibility:hidden}}" in view
         assert 'class="gradlab-details"' not in view and 'class="gradlab-caption"' not in view
     quiz.reveal(1)
-    assert quiz.words_html(1).count(html.escape(quiz.frames[1].caption)) == 1
+    assert quiz.words_html(1).count(caption_html(quiz.frames[1])) == 1
     assert f"g.gl_e{quiz.frames[1].sent[0].edge.id} text{{visibility:hidden}}" not in quiz.view_html(1)
     # steps with nothing to predict show their caption at once
-    assert html.escape(quiz.frames[0].caption) in quiz.words_html(0)
-    assert html.escape(quiz.frames[5].caption) in quiz.words_html(5)
+    assert caption_html(quiz.frames[0]) in quiz.words_html(0)
+    assert caption_html(quiz.frames[5]) in quiz.words_html(5)
 
 
 def test_score_counts_first_answers_and_reveals():

@@ -23,7 +23,7 @@ from ..render import render_svg, svg_img_html
 from .answers import judge, shape_text
 from .captions import grad_name, step_text, value_text
 from .drawing import graph_dot
-from .html import FRAME_HEIGHT, frame_html, legend_html, panels_html, table_html
+from .html import FRAME_HEIGHT, caption_html, frame_html, legend_html, panels_html, table_html
 
 COLUMN_WIDTH = 380       # px: the question column (the player's text column is 340; an answer box needs room)
 MAX_TYPED = 12           # elements: a larger gradient (not constant) is shown, not asked: nobody types 100 numbers
@@ -243,7 +243,7 @@ class BackwardQuiz:
             if not questions:
                 if frame.sent and frame.node is not None and not frame.node.is_accumulate:
                     above.append(f'<div class="gradlab-quiz-small">{_e(t("quiz_too_big"))}</div>')
-                above.append(f'<div class="gradlab-quiz-caption">{_e(frame.caption)}</div>')
+                above.append(f'<div class="gradlab-quiz-caption">{caption_html(frame)}</div>')
             else:
                 above.append(f'<div class="gradlab-quiz-q">{_e(self._ask(frame, questions))}</div>')
                 constants = len(frame.node.inputs) - len(frame.sent)
@@ -255,7 +255,7 @@ class BackwardQuiz:
                     below.append(self._feedback.get(step, ""))
                 else:
                     below.append(self._verdicts_html(step, questions))
-                    below.append(f'<div class="gradlab-quiz-caption">{_e(t("quiz_why"))}{_e(frame.caption)}</div>')
+                    below.append(f'<div class="gradlab-quiz-caption">{_e(t("quiz_why"))}{caption_html(frame)}</div>')
             wrap = '<div class="gradlab-quiz-words">{}</div>'
             return wrap.format("".join(above)), (wrap.format("".join(below)) if any(below) else "")
 
