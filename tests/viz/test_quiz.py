@@ -300,7 +300,7 @@ def test_widget_locks_next_until_checked_or_revealed():
     quiz.fields[0].value = "0.5"
     quiz.check_button.click()
     assert "Not quite: you wrote 0.5, but it sends 0.25 everywhere" in quiz.told.value
-    assert "Why: " + html.escape(quiz.frames[1].caption, quote=False) in quiz.told.value
+    assert "Why: " + caption_html(quiz.frames[1]) in quiz.told.value
     assert not quiz.next_button.disabled and quiz.fields[0].disabled and quiz.check_button.disabled
     assert "Score: 0 of 1 right (5 questions)" in quiz.score_label.value
     quiz.next_button.click()
