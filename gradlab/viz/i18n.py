@@ -92,6 +92,11 @@ TEXT = {
     # the chain rule at a node: its formula per input, with this step's numbers (viz/formulas.py)
     "rule": {"en": " Chain rule: {lines}.", "ko": " 연쇄 법칙: {lines}.", "zh": " 链式法则：{lines}。"},
     "rule_join": {"en": "; ", "ko": "; ", "zh": "；"},
+    "paths": {"en": " The whole chain rule: multiply the local factors along each of the {n} paths from the output "
+                    "to here and add the paths: {terms} = {total}.",
+              "ko": " 연쇄 법칙 전체: 출력에서 여기까지 오는 {n}개의 경로마다 국소 인자를 곱하고, 경로들을 더합니다: "
+                    "{terms} = {total}.",
+              "zh": " 完整的链式法则：沿着从输出到这里的 {n} 条路径，把每条路径上的局部因子相乘，再把各路径相加：{terms} = {total}。"},
     "shape_values": {"en": "({shape} values)", "ko": "({shape}개의 값)", "zh": "（{shape} 个值）"},
     "summed_to": {"en": "{result} (summed from {shape} to the input's shape)",
                   "ko": "{result} ({shape}을(를) 입력의 모양으로 더함)", "zh": "{result}（从 {shape} 求和到输入的形状）"},

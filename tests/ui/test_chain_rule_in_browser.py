@@ -2,7 +2,8 @@
 
 The tutorial's graph (x = ones(2, 2); y = x + 2; z = y * y * 3; out = z.mean()) is played step by step
 with the slider's keyboard arrows; each visible caption is read from the page, and the rules a student
-sees must be the tutorial's arithmetic: 1/4, then times 3, then times y = 3 (twice), adding up to 4.5.
+sees must be the tutorial's arithmetic: 1/4, then times 3, then times y = 3 (twice), adding up to 4.5,
+and at x's step the whole chain, 1/4 · 3 · y · 1 along each of the two paths.
 """
 from __future__ import annotations
 
@@ -60,4 +61,5 @@ def test_captions_show_the_rule_with_numbers(page, jupyter_server):
     assert "grad_self = grad * other = 0.25 * 3 = 0.75" in text, text
     assert "grad_self = grad * other = 0.75 * 3 = 2.25" in text and "grad_other = grad * self = 0.75 * 3 = 2.25" in text
     assert "grad_self = grad = 4.5" in text, text
+    assert "0.25 × 3 × 3 × 1 + 0.25 × 3 × 3 × 1 = 4.5" in rules[-1], rules[-1]   # the whole chain, at x's step
     assert rules[0] == "", "the start frame has no rule: nothing has been computed yet"

@@ -89,3 +89,39 @@ def test_drawings_list_the_formula_of_each_input():
     assert "grad.expand(self_sizes) / count" in source
     assert "grad_other = grad * alpha" not in source        # y = x + 2: the constant 2 gets no gradient
     assert "grad_self" not in viz.draw(out).source           # only when asked
+
+
+def test_the_leaf_step_multiplies_along_every_path():
+    """The tutorial's whole chain at x: 1/4 · 3 · y · 1 along each of the two paths through y * y."""
+    x, y, z, out = _tutorial(gradlab)
+    frames = viz.record_backward(out, names={"x": x, "y": y, "z": z, "out": out})
+    assert "0.25 × 3 × 3 × 1 + 0.25 × 3 × 3 × 1 = 4.5" in frames[-1].rule
+    assert "2 paths" in frames[-1].rule
+
+
+CHAINS = [
+    lambda T, x: ((x * 2 + 1) * (x * 2 + 1)).sum(),
+    lambda T, x: (x.exp() * 3 - x).mean(),
+    lambda T, x: ((x + 1) * x * x).sum() / 2,
+    lambda T, x: (T.tanh(x) * x + x.sin()).mean(),
+]
+
+
+@pytest.mark.parametrize("case", range(len(CHAINS)))
+def test_path_products_add_up_to_pytorchs_gradient(case):
+    """On a constant input every gradient is one repeated number: the leaf's step writes the sum of the
+    paths' products, and that sum is PyTorch's gradient."""
+    x = gradlab.full((2, 2), 0.5, requires_grad=True)
+    frames = viz.record_backward(CHAINS[case](gradlab, x))
+    rule = frames[-1].rule
+    assert "×" in rule, rule
+    total = float(rule.rsplit("= ", 1)[1].rstrip("."))
+    tx = torch.full((2, 2), 0.5, requires_grad=True)
+    CHAINS[case](torch, tx).backward()
+    assert total == pytest.approx(float(tx.grad[0, 0]), rel=1e-3)       # (the terms are written to 4 digits)
+
+
+def test_no_path_line_when_gradients_differ_per_element():
+    a = gradlab.tensor([1.0, 2.0], requires_grad=True)
+    frames = viz.record_backward((a * a).sum())
+    assert frames[-1].rule == ""

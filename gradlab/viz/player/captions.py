@@ -167,3 +167,60 @@ def _result(step):
     if step.summed_from is None:
         return text
     return t("summed_to", shape="×".join(map(str, step.summed_from)), result=text)
+
+
+MAX_PATHS = 8
+
+
+def paths_text(rec, frames, leaf_id):
+    """At a leaf's step, the whole chain rule: dL/dx is the sum, over every path from the output to x, of
+    the product of the local factors along it ('0.25 × 3 × 3 × 1 + 0.25 × 3 × 3 × 1 = 4.5': the
+    tutorial's 1/4 · 3 · 2y · 1). A factor is what a node sent along an edge over what it received,
+    which is the local derivative when every gradient on the path is one repeated number (elementwise
+    ops on constant gradients). Empty otherwise, or when the paths are too many to read."""
+    received, sent, out_edges = {}, {}, {}
+    for f in frames:
+        if f.node is None:
+            continue
+        if f.received and f.received[0] is not None:
+            received[f.node.id] = np.asarray(f.received[0])
+        for s in f.sent:
+            sent[s.edge.id] = np.asarray(s.value)
+            out_edges.setdefault(f.node.id, []).append(s.edge)
+    start = frames[1].node.id if len(frames) > 1 and frames[1].node is not None else None
+    if start is None or start not in received:
+        return ""
+    paths, stack = [], [(start, [])]
+    while stack:                       # (explicit stack; a graph small enough to animate)
+        node, factors = stack.pop()
+        if node == leaf_id:
+            paths.append(factors)
+            if len(paths) > MAX_PATHS:
+                return ""
+            continue
+        for edge in out_edges.get(node, ()):
+            factor = _factor(sent.get(edge.id), received.get(node))
+            if factor is None:
+                return ""
+            stack.append((edge.src, factors + [factor]))
+    if not paths or len(paths) > MAX_PATHS:
+        return ""
+    total = sum(float(np.prod(p)) for p in paths)
+    got = received.get(leaf_id)
+    if got is None or not _one_value(got) or not np.isclose(total, float(got.reshape(-1)[0]), rtol=1e-5):
+        return ""
+    terms = " + ".join(" × ".join(_num(f) for f in p) for p in reversed(paths))
+    return t("paths", n=len(paths), terms=terms, total=_num(total))
+
+
+def _one_value(a):
+    flat = a.reshape(-1)
+    return flat.size > 0 and bool(np.all(flat == flat[0]))
+
+
+def _factor(out, into):
+    """What a node multiplied the gradient by along one edge, when both are one repeated number."""
+    if out is None or into is None or not _one_value(out) or not _one_value(into):
+        return None
+    a, b = float(out.reshape(-1)[0]), float(into.reshape(-1)[0])
+    return None if b == 0 else a / b

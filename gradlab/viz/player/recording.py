@@ -20,7 +20,7 @@ from ..formulas import steps as formula_steps
 from ..graph import Edge, backward_order, walk
 from ..i18n import get_language, t, using
 from ..jacobian import vjp_data
-from .captions import node_caption, rule_text, start_caption
+from .captions import node_caption, paths_text, rule_text, start_caption
 
 MAX_NODES = 300
 VJP_MAX = 6              # the start frame shows vᵀ·J when y and each input have at most this many elements
@@ -306,6 +306,8 @@ class _Frames:
                       tuple(buffers), self.panels(current["just"]), tuple(self.finished), self.waiting(), "",
                       formulas=self._sent_formulas(current["formulas"], sent))
         rule = rule_text(frame.formulas)
+        if frame.node.is_accumulate:      # a leaf: the whole chain, every path's product of local factors
+            rule = paths_text(self.rec, self.rec.frames + [frame], frame.node.id)
         caption = node_caption(self.rec, frame, current["accumulated"])
         self.rec.frames.append(replace(frame, caption=caption + rule, rule=rule))
 
