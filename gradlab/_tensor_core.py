@@ -32,6 +32,15 @@ def _wrap_dim(dim, ndim):
     return dim + n if dim < 0 else dim
 
 
+def c_size(t, dim):
+    """C++'s `t.size(dim)` inside PyTorch's kernels: unlike Python's t.size(dim), a 0-d tensor has no dim 0
+    ("Dimension specified as 1 but tensor has no dimensions": c10's maybe_wrap_dim without wrap_scalar)."""
+    shape = t._data.shape
+    if not shape:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return shape[_wrap_dim(dim, len(shape))]
+
+
 class Tensor:
     __slots__ = ("_data", "_requires_grad", "grad_fn", "_output_nr", "_version_counter", "_grad",
                  "_retains_grad", "_hooks", "_base", "_accumulator", "_views", "__weakref__",

@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from . import dual
-from .registry import op
+from .registry import op, refuse_bool
 
 # --- arithmetic ---------------------------------------------------------------------------------
 
@@ -101,11 +101,10 @@ def div_rounding(self, other, rounding_mode):
 
 
 @op("neg", "NegBackward0", variants=("function", "method", "inplace"), aliases=("negative",),
+    check=refuse_bool("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a "
+                      "mask, use the `~` or `logical_not()` operator instead."),
     self=lambda g, n: -g)
 def neg(self):
-    if self.dtype.kind == "b":
-        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
-                           "invert a mask, use the `~` or `logical_not()` operator instead.")
     return np.negative(self)
 
 
@@ -196,14 +195,24 @@ def pow_scalar(self, exponent):
     return power(self, exponent)
 
 
-_BOOL_SUBTRACTION = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+BOOL_SUBTRACTION = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
                      "invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def sub_check(self, other, *rest):
+    """PyTorch's sub_check, as a row's `check`: no bool tensor on either side (torch.dist subtracts first)."""
+    bools = [isinstance(a, dual.Tensor) and a._data.dtype.kind == "b" for a in (self, other)]
+    if all(bools):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                           "`logical_xor()` operator instead.")
+    if any(bools):
+        raise RuntimeError(BOOL_SUBTRACTION)
 
 
 def _pow_self_grad(g, n):
     # zero where the exponent is 0 (not 0 * inf = nan at self == 0), as PyTorch
     if dual.data(n.exponent).dtype.kind == "b":      # (PyTorch's formula computes exponent - 1)
-        raise RuntimeError(_BOOL_SUBTRACTION)
+        raise RuntimeError(BOOL_SUBTRACTION)
     return dual.where(n.exponent == 0, 0.0, g * (n.exponent * _pow_of(n.self, n.exponent - 1)))
 
 

@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 
+from .._ctype import tp_name
 from .._dtype import from_numpy_dtype
 from .._tensor_core import Tensor
 from ..autograd import grad_mode
@@ -35,8 +36,7 @@ _SEQUENCES = (list, tuple, range, str, bytes, np.ndarray)      # what Python cal
 
 def _type_name(x):
     """A type as PyTorch's C code names it: `float`, `numpy.float64`."""
-    t = type(x)
-    return t.__name__ if t.__module__ == "builtins" or t.__flags__ & (1 << 9) else f"{t.__module__}.{t.__name__}"
+    return tp_name(type(x))
 
 
 def _key_tuple(key):

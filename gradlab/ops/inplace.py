@@ -281,6 +281,9 @@ def check_overlaps(t, args):
 def run_inplace(t, opkey, args, params):
     """x.add_(y) and friends: compute like the out-of-place op, then write into x."""
     _check_inplace_allowed(t)             # (autograd's checks come first, as in PyTorch)
+    check = OPS[opkey].check
+    if check is not None:                 # (the op's own checks come before TensorIterator's overlap check)
+        check(t, *args)
     check_overlaps(t, args)
     data = t._data
     records = grad_mode._state["enabled"] and (

@@ -34,6 +34,9 @@ An op is declared once:
   internal: one of the nodes a public method chooses between (`sum_dim`, `clamp_tensor`). The tensor
   layer makes the plain forms from this (`_tensor_methods/variants.py`, `_functions/variants.py`)
   and writes by hand the ones that check or convert their arguments.
+* `check` (optional) takes the op's arguments as given (Tensors, before promotion) and raises PyTorch's
+  error for what its C++ refuses before it builds its TensorIterator (relu and neg of a bool tensor),
+  so also before an in-place form's overlap check (`relu_` of an expanded bool tensor names the bool).
 
 Tests, docs and the visualizer read `OPS`: a new op is tested by the existing tests once it has
 sample inputs in `tests/ops/op_samples.py`.
@@ -103,8 +106,9 @@ class Op:
     """One row of the op table."""
 
     def __init__(self, key, name, forward, inputs, formulas, saves, num_outputs=1, promote=True,
-                 float_result=False, cast_result=True, saved_params=None, variants=(), aliases=()):
+                 float_result=False, cast_result=True, saved_params=None, variants=(), aliases=(), check=None):
         self.key = key
+        self.check = check                # the arguments as given -> raises PyTorch's first error, or None
         self.variants = variants          # the public forms under `key`: "function", "method", "inplace"
         self.aliases = aliases            # other names of those forms (asin: arcsin)
         self.name = name                  # PyTorch's grad_fn class name
@@ -154,7 +158,7 @@ VARIANTS = ("function", "method", "inplace")
 
 
 def op(key, name, inputs=("self",), saves=(), num_outputs=1, promote=True, float_result=False, cast_result=True,
-       saved_params=None, variants=(), aliases=(), **formulas):
+       saved_params=None, variants=(), aliases=(), check=None, **formulas):
     """Register `forward` in the op table (see the module docstring)."""
     unknown = set(formulas) - set(inputs)
     if unknown:
@@ -166,9 +170,19 @@ def op(key, name, inputs=("self",), saves=(), num_outputs=1, promote=True, float
 
     def register(forward):
         OPS[key] = Op(key, name, forward, inputs, tuple(formulas.get(n) for n in inputs), saves,
-                      num_outputs, promote, float_result, cast_result, saved_params, tuple(variants), tuple(aliases))
+                      num_outputs, promote, float_result, cast_result, saved_params, tuple(variants), tuple(aliases),
+                      check)
         return OPS[key]
     return register
+
+
+def refuse_bool(message):
+    """A `check` refusing a bool self, as PyTorch's TORCH_CHECK(self.scalar_type() != kBool, message) before
+    its TensorIterator."""
+    def check(self, *rest):
+        if isinstance(self, Tensor) and self._data.dtype.kind == "b":
+            raise RuntimeError(message)
+    return check
 
 
 _new = object.__new__
@@ -224,6 +238,8 @@ def _inputs(op, args):
 
 def apply(op, args, params):
     """Run an op: compute the forward with numpy, and record a node when a gradient is needed."""
+    if op.check is not None:
+        op.check(*args)
     arrays, dtype, requires = _inputs(op, args)
     out = op.forward(*arrays, **params) if params else op.forward(*arrays)
 

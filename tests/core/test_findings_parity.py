@@ -145,8 +145,45 @@ OPTIM_CASES = [f"w = torch.tensor([1., -2., 0.5], requires_grad=True); opt = tor
 OPTIM_CASES += ["w = torch.tensor([1., -2., 0.5], requires_grad=True); opt = torch.optim.AdamW([w], lr=0.1); "
                 "(w ** 2).sum().backward(); opt.step(); opt.step(); r = w._version"]
 
+# Python's own messages about PyTorch's C types name them as C does ('torch.dtype', not 'dtype')
+C_OBJECTS = ("torch.float32", "torch.Size([1])", "torch.device('cpu')", "torch.strided", "torch.contiguous_format",
+             "torch.Generator()", "torch.finfo()", "torch.iinfo(torch.int8)")
+C_TYPE_CASES = [f"o = {o}; r = {use}" for o in C_OBJECTS
+                for use in ("o < 1.5", "1.0 <= o", "o + 1", "len(o)", "list(o)", "o[0]", "torch.tensor([o])", "nn.Hardtanh(o)",
+                            "nn.LayerNorm(o)", "torch.zeros(2, dtype=o)", "type(o).__name__", "o * 2", "2 * o", "o * 1.5",
+                            "1.5 * o", "(2,) + o", "o + (2,)", "[2] + o", "o + [2]", "o + np.int64(2)", "o * np.array([1, 2])",
+                            "o + torch.tensor(2)", "o == o", "o < o")]
+# (torch 2.13's Generator has a metaclass of its own, OpaqueBaseMeta)
+C_TYPE_CASES += [f"r = type(type({o})).__name__" for o in C_OBJECTS if "Generator" not in o]
+
+# a check of the op's own (no bool) comes before the overlap check of an in-place form on an expanded tensor
+BOOL_CHECK_CASES = [f"a = torch.tensor([[1, 0, 2]], dtype={d}){e}; r = {call}"
+                    for d in ("torch.bool", "torch.int64", "torch.float32") for e in ("", ".expand(2, 3)")
+                    for call in ("a.relu_()", "torch.relu_(a)", "F.relu(a, inplace=True)", "a.neg_()", "torch.neg_(a)",
+                                 "a.abs_()", "a.sign_()", "a.relu()", "-a", "torch.negative(a)")]
+DIST_CASES = [f"r = torch.dist(torch.tensor({x}, dtype={d}), torch.tensor({y}, dtype={e}){p})"
+              for x, y in (("[1, 0, 2]", "[1, 1, 0]"), ("[1, 0, 2]", "[[1], [0]]"), ("[1, 0, 2]", "[1, 0]"))
+              for d in ("torch.bool", "torch.int8", "torch.float32") for e in ("torch.bool", "torch.uint8", "torch.float64")
+              for p in ("", ", 1")]
+BATCH_CASES = [f"r = torch.zeros(2, 2).{f}({b1}, {b2})" for f in ("addbmm", "baddbmm")
+               for b1 in ("torch.tensor(2.)", "torch.ones(2)", "torch.ones(2, 2)", "torch.ones(1, 2, 2)")
+               for b2 in ("torch.tensor(3.)", "torch.ones(2)", "torch.ones(1, 2, 2)")]
+# the same object given for two arguments of different kinds (a Tensor, then an int)
+SAME_OBJECT_CASES = [f"a = torch.tensor({v}, dtype={d}); r = {call}"
+                     for v in ("[2]", "2") for d in ("torch.int16", "torch.float32", "torch.int64")
+                     for call in ("torch.multinomial(a, a)", "a.multinomial(a)", "torch.ones(4).narrow(0, a, a)",
+                                  "torch.full((a, a), a)", "a.new_full((a,), a)", "torch.ones(4, 4).view(a, -1).sum(a - a)")]
+# a 0-d tensor's dim 0 (or -1) in gradient formulas (softmax's double backward summed over it)
+ZERO_DIM_CASES = [f"a = torch.tensor(2.2, dtype=torch.float64, requires_grad=True); y = {f}; "
+                  "g, = torch.autograd.grad(y * 3, a, create_graph=True); r = (g, torch.autograd.grad(g * 2, a))"
+                  for dim in (0, -1)
+                  for f in (f"a.softmax({dim})", f"a.log_softmax({dim})", f"a.softmax({dim}, dtype=torch.float32)",
+                            f"F.log_softmax(a, {dim}, dtype=torch.float32)", f"F.softmin(a, {dim})",
+                            f"a.logsumexp({dim})", f"a.sum({dim}) * a", f"a.cumsum({dim})", f"a.norm(dim={dim})")]
+
 CASES = (CLASS_CASES + REVERSED_CASES + INPLACE_CASES + DIV_CASES + WHERE_CASES + LERP_CASES + REDUCTION_CASES
-         + NARROW_CASES + CAT_CASES + FILL_CASES + MATMUL_CASES + CONVERSION_CASES + NN_CASES + OPTIM_CASES)
+         + NARROW_CASES + CAT_CASES + FILL_CASES + MATMUL_CASES + CONVERSION_CASES + NN_CASES + OPTIM_CASES
+         + C_TYPE_CASES + BOOL_CHECK_CASES + DIST_CASES + BATCH_CASES + SAME_OBJECT_CASES + ZERO_DIM_CASES)
 
 
 def _describe(value):
