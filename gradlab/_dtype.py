@@ -221,11 +221,19 @@ def result_np_dtype(dims_dtypes, weak_categories):
         for d in tier:
             best = d if best is None else _promote_np(best, d)
         if best is not None and (res is None or category(best) > category(res)):
-            res = best
+            res = _combined(res, best)
     for cat in weak_categories:
         if res is None or cat > category(res):
-            res = _DEFAULT_FOR_CATEGORY[cat]
+            res = _combined(res, _DEFAULT_FOR_CATEGORY[cat])
     return res
+
+
+def _combined(higher, lower):
+    """PyTorch's combine_categories for a lower tier that lifts the category: a complex one keeps a floating
+    higher tier's precision (float64 * 1j is complex128; numpy has no complex32 for float16's)."""
+    if lower.kind == "c" and higher is not None and higher.kind == "f":
+        return np.dtype(np.complex128) if higher == np.float64 else np.dtype(np.complex64)
+    return lower
 
 
 # --- torch.finfo / torch.iinfo: the limits of a dtype, printed as PyTorch prints them ----------------

@@ -84,6 +84,20 @@ class _InPlaceMethods:
         if type(non_blocking) is not bool:
             raise TypeError(f"copy_(): argument 'non_blocking' (position 2) must be bool, not "
                             f"{_argument_type_name(non_blocking)}")
+        if isinstance(src, np.generic):     # (a number to PyTorch, as to its parser: np.float32 too)
+            src = src.item()
+        if isinstance(src, Tensor) and src is not self:
+            # PyTorch's copy_ is a TensorIterator with self as its output: overlaps, then shapes
+            _indexing.check_overlaps(self, (src,))
+            shape, src_shape = self._data.shape, src._data.shape
+            if src_shape != shape:
+                try:
+                    common = np.broadcast_shapes(shape, src_shape)
+                except ValueError:
+                    raise broadcast_error(shape, src_shape) from None
+                if common != shape:
+                    raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape "
+                                       f"{list(common)}")
         setitem(self, Ellipsis, src)
         return self
 
@@ -110,8 +124,9 @@ class _InPlaceMethods:
         return self._inplace("clamp_max", max=_py(max))
 
     def _is_expanded(self):
-        """An expanded view (stride 0 along a dim of size > 1) that records no graph."""
-        return (not self._data.flags.writeable and not self._requires_grad
+        """An expanded view (stride 0 along a dim of size > 1) that records no graph (and holds an element: an
+        empty one overlaps nothing)."""
+        return (self._data.size and not self._data.flags.writeable and not self._requires_grad
                 and any(st == 0 and n > 1 for st, n in zip(self._data.strides, self._data.shape)))
 
     def _fill_expanded(self, name, line, mask, value):

@@ -127,12 +127,17 @@ def _power_rounded(base, exponent, dtype):
             exponent = dtype.type(exponent)
         out = np.power(base, exponent, dtype=_F64).astype(_F32)
         return out if dtype == _F32 else out.astype(_F16)
+    if dtype.kind == "c":     # PyTorch's complex pow is C's cpow, exp(exponent * log(base)) (0 ** 0 is nan there)
+        with np.errstate(all="ignore"):
+            return np.exp(np.multiply(exponent, np.log(np.asarray(base, dtype)), dtype=dtype, order="C"))  # (apply lays it out)
     return np.power(base, exponent)
 
 
 def _float_power(x, e):
     """x ** e for a float array x and a number e, as PyTorch computes it: its common exponents by
     multiplication or square root, the others correctly rounded (numpy's float32 power is not)."""
+    if e == 0 and x.dtype.kind == "c":       # (PyTorch fills ones: cpow would give nan at 0)
+        return np.ones_like(x)
     if x.dtype == _F16:      # PyTorch computes float16 powers in float32 (of a float16 exponent)
         return _float_power(x.astype(_F32), float(np.float16(e))).astype(_F16)
     if e == 2:
@@ -260,8 +265,13 @@ def rpow(exponent, base):
 # fmod's result where it is zero (-2 % 0.5 is -0.), as PyTorch's formula does.
 
 def _bool_error(name, a, b):
-    if np.result_type(a, b).kind == "b":
+    """The kernels of floor/trunc division, remainder and fmod have no bool and no complex loops."""
+    dtype = np.result_type(a, b)
+    if dtype.kind == "b":
         raise NotImplementedError(f"\"{name}_cpu\" not implemented for 'Bool'")
+    if dtype.kind == "c":
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for "
+                                  f"'{'ComplexDouble' if dtype == np.complex128 else 'ComplexFloat'}'")
 
 
 def _check_divisor(out, b):

@@ -366,6 +366,9 @@ def assign_data(t, array, op_key=None):
     if op_key is not None and grad_mode._state["enabled"] and t.requires_grad and not any(
             st == 0 and n > 1 for st, n in zip(t._data.strides, t._data.shape)):
         return _adopt(t, OPS[op_key](_stand_in(t, op_key), values=np.asarray(array, t._data.dtype)))
+    if not t._data.size:                 # nothing to write (an empty expanded tensor overlaps nothing)
+        t._version_counter[0] += 1
+        return t
     if t._data.flags.writeable:
         t._data[...] = array
     elif any(st == 0 and n > 1 for st, n in zip(t._data.strides, t._data.shape)):

@@ -334,9 +334,10 @@ def apply(op, args, params):
 _ndarray = np.ndarray
 
 # ops whose result PyTorch allocates contiguous whatever the inputs' layout (not TensorIterator's)
-# ("index" lays out its non-contiguous results itself, as views: only its contiguous ones come here)
+# ("index" lays out its non-contiguous results itself, as views: only its contiguous ones come here;
+# rpow, `2 ** x`, is PyTorch's pow(Scalar, Tensor))
 CONTIGUOUS_RESULT = {"softmax", "log_softmax", "masked_fill", "masked_fill_tensor", "cumsum", "roll", "gather",
-                     "index_select", "repeat", "index"}
+                     "index_select", "repeat", "index", "rpow"}
 
 
 def torch_layout(op, out, arrays):

@@ -181,9 +181,53 @@ ZERO_DIM_CASES = [f"a = torch.tensor(2.2, dtype=torch.float64, requires_grad=Tru
                             f"F.log_softmax(a, {dim}, dtype=torch.float32)", f"F.softmin(a, {dim})",
                             f"a.logsumexp({dim})", f"a.sum({dim}) * a", f"a.cumsum({dim})", f"a.norm(dim={dim})")]
 
+# in-place calls on views: PyTorch's TensorIterator checks overlaps, then shapes, then dtypes; the random fills
+# check their parameters first; an empty expanded tensor overlaps nothing
+VIEW_CALLS = ["random_()", "random_(5)", "random_(-3, 5)", "random_(5, 2)", "normal_()", "uniform_()", "bernoulli_()",
+              "bernoulli_(2.0)", "bernoulli_(o)", "bernoulli_(o.float())", "exponential_()", "exponential_(-1)",
+              "geometric_(0.5)", "geometric_(2)", "log_normal_()", "cauchy_()", "bitwise_not_()", "fmod_(2)",
+              "fmod_(2.5)", "lerp_(o, 0.5)", "lerp_(o.float(), 0.5)", "masked_scatter_(o > 0, o)", "nan_to_num_()",
+              "copy_(o)", "copy_(torch.ones(4))", "copy_(torch.ones(1, 3))", "copy_(torch.ones(2, 2, 3))",
+              "copy_(np.float32(2.5))", "copy_(np.bool_(True))", "index_fill_(1, torch.tensor([0]), 1)", "zero_()"]
+VIEW_CASES = [f"torch.manual_seed(0); o = torch.tensor([[1, 0, 2]], dtype={d}); a = o{v}; r = (a.{c}, o)"
+              for d in ("torch.bool", "torch.uint8", "torch.int64", "torch.float32") for c in VIEW_CALLS
+              for v in (".expand(2, 3)", "[:, :0].expand(2, 0)", ".clone()")]
+VIEW_CASES += [f"a = torch.zeros({shape}); r = a.copy_(torch.ones({src}))"
+               for shape in ("2, 2", "2", "0", "2, 0") for src in ("3", "1, 3", "2, 2", "2, 1, 1")]
+# an empty dim list reduces every dim; norm('fro') over more than two dims is linalg.matrix_norm's
+DIMS_CASES = [f"a = torch.tensor([[1., -2., 3.], [0.5, 4., -1.]]{g}); r = {call}"
+              for g in ("", ", requires_grad=True")
+              for call in ("a.sum([])", "a.sum((), keepdim=True)", "a.sum(dim=[], dtype=torch.float64)", "a.mean([])",
+                           "a.mean((), True)", "a.nanmean([])", "a.nansum(())", "a.std([])", "a.var((), keepdim=True)",
+                           "torch.var_mean(a, [])", "torch.std_mean(a, (), keepdim=True)", "a.count_nonzero([])",
+                           "a.logsumexp([])", "a.logsumexp((), True)", "a.norm(dim=[])", "a.amax([])", "a.any(())",
+                           "a.norm(dim=[0, 1, 2])", "a.norm(dim=(0, 1, -1), keepdim=True)", "a[0].norm(dim=[0, 1, 2])",
+                           "a.long().norm(dim=[0, 1, 2])", "a.norm(2, dim=(0, 1))",
+                           "a[0, 0].norm(dim=(0, -1), dtype=torch.bool)", "a.norm(dim=(0, 0), dtype=torch.int64)")]
+# complex numbers: no order, no floor division or remainder; a complex scalar keeps a float64 tensor's precision
+COMPLEX_CASES = [f"a = torch.tensor([2., 0., -5.], dtype={d}); r = {call}"
+                 for d in ("torch.float64", "torch.float32", "torch.int64", "torch.complex64")
+                 for call in ("a < 1j", "1j >= a", "a.gt(torch.tensor([1j]))", "a < np.complex128(1j)", "a // 1j",
+                              "a % 1j", "a.fmod(1j)", "a.div(1j, rounding_mode='trunc')", "a * 1j", "a - 1j",
+                              "1j - a", "(1 + 1j) ** a", "1j ** a", "a ** (1 + 1j)", "(a * 1j) ** 2.5", "(a * 1j) ** 0",
+                              "(a + 1j) ** (a * 1j)", "a * torch.tensor(1j)")]
+COMPLEX_CASES += [f"a = torch.tensor([[[5, 1], [-3, 7], [2, 5]]], dtype={d}).transpose(0, 2); r = ({e}).stride()"
+                  for d in ("torch.float32", "torch.int64") for e in ("2 ** a", "2.5 ** a", "1j ** a", "a ** 2")]
+# odd indices: 0-d numpy arrays are ints or masks, huge ints overflow C's long long, numpy scalars as values
+INDEX_CASES = [f"a = torch.tensor([[0.5, 1.], [2., 3.]], requires_grad=True); b = a.clone(); r = {call}"
+               for call in ("b[np.array(0)]", "b[np.array(True)]", "b[np.array(0, dtype=np.uint8)]", "b[np.array(1.0)]",
+                            "b[torch.tensor(0, dtype=torch.uint8)]", "b[2 ** 63]", "b[-2 ** 63 - 1]", "b[[2 ** 64]]",
+                            "b[[2 ** 63]]", "b[np.uint64(2 ** 63)]", "b[b'0']", "b[[b'0']]", "b[np.array(['a'])]",
+                            "b[0, 2 ** 63]", "b[0][0][2 ** 63]")]
+INDEX_CASES += [f"b = torch.zeros(2, 3{d}); b[{k}] = {v}; r = b"
+                for d in ("", ", dtype=torch.int8") for k in ("0", "[]", "{0}, 1, '0'")
+                for v in ("np.float32(3)", "np.float64(3)", "np.int64(3)", "np.bool_(True)", "np.complex64(1j)",
+                          "np.float16(1)", "np.uint8(2)", "np.array(3.)", "True", "2.5")]
+
 CASES = (CLASS_CASES + REVERSED_CASES + INPLACE_CASES + DIV_CASES + WHERE_CASES + LERP_CASES + REDUCTION_CASES
          + NARROW_CASES + CAT_CASES + FILL_CASES + MATMUL_CASES + CONVERSION_CASES + NN_CASES + OPTIM_CASES
-         + C_TYPE_CASES + BOOL_CHECK_CASES + DIST_CASES + BATCH_CASES + SAME_OBJECT_CASES + ZERO_DIM_CASES)
+         + C_TYPE_CASES + BOOL_CHECK_CASES + DIST_CASES + BATCH_CASES + SAME_OBJECT_CASES + ZERO_DIM_CASES
+         + VIEW_CASES + DIMS_CASES + COMPLEX_CASES + INDEX_CASES)
 
 
 def _describe(value):
