@@ -217,7 +217,9 @@ class _PointwiseMethods:
         _check_arguments("index_fill", (dim, index, value), [("int dim", "Tensor index", "Tensor value"),
                                                               ("int dim", "Tensor index", "Number value")])
         _check_fill_value(value)
-        return OPS["index_fill"](self, mask=self._index_fill_mask(dim, index), value=_py(value))
+        mask = self._index_fill_mask(dim, index)
+        value = _indexing.scalar_for(self, _py(value))            # (wraps, or PyTorch's error; a tensor's item too)
+        return OPS["index_fill"](self, mask=mask, value=value)
 
     def _index_fill_mask(self, dim, index):
         d = _wrap_dim(dim, self._data.ndim)

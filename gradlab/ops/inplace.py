@@ -19,7 +19,7 @@ from .._tensor_core import Tensor
 from ..autograd import grad_mode, node as _autograd_node
 from ..autograd.node import Node, record, set_history
 from . import dual
-from .operands import _binary
+from .operands import _binary, _check_int_scalar
 from .registry import OPS, edge_of, op
 
 _LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
@@ -400,6 +400,9 @@ def scalar_for(t, value, huge_ints=False):
     for a float dtype becomes inf (item assignment) instead of an error (masked_fill, fill_)."""
     value = value.item() if isinstance(value, np.generic) else value
     kind = t._data.dtype.kind
+    if huge_ints and value.__class__ is int and not -2 ** 63 <= value < 2 ** 63:
+        raise ValueError("Overflow when unpacking long long")     # (item assignment reads a long long)
+    _check_int_scalar(value)                                     # (a Scalar argument: up to 64 bits)
     if isinstance(value, complex) and kind != "c":
         if value.imag:
             raise RuntimeError(f"value cannot be converted to type {_c_name(t)} without overflow")

@@ -73,6 +73,7 @@ def _py(x):
         return x.item()
     if isinstance(x, np.generic):
         return x.item()
+    _check_int_scalar(x)          # (PyTorch's Scalar holds at most 64 bits)
     return x
 
 

@@ -223,11 +223,18 @@ INDEX_CASES += [f"b = torch.zeros(2, 3{d}); b[{k}] = {v}; r = b"
                 for d in ("", ", dtype=torch.int8") for k in ("0", "[]", "{0}, 1, '0'")
                 for v in ("np.float32(3)", "np.float64(3)", "np.int64(3)", "np.bool_(True)", "np.complex64(1j)",
                           "np.float16(1)", "np.uint8(2)", "np.array(3.)", "True", "2.5")]
+# Python ints beyond what PyTorch's C++ reads: a long long for an index or an assigned item, 64 bits for a Scalar
+BIG_INT_CASES = [f"b = torch.zeros(3{d}); {call}; r = b"
+                 for d in ("", ", dtype=torch.int64", ", dtype=torch.uint8")
+                 for v in ("2 ** 70", "2 ** 63", "-2 ** 63", "-2 ** 63 - 1", "2 ** 64")
+                 for call in (f"b[0] = {v}", f"b.fill_({v})", f"b.index_fill_(0, torch.tensor([0]), {v})",
+                              f"b.masked_fill_(b == 0, {v})", f"b = b.clamp({v})", f"b.clamp_(max={v})",
+                              f"b = b.clamp_min({v})", f"b = b + {v}")]
 
 CASES = (CLASS_CASES + REVERSED_CASES + INPLACE_CASES + DIV_CASES + WHERE_CASES + LERP_CASES + REDUCTION_CASES
          + NARROW_CASES + CAT_CASES + FILL_CASES + MATMUL_CASES + CONVERSION_CASES + NN_CASES + OPTIM_CASES
          + C_TYPE_CASES + BOOL_CHECK_CASES + DIST_CASES + BATCH_CASES + SAME_OBJECT_CASES + ZERO_DIM_CASES
-         + VIEW_CASES + DIMS_CASES + COMPLEX_CASES + INDEX_CASES)
+         + VIEW_CASES + DIMS_CASES + COMPLEX_CASES + INDEX_CASES + BIG_INT_CASES)
 
 
 def _describe(value):
