@@ -84,6 +84,8 @@ class _InPlaceMethods:
         if type(non_blocking) is not bool:
             raise TypeError(f"copy_(): argument 'non_blocking' (position 2) must be bool, not "
                             f"{_argument_type_name(non_blocking)}")
+        if getattr(self, "_zerotensor", False):
+            raise RuntimeError(_indexing._ZERO_TENSOR_COPY)
         if isinstance(src, np.generic):     # (a number to PyTorch, as to its parser: np.float32 too)
             src = src.item()
         if isinstance(src, Tensor) and src is not self:

@@ -312,10 +312,16 @@ def _advanced_getitem(out, advanced):
     return OPS["index"](out, key=_advanced_key(out, advanced), self_sizes=out._data.shape)
 
 
+_ZERO_TENSOR_COPY = ("ZeroTensors are immutable. Please materialize the tensor using `.clone()`, if you want a "
+                     "mutable zero tensor.")
+
+
 def setitem(t, key, value):
     """`t[key] = value`, checked as PyTorch checks it: the value (a tensor or a number), then the
     key (read on a stand-in, so that a bad key changes nothing), then the value's shape and dtype."""
     value = _assigned_value(t, value)
+    if getattr(t, "_zerotensor", False):   # (a write is a copy_ into the ZeroTensor: its own words)
+        raise RuntimeError(_ZERO_TENSOR_COPY)
     if key is False:                       # x[False] = v writes nothing
         return
     if t._data.ndim == 0 and isinstance(key, (numbers.Integral, slice)) and not isinstance(key, (bool, Tensor)):

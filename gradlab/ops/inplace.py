@@ -17,6 +17,7 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .._tensor_core import Tensor
 from ..autograd import grad_mode, node as _autograd_node
+from ..autograd.engine import ZERO_TENSOR_IMMUTABLE
 from ..autograd.node import Node, record, set_history
 from . import dual
 from .operands import _binary, _check_int_scalar
@@ -33,6 +34,8 @@ _NO_GRAD_VIEW_INPLACE = (
 
 
 def _check_inplace_allowed(t, as_view=False):
+    if getattr(t, "_zerotensor", False):
+        raise RuntimeError(ZERO_TENSOR_IMMUTABLE)
     if not grad_mode._state["enabled"]:
         return
     multi = getattr(t, "_multi_output", None)          # an output of unbind or split (see _tensor_methods/shape.py)

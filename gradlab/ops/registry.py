@@ -82,7 +82,7 @@ class OpNode(Node):
             grad = formula(g, n)
             if as_arrays:
                 shape, dtype = meta or (g.shape, g.dtype)    # None: the input was shaped like g
-                if type(grad) is not np.ndarray or grad.shape != shape or grad.dtype != dtype:
+                if not isinstance(grad, np.ndarray) or grad.shape != shape or grad.dtype != dtype:   # (a ZeroArray stays)
                     grad = dual.data(sum_to_shape(grad, (shape, dtype)))
             else:
                 grad = sum_to_shape(grad, meta or (g._data.shape, g._data.dtype))
@@ -425,7 +425,7 @@ def sum_to_shape(g, meta):
     if not isinstance(g, (np.ndarray, Tensor)):
         g = np.asarray(g)
     shape, dtype = meta
-    g_shape = g.shape if type(g) is np.ndarray else g._data.shape
+    g_shape = g._data.shape if isinstance(g, Tensor) else g.shape
     if g_shape != shape:
         lead = len(g_shape) - len(shape)
         if lead < 0:           # a formula gave fewer dims than the input has: broadcast it up

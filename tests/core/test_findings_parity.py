@@ -230,11 +230,37 @@ BIG_INT_CASES = [f"b = torch.zeros(3{d}); {call}; r = b"
                  for call in (f"b[0] = {v}", f"b.fill_({v})", f"b.index_fill_(0, torch.tensor([0]), {v})",
                               f"b.masked_fill_(b == 0, {v})", f"b = b.clamp({v})", f"b.clamp_(max={v})",
                               f"b = b.clamp_min({v})", f"b = b + {v}")]
+# abs's gradient is grad * sgn(x), and sgn's gradient of a real x is a ZeroTensor: a leaf's .grad made of it
+# refuses tolist(), numpy() and in-place writes (a second accumulation too), and stays one through detach
+_ZERO = ("a = torch.tensor([2.5, -1., 0.], requires_grad=True); g, = torch.autograd.grad({f}, a, create_graph=True); "
+         "g.sum().backward(); z = a.grad; r = {use}")
+ZERO_TENSOR_CASES = [_ZERO.format(f=f, use=use)
+                     for f in ("a.abs().sum()", "a.abs().max()", "(a.abs() * a).sum()", "a.clone().abs_().sum()",
+                               "a.abs().pow(2).sum()", "(a * 2).abs().sum()")
+                     for use in ("(z, z._is_zerotensor())", "z.tolist()", "z.numpy()", "z.numpy(force=True)", "z + 1",
+                                 "(z + 1)._is_zerotensor()", "z.clone()._is_zerotensor()", "z.detach()._is_zerotensor()",
+                                 "z.zero_()", "z.add_(1)", "z.copy_(torch.ones(3))", "z.__setitem__(0, 1.)", "z.sum()",
+                                 "(g.grad_fn.name(), [n[0].name() for n in g.grad_fn.next_functions if n[0]])")]
+ZERO_TENSOR_CASES += ["a = torch.tensor([2.5, -1.], requires_grad=True); "
+                      "g, = torch.autograd.grad(a.abs().sum(), a, create_graph=True); g.sum().backward(retain_graph=True); "
+                      "g.sum().backward(); r = a.grad",
+                      "a = torch.tensor([2.5, -1.], requires_grad=True); (a * 2).sum().backward(); "
+                      "g, = torch.autograd.grad(a.abs().sum(), a, create_graph=True); g.sum().backward(); "
+                      "r = (a.grad, a.grad._is_zerotensor())",
+                      "a = torch.tensor([2.5, -1.], requires_grad=True); "
+                      "g, = torch.autograd.grad(a.abs().sum(), a, create_graph=True); "
+                      "gg, = torch.autograd.grad(g.sum(), a); r = (gg, gg._is_zerotensor())",
+                      "a = torch.tensor([2.5, -1.], requires_grad=True); "
+                      "g, = torch.autograd.grad(a.abs().sum(), a, create_graph=True); "
+                      "(g * 3).sum().backward(create_graph=True); r = (a.grad, a.grad._is_zerotensor())",
+                      "a = torch.tensor([2.5, -1.], requires_grad=True); opt = torch.optim.SGD([a], lr=0.1); "
+                      "g, = torch.autograd.grad(a.abs().sum(), a, create_graph=True); g.sum().backward(); opt.step(); "
+                      "opt.zero_grad(); r = (a, a.grad)"]
 
 CASES = (CLASS_CASES + REVERSED_CASES + INPLACE_CASES + DIV_CASES + WHERE_CASES + LERP_CASES + REDUCTION_CASES
          + NARROW_CASES + CAT_CASES + FILL_CASES + MATMUL_CASES + CONVERSION_CASES + NN_CASES + OPTIM_CASES
          + C_TYPE_CASES + BOOL_CHECK_CASES + DIST_CASES + BATCH_CASES + SAME_OBJECT_CASES + ZERO_DIM_CASES
-         + VIEW_CASES + DIMS_CASES + COMPLEX_CASES + INDEX_CASES + BIG_INT_CASES)
+         + VIEW_CASES + DIMS_CASES + COMPLEX_CASES + INDEX_CASES + BIG_INT_CASES + ZERO_TENSOR_CASES)
 
 
 def _describe(value):

@@ -45,25 +45,15 @@ import gradlab  # noqa: E402
 #   tan (like exp, log, sin, cos, tanh, erf) is Intel MKL's VML (vmsTan, "high accuracy" mode), whose
 #   code is not public; gradlab's correctly rounded tan differs in the last bit for ~18% of inputs.
 #   (softmax/log_softmax and gelu now run PyTorch's own kernels step by step: gradlab/ops/vectorized/.)
-# Still open, reproducible but not yet modelled (listed so that the test names them; not excuses):
+# Still open, reproducible but not yet modelled (listed so that the test names it; not an excuse):
 # - `x * 0.5 + 1` then log_softmax, float64, second order: PyTorch's float64 kernels run SLEEF's expd/logd
 #   (u10, with FMA) on Vectorized<double>; gradlab/ops/vectorized/ has the float32 ones only. The forward
 #   already differs in the last bit; here rounding noise (1e-16) against gradlab's exact zeros.
-# - abs then max, abs/abs_ second order (grad:other): abs's gradient is grad * sgn(x), and sgn's own gradient
-#   is an efficient ZeroTensor (sgn_backward): x.grad is then a ZeroTensor, whose tolist() and numpy() raise
-#   and which refuses in-place writes ("ZeroTensors are immutable", also a second accumulation into it).
-#   gradlab has no ZeroTensor: its gradient is ordinary zeros.
 KNOWN_DIFFERENCES = {
     # (an internal error is only excused by a pattern that names it: `...|internal:<error> '<text>'|...`)
     # --- remaining groups, one by one (written by `python tests/fuzz/test_api_fuzz.py --update-known`) ---
     'autograd|autograd.grad:x [*] 0.5 + 1|grad:print|*':
         'open: float64 log_softmax kernels (SLEEF expd/logd u10) not modelled yet',
-    'autograd|autograd.grad:x.abs|grad:other|*':
-        'open: ZeroTensor gradients (sgn_backward) not modelled yet',
-    'autograd|grad2:abs|grad:other|*':
-        'open: ZeroTensor gradients (sgn_backward) not modelled yet',
-    'autograd|grad2:abs_|grad:other|*':
-        'open: ZeroTensor gradients (sgn_backward) not modelled yet',
     'autograd|grad2:tan_|print|*':
         'MKL VML float32 tan: closed code, not reproducible',
     # end of KNOWN_DIFFERENCES
