@@ -240,7 +240,13 @@ ZERO_TENSOR_CASES = [_ZERO.format(f=f, use=use)
                      for use in ("(z, z._is_zerotensor())", "z.tolist()", "z.numpy()", "z.numpy(force=True)", "z + 1",
                                  "(z + 1)._is_zerotensor()", "z.clone()._is_zerotensor()", "z.detach()._is_zerotensor()",
                                  "z.zero_()", "z.add_(1)", "z.copy_(torch.ones(3))", "z.__setitem__(0, 1.)", "z.sum()",
-                                 "(g.grad_fn.name(), [n[0].name() for n in g.grad_fn.next_functions if n[0]])")]
+                                 "(g.grad_fn.name(), [n[0].name() for n in g.grad_fn.next_functions if n[0]])",
+                                 "(z * 2)._is_zerotensor()", "(3 * z).tolist()", "(z * torch.ones(2, 3)).shape",
+                                 "(z.mul(torch.tensor(2)))._is_zerotensor()", "(z - 1)._is_zerotensor()")]
+ZERO_TENSOR_CASES += [f"a = torch.tensor({v}, requires_grad=True); y = a.sgn(); "
+                      f"g, = torch.autograd.grad((y * 2).sum(), a, create_graph=True); r = {use}"
+                      for v in ("-1.3", "[0., 2.]") for use in ("(g, g._is_zerotensor())", "(g * 3).tolist()",
+                                                                "g.numpy()", "(g + 1, (g + 1)._is_zerotensor())")]
 ZERO_TENSOR_CASES += ["a = torch.tensor([2.5, -1.], requires_grad=True); "
                       "g, = torch.autograd.grad(a.abs().sum(), a, create_graph=True); g.sum().backward(retain_graph=True); "
                       "g.sum().backward(); r = a.grad",
