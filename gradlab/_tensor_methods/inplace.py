@@ -88,6 +88,9 @@ class _InPlaceMethods:
             raise RuntimeError(_indexing._ZERO_TENSOR_COPY)
         if isinstance(src, np.generic):     # (a number to PyTorch, as to its parser: np.float32 too)
             src = src.item()
+        if isinstance(src, Tensor) and not (self.requires_grad or src.requires_grad) and _same_data(self, src):
+            self._version_counter[0] += 1     # (PyTorch's copy_ returns at once: the same memory, laid out alike)
+            return self
         if isinstance(src, Tensor) and src is not self:
             # PyTorch's copy_ is a TensorIterator with self as its output: overlaps, then shapes
             _indexing.check_overlaps(self, (src,))
@@ -266,6 +269,12 @@ def _check_inplace_result(t, opname, other, alpha=1):
 
 def _scalar_category(x):
     return 0 if isinstance(x, bool) else 1 if isinstance(x, int) else 2 if isinstance(x, float) else 3
+
+
+def _same_data(a, b):
+    x, y = a._data, b._data
+    return (x.__array_interface__["data"][0] == y.__array_interface__["data"][0] and x.strides == y.strides
+            and x.shape == y.shape and x.dtype == y.dtype)
 
 
 def _inplace_operator(t, opname, other, compute):

@@ -224,7 +224,7 @@ class _ReductionMethods:
 
     def logsumexp(self, dim, keepdim=False):
         nd = self._data.ndim
-        if _all_dims(dim) and nd and not keepdim:
+        if _all_dims(dim) and nd and not keepdim and self._data.size:
             # PyTorch's logsumexp adds the max, kept as [1, 1] (squeezing no dims of an empty list), into its [] result
             raise RuntimeError(f"output with shape [] doesn't match the broadcast shape [{', '.join(['1'] * nd)}]")
         dims = tuple(range(nd)) if _all_dims(dim) else _dims(dim, nd)

@@ -147,8 +147,7 @@ def getitem(t, key):
         _check_step(key)
         if t._data.ndim:
             return _slice(t, 0, key, keep_whole=True)
-        if key != slice(None):
-            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")     # (`[:]` too)
     if t._data.ndim == 0 and isinstance(key, numbers.Integral) and not isinstance(key, (bool, Tensor)):
         if _int64(int(key)) != 0:
             raise IndexError(f"index {key} is out of bounds for dimension 0 with size 0")
@@ -331,9 +330,10 @@ def setitem(t, key, value):
     target, advanced = _apply_slicing(stand, items)
     strides, sizes = target._data.strides, target._data.shape
     expanded = target._data.size and any(step == 0 and size > 1 for step, size in zip(strides, sizes))
-    if expanded and not advanced:
-        raise RuntimeError(_OVERLAP)          # an expanded tensor: one number would be written twice
     as_view = target is not stand
+    if expanded and not advanced:
+        _check_inplace_allowed(t, as_view)    # (copy_'s autograd check comes before its overlap check)
+        raise RuntimeError(_OVERLAP)          # an expanded tensor: one number would be written twice
     if advanced:
         index_key = _advanced_key(target, advanced, check_bounds=0 in target._data.shape)
         shape = _indexed_shape(target._data.shape, index_key)

@@ -262,11 +262,24 @@ ZERO_TENSOR_CASES += ["a = torch.tensor([2.5, -1.], requires_grad=True); "
                       "a = torch.tensor([2.5, -1.], requires_grad=True); opt = torch.optim.SGD([a], lr=0.1); "
                       "g, = torch.autograd.grad(a.abs().sum(), a, create_graph=True); g.sum().backward(); opt.step(); "
                       "opt.zero_grad(); r = (a, a.grad)"]
+# a second seed of the fuzzer's generators: one-step linspace/logspace of bools, copy_ of the same memory, 0-d
+# slices, the autograd check of a write into an expanded view of a leaf, logsumexp of an empty tensor
+MORE_CASES = [f"r = torch.{f}({a}, {n}, dtype=torch.bool)" for f in ("linspace", "logspace")
+              for a in ("2, 2", "0, 3", "-1, 2") for n in (0, 1, 4)]
+MORE_CASES += [f"o = torch.tensor([-5, 7, -1]{g}); a = o{v}; r = (a.copy_({src}), a._version)"
+               for g in ("", ".float().requires_grad_()") for v in (".expand(2, 3)", "[:]", ".clone()")
+               for src in ("a", "a.expand(a.shape)", "a[:]", "o.expand(2, 3).double()", "a.view(a.shape)")]
+MORE_CASES += [f"a = torch.tensor(2.); r = {e}" for e in ("a[:]", "a[::2]", "a[...]", "a.__setitem__(slice(None), 1)",
+                                                         "a.__setitem__(Ellipsis, 1)")]
+MORE_CASES += [f"o = torch.tensor([4.0]{g}); a = o.expand(3); a[{k}] = True; r = (a, o)"
+               for g in ("", ", requires_grad=True") for k in ("-2:10", "0", "...", "[0, 1]")]
+MORE_CASES += [f"a = torch.zeros({shape}); r = a.logsumexp({d})" for shape in ("2, 0", "0", "2, 3")
+               for d in ("()", "[]", "(), True", "0")]
 
 CASES = (CLASS_CASES + REVERSED_CASES + INPLACE_CASES + DIV_CASES + WHERE_CASES + LERP_CASES + REDUCTION_CASES
          + NARROW_CASES + CAT_CASES + FILL_CASES + MATMUL_CASES + CONVERSION_CASES + NN_CASES + OPTIM_CASES
          + C_TYPE_CASES + BOOL_CHECK_CASES + DIST_CASES + BATCH_CASES + SAME_OBJECT_CASES + ZERO_DIM_CASES
-         + VIEW_CASES + DIMS_CASES + COMPLEX_CASES + INDEX_CASES + BIG_INT_CASES + ZERO_TENSOR_CASES)
+         + VIEW_CASES + DIMS_CASES + COMPLEX_CASES + INDEX_CASES + BIG_INT_CASES + ZERO_TENSOR_CASES + MORE_CASES)
 
 
 def _describe(value):
