@@ -34,7 +34,7 @@ class _ReductionMethods:
     def _accumulated_as(self, dtype, kernel=None):
         """sum/prod/cumsum(dtype=...): the input cast to dtype (cumsum has no bool kernel)."""
         src = self.to(dtype)
-        if kernel and src._data.dtype.kind == "b":
+        if kernel and src._data.dtype.kind == "b" and src._data.size:     # (an empty one reaches no kernel)
             raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
         return src
 

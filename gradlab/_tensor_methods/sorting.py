@@ -266,7 +266,9 @@ class _SortingMethods:
         np.add.at(out, data, weights._data.astype(kind))        # (in order, in the result's precision)
         return Tensor._make(out)
 
-    def count_nonzero(self, dim=None):
+    def count_nonzero(self, dim=None, *more):
+        if more:                          # count_nonzero(0, 1): PyTorch's IntArrayRef dim given as separate ints
+            dim = (dim, *more)
         if _all_dims(dim):
             return Tensor._make(np.asarray(np.count_nonzero(self._data), np.int64))
         dims = _dims(dim, self._data.ndim)

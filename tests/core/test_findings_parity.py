@@ -275,6 +275,10 @@ MORE_CASES += [f"o = torch.tensor([4.0]{g}); a = o.expand(3); a[{k}] = True; r =
                for g in ("", ", requires_grad=True") for k in ("-2:10", "0", "...", "[0, 1]")]
 MORE_CASES += [f"a = torch.zeros({shape}); r = a.logsumexp({d})" for shape in ("2, 0", "0", "2, 3")
                for d in ("()", "[]", "(), True", "0")]
+MORE_CASES += [f"r = torch.{z}.cumsum(0, dtype=torch.{d})" for z in ("zeros(0)", "ones(3)", "zeros(2, 0)")
+               for d in ("bool", "int8", "float64")]
+MORE_CASES += [f"r = torch.ones(3, 2).count_nonzero({d})" for d in ("0, 1", "1, True", "0, 0", "0, 'a'", "dim=(0, 1)", "-1")]
+MORE_CASES += [f"a = torch.tensor(9); r = a.unflatten({d}, (1, -1))" for d in (0, -1, 1, -2)]
 
 CASES = (CLASS_CASES + REVERSED_CASES + INPLACE_CASES + DIV_CASES + WHERE_CASES + LERP_CASES + REDUCTION_CASES
          + NARROW_CASES + CAT_CASES + FILL_CASES + MATMUL_CASES + CONVERSION_CASES + NN_CASES + OPTIM_CASES
