@@ -9,6 +9,7 @@ loudly here instead of silently running somewhere else.
 import numbers
 
 from . import _argparse
+from ._ctype import CType
 
 # the device types PyTorch parses, in the order its error message lists them
 _TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia", "xla",
@@ -64,7 +65,7 @@ def _parse(text):
     return name, _index(int(digits))
 
 
-class device:
+class device(metaclass=CType, c_name="torch.device"):
     """Where a tensor lives: `device(type='cpu')`. Immutable and hashable, like PyTorch's."""
     __slots__ = ("_type", "_index")
 
@@ -132,6 +133,8 @@ class device:
         return (_TYPE_IDS[self._type] << 16) | (index & 0xFF)
 
     def _compare(self, other):
+        if not isinstance(other, device):    # (Python's own message then: "'<' not supported between ...")
+            return NotImplemented
         raise TypeError("comparison not implemented")
 
     __lt__ = __le__ = __gt__ = __ge__ = _compare

@@ -7,13 +7,15 @@ import builtins
 
 import numpy as np
 
+from ._ctype import CType
+
 
 def _no_instances(cls, *args, **kwargs):
     """PyTorch's dtype, layout and memory_format objects are fixed: `torch.dtype()` is refused."""
     raise TypeError(f"cannot create 'torch.{cls.__name__}' instances")
 
 
-class dtype:
+class dtype(metaclass=CType, c_name="torch.dtype"):
     __slots__ = ("name", "np", "is_floating_point", "is_complex", "is_signed", "itemsize", "_category", "_legacy")
     __new__ = _no_instances
 
@@ -78,7 +80,7 @@ def from_legacy_name(name):
     return _BY_LEGACY.get(name)
 
 
-class memory_format:
+class memory_format(metaclass=CType, c_name="torch.memory_format"):
     """torch.contiguous_format and friends: gradlab's tensors are always strided numpy arrays, so a
     memory_format argument is accepted and changes nothing."""
     __slots__ = ("name",)
@@ -97,7 +99,7 @@ class memory_format:
         return self.name      # pickled and copied as the one global object, as dtypes are
 
 
-class layout(memory_format):
+class layout(memory_format, c_name="torch.layout"):
     """torch.strided: every gradlab tensor is a strided (dense) numpy array."""
     __slots__ = ()
 
@@ -219,11 +221,19 @@ def result_np_dtype(dims_dtypes, weak_categories):
         for d in tier:
             best = d if best is None else _promote_np(best, d)
         if best is not None and (res is None or category(best) > category(res)):
-            res = best
+            res = _combined(res, best)
     for cat in weak_categories:
         if res is None or cat > category(res):
-            res = _DEFAULT_FOR_CATEGORY[cat]
+            res = _combined(res, _DEFAULT_FOR_CATEGORY[cat])
     return res
+
+
+def _combined(higher, lower):
+    """PyTorch's combine_categories for a lower tier that lifts the category: a complex one keeps a floating
+    higher tier's precision (float64 * 1j is complex128; numpy has no complex32 for float16's)."""
+    if lower.kind == "c" and higher is not None and higher.kind == "f":
+        return np.dtype(np.complex128) if higher == np.float64 else np.dtype(np.complex64)
+    return lower
 
 
 # --- torch.finfo / torch.iinfo: the limits of a dtype, printed as PyTorch prints them ----------------
@@ -231,7 +241,7 @@ def result_np_dtype(dims_dtypes, weak_categories):
 _DIGITS10 = {"float16": 3, "float32": 6, "float64": 15}
 
 
-class finfo:
+class finfo(metaclass=CType, c_name="torch.finfo"):
     def __init__(self, type=None):
         type = _DEFAULT[0] if type is None else _PYTHON_TYPES.get(type, type) if isinstance(type, builtins.type) else type
         if not isinstance(type, dtype) or not (type.is_floating_point or type.is_complex):
@@ -252,7 +262,7 @@ class finfo:
                 f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})")
 
 
-class iinfo:
+class iinfo(metaclass=CType, c_name="torch.iinfo"):
     def __init__(self, type):
         if type is bool_:
             raise TypeError("torch.bool is not supported by torch.iinfo")

@@ -3,15 +3,10 @@ import operator
 
 import numpy as np
 
-
-def tp_name(cls):
-    """A class as PyTorch's messages name it (C's tp_name): 'float', 'Tensor', 'numpy.float64'
-    (a class written in Python, a heap type, goes by its bare name)."""
-    return cls.__name__ if cls.__module__ == "builtins" or cls.__flags__ & (1 << 9) else \
-        f"{cls.__module__}.{cls.__name__}"
+from ._ctype import CType, tp_name  # noqa: F401  (tp_name: imported from here by the layers above)
 
 
-class Size(tuple):
+class Size(tuple, metaclass=CType, c_name="torch.Size"):
     __slots__ = ()
 
     def __new__(cls, sizes=()):
@@ -38,8 +33,37 @@ class Size(tuple):
         out = tuple.__getitem__(self, item)
         return Size(out) if isinstance(item, slice) else out
 
+    # torch.Size is a C tuple type: + and * keep the Size on either side, let the other operand's reflected
+    # method try (numpy's), then fail with its own words or Python's sequence ones
     def __add__(self, other):
-        return Size(tuple(self) + tuple(other))
+        if isinstance(other, tuple):
+            return Size(tuple.__add__(self, other))
+        return _reflected(self, other, "__radd__", f"can only concatenate tuple (not {tp_name(type(other))}) to torch.Size")
+
+    def __radd__(self, other):
+        if isinstance(other, tuple):
+            return Size(tuple.__add__(other, self))
+        return NotImplemented
+
+    def __mul__(self, other):
+        try:
+            return Size(tuple.__mul__(self, operator.index(other)))
+        except TypeError:
+            return _reflected(self, other, "__rmul__", f"can't multiply sequence by non-int of type '{tp_name(type(other))}'")
+
+    def __rmul__(self, other):
+        try:
+            return Size(tuple.__mul__(self, operator.index(other)))
+        except TypeError:
+            raise TypeError(f"can't multiply sequence by non-int of type '{tp_name(type(other))}'") from None
+
+
+def _reflected(size, other, name, message):
+    method = getattr(type(other), name, None)
+    result = NotImplemented if method is None else method(other, size)
+    if result is NotImplemented:
+        raise TypeError(message)
+    return result
 
 
 def _size_item(i, s):

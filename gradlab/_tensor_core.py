@@ -14,6 +14,8 @@ What every tensor carries (its slots):
 * `_grad`, `_retains_grad`, `_hooks`, `_accumulator`: what backward fills or calls;
 * `_base`, `_views`: the tensor owning the storage, and the views that must follow its history.
 """
+import numpy as np
+
 from . import _dtype
 from . import _device
 from ._size import Size
@@ -32,10 +34,20 @@ def _wrap_dim(dim, ndim):
     return dim + n if dim < 0 else dim
 
 
+def c_size(t, dim):
+    """C++'s `t.size(dim)` inside PyTorch's kernels: unlike Python's t.size(dim), a 0-d tensor has no dim 0
+    ("Dimension specified as 1 but tensor has no dimensions": c10's maybe_wrap_dim without wrap_scalar)."""
+    shape = t._data.shape
+    if not shape:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return shape[_wrap_dim(dim, len(shape))]
+
+
 class Tensor:
     __slots__ = ("_data", "_requires_grad", "grad_fn", "_output_nr", "_version_counter", "_grad",
                  "_retains_grad", "_hooks", "_base", "_accumulator", "_views", "__weakref__",
-                 "_multi_output")      # (set only on outputs of unbind/split: read with getattr and a default)
+                 "_multi_output",      # (set only on outputs of unbind/split: read with getattr and a default)
+                 "_zerotensor")        # (set only on ZeroTensor gradients, see ZeroArray: read likewise)
 
     def __new__(cls, *args, **kwargs):
         return _new(cls)
@@ -122,4 +134,32 @@ class Tensor:
 
 
 _plain_make = Tensor.__dict__["_make"].__func__       # (inference_mode swaps Tensor._make: tensor.py)
-_STATE = tuple(name for name in Tensor.__slots__ if name not in ("__weakref__", "_multi_output"))
+_STATE = tuple(name for name in Tensor.__slots__ if name not in ("__weakref__", "_multi_output", "_zerotensor"))
+
+
+class ZeroArray(np.ndarray):
+    """The zeros of one of PyTorch's ZeroTensors (at::_efficientzerotensor: zeros without storage), as a plain
+    backward passes them between nodes: sgn's gradient of a real input (and so abs's second derivative).
+    A product with it stays a ZeroArray, as PyTorch's mul of a ZeroTensor; anything else it takes part in
+    (a sum into another gradient) is an ordinary array. A leaf's .grad made of one is a ZeroTensor
+    (`_zerotensor`): tolist() and numpy() refuse it, and so does any in-place write."""
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        plain = [x.view(np.ndarray) if isinstance(x, ZeroArray) else x for x in inputs]
+        if "out" in kwargs:
+            kwargs["out"] = tuple(x.view(np.ndarray) if isinstance(x, ZeroArray) else x for x in kwargs["out"])
+        result = getattr(ufunc, method)(*plain, **kwargs)
+        if ufunc is np.multiply and method == "__call__" and "out" not in kwargs and isinstance(result, np.ndarray):
+            return result.view(ZeroArray)
+        return result
+
+
+def zero_tensor_of(array):
+    """A ZeroTensor holding these zeros (an ordinary array inside: only the flag tells)."""
+    t = Tensor._make(np.array(array, copy=True).view(np.ndarray))
+    t._zerotensor = True
+    return t
+
+
+def is_zero_tensor(t):
+    return getattr(t, "_zerotensor", False)

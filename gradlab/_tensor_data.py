@@ -10,28 +10,18 @@ import warnings
 
 import numpy as np
 
-from . import _device, _dtype
-from ._size import Size
+from . import _dtype
+from ._ctype import tp_name
 from ._tensor_core import Tensor
 
 
 def _type_name(x):
-    """A type as PyTorch's argument errors name it: `list`, `numpy.ndarray`."""
-    t = type(x)
-    is_class_statement = t.__flags__ & (1 << 9)      # Python classes print without their module
-    return t.__name__ if t.__module__ == "builtins" or is_class_statement else f"{t.__module__}.{t.__name__}"
+    """A type as PyTorch's argument errors name it: `list`, `numpy.ndarray`, `torch.dtype`."""
+    return tp_name(type(x))
 
 
 def _argument_type_name(x):
     """A type as PyTorch's argument parser names it (torch.dtype, torch.device, int, Tensor)."""
-    if isinstance(x, _dtype.dtype):
-        return "torch.dtype"
-    if isinstance(x, _device.device):
-        return "torch.device"
-    if isinstance(x, _dtype.memory_format):
-        return "torch.memory_format"
-    if isinstance(x, Size):
-        return "torch.Size"
     return "Tensor" if isinstance(x, Tensor) else _type_name(x)
 
 
@@ -93,7 +83,7 @@ def _scalar_dtype(x):
             if result == np.complex128:
                 break
         return result
-    raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
+    raise RuntimeError(f"Could not infer dtype of {tp_name(type(x))}")
 
 
 def _store(data, sizes, convert):

@@ -10,6 +10,7 @@ import sys
 
 import numpy as np
 
+from .._ctype import tp_name
 from .._dtype import dtype, layout, memory_format
 
 _GRADLAB = __package__.rpartition(".")[0]              # gradlab, also when imported under another name
@@ -42,16 +43,7 @@ def _late(name):
 
 def type_name(obj):
     """Python's tp_name of obj's type, as PyTorch's messages print it ("numpy.ndarray", "torch.dtype")."""
-    Tensor, dtype, memory_format, device, Generator = _classes()
-    t = type(obj)
-    special = {dtype: "torch.dtype", memory_format: "torch.memory_format", device: "torch.device",
-               Generator: "torch._C.Generator", layout: "torch.layout"}
-    if t in special:
-        return special[t]
-    if isinstance(obj, Tensor) or t.__flags__ & (1 << 9):        # Python-defined classes: just the name
-        return t.__name__
-    module = t.__module__                                        # C types: "module.name" unless builtin
-    return t.__name__ if module == "builtins" else f"{module}.{t.__name__}"
+    return tp_name(type(obj))
 
 
 def _is_long(obj):
@@ -239,7 +231,8 @@ class Signature:
 
     def parse(self, args, kwargs, raise_error, bound=None):
         """None if the call fits; else the TypeError (raise_error) or False (FunctionSignature::parse).
-        `bound` (a list) receives (parameter, value) for each value given, for `_sure`."""
+        `bound` (a list) receives (parameter, value, where) for each value given, for `_sure`: where is
+        its position in args or its key in kwargs (the same object may be given twice: multinomial(a, a))."""
         nargs, remaining = len(args), len(kwargs)
         varargs_list = self.max_pos_args == 1 and self.params[0].type in ("IntArrayRef", "SymIntArrayRef")
         if nargs > self.max_pos_args and not varargs_list:
@@ -247,16 +240,16 @@ class Signature:
         arg_pos = 0
         for i, p in enumerate(self.params):
             missing = object()
-            obj, is_kwd = missing, False
+            obj, is_kwd, where = missing, False, arg_pos
             if arg_pos < nargs:
                 if p.keyword_only:                               # extra positionals after view(2, 3)-style ints
                     return self._extra_args(nargs) if raise_error else False
                 obj = args[arg_pos]
             elif kwargs:
-                obj = kwargs.get(p.name, missing)
+                obj, where = kwargs.get(p.name, missing), p.name
                 for alias in _NUMPY_NAMES.get(p.name, ()):
                     if obj is missing:
-                        obj = kwargs.get(alias, missing)
+                        obj, where = kwargs.get(alias, missing), alias
                 is_kwd = True
             if (obj is missing and p.optional) or (obj is None and p.allow_none):
                 pass
@@ -264,10 +257,10 @@ class Signature:
                 return self._missing_args(i) if raise_error else False
             elif p.check(obj, i):
                 if bound is not None:
-                    bound.append((p, obj))
+                    bound.append((p, obj, where))
             elif varargs_list and arg_pos == 0 and not is_kwd and p.check(tuple(args), i):
                 if bound is not None:
-                    bound.extend((_VARARG, x) for x in args)
+                    bound.extend((_VARARG, x, j) for j, x in enumerate(args))
                 arg_pos = nargs                                  # view(2, 3) means view((2, 3))
                 continue
             elif varargs_list and arg_pos == 0 and not is_kwd and nargs > 1:
@@ -459,7 +452,7 @@ def check(entry, args, kwargs):
 
 
 def _match(entry, args, kwargs):
-    """(PyTorch's TypeError or None, the overload the call matched or None, [(parameter, value)] it bound)."""
+    """(PyTorch's TypeError or None, the overload the call matched or None, [(parameter, value, where)] it bound)."""
     bound = []
     sigs = _overloads(entry)
     if len(sigs) == 1:

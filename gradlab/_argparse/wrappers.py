@@ -123,14 +123,11 @@ _CACHE_LIMIT = 256                    # type combinations remembered per functio
 def _remember(key, args, kwargs, bound, ok, rules):
     """Records key as accepted if the overload took every value by its type (or by a rule on its items)."""
     checks = []
-    for p, value in bound:
+    for p, value, where in bound:
         sure = _sure(p, value)
         if sure is False:
             return
         if sure is not True:
-            where = next((i for i, a in enumerate(args) if a is value), None)
-            if where is None:
-                where = next(k for k, v in kwargs.items() if v is value)
             checks.append((where, sure))
     if len(ok) + len(rules) >= _CACHE_LIMIT:
         return
@@ -164,7 +161,7 @@ def _deprecated(entry, sig, bound, lead, args, kwargs):
         warnings.warn(f"This overload of {sig.name} is deprecated:\n\t{sig.name}{sig}\nConsider using one of the "
                       f"following signatures instead:{instead} (Triggered internally at "
                       "/__w/pytorch/pytorch/torch/csrc/utils/python_arg_parser.cpp:1841.)", UserWarning, stacklevel=5)
-    values = {p.name: v for p, v in bound}
+    values = {p.name: v for p, v, _ in bound}
     for main in sigs:
         names = [p.name for p in main.params]
         if not main.deprecated and set(values) <= set(names):
@@ -271,13 +268,13 @@ def _as_ints(bound, args, kwargs):
     torch.randint(torch.tensor(5), (2,)), a.view(2, torch.tensor(3))), and a 0-d Tensor or a numpy
     scalar given for a Number its Python number (F.softplus(a, torch.tensor(2)), torch.remainder(
     np.float64(1.5), t): a float32 result, as for 1.5), as gradlab's functions expect."""
-    converted = {}
+    converted = {}                 # by place, not by object: multinomial(a, a) takes `a` as a Tensor, then an int
     Tensor = _classes()[0]
-    for p, value in bound:
+    for p, value, where in bound:
         t = "SymInt" if p is _VARARG else p.type
         if t in _NUMBER_PARAMS and isinstance(value, (Tensor, np.generic)):   # a Number: a Python number,
             # as PyTorch reads a 0-d Tensor or numpy's (np.bool_ is no bool to it: a float)
-            converted[id(value)] = float(value) if isinstance(value, np.bool_) else value.item()
+            converted[where] = float(value) if isinstance(value, np.bool_) else value.item()
             continue
         if value.__class__ is int or t not in ("int64_t", "SymInt", "IntArrayRef", "SymIntArrayRef"):
             continue
@@ -289,11 +286,11 @@ def _as_ints(bound, args, kwargs):
         except Exception:                                        # (the function then says what is wrong)
             continue
         if new is not value:
-            converted[id(value)] = new
+            converted[where] = new
     if not converted:
         return args, kwargs
-    args = tuple(converted.get(id(a), a) for a in args)
-    kwargs = {k: converted.get(id(v), v) for k, v in kwargs.items()}
+    args = tuple(converted.get(i, a) for i, a in enumerate(args))
+    kwargs = {k: converted.get(k, v) for k, v in kwargs.items()}
     return args, kwargs
 
 

@@ -74,6 +74,12 @@ def _dims(dim, ndim):
     return dims if ndim else ()
 
 
+def _all_dims(dim):
+    """Whether a reduction's dim means every dim: None, or an empty list or tuple (PyTorch's make_dim_mask:
+    `x.sum([])` and `x.std(dim=())` reduce everything)."""
+    return dim is None or (isinstance(dim, (tuple, list)) and not dim)
+
+
 _OPERANDS = (Tensor, bool, int, float, complex, np.generic)   # what PyTorch's operators compute with
 
 
@@ -147,7 +153,7 @@ def _lifted(a, scalar):
     default dtype of that kind, as PyTorch's scalar promotion does."""
     cat = 0 if isinstance(scalar, bool) else 1 if isinstance(scalar, int) else 2 if isinstance(scalar, float) else 3
     if cat > _dtype.category(a._data.dtype):
-        lifted = a._data.astype(_dtype._DEFAULT_FOR_CATEGORY[cat])
+        lifted = a._data.astype(_dtype.result_np_dtype([(a._data.ndim, a._data.dtype)], [cat]))  # (float64 * 1j: complex128)
         if lifted.ndim and not lifted.flags.c_contiguous:     # (numpy's cast forgets an expanded layout)
             lifted = _registry.torch_layout(None, lifted, (a._data,))
         return Tensor._make(lifted)

@@ -301,10 +301,15 @@ class _AttributeMethods:
         else:
             _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
+    def _is_zerotensor(self):
+        return getattr(self, "_zerotensor", False)
+
     def detach(self):
         """The same data without history: shares storage and the version counter."""
         t = Tensor._make(self._data)
         t._version_counter = self._version_counter
+        if getattr(self, "_zerotensor", False):
+            t._zerotensor = True
         if _INFERENCE_TENSORS and self.is_inference():
             _INFERENCE_TENSORS[id(t)] = t
         return t

@@ -27,9 +27,13 @@ class _ConversionMethods:
         return self._data.reshape(()).item()
 
     def tolist(self):
+        if getattr(self, "_zerotensor", False):      # (a ZeroTensor has no storage to read)
+            raise RuntimeError("tolist() shouldn't be called on a tensor with unallocated storage")
         return self._data.tolist()
 
     def numpy(self, *, force=False):
+        if getattr(self, "_zerotensor", False) and not force:
+            raise RuntimeError(" Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array.")
         if self.requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         return self._data

@@ -84,6 +84,25 @@ class _InPlaceMethods:
         if type(non_blocking) is not bool:
             raise TypeError(f"copy_(): argument 'non_blocking' (position 2) must be bool, not "
                             f"{_argument_type_name(non_blocking)}")
+        if getattr(self, "_zerotensor", False):
+            raise RuntimeError(_indexing._ZERO_TENSOR_COPY)
+        if isinstance(src, np.generic):     # (a number to PyTorch, as to its parser: np.float32 too)
+            src = src.item()
+        if isinstance(src, Tensor) and not (self.requires_grad or src.requires_grad) and _same_data(self, src):
+            self._version_counter[0] += 1     # (PyTorch's copy_ returns at once: the same memory, laid out alike)
+            return self
+        if isinstance(src, Tensor) and src is not self:
+            # PyTorch's copy_ is a TensorIterator with self as its output: overlaps, then shapes
+            _indexing.check_overlaps(self, (src,))
+            shape, src_shape = self._data.shape, src._data.shape
+            if src_shape != shape:
+                try:
+                    common = np.broadcast_shapes(shape, src_shape)
+                except ValueError:
+                    raise broadcast_error(shape, src_shape) from None
+                if common != shape:
+                    raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape "
+                                       f"{list(common)}")
         setitem(self, Ellipsis, src)
         return self
 
@@ -110,8 +129,9 @@ class _InPlaceMethods:
         return self._inplace("clamp_max", max=_py(max))
 
     def _is_expanded(self):
-        """An expanded view (stride 0 along a dim of size > 1) that records no graph."""
-        return (not self._data.flags.writeable and not self._requires_grad
+        """An expanded view (stride 0 along a dim of size > 1) that records no graph (and holds an element: an
+        empty one overlaps nothing)."""
+        return (self._data.size and not self._data.flags.writeable and not self._requires_grad
                 and any(st == 0 and n > 1 for st, n in zip(self._data.strides, self._data.shape)))
 
     def _fill_expanded(self, name, line, mask, value):
@@ -137,7 +157,9 @@ class _InPlaceMethods:
         _check_fill_value(value)
         if self._is_expanded():
             return self._fill_expanded("index_fill_", 1913, self._index_fill_mask(dim, index), _py(value))
-        return self._inplace("index_fill", mask=self._index_fill_mask(dim, index), value=_py(value))
+        mask = self._index_fill_mask(dim, index)
+        value = _indexing.scalar_for(self, _py(value))            # (wraps, or PyTorch's error; a tensor's item too)
+        return self._inplace("index_fill", mask=mask, value=value)
 
     def lerp_(self, end, weight):
         _check_arguments("lerp_", (end, weight), [("Tensor end", "Tensor weight"), ("Tensor end", "Number weight")])
@@ -247,6 +269,12 @@ def _check_inplace_result(t, opname, other, alpha=1):
 
 def _scalar_category(x):
     return 0 if isinstance(x, bool) else 1 if isinstance(x, int) else 2 if isinstance(x, float) else 3
+
+
+def _same_data(a, b):
+    x, y = a._data, b._data
+    return (x.__array_interface__["data"][0] == y.__array_interface__["data"][0] and x.strides == y.strides
+            and x.shape == y.shape and x.dtype == y.dtype)
 
 
 def _inplace_operator(t, opname, other, compute):

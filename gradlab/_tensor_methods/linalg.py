@@ -4,7 +4,7 @@ import warnings
 
 import numpy as np
 
-from .._tensor_core import Tensor, _wrap_dim
+from .._tensor_core import Tensor, _wrap_dim, c_size
 from ..creation import zeros
 from ..ops import OPS
 from ..ops.linalg import mat2_transposed as _mat2_transposed
@@ -103,7 +103,7 @@ class _LinalgMethods:
     def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
         _check_tensor_argument("baddbmm", batch1, "batch1")
         _check_tensor_argument("baddbmm", batch2, "batch2")
-        batch1.size(0), batch1.size(1), batch2.size(2)    # (an IndexError before any other check, as PyTorch)
+        c_size(batch1, 0), c_size(batch1, 1), c_size(batch2, 2)    # (an IndexError before any other check, as PyTorch)
         b1, b2 = _check_batches("baddbmm", batch1, batch2)
         _check_expands(self, (b1[0], b1[1], b2[2]))
         if self._data.dtype != batch1._data.dtype:
@@ -118,7 +118,7 @@ class _LinalgMethods:
     def addbmm(self, batch1, batch2, *, beta=1, alpha=1):
         _check_tensor_argument("addbmm", batch1, "batch1")
         _check_tensor_argument("addbmm", batch2, "batch2")
-        out_shape = (batch1.size(1), batch2.size(2))        # (an IndexError before any other check, as PyTorch)
+        out_shape = (c_size(batch1, 1), c_size(batch2, 2))  # (an IndexError before any other check, as PyTorch)
         b1, b2 = _check_batches("addbmm", batch1, batch2)
         _check_expands(self, out_shape)
         _check_mat_dtypes(self, batch1, batch2)

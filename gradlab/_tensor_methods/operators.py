@@ -10,7 +10,7 @@ from .. import _dtype
 from .._tensor_core import Tensor
 from ..autograd import grad_mode
 from ..autograd.node import NoDerivative
-from ..ops import OPS, elementwise as _elementwise, registry as _registry
+from ..ops import OPS, elementwise as _elementwise, indexing as _indexing, registry as _registry
 from ..ops.arithmetic import _KERNEL_NAMES
 from ..ops.operands import (_SCALARS, _as_tensor, _binary, _check_int_scalar, _kind, _number, _type_name,
                             broadcast_error)
@@ -92,7 +92,8 @@ class _OperatorMethods:
                 2 if isinstance(exponent, float) else 3
             if cat > _dtype.category(self._data.dtype):   # int_tensor ** 0.5: computed in float32
                 # (cast in the tensor's own layout, as TensorIterator does: astype reorders an expanded one)
-                cast = _elementwise.preserved_empty(self._data, _dtype._DEFAULT_FOR_CATEGORY[cat])
+                cast = _elementwise.preserved_empty(self._data, _dtype.result_np_dtype(
+                    [(self._data.ndim, self._data.dtype)], [cat]))
                 cast[...] = self._data
                 self = Tensor._make(cast)
             _check_exponent(exponent, self._data.dtype)
@@ -203,6 +204,7 @@ class _OperatorMethods:
         return self.__ixor__(other)
 
     def bitwise_not_(self):
+        _indexing.check_overlaps(self, ())      # (PyTorch's TensorIterator first, then the kernel's dtype)
         return self.copy_(self.bitwise_not())
 
     # comparisons: results are bool tensors and never carry gradients. Like PyTorch, == also
@@ -437,7 +439,11 @@ def _no_grad_binary(ufunc, a, b):
     return Tensor._make(np.asarray(out).astype(dt, copy=False))
 
 
+_ORDERINGS = {np.less: "lt", np.less_equal: "le", np.greater: "gt", np.greater_equal: "ge"}
+
+
 def _compare(ufunc, a, b):
+    given = b
     if isinstance(b, Tensor):
         bd = b._data
     elif isinstance(b, _SCALARS + (np.generic, np.ndarray, list, tuple)):
@@ -450,6 +456,15 @@ def _compare(ufunc, a, b):
             bd = _wrapped(b, a)
     else:
         return NotImplemented
+    kernel = _ORDERINGS.get(ufunc)
+    if kernel is not None and isinstance(given, (Tensor, complex)):
+        # complex numbers have no order: PyTorch's kernels have no complex loop
+        weak = [3] if isinstance(b, complex) else []
+        common = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype)] + (
+            [(np.ndim(bd), np.asarray(bd).dtype)] if not weak else []), weak)
+        if common.kind == "c":
+            raise NotImplementedError(f'"{kernel}_cpu" not implemented for '
+                                      f"'{_dtype.from_numpy_dtype(common)._legacy[:-len('Tensor')]}'")
     try:
         out = np.asarray(ufunc(a._data, bd))
     except ValueError:

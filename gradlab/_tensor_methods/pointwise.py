@@ -181,6 +181,14 @@ class _PointwiseMethods:
             raise RuntimeError(f"output with shape [{', '.join(map(str, self._data.shape))}] doesn't match the "
                                f"broadcast shape [{', '.join(map(str, shape))}]")
 
+    def nan_to_num_(self, nan=None, posinf=None, neginf=None):
+        """Written by hand: on an integer or bool tensor PyTorch's nan_to_num_ copies self into itself, which
+        writes nothing (so no overlap check: an expanded tensor is fine)."""
+        if self._data.dtype.kind not in "fc":
+            self._version_counter[0] += 1
+            return self
+        return self._inplace("nan_to_num", nan=nan, posinf=posinf, neginf=neginf)
+
     def fmod_(self, other):
         _check_operand("fmod_", other)
         other = _number(other)
@@ -192,7 +200,8 @@ class _PointwiseMethods:
 
     def _check_float_inplace(self, other):
         """An in-place op cannot write a result of a higher kind into self (a float into an int tensor,
-        an int into a bool one): PyTorch's message names the result type."""
+        an int into a bool one): PyTorch's message names the result type. (TensorIterator checks overlaps first.)"""
+        _indexing.check_overlaps(self, (other,) if isinstance(other, Tensor) else ())
         if isinstance(other, Tensor):
             res = _dtype.result_np_dtype([(self._data.ndim, self._data.dtype), (other._data.ndim, other._data.dtype)], [])
             lifted = res if _dtype.category(res) > _dtype.category(self._data.dtype) else None
@@ -208,7 +217,9 @@ class _PointwiseMethods:
         _check_arguments("index_fill", (dim, index, value), [("int dim", "Tensor index", "Tensor value"),
                                                               ("int dim", "Tensor index", "Number value")])
         _check_fill_value(value)
-        return OPS["index_fill"](self, mask=self._index_fill_mask(dim, index), value=_py(value))
+        mask = self._index_fill_mask(dim, index)
+        value = _indexing.scalar_for(self, _py(value))            # (wraps, or PyTorch's error; a tensor's item too)
+        return OPS["index_fill"](self, mask=mask, value=value)
 
     def _index_fill_mask(self, dim, index):
         d = _wrap_dim(dim, self._data.ndim)
@@ -228,6 +239,9 @@ class _PointwiseMethods:
             strides[d] = 0
             sizes = [idx.size if i == d else n for i, n in enumerate(shape)]
             need = self._data.itemsize * (1 + sum((n - 1) * st for n, st in zip(sizes, strides)))
+            root = self if self._base is None else self._base
+            if need <= root._data.nbytes:         # (a view of a bigger storage: then the index is out of bounds)
+                raise IndexError(f"index {idx.flat[0]} is out of bounds for dimension {d} with size 0")
             raise RuntimeError(f"setStorage: sizes {sizes}, strides {strides}, storage offset 0, and itemsize "
                                f"{self._data.itemsize} requiring a storage size of {need} are out of bounds for "
                                "storage of size 0")
@@ -293,15 +307,17 @@ class _PointwiseMethods:
         return OPS["masked_scatter"](self, source, mask=mask, source_sizes=source._data.shape)
 
     def masked_scatter_(self, mask, source):
-        self._masked_scatter_check(mask, source)
+        self._masked_scatter_check(mask, source, inplace=True)
         mask = mask.expand(self._data.shape)._data         # (expand's message for a mask that does not fit)
         if int(mask.sum()) > source._data.size:
             raise RuntimeError("Number of elements of source < number of ones in mask")
         return self._inplace("masked_scatter", source, mask=mask, source_sizes=source._data.shape)
 
-    def _masked_scatter_check(self, mask, source):
+    def _masked_scatter_check(self, mask, source, inplace=False):
         _check_tensor_argument("masked_scatter", mask, "mask")
         _check_tensor_argument("masked_scatter", source, "source", position=2)
+        if inplace:
+            _indexing.check_overlaps(self, ())             # (PyTorch's assert_no_internal_overlap comes first)
         if mask._data.dtype != np.bool_:
             raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype {_kind(mask)}")
         if source._data.dtype != self._data.dtype:
@@ -327,6 +343,8 @@ class _PointwiseMethods:
         tensor_weight = isinstance(weight, Tensor)
         if tensor_weight and weight._data.ndim and weight._data.dtype != self._data.dtype:
             raise RuntimeError(f"expected dtype {_c_type(self)} for `weight` but got dtype {_c_type(weight)}")
+        if inplace:                        # (then TensorIterator: overlaps, shapes, types)
+            _indexing.check_overlaps(self, (end, weight) if tensor_weight else (end,))
         shape = self._data.shape
         for other in (end, weight):
             if isinstance(other, Tensor) and other._data.shape != shape:

@@ -11,7 +11,7 @@ import numpy as np
 from .. import _dtype, random as _random
 from .._tensor_core import Tensor
 from ..autograd import grad_mode
-from ..ops.indexing import assign_data
+from ..ops.indexing import assign_data, check_overlaps
 from ..ops.registry import OPS
 from .operators import _no_derivative
 
@@ -49,6 +49,7 @@ class _RandomFillMethods:
         PyTorch's CPU kernels draw them (see Generator.random_bits / randint / random_from)."""
         gen = _gen(generator)
         low, high, bounded = _random_bounds(args, kwargs)
+        check_overlaps(self, ())          # (PyTorch's TensorIterator first, then the bounds and the dtype)
         dt = self._data.dtype
         n = self._data.size
         if not bounded:
@@ -76,9 +77,9 @@ class _RandomFillMethods:
         gen = _gen(generator)
         dt = self._data.dtype
         if isinstance(p, Tensor):
+            check_overlaps(self, ())      # (PyTorch's assert_no_internal_overlap comes before p's checks)
             probs = p._data
-            if not self._data.size:
-                _expand_to(probs, self._data.shape)
+            if not self._data.size:       # (PyTorch returns before it looks at p: its shape, its dtype)
                 return self
             if probs.dtype.kind not in "f":
                 raise _not_implemented("bernoulli_tensor_cpu_p_", probs.dtype)
@@ -120,6 +121,7 @@ class _RandomFillMethods:
         lambd = float(lambd)
         if not lambd > 0.0:
             raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_g(lambd)}")
+        check_overlaps(self, ())          # (the parameter's check, PyTorch's TensorIterator, then the dtype)
         if self._data.dtype.kind != "f" and self._data.size:
             raise RuntimeError("Exponential distribution is a continuous probability distribution. dtype must be a "
                                f"floating point but you specified {_scalar_name(self._data.dtype)}")
@@ -131,6 +133,7 @@ class _RandomFillMethods:
         p = float(p)
         if not 0 < p < 1:
             raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_g(p)}")
+        check_overlaps(self, ())
         if self._data.dtype.kind not in "fiu" and self._data.size:
             raise _not_implemented("geometric_cpu", self._data.dtype)
         gen = _gen(generator)
@@ -152,6 +155,7 @@ class _RandomFillMethods:
         std = float(std)
         if not std > 0.0:
             raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_g(std)}")
+        check_overlaps(self, ())
         if self._data.dtype.kind != "f" and self._data.size:
             raise _not_implemented("log_normal_cpu", self._data.dtype)
         gen = _gen(generator)

@@ -12,7 +12,7 @@ from ..ops import OPS, indexing as _indexing
 from ..ops.linalg import mat2_transposed as _mat2_transposed
 from ..ops.operands import _kind, _type_name
 from ..ops.scatter import index_param, scatter_reduced
-from ._common import (_WARN_ALWAYS, _WARNED, _c_type, _check_operand, _check_tensor_argument, _dims, matmul, maximum,
+from ._common import (_WARN_ALWAYS, _WARNED, _all_dims, _c_type, _check_operand, _check_tensor_argument, _dims, matmul, maximum,
                       minimum)
 from .operators import _no_derivative
 
@@ -27,16 +27,14 @@ class _ReductionMethods:
         src = self if dtype is None else self._accumulated_as(dtype)
         if dim is _NO_DIM:
             return _in_dtype(self, OPS["sum"](src, self_sizes=src._data.shape), dtype, src)
-        if dim == () and keepdim:
-            return src.clone()
-        # an explicit dim=None (or ()) is PyTorch's sum over all dims: SumBackward1
-        dims = tuple(range(src._data.ndim)) if dim is None or dim == () else _dims(dim, src._data.ndim)
+        # an explicit dim=None (or [], ()) is PyTorch's sum over all dims: SumBackward1
+        dims = tuple(range(src._data.ndim)) if _all_dims(dim) else _dims(dim, src._data.ndim)
         return _in_dtype(self, OPS["sum_dim"](src, dim=dims, keepdim=keepdim, self_sizes=src._data.shape), dtype, src)
 
     def _accumulated_as(self, dtype, kernel=None):
         """sum/prod/cumsum(dtype=...): the input cast to dtype (cumsum has no bool kernel)."""
         src = self.to(dtype)
-        if kernel and src._data.dtype.kind == "b":
+        if kernel and src._data.dtype.kind == "b" and src._data.size:     # (an empty one reaches no kernel)
             raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
         return src
 
@@ -48,7 +46,7 @@ class _ReductionMethods:
                                f"or complex dtype. Got: {_dtype.from_numpy_dtype(src._data.dtype)._legacy[:-6]}")
         if dim is _NO_DIM:
             return OPS["mean"](src, self_sizes=src._data.shape, count=max(src._data.size, 1))
-        dims = tuple(range(src._data.ndim)) if dim is None else _dims(dim, src._data.ndim)   # (MeanBackward1)
+        dims = tuple(range(src._data.ndim)) if _all_dims(dim) else _dims(dim, src._data.ndim)   # (MeanBackward1)
         count = 1
         for d in dims:
             count *= src._data.shape[d]
@@ -124,7 +122,7 @@ class _ReductionMethods:
             raise RuntimeError("std and var only support floating point and complex dtypes")
         if correction is None:
             correction = 1 if unbiased is None or unbiased else 0
-        dims = None if dim is None else _dims(dim, self._data.ndim)
+        dims = None if _all_dims(dim) else _dims(dim, self._data.ndim)
         count = self._data.size if dims is None else int(np.prod([self._data.shape[d] for d in dims]))
         if count - correction <= 0 or self._data.size == 0:
             warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
@@ -155,7 +153,7 @@ class _ReductionMethods:
         src = self if dtype is None else self._accumulated_as(dtype)
         if src._data.dtype.kind == "c":
             raise RuntimeError("nansum does not support complex inputs")
-        dims = tuple(range(src._data.ndim)) if dim is None or dim == () or dim == [] else _dims(dim, src._data.ndim)
+        dims = tuple(range(src._data.ndim)) if _all_dims(dim) else _dims(dim, src._data.ndim)
         out = OPS["nansum"](src, dim=dims, keepdim=keepdim, self_sizes=src._data.shape)
         return _in_dtype(self, out, dtype, src)
 
@@ -184,6 +182,14 @@ class _ReductionMethods:
         return _MinMax((lo, hi))
 
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        if p == "fro" and isinstance(dim, (list, tuple)) and len(dim) > 2:
+            # torch.norm hands 'fro' over more than two dims to linalg.matrix_norm, which refuses them
+            if self._data.ndim < 2:
+                raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+            if self._data.dtype.kind not in "fc":
+                raise RuntimeError("linalg.matrix_norm: Expected a floating point or complex tensor as input. Got "
+                                   + _dtype.from_numpy_dtype(self._data.dtype)._legacy[:-len("Tensor")])
+            raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
         if p == "fro" or p is None:
             p = 2
         if isinstance(p, str):                 # any other string is a matrix norm's order in PyTorch
@@ -195,7 +201,6 @@ class _ReductionMethods:
         if self._data.dtype.kind not in "fc":
             raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                                + _dtype.from_numpy_dtype(self._data.dtype)._legacy[:-len("Tensor")])
-        dims = None if dim is None else _dims(dim, self._data.ndim)
         p = float(p)
         if dtype is not None:                  # computed in dtype (a cast without narrowing only)
             want = _dtype.to_numpy_dtype(dtype)
@@ -209,6 +214,7 @@ class _ReductionMethods:
                                        + ") should be convertible without narrowing to the specified dtype ("
                                        + dtype._legacy[:-len("Tensor")] + ")")
                 return self.to(dtype).norm(p, dim, keepdim)
+        dims = None if _all_dims(dim) else _dims(dim, self._data.ndim)     # (after the dtype's checks)
         if p < 0 or p == float("inf"):        # (max and min have no value on nothing)
             reduced = self._data.shape if dims is None else [self._data.shape[d] for d in dims]
             if 0 in reduced or self._data.size == 0 and dims is None:
@@ -217,7 +223,12 @@ class _ReductionMethods:
         return OPS["norm"](self, p=p, dim=dims, keepdim=keepdim)
 
     def logsumexp(self, dim, keepdim=False):
-        return OPS["logsumexp"](self, dim=_dims(dim, self._data.ndim), keepdim=keepdim)
+        nd = self._data.ndim
+        if _all_dims(dim) and nd and not keepdim and self._data.size:
+            # PyTorch's logsumexp adds the max, kept as [1, 1] (squeezing no dims of an empty list), into its [] result
+            raise RuntimeError(f"output with shape [] doesn't match the broadcast shape [{', '.join(['1'] * nd)}]")
+        dims = tuple(range(nd)) if _all_dims(dim) else _dims(dim, nd)
+        return OPS["logsumexp"](self, dim=dims, keepdim=keepdim)
 
     def cumsum(self, dim, dtype=None):
         dim = _wrap_dim(dim, self._data.ndim)

@@ -79,9 +79,9 @@ class _ShapeMethods:
         sizes = tuple(int(s) for s in sizes)
         if not sizes:
             raise RuntimeError("unflatten: sizes must be non-empty")
-        if self._data.ndim == 0:
-            raise RuntimeError(f"unflatten got an unexpected error:\nDimension specified as {dim} but tensor has no "
-                               "dimensions")
+        if self._data.ndim == 0:         # (the dim wrapped as a scalar's first: -1 is 0, 1 is out of range)
+            raise RuntimeError(f"unflatten got an unexpected error:\nDimension specified as {_wrap_dim(dim, 0)} but "
+                               "tensor has no dimensions")
         d = _wrap_dim(dim, self._data.ndim)
         try:
             sizes = _infer_shape(sizes, self._data.shape[d])

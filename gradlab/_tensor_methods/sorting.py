@@ -15,7 +15,7 @@ from ..ops import OPS, sorting as _sorting
 from ..creation import linspace
 from ..ops.arithmetic import _KERNEL_NAMES
 from ..ops.shape import cat
-from ._common import _argument_type_name, _dims
+from ._common import _all_dims, _argument_type_name, _dims
 from .linalg import _named_pair
 from .operators import _no_derivative
 from .reductions import _ReturnType, _check_reduced_size, _in_dtype
@@ -266,8 +266,10 @@ class _SortingMethods:
         np.add.at(out, data, weights._data.astype(kind))        # (in order, in the result's precision)
         return Tensor._make(out)
 
-    def count_nonzero(self, dim=None):
-        if dim is None:
+    def count_nonzero(self, dim=None, *more):
+        if more:                          # count_nonzero(0, 1): PyTorch's IntArrayRef dim given as separate ints
+            dim = (dim, *more)
+        if _all_dims(dim):
             return Tensor._make(np.asarray(np.count_nonzero(self._data), np.int64))
         dims = _dims(dim, self._data.ndim)
         return Tensor._make(np.asarray(np.count_nonzero(self._data, axis=dims), np.int64))

@@ -17,7 +17,7 @@ import heapq
 
 import numpy as np
 
-from .._tensor_core import Tensor
+from .._tensor_core import Tensor, ZeroArray, is_zero_tensor, zero_tensor_of
 from . import events, grad_mode
 from .node import AccumulateGrad, accumulator_of
 
@@ -120,15 +120,23 @@ def _accumulate_into(tensor, grad, create_graph):
             grad = grad.to(tensor.dtype)
         if old is None:
             tensor._grad = grad._copy_backwards() if grad.requires_grad else Tensor._make(_fresh_copy(tensor, grad._data))
-        elif grad.requires_grad or old.requires_grad:
+        elif grad.requires_grad or old.requires_grad or is_zero_tensor(old):   # (grad mode on: out of place)
             tensor._grad = old + grad
         else:
             _add_in_place(old, grad._data)
         return
     if old is None:
         tensor._grad = Tensor._make(_fresh_copy(tensor, grad))
+        if type(grad) is ZeroArray:           # PyTorch keeps the ZeroTensor itself as .grad
+            tensor._grad._zerotensor = True
     else:
+        if is_zero_tensor(old):
+            raise RuntimeError(ZERO_TENSOR_IMMUTABLE)
         _add_in_place(old, grad)
+
+
+ZERO_TENSOR_IMMUTABLE = ("ZeroTensors are immutable. Please use the materialized zero tensor obtained using .clone() "
+                         "if you want a mutable tensor.")
 
 
 def _fresh_copy(tensor, data):
@@ -155,6 +163,8 @@ def _snapshot(g):
 
 
 def _as_tensor(g):
+    if type(g) is ZeroArray:
+        return zero_tensor_of(g)
     return g if g is None or isinstance(g, Tensor) else Tensor._make(g)
 
 

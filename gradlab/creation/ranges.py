@@ -145,6 +145,8 @@ def _integer_bound(value, target):
 
 def linspace(start, end, steps=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     start, end, steps, target = _linspace_arguments("linspace", start, end, steps, dtype, device, requires_grad)
+    if target.kind == "b" and steps <= 1:      # (PyTorch fills one step with start, dispatching no kernel)
+        return _finish(np.full(steps, bool(start), dtype=target), requires_grad)
     if target.kind == "b" or target in _dtype._SHELL:
         raise _not_implemented("linspace_cpu", target)
     if target.kind in "iu" and steps:          # the bounds in the integer dtype first (-1 is 255 in uint8)
@@ -193,6 +195,8 @@ def _pow(base, x):
 def logspace(start, end, steps=None, base=10.0, *, out=None, dtype=None, layout=None, device=None,
              requires_grad=False):
     start, end, steps, target = _linspace_arguments("logspace", start, end, steps, dtype, device, requires_grad)
+    if target.kind == "b" and steps <= 1:      # (one step is a fill, with no kernel: base ** start)
+        return _finish(np.full(steps, bool(math.pow(base, start)), dtype=target), requires_grad)
     if target.kind == "b" or target in _dtype._SHELL:
         raise _not_implemented("logspace_cpu", target)
     if steps <= 1:

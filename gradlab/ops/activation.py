@@ -11,7 +11,7 @@ import numpy as np
 
 from . import dual, vectorized
 from .compare import keep_max
-from .registry import op
+from .registry import op, refuse_bool
 from .unary import _exp, _expm1, _log1p, _tanh
 
 _F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
@@ -101,10 +101,9 @@ def sigmoid_backward(grad_output, output):
 
 @op("relu", "ReluBackward0", variants=("function", "method", "inplace"), saves=("result",),
     shows={"self": "where(result > 0, grad, 0)"},
+    check=refuse_bool("Boolean inputs not supported for relu"),
     self=lambda g, n: dual.threshold_backward(g, n.result, 0))
 def relu(self):
-    if self.dtype.kind == "b":
-        raise RuntimeError("Boolean inputs not supported for relu")
     return keep_max(self, 0).astype(self.dtype, copy=False)
 
 

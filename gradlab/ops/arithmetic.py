@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from . import dual
-from .registry import op
+from .registry import op, refuse_bool
 
 # --- arithmetic ---------------------------------------------------------------------------------
 
@@ -127,11 +127,10 @@ def div_rounding(self, other, rounding_mode):
 
 
 @op("neg", "NegBackward0", variants=("function", "method", "inplace"), aliases=("negative",),
+    check=refuse_bool("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a "
+                      "mask, use the `~` or `logical_not()` operator instead."),
     self=lambda g, n: -g)
 def neg(self):
-    if self.dtype.kind == "b":
-        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
-                           "invert a mask, use the `~` or `logical_not()` operator instead.")
     return np.negative(self)
 
 
@@ -154,12 +153,17 @@ def _power_rounded(base, exponent, dtype):
             exponent = dtype.type(exponent)
         out = np.power(base, exponent, dtype=_F64).astype(_F32)
         return out if dtype == _F32 else out.astype(_F16)
+    if dtype.kind == "c":     # PyTorch's complex pow is C's cpow, exp(exponent * log(base)) (0 ** 0 is nan there)
+        with np.errstate(all="ignore"):
+            return np.exp(np.multiply(exponent, np.log(np.asarray(base, dtype)), dtype=dtype, order="C"))  # (apply lays it out)
     return np.power(base, exponent)
 
 
 def _float_power(x, e):
     """x ** e for a float array x and a number e, as PyTorch computes it: its common exponents by
     multiplication or square root, the others correctly rounded (numpy's float32 power is not)."""
+    if e == 0 and x.dtype.kind == "c":       # (PyTorch fills ones: cpow would give nan at 0)
+        return np.ones_like(x)
     if x.dtype == _F16:      # PyTorch computes float16 powers in float32 (of a float16 exponent)
         return _float_power(x.astype(_F32), float(np.float16(e))).astype(_F16)
     if e == 2:
@@ -223,14 +227,24 @@ def pow_scalar(self, exponent):
     return power(self, exponent)
 
 
-_BOOL_SUBTRACTION = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+BOOL_SUBTRACTION = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
                      "invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def sub_check(self, other, *rest):
+    """PyTorch's sub_check, as a row's `check`: no bool tensor on either side (torch.dist subtracts first)."""
+    bools = [isinstance(a, dual.Tensor) and a._data.dtype.kind == "b" for a in (self, other)]
+    if all(bools):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                           "`logical_xor()` operator instead.")
+    if any(bools):
+        raise RuntimeError(BOOL_SUBTRACTION)
 
 
 def _pow_self_grad(g, n):
     # zero where the exponent is 0 (not 0 * inf = nan at self == 0), as PyTorch
     if dual.data(n.exponent).dtype.kind == "b":      # (PyTorch's formula computes exponent - 1)
-        raise RuntimeError(_BOOL_SUBTRACTION)
+        raise RuntimeError(BOOL_SUBTRACTION)
     return dual.where(n.exponent == 0, 0.0, g * (n.exponent * _pow_of(n.self, n.exponent - 1)))
 
 
@@ -280,8 +294,13 @@ def rpow(exponent, base):
 # fmod's result where it is zero (-2 % 0.5 is -0.), as PyTorch's formula does.
 
 def _bool_error(name, a, b):
-    if np.result_type(a, b).kind == "b":
+    """The kernels of floor/trunc division, remainder and fmod have no bool and no complex loops."""
+    dtype = np.result_type(a, b)
+    if dtype.kind == "b":
         raise NotImplementedError(f"\"{name}_cpu\" not implemented for 'Bool'")
+    if dtype.kind == "c":
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for "
+                                  f"'{'ComplexDouble' if dtype == np.complex128 else 'ComplexFloat'}'")
 
 
 def _check_divisor(out, b):

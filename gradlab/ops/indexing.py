@@ -12,8 +12,10 @@ import warnings
 
 import numpy as np
 
+from .._ctype import tp_name
 from .._dtype import from_numpy_dtype
 from .._tensor_core import Tensor
+from .._tensor_data import _check_numpy
 from ..autograd import grad_mode
 from .inplace import (_EXPANDED_INDEX_PUT, _EXPANDED_MASKED_FILL, _OVERLAP, _adopt, _check_inplace_allowed,
                       _kind_name, _stand_in, _write_through_base, scalar_for)
@@ -35,8 +37,7 @@ _SEQUENCES = (list, tuple, range, str, bytes, np.ndarray)      # what Python cal
 
 def _type_name(x):
     """A type as PyTorch's C code names it: `float`, `numpy.float64`."""
-    t = type(x)
-    return t.__name__ if t.__module__ == "builtins" or t.__flags__ & (1 << 9) else f"{t.__module__}.{t.__name__}"
+    return tp_name(type(x))
 
 
 def _key_tuple(key):
@@ -73,13 +74,17 @@ def _key_item(k):
         a = k._data
         if a.dtype.kind in "iu" and a.dtype != np.uint8 and a.ndim == 0:
             return int(a)                   # a 0-d integer tensor is an int
-        if a.dtype == np.bool_ and a.ndim == 0:
+        if a.dtype in (np.bool_, np.uint8) and a.ndim == 0:
+            if a.dtype == np.uint8:         # (a 0-d mask: everything or nothing)
+                warnings.warn(_UINT8_WARNING, UserWarning, stacklevel=5)
             return bool(a)
         if a.dtype not in _INDEX_DTYPES:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return _mask_or_indices(a)
     if isinstance(k, numbers.Integral):
-        return int(k)
+        return _int64(int(k))
+    if isinstance(k, np.ndarray):           # PyTorch makes a tensor of it first: a 0-d one is an int or a mask
+        return _key_item(Tensor._make(_index_array(k)))
     if isinstance(k, _SEQUENCES):
         return _mask_or_indices(_index_array(k))
     try:
@@ -88,10 +93,22 @@ def _key_item(k):
         raise IndexError(_INVALID_INDEX.format(_type_name(k))) from None
 
 
+def _int64(i):
+    """An index as PyTorch's C++ reads it: a long long."""
+    if not -2 ** 63 <= i < 2 ** 63:
+        raise ValueError("Overflow when unpacking long long")
+    return i
+
+
 def _index_array(seq):
     """A list (or array) index as PyTorch reads it: bool or uint8 stays, anything else is int64."""
-    if isinstance(seq, (str, bytes)) or (isinstance(seq, (list, tuple)) and _has_str(seq)):
-        raise TypeError("new(): invalid data type 'str'")
+    text = _text_in(seq) if isinstance(seq, (str, bytes, list, tuple)) else None
+    if text is not None:
+        raise TypeError(f"new(): invalid data type '{type(text).__name__}'")
+    if isinstance(seq, (list, tuple)) and _huge_int_in(seq):
+        raise ValueError("Overflow when unpacking long long")
+    if isinstance(seq, np.ndarray):
+        _check_numpy(seq)                   # (a numpy index becomes a tensor first: its dtype is checked so)
     a = np.asarray(seq)
     if a.dtype == np.bool_ or a.dtype == np.uint8 and isinstance(seq, np.ndarray):
         return a
@@ -100,8 +117,20 @@ def _index_array(seq):
     return a.astype(np.int64)
 
 
-def _has_str(seq):
-    return any(isinstance(e, (str, bytes)) or isinstance(e, (list, tuple)) and _has_str(e) for e in seq)
+def _text_in(seq):
+    """The first str or bytes in a (nested) index list, or None."""
+    if isinstance(seq, (str, bytes)):
+        return seq
+    for e in seq:
+        found = _text_in(e) if isinstance(e, (str, bytes, list, tuple)) else None
+        if found is not None:
+            return found
+    return None
+
+
+def _huge_int_in(seq):
+    return any(_huge_int_in(e) if isinstance(e, (list, tuple)) else
+               isinstance(e, int) and not -2 ** 63 <= e < 2 ** 63 for e in seq)
 
 
 def _mask_or_indices(a):
@@ -118,10 +147,9 @@ def getitem(t, key):
         _check_step(key)
         if t._data.ndim:
             return _slice(t, 0, key, keep_whole=True)
-        if key != slice(None):
-            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")     # (`[:]` too)
     if t._data.ndim == 0 and isinstance(key, numbers.Integral) and not isinstance(key, (bool, Tensor)):
-        if key != 0:
+        if _int64(int(key)) != 0:
             raise IndexError(f"index {key} is out of bounds for dimension 0 with size 0")
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in "
                          "C++ to convert a 0-dim tensor to a number")
@@ -283,10 +311,16 @@ def _advanced_getitem(out, advanced):
     return OPS["index"](out, key=_advanced_key(out, advanced), self_sizes=out._data.shape)
 
 
+_ZERO_TENSOR_COPY = ("ZeroTensors are immutable. Please materialize the tensor using `.clone()`, if you want a "
+                     "mutable zero tensor.")
+
+
 def setitem(t, key, value):
     """`t[key] = value`, checked as PyTorch checks it: the value (a tensor or a number), then the
     key (read on a stand-in, so that a bad key changes nothing), then the value's shape and dtype."""
     value = _assigned_value(t, value)
+    if getattr(t, "_zerotensor", False):   # (a write is a copy_ into the ZeroTensor: its own words)
+        raise RuntimeError(_ZERO_TENSOR_COPY)
     if key is False:                       # x[False] = v writes nothing
         return
     if t._data.ndim == 0 and isinstance(key, (numbers.Integral, slice)) and not isinstance(key, (bool, Tensor)):
@@ -296,9 +330,10 @@ def setitem(t, key, value):
     target, advanced = _apply_slicing(stand, items)
     strides, sizes = target._data.strides, target._data.shape
     expanded = target._data.size and any(step == 0 and size > 1 for step, size in zip(strides, sizes))
-    if expanded and not advanced:
-        raise RuntimeError(_OVERLAP)          # an expanded tensor: one number would be written twice
     as_view = target is not stand
+    if expanded and not advanced:
+        _check_inplace_allowed(t, as_view)    # (copy_'s autograd check comes before its overlap check)
+        raise RuntimeError(_OVERLAP)          # an expanded tensor: one number would be written twice
     if advanced:
         index_key = _advanced_key(target, advanced, check_bounds=0 in target._data.shape)
         shape = _indexed_shape(target._data.shape, index_key)
@@ -380,7 +415,9 @@ def _assigned_value(t, value):
         if value._data.dtype.kind == "c" and t._data.dtype.kind != "c":
             raise RuntimeError("value cannot be converted to type float without overflow")
         return value
-    if isinstance(value, (numbers.Number, np.number, np.bool_)):
+    # Python's numbers (np.float64 is a float) and numpy's integers; PyTorch refuses np.float32 or np.bool_ here
+    if isinstance(value, (numbers.Number, np.integer)) and not isinstance(
+            value, (np.floating, np.complexfloating, np.bool_)) or isinstance(value, (float, complex)):
         return scalar_for(t, value, huge_ints=True)
     raise TypeError(f"can't assign a {_type_name(value)} to a torch.{from_numpy_dtype(t._data.dtype)._legacy}")
 

@@ -17,10 +17,11 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .._tensor_core import Tensor
 from ..autograd import grad_mode, node as _autograd_node
+from ..autograd.engine import ZERO_TENSOR_IMMUTABLE
 from ..autograd.node import Node, record, set_history
 from . import dual
 from .formula_text import shows
-from .operands import _binary
+from .operands import _binary, _check_int_scalar
 from .registry import OPS, edge_of, op
 
 _LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
@@ -34,6 +35,8 @@ _NO_GRAD_VIEW_INPLACE = (
 
 
 def _check_inplace_allowed(t, as_view=False):
+    if getattr(t, "_zerotensor", False):
+        raise RuntimeError(ZERO_TENSOR_IMMUTABLE)
     if not grad_mode._state["enabled"]:
         return
     multi = getattr(t, "_multi_output", None)          # an output of unbind or split (see _tensor_methods/shape.py)
@@ -282,6 +285,9 @@ def check_overlaps(t, args):
 def run_inplace(t, opkey, args, params):
     """x.add_(y) and friends: compute like the out-of-place op, then write into x."""
     _check_inplace_allowed(t)             # (autograd's checks come first, as in PyTorch)
+    check = OPS[opkey].check
+    if check is not None:                 # (the op's own checks come before TensorIterator's overlap check)
+        check(t, *args)
     check_overlaps(t, args)
     data = t._data
     records = grad_mode._state["enabled"] and (
@@ -364,6 +370,9 @@ def assign_data(t, array, op_key=None):
     if op_key is not None and grad_mode._state["enabled"] and t.requires_grad and not any(
             st == 0 and n > 1 for st, n in zip(t._data.strides, t._data.shape)):
         return _adopt(t, OPS[op_key](_stand_in(t, op_key), values=np.asarray(array, t._data.dtype)))
+    if not t._data.size:                 # nothing to write (an empty expanded tensor overlaps nothing)
+        t._version_counter[0] += 1
+        return t
     if t._data.flags.writeable:
         t._data[...] = array
     elif any(st == 0 and n > 1 for st, n in zip(t._data.strides, t._data.shape)):
@@ -395,6 +404,9 @@ def scalar_for(t, value, huge_ints=False):
     for a float dtype becomes inf (item assignment) instead of an error (masked_fill, fill_)."""
     value = value.item() if isinstance(value, np.generic) else value
     kind = t._data.dtype.kind
+    if huge_ints and value.__class__ is int and not -2 ** 63 <= value < 2 ** 63:
+        raise ValueError("Overflow when unpacking long long")     # (item assignment reads a long long)
+    _check_int_scalar(value)                                     # (a Scalar argument: up to 64 bits)
     if isinstance(value, complex) and kind != "c":
         if value.imag:
             raise RuntimeError(f"value cannot be converted to type {_c_name(t)} without overflow")

@@ -62,7 +62,10 @@ def _binary(key, a, b, **params):
             np.broadcast_shapes(a._data.shape, b._data.shape)
         except ValueError:
             raise broadcast_error(a._data.shape, b._data.shape) from None
-    return _registry.apply(OPS[key], (a, b), params)
+    out = _registry.apply(OPS[key], (a, b), params)
+    if key == "mul" and (getattr(a, "_zerotensor", False) or getattr(b, "_zerotensor", False)):
+        out._zerotensor = True            # (PyTorch's mul of a ZeroTensor is one: mul_zerotensor)
+    return out
 
 
 # --- argument checks: PyTorch's TypeErrors for what no overload takes ------------------------------
@@ -73,6 +76,7 @@ def _py(x):
         return x.item()
     if isinstance(x, np.generic):
         return x.item()
+    _check_int_scalar(x)          # (PyTorch's Scalar holds at most 64 bits)
     return x
 
 

@@ -10,6 +10,7 @@ from .._dtype import from_numpy_dtype
 from . import dual
 from .summation import add_reduce
 from .operands import broadcast_error
+from .arithmetic import sub_check
 from .formula_text import shows
 from .registry import OPS, op
 
@@ -318,6 +319,7 @@ def _dist_grad(sign):
 
 
 @op("dist", "DistBackward0", ("self", "other"), variants=("function", "method"), saves=("self", "other", "result"),
+    check=sub_check,         # (PyTorch's dist is norm(self - other): the subtraction's check comes first)
     self=_dist_grad(1), other=_dist_grad(-1))
 def dist(self, other, p=2):
     """torch.dist: the p-norm of self - other (broadcast), over all elements."""

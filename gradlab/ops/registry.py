@@ -34,6 +34,9 @@ An op is declared once:
   internal: one of the nodes a public method chooses between (`sum_dim`, `clamp_tensor`). The tensor
   layer makes the plain forms from this (`_tensor_methods/variants.py`, `_functions/variants.py`)
   and writes by hand the ones that check or convert their arguments.
+* `check` (optional) takes the op's arguments as given (Tensors, before promotion) and raises PyTorch's
+  error for what its C++ refuses before it builds its TensorIterator (relu and neg of a bool tensor),
+  so also before an in-place form's overlap check (`relu_` of an expanded bool tensor names the bool).
 
 * each formula has a text a student can read (`grad * other`): read from its lambda, or given by
   `shows={slot: text}` where the code is written for rounding or speed (ops/formula_text.py). The
@@ -83,7 +86,7 @@ class OpNode(Node):
             grad = formula(g, n)
             if as_arrays:
                 shape, dtype = meta or (g.shape, g.dtype)    # None: the input was shaped like g
-                if type(grad) is not np.ndarray or grad.shape != shape or grad.dtype != dtype:
+                if not isinstance(grad, np.ndarray) or grad.shape != shape or grad.dtype != dtype:   # (a ZeroArray stays)
                     grad = None if grad is None else dual.data(sum_to_shape(grad, (shape, dtype)))
             elif grad is not None:          # None: an undefined gradient (PyTorch's norm at p=0)
                 grad = sum_to_shape(grad, meta or (g._data.shape, g._data.dtype))
@@ -107,8 +110,10 @@ class Op:
     """One row of the op table."""
 
     def __init__(self, key, name, forward, inputs, formulas, saves, num_outputs=1, promote=True,
-                 float_result=False, cast_result=True, saved_params=None, variants=(), aliases=(), shows=None):
+                 float_result=False, cast_result=True, saved_params=None, variants=(), aliases=(), shows=None,
+                 check=None):
         self.key = key
+        self.check = check                # the arguments as given -> raises PyTorch's first error, or None
         self.variants = variants          # the public forms under `key`: "function", "method", "inplace"
         self.aliases = aliases            # other names of those forms (asin: arcsin)
         self.name = name                  # PyTorch's grad_fn class name
@@ -159,7 +164,7 @@ VARIANTS = ("function", "method", "inplace")
 
 
 def op(key, name, inputs=("self",), saves=(), num_outputs=1, promote=True, float_result=False, cast_result=True,
-       saved_params=None, variants=(), aliases=(), shows=None, **formulas):
+       saved_params=None, variants=(), aliases=(), shows=None, check=None, **formulas):
     """Register `forward` in the op table (see the module docstring)."""
     unknown = (set(formulas) | set(shows or ())) - set(inputs)
     if unknown:
@@ -172,9 +177,18 @@ def op(key, name, inputs=("self",), saves=(), num_outputs=1, promote=True, float
     def register(forward):
         OPS[key] = Op(key, name, forward, inputs, tuple(formulas.get(n) for n in inputs), saves,
                       num_outputs, promote, float_result, cast_result, saved_params, tuple(variants), tuple(aliases),
-                      shows)
+                      shows, check)
         return OPS[key]
     return register
+
+
+def refuse_bool(message):
+    """A `check` refusing a bool self, as PyTorch's TORCH_CHECK(self.scalar_type() != kBool, message) before
+    its TensorIterator."""
+    def check(self, *rest):
+        if isinstance(self, Tensor) and self._data.dtype.kind == "b":
+            raise RuntimeError(message)
+    return check
 
 
 _new = object.__new__
@@ -230,6 +244,8 @@ def _inputs(op, args):
 
 def apply(op, args, params):
     """Run an op: compute the forward with numpy, and record a node when a gradient is needed."""
+    if op.check is not None:
+        op.check(*args)
     arrays, dtype, requires = _inputs(op, args)
     out = op.forward(*arrays, **params) if params else op.forward(*arrays)
 
@@ -324,9 +340,10 @@ def apply(op, args, params):
 _ndarray = np.ndarray
 
 # ops whose result PyTorch allocates contiguous whatever the inputs' layout (not TensorIterator's)
-# ("index" lays out its non-contiguous results itself, as views: only its contiguous ones come here)
+# ("index" lays out its non-contiguous results itself, as views: only its contiguous ones come here;
+# rpow, `2 ** x`, is PyTorch's pow(Scalar, Tensor))
 CONTIGUOUS_RESULT = {"softmax", "log_softmax", "masked_fill", "masked_fill_tensor", "cumsum", "roll", "gather",
-                     "index_select", "repeat", "index"}
+                     "index_select", "repeat", "index", "rpow"}
 
 
 def torch_layout(op, out, arrays):
@@ -414,7 +431,7 @@ def sum_to_shape(g, meta):
     if not isinstance(g, (np.ndarray, Tensor)):
         g = np.asarray(g)
     shape, dtype = meta
-    g_shape = g.shape if type(g) is np.ndarray else g._data.shape
+    g_shape = g._data.shape if isinstance(g, Tensor) else g.shape
     if g_shape != shape:
         lead = len(g_shape) - len(shape)
         if lead < 0:           # a formula gave fewer dims than the input has: broadcast it up

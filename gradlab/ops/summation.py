@@ -205,6 +205,8 @@ def _full(flat, dtype, shape):
 def add_reduce(x, axis=None, keepdims=False, dtype=None):
     """np.add.reduce(x, axis, keepdims=, dtype=) in PyTorch's order where this file models it (float
     sums of up to GRAIN numbers of a contiguous array, in x's dtype, or float16 summed into float32)."""
+    if x.ndim == 0:          # a 0-d tensor's dim 0 (or -1) is the tensor itself, as PyTorch wraps a scalar's dim
+        axis = None
     if axis is None and x.size <= 4 and dtype is None and x.dtype.kind == "f" and x.dtype != np.float16:
         # up to 4 numbers both add one after another (numpy from the first, PyTorch from 0: + 0.0 makes
         # a sum of negative zeros +0 as PyTorch's)

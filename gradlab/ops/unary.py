@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from .._tensor_core import Tensor, ZeroArray, zero_tensor_of
 from . import dual, vectorized
 from .formula_text import shows
 from .registry import op
@@ -184,10 +185,30 @@ def cosh(self):
 
 
 @op("abs", "AbsBackward0", variants=("function", "method", "inplace"), aliases=("absolute",), saves=("self",),
-    self=lambda g, n: g * dual.sign(n.self))
+    shows={"self": "grad * sgn(self)"},
+    self=lambda g, n: g * dual.call("sgn", n.self))         # (PyTorch's formula: grad * self.sgn())
 def abs(self):
     _no_bool_kernel("abs_cpu", self)
     return np.abs(self)
+
+
+@shows("zeros_like(grad)")
+def _sgn_grad(g, n):
+    """PyTorch's sgn_backward for a real input: an efficient ZeroTensor (zeros without storage), so that
+    abs's second derivative leaves a ZeroTensor in x.grad."""
+    zeros = np.zeros_like(dual.data(g))
+    return zero_tensor_of(zeros) if isinstance(g, Tensor) else zeros.view(ZeroArray)
+
+
+@op("sgn", "SgnBackward0", variants=("function", "method", "inplace"), saves=("self", "result"),   # (as PyTorch: spent after a backward)
+    self=_sgn_grad)
+def sgn(self):
+    """x / |x| (0 at 0), for real numbers their sign: the node abs's gradient records. (Its gradient of a
+    complex x, PyTorch's other branch of sgn_backward, is not modelled: zeros, as sign's.)"""
+    if self.dtype.kind == "c":
+        with np.errstate(all="ignore"):
+            return np.where(self == 0, 0, self / np.abs(self)).astype(self.dtype)
+    return sign.forward(self)
 
 
 @shows("zeros_like(grad)")

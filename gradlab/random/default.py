@@ -3,14 +3,14 @@ generator every factory draws from, and the module-level seed and state function
 import numpy as np
 
 from .. import _device
-from .._size import tp_name
+from .._ctype import CType, tp_name
 from .._tensor_core import Tensor      # (the class only, for the uint8 state tensors; below this layer)
 from .generator import Generator
 
 _NO_CUDA_GENERATOR = "Cannot get CUDA generator without ATen_cuda library. " + _device.NO_CUDA_LIBRARY
 
 
-class PublicGenerator(Generator):
+class PublicGenerator(Generator, metaclass=CType, c_name="torch._C.Generator"):
     """torch.Generator: the generator above with PyTorch's public interface (a device, states as
     uint8 tensors, the argument checks of PyTorch's C++ methods). Generator(seed) stays the
     numpy-level engine that gradlab's own code and tests use."""
@@ -50,7 +50,7 @@ def state_array(state):
 
 # `torch.Generator` is `torch._C.Generator` (see Generator.__module__ in generator.py)
 PublicGenerator.__module__ = "torch._C"
-PublicGenerator.__name__ = PublicGenerator.__qualname__ = "Generator"
+PublicGenerator.__qualname__ = "Generator"      # (its __name__ comes from c_name, as CType makes it)
 
 default_generator = PublicGenerator()
 

@@ -45,48 +45,19 @@ import gradlab  # noqa: E402
 #   tan (like exp, log, sin, cos, tanh, erf) is Intel MKL's VML (vmsTan, "high accuracy" mode), whose
 #   code is not public; gradlab's correctly rounded tan differs in the last bit for ~18% of inputs.
 #   (softmax/log_softmax and gelu now run PyTorch's own kernels step by step: gradlab/ops/vectorized/.)
-# - var(correction=5) (float64 gradient), `x * 0.5 + 1` then log_softmax (second order): PyTorch's
-#   summation order (cascade sums on 16-lane vectors) differs from numpy's pairwise sums in the last bit.
-# - unflatten (both): PyTorch's message carries a C++ stack trace with load addresses.
-# - abs then max, abs/abs_ second order (grad:other): PyTorch's gradient is a ZeroTensor, whose
-#   tolist() raises; gradlab gives ordinary zeros.
-# - bernoulli (second order): PyTorch records BernoulliBackward0 on the out-of-place form, whose double
-#   backward raises "not implemented"; gradlab records no node (its gradient is zero anyway).
-# - multinomial of an int16 tensor given as num_samples, softmax(dtype=) of a 0-d float64 tensor, addbmm of
-#   0-d batches: PyTorch's C++ checks these in another order than gradlab's Python (other error first).
-# - nn.Hardtanh(torch.float64), nn.LayerNorm(torch.float64): Python's own TypeError names the type of
-#   gradlab's dtype 'dtype', PyTorch's C type is named 'torch.dtype'.
+# Still open, reproducible but not yet modelled (listed so that the test names it; not an excuse):
+# - `x * 0.5 + 1` then log_softmax, float64, second order: PyTorch's float64 log_softmax kernels run SLEEF's
+#   expd/logd (u10, with FMA) on Vectorized<double> (open, not yet ported: gradlab/ops/vectorized/ has the
+#   float32 ones), and the double backward's formula calls the exp op, which the CPU build runs with MKL's
+#   VML vdExp (closed). The forward already differs in the last bit; here rounding noise (1e-16) against
+#   gradlab's exact zeros.
 KNOWN_DIFFERENCES = {
     # (an internal error is only excused by a pattern that names it: `...|internal:<error> '<text>'|...`)
     # --- remaining groups, one by one (written by `python tests/fuzz/test_api_fuzz.py --update-known`) ---
-    'values|shape:unflatten|exc-message|*':
-        'torch RuntimeError: unflatten got an unexpected err | gradlab RuntimeError: unflatten got an unexpected err',
-    'errors|shape:unflatten|exc-message|*':
-        'torch RuntimeError: unflatten got an unexpected err | gradlab RuntimeError: unflatten got an unexpected err',
     'autograd|autograd.grad:x [*] 0.5 + 1|grad:print|*':
-        'torch tuple | gradlab tuple',
-    'autograd|autograd.grad:x.abs|grad:other|*':
-        'torch tuple | gradlab tuple',
-    'errors|sweep:torch.multinomial|exc-type|*':
-        "torch RuntimeError: multinomial only supports float | gradlab TypeError: multinomial(): argument 'input' (p",
-    'nn|sweep:nn.Hardtanh|exc-message|*':
-        "torch TypeError: '<=' not supported between instanc | gradlab TypeError: '<=' not supported between instanc",
-    'nn|sweep:nn.LayerNorm|exc-message|*':
-        "torch TypeError: 'torch.dtype' object is not iterab | gradlab TypeError: 'dtype' object is not iterable",
-    'errors|sig:Tensor.addbmm|exc-message|*':
-        'torch IndexError: Dimension specified as 1 but tens | gradlab IndexError: Dimension out of range (expected ',
-    'errors|sig:torch.dist|exc-message|*':
-        'torch RuntimeError: Subtraction, the `-` operator,  | gradlab RuntimeError: norm(): input dtype should be e',
-    'errors|sig:torch.relu_|exc-message|*':
-        'torch RuntimeError: Boolean inputs not supported fo | gradlab RuntimeError: unsupported operation: more tha',
-    'autograd|grad2:abs|grad:other|*':
-        'torch tuple | gradlab tuple',
-    'autograd|grad2:abs_|grad:other|*':
-        'torch tuple | gradlab tuple',
-    'autograd|grad2:softmax|backward-raises|*':
-        'torch tuple | gradlab tuple',
+        'open: float64 log_softmax kernels (SLEEF expd/logd u10) not modelled yet',
     'autograd|grad2:tan_|print|*':
-        'torch tuple | gradlab tuple',
+        'MKL VML float32 tan: closed code, not reproducible',
     # end of KNOWN_DIFFERENCES
 }
 
@@ -105,11 +76,16 @@ INTERNAL_PATTERNS = [
     r"cannot be broadcast", r"object is not subscriptable", r"object is not iterable", r"has no len\(\)",
 ]
 _INTERNAL = re.compile("|".join(INTERNAL_PATTERNS))
+# Exception types only gradlab's own Python raises (PyTorch's C++ raises none of them for a bad argument)
+INTERNAL_TYPES = ("AxisError", "ZeroDivisionError", "RecursionError", "UnboundLocalError", "NameError", "KeyError")
 
 
 def _norm(text):
-    """gradlab names its module `gradlab`; torch's outcome says `torch`. Drop object addresses."""
+    """gradlab names its module `gradlab`; torch's outcome says `torch`. Drop object addresses, and the C++ stack
+    trace that some of PyTorch's messages carry after the message itself (unflatten's: "Exception raised from
+    maybe_wrap_dim_slow at ...", frames with load addresses of this process): no program can reproduce it."""
     text = text.replace("gradlab", "torch")
+    text = re.sub(r"\nException raised from .*", "", text, flags=re.S)
     return re.sub(r" at 0x[0-9a-f]+", " at 0x?", text)
 
 
@@ -260,15 +236,18 @@ def internal_errors(gradlab_result, torch_result):
     found = []
     same_error = outcome[0] == "raise" and torch_result[0][:3] == outcome[:3]  # e.g. both KeyError: 0
     if outcome[0] == "raise" and not same_error:
-        if outcome[3] == "numpy" or outcome[1] in ("AxisError", "ZeroDivisionError", "RecursionError",
-                                                    "UnboundLocalError", "NameError", "KeyError"):
+        if outcome[3] == "numpy" or outcome[1] in INTERNAL_TYPES:
             found.append(f"{outcome[1]} from {outcome[3]}")
         elif _internal_text(outcome[2], torch_text):
             found.append(f"{outcome[1]} '{_internal_text(outcome[2], torch_text)[:30]}'")
     for cat, msg in seen + back:
         if cat == "RuntimeWarning" or _internal_text(msg, torch_text):
             found.append(f"warning {cat} '{msg[:30]}'")
-    if grads and grads[0] == "raise" and _internal_text(grads[2], torch_text):
+    torch_grads = torch_result[2]
+    if grads and grads[0] == "raise" and grads[1] in INTERNAL_TYPES and not (
+            torch_grads and torch_grads[:2] == grads[:2]):     # (a ZeroDivisionError in a formula: 0-d softmax)
+        found.append(f"backward {grads[1]}")
+    elif grads and grads[0] == "raise" and _internal_text(grads[2], torch_text):
         found.append(f"backward {grads[1]} '{_internal_text(grads[2], torch_text)[:30]}'")
     if outcome[0] == "ok" and "'!" in repr(outcome[1]):
         found.append("describe failed: tolist() raised")

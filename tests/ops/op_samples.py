@@ -240,6 +240,7 @@ _unary("sigmoid", second_order=True)
 _unary("relu", away_from_zero)
 _unary("abs", away_from_zero)
 _unary("sign", away_from_zero)
+_unary("sgn", away_from_zero)
 _unary("erf")
 
 

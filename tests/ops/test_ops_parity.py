@@ -37,7 +37,8 @@ def as_tuple(out):
 
 
 def numpy_of(t):
-    return t._data if isinstance(t, gradlab.Tensor) else t.detach().numpy()
+    # (force: a ZeroTensor, sgn's gradient, refuses a plain numpy())
+    return t._data if isinstance(t, gradlab.Tensor) else t.detach().numpy(force=True)
 
 
 def graph(outputs, leaves):
@@ -108,6 +109,7 @@ def test_matches_torch(key, dtype):
                 assert other is None or not np.any(numpy_of(other)), f"gradient {k}: None vs nonzero"
                 continue
             assert str(g.dtype) == str(t.dtype)
+            assert g._is_zerotensor() == t._is_zerotensor(), f"gradient {k}: a ZeroTensor on one side only"
             np.testing.assert_allclose(numpy_of(g), numpy_of(t), **GRAD_TOL[dtype], err_msg=f"gradient of input {k}")
     check()
 

@@ -223,8 +223,7 @@ def _not_implemented(kernel, input, kinds="fiu"):
 
 def _arg_type_name(value):
     """The type's name as PyTorch's C++ argument parser prints it (tp_name: 'torch.dtype')."""
-    return "torch.dtype" if type(value).__name__ == "dtype" and hasattr(value, "is_floating_point") \
-        else _type_name(value)
+    return _type_name(value)
 
 
 def _int_list(fn, arg, position, value, allow_int=True):
