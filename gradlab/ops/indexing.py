@@ -315,6 +315,22 @@ _ZERO_TENSOR_COPY = ("ZeroTensors are immutable. Please materialize the tensor u
                      "mutable zero tensor.")
 
 
+def _spelled_out(nkey, ndim):
+    """A key with several ellipses (PyTorch takes `x[..., 0, ...]`: each one skips the dims the other items
+    leave) with each spelled out as whole slices, for numpy, which takes one."""
+    used = sum(k.ndim if isinstance(k, np.ndarray) and k.dtype == np.bool_ else 1 for k in nkey
+               if k is not None and k is not Ellipsis and k is not True and k is not False)
+    each = max(ndim - used, 0)
+    out = []
+    for k in nkey:
+        out.extend([slice(None)] * each if k is Ellipsis else [k])
+    extra = used + each * sum(k is Ellipsis for k in nkey) - ndim
+    while extra > 0 and out and type(out[-1]) is slice and out[-1] == slice(None):   # (past the last dim: nothing)
+        out.pop()
+        extra -= 1
+    return tuple(out)
+
+
 def setitem(t, key, value):
     """`t[key] = value`, checked as PyTorch checks it: the value (a tensor or a number), then the
     key (read on a stand-in, so that a bad key changes nothing), then the value's shape and dtype."""
@@ -369,6 +385,8 @@ def setitem(t, key, value):
         _advanced_key(target, advanced)      # now the bounds
     empty = 0 in (shape if advanced else target._data.shape)
     nkey = tuple(_key_item(k) for k in items)
+    if sum(k is Ellipsis for k in nkey) > 1:
+        nkey = _spelled_out(nkey, t._data.ndim)
     _check_inplace_allowed(t, as_view)
     value_requires = isinstance(value, Tensor) and value.requires_grad
     if grad_mode._state["enabled"] and (t.requires_grad or value_requires):

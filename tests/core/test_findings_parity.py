@@ -279,6 +279,10 @@ MORE_CASES += [f"r = torch.{z}.cumsum(0, dtype=torch.{d})" for z in ("zeros(0)",
                for d in ("bool", "int8", "float64")]
 MORE_CASES += [f"r = torch.ones(3, 2).count_nonzero({d})" for d in ("0, 1", "1, True", "0, 0", "0, 'a'", "dim=(0, 1)", "-1")]
 MORE_CASES += [f"a = torch.tensor(9); r = a.unflatten({d}, (1, -1))" for d in (0, -1, 1, -2)]
+MORE_CASES += [f"b = torch.zeros(2, 3{g}); b[{k}] = {v}; r = b" for g in ("", ", dtype=torch.int16")
+               for k in ("..., 0, ...", "0, ..., ...", "..., ...", "..., None, ...", "..., [0, 1], ...", ":, ..., :, ...",
+                         "..., torch.tensor([True, False, True]), ...", "..., -2, ...")
+               for v in ("5", "torch.tensor([1, 2])")]
 
 CASES = (CLASS_CASES + REVERSED_CASES + INPLACE_CASES + DIV_CASES + WHERE_CASES + LERP_CASES + REDUCTION_CASES
          + NARROW_CASES + CAT_CASES + FILL_CASES + MATMUL_CASES + CONVERSION_CASES + NN_CASES + OPTIM_CASES
