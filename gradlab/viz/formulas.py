@@ -155,8 +155,13 @@ def _grads(node, grad_outputs):
 def evaluate(text, node, grad_outputs):
     """The formula `text` evaluated on `node`'s values and the gradients it received (numpy arrays, one
     per output; None for an output that received none), as a gradlab Tensor at the output's shape."""
+    return _evaluate(text, _Names(node, _grads(node, grad_outputs)))
+
+
+def _evaluate(text, names):
+    # no graph is recorded, and nothing reported: a formula may run a backward of its own (nn.grad)
     with gradlab.no_grad(), events.paused():
-        return eval(compile(text, "<formula>", "eval"), {"__builtins__": {}}, _Names(node, _grads(node, grad_outputs)))
+        return eval(compile(text, "<formula>", "eval"), {"__builtins__": {}}, names)
 
 
 def steps(node, grad_outputs):
@@ -172,8 +177,7 @@ def steps(node, grad_outputs):
             continue
         names = _Names(node, _grads(node, grad_outputs))
         try:
-            with gradlab.no_grad(), events.paused():     # (a formula may run a backward of its own)
-                value = eval(compile(text, "<formula>", "eval"), {"__builtins__": {}}, names)
+            value = _evaluate(text, names)
             raw_shape = tuple(value.shape) if isinstance(value, gradlab.Tensor) else np.shape(value)
             value = _to_input_shape(value, node, i, names["grad"])
         except Exception as problem:   # a caption must never break the player: show the rule without numbers
@@ -187,7 +191,7 @@ def steps(node, grad_outputs):
 
 def _to_input_shape(value, node, i, grad):
     """Summed back to the input's shape, as the engine does (no meta: the input was shaped like grad)."""
-    array = value.detach().numpy() if isinstance(value, gradlab.Tensor) else np.asarray(value)
+    array = value.detach().numpy(force=True) if isinstance(value, gradlab.Tensor) else np.asarray(value)
     meta = node._input_meta[i] if node._input_meta else None
     if meta is None and grad is not None:
         meta = (tuple(grad.shape), grad.detach().numpy().dtype)
@@ -209,7 +213,7 @@ def number_text(value):
 
 def _array(value):
     if isinstance(value, gradlab.Tensor):
-        return value.detach().numpy()
+        return value.detach().numpy(force=True)
     if isinstance(value, np.ndarray):
         return value
     return None
