@@ -40,7 +40,13 @@ _JS_PLAYER_TEXT = """() => Array.from(document.querySelectorAll('.gradlab-player
     const frame = Array.from(p.querySelectorAll('.gradlab-frame')).find((f) => f.offsetParent !== null);
     const controls = Array.from(p.querySelectorAll('.widget-button, .widget-label, .widget-play button'))
       .map((e) => (e.innerText || '') + ' ' + (e.title && e.title !== 'null' ? e.title : '')).join(' | ');
-    return {frame: frame ? frame.innerText : null, legend: frame ? frame.querySelector('.gradlab-legend').innerText : null,
+    // a chain-rule line is code (grad_self = grad * other): its lead-in is checked, its identifiers are PyTorch's
+    let text = frame ? frame.innerText : null;
+    if (frame) frame.querySelectorAll('.gradlab-rule').forEach((r) => {
+      const line = r.innerText, i = line.search(/[:：]/);
+      if (i >= 0) text = text.replace(line.slice(i + 1), '');
+    });
+    return {frame: text, legend: frame ? frame.querySelector('.gradlab-legend').innerText : null,
             step: frame ? frame.querySelector('.gradlab-step').innerText : null, controls};
 })"""
 
