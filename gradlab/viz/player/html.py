@@ -45,6 +45,7 @@ BASE_CSS = """
  border-left:5px solid #ffb300;border-radius:4px}
 .gradlab-rule{font-family:Menlo,Consolas,'DejaVu Sans Mono',monospace;font-size:13px;margin-top:6px;color:#4a148c;
  overflow-wrap:anywhere}
+.gradlab-rule.gradlab-chain{font-family:inherit;font-size:14px}
 .gradlab-step{font-size:12px;color:#616161;margin-bottom:2px}
 .gradlab-graph svg{max-width:100%;max-height:__H__px;width:auto;height:auto}
 .gradlab-panels{display:flex;flex-wrap:wrap;gap:8px;margin-top:6px}
@@ -152,7 +153,8 @@ def caption_html(frame):
     if not frame.rule:
         return html.escape(frame.caption)
     sentence = frame.caption[:len(frame.caption) - len(frame.rule)]
-    return f'{html.escape(sentence)}<div class="gradlab-rule">{html.escape(frame.rule.strip())}</div>'
+    kind = "gradlab-rule" if frame.formulas else "gradlab-rule gradlab-chain"    # (a leaf's whole chain is prose)
+    return f'{html.escape(sentence)}<div class="{kind}">{html.escape(frame.rule.strip())}</div>'
 
 
 def frame_html(rec, frame, svg, uid, n_frames, caption=True, secret=False):
