@@ -47,7 +47,10 @@ class Tensor:
     __slots__ = ("_data", "_requires_grad", "grad_fn", "_output_nr", "_version_counter", "_grad",
                  "_retains_grad", "_hooks", "_base", "_accumulator", "_views", "__weakref__",
                  "_multi_output",      # (set only on outputs of unbind/split: read with getattr and a default)
-                 "_zerotensor")        # (set only on ZeroTensor gradients, see ZeroArray: read likewise)
+                 "_zerotensor")        # (True only on ZeroTensor gradients, see ZeroArray. _make sets it
+                                       # False, so that the getattr(t, "_zerotensor", False) of every
+                                       # mul and in-place op finds it instead of failing (6x slower);
+                                       # other tensors may lack it: read it with getattr and a default)
 
     def __new__(cls, *args, **kwargs):
         return _new(cls)
@@ -68,6 +71,7 @@ class Tensor:
         t._base = None
         t._accumulator = None
         t._views = None
+        t._zerotensor = False
         return t
 
     def _init(self, data):

@@ -369,6 +369,9 @@ class SavedValue:
         if saved is not None:
             value = saved.get(self.name)
             if value is not None:
+                # (SavedTensor.unpack's common case inlined: no hook, not changed in place since)
+                if value.unpack_hook is None and value.counter[0] == value.version:
+                    return value.data if value.is_output else value.tensor._data
                 return value.unpack(node, True)
         return node.__getattr__(self.name)     # freed or never saved: Node's errors
 

@@ -70,7 +70,8 @@ def tanh_backward(grad_output, output):
     if output.dtype == _F16:
         return (grad_output.astype(_F32) * _one_minus_square(output)).astype(_F16)
     out = _one_minus_square(output)
-    if out.shape == np.shape(grad_output) and out.dtype == grad_output.dtype:
+    if out.shape == (grad_output.shape if type(grad_output) is np.ndarray else np.shape(grad_output)) \
+            and out.dtype == grad_output.dtype:
         out *= grad_output
         return out
     return grad_output * out

@@ -85,9 +85,11 @@ class OpNode(Node):
                 continue
             grad = formula(g, n)
             if as_arrays:
-                shape, dtype = meta or (g.shape, g.dtype)    # None: the input was shaped like g
-                if not isinstance(grad, np.ndarray) or grad.shape != shape or grad.dtype != dtype:   # (a ZeroArray stays)
-                    grad = None if grad is None else dual.data(sum_to_shape(grad, (shape, dtype)))
+                if meta is None:            # None: the input was shaped like g
+                    if not isinstance(grad, np.ndarray) or grad.shape != g.shape or grad.dtype != g.dtype:
+                        grad = None if grad is None else dual.data(sum_to_shape(grad, (g.shape, g.dtype)))
+                elif not isinstance(grad, np.ndarray) or grad.shape != meta[0] or grad.dtype != meta[1]:
+                    grad = None if grad is None else dual.data(sum_to_shape(grad, meta))   # (a ZeroArray stays)
             elif grad is not None:          # None: an undefined gradient (PyTorch's norm at p=0)
                 grad = sum_to_shape(grad, meta or (g._data.shape, g._data.dtype))
             grads.append(grad)
@@ -192,6 +194,7 @@ def refuse_bool(message):
 
 
 _new = object.__new__
+_weak_ref = weakref.ref
 _sequence = _node._sequence
 
 _SCALAR_CATEGORY = {bool: 0, int: 1, float: 2, complex: 3}
@@ -267,15 +270,18 @@ def apply(op, args, params):
         if not needs_grad or not out or out[0].dtype.kind not in "fc":
             return tuple(Tensor._make(o) for o in out)
 
-    # (Node.__init__ inlined, and node.__dict__ touched only when there are parameters: reading it
-    # makes CPython build a real dict for the node, which most nodes never need)
+    # (Node.__init__ inlined. Parameters are set one by one, never through node.__dict__: reading
+    # it makes CPython build a real dict for the node, one more object for the garbage collector,
+    # where setattr keeps them in the node's inline values)
     node = _new(op.node_class)
     node._sequence_nr = next(_sequence)
     node._op = op
     if op.defaults:
-        node.__dict__.update(op.defaults)
+        for name, value in op.defaults.items():
+            setattr(node, name, value)
     if params:
-        node.__dict__.update(params)
+        for name, value in params.items():
+            setattr(node, name, value)
         # an index, mask or target is a tensor PyTorch saves: the node is then spent after a
         # backward (an empty _saved tells the engine to free it; see Node._release)
         if op.saved_params or (op.saved_params is None and _has_array(params)):
@@ -326,9 +332,11 @@ def apply(op, args, params):
                     break
     if op.num_outputs == 1:
         result = Tensor._make(out, node, 0)
-        node._output_ref = weakref.ref(result)
-        if op._saves_result:
-            node._save("result", result, is_output=True)
+        node._output_ref = _weak_ref(result)
+        if op._saves_result:            # (node._save, inlined)
+            if saved is None:
+                saved = node._saved = {}
+            saved["result"] = SavedTensor(result, True)
         return result
     results = tuple(Tensor._make(o, node, i) for i, o in enumerate(out))
     node._num_outputs = len(results)
