@@ -40,7 +40,17 @@ def _var_mean_cases():
 
 VAR_MEAN_CASES = _var_mean_cases()
 
-CASES = VAR_MEAN_CASES
+# PyTorch compares an info with anything: it reads the other operand as an info, whatever it is, and compares
+# the byte where an info keeps its scalar type (for a dtype, its scalar type; for an int, its size...)
+INFOS = ["torch.iinfo(torch.int8)", "torch.iinfo(torch.uint8)", "torch.iinfo(torch.int16)", "torch.iinfo(torch.uint16)",
+         "torch.finfo(torch.float32)", "torch.finfo()", "torch.finfo(torch.complex64)", "torch.finfo(torch.float16)"]
+OTHERS = ["0", "1", "2", "-1", "2 ** 40", "1.0", "0.5", "'x'", "''", "None", "True", "False", "()", "(1,)", "[]",
+          "torch.float32", "torch.int8", "torch.uint8", "torch.complex64", "torch.uint16"] + INFOS
+INFO_CASES = [f"r = ({a} {o} {b}, {b} {o} {a})" for a in INFOS for b in OTHERS for o in ("==", "!=")]
+INFO_CASES += [f"r = {a} < {b}" for a in INFOS[:2] for b in ("1", INFOS[0])]
+INFO_CASES += [f"r = hash({a})" for a in INFOS[:2]] + [f"r = {{{a}: 1}}" for a in INFOS[-2:]]
+
+CASES = VAR_MEAN_CASES + INFO_CASES
 
 
 def _describe(value):
