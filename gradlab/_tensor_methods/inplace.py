@@ -158,8 +158,10 @@ class _InPlaceMethods:
         if self._is_expanded():
             return self._fill_expanded("index_fill_", 1913, self._index_fill_mask(dim, index), _py(value))
         mask = self._index_fill_mask(dim, index)
-        value = _indexing.scalar_for(self, _py(value))            # (wraps, or PyTorch's error; a tensor's item too)
-        return self._inplace("index_fill", mask=mask, value=value)
+        fill = _indexing.scalar_for(self, _py(value))            # (wraps, or PyTorch's error; a tensor's item too)
+        if isinstance(value, Tensor):
+            return self._inplace("index_fill_tensor", value, mask=mask, fill=fill)
+        return self._inplace("index_fill", mask=mask, value=fill)
 
     def lerp_(self, end, weight):
         _check_arguments("lerp_", (end, weight), [("Tensor end", "Tensor weight"), ("Tensor end", "Number weight")])

@@ -50,7 +50,25 @@ INFO_CASES = [f"r = ({a} {o} {b}, {b} {o} {a})" for a in INFOS for b in OTHERS f
 INFO_CASES += [f"r = {a} < {b}" for a in INFOS[:2] for b in ("1", INFOS[0])]
 INFO_CASES += [f"r = hash({a})" for a in INFOS[:2]] + [f"r = {{{a}: 1}}" for a in INFOS[-2:]]
 
-CASES = VAR_MEAN_CASES + INFO_CASES
+# index_fill with a 0-d tensor value: IndexFillBackward1, the value's gradient (each index once)
+INDEX_FILL_CASES = [
+    f"a = torch.tensor([[1., -2, 3], [4, 5, -6]]{ga}); v = torch.tensor({val}{gv}); b = a{pre}; "
+    f"r = b.{m}({d}, torch.tensor({i}), v); "
+    f"r = (r, [None if f is None else f.name() for f, _ in r.grad_fn.next_functions] if r.grad_fn else None, "
+    f"torch.autograd.grad((r * torch.tensor([[1., 2, 3], [4, 5, 6]])).sum(), "
+    f"[t for t in (a, v) if t.requires_grad], allow_unused=True) if r.requires_grad else None)"
+    for ga in ("", ", requires_grad=True") for gv in ("", ", requires_grad=True")
+    for m, pre in (("index_fill", ""), ("index_fill_", " * 1"))
+    for d, i in (("1", "[0, 2]"), ("0", "[1]"), ("-1", "[2, 2, 0]"), ("1", "[], dtype=torch.long"))
+    for val in ("2.5", "-1.")]
+INDEX_FILL_CASES += [f"r = torch.ones(2, 3{g}).index_fill(1, torch.tensor([1]), torch.tensor({v}))"
+                     for g in ("", ", dtype=torch.int64", ", dtype=torch.float64") for v in ("7", "2.5", "True")]
+INDEX_FILL_CASES += ["a = torch.ones(3, requires_grad=True); r = a.index_fill(0, torch.tensor([0]), "
+                     "torch.tensor([1., 2.], requires_grad=True))",
+                     "v = torch.tensor(2., dtype=torch.float64, requires_grad=True); "
+                     "r = torch.autograd.grad(torch.ones(3).index_fill(0, torch.tensor([0, 1]), v).sum(), v)"]
+
+CASES = VAR_MEAN_CASES + INFO_CASES + INDEX_FILL_CASES
 
 
 def _describe(value):

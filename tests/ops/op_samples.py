@@ -405,6 +405,13 @@ def _index_fill(draw):
     return Case(lambda T, x: x.index_fill(-1, T.tensor([i]), 0.5), [uniform(draw, shp)])
 
 
+@sample("index_fill_tensor")
+def _index_fill_tensor(draw):
+    shp = shape(draw, min_dims=1)
+    i = draw(st.integers(0, shp[-1] - 1))
+    return Case(lambda T, x, v: x.index_fill(-1, T.tensor([i, i]), v), [uniform(draw, shp), uniform(draw, ())])
+
+
 @sample("maximum")
 def _maximum(draw):
     sa, sb = broadcast_pair(draw)
