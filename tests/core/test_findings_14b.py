@@ -68,7 +68,26 @@ INDEX_FILL_CASES += ["a = torch.ones(3, requires_grad=True); r = a.index_fill(0,
                      "v = torch.tensor(2., dtype=torch.float64, requires_grad=True); "
                      "r = torch.autograd.grad(torch.ones(3).index_fill(0, torch.tensor([0, 1]), v).sum(), v)"]
 
-CASES = VAR_MEAN_CASES + INFO_CASES + INDEX_FILL_CASES
+# results on expanded, transposed, sliced and channels_last inputs: the memory layout PyTorch gives them
+LAYOUT_INPUTS = ["torch.tensor([[1., -2, 3]]).expand(2, 3)", "torch.tensor([[1], [-2]]).expand(2, 3)",
+                 "torch.tensor([[1, -2, 3]]).expand(2, 3)", "torch.tensor([[True, False, True]]).expand(2, 3)",
+                 "torch.tensor([[1., -2, 3]], dtype=torch.float16).expand(2, 3)",
+                 "torch.tensor([[1., -2, 3], [4, 5, 6]]).t()", "torch.tensor([[1, -2, 3], [4, 5, 6]]).t()",
+                 "torch.arange(12.).reshape(3, 4)[:, ::2]", "torch.tensor(2.).expand(2, 3)"]
+LAYOUT_EXPRS = ["a // 0", "a // 0.", "2.5 // a", "a // 2.5", "a // a", "a % 2", "a % 2.5", "2.5 % a", "2 % a",
+                "a % a", "a & 1", "a | True", "a + 0.5", "a * a", "torch.stack([a, a])", "torch.stack([a, a], 1)",
+                "torch.stack([a, a], -1)", "torch.stack([a])", "torch.cat([a])", "torch.cat([a, a], 1)",
+                "torch.stack([a.float(), a.double()])", "torch.dstack([a, a])", "torch.where(a > 0, a, 0.5)"]
+LAYOUT_CASES = [f"a = {i}; r = {e}; r = (r.stride(), r.is_contiguous(), r.dtype)"
+                for i in LAYOUT_INPUTS for e in LAYOUT_EXPRS]
+LAYOUT_CASES += [f"c = torch.arange(48.).reshape(2, 2, 3, 4){f}; d = torch.ones(2, 2, 3, 4); r = {e}; "
+                 "r = (r.stride(), r.is_contiguous())"
+                 for f in (".contiguous(memory_format=torch.channels_last)", ".permute(0, 2, 3, 1)", "[:1]")
+                 for e in ("torch.cat([c, c])", "torch.cat([c, c], 1)", "torch.cat([c, c], 3)", "torch.cat([c])",
+                           "torch.cat([c, d])", "torch.cat([d, c])", "torch.cat([c, c.double()])",
+                           "torch.stack([c, c], 4)")]
+
+CASES = VAR_MEAN_CASES + INFO_CASES + INDEX_FILL_CASES + LAYOUT_CASES
 
 
 def _describe(value):
