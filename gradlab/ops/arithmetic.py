@@ -334,7 +334,7 @@ def remainder_arrays(a, b):
     return np.asarray(np.where((mod != 0) & ((mod < 0) != np.less(b, 0)), mod + b, mod)).astype(mod.dtype, copy=False)
 
 
-@op("remainder", "RemainderBackward0", ("self",), variants=("function", "method"), self=lambda g, n: g)
+@op("remainder", "RemainderBackward0", ("self",), variants=("function", "method", "inplace"), self=lambda g, n: g)
 def remainder(self, other):
     return remainder_arrays(self, other)
 

@@ -87,7 +87,19 @@ LAYOUT_CASES += [f"c = torch.arange(48.).reshape(2, 2, 3, 4){f}; d = torch.ones(
                            "torch.cat([c, d])", "torch.cat([d, c])", "torch.cat([c, c.double()])",
                            "torch.stack([c, c], 4)")]
 
-CASES = VAR_MEAN_CASES + INFO_CASES + INDEX_FILL_CASES + LAYOUT_CASES
+# public names teaching material uses
+NAME_CASES = [f"a = torch.tensor([[5., -3, 2.5], [-7, 0, 1]]{g}); b = a{pre}; r = b.remainder_({o}); "
+              "r = (r, b, r is b, b._version, r.grad_fn.name() if r.grad_fn else None, "
+              "torch.autograd.grad(r.sum(), a) if r.requires_grad else None)"
+              for g in ("", ", requires_grad=True", ", dtype=torch.float64")
+              for pre in ((" * 1",) if g.startswith(", r") else ("", "[:, :2]", ".t()"))
+              for o in ("2", "-1.5", "torch.tensor(2.)", "torch.tensor([2., -3, 4])[:b.shape[1]]", "True", "'x'")]
+NAME_CASES += [f"a = torch.tensor([5, -3, 2]{d}); r = a.remainder_({o}); r = (r, a)"
+               for d in ("", ", dtype=torch.uint8", ", dtype=torch.bool") for o in ("2", "2.5", "0", "torch.tensor([2, 3, 4])")]
+NAME_CASES += ["a = torch.tensor([1., 2]).expand(2, 2); r = a.remainder_(2)",
+               "a = torch.tensor([1., 2]); r = a.remainder_(torch.ones(2, 2))"]
+
+CASES = VAR_MEAN_CASES + INFO_CASES + INDEX_FILL_CASES + LAYOUT_CASES + NAME_CASES
 
 
 def _describe(value):
