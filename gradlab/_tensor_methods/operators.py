@@ -264,6 +264,12 @@ class _OperatorMethods:
     def isfinite(self):
         return Tensor._make(np.isfinite(self._data))
 
+    def signbit(self):
+        """Whether the sign bit is set (-0.0 and -nan too): a bool tensor, never differentiable."""
+        if self._data.dtype.kind == "c":
+            raise NotImplementedError("signbit is not implemented for complex tensors.")
+        return Tensor._make(_laid_out(np.signbit(self._data), self._data))
+
     def any(self, dim=None, keepdim=False):
         return self._logical_reduction(np.any, dim, keepdim)
 

@@ -98,6 +98,11 @@ NAME_CASES += [f"a = torch.tensor([5, -3, 2]{d}); r = a.remainder_({o}); r = (r,
                for d in ("", ", dtype=torch.uint8", ", dtype=torch.bool") for o in ("2", "2.5", "0", "torch.tensor([2, 3, 4])")]
 NAME_CASES += ["a = torch.tensor([1., 2]).expand(2, 2); r = a.remainder_(2)",
                "a = torch.tensor([1., 2]); r = a.remainder_(torch.ones(2, 2))"]
+NAME_CASES += [f"r = {f}(torch.tensor({v}{d}))" for f in ("torch.signbit", "torch.Tensor.signbit")
+               for v in ("[-0., 0., -1.5, 2, float('nan'), -float('nan'), float('-inf')]", "[-3, 0, 4]", "[True, False]")
+               for d in ("", ", dtype=torch.float16", ", dtype=torch.uint8", ", dtype=torch.complex64")]
+NAME_CASES += ["r = torch.signbit(1)", "r = torch.tensor([-1., 2], requires_grad=True).signbit()",
+               "r = torch.tensor([[1., -2, 3]]).expand(2, 3).signbit(); r = (r, r.stride())"]
 
 CASES = VAR_MEAN_CASES + INFO_CASES + INDEX_FILL_CASES + LAYOUT_CASES + NAME_CASES
 
