@@ -226,6 +226,7 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'logical_not': ('logical_not(Tensor input, *, Tensor out=None)',),
  'logical_or': ('logical_or(Tensor input, Tensor other, *, Tensor out=None)',),
  'logical_xor': ('logical_xor(Tensor input, Tensor other, *, Tensor out=None)',),
+ 'logit': ('logit(Tensor input, double? eps=None, *, Tensor out=None)',),
  'logspace': ('logspace(Tensor start, Tensor end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType? '
               'dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? '
               'requires_grad=False)',

@@ -103,6 +103,16 @@ NAME_CASES += [f"r = {f}(torch.tensor({v}{d}))" for f in ("torch.signbit", "torc
                for d in ("", ", dtype=torch.float16", ", dtype=torch.uint8", ", dtype=torch.complex64")]
 NAME_CASES += ["r = torch.signbit(1)", "r = torch.tensor([-1., 2], requires_grad=True).signbit()",
                "r = torch.tensor([[1., -2, 3]]).expand(2, 3).signbit(); r = (r, r.stride())"]
+NAME_CASES += [
+    f"x = torch.tensor([-0.5, 0., 0.01, 0.25, 0.5, 0.9, 1., 1.5, float('nan')]{d}, requires_grad=True); "
+    f"y = {form.format(e=eps)}; w = torch.arange(9.).to(y.dtype); "
+    "g, = torch.autograd.grad((y * w).sum(), x, create_graph=True); "
+    "r = (y, g, torch.autograd.grad((g * w).nan_to_num().sum(), x, allow_unused=True))"
+    for d in ("", ", dtype=torch.float64", ", dtype=torch.float16") for eps in ("", "None", "0.1", "eps=0.3", "0.6")
+    for form in ("torch.logit(x, {e})", "x.logit({e})", "x.clone().logit_({e})")]
+NAME_CASES += [f"r = {e}" for e in ("torch.logit(torch.tensor([0, 1, 2]))", "torch.logit(torch.tensor([True]))",
+                                    "torch.tensor([1, 2]).logit_()", "torch.logit(torch.tensor([0.2j]))",
+                                    "torch.logit(2)", "torch.tensor([0.2]).logit('a')", "torch.tensor([0.2]).logit(1)")]
 
 CASES = VAR_MEAN_CASES + INFO_CASES + INDEX_FILL_CASES + LAYOUT_CASES + NAME_CASES
 

@@ -405,6 +405,12 @@ def _index_fill(draw):
     return Case(lambda T, x: x.index_fill(-1, T.tensor([i]), 0.5), [uniform(draw, shp)])
 
 
+@sample("logit")
+def _logit(draw):
+    fn = pick(draw, [lambda T, x: T.logit(x), lambda T, x: x.logit(0.2), lambda T, x: x.logit(eps=None)])
+    return Case(fn, [uniform(draw, shape(draw), 0.05, 0.95)])
+
+
 @sample("index_fill_tensor")
 def _index_fill_tensor(draw):
     shp = shape(draw, min_dims=1)
