@@ -113,6 +113,32 @@ NAME_CASES += [
 NAME_CASES += [f"r = {e}" for e in ("torch.logit(torch.tensor([0, 1, 2]))", "torch.logit(torch.tensor([True]))",
                                     "torch.tensor([1, 2]).logit_()", "torch.logit(torch.tensor([0.2j]))",
                                     "torch.logit(2)", "torch.tensor([0.2]).logit('a')", "torch.tensor([0.2]).logit(1)")]
+_A, _B, _C = "[[0.3, -1.2, 2.5, 0.7], [1.1, -0.4, 0.9, -2.2], [0.05, 1.7, -0.8, 3.3]]", "[0.6, -1.9, 1.3, 0.2]", \
+    "[[0.45], [-1.35], [2.05]]"
+NAME_CASES += [
+    f"s = torch.tensor({_A}, dtype={d}, requires_grad=True); t1 = torch.tensor({_B}, dtype={d}, requires_grad=True); "
+    f"t2 = torch.tensor({_C}, dtype={d}, requires_grad=True); y = {form.format(f=f, v=v)}; "
+    "r = (y, torch.autograd.grad((y * y).sum(), (s, t1, t2)))"
+    for f in ("addcmul", "addcdiv") for d in ("torch.float32", "torch.float64", "torch.float16")
+    for v in ("", ", value=0.37", ", value=-2", ", value=True")
+    for form in ("torch.{f}(s, t1, t2{v})", "s.{f}(t1, t2{v})", "s.clone().{f}_(t1, t2{v})")]
+NAME_CASES += [f"r = {e}" for e in (
+    "torch.addcdiv(torch.ones(2), torch.tensor([1, 2]), torch.tensor([3, 4]))",
+    "torch.addcdiv(torch.ones(2, dtype=torch.int64), torch.tensor([1., 2]), torch.tensor([3, 4]))",
+    "torch.addcmul(torch.ones(2, dtype=torch.int64), torch.tensor([1, 2]), torch.tensor([3, 4]), value=0.5)",
+    "torch.addcmul(torch.ones(2, dtype=torch.int64), torch.tensor([1, 2]), torch.tensor([3, 4]), value=True)",
+    "torch.addcmul(torch.ones(2), torch.tensor([1, 2]), torch.tensor([3, 4]), value=2)",
+    "torch.addcmul(torch.ones(2), torch.tensor([1., 2]), torch.tensor([3., 4]), value=1j)",
+    "torch.ones(2).addcmul_(torch.ones(2, 2), torch.ones(2))",
+    "torch.addcmul(torch.ones(2, dtype=torch.bool), torch.tensor([True]), torch.tensor([True]))",
+    "torch.addcmul(torch.ones(2), torch.ones(2), 2)", "torch.ones(2).addcdiv(torch.ones(2), torch.zeros(2))",
+    "torch.ones(2, dtype=torch.uint8).addcmul(torch.tensor([200], dtype=torch.uint8), "
+    "torch.tensor([3], dtype=torch.uint8), value=-1)",
+    "torch.ones(2).addcmul(torch.ones(2, dtype=torch.float64), torch.ones(2), value=0.1)",
+    "torch.addcmul(torch.ones(2), torch.ones(2), torch.ones(2), 0.5)",
+    "torch.ones(2).addcmul_(torch.ones(2, dtype=torch.float64), torch.ones(2))",
+    "torch.ones(2, dtype=torch.int64).addcmul_(torch.ones(2), torch.ones(2))",
+    "torch.tensor([[1.], [2]]).expand(2, 2).addcmul(torch.ones(2), torch.tensor([[1.], [2]]).expand(2, 2)).stride()")]
 
 CASES = VAR_MEAN_CASES + INFO_CASES + INDEX_FILL_CASES + LAYOUT_CASES + NAME_CASES
 

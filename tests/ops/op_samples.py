@@ -405,6 +405,20 @@ def _index_fill(draw):
     return Case(lambda T, x: x.index_fill(-1, T.tensor([i]), 0.5), [uniform(draw, shp)])
 
 
+@sample("addcmul")
+def _addcmul(draw):
+    sa, sb = broadcast_pair(draw)
+    fn = pick(draw, [lambda T, s, a, b: T.addcmul(s, a, b), lambda T, s, a, b: s.addcmul(a, b, value=-0.5)])
+    return Case(fn, [uniform(draw, sa), uniform(draw, sb), uniform(draw, sa)])
+
+
+@sample("addcdiv")
+def _addcdiv(draw):
+    sa, sb = broadcast_pair(draw)
+    fn = pick(draw, [lambda T, s, a, b: T.addcdiv(s, a, b), lambda T, s, a, b: s.addcdiv(a, b, value=2)])
+    return Case(fn, [uniform(draw, sa), uniform(draw, sb), positive(draw, sa)])
+
+
 @sample("logit")
 def _logit(draw):
     fn = pick(draw, [lambda T, x: T.logit(x), lambda T, x: x.logit(0.2), lambda T, x: x.logit(eps=None)])
