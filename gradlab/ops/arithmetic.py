@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from . import dual
+from .operands import broadcast_error
 from .registry import op, refuse_bool
 
 # --- arithmetic ---------------------------------------------------------------------------------
@@ -467,6 +468,12 @@ def frac(self):
 def _addc_check(name):
     """PyTorch's refusals before its kernel: integer division (addcdiv), and no bool kernel."""
     def check(self, tensor1, tensor2):
+        shape = self._data.shape
+        for t in (tensor1, tensor2):               # (TensorIterator's shape, operand by operand)
+            try:
+                shape = np.broadcast_shapes(shape, t._data.shape)
+            except ValueError:
+                raise broadcast_error(shape, t._data.shape) from None
         kinds = {t._data.dtype.kind for t in (self, tensor1, tensor2)}
         if name == "addcdiv" and tensor1._data.dtype.kind in "biu" and tensor2._data.dtype.kind in "biu":
             raise RuntimeError(
@@ -531,6 +538,7 @@ def addcmul(self, tensor1, tensor2, value=1):
 
 @op("addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"), variants=("function", "method", "inplace"),
     saves={"tensor1": ("tensor2",), "tensor2": ("tensor1", "tensor2")}, check=_addc_check("addcdiv"),
+    saved_params=("value",),        # (PyTorch's node is spent after a backward even when only self wants a gradient)
     shows={"tensor1": "grad * (value / tensor2)", "tensor2": "-grad * (value * tensor1 / (tensor2 * tensor2))"},
     self=lambda g, n: g,
     tensor1=lambda g, n: g * (n.value / n.tensor2),    # (value in t2's dtype here, but t1 * value in float below:

@@ -138,7 +138,13 @@ NAME_CASES += [f"r = {e}" for e in (
     "torch.addcmul(torch.ones(2), torch.ones(2), torch.ones(2), 0.5)",
     "torch.ones(2).addcmul_(torch.ones(2, dtype=torch.float64), torch.ones(2))",
     "torch.ones(2, dtype=torch.int64).addcmul_(torch.ones(2), torch.ones(2))",
-    "torch.tensor([[1.], [2]]).expand(2, 2).addcmul(torch.ones(2), torch.tensor([[1.], [2]]).expand(2, 2)).stride()")]
+    "torch.tensor([[1.], [2]]).expand(2, 2).addcmul(torch.ones(2), torch.tensor([[1.], [2]]).expand(2, 2)).stride()",
+    "torch.ones(2, 3, 2).addcdiv_(torch.ones(2, 1), torch.ones(2, 1))", "torch.addcmul(torch.ones(2, 3), torch.ones(2), "
+    "torch.ones(3))", "torch.addcmul(torch.ones(3), torch.ones(2, 1), torch.ones(4, 1, 1)).shape",
+    "torch.ones(3).addcmul_(torch.ones(2, 3), torch.ones(3))")]
+NAME_CASES += [f"s, t1, t2 = [torch.ones(2, requires_grad=r) for r in {g}]; y = torch.{f}(s, t1, t2); "
+               "y.sum().backward(); y.sum().backward(); r = (s.grad, t1.grad, t2.grad)"
+               for f in ("addcmul", "addcdiv") for g in ((True, False, False), (False, True, False), (False, False, True))]
 
 CASES = VAR_MEAN_CASES + INFO_CASES + INDEX_FILL_CASES + LAYOUT_CASES + NAME_CASES
 
