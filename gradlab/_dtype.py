@@ -4,6 +4,7 @@
 output a student sees in gradlab is the output they will see in PyTorch.
 """
 import builtins
+import ctypes
 
 import numpy as np
 
@@ -239,6 +240,31 @@ def _combined(higher, lower):
 # --- torch.finfo / torch.iinfo: the limits of a dtype, printed as PyTorch prints them ----------------
 
 _DIGITS10 = {"float16": 3, "float32": 6, "float64": 15}
+# c10::ScalarType's numbers, the byte a PyTorch dtype or info keeps after its object header
+_SCALAR_TYPE = {"uint8": 0, "int8": 1, "int16": 2, "int32": 3, "int64": 4, "float16": 5, "float32": 6, "float64": 7,
+                "complex64": 9, "complex128": 10, "bool": 11, "uint16": 27, "uint32": 28, "uint64": 29}
+
+
+def _scalar_type_byte(other):
+    """What PyTorch's info comparison (THPDTypeInfo_compare) reads from `other`: it takes any object for an
+    info, unchecked, and reads the signed byte just after the object header (16 bytes in CPython). For a dtype
+    or an info that is its scalar type; for anything else whatever the object holds there (an int's size, a
+    str's length...), which gradlab reads in the same place."""
+    if isinstance(other, dtype):
+        return _SCALAR_TYPE[other.name]
+    if isinstance(other, (finfo, iinfo)):
+        return other._scalar_type
+    return ctypes.c_int8.from_address(id(other) + 16).value
+
+
+def _info_eq(self, other):
+    """torch.finfo/iinfo ==: the same scalar type byte (finfo(torch.float32) == torch.float32 is True, and so
+    is iinfo(torch.int8) == 1)."""
+    return self._scalar_type == _scalar_type_byte(other)
+
+
+def _info_ne(self, other):
+    return self._scalar_type != _scalar_type_byte(other)
 
 
 class finfo(metaclass=CType, c_name="torch.finfo"):
@@ -256,6 +282,7 @@ class finfo(metaclass=CType, c_name="torch.finfo"):
         self.tiny = self.smallest_normal = float(info.tiny)
         self.resolution = 10.0 ** -_DIGITS10[real.name]
         self.dtype = real.name
+        self._scalar_type = _SCALAR_TYPE[real.name]
 
     def __repr__(self):
         return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
@@ -273,6 +300,7 @@ class iinfo(metaclass=CType, c_name="torch.iinfo"):
         self.max = int(info.max)
         self.min = int(info.min)
         self.dtype = type.name
+        self._scalar_type = _SCALAR_TYPE[type.name]
 
     def __repr__(self):
         return f"iinfo(min={float(self.min):g}, max={float(self.max):g}, dtype={self.dtype})"
@@ -283,4 +311,6 @@ def _no_attribute(self, name):
 
 
 finfo.__getattr__ = iinfo.__getattr__ = _no_attribute
+finfo.__eq__, finfo.__ne__, iinfo.__eq__, iinfo.__ne__ = _info_eq, _info_ne, _info_eq, _info_ne
+finfo.__hash__ = iinfo.__hash__ = None        # (an __eq__ without a __hash__ in PyTorch: unhashable)
 finfo.__module__ = iinfo.__module__ = "gradlab"

@@ -14,7 +14,7 @@ from ..ops.indexing import fill_inplace, setitem
 from ..ops.inplace import _check_inplace_allowed
 from ..ops.operands import _SCALARS, _check_arguments, _check_int_scalar, _kind, _number, _py, broadcast_error
 from ._common import (_NO_ROUNDING, _OPERANDS, _argument_type_name, _c_type, _check_exponent, _check_fill_value,
-                      _check_sub, _clamp_bounds, _lifted, _wrapped)
+                      _check_operand, _check_sub, _clamp_bounds, _lifted, _wrapped)
 
 
 _CATEGORY = {bool: 0, int: 1, float: 2, complex: 3}     # (the widest bound decides clamp_'s type)
@@ -158,8 +158,10 @@ class _InPlaceMethods:
         if self._is_expanded():
             return self._fill_expanded("index_fill_", 1913, self._index_fill_mask(dim, index), _py(value))
         mask = self._index_fill_mask(dim, index)
-        value = _indexing.scalar_for(self, _py(value))            # (wraps, or PyTorch's error; a tensor's item too)
-        return self._inplace("index_fill", mask=mask, value=value)
+        fill = _indexing.scalar_for(self, _py(value))            # (wraps, or PyTorch's error; a tensor's item too)
+        if isinstance(value, Tensor):
+            return self._inplace("index_fill_tensor", value, mask=mask, fill=fill)
+        return self._inplace("index_fill", mask=mask, value=fill)
 
     def lerp_(self, end, weight):
         _check_arguments("lerp_", (end, weight), [("Tensor end", "Tensor weight"), ("Tensor end", "Number weight")])
@@ -190,8 +192,11 @@ class _InPlaceMethods:
         return _inplace_operator(self, "floor_divide", other, Tensor.__floordiv__)
 
     def __imod__(self, other):
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
+        return self.remainder_(other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def remainder_(self, other):
+        """x.remainder_(y), x %= y: RemainderBackward0 (a number) or RemainderBackward1 (a tensor)."""
+        _check_operand("remainder_", other)
         _check_inplace_result(self, "remainder", other)
         if isinstance(other, Tensor):          # (RemainderBackward0 recorded as for x.remainder(y))
             return _indexing.run_inplace(self, "remainder_tensor", (other,), {})

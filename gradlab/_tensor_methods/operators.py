@@ -264,6 +264,12 @@ class _OperatorMethods:
     def isfinite(self):
         return Tensor._make(np.isfinite(self._data))
 
+    def signbit(self):
+        """Whether the sign bit is set (-0.0 and -nan too): a bool tensor, never differentiable."""
+        if self._data.dtype.kind == "c":
+            raise NotImplementedError("signbit is not implemented for complex tensors.")
+        return Tensor._make(_laid_out(np.signbit(self._data), self._data))
+
     def any(self, dim=None, keepdim=False):
         return self._logical_reduction(np.any, dim, keepdim)
 
@@ -408,7 +414,16 @@ def _no_grad_scalar_left(ufunc, scalar, a):
     scalar = _number(scalar)
     _check_int_scalar(scalar)
     dt = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype)], [_dtype.category(np.asarray(scalar).dtype)])
-    return Tensor._make(np.asarray(ufunc(np.asarray(scalar).astype(dt), a._data.astype(dt, copy=False))))
+    return Tensor._make(_laid_out(ufunc(np.asarray(scalar).astype(dt), a._data.astype(dt, copy=False)), a._data))
+
+
+def _laid_out(out, *given):
+    """A no-grad result in PyTorch's layout: TensorIterator's, from the inputs as given (a cast to the result
+    dtype may have lost an expanded input's zero strides; numpy picks its own order)."""
+    out = np.asarray(out)
+    if not out.flags.c_contiguous or any(type(g) is np.ndarray and not g.flags.c_contiguous for g in given):
+        return _registry.torch_layout(None, out, list(given))
+    return out
 
 
 def _no_grad_binary(ufunc, a, b):
@@ -431,12 +446,12 @@ def _no_grad_binary(ufunc, a, b):
                                   f"'{_dtype.from_numpy_dtype(dt)._legacy[:-len('Tensor')]}'")
     if dt == np.float16 and b.__class__ in (int, float) and ufunc is _elementwise.floor_divide_arrays:
         # PyTorch divides float16 by a Python number in float32 (numpy would round it to float16 first)
-        return Tensor._make(ufunc(a._data.astype(np.float32), np.float32(b)).astype(np.float16))
+        return Tensor._make(_laid_out(ufunc(a._data.astype(np.float32), np.float32(b)).astype(np.float16), a._data))
     try:
         out = ufunc(a._data.astype(dt, copy=False), bd.astype(dt, copy=False))
     except ValueError:
         raise broadcast_error(a._data.shape, bd.shape) from None
-    return Tensor._make(np.asarray(out).astype(dt, copy=False))
+    return Tensor._make(_laid_out(np.asarray(out).astype(dt, copy=False), a._data, bd))
 
 
 _ORDERINGS = {np.less: "lt", np.less_equal: "le", np.greater: "gt", np.greater_equal: "ge"}

@@ -218,8 +218,10 @@ class _PointwiseMethods:
                                                               ("int dim", "Tensor index", "Number value")])
         _check_fill_value(value)
         mask = self._index_fill_mask(dim, index)
-        value = _indexing.scalar_for(self, _py(value))            # (wraps, or PyTorch's error; a tensor's item too)
-        return OPS["index_fill"](self, mask=mask, value=value)
+        fill = _indexing.scalar_for(self, _py(value))            # (wraps, or PyTorch's error; a tensor's item too)
+        if isinstance(value, Tensor):
+            return OPS["index_fill_tensor"](self, value, mask=mask, fill=fill)
+        return OPS["index_fill"](self, mask=mask, value=fill)
 
     def _index_fill_mask(self, dim, index):
         d = _wrap_dim(dim, self._data.ndim)

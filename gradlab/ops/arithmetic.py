@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from . import dual
+from .operands import broadcast_error
 from .registry import op, refuse_bool
 
 # --- arithmetic ---------------------------------------------------------------------------------
@@ -334,7 +335,7 @@ def remainder_arrays(a, b):
     return np.asarray(np.where((mod != 0) & ((mod < 0) != np.less(b, 0)), mod + b, mod)).astype(mod.dtype, copy=False)
 
 
-@op("remainder", "RemainderBackward0", ("self",), variants=("function", "method"), self=lambda g, n: g)
+@op("remainder", "RemainderBackward0", ("self",), variants=("function", "method", "inplace"), self=lambda g, n: g)
 def remainder(self, other):
     return remainder_arrays(self, other)
 
@@ -460,3 +461,88 @@ def frac(self):
     if self.dtype.kind not in "fc":
         raise NotImplementedError(f"\"frac_cpu\" not implemented for '{_KERNEL_NAMES[self.dtype.name]}'")
     return self - np.trunc(self)
+
+
+# --- addcmul, addcdiv: self + value * tensor1 (* or /) tensor2 --------------------------------------
+
+def _addc_check(name):
+    """PyTorch's refusals before its kernel: integer division (addcdiv), and no bool kernel."""
+    def check(self, tensor1, tensor2):
+        shape = self._data.shape
+        for t in (tensor1, tensor2):               # (TensorIterator's shape, operand by operand)
+            try:
+                shape = np.broadcast_shapes(shape, t._data.shape)
+            except ValueError:
+                raise broadcast_error(shape, t._data.shape) from None
+        kinds = {t._data.dtype.kind for t in (self, tensor1, tensor2)}
+        if name == "addcdiv" and tensor1._data.dtype.kind in "biu" and tensor2._data.dtype.kind in "biu":
+            raise RuntimeError(
+                "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a "
+                "true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + "
+                "value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * "
+                "tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: "
+                "(input + value * tensor1 / tensor2), for all dtypes.")
+        if kinds == {"b"}:
+            raise NotImplementedError(f"\"{name}_cpu_out\" not implemented for 'Bool'")
+    return check
+
+
+def _addc(self, tensor1, tensor2, value, combine):
+    """PyTorch's kernel: value in the result dtype (an integer's truncated), (value * t1) combined with t2,
+    then added to self; half computed in float and rounded once."""
+    dtype = np.result_type(self, tensor1, tensor2)
+    if isinstance(value, complex) and dtype.kind != "c":
+        raise RuntimeError(f"value cannot be converted to type {'double' if dtype == _F64 else 'float'} "
+                           "without overflow")
+    work = _F32 if dtype == _F16 else dtype
+    v = np.int64(int(value)).astype(work) if dtype.kind in "iu" else work.type(value)    # (integers wrap around)
+    with np.errstate(all="ignore"):
+        scaled = v * np.asarray(tensor1, work)
+        if combine is np.multiply and work.kind == "f":       # fmadd(value * t1, t2, self): one rounding
+            out = _fused_multiply_add(scaled, np.asarray(tensor2, work), np.asarray(self, work))
+        else:
+            out = np.add(np.asarray(self, work), combine(scaled, np.asarray(tensor2, work)))
+    return out.astype(dtype, copy=False)
+
+
+def _halves(x):
+    """Dekker's split of float64 values into two 26-bit halves (x == hi + lo; their products are exact)."""
+    t = 134217729.0 * x                        # 2**27 + 1
+    hi = t - (t - x)
+    return hi, x - hi
+
+
+def _fused_multiply_add(a, b, c):
+    """a * b + c rounded once, as the CPU's fma: float32 through float64 (the product is exact there);
+    float64 with the product's rounding error kept (Dekker's two-product) and added back."""
+    if a.dtype == _F32:
+        return (a.astype(_F64) * b + c).astype(_F32)
+    p = a * b
+    ah, al = _halves(a)
+    bh, bl = _halves(b)
+    err = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s = p + c
+    bp = s - p
+    return s + (((p - (s - bp)) + (c - bp)) + err)
+
+
+@op("addcmul", "AddcmulBackward0", ("self", "tensor1", "tensor2"), variants=("function", "method", "inplace"),
+    saves={"tensor1": ("tensor2",), "tensor2": ("tensor1",)}, check=_addc_check("addcmul"),
+    shows={"tensor1": "grad * (tensor2 * value)", "tensor2": "grad * (tensor1 * value)"},
+    self=lambda g, n: g,
+    tensor1=lambda g, n: g * dual.scale(n.tensor2, n.value),       # (a half tensor times value: in float)
+    tensor2=lambda g, n: g * dual.scale(n.tensor1, n.value))
+def addcmul(self, tensor1, tensor2, value=1):
+    return _addc(self, tensor1, tensor2, value, np.multiply)
+
+
+@op("addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"), variants=("function", "method", "inplace"),
+    saves={"tensor1": ("tensor2",), "tensor2": ("tensor1", "tensor2")}, check=_addc_check("addcdiv"),
+    saved_params=("value",),        # (PyTorch's node is spent after a backward even when only self wants a gradient)
+    shows={"tensor1": "grad * (value / tensor2)", "tensor2": "-grad * (value * tensor1 / (tensor2 * tensor2))"},
+    self=lambda g, n: g,
+    tensor1=lambda g, n: g * (n.value / n.tensor2),    # (value in t2's dtype here, but t1 * value in float below:
+    #                                                     as PyTorch's half results show)
+    tensor2=lambda g, n: -g * (dual.scale(n.tensor1, n.value) / (n.tensor2 * n.tensor2)))
+def addcdiv(self, tensor1, tensor2, value=1):
+    return _addc(self, tensor1, tensor2, value, np.divide)

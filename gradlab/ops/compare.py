@@ -175,6 +175,16 @@ def index_fill(self, mask, value):
     return np.where(mask, np.asarray(value, dtype=self.dtype), self)
 
 
+@op("index_fill_tensor", "IndexFillBackward1", ("self", "value"), promote=False,
+    shows={"value": "where(mask, grad, 0).sum()"},
+    self=_fill_grad,
+    value=lambda g, n: dual.where_or_zero(dual.like(g, n.mask), g))     # (summed to the 0-d value by the node)
+def index_fill_tensor(self, value, mask, fill):
+    """index_fill with a 0-d tensor value: PyTorch fills its item (`fill`, already converted) and records the
+    value's gradient (grad.index_select(dim, index.unique()).sum(): each filled entry once)."""
+    return np.where(mask, np.asarray(fill, dtype=self.dtype), self)
+
+
 # --- nan_to_num ---------------------------------------------------------------------------------
 
 @op("nan_to_num", "NanToNumBackward0", variants=("function", "method", "inplace"), saves=("self",),

@@ -390,7 +390,27 @@ def _welford_mean(x, dim, keepdim, count):
         return np.full(np.add.reduce(x, axis=dim, keepdims=keepdim).shape, np.nan, x.dtype)
     if x.dtype.kind == "c":
         return np.add.reduce(x, axis=dim, keepdims=keepdim) / count
-    return _rounded(np.add.reduce(x.astype(_F64), axis=dim, keepdims=keepdim) / count, x.dtype)
+    with np.errstate(invalid="ignore"):
+        mean = np.add.reduce(x.astype(_F64), axis=dim, keepdims=keepdim) / count
+        infinite = np.isinf(x)
+        if infinite.any():                  # the running mean: inf - inf once an infinity meets a later element
+            mean = np.where(np.add.reduce(infinite, axis=dim, keepdims=keepdim) == 1,
+                            np.where(np.isinf(_last_visited(x, dim, keepdim)), mean, np.nan),
+                            np.where(np.add.reduce(infinite, axis=dim, keepdims=keepdim) == 0, mean, np.nan))
+    return _rounded(mean, x.dtype)
+
+
+def _last_visited(x, dim, keepdim):
+    """The element PyTorch's reduction visits last for each output: the reduced dims walked in memory order
+    (TensorIterator's order: the smallest stride innermost)."""
+    dims = tuple(range(x.ndim)) if dim is None else tuple(d % x.ndim for d in np.atleast_1d(dim))
+    order = sorted(dims, key=lambda d: -abs(x.strides[d]) if x.shape[d] > 1 else 0)
+    kept = [d for d in range(x.ndim) if d not in dims]
+    last = np.moveaxis(x, kept + order, list(range(x.ndim))).reshape(
+        [x.shape[d] for d in kept] + [-1])[..., -1]
+    if keepdim:
+        last = np.expand_dims(last, dims)
+    return last
 
 
 @op("var_mean", "VarMeanBackward0", variants=("function",), saves=("self",), num_outputs=2,

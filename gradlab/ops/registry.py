@@ -366,6 +366,8 @@ def torch_layout(op, out, arrays):
     for a in arrays:
         if a is out:           # the forward gave back an input (no copy): keep it as it is
             return out
+    if op is not None and op.key in _JOINED:
+        return _joined_layout(out, arrays)
     shape = out.shape
     nd = len(shape)
     strides = []
@@ -406,6 +408,34 @@ def torch_layout(op, out, arrays):
     result = np.empty([shape[d] for d in order], out.dtype).transpose(np.argsort(order))
     result[...] = out
     return result
+
+
+_JOINED = {"cat", "stack"}
+
+
+def _channels_last(a):
+    """PyTorch's is_channels_last_strides_2d: a 4-d array whose dims, C innermost, then W, H, N, are laid
+    out so (a size-1 dim's stride counting for nothing)."""
+    if type(a) is not np.ndarray or a.ndim != 4 or not a.size or a.strides[1] == 0:
+        return False
+    strides = [s // a.itemsize for s in a.strides]
+    low = 0
+    for d in (1, 3, 2, 0):
+        if strides[d] < low or (d == 0 and low == strides[1]):
+            return False
+        low = strides[d] * (a.shape[d] if a.shape[d] > 1 else 1)
+    return True
+
+
+def _joined_layout(out, arrays):
+    """cat and stack: PyTorch's result is contiguous, unless every input is channels_last (4-d cat: then so
+    is the result; cat's compute_output_memory_format)."""
+    if out.ndim == 4 and all(_channels_last(a) for a in arrays):
+        n, c, h, w = out.shape
+        result = np.empty((n, h, w, c), out.dtype).transpose(0, 3, 1, 2)
+        result[...] = out
+        return result
+    return np.ascontiguousarray(out)
 
 
 def _has_array(params):

@@ -133,6 +133,37 @@ def rsqrt(self):
     return _rsqrt_blocks(self)
 
 
+@shows("where((self >= (eps or 0)) & (self <= 1 - (eps or 0)), grad / (self * (1 - self)), "
+       "float('nan') if eps is None else 0.0)")
+def _logit_grad(g, n):
+    """PyTorch's logit_backward: lo, hi = 0, 1 (outside: nan) or eps, 1 - eps (outside: 0)."""
+    lo, hi = (0.0, 1.0) if n.eps is None else (n.eps, 1.0 - n.eps)
+    x = dual.data(n.self)
+    return dual.where(dual.like(g, (x >= lo) & (x <= hi)), g / (n.self * (1 - n.self)),
+                      math.nan if n.eps is None else 0.0)
+
+
+def _no_complex_logit(self):
+    if self._data.dtype.kind == "c":
+        raise NotImplementedError('"logit_cpu" not implemented for '
+                                  f"'{'ComplexDouble' if self._data.dtype == np.complex128 else 'ComplexFloat'}'")
+
+
+@op("logit", "LogitBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
+    check=_no_complex_logit, self=_logit_grad)
+def logit(self, eps=None):
+    """log(x / (1 - x)), x first clamped to [eps, 1 - eps] when eps is given (in the input's dtype, each step
+    rounded: half's log is taken in float)."""
+    x = self
+    if eps is not None:
+        lo = x.dtype.type(eps)
+        hi = x.dtype.type(1) - lo
+        x = np.where(x < lo, lo, np.where(x > hi, hi, x))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = x / (x.dtype.type(1) - x)
+        return np.log(ratio.astype(_F32) if ratio.dtype == _F16 else ratio).astype(self.dtype, copy=False)
+
+
 @op("sin", "SinBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
     self=lambda g, n: g * dual.cos(n.self))
 def sin(self):

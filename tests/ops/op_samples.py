@@ -405,6 +405,33 @@ def _index_fill(draw):
     return Case(lambda T, x: x.index_fill(-1, T.tensor([i]), 0.5), [uniform(draw, shp)])
 
 
+@sample("addcmul")
+def _addcmul(draw):
+    sa, sb = broadcast_pair(draw)
+    fn = pick(draw, [lambda T, s, a, b: T.addcmul(s, a, b), lambda T, s, a, b: s.addcmul(a, b, value=-0.5)])
+    return Case(fn, [uniform(draw, sa), uniform(draw, sb), uniform(draw, sa)])
+
+
+@sample("addcdiv")
+def _addcdiv(draw):
+    sa, sb = broadcast_pair(draw)
+    fn = pick(draw, [lambda T, s, a, b: T.addcdiv(s, a, b), lambda T, s, a, b: s.addcdiv(a, b, value=2)])
+    return Case(fn, [uniform(draw, sa), uniform(draw, sb), positive(draw, sa)])
+
+
+@sample("logit")
+def _logit(draw):
+    fn = pick(draw, [lambda T, x: T.logit(x), lambda T, x: x.logit(0.2), lambda T, x: x.logit(eps=None)])
+    return Case(fn, [uniform(draw, shape(draw), 0.05, 0.95)])
+
+
+@sample("index_fill_tensor")
+def _index_fill_tensor(draw):
+    shp = shape(draw, min_dims=1)
+    i = draw(st.integers(0, shp[-1] - 1))
+    return Case(lambda T, x, v: x.index_fill(-1, T.tensor([i, i]), v), [uniform(draw, shp), uniform(draw, ())])
+
+
 @sample("maximum")
 def _maximum(draw):
     sa, sb = broadcast_pair(draw)
