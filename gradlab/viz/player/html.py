@@ -176,6 +176,19 @@ def frame_html(rec, frame, svg, uid, n_frames, caption=True, secret=False):
             f'<div class="gradlab-graph">{graph}</div></div></div>')
 
 
+def widget_bundle(shown, include, exclude):
+    """The widget's own output plus what a notebook shows when it cannot run the widget (opened untrusted:
+    from git, Binder, a teacher's file; nbviewer, GitHub): `shown.static_html()`, a picture and one line
+    on what to do. A live or trusted JupyterLab prefers the widget-view output over it."""
+    bundle = shown.widget._repr_mimebundle_(include=include, exclude=exclude)
+    if isinstance(bundle, tuple):
+        bundle = bundle[0]
+    bundle = dict(bundle or {})
+    bundle["text/plain"] = repr(shown)
+    bundle["text/html"] = shown.static_html()
+    return bundle
+
+
 def page(frames_html, lang, interval_ms):
     """The whole save_html file: the frames as inline HTML and a tiny player in plain JS."""
     frames = "\n".join(

@@ -23,7 +23,7 @@ from ..render import render_svg, svg_img_html
 from .answers import judge, shape_text
 from .captions import grad_name, step_text, value_text
 from .drawing import graph_dot
-from .html import FRAME_HEIGHT, caption_html, frame_html, legend_html, panels_html, table_html
+from .html import FRAME_HEIGHT, caption_html, frame_html, legend_html, panels_html, table_html, widget_bundle
 
 COLUMN_WIDTH = 380       # px: the question column (the player's text column is 340; an answer box needs room)
 MAX_TYPED = 12           # elements: a larger gradient (not constant) is shown, not asked: nobody types 100 numbers
@@ -386,14 +386,8 @@ class BackwardQuiz:
 
     # --- without the widget -------------------------------------------------------------------------
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
-        bundle = self.widget._repr_mimebundle_(include=include, exclude=exclude)
-        if isinstance(bundle, tuple):
-            bundle = bundle[0]
-        bundle = dict(bundle or {})
-        bundle["text/plain"] = repr(self)
-        # An untrusted notebook (or nbviewer) shows this instead of the widget: checking needs the kernel.
-        bundle["text/html"] = self.static_html()
-        return bundle
+        # an untrusted notebook (or nbviewer) shows static_html instead of the widget: checking needs the kernel
+        return widget_bundle(self, include, exclude)
 
     def static_html(self):
         """The plain sentence (run this cell), then the graph as a picture with no gradient written on it

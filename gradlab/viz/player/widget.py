@@ -16,7 +16,7 @@ from ..i18n import get_language, resolve, t, using
 from ..render import render, render_svg, svg_img_html
 from .captions import step_text, sum_text, value_text
 from .drawing import graph_dot
-from .html import clean_svg, frame_html, page, table_html
+from .html import clean_svg, frame_html, page, table_html, widget_bundle
 from .quiz import BackwardQuiz
 from .recording import MAX_NODES, prepare, record
 
@@ -98,16 +98,7 @@ class BackwardPlayer:
         return player
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
-        bundle = self.widget._repr_mimebundle_(include=include, exclude=exclude)
-        if isinstance(bundle, tuple):
-            bundle = bundle[0]
-        bundle = dict(bundle or {})
-        bundle["text/plain"] = repr(self)
-        # What a notebook shows when it cannot run the widget (opened untrusted: from git, Binder, a
-        # teacher's file; nbviewer, GitHub): the graph as a picture and one line on how to play it.
-        # A live or trusted JupyterLab prefers the widget-view output over this.
-        bundle["text/html"] = self.static_html()
-        return bundle
+        return widget_bundle(self, include, exclude)
 
     def static_html(self):
         """The graph as an <img> (or the node table without `dot`) plus one line: run the cell to play."""
