@@ -487,6 +487,11 @@ def _addc_check(name):
     return check
 
 
+def addcmul_arrays(self, tensor1, tensor2, value):
+    """PyTorch's addcmul on arrays (one rounding: fmadd(value * t1, t2, self)), for the optimizers' buffers."""
+    return _addc(self, tensor1, tensor2, value, np.multiply)
+
+
 def _addc(self, tensor1, tensor2, value, combine):
     """PyTorch's kernel: value in the result dtype (an integer's truncated), (value * t1) combined with t2,
     then added to self; half computed in float and rounded once."""

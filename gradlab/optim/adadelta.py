@@ -1,7 +1,7 @@
 """Adadelta: torch's single-tensor formulas (square averages of gradients and of updates), in numpy."""
 import numpy as np
 
-from ..ops.arithmetic import plus_scaled
+from ..ops.arithmetic import addcmul_arrays, plus_scaled
 from ..tensor import Tensor
 from .optimizer import Optimizer, _check, _check_tensor_lr
 
@@ -37,11 +37,11 @@ class Adadelta(Optimizer):
             grad = plus_scaled(grad, data, wd)          # grad.add(param, alpha=weight_decay): one rounding
         square_avg, acc_delta = state["square_avg"]._data, state["acc_delta"]._data
         square_avg *= dtype(rho)                            # square_avg.mul_(rho).addcmul_(grad, grad, 1 - rho)
-        square_avg += dtype(1 - rho) * grad * grad
+        square_avg[...] = addcmul_arrays(square_avg, grad, grad, 1 - rho)
         std = np.sqrt(square_avg + dtype(eps))
         delta = np.sqrt(acc_delta + dtype(eps))
         delta /= std                                        # delta.div_(std).mul_(grad)
         delta *= grad
         acc_delta *= dtype(rho)                             # acc_delta.mul_(rho).addcmul_(delta, delta, 1 - rho)
-        acc_delta += dtype(1 - rho) * delta * delta
+        acc_delta[...] = addcmul_arrays(acc_delta, delta, delta, 1 - rho)
         data[...] = plus_scaled(data, delta, -lr)    # param.add_(delta, alpha=-lr): one rounding

@@ -1,6 +1,7 @@
 """Adagrad: torch's single-tensor formulas (accumulated squares, lr decay), in numpy."""
 import numpy as np
 
+from ..ops.arithmetic import addcmul_arrays
 from ..tensor import Tensor
 from .optimizer import Optimizer, _check, _check_tensor_lr
 
@@ -51,7 +52,7 @@ class Adagrad(Optimizer):
             grad = grad + dtype(wd) * data
         clr = float(group["lr"]) / (1 + (step - 1) * group["lr_decay"])
         total = state["sum"]._data
-        total += dtype(1) * grad * grad                     # state_sum.addcmul_(grad, grad, value=1)
+        total[...] = addcmul_arrays(total, grad, grad, 1)   # state_sum.addcmul_(grad, grad, value=1)
         std = np.sqrt(total)
         std += dtype(group["eps"])
         data -= dtype(clr) * grad / std                     # param.addcdiv_(grad, std, value=-clr)

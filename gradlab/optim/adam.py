@@ -3,8 +3,9 @@ import math
 
 import numpy as np
 
+from ..ops.arithmetic import addcmul_arrays
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check, _check_tensor_lr
+from .optimizer import Optimizer, _check, _check_tensor_lr, _lerp
 
 
 class Adam(Optimizer):
@@ -50,9 +51,9 @@ class Adam(Optimizer):
         state["step"]._data += 1
         step = float(state["step"]._data)
         m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
-        m += dtype(1 - beta1) * (grad - m)           # exp_avg.lerp_(grad, 1 - beta1)
+        _lerp(m, grad, 1 - beta1)                     # exp_avg.lerp_(grad, 1 - beta1)
         v *= dtype(beta2)                             # exp_avg_sq.mul_(beta2).addcmul_(grad, grad, 1 - beta2)
-        v += dtype(1 - beta2) * grad * grad
+        v[...] = addcmul_arrays(v, grad, grad, 1 - beta2)
         bias_correction1 = 1 - beta1 ** step
         bias_correction2 = 1 - beta2 ** step
         step_size = lr / bias_correction1

@@ -12,6 +12,7 @@ from collections import defaultdict
 import numpy as np
 
 from ..autograd import grad_mode
+from ..ops.arithmetic import plus_scaled
 from ..tensor import Tensor, _type_name
 from ..nn.modules import zero_grads
 
@@ -184,8 +185,8 @@ def _check(condition, message):
 def _lerp(buffer, end, weight):
     """buffer.lerp_(end, weight) in place, with torch's two formulas (the one that is exact at each end)."""
     dtype = buffer.dtype.type
-    if weight < 0.5:
-        buffer += dtype(weight) * (end - buffer)
+    if weight < 0.5:                # (PyTorch's kernel: fmadd(weight, end - self, self), one rounding)
+        buffer[...] = plus_scaled(buffer, end - buffer, weight)
     else:
         buffer[...] = end - (end - buffer) * dtype(1 - weight)
 

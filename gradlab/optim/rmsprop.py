@@ -1,7 +1,7 @@
 """RMSprop: torch's single-tensor formulas (square average, centered, momentum), in numpy."""
 import numpy as np
 
-from ..ops.arithmetic import plus_scaled
+from ..ops.arithmetic import addcmul_arrays, plus_scaled
 from ..tensor import Tensor
 from .optimizer import Optimizer, _check, _check_tensor_lr, _lerp
 
@@ -43,7 +43,7 @@ class RMSprop(Optimizer):
             grad = plus_scaled(grad, data, wd)                   # grad.add(param, alpha=weight_decay)
         square_avg = state["square_avg"]._data
         square_avg *= dtype(alpha)                          # square_avg.mul_(alpha).addcmul_(grad, grad, 1 - alpha)
-        square_avg += dtype(1 - alpha) * grad * grad
+        square_avg[...] = addcmul_arrays(square_avg, grad, grad, 1 - alpha)
         if group["centered"]:
             grad_avg = state["grad_avg"]._data
             _lerp(grad_avg, grad, 1 - alpha)
