@@ -4,12 +4,12 @@ name, gradients, strides, or the exception's type and message) must be the same.
 """
 import itertools
 import random
-import warnings
 
 import numpy as np
 import pytest
 
 import gradlab
+from test_findings_parity import outcome     # (the same comparison: value, dtype, grad_fn, or the error)
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
@@ -147,26 +147,6 @@ NAME_CASES += [f"s, t1, t2 = [torch.ones(2, requires_grad=r) for r in {g}]; y = 
                for f in ("addcmul", "addcdiv") for g in ((True, False, False), (False, True, False), (False, False, True))]
 
 CASES = VAR_MEAN_CASES + INFO_CASES + INDEX_FILL_CASES + LAYOUT_CASES + NAME_CASES
-
-
-def _describe(value):
-    if isinstance(value, (tuple, list)):
-        return type(value).__name__, tuple(_describe(v) for v in value)
-    if type(value).__name__ in ("Tensor", "Parameter"):
-        return ("Tensor", str(value), str(value.dtype), tuple(value.shape), value.requires_grad,
-                value.grad_fn.name() if value.grad_fn is not None else None)
-    return type(value).__name__, str(value)
-
-
-def outcome(module, code):
-    namespace = {"torch": module, "np": np}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            exec(code, namespace)
-        except Exception as error:  # noqa: BLE001 - the point is to compare whatever is raised
-            return f"{type(error).__name__}: {str(error).split(chr(10) + 'Exception raised from ')[0]}"
-    return _describe(namespace["r"])
 
 
 @pytest.mark.parametrize("code", CASES)

@@ -13,6 +13,7 @@ from gradlab.viz import player as viz_player
 from gradlab.viz.player import AnswerError, judge, read_answer
 from gradlab.viz.player.html import caption_html
 from gradlab.viz.player.quiz import MAX_TYPED, QUIZ_CSS
+from test_player import _contrast      # (WCAG contrast of two colours)
 
 
 def tutorial():
@@ -382,17 +383,6 @@ def test_quiz_words_use_the_tutorials_terms():
     zh = " ".join(i18n.TEXT[k]["zh"] for k in quiz_keys)
     assert "변화도" in ko and "커널" in ko and "기울기" not in ko
     assert "梯度" in zh and "内核" in zh
-
-
-def _contrast(a, b):
-    def luminance(colour):
-        colour = colour.lstrip("#")
-        colour = "".join(c * 2 for c in colour) if len(colour) == 3 else colour
-        rgb = [int(colour[i:i + 2], 16) / 255 for i in (0, 2, 4)]
-        r, g, b_ = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
-        return 0.2126 * r + 0.7152 * g + 0.0722 * b_
-    hi, lo = sorted([luminance(a), luminance(b)], reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
 
 
 def test_quiz_colours_reach_wcag_aa():
