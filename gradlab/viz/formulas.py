@@ -171,11 +171,11 @@ def steps(node, grad_outputs):
     if op is None:
         return ()
     out = []
+    names = _Names(node, _grads(node, grad_outputs))       # (shared by the slots: each value read once)
     for i, ((child, _), slot) in enumerate(zip(node.next_functions, op.inputs)):
         text = formula_text(op, slot) if child is not None else None
         if text is None:
             continue
-        names = _Names(node, _grads(node, grad_outputs))
         try:
             value = _evaluate(text, names)
             raw_shape = tuple(value.shape) if isinstance(value, gradlab.Tensor) else np.shape(value)
