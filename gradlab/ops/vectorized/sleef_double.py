@@ -1,0 +1,315 @@
+"""SLEEF's float64 exp and log (u10: within 1.0 ulp), as ATen's Vectorized<double> calls them
+(Sleef_expd8_u10 / Sleef_logd8_u10 with AVX512, Sleef_expd4_u10 / Sleef_logd4_u10 with AVX2; both
+built with FMA). Source: github.com/shibatch/sleef, src/libm/sleefsimddp.c (`xexp`, `xlog_u1`, the
+same from SLEEF 3.5 to 3.9), src/common/dd.h (double-double arithmetic), estrin.h (the polynomials).
+
+The float32 kernels (sleef.py) get their fused multiply-adds from float64, where a float32 product is
+exact. A float64 product needs 106 bits, so here an fma is built from error-free pieces (Dekker):
+a * b = p + e exactly (Veltkamp's split of each factor in two halves of 26 bits), p + c = s + t exactly
+(Knuth's TwoSum), and the result s + (t + e). That last sum rounds twice, and is wrong only where the
+rounding of t + e moves the total across a half-way point between two float64 numbers: the kernels
+keep the pieces and check them all at once when they end; in the rare case that one is wrong (or a
+product was too small or too large for the split to be exact) the kernel runs again with every fma
+checked, the doubtful ones computed exactly with fractions.
+"""
+import math
+import threading
+from fractions import Fraction
+
+import numpy as np
+
+_F64 = np.float64
+
+
+def _k(v):
+    """A float64 constant as a 0-d array: numpy's cheapest operand."""
+    return np.array(v, _F64)
+
+
+# --- fma for float64, from error-free pieces ------------------------------------------------------------
+
+_SPLITTER = _k(2.0 ** 27 + 1)
+
+
+def _split(a):
+    """Veltkamp: a = hi + lo, each half of 26 bits, so that products of halves are exact."""
+    t = a * _SPLITTER
+    hi = t - (t - a)
+    return hi, a - hi
+
+
+def _split_constant(c):
+    hi, lo = _split(_k(c))
+    return _k(c), hi, lo
+
+
+class _State(threading.local):
+    checked = False     # every fma checked on the spot (the kernel's second run)
+    kept = None         # the pieces of each fma, to check when the kernel ends
+
+
+_STATE = _State()
+
+
+def fma(a, b, c, a_split=None, b_split=None):
+    """a * b + c rounded once, float64 (the vfmadd instruction). a_split, b_split: _split(a), _split(b)
+    where already known (a constant's is computed once)."""
+    p = a * b
+    ah, al = a_split if a_split is not None else _split(a)
+    bh, bl = b_split if b_split is not None else _split(b)
+    e = ah * bh
+    e -= p
+    e += ah * bl
+    e += al * bh
+    e += al * bl                        # a * b = p + e exactly (where the split is exact)
+    s = p + c
+    bb = s - p
+    t = (p - (s - bb)) + (c - bb)       # p + c = s + t exactly
+    w = t + e
+    r = s + w
+    if _STATE.checked:
+        return _checked(r, s, w, t, e, p, a, b, c)
+    if _STATE.kept is not None:
+        _STATE.kept.append((r, s, w, t, e, p, a, b))
+    return r
+
+
+def _doubtful(r, s, w, t, e, p, a, b):
+    """Where r = s + w may not be a * b + c rounded once: the true value is r + (s + w - r) + (t + e -
+    w), both errors exact; r is right unless the second one is nonzero and the two together reach
+    half the gap to r's nearer neighbour. Also where the split of a or b was not exact (a product
+    near the underflow, a factor near the overflow)."""
+    bb = r - s
+    r_err = (s - (r - bb)) + (w - bb)
+    bb = w - t
+    w_err = (t - (w - bb)) + (e - bb)
+    size = np.abs(r)
+    half_gap = (size - np.nextafter(size, 0)) * 0.5
+    doubt = (w_err != 0) & (np.abs(r_err) + np.abs(w_err) >= half_gap)
+    doubt |= (np.abs(p) < 2.0 ** -960) & (p != 0)
+    doubt |= (np.abs(a) > 2.0 ** 995) & np.isfinite(a)
+    doubt |= (np.abs(b) > 2.0 ** 995) & np.isfinite(b)
+    return doubt
+
+
+def _checked(r, s, w, t, e, p, a, b, c):
+    doubt = _doubtful(r, s, w, t, e, p, a, b)
+    if doubt.any():
+        r = np.array(r, _F64)                   # (a copy: r may be a 0-d result)
+        a, b, c = (np.broadcast_to(v, r.shape) for v in (a, b, c))
+        for i in zip(*np.nonzero(np.broadcast_to(doubt, r.shape))):
+            r[i] = exact_fma(float(a[i]), float(b[i]), float(c[i]))
+    return r
+
+
+def exact_fma(a, b, c):
+    """fma of three Python floats, exactly: rational arithmetic, rounded once (int / int is)."""
+    if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
+        return a * b + c
+    v = Fraction(a) * Fraction(b) + Fraction(c)
+    if v == 0:
+        return a * b + c                        # (the sign of a zero result as IEEE's)
+    return float(v)
+
+
+def _kernel(function):
+    """An elementwise kernel whose fmas are checked when it ends; run again, every fma checked on the
+    spot, if one of them may be wrong."""
+    def run(d):
+        state = _STATE
+        if state.checked or state.kept is not None:          # (inside another kernel)
+            return function(d)
+        state.kept = []
+        try:
+            with np.errstate(all="ignore"):
+                out = function(d)
+                kept, state.kept = state.kept, None
+                if kept and _any_doubtful(kept):
+                    state.checked = True
+                    out = function(d)
+        finally:
+            state.kept, state.checked = None, False
+        return out
+    run.__name__, run.__doc__ = function.__name__, function.__doc__
+    return run
+
+
+def _any_doubtful(kept):
+    shape = np.broadcast_shapes(*(np.shape(piece) for entry in kept for piece in entry))
+    pieces = [np.concatenate([np.broadcast_to(entry[k], shape).reshape(-1) for entry in kept])
+              for k in range(8)]
+    return bool(_doubtful(*pieces).any())
+
+
+# --- SLEEF: Sleef_expd8_u10 / Sleef_expd4_u10 (xexp, with FMA) ----------------------------------------------
+
+_R_LN2 = _k(1.442695040888963407359924681001892137426645954152985934135449406931)
+_M_L2U = _k(-.69314718055966295651160180568695068359375)      # 41 bits: u * L2U is exact for |u| < 2**12
+_M_L2L = _split_constant(-.28235290563031577122588448175013436025525412068e-12)
+_EXP_POLY = [_split_constant(c) for c in (
+    +0.2081276378237164457e-8, +0.2511210703042288022e-7, +0.2755762628169491192e-6,
+    +0.2755723402025388239e-5, +0.2480158687479686264e-4, +0.1984126989855865850e-3,
+    +0.1388888888914497797e-2, +0.8333333333314938210e-2, +0.4166666666666602598e-1,
+    +0.1666666666666669072e+0)]
+_HALF, _ONE = _k(0.5), _k(1.0)
+_EXP_MAX = 709.78271114955742909217217426      # above: inf (SLEEF 3.6's constant)
+
+
+def _mla(x, xs, c1, c0):
+    """estrin.h's MLA(x, c1, c0) with a constant c1: fma(x, c1, c0)."""
+    return fma(x, c1[0], c0, xs, c1[1:])
+
+
+def _poly4(x, xs, x2, c3, c2, c1, c0):
+    """estrin.h's POLY4: fma(x2, fma(x, c3, c2), fma(x, c1, c0))."""
+    return fma(x2, _mla(x, xs, c3, c2[0]), _mla(x, xs, c1, c0[0]))
+
+
+@_kernel
+def sleef_expd(d):
+    """SLEEF's exp (1.0 ulp), float64: exp(d) = 2**q * exp(s), s = d - q*ln2 (ln2 in two parts, the first
+    with few bits), exp(s) a degree-12 polynomial by Estrin's scheme (products of powers of s) and
+    three Horner steps; 2**q applied in two halves."""
+    d = np.asarray(d, _F64)
+    scalar = d.ndim == 0
+    d = d.reshape(-1) if scalar else d
+    # inputs beyond the ends are replaced at the end: clipped first so that every step stays finite
+    x = np.clip(d, -1000.5, 710.0)
+    u = np.rint(x * _R_LN2)                         # round to nearest even (vroundscale)
+    s = u * _M_L2U                                  # exact: fma(u, -L2U, d) rounds once, as this sum
+    s += x
+    s = fma(u, _M_L2L[0], s, None, _M_L2L[1:])
+    s2 = s * s
+    s4 = s2 * s2
+    s8 = s4 * s4
+    ss = _split(s)
+    c = _EXP_POLY
+    poly8 = fma(s4, _poly4(s, ss, s2, *c[2:6]), _poly4(s, ss, s2, *c[6:10]))
+    r = fma(s8, _mla(s, ss, c[0], c[1][0]), poly8)
+    r = fma(r, s, _HALF, None, ss)
+    r = fma(r, s, _ONE, None, ss)
+    r = fma(r, s, _ONE, None, ss)
+    # u * 2**(q >> 1) * 2**(q - (q >> 1)): the first product is exact, so one ldexp rounds alike
+    q = np.where(np.isnan(u), 0, u).astype(np.int64)
+    r = np.ldexp(r, q)
+    np.putmask(r, d > _EXP_MAX, np.inf)
+    np.putmask(r, d < -1000, 0.0)
+    return r.reshape(()) if scalar else r
+
+
+# --- SLEEF: Sleef_logd8_u10 / Sleef_logd4_u10 (xlog_u1, with FMA) ------------------------------------------
+
+_LN2 = (0.693147180559945286226764, 2.319046813846299558417771e-17)
+_LOG_POLY = [_split_constant(c) for c in (
+    0.1532076988502701353e+0, 0.1525629051003428716e+0, 0.1818605932937785996e+0,
+    0.2222214519839380009e+0, 0.2857142932794299317e+0, 0.3999999999635251990e+0,
+    0.6666666666667333541e+0)]
+_E_MIN = -1100
+
+
+def _log_exponent_table():
+    """s = ddmul((ln2_hi, ln2_lo), e) for each exponent e that log can meet: sx = ln2_hi * e,
+    sy = fma(ln2_lo, e, fma(ln2_hi, e, -sx)) (the inner fma is the product's exact error)."""
+    e = np.arange(_E_MIN, 1025).astype(_F64)
+    sx = _LN2[0] * e
+    sy = np.array([exact_fma(_LN2[1], float(k), exact_fma(_LN2[0], float(k), -float(h)))
+                   for k, h in zip(e, sx)])
+    return sx, sy
+
+
+_LOG_E_HI, _LOG_E_LO = _log_exponent_table()
+_R_075 = _k(1.0 / 0.75)
+_M_ONE = _k(-1.0)
+
+
+def _getexp_getmant(d):
+    """AVX-512's getexp(d * (1/0.75)) (inf: 1024) and getmant(d) in [0.75, 1.5), for positive d
+    (AVX2's ilogb and ldexp steps give the same numbers)."""
+    scaled = d * _R_075
+    _, k = np.frexp(scaled)                 # d * (1/0.75) = f * 2**k, f in [0.5, 1)
+    e = k - 1
+    np.putmask(e, scaled == np.inf, 1024)
+    f, j = np.frexp(d)
+    m = f * 2.0                             # [1, 2)
+    np.putmask(m, m >= 1.5, m * 0.5)
+    return e, m
+
+
+@_kernel
+def sleef_logd(d):
+    """SLEEF's log (1.0 ulp), float64: d = m * 2**e with m in [0.75, 1.5); log(m) = 2 atanh(x) with
+    x = (m - 1) / (m + 1) in double-double and a degree-7 polynomial in x**2; plus e * ln2 (ln2 as a
+    double-double). Zero, negative, infinite and nan inputs as IEEE log (AVX-512's fixup step)."""
+    d = np.asarray(d, _F64)
+    scalar = d.ndim == 0
+    d = d.reshape(-1) if scalar else d
+    positive = (d > 0) & (d < np.inf)
+    dp = np.where(positive, d, 1.0)
+    e, m = _getexp_getmant(dp)
+    # x = dddiv(ddadd2(-1, m), ddadd2(1, m)): m - 1 is exact; m + 1 = dx + dy
+    nx = m - _ONE
+    dx = m + _ONE
+    v = dx - m
+    dy = (m - (dx - v)) + (_ONE - v)
+    t = _ONE / dx
+    xh = nx * t
+    ts = _split(t)
+    u = fma(t, nx, -xh, ts)                         # (exact: the product's rounding error)
+    v = fma(-dy, t, fma(-dx, t, _ONE, None, ts), None, ts)
+    xl = fma(xh, v, u)
+    x2 = xh * xh
+    x4 = x2 * x2
+    x8 = x4 * x4
+    xs2 = _split(x2)
+    c = _LOG_POLY
+    poly3 = fma(x4, c[0][0], _mla(x2, xs2, c[1], c[2][0]), None, c[0][1:])
+    poly = fma(x8, poly3, _poly4(x2, xs2, x4, *c[3:7]))
+    # s = e * ln2 (table) + 2x (ddadd_vd2_vd2_vd2), + x**3 * poly (ddadd_vd2_vd2_vd)
+    index = e - _E_MIN
+    sx, sy = _LOG_E_HI[index], _LOG_E_LO[index]
+    hi = sx + 2 * xh
+    lo = sx - hi
+    lo += 2 * xh
+    lo += sy
+    lo += 2 * xl
+    y = (x2 * xh) * poly
+    h2 = hi + y
+    lo2 = hi - h2
+    lo2 += y
+    lo2 += lo
+    r = h2 + lo2
+    r[d == 0] = -np.inf
+    r[d == np.inf] = np.inf
+    r[(d < 0) | np.isnan(d)] = np.nan
+    return r.reshape(()) if scalar else r
+
+
+def fma64(a, b, c):
+    """fma of float64 arrays outside a kernel: every result checked on the spot."""
+    a, b, c = (np.asarray(v, _F64) for v in (a, b, c))
+    state = _STATE
+    if state.checked:
+        return fma(a, b, c)
+    state.checked = True
+    try:
+        with np.errstate(all="ignore"):
+            return fma(a, b, c)
+    finally:
+        state.checked = False
+
+
+def _glibc_exp_one(v):
+    try:
+        return math.exp(v)
+    except OverflowError:
+        return math.inf
+
+
+_GLIBC_EXP = np.frompyfunc(_glibc_exp_one, 1, 1)
+
+
+def glibc_exp(v):
+    """The C library's exp (std::exp on a double in ATen's scalar loops): Python's math.exp calls the
+    same function of the same libm."""
+    v = np.asarray(v, _F64)
+    return _GLIBC_EXP(v).astype(_F64) if v.size else v.copy()
