@@ -32,15 +32,35 @@ _SPLITTER = _k(2.0 ** 27 + 1)
 
 
 def _split(a):
-    """Veltkamp: a = hi + lo, each half of 26 bits, so that products of halves are exact."""
-    t = a * _SPLITTER
-    hi = t - (t - a)
-    return hi, a - hi
+    """Veltkamp: a = hi + lo, each half of 26 bits, so that products of halves are exact. Returned as
+    one array of shape (2,) + a.shape (hi, lo), so that the four products of two splits are one call."""
+    out = np.empty((2,) + np.shape(a), _F64)
+    hi, lo = out[0, ...], out[1, ...]
+    np.multiply(a, _SPLITTER, out=lo)           # t (kept in lo for now)
+    np.subtract(lo, a, out=hi)                  # t - a
+    np.subtract(lo, hi, out=hi)                 # hi = t - (t - a)
+    np.subtract(a, hi, out=lo)
+    return out
 
 
-def _split_constant(c):
-    hi, lo = _split(_k(c))
-    return _k(c), hi, lo
+def _splits(values):
+    """The splits of constants, stacked: shape (2, len(values), 1) (the kernels' arrays are (k, n))."""
+    return np.stack([_split(_k(v)) for v in values], axis=1).reshape(2, len(values), 1)
+
+
+def _constants(values):
+    return np.array(values, _F64).reshape(-1, 1)
+
+
+def _product_error(p, a_split, b_split):
+    """e with a * b = p + e exactly, p = a * b rounded (Dekker): ((ah*bh - p) + ah*bl + al*bh) + al*bl,
+    each step exact; the four products in one call, the sum in that order by one reduce over axis 0."""
+    nd = max(a_split.ndim, b_split.ndim)
+    a_split = a_split.reshape((2, 1) + (1,) * (nd - a_split.ndim) + a_split.shape[1:])
+    b_split = b_split.reshape((1, 2) + (1,) * (nd - b_split.ndim) + b_split.shape[1:])
+    products = a_split * b_split                 # (2, 2, ...): ah*bh, ah*bl, al*bh, al*bl
+    products[0, 0] -= p
+    return np.add.reduce(products.reshape((4,) + products.shape[2:]), axis=0)
 
 
 class _State(threading.local):
@@ -51,30 +71,30 @@ class _State(threading.local):
 _STATE = _State()
 
 
-def fma(a, b, c, a_split=None, b_split=None):
-    """a * b + c rounded once, float64 (the vfmadd instruction). a_split, b_split: _split(a), _split(b)
-    where already known (a constant's is computed once)."""
+def fma(a, b, c, a_split=None, b_split=None, c_dominates=False):
+    """a * b + c rounded once, float64 (the vfmadd instruction), for arrays of one shape and 0-d
+    constants. a_split, b_split: _split(a), _split(b) where already known (a constant's is computed
+    once). c_dominates: |c| >= |a * b| wherever the result matters (the kernels' polynomial steps, by
+    the range of their variable), so that p + c = s + t needs three operations (Fast2Sum) not six."""
     p = a * b
-    ah, al = a_split if a_split is not None else _split(a)
-    bh, bl = b_split if b_split is not None else _split(b)
-    e = ah * bh
-    e -= p
-    e += ah * bl
-    e += al * bh
-    e += al * bl                        # a * b = p + e exactly (where the split is exact)
+    e = _product_error(p, _split(a) if a_split is None else a_split, _split(b) if b_split is None else b_split)
     s = p + c
-    bb = s - p
-    t = (p - (s - bb)) + (c - bb)       # p + c = s + t exactly
+    if c_dominates and not _STATE.checked:
+        t = p - (s - c)                     # p + c = s + t exactly
+    else:
+        bb = s - p
+        t = (p - (s - bb)) + (c - bb)       # p + c = s + t exactly (Knuth's TwoSum)
     w = t + e
     r = s + w
     if _STATE.checked:
         return _checked(r, s, w, t, e, p, a, b, c)
-    if _STATE.kept is not None:
-        _STATE.kept.append((r, s, w, t, e, p, a, b))
+    kept = _STATE.kept
+    if kept is not None:            # (the kernels' factors are bounded: only the products are checked)
+        kept.append((r, s, w, t, e, p))
     return r
 
 
-def _doubtful(r, s, w, t, e, p, a, b):
+def _doubtful(r, s, w, t, e, p, a=None, b=None):
     """Where r = s + w may not be a * b + c rounded once: the true value is r + (s + w - r) + (t + e -
     w), both errors exact; r is right unless the second one is nonzero and the two together reach
     half the gap to r's nearer neighbour. Also where the split of a or b was not exact (a product
@@ -87,8 +107,9 @@ def _doubtful(r, s, w, t, e, p, a, b):
     half_gap = (size - np.nextafter(size, 0)) * 0.5
     doubt = (w_err != 0) & (np.abs(r_err) + np.abs(w_err) >= half_gap)
     doubt |= (np.abs(p) < 2.0 ** -960) & (p != 0)
-    doubt |= (np.abs(a) > 2.0 ** 995) & np.isfinite(a)
-    doubt |= (np.abs(b) > 2.0 ** 995) & np.isfinite(b)
+    if a is not None:
+        doubt |= (np.abs(a) > 2.0 ** 995) & np.isfinite(a)
+        doubt |= (np.abs(b) > 2.0 ** 995) & np.isfinite(b)
     return doubt
 
 
@@ -135,9 +156,7 @@ def _kernel(function):
 
 
 def _any_doubtful(kept):
-    shape = np.broadcast_shapes(*(np.shape(piece) for entry in kept for piece in entry))
-    pieces = [np.concatenate([np.broadcast_to(entry[k], shape).reshape(-1) for entry in kept])
-              for k in range(8)]
+    pieces = [np.concatenate([entry[k] for entry in kept], axis=None) for k in range(6)]
     return bool(_doubtful(*pieces).any())
 
 
@@ -145,72 +164,69 @@ def _any_doubtful(kept):
 
 _R_LN2 = _k(1.442695040888963407359924681001892137426645954152985934135449406931)
 _M_L2U = _k(-.69314718055966295651160180568695068359375)      # 41 bits: u * L2U is exact for |u| < 2**12
-_M_L2L = _split_constant(-.28235290563031577122588448175013436025525412068e-12)
-_EXP_POLY = [_split_constant(c) for c in (
-    +0.2081276378237164457e-8, +0.2511210703042288022e-7, +0.2755762628169491192e-6,
-    +0.2755723402025388239e-5, +0.2480158687479686264e-4, +0.1984126989855865850e-3,
-    +0.1388888888914497797e-2, +0.8333333333314938210e-2, +0.4166666666666602598e-1,
-    +0.1666666666666669072e+0)]
+_M_L2L = _k(-.28235290563031577122588448175013436025525412068e-12)
+_M_L2L_SPLIT = _split(_M_L2L)
+# POLY10's coefficients c9 ... c0 (estrin.h), as its first level uses them: fma(s, c_odd, c_even)
+_EXP_C = (+0.2081276378237164457e-8, +0.2511210703042288022e-7, +0.2755762628169491192e-6,
+          +0.2755723402025388239e-5, +0.2480158687479686264e-4, +0.1984126989855865850e-3,
+          +0.1388888888914497797e-2, +0.8333333333314938210e-2, +0.4166666666666602598e-1,
+          +0.1666666666666669072e+0)
+_EXP_ODD, _EXP_ODD_SPLIT, _EXP_EVEN = _constants(_EXP_C[0::2]), _splits(_EXP_C[0::2]), _constants(_EXP_C[1::2])
 _HALF, _ONE = _k(0.5), _k(1.0)
 _EXP_MAX = 709.78271114955742909217217426      # above: inf (SLEEF 3.6's constant)
-
-
-def _mla(x, xs, c1, c0):
-    """estrin.h's MLA(x, c1, c0) with a constant c1: fma(x, c1, c0)."""
-    return fma(x, c1[0], c0, xs, c1[1:])
-
-
-def _poly4(x, xs, x2, c3, c2, c1, c0):
-    """estrin.h's POLY4: fma(x2, fma(x, c3, c2), fma(x, c1, c0))."""
-    return fma(x2, _mla(x, xs, c3, c2[0]), _mla(x, xs, c1, c0[0]))
 
 
 @_kernel
 def sleef_expd(d):
     """SLEEF's exp (1.0 ulp), float64: exp(d) = 2**q * exp(s), s = d - q*ln2 (ln2 in two parts, the first
-    with few bits), exp(s) a degree-12 polynomial by Estrin's scheme (products of powers of s) and
-    three Horner steps; 2**q applied in two halves."""
+    with few bits), exp(s) a degree-12 polynomial: Estrin's scheme (POLY10: pairs of coefficients
+    joined by s, pairs of those by s**2, then s**4, s**8), then three Horner steps; 2**q applied in two
+    halves. The independent fmas of each level of Estrin's scheme are computed together."""
     d = np.asarray(d, _F64)
-    scalar = d.ndim == 0
-    d = d.reshape(-1) if scalar else d
+    shape = d.shape
+    d = d.reshape(-1)
     # inputs beyond the ends are replaced at the end: clipped first so that every step stays finite
     x = np.clip(d, -1000.5, 710.0)
     u = np.rint(x * _R_LN2)                         # round to nearest even (vroundscale)
     s = u * _M_L2U                                  # exact: fma(u, -L2U, d) rounds once, as this sum
     s += x
-    s = fma(u, _M_L2L[0], s, None, _M_L2L[1:])
+    s = fma(u, _M_L2L, s, None, _M_L2L_SPLIT)
     s2 = s * s
     s4 = s2 * s2
     s8 = s4 * s4
     ss = _split(s)
-    c = _EXP_POLY
-    poly8 = fma(s4, _poly4(s, ss, s2, *c[2:6]), _poly4(s, ss, s2, *c[6:10]))
-    r = fma(s8, _mla(s, ss, c[0], c[1][0]), poly8)
-    r = fma(r, s, _HALF, None, ss)
-    r = fma(r, s, _ONE, None, ss)
-    r = fma(r, s, _ONE, None, ss)
+    # |s| <= ln2 / 2: in every step below the added term dominates the product
+    level1 = fma(s, _EXP_ODD, _EXP_EVEN, ss, _EXP_ODD_SPLIT, c_dominates=True)    # (c9,c8) ... (c1,c0)
+    level2 = fma(s2, level1[1::2], level1[2::2], None, None, c_dominates=True)   # POLY4(c7..c4), POLY4(c3..c0)
+    poly8 = fma(s4, level2[0], level2[1], None, None, c_dominates=True)
+    r = fma(s8, level1[0], poly8, None, None, c_dominates=True)
+    r = fma(r, s, _HALF, None, ss, c_dominates=True)
+    r = fma(r, s, _ONE, None, ss, c_dominates=True)
+    r = fma(r, s, _ONE, None, ss, c_dominates=True)
     # u * 2**(q >> 1) * 2**(q - (q >> 1)): the first product is exact, so one ldexp rounds alike
     q = np.where(np.isnan(u), 0, u).astype(np.int64)
     r = np.ldexp(r, q)
     np.putmask(r, d > _EXP_MAX, np.inf)
     np.putmask(r, d < -1000, 0.0)
-    return r.reshape(()) if scalar else r
+    return r.reshape(shape)
 
 
 # --- SLEEF: Sleef_logd8_u10 / Sleef_logd4_u10 (xlog_u1, with FMA) ------------------------------------------
 
 _LN2 = (0.693147180559945286226764, 2.319046813846299558417771e-17)
-_LOG_POLY = [_split_constant(c) for c in (
-    0.1532076988502701353e+0, 0.1525629051003428716e+0, 0.1818605932937785996e+0,
-    0.2222214519839380009e+0, 0.2857142932794299317e+0, 0.3999999999635251990e+0,
-    0.6666666666667333541e+0)]
+# POLY7's coefficients c6 ... c0: its first level is fma(x2, (c5, c3, c1), (c4, c2, c0)), then
+# fma(x4, (c6, (c3,c2)), ((c5,c4), (c1,c0))), then fma(x8, POLY3, POLY4)
+_LOG_C = (0.1532076988502701353e+0, 0.1525629051003428716e+0, 0.1818605932937785996e+0,
+          0.2222214519839380009e+0, 0.2857142932794299317e+0, 0.3999999999635251990e+0,
+          0.6666666666667333541e+0)
+_LOG_ODD, _LOG_ODD_SPLIT, _LOG_EVEN = _constants(_LOG_C[1::2]), _splits(_LOG_C[1::2]), _constants(_LOG_C[2::2])
 _E_MIN = -1100
 
 
 def _log_exponent_table():
     """s = ddmul((ln2_hi, ln2_lo), e) for each exponent e that log can meet: sx = ln2_hi * e,
     sy = fma(ln2_lo, e, fma(ln2_hi, e, -sx)) (the inner fma is the product's exact error)."""
-    e = np.arange(_E_MIN, 1025).astype(_F64)
+    e = np.arange(_E_MIN, 1025).astype(_F64)     # (getexp of a positive number, subnormals included)
     sx = _LN2[0] * e
     sy = np.array([exact_fma(_LN2[1], float(k), exact_fma(_LN2[0], float(k), -float(h)))
                    for k, h in zip(e, sx)])
@@ -241,8 +257,8 @@ def sleef_logd(d):
     x = (m - 1) / (m + 1) in double-double and a degree-7 polynomial in x**2; plus e * ln2 (ln2 as a
     double-double). Zero, negative, infinite and nan inputs as IEEE log (AVX-512's fixup step)."""
     d = np.asarray(d, _F64)
-    scalar = d.ndim == 0
-    d = d.reshape(-1) if scalar else d
+    shape = d.shape
+    d = d.reshape(-1)
     positive = (d > 0) & (d < np.inf)
     dp = np.where(positive, d, 1.0)
     e, m = _getexp_getmant(dp)
@@ -254,16 +270,22 @@ def sleef_logd(d):
     t = _ONE / dx
     xh = nx * t
     ts = _split(t)
-    u = fma(t, nx, -xh, ts)                         # (exact: the product's rounding error)
-    v = fma(-dy, t, fma(-dx, t, _ONE, None, ts), None, ts)
+    u = _product_error(xh, ts, _split(nx))          # fma(t, nx, -xh): the product's exact error
+    p = dx * t
+    v = _ONE - p                                    # fma(-dx, t, 1) = (1 - p) - e: 1 - p is exact (p ~ 1)
+    v -= _product_error(p, _split(dx), ts)
+    v = fma(-dy, t, v, None, ts)
     xl = fma(xh, v, u)
     x2 = xh * xh
     x4 = x2 * x2
     x8 = x4 * x4
-    xs2 = _split(x2)
-    c = _LOG_POLY
-    poly3 = fma(x4, c[0][0], _mla(x2, xs2, c[1], c[2][0]), None, c[0][1:])
-    poly = fma(x8, poly3, _poly4(x2, xs2, x4, *c[3:7]))
+    # |x| <= 0.2: in every polynomial step the added term dominates the product
+    level1 = fma(x2, _LOG_ODD, _LOG_EVEN, None, _LOG_ODD_SPLIT, c_dominates=True)
+    b = np.empty((2, x2.size), _F64)
+    b[0] = _LOG_C[0]
+    b[1] = level1[1]
+    level2 = fma(x4, b, level1[0::2], None, None, c_dominates=True)    # POLY3(c6..c4), POLY4(c3..c0)
+    poly = fma(x8, level2[0], level2[1], None, None, c_dominates=True)
     # s = e * ln2 (table) + 2x (ddadd_vd2_vd2_vd2), + x**3 * poly (ddadd_vd2_vd2_vd)
     index = e - _E_MIN
     sx, sy = _LOG_E_HI[index], _LOG_E_LO[index]
@@ -281,7 +303,7 @@ def sleef_logd(d):
     r[d == 0] = -np.inf
     r[d == np.inf] = np.inf
     r[(d < 0) | np.isnan(d)] = np.nan
-    return r.reshape(()) if scalar else r
+    return r.reshape(shape)
 
 
 def fma64(a, b, c):
