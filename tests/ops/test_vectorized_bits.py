@@ -543,3 +543,17 @@ def test_fma64_is_one_rounding():
         sleef_double._STATE.kept = None
     assert doubtful.any() and not ((fast != want) & ~doubtful).any()
     assert (fast != want).any()                          # (the case needs the check)
+
+
+def test_float64_kernels_do_not_run_twice_on_ordinary_inputs(monkeypatch):
+    """The second, fully checked run is for the rare doubtful rounding: ordinary inputs must not need it
+    (a kernel that changes a kept piece in place would make every call run twice, slowly but right)."""
+    from gradlab.ops.vectorized import sleef_double
+    verdicts = []
+    check = sleef_double._any_doubtful
+    monkeypatch.setattr(sleef_double, "_any_doubtful", lambda kept: verdicts.append(check(kept)) or verdicts[-1])
+    x = np.random.default_rng(14).normal(0, 3, (64, 10))
+    shifted = x - x.max(1, keepdims=True)
+    sleef_double.sleef_expd(shifted)
+    sleef_double.sleef_logd(np.exp(shifted).sum(1))
+    assert verdicts == [False, False]

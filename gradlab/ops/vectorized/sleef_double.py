@@ -12,6 +12,7 @@ keep the pieces and check them all at once when they end; in the rare case that 
 product was too small or too large for the split to be exact) the kernel runs again with every fma
 checked, the doubtful ones computed exactly with fractions.
 """
+import functools
 import math
 import threading
 from fractions import Fraction
@@ -94,6 +95,19 @@ def fma(a, b, c, a_split=None, b_split=None, c_dominates=False):
     return r
 
 
+_EXPONENT_BITS = np.array(0x7FF0000000000000, np.int64)
+_MANTISSA_BITS = np.array(0x000FFFFFFFFFFFFF, np.int64)
+
+
+def _half_gap_below(r):
+    """Half the distance from |r| to the next float64 towards zero (from the bits: np.nextafter is slow):
+    2**(exponent - 53), a half of that at a power of two; 0 for zeros and subnormals (always doubtful)."""
+    bits = np.asarray(r).view(np.int64)
+    half = (bits & _EXPONENT_BITS).view(_F64) * 2.0 ** -53
+    np.putmask(half, (bits & _MANTISSA_BITS) == 0, half * 0.5)
+    return half
+
+
 def _doubtful(r, s, w, t, e, p, a=None, b=None):
     """Where r = s + w may not be a * b + c rounded once: the true value is r + (s + w - r) + (t + e -
     w), both errors exact; r is right unless the second one is nonzero and the two together reach
@@ -103,9 +117,7 @@ def _doubtful(r, s, w, t, e, p, a=None, b=None):
     r_err = (s - (r - bb)) + (w - bb)
     bb = w - t
     w_err = (t - (w - bb)) + (e - bb)
-    size = np.abs(r)
-    half_gap = (size - np.nextafter(size, 0)) * 0.5
-    doubt = (w_err != 0) & (np.abs(r_err) + np.abs(w_err) >= half_gap)
+    doubt = (w_err != 0) & (np.abs(r_err) + np.abs(w_err) >= _half_gap_below(r))
     doubt |= (np.abs(p) < 2.0 ** -960) & (p != 0)
     if a is not None:
         doubt |= (np.abs(a) > 2.0 ** 995) & np.isfinite(a)
@@ -136,6 +148,7 @@ def exact_fma(a, b, c):
 def _kernel(function):
     """An elementwise kernel whose fmas are checked when it ends; run again, every fma checked on the
     spot, if one of them may be wrong."""
+    @functools.wraps(function)
     def run(d):
         state = _STATE
         if state.checked or state.kept is not None:          # (inside another kernel)
@@ -151,11 +164,14 @@ def _kernel(function):
         finally:
             state.kept, state.checked = None, False
         return out
-    run.__name__, run.__doc__ = function.__name__, function.__doc__
     return run
 
 
 def _any_doubtful(kept):
+    """Whether any kept fma may be wrong: small ones checked together (numpy's cost is per call), large
+    ones one by one (no copies)."""
+    if sum(entry[0].size for entry in kept) > 16384:
+        return any(_doubtful(*entry).any() for entry in kept)
     pieces = [np.concatenate([entry[k] for entry in kept], axis=None) for k in range(6)]
     return bool(_doubtful(*pieces).any())
 
@@ -203,9 +219,11 @@ def sleef_expd(d):
     r = fma(r, s, _HALF, None, ss, c_dominates=True)
     r = fma(r, s, _ONE, None, ss, c_dominates=True)
     r = fma(r, s, _ONE, None, ss, c_dominates=True)
-    # u * 2**(q >> 1) * 2**(q - (q >> 1)): the first product is exact, so one ldexp rounds alike
+    # vldexp2: r * 2**(q >> 1) * 2**(q - (q >> 1)), each power of two built from its exponent bits
     q = np.where(np.isnan(u), 0, u).astype(np.int64)
-    r = np.ldexp(r, q)
+    half = q >> 1
+    r = r * ((half + 1023) << 52).view(_F64)       # (a new array: the last fma's result is kept for the check)
+    r *= ((q - half + 1023) << 52).view(_F64)
     np.putmask(r, d > _EXP_MAX, np.inf)
     np.putmask(r, d < -1000, 0.0)
     return r.reshape(shape)
