@@ -1,6 +1,7 @@
 """gradlab.<fn> functions: pointwise (see gradlab/_functions/__init__.py)."""
 from .._tensor_core import Tensor
 from ..creation import tensor
+from .._tensor_methods.pointwise import float_power as _float_power
 from ._common import method_forms
 
 _BITWISE = ("bitwise_and", "bitwise_or", "bitwise_xor")
@@ -16,13 +17,20 @@ __all__ = ["nan_to_num_", "logical_and", "logical_or", "logical_xor", "isclose",
 globals().update(method_forms(*[n for n in __all__ if n not in _BITWISE]))
 
 # reductions asked for with the pointwise ones (issue 17): function forms of Tensor methods
-__all__ += ["nanmean", "var_mean", "std_mean"]
+__all__ += ["nanmean", "var_mean", "std_mean", "float_power"]
 globals().update(method_forms("nanmean"))
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """torch.var_mean(input, dim, unbiased, keepdim, *, correction): (var, mean), one VarMeanBackward0."""
     return input._var_mean("var_mean", dim, unbiased, keepdim, correction=correction)
+
+
+def float_power(input, exponent):
+    """torch.float_power(input, exponent), or (self=number, exponent=tensor): computed in float64/complex128."""
+    if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
+        input = tensor(input)                  # (PyTorch's parser refuses two numbers first)
+    return _float_power(input, exponent)
 
 
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):

@@ -67,6 +67,20 @@ class _PointwiseMethods:
         _check_operand("pow", exponent, "exponent")
         return self ** exponent
 
+    def float_power(self, exponent):
+        """x ** exponent computed in float64 (complex128 if either side is complex): PyTorch's float_power is
+        x.to(float64).pow(exponent), so the graph shows a ToCopyBackward0 under the PowBackward0/1."""
+        _check_operand("float_power", exponent, "exponent")
+        return float_power(self, exponent)
+
+    def float_power_(self, exponent):
+        _check_operand("float_power_", exponent, "exponent")
+        dtype = _float_power_dtype(self, exponent)
+        if self._data.dtype != dtype.np:
+            raise RuntimeError(f"the base given to float_power_ has dtype {_kind(self)} but the operation's result "
+                               f"requires dtype {dtype._legacy[:-len('Tensor')]}")
+        return self.pow_(_float_power_operand(exponent, dtype))
+
     def square(self):
         return self ** 2
 
@@ -376,3 +390,29 @@ def _with_alpha(key, a, b, alpha):
     if alpha.__class__ is float and kind in "biu":
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
     return out
+
+
+def _float_power_dtype(base, exponent):
+    """float_power's result dtype: complex128 when base or exponent is complex, float64 otherwise."""
+    for v in (base, exponent):
+        if v.__class__ is complex or (isinstance(v, Tensor) and v._data.dtype.kind == "c"):
+            return _dtype.complex128
+    return _dtype.float64
+
+
+def _float_power_operand(v, dtype):
+    """An operand of float_power in its dtype: a tensor cast (ToCopyBackward0 when it changes), a number
+    converted as PyTorch's Scalar.toDouble() / toComplexDouble()."""
+    if isinstance(v, Tensor):
+        return v.to(dtype)
+    v = _number(v)
+    return complex(v) if dtype is _dtype.complex128 else float(v)
+
+
+def float_power(base, exponent):
+    """torch.float_power(base, exponent): one of them may be a number (a number base records PowBackward2)."""
+    dtype = _float_power_dtype(base, exponent)
+    base, exponent = _float_power_operand(base, dtype), _float_power_operand(exponent, dtype)
+    if not isinstance(base, Tensor):
+        return exponent.__rpow__(base)
+    return base.pow(exponent)

@@ -152,12 +152,23 @@ def _power_rounded(base, exponent, dtype):
             base = dtype.type(base)
         if not isinstance(exponent, np.ndarray):
             exponent = dtype.type(exponent)
-        out = np.power(base, exponent, dtype=_F64).astype(_F32)
+        out = _plus_zero_roots(np.power(base, exponent, dtype=_F64), base, exponent).astype(_F32)
         return out if dtype == _F32 else out.astype(_F16)
     if dtype.kind == "c":     # PyTorch's complex pow is C's cpow, exp(exponent * log(base)) (0 ** 0 is nan there)
         with np.errstate(all="ignore"):
             return np.exp(np.multiply(exponent, np.log(np.asarray(base, dtype)), dtype=dtype, order="C"))  # (apply lays it out)
-    return np.power(base, exponent)
+    return _plus_zero_roots(np.power(base, exponent), base, exponent) if dtype.kind == "f" else np.power(base, exponent)
+
+
+def _plus_zero_roots(out, base, exponent):
+    """numpy computes an exponent 0.5 (-0.5) of an array as sqrt (1 / sqrt), whose value at -0. is -0. (-inf);
+    PyTorch's kernel calls C's pow, which gives +0. (+inf). (A number exponent 0.5 is PyTorch's sqrt too: see
+    _float_power.)"""
+    if isinstance(exponent, (np.ndarray, np.generic)) and out.ndim:
+        roots = (np.abs(exponent) == 0.5) & (base == 0)
+        if roots.any():
+            out = np.where(roots, np.where(exponent > 0, out.dtype.type(0), out.dtype.type(np.inf)), out)
+    return out
 
 
 def _float_power(x, e):
@@ -165,6 +176,8 @@ def _float_power(x, e):
     multiplication or square root, the others correctly rounded (numpy's float32 power is not)."""
     if e == 0 and x.dtype.kind == "c":       # (PyTorch fills ones: cpow would give nan at 0)
         return np.ones_like(x)
+    if e == 1 and x.dtype.kind == "c":       # (and copies: cpow would round)
+        return x.copy()
     if x.dtype == _F16:      # PyTorch computes float16 powers in float32 (of a float16 exponent)
         return _float_power(x.astype(_F32), float(np.float16(e))).astype(_F16)
     if e == 2:
@@ -202,7 +215,7 @@ def power(base, exponent):
         if isinstance(exponent, np.ndarray):
             raise NotImplementedError('"pow" not implemented for \'Bool\'')
         return base if exponent else np.ones_like(base)          # bool_tensor ** True
-    if not isinstance(exponent, np.ndarray):
+    if not isinstance(exponent, (np.ndarray, np.generic)):      # (a numpy scalar: a 0-d tensor's, in a formula)
         return _float_power(base, exponent)
     return _power_rounded(base, exponent, dtype)
 
@@ -211,7 +224,7 @@ def _pow_scalar_grad(g, n):
     # PyTorch: zero for exponent 0, else grad * (exponent * self ** (exponent - 1)); an exponent False
     # is not 0 to its test (x ** False: 0 * x ** -1, nan at 0)
     if n.exponent == 0 and n.exponent.__class__ is not bool:
-        return g * 0
+        return dual.like(g, np.zeros_like(dual.data(g)))     # (zeros_like: +0, not g * 0's -0 or nan)
     e = n.exponent
     return g * dual.scale(_pow_of(n.self, e - 1), e)
 
