@@ -4,11 +4,11 @@ from ..creation import tensor
 from .._tensor_methods.pointwise import float_power as _float_power
 from ._common import method_forms
 
-_BITWISE = ("bitwise_and", "bitwise_or", "bitwise_xor")
+_BITWISE = ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift")
 
 # (atan2, hypot, frac, nan_to_num, nansum, aminmax are made from the op table: _functions/variants.py)
 __all__ = ["nan_to_num_", "logical_and", "logical_or", "logical_xor", "isclose",
-           "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
+           "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift", "bitwise_right_shift",
            # torch.<op>_(x): x.<op>_() (torch.sin_, torch.relu_, ...)
            "abs_", "acos_", "asin_", "atan_", "ceil_", "clamp_", "clamp_max_", "clamp_min_", "cos_", "cosh_",
            "detach_", "erf_", "exp_", "expm1_", "fill_", "floor_", "frac_", "log10_", "log1p_", "log2_", "log_",

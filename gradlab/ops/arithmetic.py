@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from .._dtype import from_numpy_dtype
 from . import dual
 from .operands import broadcast_error
 from .registry import op, refuse_bool
@@ -346,6 +347,37 @@ def remainder_arrays(a, b):
         return out
     mod = np.fmod(a, b)               # PyTorch: fmod, moved into the divisor's sign
     return np.asarray(np.where((mod != 0) & ((mod < 0) != np.less(b, 0)), mod + b, mod)).astype(mod.dtype, copy=False)
+
+
+# --- shifts -------------------------------------------------------------------------------------
+# No gradients (integer dtypes only). PyTorch's kernels (BinaryOpsKernel.cpp) define what C leaves
+# undefined: a shift by a negative amount or by the dtype's width or more gives 0 to the left, and the
+# sign (0 or -1) to the right.
+
+def _shift_error(name, dtype):
+    if dtype.kind not in "iu":       # (PyTorch has no kernel for bool, floats, complex)
+        raise NotImplementedError(f'"{name}_cpu" not implemented for '
+                                  f"'{from_numpy_dtype(dtype)._legacy[:-len('Tensor')]}'")
+
+
+def lshift_arrays(a, b):
+    """a << b on arrays (or numbers) already in the result dtype."""
+    dtype = np.result_type(a, b)
+    _shift_error("lshift", dtype)
+    a, b = np.asarray(a, dtype), np.asarray(b, dtype)
+    beyond = (b < 0) | (b >= dtype.itemsize * 8)
+    return np.asarray(np.where(beyond, dtype.type(0), np.left_shift(a, np.where(beyond, dtype.type(0), b))))
+
+
+def rshift_arrays(a, b):
+    """a >> b on arrays (or numbers) already in the result dtype."""
+    dtype = np.result_type(a, b)
+    _shift_error("rshift", dtype)
+    a, b = np.asarray(a, dtype), np.asarray(b, dtype)
+    width = dtype.itemsize * 8
+    beyond = (b < 0) | (b >= width)
+    return np.asarray(np.right_shift(a, np.where(beyond, dtype.type(width - 1), b)) if dtype.kind == "i" else
+                      np.where(beyond, dtype.type(0), np.right_shift(a, np.where(beyond, dtype.type(0), b))))
 
 
 @op("remainder", "RemainderBackward0", ("self",), variants=("function", "method", "inplace"), self=lambda g, n: g)

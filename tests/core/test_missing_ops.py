@@ -42,7 +42,7 @@ def _without_bits(description):
 
 
 def outcome(module, code):
-    namespace = {"torch": module}
+    namespace = {"torch": module, "np": np}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -123,6 +123,57 @@ def test_float_power(code):
     assert got == expected
 
 
+# --- 2. shifts ----------------------------------------------------------------------------------
+
+def _shift_cases():
+    rng = random.Random(2)
+    dtypes = ["int8", "uint8", "int16", "int32", "int64", "bool", "float32", "float64", "float16", "complex64"]
+    values = "[1, -8, 5, 127, 0, -1, 100, 3]"
+    amounts = ["0", "1", "7", "8", "15", "16", "31", "32", "63", "64", "100", "-1", "-64", "2 ** 40", "2 ** 62",
+               "2 ** 63", "2 ** 64", "-2 ** 63", "True", "False", "1.5", "0.", "1j", "np.int64(3)", "np.float32(2)",
+               "torch.tensor(3)", "torch.tensor([0, 1, 7, 8, -1, 63, 64, 9])", "torch.tensor(3, dtype=torch.uint8)",
+               "torch.tensor([2, 9, 1, 0, 3, 8, 7, 200], dtype=torch.uint8)", "torch.tensor(2.)",
+               "torch.tensor([True, False] * 4)", "torch.tensor([1, 2])", "[1]", "'a'", "None"]
+    cases = []
+    for dt in dtypes:
+        for amount in amounts:
+            if dt == "float16" and "j" in amount:    # (PyTorch's ComplexHalf, a dtype gradlab does not have)
+                continue
+            form = rng.choice(["x {o} s", "x.{m}(s)", "torch.{m}(x, s)", "torch.{m}(input=x, other=s)"])
+            for o, m in (("<<", "bitwise_left_shift"), (">>", "bitwise_right_shift")):
+                cases.append(f"x = torch.tensor({values}).to(torch.{dt}); s = {amount}; r = {form.format(o=o, m=m)}")
+                inplace = rng.choice(["x {o}= s", "x.{m}_(s)"]).format(o=o, m=m)
+                cases.append(f"x = torch.tensor({values}).to(torch.{dt}); y = x; s = {amount}; {inplace}; "
+                             "r = (x, x is y, x._version)")
+    for left in ("3", "-3", "1", "True", "1.5", "2 ** 40", "np.int64(5)"):
+        for dt in ("int8", "uint8", "int64", "bool", "float32"):
+            for o, m in (("<<", "lshift"), (">>", "rshift")):
+                cases.append(f"x = torch.tensor([0, 1, 3, 7, 8, 9]).to(torch.{dt}); r = {left} {o} x")
+                cases.append(f"x = torch.tensor([0, 1, 3, 7, 8, 9]).to(torch.{dt}); r = x.__r{m}__({left})")
+            cases.append(f"x = torch.tensor([0, 1, 3, 7, 8, 9]).to(torch.{dt}); r = torch.bitwise_left_shift({left}, x)")
+    cases += [f"r = {e}" for e in (
+        "torch.tensor([1, 2]) << torch.tensor([1, 2, 3])", "torch.tensor([[1], [2]]) >> torch.tensor([1, 2, 3])",
+        "torch.tensor([1, 2], dtype=torch.int32) << torch.tensor([1, 2])",
+        "torch.tensor([1, 2], dtype=torch.int8) << torch.tensor(1)",
+        "torch.tensor(1, dtype=torch.int8) << torch.tensor([1, 9], dtype=torch.int16)",
+        "torch.tensor([1., 2.], requires_grad=True) << 1", "torch.tensor([[1, 2, 3]]).expand(2, 3) << 1",
+        "(torch.tensor([[1, 2, 3]]).expand(2, 3) << 1).stride()", "(torch.arange(6).reshape(2, 3).t() >> 1).stride()",
+        "torch.bitwise_left_shift(torch.tensor([1]), 'a')", "torch.bitwise_right_shift(1, 2)",
+        "torch.bitwise_left_shift(torch.tensor([1, 2]), 3, out=torch.empty(2, dtype=torch.int8))",
+        "torch.bitwise_left_shift(torch.tensor([1, 2]), 3, out=torch.empty(2))",
+        "torch.tensor([1, 2]).bitwise_left_shift_(torch.ones(2, 2, dtype=torch.int64))",
+        "torch.tensor([1]).expand(3).bitwise_left_shift_(1)", "torch.tensor([1, 2]).__ilshift__([1])")]
+    return cases
+
+
+SHIFT_CASES = _shift_cases()
+
+
+@pytest.mark.parametrize("code", SHIFT_CASES)
+def test_shifts(code):
+    assert outcome(gradlab, code) == outcome(torch, code)
+
+
 def test_cases_are_distinct():
-    cases = FLOAT_POWER_CASES
+    cases = FLOAT_POWER_CASES + SHIFT_CASES
     assert len(set(cases)) == len(cases)
