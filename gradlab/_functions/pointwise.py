@@ -17,7 +17,7 @@ __all__ = ["nan_to_num_", "logical_and", "logical_or", "logical_xor", "isclose",
 globals().update(method_forms(*[n for n in __all__ if n not in _BITWISE]))
 
 # reductions asked for with the pointwise ones (issue 17): function forms of Tensor methods
-__all__ += ["nanmean", "var_mean", "std_mean", "float_power"]
+__all__ += ["nanmean", "var_mean", "std_mean", "float_power", "floor_divide"]
 globals().update(method_forms("nanmean"))
 
 
@@ -31,6 +31,17 @@ def float_power(input, exponent):
     if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
         input = tensor(input)                  # (PyTorch's parser refuses two numbers first)
     return _float_power(input, exponent)
+
+
+def floor_divide(input, other):
+    """torch.floor_divide(input, other); a number input is PyTorch's wrapped number, as in `2 // t`."""
+    if not isinstance(input, Tensor) and isinstance(other, Tensor):
+        result = other.__rfloordiv__(input)
+        if result is not NotImplemented:
+            return result
+    if not isinstance(input, Tensor):
+        input = tensor(input)
+    return input.floor_divide(other)
 
 
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):

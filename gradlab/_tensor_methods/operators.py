@@ -130,6 +130,14 @@ class _OperatorMethods:
         return _no_derivative(_no_grad_scalar_left(_elementwise.floor_divide_arrays, other, self), "floor_divide",
                               self)
 
+    def floor_divide(self, other):
+        _check_operand("floor_divide", other)
+        return self // other
+
+    def floor_divide_(self, other):
+        _check_operand("floor_divide_", other)
+        return self.__ifloordiv__(other)
+
     def __mod__(self, other):
         if not isinstance(other, _OPERANDS):
             return NotImplemented

@@ -174,6 +174,52 @@ def test_shifts(code):
     assert outcome(gradlab, code) == outcome(torch, code)
 
 
+# --- 3. floor_divide and // -----------------------------------------------------------------------
+
+def _floor_divide_cases():
+    rng = random.Random(3)
+    dtypes = ["int8", "uint8", "int16", "int32", "int64", "bool", "float16", "float32", "float64", "complex64"]
+    values = {"f": "[7.5, -7.5, 0., -0., 3., float('inf'), float('nan'), -2.]", "i": "[7, -7, 0, 100, -128, 3, 1, -2]"}
+    divisors = ["2", "-3", "0", "0.", "-0.", "2.5", "True", "False", "1j", "2 ** 63", "-1", "np.int64(4)",
+                "torch.tensor(0)", "torch.tensor(2.)", "torch.tensor([2, -3, 0, 1, 5, -1, 2, 7])",
+                "torch.tensor([2., -3, 0, -0., 0.5, 2, float('inf'), 1])", "torch.tensor([1, 2, 3])", "[2]", "'a'"]
+    cases = []
+    for dt in dtypes:
+        v = values["f" if dt[0] in "fc" else "i"]
+        for d in divisors:
+            if dt == "float16" and "j" in d:      # (PyTorch's ComplexHalf, a dtype gradlab does not have)
+                continue
+            g = ", requires_grad=True" if dt in ("float32", "float64") and rng.random() < 0.5 else ""
+            form = rng.choice(["x // d", "torch.floor_divide(x, d)", "x.floor_divide(d)", "torch.floor_divide(x, other=d)"])
+            cases.append(f"x = torch.tensor({v}{g}).to(torch.{dt}); d = {d}; r = {form}")
+            inplace = rng.choice(["x //= d", "x.floor_divide_(d)"])
+            pre = "x = x * 1; " if g else ""
+            cases.append(f"x = torch.tensor({v}{g}).to(torch.{dt}); {pre}y = x; d = {d}; {inplace}; "
+                         "r = (x, x is y, x._version)")
+    for left in ("7", "-7", "0", "2.5", "True", "2 ** 63", "np.float32(3)"):
+        for dt in ("int64", "uint8", "float32", "bool", "float16"):
+            g = ", requires_grad=True" if dt == "float32" else ""
+            cases.append(f"x = torch.tensor([2, -3, 0, 5]{g}).to(torch.{dt}); r = {left} // x")
+            cases.append(f"x = torch.tensor([2, -3, 0, 5]{g}).to(torch.{dt}); r = torch.floor_divide({left}, x)")
+    cases += [f"r = {e}" for e in (
+        "torch.floor_divide(torch.tensor([1., 2.], requires_grad=True), 2).sum().backward()",
+        "torch.floor_divide(7, 2)", "torch.floor_divide(torch.tensor([5, 6]), 2, out=torch.empty(2, dtype=torch.int8))",
+        "torch.floor_divide(torch.tensor([5, 6]), 2.5, out=torch.empty(2, dtype=torch.int64))",
+        "torch.floor_divide(torch.tensor([5, 6]), torch.tensor(2), out=torch.empty(3))",
+        "torch.tensor([1., 2]).expand(2, 2).floor_divide_(2)", "torch.tensor([1., 2], requires_grad=True).floor_divide_(2)",
+        "torch.tensor([5, 6]).floor_divide_(torch.ones(2, 2, dtype=torch.int64))",
+        "torch.tensor([[5., 6, 7]]).expand(2, 3).t() // 2", "(torch.tensor([[5, 6, 7], [1, 2, 3]]).t() // 2).stride()")]
+    return cases
+
+
+FLOOR_DIVIDE_CASES = _floor_divide_cases()
+
+
+@pytest.mark.parametrize("code", FLOOR_DIVIDE_CASES)
+def test_floor_divide(code):
+    assert outcome(gradlab, code) == outcome(torch, code)
+
+
 def test_cases_are_distinct():
-    cases = FLOAT_POWER_CASES + SHIFT_CASES
+    cases = FLOAT_POWER_CASES + SHIFT_CASES + FLOOR_DIVIDE_CASES
     assert len(set(cases)) == len(cases)
