@@ -1,7 +1,7 @@
 """gradlab.<fn> functions: pointwise (see gradlab/_functions/__init__.py)."""
 from .._tensor_core import Tensor
 from ..creation import tensor
-from .._tensor_methods.pointwise import float_power as _float_power
+from .._tensor_methods.pointwise import float_power as _float_power, rsub  # noqa: F401
 from ._common import method_forms
 
 _BITWISE = ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift")
@@ -17,7 +17,7 @@ __all__ = ["nan_to_num_", "logical_and", "logical_or", "logical_xor", "isclose",
 globals().update(method_forms(*[n for n in __all__ if n not in _BITWISE]))
 
 # reductions asked for with the pointwise ones (issue 17): function forms of Tensor methods
-__all__ += ["nanmean", "var_mean", "std_mean", "float_power", "floor_divide"]
+__all__ += ["nanmean", "var_mean", "std_mean", "float_power", "floor_divide", "rsub"]
 globals().update(method_forms("nanmean"))
 
 

@@ -398,6 +398,7 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'row_stack': ('row_stack(TensorList tensors, *, Tensor out=None)',),
  'rsqrt': ('rsqrt(Tensor input, *, Tensor out=None)',),
  'rsqrt_': ('rsqrt_(Tensor input)',),
+ 'rsub': ('rsub(Tensor input, Tensor other, *, Scalar alpha=1)', 'rsub(Tensor input, Scalar other, Scalar alpha=1)'),
  'scatter': ('scatter(Tensor input, int64_t dim, Tensor index, Tensor src, *, Tensor out=None)',
              'scatter(Tensor input, int64_t dim, Tensor index, Tensor src, *, c10::string_view reduce, Tensor '
              'out=None)',

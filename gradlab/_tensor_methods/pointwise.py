@@ -383,12 +383,52 @@ class _PointwiseMethods:
 def _with_alpha(key, a, b, alpha):
     """a.add(b, alpha=...) / a.sub(b, alpha=...), with PyTorch's checks of alpha against the result."""
     alpha = _number(alpha)
-    out = _binary(key, a, b, alpha=alpha)
+    _check_complex_alpha(a, b, alpha)
+    return _check_alpha(_binary(key, a, b, alpha=alpha), alpha)
+
+
+def _check_complex_alpha(a, b, alpha):
+    """A complex alpha needs a complex result: refused before the kernel runs."""
+    if alpha.__class__ is not complex:
+        return
+    kinds = {a._data.dtype.kind, b._data.dtype.kind if isinstance(b, Tensor) else "c" if b.__class__ is complex
+             else "f" if b.__class__ is float else "i"}
+    if "c" in kinds:
+        return
+    if "f" not in kinds:
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
+
+
+def rsub(input, other, alpha=1):
+    """torch.rsub(input, other, alpha=1): other - alpha * input (RsubBackward0 for a tensor other, RsubBackward1
+    for a number), with sub's refusals of bools and add's checks of alpha."""
+    _check_sub(input, other)
+    alpha = _number(alpha)
+    _check_complex_alpha(input, _number(other), alpha)
+    if isinstance(other, Tensor):
+        if other._data.shape != input._data.shape:      # (PyTorch computes sub(other, input): other is a)
+            try:
+                np.broadcast_shapes(other._data.shape, input._data.shape)
+            except ValueError:
+                raise broadcast_error(other._data.shape, input._data.shape) from None
+        out = _binary("rsub_tensor", input, other, alpha=alpha)
+    else:
+        other = _number(other)
+        a = _lifted(input, other)
+        out = OPS["rsub"](a, other=_wrapped(other, a), alpha=alpha)
+    return _check_alpha(out, alpha)
+
+
+def _check_alpha(out, alpha):
+    """PyTorch's alpha_check against the result's dtype (after the result: gradlab's kernels take any alpha)."""
     kind = out._data.dtype.kind
     if alpha.__class__ is bool and kind != "b":
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
     if alpha.__class__ is float and kind in "biu":
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if alpha.__class__ is complex and kind != "c":
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
     return out
 
 
