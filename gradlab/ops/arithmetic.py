@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from .._dtype import from_numpy_dtype
-from . import dual
+from . import dual, vectorized
 from .operands import broadcast_error
 from .registry import op, refuse_bool
 
@@ -38,7 +38,33 @@ def plus_scaled(a, b, alpha):
     if dtype == _F64:
         long = np.longdouble
         return np.add(np.asarray(a, long), long(alpha) * np.asarray(b, long)).astype(_F64)
+    if dtype == _F16:
+        return _half_plus_scaled(a, b, alpha)
     return np.add(a, _scaled(b, alpha))
+
+
+def _half_plus_scaled(a, b, alpha):
+    """a + alpha * b in float16 as PyTorch's add kernel computes it, with alpha rounded to float16: its vector
+    loop converts to float32 for one fused multiply-add, then rounds to float16; the numbers left at the end
+    of each thread's slice go through the scalar loop, in c10::Half arithmetic (the product rounded to
+    float16, then the sum: numpy's float16 operations). Where gradlab does not reproduce the walk (a
+    layout other than one dense block shared by both operands), the vector loop's value throughout."""
+    half = np.float16(alpha)
+    long = np.longdouble          # (exact: products of two float16s and their sums with a third fit)
+    fused = np.add(np.asarray(a, long), long(half) * np.asarray(b, long)).astype(_F32).astype(_F16)
+    shape = fused.shape
+    full = [x for x in (a, b) if isinstance(x, np.ndarray) and x.shape == shape]
+    if not full or any(np.ndim(x) and x.shape != shape for x in (a, b)):
+        return fused
+    if any(x.strides != full[0].strides for x in full):
+        # two layouts: TensorIterator walks rows when every operand's last dim is contiguous
+        if not all(x.ndim and x.strides[-1] == x.itemsize for x in full):
+            return fused
+        full.sort(key=lambda x: x.flags.c_contiguous)          # (a non-dense one gives the row walk)
+    mask = vectorized.loop_mask(full[0].astype(_F16, copy=False), rows=True)
+    if mask is None or mask.all():
+        return fused
+    return np.where(mask, fused, np.add(a, np.multiply(b, half), dtype=_F16)).astype(_F16, copy=False)
 
 
 def _alpha(n):
@@ -62,7 +88,7 @@ def add(self, other, alpha=1):
 def sub(self, other, alpha=1):
     if alpha == 1:
         return np.subtract(self, other)
-    if np.result_type(self, other) in (_F32, _F64):    # (PyTorch's sub is its add kernel with -alpha)
+    if np.result_type(self, other) in (_F16, _F32, _F64):    # (PyTorch's sub is its add kernel with -alpha)
         return plus_scaled(self, other, -alpha)
     return np.subtract(self, _scaled(other, alpha))
 
@@ -72,7 +98,7 @@ def sub(self, other, alpha=1):
     other=lambda g, n: g)
 def rsub_tensor(self, other, alpha=1):
     """`other - self` for a Tensor `other` (x.__rsub__(y), torch.rsub(x, y))."""
-    if alpha != 1 and np.result_type(self, other) in (_F32, _F64):
+    if alpha != 1 and np.result_type(self, other) in (_F16, _F32, _F64):
         return plus_scaled(other, self, -alpha)
     return np.subtract(other, self if alpha == 1 else _scaled(self, alpha))
 
@@ -81,7 +107,7 @@ def rsub_tensor(self, other, alpha=1):
     self=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
 def rsub(self, other, alpha=1):
     """`other - self` for a Python scalar `other` (what `2 - x` calls)."""
-    if alpha != 1 and np.result_type(self, other) in (_F32, _F64):
+    if alpha != 1 and np.result_type(self, other) in (_F16, _F32, _F64):
         return plus_scaled(other, self, -alpha)
     return np.subtract(other, self if alpha == 1 else _scaled(self, alpha))
 

@@ -220,6 +220,91 @@ def test_floor_divide(code):
     assert outcome(gradlab, code) == outcome(torch, code)
 
 
+# --- 4. torch.rsub ------------------------------------------------------------------------------
+
+def _rsub_cases():
+    rng = random.Random(4)
+    inputs = {"float32": "[1.5, -2., 0.1, 3.]", "float64": "[1.5, -2., 0.1, 3.]", "float16": "[1.5, -2., 0.1, 3.]",
+              "int64": "[1, -2, 7, 3]", "uint8": "[1, 2, 7, 3]", "bool": "[True, False, True, True]",
+              "complex64": "[1+1j, -2., 0.5j, 3.]"}
+    others = ["2", "2.5", "True", "-1", "1j", "torch.tensor([3., 5, -1, 0.5])", "torch.tensor([3, 5, -1, 0])",
+              "torch.tensor(2.)", "torch.tensor([True, False, True, False])", "torch.tensor([1., 2.])", "'a'",
+              "torch.tensor([3., 5, -1, 0.5], dtype=torch.float64)"]
+    alphas = ["", ", alpha=2", ", alpha=0.5", ", alpha=-1", ", alpha=True", ", 3", ", alpha=0.1", ", alpha=1j"]
+    cases = []
+    for dt, v in inputs.items():
+        for o in others:
+            if dt == "float16" and "j" in o:        # (PyTorch's ComplexHalf, a dtype gradlab does not have)
+                continue
+            for al in rng.sample(alphas, 4):
+                if dt == "float16" and "j" in al:
+                    continue
+                g = ", requires_grad=True" if dt in ("float32", "float64") and "j" not in o + al else ""
+                go = o.replace(")", ", requires_grad=True)") if g and o.startswith("torch.tensor([3.") else o
+                cases.append(f"x = torch.tensor({v}{g}).to(torch.{dt}); o = {go}; y = torch.rsub(x, o{al}); "
+                             + _grads("x, o" if go.startswith("torch") else "x"))
+    cases += [f"r = {e}" for e in (
+        "torch.rsub(2, torch.ones(2))", "torch.rsub(torch.ones(2), torch.ones(2), out=torch.empty(2))",
+        "torch.rsub(torch.ones(2), torch.ones(2), 2)", "torch.rsub(torch.ones(2), other=3, alpha=2)",
+        "torch.rsub(torch.ones(2), torch.ones(3))", "torch.rsub(input=torch.ones(2), other=torch.ones(2), alpha=3)",
+        "torch.rsub(torch.ones(2, dtype=torch.int64), 2 ** 70)")]
+    return cases
+
+
+RSUB_CASES = _rsub_cases()
+
+
+@pytest.mark.parametrize("code", RSUB_CASES)
+def test_rsub(code):
+    assert outcome(gradlab, code) == outcome(torch, code)
+
+
+# --- 5. float16 add / sub with alpha -------------------------------------------------------------
+# PyTorch rounds alpha to float16, then its vector loop does one fused multiply-add in float32 and its
+# scalar loop (the numbers left at the end of each thread's slice) c10::Half arithmetic
+
+def _half_alpha_cases():
+    rng = random.Random(5)
+    cases = []
+    for n in (1, 5, 31, 32, 33, 100, 1000, 32768, 32769, 70000, 100003):
+        for threads in ((1, 2) if n > 32768 else (2,)):
+            alpha = rng.choice(["0.1", "-0.37", "2.5", "1e-3", "3", "-2", "0.3333"])
+            form = rng.choice(["torch.add(a, b, alpha={al})", "a.sub(b, alpha={al})", "a.clone().add_(b, alpha={al})",
+                               "a.clone().sub_(b, alpha={al})", "torch.rsub(a, b, alpha={al})",
+                               "torch.sub(a, b, alpha={al})", "torch.add(a, 1.5, alpha={al})",
+                               "torch.add(a, torch.tensor(1.5, dtype=torch.float16), alpha={al})"]).format(al=alpha)
+            cases.append(f"torch.set_num_threads({threads}); g = torch.Generator().manual_seed({n}); "
+                         f"a = (torch.rand({n}, generator=g) * 4 - 2).half(); b = (torch.rand({n}, generator=g) * 4 - 2).half(); "
+                         f"r = {form}")
+    for shape, view in (("(64, 40", ".t()"), ("(3, 50", "[:, :33]"), ("(40, 40", "[::2]"), ("(4, 300", "")):
+        cases.append(f"torch.set_num_threads(2); g = torch.Generator().manual_seed(7); "
+                     f"a = (torch.rand{shape}, generator=g) * 4 - 2).half(){view}; b = (torch.rand{shape}, generator=g) * 4 - 2).half(){view}; "
+                     "r = torch.add(a, b, alpha=0.37)")
+    for a, b in (("(3, 40)", "(3, 50)[:, :40]"), ("(3, 50)[:, 5:45]", "(3, 40)"), ("(50, 3)[:, :2]", "(50, 2)"),
+                 ("(70, 3)[:, :2]", "(70, 3)[:, 1:]"), ("(3, 70)[:, :64]", "(3, 70)[:, 2:66]")):
+        cases.append("torch.set_num_threads(2); g = torch.Generator().manual_seed(8); "
+                     f"a = (torch.rand{a.replace(')', ', generator=g)', 1)} * 4 - 2).half(); "
+                     f"b = (torch.rand{b.replace(')', ', generator=g)', 1)} * 4 - 2).half(); "
+                     "r = torch.sub(a, b, alpha=0.37)")
+    cases += [f"torch.set_num_threads(2); x = torch.tensor([0.1, -2.5, 3.3, 65000.], dtype=torch.float16{g}); "
+              f"y = x.{m}(torch.tensor([1.7, 0.3, -1.1, 100.], dtype=torch.float16), alpha={al}); " + _grads("x")
+              for g in ("", ", requires_grad=True") for m in ("add", "sub") for al in ("0.1", "7", "-0.5")]
+    return cases
+
+
+HALF_ALPHA_CASES = _half_alpha_cases()
+
+
+@pytest.mark.parametrize("code", HALF_ALPHA_CASES)
+def test_half_add_with_alpha(code):
+    threads = (gradlab.get_num_threads(), torch.get_num_threads())
+    try:
+        assert outcome(gradlab, code) == outcome(torch, code)
+    finally:
+        gradlab.set_num_threads(threads[0])
+        torch.set_num_threads(threads[1])
+
+
 def test_cases_are_distinct():
-    cases = FLOAT_POWER_CASES + SHIFT_CASES + FLOOR_DIVIDE_CASES
+    cases = FLOAT_POWER_CASES + SHIFT_CASES + FLOOR_DIVIDE_CASES + RSUB_CASES + HALF_ALPHA_CASES
     assert len(set(cases)) == len(cases)
