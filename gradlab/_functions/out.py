@@ -63,6 +63,8 @@ def _write(out, result, name):
                             f"{_kind_name(out._data.dtype)}")
         raise RuntimeError(f"result type {_kind_name(data.dtype)} can't be cast to the desired output type "
                            f"{_kind_name(out._data.dtype)}")
+    if name == "stack":         # (stack's out= form is a cat of the unsqueezed inputs: no memory format survives)
+        data = np.ascontiguousarray(data)
     if name in _FACTORIES and out._data.size == data.size:
         data = data.reshape(out._data.shape)      # a factory keeps out's shape when the count fits (arange)
     if out._data.shape != data.shape:

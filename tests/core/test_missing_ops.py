@@ -305,6 +305,52 @@ def test_half_add_with_alpha(code):
         torch.set_num_threads(threads[1])
 
 
+# --- 6. stack / cat of channels_last inputs ---------------------------------------------------------
+
+def _layout_join_cases():
+    made = {"cl": "torch.arange(48.).reshape(2, 2, 3, 4).contiguous(memory_format=torch.channels_last)",
+            "c": "torch.arange(48.).reshape(2, 2, 3, 4) + 100",
+            "p": "torch.arange(48.).reshape(2, 3, 4, 2).permute(0, 3, 1, 2)",
+            "cl1": "torch.arange(24.).reshape(2, 3, 4, 1).contiguous(memory_format=torch.channels_last)",
+            "clh": "torch.arange(16.).reshape(2, 2, 1, 4).contiguous(memory_format=torch.channels_last)",
+            "cl3": "torch.arange(96.).reshape(2, 2, 3, 4, 2).permute(0, 4, 1, 2, 3)",     # (channels_last_3d)
+            "c3": "torch.arange(96.).reshape(2, 2, 2, 3, 4) - 5",
+            "t": "torch.arange(48.).reshape(4, 3, 2, 2).transpose(0, 3)",
+            "cls": "torch.arange(96.).reshape(2, 4, 3, 4).contiguous(memory_format=torch.channels_last)[:, :2]"}
+    groups = [["cl", "cl"], ["cl", "c"], ["c", "cl"], ["cl", "p"], ["p", "p"], ["cl"], ["cl", "cl", "c"],
+              ["cl1", "cl1"], ["clh", "clh"], ["cl3", "cl3"], ["cl3", "c3"], ["t", "t"], ["cls", "cls"], ["cls", "cl"],
+              ["cl", "cl.double()"], ["cl", "cl.half()"]]
+    cases = []
+    for group in groups:
+        names = [g.split(".")[0] for g in group]
+        setup = "; ".join(f"{n} = {made[n]}" for n in dict.fromkeys(names))
+        listed = ", ".join(group)
+        nd = 5 if "cl3" in names or "c3" in names else 4
+        for dim in range(-nd - 1, nd + 1):
+            cases.append(f"{setup}; r = torch.stack([{listed}], {dim}); "
+                         "r = (r, r.is_contiguous())")
+        for dim in range(-nd, nd):
+            cases.append(f"{setup}; r = torch.cat([{listed}], {dim}); "
+                         "r = (r, r.is_contiguous())")
+    cases += ["cl = " + made["cl"] + "; r = torch.stack([cl, cl], 1, out=torch.empty(0)); r = (r, r.stride())",
+              "cl = " + made["cl"] + "; r = torch.cat([cl, cl], 1, out=torch.empty(0)); r = (r, r.stride())",
+              "cl = " + made["cl"] + "; r = torch.cat([cl, cl], 1, out=torch.empty(4, 2, 3, 4)); r = (r, r.stride())",
+              "cl = " + made["cl"] + ".requires_grad_(); y = torch.stack([cl, cl * 2], 2); " + _grads("cl"),
+              "cl = " + made["cl"] + ".requires_grad_(); y = torch.cat([cl, cl * 2], 3); " + _grads("cl"),
+              "cl = " + made["cl"] + "; r = torch.hstack([cl, cl]); r = (r, r.stride())",
+              "cl = " + made["cl"] + "; r = torch.vstack([cl, cl]); r = (r, r.stride())",
+              "cl = " + made["cl"] + "; r = torch.dstack([cl, cl]); r = (r, r.stride())"]
+    return cases
+
+
+LAYOUT_JOIN_CASES = _layout_join_cases()
+
+
+@pytest.mark.parametrize("code", LAYOUT_JOIN_CASES)
+def test_stack_and_cat_layouts(code):
+    assert outcome(gradlab, code) == outcome(torch, code)
+
+
 def test_cases_are_distinct():
-    cases = FLOAT_POWER_CASES + SHIFT_CASES + FLOOR_DIVIDE_CASES + RSUB_CASES + HALF_ALPHA_CASES
+    cases = FLOAT_POWER_CASES + SHIFT_CASES + FLOOR_DIVIDE_CASES + RSUB_CASES + HALF_ALPHA_CASES + LAYOUT_JOIN_CASES
     assert len(set(cases)) == len(cases)
