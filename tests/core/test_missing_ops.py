@@ -351,6 +351,52 @@ def test_stack_and_cat_layouts(code):
     assert outcome(gradlab, code) == outcome(torch, code)
 
 
+# --- 7. var / std / var_mean / std_mean (and the sums and means under them) -----------------------
+# var of a float or double tensor reduced to one number: two passes (deviations from x.mean(), squares
+# added one by one in each thread's slice); var_mean, and var along dims: Welford's running mean, one
+# output alone split among threads above 32,768 numbers and the slices combined
+
+def _variance_cases():
+    rng = random.Random(7)
+    cases = []
+    shapes = ["(1000,)", "(40000,)", "(70001,)", "(100000,)", "(300, 200)", "(4, 50000)", "(50000, 4)", "(20, 30, 70)"]
+    for shape in shapes:
+        for dt in ("float32", "float64", "float16") * 3:
+            threads = rng.choice([1, 2])
+            f = rng.choice(["var", "std", "var_mean", "std_mean", "sum", "mean"])
+            nd = shape.count(",") if shape.endswith(",)") else shape.count(",") + 1
+            dim = rng.choice(["", ", 0", ", -1", ", (0, 1)" if nd > 1 else ", 0", ", None"])
+            if f in ("sum", "mean"):        # (sums along dims of more than 32,768 numbers keep numpy's order)
+                dim = ""
+            more = rng.choice(["", ", keepdim=True", ", correction=0", ", correction=3"]) if f not in ("sum", "mean") \
+                else rng.choice(["", ", keepdim=True"]) if dim else ""
+            view = rng.choice(["", ".t()" if nd == 2 else "", "[::2]"])
+            scale, shift = rng.choice(["1", "100", "1e-3"]), rng.choice(["0", "5", "-300"])
+            cases.append(f"torch.set_num_threads({threads}); g = torch.Generator().manual_seed({len(cases)}); "
+                         f"x = ((torch.rand{shape[:-1]}, generator=g) - 0.5) * {scale} + {shift}).to(torch.{dt}){view}; "
+                         f"r = torch.{f}(x{dim}{more})".replace("(x, None, keepdim", "(x, dim=None, keepdim"))
+    cases += [f"torch.set_num_threads(2); x = torch.tensor([1., float('inf'), 2.] * 20000{d}); r = torch.{f}(x)"
+              for d in ("", ", dtype=torch.float64") for f in ("var", "var_mean", "std_mean")]
+    cases += ["torch.set_num_threads(2); g = torch.Generator().manual_seed(1); "
+              "x = torch.rand(50000, generator=g, dtype=torch.float64, requires_grad=True); y = torch.var_mean(x)[0]; "
+              + _grads("x")]
+    return cases
+
+
+VARIANCE_CASES = _variance_cases()
+
+
+@pytest.mark.parametrize("code", VARIANCE_CASES)
+def test_variance_over_threads(code):
+    threads = (gradlab.get_num_threads(), torch.get_num_threads())
+    try:
+        assert outcome(gradlab, code) == outcome(torch, code)
+    finally:
+        gradlab.set_num_threads(threads[0])
+        torch.set_num_threads(threads[1])
+
+
 def test_cases_are_distinct():
-    cases = FLOAT_POWER_CASES + SHIFT_CASES + FLOOR_DIVIDE_CASES + RSUB_CASES + HALF_ALPHA_CASES + LAYOUT_JOIN_CASES
+    cases = (FLOAT_POWER_CASES + SHIFT_CASES + FLOOR_DIVIDE_CASES + RSUB_CASES + HALF_ALPHA_CASES + LAYOUT_JOIN_CASES +
+             VARIANCE_CASES)
     assert len(set(cases)) == len(cases)
