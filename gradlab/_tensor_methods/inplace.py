@@ -211,6 +211,12 @@ class _InPlaceMethods:
     def __ixor__(self, other):
         return _inplace_operator(self, "bitwise_xor", other, Tensor.__xor__)
 
+    def __ilshift__(self, other):
+        return _inplace_operator(self, "bitwise_left_shift", other, Tensor.__lshift__)
+
+    def __irshift__(self, other):
+        return _inplace_operator(self, "bitwise_right_shift", other, Tensor.__rshift__)
+
 
 _RESULT_CHECKED = {"add", "sub", "mul", "div", "pow", "pow_scalar"}
 
