@@ -40,6 +40,15 @@ def plus_scaled(a, b, alpha):
     return np.add(a, _scaled(b, alpha))
 
 
+def complex_plus_scaled(a, b, alpha):
+    """a + alpha * b for complex results: PyTorch's complex add kernel always multiplies, alpha = 1 too, as a
+    complex product ((re, im) * (1, 0)), so an infinite part of b brings a nan (-inf+0j becomes -inf+nanj); sub
+    is the same kernel with -alpha."""
+    dtype = np.result_type(a, b)
+    with np.errstate(invalid="ignore"):
+        return np.add(a, np.multiply(np.asarray(b, dtype), np.asarray(complex(alpha), dtype)))
+
+
 def _alpha(n):
     """The `alpha` of add/sub/rsub (a parameter only when the caller passed one)."""
     return getattr(n, "alpha", 1)
@@ -51,6 +60,8 @@ def _alpha(n):
     self=lambda g, n: g,
     other=lambda g, n: g if _alpha(n) == 1 else g * _alpha(n))
 def add(self, other, alpha=1):
+    if np.result_type(self, other).kind == "c":
+        return complex_plus_scaled(self, other, alpha)
     return np.add(self, other) if alpha == 1 else plus_scaled(self, other, alpha)
 
 
@@ -59,6 +70,8 @@ def add(self, other, alpha=1):
     self=lambda g, n: g,
     other=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
 def sub(self, other, alpha=1):
+    if np.result_type(self, other).kind == "c":
+        return complex_plus_scaled(self, other, -alpha)
     if alpha == 1:
         return np.subtract(self, other)
     if np.result_type(self, other) in (_F32, _F64):    # (PyTorch's sub is its add kernel with -alpha)
