@@ -14,7 +14,7 @@ from ..ops.indexing import fill_inplace, setitem
 from ..ops.inplace import _check_inplace_allowed
 from ..ops.operands import _SCALARS, _check_arguments, _check_int_scalar, _kind, _number, _py, broadcast_error
 from ._common import (_NO_ROUNDING, _OPERANDS, _argument_type_name, _c_type, _check_exponent, _check_fill_value,
-                      _check_operand, _check_sub, _clamp_bounds, _lifted, _wrapped)
+                      _check_operand, _check_sub, _check_complex_clamp, _clamp_bounds, _lifted, _wrapped)
 
 
 _CATEGORY = {bool: 0, int: 1, float: 2, complex: 3}     # (the widest bound decides clamp_'s type)
@@ -57,12 +57,14 @@ class _InPlaceMethods:
         if isinstance(min, Tensor) or isinstance(max, Tensor):
             _check_arguments("clamp_", (min, max), [("Tensor min = None", "Tensor max = None"),
                                                      ("Number min = None", "Number max = None")])
+            _check_complex_clamp(self, None, None)     # (a complex bound: the result type's cast error below)
             return self._inplace("clamp_tensor", *_clamp_bounds(self, min, max))
         _check_arguments("clamp_", (min, max), [("Tensor min = None", "Tensor max = None"),
                                                  ("Number min = None", "Number max = None")])
         if min is None and max is None:
             _check_inplace_allowed(self)           # (autograd's check comes before the kernel's, as in PyTorch)
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        _check_complex_clamp(self, min, max)
         # clamp's own check of the result type of self and both bounds, before the overlap check
         bounds = sorted((_py(b) for b in (min, max) if b is not None), key=lambda b: _CATEGORY.get(type(b), 0))
         self._check_lifted(bounds[-1])
@@ -118,6 +120,8 @@ class _InPlaceMethods:
         _check_arguments("clamp_min_", (min,), [("Tensor min",), ("Number min",)])
         if isinstance(min, Tensor):
             return self._inplace("clamp_min_tensor", min)
+        if self._data.dtype.kind == "c" or isinstance(_py(min), complex):     # (before the result type's check)
+            raise NotImplementedError("clamp is not supported for complex types")
         self._check_lifted(_py(min))
         return self._inplace("clamp_min", min=_py(min))
 
@@ -125,6 +129,8 @@ class _InPlaceMethods:
         _check_arguments("clamp_max_", (max,), [("Tensor max",), ("Number max",)])
         if isinstance(max, Tensor):
             return self._inplace("clamp_max_tensor", max)
+        if self._data.dtype.kind == "c" or isinstance(_py(max), complex):     # (before the result type's check)
+            raise NotImplementedError("clamp is not supported for complex types")
         self._check_lifted(_py(max))
         return self._inplace("clamp_max", max=_py(max))
 
@@ -212,7 +218,9 @@ class _InPlaceMethods:
         return _inplace_operator(self, "bitwise_xor", other, Tensor.__xor__)
 
 
-_RESULT_CHECKED = {"add", "sub", "mul", "div", "pow", "pow_scalar"}
+# (and the ops that refuse complex operands, whose refusal comes after this check in PyTorch)
+_RESULT_CHECKED = {"add", "sub", "mul", "div", "pow", "pow_scalar", "clamp_tensor", "clamp_min_tensor",
+                   "clamp_max_tensor", "atan2", "hypot"}
 
 
 def _check_inplace_result(t, opname, other, alpha=1):

@@ -10,7 +10,7 @@ from ..ops import OPS, indexing as _indexing
 from ..ops.operands import (_binary, _check_arguments, _check_int_scalar, _kind, _number, _py, broadcast_error,
                             where)
 from ._common import (_NO_ROUNDING, _c_type, _check_fill_value, _check_operand, _check_sub, _check_tensor_argument,
-                      _clamp_bounds, _lifted, _wrapped, maximum, minimum)
+                      _check_complex_clamp, _clamp_bounds, _lifted, _wrapped, maximum, minimum)
 
 
 class _PointwiseMethods:
@@ -110,6 +110,7 @@ class _PointwiseMethods:
             # tensor bounds: PyTorch's ClampBackward0, whose bounds get gradients too
             _check_arguments("clamp", (min, max), [("Tensor min = None", "Tensor max = None"),
                                                     ("Number min = None", "Number max = None")])
+            _check_complex_clamp(self, min, max)
             for bound in (min, max):
                 if bound is not None and bound._data.shape != self._data.shape:
                     try:
@@ -121,6 +122,7 @@ class _PointwiseMethods:
                                                 ("Number min = None", "Number max = None")])
         if min is None and max is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        _check_complex_clamp(self, min, max)
         src = self
         for bound in (min, max):                  # (int tensor, float bound: a float result)
             if bound is not None:
@@ -278,6 +280,8 @@ class _PointwiseMethods:
                                f"{value._data.ndim} dimension(s).")
         if not isinstance(value, Tensor):
             value = _indexing.scalar_for(self, value)
+        elif value._data.dtype.kind == "c" and self._data.dtype.kind not in "cb":
+            _indexing.scalar_for(self, value.item())     # (PyTorch fills with its item: an imaginary part is refused)
         try:
             np.broadcast_shapes(mask._data.shape, self._data.shape)
         except ValueError:        # (in place, PyTorch names self first)

@@ -11,7 +11,7 @@ import numpy as np
 
 from . import dual
 from .operands import broadcast_error
-from .registry import op, refuse_bool
+from .registry import op, refuse_bool, refuse_complex
 
 # --- arithmetic ---------------------------------------------------------------------------------
 
@@ -451,6 +451,7 @@ def _atan2_recip(n):
     self=lambda g, n: g * n.other * _atan2_recip(n),
     other=lambda g, n: g * -n.self * _atan2_recip(n))
 def atan2(self, other):
+    refuse_complex('"atan2_cpu" not implemented for \'{dtype}\'', NotImplementedError, self, other)
     return np.asarray(_rounded_binary(np.arctan2, self, other))
 
 
@@ -459,6 +460,7 @@ def atan2(self, other):
     self=lambda g, n: g * n.self / n.result,
     other=lambda g, n: g * n.other / n.result)
 def hypot(self, other):
+    refuse_complex('"hypot_cpu" not implemented for \'{dtype}\'', NotImplementedError, self, other)
     if np.result_type(self, other).kind not in "fc":
         raise NotImplementedError(f"\"hypot_cpu\" not implemented for '{_KERNEL_NAMES[np.result_type(self, other).name]}'")
     return np.asarray(_rounded_binary(np.hypot, self, other))

@@ -21,6 +21,7 @@ from .inplace import (_EXPANDED_INDEX_PUT, _EXPANDED_MASKED_FILL, _OVERLAP, _ado
                       _kind_name, _stand_in, _write_through_base, scalar_for)
 # (in-place writing, also read by _tensor_methods/ as `indexing.<name>`: defined in ops/inplace.py)
 from .inplace import assign_data, check_overlaps, fill_inplace, remember_view, run_inplace  # noqa: F401
+from .conversion import real_part
 from .registry import OPS
 
 _INVALID_INDEX = "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got {})"
@@ -377,6 +378,8 @@ def setitem(t, key, value):
                                    f"cannot be broadcast to indexing result of shape "
                                    f"[{', '.join(map(str, shape))}]")
             masks_only = all(a.dtype == np.bool_ for a in advanced.values())
+            if v.ndim == 0 and masks_only and v.dtype.kind == "c" and t._data.dtype.kind not in "cb":
+                scalar_for(t, v.item())      # (masked_fill_ with the value's item: a nonzero imaginary part refused)
             if v.dtype != t._data.dtype and not (v.ndim == 0 and masks_only):     # (x[mask] = 0-d: masked_fill_)
                 raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                                    f"{_kind_name(t._data.dtype)} for the destination and {_kind_name(v.dtype)} for "
@@ -419,7 +422,8 @@ def setitem(t, key, value):
         return
     if empty:
         return                               # nothing to write (numpy would still check the indices)
-    v = v if isinstance(value, Tensor) else _py_or_array(value, t)      # (a tensor without its leading 1s)
+    # (a tensor without its leading 1s; a complex one written into a real tensor: its real part, as copy_ warns)
+    v = real_part(v, t._data.dtype) if isinstance(value, Tensor) else _py_or_array(value, t)
     if t._data.flags.writeable:
         t._data[nkey] = v
     else:                                    # an expanded view (numpy's are read-only): write its base
@@ -430,8 +434,6 @@ def setitem(t, key, value):
 def _assigned_value(t, value):
     """What can be written into t: a tensor or a number (PyTorch's TypeError for anything else)."""
     if isinstance(value, Tensor):
-        if value._data.dtype.kind == "c" and t._data.dtype.kind != "c":
-            raise RuntimeError("value cannot be converted to type float without overflow")
         return value
     # Python's numbers (np.float64 is a float) and numpy's integers; PyTorch refuses np.float32 or np.bool_ here
     if isinstance(value, (numbers.Number, np.integer)) and not isinstance(

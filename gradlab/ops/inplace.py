@@ -14,7 +14,7 @@ import weakref
 
 import numpy as np
 
-from .._dtype import from_numpy_dtype
+from .._dtype import from_numpy_dtype, real_part
 from .._tensor_core import Tensor
 from ..autograd import grad_mode, node as _autograd_node
 from ..autograd.engine import ZERO_TENSOR_IMMUTABLE
@@ -481,7 +481,7 @@ del _key, _name
     self=_no_gradient,
     value=lambda g, n: g)           # (summed to the value's shape by the node)
 def _fill_tensor(self, value):
-    return np.full_like(self, value)
+    return np.full_like(self, real_part(value, self.dtype))
 
 
 @op("copy", "CopyBackwards", ("self", "src"), variants=("inplace",), promote=False,

@@ -319,7 +319,7 @@ def _dist_grad(sign):
 
 
 @op("dist", "DistBackward0", ("self", "other"), variants=("function", "method"), saves=("self", "other", "result"),
-    check=sub_check,         # (PyTorch's dist is norm(self - other): the subtraction's check comes first)
+    check=sub_check, cast_result=False,     # (a norm: real for complex inputs too)         # (PyTorch's dist is norm(self - other): the subtraction's check comes first)
     self=_dist_grad(1), other=_dist_grad(-1))
 def dist(self, other, p=2):
     """torch.dist: the p-norm of self - other (broadcast), over all elements."""
