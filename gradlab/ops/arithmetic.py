@@ -473,6 +473,7 @@ _KERNEL_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Shor
 @op("frac", "FracBackward0", variants=("function", "method", "inplace"),
     self=lambda g, n: g)
 def frac(self):
+    refuse_complex("\"frac_cpu\" not implemented for '{dtype}'", NotImplementedError, self)
     if self.dtype.kind not in "fc":
         raise NotImplementedError(f"\"frac_cpu\" not implemented for '{_KERNEL_NAMES[self.dtype.name]}'")
     return self - np.trunc(self)

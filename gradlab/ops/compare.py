@@ -203,6 +203,10 @@ def index_fill_tensor(self, value, mask, fill):
 def nan_to_num(self, nan=None, posinf=None, neginf=None):
     if self.dtype.kind not in "fc":
         return self.copy()
+    if self.dtype.kind == "c":          # (PyTorch replaces in the real and the imaginary part alike)
+        out = np.empty_like(self)
+        out.real, out.imag = (nan_to_num.forward(part, nan, posinf, neginf) for part in (self.real, self.imag))
+        return out
     info = np.finfo(self.dtype)
     with np.errstate(over="ignore"):          # (a replacement too big for the dtype becomes inf, as in C++)
         nan, posinf, neginf = (None if v is None else self.dtype.type(v) for v in (nan, posinf, neginf))
