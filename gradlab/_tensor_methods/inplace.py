@@ -156,6 +156,67 @@ class _InPlaceMethods:
         if lifted is not self:
             raise RuntimeError(f"result type {_kind(lifted)} can't be cast to the desired output type {_c_type(self)}")
 
+    # --- writing at flat positions or index tensors: put_, index_put_ ------------------------------
+    def put_(self, index, source, accumulate=False):
+        """self.flatten()[index] = source (or += with accumulate), PyTorch's checks in its order."""
+        _check_inplace_allowed(self)
+        if index._data.dtype != np.int64:
+            raise RuntimeError(f"put_(): Expected a long tensor for index, but got {_kind(index)}")
+        if source._data.dtype != self._data.dtype:
+            raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got self.dtype = "
+                               f"{_kind(self)} and source.dtype = {_kind(source)}")
+        n, idx = self._data.size, index._data
+        if source._data.size != idx.size:
+            raise IndexError(f"put_(): Expected source and index to have the same number of elements, but got "
+                             f"source.numel() = {source._data.size}, index.numel() = {idx.size}")
+        if n == 0 and idx.size:
+            raise IndexError("put_(): Tried to put elements into an empty tensor")
+        if idx.size == 0:
+            return self
+        bad = (idx < -n) | (idx >= n)
+        if bad.any():
+            raise IndexError(f"out of range: tried to access index {idx[bad].flat[0]} on a tensor of {n} elements.")
+        # (PyTorch reshapes index to source's shape; negative positions count from the end)
+        flat = np.where(idx < 0, idx + n, idx).reshape(source._data.shape)
+        key = np.unravel_index(flat, self._data.shape) if self._data.ndim else (flat,)     # (0-d: as 1-d)
+        return self._inplace("put_accumulate" if accumulate else "put", source, key=key)
+
+    def put(self, index, source, accumulate=False):
+        return self.clone().put_(index, source, accumulate)
+
+    def index_put_(self, indices, values, accumulate=False):
+        """self[indices] = values (or += with accumulate): indexing with a tuple of index tensors."""
+        indices = tuple(indices)
+        for i, k in enumerate(indices):    # (PyTorch's binding refuses a None among them)
+            if not isinstance(k, Tensor):
+                raise TypeError(f"expected Tensor as element {i} in argument 0, but got {_argument_type_name(k)}")
+        if len(indices) > self._data.ndim:
+            raise IndexError(f"too many indices for tensor of dimension {self._data.ndim} (got {len(indices)})")
+        if not accumulate:
+            setitem(self, indices, values)
+            return self
+        if values._data.dtype != self._data.dtype:
+            raise RuntimeError(f"Index put requires the source and destination dtypes match, got {_kind(self)} for "
+                               f"the destination and {_kind(values)} for the source.")
+        _check_inplace_allowed(self)
+        shape = _indexing.getitem(Tensor._make(self._data), indices)._data.shape    # (its index checks too)
+        v = values._data
+        while v.ndim and v.shape[0] == 1:
+            v = v[0]                              # (PyTorch drops the value's leading 1s first)
+        try:
+            fits = len(v.shape) <= len(shape) and np.broadcast_shapes(v.shape, shape) == shape
+        except ValueError:
+            fits = False
+        if not fits:
+            raise RuntimeError(f"shape mismatch: value tensor of shape [{', '.join(map(str, values._data.shape))}] "
+                               f"cannot be broadcast to indexing result of shape [{', '.join(map(str, shape))}]")
+        if values._data.shape != shape:
+            values = values.reshape(v.shape).expand(shape)
+        return self._inplace("index_put_accumulate", values, key=_indexing.numpy_key(indices))
+
+    def index_put(self, indices, values, accumulate=False):
+        return self.clone().index_put_(indices, values, accumulate)
+
     def index_fill_(self, dim, index, value):
         """In-place index_fill (IndexFillBackward0 when recorded)."""
         _check_arguments("index_fill_", (dim, index, value), [("int dim", "Tensor index", "Tensor value"),

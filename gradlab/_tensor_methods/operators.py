@@ -355,6 +355,9 @@ class _OperatorMethods:
             close = close | (np.isfinite(actual) & (actual <= allowed))
         return Tensor._make(np.asarray(close))
 
+    def argwhere(self):
+        return self.nonzero()
+
     def nonzero(self, as_tuple=False):
         if not isinstance(as_tuple, bool):
             raise TypeError(f"nonzero(): argument 'as_tuple' must be bool, not {_type_name(as_tuple)}")

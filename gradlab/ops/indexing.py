@@ -94,6 +94,11 @@ def _key_item(k):
         raise IndexError(_INVALID_INDEX.format(_type_name(k))) from None
 
 
+def numpy_key(indices):
+    """The numpy key of a tuple of index tensors (index_put_'s indices; their checks are getitem's)."""
+    return tuple(_key_item(k) for k in indices)
+
+
 def _int64(i):
     """An index as PyTorch's C++ reads it: a long long."""
     if not -2 ** 63 <= i < 2 ** 63:

@@ -215,6 +215,28 @@ def put_add(self, source, index):
     return out
 
 
+def _declare_puts():
+    """put_(index, source) and index_put_(indices, values, accumulate=True): `source` written (or added, repeated
+    positions adding up) at a numpy key of self's positions. Written: self's gradient is grad with zeros where
+    self was overwritten; added: grad itself. source's gradient is grad at the key either way."""
+    for key, name, adds in (("put", "PutBackward0", False), ("put_accumulate", "PutBackward0", True),
+                            ("index_put_accumulate", "IndexPutBackward0", True)):
+        @op(key, name, ("self", "source"), promote=False,
+            shows={"self": "grad" if adds else "grad.index_put(key, 0)", "source": "grad[key]"},
+            self=(lambda g, n: g) if adds else (lambda g, n: dual.call("index_fill_zero", g, key=n.key)),
+            source=lambda g, n: _1d(g)[n.key])
+        def put(self, source, key, adds=adds):
+            out = np.array(self, copy=True)
+            if adds:
+                np.add.at(_1d(out), key, source)
+            else:
+                _1d(out)[key] = source
+            return out
+
+
+_declare_puts()
+
+
 # --- views taken in place: t_, transpose_, unsqueeze_, squeeze_ ----------------------------------
 # (the tensor itself becomes the view: PyTorch names these nodes apart from the out-of-place views;
 # they sit here with the other ops of issue 17's "pointwise and shape" list)
