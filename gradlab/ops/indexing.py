@@ -411,7 +411,7 @@ def setitem(t, key, value):
             if not advanced and stripped != target._data.shape:
                 val = val.expand(target._data.shape)
         if advanced:       # index_put_ on t itself (IndexPutBackward0), or on a view of t (CopySlices)
-            result = OPS["index_put" if target is stand else "copy_slices"](src, val, key=nkey)
+            result = OPS["index_put_values" if target is stand else "copy_slices"](src, val, key=nkey)
         elif target is stand:       # the key names all of t: PyTorch's copy_ or fill_
             if isinstance(val, Tensor) and val._data.ndim:
                 result = OPS["copy"](src, val)

@@ -8,6 +8,7 @@ import numpy as np
 from . import dual
 from .formula_text import shows
 from .registry import op
+from .shape import _copy_slices_self_grad as zeros_at_key
 
 
 class UnsavedIndex(np.ndarray):
@@ -219,11 +220,11 @@ def _declare_puts():
     """put_(index, source) and index_put_(indices, values, accumulate=True): `source` written (or added, repeated
     positions adding up) at a numpy key of self's positions. Written: self's gradient is grad with zeros where
     self was overwritten; added: grad itself. source's gradient is grad at the key either way."""
-    for key, name, adds in (("put", "PutBackward0", False), ("put_accumulate", "PutBackward0", True),
+    for key, name, adds in (("put_positions", "PutBackward0", False), ("put_positions_add", "PutBackward0", True),
                             ("index_put_accumulate", "IndexPutBackward0", True)):
         @op(key, name, ("self", "source"), promote=False,
-            shows={"self": "grad" if adds else "grad.index_put(key, 0)", "source": "grad[key]"},
-            self=(lambda g, n: g) if adds else (lambda g, n: dual.call("index_fill_zero", g, key=n.key)),
+            shows={"source": "grad[key]"},
+            self=(lambda g, n: g) if adds else zeros_at_key,
             source=lambda g, n: _1d(g)[n.key])
         def put(self, source, key, adds=adds):
             out = np.array(self, copy=True)

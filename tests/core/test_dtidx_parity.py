@@ -4,6 +4,7 @@ requires_grad, grad_fn name, or the exception's type and message) must be the sa
 """
 import itertools
 
+import numpy as np  # noqa: F401  (the cases' code reads np)
 import pytest
 
 import gradlab
@@ -55,8 +56,70 @@ COPY_CASES = [f"t = torch.tensor([1, 2, 3], dtype={d}); c = torch.tensor([1.5 + 
                         "t.masked_fill_(t > 0, c[2])", "t[0] = 1j", "t = c.to(t.dtype)", "t = c.type(t.dtype)",
                         "t = torch.tensor(c, dtype=t.dtype)", "t = c.sum(dtype=t.dtype)")]
 
+# torch.result_type / can_cast over every pair of dtypes and operand kinds
+_DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64", "complex64",
+           "complex128"]
+_OPERANDS = [f"torch.ones(2, dtype=torch.{d})" for d in _DTYPES] + [f"torch.tensor(1, dtype=torch.{d})" for d in _DTYPES] \
+    + ["True", "2", "2.5", "1j", "np.float32(1)", "np.int64(2)", "np.bool_(True)"]
+PROMOTION_CASES = [f"r = torch.can_cast(torch.{a}, torch.{b})" for a in _DTYPES for b in _DTYPES]
+PROMOTION_CASES += [f"r = torch.result_type({a}, {b})" for a, b in itertools.product(_OPERANDS, repeat=2)
+                    if ((a + b).count("torch.ones") < 2 or a.split("dtype")[1][:12] < b.split("dtype")[1][:12])
+                    # (float16 with complex is complex32 in PyTorch, a dtype gradlab does not have: numpy has none)
+                    and not ("float16" in a + b and ("complex" in a + b or "1j" in a + b))]
+PROMOTION_CASES += ["r = torch.result_type(None, torch.ones(1))", "r = torch.can_cast(torch.float32, 1)",
+                    "r = torch.result_type(torch.ones(1), 'x')"]
 
-CASES = ADD_CASES + ORDER_CASES + COPY_CASES
+# put_/put, index_put_/index_put (accumulate too), take_along_dim: values, grad_fn, gradients, PyTorch's checks
+_A = "a = torch.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True); "
+INDEX_FN_CASES = [_A + f"r = {call}; r = (r, torch.autograd.grad(r.sum(), a, allow_unused=True))"
+                  for call in ("a.put(torch.tensor([0, -1]), torch.tensor([9., 8.]))",
+                               "a.put(torch.tensor([[5], [5]]), torch.tensor([1., 2.]), accumulate=True)",
+                               "a.clone().put_(torch.tensor([1, 2]), torch.tensor([7., 7.]))",
+                               "a.index_put((torch.tensor([1, 1]),), torch.tensor([1., 2., 3.]), accumulate=True)",
+                               "a.index_put((torch.tensor([0, 1]), torch.tensor([2, 2])), torch.tensor(5.))",
+                               "torch.index_put(a, (torch.tensor([True, False]),), torch.tensor(0.))",
+                               "a.clone().index_put_((torch.tensor([-1]),), torch.tensor([[4., 4., 4.]]), True)",
+                               "torch.take_along_dim(a, torch.tensor([[2, 0]]), 1)",
+                               "torch.take_along_dim(a, torch.tensor([[1], [0]]), 0)",
+                               "torch.take_along_dim(a, torch.tensor([5, 0, 5]))",
+                               "a.take_along_dim(torch.tensor([[0]]), dim=-1)")]
+_B = "b = torch.tensor([[1, 2], [3, 4]], dtype={d}); "
+INDEX_FN_CASES += [_B.format(d=d) + f"r = {call}" for d in ("torch.int64", "torch.float32", "torch.bool", "torch.uint8")
+                   for call in ("b.put(torch.tensor([0]), torch.tensor([1], dtype=b.dtype))",
+                                "b.put(torch.tensor([0], dtype=torch.int32), torch.tensor([1], dtype=b.dtype))",
+                                "b.put(torch.tensor([0, 1]), torch.tensor([1.5]))",
+                                "b.put(torch.tensor([4]), torch.tensor([1], dtype=b.dtype))",
+                                "b.put(torch.tensor([0, 0]), torch.tensor([1, 1], dtype=b.dtype), accumulate=True)",
+                                "torch.tensor(3, dtype=b.dtype).put(torch.tensor([0, 0]), torch.ones(2, dtype=b.dtype), True)",
+                                "b[:0].put(torch.tensor([0]), torch.ones(1, dtype=b.dtype))",
+                                "b.index_put((torch.tensor([0]),), torch.tensor(1.5))",
+                                "b.index_put((torch.tensor([True, False]),), torch.tensor(1))",
+                                "b.index_put((torch.tensor([0, 0]),), torch.ones(2, dtype=b.dtype), accumulate=True)",
+                                "b.index_put((torch.tensor([0]), None), torch.tensor(1))",
+                                "b.index_put(([0],), torch.tensor(1))",
+                                "b.index_put((torch.tensor([2]),), torch.ones(1, dtype=b.dtype), accumulate=True)",
+                                "b.index_put((torch.tensor([0.]),), torch.ones(1, dtype=b.dtype))",
+                                "b.index_put((torch.tensor([0]),) * 3, torch.ones(1, dtype=b.dtype))",
+                                "b.index_put((torch.tensor([0, 1]),), torch.ones(3, dtype=b.dtype), accumulate=True)",
+                                "torch.take_along_dim(b, torch.tensor([[1]]), 0)",
+                                "torch.take_along_dim(b, torch.tensor([[1]], dtype=torch.int32), 0)",
+                                "torch.take_along_dim(b, torch.tensor([1]), 0)",
+                                "torch.take_along_dim(b, torch.tensor([[0], [1], [0]]), 1)",
+                                "torch.take_along_dim(b[0, 0], torch.tensor(0), 0)",
+                                "torch.argwhere(b)", "b.argwhere()")]
+
+# creation helpers: cartesian_prod, tril/triu_indices, atleast_nd
+BUILD_CASES = [f"r = torch.{f}({r}, {c}, {o}{dt})" for f in ("tril_indices", "triu_indices")
+               for r, c in ((3, 3), (2, 4), (4, 2), (0, 3), (-1, 2), (2, -3)) for o in (0, 1, -1, 5, -5)
+               for dt in ("", ", dtype=torch.int32", ", dtype=torch.float32", ", dtype=torch.int16")]
+BUILD_CASES += [f"v = torch.tensor([1., 2.], requires_grad=True); w = torch.tensor([3., 4., 5.]); r = torch.cartesian_prod({a})"
+                for a in ("v, w", "w, v, w", "v", "v, w.int()", "v.reshape(2, 1), w", "torch.tensor(1.), w")]
+BUILD_CASES += [f"r = torch.{f}({a})" for f in ("atleast_1d", "atleast_2d", "atleast_3d")
+                for a in ("torch.tensor(1.)", "torch.ones(2)", "torch.ones(2, 3)", "torch.ones(1, 2, 3, 1)",
+                          "torch.ones(2), torch.tensor(3)", "[torch.tensor(1.), torch.ones(2, 2)]")]
+
+
+CASES = ADD_CASES + ORDER_CASES + COPY_CASES + PROMOTION_CASES + INDEX_FN_CASES + BUILD_CASES
 
 
 @pytest.mark.parametrize("code", CASES)
