@@ -7,6 +7,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor_core import Tensor
 from ..creation import tensor
+from ..creation.options import _finish, _options
 from .._tensor_methods._common import _check_tensor_argument, _warn_once
 from .._tensor_methods.shape import _repeated_positions
 from ..ops.shape import _tensor_list, cat, stack
@@ -163,8 +164,9 @@ def cartesian_prod(*tensors):
     return stack([g.flatten() for g in meshgrid(*tensors, indexing="ij")], 1)
 
 
-def _triangle_indices(name, row, col, offset, dtype, keep):
+def _triangle_indices(name, row, col, offset, dtype, keep, device, pin_memory, requires_grad):
     """The (row, col) positions of a row x col matrix's lower or upper triangle, row by row, as a 2 x N tensor."""
+    _options(name, dtype, device, pin_memory=pin_memory)
     if row < 0:
         raise RuntimeError(f"row must be non-negative, got{row}")
     if col < 0:
@@ -174,15 +176,19 @@ def _triangle_indices(name, row, col, offset, dtype, keep):
         raise NotImplementedError(f'"{name}" not implemented for \'{dtype._legacy[:-len("Tensor")]}\'')
     rows, cols = np.indices((row, col)).reshape(2, -1)
     chosen = keep(cols - rows, offset)
-    return Tensor._make(np.stack([rows[chosen], cols[chosen]]).astype(dtype.np))
+    return _finish(np.stack([rows[chosen], cols[chosen]]).astype(dtype.np), requires_grad)
 
 
-def tril_indices(row, col, offset=0, *, dtype=_dtype.int64, device=None, layout=None):
-    return _triangle_indices("tril_indices", row, col, offset, dtype, lambda diagonal, k: diagonal <= k)
+def tril_indices(row, col, offset=0, *, dtype=_dtype.int64, layout=None, device=None, pin_memory=False,
+                 requires_grad=False):
+    return _triangle_indices("tril_indices", row, col, offset, dtype, lambda diagonal, k: diagonal <= k, device,
+                             pin_memory, requires_grad)
 
 
-def triu_indices(row, col, offset=0, *, dtype=_dtype.int64, device=None, layout=None):
-    return _triangle_indices("triu_indices", row, col, offset, dtype, lambda diagonal, k: diagonal >= k)
+def triu_indices(row, col, offset=0, *, dtype=_dtype.int64, layout=None, device=None, pin_memory=False,
+                 requires_grad=False):
+    return _triangle_indices("triu_indices", row, col, offset, dtype, lambda diagonal, k: diagonal >= k, device,
+                             pin_memory, requires_grad)
 
 
 def _each(view):

@@ -162,15 +162,13 @@ class _InPlaceMethods:
         """self.flatten()[index] = source (or += with accumulate), PyTorch's checks in its order."""
         _check_inplace_allowed(self)
         key = _put_key(self, index, source)
-        if key is None:
+        if not index._data.size:
             return self
         return self._inplace("put_positions_add" if accumulate else "put_positions", source, key=key)
 
     def put(self, index, source, accumulate=False):
         """Out of place: PyTorch's put is a clone put_ into, but its node (PutBackward0) takes self itself."""
         key = _put_key(self, index, source)
-        if key is None:
-            return self.clone()
         return OPS["put_positions_add" if accumulate else "put_positions"](self, source, key=key)
 
     def index_put_(self, indices, values, accumulate=False):
@@ -276,8 +274,6 @@ def _put_key(t, index, source):
                          f"source.numel() = {source._data.size}, index.numel() = {idx.size}")
     if n == 0 and idx.size:
         raise IndexError("put_(): Tried to put elements into an empty tensor")
-    if idx.size == 0:
-        return None
     bad = (idx < -n) | (idx >= n)
     if bad.any():
         raise IndexError(f"out of range: tried to access index {idx[bad].flat[0]} on a tensor of {n} elements.")
@@ -299,13 +295,8 @@ def _index_put_indices(t, indices):
 def _accumulated(t, indices, values):
     """index_put_ with accumulate=True: its checks (no masked_fill shortcut: the dtypes must match), values
     broadcast to the indexed shape, and the numpy key."""
-    if values._data.dtype != t._data.dtype:
-        raise RuntimeError(f"Index put requires the source and destination dtypes match, got {_kind(t)} for "
-                           f"the destination and {_kind(values)} for the source.")
-    shape = _indexing.getitem(Tensor._make(t._data), indices)._data.shape    # (its index checks too)
+    shape = _indexing.getitem(Tensor._make(t._data), indices)._data.shape    # (its index checks first)
     v = values._data
-    while v.ndim and v.shape[0] == 1:
-        v = v[0]                              # (PyTorch drops the value's leading 1s first)
     try:
         fits = len(v.shape) <= len(shape) and np.broadcast_shapes(v.shape, shape) == shape
     except ValueError:
@@ -313,8 +304,11 @@ def _accumulated(t, indices, values):
     if not fits:
         raise RuntimeError(f"shape mismatch: value tensor of shape [{', '.join(map(str, values._data.shape))}] "
                            f"cannot be broadcast to indexing result of shape [{', '.join(map(str, shape))}]")
+    if values._data.dtype != t._data.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got {_kind(t)} for "
+                           f"the destination and {_kind(values)} for the source.")
     if values._data.shape != shape:
-        values = values.reshape(v.shape).expand(shape)
+        values = values.expand(shape)
     return values, _indexing.numpy_key(indices)
 
 

@@ -574,6 +574,8 @@ def _index_add_args(t, dim, index, source):
     size = t._data.shape[d] if t._data.ndim else 1
     bad = (idx < 0) | (idx >= size)
     if bad.any():
+        if idx.dtype == np.int32:          # (an int32 index goes through index_select's bounds check)
+            raise IndexError("index out of range in self")
         raise RuntimeError(f"index {idx[bad].flat[0]} is out of bounds for dimension {d} with size {size}")
     return dict(dim=d, index=index_param(idx.astype(np.int64, copy=False), source), source_sizes=source._data.shape)
 
@@ -604,8 +606,8 @@ def _index_copy_args(t, dim, index, source):
         del source_sliced[d]
     if self_sliced != source_sliced:
         raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice shapes. Destination slice "
-                           f"shape: {_shape_text(self_sliced)} at dimension {d} and source slice shape: "
-                           f"{_shape_text(source_sliced)} at dimension 0.")
+                           f"shape: {' '.join(map(str, self_sliced))} at dimension {d} and source slice shape: "
+                           f"{' '.join(map(str, source_sliced))} at dimension 0.")
     if sd and idx.size != source._data.shape[d]:
         raise IndexError(f"index_copy_(): Number of indices ({idx.size}) should be equal to source.size(dim) "
                          f"({source._data.shape[d]})")

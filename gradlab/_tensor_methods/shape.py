@@ -328,7 +328,7 @@ class _ShapeMethods:
             raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but got "
                                f"{_dtype.from_numpy_dtype(indices._data.dtype)._legacy[:-len('Tensor')]}")
         if not self._data.ndim:           # (no scalar wrapping of the dim here)
-            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+            raise IndexError(f"Dimension specified as {_wrap_dim(dim, 0)} but tensor has no dimensions")
         d = _wrap_dim(dim, self._data.ndim)
         sizes = list(self._data.shape)
         sizes[d] = indices._data.shape[d]                 # indices take self's other sizes...
