@@ -401,6 +401,9 @@ class _OperatorMethods:
             close = close | (np.isfinite(actual) & (actual <= allowed))
         return Tensor._make(np.asarray(close))
 
+    def argwhere(self):
+        return self.nonzero()
+
     def nonzero(self, as_tuple=False):
         if not isinstance(as_tuple, bool):
             raise TypeError(f"nonzero(): argument 'as_tuple' must be bool, not {_type_name(as_tuple)}")
@@ -527,11 +530,12 @@ def _compare(ufunc, a, b):
     else:
         return NotImplemented
     kernel = _ORDERINGS.get(ufunc)
-    if kernel is not None and isinstance(given, (Tensor, complex)):
-        # complex numbers have no order: PyTorch's kernels have no complex loop
-        weak = [3] if isinstance(b, complex) else []
+    if kernel is not None:
+        # complex numbers have no order: PyTorch's kernels have no complex loop, whichever side is complex
+        scalar = not isinstance(given, (Tensor, list, tuple))
+        weak = [_dtype.category(np.asarray(bd).dtype)] if scalar else []
         common = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype)] + (
-            [(np.ndim(bd), np.asarray(bd).dtype)] if not weak else []), weak)
+            [(np.ndim(bd), np.asarray(bd).dtype)] if not scalar else []), weak)
         if common.kind == "c":
             raise NotImplementedError(f'"{kernel}_cpu" not implemented for '
                                       f"'{_dtype.from_numpy_dtype(common)._legacy[:-len('Tensor')]}'")

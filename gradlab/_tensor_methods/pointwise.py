@@ -10,8 +10,17 @@ from ..ops import OPS, indexing as _indexing
 from ..ops.operands import (_binary, _check_arguments, _check_int_scalar, _kind, _number, _py, broadcast_error,
                             where)
 from ._common import (_NO_ROUNDING, _c_type, _check_fill_value, _check_operand, _check_sub, _check_tensor_argument,
-                      _clamp_bounds, _lifted, _wrapped, maximum, minimum)
+                      _check_complex_clamp, _clamp_bounds, _lifted, _wrapped, maximum, minimum)
 
+
+
+def _check_broadcast(t, other):
+    """TensorIterator's shape check of a second tensor operand, with PyTorch's message."""
+    if other._data.shape != t._data.shape:
+        try:
+            np.broadcast_shapes(t._data.shape, other._data.shape)
+        except ValueError:
+            raise broadcast_error(t._data.shape, other._data.shape) from None
 
 class _PointwiseMethods:
     """Copied onto `Tensor` by gradlab/tensor.py."""
@@ -124,17 +133,16 @@ class _PointwiseMethods:
             # tensor bounds: PyTorch's ClampBackward0, whose bounds get gradients too
             _check_arguments("clamp", (min, max), [("Tensor min = None", "Tensor max = None"),
                                                     ("Number min = None", "Number max = None")])
+            _check_complex_clamp(self, min, max)
             for bound in (min, max):
-                if bound is not None and bound._data.shape != self._data.shape:
-                    try:
-                        np.broadcast_shapes(self._data.shape, bound._data.shape)
-                    except ValueError:
-                        raise broadcast_error(self._data.shape, bound._data.shape) from None
+                if bound is not None:
+                    _check_broadcast(self, bound)
             return OPS["clamp_tensor"](self, *_clamp_bounds(self, min, max))
         _check_arguments("clamp", (min, max), [("Tensor min = None", "Tensor max = None"),
                                                 ("Number min = None", "Number max = None")])
         if min is None and max is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        _check_complex_clamp(self, min, max)
         src = self
         for bound in (min, max):                  # (int tensor, float bound: a float result)
             if bound is not None:
@@ -144,12 +152,14 @@ class _PointwiseMethods:
     def clamp_min(self, min):
         _check_arguments("clamp_min", (min,), [("Tensor min",), ("Number min",)])
         if isinstance(min, Tensor):
+            _check_broadcast(self, min)
             return OPS["clamp_min_tensor"](self, min)
         return OPS["clamp_min"](_lifted(self, _py(min)), min=_py(min))
 
     def clamp_max(self, max):
         _check_arguments("clamp_max", (max,), [("Tensor max",), ("Number max",)])
         if isinstance(max, Tensor):
+            _check_broadcast(self, max)
             return OPS["clamp_max_tensor"](self, max)
         return OPS["clamp_max"](_lifted(self, _py(max)), max=_py(max))
 
@@ -292,6 +302,8 @@ class _PointwiseMethods:
                                f"{value._data.ndim} dimension(s).")
         if not isinstance(value, Tensor):
             value = _indexing.scalar_for(self, value)
+        elif value._data.dtype.kind == "c" and self._data.dtype.kind not in "cb":
+            _indexing.scalar_for(self, value.item())     # (PyTorch fills with its item: an imaginary part is refused)
         try:
             np.broadcast_shapes(mask._data.shape, self._data.shape)
         except ValueError:        # (in place, PyTorch names self first)

@@ -12,7 +12,7 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from . import dual, vectorized
 from .operands import broadcast_error
-from .registry import op, refuse_bool
+from .registry import op, refuse_bool, refuse_complex
 
 # --- arithmetic ---------------------------------------------------------------------------------
 
@@ -67,6 +67,15 @@ def _half_plus_scaled(a, b, alpha):
     return np.where(mask, fused, np.add(a, np.multiply(b, half), dtype=_F16)).astype(_F16, copy=False)
 
 
+def complex_plus_scaled(a, b, alpha):
+    """a + alpha * b for complex results: PyTorch's complex add kernel always multiplies, alpha = 1 too, as a
+    complex product ((re, im) * (1, 0)), so an infinite part of b brings a nan (-inf+0j becomes -inf+nanj); sub
+    is the same kernel with -alpha."""
+    dtype = np.result_type(a, b)
+    with np.errstate(invalid="ignore"):
+        return np.add(a, np.multiply(np.asarray(b, dtype), np.asarray(complex(alpha), dtype)))
+
+
 def _alpha(n):
     """The `alpha` of add/sub/rsub (a parameter only when the caller passed one)."""
     return getattr(n, "alpha", 1)
@@ -78,6 +87,8 @@ def _alpha(n):
     self=lambda g, n: g,
     other=lambda g, n: g if _alpha(n) == 1 else g * _alpha(n))
 def add(self, other, alpha=1):
+    if np.result_type(self, other).kind == "c":
+        return complex_plus_scaled(self, other, alpha)
     return np.add(self, other) if alpha == 1 else plus_scaled(self, other, alpha)
 
 
@@ -86,6 +97,8 @@ def add(self, other, alpha=1):
     self=lambda g, n: g,
     other=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
 def sub(self, other, alpha=1):
+    if np.result_type(self, other).kind == "c":
+        return complex_plus_scaled(self, other, -alpha)
     if alpha == 1:
         return np.subtract(self, other)
     if np.result_type(self, other) in (_F16, _F32, _F64):    # (PyTorch's sub is its add kernel with -alpha)
@@ -509,6 +522,7 @@ def _atan2_recip(n):
     self=lambda g, n: g * n.other * _atan2_recip(n),
     other=lambda g, n: g * -n.self * _atan2_recip(n))
 def atan2(self, other):
+    refuse_complex('"atan2_cpu" not implemented for \'{dtype}\'', NotImplementedError, self, other)
     return np.asarray(_rounded_binary(np.arctan2, self, other))
 
 
@@ -517,6 +531,7 @@ def atan2(self, other):
     self=lambda g, n: g * n.self / n.result,
     other=lambda g, n: g * n.other / n.result)
 def hypot(self, other):
+    refuse_complex('"hypot_cpu" not implemented for \'{dtype}\'', NotImplementedError, self, other)
     if np.result_type(self, other).kind not in "fc":
         raise NotImplementedError(f"\"hypot_cpu\" not implemented for '{_KERNEL_NAMES[np.result_type(self, other).name]}'")
     return np.asarray(_rounded_binary(np.hypot, self, other))
@@ -529,6 +544,7 @@ _KERNEL_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Shor
 @op("frac", "FracBackward0", variants=("function", "method", "inplace"),
     self=lambda g, n: g)
 def frac(self):
+    refuse_complex("\"frac_cpu\" not implemented for '{dtype}'", NotImplementedError, self)
     if self.dtype.kind not in "fc":
         raise NotImplementedError(f"\"frac_cpu\" not implemented for '{_KERNEL_NAMES[self.dtype.name]}'")
     return self - np.trunc(self)

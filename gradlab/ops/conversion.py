@@ -3,6 +3,7 @@ TensorConversions.cpp and Copy.cpp).
 """
 import numpy as np
 
+from .._dtype import cast, real_part
 from . import dual
 from .registry import op
 
@@ -13,9 +14,9 @@ from .registry import op
 def to_dtype(self, dtype, source_dtype):
     if 1 in self.shape and self.size > 1:     # (numpy's layout of size-1 dims is not PyTorch's)
         out = preserved_empty(self, dtype)
-        np.copyto(out, self, casting="unsafe")
+        np.copyto(out, real_part(self, dtype), casting="unsafe")
         return out
-    return self.astype(dtype)
+    return cast(self, dtype)
 
 
 @op("clone", "CloneBackward0", variants=("function", "method"), promote=False,

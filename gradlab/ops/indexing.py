@@ -21,6 +21,7 @@ from .inplace import (_EXPANDED_INDEX_PUT, _EXPANDED_MASKED_FILL, _OVERLAP, _ado
                       _kind_name, _stand_in, _write_through_base, scalar_for)
 # (in-place writing, also read by _tensor_methods/ as `indexing.<name>`: defined in ops/inplace.py)
 from .inplace import assign_data, check_overlaps, fill_inplace, remember_view, run_inplace  # noqa: F401
+from .conversion import real_part
 from .registry import OPS
 
 _INVALID_INDEX = "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got {})"
@@ -91,6 +92,11 @@ def _key_item(k):
         return operator.index(k)
     except TypeError:
         raise IndexError(_INVALID_INDEX.format(_type_name(k))) from None
+
+
+def numpy_key(indices):
+    """The numpy key of a tuple of index tensors (index_put_'s indices; their checks are getitem's)."""
+    return tuple(_key_item(k) for k in indices)
 
 
 def _int64(i):
@@ -377,6 +383,8 @@ def setitem(t, key, value):
                                    f"cannot be broadcast to indexing result of shape "
                                    f"[{', '.join(map(str, shape))}]")
             masks_only = all(a.dtype == np.bool_ for a in advanced.values())
+            if v.ndim == 0 and masks_only and v.dtype.kind == "c" and t._data.dtype.kind not in "cb":
+                scalar_for(t, v.item())      # (masked_fill_ with the value's item: a nonzero imaginary part refused)
             if v.dtype != t._data.dtype and not (v.ndim == 0 and masks_only):     # (x[mask] = 0-d: masked_fill_)
                 raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                                    f"{_kind_name(t._data.dtype)} for the destination and {_kind_name(v.dtype)} for "
@@ -403,7 +411,7 @@ def setitem(t, key, value):
             if not advanced and stripped != target._data.shape:
                 val = val.expand(target._data.shape)
         if advanced:       # index_put_ on t itself (IndexPutBackward0), or on a view of t (CopySlices)
-            result = OPS["index_put" if target is stand else "copy_slices"](src, val, key=nkey)
+            result = OPS["index_put_values" if target is stand else "copy_slices"](src, val, key=nkey)
         elif target is stand:       # the key names all of t: PyTorch's copy_ or fill_
             if isinstance(val, Tensor) and val._data.ndim:
                 result = OPS["copy"](src, val)
@@ -419,7 +427,8 @@ def setitem(t, key, value):
         return
     if empty:
         return                               # nothing to write (numpy would still check the indices)
-    v = v if isinstance(value, Tensor) else _py_or_array(value, t)      # (a tensor without its leading 1s)
+    # (a tensor without its leading 1s; a complex one written into a real tensor: its real part, as copy_ warns)
+    v = real_part(v, t._data.dtype) if isinstance(value, Tensor) else _py_or_array(value, t)
     if t._data.flags.writeable:
         t._data[nkey] = v
     else:                                    # an expanded view (numpy's are read-only): write its base
@@ -430,8 +439,6 @@ def setitem(t, key, value):
 def _assigned_value(t, value):
     """What can be written into t: a tensor or a number (PyTorch's TypeError for anything else)."""
     if isinstance(value, Tensor):
-        if value._data.dtype.kind == "c" and t._data.dtype.kind != "c":
-            raise RuntimeError("value cannot be converted to type float without overflow")
         return value
     # Python's numbers (np.float64 is a float) and numpy's integers; PyTorch refuses np.float32 or np.bool_ here
     if isinstance(value, (numbers.Number, np.integer)) and not isinstance(

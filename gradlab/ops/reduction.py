@@ -225,7 +225,7 @@ def _scale(g, c):
     return dual.scale(g, c)
 
 
-@op("var", "VarBackward0", variants=("function", "method"), saves=("self",),
+@op("var", "VarBackward0", variants=("function", "method"), saves=("self",), cast_result=False,
     self=_var_grad)
 def var(self, dim, keepdim, correction, count):
     return _rounded(_var(self, dim, keepdim, correction, count), self.dtype)
@@ -239,11 +239,9 @@ def _var(x, dim, keepdim, correction, count, two_pass=True):
     (_welford). Divided by max(count - correction, 0): nan or inf when that is 0, as in PyTorch (which
     warns, in Tensor.var); numpy's own warnings stay out."""
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        if x.dtype.kind == "c":
-            mean = np.add.reduce(x, axis=dim, keepdims=True, dtype=x.dtype) / max(count, 1)
-            d = x - mean
-            squares = np.add.reduce(d * d, axis=dim, keepdims=keepdim, dtype=x.dtype)
-            return squares / x.dtype.type(max(count - correction, 0))
+        if x.dtype.kind == "c":          # (PyTorch's: the real part's variance plus the imaginary part's, real)
+            return (_var(x.real, dim, keepdim, correction, count, two_pass)
+                    + _var(x.imag, dim, keepdim, correction, count, two_pass))
         if not count:
             return np.full(np.add.reduce(x, axis=dim, keepdims=keepdim).shape, np.nan)
         if two_pass and x.dtype in (_F32, _F64) and x.size == count:
@@ -335,7 +333,9 @@ def _welford(x, dim, keepdim):
 
 
 def _rounded(v, dtype):
-    """A float64 result in the input's dtype: half through float, as torch's double -> Half does."""
+    """A float64 result in the input's dtype (a complex one's real dtype): half through float, as torch's
+    double -> Half does."""
+    dtype = np.empty(0, dtype).real.dtype
     if dtype == _F16:
         return v.astype(_F32).astype(_F16)
     return v.astype(dtype, copy=False) if dtype.kind == "f" else v
@@ -348,7 +348,7 @@ def _std_grad(g, n):
     return _var_grad(dual.zero_where(r == 0, g / (r * 2)), n)
 
 
-@op("std", "StdBackward0", variants=("function", "method"), saves=("self", "result"),
+@op("std", "StdBackward0", variants=("function", "method"), saves=("self", "result"), cast_result=False,
     self=_std_grad)
 def std(self, dim, keepdim, correction, count):
     with np.errstate(invalid="ignore"):
@@ -372,6 +372,7 @@ def _norm_grad(g, n):
 
 
 @op("norm", "LinalgVectorNormBackward0", variants=("function", "method"), saves=("self", "result"), float_result=True,
+    cast_result=False,                  # (a complex tensor's norm is real)
     self=_norm_grad)
 def norm(self, p, dim, keepdim):
     a = np.abs(self)
@@ -382,7 +383,7 @@ def norm(self, p, dim, keepdim):
     if p == -float("inf"):
         return np.min(a, axis=dim, keepdims=keepdim)
     if p == 0:
-        return np.sum(a != 0, axis=dim, keepdims=keepdim).astype(self.dtype)
+        return np.sum(a != 0, axis=dim, keepdims=keepdim).astype(a.dtype)
     return np.sum(a ** p, axis=dim, keepdims=keepdim) ** (1.0 / p)
 
 
@@ -407,7 +408,7 @@ def _dist_grad(sign):
 
 
 @op("dist", "DistBackward0", ("self", "other"), variants=("function", "method"), saves=("self", "other", "result"),
-    check=sub_check,         # (PyTorch's dist is norm(self - other): the subtraction's check comes first)
+    check=sub_check, cast_result=False,     # (a norm: real for complex inputs too)         # (PyTorch's dist is norm(self - other): the subtraction's check comes first)
     self=_dist_grad(1), other=_dist_grad(-1))
 def dist(self, other, p=2):
     """torch.dist: the p-norm of self - other (broadcast), over all elements."""

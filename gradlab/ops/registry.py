@@ -50,7 +50,7 @@ import weakref
 
 import numpy as np
 
-from .._dtype import category, default_np, result_np_dtype
+from .._dtype import category, default_np, from_numpy_dtype, result_np_dtype
 from .._tensor_core import Tensor
 from ..autograd import grad_mode
 from ..autograd import node as _node
@@ -191,6 +191,14 @@ def refuse_bool(message):
         if isinstance(self, Tensor) and self._data.dtype.kind == "b":
             raise RuntimeError(message)
     return check
+
+
+def refuse_complex(message, error=NotImplementedError, *arrays):
+    """PyTorch's refusal of complex operands for an ordering op (no complex loop: complex numbers have no
+    order), raised by a forward on its promoted arrays. `message` may name the kernel's dtype as {dtype}."""
+    dtype = np.result_type(*arrays)
+    if dtype.kind == "c":
+        raise error(message.format(dtype=from_numpy_dtype(dtype)._legacy[:-len("Tensor")]))
 
 
 _new = object.__new__

@@ -321,7 +321,7 @@ def copy_slices(self, value, key):
     return out
 
 
-@op("index_put", "IndexPutBackward0", ("self", "values"), promote=False,
+@op("index_put_values", "IndexPutBackward0", ("self", "values"), promote=False,
     shows={"values": "grad[key]"},
     self=_copy_slices_self_grad,
     values=lambda g, n: g[n.key])

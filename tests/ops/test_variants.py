@@ -26,7 +26,7 @@ NOT_YET = {
     "cumprod": {"inplace"}, "tril": {"inplace"}, "triu": {"inplace"}, "addmm": {"inplace"}, "addmv": {"inplace"},
     "baddbmm": {"inplace"}, "addbmm": {"inplace"}, "fill": {"function"},
     "as_strided": {"function", "method", "inplace"}, "as_strided_scatter": {"function", "method"},
-    "index": {"method"}, "index_put": {"function", "method", "inplace"}, "diagonal_copy": {"function"},
+    "index": {"method"}, "diagonal_copy": {"function"},
     "solve": {"function", "method"}, "prelu": {"function", "method"},
     "unsafe_split": {"function", "method"}, "binary_cross_entropy_with_logits": {"function"},
     "convolution": {"function"}, "constant_pad_nd": {"function"}, "native_batch_norm": {"function"},
