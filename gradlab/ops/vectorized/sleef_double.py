@@ -170,7 +170,7 @@ def _kernel(function):
 def _any_doubtful(kept):
     """Whether any kept fma may be wrong: small ones checked together (numpy's cost is per call), large
     ones one by one (no copies)."""
-    if sum(entry[0].size for entry in kept) > 16384:
+    if sum(entry[0].size for entry in kept) > 4096:      # (measured: the copies cost more above)
         return any(_doubtful(*entry).any() for entry in kept)
     pieces = [np.concatenate([entry[k] for entry in kept], axis=None) for k in range(6)]
     return bool(_doubtful(*pieces).any())
