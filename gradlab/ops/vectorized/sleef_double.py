@@ -11,6 +11,11 @@ rounding of t + e moves the total across a half-way point between two float64 nu
 keep the pieces and check them all at once when they end; in the rare case that one is wrong (or a
 product was too small or too large for the split to be exact) the kernel runs again with every fma
 checked, the doubtful ones computed exactly with fractions.
+
+The price is speed: an fma is ~20 numpy calls here, and each kernel has about ten of them (the
+independent ones of a polynomial computed together), so exp or log of a few numbers takes ~0.15 ms of
+CPU where numpy's takes 1 us (measured on a shared machine; float64 log_softmax of an (8, 4) tensor:
+~0.36 ms, was 9 us with numpy's correctly-rounded-or-nearly exp and log and 70-85% of its numbers right).
 """
 import functools
 import math
@@ -76,7 +81,8 @@ def fma(a, b, c, a_split=None, b_split=None, c_dominates=False):
     """a * b + c rounded once, float64 (the vfmadd instruction), for arrays of one shape and 0-d
     constants. a_split, b_split: _split(a), _split(b) where already known (a constant's is computed
     once). c_dominates: |c| >= |a * b| wherever the result matters (the kernels' polynomial steps, by
-    the range of their variable), so that p + c = s + t needs three operations (Fast2Sum) not six."""
+    the range of their variable), so that p + c = s + t needs three operations (Fast2Sum) not six.
+    Inside a kernel the pieces are kept for its check: a kernel must not change a result in place."""
     p = a * b
     e = _product_error(p, _split(a) if a_split is None else a_split, _split(b) if b_split is None else b_split)
     s = p + c
@@ -170,7 +176,7 @@ def _kernel(function):
 def _any_doubtful(kept):
     """Whether any kept fma may be wrong: small ones checked together (numpy's cost is per call), large
     ones one by one (no copies)."""
-    if sum(entry[0].size for entry in kept) > 16384:
+    if sum(entry[0].size for entry in kept) > 4096:      # (measured: the copies cost more above)
         return any(_doubtful(*entry).any() for entry in kept)
     pieces = [np.concatenate([entry[k] for entry in kept], axis=None) for k in range(6)]
     return bool(_doubtful(*pieces).any())
