@@ -116,7 +116,7 @@ def rsub_tensor(self, other, alpha=1):
     return np.subtract(other, self if alpha == 1 else _scaled(self, alpha))
 
 
-@op("rsub", "RsubBackward1", ("self",), shows={"self": "-grad * alpha"},
+@op("rsub", "RsubBackward1", ("self",), variants=("function",), shows={"self": "-grad * alpha"},
     self=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
 def rsub(self, other, alpha=1):
     """`other - self` for a Python scalar `other` (what `2 - x` calls)."""
