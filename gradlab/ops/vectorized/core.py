@@ -110,7 +110,7 @@ def _rounded_once(s, a, b, c):
     out = s.astype(_F32)
     # double rounding is only possible where s sits exactly half-way between two float32 numbers
     half_way = _half_way(s)
-    if half_way.any():
+    if np.count_nonzero(half_way):              # (cheaper than .any() on small arrays)
         a, b, c = (np.broadcast_to(np.asarray(v, _F64), s.shape)[half_way] for v in (a, b, c))
         p, s0 = a * b, s[half_way]
         bb = s0 - p

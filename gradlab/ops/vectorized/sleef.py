@@ -28,35 +28,85 @@ def _pow2i(q):
     return _from_bits((q + _I32(0x7F)) << _I32(23))
 
 
-@_kernel
+def _binade_rounding(c, e):
+    """For a Horner step u = fma(u, s, c) whose result always lies in [2**e, 2**(e+1)): the constants
+    (c + C, C) with C = 1.5 * 2**(e+29), whose float64 ulp is float32's ulp in that binade, 2**(e-23).
+    Then (u * s + (c + C)) - C is the fma, rounded once: u * s is exact in float64 (24 + 24 bits),
+    c + C is exact (c's last bit is 2**(e-23)), the one rounding of the float64 sum is to float32's
+    grid there (ties to even alike: C / 2**(e-23) is even), and subtracting C is exact."""
+    big = 1.5 * 2.0 ** (e + 29)
+    assert float(np.float64(c) + big) - big == float(c)          # c + C exact
+    return _k64(np.float64(c) + big), _k64(big)
+
+
+# The results of the first four Horner steps of expf stay in one binade each for |s| <= ln2/2
+# (2**-10, 2**-7, 2**-5, 2**-3: 0.00132-0.00147, 0.00787-0.00885, 0.0389-0.0448, 0.153-0.183). The
+# last two steps (around 0.5, and 1 + fma(s * s, u, s)) cross binades and are rounded by a float32
+# cast of the float64 sum; that sum is never half-way between two float32 numbers without being exact
+# (double rounding): checked on every float32 input, see the module's docstring.
+_EXPF_STEPS = [_binade_rounding(c, e) for c, e in zip(_EXPF_POLY[1:5], (-10, -7, -5, -3))]
+_K_EXPF_C0, _K_EXPF_C5 = _k64(_EXPF_POLY[0]), _k64(_EXPF_POLY[5])
+_K_M_L2F64 = _k64(-(np.float64(_L2UF) + np.float64(_L2LF)))      # (exact: 43 bits)
+assert _K_M_L2F64 == -(np.float64(_L2UF) + np.float64(_L2LF)) and float(_K_M_L2F64) + float(_L2UF) == -float(_L2LF)
+
+
+def _expf(d, nonpositive=False):
+    """SLEEF's expf of a float32 array (at least 1-d); numpy's warnings are the caller's to silence.
+    Few numpy calls (their cost is per call on small arrays) and four buffers reused throughout (a
+    fresh large array costs its page faults)."""
+    # q = rint(d * (1/ln2)) (cvtps2dq: to nearest even): adding 1.5 * 2**23 rounds a float32 to an
+    # integer alike (|q| < 2**22 wherever the result is kept) and leaves q in the low mantissa bits
+    a = d * _K_R_LN2F
+    a += _K_MAGIC
+    q = a - _K_MAGIC
+    # s = fma(q, -L2L, fma(q, -L2U, d)): the inner one is exact (|q| <= 150 and L2U has 15 bits, so
+    # q * L2U is a float32 and the difference exact by Sterbenz's lemma: d is within a factor 2 of
+    # q * L2U unless q = 0), and so is, in float64, d - q * (L2U + L2L) (L2U + L2L has 43 bits, times
+    # q 51; the sum's bits span 42): one rounding to float32, as the outer fma
+    t = q.astype(_F64)
+    t *= _K_M_L2F64
+    s64 = d.astype(_F64)
+    t += s64
+    s = q
+    np.copyto(s, t)
+    np.copyto(s64, s)
+    np.multiply(s64, _K_EXPF_C0, out=t)              # Horner's steps, each rounded once to float32
+    for k, big in _EXPF_STEPS:
+        t += k
+        t -= big
+        t *= s64
+    t += _K_EXPF_C5
+    u = t.astype(_F32)
+    np.copyto(t, u)
+    np.multiply(s, s, out=u)                         # 1 + fma(s * s, u, s)
+    np.copyto(s64, u)
+    t *= s64
+    np.copyto(s64, s)
+    t += s64
+    np.copyto(u, t)
+    u += _K_ONE
+    qi = a.view(_I32)
+    qi -= _I_MAGIC
+    # u * 2**(q/2) * 2**(q - q/2): the first product is exact (|q| <= 150), so one ldexp rounds alike
+    np.ldexp(u, qi, out=u)
+    u[d < _K_M104] = _K_ZERO                         # (boolean assignment: cheapest for few numbers)
+    if not nonpositive:                              # (the caller knows that no d is above 0)
+        u[d > _K_100] = _K_INF
+    return u
+
+
+_K_MAGIC, _I_MAGIC = _k32(1.5 * 2 ** 23), np.array(0x4B400000, _I32)
+
+
 def sleef_expf(d, nonpositive=False):
     """SLEEF's expf (1.0 ulp): exp(d) = 2**q * exp(s) with s = d - q*ln2 in two steps (ln2 split in
     an upper part of few bits and the rest), a degree-7 polynomial for exp(s), then 2**q applied in
     two halves so that it never overflows on the way."""
     d = _f(d)
-    if d.ndim == 0:
-        return sleef_expf(d.reshape(1), nonpositive).reshape(())
-    qf = np.rint(d * _K_R_LN2F)                      # round to nearest even, as cvtps2dq
-    # s = fma(q, -L2U, d): L2U has 15 bits and |q| <= 150 wherever the result is kept, so the product
-    # is exact in float32 and one float32 addition rounds as the fma does
-    s = qf * _K_M_L2UF
-    s += d
-    t = qf * _K_M_L2LF                               # fma(q, -L2L, s) (float64: its sum is exact)
-    t += s
-    s = t.astype(_F32)
-    s64 = s.astype(_F64)
-    u, u64 = _poly(s64, _K_EXPF_POLY)
-    s *= s
-    t = s.astype(_F64)                               # 1 + fma(s * s, u, s)
-    t *= u64
-    t += s64
-    u = _K_ONE + _rounded(t, s, u64, s64)
-    # u * 2**(q/2) * 2**(q - q/2): the first product is exact (|q| <= 150), so one ldexp rounds alike
-    u = np.ldexp(u, qf.astype(_I32))
-    np.putmask(u, d < _K_M104, _K_ZERO)
-    if not nonpositive:                              # (the caller knows that no d is above 0)
-        np.putmask(u, d > _K_100, _K_INF)
-    return u
+    with np.errstate(all="ignore"):
+        if d.ndim == 0:
+            return _expf(d.reshape(1), nonpositive).reshape(())
+        return _expf(d, nonpositive)
 
 
 # --- SLEEF 3.x: Sleef_logf16_u10 / Sleef_logf8_u10 --------------------------------------------------------
@@ -99,55 +149,90 @@ def _logf_exponent_table():
 _LOGF_E_HI, _LOGF_E_LO = _logf_exponent_table()
 
 
-@_kernel
+# For each exponent field (and sign bit) of d * (1 / 0.75): e * ln2 as the double-float sx + sy, and
+# 2**-e, which scales d to m in [0.75, 1.5) exactly (as SLEEF's AVX2 code does; AVX-512's getmant
+# gives the same m for normal d). Rows (sx, sy, 2**-e): one lookup for the three.
+_LOGF_TABLE = np.stack([_LOGF_E_HI, _LOGF_E_LO,
+                        np.ldexp(_F32(1), -((np.arange(512) & 0xFF) - 127)).astype(_F32)])
+_LOGF_STEPS = [_binade_rounding(_F32(0.3996108174), -2), _binade_rounding(_F32(0.6666694880), -1)]
+_K_LOGF_C0 = _k64(_F32(0.3027294874))
+_I_MIN_NORMAL, _U_NORMAL_SPAN = np.array(0x00800000, _I32), np.array(0x7F000000, np.uint32)
+
+
+def _logf(d, special=True):
+    """SLEEF's logf of a float32 array (at least 1-d); numpy's warnings are the caller's to silence.
+    special=False: the caller knows that every d is a normal positive number or nan (a nan passes
+    through as a nan), so the fix-up of zero, subnormal, negative and infinite inputs is left out.
+    The double-float steps run in float64 where that is exact, and the buffers
+    are reused (a fresh large array costs its page faults)."""
+    f = d * _K_4_3
+    field = f.view(np.uint32)
+    field >>= _U_23
+    sx, sy, m = _LOGF_TABLE.take(field, axis=1)
+    m *= d                                                              # [0.75, 1.5)
+    # x = (m - 1) / (m + 1) as the double-float xx + xy: m - 1 is exact, m + 1 = bx + by exactly
+    m64 = m.astype(_F64)
+    p = m64 - _K_ONE64                                                  # ax (exact)
+    m64 += _K_ONE64                                                     # m + 1 (exact)
+    np.copyto(f, m64)                                                   # bx
+    np.divide(_K_ONE, f, out=f)                                         # t = 1 / bx
+    t64 = f.astype(_F64)
+    p *= t64                                                            # ax t (exact)
+    xx = p.astype(_F32)
+    xx64 = xx.astype(_F64)
+    p -= xx64                           # u = fma(t, ax, -xx): exact in float64 (a float32 number)
+    # v = fma(-by, t, fma(-bx, t, 1)): the inner one is exact, so v is 1 - (m + 1) t rounded once;
+    # (m + 1) t has 25 + 24 bits and is within a factor 2 of 1: exact in float64
+    m64 *= t64
+    np.subtract(_K_ONE64, m64, out=m64)
+    np.copyto(f, m64)                                                   # v
+    np.copyto(m64, f)
+    m64 *= xx64                                                         # xy = fma(xx, v, u)
+    m64 += p
+    np.copyto(f, m64)                                                   # xy
+    np.multiply(xx, xx, out=m)                                          # x2
+    np.copyto(t64, m)
+    # the polynomial in x2 < 0.04, Horner's steps as expf's (their results in one binade each)
+    np.multiply(t64, _K_LOGF_C0, out=m64)
+    (k1, big1), (k2, big2) = _LOGF_STEPS
+    m64 += k1
+    m64 -= big1
+    m64 *= t64
+    m64 += k2
+    m64 -= big2
+    m *= xx
+    m *= m64.astype(_F32)                                               # w = x2 xx poly
+    xx *= _K_TWO                                                        # 2x
+    s = sx + xx                                                         # (s) += 2x, double-float
+    sx -= s
+    sx += xx
+    sx += sy
+    f *= _K_TWO
+    sx += f                                                             # sy
+    r = s + m                                                           # (s) += w
+    s -= r
+    s += m
+    s += sx
+    r += s
+    if special:
+        # zero, subnormal, negative, infinite and nan inputs: as IEEE log (numpy's float64 log rounded
+        # once is that on them, and SLEEF's result on subnormals, which AVX-512's getmant normalizes)
+        bits = d.view(_I32) - _I_MIN_NORMAL
+        special = bits.view(np.uint32) >= _U_NORMAL_SPAN
+        if np.count_nonzero(special):
+            r[special] = np.log(d[special].astype(_F64))
+    return r
+
+
 def sleef_logf(d):
     """SLEEF's logf (1.0 ulp) for positive normal d: d = m * 2**e with m in [0.75, 1.5);
     log(m) = 2 atanh(x), x = (m - 1) / (m + 1), in double-float; plus e * ln2 (ln2 as two floats).
     Zero, negative, infinite and nan inputs are fixed up after (as the vfixupimm step), as IEEE log."""
     d = _f(d)
-    if d.ndim == 0:
-        return sleef_logf(d.reshape(1)).reshape(())
-    # e * ln2 as the double-float sx + sy depends on the exponent field of d * (1 / 0.75) alone (the
-    # sign bit too, where the result is replaced at the end): looked up in a table of the 512 cases
-    field = _bits(d * _K_4_3).view(np.uint32) >> _U_23
-    sx, sy = _LOGF_E_HI[field], _LOGF_E_LO[field]
-    bits = _bits(d)
-    m = bits & _I_MANTISSA
-    m |= _I_ONE_BITS
-    m = m.view(_F32)                                                    # [1, 2)
-    np.putmask(m, m >= _K_1_5, m * _K_HALF)                             # [0.75, 1.5)
-    # x = (m - 1) / (m + 1) in double-float: m - 1 is exact, m + 1 = bx + by
-    ax = m - _K_ONE
-    bx = m + _K_ONE
-    v = bx - _K_ONE
-    by = (_K_ONE - (bx - v)) + (m - v)
-    inv = _K_ONE / bx
-    xx = ax * inv
-    inv64 = inv.astype(_F64)
-    u = inv64 * ax
-    u -= xx                             # fma(t, ax, -xx): exact in float64, so already a float32
-    t = inv64 * bx
-    t = _K_ONE64 - t                    # fma(-bx, t, 1): exact (a float32)
-    p = inv64 * by
-    v = (t - p).astype(_F32)                                            # fma(-by, t, .): exact
-    xx64 = xx.astype(_F64)
-    t = xx64 * v
-    t += u
-    xy = _rounded(t, xx64, v, u)                                        # fma(xx, v, u)
-    x2 = xx * xx
-    poly, _ = _poly(x2.astype(_F64), _K_LOGF_POLY)
-    twice = xx * _K_TWO
-    s = sx + twice                                                      # (s) += 2x, double-float
-    sy = (((sx - s) + twice) + sy) + xy * _K_TWO
-    w = x2 * xx * poly
-    r = s + w
-    sy = ((s - r) + w) + sy
-    r += sy
-    # zero, negative, infinite and nan inputs (bits - 1 beyond the largest float's): as IEEE log,
-    # which numpy's log is on them
-    special = (bits - _I_1).view(np.uint32) >= _U_MAX_FINITE
-    np.putmask(r, special, np.log(d))
-    return r
+    with np.errstate(all="ignore"):
+        if d.ndim == 0:
+            return _logf(d.reshape(1)).reshape(())
+        return _logf(d)
 
 
 # --- tanh: SLEEF's tanhf (vectors) and glibc's tanhf / expm1f (fdlibm, scalar loop) ----------------------

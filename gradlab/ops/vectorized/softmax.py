@@ -7,8 +7,8 @@ glibc's, and which is which depends on how the positions are shared among the th
 import numpy as np
 
 from ... import _parallel
-from .core import _F32, _fma, _kernel, _lanes
-from .sleef import sleef_expf, sleef_logf
+from .core import _F32, _F64, _fma, _kernel, _lanes, _rounded_once
+from .sleef import _K_ONE, _expf, _logf, sleef_expf, sleef_logf
 from .glibc import glibc_expf
 
 
@@ -41,28 +41,32 @@ def _rows(x):
     return np.ascontiguousarray(x).reshape(-1, x.shape[-1]) if x.ndim else x.reshape(1, 1)
 
 
-@_kernel
 def softmax_lastdim(x):
     """softmax over the last dim (float32), as ATen's _vec_softmax_lastdim; None if not reproduced here."""
     lanes = _lanes()
     if lanes is None or x.dtype != _F32 or x.ndim == 0 or x.shape[-1] == 0:
         return None
     r = _rows(x)
-    e = sleef_expf(r - np.maximum.reduce(r, axis=1, keepdims=True), nonpositive=True)
-    inverse = _F32(1) / row_sums(e, lanes)
-    return (e * inverse[:, None]).reshape(x.shape)
+    with np.errstate(all="ignore"):
+        e = r - np.maximum.reduce(r, axis=1, keepdims=True)
+        e = _expf(e, nonpositive=True)
+        inverse = _K_ONE / row_sums(e, lanes)
+        e *= inverse[:, None]
+    return e.reshape(x.shape)
 
 
-@_kernel
 def log_softmax_lastdim(x):
     """log_softmax over the last dim (float32): x - max - log(sum(exp(x - max))), each step rounded."""
     lanes = _lanes()
     if lanes is None or x.dtype != _F32 or x.ndim == 0 or x.shape[-1] == 0:
         return None
     r = _rows(x)
-    shifted = r - np.maximum.reduce(r, axis=1, keepdims=True)
-    log_sum = sleef_logf(row_sums(sleef_expf(shifted, nonpositive=True), lanes))
-    return (shifted - log_sum[:, None]).reshape(x.shape)
+    with np.errstate(all="ignore"):
+        shifted = r - np.maximum.reduce(r, axis=1, keepdims=True)
+        # each sum is at least 1 (exp(0) of the maximum) and at most the row's length, or nan
+        log_sum = _logf(row_sums(_expf(shifted, nonpositive=True), lanes), special=False)
+        shifted -= log_sum[:, None]
+    return shifted.reshape(x.shape)
 
 
 @_kernel
@@ -88,7 +92,6 @@ def softmax_backward_lastdim(grad, output, threads=None):
     return ((g - total[:, None]) * y).reshape(grad.shape)
 
 
-@_kernel
 def log_softmax_backward_lastdim(grad, output):
     """grad - exp(output) * sum(grad) over the last dim; the compiler fuses the last multiply and
     subtract into one fma (measured)."""
@@ -96,9 +99,15 @@ def log_softmax_backward_lastdim(grad, output):
     if lanes is None or grad.dtype != _F32 or output.dtype != _F32 or grad.ndim == 0 or grad.shape[-1] == 0:
         return None
     g, y = _rows(grad), _rows(output)
-    total = row_sums(g, lanes)
-    e = sleef_expf(y)
-    return _fma(-e, total[:, None], g).reshape(grad.shape)
+    with np.errstate(all="ignore"):
+        total = row_sums(g, lanes).astype(_F64)[:, None]
+        np.negative(total, out=total)
+        e = _expf(y)
+        s = e.astype(_F64)
+        s *= total                                  # -exp(y) * sum: exact in float64
+        s += g
+        out = _rounded_once(s, e, total, g)         # fma(-exp(y), sum, grad)
+    return out.reshape(grad.shape)
 
 
 # --- softmax and log_softmax over another dimension than the last -----------------------------------------
