@@ -98,6 +98,11 @@ def _expf(d, nonpositive=False):
 _K_MAGIC, _I_MAGIC = _k32(1.5 * 2 ** 23), np.array(0x4B400000, _I32)
 
 
+def _expf_nd(d, nonpositive=False):
+    """_expf of a float32 array of any number of dimensions (inside a kernel: no errstate of its own)."""
+    return _expf(d, nonpositive) if d.ndim else _expf(d.reshape(1), nonpositive).reshape(())
+
+
 def sleef_expf(d, nonpositive=False):
     """SLEEF's expf (1.0 ulp): exp(d) = 2**q * exp(s) with s = d - q*ln2 in two steps (ln2 split in
     an upper part of few bits and the rest), a degree-7 polynomial for exp(s), then 2**q applied in

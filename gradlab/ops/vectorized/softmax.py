@@ -8,7 +8,7 @@ import numpy as np
 
 from ... import _parallel
 from .core import _F32, _F64, _fma, _kernel, _lanes, _rounded_once
-from .sleef import _K_ONE, _expf, _logf, sleef_expf, sleef_logf
+from .sleef import _K_ONE, _expf, _expf_nd, _logf, sleef_logf
 from .glibc import glibc_expf
 
 
@@ -134,11 +134,11 @@ def _exp_by_position(vector, v, nonpositive=False):
     only on its own numbers."""
     vector = np.broadcast_to(vector, v.shape)
     if vector.all():
-        return sleef_expf(v, nonpositive=nonpositive)
+        return _expf_nd(v, nonpositive=nonpositive)
     if not vector.any():
         return glibc_expf(v)
     out = np.empty(v.shape, _F32)
-    out[vector] = sleef_expf(v[vector], nonpositive=nonpositive)
+    out[vector] = _expf_nd(v[vector], nonpositive=nonpositive)
     scalar = ~vector
     out[scalar] = glibc_expf(v[scalar])
     return out
