@@ -164,18 +164,11 @@ _K_LOGF_C0 = _k64(_F32(0.3027294874))
 _I_MIN_NORMAL, _U_NORMAL_SPAN = np.array(0x00800000, _I32), np.array(0x7F000000, np.uint32)
 
 
-def _logf(d, special=True):
-    """SLEEF's logf of a float32 array (at least 1-d); numpy's warnings are the caller's to silence.
-    special=False: the caller knows that every d is a normal positive number or nan (a nan passes
-    through as a nan), so the fix-up of zero, subnormal, negative and infinite inputs is left out.
-    The double-float steps run in float64 where that is exact, and the buffers
-    are reused (a fresh large array costs its page faults)."""
-    f = d * _K_4_3
-    field = f.view(np.uint32)
-    field >>= _U_23
-    sx, sy, m = _LOGF_TABLE.take(field, axis=1)
-    m *= d                                                              # [0.75, 1.5)
-    # x = (m - 1) / (m + 1) as the double-float xx + xy: m - 1 is exact, m + 1 = bx + by exactly
+def _logf_reduced(m, f):
+    """logf's part that depends on m in [0.75, 1.5) alone: x = (m - 1) / (m + 1) as the double-float
+    xx + xy, and w = x**3 * poly(x**2). m and f (a float32 buffer of m's shape) are overwritten: xy
+    is returned in f, w in m."""
+    # m - 1 is exact, m + 1 = bx + by exactly
     m64 = m.astype(_F64)
     p = m64 - _K_ONE64                                                  # ax (exact)
     m64 += _K_ONE64                                                     # m + 1 (exact)
@@ -207,16 +200,31 @@ def _logf(d, special=True):
     m64 -= big2
     m *= xx
     m *= m64.astype(_F32)                                               # w = x2 xx poly
+    return xx, f, m
+
+
+def _logf(d, special=True):
+    """SLEEF's logf of a float32 array (at least 1-d); numpy's warnings are the caller's to silence.
+    special=False: the caller knows that every d is a normal positive number or nan (a nan passes
+    through as a nan), so the fix-up of zero, subnormal, negative and infinite inputs is left out.
+    The double-float steps run in float64 where that is exact, and the buffers
+    are reused (a fresh large array costs its page faults)."""
+    f = d * _K_4_3
+    field = f.view(np.uint32)
+    field >>= _U_23
+    sx, sy, m = _LOGF_TABLE.take(field, axis=1)
+    m *= d                                                              # [0.75, 1.5)
+    xx, xy, w = _logf_reduced(m, f)
     xx *= _K_TWO                                                        # 2x
     s = sx + xx                                                         # (s) += 2x, double-float
     sx -= s
     sx += xx
     sx += sy
-    f *= _K_TWO
-    sx += f                                                             # sy
-    r = s + m                                                           # (s) += w
+    xy *= _K_TWO
+    sx += xy                                                            # sy
+    r = s + w                                                           # (s) += w
     s -= r
-    s += m
+    s += w
     s += sx
     r += s
     if special:
