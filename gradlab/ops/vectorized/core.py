@@ -111,7 +111,8 @@ def _rounded_once(s, a, b, c):
     # double rounding is only possible where s sits exactly half-way between two float32 numbers
     half_way = _half_way(s)
     if np.count_nonzero(half_way):              # (cheaper than .any() on small arrays)
-        a, b, c = (np.broadcast_to(np.asarray(v, _F64), s.shape)[half_way] for v in (a, b, c))
+        # (picked first, then converted: the half-way numbers are few)
+        a, b, c = (np.broadcast_to(v, s.shape)[half_way].astype(_F64) for v in (a, b, c))
         p, s0 = a * b, s[half_way]
         bb = s0 - p
         err = (p - (s0 - bb)) + (c - bb)      # the exact rounding error of the float64 sum

@@ -9,7 +9,7 @@ import numpy as np
 
 from ... import _parallel
 from .core import _F32, _F64, _I32, _bits, _fma, _from_bits, _k64, _kernel, _lanes, _poly, _quiet
-from .sleef import _expf_nd, sleef_expm1f, sleef_log1pf, sleef_tanhf
+from .sleef import _expf_nd, _log1pf_nd, sleef_expm1f, sleef_log1pf, sleef_tanhf
 from .glibc import glibc_erff, glibc_expf, glibc_expm1f, glibc_log1pf, glibc_tanhf
 
 
@@ -228,19 +228,19 @@ def gelu_tanh(x):
     return _F32(0.5) * x * (_F32(1) + tanh_in_loop(inner, mask))
 
 
-@_kernel
+@_quiet
 def softplus(x, beta, threshold):
     """softplus = log1p(exp(beta x)) / beta (x itself where beta x > threshold), as ATen's kernel."""
     mask = loop_mask(x) if x.dtype == _F32 else None
     if mask is None:
         return None
     z = x * _F32(beta)
-    out = by_loop(mask, lambda v: sleef_log1pf(_expf_nd(v)) / _F32(beta),
+    out = by_loop(mask, lambda v: _log1pf_nd(_expf_nd(v)) / _F32(beta),
                   lambda v: glibc_log1pf(glibc_expf(v)) / _F32(beta), z)
     return np.where(z > _F32(threshold), x, out)
 
 
-@_kernel
+@_quiet
 def softplus_exp(x, beta, grad=None):
     """exp(beta x) as softplus's gradient kernel computes it (vector: SLEEF, scalar: glibc)."""
     mask = loop_mask(x, grad) if x.dtype == _F32 else None
@@ -255,7 +255,7 @@ def mish(x):
     mask = loop_mask(x) if x.dtype == _F32 else None
     if mask is None:
         return None
-    return by_loop(mask, lambda v: v * sleef_tanhf(sleef_log1pf(_expf_nd(v))),
+    return by_loop(mask, lambda v: v * sleef_tanhf(_log1pf_nd(_expf_nd(v))),
                    lambda v: v * glibc_tanhf(glibc_log1pf(glibc_expf(v))), x)
 
 
@@ -285,16 +285,16 @@ def elu(x, alpha):
     return np.where(x <= 0, by_loop(mask, sleef_expm1f, glibc_expm1f, x) * _F32(alpha), x)
 
 
-@_kernel
+@_quiet
 def log_sigmoid(x):
     """logsigmoid = min(x, 0) - log1p(exp(-|x|)): ATen's kernel runs whole and partial vectors
     (SLEEF's expf and log1pf) on every number."""
     if _lanes() is None or x.dtype != _F32:
         return None
-    return np.minimum(x, _F32(0)) - sleef_log1pf(_expf_nd(-np.abs(x), nonpositive=True))
+    return np.minimum(x, _F32(0)) - _log1pf_nd(_expf_nd(-np.abs(x), nonpositive=True))
 
 
-@_kernel
+@_quiet
 def log_sigmoid_backward(grad, x):
     """(max_deriv - sign * b / (1 + b)) * grad with the forward's buffer b = exp(-|x|) (SLEEF's)."""
     if _lanes() is None or x.dtype != _F32 or getattr(grad, "dtype", None) != _F32:

@@ -6,6 +6,7 @@ range reduction, a polynomial evaluated by fma steps, and for the last four "dou
 import numpy as np
 
 from .core import (_F32, _F64, _I32, _bits, _f, _fma, _from_bits, _k32, _k64, _kernel, _poly, _rounded,
+                   _rounded_once,
                    fma32)
 
 
@@ -348,54 +349,93 @@ _K_M_ONE, _K_M_ZERO = _k32(-1), _k32(-0.0)
 _K_EXPM1_BIG, _K_EXPM1_SMALL = _k32(88.72283172607421875), _k32(-16.635532333438687426013570)
 
 
-@_kernel
-def sleef_log1pf(d):
-    """SLEEF's log1pf (1.0 ulp): 1 + d = m 2^e with m in [0.75, 1.5) formed without rounding 1 + d,
-    then log(m) = 2 atanh(m / (2 + m)) in double-float, plus e ln2; log(d) beyond 1e38."""
-    d = _f(d)
-    if d.ndim == 0:
-        return sleef_log1pf(d.reshape(1)).reshape(())
-    field = _bits((d + _K_ONE) * _K_4_3).view(np.uint32) >> _U_23       # e + 127 (and the sign bit)
-    t, sx, sy = _LOG1PF_T[field], _LOGF_E_HI[field], _LOGF_E_LO[field]
-    m = d.astype(_F64)                                                  # fma(d, 2^-e, 2^-e - 1): exact
-    m *= t
-    m += _LOG1PF_T_M1[field]
-    m = m.astype(_F32)
+# Rows (2^-e, 2^-e - 1) as float64 (the reduction runs in float64), (sx, sy) as float32
+_LOG1PF_T64 = np.stack([_LOG1PF_T, _LOG1PF_T_M1]).astype(_F64)
+_LOG1PF_E = np.stack([_LOGF_E_HI, _LOGF_E_LO])
+
+
+def _log1pf(d):
+    """SLEEF's log1pf of a float32 array (at least 1-d); numpy's warnings are the caller's to silence."""
+    f = d + _K_ONE
+    f *= _K_4_3
+    field = f.view(np.uint32)
+    field >>= _U_23                                                     # e + 127 (and the sign bit)
+    t, t_m1 = _LOG1PF_T64.take(field, axis=1)
+    sx, sy = _LOG1PF_E.take(field, axis=1)
+    m64 = d.astype(_F64)                                                # fma(d, 2^-e, 2^-e - 1): exact
+    m64 *= t
+    m64 += t_m1
+    m = m64.astype(_F32)
     bx = _K_TWO + m                                                     # dfadd(2, m)
-    by = (_K_TWO - bx) + m
-    inv = _K_ONE / bx                                                   # dfdiv((m, 0), (bx, by))
-    xx = m * inv
-    inv64 = inv.astype(_F64)
-    w = inv64 * m
-    w -= xx
-    u = w.astype(_F32)                                                  # fma(inv, m, -xx): exact
-    w = inv64 * bx
-    w = (_K_ONE64 - w).astype(_F32)                                     # fma(-bx, inv, 1): exact
-    p = inv64 * by
-    p = w - p
-    v = _rounded(p, -by, inv64, w)                                      # fma(-by, inv, .)
+    by = _K_TWO - bx
+    by += m
+    np.divide(_K_ONE, bx, out=f)                                        # dfdiv((m, 0), (bx, by))
+    xx = m * f
+    inv64 = f.astype(_F64)
+    p = m64 * inv64
     xx64 = xx.astype(_F64)
-    p = xx64 * v
-    p += u
-    xy = _rounded(p, xx64, v, u)                                        # fma(xx, v, u)
+    p -= xx64                                       # u = fma(inv, m, -xx): exact (a float32 number)
+    np.copyto(m64, bx)
+    m64 *= inv64
+    np.subtract(_K_ONE64, m64, out=m64)             # w = fma(-bx, inv, 1): exact (a float32 number)
+    # v = fma(-by, inv, w): exact in float64, so rounded once by the cast. |w| < 2**-24 and
+    # |by inv| < 2**-23; w's last bit is at least ulp(bx) ulp(inv) >= 2**-48, and where w != 0,
+    # bx != 2, so |m| >= 2**-24, by's last bit >= 2**-47 and by inv's >= 2**-72: 50 bits in all (where
+    # w = 0 the sum is the product alone)
+    np.copyto(t, by)
+    t *= inv64
+    np.subtract(m64, t, out=t)
+    v = t.astype(_F32)
+    np.copyto(m64, v)
+    m64 *= xx64
+    m64 += p
+    xy = _rounded_once(m64, xx64, v, p)                                 # fma(xx, v, u)
     x2 = xx * xx
-    poly, _ = _poly(x2.astype(_F64), _K_LOGF_POLY)
-    twice = xx * _K_TWO
-    s = sx + twice
-    sy = (((sx - s) + twice) + sy) + xy * _K_TWO
-    w = x2 * xx * poly
-    r = s + w
-    sy = ((s - r) + w) + sy
-    r += sy
+    np.copyto(t, x2)
+    # the polynomial in x2 < 0.04 (xx = m / (2 + m) lies in [-1/7, 0.2), as logf's), rounded as logf's
+    np.multiply(t, _K_LOGF_C0, out=m64)
+    (k1, big1), (k2, big2) = _LOGF_STEPS
+    m64 += k1
+    m64 -= big1
+    m64 *= t
+    m64 += k2
+    m64 -= big2
+    x2 *= xx
+    x2 *= m64.astype(_F32)                                              # w
+    xx *= _K_TWO
+    s = sx + xx
+    sx -= s
+    sx += xx
+    sx += sy
+    xy *= _K_TWO
+    sx += xy                                                            # sy
+    r = s + x2
+    s -= r
+    s += x2
+    s += sx
+    r += s
     beyond = d > _K_BEYOND
-    if beyond.any():
-        np.putmask(r, beyond, sleef_logf(d))
+    if np.count_nonzero(beyond):
+        r[beyond] = _logf(d[beyond])
     # below -1, -1, -0, inf and nan: as IEEE log1p (which numpy's log1p is on them)
     ok = d > _K_M_ONE
     ok &= d < _K_INF
     ok &= d != _K_ZERO
-    np.putmask(r, ~ok, np.log1p(d))
+    np.logical_not(ok, out=ok)
+    if np.count_nonzero(ok):
+        r[ok] = np.log1p(d[ok])
     return r
+
+
+def _log1pf_nd(d):
+    return _log1pf(d) if d.ndim else _log1pf(d.reshape(1)).reshape(())
+
+
+def sleef_log1pf(d):
+    """SLEEF's log1pf (1.0 ulp): 1 + d = m 2^e with m in [0.75, 1.5) formed without rounding 1 + d,
+    then log(m) = 2 atanh(m / (2 + m)) in double-float, plus e ln2; log(d) beyond 1e38."""
+    with np.errstate(all="ignore"):
+        return _log1pf_nd(_f(d))
 
 
 @_kernel
