@@ -111,13 +111,16 @@ def _rounded_once(s, a, b, c):
     # double rounding is only possible where s sits exactly half-way between two float32 numbers
     half_way = _half_way(s)
     if np.count_nonzero(half_way):              # (cheaper than .any() on small arrays)
-        # (picked first, then converted: the half-way numbers are few)
-        a, b, c = (np.broadcast_to(v, s.shape)[half_way].astype(_F64) for v in (a, b, c))
-        p, s0 = a * b, s[half_way]
+        # (the half-way numbers are few: their positions found once, the operands picked there, then
+        # converted)
+        at = np.unravel_index(np.flatnonzero(half_way), s.shape)     # (np.nonzero is slower in 2-d)
+        a, b, c = ((v if np.shape(v) == s.shape else np.broadcast_to(v, s.shape))[at].astype(_F64)
+                   for v in (a, b, c))
+        p, s0 = a * b, s[at]
         bb = s0 - p
         err = (p - (s0 - bb)) + (c - bb)      # the exact rounding error of the float64 sum
         nudged = np.where(err > 0, np.nextafter(s0, np.inf), np.where(err < 0, np.nextafter(s0, -np.inf), s0))
-        out[half_way] = nudged.astype(_F32)
+        out[at] = nudged.astype(_F32)
     return out
 
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from ... import _parallel
 from .core import _F32, _F64, _fma, _kernel, _lanes, _rounded_once
-from .sleef import _K_ONE, _expf, _expf_nd, _logf, sleef_logf
+from .sleef import _K_ONE, _expf, _expf_nd, _logf
 from .glibc import glibc_expf
 
 
@@ -199,7 +199,8 @@ def log_softmax_inner(x, dim):
     vector = _logsoftmax_vector_positions(x3.shape[2], x3.shape[1], lanes)[None, None, :]
     shifted = x3 - np.fmax.reduce(x3, axis=1, keepdims=True)     # (its max skips nans: blendv on >)
     e = _exp_by_position(vector, shifted, nonpositive=True)
-    return (shifted - sleef_logf(_running_sum(e))).reshape(x.shape)
+    # (each sum is at least 1, exp(0) of the maximum, and at most dim_size, or nan)
+    return (shifted - _logf(_running_sum(e), special=False)).reshape(x.shape)
 
 
 @_kernel
