@@ -2,12 +2,25 @@
 Vectorized<float> calls: expf and logf (u10: within 1.0 ulp), tanhf, log1pf and expm1f. Each is a
 range reduction, a polynomial evaluated by fma steps, and for the last four "double-float" arithmetic
 (a value kept as a pair hi + lo of float32 numbers). Every step here is the same float32 operation.
+
+expf, logf and log1pf are written for few numpy calls (their cost is per call on small arrays), and
+without the kernels' double-rounding bookkeeping (core.py) where it is not needed:
+* a fused multiply-add whose float64 sum is exact rounds once when cast to float32; where that
+  follows from the operands' exponents the comment says so;
+* Horner steps whose result stays in one binade [2**e, 2**(e+1)) are rounded by adding c + C and
+  subtracting C (_binade_rounding): one rounding, to float32's grid in that binade;
+* the other steps were checked on every input they can see: expf's last two (around 0.5, and
+  fma(s * s, u, s)) on every float32 s with |s| <= 0.3466 (the reduced argument: |s| <= ln2 (1/2 +
+  1.2e-5)): no float64 sum half-way between two float32 numbers (on the same run, the four binade
+  steps stayed strictly inside their binades); logf's m-dependent part (xx, xy, w) equal to the
+  step-by-step checked one on every m in [0.75, 1.5), and its m, sx, sy equal to the former bit
+  manipulation's on every positive normal float32 (the rest of logf is the same float32
+  operations). log1pf keeps the check of its xy step (its m is any float32 in [-0.25, 0.5)).
+tests/ops/test_vectorized_fast_paths.py repeats the cheap parts of these checks.
 """
 import numpy as np
 
-from .core import (_F32, _F64, _I32, _bits, _f, _fma, _from_bits, _k32, _k64, _kernel, _poly, _rounded,
-                   _rounded_once,
-                   fma32)
+from .core import _F32, _F64, _I32, _f, _fma, _from_bits, _k32, _k64, _kernel, _poly, _rounded_once, fma32
 
 
 # --- SLEEF 3.x: Sleef_expf16_u10 / Sleef_expf8_u10 ------------------------------------------------------
@@ -17,8 +30,7 @@ _L2UF, _L2LF = _F32(0.693145751953125), _F32(1.428606765330187045e-06)
 _EXPF_POLY = [_F32(c) for c in (0.000198527617612853646278381, 0.00139304355252534151077271,
                                 0.00833336077630519866943359, 0.0416664853692054748535156,
                                 0.166666671633720397949219, 0.5)]
-_K_R_LN2F, _K_M_L2UF, _K_M_L2LF = _k32(_R_LN2F), _k32(-_L2UF), _k64(-_L2LF)
-_K_EXPF_POLY = [_k64(c) for c in _EXPF_POLY]
+_K_R_LN2F, _K_M_L2UF = _k32(_R_LN2F), _k32(-_L2UF)
 _K_ONE, _K_ZERO, _K_INF, _K_HALF, _K_TWO = _k32(1), _k32(0), _k32(np.inf), _k32(0.5), _k32(2)
 _K_M104, _K_100 = _k32(-104), _k32(100)
 _I_1 = np.array(1, _I32)
@@ -44,11 +56,11 @@ def _binade_rounding(c, e):
 # (2**-10, 2**-7, 2**-5, 2**-3: 0.00132-0.00147, 0.00787-0.00885, 0.0389-0.0448, 0.153-0.183). The
 # last two steps (around 0.5, and 1 + fma(s * s, u, s)) cross binades and are rounded by a float32
 # cast of the float64 sum; that sum is never half-way between two float32 numbers without being exact
-# (double rounding): checked on every float32 input, see the module's docstring.
+# (double rounding): checked on every reduced argument s, see the module's docstring.
 _EXPF_STEPS = [_binade_rounding(c, e) for c, e in zip(_EXPF_POLY[1:5], (-10, -7, -5, -3))]
 _K_EXPF_C0, _K_EXPF_C5 = _k64(_EXPF_POLY[0]), _k64(_EXPF_POLY[5])
-_K_M_L2F64 = _k64(-(np.float64(_L2UF) + np.float64(_L2LF)))      # (exact: 43 bits)
-assert _K_M_L2F64 == -(np.float64(_L2UF) + np.float64(_L2LF)) and float(_K_M_L2F64) + float(_L2UF) == -float(_L2LF)
+_K_M_L2F64 = _k64(-(np.float64(_L2UF) + np.float64(_L2LF)))
+assert float(_K_M_L2F64) + float(_L2UF) == -float(_L2LF)        # L2U + L2L is exact in float64 (43 bits)
 
 
 def _expf(d, nonpositive=False):
@@ -118,29 +130,9 @@ def sleef_expf(d, nonpositive=False):
 # --- SLEEF 3.x: Sleef_logf16_u10 / Sleef_logf8_u10 --------------------------------------------------------
 # ("double-float" arithmetic: a value kept as a pair hi + lo of float32 numbers, ~48 bits)
 
-def _df_add2(x, y):
-    s = x + y
-    v = s - x
-    return s, (x - (s - v)) + (y - v)
-
-
-def _df_div(nx, ny, dx, dy):
-    t = _F32(1) / dx
-    s = nx * t
-    u = _fma(t, nx, -s, exact_sum=True)             # the product's rounding error: exact
-    # (for log's m +- 1 with m in [0.75, 1.5): dy is 0 or a power of two, ny is 0: exact sums)
-    v = _fma(-dy, t, _fma(-dx, t, _F32(1), exact_sum=True), exact_sum=True)
-    return s, _fma(s, v, _fma(ny, t, u, exact_sum=True))
-
-
 _K_4_3 = _k32(_F32(1.0 / 0.75))
 _LN2_HI, _LN2_LO = _F32(0.69314718246459960938), _F32(-1.904654323148236017e-09)
-_K_LN2_HI, _K_LN2_HI64, _K_LN2_LO64 = _k32(_LN2_HI), _k64(_LN2_HI), _k64(_LN2_LO)
-_K_LOGF_POLY = [_k64(_F32(c)) for c in (0.3027294874, 0.3996108174, 0.6666694880)]
-_K_1_5, _K_ONE64 = _k32(1.5), _k64(1)
-_I_23, _I_127 = np.array(23, _I32), np.array(127, _I32)
-_I_MANTISSA, _I_ONE_BITS = np.array(0x007FFFFF, _I32), np.array(0x3F800000, _I32)
-_U_MAX_FINITE = np.array(0x7F7FFFFF, np.uint32)
+_K_ONE64 = _k64(1)
 _U_23 = np.array(23, np.uint32)
 
 
