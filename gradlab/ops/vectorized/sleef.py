@@ -9,10 +9,11 @@ without the kernels' double-rounding bookkeeping (core.py) where it is not neede
   follows from the operands' exponents the comment says so;
 * Horner steps whose result stays in one binade [2**e, 2**(e+1)) are rounded by adding c + C and
   subtracting C (_binade_rounding): one rounding, to float32's grid in that binade;
-* the other steps were checked on every input they can see: expf's last two (around 0.5, and
-  fma(s * s, u, s)) on every float32 s with |s| <= 0.3466 (the reduced argument: |s| <= ln2 (1/2 +
-  1.2e-5)): no float64 sum half-way between two float32 numbers (on the same run, the four binade
-  steps stayed strictly inside their binades); logf's m-dependent part (xx, xy, w) equal to the
+* the other steps are either checked or were checked on every input they can see: expf's last
+  two steps (around 0.5, and fma(s * s, u, s)) keep a half-way test, which the numbers redone step
+  by step pass (over every float32 s with |s| <= 0.3466, the reduced argument: |s| <= ln2 (1/2 +
+  1.2e-5), 14 half-way sums, 3 of them not exact; the four binade steps stayed strictly inside their
+  binades on the same run); logf's m-dependent part (xx, xy, w) equal to the
   step-by-step checked one on every m in [0.75, 1.5), and its m, sx, sy equal to the former bit
   manipulation's on every positive normal float32 (the rest of logf is the same float32
   operations). log1pf keeps the check of its xy step (its m is any float32 in [-0.25, 0.5)).
@@ -20,7 +21,8 @@ tests/ops/test_vectorized_fast_paths.py repeats the cheap parts of these checks.
 """
 import numpy as np
 
-from .core import _F32, _F64, _I32, _f, _fma, _from_bits, _k32, _k64, _kernel, _poly, _rounded_once, fma32
+from .core import (_F32, _F64, _I32, _f, _fma, _from_bits, _half_way, _k32, _k64, _kernel, _poly, _rounded_once,
+                   fma32)
 
 
 # --- SLEEF 3.x: Sleef_expf16_u10 / Sleef_expf8_u10 ------------------------------------------------------
@@ -55,8 +57,7 @@ def _binade_rounding(c, e):
 # The results of the first four Horner steps of expf stay in one binade each for |s| <= ln2/2
 # (2**-10, 2**-7, 2**-5, 2**-3: 0.00132-0.00147, 0.00787-0.00885, 0.0389-0.0448, 0.153-0.183). The
 # last two steps (around 0.5, and 1 + fma(s * s, u, s)) cross binades and are rounded by a float32
-# cast of the float64 sum; that sum is never half-way between two float32 numbers without being exact
-# (double rounding): checked on every reduced argument s, see the module's docstring.
+# cast of the float64 sum, with a half-way test (see _expf).
 _EXPF_STEPS = [_binade_rounding(c, e) for c, e in zip(_EXPF_POLY[1:5], (-10, -7, -5, -3))]
 _K_EXPF_C0, _K_EXPF_C5 = _k64(_EXPF_POLY[0]), _k64(_EXPF_POLY[5])
 _K_M_L2F64 = _k64(-(np.float64(_L2UF) + np.float64(_L2LF)))
@@ -90,12 +91,17 @@ def _expf(d, nonpositive=False):
         t *= s64
     t += _K_EXPF_C5
     u = t.astype(_F32)
+    # the last two steps cross binades: a float32 cast of their float64 sums rounds twice where a
+    # sum is half-way between two float32 numbers without being exact (3 of the 2.1e9 reduced
+    # arguments s do that): the numbers with a half-way sum are redone step by step at the end
+    redo = _half_way(t)
     np.copyto(t, u)
     np.multiply(s, s, out=u)                         # 1 + fma(s * s, u, s)
     np.copyto(s64, u)
     t *= s64
     np.copyto(s64, s)
     t += s64
+    redo |= _half_way(t)
     np.copyto(u, t)
     u += _K_ONE
     qi = a.view(_I32)
@@ -105,6 +111,24 @@ def _expf(d, nonpositive=False):
     u[d < _K_M104] = _K_ZERO                         # (boolean assignment: cheapest for few numbers)
     if not nonpositive:                              # (the caller knows that no d is above 0)
         u[d > _K_100] = _K_INF
+    if np.count_nonzero(redo):
+        at = np.flatnonzero(redo)
+        u.reshape(-1)[at] = _expf_by_steps(d.reshape(-1)[at])
+    return u
+
+
+def _expf_by_steps(d):
+    """SLEEF's expf with every fma rounded once by fma32 (slow: for the few numbers _expf redoes)."""
+    q = np.rint(d * _K_R_LN2F)
+    s = fma32(q, -_L2UF, d)
+    s = fma32(q, -_L2LF, s)
+    u = np.full(d.shape, _EXPF_POLY[0], _F32)
+    for c in _EXPF_POLY[1:]:
+        u = fma32(u, s, c)
+    u = _K_ONE + fma32(s * s, u, s)
+    u = np.ldexp(u, q.astype(_I32))
+    u[d < _K_M104] = _K_ZERO
+    u[d > _K_100] = _K_INF
     return u
 
 
