@@ -54,6 +54,24 @@ def test_expf_fast_path():
     _bits_equal(sleef.sleef_expf(negative, nonpositive=True), _expf_by_steps(negative))
 
 
+def test_expf_double_rounded_last_step():
+    """The three reduced arguments (found by trying every one) whose last fma, r = fma(s * s, u, s),
+    has a float64 sum half-way between two float32 numbers without being exact: the kernel's float32
+    cast of the sum rounds twice there, and the result is still SLEEF's, since that last bit of r is
+    lost in 1 + r. (Each s is reached from every power of two: exp(s + q ln2) = 2**q exp(s).)"""
+    s = np.array([0x34FFFFFF, 0x35FFFFFB, 0x36FFFFEB], I32).view(F32)     # q = 0: s = d
+    u = np.full(s.shape, sleef._EXPF_POLY[0], F32)
+    for c in sleef._EXPF_POLY[1:]:
+        u = fma32(u, s, c)
+    cast = ((s * s).astype(F64) * u + s).astype(F32)                # the float64 sum, cast once more
+    r = fma32(s * s, u, s)
+    assert (cast != r).all()
+    assert (F32(1) + cast == F32(1) + r).all()
+    q = np.arange(-5, 6, dtype=F32)[:, None] * np.float32(np.log(2))
+    d = np.concatenate([s, (s + q).ravel(), np.linspace(-1, 1, 61, dtype=F32)])
+    _bits_equal(sleef.sleef_expf(d), _expf_by_steps(d))
+
+
 def test_expf_horner_steps_stay_in_their_binade():
     """The constants that round Horner's first four steps hold where each step's result stays in one
     binade: over |s| <= ln2/2 (and a margin), on a fine grid of s."""

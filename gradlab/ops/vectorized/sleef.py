@@ -9,11 +9,11 @@ without the kernels' double-rounding bookkeeping (core.py) where it is not neede
   follows from the operands' exponents the comment says so;
 * Horner steps whose result stays in one binade [2**e, 2**(e+1)) are rounded by adding c + C and
   subtracting C (_binade_rounding): one rounding, to float32's grid in that binade;
-* the other steps are either checked or were checked on every input they can see: expf's last
-  two steps (around 0.5, and fma(s * s, u, s)) keep a half-way test, which the numbers redone step
-  by step pass (over every float32 s with |s| <= 0.3466, the reduced argument: |s| <= ln2 (1/2 +
-  1.2e-5), 14 half-way sums, 3 of them not exact; the four binade steps stayed strictly inside their
-  binades on the same run); logf's m-dependent part (xx, xy, w) equal to the
+* the other steps are either checked or were checked on every input they can see. expf, over every
+  float32 s with |s| <= 0.3466 (the reduced argument: |s| <= ln2 (1/2 + 1.2e-5)): the four binade
+  steps stay strictly inside their binades, the fifth step's float64 sum (around 0.5) is half-way
+  between two float32 numbers only where exact, the last one's (fma(s * s, u, s)) is half-way and
+  inexact for 3 of the 2.1e9 s, where its last bit is then lost in 1 + r (tested); logf's m-dependent part (xx, xy, w) equal to the
   step-by-step checked one on every m in [0.75, 1.5), and its m, sx, sy equal to the former bit
   manipulation's on every positive normal float32 (the rest of logf is the same float32
   operations). log1pf keeps the check of its xy step (its m is any float32 in [-0.25, 0.5)).
@@ -21,8 +21,7 @@ tests/ops/test_vectorized_fast_paths.py repeats the cheap parts of these checks.
 """
 import numpy as np
 
-from .core import (_F32, _F64, _I32, _f, _fma, _from_bits, _half_way, _k32, _k64, _kernel, _poly, _rounded_once,
-                   fma32)
+from .core import _F32, _F64, _I32, _f, _fma, _from_bits, _k32, _k64, _kernel, _poly, _rounded_once, fma32
 
 
 # --- SLEEF 3.x: Sleef_expf16_u10 / Sleef_expf8_u10 ------------------------------------------------------
@@ -90,18 +89,17 @@ def _expf(d, nonpositive=False):
         t -= big
         t *= s64
     t += _K_EXPF_C5
-    u = t.astype(_F32)
-    # the last two steps cross binades: a float32 cast of their float64 sums rounds twice where a
-    # sum is half-way between two float32 numbers without being exact (3 of the 2.1e9 reduced
-    # arguments s do that): the numbers with a half-way sum are redone step by step at the end
-    redo = _half_way(t)
+    u = t.astype(_F32)          # (checked on every s: half-way only where exact, so rounded once)
     np.copyto(t, u)
     np.multiply(s, s, out=u)                         # 1 + fma(s * s, u, s)
     np.copyto(s64, u)
     t *= s64
     np.copyto(s64, s)
     t += s64
-    redo |= _half_way(t)
+    # a float32 cast of this sum rounds twice where it is half-way between two float32 numbers
+    # without being exact: 3 of the 2.1e9 reduced arguments s do that (just below 2**-21, 2**-19 and
+    # 2**-17: 0x34ffffff, 0x35fffffb, 0x36ffffeb), and there the last bit of r = fma(s * s, u, s)
+    # is lost in 1 + r (r is within 2**-40 of a float32 near 1): the result is the same
     np.copyto(u, t)
     u += _K_ONE
     qi = a.view(_I32)
@@ -111,24 +109,6 @@ def _expf(d, nonpositive=False):
     u[d < _K_M104] = _K_ZERO                         # (boolean assignment: cheapest for few numbers)
     if not nonpositive:                              # (the caller knows that no d is above 0)
         u[d > _K_100] = _K_INF
-    if np.count_nonzero(redo):
-        at = np.flatnonzero(redo)
-        u.reshape(-1)[at] = _expf_by_steps(d.reshape(-1)[at])
-    return u
-
-
-def _expf_by_steps(d):
-    """SLEEF's expf with every fma rounded once by fma32 (slow: for the few numbers _expf redoes)."""
-    q = np.rint(d * _K_R_LN2F)
-    s = fma32(q, -_L2UF, d)
-    s = fma32(q, -_L2LF, s)
-    u = np.full(d.shape, _EXPF_POLY[0], _F32)
-    for c in _EXPF_POLY[1:]:
-        u = fma32(u, s, c)
-    u = _K_ONE + fma32(s * s, u, s)
-    u = np.ldexp(u, q.astype(_I32))
-    u[d < _K_M104] = _K_ZERO
-    u[d > _K_100] = _K_INF
     return u
 
 
