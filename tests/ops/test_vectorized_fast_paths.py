@@ -167,3 +167,16 @@ def test_half_way_fix_picks_broadcast_operands():
     got = core._rounded_once(s, a, b, c)
     _bits_equal(got.ravel(), fma32(a, np.broadcast_to(b, a.shape), np.broadcast_to(c, a.shape)).ravel())
     assert got[0, 0] != got[1, 0]           # the tiny c decides the direction of the tie
+
+
+def test_rounded_sum_nudges_only_inexact_half_way_sums():
+    """_rounded_sum (log_softmax's gradient): exact half-way sums stay (ties to even), double-rounded
+    ones are nudged, as fma32."""
+    rng = np.random.default_rng(5)
+    a = np.concatenate([np.full(8, 1 + 2 ** -12), rng.normal(0, 1, 200)]).astype(F32)
+    b = np.concatenate([np.full(8, 1 + 2 ** -12), np.full(200, -0.125)]).astype(F32)
+    c = np.concatenate([np.float32(2.0 ** -70) * np.array([1, -1, 2, -2, 0, 1, -1, 4]),
+                        np.where(rng.random(200) < 0.5, 0.125, 0.0)]).astype(F32)
+    p = a.astype(F64) * b
+    _bits_equal(core._rounded_sum(p, c), fma32(a, b, c))
+    assert (core._half_way(p + c)[8:]).any()            # exact half-way sums among the short ones

@@ -124,6 +124,25 @@ def _rounded_once(s, a, b, c):
     return out
 
 
+def _rounded_sum(p, c):
+    """float32 of p + c rounded once, where p is an exact float64 product of two float32 numbers and c a
+    float32 array or number: the fma, for callers that keep the product. Where the float64 sum is
+    half-way between two float32 numbers (common where it is exact: a gradient like -1/8 makes short
+    sums) the sum's rounding error, computed over the whole arrays (cheaper than picking the few
+    numbers on small arrays), says which way to nudge."""
+    s = p + c
+    out = s.astype(_F32)
+    half_way = _half_way(s)
+    if np.count_nonzero(half_way):
+        bb = s - p
+        err = (p - (s - bb)) + (c - bb)
+        half_way &= err != 0
+        if np.count_nonzero(half_way):
+            at = np.unravel_index(np.flatnonzero(half_way), s.shape)
+            out[at] = np.where(err[at] > 0, np.nextafter(s[at], np.inf), np.nextafter(s[at], -np.inf)).astype(_F32)
+    return out
+
+
 # Small arrays: numpy's cost is per call, not per number, so inside a kernel `_fma` keeps the sums of
 # small arrays and the kernel checks them all at once when it ends (one test instead of one per step);
 # in the rare case that one is double-rounded the kernel runs again with every step checked by fma32.

@@ -7,7 +7,7 @@ glibc's, and which is which depends on how the positions are shared among the th
 import numpy as np
 
 from ... import _parallel
-from .core import _F32, _F64, _fma, _kernel, _lanes, _rounded_once
+from .core import _F32, _F64, _fma, _kernel, _lanes, _rounded_sum
 from .sleef import _K_ONE, _expf, _expf_nd, _logf
 from .glibc import glibc_expf
 
@@ -102,11 +102,9 @@ def log_softmax_backward_lastdim(grad, output):
     with np.errstate(all="ignore"):
         total = row_sums(g, lanes).astype(_F64)[:, None]
         np.negative(total, out=total)
-        e = _expf(y)
-        s = e.astype(_F64)
-        s *= total                                  # -exp(y) * sum: exact in float64
-        s += g
-        out = _rounded_once(s, e, total, g)         # fma(-exp(y), sum, grad)
+        p = _expf(y).astype(_F64)
+        p *= total                                  # -exp(y) * sum: exact in float64
+        out = _rounded_sum(p, g)                    # fma(-exp(y), sum, grad)
     return out.reshape(grad.shape)
 
 
