@@ -40,7 +40,13 @@ only error of `float64(a) * b + c` is the rounding of the sum, and rounding that
 can round twice ("double rounding"). That only matters when the float64 sum lands exactly half-way
 between two float32 numbers; there `fma32` looks at the sum's own rounding error and nudges it.
 numpy's cost is per call rather than per number, so the kernels are written for few calls: 0-d
-array constants, Horner steps in float64, the half-way test once per kernel (core.py).
+array constants, Horner steps in float64, the half-way test once per kernel (core.py). The kernels
+on the training path (expf, logf, log1pf; softmax, log_softmax, sigmoid, silu) go further (sleef.py):
+no half-way test where the float64 sum is exact (shown from the operands' exponents) or was checked
+never to be half-way unless exact, on every input it can see; Horner steps whose results stay in one
+binade rounded by adding and subtracting a constant (one float64 rounding to float32's grid there);
+buffers reused (a fresh large array costs its page faults). tests/ops/test_vectorized_fast_paths.py
+compares them with the same kernels one fma32 at a time.
 
 A float64 fma cannot be had by widening: sleef_double.py builds it from error-free pieces (Dekker's
 exact product, Knuth's exact sum) and checks the one doubtful rounding when each kernel ends.

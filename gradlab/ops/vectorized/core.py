@@ -110,13 +110,36 @@ def _rounded_once(s, a, b, c):
     out = s.astype(_F32)
     # double rounding is only possible where s sits exactly half-way between two float32 numbers
     half_way = _half_way(s)
-    if half_way.any():
-        a, b, c = (np.broadcast_to(np.asarray(v, _F64), s.shape)[half_way] for v in (a, b, c))
-        p, s0 = a * b, s[half_way]
+    if np.count_nonzero(half_way):              # (cheaper than .any() on small arrays)
+        # (the half-way numbers are few: their positions found once, the operands picked there, then
+        # converted)
+        at = np.unravel_index(np.flatnonzero(half_way), s.shape)     # (np.nonzero is slower in 2-d)
+        a, b, c = ((v if np.shape(v) == s.shape else np.broadcast_to(v, s.shape))[at].astype(_F64)
+                   for v in (a, b, c))
+        p, s0 = a * b, s[at]
         bb = s0 - p
         err = (p - (s0 - bb)) + (c - bb)      # the exact rounding error of the float64 sum
         nudged = np.where(err > 0, np.nextafter(s0, np.inf), np.where(err < 0, np.nextafter(s0, -np.inf), s0))
-        out[half_way] = nudged.astype(_F32)
+        out[at] = nudged.astype(_F32)
+    return out
+
+
+def _rounded_sum(p, c):
+    """float32 of p + c rounded once, where p is an exact float64 product of two float32 numbers and c a
+    float32 array or number: the fma, for callers that keep the product. Where the float64 sum is
+    half-way between two float32 numbers (common where it is exact: a gradient like -1/8 makes short
+    sums) the sum's rounding error, computed over the whole arrays (cheaper than picking the few
+    numbers on small arrays), says which way to nudge."""
+    s = p + c
+    out = s.astype(_F32)
+    half_way = _half_way(s)
+    if np.count_nonzero(half_way):
+        bb = s - p
+        err = (p - (s - bb)) + (c - bb)
+        half_way &= err != 0
+        if np.count_nonzero(half_way):
+            at = np.unravel_index(np.flatnonzero(half_way), s.shape)
+            out[at] = np.where(err[at] > 0, np.nextafter(s[at], np.inf), np.nextafter(s[at], -np.inf)).astype(_F32)
     return out
 
 
@@ -202,6 +225,16 @@ def _kernel(function):
         finally:
             state.depth, state.sums = 0, None
         return out
+    return run
+
+
+def _quiet(function):
+    """A public kernel without fused multiply-adds to check: numpy's warnings off (inf and nan are
+    part of the arithmetic), nothing else."""
+    @functools.wraps(function)
+    def run(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return function(*args, **kwargs)
     return run
 
 

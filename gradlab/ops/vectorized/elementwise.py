@@ -8,8 +8,8 @@ import functools
 import numpy as np
 
 from ... import _parallel
-from .core import _F32, _F64, _I32, _bits, _fma, _from_bits, _k64, _kernel, _lanes, _poly
-from .sleef import sleef_expf, sleef_expm1f, sleef_log1pf, sleef_tanhf
+from .core import _F32, _F64, _I32, _bits, _fma, _from_bits, _k64, _kernel, _lanes, _poly, _quiet
+from .sleef import _expf_nd, _log1pf_nd, sleef_expm1f, sleef_log1pf, sleef_tanhf
 from .glibc import glibc_erff, glibc_expf, glibc_expm1f, glibc_log1pf, glibc_tanhf
 
 
@@ -75,18 +75,32 @@ def elementwise(x, vector_fn, scalar_fn, threads=None):
     return None if mask is None else by_loop(mask, vector_fn, scalar_fn, x)
 
 
-@_kernel
+def _sigmoid_vector(v):
+    e = _expf_nd(_K_ZERO - v)
+    e += _K_ONE
+    return np.divide(_K_ONE, e, out=e)
+
+
+def _silu_vector(v):
+    e = _expf_nd(-v)
+    e += _K_ONE
+    return np.divide(v, e, out=e)
+
+
+_K_ZERO, _K_ONE = np.array(0, _F32), np.array(1, _F32)
+
+
+@_quiet
 def sigmoid(x):
     """sigmoid of a dense float32 array: vectors 1 / (1 + exp(0 - x)) with SLEEF's expf, leftovers
     1 / (1 + expf(-x)) with glibc's."""
-    return elementwise(x, lambda v: _F32(1) / (_F32(1) + sleef_expf(_F32(0) - v)),
-                       lambda v: _F32(1) / (_F32(1) + glibc_expf(-v)))
+    return elementwise(x, _sigmoid_vector, lambda v: _F32(1) / (_F32(1) + glibc_expf(-v)))
 
 
-@_kernel
+@_quiet
 def silu(x):
     """silu = x / (1 + exp(-x)) of a dense float32 array (vectors: SLEEF's expf; leftovers: glibc's)."""
-    return elementwise(x, lambda v: v / (_F32(1) + sleef_expf(-v)), lambda v: v / (_F32(1) + glibc_expf(-v)))
+    return elementwise(x, _silu_vector, lambda v: v / (_F32(1) + glibc_expf(-v)))
 
 
 def _silu_grad(dy, x, exp):
@@ -102,7 +116,7 @@ def silu_backward(grad, x, threads=None):
     mask = loop_mask(x, grad, threads)
     if mask is None:
         return None
-    return by_loop(mask, lambda g, v: _silu_grad(g, v, sleef_expf), lambda g, v: _silu_grad(g, v, glibc_expf),
+    return by_loop(mask, lambda g, v: _silu_grad(g, v, _expf_nd), lambda g, v: _silu_grad(g, v, glibc_expf),
                    np.broadcast_to(grad, x.shape), x)
 
 
@@ -114,7 +128,7 @@ def _aten_vec_erf(v):
     sign = _bits(v) & _I32(-2 ** 31)
     t = _F32(1) / _fma(_F32(0.3275911), np.abs(v), _F32(1))
     r, _ = _poly(t.astype(_F64), _K_ERF_POLY)
-    e = sleef_expf(-(v * v))
+    e = _expf_nd(-(v * v))
     return _from_bits(_bits(_fma(-e * t, r, _F32(1))) ^ sign)
 
 
@@ -159,7 +173,7 @@ def gelu_backward_aten(grad, x, threads=None):
     if mask is None:
         return None
     def vector(g, v):
-        cdf, pdf = part(v, _aten_vec_erf, sleef_expf)
+        cdf, pdf = part(v, _aten_vec_erf, _expf_nd)
         return g * _fma(v, pdf, cdf)
 
     def scalar(g, v):
@@ -220,25 +234,25 @@ def gelu_tanh(x):
     return _F32(0.5) * x * (_F32(1) + tanh_in_loop(inner, mask))
 
 
-@_kernel
+@_quiet
 def softplus(x, beta, threshold):
     """softplus = log1p(exp(beta x)) / beta (x itself where beta x > threshold), as ATen's kernel."""
     mask = loop_mask(x) if x.dtype == _F32 else None
     if mask is None:
         return None
     z = x * _F32(beta)
-    out = by_loop(mask, lambda v: sleef_log1pf(sleef_expf(v)) / _F32(beta),
+    out = by_loop(mask, lambda v: _log1pf_nd(_expf_nd(v)) / _F32(beta),
                   lambda v: glibc_log1pf(glibc_expf(v)) / _F32(beta), z)
     return np.where(z > _F32(threshold), x, out)
 
 
-@_kernel
+@_quiet
 def softplus_exp(x, beta, grad=None):
     """exp(beta x) as softplus's gradient kernel computes it (vector: SLEEF, scalar: glibc)."""
     mask = loop_mask(x, grad) if x.dtype == _F32 else None
     if mask is None:
         return None
-    return by_loop(mask, sleef_expf, glibc_expf, x * _F32(beta))
+    return by_loop(mask, _expf_nd, glibc_expf, x * _F32(beta))
 
 
 @_kernel
@@ -247,7 +261,7 @@ def mish(x):
     mask = loop_mask(x) if x.dtype == _F32 else None
     if mask is None:
         return None
-    return by_loop(mask, lambda v: v * sleef_tanhf(sleef_log1pf(sleef_expf(v))),
+    return by_loop(mask, lambda v: v * sleef_tanhf(_log1pf_nd(_expf_nd(v))),
                    lambda v: v * glibc_tanhf(glibc_log1pf(glibc_expf(v))), x)
 
 
@@ -264,7 +278,7 @@ def mish_backward(grad, x):
             t = tanh(log1p(exp(v)))
             return g * _fma(v * sigmoid, _fma(-t, t, _F32(1)), t)
         return grad_of
-    return by_loop(mask, part(sleef_expf, sleef_log1pf, sleef_tanhf), part(glibc_expf, glibc_log1pf, glibc_tanhf),
+    return by_loop(mask, part(_expf_nd, sleef_log1pf, sleef_tanhf), part(glibc_expf, glibc_log1pf, glibc_tanhf),
                    np.broadcast_to(grad, x.shape), x)
 
 
@@ -277,21 +291,21 @@ def elu(x, alpha):
     return np.where(x <= 0, by_loop(mask, sleef_expm1f, glibc_expm1f, x) * _F32(alpha), x)
 
 
-@_kernel
+@_quiet
 def log_sigmoid(x):
     """logsigmoid = min(x, 0) - log1p(exp(-|x|)): ATen's kernel runs whole and partial vectors
     (SLEEF's expf and log1pf) on every number."""
     if _lanes() is None or x.dtype != _F32:
         return None
-    return np.minimum(x, _F32(0)) - sleef_log1pf(sleef_expf(-np.abs(x), nonpositive=True))
+    return np.minimum(x, _F32(0)) - _log1pf_nd(_expf_nd(-np.abs(x), nonpositive=True))
 
 
-@_kernel
+@_quiet
 def log_sigmoid_backward(grad, x):
     """(max_deriv - sign * b / (1 + b)) * grad with the forward's buffer b = exp(-|x|) (SLEEF's)."""
     if _lanes() is None or x.dtype != _F32 or getattr(grad, "dtype", None) != _F32:
         return None
-    b = sleef_expf(-np.abs(x), nonpositive=True)
+    b = _expf_nd(-np.abs(x), nonpositive=True)
     negative = x < 0
     return (np.where(negative, _F32(1), _F32(0)) - np.where(negative, _F32(1), _F32(-1)) * (b / (_F32(1) + b))) * grad
 

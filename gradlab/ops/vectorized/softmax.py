@@ -9,8 +9,8 @@ the positions are shared among the threads.
 import numpy as np
 
 from ... import _parallel
-from .core import _F32, _F64, _fma, _kernel, _lanes
-from .sleef import sleef_expf, sleef_logf
+from .core import _F32, _F64, _fma, _kernel, _lanes, _rounded_sum
+from .sleef import _K_ONE, _expf, _expf_nd, _logf
 from .sleef_double import fma64, glibc_exp, sleef_expd, sleef_logd
 from .glibc import glibc_expf
 
@@ -28,6 +28,12 @@ def _sleef_expd(v, nonpositive=False):
     return sleef_expd(v)
 
 
+def _log_of_sums(d):
+    """SLEEF's logf of softmax's sums: each is at least 1 (exp(0) of the maximum) and at most the dim's
+    size, or nan, so the fix-up of zero, subnormal, negative and infinite inputs is left out."""
+    return _logf(d, special=False)
+
+
 def _kind(*arrays):
     """The kernels' _Kind for these arrays (all of one dtype), or None where PyTorch's kernels are not
     reproduced here (another dtype, a CPU capability without SLEEF)."""
@@ -36,7 +42,7 @@ def _kind(*arrays):
     if lanes is None or any(a.dtype != dtype for a in arrays[1:]):
         return None
     if dtype == _F32:
-        return _Kind(lanes, sleef_expf, sleef_logf, glibc_expf, _fma, 4, True, True)
+        return _Kind(lanes, _expf_nd, _log_of_sums, glibc_expf, _fma, 4, True, True)
     if dtype == _F64:                   # Vectorized<double>: half as many lanes
         return _Kind(lanes // 2, _sleef_expd, sleef_logd, glibc_exp, fma64, 8, False, False)
     return None
@@ -74,9 +80,23 @@ def _rows(x):
     return np.ascontiguousarray(x).reshape(-1, x.shape[-1]) if x.ndim else x.reshape(1, 1)
 
 
-@_kernel
 def softmax_lastdim(x):
     """softmax over the last dim, as ATen's _vec_softmax_lastdim; None if not reproduced here."""
+    lanes = _lanes()
+    if x.dtype == _F32 and lanes is not None and x.ndim and x.shape[-1]:
+        # (float32: no fused multiply-add to check, so without the _kernel bookkeeping)
+        r = _rows(x)
+        with np.errstate(all="ignore"):
+            e = r - np.maximum.reduce(r, axis=1, keepdims=True)
+            e = _expf(e, nonpositive=True)
+            inverse = _K_ONE / row_sums(e, lanes)
+            e *= inverse[:, None]
+        return e.reshape(x.shape)
+    return _softmax_lastdim(x)
+
+
+@_kernel
+def _softmax_lastdim(x):
     k = _kind(x)
     if k is None or x.ndim == 0 or x.shape[-1] == 0:
         return None
@@ -86,9 +106,20 @@ def softmax_lastdim(x):
     return (e * inverse[:, None]).reshape(x.shape)
 
 
-@_kernel
 def log_softmax_lastdim(x):
     """log_softmax over the last dim: x - max - log(sum(exp(x - max))), each step rounded."""
+    lanes = _lanes()
+    if x.dtype == _F32 and lanes is not None and x.ndim and x.shape[-1]:
+        r = _rows(x)
+        with np.errstate(all="ignore"):
+            shifted = r - np.maximum.reduce(r, axis=1, keepdims=True)
+            shifted -= _log_of_sums(row_sums(_expf(shifted, nonpositive=True), lanes))[:, None]
+        return shifted.reshape(x.shape)
+    return _log_softmax_lastdim(x)
+
+
+@_kernel
+def _log_softmax_lastdim(x):
     k = _kind(x)
     if k is None or x.ndim == 0 or x.shape[-1] == 0:
         return None
@@ -122,10 +153,24 @@ def softmax_backward_lastdim(grad, output, threads=None):
     return ((g - total[:, None]) * y).reshape(grad.shape)
 
 
-@_kernel
 def log_softmax_backward_lastdim(grad, output):
     """grad - exp(output) * sum(grad) over the last dim; the compiler fuses the last multiply and
     subtract into one fma (measured)."""
+    lanes = _lanes()
+    if grad.dtype == _F32 and output.dtype == _F32 and lanes is not None and grad.ndim and grad.shape[-1]:
+        g, y = _rows(grad), _rows(output)
+        with np.errstate(all="ignore"):
+            total = row_sums(g, lanes).astype(_F64)[:, None]
+            np.negative(total, out=total)
+            p = _expf(y).astype(_F64)
+            p *= total                                  # -exp(y) * sum: exact in float64
+            out = _rounded_sum(p, g)                    # fma(-exp(y), sum, grad)
+        return out.reshape(grad.shape)
+    return _log_softmax_backward_lastdim(grad, output)
+
+
+@_kernel
+def _log_softmax_backward_lastdim(grad, output):
     k = _kind(grad, output)
     if k is None or grad.ndim == 0 or grad.shape[-1] == 0:
         return None
