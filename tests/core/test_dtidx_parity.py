@@ -148,6 +148,18 @@ NUMPY_COMPLEX_CASES = [f"a = torch.tensor([[1., 2.], [3., 4.]]); i = torch.tenso
                                  f"i ^ {n}", f"a % {n}", f"a.clone().div_({n})", f"a > {n}", f"torch.tensor([{n}])",
                                  f"a.add({n})", f"i.fill_({n})")]
 
+# integer ranges from Python ints computed exactly (no trip through double); 0-d index_fill/index_select's checks
+INDEXING_CASES += [f"r = torch.arange({a})" for a in ("2 ** 60, 2 ** 60 + 3", "0, 2 ** 60, 2 ** 58", "2 ** 62, 2 ** 62 + 7, 2",
+                                                   "-2 ** 63, -2 ** 63 + 3", "2 ** 60, 2 ** 60 + 3, dtype=torch.int32",
+                                                   "1.5, 5, 1, dtype=torch.int64", "np.int64(2 ** 60), 2 ** 60 + 2",
+                                                   "torch.tensor(2 ** 60), 2 ** 60 + 2", "2 ** 53 + 1, 2 ** 53 + 4, dtype=torch.float64")]
+INDEXING_CASES += [f"a = torch.tensor(1.); r = {c}" for c in (
+    "a.index_fill(0, torch.tensor([], dtype=torch.long), torch.tensor(3.))", "a.index_fill(0, torch.tensor([0]), 3)",
+    "a.clone().index_fill_(0, torch.tensor([], dtype=torch.long), 3)", "a.index_fill(0, torch.tensor(0), 3)",
+    "a.index_select(0, torch.tensor([[0, 0]]))", "a.index_select(0, torch.tensor([[0, 0.]]))",
+    "torch.zeros(2).index_select(0, torch.tensor([[0.]]))", "a.index_select(0, torch.tensor([0, 0], dtype=torch.float32))",
+    "torch.zeros(2).index_select(0, torch.tensor([0.]))", "a.index_select(0, torch.tensor([], dtype=torch.long))")]
+
 
 CASES = (ADD_CASES + ORDER_CASES + COPY_CASES + PROMOTION_CASES + INDEX_FN_CASES + BUILD_CASES + INDEXING_CASES
          + NUMPY_COMPLEX_CASES)
