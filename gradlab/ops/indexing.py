@@ -77,9 +77,7 @@ def _key_item(k):
         if a.dtype.kind in "iu" and a.dtype != np.uint8 and a.ndim == 0:
             return int(a)                   # a 0-d integer tensor is an int
         if a.dtype in (np.bool_, np.uint8) and a.ndim == 0:
-            if a.dtype == np.uint8:         # (a 0-d mask: everything or nothing)
-                warnings.warn(_UINT8_WARNING, UserWarning, stacklevel=5)
-            return bool(a)
+            return bool(a)                  # (a 0-d mask: everything or nothing; uint8 too, without a warning)
         if a.dtype not in _INDEX_DTYPES:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return _mask_or_indices(a)
