@@ -147,6 +147,9 @@ NUMPY_COMPLEX_CASES = [f"a = torch.tensor([[1., 2.], [3., 4.]]); i = torch.tenso
                                  f"torch.where(a > 2, a, {n})", f"a.clamp({n})", f"a.masked_fill(a > 2, {n})",
                                  f"i ^ {n}", f"a % {n}", f"a.clone().div_({n})", f"a > {n}", f"torch.tensor([{n}])",
                                  f"a.add({n})", f"i.fill_({n})")]
+NUMPY_COMPLEX_CASES += [f"r = torch.{f}([{d}], dtype=torch.{t})" for f in ("tensor", "as_tensor")
+                        for d in ("np.complex64(1j)", "np.complex128(2 + 1j), 1", "1, 1j", "torch.tensor(True), np.complex128(2j)")
+                        for t in ("float32", "float16", "int64", "bool")]
 
 # integer ranges from Python ints computed exactly (no trip through double); 0-d index_fill/index_select's checks
 INDEXING_CASES += [f"r = torch.arange({a})" for a in ("2 ** 60, 2 ** 60 + 3", "0, 2 ** 60, 2 ** 58", "2 ** 62, 2 ** 62 + 7, 2",
