@@ -124,6 +124,8 @@ def _as_float(v, real=True):
         if v.ndim:
             raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
         return _as_float(v[()], real)
+    if isinstance(v, np.complexfloating):  # (numpy's float(): the real part, with numpy's ComplexWarning)
+        return float(v)
     raise TypeError(f"must be real number, not {_argument_type_name(v)}")
 
 

@@ -126,11 +126,13 @@ def set_float32_matmul_precision(precision):
     _SETTINGS["precision"] = precision
 
 
-def result_type(tensor, other):
+def result_type(*operands, **named):
     """The dtype `tensor op other` computes in: PyTorch's promotion of tensors with dims over 0-d tensors over
-    Python numbers (a weaker one counts only when it lifts the category: bool < integer < floating < complex)."""
+    Python numbers (a weaker one counts only when it lifts the category: bool < integer < floating < complex).
+    (PyTorch's overloads name the two `tensor, other`, `scalar, tensor` or `scalar1, scalar2`; the rule is
+    symmetric, so their order does not matter; the argument parser has checked them.)"""
     dims, weak = [], []
-    for x in (tensor, other):
+    for x in operands + tuple(named.values()):
         if isinstance(x, Tensor):
             dims.append((x._data.ndim, x._data.dtype))
         else:

@@ -198,7 +198,7 @@ def _each(view):
             return view(tensors[0])
         if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
             tensors = tensors[0]
-        return tuple(view(t) for t in tensors)
+        return tuple(view(t) for t in _tensor_list(view.__name__.lstrip("_"), tensors, 0))
     return fn
 
 

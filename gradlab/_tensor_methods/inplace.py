@@ -172,6 +172,12 @@ class _InPlaceMethods:
         return OPS["put_positions_add" if accumulate else "put_positions"](self, source, key=key)
 
     def index_put_(self, indices, values, accumulate=False):
+        return _warned_on_success(self._index_put_, indices, values, accumulate)
+
+    def index_put(self, indices, values, accumulate=False):
+        return _warned_on_success(self._index_put, indices, values, accumulate)
+
+    def _index_put_(self, indices, values, accumulate=False):
         """self[indices] = values (or += with accumulate): indexing with a tuple of index tensors."""
         indices = _index_put_indices(self, indices)
         if not accumulate:
@@ -181,7 +187,7 @@ class _InPlaceMethods:
         values, key = _accumulated(self, indices, values)
         return self._inplace("index_put_accumulate", values, key=key)
 
-    def index_put(self, indices, values, accumulate=False):
+    def _index_put(self, indices, values, accumulate=False):
         """Out of place: a clone written into, recorded as one IndexPutBackward0 of self and values."""
         indices = _index_put_indices(self, indices)
         if accumulate:
@@ -267,6 +273,17 @@ class _InPlaceMethods:
 
 
 # (and the ops that refuse complex operands, whose refusal comes after this check in PyTorch)
+def _warned_on_success(fn, *args):
+    """index_put_'s warnings (a uint8 mask's deprecation) reach Python only when it returns: PyTorch's C++
+    warnings of a call that fails are never shown."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = fn(*args)
+    for w in caught:
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return out
+
+
 def _put_key(t, index, source):
     """put_'s checks, in PyTorch's order, and the numpy key of its positions (None: nothing to write)."""
     if index._data.dtype != np.int64:

@@ -280,7 +280,8 @@ class _PointwiseMethods:
         where = [slice(None)] * self._data.ndim
         if self._data.ndim:
             where[d] = idx.reshape(-1)
-        mask[tuple(where)] = True
+        if self._data.ndim or idx.size:        # (a 0-d self is filled only when the index names it)
+            mask[tuple(where)] = True
         return mask
 
     def where(self, condition, other):

@@ -359,14 +359,14 @@ class _ShapeMethods:
     def index_select(self, dim, index):
         _check_tensor_argument("index_select", index, "index", position=2)
         d = _wrap_dim(dim, self._data.ndim)
-        idx = index._data
-        if idx.dtype not in (np.int64, np.int32):
-            raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+        idx = index._data                 # (PyTorch's order: the index's shape, a 0-d self's count, the dtype)
         if idx.ndim > 1:
             raise IndexError("index_select(): Index is supposed to be a vector")
-        size = self._data.shape[d] if self._data.ndim else 1
         if not self._data.ndim and idx.size != 1:
             raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
+        if idx.dtype not in (np.int64, np.int32):
+            raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+        size = self._data.shape[d] if self._data.ndim else 1
         if size == 0 and idx.size:          # (PyTorch's 1-d kernel words it as any index out of range)
             if self._data.ndim == 1:
                 raise IndexError("index out of range in self")

@@ -89,8 +89,9 @@ def arange(start=0, end=_NO_END, step=1, *, out=None, dtype=None, layout=None, d
         raise RuntimeError(f"unsupported range: {d_start:g} -> {d_end:g}")
     if not (d_step > 0 and d_end >= d_start or d_step < 0 and d_end <= d_start):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    if np_dtype.kind in "iu":              # integer dtypes compute with the bounds truncated to int64
-        start, end, step = int(d_start), int(d_end), int(d_step)
+    if np_dtype.kind in "iu":              # integer dtypes compute with the bounds truncated to int64 (an int
+        start, end, step = (int(v) if isinstance(v, numbers.Integral) else int(float(v))    # exactly: 2**60 + 3)
+                            for v in (start, end, step))
     if np_dtype == np.int64:              # exact size in integers
         if step == 0:
             raise ValueError("step must be nonzero")

@@ -17,8 +17,9 @@ from .._dtype import from_numpy_dtype
 from .._tensor_core import Tensor
 from .._tensor_data import _check_numpy
 from ..autograd import grad_mode
-from .inplace import (_EXPANDED_INDEX_PUT, _EXPANDED_MASKED_FILL, _OVERLAP, _adopt, _check_inplace_allowed,
-                      _kind_name, _stand_in, _write_through_base, scalar_for)
+from .inplace import (_EXPANDED_INDEX_PUT, _EXPANDED_MASKED_FILL, _OVERLAP, _PARTIAL_OVERLAP, _adopt,
+                      _check_inplace_allowed, _kind_name, _partial_overlap, _stand_in, _write_through_base, overlaps,
+                      scalar_for)
 # (in-place writing, also read by _tensor_methods/ as `indexing.<name>`: defined in ops/inplace.py)
 from .inplace import assign_data, check_overlaps, fill_inplace, remember_view, run_inplace  # noqa: F401
 from .conversion import real_part
@@ -76,9 +77,7 @@ def _key_item(k):
         if a.dtype.kind in "iu" and a.dtype != np.uint8 and a.ndim == 0:
             return int(a)                   # a 0-d integer tensor is an int
         if a.dtype in (np.bool_, np.uint8) and a.ndim == 0:
-            if a.dtype == np.uint8:         # (a 0-d mask: everything or nothing)
-                warnings.warn(_UINT8_WARNING, UserWarning, stacklevel=5)
-            return bool(a)
+            return bool(a)                  # (a 0-d mask: everything or nothing; uint8 too, without a warning)
         if a.dtype not in _INDEX_DTYPES:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return _mask_or_indices(a)
@@ -224,7 +223,11 @@ def _slice(t, dim, k, keep_whole):
     _check_step(k)
     size = t._data.shape[dim]
     start, stop, step = k.indices(size)
-    if not keep_whole and (start, stop, step) == (0, size, 1):
+    # PyTorch skips the slice on the numbers as written, before negative ones wrap: a start of 0, a step of 1,
+    # a stop at or past the end (`x[-3:]` of 3 rows, or `e[1:-1]` of none, are still slices)
+    written = [0 if k.start is None else operator.index(k.start), None if k.stop is None else operator.index(k.stop),
+               1 if k.step is None else operator.index(k.step)]
+    if not keep_whole and written[0] == 0 and written[2] == 1 and (written[1] is None or written[1] >= size):
         return t
     return OPS["slice"](t, dim=dim, start=start, stop=max(stop, start), step=step,
                         self_sizes=t._data.shape)._view_of(t)
@@ -371,6 +374,10 @@ def setitem(t, key, value):
         while v.ndim and v.shape[0] == 1:
             v = v[0]                       # PyTorch drops the value's leading 1s first
         stripped = v.shape
+        # the value may not share memory with what it is written into: index_put_ refuses any overlap, copy_
+        # a partial one (the value expanded to the target's shape laid out as the target is: a copy onto itself)
+        if overlaps(target, value) and (advanced or _partial_copy(target._data, v)):
+            raise RuntimeError(_PARTIAL_OVERLAP)
         if not advanced:
             Tensor._make(v).expand(target._data.shape)         # (PyTorch's copy_ expands: its message)
         else:
@@ -434,6 +441,26 @@ def setitem(t, key, value):
     else:                                    # an expanded view (numpy's are read-only): write its base
         _write_through_base(t, nkey, v)
     t._version_counter[0] += 1
+
+
+def _partial_copy(target, v):
+    """Whether copying v (expanded to target's shape as PyTorch's expand lays it out) into target overlaps it
+    partly: the same stretch of memory with other strides, or part of it (a broadcast v: too hard to tell, allowed)."""
+    try:
+        if np.broadcast_shapes(v.shape, target.shape) != target.shape:
+            return False                   # (the expand's own error comes later)
+    except ValueError:
+        return False
+    strides, lead = [0] * target.ndim, target.ndim - v.ndim
+    for i in reversed(range(target.ndim)):             # (PyTorch's inferExpandGeometry)
+        if i >= lead and v.shape[i - lead] == target.shape[i]:
+            strides[i] = v.strides[i - lead]
+        elif i < lead and target.shape[i] == 1:        # a new dim of size 1 continues the next one's stride
+            strides[i] = strides[i + 1] * target.shape[i + 1] if i + 1 < target.ndim else v.itemsize
+    if any(s == 0 and n > 1 for s, n in zip(strides, target.shape)):
+        return False
+    same = v.__array_interface__["data"][0] == target.__array_interface__["data"][0] and v.nbytes == target.nbytes
+    return not same or strides != list(target.strides)
 
 
 def _assigned_value(t, value):

@@ -256,6 +256,15 @@ def _dense(a):
     return True
 
 
+def overlaps(t, other):
+    """PyTorch's assert_no_overlap test (index_put_'s): both dense and sharing memory, laid out alike or not."""
+    a, b = t._data, other._data
+    if not a.size or not b.size or not np.may_share_memory(a, b) or not (_dense(a) and _dense(b)):
+        return False
+    a_begin, b_begin = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
+    return a_begin < b_begin + b.nbytes and b_begin < a_begin + a.nbytes
+
+
 def _partial_overlap(t, other):
     """PyTorch's test before writing t from other: both dense, sharing memory, but not laid out the
     same way (`v.add_(v.t())`). Anything it cannot decide cheaply is allowed, as in PyTorch."""

@@ -118,8 +118,54 @@ BUILD_CASES += [f"r = torch.{f}({a})" for f in ("atleast_1d", "atleast_2d", "atl
                 for a in ("torch.tensor(1.)", "torch.ones(2)", "torch.ones(2, 3)", "torch.ones(1, 2, 3, 1)",
                           "torch.ones(2), torch.tensor(3)", "[torch.tensor(1.), torch.ones(2, 2)]")]
 
+# indexing: slices skipped as PyTorch skips them (numbers as written), overlapping values refused, the other fixes
+_X = "x = torch.arange(6.).reshape(3, 2).requires_grad_(); e = torch.zeros(0, 2, requires_grad=True); "
+INDEXING_CASES = [_X + f"r = {t}[{k}]; r = (r, r.grad_fn.name(), [f[0] and f[0].name() for f in r.grad_fn.next_functions])"
+                  for t in ("x", "e") for k in ("0:3, 0", "0:100, 0", "-3:, 0", ":, 0", "::1, 0", "-100:, 0", "0:-0, 0",
+                                                "1:-1, 0", "0:0, 0", "5:, 0", ":5, 0", "-1:, 0", "0:3", "0:3, :",
+                                                ":, 0:2", ":, :100", "None:2, 1", "0:torch.tensor(9), 0")]
+INDEXING_CASES += [f"a = torch.arange(24.).reshape(2, 3, 4); b = torch.arange(6).reshape(2, 3); {w}; r = (a, b)"
+                   for w in ("a[a > 0] = a[0]", "a[:100:2] = a[0]", "a[0] = a[0]", "a[1] = a[0]", "a[...] = a",
+                             "a[0:1] = a[0]", "a[torch.tensor([0])] = a[0]", "a[torch.tensor([1])] = a[0]",
+                             "a[:, 0] = a[:, 1]", "a[0, torch.tensor([0, 1])] = a[1, 0]", "b[b > 2] = b[b > 2]",
+                             "b[0] = b[0, 0]", "b[[0]] = b[0, 0]", "b[:, 0] = b[0, :2]", "b[1:] = b[:1]",
+                             "b.copy_(b.t().t())", "b[0] = b[0].clone()")]
+INDEXING_CASES += [f"a = torch.tensor([[1., -2., 3.], [0., 5., -6.]]); i = torch.tensor([0, 3], dtype=torch.int32); r = {c}"
+                   for c in ("torch.where(a)", "torch.where(a > 0)", "torch.where(a.int())", "torch.where(a[0, 0])",
+                             "torch.where(torch.tensor(0))", "torch.where(torch.tensor(2.5))",
+                             "a.clamp_min(torch.tensor([0., 1.]))", "a.clamp_max(torch.tensor([0., 1., 2.]))",
+                             "a.clamp(torch.zeros(4), None)", "a.clone().clamp_max_(torch.zeros(2, 1))",
+                             "a.index_add(0, i, a)", "a.index_add(0, i.long(), a)",
+                             "a.index_copy(1, torch.tensor([0, 0, 1]), torch.zeros(2, 3, 1))",
+                             "torch.zeros(2, 2, 3).index_copy(0, torch.tensor([0]), torch.zeros(1, 2, 2))",
+                             "torch.take_along_dim(a[0, 0], torch.tensor(0), -1)",
+                             "torch.take_along_dim(a[0, 0], torch.tensor(0), 1)")]
+# numpy's complex64 is no Python complex (complex128 is): PyTorch reads it through float()
+NUMPY_COMPLEX_CASES = [f"a = torch.tensor([[1., 2.], [3., 4.]]); i = torch.tensor([1, 2], dtype=torch.int32); r = {c}"
+                       for n in ("np.complex64(1j)", "np.complex64(2 - 1j)", "np.complex128(2 - 1j)")
+                       for c in (f"torch.full((2,), {n})", f"torch.result_type(i, {n})", f"a + {n}", f"{n} * a",
+                                 f"torch.where(a > 2, a, {n})", f"a.clamp({n})", f"a.masked_fill(a > 2, {n})",
+                                 f"i ^ {n}", f"a % {n}", f"a.clone().div_({n})", f"a > {n}", f"torch.tensor([{n}])",
+                                 f"a.add({n})", f"i.fill_({n})")]
+NUMPY_COMPLEX_CASES += [f"r = torch.{f}([{d}], dtype=torch.{t})" for f in ("tensor", "as_tensor")
+                        for d in ("np.complex64(1j)", "np.complex128(2 + 1j), 1", "1, 1j", "torch.tensor(True), np.complex128(2j)")
+                        for t in ("float32", "float16", "int64", "bool")]
 
-CASES = ADD_CASES + ORDER_CASES + COPY_CASES + PROMOTION_CASES + INDEX_FN_CASES + BUILD_CASES
+# integer ranges from Python ints computed exactly (no trip through double); 0-d index_fill/index_select's checks
+INDEXING_CASES += [f"r = torch.arange({a})" for a in ("2 ** 60, 2 ** 60 + 3", "0, 2 ** 60, 2 ** 58", "2 ** 62, 2 ** 62 + 7, 2",
+                                                   "-2 ** 63, -2 ** 63 + 3", "2 ** 60, 2 ** 60 + 3, dtype=torch.int32",
+                                                   "1.5, 5, 1, dtype=torch.int64", "np.int64(2 ** 60), 2 ** 60 + 2",
+                                                   "torch.tensor(2 ** 60), 2 ** 60 + 2", "2 ** 53 + 1, 2 ** 53 + 4, dtype=torch.float64")]
+INDEXING_CASES += [f"a = torch.tensor(1.); r = {c}" for c in (
+    "a.index_fill(0, torch.tensor([], dtype=torch.long), torch.tensor(3.))", "a.index_fill(0, torch.tensor([0]), 3)",
+    "a.clone().index_fill_(0, torch.tensor([], dtype=torch.long), 3)", "a.index_fill(0, torch.tensor(0), 3)",
+    "a.index_select(0, torch.tensor([[0, 0]]))", "a.index_select(0, torch.tensor([[0, 0.]]))",
+    "torch.zeros(2).index_select(0, torch.tensor([[0.]]))", "a.index_select(0, torch.tensor([0, 0], dtype=torch.float32))",
+    "torch.zeros(2).index_select(0, torch.tensor([0.]))", "a.index_select(0, torch.tensor([], dtype=torch.long))")]
+
+
+CASES = (ADD_CASES + ORDER_CASES + COPY_CASES + PROMOTION_CASES + INDEX_FN_CASES + BUILD_CASES + INDEXING_CASES
+         + NUMPY_COMPLEX_CASES)
 
 
 @pytest.mark.parametrize("code", CASES)
