@@ -397,7 +397,17 @@ def apply(op, args, params):
         if op._saves_result:            # (node._save, inlined)
             if saved is None:
                 saved = node._saved = {}
-            saved["result"] = SavedTensor(result, True)
+            if _SAVED_TENSORS_HOOKS:
+                saved["result"] = SavedTensor(result, True)
+            else:                       # (SavedTensor(result, True), inlined: a fresh result is at version 0)
+                s = saved["result"] = _new(SavedTensor)
+                s.counter = result._vc = [0]
+                s.version = 0
+                s.is_output = True
+                s.unpack_hook = None
+                s.tensor = None
+                s.data = out
+                s.output_nr = 0
         return result
     results = tuple(Tensor._make(o, node, i) for i, o in enumerate(out))
     node._num_outputs = len(results)
