@@ -10,7 +10,9 @@ What every tensor carries (its slots):
 * `_data`: the numpy array (views share it with their base);
 * `_requires_grad`: set on leaves the user asked gradients for;
 * `grad_fn`, `_output_nr`: the node that made it and which of that node's outputs it is;
-* `_version_counter`: a one-item list, shared by views and `detach()`, bumped by in-place changes;
+* `_version_counter`: a one-item list, shared by views and `detach()`, bumped by in-place changes
+  (made when first asked for: until then the slot `_vc` is None and the version is 0. Most tensors
+  are never changed, viewed or saved, and one object less per op is less for the garbage collector);
 * `_grad`, `_retains_grad`, `_hooks`, `_accumulator`: what backward fills or calls;
 * `_base`, `_views`: the tensor owning the storage, and the views that must follow its history.
 """
@@ -44,7 +46,7 @@ def c_size(t, dim):
 
 
 class Tensor:
-    __slots__ = ("_data", "_requires_grad", "grad_fn", "_output_nr", "_version_counter", "_grad",
+    __slots__ = ("_data", "_requires_grad", "grad_fn", "_output_nr", "_vc", "_grad",
                  "_retains_grad", "_hooks", "_base", "_accumulator", "_views", "__weakref__",
                  "_multi_output",      # (set only on outputs of unbind/split: read with getattr and a default)
                  "_zerotensor")        # (True only on ZeroTensor gradients, see ZeroArray. _make sets it
@@ -64,7 +66,7 @@ class Tensor:
         t._requires_grad = False
         t.grad_fn = grad_fn
         t._output_nr = output_nr
-        t._version_counter = [0]
+        t._vc = None
         t._grad = None
         t._retains_grad = False
         t._hooks = None
@@ -126,8 +128,21 @@ class Tensor:
         return self._output_nr
 
     @property
+    def _version_counter(self):
+        """The one-item list holding this tensor's version (made on first use, see the module docstring)."""
+        counter = self._vc
+        if counter is None:
+            counter = self._vc = [0]
+        return counter
+
+    @_version_counter.setter
+    def _version_counter(self, counter):
+        self._vc = counter
+
+    @property
     def _version(self):
-        return self._version_counter[0]
+        counter = self._vc
+        return 0 if counter is None else counter[0]
 
     def _bump_version(self):
         self._version_counter[0] += 1

@@ -251,6 +251,7 @@ class _AttributeMethods:
         node = self.grad_fn
         if node._retained is None:
             node._retained = {}
+            node._hooked = True          # (the engine's one test for hooks and retain_grad)
         node._retained[self._output_nr] = weakref.ref(self)
         self._retains_grad = True
 
@@ -266,6 +267,7 @@ class _AttributeMethods:
             node = self.grad_fn
             if node._tensor_hooks is None:
                 node._tensor_hooks = {}
+                node._hooked = True
             hooks = node._tensor_hooks.setdefault(self._output_nr, _HookDict())
         handle = RemovableHandle(hooks)
         hooks[handle.id] = hook

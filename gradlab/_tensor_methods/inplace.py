@@ -12,7 +12,7 @@ from .._tensor_core import Tensor
 from ..autograd import grad_mode
 from ..ops import OPS, indexing as _indexing
 from ..ops.indexing import fill_inplace, setitem
-from ..ops.inplace import _check_inplace_allowed
+from ..ops.inplace import _check_inplace_allowed, write_untracked
 from ..ops.operands import _SCALARS, _check_arguments, _check_int_scalar, _kind, _number, _py, broadcast_error
 from ._common import (_NO_ROUNDING, _OPERANDS, _argument_type_name, _c_type, _check_exponent, _check_fill_value,
                       _check_operand, _check_sub, _check_complex_clamp, _clamp_bounds, _lifted, _wrapped)
@@ -226,16 +226,25 @@ class _InPlaceMethods:
 
     # `t += x` works in place for what the operators take; for anything else Python falls back to
     # `t = t + x` (numpy computes it for an array, as with PyTorch)
+    # (write_untracked first takes an optimizer's `p -= lr * p.grad` under no_grad straight into p's memory)
     def __iadd__(self, other):
+        if write_untracked(self, np.add, other) is not None:
+            return self
         return self.add_(other) if isinstance(other, _OPERANDS) else NotImplemented
 
     def __isub__(self, other):
+        if write_untracked(self, np.subtract, other) is not None:
+            return self
         return self.sub_(other) if isinstance(other, _OPERANDS) else NotImplemented
 
     def __imul__(self, other):
+        if write_untracked(self, np.multiply, other) is not None:
+            return self
         return self.mul_(other) if isinstance(other, _OPERANDS) else NotImplemented
 
     def __itruediv__(self, other):
+        if write_untracked(self, np.true_divide, other) is not None:
+            return self
         return self.div_(other) if isinstance(other, _OPERANDS) else NotImplemented
 
     def __ipow__(self, exponent):

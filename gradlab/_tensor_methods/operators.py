@@ -18,6 +18,10 @@ from ._common import (_OPERANDS, _check_exponent, _check_operand, _check_sub, _c
                       _dims, _lifted, _wrapped, matmul)
 
 
+_ADD, _MUL, _DIV = OPS["add"], OPS["mul"], OPS["div"]
+_NO_PARAMS = {}          # (apply only reads the parameters)
+
+
 class _OperatorMethods:
     """Copied onto `Tensor` by gradlab/tensor.py."""
 
@@ -37,7 +41,12 @@ class _OperatorMethods:
         array = np.asarray(array)
         return Tensor._make(array.astype(np.uint8) if array.dtype == np.bool_ else array)
 
+    # (add, mul and div first take the common case, a float or a tensor of the same shape, straight to
+    # the op table: what _binary would do with them, without its checks of other operands)
     def __add__(self, other):
+        cls = other.__class__
+        if cls is float or (cls is Tensor and other._data.shape == self._data.shape):
+            return _registry.apply(_ADD, (self, other), _NO_PARAMS)
         if not isinstance(other, _OPERANDS):
             return NotImplemented
         return _binary("add", self, other)
@@ -63,6 +72,12 @@ class _OperatorMethods:
         return _scalar_left("rsub", self, other)
 
     def __mul__(self, other):
+        cls = other.__class__
+        if cls is float or (cls is Tensor and other._data.shape == self._data.shape):
+            out = _registry.apply(_MUL, (self, other), _NO_PARAMS)
+            if getattr(self, "_zerotensor", False) or getattr(other, "_zerotensor", False):
+                out._zerotensor = True            # (PyTorch's mul of a ZeroTensor is one, as in _binary)
+            return out
         if not isinstance(other, _OPERANDS):
             return NotImplemented
         return _binary("mul", self, other)
@@ -70,6 +85,9 @@ class _OperatorMethods:
     __rmul__ = __mul__
 
     def __truediv__(self, other):
+        cls = other.__class__
+        if cls is float or (cls is Tensor and other._data.shape == self._data.shape):
+            return _registry.apply(_DIV, (self, other), _NO_PARAMS)
         if not isinstance(other, _OPERANDS):
             return NotImplemented
         return _binary("div", self, other)

@@ -278,13 +278,14 @@ class GraphTask:
                         _run_post_accumulate_hooks(node)
                 continue
 
-            if node._tensor_hooks or node._retained:
+            hooked = node._hooked               # (one test for the four kinds of hooks below)
+            if hooked and (node._tensor_hooks or node._retained):
                 grads = _run_output_hooks(node, grads, create_graph)
             if selective and self._captured_only(node, grads):
                 continue
             if node._freed:
                 node._check_not_freed()
-            if node._pre_hooks or node._post_hooks:
+            if hooked and (node._pre_hooks or node._post_hooks):
                 grad_inputs = _apply_with_node_hooks(node, grads, as_arrays)
             else:
                 grad_inputs = node.apply(grads, as_arrays)

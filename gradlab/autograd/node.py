@@ -153,6 +153,7 @@ class Node:
     _post_hooks = None       # node hooks: fn(grad_inputs, grad_outputs)
     _tensor_hooks = None     # {output_nr: _HookDict} from Tensor.register_hook on non-leaves
     _retained = None         # {output_nr: weakref to tensor} from Tensor.retain_grad
+    _hooked = False          # True once any of the four above was set: the engine then looks at them
     _output_refs = ()        # weak references to the tensors this node produced (for drawings)...
     _output_ref = None       # ...or, for a single output, just its weak reference (one object less per op)
     _num_outputs = 1
@@ -178,6 +179,7 @@ class Node:
         """fn(grad_inputs, grad_outputs) runs after the node computed its gradients."""
         if self._post_hooks is None:
             self._post_hooks = _HookDict()
+            self._hooked = True
         handle = RemovableHandle(self._post_hooks)
         self._post_hooks[handle.id] = fn
         return handle
@@ -186,6 +188,7 @@ class Node:
         """fn(grad_outputs) runs before the node; it may return replacement grad_outputs."""
         if self._pre_hooks is None:
             self._pre_hooks = _HookDict()
+            self._hooked = True
         handle = RemovableHandle(self._pre_hooks)
         self._pre_hooks[handle.id] = fn
         return handle
@@ -207,14 +210,14 @@ class Node:
         # (Only called when normal lookup fails: parameters and scalars are plain attributes.)
         saved = self._saved
         if saved is not None and attr in saved:
-            return saved[attr].unpack(self)
+            return saved_entry(saved[attr]).unpack(self)
         key = attr[7:] if attr.startswith("_saved_") else attr
         if key == "self_sym_numel" and "self_sizes" in self.__dict__:      # (MeanBackward's)
             return math.prod(self.__dict__["self_sizes"])
         if key.endswith("_sym_sizes"):           # PyTorch's `_saved_self_sym_sizes` is our `self_sizes`
             key = key[:-len("_sym_sizes")] + "_sizes"
         if saved is not None and key in saved:
-            return saved[key].unpack(self)
+            return saved_entry(saved[key]).unpack(self)
         if self._freed and key in self._saved_names:
             raise RuntimeError(SECOND_BACKWARD_ERROR)
         if key != attr and key in self.__dict__:
@@ -263,7 +266,7 @@ class Node:
     @property
     def saved_tensors_info(self):
         """(name, SavedTensor) pairs, for drawings: what this node keeps and at which version."""
-        return tuple((self._saved or {}).items())
+        return tuple((name, saved_entry(s)) for name, s in (self._saved or {}).items())
 
     # --- the gradient itself ----------------------------------------------------------------------
     def apply(self, grad_outputs, as_arrays=False):
@@ -350,6 +353,26 @@ def accumulator_of(leaf):
     return node
 
 
+def saved_entry(value):
+    """A value of a node's `_saved` as a SavedTensor. The op table saves an input tensor as itself when
+    it is at version 0 and no saved_tensors_hooks are open (the common case: one object less per
+    saved input, for the garbage collector to walk); its SavedTensor, made here when one is read
+    (drawings, errors), is the one SavedTensor(tensor) would have made then."""
+    if type(value) is SavedTensor:
+        return value
+    s = _new(SavedTensor)
+    s.counter = value._version_counter
+    s.version = 0
+    s.is_output = False
+    s.unpack_hook = None
+    s.tensor = value
+    s.data = None
+    return s
+
+
+_new = object.__new__
+
+
 class SavedValue:
     """Reads a saved tensor as a node attribute for the formulas (`n.other`), set on a node class for
     each name its op saves. It gives the numpy array: what a plain backward computes with (formulas
@@ -369,6 +392,11 @@ class SavedValue:
         if saved is not None:
             value = saved.get(self.name)
             if value is not None:
+                if type(value) is not SavedTensor:      # an input saved as itself, at version 0
+                    counter = value._vc
+                    if counter is None or counter[0] == 0:
+                        return value._data
+                    return saved_entry(value).unpack(node, True)
                 # (SavedTensor.unpack's common case inlined: no hook, not changed in place since)
                 if value.unpack_hook is None and value.counter[0] == value.version:
                     return value.data if value.is_output else value.tensor._data
@@ -394,7 +422,7 @@ class AsTensors:
         if saved is not None:
             value = saved.get(name)
             if value is not None:
-                return value.unpack(node)
+                return saved_entry(value).unpack(node)
         return getattr(node, name)
 
 

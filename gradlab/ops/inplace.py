@@ -343,6 +343,22 @@ def _write_in_place(t, opkey, args, params):
     return True
 
 
+def write_untracked(t, ufunc, other):
+    """`p -= lr * p.grad` under no_grad (an optimizer's step), the common case in one step: two float
+    tensors of one dtype and shape, each owning its memory (no view: nothing can overlap). Then every
+    check of run_inplace passes and _write_in_place computes into t: this does just that. Returns t,
+    or None for anything else (the caller takes the general path)."""
+    if other.__class__ is not Tensor or grad_mode._state["enabled"]:
+        return None
+    data, o = t._data, other._data
+    if (data.dtype.kind != "f" or o.dtype != data.dtype or o.shape != data.shape or data.base is not None
+            or o.base is not None or getattr(t, "_zerotensor", False) or not data.flags.writeable):
+        return None
+    ufunc(data, o, out=data)
+    t._version_counter[0] += 1
+    return t
+
+
 def _call(opkey, t, args, params):
     if opkey in ("add", "sub", "mul", "div", "pow", "maximum", "minimum"):
         return _binary(opkey, t, args[0], **params)

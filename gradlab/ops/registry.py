@@ -76,21 +76,43 @@ class OpNode(Node):
             g = grad_outputs[0]
         else:   # outputs that received no gradient count as zeros
             g = [gi if gi is not None else _zeros(meta, as_arrays) for gi, meta in zip(grad_outputs, self._output_meta)]
-        # what `n.other` gives the formulas: an array, or a Tensor (only saved values differ)
-        n = self if as_arrays or not self._saved else AsTensors(self)
+        if not as_arrays:
+            return self._apply_on_tensors(g)
+        # a plain backward: g and the saved values (`n.other`) are arrays
+        grads = [None] * len(self.next_functions)
+        edges, metas = self.next_functions, self._input_meta
+        g_meta = None
+        n_edges = len(edges)            # (cat's row has slots for more tensors than a call gives)
+        for i, formula in op._formula_slots:
+            if i >= n_edges:
+                break
+            if edges[i][0] is None:
+                continue
+            grad = formula(g, self)
+            if grad is None:
+                continue
+            meta = metas[i]
+            if meta is None:            # None: the input was shaped like g
+                if g_meta is None:
+                    g_meta = (g.shape, g.dtype)
+                meta = g_meta
+            # (a formula's result is most often already at the input's shape and dtype)
+            if not isinstance(grad, _ndarray) or grad.shape != meta[0] or grad.dtype != meta[1]:
+                grad = dual.data(sum_to_shape(grad, meta))     # (a ZeroArray stays)
+            grads[i] = grad
+        return grads
+
+    def _apply_on_tensors(self, g):
+        """apply() with Tensors: the formulas record a graph of the gradient (create_graph, or a node
+        called by hand)."""
+        n = AsTensors(self) if self._saved else self
         grads = []
-        for (child, _), formula, meta in zip(self.next_functions, op.formulas, self._input_meta):
+        for (child, _), formula, meta in zip(self.next_functions, self._op.formulas, self._input_meta):
             if child is None or formula is None:
                 grads.append(None)
                 continue
             grad = formula(g, n)
-            if as_arrays:
-                if meta is None:            # None: the input was shaped like g
-                    if not isinstance(grad, np.ndarray) or grad.shape != g.shape or grad.dtype != g.dtype:
-                        grad = None if grad is None else dual.data(sum_to_shape(grad, (g.shape, g.dtype)))
-                elif not isinstance(grad, np.ndarray) or grad.shape != meta[0] or grad.dtype != meta[1]:
-                    grad = None if grad is None else dual.data(sum_to_shape(grad, meta))   # (a ZeroArray stays)
-            elif grad is not None:          # None: an undefined gradient (PyTorch's norm at p=0)
+            if grad is not None:            # None: an undefined gradient (PyTorch's norm at p=0)
                 grad = sum_to_shape(grad, meta or (g._data.shape, g._data.dtype))
             grads.append(grad)
         return grads
@@ -154,6 +176,8 @@ class Op:
                          if p.default is not inspect.Parameter.empty and name not in inputs}
         self._saves_result = "result" in saves
         self._unchanged_meta = (None,) * len(inputs)     # every input shaped like the output
+        # (slot, formula) for the slots that have one: what a backward runs
+        self._formula_slots = tuple((i, f) for i, f in enumerate(formulas) if f is not None)
 
     def __call__(self, *args, **params):
         return apply(self, args, params)
@@ -257,10 +281,31 @@ def apply(op, args, params):
     """Run an op: compute the forward with numpy, and record a node when a gradient is needed."""
     if op.check is not None:
         op.check(*args)
-    arrays, dtype, requires = _inputs(op, args)
+    # The arguments in one pass (what _inputs does, for the common case: every tensor of one dtype,
+    # no Python number lifting its category; anything else goes to _inputs' full rule)
+    arrays = []
+    dtype = None
+    requires = general = False
+    for a in args:
+        if isinstance(a, Tensor):
+            data = a._data
+            if dtype is None:
+                dtype = data.dtype
+            elif data.dtype != dtype:
+                general = True
+            if a.grad_fn is not None or a._requires_grad:
+                requires = True
+            arrays.append(data)
+        else:
+            if type(a) is complex:
+                general = True          # (only a complex number lifts a float tensor: 2.0 * x stays float32)
+            arrays.append(a)
+    if general or dtype is None or dtype.kind not in "fc" or not op.promote:
+        arrays, dtype, requires = _inputs(op, args)
+    elif not op.cast_result:
+        dtype = None
     out = op.forward(*arrays, **params) if params else op.forward(*arrays)
 
-    needs_grad = requires and grad_mode._state["enabled"]
     if op.num_outputs == 1:
         if type(out) is not np.ndarray or (dtype is not None and out.dtype != dtype):
             out = _as_array(out, dtype)
@@ -271,11 +316,11 @@ def apply(op, args, params):
             given = [a._data if isinstance(a, Tensor) else a for a in args]
             out = torch_layout(op, out, [params["condition"], *given] if op.key == "where" else given)
         # (an integer or bool result never requires grad: PyTorch records no node for `x.long()`)
-        if not needs_grad or out.dtype.kind not in "fc":
+        if not requires or not grad_mode._state["enabled"] or out.dtype.kind not in "fc":
             return Tensor._make(out)
     else:
         out = tuple(_as_array(o, dtype) for o in out)
-        if not needs_grad or not out or out[0].dtype.kind not in "fc":
+        if not requires or not grad_mode._state["enabled"] or not out or out[0].dtype.kind not in "fc":
             return tuple(Tensor._make(o) for o in out)
 
     # (Node.__init__ inlined. Parameters are set one by one, never through node.__dict__: reading
@@ -303,28 +348,30 @@ def apply(op, args, params):
         out_shape, out_dtype = out.shape, out.dtype
     else:
         out_shape = out_dtype = None
-    edges, meta = [], []
-    reduced = False
-    for name, a in zip(op.inputs, args):
+    edges = []
+    meta = None
+    i = 0
+    wired = args if len(args) <= len(op.inputs) else args[:len(op.inputs)]
+    for a in wired:
         if isinstance(a, Tensor):
-            if a.grad_fn is not None:
-                edges.append((a.grad_fn, a._output_nr))
+            fn = a.grad_fn
+            if fn is not None:
+                edges.append((fn, a._output_nr))
             elif a._requires_grad:
                 edges.append((accumulator_of(a), 0))
             else:
-                edges.append((None, 0))
+                edges.append(_NO_EDGE)
             data = a._data
-            if data.shape == out_shape and data.dtype == out_dtype:
-                meta.append(None)
-            else:
-                meta.append((data.shape, data.dtype))
-                reduced = True
+            if data.shape != out_shape or data.dtype != out_dtype:
+                if meta is None:
+                    meta = [None] * len(wired)
+                meta[i] = (data.shape, data.dtype)
         else:
-            edges.append((None, 0))
-            meta.append(None)
-            setattr(node, name, a)       # a Python scalar, read by formulas as n.<name>
+            edges.append(_NO_EDGE)
+            setattr(node, op.inputs[i], a)       # a Python scalar, read by formulas as n.<name>
+        i += 1
     node.next_functions = tuple(edges)
-    node._input_meta = tuple(meta) if reduced else op._unchanged_meta
+    node._input_meta = op._unchanged_meta if meta is None else tuple(meta)
     saved = None
     for i, name, readers in op._saved_inputs:
         a = args[i]
@@ -334,23 +381,51 @@ def apply(op, args, params):
                     if saved is None:
                         saved = node._saved = {}
                     if isinstance(a, Tensor):
-                        saved[name] = SavedTensor(a)
+                        # (the tensor itself at version 0 without saved_tensors_hooks: node.saved_entry)
+                        saved[name] = SavedTensor(a) if _SAVED_TENSORS_HOOKS or a._vc and a._vc[0] else a
                     # (a Python scalar stays a node attribute, but PyTorch saved it as a tensor too:
                     # the non-None _saved makes the node spent after a backward, like PyTorch's)
                     break
     if op.num_outputs == 1:
-        result = Tensor._make(out, node, 0)
+        # (Tensor._make inlined: grad mode is on here, so never inference_mode's _make)
+        result = _new(Tensor)
+        result._data = out
+        result._requires_grad = False
+        result.grad_fn = node
+        result._output_nr = 0
+        result._vc = None
+        result._grad = None
+        result._retains_grad = False
+        result._hooks = None
+        result._base = None
+        result._accumulator = None
+        result._views = None
+        result._zerotensor = False
         node._output_ref = _weak_ref(result)
         if op._saves_result:            # (node._save, inlined)
             if saved is None:
                 saved = node._saved = {}
-            saved["result"] = SavedTensor(result, True)
+            if _SAVED_TENSORS_HOOKS:
+                saved["result"] = SavedTensor(result, True)
+            else:                       # (SavedTensor(result, True), inlined: a fresh result is at version 0)
+                s = saved["result"] = _new(SavedTensor)
+                s.counter = result._vc = [0]
+                s.version = 0
+                s.is_output = True
+                s.unpack_hook = None
+                s.tensor = None
+                s.data = out
+                s.output_nr = 0
         return result
     results = tuple(Tensor._make(o, node, i) for i, o in enumerate(out))
     node._num_outputs = len(results)
     node._output_meta = tuple((o.shape, o.dtype) for o in out)
     node._output_refs = tuple(weakref.ref(r) for r in results)
     return results
+
+
+_NO_EDGE = (None, 0)
+_SAVED_TENSORS_HOOKS = _node.SAVED_TENSORS_HOOKS
 
 
 _ndarray = np.ndarray
