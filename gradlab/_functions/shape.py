@@ -6,10 +6,11 @@ from .._tensor_core import Tensor
 from ..creation import tensor
 from .._tensor_methods._common import _check_tensor_argument, _warn_once
 from .._tensor_methods.shape import _repeated_positions
+from ..ops import OPS
 from ..ops.shape import _tensor_list, cat
 from ._common import method_forms
 
-__all__ = ["hstack", "vstack", "row_stack", "dstack", "column_stack", "meshgrid"]
+__all__ = ["hstack", "vstack", "row_stack", "dstack", "column_stack", "meshgrid", "view_as_real", "view_as_complex"]
 
 # (scatter, scatter_add, index_add, index_copy, take, masked_select, masked_scatter are made from the op
 # table: _functions/variants.py)
@@ -147,3 +148,32 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
 
 
 __all__ += ["repeat_interleave"]
+
+
+def view_as_real(input):
+    """A complex tensor as a float view with a last dim of 2 (real, imaginary)."""
+    if not input.is_complex():
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+    return OPS["view_as_real"](input)._view_of(input)
+
+
+def view_as_complex(input):
+    """A float tensor whose last dim holds (real, imaginary) pairs, as a complex view: PyTorch's checks that
+    the pairs are adjacent in memory, in its order."""
+    if input.dtype.name not in ("float32", "float64"):
+        if input.dtype.name == "float16":      # (PyTorch's complex32, which gradlab does not have)
+            raise NotImplementedError("gradlab has no complex32 dtype: view_as_complex of a half tensor")
+        raise RuntimeError("view_as_complex is only supported for half, float and double tensors, but got a "
+                           f"tensor of scalar type: {input.dtype._legacy[:-len('Tensor')]}")
+    if input.dim() == 0:
+        raise RuntimeError("Input tensor must have one or more dimensions")
+    if input.shape[-1] != 2:
+        raise RuntimeError("Tensor must have a last dimension of size 2")
+    strides = input.stride()
+    if strides[-1] != 1:
+        raise RuntimeError("Tensor must have a last dimension with stride 1")
+    if any(s % 2 for s in strides[:-1]):
+        raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
+    if input.storage_offset() % 2:
+        raise RuntimeError("Tensor must have a storage_offset divisible by 2")
+    return OPS["view_as_complex"](input)._view_of(input)
