@@ -170,12 +170,23 @@ class _AttributeMethods:
             return self
         return _complex_part(self, 0)
 
+    @real.setter
+    def real(self, value):
+        """`t.real = v`: v copied into the real parts (into t itself, for a real tensor)."""
+        part = self.real
+        part.copy_(_part_value(part, value))
+
     @property
     def imag(self):
         """The imaginary parts of a complex tensor, a view; real tensors have none."""
         if self._data.dtype.kind != "c":
             raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
         return _complex_part(self, 1)
+
+    @imag.setter
+    def imag(self, value):
+        part = self.imag
+        part.copy_(_part_value(part, value))
 
     def is_contiguous(self, memory_format=_dtype.contiguous_format):
         """C order by default; channels_last asks for PyTorch's NHWC order of a 4-d tensor (dims 1, 3, 2, 0
@@ -231,6 +242,10 @@ class _AttributeMethods:
         if flag and self._data.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         self._requires_grad = bool(flag)
+
+    @requires_grad.deleter
+    def requires_grad(self):       # (PyTorch's setter is handed no value, which is not a bool)
+        raise RuntimeError("requires_grad must be a bool")
 
     def requires_grad_(self, requires_grad=True):
         if type(requires_grad) is not bool:
@@ -366,7 +381,7 @@ class _AttributeMethods:
                 "for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and "
                 "hence detach_() cannot be called on these gradients. To fix this error, please refer to the "
                 "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
-        self.grad_fn = None
+        self._grad_fn = None
         self._requires_grad = False
         return self
 
@@ -382,6 +397,19 @@ class _AttributeMethods:
         if self.requires_grad and value._data.dtype.kind not in "fc":
             raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._data = value._data
+
+    @data.deleter
+    def data(self):
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
+
+
+def _part_value(part, value):
+    """What `t.real = value` copies: a tensor, or a number as a tensor of the part's dtype."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (bool, int, float, complex, np.number)):
+        return Tensor._make(np.asarray(value, dtype=part._data.dtype))
+    raise TypeError(f"can't assign a {_type_name(value)} to a torch.{part.dtype._legacy}")
 
 
 def _complex_part(t, index):

@@ -191,6 +191,11 @@ class Node:
         return handle
 
     @property
+    def requires_grad(self):
+        """Always True: a node exists only where a gradient is needed (PyTorch's answers the same)."""
+        return True
+
+    @property
     def metadata(self):
         if not hasattr(self, "_metadata"):
             self._metadata = {}
@@ -275,10 +280,12 @@ class Node:
         raise NotImplementedError
 
     def __call__(self, *grad_outputs):
-        """`y.grad_fn(g)`: run this node by hand, as PyTorch allows (a tuple, one gradient per input)."""
+        """`y.grad_fn(g)`: run this node by hand, as PyTorch allows (one gradient per input: a tuple, or the
+        gradient itself for a node of one input)."""
         if self._freed:
             self._check_not_freed()
-        return tuple(self.apply(list(grad_outputs)))
+        grads = tuple(self.apply(list(grad_outputs)))
+        return grads[0] if len(grads) == 1 else grads      # (one input: its gradient itself, as PyTorch's)
 
 
 _ACCUMULATE_GRAD_SEQUENCE_NR = 2**64 - 1       # UINT64_MAX
@@ -430,14 +437,14 @@ def set_history(node, outputs):
     no tensor (a custom Function's non-differentiable output). The node keeps only weak references to
     them (for drawings), so that it does not keep its own outputs alive."""
     if isinstance(outputs, Tensor):
-        outputs.grad_fn = node
+        outputs._grad_fn = node
         outputs._output_nr = 0
         node._output_ref = weakref.ref(outputs)
         return
     refs = []
     for i, t in enumerate(outputs):
         if t is not None:
-            t.grad_fn = node
+            t._grad_fn = node
             t._output_nr = i
             refs.append(weakref.ref(t))
     node._num_outputs = len(outputs)

@@ -1,7 +1,9 @@
 """What tests/fuzz/api_fuzz_more.py found in tensor metadata and nn.Module state, widened into generated cases:
 is_contiguous(memory_format=), is_signed(), .real/.imag/.conj()/.H of complex and real tensors (views, their
 strides and storage offsets, their gradients), size(d) of a 0-d tensor, reversed(t), and load_state_dict's
-upgrade of a batch norm's state without a version. Each case runs under gradlab and under torch; the outcomes
+upgrade of a batch norm's state without a version; setting and deleting tensor attributes (read-only ones in
+PyTorch's words, user attributes in __dict__, real/imag setters); deepcopy of parameters; grad_fn objects called by
+hand; Module's extra state. Each case runs under gradlab and under torch; the outcomes
 (printed value, dtype, requires_grad, grad_fn name, or the exception's type and message) must be the same.
 """
 import pytest
@@ -54,7 +56,41 @@ BN_LOADS = ["m.load_state_dict({})", "m.load_state_dict({}, strict=False)", "m.l
 BN_CASES = [f"m = {net}; r = {load}" if not load.startswith("sd") else f"m = {net}; {load}" if "r =" in load
             else f"m = {net}; {load.rsplit('; ', 1)[0]}; r = {load.rsplit('; ', 1)[1]}" for net in BN_NETS for load in BN_LOADS]
 
-CASES = META_CASES + COMPLEX_GRAD_CASES + BN_CASES
+# setting and deleting attributes: PyTorch's read-only ones, its checks on the writable ones, user attributes
+ATTRIBUTES = ["shape", "dtype", "device", "is_leaf", "grad_fn", "ndim", "T", "mT", "output_nr", "layout", "itemsize",
+              "nbytes", "is_cuda", "retains_grad", "is_cpu", "is_sparse", "_version", "requires_grad", "data", "grad",
+              "imag", "foo", "_note"]
+VALUES = ["None", "torch.zeros(2)", "3", "True", "torch.zeros(2, dtype=torch.float64)", "'x'"]
+WRITE_CASES = [f"a = {src}; a.{name} = {v}; r = (a, a.requires_grad, a.grad)" for src in (
+    "torch.ones(2)", "torch.ones(2, requires_grad=True)", "torch.ones(2, dtype=torch.complex64)")
+    for name in ATTRIBUTES for v in VALUES]
+WRITE_CASES += [f"a = {src}; del a.{name}; r = (a, a.grad)" for src in ("torch.ones(2)", "torch.ones(2) * 1")
+                for name in ATTRIBUTES if name not in ("foo", "_note", "imag")]
+WRITE_CASES += [f"a = {src}; a.real = {v}; r = a" for src in ("torch.ones(2)", "torch.tensor([1+2j, 3j])",
+                                                            "torch.ones(2, requires_grad=True)", "torch.ones(2, 2).t()")
+                for v in ("5", "torch.tensor([7., 8.])", "[1, 2]", "'x'", "None", "2.5", "torch.tensor(4)")]
+WRITE_CASES += [f"a = torch.tensor([1+2j, 3j]); a.imag = {v}; r = a" for v in ("5", "torch.tensor([7., 8.])", "[1]")]
+WRITE_CASES += ["a = torch.ones(2); a.foo = [1]; r = (a.foo, a.__dict__)", "r = torch.ones(2).__dict__",
+                "import copy; a = torch.ones(2); a.foo = [1]; b = copy.deepcopy(a); r = (b.foo, b.foo is a.foo)",
+                "a = nn.Parameter(torch.ones(2)); a.foo = 1; r = a.__dict__",
+                "import pickle; a = torch.ones(2); a.foo = 3; r = pickle.loads(pickle.dumps(a)).foo"]
+
+# deepcopy of parameters (no .grad, the layout kept), grad_fn objects, Module's extra state and dicts
+MISC_CASES = ["import copy; p = nn.Parameter(torch.ones(2)); p.grad = torch.ones(2); r = copy.deepcopy(p).grad",
+              "import copy; m = nn.Linear(2, 1); m(torch.ones(2)).sum().backward(); r = copy.deepcopy(m).weight.grad",
+              "import copy; p = nn.Parameter(torch.ones(2, 3).t()); r = copy.deepcopy(p).stride()",
+              "import copy; p = nn.Parameter(torch.ones(2), requires_grad=False); r = copy.deepcopy(p)",
+              "import copy; p = nn.Parameter(torch.ones(2)); q = copy.deepcopy([p, p]); r = q[0] is q[1]",
+              "import copy; a = torch.ones(2, 3).t(); r = copy.deepcopy(a).stride()",
+              "r = nn.Linear(1, 1).get_extra_state()", "r = nn.Linear(1, 1).set_extra_state(3)",
+              "r = type(nn.Linear(1, 1)._parameters).__name__", "r = nn.Linear(1, 1)._parameters.keys()",
+              "r = list(nn.Sequential(nn.ReLU())._modules.keys())", "r = type(nn.BatchNorm1d(2)._buffers).__name__"]
+MISC_CASES += [f"x = torch.tensor([[1., -2.], [3., 0.5]], requires_grad=True); y = torch.ones(2, 2); z = {op}; "
+               f"g = z.grad_fn; r = {q}" for op in ("x * 2", "x.clone()", "x + y", "x.sum()", "x.t()", "x.exp()",
+                                                    "x.mm(y)")
+               for q in ("g.requires_grad", "g(torch.ones_like(z))", "type(g(torch.ones_like(z))).__name__")]
+
+CASES = META_CASES + COMPLEX_GRAD_CASES + BN_CASES + WRITE_CASES + MISC_CASES
 
 
 @pytest.mark.parametrize("code", CASES)

@@ -437,3 +437,128 @@ def more_cases(public=None, seed=14, scale=1.0):
         for _ in range(max(1, int(count * scale))):
             cases.append(gen(rng))
     return cases
+
+
+# --- second round: attribute writes, grad_fn objects, print options, module mutation ---------------------
+
+WRITES = ["a.shape = (3,)", "a.dtype = torch.float64", "a.device = 'cpu'", "a.is_leaf = True", "a.grad_fn = None",
+          "a.requires_grad = True", "a.requires_grad = False", "a.requires_grad = 1", "a.requires_grad = None",
+          "a.grad = torch.zeros_like(a)", "a.grad = a", "a.grad = 3", "a.grad = torch.zeros(7)", "a.grad = None",
+          "del a.grad", "a.data = torch.zeros(2)", "a.data = a.double()", "a.data = 5", "a.data = a.int()",
+          "a.T = a", "a.ndim = 3", "a.names = None", "a.foo = 1", "del a.foo", "a.foo", "a.retains_grad = True",
+          "a.output_nr = 1", "a.layout = torch.strided", "a.real = a", "a.imag = a", "a.itemsize = 2", "a.nbytes = 0",
+          "a.shape[0] = 1", "a.size()[0] = 1", "a.stride()[0] = 1", "del a.data", "del a.requires_grad",
+          "a.grad_fn.foo", "a.__dict__", "a.__class__.__name__", "a.__module__", "type(a).__module__",
+          "a.is_cuda = True", "a._foo = 1", "a.grad.data"]
+
+
+def _is_statement(line):
+    """Whether a line is an assignment or del (the last line of a case must be an expression)."""
+    import re
+    return line.startswith("del ") or re.match(r"^[\w.\[\]'()]+ = ", line) is not None
+
+
+def gen_attribute_writes(rng):
+    """Setting and deleting tensor attributes: PyTorch's errors for read-only ones, its checks for the rest."""
+    lines, dtype, shape = subject(rng, derive=0.4, special=0.0)
+    stmt = rng.choice(WRITES)
+    tail = "a" if "=" in stmt or stmt.startswith("del") else None
+    if stmt.startswith(("a.", "del")) and ("=" in stmt.replace("==", "") or stmt.startswith("del")):
+        code = lines + [stmt, rng.choice(["a", "a.requires_grad", "a.grad", "a.dtype", "(a.is_leaf, a.grad_fn)"])]
+    else:
+        code = lines + [stmt]
+    del tail
+    return Case("attributes", "\n".join(code), f"attr-write:{stmt}")
+
+
+GRAD_FN_OPS = ["x * y", "x + y", "x - 2 * y", "x / y", "x.exp()", "x.sin()", "x.pow(2)", "x ** y", "x.sum()",
+               "x.mean(0)", "x.max()", "x.relu()", "x.sigmoid()", "x.tanh()", "x.log()", "x.sqrt()", "x @ y.t()",
+               "x.view(-1)", "x.t()", "x[0]", "x.unsqueeze(0)", "x.expand(2, 2, 3)", "x.clamp(0, 1)",
+               "torch.cat([x, y])", "torch.stack([x, y])", "x.abs()", "x.neg()", "x.reshape(3, 2)", "x.transpose(0, 1)",
+               "x.softmax(1)", "x.log_softmax(-1)", "x.norm()", "x.std()", "x.var(1)", "x.cumsum(0)", "x.prod()",
+               "torch.where(x > 0, x, y)", "x.masked_fill(x > 0, 0.)", "F.relu(x)", "F.mse_loss(x, y)", "x.clone()",
+               "x.squeeze()", "x.flip(0)", "x.min(1)[0]", "x.sort(1)[0]", "x.mm(y.t())", "x.matmul(y.t())", "x.div(2)",
+               "x.mul(2)", "x.add(1, alpha=2)", "x.sub(y, alpha=3)", "x.maximum(y)", "x.pow(0.5)", "x.reciprocal()"]
+GRAD_FN_QUERIES = ["g.name()", "type(g).__name__", "len(g.next_functions)", "[n and n.name() for n, _ in g.next_functions]",
+                   "[i for _, i in g.next_functions]", "g.next_functions[0][0].next_functions",
+                   "g.next_functions[0][0].variable is x if g.next_functions[0][0] is not None and "
+                   "g.next_functions[0][0].name().endswith('AccumulateGrad') else None", "g.metadata", "g is z.grad_fn",
+                   "repr(g)[:14]", "str(type(g))", "g._saved_self", "g._saved_other", "g._saved_result", "g._saved_exponent",
+                   "g._saved_dim", "g._saved_self_sym_sizes", "g._saved_alpha", "g._saved_indices", "g._saved_keepdim",
+                   "g._raw_saved_self", "g.requires_grad", "hasattr(g, 'register_hook')", "g.foo",
+                   "[type(n).__name__ for n, _ in g.next_functions]", "g(torch.ones_like(z))" , "callable(g)",
+                   "g.next_functions[0][0].name() if g.next_functions[0][0] else None", "g == z.grad_fn",
+                   "hash(g) == hash(z.grad_fn)"]
+
+
+def gen_grad_fn_objects(rng):
+    """What a student inspects on a grad_fn: its name, next_functions, saved tensors, metadata, calling it."""
+    dtype = rng.choice(["float32", "float64"])
+    code = [f"x = {literal(rng, dtype, (2, 3), True, special=0.0)}", f"y = {literal(rng, dtype, (2, 3), rng.random() < 0.5, special=0.0)}",
+            f"z = {rng.choice(GRAD_FN_OPS)}", "g = z.grad_fn"]
+    if rng.random() < 0.2:
+        code.append("z.sum().backward()" if rng.random() < 0.5 else "z.sum().backward(retain_graph=True)")
+    expr = rng.choice(GRAD_FN_QUERIES)
+    return Case("autograd", "\n".join(code + [expr]), f"grad-fn:{expr[:28]}")
+
+
+def gen_print_options(rng):
+    """Every print option, alone and combined, over tensors of every dtype and range; reset after each case."""
+    opts = []
+    for _ in range(rng.randint(1, 3)):
+        opts.append(rng.choice(["precision=0", "precision=1", "precision=2", "precision=6", "precision=10",
+                                "sci_mode=True", "sci_mode=False", "sci_mode=None", "linewidth=10", "linewidth=45",
+                                "linewidth=120", "threshold=0", "threshold=3", "threshold=20", "threshold=10000",
+                                "edgeitems=0", "edgeitems=1", "edgeitems=5", "profile='short'", "profile='full'",
+                                "profile='default'"]))
+    keys = {}
+    for o in opts:
+        keys[o.split("=")[0]] = o
+    lines, dtype, shape = subject(rng, special=rng.choice([0.0, 0.1, 0.4]), derive=0.2,
+                                  shapes=SHAPES + [(5, 7), (3, 30), (2, 3, 4), (40,), (12, 12)])
+    scale = rng.choice(["", "", " * 1e6", " * 1e-6", " / 7", " * 123.456"]) if dtype in FLOATING + ["complex64"] else ""
+    code = lines + [f"torch.set_printoptions({', '.join(keys.values())})",
+                    rng.choice(["repr(a{s})", "str(a{s})", "repr((a{s}).sum())", "repr((a{s})[0] if a.dim() else a)",
+                                "repr([a{s}])", "repr(nn.Parameter(a.double()))"]).format(s=scale)]
+    return Case("printing", "\n".join(code), f"print-options:{dtype}")
+
+
+MODULE_MUTATIONS = [
+    "m.weight = torch.ones(2, 2)", "m.weight = nn.Parameter(torch.ones(1))\nrepr(m)", "m.weight = None\nlist(m.state_dict())",
+    "m.weight = 3", "m.bias = nn.Linear(1, 1)", "del m.weight\nlist(m.state_dict())", "del m.bias\nm.bias",
+    "m.new = nn.Parameter(torch.zeros(3))\n[n for n, _ in m.named_parameters()]", "m.new = torch.zeros(3)\nlist(m.state_dict())",
+    "m.child = nn.ReLU()\nrepr(m)", "m.child = nn.ReLU()\nm.child = None\nrepr(m)", "m.child = nn.ReLU()\ndel m.child\nrepr(m)",
+    "m.training = False\nm.training", "m.in_features = 5\nrepr(m)", "m.extra_repr = lambda: 'hi'\nrepr(m)",
+    "m.weight.data.fill_(1)\nm.weight", "m.weight.requires_grad = False\n[p.requires_grad for p in m.parameters()]",
+    "m.weight.grad", "m.register_buffer('weight', torch.ones(1))", "m.register_parameter('bias', nn.Parameter(torch.ones(2)))",
+    "m.register_parameter('fresh', None)\n(m.fresh, list(m.state_dict()))", "m.register_buffer('b', torch.ones(2))\nm.b = 5",
+    "m.register_buffer('b', torch.ones(2))\nm.b = torch.zeros(3)\nm.b", "m.register_buffer('b', torch.ones(2))\nm.b = None\nlist(m.state_dict())",
+    "m.register_buffer('b', torch.ones(2))\nm.b = nn.Parameter(torch.ones(1))", "m._parameters.keys()", "list(m._buffers)",
+    "list(m._modules)", "m.__class__.__name__", "m.half().weight.dtype", "m.double().bias", "m.to(torch.float16).weight",
+    "m.zero_grad()\nm.weight.grad", "m.requires_grad_(False).weight", "m.train(False)\nrepr(m)", "m.eval().training",
+    "m.get_extra_state()", "m.state_dict(keep_vars=True)['weight'] is m.weight", "m.state_dict()['weight'] is m.weight",
+    "m.state_dict()['weight'].requires_grad", "dict(m.named_parameters())['weight'] is m.weight", "m.parameters()",
+    "type(m.parameters()).__name__", "m.weight.is_leaf", "m.weight.grad_fn", "m.weight * 1", "m.weight.T",
+    "m.weight.shape", "m.weight.data.requires_grad", "m.weight.detach().requires_grad", "m.forward", "m.forward.__name__",
+    "m(torch.ones(2, 2)).grad_fn", "m(torch.ones(2, 2)).grad_fn.next_functions", "m(torch.ones(2)).grad_fn.name()",
+    "m(torch.ones(3, 2, 2)).grad_fn.name()", "m(torch.ones(2, dtype=torch.float64))", "m(torch.ones(2, 3))",
+]
+
+
+def gen_module_mutation(rng):
+    """Assigning, deleting and registering on a module: PyTorch's bookkeeping and its exact errors."""
+    layer = rng.choice(["nn.Linear(2, 2)", "nn.Linear(2, 2, bias=False)", "nn.Linear(2, 2, dtype=torch.float64)"])
+    expr = rng.choice(MODULE_MUTATIONS)
+    if _is_statement(expr.split("\n")[-1]):
+        expr += "\n" + rng.choice(["repr(m)", "list(m.state_dict())", "[n for n, _ in m.named_parameters()]",
+                                   "(m.weight, m.bias)"])
+    return Case("nn", "\n".join([f"torch.manual_seed({rng.randint(0, 50)})", f"m = {layer}", expr]),
+                f"module-mutation:{expr.split(chr(10))[0][:30]}")
+
+
+FAMILIES.update({
+    "attribute-writes": (gen_attribute_writes, 600),
+    "grad-fn-objects": (gen_grad_fn_objects, 600),
+    "print-options": (gen_print_options, 700),
+    "module-mutation": (gen_module_mutation, 500),
+})

@@ -80,10 +80,10 @@ class Module:
             raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument but {len(args) + 1} "
                             "were given")
         object.__setattr__(self, "training", True)
-        object.__setattr__(self, "_parameters", OrderedDict())
-        object.__setattr__(self, "_buffers", OrderedDict())
+        object.__setattr__(self, "_parameters", {})      # (plain dicts, as PyTorch's: m._parameters.keys())
+        object.__setattr__(self, "_buffers", {})
         object.__setattr__(self, "_non_persistent_buffers_set", set())
-        object.__setattr__(self, "_modules", OrderedDict())
+        object.__setattr__(self, "_modules", {})
         object.__setattr__(self, "_forward_hooks", _HookDict())
         object.__setattr__(self, "_forward_pre_hooks", _HookDict())
         object.__setattr__(self, "_backward_hooks", _HookDict())
@@ -554,6 +554,17 @@ class Module:
             raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
                 type(self).__name__, "\n\t".join(errors)))
         return _IncompatibleKeys(missing, unexpected)
+
+    def get_extra_state(self):
+        """PyTorch calls it only for a subclass that writes it (with set_extra_state); the base refuses."""
+        raise RuntimeError("Reached a code path in Module.get_extra_state() that should never be called. Please file "
+                           "an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml to "
+                           "report this bug.")
+
+    def set_extra_state(self, state):
+        raise RuntimeError("Reached a code path in Module.set_extra_state() that should never be called. Please file "
+                           "an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml to "
+                           "report this bug.")
 
     def _upgrade_state_dict(self, state_dict, prefix, version):
         """Fill in what a state_dict saved by an older version of this module (its metadata's `version`
