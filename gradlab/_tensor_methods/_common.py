@@ -46,6 +46,17 @@ def _warn_once(message):
         warnings.warn(message, UserWarning, stacklevel=3)
 
 
+COMPLEX_TO_REAL = ("Casting complex values to real discards the imaginary part (Triggered internally at "
+                   "/__w/pytorch/pytorch/aten/src/ATen/native/Copy.cpp:307.)")
+
+
+def warn_complex_to_real(src, dst_dtype):
+    """PyTorch's copy kernel warns (once) when complex values go into a real tensor: .to(), copy_, t[i] = v."""
+    if isinstance(src, Tensor) and src._data.dtype.kind == "c" and np.dtype(dst_dtype).kind not in "cb" \
+            and src._data.size:
+        _warn_once(COMPLEX_TO_REAL)
+
+
 def _clamp_bounds(t, low, high):
     """clamp's tensor bounds, a missing one standing in as the most extreme value of the result's
     dtype (so that it changes nothing, not even the result dtype)."""

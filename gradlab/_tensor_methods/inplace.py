@@ -14,7 +14,7 @@ from ..ops.indexing import fill_inplace, setitem
 from ..ops.inplace import _check_inplace_allowed
 from ..ops.operands import _SCALARS, _check_arguments, _check_int_scalar, _kind, _number, _py, broadcast_error
 from ._common import (_NO_ROUNDING, _OPERANDS, _argument_type_name, _c_type, _check_exponent, _check_fill_value,
-                      _check_operand, _check_sub, _clamp_bounds, _lifted, _wrapped)
+                      _check_operand, _check_sub, _clamp_bounds, _lifted, _wrapped, warn_complex_to_real)
 
 
 _CATEGORY = {bool: 0, int: 1, float: 2, complex: 3}     # (the widest bound decides clamp_'s type)
@@ -29,6 +29,7 @@ class _InPlaceMethods:
 
     def __setitem__(self, key, value):
         _indexing.setitem(self, key, value)
+        warn_complex_to_real(value, self._data.dtype)
 
     # --- in-place operations --------------------------------------------------------------------
     def _inplace(self, opkey, *args, **params):
@@ -104,6 +105,7 @@ class _InPlaceMethods:
                     raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape "
                                        f"{list(common)}")
         setitem(self, Ellipsis, src)
+        warn_complex_to_real(src, self._data.dtype)
         return self
 
     def masked_fill_(self, mask, value):

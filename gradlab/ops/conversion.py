@@ -11,6 +11,8 @@ from .registry import op
 @op("to_dtype", "ToCopyBackward0", promote=False, shows={"self": "grad.to(source_dtype)"},
     self=lambda g, n: dual.to_dtype(g, n.source_dtype))
 def to_dtype(self, dtype, source_dtype):
+    if self.dtype.kind == "c" and np.dtype(dtype).kind not in "cb":
+        self = self.real          # (PyTorch discards the imaginary parts; the Tensor layer gives its warning)
     if 1 in self.shape and self.size > 1:     # (numpy's layout of size-1 dims is not PyTorch's)
         out = preserved_empty(self, dtype)
         np.copyto(out, self, casting="unsafe")

@@ -17,7 +17,7 @@ from .._dtype import from_numpy_dtype
 from .._tensor_core import Tensor
 from .._tensor_data import _check_numpy
 from ..autograd import grad_mode
-from .inplace import (_EXPANDED_INDEX_PUT, _EXPANDED_MASKED_FILL, _OVERLAP, _adopt, _check_inplace_allowed,
+from .inplace import (_c_name, _EXPANDED_INDEX_PUT, _EXPANDED_MASKED_FILL, _OVERLAP, _adopt, _check_inplace_allowed,
                       _kind_name, _stand_in, _write_through_base, scalar_for)
 # (in-place writing, also read by _tensor_methods/ as `indexing.<name>`: defined in ops/inplace.py)
 from .inplace import assign_data, check_overlaps, fill_inplace, remember_view, run_inplace  # noqa: F401
@@ -377,6 +377,9 @@ def setitem(t, key, value):
                                    f"cannot be broadcast to indexing result of shape "
                                    f"[{', '.join(map(str, shape))}]")
             masks_only = all(a.dtype == np.bool_ for a in advanced.values())
+            if masks_only and v.ndim == 0 and v.dtype.kind == "c" and t._data.dtype.kind not in "cb" and v.imag:
+                # x[mask] = one complex value: masked_fill_ with it as a number, whose imaginary part cannot go
+                raise RuntimeError(f"value cannot be converted to type {_c_name(t)} without overflow")
             if v.dtype != t._data.dtype and not (v.ndim == 0 and masks_only):     # (x[mask] = 0-d: masked_fill_)
                 raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                                    f"{_kind_name(t._data.dtype)} for the destination and {_kind_name(v.dtype)} for "
@@ -420,6 +423,10 @@ def setitem(t, key, value):
     if empty:
         return                               # nothing to write (numpy would still check the indices)
     v = v if isinstance(value, Tensor) else _py_or_array(value, t)      # (a tensor without its leading 1s)
+    if getattr(v, "dtype", None) is not None and v.dtype.kind == "c" and t._data.dtype.kind != "c":
+        # complex values into a real tensor lose their imaginary parts, into a bool one they are tested
+        # against 0 (the Tensor layer gives PyTorch's warning; numpy's own cast would give its ComplexWarning)
+        v = v != 0 if t._data.dtype.kind == "b" else v.real
     if t._data.flags.writeable:
         t._data[nkey] = v
     else:                                    # an expanded view (numpy's are read-only): write its base
@@ -430,8 +437,6 @@ def setitem(t, key, value):
 def _assigned_value(t, value):
     """What can be written into t: a tensor or a number (PyTorch's TypeError for anything else)."""
     if isinstance(value, Tensor):
-        if value._data.dtype.kind == "c" and t._data.dtype.kind != "c":
-            raise RuntimeError("value cannot be converted to type float without overflow")
         return value
     # Python's numbers (np.float64 is a float) and numpy's integers; PyTorch refuses np.float32 or np.bool_ here
     if isinstance(value, (numbers.Number, np.integer)) and not isinstance(
