@@ -160,9 +160,7 @@ def view_as_real(input):
 def view_as_complex(input):
     """A float tensor whose last dim holds (real, imaginary) pairs, as a complex view: PyTorch's checks that
     the pairs are adjacent in memory, in its order."""
-    if input.dtype.name not in ("float32", "float64"):
-        if input.dtype.name == "float16":      # (PyTorch's complex32, which gradlab does not have)
-            raise NotImplementedError("gradlab has no complex32 dtype: view_as_complex of a half tensor")
+    if input.dtype.name not in ("float32", "float64", "float16"):
         raise RuntimeError("view_as_complex is only supported for half, float and double tensors, but got a "
                            f"tensor of scalar type: {input.dtype._legacy[:-len('Tensor')]}")
     if input.dim() == 0:
@@ -176,4 +174,6 @@ def view_as_complex(input):
         raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
     if input.storage_offset() % 2:
         raise RuntimeError("Tensor must have a storage_offset divisible by 2")
+    if input.dtype.name == "float16":      # (PyTorch's complex32, which gradlab does not have)
+        raise NotImplementedError("gradlab has no complex32 dtype: view_as_complex of a half tensor")
     return OPS["view_as_complex"](input)._view_of(input)

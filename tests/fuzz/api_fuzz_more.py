@@ -562,3 +562,22 @@ FAMILIES.update({
     "print-options": (gen_print_options, 700),
     "module-mutation": (gen_module_mutation, 500),
 })
+
+
+COMPLEX_VIEWS = ["torch.view_as_real(a)", "torch.view_as_complex(a)", "torch.conj(a)", "a.conj()", "a.conj().imag",
+                 "torch.view_as_real(a).stride()", "torch.view_as_complex(torch.view_as_real(a))", "a.real", "a.imag",
+                 "torch.view_as_complex(a.float())", "torch.view_as_complex(a.double().contiguous())",
+                 "torch.view_as_real(a.conj() * 1)", "a.is_signed()", "a.conj().is_signed()", "a.mH", "a.H"]
+
+
+def gen_complex_views(rng):
+    """Complex tensors and their float views: view_as_real/view_as_complex/conj, and their errors on other dtypes."""
+    dtypes = ["complex64"] * 3 + ["float32", "float64", "int64", "float16"]
+    shapes = [(2,), (3, 2), (2, 2), (), (0, 2), (2, 3, 2), (1, 2)]
+    lines, dtype, shape = subject(rng, dtypes=dtypes, shapes=shapes, derive=0.4, special=0.02,
+                                  grad=rng.random() < 0.3 if rng.random() < 0.5 else False)
+    expr = rng.choice(COMPLEX_VIEWS)
+    return Case("attributes", "\n".join(lines + [expr]), f"complex-view:{expr[:30]}")
+
+
+FAMILIES["complex-views"] = (gen_complex_views, 300)

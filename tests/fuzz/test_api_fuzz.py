@@ -69,6 +69,12 @@ KNOWN_DIFFERENCES = {
         "strides of an empty tensor's view: numpy gives empty arrays zero strides, gradlab lays them out anew",
     'attributes|meta:a.dtype.to_complex()|gradlab-raises|torch: dtype|*':
         'gradlab has no complex32 (float16.to_complex())',
+    'attributes|complex-view:torch.view_as_complex(a)|gradlab-raises|torch: tensor torch.complex32*':
+        'gradlab has no complex32 (view_as_complex of a half tensor)',
+    'attributes|complex-view:torch.view_as_real(a).stride()|repr|*':
+        "strides of an empty tensor's view: numpy gives empty arrays zero strides, gradlab lays them out anew",
+    'attributes|complex-view:a.conj().imag|grad:value|*':
+        "the sign of a zero real part in conj's gradient (PyTorch's conj is a lazy view: -0. where gradlab has 0.)",
     'autograd|grad-fn:g(torch.ones_like(z))|grad_fn+print|*':
         "a node called by hand with inputs that require grad records its formula's ops (DivBackward0), not "
         "PyTorch's fused double-backward node (MseLossBackwardBackward0)",
