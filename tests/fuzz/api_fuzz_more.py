@@ -536,7 +536,7 @@ MODULE_MUTATIONS = [
     "m.register_buffer('b', torch.ones(2))\nm.b = nn.Parameter(torch.ones(1))", "m._parameters.keys()", "list(m._buffers)",
     "list(m._modules)", "m.__class__.__name__", "m.half().weight.dtype", "m.double().bias", "m.to(torch.float16).weight",
     "m.zero_grad()\nm.weight.grad", "m.requires_grad_(False).weight", "m.train(False)\nrepr(m)", "m.eval().training",
-    "m.get_extra_state()", "m.state_dict(keep_vars=True)['weight'] is m.weight", "m.state_dict()['weight'] is m.weight",
+    "m.get_extra_state()", "m.set_extra_state({})", "m.state_dict(keep_vars=True)['weight'] is m.weight", "m.state_dict()['weight'] is m.weight",
     "m.state_dict()['weight'].requires_grad", "dict(m.named_parameters())['weight'] is m.weight", "m.parameters()",
     "type(m.parameters()).__name__", "m.weight.is_leaf", "m.weight.grad_fn", "m.weight * 1", "m.weight.T",
     "m.weight.shape", "m.weight.data.requires_grad", "m.weight.detach().requires_grad", "m.forward", "m.forward.__name__",
