@@ -284,6 +284,7 @@ def _norm_grad(g, n):
 
 
 @op("norm", "LinalgVectorNormBackward0", variants=("function", "method"), saves=("self", "result"), float_result=True,
+    cast_result=False,      # (a complex input's norm is real: |z| first)
     self=_norm_grad)
 def norm(self, p, dim, keepdim):
     a = np.abs(self)

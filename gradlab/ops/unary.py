@@ -216,6 +216,7 @@ def cosh(self):
 
 
 @op("abs", "AbsBackward0", variants=("function", "method", "inplace"), aliases=("absolute",), saves=("self",),
+    cast_result=False,     # (the input's dtype, but a complex one's real dtype: |1+2j| is a float)
     shows={"self": "grad * sgn(self)"},
     self=lambda g, n: g * dual.call("sgn", n.self))         # (PyTorch's formula: grad * self.sgn())
 def abs(self):

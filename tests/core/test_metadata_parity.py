@@ -110,7 +110,17 @@ RAW_CASES = [f"x = torch.tensor([1., 2.], requires_grad=True); y = {op}; r = typ
              for op in ("x * x", "x * 2", "x + 2", "x.exp()", "x.sin()", "x / x") for name in ("self", "other", "result")]
 RAW_CASES += ["x = torch.tensor([1., 2.], requires_grad=True); r = (x * 2).grad_fn._raw_saved_self.register_hooks(abs, abs)"]
 
-CASES = META_CASES + COMPLEX_GRAD_CASES + BN_CASES + WRITE_CASES + MISC_CASES + CAST_CASES + RAW_CASES
+# |z| and norms of complex tensors are real (float32 of complex64, float64 of complex128), with abs's gradient
+ABS_CASES = [f"x = torch.tensor([[3+4j, -1j], [0j, 2-0.5j]], dtype=torch.{d}{g}); r = {e}"
+             for d in ("complex64", "complex128") for g in ("", ", requires_grad=True")
+             for e in ("x.abs()", "torch.abs(x)", "x.absolute()", "x.norm()", "x.norm(1)", "x.norm(float('inf'))",
+                       "torch.norm(x, dim=1)", "x.abs().dtype", "x.norm(dim=0, keepdim=True)", "(x.abs() * 2).sum()")]
+ABS_CASES += [f"x = torch.tensor([[3+4j, -1j], [1+1j, 2-0.5j]], requires_grad=True); y = {e}; y.backward(); r = x.grad"
+              for e in ("x.abs().sum()", "(x.abs() ** 2).sum()", "x.abs().mean()")]
+ABS_CASES += [f"r = torch.tensor([-3, 2, 0], dtype=torch.{d}).{e}" for d in ("int8", "uint8", "float16", "float64", "int64")
+              for e in ("abs()", "norm()" if d.startswith("float") else "abs().dtype")]
+
+CASES = META_CASES + COMPLEX_GRAD_CASES + BN_CASES + WRITE_CASES + MISC_CASES + CAST_CASES + RAW_CASES + ABS_CASES
 
 
 @pytest.mark.parametrize("code", CASES)
