@@ -71,7 +71,7 @@ from ._functions._common import method_forms as _method_forms  # noqa: E402  (gr
 # this file, from its `variants`)
 globals().update(_method_forms("subtract", "multiply", "divide", "true_divide", "square", "max", "min", "argmax",
                                "argmin", "outer", "flatten", "unflatten", "narrow", "chunk", "detach", "isnan",
-                               "isinf", "isfinite", "signbit", "allclose", "equal", "any", "all", "nonzero", "logical_not", "eq",
+                               "isinf", "isfinite", "signbit", "allclose", "take_along_dim", "index_put", "argwhere", "equal", "any", "all", "nonzero", "logical_not", "eq",
                                "ne", "lt", "le", "gt", "ge", "greater", "less", "is_floating_point", "is_complex"))
 
 

@@ -9,6 +9,7 @@ import ctypes
 import numpy as np
 
 from ._ctype import CType
+from ._once import warn_once
 
 
 def _no_instances(cls, *args, **kwargs):
@@ -236,6 +237,30 @@ def _combined(higher, lower):
         return np.dtype(np.complex128) if higher == np.float64 else np.dtype(np.complex64)
     return lower
 
+
+# --- complex to real: what PyTorch's copy keeps of a complex value, and its warning
+
+COMPLEX_TO_REAL = ("Casting complex values to real discards the imaginary part (Triggered internally at "
+                   "/__w/pytorch/pytorch/aten/src/ATen/native/Copy.cpp:307.)")
+
+
+def cast(a, dtype):
+    """a.astype(dtype) as PyTorch's copy converts: complex to a real dtype keeps the real part, with PyTorch's
+    once-per-process warning (complex to bool asks whether it is nonzero, without one)."""
+    a, dtype = np.asarray(a), np.dtype(dtype)
+    if a.dtype.kind == "c" and dtype.kind not in "cb":
+        warn_once(COMPLEX_TO_REAL, stacklevel=4)
+        a = a.real
+    return a.astype(dtype)
+
+
+def real_part(a, dtype):
+    """The values of complex `a` that a copy into a real `dtype` keeps (see cast): `a` itself otherwise."""
+    a = np.asarray(a)
+    if a.dtype.kind == "c" and np.dtype(dtype).kind not in "cb":
+        warn_once(COMPLEX_TO_REAL, stacklevel=4)
+        return a.real
+    return a
 
 # --- torch.finfo / torch.iinfo: the limits of a dtype, printed as PyTorch prints them ----------------
 

@@ -286,7 +286,7 @@ def array_from_data(data, np_dtype=None):
     else:
         arr = _from_python(data, np_dtype)
     if np_dtype is not None and arr.dtype != np_dtype:
-        arr = arr.astype(np_dtype)
+        arr = _dtype.cast(arr, np_dtype)
     return arr
 
 

@@ -274,7 +274,9 @@ def _as_ints(bound, args, kwargs):
         t = "SymInt" if p is _VARARG else p.type
         if t in _NUMBER_PARAMS and isinstance(value, (Tensor, np.generic)):   # a Number: a Python number,
             # as PyTorch reads a 0-d Tensor or numpy's (np.bool_ is no bool to it: a float)
-            converted[where] = float(value) if isinstance(value, np.bool_) else value.item()
+            # (nor is np.complex64 a complex, as np.complex128 is: read through float(), numpy's ComplexWarning)
+            real = isinstance(value, np.bool_) or (isinstance(value, np.complexfloating) and not isinstance(value, complex))
+            converted[where] = float(value) if real else value.item()
             continue
         if value.__class__ is int or t not in ("int64_t", "SymInt", "IntArrayRef", "SymIntArrayRef"):
             continue

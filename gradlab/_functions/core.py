@@ -6,6 +6,9 @@ import os
 import warnings
 
 from .. import _argparse, _dtype, _parallel
+from .._tensor_core import Tensor
+from ..ops.operands import _number
+from ..ops.registry import _SCALAR_CATEGORY
 from ..autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled
 from .._tensor_methods._common import _warn_once
 from ..creation.legacy import tensortype
@@ -15,7 +18,8 @@ __all__ = ["get_default_dtype", "set_default_dtype", "set_default_tensor_type", 
            "is_anomaly_check_nan_enabled", "set_anomaly_enabled", "save", "load", "get_num_threads", "set_num_threads",
            "get_num_interop_threads", "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
            "is_deterministic_algorithms_warn_only_enabled", "set_deterministic_debug_mode",
-           "get_deterministic_debug_mode", "get_float32_matmul_precision", "set_float32_matmul_precision"]
+           "get_deterministic_debug_mode", "get_float32_matmul_precision", "set_float32_matmul_precision",
+           "result_type", "can_cast"]
 
 
 def get_default_dtype():
@@ -120,3 +124,22 @@ def set_float32_matmul_precision(precision):
                       "/__w/pytorch/pytorch/aten/src/ATen/Context.cpp:458.)", UserWarning, stacklevel=2)
         return
     _SETTINGS["precision"] = precision
+
+
+def result_type(tensor, other):
+    """The dtype `tensor op other` computes in: PyTorch's promotion of tensors with dims over 0-d tensors over
+    Python numbers (a weaker one counts only when it lifts the category: bool < integer < floating < complex)."""
+    dims, weak = [], []
+    for x in (tensor, other):
+        if isinstance(x, Tensor):
+            dims.append((x._data.ndim, x._data.dtype))
+        else:
+            weak.append(_SCALAR_CATEGORY[type(_number(x))])
+    return _dtype.from_numpy_dtype(_dtype.result_np_dtype(dims, weak))
+
+
+def can_cast(from_, to):
+    """Whether PyTorch's in-place ops may write a `from_` result into a `to` tensor: never complex into real,
+    floating into integer, or anything but bool into bool."""
+    f, t = from_.np.kind, to.np.kind
+    return not ((f == "c" and t != "c") or (f == "f" and t in "biu") or (f != "b" and t == "b"))

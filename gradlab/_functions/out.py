@@ -35,6 +35,9 @@ def _resized_warning(old, new):
                   UserWarning, stacklevel=4)
 
 
+# functions whose out= form PyTorch writes as a call of another, named in its autograd error
+_CALLS = {"float_power": "pow"}
+
 # the BLAS products write only into an out of the result's own dtype
 _SAME_DTYPE = {"matmul", "mm", "bmm", "mv", "dot", "outer", "max", "min"}
 
@@ -44,6 +47,9 @@ def _write(out, result, name):
     data = result._data if isinstance(result, Tensor) else np.asarray(result)
     if not isinstance(result, Tensor):
         result = tensor(data)
+    if name == "float_power" and data.dtype != out._data.dtype:     # (its result dtype is fixed: no cast)
+        raise RuntimeError(f"the output given to float_power has dtype {_kind_name(out._data.dtype)} but the "
+                           f"operation's result requires dtype {_kind_name(data.dtype)}")
     if name in _SAME_DTYPE and data.dtype != out._data.dtype:
         raise RuntimeError(f"Expected out tensor to have dtype {_c_type(result)}, but got {_c_type(out)} instead")
     kinds = "biufc"
@@ -57,6 +63,8 @@ def _write(out, result, name):
                             f"{_kind_name(out._data.dtype)}")
         raise RuntimeError(f"result type {_kind_name(data.dtype)} can't be cast to the desired output type "
                            f"{_kind_name(out._data.dtype)}")
+    if name == "stack":         # (stack's out= form is a cat of the unsqueezed inputs: no memory format survives)
+        data = np.ascontiguousarray(data)
     if name in _FACTORIES and out._data.size == data.size:
         data = data.reshape(out._data.shape)      # a factory keeps out's shape when the count fits (arange)
     if out._data.shape != data.shape:
@@ -100,7 +108,7 @@ def with_out(name, fn):
         if factory and name in _RANDOM and outs[0]._requires_grad:
             raise RuntimeError("cannot resize variables that require grad")
         if grad_mode.is_grad_enabled() and _requires_grad((*args, *kwargs.values(), *outs)):
-            raise RuntimeError(f"{'aten::' if factory else ''}{name}(): functions with out=... arguments don't support automatic "
+            raise RuntimeError(f"{'aten::' if factory else ''}{_CALLS.get(name, name)}(): functions with out=... arguments don't support automatic "
                                "differentiation, but one of the arguments requires grad.")
         if factory and kwargs.get("dtype") is None:
             kwargs["dtype"] = outs[0].dtype

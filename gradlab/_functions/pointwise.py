@@ -1,13 +1,14 @@
 """gradlab.<fn> functions: pointwise (see gradlab/_functions/__init__.py)."""
 from .._tensor_core import Tensor
 from ..creation import tensor
+from .._tensor_methods.pointwise import float_power as _float_power, rsub  # noqa: F401
 from ._common import method_forms
 
-_BITWISE = ("bitwise_and", "bitwise_or", "bitwise_xor")
+_BITWISE = ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift")
 
 # (atan2, hypot, frac, nan_to_num, nansum, aminmax are made from the op table: _functions/variants.py)
 __all__ = ["nan_to_num_", "logical_and", "logical_or", "logical_xor", "isclose",
-           "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
+           "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift", "bitwise_right_shift",
            # torch.<op>_(x): x.<op>_() (torch.sin_, torch.relu_, ...)
            "abs_", "acos_", "asin_", "atan_", "ceil_", "clamp_", "clamp_max_", "clamp_min_", "cos_", "cosh_",
            "detach_", "erf_", "exp_", "expm1_", "fill_", "floor_", "frac_", "log10_", "log1p_", "log2_", "log_",
@@ -16,13 +17,31 @@ __all__ = ["nan_to_num_", "logical_and", "logical_or", "logical_xor", "isclose",
 globals().update(method_forms(*[n for n in __all__ if n not in _BITWISE]))
 
 # reductions asked for with the pointwise ones (issue 17): function forms of Tensor methods
-__all__ += ["nanmean", "var_mean", "std_mean"]
+__all__ += ["nanmean", "var_mean", "std_mean", "float_power", "floor_divide", "rsub"]
 globals().update(method_forms("nanmean"))
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """torch.var_mean(input, dim, unbiased, keepdim, *, correction): (var, mean), one VarMeanBackward0."""
     return input._var_mean("var_mean", dim, unbiased, keepdim, correction=correction)
+
+
+def float_power(input, exponent):
+    """torch.float_power(input, exponent), or (self=number, exponent=tensor): computed in float64/complex128."""
+    if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
+        input = tensor(input)                  # (PyTorch's parser refuses two numbers first)
+    return _float_power(input, exponent)
+
+
+def floor_divide(input, other):
+    """torch.floor_divide(input, other); a number input is PyTorch's wrapped number, as in `2 // t`."""
+    if not isinstance(input, Tensor) and isinstance(other, Tensor):
+        result = other.__rfloordiv__(input)
+        if result is not NotImplemented:
+            return result
+    if not isinstance(input, Tensor):
+        input = tensor(input)
+    return input.floor_divide(other)
 
 
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):

@@ -2,15 +2,20 @@
 
 hstack, vstack, dstack, column_stack and meshgrid are PyTorch's compositions (TensorShape.cpp):
 views of each input (atleast_1d/2d/3d, view, expand), then cat, so the graph has PyTorch's nodes."""
+import numpy as np
+
+from .. import _dtype
 from .._tensor_core import Tensor
 from ..creation import tensor
+from ..creation.options import _finish, _options
 from .._tensor_methods._common import _check_tensor_argument, _warn_once
 from .._tensor_methods.shape import _repeated_positions
 from ..ops import OPS
-from ..ops.shape import _tensor_list, cat
+from ..ops.shape import _tensor_list, cat, stack
 from ._common import method_forms
 
-__all__ = ["hstack", "vstack", "row_stack", "dstack", "column_stack", "meshgrid", "view_as_real", "view_as_complex"]
+__all__ = ["hstack", "vstack", "row_stack", "dstack", "column_stack", "meshgrid", "cartesian_prod", "tril_indices",
+           "triu_indices", "atleast_1d", "atleast_2d", "atleast_3d", "view_as_real", "view_as_complex"]
 
 # (scatter, scatter_add, index_add, index_copy, take, masked_select, masked_scatter are made from the op
 # table: _functions/variants.py)
@@ -148,6 +153,57 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
 
 
 __all__ += ["repeat_interleave"]
+
+
+def cartesian_prod(*tensors):
+    """PyTorch's composition (Itertools.cpp): the meshgrid of 1-d tensors, each flattened, stacked as columns."""
+    for t in _tensor_list("cartesian_prod", tensors, 0):
+        if t._data.ndim != 1:
+            raise RuntimeError(f"Expect a 1D vector, but got shape [{', '.join(map(str, t._data.shape))}]")
+    if len(tensors) == 1:
+        return tensors[0]
+    return stack([g.flatten() for g in meshgrid(*tensors, indexing="ij")], 1)
+
+
+def _triangle_indices(name, row, col, offset, dtype, keep, device, pin_memory, requires_grad):
+    """The (row, col) positions of a row x col matrix's lower or upper triangle, row by row, as a 2 x N tensor."""
+    _options(name, dtype, device, pin_memory=pin_memory)
+    if row < 0:
+        raise RuntimeError(f"row must be non-negative, got{row}")
+    if col < 0:
+        raise RuntimeError(f"col must be non-negative, got{col}")
+    dtype = _dtype.int64 if dtype is None else dtype
+    if dtype.name not in ("int32", "int64"):          # (PyTorch's kernel has index types only)
+        raise NotImplementedError(f'"{name}" not implemented for \'{dtype._legacy[:-len("Tensor")]}\'')
+    rows, cols = np.indices((row, col)).reshape(2, -1)
+    chosen = keep(cols - rows, offset)
+    return _finish(np.stack([rows[chosen], cols[chosen]]).astype(dtype.np), requires_grad)
+
+
+def tril_indices(row, col, offset=0, *, dtype=_dtype.int64, layout=None, device=None, pin_memory=False,
+                 requires_grad=False):
+    return _triangle_indices("tril_indices", row, col, offset, dtype, lambda diagonal, k: diagonal <= k, device,
+                             pin_memory, requires_grad)
+
+
+def triu_indices(row, col, offset=0, *, dtype=_dtype.int64, layout=None, device=None, pin_memory=False,
+                 requires_grad=False):
+    return _triangle_indices("triu_indices", row, col, offset, dtype, lambda diagonal, k: diagonal >= k, device,
+                             pin_memory, requires_grad)
+
+
+def _each(view):
+    """atleast_1d/2d/3d: one tensor gives one view, several (or a list of them) a tuple."""
+    def fn(*tensors):
+        if len(tensors) == 1 and isinstance(tensors[0], Tensor):
+            return view(tensors[0])
+        if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+            tensors = tensors[0]
+        return tuple(view(t) for t in tensors)
+    return fn
+
+
+atleast_1d, atleast_2d, atleast_3d = _each(_atleast_1d), _each(_atleast_2d), _each(_atleast_3d)
 
 
 def view_as_real(input):

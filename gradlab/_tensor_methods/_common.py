@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
+from .._once import WARN_ALWAYS as _WARN_ALWAYS, WARNED as _WARNED  # noqa: F401  (shared with the ops layer)
 from .._tensor_core import Tensor, _wrap_dim
 from .._tensor_data import _argument_type_name  # noqa: F401
 from ..ops import registry as _registry
@@ -25,8 +26,6 @@ def _data_of(x):
     return x._data if isinstance(x, Tensor) else np.asarray(x)
 
 
-_WARNED = set()
-_WARN_ALWAYS = [False]
 
 
 def set_warn_always(b):
@@ -46,15 +45,22 @@ def _warn_once(message):
         warnings.warn(message, UserWarning, stacklevel=3)
 
 
-COMPLEX_TO_REAL = ("Casting complex values to real discards the imaginary part (Triggered internally at "
-                   "/__w/pytorch/pytorch/aten/src/ATen/native/Copy.cpp:307.)")
-
-
-def warn_complex_to_real(src, dst_dtype):
-    """PyTorch's copy kernel warns (once) when complex values go into a real tensor: .to(), copy_, t[i] = v."""
-    if isinstance(src, Tensor) and src._data.dtype.kind == "c" and np.dtype(dst_dtype).kind not in "cb" \
-            and src._data.size:
-        _warn_once(COMPLEX_TO_REAL)
+def _check_complex_clamp(t, low, high):
+    """clamp's refusals of complex operands, before its kernel: a complex self has no clamp; tensor bounds
+    that make the result complex name the kernel they would have run (maximum for min alone, minimum for
+    max alone, clamp for both); a complex number bound of a floating self cannot become its double."""
+    given = [b for b in (low, high) if b is not None]
+    if t._data.dtype.kind == "c":
+        raise NotImplementedError("clamp is not supported for complex types")
+    if any(isinstance(b, Tensor) for b in given):
+        kinds = [t._data.dtype] + [b._data.dtype if isinstance(b, Tensor) else np.asarray(b).dtype for b in given]
+        common = _dtype.result_np_dtype([(1, k) for k in kinds], [])
+        if common.kind == "c":
+            kernel = "clamp" if len(given) == 2 else "maximum" if low is not None else "minimum"
+            raise NotImplementedError(f'"{kernel}_cpu" not implemented for '
+                                      f"'{_dtype.from_numpy_dtype(common)._legacy[:-len('Tensor')]}'")
+    elif t._data.dtype.kind == "f" and any(isinstance(b, (complex, np.complexfloating)) for b in given):
+        raise RuntimeError("value cannot be converted to type double without overflow")
 
 
 def _clamp_bounds(t, low, high):

@@ -12,7 +12,7 @@ from ..ops.operands import _type_name
 from ..creation.data import tensor
 from ..creation.factories import empty, full, ones, zeros
 from ..creation.options import _options, _shape
-from ._common import _WARNED, _WARN_ALWAYS, _argument_type_name, warn_complex_to_real
+from ._common import _WARNED, _WARN_ALWAYS, _argument_type_name
 
 _FACTORIES = {"zeros": zeros, "ones": ones, "empty": empty}     # x.new_zeros(...), ...
 
@@ -111,7 +111,6 @@ class _ConversionMethods:
         if dtype is not None:
             target = _dtype.to_numpy_dtype(dtype)
             if target != self._data.dtype:
-                warn_complex_to_real(self, target)
                 return OPS["to_dtype"](self, dtype=target, source_dtype=self._data.dtype)
         if copy:
             return OPS["to_dtype"](self, dtype=self._data.dtype, source_dtype=self._data.dtype)

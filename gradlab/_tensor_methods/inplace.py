@@ -9,12 +9,13 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor_core import Tensor
-from ..ops import indexing as _indexing
+from ..autograd import grad_mode
+from ..ops import OPS, indexing as _indexing
 from ..ops.indexing import fill_inplace, setitem
 from ..ops.inplace import _check_inplace_allowed
 from ..ops.operands import _SCALARS, _check_arguments, _check_int_scalar, _kind, _number, _py, broadcast_error
 from ._common import (_NO_ROUNDING, _OPERANDS, _argument_type_name, _c_type, _check_exponent, _check_fill_value,
-                      _check_operand, _check_sub, _clamp_bounds, _lifted, _wrapped, warn_complex_to_real)
+                      _check_operand, _check_sub, _check_complex_clamp, _clamp_bounds, _lifted, _wrapped)
 
 
 _CATEGORY = {bool: 0, int: 1, float: 2, complex: 3}     # (the widest bound decides clamp_'s type)
@@ -29,7 +30,6 @@ class _InPlaceMethods:
 
     def __setitem__(self, key, value):
         _indexing.setitem(self, key, value)
-        warn_complex_to_real(value, self._data.dtype)
 
     # --- in-place operations --------------------------------------------------------------------
     def _inplace(self, opkey, *args, **params):
@@ -58,12 +58,14 @@ class _InPlaceMethods:
         if isinstance(min, Tensor) or isinstance(max, Tensor):
             _check_arguments("clamp_", (min, max), [("Tensor min = None", "Tensor max = None"),
                                                      ("Number min = None", "Number max = None")])
+            _check_complex_clamp(self, None, None)     # (a complex bound: the result type's cast error below)
             return self._inplace("clamp_tensor", *_clamp_bounds(self, min, max))
         _check_arguments("clamp_", (min, max), [("Tensor min = None", "Tensor max = None"),
                                                  ("Number min = None", "Number max = None")])
         if min is None and max is None:
             _check_inplace_allowed(self)           # (autograd's check comes before the kernel's, as in PyTorch)
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        _check_complex_clamp(self, min, max)
         # clamp's own check of the result type of self and both bounds, before the overlap check
         bounds = sorted((_py(b) for b in (min, max) if b is not None), key=lambda b: _CATEGORY.get(type(b), 0))
         self._check_lifted(bounds[-1])
@@ -105,7 +107,6 @@ class _InPlaceMethods:
                     raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape "
                                        f"{list(common)}")
         setitem(self, Ellipsis, src)
-        warn_complex_to_real(src, self._data.dtype)
         return self
 
     def masked_fill_(self, mask, value):
@@ -120,6 +121,8 @@ class _InPlaceMethods:
         _check_arguments("clamp_min_", (min,), [("Tensor min",), ("Number min",)])
         if isinstance(min, Tensor):
             return self._inplace("clamp_min_tensor", min)
+        if self._data.dtype.kind == "c" or isinstance(_py(min), complex):     # (before the result type's check)
+            raise NotImplementedError("clamp is not supported for complex types")
         self._check_lifted(_py(min))
         return self._inplace("clamp_min", min=_py(min))
 
@@ -127,6 +130,8 @@ class _InPlaceMethods:
         _check_arguments("clamp_max_", (max,), [("Tensor max",), ("Number max",)])
         if isinstance(max, Tensor):
             return self._inplace("clamp_max_tensor", max)
+        if self._data.dtype.kind == "c" or isinstance(_py(max), complex):     # (before the result type's check)
+            raise NotImplementedError("clamp is not supported for complex types")
         self._check_lifted(_py(max))
         return self._inplace("clamp_max", max=_py(max))
 
@@ -151,6 +156,47 @@ class _InPlaceMethods:
         lifted = _lifted(self, scalar)
         if lifted is not self:
             raise RuntimeError(f"result type {_kind(lifted)} can't be cast to the desired output type {_c_type(self)}")
+
+    # --- writing at flat positions or index tensors: put_, index_put_ ------------------------------
+    def put_(self, index, source, accumulate=False):
+        """self.flatten()[index] = source (or += with accumulate), PyTorch's checks in its order."""
+        _check_inplace_allowed(self)
+        key = _put_key(self, index, source)
+        if not index._data.size:
+            return self
+        return self._inplace("put_positions_add" if accumulate else "put_positions", source, key=key)
+
+    def put(self, index, source, accumulate=False):
+        """Out of place: PyTorch's put is a clone put_ into, but its node (PutBackward0) takes self itself."""
+        key = _put_key(self, index, source)
+        return OPS["put_positions_add" if accumulate else "put_positions"](self, source, key=key)
+
+    def index_put_(self, indices, values, accumulate=False):
+        """self[indices] = values (or += with accumulate): indexing with a tuple of index tensors."""
+        indices = _index_put_indices(self, indices)
+        if not accumulate:
+            setitem(self, indices, values)
+            return self
+        _check_inplace_allowed(self)
+        values, key = _accumulated(self, indices, values)
+        return self._inplace("index_put_accumulate", values, key=key)
+
+    def index_put(self, indices, values, accumulate=False):
+        """Out of place: a clone written into, recorded as one IndexPutBackward0 of self and values."""
+        indices = _index_put_indices(self, indices)
+        if accumulate:
+            values, key = _accumulated(self, indices, values)
+            return OPS["index_put_accumulate"](self, values, key=key)
+        written = Tensor._make(self._data.copy())
+        with grad_mode.no_grad():
+            setitem(written, indices, values.detach())       # (setitem's checks, and the values written)
+        if not (grad_mode._state["enabled"] and (self.requires_grad or values.requires_grad)):
+            return written
+        v = values._data
+        while v.ndim and v.shape[0] == 1:
+            v = v[0]
+        return OPS["index_put_values"](self, values.reshape(v.shape) if v.shape != values._data.shape else values,
+                                key=_indexing.numpy_key(indices))
 
     def index_fill_(self, dim, index, value):
         """In-place index_fill (IndexFillBackward0 when recorded)."""
@@ -213,8 +259,67 @@ class _InPlaceMethods:
     def __ixor__(self, other):
         return _inplace_operator(self, "bitwise_xor", other, Tensor.__xor__)
 
+    def __ilshift__(self, other):
+        return _inplace_operator(self, "bitwise_left_shift", other, Tensor.__lshift__)
 
-_RESULT_CHECKED = {"add", "sub", "mul", "div", "pow", "pow_scalar"}
+    def __irshift__(self, other):
+        return _inplace_operator(self, "bitwise_right_shift", other, Tensor.__rshift__)
+
+
+# (and the ops that refuse complex operands, whose refusal comes after this check in PyTorch)
+def _put_key(t, index, source):
+    """put_'s checks, in PyTorch's order, and the numpy key of its positions (None: nothing to write)."""
+    if index._data.dtype != np.int64:
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got {_kind(index)}")
+    if source._data.dtype != t._data.dtype:
+        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got self.dtype = "
+                           f"{_kind(t)} and source.dtype = {_kind(source)}")
+    n, idx = t._data.size, index._data
+    if source._data.size != idx.size:
+        raise IndexError(f"put_(): Expected source and index to have the same number of elements, but got "
+                         f"source.numel() = {source._data.size}, index.numel() = {idx.size}")
+    if n == 0 and idx.size:
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
+    bad = (idx < -n) | (idx >= n)
+    if bad.any():
+        raise IndexError(f"out of range: tried to access index {idx[bad].flat[0]} on a tensor of {n} elements.")
+    # (PyTorch reshapes index to source's shape; negative positions count from the end)
+    flat = np.where(idx < 0, idx + n, idx).reshape(source._data.shape)
+    return np.unravel_index(flat, t._data.shape) if t._data.ndim else (flat,)     # (0-d: as 1-d)
+
+
+def _index_put_indices(t, indices):
+    indices = tuple(indices)
+    for i, k in enumerate(indices):    # (PyTorch's binding refuses a None among them)
+        if not isinstance(k, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {_argument_type_name(k)}")
+    if len(indices) > t._data.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {t._data.ndim} (got {len(indices)})")
+    return indices
+
+
+def _accumulated(t, indices, values):
+    """index_put_ with accumulate=True: its checks (no masked_fill shortcut: the dtypes must match), values
+    broadcast to the indexed shape, and the numpy key."""
+    shape = _indexing.getitem(Tensor._make(t._data), indices)._data.shape    # (its index checks first)
+    v = values._data
+    try:
+        fits = len(v.shape) <= len(shape) and np.broadcast_shapes(v.shape, shape) == shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise RuntimeError(f"shape mismatch: value tensor of shape [{', '.join(map(str, values._data.shape))}] "
+                           f"cannot be broadcast to indexing result of shape [{', '.join(map(str, shape))}]")
+    if values._data.dtype != t._data.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got {_kind(t)} for "
+                           f"the destination and {_kind(values)} for the source.")
+    if values._data.shape != shape:
+        values = values.expand(shape)
+    return values, _indexing.numpy_key(indices)
+
+
+_RESULT_CHECKED = {"add", "sub", "mul", "div", "pow", "pow_scalar", "clamp_tensor", "clamp_min_tensor",
+                   "clamp_max_tensor", "atan2", "hypot"}
 
 
 def _check_inplace_result(t, opname, other, alpha=1):

@@ -130,6 +130,14 @@ class _OperatorMethods:
         return _no_derivative(_no_grad_scalar_left(_elementwise.floor_divide_arrays, other, self), "floor_divide",
                               self)
 
+    def floor_divide(self, other):
+        _check_operand("floor_divide", other)
+        return self // other
+
+    def floor_divide_(self, other):
+        _check_operand("floor_divide_", other)
+        return self.__ifloordiv__(other)
+
     def __mod__(self, other):
         if not isinstance(other, _OPERANDS):
             return NotImplemented
@@ -178,6 +186,44 @@ class _OperatorMethods:
         return _no_grad_binary(np.bitwise_xor, self, other)
 
     __rxor__ = __xor__
+
+    # shifts: integer dtypes only (PyTorch's kernels refuse the others), never differentiable
+    def __lshift__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return _no_grad_binary(_elementwise.lshift_arrays, self, other)
+
+    def __rshift__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return _no_grad_binary(_elementwise.rshift_arrays, self, other)
+
+    # x.__rlshift__(y), `2 << x`: y << x, a number promoted as PyTorch promotes a Python scalar
+    def __rlshift__(self, other):
+        if isinstance(other, Tensor):
+            return other.__lshift__(self)
+        if not isinstance(other, _SCALARS + (np.generic,)):
+            return NotImplemented
+        return _no_grad_scalar_left(_elementwise.lshift_arrays, other, self)
+
+    def __rrshift__(self, other):
+        if isinstance(other, Tensor):
+            return other.__rshift__(self)
+        if not isinstance(other, _SCALARS + (np.generic,)):
+            return NotImplemented
+        return _no_grad_scalar_left(_elementwise.rshift_arrays, other, self)
+
+    def bitwise_left_shift(self, other):
+        return _named_bitwise(self, other, Tensor.__lshift__)
+
+    def bitwise_right_shift(self, other):
+        return _named_bitwise(self, other, Tensor.__rshift__)
+
+    def bitwise_left_shift_(self, other):
+        return self.__ilshift__(other)
+
+    def bitwise_right_shift_(self, other):
+        return self.__irshift__(other)
 
     # the named forms (x.bitwise_and(y) is x & y; a float tensor is refused by the kernel, not by Python)
     def bitwise_and(self, other):
@@ -355,6 +401,9 @@ class _OperatorMethods:
             close = close | (np.isfinite(actual) & (actual <= allowed))
         return Tensor._make(np.asarray(close))
 
+    def argwhere(self):
+        return self.nonzero()
+
     def nonzero(self, as_tuple=False):
         if not isinstance(as_tuple, bool):
             raise TypeError(f"nonzero(): argument 'as_tuple' must be bool, not {_type_name(as_tuple)}")
@@ -413,8 +462,16 @@ def _no_grad_scalar_left(ufunc, scalar, a):
     """`2 // t`, `2 % t`: a number on the left, promoted as PyTorch promotes a Python scalar."""
     scalar = _number(scalar)
     _check_int_scalar(scalar)
+    _check_bool_and_uint64(a, scalar)
     dt = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype)], [_dtype.category(np.asarray(scalar).dtype)])
     return Tensor._make(_laid_out(ufunc(np.asarray(scalar).astype(dt), a._data.astype(dt, copy=False)), a._data))
+
+
+def _check_bool_and_uint64(a, number):
+    """PyTorch reads an int of 2**63 or more as a uint64, which it does not promote with a bool tensor."""
+    if number.__class__ is int and number >= 2**63 and a._data.dtype.kind == "b":
+        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, attempted to promote Bool "
+                           "and UInt64")
 
 
 def _laid_out(out, *given):
@@ -439,6 +496,7 @@ def _no_grad_binary(ufunc, a, b):
         dt = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype), (bd.ndim, bd.dtype)], [])
     else:
         _check_int_scalar(b)
+        _check_bool_and_uint64(a, b)
         bd = np.asarray(b)
         dt = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype)], [_dtype.category(bd.dtype)])
     if ufunc in _BITWISE and dt.kind in "fc":   # PyTorch has no kernel (numpy's TypeError says other words)
@@ -472,11 +530,12 @@ def _compare(ufunc, a, b):
     else:
         return NotImplemented
     kernel = _ORDERINGS.get(ufunc)
-    if kernel is not None and isinstance(given, (Tensor, complex)):
-        # complex numbers have no order: PyTorch's kernels have no complex loop
-        weak = [3] if isinstance(b, complex) else []
+    if kernel is not None:
+        # complex numbers have no order: PyTorch's kernels have no complex loop, whichever side is complex
+        scalar = not isinstance(given, (Tensor, list, tuple))
+        weak = [_dtype.category(np.asarray(bd).dtype)] if scalar else []
         common = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype)] + (
-            [(np.ndim(bd), np.asarray(bd).dtype)] if not weak else []), weak)
+            [(np.ndim(bd), np.asarray(bd).dtype)] if not scalar else []), weak)
         if common.kind == "c":
             raise NotImplementedError(f'"{kernel}_cpu" not implemented for '
                                       f"'{_dtype.from_numpy_dtype(common)._legacy[:-len('Tensor')]}'")

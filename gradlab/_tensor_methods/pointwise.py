@@ -10,8 +10,17 @@ from ..ops import OPS, indexing as _indexing
 from ..ops.operands import (_binary, _check_arguments, _check_int_scalar, _kind, _number, _py, broadcast_error,
                             where)
 from ._common import (_NO_ROUNDING, _c_type, _check_fill_value, _check_operand, _check_sub, _check_tensor_argument,
-                      _clamp_bounds, _lifted, _wrapped, maximum, minimum)
+                      _check_complex_clamp, _clamp_bounds, _lifted, _wrapped, maximum, minimum)
 
+
+
+def _check_broadcast(t, other):
+    """TensorIterator's shape check of a second tensor operand, with PyTorch's message."""
+    if other._data.shape != t._data.shape:
+        try:
+            np.broadcast_shapes(t._data.shape, other._data.shape)
+        except ValueError:
+            raise broadcast_error(t._data.shape, other._data.shape) from None
 
 class _PointwiseMethods:
     """Copied onto `Tensor` by gradlab/tensor.py."""
@@ -67,6 +76,20 @@ class _PointwiseMethods:
         _check_operand("pow", exponent, "exponent")
         return self ** exponent
 
+    def float_power(self, exponent):
+        """x ** exponent computed in float64 (complex128 if either side is complex): PyTorch's float_power is
+        x.to(float64).pow(exponent), so the graph shows a ToCopyBackward0 under the PowBackward0/1."""
+        _check_operand("float_power", exponent, "exponent")
+        return float_power(self, exponent)
+
+    def float_power_(self, exponent):
+        _check_operand("float_power_", exponent, "exponent")
+        dtype = _float_power_dtype(self, exponent)
+        if self._data.dtype != dtype.np:
+            raise RuntimeError(f"the base given to float_power_ has dtype {_kind(self)} but the operation's result "
+                               f"requires dtype {dtype._legacy[:-len('Tensor')]}")
+        return self.pow_(_float_power_operand(exponent, dtype))
+
     def square(self):
         return self ** 2
 
@@ -110,17 +133,16 @@ class _PointwiseMethods:
             # tensor bounds: PyTorch's ClampBackward0, whose bounds get gradients too
             _check_arguments("clamp", (min, max), [("Tensor min = None", "Tensor max = None"),
                                                     ("Number min = None", "Number max = None")])
+            _check_complex_clamp(self, min, max)
             for bound in (min, max):
-                if bound is not None and bound._data.shape != self._data.shape:
-                    try:
-                        np.broadcast_shapes(self._data.shape, bound._data.shape)
-                    except ValueError:
-                        raise broadcast_error(self._data.shape, bound._data.shape) from None
+                if bound is not None:
+                    _check_broadcast(self, bound)
             return OPS["clamp_tensor"](self, *_clamp_bounds(self, min, max))
         _check_arguments("clamp", (min, max), [("Tensor min = None", "Tensor max = None"),
                                                 ("Number min = None", "Number max = None")])
         if min is None and max is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        _check_complex_clamp(self, min, max)
         src = self
         for bound in (min, max):                  # (int tensor, float bound: a float result)
             if bound is not None:
@@ -130,12 +152,14 @@ class _PointwiseMethods:
     def clamp_min(self, min):
         _check_arguments("clamp_min", (min,), [("Tensor min",), ("Number min",)])
         if isinstance(min, Tensor):
+            _check_broadcast(self, min)
             return OPS["clamp_min_tensor"](self, min)
         return OPS["clamp_min"](_lifted(self, _py(min)), min=_py(min))
 
     def clamp_max(self, max):
         _check_arguments("clamp_max", (max,), [("Tensor max",), ("Number max",)])
         if isinstance(max, Tensor):
+            _check_broadcast(self, max)
             return OPS["clamp_max_tensor"](self, max)
         return OPS["clamp_max"](_lifted(self, _py(max)), max=_py(max))
 
@@ -278,6 +302,8 @@ class _PointwiseMethods:
                                f"{value._data.ndim} dimension(s).")
         if not isinstance(value, Tensor):
             value = _indexing.scalar_for(self, value)
+        elif value._data.dtype.kind == "c" and self._data.dtype.kind not in "cb":
+            _indexing.scalar_for(self, value.item())     # (PyTorch fills with its item: an imaginary part is refused)
         try:
             np.broadcast_shapes(mask._data.shape, self._data.shape)
         except ValueError:        # (in place, PyTorch names self first)
@@ -369,10 +395,76 @@ class _PointwiseMethods:
 def _with_alpha(key, a, b, alpha):
     """a.add(b, alpha=...) / a.sub(b, alpha=...), with PyTorch's checks of alpha against the result."""
     alpha = _number(alpha)
-    out = _binary(key, a, b, alpha=alpha)
+    _check_complex_alpha(a, b, alpha)
+    return _check_alpha(_binary(key, a, b, alpha=alpha), alpha)
+
+
+def _check_complex_alpha(a, b, alpha):
+    """A complex alpha needs a complex result: refused before the kernel runs."""
+    if alpha.__class__ is not complex:
+        return
+    kinds = {a._data.dtype.kind, b._data.dtype.kind if isinstance(b, Tensor) else "c" if b.__class__ is complex
+             else "f" if b.__class__ is float else "i"}
+    if "c" in kinds:
+        return
+    if "f" not in kinds:
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
+
+
+def rsub(input, other, alpha=1):
+    """torch.rsub(input, other, alpha=1): other - alpha * input (RsubBackward0 for a tensor other, RsubBackward1
+    for a number), with sub's refusals of bools and add's checks of alpha."""
+    _check_sub(input, other)
+    alpha = _number(alpha)
+    _check_complex_alpha(input, _number(other), alpha)
+    if isinstance(other, Tensor):
+        if other._data.shape != input._data.shape:      # (PyTorch computes sub(other, input): other is a)
+            try:
+                np.broadcast_shapes(other._data.shape, input._data.shape)
+            except ValueError:
+                raise broadcast_error(other._data.shape, input._data.shape) from None
+        out = _binary("rsub_tensor", input, other, alpha=alpha)
+    else:
+        other = _number(other)
+        a = _lifted(input, other)
+        out = OPS["rsub"](a, other=_wrapped(other, a), alpha=alpha)
+    return _check_alpha(out, alpha)
+
+
+def _check_alpha(out, alpha):
+    """PyTorch's alpha_check against the result's dtype (after the result: gradlab's kernels take any alpha)."""
     kind = out._data.dtype.kind
     if alpha.__class__ is bool and kind != "b":
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
     if alpha.__class__ is float and kind in "biu":
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if alpha.__class__ is complex and kind != "c":
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
     return out
+
+
+def _float_power_dtype(base, exponent):
+    """float_power's result dtype: complex128 when base or exponent is complex, float64 otherwise."""
+    for v in (base, exponent):
+        if v.__class__ is complex or (isinstance(v, Tensor) and v._data.dtype.kind == "c"):
+            return _dtype.complex128
+    return _dtype.float64
+
+
+def _float_power_operand(v, dtype):
+    """An operand of float_power in its dtype: a tensor cast (ToCopyBackward0 when it changes), a number
+    converted as PyTorch's Scalar.toDouble() / toComplexDouble()."""
+    if isinstance(v, Tensor):
+        return v.to(dtype)
+    v = _number(v)
+    return complex(v) if dtype is _dtype.complex128 else float(v)
+
+
+def float_power(base, exponent):
+    """torch.float_power(base, exponent): one of them may be a number (a number base records PowBackward2)."""
+    dtype = _float_power_dtype(base, exponent)
+    base, exponent = _float_power_operand(base, dtype), _float_power_operand(exponent, dtype)
+    if not isinstance(base, Tensor):
+        return exponent.__rpow__(base)
+    return base.pow(exponent)

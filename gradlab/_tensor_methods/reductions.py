@@ -19,6 +19,13 @@ from .operators import _no_derivative
 _NO_DIM = object()      # sum(), mean(): no dim given (an explicit dim=None is another overload in PyTorch)
 
 
+
+def _no_complex(t, message, error=NotImplementedError):
+    """PyTorch's refusal of a complex tensor where values are ordered (max, argmax, amax, aminmax): `message`
+    names the kernel's dtype as {}."""
+    if t._data.dtype.kind == "c":
+        raise error(message.format(_dtype.from_numpy_dtype(t._data.dtype)._legacy[:-len("Tensor")]))
+
 class _ReductionMethods:
     """Copied onto `Tensor` by gradlab/tensor.py."""
 
@@ -59,9 +66,11 @@ class _ReductionMethods:
             if self._data.size == 0:
                 raise RuntimeError(f"{which}(): Expected reduction dim to be specified for input.numel() == 0. "
                                    "Specify the reduction dim with the 'dim' argument.")
+            _no_complex(self, f'"{which}_all" not implemented for \'{{}}\'')
             return OPS[which + "_all"](self, dim=None, keepdim=False)
         d = _wrap_dim(dim, self._data.ndim)
         _check_reduced_size(which, self, (d,))
+        _no_complex(self, f"{which}(): does not support complex input", RuntimeError)
         arg = np.argmax if which == "max" else np.argmin
         indices = np.asarray(arg(self._data, axis=d, keepdims=keepdim)) if self._data.ndim else np.zeros((), np.int64)
         values = OPS[which + "_dim"](self, dim=(d,), keepdim=keepdim, indices=indices,
@@ -75,10 +84,14 @@ class _ReductionMethods:
         return self._extreme("min", dim, keepdim)
 
     def amax(self, dim=(), keepdim=False):       # (dim=None: all dims, like ())
-        return OPS["amax"](self, dim=self._amax_dims("amax", dim), keepdim=keepdim)
+        dims = self._amax_dims("amax", dim)
+        _no_complex(self, '"max_values_cpu" not implemented for \'{}\'')
+        return OPS["amax"](self, dim=dims, keepdim=keepdim)
 
     def amin(self, dim=(), keepdim=False):
-        return OPS["amin"](self, dim=self._amax_dims("amin", dim), keepdim=keepdim)
+        dims = self._amax_dims("amin", dim)
+        _no_complex(self, '"min_values_cpu" not implemented for \'{}\'')
+        return OPS["amin"](self, dim=dims, keepdim=keepdim)
 
     def _amax_dims(self, name, dim):
         if dim is None or dim == () or dim == []:
@@ -100,6 +113,7 @@ class _ReductionMethods:
     def _arg_extreme(self, name, arg, dim, keepdim):
         if self._data.dtype == np.bool_:
             raise RuntimeError(f"{name}(): does not support bool input")
+        _no_complex(self, f"{name}(): does not support complex input", RuntimeError)
         if dim is None:
             if self._data.size == 0:
                 raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
@@ -152,7 +166,7 @@ class _ReductionMethods:
     def nansum(self, dim=None, keepdim=False, *, dtype=None):
         src = self if dtype is None else self._accumulated_as(dtype)
         if src._data.dtype.kind == "c":
-            raise RuntimeError("nansum does not support complex inputs")
+            raise RuntimeError("nansum on CPU does not support complex inputs")
         dims = tuple(range(src._data.ndim)) if _all_dims(dim) else _dims(dim, src._data.ndim)
         out = OPS["nansum"](src, dim=dims, keepdim=keepdim, self_sizes=src._data.shape)
         return _in_dtype(self, out, dtype, src)
@@ -178,6 +192,7 @@ class _ReductionMethods:
             dims = _dims(dim, self._data.ndim)
             if self._data.ndim and self._data.shape[dims[0]] == 0:
                 raise IndexError(f"aminmax: Expected reduction dim {dims[0]} to have non-zero size.")
+        _no_complex(self, '"aminmax_cpu" not implemented for \'{}\'')
         lo, hi = OPS["aminmax"](self, dim=dims, keepdim=keepdim)
         return _MinMax((lo, hi))
 
@@ -559,6 +574,8 @@ def _index_add_args(t, dim, index, source):
     size = t._data.shape[d] if t._data.ndim else 1
     bad = (idx < 0) | (idx >= size)
     if bad.any():
+        if idx.dtype == np.int32:          # (an int32 index goes through index_select's bounds check)
+            raise IndexError("index out of range in self")
         raise RuntimeError(f"index {idx[bad].flat[0]} is out of bounds for dimension {d} with size {size}")
     return dict(dim=d, index=index_param(idx.astype(np.int64, copy=False), source), source_sizes=source._data.shape)
 
@@ -589,8 +606,8 @@ def _index_copy_args(t, dim, index, source):
         del source_sliced[d]
     if self_sliced != source_sliced:
         raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice shapes. Destination slice "
-                           f"shape: {_shape_text(self_sliced)} at dimension {d} and source slice shape: "
-                           f"{_shape_text(source_sliced)} at dimension 0.")
+                           f"shape: {' '.join(map(str, self_sliced))} at dimension {d} and source slice shape: "
+                           f"{' '.join(map(str, source_sliced))} at dimension 0.")
     if sd and idx.size != source._data.shape[d]:
         raise IndexError(f"index_copy_(): Number of indices ({idx.size}) should be equal to source.size(dim) "
                          f"({source._data.shape[d]})")

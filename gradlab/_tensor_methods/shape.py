@@ -10,9 +10,17 @@ from ..autograd import grad_mode
 from ..autograd.node import set_history
 from ..ops import OPS, indexing as _indexing
 from ..ops.inplace import _keep_retained_grad, _refresh_views
-from ..ops.operands import _type_name
+from ..ops.operands import _type_name, broadcast_error
 from ._common import _check_tensor_argument, _data_of, _dims, _warn_once
 
+
+
+def _broadcast(a, b):
+    """PyTorch's infer_size of two shapes (its message when they do not broadcast)."""
+    try:
+        return np.broadcast_shapes(tuple(a), tuple(b))
+    except ValueError:
+        raise broadcast_error(tuple(a), tuple(b)) from None
 
 class _ShapeMethods:
     """Copied onto `Tensor` by gradlab/tensor.py."""
@@ -306,6 +314,28 @@ class _ShapeMethods:
             d = _wrap_dim(dim, self._data.ndim)
             return tuple(t._view_of(self) for t in OPS["split"](self, dim=d, sections=[0] * (chunks - 1)))
         return self.split(max(-(-size // chunks), 1), dim)
+
+    def take_along_dim(self, indices, dim=None):
+        """PyTorch's composition: gather along dim after broadcasting the other dims (GatherBackward0); without a
+        dim, the flattened tensor at the flattened indices."""
+        if dim is None:
+            return self.view(-1).gather(0, indices.view(-1))
+        if self._data.ndim != indices._data.ndim:
+            raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, "
+                               f"but got {self._data.ndim} dimensions for input, and {indices._data.ndim} dimensions "
+                               "for indices")
+        if indices._data.dtype != np.int64:
+            raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but got "
+                               f"{_dtype.from_numpy_dtype(indices._data.dtype)._legacy[:-len('Tensor')]}")
+        if not self._data.ndim:           # (no scalar wrapping of the dim here)
+            raise IndexError(f"Dimension specified as {_wrap_dim(dim, 0)} but tensor has no dimensions")
+        d = _wrap_dim(dim, self._data.ndim)
+        sizes = list(self._data.shape)
+        sizes[d] = indices._data.shape[d]                 # indices take self's other sizes...
+        indices = indices.broadcast_to(_broadcast(sizes, indices._data.shape))
+        sizes = list(indices._data.shape)
+        sizes[d] = self._data.shape[d]                    # ...and self takes theirs
+        return self.broadcast_to(_broadcast(sizes, self._data.shape)).gather(d, indices)
 
     def gather(self, dim, index):
         _check_tensor_argument("gather", index, "index", position=2)

@@ -94,6 +94,8 @@ class _SortingMethods:
             raise RuntimeError("selected index k out of range")
         if self._data.dtype == np.bool_:
             raise RuntimeError("topk does not support bool dtypes on CPU")
+        if self._data.dtype.kind == "c":
+            raise RuntimeError(" topk does not support complex dtypes on CPU")
         if self._data.ndim == 0:        # (PyTorch: the value itself, for k = 0 too)
             indices = np.zeros((), np.int64)
         else:
@@ -115,7 +117,7 @@ class _SortingMethods:
         if not 1 <= k <= size:
             raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
         if self._data.ndim:                 # (a 0-d tensor is its own k-th value, whatever its dtype)
-            _not_for("kthvalue_cpu", self)
+            _not_for("kthvalue_cpu", self, "bc")
         values, indices = self._select("kthvalue", d, keepdim, _sorting.kthvalue_indices(self._data, k, d))
         return _ReturnType("kthvalue", values, indices)
 
@@ -144,6 +146,7 @@ class _SortingMethods:
         _check_reduced_size("mode", self, (d,))
         if not self._data.ndim and not self._data.size:
             raise IndexError("mode(): Expected reduction dim 0 to have non-zero size.")
+        _not_for("mode_cpu", self, "c")
         _, found = _sorting.mode_indices(self._data, d)
         values, indices = self._select("mode", d, keepdim, found)
         return _ReturnType("mode", values, indices)
@@ -165,6 +168,7 @@ class _SortingMethods:
             # (PyTorch returns empty results before it checks dim)
             return _ReturnType(name, Tensor._make(self._data.copy()), Tensor._make(np.zeros(self._data.shape, np.int64)))
         d = _wrap_dim(dim, self._data.ndim)
+        _not_for(f"{name}_cpu", self, "c")
         indices = _sorting.cumulative_extreme_indices(self._data, d, name == "cummax")
         values = OPS[name](self, dim=d, indices=indices, self_sizes=self._data.shape)
         return _ReturnType(name, values, Tensor._make(indices))
@@ -197,6 +201,7 @@ class _SortingMethods:
     def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
         _check_flags("_unique2" if dim is None else "unique_dim", sorted=sorted, return_inverse=return_inverse,
                      return_counts=return_counts)
+        _not_for("unique", self, "c")
         data = self._data
         if dim is not None and not isinstance(dim, int):
             raise TypeError(f"unique_dim(): argument 'dim' (position 2) must be int, not {type(dim).__name__}")

@@ -11,7 +11,7 @@ import numpy as np
 
 from . import dual, vectorized
 from .compare import keep_max
-from .registry import op, refuse_bool
+from .registry import op, refuse_bool, refuse_complex
 from .unary import _exp, _expm1, _log1p, _tanh
 
 _F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
@@ -105,6 +105,7 @@ def sigmoid_backward(grad_output, output):
     check=refuse_bool("Boolean inputs not supported for relu"),
     self=lambda g, n: dual.threshold_backward(g, n.result, 0))
 def relu(self):
+    refuse_complex("clamp is not supported for complex types", NotImplementedError, self)     # (relu is a clamp)
     return keep_max(self, 0).astype(self.dtype, copy=False)
 
 

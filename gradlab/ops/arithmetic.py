@@ -9,9 +9,10 @@ import math
 
 import numpy as np
 
-from . import dual
+from .._dtype import from_numpy_dtype
+from . import dual, vectorized
 from .operands import broadcast_error
-from .registry import op, refuse_bool
+from .registry import op, refuse_bool, refuse_complex
 
 # --- arithmetic ---------------------------------------------------------------------------------
 
@@ -37,7 +38,42 @@ def plus_scaled(a, b, alpha):
     if dtype == _F64:
         long = np.longdouble
         return np.add(np.asarray(a, long), long(alpha) * np.asarray(b, long)).astype(_F64)
+    if dtype == _F16:
+        return _half_plus_scaled(a, b, alpha)
     return np.add(a, _scaled(b, alpha))
+
+
+def _half_plus_scaled(a, b, alpha):
+    """a + alpha * b in float16 as PyTorch's add kernel computes it, with alpha rounded to float16: its vector
+    loop converts to float32 for one fused multiply-add, then rounds to float16; the numbers left at the end
+    of each thread's slice go through the scalar loop, in c10::Half arithmetic (the product rounded to
+    float16, then the sum: numpy's float16 operations). Where gradlab does not reproduce the walk (a
+    layout other than one dense block shared by both operands), the vector loop's value throughout."""
+    half = np.float16(alpha)
+    long = np.longdouble          # (exact: products of two float16s and their sums with a third fit)
+    fused = np.add(np.asarray(a, long), long(half) * np.asarray(b, long)).astype(_F32).astype(_F16)
+    shape = fused.shape
+    full = [x for x in (a, b) if isinstance(x, np.ndarray) and x.shape == shape]
+    if not full or any(np.ndim(x) and x.shape != shape for x in (a, b)):
+        return fused
+    if any(x.strides != full[0].strides for x in full):
+        # two layouts: TensorIterator walks rows when every operand's last dim is contiguous
+        if not all(x.ndim and x.strides[-1] == x.itemsize for x in full):
+            return fused
+        full.sort(key=lambda x: x.flags.c_contiguous)          # (a non-dense one gives the row walk)
+    mask = vectorized.loop_mask(full[0].astype(_F16, copy=False), rows=True)
+    if mask is None or mask.all():
+        return fused
+    return np.where(mask, fused, np.add(a, np.multiply(b, half), dtype=_F16)).astype(_F16, copy=False)
+
+
+def complex_plus_scaled(a, b, alpha):
+    """a + alpha * b for complex results: PyTorch's complex add kernel always multiplies, alpha = 1 too, as a
+    complex product ((re, im) * (1, 0)), so an infinite part of b brings a nan (-inf+0j becomes -inf+nanj); sub
+    is the same kernel with -alpha."""
+    dtype = np.result_type(a, b)
+    with np.errstate(invalid="ignore"):
+        return np.add(a, np.multiply(np.asarray(b, dtype), np.asarray(complex(alpha), dtype)))
 
 
 def _alpha(n):
@@ -51,6 +87,8 @@ def _alpha(n):
     self=lambda g, n: g,
     other=lambda g, n: g if _alpha(n) == 1 else g * _alpha(n))
 def add(self, other, alpha=1):
+    if np.result_type(self, other).kind == "c":
+        return complex_plus_scaled(self, other, alpha)
     return np.add(self, other) if alpha == 1 else plus_scaled(self, other, alpha)
 
 
@@ -59,9 +97,11 @@ def add(self, other, alpha=1):
     self=lambda g, n: g,
     other=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
 def sub(self, other, alpha=1):
+    if np.result_type(self, other).kind == "c":
+        return complex_plus_scaled(self, other, -alpha)
     if alpha == 1:
         return np.subtract(self, other)
-    if np.result_type(self, other) in (_F32, _F64):    # (PyTorch's sub is its add kernel with -alpha)
+    if np.result_type(self, other) in (_F16, _F32, _F64):    # (PyTorch's sub is its add kernel with -alpha)
         return plus_scaled(self, other, -alpha)
     return np.subtract(self, _scaled(other, alpha))
 
@@ -71,16 +111,16 @@ def sub(self, other, alpha=1):
     other=lambda g, n: g)
 def rsub_tensor(self, other, alpha=1):
     """`other - self` for a Tensor `other` (x.__rsub__(y), torch.rsub(x, y))."""
-    if alpha != 1 and np.result_type(self, other) in (_F32, _F64):
+    if alpha != 1 and np.result_type(self, other) in (_F16, _F32, _F64):
         return plus_scaled(other, self, -alpha)
     return np.subtract(other, self if alpha == 1 else _scaled(self, alpha))
 
 
-@op("rsub", "RsubBackward1", ("self",), shows={"self": "-grad * alpha"},
+@op("rsub", "RsubBackward1", ("self",), variants=("function",), shows={"self": "-grad * alpha"},
     self=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
 def rsub(self, other, alpha=1):
     """`other - self` for a Python scalar `other` (what `2 - x` calls)."""
-    if alpha != 1 and np.result_type(self, other) in (_F32, _F64):
+    if alpha != 1 and np.result_type(self, other) in (_F16, _F32, _F64):
         return plus_scaled(other, self, -alpha)
     return np.subtract(other, self if alpha == 1 else _scaled(self, alpha))
 
@@ -152,12 +192,23 @@ def _power_rounded(base, exponent, dtype):
             base = dtype.type(base)
         if not isinstance(exponent, np.ndarray):
             exponent = dtype.type(exponent)
-        out = np.power(base, exponent, dtype=_F64).astype(_F32)
+        out = _plus_zero_roots(np.power(base, exponent, dtype=_F64), base, exponent).astype(_F32)
         return out if dtype == _F32 else out.astype(_F16)
     if dtype.kind == "c":     # PyTorch's complex pow is C's cpow, exp(exponent * log(base)) (0 ** 0 is nan there)
         with np.errstate(all="ignore"):
             return np.exp(np.multiply(exponent, np.log(np.asarray(base, dtype)), dtype=dtype, order="C"))  # (apply lays it out)
-    return np.power(base, exponent)
+    return _plus_zero_roots(np.power(base, exponent), base, exponent) if dtype.kind == "f" else np.power(base, exponent)
+
+
+def _plus_zero_roots(out, base, exponent):
+    """numpy computes an exponent 0.5 (-0.5) of an array as sqrt (1 / sqrt), whose value at -0. is -0. (-inf);
+    PyTorch's kernel calls C's pow, which gives +0. (+inf). (A number exponent 0.5 is PyTorch's sqrt too: see
+    _float_power.)"""
+    if isinstance(exponent, (np.ndarray, np.generic)) and out.ndim:
+        roots = (np.abs(exponent) == 0.5) & (base == 0)
+        if roots.any():
+            out = np.where(roots, np.where(exponent > 0, out.dtype.type(0), out.dtype.type(np.inf)), out)
+    return out
 
 
 def _float_power(x, e):
@@ -165,6 +216,8 @@ def _float_power(x, e):
     multiplication or square root, the others correctly rounded (numpy's float32 power is not)."""
     if e == 0 and x.dtype.kind == "c":       # (PyTorch fills ones: cpow would give nan at 0)
         return np.ones_like(x)
+    if e == 1 and x.dtype.kind == "c":       # (and copies: cpow would round)
+        return x.copy()
     if x.dtype == _F16:      # PyTorch computes float16 powers in float32 (of a float16 exponent)
         return _float_power(x.astype(_F32), float(np.float16(e))).astype(_F16)
     if e == 2:
@@ -202,7 +255,7 @@ def power(base, exponent):
         if isinstance(exponent, np.ndarray):
             raise NotImplementedError('"pow" not implemented for \'Bool\'')
         return base if exponent else np.ones_like(base)          # bool_tensor ** True
-    if not isinstance(exponent, np.ndarray):
+    if not isinstance(exponent, (np.ndarray, np.generic)):      # (a numpy scalar: a 0-d tensor's, in a formula)
         return _float_power(base, exponent)
     return _power_rounded(base, exponent, dtype)
 
@@ -211,7 +264,7 @@ def _pow_scalar_grad(g, n):
     # PyTorch: zero for exponent 0, else grad * (exponent * self ** (exponent - 1)); an exponent False
     # is not 0 to its test (x ** False: 0 * x ** -1, nan at 0)
     if n.exponent == 0 and n.exponent.__class__ is not bool:
-        return g * 0
+        return dual.like(g, np.zeros_like(dual.data(g)))     # (zeros_like: +0, not g * 0's -0 or nan)
     e = n.exponent
     return g * dual.scale(_pow_of(n.self, e - 1), e)
 
@@ -335,6 +388,37 @@ def remainder_arrays(a, b):
     return np.asarray(np.where((mod != 0) & ((mod < 0) != np.less(b, 0)), mod + b, mod)).astype(mod.dtype, copy=False)
 
 
+# --- shifts -------------------------------------------------------------------------------------
+# No gradients (integer dtypes only). PyTorch's kernels (BinaryOpsKernel.cpp) define what C leaves
+# undefined: a shift by a negative amount or by the dtype's width or more gives 0 to the left, and the
+# sign (0 or -1) to the right.
+
+def _shift_error(name, dtype):
+    if dtype.kind not in "iu":       # (PyTorch has no kernel for bool, floats, complex)
+        raise NotImplementedError(f'"{name}_cpu" not implemented for '
+                                  f"'{from_numpy_dtype(dtype)._legacy[:-len('Tensor')]}'")
+
+
+def lshift_arrays(a, b):
+    """a << b on arrays (or numbers) already in the result dtype."""
+    dtype = np.result_type(a, b)
+    _shift_error("lshift", dtype)
+    a, b = np.asarray(a, dtype), np.asarray(b, dtype)
+    beyond = (b < 0) | (b >= dtype.itemsize * 8)
+    return np.asarray(np.where(beyond, dtype.type(0), np.left_shift(a, np.where(beyond, dtype.type(0), b))))
+
+
+def rshift_arrays(a, b):
+    """a >> b on arrays (or numbers) already in the result dtype."""
+    dtype = np.result_type(a, b)
+    _shift_error("rshift", dtype)
+    a, b = np.asarray(a, dtype), np.asarray(b, dtype)
+    width = dtype.itemsize * 8
+    beyond = (b < 0) | (b >= width)
+    return np.asarray(np.right_shift(a, np.where(beyond, dtype.type(width - 1), b)) if dtype.kind == "i" else
+                      np.where(beyond, dtype.type(0), np.right_shift(a, np.where(beyond, dtype.type(0), b))))
+
+
 @op("remainder", "RemainderBackward0", ("self",), variants=("function", "method", "inplace"), self=lambda g, n: g)
 def remainder(self, other):
     return remainder_arrays(self, other)
@@ -438,6 +522,7 @@ def _atan2_recip(n):
     self=lambda g, n: g * n.other * _atan2_recip(n),
     other=lambda g, n: g * -n.self * _atan2_recip(n))
 def atan2(self, other):
+    refuse_complex('"atan2_cpu" not implemented for \'{dtype}\'', NotImplementedError, self, other)
     return np.asarray(_rounded_binary(np.arctan2, self, other))
 
 
@@ -446,6 +531,7 @@ def atan2(self, other):
     self=lambda g, n: g * n.self / n.result,
     other=lambda g, n: g * n.other / n.result)
 def hypot(self, other):
+    refuse_complex('"hypot_cpu" not implemented for \'{dtype}\'', NotImplementedError, self, other)
     if np.result_type(self, other).kind not in "fc":
         raise NotImplementedError(f"\"hypot_cpu\" not implemented for '{_KERNEL_NAMES[np.result_type(self, other).name]}'")
     return np.asarray(_rounded_binary(np.hypot, self, other))
@@ -458,6 +544,7 @@ _KERNEL_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Shor
 @op("frac", "FracBackward0", variants=("function", "method", "inplace"),
     self=lambda g, n: g)
 def frac(self):
+    refuse_complex("\"frac_cpu\" not implemented for '{dtype}'", NotImplementedError, self)
     if self.dtype.kind not in "fc":
         raise NotImplementedError(f"\"frac_cpu\" not implemented for '{_KERNEL_NAMES[self.dtype.name]}'")
     return self - np.trunc(self)

@@ -5,9 +5,12 @@ Each block is the forward (numpy) and one gradient formula per input, with PyTor
 """
 import numpy as np
 
+from .._dtype import real_part
 from . import dual
 from .formula_text import shows
-from .registry import op
+from .registry import op, refuse_complex
+
+_NO_COMPLEX_CLAMP = "clamp is not supported for complex types"
 
 _F16, _F32 = np.dtype(np.float16), np.dtype(np.float32)
 
@@ -62,6 +65,7 @@ def _bound(value, dtype, kernel):
     shows={"self": "where(self == clamp(self, min, max), grad, 0)"},     # (min or max may be None)
     self=lambda g, n: dual.where_or_zero(_inside(n), g))
 def clamp(self, min=None, max=None):
+    refuse_complex(_NO_COMPLEX_CLAMP, NotImplementedError, self)
     kernel = "clamp_scalar" if min is not None and max is not None else (
         "clamp_min_scalar" if min is not None else "clamp_max_scalar")
     min, max = _bound(min, self.dtype, kernel), _bound(max, self.dtype, kernel)
@@ -73,12 +77,14 @@ def clamp(self, min=None, max=None):
 @op("clamp_min", "ClampMinBackward0", variants=("function", "method", "inplace"), saves=("self",),
     self=lambda g, n: dual.where_or_zero(n.self >= n.min, g))
 def clamp_min(self, min):
+    refuse_complex(_NO_COMPLEX_CLAMP, NotImplementedError, self)
     return keep_max(self, _bound(min, self.dtype, "clamp_min_scalar")).astype(self.dtype, copy=False)
 
 
 @op("clamp_max", "ClampMaxBackward0", variants=("function", "method", "inplace"), saves=("self",),
     self=lambda g, n: dual.where_or_zero(n.self <= n.max, g))
 def clamp_max(self, max):
+    refuse_complex(_NO_COMPLEX_CLAMP, NotImplementedError, self)
     return keep_min(self, _bound(max, self.dtype, "clamp_max_scalar")).astype(self.dtype, copy=False)
 
 
@@ -95,6 +101,7 @@ def clamp_tensor(self, min, max):
     self=lambda g, n: dual.where_or_zero(n.self >= n.min, g),
     min=lambda g, n: dual.where_or_zero(n.self < n.min, g))
 def clamp_min_tensor(self, min):
+    refuse_complex('"maximum_cpu" not implemented for \'{dtype}\'', NotImplementedError, self, min)
     return keep_max(self, min)
 
 
@@ -102,6 +109,7 @@ def clamp_min_tensor(self, min):
     self=lambda g, n: dual.where_or_zero(n.self <= n.max, g),
     max=lambda g, n: dual.where_or_zero(n.self > n.max, g))
 def clamp_max_tensor(self, max):
+    refuse_complex('"minimum_cpu" not implemented for \'{dtype}\'', NotImplementedError, self, max)
     return keep_min(self, max)
 
 
@@ -125,6 +133,7 @@ def _pick_grad(mine, theirs):
     self=_pick_grad("self", "other"),
     other=_pick_grad("other", "self"))
 def maximum(self, other):
+    refuse_complex("maximum not implemented for complex tensors.", RuntimeError, self, other)
     return keep_max(self, other)
 
 
@@ -138,6 +147,7 @@ def _pick_grad_min(mine, theirs):
     self=_pick_grad_min("self", "other"),
     other=_pick_grad_min("other", "self"))
 def minimum(self, other):
+    refuse_complex("minimum not implemented for complex tensors.", RuntimeError, self, other)
     return keep_min(self, other)
 
 
@@ -166,7 +176,7 @@ def masked_fill(self, mask, value):
     self=_fill_grad,
     value=lambda g, n: dual.where_or_zero(dual.like(g, n.mask), g))     # (summed to the 0-d value by the node)
 def masked_fill_tensor(self, value, mask):
-    return np.where(mask, value.astype(self.dtype), self)
+    return np.where(mask, real_part(value, self.dtype).astype(self.dtype), self)
 
 
 @op("index_fill", "IndexFillBackward0", ("self",), variants=("method", "inplace"),
@@ -193,6 +203,10 @@ def index_fill_tensor(self, value, mask, fill):
 def nan_to_num(self, nan=None, posinf=None, neginf=None):
     if self.dtype.kind not in "fc":
         return self.copy()
+    if self.dtype.kind == "c":          # (PyTorch replaces in the real and the imaginary part alike)
+        out = np.empty_like(self)
+        out.real, out.imag = (nan_to_num.forward(part, nan, posinf, neginf) for part in (self.real, self.imag))
+        return out
     info = np.finfo(self.dtype)
     with np.errstate(over="ignore"):          # (a replacement too big for the dtype becomes inf, as in C++)
         nan, posinf, neginf = (None if v is None else self.dtype.type(v) for v in (nan, posinf, neginf))

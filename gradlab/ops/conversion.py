@@ -3,6 +3,7 @@ TensorConversions.cpp and Copy.cpp).
 """
 import numpy as np
 
+from .._dtype import cast, real_part
 from . import dual
 from .registry import op
 
@@ -11,13 +12,11 @@ from .registry import op
 @op("to_dtype", "ToCopyBackward0", promote=False, shows={"self": "grad.to(source_dtype)"},
     self=lambda g, n: dual.to_dtype(g, n.source_dtype))
 def to_dtype(self, dtype, source_dtype):
-    if self.dtype.kind == "c" and np.dtype(dtype).kind not in "cb":
-        self = self.real          # (PyTorch discards the imaginary parts; the Tensor layer gives its warning)
     if 1 in self.shape and self.size > 1:     # (numpy's layout of size-1 dims is not PyTorch's)
         out = preserved_empty(self, dtype)
-        np.copyto(out, self, casting="unsafe")
+        np.copyto(out, real_part(self, dtype), casting="unsafe")
         return out
-    return self.astype(dtype)
+    return cast(self, dtype)
 
 
 @op("clone", "CloneBackward0", variants=("function", "method"), promote=False,

@@ -10,5 +10,5 @@ Importing this module registers all of their rows. It also keeps the array helpe
 methods and creation/ read as `elementwise.<name>` (each is defined once, in the file named above).
 """
 from . import activation, arithmetic, compare, conversion, unary  # noqa: F401
-from .arithmetic import floor_divide_arrays, remainder_arrays  # noqa: F401
+from .arithmetic import floor_divide_arrays, lshift_arrays, remainder_arrays, rshift_arrays  # noqa: F401
 from .conversion import contiguous_strides, preserved_empty  # noqa: F401

@@ -17,10 +17,11 @@ from .._dtype import from_numpy_dtype
 from .._tensor_core import Tensor
 from .._tensor_data import _check_numpy
 from ..autograd import grad_mode
-from .inplace import (_c_name, _EXPANDED_INDEX_PUT, _EXPANDED_MASKED_FILL, _OVERLAP, _adopt, _check_inplace_allowed,
+from .inplace import (_EXPANDED_INDEX_PUT, _EXPANDED_MASKED_FILL, _OVERLAP, _adopt, _check_inplace_allowed,
                       _kind_name, _stand_in, _write_through_base, scalar_for)
 # (in-place writing, also read by _tensor_methods/ as `indexing.<name>`: defined in ops/inplace.py)
 from .inplace import assign_data, check_overlaps, fill_inplace, remember_view, run_inplace  # noqa: F401
+from .conversion import real_part
 from .registry import OPS
 
 _INVALID_INDEX = "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got {})"
@@ -91,6 +92,11 @@ def _key_item(k):
         return operator.index(k)
     except TypeError:
         raise IndexError(_INVALID_INDEX.format(_type_name(k))) from None
+
+
+def numpy_key(indices):
+    """The numpy key of a tuple of index tensors (index_put_'s indices; their checks are getitem's)."""
+    return tuple(_key_item(k) for k in indices)
 
 
 def _int64(i):
@@ -377,9 +383,8 @@ def setitem(t, key, value):
                                    f"cannot be broadcast to indexing result of shape "
                                    f"[{', '.join(map(str, shape))}]")
             masks_only = all(a.dtype == np.bool_ for a in advanced.values())
-            if masks_only and v.ndim == 0 and v.dtype.kind == "c" and t._data.dtype.kind not in "cb" and v.imag:
-                # x[mask] = one complex value: masked_fill_ with it as a number, whose imaginary part cannot go
-                raise RuntimeError(f"value cannot be converted to type {_c_name(t)} without overflow")
+            if v.ndim == 0 and masks_only and v.dtype.kind == "c" and t._data.dtype.kind not in "cb":
+                scalar_for(t, v.item())      # (masked_fill_ with the value's item: a nonzero imaginary part refused)
             if v.dtype != t._data.dtype and not (v.ndim == 0 and masks_only):     # (x[mask] = 0-d: masked_fill_)
                 raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                                    f"{_kind_name(t._data.dtype)} for the destination and {_kind_name(v.dtype)} for "
@@ -406,7 +411,7 @@ def setitem(t, key, value):
             if not advanced and stripped != target._data.shape:
                 val = val.expand(target._data.shape)
         if advanced:       # index_put_ on t itself (IndexPutBackward0), or on a view of t (CopySlices)
-            result = OPS["index_put" if target is stand else "copy_slices"](src, val, key=nkey)
+            result = OPS["index_put_values" if target is stand else "copy_slices"](src, val, key=nkey)
         elif target is stand:       # the key names all of t: PyTorch's copy_ or fill_
             if isinstance(val, Tensor) and val._data.ndim:
                 result = OPS["copy"](src, val)
@@ -422,11 +427,8 @@ def setitem(t, key, value):
         return
     if empty:
         return                               # nothing to write (numpy would still check the indices)
-    v = v if isinstance(value, Tensor) else _py_or_array(value, t)      # (a tensor without its leading 1s)
-    if getattr(v, "dtype", None) is not None and v.dtype.kind == "c" and t._data.dtype.kind != "c":
-        # complex values into a real tensor lose their imaginary parts, into a bool one they are tested
-        # against 0 (the Tensor layer gives PyTorch's warning; numpy's own cast would give its ComplexWarning)
-        v = v != 0 if t._data.dtype.kind == "b" else v.real
+    # (a tensor without its leading 1s; a complex one written into a real tensor: its real part, as copy_ warns)
+    v = real_part(v, t._data.dtype) if isinstance(value, Tensor) else _py_or_array(value, t)
     if t._data.flags.writeable:
         t._data[nkey] = v
     else:                                    # an expanded view (numpy's are read-only): write its base

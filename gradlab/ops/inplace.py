@@ -14,7 +14,7 @@ import weakref
 
 import numpy as np
 
-from .._dtype import from_numpy_dtype
+from .._dtype import from_numpy_dtype, real_part
 from .._tensor_core import Tensor
 from ..autograd import grad_mode, node as _autograd_node
 from ..autograd.engine import ZERO_TENSOR_IMMUTABLE
@@ -408,8 +408,11 @@ def scalar_for(t, value, huge_ints=False):
         raise ValueError("Overflow when unpacking long long")     # (item assignment reads a long long)
     _check_int_scalar(value)                                     # (a Scalar argument: up to 64 bits)
     if isinstance(value, complex) and kind != "c":
-        if value.imag:
-            raise RuntimeError(f"value cannot be converted to type {_c_name(t)} without overflow")
+        if kind == "b":                      # (a complex number is true when nonzero)
+            return bool(value)
+        if value.imag:                       # (item assignment converts a Half's value through double)
+            c_name = "double" if huge_ints and kind == "f" and t._data.dtype.itemsize == 2 else _c_name(t)
+            raise RuntimeError(f"value cannot be converted to type {c_name} without overflow")
         value = value.real
     if kind in "iu" and not isinstance(value, bool):
         info = np.iinfo(t._data.dtype)
@@ -481,7 +484,7 @@ del _key, _name
     self=_no_gradient,
     value=lambda g, n: g)           # (summed to the value's shape by the node)
 def _fill_tensor(self, value):
-    return np.full_like(self, value)
+    return np.full_like(self, real_part(value, self.dtype))
 
 
 @op("copy", "CopyBackwards", ("self", "src"), variants=("inplace",), promote=False,

@@ -35,7 +35,7 @@ def softmax_backward_data(grad_output, output, dim):
     if grad_output.dtype == np.float16:     # torch's half kernel: in float, rounded once
         g, y = grad_output.astype(np.float32), output.astype(np.float32)
         return (y * (g - np.add.reduce(g * y, axis=dim, keepdims=True))).astype(np.float16)
-    # float32: PyTorch's vectorized kernels, bit for bit (ops/vectorized/)
+    # float32, float64: PyTorch's vectorized kernels, bit for bit (ops/vectorized/)
     exact = (vectorized.softmax_backward_lastdim(grad_output, output) if dim == output.ndim - 1
              else vectorized.softmax_backward_inner(grad_output, output, dim))
     if exact is not None:
@@ -66,7 +66,7 @@ def softmax(self, dim):
     x = _softmax_input(self, dim, "softmax")
     if not x.size:                      # (an empty slice has no maximum to subtract)
         return x.copy()
-    if self.dtype == np.float32:        # PyTorch's vectorized kernels, bit for bit (ops/vectorized/)
+    if self.dtype in (np.float32, np.float64):     # PyTorch's vectorized kernels, bit for bit (ops/vectorized/)
         exact = vectorized.softmax_lastdim(x) if dim == x.ndim - 1 else vectorized.softmax_inner(x, dim)
         if exact is not None:
             return exact
@@ -97,7 +97,7 @@ def log_softmax(self, dim):
     self = _softmax_input(self, dim, "log_softmax")
     if not self.size:
         return self.copy()
-    if self.dtype == np.float32 and not half:     # PyTorch's vectorized kernels, bit for bit
+    if self.dtype in (np.float32, np.float64) and not half:     # PyTorch's vectorized kernels, bit for bit
         exact = (vectorized.log_softmax_lastdim(self) if dim == self.ndim - 1
                  else vectorized.log_softmax_inner(self, dim))
         if exact is not None:

@@ -33,6 +33,10 @@ def _number(x):
     np.bool_(True) is float32."""
     if isinstance(x, np.bool_):
         return float(x)
+    if isinstance(x, np.complexfloating) and not isinstance(x, complex):
+        # (np.complex64 is no Python complex, as np.complex128 is: PyTorch reads it through float(), with
+        # numpy's own ComplexWarning, its real part)
+        return float(x)
     return x.item() if isinstance(x, np.generic) else x
 
 
@@ -74,6 +78,8 @@ def _py(x):
     """A Python number from a numpy scalar or 0-d tensor, for scalar arguments."""
     if isinstance(x, Tensor):
         return x.item()
+    if isinstance(x, np.complexfloating) and not isinstance(x, complex):
+        return float(x)           # (np.complex64: its real part, with numpy's ComplexWarning, as in PyTorch)
     if isinstance(x, np.generic):
         return x.item()
     _check_int_scalar(x)          # (PyTorch's Scalar holds at most 64 bits)
@@ -154,12 +160,12 @@ def where(condition, input=None, other=None, *, self=None):
                                       ("Tensor condition", "Number self", "Tensor other"),
                                       ("Tensor condition", "Tensor input", "Number other"),
                                       ("Tensor condition", "Number self", "Number other")])
+    cond = condition._data
+    if input is None:        # (PyTorch's condition.nonzero(as_tuple=True): any dtype, a 0-d one read as 1-d)
+        return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(cond.reshape(-1) if not cond.ndim else cond))
     if condition._data.dtype != np.bool_:
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
                            f"{_kind(condition)}")
-    cond = condition._data
-    if input is None:
-        return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(cond))
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
         input = _as_tensor(input)
     args = [input if isinstance(input, Tensor) else _py(input), other if isinstance(other, Tensor) else _py(other)]

@@ -6,6 +6,7 @@ against the input.
 """
 import numpy as np
 
+from .. import _parallel
 from .._dtype import from_numpy_dtype
 from . import dual
 from .summation import add_reduce
@@ -224,30 +225,117 @@ def _scale(g, c):
     return dual.scale(g, c)
 
 
-@op("var", "VarBackward0", variants=("function", "method"), saves=("self",),
+@op("var", "VarBackward0", variants=("function", "method"), saves=("self",), cast_result=False,
     self=_var_grad)
 def var(self, dim, keepdim, correction, count):
     return _rounded(_var(self, dim, keepdim, correction, count), self.dtype)
 
 
-def _var(x, dim, keepdim, correction, count):
-    """Sum of squared deviations over max(count - correction, 0): nan or inf when that is 0, as in
-    PyTorch (which warns, in Tensor.var); numpy's own warnings stay out. torch accumulates in
-    double for every floating dtype (Welford, or two passes for a full reduction), so float32 and
-    half are computed in float64 here and rounded once (_rounded)."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        if x.dtype.kind == "c":
-            mean = np.add.reduce(x, axis=dim, keepdims=True, dtype=x.dtype) / max(count, 1)
-            d = x - mean
-            squares = np.add.reduce(d * d, axis=dim, keepdims=keepdim, dtype=x.dtype)
-            return squares / x.dtype.type(max(count - correction, 0))
-        x = x.astype(_F64, copy=False)
-        d = x - np.add.reduce(x, axis=dim, keepdims=True) / max(count, 1)
-        return np.add.reduce(d * d, axis=dim, keepdims=keepdim) / float(max(count - correction, 0))
+def _var(x, dim, keepdim, correction, count, two_pass=True):
+    """The variance in double, as PyTorch's CPU kernels compute it (then rounded once: _rounded): a float or
+    double tensor reduced to one number takes two passes (std_var_all_cpu: the deviations from x.mean(),
+    their squares summed one by one in each thread's slice, the slices' sums added); anything else, and
+    var_mean (two_pass=False), the running mean and sum of squared deviations of Welford's algorithm
+    (_welford). Divided by max(count - correction, 0): nan or inf when that is 0, as in PyTorch (which
+    warns, in Tensor.var); numpy's own warnings stay out."""
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        if x.dtype.kind == "c":          # (PyTorch's: the real part's variance plus the imaginary part's, real)
+            return (_var(x.real, dim, keepdim, correction, count, two_pass)
+                    + _var(x.imag, dim, keepdim, correction, count, two_pass))
+        if not count:
+            return np.full(np.add.reduce(x, axis=dim, keepdims=keepdim).shape, np.nan)
+        if two_pass and x.dtype in (_F32, _F64) and x.size == count:
+            mean = float(OPS["mean"].forward(x, x.shape, count))
+            squares = 0.0
+            for part in _thread_slices(_walk(x, None)[0]):
+                d = part.astype(_F64) - mean
+                squares = squares + np.cumsum(d * d)[-1]      # (cumsum: one by one, as C's loop adds)
+            return np.asarray(squares / max(0.0, count - correction)).reshape(
+                np.add.reduce(x, axis=dim, keepdims=keepdim).shape)
+        _, m2, n = _welford(x, dim, keepdim)
+        return m2 / (n - correction if n > correction else 0.0)
+
+
+_GRAIN = 32768      # ATen's GRAIN_SIZE: below it a reduction runs on one thread
+
+
+def _thread_slices(flat):
+    """A reduction's numbers (1-d, in visiting order) as ATen's parallel_for splits them among threads:
+    equal slices of at least the grain, one per thread."""
+    n, threads = flat.size, _parallel.get_num_threads()
+    if n < _GRAIN or threads == 1:
+        return [flat]
+    size = -(-n // min(threads, -(-n // _GRAIN)))
+    return [flat[b:b + size] for b in range(0, n, size)]
+
+
+def _walk(x, dim):
+    """x's numbers as PyTorch's reduction visits them: (outputs, count), the reduced dims in memory order
+    (TensorIterator's: the smallest stride innermost), and the kept dims' shape."""
+    dims = tuple(range(x.ndim)) if dim is None else tuple(d % x.ndim for d in np.atleast_1d(dim))
+    order = sorted(dims, key=lambda d: -abs(x.strides[d]) if x.shape[d] > 1 else 0)
+    kept = [d for d in range(x.ndim) if d not in dims]
+    shape = [x.shape[d] for d in kept]
+    count = int(np.prod([x.shape[d] for d in dims]))
+    return np.moveaxis(x, kept + order, list(range(x.ndim))).reshape(shape + [count]), shape
+
+
+def _welford_steps(values, mean=0.0, m2=0.0, n=0):
+    """PyTorch's WelfordOps.reduce over Python floats (doubles), one number at a time."""
+    for v in values:
+        n += 1
+        delta = v - mean
+        mean = mean + delta / n
+        m2 = m2 + delta * (v - mean)
+    return mean, m2, float(n)
+
+
+def _welford_combine(a, b):
+    """WelfordOps.combine: two threads' partial results."""
+    if a[2] == 0:
+        return b
+    if b[2] == 0:
+        return a
+    delta = b[0] - a[0]
+    count = a[2] + b[2]
+    share = b[2] / count
+    return a[0] + delta * share, a[1] + b[1] + delta * delta * a[2] * share, count
+
+
+def _welford(x, dim, keepdim):
+    """(mean, m2, count) in double as PyTorch's Welford kernel (binary_kernel_reduce) computes them: each
+    output's numbers one by one in visiting order; one output alone is split among threads above the grain
+    and the slices' results combined. (Python floats: the same IEEE doubles as C's.)"""
+    flat, shape = _walk(x, dim)
+    outputs = int(np.prod(shape))
+    count = flat.shape[-1]
+    if outputs <= 8:
+        rows = flat.reshape(outputs, count)
+        results = []
+        for row in rows:
+            acc = (0.0, 0.0, 0.0)
+            for part in (_thread_slices(row) if outputs == 1 else [row]):
+                acc = _welford_combine(acc, _welford_steps(part.tolist()))
+            results.append(acc)
+        mean = np.array([r[0] for r in results]).reshape(shape)
+        m2 = np.array([r[1] for r in results]).reshape(shape)
+    else:                       # many outputs: the same steps, all outputs at once
+        mean, m2 = np.zeros(flat.shape[:-1]), np.zeros(flat.shape[:-1])
+        for k in range(count):
+            v = flat[..., k].astype(_F64)
+            delta = v - mean
+            mean = mean + delta / (k + 1)
+            m2 = m2 + delta * (v - mean)
+    if keepdim:
+        dims = tuple(range(x.ndim)) if dim is None else tuple(d % x.ndim for d in np.atleast_1d(dim))
+        mean, m2 = np.expand_dims(mean, dims), np.expand_dims(m2, dims)
+    return np.asarray(mean), np.asarray(m2), float(count)
 
 
 def _rounded(v, dtype):
-    """A float64 result in the input's dtype: half through float, as torch's double -> Half does."""
+    """A float64 result in the input's dtype (a complex one's real dtype): half through float, as torch's
+    double -> Half does."""
+    dtype = np.empty(0, dtype).real.dtype
     if dtype == _F16:
         return v.astype(_F32).astype(_F16)
     return v.astype(dtype, copy=False) if dtype.kind == "f" else v
@@ -260,7 +348,7 @@ def _std_grad(g, n):
     return _var_grad(dual.zero_where(r == 0, g / (r * 2)), n)
 
 
-@op("std", "StdBackward0", variants=("function", "method"), saves=("self", "result"),
+@op("std", "StdBackward0", variants=("function", "method"), saves=("self", "result"), cast_result=False,
     self=_std_grad)
 def std(self, dim, keepdim, correction, count):
     with np.errstate(invalid="ignore"):
@@ -284,7 +372,7 @@ def _norm_grad(g, n):
 
 
 @op("norm", "LinalgVectorNormBackward0", variants=("function", "method"), saves=("self", "result"), float_result=True,
-    cast_result=False,      # (a complex input's norm is real: |z| first)
+    cast_result=False,                  # (a complex tensor's norm is real)
     self=_norm_grad)
 def norm(self, p, dim, keepdim):
     a = np.abs(self)
@@ -295,7 +383,7 @@ def norm(self, p, dim, keepdim):
     if p == -float("inf"):
         return np.min(a, axis=dim, keepdims=keepdim)
     if p == 0:
-        return np.sum(a != 0, axis=dim, keepdims=keepdim).astype(self.dtype)
+        return np.sum(a != 0, axis=dim, keepdims=keepdim).astype(a.dtype)
     return np.sum(a ** p, axis=dim, keepdims=keepdim) ** (1.0 / p)
 
 
@@ -320,7 +408,7 @@ def _dist_grad(sign):
 
 
 @op("dist", "DistBackward0", ("self", "other"), variants=("function", "method"), saves=("self", "other", "result"),
-    check=sub_check,         # (PyTorch's dist is norm(self - other): the subtraction's check comes first)
+    check=sub_check, cast_result=False,     # (a norm: real for complex inputs too)         # (PyTorch's dist is norm(self - other): the subtraction's check comes first)
     self=_dist_grad(1), other=_dist_grad(-1))
 def dist(self, other, p=2):
     """torch.dist: the p-norm of self - other (broadcast), over all elements."""
@@ -386,38 +474,19 @@ def _std_mean_grad(g, n):
 
 
 def _welford_mean(x, dim, keepdim, count):
-    """var_mean's mean: accumulated in double (PyTorch's Welford kernel), rounded once."""
+    """var_mean's mean: Welford's running mean in double (_welford), rounded once."""
     if not count:
         return np.full(np.add.reduce(x, axis=dim, keepdims=keepdim).shape, np.nan, x.dtype)
     if x.dtype.kind == "c":
         return np.add.reduce(x, axis=dim, keepdims=keepdim) / count
-    with np.errstate(invalid="ignore"):
-        mean = np.add.reduce(x.astype(_F64), axis=dim, keepdims=keepdim) / count
-        infinite = np.isinf(x)
-        if infinite.any():                  # the running mean: inf - inf once an infinity meets a later element
-            mean = np.where(np.add.reduce(infinite, axis=dim, keepdims=keepdim) == 1,
-                            np.where(np.isinf(_last_visited(x, dim, keepdim)), mean, np.nan),
-                            np.where(np.add.reduce(infinite, axis=dim, keepdims=keepdim) == 0, mean, np.nan))
-    return _rounded(mean, x.dtype)
-
-
-def _last_visited(x, dim, keepdim):
-    """The element PyTorch's reduction visits last for each output: the reduced dims walked in memory order
-    (TensorIterator's order: the smallest stride innermost)."""
-    dims = tuple(range(x.ndim)) if dim is None else tuple(d % x.ndim for d in np.atleast_1d(dim))
-    order = sorted(dims, key=lambda d: -abs(x.strides[d]) if x.shape[d] > 1 else 0)
-    kept = [d for d in range(x.ndim) if d not in dims]
-    last = np.moveaxis(x, kept + order, list(range(x.ndim))).reshape(
-        [x.shape[d] for d in kept] + [-1])[..., -1]
-    if keepdim:
-        last = np.expand_dims(last, dims)
-    return last
+    with np.errstate(invalid="ignore", over="ignore"):
+        return _rounded(_welford(x, dim, keepdim)[0], x.dtype)
 
 
 @op("var_mean", "VarMeanBackward0", variants=("function",), saves=("self",), num_outputs=2,
     self=_var_mean_grad)
 def var_mean(self, dim, keepdim, correction, count, self_sizes):
-    return (_rounded(_var(self, dim, keepdim, correction, count), self.dtype),
+    return (_rounded(_var(self, dim, keepdim, correction, count, two_pass=False), self.dtype),
             _welford_mean(self, dim, keepdim, count))
 
 
@@ -425,7 +494,7 @@ def var_mean(self, dim, keepdim, correction, count, self_sizes):
     self=_std_mean_grad)
 def std_mean(self, dim, keepdim, correction, count, self_sizes):
     with np.errstate(invalid="ignore"):
-        std = _rounded(np.sqrt(_var(self, dim, keepdim, correction, count)), self.dtype)
+        std = _rounded(np.sqrt(_var(self, dim, keepdim, correction, count, two_pass=False)), self.dtype)
     return std, _welford_mean(self, dim, keepdim, count)
 
 

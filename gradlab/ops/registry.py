@@ -50,7 +50,7 @@ import weakref
 
 import numpy as np
 
-from .._dtype import category, default_np, result_np_dtype
+from .._dtype import category, default_np, from_numpy_dtype, result_np_dtype
 from .._tensor_core import Tensor
 from ..autograd import grad_mode
 from ..autograd import node as _node
@@ -191,6 +191,14 @@ def refuse_bool(message):
         if isinstance(self, Tensor) and self._data.dtype.kind == "b":
             raise RuntimeError(message)
     return check
+
+
+def refuse_complex(message, error=NotImplementedError, *arrays):
+    """PyTorch's refusal of complex operands for an ordering op (no complex loop: complex numbers have no
+    order), raised by a forward on its promoted arrays. `message` may name the kernel's dtype as {dtype}."""
+    dtype = np.result_type(*arrays)
+    if dtype.kind == "c":
+        raise error(message.format(dtype=from_numpy_dtype(dtype)._legacy[:-len("Tensor")]))
 
 
 _new = object.__new__
@@ -367,7 +375,7 @@ def torch_layout(op, out, arrays):
         if a is out:           # the forward gave back an input (no copy): keep it as it is
             return out
     if op is not None and op.key in _JOINED:
-        return _joined_layout(out, arrays)
+        return out                 # (the forward laid it out: joined_layout)
     shape = out.shape
     nd = len(shape)
     strides = []
@@ -414,25 +422,26 @@ _JOINED = {"cat", "stack"}
 
 
 def _channels_last(a):
-    """PyTorch's is_channels_last_strides_2d: a 4-d array whose dims, C innermost, then W, H, N, are laid
-    out so (a size-1 dim's stride counting for nothing)."""
-    if type(a) is not np.ndarray or a.ndim != 4 or not a.size or a.strides[1] == 0:
+    """PyTorch's is_channels_last_strides_2d (4-d) and _3d (5-d): dims laid out C innermost, then W, H, (D,)
+    N (a size-1 dim's stride counting for nothing)."""
+    if type(a) is not np.ndarray or a.ndim not in (4, 5) or not a.size or a.strides[1] == 0:
         return False
     strides = [s // a.itemsize for s in a.strides]
     low = 0
-    for d in (1, 3, 2, 0):
+    for d in ((1, 3, 2, 0) if a.ndim == 4 else (1, 4, 3, 2, 0)):
         if strides[d] < low or (d == 0 and low == strides[1]):
             return False
         low = strides[d] * (a.shape[d] if a.shape[d] > 1 else 1)
     return True
 
 
-def _joined_layout(out, arrays):
-    """cat and stack: PyTorch's result is contiguous, unless every input is channels_last (4-d cat: then so
-    is the result; cat's compute_output_memory_format)."""
-    if out.ndim == 4 and all(_channels_last(a) for a in arrays):
-        n, c, h, w = out.shape
-        result = np.empty((n, h, w, c), out.dtype).transpose(0, 3, 1, 2)
+def joined_layout(out, arrays):
+    """cat (and stack, which is a cat): PyTorch's result is laid out in the memory format every input
+    suggests, channels_last (4-d) or channels_last_3d (5-d), else contiguously (cat's
+    compute_output_memory_format)."""
+    if out.ndim in (4, 5) and all(a.ndim == out.ndim and _channels_last(a) for a in arrays):
+        order = (0, 2, 3, 1) if out.ndim == 4 else (0, 2, 3, 4, 1)      # N, (D,) H, W, C: C innermost
+        result = np.empty([out.shape[d] for d in order], out.dtype).transpose(np.argsort(order))
         result[...] = out
         return result
     return np.ascontiguousarray(out)

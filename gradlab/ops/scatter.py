@@ -8,6 +8,7 @@ import numpy as np
 from . import dual
 from .formula_text import shows
 from .registry import op
+from .shape import _copy_slices_self_grad as zeros_at_key
 
 
 class UnsavedIndex(np.ndarray):
@@ -213,6 +214,28 @@ def put_add(self, source, index):
     out = np.array(self, copy=True)
     np.add.at(out.reshape(-1), index, source)
     return out
+
+
+def _declare_puts():
+    """put_(index, source) and index_put_(indices, values, accumulate=True): `source` written (or added, repeated
+    positions adding up) at a numpy key of self's positions. Written: self's gradient is grad with zeros where
+    self was overwritten; added: grad itself. source's gradient is grad at the key either way."""
+    for key, name, adds in (("put_positions", "PutBackward0", False), ("put_positions_add", "PutBackward0", True),
+                            ("index_put_accumulate", "IndexPutBackward0", True)):
+        @op(key, name, ("self", "source"), promote=False,
+            shows={"source": "grad[key]"},
+            self=(lambda g, n: g) if adds else zeros_at_key,
+            source=lambda g, n: _1d(g)[n.key])
+        def put(self, source, key, adds=adds):
+            out = np.array(self, copy=True)
+            if adds:
+                np.add.at(_1d(out), key, source)
+            else:
+                _1d(out)[key] = source
+            return out
+
+
+_declare_puts()
 
 
 # --- views taken in place: t_, transpose_, unsqueeze_, squeeze_ ----------------------------------

@@ -15,7 +15,7 @@ from .._size import tp_name
 from .._tensor_core import Tensor, _wrap_dim
 from . import dual
 from .formula_text import shows
-from .registry import OPS, op
+from .registry import OPS, joined_layout, op
 
 
 @op("view", "ViewBackward0", variants=("method",), promote=False,
@@ -361,7 +361,7 @@ def copy_slices(self, value, key):
     return out
 
 
-@op("index_put", "IndexPutBackward0", ("self", "values"), promote=False,
+@op("index_put_values", "IndexPutBackward0", ("self", "values"), promote=False,
     shows={"values": "grad[key]"},
     self=_copy_slices_self_grad,
     values=lambda g, n: g[n.key])
@@ -463,12 +463,18 @@ def _declare_cat():
     @op("cat", "CatBackward0", names, variants=("function",),
         promote=True, **{nm: _cat_formula(i) for i, nm in enumerate(names)})
     def cat(*arrays, dim, offsets, sizes):
-        return np.concatenate(arrays, axis=dim)
+        return joined_layout(np.concatenate(arrays, axis=dim), arrays)
 
     @op("stack", "StackBackward0", names, variants=("function",), promote=True,
         **{nm: _stack_formula(i) for i, nm in enumerate(names)})
     def stack(*arrays, dim):
-        return np.stack(arrays, axis=dim)
+        """PyTorch's stack is a cat: along `dim` viewed with the new dim split off, or, for a new last dim,
+        of the inputs unsqueezed there (so the inputs' memory format decides the result's)."""
+        if dim < arrays[0].ndim:
+            joined = joined_layout(np.concatenate(arrays, axis=dim), arrays)
+            return joined.reshape(arrays[0].shape[:dim] + (len(arrays),) + arrays[0].shape[dim:])
+        parts = [np.lib.stride_tricks.as_strided(a, a.shape + (1,), a.strides + (a.itemsize,)) for a in arrays]
+        return joined_layout(np.concatenate(parts, axis=dim), parts)
 
 
 _declare_cat()

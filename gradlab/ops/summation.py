@@ -12,13 +12,16 @@ training loop that prints `loss.item()` shows it. This file adds in PyTorch's or
   same cascade;
 * float16 numbers are added in float32, PyTorch's `opmath` type.
 
-Sums PyTorch would split over threads (more than 32,768 numbers) and other layouts keep numpy's
-order, which differs only in the last bits. (Measured against torch: every generated case agrees bit
+A full sum of more than 32,768 numbers is split as PyTorch splits it among threads (two_pass_reduction:
+one slice per thread, the slices' sums added in thread order). Other sums PyTorch would split over threads
+and other layouts keep numpy's order, which differs only in the last bits. (Measured against torch: every generated case agrees bit
 for bit, tests/ops/test_summation_order.py.)
 """
 import math
 
 import numpy as np
+
+from .. import _parallel
 
 VECTOR_BYTES = 32       # 256-bit vectors: 8 float32 or 4 float64 lanes
 _ILP = 4                # vectors summed side by side (instruction-level parallelism)
@@ -162,12 +165,20 @@ def torch_sum(a, axes=None, dtype=None):
     """a summed over `axes` (a tuple of dims; None or all of them for a full sum) in PyTorch's order, as
     an array of `dtype` (default a's dtype), or None where this file does not model PyTorch's order (the caller then sums
     with numpy)."""
-    if a.dtype.kind != "f" or a.size > GRAIN or a.size == 0 or not a.flags.c_contiguous:
+    if a.dtype.kind != "f" or a.size == 0:
         return None
     n = a.ndim
     out = a.dtype if dtype is None else np.dtype(dtype)
     if axes is None or len(axes) == n:
-        return _full(a.reshape(-1), out, ())
+        if not a.flags.c_contiguous:        # a full sum walks a dense block in memory order (TensorIterator)
+            if not _dense(a):
+                return None
+            a = a.ravel(order="K")
+        return _full(a.reshape(-1), out, ()) if a.size <= GRAIN else _split_full(a.reshape(-1), out)
+    if not a.flags.c_contiguous:
+        return None
+    if a.size > GRAIN:
+        return None
     axes = sorted(d % n for d in axes)
     reduced = math.prod(a.shape[d] for d in axes)
     kept = tuple(a.shape[d] for d in range(n) if d not in axes)
@@ -180,6 +191,35 @@ def torch_sum(a, axes=None, dtype=None):
     if axes == list(range(len(axes))):                           # the first dims: down the columns
         return outer_sum(a.reshape(reduced, -1)).astype(out).reshape(kept)
     return None
+
+
+def _dense(a):
+    """Whether a's numbers fill one block of memory, in some order of its dims with positive strides."""
+    dims = sorted((s, n) for s, n in zip(a.strides, a.shape) if n > 1)
+    step = a.itemsize
+    for s, n in dims:
+        if s != step:
+            return False
+        step *= n
+    return True
+
+
+def _split_full(flat, dtype):
+    """A full sum of more than GRAIN numbers (ATen's two_pass_reduction): on one thread the whole row as
+    below; else equal slices, one per thread (parallel_for), each summed into its own buffer from 0,
+    then the buffers added in thread order."""
+    threads = _parallel.get_num_threads()
+    if threads == 1:
+        return _full(flat, dtype, ())
+    n = flat.size
+    size = -(-n // min(threads, -(-n // GRAIN)))
+    acc = _acc_type(flat.dtype)
+    # (the buffers hold the result's dtype: a float16 sum's slices are rounded to float16 before they are added)
+    partial = [_full(flat[b:b + size], dtype, ()) for b in range(0, n, size)]
+    total = dtype.type(0)
+    for p in partial:
+        total = dtype.type(acc.type(total) + acc.type(p))
+    return np.asarray(total, dtype)
 
 
 def _full(flat, dtype, shape):

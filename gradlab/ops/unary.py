@@ -12,7 +12,7 @@ import numpy as np
 from .._tensor_core import Tensor, ZeroArray, zero_tensor_of
 from . import dual, vectorized
 from .formula_text import shows
-from .registry import op
+from .registry import op, refuse_complex
 
 _F16, _F32 = np.dtype(np.float16), np.dtype(np.float32)
 
@@ -216,7 +216,7 @@ def cosh(self):
 
 
 @op("abs", "AbsBackward0", variants=("function", "method", "inplace"), aliases=("absolute",), saves=("self",),
-    cast_result=False,     # (the input's dtype, but a complex one's real dtype: |1+2j| is a float)
+    cast_result=False,                                      # (a complex number's abs is real)
     shows={"self": "grad * sgn(self)"},
     self=lambda g, n: g * dual.call("sgn", n.self))         # (PyTorch's formula: grad * self.sgn())
 def abs(self):
@@ -252,6 +252,9 @@ def _zeros_like_grad(g, n):
 @op("sign", "SignBackward0", variants=("function", "method", "inplace"),
     self=_zeros_like_grad)
 def sign(self):
+    if self.dtype.kind == "c":
+        raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
+                                  "torch.sgn instead.")
     if self.dtype.kind == "b":
         return self.copy()
     return (self > 0).astype(self.dtype) - (self < 0).astype(self.dtype)     # PyTorch's: sign(nan) is 0
@@ -260,6 +263,7 @@ def sign(self):
 @op("round", "RoundBackward0", variants=("function", "method", "inplace"), self=_zeros_like_grad)
 def round(self):
     _no_bool_kernel("round_vml_cpu", self)
+    refuse_complex("\"round_vml_cpu\" not implemented for '{dtype}'", NotImplementedError, self)
     return np.round(self)
 
 
@@ -277,18 +281,21 @@ def round_decimals(self, decimals):
 @op("floor", "FloorBackward0", variants=("function", "method", "inplace"), self=_zeros_like_grad)
 def floor(self):
     _no_bool_kernel("floor_vml_cpu", self)
+    refuse_complex("floor is not supported for complex inputs", NotImplementedError, self)
     return np.floor(self)
 
 
 @op("ceil", "CeilBackward0", variants=("function", "method", "inplace"), self=_zeros_like_grad)
 def ceil(self):
     _no_bool_kernel("ceil_vml_cpu", self)
+    refuse_complex("ceil is not supported for complex inputs", NotImplementedError, self)
     return np.ceil(self)
 
 
 @op("trunc", "TruncBackward0", variants=("function", "method", "inplace"), self=_zeros_like_grad)
 def trunc(self):
     _no_bool_kernel("trunc_vml_cpu", self)
+    refuse_complex("trunc is not supported for complex inputs", NotImplementedError, self)
     return np.trunc(self)
 
 

@@ -46,18 +46,11 @@ import gradlab  # noqa: E402
 # - tan_ (float32, second order; the sum prints 763.4074 against gradlab's 763.4075): PyTorch's float32
 #   tan (like exp, log, sin, cos, tanh, erf) is Intel MKL's VML (vmsTan, "high accuracy" mode), whose
 #   code is not public; gradlab's correctly rounded tan differs in the last bit for ~18% of inputs.
-#   (softmax/log_softmax and gelu now run PyTorch's own kernels step by step: gradlab/ops/vectorized/.)
-# Still open, reproducible but not yet modelled (listed so that the test names it; not an excuse):
-# - `x * 0.5 + 1` then log_softmax, float64, second order: PyTorch's float64 log_softmax kernels run SLEEF's
-#   expd/logd (u10, with FMA) on Vectorized<double> (open, not yet ported: gradlab/ops/vectorized/ has the
-#   float32 ones), and the double backward's formula calls the exp op, which the CPU build runs with MKL's
-#   VML vdExp (closed). The forward already differs in the last bit; here rounding noise (1e-16) against
-#   gradlab's exact zeros.
+#   (softmax/log_softmax, float32 and float64, and gelu now run PyTorch's own kernels step by step:
+#   gradlab/ops/vectorized/.)
 KNOWN_DIFFERENCES = {
     # (an internal error is only excused by a pattern that names it: `...|internal:<error> '<text>'|...`)
     # --- remaining groups, one by one (written by `python tests/fuzz/test_api_fuzz.py --update-known`) ---
-    'autograd|autograd.grad:x [*] 0.5 + 1|grad:print|*':
-        'open: float64 log_softmax kernels (SLEEF expd/logd u10) not modelled yet',
     'autograd|grad2:tan_|print|*':
         'MKL VML float32 tan: closed code, not reproducible',
     # found by api_fuzz_more.py, not modelled:

@@ -1164,7 +1164,7 @@ def _index_put_values_fn(i):
     return fn
 
 
-@sample("index_put")
+@sample("index_put_values")
 def _index_put(draw):
     shp = shape(draw, min_dims=1)
     i = draw(st.integers(0, shp[0] - 1))
@@ -1208,6 +1208,35 @@ def _index_fill_zero(draw):
     shp = shape(draw, min_dims=1)
     i = draw(st.integers(0, shp[0] - 1))
     return Case(_index_fill_zero_fn(i), [uniform(draw, shp), uniform(draw, shp)])
+
+
+def _put_fn(positions, accumulate):
+    def fn(T, x, v):
+        return x.put(T.tensor(positions), v, accumulate=accumulate)
+    return fn
+
+
+@sample("put_positions")
+def _put(draw):
+    shp = shape(draw, min_dims=1)
+    n = int(np.prod(shp))
+    positions = rng(draw).permutation(n)[:draw(st.integers(1, n))] - draw(st.sampled_from([0, n]))   # (negative too)
+    return Case(_put_fn(positions.tolist(), False), [uniform(draw, shp), uniform(draw, (len(positions),))])
+
+
+@sample("put_positions_add")
+def _put_accumulate(draw):
+    shp = shape(draw, min_dims=1)
+    positions = rng(draw).integers(0, int(np.prod(shp)), draw(st.integers(1, 5)))    # repeats add up
+    return Case(_put_fn(positions.tolist(), True), [uniform(draw, shp), uniform(draw, (len(positions),))])
+
+
+@sample("index_put_accumulate")
+def _index_put_accumulate(draw):
+    shp = shape(draw, min_dims=1)
+    idx = rng(draw).integers(0, shp[0], draw(st.integers(1, 4)))     # repeats add up
+    return Case(lambda T, x, v: x.index_put((T.tensor(idx),), v, accumulate=True),
+                [uniform(draw, shp), uniform(draw, (len(idx),) + shp[1:])])
 
 
 @sample("gather")

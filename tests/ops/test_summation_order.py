@@ -48,6 +48,7 @@ def test_sum_over_leading_or_trailing_dims(shape, lead, k, seed):
 
 
 def test_what_it_leaves_to_numpy():
-    assert torch_sum(np.ones(GRAIN + 1, np.float32)) is None                  # PyTorch splits it over threads
-    assert torch_sum(np.ones((4, 4), np.float32).T) is None                   # not contiguous
+    assert torch_sum(np.ones((2, GRAIN), np.float32), (1,)) is None           # PyTorch splits it over threads
+    assert torch_sum(np.ones((4, 4), np.float32).T, (0,)) is None             # not contiguous
+    assert torch_sum(np.ones((4, 8), np.float32)[:, ::2]) is None             # not one block of memory
     assert torch_sum(np.ones(5, np.int64)) is None                            # integers add exactly anyway

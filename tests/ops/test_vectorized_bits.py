@@ -427,3 +427,133 @@ def test_poly_steps_recheck_double_rounding():
     got = vectorized._kernel(step)(a, c)
     want = [_round_to_float32(Fraction(float(x)) ** 2 + Fraction(float(z))) for x, z in zip(a, c)]
     _bits_equal(got, np.array(want, F32))
+
+
+# --- float64: the same ATen templates on Vectorized<double>, SLEEF's expd/logd (sleef_double.py) -------------
+
+F64 = np.float64
+
+
+def _bits_equal64(got, want):
+    """Equal float64 bit patterns, nans compared as nans."""
+    got, want = np.asarray(got, F64), np.asarray(want, F64)
+    assert got.shape == want.shape
+    same = got.view(np.int64) == want.view(np.int64)
+    same |= np.isnan(got) & np.isnan(want)
+    if not same.all():
+        bad = np.flatnonzero(~same.ravel())[:5]
+        raise AssertionError(f"{(~same).sum()} of {same.size} differ, e.g. at {bad.tolist()}: "
+                             f"gradlab {got.ravel()[bad].tolist()} torch {want.ravel()[bad].tolist()}")
+
+
+def _rows64(seed, n, scale):
+    x = _rows(seed, n, scale).astype(F64) * (1 + np.random.default_rng(seed).normal(0, 1e-3, (1, n)))
+    if n > 2 and x.shape[0] > 5:
+        x[-2, :] = np.random.default_rng(seed).uniform(-1100, 0, n)   # exp's subnormal results, and 0 below -1000
+    return x
+
+
+@pytest.mark.parametrize("nthreads", [1, 2])
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("scale", list(RANGES.values()), ids=list(RANGES))
+def test_softmax_family_lastdim_float64(n, scale, nthreads, threads):
+    _sleef_capability()
+    threads(nthreads)
+    x = _rows64(n * 7 + int(scale * 10), n, scale)
+    g = np.random.default_rng(n).normal(0, 1, x.shape)
+    tx, tg = torch.from_numpy(x), torch.from_numpy(g)
+    sm, ls = torch.softmax(tx, -1), torch.log_softmax(tx, -1)
+    _bits_equal64(vectorized.softmax_lastdim(x), sm.numpy())
+    _bits_equal64(vectorized.log_softmax_lastdim(x), ls.numpy())
+    _bits_equal64(vectorized.softmax_backward_lastdim(g, sm.numpy()),
+                  torch.ops.aten._softmax_backward_data(tg, sm, -1, torch.float64).numpy())
+    _bits_equal64(vectorized.log_softmax_backward_lastdim(g, ls.numpy()),
+                  torch.ops.aten._log_softmax_backward_data(tg, ls, -1, torch.float64).numpy())
+
+
+FLOAT64_CASES = [((3,), -1, False), ((8,), -1, False), ((5, 20), -1, False), ((64, 10), -1, False),
+                 ((20, 5), -1, True), ((256, 64), -1, True)] + [(shape, dim, False) for shape, dim in INNER_CASES]
+
+
+@pytest.mark.parametrize("nthreads", [1, 2, 3])
+@pytest.mark.parametrize("shape,dim,transpose", FLOAT64_CASES)
+def test_softmax_family_float64_through_autograd(shape, dim, transpose, nthreads, threads):
+    """The public functions in float64, forward and gradient of a weighted sum, any dim, contiguous or
+    transposed: SLEEF's expd/logd on whole vectors, glibc's exp on the numbers left over."""
+    _sleef_capability()
+    threads(nthreads)
+    rng = np.random.default_rng(abs(dim) * 1000 + sum(shape) + transpose)
+    x = rng.normal(0, 3, shape)
+    x.reshape(-1)[:: max(x.size // 7, 1)] *= 40
+    w = rng.normal(0, 1, shape[::-1] if transpose else shape)
+    for fn in ("softmax", "log_softmax"):
+        outs = []
+        for lib in (gradlab, torch):
+            leaf = lib.tensor(x, dtype=lib.float64).requires_grad_()
+            inp = leaf.t() if transpose else leaf
+            y = getattr(lib, fn)(inp, dim)
+            (y * lib.tensor(w, dtype=lib.float64)).sum().backward()
+            outs.append((np.asarray(y.detach().tolist(), F64), np.asarray(leaf.grad.tolist(), F64)))
+        _bits_equal64(outs[0][0], outs[1][0])
+        _bits_equal64(outs[0][1], outs[1][1])
+
+
+def test_glibc_exp_through_scalar_softmax_float64():
+    """softmax over dim 1 of (n, 2, 3) in float64: every position takes PyTorch's scalar loop, glibc's exp."""
+    _sleef_capability()
+    rng = np.random.default_rng(12)
+    x = np.concatenate([rng.normal(0, s, (3000, 2, 3)) for s in (0.1, 3, 30, 300)])
+    _bits_equal64(gradlab.softmax(gradlab.tensor(x), 1).tolist(), torch.softmax(torch.from_numpy(x), 1))
+
+
+def test_sleef_expd_logd_through_log_softmax():
+    """Rows of 8 numbers (one AVX-512 vector of doubles; two AVX2 ones) over wide ranges, with the special
+    values: exp from -1100 (0 below -1000, subnormals below -708) to 0, log of sums from 1 to 8."""
+    _sleef_capability()
+    rng = np.random.default_rng(13)
+    parts = [rng.uniform(lo, 0, (20000, 8)) for lo in (-1e-6, -1, -40, -745, -1100)]
+    x = np.concatenate(parts)
+    x[:5] = [[0.0] * 8, [np.inf] + [0.0] * 7, [-np.inf] + [0.0] * 7, [np.nan] + [0.0] * 7, [-0.0] * 8]
+    tx = torch.from_numpy(x)
+    _bits_equal64(gradlab.softmax(gradlab.tensor(x), -1).tolist(), torch.softmax(tx, -1))
+    _bits_equal64(gradlab.log_softmax(gradlab.tensor(x), -1).tolist(), torch.log_softmax(tx, -1))
+
+
+def test_fma64_is_one_rounding():
+    """The float64 fma against exact rational arithmetic, with sums (nearly) half-way between two float64
+    numbers: the error-free pieces' check finds every doubtful result (unchecked ones must be right)."""
+    from gradlab.ops.vectorized import sleef_double
+    rng = np.random.default_rng(4)
+    n = 20000
+    c = 1.0 + rng.integers(0, 2 ** 20, n) * 2.0 ** -52
+    a = np.where(rng.random(n) < 0.5, 1, -1) * 2.0 ** -53 * (1 + rng.integers(-2 ** 10, 2 ** 10, n) * 2.0 ** -52)
+    b = 1 + rng.integers(-2 ** 10, 2 ** 10, n) * 2.0 ** -52
+    a[:5000] = rng.normal(0, 1, 5000)
+    b[:5000] = rng.normal(0, 1, 5000)
+    c[:5000] = -a[:5000] * b[:5000]                     # the product's rounding error
+    want = np.array([float(Fraction(x) * Fraction(y) + Fraction(z)) for x, y, z in zip(a, b, c)])
+    _bits_equal64(sleef_double.fma64(a, b, c), want)
+    # unchecked: every result that is not right is among the doubtful ones
+    sleef_double._STATE.kept = []
+    try:
+        with np.errstate(all="ignore"):
+            fast = sleef_double.fma(a, b, c)
+        doubtful = sleef_double._doubtful(*sleef_double._STATE.kept[0])
+    finally:
+        sleef_double._STATE.kept = None
+    assert doubtful.any() and not ((fast != want) & ~doubtful).any()
+    assert (fast != want).any()                          # (the case needs the check)
+
+
+def test_float64_kernels_do_not_run_twice_on_ordinary_inputs(monkeypatch):
+    """The second, fully checked run is for the rare doubtful rounding: ordinary inputs must not need it
+    (a kernel that changes a kept piece in place would make every call run twice, slowly but right)."""
+    from gradlab.ops.vectorized import sleef_double
+    verdicts = []
+    check = sleef_double._any_doubtful
+    monkeypatch.setattr(sleef_double, "_any_doubtful", lambda kept: verdicts.append(check(kept)) or verdicts[-1])
+    x = np.random.default_rng(14).normal(0, 3, (64, 10))
+    shifted = x - x.max(1, keepdims=True)
+    sleef_double.sleef_expd(shifted)
+    sleef_double.sleef_logd(np.exp(shifted).sum(1))
+    assert verdicts == [False, False]

@@ -1,4 +1,5 @@
-"""PyTorch's vectorized float32 CPU kernels, step by step in numpy, so that gradlab prints PyTorch's bits.
+"""PyTorch's vectorized float32 (and float64 softmax) CPU kernels, step by step in numpy, so that gradlab
+prints PyTorch's bits.
 
 Most float32 math in gradlab is computed in float64 and rounded once (correctly rounded). PyTorch's
 CPU kernels are not correctly rounded: they are fast polynomial approximations written with SIMD
@@ -12,6 +13,9 @@ bit. What PyTorch 2.13's CPU build (x86-64) runs, measured against it:
   (github.com/shibatch/sleef, src/libm/sleefsimdsp.c: `xexpf`, `xlogf_u1`); the sums run lane by
   lane over whole vectors, the leftover numbers join the first lanes, and the lanes are folded in
   halves at the end (`vec_reduce_all`).
+* the same in float64, on `Vectorized<double>` (8 lanes with AVX512, 4 with AVX2): SLEEF's `expd_u10`
+  and `logd_u10` (sleefsimddp.c: `xexp`, `xlog_u1`), glibc's exp in the scalar loops, the lanes added
+  one after the other at the end (ATen has no shuffle for double).
 * gelu (exact form) of a contiguous tensor of more than one element, and its gradient: oneDNN's
   JIT kernel (github.com/uxlfoundation/oneDNN, src/cpu/x64/injectors/jit_uni_eltwise_injector.cpp):
   with AVX-512 the forward is a piecewise degree-5 polynomial picked by the input's exponent bits;
@@ -38,8 +42,12 @@ between two float32 numbers; there `fma32` looks at the sum's own rounding error
 numpy's cost is per call rather than per number, so the kernels are written for few calls: 0-d
 array constants, Horner steps in float64, the half-way test once per kernel (core.py).
 
+A float64 fma cannot be had by widening: sleef_double.py builds it from error-free pieces (Dekker's
+exact product, Knuth's exact sum) and checks the one doubtful rounding when each kernel ends.
+
 Files: core.py (which kernels run on this CPU; float32 arithmetic with one rounding per fma; the
-kernel runner), sleef.py (SLEEF's expf, logf, tanhf, log1pf, expm1f), glibc.py (the C library's
+kernel runner), sleef.py (SLEEF's expf, logf, tanhf, log1pf, expm1f), sleef_double.py (SLEEF's float64
+exp and log, the float64 fma, glibc's exp), glibc.py (the C library's
 expf, erff, expm1f, tanhf, log1pf), onednn.py (oneDNN's gelu), softmax.py (ATen's softmax family),
 elementwise.py (ATen's elementwise loop and the activations on it).
 """
@@ -47,6 +55,8 @@ from .core import (  # noqa: F401
     _fma, _kernel, cpu_capability, fma32, onednn_avx512)
 from .sleef import (  # noqa: F401
     sleef_expf, sleef_expm1f, sleef_log1pf, sleef_logf, sleef_tanhf)
+from .sleef_double import (  # noqa: F401
+    exact_fma, fma64, glibc_exp, sleef_expd, sleef_logd)
 from .glibc import (  # noqa: F401
     glibc_erff, glibc_expf, glibc_expm1f, glibc_log1pf, glibc_tanhf)
 from .onednn import (  # noqa: F401

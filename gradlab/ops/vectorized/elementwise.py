@@ -168,16 +168,22 @@ def gelu_backward_aten(grad, x, threads=None):
     return by_loop(mask, vector, scalar, np.broadcast_to(grad, x.shape), x)
 
 
-def loop_mask(x, grad=None, threads=None):
+def loop_mask(x, grad=None, threads=None, rows=False):
     """Which numbers of x (in x's shape) PyTorch's elementwise loop computes with the vector function
     (x alone, or with a gradient of x's layout or expanded from one number); None where gradlab does
-    not reproduce the walk."""
+    not reproduce the walk. With rows, also a non-dense x whose last dim is contiguous (a slice of
+    rows or columns) on one thread: the loop runs along each row, its leftovers at the row's end."""
     lanes = _lanes()
     if lanes is None or (grad is not None and grad.shape != x.shape):
         return None
     walk = _memory_order(x)
     if walk is None:                    # x's innermost numbers are not adjacent: the scalar loop throughout
-        return np.zeros(x.shape, bool) if _all_scalar(x) else None
+        if _all_scalar(x):
+            return np.zeros(x.shape, bool)
+        if rows and grad is None and x.size <= _GRAIN and x.strides[-1] == x.itemsize and 0 not in x.strides:
+            inner = x.shape[-1]
+            return np.broadcast_to(np.arange(inner) < inner // (2 * lanes) * (2 * lanes), x.shape)
+        return None
     if grad is not None and not (grad.strides == x.strides or (grad.size and not any(grad.strides))):
         # another layout: TensorIterator walks the gradient's order, where x's numbers are not
         # adjacent: the scalar loop throughout (partly expanded gradients are not reproduced)

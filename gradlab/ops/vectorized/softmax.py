@@ -1,30 +1,63 @@
 """ATen's softmax and log_softmax kernels (SoftMaxKernel.cpp, LogSoftmaxKernelImpl.h) and their
-gradients, float32. Over the last dimension each row runs on whole vectors (SLEEF's expf and logf),
-its sums lane by lane, the lanes folded in halves at the end. Over another dimension the tensor is
-seen as (outer, dim, inner): whole vectors of positions use SLEEF's expf, the rest the scalar loop with
-glibc's, and which is which depends on how the positions are shared among the threads.
+gradients, float32 and float64: one C++ template for both, on Vectorized<float> or Vectorized<double>.
+Over the last dimension each row runs on whole vectors (SLEEF's exp and log), its sums lane by lane,
+the lanes added at the end (float32: folded in halves; float64: one after the other, ATen has no
+shuffle for double). Over another dimension the tensor is seen as (outer, dim, inner): whole vectors of
+positions use SLEEF's exp, the rest the scalar loop with glibc's, and which is which depends on how
+the positions are shared among the threads.
 """
 import numpy as np
 
 from ... import _parallel
-from .core import _F32, _fma, _kernel, _lanes
+from .core import _F32, _F64, _fma, _kernel, _lanes
 from .sleef import sleef_expf, sleef_logf
+from .sleef_double import fma64, glibc_exp, sleef_expd, sleef_logd
 from .glibc import glibc_expf
+
+
+class _Kind:
+    """What the kernels use for one dtype: lanes per vector, SLEEF's exp and log, the scalar exp
+    (glibc's), the fma, the size of a number in bytes, whether the lanes fold in halves, and whether
+    the compiler fused softmax's gradient sum on the caller's thread (softmax_backward_lastdim)."""
+    def __init__(self, lanes, exp, log, scalar_exp, fma, itemsize, halves, fused_leftover):
+        self.lanes, self.exp, self.log, self.scalar_exp = lanes, exp, log, scalar_exp
+        self.fma, self.itemsize, self.halves, self.fused_leftover = fma, itemsize, halves, fused_leftover
+
+
+def _sleef_expd(v, nonpositive=False):
+    return sleef_expd(v)
+
+
+def _kind(*arrays):
+    """The kernels' _Kind for these arrays (all of one dtype), or None where PyTorch's kernels are not
+    reproduced here (another dtype, a CPU capability without SLEEF)."""
+    lanes = _lanes()
+    dtype = arrays[0].dtype
+    if lanes is None or any(a.dtype != dtype for a in arrays[1:]):
+        return None
+    if dtype == _F32:
+        return _Kind(lanes, sleef_expf, sleef_logf, glibc_expf, _fma, 4, True, True)
+    if dtype == _F64:                   # Vectorized<double>: half as many lanes
+        return _Kind(lanes // 2, _sleef_expd, sleef_logd, glibc_exp, fma64, 8, False, False)
+    return None
 
 
 # --- ATen's reductions over Vectorized<float> (functional_base.h) ------------------------------------
 
-def _fold_lanes(acc):
-    """vec_reduce_all: the vector folded in halves (lanes i and i + W/2 added, and so on): lane 0."""
+def _fold_lanes(acc, halves=True):
+    """vec_reduce_all: the vector folded in halves (lanes i and i + W/2 added, and so on): lane 0.
+    Not halves (its generic version, which double uses): lane 0 + lane 1 + lane 2 ..."""
+    if not halves:
+        return np.add.accumulate(acc, axis=1)[:, -1]
     while acc.shape[1] > 1:
         h = acc.shape[1] // 2
         acc = acc[:, :h] + acc[:, h:]
     return acc[:, 0]
 
 
-def row_sums(v, lanes):
-    """reduce_all / map_reduce_all with +: each row of the float32 matrix v (already mapped) summed as
-    PyTorch's vector loop sums it."""
+def row_sums(v, lanes, halves=True):
+    """reduce_all / map_reduce_all with +: each row of the matrix v (already mapped) summed as
+    PyTorch's vector loop sums it (halves: how the lanes are added at the end, _fold_lanes)."""
     rows, n = v.shape
     if n < lanes:                                   # one partial vector: its lanes added one by one
         return np.add.accumulate(v, axis=1)[:, -1]
@@ -32,7 +65,7 @@ def row_sums(v, lanes):
     acc = np.add.reduce(v[:, :full].reshape(rows, full // lanes, lanes), axis=1)   # vector by vector
     if n > full:
         acc[:, :n - full] += v[:, full:]           # the leftover numbers join the first lanes
-    return _fold_lanes(acc)
+    return _fold_lanes(acc, halves)
 
 
 # --- softmax and log_softmax over the last dimension ------------------------------------------------
@@ -43,25 +76,25 @@ def _rows(x):
 
 @_kernel
 def softmax_lastdim(x):
-    """softmax over the last dim (float32), as ATen's _vec_softmax_lastdim; None if not reproduced here."""
-    lanes = _lanes()
-    if lanes is None or x.dtype != _F32 or x.ndim == 0 or x.shape[-1] == 0:
+    """softmax over the last dim, as ATen's _vec_softmax_lastdim; None if not reproduced here."""
+    k = _kind(x)
+    if k is None or x.ndim == 0 or x.shape[-1] == 0:
         return None
     r = _rows(x)
-    e = sleef_expf(r - np.maximum.reduce(r, axis=1, keepdims=True), nonpositive=True)
-    inverse = _F32(1) / row_sums(e, lanes)
+    e = k.exp(r - np.maximum.reduce(r, axis=1, keepdims=True), nonpositive=True)
+    inverse = x.dtype.type(1) / row_sums(e, k.lanes, k.halves)
     return (e * inverse[:, None]).reshape(x.shape)
 
 
 @_kernel
 def log_softmax_lastdim(x):
-    """log_softmax over the last dim (float32): x - max - log(sum(exp(x - max))), each step rounded."""
-    lanes = _lanes()
-    if lanes is None or x.dtype != _F32 or x.ndim == 0 or x.shape[-1] == 0:
+    """log_softmax over the last dim: x - max - log(sum(exp(x - max))), each step rounded."""
+    k = _kind(x)
+    if k is None or x.ndim == 0 or x.shape[-1] == 0:
         return None
     r = _rows(x)
     shifted = r - np.maximum.reduce(r, axis=1, keepdims=True)
-    log_sum = sleef_logf(row_sums(sleef_expf(shifted, nonpositive=True), lanes))
+    log_sum = k.log(row_sums(k.exp(shifted, nonpositive=True), k.lanes, k.halves))
     return (shifted - log_sum[:, None]).reshape(x.shape)
 
 
@@ -70,21 +103,22 @@ def softmax_backward_lastdim(grad, output, threads=None):
     """(grad - sum(grad * output)) * output over the last dim, as ATen's kernel. Its loop body is
     compiled twice, for the threads (OpenMP) and for the caller's own thread (one row, or one
     thread), and only the second copy fuses the leftover numbers' multiply-add into the sum
-    (measured: torch.set_num_threads(1) changes these bits)."""
-    lanes = _lanes()
-    if lanes is None or grad.dtype != _F32 or output.dtype != _F32 or grad.ndim == 0 or grad.shape[-1] == 0:
+    (measured: torch.set_num_threads(1) changes these bits). float64: never fused (measured)."""
+    k = _kind(grad, output)
+    if k is None or grad.ndim == 0 or grad.shape[-1] == 0:
         return None
+    lanes = k.lanes
     g, y = _rows(grad), _rows(output)
     threads = _parallel.get_num_threads() if threads is None else threads
     rows, n = g.shape
     products = g * y
-    if n < lanes or n % lanes == 0 or (rows > 1 and threads > 1):
-        total = row_sums(products, lanes)
+    if n < lanes or n % lanes == 0 or (rows > 1 and threads > 1) or not k.fused_leftover:
+        total = row_sums(products, lanes, k.halves)
     else:
         full = n - n % lanes
         acc = np.add.reduce(products[:, :full].reshape(rows, full // lanes, lanes), axis=1)
-        acc[:, :n - full] = _fma(g[:, full:], y[:, full:], acc[:, :n - full])
-        total = _fold_lanes(acc)
+        acc[:, :n - full] = k.fma(g[:, full:], y[:, full:], acc[:, :n - full])
+        total = _fold_lanes(acc, k.halves)
     return ((g - total[:, None]) * y).reshape(grad.shape)
 
 
@@ -92,13 +126,13 @@ def softmax_backward_lastdim(grad, output, threads=None):
 def log_softmax_backward_lastdim(grad, output):
     """grad - exp(output) * sum(grad) over the last dim; the compiler fuses the last multiply and
     subtract into one fma (measured)."""
-    lanes = _lanes()
-    if lanes is None or grad.dtype != _F32 or output.dtype != _F32 or grad.ndim == 0 or grad.shape[-1] == 0:
+    k = _kind(grad, output)
+    if k is None or grad.ndim == 0 or grad.shape[-1] == 0:
         return None
     g, y = _rows(grad), _rows(output)
-    total = row_sums(g, lanes)
-    e = sleef_expf(y)
-    return _fma(-e, total[:, None], g).reshape(grad.shape)
+    total = row_sums(g, k.lanes, k.halves)
+    e = k.exp(y)
+    return k.fma(-e, total[:, None], g).reshape(grad.shape)
 
 
 # --- softmax and log_softmax over another dimension than the last -----------------------------------------
@@ -120,18 +154,18 @@ def _running_sum(v):
     return np.add.accumulate(v, axis=1)[:, -1:, :]
 
 
-def _exp_by_position(vector, v, nonpositive=False):
-    """exp(v): SLEEF's expf where vector (broadcast to v's shape), glibc's elsewhere, each computed
-    only on its own numbers."""
+def _exp_by_position(k, vector, v, nonpositive=False):
+    """exp(v): SLEEF's where vector (broadcast to v's shape), glibc's elsewhere, each computed only
+    on its own numbers."""
     vector = np.broadcast_to(vector, v.shape)
     if vector.all():
-        return sleef_expf(v, nonpositive=nonpositive)
+        return k.exp(v, nonpositive=nonpositive)
     if not vector.any():
-        return glibc_expf(v)
-    out = np.empty(v.shape, _F32)
-    out[vector] = sleef_expf(v[vector], nonpositive=nonpositive)
+        return k.scalar_exp(v)
+    out = np.empty(v.shape, v.dtype)
+    out[vector] = k.exp(v[vector], nonpositive=nonpositive)
     scalar = ~vector
-    out[scalar] = glibc_expf(v[scalar])
+    out[scalar] = k.scalar_exp(v[scalar])
     return out
 
 
@@ -155,24 +189,24 @@ def _softmax_vector_positions(outer, inner, lanes, threads):
 
 @_kernel
 def softmax_inner(x, dim, threads=None):
-    """softmax over a dim that is not the last (float32), as ATen's _vec_softmax: exp(x - max) / sum.
+    """softmax over a dim that is not the last, as ATen's _vec_softmax: exp(x - max) / sum.
     Which numbers take the vector path depends on how the positions are shared among the threads."""
-    lanes = _lanes()
+    k = _kind(x)
     threads = _parallel.get_num_threads() if threads is None else threads
-    if lanes is None or x.dtype != _F32 or x.size == 0 or x.ndim == 0:
+    if k is None or x.size == 0 or x.ndim == 0:
         return None
     x3 = _as_3d(x, dim)
     outer, _, inner = x3.shape
-    vector = _softmax_vector_positions(outer, inner, lanes, threads).reshape(outer, 1, inner)
+    vector = _softmax_vector_positions(outer, inner, k.lanes, threads).reshape(outer, 1, inner)
     shifted = x3 - np.maximum.reduce(x3, axis=1, keepdims=True)
-    e = _exp_by_position(vector, shifted, nonpositive=True)
+    e = _exp_by_position(k, vector, shifted, nonpositive=True)
     return (e / _running_sum(e)).reshape(x.shape)
 
 
-def _logsoftmax_vector_positions(inner, dim_size, lanes):
+def _logsoftmax_vector_positions(inner, dim_size, lanes, itemsize):
     """Which inner positions serial_vec_logsoftmax_range computes with whole vectors: inner is cut in
     chunks (128 KiB of a chunk's columns), each chunk's whole vectors first, its leftover scalar."""
-    chunk = max(128 * 1024 // dim_size // 4, lanes) // lanes * lanes
+    chunk = max(128 * 1024 // dim_size // itemsize, lanes) // lanes * lanes
     chunk = min(chunk, inner)
     q = np.arange(inner)
     start = q - q % chunk
@@ -182,38 +216,39 @@ def _logsoftmax_vector_positions(inner, dim_size, lanes):
 
 @_kernel
 def log_softmax_inner(x, dim):
-    """log_softmax over a dim that is not the last (float32): x - max - log(sum(exp(x - max)))."""
-    lanes = _lanes()
-    if lanes is None or x.dtype != _F32 or x.size == 0 or x.ndim == 0:
+    """log_softmax over a dim that is not the last: x - max - log(sum(exp(x - max)))."""
+    k = _kind(x)
+    if k is None or x.size == 0 or x.ndim == 0:
         return None
     x3 = _as_3d(x, dim)
-    vector = _logsoftmax_vector_positions(x3.shape[2], x3.shape[1], lanes)[None, None, :]
+    vector = _logsoftmax_vector_positions(x3.shape[2], x3.shape[1], k.lanes, k.itemsize)[None, None, :]
     shifted = x3 - np.fmax.reduce(x3, axis=1, keepdims=True)     # (its max skips nans: blendv on >)
-    e = _exp_by_position(vector, shifted, nonpositive=True)
-    return (shifted - sleef_logf(_running_sum(e))).reshape(x.shape)
+    e = _exp_by_position(k, vector, shifted, nonpositive=True)
+    return (shifted - k.log(_running_sum(e))).reshape(x.shape)
 
 
 @_kernel
 def softmax_backward_inner(grad, output, dim):
     """softmax's gradient over a dim that is not the last: output * (grad - sum(grad * output)), the
     sum one fused multiply-add per number (the compiler fuses both the vector and the scalar loop)."""
-    if _lanes() is None or grad.dtype != _F32 or output.dtype != _F32 or grad.size == 0 or grad.ndim == 0:
+    k = _kind(grad, output)
+    if k is None or grad.size == 0 or grad.ndim == 0:
         return None
     g, y = _as_3d(grad, dim), _as_3d(output, dim)
-    total = np.zeros((g.shape[0], 1, g.shape[2]), _F32)
+    total = np.zeros((g.shape[0], 1, g.shape[2]), grad.dtype)
     for d in range(g.shape[1]):
-        total = _fma(g[:, d:d + 1], y[:, d:d + 1], total)
+        total = k.fma(g[:, d:d + 1], y[:, d:d + 1], total)
     return (y * (g - total)).reshape(grad.shape)
 
 
 @_kernel
 def log_softmax_backward_inner(grad, output, dim):
     """log_softmax's gradient over a dim that is not the last: grad - exp(output) * sum(grad), fused."""
-    lanes = _lanes()
-    if lanes is None or grad.dtype != _F32 or output.dtype != _F32 or grad.size == 0 or grad.ndim == 0:
+    k = _kind(grad, output)
+    if k is None or grad.size == 0 or grad.ndim == 0:
         return None
     g, y = _as_3d(grad, dim), _as_3d(output, dim)
-    vector = _logsoftmax_vector_positions(g.shape[2], g.shape[1], lanes)[None, None, :]
+    vector = _logsoftmax_vector_positions(g.shape[2], g.shape[1], k.lanes, k.itemsize)[None, None, :]
     total = _running_sum(g)
-    e = _exp_by_position(vector, y)
-    return _fma(-e, total, g).reshape(grad.shape)
+    e = _exp_by_position(k, vector, y)
+    return k.fma(-e, total, g).reshape(grad.shape)
