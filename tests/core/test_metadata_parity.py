@@ -99,6 +99,10 @@ CAST_CASES = [f"a = {dst}; {write}; r = a" for dst in ("torch.ones(2)", "torch.o
                             "a = a.clone().requires_grad_(a.is_floating_point()).clone(); a[:] = torch.tensor([2j, 1+0j])",
                             "a = torch.tensor([2j, -1.5+1j, 0j]).to(a.dtype)")]
 CAST_CASES += [f"r = torch.tensor([0.5+2j, -3j]).{m}()" for m in ("float", "double", "half", "int", "long", "bool", "byte")]
+# (nothing copied, no warning: empty complex tensors into real ones)
+CAST_CASES += [f"r = torch.zeros({s}, dtype=torch.complex64).{m}()" for s in ("0", "2, 0") for m in ("float", "int", "double")]
+CAST_CASES += ["a = torch.zeros(0); a.copy_(torch.zeros(0, dtype=torch.complex128)); r = a",
+               "r = nn.Parameter(torch.zeros(2, 0, dtype=torch.complex64).double())"]
 CAST_CASES += ["m = nn.Linear(1, 1); m.register_buffer('b', torch.ones(1)); m.b = 5",
                "m = nn.Linear(1, 1); m.register_buffer('b', torch.ones(1)); m.b = nn.Parameter(torch.ones(1)); "
                "r = (list(m.state_dict()), list(m._buffers))"]
