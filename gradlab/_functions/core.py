@@ -126,11 +126,13 @@ def set_float32_matmul_precision(precision):
     _SETTINGS["precision"] = precision
 
 
-def result_type(tensor, other):
+def result_type(tensor=None, other=None, scalar=None, scalar1=None, scalar2=None):
     """The dtype `tensor op other` computes in: PyTorch's promotion of tensors with dims over 0-d tensors over
-    Python numbers (a weaker one counts only when it lifts the category: bool < integer < floating < complex)."""
+    Python numbers (a weaker one counts only when it lifts the category: bool < integer < floating < complex).
+    (Its overloads name the two operands tensor/other, scalar/tensor or scalar1/scalar2; the argument parser
+    has checked that exactly two of them are given. The promotion does not depend on their order.)"""
     dims, weak = [], []
-    for x in (tensor, other):
+    for x in (a for a in (tensor, other, scalar, scalar1, scalar2) if a is not None):
         if isinstance(x, Tensor):
             dims.append((x._data.ndim, x._data.dtype))
         else:

@@ -5,6 +5,7 @@ views of each input (atleast_1d/2d/3d, view, expand), then cat, so the graph has
 import numpy as np
 
 from .. import _dtype
+from .._ctype import tp_name
 from .._tensor_core import Tensor
 from ..creation import tensor
 from ..creation.options import _finish, _options
@@ -192,18 +193,27 @@ def triu_indices(row, col, offset=0, *, dtype=_dtype.int64, layout=None, device=
                              pin_memory, requires_grad)
 
 
-def _each(view):
+def _each(view, name):
     """atleast_1d/2d/3d: one tensor gives one view, several (or a list of them) a tuple."""
     def fn(*tensors):
         if len(tensors) == 1 and isinstance(tensors[0], Tensor):
             return view(tensors[0])
         if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
             tensors = tensors[0]
-        return tuple(view(t) for t in tensors)
+        elif len(tensors) == 1:        # one argument, neither a Tensor nor a tuple of them: the parser's message
+            got = tp_name(type(tensors[0]))
+            raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but expected one "
+                            f"of:\n * (Tensor input)\n      didn't match because some of the arguments have invalid "
+                            f"types: (!{got}!)\n * (tuple of Tensors tensors)\n      didn't match because some of the "
+                            f"arguments have invalid types: (!{got}!)\n")
+        # (PyTorch's parser reads them as one tuple of Tensors: its TypeError names the first that is not one)
+        return tuple(view(t) for t in _tensor_list("atleast", tuple(tensors), 0))
     return fn
 
 
-atleast_1d, atleast_2d, atleast_3d = _each(_atleast_1d), _each(_atleast_2d), _each(_atleast_3d)
+atleast_1d = _each(_atleast_1d, "atleast_1d")
+atleast_2d = _each(_atleast_2d, "atleast_2d")
+atleast_3d = _each(_atleast_3d, "atleast_3d")
 
 
 def view_as_real(input):

@@ -124,7 +124,17 @@ ABS_CASES += [f"x = torch.tensor([[3+4j, -1j], [1+1j, 2-0.5j]], requires_grad=Tr
 ABS_CASES += [f"r = torch.tensor([-3, 2, 0], dtype=torch.{d}).{e}" for d in ("int8", "uint8", "float16", "float64", "int64")
               for e in ("abs()", "norm()" if d.startswith("float") else "abs().dtype")]
 
-CASES = META_CASES + COMPLEX_GRAD_CASES + BN_CASES + WRITE_CASES + MISC_CASES + CAST_CASES + RAW_CASES + ABS_CASES
+# (found by the merged fuzzer in functions new on main: atleast_*d's and result_type's argument handling)
+ARG_CASES = [f"r = torch.{f}({a})" for f in ("atleast_1d", "atleast_2d", "atleast_3d")
+             for a in ("torch.ones(2), 5", "[torch.ones(2), True]", "5", "None", "'x'", "torch.ones(2), torch.float32",
+                       "torch.ones(2), torch.ones(())", "[]", "", "(torch.ones(()),)")]
+ARG_CASES += [f"r = torch.result_type({a})" for a in (
+    "scalar=np.int64(3), tensor=torch.ones(2)", "scalar1=2, scalar2=2.5", "torch.ones(2), 2.5", "scalar=2",
+    "2, torch.ones(2, dtype=torch.int8)", "tensor=torch.ones(2, dtype=torch.int8), other=torch.ones(())",
+    "tensor=torch.ones(2), scalar=2", "scalar=True, tensor=torch.ones(2, dtype=torch.uint8)")]
+
+CASES = (META_CASES + COMPLEX_GRAD_CASES + BN_CASES + WRITE_CASES + MISC_CASES + CAST_CASES + RAW_CASES + ABS_CASES
+         + ARG_CASES)
 
 
 @pytest.mark.parametrize("code", CASES)
