@@ -249,7 +249,8 @@ def cast(a, dtype):
     once-per-process warning (complex to bool asks whether it is nonzero, without one)."""
     a, dtype = np.asarray(a), np.dtype(dtype)
     if a.dtype.kind == "c" and dtype.kind not in "cb":
-        warn_once(COMPLEX_TO_REAL, stacklevel=4)
+        if a.size:                     # (PyTorch's copy kernel warns only when it copies something)
+            warn_once(COMPLEX_TO_REAL, stacklevel=4)
         a = a.real
     return a.astype(dtype)
 
@@ -258,7 +259,8 @@ def real_part(a, dtype):
     """The values of complex `a` that a copy into a real `dtype` keeps (see cast): `a` itself otherwise."""
     a = np.asarray(a)
     if a.dtype.kind == "c" and np.dtype(dtype).kind not in "cb":
-        warn_once(COMPLEX_TO_REAL, stacklevel=4)
+        if a.size:                     # (PyTorch's copy kernel warns only when it copies something)
+            warn_once(COMPLEX_TO_REAL, stacklevel=4)
         return a.real
     return a
 

@@ -46,8 +46,9 @@ def c_size(t, dim):
 
 
 class Tensor:
-    __slots__ = ("_data", "_requires_grad", "grad_fn", "_output_nr", "_vc", "_grad",
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_vc", "_grad",
                  "_retains_grad", "_hooks", "_base", "_accumulator", "_views", "__weakref__",
+                 "__dict__",           # (a user's own attributes, `t.note = 1`, as on PyTorch's tensors)
                  "_multi_output",      # (set only on outputs of unbind/split: read with getattr and a default)
                  "_zerotensor")        # (True only on ZeroTensor gradients, see ZeroArray. _make sets it
                                        # False, so that the getattr(t, "_zerotensor", False) of every
@@ -64,7 +65,7 @@ class Tensor:
         t = _new(cls)
         t._data = data
         t._requires_grad = False
-        t.grad_fn = grad_fn
+        t._grad_fn = grad_fn
         t._output_nr = output_nr
         t._vc = None
         t._grad = None
@@ -153,7 +154,11 @@ class Tensor:
 
 
 _plain_make = Tensor.__dict__["_make"].__func__       # (inference_mode swaps Tensor._make: tensor.py)
-_STATE = tuple(name for name in Tensor.__slots__ if name not in ("__weakref__", "_multi_output", "_zerotensor"))
+_STATE = tuple(name for name in Tensor.__slots__ if name not in ("__weakref__", "__dict__", "_multi_output",
+                                                                 "_zerotensor"))
+# `grad_fn` reads the slot (at the speed of a slot: the member's own C getter), and only autograd writes it:
+# PyTorch's grad_fn is read-only to users (tensor.py gives every read-only property PyTorch's message)
+Tensor.grad_fn = property(Tensor.__dict__["_grad_fn"].__get__, doc="The node that made this tensor (None: a leaf).")
 
 
 class ZeroArray(np.ndarray):

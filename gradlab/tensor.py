@@ -30,6 +30,8 @@ What a student reads in them is the bookkeeping PyTorch does for every tensor:
   `output_nr` (which output of that node it is);
 * `_version` counts in-place changes; views and `detach()` share the counter with their base.
 """
+import copy as _copy
+
 from ._tensor_core import Tensor
 from .display.printing import format_tensor
 from ._tensor_methods.attributes import _AttributeMethods
@@ -80,11 +82,13 @@ class _PrintingMethods:
                                "protocol at the moment.  If you were attempting to deepcopy a module, this may "
                                "be because of a torch.nn.utils.weight_norm usage, see "
                                "https://github.com/pytorch/pytorch/pull/103001")
-        t = type(self)._make(self._data.copy())
+        t = type(self)._make(self._data.copy(order="K"))
         t._requires_grad = self._requires_grad
         if self._grad is not None:
             t._grad = self._grad.__deepcopy__(memo)
         memo[id(self)] = t
+        if self.__dict__:              # the user's own attributes, copied too (as PyTorch's deepcopy does)
+            t.__dict__.update(_copy.deepcopy(self.__dict__, memo))
         return t
 
 
@@ -120,4 +124,19 @@ del _methods, _prefix, _name, _value, _fn
 # Then the methods the op table declares (`variants=`) and no file above writes: x.exp(), x.exp_(), x.arcsin()
 for _name, _value in _methods_from_the_op_table(written=vars(Tensor)).items():
     setattr(Tensor, _name, _value)
+del _name, _value
+
+
+def _not_writable(name):
+    def refuse(self, value=None):
+        raise AttributeError(f"attribute '{name}' of 'torch._C.TensorBase' objects is not writable")
+    refuse.__qualname__ = f"Tensor.{name}"
+    return refuse
+
+
+# Setting or deleting a read-only attribute (t.shape = ..., del t.dtype) fails in PyTorch's words, which name
+# its C class; the user's own attributes (t.note = 1) go into the tensor's __dict__, as in PyTorch
+for _name, _value in list(vars(Tensor).items()):
+    if isinstance(_value, property) and _value.fset is None:
+        setattr(Tensor, _name, property(_value.fget, _not_writable(_name), _not_writable(_name), _value.__doc__))
 del _name, _value

@@ -5,16 +5,18 @@ views of each input (atleast_1d/2d/3d, view, expand), then cat, so the graph has
 import numpy as np
 
 from .. import _dtype
+from .._ctype import tp_name
 from .._tensor_core import Tensor
 from ..creation import tensor
 from ..creation.options import _finish, _options
 from .._tensor_methods._common import _check_tensor_argument, _warn_once
 from .._tensor_methods.shape import _repeated_positions
+from ..ops import OPS
 from ..ops.shape import _tensor_list, cat, stack
 from ._common import method_forms
 
 __all__ = ["hstack", "vstack", "row_stack", "dstack", "column_stack", "meshgrid", "cartesian_prod", "tril_indices",
-           "triu_indices", "atleast_1d", "atleast_2d", "atleast_3d"]
+           "triu_indices", "atleast_1d", "atleast_2d", "atleast_3d", "view_as_real", "view_as_complex"]
 
 # (scatter, scatter_add, index_add, index_copy, take, masked_select, masked_scatter are made from the op
 # table: _functions/variants.py)
@@ -191,15 +193,53 @@ def triu_indices(row, col, offset=0, *, dtype=_dtype.int64, layout=None, device=
                              pin_memory, requires_grad)
 
 
-def _each(view):
+def _each(view, name):
     """atleast_1d/2d/3d: one tensor gives one view, several (or a list of them) a tuple."""
     def fn(*tensors):
         if len(tensors) == 1 and isinstance(tensors[0], Tensor):
             return view(tensors[0])
         if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
             tensors = tensors[0]
-        return tuple(view(t) for t in _tensor_list(view.__name__.lstrip("_"), tensors, 0))
+        elif len(tensors) == 1:        # one argument, neither a Tensor nor a tuple of them: the parser's message
+            got = tp_name(type(tensors[0]))
+            raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but expected one "
+                            f"of:\n * (Tensor input)\n      didn't match because some of the arguments have invalid "
+                            f"types: (!{got}!)\n * (tuple of Tensors tensors)\n      didn't match because some of the "
+                            f"arguments have invalid types: (!{got}!)\n")
+        # (PyTorch's parser reads them as one tuple of Tensors: its TypeError names the first that is not one)
+        return tuple(view(t) for t in _tensor_list("atleast", tuple(tensors), 0))
     return fn
 
 
-atleast_1d, atleast_2d, atleast_3d = _each(_atleast_1d), _each(_atleast_2d), _each(_atleast_3d)
+atleast_1d = _each(_atleast_1d, "atleast_1d")
+atleast_2d = _each(_atleast_2d, "atleast_2d")
+atleast_3d = _each(_atleast_3d, "atleast_3d")
+
+
+def view_as_real(input):
+    """A complex tensor as a float view with a last dim of 2 (real, imaginary)."""
+    if not input.is_complex():
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+    return OPS["view_as_real"](input)._view_of(input)
+
+
+def view_as_complex(input):
+    """A float tensor whose last dim holds (real, imaginary) pairs, as a complex view: PyTorch's checks that
+    the pairs are adjacent in memory, in its order."""
+    if input.dtype.name not in ("float32", "float64", "float16"):
+        raise RuntimeError("view_as_complex is only supported for half, float and double tensors, but got a "
+                           f"tensor of scalar type: {input.dtype._legacy[:-len('Tensor')]}")
+    if input.dim() == 0:
+        raise RuntimeError("Input tensor must have one or more dimensions")
+    if input.shape[-1] != 2:
+        raise RuntimeError("Tensor must have a last dimension of size 2")
+    strides = input.stride()
+    if strides[-1] != 1:
+        raise RuntimeError("Tensor must have a last dimension with stride 1")
+    if any(s % 2 for s in strides[:-1]):
+        raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
+    if input.storage_offset() % 2:
+        raise RuntimeError("Tensor must have a storage_offset divisible by 2")
+    if input.dtype.name == "float16":      # (PyTorch's complex32, which gradlab does not have)
+        raise NotImplementedError("gradlab has no complex32 dtype: view_as_complex of a half tensor")
+    return OPS["view_as_complex"](input)._view_of(input)

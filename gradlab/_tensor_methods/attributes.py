@@ -70,7 +70,13 @@ class _AttributeMethods:
     def size(self, dim=None):
         if dim is None:
             return _tuple_new(Size, self._data.shape)
+        if self._data.ndim == 0:      # (PyTorch's own message: a 0-d tensor has no dimension to wrap)
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+
+    def is_signed(self):
+        """Whether the dtype holds negative numbers: every dtype but uint8 and bool."""
+        return self.dtype.is_signed
 
     def type(self, dtype=None, non_blocking=False, **kwargs):
         """`x.type()` names the legacy tensor type ('torch.FloatTensor'); `x.type(t)` converts to a dtype
@@ -104,12 +110,19 @@ class _AttributeMethods:
         """Where the tensor starts in its storage, in elements: the numpy array that owns the
         memory stands in for the storage (0 for a tensor with its own memory)."""
         data = owner = self._data
-        while isinstance(owner.base, np.ndarray):
-            owner = owner.base
-        if owner is data or owner.itemsize != data.itemsize or any(s < 0 for s in data.strides):
+        while True:
+            base = owner.base
+            if isinstance(base, np.ndarray):
+                owner = base
+            elif isinstance(getattr(base, "base", None), np.ndarray):   # numpy's as_strided wraps its input
+                owner = base.base
+            else:
+                break
+        if owner is data or any(s < 0 for s in data.strides):
             return 0
-        offset = (self.data_ptr() - owner.__array_interface__["data"][0]) // data.itemsize
-        return offset if 0 <= offset < owner.size else 0
+        offset, rest = divmod(self.data_ptr() - owner.__array_interface__["data"][0], data.itemsize)
+        inside = offset < owner.nbytes // data.itemsize or data.size == 0     # (an empty view has an offset too)
+        return offset if rest == 0 and 0 <= offset and inside else 0
 
     @property
     def nbytes(self):
@@ -144,7 +157,50 @@ class _AttributeMethods:
             raise RuntimeError("tensor.mH is only supported on matrices or batches of matrices. Got 1-D tensor.")
         return _conj(self.transpose(-2, -1))
 
-    def is_contiguous(self):
+    def conj(self):
+        """The complex conjugate; a real tensor itself."""
+        if self._data.dtype.kind != "c":
+            return self
+        return OPS["conj"](self)
+
+    @property
+    def real(self):
+        """The real parts of a complex tensor, a view (view_as_real, then select); a real tensor itself."""
+        if self._data.dtype.kind != "c":
+            return self
+        return _complex_part(self, 0)
+
+    @real.setter
+    def real(self, value):
+        """`t.real = v`: v copied into the real parts (into t itself, for a real tensor)."""
+        part = self.real
+        part.copy_(_part_value(part, value))
+
+    @property
+    def imag(self):
+        """The imaginary parts of a complex tensor, a view; real tensors have none."""
+        if self._data.dtype.kind != "c":
+            raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+        return _complex_part(self, 1)
+
+    @imag.setter
+    def imag(self, value):
+        part = self.imag
+        part.copy_(_part_value(part, value))
+
+    def is_contiguous(self, memory_format=_dtype.contiguous_format):
+        """C order by default; channels_last asks for PyTorch's NHWC order of a 4-d tensor (dims 1, 3, 2, 0
+        from the fastest), where dims of size 1 may have any stride. Other formats ask for C order."""
+        if memory_format is _dtype.channels_last:
+            if self._data.ndim != 4:
+                return False
+            expected, strides, sizes = 1, self.stride(), self._data.shape
+            for d in (1, 3, 2, 0):
+                if sizes[d] != 1:
+                    if strides[d] != expected:
+                        return False
+                    expected *= sizes[d]
+            return True
         return bool(self._data.flags.c_contiguous)
 
     def stride(self, dim=None):
@@ -186,6 +242,10 @@ class _AttributeMethods:
         if flag and self._data.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         self._requires_grad = bool(flag)
+
+    @requires_grad.deleter
+    def requires_grad(self):       # (PyTorch's setter is handed no value, which is not a bool)
+        raise RuntimeError("requires_grad must be a bool")
 
     def requires_grad_(self, requires_grad=True):
         if type(requires_grad) is not bool:
@@ -323,7 +383,7 @@ class _AttributeMethods:
                 "for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and "
                 "hence detach_() cannot be called on these gradients. To fix this error, please refer to the "
                 "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
-        self.grad_fn = None
+        self._grad_fn = None
         self._requires_grad = False
         return self
 
@@ -339,6 +399,25 @@ class _AttributeMethods:
         if self.requires_grad and value._data.dtype.kind not in "fc":
             raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._data = value._data
+
+    @data.deleter
+    def data(self):
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
+
+
+def _part_value(part, value):
+    """What `t.real = value` copies: a tensor, or a number as a tensor of the part's dtype."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (bool, int, float, complex, np.number)):
+        return Tensor._make(np.asarray(value, dtype=part._data.dtype))
+    raise TypeError(f"can't assign a {_type_name(value)} to a torch.{part.dtype._legacy}")
+
+
+def _complex_part(t, index):
+    pairs = OPS["view_as_real"](t)._view_of(t)
+    nd = pairs._data.ndim
+    return OPS["select"](pairs, dim=nd - 1, index=index, self_sizes=pairs._data.shape)._view_of(t)
 
 
 def _conj(t):

@@ -85,6 +85,10 @@ class _ConversionMethods:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))
 
+    def __reversed__(self):
+        """reversed(t): t flipped along dimension 0 (a 0-d tensor is itself), as torch/_tensor.py writes it."""
+        return self if self._data.ndim == 0 else self.flip(0)
+
     def __contains__(self, element):
         if not isinstance(element, (Tensor, numbers.Number)):    # PyTorch refuses lists, None, arrays
             raise RuntimeError("Tensor.__contains__ only supports Tensor or scalar, but you passed in a "

@@ -471,7 +471,7 @@ def _no_derivative(result, op_name, *inputs):
     if grad_mode._state["enabled"]:
         edges = tuple(_registry.edge_of(t) for t in inputs if isinstance(t, Tensor) and t.requires_grad)
         if edges:
-            result.grad_fn = NoDerivative(op_name, edges)
+            result._grad_fn = NoDerivative(op_name, edges)
             result.grad_fn._output_ref = weakref.ref(result)
     return result
 

@@ -105,6 +105,23 @@ class SavedTensor:
             return t
         return self.tensor
 
+    def register_hooks(self, pack_hook, unpack_hook):
+        """`node._raw_saved_self.register_hooks(pack, unpack)`: pack the saved tensor now, unpack it when the
+        formula reads it (torch.autograd.graph.saved_tensors_hooks does the same for every saved tensor)."""
+        if self.unpack_hook is not None:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. Hint: "
+                               "only one pair of hooks is allowed at a time.")
+        if self.tensor is None and self.data is None:
+            raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
+        tensor = Tensor._make(self.data) if self.is_output else self.tensor
+        if self.is_output:
+            tensor._version_counter = self.counter
+        else:
+            self.output_nr = tensor._output_nr
+        self.packed = pack_hook(tensor)
+        self.unpack_hook = unpack_hook
+        self.tensor = self.data = None
+
     def _unpack_hooked(self, node, as_arrays):
         t = self.unpack_hook(self.packed)
         if not isinstance(t, Tensor):
@@ -194,6 +211,11 @@ class Node:
         return handle
 
     @property
+    def requires_grad(self):
+        """Always True: a node exists only where a gradient is needed (PyTorch's answers the same)."""
+        return True
+
+    @property
     def metadata(self):
         if not hasattr(self, "_metadata"):
             self._metadata = {}
@@ -211,6 +233,28 @@ class Node:
         saved = self._saved
         if saved is not None and attr in saved:
             return saved_entry(saved[attr]).unpack(self)
+        if attr.startswith("_raw_saved_"):      # the SavedTensor object itself (its register_hooks)
+            raw = self.__dict__.setdefault("_raw_saved", {})
+            key = attr[len("_raw_saved_"):]
+            if key not in raw:
+                if self._freed and key in self._saved_names:     # (freed by a backward: the object stays)
+                    raw[key] = SavedTensor.__new__(SavedTensor)
+                    raw[key].tensor = raw[key].data = raw[key].unpack_hook = None
+                elif saved is not None and key in saved:
+                    raw[key] = saved_entry(saved[key])
+                else:
+                    try:
+                        value = getattr(self, "_saved_" + key)
+                    except AttributeError:
+                        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'") from None
+                    if value is None:                # an input not saved (no one needs its gradient)
+                        raw[key] = SavedTensor.__new__(SavedTensor)
+                        raw[key].tensor = raw[key].data = raw[key].unpack_hook = None
+                    elif isinstance(value, Tensor):
+                        raw[key] = SavedTensor(value)
+                    else:
+                        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
+            return raw[key]
         key = attr[7:] if attr.startswith("_saved_") else attr
         if key == "self_sym_numel" and "self_sizes" in self.__dict__:      # (MeanBackward's)
             return math.prod(self.__dict__["self_sizes"])
@@ -231,7 +275,10 @@ class Node:
         """A parameter read as PyTorch's `_saved_<name>`, in the form PyTorch shows it."""
         op = self.__dict__.get("_op")
         if op is not None and key in op.inputs and type(value) in (int, float, bool):
-            # a Python number given for a tensor input: PyTorch saved it as a 0-d tensor
+            # a Python number given for a tensor input: PyTorch saved it as a 0-d tensor, if its formulas
+            # read it (add's `other` is not saved: `_saved_other` does not exist)
+            if key not in op.saves:
+                raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
             if self._freed:
                 raise RuntimeError(SECOND_BACKWARD_ERROR)
             return Tensor._make(np.array(value, {bool: np.bool_, int: np.int64, float: np.float64}[type(value)]))
@@ -278,10 +325,12 @@ class Node:
         raise NotImplementedError
 
     def __call__(self, *grad_outputs):
-        """`y.grad_fn(g)`: run this node by hand, as PyTorch allows (a tuple, one gradient per input)."""
+        """`y.grad_fn(g)`: run this node by hand, as PyTorch allows (one gradient per input: a tuple, or the
+        gradient itself for a node of one input)."""
         if self._freed:
             self._check_not_freed()
-        return tuple(self.apply(list(grad_outputs)))
+        grads = tuple(self.apply(list(grad_outputs)))
+        return grads[0] if len(grads) == 1 else grads      # (one input: its gradient itself, as PyTorch's)
 
 
 _ACCUMULATE_GRAD_SEQUENCE_NR = 2**64 - 1       # UINT64_MAX
@@ -458,14 +507,14 @@ def set_history(node, outputs):
     no tensor (a custom Function's non-differentiable output). The node keeps only weak references to
     them (for drawings), so that it does not keep its own outputs alive."""
     if isinstance(outputs, Tensor):
-        outputs.grad_fn = node
+        outputs._grad_fn = node
         outputs._output_nr = 0
         node._output_ref = weakref.ref(outputs)
         return
     refs = []
     for i, t in enumerate(outputs):
         if t is not None:
-            t.grad_fn = node
+            t._grad_fn = node
             t._output_nr = i
             refs.append(weakref.ref(t))
     node._num_outputs = len(outputs)

@@ -28,6 +28,13 @@ class Parameter(Tensor):
 
     __str__ = __repr__
 
+    def __deepcopy__(self, memo):
+        """A new Parameter of a copy of the data: PyTorch's copies neither .grad nor the user's attributes
+        (copy.deepcopy(model) gives parameters without gradients)."""
+        if id(self) not in memo:
+            memo[id(self)] = type(self)(Tensor._make(self._data.copy(order="K")), self._requires_grad)
+        return memo[id(self)]
+
     def __reduce_ex__(self, proto):
         return (Parameter, (Tensor._make(self._data.copy()), self._requires_grad))
 

@@ -103,7 +103,7 @@ def _read_through(view, root):
     fresh = OPS["as_strided"](root, positions=view_positions(view, root), self_sizes=root._data.shape)
     node = fresh.grad_fn
     if node is None:
-        view.grad_fn = None
+        view._grad_fn = None
         view._output_nr = 0
     else:
         set_history(node, view)

@@ -476,7 +476,7 @@ _R = "(result if keepdim or dim is None else result.unsqueeze(dim[0]))"
 
 
 # at::norm(x, p, dim) as pairwise_distance calls it: linalg's vector norm under the older node name
-@op("norm_p", "NormBackward1", saves=("self", "result"), float_result=True, self=_norm_grad,
+@op("norm_p", "NormBackward1", saves=("self", "result"), float_result=True, cast_result=False, self=_norm_grad,
     shows={"self": f"self * abs(self) ** (p - 2) * {_G} / {_R} ** (p - 1) if abs(p) != float('inf')"
                    f" else sign(self) * (abs(self) == {_R}) * {_G} / (abs(self) == {_R}).sum(dim, keepdim=True)"})
 def norm_p(self, p, dim, keepdim):

@@ -391,7 +391,7 @@ def apply(op, args, params):
         result = _new(Tensor)
         result._data = out
         result._requires_grad = False
-        result.grad_fn = node
+        result._grad_fn = node
         result._output_nr = 0
         result._vc = None
         result._grad = None

@@ -191,6 +191,46 @@ def select(self, dim, index, self_sizes):
     return self[(slice(None),) * dim + (index, Ellipsis)]     # (the Ellipsis keeps a 0-d result a view)
 
 
+@op("view_as_real", "ViewAsRealBackward0", variants=("function",), promote=False, cast_result=False,
+    shows={"self": "view_as_complex(grad)"},
+    self=lambda g, n: dual.call("view_as_complex", g))
+def view_as_real(self):
+    """A complex tensor's memory read as floats, a last dim of 2 (real, imaginary): a view, strides in
+    floats (the complex strides doubled). `x.real` and `x.imag` select from it, as in PyTorch."""
+    part = self.real                   # (numpy: a view of the real parts, strides in bytes)
+    strides = part.strides
+    if self.size == 0 and not any(strides):    # numpy's empty arrays have zero strides; PyTorch's are laid out
+        steps, step = [], 2 * part.itemsize    # contiguously, a size 0 counting as 1
+        for n in reversed(self.shape):
+            steps.append(step)
+            step *= max(n, 1)
+        strides = tuple(reversed(steps))
+    return np.lib.stride_tricks.as_strided(part, self.shape + (2,), strides + (part.itemsize,),
+                                           writeable=self.flags.writeable)
+
+
+@op("view_as_complex", "ViewAsComplexBackward0", variants=("function",), promote=False, cast_result=False,
+    shows={"self": "view_as_real(grad)"},
+    self=lambda g, n: dual.call("view_as_real", g))
+def view_as_complex(self):
+    """Pairs of floats (a last dim of 2) as complex numbers: a view where the pairs are adjacent in memory
+    (torch.view_as_complex checks that they are), else a copy (a gradient of view_as_real)."""
+    dtype = np.result_type(self.dtype, np.complex64)
+    if self.strides[-1] == self.itemsize and all(s % (2 * self.itemsize) == 0 for s in self.strides[:-1]):
+        return self.view(dtype)[..., 0]
+    out = np.empty(self.shape[:-1], dtype)
+    out.real, out.imag = self[..., 0], self[..., 1]      # (not a + 1j * b, which turns a -0. real part into 0.)
+    return out
+
+
+@op("conj", "ConjBackward0", variants=("function", "method"), promote=False,
+    shows={"self": "grad.conj()"},
+    self=lambda g, n: dual.call("conj", g))
+def conj(self):
+    """The complex conjugate (PyTorch's is a lazy view with a conj bit; here a copy in the same layout)."""
+    return np.conj(self)
+
+
 # The gradients of select and slice are ops of their own, as PyTorch's select_backward and
 # slice_backward (a graph of the gradient records SelectBackwardBackward0): g written into zeros,
 # not added (0 + -0. would lose the sign of a -0. gradient)

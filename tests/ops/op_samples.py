@@ -1006,6 +1006,34 @@ def _select(draw):
     return Case(fn, [uniform(draw, shp)])
 
 
+# complex views, reached from real leaves without a complex product (gradlab's formulas are real ones):
+# pairs of floats viewed as complex numbers, then their real or imaginary parts, maybe conjugated
+@sample("view_as_complex")
+def _view_as_complex(draw):
+    shp = shape(draw, min_dims=1)
+    part = draw(st.sampled_from(["real", "imag"]))
+    return Case(lambda T, x, y: getattr(T.view_as_complex(T.stack([x, y], -1)), part), [uniform(draw, shp)] * 2)
+
+
+@sample("view_as_real")
+def _view_as_real(draw):
+    shp = shape(draw, min_dims=1)
+    fn = pick(draw, [lambda T, x, y: T.view_as_complex(T.stack([x, y], -1)).imag,
+                     lambda T, x, y: T.view_as_complex(T.stack([x, y], -1)).real * 2,
+                     lambda T, x, y: T.view_as_real(T.view_as_complex(T.stack([x, y], -1)))])
+    return Case(fn, [uniform(draw, shp), uniform(draw, shp)])
+
+
+@sample("conj")
+def _conj(draw):
+    shp = shape(draw, min_dims=1)
+    # (PyTorch's conj is a lazy view: its parts and view_as_real see a conj bit and record other nodes; a
+    # product resolves it)
+    fn = pick(draw, [lambda T, x, y: T.view_as_real(T.view_as_complex(T.stack([x, y], -1)).conj() * 2),
+                     lambda T, x, y: T.view_as_real(T.view_as_complex(T.stack([x, y], -1)).conj() * 0.5).sum(-1)])
+    return Case(fn, [uniform(draw, shp), uniform(draw, shp)])
+
+
 @sample("slice")
 def _slice(draw):
     shp = shape(draw, min_dims=1, min_side=2)

@@ -48,6 +48,15 @@ class _NormBase(Module):
             self.register_buffer("num_batches_tracked", None)
         self.reset_parameters()
 
+    def _upgrade_state_dict(self, state_dict, prefix, version):
+        """Before version 2 there was no num_batches_tracked: a state_dict without one (a plain dict has no
+        version) gets this module's own count (PyTorch's _NormBase._load_from_state_dict)."""
+        if (version is None or version < 2) and self.track_running_stats:
+            key = prefix + "num_batches_tracked"
+            if key not in state_dict:
+                state_dict[key] = (self.num_batches_tracked if self.num_batches_tracked is not None
+                                   else creation.tensor(0, dtype=_int64))
+
     def reset_running_stats(self):
         if self.track_running_stats:
             self.running_mean.zero_()

@@ -69,6 +69,7 @@ class Module:
     """Base class of every layer: holds parameters, buffers and submodules."""
 
     training: bool
+    _version = 1      # the state_dict format's version (a subclass that changes its format raises it)
 
     def __init__(self, *args, **kwargs):
         # a layer without its own __init__ (nn.Tanh(foo=1)) refuses arguments in torch's words
@@ -79,10 +80,10 @@ class Module:
             raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument but {len(args) + 1} "
                             "were given")
         object.__setattr__(self, "training", True)
-        object.__setattr__(self, "_parameters", OrderedDict())
-        object.__setattr__(self, "_buffers", OrderedDict())
+        object.__setattr__(self, "_parameters", {})      # (plain dicts, as PyTorch's: m._parameters.keys())
+        object.__setattr__(self, "_buffers", {})
         object.__setattr__(self, "_non_persistent_buffers_set", set())
-        object.__setattr__(self, "_modules", OrderedDict())
+        object.__setattr__(self, "_modules", {})
         object.__setattr__(self, "_forward_hooks", _HookDict())
         object.__setattr__(self, "_forward_pre_hooks", _HookDict())
         object.__setattr__(self, "_backward_hooks", _HookDict())
@@ -241,7 +242,7 @@ class Module:
         if buffers is not None and name in buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "
-                                "(torch.Tensor or None expected)")
+                                "(torch.nn.Buffer, torch.Tensor or None expected)")
             buffers[name] = value
             return
         object.__setattr__(self, name, value)
@@ -490,6 +491,9 @@ class Module:
         """An OrderedDict name -> tensor ('0.weight', ...): parameters and persistent buffers, detached."""
         if destination is None:
             destination = OrderedDict()
+            destination._metadata = OrderedDict()   # each module's _version, by prefix ('' for the root)
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = {"version": self._version}
         for name, p in self._parameters.items():
             if p is not None:
                 destination[prefix + name] = p if keep_vars or is_lazy(p) else p.detach()
@@ -506,10 +510,14 @@ class Module:
         if not isinstance(state_dict, Mapping):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         missing, unexpected, errors = [], [], []
+        metadata = getattr(state_dict, "_metadata", None)
+        state_dict = OrderedDict(state_dict)      # (a copy: an upgrade below must not change the caller's dict)
         own = OrderedDict()
         # (every name of a shared module, as state_dict writes them: PyTorch's load recurses into _modules)
         for prefix, module in self.named_modules(remove_duplicate=False):
             p = prefix + "." if prefix else ""
+            version = None if metadata is None else metadata.get(prefix, {}).get("version")
+            module._upgrade_state_dict(state_dict, p, version)
             for name, t in module._parameters.items():
                 if t is not None:
                     own[p + name] = t
@@ -546,6 +554,21 @@ class Module:
             raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
                 type(self).__name__, "\n\t".join(errors)))
         return _IncompatibleKeys(missing, unexpected)
+
+    def get_extra_state(self):
+        """PyTorch calls it only for a subclass that writes it (with set_extra_state); the base refuses."""
+        raise RuntimeError("Reached a code path in Module.get_extra_state() that should never be called. Please file "
+                           "an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml to "
+                           "report this bug.")
+
+    def set_extra_state(self, state):
+        raise RuntimeError("Reached a code path in Module.set_extra_state() that should never be called. Please file "
+                           "an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml to "
+                           "report this bug.")
+
+    def _upgrade_state_dict(self, state_dict, prefix, version):
+        """Fill in what a state_dict saved by an older version of this module (its metadata's `version`
+        below the class's `_version`, or no metadata at all) lacks; PyTorch does it in _load_from_state_dict."""
 
     # --- printing -------------------------------------------------------------------------------------
     def extra_repr(self):
