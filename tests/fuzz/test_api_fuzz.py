@@ -1,7 +1,8 @@
 """Differential API fuzzer: ~16,000 generated calls, each run under gradlab and under PyTorch.
 
-The calls come from tests/fuzz/api_fuzz_cases.py and tests/fuzz/api_fuzz_reach.py (fixed seeds; the second reaches every
-public name gradlab shares with torch, with arguments built from torch's own signatures). For each call we compare the outcome:
+The calls come from tests/fuzz/api_fuzz_cases.py, tests/fuzz/api_fuzz_reach.py and tests/fuzz/api_fuzz_autograd.py (fixed
+seeds; the second reaches every public name gradlab shares with torch, with arguments built from torch's own signatures; the
+third writes whole autograd programs: random graphs, saved tensors and versions, misuse, grad modes, higher order). For each call we compare the outcome:
 the printed text of a result, its dtype, shape, requires_grad and grad_fn name, or the exception's
 type and whole message, and the warnings (category + text). A result that requires grad is also
 backpropagated (`.sum().backward()`) and the leaves' `.grad` compared. A raw numpy/Python internal
@@ -28,6 +29,7 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+import api_fuzz_autograd  # noqa: E402
 import api_fuzz_cases  # noqa: E402
 import api_fuzz_reach  # noqa: E402
 
@@ -391,7 +393,8 @@ def _fmt_outcome(res):
     return text
 
 
-CASES = api_fuzz_cases.all_cases(public_names()) + api_fuzz_reach.reach_cases(public_names())
+CASES = (api_fuzz_cases.all_cases(public_names()) + api_fuzz_reach.reach_cases(public_names())
+         + api_fuzz_autograd.autograd_cases())
 CHUNK = 500
 
 
