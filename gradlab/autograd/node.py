@@ -120,16 +120,21 @@ class SavedTensor:
 
     def _version_message(self, node):
         if self.is_output:
-            shape, dtype, producer = self.data.shape, self.data.dtype, node
+            shape, dtype, producer, output_nr = self.data.shape, self.data.dtype, node, self.output_nr
         else:
             t = self.tensor
-            shape, dtype, producer = t._data.shape, t._data.dtype, t.grad_fn
+            shape, dtype, producer, output_nr = t._data.shape, t._data.dtype, t.grad_fn, t._output_nr
         clause = ""
         if producer is not None:
+            # PyTorch names the node without "Backward0" but keeps another overload's number:
+            # AddBackward0 -> Add, ClampBackward1 -> Clamp1, TBackward1 -> T1
             name = producer.name()
-            stem = name.rstrip("0123456789")
-            stem = stem[:-len("Backward")] if stem.endswith("Backward") else stem
-            clause = f", which is output 0 of {stem},"
+            stem, number = name, ""
+            if name.rstrip("0123456789").endswith("Backward") and name[-1].isdigit():
+                stem = name.rstrip("0123456789")[:-len("Backward")]
+                number = name[len(stem) + len("Backward"):]
+            stem += "" if number == "0" else number
+            clause = f", which is output {output_nr} of {stem},"
         return (
             "one of the variables needed for gradient computation has been modified by an inplace "
             f"operation: [torch.{from_numpy_dtype(dtype)._legacy} [{', '.join(map(str, shape))}]]{clause} "
@@ -157,6 +162,7 @@ class Node:
     _output_ref = None       # ...or, for a single output, just its weak reference (one object less per op)
     _num_outputs = 1
     _saved_names = ()
+    _guards = None           # SavedTensors PyTorch saves but the formulas do not read (see save_for_check)
 
     def __init__(self):
         self._sequence_nr = next(_sequence)
@@ -254,6 +260,7 @@ class Node:
         PyTorch keeps as tensors too), so it is spent: a second backward through it raises."""
         self._saved_names = tuple(self._saved or ())
         self._saved = None
+        self._guards = None
         self._freed = True
 
     def _check_not_freed(self):
@@ -442,6 +449,21 @@ def set_history(node, outputs):
             refs.append(weakref.ref(t))
     node._num_outputs = len(outputs)
     node._output_refs = tuple(refs)
+
+
+def save_for_check(node, tensor, is_output=False):
+    """PyTorch saves `tensor` for `node`'s backward although gradlab's formulas need no copy of it (the
+    indices that max(dim), sort or topk return, aminmax's results): changing it in place before the
+    backward must still raise PyTorch's version-counter error, not compute with the changed values."""
+    if node is not None:
+        node._guards = (node._guards or ()) + (SavedTensor(tensor, is_output),)
+
+
+def check_guards(node):
+    """Raise PyTorch's version-counter error if a tensor saved with save_for_check was changed in place."""
+    for saved in node._guards:
+        if saved.counter[0] != saved.version:
+            raise RuntimeError(saved._version_message(node))
 
 
 def record(node, inputs, outputs, edges=None):

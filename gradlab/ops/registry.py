@@ -54,7 +54,7 @@ from .._dtype import category, default_np, result_np_dtype
 from .._tensor_core import Tensor
 from ..autograd import grad_mode
 from ..autograd import node as _node
-from ..autograd.node import (AsTensors, Node, SavedTensor, SavedValue, accumulator_of, edge_of,  # noqa: F401
+from ..autograd.node import (AsTensors, Node, SavedTensor, SavedValue, accumulator_of, check_guards, edge_of,  # noqa: F401
                              make_node_class)
 
 OPS = {}
@@ -72,6 +72,8 @@ class OpNode(Node):
         they are Tensors and the same formulas record a graph of the gradient. Functions that
         formulas call (`cos`, `mm`, `sum_keepdim`, ...) come from ops/dual.py and take both."""
         op = self._op
+        if self._guards is not None:
+            check_guards(self)
         if op.num_outputs == 1:
             g = grad_outputs[0]
         else:   # outputs that received no gradient count as zeros
@@ -113,8 +115,11 @@ class Op:
 
     def __init__(self, key, name, forward, inputs, formulas, saves, num_outputs=1, promote=True,
                  float_result=False, cast_result=True, saved_params=None, variants=(), aliases=(), shows=None,
-                 check=None):
+                 check=None, saves_outputs=()):
         self.key = key
+        # outputs PyTorch saves for the backward of an op with several (aminmax's min and max): checked for
+        # in-place changes before the backward, though gradlab's formulas recompute what they need
+        self.saves_outputs = saves_outputs
         self.check = check                # the arguments as given -> raises PyTorch's first error, or None
         self.variants = variants          # the public forms under `key`: "function", "method", "inplace"
         self.aliases = aliases            # other names of those forms (asin: arcsin)
@@ -166,7 +171,7 @@ VARIANTS = ("function", "method", "inplace")
 
 
 def op(key, name, inputs=("self",), saves=(), num_outputs=1, promote=True, float_result=False, cast_result=True,
-       saved_params=None, variants=(), aliases=(), shows=None, check=None, **formulas):
+       saved_params=None, variants=(), aliases=(), shows=None, check=None, saves_outputs=(), **formulas):
     """Register `forward` in the op table (see the module docstring)."""
     unknown = (set(formulas) | set(shows or ())) - set(inputs)
     if unknown:
@@ -179,7 +184,7 @@ def op(key, name, inputs=("self",), saves=(), num_outputs=1, promote=True, float
     def register(forward):
         OPS[key] = Op(key, name, forward, inputs, tuple(formulas.get(n) for n in inputs), saves,
                       num_outputs, promote, float_result, cast_result, saved_params, tuple(variants), tuple(aliases),
-                      shows, check)
+                      shows, check, tuple(saves_outputs))
         return OPS[key]
     return register
 
@@ -339,6 +344,8 @@ def apply(op, args, params):
             saved["result"] = SavedTensor(result, True)
         return result
     results = tuple(Tensor._make(o, node, i) for i, o in enumerate(out))
+    if op.saves_outputs:
+        node._guards = tuple(SavedTensor(results[i], True) for i in op.saves_outputs)
     node._num_outputs = len(results)
     node._output_meta = tuple((o.shape, o.dtype) for o in out)
     node._output_refs = tuple(weakref.ref(r) for r in results)
