@@ -12,7 +12,7 @@ import weakref
 import numpy as np
 
 from .._dtype import from_numpy_dtype
-from .._tensor_core import Tensor
+from .._tensor_core import InferenceVersionCounter, Tensor
 
 _sequence = itertools.count()   # creation order: the engine runs the newest ready node first
 
@@ -60,6 +60,16 @@ class _HookDict(dict):
 SAVED_TENSORS_HOOKS = []
 
 
+_MULTI_OUTPUT_CHANGED = (
+    "Output {1} of {0} is a view and its base or another view of its base has been modified inplace. This view is "
+    "the output of a function that returns multiple views. Such functions do not allow the output views to be "
+    "modified inplace. You should replace the inplace operation by an out-of-place one.")
+INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in computation "
+    "tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in autograd, or "
+    "use `torch.no_grad()` instead of `torch.inference_mode()`.")
+
+
 class SavedTensor:
     """A tensor kept for the backward formula, with the version it had when saved.
 
@@ -72,6 +82,8 @@ class SavedTensor:
 
     def __init__(self, tensor, is_output=False):
         self.counter = tensor._version_counter
+        if type(self.counter) is InferenceVersionCounter:
+            raise RuntimeError(INFERENCE_SAVED)
         self.version = self.counter[0]
         self.is_output = is_output
         self.unpack_hook = None
@@ -121,14 +133,21 @@ class SavedTensor:
     def _version_message(self, node):
         if self.is_output:
             shape, dtype, producer, output_nr = self.data.shape, self.data.dtype, node, self.output_nr
+            name = producer.name()
         else:
             t = self.tensor
             shape, dtype, producer, output_nr = t._data.shape, t._data.dtype, t.grad_fn, t._output_nr
+            name = None if producer is None else producer.name()
+            if t._base is not None and producer is not None:
+                # a view changed in place since: PyTorch first gives it a fresh history read from its base
+                multi = getattr(t, "_multi_output", None)
+                if multi is not None:
+                    return _MULTI_OUTPUT_CHANGED.format(*multi)
+                name = "AsStridedBackward0"
         clause = ""
-        if producer is not None:
+        if name is not None:
             # PyTorch names the node without "Backward0" but keeps another overload's number:
             # AddBackward0 -> Add, ClampBackward1 -> Clamp1, TBackward1 -> T1
-            name = producer.name()
             stem, number = name, ""
             if name.rstrip("0123456789").endswith("Backward") and name[-1].isdigit():
                 stem = name.rstrip("0123456789")[:-len("Backward")]

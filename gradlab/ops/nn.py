@@ -427,14 +427,15 @@ def mish(self):
 
 
 def _hardswish_grad(g, n):
+    # (PyTorch's kernel: 0 up to -3 included, x / 3 + 0.5 strictly between, 1 from 3 on)
     x = dual.data(n.self)
-    return dual.fused(lambda g, x: g * np.where(x < -3, 0.0, np.where(x <= 3, x / 3 + 0.5, 1.0)).astype(x.dtype),
+    return dual.fused(lambda g, x: g * np.where(x <= -3, 0.0, np.where(x < 3, x / 3 + 0.5, 1.0)).astype(x.dtype),
                       g, x) if not hasattr(g, "_data") else \
-        g * dual.like(g, np.where(x < -3, 0.0, np.where(x <= 3, x / 3 + 0.5, 1.0)).astype(x.dtype))
+        g * dual.like(g, np.where(x <= -3, 0.0, np.where(x < 3, x / 3 + 0.5, 1.0)).astype(x.dtype))
 
 
 @op("hardswish", "HardswishBackward0", saves=("self",), self=_hardswish_grad,
-    shows={"self": "grad * where(self < -3, 0, where(self <= 3, self / 3 + 0.5, 1))"})
+    shows={"self": "grad * where(self <= -3, 0, where(self < 3, self / 3 + 0.5, 1))"})
 def hardswish(self):
     x = self.astype(np.float32) if self.dtype == np.float16 else self     # (half computes in float)
     return (x * np.clip(x + 3, 0, 6) / x.dtype.type(6)).astype(self.dtype, copy=False)

@@ -54,8 +54,8 @@ from .._dtype import category, default_np, result_np_dtype
 from .._tensor_core import Tensor
 from ..autograd import grad_mode
 from ..autograd import node as _node
-from ..autograd.node import (AsTensors, Node, SavedTensor, SavedValue, accumulator_of, check_guards, edge_of,  # noqa: F401
-                             make_node_class)
+from ..autograd.node import (AsTensors, Node, SavedTensor, SavedValue, accumulator_of, check_guards,  # noqa: F401
+                             edge_of, make_node_class)
 
 OPS = {}
 _NODE_CLASSES = {}
@@ -72,6 +72,11 @@ class OpNode(Node):
         they are Tensors and the same formulas record a graph of the gradient. Functions that
         formulas call (`cos`, `mm`, `sum_keepdim`, ...) come from ops/dual.py and take both."""
         op = self._op
+        saved = self._saved
+        if saved:       # PyTorch unpacks every saved tensor first: one changed in place raises, read or not
+            for value in saved.values():
+                if value.counter[0] != value.version and value.unpack_hook is None:
+                    _raise_changed(self, saved)
         if self._guards is not None:
             check_guards(self)
         if op.num_outputs == 1:
@@ -96,6 +101,13 @@ class OpNode(Node):
                 grad = sum_to_shape(grad, meta or (g._data.shape, g._data.dtype))
             grads.append(grad)
         return grads
+
+
+def _raise_changed(node, saved):
+    """PyTorch's version error for the first changed saved tensor in its order: by name (`other` before
+    `self`, `mat2` before `self`), as its generated backward functions unpack them."""
+    name = min(n for n, v in saved.items() if v.counter[0] != v.version and v.unpack_hook is None)
+    raise RuntimeError(saved[name]._version_message(node))
 
 
 def _zeros(meta, as_arrays):

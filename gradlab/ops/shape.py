@@ -340,7 +340,7 @@ def index_fill_zero(self, key):
     return out
 
 
-@op("gather", "GatherBackward0", variants=("function", "method"), promote=False,
+@op("gather", "GatherBackward0", variants=("function", "method"), promote=False, saves=("self",),
     shows={"self": "grad.new_zeros(self_sizes).scatter_add(dim, index, grad)"},
     self=lambda g, n: _gather_grad(g, n))
 def gather(self, dim, index, self_sizes):

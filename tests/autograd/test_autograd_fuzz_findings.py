@@ -2,6 +2,7 @@
 cases run under gradlab and under torch: the outcome (printed value, dtype, requires_grad, grad_fn name, gradients,
 or the exception's type and message, and the warnings) must be the same.
 """
+import re
 import warnings
 
 import numpy as np
@@ -22,7 +23,7 @@ def _describe(v):
         return tuple(_describe(x) for x in v)
     if v is not None and type(v).__module__ not in ("builtins",):
         return type(v).__name__
-    return repr(v).replace("gradlab", "torch")
+    return re.sub(r" at 0x[0-9a-f]+", "", repr(v).replace("gradlab", "torch"))
 
 
 def outcome(lib, code):
@@ -78,3 +79,182 @@ def test_saved_outputs_are_checked(call, grad_mode, k):
           f"outs = {call}\nr = None\nif {k} < len(outs) and outs[{k}].dtype == torch.int64 or {grad_mode} is False:\n"
           f"    {change.replace(chr(10), chr(10) + '    ')}\n"
           f"    sum(o.sum() for o in outs if o.requires_grad).backward()\n    r = x.grad")
+
+
+# --- inference tensors and grad modes ------------------------------------------------------------------------
+
+# uses of a tensor made under inference_mode, outside it: PyTorch refuses to save it for backward, to change it in
+# place, to let it require grad, and it has no version counter
+INFERENCE_USES = ["i + x", "i * x", "(i * x).sum().backward()\nr = x.grad", "x * 1 + i", "y = x * 1\ny.mul_(i)",
+                  "y = x * 1\ny.add_(i)\nr = y.grad_fn", "i.add_(1)", "i[0] = 1.", "i.zero_()", "i.t_()", "i.copy_(x)",
+                  "with torch.no_grad():\n    i.mul_(2)", "i.requires_grad_()", "i.requires_grad_(False)",
+                  "i.requires_grad = True", "i._version", "i.view(-1)._version", "i.view(-1).add_(1)",
+                  "i.detach().add_(1)", "i.data.add_(1)", "i.data.is_inference()", "i.clone().add_(1)",
+                  "i.clone().requires_grad_()", "nn.Linear(3, 1)(i)", "torch.autograd.grad((i * x).sum(), x)",
+                  "x.detach().copy_(i)", "i.exp()", "i.relu_()", "with torch.inference_mode():\n    i.add_(1)\nr = i",
+                  "with torch.inference_mode():\n    r = i._version", "with torch.inference_mode():\n    r = i.requires_grad_()",
+                  "with torch.inference_mode():\n    r = (i * x).requires_grad"]
+
+
+@pytest.mark.parametrize("use", INFERENCE_USES)
+def test_inference_tensors_outside_inference_mode(use):
+    lines = ["x = torch.tensor([[1., -2, 3], [0.5, 2, -1]], requires_grad=True)",
+             "with torch.inference_mode():\n    i = torch.ones(2, 3) * 2", "r = None"]
+    last = use if "\n" in use or use.startswith(("i.", "x.")) and "=" in use else f"r = {use}"
+    check("\n".join(lines + [last]))
+
+
+# inference_mode turns recording off even inside enable_grad (is_grad_enabled still says True); as a decorator,
+# with or without parentheses; inference_mode(False) inside it turns grad mode back on
+MODES = ["torch.no_grad()", "torch.enable_grad()", "torch.set_grad_enabled(False)", "torch.set_grad_enabled(True)",
+         "torch.inference_mode()", "torch.inference_mode(False)", "torch.inference_mode(mode=False)"]
+BODIES = ["r = (torch.is_grad_enabled(), torch.is_inference_mode_enabled())", "r = x * 2",
+          "r = (x * 2).requires_grad_()", "y = x + 1\ny.add_(1)\nr = (y.requires_grad, y.is_inference())",
+          "r = torch.ones(2, requires_grad=True)"]
+
+
+@pytest.mark.parametrize("body", BODIES)
+@pytest.mark.parametrize("inner", MODES)
+@pytest.mark.parametrize("outer", MODES)
+def test_nested_grad_modes(outer, inner, body):
+    body = body.replace("\n", "\n        ")
+    check(f"x = torch.tensor([1., -2, 3], requires_grad=True)\nwith {outer}:\n    with {inner}:\n        {body}\n"
+          "r = (r, torch.is_grad_enabled(), torch.is_inference_mode_enabled())")
+
+
+@pytest.mark.parametrize("before", ["", "torch.set_grad_enabled(False)\n", "torch.set_grad_enabled(True)\n"])
+@pytest.mark.parametrize("deco", MODES + ["torch.no_grad", "torch.inference_mode"])
+def test_mode_decorators(deco, before):
+    check(f"x = torch.tensor([1., -2, 3], requires_grad=True)\n@{deco}\ndef f(t):\n"
+          f"    return (torch.is_grad_enabled(), torch.is_inference_mode_enabled(), (t * 2).requires_grad)\n"
+          f"{before}r = (f(x), torch.is_grad_enabled(), torch.is_inference_mode_enabled())")
+
+
+def test_hooks_see_the_grad_mode_of_the_backward():
+    check("x = torch.tensor([1., -2, 3], requires_grad=True)\nseen = []\n"
+          "x.register_hook(lambda g: seen.append(torch.is_grad_enabled()))\n(x * x).sum().backward()\n"
+          "g, = torch.autograd.grad((x * x).sum(), x, create_graph=True)\n"
+          "with torch.no_grad():\n    (x * 2).sum().backward() if False else None\nr = seen")
+
+
+def test_create_graph_warning_text():
+    gradlab.autograd._warned_once["create_graph"] = False    # (both warn once a process: torch's is forced below)
+    torch.set_warn_always(True)
+    try:
+        check("x = torch.tensor([1., 2.], requires_grad=True)\n(x * x).sum().backward(create_graph=True)\nr = x.grad")
+    finally:
+        torch.set_warn_always(False)
+
+
+# --- saved tensors PyTorch checks though gradlab's formulas do not read them --------------------------------------
+
+# every saved tensor is checked before a backward runs, in PyTorch's order (by name: `other`, `mat2` before `self`);
+# gather, take and masked_select save self; 2 ** x saves x
+SAVING = ["t.gather(0, torch.tensor([[0, 1, 0]]))", "t.take(torch.tensor([0, 4]))", "t.masked_select(t > 0)",
+          "2 ** t", "t.index_select(0, torch.tensor([0]))", "t[torch.tensor([1, 0])]", "t.clamp(0, 1)", "t.abs()",
+          "t.amax(0)", "t.norm()", "t.std()", "t.nan_to_num()", "t.logsumexp(0)", "t.prod()", "t.cumprod(0)",
+          "F.hardtanh(t)", "F.elu(t)", "t.sort()[0]", "t.max()", "t.softmax(0)", "t.exp()", "t.sqrt()", "t.sign()",
+          "t.scatter_add(0, torch.tensor([[0, 1, 0]]), torch.ones(1, 3))", "t.expand(2, 2, 3)", "t.roll(1, 0)"]
+
+
+@pytest.mark.parametrize("call", SAVING)
+def test_every_saved_tensor_is_checked(call):
+    check(f"x = torch.tensor([[1., -2, 3], [0.5, 2, -1]], requires_grad=True)\nt = x * 1\ny = {call}\nt.add_(0)\n"
+          "y.sum().backward()\nr = x.grad")
+
+
+BINARY = ["a * b", "torch.maximum(a, b)", "a / b", "a ** b", "torch.atan2(a, b)", "a @ b.t()", "torch.hypot(a, b)",
+          "F.mse_loss(a, b)", "a.lerp(b, 0.3)", "torch.where(a > 0, a, b)", "a.addcmul(b, b)"]
+
+
+@pytest.mark.parametrize("call", BINARY)
+def test_the_first_changed_saved_tensor_in_torchs_order(call):
+    check(f"x = torch.tensor([[1., 2, 3], [0.5, 2, 1]], requires_grad=True)\na = x * 1\nb = x * 2\ny = {call}\n"
+          "a.add_(0)\nb.mul_(1)\ny.sum().backward()\nr = x.grad")
+
+
+# a saved view changed in place since (by any route) is named AsStrided: PyTorch reads it from its base afresh;
+# views changed under no_grad get that fresh history (AsStridedBackward0) too; unbind's and split's outputs
+# can not be read from their base, and PyTorch says so
+VIEWS = ["x1[0]", "x1.t()", "x1.view(-1)", "x1[:, 1:]", "x1.unsqueeze(0)", "x1.expand(2, 2, 3)", "x1.detach()",
+         "x1.diagonal()", "x1.narrow(0, 0, 1)", "x1.unbind(0)[1]", "x1.split(1)[0]"]
+CHANGES = ["v.mul_(2)", "x1.mul_(2)", "v.data.mul_(2)", "with torch.no_grad():\n    v.mul_(2)",
+           "with torch.no_grad():\n    x1.mul_(2)", "x1[0, 0] = 5.", "x1.detach().zero_()"]
+
+
+@pytest.mark.parametrize("change", CHANGES)
+@pytest.mark.parametrize("view", VIEWS)
+def test_changed_views(view, change):
+    check(f"x = torch.ones(2, 3, requires_grad=True)\nx1 = x * 1\nv = {view}\ny = v.sin()\nr = None\n{change}\n"
+          "r = type(v.grad_fn).__name__\ny.sum().backward()\nr = (r, x.grad)")
+
+
+@pytest.mark.parametrize("use", ["z.sum().backward()", "torch.autograd.grad(z.sum(), x)", "(z * 2).sum().backward()"])
+@pytest.mark.parametrize("split", ["x1.unbind(0)[1]", "x1.split(1)[0]", "x1.split([1, 1])[1]", "x1.chunk(2)[1]"])
+def test_outputs_of_unbind_and_split_after_their_base_changed(split, use):
+    check(f"x = torch.ones(2, 3, requires_grad=True)\nx1 = x * 1\nz = {split}\nw = F.gelu(z)\nx1.exp_()\n{use}\n"
+          "r = x.grad")
+
+
+# a leaf set to requires_grad=False after the forward gets no .grad (PyTorch's AccumulateGrad checks first)
+@pytest.mark.parametrize("op", ["x.sinh()", "x.std()", "x.pow(3)", "x * 2", "x.view(-1)"])
+@pytest.mark.parametrize("run", ["y.sum().backward()", "y.backward(torch.ones_like(y))",
+                                 "r = torch.autograd.grad(y.sum(), x)"])
+def test_leaf_that_stopped_requiring_grad(op, run):
+    check(f"x = torch.tensor([[1., -2, 3], [0.5, 2, -1]], requires_grad=True)\ny = {op}\nx.requires_grad_(False)\n"
+          f"r = None\n{run}\nr = (r, x.grad)")
+
+
+# --- custom Functions: mark_dirty, once_differentiable, outputs under no_grad -----------------------------------
+
+FUNCTIONS = {
+    "dirty": "def forward(ctx, x):\n        x.mul_(2)\n        ctx.mark_dirty(x)\n        return x\n"
+             "    @staticmethod\n    def backward(ctx, g):\n        return g * 2",
+    "once": "def forward(ctx, x):\n        ctx.save_for_backward(x)\n        return x.exp()\n"
+            "    @staticmethod\n    @torch.autograd.function.once_differentiable\n    def backward(ctx, g):\n"
+            "        x, = ctx.saved_tensors\n        return g * x.exp()",
+    "identity": "def forward(ctx, x):\n        return x\n    @staticmethod\n    def backward(ctx, g):\n        return g * 3",
+    "view": "def forward(ctx, x):\n        return x.view(-1)\n    @staticmethod\n    def backward(ctx, g):\n"
+            "        return g.view(2, 2) * 2",
+}
+CALLS = ["y = Fn.apply(x)", "x1 = x.clone()\ny = Fn.apply(x1)", "x1 = x * 1\ny = Fn.apply(x1[0])",
+         "x1 = x * 1\nv = x1[0]\ny = Fn.apply(v)\ny = x1", "with torch.no_grad():\n    y = Fn.apply(x)",
+         "x1 = x.detach()\ny = Fn.apply(x1)", "y = Fn.apply(x.view(-1))"]
+TAILS = ["r = (type(y.grad_fn).__name__ if y.grad_fn else None, y.requires_grad)", "y.sum().backward()\nr = x.grad",
+         "g, = torch.autograd.grad(y.sum(), x, create_graph=True)\nr = (g.requires_grad, type(g.grad_fn).__name__)",
+         "g, = torch.autograd.grad(y.sum(), x, create_graph=True)\ng.sum().backward()\nr = x.grad",
+         "y.sum().backward(create_graph=True)\nr = x.grad"]
+
+
+@pytest.mark.parametrize("tail", TAILS)
+@pytest.mark.parametrize("call", CALLS)
+@pytest.mark.parametrize("fn", sorted(FUNCTIONS))
+def test_custom_functions(fn, call, tail):
+    gradlab.autograd._warned_once["create_graph"] = False
+    torch.set_warn_always(True)
+    try:
+        check(f"class Fn(torch.autograd.Function):\n    @staticmethod\n    {FUNCTIONS[fn]}\n"
+              f"x = torch.tensor([[1., -2], [0.5, 2]], requires_grad=True)\nr = None\n{call}\n{tail}")
+    finally:
+        torch.set_warn_always(False)
+
+
+# --- nn.Module hooks: prepend, with_kwargs, always_call -----------------------------------------------------------
+
+HOOKS = ["m.register_forward_hook(lambda mod, a, o: seen.append('h1'))",
+         "m.register_forward_hook(lambda mod, a, o: seen.append('h0'), prepend=True)",
+         "m.register_forward_hook(lambda mod, a, k, o: seen.append(sorted(k)) or o * 2, with_kwargs=True)",
+         "m.register_forward_pre_hook(lambda mod, a, k: ((a[0] * 0.5,), k), with_kwargs=True)",
+         "m.register_forward_pre_hook(lambda mod, a: seen.append('p0'), prepend=True)",
+         "m.register_forward_pre_hook(lambda mod, a, k: 5, with_kwargs=True)",
+         "m.register_forward_hook(lambda mod, a, o: seen.append(o), always_call=True)",
+         "m.register_full_backward_hook(lambda *a: seen.append('b1'))",
+         "m.register_full_backward_hook(lambda *a: seen.append('b0'), prepend=True)",
+         "m.register_full_backward_pre_hook(lambda *a: seen.append('bp0'), prepend=True)"]
+
+
+@pytest.mark.parametrize("x", ["torch.ones(2, 3, requires_grad=True)", "torch.ones(2, 4)"])
+@pytest.mark.parametrize("hooks", [HOOKS[i:i + 3] for i in range(len(HOOKS) - 2)] + [HOOKS[::-1]])
+def test_module_hooks(hooks, x):
+    check("torch.manual_seed(0)\nm = nn.Linear(3, 2)\nseen = []\n" + "\n".join(hooks) +
+          f"\nr = None\ny = m({x})\ny.sum().backward()\nr = (y, seen)")
