@@ -57,6 +57,8 @@ class _AttributeMethods:
         if _INFERENCE_TENSORS and _INFERENCE_TENSORS.get(id(root)) is root:   # a view of an inference tensor
             _INFERENCE_TENSORS[id(self)] = self
         self._base = root
+        if self.grad_fn is not None and getattr(base, "_multi_output", None) is not None:
+            self._multi_output = base._multi_output      # (a view of an output of unbind/split: same rule)
         if self.grad_fn is None and (base.grad_fn is not None or base._requires_grad):
             # made under no_grad from a tensor that requires grad: PyTorch's view then requires grad
             # too, as a leaf that no gradient ever reaches (and that no in-place op may change)

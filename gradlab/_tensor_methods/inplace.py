@@ -53,6 +53,12 @@ class _InPlaceMethods:
             return self._inplace("pow", exponent)
         return self._inplace("pow_scalar", exponent=exponent)
 
+    def square_(self):
+        """x.square_(): PyTorch's pow_(2) (PowBackward0; a bool tensor can not hold the Long result)."""
+        if self._data.dtype == np.bool_:
+            raise RuntimeError("result type Long can't be cast to the desired output type Bool")
+        return self.pow_(2)
+
     def clamp_(self, min=None, max=None):
         if isinstance(min, Tensor) or isinstance(max, Tensor):
             _check_arguments("clamp_", (min, max), [("Tensor min = None", "Tensor max = None"),

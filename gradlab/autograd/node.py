@@ -70,6 +70,16 @@ INFERENCE_SAVED = (
     "use `torch.no_grad()` instead of `torch.inference_mode()`.")
 
 
+def short_name(name):
+    """A node's name as PyTorch's messages give it: without "Backward0", but keeping another overload's number
+    (AddBackward0 -> Add, ClampBackward1 -> Clamp1, TBackward1 -> T1, CopySlices unchanged)."""
+    stem = name.rstrip("0123456789")
+    if not stem.endswith("Backward") or stem == name:
+        return name
+    number = name[len(stem):]
+    return stem[:-len("Backward")] + ("" if number == "0" else number)
+
+
 class SavedTensor:
     """A tensor kept for the backward formula, with the version it had when saved.
 
@@ -144,16 +154,7 @@ class SavedTensor:
                 if multi is not None:
                     return _MULTI_OUTPUT_CHANGED.format(*multi)
                 name = "AsStridedBackward0"
-        clause = ""
-        if name is not None:
-            # PyTorch names the node without "Backward0" but keeps another overload's number:
-            # AddBackward0 -> Add, ClampBackward1 -> Clamp1, TBackward1 -> T1
-            stem, number = name, ""
-            if name.rstrip("0123456789").endswith("Backward") and name[-1].isdigit():
-                stem = name.rstrip("0123456789")[:-len("Backward")]
-                number = name[len(stem) + len("Backward"):]
-            stem += "" if number == "0" else number
-            clause = f", which is output {output_nr} of {stem},"
+        clause = "" if name is None else f", which is output {output_nr} of {short_name(name)},"
         return (
             "one of the variables needed for gradient computation has been modified by an inplace "
             f"operation: [torch.{from_numpy_dtype(dtype)._legacy} [{', '.join(map(str, shape))}]]{clause} "

@@ -43,7 +43,9 @@ def _check_inplace_allowed(t, as_view=False):
         return
     multi = getattr(t, "_multi_output", None)          # an output of unbind or split (see _tensor_methods/shape.py)
     if multi is not None and t.requires_grad:
-        raise RuntimeError(f"Output {multi[1]} of {multi[0]} is a view and is being modified inplace. This view is "
+        # (a view of such a view inherits the rule; the message names the view's own node)
+        name = _autograd_node.short_name(t.grad_fn.name()) if t.grad_fn is not None else multi[0]
+        raise RuntimeError(f"Output {t._output_nr} of {name} is a view and is being modified inplace. This view is "
                            "the output of a function that returns multiple views. Such functions do not allow the "
                            "output views to be modified inplace. You should replace the inplace operation by an "
                            "out-of-place one.")
@@ -228,6 +230,7 @@ def _record_adopted(t, result):
         # slot 0 is the base's old history; fn's other inputs (the `w` of `v.mul_(w)`) keep their edges
         wrapper = CopySlices(node, view_positions(t, root))
         record(wrapper, None, root, edges=(edge_of(root),) + tuple(node.next_functions[1:]))
+        _keep_retained_grad(root)
         _refresh_views(root, written=t)
     return t
 
@@ -257,6 +260,7 @@ def _dirty_history(t, node, output_nr, inputs):
         return      # (CopySlices runs node's gradient for output 0 and input 0: the usual dirty Function)
     wrapper = CopySlices(node, view_positions(t, root))
     record(wrapper, None, root, edges=(edge_of(root),) + tuple(node.next_functions[1:]))
+    _keep_retained_grad(root)
     _refresh_views(root, written=t)
 
 

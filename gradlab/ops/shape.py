@@ -441,6 +441,14 @@ def split(self, dim, sections):
     return tuple(np.split(self, sections, axis=dim))
 
 
+@op("split_with_sizes", "SplitWithSizesBackward0", promote=False, num_outputs=-1,
+    shows={"self": "cat(grads, dim)"},
+    self=lambda g, n: _join_grads(g, n))
+def split_with_sizes(self, dim, sections):
+    """x.split([1, 3]): split's forward and gradient under PyTorch's other node (SplitWithSizesBackward0)."""
+    return tuple(np.split(self, sections, axis=dim))
+
+
 @op("unbind", "UnbindBackward0", variants=("function", "method"), promote=False, num_outputs=-1,
     shows={"self": "stack(grads, dim)"},
     self=lambda g, n: _stack_grads(g, n))

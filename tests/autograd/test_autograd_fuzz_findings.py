@@ -258,3 +258,41 @@ HOOKS = ["m.register_forward_hook(lambda mod, a, o: seen.append('h1'))",
 def test_module_hooks(hooks, x):
     check("torch.manual_seed(0)\nm = nn.Linear(3, 2)\nseen = []\n" + "\n".join(hooks) +
           f"\nr = None\ny = m({x})\ny.sum().backward()\nr = (y, seen)")
+
+
+# --- views of unbind/split outputs, split by sizes, retain_grad through CopySlices, square_, hardswish ------------
+
+@pytest.mark.parametrize("view", ["x.split(2)[1][::2]", "x.unbind(0)[1][1:]", "(x * 1).split(2)[1][0]",
+                                  "(x * 1).chunk(2)[1].t()", "(x * 1).unbind(1)[2].view(-1)",
+                                  "(x * 1).split(2)[0].detach()", "(x * 1).split([1, 3])[1]", "x.unbind(0)[2]",
+                                  "torch.split(x * 1, [2, 2])[0][0]"])
+@pytest.mark.parametrize("then", ["r = type(v.grad_fn).__name__ if v.grad_fn else None", "v.mul_(2)\nr = v"])
+def test_views_of_multi_output_views(view, then):
+    check(f"x = torch.ones(4, 3, requires_grad=True)\nv = {view}\n{then}")
+
+
+@pytest.mark.parametrize("write", ["v = n[::2]\nv.sin_()", "v = n[0]\nv.mul_(2)", "n[0] = 1.", "v = n.view(-1)\nv.zero_()",
+                                   "n.mul_(2)", "n.t_()" if False else "n.add_(1)"])
+def test_retained_grad_follows_an_in_place_change(write):
+    check(f"a = torch.tensor([[2.2, 1.3, 1.0], [0.5, -1, 2]], requires_grad=True)\nn = a * 1\nn.retain_grad()\n"
+          f"{write}\nn.tanh().sum().backward()\nr = (n.grad, a.grad)")
+
+
+@pytest.mark.parametrize("dtype", ["torch.float32", "torch.float64", "torch.int64", "torch.bool"])
+def test_square_(dtype):
+    check(f"a = torch.tensor([1, 2, 0], dtype={dtype})\nr = a.square_()")
+    if dtype in ("torch.float32", "torch.float64"):
+        check(f"a = torch.tensor([1., -2, 0.5], dtype={dtype}, requires_grad=True)\nb = a * 1\nb.square_()\n"
+              "b.sum().backward()\nr = (b, a.grad)")
+
+
+@pytest.mark.parametrize("fn", ["F.hardswish", "F.hardsigmoid", "F.hardtanh", "F.relu6"])
+def test_hard_activations_at_their_corners(fn):
+    check(f"x = torch.tensor([-3., -1., -0.5, 0., 0.5, 1., 3., 6.], requires_grad=True)\n{fn}(x).sum().backward()\n"
+          "r = x.grad")
+
+
+@pytest.mark.parametrize("op", ["tanh_", "exp_", "sigmoid_", "sqrt_"])
+def test_result_saved_by_an_in_place_op_on_a_view(op):
+    check(f"a = torch.tensor([[1.5, 2.0, 3.0], [0.5, 1, 2]], requires_grad=True)\nn = a * 1\nv = n[..., None]\n"
+          f"v.{op}()\nw = n[0]\nw.{op}()\ng = torch.autograd.grad(n.sum(), a)\nr = g")
