@@ -248,6 +248,12 @@ class Node:
         op = self.__dict__.get("_op")
         if key != attr and op is not None and key in op.inputs and key in op.saves:
             return None       # an input whose gradient no one needs was not saved: PyTorch shows None
+        if key == "self_sizes" and op is not None and op.key == "expand":
+            # (ExpandBackward0 keeps self's sizes: gradlab's are the input's meta, or the output's when alike)
+            meta = self._input_meta[0] if self._input_meta else None
+            out = self._output_ref() if self._output_ref is not None else None
+            if meta is not None or out is not None:
+                return tuple(meta[0] if meta is not None else out._data.shape)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
 
     def _saved_param(self, key, value):
