@@ -374,11 +374,27 @@ def smooth_l1_loss(self, target, reduction, beta, count):
 
 
 # --- activations that the teaching material uses less often ------------------------------------------
+def _hardtanh_grad(g, n):
+    if hasattr(g, "_data") or hasattr(n.self, "_data"):     # Tensors (create_graph): an op of its own, as in PyTorch
+        return OPS["hardtanh_backward"](g, n.self, min_val=n.min_val, max_val=n.max_val)
+    return dual.where_or_zero((n.self > n.min_val) & (n.self < n.max_val), g)
+
+
 @op("hardtanh", "HardtanhBackward0", saves=("self",),
     shows={"self": "where((self > min_val) & (self < max_val), grad, 0)"},
-    self=lambda g, n: dual.where_or_zero((dual.data(n.self) > n.min_val) & (dual.data(n.self) < n.max_val), g))
+    self=_hardtanh_grad)
 def hardtanh(self, min_val=-1.0, max_val=1.0):
     return np.clip(self, self.dtype.type(min_val), self.dtype.type(max_val)).astype(self.dtype, copy=False)
+
+
+@op("hardtanh_backward", "HardtanhBackwardBackward0", ("grad_output", "self"), saves={"grad_output": ("self",)},
+    shows={"grad_output": "where((self > min_val) & (self < max_val), grad, 0)", "self": "zeros_like(grad)"},
+    grad_output=lambda g, n: _hardtanh_grad(g, n),
+    self=lambda g, n: dual.like(g, np.zeros_like(dual.data(g))))
+def hardtanh_backward(grad_output, self, min_val, max_val):
+    """hardtanh's gradient (relu6's too): an op of its own, as in PyTorch, so that a graph of the gradient still
+    depends on self (its derivative there is zero)."""
+    return np.where((self > min_val) & (self < max_val), grad_output, 0).astype(grad_output.dtype, copy=False)
 
 
 def _log_sigmoid_grad(g, n):

@@ -339,3 +339,13 @@ def test_expand_saved_sizes(shape, after):
 def test_copy_and_fill_nodes(write):
     check("a = torch.tensor([1., 2.], requires_grad=True)\ns = torch.tensor(3., requires_grad=True)\nn = a * 1\n"
           f"m = s * 1\n{write}\n(n.sum() + m).backward()\nr = (n, m, a.grad, s.grad)")
+
+
+# hardtanh's and relu6's gradient is an op of its own (HardtanhBackwardBackward0): under create_graph it requires grad
+@pytest.mark.parametrize("fn", ["F.hardtanh(x)", "F.relu6(x * 3)", "F.hardtanh(x, -0.5, 2.)", "nn.Hardtanh()(x)",
+                                "nn.ReLU6()(x * 3)"])
+@pytest.mark.parametrize("tail", ["r = (g, g.requires_grad)", "g.sum().backward()\nr = x.grad",
+                                  "gg, = torch.autograd.grad((g * g).sum(), x)\nr = gg"])
+def test_hardtanh_double_backward(fn, tail):
+    check(f"x = torch.tensor([[-1.5, -0.3, 0.4], [1.2, 0.9, -0.95]], requires_grad=True)\n"
+          f"g, = torch.autograd.grad({fn}.sum(), x, create_graph=True)\n{tail}")
