@@ -143,7 +143,11 @@ class Tensor:
     @property
     def _version(self):
         counter = self._vc
-        return 0 if counter is None else counter[0]
+        if counter is None:
+            return 0
+        if type(counter) is InferenceVersionCounter:
+            raise RuntimeError("Inference tensors do not track version counter.")
+        return counter[0]
 
     def _bump_version(self):
         self._version_counter[0] += 1
@@ -151,6 +155,24 @@ class Tensor:
     @property
     def is_leaf(self):
         return self.grad_fn is None
+
+
+INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to "
+                     "get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for "
+                     "more details.")
+
+
+class InferenceVersionCounter(list):
+    """The version counter of a tensor made under inference_mode. PyTorch's inference tensors have none:
+    reading `_version` raises, and so does a change in place outside inference_mode (every in-place
+    write bumps the counter; the in-place ops check first, this is the last guard)."""
+    __slots__ = ()
+    inference_mode = False      # whether inference_mode is on now (kept by _tensor_methods/attributes.py)
+
+    def __setitem__(self, index, value):
+        if not InferenceVersionCounter.inference_mode:
+            raise RuntimeError(INFERENCE_INPLACE)
+        list.__setitem__(self, index, value)
 
 
 _plain_make = Tensor.__dict__["_make"].__func__       # (inference_mode swaps Tensor._make: tensor.py)

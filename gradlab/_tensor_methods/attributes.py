@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import _device, _dtype, autograd as _autograd
 from .._size import Size, tp_name as _tp_name
-from .._tensor_core import Tensor, _plain_make, _wrap_dim
+from .._tensor_core import InferenceVersionCounter, Tensor, _plain_make, _wrap_dim
 from ..autograd import grad_mode, node as _autograd_node
 from ..autograd.node import RemovableHandle, _HookDict
 from ..autograd.engine import run_backward as _run_backward
@@ -57,6 +57,8 @@ class _AttributeMethods:
         if _INFERENCE_TENSORS and _INFERENCE_TENSORS.get(id(root)) is root:   # a view of an inference tensor
             _INFERENCE_TENSORS[id(self)] = self
         self._base = root
+        if self.grad_fn is not None and getattr(base, "_multi_output", None) is not None:
+            self._multi_output = base._multi_output      # (a view of an output of unbind/split: same rule)
         if self.grad_fn is None and (base.grad_fn is not None or base._requires_grad):
             # made under no_grad from a tensor that requires grad: PyTorch's view then requires grad
             # too, as a leaf that no gradient ever reaches (and that no in-place op may change)
@@ -241,6 +243,8 @@ class _AttributeMethods:
             )
         if flag and self._data.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        if flag:
+            _check_not_inference(self)
         self._requires_grad = bool(flag)
 
     @requires_grad.deleter
@@ -261,6 +265,8 @@ class _AttributeMethods:
             return self
         if requires_grad and self._data.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad:
+            _check_not_inference(self)
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -374,6 +380,9 @@ class _AttributeMethods:
             t._zerotensor = True
         if _INFERENCE_TENSORS and self.is_inference():
             _INFERENCE_TENSORS[id(t)] = t
+            if not InferenceVersionCounter.inference_mode:
+                # (PyTorch lets the detached tensor be changed in place outside inference_mode)
+                t._version_counter = [0]
         return t
 
     def detach_(self):
@@ -390,7 +399,10 @@ class _AttributeMethods:
     @property
     def data(self):
         """The same storage as a new leaf without history; changes through it are not tracked."""
-        return Tensor._make(self._data)
+        t = Tensor._make(self._data)
+        if _INFERENCE_TENSORS and self.is_inference():
+            _INFERENCE_TENSORS[id(t)] = t
+        return t
 
     @data.setter
     def data(self, value):
@@ -440,18 +452,26 @@ _INFERENCE_TENSORS = weakref.WeakValueDictionary()     # id -> tensor (a WeakSet
 
 def _init(t, data):
     """Tensor(...) and Parameter(...): the core's slots, and the inference-mode mark."""
+    Tensor._init(t, data)
     if grad_mode._state["inference"]:
         _INFERENCE_TENSORS[id(t)] = t
-    Tensor._init(t, data)
+        t._version_counter = InferenceVersionCounter([0])
 
 
 def _make_inference(cls, data, grad_fn=None, output_nr=0):
     t = _plain_make(cls, data, grad_fn, output_nr)
     _INFERENCE_TENSORS[id(t)] = t
+    t._version_counter = InferenceVersionCounter([0])
     return t
 
 
+def _check_not_inference(t):
+    if type(t._version_counter) is InferenceVersionCounter and not InferenceVersionCounter.inference_mode:
+        raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
+
+
 def _inference_mode_changed(on):
+    InferenceVersionCounter.inference_mode = on
     Tensor._make = classmethod(_make_inference if on else _plain_make)
 
 

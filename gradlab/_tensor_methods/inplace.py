@@ -54,6 +54,16 @@ class _InPlaceMethods:
             return self._inplace("pow", exponent)
         return self._inplace("pow_scalar", exponent=exponent)
 
+    def square_(self, *args, **kwargs):
+        """x.square_(): PyTorch's pow_(2) (PowBackward0; a bool tensor can not hold the Long result)."""
+        if kwargs:
+            raise TypeError("TensorBase.square_() takes no keyword arguments")
+        if args:
+            raise TypeError(f"TensorBase.square_() takes no arguments ({len(args)} given)")
+        if self._data.dtype == np.bool_:
+            raise RuntimeError("result type Long can't be cast to the desired output type Bool")
+        return self.pow_(2)
+
     def clamp_(self, min=None, max=None):
         if isinstance(min, Tensor) or isinstance(max, Tensor):
             _check_arguments("clamp_", (min, max), [("Tensor min = None", "Tensor max = None"),
@@ -89,6 +99,7 @@ class _InPlaceMethods:
                             f"{_argument_type_name(non_blocking)}")
         if getattr(self, "_zerotensor", False):
             raise RuntimeError(_indexing._ZERO_TENSOR_COPY)
+        _indexing._check_inplace_allowed(self)      # (autograd's checks before the kernel's overlap check)
         if isinstance(src, np.generic):     # (a number to PyTorch, as to its parser: np.float32 too)
             src = src.item()
         if isinstance(src, Tensor) and not (self.requires_grad or src.requires_grad) and _same_data(self, src):
@@ -106,11 +117,12 @@ class _InPlaceMethods:
                 if common != shape:
                     raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape "
                                        f"{list(common)}")
-        setitem(self, Ellipsis, src)
+        setitem(self, Ellipsis, src, copy=True)
         return self
 
     def masked_fill_(self, mask, value):
         mask, value = self._masked_fill_args(mask, value, inplace=True)
+        _indexing._check_inplace_allowed(self)      # (autograd's checks before the kernel's)
         if self._is_expanded():
             return self._fill_expanded("masked_fill_", 2450, np.broadcast_to(mask, self._data.shape), value)
         if isinstance(value, Tensor):
@@ -219,6 +231,7 @@ class _InPlaceMethods:
 
     def lerp_(self, end, weight):
         _check_arguments("lerp_", (end, weight), [("Tensor end", "Tensor weight"), ("Tensor end", "Number weight")])
+        _indexing._check_inplace_allowed(self)      # (autograd's checks before the kernel's)
         self._check_lerp(end, weight, inplace=True)
         if isinstance(weight, Tensor):
             return self._inplace("lerp_tensor", end, weight)

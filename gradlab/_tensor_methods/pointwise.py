@@ -224,7 +224,9 @@ class _PointwiseMethods:
 
     def _check_float_inplace(self, other):
         """An in-place op cannot write a result of a higher kind into self (a float into an int tensor,
-        an int into a bool one): PyTorch's message names the result type. (TensorIterator checks overlaps first.)"""
+        an int into a bool one): PyTorch's message names the result type. (TensorIterator checks overlaps first;
+        autograd's checks of an in-place op, a leaf or a view of one, come before both.)"""
+        _indexing._check_inplace_allowed(self)
         _indexing.check_overlaps(self, (other,) if isinstance(other, Tensor) else ())
         if isinstance(other, Tensor):
             res = _dtype.result_np_dtype([(self._data.ndim, self._data.dtype), (other._data.ndim, other._data.dtype)], [])

@@ -8,6 +8,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor_core import Tensor, _wrap_dim
 from ..autograd import grad_mode
+from ..autograd.node import save_for_check
 from ..ops import OPS, indexing as _indexing
 from ..ops.linalg import mat2_transposed as _mat2_transposed
 from ..ops.operands import _kind, _type_name
@@ -378,6 +379,8 @@ class _ReturnType(tuple):
     _classes = {}
 
     def __new__(cls, name, values, indices):
+        # PyTorch saves the indices for the values' backward: changing them in place before it raises
+        save_for_check(values.grad_fn, indices)
         return tuple.__new__(_ReturnType.of(name), (values, indices))
 
     @staticmethod

@@ -301,8 +301,9 @@ class _ShapeMethods:
                 raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
                                    f"size at dimension {d}), but got split_sizes={sizes}")
         sections = np.cumsum(sizes)[:-1].tolist()
-        return _multi_output_views(self, "Split" if isinstance(split_size, int) else "SplitWithSizes",
-                                   OPS["split"](self, dim=d, sections=sections))
+        by_size = isinstance(split_size, int)
+        return _multi_output_views(self, "Split" if by_size else "SplitWithSizes",
+                                   OPS["split" if by_size else "split_with_sizes"](self, dim=d, sections=sections))
 
     def chunk(self, chunks, dim=0):
         if self._data.ndim == 0:

@@ -16,7 +16,8 @@ _CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the parameter and its "
     "gradient which can cause a memory leak. We recommend using autograd.grad when creating the graph to "
     "avoid this. If you have to use this function, make sure to reset the .grad fields of your parameters "
-    "to None after use to break the cycle and avoid the leak."
+    "to None after use to break the cycle and avoid the leak. (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)"
 )
 
 
@@ -82,7 +83,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     grads = _check_gradients(tensors, grads)
     create_graph = _flag(create_graph)
     retain_graph = _flag(create_graph if retain_graph is None else retain_graph)
-    if create_graph and not _warned_once["create_graph"]:    # PyTorch's TORCH_WARN_ONCE: once a process
+    # PyTorch's TORCH_WARN_ONCE (once a process), from its engine: after the roots' checks have passed
+    if create_graph and not _warned_once["create_graph"] and all(t.requires_grad for t in tensors):
         _warned_once["create_graph"] = True
         warnings.warn(_CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
     run_backward(tensors, grads, retain_graph, create_graph, inputs=inputs, accumulate=True)

@@ -237,12 +237,13 @@ class GraphTask:
         return slots[nr]
 
     def run(self):
-        previous_mode = grad_mode._state["enabled"]
-        grad_mode._state["enabled"] = self.create_graph
+        state = grad_mode._state
+        previous = state["enabled"], state["grad"]
+        state["enabled"] = state["grad"] = self.create_graph     # (hooks see is_grad_enabled() as PyTorch's do)
         try:
             self._loop()
         finally:
-            grad_mode._state["enabled"] = previous_mode
+            state["enabled"], state["grad"] = previous
             if self.observing:
                 events.emit(events.BackwardFinished())
 
@@ -272,7 +273,8 @@ class GraphTask:
                     grads = _run_output_hooks(node, grads, create_graph)
                 if watched:
                     self._reach_leaf(node, grads[0])
-                elif grads[0] is not None:
+                elif grads[0] is not None and node.variable._requires_grad:
+                    # (a leaf set to requires_grad=False since the forward gets nothing, as in PyTorch)
                     _accumulate_into(node.variable, grads[0], create_graph)
                     if node._post_accumulate_hooks:
                         _run_post_accumulate_hooks(node)
@@ -340,7 +342,8 @@ class GraphTask:
         if self.capture is not None:
             self._capture(node, (grad,))
         leaf = node.variable
-        if self.accumulate and grad is not None and (self.capture is None or (node, 0) in self.capture):
+        if self.accumulate and grad is not None and leaf._requires_grad and (
+                self.capture is None or (node, 0) in self.capture):
             old = _snapshot(leaf._grad) if self.observing else None
             _accumulate_into(leaf, grad, self.create_graph)
             if self.observing:

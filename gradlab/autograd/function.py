@@ -14,6 +14,7 @@
 
     y = MyExp.apply(x)      # y.grad_fn is a MyExpBackward node
 """
+import functools
 import warnings
 import weakref
 
@@ -143,6 +144,11 @@ def _backward_class(cls):
     return node_cls
 
 
+# How a tensor changed in place by a custom Function's forward (ctx.mark_dirty) takes the new history when it is
+# a view (its base's history becomes CopySlices) or has views: ops/inplace.py's, the layer that knows views.
+DIRTY_HISTORY = []
+
+
 class _FunctionMeta(type):
     pass
 
@@ -185,22 +191,41 @@ class Function(metaclass=_FunctionMeta):
                 cls.setup_context(node, args, output)
             else:
                 output = cls.forward(node, *args, **kwargs)
-        records = grad_mode.is_grad_enabled() and any(t.requires_grad for t in tensor_args)
+        records = grad_mode._state["enabled"] and any(t.requires_grad for t in tensor_args)
         single = not isinstance(output, tuple)
         outputs = (output,) if single else output
         if not records:
-            return output
+            if not any(isinstance(o, Tensor) and o.requires_grad for o in outputs):
+                return output
+            # PyTorch's _wrap_outputs: an input comes back as a detached alias, another output that requires
+            # grad is detached in place, unless it is a view
+            outputs = tuple(o if not isinstance(o, Tensor) or not o.requires_grad else
+                            o.detach() if any(o is t for t in tensor_args) else
+                            o if o._base is not None else o.detach_() for o in outputs)
+            return outputs[0] if single else outputs
+        dirty = getattr(node, "_dirty", ())
+        for t in dirty:     # changed in place by forward: the checks of an in-place op
+            if t.grad_fn is None and t._requires_grad:
+                raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+            if t._base is not None and t._base.grad_fn is None and t._base._requires_grad:
+                raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place "
+                                   "operation.")
         non_diff = {id(t) for t in getattr(node, "_non_differentiable", ())}
         results, wired = [], []      # wired: the outputs this node produces (None: not differentiable)
         for o in outputs:
             if isinstance(o, Tensor) and id(o) not in non_diff and o._data.dtype.kind in "fc":
-                if o.grad_fn is not None or o._requires_grad or any(o is t for t in tensor_args):
+                if any(o is t for t in dirty):
+                    pass                          # changed in place: the input itself takes the new history
+                elif o.grad_fn is not None or o._requires_grad or any(o is t for t in tensor_args):
                     o = Tensor._make(o._data)     # an input returned unchanged still gets the new grad_fn
                 wired.append(o)
             else:
                 wired.append(None)
             results.append(o)
         record(node, tensor_args, wired)
+        for i, o in enumerate(wired):
+            if o is not None and any(o is t for t in dirty) and (o._base is not None or o._views):
+                DIRTY_HISTORY[0](o, node, i, tensor_args)
         node._output_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), np.float32)
                                   for o in outputs)
         node._num_outputs = len(outputs)
@@ -218,5 +243,35 @@ class Function(metaclass=_FunctionMeta):
         return results[0] if single else tuple(results)
 
 
+class DelayedError(Node):
+    """The grad_fn of what a @once_differentiable backward returns under create_graph: a second derivative
+    through it raises."""
+
+    def __init__(self, message):
+        super().__init__()
+        self._message = message
+
+    def apply(self, grad_outputs, as_arrays=False):
+        raise RuntimeError(self._message)
+
+
+DelayedError.__module__ = "builtins"
+
+
 def once_differentiable(fn):
-    return fn
+    """A backward that runs without recording a graph; under create_graph its results require grad but a
+    backward through them raises (PyTorch's DelayedError)."""
+    @functools.wraps(fn)
+    def wrapper(ctx, *args):
+        with grad_mode.no_grad():
+            outputs = fn(ctx, *args)
+        if not grad_mode.is_grad_enabled() or not any(isinstance(a, Tensor) and a.requires_grad for a in args):
+            return outputs
+        single = not isinstance(outputs, tuple)
+        outs = (outputs,) if single else outputs
+        fakes = [v.detach().requires_grad_() if isinstance(v, Tensor) else None for v in outs]
+        node = DelayedError("trying to differentiate twice a function that was marked with @once_differentiable")
+        results = [None if v is None else Tensor._make(v._data) for v in fakes]
+        record(node, [v for v in fakes if v is not None], results)
+        return results[0] if single else tuple(results)
+    return wrapper

@@ -129,7 +129,7 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, out
         out = func(*xs)
         if out.numel() != 1:
             raise RuntimeError("The Tensor returned by the function given to hessian should contain a single element")
-        grads = autograd_grad(out.reshape(()), xs, create_graph=True, allow_unused=True)
+        grads = _autograd_grad((out.reshape(()),), xs, create_graph=True)     # (None: out does not depend on xs)
         return tuple(g if g is not None else Tensor._make(np.zeros(x._data.shape, x._data.dtype)).requires_grad_()
                      for g, x in zip(grads, xs))
 

@@ -5,41 +5,53 @@
 """
 import functools
 
-_state = {"enabled": True, "inference": False}
+# "grad" is the grad mode a program sets and reads (is_grad_enabled); "enabled" is whether operations
+# record a graph: the grad mode, except under inference_mode, where nothing is recorded even inside
+# enable_grad (PyTorch's InferenceMode takes autograd out of the dispatch, whatever the grad mode says).
+_state = {"enabled": True, "grad": True, "inference": False}
 
 
 def is_grad_enabled():
-    return _state["enabled"]
+    return _state["grad"]
 
 
 def is_inference_mode_enabled():
     return _state["inference"]
 
 
+def _set_grad(flag):
+    _state["grad"] = flag
+    _state["enabled"] = flag and not _state["inference"]
+
+
 class _GradModeContext:
     _mode = None      # subclasses fix the mode they switch to
 
     def __enter__(self):
-        self._prev = _state["enabled"]
-        _state["enabled"] = self._mode
+        self._prev = _state["grad"]
+        _set_grad(self._mode)
         return None
 
     def __exit__(self, *exc):
-        _state["enabled"] = self._prev
+        _set_grad(self._prev)
         return False
 
     def __call__(self, func):
-        mode = self._mode
+        context = self
 
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
-            prev = _state["enabled"]
-            _state["enabled"] = mode
-            try:
+            call = context.clone()
+            call._prev = _state["grad"]     # (set_grad_enabled's __enter__ keeps the _prev it is given)
+            with call:
                 return func(*args, **kwargs)
-            finally:
-                _state["enabled"] = prev
         return wrapper
+
+    def clone(self):
+        """A fresh context like this one (a decorated function may run inside itself)."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        return new
 
 
 
@@ -61,15 +73,24 @@ class enable_grad(_GradModeContext):
     _mode = True
 
 
-class inference_mode(no_grad):
-    """no_grad that is also reported by is_inference_mode_enabled()."""
+class inference_mode(_GradModeContext):
+    """no_grad that is also reported by is_inference_mode_enabled(), and whose tensors are inference tensors.
+    inference_mode(False) turns it off again (and grad mode on), as PyTorch's InferenceMode(false)."""
+
+    def __new__(cls, mode=True):
+        self = super().__new__(cls)
+        if callable(mode) and not isinstance(mode, bool):       # used as @inference_mode without parentheses
+            self.__init__()
+            return self(mode)
+        return self
+
     def __init__(self, mode=True):
+        self.mode = mode
         self._mode = not mode
-        self._inference = bool(mode)
 
     def __enter__(self):
         self._prev_inference = _state["inference"]
-        _set_inference(self._inference)
+        _set_inference(bool(self.mode))
         return super().__enter__()
 
     def __exit__(self, *exc):
@@ -84,6 +105,7 @@ on_inference_change = []
 def _set_inference(flag):
     if _state["inference"] != flag:
         _state["inference"] = flag
+        _state["enabled"] = _state["grad"] and not flag
         for callback in on_inference_change:
             callback(flag)
 
@@ -95,19 +117,19 @@ class set_grad_enabled(_GradModeContext):
         if type(mode) is not bool:
             raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, not "
                             f"{type(mode).__name__}")
-        self._prev = _state["enabled"]
+        self._prev = _state["grad"]
         self._mode = mode
-        _state["enabled"] = self._mode
+        _set_grad(mode)
 
     def __enter__(self):
-        _state["enabled"] = self._mode
+        _set_grad(self._mode)
         return None
 
     def __repr__(self):
         return f"torch.autograd.grad_mode.set_grad_enabled(mode={self._mode})"
 
     def __call__(self, func):
-        _state["enabled"] = self._prev   # as a decorator it must not change the mode at definition time
+        _set_grad(self._prev)   # as a decorator it must not change the mode at definition time
         return super().__call__(func)
 
 

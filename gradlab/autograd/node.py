@@ -12,7 +12,7 @@ import weakref
 import numpy as np
 
 from .._dtype import from_numpy_dtype
-from .._tensor_core import Tensor
+from .._tensor_core import InferenceVersionCounter, Tensor
 
 _sequence = itertools.count()   # creation order: the engine runs the newest ready node first
 
@@ -60,6 +60,26 @@ class _HookDict(dict):
 SAVED_TENSORS_HOOKS = []
 
 
+_MULTI_OUTPUT_CHANGED = (
+    "Output {1} of {0} is a view and its base or another view of its base has been modified inplace. This view is "
+    "the output of a function that returns multiple views. Such functions do not allow the output views to be "
+    "modified inplace. You should replace the inplace operation by an out-of-place one.")
+INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in computation "
+    "tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in autograd, or "
+    "use `torch.no_grad()` instead of `torch.inference_mode()`.")
+
+
+def short_name(name):
+    """A node's name as PyTorch's messages give it: without "Backward0", but keeping another overload's number
+    (AddBackward0 -> Add, ClampBackward1 -> Clamp1, TBackward1 -> T1, CopySlices unchanged)."""
+    stem = name.rstrip("0123456789")
+    if not stem.endswith("Backward") or stem == name:
+        return name
+    number = name[len(stem):]
+    return stem[:-len("Backward")] + ("" if number == "0" else number)
+
+
 class SavedTensor:
     """A tensor kept for the backward formula, with the version it had when saved.
 
@@ -72,6 +92,8 @@ class SavedTensor:
 
     def __init__(self, tensor, is_output=False):
         self.counter = tensor._version_counter
+        if type(self.counter) is InferenceVersionCounter:
+            raise RuntimeError(INFERENCE_SAVED)
         self.version = self.counter[0]
         self.is_output = is_output
         self.unpack_hook = None
@@ -137,16 +159,19 @@ class SavedTensor:
 
     def _version_message(self, node):
         if self.is_output:
-            shape, dtype, producer = self.data.shape, self.data.dtype, node
+            shape, dtype, producer, output_nr = self.data.shape, self.data.dtype, node, self.output_nr
+            name = producer.name()
         else:
             t = self.tensor
-            shape, dtype, producer = t._data.shape, t._data.dtype, t.grad_fn
-        clause = ""
-        if producer is not None:
-            name = producer.name()
-            stem = name.rstrip("0123456789")
-            stem = stem[:-len("Backward")] if stem.endswith("Backward") else stem
-            clause = f", which is output 0 of {stem},"
+            shape, dtype, producer, output_nr = t._data.shape, t._data.dtype, t.grad_fn, t._output_nr
+            name = None if producer is None else producer.name()
+            if t._base is not None and producer is not None:
+                # a view changed in place since: PyTorch first gives it a fresh history read from its base
+                multi = getattr(t, "_multi_output", None)
+                if multi is not None:
+                    return _MULTI_OUTPUT_CHANGED.format(*multi)
+                name = "AsStridedBackward0"
+        clause = "" if name is None else f", which is output {output_nr} of {short_name(name)},"
         return (
             "one of the variables needed for gradient computation has been modified by an inplace "
             f"operation: [torch.{from_numpy_dtype(dtype)._legacy} [{', '.join(map(str, shape))}]]{clause} "
@@ -175,6 +200,7 @@ class Node:
     _output_ref = None       # ...or, for a single output, just its weak reference (one object less per op)
     _num_outputs = 1
     _saved_names = ()
+    _guards = None           # SavedTensors PyTorch saves but the formulas do not read (see save_for_check)
 
     def __init__(self):
         self._sequence_nr = next(_sequence)
@@ -269,6 +295,12 @@ class Node:
         op = self.__dict__.get("_op")
         if key != attr and op is not None and key in op.inputs and key in op.saves:
             return None       # an input whose gradient no one needs was not saved: PyTorch shows None
+        if key == "self_sizes" and op is not None and op.key == "expand":
+            # (ExpandBackward0 keeps self's sizes: gradlab's are the input's meta, or the output's when alike)
+            meta = self._input_meta[0] if self._input_meta else None
+            out = self._output_ref() if self._output_ref is not None else None
+            if meta is not None or out is not None:
+                return tuple(meta[0] if meta is not None else out._data.shape)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
 
     def _saved_param(self, key, value):
@@ -304,6 +336,7 @@ class Node:
         PyTorch keeps as tensors too), so it is spent: a second backward through it raises."""
         self._saved_names = tuple(self._saved or ())
         self._saved = None
+        self._guards = None
         self._freed = True
 
     def _check_not_freed(self):
@@ -519,6 +552,21 @@ def set_history(node, outputs):
             refs.append(weakref.ref(t))
     node._num_outputs = len(outputs)
     node._output_refs = tuple(refs)
+
+
+def save_for_check(node, tensor, is_output=False):
+    """PyTorch saves `tensor` for `node`'s backward although gradlab's formulas need no copy of it (the
+    indices that max(dim), sort or topk return, aminmax's results): changing it in place before the
+    backward must still raise PyTorch's version-counter error, not compute with the changed values."""
+    if node is not None:
+        node._guards = (node._guards or ()) + (SavedTensor(tensor, is_output),)
+
+
+def check_guards(node):
+    """Raise PyTorch's version-counter error if a tensor saved with save_for_check was changed in place."""
+    for saved in node._guards:
+        if saved.counter[0] != saved.version:
+            raise RuntimeError(saved._version_message(node))
 
 
 def record(node, inputs, outputs, edges=None):

@@ -340,9 +340,10 @@ def _spelled_out(nkey, ndim):
     return tuple(out)
 
 
-def setitem(t, key, value):
+def setitem(t, key, value, copy=False):
     """`t[key] = value`, checked as PyTorch checks it: the value (a tensor or a number), then the
-    key (read on a stand-in, so that a bad key changes nothing), then the value's shape and dtype."""
+    key (read on a stand-in, so that a bad key changes nothing), then the value's shape and dtype.
+    copy: t.copy_(value) (CopyBackwards whatever the value's shape; `t[...] = 0-d` is a fill_)."""
     value = _assigned_value(t, value)
     if getattr(t, "_zerotensor", False):   # (a write is a copy_ into the ZeroTensor: its own words)
         raise RuntimeError(_ZERO_TENSOR_COPY)
@@ -419,8 +420,9 @@ def setitem(t, key, value):
                 val = val.expand(target._data.shape)
         if advanced:       # index_put_ on t itself (IndexPutBackward0), or on a view of t (CopySlices)
             result = OPS["index_put_values" if target is stand else "copy_slices"](src, val, key=nkey)
-        elif target is stand:       # the key names all of t: PyTorch's copy_ or fill_
-            if isinstance(val, Tensor) and val._data.ndim:
+        elif target is stand:       # the key names all of t: PyTorch's copy_ or fill_ (a number or 0-d into n-d)
+            if copy or (isinstance(val, Tensor) and val._data.ndim) or not t._data.ndim:
+                val = val if isinstance(val, Tensor) else Tensor._make(np.asarray(val, t._data.dtype))
                 result = OPS["copy"](src, val)
             else:
                 result = OPS["fill_tensor"](src, val if isinstance(val, Tensor) else Tensor._make(np.asarray(val)))

@@ -15,8 +15,8 @@ import weakref
 import numpy as np
 
 from .._dtype import from_numpy_dtype, real_part
-from .._tensor_core import Tensor
-from ..autograd import grad_mode, node as _autograd_node
+from .._tensor_core import INFERENCE_INPLACE, InferenceVersionCounter, Tensor
+from ..autograd import function as _autograd_function, grad_mode, node as _autograd_node
 from ..autograd.engine import ZERO_TENSOR_IMMUTABLE
 from ..autograd.node import Node, record, set_history
 from . import dual
@@ -37,11 +37,15 @@ _NO_GRAD_VIEW_INPLACE = (
 def _check_inplace_allowed(t, as_view=False):
     if getattr(t, "_zerotensor", False):
         raise RuntimeError(ZERO_TENSOR_IMMUTABLE)
+    if type(t._version_counter) is InferenceVersionCounter and not InferenceVersionCounter.inference_mode:
+        raise RuntimeError(INFERENCE_INPLACE)
     if not grad_mode._state["enabled"]:
         return
     multi = getattr(t, "_multi_output", None)          # an output of unbind or split (see _tensor_methods/shape.py)
     if multi is not None and t.requires_grad:
-        raise RuntimeError(f"Output {multi[1]} of {multi[0]} is a view and is being modified inplace. This view is "
+        # (a view of such a view inherits the rule; the message names the view's own node)
+        name = _autograd_node.short_name(t.grad_fn.name()) if t.grad_fn is not None else multi[0]
+        raise RuntimeError(f"Output {t._output_nr} of {name} is a view and is being modified inplace. This view is "
                            "the output of a function that returns multiple views. Such functions do not allow the "
                            "output views to be modified inplace. You should replace the inplace operation by an "
                            "out-of-place one.")
@@ -106,8 +110,24 @@ def _read_through(view, root):
         view._grad_fn = None
         view._output_nr = 0
     else:
+        multi = getattr(view, "_multi_output", None)
+        if multi is not None:      # an output of unbind/split can not read through: PyTorch refuses to use it
+            node = MultiOutputViewChanged(*multi, node.next_functions)
         set_history(node, view)
         _keep_retained_grad(view)
+
+
+class MultiOutputViewChanged(Node):
+    """The history of an output of unbind or split whose base was changed in place: PyTorch raises as soon as
+    it is used (gradlab: when a backward reaches it, or reads it as a saved tensor)."""
+
+    def __init__(self, function, output_nr, edges):
+        super().__init__()
+        self.next_functions = edges         # (the base's history: the leaves are still reached)
+        self.message = _autograd_node._MULTI_OUTPUT_CHANGED.format(function, output_nr)
+
+    def apply(self, grad_outputs, as_arrays=False):
+        raise RuntimeError(self.message)
 
 
 def _keep_retained_grad(t):
@@ -192,6 +212,8 @@ def _copy_into(t, result):
 def _record_adopted(t, result):
     node = result.grad_fn
     if node is None:
+        if not grad_mode._state["enabled"]:
+            _untracked_change(t)
         return t
     if type(node) is _autograd_node.NoDerivative and not node._op_name.endswith("_"):
         node._op_name += "_"              # (written in place: PyTorch names aten's in-place op, floor_divide_)
@@ -208,8 +230,41 @@ def _record_adopted(t, result):
         # slot 0 is the base's old history; fn's other inputs (the `w` of `v.mul_(w)`) keep their edges
         wrapper = CopySlices(node, view_positions(t, root))
         record(wrapper, None, root, edges=(edge_of(root),) + tuple(node.next_functions[1:]))
+        _keep_retained_grad(root)
         _refresh_views(root, written=t)
     return t
+
+
+def _untracked_change(t):
+    """A change in place under no_grad: PyTorch gives the views of a base with history a fresh one read from
+    the base (AsStridedBackward0), as after a recorded change, the next time it looks at them."""
+    root = t._base if t._base is not None else t
+    if root.grad_fn is None or (t is root and not root._views):
+        return
+    state = grad_mode._state
+    state["enabled"] = True
+    try:
+        _refresh_views(root, written=None if t is root else t)
+    finally:
+        state["enabled"] = False
+
+
+def _dirty_history(t, node, output_nr, inputs):
+    """A custom Function changed t in place (ctx.mark_dirty) and node now produces it: a view's base reads
+    through CopySlices(node), and views see the new history (PyTorch's rebase_history)."""
+    root = t._base
+    if root is None:
+        _refresh_views(t)
+        return
+    if output_nr != 0 or not inputs or inputs[0] is not t:
+        return      # (CopySlices runs node's gradient for output 0 and input 0: the usual dirty Function)
+    wrapper = CopySlices(node, view_positions(t, root))
+    record(wrapper, None, root, edges=(edge_of(root),) + tuple(node.next_functions[1:]))
+    _keep_retained_grad(root)
+    _refresh_views(root, written=t)
+
+
+_autograd_function.DIRTY_HISTORY.append(_dirty_history)
 
 
 def _kind_name(dtype):
@@ -305,6 +360,8 @@ def run_inplace(t, opkey, args, params):
         result = _call(opkey, _stand_in(t, opkey), args, params)
     elif _write_in_place(t, opkey, args, params):
         t._version_counter[0] += 1
+        if not grad_mode._state["enabled"] and (t._base is not None or t._views):
+            _untracked_change(t)
         return t
     else:
         with grad_mode.no_grad():

@@ -344,6 +344,7 @@ def _slogdet_grad(g, n):
 
 
 @op("slogdet", "LinalgSlogdetBackward0", variants=("function", "method"), saves=("self",), num_outputs=2,
+    saves_outputs=(0,),
     self=_slogdet_grad)
 def slogdet(self):
     if self.shape[-1] == 0:
@@ -437,7 +438,8 @@ _SVD_TEXT = (
     " + {U} / {S}.unsqueeze(-2) @ ({gV} - {V} @ {V}.mT @ {gV}).mT)").format(**_SVD_PARTS)
 
 
-@op("svd", "LinalgSvdBackward0", saves=("self",), num_outputs=3, variants=("function", "method"),
+@op("svd", "LinalgSvdBackward0", saves=("self",), num_outputs=3, saves_outputs=(0, 1, 2),
+    variants=("function", "method"),
     shows={"self": _SVD_TEXT},
     self=_svd_grad)
 def svd(self, full_matrices=False, check_errors=True):

@@ -374,11 +374,27 @@ def smooth_l1_loss(self, target, reduction, beta, count):
 
 
 # --- activations that the teaching material uses less often ------------------------------------------
+def _hardtanh_grad(g, n):
+    if hasattr(g, "_data") or hasattr(n.self, "_data"):     # Tensors (create_graph): an op of its own, as in PyTorch
+        return OPS["hardtanh_backward"](g, n.self, min_val=n.min_val, max_val=n.max_val)
+    return dual.where_or_zero((n.self > n.min_val) & (n.self < n.max_val), g)
+
+
 @op("hardtanh", "HardtanhBackward0", saves=("self",),
     shows={"self": "where((self > min_val) & (self < max_val), grad, 0)"},
-    self=lambda g, n: dual.where_or_zero((dual.data(n.self) > n.min_val) & (dual.data(n.self) < n.max_val), g))
+    self=_hardtanh_grad)
 def hardtanh(self, min_val=-1.0, max_val=1.0):
     return np.clip(self, self.dtype.type(min_val), self.dtype.type(max_val)).astype(self.dtype, copy=False)
+
+
+@op("hardtanh_backward", "HardtanhBackwardBackward0", ("grad_output", "self"), saves={"grad_output": ("self",)},
+    shows={"grad_output": "where((self > min_val) & (self < max_val), grad, 0)", "self": "zeros_like(grad)"},
+    grad_output=lambda g, n: _hardtanh_grad(g, n),
+    self=lambda g, n: dual.like(g, np.zeros_like(dual.data(g))))
+def hardtanh_backward(grad_output, self, min_val, max_val):
+    """hardtanh's gradient (relu6's too): an op of its own, as in PyTorch, so that a graph of the gradient still
+    depends on self (its derivative there is zero)."""
+    return np.where((self > min_val) & (self < max_val), grad_output, 0).astype(grad_output.dtype, copy=False)
 
 
 def _log_sigmoid_grad(g, n):
@@ -427,14 +443,15 @@ def mish(self):
 
 
 def _hardswish_grad(g, n):
+    # (PyTorch's kernel: 0 up to -3 included, x / 3 + 0.5 strictly between, 1 from 3 on)
     x = dual.data(n.self)
-    return dual.fused(lambda g, x: g * np.where(x < -3, 0.0, np.where(x <= 3, x / 3 + 0.5, 1.0)).astype(x.dtype),
+    return dual.fused(lambda g, x: g * np.where(x <= -3, 0.0, np.where(x < 3, x / 3 + 0.5, 1.0)).astype(x.dtype),
                       g, x) if not hasattr(g, "_data") else \
-        g * dual.like(g, np.where(x < -3, 0.0, np.where(x <= 3, x / 3 + 0.5, 1.0)).astype(x.dtype))
+        g * dual.like(g, np.where(x <= -3, 0.0, np.where(x < 3, x / 3 + 0.5, 1.0)).astype(x.dtype))
 
 
 @op("hardswish", "HardswishBackward0", saves=("self",), self=_hardswish_grad,
-    shows={"self": "grad * where(self < -3, 0, where(self <= 3, self / 3 + 0.5, 1))"})
+    shows={"self": "grad * where(self <= -3, 0, where(self < 3, self / 3 + 0.5, 1))"})
 def hardswish(self):
     x = self.astype(np.float32) if self.dtype == np.float16 else self     # (half computes in float)
     return (x * np.clip(x + 3, 0, 6) / x.dtype.type(6)).astype(self.dtype, copy=False)

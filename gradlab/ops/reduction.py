@@ -491,6 +491,7 @@ def var_mean(self, dim, keepdim, correction, count, self_sizes):
 
 
 @op("std_mean", "StdMeanBackward0", variants=("function",), saves=("self",), num_outputs=2,
+    saves_outputs=(0,),
     self=_std_mean_grad)
 def std_mean(self, dim, keepdim, correction, count, self_sizes):
     with np.errstate(invalid="ignore"):
@@ -529,6 +530,7 @@ def _aminmax_grad(g, n):
 
 
 @op("aminmax", "AminmaxBackward0", variants=("function", "method"), saves=("self",), num_outputs=2,
+    saves_outputs=(0, 1),
     self=_aminmax_grad)
 def aminmax(self, dim, keepdim):
     return np.min(self, axis=dim, keepdims=keepdim), np.max(self, axis=dim, keepdims=keepdim)

@@ -54,8 +54,8 @@ from .._dtype import category, default_np, from_numpy_dtype, result_np_dtype
 from .._tensor_core import Tensor
 from ..autograd import grad_mode
 from ..autograd import node as _node
-from ..autograd.node import (AsTensors, Node, SavedTensor, SavedValue, accumulator_of, edge_of,  # noqa: F401
-                             make_node_class)
+from ..autograd.node import (AsTensors, Node, SavedTensor, SavedValue, accumulator_of, check_guards,  # noqa: F401
+                             edge_of, make_node_class)
 
 OPS = {}
 _NODE_CLASSES = {}
@@ -72,6 +72,13 @@ class OpNode(Node):
         they are Tensors and the same formulas record a graph of the gradient. Functions that
         formulas call (`cos`, `mm`, `sum_keepdim`, ...) come from ops/dual.py and take both."""
         op = self._op
+        saved = self._saved
+        if saved:       # PyTorch unpacks every saved tensor first: one changed in place raises, read or not
+            for value in saved.values():
+                if value.counter[0] != value.version and value.unpack_hook is None:
+                    _raise_changed(self, saved)
+        if self._guards is not None:
+            check_guards(self)
         if op.num_outputs == 1:
             g = grad_outputs[0]
         else:   # outputs that received no gradient count as zeros
@@ -118,6 +125,13 @@ class OpNode(Node):
         return grads
 
 
+def _raise_changed(node, saved):
+    """PyTorch's version error for the first changed saved tensor in its order: by name (`other` before
+    `self`, `mat2` before `self`), as its generated backward functions unpack them."""
+    name = min(n for n, v in saved.items() if v.counter[0] != v.version and v.unpack_hook is None)
+    raise RuntimeError(saved[name]._version_message(node))
+
+
 def _zeros(meta, as_arrays):
     zeros = np.zeros(meta[0], meta[1])
     return zeros if as_arrays else Tensor._make(zeros)
@@ -135,8 +149,11 @@ class Op:
 
     def __init__(self, key, name, forward, inputs, formulas, saves, num_outputs=1, promote=True,
                  float_result=False, cast_result=True, saved_params=None, variants=(), aliases=(), shows=None,
-                 check=None):
+                 check=None, saves_outputs=()):
         self.key = key
+        # outputs PyTorch saves for the backward of an op with several (aminmax's min and max): checked for
+        # in-place changes before the backward, though gradlab's formulas recompute what they need
+        self.saves_outputs = saves_outputs
         self.check = check                # the arguments as given -> raises PyTorch's first error, or None
         self.variants = variants          # the public forms under `key`: "function", "method", "inplace"
         self.aliases = aliases            # other names of those forms (asin: arcsin)
@@ -190,7 +207,7 @@ VARIANTS = ("function", "method", "inplace")
 
 
 def op(key, name, inputs=("self",), saves=(), num_outputs=1, promote=True, float_result=False, cast_result=True,
-       saved_params=None, variants=(), aliases=(), shows=None, check=None, **formulas):
+       saved_params=None, variants=(), aliases=(), shows=None, check=None, saves_outputs=(), **formulas):
     """Register `forward` in the op table (see the module docstring)."""
     unknown = (set(formulas) | set(shows or ())) - set(inputs)
     if unknown:
@@ -203,7 +220,7 @@ def op(key, name, inputs=("self",), saves=(), num_outputs=1, promote=True, float
     def register(forward):
         OPS[key] = Op(key, name, forward, inputs, tuple(formulas.get(n) for n in inputs), saves,
                       num_outputs, promote, float_result, cast_result, saved_params, tuple(variants), tuple(aliases),
-                      shows, check)
+                      shows, check, tuple(saves_outputs))
         return OPS[key]
     return register
 
@@ -418,6 +435,8 @@ def apply(op, args, params):
                 s.output_nr = 0
         return result
     results = tuple(Tensor._make(o, node, i) for i, o in enumerate(out))
+    if op.saves_outputs:
+        node._guards = tuple(SavedTensor(results[i], True) for i in op.saves_outputs)
     node._num_outputs = len(results)
     node._output_meta = tuple((o.shape, o.dtype) for o in out)
     node._output_refs = tuple(weakref.ref(r) for r in results)

@@ -161,7 +161,7 @@ def _masked_select_grad(g, n):
     return dual.call("masked_scatter", zeros, g, mask=np.broadcast_to(n.mask, shape), source_sizes=dual.data(g).shape)
 
 
-@op("masked_select", "MaskedSelectBackward0", variants=("function", "method"), promote=False,
+@op("masked_select", "MaskedSelectBackward0", variants=("function", "method"), promote=False, saves=("self",),
     self=_masked_select_grad)
 def masked_select(self, mask, self_sizes):
     shape = np.broadcast_shapes(self.shape, mask.shape)
@@ -195,7 +195,7 @@ def masked_scatter(self, source, mask, source_sizes):
     return out
 
 
-@op("take", "TakeBackward0", variants=("function", "method"), promote=False,
+@op("take", "TakeBackward0", variants=("function", "method"), promote=False, saves=("self",),
     # (PyTorch's zeros_like(self).put_(index, grad, accumulate=True); gradlab has no put_: index_add on the
     # flattened zeros, negative positions counted from the end)
     shows={"self": "grad.new_zeros(self_sizes).flatten().index_add(0, index.flatten() % zeros(self_sizes).numel(), "

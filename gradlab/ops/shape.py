@@ -380,7 +380,7 @@ def index_fill_zero(self, key):
     return out
 
 
-@op("gather", "GatherBackward0", variants=("function", "method"), promote=False,
+@op("gather", "GatherBackward0", variants=("function", "method"), promote=False, saves=("self",),
     shows={"self": "grad.new_zeros(self_sizes).scatter_add(dim, index, grad)"},
     self=lambda g, n: _gather_grad(g, n))
 def gather(self, dim, index, self_sizes):
@@ -484,6 +484,14 @@ _declare_cat()
     shows={"self": "cat(grads, dim)"},
     self=lambda g, n: _join_grads(g, n))
 def split(self, dim, sections):
+    return tuple(np.split(self, sections, axis=dim))
+
+
+@op("split_with_sizes", "SplitWithSizesBackward0", promote=False, num_outputs=-1,
+    shows={"self": "cat(grads, dim)"},
+    self=lambda g, n: _join_grads(g, n))
+def split_with_sizes(self, dim, sections):
+    """x.split([1, 3]): split's forward and gradient under PyTorch's other node (SplitWithSizesBackward0)."""
     return tuple(np.split(self, sections, axis=dim))
 
 

@@ -1,10 +1,11 @@
-"""Differential API fuzzer: ~40,000 generated calls, each run under gradlab and under PyTorch.
+"""Differential API fuzzer: ~44,000 generated calls, each run under gradlab and under PyTorch.
 
-The calls come from tests/fuzz/api_fuzz_cases.py, tests/fuzz/api_fuzz_reach.py, tests/fuzz/api_fuzz_dtidx.py and
-tests/fuzz/api_fuzz_more.py (fixed seeds; the second reaches every public name gradlab shares with torch, with arguments
-built from torch's own signatures; the third pairs every dtype through operators and functions, and works through values
-and indexing; the fourth covers tensor metadata and attribute writes, Python's conversions, print options, module and
-grad_fn objects). For each call we compare the outcome:
+The calls come from tests/fuzz/api_fuzz_cases.py, tests/fuzz/api_fuzz_reach.py, tests/fuzz/api_fuzz_dtidx.py,
+tests/fuzz/api_fuzz_more.py and tests/fuzz/api_fuzz_autograd.py (fixed seeds; the second reaches every public name gradlab
+shares with torch, with arguments built from torch's own signatures; the third pairs every dtype through operators and
+functions, and works through values and indexing; the fourth covers tensor metadata and attribute writes, Python's
+conversions, print options, module and grad_fn objects; the fifth writes whole autograd programs: random graphs, saved
+tensors and versions, misuse, grad modes, higher order). For each call we compare the outcome:
 the printed text of a result, its dtype, shape, requires_grad and grad_fn name, or the exception's
 type and whole message, and the warnings (category + text). A result that requires grad is also
 backpropagated (`.sum().backward()`) and the leaves' `.grad` compared. A raw numpy/Python internal
@@ -31,6 +32,7 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+import api_fuzz_autograd  # noqa: E402
 import api_fuzz_cases  # noqa: E402
 import api_fuzz_dtidx  # noqa: E402
 import api_fuzz_more  # noqa: E402
@@ -59,6 +61,30 @@ KNOWN_DIFFERENCES = {
     '*|build:rot90|*': 'not yet: torch.rot90', '*|build:vander|*': 'not yet: torch.vander',
     '*|build:combinations|*': 'not yet: torch.combinations', '*|build:block_diag|*': 'not yet: torch.block_diag',
     '*|build:heaviside|*': 'not yet: torch.heaviside',
+    # --- the autograd programs (api_fuzz_autograd.py): what is still open, measured ---
+    # create_graph: the gradient's own graph is built from gradlab's formulas, whose inner nodes differ from
+    # PyTorch's derivative formulas (MulBackward1, an extra ViewBackward0) and from its *BackwardBackward0 ops
+    # (hardtanh/relu6/hardswish give a gradient that does not require grad; hardsigmoid, log_sigmoid, mse_loss)
+    'autograd|higher:double|*repr*':
+        'open: inner nodes of create_graph gradients follow gradlab\'s formulas, not PyTorch\'s derivatives.yaml',
+    'autograd|higher:double|print|*':
+        'open: double backward rounding (1e-17 noise in PyTorch where gradlab\'s formulas give exact zeros)',
+    "autograd|misuse:x.grad = torch.ones(2, 3, device='meta')|exc-message|*":
+        'gradlab has no meta device: the meta tensor itself can not be made',
+    'autograd|modes:state|type|torch: function|*':
+        'torch.no_grad(True): PyTorch wraps the non-callable True and returns a function',
+    'autograd|higher:functional:jacobian|*contiguous*':
+        'open: layout (and, for a constant function, the zeros\' dtype) of forward-mode/vectorized jacobians',
+    'autograd|graph:*|*contiguous*|*':
+        'open: memory layout of gradients through permute/movedim views (PyTorch\'s AccumulateGrad layout contract)',
+    'autograd|graph:*|print|*':
+        'float32 matmul/linear/addcmul/sinh: PyTorch\'s MKL kernels round differently (values allclose)',
+    'autograd|graph:*|repr|*':
+        'open: a view whose base changed through a detached alias (.detach(), .data) is not found by gradlab',
+    'autograd|graph:binary-inplace-matmul-view|exc-message|*':
+        'open: a saved view written in place twice: PyTorch names Tanh where gradlab names AsStrided',
+    'autograd|graph:inplace-matmul-reduce|value|*':
+        'aminmax results changed through .data (unchecked): PyTorch\'s formula reads them (nan), gradlab\'s self',
     # --- remaining groups, one by one (written by `python tests/fuzz/test_api_fuzz.py --update-known`) ---
     'autograd|grad2:tan_|print|*':
         'MKL VML float32 tan: closed code, not reproducible',
@@ -460,7 +486,8 @@ def _fmt_outcome(res):
 
 
 CASES = (api_fuzz_cases.all_cases(public_names()) + api_fuzz_reach.reach_cases(public_names())
-         + api_fuzz_dtidx.dtidx_cases() + api_fuzz_more.more_cases(public_names()))
+         + api_fuzz_dtidx.dtidx_cases() + api_fuzz_more.more_cases(public_names())
+         + api_fuzz_autograd.autograd_cases())
 CHUNK = 500
 
 

@@ -1288,6 +1288,16 @@ def _split(draw):
     return Case(fn, [uniform(draw, shp)])
 
 
+@sample("split_with_sizes")
+def _split_with_sizes(draw):
+    shp = shape(draw, min_dims=1, max_side=4)
+    dim = dim_of(draw, shp)
+    first = draw(st.integers(0, shp[dim]))
+    sizes = [first, shp[dim] - first]
+    fn = pick(draw, [lambda T, x: x.split(sizes, dim), lambda T, x: T.split(x, sizes, dim), lambda T, x: x.split(sizes, dim)[1]])
+    return Case(fn, [uniform(draw, shp)])
+
+
 @sample("unbind")
 def _unbind(draw):
     shp = shape(draw, min_dims=1)

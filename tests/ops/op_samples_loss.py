@@ -61,6 +61,17 @@ def _hardtanh(draw):
     return Case(fn, [_away_from(draw, shape(draw), [-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0, 2.5], gap=0.08)])
 
 
+def _hardtanh_backward_fn(T, x, g):
+    # hardtanh's gradient is recorded as an op of its own with create_graph (differentiable in g)
+    return T.autograd.grad(F(T).hardtanh(x, -1.0, 1.5), x, g, create_graph=True)[0]
+
+
+@sample("hardtanh_backward", graph_names=False)
+def _hardtanh_backward(draw):
+    shp = shape(draw)
+    return Case(_hardtanh_backward_fn, [_away_from(draw, shp, [-1.0, 1.5], gap=0.08), uniform(draw, shp)])
+
+
 @sample("log_sigmoid")
 def _log_sigmoid(draw):
     return Case(lambda T, x: F(T).logsigmoid(x), [uniform(draw, shape(draw), -4, 4)])

@@ -28,7 +28,8 @@ NOT_YET = {
     "as_strided": {"function", "method", "inplace"}, "as_strided_scatter": {"function", "method"},
     "index": {"method"}, "diagonal_copy": {"function"},
     "solve": {"function", "method"}, "prelu": {"function", "method"},
-    "unsafe_split": {"function", "method"}, "binary_cross_entropy_with_logits": {"function"},
+    "unsafe_split": {"function", "method"}, "split_with_sizes": {"function", "method"},
+    "binary_cross_entropy_with_logits": {"function"},
     "convolution": {"function"}, "constant_pad_nd": {"function"}, "native_batch_norm": {"function"},
     "native_layer_norm": {"function"}, "native_group_norm": {"function"}, "embedding": {"function"},
 }

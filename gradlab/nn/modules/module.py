@@ -95,7 +95,16 @@ class Module:
 
     # --- calling: pre-hooks, forward, hooks ----------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        for hook in list(self._forward_pre_hooks.values()):
+        with_kwargs = self.__dict__.get("_hooks_with_kwargs") or ()
+        for hook_id, hook in list(self._forward_pre_hooks.items()):
+            if hook_id in with_kwargs:
+                result = hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
+                                           f"but got {result}.")
+                    args, kwargs = result
+                continue
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
@@ -104,9 +113,19 @@ class Module:
         if (self.__dict__.get("_backward_hooks") and not non_full) or self.__dict__.get("_backward_pre_hooks"):
             bw_hook = _BackwardHook(self, list(self._backward_hooks.values()), list(self._backward_pre_hooks.values()))
             args = bw_hook.setup_input_hook(args)
-        output = self.forward(*args, **kwargs)
-        for hook in list(self._forward_hooks.values()):
-            result = hook(self, args, output)
+        try:
+            output = self.forward(*args, **kwargs)
+        except Exception:
+            always = self.__dict__.get("_hooks_always_called") or ()
+            for hook_id, hook in list(self._forward_hooks.items()):     # (always_call=True: run, then re-raise)
+                if hook_id in always:
+                    try:
+                        hook(self, args, kwargs, None) if hook_id in with_kwargs else hook(self, args, None)
+                    except Exception:  # noqa: BLE001  (PyTorch warns and goes on to the forward's error)
+                        pass
+            raise
+        for hook_id, hook in list(self._forward_hooks.items()):
+            result = hook(self, args, kwargs, output) if hook_id in with_kwargs else hook(self, args, output)
             if result is not None:
                 output = result
         if non_full:
@@ -193,21 +212,32 @@ class Module:
     @staticmethod
     def _add_hook(hooks, hook, prepend):
         handle = RemovableHandle(hooks)
-        hooks[handle.id] = hook
-        if prepend:
-            hooks.move_to_end(handle.id, last=False)
+        if prepend:         # (first in the dict's order: the hooks run in it)
+            rest = list(hooks.items())
+            hooks.clear()
+            hooks[handle.id] = hook
+            hooks.update(rest)
+        else:
+            hooks[handle.id] = hook
         return handle
 
-    def register_forward_pre_hook(self, hook):
-        """hook(module, args) -> None or new args; runs before forward."""
-        handle = RemovableHandle(self._forward_pre_hooks)
-        self._forward_pre_hooks[handle.id] = hook
-        return handle
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """hook(module, args) -> None or new args; runs before forward. with_kwargs: hook(module, args, kwargs)
+        -> None or (new args, new kwargs). prepend: before the hooks already registered."""
+        return self._add_forward_hook(self._forward_pre_hooks, hook, prepend, with_kwargs, False)
 
-    def register_forward_hook(self, hook):
-        """hook(module, args, output) -> None or a new output; runs after forward."""
-        handle = RemovableHandle(self._forward_hooks)
-        self._forward_hooks[handle.id] = hook
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        """hook(module, args, output) -> None or a new output; runs after forward (with_kwargs: hook(module,
+        args, kwargs, output); always_call: also when forward raises, with output None)."""
+        return self._add_forward_hook(self._forward_hooks, hook, prepend, with_kwargs, always_call)
+
+    def _add_forward_hook(self, hooks, hook, prepend, with_kwargs, always_call):
+        handle = self._add_hook(hooks, hook, prepend)
+        for flag, name in ((with_kwargs, "_hooks_with_kwargs"), (always_call, "_hooks_always_called")):
+            if flag:      # (ids are unique across a module's hook dicts: RemovableHandle counts globally)
+                if name not in self.__dict__:
+                    object.__setattr__(self, name, set())
+                self.__dict__[name].add(handle.id)
         return handle
 
     # --- registration ---------------------------------------------------------------------------------
