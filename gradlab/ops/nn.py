@@ -387,7 +387,8 @@ def hardtanh(self, min_val=-1.0, max_val=1.0):
     return np.clip(self, self.dtype.type(min_val), self.dtype.type(max_val)).astype(self.dtype, copy=False)
 
 
-@op("hardtanh_backward", "HardtanhBackwardBackward0", ("grad_output", "self"), saves={"grad_output": ("self",)},
+# (self is saved whichever input wants a gradient, as PyTorch's node saves it: a second backward raises)
+@op("hardtanh_backward", "HardtanhBackwardBackward0", ("grad_output", "self"), saves=("self",),
     shows={"grad_output": "where((self > min_val) & (self < max_val), grad, 0)", "self": "zeros_like(grad)"},
     grad_output=lambda g, n: _hardtanh_grad(g, n),
     self=lambda g, n: dual.like(g, np.zeros_like(dual.data(g))))

@@ -55,7 +55,7 @@ from .._tensor_core import Tensor
 from ..autograd import grad_mode
 from ..autograd import node as _node
 from ..autograd.node import (AsTensors, Node, SavedTensor, SavedValue, accumulator_of, check_guards,  # noqa: F401
-                             edge_of, make_node_class)
+                             edge_of, make_node_class, saved_entry)
 
 OPS = {}
 _NODE_CLASSES = {}
@@ -75,7 +75,7 @@ class OpNode(Node):
         saved = self._saved
         if saved:       # PyTorch unpacks every saved tensor first: one changed in place raises, read or not
             for value in saved.values():
-                if value.counter[0] != value.version and value.unpack_hook is None:
+                if _changed(value):
                     _raise_changed(self, saved)
         if self._guards is not None:
             check_guards(self)
@@ -128,8 +128,17 @@ class OpNode(Node):
 def _raise_changed(node, saved):
     """PyTorch's version error for the first changed saved tensor in its order: by name (`other` before
     `self`, `mat2` before `self`), as its generated backward functions unpack them."""
-    name = min(n for n, v in saved.items() if v.counter[0] != v.version and v.unpack_hook is None)
-    raise RuntimeError(saved[name]._version_message(node))
+    name = min(n for n, v in saved.items() if _changed(v))
+    raise RuntimeError(saved_entry(saved[name])._version_message(node))
+
+
+def _changed(value):
+    """Whether a saved value (a SavedTensor, or an input saved as itself at version 0) was changed in
+    place since it was saved (a value with an unpack hook is the hook's to give back)."""
+    if type(value) is not SavedTensor:
+        counter = value._vc
+        return counter is not None and counter[0] != 0
+    return value.counter[0] != value.version and value.unpack_hook is None
 
 
 def _zeros(meta, as_arrays):
@@ -399,7 +408,10 @@ def apply(op, args, params):
                         saved = node._saved = {}
                     if isinstance(a, Tensor):
                         # (the tensor itself at version 0 without saved_tensors_hooks: node.saved_entry)
-                        saved[name] = SavedTensor(a) if _SAVED_TENSORS_HOOKS or a._vc and a._vc[0] else a
+                        # (and SavedTensor's checks for the rest: a changed tensor, an inference tensor's counter)
+                        vc = a._vc
+                        saved[name] = SavedTensor(a) if _SAVED_TENSORS_HOOKS or vc is not None and (
+                            vc[0] or type(vc) is not list) else a
                     # (a Python scalar stays a node attribute, but PyTorch saved it as a tensor too:
                     # the non-None _saved makes the node spent after a backward, like PyTorch's)
                     break
