@@ -15,6 +15,8 @@ from .registry import op, refuse_bool, refuse_complex
 from .unary import _exp, _expm1, _log1p, _tanh
 
 _F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+_ONE = np.float64(1)                   # (a numpy number: np.subtract converts a Python 1 each call)
+_ndarray = np.ndarray
 
 
 @op("tanh", "TanhBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
@@ -67,6 +69,16 @@ def _one_minus_square(y):
 def tanh_backward(grad_output, output):
     """tanh's gradient, grad_output * (1 - output**2): an op of its own (as in PyTorch), so that a
     graph of the gradient records TanhBackwardBackward0. float16 is computed in float32."""
+    if output.__class__ is _ndarray is grad_output.__class__ and output.dtype is _F32 is grad_output.dtype \
+            and output.shape == grad_output.shape:
+        # (the common case, what _one_minus_square and the multiply below compute, in four numpy
+        # calls with no check between them: every chain of tanh runs this once per tanh)
+        out = output.astype(_F64)
+        np.multiply(out, out, out=out)         # exact: a float32 squared fits in a float64
+        np.subtract(_ONE, out, out=out)        # rounded once (to float64)...
+        out = out.astype(_F32)                 # ... and once to float32, as before
+        np.multiply(out, grad_output, out=out)
+        return out
     if output.dtype == _F16:
         return (grad_output.astype(_F32) * _one_minus_square(output)).astype(_F16)
     out = _one_minus_square(output)
