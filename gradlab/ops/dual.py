@@ -268,7 +268,26 @@ def threshold_backward(g, x, threshold):
     a graph of the gradient still depends on x, as PyTorch's does."""
     if isinstance(g, Tensor) or isinstance(x, Tensor):
         return OPS["threshold_backward"](g, x, threshold=threshold)
+    dtype = x.dtype
+    if (g.__class__ is _ndarray is x.__class__ and (dtype is _F32 or dtype is _F64) and g.dtype is dtype
+            and threshold.__class__ in (int, float) and threshold == 0 and g.shape == x.shape and x.flags.c_contiguous):
+        # relu's gradient, the common case, in three numpy calls (the same bits as zero_where's)
+        zero, minus_one, bits = _ZERO_AND_MINUS_ONE[dtype]
+        drop = np.less_equal(x, zero)           # (a 0-d zero: a Python 0 costs np.less_equal 0.3 us)
+        if drop.size <= 512:
+            # small: copy g and zero the dropped numbers (a masked copy: 3x quicker than the bits here,
+            # 3x slower past a few thousand numbers, where its branch on each number costs)
+            out = g.copy()
+            np.copyto(out, zero, where=drop)
+            return out
+        keep = np.add(drop, minus_one)          # True -> 0, False -> -1 (all bits set), in g's size
+        return np.bitwise_and(g.view(bits), keep, out=keep).view(dtype)
     return zero_where(x <= threshold, g)      # (PyTorch's test: a nan x lets g through)
+
+
+_ndarray = np.ndarray
+# per float dtype: its 0-d zero, a 0-d -1 in the integer of its size, that integer
+_ZERO_AND_MINUS_ONE = {d: (np.zeros((), d), np.array(-1, i), np.dtype(i)) for d, i in ((_F32, np.int32), (_F64, np.int64))}
 
 
 _SAME_SIZE_INT = {2: np.int16, 4: np.int32, 8: np.int64}
