@@ -286,6 +286,7 @@ def threshold_backward(g, x, threshold):
 
 
 _ndarray = np.ndarray
+_BOOL = np.dtype(bool)
 # per float dtype: its 0-d zero, a 0-d -1 in the integer of its size, that integer
 _ZERO_AND_MINUS_ONE = {d: (np.zeros((), d), np.array(-1, i), np.dtype(i)) for d, i in ((_F32, np.int32), (_F64, np.int64))}
 
@@ -311,6 +312,17 @@ def zero_where(mask, g):
 
 
 def _and_bits(g, mask, keep):
+    if (g.__class__ is _ndarray is mask.__class__ and mask.dtype is _BOOL and g.shape == mask.shape
+            and mask.size <= 512 and (g.dtype is _F32 or g.dtype is _F64) and mask.flags.c_contiguous):
+        # small: a masked copy, the same bits as below 2x quicker (past a few thousand numbers, where
+        # its branch on each number costs, 3x slower), laid out as below (as the mask)
+        if keep:
+            out = np.zeros(g.shape, g.dtype)
+            np.copyto(out, g, where=mask)
+        else:
+            out = g.copy()
+            np.copyto(out, _ZERO_AND_MINUS_ONE[g.dtype][0], where=mask)
+        return out
     g = np.asarray(g)
     it = _SAME_SIZE_INT.get(g.dtype.itemsize) if g.dtype.kind == "f" else None
     if it is None:

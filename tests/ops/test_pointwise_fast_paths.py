@@ -97,3 +97,21 @@ def test_any_complex_is_result_types():
     for a in values:
         for b in values:
             assert _any_complex(a, b) == (np.result_type(a, b).kind == "c"), (a, b)
+
+
+@pytest.mark.parametrize("dtype", [F32, F64])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_where_or_zero_and_zero_where(dtype, shape):
+    """PyTorch's where(mask, grad, 0) and grad.masked_fill(mask, 0): g's bits kept, +0 elsewhere, laid
+    out as the mask (a masked copy up to 512 numbers, g's bits ANDed with the mask past that)."""
+    rng = np.random.default_rng(5)
+    n = int(np.prod(shape))
+    g = _random_bits(rng, dtype, n).reshape(shape)
+    mask = (rng.random(n) < 0.5).reshape(shape)
+    masks = [mask] + ([mask.T.copy().T] if mask.ndim == 2 else [])      # (a Fortran-ordered mask)
+    zero = dtype.type(0)
+    for m in masks:
+        for got, want in ((dual.where_or_zero(m, g), np.where(m, g, zero)), (dual.zero_where(m, g), np.where(m, zero, g))):
+            got = np.asarray(got)
+            assert got.dtype == dtype and got.strides == m.astype(UINT[dtype]).strides
+            assert np.array_equal(got.reshape(-1).view(UINT[dtype]), want.astype(dtype).reshape(-1).view(UINT[dtype]))
