@@ -74,7 +74,7 @@ def tanh_backward(grad_output, output):
     graph of the gradient records TanhBackwardBackward0. float16 is computed in float32."""
     if output.__class__ is _ndarray is grad_output.__class__ and output.dtype is _F32 is grad_output.dtype \
             and output.shape == grad_output.shape:
-        # (the common case, what _one_minus_square and the multiply below compute, in four numpy
+        # (the common case, what _one_minus_square and the multiply below compute, in five numpy
         # calls with no check between them: every chain of tanh runs this once per tanh)
         out = output.astype(_F64)
         np.multiply(out, out, out=out)         # exact: a float32 squared fits in a float64
