@@ -14,7 +14,7 @@ from . import dual, vectorized
 from .formula_text import shows
 from .registry import op, refuse_complex
 
-_F16, _F32 = np.dtype(np.float16), np.dtype(np.float32)
+_F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 
 
 # --- unary math ---------------------------------------------------------------------------------
@@ -78,6 +78,8 @@ _rsqrt_blocks = _blocks(dual.rsqrt, lambda x: 1 / np.sqrt(x))
 @op("exp", "ExpBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
     self=lambda g, n: g * n.result)
 def exp(self):
+    if self.dtype is _F32:                  # (_exp's common case, without the call)
+        return np.exp(self, dtype=_F64).astype(_F32)
     return _exp(self)
 
 
@@ -94,6 +96,8 @@ def expm1(self):
 @op("log", "LogBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
     self=lambda g, n: g / n.self)
 def log(self):
+    if self.dtype is _F32:                  # (_log's common case, without the call)
+        return np.log(self, dtype=_F64).astype(_F32)
     return _log(self)
 
 
@@ -167,18 +171,24 @@ def logit(self, eps=None):
 @op("sin", "SinBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
     self=lambda g, n: g * dual.cos(n.self))
 def sin(self):
+    if self.dtype is _F32:                  # (_sin's common case, without the call)
+        return np.sin(self, dtype=_F64).astype(_F32)
     return _sin(self)
 
 
 @op("cos", "CosBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
     self=lambda g, n: -g * dual.sin(n.self))
 def cos(self):
+    if self.dtype is _F32:                  # (_cos's common case, without the call)
+        return np.cos(self, dtype=_F64).astype(_F32)
     return _cos(self)
 
 
 @op("tan", "TanBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
     self=lambda g, n: g * (1 + n.result * n.result))
 def tan(self):
+    if self.dtype is _F32:                  # (_tan's common case, without the call)
+        return np.tan(self, dtype=_F64).astype(_F32)
     return _tan(self)
 
 
