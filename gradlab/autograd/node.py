@@ -267,7 +267,8 @@ class Node:
                     raw[key] = SavedTensor.__new__(SavedTensor)
                     raw[key].tensor = raw[key].data = raw[key].unpack_hook = None
                 elif saved is not None and key in saved:
-                    raw[key] = saved_entry(saved[key])
+                    # (stored back as the SavedTensor: hooks registered on it are what the formula unpacks)
+                    raw[key] = saved[key] = saved_entry(saved[key])
                 else:
                     try:
                         value = getattr(self, "_saved_" + key)
