@@ -15,7 +15,9 @@ from ..ops.indexing import fill_inplace, setitem
 from ..ops.inplace import _check_inplace_allowed
 from ..ops.operands import _SCALARS, _check_arguments, _check_int_scalar, _kind, _number, _py, broadcast_error
 from ._common import (_NO_ROUNDING, _OPERANDS, _argument_type_name, _c_type, _check_exponent, _check_fill_value,
-                      _check_operand, _check_sub, _check_complex_clamp, _clamp_bounds, _lifted, _wrapped)
+                      _check_operand, _check_sub, _check_complex_clamp, _check_tensor_argument, _clamp_bounds, _lifted,
+                      _wrapped)
+from .operators import _check_heaviside
 
 
 _CATEGORY = {bool: 0, int: 1, float: 2, complex: 3}     # (the widest bound decides clamp_'s type)
@@ -240,6 +242,15 @@ class _InPlaceMethods:
 
     def __ipow__(self, exponent):
         return self.pow_(exponent) if isinstance(exponent, _OPERANDS) else NotImplemented
+
+    def heaviside_(self, values):
+        """Checked as heaviside's meta function checks its output (self), computed out of place, written in."""
+        _check_tensor_argument("heaviside_", values, "values")
+        _indexing._check_inplace_allowed(self)
+        _indexing.check_overlaps(self, (values,))
+        _check_heaviside(self, values)
+        _check_inplace_result(self, "heaviside", values)
+        return _indexing._adopt(self, self.heaviside(values))
 
     # operators without a differentiable in-place method here: computed out of place, then written into self
     def __ifloordiv__(self, other):

@@ -53,9 +53,6 @@ KNOWN_DIFFERENCES = {
     # functions gradlab does not have yet, called by api_fuzz_dtidx's families (each a missing name, not a wrong answer)
     'dtidx-*|index-fn:scatter_reduce|*': 'not yet: torch.scatter_reduce (ScatterReduceBackward0)',
     'dtidx-*|index-fn:index_reduce|*': 'not yet: torch.index_reduce',
-    '*|build:rot90|*': 'not yet: torch.rot90', '*|build:vander|*': 'not yet: torch.vander',
-    '*|build:combinations|*': 'not yet: torch.combinations', '*|build:block_diag|*': 'not yet: torch.block_diag',
-    '*|build:heaviside|*': 'not yet: torch.heaviside',
     # --- remaining groups, one by one (written by `python tests/fuzz/test_api_fuzz.py --update-known`) ---
     'autograd|grad2:tan_|print|*':
         'MKL VML float32 tan: closed code, not reproducible',
@@ -93,8 +90,6 @@ KNOWN_DIFFERENCES = {
         'open: logical_and_ of an integer tensor with a complex one: PyTorch casts the operand, warning',
     'dtidx-dtypes|pair:x-a|value|*':
         "rsub of a complex tensor (other - alpha * self, a complex product): the rsub row's",
-    'dtidx-dtypes|inplace:[*][*]=|value|*':
-        'open: complex ** True keeps the sign of a zero imaginary part in PyTorch',
     'dtidx-dtypes|create:linspace|exc-type|*':
         'open: linspace with a complex end and dtype=bool: the inferred-dtype check',
     'dtidx-values|reduce:norm|print|*':

@@ -190,7 +190,7 @@ def test_the_generators_leave_hand_written_names_alone():
     assert "exp" not in function_variants.function_forms(written={"exp": None, "cat": None, "stack": None,
                                                                   "var_mean": None, "std_mean": None,
                                                                   "cdist": None, "max_pool2d": None, "where": None,
-                                                                  "rsub": None})
+                                                                  "rsub": None, "block_diag": None})
 
 
 def test_a_function_only_row_must_be_written_by_hand():
