@@ -19,7 +19,8 @@ __all__ = ["hstack", "vstack", "row_stack", "dstack", "column_stack", "meshgrid"
 
 # (scatter, scatter_add, index_add, index_copy, take, masked_select, masked_scatter are made from the op
 # table: _functions/variants.py)
-_METHOD_FORMS = ["ravel", "tile", "movedim", "moveaxis", "broadcast_to", "swapdims"]
+_METHOD_FORMS = ["ravel", "tile", "movedim", "moveaxis", "broadcast_to", "swapdims",
+                 "scatter_reduce", "index_reduce"]      # (their rows are one per reduction: ops/scatter.py)
 globals().update(method_forms(*_METHOD_FORMS))
 __all__ += _METHOD_FORMS
 

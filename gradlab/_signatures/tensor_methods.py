@@ -172,6 +172,10 @@ TENSOR = {'abs': 'TensorBase.abs',
                  'index_fill_(int64_t dim, Tensor index, Scalar value)'),
  'index_put': ('index_put(c10::List<::std::optional<Tensor>> indices, Tensor values, bool accumulate=False)',),
  'index_put_': ('index_put_(c10::List<::std::optional<Tensor>> indices, Tensor values, bool accumulate=False)',),
+ 'index_reduce': ('index_reduce(int64_t dim, Tensor index, Tensor source, c10::string_view reduce, *, bool '
+                  'include_self=True)',),
+ 'index_reduce_': ('index_reduce_(int64_t dim, Tensor index, Tensor source, c10::string_view reduce, *, bool '
+                   'include_self=True)',),
  'index_select': ('index_select(int64_t dim, Tensor index)',),
  'int': ('int(*, MemoryFormat? memory_format=None)',),
  'inverse': 'TensorBase.inverse',
@@ -306,6 +310,10 @@ TENSOR = {'abs': 'TensorBase.abs',
               'scatter_(int64_t dim, Tensor index, Scalar value, *, c10::string_view reduce)'),
  'scatter_add': ('scatter_add(int64_t dim, Tensor index, Tensor src)',),
  'scatter_add_': ('scatter_add_(int64_t dim, Tensor index, Tensor src)',),
+ 'scatter_reduce': ('scatter_reduce(int64_t dim, Tensor index, Tensor src, c10::string_view reduce, *, bool '
+                    'include_self=True)',),
+ 'scatter_reduce_': ('scatter_reduce_(int64_t dim, Tensor index, Tensor src, c10::string_view reduce, *, bool '
+                     'include_self=True)',),
  'select': ('select(int64_t dim, SymInt index)',),
  'sgn': 'TensorBase.sgn',
  'sgn_': 'TensorBase.sgn_',

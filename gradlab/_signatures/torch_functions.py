@@ -206,6 +206,8 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'index_copy': ('index_copy(Tensor input, int64_t dim, Tensor index, Tensor source, *, Tensor out=None)',),
  'index_put': ('index_put(Tensor input, c10::List<::std::optional<Tensor>> indices, Tensor values, bool '
                'accumulate=False)',),
+ 'index_reduce': ('index_reduce(Tensor input, int64_t dim, Tensor index, Tensor source, c10::string_view reduce, *, '
+                  'bool include_self=True, Tensor out=None)',),
  'index_select': ('index_select(Tensor input, int64_t dim, Tensor index, *, Tensor out=None)',),
  'inverse': ('inverse(Tensor input, *, Tensor out=None)',),
  'is_anomaly_check_nan_enabled': 'torch.is_anomaly_check_nan_enabled',
@@ -417,6 +419,8 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
              'scatter(Tensor input, int64_t dim, Tensor index, Scalar value, *, c10::string_view reduce, Tensor '
              'out=None)'),
  'scatter_add': ('scatter_add(Tensor input, int64_t dim, Tensor index, Tensor src, *, Tensor out=None)',),
+ 'scatter_reduce': ('scatter_reduce(Tensor input, int64_t dim, Tensor index, Tensor src, c10::string_view reduce, *, '
+                    'bool include_self=True, Tensor out=None)',),
  'searchsorted': ('searchsorted(Tensor sorted_sequence, Tensor input, *, bool out_int32=False, bool right=False, '
                   'c10::string_view? side=None, Tensor? sorter=None, Tensor out=None)',
                   'searchsorted(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, '

@@ -51,8 +51,6 @@ import gradlab  # noqa: E402
 KNOWN_DIFFERENCES = {
     # (an internal error is only excused by a pattern that names it: `...|internal:<error> '<text>'|...`)
     # functions gradlab does not have yet, called by api_fuzz_dtidx's families (each a missing name, not a wrong answer)
-    'dtidx-*|index-fn:scatter_reduce|*': 'not yet: torch.scatter_reduce (ScatterReduceBackward0)',
-    'dtidx-*|index-fn:index_reduce|*': 'not yet: torch.index_reduce',
     # --- remaining groups, one by one (written by `python tests/fuzz/test_api_fuzz.py --update-known`) ---
     'autograd|grad2:tan_|print|*':
         'MKL VML float32 tan: closed code, not reproducible',
