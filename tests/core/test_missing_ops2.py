@@ -251,3 +251,50 @@ def test_scatter_reduce_index_reduce(code):
         got = (got[0], [w for w in got[1] if "beta" not in w])        # (torch's once-only warning: see the test below)
         expected = (expected[0], [w for w in expected[1] if "beta" not in w])
     assert got == expected
+
+
+# --- 3. the open indexing differences ---------------------------------------------------------------
+
+def _index_put_cases():
+    rng = random.Random(16)
+    cases = []
+    selves = {"f": "torch.tensor([[2.5, 1.0, -2.0, -3.5], [0., 1., 2., 3.], [4., 5., 6., 7.]], dtype=torch.{}{})",
+              "i": "torch.tensor([[1, -3, 5, 0], [9, -7, 0, 5], [2, 2, 3, 4]], dtype=torch.{}{})"}
+    indices = ["(torch.tensor(1),)", "(torch.tensor(-1),)", "(torch.tensor(1), torch.tensor(2))",
+               "(torch.tensor([0, 2]), torch.tensor(1))", "(torch.tensor(1, dtype=torch.int32),)",
+               "(torch.tensor([2, 1, 0], dtype=torch.uint8),)", "(torch.tensor([1, 0, 1], dtype=torch.uint8),)",
+               "(torch.tensor([True, False, True]),)", "(torch.tensor([True, False]),)",
+               "(torch.tensor([[True, False, True, True], [False] * 4, [True] * 4]),)",
+               "(torch.tensor([[1, 0, 1, 1], [0] * 4, [1] * 4], dtype=torch.uint8),)",
+               "(torch.tensor(5),)", "(torch.tensor([1]), torch.tensor(0))"]
+    values = ["torch.tensor(7.)", "torch.tensor([7.])", "torch.tensor(7., dtype=torch.float64)", "torch.tensor(7)",
+              "torch.tensor([7, 8, 9, 10])", "torch.tensor([[7.], [8.]])", "torch.tensor([7., 8., 9., 10.])",
+              "torch.tensor([[7., 8., 9., 10.]])"]
+    for kind, dts in (("f", ["float32", "float64"]), ("i", ["int64", "uint8"])):
+        for dt in dts:
+            for index in indices:
+                for value in rng.sample(values, 4):
+                    grad = dt[0] == "f" and rng.random() < 0.5
+                    g = ", requires_grad=True" if grad else ""
+                    x = selves[kind].format(dt, g)
+                    # (accumulate=True is index_put's other path, with its own open differences: KNOWN_DIFFERENCES)
+                    acc = rng.choice(["", ", accumulate=False"])
+                    if grad:
+                        vg = value.replace(")", ", requires_grad=True)", 1) if "." in value and rng.random() < 0.5 else value
+                        cases.append(f"x = {x}; v = {vg}; y = torch.index_put(x, {index}, v{acc}); " + _grads("x, v"))
+                    else:
+                        cases.append(f"x = {x}; r = (torch.index_put(x, {index}, {value}{acc}), x)")
+                        cases.append(f"x = {x}; y = x.index_put_({index}, {value}{acc}); r = (y, y is x)")
+    return cases
+
+
+INDEX_PUT_CASES = _index_put_cases()
+
+
+@pytest.mark.parametrize("code", INDEX_PUT_CASES)
+def test_index_put_zero_d_and_uint8_indices(code):
+    got, expected = outcome(gradlab, code), outcome(torch, code)
+    if "uint8)," in code and "requires_grad" in code and not isinstance(got, str) and not isinstance(expected, str):
+        # (not yet: PyTorch's backward of a uint8 mask's index_put warns once more, as it reads the mask again)
+        got, expected = got[0], expected[0]
+    assert got == expected

@@ -72,12 +72,6 @@ KNOWN_DIFFERENCES = {
         'open: an integer tensor written with a value requiring grad records CopySlices in PyTorch',
     'dtidx-indexing|index-fn:index_put|exc-type|*':
         'open: index_put(accumulate=True) checks the dtypes before the bounds',
-    'dtidx-indexing|index-fn:index_put|torch-raises+backward-availability|*':
-        'open: index_put with a 0-d index tensor (an advanced index there, an int in setitem)',
-    'dtidx-indexing|index-fn:index_put|torch-raises|*':
-        'open: index_put with a 0-d index tensor (an advanced index there, an int in setitem)',
-    'dtidx-indexing|index-fn:index_put|torch-raises+warnings|*':
-        'open: index_put with one uint8 index and a 0-d value goes to masked_fill_, which refuses uint8',
     'dtidx-indexing|index-fn:masked_scatter|exc-message|*':
         "open: masked_scatter checks the dtypes before the mask's dtype",
     'dtidx-dtypes|inplace-fn:atan2_|exc-message|*':
