@@ -20,6 +20,10 @@ globals().update(method_forms(*[n for n in __all__ if n not in _BITWISE]))
 __all__ += ["nanmean", "var_mean", "std_mean", "float_power", "floor_divide", "rsub"]
 globals().update(method_forms("nanmean"))
 
+# functions issue 14's dtidx fuzz families called (heaviside has no derivative: NotImplemented, as in PyTorch)
+__all__ += ["heaviside"]
+globals().update(method_forms("heaviside"))
+
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """torch.var_mean(input, dim, unbiased, keepdim, *, correction): (var, mean), one VarMeanBackward0."""

@@ -12,7 +12,7 @@ from ..creation.options import _finish, _options
 from .._tensor_methods._common import _check_tensor_argument, _warn_once
 from .._tensor_methods.shape import _repeated_positions
 from ..ops import OPS
-from ..ops.shape import _tensor_list, cat, stack
+from ..ops.shape import _MAX_CAT, _tensor_list, cat, stack
 from ._common import method_forms
 
 __all__ = ["hstack", "vstack", "row_stack", "dstack", "column_stack", "meshgrid", "cartesian_prod", "tril_indices",
@@ -20,7 +20,8 @@ __all__ = ["hstack", "vstack", "row_stack", "dstack", "column_stack", "meshgrid"
 
 # (scatter, scatter_add, index_add, index_copy, take, masked_select, masked_scatter are made from the op
 # table: _functions/variants.py)
-_METHOD_FORMS = ["ravel", "tile", "movedim", "moveaxis", "broadcast_to", "swapdims"]
+_METHOD_FORMS = ["ravel", "tile", "movedim", "moveaxis", "broadcast_to", "swapdims",
+                 "scatter_reduce", "index_reduce"]      # (their rows are one per reduction: ops/scatter.py)
 globals().update(method_forms(*_METHOD_FORMS))
 __all__ += _METHOD_FORMS
 
@@ -164,6 +165,79 @@ def cartesian_prod(*tensors):
     if len(tensors) == 1:
         return tensors[0]
     return stack([g.flatten() for g in meshgrid(*tensors, indexing="ij")], 1)
+
+
+def block_diag(*tensors):
+    """One BlockDiagBackward0 node (PyTorch's native block_diag): each input seen as 2-d (a 1-d one as a row,
+    a 0-d one as 1 x 1) on the diagonal of zeros of the inputs' result type; no inputs give an empty 1 x 0."""
+    tensors = _tensor_list("block_diag", tensors, 0)
+    if not tensors:
+        return Tensor._make(np.empty((1, 0), np.float32))
+    heights, widths = [], []
+    for i, t in enumerate(tensors):
+        nd = t._data.ndim
+        if nd > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {i} has {nd} "
+                               "dimensions")
+        h, w = t._data.shape if nd == 2 else (1, t._data.shape[0] if nd == 1 else 1)
+        heights.append(h)
+        widths.append(w)
+    if len(tensors) > _MAX_CAT:
+        raise NotImplementedError(f"gradlab's block_diag takes at most {_MAX_CAT} tensors")
+    rows = np.concatenate([[0], np.cumsum(heights)[:-1]]).astype(int).tolist()
+    cols = np.concatenate([[0], np.cumsum(widths)[:-1]]).astype(int).tolist()
+    counted = [not (t._data.ndim == 1 and t._data.size == 0) for t in tensors]      # (see ops/shape.py)
+    grad_rows = np.concatenate([[0], np.cumsum([h * c for h, c in zip(heights, counted)])[:-1]]).astype(int).tolist()
+    grad_cols = np.concatenate([[0], np.cumsum([w * c for w, c in zip(widths, counted)])[:-1]]).astype(int).tolist()
+    result_complex = any(t._data.dtype.kind == "c" for t in tensors)
+    return OPS["block_diag"](*tensors, rows=rows, cols=cols, heights=heights, widths=widths,
+                             sizes=[t._data.shape for t in tensors], grad_rows=grad_rows, grad_cols=grad_cols,
+                             complex_grad=[result_complex and t._data.dtype.kind != "c" for t in tensors])
+
+
+def vander(x, N=None, increasing=False):
+    """PyTorch's composition (Linear.cpp): a column of ones, then x's copies multiplied up by cumprod, written
+    into slices of one result (CopySlices), flipped unless increasing. Integer inputs give int64 (cumprod's)."""
+    _check_tensor_argument("vander", x, "x", position=0)
+    if x._data.ndim != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x._data.shape[0]
+    if N is not None:
+        n = N
+        if n < 0:
+            raise RuntimeError("N must be non-negative.")
+    dt = _dtype.from_numpy_dtype(_dtype.result_np_dtype([(1, x._data.dtype), (1, np.dtype(np.int64))], []))
+    result = Tensor._make(np.empty((x._data.shape[0], n), dt.np))
+    if n > 0:
+        result.select(1, 0).fill_(1)
+        if n > 1:
+            result[:, 1:] = x.unsqueeze(1)
+            # (PyTorch's cumprod_out writes over the slice its node saved: a backward through it raises
+            # PyTorch's in-place modification error, as here)
+            result[:, 1:] = result[:, 1:].cumprod(1)
+    return result if increasing else result.flip(1)
+
+
+def combinations(input, r=2, with_replacement=False):
+    """PyTorch's composition (Itertools.cpp): the meshgrid of r copies of input, each masked_select'ed by the
+    mask of strictly (or, with replacement, weakly) increasing positions, stacked as columns."""
+    _check_tensor_argument("combinations", input, "input", position=0)
+    if input._data.ndim != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape [{', '.join(map(str, input._data.shape))}]")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return Tensor._make(np.empty(0, input._data.dtype))
+    n = input._data.size
+    positions = np.indices((n,) * r)
+    keep = np.ones((n,) * r, bool)
+    for a, b in zip(positions[:-1], positions[1:]):
+        keep &= (a <= b) if with_replacement else (a < b)
+    mask = Tensor._make(keep)
+    return stack([g.masked_select(mask) for g in meshgrid(*[input] * r, indexing="ij")], 1)
+
+
+__all__ += ["block_diag", "vander", "combinations"]
 
 
 def _triangle_indices(name, row, col, offset, dtype, keep, device, pin_memory, requires_grad):

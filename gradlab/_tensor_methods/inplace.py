@@ -15,7 +15,9 @@ from ..ops.indexing import fill_inplace, setitem
 from ..ops.inplace import _check_inplace_allowed, write_untracked
 from ..ops.operands import _SCALARS, _check_arguments, _check_int_scalar, _kind, _number, _py, broadcast_error
 from ._common import (_NO_ROUNDING, _OPERANDS, _argument_type_name, _c_type, _check_exponent, _check_fill_value,
-                      _check_operand, _check_sub, _check_complex_clamp, _clamp_bounds, _lifted, _wrapped)
+                      _check_operand, _check_sub, _check_complex_clamp, _check_tensor_argument, _clamp_bounds, _lifted,
+                      _wrapped)
+from .operators import _check_heaviside
 
 
 _CATEGORY = {bool: 0, int: 1, float: 2, complex: 3}     # (the widest bound decides clamp_'s type)
@@ -191,7 +193,7 @@ class _InPlaceMethods:
 
     def _index_put_(self, indices, values, accumulate=False):
         """self[indices] = values (or += with accumulate): indexing with a tuple of index tensors."""
-        indices = _index_put_indices(self, indices)
+        indices = _index_put_indices(self, indices, values, accumulate)
         if not accumulate:
             setitem(self, indices, values)
             return self
@@ -201,7 +203,7 @@ class _InPlaceMethods:
 
     def _index_put(self, indices, values, accumulate=False):
         """Out of place: a clone written into, recorded as one IndexPutBackward0 of self and values."""
-        indices = _index_put_indices(self, indices)
+        indices = _index_put_indices(self, indices, values, accumulate)
         if accumulate:
             values, key = _accumulated(self, indices, values)
             return OPS["index_put_accumulate"](self, values, key=key)
@@ -262,6 +264,15 @@ class _InPlaceMethods:
 
     def __ipow__(self, exponent):
         return self.pow_(exponent) if isinstance(exponent, _OPERANDS) else NotImplemented
+
+    def heaviside_(self, values):
+        """Checked as heaviside's meta function checks its output (self), computed out of place, written in."""
+        _check_tensor_argument("heaviside_", values, "values")
+        _indexing._check_inplace_allowed(self)
+        _indexing.check_overlaps(self, (values,))
+        _check_heaviside(self, values)
+        _check_inplace_result(self, "heaviside", values)
+        return _indexing._adopt(self, self.heaviside(values))
 
     # operators without a differentiable in-place method here: computed out of place, then written into self
     def __ifloordiv__(self, other):
@@ -327,14 +338,67 @@ def _put_key(t, index, source):
     return np.unravel_index(flat, t._data.shape) if t._data.ndim else (flat,)     # (0-d: as 1-d)
 
 
-def _index_put_indices(t, indices):
+def _index_put_indices(t, indices, values, accumulate):
     indices = tuple(indices)
     for i, k in enumerate(indices):    # (PyTorch's binding refuses a None among them)
         if not isinstance(k, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got {_argument_type_name(k)}")
     if len(indices) > t._data.ndim:
         raise IndexError(f"too many indices for tensor of dimension {t._data.ndim} (got {len(indices)})")
+    if accumulate or not isinstance(values, Tensor):
+        return indices
+    kinds = [k._data.dtype for k in indices]
+    if values._data.size == 1 and len(indices) == 1 and kinds[0] in (np.uint8, np.bool_):
+        # PyTorch's index_put_ writes one value through one mask with masked_fill_ (canDispatchToMaskedFill), whose
+        # checks are the mask's shape, then its dtype (a uint8 mask is refused there, with no deprecation warning)
+        mask = indices[0]._data
+        for j, n in enumerate(mask.shape):
+            if n != t._data.shape[j]:
+                raise IndexError(f"The shape of the mask [{', '.join(map(str, mask.shape))}] at index {j} does not "
+                                 f"match the shape of the indexed tensor [{', '.join(map(str, t._data.shape))}] at "
+                                 f"index {j}")
+        if kinds[0] == np.uint8:
+            raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
+    else:
+        # index_put_'s own checks before its kernel's bounds: the value's shape as given against the indexed shape (no
+        # leading 1s dropped, as x[i] = v drops them), then the dtypes; a 0-d integer index is an advanced index here
+        # (x[tensor(1)] = v reads it as an int)
+        shape = _index_put_shape(t, indices)
+        if shape is not None:
+            v = values._data
+            try:
+                fits = len(v.shape) <= len(shape) and np.broadcast_shapes(v.shape, shape) == shape
+            except ValueError:
+                fits = False
+            if not fits:
+                raise RuntimeError(f"shape mismatch: value tensor of shape [{', '.join(map(str, v.shape))}] "
+                                   f"cannot be broadcast to indexing result of shape [{', '.join(map(str, shape))}]")
+            if v.dtype != t._data.dtype:
+                raise RuntimeError(f"Index put requires the source and destination dtypes match, got {_kind(t)} for "
+                                   f"the destination and {_kind(values)} for the source.")
     return indices
+
+
+def _index_put_shape(t, indices):
+    """The shape index_put_ writes (the indices' broadcast shape, a mask counting as its nonzero positions, then
+    the dims not indexed), or None where a mask does not fit self (that error comes first: left to setitem)."""
+    parts, dim = [], 0
+    for k in indices:
+        a = k._data
+        if a.dtype in (np.uint8, np.bool_):
+            if a.shape != t._data.shape[dim:dim + a.ndim]:
+                return None
+            parts.append((int(np.count_nonzero(a)),))
+            dim += a.ndim
+        elif a.dtype in (np.int64, np.int32):
+            parts.append(a.shape)
+            dim += 1
+        else:
+            return None            # (an index of another dtype: setitem's error)
+    try:
+        return tuple(np.broadcast_shapes(*parts)) + t._data.shape[dim:]
+    except ValueError:
+        return None
 
 
 def _accumulated(t, indices, values):

@@ -148,6 +148,10 @@ class _OperatorMethods:
         return _no_derivative(_no_grad_scalar_left(_elementwise.floor_divide_arrays, other, self), "floor_divide",
                               self)
 
+    def heaviside(self, values):
+        _check_heaviside(self, values)
+        return _no_derivative(_no_grad_binary(_heaviside_arrays, self, values), "heaviside", self, values)
+
     def floor_divide(self, other):
         _check_operand("floor_divide", other)
         return self // other
@@ -499,6 +503,20 @@ def _laid_out(out, *given):
     if not out.flags.c_contiguous or any(type(g) is np.ndarray and not g.flags.c_contiguous for g in given):
         return _registry.torch_layout(None, out, list(given))
     return out
+
+
+def _check_heaviside(a, values):
+    """heaviside's meta function: complex first, then the dtypes must be equal (no promotion)."""
+    _check_tensor_argument("heaviside", values, "values")
+    if a._data.dtype.kind == "c" or values._data.dtype.kind == "c":
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
+    if a._data.dtype != values._data.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+
+
+def _heaviside_arrays(a, values):
+    """PyTorch's kernel: `a == 0 ? values : a > 0` (a nan is not > 0: 0, where numpy's heaviside gives nan)."""
+    return np.where(a == 0, values, (a > 0).astype(a.dtype))
 
 
 def _no_grad_binary(ufunc, a, b):

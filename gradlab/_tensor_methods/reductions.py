@@ -272,6 +272,20 @@ class _ReductionMethods:
         _check_tensor_argument("scatter_add_", src, "src", position=3)
         return _scatter(self, "scatter_add_", dim, index, src, None)
 
+    def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
+        _check_tensor_argument("scatter_reduce", src, "src", position=3)
+        return _scatter(self, "scatter_reduce", dim, index, src, reduce, include_self)
+
+    def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
+        _check_tensor_argument("scatter_reduce_", src, "src", position=3)
+        return _scatter(self, "scatter_reduce_", dim, index, src, reduce, include_self)
+
+    def index_reduce(self, dim, index, source, reduce, *, include_self=True):
+        return _index_reduce(self, "index_reduce", dim, index, source, reduce, include_self)
+
+    def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
+        return _index_reduce(self, "index_reduce_", dim, index, source, reduce, include_self)
+
     def index_add(self, dim, index, source, *, alpha=1):
         return OPS["index_add_alpha"](self, source, **_index_add_args(self, dim, index, source), alpha=alpha)
 
@@ -471,7 +485,10 @@ _SCATTER_REDUCE_WARNING = (
     "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:225.)")
 
 
-def _scatter(t, name, dim, index, src, reduce):
+_NEW_REDUCES = ("sum", "prod", "mean", "amax", "amin", "max", "min")     # (scatter_reduce's; max and min as amax, amin)
+
+
+def _scatter(t, name, dim, index, src, reduce, include_self=True):
     """scatter/scatter_/scatter_add/scatter_add_: PyTorch's checks (ScatterGatherChecks.h, in its
     order), then the op: ScatterBackward0 (a tensor src), ScatterBackward1 (a value), ScatterAddBackward0."""
     base = name.rstrip("_")
@@ -479,7 +496,7 @@ def _scatter(t, name, dim, index, src, reduce):
     if src is None:
         raise TypeError(f"{name}() missing 1 required positional arguments: \"src\"")
     is_tensor = isinstance(src, Tensor)
-    if reduce is not None and is_tensor:      # (warned first, even before the dim is checked, as PyTorch's overload)
+    if reduce is not None and is_tensor and base != "scatter_reduce":      # (warned first, even before the dim is checked, as PyTorch's overload)
         if _SCATTER_REDUCE_WARNING not in _WARNED or _WARN_ALWAYS[0]:      # (once, as PyTorch's TORCH_WARN_ONCE)
             _WARNED.add(_SCATTER_REDUCE_WARNING)
             warnings.warn(_SCATTER_REDUCE_WARNING, UserWarning, stacklevel=5)
@@ -504,7 +521,12 @@ def _scatter(t, name, dim, index, src, reduce):
                    f"apart from dimension {d}"
             raise RuntimeError(text + (f" and to be no larger size than src {_shape_text(src._data.shape)}"
                                        if is_tensor else ""))
-    if reduce is not None and reduce not in ("add", "multiply"):
+    if base == "scatter_reduce":
+        if reduce not in _NEW_REDUCES:
+            raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+        if reduce == "mean" and t._data.dtype == np.bool_ and include_self:     # (include_self=False: the identity's
+            _refuse_bool_mean()                                                  # write checks the bounds first)
+    elif reduce is not None and reduce not in ("add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
     if idx.size:
         size = (t._data.shape or (1,))[d]
@@ -512,6 +534,14 @@ def _scatter(t, name, dim, index, src, reduce):
         if bad.any():
             raise RuntimeError(f"index {idx[bad].flat[0]} is out of bounds for dimension {d} with size {size}")
     idx = idx.astype(np.int64, copy=False)
+    if base == "scatter_reduce":
+        if reduce == "mean" and t._data.dtype == np.bool_:
+            _refuse_bool_mean()
+        params = dict(dim=d, index=idx, reduce=reduce, include_self=bool(include_self), src_sizes=src._data.shape)
+        key = "scatter_reduce_" + {"max": "amax", "min": "amin"}.get(reduce, reduce)   # (one row per reduction)
+        if name.endswith("_"):
+            return t._inplace(key, src, **params)
+        return OPS[key](t, src, **params)
     if reduce is not None:
         value = src._data if is_tensor else _scalar_value(src)
         out = Tensor._make(scatter_reduced(t._data, value, d, idx, reduce))
@@ -535,6 +565,10 @@ def _scatter(t, name, dim, index, src, reduce):
     return OPS[key](t, *args, **params)
 
 
+def _refuse_bool_mean():
+    raise NotImplementedError("\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'")
+
+
 def _scalar_value(value):
     if isinstance(value, Tensor):
         return value.item()
@@ -545,27 +579,28 @@ def _scalar_value(value):
     return value
 
 
-def _index_add_args(t, dim, index, source):
-    """PyTorch's checks of index_add (index_func_meta_impl, in its order), then the bounds (its kernel)."""
-    _check_tensor_argument("index_add", index, "index", position=2)
-    _check_tensor_argument("index_add", source, "source", position=3)
+def _index_add_args(t, dim, index, source, func="index_add", bounds=True):
+    """PyTorch's checks of index_add and index_reduce (index_func_meta_impl, in its order, named after `func`), then
+    the bounds (index_add's kernel)."""
+    _check_tensor_argument(func, index, "index", position=2)
+    _check_tensor_argument(func, source, "source", position=3)
     d = _wrap_dim(dim, t._data.ndim)
     idx = index._data
     if idx.ndim > 1:
-        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: {idx.ndim} with type: "
+        raise IndexError(f"{func}_(): Index is supposed to be a vector, but got dim: {idx.ndim} with type: "
                          f"{_kind_of(index)} and size: {_shape_text(idx.shape)}")
     if idx.dtype not in (np.int64, np.int32):
-        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: {_kind_of(index)}")
+        raise RuntimeError(f"{func}_(): Expected dtype int32/int64 for index but got: {_kind_of(index)}")
     if t._data.dtype != source._data.dtype:
-        raise RuntimeError(f"index_add_(): self ({_kind_of(t)}) and source ({_kind_of(source)}) must have the same "
+        raise RuntimeError(f"{func}_(): self ({_kind_of(t)}) and source ({_kind_of(source)}) must have the same "
                            "scalar type")
     sd = source._data.ndim
     if not (d == 0 or d < sd):
-        raise RuntimeError(f"index_add_(): Indexing dim {d} is out of bounds of the source tensor with dim {sd}")
+        raise RuntimeError(f"{func}_(): Indexing dim {d} is out of bounds of the source tensor with dim {sd}")
     if idx.size != (1 if sd == 0 else source._data.shape[d]):
         if sd == 0:        # (PyTorch's message reads source.size(dim) of a 0-d source: that fails first)
             raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
-        raise RuntimeError(f"index_add_(): Number of indices ({idx.size}) should be equal to source.size(dim): "
+        raise RuntimeError(f"{func}_(): Number of indices ({idx.size}) should be equal to source.size(dim): "
                            f"({source._data.shape[d]}), for dim: {d}")
     self_sizes, source_sizes = list(t._data.shape), list(source._data.shape)
     if sd and t._data.ndim:
@@ -576,11 +611,46 @@ def _index_add_args(t, dim, index, source):
                            f"{_shape_text(source._data.shape)}")
     size = t._data.shape[d] if t._data.ndim else 1
     bad = (idx < 0) | (idx >= size)
-    if bad.any():
+    if bounds and bad.any():
         if idx.dtype == np.int32:          # (an int32 index goes through index_select's bounds check)
             raise IndexError("index out of range in self")
         raise RuntimeError(f"index {idx[bad].flat[0]} is out of bounds for dimension {d} with size {size}")
     return dict(dim=d, index=index_param(idx.astype(np.int64, copy=False), source), source_sizes=source._data.shape)
+
+
+_INDEX_REDUCE_WARNING = ("index_reduce() is in beta and the API may change at any time. (Triggered internally at "
+                         "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:1523.)")
+
+
+def _index_reduce(t, name, dim, index, source, reduce, include_self):
+    """index_reduce(_): PyTorch's checks (its meta function: the reduce first, then index_add's), its beta warning
+    (once), then the scatter_reduce forward over index expanded to source's shape (ops/scatter.py)."""
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    args = _index_add_args(t, dim, index, source, "index_reduce", bounds=False)
+    is_bool = t._data.dtype == np.bool_
+    # (PyTorch's CPU kernel has no bool case where it starts from the identity, nor in its 1-d loop; a bool tensor of
+    # more dims goes through slices, whose mean is a floor division, refused for bool after the bounds)
+    if is_bool and (not include_self or t._data.ndim <= 1):
+        kernel = "index_func_" if include_self else "index_reduce_func_exclude_input_init"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+    size = t._data.shape[args["dim"]] if t._data.ndim else 1
+    if ((np.asarray(args["index"]) < 0) | (np.asarray(args["index"]) >= size)).any():
+        raise IndexError("index out of range in self")
+    if is_bool and reduce == "mean":
+        raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
+    if _INDEX_REDUCE_WARNING not in _WARNED or _WARN_ALWAYS[0]:      # (once, as PyTorch's TORCH_WARN_ONCE)
+        _WARNED.add(_INDEX_REDUCE_WARNING)
+        warnings.warn(_INDEX_REDUCE_WARNING, UserWarning, stacklevel=4)
+    d, idx = args["dim"], np.asarray(args["index"]).reshape(-1)
+    shape = source._data.shape or (1,)
+    along = [1] * len(shape)
+    along[d] = -1
+    expanded = np.ascontiguousarray(np.broadcast_to(idx.reshape(along), shape))
+    params = dict(dim=d, index=expanded, reduce=reduce, include_self=bool(include_self), src_sizes=source._data.shape)
+    if name.endswith("_"):
+        return t._inplace("index_reduce_" + reduce, source, **params)
+    return OPS["index_reduce_" + reduce](t, source, **params)
 
 
 def _index_copy_args(t, dim, index, source):

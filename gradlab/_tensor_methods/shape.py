@@ -212,6 +212,19 @@ class _ShapeMethods:
         dims = _dims(list(_size_args(dims)), self._data.ndim)
         return OPS["flip"](self, dims=dims)
 
+    def rot90(self, k=1, dims=(0, 1)):
+        """PyTorch's checks (TensorTransformations.cpp, in its order), then one Rot90Backward0 node."""
+        dims = tuple(dims)
+        nd = self._data.ndim
+        if len(dims) != 2:
+            raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+        if nd < 2:
+            raise RuntimeError(f"expected total dims >= 2, but got total dims = {nd}")
+        wrapped = tuple(_wrap_dim(d, nd) for d in dims)      # (PyTorch 2.13 wraps them before comparing)
+        if dims[0] == dims[1] or abs(dims[0] - dims[1]) == nd:
+            raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}")
+        return OPS["rot90"](self, k=k, dims=wrapped)
+
     def roll(self, shifts, dims=None):
         shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
         dims = (dims,) if isinstance(dims, int) else tuple(dims) if dims is not None else None

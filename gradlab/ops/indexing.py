@@ -400,7 +400,9 @@ def setitem(t, key, value, copy=False):
     if advanced:
         _advanced_key(target, advanced)      # now the bounds
     empty = 0 in (shape if advanced else target._data.shape)
-    nkey = tuple(_key_item(k) for k in items)
+    with warnings.catch_warnings():          # (a uint8 mask warned once already, when the key was read above)
+        warnings.filterwarnings("ignore", message="indexing with dtype torch.uint8")
+        nkey = tuple(_key_item(k) for k in items)
     if sum(k is Ellipsis for k in nkey) > 1:
         nkey = _spelled_out(nkey, t._data.ndim)
     _check_inplace_allowed(t, as_view)

@@ -465,7 +465,7 @@ _ndarray = np.ndarray
 # ("index" lays out its non-contiguous results itself, as views: only its contiguous ones come here;
 # rpow, `2 ** x`, is PyTorch's pow(Scalar, Tensor))
 CONTIGUOUS_RESULT = {"softmax", "log_softmax", "masked_fill", "masked_fill_tensor", "cumsum", "roll", "gather",
-                     "index_select", "repeat", "index", "rpow"}
+                     "index_select", "repeat", "index", "rpow", "block_diag"}
 
 
 def torch_layout(op, out, arrays):
@@ -524,7 +524,7 @@ def torch_layout(op, out, arrays):
     return result
 
 
-_JOINED = {"cat", "stack"}
+_JOINED = {"cat", "stack", "rot90"}    # (rot90 lays out its result as PyTorch's flip + transpose)
 
 
 def _channels_last(a):

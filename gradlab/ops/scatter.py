@@ -7,6 +7,7 @@ import numpy as np
 
 from . import dual
 from .formula_text import shows
+from .operands import broadcast_error
 from .registry import op
 from .shape import _copy_slices_self_grad as zeros_at_key
 
@@ -273,3 +274,167 @@ def _declare_squeezes():
 
 
 _declare_squeezes()
+
+
+# --- scatter_reduce and index_reduce --------------------------------------------------------------
+# One forward for both: index_reduce's 1-d index along dim is passed expanded to source's shape (a scatter
+# index), so self[..., index[i], ...] op= source[..., i, ...] is scatter_reduce's self[i][index[i][j]] op= src[i][j].
+# Their gradients are PyTorch's scatter_reduce_backward / index_reduce_backward (FunctionsManual.cpp), the
+# same formulas with gather/scatter_add where index_select/index_add stand in index_reduce's.
+
+_IDENTITY = {"sum": 0, "mean": 0, "prod": 1}
+
+
+def _identity(reduce, dtype):
+    """What a position written by src starts from when include_self=False."""
+    if reduce in _IDENTITY:
+        return _IDENTITY[reduce]
+    big = reduce in ("amin", "min")
+    if dtype.kind == "b":
+        return big
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return info.max if big else info.min
+    return np.inf if big else -np.inf
+
+
+_UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum, "max": np.maximum,
+           "amin": np.minimum, "min": np.minimum}
+
+
+def _counts(shape, dtype, index, dim, include_self):
+    """How many values each position of self reduces (1 where nothing is written): mean's divisor."""
+    count = np.full(shape, 1 if include_self else 0, dtype)
+    if index.size:
+        np.add.at(_1d(count), scatter_key(_1d(index), dim), np.ones((), dtype))
+    count[count == 0] = 1
+    return count
+
+
+def scatter_reduce_arrays(self, src, dim, index, reduce, include_self):
+    out = np.array(self, copy=True)
+    if not index.size:
+        return out
+    o = _1d(out)
+    key = scatter_key(_1d(index), dim)
+    if not include_self:
+        o[key] = _identity(reduce, out.dtype)
+    _UFUNCS[reduce].at(o, key, _src_part(src, _1d(index)))
+    if reduce == "mean":
+        count = _counts(out.shape, out.dtype, index, dim, include_self)
+        if out.dtype.kind in "fc":
+            out = out / count
+        else:
+            out = np.floor_divide(out, count)
+    return out.astype(self.dtype, copy=False)
+
+
+def _pick(g, n):
+    """grad.gather(dim, index) (index_reduce: grad.index_select(dim, index), the same positions)."""
+    return dual.call("gather", g, dim=n.dim, index=_1d(n.index), self_sizes=dual.data(g).shape)
+
+
+def _spread(shape, dtype, n, values):
+    """zeros(shape).scatter_add(dim, index, values), in numpy: a count that carries no gradient."""
+    out = np.zeros(shape, dtype)
+    if n.index.size:
+        np.add.at(_1d(out), scatter_key(_1d(n.index), n.dim), _src_part(values.astype(dtype), _1d(n.index)))
+    return out
+
+
+def _reduce_grads(g, n, slot):
+    """self's (slot 0) or src's (slot 1) gradient as PyTorch's scatter_reduce_backward computes them."""
+    reduce, data, index_shape = n.reduce, dual.data, _1d(n.index).shape
+    if tuple(n.src_sizes) != index_shape and not (n.src_sizes == () and index_shape == (1,)):
+        # src larger than the index: PyTorch's prod and amax/amin compare src with index-shaped tensors (a broadcast
+        # error), and its engine refuses src's gradient, gathered at the index's shape
+        # (where they broadcast, src's gradient has src's shape, as PyTorch's)
+        if reduce in ("prod", "amax", "amin"):
+            try:
+                np.broadcast_shapes(tuple(n.src_sizes), index_shape)
+            except ValueError:
+                raise broadcast_error(tuple(n.src_sizes), index_shape) from None
+        elif slot == 1:
+            raise RuntimeError(f"Function {n.name()} returned an invalid gradient at index 1 - got "
+                               f"[{', '.join(map(str, index_shape))}] but expected shape compatible with "
+                               f"[{', '.join(map(str, n.src_sizes))}]")
+        src = n.src
+    else:
+        src = n.src.reshape(index_shape) if n.src_sizes == () else n.src    # (a 0-d src as the 1-d one it counts as)
+    gtype = data(g).dtype
+    if reduce == "sum":
+        grad_self, grad_src = g, (_pick(g, n) if slot else None)
+    elif reduce == "mean":
+        count = dual.like(g, _counts(data(g).shape, gtype, n.index, n.dim, n.include_self))
+        grad_self = g / count
+        grad_src = _pick(g, n) / _pick(count, n) if slot else None
+    elif reduce == "prod":
+        # (zeros are masked out so that the product of the others is what each zero's gradient gets)
+        masked_self = dual.where(data(n.self) == 0, 1, n.self)
+        grad_self = g * _again(n, masked_self, n.src) / masked_self
+        if slot:
+            src_zero = data(src) == 0
+            zeros_there = _pick(_spread(data(n.self).shape, np.int64, n, src_zero), n)
+            single_zero = src_zero & (zeros_there == 1)
+            masked_src = dual.where(single_zero, 1, src)
+            if n.src_sizes == ():
+                masked_src = masked_src.reshape(())
+            grad_src = dual.where(single_zero, _pick(g * _again(n, n.self, masked_src), n),
+                                  _pick(g * n.result, n) / dual.where(src_zero, 1, src))
+    elif reduce in ("amax", "amin"):
+        # (a gradient shared evenly among the values equal to the result)
+        self_is = (data(n.self) == data(n.result)).astype(gtype)
+        src_is = (data(src) == _pick(data(n.result), n)).astype(gtype)
+        distributed = g / dual.like(g, self_is + _spread(self_is.shape, gtype, n, src_is))
+        grad_self = dual.like(g, self_is) * distributed
+        grad_src = dual.like(g, src_is) * _pick(distributed, n) if slot else None
+    else:       # (the forward also takes "max" and "min"; the backward does not)
+        raise RuntimeError(f"Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got {reduce}.")
+    if slot == 1:
+        return grad_src.reshape(n.src_sizes) if n.src_sizes == () else grad_src
+    if not n.include_self:
+        grad_self = dual.call("scatter_value", grad_self, dim=n.dim, index=n.index, value=0)
+    return grad_self
+
+
+def _again(n, self, src):
+    """self.scatter_reduce(dim, index, src, reduce, include_self), recorded (a Tensor) or not."""
+    return dual.call(n._op.key, self, src, dim=n.dim, index=n.index, reduce=n.reduce,
+                     include_self=n.include_self, src_sizes=n.src_sizes)
+
+
+# The formulas as a student reads them (PyTorch's scatter_reduce_backward, one row per reduction; `index` is the
+# scatter index: index_reduce's expanded to source's shape). A position src writes to loses self's gradient when
+# include_self=False.
+_N = "(ones_like(grad) if include_self else zeros_like(grad)).scatter_add(dim, index, ones_like(src)).clamp(min=1)"
+_MASKED_SELF = "self.masked_fill(self == 0, 1)"
+_SINGLE_ZERO = "((src == 0) & (zeros_like(self).scatter_add(dim, index, (src == 0).to(self.dtype)).gather(dim, index) == 1))"
+_TIES = "(self == result).to(grad.dtype).scatter_add(dim, index, (src == result.gather(dim, index)).to(grad.dtype))"
+_SELF_TEXT = {"sum": "grad", "mean": f"grad / {_N}",
+              "prod": f"grad * {_MASKED_SELF}.scatter_reduce(dim, index, src, 'prod', include_self=include_self) / "
+                      f"{_MASKED_SELF}",
+              "amax": f"(self == result) * grad / {_TIES}"}
+_SRC_TEXT = {"sum": "grad.gather(dim, index)", "mean": f"grad.gather(dim, index) / {_N}.gather(dim, index)",
+             "prod": f"where({_SINGLE_ZERO}, (grad * self.scatter_reduce(dim, index, src.masked_fill({_SINGLE_ZERO}, 1), "
+                     "'prod', include_self=include_self)).gather(dim, index), (grad * result).gather(dim, index) / "
+                     "src.masked_fill(src == 0, 1))",
+             "amax": f"(src == result.gather(dim, index)) * (grad / {_TIES}).gather(dim, index)"}
+_SELF_TEXT["amin"], _SRC_TEXT["amin"] = _SELF_TEXT["amax"], _SRC_TEXT["amax"]
+
+
+def _declare_reduces():
+    for base, name in (("scatter_reduce", "ScatterReduceBackward0"), ("index_reduce", "IndexReduceBackward0")):
+        for reduce in ("sum", "prod", "mean", "amax", "amin"):
+            if base == "index_reduce" and reduce == "sum":
+                continue
+            self_text = _SELF_TEXT[reduce]
+            @op(f"{base}_{reduce}", name, ("self", "src"), saves=("self", "src", "result"), promote=False,
+                shows={"self": f"({self_text}) if include_self else ({self_text}).scatter(dim, index, 0)",
+                       "src": _SRC_TEXT[reduce]},
+                self=lambda g, n: _reduce_grads(g, n, 0),
+                src=lambda g, n: _reduce_grads(g, n, 1))
+            def reduced(self, src, dim, index, reduce, include_self, src_sizes):
+                return scatter_reduce_arrays(self, src, dim, index, reduce, include_self)
+
+
+_declare_reduces()

@@ -15,7 +15,7 @@ from .._size import tp_name
 from .._tensor_core import Tensor, _wrap_dim
 from . import dual
 from .formula_text import shows
-from .registry import OPS, joined_layout, op
+from .registry import OPS, joined_layout, op, torch_layout
 
 
 @op("view", "ViewBackward0", variants=("method",), promote=False,
@@ -149,6 +149,29 @@ def flip(self, dims):
     self=lambda g, n: dual.roll(g, tuple(-s for s in n.shifts), n.dims))
 def roll(self, shifts, dims):
     return np.roll(self, shifts, dims)
+
+
+@op("rot90", "Rot90Backward0", variants=("function", "method"), promote=False,
+    shows={"self": "grad.rot90(-k, dims)"},
+    self=lambda g, n: dual.call("rot90", g, k=-n.k, dims=n.dims))
+def rot90(self, k, dims):
+    """PyTorch's rot90 (TensorTransformations.cpp): a flip, then (k odd) the two dims swapped as a view of it,
+    so a quarter turn's result has the flip's layout transposed; k = 0 is a contiguous copy."""
+    k %= 4
+    d0, d1 = dims
+    if not self.size and k % 2:     # (numpy gives an empty array zero strides: PyTorch's are the flip's, swapped)
+        strides, step = [], self.itemsize
+        for n in reversed(self.shape):
+            strides.insert(0, step)
+            step *= max(n, 1)
+        strides[d0], strides[d1] = strides[d1], strides[d0]
+        shape = list(self.shape)
+        shape[d0], shape[d1] = shape[d1], shape[d0]
+        return np.lib.stride_tricks.as_strided(np.empty(1, self.dtype), shape, strides)
+    if k == 0:
+        return np.array(self, order="C", copy=True)
+    flipped = torch_layout(None, np.flip(self, dims if k == 2 else (d1 if k == 1 else d0)).copy(), (self,))
+    return flipped if k == 2 else np.swapaxes(flipped, d0, d1)
 
 
 # --- indexing -----------------------------------------------------------------------------------
@@ -478,6 +501,40 @@ def _declare_cat():
 
 
 _declare_cat()
+
+
+def _block_diag_formula(i):
+    def formula(g, n):
+        # (PyTorch's block_diag_backward reads the blocks at offsets that skip 1-d empty inputs, grad_rows and
+        # grad_cols, so the inputs after one get the gradient of the block above theirs; and it gives a real
+        # input the real part of a complex gradient)
+        r, c = n.grad_rows[i], n.grad_cols[i]
+        h, w = n.heights[i], n.widths[i]
+        part = g[r:r + h, c:c + w]
+        if n.complex_grad[i]:       # (the real part: a view for a 2-d input, a contiguous copy for 0-d and 1-d)
+            part = part.real
+            if len(n.sizes[i]) < 2:
+                part = part.contiguous() if isinstance(part, Tensor) else np.ascontiguousarray(part)
+        return part.reshape(n.sizes[i])
+    formula.shows = (f"grad[grad_rows[{i}]:grad_rows[{i}] + heights[{i}], grad_cols[{i}]:grad_cols[{i}] + "
+                     f"widths[{i}]].reshape(sizes[{i}])")
+    return formula
+
+
+def _declare_block_diag():
+    names = tuple(f"tensors{i}" for i in range(_MAX_CAT))
+
+    @op("block_diag", "BlockDiagBackward0", names, variants=("function",), promote=True,
+        **{nm: _block_diag_formula(i) for i, nm in enumerate(names)})
+    def block_diag(*arrays, rows, cols, heights, widths, sizes, grad_rows, grad_cols, complex_grad):
+        """The inputs (each seen as 2-d: a 1-d one as a row, a 0-d one as 1 x 1) along the diagonal of zeros."""
+        out = np.zeros((sum(heights), sum(widths)), arrays[0].dtype if arrays else np.float32)
+        for a, r, c, h, w in zip(arrays, rows, cols, heights, widths):
+            out[r:r + h, c:c + w] = a.reshape(h, w)
+        return out
+
+
+_declare_block_diag()
 
 
 @op("split", "SplitBackward0", variants=("function", "method"), promote=False, num_outputs=-1,

@@ -27,7 +27,7 @@ def _parse(sig):
     """'name(T a, T2 b=1, *, T3 c=None)' -> [(type, name, has_default, keyword_only)]."""
     inner = sig[sig.index("(") + 1:sig.rindex(")")]
     out, kwonly = [], False
-    for p in re.split(r",\s*(?![^\[]*\])", inner):
+    for p in re.split(r",\s*(?![^\[{]*[\]}])", inner):     # (not inside [..] or a {0,1} default)
         p = p.strip()
         if not p:
             continue

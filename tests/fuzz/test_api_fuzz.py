@@ -55,12 +55,6 @@ import gradlab  # noqa: E402
 #   gradlab/ops/vectorized/.)
 KNOWN_DIFFERENCES = {
     # (an internal error is only excused by a pattern that names it: `...|internal:<error> '<text>'|...`)
-    # functions gradlab does not have yet, called by api_fuzz_dtidx's families (each a missing name, not a wrong answer)
-    'dtidx-*|index-fn:scatter_reduce|*': 'not yet: torch.scatter_reduce (ScatterReduceBackward0)',
-    'dtidx-*|index-fn:index_reduce|*': 'not yet: torch.index_reduce',
-    '*|build:rot90|*': 'not yet: torch.rot90', '*|build:vander|*': 'not yet: torch.vander',
-    '*|build:combinations|*': 'not yet: torch.combinations', '*|build:block_diag|*': 'not yet: torch.block_diag',
-    '*|build:heaviside|*': 'not yet: torch.heaviside',
     # --- the autograd programs (api_fuzz_autograd.py): what is still open, measured ---
     # create_graph: the gradient's own graph is built from gradlab's formulas, whose inner nodes differ from
     # PyTorch's derivative formulas (MulBackward1, an extra ViewBackward0) and from its *BackwardBackward0 ops
@@ -106,12 +100,6 @@ KNOWN_DIFFERENCES = {
         'open: an integer tensor written with a value requiring grad records CopySlices in PyTorch',
     'dtidx-indexing|index-fn:index_put|exc-type|*':
         'open: index_put(accumulate=True) checks the dtypes before the bounds',
-    'dtidx-indexing|index-fn:index_put|torch-raises+backward-availability|*':
-        'open: index_put with a 0-d index tensor (an advanced index there, an int in setitem)',
-    'dtidx-indexing|index-fn:index_put|torch-raises|*':
-        'open: index_put with a 0-d index tensor (an advanced index there, an int in setitem)',
-    'dtidx-indexing|index-fn:index_put|torch-raises+warnings|*':
-        'open: index_put with one uint8 index and a 0-d value goes to masked_fill_, which refuses uint8',
     'dtidx-indexing|index-fn:masked_scatter|exc-message|*':
         "open: masked_scatter checks the dtypes before the mask's dtype",
     'dtidx-dtypes|inplace-fn:atan2_|exc-message|*':
@@ -122,8 +110,6 @@ KNOWN_DIFFERENCES = {
         'open: logical_and_ of an integer tensor with a complex one: PyTorch casts the operand, warning',
     'dtidx-dtypes|pair:x-a|value|*':
         "rsub of a complex tensor (other - alpha * self, a complex product): the rsub row's",
-    'dtidx-dtypes|inplace:[*][*]=|value|*':
-        'open: complex ** True keeps the sign of a zero imaginary part in PyTorch',
     'dtidx-dtypes|create:linspace|exc-type|*':
         'open: linspace with a complex end and dtype=bool: the inferred-dtype check',
     'dtidx-values|reduce:norm|print|*':

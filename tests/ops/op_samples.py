@@ -993,6 +993,15 @@ def _roll(draw):
                 [uniform(draw, shp)])
 
 
+@sample("rot90")
+def _rot90(draw):
+    shp = shape(draw, min_dims=2)
+    k = draw(st.integers(-5, 5))
+    d0, d1 = draw(st.lists(st.integers(0, len(shp) - 1), min_size=2, max_size=2, unique=True))
+    return Case(pick(draw, [lambda T, x: x.rot90(k, [d0, d1]), lambda T, x: T.rot90(x, k, (d0, d1)),
+                            lambda T, x: T.rot90(x)]), [uniform(draw, shp)])
+
+
 # --- indexing -------------------------------------------------------------------------------------
 
 @sample("select")
@@ -1276,6 +1285,13 @@ def _stack(draw):
     dim = draw(st.integers(-len(shp) - 1, len(shp)))
     fn = pick(draw, [lambda T, a, b: T.stack([a, b], dim), lambda T, a, b: T.stack([a, const(T, np.ones(b.shape), b), b], dim)])
     return Case(fn, [uniform(draw, shp), uniform(draw, shp)])
+
+
+@sample("block_diag")
+def _block_diag(draw):
+    a, b = shape(draw, max_dims=2), shape(draw, max_dims=2)
+    fn = pick(draw, [lambda T, x, y: T.block_diag(x, y), lambda T, x, y: T.block_diag(y, const(T, np.ones((2, 1)), x), x)])
+    return Case(fn, [uniform(draw, a), uniform(draw, b)])
 
 
 @sample("split")

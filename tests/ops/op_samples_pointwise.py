@@ -78,6 +78,42 @@ def _scatter_add_src(draw):
     return Case(fn, [uniform(draw, shp), uniform(draw, shp)])
 
 
+def _scatter_reduce_sample(reduce):
+    def draw_case(draw):
+        shp = shape(draw, min_dims=1)
+        dim = dim_of(draw, shp)
+        idx = rng(draw).integers(0, shp[dim], shp)
+        include_self = draw(st.booleans())
+        fn = pick(draw, [lambda T, x, s: x.scatter_reduce(dim, T.tensor(idx), s, reduce, include_self=include_self),
+                         lambda T, x, s: T.scatter_reduce(x, dim, T.tensor(idx), s, reduce, include_self=include_self),
+                         lambda T, x, s: (x * 1).scatter_reduce_(dim, T.tensor(idx), s, reduce,
+                                                                 include_self=include_self)])
+        # (away from 0, where prod's gradient has its special case, and from ties of amax/amin: the ranges differ,
+        # as two draws may give the same numbers)
+        return Case(fn, [distinct(draw, shp, 0.5, 2.0), distinct(draw, shp, 0.6, 2.3)])
+    return draw_case
+
+
+def _index_reduce_sample(reduce):
+    def draw_case(draw):
+        shp = shape(draw, min_dims=1)
+        dim = dim_of(draw, shp)
+        n = draw(st.integers(1, 4))
+        idx = rng(draw).integers(0, shp[dim], n)
+        src_shape = shp[:dim % len(shp)] + (n,) + shp[dim % len(shp) + 1:]
+        include_self = draw(st.booleans())
+        fn = pick(draw, [lambda T, x, s: x.index_reduce(dim, T.tensor(idx), s, reduce, include_self=include_self),
+                         lambda T, x, s: (x * 1).index_reduce_(dim, T.tensor(idx), s, reduce, include_self=include_self)])
+        return Case(fn, [distinct(draw, shp, 0.5, 2.0), distinct(draw, src_shape, 2.5, 4.0)])
+    return draw_case
+
+
+for _reduce in ("sum", "prod", "mean", "amax", "amin"):
+    sample(f"scatter_reduce_{_reduce}")(_scatter_reduce_sample(_reduce))
+    if _reduce != "sum":
+        sample(f"index_reduce_{_reduce}")(_index_reduce_sample(_reduce))
+
+
 @sample("index_add_alpha")
 def _index_add_alpha(draw):
     shp = shape(draw, min_dims=1)
