@@ -25,6 +25,14 @@ def _check_broadcast(t, other):
 class _PointwiseMethods:
     """Copied onto `Tensor` by gradlab/tensor.py."""
 
+    # --- complex conjugates (the rows in ops/complex.py) --------------------------------------------
+    def conj(self):
+        """The complex conjugate; a real tensor itself, as PyTorch returns it."""
+        return OPS["conj"](self) if self._data.dtype.kind == "c" else self
+
+    def conj_physical(self):
+        return OPS["conj_physical"](self) if self._data.dtype.kind == "c" else self
+
     # --- named arithmetic -----------------------------------------------------------------------
     def add(self, other, alpha=1):
         _check_operand("add", other)

@@ -127,8 +127,8 @@ def rsub(self, other, alpha=1):
 
 @op("mul", "MulBackward0", ("self", "other"), variants=("function", "method", "inplace"),
     saves={"self": ("other",), "other": ("self",)},
-    self=lambda g, n: g * n.other,
-    other=lambda g, n: g * n.self)
+    self=lambda g, n: g * dual.conj(n.other),        # (conj: PyTorch's complex convention; real: itself)
+    other=lambda g, n: g * dual.conj(n.self))
 def mul(self, other):
     if (other.__class__ is float or other.__class__ is int) and self.dtype == _F16:
         return _in_float32(np.multiply, self, other)
@@ -143,8 +143,8 @@ def _in_float32(ufunc, x, number):
 
 @op("div", "DivBackward0", ("self", "other"), variants=("function", "method", "inplace"),
     saves={"self": ("other",), "other": ("self", "other")}, float_result=True,
-    self=lambda g, n: g / n.other,
-    other=lambda g, n: -g * (n.self / n.other / n.other))     # (torch's div_tensor_other_backward: its rounding)
+    self=lambda g, n: g / dual.conj(n.other),
+    other=lambda g, n: -g * dual.conj(n.self / n.other / n.other))     # (torch's div_tensor_other_backward: its rounding)
 def div(self, other):
     if (other.__class__ is float or other.__class__ is int) and self.dtype == _F16:
         return _in_float32(np.true_divide, self, other)
@@ -152,11 +152,11 @@ def div(self, other):
 
 
 @op("div_rounding", "DivBackward2", ("self", "other"), saves={"self": ("other",), "other": ("self", "other")},
-    shows={"self": "zeros_like(grad) if rounding_mode else grad / other",
-           "other": "zeros_like(grad) if rounding_mode else -grad * self / (other * other)"},
+    shows={"self": "zeros_like(grad) if rounding_mode else grad / other.conj()",
+           "other": "zeros_like(grad) if rounding_mode else -grad * (self / (other * other)).conj()"},
     # (saves: what PyTorch's DivBackward2 keeps, so it is spent after a backward)
-    self=lambda g, n: g / n.other if n.rounding_mode is None else g * 0,
-    other=lambda g, n: -g * n.self / (n.other * n.other) if n.rounding_mode is None else g * 0)
+    self=lambda g, n: g / dual.conj(n.other) if n.rounding_mode is None else g * 0,
+    other=lambda g, n: -g * dual.conj(n.self / (n.other * n.other)) if n.rounding_mode is None else g * 0)
 def div_rounding(self, other, rounding_mode):
     """x.div(y, rounding_mode="trunc" or "floor"): piecewise constant, so its gradients are zero.
     An explicit rounding_mode=None is true division, recorded under this name too (as PyTorch does)."""
@@ -177,7 +177,7 @@ def neg(self):
 
 @op("reciprocal", "ReciprocalBackward0", variants=("function", "method", "inplace"),
     saves=("result",), float_result=True,
-    self=lambda g, n: -g * (n.result * n.result))        # (PyTorch's order: it rounds the same in float16)
+    self=lambda g, n: -g * dual.conj(n.result * n.result))     # (PyTorch's order: it rounds the same in float16)
 def reciprocal(self):
     return np.reciprocal(self)
 
@@ -266,7 +266,7 @@ def _pow_scalar_grad(g, n):
     if n.exponent == 0 and n.exponent.__class__ is not bool:
         return dual.like(g, np.zeros_like(dual.data(g)))     # (zeros_like: +0, not g * 0's -0 or nan)
     e = n.exponent
-    return g * dual.scale(_pow_of(n.self, e - 1), e)
+    return g * dual.conj(dual.scale(_pow_of(n.self, e - 1), e))
 
 
 def _pow_of(x, e):
@@ -275,7 +275,7 @@ def _pow_of(x, e):
 
 
 @op("pow_scalar", "PowBackward0", ("self",), saves=("self",),
-    shows={"self": "grad * exponent * self ** (exponent - 1)"},
+    shows={"self": "grad * (exponent * self ** (exponent - 1)).conj()"},
     self=_pow_scalar_grad)
 def pow_scalar(self, exponent):
     return power(self, exponent)
@@ -299,7 +299,7 @@ def _pow_self_grad(g, n):
     # zero where the exponent is 0 (not 0 * inf = nan at self == 0), as PyTorch
     if dual.data(n.exponent).dtype.kind == "b":      # (PyTorch's formula computes exponent - 1)
         raise RuntimeError(BOOL_SUBTRACTION)
-    return dual.where(n.exponent == 0, 0.0, g * (n.exponent * _pow_of(n.self, n.exponent - 1)))
+    return dual.where(n.exponent == 0, 0.0, g * dual.conj(n.exponent * _pow_of(n.self, n.exponent - 1)))
 
 
 def _log_of(x, like):
@@ -310,13 +310,16 @@ def _log_of(x, like):
 
 
 def _pow_exponent_grad(g, n):
-    # d(a**b)/db = a**b * log(a); PyTorch takes it as 0 where a == 0 and b >= 0 (0 ** b is flat there)
-    return g * dual.where((n.self == 0) & (n.exponent >= 0), 0.0, n.result * _log_of(n.self, n.result))
+    # d(a**b)/db = a**b * log(a); PyTorch takes it as 0 where a == 0 and b >= 0 (0 ** b is flat there); a
+    # complex b counts as >= 0 when it is real and >= 0
+    e = dual.data(n.exponent)
+    flat = (e.real >= 0) & (e.imag == 0) if e.dtype.kind == "c" else e >= 0
+    return g * dual.where((dual.data(n.self) == 0) & flat, 0.0, dual.conj(n.result * _log_of(n.self, n.result)))
 
 
 @op("pow", "PowBackward1", ("self", "exponent"), variants=("function", "method", "inplace"),
     saves=("self", "exponent", "result"),
-    shows={"self": "grad * exponent * self ** (exponent - 1)", "exponent": "grad * result * log(self)"},
+    shows={"self": "grad * (exponent * self ** (exponent - 1)).conj()", "exponent": "grad * (result * log(self)).conj()"},
     self=_pow_self_grad,
     exponent=_pow_exponent_grad)
 def pow(self, exponent):
@@ -331,11 +334,11 @@ def _rpow_grad(g, n):
                            'report a bug to PyTorch. unknown ivalue tag 4')
     if base == 0:
         return g * dual.where(n.exponent >= 0, 0.0, n.result * -math.inf)
-    return g * dual.scale(n.result, math.log(base) if base > 0 else math.nan)
+    return g * dual.conj(dual.scale(n.result, math.log(base) if base > 0 else math.nan))
 
 
 @op("rpow", "PowBackward2", ("exponent",), saves=("exponent", "result"),
-    shows={"exponent": "grad * result * log(base)"},
+    shows={"exponent": "grad * (result * log(base)).conj()"},
     exponent=_rpow_grad)
 def rpow(exponent, base):
     """`base ** exponent` for a Python scalar base (what `2 ** x` calls)."""

@@ -76,13 +76,13 @@ _rsqrt_blocks = _blocks(dual.rsqrt, lambda x: 1 / np.sqrt(x))
 
 
 @op("exp", "ExpBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
-    self=lambda g, n: g * n.result)
+    self=lambda g, n: g * dual.conj(n.result))
 def exp(self):
     return _exp(self)
 
 
 @op("expm1", "Expm1Backward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
-    self=lambda g, n: g * (n.result + 1))
+    self=lambda g, n: g * (dual.conj(n.result) + 1))
 def expm1(self):
     if type(self) is np.ndarray and self.dtype == _F32:     # not MKL's: SLEEF's expm1f on every number
         exact = vectorized.expm1(self)
@@ -92,27 +92,27 @@ def expm1(self):
 
 
 @op("log", "LogBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
-    self=lambda g, n: g / n.self)
+    self=lambda g, n: g / dual.conj(n.self))
 def log(self):
     return _log(self)
 
 
 @op("log2", "Log2Backward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
-    shows={"self": "grad / (self * log(2))"},
-    self=lambda g, n: g / dual.scale(n.self, math.log(2.0)))
+    shows={"self": "grad / (self.conj() * log(2))"},
+    self=lambda g, n: g / dual.scale(dual.conj(n.self), math.log(2.0)))
 def log2(self):
     return _log2(self)
 
 
 @op("log10", "Log10Backward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
-    shows={"self": "grad / (self * log(10))"},
-    self=lambda g, n: g / dual.scale(n.self, 2.3025850929940456))     # (torch's constant: 1 ulp below log(10))
+    shows={"self": "grad / (self.conj() * log(10))"},
+    self=lambda g, n: g / dual.scale(dual.conj(n.self), 2.3025850929940456))     # (torch's constant: 1 ulp below log(10))
 def log10(self):
     return _log10(self)
 
 
 @op("log1p", "Log1PBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
-    self=lambda g, n: g / (n.self + 1))
+    self=lambda g, n: g / dual.conj(n.self + 1))
 def log1p(self):
     if type(self) is np.ndarray and self.dtype == _F32:     # not MKL's: SLEEF's log1pf on every number
         exact = vectorized.log1p(self)
@@ -122,13 +122,13 @@ def log1p(self):
 
 
 @op("sqrt", "SqrtBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
-    self=lambda g, n: g / (2 * n.result))
+    self=lambda g, n: g / (2 * dual.conj(n.result)))
 def sqrt(self):
     return np.sqrt(self)
 
 
 @op("rsqrt", "RsqrtBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
-    self=lambda g, n: -0.5 * g * n.result ** 3)
+    self=lambda g, n: -0.5 * g * dual.conj(n.result ** 3))
 def rsqrt(self):
     return _rsqrt_blocks(self)
 
@@ -165,19 +165,19 @@ def logit(self, eps=None):
 
 
 @op("sin", "SinBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
-    self=lambda g, n: g * dual.cos(n.self))
+    self=lambda g, n: g * dual.conj(dual.cos(n.self)))
 def sin(self):
     return _sin(self)
 
 
 @op("cos", "CosBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
-    self=lambda g, n: -g * dual.sin(n.self))
+    self=lambda g, n: -g * dual.conj(dual.sin(n.self)))
 def cos(self):
     return _cos(self)
 
 
 @op("tan", "TanBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
-    self=lambda g, n: g * (1 + n.result * n.result))
+    self=lambda g, n: g * dual.conj(1 + n.result * n.result))
 def tan(self):
     return _tan(self)
 
@@ -204,13 +204,13 @@ def atan(self):
 
 
 @op("sinh", "SinhBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
-    self=lambda g, n: g * dual.cosh(n.self))
+    self=lambda g, n: g * dual.conj(dual.cosh(n.self)))
 def sinh(self):
     return _sinh_blocks(self)
 
 
 @op("cosh", "CoshBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
-    self=lambda g, n: g * dual.sinh(n.self))
+    self=lambda g, n: g * dual.conj(dual.sinh(n.self)))
 def cosh(self):
     return _cosh_blocks(self)
 
@@ -224,10 +224,15 @@ def abs(self):
     return np.abs(self)
 
 
-@shows("zeros_like(grad)")
+@shows("where(self == 0, 0, (grad - result * result * grad.conj()) / (2 * self.abs())) if self.is_complex() "
+       "else zeros_like(grad)")
 def _sgn_grad(g, n):
-    """PyTorch's sgn_backward for a real input: an efficient ZeroTensor (zeros without storage), so that
-    abs's second derivative leaves a ZeroTensor in x.grad."""
+    """PyTorch's sgn_backward: for a complex input (grad - sgn**2 * conj(grad)) / (2 |x|), 0 where x is 0;
+    for a real one an efficient ZeroTensor (zeros without storage), so that abs's second derivative
+    leaves a ZeroTensor in x.grad."""
+    if dual.data(n.self).dtype.kind == "c":
+        size = dual.call("abs", n.self)
+        return dual.where(n.self == 0, 0.0, (g - n.result * n.result * dual.conj(g)) / (2 * size))
     zeros = np.zeros_like(dual.data(g))
     return zero_tensor_of(zeros) if isinstance(g, Tensor) else zeros.view(ZeroArray)
 
@@ -235,8 +240,7 @@ def _sgn_grad(g, n):
 @op("sgn", "SgnBackward0", variants=("function", "method", "inplace"), saves=("self", "result"),   # (as PyTorch: spent after a backward)
     self=_sgn_grad)
 def sgn(self):
-    """x / |x| (0 at 0), for real numbers their sign: the node abs's gradient records. (Its gradient of a
-    complex x, PyTorch's other branch of sgn_backward, is not modelled: zeros, as sign's.)"""
+    """x / |x| (0 at 0), for real numbers their sign: the node abs's gradient records."""
     if self.dtype.kind == "c":
         with np.errstate(all="ignore"):
             return np.where(self == 0, 0, self / np.abs(self)).astype(self.dtype)
