@@ -77,13 +77,15 @@ def complex_plus_scaled(a, b, alpha):
 
 
 def _alpha(n):
-    """The `alpha` of add/sub/rsub (a parameter only when the caller passed one)."""
-    return getattr(n, "alpha", 1)
+    """The `alpha` of add/sub/rsub (a parameter only when the caller passed one), conjugated as in
+    PyTorch's formulas (`grad * alpha.conj()`: a complex alpha)."""
+    alpha = getattr(n, "alpha", 1)
+    return alpha.conjugate() if alpha.__class__ is complex else alpha
 
 
 
 @op("add", "AddBackward0", ("self", "other"), variants=("function", "method", "inplace"),
-    shows={"other": "grad * alpha"},
+    shows={"other": "grad * alpha.conj()"},
     self=lambda g, n: g,
     other=lambda g, n: g if _alpha(n) == 1 else g * _alpha(n))
 def add(self, other, alpha=1):
@@ -93,7 +95,7 @@ def add(self, other, alpha=1):
 
 
 @op("sub", "SubBackward0", ("self", "other"), variants=("function", "method", "inplace"),
-    shows={"other": "-grad * alpha"},
+    shows={"other": "-grad * alpha.conj()"},
     self=lambda g, n: g,
     other=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
 def sub(self, other, alpha=1):
@@ -106,7 +108,7 @@ def sub(self, other, alpha=1):
     return np.subtract(self, _scaled(other, alpha))
 
 
-@op("rsub_tensor", "RsubBackward0", ("self", "other"), shows={"self": "-grad * alpha"},
+@op("rsub_tensor", "RsubBackward0", ("self", "other"), shows={"self": "-grad * alpha.conj()"},
     self=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n),
     other=lambda g, n: g)
 def rsub_tensor(self, other, alpha=1):
@@ -116,7 +118,7 @@ def rsub_tensor(self, other, alpha=1):
     return np.subtract(other, self if alpha == 1 else _scaled(self, alpha))
 
 
-@op("rsub", "RsubBackward1", ("self",), variants=("function",), shows={"self": "-grad * alpha"},
+@op("rsub", "RsubBackward1", ("self",), variants=("function",), shows={"self": "-grad * alpha.conj()"},
     self=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
 def rsub(self, other, alpha=1):
     """`other - self` for a Python scalar `other` (what `2 - x` calls)."""
@@ -623,10 +625,10 @@ def _fused_multiply_add(a, b, c):
 
 @op("addcmul", "AddcmulBackward0", ("self", "tensor1", "tensor2"), variants=("function", "method", "inplace"),
     saves={"tensor1": ("tensor2",), "tensor2": ("tensor1",)}, check=_addc_check("addcmul"),
-    shows={"tensor1": "grad * (tensor2 * value)", "tensor2": "grad * (tensor1 * value)"},
+    shows={"tensor1": "grad * (tensor2 * value).conj()", "tensor2": "grad * (tensor1 * value).conj()"},
     self=lambda g, n: g,
-    tensor1=lambda g, n: g * dual.scale(n.tensor2, n.value),       # (a half tensor times value: in float)
-    tensor2=lambda g, n: g * dual.scale(n.tensor1, n.value))
+    tensor1=lambda g, n: g * dual.conj(dual.scale(n.tensor2, n.value)),       # (a half tensor times value: in float)
+    tensor2=lambda g, n: g * dual.conj(dual.scale(n.tensor1, n.value)))
 def addcmul(self, tensor1, tensor2, value=1):
     return _addc(self, tensor1, tensor2, value, np.multiply)
 
@@ -634,10 +636,11 @@ def addcmul(self, tensor1, tensor2, value=1):
 @op("addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"), variants=("function", "method", "inplace"),
     saves={"tensor1": ("tensor2",), "tensor2": ("tensor1", "tensor2")}, check=_addc_check("addcdiv"),
     saved_params=("value",),        # (PyTorch's node is spent after a backward even when only self wants a gradient)
-    shows={"tensor1": "grad * (value / tensor2)", "tensor2": "-grad * (value * tensor1 / (tensor2 * tensor2))"},
+    shows={"tensor1": "grad * (value / tensor2).conj()",
+           "tensor2": "-grad * (value * tensor1 / (tensor2 * tensor2)).conj()"},
     self=lambda g, n: g,
-    tensor1=lambda g, n: g * (n.value / n.tensor2),    # (value in t2's dtype here, but t1 * value in float below:
+    tensor1=lambda g, n: g * dual.conj(n.value / n.tensor2),    # (value in t2's dtype here, but t1 * value in float below:
     #                                                     as PyTorch's half results show)
-    tensor2=lambda g, n: -g * (dual.scale(n.tensor1, n.value) / (n.tensor2 * n.tensor2)))
+    tensor2=lambda g, n: -g * dual.conj(dual.scale(n.tensor1, n.value) / (n.tensor2 * n.tensor2)))
 def addcdiv(self, tensor1, tensor2, value=1):
     return _addc(self, tensor1, tensor2, value, np.divide)

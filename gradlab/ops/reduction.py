@@ -172,14 +172,14 @@ def min_dim(self, dim, keepdim, indices, self_sizes):
         indices.shape)
 
 
-@shows("restore_dims(grad, dim, keepdim) * prod_of_others(self, dim) if self.dim() else grad")
+@shows("restore_dims(grad, dim, keepdim) * prod_of_others(self, dim).conj() if self.dim() else grad")
 def _prod_grad(g, n):
     # product of all the other elements; written with a division, which is exact unless an input is 0
     x, r = n.self, _restore(n.result, n)
     if not dual.data(x).ndim:           # (torch returns grad itself)
         return g
     if not (dual.data(x) == 0).any():
-        return _restore(g, n) * (r / x)       # (torch's grad * (result / input): MulBackward0 last)
+        return _restore(g, n) * dual.conj(r / x)      # (torch's grad * (result / input).conj(): MulBackward0 last)
     # with zeros: compute the product of the others directly (slow path, no division)
     xs = dual.data(x)
     axes = n.dim if n.dim is not None else tuple(range(xs.ndim))
@@ -189,7 +189,7 @@ def _prod_grad(g, n):
         masked[idx] = 1
         sel = tuple(slice(None) if i in axes else idx[i] for i in range(xs.ndim))
         out[idx] = np.prod(masked[sel])
-    return _restore(g, n) * dual.like(g, out)
+    return _restore(g, n) * dual.conj(dual.like(g, out))
 
 
 @op("prod", "ProdBackward0", variants=("function", "method"), cast_result=False, saves=("self", "result"),

@@ -184,21 +184,21 @@ def tan(self):
 
 @op("asin", "AsinBackward0", variants=("function", "method", "inplace"), aliases=("arcsin",),
     saves=("self",), float_result=True,
-    self=lambda g, n: g * dual.rsqrt(-n.self * n.self + 1))          # (torch's formula, op for op)
+    self=lambda g, n: g * dual.conj(dual.rsqrt(-n.self * n.self + 1)))      # (torch's formula, op for op)
 def asin(self):
     return _asin(self)
 
 
 @op("acos", "AcosBackward0", variants=("function", "method", "inplace"), aliases=("arccos",),
     saves=("self",), float_result=True,
-    self=lambda g, n: -g * dual.rsqrt(-n.self * n.self + 1))
+    self=lambda g, n: -g * dual.conj(dual.rsqrt(-n.self * n.self + 1)))
 def acos(self):
     return _acos(self)
 
 
 @op("atan", "AtanBackward0", variants=("function", "method", "inplace"), aliases=("arctan",),
     saves=("self",), float_result=True,
-    self=lambda g, n: g / (1 + n.self * n.self))
+    self=lambda g, n: g / dual.conj(1 + n.self * n.self))
 def atan(self):
     return _atan(self)
 
