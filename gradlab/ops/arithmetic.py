@@ -461,16 +461,16 @@ def fmod_tensor(self, other):
 # --- interpolation ------------------------------------------------------------------------------
 
 @op("lerp", "LerpBackward0", ("self", "end"), variants=("function", "method", "inplace"),
-    self=lambda g, n: g * (1 - n.weight),
-    end=lambda g, n: g * n.weight)
+    self=lambda g, n: g * dual.conj(1 - n.weight),
+    end=lambda g, n: g * dual.conj(n.weight))
 def lerp(self, end, weight):
     return _lerp(self, end, weight)
 
 
 @op("lerp_tensor", "LerpBackward1", ("self", "end", "weight"), saves=("self", "end", "weight"),
-    self=lambda g, n: g * (1 - n.weight),
-    end=lambda g, n: g * n.weight,
-    weight=lambda g, n: g * (n.end - n.self))
+    self=lambda g, n: g * dual.conj(1 - n.weight),
+    end=lambda g, n: g * dual.conj(n.weight),
+    weight=lambda g, n: g * dual.conj(n.end - n.self))
 def lerp_tensor(self, end, weight):
     return _lerp(self, end, weight)
 

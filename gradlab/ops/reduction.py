@@ -423,13 +423,14 @@ def dist(self, other, p=2):
 
 
 @op("logsumexp", "LogsumexpBackward0", variants=("function", "method"), saves=("self", "result"), float_result=True,
-    shows={"self": "restore_dims(grad, dim, keepdim) * exp(self - restore_dims(result, dim, keepdim))"},
-    self=lambda g, n: _restore(g, n) * dual.exp(n.self - _restore(n.result, n)))
+    shows={"self": "restore_dims(grad, dim, keepdim) * exp(self - restore_dims(result, dim, keepdim)).conj()"},
+    self=lambda g, n: _restore(g, n) * dual.conj(dual.exp(n.self - _restore(n.result, n))))
 def logsumexp(self, dim, keepdim):
     if self.size == 0:                  # a sum of nothing: log(0) = -inf
         with np.errstate(divide="ignore"):
             return np.log(np.zeros(np.add.reduce(self, axis=dim, keepdims=keepdim).shape, self.dtype))
-    m = np.max(self, axis=dim, keepdims=True)
+    # complex: shifted by the largest real part, as PyTorch (a complex shift would move log's branch by 2 pi j)
+    m = np.max(self.real if self.dtype.kind == "c" else self, axis=dim, keepdims=True)
     m = np.where(np.isfinite(m), m, 0)
     out = np.log(np.sum(np.exp(self - m), axis=dim, keepdims=True)) + m
     return out if keepdim else np.squeeze(out, axis=dim)
