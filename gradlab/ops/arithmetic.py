@@ -5,6 +5,7 @@ Each block is the forward (numpy) and one gradient formula per input (operators 
 functions, so it runs on arrays and on Tensors), with the grad_fn name PyTorch gives the node.
 Inputs are named as in PyTorch: `self`, `other`.
 """
+import cmath
 import math
 
 import numpy as np
@@ -336,6 +337,8 @@ def _rpow_grad(g, n):
                            'report a bug to PyTorch. unknown ivalue tag 4')
     if base == 0:
         return g * dual.where(n.exponent >= 0, 0.0, n.result * -math.inf)
+    if base.__class__ is complex:      # a complex base: its principal log
+        return g * dual.conj(n.result * cmath.log(base))
     return g * dual.conj(dual.scale(n.result, math.log(base) if base > 0 else math.nan))
 
 

@@ -30,7 +30,8 @@ UNARY = ["-{a}", "{a}.exp()", "({a} * 0.5).exp()", "{a}.log()", "{a}.sqrt()", "{
          "{a}.sgn()", "{a}.square()", "{a}.rsqrt()", "{a}.expm1()", "{a}.log1p()", "{a}.log2()", "{a}.log10()",
          "{a}.sinh()", "{a}.cosh()", "{a}.tan()", "{a}.tanh()", "{a}.sigmoid()", "({a} * 0.5).asin()",
          "({a} * 0.5).acos()", "{a}.atan()", "{a}.prod()", "{a}.prod(1)", "{a}.cumsum(0)",
-         "{a}.cumprod(1)", "{a}.logsumexp(1)", "torch.lerp({a}, {a} * 2j, 0.3)"]
+         "{a}.cumprod(1)", "{a}.logsumexp(1)", "torch.lerp({a}, {a} * 2j, 0.3)", "2 ** {a}", "(1 + 1j) ** {a}",
+         "(0.5 - 2j) ** {a}"]
 BINARY = ["{a} + {b}", "{a} - {b}", "{a} * {b}", "{a} / {b}", "{a} ** {b}", "{a}.add({b}, alpha=2)",
           "{a}.sub({b}, alpha=3)", "torch.mul({a}, {b})", "torch.div({a}, {b})",
           "{a}.add({b}, alpha=1 - 2j)", "{a}.sub({b}, alpha=2j)", "torch.addcmul({a}, {a}, {b}, value=2)",
