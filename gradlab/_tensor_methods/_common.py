@@ -169,6 +169,10 @@ def _lifted(a, scalar):
     """`2.5 - int_tensor`: a scalar of a higher kind (float over int) makes the op compute in the
     default dtype of that kind, as PyTorch's scalar promotion does."""
     cat = 0 if isinstance(scalar, bool) else 1 if isinstance(scalar, int) else 2 if isinstance(scalar, float) else 3
+    if cat == 3 and a._data.dtype.kind == "f" and a.requires_grad:
+        # (1j - x, (1 + 1j) ** x: a recorded cast keeps x's graph; PyTorch's node has no ToCopyBackward0
+        # before it, but the gradient is the same)
+        return a.to(_dtype.from_numpy_dtype(np.dtype(np.complex128 if a._data.dtype == np.float64 else np.complex64)))
     if cat > _dtype.category(a._data.dtype):
         lifted = a._data.astype(_dtype.result_np_dtype([(a._data.ndim, a._data.dtype)], [cat]))  # (float64 * 1j: complex128)
         if lifted.ndim and not lifted.flags.c_contiguous:     # (numpy's cast forgets an expanded layout)

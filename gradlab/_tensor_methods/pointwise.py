@@ -25,6 +25,11 @@ def _check_broadcast(t, other):
 class _PointwiseMethods:
     """Copied onto `Tensor` by gradlab/tensor.py."""
 
+    # --- complex conjugates (the rows in ops/complex.py) --------------------------------------------
+    # (conj itself: _tensor_methods/attributes.py, beside real, imag and mH)
+    def conj_physical(self):
+        return OPS["conj_physical"](self) if self._data.dtype.kind == "c" else self
+
     # --- named arithmetic -----------------------------------------------------------------------
     def add(self, other, alpha=1):
         _check_operand("add", other)

@@ -21,7 +21,7 @@ _ZEROS = {_F32: np.zeros((), _F32), _F64: np.zeros((), _F64)}   # (0-d: np.maxim
 
 
 @op("tanh", "TanhBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
-    shows={"self": "grad * (1 - result * result)"},
+    shows={"self": "grad * (1 - result * result).conj()"},
     self=lambda g, n: dual.call("tanh_backward", g, n.result))
 def tanh(self):
     if self.dtype is _F32:                  # (_tanh's common case, without the call)
@@ -66,12 +66,13 @@ def _one_minus_square(y):
 
 
 @op("tanh_backward", "TanhBackwardBackward0", ("grad_output", "output"), saves=("grad_output", "output"),
-    shows={"grad_output": "grad * (1 - output * output)"},
-    grad_output=lambda g, n: dual.call("tanh_backward", g, n.output),
-    output=lambda g, n: g * (-2 * n.output * n.grad_output))
+    shows={"grad_output": "grad * (1 - output * output)", "output": "grad.conj() * (-2 * output.conj() * grad_output).conj()"},
+    grad_output=lambda g, n: dual.call("tanh_backward", g, dual.conj(n.output)),     # (conj: complex values)
+    output=lambda g, n: dual.conj(g) * dual.conj(-2 * dual.conj(n.output) * n.grad_output))
 def tanh_backward(grad_output, output):
     """tanh's gradient, grad_output * (1 - output**2): an op of its own (as in PyTorch), so that a
-    graph of the gradient records TanhBackwardBackward0. float16 is computed in float32."""
+    graph of the gradient records TanhBackwardBackward0. float16 is computed in float32; complex values
+    take the conjugate, grad_output * conj(1 - output**2), as PyTorch's complex kernel."""
     if output.__class__ is _ndarray is grad_output.__class__ and output.dtype is _F32 is grad_output.dtype \
             and output.shape == grad_output.shape:
         # (the common case, what _one_minus_square and the multiply below compute, in five numpy
@@ -82,6 +83,8 @@ def tanh_backward(grad_output, output):
         out = out.astype(_F32)                 # ... and once to float32, as before
         np.multiply(out, grad_output, out=out)
         return out
+    if output.dtype.kind == "c":
+        return grad_output * np.conjugate(1 - output * output)
     if output.dtype == _F16:
         return (grad_output.astype(_F32) * _one_minus_square(output)).astype(_F16)
     out = _one_minus_square(output)
@@ -93,7 +96,7 @@ def tanh_backward(grad_output, output):
 
 
 @op("sigmoid", "SigmoidBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
-    shows={"self": "grad * result * (1 - result)"},
+    shows={"self": "grad * (result * (1 - result)).conj()"},
     self=lambda g, n: dual.call("sigmoid_backward", g, n.result))
 def sigmoid(self):
     if type(self) is np.ndarray and self.dtype == _F32:     # PyTorch's vectorized kernel, bit for bit
@@ -105,13 +108,15 @@ def sigmoid(self):
 
 @op("sigmoid_backward", "SigmoidBackwardBackward0", ("grad_output", "output"),
     saves={"grad_output": ("output",), "output": ("grad_output", "output")},
-    shows={"grad_output": "grad * output * (1 - output)"},
-    grad_output=lambda g, n: dual.call("sigmoid_backward", g, n.output),
-    output=lambda g, n: g * n.grad_output * (-2 * n.output + 1))
+    shows={"grad_output": "grad * output * (1 - output)", "output": "grad.conj() * grad_output * (-2 * output.conj() + 1)"},
+    grad_output=lambda g, n: dual.call("sigmoid_backward", g, dual.conj(n.output)),     # (conj: complex values)
+    output=lambda g, n: dual.conj(g) * n.grad_output * (-2 * dual.conj(n.output) + 1))
 def sigmoid_backward(grad_output, output):
     """sigmoid's gradient, grad_output * (1 - output) * output: an op of its own (as in PyTorch), so
     that a graph of the gradient records SigmoidBackwardBackward0. (float16 rounds at each step, as
-    PyTorch's half kernel does.)"""
+    PyTorch's half kernel does; complex values take the conjugate, as PyTorch's complex kernel.)"""
+    if output.dtype.kind == "c":
+        return grad_output * np.conjugate((1 - output) * output)
     return grad_output * (1 - output) * output
 
 

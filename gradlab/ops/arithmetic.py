@@ -5,6 +5,7 @@ Each block is the forward (numpy) and one gradient formula per input (operators 
 functions, so it runs on arrays and on Tensors), with the grad_fn name PyTorch gives the node.
 Inputs are named as in PyTorch: `self`, `other`.
 """
+import cmath
 import math
 
 import numpy as np
@@ -87,13 +88,15 @@ def _any_complex(a, b):
 
 
 def _alpha(n):
-    """The `alpha` of add/sub/rsub (a parameter only when the caller passed one)."""
-    return getattr(n, "alpha", 1)
+    """The `alpha` of add/sub/rsub (a parameter only when the caller passed one), conjugated as in
+    PyTorch's formulas (`grad * alpha.conj()`: a complex alpha)."""
+    alpha = getattr(n, "alpha", 1)
+    return alpha.conjugate() if alpha.__class__ is complex else alpha
 
 
 
 @op("add", "AddBackward0", ("self", "other"), variants=("function", "method", "inplace"),
-    shows={"other": "grad * alpha"},
+    shows={"other": "grad * alpha.conj()"},
     self=lambda g, n: g,
     other=lambda g, n: g if _alpha(n) == 1 else g * _alpha(n))
 def add(self, other, alpha=1):
@@ -103,7 +106,7 @@ def add(self, other, alpha=1):
 
 
 @op("sub", "SubBackward0", ("self", "other"), variants=("function", "method", "inplace"),
-    shows={"other": "-grad * alpha"},
+    shows={"other": "-grad * alpha.conj()"},
     self=lambda g, n: g,
     other=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
 def sub(self, other, alpha=1):
@@ -116,7 +119,7 @@ def sub(self, other, alpha=1):
     return np.subtract(self, _scaled(other, alpha))
 
 
-@op("rsub_tensor", "RsubBackward0", ("self", "other"), shows={"self": "-grad * alpha"},
+@op("rsub_tensor", "RsubBackward0", ("self", "other"), shows={"self": "-grad * alpha.conj()"},
     self=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n),
     other=lambda g, n: g)
 def rsub_tensor(self, other, alpha=1):
@@ -126,7 +129,7 @@ def rsub_tensor(self, other, alpha=1):
     return np.subtract(other, self if alpha == 1 else _scaled(self, alpha))
 
 
-@op("rsub", "RsubBackward1", ("self",), variants=("function",), shows={"self": "-grad * alpha"},
+@op("rsub", "RsubBackward1", ("self",), variants=("function",), shows={"self": "-grad * alpha.conj()"},
     self=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
 def rsub(self, other, alpha=1):
     """`other - self` for a Python scalar `other` (what `2 - x` calls)."""
@@ -137,8 +140,8 @@ def rsub(self, other, alpha=1):
 
 @op("mul", "MulBackward0", ("self", "other"), variants=("function", "method", "inplace"),
     saves={"self": ("other",), "other": ("self",)},
-    self=lambda g, n: g * n.other,
-    other=lambda g, n: g * n.self)
+    self=lambda g, n: g * dual.conj(n.other),        # (conj: PyTorch's complex convention; real: itself)
+    other=lambda g, n: g * dual.conj(n.self))
 def mul(self, other):
     if (other.__class__ is float or other.__class__ is int) and self.dtype == _F16:
         return _in_float32(np.multiply, self, other)
@@ -153,8 +156,8 @@ def _in_float32(ufunc, x, number):
 
 @op("div", "DivBackward0", ("self", "other"), variants=("function", "method", "inplace"),
     saves={"self": ("other",), "other": ("self", "other")}, float_result=True,
-    self=lambda g, n: g / n.other,
-    other=lambda g, n: -g * (n.self / n.other / n.other))     # (torch's div_tensor_other_backward: its rounding)
+    self=lambda g, n: g / dual.conj(n.other),
+    other=lambda g, n: -g * dual.conj(n.self / n.other / n.other))     # (torch's div_tensor_other_backward: its rounding)
 def div(self, other):
     if (other.__class__ is float or other.__class__ is int) and self.dtype == _F16:
         return _in_float32(np.true_divide, self, other)
@@ -162,11 +165,11 @@ def div(self, other):
 
 
 @op("div_rounding", "DivBackward2", ("self", "other"), saves={"self": ("other",), "other": ("self", "other")},
-    shows={"self": "zeros_like(grad) if rounding_mode else grad / other",
-           "other": "zeros_like(grad) if rounding_mode else -grad * self / (other * other)"},
+    shows={"self": "zeros_like(grad) if rounding_mode else grad / other.conj()",
+           "other": "zeros_like(grad) if rounding_mode else -grad * (self / (other * other)).conj()"},
     # (saves: what PyTorch's DivBackward2 keeps, so it is spent after a backward)
-    self=lambda g, n: g / n.other if n.rounding_mode is None else g * 0,
-    other=lambda g, n: -g * n.self / (n.other * n.other) if n.rounding_mode is None else g * 0)
+    self=lambda g, n: g / dual.conj(n.other) if n.rounding_mode is None else g * 0,
+    other=lambda g, n: -g * dual.conj(n.self / (n.other * n.other)) if n.rounding_mode is None else g * 0)
 def div_rounding(self, other, rounding_mode):
     """x.div(y, rounding_mode="trunc" or "floor"): piecewise constant, so its gradients are zero.
     An explicit rounding_mode=None is true division, recorded under this name too (as PyTorch does)."""
@@ -187,7 +190,7 @@ def neg(self):
 
 @op("reciprocal", "ReciprocalBackward0", variants=("function", "method", "inplace"),
     saves=("result",), float_result=True,
-    self=lambda g, n: -g * (n.result * n.result))        # (PyTorch's order: it rounds the same in float16)
+    self=lambda g, n: -g * dual.conj(n.result * n.result))     # (PyTorch's order: it rounds the same in float16)
 def reciprocal(self):
     return np.reciprocal(self)
 
@@ -276,7 +279,7 @@ def _pow_scalar_grad(g, n):
     if n.exponent == 0 and n.exponent.__class__ is not bool:
         return dual.like(g, np.zeros_like(dual.data(g)))     # (zeros_like: +0, not g * 0's -0 or nan)
     e = n.exponent
-    return g * dual.scale(_pow_of(n.self, e - 1), e)
+    return g * dual.conj(dual.scale(_pow_of(n.self, e - 1), e))
 
 
 def _pow_of(x, e):
@@ -285,7 +288,7 @@ def _pow_of(x, e):
 
 
 @op("pow_scalar", "PowBackward0", ("self",), saves=("self",),
-    shows={"self": "grad * exponent * self ** (exponent - 1)"},
+    shows={"self": "grad * (exponent * self ** (exponent - 1)).conj()"},
     self=_pow_scalar_grad)
 def pow_scalar(self, exponent):
     return power(self, exponent)
@@ -309,7 +312,7 @@ def _pow_self_grad(g, n):
     # zero where the exponent is 0 (not 0 * inf = nan at self == 0), as PyTorch
     if dual.data(n.exponent).dtype.kind == "b":      # (PyTorch's formula computes exponent - 1)
         raise RuntimeError(BOOL_SUBTRACTION)
-    return dual.where(n.exponent == 0, 0.0, g * (n.exponent * _pow_of(n.self, n.exponent - 1)))
+    return dual.where(n.exponent == 0, 0.0, g * dual.conj(n.exponent * _pow_of(n.self, n.exponent - 1)))
 
 
 def _log_of(x, like):
@@ -320,13 +323,16 @@ def _log_of(x, like):
 
 
 def _pow_exponent_grad(g, n):
-    # d(a**b)/db = a**b * log(a); PyTorch takes it as 0 where a == 0 and b >= 0 (0 ** b is flat there)
-    return g * dual.where((n.self == 0) & (n.exponent >= 0), 0.0, n.result * _log_of(n.self, n.result))
+    # d(a**b)/db = a**b * log(a); PyTorch takes it as 0 where a == 0 and b >= 0 (0 ** b is flat there); a
+    # complex b counts as >= 0 when it is real and >= 0
+    e = dual.data(n.exponent)
+    flat = (e.real >= 0) & (e.imag == 0) if e.dtype.kind == "c" else e >= 0
+    return g * dual.where((dual.data(n.self) == 0) & flat, 0.0, dual.conj(n.result * _log_of(n.self, n.result)))
 
 
 @op("pow", "PowBackward1", ("self", "exponent"), variants=("function", "method", "inplace"),
     saves=("self", "exponent", "result"),
-    shows={"self": "grad * exponent * self ** (exponent - 1)", "exponent": "grad * result * log(self)"},
+    shows={"self": "grad * (exponent * self ** (exponent - 1)).conj()", "exponent": "grad * (result * log(self)).conj()"},
     self=_pow_self_grad,
     exponent=_pow_exponent_grad)
 def pow(self, exponent):
@@ -341,11 +347,13 @@ def _rpow_grad(g, n):
                            'report a bug to PyTorch. unknown ivalue tag 4')
     if base == 0:
         return g * dual.where(n.exponent >= 0, 0.0, n.result * -math.inf)
-    return g * dual.scale(n.result, math.log(base) if base > 0 else math.nan)
+    if base.__class__ is complex:      # a complex base: its principal log
+        return g * dual.conj(n.result * cmath.log(base))
+    return g * dual.conj(dual.scale(n.result, math.log(base) if base > 0 else math.nan))
 
 
 @op("rpow", "PowBackward2", ("exponent",), saves=("exponent", "result"),
-    shows={"exponent": "grad * result * log(base)"},
+    shows={"exponent": "grad * (result * log(base)).conj()"},
     exponent=_rpow_grad)
 def rpow(exponent, base):
     """`base ** exponent` for a Python scalar base (what `2 ** x` calls)."""
@@ -466,16 +474,16 @@ def fmod_tensor(self, other):
 # --- interpolation ------------------------------------------------------------------------------
 
 @op("lerp", "LerpBackward0", ("self", "end"), variants=("function", "method", "inplace"),
-    self=lambda g, n: g * (1 - n.weight),
-    end=lambda g, n: g * n.weight)
+    self=lambda g, n: g * dual.conj(1 - n.weight),
+    end=lambda g, n: g * dual.conj(n.weight))
 def lerp(self, end, weight):
     return _lerp(self, end, weight)
 
 
 @op("lerp_tensor", "LerpBackward1", ("self", "end", "weight"), saves=("self", "end", "weight"),
-    self=lambda g, n: g * (1 - n.weight),
-    end=lambda g, n: g * n.weight,
-    weight=lambda g, n: g * (n.end - n.self))
+    self=lambda g, n: g * dual.conj(1 - n.weight),
+    end=lambda g, n: g * dual.conj(n.weight),
+    weight=lambda g, n: g * dual.conj(n.end - n.self))
 def lerp_tensor(self, end, weight):
     return _lerp(self, end, weight)
 
@@ -630,10 +638,10 @@ def _fused_multiply_add(a, b, c):
 
 @op("addcmul", "AddcmulBackward0", ("self", "tensor1", "tensor2"), variants=("function", "method", "inplace"),
     saves={"tensor1": ("tensor2",), "tensor2": ("tensor1",)}, check=_addc_check("addcmul"),
-    shows={"tensor1": "grad * (tensor2 * value)", "tensor2": "grad * (tensor1 * value)"},
+    shows={"tensor1": "grad * (tensor2 * value).conj()", "tensor2": "grad * (tensor1 * value).conj()"},
     self=lambda g, n: g,
-    tensor1=lambda g, n: g * dual.scale(n.tensor2, n.value),       # (a half tensor times value: in float)
-    tensor2=lambda g, n: g * dual.scale(n.tensor1, n.value))
+    tensor1=lambda g, n: g * dual.conj(dual.scale(n.tensor2, n.value)),       # (a half tensor times value: in float)
+    tensor2=lambda g, n: g * dual.conj(dual.scale(n.tensor1, n.value)))
 def addcmul(self, tensor1, tensor2, value=1):
     return _addc(self, tensor1, tensor2, value, np.multiply)
 
@@ -641,10 +649,11 @@ def addcmul(self, tensor1, tensor2, value=1):
 @op("addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"), variants=("function", "method", "inplace"),
     saves={"tensor1": ("tensor2",), "tensor2": ("tensor1", "tensor2")}, check=_addc_check("addcdiv"),
     saved_params=("value",),        # (PyTorch's node is spent after a backward even when only self wants a gradient)
-    shows={"tensor1": "grad * (value / tensor2)", "tensor2": "-grad * (value * tensor1 / (tensor2 * tensor2))"},
+    shows={"tensor1": "grad * (value / tensor2).conj()",
+           "tensor2": "-grad * (value * tensor1 / (tensor2 * tensor2)).conj()"},
     self=lambda g, n: g,
-    tensor1=lambda g, n: g * (n.value / n.tensor2),    # (value in t2's dtype here, but t1 * value in float below:
+    tensor1=lambda g, n: g * dual.conj(n.value / n.tensor2),    # (value in t2's dtype here, but t1 * value in float below:
     #                                                     as PyTorch's half results show)
-    tensor2=lambda g, n: -g * (dual.scale(n.tensor1, n.value) / (n.tensor2 * n.tensor2)))
+    tensor2=lambda g, n: -g * dual.conj(dual.scale(n.tensor1, n.value) / (n.tensor2 * n.tensor2)))
 def addcdiv(self, tensor1, tensor2, value=1):
     return _addc(self, tensor1, tensor2, value, np.divide)

@@ -347,6 +347,18 @@ def to_dtype(x, dtype):
     return x.astype(dtype)
 
 
+def conj(x):
+    """x's complex conjugate, derivatives.yaml's `.conj()` in a gradient formula; x itself when x is real
+    (so a real gradient pays one dtype check). A Python or numpy complex number is conjugated too."""
+    if type(x) is np.ndarray:
+        return np.conjugate(x) if x.dtype.kind == "c" else x
+    if isinstance(x, Tensor):
+        return x.conj()
+    if x.__class__ is complex or isinstance(x, np.complexfloating):
+        return x.conjugate()
+    return x
+
+
 def data(x):
     """The numpy array behind x (x itself when it is one)."""
     return x._data if isinstance(x, Tensor) else np.asarray(x)

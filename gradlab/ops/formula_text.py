@@ -28,7 +28,7 @@ import sys
 
 # dual.<name>(x, ...) that read as a method of their first argument: dual.expand(g, s) -> grad.expand(s)
 _METHODS = {"expand", "transpose", "t", "flip", "squeeze", "unsqueeze", "permute", "reshape", "roll", "cumsum",
-            "mm", "bmm", "mv"}
+            "mm", "bmm", "mv", "conj"}
 # dual.<name>(...) that read as the public function of the same name
 _FUNCTIONS = {"cos", "sin", "exp", "log", "sqrt", "rsqrt", "cosh", "sinh", "tanh", "sign", "abs", "where", "sigmoid",
               "erf", "logical_not"}

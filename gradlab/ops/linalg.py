@@ -13,7 +13,9 @@ def _mat2_grad(left, g, n):
     When mat2 is a transposed matrix (nn.Linear's weight.t()), (g.t() @ left).t() gives the same
     numbers in mat2's layout, so the weight's own gradient arrives contiguous and AccumulateGrad
     copies it without a slow strided pass (PyTorch's mm backward makes the same choice). The caller
-    records the layout as `mat2_transposed`: saving mat2 just for it would keep it alive."""
+    records the layout as `mat2_transposed`: saving mat2 just for it would keep it alive. Complex
+    values: left is conjugated (PyTorch's `left.mH @ g`; a real left is itself)."""
+    left = dual.conj(left)
     if n.mat2_transposed:
         return dual.t(dual.mm(dual.t(g), left))
     return dual.mm(dual.t(left), g)
@@ -64,9 +66,9 @@ _F32 = np.dtype(np.float32)
 
 
 @op("mm", "MmBackward0", ("self", "mat2"), variants=("function", "method"),
-    shows={"self": "grad @ mat2.t()", "mat2": "self.t() @ grad"},
+    shows={"self": "grad @ mat2.t().conj()", "mat2": "self.t().conj() @ grad"},
     saves={"self": ("mat2",), "mat2": ("self",)},
-    self=lambda g, n: dual.mm(g, dual.t(n.mat2)),
+    self=lambda g, n: dual.mm(g, dual.conj(dual.t(n.mat2))),
     mat2=lambda g, n: _mat2_grad(n.self, g, n))
 def mm(self, mat2, mat2_transposed=False):
     if _swap_wins(self, mat2):
@@ -75,24 +77,24 @@ def mm(self, mat2, mat2_transposed=False):
 
 
 @op("mv", "MvBackward0", ("self", "vec"), variants=("function", "method"), saves={"self": ("vec",), "vec": ("self",)},
-    self=lambda g, n: dual.unsqueeze(g, 1) * dual.unsqueeze(n.vec, 0),
-    vec=lambda g, n: dual.mv(dual.t(n.self), g))
+    self=lambda g, n: dual.unsqueeze(g, 1) * dual.unsqueeze(dual.conj(n.vec), 0),
+    vec=lambda g, n: dual.mv(dual.conj(dual.t(n.self)), g))
 def mv(self, vec):
     return self @ vec
 
 
 @op("dot", "DotBackward0", ("self", "tensor"), variants=("function", "method"),
     saves={"self": ("tensor",), "tensor": ("self",)},
-    self=lambda g, n: g * n.tensor,
-    tensor=lambda g, n: g * n.self)
+    self=lambda g, n: g * dual.conj(n.tensor),
+    tensor=lambda g, n: g * dual.conj(n.self))
 def dot(self, tensor):
     return np.asarray(np.dot(self, tensor))
 
 
 @op("bmm", "BmmBackward0", ("self", "mat2"), variants=("function", "method"),
     saves={"self": ("mat2",), "mat2": ("self",)},
-    self=lambda g, n: dual.bmm(g, dual.transpose(n.mat2, 1, 2)),
-    mat2=lambda g, n: dual.bmm(dual.transpose(n.self, 1, 2), g))
+    self=lambda g, n: dual.bmm(g, dual.conj(dual.transpose(n.mat2, 1, 2))),
+    mat2=lambda g, n: dual.bmm(dual.conj(dual.transpose(n.self, 1, 2)), g))
 def bmm(self, mat2):
     return np.matmul(self, mat2)
 
@@ -103,10 +105,10 @@ def _scaled(g, c):
 
 
 @op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), variants=("function", "method"),
-    shows={"self": "grad * beta", "mat1": "grad @ mat2.t() * alpha", "mat2": "mat1.t() @ grad * alpha"},
+    shows={"self": "grad * beta", "mat1": "grad @ mat2.t().conj() * alpha", "mat2": "mat1.t().conj() @ grad * alpha"},
     saves={"mat1": ("mat2",), "mat2": ("mat1",)},
     self=lambda g, n: _scaled(g, n.beta),
-    mat1=lambda g, n: _scaled(dual.mm(g, dual.t(n.mat2)), n.alpha),
+    mat1=lambda g, n: _scaled(dual.mm(g, dual.conj(dual.t(n.mat2))), n.alpha),
     mat2=lambda g, n: _scaled(_mat2_grad(n.mat1, g, n), n.alpha))
 def addmm(self, mat1, mat2, mat2_transposed=False, beta=1, alpha=1):
     """beta * self + alpha * (mat1 @ mat2): with beta = alpha = 1, what nn.Linear computes for a 2-d input."""
@@ -141,22 +143,22 @@ def _add_scaled(out, self, beta, alpha):
 
 
 @op("addmv", "AddmvBackward0", ("self", "mat", "vec"), variants=("function", "method"),
-    shows={"self": "grad * beta", "mat": "grad.outer(vec) * alpha", "vec": "mat.t() @ grad * alpha"},
+    shows={"self": "grad * beta", "mat": "grad.outer(vec.conj()) * alpha", "vec": "mat.t().conj() @ grad * alpha"},
     saves={"mat": ("vec",), "vec": ("mat",)},
     self=lambda g, n: _scaled(g, n.beta),
-    mat=lambda g, n: _scaled(dual.unsqueeze(g, 1) * dual.unsqueeze(n.vec, 0), n.alpha),
-    vec=lambda g, n: _scaled(dual.mv(dual.t(n.mat), g), n.alpha))
+    mat=lambda g, n: _scaled(dual.unsqueeze(g, 1) * dual.unsqueeze(dual.conj(n.vec), 0), n.alpha),
+    vec=lambda g, n: _scaled(dual.mv(dual.conj(dual.t(n.mat)), g), n.alpha))
 def addmv(self, mat, vec, beta=1, alpha=1):
     return _add_scaled(np.asarray(mat @ vec), self, beta, alpha)
 
 
 @op("baddbmm", "BaddbmmBackward0", ("self", "batch1", "batch2"), variants=("function", "method"),
-    shows={"self": "grad * beta", "batch1": "grad @ batch2.transpose(1, 2) * alpha",
-           "batch2": "batch1.transpose(1, 2) @ grad * alpha"},
+    shows={"self": "grad * beta", "batch1": "grad @ batch2.transpose(1, 2).conj() * alpha",
+           "batch2": "batch1.transpose(1, 2).conj() @ grad * alpha"},
     saves={"batch1": ("batch2",), "batch2": ("batch1",)},
     self=lambda g, n: _scaled(g, n.beta),
-    batch1=lambda g, n: _scaled(dual.bmm(g, dual.transpose(n.batch2, 1, 2)), n.alpha),
-    batch2=lambda g, n: _scaled(dual.bmm(dual.transpose(n.batch1, 1, 2), g), n.alpha))
+    batch1=lambda g, n: _scaled(dual.bmm(g, dual.conj(dual.transpose(n.batch2, 1, 2))), n.alpha),
+    batch2=lambda g, n: _scaled(dual.bmm(dual.conj(dual.transpose(n.batch1, 1, 2)), g), n.alpha))
 def baddbmm(self, batch1, batch2, beta=1, alpha=1):
     return _add_scaled(np.matmul(batch1, batch2), self, beta, alpha)
 

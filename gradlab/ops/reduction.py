@@ -172,14 +172,14 @@ def min_dim(self, dim, keepdim, indices, self_sizes):
         indices.shape)
 
 
-@shows("restore_dims(grad, dim, keepdim) * prod_of_others(self, dim) if self.dim() else grad")
+@shows("restore_dims(grad, dim, keepdim) * prod_of_others(self, dim).conj() if self.dim() else grad")
 def _prod_grad(g, n):
     # product of all the other elements; written with a division, which is exact unless an input is 0
     x, r = n.self, _restore(n.result, n)
     if not dual.data(x).ndim:           # (torch returns grad itself)
         return g
     if not (dual.data(x) == 0).any():
-        return _restore(g, n) * (r / x)       # (torch's grad * (result / input): MulBackward0 last)
+        return _restore(g, n) * dual.conj(r / x)      # (torch's grad * (result / input).conj(): MulBackward0 last)
     # with zeros: compute the product of the others directly (slow path, no division)
     xs = dual.data(x)
     axes = n.dim if n.dim is not None else tuple(range(xs.ndim))
@@ -189,7 +189,7 @@ def _prod_grad(g, n):
         masked[idx] = 1
         sel = tuple(slice(None) if i in axes else idx[i] for i in range(xs.ndim))
         out[idx] = np.prod(masked[sel])
-    return _restore(g, n) * dual.like(g, out)
+    return _restore(g, n) * dual.conj(dual.like(g, out))
 
 
 @op("prod", "ProdBackward0", variants=("function", "method"), cast_result=False, saves=("self", "result"),
@@ -423,13 +423,14 @@ def dist(self, other, p=2):
 
 
 @op("logsumexp", "LogsumexpBackward0", variants=("function", "method"), saves=("self", "result"), float_result=True,
-    shows={"self": "restore_dims(grad, dim, keepdim) * exp(self - restore_dims(result, dim, keepdim))"},
-    self=lambda g, n: _restore(g, n) * dual.exp(n.self - _restore(n.result, n)))
+    shows={"self": "restore_dims(grad, dim, keepdim) * exp(self - restore_dims(result, dim, keepdim)).conj()"},
+    self=lambda g, n: _restore(g, n) * dual.conj(dual.exp(n.self - _restore(n.result, n))))
 def logsumexp(self, dim, keepdim):
     if self.size == 0:                  # a sum of nothing: log(0) = -inf
         with np.errstate(divide="ignore"):
             return np.log(np.zeros(np.add.reduce(self, axis=dim, keepdims=keepdim).shape, self.dtype))
-    m = np.max(self, axis=dim, keepdims=True)
+    # complex: shifted by the largest real part, as PyTorch (a complex shift would move log's branch by 2 pi j)
+    m = np.max(self.real if self.dtype.kind == "c" else self, axis=dim, keepdims=True)
     m = np.where(np.isfinite(m), m, 0)
     out = np.log(np.sum(np.exp(self - m), axis=dim, keepdims=True)) + m
     return out if keepdim else np.squeeze(out, axis=dim)

@@ -596,6 +596,10 @@ def sum_to_shape(g, meta):
             if lead:
                 g = dual.sum_dims(g, tuple(range(lead)))
     if dual.data(g).dtype != dtype:
+        if dual.data(g).dtype.kind == "c" and dtype.kind != "c":    # a real input of a complex op: the real part
+            g = OPS["real_of_gradient"](g) if isinstance(g, Tensor) else g.real     # (PyTorch's handle_r_to_c)
+            if dual.data(g).dtype == dtype:
+                return g
         g = dual.to_dtype(g, dtype)
     return g
 

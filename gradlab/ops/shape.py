@@ -246,14 +246,6 @@ def view_as_complex(self):
     return out
 
 
-@op("conj", "ConjBackward0", variants=("function", "method"), promote=False,
-    shows={"self": "grad.conj()"},
-    self=lambda g, n: dual.call("conj", g))
-def conj(self):
-    """The complex conjugate (PyTorch's is a lazy view with a conj bit; here a copy in the same layout)."""
-    return np.conj(self)
-
-
 # The gradients of select and slice are ops of their own, as PyTorch's select_backward and
 # slice_backward (a graph of the gradient records SelectBackwardBackward0): g written into zeros,
 # not added (0 + -0. would lose the sign of a -0. gradient)

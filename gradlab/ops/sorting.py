@@ -481,9 +481,9 @@ def _reversed_cumsum(x, dim):
 # (without zeros, PyTorch's reversed cumsum of grad * result over self; with a zero, the product of the other
 # inputs up to each j, times grad_j, summed over j >= k: the cumprod of rows of self with a 1 on the diagonal;
 # a 0-d self: grad)
-@shows("(grad * result).flip(dim).cumsum(dim).flip(dim) / self if (self != 0).all() "
+@shows("(grad * result.conj()).flip(dim).cumsum(dim).flip(dim) / self.conj() if (self != 0).all() "
        "else (where(diag_embed(ones_like(self.movedim(dim, -1))) == 1, 1, self.movedim(dim, -1).unsqueeze(-2))"
-       ".cumprod(-1) * grad.movedim(dim, -1).unsqueeze(-2)).triu().sum(-1).movedim(-1, dim) if self.dim() else grad")
+       ".cumprod(-1).conj() * grad.movedim(dim, -1).unsqueeze(-2)).triu().sum(-1).movedim(-1, dim) if self.dim() else grad")
 def _cumprod_grad(g, n):
     """PyTorch's cumprod_backward: reversed_cumsum(grad * result) / input without zeros; with a zero
     in a row, the sum over j >= k of grad_j times the product of the others up to j."""
@@ -492,7 +492,7 @@ def _cumprod_grad(g, n):
     if not xs.ndim:
         return g
     if not (xs == 0).any():
-        return _reversed_cumsum(g * r, n.dim) / x
+        return _reversed_cumsum(g * dual.conj(r), n.dim) / dual.conj(x)     # (conj: complex values)
     gs = dual.data(g)
     out = np.empty_like(xs)
     d = n.dim
@@ -500,7 +500,7 @@ def _cumprod_grad(g, n):
         others = xs.copy()
         np.moveaxis(others, d, 0)[k] = 1
         prods = np.cumprod(others, axis=d)
-        terms = np.moveaxis(gs * prods, d, 0)[k:]
+        terms = np.moveaxis(gs * np.conjugate(prods), d, 0)[k:]
         np.moveaxis(out, d, 0)[k] = terms.sum(axis=0)
     return dual.like(g, out)
 

@@ -76,7 +76,7 @@ _rsqrt_blocks = _blocks(dual.rsqrt, lambda x: 1 / np.sqrt(x))
 
 
 @op("exp", "ExpBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
-    self=lambda g, n: g * n.result)
+    self=lambda g, n: g * dual.conj(n.result))
 def exp(self):
     if self.dtype is _F32:                  # (_exp's common case, without the call)
         return np.exp(self, dtype=_F64).astype(_F32)
@@ -84,7 +84,7 @@ def exp(self):
 
 
 @op("expm1", "Expm1Backward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
-    self=lambda g, n: g * (n.result + 1))
+    self=lambda g, n: g * (dual.conj(n.result) + 1))
 def expm1(self):
     if type(self) is np.ndarray and self.dtype == _F32:     # not MKL's: SLEEF's expm1f on every number
         exact = vectorized.expm1(self)
@@ -94,7 +94,7 @@ def expm1(self):
 
 
 @op("log", "LogBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
-    self=lambda g, n: g / n.self)
+    self=lambda g, n: g / dual.conj(n.self))
 def log(self):
     if self.dtype is _F32:                  # (_log's common case, without the call)
         return np.log(self, dtype=_F64).astype(_F32)
@@ -102,21 +102,21 @@ def log(self):
 
 
 @op("log2", "Log2Backward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
-    shows={"self": "grad / (self * log(2))"},
-    self=lambda g, n: g / dual.scale(n.self, math.log(2.0)))
+    shows={"self": "grad / (self.conj() * log(2))"},
+    self=lambda g, n: g / dual.scale(dual.conj(n.self), math.log(2.0)))
 def log2(self):
     return _log2(self)
 
 
 @op("log10", "Log10Backward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
-    shows={"self": "grad / (self * log(10))"},
-    self=lambda g, n: g / dual.scale(n.self, 2.3025850929940456))     # (torch's constant: 1 ulp below log(10))
+    shows={"self": "grad / (self.conj() * log(10))"},
+    self=lambda g, n: g / dual.scale(dual.conj(n.self), 2.3025850929940456))     # (torch's constant: 1 ulp below log(10))
 def log10(self):
     return _log10(self)
 
 
 @op("log1p", "Log1PBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
-    self=lambda g, n: g / (n.self + 1))
+    self=lambda g, n: g / dual.conj(n.self + 1))
 def log1p(self):
     if type(self) is np.ndarray and self.dtype == _F32:     # not MKL's: SLEEF's log1pf on every number
         exact = vectorized.log1p(self)
@@ -126,13 +126,13 @@ def log1p(self):
 
 
 @op("sqrt", "SqrtBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
-    self=lambda g, n: g / (2 * n.result))
+    self=lambda g, n: g / (2 * dual.conj(n.result)))
 def sqrt(self):
     return np.sqrt(self)
 
 
 @op("rsqrt", "RsqrtBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
-    self=lambda g, n: -0.5 * g * n.result ** 3)
+    self=lambda g, n: -0.5 * g * dual.conj(n.result ** 3))
 def rsqrt(self):
     return _rsqrt_blocks(self)
 
@@ -169,7 +169,7 @@ def logit(self, eps=None):
 
 
 @op("sin", "SinBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
-    self=lambda g, n: g * dual.cos(n.self))
+    self=lambda g, n: g * dual.conj(dual.cos(n.self)))
 def sin(self):
     if self.dtype is _F32:                  # (_sin's common case, without the call)
         return np.sin(self, dtype=_F64).astype(_F32)
@@ -177,7 +177,7 @@ def sin(self):
 
 
 @op("cos", "CosBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
-    self=lambda g, n: -g * dual.sin(n.self))
+    self=lambda g, n: -g * dual.conj(dual.sin(n.self)))
 def cos(self):
     if self.dtype is _F32:                  # (_cos's common case, without the call)
         return np.cos(self, dtype=_F64).astype(_F32)
@@ -185,7 +185,7 @@ def cos(self):
 
 
 @op("tan", "TanBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
-    self=lambda g, n: g * (1 + n.result * n.result))
+    self=lambda g, n: g * dual.conj(1 + n.result * n.result))
 def tan(self):
     if self.dtype is _F32:                  # (_tan's common case, without the call)
         return np.tan(self, dtype=_F64).astype(_F32)
@@ -194,33 +194,33 @@ def tan(self):
 
 @op("asin", "AsinBackward0", variants=("function", "method", "inplace"), aliases=("arcsin",),
     saves=("self",), float_result=True,
-    self=lambda g, n: g * dual.rsqrt(-n.self * n.self + 1))          # (torch's formula, op for op)
+    self=lambda g, n: g * dual.conj(dual.rsqrt(-n.self * n.self + 1)))      # (torch's formula, op for op)
 def asin(self):
     return _asin(self)
 
 
 @op("acos", "AcosBackward0", variants=("function", "method", "inplace"), aliases=("arccos",),
     saves=("self",), float_result=True,
-    self=lambda g, n: -g * dual.rsqrt(-n.self * n.self + 1))
+    self=lambda g, n: -g * dual.conj(dual.rsqrt(-n.self * n.self + 1)))
 def acos(self):
     return _acos(self)
 
 
 @op("atan", "AtanBackward0", variants=("function", "method", "inplace"), aliases=("arctan",),
     saves=("self",), float_result=True,
-    self=lambda g, n: g / (1 + n.self * n.self))
+    self=lambda g, n: g / dual.conj(1 + n.self * n.self))
 def atan(self):
     return _atan(self)
 
 
 @op("sinh", "SinhBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
-    self=lambda g, n: g * dual.cosh(n.self))
+    self=lambda g, n: g * dual.conj(dual.cosh(n.self)))
 def sinh(self):
     return _sinh_blocks(self)
 
 
 @op("cosh", "CoshBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
-    self=lambda g, n: g * dual.sinh(n.self))
+    self=lambda g, n: g * dual.conj(dual.sinh(n.self)))
 def cosh(self):
     return _cosh_blocks(self)
 
@@ -234,10 +234,15 @@ def abs(self):
     return np.abs(self)
 
 
-@shows("zeros_like(grad)")
+@shows("where(self == 0, 0, (grad - result * result * grad.conj()) / (2 * self.abs())) if self.is_complex() "
+       "else zeros_like(grad)")
 def _sgn_grad(g, n):
-    """PyTorch's sgn_backward for a real input: an efficient ZeroTensor (zeros without storage), so that
-    abs's second derivative leaves a ZeroTensor in x.grad."""
+    """PyTorch's sgn_backward: for a complex input (grad - sgn**2 * conj(grad)) / (2 |x|), 0 where x is 0;
+    for a real one an efficient ZeroTensor (zeros without storage), so that abs's second derivative
+    leaves a ZeroTensor in x.grad."""
+    if dual.data(n.self).dtype.kind == "c":
+        size = dual.call("abs", n.self)
+        return dual.where(n.self == 0, 0.0, (g - n.result * n.result * dual.conj(g)) / (2 * size))
     zeros = np.zeros_like(dual.data(g))
     return zero_tensor_of(zeros) if isinstance(g, Tensor) else zeros.view(ZeroArray)
 
@@ -245,8 +250,7 @@ def _sgn_grad(g, n):
 @op("sgn", "SgnBackward0", variants=("function", "method", "inplace"), saves=("self", "result"),   # (as PyTorch: spent after a backward)
     self=_sgn_grad)
 def sgn(self):
-    """x / |x| (0 at 0), for real numbers their sign: the node abs's gradient records. (Its gradient of a
-    complex x, PyTorch's other branch of sgn_backward, is not modelled: zeros, as sign's.)"""
+    """x / |x| (0 at 0), for real numbers their sign: the node abs's gradient records."""
     if self.dtype.kind == "c":
         with np.errstate(all="ignore"):
             return np.where(self == 0, 0, self / np.abs(self)).astype(self.dtype)

@@ -161,7 +161,43 @@ def evaluate(text, node, grad_outputs):
 def _evaluate(text, names):
     # no graph is recorded, and nothing reported: a formula may run a backward of its own (nn.grad)
     with gradlab.no_grad(), events.paused():
-        return eval(compile(text, "<formula>", "eval"), {"__builtins__": {}}, names)
+        code = compile(ast.fix_missing_locations(_ConjCalls().visit(ast.parse(text, mode="eval"))), "<formula>", "eval")
+        return eval(code, {"__builtins__": {}, "__conj__": _conj}, names)
+
+
+class _ConjCalls(ast.NodeTransformer):
+    """`other.conj()` read by _conj: in PyTorch's formula `other` may be a Scalar (x * 2), whose C++ type
+    has conj(); a Python number has only conjugate()."""
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "conj" and not node.args and not node.keywords:
+            return ast.copy_location(ast.Call(ast.Name("__conj__", ast.Load()), [node.func.value], []), node)
+        return node
+
+
+class _DropConj(ast.NodeTransformer):
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "conj" and not node.args and not node.keywords:
+            return node.func.value
+        return node
+
+
+def _without_conj(text):
+    """The text without its `.conj()` calls: of real numbers a conjugate is the number itself, so a node
+    of real tensors reads as the tutorials write it (`grad * other`, not `grad * other.conj()`)."""
+    return ast.unparse(_DropConj().visit(ast.parse(text, mode="eval")))
+
+
+def _real_gradients(names):
+    """Did the node receive only real gradients? Then its output is real, and so are the values its
+    formulas conjugate (an op with a complex input and a real output, abs or angle, conjugates nothing)."""
+    return all(g is None or not g.is_complex() for g in names["grads"])
+
+
+def _conj(value):
+    return value.conjugate() if isinstance(value, (int, float, complex)) else value.conj()
 
 
 def steps(node, grad_outputs):
@@ -176,6 +212,8 @@ def steps(node, grad_outputs):
         text = formula_text(op, slot) if child is not None else None
         if text is None:
             continue
+        if ".conj()" in text and _real_gradients(names):
+            text = _without_conj(text)
         try:
             value = _evaluate(text, names)
             raw_shape = tuple(value.shape) if isinstance(value, gradlab.Tensor) else np.shape(value)
@@ -203,6 +241,10 @@ def number_text(value):
     """A number for a formula: '0.75', '3', '-2' ('(-2)' where a sign could be misread is the caller's)."""
     if isinstance(value, (bool, np.bool_)):
         return str(bool(value))
+    if np.iscomplexobj(value):          # as Python writes one: '(1-2j)'
+        value = complex(value)
+        imag = value.imag
+        return f"({number_text(value.real)}{'-' if imag < 0 else '+'}{number_text(abs(imag))}j)"
     value = float(value)
     if not np.isfinite(value):
         return str(value)                    # 'inf', '-inf', 'nan'

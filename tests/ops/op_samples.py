@@ -1485,6 +1485,7 @@ def _rsub_tensor(draw):
 
 
 # the samples of the other op files, by topic (each registers into SAMPLES with @sample)
+import op_samples_complex  # noqa: E402,F401
 import op_samples_conv  # noqa: E402,F401
 import op_samples_linalg  # noqa: E402,F401
 import op_samples_loss  # noqa: E402,F401

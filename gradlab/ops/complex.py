@@ -1,0 +1,56 @@
+"""Complex numbers: conj, conj_physical and angle (PyTorch's UnaryOps.cpp), with their gradients.
+
+PyTorch's gradient of a complex input is the conjugate Wirtinger one, so most formulas of the table
+carry a `.conj()` (derivatives.yaml's `grad * other.conj()`); dual.conj is that step, and costs one
+dtype check when the values are real (conj of a real number is itself).
+
+`x.conj()` of a real tensor is `x` itself, as in PyTorch (Tensor.conj in _tensor_methods/pointwise.py).
+Of a complex tensor it is a copy here: PyTorch gives a lazy view (a conj bit on the same memory), which
+numpy cannot express; the values, the dtype and the grad_fn (ConjBackward0) are PyTorch's.
+"""
+import math
+
+import numpy as np
+
+from . import dual
+from .registry import op
+
+
+@op("conj", "ConjBackward0", variants=("function", "method"),
+    self=lambda g, n: dual.conj(g))
+def conj(self):
+    return np.conjugate(self)
+
+
+@op("conj_physical", "ConjPhysicalBackward0", variants=("function", "method"),
+    self=lambda g, n: dual.conj(g))
+def conj_physical(self):
+    return np.conjugate(self)
+
+
+def _angle_grad(g, n):
+    # PyTorch's angle_backward: grad * self / |self|**2 * 1j (0 where self is 0) for complex self, zeros else
+    if dual.data(n.self).dtype.kind != "c":
+        return dual.like(g, np.zeros_like(dual.data(n.self)))
+    x = n.self
+    return dual.where(x == 0, 0.0, g * x / (dual.call("abs", x) ** 2) * 1j)
+
+
+@op("angle", "AngleBackward0", variants=("function", "method"), saves=("self",), float_result=True, cast_result=False,
+    shows={"self": "where(self == 0, 0, grad * self / self.abs() ** 2 * 1j) if self.is_complex() "
+                   "else zeros_like(self)"},
+    self=_angle_grad)
+def angle(self):
+    if self.dtype.kind == "c":
+        return np.angle(self).astype(self.real.dtype)
+    # real: 0 for x >= 0, pi for x < 0, nan kept (PyTorch's angle of a real number)
+    return np.where(self < 0, self.dtype.type(math.pi), np.where(self != self, self, self.dtype.type(0)))
+
+
+@op("real_of_gradient", "SelectBackward0", cast_result=False,
+    self=lambda g, n: g)        # (a real gradient; the engine makes it complex for the complex input)
+def real_of_gradient(self):
+    """The real part of a complex gradient arriving at a real input (PyTorch's handle_r_to_c, at::real: a
+    select of view_as_real, hence the grad_fn's name), without the warning a cast to real gives. Internal:
+    registry.sum_to_shape calls it; it is not gradlab.real (a view in PyTorch, not modelled yet)."""
+    return self.real.copy()
