@@ -260,14 +260,20 @@ def _advanced_key(out, advanced, check_bounds=True):
     except ValueError:
         raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
                          + ", ".join(f"[{', '.join(map(str, a.shape))}]" for _, a in flat)) from None
-    key = [slice(None)] * (max(advanced) + 1)
-    for d, a in advanced.items():
-        key[d] = a
+    key, at = [], 0                 # numpy's key: whole slices between; a mask stands for as many dims as it has
+    for d in sorted(advanced):
+        a = advanced[d]
+        key += [slice(None)] * (d - at) + [a]
+        at = d + (a.ndim if a.dtype == np.bool_ else 1)
     key = tuple(key)
     if check_bounds and _check_bounds(shape, flat, key):
         # an empty result reads nothing: out-of-range values are not errors (numpy's would be)
-        key = tuple(np.where((k < -n) | (k >= n), 0, k) if isinstance(k, np.ndarray) and k.dtype != np.bool_ and n
-                    else k for k, n in zip(key, shape))
+        safe = []
+        for d in sorted(advanced):
+            a = advanced[d]
+            n = shape[d]
+            safe.append(np.where((a < -n) | (a >= n), 0, a) if a.dtype != np.bool_ and n else a)
+        key = tuple(safe.pop(0) if isinstance(k, np.ndarray) else k for k in key)
     return key
 
 

@@ -164,7 +164,17 @@ INDEXING_CASES += [f"a = torch.tensor(1.); r = {c}" for c in (
     "torch.zeros(2).index_select(0, torch.tensor([0.]))", "a.index_select(0, torch.tensor([], dtype=torch.long))")]
 
 
-CASES = (ADD_CASES + ORDER_CASES + COPY_CASES + PROMOTION_CASES + INDEX_FN_CASES + BUILD_CASES + INDEXING_CASES
+# a mask naming several dims, then a 0-d bool (a new dim of size 1 or 0) or None: numpy's key needs the mask counted
+# as many dims as it has (it had one slot, and numpy read one index too many)
+MASK_THEN_BOOL_CASES = [f"a = torch.arange({n * m}.).reshape({n}, {m}); r = {target}"
+                        for n, m in ((3, 4), (3, 0), (2, 3), (1, 1))
+                        for key in ("a > 2, torch.tensor({b})", "torch.tensor({b}), a > 2", "a > 2, {b}",
+                                    "a > 2, None, torch.tensor({b})", "a > 2, ..., {b}", "..., a > 2, {b}",
+                                    "(a > 2)[0], 1, {b}", "0, (a > 2)[0], {b}")
+                        for b in ("True", "False")
+                        for target in (f"a[{key.format(b=b)}]", f"a.clone().__setitem__(({key.format(b=b)}), 7.)")]
+
+CASES = (MASK_THEN_BOOL_CASES + ADD_CASES + ORDER_CASES + COPY_CASES + PROMOTION_CASES + INDEX_FN_CASES + BUILD_CASES + INDEXING_CASES
          + NUMPY_COMPLEX_CASES)
 
 

@@ -82,8 +82,6 @@ KNOWN_DIFFERENCES = {
     # --- remaining groups, one by one (written by `python tests/fuzz/test_api_fuzz.py --update-known`) ---
     'autograd|grad2:tan_|print|*':
         'MKL VML float32 tan: closed code, not reproducible',
-    "dtidx-indexing|getitem|internal:IndexError 'too many indices for array'|*":
-        'open: a 0-d bool index after a mask (x[mask, tensor(False)]) reaches numpy as a new axis',
     'dtidx-indexing|getitem|gradlab-raises|*':
         'open: an empty dim indexed by a list and a 0-d False mask (torch: empty)',
     'dtidx-indexing|getitem|exc-type|*':
