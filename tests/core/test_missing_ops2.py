@@ -4,47 +4,14 @@ and under torch, and the outcomes must be the same: values bit for bit (their by
 requires_grad, grad_fn and its next functions, gradients, or the exception's type and message, and warnings.
 """
 import random
-import warnings
 
-import numpy as np
 import pytest
 
 import gradlab
+from test_missing_ops import _grads, outcome   # (the same comparison: bytes, strides, grad_fn, warnings)
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
-
-
-def _describe(value):
-    if isinstance(value, (tuple, list)):
-        return type(value).__name__, [_describe(v) for v in value]
-    if isinstance(value, (torch.Tensor, gradlab.Tensor)):
-        fn = value.grad_fn
-        data = np.array(value.detach().numpy())
-        if data.dtype.kind in "fc":     # (a nan's sign and payload bits are not compared: numpy's and C's differ)
-            data[np.isnan(data)] = np.nan
-        return ("Tensor", str(value.dtype), tuple(value.shape), value.stride(), value.requires_grad,
-                fn.name() if fn is not None else None,
-                [n.name() if n is not None else None for n, _ in fn.next_functions] if fn is not None else None,
-                data.tobytes().hex(), str(value.detach()))
-    return type(value).__name__, str(value)
-
-
-def outcome(module, code):
-    namespace = {"torch": module, "np": np}
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            exec(code, namespace)
-        except Exception as error:  # noqa: BLE001 - the point is to compare whatever is raised
-            return f"{type(error).__name__}: {str(error)}"
-    return _describe(namespace["r"]), [str(w.message) for w in caught]
-
-
-def _grads(inputs):
-    """code giving r = (y, the gradients of (y * weights).sum() for the inputs that require grad)."""
-    return ("r = (y, torch.autograd.grad(y, [t for t in (" + inputs + ",) if t.requires_grad], "
-            "torch.linspace(-1.5, 2., y.numel()).reshape(y.shape).to(y.dtype)) if y.requires_grad else None)")
 
 
 _DTYPES = ["float32", "float64", "float16", "int64", "int32", "uint8", "bool", "complex64"]
