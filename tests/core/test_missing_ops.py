@@ -297,12 +297,7 @@ HALF_ALPHA_CASES = _half_alpha_cases()
 
 @pytest.mark.parametrize("code", HALF_ALPHA_CASES)
 def test_half_add_with_alpha(code):
-    threads = (gradlab.get_num_threads(), torch.get_num_threads())
-    try:
-        assert outcome(gradlab, code) == outcome(torch, code)
-    finally:
-        gradlab.set_num_threads(threads[0])
-        torch.set_num_threads(threads[1])
+    _same_with_threads(code)
 
 
 # --- 6. stack / cat of channels_last inputs ---------------------------------------------------------
@@ -388,6 +383,11 @@ VARIANCE_CASES = _variance_cases()
 
 @pytest.mark.parametrize("code", VARIANCE_CASES)
 def test_variance_over_threads(code):
+    _same_with_threads(code)
+
+
+def _same_with_threads(code):
+    """The same outcome under both, for a case that sets the thread count (put back after)."""
     threads = (gradlab.get_num_threads(), torch.get_num_threads())
     try:
         assert outcome(gradlab, code) == outcome(torch, code)

@@ -17,7 +17,7 @@ Same Case format and rules as api_fuzz_cases: fixed seeds, nothing here knows an
 import math
 import random
 
-from api_fuzz_cases import Case
+from api_fuzz_cases import Case, _lit
 
 ALL = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64", "complex64",
        "complex128"]
@@ -26,15 +26,6 @@ INTS = ["uint8", "int8", "int16", "int32", "int64"]
 FLOATS = ["float16", "float32", "float64"]
 COMPLEX = ["complex64", "complex128"]
 SHAPES = [(), (3,), (2, 3), (1, 3), (3, 1), (0,), (2, 1, 3)]
-
-
-def _lit(v):
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "float('nan')"
-        if math.isinf(v):
-            return "float('inf')" if v > 0 else "-float('inf')"
-    return repr(v)
 
 
 def _num(rng, dtype, special=0.1):
