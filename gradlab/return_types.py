@@ -9,3 +9,4 @@ min = _ReturnType.of("min")
     _ReturnType.of(name) for name in ("sort", "topk", "kthvalue", "median", "nanmedian", "mode", "cummax", "cummin"))
 from ._tensor_methods.linalg import _LinalgSvdResult as linalg_svd, _SvdResult as svd  # noqa: E402,F401
 from ._tensor_methods.sorting import _Histogram as histogram  # noqa: E402,F401
+from ._tensor_methods.pointwise import _Frexp as frexp  # noqa: E402,F401

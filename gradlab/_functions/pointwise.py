@@ -24,6 +24,23 @@ globals().update(method_forms("nanmean"))
 __all__ += ["heaviside"]
 globals().update(method_forms("heaviside"))
 
+# PyTorch's other unary math (ops/unary.py): in-place function forms, and the functions of hand-written methods
+__all__ += ["acosh_", "asinh_", "atanh_", "arccos_", "arcsin_", "arctan_", "arccosh_", "arcsinh_", "arctanh_",
+            "clip_", "deg2rad_", "rad2deg_", "erfc_", "exp2_", "fix_", "i0_", "sinc_", "logit_", "negative_", "square_",
+            "ldexp_", "frexp", "is_nonzero", "isneginf", "isposinf", "isreal", "ldexp", "nextafter", "positive",
+            "polygamma"]
+globals().update(method_forms("acosh_", "asinh_", "atanh_", "arccos_", "arcsin_", "arctan_", "arccosh_", "arcsinh_",
+                              "arctanh_", "clip_", "deg2rad_", "rad2deg_", "erfc_", "exp2_", "fix_", "i0_", "sinc_",
+                              "logit_", "negative_", "square_", "ldexp_", "frexp", "is_nonzero", "isneginf", "isposinf",
+                              "isreal", "ldexp", "nextafter", "positive"))
+
+
+def polygamma(n, input):
+    """torch.polygamma(n, input): input.polygamma(n) (the order first, as in PyTorch)."""
+    if not isinstance(input, Tensor):
+        input = tensor(input)
+    return input.polygamma(n)
+
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """torch.var_mean(input, dim, unbiased, keepdim, *, correction): (var, mean), one VarMeanBackward0."""

@@ -18,6 +18,7 @@ from ._common import (_NO_ROUNDING, _OPERANDS, _argument_type_name, _c_type, _ch
                       _check_operand, _check_sub, _check_complex_clamp, _check_tensor_argument, _clamp_bounds, _lifted,
                       _wrapped)
 from .operators import _check_heaviside
+from .pointwise import _check_ldexp, _check_nextafter, _check_polygamma_order
 
 
 _CATEGORY = {bool: 0, int: 1, float: 2, complex: 3}     # (the widest bound decides clamp_'s type)
@@ -273,6 +274,24 @@ class _InPlaceMethods:
         _check_heaviside(self, values)
         _check_inplace_result(self, "heaviside", values)
         return _indexing._adopt(self, self.heaviside(values))
+
+    # PyTorch's other unary math (the rows: ops/unary.py; the out-of-place forms: _tensor_methods/pointwise.py)
+    def polygamma_(self, n):
+        _check_polygamma_order(n)
+        return self._inplace("polygamma_inplace", n=n)
+
+    def ldexp_(self, other):
+        _check_tensor_argument("ldexp_", other, "other")
+        _check_ldexp(other)
+        if self._data.dtype.kind in "biu":          # (PyTorch names the op where others name the result type)
+            _indexing._check_inplace_allowed(self)
+            raise RuntimeError(f"ldexp can't be cast to the desired output type {_kind(self)}")
+        return self._inplace("ldexp", other)
+
+    def nextafter_(self, other):
+        _check_tensor_argument("nextafter_", other, "other")
+        _check_nextafter(self, other)
+        return self._inplace("nextafter", other)
 
     # operators without a differentiable in-place method here: computed out of place, then written into self
     def __ifloordiv__(self, other):

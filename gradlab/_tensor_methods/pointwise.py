@@ -400,6 +400,59 @@ class _PointwiseMethods:
                                       f"'{_dtype.from_numpy_dtype(self._data.dtype)._legacy[:-len('Tensor')]}'")
 
 
+    # --- PyTorch's other unary math: the forms that check their arguments (the rows: ops/unary.py) --------
+    def polygamma(self, n):
+        """x.polygamma(n): the n-th derivative of digamma (torch.polygamma(n, x) takes n first)."""
+        _check_polygamma_order(n)
+        return OPS["polygamma"](self, n=n)
+
+    def positive(self):
+        """+x: x itself (no copy, no node), refused for bool as PyTorch's unary plus is."""
+        if self._data.dtype.kind == "b":
+            raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+        return self
+
+    def isposinf(self):
+        return _infinity_test(self, "isposinf", np.isposinf)
+
+    def isneginf(self):
+        return _infinity_test(self, "isneginf", np.isneginf)
+
+    def isreal(self):
+        """True where the imaginary part is 0 (everywhere for a real tensor)."""
+        data = self._data
+        return Tensor._make(data.imag == 0 if data.dtype.kind == "c" else np.ones(data.shape, bool))
+
+    def is_nonzero(self):
+        """A one-number tensor's truth, as bool(x): refused for none or several numbers."""
+        if self._data.size == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+        if self._data.size > 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.reshape(-1)[0] != 0)
+
+    def frexp(self):
+        """(mantissa, exponent) with x = mantissa * 2**exponent, 0.5 <= |mantissa| < 1: a named tuple, the
+        exponent int32 and without gradient (FrexpBackward0 divides the gradient by 2**exponent)."""
+        if self._data.dtype.kind != "f":
+            raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+        exponent = np.frexp(self._data)[1].astype(np.int32)
+        mantissa = OPS["frexp"](self, exponent=exponent)
+        return _Frexp((mantissa, Tensor._make(exponent)))
+
+    def ldexp(self, other):
+        """x * 2**other (a float result for integers; a bool exponent is refused)."""
+        _check_tensor_argument("ldexp", other, "other")
+        _check_ldexp(other)
+        return OPS["ldexp"](self, other)
+
+    def nextafter(self, other):
+        """The next float after x towards other (NextafterBackward0 passes the gradient to x unchanged)."""
+        _check_tensor_argument("nextafter", other, "other")
+        _check_nextafter(self, other)
+        return OPS["nextafter"](self, other)
+
+
 def _with_alpha(key, a, b, alpha):
     """a.add(b, alpha=...) / a.sub(b, alpha=...), with PyTorch's checks of alpha against the result."""
     alpha = _number(alpha)
@@ -476,3 +529,53 @@ def float_power(base, exponent):
     if not isinstance(base, Tensor):
         return exponent.__rpow__(base)
     return base.pow(exponent)
+
+
+# --- helpers of PyTorch's other unary math ------------------------------------------------------
+
+def _check_polygamma_order(n):
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+
+
+def _infinity_test(t, name, test):
+    """isposinf / isneginf: a bool tensor, False everywhere for integers and bools."""
+    data = t._data
+    if data.dtype.kind == "c":
+        raise RuntimeError(f"{name} does not support complex inputs.")
+    return Tensor._make(test(data) if data.dtype.kind == "f" else np.zeros(data.shape, bool))
+
+
+def _check_ldexp(other):
+    if other._data.dtype.kind == "b":
+        raise NotImplementedError('"ldexp_cpu_exp" not implemented for \'Bool\'')
+
+
+def _check_nextafter(a, b):
+    """nextafter has float kernels only: the promoted dtype of both must be a float."""
+    dtype = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype), (b._data.ndim, b._data.dtype)], [])
+    if dtype.kind != "f":
+        raise NotImplementedError(f'"nextafter_cpu" not implemented for '
+                                  f"'{_dtype.from_numpy_dtype(dtype)._legacy[:-len('Tensor')]}'")
+
+
+class _Frexp(tuple):
+    """What x.frexp() returns: torch.return_types.frexp (mantissa, exponent)."""
+    __slots__ = ()
+    n_fields = n_sequence_fields = 2
+    n_unnamed_fields = 0
+
+    @property
+    def mantissa(self):
+        return self[0]
+
+    @property
+    def exponent(self):
+        return self[1]
+
+    def __repr__(self):
+        return f"torch.return_types.frexp(\nmantissa={self[0]!r},\nexponent={self[1]!r})"
+
+
+_Frexp.__name__ = _Frexp.__qualname__ = "frexp"
+_Frexp.__module__ = "gradlab.return_types"

@@ -7,7 +7,7 @@ gets, from `methods` below:
 
     "method"   x.exp()    the row's op applied to x: `registry.apply(op, (x,), {})`, as OPS["exp"](x) does
     "inplace"  x.exp_()   the same op written into x (`Tensor._inplace`, the path of every in-place method)
-    aliases    x.arcsin() the row's method under PyTorch's other name (the same function)
+    aliases    x.arcsin() the row's method under PyTorch's other name (the same function), x.arcsin_() its in-place form
 
 A made method takes the forward's own parameters: the row's tensor inputs after self, then its other
 parameters with their defaults (`x.nan_to_num(nan=None, posinf=None, neginf=None)`).
@@ -103,4 +103,8 @@ def methods(written):
             for alias in op.aliases:
                 if alias not in written:
                     made[alias] = made[key] if key in made else written[key]
+        if "inplace" in op.variants:        # x.arcsin_(), x.fix_(): PyTorch's aliases have in-place forms too
+            for alias in op.aliases:
+                if alias + "_" not in written:
+                    made[alias + "_"] = made[key + "_"] if key + "_" in made else written[key + "_"]
     return made

@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from .._tensor_core import Tensor, ZeroArray, zero_tensor_of
-from . import dual, vectorized
+from . import dual, special_math, vectorized
 from .formula_text import shows
 from .registry import op, refuse_complex
 
@@ -306,7 +306,7 @@ def ceil(self):
     return np.ceil(self)
 
 
-@op("trunc", "TruncBackward0", variants=("function", "method", "inplace"), self=_zeros_like_grad)
+@op("trunc", "TruncBackward0", variants=("function", "method", "inplace"), aliases=("fix",), self=_zeros_like_grad)
 def trunc(self):
     _no_bool_kernel("trunc_vml_cpu", self)
     refuse_complex("trunc is not supported for complex inputs", NotImplementedError, self)
@@ -318,3 +318,266 @@ def trunc(self):
     self=lambda g, n: dual.scale(dual.exp(-(n.self * n.self)), 2 / math.sqrt(math.pi)) * g)
 def erf(self):
     return dual.erf(self)
+
+
+# --- inverse hyperbolic functions, special functions, angles (PyTorch's other unary math) ------------
+
+def _refuse_complex_kernel(kernel):
+    """A `check` refusing complex input as PyTorch's dispatch does: '"<kernel>" not implemented for ...'."""
+    def check(self, *rest):
+        if isinstance(self, Tensor) and self._data.dtype.kind == "c":
+            raise NotImplementedError(f'"{kernel}" not implemented for '
+                                      f"'{'ComplexDouble' if self._data.dtype == np.complex128 else 'ComplexFloat'}'")
+    return check
+
+
+def _refuse_complex_angle(name):
+    def check(self):
+        if isinstance(self, Tensor) and self._data.dtype.kind == "c":
+            raise RuntimeError(f"{name} is not supported for complex tensors.")
+    return check
+
+
+def _float32_each(c_name, vectorized=None):
+    """float32: the C library's float function on each number (PyTorch's acosh, asinh: std::acosh in both
+    loops; atanh: another kernel on whole blocks of 32, rounded float64 agrees with it). float16 goes
+    through float32; float64 and complex use numpy's (the C library's) function."""
+    numpy_fn = {"acoshf": np.arccosh, "asinhf": np.arcsinh, "atanhf": np.arctanh}[c_name]
+    scalar = _c_float32(c_name, dual.rounded(numpy_fn))
+    float32 = scalar if vectorized is None else _blocks(vectorized, scalar)
+
+    def fn(x):
+        if x.dtype == _F32:
+            return float32(x)
+        if x.dtype == _F16:
+            return float32(x.astype(_F32)).astype(_F16)
+        return numpy_fn(x)
+    return fn
+
+
+_acosh = _float32_each("acoshf")
+_asinh = _float32_each("asinhf")
+_atanh = _float32_each("atanhf", vectorized=dual.rounded(np.arctanh))
+
+
+@op("acosh", "AcoshBackward0", variants=("function", "method", "inplace"), aliases=("arccosh",), saves=("self",),
+    float_result=True,
+    shows={"self": "grad * (self.pow(2) - 1).rsqrt().conj()"},
+    self=lambda g, n: g * dual.conj(dual.rsqrt(n.self ** 2 - 1)))
+def acosh(self):
+    with np.errstate(invalid="ignore"):
+        return _acosh(self)
+
+
+@op("asinh", "AsinhBackward0", variants=("function", "method", "inplace"), aliases=("arcsinh",), saves=("self",),
+    float_result=True,
+    shows={"self": "grad * (self.pow(2) + 1).rsqrt().conj()"},
+    self=lambda g, n: g * dual.conj(dual.rsqrt(n.self ** 2 + 1)))
+def asinh(self):
+    return _asinh(self)
+
+
+@op("atanh", "AtanhBackward0", variants=("function", "method", "inplace"), aliases=("arctanh",), saves=("self",),
+    float_result=True,
+    shows={"self": "grad / (1 - self.pow(2)).conj()"},
+    self=lambda g, n: g / dual.conj(1 - n.self ** 2))
+def atanh(self):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return _atanh(self)
+
+
+@op("erfc", "ErfcBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
+    check=_refuse_complex_kernel("erfc_vml_cpu"),
+    shows={"self": "-2 / sqrt(pi) * exp(-self.pow(2)) * grad"},
+    self=lambda g, n: dual.scale(dual.exp(-(n.self ** 2)), -2 / math.sqrt(math.pi)) * g)
+def erfc(self):
+    return special_math.erfc(self)
+
+
+@op("erfinv", "ErfinvBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
+    check=_refuse_complex_kernel("erfinv_vml_cpu"),
+    shows={"self": "0.5 * sqrt(pi) * exp(self.erfinv().pow(2)) * grad"},
+    self=lambda g, n: dual.scale(dual.exp(dual.call("erfinv", n.self) ** 2), 0.5 * math.sqrt(math.pi)) * g)
+def erfinv(self):
+    return special_math.erfinv(self)
+
+
+@op("lgamma", "LgammaBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
+    check=_refuse_complex_kernel("lgamma_vml_cpu"),
+    shows={"self": "grad * digamma(self)"},
+    self=lambda g, n: g * dual.call("digamma", n.self))
+def lgamma(self):
+    return special_math.lgamma(self)
+
+
+@op("digamma", "DigammaBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
+    check=_refuse_complex_kernel("digamma"),
+    shows={"self": "grad * polygamma(1, self)"},
+    self=lambda g, n: g * dual.call("polygamma", n.self, n=1))
+def digamma(self):
+    return special_math.digamma(self)
+
+
+def _check_polygamma(self, n=None):
+    if isinstance(self, Tensor) and self._data.dtype.kind == "c":
+        _refuse_complex_kernel("polygamma")(self)
+
+
+def _polygamma_grad(g, n):
+    return g * dual.call("polygamma", n.self, n=n.n + 1)
+
+
+@op("polygamma", "PolygammaBackward0", saves=("self",), float_result=True, check=_check_polygamma,
+    shows={"self": "grad * polygamma(n + 1, self)"}, self=_polygamma_grad)
+def polygamma(self, n):
+    """torch.polygamma(n, input) and x.polygamma(n) (written by hand: n comes first in the function)."""
+    return special_math.polygamma(self, n)
+
+
+@op("polygamma_inplace", "PolygammaBackward1", saves=("self",), float_result=True, check=_check_polygamma,
+    shows={"self": "grad * polygamma(n + 1, self)"}, self=_polygamma_grad)
+def polygamma_inplace(self, n):
+    """x.polygamma_(n): PyTorch's in-place form is a native function of its own (self first), hence
+    PolygammaBackward1."""
+    return special_math.polygamma(self, n)
+
+
+def _check_mvlgamma(self, p=None):
+    if isinstance(self, Tensor) and self._data.dtype.kind == "c":       # (its first step is an arange of x's dtype)
+        _refuse_complex_kernel("arange_cpu")(self)
+
+
+@shows("grad * (self.unsqueeze(-1) + arange(-p / 2 + 0.5, 0.5, 0.5)).digamma().sum(-1)")
+def _mvlgamma_grad(g, n):
+    """PyTorch's mvlgamma_backward: grad * sum over i < p of digamma(self - i / 2)."""
+    steps = np.arange(-n.p / 2 + 0.5, 0.5, 0.5).astype(dual.data(n.self).dtype)
+    args = dual.unsqueeze(n.self, -1) + dual.like(g, steps)
+    return g * dual.sum_dims(dual.call("digamma", args), -1)
+
+
+@op("mvlgamma", "MvlgammaBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
+    check=_check_mvlgamma, self=_mvlgamma_grad)
+def mvlgamma(self, p):
+    """The multivariate log-gamma: sum over i < p of lgamma(x - i / 2), plus p (p - 1) / 4 * log(pi),
+    as PyTorch computes it (an arange of p halves added to x, lgamma, a sum over the last dim)."""
+    steps = np.arange(-p / 2 + 0.5, 0.5, 0.5).astype(self.dtype)
+    terms = special_math.lgamma(self[..., None] + steps)
+    total = terms[..., 0].copy()
+    for i in range(1, terms.shape[-1]):                  # (the sum of a few numbers: in order)
+        total += terms[..., i]
+    return (total + self.dtype.type(p * (p - 1) * math.log(math.pi) * 0.25)).astype(self.dtype, copy=False)
+
+
+@shows("where(self.abs() > eps, self.i0() - result / self, 0.5) * grad")
+def _i1_grad(g, n):
+    """PyTorch's i1_backward: I1'(x) = I0(x) - I1(x) / x, 0.5 near 0 (where x is tiny, eps the dtype's)."""
+    x = dual.data(n.self)
+    eps = np.finfo(x.dtype).eps
+    not_tiny = np.abs(x) > eps
+    safe = dual.where(dual.like(g, not_tiny), n.self, float(eps))
+    gradx = dual.call("i0", safe) - n.result * dual.call("reciprocal", safe)
+    return g * dual.where(dual.like(g, not_tiny), gradx, 0.5)
+
+
+@op("i0", "I0Backward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
+    check=_refuse_complex_kernel("i0_vml_cpu"),
+    shows={"self": "grad * special_i1(self)"},
+    self=lambda g, n: g * dual.call("special_i1", n.self))
+def i0(self):
+    return special_math.i0(self)
+
+
+@op("special_i1", "SpecialI1Backward0", saves=("self", "result"), float_result=True,
+    check=_refuse_complex_kernel("i1_cpu"), self=_i1_grad)
+def special_i1(self):
+    """The modified Bessel function I1: i0's derivative (torch.special.i1)."""
+    return special_math.i1(self)
+
+
+def _exp2_float(x):
+    """2**x: float64 exact enough; float32 computed in float64 and rounded (float16 through float32)."""
+    if x.dtype == _F32 or x.dtype == _F16:
+        return np.exp2(x.astype(_F64)).astype(_F32).astype(x.dtype, copy=False)
+    return np.exp2(x)
+
+
+@op("exp2", "Exp2Backward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
+    shows={"self": "grad * result.conj() * log(2)"},
+    self=lambda g, n: dual.scale(g * dual.conj(n.result), math.log(2.0)))
+def exp2(self):
+    with np.errstate(over="ignore"):
+        return _exp2_float(self)
+
+
+@shows("where(self * self * pi == 0, 0, grad * (pi * self * cos(pi * self) - sin(pi * self)) / (self * self * pi).conj())")
+def _sinc_grad(g, n):
+    """PyTorch's sinc_backward."""
+    self_pi = dual.scale(n.self, math.pi)
+    self_squared_pi = dual.scale(n.self * n.self, math.pi)
+    out = g * (self_pi * dual.cos(self_pi) - dual.sin(self_pi)) / dual.conj(self_squared_pi)
+    return dual.where(self_squared_pi == 0.0, 0.0, out)
+
+
+@op("sinc", "SincBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
+    self=_sinc_grad)
+def sinc(self):
+    return special_math.sinc(self)
+
+
+_PI_180 = 0.017453292519943295769236907684886127134428718885417       # (PyTorch's M_PI_180, M_180_PI)
+_180_PI = 57.295779513082320876798154814105170332405472466564
+
+
+def _times(x, c):
+    """x * c as PyTorch's mul by a number: c in x's dtype (float16: both in float32, rounded once)."""
+    if x.dtype == _F16:
+        return (x.astype(_F32) * _F32.type(c)).astype(_F16)
+    return x * x.dtype.type(c)
+
+
+@op("deg2rad", "Deg2RadBackward0", variants=("function", "method", "inplace"), float_result=True,
+    check=_refuse_complex_angle("deg2rad"),
+    shows={"self": "grad * (pi / 180)"},
+    self=lambda g, n: dual.scale(g, _PI_180))
+def deg2rad(self):
+    return _times(self, _PI_180)
+
+
+@op("rad2deg", "Rad2DegBackward0", variants=("function", "method", "inplace"), float_result=True,
+    check=_refuse_complex_angle("rad2deg"),
+    shows={"self": "grad * (180 / pi)"},
+    self=lambda g, n: dual.scale(g, _180_PI))
+def rad2deg(self):
+    return _times(self, _180_PI)
+
+
+# --- frexp, ldexp, nextafter: a float's exponent bits ----------------------------------------------
+
+@op("frexp", "FrexpBackward0", saves=(), float_result=True,
+    shows={"self": "grad / exponent.exp2()"},
+    self=lambda g, n: g / dual.like(g, np.exp2(n.exponent.astype(np.float32))))
+def frexp(self, exponent):
+    """The mantissa of x = mantissa * 2**exponent (the exponent, computed by the method, is a parameter:
+    it has no gradient, and PyTorch saves it)."""
+    return np.frexp(self)[0]
+
+
+@op("ldexp", "LdexpBackward0", ("self", "other"), saves={"self": ("other",), "other": ("result",)},
+    float_result=True,
+    shows={"self": "grad * exp2(other)", "other": "grad * result * log(2)"},
+    self=lambda g, n: g * dual.call("exp2", n.other),
+    other=lambda g, n: dual.scale(g * n.result, math.log(2.0)))
+def ldexp(self, other):
+    """x * 2**other in x's (promoted) dtype: exact, as C's ldexp, for an integer exponent."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        if other.dtype.kind == "f" and self.dtype.kind != "c":
+            return np.ldexp(self, other.astype(np.int64)) if np.all(other == np.trunc(other)) and \
+                np.all(np.abs(other) < 2**31) else self * _exp2_float(other)
+        return self * np.exp2(other)
+
+
+@op("nextafter", "NextafterBackward0", ("self", "other"), float_result=True,
+    shows={"self": "grad", "other": "zeros_like(grad)"},
+    self=lambda g, n: g, other=_zeros_like_grad)
+def nextafter(self, other):
+    return np.nextafter(self, other)

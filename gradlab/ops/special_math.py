@@ -1,0 +1,369 @@
+"""The special functions of PyTorch's pointwise ops (digamma, trigamma, polygamma, erfinv, i0, i1,
+sinc), each computed as ATen's CPU kernel computes it (aten/src/ATen/native/Math.h): the same
+algorithm (Cephes' series and Chebyshev expansions, Pavlis' erfinv), in the same precision, one
+numpy operation per C operation, so that float32 results carry ATen's rounding (float16 goes
+through float32, as ATen's half kernels do).
+
+numpy has none of these functions and scipy is not a dependency, so they are written here. Every
+function takes and returns a numpy float array; the loops of the C code become masks (a number
+leaves the loop when its condition fails).
+"""
+import ctypes
+import ctypes.util
+import math
+
+import numpy as np
+
+from .vectorized import cpu_capability, fma32, fma64
+
+_F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+
+
+def _mul_add(a, b, c):
+    """a * b + c as ATen's compiled C++ computes it: its AVX2 and AVX512 builds (-mfma) let the compiler
+    fuse a product and a sum into one fma (rounded once); its DEFAULT build rounds twice."""
+    if cpu_capability() in ("AVX2", "AVX512"):
+        dtype = np.result_type(a, b, c)
+        if dtype == _F32:
+            return fma32(a, b, c)
+        with np.errstate(all="ignore"):
+            return fma64(np.broadcast_to(a, np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))), b, c)
+    return a * b + c
+
+
+def _in_float32(kernel):
+    """kernel(x) for a float16 x computed in float32 and rounded, as ATen's half kernels do."""
+    def fn(x, *args):
+        if x.dtype == _F16:
+            return kernel(x.astype(_F32), *args).astype(_F16)
+        return kernel(x, *args)
+    fn.__name__, fn.__doc__ = kernel.__name__, kernel.__doc__
+    return fn
+
+
+def _libm(name, float32):
+    """The C library's function `name` on each number (what std::<name> calls in ATen's scalar code),
+    or None where no C library is found."""
+    try:
+        c_fn = getattr(ctypes.CDLL(ctypes.util.find_library("m")), name)
+    except (OSError, AttributeError, TypeError):
+        return None
+    kind = ctypes.c_float if float32 else ctypes.c_double
+    c_fn.restype, c_fn.argtypes = kind, [kind]
+    return np.frompyfunc(c_fn, 1, 1)
+
+
+def _each(name):
+    """The C library's `name` (double) and `name`f (float) on each number: what std::<name> calls in
+    ATen's scalar code."""
+    each64, each32 = _libm(name, False), _libm(name + "f", True)
+
+    def fn(x):
+        if x.size == 0:
+            return x.copy()
+        if x.dtype == _F32:
+            return np.asarray(each32(x), dtype=_F32).reshape(x.shape)
+        return np.asarray(each64(x), dtype=_F64).reshape(x.shape)
+    return fn
+
+
+def _safe(fn):
+    def quiet(*args):
+        with np.errstate(all="ignore"):
+            return fn(*args)
+    return quiet
+
+
+_exp, _log, _erf, _erfc, _tan, _lgamma = (_each(name) for name in ("exp", "log", "erf", "erfc", "tan", "lgamma"))
+
+
+def _sin32(x):
+    """sinf: glibc's is correctly rounded, as float64 sin rounded to float32 is."""
+    return np.sin(x.astype(_F64)).astype(_F32)
+
+
+# --- digamma, trigamma, polygamma --------------------------------------------------------------
+
+_PSI_10 = 2.25175258906672110764
+_DIGAMMA_A = (8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
+              -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
+              8.33333333333333333333E-2)
+
+
+@_in_float32
+@_safe
+def digamma(x):
+    """Cephes' psi: x < 0 reflected (psi(1 - x) - pi / tan(pi * frac(x)), that term in float64), then
+    pushed up to 10 or more by psi(x) = psi(x + 1) - 1/x, then the asymptotic series with log(x)."""
+    T = x.dtype.type
+    given = x
+    x = np.array(x, copy=True)
+    negative = x < 0
+    reflect = np.zeros_like(x)
+    if negative.any():
+        frac = np.fmod(x[negative].astype(_F64), 1.0)
+        term = np.pi / _tan(np.pi * frac)
+        reflect[negative] = term.astype(x.dtype)
+        x[negative] = T(1) - x[negative]
+    result = np.zeros_like(x)
+    active = x < 10
+    while active.any():
+        result[active] -= T(1) / x[active]
+        x[active] += T(1)
+        active &= x < 10
+    z = T(1) / (x * x)
+    poly = np.zeros_like(x)
+    for a in _DIGAMMA_A:
+        poly = _mul_add(poly, z, T(a))
+    y = np.where(x < T(1e17), z * poly, T(0))
+    out = result + _log(x) - T(0.5) / x - y
+    out = np.where(x == 10, result + T(_PSI_10), out)
+    out = np.where(negative, out - reflect, out)
+    out = np.where(negative & (given == np.trunc(given)), T(np.nan), out)
+    return np.where(given == 0, np.copysign(T(np.inf), -given), out).astype(x.dtype, copy=False)
+
+
+@_in_float32
+@_safe
+def trigamma(x):
+    """psi'(x): x < 0.5 reflected with pi^2 / sin(pi x)^2, six steps of 1/x^2, then the asymptotic series."""
+    T = x.dtype.type
+    pi = T(np.pi)
+    x = np.array(x, copy=True)
+    small = x < T(0.5)
+    result = np.zeros_like(x)
+    if small.any():
+        s = (_sin32(pi * x[small]) if x.dtype == _F32 else np.sin(pi * x[small]))
+        result[small] -= (pi * pi) / (s * s)
+        x[small] = T(1) - x[small]
+    for _ in range(6):
+        result += T(1) / (x * x)
+        x += T(1)
+    ixx = T(1) / (x * x)
+    inner = _mul_add(-ixx, _mul_add(-ixx, T(1) / T(42), T(1) / T(30)), T(1) / T(6))
+    result += _mul_add(ixx, inner, T(1) + T(1) / (T(2) * x)) / x
+    return np.where(small, -result, result)
+
+
+_ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9, 7.47242496e10,
+           -2.950130727918164224e12, 1.1646782814350067249e14, -4.5979787224074726105e15,
+           1.8152105401943546773e17, -7.1661652561756670113e18)
+_MACHEP = 1.11022302462515654042E-16
+
+
+@_safe
+def zeta(s, q):
+    """Hurwitz's zeta(s, q) = sum over k of (k + q)^-s in float64 (Cephes: nine terms or more, then
+    Euler-Maclaurin's correction with Bernoulli numbers), for a number s and a float64 array q."""
+    q = np.asarray(q, _F64)
+    out = np.full(q.shape, np.nan)
+    if s == 1:
+        return np.full(q.shape, np.inf)
+    if s < 1:
+        return out
+    pole = (q <= 0) & (q == np.floor(q))
+    out[pole] = np.inf
+    left = ~pole & ~((q <= 0) & (s != math.floor(s)))
+    qs = q[left]
+    total = np.power(qs, -s)
+    a = qs.copy()
+    b = np.zeros_like(qs)
+    i = 0
+    done = np.zeros(qs.shape, bool)
+    while True:
+        go = ~done & ((i < 9) | (a <= 9.0))
+        if not go.any():
+            break
+        i += 1
+        a[go] += 1.0
+        b[go] = np.power(a[go], -s)
+        total[go] += b[go]
+        done |= go & (-_MACHEP * total < b) & (b < _MACHEP * total)
+        if i > 100000:
+            break
+    rest = ~done
+    w = a
+    s_ = total.copy()
+    s_[rest] = s_[rest] + b[rest] * w[rest] / (s - 1.0)
+    s_[rest] = s_[rest] - 0.5 * b[rest]
+    aa = np.ones_like(qs)
+    k = 0.0
+    for j in range(12):
+        if not rest.any():
+            break
+        aa[rest] *= s + k
+        b[rest] /= w[rest]
+        t = aa[rest] * b[rest] / _ZETA_A[j]
+        s_[rest] = s_[rest] + t
+        small = np.abs(t / s_[rest]) < _MACHEP
+        idx = np.flatnonzero(rest)
+        rest[idx[small]] = False
+        k += 1.0
+        aa[rest] *= s + k
+        b[rest] /= w[rest]
+        k += 1.0
+    out[left] = s_
+    return out
+
+
+@_in_float32
+@_safe
+def polygamma(x, n):
+    """psi^(n)(x): digamma for n = 0, trigamma for n = 1, else (-1)^(n+1) n! zeta(n + 1, x), n! as
+    exp(lgamma(n + 1)) in x's precision and zeta in float64."""
+    if n == 0:
+        return digamma(x)
+    if n == 1:
+        return trigamma(x)
+    T = x.dtype.type
+    fact = _exp(_lgamma(np.array([n + 1.0], x.dtype)))[0]        # (expf(lgammaf(n + 1)) for float)
+    z = zeta(float(n + 1), x.astype(_F64)).astype(x.dtype)
+    return (T(1 if n % 2 else -1) * T(fact) * z).astype(x.dtype, copy=False)
+
+
+# --- erfinv ------------------------------------------------------------------------------------
+
+_ERFINV_A = (0.886226899, -1.645349621, 0.914624893, -0.140543331)
+_ERFINV_B = (-2.118377725, 1.442710462, -0.329097515, 0.012229801)
+_ERFINV_C = (-1.970840454, -1.624906493, 3.429567803, 1.641345311)
+_ERFINV_D = (3.543889200, 1.637067800)
+
+
+@_in_float32
+@_safe
+def erfinv(y):
+    """Pavlis' erfinv: a rational first guess (|y| <= 0.7, or in sqrt(-log((1 - |y|) / 2)) beyond),
+    then two Newton steps with erf and exp, all in y's precision."""
+    T = y.dtype.type
+    a, b, c, d = ([T(v) for v in cs] for cs in (_ERFINV_A, _ERFINV_B, _ERFINV_C, _ERFINV_D))
+    y_abs = np.abs(y)
+    central = y_abs <= T(0.7)
+    z = y * y
+    num = _mul_add(_mul_add(_mul_add(a[3], z, a[2]), z, a[1]), z, a[0])
+    dem = _mul_add(_mul_add(_mul_add(_mul_add(b[3], z, b[2]), z, b[1]), z, b[0]), z, T(1))
+    x_central = y * num / dem
+    z = np.sqrt(-_log((T(1) - y_abs) / T(2)))
+    num = _mul_add(_mul_add(_mul_add(c[3], z, c[2]), z, c[1]), z, c[0])
+    dem = _mul_add(_mul_add(d[1], z, d[0]), z, T(1))
+    x_tail = np.copysign(num, y) / dem
+    x = np.where(central, x_central, x_tail)
+    two_over_sqrt_pi = T(2) * T(1 / math.sqrt(math.pi))
+    for _ in range(2):
+        x = x - (_erf(x) - y) / (two_over_sqrt_pi * _exp(-x * x))
+    x = np.where(y_abs == 1, np.copysign(T(np.inf), y), x)
+    return np.where(y_abs > 1, T(np.nan), x).astype(y.dtype, copy=False)
+
+
+# --- i0, i1 ------------------------------------------------------------------------------------
+
+_I0_A = (-4.41534164647933937950E-18, 3.33079451882223809783E-17, -2.43127984654795469359E-16,
+         1.71539128555513303061E-15, -1.16853328779934516808E-14, 7.67618549860493561688E-14,
+         -4.85644678311192946090E-13, 2.95505266312963983461E-12, -1.72682629144155570723E-11,
+         9.67580903537323691224E-11, -5.18979560163526290666E-10, 2.65982372468238665035E-9,
+         -1.30002500998624804212E-8, 6.04699502254191894932E-8, -2.67079385394061173391E-7,
+         1.11738753912010371815E-6, -4.41673835845875056359E-6, 1.64484480707288970893E-5,
+         -5.75419501008210370398E-5, 1.88502885095841655729E-4, -5.76375574538582365885E-4,
+         1.63947561694133579842E-3, -4.32430999505057594430E-3, 1.05464603945949983183E-2,
+         -2.37374148058994688156E-2, 4.93052842396707084878E-2, -9.49010970480476444210E-2,
+         1.71620901522208775349E-1, -3.04682672343198398683E-1, 6.76795274409476084995E-1)
+_I0_B = (-7.23318048787475395456E-18, -4.83050448594418207126E-18, 4.46562142029675999901E-17,
+         3.46122286769746109310E-17, -2.82762398051658348494E-16, -3.42548561967721913462E-16,
+         1.77256013305652638360E-15, 3.81168066935262242075E-15, -9.55484669882830764870E-15,
+         -4.15056934728722208663E-14, 1.54008621752140982691E-14, 3.85277838274214270114E-13,
+         7.18012445138366623367E-13, -1.79417853150680611778E-12, -1.32158118404477131188E-11,
+         -3.14991652796324136454E-11, 1.18891471078464383424E-11, 4.94060238822496958910E-10,
+         3.39623202570838634515E-9, 2.26666899049817806459E-8, 2.04891858946906374183E-7,
+         2.89137052083475648297E-6, 6.88975834691682398426E-5, 3.36911647825569408990E-3,
+         8.04490411014108831608E-1)
+_I1_A = (2.77791411276104639959E-18, -2.11142121435816608115E-17, 1.55363195773620046921E-16,
+         -1.10559694773538630805E-15, 7.60068429473540693410E-15, -5.04218550472791168711E-14,
+         3.22379336594557470981E-13, -1.98397439776494371520E-12, 1.17361862988909016308E-11,
+         -6.66348972350202774223E-11, 3.62559028155211703701E-10, -1.88724975172282928790E-9,
+         9.38153738649577178388E-9, -4.44505912879632808065E-8, 2.00329475355213526229E-7,
+         -8.56872026469545474066E-7, 3.47025130813767847674E-6, -1.32731636560394358279E-5,
+         4.78156510755005422638E-5, -1.61760815825896745588E-4, 5.12285956168575772895E-4,
+         -1.51357245063125314899E-3, 4.15642294431288815669E-3, -1.05640848946261981558E-2,
+         2.47264490306265168283E-2, -5.29459812080949914269E-2, 1.02643658689847095384E-1,
+         -1.76416518357834055153E-1, 2.52587186443633654823E-1)
+_I1_B = (7.51729631084210481353E-18, 4.41434832307170791151E-18, -4.65030536848935832153E-17,
+         -3.20952592199342395980E-17, 2.96262899764595013876E-16, 3.30820231092092828324E-16,
+         -1.88035477551078244854E-15, -3.81440307243700780478E-15, 1.04202769841288027642E-14,
+         4.27244001671195135429E-14, -2.10154184277266431302E-14, -4.08355111109219731823E-13,
+         -7.19855177624590851209E-13, 2.03562854414708950722E-12, 1.41258074366137813316E-11,
+         3.25260358301548823856E-11, -1.89749581235054123450E-11, -5.58974346219658380687E-10,
+         -3.83538038596423702205E-9, -2.63146884688951950684E-8, -2.51223623787020892529E-7,
+         -3.88256480887769039346E-6, -1.10588938762623716291E-4, -9.76109749136146840777E-3,
+         7.78576235018280120474E-1)
+# (ATen's float i1 drops the coefficients too small for float: the last 17 of A, the last 7 of B)
+_I1_A32, _I1_B32 = _I1_A[-17:], _I1_B[-7:]
+
+
+def _chbevl(x, coefficients):
+    """Clenshaw's sum of a Chebyshev series (Cephes' chbevl), in x's precision."""
+    T = x.dtype.type
+    b0, b1, b2 = np.full_like(x, T(coefficients[0])), np.zeros_like(x), np.zeros_like(x)
+    for c in coefficients[1:]:
+        b2 = b1
+        b1 = b0
+        b0 = _mul_add(x, b1, -b2) + T(c)
+    return T(0.5) * (b0 - b2)
+
+
+@_in_float32
+@_safe
+def i0(x):
+    """I0(x) = exp(|x|) * (a Chebyshev series in |x|/2 - 2 on [0, 8], in 32/|x| - 2 over sqrt(|x|) beyond)."""
+    T = x.dtype.type
+    x = np.abs(x)
+    near = x <= T(8)
+    e = _exp(x)
+    inner = e * _chbevl(x / T(2) - T(2), _I0_A)
+    outer = e * _chbevl(T(32) / x - T(2), _I0_B) / np.sqrt(x)
+    return np.where(near, inner, outer).astype(x.dtype, copy=False)
+
+
+@_in_float32
+@_safe
+def i1(x):
+    """I1(x): as i0, odd, with x * exp(|x|) before the series on [0, 8]."""
+    T = x.dtype.type
+    a, b = (_I1_A32, _I1_B32) if x.dtype == _F32 else (_I1_A, _I1_B)
+    ax = np.abs(x)
+    e = _exp(ax)
+    inner = e * ax * _chbevl(ax / T(2) - T(2), a)
+    outer = e * _chbevl(T(32) / ax - T(2), b) / np.sqrt(ax)
+    out = np.where(ax <= T(8), inner, outer)
+    return np.where(x < 0, -out, out).astype(x.dtype, copy=False)
+
+
+# --- sinc ---------------------------------------------------------------------------------------
+
+@_in_float32
+@_safe
+def sinc(x):
+    """sin(pi x) / (pi x), 1 at 0: the product in x's precision (complex too), its sine, one division."""
+    if x.dtype.kind == "c":
+        product = x * np.pi
+        return np.where(x == 0, 1, np.sin(product) / product).astype(x.dtype, copy=False)
+    T = x.dtype.type
+    product = T(np.pi) * x
+    s = _sin32(product) if x.dtype == _F32 else np.sin(product)
+    return np.where(x == 0, T(1), s / product).astype(x.dtype, copy=False)
+
+
+def lgamma(x):
+    """The C library's lgamma on each number (float32: float64 rounded, what ATen's MKL kernel gives
+    most often)."""
+    if x.dtype == _F16:
+        return lgamma(x.astype(_F32)).astype(_F16)
+    if x.dtype == _F32:
+        return _lgamma(x.astype(_F64)).astype(_F32)
+    return _lgamma(x)
+
+
+def erfc(x):
+    if x.dtype == _F16:
+        return erfc(x.astype(_F32)).astype(_F16)
+    if x.dtype == _F32:
+        return erfc(x.astype(_F64)).astype(_F32)
+    return _erfc(x)
