@@ -17,6 +17,7 @@ from .._tensor_core import Tensor
 from ..autograd import grad_mode
 from ..creation import tensor
 from ..ops.inplace import _kind_name
+from ..ops.registry import OPS
 from .._tensor_methods._common import _c_type
 from .._tensor_methods.reductions import _ReturnType
 
@@ -35,16 +36,32 @@ def _resized_warning(old, new):
                   UserWarning, stacklevel=4)
 
 
-# functions whose out= form PyTorch writes as a call of another, named in its autograd error
-_CALLS = {"float_power": "pow"}
+# functions whose out= form PyTorch writes as a call of another, named in its autograd error: float_power,
+# and every alias (torch.arccosh(x, out=t) names acosh)
+_CALLS = {"float_power": "pow", **{alias: key for key, row in OPS.items() for alias in row.aliases}}
 
 # the BLAS products write only into an out of the result's own dtype
 _SAME_DTYPE = {"matmul", "mm", "bmm", "mv", "dot", "outer", "max", "min"}
 
 
+# the tests of a float's bits write only into a bool out
+_BOOL_OUT = {"isposinf", "isneginf", "signbit"}
+# the unary ops whose out must have the input's dtype (checked before they compute: torch.trunc(bools, out=...))
+_INPUT_DTYPE_OUT = {"trunc", "fix", "floor", "ceil", "round", "neg", "negative", "sign", "frac", "sgn"}
+
+
+def _check_input_dtype_out(name, args, kwargs, out):
+    given = args[0] if args else kwargs.get("input")
+    if name in _INPUT_DTYPE_OUT and isinstance(given, Tensor) and isinstance(out, Tensor) and \
+            given._data.dtype != out._data.dtype:
+        raise RuntimeError(f"Found dtype {_kind_name(out._data.dtype)} but expected {_kind_name(given._data.dtype)}")
+
+
 def _write(out, result, name):
     """Copy result's values into out (resizing out if the shapes differ)."""
     data = result._data if isinstance(result, Tensor) else np.asarray(result)
+    if name in _BOOL_OUT and out._data.dtype != np.bool_:
+        raise RuntimeError(f"{name} does not support non-boolean outputs.")
     if not isinstance(result, Tensor):
         result = tensor(data)
     if name == "float_power" and data.dtype != out._data.dtype:     # (its result dtype is fixed: no cast)
@@ -112,6 +129,7 @@ def with_out(name, fn):
                                "differentiation, but one of the arguments requires grad.")
         if factory and kwargs.get("dtype") is None:
             kwargs["dtype"] = outs[0].dtype
+        _check_input_dtype_out(name, args, kwargs, out)
         result = fn(*args, **kwargs)
         if isinstance(out, (tuple, list)):
             for o, r in zip(out, result):

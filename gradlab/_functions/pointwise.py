@@ -24,15 +24,15 @@ globals().update(method_forms("nanmean"))
 __all__ += ["heaviside"]
 globals().update(method_forms("heaviside"))
 
-# PyTorch's other unary math (ops/unary.py): in-place function forms, and the functions of hand-written methods
+# PyTorch's other unary math (ops/unary.py): in-place function forms, and the functions of methods that are no
+# row (frexp, ldexp, nextafter are made from their rows)
 __all__ += ["acosh_", "asinh_", "atanh_", "arccos_", "arcsin_", "arctan_", "arccosh_", "arcsinh_", "arctanh_",
             "clip_", "deg2rad_", "rad2deg_", "erfc_", "exp2_", "fix_", "i0_", "sinc_", "logit_", "negative_", "square_",
-            "ldexp_", "frexp", "is_nonzero", "isneginf", "isposinf", "isreal", "ldexp", "nextafter", "positive",
-            "polygamma"]
+            "ldexp_", "is_nonzero", "isneginf", "isposinf", "isreal", "positive", "polygamma"]
 globals().update(method_forms("acosh_", "asinh_", "atanh_", "arccos_", "arcsin_", "arctan_", "arccosh_", "arcsinh_",
                               "arctanh_", "clip_", "deg2rad_", "rad2deg_", "erfc_", "exp2_", "fix_", "i0_", "sinc_",
-                              "logit_", "negative_", "square_", "ldexp_", "frexp", "is_nonzero", "isneginf", "isposinf",
-                              "isreal", "ldexp", "nextafter", "positive"))
+                              "logit_", "negative_", "square_", "ldexp_", "is_nonzero", "isneginf", "isposinf",
+                              "isreal", "positive"))
 
 
 def polygamma(n, input):

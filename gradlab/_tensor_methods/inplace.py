@@ -10,6 +10,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor_core import Tensor
 from ..autograd import grad_mode
+from ..autograd.node import Node, record
 from ..ops import OPS, indexing as _indexing
 from ..ops.indexing import fill_inplace, setitem
 from ..ops.inplace import _check_inplace_allowed, write_untracked
@@ -280,6 +281,15 @@ class _InPlaceMethods:
         _check_polygamma_order(n)
         return self._inplace("polygamma_inplace", n=n)
 
+    def acosh_(self):
+        return _without_inplace_derivative(self, "acosh")
+
+    def asinh_(self):
+        return _without_inplace_derivative(self, "asinh")
+
+    def atanh_(self):
+        return _without_inplace_derivative(self, "atanh")
+
     def ldexp_(self, other):
         _check_tensor_argument("ldexp_", other, "other")
         _check_ldexp(other)
@@ -442,6 +452,36 @@ def _accumulated(t, indices, values):
 
 _RESULT_CHECKED = {"add", "sub", "mul", "div", "pow", "pow_scalar", "clamp_tensor", "clamp_min_tensor",
                    "clamp_max_tensor", "atan2", "hypot"}
+
+
+class _NoInplaceDerivative(Node):
+    """The grad_fn of x.acosh_(), x.asinh_(), x.atanh_(): PyTorch records AcoshBackward1 (its in-place
+    entry), whose derivative it never wrote: a backward through it fails."""
+    _op = None
+
+    def apply(self, grad_outputs, as_arrays=False):
+        raise NotImplementedError(f"the derivative for 'inplace version of {self._op}' is not implemented.")
+
+
+def _no_inplace_derivative_class(key):
+    cls = type(key.capitalize() + "Backward1", (_NoInplaceDerivative,), {"_op": key})
+    cls.__module__ = "builtins"             # (printed <AcoshBackward1 object at 0x...>, as PyTorch's)
+    return cls
+
+
+_NO_INPLACE_DERIVATIVE = {key: _no_inplace_derivative_class(key) for key in ("acosh", "asinh", "atanh")}
+
+
+def _without_inplace_derivative(t, key):
+    """x.<key>_() written in place as the row's other in-place forms are, its node then replaced by
+    PyTorch's <Key>Backward1, which has the same edges and no derivative."""
+    t._inplace(key)
+    old = t.grad_fn
+    if old is not None and getattr(old, "_op", None) is OPS[key]:
+        node = _NO_INPLACE_DERIVATIVE[key]()
+        record(node, (), t, edges=old.next_functions)
+        node._input_meta = old._input_meta
+    return t
 
 
 def _check_inplace_result(t, opname, other, alpha=1):

@@ -32,13 +32,24 @@ def _mul_add(a, b, c):
 
 
 def _in_float32(kernel):
-    """kernel(x) for a float16 x computed in float32 and rounded, as ATen's half kernels do."""
+    """kernel(x) for a float16 x computed in float32 and rounded, as ATen's half kernels do; the kernel
+    sees a 1-d array (its masks index it), the result has x's shape."""
     def fn(x, *args):
-        if x.dtype == _F16:
-            return kernel(x.astype(_F32), *args).astype(_F16)
-        return kernel(x, *args)
+        flat = np.asarray(x).reshape(-1)
+        if flat.dtype == _F16:
+            return _shaped(kernel(flat.astype(_F32), *args).astype(_F16), np.shape(x))
+        return _shaped(kernel(flat, *args), np.shape(x))
     fn.__name__, fn.__doc__ = kernel.__name__, kernel.__doc__
     return fn
+
+
+def _shaped(out, shape):
+    """out (a new 1-d array) given `shape` in place: an array that owns its memory, which the op table then
+    lays out as PyTorch lays out the result (as the input: a transposed input gives a transposed result)."""
+    if out.base is not None:
+        out = out.copy()
+    out.shape = shape
+    return out
 
 
 def _libm(name, float32):
@@ -62,8 +73,8 @@ def _each(name):
         if x.size == 0:
             return x.copy()
         if x.dtype == _F32:
-            return np.asarray(each32(x), dtype=_F32).reshape(x.shape)
-        return np.asarray(each64(x), dtype=_F64).reshape(x.shape)
+            return _shaped(np.asarray(each32(x.reshape(-1)), dtype=_F32), x.shape)
+        return _shaped(np.asarray(each64(x.reshape(-1)), dtype=_F64), x.shape)
     return fn
 
 
@@ -77,9 +88,36 @@ def _safe(fn):
 _exp, _log, _erf, _erfc, _tan, _lgamma = (_each(name) for name in ("exp", "log", "erf", "erfc", "tan", "lgamma"))
 
 
+def _libm_pow(float32):
+    try:
+        c_fn = ctypes.CDLL(ctypes.util.find_library("m")).powf if float32 else \
+            ctypes.CDLL(ctypes.util.find_library("m")).pow
+    except (OSError, AttributeError, TypeError):
+        return np.power
+    kind = ctypes.c_float if float32 else ctypes.c_double
+    c_fn.restype, c_fn.argtypes = kind, [kind, kind]
+    each = np.frompyfunc(c_fn, 2, 1)
+    dtype = _F32 if float32 else _F64
+    return lambda a, b: np.asarray(each(a, b), dtype=dtype) if np.size(a) else np.asarray(a, dtype).copy()
+
+
+# the C library's pow (numpy's float64 power is its own, ~1 number in 18 an ulp off glibc's)
+_POW = {_F64: _libm_pow(False), _F32: _libm_pow(True)}
+
+
+def libm(name):
+    """The C library's double function `name` on each number of a float64 array, or None without one."""
+    return _each(name) if _libm(name, False) is not None else None
+
+
+_sinf = _libm("sinf", True)
+
+
 def _sin32(x):
-    """sinf: glibc's is correctly rounded, as float64 sin rounded to float32 is."""
-    return np.sin(x.astype(_F64)).astype(_F32)
+    """The C library's sinf (float64 sin rounded to float32 where there is none)."""
+    if _sinf is None or not x.size:
+        return np.sin(x.astype(_F64)).astype(_F32)
+    return np.asarray(_sinf(x), dtype=_F32)
 
 
 # --- digamma, trigamma, polygamma --------------------------------------------------------------
@@ -152,73 +190,81 @@ _MACHEP = 1.11022302462515654042E-16
 
 
 @_safe
-def zeta(s, q):
-    """Hurwitz's zeta(s, q) = sum over k of (k + q)^-s in float64 (Cephes: nine terms or more, then
-    Euler-Maclaurin's correction with Bernoulli numbers), for a number s and a float64 array q."""
-    q = np.asarray(q, _F64)
-    out = np.full(q.shape, np.nan)
+def zeta(s, q, acc=_F64):
+    """Hurwitz's zeta(s, q) = sum over k of (k + q)^-s (Cephes: nine terms or more, then Euler-Maclaurin's
+    correction with Bernoulli numbers), for a number s and an array q, in `acc` (ATen's accumulate type:
+    float64 for float and double, float32 for half)."""
+    T = acc.type
+    given = np.asarray(q)
+    q = given.astype(acc).reshape(-1)
+    machep = T(_MACHEP)
+    out = np.full(q.shape, T(np.nan))
     if s == 1:
-        return np.full(q.shape, np.inf)
+        return np.full(q.shape, T(np.inf))
     if s < 1:
         return out
+    s = T(s)
     pole = (q <= 0) & (q == np.floor(q))
-    out[pole] = np.inf
-    left = ~pole & ~((q <= 0) & (s != math.floor(s)))
+    out[pole] = T(np.inf)
+    left = ~pole & ~((q <= 0) & (s != np.floor(s)))
     qs = q[left]
-    total = np.power(qs, -s)
+    power = _POW[acc]
+    # (the first term is std::pow(q, -s) of the given float or half q: powf, then widened)
+    total = _POW[_F32](qs.astype(_F32), np.float32(-s)).astype(acc) if given.dtype != _F64 else power(qs, -s)
     a = qs.copy()
     b = np.zeros_like(qs)
     i = 0
     done = np.zeros(qs.shape, bool)
-    while True:
-        go = ~done & ((i < 9) | (a <= 9.0))
+    while i < 100000:
+        go = ~done & ((i < 9) | (a <= T(9)))
         if not go.any():
             break
         i += 1
-        a[go] += 1.0
-        b[go] = np.power(a[go], -s)
+        a[go] += T(1)
+        b[go] = power(a[go], -s)
         total[go] += b[go]
-        done |= go & (-_MACHEP * total < b) & (b < _MACHEP * total)
-        if i > 100000:
-            break
+        done |= go & (-machep * total < b) & (b < machep * total)
     rest = ~done
     w = a
-    s_ = total.copy()
-    s_[rest] = s_[rest] + b[rest] * w[rest] / (s - 1.0)
-    s_[rest] = s_[rest] - 0.5 * b[rest]
+    total[rest] = total[rest] + b[rest] * w[rest] / (s - T(1))
+    total[rest] = total[rest] - T(0.5) * b[rest]
     aa = np.ones_like(qs)
-    k = 0.0
+    k = T(0)
     for j in range(12):
         if not rest.any():
             break
         aa[rest] *= s + k
         b[rest] /= w[rest]
-        t = aa[rest] * b[rest] / _ZETA_A[j]
-        s_[rest] = s_[rest] + t
-        small = np.abs(t / s_[rest]) < _MACHEP
+        t = aa[rest] * b[rest] / T(_ZETA_A[j])
+        total[rest] = total[rest] + t
+        small = np.abs(t / total[rest]) < machep
         idx = np.flatnonzero(rest)
         rest[idx[small]] = False
-        k += 1.0
+        k += T(1)
         aa[rest] *= s + k
         b[rest] /= w[rest]
-        k += 1.0
-    out[left] = s_
+        k += T(1)
+    out[left] = total
     return out
 
 
-@_in_float32
-@_safe
 def polygamma(x, n):
-    """psi^(n)(x): digamma for n = 0, trigamma for n = 1, else (-1)^(n+1) n! zeta(n + 1, x), n! as
-    exp(lgamma(n + 1)) in x's precision and zeta in float64."""
+    """psi^(n)(x): digamma for n = 0, trigamma for n = 1, else (-1)^(n+1) n! zeta(n + 1, x), with n! as
+    exp(lgamma(n + 1)) (float32 for half and float) and zeta in ATen's accumulate type, rounded to x's."""
     if n == 0:
         return digamma(x)
     if n == 1:
         return trigamma(x)
-    T = x.dtype.type
-    fact = _exp(_lgamma(np.array([n + 1.0], x.dtype)))[0]        # (expf(lgammaf(n + 1)) for float)
-    z = zeta(float(n + 1), x.astype(_F64)).astype(x.dtype)
-    return (T(1 if n % 2 else -1) * T(fact) * z).astype(x.dtype, copy=False)
+    x = np.asarray(x)
+    sign = 1.0 if n % 2 else -1.0
+    if x.dtype == _F64:
+        fact = _exp(_lgamma(np.array([n + 1.0])))[0]
+        return _shaped(sign * fact * zeta(float(n + 1), x), x.shape)
+    # float and half: expf(lgammaf(n + 1)) in float (half's n + 1 rounded to half first)
+    n1 = np.float32(np.float16(n) + np.float16(1)) if x.dtype == _F16 else np.float32(n + 1.0)
+    fact = _exp(_lgamma(np.array([n1], _F32)))[0]
+    z = zeta(float(n + 1), x.reshape(-1), _F32 if x.dtype == _F16 else _F64).astype(x.dtype)
+    return _shaped((np.float32(sign) * fact * z.astype(_F32)).astype(x.dtype), x.shape)
 
 
 # --- erfinv ------------------------------------------------------------------------------------
@@ -229,29 +275,30 @@ _ERFINV_C = (-1.970840454, -1.624906493, 3.429567803, 1.641345311)
 _ERFINV_D = (3.543889200, 1.637067800)
 
 
-@_in_float32
 @_safe
-def erfinv(y):
-    """Pavlis' erfinv: a rational first guess (|y| <= 0.7, or in sqrt(-log((1 - |y|) / 2)) beyond),
-    then two Newton steps with erf and exp, all in y's precision."""
-    T = y.dtype.type
-    a, b, c, d = ([T(v) for v in cs] for cs in (_ERFINV_A, _ERFINV_B, _ERFINV_C, _ERFINV_D))
+def _erfinv_pavlis(y):
+    """Pavlis' erfinv in float64: a rational first guess (|y| <= 0.7, or in sqrt(-log((1 - |y|) / 2))
+    beyond), then Newton steps with erf and exp."""
+    a, b, c, d = _ERFINV_A, _ERFINV_B, _ERFINV_C, _ERFINV_D
     y_abs = np.abs(y)
-    central = y_abs <= T(0.7)
     z = y * y
-    num = _mul_add(_mul_add(_mul_add(a[3], z, a[2]), z, a[1]), z, a[0])
-    dem = _mul_add(_mul_add(_mul_add(_mul_add(b[3], z, b[2]), z, b[1]), z, b[0]), z, T(1))
-    x_central = y * num / dem
-    z = np.sqrt(-_log((T(1) - y_abs) / T(2)))
-    num = _mul_add(_mul_add(_mul_add(c[3], z, c[2]), z, c[1]), z, c[0])
-    dem = _mul_add(_mul_add(d[1], z, d[0]), z, T(1))
-    x_tail = np.copysign(num, y) / dem
-    x = np.where(central, x_central, x_tail)
-    two_over_sqrt_pi = T(2) * T(1 / math.sqrt(math.pi))
-    for _ in range(2):
-        x = x - (_erf(x) - y) / (two_over_sqrt_pi * _exp(-x * x))
-    x = np.where(y_abs == 1, np.copysign(T(np.inf), y), x)
-    return np.where(y_abs > 1, T(np.nan), x).astype(y.dtype, copy=False)
+    x_central = y * (((a[3] * z + a[2]) * z + a[1]) * z + a[0]) / ((((b[3] * z + b[2]) * z + b[1]) * z + b[0]) * z + 1)
+    z = np.sqrt(-_log((1 - y_abs) / 2))
+    x_tail = np.copysign(((c[3] * z + c[2]) * z + c[1]) * z + c[0], y) / ((d[1] * z + d[0]) * z + 1)
+    x = np.where(y_abs <= 0.7, x_central, x_tail)
+    for _ in range(3):          # (two are Pavlis'; the third brings it to float64's last bits)
+        x = x - (_erf(x) - y) / (2 / math.sqrt(math.pi) * _exp(-x * x))
+    x = np.where(y_abs == 1, np.copysign(np.inf, y), x)
+    return np.where(y_abs > 1, np.nan, x)
+
+
+def erfinv(y):
+    """The inverse of erf. ATen's CPU kernel is Intel MKL's (vsErfInv, vdErfInv: not public), nearly
+    correctly rounded: float64 to its last bits here, rounded to float32 (which agrees with MKL's float32
+    on 99.9% of numbers) or float16."""
+    if y.dtype == _F64:
+        return _erfinv_pavlis(y)
+    return _erfinv_pavlis(y.astype(_F64)).astype(y.dtype)
 
 
 # --- i0, i1 ------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import numpy as np
 from .._tensor_core import Tensor, ZeroArray, zero_tensor_of
 from . import dual, special_math, vectorized
 from .formula_text import shows
-from .registry import op, refuse_complex
+from .registry import OPS, op, refuse_complex
 
 _F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 
@@ -338,26 +338,55 @@ def _refuse_complex_angle(name):
     return check
 
 
-def _float32_each(c_name, vectorized=None):
-    """float32: the C library's float function on each number (PyTorch's acosh, asinh: std::acosh in both
-    loops; atanh: another kernel on whole blocks of 32, rounded float64 agrees with it). float16 goes
-    through float32; float64 and complex use numpy's (the C library's) function."""
+def _float32_each(c_name, vectorized=None, libm_double=True):
+    """PyTorch's acosh, asinh: the C library's function (std::acosh) on each number, float and double alike;
+    atanh: another kernel on whole blocks of 32 float32 numbers (rounded float64 agrees with it), the C
+    library's atanhf on the rest, and numpy's float64 atanh (it agrees with PyTorch's double kernel,
+    glibc's does not). float16 goes through float32; complex numbers through numpy's function."""
     numpy_fn = {"acoshf": np.arccosh, "asinhf": np.arcsinh, "atanhf": np.arctanh}[c_name]
     scalar = _c_float32(c_name, dual.rounded(numpy_fn))
     float32 = scalar if vectorized is None else _blocks(vectorized, scalar)
+    float64 = special_math.libm(c_name[:-1]) if libm_double else None
 
     def fn(x):
         if x.dtype == _F32:
             return float32(x)
         if x.dtype == _F16:
             return float32(x.astype(_F32)).astype(_F16)
+        if x.dtype == _F64 and float64 is not None:
+            return float64(x)
         return numpy_fn(x)
     return fn
 
 
 _acosh = _float32_each("acoshf")
 _asinh = _float32_each("asinhf")
-_atanh = _float32_each("atanhf", vectorized=dual.rounded(np.arctanh))
+_atanh = _float32_each("atanhf", vectorized=dual.rounded(np.arctanh), libm_double=False)
+
+
+def _one_minus(x):
+    """1 - x as PyTorch's C++ writes it in a formula (`1 - self.pow(2)`: a tensor of ones, then sub_):
+    SubBackward0 in a graph of the gradient."""
+    if isinstance(x, Tensor):
+        return Tensor._make(np.ones(x._data.shape, x._data.dtype)) - x
+    return 1 - x
+
+
+def _times_number(x, c):
+    """x * c for a Python number c as a formula in PyTorch's C++ writes it (mul.Scalar: MulBackward1 in
+    a graph of the gradient), in x's dtype (float16 through float32)."""
+    if isinstance(x, Tensor):
+        return OPS["mul_scalar"](x, other=c)
+    return dual.scale(x, c)
+
+
+@op("mul_scalar", "MulBackward1", shows={"self": "grad * other"},
+    self=lambda g, n: _times_number(g, n.other))
+def mul_scalar(self, other):
+    """x * c, c a number: what formulas record with create_graph=True where PyTorch's multiply by a Scalar."""
+    if self.dtype == _F16:
+        return (self.astype(_F32) * other).astype(_F16)
+    return self * other
 
 
 @op("acosh", "AcoshBackward0", variants=("function", "method", "inplace"), aliases=("arccosh",), saves=("self",),
@@ -380,7 +409,7 @@ def asinh(self):
 @op("atanh", "AtanhBackward0", variants=("function", "method", "inplace"), aliases=("arctanh",), saves=("self",),
     float_result=True,
     shows={"self": "grad / (1 - self.pow(2)).conj()"},
-    self=lambda g, n: g / dual.conj(1 - n.self ** 2))
+    self=lambda g, n: g / dual.conj(_one_minus(n.self ** 2)))
 def atanh(self):
     with np.errstate(invalid="ignore", divide="ignore"):
         return _atanh(self)
@@ -389,7 +418,7 @@ def atanh(self):
 @op("erfc", "ErfcBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
     check=_refuse_complex_kernel("erfc_vml_cpu"),
     shows={"self": "-2 / sqrt(pi) * exp(-self.pow(2)) * grad"},
-    self=lambda g, n: dual.scale(dual.exp(-(n.self ** 2)), -2 / math.sqrt(math.pi)) * g)
+    self=lambda g, n: _times_number(dual.exp(-(n.self ** 2)), -2 / math.sqrt(math.pi)) * g)
 def erfc(self):
     return special_math.erfc(self)
 
@@ -397,7 +426,7 @@ def erfc(self):
 @op("erfinv", "ErfinvBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
     check=_refuse_complex_kernel("erfinv_vml_cpu"),
     shows={"self": "0.5 * sqrt(pi) * exp(self.erfinv().pow(2)) * grad"},
-    self=lambda g, n: dual.scale(dual.exp(dual.call("erfinv", n.self) ** 2), 0.5 * math.sqrt(math.pi)) * g)
+    self=lambda g, n: _times_number(dual.exp(dual.call("erfinv", n.self) ** 2), 0.5 * math.sqrt(math.pi)) * g)
 def erfinv(self):
     return special_math.erfinv(self)
 
@@ -427,10 +456,11 @@ def _polygamma_grad(g, n):
     return g * dual.call("polygamma", n.self, n=n.n + 1)
 
 
-@op("polygamma", "PolygammaBackward0", saves=("self",), float_result=True, check=_check_polygamma,
+@op("polygamma", "PolygammaBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True, check=_check_polygamma,
     shows={"self": "grad * polygamma(n + 1, self)"}, self=_polygamma_grad)
 def polygamma(self, n):
-    """torch.polygamma(n, input) and x.polygamma(n) (written by hand: n comes first in the function)."""
+    """torch.polygamma(n, input) and x.polygamma(n) (their forms written by hand: n comes first in the
+    function, and is checked)."""
     return special_math.polygamma(self, n)
 
 
@@ -443,6 +473,8 @@ def polygamma_inplace(self, n):
 
 
 def _check_mvlgamma(self, p=None):
+    if isinstance(self, Tensor) and self._data.dtype.kind == "b":
+        raise RuntimeError("The input tensor may not be a boolean tensor.")
     if isinstance(self, Tensor) and self._data.dtype.kind == "c":       # (its first step is an arange of x's dtype)
         _refuse_complex_kernel("arange_cpu")(self)
 
@@ -460,6 +492,8 @@ def _mvlgamma_grad(g, n):
 def mvlgamma(self, p):
     """The multivariate log-gamma: sum over i < p of lgamma(x - i / 2), plus p (p - 1) / 4 * log(pi),
     as PyTorch computes it (an arange of p halves added to x, lgamma, a sum over the last dim)."""
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
     steps = np.arange(-p / 2 + 0.5, 0.5, 0.5).astype(self.dtype)
     terms = special_math.lgamma(self[..., None] + steps)
     total = terms[..., 0].copy()
@@ -503,18 +537,18 @@ def _exp2_float(x):
 
 @op("exp2", "Exp2Backward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
     shows={"self": "grad * result.conj() * log(2)"},
-    self=lambda g, n: dual.scale(g * dual.conj(n.result), math.log(2.0)))
+    self=lambda g, n: _times_number(g * dual.conj(n.result), math.log(2.0)))
 def exp2(self):
     with np.errstate(over="ignore"):
         return _exp2_float(self)
 
 
-@shows("where(self * self * pi == 0, 0, grad * (pi * self * cos(pi * self) - sin(pi * self)) / (self * self * pi).conj())")
+@shows("where(self * self * pi == 0, 0, grad * ((pi * self * cos(pi * self) - sin(pi * self)) / (self * self * pi)).conj())")
 def _sinc_grad(g, n):
-    """PyTorch's sinc_backward."""
-    self_pi = dual.scale(n.self, math.pi)
-    self_squared_pi = dual.scale(n.self * n.self, math.pi)
-    out = g * (self_pi * dual.cos(self_pi) - dual.sin(self_pi)) / dual.conj(self_squared_pi)
+    """PyTorch's sinc_backward: (x cos(x) - sin(x)) / x^2 at x = pi self, times pi; 0 at 0."""
+    self_pi = _times_number(n.self, math.pi)
+    self_squared_pi = _times_number(n.self * n.self, math.pi)
+    out = g * dual.conj((self_pi * dual.cos(self_pi) - dual.sin(self_pi)) / self_squared_pi)
     return dual.where(self_squared_pi == 0.0, 0.0, out)
 
 
@@ -538,7 +572,7 @@ def _times(x, c):
 @op("deg2rad", "Deg2RadBackward0", variants=("function", "method", "inplace"), float_result=True,
     check=_refuse_complex_angle("deg2rad"),
     shows={"self": "grad * (pi / 180)"},
-    self=lambda g, n: dual.scale(g, _PI_180))
+    self=lambda g, n: _times_number(g, _PI_180))
 def deg2rad(self):
     return _times(self, _PI_180)
 
@@ -546,14 +580,14 @@ def deg2rad(self):
 @op("rad2deg", "Rad2DegBackward0", variants=("function", "method", "inplace"), float_result=True,
     check=_refuse_complex_angle("rad2deg"),
     shows={"self": "grad * (180 / pi)"},
-    self=lambda g, n: dual.scale(g, _180_PI))
+    self=lambda g, n: _times_number(g, _180_PI))
 def rad2deg(self):
     return _times(self, _180_PI)
 
 
 # --- frexp, ldexp, nextafter: a float's exponent bits ----------------------------------------------
 
-@op("frexp", "FrexpBackward0", saves=(), float_result=True,
+@op("frexp", "FrexpBackward0", variants=("function", "method"), saves=(), float_result=True,
     shows={"self": "grad / exponent.exp2()"},
     self=lambda g, n: g / dual.like(g, np.exp2(n.exponent.astype(np.float32))))
 def frexp(self, exponent):
@@ -562,11 +596,12 @@ def frexp(self, exponent):
     return np.frexp(self)[0]
 
 
-@op("ldexp", "LdexpBackward0", ("self", "other"), saves={"self": ("other",), "other": ("result",)},
+@op("ldexp", "LdexpBackward0", ("self", "other"), variants=("function", "method", "inplace"),
+    saves={"self": ("other",), "other": ("result",)},
     float_result=True,
     shows={"self": "grad * exp2(other)", "other": "grad * result * log(2)"},
     self=lambda g, n: g * dual.call("exp2", n.other),
-    other=lambda g, n: dual.scale(g * n.result, math.log(2.0)))
+    other=lambda g, n: _times_number(g * n.result, math.log(2.0)))
 def ldexp(self, other):
     """x * 2**other in x's (promoted) dtype: exact, as C's ldexp, for an integer exponent."""
     with np.errstate(over="ignore", invalid="ignore"):
@@ -576,7 +611,8 @@ def ldexp(self, other):
         return self * np.exp2(other)
 
 
-@op("nextafter", "NextafterBackward0", ("self", "other"), float_result=True,
+@op("nextafter", "NextafterBackward0", ("self", "other"), variants=("function", "method", "inplace"),
+    float_result=True,
     shows={"self": "grad", "other": "zeros_like(grad)"},
     self=lambda g, n: g, other=_zeros_like_grad)
 def nextafter(self, other):
