@@ -19,7 +19,7 @@ from ._common import (_NO_ROUNDING, _OPERANDS, _argument_type_name, _c_type, _ch
                       _check_operand, _check_sub, _check_complex_clamp, _check_tensor_argument, _clamp_bounds, _lifted,
                       _wrapped)
 from .operators import _check_heaviside
-from .pointwise import _check_ldexp, _check_nextafter, _check_polygamma_order
+from .pointwise import _check_ldexp, _check_nextafter, _check_polygamma
 
 
 _CATEGORY = {bool: 0, int: 1, float: 2, complex: 3}     # (the widest bound decides clamp_'s type)
@@ -278,8 +278,19 @@ class _InPlaceMethods:
 
     # PyTorch's other unary math (the rows: ops/unary.py; the out-of-place forms: _tensor_methods/pointwise.py)
     def polygamma_(self, n):
-        _check_polygamma_order(n)
+        _check_polygamma(self, n)
         return self._inplace("polygamma_inplace", n=n)
+
+    def mvlgamma_(self, p):
+        """x.mvlgamma_(p): PyTorch's own checks (bool, then p), and its words for an integer x."""
+        OPS["mvlgamma"].check(self)
+        if p < 1:
+            raise RuntimeError("p has to be greater than or equal to 1")
+        if self._data.dtype.kind in "iu":
+            _indexing._check_inplace_allowed(self)
+            raise RuntimeError(f"mvlgamma: result type {_kind(self)} can't be cast to the desired output type "
+                               f"{_dtype.from_numpy_dtype(_dtype.default_np())._legacy[:-len('Tensor')]}")
+        return self._inplace("mvlgamma", p=p)
 
     def acosh_(self):
         return _without_inplace_derivative(self, "acosh")
@@ -292,14 +303,16 @@ class _InPlaceMethods:
 
     def ldexp_(self, other):
         _check_tensor_argument("ldexp_", other, "other")
-        _check_ldexp(other)
         if self._data.dtype.kind in "biu":          # (PyTorch names the op where others name the result type)
             _indexing._check_inplace_allowed(self)
             raise RuntimeError(f"ldexp can't be cast to the desired output type {_kind(self)}")
-        return self._inplace("ldexp", other)
+        _check_ldexp(self, other)
+        _check_inplace_result(self, "ldexp", other)
+        return self._inplace("ldexp", other, exponent_dtype=other._data.dtype)
 
     def nextafter_(self, other):
         _check_tensor_argument("nextafter_", other, "other")
+        _check_inplace_result(self, "nextafter", other)
         _check_nextafter(self, other)
         return self._inplace("nextafter", other)
 

@@ -403,7 +403,7 @@ class _PointwiseMethods:
     # --- PyTorch's other unary math: the forms that check their arguments (the rows: ops/unary.py) --------
     def polygamma(self, n):
         """x.polygamma(n): the n-th derivative of digamma (torch.polygamma(n, x) takes n first)."""
-        _check_polygamma_order(n)
+        _check_polygamma(self, n)
         return OPS["polygamma"](self, n=n)
 
     def positive(self):
@@ -421,7 +421,7 @@ class _PointwiseMethods:
     def isreal(self):
         """True where the imaginary part is 0 (everywhere for a real tensor)."""
         data = self._data
-        return Tensor._make(data.imag == 0 if data.dtype.kind == "c" else np.ones(data.shape, bool))
+        return Tensor._make(data.imag == 0 if data.dtype.kind == "c" else np.ones_like(data, dtype=bool))
 
     def is_nonzero(self):
         """A one-number tensor's truth, as bool(x): refused for none or several numbers."""
@@ -443,12 +443,14 @@ class _PointwiseMethods:
     def ldexp(self, other):
         """x * 2**other (a float result for integers; a bool exponent is refused)."""
         _check_tensor_argument("ldexp", other, "other")
-        _check_ldexp(other)
-        return OPS["ldexp"](self, other)
+        _check_broadcast(self, other)
+        _check_ldexp(self, other)
+        return OPS["ldexp"](self, other, exponent_dtype=other._data.dtype)
 
     def nextafter(self, other):
         """The next float after x towards other (NextafterBackward0 passes the gradient to x unchanged)."""
         _check_tensor_argument("nextafter", other, "other")
+        _check_broadcast(self, other)
         _check_nextafter(self, other)
         return OPS["nextafter"](self, other)
 
@@ -533,9 +535,13 @@ def float_power(base, exponent):
 
 # --- helpers of PyTorch's other unary math ------------------------------------------------------
 
-def _check_polygamma_order(n):
+def _check_polygamma(t, n):
+    """n >= 0, then the kernel: digamma's for n = 0, trigamma's for 1, polygamma's beyond (none for complex)."""
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
+    if t._data.dtype.kind == "c":
+        raise NotImplementedError(f'"{"digamma" if n == 0 else "trigamma" if n == 1 else "polygamma"}" not '
+                                  f"implemented for '{_kind(t)}'")
 
 
 def _infinity_test(t, name, test):
@@ -543,12 +549,15 @@ def _infinity_test(t, name, test):
     data = t._data
     if data.dtype.kind == "c":
         raise RuntimeError(f"{name} does not support complex inputs.")
-    return Tensor._make(test(data) if data.dtype.kind == "f" else np.zeros(data.shape, bool))
+    return Tensor._make(test(data) if data.dtype.kind == "f" else np.zeros_like(data, dtype=bool))
 
 
-def _check_ldexp(other):
-    if other._data.dtype.kind == "b":
+def _check_ldexp(t, other):
+    """A float x's kernel has no bool exponents; a complex x's pow no half ones."""
+    if other._data.dtype.kind == "b" and t._data.dtype.kind == "f":
         raise NotImplementedError('"ldexp_cpu_exp" not implemented for \'Bool\'')
+    if t._data.dtype.kind == "c" and other._data.dtype == np.float16:
+        raise NotImplementedError('"pow" not implemented for \'ComplexHalf\'')
 
 
 def _check_nextafter(a, b):
@@ -574,8 +583,15 @@ class _Frexp(tuple):
         return self[1]
 
     def __repr__(self):
-        return f"torch.return_types.frexp(\nmantissa={self[0]!r},\nexponent={self[1]!r})"
+        return f"torch.return_types.{type(self).__name__}(\nmantissa={self[0]!r},\nexponent={self[1]!r})"
+
+
+class _FrexpOut(_Frexp):
+    """What torch.frexp(x, out=(m, e)) returns: torch.return_types.frexp_out."""
+    __slots__ = ()
 
 
 _Frexp.__name__ = _Frexp.__qualname__ = "frexp"
-_Frexp.__module__ = "gradlab.return_types"
+_FrexpOut.__name__ = _FrexpOut.__qualname__ = "frexp_out"
+_Frexp.__module__ = _FrexpOut.__module__ = "gradlab.return_types"
+_Frexp._out_type = _FrexpOut

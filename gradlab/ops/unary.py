@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from .._tensor_core import Tensor, ZeroArray, zero_tensor_of
-from . import dual, special_math, vectorized
+from . import arithmetic, dual, special_math, vectorized
 from .formula_text import shows
 from .registry import OPS, op, refuse_complex
 
@@ -447,16 +447,11 @@ def digamma(self):
     return special_math.digamma(self)
 
 
-def _check_polygamma(self, n=None):
-    if isinstance(self, Tensor) and self._data.dtype.kind == "c":
-        _refuse_complex_kernel("polygamma")(self)
-
-
 def _polygamma_grad(g, n):
     return g * dual.call("polygamma", n.self, n=n.n + 1)
 
 
-@op("polygamma", "PolygammaBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True, check=_check_polygamma,
+@op("polygamma", "PolygammaBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
     shows={"self": "grad * polygamma(n + 1, self)"}, self=_polygamma_grad)
 def polygamma(self, n):
     """torch.polygamma(n, input) and x.polygamma(n) (their forms written by hand: n comes first in the
@@ -464,7 +459,7 @@ def polygamma(self, n):
     return special_math.polygamma(self, n)
 
 
-@op("polygamma_inplace", "PolygammaBackward1", saves=("self",), float_result=True, check=_check_polygamma,
+@op("polygamma_inplace", "PolygammaBackward1", saves=("self",), float_result=True,
     shows={"self": "grad * polygamma(n + 1, self)"}, self=_polygamma_grad)
 def polygamma_inplace(self, n):
     """x.polygamma_(n): PyTorch's in-place form is a native function of its own (self first), hence
@@ -475,8 +470,6 @@ def polygamma_inplace(self, n):
 def _check_mvlgamma(self, p=None):
     if isinstance(self, Tensor) and self._data.dtype.kind == "b":
         raise RuntimeError("The input tensor may not be a boolean tensor.")
-    if isinstance(self, Tensor) and self._data.dtype.kind == "c":       # (its first step is an arange of x's dtype)
-        _refuse_complex_kernel("arange_cpu")(self)
 
 
 @shows("grad * (self.unsqueeze(-1) + arange(-p / 2 + 0.5, 0.5, 0.5)).digamma().sum(-1)")
@@ -494,6 +487,9 @@ def mvlgamma(self, p):
     as PyTorch computes it (an arange of p halves added to x, lgamma, a sum over the last dim)."""
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
+    if self.dtype.kind == "c":       # (its first step is an arange in x's dtype)
+        raise NotImplementedError('"arange_cpu" not implemented for '
+                                  f"'{'ComplexDouble' if self.dtype == np.complex128 else 'ComplexFloat'}'")
     steps = np.arange(-p / 2 + 0.5, 0.5, 0.5).astype(self.dtype)
     terms = special_math.lgamma(self[..., None] + steps)
     total = terms[..., 0].copy()
@@ -596,24 +592,44 @@ def frexp(self, exponent):
     return np.frexp(self)[0]
 
 
+@shows("grad * pow(2, other)")
+def _ldexp_self_grad(g, n):
+    """PyTorch's grad * pow(2, other): for an integer exponent an integer power (0 for a negative one, as
+    integers have no fractions), else pow(2.0, other) (PowBackward2 in a graph of the gradient)."""
+    if n.exponent_dtype is not None and np.dtype(n.exponent_dtype).kind in "iu":
+        powers = arithmetic._int_power(np.int64(2), dual.data(n.other).astype(np.int64))
+        return g * dual.like(g, powers.astype(dual.data(g).dtype))
+    return g * dual.call("rpow", n.other, base=2.0)
+
+
 @op("ldexp", "LdexpBackward0", ("self", "other"), variants=("function", "method", "inplace"),
-    saves={"self": ("other",), "other": ("result",)},
-    float_result=True,
-    shows={"self": "grad * exp2(other)", "other": "grad * result * log(2)"},
-    self=lambda g, n: g * dual.call("exp2", n.other),
+    saves={"self": ("other",), "other": ("result",)}, float_result=True,
+    shows={"other": "grad * result * log(2)"},
+    self=_ldexp_self_grad,
     other=lambda g, n: _times_number(g * n.result, math.log(2.0)))
-def ldexp(self, other):
-    """x * 2**other in x's (promoted) dtype: exact, as C's ldexp, for an integer exponent."""
+def ldexp(self, other, exponent_dtype=None):
+    """x * 2**other: exact (C's ldexp) for an integer exponent; for a float one 2**other in the exponent's
+    own dtype (`exponent_dtype`, given by the method: the row's inputs arrive promoted), then the product;
+    for a complex x, exp(other * log(2)) in x's dtype."""
+    kind = np.dtype(exponent_dtype).kind if exponent_dtype is not None else "f"
     with np.errstate(over="ignore", invalid="ignore"):
-        if other.dtype.kind == "f" and self.dtype.kind != "c":
-            return np.ldexp(self, other.astype(np.int64)) if np.all(other == np.trunc(other)) and \
-                np.all(np.abs(other) < 2**31) else self * _exp2_float(other)
-        return self * np.exp2(other)
+        if self.dtype.kind == "c":
+            return self * np.exp(other.astype(self.dtype) * self.dtype.type(math.log(2.0)))
+        if kind in "iub":
+            return np.ldexp(self, np.clip(other, -2**31, 2**31 - 1).astype(np.int32))
+        return self * _exp2_float(other.astype(exponent_dtype or other.dtype)).astype(self.dtype)
+
+
+def _nextafter_grad(g, n):
+    """PyTorch's: the gradient passes where self differs from other, 0 where they are equal."""
+    return dual.where(dual.like(g, dual.data(n.self) == dual.data(n.other)), 0.0, g)
 
 
 @op("nextafter", "NextafterBackward0", ("self", "other"), variants=("function", "method", "inplace"),
-    float_result=True,
-    shows={"self": "grad", "other": "zeros_like(grad)"},
-    self=lambda g, n: g, other=_zeros_like_grad)
+    saves={"self": ("self", "other")}, float_result=True,
+    shows={"self": "where(self == other, 0, grad)", "other": "zeros_like(grad)"},
+    self=_nextafter_grad, other=_zeros_like_grad)
 def nextafter(self, other):
-    return np.nextafter(self, other)
+    """The next float after x towards other; other itself where they are equal (C's rule: nextafter(-0., 0.)
+    is +0.)."""
+    return np.where(self == other, other, np.nextafter(self, other)).astype(self.dtype, copy=False)
