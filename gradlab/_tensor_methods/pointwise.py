@@ -436,7 +436,7 @@ class _PointwiseMethods:
         exponent int32 and without gradient (FrexpBackward0 divides the gradient by 2**exponent)."""
         if self._data.dtype.kind != "f":
             raise RuntimeError("torch.frexp() only supports floating-point dtypes")
-        exponent = np.frexp(self._data)[1].astype(np.int32)
+        exponent = np.asarray(np.frexp(self._data)[1], dtype=np.int32)
         mantissa = OPS["frexp"](self, exponent=exponent)
         return _Frexp((mantissa, Tensor._make(exponent)))
 

@@ -498,7 +498,7 @@ def mvlgamma(self, p):
     return (total + self.dtype.type(p * (p - 1) * math.log(math.pi) * 0.25)).astype(self.dtype, copy=False)
 
 
-@shows("where(self.abs() > eps, self.i0() - result / self, 0.5) * grad")
+@shows("where(self.abs() > finfo(self.dtype).eps, self.i0() - result / self, 0.5) * grad")
 def _i1_grad(g, n):
     """PyTorch's i1_backward: I1'(x) = I0(x) - I1(x) / x, 0.5 near 0 (where x is tiny, eps the dtype's)."""
     x = dual.data(n.self)
@@ -511,7 +511,7 @@ def _i1_grad(g, n):
 
 @op("i0", "I0Backward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
     check=_refuse_complex_kernel("i0_vml_cpu"),
-    shows={"self": "grad * special_i1(self)"},
+    shows={"self": "grad * special.i1(self)"},
     self=lambda g, n: g * dual.call("special_i1", n.self))
 def i0(self):
     return special_math.i0(self)
@@ -584,7 +584,7 @@ def rad2deg(self):
 # --- frexp, ldexp, nextafter: a float's exponent bits ----------------------------------------------
 
 @op("frexp", "FrexpBackward0", variants=("function", "method"), saves=(), float_result=True,
-    shows={"self": "grad / exponent.exp2()"},
+    shows={"self": "grad / exp2(exponent)"},
     self=lambda g, n: g / dual.like(g, np.exp2(n.exponent.astype(np.float32))))
 def frexp(self, exponent):
     """The mantissa of x = mantissa * 2**exponent (the exponent, computed by the method, is a parameter:
