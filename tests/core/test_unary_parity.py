@@ -183,6 +183,27 @@ def _argument_cases():
                              "r = (x, y is x)")
         cases.append(f"x = torch.tensor([0.25, -0.5], requires_grad=True); y = x * 1; y.{name}"
                      f"{'(0, 0.5)' if name == 'clip_' else '()'}; r = (y, torch.autograd.grad(y.sum(), x))")
+    for code in ("x", "x.t()", "x.expand(2, 3, 3)", "x[:, 1]"):
+        for dt in ("float32", "int64", "bool"):
+            cases.append(f"x = torch.tensor({iv}, dtype=torch.{dt}); "
+                         f"r = [(y, y.stride(), y.is_contiguous()) for y in (torch.isposinf({code}), "
+                         f"torch.isneginf({code}), torch.isreal({code}))]")
+    # torch.special: the same ops under SciPy's names, and i1
+    sv = "[[0.5, 1.5, -2.5], [0.25, 4., 3.], [float('nan'), 10., -7.25]]"
+    for dt in ("float32", "float64", "int64"):
+        g = ", requires_grad=True" if dt != "int64" else ""
+        for call in ("torch.special.i1(x)", "torch.special.i0(x)", "torch.special.psi(x)", "torch.special.digamma(x)",
+                     "torch.special.gammaln(x)", "torch.special.erfc(x)", "torch.special.erfinv(x / 20)",
+                     "torch.special.expit(x)", "torch.special.exp2(x)", "torch.special.expm1(x)",
+                     "torch.special.log1p(x.abs())", "torch.special.sinc(x)", "torch.special.erf(x)",
+                     "torch.special.logit(x / 20 + 0.5)", "torch.special.logit(x, eps=0.1)",
+                     "torch.special.round(x)", "torch.special.round(x, decimals=1)",
+                     "torch.special.multigammaln(x.abs() + 2, 2)", "torch.special.polygamma(1, x)"):
+            cases.append(f"x0 = torch.tensor({sv}, dtype=torch.{dt}{g}); x = x0 * 1; y = {call}; " + _grads("x0"))
+    cases += ["x = torch.tensor([0.5, 3.], dtype=torch.float64, requires_grad=True); " + _second("torch.special.i1(x)"),
+              "x = torch.tensor([0.5, 3.], dtype=torch.float64, requires_grad=True); " + _second("torch.i0(x)"),
+              "r = torch.special.i1(torch.tensor([1j]))", "r = torch.special.i1(torch.tensor([0.5, 2.]), out=torch.empty(2))",
+              "r = torch.special.psi(torch.tensor([0.5, 2.]), out=torch.empty(2))"]
     return cases
 
 
@@ -190,10 +211,10 @@ ARGUMENT_CASES = _argument_cases()
 
 
 def _values_from_closed_kernels(code):
-    """float32 and float16 values of ops whose ATen kernels gradlab does not repeat step by step (MKL's
-    lgamma inside mvlgamma, polygamma's zeta of n >= 2, complex inputs): compared as printed."""
-    return "mvlgamma" in code or ("polygamma" in code and "float32" in code) or "complex" in code or \
-        "1j" in code or "float16" in code or "polygamma(2" in code or "polygamma(3" in code or "polygamma(5" in code
+    """Values of ops whose ATen kernels are Intel's closed MKL (lgamma inside mvlgamma, erf, erfc, erfinv),
+    complex inputs, and half: compared as printed."""
+    return "mvlgamma" in code or "multigammaln" in code or "gammaln" in code or "erf" in code or \
+        "complex" in code or "1j" in code or "float16" in code or "logit(" in code
 
 
 @pytest.mark.parametrize("code", ARGUMENT_CASES)
