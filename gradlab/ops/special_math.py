@@ -398,6 +398,30 @@ def sinc(x):
     return np.where(x == 0, T(1), s / product).astype(x.dtype, copy=False)
 
 
+# --- exp2 ---------------------------------------------------------------------------------------
+
+_EXP2F_POLY = tuple(np.float32(c) for c in (0.1535920892e-3, 0.1339262701e-2, 0.9618384764e-2, 0.5550347269e-1,
+                                            0.2402264476e+0, 0.6931471825e+0, 1.0))
+
+
+def sleef_exp2f(d):
+    """SLEEF's exp2f_u10 (what ATen's vector loop calls with AVX2/AVX512): 2**round(d) times a degree-6
+    polynomial in the rest, each step one fma, the power of two applied in two halves."""
+    d = np.asarray(d, _F32)
+    with np.errstate(all="ignore"):
+        u = np.rint(d)
+        q = np.nan_to_num(u, nan=0.0, posinf=0.0, neginf=0.0).clip(-300, 300).astype(np.int32)
+        s = d - u
+        p = np.full(d.shape, _EXP2F_POLY[0])
+        for c in _EXP2F_POLY[1:]:
+            p = fma32(p, s, c)
+        half = q >> 1
+        out = p * np.ldexp(np.float32(1), half).astype(_F32) * np.ldexp(np.float32(1), q - half).astype(_F32)
+        out = np.where(d >= 128, _F32.type(np.inf), out)
+        out = np.where(d < -150, _F32.type(0), out)
+    return np.where(np.isnan(d), d, out).astype(_F32, copy=False)
+
+
 def lgamma(x):
     """The C library's lgamma on each number (float32: float64 rounded, what ATen's MKL kernel gives
     most often)."""

@@ -527,10 +527,21 @@ def special_i1(self):
     return special_math.i1(self)
 
 
+def _exp2_rounded(x):
+    return np.exp2(x.astype(_F64)).astype(_F32)
+
+
 def _exp2_float(x):
-    """2**x: float64 exact enough; float32 computed in float64 and rounded (float16 through float32)."""
-    if x.dtype == _F32 or x.dtype == _F16:
-        return np.exp2(x.astype(_F64)).astype(_F32).astype(x.dtype, copy=False)
+    """2**x. float32: SLEEF's exp2f in ATen's vector loop, the C library's (rounded float64 agrees with it)
+    for the numbers left to its scalar loop; float16 through float32; float64 numpy's."""
+    if x.dtype == _F32:
+        if type(x) is np.ndarray:
+            exact = vectorized.elementwise(x, special_math.sleef_exp2f, _exp2_rounded)
+            if exact is not None:
+                return exact
+        return _exp2_rounded(x)
+    if x.dtype == _F16:
+        return _exp2_rounded(x).astype(_F16)
     return np.exp2(x)
 
 
