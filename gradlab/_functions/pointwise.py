@@ -28,11 +28,11 @@ globals().update(method_forms("heaviside"))
 # row (frexp, ldexp, nextafter are made from their rows)
 __all__ += ["acosh_", "asinh_", "atanh_", "arccos_", "arcsin_", "arctan_", "arccosh_", "arcsinh_", "arctanh_",
             "clip_", "deg2rad_", "rad2deg_", "erfc_", "exp2_", "fix_", "i0_", "sinc_", "logit_", "negative_", "square_",
-            "ldexp_", "is_nonzero", "isneginf", "isposinf", "isreal", "positive", "polygamma"]
+            "ldexp_", "is_nonzero", "isneginf", "isposinf", "isreal", "positive", "polygamma", "conj_physical_"]
 globals().update(method_forms("acosh_", "asinh_", "atanh_", "arccos_", "arcsin_", "arctan_", "arccosh_", "arcsinh_",
                               "arctanh_", "clip_", "deg2rad_", "rad2deg_", "erfc_", "exp2_", "fix_", "i0_", "sinc_",
                               "logit_", "negative_", "square_", "ldexp_", "is_nonzero", "isneginf", "isposinf",
-                              "isreal", "positive"))
+                              "isreal", "positive", "conj_physical_"))
 
 
 def polygamma(n, input):

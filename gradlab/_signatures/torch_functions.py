@@ -131,6 +131,7 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'concatenate': ('concatenate(TensorList tensors, int64_t dim=0, *, Tensor out=None)',),
  'conj': ('conj(Tensor input)',),
  'conj_physical': ('conj_physical(Tensor input, *, Tensor out=None)',),
+ 'conj_physical_': ('conj_physical_(Tensor input)',),
  'conv1d': ('conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, SymIntArrayRef[1] '
             'padding=0, SymIntArrayRef[1] dilation=1, SymInt groups=1)',
             'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, c10::string_view '

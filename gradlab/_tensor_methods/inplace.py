@@ -292,6 +292,9 @@ class _InPlaceMethods:
                                f"{_dtype.from_numpy_dtype(_dtype.default_np())._legacy[:-len('Tensor')]}")
         return self._inplace("mvlgamma", p=p)
 
+    def conj_physical_(self):
+        return self._inplace("conj_physical_inplace")
+
     def acosh_(self):
         return _without_inplace_derivative(self, "acosh")
 

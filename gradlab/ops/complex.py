@@ -22,7 +22,7 @@ def conj(self):
     return np.conjugate(self)
 
 
-@op("conj_physical", "ConjPhysicalBackward0", variants=("function", "method"),
+@op("conj_physical", "ConjPhysicalBackward0", variants=("function", "method", "inplace"),
     self=lambda g, n: dual.conj(g))
 def conj_physical(self):
     return np.conjugate(self)

@@ -595,6 +595,13 @@ def rad2deg(self):
     return _times(self, _180_PI)
 
 
+@op("conj_physical_inplace", "ConjPhysicalBackward1", shows={"self": "grad.conj()"},
+    self=lambda g, n: dual.conj(g))
+def conj_physical_inplace(self):
+    """x.conj_physical_(): PyTorch's in-place entry of its own (ConjPhysicalBackward1), a copy for real x."""
+    return np.conjugate(self)
+
+
 # --- frexp, ldexp, nextafter: a float's exponent bits ----------------------------------------------
 
 @op("frexp", "FrexpBackward0", variants=("function", "method"), saves=(), float_result=True,

@@ -188,6 +188,15 @@ def _argument_cases():
             cases.append(f"x = torch.tensor({iv}, dtype=torch.{dt}); "
                          f"r = [(y, y.stride(), y.is_contiguous()) for y in (torch.isposinf({code}), "
                          f"torch.isneginf({code}), torch.isreal({code}))]")
+    for dt in ("float32", "complex64", "int64", "bool"):
+        cases.append(f"x = torch.tensor([1.5, -2., 0.], dtype=torch.{dt}); v = x._version; y = x.conj_physical_(); "
+                     "r = (x, y is x, x._version - v)")
+        cases.append(f"x = torch.tensor([1.5, -2., 0.], dtype=torch.{dt}); r = (torch.conj_physical_(x), x)")
+    cases += ["x = torch.tensor([1+2j, 2], requires_grad=True); y = x * 1; y.conj_physical_(); "
+              "r = (y, torch.autograd.grad(y.abs().sum(), x))",
+              "x = torch.tensor([1.5, 2.], requires_grad=True); y = x * 1; y.conj_physical_(); "
+              "r = (y, torch.autograd.grad(y.sum(), x))",
+              "x = torch.tensor([1.5, 2.], requires_grad=True); r = x.conj_physical_()"]
     # torch.special: the same ops under SciPy's names, and i1
     sv = "[[0.5, 1.5, -2.5], [0.25, 4., 3.], [float('nan'), 10., -7.25]]"
     for dt in ("float32", "float64", "int64"):

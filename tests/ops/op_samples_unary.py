@@ -86,3 +86,8 @@ def _mul_scalar(draw):
     # (PyTorch's mul.Scalar is reached only by its C++: from Python x * 2.5 is mul.Tensor, MulBackward0)
     return Case(lambda T, x: T.OPS["mul_scalar"](x, other=2.5), [uniform(draw, shape(draw))],
                 torch_fn=lambda T, x: x * 2.5)
+
+
+@sample("conj_physical_inplace")
+def _conj_physical_inplace(draw):
+    return Case(lambda T, x: (x * 1).conj_physical_(), [uniform(draw, shape(draw))])
