@@ -275,7 +275,7 @@ def _stand_in(t, opkey):
     """A tensor standing for t's value before the in-place change: same history, own storage when
     the op saves its input (so that the saved value is the old one)."""
     op = OPS[opkey]
-    data = t._data.copy() if "self" in op.saves else t._data
+    data = t._data.copy(order="K") if "self" in op.saves else t._data     # (laid out as t: PyTorch clones it)
     s = Tensor._make(data, t.grad_fn, t._output_nr)
     s._requires_grad = t._requires_grad
     s._accumulator = t._accumulator

@@ -336,7 +336,8 @@ def apply(op, args, params):
         if type(out) is not np.ndarray or (dtype is not None and out.dtype != dtype):
             out = _as_array(out, dtype)
         if out.base is None and (not out.flags.c_contiguous or (
-                arrays and type(arrays[0]) is np.ndarray and not arrays[0].flags.c_contiguous)):
+                arrays and type(arrays[0]) is np.ndarray and not arrays[0].flags.c_contiguous) or (
+                params and op.key == "where" and not params["condition"].flags.c_contiguous)):
             # (contiguous inputs never get here. The inputs as given, before a cast that may have
             # lost an expanded input's zero strides; where's condition is PyTorch's first operand)
             given = [a._data if isinstance(a, Tensor) else a for a in args]

@@ -105,6 +105,11 @@ def _libm_pow(float32):
 _POW = {_F64: _libm_pow(False), _F32: _libm_pow(True)}
 
 
+def libm_pow(base, exponent):
+    """The C library's pow on each number of a float64 array (std::pow in ATen's scalar code)."""
+    return _POW[_F64](base, np.asarray(exponent, _F64))
+
+
 def libm(name):
     """The C library's double function `name` on each number of a float64 array, or None without one."""
     return _each(name) if _libm(name, False) is not None else None

@@ -638,7 +638,10 @@ def ldexp(self, other, exponent_dtype=None):
             return self * np.exp(other.astype(self.dtype) * self.dtype.type(math.log(2.0)))
         if kind in "iub":
             return np.ldexp(self, np.clip(other, -2**31, 2**31 - 1).astype(np.int32))
-        return self * _exp2_float(other.astype(exponent_dtype or other.dtype)).astype(self.dtype)
+        exponent = other.astype(exponent_dtype or other.dtype)
+        # (PyTorch's pow(2.0, exponent): the C library's pow for float64, float32 as rounded float64 gives it)
+        factor = special_math.libm_pow(2.0, exponent) if exponent.dtype == _F64 else _exp2_float(exponent)
+        return self * factor.astype(self.dtype)
 
 
 def _nextafter_grad(g, n):

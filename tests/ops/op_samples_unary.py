@@ -81,11 +81,11 @@ def _nextafter(draw):
     return Case(fn, [uniform(draw, shp, -2.0, -0.5), uniform(draw, shp, 0.5, 2.0)])
 
 
-@sample("mul_scalar", graph_names=False)
+@sample("mul_scalar")
 def _mul_scalar(draw):
-    # (PyTorch's mul.Scalar is reached only by its C++: from Python x * 2.5 is mul.Tensor, MulBackward0)
+    # (from Python x * 2.5 is PyTorch's mul.Tensor, MulBackward0: its mul.Scalar is called by name)
     return Case(lambda T, x: T.OPS["mul_scalar"](x, other=2.5), [uniform(draw, shape(draw))],
-                torch_fn=lambda T, x: x * 2.5)
+                torch_fn=lambda T, x: T.ops.aten.mul.Scalar(x, 2.5))
 
 
 @sample("conj_physical_inplace")
