@@ -10,7 +10,7 @@ from .creation import tensor
 from .ops import OPS
 
 __all__ = ["digamma", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln", "i0", "i1", "log1p", "logit",
-           "multigammaln", "polygamma", "psi", "round", "sinc"]
+           "log_softmax", "logsumexp", "multigammaln", "polygamma", "psi", "round", "sinc", "softmax"]
 
 
 def _as_tensor(input):
@@ -54,3 +54,14 @@ def _round(input, *, decimals=0):
 
 i1, logit, multigammaln, polygamma, round = (
     with_out(f"special_{fn.__name__[1:]}", fn) for fn in (_i1, _logit, _multigammaln, _polygamma, _round))
+
+
+def softmax(input, dim, *, dtype=None):
+    return _as_tensor(input).softmax(dim, dtype=dtype)
+
+
+def log_softmax(input, dim, *, dtype=None):
+    return _as_tensor(input).log_softmax(dim, dtype=dtype)
+
+
+logsumexp = with_out("special_logsumexp", lambda input, dim, keepdim=False: _as_tensor(input).logsumexp(dim, keepdim))

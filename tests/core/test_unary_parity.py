@@ -213,6 +213,12 @@ def _argument_cases():
               "x = torch.tensor([0.5, 3.], dtype=torch.float64, requires_grad=True); " + _second("torch.i0(x)"),
               "r = torch.special.i1(torch.tensor([1j]))", "r = torch.special.i1(torch.tensor([0.5, 2.]), out=torch.empty(2))",
               "r = torch.special.psi(torch.tensor([0.5, 2.]), out=torch.empty(2))"]
+    for dt in ("float32", "float64"):
+        for call in ("torch.special.softmax(x, 1)", "torch.special.log_softmax(x, dim=0)",
+                     "torch.special.softmax(x, -1, dtype=torch.float64)", "torch.special.logsumexp(x, 1)",
+                     "torch.special.logsumexp(x, [0, 1], keepdim=True)"):
+            cases.append(f"x0 = torch.tensor({sv}, dtype=torch.{dt}, requires_grad=True); x = x0 * 1; y = {call}; "
+                         + _grads("x0"))
     return cases
 
 
