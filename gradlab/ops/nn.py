@@ -142,17 +142,19 @@ def nll_loss_backward(grad_output, self, target, weights, reduction, ignore_inde
         out[rows, target] = value
         return out
     grad = -_quiet_mean(g, total_weight, reduction)
+    # (an ignored target may be any number, -100 by default: it picks no weight)
     if len(self_sizes) == 1:
-        value = grad if weights is None else weights[target] * grad
+        ignored = target == ignore_index
+        value = grad if weights is None else weights[0 if ignored else target] * grad
         out = np.zeros(self_sizes, value.dtype)
-        if target != ignore_index:
+        if not ignored:
             out[target] = value
         return out
     if reduction == "none":
         grad = dual.unsqueeze(grad, 1)
-    value = grad if weights is None else weights[target].reshape(-1, 1) * grad
     rows = np.arange(self_sizes[0])
     valid = target != ignore_index
+    value = grad if weights is None else weights[np.where(valid, target, 0)].reshape(-1, 1) * grad
     mask = np.zeros(self_sizes, bool)
     mask[rows[valid], target[valid]] = True
     # zeros elsewhere: +0 even for grad = inf or nan
