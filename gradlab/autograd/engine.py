@@ -14,6 +14,7 @@ passes that mode to each node (`node.apply(grads, as_arrays)`). It reports what 
 `events` to whoever observes (the player records these); it never imports any drawing code.
 """
 import heapq
+import sys
 
 import numpy as np
 
@@ -111,10 +112,17 @@ def _needed_nodes(order, targets):
     return needed
 
 
-def _accumulate_into(tensor, grad, create_graph):
+def _accumulate_into(tensor, grad, create_graph, held=None):
     """Add `grad` into `tensor.grad` the way PyTorch does: a fresh tensor the first time, in place after.
-    `grad` is a Tensor when create_graph is set, a numpy array otherwise."""
+    `grad` is a Tensor when create_graph is set, a numpy array otherwise. `held`: the caller's list
+    holding `grad` (the backward loop's buffer), which lets the gradient itself become .grad when
+    nothing else holds it (see _stolen)."""
     old = tensor._grad
+    if held is not None and old is None and not create_graph:
+        data = _stolen(tensor._data, held)
+        if data is not None:
+            tensor._grad = Tensor._make(data)
+            return
     if create_graph:
         if grad._data.dtype != tensor._data.dtype:
             grad = grad.to(tensor.dtype)
@@ -137,6 +145,36 @@ def _accumulate_into(tensor, grad, create_graph):
 
 ZERO_TENSOR_IMMUTABLE = ("ZeroTensors are immutable. Please use the materialized zero tensor obtained using .clone() "
                          "if you want a mutable tensor.")
+
+
+# Where reference counts say who holds an array (CPython before 3.14: later versions may skip
+# counting the references of the interpreter's stack)
+_COUNTS_REFERENCES = sys.implementation.name == "cpython" and sys.version_info < (3, 14)
+_refcount = sys.getrefcount
+
+
+def _stolen(leaf, held):
+    """The gradient held[0] itself as the leaf's .grad, when PyTorch's AccumulateGrad would take it
+    without a copy: no one else holds it (PyTorch: use_count() == 1) and it is laid out like the leaf
+    (both row-major, one dtype). A view that covers all of its base, as a transposed product
+    transposed back (nn.Linear's weight gradient), gives its base. None: make a copy (_fresh_copy).
+    The counts: held[0] is referenced by the list, the caller's `grad`, this frame's `data` and
+    getrefcount's argument; a whole-base view's base by that view, `base` and the argument."""
+    if not _COUNTS_REFERENCES:
+        return None
+    data = held[0]
+    if (type(data) is not np.ndarray or data.dtype != leaf.dtype or data.shape != leaf.shape
+            or not data.flags.c_contiguous or not data.flags.writeable or not leaf.flags.c_contiguous
+            or _refcount(data) != 4):
+        return None
+    base = data.base
+    if base is None:
+        return data
+    if (type(base) is np.ndarray and base.base is None and base.size == data.size and base.dtype == data.dtype
+            and base.shape == data.shape and base.flags.c_contiguous and base.flags.writeable
+            and _refcount(base) == 3):
+        return base         # (the same memory: a row-major view as large as its row-major base starts where it does)
+    return None
 
 
 def _fresh_copy(tensor, data):
@@ -275,7 +313,7 @@ class GraphTask:
                     self._reach_leaf(node, grads[0])
                 elif grads[0] is not None and node.variable._requires_grad:
                     # (a leaf set to requires_grad=False since the forward gets nothing, as in PyTorch)
-                    _accumulate_into(node.variable, grads[0], create_graph)
+                    _accumulate_into(node.variable, grads[0], create_graph, grads)
                     if node._post_accumulate_hooks:
                         _run_post_accumulate_hooks(node)
                 continue
@@ -315,6 +353,9 @@ class GraphTask:
                         self._pass_over(child)          # every gradient sent to it was None (rare)
             if observing:
                 events.emit(events.NodeFinished(node, tuple(_snapshot(g) for g in grad_inputs)))
+            # (let go of the gradients sent: a leaf's gradient that only its buffer holds becomes its
+            # .grad without a copy, see _stolen)
+            grad_inputs = g = None
 
     def _pass_over(self, node):
         """A node all of whose incoming gradients were None (a custom Function's backward returned None,

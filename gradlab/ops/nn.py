@@ -125,35 +125,52 @@ def _nll_grad(g, n):
                                        self_sizes=n.self_sizes),
     self=lambda g, n: dual.like(g, np.zeros(n.self_sizes, dual.data(g).dtype)))
 def nll_loss_backward(grad_output, self, target, weights, reduction, ignore_index, total_weight, self_sizes):
-    n = _Params(target, weights, reduction, ignore_index, total_weight, self_sizes)
+    """PyTorch's kernel (LossNLL.cpp): zeros, and at each target that is not ignored
+    weight[target] * grad, where grad = -(grad_output / total_weight) for 'mean', -grad_output else
+    (each step rounded as there: not (-1 / total_weight) * grad_output, which differs in the last bit)."""
     g = grad_output
-    onehot = np.zeros(n.self_sizes, dtype=dual.data(g).dtype)
-    if len(n.self_sizes) == 1:
-        if n.target != n.ignore_index:
-            onehot[n.target] = -1.0
-    else:
-        rows = np.arange(n.self_sizes[0])
-        valid = n.target != n.ignore_index
-        onehot[rows[valid], n.target[valid]] = -1.0
-    scale = onehot if n.weights is None else onehot * _class_weights(n)
-    if n.reduction == "mean":
-        scale = scale / n.total_weight
-    if n.reduction == "none" and len(n.self_sizes) > 1:
-        g = dual.unsqueeze(g, 1)
-    # PyTorch writes -w * g at the targets into zeros: elsewhere +0, even for g = inf or g < 0
-    return dual.where_or_zero(onehot != 0, scale * g)
+    if reduction != "none" and len(self_sizes) == 2 and g.__class__ is np.ndarray and g.dtype in _F32_F64 \
+            and (weights is None or weights.dtype == g.dtype):
+        # (a training step's case: one number written at the targets, in a few numpy calls)
+        grad = -(g / total_weight if reduction == "mean" and total_weight else _quiet_mean(g, total_weight, reduction))
+        rows = np.arange(self_sizes[0])
+        if ignore_index >= 0 or np.minimum.reduce(target, axis=None, initial=0) < 0:   # (targets may be ignored)
+            valid = target != ignore_index
+            rows, target = rows[valid], target[valid]
+        value = grad if weights is None else weights[target] * grad
+        out = np.zeros(self_sizes, value.dtype)
+        out[rows, target] = value
+        return out
+    grad = -_quiet_mean(g, total_weight, reduction)
+    # (an ignored target may be any number, -100 by default: it picks no weight)
+    if len(self_sizes) == 1:
+        ignored = target == ignore_index
+        value = grad if weights is None else weights[0 if ignored else target] * grad
+        out = np.zeros(self_sizes, value.dtype)
+        if not ignored:
+            out[target] = value
+        return out
+    if reduction == "none":
+        grad = dual.unsqueeze(grad, 1)
+    rows = np.arange(self_sizes[0])
+    valid = target != ignore_index
+    value = grad if weights is None else weights[np.where(valid, target, 0)].reshape(-1, 1) * grad
+    mask = np.zeros(self_sizes, bool)
+    mask[rows[valid], target[valid]] = True
+    # zeros elsewhere: +0 even for grad = inf or nan
+    return dual.where_or_zero(mask, np.broadcast_to(value, self_sizes).astype(value.dtype))
 
 
-class _Params:
-    """nll_loss's parameters under the names its node gives them (n.target, n.weights...)."""
-    def __init__(self, target, weights, reduction, ignore_index, total_weight, self_sizes):
-        self.target, self.weights, self.reduction = target, weights, reduction
-        self.ignore_index, self.total_weight, self.self_sizes = ignore_index, total_weight, self_sizes
+def _quiet_mean(g, total_weight, reduction):
+    """grad_output / total_weight for 'mean' (else grad_output), without numpy's warning when every
+    target is ignored (0 / 0: torch's kernel warns of nothing)."""
+    if reduction != "mean":
+        return g
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return g / total_weight
 
 
-def _class_weights(n):
-    w = n.weights
-    return w[n.target].reshape(-1, 1) if len(n.self_sizes) > 1 else w[n.target]
+_F32_F64 = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 @op("nll_loss", "NllLossBackward0", ("self",), saves=("self",),

@@ -582,9 +582,14 @@ def sum_to_shape(g, meta):
     formula gave becomes an array first. Broadcasting added leading dims (summed away) and
     stretched dims of size 1 (summed, kept as size 1): a bias of shape (16,) gets a (8, 16)
     gradient summed over dim 0."""
+    shape, dtype = meta
+    if (g.__class__ is _ndarray and g.ndim == 2 and len(shape) == 1 and g.dtype is dtype and
+            (dtype is _F32 or dtype is _F64) and g.shape[1] == shape[0] > 1 and g.shape[0] > 1 and
+            g.size <= summation.GRAIN and g.flags.c_contiguous):
+        # (a bias's gradient, the common case: what sum_dims below gives, without its steps between)
+        return summation.outer_sum(g)
     if not isinstance(g, (np.ndarray, Tensor)):
         g = np.asarray(g)
-    shape, dtype = meta
     g_shape = g._data.shape if isinstance(g, Tensor) else g.shape
     if g_shape != shape:
         lead = len(g_shape) - len(shape)
@@ -606,4 +611,5 @@ def sum_to_shape(g, meta):
 
 
 # ops/dual.py (the helpers formulas call on arrays or Tensors) calls ops of this table, so it comes after it
-from . import dual  # noqa: E402
+from . import dual, summation  # noqa: E402
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)

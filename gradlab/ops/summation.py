@@ -53,9 +53,17 @@ def multi_row_sum(rows):
         sums = np.add.reduce(np.ascontiguousarray(rows[:blocks * step]).reshape((blocks, step, -1)), axis=1)
         sums = sums.reshape((blocks,) + rows.shape[1:])
     if 0 < blocks < (1 << power):       # (the usual case) every block sum lands in acc[1], in order
-        acc[1] = zero + (np.add.reduce(sums, axis=0) if blocks > 1 and sums[0].size > 1 else
-                         np.cumsum(sums.reshape(blocks, -1), axis=0)[-1].reshape(rows.shape[1:]))
-    elif blocks:
+        total = (np.add.reduce(sums, axis=0) if blocks > 1 and sums[0].size > 1 else
+                 np.cumsum(sums.reshape(blocks, -1), axis=0)[-1].reshape(rows.shape[1:]))
+        rest = rows[blocks * step:]
+        if len(rest):                   # the leftover rows in acc[0], added to acc[1] at the end
+            flat = np.ascontiguousarray(rest).reshape(len(rest), -1)
+            summed = np.add.reduce(flat, axis=0) if flat.shape[1] > 1 else np.cumsum(flat[:, 0])[-1:]
+            total = summed.reshape(rows.shape[1:]) + total
+        # (PyTorch's accumulators start from 0: that differs only in the sign of an all -0 sum, which
+        # adding 0 at the end gives as PyTorch's)
+        return total + zero
+    if blocks:
         for b in range(blocks):
             acc[0] = zero + sums[b]
             i = (b + 1) * step
@@ -82,6 +90,21 @@ def _row_sum(rows):
         # sum per row position; then the first partial, the leftover rows and the other partials in order)
         k = rows.shape[1]
         partial = np.add.reduce(rows[:size_ilp * _ILP].reshape(size_ilp, _ILP * k), axis=0).reshape(_ILP, k)
+        order = np.concatenate((partial[:1], rows[size_ilp * _ILP:], partial[1:]))
+        return np.add.reduce(order, axis=0) + 0.0 if k > 1 else np.cumsum(order[:, 0])[-1:] + 0.0
+    if 16 <= size_ilp < 256 and rows.ndim == 2:
+        # (a batch of 64 to 1023 rows, as a bias's gradient: multi_row_sum's usual case written out.
+        # Each block of 16 groups summed in order, the block sums in order, the groups left over in
+        # order and added first; PyTorch's sums from 0 differ from these only in the sign of an all
+        # -0 sum, which the + 0.0 at the end gives as PyTorch's)
+        k = rows.shape[1]
+        full = size_ilp // 16 * 16
+        groups = np.ascontiguousarray(rows[:size_ilp * _ILP]).reshape(size_ilp, _ILP * k)
+        sums = np.add.reduce(groups[:full].reshape(full // 16, 16, _ILP * k), axis=1)
+        blocks = np.add.reduce(sums, axis=0) if full > 16 else sums[0]
+        if full < size_ilp:
+            blocks = np.add.reduce(groups[full:], axis=0) + blocks
+        partial = blocks.reshape(_ILP, k)
         order = np.concatenate((partial[:1], rows[size_ilp * _ILP:], partial[1:]))
         return np.add.reduce(order, axis=0) + 0.0 if k > 1 else np.cumsum(order[:, 0])[-1:] + 0.0
     grouped = rows[:size_ilp * _ILP].reshape((size_ilp, _ILP) + rows.shape[1:])
@@ -144,7 +167,6 @@ def outer_sum(block):
     cols = block.shape[1]
     lanes = VECTOR_BYTES // block.dtype.itemsize
     wide = cols // (_ILP * lanes) * (_ILP * lanes)            # four vectors of columns at a time
-    narrow = wide + (cols - wide) // lanes * lanes            # one vector, then single columns
     out = np.empty(cols, acc)
     if cols < lanes:                              # the scalar path: four columns at a time, then one by one
         wide = cols // _ILP * _ILP
@@ -156,8 +178,9 @@ def outer_sum(block):
     if wide:
         out[:wide] = multi_row_sum(block[:, :wide])
     if cols > wide:
-        out[wide:narrow] = _row_sum(block[:, wide:narrow]) if narrow > wide else out[wide:narrow]
-        out[narrow:] = _row_sum(block[:, narrow:]) if cols > narrow else out[narrow:]
+        # the vector of columns (row_sum on vectors) and the single columns after it (row_sum on numbers)
+        # add each column in the same order, lane by lane or one by one: one call for both
+        out[wide:] = _row_sum(block[:, wide:])
     return out
 
 

@@ -2,7 +2,7 @@
 torch's CPU kernel, for full sums, sums over the last dims and over the first dims, in every float dtype."""
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from gradlab.ops.summation import GRAIN, torch_sum
 
@@ -45,6 +45,25 @@ def test_sum_over_leading_or_trailing_dims(shape, lead, k, seed):
     if ours is None:
         return
     assert _same_bits(ours, torch.from_numpy(a).sum(dims).numpy())
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=st.integers(60, 1100), cols=st.integers(1, 48), dtype=st.sampled_from(DTYPES),
+       zeros=st.sampled_from(["none", "some -0", "all -0"]), seed=st.integers(0, 2**31))
+def test_column_sums_of_a_batch(rows, cols, dtype, zeros, seed):
+    """A bias's gradient: a batch of 60 to 1100 rows summed down (multi_row_sum's usual case and
+    row_sum's written-out path), columns in vectors and single columns, signed zeros included."""
+    assume(rows * cols <= GRAIN)         # (larger sums PyTorch splits over threads: left to numpy)
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((rows, cols)).astype(dtype)
+    if zeros == "all -0":
+        a[:] = -0.0
+    elif zeros == "some -0":
+        a[rng.random((rows, cols)) < 0.5] = -0.0
+        a[:, rng.random(cols) < 0.3] = -0.0
+    ours = torch_sum(a, (0,))
+    assert ours is not None
+    assert _same_bits(ours, torch.from_numpy(a).sum(0).numpy())
 
 
 def test_what_it_leaves_to_numpy():

@@ -41,7 +41,23 @@ def cpu_capability():
     """ATen's CPU capability: "AVX512", "AVX2", "DEFAULT", or None where gradlab cannot tell.
 
     As ATen's compute_cpu_capability(): ATEN_CPU_CAPABILITY first, then the CPU's flags."""
-    return _capability(os.environ.get("ATEN_CPU_CAPABILITY"))
+    return _capability(_capability_env())
+
+
+def _capability_env():
+    """os.environ.get("ATEN_CPU_CAPABILITY"), read on every call (a test or a user may set it) but
+    without os.environ.get's KeyError when it is unset, which costs each softmax ~1 us twice: the
+    environment's own mapping, under os.environ's encoded key, where os.environ has one."""
+    environ = os.environ
+    data = getattr(environ, "_data", None)
+    if data is None or _ENCODED_KEY is None:
+        return environ.get(_KEY)
+    value = data.get(_ENCODED_KEY)
+    return None if value is None else environ.decodevalue(value)
+
+
+_KEY = "ATEN_CPU_CAPABILITY"
+_ENCODED_KEY = os.environ.encodekey(_KEY) if hasattr(os.environ, "encodekey") else None
 
 
 @functools.lru_cache(maxsize=None)
@@ -63,7 +79,7 @@ _LANES = {"AVX512": 16, "AVX2": 8}
 
 def _lanes():
     """float32 lanes of ATen's Vectorized<float> when its SLEEF kernels run, else None."""
-    return _LANES.get(_capability(os.environ.get("ATEN_CPU_CAPABILITY")))
+    return _LANES.get(_capability(_capability_env()))
 
 
 _ONEDNN_BELOW_AVX512 = ("sse41", "avx", "avx2", "avx2_vnni", "avx2_vnni_2")
