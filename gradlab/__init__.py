@@ -72,7 +72,8 @@ from ._functions._common import method_forms as _method_forms  # noqa: E402  (gr
 globals().update(_method_forms("subtract", "multiply", "divide", "true_divide", "square", "max", "min", "argmax",
                                "argmin", "outer", "flatten", "unflatten", "narrow", "chunk", "detach", "isnan",
                                "isinf", "isfinite", "signbit", "allclose", "take_along_dim", "index_put", "argwhere", "equal", "any", "all", "nonzero", "logical_not", "eq",
-                               "ne", "lt", "le", "gt", "ge", "greater", "less", "is_floating_point", "is_complex"))
+                               "ne", "lt", "le", "gt", "ge", "greater", "less", "is_floating_point", "is_complex",
+                               "hardshrink", "prelu"))
 
 
 import builtins as _builtins  # noqa: E402
@@ -146,6 +147,15 @@ from . import accelerator, linalg  # noqa: E402,F401
 from .nn._functional.conv import (adaptive_avg_pool1d, avg_pool1d, conv1d, conv2d,  # noqa: E402,F401
                                   max_pool1d, max_pool2d)
 from .nn.functional import cosine_similarity, pairwise_distance  # noqa: E402,F401
+# torch.selu, torch.rrelu, torch.alpha_dropout, ...: nn's activations and dropouts as PyTorch's C functions
+from .nn._functional.activation import (celu_, selu_, torch_alpha_dropout as alpha_dropout,  # noqa: E402,F401
+                                        torch_alpha_dropout_ as alpha_dropout_, torch_celu as celu,
+                                        torch_dropout_ as dropout_, torch_feature_alpha_dropout as feature_alpha_dropout,
+                                        torch_feature_alpha_dropout_ as feature_alpha_dropout_,
+                                        torch_feature_dropout as feature_dropout,
+                                        torch_feature_dropout_ as feature_dropout_, torch_rrelu as rrelu,
+                                        torch_rrelu_ as rrelu_, torch_selu as selu, torch_threshold as threshold,
+                                        torch_threshold_ as threshold_)
 
 # gradlab.exp(x), gradlab.sum(x, 0), ...: the function forms the op table declares (`variants`), made by
 # _functions/variants.py for every name not bound above by hand (gradlab.cat, gradlab.reshape, ...)

@@ -250,10 +250,40 @@ def leaky_relu_inplace(self, negative_slope=0.01):
 
 
 @op("elu_inplace", "EluBackward1", saves=("result",),
-    shows={"self": "where(result > 0, grad, grad * (result + alpha))"},
-    self=lambda g, n: dual.call("elu_backward", g, n.result, alpha=n.alpha, is_result=True))
-def elu_inplace(self, alpha=1.0):
-    return OPS["elu"].forward(self, alpha)          # (the same numbers as elu: only the saved value differs)
+    shows={"self": "where(result > 0, grad * scale, grad * input_scale * (result + alpha * scale))"},
+    self=lambda g, n: dual.call("elu_backward", g, n.result, alpha=n.alpha, scale=n.scale, input_scale=n.input_scale,
+                                is_result=True))
+def elu_inplace(self, alpha=1.0, scale=1.0, input_scale=1.0):
+    # (the same numbers as elu: only the saved value differs; selu_ is this one too)
+    return OPS["elu"].forward(self, alpha, scale, input_scale)
+
+
+@op("celu_inplace", "CeluBackward1", saves=("result",),
+    shows={"self": "where(result > 0, grad, grad * (result + alpha) / alpha)"},
+    self=lambda g, n: dual.call("elu_backward", g, n.result, alpha=n.alpha, scale=1.0,
+                                input_scale=1.0 / float(np.float32(n.alpha)), is_result=True))
+def celu_inplace(self, alpha=1.0):
+    return OPS["celu"].forward(self, alpha)
+
+
+# (torch's threshold_ keeps a copy of self as it was: its gradient reads the input, not the result)
+@op("threshold_inplace", "ThresholdBackward1", saves=("self",),
+    shows={"self": "where(self > threshold, grad, 0)"},
+    self=lambda g, n: dual.threshold_backward(g, n.self, n.threshold))
+def threshold_inplace(self, threshold, value):
+    return OPS["threshold"].forward(self, threshold, value)
+
+
+def _rrelu_inplace_grad(g, n):
+    if n.training and n.upper - n.lower > 1e-6:
+        return g * dual.like(g, n.noise)
+    return dual.call("leaky_relu_backward", g, n.result, negative_slope=(n.lower + n.upper) / 2)
+
+
+@op("rrelu_with_noise_inplace", "RreluWithNoiseBackward1", saves=("result",), self=_rrelu_inplace_grad,
+    shows={"self": "grad * noise if training else where(result > 0, grad, grad * (lower + upper) / 2)"})
+def rrelu_with_noise_inplace(self, noise, lower, upper, training):
+    return OPS["rrelu_with_noise"].forward(self, noise, lower, upper, training)
 
 
 # gelu(approximate='tanh'): 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), computed in float64

@@ -291,22 +291,7 @@ logsigmoid = log_sigmoid
 
 
 def prelu(input, weight):
-    """input where positive, else weight * input; weight has 1 or C (= input.size(1)) values."""
+    """input where positive, else weight * input; weight has 1 or C (= input.size(1)) values (Tensor.prelu)."""
     F._tensor_arg("prelu", input)
     F._tensor_arg("prelu", weight, "weight", 2)
-    if input._data.dtype != weight._data.dtype:
-        raise RuntimeError(f"prelu: Type promoting not supported. Got {F._scalar_name(input)} and "
-                           f"{F._scalar_name(weight)}")
-    if weight._data.size != 1:
-        if input._data.ndim == 0:
-            raise RuntimeError("Not allow zero-dim input tensor.")
-        channels = input._data.shape[1] if input._data.ndim >= 2 else 1
-        if weight._data.size != channels:
-            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
-                               f"{weight._data.size} and channel size = {channels}.")
-    if weight._data.ndim > 1:
-        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = "
-                           f"{weight._data.ndim}")
-    if input._data.ndim > 1:        # torch's weight.reshape([C, 1, ..., 1]): a view, even when it changes nothing
-        weight = weight.view((weight._data.size,) + (1,) * (input._data.ndim - 2))
-    return OPS["prelu"](input, weight)
+    return input.prelu(weight)
