@@ -156,6 +156,11 @@ from .nn._functional.activation import (celu_, selu_, torch_alpha_dropout as alp
                                         torch_feature_dropout_ as feature_dropout_, torch_rrelu as rrelu,
                                         torch_rrelu_ as rrelu_, torch_selu as selu, torch_threshold as threshold,
                                         torch_threshold_ as threshold_)
+from .nn._functional.loss import (torch_cosine_embedding_loss as cosine_embedding_loss,  # noqa: E402,F401
+                                  torch_hinge_embedding_loss as hinge_embedding_loss, torch_kl_div as kl_div,
+                                  torch_margin_ranking_loss as margin_ranking_loss,
+                                  torch_poisson_nll_loss as poisson_nll_loss,
+                                  torch_triplet_margin_loss as triplet_margin_loss)
 
 # gradlab.exp(x), gradlab.sum(x, 0), ...: the function forms the op table declares (`variants`), made by
 # _functions/variants.py for every name not bound above by hand (gradlab.cat, gradlab.reshape, ...)

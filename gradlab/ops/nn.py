@@ -7,6 +7,7 @@ from . import dual, vectorized
 from .formula_text import shows
 from .reduction import _norm_grad
 from .registry import OPS, op
+from .unary import _exp, _log1p     # (PyTorch's float32 exp and log1p, bit for bit)
 
 
 def _softmax_input(self, dim, name):
@@ -529,3 +530,150 @@ _R = "(result if keepdim or dim is None else result.unsqueeze(dim[0]))"
                    f" else sign(self) * (abs(self) == {_R}) * {_G} / (abs(self) == {_R}).sum(dim, keepdim=True)"})
 def norm_p(self, p, dim, keepdim):
     return OPS["norm"].forward(self, p, dim, keepdim)
+
+
+# --- soft_margin_loss, multi_margin_loss, multilabel_margin_loss: PyTorch's CPU kernels (Loss*.cpp) -----
+def _torch_reduce(loss, reduction):
+    """apply_loss_reduction: loss.mean() / loss.sum() as torch's reductions compute them."""
+    if reduction == "none":
+        return loss
+    total = OPS["sum"].forward(loss, loss.shape) if reduction == "sum" else \
+        OPS["mean"].forward(loss, loss.shape, max(loss.size, 1))
+    return np.asarray(total, loss.dtype) if loss.size or reduction == "sum" else np.asarray(np.nan, loss.dtype)
+
+
+def _soft_margin_grad(g, n):
+    # torch's soft_margin_loss_backward: z = exp(-target * self); target * z * -norm / (z + 1) * grad
+    if isinstance(g, np.ndarray) and isinstance(n.self, np.ndarray):
+        x = n.self
+        t = np.asarray(n.target).astype(x.dtype, copy=False)
+        z = _exp((-t) * x)
+        grad = (t * z) * x.dtype.type(-n.norm)
+        grad = grad / (z + x.dtype.type(1))
+        return (grad * g).astype(x.dtype, copy=False)
+    t = dual.like(g, np.asarray(dual.data(n.target)).astype(dual.data(n.self).dtype, copy=False))
+    z = dual.exp(-t * n.self)
+    return dual.scale(t * z, -n.norm) / (z + 1) * g
+
+
+@op("soft_margin_loss", "SoftMarginLossBackward0", ("self",), saves=("self",), self=_soft_margin_grad,
+    shows={"self": "-target * exp(-target * self) / (1 + exp(-target * self)) * grad / (self.numel() if reduction == 'mean' else 1)"})
+def soft_margin_loss(self, target, reduction, norm):
+    """log(1 + exp(-target * self)), then the reduction (torch: input.neg().mul_(target).exp_().log1p_())."""
+    t = np.asarray(target).astype(self.dtype, copy=False)
+    loss = _log1p(_exp(np.negative(self) * t)).astype(self.dtype, copy=False)
+    return _torch_reduce(loss, reduction)
+
+
+def _multi_margin_coefficients(x, target, p, margin, weight, reduction, grad_shape):
+    """d loss / d x for each number (before grad_output), as torch's backward kernel fills it, in the dtype."""
+    x2 = x.reshape(-1, 1 if x.ndim == 0 else x.shape[-1])
+    nframe, dim = x2.shape
+    t = x.dtype.type
+    g = t(1.0 / (nframe * dim)) if reduction == "mean" else t(1.0 / dim)
+    rows = np.arange(nframe)
+    x_target = x2[rows, target]
+    out = np.zeros_like(x2)
+    target_total = np.zeros(nframe, x.dtype)
+    for d in range(dim):
+        z = (t(margin) - x_target) + x2[:, d]
+        h = g if p == 1 else t(2) * g * z
+        h = np.broadcast_to(np.asarray(h, x.dtype), (nframe,))
+        if weight is not None:
+            h = h * weight[target]
+        live = (z > 0) & (target != d)
+        out[:, d] = np.where(live, h, t(0))
+        target_total = np.where(live, target_total - h, target_total)
+    out[rows, target] = target_total
+    return out.reshape(x.shape)
+
+
+def _multi_margin_grad(g, n):
+    coef = _multi_margin_coefficients(dual.data(n.self), n.target, n.p, n.margin, n.weight, n.reduction, None)
+    g_data = dual.data(g)
+    if n.reduction == "none" and np.ndim(g_data) > 0:
+        g = dual.unsqueeze(g, -1) if dual.data(n.self).ndim > 1 else g
+    return dual.like(g, coef) * g
+
+
+@op("multi_margin_loss", "MultiMarginLossBackward0", ("self",), saves=("self",), self=_multi_margin_grad,
+    shows={"self": "grad * (where(margin - self[target] + self > 0, 1 or 2 * (margin - self[target] + self), 0) * weight[target] / self.size(-1), minus their sum at the target)"})
+def multi_margin_loss(self, target, p, margin, weight, reduction, out_dim):
+    """For each sample, the sum over the classes d != target of max(0, margin - x[target] + x[d]) ** p
+    (times weight[target]), divided by the number of classes: torch's loop, in the dtype."""
+    x2 = self.reshape(-1, 1 if self.ndim == 0 else self.shape[-1])
+    nframe, dim = x2.shape
+    t = self.dtype.type
+    rows = np.arange(nframe)
+    x_target = x2[rows, target]
+    sums = np.zeros(nframe, self.dtype)
+    for d in range(dim):
+        z = (t(margin) - x_target) + x2[:, d]
+        h = z if p == 1 else z * z
+        if weight is not None:
+            h = h * weight[target]
+        sums = np.where((z > 0) & (target != d), sums + h, sums)
+    sums = sums / t(dim)
+    if reduction == "none" and out_dim:
+        return sums.astype(self.dtype, copy=False)
+    total = np.add.reduce(sums.astype(np.float64))          # (torch sums the samples in double)
+    if reduction == "mean":
+        total = total / nframe if nframe else np.nan
+    return np.asarray(total, self.dtype)
+
+
+def _multilabel_targets(target, nframe, dim):
+    """is_target (nframe, dim) and, per sample, the listed labels (up to the first -1)."""
+    t2 = target.reshape(nframe, dim)
+    listed = np.cumprod(t2 >= 0, axis=1).astype(bool)
+    is_target = np.zeros((nframe, dim), bool)
+    rows, cols = np.nonzero(listed)
+    is_target[rows, t2[rows, cols]] = True
+    return t2, listed, is_target
+
+
+def _multilabel_grad(g, n):
+    x = dual.data(n.self)
+    x2 = x.reshape(-1, 1 if x.ndim == 0 else x.shape[-1])
+    nframe, dim = x2.shape
+    t = x.dtype.type
+    step = t(1.0 / (nframe * dim)) if n.reduction == "mean" else t(1.0 / dim)
+    t2, listed, is_target = _multilabel_targets(n.target, nframe, dim)
+    coef = np.zeros_like(x2)
+    rows = np.arange(nframe)
+    for dt in range(dim):               # torch's loop: -= step at the label, += step at each live class
+        label = np.where(listed[:, dt], t2[:, dt], 0)
+        x_label = x2[rows, label]
+        for d in range(dim):
+            live = listed[:, dt] & ~is_target[:, d] & ((t(1) - x_label) + x2[:, d] > 0)
+            coef[rows, label] = np.where(live, coef[rows, label] - step, coef[rows, label])
+            coef[:, d] = np.where(live, coef[:, d] + step, coef[:, d])
+    coef = coef.reshape(x.shape)
+    if n.reduction == "none" and np.ndim(dual.data(g)) > 0:
+        g = dual.unsqueeze(g, -1)
+    return dual.like(g, coef) * g
+
+
+@op("multilabel_margin_loss", "MultilabelMarginLossBackward0", ("self",), saves=("self",), self=_multilabel_grad,
+    shows={"self": "grad * (the number of live pairs at each class - at each label) / (self.numel() if reduction == 'mean' else self.size(-1))"})
+def multilabel_margin_loss(self, target, reduction, out_dim):
+    """For each sample, the sum over its labels j (target's values up to the first -1) and the classes i
+    that are no label of max(0, 1 - x[j] + x[i]), divided by the number of classes."""
+    x2 = self.reshape(-1, 1 if self.ndim == 0 else self.shape[-1])
+    nframe, dim = x2.shape
+    t = self.dtype.type
+    t2, listed, is_target = _multilabel_targets(target, nframe, dim)
+    rows = np.arange(nframe)
+    sums = np.zeros(nframe, self.dtype)
+    for dt in range(dim):
+        label = np.where(listed[:, dt], t2[:, dt], 0)
+        x_label = x2[rows, label]
+        for d in range(dim):
+            z = (t(1) - x_label) + x2[:, d]
+            sums = np.where(listed[:, dt] & ~is_target[:, d] & (z > 0), sums + z, sums)
+    if reduction == "none" and out_dim:
+        return (sums / t(dim)).astype(self.dtype, copy=False)
+    total = np.add.reduce(sums.astype(np.float64)) / dim     # (torch sums the samples in double)
+    if reduction == "mean":
+        total = total / nframe if nframe else np.nan
+    return np.asarray(total, self.dtype)
