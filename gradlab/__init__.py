@@ -161,6 +161,9 @@ from .nn._functional.loss import (torch_cosine_embedding_loss as cosine_embeddin
                                   torch_margin_ranking_loss as margin_ranking_loss,
                                   torch_poisson_nll_loss as poisson_nll_loss,
                                   torch_triplet_margin_loss as triplet_margin_loss)
+from .nn._functional.normalization import (rms_norm, torch_batch_norm as batch_norm,  # noqa: E402,F401
+                                           torch_group_norm as group_norm, torch_instance_norm as instance_norm,
+                                           torch_layer_norm as layer_norm)
 
 # gradlab.exp(x), gradlab.sum(x, 0), ...: the function forms the op table declares (`variants`), made by
 # _functions/variants.py for every name not bound above by hand (gradlab.cat, gradlab.reshape, ...)

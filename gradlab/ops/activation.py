@@ -511,9 +511,21 @@ def threshold(self, threshold, value):
 
 # --- rrelu: leaky_relu with a random slope per negative number in training ------------------------------
 def _rrelu_grad(g, n):
-    if n.training and n.upper - n.lower > 1e-6:
-        return g * dual.like(g, n.noise)
-    return dual.call("leaky_relu_backward", g, n.self, negative_slope=(n.lower + n.upper) / 2)
+    return dual.call("rrelu_with_noise_backward", g, n.self, noise=n.noise, lower=n.lower, upper=n.upper,
+                     training=n.training)
+
+
+@op("rrelu_with_noise_backward", "RreluWithNoiseBackwardBackward0", ("grad_output", "self"), saves=("self",),
+    shows={"grad_output": "grad * noise if training else where(self > 0, grad, grad * (lower + upper) / 2)",
+           "self": "zeros_like(grad)"},
+    grad_output=lambda g, n: _rrelu_grad(g, n),
+    self=lambda g, n: dual.like(g, np.zeros_like(dual.data(g))))
+def rrelu_with_noise_backward(grad_output, self, noise, lower, upper, training):
+    """rrelu's gradient, an op of its own (as in PyTorch): grad_output * noise in training (where the
+    bounds differ), else leaky_relu's gradient with the mean slope."""
+    if training and upper - lower > 1e-6:
+        return (grad_output * noise.astype(grad_output.dtype, copy=False)).astype(grad_output.dtype, copy=False)
+    return OPS_FORWARD["leaky_relu_backward"](grad_output, self, (lower + upper) / 2)
 
 
 @op("rrelu_with_noise", "RreluWithNoiseBackward0", saves=("self",), self=_rrelu_grad,

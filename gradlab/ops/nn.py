@@ -276,9 +276,8 @@ def threshold_inplace(self, threshold, value):
 
 
 def _rrelu_inplace_grad(g, n):
-    if n.training and n.upper - n.lower > 1e-6:
-        return g * dual.like(g, n.noise)
-    return dual.call("leaky_relu_backward", g, n.result, negative_slope=(n.lower + n.upper) / 2)
+    return dual.call("rrelu_with_noise_backward", g, n.result, noise=n.noise, lower=n.lower, upper=n.upper,
+                     training=n.training)
 
 
 @op("rrelu_with_noise_inplace", "RreluWithNoiseBackward1", saves=("result",), self=_rrelu_inplace_grad,

@@ -156,14 +156,14 @@ def _rrelu(name, input, lower, upper, training, inplace):
     noise = np.ones(x.shape, x.dtype)       # (torch's empty_like(input, LEGACY_CONTIGUOUS_MEMORY_FORMAT))
     if training:
         # torch draws one double per non-positive element, in row-major order (of input.contiguous()): u =
-        # 53 bits of a 64-bit draw / 2**53, the slope u * (upper - lower) + lower in double, with lower,
-        # upper and their difference in the tensor's dtype first (measured against torch's numbers)
+        # 53 bits of a 64-bit draw / 2**53, the slope u * (upper - lower) + lower in double, with lower and
+        # upper rounded to the tensor's dtype first (measured against torch's numbers)
         negative = x <= 0
         count = int(np.count_nonzero(negative))
         if count:
             u = _random.default_generator._unit_f64(count)
-            lo, hi = x.dtype.type(lower), x.dtype.type(upper)
-            slopes = u * float(hi - lo) + float(lo)
+            lo, hi = float(x.dtype.type(lower)), float(x.dtype.type(upper))
+            slopes = u * (hi - lo) + lo
             noise[negative] = slopes.astype(x.dtype)
     params = dict(noise=noise, lower=float(lower), upper=float(upper), training=bool(training))
     if inplace:
