@@ -516,7 +516,7 @@ def _rrelu_grad(g, n):
 
 
 @op("rrelu_with_noise_backward", "RreluWithNoiseBackwardBackward0", ("grad_output", "self"), saves=("self",),
-    shows={"grad_output": "grad * noise if training else where(self > 0, grad, grad * (lower + upper) / 2)",
+    shows={"grad_output": "grad * noise if training and upper - lower > 1e-6 else where(self > 0, grad, grad * (lower + upper) / 2)",
            "self": "zeros_like(grad)"},
     grad_output=lambda g, n: _rrelu_grad(g, n),
     self=lambda g, n: dual.like(g, np.zeros_like(dual.data(g))))
@@ -529,7 +529,7 @@ def rrelu_with_noise_backward(grad_output, self, noise, lower, upper, training):
 
 
 @op("rrelu_with_noise", "RreluWithNoiseBackward0", saves=("self",), self=_rrelu_grad,
-    shows={"self": "grad * noise if training else where(self > 0, grad, grad * (lower + upper) / 2)"})
+    shows={"self": "grad * noise if training and upper - lower > 1e-6 else where(self > 0, grad, grad * (lower + upper) / 2)"})
 def rrelu_with_noise(self, noise, lower, upper, training):
     """self * noise in training (noise holds each negative number's slope, 1 elsewhere), else
     leaky_relu with the slope (lower + upper) / 2."""
@@ -553,7 +553,7 @@ def _join(a, b, dim):
 
 
 @op("glu", "GluBackward0", saves=("self",),
-    shows={"self": "cat([grad * sigmoid(b), grad * a * sigmoid(b) * (1 - sigmoid(b))], dim) with a, b = self.chunk(2, dim)"},
+    shows={"self": "cat([grad * sigmoid(self.chunk(2, dim)[1]), grad * self.chunk(2, dim)[0] * sigmoid(self.chunk(2, dim)[1]) * (1 - sigmoid(self.chunk(2, dim)[1]))], dim)"},
     self=lambda g, n: dual.call("glu_backward", g, n.self, dim=n.dim))
 def glu(self, dim):
     a, b = np.split(self, 2, axis=dim)
@@ -579,8 +579,8 @@ def _glu_grad_self(gg, n):
 
 
 @op("glu_backward", "GluBackwardBackward0", ("grad_output", "self"), saves=("grad_output", "self"),
-    shows={"grad_output": "ga * sigmoid(b) + gb * a * sigmoid(b) * (1 - sigmoid(b)) with ga, gb = grad.chunk(2, dim)",
-           "self": "cat([gb * grad_output * s * (1 - s), (ga + gb * a * (1 - 2 * s)) * grad_output * s * (1 - s)], dim)"},
+    shows={"grad_output": "grad.chunk(2, dim)[0] * sigmoid(self.chunk(2, dim)[1]) + grad.chunk(2, dim)[1] * self.chunk(2, dim)[0] * sigmoid(self.chunk(2, dim)[1]) * (1 - sigmoid(self.chunk(2, dim)[1]))",
+           "self": "cat([grad.chunk(2, dim)[1] * grad_output * sigmoid(self.chunk(2, dim)[1]) * (1 - sigmoid(self.chunk(2, dim)[1])), (grad.chunk(2, dim)[0] + grad.chunk(2, dim)[1] * self.chunk(2, dim)[0] * (1 - 2 * sigmoid(self.chunk(2, dim)[1]))) * grad_output * sigmoid(self.chunk(2, dim)[1]) * (1 - sigmoid(self.chunk(2, dim)[1]))], dim)"},
     grad_output=_glu_grad_output, self=_glu_grad_self)
 def glu_backward(grad_output, self, dim):
     """glu's gradient, an op of its own (as in PyTorch): grad * sigmoid(b) for the first half,

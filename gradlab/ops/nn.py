@@ -281,7 +281,7 @@ def _rrelu_inplace_grad(g, n):
 
 
 @op("rrelu_with_noise_inplace", "RreluWithNoiseBackward1", saves=("result",), self=_rrelu_inplace_grad,
-    shows={"self": "grad * noise if training else where(result > 0, grad, grad * (lower + upper) / 2)"})
+    shows={"self": "grad * noise if training and upper - lower > 1e-6 else where(result > 0, grad, grad * (lower + upper) / 2)"})
 def rrelu_with_noise_inplace(self, noise, lower, upper, training):
     return OPS["rrelu_with_noise"].forward(self, noise, lower, upper, training)
 
@@ -556,7 +556,7 @@ def _soft_margin_grad(g, n):
 
 
 @op("soft_margin_loss", "SoftMarginLossBackward0", ("self",), saves=("self",), self=_soft_margin_grad,
-    shows={"self": "-target * exp(-target * self) / (1 + exp(-target * self)) * grad / (self.numel() if reduction == 'mean' else 1)"})
+    shows={"self": "-target * exp(-target * self) / (1 + exp(-target * self)) * norm * grad"})
 def soft_margin_loss(self, target, reduction, norm):
     """log(1 + exp(-target * self)), then the reduction (torch: input.neg().mul_(target).exp_().log1p_())."""
     t = np.asarray(target).astype(self.dtype, copy=False)
@@ -596,7 +596,7 @@ def _multi_margin_grad(g, n):
 
 
 @op("multi_margin_loss", "MultiMarginLossBackward0", ("self",), saves=("self",), self=_multi_margin_grad,
-    shows={"self": "grad * (where(margin - self[target] + self > 0, 1 or 2 * (margin - self[target] + self), 0) * weight[target] / self.size(-1), minus their sum at the target)"})
+    shows={"self": "(where(((margin - self.gather(-1, target.view(-1, 1)) + self) > 0) & (arange(self.size(-1)) != target.view(-1, 1)), (1 if p == 1 else 2 * (margin - self.gather(-1, target.view(-1, 1)) + self)) * (1 if weight is None else weight[target].view(-1, 1)), 0) / (self.numel() if reduction == 'mean' else self.size(-1)) - (arange(self.size(-1)) == target.view(-1, 1)) * (where(((margin - self.gather(-1, target.view(-1, 1)) + self) > 0) & (arange(self.size(-1)) != target.view(-1, 1)), (1 if p == 1 else 2 * (margin - self.gather(-1, target.view(-1, 1)) + self)) * (1 if weight is None else weight[target].view(-1, 1)), 0) / (self.numel() if reduction == 'mean' else self.size(-1))).sum(-1, keepdim=True)) * (grad.view(-1, 1) if grad.dim() else grad)"})
 def multi_margin_loss(self, target, p, margin, weight, reduction, out_dim):
     """For each sample, the sum over the classes d != target of max(0, margin - x[target] + x[d]) ** p
     (times weight[target]), divided by the number of classes: torch's loop, in the dtype."""
@@ -654,7 +654,7 @@ def _multilabel_grad(g, n):
 
 
 @op("multilabel_margin_loss", "MultilabelMarginLossBackward0", ("self",), saves=("self",), self=_multilabel_grad,
-    shows={"self": "grad * (the number of live pairs at each class - at each label) / (self.numel() if reduction == 'mean' else self.size(-1))"})
+    shows={"self": "(((1 - self.gather(-1, target.view(self.shape).clamp(min=0)).unsqueeze(-1) + self.unsqueeze(1) > 0) & (target.view(self.shape) >= 0).cumprod(-1).bool().unsqueeze(-1) & ~((arange(self.size(-1)) == target.view(self.shape).unsqueeze(-1)) & (target.view(self.shape) >= 0).cumprod(-1).bool().unsqueeze(-1)).any(1).unsqueeze(1)).sum(1) - (((arange(self.size(-1)) == target.view(self.shape).unsqueeze(-1)) & (target.view(self.shape) >= 0).cumprod(-1).bool().unsqueeze(-1)) * ((1 - self.gather(-1, target.view(self.shape).clamp(min=0)).unsqueeze(-1) + self.unsqueeze(1) > 0) & (target.view(self.shape) >= 0).cumprod(-1).bool().unsqueeze(-1) & ~((arange(self.size(-1)) == target.view(self.shape).unsqueeze(-1)) & (target.view(self.shape) >= 0).cumprod(-1).bool().unsqueeze(-1)).any(1).unsqueeze(1)).sum(-1).unsqueeze(-1)).sum(1)) / (self.numel() if reduction == 'mean' else self.size(-1)) * (grad.view(-1, 1) if grad.dim() else grad)"})
 def multilabel_margin_loss(self, target, reduction, out_dim):
     """For each sample, the sum over its labels j (target's values up to the first -1) and the classes i
     that are no label of max(0, 1 - x[j] + x[i]), divided by the number of classes."""

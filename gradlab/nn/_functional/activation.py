@@ -143,7 +143,7 @@ def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
     return _rrelu("rrelu_", input, lower, upper, training, True)
 
 
-def _rrelu(name, input, lower, upper, training, inplace):
+def _rrelu(name, input, lower, upper, training, inplace, generator=None):
     F._tensor_arg(name, input)
     F._number_arg(name, lower, "lower", 2)
     F._number_arg(name, upper, "upper", 3)
@@ -161,7 +161,8 @@ def _rrelu(name, input, lower, upper, training, inplace):
         negative = x <= 0
         count = int(np.count_nonzero(negative))
         if count:
-            u = _random.default_generator._unit_f64(count)
+            gen = _random.default_generator if generator is None else generator
+            u = gen._unit_f64(count)
             lo, hi = float(x.dtype.type(lower)), float(x.dtype.type(upper))
             slopes = u * (hi - lo) + lo
             noise[negative] = slopes.astype(x.dtype)
@@ -344,22 +345,11 @@ def torch_dropout_(input, p, train):
 
 def torch_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
     """torch.rrelu (a generator may stand in for the default one)."""
-    return _with_generator(generator, _rrelu, "rrelu", input, lower, upper, training, False)
+    return _rrelu("rrelu", input, lower, upper, training, False, generator)
 
 
 def torch_rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
-    return _with_generator(generator, _rrelu, "rrelu_", input, lower, upper, training, True)
-
-
-def _with_generator(generator, fn, *args):
-    if generator is None:
-        return fn(*args)
-    saved = _random.default_generator
-    _random.default_generator = generator
-    try:
-        return fn(*args)
-    finally:
-        _random.default_generator = saved
+    return _rrelu("rrelu_", input, lower, upper, training, True, generator)
 
 
 def torch_threshold(input, threshold, value):
