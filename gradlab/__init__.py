@@ -72,8 +72,7 @@ from ._functions._common import method_forms as _method_forms  # noqa: E402  (gr
 globals().update(_method_forms("subtract", "multiply", "divide", "true_divide", "square", "max", "min", "argmax",
                                "argmin", "outer", "flatten", "unflatten", "narrow", "chunk", "detach", "isnan",
                                "isinf", "isfinite", "signbit", "allclose", "take_along_dim", "index_put", "argwhere", "equal", "any", "all", "nonzero", "logical_not", "eq",
-                               "ne", "lt", "le", "gt", "ge", "greater", "less", "is_floating_point", "is_complex",
-                               "hardshrink", "prelu"))
+                               "ne", "lt", "le", "gt", "ge", "greater", "less", "is_floating_point", "is_complex"))
 
 
 import builtins as _builtins  # noqa: E402

@@ -417,7 +417,7 @@ def _celu_input_scale(alpha):
     return 1.0 / float(np.float32(alpha))
 
 
-@op("celu", "CeluBackward0", saves=("self",), float_result=True,
+@op("celu", "CeluBackward0", variants=("function",), saves=("self",), float_result=True,
     shows={"self": "where(self > 0, grad, grad * exp(self / alpha))"},
     self=lambda g, n: dual.call("elu_backward", g, n.self, alpha=n.alpha, scale=1.0,
                                 input_scale=_celu_input_scale(n.alpha), is_result=False))
@@ -426,7 +426,7 @@ def celu(self, alpha=1.0):
 
 
 # --- shrinks and threshold ------------------------------------------------------------------------------
-@op("hardshrink", "HardshrinkBackward0", saves=("self",),
+@op("hardshrink", "HardshrinkBackward0", variants=("function", "method"), saves=("self",),
     shows={"self": "where((self >= -lambd) & (self <= lambd), 0, grad)"},
     self=lambda g, n: dual.call("hardshrink_backward", g, n.self, lambd=n.lambd))
 def hardshrink(self, lambd=0.5):
@@ -500,7 +500,7 @@ def _in_dtype(value, dtype):
     return dtype.type(int(value) if dtype.kind in "iu" and not isinstance(value, bool) else value)
 
 
-@op("threshold", "ThresholdBackward0", saves=("self",),
+@op("threshold", "ThresholdBackward0", variants=("function",), saves=("self",),
     shows={"self": "where(self > threshold, grad, 0)"},
     self=lambda g, n: dual.threshold_backward(g, n.self, n.threshold))
 def threshold(self, threshold, value):

@@ -504,7 +504,7 @@ def hardsigmoid(self):
 
 
 # prelu: x where x > 0, else weight * x; F.prelu views the weight so that it broadcasts along dim 1
-@op("prelu", "PreluKernelBackward0", ("self", "weight"), saves=("self", "weight"),
+@op("prelu", "PreluKernelBackward0", ("self", "weight"), variants=("function", "method"), saves=("self", "weight"),
     shows={"self": "where(self > 0, grad, grad * weight)", "weight": "where(self > 0, 0, grad * self)"},
     self=lambda g, n: dual.where(dual.data(n.self) > 0, g, g * n.weight),
     weight=lambda g, n: dual.where(dual.data(n.self) > 0, 0 * g, g * n.self))
