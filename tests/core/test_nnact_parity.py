@@ -284,3 +284,38 @@ def _module_cases():
 @pytest.mark.parametrize("code", _module_cases())
 def test_modules(code):
     _compare(code, close=any(name in code for name in ("LocalResponseNorm", "CrossMapLRN2d", "Norm")))
+
+
+# --- what the API fuzzer found: argument checks in PyTorch's order, its integer paths, torch.*'s defaults ------
+_FOUND = [
+    "torch.threshold(torch.tensor([1, 2], dtype=torch.uint8), -1, 5)",
+    "torch.threshold(torch.tensor([1, 2], dtype=torch.uint8), -2.5, 1)",
+    "torch.threshold(torch.tensor(10, dtype=torch.uint8), 1e3, 1.5)",
+    "torch.threshold(torch.tensor([1, 2], dtype=torch.int8), 1.5, 2.7)",
+    "torch.threshold(torch.zeros(2, 0, dtype=torch.uint8), threshold=-2.5, value=-0.5)",
+    "F.threshold(torch.tensor([2, 3, 5], dtype=torch.int8), None)",
+    "torch.hinge_embedding_loss(torch.tensor([[1], [2], [-4]]), torch.tensor([[1], [2], [-4]]))",
+    "F.hinge_embedding_loss(torch.tensor([1, 2]), torch.tensor([1, -1]), margin=2.5, reduction='none')",
+    "F.hinge_embedding_loss(torch.tensor([-2], dtype=torch.int32), torch.tensor(2.))",
+    "torch.hinge_embedding_loss(torch.zeros(0, dtype=torch.float16), torch.zeros(0, dtype=torch.float16))",
+    "torch.margin_ranking_loss(torch.ones(3), torch.zeros(3), torch.ones(3))",
+    "torch.kl_div(torch.ones(3), torch.ones(3) / 3)", "torch.triplet_margin_loss(torch.ones(2, 3), torch.zeros(2, 3), torch.ones(2, 3))",
+    "torch.feature_alpha_dropout(torch.tensor(-1.6229), p=1.0, train=True)",
+    "F.dropout2d(torch.tensor([4, 8, 5], dtype=torch.int8), 1)",
+    "F.feature_alpha_dropout(torch.tensor([-1, 7, 7], dtype=torch.int16), 0.5, 2)",
+    "torch.nn.Dropout2d(torch.tensor([0]))(torch.zeros(0))",
+    "F.dropout3d(torch.zeros(2, 3, 4, 5), 0.5, 2)",
+    "torch.rrelu_(torch.tensor([[-6, -5, -5]], dtype=torch.int8).t(), float('nan'))",
+    "F.elu_(torch.tensor([[2.1374], [2.6], [-1.92]], requires_grad=True), 0, 1)",
+    "torch.celu_(torch.tensor([[3, 0, 2]]).expand(2, 3), 2.)",
+    "F.triplet_margin_loss(torch.tensor(-2.03), 0.5, 2)",
+    "torch.group_norm(torch.tensor([[-1.7457, 1.85], [-1.9, 0.1189]], dtype=torch.float64), -1)",
+    "torch.group_norm(torch.tensor([[-2.6816, -2.0, -0.5]]), num_groups=2, cudnn_enabled=False)",
+    "torch.nn.RMSNorm(5)(torch.tensor(-1, dtype=torch.int16))",
+    "torch.rms_norm(torch.zeros(0), normalized_shape=[1, 2])",
+]
+
+
+@pytest.mark.parametrize("call", _FOUND)
+def test_fuzzer_findings(call):
+    _compare(f"torch.manual_seed(0); F = torch.nn.functional; r = {call}")

@@ -9,7 +9,9 @@ import warnings
 
 import numpy as np
 
-from ... import random as _random
+from ... import _signatures, random as _random
+from ..._argparse.wrappers import _vetter
+from ...ops.inplace import _check_inplace_allowed, check_overlaps as _check_overlaps
 from ...ops.registry import OPS
 from ...tensor import Tensor
 from .. import functional as F
@@ -27,6 +29,13 @@ def _float_kernel(kernel, input):
     F._float_only(kernel, input)
 
 
+def _inplace_checks(input):
+    """An in-place form's checks before its kernel's: autograd's (a leaf that requires grad), then
+    TensorIterator's (an expanded tensor would write one number twice)."""
+    _check_inplace_allowed(input)
+    _check_overlaps(input, ())
+
+
 # --- elu family ------------------------------------------------------------------------------------------
 def celu(input, alpha=1.0, inplace=False):
     """elu(x, alpha) with x / alpha inside the exponential (CeluBackward0)."""
@@ -42,6 +51,8 @@ def _celu(name, input, alpha, inplace):
     F._number_arg(name, alpha, "alpha", 2)
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    if inplace:
+        _inplace_checks(input)
     _float_kernel("elu_cpu", input)
     if inplace:
         return input._inplace("celu_inplace", alpha=alpha)
@@ -59,14 +70,21 @@ def selu_(input):
 
 def _selu(name, input, inplace):
     F._tensor_arg(name, input)
+    if inplace:
+        _inplace_checks(input)
     _float_kernel("elu_cpu", input)
     if inplace:         # torch records the in-place form as EluBackward1 (it saves the result)
         return input._inplace("elu_inplace", alpha=_SELU_ALPHA, scale=_SELU_SCALE, input_scale=1.0)
     return OPS["elu"](input, alpha=_SELU_ALPHA, scale=_SELU_SCALE, input_scale=1.0)
 
 
-def elu_(input, alpha=1.0):
-    return F.elu(input, alpha, inplace=True)
+def elu_(input, alpha=1.0, scale=1.0, input_scale=1.0):
+    """torch's C elu_ (EluBackward1), with its scale and input_scale."""
+    F._tensor_arg("elu_", input)
+    F._number_arg("elu_", alpha, "alpha", 2)
+    _inplace_checks(input)
+    _float_kernel("elu_cpu", input)
+    return input._inplace("elu_inplace", alpha=alpha, scale=scale, input_scale=input_scale)
 
 
 def leaky_relu_(input, negative_slope=0.01):
@@ -111,21 +129,51 @@ def _g6(x):
     return f"{x:g}" if not isinstance(x, bool) else str(int(x))
 
 
-def threshold(input, threshold, value, inplace=False):
-    """value where input <= threshold, else input (ThresholdBackward0)."""
-    return threshold_(input, threshold, value) if inplace else _threshold("threshold", input, threshold, value, False)
+def _threshold(input, threshold, value, inplace=False):
+    """value where input <= threshold, else input (ThresholdBackward0). (torch's Python name: F.threshold
+    is its _threshold.)"""
+    if inplace:
+        return threshold_(input, threshold, value)
+    return _run_threshold("threshold", input, threshold, value, False)
+
+
+threshold = _threshold
 
 
 def threshold_(input, threshold, value):
-    return _threshold("threshold_", input, threshold, value, True)
+    return _run_threshold("threshold_", input, threshold, value, True)
 
 
-def _threshold(name, input, threshold, value, inplace):
+_C_INT_TYPES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t"}
+
+
+def _overflows(number, dtype):
+    """c10::overflows: a number outside the integer dtype's range (an integer may wrap into an unsigned one)."""
+    info = np.iinfo(dtype)
+    if isinstance(number, (bool, np.bool_)):
+        return False
+    if isinstance(number, (int, np.integer)) and dtype.kind == "u" and number < 0:
+        return -int(number) > info.max
+    return not info.min <= number <= info.max
+
+
+def _run_threshold(name, input, threshold, value, inplace):
     F._tensor_arg(name, input)
     F._number_arg(name, threshold, "threshold", 2)
     F._number_arg(name, value, "value", 3)
-    if input._data.dtype.kind in "bc":
+    if inplace:
+        _inplace_checks(input)
+    dtype = input._data.dtype
+    if dtype.kind in "bc":
         raise NotImplementedError(f'"threshold_cpu" not implemented for \'{F._scalar_name(input)}\'')
+    if dtype.kind in "iu":
+        # the kernel reads both Scalars in the dtype with c10's overflow check (an int may wrap into an
+        # unsigned type, -1 -> 255; a float may not), then as C's casts
+        for number in (threshold, value):
+            if _overflows(number, dtype):
+                raise RuntimeError(f"value cannot be converted to type {_C_INT_TYPES[dtype.name]} without overflow")
+        threshold = int(np.array(int(threshold)).astype(np.int64).astype(dtype))
+        value = int(np.array(int(value)).astype(np.int64).astype(dtype))
     if inplace:
         return input._inplace("threshold_inplace", threshold=threshold, value=value)
     return OPS["threshold"](input, threshold=threshold, value=value)
@@ -147,8 +195,10 @@ def _rrelu(name, input, lower, upper, training, inplace, generator=None):
     F._tensor_arg(name, input)
     F._number_arg(name, lower, "lower", 2)
     F._number_arg(name, upper, "upper", 3)
-    if lower > upper:
+    if not lower <= upper:      # (nan fails it too)
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    if inplace:
+        _inplace_checks(input)
     if training and input._data.dtype not in (np.float32, np.float64):
         raise NotImplementedError(f'"rrelu_with_noise_out_cpu" not implemented for \'{F._scalar_name(input)}\'')
     _float_kernel("leaky_relu_cpu", input)
@@ -203,12 +253,12 @@ def _noise_dropout(input, p, train, feature, alpha, inplace):
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
     if p == 0 or not train or input._data.size == 0:
         return input
-    if feature and input._data.ndim < 2:
-        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     x = input._data
     if p == 1:
         zero = Tensor._make(np.zeros((), x.dtype))
         return input.mul_(zero) if inplace else input * zero
+    if feature and input._data.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     if x.dtype.kind not in "fc":
         raise RuntimeError(f"result type Float can't be cast to the desired output type {F._scalar_name(input)}")
     math_dtype = np.dtype(np.float32) if x.dtype == np.float16 else x.dtype
@@ -237,20 +287,17 @@ def alpha_dropout(input, p=0.5, training=False, inplace=False):
     """Dropout for SELU networks: dropped numbers become SELU's negative saturation value, then the
     whole is scaled and shifted to keep the mean and variance (MulBackward0, AddBackward0)."""
     _check_p(p)
-    F._tensor_arg("alpha_dropout_" if inplace else "alpha_dropout", input)
-    return _noise_dropout(input, p, training, False, True, inplace)
+    return (_VF["alpha_dropout_"] if inplace else _VF["alpha_dropout"])(input, p, training)
 
 
 def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
     """alpha_dropout of whole channels (one draw per (sample, channel))."""
     _check_p(p)
-    F._tensor_arg("feature_alpha_dropout_" if inplace else "feature_alpha_dropout", input)
-    return _noise_dropout(input, p, training, True, True, inplace)
+    return (_VF["feature_alpha_dropout_"] if inplace else _VF["feature_alpha_dropout"])(input, p, training)
 
 
 def _feature_dropout(input, p, training, inplace):
-    F._tensor_arg("feature_dropout_" if inplace else "feature_dropout", input)
-    return _noise_dropout(input, p, training, True, False, inplace)
+    return (_VF["feature_dropout_"] if inplace else _VF["feature_dropout"])(input, p, training)
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):
@@ -331,11 +378,13 @@ def torch_feature_alpha_dropout_(input, p, train):
 
 
 def torch_feature_dropout(input, p, train):
-    return _feature_dropout(input, p, train, False)
+    F._tensor_arg("feature_dropout", input)
+    return _noise_dropout(input, p, train, True, False, False)
 
 
 def torch_feature_dropout_(input, p, train):
-    return _feature_dropout(input, p, train, True)
+    F._tensor_arg("feature_dropout_", input)
+    return _noise_dropout(input, p, train, True, False, True)
 
 
 def torch_dropout_(input, p, train):
@@ -353,11 +402,11 @@ def torch_rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=
 
 
 def torch_threshold(input, threshold, value):
-    return _threshold("threshold", input, threshold, value, False)
+    return _run_threshold("threshold", input, threshold, value, False)
 
 
 def torch_threshold_(input, threshold, value):
-    return _threshold("threshold_", input, threshold, value, True)
+    return _run_threshold("threshold_", input, threshold, value, True)
 
 
 def torch_celu(input, alpha=1.0):
@@ -366,3 +415,19 @@ def torch_celu(input, alpha=1.0):
 
 def torch_selu(input):
     return _selu("selu", input, False)
+
+
+# the C functions as torch._VF gives them to nn.functional: PyTorch's argument errors (train=2 is no bool).
+# (A checked() form passes gradlab's own calls as written: these vet every call, as torch's parser does.)
+def _vf(name, fn):
+    vet = _vetter(_signatures.TORCH[name])
+
+    def call(*args):
+        return fn(*vet(args, {})[0])
+    return call
+
+
+_VF = {name: _vf(name, fn) for name, fn in (
+    ("alpha_dropout", torch_alpha_dropout), ("alpha_dropout_", torch_alpha_dropout_),
+    ("feature_alpha_dropout", torch_feature_alpha_dropout), ("feature_alpha_dropout_", torch_feature_alpha_dropout_),
+    ("feature_dropout", torch_feature_dropout), ("feature_dropout_", torch_feature_dropout_))}

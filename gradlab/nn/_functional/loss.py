@@ -6,7 +6,8 @@ import warnings
 
 import numpy as np
 
-from ... import _argparse, _dtype
+from ... import _argparse, _dtype, _signatures
+from ..._argparse.wrappers import _vetter
 from ...autograd import grad_mode
 from ...ops.registry import OPS
 from ...tensor import Tensor
@@ -383,7 +384,10 @@ def _hinge_embedding_loss(input, target, margin, reduction):
     F._tensor_arg("hinge_embedding_loss", input)
     F._tensor_arg("hinge_embedding_loss", target, "target", 2)
     zeros = Tensor._make(np.zeros(input._data.shape, input._data.dtype))
-    margin_clamp = (margin - input).clamp_min_(0)
+    # C++'s `margin - self` is empty_like(self).fill_(margin).sub_(self): in the input's dtype (an integer
+    # input truncates the margin), recorded as SubBackward0
+    filled = Tensor._make(np.full(input._data.shape, margin).astype(input._data.dtype))
+    margin_clamp = filled.sub_(input).clamp_min_(0)
     output_margin = margin_clamp.where(target != 1, zeros)
     output_self = input.where(target != -1, zeros)
     return _apply_reduction(output_margin + output_self, reduction)
@@ -502,7 +506,7 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     reduction = _legacy_or(size_average, reduce, reduction)
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
-    return _triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction)
+    return _triplet_c(anchor, positive, negative, margin, p, eps, swap, {"none": 0, "mean": 1, "sum": 2}[reduction])
 
 
 def _triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction):
@@ -538,7 +542,8 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
     return loss.sum() if reduction == "sum" else loss.mean() if reduction == "mean" else loss
 
 
-# torch.<loss>(..., reduction: int) forms: PyTorch's C functions take the reduction as its enum
+# torch.<loss>(..., reduction: int) forms: PyTorch's C functions take the reduction as its enum. Their default,
+# at::Reduction::Mean in the signature, is read by PyTorch's argument parser as 0: no reduction (measured)
 def _enum(reduction):
     return _ENUMS.get(reduction, reduction)
 
@@ -547,26 +552,34 @@ def torch_poisson_nll_loss(input, target, log_input, full, eps, reduction):
     return _poisson_nll_loss(input, target, log_input, full, eps, _enum(reduction))
 
 
-def torch_hinge_embedding_loss(input, target, margin=1.0, reduction=1):
+def torch_hinge_embedding_loss(input, target, margin=1.0, reduction=0):
     return _hinge_embedding_loss(input, target, margin, _enum(reduction))
 
 
-def torch_margin_ranking_loss(input1, input2, target, margin=0.0, reduction=1):
+def torch_margin_ranking_loss(input1, input2, target, margin=0.0, reduction=0):
     return margin_ranking_loss(input1, input2, target, margin, reduction=_enum(reduction))
 
 
-def torch_cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=1):
+def torch_cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
     return cosine_embedding_loss(input1, input2, target, margin, reduction=_enum(reduction))
 
 
-def torch_triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, reduction=1):
+def torch_triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, reduction=0):
     return _triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, _enum(reduction))
 
 
-def torch_kl_div(input, target, reduction=1, *, log_target=False):
+def torch_kl_div(input, target, reduction=0, *, log_target=False):
     return _kl_div(input, target, _enum(reduction), log_target)
 
 
 __all__ += ["poisson_nll_loss", "gaussian_nll_loss", "hinge_embedding_loss", "soft_margin_loss", "multi_margin_loss",
             "multilabel_margin_loss", "multilabel_soft_margin_loss", "triplet_margin_loss",
             "triplet_margin_with_distance_loss"]
+
+
+# torch.triplet_margin_loss as nn.functional calls it: the C function's argument errors, for every call
+_triplet_vet = _vetter(_signatures.TORCH["triplet_margin_loss"])
+
+
+def _triplet_c(*args):
+    return torch_triplet_margin_loss(*_triplet_vet(args, {})[0])

@@ -252,6 +252,12 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if x.ndim < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {x.ndim}")
     _verify_batch_size([x.shape[0] * x.shape[1] // num_groups, num_groups] + list(x.shape[2:]))
+    return _group_norm(input, num_groups, weight, bias, eps)
+
+
+def _group_norm(input, num_groups, weight, bias, eps):
+    """torch.group_norm, the C function (F.group_norm's checks above are Python's)."""
+    x = input._data
     _tensor("group_norm", weight, "weight", 3)
     _tensor("group_norm", bias, "bias", 4)
     channels = x.shape[1]
@@ -262,6 +268,8 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         if t is not None and (t._data.ndim != 1 or t._data.size != channels):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
                                f"but got {name} of shape {_dims(t._data.shape)} and input of shape {_dims(x.shape)}")
+    if num_groups <= 0:
+        raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
     if x.dtype.kind != "f":
         raise NotImplementedError(f'"GroupNormKernelImpl" not implemented for \'{_name(input)}\'')
     _mixed_dtype(input, weight, bias)
@@ -341,6 +349,8 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     _tensor("rms_norm", weight, "weight", 3)
     x = input._data
     k = len(normalized_shape)
+    if x.ndim < k:
+        raise ValueError(f"Input tensor must have at least {k} dimensions, but got {x.ndim}")
     if k < 1:
         raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
                            f"element, but got normalized_shape = {_dims(normalized_shape)}")
@@ -441,7 +451,8 @@ def torch_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, 
 
 
 def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
-    return group_norm(input, num_groups, weight, bias, eps)
+    input.size(1)       # (torch reads the channels first: its IndexError for a 1-d input)
+    return _group_norm(input, num_groups, weight, bias, eps)
 
 
 __all__ += ["rms_norm", "instance_norm", "local_response_norm"]
