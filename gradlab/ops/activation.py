@@ -359,7 +359,7 @@ def silu(self):
     self=lambda g, n: dual.call("elu_backward", g, n.self, alpha=n.alpha, scale=n.scale,
                                 input_scale=n.input_scale, is_result=False))
 @_activation_in_float32
-def elu(self, alpha=1.0, scale=1.0, input_scale=1.0):
+def elu(self, alpha=1.0, scale=1, input_scale=1):
     t = self.dtype.type
     negcoef = t(alpha) * t(scale)               # (PyTorch's kernel: the product in the dtype)
     if self.dtype == _F32 and not _HALF_INPUT[0] and type(self) is np.ndarray:   # PyTorch's kernel, bit for bit
@@ -382,7 +382,7 @@ def elu(self, alpha=1.0, scale=1.0, input_scale=1.0):
                                        input_scale=n.input_scale, is_result=n.is_result),
     self_or_result=lambda g, n: _elu_double_backward(g, n.grad_output, n.self_or_result, n.alpha, n.is_result,
                                                      n.scale, n.input_scale))
-def elu_backward(grad_output, self_or_result, alpha, is_result, scale=1.0, input_scale=1.0):
+def elu_backward(grad_output, self_or_result, alpha, is_result, scale=1, input_scale=1):
     """elu's gradient from its input (elu) or its result (elu_, is_result): an op of its own, as in
     PyTorch. Its kernel: grad_output * scale where self_or_result > 0 (nan too), else grad_output *
     input_scale * alpha * scale * exp(self * input_scale), or grad_output * input_scale * (result +
@@ -400,7 +400,7 @@ def elu_backward(grad_output, self_or_result, alpha, is_result, scale=1.0, input
         return dual.fused(kernel, grad_output, self_or_result)
 
 
-def _elu_double_backward(grad, grad_output, self_or_result, alpha, is_result, scale=1.0, input_scale=1.0):
+def _elu_double_backward(grad, grad_output, self_or_result, alpha, is_result, scale=1, input_scale=1):
     """PyTorch's elu_double_backward: nonzero only where self_or_result < 0."""
     negative = dual.like(grad, (dual.data(self_or_result) < 0).astype(dual.data(grad).dtype))
     scaled = grad * grad_output

@@ -254,7 +254,7 @@ def leaky_relu_inplace(self, negative_slope=0.01):
     shows={"self": "where(result > 0, grad * scale, grad * input_scale * (result + alpha * scale))"},
     self=lambda g, n: dual.call("elu_backward", g, n.result, alpha=n.alpha, scale=n.scale, input_scale=n.input_scale,
                                 is_result=True))
-def elu_inplace(self, alpha=1.0, scale=1.0, input_scale=1.0):
+def elu_inplace(self, alpha=1.0, scale=1, input_scale=1):
     # (the same numbers as elu: only the saved value differs; selu_ is this one too)
     return OPS["elu"].forward(self, alpha, scale, input_scale)
 
@@ -568,6 +568,7 @@ def _multi_margin_coefficients(x, target, p, margin, weight, reduction, grad_sha
     """d loss / d x for each number (before grad_output), as torch's backward kernel fills it, in the dtype."""
     x2 = x.reshape(-1, 1 if x.ndim == 0 else x.shape[-1])
     nframe, dim = x2.shape
+    target = target.reshape(-1)         # (saved as given: one class per sample)
     t = x.dtype.type
     g = t(1.0 / (nframe * dim)) if reduction == "mean" else t(1.0 / dim)
     rows = np.arange(nframe)
@@ -602,6 +603,7 @@ def multi_margin_loss(self, target, p, margin, weight, reduction, out_dim):
     (times weight[target]), divided by the number of classes: torch's loop, in the dtype."""
     x2 = self.reshape(-1, 1 if self.ndim == 0 else self.shape[-1])
     nframe, dim = x2.shape
+    target = target.reshape(-1)         # (saved as given: one class per sample)
     t = self.dtype.type
     rows = np.arange(nframe)
     x_target = x2[rows, target]

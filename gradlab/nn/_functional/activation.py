@@ -74,11 +74,11 @@ def _selu(name, input, inplace):
         _inplace_checks(input)
     _float_kernel("elu_cpu", input)
     if inplace:         # torch records the in-place form as EluBackward1 (it saves the result)
-        return input._inplace("elu_inplace", alpha=_SELU_ALPHA, scale=_SELU_SCALE, input_scale=1.0)
-    return OPS["elu"](input, alpha=_SELU_ALPHA, scale=_SELU_SCALE, input_scale=1.0)
+        return input._inplace("elu_inplace", alpha=_SELU_ALPHA, scale=_SELU_SCALE, input_scale=1)
+    return OPS["elu"](input, alpha=_SELU_ALPHA, scale=_SELU_SCALE, input_scale=1)
 
 
-def elu_(input, alpha=1.0, scale=1.0, input_scale=1.0):
+def elu_(input, alpha=1, scale=1, input_scale=1):
     """torch's C elu_ (EluBackward1), with its scale and input_scale."""
     F._tensor_arg("elu_", input)
     F._number_arg("elu_", alpha, "alpha", 2)

@@ -452,7 +452,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     if flat.size and (flat.min() < 0 or flat.max() >= dim):
         raise RuntimeError("target out of range")
     w = None if weight is None else weight._data.reshape(-1).astype(input._data.dtype)
-    return OPS["multi_margin_loss"](input, target=flat, p=int(p), margin=float(margin), weight=w,
+    return OPS["multi_margin_loss"](input, target=t, p=int(p), margin=float(margin), weight=w,
                                     reduction=reduction, out_dim=t.ndim > 0)
 
 
@@ -477,7 +477,7 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     if input._data.dtype.kind != "f":
         raise NotImplementedError(f'"multilabel_margin_loss_forward_out_frame" not implemented for '
                                   f"'{F._scalar_name(input)}'")
-    return OPS["multilabel_margin_loss"](input, target=t.reshape(-1), reduction=reduction,
+    return OPS["multilabel_margin_loss"](input, target=t, reduction=reduction,
                                          out_dim=t.ndim > 1)
 
 
