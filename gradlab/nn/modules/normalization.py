@@ -4,7 +4,8 @@ import numbers
 
 import numpy as np
 
-from ... import _argparse, creation
+from ... import _argparse, _signatures, creation
+from ..._argparse.wrappers import _vetter
 from ...autograd.function import Function
 from ...tensor import Tensor
 from .. import functional as F
@@ -15,6 +16,8 @@ from .module import Module
 __all__ = ["LayerNorm", "GroupNorm"]
 
 _empty = _argparse.checked("empty", creation.empty)
+# torch.empty's argument check for every call (a checked() form passes gradlab's own calls as written)
+_vet_empty = _vetter(_signatures.TORCH["empty"])
 
 
 class LayerNorm(Module):
@@ -99,6 +102,7 @@ class RMSNorm(Module):
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         if self.elementwise_affine:
+            _vet_empty((self.normalized_shape,), {})      # (torch.empty's TypeError for RMSNorm(True))
             self.weight = Parameter(_empty(self.normalized_shape, device=device, dtype=dtype))
         else:
             self.register_parameter("weight", None)
