@@ -147,6 +147,23 @@ from . import special  # noqa: E402,F401  (torch.special: the op table's special
 from .nn._functional.conv import (adaptive_avg_pool1d, avg_pool1d, conv1d, conv2d,  # noqa: E402,F401
                                   max_pool1d, max_pool2d)
 from .nn.functional import cosine_similarity, pairwise_distance  # noqa: E402,F401
+# torch.selu, torch.rrelu, torch.alpha_dropout, ...: nn's activations and dropouts as PyTorch's C functions
+from .nn._functional.activation import (celu_, selu_, torch_alpha_dropout as alpha_dropout,  # noqa: E402,F401
+                                        torch_alpha_dropout_ as alpha_dropout_, torch_celu as celu,
+                                        torch_dropout_ as dropout_, torch_feature_alpha_dropout as feature_alpha_dropout,
+                                        torch_feature_alpha_dropout_ as feature_alpha_dropout_,
+                                        torch_feature_dropout as feature_dropout,
+                                        torch_feature_dropout_ as feature_dropout_, torch_rrelu as rrelu,
+                                        torch_rrelu_ as rrelu_, torch_selu as selu, torch_threshold as threshold,
+                                        torch_threshold_ as threshold_)
+from .nn._functional.loss import (torch_cosine_embedding_loss as cosine_embedding_loss,  # noqa: E402,F401
+                                  torch_hinge_embedding_loss as hinge_embedding_loss, torch_kl_div as kl_div,
+                                  torch_margin_ranking_loss as margin_ranking_loss,
+                                  torch_poisson_nll_loss as poisson_nll_loss,
+                                  torch_triplet_margin_loss as triplet_margin_loss)
+from .nn._functional.normalization import (rms_norm, torch_batch_norm as batch_norm,  # noqa: E402,F401
+                                           torch_group_norm as group_norm, torch_instance_norm as instance_norm,
+                                           torch_layer_norm as layer_norm)
 
 # gradlab.exp(x), gradlab.sum(x, 0), ...: the function forms the op table declares (`variants`), made by
 # _functions/variants.py for every name not bound above by hand (gradlab.cat, gradlab.reshape, ...)

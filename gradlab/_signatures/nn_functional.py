@@ -7,6 +7,7 @@ NN = {'adaptive_avg_pool1d': ('adaptive_avg_pool1d(Tensor input, IntArrayRef[1] 
  'avg_pool2d': ('avg_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=None, IntArrayRef[2] '
                 'padding=0, bool ceil_mode=False, bool count_include_pad=True, int64_t? divisor_override=None, *, '
                 'Tensor out=None)',),
+ 'celu_': ('celu_(Tensor input, Scalar alpha=1.0)',),
  'conv1d': ('conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, SymIntArrayRef[1] '
             'padding=0, SymIntArrayRef[1] dilation=1, SymInt groups=1)',
             'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, c10::string_view '
@@ -16,10 +17,19 @@ NN = {'adaptive_avg_pool1d': ('adaptive_avg_pool1d(Tensor input, IntArrayRef[1] 
             'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, c10::string_view '
             'padding="valid", SymIntArrayRef[2] dilation=1, SymInt groups=1)'),
  'cosine_similarity': ('cosine_similarity(Tensor x1, Tensor x2, int64_t dim=1, double eps=1e-08)',),
+ 'elu_': ('elu_(Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1)',),
  'gelu': ('gelu(Tensor input, *, c10::string_view approximate="none", Tensor out=None)',),
+ 'hardshrink': ('hardshrink(Tensor input, Scalar lambd=0.5, *, Tensor out=None)',),
  'hardtanh_': ('hardtanh_(Tensor input, Scalar min_val=-1, Scalar max_val=1)',),
+ 'leaky_relu_': ('leaky_relu_(Tensor input, Scalar negative_slope=0.01)',),
  'linear': ('linear(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor out=None)',),
  'one_hot': ('one_hot(Tensor input, int64_t num_classes=-1)',),
  'pairwise_distance': ('pairwise_distance(Tensor x1, Tensor x2, double p=2, double eps=1e-06, bool keepdim=False)',),
  'prelu': ('prelu(Tensor input, Tensor weight)',),
- 'softplus': ('softplus(Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor out=None)',)}
+ 'relu_': ('relu_(Tensor input)',),
+ 'rrelu_': ('rrelu_(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, '
+            'Generator? generator=None)',),
+ 'selu_': ('selu_(Tensor input)',),
+ 'softplus': ('softplus(Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor out=None)',),
+ 'softshrink': ('softshrink(Tensor input, Scalar lambd=0.5, *, Tensor out=None)',),
+ 'threshold_': ('threshold_(Tensor input, Scalar threshold, Scalar value)',)}

@@ -454,6 +454,39 @@ class _PointwiseMethods:
         _check_broadcast(self, other)
         _check_nextafter(self, other)
         return OPS["nextafter"](self, other)
+    # --- activations PyTorch also has as methods (nn.functional's hardshrink and prelu call these) -------
+    def hardshrink(self, lambd=0.5):
+        """0 inside [-lambd, lambd], self elsewhere (HardshrinkBackward0)."""
+        if self._data.dtype.kind not in "fc":
+            raise NotImplementedError(f'"hardshrink_cpu" not implemented for \'{_scalar_name(self)}\'')
+        return OPS["hardshrink"](self, lambd=lambd)
+
+    def prelu(self, weight):
+        """self where positive, else weight * self; weight has 1 or C (= self.size(1)) values
+        (PreluKernelBackward0)."""
+        if not isinstance(weight, Tensor):
+            raise TypeError(f"prelu(): argument 'weight' (position 1) must be Tensor, not {type(weight).__name__}")
+        if self._data.dtype != weight._data.dtype:
+            raise RuntimeError(f"prelu: Type promoting not supported. Got {_scalar_name(self)} and {_scalar_name(weight)}")
+        if weight._data.size != 1:
+            if self._data.ndim == 0:
+                raise RuntimeError("Not allow zero-dim input tensor.")
+            channels = self._data.shape[1] if self._data.ndim >= 2 else 1
+            if weight._data.size != channels:
+                raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                                   f"{weight._data.size} and channel size = {channels}.")
+        if weight._data.ndim > 1:
+            raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = "
+                               f"{weight._data.ndim}")
+        if self._data.ndim > 1:     # torch's weight.reshape([C, 1, ..., 1]): a view, even when it changes nothing
+            weight = weight.view((weight._data.size,) + (1,) * (self._data.ndim - 2))
+        return OPS["prelu"](self, weight)
+
+
+
+def _scalar_name(t):
+    """PyTorch's name of a dtype in its messages ('Float', 'Long')."""
+    return _dtype.from_numpy_dtype(t._data.dtype)._legacy[:-len("Tensor")]
 
 
 def _with_alpha(key, a, b, alpha):

@@ -11,8 +11,11 @@ import numpy as np
 
 from . import dual, vectorized
 from .compare import keep_max
-from .registry import op, refuse_bool, refuse_complex
+from .registry import OPS, op, refuse_bool, refuse_complex
 from .unary import _exp, _expm1, _log1p, _tanh
+from .. import _parallel
+from .vectorized.core import _lanes
+from .vectorized.elementwise import _all_scalar, _memory_order, _vector_mask
 
 _F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 _ONE = np.array(1.0)                   # (a 0-d array: np.subtract takes it 0.2 us quicker than a number)
@@ -348,44 +351,255 @@ def silu(self):
     return (self / (1 + _exp(-self))).astype(self.dtype, copy=False)
 
 
+# elu(x, alpha, scale, input_scale): scale * x where x > 0, else alpha * scale * (exp(x * input_scale) - 1).
+# selu is elu with torch's two constants as alpha and scale (EluBackward0), celu is elu with input_scale =
+# 1 / alpha (its own node, CeluBackward0).
 @op("elu", "EluBackward0", saves=("self",), float_result=True,
-    shows={"self": "where(self > 0, grad, grad * alpha * exp(self))"},
-    self=lambda g, n: dual.call("elu_backward", g, n.self, alpha=n.alpha, is_result=False))
+    shows={"self": "where(self > 0, grad * scale, grad * input_scale * alpha * scale * exp(self * input_scale))"},
+    self=lambda g, n: dual.call("elu_backward", g, n.self, alpha=n.alpha, scale=n.scale,
+                                input_scale=n.input_scale, is_result=False))
 @_activation_in_float32
-def elu(self, alpha=1.0):
+def elu(self, alpha=1.0, scale=1, input_scale=1):
+    t = self.dtype.type
+    negcoef = t(alpha) * t(scale)               # (PyTorch's kernel: the product in the dtype)
     if self.dtype == _F32 and not _HALF_INPUT[0] and type(self) is np.ndarray:   # PyTorch's kernel, bit for bit
-        exact = vectorized.elu(self, alpha)
+        exact = vectorized.elu(self * t(input_scale) if input_scale != 1 else self, negcoef)
         if exact is not None:
-            return exact
-    return np.where(self <= 0, _expm1(self) * alpha, self).astype(self.dtype, copy=False)     # (-0. stays -0.)
+            return exact if scale == 1 == input_scale else np.where(self <= 0, exact, self * t(scale))
+    x = self * t(input_scale) if input_scale != 1 else self
+    positive = self * t(scale) if scale != 1 else self
+    return np.where(self <= 0, _expm1(x) * negcoef, positive).astype(self.dtype, copy=False)     # (-0. stays -0.)
 
 
 @op("elu_backward", "EluBackwardBackward0", ("grad_output", "self_or_result"),
     saves={"grad_output": ("self_or_result",), "self_or_result": ("grad_output", "self_or_result")},
-    shows={"grad_output": "where(self_or_result > 0, grad, grad * (self_or_result + alpha) if is_result "
-                          "else grad * alpha * exp(self_or_result))",
-           "self_or_result": "where(self_or_result < 0, grad * grad_output if is_result "
-                             "else grad * grad_output * alpha * exp(self_or_result), 0)"},
-    grad_output=lambda g, n: dual.call("elu_backward", g, n.self_or_result, alpha=n.alpha, is_result=n.is_result),
-    self_or_result=lambda g, n: _elu_double_backward(g, n.grad_output, n.self_or_result, n.alpha, n.is_result))
-def elu_backward(grad_output, self_or_result, alpha, is_result):
+    shows={"grad_output": "where(self_or_result > 0, grad * scale, grad * input_scale * (self_or_result + alpha * scale)"
+                          " if is_result else grad * input_scale * alpha * scale * exp(self_or_result * input_scale))",
+           "self_or_result": "where(self_or_result < 0, grad * grad_output * input_scale if is_result "
+                             "else grad * grad_output * input_scale ** 2 * alpha * scale"
+                             " * exp(self_or_result * input_scale), 0)"},
+    grad_output=lambda g, n: dual.call("elu_backward", g, n.self_or_result, alpha=n.alpha, scale=n.scale,
+                                       input_scale=n.input_scale, is_result=n.is_result),
+    self_or_result=lambda g, n: _elu_double_backward(g, n.grad_output, n.self_or_result, n.alpha, n.is_result,
+                                                     n.scale, n.input_scale))
+def elu_backward(grad_output, self_or_result, alpha, is_result, scale=1, input_scale=1):
     """elu's gradient from its input (elu) or its result (elu_, is_result): an op of its own, as in
-    PyTorch. Its kernel: grad_output where self_or_result > 0 (nan too), else grad_output * alpha *
-    exp(self), or grad_output * (result + alpha); float16 in float32, rounded once."""
+    PyTorch. Its kernel: grad_output * scale where self_or_result > 0 (nan too), else grad_output *
+    input_scale * alpha * scale * exp(self * input_scale), or grad_output * input_scale * (result +
+    alpha * scale); float16 in float32, rounded once."""
     def kernel(a, b):
         t = b.dtype.type
-        exact = (vectorized.softplus_exp(b, 1.0, a) if not is_result and b.dtype == _F32 and type(a) is np.ndarray
-                 and type(b) is np.ndarray else None)          # (PyTorch's exp in its loops, bit for bit)
-        negative = a * (b + t(alpha)) if is_result else a * t(alpha) * (_exp(b) if exact is None else exact)
-        return np.where(b <= 0, negative, a)
+        negcoef = t(alpha) * t(scale)
+        exact = (vectorized.softplus_exp(b, input_scale, a) if not is_result and b.dtype == _F32
+                 and type(a) is np.ndarray and type(b) is np.ndarray else None)   # (PyTorch's exp in its loops)
+        a_in = a * t(input_scale) if input_scale != 1 else a
+        negative = a_in * (b + negcoef) if is_result else \
+            a_in * negcoef * (_exp(b * t(input_scale) if input_scale != 1 else b) if exact is None else exact)
+        return np.where(b <= 0, negative, a * t(scale) if scale != 1 else a)
     with np.errstate(over="ignore", invalid="ignore"):
         return dual.fused(kernel, grad_output, self_or_result)
 
 
-def _elu_double_backward(grad, grad_output, self_or_result, alpha, is_result):
+def _elu_double_backward(grad, grad_output, self_or_result, alpha, is_result, scale=1, input_scale=1):
     """PyTorch's elu_double_backward: nonzero only where self_or_result < 0."""
     negative = dual.like(grad, (dual.data(self_or_result) < 0).astype(dual.data(grad).dtype))
     scaled = grad * grad_output
-    if not is_result:
-        scaled = dual.call("elu_backward", scaled, self_or_result, alpha=alpha, is_result=False)
-    return scaled * negative
+    if is_result:
+        return dual.scale(scaled * negative, input_scale) if input_scale != 1 else scaled * negative
+    scaled = dual.call("elu_backward", scaled, self_or_result, alpha=alpha, scale=scale, input_scale=input_scale,
+                       is_result=False)
+    return (dual.scale(scaled, input_scale) if input_scale != 1 else scaled) * negative
+
+
+# celu(x, alpha) = elu(x, alpha, input_scale=1 / alpha), under its own node. PyTorch's backward formula
+# divides in float (1.0 / alpha.toFloat()), its forward in double: each is copied.
+def _celu_input_scale(alpha):
+    return 1.0 / float(np.float32(alpha))
+
+
+@op("celu", "CeluBackward0", variants=("function",), saves=("self",), float_result=True,
+    shows={"self": "where(self > 0, grad, grad * exp(self / alpha))"},
+    self=lambda g, n: dual.call("elu_backward", g, n.self, alpha=n.alpha, scale=1.0,
+                                input_scale=_celu_input_scale(n.alpha), is_result=False))
+def celu(self, alpha=1.0):
+    return OPS_FORWARD["elu"](self, alpha, 1.0, 1.0 / alpha)
+
+
+# --- shrinks and threshold ------------------------------------------------------------------------------
+@op("hardshrink", "HardshrinkBackward0", variants=("function", "method"), saves=("self",),
+    shows={"self": "where((self >= -lambd) & (self <= lambd), 0, grad)"},
+    self=lambda g, n: dual.call("hardshrink_backward", g, n.self, lambd=n.lambd))
+def hardshrink(self, lambd=0.5):
+    t = self.dtype.type
+    return np.where((self >= t(-lambd)) & (self <= t(lambd)), t(0), self).astype(self.dtype, copy=False)
+
+
+@op("hardshrink_backward", "HardshrinkBackwardBackward0", ("grad_out", "self"), saves=("self",),
+    shows={"grad_out": "where((self >= -lambd) & (self <= lambd), 0, grad)", "self": "zeros_like(grad)"},
+    grad_out=lambda g, n: dual.call("hardshrink_backward", g, n.self, lambd=n.lambd),
+    self=lambda g, n: dual.like(g, np.zeros_like(dual.data(g))))
+def hardshrink_backward(grad_out, self, lambd):
+    """hardshrink's gradient, an op of its own (as in PyTorch): 0 inside [-lambd, lambd], grad elsewhere."""
+    t = self.dtype.type
+    return _zero_inside(grad_out, (self >= t(-lambd)) & (self <= t(lambd)))
+
+
+def _zero_inside(grad, mask):
+    """grad with 0 where mask holds, laid out as grad (TensorIterator follows its first operand, the
+    gradient, where self is laid out otherwise)."""
+    if type(grad) is not np.ndarray or grad.shape != mask.shape:
+        return dual.zero_where(mask, grad)
+    out = np.array(grad, copy=True, order="K")
+    np.copyto(out, out.dtype.type(0), where=mask)
+    return out
+
+
+@op("softshrink", "SoftshrinkBackward0", saves=("self",),
+    shows={"self": "where((self >= -lambd) & (self <= lambd), 0, grad)"},
+    self=lambda g, n: dual.call("softshrink_backward", g, n.self, lambd=n.lambd))
+def softshrink(self, lambd=0.5):
+    x = self.astype(_F32) if self.dtype == _F16 else self       # (half computes in float)
+    t = x.dtype.type
+    low, high = t(-lambd), t(lambd)
+    # between the bounds: the vector loop's bit masks give +0, the scalar loop's a * 0 keeps the sign
+    between = x * t(0)
+    vector = _vector_numbers(self)
+    if vector is None or vector.all():
+        between = np.abs(between)
+    elif vector.any():
+        between = np.where(vector, np.abs(between), between)
+    return np.where(x > high, x - high, np.where(x < low, x + high, between)).astype(self.dtype, copy=False)
+
+
+def _vector_numbers(x):
+    """Which numbers of x softshrink's kernel computes with its vector function, None where not
+    reproduced. Measured: one vector at a time (16 floats, 8 doubles, 32 halves with AVX-512), the
+    leftovers by the scalar function."""
+    lanes = _lanes()
+    if lanes is None or type(x) is not np.ndarray:
+        return None
+    lanes = {8: lanes // 4, 2: lanes}.get(x.dtype.itemsize, lanes // 2)       # (_vector_mask counts two vectors)
+    walk = _memory_order(x)
+    if walk is None:
+        return np.zeros(x.shape, bool) if _all_scalar(x) else None
+    flat, back = walk
+    return back(_vector_mask(flat.size, lanes, _parallel.get_num_threads()))
+
+
+@op("softshrink_backward", "SoftshrinkBackwardBackward0", ("grad_output", "self"), saves=("self",),
+    shows={"grad_output": "where((self >= -lambd) & (self <= lambd), 0, grad)", "self": "zeros_like(grad)"},
+    grad_output=lambda g, n: dual.call("softshrink_backward", g, n.self, lambd=n.lambd),
+    self=lambda g, n: dual.like(g, np.zeros_like(dual.data(g))))
+def softshrink_backward(grad_output, self, lambd):
+    t = self.dtype.type
+    return _zero_inside(grad_output, (self >= t(-lambd)) & (self <= t(lambd)))
+
+
+def _in_dtype(value, dtype):
+    """A Scalar argument as PyTorch's kernel reads it in the tensor's dtype (truncated for integers)."""
+    return dtype.type(int(value) if dtype.kind in "iu" and not isinstance(value, bool) else value)
+
+
+@op("threshold", "ThresholdBackward0", variants=("function",), saves=("self",),
+    shows={"self": "where(self > threshold, grad, 0)"},
+    self=lambda g, n: dual.threshold_backward(g, n.self, n.threshold))
+def threshold(self, threshold, value):
+    """value where self <= threshold, else self (nan stays nan)."""
+    return np.where(self <= _in_dtype(threshold, self.dtype), _in_dtype(value, self.dtype), self).astype(
+        self.dtype, copy=False)
+
+
+# --- rrelu: leaky_relu with a random slope per negative number in training ------------------------------
+def _rrelu_grad(g, n):
+    return dual.call("rrelu_with_noise_backward", g, n.self, noise=n.noise, lower=n.lower, upper=n.upper,
+                     training=n.training)
+
+
+@op("rrelu_with_noise_backward", "RreluWithNoiseBackwardBackward0", ("grad_output", "self"), saves=("self",),
+    shows={"grad_output": "grad * noise if training and upper - lower > 1e-6 else where(self > 0, grad, grad * (lower + upper) / 2)",
+           "self": "zeros_like(grad)"},
+    grad_output=lambda g, n: _rrelu_grad(g, n),
+    self=lambda g, n: dual.like(g, np.zeros_like(dual.data(g))))
+def rrelu_with_noise_backward(grad_output, self, noise, lower, upper, training):
+    """rrelu's gradient, an op of its own (as in PyTorch): grad_output * noise in training (where the
+    bounds differ), else leaky_relu's gradient with the mean slope."""
+    if training and upper - lower > 1e-6:
+        return (grad_output * noise.astype(grad_output.dtype, copy=False)).astype(grad_output.dtype, copy=False)
+    return OPS_FORWARD["leaky_relu_backward"](grad_output, self, (lower + upper) / 2)
+
+
+@op("rrelu_with_noise", "RreluWithNoiseBackward0", saves=("self",), self=_rrelu_grad,
+    shows={"self": "grad * noise if training and upper - lower > 1e-6 else where(self > 0, grad, grad * (lower + upper) / 2)"})
+def rrelu_with_noise(self, noise, lower, upper, training):
+    """self * noise in training (noise holds each negative number's slope, 1 elsewhere), else
+    leaky_relu with the slope (lower + upper) / 2."""
+    if training:
+        return (self * noise.astype(self.dtype, copy=False)).astype(self.dtype, copy=False)
+    return OPS_FORWARD["leaky_relu"](self, (lower + upper) / 2)
+
+
+# --- glu: the first half of dim times sigmoid of the second ---------------------------------------------
+def _halves(x, dim):
+    if isinstance(x, np.ndarray):
+        return np.split(x, 2, axis=dim)
+    return x.chunk(2, dim)
+
+
+def _join(a, b, dim):
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        return np.concatenate([a, b], axis=dim)
+    half = dual.data(a).shape[dim]
+    return OPS["cat"](a, b, dim=dim, offsets=(0, half), sizes=(half, half))
+
+
+@op("glu", "GluBackward0", saves=("self",),
+    shows={"self": "cat([grad * sigmoid(self.chunk(2, dim)[1]), grad * self.chunk(2, dim)[0] * sigmoid(self.chunk(2, dim)[1]) * (1 - sigmoid(self.chunk(2, dim)[1]))], dim)"},
+    self=lambda g, n: dual.call("glu_backward", g, n.self, dim=n.dim))
+def glu(self, dim):
+    a, b = np.split(self, 2, axis=dim)
+    if self.dtype == _F16:
+        a, b = a.astype(_F32), b.astype(_F32)
+    return (a * (a.dtype.type(1) / (a.dtype.type(1) + _exp(-b)))).astype(self.dtype, copy=False)
+
+
+def _glu_grad_output(gg, n):
+    ga, gb = _halves(gg, n.dim)
+    a, b = _halves(n.self, n.dim)
+    s = dual.sigmoid(b)
+    return ga * s + gb * a * s * (1 - s)
+
+
+def _glu_grad_self(gg, n):
+    ga, gb = _halves(gg, n.dim)
+    a, b = _halves(n.self, n.dim)
+    s = dual.sigmoid(b)
+    ds = s * (1 - s)
+    go = n.grad_output
+    return _join(gb * go * ds, (ga * ds + gb * a * ds * (1 - 2 * s)) * go, n.dim)
+
+
+@op("glu_backward", "GluBackwardBackward0", ("grad_output", "self"), saves=("grad_output", "self"),
+    shows={"grad_output": "grad.chunk(2, dim)[0] * sigmoid(self.chunk(2, dim)[1]) + grad.chunk(2, dim)[1] * self.chunk(2, dim)[0] * sigmoid(self.chunk(2, dim)[1]) * (1 - sigmoid(self.chunk(2, dim)[1]))",
+           "self": "cat([grad.chunk(2, dim)[1] * grad_output * sigmoid(self.chunk(2, dim)[1]) * (1 - sigmoid(self.chunk(2, dim)[1])), (grad.chunk(2, dim)[0] + grad.chunk(2, dim)[1] * self.chunk(2, dim)[0] * (1 - 2 * sigmoid(self.chunk(2, dim)[1]))) * grad_output * sigmoid(self.chunk(2, dim)[1]) * (1 - sigmoid(self.chunk(2, dim)[1]))], dim)"},
+    grad_output=_glu_grad_output, self=_glu_grad_self)
+def glu_backward(grad_output, self, dim):
+    """glu's gradient, an op of its own (as in PyTorch): grad * sigmoid(b) for the first half,
+    (1 - sigmoid(b)) * sigmoid(b) * a * grad for the second, in PyTorch's order (its sigmoid kernel)."""
+    a, b = np.split(self, 2, axis=dim)
+    s = OPS_FORWARD["sigmoid"](b)
+    if self.dtype == _F16:          # (the second half's kernel computes in float, rounded once)
+        s32 = s.astype(_F32)
+        second = ((1 - s32) * s32 * a.astype(_F32) * grad_output.astype(_F32)).astype(_F16)
+    else:
+        t = self.dtype.type
+        second = (t(1) - s) * s * a * grad_output
+    return np.concatenate([s * grad_output, second], axis=dim).astype(self.dtype, copy=False)
+
+
+class _Forwards:
+    """The forward of another op of the table, by key (looked up when called: the table fills as files load)."""
+    def __getitem__(self, key):
+        return OPS[key].forward
+
+
+OPS_FORWARD = _Forwards()

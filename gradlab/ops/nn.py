@@ -7,6 +7,7 @@ from . import dual, vectorized
 from .formula_text import shows
 from .reduction import _norm_grad
 from .registry import OPS, op
+from .unary import _exp, _log1p     # (PyTorch's float32 exp and log1p, bit for bit)
 
 
 def _softmax_input(self, dim, name):
@@ -267,10 +268,39 @@ def leaky_relu_inplace(self, negative_slope=0.01):
 
 
 @op("elu_inplace", "EluBackward1", saves=("result",),
-    shows={"self": "where(result > 0, grad, grad * (result + alpha))"},
-    self=lambda g, n: dual.call("elu_backward", g, n.result, alpha=n.alpha, is_result=True))
-def elu_inplace(self, alpha=1.0):
-    return OPS["elu"].forward(self, alpha)          # (the same numbers as elu: only the saved value differs)
+    shows={"self": "where(result > 0, grad * scale, grad * input_scale * (result + alpha * scale))"},
+    self=lambda g, n: dual.call("elu_backward", g, n.result, alpha=n.alpha, scale=n.scale, input_scale=n.input_scale,
+                                is_result=True))
+def elu_inplace(self, alpha=1.0, scale=1, input_scale=1):
+    # (the same numbers as elu: only the saved value differs; selu_ is this one too)
+    return OPS["elu"].forward(self, alpha, scale, input_scale)
+
+
+@op("celu_inplace", "CeluBackward1", saves=("result",),
+    shows={"self": "where(result > 0, grad, grad * (result + alpha) / alpha)"},
+    self=lambda g, n: dual.call("elu_backward", g, n.result, alpha=n.alpha, scale=1.0,
+                                input_scale=1.0 / float(np.float32(n.alpha)), is_result=True))
+def celu_inplace(self, alpha=1.0):
+    return OPS["celu"].forward(self, alpha)
+
+
+# (torch's threshold_ keeps a copy of self as it was: its gradient reads the input, not the result)
+@op("threshold_inplace", "ThresholdBackward1", saves=("self",),
+    shows={"self": "where(self > threshold, grad, 0)"},
+    self=lambda g, n: dual.threshold_backward(g, n.self, n.threshold))
+def threshold_inplace(self, threshold, value):
+    return OPS["threshold"].forward(self, threshold, value)
+
+
+def _rrelu_inplace_grad(g, n):
+    return dual.call("rrelu_with_noise_backward", g, n.result, noise=n.noise, lower=n.lower, upper=n.upper,
+                     training=n.training)
+
+
+@op("rrelu_with_noise_inplace", "RreluWithNoiseBackward1", saves=("result",), self=_rrelu_inplace_grad,
+    shows={"self": "grad * noise if training and upper - lower > 1e-6 else where(result > 0, grad, grad * (lower + upper) / 2)"})
+def rrelu_with_noise_inplace(self, noise, lower, upper, training):
+    return OPS["rrelu_with_noise"].forward(self, noise, lower, upper, training)
 
 
 # gelu(approximate='tanh'): 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), computed in float64
@@ -491,7 +521,7 @@ def hardsigmoid(self):
 
 
 # prelu: x where x > 0, else weight * x; F.prelu views the weight so that it broadcasts along dim 1
-@op("prelu", "PreluKernelBackward0", ("self", "weight"), saves=("self", "weight"),
+@op("prelu", "PreluKernelBackward0", ("self", "weight"), variants=("function", "method"), saves=("self", "weight"),
     shows={"self": "where(self > 0, grad, grad * weight)", "weight": "where(self > 0, 0, grad * self)"},
     self=lambda g, n: dual.where(dual.data(n.self) > 0, g, g * n.weight),
     weight=lambda g, n: dual.where(dual.data(n.self) > 0, 0 * g, g * n.self))
@@ -516,3 +546,152 @@ _R = "(result if keepdim or dim is None else result.unsqueeze(dim[0]))"
                    f" else sign(self) * (abs(self) == {_R}) * {_G} / (abs(self) == {_R}).sum(dim, keepdim=True)"})
 def norm_p(self, p, dim, keepdim):
     return OPS["norm"].forward(self, p, dim, keepdim)
+
+
+# --- soft_margin_loss, multi_margin_loss, multilabel_margin_loss: PyTorch's CPU kernels (Loss*.cpp) -----
+def _torch_reduce(loss, reduction):
+    """apply_loss_reduction: loss.mean() / loss.sum() as torch's reductions compute them."""
+    if reduction == "none":
+        return loss
+    total = OPS["sum"].forward(loss, loss.shape) if reduction == "sum" else \
+        OPS["mean"].forward(loss, loss.shape, max(loss.size, 1))
+    return np.asarray(total, loss.dtype) if loss.size or reduction == "sum" else np.asarray(np.nan, loss.dtype)
+
+
+def _soft_margin_grad(g, n):
+    # torch's soft_margin_loss_backward: z = exp(-target * self); target * z * -norm / (z + 1) * grad
+    if isinstance(g, np.ndarray) and isinstance(n.self, np.ndarray):
+        x = n.self
+        t = np.asarray(n.target).astype(x.dtype, copy=False)
+        z = _exp((-t) * x)
+        grad = (t * z) * x.dtype.type(-n.norm)
+        grad = grad / (z + x.dtype.type(1))
+        return (grad * g).astype(x.dtype, copy=False)
+    t = dual.like(g, np.asarray(dual.data(n.target)).astype(dual.data(n.self).dtype, copy=False))
+    z = dual.exp(-t * n.self)
+    return dual.scale(t * z, -n.norm) / (z + 1) * g
+
+
+@op("soft_margin_loss", "SoftMarginLossBackward0", ("self",), saves=("self",), self=_soft_margin_grad,
+    shows={"self": "-target * exp(-target * self) / (1 + exp(-target * self)) * norm * grad"})
+def soft_margin_loss(self, target, reduction, norm):
+    """log(1 + exp(-target * self)), then the reduction (torch: input.neg().mul_(target).exp_().log1p_())."""
+    t = np.asarray(target).astype(self.dtype, copy=False)
+    loss = _log1p(_exp(np.negative(self) * t)).astype(self.dtype, copy=False)
+    return _torch_reduce(loss, reduction)
+
+
+def _multi_margin_coefficients(x, target, p, margin, weight, reduction, grad_shape):
+    """d loss / d x for each number (before grad_output), as torch's backward kernel fills it, in the dtype."""
+    x2 = x.reshape(-1, 1 if x.ndim == 0 else x.shape[-1])
+    nframe, dim = x2.shape
+    target = target.reshape(-1)         # (saved as given: one class per sample)
+    t = x.dtype.type
+    g = t(1.0 / (nframe * dim)) if reduction == "mean" else t(1.0 / dim)
+    rows = np.arange(nframe)
+    x_target = x2[rows, target]
+    out = np.zeros_like(x2)
+    target_total = np.zeros(nframe, x.dtype)
+    for d in range(dim):
+        z = (t(margin) - x_target) + x2[:, d]
+        h = g if p == 1 else t(2) * g * z
+        h = np.broadcast_to(np.asarray(h, x.dtype), (nframe,))
+        if weight is not None:
+            h = h * weight[target]
+        live = (z > 0) & (target != d)
+        out[:, d] = np.where(live, h, t(0))
+        target_total = np.where(live, target_total - h, target_total)
+    out[rows, target] = target_total
+    return out.reshape(x.shape)
+
+
+def _multi_margin_grad(g, n):
+    coef = _multi_margin_coefficients(dual.data(n.self), n.target, n.p, n.margin, n.weight, n.reduction, None)
+    g_data = dual.data(g)
+    if n.reduction == "none" and np.ndim(g_data) > 0:
+        g = dual.unsqueeze(g, -1) if dual.data(n.self).ndim > 1 else g
+    return dual.like(g, coef) * g
+
+
+@op("multi_margin_loss", "MultiMarginLossBackward0", ("self",), saves=("self",), self=_multi_margin_grad,
+    shows={"self": "(where(((margin - self.gather(-1, target.view(-1, 1)) + self) > 0) & (arange(self.size(-1)) != target.view(-1, 1)), (1 if p == 1 else 2 * (margin - self.gather(-1, target.view(-1, 1)) + self)) * (1 if weight is None else weight[target].view(-1, 1)), 0) / (self.numel() if reduction == 'mean' else self.size(-1)) - (arange(self.size(-1)) == target.view(-1, 1)) * (where(((margin - self.gather(-1, target.view(-1, 1)) + self) > 0) & (arange(self.size(-1)) != target.view(-1, 1)), (1 if p == 1 else 2 * (margin - self.gather(-1, target.view(-1, 1)) + self)) * (1 if weight is None else weight[target].view(-1, 1)), 0) / (self.numel() if reduction == 'mean' else self.size(-1))).sum(-1, keepdim=True)) * (grad.view(-1, 1) if grad.dim() else grad)"})
+def multi_margin_loss(self, target, p, margin, weight, reduction, out_dim):
+    """For each sample, the sum over the classes d != target of max(0, margin - x[target] + x[d]) ** p
+    (times weight[target]), divided by the number of classes: torch's loop, in the dtype."""
+    x2 = self.reshape(-1, 1 if self.ndim == 0 else self.shape[-1])
+    nframe, dim = x2.shape
+    target = target.reshape(-1)         # (saved as given: one class per sample)
+    t = self.dtype.type
+    rows = np.arange(nframe)
+    x_target = x2[rows, target]
+    sums = np.zeros(nframe, self.dtype)
+    for d in range(dim):
+        z = (t(margin) - x_target) + x2[:, d]
+        h = z if p == 1 else z * z
+        if weight is not None:
+            h = h * weight[target]
+        sums = np.where((z > 0) & (target != d), sums + h, sums)
+    sums = sums / t(dim)
+    if reduction == "none" and out_dim:
+        return sums.astype(self.dtype, copy=False)
+    total = np.add.reduce(sums.astype(np.float64))          # (torch sums the samples in double)
+    if reduction == "mean":
+        total = total / nframe if nframe else np.nan
+    return np.asarray(total, self.dtype)
+
+
+def _multilabel_targets(target, nframe, dim):
+    """is_target (nframe, dim) and, per sample, the listed labels (up to the first -1)."""
+    t2 = target.reshape(nframe, dim)
+    listed = np.cumprod(t2 >= 0, axis=1).astype(bool)
+    is_target = np.zeros((nframe, dim), bool)
+    rows, cols = np.nonzero(listed)
+    is_target[rows, t2[rows, cols]] = True
+    return t2, listed, is_target
+
+
+def _multilabel_grad(g, n):
+    x = dual.data(n.self)
+    x2 = x.reshape(-1, 1 if x.ndim == 0 else x.shape[-1])
+    nframe, dim = x2.shape
+    t = x.dtype.type
+    step = t(1.0 / (nframe * dim)) if n.reduction == "mean" else t(1.0 / dim)
+    t2, listed, is_target = _multilabel_targets(n.target, nframe, dim)
+    coef = np.zeros_like(x2)
+    rows = np.arange(nframe)
+    for dt in range(dim):               # torch's loop: -= step at the label, += step at each live class
+        label = np.where(listed[:, dt], t2[:, dt], 0)
+        x_label = x2[rows, label]
+        for d in range(dim):
+            live = listed[:, dt] & ~is_target[:, d] & ((t(1) - x_label) + x2[:, d] > 0)
+            coef[rows, label] = np.where(live, coef[rows, label] - step, coef[rows, label])
+            coef[:, d] = np.where(live, coef[:, d] + step, coef[:, d])
+    coef = coef.reshape(x.shape)
+    if n.reduction == "none" and np.ndim(dual.data(g)) > 0:
+        g = dual.unsqueeze(g, -1)
+    return dual.like(g, coef) * g
+
+
+@op("multilabel_margin_loss", "MultilabelMarginLossBackward0", ("self",), saves=("self",), self=_multilabel_grad,
+    shows={"self": "(((1 - self.gather(-1, target.view(self.shape).clamp(min=0)).unsqueeze(-1) + self.unsqueeze(1) > 0) & (target.view(self.shape) >= 0).cumprod(-1).bool().unsqueeze(-1) & ~((arange(self.size(-1)) == target.view(self.shape).unsqueeze(-1)) & (target.view(self.shape) >= 0).cumprod(-1).bool().unsqueeze(-1)).any(1).unsqueeze(1)).sum(1) - (((arange(self.size(-1)) == target.view(self.shape).unsqueeze(-1)) & (target.view(self.shape) >= 0).cumprod(-1).bool().unsqueeze(-1)) * ((1 - self.gather(-1, target.view(self.shape).clamp(min=0)).unsqueeze(-1) + self.unsqueeze(1) > 0) & (target.view(self.shape) >= 0).cumprod(-1).bool().unsqueeze(-1) & ~((arange(self.size(-1)) == target.view(self.shape).unsqueeze(-1)) & (target.view(self.shape) >= 0).cumprod(-1).bool().unsqueeze(-1)).any(1).unsqueeze(1)).sum(-1).unsqueeze(-1)).sum(1)) / (self.numel() if reduction == 'mean' else self.size(-1)) * (grad.view(-1, 1) if grad.dim() else grad)"})
+def multilabel_margin_loss(self, target, reduction, out_dim):
+    """For each sample, the sum over its labels j (target's values up to the first -1) and the classes i
+    that are no label of max(0, 1 - x[j] + x[i]), divided by the number of classes."""
+    x2 = self.reshape(-1, 1 if self.ndim == 0 else self.shape[-1])
+    nframe, dim = x2.shape
+    t = self.dtype.type
+    t2, listed, is_target = _multilabel_targets(target, nframe, dim)
+    rows = np.arange(nframe)
+    sums = np.zeros(nframe, self.dtype)
+    for dt in range(dim):
+        label = np.where(listed[:, dt], t2[:, dt], 0)
+        x_label = x2[rows, label]
+        for d in range(dim):
+            z = (t(1) - x_label) + x2[:, d]
+            sums = np.where(listed[:, dt] & ~is_target[:, d] & (z > 0), sums + z, sums)
+    if reduction == "none" and out_dim:
+        return (sums / t(dim)).astype(self.dtype, copy=False)
+    total = np.add.reduce(sums.astype(np.float64)) / dim     # (torch sums the samples in double)
+    if reduction == "mean":
+        total = total / nframe if nframe else np.nan
+    return np.asarray(total, self.dtype)

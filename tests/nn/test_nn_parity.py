@@ -613,7 +613,7 @@ def _module_classes():
     """Every class gradlab.nn and its files define, with its twin in torch (same name, same file)."""
     seen = {}
     for file in ("module", "container", "linear", "activation", "loss", "flatten", "dropout", "batchnorm", "conv",
-                 "distance", "normalization", "pooling", "rnn", "sparse"):
+                 "distance", "instancenorm", "normalization", "pooling", "rnn", "sparse"):
         mine = __import__(f"gradlab.nn.modules.{file}", fromlist=["_"])
         for name, cls in vars(mine).items():
             # public classes (helpers of a file are private; an autograd Function is named by its node)

@@ -1493,3 +1493,4 @@ import op_samples_norm  # noqa: E402,F401
 import op_samples_pointwise  # noqa: E402,F401
 import op_samples_sorting  # noqa: E402,F401
 import op_samples_unary  # noqa: E402,F401
+import op_samples_nnact  # noqa: E402,F401

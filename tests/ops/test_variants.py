@@ -27,7 +27,7 @@ NOT_YET = {
     "baddbmm": {"inplace"}, "addbmm": {"inplace"}, "fill": {"function"},
     "as_strided": {"function", "method", "inplace"}, "as_strided_scatter": {"function", "method"},
     "index": {"method"}, "diagonal_copy": {"function"},
-    "solve": {"function", "method"}, "prelu": {"function", "method"},
+    "solve": {"function", "method"},
     "unsafe_split": {"function", "method"}, "split_with_sizes": {"function", "method"},
     "binary_cross_entropy_with_logits": {"function"},
     "convolution": {"function"}, "constant_pad_nd": {"function"}, "native_batch_norm": {"function"},
@@ -194,7 +194,8 @@ def test_the_generators_leave_hand_written_names_alone():
                                                                   "var_mean": None, "std_mean": None,
                                                                   "cdist": None, "max_pool2d": None, "where": None,
                                                                   "view_as_real": None, "view_as_complex": None,
-                                                                  "rsub": None, "block_diag": None})
+                                                                  "rsub": None, "block_diag": None, "celu": None,
+                                                                  "threshold": None})
 
 
 def test_a_function_only_row_must_be_written_by_hand():

@@ -1,11 +1,13 @@
 """nn.functional: the losses beyond nn/functional.py's (huber, smooth l1, kl_div, margin losses), the
 distances (cosine_similarity, pairwise_distance), one_hot and the less common activations (imported by
 gradlab/nn/functional.py)."""
+import math
 import warnings
 
 import numpy as np
 
-from ... import _dtype
+from ... import _argparse, _dtype, _signatures
+from ..._argparse.wrappers import _vetter
 from ...autograd import grad_mode
 from ...ops.registry import OPS
 from ...tensor import Tensor
@@ -83,6 +85,10 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                           UserWarning, stacklevel=2)
         if reduction != "batchmean":
             reduction = F._check_reduction(reduction)
+    return _kl_div(input, target, reduction, log_target)
+
+
+def _kl_div(input, target, reduction, log_target):
     F._tensor_arg("kl_div", input)
     F._tensor_arg("kl_div", target, "target", 2)
     if input._data.dtype.kind in "biu" or target._data.dtype.kind in "biu":
@@ -291,22 +297,289 @@ logsigmoid = log_sigmoid
 
 
 def prelu(input, weight):
-    """input where positive, else weight * input; weight has 1 or C (= input.size(1)) values."""
+    """input where positive, else weight * input; weight has 1 or C (= input.size(1)) values (Tensor.prelu)."""
     F._tensor_arg("prelu", input)
     F._tensor_arg("prelu", weight, "weight", 2)
-    if input._data.dtype != weight._data.dtype:
-        raise RuntimeError(f"prelu: Type promoting not supported. Got {F._scalar_name(input)} and "
-                           f"{F._scalar_name(weight)}")
-    if weight._data.size != 1:
-        if input._data.ndim == 0:
-            raise RuntimeError("Not allow zero-dim input tensor.")
-        channels = input._data.shape[1] if input._data.ndim >= 2 else 1
-        if weight._data.size != channels:
-            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
-                               f"{weight._data.size} and channel size = {channels}.")
-    if weight._data.ndim > 1:
-        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = "
-                           f"{weight._data.ndim}")
-    if input._data.ndim > 1:        # torch's weight.reshape([C, 1, ..., 1]): a view, even when it changes nothing
-        weight = weight.view((weight._data.size,) + (1,) * (input._data.ndim - 2))
-    return OPS["prelu"](input, weight)
+    return input.prelu(weight)
+
+
+# --- the other losses: poisson / gaussian nll, hinge, soft margin, multi(label) margin, triplet --------------
+_ENUMS = {0: "none", 1: "mean", 2: "sum"}
+
+
+def _legacy_or(size_average, reduce, reduction):
+    """The legacy flags' reduction (torch's warning) if either is given, else reduction validated."""
+    if size_average is not None or reduce is not None:
+        return F._legacy_reduction(size_average, reduce, stacklevel=4)
+    return F._check_reduction(reduction)
+
+
+def _apply_reduction(loss, reduction):
+    """ATen's apply_loss_reduction."""
+    return loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" else loss
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
+                     reduction="mean"):
+    """exp(input) - target * input (log_input), or input - target * log(input + eps); full adds Stirling's
+    approximation of log(target!) where target > 1. torch's composite (its nodes)."""
+    if size_average is not None or reduce is not None:
+        reduction = F._legacy_reduction(size_average, reduce)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not a valid value for reduction")
+    return _poisson_nll_loss(input, target, log_input, full, eps, reduction)
+
+
+def _poisson_nll_loss(input, target, log_input, full, eps, reduction):
+    F._tensor_arg("poisson_nll_loss", input)
+    F._tensor_arg("poisson_nll_loss", target, "target", 2)
+    if log_input:
+        loss = input.exp() - target * input
+    else:
+        loss = input - target * (input + eps).log()
+    if full:
+        stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
+        loss += stirling.masked_fill(target <= 1, 0)
+    return _apply_reduction(loss, reduction)
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    """0.5 (log(var) + (input - target)^2 / var), var clamped to at least eps (outside the graph); torch's
+    Python, line by line."""
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * Tensor._make(np.ones(input._data.shape, input._data.dtype))
+    elif _any(var < 0):
+        raise ValueError("var has negative entry/entries")
+    if var.size() != input.size():
+        if input.size()[:-1] == var.size():
+            var = var.unsqueeze(-1)
+        elif input.ndim == var.ndim and sum(y for x, y in zip(input.size(), var.size()) if x != y) == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction != "none" and reduction != "mean" and reduction != "sum":
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with grad_mode.no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss += 0.5 * math.log(2 * math.pi)
+    return _apply_reduction(loss, reduction)
+
+
+# torch.any as gradlab.any gives it (its argument errors: gaussian_nll_loss(var=1) is torch's TypeError)
+_any = _argparse.checked("any", lambda input, *args, **kwargs: input.any(*args, **kwargs))
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+    """input where target == 1, max(0, margin - input) where target == -1 (torch's composite)."""
+    reduction = _legacy_or(size_average, reduce, reduction)
+    return _hinge_embedding_loss(input, target, margin, reduction)
+
+
+def _hinge_embedding_loss(input, target, margin, reduction):
+    F._tensor_arg("hinge_embedding_loss", input)
+    F._tensor_arg("hinge_embedding_loss", target, "target", 2)
+    zeros = Tensor._make(np.zeros(input._data.shape, input._data.dtype))
+    # C++'s `margin - self` is empty_like(self).fill_(margin).sub_(self): in the input's dtype (an integer
+    # input truncates the margin), recorded as SubBackward0
+    filled = Tensor._make(np.full(input._data.shape, margin).astype(input._data.dtype))
+    margin_clamp = filled.sub_(input).clamp_min_(0)
+    output_margin = margin_clamp.where(target != 1, zeros)
+    output_self = input.where(target != -1, zeros)
+    return _apply_reduction(output_margin + output_self, reduction)
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """log(1 + exp(-target * input)) (SoftMarginLossBackward0)."""
+    reduction = _legacy_or(size_average, reduce, reduction)
+    F._tensor_arg("soft_margin_loss", input)
+    F._tensor_arg("soft_margin_loss", target, "target", 2)
+    x, t = input._data, target._data
+    try:
+        shape = np.broadcast_shapes(x.shape, t.shape)
+    except ValueError:
+        raise F._broadcast_error(x.shape, t.shape) from None
+    if x.dtype.kind not in "fc":
+        raise RuntimeError(f"result type Float can't be cast to the desired output type {F._scalar_name(input)}")
+    if shape != x.shape:
+        input = input.expand(shape)
+    t = np.broadcast_to(t, shape)
+    norm = 1.0 / max(int(np.prod(shape)), 1) if reduction == "mean" else 1.0
+    return OPS["soft_margin_loss"](input, target=t, reduction=reduction, norm=norm)
+
+
+def _margin_shapes(input):
+    """(nframe, dim) of a multi(label) margin loss's input: torch's check of a non-empty vector or matrix."""
+    shape = input._data.shape
+    if not ((len(shape) == 2 and shape[1] != 0) or (len(shape) == 1 and shape[0] != 0) or len(shape) == 0):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
+                           f"{_dims(shape)}")
+    return (1 if len(shape) <= 1 else shape[0]), (1 if not shape else shape[-1])
+
+
+def _dims(shape):
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None,
+                      reduction="mean"):
+    """The multi-class hinge loss (MultiMarginLossBackward0): for each sample, the mean over the other
+    classes of max(0, margin - x[target] + x[d]) ** p (times weight[target])."""
+    reduction = _legacy_or(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    F._tensor_arg("multi_margin_loss", input)
+    F._tensor_arg("multi_margin_loss", target, "target", 2)
+    nframe, dim = _margin_shapes(input)
+    t = target._data
+    if t.ndim > 1 or t.size != nframe:
+        raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal to the number of input "
+                           f"samples (batch size). Expected target size [{nframe}], but got {_dims(t.shape)}. "
+                           f"Input has shape {_dims(input._data.shape)}.")
+    if weight is not None and (weight._data.ndim > 1 or weight._data.size != dim):
+        raise RuntimeError(f"inconsistent weight size, expected {dim} but got {_dims(weight._data.shape)}")
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f'"multi_margin_loss_cpu_kernel" not implemented for \'{F._scalar_name(input)}\'')
+    if t.dtype != np.int64:
+        raise RuntimeError(f"expected scalar type Long but found {F._scalar_name(target)}")
+    flat = t.reshape(-1)
+    if flat.size and (flat.min() < 0 or flat.max() >= dim):
+        raise RuntimeError("target out of range")
+    w = None if weight is None else weight._data.reshape(-1).astype(input._data.dtype)
+    return OPS["multi_margin_loss"](input, target=t, p=int(p), margin=float(margin), weight=w,
+                                    reduction=reduction, out_dim=t.ndim > 0)
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """The multi-label hinge loss (MultilabelMarginLossBackward0): target lists each sample's labels,
+    ended by the first -1."""
+    reduction = _legacy_or(size_average, reduce, reduction)
+    F._tensor_arg("multilabel_margin_loss", input)
+    F._tensor_arg("multilabel_margin_loss", target, "target", 2)
+    nframe, dim = _margin_shapes(input)
+    t = target._data
+    ok = (t.ndim <= 1 and t.size == dim) if input._data.ndim <= 1 else (t.shape == (nframe, dim))
+    if not ok:
+        raise RuntimeError(f"inconsistent target size: {_dims(t.shape)} for input of size: "
+                           f"{_dims(input._data.shape)}")
+    if t.dtype.kind not in "iu" or t.dtype == np.bool_:
+        raise RuntimeError(f"expected scalar type Long but found {F._scalar_name(target)}")
+    if t.size and (t.min() < -1 or t.max() >= dim):
+        raise RuntimeError("argument #2 'target' is out of range")
+    if t.dtype != np.int64:
+        raise RuntimeError(f"expected scalar type Long but found {F._scalar_name(target)}")
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f'"multilabel_margin_loss_forward_out_frame" not implemented for '
+                                  f"'{F._scalar_name(input)}'")
+    return OPS["multilabel_margin_loss"](input, target=t, reduction=reduction,
+                                         out_dim=t.ndim > 1)
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """-(target log sigmoid(input) + (1 - target) log sigmoid(-input)), averaged over the classes; torch's Python."""
+    if size_average is not None or reduce is not None:
+        reduction = F._legacy_reduction(size_average, reduce)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    C = input.size(class_dim)
+    loss = loss.sum(dim=class_dim) / C
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(reduction + " is not valid")
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
+                        reduce=None, reduction="mean"):
+    """max(0, margin + d(anchor, positive) - d(anchor, negative)) with pairwise_distance (torch's composite)."""
+    reduction = _legacy_or(size_average, reduce, reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    return _triplet_c(anchor, positive, negative, margin, p, eps, swap, {"none": 0, "mean": 1, "sum": 2}[reduction])
+
+
+def _triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction):
+    a_dim, p_dim, n_dim = anchor.dim(), positive.dim(), negative.dim()
+    if not (a_dim == p_dim and p_dim == n_dim):
+        raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {a_dim}D, positive {p_dim}D, and negative {n_dim}D inputs")
+    dist_pos = pairwise_distance(anchor, positive, p, eps)
+    dist_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        dist_neg = dist_neg.minimum(pairwise_distance(positive, negative, p, eps))
+    return _apply_reduction((margin + dist_pos - dist_neg).clamp_min(0), reduction)
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False,
+                                      reduction="mean"):
+    """triplet_margin_loss with any distance function (pairwise_distance by default); torch's Python."""
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    a_dim, p_dim, n_dim = anchor.ndim, positive.ndim, negative.ndim
+    if not (a_dim == p_dim and p_dim == n_dim):
+        raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {a_dim}D, positive {p_dim}D, and negative {n_dim}D inputs")
+    if distance_function is None:
+        distance_function = pairwise_distance
+    dist_pos = distance_function(anchor, positive)
+    dist_neg = distance_function(anchor, negative)
+    if swap:
+        dist_neg = dist_neg.minimum(distance_function(positive, negative))
+    loss = (margin + dist_pos - dist_neg).clamp_min(0)
+    return loss.sum() if reduction == "sum" else loss.mean() if reduction == "mean" else loss
+
+
+# torch.<loss>(..., reduction: int) forms: PyTorch's C functions take the reduction as its enum. Their default,
+# at::Reduction::Mean in the signature, is read by PyTorch's argument parser as 0: no reduction (measured)
+def _enum(reduction):
+    return _ENUMS.get(reduction, reduction)
+
+
+def torch_poisson_nll_loss(input, target, log_input, full, eps, reduction):
+    return _poisson_nll_loss(input, target, log_input, full, eps, _enum(reduction))
+
+
+def torch_hinge_embedding_loss(input, target, margin=1.0, reduction=0):
+    return _hinge_embedding_loss(input, target, margin, _enum(reduction))
+
+
+def torch_margin_ranking_loss(input1, input2, target, margin=0.0, reduction=0):
+    return margin_ranking_loss(input1, input2, target, margin, reduction=_enum(reduction))
+
+
+def torch_cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
+    return cosine_embedding_loss(input1, input2, target, margin, reduction=_enum(reduction))
+
+
+def torch_triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, reduction=0):
+    return _triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, _enum(reduction))
+
+
+def torch_kl_div(input, target, reduction=0, *, log_target=False):
+    return _kl_div(input, target, _enum(reduction), log_target)
+
+
+__all__ += ["poisson_nll_loss", "gaussian_nll_loss", "hinge_embedding_loss", "soft_margin_loss", "multi_margin_loss",
+            "multilabel_margin_loss", "multilabel_soft_margin_loss", "triplet_margin_loss",
+            "triplet_margin_with_distance_loss"]
+
+
+# torch.triplet_margin_loss as nn.functional calls it: the C function's argument errors, for every call
+_triplet_vet = _vetter(_signatures.TORCH["triplet_margin_loss"])
+
+
+def _triplet_c(*args):
+    return torch_triplet_margin_loss(*_triplet_vet(args, {})[0])

@@ -14,6 +14,7 @@ from ...autograd import grad_mode
 from ...ops.normalization import channel_sums
 from ...ops.registry import OPS
 from ...tensor import Tensor, _type_name
+from . import conv as _conv       # (pad and avg_pool2d, for local_response_norm)
 
 __all__ = ["batch_norm", "layer_norm", "group_norm", "embedding", "normalize"]
 
@@ -251,6 +252,12 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if x.ndim < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {x.ndim}")
     _verify_batch_size([x.shape[0] * x.shape[1] // num_groups, num_groups] + list(x.shape[2:]))
+    return _group_norm(input, num_groups, weight, bias, eps)
+
+
+def _group_norm(input, num_groups, weight, bias, eps):
+    """torch.group_norm, the C function (F.group_norm's checks above are Python's)."""
+    x = input._data
     _tensor("group_norm", weight, "weight", 3)
     _tensor("group_norm", bias, "bias", 4)
     channels = x.shape[1]
@@ -261,6 +268,8 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         if t is not None and (t._data.ndim != 1 or t._data.size != channels):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
                                f"but got {name} of shape {_dims(t._data.shape)} and input of shape {_dims(x.shape)}")
+    if num_groups <= 0:
+        raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
     if x.dtype.kind != "f":
         raise NotImplementedError(f'"GroupNormKernelImpl" not implemented for \'{_name(input)}\'')
     _mixed_dtype(input, weight, bias)
@@ -329,3 +338,121 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     if out is None:
         return input / denom
     return out.copy_(input / denom)
+
+
+# --- rms_norm, instance_norm, local_response_norm: PyTorch's compositions (their nodes) --------------------
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """input / sqrt(mean(input^2) + eps) over the trailing dims, times weight: ATen's composite
+    (MulBackward0 of input and RsqrtBackward0). eps None is the dtype's machine epsilon (float's for half)."""
+    _tensor("rms_norm", input, "input", 1)
+    normalized_shape = _int_list("rms_norm", normalized_shape, "normalized_shape", 2)
+    _tensor("rms_norm", weight, "weight", 3)
+    x = input._data
+    k = len(normalized_shape)
+    if x.ndim < k:
+        raise ValueError(f"Input tensor must have at least {k} dimensions, but got {x.ndim}")
+    if k < 1:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+                           f"element, but got normalized_shape = {_dims(normalized_shape)}")
+    if weight is not None and weight._data.shape != normalized_shape:
+        raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got weight of shape "
+                           f"{_dims(weight._data.shape)} and normalized_shape = {_dims(normalized_shape)}")
+    if x.ndim < k or x.shape[x.ndim - k:] != normalized_shape:
+        raise RuntimeError(f"Given normalized_shape={_dims(normalized_shape)}, expected input with shape "
+                           f"[*{', '.join(map(str, normalized_shape))}], but got input of size{_dims(x.shape)}")
+    if x.dtype.kind != "f":
+        raise RuntimeError(f"rms_norm only supports floating point dtypes (got {_name(input)})")   # (see tests)
+    upcast = input.float() if x.dtype == np.float16 else input        # (half: in float, ToCopyBackward0)
+    if eps is None:
+        eps = float(np.finfo(np.float64 if x.dtype == np.float64 else np.float32).eps)
+    dims = tuple(range(x.ndim - k, x.ndim))
+    rsqrt = upcast.pow(2).mean(dims, keepdim=True).add_(eps).rsqrt()
+    result = upcast.mul(rsqrt)
+    if x.dtype == np.float16:
+        result = result.type_as(input)
+    return result if weight is None else result.mul(weight)
+
+
+def _verify_spatial_size(size):
+    prods = 1
+    for s in size[2:]:
+        prods *= s
+    if prods == 1:
+        raise ValueError(f"Expected more than 1 spatial element when training, got input size {size}")
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-5):
+    """Each (sample, channel) normalized over its positions: torch's composite, a batch_norm of the input
+    viewed as (1, N * C, ...) with the parameters and running statistics repeated N times; the running
+    statistics are then the mean over the samples, written back in place."""
+    if use_input_stats:
+        _verify_spatial_size(input.size())
+    return _instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps)
+
+
+def _instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps):
+    if not use_input_stats and (running_mean is None or running_var is None):
+        raise RuntimeError("Expected running_mean and running_var to be defined when use_input_stats is false")
+    shape = input._data.shape
+    b, c = shape[0], shape[1]
+    repeat = (lambda t: None if t is None else t.repeat(b))
+    running_mean_, running_var_ = repeat(running_mean), repeat(running_var)
+    reshaped = input.contiguous().view((1, b * c) + shape[2:])
+    out = batch_norm(reshaped, running_mean_, running_var_, repeat(weight), repeat(bias), use_input_stats,
+                     momentum, eps)
+    with grad_mode.no_grad():       # (only statistics of this input change them: in eval they stay untouched)
+        if running_mean is not None and use_input_stats:
+            running_mean.copy_(running_mean_.view(b, c).mean(0, False))
+        if running_var is not None and use_input_stats:
+            running_var.copy_(running_var_.view(b, c).mean(0, False))
+    return out.view(shape)
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """input / (k + alpha * mean of input^2 over `size` neighbouring channels) ** beta: torch's Python,
+    line by line (pad, then an average pool along the channels)."""
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality                          input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    if dim == 3:
+        div = div.unsqueeze(1)
+        div = _conv.pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = _conv.avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        # (torch pools a 5-d view with avg_pool3d (size, 1, 1); gradlab has no avg_pool3d: the same numbers
+        # by avg_pool2d (size, 1) over the positions flattened into one dim)
+        sizes = input.size()
+        div = div.view(sizes[0], 1, sizes[1], -1)
+        div = _conv.pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = _conv.avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
+
+
+
+
+# torch.<fn> forms: PyTorch's C functions' argument orders
+def torch_instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps,
+                        cudnn_enabled):
+    return _instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps)
+
+
+def torch_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled):
+    return batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+
+
+def torch_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, cudnn_enable=True):
+    return layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
+    input.size(1)       # (torch reads the channels first: its IndexError for a 1-d input)
+    return _group_norm(input, num_groups, weight, bias, eps)
+
+
+__all__ += ["rms_norm", "instance_norm", "local_response_norm"]

@@ -2,7 +2,8 @@
 path (<class 'torch.nn.modules.linear.Linear'>) and pickles by it. Imports point one way: module.py
 (Module) at the bottom, every other file builds on it."""
 from .module import Module, zero_grads
-from . import activation, batchnorm, container, conv, distance, dropout, flatten, linear, loss, normalization
+from . import activation, batchnorm, container, conv, distance, dropout, flatten, instancenorm, linear, loss
+from . import normalization
 from . import pooling, rnn, sparse
 from .activation import *  # noqa: F401,F403
 from .batchnorm import *  # noqa: F401,F403
@@ -11,6 +12,7 @@ from .conv import *  # noqa: F401,F403
 from .distance import *  # noqa: F401,F403
 from .dropout import *  # noqa: F401,F403
 from .flatten import *  # noqa: F401,F403
+from .instancenorm import *  # noqa: F401,F403
 from .linear import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .normalization import *  # noqa: F401,F403
@@ -20,4 +22,4 @@ from .sparse import *  # noqa: F401,F403
 
 # every layer, loss and container, file by file
 __all__ = ["Module"] + [name for file in (linear, activation, dropout, flatten, container, loss, conv, pooling,
-                                          batchnorm, normalization, sparse, rnn, distance) for name in file.__all__]
+                                          batchnorm, instancenorm, normalization, sparse, rnn, distance) for name in file.__all__]
