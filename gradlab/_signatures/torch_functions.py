@@ -65,6 +65,10 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
              'baddbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)',
              'baddbmm(Tensor input, Tensor batch1, Tensor batch2, ScalarType out_dtype, *, Scalar beta=1, Scalar '
              'alpha=1, Tensor out=None)'),
+ 'bartlett_window': ('bartlett_window(int64_t window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? '
+                     'device=None, bool? pin_memory=False, bool? requires_grad=False)',
+                     'bartlett_window(int64_t window_length, bool periodic, *, ScalarType? dtype=None, Layout? '
+                     'layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)'),
  'bernoulli': ('bernoulli(Tensor input, *, Generator? generator=None, Tensor out=None)',
                'bernoulli(Tensor input, double p, *, Generator? generator=None)'),
  'bincount': ('bincount(Tensor input, Tensor? weights=None, SymInt minlength=0)',),
@@ -84,6 +88,10 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'bitwise_xor': ('bitwise_xor(Tensor input, Tensor other, *, Tensor out=None)',
                  'bitwise_xor(Scalar self, Tensor other)',
                  'bitwise_xor(Tensor input, Scalar other, *, Tensor out=None)'),
+ 'blackman_window': ('blackman_window(int64_t window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? '
+                     'device=None, bool? pin_memory=False, bool? requires_grad=False)',
+                     'blackman_window(int64_t window_length, bool periodic, *, ScalarType? dtype=None, Layout? '
+                     'layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)'),
  'bmm': ('bmm(Tensor input, Tensor mat2, *, Tensor out=None)',
          'bmm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor out=None)'),
  'broadcast_to': ('broadcast_to(Tensor input, SymIntArrayRef size)',),
@@ -122,17 +130,21 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
             'padding=0, SymIntArrayRef[2] dilation=1, SymInt groups=1)',
             'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, c10::string_view '
             'padding="valid", SymIntArrayRef[2] dilation=1, SymInt groups=1)'),
+ 'corrcoef': ('corrcoef(Tensor input)',),
  'cos': ('cos(Tensor input, *, Tensor out=None)',),
  'cos_': ('cos_(Tensor input)',),
  'cosh': ('cosh(Tensor input, *, Tensor out=None)',),
  'cosh_': ('cosh_(Tensor input)',),
  'cosine_similarity': ('cosine_similarity(Tensor x1, Tensor x2, int64_t dim=1, double eps=1e-08)',),
  'count_nonzero': ('count_nonzero(Tensor input, int64_t? dim=None)', 'count_nonzero(Tensor input, IntArrayRef dim)'),
+ 'cov': ('cov(Tensor input, *, int64_t correction=1, Tensor? fweights=None, Tensor? aweights=None)',),
  'cross': ('cross(Tensor input, Tensor other, int64_t? dim=None, *, Tensor out=None)',),
  'cummax': ('cummax(Tensor input, int64_t dim, *, TensorList[2] out=None)',),
  'cummin': ('cummin(Tensor input, int64_t dim, *, TensorList[2] out=None)',),
  'cumprod': ('cumprod(Tensor input, int64_t dim, *, ScalarType? dtype=None, Tensor out=None)',),
  'cumsum': ('cumsum(Tensor input, int64_t dim, *, ScalarType? dtype=None, Tensor out=None)',),
+ 'cumulative_trapezoid': ('cumulative_trapezoid(Tensor y, Tensor x, *, int64_t dim=-1)',
+                          'cumulative_trapezoid(Tensor y, *, Scalar dx=1, int64_t dim=-1)'),
  'det': ('det(Tensor input)',),
  'detach': ('detach(Tensor input)',),
  'detach_': ('detach_(Tensor input)',),
@@ -182,6 +194,7 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
           'fmod(Tensor input, Scalar other, *, Tensor out=None)'),
  'frac': ('frac(Tensor input, *, Tensor out=None)',),
  'frac_': ('frac_(Tensor input)',),
+ 'frobenius_norm': ('frobenius_norm(Tensor input, IntArrayRef[1] dim, bool keepdim=False, *, Tensor out=None)',),
  'from_numpy': 'torch._VariableFunctionsClass.from_numpy/1',
  'full': ('full(SymIntArrayRef size, Scalar fill_value, *, Tensor out=None, ScalarType? dtype=None, Layout? '
           'layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',),
@@ -193,9 +206,29 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'get_default_dtype': 'torch.get_default_dtype',
  'get_num_interop_threads': 'torch.get_num_interop_threads',
  'get_num_threads': 'torch.get_num_threads',
+ 'gradient': ('gradient(Tensor input, *, IntArrayRef dim, int64_t edge_order=1)',
+              'gradient(Tensor input, *, Scalar spacing, IntArrayRef dim, int64_t edge_order=1)',
+              'gradient(Tensor input, *, Scalar? spacing=None, int64_t? dim=None, int64_t edge_order=1)',
+              'gradient(Tensor input, *, ScalarList spacing, int64_t? dim=None, int64_t edge_order=1)',
+              'gradient(Tensor input, *, ScalarList spacing, IntArrayRef dim, int64_t edge_order=1)',
+              'gradient(Tensor input, *, TensorList spacing, int64_t? dim=None, int64_t edge_order=1)',
+              'gradient(Tensor input, *, TensorList spacing, IntArrayRef dim, int64_t edge_order=1)'),
  'greater': ('greater(Tensor input, Tensor other, *, Tensor out=None)',
              'greater(Tensor input, Scalar other, *, Tensor out=None)'),
  'gt': ('gt(Tensor input, Tensor other, *, Tensor out=None)', 'gt(Tensor input, Scalar other, *, Tensor out=None)'),
+ 'hamming_window': ('hamming_window(int64_t window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? '
+                    'device=None, bool? pin_memory=False, bool? requires_grad=False)',
+                    'hamming_window(int64_t window_length, bool periodic, *, ScalarType? dtype=None, Layout? '
+                    'layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+                    'hamming_window(int64_t window_length, bool periodic, double alpha, *, ScalarType? dtype=None, '
+                    'Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+                    'hamming_window(int64_t window_length, bool periodic, double alpha, double beta, *, ScalarType? '
+                    'dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? '
+                    'requires_grad=False)'),
+ 'hann_window': ('hann_window(int64_t window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? '
+                 'device=None, bool? pin_memory=False, bool? requires_grad=False)',
+                 'hann_window(int64_t window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, '
+                 'Device? device=None, bool? pin_memory=False, bool? requires_grad=False)'),
  'heaviside': ('heaviside(Tensor input, Tensor values, *, Tensor out=None)',),
  'histc': ('histc(Tensor input, int64_t bins=100, Scalar min=0, Scalar max=0, *, Tensor out=None)',),
  'histogram': ('histogram(Tensor input, Tensor bins, *, Tensor? weight=None, bool density=False, TensorList[2] '
@@ -221,8 +254,20 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'is_inference_mode_enabled': 'torch.is_inference_mode_enabled',
  'isclose': ('isclose(Tensor input, Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)',),
  'isfinite': ('isfinite(Tensor input)',),
+ 'isin': ('isin(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor '
+          'out=None)',
+          'isin(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor '
+          'out=None)',
+          'isin(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False, Tensor '
+          'out=None)'),
  'isinf': ('isinf(Tensor input)',),
  'isnan': ('isnan(Tensor input)',),
+ 'kaiser_window': ('kaiser_window(int64_t window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? '
+                   'device=None, bool? pin_memory=False, bool? requires_grad=False)',
+                   'kaiser_window(int64_t window_length, bool periodic, *, ScalarType? dtype=None, Layout? '
+                   'layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+                   'kaiser_window(int64_t window_length, bool periodic, double beta, *, ScalarType? dtype=None, '
+                   'Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)'),
  'kron': ('kron(Tensor input, Tensor other, *, Tensor out=None)',),
  'kthvalue': ('kthvalue(Tensor input, SymInt k, int64_t dim=-1, bool keepdim=False, *, TensorList[2] out=None)',),
  'le': ('le(Tensor input, Tensor other, *, Tensor out=None)', 'le(Tensor input, Scalar other, *, Tensor out=None)'),
@@ -247,6 +292,7 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'log2_': ('log2_(Tensor input)',),
  'log_': ('log_(Tensor input)',),
  'log_softmax': ('log_softmax(Tensor input, int64_t dim, ScalarType? dtype=None, *, Tensor out=None)',),
+ 'logcumsumexp': ('logcumsumexp(Tensor input, int64_t dim, *, Tensor out=None)',),
  'logdet': ('logdet(Tensor input)',),
  'logical_and': ('logical_and(Tensor input, Tensor other, *, Tensor out=None)',),
  'logical_not': ('logical_not(Tensor input, *, Tensor out=None)',),
@@ -309,6 +355,10 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
              'out=None)',),
  'nanmedian': ('nanmedian(Tensor input)',
                'nanmedian(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None)'),
+ 'nanquantile': ('nanquantile(Tensor input, Tensor q, int64_t? dim=None, bool keepdim=False, *, c10::string_view '
+                 'interpolation="linear", Tensor out=None)',
+                 'nanquantile(Tensor input, double q, int64_t? dim=None, bool keepdim=False, *, c10::string_view '
+                 'interpolation="linear", Tensor out=None)'),
  'nansum': ('nansum(Tensor input, IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor '
             'out=None)',),
  'narrow': ('narrow(Tensor input, int64_t dim, Tensor start, SymInt length)',
@@ -324,6 +374,8 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
             'normal(double mean, double std, SymIntArrayRef size, *, Generator? generator=None, Tensor out=None, '
             'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? '
             'requires_grad=False)'),
+ 'nuclear_norm': ('nuclear_norm(Tensor input, IntArrayRef[2] dim, bool keepdim=False, *, Tensor out=None)',
+                  'nuclear_norm(Tensor input, bool keepdim=False, *, Tensor out=None)'),
  'numel': ('numel(Tensor input)',),
  'ones': ('ones(SymIntArrayRef size, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? '
           'device=None, bool? pin_memory=False, bool? requires_grad=False)',),
@@ -331,6 +383,7 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
                'layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',),
  'outer': ('outer(Tensor input, Tensor vec2, *, Tensor out=None)',),
  'pairwise_distance': ('pairwise_distance(Tensor x1, Tensor x2, double p=2, double eps=1e-06, bool keepdim=False)',),
+ 'pdist': ('pdist(Tensor input, double p=2)',),
  'permute': ('permute(Tensor input, IntArrayRef dims)',),
  'poisson': ('poisson(Tensor input, Generator? generator=None)',),
  'pow': ('pow(Tensor input, Tensor exponent, *, Tensor out=None)',
@@ -339,6 +392,10 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'prod': ('prod(Tensor input, *, ScalarType? dtype=None)',
           'prod(Tensor input, int64_t dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)'),
  'promote_types': ('promote_types(ScalarType type1, ScalarType type2)',),
+ 'quantile': ('quantile(Tensor input, Tensor q, int64_t? dim=None, bool keepdim=False, *, c10::string_view '
+              'interpolation="linear", Tensor out=None)',
+              'quantile(Tensor input, double q, int64_t? dim=None, bool keepdim=False, *, c10::string_view '
+              'interpolation="linear", Tensor out=None)'),
  'rand': ('rand(SymIntArrayRef size, *, Generator? generator, Tensor out=None, ScalarType? dtype=None, Layout? '
           'layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
           'rand(SymIntArrayRef size, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? '
@@ -397,6 +454,7 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'remainder': ('remainder(Tensor input, Tensor other, *, Tensor out=None)',
                'remainder(Scalar self, Tensor other)',
                'remainder(Tensor input, Scalar other, *, Tensor out=None)'),
+ 'renorm': ('renorm(Tensor input, Scalar p, int64_t dim, Scalar maxnorm, *, Tensor out=None)',),
  'repeat_interleave': ('repeat_interleave(Tensor input, Tensor repeats, int64_t? dim=None, *, SymInt? '
                        'output_size=None)',
                        'repeat_interleave(Tensor repeats, *, SymInt? output_size=None)',
@@ -479,6 +537,9 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
           'out=None)',),
  'trace': ('trace(Tensor input)',),
  'transpose': ('transpose(Tensor input, int64_t dim0, int64_t dim1)',),
+ 'trapezoid': ('trapezoid(Tensor y, Tensor x, *, int64_t dim=-1)',
+               'trapezoid(Tensor y, *, Scalar dx=1, int64_t dim=-1)'),
+ 'trapz': ('trapz(Tensor y, *, double dx=1, int64_t dim=-1)', 'trapz(Tensor y, Tensor x, *, int64_t dim=-1)'),
  'tril': ('tril(Tensor input, SymInt diagonal=0, *, Tensor out=None)',),
  'tril_indices': ('tril_indices(int64_t row, int64_t col, int64_t offset=0, *, ScalarType? dtype=None, Layout? '
                   'layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',),
