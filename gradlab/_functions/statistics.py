@@ -13,7 +13,7 @@ from ..creation import arange, ones, tensor, zeros
 from ..creation.options import _options
 from ..ops import OPS
 from ..ops.operands import _check_tensor_argument, _kind
-from .._tensor_methods.statistics import _div_number, _mul_number
+from .._tensor_methods.statistics import _div_number, _mul_number, _triggered
 from ._common import method_forms
 
 __all__ = ["trapezoid", "trapz", "cumulative_trapezoid", "gradient", "isin", "pdist", "hann_window",
@@ -55,8 +55,8 @@ def _check_dx(name, dx):
 def trapezoid(y, x=None, *, dx=None, dim=-1):
     """The trapezoid rule along dim: with spacing x (sample positions) or dx (a constant)."""
     _check_tensor_argument("trapezoid", y, "y")
-    dim = _wrap_dim(dim, y._data.ndim)
     if x is not None and isinstance(x, Tensor):
+        dim = _wrap_dim_no_scalar(_wrap_dim(dim, y._data.ndim), y._data.ndim)
         if y._data.shape[dim] == 0:
             return _zeros_like_except(y, dim)
         if y._data.dtype.kind == "b" or x._data.dtype.kind == "b":
@@ -65,6 +65,7 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
         d = _slice(xv, dim, 1, None) - _slice(xv, dim, 0, -1)
         return _div_number(((_slice(y, dim, 1, None) + _slice(y, dim, 0, -1)) * d).sum(dim), 2.)
     dx = 1 if dx is None else dx
+    dim = _wrap_dim_no_scalar(dim, y._data.ndim)
     if y._data.shape[dim] == 0:
         return _zeros_like_except(y, dim)
     if y._data.dtype.kind == "b":
@@ -74,26 +75,39 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
 
 
 def trapz(y, x=None, *, dx=None, dim=-1):
-    """torch.trapz: trapezoid's older name (trapz(y, x, *, dim) or trapz(y, *, dx=1, dim))."""
-    return trapezoid(y, x, dx=dx, dim=dim)
+    """torch.trapz: trapezoid's older name (trapz(y, x, *, dim) or trapz(y, *, dx=1, dim), dx a double)."""
+    return trapezoid(y, x, dx=None if dx is None else float(dx), dim=dim)
 
 
 def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
     """The running trapezoid rule along dim (one fewer element than y there)."""
     _check_tensor_argument("cumulative_trapezoid", y, "y")
-    dim = _wrap_dim(dim, y._data.ndim)
-    left, right = _slice(y, dim, 0, -1), _slice(y, dim, 1, None)
     if x is not None and isinstance(x, Tensor):
+        dim = _wrap_dim(dim, y._data.ndim)
         if y._data.dtype.kind == "b" or x._data.dtype.kind == "b":
             raise RuntimeError("cumulative_trapezoid: received a bool input for `x` or `y`, but bool is not supported")
+        if x._data.ndim == 1:
+            _wrap_dim_no_scalar(dim, y._data.ndim)
         xv = _x_viewed("cumulative_trapezoid", y, x, dim)
+        left, right = _slice(y, dim, 0, -1), _slice(y, dim, 1, None)
         d = _slice(xv, dim, 1, None) - _slice(xv, dim, 0, -1)
         return _div_number(((left + right) * d).cumsum(dim), 2.)
     dx = 1 if dx is None else dx
     if y._data.dtype.kind == "b":
         raise RuntimeError("cumulative_trapezoid: received a bool input for `y`, but bool is not supported")
     _check_dx("cumulative_trapezoid", dx)
+    if y._data.ndim == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    dim = _wrap_dim(dim, y._data.ndim)
+    left, right = _slice(y, dim, 0, -1), _slice(y, dim, 1, None)
     return _mul_number(left + right, float(dx) / 2.).cumsum(dim)
+
+
+def _wrap_dim_no_scalar(dim, nd):
+    """maybe_wrap_dim without wrap_scalar: a 0-d tensor has no dim to name."""
+    if nd == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return _wrap_dim(dim, nd)
 
 
 def _slice(t, dim, start, stop):
@@ -155,7 +169,7 @@ def _pre_check_gradient(input, spacing_size, dims, edge_order):
                 raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
             seen.add(w)
         for d in dims:
-            if input._data.shape[d] < edge_order + 1:
+            if input._data.shape[_wrap_dim_no_scalar(d, nd)] < edge_order + 1:
                 raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
     else:
         for n in input._data.shape:
@@ -256,6 +270,8 @@ def pdist(input, p=2):
         raise RuntimeError("pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
+    if input._data.dtype == np.float16 and input._data.shape[0] > 1:     # (the kernel has no half form)
+        raise NotImplementedError("\"pdist\" not implemented for 'Half'")
     return OPS["pdist"](input.contiguous(), p=float(p))
 
 
@@ -392,8 +408,9 @@ def frobenius_norm(input, dim, keepdim=False, *, out=None):
     from .._tensor_methods._common import _warn_once
     _check_tensor_argument("frobenius_norm", input, "input")
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
-    _warn_once("frobenius_norm", "at::frobenius_norm is deprecated and it is just left for JIT compatibility. It will "
-               "be removed in a future PyTorch release. Please use `linalg.vector_norm(A, 2., dim, keepdim)` instead")
+    _warn_once("at::frobenius_norm is deprecated and it is just left for JIT compatibility. It will be removed in a "
+               "future PyTorch release. Please use `linalg.vector_norm(A, 2., dim, keepdim)` instead" +
+               _triggered("LinearAlgebra.cpp:3175"))
     if len(dims) != 2:
         raise RuntimeError(f"frobenius_norm expects two dims, got {len(dims)}")
     return _out(input.norm(2, dims, keepdim), out)
@@ -404,8 +421,9 @@ def nuclear_norm(input, dim=None, keepdim=False, *, out=None):
     from .._tensor_methods._common import _warn_once
     from .. import linalg
     _check_tensor_argument("nuclear_norm", input, "input")
-    _warn_once("nuclear_norm", "at::nuclear_norm is deprecated and it is just left for JIT compatibility. It will be "
-               "removed in a future PyTorch release. Please use `linalg.matrix_norm(A, 'nuc', dim, keepdim)` instead")
+    _warn_once("at::nuclear_norm is deprecated and it is just left for JIT compatibility. It will be removed in a "
+               "future PyTorch release. Please use `linalg.matrix_norm(A, 'nuc', dim, keepdim)` instead" +
+               _triggered("LinearAlgebra.cpp:3229"))
     if isinstance(dim, bool):
         dim, keepdim = None, dim
     if dim is None:

@@ -24,6 +24,9 @@ def _quantile(self, q, dim, keepdim, interpolation, ignore_nan):
         if not 0 <= q <= 1:
             raise RuntimeError(f"{name} q must be in the range [0, 1] but got {_double(q)}")
         q = Tensor._make(np.asarray(q, self._data.dtype if self._data.dtype.kind == "f" else np.float32))
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError(f"{name} interpolation must be one of linear, lower, higher, midpoint or nearest, but got "
+                           f"{interpolation}")
     if self._data.size == 0:
         raise RuntimeError(f"{name} input tensor must be non-empty")
     if q._data.ndim > 1:
@@ -32,14 +35,11 @@ def _quantile(self, q, dim, keepdim, interpolation, ignore_nan):
         raise RuntimeError(f"{name} input tensor must be either float or double dtype")
     if self._data.dtype != q._data.dtype:
         raise RuntimeError(f"{name} q tensor must be same dtype as the input tensor")
-    qs = q._data
-    if not ((qs >= 0) & (qs <= 1)).all():
-        raise RuntimeError(f"{name} q values must be in the range [0, 1]")
-    if interpolation not in _INTERPOLATIONS:
-        raise RuntimeError(f"{name} interpolation must be one of linear, lower, higher, midpoint or nearest, but got "
-                           f"{interpolation}")
     nd = self._data.ndim
     wrapped = _wrap_dim(dim, nd) if dim is not None else None
+    qs = q._data
+    if not ((qs >= 0) & (qs <= 1)).all():       # (checked after the dim: quantile_compute's first step)
+        raise RuntimeError(f"{name} q values must be in the range [0, 1]")
     # the output's shape: q's size, then the reduced input's
     if dim is not None and nd > 0:
         out_shape = list(self._data.shape)
@@ -95,6 +95,11 @@ def _quantile(self, q, dim, keepdim, interpolation, ignore_nan):
     return values_below
 
 
+def _triggered(where):
+    """The end PyTorch's C++ warnings carry: where in its sources they were raised."""
+    return f" (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/{where}.)"
+
+
 def _double(x):
     """A number as C++ prints a double (0.5, 1.5, nan, inf; an integer without a point)."""
     x = float(x)
@@ -129,16 +134,15 @@ class _StatisticsMethods:
         stddev = (d.real if d.is_complex() else d).sqrt()
         c = c / stddev.view(-1, 1)
         c = c / stddev.view(1, -1)
-        if c.is_complex():
-            from ..creation import complex as _complex
-            return _complex(c.real.clip(-1, 1), c.imag.clip(-1, 1))
+        if c.is_complex():      # (PyTorch's at::complex of the clipped parts; gradlab has no torch.complex)
+            return c.real.clip(-1, 1) + c.imag.clip(-1, 1) * 1j
         return c.clip(-1, 1)
 
     def logcumsumexp(self, dim):
         nd = self._data.ndim
         d = _wrap_dim(dim, max(nd, 1))
         if self._data.dtype.kind not in "fc":
-            return OPS["logcumsumexp"](self.to(_float_of(self)), dim=d)
+            raise NotImplementedError(f"\"logcumsumexp_out_cpu\" not implemented for '{_kind(self)}'")
         return OPS["logcumsumexp"](self, dim=d)
 
     def renorm(self, p, dim, maxnorm):
@@ -163,11 +167,6 @@ class _StatisticsMethods:
         return _indexing._adopt(self, self.renorm(p, dim, maxnorm))
 
 
-def _float_of(t):
-    from .. import get_default_dtype
-    return get_default_dtype()
-
-
 def _check_renorm(self, p, dim, maxnorm):
     """renorm's meta function (ReduceOps.cpp), in its order."""
     if isinstance(p, complex):
@@ -180,9 +179,14 @@ def _check_renorm(self, p, dim, maxnorm):
         raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {_double(maxnorm)}")
     if self._data.ndim <= 1:
         raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {self._data.ndim} dimensions")
-    _wrap_dim(dim, self._data.ndim)
+    d = _wrap_dim(dim, self._data.ndim)
     if self._data.dtype.kind not in "fc":
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {_kind(self)}")
+    if p == float("inf"):       # (the norm over the other dims has no identity there)
+        for i, n in enumerate(self._data.shape):
+            if i != d and n == 0:
+                raise RuntimeError(f"linalg.vector_norm cannot compute the inf norm on the dimension {i}because this "
+                                   "dimension is empty and the operation does not have an identity")
 
 
 def _cov(self, correction, fweights, aweights):
@@ -233,7 +237,7 @@ def _cov(self, correction, fweights, aweights):
         norm_factor = w_sum - correction
     if bool((norm_factor <= 0).item()):
         warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of "
-                      "observations.", UserWarning, stacklevel=3)
+                      "observations." + _triggered("Correlation.cpp:129"), UserWarning, stacklevel=3)
         norm_factor = norm_factor.detach() * 0
     inp = inp - avg.unsqueeze(1)
     c = inp.mm((inp * w if w is not None else inp).t().conj())

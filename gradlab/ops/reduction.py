@@ -547,6 +547,19 @@ def _log_add_exp(x, y):
         return np.where((lo != hi) | np.isfinite(lo), np.log1p(np.exp(lo - hi)) + hi, x)
 
 
+def _log_add_exp_complex(x, y):
+    """The complex step (PyTorch's _log_add_exp_helper): ordered by real part; a nan anywhere gives nan + nanj,
+    two equal infinite real parts -inf (the smaller) or log(exp + exp)."""
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        swap = y.real < x.real
+        lo, hi = np.where(swap, y, x), np.where(swap, x, y)
+        nan = np.isnan(x) | np.isnan(y)
+        same_inf = ~np.isfinite(lo.real) & (lo.real == hi.real)
+        out = np.log1p(np.exp(lo - hi)) + hi
+        out = np.where(same_inf, np.where(lo.real < 0, lo, np.log(np.exp(lo) + np.exp(hi))), out)
+        return np.where(nan, complex(np.nan, np.nan), out)
+
+
 def _reverse_logcumsumexp(x, dim):
     return dual.flip(dual.call("logcumsumexp", dual.flip(x, (dim,)), dim=dim), (dim,))
 
@@ -575,11 +588,13 @@ def logcumsumexp(self, dim):
     if self.ndim == 0:
         return self.copy()
     x = np.moveaxis(self, dim, 0)
-    wide = np.float64 if self.dtype != np.longdouble else self.dtype
+    complex_ = self.dtype.kind == "c"
+    wide = np.complex128 if complex_ else np.float64
+    step = _log_add_exp_complex if complex_ else _log_add_exp
     out = np.empty(x.shape, self.dtype)
     acc = np.full(x.shape[1:], -np.inf, wide)
     for i in range(x.shape[0]):
-        acc = _log_add_exp(x[i].astype(wide), acc)
+        acc = step(x[i].astype(wide), acc)
         out[i] = acc
     return np.ascontiguousarray(np.moveaxis(out, 0, dim))
 
