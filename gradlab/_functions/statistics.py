@@ -20,7 +20,8 @@ __all__ = ["trapezoid", "trapz", "cumulative_trapezoid", "gradient", "isin", "pd
            "hamming_window", "bartlett_window", "blackman_window", "kaiser_window", "frobenius_norm", "nuclear_norm",
            "solve", "lstsq", "eig", "symeig", "matrix_rank"]
 
-_METHODS = ("quantile", "nanquantile", "cov", "corrcoef")
+_METHODS = ("quantile", "nanquantile", "cov", "corrcoef", "cholesky", "cholesky_inverse", "cholesky_solve", "qr",
+            "lu_solve", "triangular_solve", "pinverse", "matrix_exp")
 globals().update(method_forms(*_METHODS))
 __all__ += list(_METHODS)
 
@@ -441,5 +442,14 @@ def _out(t, out):
     return out
 
 
+def lu(A, pivot=True, get_infos=False, out=None):
+    """torch.lu (torch.functional): lu_factor's (LU, pivots), and info when get_infos; deprecated (a warning)."""
+    _check_tensor_argument("lu", A, "A")
+    return A.lu(pivot, get_infos)
+
+
+__all__ += ["lu", "lu_unpack"]
+
+
 # the functions PyTorch removed (raising its RuntimeError): written with the Tensor methods of the same names
-from .._tensor_methods.statistics import eig, lstsq, matrix_rank, solve, symeig  # noqa: E402,F401
+from .._tensor_methods.statistics import eig, lstsq, lu_unpack, matrix_rank, solve, symeig  # noqa: E402,F401

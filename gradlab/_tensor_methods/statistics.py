@@ -11,6 +11,9 @@ from .._tensor_core import Tensor, _wrap_dim
 from ..creation import full_like, zeros
 from ..ops import OPS
 from ..ops import indexing as _indexing
+from ..ops import linalg as _ops_linalg
+from ..ops.matrix import _LinAlgError
+from .linalg import _NamedPair
 from ..ops.operands import _check_tensor_argument, _kind
 from ._common import _warn_once
 
@@ -321,3 +324,322 @@ def _div_number(t, c):
     if t._data.dtype.kind in "fc" and not isinstance(c, complex) and c != 0:
         return OPS["nn_div_by_number"](t, other=t._data.dtype.type(c))
     return t / c
+
+
+
+# ================================================================ linear algebra: checks and named results
+
+def _named(name, *fields):
+    """torch.return_types.<name>: a tuple with named fields, printed as PyTorch's."""
+    body = {"__module__": "gradlab.return_types", "__qualname__": name, "__slots__": (), "_fields": fields,
+            "n_fields": len(fields), "n_sequence_fields": len(fields)}
+    body.update({f: property(lambda self, i=i: self[i]) for i, f in enumerate(fields)})
+    return type(name, (_NamedPair,), body)
+
+
+_QR = _named("qr", "Q", "R")
+_LINALG_QR = _named("linalg_qr", "Q", "R")
+_LU_UNPACK = _named("lu_unpack", "P", "L", "U")
+_LINALG_LU = _named("linalg_lu", "P", "L", "U")
+_LU_FACTOR = _named("linalg_lu_factor", "LU", "pivots")
+_LU_FACTOR_EX = _named("linalg_lu_factor_ex", "LU", "pivots", "info")
+_TRIANGULAR = _named("triangular_solve", "solution", "cloned_coefficient")
+_CHOLESKY_EX = _named("linalg_cholesky_ex", "L", "info")
+_EIGH = _named("linalg_eigh", "eigenvalues", "eigenvectors")
+_EIG = _named("linalg_eig", "eigenvalues", "eigenvectors")
+_INV_EX = _named("linalg_inv_ex", "inverse", "info")
+_SOLVE_EX = _named("linalg_solve_ex", "result", "info")
+_LSTSQ = _named("linalg_lstsq", "solution", "residuals", "rank", "singular_values")
+
+
+def _at_least_2d(A, name, what="A"):
+    if A._data.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor {what} must have at least 2 dimensions.")
+
+
+def _square(A, name, what="A"):
+    _at_least_2d(A, name, what)
+    m, n = A._data.shape[-2:]
+    if m != n:
+        prefix = f"{name}: " if name else ""
+        raise RuntimeError(f"{prefix}A must be batches of square matrices, but they are {m} by {n} matrices")
+
+
+def _floating(A, name):
+    if A._data.dtype.kind not in "fc":
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got {_kind(A)}")
+
+
+def _kernel_dtype(A, kernel):
+    """A LAPACK kernel's dispatch: no integer, bool or half form."""
+    if A._data.dtype.kind not in "fc" or A._data.dtype == np.float16:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_kind(A)}'")
+
+
+def _low_precision(A, name):
+    if A._data.dtype == np.float16:
+        raise RuntimeError(f"{name}: Low precision dtypes not supported. Got Half")
+
+
+def _batch_where(i, batched):
+    return f"(Batch element {i}): " if batched else ""
+
+
+def _int32(values, shape):
+    return Tensor._make(np.asarray(values, np.int32).reshape(shape))
+
+
+def cholesky_factor(A, name, upper, check_errors=True):
+    """(the factor as an array, info per matrix): L (or U = L^H) from A's lower triangle."""
+    L, infos = _ops_linalg.cholesky_lower(A._data)
+    if check_errors:
+        for i, info in enumerate(infos):
+            if info:
+                raise _LinAlgError(f"{name}: {_batch_where(i, A._data.ndim > 2)}The factorization could not be "
+                                   "completed because the input is not positive-definite (the leading minor of order "
+                                   f"{info} is not positive-definite).")
+    factor = np.conj(np.swapaxes(L, -1, -2)) if upper else L
+    return _ops_linalg._column_major(factor) if not upper else np.ascontiguousarray(factor), infos
+
+
+def lu_factor_arrays(A):
+    """(packed LU (column-major, as LAPACK leaves it), 1-based int32 pivots, info per matrix)."""
+    a = A._data
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    flat = a.reshape((-1, m, n))
+    lus, pivs, infos = np.empty(flat.shape, a.dtype), np.empty((flat.shape[0], k), np.int32), []
+    for i, mat in enumerate(flat):
+        lu, piv, info = _ops_linalg.getrf(mat)
+        lus[i], pivs[i] = lu, piv
+        infos.append(info)
+    return (_ops_linalg._column_major(lus.reshape(a.shape)), pivs.reshape(a.shape[:-2] + (k,)), infos)
+
+
+class _LinearAlgebraMethods:
+    """Copied onto Tensor with _StatisticsMethods (gradlab/tensor.py): the older torch.* linear algebra."""
+
+    def cholesky(self, upper=False):
+        _warn_once("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future "
+                   "PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\nL = torch.linalg.cholesky(A)\n"
+                   "and\nU = torch.cholesky(A, upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\n"
+                   "This transform will produce equivalent results for all valid (symmetric positive definite) "
+                   "inputs." + _triggered("BatchLinearAlgebra.cpp:1765"))
+        _square(self, "cholesky")
+        _kernel_dtype(self, "cholesky_cpu")
+        factor, _ = cholesky_factor(self, "cholesky", upper)
+        return OPS["cholesky"](self, upper=upper, factor=factor)
+
+    def cholesky_inverse(self, upper=False):
+        _square(self, "cholesky_inverse")
+        _kernel_dtype(self, "cholesky_inverse_out_cpu")
+        d = np.diagonal(self._data, 0, -2, -1)
+        zero = np.nonzero((d == 0).reshape(-1, d.shape[-1]))
+        if zero[0].size:
+            b, i = int(zero[0][0]), int(zero[1][0])
+            raise _LinAlgError(f"cholesky_inverse: {_batch_where(b, self._data.ndim > 2)}The diagonal element {i + 1} "
+                               "is zero, the inversion could not be completed because the input matrix is singular.")
+        return OPS["cholesky_inverse"](self, upper=upper)
+
+    def cholesky_solve(self, input2, upper=False):
+        _check_tensor_argument("cholesky_solve", input2, "input2")
+        b, A = self, input2
+        if b._data.ndim < 2:
+            raise RuntimeError(f"b should have at least 2 dimensions, but has {b._data.ndim} dimensions instead")
+        if A._data.ndim < 2:
+            raise RuntimeError(f"u should have at least 2 dimensions, but has {A._data.ndim} dimensions instead")
+        if b._data.dtype != A._data.dtype:
+            raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type {_kind(b)} and A of type "
+                               f"{_kind(A)} instead.")
+        _square(A, "")
+        if A._data.shape[-1] != b._data.shape[-2]:
+            raise RuntimeError(f"Incompatible matrix sizes for cholesky_solve: each A matrix is "
+                               f"{A._data.shape[-1]} by {A._data.shape[-1]} but each b matrix is "
+                               f"{b._data.shape[-2]} by {b._data.shape[-1]}")
+        _kernel_dtype(b, "cholesky_solve_cpu")
+        return OPS["cholesky_solve"](b, A, upper=upper)
+
+    def qr(self, some=True):
+        _warn_once("torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch "
+                   "release.\nThe boolean parameter 'some' has been replaced with a string parameter 'mode'.\n"
+                   "Q, R = torch.qr(A, some)\nshould be replaced with\nQ, R = torch.linalg.qr(A, 'reduced' if some "
+                   "else 'complete')" + _triggered("BatchLinearAlgebra.cpp:2505"))
+        return _QR(linalg_qr(self, "reduced" if some else "complete"))
+
+    def lu(self, pivot=True, get_infos=False):
+        _warn_once("torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will be "
+                   "removed in a future PyTorch release.\nLU, pivots = torch.lu(A, compute_pivots)\nshould be replaced "
+                   "with\nLU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info = torch.lu(A, "
+                   "compute_pivots, get_infos=True)\nshould be replaced with\nLU, pivots, info = "
+                   "torch.linalg.lu_factor_ex(A, compute_pivots)" + _triggered("BatchLinearAlgebra.cpp:2073"))
+        lu, piv, info = linalg_lu_factor_ex(self, pivot, check_errors=not get_infos, name="torch.lu_factor")
+        return (lu, piv, info) if get_infos else (lu, piv)
+
+    def lu_solve(self, LU_data, LU_pivots):
+        _warn_once("torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a future "
+                   "PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\nX = "
+                   "torch.lu_solve(B, LU, pivots)\nshould be replaced with\nX = torch.linalg.lu_solve(LU, pivots, B)"
+                   + _triggered("BatchLinearAlgebra.cpp:2230"))
+        return linalg_lu_solve(LU_data, LU_pivots, self)
+
+    def triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
+        _warn_once("torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will be removed "
+                   "in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments reversed and does not "
+                   "return a copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould be "
+                   "replaced with\nX = torch.linalg.solve_triangular(A, B)." + _triggered("BatchLinearAlgebra.cpp:2273"))
+        _check_tensor_argument("triangular_solve", A, "A")
+        b = self
+        if b._data.ndim < 2:
+            raise RuntimeError(f"torch.triangular_solve: Expected b to have at least 2 dimensions, but it has "
+                               f"{b._data.ndim} dimensions instead")
+        if A._data.ndim < 2:
+            raise RuntimeError(f"torch.triangular_solve: Expected A to have at least 2 dimensions, but it has "
+                               f"{A._data.ndim} dimensions instead")
+        if b._data.dtype != A._data.dtype:
+            raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type {_kind(b)} and A of type "
+                               f"{_kind(A)} instead.")
+        _square(A, "")
+        if A._data.shape[-1] != b._data.shape[-2]:
+            raise RuntimeError(f"Incompatible matrix sizes for triangular_solve: each A matrix is "
+                               f"{A._data.shape[-1]} by {A._data.shape[-1]} but each b matrix is "
+                               f"{b._data.shape[-2]} by {b._data.shape[-1]}")
+        _kernel_dtype(b, "triangular_solve_cpu")
+        a = np.swapaxes(A._data, -1, -2) if transpose else A._data
+        up = (not upper) if transpose else upper
+        solution = _ops_linalg._column_major(_ops_linalg.tri_solve(a, b._data, up, True, unitriangular).astype(
+            b._data.dtype, copy=False))
+        x, m = OPS["triangular_solve"](b, A, upper=upper, transpose=transpose, unitriangular=unitriangular,
+                                       solution=solution)
+        return _TRIANGULAR((x, m))
+
+    def pinverse(self, rcond=1e-15):
+        return linalg_pinv(self, rtol=rcond)
+
+    def matrix_exp(self):
+        return linalg_matrix_exp(self)
+
+
+# --- the torch.linalg forms these methods share (gradlab/linalg.py binds them) ---------------------------
+
+def linalg_cholesky_ex(A, upper=False, check_errors=False, name="linalg.cholesky"):
+    _square(A, name)
+    _floating(A, name)
+    _low_precision(A, name)
+    factor, infos = cholesky_factor(A, name, upper, check_errors)
+    if any(infos):      # (the factor stops at the failing minor; LAPACK leaves the rest of the input there)
+        pass
+    L = OPS["linalg_cholesky_ex"](A, upper=upper, factor=factor)
+    return _CHOLESKY_EX((L, _int32(infos, A._data.shape[:-2])))
+
+
+def linalg_qr(A, mode="reduced"):
+    _at_least_2d(A, "linalg.qr")
+    _floating(A, "linalg.qr")
+    _low_precision(A, "linalg.qr")
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', or "
+                           "'complete'")
+    return _LINALG_QR(OPS["linalg_qr"](A, mode=mode))
+
+
+def linalg_lu_factor_ex(A, pivot=True, check_errors=False, name="torch.lu_factor"):
+    if A._data.ndim < 2:
+        raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "
+                           f"[{', '.join(map(str, A._data.shape))}] instead")
+    _kernel_dtype(A, "lu_cpu")
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    lu, piv, infos = lu_factor_arrays(A)
+    if check_errors:
+        for i, info in enumerate(infos):
+            if info:
+                raise _LinAlgError(f"torch.linalg.lu_factor: {_batch_where(i, A._data.ndim > 2)}U[{info},{info}] is "
+                                   "zero and using it on lu_solve would result in a division by zero. If you still "
+                                   "want to perform the factorization, consider calling linalg.lu(A, pivot) or "
+                                   "linalg.lu_factor_ex(A, pivot)")
+    LU = OPS["linalg_lu_factor_ex"](A, packed=lu, pivots_array=piv)
+    return _LU_FACTOR_EX((LU, Tensor._make(piv), _int32(infos, A._data.shape[:-2])))
+
+
+def linalg_lu_solve(LU, pivots, B, *, left=True, adjoint=False):
+    _check_tensor_argument("linalg_lu_solve", LU, "LU")
+    _check_tensor_argument("linalg_lu_solve", pivots, "pivots", position=2)
+    _check_tensor_argument("linalg_lu_solve", B, "B", position=3)
+    _at_least_2d(LU, "torch.linalg.lu_solve", "LU")
+    _square(LU, "linalg.lu_solve")
+    _at_least_2d(B, "linalg.lu_solve", "B")
+    n = LU._data.shape[-1]
+    if left and B._data.shape[-2] != n:
+        raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation AX = B ({n}x{n} and "
+                           f"{B._data.shape[-2]}x{B._data.shape[-1]})")
+    if not left and B._data.shape[-1] != n:
+        raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation XA = B ({n}x{n} and "
+                           f"{B._data.shape[-2]}x{B._data.shape[-1]})")
+    if LU._data.dtype != B._data.dtype:
+        raise RuntimeError(f"linalg.lu_solve: Expected LU and B to have the same dtype, but found LU of type "
+                           f"{_kind(LU)} and B of type {_kind(B)} instead")
+    if pivots._data.dtype != np.int32:
+        raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32")
+    _floating(LU, "linalg.lu_solve")
+    return OPS["linalg_lu_solve"](LU, B, pivots_array=pivots._data, left=left, adjoint=adjoint)
+
+
+def linalg_pinv(A, atol=None, rtol=None, hermitian=False):
+    if A._data.ndim < 2 or A._data.dtype.kind not in "fc" or A._data.dtype == np.float16:
+        raise RuntimeError(f"linalg.pinv({_kind(A)}{{[{', '.join(map(str, A._data.shape))}]}}): expected a tensor with "
+                           "2 or more dimensions of float, double, cfloat or cdouble types")
+    if rtol is None:
+        rtol = 0.0 if atol is not None and atol > 0 else np.finfo(A._data.dtype).eps * max(A._data.shape[-2:])
+    if isinstance(rtol, Tensor):
+        rtol = float(rtol.item())
+    return OPS["linalg_pinv"](A, rtol=float(rtol), hermitian=hermitian)
+
+
+def linalg_matrix_exp(A):
+    _square(A, "linalg.matrix_exp")
+    _floating(A, "linalg.matrix_exp")
+    _low_precision(A, "linalg.matrix_exp")
+    return OPS["linalg_matrix_exp"](A)
+
+
+def linalg_eigh(A, UPLO="L", eigenvectors=True):
+    name = "linalg.eigh"
+    if UPLO not in ("L", "U", "l", "u"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    _square(A, name)
+    _kernel_dtype(A, "linalg_eigh_cpu")
+    w, v = OPS["linalg_eigh"](A, uplo=UPLO.upper(), eigenvectors=eigenvectors)
+    return _EIGH((w, v)) if eigenvectors else w
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
+    """P, L, U from lu_factor's packed LU and pivots: P without a gradient, L and U one LuUnpackBackward0."""
+    _check_tensor_argument("lu_unpack", LU_data, "LU_data")
+    _check_tensor_argument("lu_unpack", LU_pivots, "LU_pivots", position=2)
+    if LU_data._data.ndim < 2:
+        raise RuntimeError(f"torch.lu_unpack: Expected tensor with 2 or more dimensions. Got size: "
+                           f"[{', '.join(map(str, LU_data._data.shape))}] instead")
+    if unpack_pivots and LU_pivots._data.dtype != np.int32:
+        raise RuntimeError("torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 dtype.\n"
+                           "Note: this function is intended to be used with the output produced by torch.linalg.lu_factor")
+    P, L, U = _ops_linalg.lu_unpack_arrays(LU_data._data, LU_pivots._data)
+    empty = Tensor._make(np.empty(0, LU_data._data.dtype))
+    if unpack_data:
+        L_t, U_t = OPS["lu_unpack"](LU_data, factors=(L, U), lu_shape=LU_data._data.shape)
+    else:
+        L_t, U_t = empty, Tensor._make(np.empty(0, LU_data._data.dtype))
+    P_t = Tensor._make(P) if unpack_pivots else Tensor._make(np.empty(0, LU_data._data.dtype))
+    return _LU_UNPACK((P_t, L_t, U_t))
+
+
+def linalg_lu(A, pivot=True):
+    if A._data.ndim < 2:
+        raise RuntimeError(f"linalg.lu: Expected tensor with 2 or more dimensions. Got size: "
+                           f"[{', '.join(map(str, A._data.shape))}] instead")
+    _kernel_dtype(A, "lu_cpu")
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    lu, piv, _ = lu_factor_arrays(A)
+    P, L, U = _ops_linalg.lu_unpack_arrays(lu, piv)
+    L_t, U_t = OPS["linalg_lu"](A, factors=(P, L, U))
+    return _LINALG_LU((Tensor._make(P), L_t, U_t))

@@ -253,3 +253,81 @@ def _misc_cases():
 def test_isin_windows_removed(code):
     # (float32 cos of some arguments differs from SLEEF by an ulp: gradlab's cos kernel, not these compositions)
     _same(code, bits="window" not in code or "bartlett" in code)
+
+
+# --- linear algebra: decompositions and solvers ---------------------------------------------------------
+
+_SPD = "[[4., 1., 0.5], [1., 3., 0.25], [0.5, 0.25, 2.]]"
+_GENERAL = "[[2., -1., 0.5], [1., 3., -2.], [0., 1.5, 4.]]"
+_TALL = "[[2., -1.], [1., 3.], [0.5, 1.5]]"
+_WIDE = "[[2., -1., 0.5, 1.], [1., 3., -2., 0.]]"
+
+
+def _matrices(rng, kind):
+    """(code making A, whether it is square) for a kind of matrix, in a random dtype, maybe batched."""
+    values = {"spd": _SPD, "general": _GENERAL, "tall": _TALL, "wide": _WIDE}[kind]
+    dt = rng.choice(["float32", "float64", "float64", "float32", "int64", "float16", "complex64"])
+    grad = dt in ("float32", "float64") and rng.random() < 0.7
+    g = ", requires_grad=True" if grad else ""
+    shape = rng.choice(["", "", "", ".expand(2, -1, -1)", ".mT", "[:1, :1]", ".unsqueeze(0)", "[0]", "[:0, :0]"])
+    return f"torch.tensor({values}, dtype=torch.{dt}{g}){shape}", grad
+
+
+def _linalg_cases():
+    rng = random.Random(6)
+    cases = []
+    forms = {
+        "spd": ["torch.linalg.cholesky(A)", "torch.linalg.cholesky(A, upper=True)", "torch.linalg.cholesky_ex(A)",
+                "torch.cholesky(A)", "torch.cholesky(A, True)", "A.cholesky(upper=False)",
+                "torch.linalg.eigh(A)", "torch.linalg.eigvalsh(A)", "torch.linalg.eigh(A, UPLO='U')",
+                "torch.cholesky_inverse(torch.linalg.cholesky(A))", "torch.cholesky_inverse(A)",
+                "torch.cholesky_inverse(torch.linalg.cholesky(A, upper=True), upper=True)",
+                "torch.cholesky_solve(torch.ones(3, 2, dtype=A.dtype), torch.linalg.cholesky(A))",
+                "torch.cholesky_solve(A, torch.linalg.cholesky(A.detach()), True)", "A.cholesky_solve(A.detach())"],
+        "general": ["torch.linalg.qr(A)", "torch.linalg.qr(A, mode='complete')", "torch.linalg.qr(A, 'r')",
+                    "torch.qr(A)", "A.qr(some=False)",
+                    "torch.linalg.lu_factor(A)", "torch.linalg.lu_factor_ex(A)", "torch.linalg.lu(A)", "torch.lu(A)",
+                    "torch.lu(A, get_infos=True)", "A.lu()", "torch.lu_unpack(*torch.linalg.lu_factor(A))",
+                    "torch.linalg.lu_solve(*torch.linalg.lu_factor(A), torch.ones(3, 2, dtype=A.dtype))",
+                    "torch.linalg.lu_solve(*torch.linalg.lu_factor(A), A, left=False)",
+                    "torch.linalg.lu_solve(*torch.linalg.lu_factor(A), A, adjoint=True)",
+                    "torch.lu_solve(torch.ones(3, 2, dtype=A.dtype), *torch.linalg.lu_factor(A))",
+                    "torch.linalg.solve_triangular(A, torch.ones(3, 2, dtype=A.dtype), upper=True)",
+                    "torch.linalg.solve_triangular(A, A, upper=False, left=False)",
+                    "torch.linalg.solve_triangular(A, A.mT, upper=True, unitriangular=True)",
+                    "torch.triangular_solve(torch.ones(3, 2, dtype=A.dtype), A)",
+                    "torch.triangular_solve(A, A, upper=False, transpose=True)", "A.triangular_solve(A, False)",
+                    "torch.linalg.pinv(A)", "torch.pinverse(A)", "A.pinverse(rcond=0.1)", "torch.linalg.pinv(A, hermitian=False, rtol=0.3)",
+                    "torch.matrix_exp(A)", "torch.linalg.matrix_exp(A * 0.1)", "A.matrix_exp()",
+                    "torch.linalg.matrix_rank(A)", "torch.linalg.matrix_rank(A, atol=3.)", "torch.linalg.matrix_rank(A, hermitian=True)",
+                    "torch.linalg.cond(A)", "torch.linalg.cond(A, 'fro')", "torch.linalg.cond(A, -2)",
+                    "torch.linalg.inv_ex(A)", "torch.linalg.solve_ex(A, torch.ones(3, dtype=A.dtype))",
+                    "torch.linalg.eigvals(A)", "torch.linalg.eig(A)[0]", "torch.linalg.lstsq(A, torch.ones(3, 2, dtype=A.dtype))",
+                    "torch.linalg.lstsq(A, A[..., 0])", "torch.linalg.tensorinv(A, 1)", "torch.linalg.matmul(A, A)"],
+        "tall": ["torch.linalg.qr(A)", "torch.linalg.qr(A, mode='complete')", "torch.linalg.lu_factor(A)",
+                 "torch.linalg.lu(A)", "torch.linalg.pinv(A)", "torch.linalg.lstsq(A, torch.ones(3, 1, dtype=A.dtype))",
+                 "torch.linalg.matrix_rank(A)", "torch.linalg.cond(A)", "torch.linalg.cholesky(A)", "torch.matrix_exp(A)"],
+        "wide": ["torch.linalg.qr(A)", "torch.linalg.qr(A, mode='complete')", "torch.linalg.lu_factor(A)",
+                 "torch.linalg.lu(A)", "torch.linalg.pinv(A)", "torch.lu_unpack(*torch.linalg.lu_factor(A))",
+                 "torch.linalg.eigh(A)", "torch.linalg.solve_triangular(A, A, upper=True)"],
+    }
+    for kind, fs in forms.items():
+        for f in fs:
+            for _ in range(6):
+                a, grad = _matrices(rng, kind)
+                cases.append(f"A = {a}; out = {f}; ys = out if isinstance(out, tuple) else (out,); "
+                             "ts = [y for y in ys if y.requires_grad]; "
+                             "r = (out, torch.autograd.grad(sum((t * t).sum() for t in ts), A) if ts else None)")
+    cases += ["r = torch.linalg.vander(torch.tensor([1., 2., 3.]))", "r = torch.linalg.vander(torch.tensor([1, 2]), N=4)",
+              "r = torch.linalg.vander(torch.tensor([1., 2.]), N=1)", "r = torch.linalg.vander(torch.tensor(2.))",
+              "x = torch.tensor([0.5, 2., -1.], requires_grad=True); y = torch.linalg.vander(x); r = (y, "
+              "torch.autograd.grad(y.sum(), x))",
+              "r = torch.linalg.tensorsolve(torch.eye(6).reshape(2, 3, 6), torch.ones(2, 3))",
+              "r = torch.linalg.tensorinv(torch.eye(4).reshape(4, 2, 2), ind=1)",
+              "r = torch.linalg.tensorinv(torch.eye(4).reshape(4, 2, 2), ind=0)"]
+    return cases
+
+
+@pytest.mark.parametrize("code", _linalg_cases())
+def test_linalg(code):
+    _close(code)
