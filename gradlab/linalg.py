@@ -361,31 +361,25 @@ def eigvalsh(A, UPLO="L", *, out=None):
     return _result(_stats.linalg_eigh(A, UPLO, False), out)
 
 
-def _eig_arrays(A, name):
+def _eig(A, name):
     _stats._square(A, name)
     if A._data.dtype.kind not in "fc":
         raise RuntimeError(f"Unknown Complex ScalarType for {_kind(A)}")
-    _stats._low_precision(A, name)
-    a = A._data
-    if not np.isfinite(a).all():
+    _stats._kernel_dtype(A, "linalg_eig_out_cpu")
+    if not np.isfinite(A._data).all():
         raise RuntimeError(f"{name}: input tensor should not contain infs or NaNs.")
-    ctype = np.complex64 if a.dtype in (np.float32, np.complex64) else np.complex128
-    if a.size == 0:
-        return np.zeros(a.shape[:-1], ctype), np.zeros(a.shape, ctype)
-    w, v = np.linalg.eig(a)
-    return w.astype(ctype), v.astype(ctype)
+    return OPS["linalg_eig"](A)
 
 
 def eig(A, *, out=None):
-    """(eigenvalues, eigenvectors) of a square matrix, complex. (gradlab records no gradient for them.)"""
+    """(eigenvalues, eigenvectors) of a square matrix, complex: one LinalgEigBackward0."""
     _check_tensor_argument("linalg_eig", A, "A")
-    w, v = _eig_arrays(A, "linalg.eig")
-    return _stats._EIG((Tensor._make(w), Tensor._make(np.asfortranarray(v) if v.ndim == 2 else v)))
+    return _stats._EIG(_eig(A, "linalg.eig"))
 
 
 def eigvals(A, *, out=None):
     _check_tensor_argument("linalg_eigvals", A, "A")
-    return _result(Tensor._make(_eig_arrays(A, "linalg.eigvals")[0]), out)
+    return _result(_eig(A, "linalg.eigvals")[0], out)
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None):
@@ -393,7 +387,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None)
     _check_tensor_argument("linalg_matrix_rank", A, "input")
     if A._data.ndim < 2:
         raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.")
-    if A._data.dtype.kind not in "fc":
+    if A._data.dtype not in (np.float32, np.float64, np.complex64, np.complex128):
         raise RuntimeError("This function doesn't handle types other than float and double")
     a = A._data
     if tol is not None:
@@ -474,16 +468,36 @@ def vander(x, *, N=None):
 
 
 def cond(A, p=None, *, out=None):
-    """The condition number: ||A|| ||A^-1|| in norm p (None, 2, -2: the ratio of extreme singular values)."""
+    """The condition number ||A|| ||A^-1|| in norm p (None, 2, -2: the ratio of the extreme singular values),
+    PyTorch's linalg_cond: 0 for an empty matrix, inf where A is singular."""
     _check_tensor_argument("linalg_cond", A, "A")
-    if A._data.ndim < 2:
-        raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
+    if isinstance(p, str):
+        name = f"linalg.cond(ord={p})"
+        _stats._square(A, name)
+        if p not in ("fro", "nuc"):
+            raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+    else:
+        if A._data.ndim < 2:
+            raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
+        if p is not None and p not in (1, -1, 2, -2, math.inf, -math.inf):
+            raise RuntimeError(f"linalg.cond got an invalid norm type: {_order(p)}")
+    if A._data.size == 0:
+        real = np.zeros(A._data.shape[:-2], A._data.real.dtype if A._data.dtype.kind == "c" else A._data.dtype)
+        return _result(Tensor._make(real), out)
     if p is None or p in (2, -2):
         s = svdvals(A)
         big, small = s.narrow(-1, 0, 1), s.narrow(-1, s.shape[-1] - 1, 1)
-        return _result((big / small if p != -2 else small / big).squeeze(-1), out)
-    _check_square(A, "linalg.cond")
-    return _result(matrix_norm(A, p) * matrix_norm(inv(A), p), out)
+        return _result((small / big if p == -2 else big / small).squeeze(-1), out)
+    if p == "nuc":
+        s = svdvals(A)
+        return _result(s.sum(-1) * s.reciprocal().sum(-1), out)
+    if not isinstance(p, str):
+        _stats._square(A, f"linalg.cond(ord={int(p) if abs(p) != math.inf else p})")
+    inverse, info = inv_ex(A)
+    # (in place, as PyTorch: the inverse saved by its node changes, so a backward through it raises)
+    inverse.masked_fill_(info.unsqueeze(-1).unsqueeze(-1) > 0, math.inf)
+    result = matrix_norm(A, p) * matrix_norm(inverse, p)
+    return _result(result.nan_to_num(math.inf, math.inf, -math.inf), out)
 
 
 def tensorinv(A, ind=2, *, out=None):
@@ -532,7 +546,11 @@ def lstsq(A, B, rcond=None, *, driver=None):
     driver = driver or "gelsy"
     if driver not in ("gels", "gelsy", "gelsd", "gelss"):
         raise RuntimeError(f"parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
-    vector = B._data.ndim == A._data.ndim - 1
+    a_shape, b_shape = A._data.shape, B._data.shape
+    vector = B._data.ndim == 1 or (len(a_shape) - 1 == len(b_shape) and b_shape == a_shape[:-1])
+    if (b_shape[-1] if vector else b_shape[-2]) != a_shape[-2]:
+        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)" if not vector else
+                           "torch.linalg.lstsq: input.size(-2) should match other.size(-1)")
     solution, residuals = OPS["linalg_lstsq"](A, B, vector=vector, driver=driver)
     a = A._data
     s = np.linalg.svd(a, compute_uv=False) if a.size else np.zeros(a.shape[:-2] + (0,), a.real.dtype)

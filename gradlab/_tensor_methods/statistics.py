@@ -349,6 +349,7 @@ _EIGH = _named("linalg_eigh", "eigenvalues", "eigenvectors")
 _EIG = _named("linalg_eig", "eigenvalues", "eigenvectors")
 _INV_EX = _named("linalg_inv_ex", "inverse", "info")
 _SOLVE_EX = _named("linalg_solve_ex", "result", "info")
+_LU_WITH_INFO = _named("_lu_with_info", "LU", "pivots", "info")
 _LSTSQ = _named("linalg_lstsq", "solution", "residuals", "rank", "singular_values")
 
 
@@ -370,8 +371,10 @@ def _floating(A, name):
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got {_kind(A)}")
 
 
-def _kernel_dtype(A, kernel):
-    """A LAPACK kernel's dispatch: no integer, bool or half form."""
+def _kernel_dtype(A, kernel, skip_empty=False):
+    """A LAPACK kernel's dispatch: no integer, bool or half form (skip_empty: an empty input reaches no kernel)."""
+    if skip_empty and A._data.size == 0:
+        return
     if A._data.dtype.kind not in "fc" or A._data.dtype == np.float16:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_kind(A)}'")
 
@@ -399,7 +402,7 @@ def cholesky_factor(A, name, upper, check_errors=True):
                                    "completed because the input is not positive-definite (the leading minor of order "
                                    f"{info} is not positive-definite).")
     factor = np.conj(np.swapaxes(L, -1, -2)) if upper else L
-    return _ops_linalg._column_major(factor) if not upper else np.ascontiguousarray(factor), infos
+    return _ops_linalg._column_major(factor), infos
 
 
 def lu_factor_arrays(A):
@@ -407,7 +410,7 @@ def lu_factor_arrays(A):
     a = A._data
     m, n = a.shape[-2:]
     k = min(m, n)
-    flat = a.reshape((-1, m, n))
+    flat = a.reshape((int(np.prod(a.shape[:-2])), m, n))
     lus, pivs, infos = np.empty(flat.shape, a.dtype), np.empty((flat.shape[0], k), np.int32), []
     for i, mat in enumerate(flat):
         lu, piv, info = _ops_linalg.getrf(mat)
@@ -426,7 +429,9 @@ class _LinearAlgebraMethods:
                    "This transform will produce equivalent results for all valid (symmetric positive definite) "
                    "inputs." + _triggered("BatchLinearAlgebra.cpp:1765"))
         _square(self, "cholesky")
-        _kernel_dtype(self, "cholesky_cpu")
+        _kernel_dtype(self, "cholesky_cpu", skip_empty=True)
+        if self._data.size == 0 and self._data.dtype.kind not in "fc":
+            return Tensor._make(self._data.copy())
         factor, _ = cholesky_factor(self, "cholesky", upper)
         return OPS["cholesky"](self, upper=upper, factor=factor)
 
@@ -434,7 +439,7 @@ class _LinearAlgebraMethods:
         _square(self, "cholesky_inverse")
         _kernel_dtype(self, "cholesky_inverse_out_cpu")
         d = np.diagonal(self._data, 0, -2, -1)
-        zero = np.nonzero((d == 0).reshape(-1, d.shape[-1]))
+        zero = np.nonzero((d == 0).reshape(int(np.prod(d.shape[:-1])), d.shape[-1]))
         if zero[0].size:
             b, i = int(zero[0][0]), int(zero[1][0])
             raise _LinAlgError(f"cholesky_inverse: {_batch_where(b, self._data.ndim > 2)}The diagonal element {i + 1} "
@@ -473,7 +478,7 @@ class _LinearAlgebraMethods:
                    "compute_pivots, get_infos=True)\nshould be replaced with\nLU, pivots, info = "
                    "torch.linalg.lu_factor_ex(A, compute_pivots)" + _triggered("BatchLinearAlgebra.cpp:2073"))
         lu, piv, info = linalg_lu_factor_ex(self, pivot, check_errors=not get_infos, name="torch.lu_factor")
-        return (lu, piv, info) if get_infos else (lu, piv)
+        return _LU_WITH_INFO((lu, piv, info)) if get_infos else (lu, piv)
 
     def lu_solve(self, LU_data, LU_pivots):
         _warn_once("torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a future "
@@ -524,10 +529,8 @@ class _LinearAlgebraMethods:
 def linalg_cholesky_ex(A, upper=False, check_errors=False, name="linalg.cholesky"):
     _square(A, name)
     _floating(A, name)
-    _low_precision(A, name)
+    _kernel_dtype(A, "cholesky_cpu", skip_empty=True)
     factor, infos = cholesky_factor(A, name, upper, check_errors)
-    if any(infos):      # (the factor stops at the failing minor; LAPACK leaves the rest of the input there)
-        pass
     L = OPS["linalg_cholesky_ex"](A, upper=upper, factor=factor)
     return _CHOLESKY_EX((L, _int32(infos, A._data.shape[:-2])))
 
@@ -535,7 +538,7 @@ def linalg_cholesky_ex(A, upper=False, check_errors=False, name="linalg.cholesky
 def linalg_qr(A, mode="reduced"):
     _at_least_2d(A, "linalg.qr")
     _floating(A, "linalg.qr")
-    _low_precision(A, "linalg.qr")
+    _kernel_dtype(A, "geqrf_cpu")
     if mode not in ("reduced", "complete", "r"):
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', or "
                            "'complete'")
@@ -546,7 +549,7 @@ def linalg_lu_factor_ex(A, pivot=True, check_errors=False, name="torch.lu_factor
     if A._data.ndim < 2:
         raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "
                            f"[{', '.join(map(str, A._data.shape))}] instead")
-    _kernel_dtype(A, "lu_cpu")
+    _kernel_dtype(A, "lu_cpu", skip_empty=True)
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     lu, piv, infos = lu_factor_arrays(A)
@@ -598,7 +601,6 @@ def linalg_pinv(A, atol=None, rtol=None, hermitian=False):
 def linalg_matrix_exp(A):
     _square(A, "linalg.matrix_exp")
     _floating(A, "linalg.matrix_exp")
-    _low_precision(A, "linalg.matrix_exp")
     return OPS["linalg_matrix_exp"](A)
 
 
@@ -607,7 +609,7 @@ def linalg_eigh(A, UPLO="L", eigenvectors=True):
     if UPLO not in ("L", "U", "l", "u"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     _square(A, name)
-    _kernel_dtype(A, "linalg_eigh_cpu")
+    _kernel_dtype(A, "linalg_eigh_cpu", skip_empty=True)
     w, v = OPS["linalg_eigh"](A, uplo=UPLO.upper(), eigenvectors=eigenvectors)
     return _EIGH((w, v)) if eigenvectors else w
 
@@ -636,7 +638,7 @@ def linalg_lu(A, pivot=True):
     if A._data.ndim < 2:
         raise RuntimeError(f"linalg.lu: Expected tensor with 2 or more dimensions. Got size: "
                            f"[{', '.join(map(str, A._data.shape))}] instead")
-    _kernel_dtype(A, "lu_cpu")
+    _kernel_dtype(A, "lu_cpu", skip_empty=True)
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     lu, piv, _ = lu_factor_arrays(A)

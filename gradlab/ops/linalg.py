@@ -290,12 +290,12 @@ def _mH(x):
 
 def _batches(a):
     """The matrices of a batch, as a list of 2-d arrays (views)."""
-    return list(a.reshape((-1,) + a.shape[-2:])) if a.size or a.ndim > 2 else [a]
+    return list(a.reshape((int(np.prod(a.shape[:-2])),) + a.shape[-2:]))
 
 
 def _column_major(x):
-    """x laid out as LAPACK leaves PyTorch's results: each matrix column-major."""
-    return np.swapaxes(np.ascontiguousarray(np.swapaxes(x, -1, -2)), -1, -2)
+    """x laid out as LAPACK leaves PyTorch's results: each matrix column-major (a fresh copy)."""
+    return np.swapaxes(np.array(np.swapaxes(x, -1, -2), order="C", copy=True), -1, -2)
 
 
 def tri_solve(A, B, upper, left=True, unitriangular=False):
@@ -333,7 +333,7 @@ def _substitute(A, B, upper):
 def cholesky_lower(a):
     """(L, info) for each matrix of a batch: L's lower triangle from a's (Cholesky-Banachiewicz, in a's dtype);
     info: the order of the first leading minor that is not positive-definite (0: none), per matrix."""
-    flat = a.reshape((-1,) + a.shape[-2:])
+    flat = a.reshape((int(np.prod(a.shape[:-2])),) + a.shape[-2:])
     out = np.zeros(flat.shape, a.dtype)
     infos = []
     n = a.shape[-1]
@@ -391,7 +391,7 @@ def cholesky_inverse(self, upper):
     if not A.size:
         return np.zeros(A.shape, self.dtype)
     Li = tri_solve(L, eye, upper)               # (L^-1: inf and nan for a zero pivot, as LAPACK's potri)
-    return (_mH(Li) @ Li if not upper else Li @ _mH(Li)).astype(self.dtype, copy=False)
+    return _column_major((_mH(Li) @ Li if not upper else Li @ _mH(Li)).astype(self.dtype, copy=False))
 
 
 def _cholesky_inverse_grad(g, L, upper, inverse):
@@ -497,13 +497,13 @@ def lu_unpack_arrays(lu, pivots):
     """P, L, U from packed LU and 1-based pivots (batched): P the permutation with A = P L U."""
     m, n = lu.shape[-2:]
     k = min(m, n)
-    L = np.tril(lu, -1)[..., :, :k]
+    L = np.ascontiguousarray(np.tril(lu, -1)[..., :, :k])
     L[..., np.arange(k), np.arange(k)] = 1
-    U = np.triu(lu)[..., :k, :]
+    U = np.ascontiguousarray(np.triu(lu)[..., :k, :])
     batch = lu.shape[:-2]
     P = np.zeros(batch + (m, m), lu.dtype)
-    flat_p, flat_piv = P.reshape((-1, m, m)), np.asarray(pivots).reshape((-1, pivots.shape[-1] if np.ndim(pivots)
-                                                                          else 0))
+    count = int(np.prod(batch))
+    flat_p, flat_piv = P.reshape((count, m, m)), np.asarray(pivots).reshape((count, -1) if count else (0, 0))
     for b in range(flat_p.shape[0]):
         perm = list(range(m))
         for i, p in enumerate(flat_piv[b] if flat_piv.size else []):
@@ -627,8 +627,8 @@ def linalg_lu_solve(LU, B, pivots_array, left, adjoint):
         A = _mH(A)
     if left:
         return _column_major(_solve_batched(A, B, False).astype(LU.dtype, copy=False))
-    return _column_major(np.swapaxes(_solve_batched(np.swapaxes(A, -1, -2), np.swapaxes(B, -1, -2), False),
-                                     -1, -2).astype(LU.dtype, copy=False))
+    return np.ascontiguousarray(np.swapaxes(_solve_batched(np.swapaxes(A, -1, -2), np.swapaxes(B, -1, -2), False),
+                                            -1, -2).astype(LU.dtype, copy=False))
 
 
 # --- triangular solves ---------------------------------------------------------------------------
@@ -673,7 +673,7 @@ def _triangular_solve_grads(g, n):
     self=lambda g, n: dual.like(g[0], _triangular_solve_grads(g, n)[0]),
     A=lambda g, n: dual.like(g[0], _triangular_solve_grads(g, n)[1]))
 def triangular_solve(self, A, upper, transpose, unitriangular, solution):
-    return solution, np.array(np.broadcast_to(A, solution.shape[:-2] + A.shape[-2:]), order="C")
+    return solution, _column_major(np.broadcast_to(A, solution.shape[:-2] + A.shape[-2:]))
 
 
 # --- pinv, matrix_exp, eigh ------------------------------------------------------------------------
@@ -687,12 +687,13 @@ def _pinv_grad(g, n):
     if m <= nn:
         K = gradh @ pinvA
         KpinvAh = K @ pinvAh
-        gA = -(pinvA @ K) + KpinvAh - (A @ pinvA) @ KpinvAh + (pinvAh @ pinvA) @ (gradh - K @ A)
+        gA = -_mH(pinvA @ K) + KpinvAh - (A @ pinvA) @ KpinvAh + (pinvAh @ pinvA) @ (gradh - K @ A)
     else:
         K = pinvA @ gradh
         pinvAhK = pinvAh @ K
-        gA = -(K @ pinvA) + pinvAhK - pinvAhK @ (pinvA @ A) + (gradh - A @ K) @ pinvA @ pinvAh
-    return dual.like(g, gA.astype(A.dtype, copy=False))
+        gA = -_mH(K @ pinvA) + pinvAhK - pinvAhK @ pinvA @ A + (gradh - A @ K) @ pinvA @ pinvAh
+    # (the sum takes the layout of its first term, a transposed matrix: column-major, as PyTorch's)
+    return dual.like(g, _column_major(gA.astype(A.dtype, copy=False)))
 
 
 @op("linalg_pinv", "LinalgPinvBackward0", saves=("self", "result"), variants=(),
@@ -774,7 +775,7 @@ def _eigh_grad(g, n):
     return dual.like(g[0], gA.astype(V.dtype, copy=False))
 
 
-@op("linalg_eigh", "LinalgEighBackward0", saves=("self",), num_outputs=2, variants=(),
+@op("linalg_eigh", "LinalgEighBackward0", saves=("self",), num_outputs=2, variants=(), cast_result=False,
     shows={"self": "V (diag(grads[0]) + (V^H grads[1] - (V^H grads[1])^H) / 2 / (L_j - L_i)) V^H"},
     self=_eigh_grad)
 def linalg_eigh(self, uplo, eigenvectors):
@@ -817,3 +818,37 @@ def linalg_lstsq(self, b, vector, driver):
             flat[i] = np.linalg.lstsq(flat_a[i], flat_b[i], rcond=None)[0]
     x = out[..., 0] if vector else _column_major(out)
     return x, np.zeros(0, self.dtype)
+
+
+def _eig_grad(g, n):
+    """PyTorch's linalg_eig_backward (not Hermitian): gA = V^-H (diag(gL) + (V^H gV - V^H V diag(re(V^H gV))) / E*) V^H,
+    E*_ij = conj(L_j - L_i); a real input gets its real part."""
+    gL, gV = (dual.data(x) for x in g)
+    A = dual.data(n.self)
+    L, V = linalg_eig.forward(A)
+    VhgV = _mH(V) @ gV
+    diag = np.diagonal(VhgV, 0, -2, -1)
+    if not np.allclose(diag.imag, 0, rtol=1e-2, atol=1e-2):
+        raise RuntimeError("linalg_eig_backward: The eigenvectors in the complex case are specified up to "
+                           "multiplication by e^{i phi}. The specified loss function depends on this quantity, so it "
+                           "is ill-defined.")
+    gA = VhgV - _mH(V) @ (V * diag.real[..., None, :])
+    E = np.conj(L)[..., None, :] - np.conj(L)[..., :, None]
+    k = L.shape[-1]
+    E[..., np.arange(k), np.arange(k)] = 1
+    gA = gA / E
+    gA[..., np.arange(k), np.arange(k)] = gL
+    gA = np.linalg.solve(_mH(V), gA @ _mH(V)) if gA.size else gA
+    return dual.like(g[0], (gA.real if A.dtype.kind != "c" else gA).astype(A.dtype, copy=False))
+
+
+@op("linalg_eig", "LinalgEigBackward0", saves=("self",), num_outputs=2, variants=(), cast_result=False,
+    shows={"self": "V^-H (diag(grads[0]) + (V^H grads[1] - V^H V diag(re(V^H grads[1]))) / conj(L_j - L_i)) V^H"},
+    self=_eig_grad)
+def linalg_eig(self):
+    """Eigenvalues and eigenvectors (complex; numpy's LAPACK geev), the vectors column-major."""
+    ctype = np.complex64 if self.dtype in (np.float32, np.complex64) else np.complex128
+    if self.size == 0:
+        return np.zeros(self.shape[:-1], ctype), np.zeros(self.shape, ctype)
+    w, v = np.linalg.eig(self)
+    return w.astype(ctype), _column_major(v.astype(ctype))
