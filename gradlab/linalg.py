@@ -411,6 +411,7 @@ def inv_ex(A, *, check_errors=False, out=None):
     _check_tensor_argument("linalg_inv_ex", A, "A")
     _stats._square(A, "linalg.inv")
     _stats._floating(A, "linalg.inv")
+    _stats._low_precision(A, "linalg.inv")
     try:
         result = A.inverse()
         info = np.zeros(A._data.shape[:-2], np.int32)
@@ -485,6 +486,8 @@ def cond(A, p=None, *, out=None):
         real = np.zeros(A._data.shape[:-2], A._data.real.dtype if A._data.dtype.kind == "c" else A._data.dtype)
         return _result(Tensor._make(real), out)
     if p is None or p in (2, -2):
+        _stats._floating(A, "linalg.svd")
+        _stats._kernel_dtype(A, "linalg_svd_cpu")
         s = svdvals(A)
         big, small = s.narrow(-1, 0, 1), s.narrow(-1, s.shape[-1] - 1, 1)
         return _result((small / big if p == -2 else big / small).squeeze(-1), out)
@@ -543,6 +546,8 @@ def lstsq(A, B, rcond=None, *, driver=None):
     if A._data.dtype != B._data.dtype:
         raise RuntimeError(f"torch.linalg.lstsq: Expected input and b to have the same dtype, but got input with dtype "
                            f"{A.dtype} and b with dtype {B.dtype}")
+    if A._data.dtype not in (np.float32, np.float64, np.complex64, np.complex128):
+        raise RuntimeError("This function doesn't handle types other than float and double")
     driver = driver or "gelsy"
     if driver not in ("gels", "gelsy", "gelsd", "gelss"):
         raise RuntimeError(f"parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")

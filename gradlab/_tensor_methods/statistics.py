@@ -570,6 +570,7 @@ def linalg_lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     _check_tensor_argument("linalg_lu_solve", B, "B", position=3)
     _at_least_2d(LU, "torch.linalg.lu_solve", "LU")
     _square(LU, "linalg.lu_solve")
+    _floating(LU, "torch.linalg.lu_solve")
     _at_least_2d(B, "linalg.lu_solve", "B")
     n = LU._data.shape[-1]
     if left and B._data.shape[-2] != n:

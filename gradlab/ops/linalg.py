@@ -497,9 +497,9 @@ def lu_unpack_arrays(lu, pivots):
     """P, L, U from packed LU and 1-based pivots (batched): P the permutation with A = P L U."""
     m, n = lu.shape[-2:]
     k = min(m, n)
-    L = np.ascontiguousarray(np.tril(lu, -1)[..., :, :k])
+    L = np.array(np.tril(lu, -1)[..., :, :k], order="C", copy=True)
     L[..., np.arange(k), np.arange(k)] = 1
-    U = np.ascontiguousarray(np.triu(lu)[..., :k, :])
+    U = np.array(np.triu(lu)[..., :k, :], order="C", copy=True)
     batch = lu.shape[:-2]
     P = np.zeros(batch + (m, m), lu.dtype)
     count = int(np.prod(batch))
@@ -627,8 +627,9 @@ def linalg_lu_solve(LU, B, pivots_array, left, adjoint):
         A = _mH(A)
     if left:
         return _column_major(_solve_batched(A, B, False).astype(LU.dtype, copy=False))
+    # (row-major whatever LU's layout: returned as a view, which the table keeps as laid out)
     return np.ascontiguousarray(np.swapaxes(_solve_batched(np.swapaxes(A, -1, -2), np.swapaxes(B, -1, -2), False),
-                                            -1, -2).astype(LU.dtype, copy=False))
+                                            -1, -2).astype(LU.dtype, copy=False))[...]
 
 
 # --- triangular solves ---------------------------------------------------------------------------
@@ -809,15 +810,19 @@ def linalg_lstsq(self, b, vector, driver):
     batch = np.broadcast_shapes(self.shape[:-2], bb.shape[:-2])
     A = np.broadcast_to(self, batch + self.shape[-2:])
     Bm = np.broadcast_to(bb, batch + bb.shape[-2:])
-    n = self.shape[-1]
+    m, n = self.shape[-2:]
     out = np.zeros(batch + (n, bb.shape[-1]), np.result_type(self, b))
-    if out.size and self.shape[-2]:
+    if out.size and m:
         flat_a, flat_b = A.reshape((-1,) + A.shape[-2:]), Bm.reshape((-1,) + Bm.shape[-2:])
         flat = out.reshape((-1,) + out.shape[-2:])
         for i in range(flat.shape[0]):
             flat[i] = np.linalg.lstsq(flat_a[i], flat_b[i], rcond=None)[0]
-    x = out[..., 0] if vector else _column_major(out)
-    return x, np.zeros(0, self.dtype)
+    if vector:
+        return out[..., 0], np.zeros(0, self.dtype)
+    # (LAPACK writes the solution into B's column-major max(m, n) x k buffer: its first n rows are the result)
+    buffer = _column_major(np.zeros(batch + (max(m, n), bb.shape[-1]), out.dtype))
+    buffer[..., :n, :] = out
+    return buffer[..., :n, :], np.zeros(0, self.dtype)
 
 
 def _eig_grad(g, n):
