@@ -13,7 +13,12 @@ from ..creation import arange, ones, tensor, zeros
 from ..creation.options import _options
 from ..ops import OPS
 from ..ops.operands import _check_tensor_argument, _kind
+from numpy.lib import _function_base_impl as coefficients      # (np.i0's Cephes coefficients)
+
+from .._tensor_methods._common import _warn_once
 from .._tensor_methods.statistics import _div_number, _mul_number, _triggered
+from ..ops.shape import cat as _cat_op
+from ..ops.vectorized.glibc import glibc_expf
 from ._common import method_forms
 
 __all__ = ["trapezoid", "trapz", "cumulative_trapezoid", "gradient", "isin", "pdist", "hann_window",
@@ -21,7 +26,7 @@ __all__ = ["trapezoid", "trapz", "cumulative_trapezoid", "gradient", "isin", "pd
            "solve", "lstsq", "eig", "symeig", "matrix_rank"]
 
 _METHODS = ("quantile", "nanquantile", "cov", "corrcoef", "cholesky", "cholesky_inverse", "cholesky_solve", "qr",
-            "lu_solve", "triangular_solve", "pinverse", "matrix_exp")
+            "lu_solve", "triangular_solve", "pinverse", "matrix_exp", "inner", "ger")
 globals().update(method_forms(*_METHODS))
 __all__ += list(_METHODS)
 
@@ -228,8 +233,7 @@ def _gradient_coordinates(self, coordinates, dims, edge_order):
 
 
 def _cat(tensors, dim):
-    from ..ops.shape import cat
-    return cat(tensors, dim)
+    return _cat_op(tensors, dim)
 
 
 # ------------------------------------------------------------------------------------ isin
@@ -390,8 +394,6 @@ def _chbevl(x, coefficients):
 def _calc_i0(x):
     """PyTorch's calc_i0 (Cephes' modified Bessel function I0), in x's precision; numpy's np.i0 holds the same
     coefficients. float32's exp is the C library's expf, as PyTorch's scalar kernel calls."""
-    from numpy.lib import _function_base_impl as coefficients
-    from ..ops.vectorized.glibc import glibc_expf
     t = x.dtype.type
     x = np.abs(x)
     exp = glibc_expf if x.dtype == np.float32 else np.exp
@@ -405,34 +407,49 @@ def _calc_i0(x):
 # ------------------------------------------------------------------------------------ norms kept for JIT
 
 def frobenius_norm(input, dim, keepdim=False, *, out=None):
-    """Deprecated in PyTorch (a warning), kept: linalg.vector_norm(input, 2, dim, keepdim) (NormBackward1 in 2.13)."""
-    from .._tensor_methods._common import _warn_once
+    """Deprecated in PyTorch (a warning), kept: at::norm(input, 2, dim, keepdim): one NormBackward1."""
     _check_tensor_argument("frobenius_norm", input, "input")
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     _warn_once("at::frobenius_norm is deprecated and it is just left for JIT compatibility. It will be removed in a "
                "future PyTorch release. Please use `linalg.vector_norm(A, 2., dim, keepdim)` instead" +
                _triggered("LinearAlgebra.cpp:3175"))
-    if len(dims) != 2:
-        raise RuntimeError(f"frobenius_norm expects two dims, got {len(dims)}")
-    return _out(input.norm(2, dims, keepdim), out)
+    if len(dims) > 2:
+        raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dims)} dimensions instead.")
+    if input._data.dtype.kind not in "fc":
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got {_kind(input)} "
+                           "instead.")
+    nd = input._data.ndim
+    dims = tuple(_wrap_dim(d, nd) for d in dims)
+    return _out(OPS["norm_p"](input, p=2, dim=dims, keepdim=keepdim), out)
 
 
 def nuclear_norm(input, dim=None, keepdim=False, *, out=None):
     """Deprecated in PyTorch (a warning), kept: linalg.matrix_norm(input, 'nuc', dim, keepdim)."""
-    from .._tensor_methods._common import _warn_once
-    from .. import linalg
     _check_tensor_argument("nuclear_norm", input, "input")
     _warn_once("at::nuclear_norm is deprecated and it is just left for JIT compatibility. It will be removed in a "
                "future PyTorch release. Please use `linalg.matrix_norm(A, 'nuc', dim, keepdim)` instead" +
                _triggered("LinearAlgebra.cpp:3229"))
     if isinstance(dim, bool):
         dim, keepdim = None, dim
+    if input._data.ndim < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
     if dim is None:
-        if input._data.ndim != 2:
-            raise RuntimeError(f"Expected a tensor with 2 dimensions, but got a tensor with {input._data.ndim} "
-                               f"dimension{'' if input._data.ndim == 1 else 's'} instead.")
-        dim = (0, 1)
-    return _out(linalg.matrix_norm(input, "nuc", dim, keepdim), out)
+        dim = (-2, -1)
+    return _out(_nuclear(input, dim, keepdim), out)
+
+
+def _nuclear(A, dim, keepdim):
+    """linalg.matrix_norm(A, 'nuc', dim, keepdim): the singular values of A with dim moved last, summed."""
+    nd = A._data.ndim
+    if A._data.dtype.kind not in "fc":
+        raise RuntimeError(f"linalg.matrix_norm: Expected a floating point or complex tensor as input. Got {_kind(A)}")
+    d0, d1 = (_wrap_dim(d, nd) for d in dim)
+    permutation = [d for d in range(nd) if d not in (d0, d1)] + [d0, d1]
+    result = OPS["svd"](A.permute(permutation))[1].sum(-1)
+    if keepdim:
+        reverse = [permutation.index(d) for d in range(nd)]
+        result = result.unsqueeze(-1).unsqueeze(-1).permute(reverse)
+    return result
 
 
 def _out(t, out):
@@ -448,8 +465,9 @@ def lu(A, pivot=True, get_infos=False, out=None):
     return A.lu(pivot, get_infos)
 
 
-__all__ += ["lu", "lu_unpack"]
+__all__ += ["lu", "lu_unpack", "bilinear"]
 
 
 # the functions PyTorch removed (raising its RuntimeError): written with the Tensor methods of the same names
-from .._tensor_methods.statistics import eig, lstsq, lu_unpack, matrix_rank, solve, symeig  # noqa: E402,F401
+from .._tensor_methods.statistics import (bilinear, eig, lstsq, lu_unpack, matrix_rank, solve,  # noqa: E402,F401
+                                          symeig)

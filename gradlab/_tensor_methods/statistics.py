@@ -517,6 +517,56 @@ class _LinearAlgebraMethods:
                                        solution=solution)
         return _TRIANGULAR((x, m))
 
+    def vdot(self, other):
+        """sum(conj(self) * other) of two vectors (dot's checks, named vdot): one VdotBackward0."""
+        _check_tensor_argument("vdot", other, "other")
+        if self._data.ndim != 1 or other._data.ndim != 1:
+            raise RuntimeError(f"1D tensors expected, but got {self._data.ndim}D and {other._data.ndim}D tensors")
+        if self._data.dtype != other._data.dtype:
+            raise RuntimeError(f"vdot : expected both vectors to have same dtype, but found {_kind(self)} and "
+                               f"{_kind(other)}")
+        if self._data.shape != other._data.shape:
+            raise RuntimeError(
+                f"inconsistent tensor size, expected tensor [{self._data.size}] and src [{other._data.size}] to have "
+                f"the same number of elements, but got {self._data.size} and {other._data.size} elements respectively")
+        if self._data.dtype.kind == "b":
+            raise NotImplementedError(f"\"vdot\" not implemented for '{_kind(self)}'")
+        return OPS["vdot"](self, other)
+
+    def inner(self, other):
+        """PyTorch's inner: a product with a 0-d tensor, else tensordot over both last dims."""
+        _check_tensor_argument("inner", other, "other")
+        if self._data.ndim == 0 or other._data.ndim == 0:
+            return self * other
+        if self._data.shape[-1] != other._data.shape[-1]:
+            raise RuntimeError(f"inner() the last dimension must match on both input tensors but got shapes "
+                               f"[{', '.join(map(str, self._data.shape))}] and "
+                               f"[{', '.join(map(str, other._data.shape))}]")
+        # (PyTorch's tensordot over the last dims: both permuted and flattened to matrices, one mm, viewed back)
+        if self._data.ndim == 1 and other._data.ndim == 1:
+            return self.permute(0).dot(other.permute(0)).reshape(())
+        k = self._data.shape[-1]
+        left = self.permute(list(range(self._data.ndim))).reshape(-1, k)
+        right = other.permute([other._data.ndim - 1] + list(range(other._data.ndim - 1))).reshape(k, -1)
+        return left.mm(right).reshape(list(self._data.shape[:-1]) + list(other._data.shape[:-1]))
+
+    def ger(self, vec2):
+        """outer's older name."""
+        return self.outer(vec2)
+
+    def addr(self, vec1, vec2, *, beta=1, alpha=1):
+        _check_addr(self, vec1, vec2, beta)
+        return OPS["addr"](self, vec1, vec2, beta=beta, alpha=alpha)
+
+    def addr_(self, vec1, vec2, *, beta=1, alpha=1):
+        _check_addr(self, vec1, vec2, beta)
+        _indexing._check_inplace_allowed(self)
+        result = OPS["addr"](self, vec1, vec2, beta=beta, alpha=alpha)
+        if result.shape != self.shape:
+            raise RuntimeError(f"The expanded size of the tensor ({self._data.shape[-1] if self._data.ndim else 1}) "
+                               "must match the existing size")
+        return _indexing._adopt(self, result)
+
     def pinverse(self, rcond=1e-15):
         return linalg_pinv(self, rtol=rcond)
 
@@ -646,3 +696,68 @@ def linalg_lu(A, pivot=True):
     P, L, U = _ops_linalg.lu_unpack_arrays(lu, piv)
     L_t, U_t = OPS["linalg_lu"](A, factors=(P, L, U))
     return _LINALG_LU((Tensor._make(P), L_t, U_t))
+
+
+def _sizes(shape):
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def _check_addr(self, vec1, vec2, beta=1):
+    """addr's checks: 1-d vectors, then self expanded to (len(vec1), len(vec2)) (the dtypes without a BLAS kernel:
+    self must have that size)."""
+    _check_tensor_argument("addr", vec1, "vec1")
+    _check_tensor_argument("addr", vec2, "vec2", position=2)
+    for name, t in (("vec1", vec1), ("vec2", vec2)):
+        if t._data.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {t._data.ndim}-D")
+    shape = (vec1._data.shape[0], vec2._data.shape[0])
+    if beta == 0 and self._data.dtype not in (np.float32, np.float64, np.complex64, np.complex128):
+        if self._data.shape != shape:
+            raise RuntimeError(f"size mismatch, input: {_sizes(self._data.shape)}, v1: {_sizes(vec1._data.shape)}, "
+                               f"v2: {_sizes(vec2._data.shape)}")
+        return
+    have = (1,) * (2 - self._data.ndim) + tuple(self._data.shape)
+    for i in (0, 1):
+        if have[i] != 1 and have[i] != shape[i]:
+            raise RuntimeError(f"The expanded size of the tensor ({shape[i]}) must match the existing size ({have[i]}) "
+                               f"at non-singleton dimension {i}.  Target sizes: {_sizes(shape)}.  Tensor sizes: "
+                               f"{_sizes(self._data.shape)}")
+
+
+_CPP_TYPES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+              "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
+              "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+
+
+def bilinear(input1, input2, weight, bias=None):
+    """PyTorch's bilinear (Linear.cpp): both inputs flattened to 2-d, one _trilinear (TrilinearBackward0), the
+    result viewed back, then the bias added."""
+    _check_tensor_argument("bilinear", input1, "input1")
+    _check_tensor_argument("bilinear", input2, "input2", position=2)
+    _check_tensor_argument("bilinear", weight, "weight", position=3)
+    dts = [input1._data.dtype, input2._data.dtype, weight._data.dtype] + ([bias._data.dtype] if bias is not None else [])
+    if len(set(dts)) > 1:
+        names = ["input1", "input2", "weight"] + (["bias"] if bias is not None else [])
+        kinds = ", ".join(f"{nm}: {_CPP_TYPES.get(np.dtype(d).name, np.dtype(d).name)}" for nm, d in zip(names, dts))
+        raise RuntimeError(f"All tensors must have the same dtype, got {kinds}")
+    if input1._data.ndim != input2._data.ndim:
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1._data.ndim} and "
+                           f"{input2._data.ndim}")
+    for i in range(input1._data.ndim - 1):
+        if input1._data.shape[i] != input2._data.shape[i]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {i}: got "
+                               f"{input1._data.shape[i]} and {input2._data.shape[i]}")
+    if input1._data.shape[-1] != weight._data.shape[1]:
+        raise RuntimeError(f"bilinear(): input1 size does not match weight size: got {input1._data.shape[-1]} but "
+                           f"expected {weight._data.shape[1]}")
+    if input2._data.shape[-1] != weight._data.shape[2]:
+        raise RuntimeError(f"bilinear(): input2 size does not match weight size: got {input2._data.shape[-1]} but "
+                           f"expected {weight._data.shape[2]}")
+    if bias is not None and bias._data.shape[0] != weight._data.shape[0]:
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got {bias._data.shape[0]} but "
+                           f"expected {weight._data.shape[0]}")
+    output_size = list(input1._data.shape[:-1]) + [weight._data.shape[0]]
+    flat1 = input1.reshape(-1, input1._data.shape[-1])
+    flat2 = input2.reshape(-1, input2._data.shape[-1])
+    output = OPS["trilinear"](flat1, weight, flat2).reshape(output_size)
+    return output + bias if bias is not None else output

@@ -857,3 +857,63 @@ def linalg_eig(self):
         return np.zeros(self.shape[:-1], ctype), np.zeros(self.shape, ctype)
     w, v = np.linalg.eig(self)
     return w.astype(ctype), _column_major(v.astype(ctype))
+
+
+# ================================================================ bilinear, vdot, addr
+
+def _trilinear_grad(which):
+    def formula(g, n):
+        gd = dual.data(g)
+        i1, w, i2 = dual.data(n.i1), dual.data(n.i2_weight), dual.data(n.i3)
+        if which == 0:
+            out = np.einsum("bo,oij,bj->bi", gd, w, i2)
+        elif which == 1:
+            out = np.einsum("bo,bi,bj->oij", gd, i1, i2)
+        else:
+            out = np.einsum("bo,bi,oij->bj", gd, i1, w)
+        return dual.like(g, out.astype(gd.dtype, copy=False))
+    formula.shows = {0: "einsum('bo,oij,bj->bi', grad, i2_weight, i3)", 1: "einsum('bo,bi,bj->oij', grad, i1, i3)",
+                     2: "einsum('bo,bi,oij->bj', grad, i1, i2_weight)"}[which]
+    return formula
+
+
+# bilinear's _trilinear, as torch.bilinear calls it (i1: (B, I), weight: (O, I, J), i3: (B, J) -> (B, O))
+@op("trilinear", "TrilinearBackward0", ("i1", "i2_weight", "i3"), saves=("i1", "i2_weight", "i3"), variants=(),
+    i1=_trilinear_grad(0), i2_weight=_trilinear_grad(1), i3=_trilinear_grad(2))
+def trilinear(i1, i2_weight, i3):
+    return np.einsum("bi,oij,bj->bo", i1, i2_weight, i3).astype(np.result_type(i1, i2_weight, i3), copy=False)
+
+
+@op("vdot", "VdotBackward0", ("self", "other"), variants=("function", "method"), saves={"self": ("other",),
+                                                                                          "other": ("self",)},
+    self=lambda g, n: dual.conj(g) * n.other,
+    other=lambda g, n: n.self * g)
+def vdot(self, other):
+    """sum(conj(self) * other) of two vectors."""
+    return np.asarray(np.vdot(self, other), np.result_type(self, other))
+
+
+def _addr_vec(which):
+    def formula(g, n):
+        if which == 1:
+            out = dual.mv(g, dual.conj(n.vec2))
+        else:
+            out = dual.mv(dual.t(g), dual.conj(n.vec1))
+        return out * n.alpha if n.alpha != 1 else out
+    formula.shows = "grad @ vec2.conj() * alpha" if which == 1 else "grad.t() @ vec1.conj() * alpha"
+    return formula
+
+
+@op("addr", "AddrBackward0", ("self", "vec1", "vec2"), saves={"vec1": ("vec2",), "vec2": ("vec1",)},
+    variants=("function", "method"),
+    shows={"self": "grad * beta"},
+    self=lambda g, n: g * n.beta if n.beta != 1 else g,
+    vec1=_addr_vec(1), vec2=_addr_vec(2))
+def addr(self, vec1, vec2, beta=1, alpha=1):
+    """beta * self + alpha * outer(vec1, vec2) (beta = 0: self is ignored, its nans too)."""
+    outer = np.multiply.outer(vec1, vec2)
+    if alpha != 1:
+        outer = outer * alpha
+    if beta == 0:
+        return np.broadcast_to(outer, np.broadcast_shapes(self.shape, outer.shape)).copy()
+    return (self * beta if beta != 1 else self) + outer

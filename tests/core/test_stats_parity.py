@@ -345,3 +345,39 @@ def test_linalg(code):
     if _known_linalg_difference(code):
         pytest.xfail("a known difference (see _known_linalg_difference)")
     _close(code)
+
+
+# --- bilinear, inner, vdot, ger, addr, chain_matmul, frobenius_norm, nuclear_norm ------------------------
+
+def _product_cases():
+    rng = random.Random(7)
+    cases = []
+    for dt in ("float32", "float64", "int64", "float16"):
+        for _ in range(12):
+            grad = dt in ("float32", "float64") and rng.random() < 0.7
+            g = ", requires_grad=True" if grad else ""
+            x = f"torch.tensor({_VALUES}, dtype=torch.{dt}{g})"
+            form = rng.choice([
+                "torch.bilinear(x, x[:, :3] * 2, w)", "torch.bilinear(x, x[:, :3], w, b)", "torch.bilinear(x[0], x[0, :3], w)",
+                "torch.bilinear(x, x[:2, :3], w)", "torch.bilinear(x, x[:, :2], w)", "torch.bilinear(x, x[:, :3], w, b[:1])",
+                "torch.bilinear(x, x[:, :3], w.double())",
+                "torch.inner(x, x)", "torch.inner(x[0], x[1])", "x.inner(x[0])", "torch.inner(x, x[:, :2])",
+                "torch.inner(x[0, 0], x)", "torch.vdot(x[0], x[1])", "x[0].vdot(x[2])", "torch.vdot(x, x)",
+                "torch.vdot(x[0], x[0, :2])", "torch.ger(x[0], x[1])", "x[0].ger(x[1, :2])", "torch.ger(x, x[0])",
+                "torch.addr(x[:, :3], x[0, :3], x[1, :3])", "torch.addr(x[0, :3], x[1], x[2, :3], beta=0.5, alpha=2)",
+                "x[:, :3].addr(x[0], x[1, :3], beta=0)", "torch.addr(x, x[0], x[1])", "torch.addr(x, x, x[1])",
+                "x[:, :3].clone().addr_(x[0], x[1, :3], alpha=3)",
+                "torch.chain_matmul(x, x.t(), x)", "torch.chain_matmul(x)", "torch.chain_matmul(x, x[0])",
+                "torch.frobenius_norm(x, (0, 1))", "torch.frobenius_norm(x, [1, 0], True)", "torch.frobenius_norm(x, 0)",
+                "torch.nuclear_norm(x)", "torch.nuclear_norm(x, keepdim=True)", "torch.nuclear_norm(x, (1, 0))",
+                "torch.nuclear_norm(x[0])"])
+            wdt = dt if rng.random() < 0.9 else "float64"
+            cases.append(f"x = {x}; w = torch.linspace(-1, 1, 24, dtype=torch.{wdt}).reshape(2, 3, 4).transpose(1, 2)"
+                         f"; b = torch.tensor([0.5, -1.], dtype=torch.{dt}); y = {form}; "
+                         "r = (y, torch.autograd.grad(y.sum(), x) if y.requires_grad else None)")
+    return cases
+
+
+@pytest.mark.parametrize("code", _product_cases())
+def test_bilinear_inner_vdot_addr(code):
+    _close(code)
