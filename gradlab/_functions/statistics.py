@@ -287,11 +287,12 @@ _CPP_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8":
               "bool": "bool"}
 
 
-def _window_checks(name, dtype, window_length, pin_memory=False):
+def _window_checks(name, dtype, window_length, pin_memory=False, device=None):
     dt = _dtype.get_default() if dtype is None else dtype
     if dt.np.kind not in "fc":
         raise RuntimeError(f"{name} expects floating point dtypes, got: TensorOptions(dtype={_CPP_NAMES[dt.np.name]}, "
-                           "device=cpu, layout=Strided (default), requires_grad=false (default), "
+                           f"device={device if isinstance(device, str) else 'cpu'}, layout=Strided (default), "
+                           "requires_grad=false (default), "
                            f"pinned_memory={'true' if pin_memory else 'false'}, memory_format=(nullopt))")
     if window_length < 0:
         raise RuntimeError(f"{name} requires non-negative window_length, got window_length={window_length}")
@@ -316,11 +317,11 @@ def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype
                    pin_memory=False, requires_grad=False):
     """alpha - beta cos(2 pi n / (N - 1)), computed as PyTorch does: arange, then mul_, cos_, mul_, add_ in dtype."""
     _options("hamming_window", dtype, device, pin_memory=pin_memory)
-    return _hamming("hamming_window", window_length, periodic, alpha, beta, dtype, requires_grad)
+    return _hamming("hamming_window", window_length, periodic, alpha, beta, dtype, requires_grad, pin_memory, device)
 
 
-def _hamming(name, window_length, periodic, alpha, beta, dtype, requires_grad):
-    dt = _window_checks(name, dtype, window_length)
+def _hamming(name, window_length, periodic, alpha, beta, dtype, requires_grad, pin_memory=False, device=None):
+    dt = _window_checks(name, dtype, window_length, pin_memory, device)
     if window_length <= 1:
         return _short_window(window_length, dt, requires_grad)
     n = window_length + 1 if periodic else window_length
@@ -333,15 +334,15 @@ def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device
                 requires_grad=False):
     """hamming_window with alpha = beta = 0.5."""
     _options("hann_window", dtype, device, pin_memory=pin_memory)
-    _window_checks("hann_window", dtype, window_length)
-    return _hamming("hamming_window", window_length, periodic, 0.5, 0.5, dtype, requires_grad)
+    _window_checks("hann_window", dtype, window_length, pin_memory, device)
+    return _hamming("hamming_window", window_length, periodic, 0.5, 0.5, dtype, requires_grad, pin_memory, device)
 
 
 def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, pin_memory=False,
                     requires_grad=False):
     """The triangle 1 - |2n / (N - 1) - 1|: arange scaled by 2 / (N - 1), its second half mirrored as 2 - x."""
     _options("bartlett_window", dtype, device, pin_memory=pin_memory)
-    dt = _window_checks("bartlett_window", dtype, window_length)
+    dt = _window_checks("bartlett_window", dtype, window_length, pin_memory, device)
     if window_length <= 1:
         return _short_window(window_length, dt, requires_grad)
     n = window_length + 1 if periodic else window_length
@@ -355,7 +356,7 @@ def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, de
                     requires_grad=False):
     """0.42 - 0.5 cos(2 pi n / (N - 1)) + 0.08 cos(4 pi n / (N - 1)), in PyTorch's order of operations."""
     _options("blackman_window", dtype, device, pin_memory=pin_memory)
-    dt = _window_checks("blackman_window", dtype, window_length)
+    dt = _window_checks("blackman_window", dtype, window_length, pin_memory, device)
     if window_length <= 1:
         return _short_window(window_length, dt, requires_grad)
     n = window_length + 1 if periodic else window_length
@@ -368,7 +369,7 @@ def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout
                   requires_grad=False):
     """I0(beta sqrt(1 - ((n - a) / a)^2)) / I0(beta), a = (N - 1) / 2 (I0: the modified Bessel function)."""
     _options("kaiser_window", dtype, device, pin_memory=pin_memory)
-    dt = _window_checks("kaiser_window", dtype, window_length)
+    dt = _window_checks("kaiser_window", dtype, window_length, pin_memory, device)
     if window_length <= 1:
         return _short_window(window_length, dt, requires_grad)
     n = window_length + 1 if periodic else window_length
@@ -419,7 +420,7 @@ def frobenius_norm(input, dim, keepdim=False, *, out=None):
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got {_kind(input)} "
                            "instead.")
     nd = input._data.ndim
-    dims = tuple(_wrap_dim(d, nd) for d in dims)
+    dims = tuple(_wrap_dim(d, nd) for d in dims) if dims else tuple(range(nd))      # (no dims: all of them)
     return _out(OPS["norm_p"](input, p=2, dim=dims, keepdim=keepdim), out)
 
 
@@ -463,6 +464,10 @@ def lu(A, pivot=True, get_infos=False, out=None):
     """torch.lu (torch.functional): lu_factor's (LU, pivots), and info when get_infos; deprecated (a warning)."""
     _check_tensor_argument("lu", A, "A")
     return A.lu(pivot, get_infos)
+
+
+# (torch.lu dispatches on get_infos to _lu_with_infos or _lu_no_infos, whose names a wrong keyword's TypeError shows)
+lu.__name__ = lu.__qualname__ = "_lu_no_infos"
 
 
 __all__ += ["lu", "lu_unpack", "bilinear"]

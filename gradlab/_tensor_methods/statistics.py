@@ -103,6 +103,14 @@ def _triggered(where):
     return f" (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/{where}.)"
 
 
+def _type_name(value):
+    """A Python value's type as PyTorch's argument errors name it (numpy.float64, Tensor, int)."""
+    kind = type(value)
+    if isinstance(value, Tensor):
+        return "Tensor"
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+
+
 def _double(x):
     """A number as C++ prints a double (0.5, 1.5, nan, inf; an integer without a point)."""
     x = float(x)
@@ -174,11 +182,11 @@ def _check_renorm(self, p, dim, maxnorm):
     """renorm's meta function (ReduceOps.cpp), in its order."""
     if isinstance(p, complex):
         raise RuntimeError("renorm: p must be real-valued")
-    if p <= 0:
+    if not p > 0:       # (a nan p too)
         raise RuntimeError("renorm: non-positive-norm not supported")
     if isinstance(maxnorm, complex):
         raise RuntimeError("renorm: maxnorm must be real-valued")
-    if maxnorm < 0:
+    if not maxnorm >= 0:
         raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {_double(maxnorm)}")
     if self._data.ndim <= 1:
         raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {self._data.ndim} dimensions")
@@ -419,6 +427,14 @@ def lu_factor_arrays(A):
     return (_ops_linalg._column_major(lus.reshape(a.shape)), pivs.reshape(a.shape[:-2] + (k,)), infos)
 
 
+def _warn_triangular_solve():
+    """torch.triangular_solve's deprecation (its backward calls triangular_solve again: warned there too)."""
+    _warn_once("torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will be removed "
+               "in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments reversed and does not "
+               "return a copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould be "
+               "replaced with\nX = torch.linalg.solve_triangular(A, B)." + _triggered("BatchLinearAlgebra.cpp:2273"))
+
+
 class _LinearAlgebraMethods:
     """Copied onto Tensor with _StatisticsMethods (gradlab/tensor.py): the older torch.* linear algebra."""
 
@@ -428,10 +444,12 @@ class _LinearAlgebraMethods:
                    "and\nU = torch.cholesky(A, upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\n"
                    "This transform will produce equivalent results for all valid (symmetric positive definite) "
                    "inputs." + _triggered("BatchLinearAlgebra.cpp:1765"))
+        if self._data.size == 0:        # (PyTorch returns empty_like before any check)
+            if self._data.dtype.kind in "fc":
+                return OPS["cholesky"](self, upper=upper, factor=np.empty(self._data.shape, self._data.dtype))
+            return Tensor._make(np.empty(self._data.shape, self._data.dtype))
         _square(self, "cholesky")
-        _kernel_dtype(self, "cholesky_cpu", skip_empty=True)
-        if self._data.size == 0 and self._data.dtype.kind not in "fc":
-            return Tensor._make(self._data.copy())
+        _kernel_dtype(self, "cholesky_cpu")
         factor, _ = cholesky_factor(self, "cholesky", upper)
         return OPS["cholesky"](self, upper=upper, factor=factor)
 
@@ -472,6 +490,8 @@ class _LinearAlgebraMethods:
         return _QR(linalg_qr(self, "reduced" if some else "complete"))
 
     def lu(self, pivot=True, get_infos=False):
+        if not isinstance(pivot, bool):
+            raise TypeError(f"_lu_with_info(): argument 'pivot' (position 2) must be bool, not {_type_name(pivot)}")
         _warn_once("torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will be "
                    "removed in a future PyTorch release.\nLU, pivots = torch.lu(A, compute_pivots)\nshould be replaced "
                    "with\nLU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info = torch.lu(A, "
@@ -488,10 +508,6 @@ class _LinearAlgebraMethods:
         return linalg_lu_solve(LU_data, LU_pivots, self)
 
     def triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
-        _warn_once("torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will be removed "
-                   "in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments reversed and does not "
-                   "return a copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould be "
-                   "replaced with\nX = torch.linalg.solve_triangular(A, B)." + _triggered("BatchLinearAlgebra.cpp:2273"))
         _check_tensor_argument("triangular_solve", A, "A")
         b = self
         if b._data.ndim < 2:
@@ -509,12 +525,13 @@ class _LinearAlgebraMethods:
                                f"{A._data.shape[-1]} by {A._data.shape[-1]} but each b matrix is "
                                f"{b._data.shape[-2]} by {b._data.shape[-1]}")
         _kernel_dtype(b, "triangular_solve_cpu")
+        _warn_triangular_solve()
         a = np.swapaxes(A._data, -1, -2) if transpose else A._data
         up = (not upper) if transpose else upper
         solution = _ops_linalg._column_major(_ops_linalg.tri_solve(a, b._data, up, True, unitriangular).astype(
             b._data.dtype, copy=False))
         x, m = OPS["triangular_solve"](b, A, upper=upper, transpose=transpose, unitriangular=unitriangular,
-                                       solution=solution)
+                                       solution=solution, warn=_warn_triangular_solve)
         return _TRIANGULAR((x, m))
 
     def vdot(self, other):
@@ -559,7 +576,7 @@ class _LinearAlgebraMethods:
         return OPS["addr"](self, vec1, vec2, beta=beta, alpha=alpha)
 
     def addr_(self, vec1, vec2, *, beta=1, alpha=1):
-        _check_addr(self, vec1, vec2, beta)
+        _check_addr(self, vec1, vec2, beta, inplace=True)
         _indexing._check_inplace_allowed(self)
         result = OPS["addr"](self, vec1, vec2, beta=beta, alpha=alpha)
         if result.shape != self.shape:
@@ -618,9 +635,13 @@ def linalg_lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     _check_tensor_argument("linalg_lu_solve", LU, "LU")
     _check_tensor_argument("linalg_lu_solve", pivots, "pivots", position=2)
     _check_tensor_argument("linalg_lu_solve", B, "B", position=3)
-    _at_least_2d(LU, "torch.linalg.lu_solve", "LU")
-    _square(LU, "linalg.lu_solve")
     _floating(LU, "torch.linalg.lu_solve")
+    if LU._data.dtype != B._data.dtype:
+        raise RuntimeError(f"linalg.lu_solve: Expected LU and B to have the same dtype, but found LU of type "
+                           f"{_kind(LU)} and B of type {_kind(B)} instead")
+    if pivots._data.dtype != np.int32:
+        raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32")
+    _square(LU, "torch.linalg.lu_solve")
     _at_least_2d(B, "linalg.lu_solve", "B")
     n = LU._data.shape[-1]
     if left and B._data.shape[-2] != n:
@@ -702,7 +723,7 @@ def _sizes(shape):
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
-def _check_addr(self, vec1, vec2, beta=1):
+def _check_addr(self, vec1, vec2, beta=1, inplace=False):
     """addr's checks: 1-d vectors, then self expanded to (len(vec1), len(vec2)) (the dtypes without a BLAS kernel:
     self must have that size)."""
     _check_tensor_argument("addr", vec1, "vec1")
@@ -711,7 +732,8 @@ def _check_addr(self, vec1, vec2, beta=1):
         if t._data.ndim != 1:
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {t._data.ndim}-D")
     shape = (vec1._data.shape[0], vec2._data.shape[0])
-    if beta == 0 and self._data.dtype not in (np.float32, np.float64, np.complex64, np.complex128):
+    # (the kernel without BLAS, for the other dtypes, checks self's size itself when it ignores or overwrites it)
+    if (beta == 0 or inplace) and self._data.dtype not in (np.float32, np.float64, np.complex64, np.complex128):
         if self._data.shape != shape:
             raise RuntimeError(f"size mismatch, input: {_sizes(self._data.shape)}, v1: {_sizes(vec1._data.shape)}, "
                                f"v2: {_sizes(vec2._data.shape)}")

@@ -658,6 +658,7 @@ def linalg_solve_triangular(self, B, upper, left, unitriangular):
 def _triangular_solve_grads(g, n):
     """PyTorch's triangular_solve_backward: grad_self (b) = solve(A^H, g) and grad_A = -grad_b X^H, in A's
     triangle; the cloned A (the second output) passes its gradient through."""
+    n.warn()            # (PyTorch's backward calls the deprecated triangular_solve: its warning again)
     gX, gM = (dual.data(x) for x in g)
     A, X = dual.data(n.A), n.solution
     upper, transpose, unit = n.upper, n.transpose, n.unitriangular
@@ -673,7 +674,7 @@ def _triangular_solve_grads(g, n):
                                                                         "+ grads[1]"},
     self=lambda g, n: dual.like(g[0], _triangular_solve_grads(g, n)[0]),
     A=lambda g, n: dual.like(g[0], _triangular_solve_grads(g, n)[1]))
-def triangular_solve(self, A, upper, transpose, unitriangular, solution):
+def triangular_solve(self, A, upper, transpose, unitriangular, solution, warn):
     return solution, _column_major(np.broadcast_to(A, solution.shape[:-2] + A.shape[-2:]))
 
 

@@ -25,6 +25,18 @@ def _x(dt, shape_code="", grad=False, values=_VALUES):
     return f"torch.tensor({values}, dtype=torch.{dt}{g}){shape_code}"
 
 
+@pytest.fixture(autouse=True)
+def _warn_always():
+    """PyTorch's deprecation warnings show once per process: with warn_always both libraries give them every time,
+    so that a case's warnings do not depend on which cases ran before it."""
+    before = torch.is_warn_always_enabled(), gradlab.is_warn_always_enabled()
+    torch.set_warn_always(True)
+    gradlab.set_warn_always(True)
+    yield
+    torch.set_warn_always(before[0])
+    gradlab.set_warn_always(before[1])
+
+
 def _same(code, bits=True):
     g, t = outcome(gradlab, code), outcome(torch, code)
     if not bits:
