@@ -9,14 +9,14 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor_core import Tensor, _wrap_dim
-from ..creation import arange, ones, tensor, zeros
+from ..creation import arange, linspace as _linspace, ones, tensor, zeros
 from ..creation.options import _options
 from ..ops import OPS
 from ..ops.operands import _check_tensor_argument, _kind
 from numpy.lib import _function_base_impl as coefficients      # (np.i0's Cephes coefficients)
 
 from .._tensor_methods._common import _warn_once
-from .._tensor_methods.statistics import _div_number, _mul_number, _triggered
+from .._tensor_methods.statistics import _div_number, _mul_number, _named, _triggered
 from ..ops.shape import cat as _cat_op
 from ..ops.vectorized.glibc import glibc_expf
 from ._common import method_forms
@@ -476,3 +476,88 @@ __all__ += ["lu", "lu_unpack", "bilinear"]
 # the functions PyTorch removed (raising its RuntimeError): written with the Tensor methods of the same names
 from .._tensor_methods.statistics import (bilinear, eig, lstsq, lu_unpack, matrix_rank, solve,  # noqa: E402,F401
                                           symeig)
+
+
+# ------------------------------------------------------------------------------------ histogramdd
+
+_HISTOGRAMDD = _named("histogramdd", "hist", "bin_edges")
+
+
+def histogramdd(input, bins, *, range=None, weight=None, density=False, out=None):
+    """The histogram of points given as the rows of input (its last dim: the coordinates): bins a count per dim
+    (or one count for all, or the edges as tensors); the edges as PyTorch's linspace of each dim's min and max
+    (or range); a point on the last edge counts in the last bin, points outside are left out."""
+    _check_tensor_argument("histogramdd", input, "input")
+    a = input._data
+    if a.ndim < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    n = a.shape[-1]
+    points = a.reshape(-1, n)
+    given_edges = isinstance(bins, (list, tuple)) and bins and isinstance(bins[0], Tensor)
+    counts = list(bins) if isinstance(bins, (list, tuple)) else [bins] * n
+    if given_edges and len(counts) != n:
+        raise RuntimeError(f"torch.histogramdd: expected {n} sequences of bin edges for a {n}-dimensional histogram "
+                           f"but got {len(counts)}")
+    if range is not None and len(range) != 2 * n:
+        raise RuntimeError(f"torch.histogramdd: for a {n}-dimensional histogram range should have {2 * n} "
+                           f"elements, but got {len(range)}")
+    if weight is not None and tuple(weight._data.shape) != a.shape[:-1]:
+        raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the same shape as the input "
+                           "tensor excluding its innermost dimension, but got input with shape "
+                           f"[{', '.join(map(str, a.shape))}] and weight with shape "
+                           f"[{', '.join(map(str, weight._data.shape))}]")
+    if a.dtype not in (np.float32, np.float64) and range is None and not given_edges:
+        # (the kernel that reads the data's range has float and double forms only)
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{_kind(input)}'")
+    if len(counts) != n:
+        raise RuntimeError("histogramdd: The size of bins must be equal to the innermost dimension of the input.")
+    supported = a.dtype.kind == "f"
+    if given_edges:
+        edges = [e for e in counts]
+    else:
+        for d, c in enumerate(counts):
+            if c <= 0:
+                raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {c} for dimension {d}")
+        edges = []
+        for d, c in enumerate(counts):
+            if range is not None:
+                low, high = float(range[2 * d]), float(range[2 * d + 1])
+            elif points.shape[0]:
+                low, high = float(points[:, d].min()), float(points[:, d].max())
+            else:
+                low, high = 0.0, 0.0
+            if not (math.isfinite(low) and math.isfinite(high)):
+                raise RuntimeError(f"torch.histogramdd: dimension {d}'s range [{_g(low)}, {_g(high)}] is not finite")
+            if low > high:
+                raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {_g(low)} max {_g(high)} "
+                                   f"for dimension {d}")
+            if low == high:             # (numpy's widening of an empty range)
+                low, high = low - 0.5, high + 0.5
+            edges.append(None if not supported else _linspace(low, high, c + 1, dtype=input.dtype))
+    if not supported:
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{_kind(input)}'")
+    hist = np.zeros([e._data.size - 1 for e in edges], a.dtype)
+    w = weight._data.reshape(-1) if weight is not None else np.ones(points.shape[0], a.dtype)
+    index, keep = [], np.ones(points.shape[0], bool)
+    for d, e in enumerate(edges):
+        ed = e._data
+        x = points[:, d]
+        keep &= (x >= ed[0]) & (x <= ed[-1])
+        index.append(np.clip(np.searchsorted(ed, x, side="right") - 1, 0, ed.size - 2))
+    np.add.at(hist, tuple(i[keep] for i in index), w[keep].astype(a.dtype))
+    if density:
+        hist = hist / hist.sum()
+        for d, e in enumerate(edges):
+            shape = [1] * n
+            shape[d] = e._data.size - 1
+            hist = hist / np.diff(e._data).reshape(shape)
+        hist = hist.astype(a.dtype)
+    return _HISTOGRAMDD((Tensor._make(hist), tuple(edges)))
+
+
+def _g(x):
+    """A double as C++'s stream prints it."""
+    return f"{x:g}"
+
+
+__all__ += ["histogramdd"]

@@ -243,6 +243,12 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
                'out=None)',
                'histogram(Tensor input, int64_t bins=100, *, ArrayRef<double>? range=None, Tensor? weight=None, bool '
                'density=False, TensorList[2] out=None)'),
+ 'histogramdd': ('histogramdd(Tensor input, int64_t bins, ArrayRef<double>? range=None, Tensor? weight=None, bool '
+                 'density=False)',
+                 'histogramdd(Tensor input, IntArrayRef bins, ArrayRef<double>? range=None, Tensor? weight=None, '
+                 'bool density=False)',
+                 'histogramdd(Tensor input, TensorList bins, ArrayRef<double>? range=None, Tensor? weight=None, bool '
+                 'density=False)'),
  'hstack': ('hstack(TensorList tensors, *, Tensor out=None)',),
  'hypot': ('hypot(Tensor input, Tensor other, *, Tensor out=None)',),
  'index_add': ('index_add(Tensor input, int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor '

@@ -393,3 +393,23 @@ def _product_cases():
 @pytest.mark.parametrize("code", _product_cases())
 def test_bilinear_inner_vdot_addr(code):
     _close(code)
+
+
+def _histogramdd_cases():
+    rng = random.Random(8)
+    cases = []
+    points = "[[0., 1.], [1., 2.], [2., 5.], [0.5, 0.5], [1., 1.], [3., -1.]]"
+    for dt in ("float32", "float64", "int64", "float16"):
+        for _ in range(12):
+            shape = rng.choice(["", "[:, :1]", "[0]", "[:0]", ".reshape(2, 3, 2)", "[:3]"])
+            bins = rng.choice(["2", "[2, 3]", "3", "[1, 4]", "[2]", "0",
+                               f"[torch.tensor([0., 1., 2.], dtype=torch.{dt}), torch.tensor([0., 3., 6.], dtype=torch.{dt})]"])
+            extra = rng.choice(["", ", range=[0., 1., 0., 2.]", ", density=True", ", weight=torch.arange(6.).to(torch."
+                                f"{dt})", ", range=[0., 1.]", ", range=[1., 0., 0., 1.]", ", density=True, range=[0., 3., -1., 5.]"])
+            cases.append(f"x = torch.tensor({points}, dtype=torch.{dt}){shape}; r = torch.histogramdd(x, bins={bins}{extra})")
+    return cases
+
+
+@pytest.mark.parametrize("code", _histogramdd_cases())
+def test_histogramdd(code):
+    _same(code, bits=False)
