@@ -576,6 +576,9 @@ def chain_matmul(*matrices, out=None):
                "parameters." + _stats._triggered("LinearAlgebra.cpp:1102"))
     if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
         matrices = tuple(matrices[0])
+    for i, t in enumerate(matrices):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
     if not matrices:
         raise RuntimeError("chain_matmul(): Expected one or more matrices")
     for t in matrices:

@@ -444,7 +444,12 @@ def _nuclear(A, dim, keepdim):
     nd = A._data.ndim
     if A._data.dtype.kind not in "fc":
         raise RuntimeError(f"linalg.matrix_norm: Expected a floating point or complex tensor as input. Got {_kind(A)}")
+    dim = (dim, dim) if isinstance(dim, int) else tuple(dim)       # (an int fills PyTorch's IntArrayRef[2])
+    if len(dim) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
     d0, d1 = (_wrap_dim(d, nd) for d in dim)
+    if d0 == d1:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, {dim[1]})")
     permutation = [d for d in range(nd) if d not in (d0, d1)] + [d0, d1]
     result = OPS["svd"](A.permute(permutation))[1].sum(-1)
     if keepdim:

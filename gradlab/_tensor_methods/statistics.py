@@ -491,7 +491,7 @@ class _LinearAlgebraMethods:
 
     def lu(self, pivot=True, get_infos=False):
         if not isinstance(pivot, bool):
-            raise TypeError(f"_lu_with_info(): argument 'pivot' (position 2) must be bool, not {_type_name(pivot)}")
+            raise TypeError(f"_lu_with_info(): argument 'pivot' must be bool, not {_type_name(pivot)}")
         _warn_once("torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will be "
                    "removed in a future PyTorch release.\nLU, pivots = torch.lu(A, compute_pivots)\nshould be replaced "
                    "with\nLU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info = torch.lu(A, "

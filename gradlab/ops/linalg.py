@@ -2,6 +2,7 @@
 the grad_fn a student sees is PyTorch's (MmBackward0, MvBackward0, DotBackward0, ...)."""
 import numpy as np
 
+from .._tensor_core import Tensor
 from . import dual
 from .operands import _check_tensor_argument, broadcast_error
 from .registry import OPS, op
@@ -377,11 +378,15 @@ def linalg_cholesky_ex(self, upper, factor):
     return factor
 
 
+def _mH_dual(x):
+    """x.mH on arrays and on Tensors (a graph of the gradient records it)."""
+    return dual.conj(dual.transpose(x, -1, -2))
+
+
 @op("cholesky_inverse", "CholeskyInverseBackward0", saves=("self", "result"), variants=(),
     shows={"self": "-(result @ (grad + grad.mH) @ result) @ self if not upper else -self @ (result @ (grad + "
                    "grad.mH) @ result)"},
-    self=lambda g, n: dual.like(g, _cholesky_inverse_grad(dual.data(g), dual.data(n.self), n.upper,
-                                                          dual.data(n.result))))
+    self=lambda g, n: _cholesky_inverse_grad(g, n.self, n.upper, n.result))
 def cholesky_inverse(self, upper):
     """(L L^H)^-1 (or (U^H U)^-1): the inverse of the matrix whose Cholesky factor self is."""
     L = np.triu(self) if upper else np.tril(self)
@@ -395,7 +400,8 @@ def cholesky_inverse(self, upper):
 
 
 def _cholesky_inverse_grad(g, L, upper, inverse):
-    common = inverse @ (g + _mH(g)) @ inverse
+    """PyTorch's cholesky_inverse_backward (matrix products only: differentiable again)."""
+    common = inverse @ (g + _mH_dual(g)) @ inverse
     return -(L @ common) if upper else -(common @ L)
 
 
@@ -682,20 +688,22 @@ def triangular_solve(self, A, upper, transpose, unitriangular, solution, warn):
 
 def _pinv_grad(g, n):
     """PyTorch's pinv_backward."""
-    gp, A, pinvA = dual.data(g), dual.data(n.self), dual.data(n.result)
-    m, nn = A.shape[-2:]
-    pinvAh = _mH(pinvA)
-    gradh = _mH(gp)
+    A, pinvA = n.self, n.result
+    m, nn = dual.data(A).shape[-2:]
+    pinvAh = _mH_dual(pinvA)
+    gradh = _mH_dual(g)
     if m <= nn:
         K = gradh @ pinvA
         KpinvAh = K @ pinvAh
-        gA = -_mH(pinvA @ K) + KpinvAh - (A @ pinvA) @ KpinvAh + (pinvAh @ pinvA) @ (gradh - K @ A)
+        gA = -_mH_dual(pinvA @ K) + KpinvAh - (A @ pinvA) @ KpinvAh + (pinvAh @ pinvA) @ (gradh - K @ A)
     else:
         K = pinvA @ gradh
         pinvAhK = pinvAh @ K
-        gA = -_mH(K @ pinvA) + pinvAhK - pinvAhK @ pinvA @ A + (gradh - A @ K) @ pinvA @ pinvAh
+        gA = -_mH_dual(K @ pinvA) + pinvAhK - pinvAhK @ pinvA @ A + (gradh - A @ K) @ pinvA @ pinvAh
+    if isinstance(gA, Tensor):      # (a graph of the gradient: matrix products only, differentiable again)
+        return gA
     # (the sum takes the layout of its first term, a transposed matrix: column-major, as PyTorch's)
-    return dual.like(g, _column_major(gA.astype(A.dtype, copy=False)))
+    return _column_major(gA.astype(dual.data(A).dtype, copy=False))
 
 
 @op("linalg_pinv", "LinalgPinvBackward0", saves=("self", "result"), variants=(),
@@ -797,7 +805,7 @@ def _lstsq_grads(g, n):
 
     class _N:       # (pinv_backward's inputs, as a node would hold them)
         self, result = A, pinvA
-    gA = dual.data(_pinv_grad(gX @ _mH(B), _N))
+    gA = _pinv_grad(gX @ _mH(B), _N)
     gB = _mH(pinvA) @ gX
     return gA, (gB[..., 0] if n.vector else gB)
 
