@@ -363,16 +363,19 @@ def _cholesky_grad(g, L, upper):
     return tri_solve(L, gA, False, left=False)
 
 
-@op("cholesky", "CholeskyBackward0", saves=("result",), variants=(),
-    shows={"self": "L^-H Phi(L^H grad) L^-1 (L = result, or result.mH if upper; Phi(X) = tril(X) with its diagonal "
-                   "halved, plus its transpose)"},
+# gA = L^-H Phi(L^H gL) L^-1: Phi(X) = the lower triangle with its diagonal halved, plus its transpose
+_CHOLESKY_TEXT = 'linalg.solve_triangular((result.mH if upper else result), linalg.solve_triangular((result.mH if upper else result).mH, 0.5 * (((result.mH if upper else result).mH @ (grad.mH if upper else grad)).tril() + ((result.mH if upper else result).mH @ (grad.mH if upper else grad)).tril(-1).mH), upper=True), upper=False, left=False)'
+
+
+@op("cholesky", "CholeskyBackward0", saves=("result",), variants=("function", "method"),
+    shows={"self": _CHOLESKY_TEXT},
     self=lambda g, n: dual.like(g, _cholesky_grad(dual.data(g), dual.data(n.result), n.upper)))
 def cholesky(self, upper, factor):
     return factor
 
 
 @op("linalg_cholesky_ex", "LinalgCholeskyExBackward0", saves=("result",), variants=(),
-    shows={"self": "L^-H Phi(L^H grad) L^-1 (L = result, or result.mH if upper)"},
+    shows={"self": _CHOLESKY_TEXT},
     self=lambda g, n: dual.like(g, _cholesky_grad(dual.data(g), dual.data(n.result), n.upper)))
 def linalg_cholesky_ex(self, upper, factor):
     return factor
@@ -383,7 +386,7 @@ def _mH_dual(x):
     return dual.conj(dual.transpose(x, -1, -2))
 
 
-@op("cholesky_inverse", "CholeskyInverseBackward0", saves=("self", "result"), variants=(),
+@op("cholesky_inverse", "CholeskyInverseBackward0", saves=("self", "result"), variants=("function", "method"),
     shows={"self": "-(result @ (grad + grad.mH) @ result) @ self if not upper else -self @ (result @ (grad + "
                    "grad.mH) @ result)"},
     self=lambda g, n: _cholesky_inverse_grad(g, n.self, n.upper, n.result))
@@ -415,9 +418,11 @@ def _cholesky_solve_grads(g, n):
     return gB, gL
 
 
-@op("cholesky_solve", "CholeskySolveBackward0", ("self", "input2"), saves=("self", "input2", "result"), variants=(),
-    shows={"self": "grad.cholesky_solve(input2, upper)",
-           "input2": "-(common + common.mH) @ input2, common = grad.cholesky_solve(input2, upper) @ result.mH"},
+@op("cholesky_solve", "CholeskySolveBackward0", ("self", "input2"), saves=("self", "input2", "result"),
+    variants=("function", "method"),
+    shows={"self": "cholesky_solve(grad, input2, upper)",
+           "input2": "-(input2 @ ((lambda c: c + c.mH)(cholesky_solve(grad, input2, upper) @ result.mH))) if upper "
+                     "else -((lambda c: c + c.mH)(cholesky_solve(grad, input2, upper) @ result.mH) @ input2)"},
     self=lambda g, n: dual.like(g, _cholesky_solve_grads(g, n)[0]),
     input2=lambda g, n: dual.like(g, _cholesky_solve_grads(g, n)[1]))
 def cholesky_solve(self, input2, upper):
@@ -545,12 +550,12 @@ def _lu_grad(gL, gU, P, L, U):
 def _lu_factor_formula(g, n):
     """lu_factor_ex_backward: the packed gradient split into L's (below the diagonal) and U's parts."""
     lu, piv = n.packed, n.pivots_array
-    g = dual.data(g)
+    gd = dual.data(g)
     P, L, U = lu_unpack_arrays(lu, piv)
     m, nn = lu.shape[-2:]
     k = min(m, nn)
-    gL = np.tril(g, -1)[..., :, :k]
-    gU = np.triu(g)[..., :k, :]
+    gL = np.tril(gd, -1)[..., :, :k]
+    gU = np.triu(gd)[..., :k, :]
     return dual.like(g, _lu_grad(gL, gU, P, L, U).astype(lu.dtype, copy=False))
 
 
@@ -576,7 +581,7 @@ def linalg_lu(self, factors):
     return factors[1:]
 
 
-@op("lu_unpack", "LuUnpackBackward0", ("LU_data",), num_outputs=2, variants=(),
+@op("lu_unpack", "LuUnpackBackward0", ("LU_data",), num_outputs=2, variants=("function",),
     shows={"LU_data": "grads[0].tril(-1) (narrowed) + grads[1].triu() (narrowed)"},
     LU_data=lambda g, n: dual.like(g[0], _lu_unpack_grad(dual.data(g[0]), dual.data(g[1]), n.lu_shape)))
 def lu_unpack(LU_data, factors, lu_shape):
@@ -675,7 +680,8 @@ def _triangular_solve_grads(g, n):
     return gB, gA + gM
 
 
-@op("triangular_solve", "TriangularSolveBackward0", ("self", "A"), saves=("A",), num_outputs=2, variants=(),
+@op("triangular_solve", "TriangularSolveBackward0", ("self", "A"), saves=("A",), num_outputs=2,
+    variants=("function", "method"),
     shows={"self": "solve(A.mH, grads[0]) in the other triangle", "A": "-grad_self @ solution.mH (A's triangle) "
                                                                         "+ grads[1]"},
     self=lambda g, n: dual.like(g[0], _triangular_solve_grads(g, n)[0]),
@@ -786,7 +792,9 @@ def _eigh_grad(g, n):
 
 
 @op("linalg_eigh", "LinalgEighBackward0", saves=("self",), num_outputs=2, variants=(), cast_result=False,
-    shows={"self": "V (diag(grads[0]) + (V^H grads[1] - (V^H grads[1])^H) / 2 / (L_j - L_i)) V^H"},
+    shows={"self": "(lambda L, V, off: V @ ((0 if grads[0] is None else diag_embed(grads[0])) + (0 if grads[1] is "
+                   "None else (V.mH @ grads[1] - (V.mH @ grads[1]).mH) / 2 / (L.unsqueeze(-2) - L.unsqueeze(-1) + 1 - "
+                   "off) * off)) @ V.mH)(*linalg.eigh(self, UPLO=uplo), 1 - eye(self.shape[-1], dtype=self.dtype))"},
     self=_eigh_grad)
 def linalg_eigh(self, uplo, eigenvectors):
     if self.size == 0:
@@ -810,8 +818,15 @@ def _lstsq_grads(g, n):
     return gA, (gB[..., 0] if n.vector else gB)
 
 
+# PyTorch's pinv_backward of gX B^H (P = pinv(A), K as in _pinv_grad), for A wide or square, then tall
+_LSTSQ_A_TEXT = (
+    "(lambda A, P, G: (lambda K: -(P @ K).mH + K @ P.mH - (A @ P) @ (K @ P.mH) + (P.mH @ P) @ (G.mH - K @ A))(G.mH @ P)"
+    " if A.shape[-2] <= A.shape[-1] else (lambda K: -(K @ P).mH + P.mH @ K - P.mH @ K @ P @ A + (G.mH - A @ K) @ P"
+    " @ P.mH)(P @ G.mH))(self, linalg.pinv(self), grads[0] @ b.mH)")
+
+
 @op("linalg_lstsq", "LinalgLstsqBackward0", ("self", "b"), saves=("self", "b"), num_outputs=2, variants=(),
-    shows={"self": "pinv_backward(grads[0] @ b.mH, pinv(self), self)", "b": "pinv(self).mH @ grads[0]"},
+    shows={"self": _LSTSQ_A_TEXT, "b": "linalg.pinv(self).mH @ grads[0]"},
     self=lambda g, n: dual.like(g[0], _lstsq_grads(g, n)[0]),
     b=lambda g, n: dual.like(g[0], _lstsq_grads(g, n)[1]))
 def linalg_lstsq(self, b, vector, driver):
@@ -857,7 +872,10 @@ def _eig_grad(g, n):
 
 
 @op("linalg_eig", "LinalgEigBackward0", saves=("self",), num_outputs=2, variants=(), cast_result=False,
-    shows={"self": "V^-H (diag(grads[0]) + (V^H grads[1] - V^H V diag(re(V^H grads[1]))) / conj(L_j - L_i)) V^H"},
+    shows={"self": "(lambda L, V, off: linalg.solve(V.mH, ((0 if grads[0] is None else diag_embed(grads[0])) + (0 if "
+                   "grads[1] is None else (V.mH @ grads[1] - V.mH @ (V * (V.mH @ grads[1]).diagonal(0, -2, -1).real"
+                   ".unsqueeze(-2))) / (L.conj().unsqueeze(-2) - L.conj().unsqueeze(-1) + 1 - off) * off)) @ V.mH)"
+                   ".real)(*linalg.eig(self), 1 - eye(self.shape[-1]))"},
     self=_eig_grad)
 def linalg_eig(self):
     """Eigenvalues and eigenvectors (complex; numpy's LAPACK geev), the vectors column-major."""
@@ -914,7 +932,7 @@ def _addr_vec(which):
 
 
 @op("addr", "AddrBackward0", ("self", "vec1", "vec2"), saves={"vec1": ("vec2",), "vec2": ("vec1",)},
-    variants=("function", "method"),
+    variants=("function", "method", "inplace"),
     shows={"self": "grad * beta"},
     self=lambda g, n: g * n.beta if n.beta != 1 else g,
     vec1=_addr_vec(1), vec2=_addr_vec(2))

@@ -626,7 +626,7 @@ def _renorm_grad(g, n):
     return dual.where(r > n.maxnorm, factor * g - (factor * invnorm) * nb, g)
 
 
-@op("renorm", "RenormBackward0", variants=("function", "method"), saves=("self",), self=_renorm_grad)
+@op("renorm", "RenormBackward0", variants=("function", "method", "inplace"), saves=("self",), self=_renorm_grad)
 def renorm(self, p, dim, maxnorm):
     """Each slice along dim whose p-norm exceeds maxnorm scaled down to norm maxnorm (1e-7 added to the norm)."""
     r = _renorm_norm(self, p, dim)
@@ -668,7 +668,7 @@ def _pdist_grad(g, n):
     return dual.like(g, out)
 
 
-@op("pdist", "PdistBackward0", saves=("self", "result"), self=_pdist_grad)
+@op("pdist", "PdistBackward0", saves=("self", "result"), variants=("function",), self=_pdist_grad)
 def pdist(self, p):
     """The p-norm distances between the rows of a matrix, for each pair i < j, row by row."""
     rows, cols = _pdist_pairs(self.shape[0])
