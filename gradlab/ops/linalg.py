@@ -463,8 +463,13 @@ def _qr_formula(g, n):
     return dual.like(g[0], _qr_grad(gQ, gR, Q, R).astype(Q.dtype, copy=False))
 
 
+# gA = [gQ + Q copyltu(R gR^H - gQ^H Q)] R^-H (copyltu(M) = M.tril() + M.tril(-1).mH); a wide A = [X | Y] as
+# the square QR of X with gQ + Y gV^H, and gY = Q gV
+_QR_TEXT = "(lambda QR, gs, solve, cat, zeros_like: (lambda Q, R, gQ, gR: (lambda sq: sq(Q, R, gQ, gR) if Q.shape[-2] >= R.shape[-1] else cat([sq(Q, R[..., :, :Q.shape[-2]], gQ + (Q @ R[..., :, Q.shape[-2]:]) @ gR[..., :, Q.shape[-2]:].mH, gR[..., :, :Q.shape[-2]]), Q @ gR[..., :, Q.shape[-2]:]], -1))(lambda Q, R, gQ, gR: (lambda M: solve(R.mH, gQ + Q @ (M.tril() + M.tril(-1).mH), upper=False, left=False))(R @ gR.mH - gQ.mH @ Q)))(QR[0], QR[1], zeros_like(QR[0]) if gs[0] is None else gs[0], zeros_like(QR[1]) if gs[1] is None else gs[1]))(linalg.qr(self, 'complete' if mode == 'complete' else 'reduced'), grads, linalg.solve_triangular, cat, zeros_like)"
+
+
 @op("linalg_qr", "LinalgQrBackward0", saves=("self",), num_outputs=2, variants=(),
-    shows={"self": "[grads[0] + Q copyltu(R grads[1].mH - grads[0].mH Q)] R^-H (Q, R = the outputs)"},
+    shows={"self": _QR_TEXT},
     self=_qr_formula)
 def linalg_qr(self, mode):
     """Q, R with self = Q R (Householder QR, numpy's LAPACK); mode 'reduced', 'complete' or 'r' (Q empty)."""
@@ -582,7 +587,8 @@ def linalg_lu(self, factors):
 
 
 @op("lu_unpack", "LuUnpackBackward0", ("LU_data",), num_outputs=2, variants=("function",),
-    shows={"LU_data": "grads[0].tril(-1) (narrowed) + grads[1].triu() (narrowed)"},
+    shows={"LU_data": "(0 if grads[0] is None else grads[0].tril(-1)) + (0 if grads[1] is None else grads[1].triu())"
+                      " if lu_shape[-2] == lu_shape[-1] else None"},
     LU_data=lambda g, n: dual.like(g[0], _lu_unpack_grad(dual.data(g[0]), dual.data(g[1]), n.lu_shape)))
 def lu_unpack(LU_data, factors, lu_shape):
     return factors
@@ -656,10 +662,16 @@ def _tri_grads(g, n):
     return gA, gB
 
 
+_SOLVE_TRI_B_TEXT = ("linalg.solve_triangular(self.mH, grad, upper=not upper, left=left, "
+                     "unitriangular=unitriangular)")
+
+
 @op("linalg_solve_triangular", "LinalgSolveTriangularBackward0", ("self", "B"), saves=("self", "result"),
     variants=(),
-    shows={"B": "solve_triangular(self.mH, grad, upper=not upper, left=left)",
-           "self": "-(grad_B @ result.mH).triu() if upper else .tril() (left; -result.mH @ grad_B for left=False)"},
+    shows={"B": _SOLVE_TRI_B_TEXT,
+           "self": f"(lambda gB, X, upper, left, unit: (-(gB @ X.mH) if left else -(X.mH @ gB)).triu(1 if unit else 0) "
+                   f"if upper else (-(gB @ X.mH) if left else -(X.mH @ gB)).tril(-1 if unit else 0))("
+                   f"{_SOLVE_TRI_B_TEXT}, result, upper, left, unitriangular)"},
     self=lambda g, n: dual.like(g, _tri_grads(g, n)[0]),
     B=lambda g, n: dual.like(g, _tri_grads(g, n)[1]))
 def linalg_solve_triangular(self, B, upper, left, unitriangular):
@@ -673,17 +685,23 @@ def _triangular_solve_grads(g, n):
     gX, gM = (dual.data(x) for x in g)
     A, X = dual.data(n.A), n.solution
     upper, transpose, unit = n.upper, n.transpose, n.unitriangular
-    gB = tri_solve(A, gX, not upper, left=True, unitriangular=unit) if transpose else \
+    gB = tri_solve(A, gX, upper, left=True, unitriangular=unit) if transpose else \
         tri_solve(_mH(A), gX, not upper, left=True, unitriangular=unit)
     gA = -(X @ _mH(gB)) if transpose else -(gB @ _mH(X))
     gA = np.triu(gA, 1 if unit else 0) if upper else np.tril(gA, -1 if unit else 0)
     return gB, gA + gM
 
 
+_TRI_B_TEXT = ("linalg.solve_triangular(A if transpose else A.mH, grads[0], upper=upper if transpose else not upper, "
+               "unitriangular=unitriangular)")
+
+
 @op("triangular_solve", "TriangularSolveBackward0", ("self", "A"), saves=("A",), num_outputs=2,
     variants=("function", "method"),
-    shows={"self": "solve(A.mH, grads[0]) in the other triangle", "A": "-grad_self @ solution.mH (A's triangle) "
-                                                                        "+ grads[1]"},
+    shows={"self": _TRI_B_TEXT,
+           "A": f"(lambda gB, X, upper, transpose, unit: (-(X @ gB.mH) if transpose else -(gB @ X.mH)).triu(1 if unit "
+                f"else 0) if upper else (-(X @ gB.mH) if transpose else -(gB @ X.mH)).tril(-1 if unit else 0))("
+                f"{_TRI_B_TEXT}, solution, upper, transpose, unitriangular) + (0 if grads[1] is None else grads[1])"},
     self=lambda g, n: dual.like(g[0], _triangular_solve_grads(g, n)[0]),
     A=lambda g, n: dual.like(g[0], _triangular_solve_grads(g, n)[1]))
 def triangular_solve(self, A, upper, transpose, unitriangular, solution, warn):
@@ -712,9 +730,15 @@ def _pinv_grad(g, n):
     return _column_major(gA.astype(dual.data(A).dtype, copy=False))
 
 
+# PyTorch's pinv_backward (P = pinv(A) = result, G = grad), for A wide or square, then tall
+_PINV_TEXT = (
+    "(lambda A, P, G: (lambda K: -(P @ K).mH + K @ P.mH - (A @ P) @ (K @ P.mH) + (P.mH @ P) @ (G.mH - K @ A))(G.mH @ P)"
+    " if A.shape[-2] <= A.shape[-1] else (lambda K: -(K @ P).mH + P.mH @ K - P.mH @ K @ P @ A + (G.mH - A @ K) @ P"
+    " @ P.mH)(P @ G.mH))(self, result, grad)")
+
+
 @op("linalg_pinv", "LinalgPinvBackward0", saves=("self", "result"), variants=(),
-    shows={"self": "PyTorch's pinv_backward: -pinv K + K pinv^H - A pinv K pinv^H + pinv^H pinv (grad^H - K A), "
-                   "K = grad^H pinv"},
+    shows={"self": _PINV_TEXT},
     self=_pinv_grad)
 def linalg_pinv(self, rtol, hermitian):
     """The pseudo-inverse: the SVD's reciprocal singular values above rtol * the largest."""
@@ -766,7 +790,8 @@ def _matrix_exp_grad(g, n):
 
 
 @op("linalg_matrix_exp", "LinalgMatrixExpBackward0", saves=("self",), variants=(),
-    shows={"self": "matrix_exp([[self.mH, grad], [0, self.mH]])[:n, n:]"},
+    shows={"self": "linalg.matrix_exp(cat([cat([self.mH, grad], -1), cat([zeros_like(self), self.mH], -1)], -2))"
+                   "[..., :self.shape[-1], self.shape[-1]:]"},
     self=_matrix_exp_grad)
 def linalg_matrix_exp(self):
     return expm(self)
@@ -792,9 +817,10 @@ def _eigh_grad(g, n):
 
 
 @op("linalg_eigh", "LinalgEighBackward0", saves=("self",), num_outputs=2, variants=(), cast_result=False,
-    shows={"self": "(lambda L, V, off: V @ ((0 if grads[0] is None else diag_embed(grads[0])) + (0 if grads[1] is "
-                   "None else (V.mH @ grads[1] - (V.mH @ grads[1]).mH) / 2 / (L.unsqueeze(-2) - L.unsqueeze(-1) + 1 - "
-                   "off) * off)) @ V.mH)(*linalg.eigh(self, UPLO=uplo), 1 - eye(self.shape[-1], dtype=self.dtype))"},
+    shows={"self": "(lambda L, V, off, gs, diag_embed: V @ ((0 if gs[0] is None else diag_embed(gs[0])) + (0 if gs[1] "
+                   "is None else (V.mH @ gs[1] - (V.mH @ gs[1]).mH) / 2 / (L.unsqueeze(-2) - L.unsqueeze(-1) + 1 - off) "
+                   "* off)) @ V.mH)(*linalg.eigh(self, UPLO=uplo), 1 - eye(self.shape[-1], dtype=self.dtype), grads, "
+                   "diag_embed)"},
     self=_eigh_grad)
 def linalg_eigh(self, uplo, eigenvectors):
     if self.size == 0:
@@ -872,10 +898,10 @@ def _eig_grad(g, n):
 
 
 @op("linalg_eig", "LinalgEigBackward0", saves=("self",), num_outputs=2, variants=(), cast_result=False,
-    shows={"self": "(lambda L, V, off: linalg.solve(V.mH, ((0 if grads[0] is None else diag_embed(grads[0])) + (0 if "
-                   "grads[1] is None else (V.mH @ grads[1] - V.mH @ (V * (V.mH @ grads[1]).diagonal(0, -2, -1).real"
+    shows={"self": "(lambda L, V, off, gs, diag_embed, solve: solve(V.mH, ((0 if gs[0] is None else diag_embed(gs[0]))"
+                   " + (0 if gs[1] is None else (V.mH @ gs[1] - V.mH @ (V * (V.mH @ gs[1]).diagonal(0, -2, -1).real"
                    ".unsqueeze(-2))) / (L.conj().unsqueeze(-2) - L.conj().unsqueeze(-1) + 1 - off) * off)) @ V.mH)"
-                   ".real)(*linalg.eig(self), 1 - eye(self.shape[-1]))"},
+                   ".real)(*linalg.eig(self), 1 - eye(self.shape[-1]), grads, diag_embed, linalg.solve)"},
     self=_eig_grad)
 def linalg_eig(self):
     """Eigenvalues and eigenvectors (complex; numpy's LAPACK geev), the vectors column-major."""

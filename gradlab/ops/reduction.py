@@ -564,8 +564,10 @@ def _reverse_logcumsumexp(x, dim):
     return dual.flip(dual.call("logcumsumexp", dual.flip(x, (dim,)), dim=dim), (dim,))
 
 
-@shows("where(grad > 0, ...) : exp(rev_logcumsumexp(log(grad+) - result) + self) - exp(rev_logcumsumexp(log(grad-) - "
-       "result) + self)")
+@shows("grad if grad.dim() == 0 or grad.numel() == 0 else (lambda lp, ln, r, x, d, exp, flip, lcse: "
+       "exp(flip(lcse(flip(lp - r, [d]), d), [d]) + x) - exp(flip(lcse(flip(ln - r, [d]), d), [d]) + x))("
+       "where(grad > 0, log(abs(grad)), float('-inf')), where(grad < 0, log(abs(grad)), float('-inf')), result, self, "
+       "dim, exp, flip, logcumsumexp)")
 def _logcumsumexp_grad(g, n):
     """PyTorch's logcumsumexp_backward (TensorFlow's): the positive and negative parts of grad, each summed from the
     end in log space, so that no exp overflows."""
