@@ -565,7 +565,9 @@ def _lu_factor_formula(g, n):
 
 
 @op("linalg_lu_factor_ex", "LinalgLuFactorExBackward0", saves=("self",), variants=(),
-    shows={"self": "linalg_lu_backward(grad.tril(-1), grad.triu(), P, L, U) (P, L, U = lu_unpack(LU, pivots))"},
+    shows={"self": "(lambda P, L, U, g, st: P @ st(L.mH, st(U.mH, (L.mH @ g.tril(-1)).tril(-1) + (g.triu() @ U.mH)"
+                   ".triu(), upper=False, left=False), upper=True, unitriangular=True))(*lu_unpack(packed, "
+                   "pivots_array), grad, linalg.solve_triangular) if packed.shape[-2] == packed.shape[-1] else None"},
     self=_lu_factor_formula)
 def linalg_lu_factor_ex(self, packed, pivots_array):
     return packed
@@ -579,8 +581,10 @@ def _lu_formula(g, n):
 
 # (P, which has no gradient, is made beside the node: the node's outputs are L and U)
 @op("linalg_lu", "LinalgLuBackward0", saves=("self",), num_outputs=2, variants=(),
-    shows={"self": "P L^-H [L^H grads[1] o tril(-1) + grads[2] U^H o triu] U^-H (square; PyTorch's "
-                   "linalg_lu_backward)"},
+    shows={"self": "(lambda P, L, U, gs, st: P @ st(L.mH, st(U.mH, (0 if gs[0] is None else (L.mH @ gs[0]).tril(-1))"
+                   " + (0 if gs[1] is None else (gs[1] @ U.mH).triu()), upper=False, left=False), upper=True, "
+                   "unitriangular=True))(*linalg.lu(self), grads, linalg.solve_triangular) if self.shape[-2] == "
+                   "self.shape[-1] else None"},
     self=_lu_formula)
 def linalg_lu(self, factors):
     return factors[1:]
@@ -634,7 +638,8 @@ def _solve_batched(A, B, adjoint):
 
 
 @op("linalg_lu_solve", "LinalgLuSolveBackward0", ("LU", "B"), saves=("LU", "B", "result"), variants=(),
-    shows={"B": "solve(A.mH, grad) (A = P L U)", "LU": "the packed LU's part of -solve(A.mH, grad) @ result.mH"},
+    shows={"B": '(lambda A, g, left, adjoint, solve: (solve(A if adjoint else A.mH, g) if left else solve(A.mH if adjoint else A, g.mH).mH))((lambda P, L, U: P @ L @ U)(*lu_unpack(LU, pivots_array)), grad, left, adjoint, linalg.solve)',
+           "LU": '(lambda P, L, U, gB, X, left, adjoint: (lambda gA: (P.mH @ gA @ U.mH).tril(-1) + (L.mH @ P.mH @ gA).triu())((lambda t: t.mH if adjoint else t)(-(gB @ X.mH) if left else -(X.mH @ gB))))(*lu_unpack(LU, pivots_array), (lambda A, g, left, adjoint, solve: (solve(A if adjoint else A.mH, g) if left else solve(A.mH if adjoint else A, g.mH).mH))((lambda P, L, U: P @ L @ U)(*lu_unpack(LU, pivots_array)), grad, left, adjoint, linalg.solve), result, left, adjoint)'},
     LU=lambda g, n: dual.like(g, _lu_solve_grads(g, n)[1]),
     B=lambda g, n: dual.like(g, _lu_solve_grads(g, n)[0]))
 def linalg_lu_solve(LU, B, pivots_array, left, adjoint):

@@ -606,8 +606,9 @@ def _renorm_norm(x, p, dim):
     return dual.like(x, norm.forward(dual.data(x), p, others, True))
 
 
-@shows("where(norm > maxnorm, factor * grad - factor / (norm + 1e-7) * norm_backward(sum(self * grad), self, p, "
-       "norm), grad) with factor = maxnorm / (norm + 1e-7)")
+@shows("(lambda x, g, m, p, o, where, abs: (lambda r, go: where(r > m, m / (r + 1e-7) * g - m / (r + 1e-7) ** 2 * "
+       "(x * abs(x) ** (p - 2) * go / r ** (p - 1)), g))(x.norm(p, o, True), (x * g).sum(o, True)))(self, grad, "
+       "maxnorm, p, tuple(range(dim)) + tuple(range(dim + 1, self.dim())), where, abs)")
 def _renorm_grad(g, n):
     """PyTorch's renorm_backward: the rows that were scaled get the scale's gradient too."""
     x, p = n.self, n.p
@@ -642,7 +643,10 @@ def _pdist_pairs(n_rows):
     return rows, cols
 
 
-@shows("sum over the pairs (i, j) of grad[ij] * d||self[i] - self[j]||_p / d self")
+@shows("(lambda x, g, p, t, zeros, where, abs, sign: (lambda G, d: (G.unsqueeze(-1) * where(d == 0, 0 * d, sign(d) * "
+       "abs(d) ** (p - 1) / (abs(d) ** p).sum(-1, True) ** ((p - 1) / p))).sum(1))((lambda G: G + G.mT)(zeros("
+       "x.shape[0], x.shape[0], dtype=x.dtype).index_put((t[0], t[1]), g)), x.unsqueeze(1) - x.unsqueeze(0)))(self, "
+       "grad, p, triu_indices(self.shape[0], self.shape[0], 1), zeros, where, abs, sign)")
 def _pdist_grad(g, n):
     """PyTorch's _pdist_backward: each pair's norm gradient added to its first row and taken from its second.
     (PyTorch has no derivative of it: in a graph of the gradient it is a constant.)"""
