@@ -571,14 +571,14 @@ def lstsq(A, B, rcond=None, *, driver=None):
 # torch.chain_matmul (gradlab/__init__.py binds it): multi_dot's products, deprecated
 def chain_matmul(*matrices, out=None):
     """Deprecated (a warning): linalg.multi_dot of the matrices; one matrix is cloned."""
-    _warn_once("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
-               "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than multiple "
-               "parameters." + _stats._triggered("LinearAlgebra.cpp:1102"))
     if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
         matrices = tuple(matrices[0])
     for i, t in enumerate(matrices):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
+    _warn_once("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
+               "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than multiple "
+               "parameters." + _stats._triggered("LinearAlgebra.cpp:1102"))
     if not matrices:
         raise RuntimeError("chain_matmul(): Expected one or more matrices")
     for t in matrices:
