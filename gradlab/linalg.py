@@ -5,17 +5,26 @@ Each function is PyTorch's composition: linalg.norm picks vector_norm or matrix_
 slogdet and solve are ops of the table (ops/matrix.py)."""
 import math
 
+import numpy as np
+
 from ._tensor_core import _wrap_dim
 from .ops import OPS
 from .ops.matrix import _LinAlgError
+from .ops.shape import cat as _cat
+from ._tensor_methods._common import _warn_once
 from .ops.operands import _check_tensor_argument, _kind
+from ._tensor_core import Tensor
+from ._tensor_methods import statistics as _stats
 from ._tensor_methods.linalg import (_check_square, _check_svd_input, _cross, _LinalgSlogdetResult, _LinalgSvdResult,
                                      _matrix_power)
 
 LinAlgError = _LinAlgError
 
 __all__ = ["LinAlgError", "norm", "vector_norm", "matrix_norm", "inv", "det", "slogdet", "solve", "cross",
-           "matrix_power", "multi_dot", "vecdot", "diagonal", "svdvals", "svd"]
+           "matrix_power", "multi_dot", "vecdot", "diagonal", "svdvals", "svd",
+           "cholesky", "cholesky_ex", "qr", "lu", "lu_factor", "lu_factor_ex", "lu_solve", "solve_triangular", "pinv",
+           "matrix_exp", "eigh", "eigvalsh", "eig", "eigvals", "matrix_rank", "inv_ex", "solve_ex", "matmul", "vander",
+           "cond", "tensorinv", "tensorsolve", "lstsq"]
 
 _INF = float("inf")
 
@@ -267,3 +276,314 @@ def _chain(mats, order, i, j):
         return mats[i]
     return _chain(mats, order, i, order[i][j]).mm(_chain(mats, order, order[i][j] + 1, j))
 
+
+
+# ------------------------------------------------------------------------------------------ decompositions
+# (the forms torch.cholesky, torch.qr, torch.lu, ... share with these are in _tensor_methods/statistics.py)
+
+def cholesky(A, *, upper=False, out=None):
+    """L with A = L L^H (lower; upper=True: U = L^H): one LinalgCholeskyExBackward0."""
+    _check_tensor_argument("linalg_cholesky", A, "A")
+    return _result(_stats.linalg_cholesky_ex(A, upper, check_errors=True)[0], out)
+
+
+def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+    """(L, info): info > 0 is the order of the first leading minor that is not positive-definite."""
+    _check_tensor_argument("linalg_cholesky_ex", A, "A")
+    return _stats.linalg_cholesky_ex(A, upper, check_errors)
+
+
+def qr(A, mode="reduced", *, out=None):
+    """(Q, R) with A = Q R, Q's columns orthonormal, R upper triangular: one LinalgQrBackward0."""
+    _check_tensor_argument("linalg_qr", A, "A")
+    return _stats.linalg_qr(A, mode)
+
+
+def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
+    _check_tensor_argument("linalg_lu_factor_ex", A, "A")
+    return _stats.linalg_lu_factor_ex(A, pivot, check_errors, name="torch.lu_factor")
+
+
+def lu_factor(A, *, pivot=True, out=None):
+    """(LU, pivots): L (unit, below the diagonal) and U packed in one matrix, and LAPACK's 1-based row swaps."""
+    _check_tensor_argument("linalg_lu_factor", A, "A")
+    lu_, piv, _ = _stats.linalg_lu_factor_ex(A, pivot, check_errors=True, name="torch.lu_factor")
+    return _stats._LU_FACTOR((lu_, piv))
+
+
+def lu(A, *, pivot=True, out=None):
+    """(P, L, U) with A = P L U: L and U from one LinalgLuBackward0, P without a gradient."""
+    _check_tensor_argument("linalg_lu", A, "A")
+    return _stats.linalg_lu(A, pivot)
+
+
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
+    """X with A X = B (left=False: X A = B; adjoint: A^H) for A given by lu_factor's LU and pivots."""
+    return _result(_stats.linalg_lu_solve(LU, pivots, B, left=left, adjoint=adjoint), out)
+
+
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
+    """X with A X = B (left=False: X A = B), reading only A's upper or lower triangle."""
+    _check_tensor_argument("linalg_solve_triangular", A, "A")
+    _check_tensor_argument("linalg_solve_triangular", B, "B", position=2)
+    _stats._square(A, "linalg.solve_triangular")
+    _stats._at_least_2d(B, "linalg.solve_triangular", "B")
+    if A._data.dtype != B._data.dtype:
+        raise RuntimeError(f"linalg.solve_triangular: Expected A and B to have the same dtype, but found A of type "
+                           f"{_kind(A)} and B of type {_kind(B)} instead")
+    n = A._data.shape[-1]
+    rows, cols = B._data.shape[-2:]
+    if (rows if left else cols) != n:
+        raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the equation "
+                           f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {rows}x{cols})")
+    _stats._kernel_dtype(A, "triangular_solve_cpu")
+    return _result(OPS["linalg_solve_triangular"](A, B, upper=upper, left=left, unitriangular=unitriangular), out)
+
+
+def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
+    """The Moore-Penrose pseudo-inverse (singular values below max(atol, rtol * the largest) count as 0)."""
+    _check_tensor_argument("linalg_pinv", A, "input")
+    return _result(_stats.linalg_pinv(A, atol, rtol, hermitian), out)
+
+
+def matrix_exp(A):
+    """exp(A) = I + A + A^2 / 2! + ...: one LinalgMatrixExpBackward0."""
+    _check_tensor_argument("linalg_matrix_exp", A, "input")
+    return _stats.linalg_matrix_exp(A)
+
+
+def eigh(A, UPLO="L", *, out=None):
+    """(eigenvalues ascending, eigenvectors as columns) of a Hermitian matrix, from its UPLO triangle."""
+    _check_tensor_argument("linalg_eigh", A, "A")
+    return _stats.linalg_eigh(A, UPLO, True)
+
+
+def eigvalsh(A, UPLO="L", *, out=None):
+    _check_tensor_argument("linalg_eigvalsh", A, "A")
+    return _result(_stats.linalg_eigh(A, UPLO, False), out)
+
+
+def _eig(A, name):
+    _stats._square(A, name)
+    if A._data.dtype.kind not in "fc":
+        raise RuntimeError(f"Unknown Complex ScalarType for {_kind(A)}")
+    _stats._kernel_dtype(A, "linalg_eig_out_cpu")
+    if not np.isfinite(A._data).all():
+        raise RuntimeError(f"{name}: input tensor should not contain infs or NaNs.")
+    return OPS["linalg_eig"](A)
+
+
+def eig(A, *, out=None):
+    """(eigenvalues, eigenvectors) of a square matrix, complex: one LinalgEigBackward0."""
+    _check_tensor_argument("linalg_eig", A, "A")
+    return _stats._EIG(_eig(A, "linalg.eig"))
+
+
+def eigvals(A, *, out=None):
+    _check_tensor_argument("linalg_eigvals", A, "A")
+    return _result(_eig(A, "linalg.eigvals")[0], out)
+
+
+def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None):
+    """The number of singular values above max(atol, rtol * the largest) (int64)."""
+    _check_tensor_argument("linalg_matrix_rank", A, "input")
+    if A._data.ndim < 2:
+        raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.")
+    if A._data.dtype not in (np.float32, np.float64, np.complex64, np.complex128):
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    a = A._data
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    s = np.abs(np.linalg.eigvalsh(a)) if hermitian and a.size else (
+        np.linalg.svd(a, compute_uv=False) if a.size else np.zeros(a.shape[:-2] + (0,), a.real.dtype))
+    atol_v = 0.0 if atol is None else (atol._data if isinstance(atol, Tensor) else atol)
+    if rtol is None:
+        rtol_v = 0.0 if (atol is not None and np.any(np.asarray(atol_v) > 0)) else np.finfo(a.dtype).eps * max(
+            a.shape[-2:])
+    else:
+        rtol_v = rtol._data if isinstance(rtol, Tensor) else rtol
+    smax = s.max(axis=-1, keepdims=True) if s.shape[-1] else np.zeros(s.shape[:-1] + (1,), s.dtype)
+    tol_v = np.maximum(np.asarray(atol_v)[..., None] if np.ndim(atol_v) else atol_v,
+                       (np.asarray(rtol_v)[..., None] if np.ndim(rtol_v) else rtol_v) * smax)
+    return _result(Tensor._make(np.sum(s > tol_v, axis=-1).astype(np.int64)), out)
+
+
+def inv_ex(A, *, check_errors=False, out=None):
+    """(inverse, info): info > 0 names the first zero pivot of A's LU (the inverse is then not meaningful)."""
+    _check_tensor_argument("linalg_inv_ex", A, "A")
+    _stats._square(A, "linalg.inv")
+    _stats._floating(A, "linalg.inv")
+    _stats._low_precision(A, "linalg.inv")
+    try:
+        result = A.inverse()
+        info = np.zeros(A._data.shape[:-2], np.int32)
+    except LinAlgError as error:
+        if check_errors:
+            raise
+        info = np.zeros(A._data.shape[:-2], np.int32)
+        info.reshape(-1)[:] = [(_stats._ops_linalg.getrf(m)[2]) for m in _stats._ops_linalg._batches(A._data)]
+        with np.errstate(all="ignore"):
+            result = Tensor._make(np.full(A._data.shape, np.nan, A._data.dtype))
+        del error
+    return _stats._INV_EX((result, Tensor._make(info)))
+
+
+def solve_ex(A, B, *, left=True, check_errors=False, out=None):
+    """(solve(A, B), info)."""
+    _check_tensor_argument("linalg_solve_ex", A, "A")
+    _check_tensor_argument("linalg_solve_ex", B, "B", position=2)
+    info = np.zeros(A._data.shape[:-2], np.int32)
+    try:
+        result = solve(A, B, left=left)
+    except LinAlgError:
+        if check_errors:
+            raise
+        info.reshape(-1)[:] = [(_stats._ops_linalg.getrf(m)[2]) for m in _stats._ops_linalg._batches(A._data)]
+        result = Tensor._make(np.full(np.broadcast_shapes(A._data.shape[:-2], B._data.shape[:-2] if B._data.ndim > 1
+                                                          else ()) + B._data.shape[-2 if B._data.ndim > 1 else -1:],
+                                      np.nan, A._data.dtype))
+    return _stats._SOLVE_EX((result, Tensor._make(info)))
+
+
+def matmul(input, other, *, out=None):
+    """torch.linalg.matmul is torch.matmul."""
+    _check_tensor_argument("linalg_matmul", input, "input")
+    return _result(input.matmul(other), out)
+
+
+def vander(x, *, N=None):
+    """PyTorch's composition: a column of ones, then cumprod of x repeated N - 1 times (CatBackward0 on top)."""
+    _check_tensor_argument("linalg_vander", x, "x")
+    kind = x._data.dtype
+    if not (kind in (np.float32, np.float64, np.complex64, np.complex128) or kind.kind in "iu"):
+        raise RuntimeError(f"linalg.vander supports floating point, complex, and integer tensors, but got {_kind(x)}")
+    x_ = x.unsqueeze(-1) if x._data.ndim == 0 else x
+    shape = list(x_._data.shape)
+    n = shape[-1] if N is None else N
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    shape.append(n - 1)
+    result = x_.unsqueeze(-1).expand(*shape).cumprod(-1)
+    shape[-1] = 1
+    ones = result.new_ones(shape)
+    return _cat([ones, result], -1)
+
+
+def cond(A, p=None, *, out=None):
+    """The condition number ||A|| ||A^-1|| in norm p (None, 2, -2: the ratio of the extreme singular values),
+    PyTorch's linalg_cond: 0 for an empty matrix, inf where A is singular."""
+    _check_tensor_argument("linalg_cond", A, "A")
+    if isinstance(p, str):
+        name = f"linalg.cond(ord={p})"
+        _stats._square(A, name)
+        if p not in ("fro", "nuc"):
+            raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+    else:
+        if A._data.ndim < 2:
+            raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
+        if p is not None and p not in (1, -1, 2, -2, math.inf, -math.inf):
+            raise RuntimeError(f"linalg.cond got an invalid norm type: {_order(p)}")
+    if A._data.size == 0:
+        real = np.zeros(A._data.shape[:-2], A._data.real.dtype if A._data.dtype.kind == "c" else A._data.dtype)
+        return _result(Tensor._make(real), out)
+    if p is None or p in (2, -2):
+        _stats._floating(A, "linalg.svd")
+        _stats._kernel_dtype(A, "linalg_svd_cpu")
+        s = svdvals(A)
+        big, small = s.narrow(-1, 0, 1), s.narrow(-1, s.shape[-1] - 1, 1)
+        return _result((small / big if p == -2 else big / small).squeeze(-1), out)
+    if p == "nuc":
+        s = svdvals(A)
+        return _result(s.sum(-1) * s.reciprocal().sum(-1), out)
+    if not isinstance(p, str):
+        _stats._square(A, f"linalg.cond(ord={int(p) if abs(p) != math.inf else p})")
+    inverse, info = inv_ex(A)
+    # (in place, as PyTorch: the inverse saved by its node changes, so a backward through it raises)
+    inverse.masked_fill_(info.unsqueeze(-1).unsqueeze(-1) > 0, math.inf)
+    result = matrix_norm(A, p) * matrix_norm(inverse, p)
+    return _result(result.nan_to_num(math.inf, math.inf, -math.inf), out)
+
+
+def tensorinv(A, ind=2, *, out=None):
+    """The inverse of A seen as a matrix (its first ind dims against the rest), shaped back."""
+    _check_tensor_argument("linalg_tensorinv", A, "input")
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    shape_ind_end = list(A._data.shape[ind:])
+    shape_start_ind = list(A._data.shape[:ind])
+    prod_ind_end = int(np.prod(shape_ind_end))
+    if int(np.prod(shape_start_ind)) != prod_ind_end:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind]), "
+                           f"but got {prod_ind_end} != {int(np.prod(shape_start_ind))}")
+    result = inv(A.reshape(prod_ind_end, -1))
+    return _result(result.reshape(shape_ind_end + shape_start_ind), out)
+
+
+def tensorsolve(A, B, dims=None, *, out=None):
+    """X with tensordot(A, X, X.ndim) = B."""
+    _check_tensor_argument("linalg_tensorsolve", A, "A")
+    _check_tensor_argument("linalg_tensorsolve", B, "B", position=2)
+    if dims is not None:
+        nd = A._data.ndim
+        dims = [d % nd for d in dims]
+        rest = [d for d in range(nd) if d not in dims]
+        A = A.permute(rest + dims)
+    result_shape = list(A._data.shape[B._data.ndim:])
+    result_product = int(np.prod(result_shape))
+    other_product = int(np.prod(A._data.shape[:B._data.ndim]))
+    if result_product != other_product:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+                           f"prod(self.shape[:other.ndim]), but got {result_product} != {other_product}")
+    result = solve(A.reshape(result_product, result_product), B.flatten())
+    return _result(result.view(result_shape), out)
+
+
+def lstsq(A, B, rcond=None, *, driver=None):
+    """(solution, residuals, rank, singular_values) of min ||A X - B|| (driver gelsy: rank, no residuals)."""
+    _check_tensor_argument("linalg_lstsq", A, "self")
+    _check_tensor_argument("linalg_lstsq", B, "b", position=2)
+    if A._data.ndim < 2:
+        raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
+    if A._data.dtype != B._data.dtype:
+        raise RuntimeError(f"torch.linalg.lstsq: Expected input and b to have the same dtype, but got input with dtype "
+                           f"{A.dtype} and b with dtype {B.dtype}")
+    if A._data.dtype not in (np.float32, np.float64, np.complex64, np.complex128):
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    driver = driver or "gelsy"
+    if driver not in ("gels", "gelsy", "gelsd", "gelss"):
+        raise RuntimeError(f"parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
+    a_shape, b_shape = A._data.shape, B._data.shape
+    vector = B._data.ndim == 1 or (len(a_shape) - 1 == len(b_shape) and b_shape == a_shape[:-1])
+    if (b_shape[-1] if vector else b_shape[-2]) != a_shape[-2]:
+        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)" if not vector else
+                           "torch.linalg.lstsq: input.size(-2) should match other.size(-1)")
+    solution, residuals = OPS["linalg_lstsq"](A, B, vector=vector, driver=driver)
+    a = A._data
+    s = np.linalg.svd(a, compute_uv=False) if a.size else np.zeros(a.shape[:-2] + (0,), a.real.dtype)
+    eps = np.finfo(a.dtype).eps * max(a.shape[-2:]) if rcond is None else rcond
+    rank = np.sum(s > eps * (s.max(axis=-1, keepdims=True) if s.shape[-1] else 0), axis=-1).astype(np.int64)
+    rank_t = Tensor._make(rank) if driver != "gels" else Tensor._make(np.empty(0, np.int64))
+    sv = Tensor._make(s.astype(a.real.dtype)) if driver in ("gelsd", "gelss") else Tensor._make(
+        np.empty(0, a.real.dtype))
+    return _stats._LSTSQ((solution, residuals, rank_t, sv))
+
+
+# torch.chain_matmul (gradlab/__init__.py binds it): multi_dot's products, deprecated
+def chain_matmul(*matrices, out=None):
+    """Deprecated (a warning): linalg.multi_dot of the matrices; one matrix is cloned."""
+    if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
+        matrices = tuple(matrices[0])
+    for i, t in enumerate(matrices):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
+    _warn_once("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
+               "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than multiple "
+               "parameters." + _stats._triggered("LinearAlgebra.cpp:1102"))
+    if not matrices:
+        raise RuntimeError("chain_matmul(): Expected one or more matrices")
+    for t in matrices:
+        if t._data.ndim != 2:
+            raise RuntimeError(f"Tensor dimension is {t._data.ndim}, expected 2 instead.")
+    if len(matrices) == 1:
+        return matrices[0].clone()
+    return multi_dot(list(matrices))

@@ -2,6 +2,7 @@
 the grad_fn a student sees is PyTorch's (MmBackward0, MvBackward0, DotBackward0, ...)."""
 import numpy as np
 
+from .._tensor_core import Tensor
 from . import dual
 from .operands import _check_tensor_argument, broadcast_error
 from .registry import OPS, op
@@ -276,3 +277,701 @@ def _folded_matmul(a, b):
         return out.mT.contiguous() if transpose else out
     out = folded.mv(t2)
     return OPS["unsafe_view"](out, shape=shape, self_sizes=out._data.shape)
+
+
+# ================================================================ decompositions and solvers
+# cholesky, qr, lu, triangular solves, pinv, matrix_exp, eigh: numpy's LAPACK (or the loops below) for the
+# forward, and PyTorch's backward formulas (FunctionsManual.cpp) written in numpy. Their values agree with
+# PyTorch's to rounding (MKL's LAPACK and numpy's order their sums differently); their gradients are constants
+# in a graph of the gradient (like svd's: no second derivative through these nodes).
+
+def _mH(x):
+    return np.conj(np.swapaxes(x, -1, -2))
+
+
+def _batches(a):
+    """The matrices of a batch, as a list of 2-d arrays (views)."""
+    return list(a.reshape((int(np.prod(a.shape[:-2])),) + a.shape[-2:]))
+
+
+def _column_major(x):
+    """x laid out as LAPACK leaves PyTorch's results: each matrix column-major (a fresh copy)."""
+    return np.swapaxes(np.array(np.swapaxes(x, -1, -2), order="C", copy=True), -1, -2)
+
+
+def tri_solve(A, B, upper, left=True, unitriangular=False):
+    """X with A X = B (left) or X A = B, A triangular (only its upper or lower triangle read), batched."""
+    A = np.triu(A) if upper else np.tril(A)
+    if unitriangular:
+        n = A.shape[-1]
+        A = A.copy()
+        A[..., np.arange(n), np.arange(n)] = 1
+    if not left:
+        return np.swapaxes(tri_solve(np.swapaxes(A, -1, -2), np.swapaxes(B, -1, -2), not upper), -1, -2)
+    batch = np.broadcast_shapes(A.shape[:-2], B.shape[:-2])
+    A = np.broadcast_to(A, batch + A.shape[-2:])
+    B = np.broadcast_to(B, batch + B.shape[-2:])
+    if A.shape[-1] == 0 or B.shape[-1] == 0 or 0 in batch:
+        return np.zeros(batch + B.shape[-2:], np.result_type(A, B))
+    with np.errstate(all="ignore"):
+        try:
+            return np.linalg.solve(A, B)
+        except np.linalg.LinAlgError:        # (a zero on the diagonal: back substitution's infs and nans)
+            return _substitute(A, B, upper)
+
+
+def _substitute(A, B, upper):
+    """Back (upper) or forward substitution, row by row, batched: what LAPACK's trsm gives a singular A."""
+    n = A.shape[-1]
+    X = np.zeros(np.broadcast_shapes(A.shape[:-1], B.shape[:-1]) + B.shape[-1:], np.result_type(A, B))
+    order = range(n - 1, -1, -1) if upper else range(n)
+    for i in order:
+        rest = (A[..., i, :, None] * X).sum(-2) - A[..., i, i, None] * X[..., i, :]
+        X[..., i, :] = (B[..., i, :] - rest) / A[..., i, i, None]
+    return X
+
+
+def cholesky_lower(a):
+    """(L, info) for each matrix of a batch: L's lower triangle from a's (Cholesky-Banachiewicz, in a's dtype);
+    info: the order of the first leading minor that is not positive-definite (0: none), per matrix."""
+    flat = a.reshape((int(np.prod(a.shape[:-2])),) + a.shape[-2:])
+    out = np.zeros(flat.shape, a.dtype)
+    infos = []
+    n = a.shape[-1]
+    for m, L in zip(flat, out):
+        info = 0
+        for j in range(n):
+            d = m[j, j] - np.dot(L[j, :j], np.conj(L[j, :j]))
+            d = d.real if np.iscomplexobj(d) else d
+            if not d > 0:
+                info = j + 1
+                break
+            L[j, j] = np.sqrt(d)
+            L[j + 1:, j] = (m[j + 1:, j] - L[j + 1:, :j] @ np.conj(L[j, :j])) / L[j, j]
+        infos.append(info)
+    return out.reshape(a.shape), infos
+
+
+def _cholesky_grad(g, L, upper):
+    """PyTorch's cholesky_backward: gA = L^-H Phi(L^H gL) L^-1, Phi: the lower triangle, its diagonal halved,
+    made Hermitian."""
+    if upper:
+        L, g = _mH(L), _mH(g)
+    gA = np.tril(_mH(L) @ g)
+    gA = 0.5 * (gA + _mH(np.tril(gA, -1)))
+    gA = tri_solve(_mH(L), gA, True, left=True)
+    return tri_solve(L, gA, False, left=False)
+
+
+# gA = L^-H Phi(L^H gL) L^-1: Phi(X) = the lower triangle with its diagonal halved, plus its transpose
+_CHOLESKY_TEXT = 'linalg.solve_triangular((result.mH if upper else result), linalg.solve_triangular((result.mH if upper else result).mH, 0.5 * (((result.mH if upper else result).mH @ (grad.mH if upper else grad)).tril() + ((result.mH if upper else result).mH @ (grad.mH if upper else grad)).tril(-1).mH), upper=True), upper=False, left=False)'
+
+
+@op("cholesky", "CholeskyBackward0", saves=("result",), variants=("function", "method"),
+    shows={"self": _CHOLESKY_TEXT},
+    self=lambda g, n: dual.like(g, _cholesky_grad(dual.data(g), dual.data(n.result), n.upper)))
+def cholesky(self, upper, factor):
+    return factor
+
+
+@op("linalg_cholesky_ex", "LinalgCholeskyExBackward0", saves=("result",), variants=(),
+    shows={"self": _CHOLESKY_TEXT},
+    self=lambda g, n: dual.like(g, _cholesky_grad(dual.data(g), dual.data(n.result), n.upper)))
+def linalg_cholesky_ex(self, upper, factor):
+    return factor
+
+
+def _mH_dual(x):
+    """x.mH on arrays and on Tensors (a graph of the gradient records it)."""
+    return dual.conj(dual.transpose(x, -1, -2))
+
+
+@op("cholesky_inverse", "CholeskyInverseBackward0", saves=("self", "result"), variants=("function", "method"),
+    shows={"self": "-(result @ (grad + grad.mH) @ result) @ self if not upper else -self @ (result @ (grad + "
+                   "grad.mH) @ result)"},
+    self=lambda g, n: _cholesky_inverse_grad(g, n.self, n.upper, n.result))
+def cholesky_inverse(self, upper):
+    """(L L^H)^-1 (or (U^H U)^-1): the inverse of the matrix whose Cholesky factor self is."""
+    L = np.triu(self) if upper else np.tril(self)
+    A = _mH(L) @ L if upper else L @ _mH(L)
+    n = self.shape[-1]
+    eye = np.broadcast_to(np.eye(n, dtype=self.dtype), A.shape)
+    if not A.size:
+        return np.zeros(A.shape, self.dtype)
+    Li = tri_solve(L, eye, upper)               # (L^-1: inf and nan for a zero pivot, as LAPACK's potri)
+    return _column_major((_mH(Li) @ Li if not upper else Li @ _mH(Li)).astype(self.dtype, copy=False))
+
+
+def _cholesky_inverse_grad(g, L, upper, inverse):
+    """PyTorch's cholesky_inverse_backward (matrix products only: differentiable again)."""
+    common = inverse @ (g + _mH_dual(g)) @ inverse
+    return -(L @ common) if upper else -(common @ L)
+
+
+def _cholesky_solve_grads(g, n):
+    B, L, X, upper = dual.data(n.self), dual.data(n.input2), dual.data(n.result), n.upper
+    g = dual.data(g)
+    gB = cholesky_solve.forward(g, L, upper)
+    common = gB @ _mH(X)
+    common = common + _mH(common)
+    gL = -(L @ common) if upper else -(common @ L)
+    return gB, gL
+
+
+@op("cholesky_solve", "CholeskySolveBackward0", ("self", "input2"), saves=("self", "input2", "result"),
+    variants=("function", "method"),
+    shows={"self": "cholesky_solve(grad, input2, upper)",
+           "input2": "-(input2 @ ((lambda c: c + c.mH)(cholesky_solve(grad, input2, upper) @ result.mH))) if upper "
+                     "else -((lambda c: c + c.mH)(cholesky_solve(grad, input2, upper) @ result.mH) @ input2)"},
+    self=lambda g, n: dual.like(g, _cholesky_solve_grads(g, n)[0]),
+    input2=lambda g, n: dual.like(g, _cholesky_solve_grads(g, n)[1]))
+def cholesky_solve(self, input2, upper):
+    """X with (L L^H) X = B (B = self, L = input2), by two triangular solves."""
+    L = input2
+    if upper:
+        y = tri_solve(_mH(L), self, False)
+        return _column_major(tri_solve(L, y, True))
+    y = tri_solve(L, self, False)
+    return _column_major(tri_solve(_mH(L), y, True))
+
+
+# --- QR --------------------------------------------------------------------------------------------
+
+def _qr_grad(gQ, gR, Q, R):
+    """PyTorch's linalg_qr_backward (reduced QR): gA = [gQ + Q copyltu(M)] R^-H, M = R gR^H - gQ^H Q;
+    a wide matrix A = [X | Y] (m < n) as the square QR of X with gQ + Y gV^H, and gY = Q gV."""
+    m, n = Q.shape[-2], R.shape[-1]
+    if m >= n:
+        M = R @ _mH(gR) - _mH(gQ) @ Q
+        M = np.tril(M) + _mH(np.tril(M, -1))
+        return tri_solve(_mH(R), gQ + Q @ M, False, left=False)
+    X_R, gX_R = R[..., :, :m], gR[..., :, :m]
+    Y = Q @ R[..., :, m:]
+    gV = gR[..., :, m:]
+    gX = _qr_grad(gQ + Y @ _mH(gV), gX_R, Q, X_R)
+    return np.concatenate([gX, Q @ gV], axis=-1)
+
+
+def _qr_formula(g, n):
+    gQ, gR = (dual.data(x) for x in g)
+    Q, R = linalg_qr.forward(dual.data(n.self), "complete" if n.mode == "complete" else "reduced")
+    if n.mode == "r":
+        raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please use "
+                           "linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.")
+    if n.mode == "complete" and Q.shape[-2] > R.shape[-1]:
+        raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
+    return dual.like(g[0], _qr_grad(gQ, gR, Q, R).astype(Q.dtype, copy=False))
+
+
+# gA = [gQ + Q copyltu(R gR^H - gQ^H Q)] R^-H (copyltu(M) = M.tril() + M.tril(-1).mH); a wide A = [X | Y] as
+# the square QR of X with gQ + Y gV^H, and gY = Q gV
+_QR_TEXT = "(lambda QR, gs, solve, cat, zeros_like: (lambda Q, R, gQ, gR: (lambda sq: sq(Q, R, gQ, gR) if Q.shape[-2] >= R.shape[-1] else cat([sq(Q, R[..., :, :Q.shape[-2]], gQ + (Q @ R[..., :, Q.shape[-2]:]) @ gR[..., :, Q.shape[-2]:].mH, gR[..., :, :Q.shape[-2]]), Q @ gR[..., :, Q.shape[-2]:]], -1))(lambda Q, R, gQ, gR: (lambda M: solve(R.mH, gQ + Q @ (M.tril() + M.tril(-1).mH), upper=False, left=False))(R @ gR.mH - gQ.mH @ Q)))(QR[0], QR[1], zeros_like(QR[0]) if gs[0] is None else gs[0], zeros_like(QR[1]) if gs[1] is None else gs[1]))(linalg.qr(self, 'complete' if mode == 'complete' else 'reduced'), grads, linalg.solve_triangular, cat, zeros_like)"
+
+
+@op("linalg_qr", "LinalgQrBackward0", saves=("self",), num_outputs=2, variants=(),
+    shows={"self": _QR_TEXT},
+    self=_qr_formula)
+def linalg_qr(self, mode):
+    """Q, R with self = Q R (Householder QR, numpy's LAPACK); mode 'reduced', 'complete' or 'r' (Q empty)."""
+    m, n = self.shape[-2:]
+    k = min(m, n)
+    if self.size == 0:
+        q_cols = m if mode == "complete" else k
+        q = np.zeros(self.shape[:-2] + (m, q_cols), self.dtype)
+        if q_cols:
+            q[..., np.arange(min(m, q_cols)), np.arange(min(m, q_cols))] = 1
+        r = np.zeros(self.shape[:-2] + ((m if mode == "complete" else k), n), self.dtype)
+        return (np.zeros(0, self.dtype) if mode == "r" else q), r
+    q, r = np.linalg.qr(self, mode="complete" if mode == "complete" else "reduced")
+    if mode == "r":
+        return np.zeros(0, self.dtype), _column_major(r.astype(self.dtype, copy=False))
+    return _column_major(q.astype(self.dtype, copy=False)), _column_major(r.astype(self.dtype, copy=False))
+
+
+# --- LU --------------------------------------------------------------------------------------------
+
+def getrf(a):
+    """LAPACK's getrf for one m x n matrix: (LU packed, 1-based pivots, info): partial pivoting (the first
+    largest |entry|), L unit lower below the diagonal, U on and above."""
+    lu = np.array(a, dtype=a.dtype)
+    m, n = lu.shape
+    pivots, info = [], 0
+    for k in range(min(m, n)):
+        p = k + int(np.argmax(np.abs(lu[k:, k])))
+        pivots.append(p + 1)
+        if lu[p, k] != 0:
+            if p != k:
+                lu[[k, p]] = lu[[p, k]]
+            lu[k + 1:, k] = lu[k + 1:, k] / lu[k, k]
+        elif not info:
+            info = k + 1
+        lu[k + 1:, k + 1:] -= np.outer(lu[k + 1:, k], lu[k, k + 1:])
+    return lu, pivots, info
+
+
+def lu_unpack_arrays(lu, pivots):
+    """P, L, U from packed LU and 1-based pivots (batched): P the permutation with A = P L U."""
+    m, n = lu.shape[-2:]
+    k = min(m, n)
+    L = np.array(np.tril(lu, -1)[..., :, :k], order="C", copy=True)
+    L[..., np.arange(k), np.arange(k)] = 1
+    U = np.array(np.triu(lu)[..., :k, :], order="C", copy=True)
+    batch = lu.shape[:-2]
+    P = np.zeros(batch + (m, m), lu.dtype)
+    count = int(np.prod(batch))
+    flat_p, flat_piv = P.reshape((count, m, m)), np.asarray(pivots).reshape((count, -1) if count else (0, 0))
+    for b in range(flat_p.shape[0]):
+        perm = list(range(m))
+        for i, p in enumerate(flat_piv[b] if flat_piv.size else []):
+            p = int(p) - 1
+            perm[i], perm[p] = perm[p], perm[i]
+        flat_p[b][perm, np.arange(m)] = 1
+    return P, L, U
+
+
+def _lu_grad(gL, gU, P, L, U):
+    """PyTorch's linalg_lu_backward (square, wide and tall)."""
+    m, n = L.shape[-2], U.shape[-1]
+    k = min(m, n)
+    if m == n:
+        gA = np.tril(_mH(L) @ gL, -1) + np.triu(gU @ _mH(U))
+        gA = tri_solve(_mH(U), gA, False, left=False)
+        gA = tri_solve(_mH(L), gA, True, left=True, unitriangular=True)
+    elif m < n:
+        U1, gU1, gU2 = U[..., :, :m], gU[..., :, :m], gU[..., :, m:]
+        gA = _mH(L) @ gL - np.triu(gU) @ _mH(U)
+        gA = tri_solve(_mH(U1), np.tril(gA, -1), False, left=False)
+        gA = np.concatenate([gA + np.triu(gU1), gU2], axis=-1)
+        gA = tri_solve(_mH(L), gA, True, left=True, unitriangular=True)
+    else:
+        L1, gL1, gL2 = L[..., :k, :], gL[..., :k, :], gL[..., k:, :]
+        gA = gU @ _mH(U) - _mH(L) @ np.tril(gL, -1)
+        gA = tri_solve(_mH(L1), np.triu(gA), True, left=True, unitriangular=True)
+        gA = np.concatenate([gA + np.tril(gL1, -1), gL2], axis=-2)
+        gA = tri_solve(_mH(U), gA, False, left=False)
+    return P @ gA
+
+
+def _lu_factor_formula(g, n):
+    """lu_factor_ex_backward: the packed gradient split into L's (below the diagonal) and U's parts."""
+    lu, piv = n.packed, n.pivots_array
+    gd = dual.data(g)
+    P, L, U = lu_unpack_arrays(lu, piv)
+    m, nn = lu.shape[-2:]
+    k = min(m, nn)
+    gL = np.tril(gd, -1)[..., :, :k]
+    gU = np.triu(gd)[..., :k, :]
+    return dual.like(g, _lu_grad(gL, gU, P, L, U).astype(lu.dtype, copy=False))
+
+
+@op("linalg_lu_factor_ex", "LinalgLuFactorExBackward0", saves=("self",), variants=(),
+    shows={"self": "(lambda P, L, U, g, st: P @ st(L.mH, st(U.mH, (L.mH @ g.tril(-1)).tril(-1) + (g.triu() @ U.mH)"
+                   ".triu(), upper=False, left=False), upper=True, unitriangular=True))(*lu_unpack(packed, "
+                   "pivots_array), grad, linalg.solve_triangular) if packed.shape[-2] == packed.shape[-1] else None"},
+    self=_lu_factor_formula)
+def linalg_lu_factor_ex(self, packed, pivots_array):
+    return packed
+
+
+def _lu_formula(g, n):
+    gL, gU = (dual.data(x) for x in g)
+    P, L, U = n.factors
+    return dual.like(g[0], _lu_grad(gL, gU, P, L, U).astype(L.dtype, copy=False))
+
+
+# (P, which has no gradient, is made beside the node: the node's outputs are L and U)
+@op("linalg_lu", "LinalgLuBackward0", saves=("self",), num_outputs=2, variants=(),
+    shows={"self": "(lambda P, L, U, gs, st: P @ st(L.mH, st(U.mH, (0 if gs[0] is None else (L.mH @ gs[0]).tril(-1))"
+                   " + (0 if gs[1] is None else (gs[1] @ U.mH).triu()), upper=False, left=False), upper=True, "
+                   "unitriangular=True))(*linalg.lu(self), grads, linalg.solve_triangular) if self.shape[-2] == "
+                   "self.shape[-1] else None"},
+    self=_lu_formula)
+def linalg_lu(self, factors):
+    return factors[1:]
+
+
+@op("lu_unpack", "LuUnpackBackward0", ("LU_data",), num_outputs=2, variants=("function",),
+    shows={"LU_data": "(0 if grads[0] is None else grads[0].tril(-1)) + (0 if grads[1] is None else grads[1].triu())"
+                      " if lu_shape[-2] == lu_shape[-1] else None"},
+    LU_data=lambda g, n: dual.like(g[0], _lu_unpack_grad(dual.data(g[0]), dual.data(g[1]), n.lu_shape)))
+def lu_unpack(LU_data, factors, lu_shape):
+    return factors
+
+
+def _lu_unpack_grad(gL, gU, shape):
+    m, n = shape[-2:]
+    k = min(m, n)
+    out = np.zeros(gL.shape[:-2] + (m, n), gL.dtype)
+    out[..., :, :k] += np.tril(gL, -1)
+    out[..., :k, :] += np.triu(gU)
+    return out
+
+
+def _lu_solve_grads(g, n):
+    """PyTorch's linalg_lu_solve_LU / linalg_solve's backward: gB = A^-H g, gLU from gA = -gB X^H."""
+    g = dual.data(g)
+    LU, piv, X = dual.data(n.LU), n.pivots_array, dual.data(n.result)
+    P, L, U = lu_unpack_arrays(LU, piv)
+    A = P @ L @ U
+    if n.left:
+        gB = _solve_batched(_mH(A), g, n.adjoint)
+        gA = -gB @ _mH(X)
+    else:
+        gB = np.swapaxes(_solve_batched(np.conj(A), np.swapaxes(g, -1, -2), n.adjoint), -1, -2)
+        gA = -_mH(X) @ gB
+    if n.adjoint:
+        gA = _mH(gA)
+    # gA to the packed LU: A = P L U, so gL = P^T gA U^H (lower, unit), gU = L^H P^T gA (upper)
+    gLU = _lu_packed_grad(_mH(P) @ gA, L, U)
+    return gB, gLU
+
+
+def _lu_packed_grad(pt_ga, L, U):
+    """d<gA, P L U>: the packed LU's gradient of A = P L U, given P^T gA: (P^T gA U^H) below the diagonal,
+    L^H (P^T gA) on and above (PyTorch's linalg_lu_solve_LU backward, square)."""
+    return np.tril(pt_ga @ _mH(U), -1) + np.triu(_mH(L) @ pt_ga)
+
+
+def _solve_batched(A, B, adjoint):
+    return np.linalg.solve(_mH(A) if adjoint else A, B) if A.size and B.size else np.zeros(
+        np.broadcast_shapes(A.shape[:-2], B.shape[:-2]) + B.shape[-2:], np.result_type(A, B))
+
+
+@op("linalg_lu_solve", "LinalgLuSolveBackward0", ("LU", "B"), saves=("LU", "B", "result"), variants=(),
+    shows={"B": '(lambda A, g, left, adjoint, solve: (solve(A if adjoint else A.mH, g) if left else solve(A.mH if adjoint else A, g.mH).mH))((lambda P, L, U: P @ L @ U)(*lu_unpack(LU, pivots_array)), grad, left, adjoint, linalg.solve)',
+           "LU": '(lambda P, L, U, gB, X, left, adjoint: (lambda gA: (P.mH @ gA @ U.mH).tril(-1) + (L.mH @ P.mH @ gA).triu())((lambda t: t.mH if adjoint else t)(-(gB @ X.mH) if left else -(X.mH @ gB))))(*lu_unpack(LU, pivots_array), (lambda A, g, left, adjoint, solve: (solve(A if adjoint else A.mH, g) if left else solve(A.mH if adjoint else A, g.mH).mH))((lambda P, L, U: P @ L @ U)(*lu_unpack(LU, pivots_array)), grad, left, adjoint, linalg.solve), result, left, adjoint)'},
+    LU=lambda g, n: dual.like(g, _lu_solve_grads(g, n)[1]),
+    B=lambda g, n: dual.like(g, _lu_solve_grads(g, n)[0]))
+def linalg_lu_solve(LU, B, pivots_array, left, adjoint):
+    P, L, U = lu_unpack_arrays(LU, pivots_array)
+    A = P @ L @ U
+    if adjoint:
+        A = _mH(A)
+    if left:
+        return _column_major(_solve_batched(A, B, False).astype(LU.dtype, copy=False))
+    # (row-major whatever LU's layout: returned as a view, which the table keeps as laid out)
+    return np.ascontiguousarray(np.swapaxes(_solve_batched(np.swapaxes(A, -1, -2), np.swapaxes(B, -1, -2), False),
+                                            -1, -2).astype(LU.dtype, copy=False))[...]
+
+
+# --- triangular solves ---------------------------------------------------------------------------
+
+def _tri_grads(g, n):
+    """PyTorch's linalg_solve_triangular_forward_AD's adjoint: gB = solve(A^H, g) (the other triangle),
+    gA = -gB X^H (left) or -X^H gB, restricted to A's triangle (its diagonal left out when unitriangular)."""
+    g, A, X = dual.data(g), dual.data(n.self), dual.data(n.result)
+    upper, left, unit = n.upper, n.left, n.unitriangular
+    gB = tri_solve(_mH(A), g, not upper, left=left, unitriangular=unit)
+    gA = -(gB @ _mH(X)) if left else -(_mH(X) @ gB)
+    gA = np.triu(gA, 1 if unit else 0) if upper else np.tril(gA, -1 if unit else 0)
+    return gA, gB
+
+
+_SOLVE_TRI_B_TEXT = ("linalg.solve_triangular(self.mH, grad, upper=not upper, left=left, "
+                     "unitriangular=unitriangular)")
+
+
+@op("linalg_solve_triangular", "LinalgSolveTriangularBackward0", ("self", "B"), saves=("self", "result"),
+    variants=(),
+    shows={"B": _SOLVE_TRI_B_TEXT,
+           "self": f"(lambda gB, X, upper, left, unit: (-(gB @ X.mH) if left else -(X.mH @ gB)).triu(1 if unit else 0) "
+                   f"if upper else (-(gB @ X.mH) if left else -(X.mH @ gB)).tril(-1 if unit else 0))("
+                   f"{_SOLVE_TRI_B_TEXT}, result, upper, left, unitriangular)"},
+    self=lambda g, n: dual.like(g, _tri_grads(g, n)[0]),
+    B=lambda g, n: dual.like(g, _tri_grads(g, n)[1]))
+def linalg_solve_triangular(self, B, upper, left, unitriangular):
+    return _column_major(tri_solve(self, B, upper, left, unitriangular).astype(np.result_type(self, B), copy=False))
+
+
+def _triangular_solve_grads(g, n):
+    """PyTorch's triangular_solve_backward: grad_self (b) = solve(A^H, g) and grad_A = -grad_b X^H, in A's
+    triangle; the cloned A (the second output) passes its gradient through."""
+    n.warn()            # (PyTorch's backward calls the deprecated triangular_solve: its warning again)
+    gX, gM = (dual.data(x) for x in g)
+    A, X = dual.data(n.A), n.solution
+    upper, transpose, unit = n.upper, n.transpose, n.unitriangular
+    gB = tri_solve(A, gX, upper, left=True, unitriangular=unit) if transpose else \
+        tri_solve(_mH(A), gX, not upper, left=True, unitriangular=unit)
+    gA = -(X @ _mH(gB)) if transpose else -(gB @ _mH(X))
+    gA = np.triu(gA, 1 if unit else 0) if upper else np.tril(gA, -1 if unit else 0)
+    return gB, gA + gM
+
+
+_TRI_B_TEXT = ("linalg.solve_triangular(A if transpose else A.mH, grads[0], upper=upper if transpose else not upper, "
+               "unitriangular=unitriangular)")
+
+
+@op("triangular_solve", "TriangularSolveBackward0", ("self", "A"), saves=("A",), num_outputs=2,
+    variants=("function", "method"),
+    shows={"self": _TRI_B_TEXT,
+           "A": f"(lambda gB, X, upper, transpose, unit: (-(X @ gB.mH) if transpose else -(gB @ X.mH)).triu(1 if unit "
+                f"else 0) if upper else (-(X @ gB.mH) if transpose else -(gB @ X.mH)).tril(-1 if unit else 0))("
+                f"{_TRI_B_TEXT}, solution, upper, transpose, unitriangular) + (0 if grads[1] is None else grads[1])"},
+    self=lambda g, n: dual.like(g[0], _triangular_solve_grads(g, n)[0]),
+    A=lambda g, n: dual.like(g[0], _triangular_solve_grads(g, n)[1]))
+def triangular_solve(self, A, upper, transpose, unitriangular, solution, warn):
+    return solution, _column_major(np.broadcast_to(A, solution.shape[:-2] + A.shape[-2:]))
+
+
+# --- pinv, matrix_exp, eigh ------------------------------------------------------------------------
+
+def _pinv_grad(g, n):
+    """PyTorch's pinv_backward."""
+    A, pinvA = n.self, n.result
+    m, nn = dual.data(A).shape[-2:]
+    pinvAh = _mH_dual(pinvA)
+    gradh = _mH_dual(g)
+    if m <= nn:
+        K = gradh @ pinvA
+        KpinvAh = K @ pinvAh
+        gA = -_mH_dual(pinvA @ K) + KpinvAh - (A @ pinvA) @ KpinvAh + (pinvAh @ pinvA) @ (gradh - K @ A)
+    else:
+        K = pinvA @ gradh
+        pinvAhK = pinvAh @ K
+        gA = -_mH_dual(K @ pinvA) + pinvAhK - pinvAhK @ pinvA @ A + (gradh - A @ K) @ pinvA @ pinvAh
+    if isinstance(gA, Tensor):      # (a graph of the gradient: matrix products only, differentiable again)
+        return gA
+    # (the sum takes the layout of its first term, a transposed matrix: column-major, as PyTorch's)
+    return _column_major(gA.astype(dual.data(A).dtype, copy=False))
+
+
+# PyTorch's pinv_backward (P = pinv(A) = result, G = grad), for A wide or square, then tall
+_PINV_TEXT = (
+    "(lambda A, P, G: (lambda K: -(P @ K).mH + K @ P.mH - (A @ P) @ (K @ P.mH) + (P.mH @ P) @ (G.mH - K @ A))(G.mH @ P)"
+    " if A.shape[-2] <= A.shape[-1] else (lambda K: -(K @ P).mH + P.mH @ K - P.mH @ K @ P @ A + (G.mH - A @ K) @ P"
+    " @ P.mH)(P @ G.mH))(self, result, grad)")
+
+
+@op("linalg_pinv", "LinalgPinvBackward0", saves=("self", "result"), variants=(),
+    shows={"self": _PINV_TEXT},
+    self=_pinv_grad)
+def linalg_pinv(self, rtol, hermitian):
+    """The pseudo-inverse: the SVD's reciprocal singular values above rtol * the largest."""
+    m, n = self.shape[-2:]
+    if self.size == 0:
+        return np.zeros(self.shape[:-2] + (n, m), self.dtype)
+    u, s, vh = np.linalg.svd(self, full_matrices=False)
+    cutoff = rtol * s.max(axis=-1, keepdims=True) if s.shape[-1] else s
+    s_inv = np.where(s > cutoff, 1 / np.where(s > cutoff, s, 1), 0)
+    return (_mH(vh) * s_inv[..., None, :]) @ _mH(u)
+
+
+def expm(a):
+    """The matrix exponential: scaling and squaring of a degree-13 Pade approximant (Higham's), batched."""
+    if a.size == 0:
+        return a.copy()
+    dt = a.dtype
+    x = a.astype(np.complex128 if dt.kind == "c" else np.float64)
+    b = (64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800., 129060195264000.,
+         10559470521600., 670442572800., 33522128640., 1323241920., 40840800., 960960., 16380., 182., 1.)
+    norm = np.abs(x).sum(axis=-2).max(axis=-1)
+    s = np.maximum(0, np.ceil(np.log2(np.maximum(norm, 1e-300) / 5.371920351148152))).astype(int)
+    s = np.where(norm > 5.371920351148152, s, 0)
+    x = x / (2.0 ** s)[..., None, None]
+    eye = np.broadcast_to(np.eye(a.shape[-1]), x.shape)
+    x2 = x @ x
+    x4 = x2 @ x2
+    x6 = x4 @ x2
+    u = x @ (x6 @ (b[13] * x6 + b[11] * x4 + b[9] * x2) + b[7] * x6 + b[5] * x4 + b[3] * x2 + b[1] * eye)
+    v = x6 @ (b[12] * x6 + b[10] * x4 + b[8] * x2) + b[6] * x6 + b[4] * x4 + b[2] * x2 + b[0] * eye
+    r = np.linalg.solve(v - u, v + u)
+    flat_r, flat_s = r.reshape((-1,) + r.shape[-2:]), np.asarray(s).reshape(-1)
+    for i in range(flat_r.shape[0]):
+        for _ in range(int(flat_s[i])):
+            flat_r[i] = flat_r[i] @ flat_r[i]
+    return flat_r.reshape(r.shape).astype(dt)
+
+
+def _matrix_exp_grad(g, n):
+    """PyTorch's backward_analytic_function_of_a_matrix: exp of the block matrix [[A^H, g], [0, A^H]], its
+    top-right block."""
+    A, g = dual.data(n.self), dual.data(g)
+    k = A.shape[-1]
+    big = np.zeros(A.shape[:-2] + (2 * k, 2 * k), np.result_type(A, g))
+    big[..., :k, :k] = _mH(A)
+    big[..., k:, k:] = _mH(A)
+    big[..., :k, k:] = g
+    return dual.like(g, expm(big)[..., :k, k:].astype(A.dtype, copy=False))
+
+
+@op("linalg_matrix_exp", "LinalgMatrixExpBackward0", saves=("self",), variants=(),
+    shows={"self": "linalg.matrix_exp(cat([cat([self.mH, grad], -1), cat([zeros_like(self), self.mH], -1)], -2))"
+                   "[..., :self.shape[-1], self.shape[-1]:]"},
+    self=_matrix_exp_grad)
+def linalg_matrix_exp(self):
+    return expm(self)
+
+
+def _eigh_grad(g, n):
+    """PyTorch's linalg_eig_backward for a Hermitian matrix: gA = V (diag(gL) + (V^H gV - its ^H) / 2 / E) V^H,
+    E_ij = L_j - L_i."""
+    gL, gV = (dual.data(x) for x in g)
+    L, V = linalg_eigh.forward(dual.data(n.self), n.uplo, True)
+    gA = np.zeros(V.shape, V.dtype) if gL is None else None
+    if n.eigenvectors and np.any(gV):
+        VhgV = _mH(V) @ gV
+        E = L[..., None, :] - L[..., :, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            inner = 0.5 * (VhgV - _mH(VhgV)) / E
+        k = L.shape[-1]
+        inner[..., np.arange(k), np.arange(k)] = gL if gL is not None else 0
+        gA = V @ inner @ _mH(V)
+    else:
+        gA = (V * gL[..., None, :]) @ _mH(V)
+    return dual.like(g[0], gA.astype(V.dtype, copy=False))
+
+
+@op("linalg_eigh", "LinalgEighBackward0", saves=("self",), num_outputs=2, variants=(), cast_result=False,
+    shows={"self": "(lambda L, V, off, gs, diag_embed: V @ ((0 if gs[0] is None else diag_embed(gs[0])) + (0 if gs[1] "
+                   "is None else (V.mH @ gs[1] - (V.mH @ gs[1]).mH) / 2 / (L.unsqueeze(-2) - L.unsqueeze(-1) + 1 - off) "
+                   "* off)) @ V.mH)(*linalg.eigh(self, UPLO=uplo), 1 - eye(self.shape[-1], dtype=self.dtype), grads, "
+                   "diag_embed)"},
+    self=_eigh_grad)
+def linalg_eigh(self, uplo, eigenvectors):
+    if self.size == 0:
+        return np.zeros(self.shape[:-1], self.dtype.type(0).real.dtype), np.zeros(self.shape, self.dtype)
+    w, v = np.linalg.eigh(self, UPLO=uplo)
+    return w, _column_major(v.astype(self.dtype, copy=False))
+
+
+def _lstsq_grads(g, n):
+    """PyTorch's linalg_lstsq_backward: through pinv(A) (gA: pinv_backward of gX B^H; gB = pinv(A)^H gX)."""
+    gX = dual.data(g[0])
+    A, B = dual.data(n.self), dual.data(n.b)
+    if n.vector:
+        gX, B = gX[..., None], B[..., None]
+    pinvA = linalg_pinv.forward(A, np.finfo(A.dtype).eps * max(A.shape[-2:]), False)
+
+    class _N:       # (pinv_backward's inputs, as a node would hold them)
+        self, result = A, pinvA
+    gA = _pinv_grad(gX @ _mH(B), _N)
+    gB = _mH(pinvA) @ gX
+    return gA, (gB[..., 0] if n.vector else gB)
+
+
+# PyTorch's pinv_backward of gX B^H (P = pinv(A), K as in _pinv_grad), for A wide or square, then tall
+_LSTSQ_A_TEXT = (
+    "(lambda A, P, G: (lambda K: -(P @ K).mH + K @ P.mH - (A @ P) @ (K @ P.mH) + (P.mH @ P) @ (G.mH - K @ A))(G.mH @ P)"
+    " if A.shape[-2] <= A.shape[-1] else (lambda K: -(K @ P).mH + P.mH @ K - P.mH @ K @ P @ A + (G.mH - A @ K) @ P"
+    " @ P.mH)(P @ G.mH))(self, linalg.pinv(self), grads[0] @ b.mH)")
+
+
+@op("linalg_lstsq", "LinalgLstsqBackward0", ("self", "b"), saves=("self", "b"), num_outputs=2, variants=(),
+    shows={"self": _LSTSQ_A_TEXT, "b": "linalg.pinv(self).mH @ grads[0]"},
+    self=lambda g, n: dual.like(g[0], _lstsq_grads(g, n)[0]),
+    b=lambda g, n: dual.like(g[0], _lstsq_grads(g, n)[1]))
+def linalg_lstsq(self, b, vector, driver):
+    bb = b[..., None] if vector else b
+    batch = np.broadcast_shapes(self.shape[:-2], bb.shape[:-2])
+    A = np.broadcast_to(self, batch + self.shape[-2:])
+    Bm = np.broadcast_to(bb, batch + bb.shape[-2:])
+    m, n = self.shape[-2:]
+    out = np.zeros(batch + (n, bb.shape[-1]), np.result_type(self, b))
+    if out.size and m:
+        flat_a, flat_b = A.reshape((-1,) + A.shape[-2:]), Bm.reshape((-1,) + Bm.shape[-2:])
+        flat = out.reshape((-1,) + out.shape[-2:])
+        for i in range(flat.shape[0]):
+            flat[i] = np.linalg.lstsq(flat_a[i], flat_b[i], rcond=None)[0]
+    if vector:
+        return out[..., 0], np.zeros(0, self.dtype)
+    # (LAPACK writes the solution into B's column-major max(m, n) x k buffer: its first n rows are the result)
+    buffer = _column_major(np.zeros(batch + (max(m, n), bb.shape[-1]), out.dtype))
+    buffer[..., :n, :] = out
+    return buffer[..., :n, :], np.zeros(0, self.dtype)
+
+
+def _eig_grad(g, n):
+    """PyTorch's linalg_eig_backward (not Hermitian): gA = V^-H (diag(gL) + (V^H gV - V^H V diag(re(V^H gV))) / E*) V^H,
+    E*_ij = conj(L_j - L_i); a real input gets its real part."""
+    gL, gV = (dual.data(x) for x in g)
+    A = dual.data(n.self)
+    L, V = linalg_eig.forward(A)
+    VhgV = _mH(V) @ gV
+    diag = np.diagonal(VhgV, 0, -2, -1)
+    if not np.allclose(diag.imag, 0, rtol=1e-2, atol=1e-2):
+        raise RuntimeError("linalg_eig_backward: The eigenvectors in the complex case are specified up to "
+                           "multiplication by e^{i phi}. The specified loss function depends on this quantity, so it "
+                           "is ill-defined.")
+    gA = VhgV - _mH(V) @ (V * diag.real[..., None, :])
+    E = np.conj(L)[..., None, :] - np.conj(L)[..., :, None]
+    k = L.shape[-1]
+    E[..., np.arange(k), np.arange(k)] = 1
+    gA = gA / E
+    gA[..., np.arange(k), np.arange(k)] = gL
+    gA = np.linalg.solve(_mH(V), gA @ _mH(V)) if gA.size else gA
+    return dual.like(g[0], (gA.real if A.dtype.kind != "c" else gA).astype(A.dtype, copy=False))
+
+
+@op("linalg_eig", "LinalgEigBackward0", saves=("self",), num_outputs=2, variants=(), cast_result=False,
+    shows={"self": "(lambda L, V, off, gs, diag_embed, solve: solve(V.mH, ((0 if gs[0] is None else diag_embed(gs[0]))"
+                   " + (0 if gs[1] is None else (V.mH @ gs[1] - V.mH @ (V * (V.mH @ gs[1]).diagonal(0, -2, -1).real"
+                   ".unsqueeze(-2))) / (L.conj().unsqueeze(-2) - L.conj().unsqueeze(-1) + 1 - off) * off)) @ V.mH)"
+                   ".real)(*linalg.eig(self), 1 - eye(self.shape[-1]), grads, diag_embed, linalg.solve)"},
+    self=_eig_grad)
+def linalg_eig(self):
+    """Eigenvalues and eigenvectors (complex; numpy's LAPACK geev), the vectors column-major."""
+    ctype = np.complex64 if self.dtype in (np.float32, np.complex64) else np.complex128
+    if self.size == 0:
+        return np.zeros(self.shape[:-1], ctype), np.zeros(self.shape, ctype)
+    w, v = np.linalg.eig(self)
+    return w.astype(ctype), _column_major(v.astype(ctype))
+
+
+# ================================================================ bilinear, vdot, addr
+
+def _trilinear_grad(which):
+    def formula(g, n):
+        gd = dual.data(g)
+        i1, w, i2 = dual.data(n.i1), dual.data(n.i2_weight), dual.data(n.i3)
+        if which == 0:
+            out = np.einsum("bo,oij,bj->bi", gd, w, i2)
+        elif which == 1:
+            out = np.einsum("bo,bi,bj->oij", gd, i1, i2)
+        else:
+            out = np.einsum("bo,bi,oij->bj", gd, i1, w)
+        return dual.like(g, out.astype(gd.dtype, copy=False))
+    formula.shows = {0: "einsum('bo,oij,bj->bi', grad, i2_weight, i3)", 1: "einsum('bo,bi,bj->oij', grad, i1, i3)",
+                     2: "einsum('bo,bi,oij->bj', grad, i1, i2_weight)"}[which]
+    return formula
+
+
+# bilinear's _trilinear, as torch.bilinear calls it (i1: (B, I), weight: (O, I, J), i3: (B, J) -> (B, O))
+@op("trilinear", "TrilinearBackward0", ("i1", "i2_weight", "i3"), saves=("i1", "i2_weight", "i3"), variants=(),
+    i1=_trilinear_grad(0), i2_weight=_trilinear_grad(1), i3=_trilinear_grad(2))
+def trilinear(i1, i2_weight, i3):
+    return np.einsum("bi,oij,bj->bo", i1, i2_weight, i3).astype(np.result_type(i1, i2_weight, i3), copy=False)
+
+
+@op("vdot", "VdotBackward0", ("self", "other"), variants=("function", "method"), saves={"self": ("other",),
+                                                                                          "other": ("self",)},
+    self=lambda g, n: dual.conj(g) * n.other,
+    other=lambda g, n: n.self * g)
+def vdot(self, other):
+    """sum(conj(self) * other) of two vectors."""
+    return np.asarray(np.vdot(self, other), np.result_type(self, other))
+
+
+def _addr_vec(which):
+    def formula(g, n):
+        if which == 1:
+            out = dual.mv(g, dual.conj(n.vec2))
+        else:
+            out = dual.mv(dual.t(g), dual.conj(n.vec1))
+        return out * n.alpha if n.alpha != 1 else out
+    formula.shows = "grad @ vec2.conj() * alpha" if which == 1 else "grad.t() @ vec1.conj() * alpha"
+    return formula
+
+
+@op("addr", "AddrBackward0", ("self", "vec1", "vec2"), saves={"vec1": ("vec2",), "vec2": ("vec1",)},
+    variants=("function", "method", "inplace"),
+    shows={"self": "grad * beta"},
+    self=lambda g, n: g * n.beta if n.beta != 1 else g,
+    vec1=_addr_vec(1), vec2=_addr_vec(2))
+def addr(self, vec1, vec2, beta=1, alpha=1):
+    """beta * self + alpha * outer(vec1, vec2) (beta = 0: self is ignored, its nans too)."""
+    outer = np.multiply.outer(vec1, vec2)
+    if alpha != 1:
+        outer = outer * alpha
+    if beta == 0:
+        return np.broadcast_to(outer, np.broadcast_shapes(self.shape, outer.shape)).copy()
+    return (self * beta if beta != 1 else self) + outer

@@ -535,3 +535,162 @@ def _aminmax_grad(g, n):
     self=_aminmax_grad)
 def aminmax(self, dim, keepdim):
     return np.min(self, axis=dim, keepdims=keepdim), np.max(self, axis=dim, keepdims=keepdim)
+
+
+# --- logcumsumexp, renorm, pdist --------------------------------------------------------------------
+
+def _log_add_exp(x, y):
+    """PyTorch's CPU kernel's step (in double): log(exp(x) + exp(y)), a nan in y kept, two equal infinities kept."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        lo = np.where(np.isnan(y), y, np.minimum(x, y))
+        hi = np.where(np.isnan(y), y, np.maximum(x, y))
+        return np.where((lo != hi) | np.isfinite(lo), np.log1p(np.exp(lo - hi)) + hi, x)
+
+
+def _log_add_exp_complex(x, y):
+    """The complex step (PyTorch's _log_add_exp_helper): ordered by real part; a nan anywhere gives nan + nanj,
+    two equal infinite real parts -inf (the smaller) or log(exp + exp)."""
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        swap = y.real < x.real
+        lo, hi = np.where(swap, y, x), np.where(swap, x, y)
+        nan = np.isnan(x) | np.isnan(y)
+        same_inf = ~np.isfinite(lo.real) & (lo.real == hi.real)
+        out = np.log1p(np.exp(lo - hi)) + hi
+        out = np.where(same_inf, np.where(lo.real < 0, lo, np.log(np.exp(lo) + np.exp(hi))), out)
+        return np.where(nan, complex(np.nan, np.nan), out)
+
+
+def _reverse_logcumsumexp(x, dim):
+    return dual.flip(dual.call("logcumsumexp", dual.flip(x, (dim,)), dim=dim), (dim,))
+
+
+@shows("grad if grad.dim() == 0 or grad.numel() == 0 else (lambda lp, ln, r, x, d, exp, flip, lcse: "
+       "exp(flip(lcse(flip(lp - r, [d]), d), [d]) + x) - exp(flip(lcse(flip(ln - r, [d]), d), [d]) + x))("
+       "where(grad > 0, log(abs(grad)), float('-inf')), where(grad < 0, log(abs(grad)), float('-inf')), result, self, "
+       "dim, exp, flip, logcumsumexp)")
+def _logcumsumexp_grad(g, n):
+    """PyTorch's logcumsumexp_backward (TensorFlow's): the positive and negative parts of grad, each summed from the
+    end in log space, so that no exp overflows."""
+    if np.ndim(dual.data(g)) == 0 or np.size(dual.data(g)) == 0:
+        return g
+    lowest = np.finfo(dual.data(g).dtype).min
+    with np.errstate(divide="ignore"):
+        log_abs_grad = dual.log(abs(g))
+    pos = dual.where(g > 0, log_abs_grad, lowest)
+    neg = dual.where(g < 0, log_abs_grad, lowest)
+    out_pos = dual.exp(_reverse_logcumsumexp(pos - n.result, n.dim) + n.self)
+    out_neg = dual.exp(_reverse_logcumsumexp(neg - n.result, n.dim) + n.self)
+    return out_pos - out_neg
+
+
+@op("logcumsumexp", "LogcumsumexpBackward0", variants=("function", "method"), saves=("self", "result"), float_result=True,
+    self=_logcumsumexp_grad)
+def logcumsumexp(self, dim):
+    """log(cumsum(exp(self))) along dim, as PyTorch's CPU kernel: one log-add-exp step at a time, in double."""
+    if self.ndim == 0:
+        return self.copy()
+    x = np.moveaxis(self, dim, 0)
+    complex_ = self.dtype.kind == "c"
+    wide = np.complex128 if complex_ else np.float64
+    step = _log_add_exp_complex if complex_ else _log_add_exp
+    out = np.empty(x.shape, self.dtype)
+    acc = np.full(x.shape[1:], -np.inf, wide)
+    for i in range(x.shape[0]):
+        acc = step(x[i].astype(wide), acc)
+        out[i] = acc
+    return np.ascontiguousarray(np.moveaxis(out, 0, dim))
+
+
+def _renorm_norm(x, p, dim):
+    others = tuple(d for d in range(x.ndim) if d != dim)
+    return dual.like(x, norm.forward(dual.data(x), p, others, True))
+
+
+@shows("(lambda x, g, m, p, o, where, abs: (lambda r, go: where(r > m, m / (r + 1e-7) * g - m / (r + 1e-7) ** 2 * "
+       "(x * abs(x) ** (p - 2) * go / r ** (p - 1)), g))(x.norm(p, o, True), (x * g).sum(o, True)))(self, grad, "
+       "maxnorm, p, tuple(range(dim)) + tuple(range(dim + 1, self.dim())), where, abs)")
+def _renorm_grad(g, n):
+    """PyTorch's renorm_backward: the rows that were scaled get the scale's gradient too."""
+    x, p = n.self, n.p
+    others = tuple(d for d in range(np.ndim(dual.data(x))) if d != n.dim)
+    r = _renorm_norm(x, p, n.dim)
+    go = dual.sum_keepdim(x * g, others)
+    if p == 1:
+        nb = dual.sign(x) * go
+    elif p == 2:
+        nb = dual.where(r == 0, 0.0, x / r) * go
+    elif p == float("inf"):
+        hits = (abs(x) == r) | (x != x)
+        nb = dual.sign(x) * (go / dual.sum_keepdim(hits, others) * hits)
+    else:
+        nb = dual.where(r == 0, 0.0, x * abs(x) ** (p - 2) / r ** (p - 1)) * go
+    invnorm = 1 / (r + 1e-7)
+    factor = invnorm * n.maxnorm
+    return dual.where(r > n.maxnorm, factor * g - (factor * invnorm) * nb, g)
+
+
+@op("renorm", "RenormBackward0", variants=("function", "method", "inplace"), saves=("self",), self=_renorm_grad)
+def renorm(self, p, dim, maxnorm):
+    """Each slice along dim whose p-norm exceeds maxnorm scaled down to norm maxnorm (1e-7 added to the norm)."""
+    r = _renorm_norm(self, p, dim)
+    t = self.dtype.type if self.dtype.kind == "f" else np.float32
+    factor = np.where(r > t(maxnorm), t(maxnorm) / (r + t(1e-7)), t(1)).astype(r.dtype)
+    return (self * factor).astype(self.dtype, copy=False)
+
+
+def _pdist_pairs(n_rows):
+    rows, cols = np.triu_indices(n_rows, 1)
+    return rows, cols
+
+
+@shows("(lambda x, g, p, t, zeros, where, abs, sign: (lambda G, d: (G.unsqueeze(-1) * where(d == 0, 0 * d, sign(d) * "
+       "abs(d) ** (p - 1) / (abs(d) ** p).sum(-1, True) ** ((p - 1) / p))).sum(1))((lambda G: G + G.mT)(zeros("
+       "x.shape[0], x.shape[0], dtype=x.dtype).index_put((t[0], t[1]), g)), x.unsqueeze(1) - x.unsqueeze(0)))(self, "
+       "grad, p, triu_indices(self.shape[0], self.shape[0], 1), zeros, where, abs, sign)")
+def _pdist_grad(g, n):
+    """PyTorch's _pdist_backward: each pair's norm gradient added to its first row and taken from its second.
+    (PyTorch has no derivative of it: in a graph of the gradient it is a constant.)"""
+    x, r, p = dual.data(n.self), dual.data(n.result), n.p
+    gd = dual.data(g)
+    rows, cols = _pdist_pairs(x.shape[0])
+    diff = x[rows] - x[cols]
+    gk, rk = gd[:, None], r[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if p == 0:
+            part = np.zeros_like(diff)
+        elif p == 1:
+            part = np.sign(diff) * gk
+        elif p == 2:
+            part = np.where(rk == 0, 0, diff * gk / rk)
+        elif p == float("inf"):
+            part = np.sign(diff) * (np.abs(diff) == rk) * gk
+        elif p < 2:
+            part = np.where((rk == 0) | (diff == 0), 0, np.sign(diff) * np.abs(diff) ** (p - 1) * gk / rk ** (p - 1))
+        else:
+            part = np.where(rk == 0, 0, diff * np.abs(diff) ** (p - 2) * gk / rk ** (p - 1))
+    out = np.zeros_like(x)
+    np.add.at(out, rows, part.astype(x.dtype))
+    np.add.at(out, cols, -part.astype(x.dtype))
+    return dual.like(g, out)
+
+
+@op("pdist", "PdistBackward0", saves=("self", "result"), variants=("function",), self=_pdist_grad)
+def pdist(self, p):
+    """The p-norm distances between the rows of a matrix, for each pair i < j, row by row."""
+    rows, cols = _pdist_pairs(self.shape[0])
+    diff = np.abs(self[rows] - self[cols])
+    if p == 0:
+        return np.sum(diff != 0, axis=1).astype(self.dtype)
+    if p == float("inf"):
+        return np.max(diff, axis=1, initial=0).astype(self.dtype)
+    if p == 2:
+        return np.sqrt(np.sum(diff * diff, axis=1)).astype(self.dtype)
+    if p == 1:
+        return np.sum(diff, axis=1).astype(self.dtype)
+    return (np.sum(diff ** p, axis=1) ** (1.0 / p)).astype(self.dtype)
+
+
+# PyTorch's C++ `tensor * number` (a Scalar, not a wrapped tensor) records MulBackward1: trapezoid's compositions
+@op("mul_by_number", "MulBackward1", ("self",), self=lambda g, n: g * n.other)
+def mul_by_number(self, other):
+    return np.multiply(self, self.dtype.type(other)).astype(self.dtype, copy=False)

@@ -466,7 +466,8 @@ _ndarray = np.ndarray
 # ("index" lays out its non-contiguous results itself, as views: only its contiguous ones come here;
 # rpow, `2 ** x`, is PyTorch's pow(Scalar, Tensor))
 CONTIGUOUS_RESULT = {"softmax", "log_softmax", "masked_fill", "masked_fill_tensor", "cumsum", "roll", "gather",
-                     "index_select", "repeat", "index", "rpow", "block_diag"}
+                     "index_select", "repeat", "index", "rpow", "block_diag", "logcumsumexp", "renorm",
+                     "linalg_pinv", "linalg_matrix_exp"}
 
 
 def torch_layout(op, out, arrays):

@@ -270,7 +270,8 @@ def _declare_squeezes():
         @op(f"squeeze_{which}_inplace", _squeeze_name(which), promote=False,
             self=lambda g, n: g.reshape(n.self_sizes))
         def squeeze_inplace(self, dims, self_sizes):
-            return self.reshape(tuple(n for i, n in enumerate(self.shape) if not (i in dims and n == 1)))
+            # (np.squeeze keeps the other dims' strides, as PyTorch's; a reshape would recompute those of size 1)
+            return np.squeeze(self, axis=tuple(i for i, n in enumerate(self.shape) if i in dims and n == 1))
 
 
 _declare_squeezes()
