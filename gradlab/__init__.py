@@ -168,3 +168,4 @@ globals().update(_argparse.wrapped(globals(), _signatures.TORCH))
 
 # torch.functional and torch.distributions, which PyTorch imports at start-up, build on the functions above
 from . import distributions, functional  # noqa: E402,F401
+from .functional import chain_matmul  # noqa: E402,F401  (PyTorch's is in torch/functional.py too)

@@ -3,6 +3,7 @@ from .._tensor_core import Tensor
 from ..creation import tensor
 from .._tensor_methods.pointwise import float_power as _float_power, rsub  # noqa: F401
 from ._common import method_forms
+from .._tensor_methods.binary import _xlogy_scalar_self
 
 _BITWISE = ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift")
 
@@ -68,3 +69,23 @@ def _bitwise(name):
 for _name in _BITWISE:
     globals()[_name] = _bitwise(_name)
 del _name
+
+
+# binary functions of PyTorch's BinaryOps.cpp and the comparisons' other names (_tensor_methods/binary.py)
+__all__ += ["fmax", "fmin", "copysign", "logaddexp", "logaddexp2", "ldexp", "ldexp_", "nextafter", "gcd", "gcd_",
+            "lcm", "lcm_", "igamma", "igammac", "xlogy", "xlogy_", "greater_equal", "less_equal", "not_equal"]
+globals().update(method_forms("fmax", "fmin", "copysign", "logaddexp", "logaddexp2", "ldexp", "ldexp_", "nextafter",
+                              "gcd", "gcd_", "lcm", "lcm_", "igamma", "igammac", "xlogy_", "greater_equal",
+                              "less_equal", "not_equal"))
+
+
+def xlogy(input=None, other=None, **kwargs):
+    """torch.xlogy(input, other): either may be a Python number (PyTorch's Scalar_Self overload, XlogyBackward1,
+    also given as self=)."""
+    if "self" in kwargs:
+        input = kwargs.pop("self")
+    if not isinstance(input, Tensor):
+        if isinstance(other, Tensor):
+            return _xlogy_scalar_self(input, other)
+        input = tensor(input)
+    return input.xlogy(other, **kwargs)

@@ -657,3 +657,293 @@ def addcmul(self, tensor1, tensor2, value=1):
     tensor2=lambda g, n: -g * dual.conj(dual.scale(n.tensor1, n.value) / (n.tensor2 * n.tensor2)))
 def addcdiv(self, tensor1, tensor2, value=1):
     return _addc(self, tensor1, tensor2, value, np.divide)
+
+
+# --- more binary functions: copysign, xlogy, logaddexp(2), ldexp, nextafter, gcd, lcm, igamma(c) ------
+# (PyTorch's BinaryOps.cpp, BinaryOpsKernel.cpp and Math.h; their gradients as derivatives.yaml writes them)
+
+def _kernel_name(dtype):
+    """A numpy dtype as PyTorch's dispatch macros name it in "not implemented for 'Float'"."""
+    return from_numpy_dtype(np.dtype(dtype))._legacy[:-len("Tensor")]
+
+
+def refuse_kinds(kernel, kinds, *arrays):
+    """PyTorch's NotImplementedError of a kernel with no loop for the result dtype's kind ("b", "iu", "c")."""
+    dtype = np.result_type(*arrays)
+    if dtype.kind in kinds:
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{_kernel_name(dtype)}'")
+    return dtype
+
+
+def _in_float(fn, dtype, *args):
+    """fn computed in float64 and rounded once to dtype (float32, float16); float64 as it is: PyTorch's
+    half kernels compute in float32, and its float32 ones are (nearly) correctly rounded."""
+    if dtype in (_F32, _F16):
+        out = np.asarray(fn(*(np.asarray(a, _F64) for a in args))).astype(_F32)
+        return out if dtype == _F32 else out.astype(_F16)
+    return np.asarray(fn(*args))
+
+
+def _zeros_grad(g, n):
+    """zeros_like(other): written, not g * 0 (inf * 0 is nan)"""
+    return dual.like(g, np.zeros_like(dual.data(g)))
+
+
+def _copysign_grad(g, n):
+    # torch's copysign_tensor_self_backward: grad * (result / self), 0 where self is 0
+    ratio = n.result / n.self if isinstance(n.self, dual.Tensor) else _quiet_divide(n.result, n.self)
+    return g * dual.zero_where(dual.data(n.self) == 0, ratio)
+
+
+def _quiet_divide(a, b):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.true_divide(a, b)
+
+
+@op("copysign", "CopysignBackward0", ("self", "other"), saves={"self": ("self", "result")}, float_result=True,
+    shows={"self": "grad * where(self == 0, 0, result / self)", "other": "zeros_like(other)"},
+    self=_copysign_grad,
+    other=_zeros_grad)
+def copysign(self, other):
+    refuse_kinds("copysign", "c", self, other)
+    return np.copysign(self, other)
+
+
+@op("copysign_scalar", "CopysignBackward1", ("self",), saves=("self", "result"), float_result=True,
+    shows={"self": "grad * where(self == 0, 0, result / self)"},
+    self=_copysign_grad)
+def copysign_scalar(self, other):
+    refuse_kinds("copysign", "c", self)
+    return np.copysign(self, np.asarray(other, self.dtype))
+
+
+def xlogy_arrays(x, y):
+    """PyTorch's kernel: nan where y is nan, 0 where x is 0, else x * log(y) (log in float64 rounded to the
+    dtype first, as glibc's logf is correctly rounded; float16 computed in float32)."""
+    dtype = refuse_kinds("xlogy", "c", x, y)
+    work = _F32 if dtype == _F16 else dtype
+    x, y = np.asarray(x, work), np.asarray(y, work)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log = np.log(y.astype(_F64)).astype(work) if work == _F32 else np.log(y)
+        out = np.where(np.isnan(y), work.type(np.nan), np.where(x == 0, work.type(0), x * log))
+    return out.astype(dtype, copy=False)
+
+
+def _xlogy_self_grad(g, n):
+    # torch: xlogy(grad, other), 0 where self == 0 and other <= 0
+    mask = (dual.data(n.self) == 0) & (dual.data(n.other) <= 0)
+    return dual.zero_where(mask, dual.call("xlogy", g, n.other))
+
+
+@op("xlogy", "XlogyBackward0", ("self", "other"), saves={"self": ("self", "other"), "other": ("self", "other")},
+    float_result=True,
+    shows={"self": "where((self == 0) & (other <= 0), 0, xlogy(grad, other))", "other": "grad * self / other"},
+    self=_xlogy_self_grad,
+    other=lambda g, n: g * n.self / n.other if isinstance(g, dual.Tensor) else _quiet_divide(g * n.self, n.other))
+def xlogy(self, other):
+    return xlogy_arrays(self, other)
+
+
+@op("xlogy_scalar_other", "XlogyBackward2", ("self",), saves=("self",), float_result=True,
+    shows={"self": "where((self == 0) & (other <= 0), 0, xlogy(grad, other))"},
+    self=lambda g, n: dual.zero_where((dual.data(n.self) == 0) & (n.other <= 0),
+                                      dual.call("xlogy_scalar_other", g, other=n.other)))
+def xlogy_scalar_other(self, other):
+    return xlogy_arrays(self, np.asarray(other, self.dtype))
+
+
+@op("xlogy_scalar_self", "XlogyBackward1", ("other",), saves=("other",), float_result=True,
+    shows={"other": "grad * self / other"},
+    other=lambda g, n: (g * n.self_value / n.other if isinstance(g, dual.Tensor)
+                        else _quiet_divide(g * np.asarray(n.self_value, g.dtype), n.other)))
+def xlogy_scalar_self(other, self_value):
+    """xlogy(x, other) for a Python number x."""
+    return xlogy_arrays(np.asarray(self_value, other.dtype), other)
+
+
+def _logaddexp_arrays(a, b):
+    """PyTorch's kernel: a where a and b are the same infinity, else max + log1p(exp(-|a - b|))."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        m = np.maximum(a, b)
+        return np.where(np.isinf(a) & (a == b), a, m + np.log1p(np.exp(-np.abs(a - b))))
+
+
+def _complex_logaddexp(a, b):
+    """The complex kernel: the one with the larger real part plus log1p(exp(the other minus it))."""
+    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
+    big = np.where(a.real >= b.real, a, b)
+    small = np.where(a.real >= b.real, b, a)
+    with np.errstate(all="ignore"):
+        return big + np.log1p(np.exp(small - big))
+
+
+@op("logaddexp", "LogaddexpBackward0", ("self", "other"), saves=("self", "other"),
+    shows={"self": "grad / (1 + exp(other - self)).conj()", "other": "grad / (1 + exp(self - other)).conj()"},
+    self=lambda g, n: g / dual.conj(1 + dual.exp(n.other - n.self)),
+    other=lambda g, n: g / dual.conj(1 + dual.exp(n.self - n.other)))
+def logaddexp(self, other):
+    dtype = refuse_kinds("logaddexp", "biu", self, other)
+    if dtype.kind == "c":
+        return _complex_logaddexp(self, other).astype(dtype, copy=False)
+    return _in_float(_logaddexp_arrays, dtype, self, other)
+
+
+def _logaddexp2_arrays(a, b):
+    with np.errstate(invalid="ignore", over="ignore"):
+        m = np.maximum(a, b)
+        return np.where(np.isinf(a) & (a == b), a, m + np.log1p(np.exp2(-np.abs(a - b))) / math.log(2))
+
+
+def _pow2(x):
+    return 2 ** x if isinstance(x, dual.Tensor) else np.power(x.dtype.type(2), x)
+
+
+@op("logaddexp2", "Logaddexp2Backward0", ("self", "other"), saves=("self", "other"),
+    shows={"self": "grad / (1 + pow(2, other - self))", "other": "grad / (1 + pow(2, self - other))"},
+    self=lambda g, n: g / (1 + _pow2(n.other - n.self)),
+    other=lambda g, n: g / (1 + _pow2(n.self - n.other)))
+def logaddexp2(self, other):
+    dtype = refuse_kinds("logaddexp2", "biuc", self, other)
+    return _in_float(_logaddexp2_arrays, dtype, self, other)
+
+
+@op("ldexp", "LdexpBackward0", ("self", "other"), saves={"self": ("other",), "other": ("result",)},
+    float_result=True,
+    shows={"self": "grad * pow(2, other).conj()", "other": "grad * result.conj() * log(2)"},
+    self=lambda g, n: g * dual.conj(_pow2(n.other)),
+    other=lambda g, n: dual.scale(g * dual.conj(n.result), math.log(2)))
+def ldexp(self, other):
+    """self * 2 ** other, as PyTorch computes it: the power in the result dtype, then the product."""
+    dtype = np.result_type(self, other)
+    if dtype.kind == "c":
+        with np.errstate(all="ignore"):
+            return np.multiply(self, power(dtype.type(2), np.asarray(other, dtype)))
+    return np.multiply(self, power(dtype.type(2), np.asarray(other, dtype))).astype(dtype, copy=False)
+
+
+@op("nextafter", "NextafterBackward0", ("self", "other"), saves={"self": ("self", "other")},
+    shows={"self": "where(self != other, grad, 0)", "other": "zeros_like(other)"},
+    self=lambda g, n: dual.where_or_zero(dual.like(g, dual.data(n.self) != dual.data(n.other)), g),
+    other=_zeros_grad)
+def nextafter(self, other):
+    refuse_kinds("nextafter", "biuc", self, other)
+    return np.nextafter(self, other)
+
+
+# gcd, lcm: integers only (so never a gradient)
+@op("gcd", "GcdBackward0", ("self", "other"))
+def gcd(self, other):
+    refuse_kinds("gcd", "bfc", self, other)
+    return np.gcd(self, other)
+
+
+@op("lcm", "LcmBackward0", ("self", "other"))
+def lcm(self, other):
+    refuse_kinds("lcm", "bfc", self, other)
+    with np.errstate(over="ignore"):
+        return np.lcm(self, other)
+
+
+# --- the regularized incomplete gamma functions (Cephes' igam/igamc, as PyTorch's Math.h) -----------------
+
+def lgamma_arrays(x):
+    """log|Gamma(x)| of each number (inf at the poles 0, -1, -2, ...)."""
+    flat = np.asarray(x, _F64).reshape(-1)
+    out = np.empty_like(flat)
+    for i, v in enumerate(flat.tolist()):
+        try:
+            out[i] = math.lgamma(v)
+        except ValueError:
+            out[i] = math.inf
+    return out.reshape(np.shape(x))
+
+
+def _igam_series(a, x):
+    """P(a, x) by its power series: x^a e^-x / Gamma(a + 1) * sum x^n / ((a + 1) ... (a + n))."""
+    r, c, total = a.copy(), np.ones_like(a), np.ones_like(a)
+    for _ in range(2000):
+        r = r + 1
+        c = c * x / r
+        total = total + c
+        if np.all(np.abs(c) <= 1e-17 * np.abs(total)):
+            break
+    return total * np.exp(a * np.log(x) - x - lgamma_arrays(a + 1))
+
+
+def _igamc_fraction(a, x):
+    """Q(a, x) by its continued fraction (modified Lentz)."""
+    tiny = 1e-300
+    b = x + 1 - a
+    c = np.full_like(a, 1 / tiny)
+    d = 1 / np.where(b == 0, tiny, b)
+    h = d.copy()
+    for i in range(1, 2000):
+        an = -i * (i - a)
+        b = b + 2
+        d = an * d + b
+        d = 1 / np.where(np.abs(d) < tiny, tiny, d)
+        c = b + an / c
+        c = np.where(np.abs(c) < tiny, tiny, c)
+        step = d * c
+        h = h * step
+        if np.all(np.abs(step - 1) <= 1e-16):
+            break
+    return np.exp(a * np.log(x) - x - lgamma_arrays(a)) * h
+
+
+def igamma_arrays(a, x, upper=False):
+    """P(a, x) (or Q(a, x) = 1 - P with upper) in float64, with PyTorch's special cases: nan for a negative
+    a or x, a == 0 and x == 0 (nan), a == 0 (Q: 0, P: 1), x == 0 (P: 0), x infinite (P: 1)."""
+    a, x = np.broadcast_arrays(np.asarray(a, _F64), np.asarray(x, _F64))
+    a, x = a.copy(), x.copy()
+    out = np.full(a.shape, np.nan)
+    bad = (a < 0) | (x < 0) | np.isnan(a) | np.isnan(x) | ((a == 0) & (x == 0))
+    fixed = bad.copy()
+    p = np.where(a == 0, 1.0, np.where(x == 0, 0.0, np.where(np.isinf(x), 1.0, np.where(np.isinf(a), 0.0, np.nan))))
+    special = ~bad & ((a == 0) | (x == 0) | np.isinf(x) | np.isinf(a))
+    out[special] = (1 - p[special]) if upper else p[special]
+    fixed |= special
+    rest = ~fixed
+    if rest.any():
+        ar, xr = a[rest], x[rest]
+        series = (xr < 1) | (xr < ar)
+        value = np.empty_like(ar)
+        with np.errstate(all="ignore"):
+            if series.any():
+                s = _igam_series(ar[series], xr[series])
+                value[series] = 1 - s if upper else s
+            if (~series).any():
+                q = _igamc_fraction(ar[~series], xr[~series])
+                value[~series] = q if upper else 1 - q
+        out[rest] = value
+    return out
+
+
+def _igamma_input_grad(name):
+    def formula(g, n):
+        raise NotImplementedError(f"the derivative for '{name}: input' is not implemented.")
+    return formula
+
+
+def _igamma_other_grad(g, n, sign):
+    # torch: grad * exp((self - 1) * log(other) - other - lgamma(self)) (lgamma of self, a constant here)
+    lg = dual.like(g, lgamma_arrays(dual.data(n.self)).astype(dual.data(n.other).dtype))
+    return (g if sign > 0 else -g) * dual.exp((n.self - 1) * dual.log(n.other) - n.other - lg)
+
+
+@op("igamma", "IgammaBackward0", ("self", "other"), saves={"self": (), "other": ("self", "other")},
+    shows={"self": "not implemented", "other": "grad * exp((self - 1) * log(other) - other - lgamma(self))"},
+    self=_igamma_input_grad("igamma"),
+    other=lambda g, n: _igamma_other_grad(g, n, 1))
+def igamma(self, other):
+    dtype = refuse_kinds("igamma", "biuc", self, other)
+    return igamma_arrays(self, other).astype(dtype)
+
+
+@op("igammac", "IgammacBackward0", ("self", "other"), saves={"self": (), "other": ("self", "other")},
+    shows={"self": "not implemented", "other": "-grad * exp((self - 1) * log(other) - other - lgamma(self))"},
+    self=_igamma_input_grad("igammac"),
+    other=lambda g, n: _igamma_other_grad(g, n, -1))
+def igammac(self, other):
+    dtype = refuse_kinds("igammac", "biuc", self, other)
+    return igamma_arrays(self, other, upper=True).astype(dtype)

@@ -466,3 +466,50 @@ def svd(self, full_matrices=False, check_errors=True):
 
 def _column_major(a):
     return np.swapaxes(np.ascontiguousarray(np.swapaxes(a, -1, -2)), -1, -2)
+
+
+# ---------------------------------------------------------------- vdot, addr
+
+@op("vdot", "VdotBackward0", ("self", "other"), promote=False, saves={"self": ("other",), "other": ("self",)},
+    shows={"self": "grad.conj() * other", "other": "grad * self"},
+    self=lambda g, n: dual.conj(g) * n.other,
+    other=lambda g, n: g * n.self)
+def vdot(self, other):
+    """The dot product of self's conjugate with other (1-d, one dtype: checked by Tensor.vdot)."""
+    if self.dtype.kind == "c":
+        return np.asarray(np.vdot(self, other))
+    return np.asarray(np.dot(self, other))
+
+
+def _maybe_multiply(g, c):
+    """c * g, skipped for c == 1 (PyTorch's maybe_multiply)."""
+    return g if c == 1 else g * c
+
+
+def _conj_number(c):
+    return c.conjugate() if isinstance(c, complex) else c
+
+
+@op("addr", "AddrBackward0", ("self", "vec1", "vec2"), saves={"vec1": ("vec2",), "vec2": ("vec1",)},
+    shows={"self": "grad * beta.conj()", "vec1": "grad.mv(vec2.conj()) * alpha.conj()",
+           "vec2": "grad.t().mv(vec1.conj()) * alpha.conj()"},
+    self=lambda g, n: _maybe_multiply(g, _conj_number(n.beta)),
+    vec1=lambda g, n: _maybe_multiply(dual.mv(g, dual.conj(n.vec2)), _conj_number(n.alpha)),
+    vec2=lambda g, n: _maybe_multiply(dual.mv(dual.t(g), dual.conj(n.vec1)), _conj_number(n.alpha)))
+def addr(self, vec1, vec2, beta=1, alpha=1):
+    """beta * self + alpha * outer(vec1, vec2), element by element as PyTorch's kernel: beta_val * self +
+    alpha_val * vec1 * vec2 (beta == 0 ignores self, its nan too); bools: (beta and self) or (alpha and
+    vec1 and vec2)."""
+    dtype = np.result_type(self, vec1, vec2)
+    v1, v2 = vec1[:, None], vec2[None, :]
+    shape = (vec1.shape[0], vec2.shape[0])
+    if dtype.kind == "b":
+        out = (bool(alpha) & v1 & v2) if not beta else (self & bool(beta)) | (bool(alpha) & v1 & v2)
+        return np.broadcast_to(out, shape).copy()
+    a, b = (dtype.type(c) if dtype.kind != "c" else dtype.type(complex(c)) for c in (alpha, beta))
+    if dtype.kind in "iu":
+        a, b = (np.asarray(int(c)).astype(dtype)[()] for c in (alpha, beta))    # (integers wrap)
+    with np.errstate(over="ignore", invalid="ignore"):
+        product = (a * v1) * v2
+        out = product if beta == 0 else b * self + product
+    return np.broadcast_to(out, shape).astype(dtype)
