@@ -7,10 +7,12 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor_core import Tensor, _wrap_dim
+from .._once import warn_once
 from ..autograd import grad_mode
 from ..ops import OPS, indexing as _indexing
 from ..ops.operands import _binary, _check_tensor_argument, _kind, _number, broadcast_error
 from ._common import _NO_ROUNDING, _check_int_scalar, _lifted, _wrapped
+from .linalg import _check_mat_dtypes
 from .operators import _compare
 
 # integral inputs give the default float dtype (PyTorch's promote_integer_inputs_to_float)
@@ -62,15 +64,52 @@ def _tensor_only(name, key=None):
 
     def method(self, other):
         _check_tensor_argument(name, other)
+        if name in ("fmax", "fmin") and "c" in (self._data.dtype.kind, other._data.dtype.kind):
+            raise RuntimeError(f"{name} not implemented for complex tensors.")     # (before the shapes)
+        if name == "ldexp":
+            _check_broadcast(self, other)
+            _check_ldexp(self, other)
+            return _binary(key, self, other, **_ldexp_params(other))
         return _binary(key, self, other)
 
     def inplace(self, other):
         _check_tensor_argument(name + "_", other)
+        if name == "ldexp":
+            _indexing._check_inplace_allowed(self)
+            if self._data.dtype.kind not in "fc":     # (PyTorch's ldexp_ is mul_(self, exp2(other)): refused first)
+                raise RuntimeError(f"ldexp can't be cast to the desired output type {_kind(self)}")
+            _check_broadcast(self, other)
+            _check_inplace(self, other)
+            _check_ldexp(self, other)
+            return self._inplace(key, other, **_ldexp_params(other))
         _check_inplace(self, other, key)
         return self._inplace(key, other)
     method.__name__ = method.__qualname__ = name
     inplace.__name__ = inplace.__qualname__ = name + "_"
     return method, inplace
+
+
+def _check_broadcast(t, other):
+    if t._data.dtype.kind == "c" and other._data.dtype == np.float16 and other._data.ndim:
+        # (2 ** other in the complex dtype of other's: before the shapes)
+        raise NotImplementedError("\"pow\" not implemented for 'ComplexHalf'")
+    if other._data.shape != t._data.shape:
+        try:
+            np.broadcast_shapes(t._data.shape, other._data.shape)
+        except ValueError:
+            raise broadcast_error(t._data.shape, other._data.shape) from None
+
+
+def _ldexp_params(other):
+    """2 ** other is computed in other's own dtype when it is a floating one (a float16 other rounds it)."""
+    return {"exponent_dtype": other._data.dtype} if other._data.dtype.kind == "f" else {}
+
+
+def _check_ldexp(t, other):
+    """ldexp's exponent kernel has no bool loop, which a floating self reaches (an integer one promotes other)."""
+    if t._data.dtype.kind == "f" and other._data.dtype.kind == "b":
+        raise NotImplementedError("\"ldexp_cpu_exp\" not implemented for 'Bool'")
+
 
 
 class _BinaryMethods:
@@ -92,6 +131,7 @@ class _BinaryMethods:
         if isinstance(other, Tensor):
             return _binary("copysign", self, other)
         other = _scalar(other)
+        _refuse_complex_scalar("copysign", self, other)
         return OPS["copysign_scalar"](_lifted(self, other), other=other)
 
     def copysign_(self, other):
@@ -99,6 +139,9 @@ class _BinaryMethods:
             _check_inplace(self, other, "copysign")
             return self._inplace("copysign", other)
         other = _scalar(other)
+        if other.__class__ is complex and self._data.dtype.kind != "c":
+            _check_inplace(self, 0)
+            raise RuntimeError(f"result type {_complex_name(self)} can't be cast to the desired output type {_kind(self)}")
         _check_inplace(self, other, "copysign_scalar")
         return self._inplace("copysign_scalar", other=other)
 
@@ -106,6 +149,7 @@ class _BinaryMethods:
         if isinstance(other, Tensor):
             return _binary("xlogy", self, other)
         other = _scalar(other)
+        _refuse_complex_scalar("xlogy", self, other)
         return OPS["xlogy_scalar_other"](_lifted(self, other), other=other)
 
     def xlogy_(self, other):
@@ -113,6 +157,9 @@ class _BinaryMethods:
             _check_inplace(self, other, "xlogy")
             return self._inplace("xlogy", other)
         other = _scalar(other)
+        if other.__class__ is complex and self._data.dtype.kind != "c":
+            _check_inplace(self, 0)
+            raise RuntimeError(f"result type {_complex_name(self)} can't be cast to the desired output type {_kind(self)}")
         _check_inplace(self, other, "xlogy_scalar_other")
         return self._inplace("xlogy_scalar_other", other=other)
 
@@ -124,6 +171,8 @@ class _BinaryMethods:
         return self.sub_(other, alpha=alpha)
 
     def divide_(self, other, *, rounding_mode=_NO_ROUNDING):
+        if rounding_mode is _NO_ROUNDING:
+            return self.div_(other)
         return self.div_(other, rounding_mode=rounding_mode)
 
     def true_divide_(self, other):
@@ -134,6 +183,8 @@ class _BinaryMethods:
         _indexing._check_inplace_allowed(self)
         _check_tensor_argument("addmm_", mat1, "mat1")
         _check_tensor_argument("addmm_", mat2, "mat2")
+        # addmm's own checks (dtypes, dims, sizes), then the in-place size, then the rest (self's expansion)
+        _check_mat_dtypes(self, mat1, mat2)
         if mat1._data.ndim == 2 and mat2._data.ndim == 2 and mat1._data.shape[1] == mat2._data.shape[0]:
             _check_same_size(self, (mat1._data.shape[0], mat2._data.shape[1]))
         _checked(self.addmm, mat1, mat2, beta=beta, alpha=alpha)
@@ -143,18 +194,16 @@ class _BinaryMethods:
         _indexing._check_inplace_allowed(self)
         _check_tensor_argument("addmv_", mat, "mat")
         _check_tensor_argument("addmv_", vec, "vec")
-        if mat._data.ndim == 2 and vec._data.ndim == 1 and mat._data.shape[1] == vec._data.shape[0]:
-            _check_same_size(self, mat._data.shape[:1])
         _checked(self.addmv, mat, vec, beta=beta, alpha=alpha)
+        _check_same_size(self, mat._data.shape[:1])
         return self._inplace("addmv", mat, vec, beta=beta, alpha=alpha)
 
     def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
         _indexing._check_inplace_allowed(self)
         _check_tensor_argument("baddbmm_", batch1, "batch1")
         _check_tensor_argument("baddbmm_", batch2, "batch2")
-        if batch1._data.ndim == 3 and batch2._data.ndim == 3:
-            _check_same_size(self, batch1._data.shape[:2] + batch2._data.shape[2:])
         _checked(self.baddbmm, batch1, batch2, beta=beta, alpha=alpha)
+        _check_same_size(self, batch1._data.shape[:2] + batch2._data.shape[2:])
         return self._inplace("baddbmm", batch1, batch2, beta=beta, alpha=alpha)
 
     def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):
@@ -162,6 +211,12 @@ class _BinaryMethods:
         _check_tensor_argument("addbmm_", batch1, "batch1")
         _check_tensor_argument("addbmm_", batch2, "batch2")
         _checked(self.addbmm, batch1, batch2, beta=beta, alpha=alpha)     # (self need only broadcast, as PyTorch)
+        shape = (batch1._data.shape[1], batch2._data.shape[2])
+        if self._data.shape != shape and self._base is None and not self._views:
+            # PyTorch's addbmm_ writes through addbmm_out, which resizes self to the result's shape
+            result = self.addbmm(batch1, batch2, beta=beta, alpha=alpha)
+            self._data = np.empty(shape, self._data.dtype)
+            return _indexing._adopt(self, result)
         return self._inplace("addbmm", batch1, batch2, beta=beta, alpha=alpha)
 
     def addr(self, vec1, vec2, *, beta=1, alpha=1):
@@ -171,6 +226,13 @@ class _BinaryMethods:
 
     def addr_(self, vec1, vec2, *, beta=1, alpha=1):
         _indexing._check_inplace_allowed(self)
+        _check_tensor_argument("addr_", vec1, "vec1")
+        _check_tensor_argument("addr_", vec2, "vec2")
+        for name, v in (("vec1", vec1), ("vec2", vec2)):
+            if v._data.ndim != 1:
+                raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v._data.ndim}-D")
+        if self._data.ndim != 2:
+            raise RuntimeError(f"2D tensor expected, got {self._data.ndim}D tensor for input")
         shape = _check_addr(self, vec1, vec2, beta, alpha)
         if self._data.shape != shape:
             raise RuntimeError(f"size mismatch, input: {list(self._data.shape)}, v1: {list(vec1._data.shape)}, "
@@ -252,14 +314,26 @@ class _BinaryMethods:
 
 # --- in-place comparisons: x.eq_(y) writes (x == y) into x, in x's dtype ---------------------------------
 
+def _warn_complex(t, complex_other, scalar):
+    """PyTorch compares a real x with a complex y in a complex dtype (a float16 x with a complex number: a ComplexHalf,
+    whose warning _compare gives), and its copy of the result into x warns that the imaginary part is dropped
+    (once per process)."""
+    if not complex_other or t._data.dtype.kind in "cb":      # (complex into bool: no warning)
+        return
+    if t._data.size:
+        warn_once(_dtype.COMPLEX_TO_REAL, stacklevel=4)
+
+
 def _inplace_comparison(name, ufunc, row):
     def method(self, other):
         _check_inplace(self, other)
         if isinstance(other, Tensor):
             values = _compare(ufunc, self, other)._data
+            _warn_complex(self, other._data.dtype.kind == "c", False)
             return self._inplace(row + "_tensor_inplace", other, result=values)
         other = _scalar(other)
         values = _compare(ufunc, self, _wrapped(other, self))._data
+        _warn_complex(self, other.__class__ is complex, True)
         return self._inplace(row + "_scalar_inplace", result=values)
     method.__name__ = method.__qualname__ = name
     return method
@@ -274,12 +348,22 @@ for _name, _ufunc, _row in (("eq_", np.equal, "eq"), ("ne_", np.not_equal, "ne")
 del _name, _ufunc, _row
 
 
+def _complex_name(t):
+    """The complex dtype a complex number makes of t (as PyTorch names it: float16 gives ComplexHalf)."""
+    return {"float16": "ComplexHalf", "float64": "ComplexDouble", "complex128": "ComplexDouble"}.get(
+        t._data.dtype.name, "ComplexFloat")
+
+
+def _refuse_complex_scalar(kernel, t, x):
+    """A kernel without complex loops, reached by a complex tensor or a complex number."""
+    if x.__class__ is complex or t._data.dtype.kind == "c":
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{_complex_name(t)}'")
+
+
 def _xlogy_scalar_self(x, other):
     """xlogy(x, other) for a Python number x: XlogyBackward1 (only other gets a gradient)."""
     x = _scalar(x)
-    if x.__class__ is complex or other._data.dtype.kind == "c":
-        kind = _dtype.from_numpy_dtype(_result_dtype("xlogy", other, x))._legacy[:-6]
-        raise NotImplementedError(f"\"xlogy_cpu\" not implemented for '{kind}'")
+    _refuse_complex_scalar("xlogy", other, x)
     return OPS["xlogy_scalar_self"](_lifted(other, x), self_value=x)
 
 

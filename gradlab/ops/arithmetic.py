@@ -719,12 +719,15 @@ def copysign_scalar(self, other):
 
 def xlogy_arrays(x, y):
     """PyTorch's kernel: nan where y is nan, 0 where x is 0, else x * log(y) (log in float64 rounded to the
-    dtype first, as glibc's logf is correctly rounded; float16 computed in float32)."""
+    dtype first, as glibc's logf is correctly rounded; float16: c10's log(Half) is a Half, the product is
+    computed in float32)."""
     dtype = refuse_kinds("xlogy", "c", x, y)
     work = _F32 if dtype == _F16 else dtype
     x, y = np.asarray(x, work), np.asarray(y, work)
     with np.errstate(divide="ignore", invalid="ignore"):
         log = np.log(y.astype(_F64)).astype(work) if work == _F32 else np.log(y)
+        if dtype == _F16:
+            log = log.astype(_F16).astype(_F32)
         out = np.where(np.isnan(y), work.type(np.nan), np.where(x == 0, work.type(0), x * log))
     return out.astype(dtype, copy=False)
 
@@ -739,14 +742,15 @@ def _xlogy_self_grad(g, n):
     float_result=True,
     shows={"self": "where((self == 0) & (other <= 0), 0, xlogy(grad, other))", "other": "grad * self / other"},
     self=_xlogy_self_grad,
-    other=lambda g, n: g * n.self / n.other if isinstance(g, dual.Tensor) else _quiet_divide(g * n.self, n.other))
+    other=lambda g, n: g * n.self / n.other if isinstance(g, dual.Tensor) else _quiet_divide(
+        g * np.asarray(n.self, g.dtype), n.other))     # (grad * self in grad's dtype, as PyTorch's promotion)
 def xlogy(self, other):
     return xlogy_arrays(self, other)
 
 
 @op("xlogy_scalar_other", "XlogyBackward2", ("self",), saves=("self",), float_result=True,
-    shows={"self": "where((self == 0) & (other <= 0), 0, xlogy(grad, other))"},
-    self=lambda g, n: dual.zero_where((dual.data(n.self) == 0) & (n.other <= 0),
+    shows={"self": "where((self == 0) & ~(other > 0), 0, xlogy(grad, other))"},
+    self=lambda g, n: dual.zero_where((dual.data(n.self) == 0) & (not n.other > 0),      # (a nan other too)
                                       dual.call("xlogy_scalar_other", g, other=n.other)))
 def xlogy_scalar_other(self, other):
     return xlogy_arrays(self, np.asarray(other, self.dtype))
@@ -759,6 +763,27 @@ def xlogy_scalar_other(self, other):
 def xlogy_scalar_self(other, self_value):
     """xlogy(x, other) for a Python number x."""
     return xlogy_arrays(np.asarray(self_value, other.dtype), other)
+
+
+_REAL_TO_COMPLEX = ("Expected isFloatingType(grad.scalar_type()) || (input_is_complex == grad_is_complex) to be true, "
+                    "but got false.  (Could this error message be improved?  If so, please report an enhancement "
+                    "request to PyTorch.)")
+
+
+def _real_input(grad, n, slot):
+    """PyTorch's engine refuses a complex gradient for a real input, where the formula does not take its real part
+    itself (logaddexp's and ldexp's do not: mul's handle_r_to_c does)."""
+    meta = n._input_meta[slot]
+    if meta is not None and np.dtype(meta[1]).kind != "c" and dual.data(grad).dtype.kind == "c":
+        raise RuntimeError(_REAL_TO_COMPLEX)
+    return grad
+
+
+def _difference(a, b):
+    """a - b in a formula, with sub's refusal of a bool tensor (logaddexp of a bool input, in its backward)."""
+    if dual.data(a).dtype.kind == "b" or dual.data(b).dtype.kind == "b":
+        raise RuntimeError(BOOL_SUBTRACTION)
+    return a - b
 
 
 def _logaddexp_arrays(a, b):
@@ -779,8 +804,8 @@ def _complex_logaddexp(a, b):
 
 @op("logaddexp", "LogaddexpBackward0", ("self", "other"), saves=("self", "other"),
     shows={"self": "grad / (1 + exp(other - self)).conj()", "other": "grad / (1 + exp(self - other)).conj()"},
-    self=lambda g, n: g / dual.conj(1 + dual.exp(n.other - n.self)),
-    other=lambda g, n: g / dual.conj(1 + dual.exp(n.self - n.other)))
+    self=lambda g, n: _real_input(g / dual.conj(1 + dual.exp(_difference(n.other, n.self))), n, 0),
+    other=lambda g, n: _real_input(g / dual.conj(1 + dual.exp(_difference(n.self, n.other))), n, 1))
 def logaddexp(self, other):
     dtype = refuse_kinds("logaddexp", "biu", self, other)
     if dtype.kind == "c":
@@ -795,13 +820,16 @@ def _logaddexp2_arrays(a, b):
 
 
 def _pow2(x):
-    return 2 ** x if isinstance(x, dual.Tensor) else np.power(x.dtype.type(2), x)
+    """pow(2, x) in a formula: in x's dtype (an integer x gives integers: 2 ** -1 is 0, as PyTorch's)."""
+    if isinstance(x, dual.Tensor):
+        return 2 ** x
+    return power(np.asarray(2, x.dtype if x.dtype.kind != "b" else np.int64), x)
 
 
 @op("logaddexp2", "Logaddexp2Backward0", ("self", "other"), saves=("self", "other"),
     shows={"self": "grad / (1 + pow(2, other - self))", "other": "grad / (1 + pow(2, self - other))"},
-    self=lambda g, n: g / (1 + _pow2(n.other - n.self)),
-    other=lambda g, n: g / (1 + _pow2(n.self - n.other)))
+    self=lambda g, n: g / (1 + _pow2(_difference(n.other, n.self))),
+    other=lambda g, n: g / (1 + _pow2(_difference(n.self, n.other))))
 def logaddexp2(self, other):
     dtype = refuse_kinds("logaddexp2", "biuc", self, other)
     return _in_float(_logaddexp2_arrays, dtype, self, other)
@@ -810,15 +838,18 @@ def logaddexp2(self, other):
 @op("ldexp", "LdexpBackward0", ("self", "other"), saves={"self": ("other",), "other": ("result",)},
     float_result=True,
     shows={"self": "grad * pow(2, other).conj()", "other": "grad * result.conj() * log(2)"},
-    self=lambda g, n: g * dual.conj(_pow2(n.other)),
-    other=lambda g, n: dual.scale(g * dual.conj(n.result), math.log(2)))
-def ldexp(self, other):
-    """self * 2 ** other, as PyTorch computes it: the power in the result dtype, then the product."""
+    self=lambda g, n: _real_input(g * dual.conj(_pow2(n.other)), n, 0),
+    other=lambda g, n: _real_input(dual.scale(g * dual.conj(n.result), math.log(2)), n, 1))
+def ldexp(self, other, exponent_dtype=None):
+    """self * 2 ** other, as PyTorch computes it: 2 ** other in other's own floating dtype (`exponent_dtype`;
+    the result dtype for an integer other), then the product in the result dtype."""
     dtype = np.result_type(self, other)
-    if dtype.kind == "c":
-        with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"):
+        if dtype.kind == "c":
             return np.multiply(self, power(dtype.type(2), np.asarray(other, dtype)))
-    return np.multiply(self, power(dtype.type(2), np.asarray(other, dtype))).astype(dtype, copy=False)
+        e = np.asarray(other, exponent_dtype or dtype)
+        scale = _in_float(np.exp2, e.dtype, e) if e.dtype != _F64 else np.exp2(e)
+        return np.multiply(self, scale.astype(dtype, copy=False)).astype(dtype, copy=False)
 
 
 @op("nextafter", "NextafterBackward0", ("self", "other"), saves={"self": ("self", "other")},
@@ -827,7 +858,8 @@ def ldexp(self, other):
     other=_zeros_grad)
 def nextafter(self, other):
     refuse_kinds("nextafter", "biuc", self, other)
-    return np.nextafter(self, other)
+    # (C's nextafter gives other where they are equal, -0. to 0. too; numpy's float16 one gives self)
+    return np.where(self == other, other, np.nextafter(self, other))
 
 
 # gcd, lcm: integers only (so never a gradient)
@@ -892,26 +924,23 @@ def _igamc_fraction(a, x):
 
 
 def igamma_arrays(a, x, upper=False):
-    """P(a, x) (or Q(a, x) = 1 - P with upper) in float64, with PyTorch's special cases: nan for a negative
-    a or x, a == 0 and x == 0 (nan), a == 0 (Q: 0, P: 1), x == 0 (P: 0), x infinite (P: 1)."""
+    """P(a, x) (or Q(a, x) = 1 - P with upper) in float64, with the special cases of PyTorch's calc_igamma, in its
+    order (a nan passes the tests it fails: igamma(inf, nan) is 0)."""
     a, x = np.broadcast_arrays(np.asarray(a, _F64), np.asarray(x, _F64))
-    a, x = a.copy(), x.copy()
-    out = np.full(a.shape, np.nan)
-    bad = (a < 0) | (x < 0) | np.isnan(a) | np.isnan(x) | ((a == 0) & (x == 0))
-    fixed = bad.copy()
-    p = np.where(a == 0, 1.0, np.where(x == 0, 0.0, np.where(np.isinf(x), 1.0, np.where(np.isinf(a), 0.0, np.nan))))
-    special = ~bad & ((a == 0) | (x == 0) | np.isinf(x) | np.isinf(a))
-    out[special] = (1 - p[special]) if upper else p[special]
-    fixed |= special
-    rest = ~fixed
+    with np.errstate(invalid="ignore"):
+        cases = [(x < 0) | (a < 0), a == 0, x == 0, np.isinf(a), np.isinf(x)]
+    p = [np.nan, np.where(x > 0, 1.0, np.nan), 0.0, np.where(np.isinf(x), np.nan, 0.0), 1.0]
+    special = np.select(cases, [1 - v if upper else v for v in p], default=np.nan)
+    rest = ~np.logical_or.reduce(cases) & ~np.isnan(a) & ~np.isnan(x)
+    out = np.where(rest, np.nan, special)
     if rest.any():
         ar, xr = a[rest], x[rest]
         series = (xr < 1) | (xr < ar)
         value = np.empty_like(ar)
         with np.errstate(all="ignore"):
             if series.any():
-                s = _igam_series(ar[series], xr[series])
-                value[series] = 1 - s if upper else s
+                p_series = _igam_series(ar[series], xr[series])
+                value[series] = 1 - p_series if upper else p_series
             if (~series).any():
                 q = _igamc_fraction(ar[~series], xr[~series])
                 value[~series] = q if upper else 1 - q

@@ -240,8 +240,9 @@ _FMIN_GRADS = _fpick(np.less_equal)
            "other": "where((self >= other) | isnan(other), 0, grad)"},
     self=_FMAX_GRADS[0], other=_FMAX_GRADS[1])
 def fmax(self, other):
-    refuse_complex("fmax not implemented for complex tensors.", RuntimeError, self, other)
-    return np.fmax(self, other)
+    # (PyTorch keeps self on a tie, -0. against 0. too, and where other is nan: the gradient's own mask)
+    with np.errstate(invalid="ignore"):
+        return np.where((self >= other) | np.isnan(other), self, other)
 
 
 @op("fmin", "FminBackward0", ("self", "other"), saves=("self", "other"),
@@ -249,8 +250,8 @@ def fmax(self, other):
            "other": "where((self <= other) | isnan(other), 0, grad)"},
     self=_FMIN_GRADS[0], other=_FMIN_GRADS[1])
 def fmin(self, other):
-    refuse_complex("fmin not implemented for complex tensors.", RuntimeError, self, other)
-    return np.fmin(self, other)
+    with np.errstate(invalid="ignore"):
+        return np.where((self <= other) | np.isnan(other), self, other)
 
 
 # --- in-place comparisons: x.eq_(y) writes x == y into x (in x's dtype), recorded with zero gradients -------
