@@ -17,11 +17,11 @@ _CHAIN_MATMUL_WARNING = (
 def chain_matmul(*matrices, out=None):
     """PyTorch's deprecated chain_matmul: warned once; every matrix 2-d; one matrix is cloned, more are
     linalg.multi_dot's product."""
+    for i, t in enumerate(matrices):         # (PyTorch's argument parser, before the C++ function warns)
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
     _warn_once(_CHAIN_MATMUL_WARNING)
     for t in matrices:
-        if not isinstance(t, Tensor):
-            raise TypeError(f"expected Tensor as element {matrices.index(t)} in argument 0, but got "
-                            f"{type(t).__name__}")
         if t._data.ndim != 2:
             raise RuntimeError(f"Tensor dimension is {t._data.ndim}, expected 2 instead.")
     if not matrices:

@@ -260,6 +260,8 @@ def _product_cases():
                ("m22", "m22", "m22")):                # chain_matmul
         made = ", ".join(m(k, "float32", True) for k in ms)
         cases.append(f"ts = [{made}]; y = torch.chain_matmul(*ts); " + _grads("*ts").replace("(*ts,)", "ts"))
+    cases += ["r = torch.chain_matmul(torch.ones(2, 2), 0)", "r = torch.chain_matmul(torch.ones(2, 2), [1.])",
+              "r = torch.chain_matmul(torch.ones(2, 2, dtype=torch.int64), torch.ones(2, 2, dtype=torch.int64))"]
     return cases
 
 
