@@ -274,3 +274,38 @@ def test_products(code):
     if "chain_matmul" in code or "inner" in code:     # (float32 matrix products: BLAS's order of sums, as printed)
         mine, theirs = _without_bits(mine), _without_bits(theirs)
     assert mine == theirs
+
+
+# --- 5. complex numbers from two real tensors: torch.complex, torch.polar ----------------------------------
+
+def _complex_cases():
+    rng = random.Random(17)
+    cases = []
+    parts = ["[[0., -1.5, 2., 0.5], [3., -0., 1., -2.], [float('nan'), 4., float('inf'), 0.]]", "[1.25, -0.5, 3., 0.]",
+             "2.5", "[[1.], [-2.], [0.5]]", "[1., 2.]"]
+    for fn in ("complex", "polar"):
+        for a in parts:
+            for b in parts:
+                for dts in (("float32", "float32"), ("float64", "float64"), ("float32", "float64"), ("int64", "int64"),
+                            ("complex64", "complex64"), ("bool", "float32")):      # (float16: ComplexHalf)
+                    ga, gb = (dt in ("float32", "float64") and rng.random() < 0.6 for dt in dts)
+                    x = f"torch.tensor({a}, dtype=torch.{dts[0]}{', requires_grad=True' if ga else ''})"
+                    w = f"torch.tensor({b}, dtype=torch.{dts[1]}{', requires_grad=True' if gb else ''})"
+                    form = rng.choice([f"torch.{fn}(x, w)", f"torch.{fn}({'real' if fn == 'complex' else 'abs'}=x, "
+                                                            f"{'imag' if fn == 'complex' else 'angle'}=w)"])
+                    # (the gradient of a complex result: of (y * weights).real.sum(), weights complex)
+                    cases.append(f"x = {x}; w = {w}; y = {form}; r = (y, torch.autograd.grad((y * torch.linspace(-1.5, "
+                                 f"2., y.numel()).reshape(y.shape).to(y.dtype) * (1 - 2j)).real.sum(), "
+                                 f"[t for t in (x, w) if t.requires_grad]) if y.requires_grad else None)")
+    cases += ["r = torch.complex(torch.ones(2), 1.)", "r = torch.polar(1., torch.ones(2))",
+              "x = torch.ones(2, requires_grad=True); y = torch.complex(x, x * 2); "
+              "g = torch.autograd.grad(y.abs().sum(), x, create_graph=True)[0]; r = (g, torch.autograd.grad(g.sum(), x))"]
+    return cases
+
+
+@pytest.mark.parametrize("code", _complex_cases())
+def test_complex_and_polar(code):
+    mine, theirs = _outcomes(code)
+    if "polar" in code:            # (cos and sin of float32: C's against numpy's float64 rounded, as printed)
+        mine, theirs = _without_bits(mine), _without_bits(theirs)
+    assert mine == theirs
