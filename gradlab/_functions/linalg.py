@@ -387,5 +387,6 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
 
 # ------------------------------------------------------------------------------------------ products (binary.py)
 
-__all__ += ["inner", "ger", "vdot", "diagflat", "addr", "addmv_"]
-globals().update(method_forms("inner", "ger", "vdot", "diagflat", "addr", "addmv_"))
+# (vdot and addr are made from the op table's variants)
+__all__ += ["inner", "ger", "diagflat", "addmv_"]
+globals().update(method_forms("inner", "ger", "diagflat", "addmv_"))

@@ -76,11 +76,10 @@ del _name
 
 
 # binary functions of PyTorch's BinaryOps.cpp and the comparisons' other names (_tensor_methods/binary.py)
-__all__ += ["fmax", "fmin", "copysign", "logaddexp", "logaddexp2", "ldexp", "ldexp_", "nextafter", "gcd", "gcd_",
-            "lcm", "lcm_", "igamma", "igammac", "xlogy", "xlogy_", "greater_equal", "less_equal", "not_equal"]
-globals().update(method_forms("fmax", "fmin", "copysign", "logaddexp", "logaddexp2", "ldexp", "ldexp_", "nextafter",
-                              "gcd", "gcd_", "lcm", "lcm_", "igamma", "igammac", "xlogy_", "greater_equal",
-                              "less_equal", "not_equal"))
+# (fmax, fmin, copysign, logaddexp(2), ldexp, nextafter, igamma(c) are made from the op table's variants)
+__all__ += ["ldexp_", "gcd", "gcd_", "lcm", "lcm_", "xlogy", "xlogy_", "greater_equal", "less_equal", "not_equal"]
+globals().update(method_forms("ldexp_", "gcd", "gcd_", "lcm", "lcm_", "xlogy_", "greater_equal", "less_equal",
+                              "not_equal"))
 
 
 def xlogy(input=None, other=None, **kwargs):

@@ -9,11 +9,11 @@ from .. import _dtype
 from .._tensor_core import Tensor, _wrap_dim
 from .._once import warn_once
 from ..autograd import grad_mode
-from ..ops import OPS, indexing as _indexing
+from ..ops import OPS, arithmetic as _arithmetic, indexing as _indexing
 from ..ops.operands import _binary, _check_tensor_argument, _kind, _number, broadcast_error
 from ._common import _NO_ROUNDING, _check_int_scalar, _lifted, _wrapped
 from .linalg import _check_mat_dtypes
-from .operators import _compare
+from .operators import _compare, _no_grad_binary
 
 # integral inputs give the default float dtype (PyTorch's promote_integer_inputs_to_float)
 _FLOAT_RESULT = {"copysign", "copysign_scalar", "xlogy", "xlogy_scalar_other", "ldexp"}
@@ -70,6 +70,9 @@ def _tensor_only(name, key=None):
             _check_broadcast(self, other)
             _check_ldexp(self, other)
             return _binary(key, self, other, **_ldexp_params(other))
+        if name in ("igamma", "igammac"):
+            _check_broadcast(self, other)
+            return _binary(key, self, other, lgamma_self=_lgamma_of(self, other))
         return _binary(key, self, other)
 
     def inplace(self, other):
@@ -83,6 +86,8 @@ def _tensor_only(name, key=None):
             _check_ldexp(self, other)
             return self._inplace(key, other, **_ldexp_params(other))
         _check_inplace(self, other, key)
+        if name in ("igamma", "igammac"):
+            return self._inplace(key, other, lgamma_self=_lgamma_of(self, other))
         return self._inplace(key, other)
     method.__name__ = method.__qualname__ = name
     inplace.__name__ = inplace.__qualname__ = name + "_"
@@ -105,6 +110,14 @@ def _ldexp_params(other):
     return {"exponent_dtype": other._data.dtype} if other._data.dtype.kind == "f" else {}
 
 
+def _lgamma_of(t, other):
+    """log Gamma of igamma's self, kept by its node for other's gradient (a float array; PyTorch computes it in the
+    backward)."""
+    if not (t.requires_grad or other.requires_grad) or t._data.dtype.kind not in "f":
+        return None
+    return _arithmetic.lgamma_arrays(t._data)
+
+
 def _check_ldexp(t, other):
     """ldexp's exponent kernel has no bool loop, which a floating self reaches (an integer one promotes other)."""
     if t._data.dtype.kind == "f" and other._data.dtype.kind == "b":
@@ -121,11 +134,28 @@ class _BinaryMethods:
     logaddexp2, _ = _tensor_only("logaddexp2")
     ldexp, ldexp_ = _tensor_only("ldexp")
     nextafter, nextafter_ = _tensor_only("nextafter")
-    gcd, gcd_ = _tensor_only("gcd")
-    lcm, lcm_ = _tensor_only("lcm")
     igamma, igamma_ = _tensor_only("igamma")
     igammac, igammac_ = _tensor_only("igammac")
     del _
+
+    # gcd, lcm: integers only (no gradient): computed in the result dtype, no row of the op table
+    def gcd(self, other):
+        _check_tensor_argument("gcd", other)
+        return _no_grad_binary(_arithmetic.gcd_arrays, self, other)
+
+    def gcd_(self, other):
+        _check_tensor_argument("gcd_", other)
+        _check_inplace(self, other, "gcd")
+        return _indexing._adopt(self, self.gcd(other))
+
+    def lcm(self, other):
+        _check_tensor_argument("lcm", other)
+        return _no_grad_binary(_arithmetic.lcm_arrays, self, other)
+
+    def lcm_(self, other):
+        _check_tensor_argument("lcm_", other)
+        _check_inplace(self, other, "lcm")
+        return _indexing._adopt(self, self.lcm(other))
 
     def copysign(self, other):
         if isinstance(other, Tensor):

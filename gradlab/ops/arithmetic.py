@@ -700,8 +700,9 @@ def _quiet_divide(a, b):
         return np.true_divide(a, b)
 
 
-@op("copysign", "CopysignBackward0", ("self", "other"), saves={"self": ("self", "result")}, float_result=True,
-    shows={"self": "grad * where(self == 0, 0, result / self)", "other": "zeros_like(other)"},
+@op("copysign", "CopysignBackward0", ("self", "other"), variants=("function", "method", "inplace"),
+    saves={"self": ("self", "result")}, float_result=True,
+    shows={"self": "grad * where(self == 0, 0, result / self)", "other": "zeros_like(grad)"},
     self=_copysign_grad,
     other=_zeros_grad)
 def copysign(self, other):
@@ -738,7 +739,7 @@ def _xlogy_self_grad(g, n):
     return dual.zero_where(mask, dual.call("xlogy", g, n.other))
 
 
-@op("xlogy", "XlogyBackward0", ("self", "other"), saves={"self": ("self", "other"), "other": ("self", "other")},
+@op("xlogy", "XlogyBackward0", ("self", "other"), variants=("function", "method", "inplace"), saves={"self": ("self", "other"), "other": ("self", "other")},
     float_result=True,
     shows={"self": "where((self == 0) & (other <= 0), 0, xlogy(grad, other))", "other": "grad * self / other"},
     self=_xlogy_self_grad,
@@ -749,7 +750,7 @@ def xlogy(self, other):
 
 
 @op("xlogy_scalar_other", "XlogyBackward2", ("self",), saves=("self",), float_result=True,
-    shows={"self": "where((self == 0) & ~(other > 0), 0, xlogy(grad, other))"},
+    shows={"self": "where((self == 0) & (other <= 0) | (self == 0) & (other != other), 0, xlogy(grad, other))"},
     self=lambda g, n: dual.zero_where((dual.data(n.self) == 0) & (not n.other > 0),      # (a nan other too)
                                       dual.call("xlogy_scalar_other", g, other=n.other)))
 def xlogy_scalar_other(self, other):
@@ -757,7 +758,7 @@ def xlogy_scalar_other(self, other):
 
 
 @op("xlogy_scalar_self", "XlogyBackward1", ("other",), saves=("other",), float_result=True,
-    shows={"other": "grad * self / other"},
+    shows={"other": "grad * self_value / other"},
     other=lambda g, n: (g * n.self_value / n.other if isinstance(g, dual.Tensor)
                         else _quiet_divide(g * np.asarray(n.self_value, g.dtype), n.other)))
 def xlogy_scalar_self(other, self_value):
@@ -802,7 +803,7 @@ def _complex_logaddexp(a, b):
         return big + np.log1p(np.exp(small - big))
 
 
-@op("logaddexp", "LogaddexpBackward0", ("self", "other"), saves=("self", "other"),
+@op("logaddexp", "LogaddexpBackward0", ("self", "other"), variants=("function", "method"), saves=("self", "other"),
     shows={"self": "grad / (1 + exp(other - self)).conj()", "other": "grad / (1 + exp(self - other)).conj()"},
     self=lambda g, n: _real_input(g / dual.conj(1 + dual.exp(_difference(n.other, n.self))), n, 0),
     other=lambda g, n: _real_input(g / dual.conj(1 + dual.exp(_difference(n.self, n.other))), n, 1))
@@ -826,7 +827,8 @@ def _pow2(x):
     return power(np.asarray(2, x.dtype if x.dtype.kind != "b" else np.int64), x)
 
 
-@op("logaddexp2", "Logaddexp2Backward0", ("self", "other"), saves=("self", "other"),
+@op("logaddexp2", "Logaddexp2Backward0", ("self", "other"), variants=("function", "method"),
+    saves=("self", "other"),
     shows={"self": "grad / (1 + pow(2, other - self))", "other": "grad / (1 + pow(2, self - other))"},
     self=lambda g, n: g / (1 + _pow2(_difference(n.other, n.self))),
     other=lambda g, n: g / (1 + _pow2(_difference(n.self, n.other))))
@@ -835,7 +837,7 @@ def logaddexp2(self, other):
     return _in_float(_logaddexp2_arrays, dtype, self, other)
 
 
-@op("ldexp", "LdexpBackward0", ("self", "other"), saves={"self": ("other",), "other": ("result",)},
+@op("ldexp", "LdexpBackward0", ("self", "other"), variants=("function", "method", "inplace"), saves={"self": ("other",), "other": ("result",)},
     float_result=True,
     shows={"self": "grad * pow(2, other).conj()", "other": "grad * result.conj() * log(2)"},
     self=lambda g, n: _real_input(g * dual.conj(_pow2(n.other)), n, 0),
@@ -852,8 +854,9 @@ def ldexp(self, other, exponent_dtype=None):
         return np.multiply(self, scale.astype(dtype, copy=False)).astype(dtype, copy=False)
 
 
-@op("nextafter", "NextafterBackward0", ("self", "other"), saves={"self": ("self", "other")},
-    shows={"self": "where(self != other, grad, 0)", "other": "zeros_like(other)"},
+@op("nextafter", "NextafterBackward0", ("self", "other"), variants=("function", "method", "inplace"),
+    saves={"self": ("self", "other")},
+    shows={"self": "where(self != other, grad, 0)", "other": "zeros_like(grad)"},
     self=lambda g, n: dual.where_or_zero(dual.like(g, dual.data(n.self) != dual.data(n.other)), g),
     other=_zeros_grad)
 def nextafter(self, other):
@@ -862,18 +865,16 @@ def nextafter(self, other):
     return np.where(self == other, other, np.nextafter(self, other))
 
 
-# gcd, lcm: integers only (so never a gradient)
-@op("gcd", "GcdBackward0", ("self", "other"))
-def gcd(self, other):
-    refuse_kinds("gcd", "bfc", self, other)
-    return np.gcd(self, other)
+# gcd, lcm: integers only, so never a gradient (no rows: Tensor.gcd computes them with _no_grad_binary)
+def gcd_arrays(a, b):
+    refuse_kinds("gcd", "bfc", a, b)
+    return np.gcd(a, b)
 
 
-@op("lcm", "LcmBackward0", ("self", "other"))
-def lcm(self, other):
-    refuse_kinds("lcm", "bfc", self, other)
+def lcm_arrays(a, b):
+    refuse_kinds("lcm", "bfc", a, b)
     with np.errstate(over="ignore"):
-        return np.lcm(self, other)
+        return np.lcm(a, b)
 
 
 # --- the regularized incomplete gamma functions (Cephes' igam/igamc, as PyTorch's Math.h) -----------------
@@ -956,23 +957,26 @@ def _igamma_input_grad(name):
 
 def _igamma_other_grad(g, n, sign):
     # torch: grad * exp((self - 1) * log(other) - other - lgamma(self)) (lgamma of self, a constant here)
-    lg = dual.like(g, lgamma_arrays(dual.data(n.self)).astype(dual.data(n.other).dtype))
+    lg = dual.like(g, np.asarray(n.lgamma_self, dual.data(n.other).dtype))
     return (g if sign > 0 else -g) * dual.exp((n.self - 1) * dual.log(n.other) - n.other - lg)
 
 
-@op("igamma", "IgammaBackward0", ("self", "other"), saves={"self": (), "other": ("self", "other")},
-    shows={"self": "not implemented", "other": "grad * exp((self - 1) * log(other) - other - lgamma(self))"},
+@op("igamma", "IgammaBackward0", ("self", "other"), variants=("function", "method", "inplace"),
+    saves={"self": (), "other": ("self", "other")},
+    shows={"self": "not implemented", "other": "grad * exp((self - 1) * log(other) - other - lgamma_self)"},
     self=_igamma_input_grad("igamma"),
     other=lambda g, n: _igamma_other_grad(g, n, 1))
-def igamma(self, other):
+def igamma(self, other, lgamma_self=None):
+    """P(self, other); `lgamma_self` (log Gamma of self, computed by Tensor.igamma) is kept for the gradient."""
     dtype = refuse_kinds("igamma", "biuc", self, other)
     return igamma_arrays(self, other).astype(dtype)
 
 
-@op("igammac", "IgammacBackward0", ("self", "other"), saves={"self": (), "other": ("self", "other")},
-    shows={"self": "not implemented", "other": "-grad * exp((self - 1) * log(other) - other - lgamma(self))"},
+@op("igammac", "IgammacBackward0", ("self", "other"), variants=("function", "method", "inplace"),
+    saves={"self": (), "other": ("self", "other")},
+    shows={"self": "not implemented", "other": "-grad * exp((self - 1) * log(other) - other - lgamma_self)"},
     self=_igamma_input_grad("igammac"),
     other=lambda g, n: _igamma_other_grad(g, n, -1))
-def igammac(self, other):
+def igammac(self, other, lgamma_self=None):
     dtype = refuse_kinds("igammac", "biuc", self, other)
     return igamma_arrays(self, other, upper=True).astype(dtype)

@@ -235,7 +235,7 @@ _FMAX_GRADS = _fpick(np.greater_equal)
 _FMIN_GRADS = _fpick(np.less_equal)
 
 
-@op("fmax", "FmaxBackward0", ("self", "other"), saves=("self", "other"),
+@op("fmax", "FmaxBackward0", ("self", "other"), variants=("function", "method"), saves=("self", "other"),
     shows={"self": "where((self >= other) | isnan(other), grad, 0)",
            "other": "where((self >= other) | isnan(other), 0, grad)"},
     self=_FMAX_GRADS[0], other=_FMAX_GRADS[1])
@@ -245,7 +245,7 @@ def fmax(self, other):
         return np.where((self >= other) | np.isnan(other), self, other)
 
 
-@op("fmin", "FminBackward0", ("self", "other"), saves=("self", "other"),
+@op("fmin", "FminBackward0", ("self", "other"), variants=("function", "method"), saves=("self", "other"),
     shows={"self": "where((self <= other) | isnan(other), grad, 0)",
            "other": "where((self <= other) | isnan(other), 0, grad)"},
     self=_FMIN_GRADS[0], other=_FMIN_GRADS[1])
@@ -263,13 +263,13 @@ def _zeros(g, n):
 
 def _comparison_rows(name, node):
     # (the values are computed by the caller, with the operators' promotion and errors: `result`)
-    @op(name + "_scalar_inplace", f"{node}Backward0", ("self",), promote=False, shows={"self": "zeros_like(self)"},
+    @op(name + "_scalar_inplace", f"{node}Backward0", ("self",), promote=False, shows={"self": "zeros_like(grad)"},
         self=_zeros)
     def scalar_form(self, result):
         return result.astype(self.dtype)
 
     @op(name + "_tensor_inplace", f"{node}Backward1", ("self", "other"), promote=False,
-        shows={"self": "zeros_like(self)", "other": "zeros_like(other)"},
+        shows={"self": "zeros_like(grad)", "other": "zeros_like(grad)"},
         self=_zeros, other=_zeros)
     def tensor_form(self, other, result):
         return result.astype(self.dtype)

@@ -72,8 +72,8 @@ def _complex_dtype(x):
     return np.dtype(np.complex128 if x.dtype == np.float64 else np.complex64)
 
 
-@op("complex", "ComplexBackward0", ("real", "imag"), promote=False, cast_result=False,
-    shows={"real": "real(grad)", "imag": "imag(grad)"},
+@op("complex", "ComplexBackward0", ("real", "imag"), variants=("function",), promote=False, cast_result=False,
+    shows={"real": "grad.real", "imag": "grad.imag"},
     real=lambda g, n: _real(g),
     imag=lambda g, n: _imag(g))
 def complex(real, imag):
@@ -99,8 +99,9 @@ def _sgn(z):
         return np.where(a == 0, 0, z / np.where(a == 0, 1, a)).astype(z.dtype)
 
 
-@op("polar", "PolarBackward0", ("abs", "angle"), promote=False, cast_result=False, saves=("result",),
-    shows={"abs": "real(grad.conj() * sgn(result))", "angle": "real(grad.conj() * result * 1j)"},
+@op("polar", "PolarBackward0", ("abs", "angle"), variants=("function",), promote=False, cast_result=False,
+    saves=("result",),
+    shows={"abs": "(grad.conj() * sgn(result)).real", "angle": "(grad.conj() * result * 1j).real"},
     abs=_polar_abs_grad,
     angle=_polar_angle_grad)
 def polar(abs, angle):

@@ -104,7 +104,7 @@ def _scaled(g, c):
     return g if c == 1 else g * c
 
 
-@op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), variants=("function", "method"),
+@op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), variants=("function", "method", "inplace"),
     shows={"self": "grad * beta", "mat1": "grad @ mat2.t().conj() * alpha", "mat2": "mat1.t().conj() @ grad * alpha"},
     saves={"mat1": ("mat2",), "mat2": ("mat1",)},
     self=lambda g, n: _scaled(g, n.beta),
@@ -142,7 +142,7 @@ def _add_scaled(out, self, beta, alpha):
     return np.add(out, self)
 
 
-@op("addmv", "AddmvBackward0", ("self", "mat", "vec"), variants=("function", "method"),
+@op("addmv", "AddmvBackward0", ("self", "mat", "vec"), variants=("function", "method", "inplace"),
     shows={"self": "grad * beta", "mat": "grad.outer(vec.conj()) * alpha", "vec": "mat.t().conj() @ grad * alpha"},
     saves={"mat": ("vec",), "vec": ("mat",)},
     self=lambda g, n: _scaled(g, n.beta),
@@ -152,7 +152,7 @@ def addmv(self, mat, vec, beta=1, alpha=1):
     return _add_scaled(np.asarray(mat @ vec), self, beta, alpha)
 
 
-@op("baddbmm", "BaddbmmBackward0", ("self", "batch1", "batch2"), variants=("function", "method"),
+@op("baddbmm", "BaddbmmBackward0", ("self", "batch1", "batch2"), variants=("function", "method", "inplace"),
     shows={"self": "grad * beta", "batch1": "grad @ batch2.transpose(1, 2).conj() * alpha",
            "batch2": "batch1.transpose(1, 2).conj() @ grad * alpha"},
     saves={"batch1": ("batch2",), "batch2": ("batch1",)},
@@ -163,7 +163,7 @@ def baddbmm(self, batch1, batch2, beta=1, alpha=1):
     return _add_scaled(np.matmul(batch1, batch2), self, beta, alpha)
 
 
-@op("addbmm", "AddbmmBackward0", ("self", "batch1", "batch2"), variants=("function", "method"),
+@op("addbmm", "AddbmmBackward0", ("self", "batch1", "batch2"), variants=("function", "method", "inplace"),
     shows={"self": "grad * beta", "batch1": "grad.expand(len(batch1), *grad.shape) @ batch2.transpose(1, 2) * alpha",
            "batch2": "batch1.transpose(1, 2) @ grad.expand(len(batch1), *grad.shape) * alpha"},
     saves={"batch1": ("batch2",), "batch2": ("batch1",)},

@@ -21,13 +21,13 @@ _LinAlgError.__module__ = "torch._C"
 
 # ---------------------------------------------------------------- triangles
 
-@op("tril", "TrilBackward0", variants=("function", "method"), promote=False, shows={"self": "grad.tril(diagonal)"},
+@op("tril", "TrilBackward0", variants=("function", "method", "inplace"), promote=False, shows={"self": "grad.tril(diagonal)"},
     self=lambda g, n: dual.call("tril", g, diagonal=n.diagonal))
 def tril(self, diagonal=0):
     return np.tril(self, diagonal)
 
 
-@op("triu", "TriuBackward0", variants=("function", "method"), promote=False, shows={"self": "grad.triu(diagonal)"},
+@op("triu", "TriuBackward0", variants=("function", "method", "inplace"), promote=False, shows={"self": "grad.triu(diagonal)"},
     self=lambda g, n: dual.call("triu", g, diagonal=n.diagonal))
 def triu(self, diagonal=0):
     return np.triu(self, diagonal)
@@ -473,7 +473,7 @@ def _column_major(a):
 
 # ---------------------------------------------------------------- vdot, addr
 
-@op("vdot", "VdotBackward0", ("self", "other"), promote=False, saves={"self": ("other",), "other": ("self",)},
+@op("vdot", "VdotBackward0", ("self", "other"), variants=("function", "method"), promote=False, saves={"self": ("other",), "other": ("self",)},
     shows={"self": "grad.conj() * other", "other": "grad * self"},
     self=lambda g, n: dual.conj(g) * n.other,
     other=lambda g, n: g * n.self)
@@ -506,7 +506,7 @@ def _mv_checked(mat, vec):
 
 # (promote=False: PyTorch expands self to the result's shape before its TensorIterator, so a 0-d self takes
 # part in the result type as a full tensor: the forward promotes all three alike)
-@op("addr", "AddrBackward0", ("self", "vec1", "vec2"), promote=False, saves={"vec1": ("vec2",), "vec2": ("vec1",)},
+@op("addr", "AddrBackward0", ("self", "vec1", "vec2"), variants=("function", "method", "inplace"), promote=False, saves={"vec1": ("vec2",), "vec2": ("vec1",)},
     shows={"self": "grad * beta.conj()", "vec1": "grad.mv(vec2.conj()) * alpha.conj()",
            "vec2": "grad.t().mv(vec1.conj()) * alpha.conj()"},
     self=lambda g, n: _maybe_multiply(g, _conj_number(n.beta)),
