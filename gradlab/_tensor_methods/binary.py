@@ -197,7 +197,7 @@ class _BinaryMethods:
     def multiply_(self, other):
         return self.mul_(other)
 
-    def subtract_(self, other, *, alpha=1):
+    def subtract_(self, other, alpha=1):         # (the Number overload takes alpha by position too)
         return self.sub_(other, alpha=alpha)
 
     def divide_(self, other, *, rounding_mode=_NO_ROUNDING):
