@@ -144,7 +144,6 @@ from ._functions.linalg import *  # noqa: E402,F401,F403
 from ._functions.statistics import *  # noqa: E402,F401,F403
 from . import accelerator, linalg  # noqa: E402,F401
 from . import special  # noqa: E402,F401  (torch.special: the op table's special functions)
-from .linalg import chain_matmul  # noqa: E402,F401  (torch.chain_matmul: linalg.multi_dot's order, deprecated)
 # torch.conv2d, torch.max_pool2d, ...: nn.functional's kernels, as PyTorch also exports them at the top
 from .nn._functional.conv import (adaptive_avg_pool1d, avg_pool1d, conv1d, conv2d,  # noqa: E402,F401
                                   max_pool1d, max_pool2d)
@@ -188,3 +187,4 @@ globals().update(_argparse.wrapped(globals(), _signatures.TORCH))
 
 # torch.functional and torch.distributions, which PyTorch imports at start-up, build on the functions above
 from . import distributions, functional  # noqa: E402,F401
+from .functional import chain_matmul  # noqa: E402,F401  (PyTorch's is in torch/functional.py too)

@@ -11,7 +11,6 @@ from ._tensor_core import _wrap_dim
 from .ops import OPS
 from .ops.matrix import _LinAlgError
 from .ops.shape import cat as _cat
-from ._tensor_methods._common import _warn_once
 from .ops.operands import _check_tensor_argument, _kind
 from ._tensor_core import Tensor
 from ._tensor_methods import statistics as _stats
@@ -566,24 +565,3 @@ def lstsq(A, B, rcond=None, *, driver=None):
     sv = Tensor._make(s.astype(a.real.dtype)) if driver in ("gelsd", "gelss") else Tensor._make(
         np.empty(0, a.real.dtype))
     return _stats._LSTSQ((solution, residuals, rank_t, sv))
-
-
-# torch.chain_matmul (gradlab/__init__.py binds it): multi_dot's products, deprecated
-def chain_matmul(*matrices, out=None):
-    """Deprecated (a warning): linalg.multi_dot of the matrices; one matrix is cloned."""
-    if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
-        matrices = tuple(matrices[0])
-    for i, t in enumerate(matrices):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
-    _warn_once("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
-               "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than multiple "
-               "parameters." + _stats._triggered("LinearAlgebra.cpp:1102"))
-    if not matrices:
-        raise RuntimeError("chain_matmul(): Expected one or more matrices")
-    for t in matrices:
-        if t._data.ndim != 2:
-            raise RuntimeError(f"Tensor dimension is {t._data.ndim}, expected 2 instead.")
-    if len(matrices) == 1:
-        return matrices[0].clone()
-    return multi_dot(list(matrices))

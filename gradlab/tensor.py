@@ -18,6 +18,7 @@ lives in `gradlab/display/printing.py`. Where each method is written:
     _tensor_methods/random_fills.py  uniform_, normal_
     _tensor_methods/linalg.py        det, inverse, tril, triu, diag, diagonal, cross, kron, addmm
     _tensor_methods/sorting.py       sort, argsort, topk, kthvalue, median, mode, unique, searchsorted
+    _tensor_methods/binary.py        fmax, copysign, xlogy, logaddexp, gcd, ..., eq_, lt_, addr, inner, vdot
     _tensor_methods/_common.py       what several of them use: operand checks, warn-once, maximum
     this file                        repr(t), format(t), copy.deepcopy(t)
     _tensor_methods/variants.py      made from the op table, for every row's `variants` that no file above
@@ -45,6 +46,7 @@ from ._tensor_methods.random_fills import _RandomFillMethods
 from ._tensor_methods.linalg import _LinalgMethods
 from ._tensor_methods.sorting import _SortingMethods
 from ._tensor_methods.statistics import _LinearAlgebraMethods, _StatisticsMethods
+from ._tensor_methods.binary import _BinaryMethods
 from ._tensor_methods.variants import methods as _methods_from_the_op_table
 
 # names the rest of gradlab (and its tests) import from here
@@ -114,7 +116,7 @@ def _hand_written(classes):
 for _name, (_methods, _value) in _hand_written((
         _AttributeMethods, _ConversionMethods, _PrintingMethods, _OperatorMethods, _PointwiseMethods, _ReductionMethods,
         _ShapeMethods, _InPlaceMethods, _RandomFillMethods, _LinalgMethods, _SortingMethods,
-        _StatisticsMethods, _LinearAlgebraMethods)).items():
+        _StatisticsMethods, _LinearAlgebraMethods, _BinaryMethods)).items():
     _prefix = _methods.__name__ + "."
     for _fn in (_value.fget, _value.fset, _value.fdel) if isinstance(_value, property) else (
             getattr(_value, "__func__", _value),):

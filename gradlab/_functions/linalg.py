@@ -383,3 +383,10 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
         e2 = x2.expand(*batch, r2, c2).reshape(-1, r2, c2)
         return OPS["euclidean_dist"](e1, e2).view(*batch, r1, r2)
     return OPS["cdist"](x1, x2, p=float(p))
+
+
+# ------------------------------------------------------------------------------------------ products (binary.py)
+
+# (vdot and addr are made from the op table's variants)
+__all__ += ["inner", "ger", "diagflat", "addmv_"]
+globals().update(method_forms("inner", "ger", "diagflat", "addmv_"))

@@ -1,8 +1,13 @@
 """gradlab.<fn> functions: pointwise (see gradlab/_functions/__init__.py)."""
+import numpy as np
+
 from .._tensor_core import Tensor
 from ..creation import tensor
 from .._tensor_methods.pointwise import float_power as _float_power, rsub  # noqa: F401
 from ._common import method_forms
+from .._tensor_methods.binary import _xlogy_scalar_self
+from ..ops import OPS
+from ..ops.operands import _kind, broadcast_error
 
 _BITWISE = ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift")
 
@@ -85,3 +90,68 @@ def _bitwise(name):
 for _name in _BITWISE:
     globals()[_name] = _bitwise(_name)
 del _name
+
+
+# binary functions of PyTorch's BinaryOps.cpp and the comparisons' other names (_tensor_methods/binary.py)
+# (fmax, fmin, copysign, logaddexp(2), igamma(c) are made from the op table's variants)
+__all__ += ["gcd", "gcd_", "lcm", "lcm_", "xlogy", "xlogy_", "greater_equal", "less_equal", "not_equal"]
+globals().update(method_forms("gcd", "gcd_", "lcm", "lcm_", "xlogy_", "greater_equal", "less_equal",
+                              "not_equal"))
+
+
+def xlogy(input=None, other=None, **kwargs):
+    """torch.xlogy(input, other): either may be a Python number (PyTorch's Scalar_Self overload, XlogyBackward1,
+    also given as self=)."""
+    if "self" in kwargs:
+        input = kwargs.pop("self")
+    if not isinstance(input, Tensor):
+        if isinstance(other, Tensor):
+            return _xlogy_scalar_self(input, other)
+        input = tensor(input)
+    return input.xlogy(other, **kwargs)
+
+
+# complex numbers from two real tensors (ops/complex.py)
+__all__ += ["complex", "polar"]
+
+
+def _check_complex_parts(name, a, b, names):
+    """torch.complex / torch.polar's checks: tensors, both Half, Float or Double, of one dtype, broadcastable."""
+    for i, (t, arg) in enumerate(zip((a, b), names)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"{name}(): argument '{arg}' (position {i + 1}) must be Tensor, not {type(t).__name__}")
+    kinds = [t._data.dtype for t in (a, b)]
+    if any(k.name not in ("float16", "float32", "float64") for k in kinds):
+        raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got {_kind(a)} and "
+                           f"{_kind(b)}")
+    if kinds[0] != kinds[1]:
+        raise RuntimeError(f"Expected object of scalar type {_kind(a)} but got scalar type {_kind(b)} for second "
+                           "argument")
+    if a._data.shape != b._data.shape:
+        try:
+            np.broadcast_shapes(a._data.shape, b._data.shape)
+        except ValueError:
+            raise broadcast_error(a._data.shape, b._data.shape) from None
+    if kinds[0] == np.float16:
+        if name == "polar":
+            raise NotImplementedError("\"polar_cpu\" not implemented for 'Half'")
+        raise NotImplementedError("torch has no complexN dtype: complex of half tensors (PyTorch's ComplexHalf)")
+
+
+def complex(real, imag, *, out=None):
+    """torch.complex(real, imag): real + 1j * imag (ComplexBackward0)."""
+    _check_complex_parts("complex", real, imag, ("real", "imag"))
+    return _out(OPS["complex"](real, imag), out)
+
+
+def polar(abs, angle, *, out=None):
+    """torch.polar(abs, angle): abs * (cos(angle) + 1j * sin(angle)) (PolarBackward0)."""
+    _check_complex_parts("polar", abs, angle, ("abs", "angle"))
+    return _out(OPS["polar"](abs, angle), out)
+
+
+def _out(result, out):
+    if out is None:
+        return result
+    out.copy_(result)
+    return out

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor_core import Tensor, _wrap_dim
-from ..creation import arange, linspace as _linspace, ones, tensor, zeros
+from ..creation import arange, linspace as _linspace, ones
 from ..creation.options import _options
 from ..ops import OPS
 from ..ops.operands import _check_tensor_argument, _kind
@@ -25,8 +25,8 @@ __all__ = ["trapezoid", "trapz", "cumulative_trapezoid", "gradient", "isin", "pd
            "hamming_window", "bartlett_window", "blackman_window", "kaiser_window", "frobenius_norm", "nuclear_norm",
            "solve", "lstsq", "eig", "symeig", "matrix_rank"]
 
-# (cholesky, cholesky_inverse, cholesky_solve, triangular_solve, renorm, addr, vdot: made from the op table's rows)
-_METHODS = ("quantile", "nanquantile", "cov", "corrcoef", "qr", "lu_solve", "pinverse", "matrix_exp", "inner", "ger")
+# (cholesky, cholesky_inverse, cholesky_solve, triangular_solve, renorm: made from the op table's rows)
+_METHODS = ("quantile", "nanquantile", "cov", "corrcoef", "qr", "lu_solve", "pinverse", "matrix_exp")
 globals().update(method_forms(*_METHODS))
 __all__ += list(_METHODS)
 

@@ -306,11 +306,11 @@ class _InPlaceMethods:
 
     def ldexp_(self, other):
         _check_tensor_argument("ldexp_", other, "other")
+        _indexing._check_inplace_allowed(self)      # (a leaf that requires grad is refused before anything else)
         if self._data.dtype.kind in "biu":          # (PyTorch names the op where others name the result type)
-            _indexing._check_inplace_allowed(self)
             raise RuntimeError(f"ldexp can't be cast to the desired output type {_kind(self)}")
-        _check_ldexp(self, other)
         _check_inplace_result(self, "ldexp", other)
+        _check_ldexp(self, other)
         return self._inplace("ldexp", other, exponent_dtype=other._data.dtype)
 
     def nextafter_(self, other):

@@ -7,6 +7,7 @@ import weakref
 import numpy as np
 
 from .. import _dtype
+from .._once import warn_once
 from .._tensor_core import Tensor
 from ..autograd import grad_mode
 from ..autograd.node import NoDerivative
@@ -548,6 +549,9 @@ def _no_grad_binary(ufunc, a, b):
     return Tensor._make(_laid_out(np.asarray(out).astype(dt, copy=False), a._data, bd))
 
 
+COMPLEX_HALF = ("ComplexHalf support is experimental and many operators don't support it yet. (Triggered internally "
+                "at /__w/pytorch/pytorch/aten/src/ATen/EmptyTensor.cpp:54.)")
+
 _ORDERINGS = {np.less: "lt", np.less_equal: "le", np.greater: "gt", np.greater_equal: "ge"}
 
 
@@ -568,13 +572,23 @@ def _compare(ufunc, a, b):
     kernel = _ORDERINGS.get(ufunc)
     if kernel is not None:
         # complex numbers have no order: PyTorch's kernels have no complex loop, whichever side is complex
+        # (checked after the shapes)
         scalar = not isinstance(given, (Tensor, list, tuple))
+        if not scalar and np.shape(bd) != a._data.shape:
+            try:
+                np.broadcast_shapes(a._data.shape, np.shape(bd))
+            except ValueError:
+                raise broadcast_error(a._data.shape, np.shape(bd)) from None
         weak = [_dtype.category(np.asarray(bd).dtype)] if scalar else []
         common = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype)] + (
             [(np.ndim(bd), np.asarray(bd).dtype)] if not scalar else []), weak)
         if common.kind == "c":
-            raise NotImplementedError(f'"{kernel}_cpu" not implemented for '
-                                      f"'{_dtype.from_numpy_dtype(common)._legacy[:-len('Tensor')]}'")
+            name = _dtype.from_numpy_dtype(common)._legacy[:-len('Tensor')]
+            if scalar and a._data.dtype == np.float16:      # (PyTorch's ComplexHalf, which numpy lacks)
+                name = "ComplexHalf"
+            raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'{name}\'')
+    if b.__class__ is complex and a._data.dtype == np.float16:
+        warn_once(COMPLEX_HALF, stacklevel=4)        # (PyTorch compares in ComplexHalf)
     try:
         out = np.asarray(ufunc(a._data, bd))
     except ValueError:

@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 
 from .._tensor_core import Tensor, _wrap_dim
-from ..creation import full_like, zeros
+from ..creation import full_like
 from ..ops import OPS
 from ..ops import indexing as _indexing
 from ..ops import linalg as _ops_linalg
@@ -534,56 +534,6 @@ class _LinearAlgebraMethods:
                                        solution=solution, warn=_warn_triangular_solve)
         return _TRIANGULAR((x, m))
 
-    def vdot(self, other):
-        """sum(conj(self) * other) of two vectors (dot's checks, named vdot): one VdotBackward0."""
-        _check_tensor_argument("vdot", other, "other")
-        if self._data.ndim != 1 or other._data.ndim != 1:
-            raise RuntimeError(f"1D tensors expected, but got {self._data.ndim}D and {other._data.ndim}D tensors")
-        if self._data.dtype != other._data.dtype:
-            raise RuntimeError(f"vdot : expected both vectors to have same dtype, but found {_kind(self)} and "
-                               f"{_kind(other)}")
-        if self._data.shape != other._data.shape:
-            raise RuntimeError(
-                f"inconsistent tensor size, expected tensor [{self._data.size}] and src [{other._data.size}] to have "
-                f"the same number of elements, but got {self._data.size} and {other._data.size} elements respectively")
-        if self._data.dtype.kind == "b":
-            raise NotImplementedError(f"\"vdot\" not implemented for '{_kind(self)}'")
-        return OPS["vdot"](self, other)
-
-    def inner(self, other):
-        """PyTorch's inner: a product with a 0-d tensor, else tensordot over both last dims."""
-        _check_tensor_argument("inner", other, "other")
-        if self._data.ndim == 0 or other._data.ndim == 0:
-            return self * other
-        if self._data.shape[-1] != other._data.shape[-1]:
-            raise RuntimeError(f"inner() the last dimension must match on both input tensors but got shapes "
-                               f"[{', '.join(map(str, self._data.shape))}] and "
-                               f"[{', '.join(map(str, other._data.shape))}]")
-        # (PyTorch's tensordot over the last dims: both permuted and flattened to matrices, one mm, viewed back)
-        if self._data.ndim == 1 and other._data.ndim == 1:
-            return self.permute(0).dot(other.permute(0)).reshape(())
-        k = self._data.shape[-1]
-        left = self.permute(list(range(self._data.ndim))).reshape(-1, k)
-        right = other.permute([other._data.ndim - 1] + list(range(other._data.ndim - 1))).reshape(k, -1)
-        return left.mm(right).reshape(list(self._data.shape[:-1]) + list(other._data.shape[:-1]))
-
-    def ger(self, vec2):
-        """outer's older name."""
-        return self.outer(vec2)
-
-    def addr(self, vec1, vec2, *, beta=1, alpha=1):
-        _check_addr(self, vec1, vec2, beta)
-        return OPS["addr"](self, vec1, vec2, beta=beta, alpha=alpha)
-
-    def addr_(self, vec1, vec2, *, beta=1, alpha=1):
-        _check_addr(self, vec1, vec2, beta, inplace=True)
-        _indexing._check_inplace_allowed(self)
-        result = OPS["addr"](self, vec1, vec2, beta=beta, alpha=alpha)
-        if result.shape != self.shape:
-            raise RuntimeError(f"The expanded size of the tensor ({self._data.shape[-1] if self._data.ndim else 1}) "
-                               "must match the existing size")
-        return _indexing._adopt(self, result)
-
     def pinverse(self, rcond=1e-15):
         return linalg_pinv(self, rtol=rcond)
 
@@ -723,27 +673,6 @@ def _sizes(shape):
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
-def _check_addr(self, vec1, vec2, beta=1, inplace=False):
-    """addr's checks: 1-d vectors, then self expanded to (len(vec1), len(vec2)) (the dtypes without a BLAS kernel:
-    self must have that size)."""
-    _check_tensor_argument("addr", vec1, "vec1")
-    _check_tensor_argument("addr", vec2, "vec2", position=2)
-    for name, t in (("vec1", vec1), ("vec2", vec2)):
-        if t._data.ndim != 1:
-            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {t._data.ndim}-D")
-    shape = (vec1._data.shape[0], vec2._data.shape[0])
-    # (the kernel without BLAS, for the other dtypes, checks self's size itself when it ignores or overwrites it)
-    if (beta == 0 or inplace) and self._data.dtype not in (np.float32, np.float64, np.complex64, np.complex128):
-        if self._data.shape != shape:
-            raise RuntimeError(f"size mismatch, input: {_sizes(self._data.shape)}, v1: {_sizes(vec1._data.shape)}, "
-                               f"v2: {_sizes(vec2._data.shape)}")
-        return
-    have = (1,) * (2 - self._data.ndim) + tuple(self._data.shape)
-    for i in (0, 1):
-        if have[i] != 1 and have[i] != shape[i]:
-            raise RuntimeError(f"The expanded size of the tensor ({shape[i]}) must match the existing size ({have[i]}) "
-                               f"at non-singleton dimension {i}.  Target sizes: {_sizes(shape)}.  Tensor sizes: "
-                               f"{_sizes(self._data.shape)}")
 
 
 _CPP_TYPES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",

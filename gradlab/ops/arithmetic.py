@@ -657,3 +657,298 @@ def addcmul(self, tensor1, tensor2, value=1):
     tensor2=lambda g, n: -g * dual.conj(dual.scale(n.tensor1, n.value) / (n.tensor2 * n.tensor2)))
 def addcdiv(self, tensor1, tensor2, value=1):
     return _addc(self, tensor1, tensor2, value, np.divide)
+
+
+# --- more binary functions: copysign, xlogy, logaddexp(2), ldexp, nextafter, gcd, lcm, igamma(c) ------
+# (PyTorch's BinaryOps.cpp, BinaryOpsKernel.cpp and Math.h; their gradients as derivatives.yaml writes them)
+
+def _kernel_name(dtype):
+    """A numpy dtype as PyTorch's dispatch macros name it in "not implemented for 'Float'"."""
+    return from_numpy_dtype(np.dtype(dtype))._legacy[:-len("Tensor")]
+
+
+def refuse_kinds(kernel, kinds, *arrays):
+    """PyTorch's NotImplementedError of a kernel with no loop for the result dtype's kind ("b", "iu", "c")."""
+    dtype = np.result_type(*arrays)
+    if dtype.kind in kinds:
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{_kernel_name(dtype)}'")
+    return dtype
+
+
+def _in_float(fn, dtype, *args):
+    """fn computed in float64 and rounded once to dtype (float32, float16); float64 as it is: PyTorch's
+    half kernels compute in float32, and its float32 ones are (nearly) correctly rounded."""
+    if dtype in (_F32, _F16):
+        out = np.asarray(fn(*(np.asarray(a, _F64) for a in args))).astype(_F32)
+        return out if dtype == _F32 else out.astype(_F16)
+    return np.asarray(fn(*args))
+
+
+def _zeros_grad(g, n):
+    """zeros_like(other): written, not g * 0 (inf * 0 is nan)"""
+    return dual.like(g, np.zeros_like(dual.data(g)))
+
+
+def _copysign_grad(g, n):
+    # torch's copysign_tensor_self_backward: grad * (result / self), 0 where self is 0
+    ratio = n.result / n.self if isinstance(n.self, dual.Tensor) else _quiet_divide(n.result, n.self)
+    return g * dual.zero_where(dual.data(n.self) == 0, ratio)
+
+
+def _quiet_divide(a, b):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.true_divide(a, b)
+
+
+@op("copysign", "CopysignBackward0", ("self", "other"), variants=("function", "method", "inplace"),
+    saves={"self": ("self", "result")}, float_result=True,
+    shows={"self": "grad * where(self == 0, 0, result / self)", "other": "zeros_like(grad)"},
+    self=_copysign_grad,
+    other=_zeros_grad)
+def copysign(self, other):
+    refuse_kinds("copysign", "c", self, other)
+    return np.copysign(self, other)
+
+
+@op("copysign_scalar", "CopysignBackward1", ("self",), saves=("self", "result"), float_result=True,
+    shows={"self": "grad * where(self == 0, 0, result / self)"},
+    self=_copysign_grad)
+def copysign_scalar(self, other):
+    refuse_kinds("copysign", "c", self)
+    return np.copysign(self, np.asarray(other, self.dtype))
+
+
+def xlogy_arrays(x, y):
+    """PyTorch's kernel: nan where y is nan, 0 where x is 0, else x * log(y) (log in float64 rounded to the
+    dtype first, as glibc's logf is correctly rounded; float16: c10's log(Half) is a Half, the product is
+    computed in float32)."""
+    dtype = refuse_kinds("xlogy", "c", x, y)
+    work = _F32 if dtype == _F16 else dtype
+    x, y = np.asarray(x, work), np.asarray(y, work)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log = np.log(y.astype(_F64)).astype(work) if work == _F32 else np.log(y)
+        if dtype == _F16:
+            log = log.astype(_F16).astype(_F32)
+        out = np.where(np.isnan(y), work.type(np.nan), np.where(x == 0, work.type(0), x * log))
+    return out.astype(dtype, copy=False)
+
+
+def _xlogy_self_grad(g, n):
+    # torch: xlogy(grad, other), 0 where self == 0 and other <= 0
+    mask = (dual.data(n.self) == 0) & (dual.data(n.other) <= 0)
+    return dual.zero_where(mask, dual.call("xlogy", g, n.other))
+
+
+@op("xlogy", "XlogyBackward0", ("self", "other"), variants=("function", "method", "inplace"), saves={"self": ("self", "other"), "other": ("self", "other")},
+    float_result=True,
+    shows={"self": "where((self == 0) & (other <= 0), 0, xlogy(grad, other))", "other": "grad * self / other"},
+    self=_xlogy_self_grad,
+    other=lambda g, n: g * n.self / n.other if isinstance(g, dual.Tensor) else _quiet_divide(
+        g * np.asarray(n.self, g.dtype), n.other))     # (grad * self in grad's dtype, as PyTorch's promotion)
+def xlogy(self, other):
+    return xlogy_arrays(self, other)
+
+
+@op("xlogy_scalar_other", "XlogyBackward2", ("self",), saves=("self",), float_result=True,
+    shows={"self": "where((self == 0) & (other <= 0) | (self == 0) & (other != other), 0, xlogy(grad, other))"},
+    self=lambda g, n: dual.zero_where((dual.data(n.self) == 0) & (not n.other > 0),      # (a nan other too)
+                                      dual.call("xlogy_scalar_other", g, other=n.other)))
+def xlogy_scalar_other(self, other):
+    return xlogy_arrays(self, np.asarray(other, self.dtype))
+
+
+@op("xlogy_scalar_self", "XlogyBackward1", ("other",), saves=("other",), float_result=True,
+    shows={"other": "grad * self_value / other"},
+    other=lambda g, n: (g * n.self_value / n.other if isinstance(g, dual.Tensor)
+                        else _quiet_divide(g * np.asarray(n.self_value, g.dtype), n.other)))
+def xlogy_scalar_self(other, self_value):
+    """xlogy(x, other) for a Python number x."""
+    return xlogy_arrays(np.asarray(self_value, other.dtype), other)
+
+
+_REAL_TO_COMPLEX = ("Expected isFloatingType(grad.scalar_type()) || (input_is_complex == grad_is_complex) to be true, "
+                    "but got false.  (Could this error message be improved?  If so, please report an enhancement "
+                    "request to PyTorch.)")
+
+
+def _real_input(grad, n, slot):
+    """PyTorch's engine refuses a complex gradient for a real input, where the formula does not take its real part
+    itself (logaddexp's and ldexp's do not: mul's handle_r_to_c does)."""
+    meta = n._input_meta[slot]
+    if meta is not None and np.dtype(meta[1]).kind != "c" and dual.data(grad).dtype.kind == "c":
+        raise RuntimeError(_REAL_TO_COMPLEX)
+    return grad
+
+
+def _difference(a, b):
+    """a - b in a formula, with sub's refusal of a bool tensor (logaddexp of a bool input, in its backward)."""
+    if dual.data(a).dtype.kind == "b" or dual.data(b).dtype.kind == "b":
+        raise RuntimeError(BOOL_SUBTRACTION)
+    return a - b
+
+
+def _logaddexp_arrays(a, b):
+    """PyTorch's kernel: a where a and b are the same infinity, else max + log1p(exp(-|a - b|))."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        m = np.maximum(a, b)
+        return np.where(np.isinf(a) & (a == b), a, m + np.log1p(np.exp(-np.abs(a - b))))
+
+
+def _complex_logaddexp(a, b):
+    """The complex kernel: the one with the larger real part plus log1p(exp(the other minus it))."""
+    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
+    big = np.where(a.real >= b.real, a, b)
+    small = np.where(a.real >= b.real, b, a)
+    with np.errstate(all="ignore"):
+        return big + np.log1p(np.exp(small - big))
+
+
+@op("logaddexp", "LogaddexpBackward0", ("self", "other"), variants=("function", "method"), saves=("self", "other"),
+    shows={"self": "grad / (1 + exp(other - self)).conj()", "other": "grad / (1 + exp(self - other)).conj()"},
+    self=lambda g, n: _real_input(g / dual.conj(1 + dual.exp(_difference(n.other, n.self))), n, 0),
+    other=lambda g, n: _real_input(g / dual.conj(1 + dual.exp(_difference(n.self, n.other))), n, 1))
+def logaddexp(self, other):
+    dtype = refuse_kinds("logaddexp", "biu", self, other)
+    if dtype.kind == "c":
+        return _complex_logaddexp(self, other).astype(dtype, copy=False)
+    return _in_float(_logaddexp_arrays, dtype, self, other)
+
+
+def _logaddexp2_arrays(a, b):
+    with np.errstate(invalid="ignore", over="ignore"):
+        m = np.maximum(a, b)
+        return np.where(np.isinf(a) & (a == b), a, m + np.log1p(np.exp2(-np.abs(a - b))) / math.log(2))
+
+
+def _pow2(x):
+    """pow(2, x) in a formula: in x's dtype (an integer x gives integers: 2 ** -1 is 0, as PyTorch's)."""
+    if isinstance(x, dual.Tensor):
+        return 2 ** x
+    return power(np.asarray(2, x.dtype if x.dtype.kind != "b" else np.int64), x)
+
+
+@op("logaddexp2", "Logaddexp2Backward0", ("self", "other"), variants=("function", "method"),
+    saves=("self", "other"),
+    shows={"self": "grad / (1 + pow(2, other - self))", "other": "grad / (1 + pow(2, self - other))"},
+    self=lambda g, n: g / (1 + _pow2(_difference(n.other, n.self))),
+    other=lambda g, n: g / (1 + _pow2(_difference(n.self, n.other))))
+def logaddexp2(self, other):
+    dtype = refuse_kinds("logaddexp2", "biuc", self, other)
+    return _in_float(_logaddexp2_arrays, dtype, self, other)
+
+
+# gcd, lcm: integers only, so never a gradient (no rows: Tensor.gcd computes them with _no_grad_binary)
+def gcd_arrays(a, b):
+    refuse_kinds("gcd", "bfc", a, b)
+    return np.gcd(a, b)
+
+
+def lcm_arrays(a, b):
+    refuse_kinds("lcm", "bfc", a, b)
+    with np.errstate(over="ignore"):
+        return np.lcm(a, b)
+
+
+# --- the regularized incomplete gamma functions (Cephes' igam/igamc, as PyTorch's Math.h) -----------------
+
+def lgamma_arrays(x):
+    """log|Gamma(x)| of each number (inf at the poles 0, -1, -2, ...)."""
+    flat = np.asarray(x, _F64).reshape(-1)
+    out = np.empty_like(flat)
+    for i, v in enumerate(flat.tolist()):
+        try:
+            out[i] = math.lgamma(v)
+        except ValueError:
+            out[i] = math.inf
+    return out.reshape(np.shape(x))
+
+
+def _igam_series(a, x):
+    """P(a, x) by its power series: x^a e^-x / Gamma(a + 1) * sum x^n / ((a + 1) ... (a + n))."""
+    r, c, total = a.copy(), np.ones_like(a), np.ones_like(a)
+    for _ in range(2000):
+        r = r + 1
+        c = c * x / r
+        total = total + c
+        if np.all(np.abs(c) <= 1e-17 * np.abs(total)):
+            break
+    return total * np.exp(a * np.log(x) - x - lgamma_arrays(a + 1))
+
+
+def _igamc_fraction(a, x):
+    """Q(a, x) by its continued fraction (modified Lentz)."""
+    tiny = 1e-300
+    b = x + 1 - a
+    c = np.full_like(a, 1 / tiny)
+    d = 1 / np.where(b == 0, tiny, b)
+    h = d.copy()
+    for i in range(1, 2000):
+        an = -i * (i - a)
+        b = b + 2
+        d = an * d + b
+        d = 1 / np.where(np.abs(d) < tiny, tiny, d)
+        c = b + an / c
+        c = np.where(np.abs(c) < tiny, tiny, c)
+        step = d * c
+        h = h * step
+        if np.all(np.abs(step - 1) <= 1e-16):
+            break
+    return np.exp(a * np.log(x) - x - lgamma_arrays(a)) * h
+
+
+def igamma_arrays(a, x, upper=False):
+    """P(a, x) (or Q(a, x) = 1 - P with upper) in float64, with the special cases of PyTorch's calc_igamma, in its
+    order (a nan passes the tests it fails: igamma(inf, nan) is 0)."""
+    a, x = np.broadcast_arrays(np.asarray(a, _F64), np.asarray(x, _F64))
+    with np.errstate(invalid="ignore"):
+        cases = [(x < 0) | (a < 0), a == 0, x == 0, np.isinf(a), np.isinf(x)]
+    p = [np.nan, np.where(x > 0, 1.0, np.nan), 0.0, np.where(np.isinf(x), np.nan, 0.0), 1.0]
+    special = np.select(cases, [1 - v if upper else v for v in p], default=np.nan)
+    rest = ~np.logical_or.reduce(cases) & ~np.isnan(a) & ~np.isnan(x)
+    out = np.where(rest, np.nan, special)
+    if rest.any():
+        ar, xr = a[rest], x[rest]
+        series = (xr < 1) | (xr < ar)
+        value = np.empty_like(ar)
+        with np.errstate(all="ignore"):
+            if series.any():
+                p_series = _igam_series(ar[series], xr[series])
+                value[series] = 1 - p_series if upper else p_series
+            if (~series).any():
+                q = _igamc_fraction(ar[~series], xr[~series])
+                value[~series] = q if upper else 1 - q
+        out[rest] = value
+    return out
+
+
+def _igamma_input_grad(name):
+    def formula(g, n):
+        raise NotImplementedError(f"the derivative for '{name}: input' is not implemented.")
+    return formula
+
+
+def _igamma_other_grad(g, n, sign):
+    # torch: grad * exp((self - 1) * log(other) - other - lgamma(self)) (lgamma of self, a constant here)
+    lg = dual.like(g, np.asarray(n.lgamma_self, dual.data(n.other).dtype))
+    return (g if sign > 0 else -g) * dual.exp((n.self - 1) * dual.log(n.other) - n.other - lg)
+
+
+@op("igamma", "IgammaBackward0", ("self", "other"), variants=("function", "method", "inplace"),
+    saves={"self": (), "other": ("self", "other")},
+    shows={"self": "not implemented", "other": "grad * exp((self - 1) * log(other) - other - lgamma_self)"},
+    self=_igamma_input_grad("igamma"),
+    other=lambda g, n: _igamma_other_grad(g, n, 1))
+def igamma(self, other, lgamma_self=None):
+    """P(self, other); `lgamma_self` (log Gamma of self, computed by Tensor.igamma) is kept for the gradient."""
+    dtype = refuse_kinds("igamma", "biuc", self, other)
+    return igamma_arrays(self, other).astype(dtype)
+
+
+@op("igammac", "IgammacBackward0", ("self", "other"), variants=("function", "method", "inplace"),
+    saves={"self": (), "other": ("self", "other")},
+    shows={"self": "not implemented", "other": "-grad * exp((self - 1) * log(other) - other - lgamma_self)"},
+    self=_igamma_input_grad("igammac"),
+    other=lambda g, n: _igamma_other_grad(g, n, -1))
+def igammac(self, other, lgamma_self=None):
+    dtype = refuse_kinds("igammac", "biuc", self, other)
+    return igamma_arrays(self, other, upper=True).astype(dtype)

@@ -214,3 +214,67 @@ def nan_to_num(self, nan=None, posinf=None, neginf=None):
     out = np.where(np.isposinf(out), self.dtype.type(info.max if posinf is None else posinf), out)
     out = np.where(np.isneginf(out), self.dtype.type(info.min if neginf is None else neginf), out)
     return out.astype(self.dtype, copy=False)
+
+
+# --- fmax, fmin: maximum and minimum that ignore a nan ----------------------------------------------
+
+def _fpick(mine_wins):
+    """fmax/fmin's gradients (derivatives.yaml): self's where it won (ties: all of it) or other is nan;
+    other's everywhere else. Written as zeros where the other input took it (not multiplied: inf * 0)."""
+    def self_grad(g, n):
+        s, o = dual.data(n.self), dual.data(n.other)
+        return dual.zero_where(~(mine_wins(s, o) | np.isnan(o)), g)
+
+    def other_grad(g, n):
+        s, o = dual.data(n.self), dual.data(n.other)
+        return dual.zero_where(mine_wins(s, o) | np.isnan(o), g)
+    return self_grad, other_grad
+
+
+_FMAX_GRADS = _fpick(np.greater_equal)
+_FMIN_GRADS = _fpick(np.less_equal)
+
+
+@op("fmax", "FmaxBackward0", ("self", "other"), variants=("function", "method"), saves=("self", "other"),
+    shows={"self": "where((self >= other) | isnan(other), grad, 0)",
+           "other": "where((self >= other) | isnan(other), 0, grad)"},
+    self=_FMAX_GRADS[0], other=_FMAX_GRADS[1])
+def fmax(self, other):
+    # (PyTorch keeps self on a tie, -0. against 0. too, and where other is nan: the gradient's own mask)
+    with np.errstate(invalid="ignore"):
+        return np.where((self >= other) | np.isnan(other), self, other)
+
+
+@op("fmin", "FminBackward0", ("self", "other"), variants=("function", "method"), saves=("self", "other"),
+    shows={"self": "where((self <= other) | isnan(other), grad, 0)",
+           "other": "where((self <= other) | isnan(other), 0, grad)"},
+    self=_FMIN_GRADS[0], other=_FMIN_GRADS[1])
+def fmin(self, other):
+    with np.errstate(invalid="ignore"):
+        return np.where((self <= other) | np.isnan(other), self, other)
+
+
+# --- in-place comparisons: x.eq_(y) writes x == y into x (in x's dtype), recorded with zero gradients -------
+
+def _zeros(g, n):
+    """zeros_like: the comparison is flat (written, not g * 0: inf * 0 is nan)"""
+    return dual.like(g, np.zeros_like(dual.data(g)))
+
+
+def _comparison_rows(name, node):
+    # (the values are computed by the caller, with the operators' promotion and errors: `result`)
+    @op(name + "_scalar_inplace", f"{node}Backward0", ("self",), promote=False, shows={"self": "zeros_like(grad)"},
+        self=_zeros)
+    def scalar_form(self, result):
+        return result.astype(self.dtype)
+
+    @op(name + "_tensor_inplace", f"{node}Backward1", ("self", "other"), promote=False,
+        shows={"self": "zeros_like(grad)", "other": "zeros_like(grad)"},
+        self=_zeros, other=_zeros)
+    def tensor_form(self, other, result):
+        return result.astype(self.dtype)
+
+
+for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
+    _comparison_rows(_name, _name.capitalize())
+del _name

@@ -54,3 +54,63 @@ def real_of_gradient(self):
     select of view_as_real, hence the grad_fn's name), without the warning a cast to real gives. Internal:
     registry.sum_to_shape calls it; it is not gradlab.real (a view in PyTorch, not modelled yet)."""
     return self.real.copy()
+
+
+# --- complex numbers from two real tensors: torch.complex(real, imag), torch.polar(abs, angle) ---------------
+
+def _real(g):
+    """at::real(grad): the real part of a complex gradient, for a real input (a view of it, as PyTorch's)."""
+    return g.real if isinstance(g, np.ndarray) else dual.call("real_of_gradient", g)
+
+
+def _imag(g):
+    """at::imag(grad): the imaginary part (a view; on Tensors the real part of -1j * grad)."""
+    return g.imag if isinstance(g, np.ndarray) else dual.call("real_of_gradient", g * -1j)
+
+
+def _complex_dtype(x):
+    return np.dtype(np.complex128 if x.dtype == np.float64 else np.complex64)
+
+
+@op("complex", "ComplexBackward0", ("real", "imag"), variants=("function",), promote=False, cast_result=False,
+    shows={"real": "grad.real", "imag": "grad.imag"},
+    real=lambda g, n: _real(g),
+    imag=lambda g, n: _imag(g))
+def complex(real, imag):
+    """real + 1j * imag (two float tensors of one dtype, checked by gradlab.complex)."""
+    out = np.empty(np.broadcast_shapes(real.shape, imag.shape), _complex_dtype(real))
+    out.real, out.imag = real, imag
+    return out
+
+
+def _polar_abs_grad(g, n):
+    result = n.result
+    sgn = result / dual.call("abs", result) if isinstance(result, dual.Tensor) else _sgn(result)
+    return _real(dual.conj(g) * sgn)
+
+
+def _polar_angle_grad(g, n):
+    return _real(dual.conj(g) * (n.result * 1j))
+
+
+def _sgn(z):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        a = np.abs(z)
+        return np.where(a == 0, 0, z / np.where(a == 0, 1, a)).astype(z.dtype)
+
+
+@op("polar", "PolarBackward0", ("abs", "angle"), variants=("function",), promote=False, cast_result=False,
+    saves=("result",),
+    shows={"abs": "(grad.conj() * sgn(result)).real", "angle": "(grad.conj() * result * 1j).real"},
+    abs=_polar_abs_grad,
+    angle=_polar_angle_grad)
+def polar(abs, angle):
+    """abs * (cos(angle) + 1j * sin(angle)): C's cos and sin in the dtype (float64's rounded to float32), then
+    the products."""
+    shape = np.broadcast_shapes(abs.shape, angle.shape)
+    out = np.empty(shape, _complex_dtype(abs))
+    work = np.float64
+    cos, sin = (f(np.asarray(angle, work)).astype(abs.dtype) for f in (np.cos, np.sin))
+    with np.errstate(invalid="ignore", over="ignore"):
+        out.real, out.imag = abs * cos, abs * sin
+    return out

@@ -105,7 +105,7 @@ def _scaled(g, c):
     return g if c == 1 else g * c
 
 
-@op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), variants=("function", "method"),
+@op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), variants=("function", "method", "inplace"),
     shows={"self": "grad * beta", "mat1": "grad @ mat2.t().conj() * alpha", "mat2": "mat1.t().conj() @ grad * alpha"},
     saves={"mat1": ("mat2",), "mat2": ("mat1",)},
     self=lambda g, n: _scaled(g, n.beta),
@@ -143,7 +143,7 @@ def _add_scaled(out, self, beta, alpha):
     return np.add(out, self)
 
 
-@op("addmv", "AddmvBackward0", ("self", "mat", "vec"), variants=("function", "method"),
+@op("addmv", "AddmvBackward0", ("self", "mat", "vec"), variants=("function", "method", "inplace"),
     shows={"self": "grad * beta", "mat": "grad.outer(vec.conj()) * alpha", "vec": "mat.t().conj() @ grad * alpha"},
     saves={"mat": ("vec",), "vec": ("mat",)},
     self=lambda g, n: _scaled(g, n.beta),
@@ -153,7 +153,7 @@ def addmv(self, mat, vec, beta=1, alpha=1):
     return _add_scaled(np.asarray(mat @ vec), self, beta, alpha)
 
 
-@op("baddbmm", "BaddbmmBackward0", ("self", "batch1", "batch2"), variants=("function", "method"),
+@op("baddbmm", "BaddbmmBackward0", ("self", "batch1", "batch2"), variants=("function", "method", "inplace"),
     shows={"self": "grad * beta", "batch1": "grad @ batch2.transpose(1, 2).conj() * alpha",
            "batch2": "batch1.transpose(1, 2).conj() @ grad * alpha"},
     saves={"batch1": ("batch2",), "batch2": ("batch1",)},
@@ -164,7 +164,7 @@ def baddbmm(self, batch1, batch2, beta=1, alpha=1):
     return _add_scaled(np.matmul(batch1, batch2), self, beta, alpha)
 
 
-@op("addbmm", "AddbmmBackward0", ("self", "batch1", "batch2"), variants=("function", "method"),
+@op("addbmm", "AddbmmBackward0", ("self", "batch1", "batch2"), variants=("function", "method", "inplace"),
     shows={"self": "grad * beta", "batch1": "grad.expand(len(batch1), *grad.shape) @ batch2.transpose(1, 2) * alpha",
            "batch2": "batch1.transpose(1, 2) @ grad.expand(len(batch1), *grad.shape) * alpha"},
     saves={"batch1": ("batch2",), "batch2": ("batch1",)},
@@ -917,7 +917,7 @@ def linalg_eig(self):
     return w.astype(ctype), _column_major(v.astype(ctype))
 
 
-# ================================================================ bilinear, vdot, addr
+# ================================================================ bilinear (vdot, addr: matrix.py)
 
 def _trilinear_grad(which):
     def formula(g, n):
@@ -940,38 +940,3 @@ def _trilinear_grad(which):
     i1=_trilinear_grad(0), i2_weight=_trilinear_grad(1), i3=_trilinear_grad(2))
 def trilinear(i1, i2_weight, i3):
     return np.einsum("bi,oij,bj->bo", i1, i2_weight, i3).astype(np.result_type(i1, i2_weight, i3), copy=False)
-
-
-@op("vdot", "VdotBackward0", ("self", "other"), variants=("function", "method"), saves={"self": ("other",),
-                                                                                          "other": ("self",)},
-    self=lambda g, n: dual.conj(g) * n.other,
-    other=lambda g, n: n.self * g)
-def vdot(self, other):
-    """sum(conj(self) * other) of two vectors."""
-    return np.asarray(np.vdot(self, other), np.result_type(self, other))
-
-
-def _addr_vec(which):
-    def formula(g, n):
-        if which == 1:
-            out = dual.mv(g, dual.conj(n.vec2))
-        else:
-            out = dual.mv(dual.t(g), dual.conj(n.vec1))
-        return out * n.alpha if n.alpha != 1 else out
-    formula.shows = "grad @ vec2.conj() * alpha" if which == 1 else "grad.t() @ vec1.conj() * alpha"
-    return formula
-
-
-@op("addr", "AddrBackward0", ("self", "vec1", "vec2"), saves={"vec1": ("vec2",), "vec2": ("vec1",)},
-    variants=("function", "method", "inplace"),
-    shows={"self": "grad * beta"},
-    self=lambda g, n: g * n.beta if n.beta != 1 else g,
-    vec1=_addr_vec(1), vec2=_addr_vec(2))
-def addr(self, vec1, vec2, beta=1, alpha=1):
-    """beta * self + alpha * outer(vec1, vec2) (beta = 0: self is ignored, its nans too)."""
-    outer = np.multiply.outer(vec1, vec2)
-    if alpha != 1:
-        outer = outer * alpha
-    if beta == 0:
-        return np.broadcast_to(outer, np.broadcast_shapes(self.shape, outer.shape)).copy()
-    return (self * beta if beta != 1 else self) + outer

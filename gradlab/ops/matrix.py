@@ -5,6 +5,7 @@ Each row is PyTorch's node (TrilBackward0, DiagonalBackward0, LinalgDetBackward0
 functions and their argument checks are in _functions/linalg.py and linalg.py."""
 import numpy as np
 
+from .._dtype import from_numpy_dtype, result_np_dtype
 from .._tensor_core import Tensor
 from . import dual
 from .formula_text import shows
@@ -20,13 +21,13 @@ _LinAlgError.__module__ = "torch._C"
 
 # ---------------------------------------------------------------- triangles
 
-@op("tril", "TrilBackward0", variants=("function", "method"), promote=False, shows={"self": "grad.tril(diagonal)"},
+@op("tril", "TrilBackward0", variants=("function", "method", "inplace"), promote=False, shows={"self": "grad.tril(diagonal)"},
     self=lambda g, n: dual.call("tril", g, diagonal=n.diagonal))
 def tril(self, diagonal=0):
     return np.tril(self, diagonal)
 
 
-@op("triu", "TriuBackward0", variants=("function", "method"), promote=False, shows={"self": "grad.triu(diagonal)"},
+@op("triu", "TriuBackward0", variants=("function", "method", "inplace"), promote=False, shows={"self": "grad.triu(diagonal)"},
     self=lambda g, n: dual.call("triu", g, diagonal=n.diagonal))
 def triu(self, diagonal=0):
     return np.triu(self, diagonal)
@@ -79,8 +80,10 @@ def diagonal_copy(self, offset, dim1, dim2, self_sizes):
 
 @op("diag_embed", "DiagEmbedBackward0", variants=("function", "method"), promote=False,
     shows={"self": "grad.diagonal(offset, dim1, dim2)"},
-    self=lambda g, n: dual.call("diagonal_copy", g, offset=n.offset, dim1=n.dim1, dim2=n.dim2,
-                                self_sizes=dual.data(g).shape))
+    # (a view of grad, as PyTorch's: a leaf's gradient keeps its strides)
+    self=lambda g, n: (dual.call("diagonal_copy", g, offset=n.offset, dim1=n.dim1, dim2=n.dim2,
+                                 self_sizes=dual.data(g).shape) if isinstance(g, Tensor)
+                       else diagonal_view(g, n.offset, n.dim1, n.dim2)))
 def diag_embed(self, offset, dim1, dim2):
     """self's last dim laid on the diagonal (offset) of the new dims dim1, dim2 (of the result)."""
     n = self.shape[-1] + abs(offset) if self.ndim else abs(offset)
@@ -262,7 +265,9 @@ def _solve_a_grad(g, n):
     return -(gb @ _mT(n.result))
 
 
+# (variants: torch.solve and Tensor.solve, removed from PyTorch, are written by hand to raise its error)
 @op("solve", "LinalgSolveExBackward0", ("A", "B"), saves={"A": ("A", "result"), "B": ("A",)},
+    variants=("function", "method"),
     A=_solve_a_grad,
     B=_solve_b_grad)
 def solve(A, B, vector, left=True):
@@ -466,3 +471,64 @@ def svd(self, full_matrices=False, check_errors=True):
 
 def _column_major(a):
     return np.swapaxes(np.ascontiguousarray(np.swapaxes(a, -1, -2)), -1, -2)
+
+
+# ---------------------------------------------------------------- vdot, addr
+
+@op("vdot", "VdotBackward0", ("self", "other"), variants=("function", "method"), promote=False, saves={"self": ("other",), "other": ("self",)},
+    shows={"self": "grad.conj() * other", "other": "grad * self"},
+    self=lambda g, n: dual.conj(g) * n.other,
+    other=lambda g, n: g * n.self)
+def vdot(self, other):
+    """The dot product of self's conjugate with other (1-d, one dtype: checked by Tensor.vdot)."""
+    if self.dtype.kind == "c":
+        return np.asarray(np.vdot(self, other))
+    return np.asarray(np.dot(self, other))
+
+
+def _maybe_multiply(g, c):
+    """c * g, skipped for c == 1 (PyTorch's maybe_multiply)."""
+    return g if c == 1 else g * c
+
+
+def _conj_number(c):
+    return c.conjugate() if isinstance(c, complex) else c
+
+
+def _mv_checked(mat, vec):
+    """mat.mv(vec) in a formula: PyTorch's mv is addmv, whose inputs must share a dtype (a vector of another
+    dtype than the gradient is refused there)."""
+    m, v = dual.data(mat), dual.data(vec)
+    if m.dtype != v.dtype:
+        kinds = [from_numpy_dtype(d)._legacy[:-len("Tensor")] for d in (v.dtype, m.dtype, v.dtype)]
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {kinds[0]}, {kinds[1]}, and "
+                           f"{kinds[2]}")
+    return dual.mv(mat, dual.conj(vec))
+
+
+# (promote=False: PyTorch expands self to the result's shape before its TensorIterator, so a 0-d self takes
+# part in the result type as a full tensor: the forward promotes all three alike)
+@op("addr", "AddrBackward0", ("self", "vec1", "vec2"), variants=("function", "method", "inplace"), promote=False, saves={"vec1": ("vec2",), "vec2": ("vec1",)},
+    shows={"self": "grad * beta.conj()", "vec1": "grad.mv(vec2.conj()) * alpha.conj()",
+           "vec2": "grad.t().mv(vec1.conj()) * alpha.conj()"},
+    self=lambda g, n: _maybe_multiply(g, _conj_number(n.beta)),
+    vec1=lambda g, n: _maybe_multiply(_mv_checked(g, n.vec2), _conj_number(n.alpha)),
+    vec2=lambda g, n: _maybe_multiply(_mv_checked(dual.t(g), n.vec1), _conj_number(n.alpha)))
+def addr(self, vec1, vec2, beta=1, alpha=1):
+    """beta * self + alpha * outer(vec1, vec2), element by element as PyTorch's kernel: beta_val * self +
+    alpha_val * vec1 * vec2 (beta == 0 ignores self, its nan too); bools: (beta and self) or (alpha and
+    vec1 and vec2)."""
+    dtype = result_np_dtype([(1, x.dtype) for x in (self, vec1, vec2)], [])     # (PyTorch's promotion)
+    self, vec1, vec2 = (x.astype(dtype, copy=False) for x in (self, vec1, vec2))
+    v1, v2 = vec1[:, None], vec2[None, :]
+    shape = (vec1.shape[0], vec2.shape[0])
+    if dtype.kind == "b":
+        out = (bool(alpha) & v1 & v2) if not beta else (self & bool(beta)) | (bool(alpha) & v1 & v2)
+        return np.broadcast_to(out, shape).copy()
+    a, b = (dtype.type(c) if dtype.kind != "c" else dtype.type(complex(c)) for c in (alpha, beta))
+    if dtype.kind in "iu":
+        a, b = (np.asarray(int(c)).astype(dtype)[()] for c in (alpha, beta))    # (integers wrap)
+    with np.errstate(over="ignore", invalid="ignore"):
+        product = (a * v1) * v2
+        out = product if beta == 0 else b * self + product
+    return np.broadcast_to(out, shape).astype(dtype)

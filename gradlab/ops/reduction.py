@@ -436,7 +436,7 @@ def logsumexp(self, dim, keepdim):
     return out if keepdim else np.squeeze(out, axis=dim)
 
 
-@op("cumsum", "CumsumBackward0", variants=("function", "method"), cast_result=False,
+@op("cumsum", "CumsumBackward0", variants=("function", "method", "inplace"), cast_result=False,
     shows={"self": "grad.flip(dim).cumsum(dim).flip(dim) if grad.dim() else grad"},
     self=lambda g, n: dual.flip(dual.cumsum(dual.flip(g, n.dim), n.dim), n.dim) if np.ndim(dual.data(g)) else g)
 def cumsum(self, dim):

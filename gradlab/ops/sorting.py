@@ -505,7 +505,7 @@ def _cumprod_grad(g, n):
     return dual.like(g, out)
 
 
-@op("cumprod", "CumprodBackward0", variants=("function", "method"),
+@op("cumprod", "CumprodBackward0", variants=("function", "method", "inplace"),
     saves=("self", "result"), cast_result=False, self=_cumprod_grad)
 def cumprod(self, dim):
     if self.ndim == 0:

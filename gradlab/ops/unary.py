@@ -625,9 +625,10 @@ def _ldexp_self_grad(g, n):
 
 @op("ldexp", "LdexpBackward0", ("self", "other"), variants=("function", "method", "inplace"),
     saves={"self": ("other",), "other": ("result",)}, float_result=True,
-    shows={"other": "grad * result * log(2)"},
+    shows={"other": "grad * result.conj() * log(2)"},
     self=_ldexp_self_grad,
-    other=lambda g, n: _times_number(g * n.result, math.log(2.0)))
+    # (a complex result's gradient for a real exponent is refused by PyTorch's engine: _real_input)
+    other=lambda g, n: arithmetic._real_input(_times_number(g * dual.conj(n.result), math.log(2.0)), n, 1))
 def ldexp(self, other, exponent_dtype=None):
     """x * 2**other: exact (C's ldexp) for an integer exponent; for a float one 2**other in the exponent's
     own dtype (`exponent_dtype`, given by the method: the row's inputs arrive promoted), then the product;

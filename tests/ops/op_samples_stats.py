@@ -1,6 +1,6 @@
 """Sample inputs for the statistics and decomposition ops (tests/core/test_stats_parity.py's area):
 logcumsumexp, renorm, pdist, cholesky, qr, lu, triangular solves, pinv, matrix_exp, eigh, eig, lstsq,
-bilinear's trilinear, vdot, addr. Matrices are built inside the sample from the drawn values, so that the
+bilinear's trilinear. Matrices are built inside the sample from the drawn values, so that the
 decompositions get inputs they accept (symmetric positive definite, triangular with a safe diagonal)."""
 import numpy as np
 from hypothesis import strategies as st
@@ -155,19 +155,6 @@ def _lstsq(draw):
 def _trilinear(draw):
     return Case(lambda T, x, y, w: T.bilinear(x, y, w),
                 [uniform(draw, (2, 3)), uniform(draw, (2, 2)), uniform(draw, (2, 3, 2))])
-
-
-@sample("vdot")
-def _vdot(draw):
-    n = _n(draw, 1, 4)
-    return Case(lambda T, x, y: T.vdot(x, y), [uniform(draw, (n,)), uniform(draw, (n,))])
-
-
-@sample("addr")
-def _addr(draw):
-    beta, alpha = pick(draw, [(1, 1), (0.5, 2.0)])
-    return Case(lambda T, m, x, y: T.addr(m, x, y, beta=beta, alpha=alpha),
-                [uniform(draw, (2, 3)), uniform(draw, (2,)), uniform(draw, (3,))])
 
 
 @sample("linalg_eig")
