@@ -438,3 +438,48 @@ def _declare_reduces():
 
 
 _declare_reduces()
+
+
+# --- select_scatter, slice_scatter, diagonal_scatter, as_strided_scatter --------------------------------
+# Each is `self.clone()` with src written into one of its views (a select, a slice, a diagonal, an
+# as_strided view). The Tensor method finds which elements that view holds: `positions`, indices into self
+# in C order shaped like the view. The gradients: self's is grad with zeros there (PyTorch's
+# <view>_scatter(grad, zeros_like(src))), src's is grad read there (the view of grad).
+
+def _zeros_at_positions(g, n):
+    return dual.call("index_fill_zero", g, key=np.unravel_index(n.positions, n.self_sizes))
+
+
+def _read_positions(g, n):
+    return dual.call("as_strided", g, positions=n.positions, self_sizes=n.self_sizes)
+
+
+def scatter_into_view(self, src, positions):
+    """A copy of self (laid out like self) with src written at `positions`."""
+    out = np.array(self, order="K", copy=True)
+    out[np.unravel_index(positions, self.shape)] = src
+    return out
+
+
+def _declare_view_scatters():
+    for key, name in (("select_scatter", "SelectScatterBackward0"), ("slice_scatter", "SliceScatterBackward0"),
+                      ("diagonal_scatter", "DiagonalScatterBackward0"),
+                      ("as_strided_scatter_view", "AsStridedScatterBackward0")):
+        def forward(self, src, positions, self_sizes):
+            return scatter_into_view(self, src, positions)
+        forward.__name__ = key
+        forward.__doc__ = f"torch.{key.replace('_view', '')}: self with src written into one of its views."
+        op(key, name, ("self", "src"), variants=() if key.endswith("_view") else ("function", "method"), promote=False,
+           saved_params=(),
+           shows={"self": "grad.flatten().index_fill(0, positions.flatten(), 0).reshape(self_sizes)",
+                  "src": "grad.flatten()[positions]"},
+           self=_zeros_at_positions, src=_read_positions)(forward)
+
+
+_declare_view_scatters()
+
+
+# torch.fill(x, value): fill_'s forward out of place, under PyTorch's nodes of the functional fill
+from .shape import declare_like  # noqa: E402
+declare_like("fill", "fill_out", "FillBackward0", copy=False)
+declare_like("fill_tensor", "fill_tensor_out", "FillBackward1", copy=False)

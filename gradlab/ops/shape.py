@@ -4,8 +4,8 @@ Views (`view`, `transpose`, `select`, ...) share storage with their input, as in
 Tensor layer gives their results the input's version counter. Their gradients only move
 numbers around, so every formula is another shape op.
 """
+import inspect
 import math
-
 import numbers
 
 import numpy as np
@@ -186,7 +186,9 @@ def _scatter_into_zeros(g, n, key):
     return dual.call("index_put_add", _zeros_for(g, n), g, key=key)
 
 
-@op("as_strided", "AsStridedBackward0", promote=False, saved_params=(),
+# (variants: torch.as_strided, Tensor.as_strided, as_strided_ are written by hand, _tensor_methods/views.py, over the
+# as_strided_view row below; this row is how a view reads its base after an in-place change)
+@op("as_strided", "AsStridedBackward0", variants=("function", "method", "inplace"), promote=False, saved_params=(),
     shows={"self": "grad.new_zeros(self_sizes).flatten().index_add(0, positions.flatten(), grad.flatten())"
                    ".reshape(self_sizes)"},
     self=lambda g, n: dual.call("as_strided_scatter", g, positions=n.positions, self_sizes=n.self_sizes))
@@ -196,7 +198,7 @@ def as_strided(self, positions, self_sizes):
     return self.reshape(-1)[positions]
 
 
-@op("as_strided_scatter", "AsStridedScatterBackward0", promote=False, saved_params=(),
+@op("as_strided_scatter", "AsStridedScatterBackward0", variants=("function", "method"), promote=False, saved_params=(),
     shows={"self": "grad.take(positions)"},
     self=lambda g, n: dual.call("as_strided", g, positions=n.positions, self_sizes=n.self_sizes))
 def as_strided_scatter(self, positions, self_sizes):
@@ -536,7 +538,7 @@ def split(self, dim, sections):
     return tuple(np.split(self, sections, axis=dim))
 
 
-@op("split_with_sizes", "SplitWithSizesBackward0", promote=False, num_outputs=-1,
+@op("split_with_sizes", "SplitWithSizesBackward0", variants=("function", "method"), promote=False, num_outputs=-1,
     shows={"self": "cat(grads, dim)"},
     self=lambda g, n: _join_grads(g, n))
 def split_with_sizes(self, dim, sections):
@@ -625,3 +627,167 @@ def stack(tensors, dim=0):
     if len(tensors) > _MAX_CAT:
         return cat([t.unsqueeze(d) for t in tensors], d)
     return OPS["stack"](*tensors, dim=d)
+
+
+# --- as_strided and unfold: views given by sizes and strides ------------------------------------------
+
+_byte_bounds = getattr(np, "byte_bounds", None) or np.lib.array_utils.byte_bounds     # numpy 1.x / 2.x
+
+
+def _owner(a):
+    """The array that owns a's memory: gradlab's stand-in for PyTorch's storage."""
+    owner = a
+    while True:
+        base = owner.base
+        if isinstance(base, np.ndarray):
+            owner = base
+        elif isinstance(getattr(base, "base", None), np.ndarray):       # (numpy's as_strided wraps its input)
+            owner = base.base
+        else:
+            return owner
+
+
+def storage_of(a):
+    """(the storage as a flat array of a's dtype, a's offset in it in elements): the memory of the array
+    owning a's, read element by element from its lowest address."""
+    owner = _owner(a)
+    low, high = _byte_bounds(owner)
+    start = a.__array_interface__["data"][0]
+    flat = np.lib.stride_tricks.as_strided(owner, ((high - low) // owner.itemsize,), (owner.itemsize,),
+                                           writeable=owner.flags.writeable)
+    if flat.dtype != a.dtype:       # (view_as_real reads a complex storage as floats)
+        flat = flat.view(a.dtype)
+    item = a.itemsize
+    return flat, (start - low) // item
+
+
+def positions(sizes, strides, offset):
+    """Where each element of a tensor of these sizes and (element) strides sits in its storage."""
+    pos = np.full(tuple(sizes), offset, np.int64)
+    for d, (n, s) in enumerate(zip(sizes, strides)):
+        step = [1] * len(sizes)
+        step[d] = n
+        pos = pos + (np.arange(n, dtype=np.int64) * s).reshape(step)
+    return pos
+
+
+def strided_view(storage, size, stride, offset):
+    """The view of a flat storage array with these sizes, element strides and offset (PyTorch's set_)."""
+    start = storage[offset:] if offset < storage.size else storage[:0]
+    return np.lib.stride_tricks.as_strided(start, tuple(size), tuple(s * storage.itemsize for s in stride),
+                                           writeable=storage.flags.writeable)
+
+
+@op("as_strided_view", "AsStridedBackward0", promote=False, saved_params=(),
+    shows={"self": "as_strided_backward(grad, self_geometry, size, stride, storage_offset)"},
+    self=lambda g, n: dual.call("as_strided_backward", g, self_sizes=n.self_sizes, self_strides=n.self_strides,
+                                self_offset=n.self_offset, size=n.size, stride=n.stride,
+                                storage_offset=n.storage_offset))
+def as_strided_view(self, size, stride, storage_offset, self_sizes, self_strides, self_offset):
+    """x.as_strided(size, stride, storage_offset): the elements of x's storage at storage_offset + i * stride[0] +
+    j * stride[1] + ..., a view (offsets count from the storage's start, not from x's first element)."""
+    storage, _ = storage_of(self)
+    return strided_view(storage, size, stride, storage_offset)
+
+
+@op("as_strided_backward", "AsStridedBackward0", ("grad_output",), promote=False, saved_params=(),
+    shows={"grad_output": "grad.as_strided(size, stride, storage_offset)"},
+    grad_output=lambda g, n: dual.call("as_strided_backward", g, self_sizes=n.self_sizes, self_strides=n.self_strides,
+                                       self_offset=n.self_offset, size=n.size, stride=n.stride,
+                                       storage_offset=n.storage_offset, transposed=not n.transposed))
+def as_strided_backward(grad_output, self_sizes, self_strides, self_offset, size, stride, storage_offset,
+                        transposed=False):
+    """as_strided's gradient, PyTorch's as_strided_backward: grad added into a storage of zeros at the positions
+    the view read, then read back at the input's positions (an element the input holds k times, as an expanded
+    input does, gets 1/k of it). `transposed`: the same linear map backwards (its own gradient)."""
+    inputs = positions(self_sizes, self_strides, self_offset)
+    outputs = positions(size, stride, storage_offset)
+    n = int(max(inputs.max(initial=-1), outputs.max(initial=-1))) + 1
+    count = np.bincount(inputs.reshape(-1), minlength=n).astype(grad_output.dtype)
+    storage = np.zeros(n, grad_output.dtype)
+    if transposed:                  # input-shaped -> output-shaped
+        np.add.at(storage, inputs.reshape(-1), (grad_output / count[inputs]).reshape(-1))
+        return storage[outputs]
+    np.add.at(storage, outputs.reshape(-1), grad_output.reshape(-1))
+    out = storage[inputs]
+    return out / count[inputs] if inputs.size and count.max() > 1 else out
+
+
+def unfold_view(self, dimension, size, step):
+    """Tensor.unfold's view: the windows of `size` elements, `step` apart, along `dimension`, as a new last dim."""
+    if self.ndim == 0:
+        return np.lib.stride_tricks.as_strided(self, (size,), (self.itemsize,), writeable=self.flags.writeable)
+    shape = list(self.shape)
+    strides = list(self.strides)
+    shape[dimension] = (shape[dimension] - size) // step + 1
+    strides[dimension] = strides[dimension] * step
+    return np.lib.stride_tricks.as_strided(self, tuple(shape) + (size,), tuple(strides) + (self.strides[dimension],),
+                                           writeable=self.flags.writeable)
+
+
+@op("unfold", "UnfoldBackward0", variants=("method",), promote=False,
+    shows={"self": "unfold_backward(grad, self_sizes, dimension, size, step)"},
+    self=lambda g, n: dual.call("unfold_backward", g, input_sizes=n.self_sizes, dimension=n.dimension,
+                                size=n.size, step=n.step))
+def unfold(self, dimension, size, step, self_sizes):
+    return unfold_view(self, dimension, size, step)
+
+
+@op("unfold_backward", "UnfoldBackwardBackward0", ("grad_in",), promote=False,
+    shows={"grad_in": "grad.unfold(dimension, size, step)"},
+    grad_in=lambda g, n: dual.call("unfold", g, dimension=n.dimension, size=n.size, step=n.step,
+                                   self_sizes=n.input_sizes))
+def unfold_backward(grad_in, input_sizes, dimension, size, step):
+    """unfold's gradient: each window's gradient added back where the window was read (overlaps add up)."""
+    out = np.zeros(input_sizes, grad_in.dtype)
+    windows = unfold_view(out, dimension, size, step)
+    if out.ndim == 0:
+        out[...] = grad_in.sum()
+        return out
+    for i in range(windows.shape[dimension]):
+        key = (slice(None),) * dimension + (i,)
+        window = (slice(None),) * dimension + (slice(i * step, i * step + size),)
+        out[window] += np.moveaxis(grad_in[key], -1, dimension)
+    return out
+
+
+# --- the *_copy ops: each view's values as a new contiguous tensor -------------------------------------
+# PyTorch's view_copy, permute_copy, ... (its "functionalization" copies of the views): the view's
+# forward, copied, and the view's gradient under the node name "<view's name>_copy".
+
+def _contiguous_copy(out):
+    if isinstance(out, tuple):
+        return tuple(np.array(o, order="C", copy=True) for o in out)
+    return np.array(out, order="C", copy=True)
+
+
+def declare_like(view_key, key, name, copy=True, variants=()):
+    """A row with `view_key`'s forward (its values copied to a new contiguous array when `copy`) and gradient
+    formulas under another key and node name: view_copy (ViewBackward0_copy), narrow_copy
+    (NarrowCopyBackward0), as_strided_ (AsStridedBackward1)."""
+    view = OPS[view_key]
+
+    def forward(*args, **params):
+        out = view.forward(*args, **params)
+        return _contiguous_copy(out) if copy else out
+    forward.__signature__ = inspect.signature(view.forward)
+    forward.__doc__ = f"{key}: {view_key}'s forward" + (", its values as a new contiguous array." if copy else ".")
+    shows_text = view.shows or {slot: getattr(f, "shows", None) for slot, f in zip(view.inputs, view.formulas)}
+    op(key, name, view.inputs, saves=view.saves_by_slot or view.saves, num_outputs=view.num_outputs,
+       promote=False, variants=variants, cast_result=view.cast_result, saved_params=view.saved_params,
+       shows={k: v for k, v in shows_text.items() if v} or None,
+       **{slot: f for slot, f in zip(view.inputs, view.formulas) if f is not None})(forward)
+
+
+for _view_key in ("view", "alias", "transpose", "t", "permute", "squeeze", "squeeze_dim", "squeeze_dims", "unsqueeze",
+                  "expand", "select", "slice", "split", "split_with_sizes", "unbind", "unfold", "view_as_real",
+                  "view_as_complex"):
+    # (torch.squeeze_copy's three overloads are three rows here, as squeeze's are: its function is written by hand)
+    declare_like(_view_key, _view_key + "_copy", OPS[_view_key].name + "_copy",
+                 variants=() if _view_key.startswith("squeeze_") else ("function",))
+del _view_key
+declare_like("as_strided_view", "as_strided_copy", "AsStridedBackward0_copy", variants=("function",))
+declare_like("as_strided_view", "as_strided_inplace", "AsStridedBackward1", copy=False)
+declare_like("slice", "narrow_copy", "NarrowCopyBackward0", variants=("function", "method"))
+declare_like("split_with_sizes", "unsafe_split_with_sizes", "UnsafeSplitWithSizesBackward0",
+             variants=("function", "method"))
