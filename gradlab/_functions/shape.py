@@ -9,7 +9,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor_core import _wrap_dim
 from ..autograd import grad_mode as _grad_mode
-from ..ops.operands import _py
+from ..ops.operands import _py, broadcast_error
 from .._tensor_methods.operators import _no_derivative
 from .._ctype import tp_name
 from .._tensor_core import Tensor
@@ -447,3 +447,47 @@ __all__ += ["view_copy", "alias_copy", "t_copy", "transpose_copy", "permute_copy
             "diagonal_copy", "select_copy", "slice_copy", "split_copy", "split_with_sizes_copy", "unbind_copy",
             "as_strided_copy", "unfold_copy", "view_as_real_copy", "view_as_complex_copy", "detach_copy",
             "squeeze_copy", "fill", "real", "imag"]
+
+
+def _complex_parts(name, a, b, first, second):
+    """torch.complex's and torch.polar's checks: two tensors of one floating dtype (half, float, double)."""
+    _check_tensor_argument(name, a, first, position=1)
+    _check_tensor_argument(name, b, second, position=2)
+    kinds = [t._data.dtype for t in (a, b)]
+    if any(k not in (np.float16, np.float32, np.float64) for k in kinds):
+        raise RuntimeError("Expected both inputs to be Half, Float or Double tensors but got "
+                           f"{_kind_name(kinds[0])} and {_kind_name(kinds[1])}")
+    if kinds[0] != kinds[1]:
+        raise RuntimeError(f"Expected object of scalar type {_kind_name(kinds[0])} but got scalar type "
+                           f"{_kind_name(kinds[1])} for second argument")
+    if kinds[0] == np.float16:          # (PyTorch's complex32, which gradlab does not have)
+        raise NotImplementedError(f"gradlab has no complex32 dtype: torch.{name} of half tensors")
+    try:
+        np.broadcast_shapes(a._data.shape, b._data.shape)
+    except ValueError:
+        raise broadcast_error(a._data.shape, b._data.shape) from None
+
+
+def _kind_name(np_dtype):
+    return _dtype.from_numpy_dtype(np_dtype)._legacy[:-len("Tensor")]
+
+
+def _complex(real, imag):
+    """torch.complex(real, imag): real + imag * 1j (ComplexBackward0)."""
+    _complex_parts("complex", real, imag, "real", "imag")
+    return OPS["complex"](real, imag)
+
+
+def polar(abs, angle):
+    """torch.polar(abs, angle): abs * (cos(angle) + sin(angle) * 1j) (PolarBackward0)."""
+    _complex_parts("polar", abs, angle, "abs", "angle")
+    return OPS["polar"](abs, angle)
+
+
+def is_inference(input):
+    _check_tensor_argument("is_inference", input, "input", position=0)
+    return input.is_inference()
+
+
+globals()["complex"] = _complex       # (bound last: this file's own code never calls Python's complex)
+__all__ += ["complex", "polar", "is_inference"]

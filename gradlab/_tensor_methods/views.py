@@ -10,7 +10,8 @@ from .. import _dtype
 from .._tensor_core import Tensor, _wrap_dim
 from ..autograd import grad_mode
 from ..ops import OPS, indexing as _indexing
-from ..ops.matrix import diagonal_view
+from ..creation.legacy import legacy_data
+from ..creation.strided import empty_strided
 from ..ops.shape import positions as _storage_positions, storage_of
 from ._common import _check_tensor_argument, _warn_once
 from .shape import _multi_output_views, _size_args, _view_in_place
@@ -50,8 +51,14 @@ def _strided_params(t, size, stride, storage_offset):
     storage, sizes, strides, offset = _geometry(t)
     storage_offset = offset if storage_offset is None else int(storage_offset)
     _check_strided(t, size, stride, storage_offset, storage)
-    return dict(size=size, stride=stride, storage_offset=storage_offset, self_sizes=sizes, self_strides=strides,
-                self_offset=offset)
+    # where self's elements and the view's lie in the storage: what the gradient reads (ops/shape.py)
+    self_positions = _storage_positions(sizes, strides, offset)
+    view_positions = _storage_positions(size, stride, storage_offset)
+    storage_size = int(max(self_positions.max(initial=-1), view_positions.max(initial=-1))) + 1
+    counts = np.bincount(self_positions.reshape(-1), minlength=storage_size)[self_positions]
+    return dict(size=size, stride=stride, storage_offset=storage_offset, self_positions=self_positions,
+                view_positions=view_positions, storage_size=storage_size,
+                counts=counts.astype(t._data.dtype if t._data.dtype.kind in "fc" else np.float32))
 
 
 def _positions_of_view(t, view):
@@ -272,6 +279,20 @@ class _ViewMethods:
             return self
         out = self.sum(dims, keepdim=True)
         return out.view(size) if lead else out
+
+    def new(self, *args, **kwargs):
+        """The legacy constructor in self's dtype: x.new(2, 3) (sizes), x.new([1, 2]) (data), x.new(t) (t itself,
+        of the same dtype only), x.new() (empty)."""
+        return Tensor._make(legacy_data(args, kwargs, self._data.dtype))
+
+    def new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
+                          pin_memory=False):
+        return empty_strided(size, stride, dtype=self.dtype if dtype is None else dtype, device=device,
+                             requires_grad=requires_grad, pin_memory=pin_memory)
+
+    def resize_as_(self, the_template, *, memory_format=None):
+        _check_tensor_argument("resize_as_", the_template, "the_template", position=1)
+        return self.resize_(the_template.shape)
 
     def is_same_size(self, other):
         _check_tensor_argument("is_same_size", other, "other", position=1)

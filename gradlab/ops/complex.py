@@ -12,8 +12,9 @@ import math
 
 import numpy as np
 
+from .._tensor_core import Tensor
 from . import dual
-from .registry import op
+from .registry import OPS, op
 
 
 @op("conj", "ConjBackward0", variants=("function", "method"),
@@ -54,3 +55,43 @@ def real_of_gradient(self):
     select of view_as_real, hence the grad_fn's name), without the warning a cast to real gives. Internal:
     registry.sum_to_shape calls it; it is not gradlab.real (a view in PyTorch, not modelled yet)."""
     return self.real.copy()
+
+
+# --- torch.complex and torch.polar: a complex tensor from two real ones ---------------------------------------
+
+def _imag_of(g, n):
+    """imag's gradient from a complex grad: its imaginary part (PyTorch's at::imag(grad))."""
+    if not isinstance(g, Tensor):
+        return np.array(np.imag(g))
+    return _real(g * -1j) if g._data.dtype.kind == "c" else g * 0
+
+
+@op("complex", "ComplexBackward0", ("real", "imag"), variants=("function",), promote=False, cast_result=False,
+    shows={"real": "grad.real", "imag": "grad.imag"},
+    real=lambda g, n: g,                # (the node keeps the real part for the real input: registry.sum_to_shape)
+    imag=_imag_of)
+def complex_(real, imag):
+    """real + imag * 1j, both of one floating dtype, broadcast (a -0.0 imaginary part kept)."""
+    out = np.empty(np.broadcast_shapes(real.shape, imag.shape), np.result_type(real.dtype, np.complex64))
+    out.real, out.imag = real, imag
+    return out
+
+
+@op("polar", "PolarBackward0", ("abs", "angle"), variants=("function",), promote=False, cast_result=False, saves=("abs", "angle"),
+    shows={"abs": "(grad.conj() * sgn(polar(abs, angle))).real", "angle": "(grad.conj() * polar(abs, angle) * 1j).real"},
+    abs=lambda g, n: _real(dual.conj(g) * dual.call("sgn", _polar_value(n))),
+    angle=lambda g, n: _real(dual.conj(g) * _polar_value(n) * 1j))
+def polar(abs, angle):
+    """abs * (cos(angle) + sin(angle) * 1j), in the inputs' floating dtype."""
+    out = np.empty(np.broadcast_shapes(abs.shape, angle.shape), np.result_type(abs.dtype, np.complex64))
+    out.real, out.imag = abs * np.cos(angle), abs * np.sin(angle)
+    return out
+
+
+def _polar_value(n):
+    return dual.call("polar", n.abs, n.angle)
+
+
+def _real(z):
+    """The real part of a complex gradient (an array, or a Tensor recording its graph)."""
+    return OPS["real_of_gradient"](z) if isinstance(z, Tensor) else np.array(np.real(z))

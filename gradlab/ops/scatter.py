@@ -450,6 +450,12 @@ def _zeros_at_positions(g, n):
     return dual.call("index_fill_zero", g, key=np.unravel_index(n.positions, n.self_sizes))
 
 
+def _kept_at_positions(g, n):
+    """as_strided_scatter's gradient for self, PyTorch's as_strided_scatter_backward: the part of grad at the
+    view, in zeros (not grad with zeros there, as the other scatters give: PyTorch's formula, kept)."""
+    return dual.call("as_strided_scatter", _read_positions(g, n), positions=n.positions, self_sizes=n.self_sizes)
+
+
 def _read_positions(g, n):
     return dual.call("as_strided", g, positions=n.positions, self_sizes=n.self_sizes)
 
@@ -469,11 +475,14 @@ def _declare_view_scatters():
             return scatter_into_view(self, src, positions)
         forward.__name__ = key
         forward.__doc__ = f"torch.{key.replace('_view', '')}: self with src written into one of its views."
-        op(key, name, ("self", "src"), variants=() if key.endswith("_view") else ("function", "method"), promote=False,
+        strided = key == "as_strided_scatter_view"
+        op(key, name, ("self", "src"), variants=() if strided else ("function", "method"), promote=False,
            saved_params=(),
-           shows={"self": "grad.flatten().index_fill(0, positions.flatten(), 0).reshape(self_sizes)",
+           shows={"self": ("grad.new_zeros(self_sizes).flatten().index_add(0, positions.flatten(), grad.flatten()[positions]"
+                           ".flatten()).reshape(self_sizes)") if strided else
+                  "grad.flatten().index_fill(0, positions.flatten(), 0).reshape(self_sizes)",
                   "src": "grad.flatten()[positions]"},
-           self=_zeros_at_positions, src=_read_positions)(forward)
+           self=_kept_at_positions if strided else _zeros_at_positions, src=_read_positions)(forward)
 
 
 _declare_view_scatters()

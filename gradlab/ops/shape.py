@@ -678,39 +678,42 @@ def strided_view(storage, size, stride, offset):
                                            writeable=storage.flags.writeable)
 
 
+# (the text of as_strided's gradient: grad added into a storage of zeros where the view reads it, then read back
+# where self lies, an element self holds k times getting 1/k of it)
+_AS_STRIDED_GRAD = ("grad.new_zeros(storage_size).index_add(0, view_positions.flatten(), grad.flatten())"
+                    "[self_positions] / counts")
+_AS_STRIDED_GRAD_T = ("grad.new_zeros(storage_size).index_add(0, self_positions.flatten(), (grad / counts).flatten())"
+                      "[view_positions]")
+
+
 @op("as_strided_view", "AsStridedBackward0", promote=False, saved_params=(),
-    shows={"self": "as_strided_backward(grad, self_geometry, size, stride, storage_offset)"},
-    self=lambda g, n: dual.call("as_strided_backward", g, self_sizes=n.self_sizes, self_strides=n.self_strides,
-                                self_offset=n.self_offset, size=n.size, stride=n.stride,
-                                storage_offset=n.storage_offset))
-def as_strided_view(self, size, stride, storage_offset, self_sizes, self_strides, self_offset):
+    shows={"self": _AS_STRIDED_GRAD},
+    self=lambda g, n: dual.call("as_strided_backward", g, self_positions=n.self_positions,
+                                view_positions=n.view_positions, storage_size=n.storage_size, counts=n.counts))
+def as_strided_view(self, size, stride, storage_offset, self_positions, view_positions, storage_size, counts):
     """x.as_strided(size, stride, storage_offset): the elements of x's storage at storage_offset + i * stride[0] +
-    j * stride[1] + ..., a view (offsets count from the storage's start, not from x's first element)."""
+    j * stride[1] + ..., a view (offsets count from the storage's start, not from x's first element). The
+    gradient's parameters: where self's elements and the view's lie in the storage, its size, and how many
+    times self holds each of its elements' storage places (counts, 1 unless self overlaps itself)."""
     storage, _ = storage_of(self)
     return strided_view(storage, size, stride, storage_offset)
 
 
 @op("as_strided_backward", "AsStridedBackward0", ("grad_output",), promote=False, saved_params=(),
-    shows={"grad_output": "grad.as_strided(size, stride, storage_offset)"},
-    grad_output=lambda g, n: dual.call("as_strided_backward", g, self_sizes=n.self_sizes, self_strides=n.self_strides,
-                                       self_offset=n.self_offset, size=n.size, stride=n.stride,
-                                       storage_offset=n.storage_offset, transposed=not n.transposed))
-def as_strided_backward(grad_output, self_sizes, self_strides, self_offset, size, stride, storage_offset,
-                        transposed=False):
-    """as_strided's gradient, PyTorch's as_strided_backward: grad added into a storage of zeros at the positions
-    the view read, then read back at the input's positions (an element the input holds k times, as an expanded
-    input does, gets 1/k of it). `transposed`: the same linear map backwards (its own gradient)."""
-    inputs = positions(self_sizes, self_strides, self_offset)
-    outputs = positions(size, stride, storage_offset)
-    n = int(max(inputs.max(initial=-1), outputs.max(initial=-1))) + 1
-    count = np.bincount(inputs.reshape(-1), minlength=n).astype(grad_output.dtype)
-    storage = np.zeros(n, grad_output.dtype)
-    if transposed:                  # input-shaped -> output-shaped
-        np.add.at(storage, inputs.reshape(-1), (grad_output / count[inputs]).reshape(-1))
-        return storage[outputs]
-    np.add.at(storage, outputs.reshape(-1), grad_output.reshape(-1))
-    out = storage[inputs]
-    return out / count[inputs] if inputs.size and count.max() > 1 else out
+    shows={"grad_output": f"({_AS_STRIDED_GRAD_T}) if not transposed else ({_AS_STRIDED_GRAD})"},
+    grad_output=lambda g, n: dual.call("as_strided_backward", g, self_positions=n.self_positions,
+                                       view_positions=n.view_positions, storage_size=n.storage_size,
+                                       counts=n.counts, transposed=not n.transposed))
+def as_strided_backward(grad_output, self_positions, view_positions, storage_size, counts, transposed=False):
+    """as_strided's gradient, PyTorch's as_strided_backward: grad added into a storage of zeros at the places
+    the view read, then read back at self's places (divided by counts). `transposed`: the same linear map
+    backwards, self-shaped to view-shaped (its own gradient)."""
+    storage = np.zeros(storage_size, grad_output.dtype)
+    if transposed:
+        np.add.at(storage, self_positions.reshape(-1), (grad_output / counts).reshape(-1))
+        return storage[view_positions]
+    np.add.at(storage, view_positions.reshape(-1), grad_output.reshape(-1))
+    return storage[self_positions] / counts
 
 
 def unfold_view(self, dimension, size, step):
@@ -726,7 +729,9 @@ def unfold_view(self, dimension, size, step):
 
 
 @op("unfold", "UnfoldBackward0", variants=("method",), promote=False,
-    shows={"self": "unfold_backward(grad, self_sizes, dimension, size, step)"},
+    # (each window's gradient added back where the window read self)
+    shows={"self": "grad.new_zeros(self_sizes).flatten().index_add(0, arange(zeros(self_sizes).numel())"
+                   ".reshape(self_sizes).unfold(dimension, size, step).flatten(), grad.flatten()).reshape(self_sizes)"},
     self=lambda g, n: dual.call("unfold_backward", g, input_sizes=n.self_sizes, dimension=n.dimension,
                                 size=n.size, step=n.step))
 def unfold(self, dimension, size, step, self_sizes):
@@ -780,8 +785,7 @@ def declare_like(view_key, key, name, copy=True, variants=()):
 
 
 for _view_key in ("view", "alias", "transpose", "t", "permute", "squeeze", "squeeze_dim", "squeeze_dims", "unsqueeze",
-                  "expand", "select", "slice", "split", "split_with_sizes", "unbind", "unfold", "view_as_real",
-                  "view_as_complex"):
+                  "expand", "select", "slice", "split", "split_with_sizes", "unbind", "unfold", "view_as_real"):
     # (torch.squeeze_copy's three overloads are three rows here, as squeeze's are: its function is written by hand)
     declare_like(_view_key, _view_key + "_copy", OPS[_view_key].name + "_copy",
                  variants=() if _view_key.startswith("squeeze_") else ("function",))
