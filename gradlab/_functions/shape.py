@@ -16,7 +16,7 @@ from .._tensor_core import Tensor
 from ..creation import tensor
 from ..creation.options import _finish, _options
 from .._tensor_methods._common import _check_tensor_argument, _warn_once
-from .._tensor_methods.shape import _repeated_positions
+from .._tensor_methods.shape import _infer_shape, _repeated_positions, _size_args
 from ..ops import OPS
 from ..ops.shape import _MAX_CAT, _tensor_list, cat, stack
 from ._common import method_forms
@@ -354,6 +354,7 @@ def _copy_form(name, view_key, make_view):
         return _copied(view_key, input, make_view(input, *args, **kwargs))
     function.__name__ = function.__qualname__ = name
     function.__doc__ = f"torch.{name}: the values of its view ({view_key}) as a new contiguous tensor."
+    function.__signature__ = inspect.signature(make_view)    # (PyTorch's parameter names: the argument parser reads them)
     return function
 
 
@@ -373,16 +374,24 @@ def squeeze_copy(input, dim=None):
 def _slice_view(input, dim=0, start=None, end=None, step=1):
     if input._data.ndim == 0:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    d = _wrap_dim(dim, input._data.ndim)
     if step <= 0:
         raise RuntimeError("slice step must be positive")
-    d = _wrap_dim(dim, input._data.ndim)
     begin, stop, _ = slice(start, end, step).indices(input._data.shape[d])
     stop = max(stop, begin)
     return OPS["slice"](input, dim=d, start=begin, stop=stop, step=step,
                         self_sizes=input._data.shape)._view_of(input)
 
 
-view_copy = _copy_form("view_copy", "view", lambda input, size: input.view(size))
+def _view_any(input, size):
+    """view_copy's view: any layout (PyTorch's view_copy reshapes a copy where a view is impossible)."""
+    if isinstance(size, (_dtype.dtype, type)):
+        return input.view(size)
+    shape = _infer_shape(tuple(_size_args((size,))), input._data.size)
+    return OPS["view"](input, shape=shape, self_sizes=input._data.shape)
+
+
+view_copy = _copy_form("view_copy", "view", _view_any)
 alias_copy = _copy_form("alias_copy", "alias", lambda input: OPS["alias"](input)._view_of(input))
 t_copy = _copy_form("t_copy", "t", lambda input: input.t())
 transpose_copy = _copy_form("transpose_copy", "transpose", lambda input, dim0, dim1: input.transpose(dim0, dim1))

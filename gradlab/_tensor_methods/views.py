@@ -196,8 +196,9 @@ class _ViewMethods:
     def adjoint(self):
         """The conjugate transpose of the last two dims (a transpose view; conjugated for complex)."""
         if self._data.ndim == 0:
-            raise RuntimeError("tensor.adjoint() is only supported on matrices or batches of matrices. Got 0-D "
-                               "tensor.")      # (PyTorch's wording for 0-d and 1-d)
+            _warn_once("adjoint() is deprecated on 0-D tensors. Consider using x.conj(). (Triggered internally at "
+                       "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4390.)")
+            return self.conj()
         if self._data.ndim == 1:
             raise RuntimeError("tensor.adjoint() is only supported on matrices or batches of matrices. Got 1-D "
                                "tensor.")
@@ -225,9 +226,11 @@ class _ViewMethods:
 
     def slice_scatter(self, src, dim=0, start=None, end=None, step=1):
         _check_tensor_argument("slice_scatter", src, "src", position=2)
+        if self._data.ndim == 0:
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        d = _wrap_dim(dim, self._data.ndim)
         if step <= 0:
             raise RuntimeError("slice step must be positive")
-        d = _wrap_dim(dim, self._data.ndim)
         key = (slice(None),) * d + (slice(start, end, step),)
         _check_scatter_src(src, self._data[key].shape)
         return _scatter_into(self, src, "slice_scatter", lambda t: Tensor._make(t._data[key]))
@@ -274,6 +277,8 @@ class _ViewMethods:
         lead = len(shape) - len(size)
         if lead < 0 or any(n != 1 and n != shape[lead + i] for i, n in enumerate(size)):
             raise RuntimeError(f"size {{{_list(size)}}} is not expandable to size {{{_list(shape)}}}.")
+        if not size and shape:
+            return self.sum()               # (sum_to's shortcut for an empty size: SumBackward0)
         dims = list(range(lead)) + [lead + i for i, n in enumerate(size) if n == 1 and shape[lead + i] != 1]
         if not dims:
             return self

@@ -127,7 +127,10 @@ _warned_not_writable = [False]
 def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
     """A 1-d tensor sharing the memory of an object with Python's buffer protocol (bytes, bytearray, array)."""
     np_dtype = _options("frombuffer", dtype, None)
-    view = memoryview(buffer)
+    try:
+        view = memoryview(buffer)
+    except TypeError:
+        raise ValueError("object does not implement Python buffer protocol.") from None
     length = view.nbytes
     item = np_dtype.itemsize
     if length <= 0 or count == 0:
