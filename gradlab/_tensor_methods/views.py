@@ -11,6 +11,7 @@ from .._tensor_core import Tensor, _wrap_dim
 from ..autograd import grad_mode
 from ..ops import OPS, indexing as _indexing
 from ..creation.legacy import legacy_data
+from ..creation.factories import _checked_fill, _fill_number
 from ..creation.strided import empty_strided
 from ..ops.shape import positions as _storage_positions, storage_of
 from ._common import _check_tensor_argument, _warn_once
@@ -35,6 +36,8 @@ def _check_strided(t, size, stride, storage_offset, storage):
         raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: {_list(stride)}")
     if any(n < 0 for n in size):
         raise RuntimeError(f"Storage size calculation overflowed with sizes={_list(size)} and strides={_list(stride)}")
+    if storage_offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {storage_offset}")
     item = t._data.itemsize
     if 0 not in size:
         needed = (storage_offset + 1 + sum((n - 1) * s for n, s in zip(size, stride))) * item
@@ -42,8 +45,6 @@ def _check_strided(t, size, stride, storage_offset, storage):
             raise RuntimeError(f"setStorage: sizes {_list(size)}, strides {_list(stride)}, storage offset "
                                f"{storage_offset}, and itemsize {item} requiring a storage size of {needed} are out "
                                f"of bounds for storage of size {storage.size * item}")
-    if storage_offset < 0:
-        raise RuntimeError(f"Tensor: invalid storage offset {storage_offset}")
 
 
 def _strided_params(t, size, stride, storage_offset):
@@ -95,13 +96,13 @@ class _ViewMethods:
         """A view of self's storage (not of self: offsets count from the storage's start) with these sizes and
         element strides; storage_offset defaults to self's. One AsStridedBackward0 node."""
         params = _strided_params(self, size, stride, storage_offset)
-        return OPS["as_strided_view"](self, **params)._view_of(self)
+        return _keep_strides(OPS["as_strided_view"](self, **params)._view_of(self), params)
 
     def as_strided_(self, size, stride, storage_offset=None):
         """self itself becomes the as_strided view (AsStridedBackward1)."""
         _indexing._check_inplace_allowed(self)
         params = _strided_params(self, size, stride, storage_offset)
-        return _view_in_place(self, "as_strided_inplace", **params)
+        return _keep_strides(_view_in_place(self, "as_strided_inplace", **params), params)
 
     def unfold(self, dimension, size, step):
         """The windows of `size` elements, `step` apart, along `dimension`, as a new last dim: a view."""
@@ -208,6 +209,10 @@ class _ViewMethods:
         """narrow's values as a new tensor (NarrowCopyBackward0); a negative length is out of range here."""
         if self._data.ndim == 0:
             raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+        if dim >= self._data.ndim:      # (narrow_copy's own check, before any wrapping)
+            raise RuntimeError("Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, but got false.  "
+                               "(Could this error message be improved?  If so, please report an enhancement request "
+                               "to PyTorch.)")
         d = _wrap_dim(dim, self._data.ndim)
         size = self._data.shape[d]
         if not -size <= start <= size:
@@ -260,12 +265,16 @@ class _ViewMethods:
         shape = self._data.shape
         if nd > 2 and len(set(shape)) != 1:
             raise RuntimeError("all dimensions of input must be of equal length")
-        count = min(shape)
-        if nd == 2 and wrap and shape[0] > shape[1] + 1:
+        if not isinstance(fill_value, Tensor):
+            _checked_fill(_fill_number(fill_value, "fill_"), self._data.dtype)
+        size = min(shape)
+        stride = sum(self.stride())
+        offset = self.storage_offset()
+        self.as_strided((size,), (stride,), offset).fill_(fill_value)
+        if wrap and nd == 2 and shape[0] > shape[1] + 1:      # (a tall matrix: again every cols + 1 elements)
             step = shape[1] + 1
-            count = (self._data.size + step - 1) // step
-        return_value = self.as_strided((count,), (sum(self.stride()),), self.storage_offset())
-        return_value.fill_(fill_value)
+            rest = (self._data.size + step - 1) // step - size
+            self.as_strided((rest,), (stride,), offset + self.stride(0) * step).fill_(fill_value)
         return self
 
     # --- sizes ----------------------------------------------------------------------------------------
@@ -304,17 +313,26 @@ class _ViewMethods:
         return self._data.shape == other._data.shape
 
     def is_conj(self):
-        """gradlab computes conj() at once (no lazy conjugate bit): no tensor has its conjugate bit set."""
-        return False
+        """Whether self came from conj() of a complex tensor: PyTorch's conjugate bit (gradlab computes the
+        conjugate at once, and keeps the bit only on conj()'s own result, not on views of it)."""
+        return self.__dict__.get("_conj_bit", False)
 
     def is_neg(self):
         return False
 
     def resolve_conj(self):
-        return self
+        """A copy without the conjugate bit (CloneBackward0), or self when it has none."""
+        return self.clone() if self.is_conj() else self
 
     def resolve_neg(self):
         return self
+
+
+def _keep_strides(t, params):
+    """An empty view remembers the strides it was given (numpy gives an empty array zero strides)."""
+    if t._data.size == 0:
+        t._empty_strides = (t._data.shape, params["stride"])
+    return t
 
 
 def _scatter_into(self, src, key, view):

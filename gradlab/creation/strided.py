@@ -12,6 +12,7 @@ from .. import _dtype
 from .._tensor_core import Tensor
 from .._tensor_data import _argument_type_name, _check_numpy, array_from_data
 from .data import tensor
+from .factories import _checked_fill
 from .options import _finish, _np, _options, _shape
 
 _once = set()        # (PyTorch's TORCH_WARN_ONCE messages given so far)
@@ -60,8 +61,11 @@ def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=Non
         if d in seen:
             raise RuntimeError("Duplicate dim not allowed")
         seen.add(d)
-    memory = np.zeros([shape[d] for d in order], _np(dtype) if np_dtype is None else np_dtype)
-    return _finish(memory.transpose(np.argsort(order)), requires_grad)
+    strides, step = [0] * len(shape), 1      # (the last dim of physical_layout is the innermost; a 0 counts as 1)
+    for d in reversed(order):
+        strides[d] = step
+        step *= max(shape[d], 1)
+    return _finish(strided_zeros(shape, strides, _np(dtype) if np_dtype is None else np_dtype), requires_grad)
 
 
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
@@ -70,16 +74,11 @@ def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=Fals
     if isinstance(s, Tensor):
         s = s._data.item()
     target = _np(dtype) if np_dtype is None else np_dtype
-    if isinstance(s, complex) and target.kind != "c":
-        if s.imag != 0:
-            raise RuntimeError(f"value cannot be converted to type {_C_NAMES.get(target.name, target.name)} without "
-                               "overflow")
-        s = s.real
-    return _finish(np.asarray(s).astype(target), requires_grad)
+    value = _checked_fill(s.item() if isinstance(s, np.generic) else s, target)     # (PyTorch's checked_convert)
+    if isinstance(value, complex) and target.kind == "b":
+        value = value != 0
+    return _finish(np.asarray(value).astype(target), requires_grad)
 
-
-_C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "int64_t", "int32": "int",
-            "int16": "int16_t", "int8": "int8_t", "uint8": "uint8_t", "bool": "bool"}
 
 _ASARRAY_REQUIRES_GRAD = ("torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of False. "
                           "Pass requires_grad=False explicitly to get the old behavior and silence this warning. "
@@ -109,7 +108,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None):
         return result
     if isinstance(obj, np.ndarray):
         if copy is False and np_dtype is not None and np_dtype != obj.dtype:
-            raise ValueError("can't alias NumPy array with dtype "
+            raise ValueError("can't alias tensor with dtype "
                              f"'{_dtype.from_numpy_dtype(obj.dtype)._legacy[:-len('Tensor')]}' into dtype "
                              f"'{_dtype.from_numpy_dtype(np_dtype)._legacy[:-len('Tensor')]}'.")
         if copy or (np_dtype is not None and np_dtype != obj.dtype):
@@ -201,7 +200,7 @@ def unravel_index(indices, shape):
     views of it."""
     if indices.is_complex() or indices.is_floating_point() or indices.dtype == _dtype.bool_:
         raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
-    if not isinstance(shape, (numbers.Integral, list, tuple)):
+    if not isinstance(shape, (numbers.Integral, list, tuple, str)):
         raise TypeError(f"expected 'shape' to be int or sequence of ints, but got {type(shape)}")
     if isinstance(shape, numbers.Integral):
         shape = (int(shape),)

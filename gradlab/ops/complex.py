@@ -62,7 +62,7 @@ def real_of_gradient(self):
 def _imag_of(g, n):
     """imag's gradient from a complex grad: its imaginary part (PyTorch's at::imag(grad))."""
     if not isinstance(g, Tensor):
-        return np.array(np.imag(g))
+        return np.imag(g)             # (a view of grad, as PyTorch's at::imag)
     return _real(g * -1j) if g._data.dtype.kind == "c" else g * 0
 
 
@@ -94,4 +94,4 @@ def _polar_value(n):
 
 def _real(z):
     """The real part of a complex gradient (an array, or a Tensor recording its graph)."""
-    return OPS["real_of_gradient"](z) if isinstance(z, Tensor) else np.array(np.real(z))
+    return OPS["real_of_gradient"](z) if isinstance(z, Tensor) else np.real(np.asarray(z))   # (a view, as at::real)

@@ -265,7 +265,17 @@ def select_backward(grad_output, dim, index, input_sizes):
     self=lambda g, n: dual.call("slice_backward", g, dim=n.dim, start=n.start, stop=n.stop, step=n.step,
                                 input_sizes=n.self_sizes))
 def slice_(self, dim, start, stop, step, self_sizes):
-    return self[(slice(None),) * dim + (slice(start, stop, step),)]
+    out = self[(slice(None),) * dim + (slice(start, stop, step),)]
+    if not out.size and self.size:      # (numpy starts an empty slice at self's start; PyTorch at the slice's)
+        begin = slice(start, stop, step).indices(self.shape[dim])[0]
+        out = moved(out, self.__array_interface__["data"][0] + begin * self.strides[dim], self)
+    return out
+
+
+def moved(empty, address, base):
+    """An empty array starting at another address (it reads nothing there), keeping base alive."""
+    interface = dict(empty.__array_interface__, data=(address, not empty.flags.writeable))
+    return np.asarray(_Interface(interface, base))
 
 
 @op("slice_backward", "SliceBackwardBackward0", ("grad_output",), promote=False,
@@ -672,10 +682,22 @@ def positions(sizes, strides, offset):
 
 
 def strided_view(storage, size, stride, offset):
-    """The view of a flat storage array with these sizes, element strides and offset (PyTorch's set_)."""
-    start = storage[offset:] if offset < storage.size else storage[:0]
-    return np.lib.stride_tricks.as_strided(start, tuple(size), tuple(s * storage.itemsize for s in stride),
-                                           writeable=storage.flags.writeable)
+    """The view of a flat storage array with these sizes, element strides and offset (PyTorch's set_). An empty
+    view may start past the storage's end, as PyTorch's may: it is made from its address (it reads nothing)."""
+    strides = tuple(s * storage.itemsize for s in stride)
+    if offset < storage.size:
+        return np.lib.stride_tricks.as_strided(storage[offset:], tuple(size), strides,
+                                               writeable=storage.flags.writeable)
+    interface = dict(storage.__array_interface__, shape=tuple(size), strides=strides,
+                     data=(storage.__array_interface__["data"][0] + offset * storage.itemsize, False))
+    return np.asarray(_Interface(interface, storage))
+
+
+class _Interface:
+    """An object numpy reads an array from (its __array_interface__), keeping the storage alive."""
+    def __init__(self, interface, base):
+        self.__array_interface__ = interface
+        self.base = base
 
 
 # (the text of as_strided's gradient: grad added into a storage of zeros where the view reads it, then read back
@@ -793,5 +815,5 @@ del _view_key
 declare_like("as_strided_view", "as_strided_copy", "AsStridedBackward0_copy", variants=("function",))
 declare_like("as_strided_view", "as_strided_inplace", "AsStridedBackward1", copy=False)
 declare_like("slice", "narrow_copy", "NarrowCopyBackward0", variants=("function", "method"))
-declare_like("split_with_sizes", "unsafe_split_with_sizes", "UnsafeSplitWithSizesBackward0",
+declare_like("split_with_sizes", "unsafe_split_with_sizes", "UnsafeSplitWithSizesBackward0", copy=False,
              variants=("function", "method"))
