@@ -14,6 +14,7 @@ from .._tensor_methods.operators import _no_derivative
 from .._ctype import tp_name
 from .._tensor_core import Tensor
 from ..creation import tensor
+from ..creation.factories import _checked_fill
 from ..creation.options import _finish, _options
 from .._tensor_methods._common import _check_tensor_argument, _warn_once
 from .._tensor_methods.shape import _infer_shape, _repeated_positions, _size_args
@@ -439,7 +440,9 @@ def fill(input, value):
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value._data.ndim} "
                                "dimensions.")
         return OPS["fill_tensor_out"](input, value)
-    return OPS["fill_out"](input, value=_py(value))
+    value = _py(value)
+    _checked_fill(value, input._data.dtype)       # (PyTorch's checked conversion: 1e40 is no float32)
+    return OPS["fill_out"](input, value=value)
 
 
 def real(input):

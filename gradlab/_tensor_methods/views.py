@@ -13,6 +13,7 @@ from ..ops import OPS, indexing as _indexing
 from ..creation.legacy import legacy_data
 from ..creation.factories import _checked_fill, _fill_number
 from ..creation.strided import empty_strided
+from ..ops.scatter import clone_preserve_strides
 from ..ops.shape import positions as _storage_positions, storage_of
 from ._common import _check_tensor_argument, _warn_once
 from .shape import _multi_output_views, _size_args, _view_in_place
@@ -58,14 +59,14 @@ def _strided_params(t, size, stride, storage_offset):
     storage_size = int(max(self_positions.max(initial=-1), view_positions.max(initial=-1))) + 1
     counts = np.bincount(self_positions.reshape(-1), minlength=storage_size)[self_positions]
     return dict(size=size, stride=stride, storage_offset=storage_offset, self_positions=self_positions,
-                view_positions=view_positions, storage_size=storage_size,
+                view_positions=view_positions, storage_size=storage_size, self_geometry=(strides, offset),
                 counts=counts.astype(t._data.dtype if t._data.dtype.kind in "fc" else np.float32))
 
 
 def _positions_of_view(t, view):
     """Which elements of t (C-order indices, shaped like the view) a view function picks: the view taken of
-    t's element indices laid out as t is."""
-    index = np.empty_like(t._data, dtype=np.int64)        # (laid out like t: empty_like keeps the order)
+    t's element indices laid out as the *_scatter ops' copy of t is (clone_preserve_strides)."""
+    index = clone_preserve_strides(t._data, np.int64)
     index[...] = np.arange(t._data.size, dtype=np.int64).reshape(t._data.shape)
     return np.array(view(Tensor._make(index))._data, copy=True)
 
@@ -217,10 +218,10 @@ class _ViewMethods:
         size = self._data.shape[d]
         if not -size <= start <= size:
             raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
-        start = start + size if start < 0 else start
-        if start + length > size or length < 0:
-            raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
-        return OPS["narrow_copy"](self, dim=d, start=start, stop=start + length, step=1, self_sizes=self._data.shape)
+        begin = start + size if start < 0 else start
+        if begin + length > size or length < 0:
+            raise RuntimeError(f"start ({begin}) + length ({length}) exceeds dimension size ({size}).")
+        return OPS["narrow_copy"](self, dim=d, start=start, length=length, self_sizes=self._data.shape)
 
     # --- src written into a view of a copy ------------------------------------------------------------------
     def select_scatter(self, src, dim, index):
@@ -249,7 +250,7 @@ class _ViewMethods:
     def as_strided_scatter(self, src, size, stride, storage_offset=None):
         """self's copy (laid out like self) with src written into its as_strided view."""
         _check_tensor_argument("as_strided_scatter", src, "src", position=2)
-        copy = Tensor._make(np.array(self._data, order="K", copy=True))
+        copy = Tensor._make(clone_preserve_strides(self._data))
         params = _strided_params(copy, size, stride, storage_offset)
         _check_scatter_src(src, params["size"])
         return _scatter_into(self, src, "as_strided_scatter_view",
@@ -339,7 +340,11 @@ def _scatter_into(self, src, key, view):
     positions = _positions_of_view(self, view)
     if src._data.dtype != self._data.dtype and src._data.dtype.kind == "c" and self._data.dtype.kind != "c":
         src = src.real                  # (a copy_ into a real tensor keeps the real part)
-    return OPS[key](self, src, positions=positions, self_sizes=self._data.shape)
+    # (the view taken of a contiguous tensor like self: its strides and offset are where src's gradient lies in
+    # a contiguous grad, read as a view of it)
+    taken = view(Tensor._make(np.zeros(self._data.shape, np.int8)))
+    geometry = (taken.stride(), taken.storage_offset())
+    return OPS[key](self, src, positions=positions, self_sizes=self._data.shape, view_geometry=geometry)
 
 
 def _unsafe(t, pieces, key, dim):

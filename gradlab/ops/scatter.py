@@ -9,7 +9,7 @@ from . import dual
 from .formula_text import shows
 from .operands import broadcast_error
 from .registry import op
-from .shape import _copy_slices_self_grad as zeros_at_key
+from .shape import _copy_slices_self_grad as zeros_at_key, storage_of, strided_view
 
 
 class UnsavedIndex(np.ndarray):
@@ -457,12 +457,36 @@ def _kept_at_positions(g, n):
 
 
 def _read_positions(g, n):
+    """grad read at the view's positions: on arrays, the view itself of grad (made contiguous), as PyTorch's
+    grad.select(...) / grad.as_strided(...) is a view; on Tensors, a gather that records its graph."""
+    if isinstance(g, np.ndarray):
+        strides, offset = n.view_geometry
+        flat = np.ascontiguousarray(g).reshape(-1)
+        return strided_view(flat, n.positions.shape, strides, offset)
     return dual.call("as_strided", g, positions=n.positions, self_sizes=n.self_sizes)
 
 
+def clone_preserve_strides(a, dtype=None):
+    """PyTorch's clone_preserve_strides: a copy with a's strides and storage offset in a new storage of its
+    storage's size (a plain contiguous copy of a tensor that overlaps itself, an expanded one). With a dtype:
+    an array of that dtype laid out so, filled with -1 (its storage's elements that a does not hold keep it)."""
+    if a.size and any(s == 0 and n > 1 for s, n in zip(a.strides, a.shape)):
+        out = np.full(a.shape, -1, dtype or a.dtype)
+    else:
+        storage, offset = storage_of(a)
+        out = strided_view(np.full(storage.size, -1, dtype or a.dtype), a.shape,
+                           [s // a.itemsize for s in a.strides], offset)
+    if dtype is None:
+        out[...] = a
+    return out
+
+
 def scatter_into_view(self, src, positions):
-    """A copy of self (laid out like self) with src written at `positions`."""
-    out = np.array(self, order="K", copy=True)
+    """A copy of self (clone_preserve_strides) with src written at `positions`."""
+    out = clone_preserve_strides(self)
+    if positions.size and positions.min() < 0:     # (an as_strided view reaching between self's elements)
+        held = positions >= 0
+        positions, src = positions[held], np.broadcast_to(src, held.shape)[held]
     out[np.unravel_index(positions, self.shape)] = src
     return out
 
@@ -471,7 +495,7 @@ def _declare_view_scatters():
     for key, name in (("select_scatter", "SelectScatterBackward0"), ("slice_scatter", "SliceScatterBackward0"),
                       ("diagonal_scatter", "DiagonalScatterBackward0"),
                       ("as_strided_scatter_view", "AsStridedScatterBackward0")):
-        def forward(self, src, positions, self_sizes):
+        def forward(self, src, positions, self_sizes, view_geometry):
             return scatter_into_view(self, src, positions)
         forward.__name__ = key
         forward.__doc__ = f"torch.{key.replace('_view', '')}: self with src written into one of its views."

@@ -15,7 +15,7 @@ from .._size import tp_name
 from .._tensor_core import Tensor, _wrap_dim
 from . import dual
 from .formula_text import shows
-from .registry import OPS, joined_layout, op, torch_layout
+from .registry import CONTIGUOUS_RESULT, OPS, joined_layout, op, torch_layout
 
 
 @op("view", "ViewBackward0", variants=("method",), promote=False,
@@ -266,15 +266,17 @@ def select_backward(grad_output, dim, index, input_sizes):
                                 input_sizes=n.self_sizes))
 def slice_(self, dim, start, stop, step, self_sizes):
     out = self[(slice(None),) * dim + (slice(start, stop, step),)]
-    if not out.size and self.size:      # (numpy starts an empty slice at self's start; PyTorch at the slice's)
+    if not out.size:      # (numpy starts an empty slice at self's start; PyTorch at the slice's)
         begin = slice(start, stop, step).indices(self.shape[dim])[0]
-        out = moved(out, self.__array_interface__["data"][0] + begin * self.strides[dim], self)
+        strides = list(self.strides)
+        strides[dim] *= step
+        out = moved(out, self.__array_interface__["data"][0] + begin * self.strides[dim], tuple(strides), self)
     return out
 
 
-def moved(empty, address, base):
-    """An empty array starting at another address (it reads nothing there), keeping base alive."""
-    interface = dict(empty.__array_interface__, data=(address, not empty.flags.writeable))
+def moved(empty, address, strides, base):
+    """An empty array starting at another address with these strides (it reads nothing), keeping base alive."""
+    interface = dict(empty.__array_interface__, data=(address, not empty.flags.writeable), strides=strides)
     return np.asarray(_Interface(interface, base))
 
 
@@ -711,8 +713,10 @@ _AS_STRIDED_GRAD_T = ("grad.new_zeros(storage_size).index_add(0, self_positions.
 @op("as_strided_view", "AsStridedBackward0", promote=False, saved_params=(),
     shows={"self": _AS_STRIDED_GRAD},
     self=lambda g, n: dual.call("as_strided_backward", g, self_positions=n.self_positions,
-                                view_positions=n.view_positions, storage_size=n.storage_size, counts=n.counts))
-def as_strided_view(self, size, stride, storage_offset, self_positions, view_positions, storage_size, counts):
+                                view_positions=n.view_positions, storage_size=n.storage_size, counts=n.counts,
+                                self_geometry=n.self_geometry))
+def as_strided_view(self, size, stride, storage_offset, self_positions, view_positions, storage_size, counts,
+                    self_geometry):
     """x.as_strided(size, stride, storage_offset): the elements of x's storage at storage_offset + i * stride[0] +
     j * stride[1] + ..., a view (offsets count from the storage's start, not from x's first element). The
     gradient's parameters: where self's elements and the view's lie in the storage, its size, and how many
@@ -725,8 +729,9 @@ def as_strided_view(self, size, stride, storage_offset, self_positions, view_pos
     shows={"grad_output": f"({_AS_STRIDED_GRAD_T}) if not transposed else ({_AS_STRIDED_GRAD})"},
     grad_output=lambda g, n: dual.call("as_strided_backward", g, self_positions=n.self_positions,
                                        view_positions=n.view_positions, storage_size=n.storage_size,
-                                       counts=n.counts, transposed=not n.transposed))
-def as_strided_backward(grad_output, self_positions, view_positions, storage_size, counts, transposed=False):
+                                       counts=n.counts, self_geometry=n.self_geometry, transposed=not n.transposed))
+def as_strided_backward(grad_output, self_positions, view_positions, storage_size, counts, self_geometry,
+                        transposed=False):
     """as_strided's gradient, PyTorch's as_strided_backward: grad added into a storage of zeros at the places
     the view read, then read back at self's places (divided by counts). `transposed`: the same linear map
     backwards, self-shaped to view-shaped (its own gradient)."""
@@ -735,7 +740,11 @@ def as_strided_backward(grad_output, self_positions, view_positions, storage_siz
         np.add.at(storage, self_positions.reshape(-1), (grad_output / counts).reshape(-1))
         return storage[view_positions]
     np.add.at(storage, view_positions.reshape(-1), grad_output.reshape(-1))
-    return storage[self_positions] / counts
+    strides, offset = self_geometry       # (the gradient is a view of that storage laid out as self is, as PyTorch's)
+    if counts.size and counts.max() > 1:
+        storage = storage / np.maximum(np.bincount(self_positions.reshape(-1), minlength=storage_size), 1)
+    return strided_view(storage, self_positions.shape, strides, offset) if self_positions.size else \
+        storage[self_positions]
 
 
 def unfold_view(self, dimension, size, step):
@@ -804,6 +813,8 @@ def declare_like(view_key, key, name, copy=True, variants=()):
        promote=False, variants=variants, cast_result=view.cast_result, saved_params=view.saved_params,
        shows={k: v for k, v in shows_text.items() if v} or None,
        **{slot: f for slot, f in zip(view.inputs, view.formulas) if f is not None})(forward)
+    if copy:
+        CONTIGUOUS_RESULT.add(key)       # (a copy is contiguous whatever the input's layout)
 
 
 for _view_key in ("view", "alias", "transpose", "t", "permute", "squeeze", "squeeze_dim", "squeeze_dims", "unsqueeze",
@@ -814,6 +825,19 @@ for _view_key in ("view", "alias", "transpose", "t", "permute", "squeeze", "sque
 del _view_key
 declare_like("as_strided_view", "as_strided_copy", "AsStridedBackward0_copy", variants=("function",))
 declare_like("as_strided_view", "as_strided_inplace", "AsStridedBackward1", copy=False)
-declare_like("slice", "narrow_copy", "NarrowCopyBackward0", variants=("function", "method"))
+
+
+@op("narrow_copy", "NarrowCopyBackward0", variants=("function", "method"), promote=False,
+    shows={"self": "grad.new_zeros(self_sizes).index_copy(dim, tensor(range(start, start + length)), grad)"},
+    self=lambda g, n: dual.call("slice_backward", g, dim=n.dim, start=n.start, stop=n.start + n.length, step=1,
+                                input_sizes=n.self_sizes))
+def narrow_copy(self, dim, start, length, self_sizes):
+    """narrow's values as a new contiguous tensor. Its gradient slices from start as given (PyTorch's
+    slice_backward_wrapper(grad, sizes, dim, start, start + length)): a negative start gets zeros."""
+    begin = start + self.shape[dim] if start < 0 else start
+    return np.array(self[(slice(None),) * dim + (slice(begin, begin + length),)], order="C", copy=True)
+
+
+CONTIGUOUS_RESULT.add("narrow_copy")
 declare_like("split_with_sizes", "unsafe_split_with_sizes", "UnsafeSplitWithSizesBackward0", copy=False,
              variants=("function", "method"))
