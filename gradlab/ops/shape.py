@@ -725,7 +725,8 @@ def as_strided_view(self, size, stride, storage_offset, self_positions, view_pos
     return strided_view(storage, size, stride, storage_offset)
 
 
-@op("as_strided_backward", "AsStridedBackward0", ("grad_output",), promote=False, saved_params=(),
+# (its graph is spent after a backward, as PyTorch's of as_strided_backward, which saves tensors)
+@op("as_strided_backward", "AsStridedBackward0", ("grad_output",), promote=False,
     shows={"grad_output": f"({_AS_STRIDED_GRAD_T}) if not transposed else ({_AS_STRIDED_GRAD})"},
     grad_output=lambda g, n: dual.call("as_strided_backward", g, self_positions=n.self_positions,
                                        view_positions=n.view_positions, storage_size=n.storage_size,
