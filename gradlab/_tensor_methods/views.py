@@ -159,16 +159,19 @@ class _ViewMethods:
                                    f"dimension {n} is not divisible by the split_size {indices_or_sections}!")
         return self.tensor_split(indices_or_sections, d)
 
-    def hsplit(self, indices_or_sections):
+    def hsplit(self, *indices_or_sections):
+        indices_or_sections = _one_or_list(indices_or_sections)
         if self._data.ndim == 0:
             raise RuntimeError("torch.hsplit requires a tensor with at least 1 dimension, but got a tensor with 0 "
                                "dimensions!")
         return self._split_along("hsplit", 1, 1 if self._data.ndim > 1 else 0, indices_or_sections)
 
-    def vsplit(self, indices_or_sections):
+    def vsplit(self, *indices_or_sections):
+        indices_or_sections = _one_or_list(indices_or_sections)
         return self._split_along("vsplit", 2, 0, indices_or_sections)
 
-    def dsplit(self, indices_or_sections):
+    def dsplit(self, *indices_or_sections):
+        indices_or_sections = _one_or_list(indices_or_sections)
         return self._split_along("dsplit", 3, 2, indices_or_sections)
 
     def split_with_sizes(self, split_sizes, dim=0):
@@ -327,6 +330,11 @@ class _ViewMethods:
 
     def resolve_neg(self):
         return self
+
+
+def _one_or_list(args):
+    """x.hsplit(2), x.hsplit([1, 2]) or x.hsplit(1, 2) (PyTorch's parser takes the indices as varargs too)."""
+    return args[0] if len(args) == 1 else list(args)
 
 
 def _keep_strides(t, params):
