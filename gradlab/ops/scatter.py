@@ -470,12 +470,13 @@ def clone_preserve_strides(a, dtype=None):
     """PyTorch's clone_preserve_strides: a copy with a's strides and storage offset in a new storage of its
     storage's size (a plain contiguous copy of a tensor that overlaps itself, an expanded one). With a dtype:
     an array of that dtype laid out so, filled with -1 (its storage's elements that a does not hold keep it)."""
+    def new(shape):
+        return np.empty(shape, a.dtype) if dtype is None else np.full(shape, -1, dtype)
     if a.size and any(s == 0 and n > 1 for s, n in zip(a.strides, a.shape)):
-        out = np.full(a.shape, -1, dtype or a.dtype)
+        out = new(a.shape)
     else:
         storage, offset = storage_of(a)
-        out = strided_view(np.full(storage.size, -1, dtype or a.dtype), a.shape,
-                           [s // a.itemsize for s in a.strides], offset)
+        out = strided_view(new(storage.size), a.shape, [s // a.itemsize for s in a.strides], offset)
     if dtype is None:
         out[...] = a
     return out
@@ -484,6 +485,7 @@ def clone_preserve_strides(a, dtype=None):
 def scatter_into_view(self, src, positions):
     """A copy of self (clone_preserve_strides) with src written at `positions`."""
     out = clone_preserve_strides(self)
+    src = np.asarray(src).astype(out.dtype)      # (copy_'s cast: an int wraps around into uint8, as in PyTorch)
     if positions.size and positions.min() < 0:     # (an as_strided view reaching between self's elements)
         held = positions >= 0
         positions, src = positions[held], np.broadcast_to(src, held.shape)[held]

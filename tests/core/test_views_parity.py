@@ -220,6 +220,8 @@ def _scatter_cases():
             cases.append(f"x = {x}; s = {s}; y = {form}; " + _grads("x, s"))
         base = rng.choice([".t()", "[:, ::2]"])
         cases.append(f"x = {_x('float32')}{base}; s = torch.zeros({src_shape}); y = {form}; r = (y, y.stride())")
+    for form, src_shape in forms[:12]:      # (src cast as copy_ casts: a negative int wraps around into uint8)
+        cases.append(f"x = {_x('uint8')}; s = torch.full({src_shape}, -5); y = {form}; r = y")
     cases += ["r = torch.select_scatter(torch.ones(2), [1.], 0, 0)", "r = torch.slice_scatter(torch.tensor(9), "
               "torch.tensor(3), step=0)", "r = torch.diagonal_scatter(torch.ones(3), torch.ones(1))"]
     return cases
