@@ -329,7 +329,8 @@ def view_as_complex(input):
 # --- views as functions, and the *_copy ops (PyTorch's copies of its views) ---------------------------------
 
 _VIEW_FUNCTIONS = ["as_strided_", "tensor_split", "hsplit", "vsplit", "dsplit", "fliplr", "flipud",
-                   "unsafe_chunk", "is_same_size", "is_conj", "is_neg", "resolve_conj", "resolve_neg", "adjoint"]
+                   "unsafe_chunk", "is_same_size", "is_conj", "is_neg", "resolve_conj", "resolve_neg", "adjoint",
+                   "positive"]
 globals().update(method_forms(*_VIEW_FUNCTIONS))
 __all__ += _VIEW_FUNCTIONS
 

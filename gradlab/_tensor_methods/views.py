@@ -331,6 +331,12 @@ class _ViewMethods:
     def resolve_neg(self):
         return self
 
+    def positive(self):
+        """self itself (unary plus), refused for bool as PyTorch refuses it."""
+        if self._data.dtype.kind == "b":
+            raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+        return self
+
 
 def _one_or_list(args):
     """x.hsplit(2), x.hsplit([1, 2]) or x.hsplit(1, 2) (PyTorch's parser takes the indices as varargs too)."""

@@ -340,6 +340,9 @@ def _misc_cases():
                  ("torch.ones(2, 3)", "torch.ones(2, 3, dtype=torch.int64)"), ("torch.ones(())", "torch.tensor(5)")):
         cases.append(f"r = (torch.is_same_size({a}, {b}), {a}.is_same_size({b}))")
     cases += ["r = torch.is_same_size(torch.ones(2), [1., 2.])"]
+    for x in ("torch.ones(2, requires_grad=True)", "torch.ones(2, dtype=torch.uint8)", "torch.ones(2, dtype=torch.bool)",
+              "torch.tensor(1 + 2j)"):
+        cases.append(f"x = {x}; r = (torch.positive(x) is x, x.positive() is x)")
     for x in ("torch.ones(2)", "torch.ones(2, dtype=torch.complex64)", "torch.ones(2, requires_grad=True)"):
         cases.append(f"x = {x}; r = (torch.is_conj(x), x.is_conj(), torch.is_neg(x), x.is_neg(), "
                      f"torch.resolve_conj(x) is x, x.resolve_neg() is x, torch.is_inference(x))")
