@@ -19,6 +19,8 @@ from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, fu
                        initial_seed, linspace, logspace, manual_seed, normal, ones, ones_like, rand, rand_like, randint,
                        randint_like, randn, randn_like, seed, set_rng_state, tensor, zeros, zeros_like)
 from .creation import bernoulli, multinomial, poisson, randperm
+# (range and complex are PyTorch's here: this file's own code says builtins.range)
+from .creation import asarray, empty_permuted, empty_strided, frombuffer, range, scalar_tensor, unravel_index
 from .random import PublicGenerator as Generator, default_generator
 from . import autograd
 from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled
@@ -114,7 +116,7 @@ def broadcast_shapes(*shapes):
             raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {s}")
     common = [1] * _builtins.max(len(s) for s in shapes)
     for arg_idx, s in enumerate(shapes):
-        for idx in range(-1, -1 - len(s), -1):
+        for idx in _builtins.range(-1, -1 - len(s), -1):
             if s[idx] == common[idx]:
                 continue
             if common[idx] == 1:

@@ -45,6 +45,18 @@ def c_size(t, dim):
     return shape[_wrap_dim(dim, len(shape))]
 
 
+def empty_layout(data):
+    """An empty array as PyTorch lays it out: numpy gives a new empty array zero strides, PyTorch contiguous ones,
+    a size 0 counting as 1 (torch.zeros(0, 3).stride() is (3, 1)), which its views then carry (.t(): (1, 3))."""
+    if any(data.strides):
+        return data
+    strides, step = [], data.itemsize
+    for n in reversed(data.shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return np.lib.stride_tricks.as_strided(data, data.shape, tuple(reversed(strides)))
+
+
 class Tensor:
     __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_vc", "_grad",
                  "_retains_grad", "_hooks", "_base", "_accumulator", "_views", "__weakref__",
@@ -63,7 +75,7 @@ class Tensor:
         """Wrap a numpy array without copying (the hot path of every op). The one place that sets
         a tensor's slots: written out here rather than calling _init, which would cost every op a call."""
         t = _new(cls)
-        t._data = data
+        t._data = data if data.size or data.ndim < 2 else empty_layout(data)
         t._requires_grad = False
         t._grad_fn = grad_fn
         t._output_nr = output_nr

@@ -41,6 +41,7 @@ from ._tensor_methods.operators import _OperatorMethods
 from ._tensor_methods.pointwise import _PointwiseMethods
 from ._tensor_methods.reductions import _ReductionMethods
 from ._tensor_methods.shape import _ShapeMethods
+from ._tensor_methods.views import _ViewMethods
 from ._tensor_methods.inplace import _InPlaceMethods
 from ._tensor_methods.random_fills import _RandomFillMethods
 from ._tensor_methods.linalg import _LinalgMethods
@@ -116,7 +117,7 @@ def _hand_written(classes):
 for _name, (_methods, _value) in _hand_written((
         _AttributeMethods, _ConversionMethods, _PrintingMethods, _OperatorMethods, _PointwiseMethods, _ReductionMethods,
         _ShapeMethods, _InPlaceMethods, _RandomFillMethods, _LinalgMethods, _SortingMethods,
-        _StatisticsMethods, _LinearAlgebraMethods, _BinaryMethods)).items():
+        _StatisticsMethods, _LinearAlgebraMethods, _BinaryMethods, _ViewMethods)).items():
     _prefix = _methods.__name__ + "."
     for _fn in (_value.fget, _value.fset, _value.fdel) if isinstance(_value, property) else (
             getattr(_value, "__func__", _value),):

@@ -2,15 +2,22 @@
 
 hstack, vstack, dstack, column_stack and meshgrid are PyTorch's compositions (TensorShape.cpp):
 views of each input (atleast_1d/2d/3d, view, expand), then cat, so the graph has PyTorch's nodes."""
+import inspect
+
 import numpy as np
 
 from .. import _dtype
+from .._tensor_core import _wrap_dim
+from ..autograd import grad_mode as _grad_mode
+from ..ops.operands import _py
+from .._tensor_methods.operators import _no_derivative
 from .._ctype import tp_name
 from .._tensor_core import Tensor
 from ..creation import tensor
+from ..creation.factories import _checked_fill
 from ..creation.options import _finish, _options
 from .._tensor_methods._common import _check_tensor_argument, _warn_once
-from .._tensor_methods.shape import _repeated_positions
+from .._tensor_methods.shape import _infer_shape, _repeated_positions, _size_args
 from ..ops import OPS
 from ..ops.shape import _MAX_CAT, _tensor_list, cat, stack
 from ._common import method_forms
@@ -317,3 +324,152 @@ def view_as_complex(input):
     if input.dtype.name == "float16":      # (PyTorch's complex32, which gradlab does not have)
         raise NotImplementedError("gradlab has no complex32 dtype: view_as_complex of a half tensor")
     return OPS["view_as_complex"](input)._view_of(input)
+
+
+# --- views as functions, and the *_copy ops (PyTorch's copies of its views) ---------------------------------
+
+_VIEW_FUNCTIONS = ["as_strided_", "tensor_split", "hsplit", "vsplit", "dsplit", "fliplr", "flipud",
+                   "unsafe_chunk", "is_same_size", "is_conj", "is_neg", "resolve_conj", "resolve_neg", "adjoint"]
+globals().update(method_forms(*_VIEW_FUNCTIONS))
+__all__ += _VIEW_FUNCTIONS
+
+
+def _copied(view_key, input, out):
+    """A view's result as its *_copy op's: new contiguous tensors, recorded under the copy's node (the view's
+    node holds the parameters that the copy's row takes)."""
+    first = out[0] if isinstance(out, tuple) else out
+    node = first.grad_fn if first is not None else None
+    if node is not None and getattr(getattr(node, "_op", None), "key", None) == view_key:
+        row = OPS["as_strided_copy" if view_key == "as_strided_view" else view_key + "_copy"]
+        return row(input, **{name: getattr(node, name) for name in inspect.signature(row.forward).parameters
+                             if name not in row.inputs})
+    if isinstance(out, tuple):
+        return tuple(Tensor._make(np.array(t._data, order="C", copy=True)) for t in out)
+    return Tensor._make(np.array(out._data, order="C", copy=True))
+
+
+def _copy_form(name, view_key, make_view):
+    """torch.<name>(input, ...): make_view(input, ...) copied (see _copied)."""
+    def function(input, *args, **kwargs):
+        _check_tensor_argument(name, input, "input", position=0)
+        return _copied(view_key, input, make_view(input, *args, **kwargs))
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"torch.{name}: the values of its view ({view_key}) as a new contiguous tensor."
+    function.__signature__ = inspect.signature(make_view)    # (PyTorch's parameter names: the argument parser reads them)
+    return function
+
+
+def _squeeze_view(input, dim=None):
+    return input.squeeze() if dim is None else input.squeeze(dim)
+
+
+def _squeeze_key(input, dim=None):
+    return "squeeze" if dim is None else "squeeze_dims" if isinstance(dim, (tuple, list)) else "squeeze_dim"
+
+
+def squeeze_copy(input, dim=None):
+    _check_tensor_argument("squeeze_copy", input, "input", position=0)
+    return _copied(_squeeze_key(input, dim), input, _squeeze_view(input, dim))
+
+
+def _slice_view(input, dim=0, start=None, end=None, step=1):
+    if input._data.ndim == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    d = _wrap_dim(dim, input._data.ndim)
+    if step <= 0:
+        raise RuntimeError("slice step must be positive")
+    begin, stop, _ = slice(start, end, step).indices(input._data.shape[d])
+    stop = max(stop, begin)
+    return OPS["slice"](input, dim=d, start=begin, stop=stop, step=step,
+                        self_sizes=input._data.shape)._view_of(input)
+
+
+def _view_any(input, size):
+    """view_copy's view: any layout (PyTorch's view_copy reshapes a copy where a view is impossible)."""
+    if isinstance(size, (_dtype.dtype, type)):
+        return input.view(size)
+    shape = _infer_shape(tuple(_size_args((size,))), input._data.size)
+    return OPS["view"](input, shape=shape, self_sizes=input._data.shape)
+
+
+view_copy = _copy_form("view_copy", "view", _view_any)
+alias_copy = _copy_form("alias_copy", "alias", lambda input: OPS["alias"](input)._view_of(input))
+t_copy = _copy_form("t_copy", "t", lambda input: input.t())
+transpose_copy = _copy_form("transpose_copy", "transpose", lambda input, dim0, dim1: input.transpose(dim0, dim1))
+permute_copy = _copy_form("permute_copy", "permute", lambda input, dims: input.permute(dims))
+unsqueeze_copy = _copy_form("unsqueeze_copy", "unsqueeze", lambda input, dim: input.unsqueeze(dim))
+expand_copy = _copy_form("expand_copy", "expand", lambda input, size, *, implicit=False: input.expand(size))
+diagonal_copy = _copy_form("diagonal_copy", "diagonal",
+                           lambda input, offset=0, dim1=0, dim2=1: input.diagonal(offset, dim1, dim2))
+select_copy = _copy_form("select_copy", "select", lambda input, dim, index: input.select(dim, index))
+slice_copy = _copy_form("slice_copy", "slice", _slice_view)
+split_copy = _copy_form("split_copy", "split", lambda input, split_size, dim=0: input.split(split_size, dim))
+split_with_sizes_copy = _copy_form("split_with_sizes_copy", "split_with_sizes",
+                                   lambda input, split_sizes, dim=0: input.split(list(split_sizes), dim))
+unbind_copy = _copy_form("unbind_copy", "unbind", lambda input, dim=0: input.unbind(dim))
+as_strided_copy = _copy_form("as_strided_copy", "as_strided_view",
+                             lambda input, size, stride, storage_offset=None: input.as_strided(size, stride,
+                                                                                               storage_offset))
+unfold_copy = _copy_form("unfold_copy", "unfold", lambda input, dimension, size, step: input.unfold(dimension, size,
+                                                                                                   step))
+view_as_real_copy = _copy_form("view_as_real_copy", "view_as_real", view_as_real)
+
+
+def view_as_complex_copy(input):
+    _check_tensor_argument("view_as_complex_copy", input, "input", position=0)
+    out = view_as_complex(input.detach())
+    if input.requires_grad and _grad_mode._state["enabled"]:
+        raise RuntimeError("view_as_complex_copy does not support automatic differentiation for outputs with complex "
+                           "dtype.")
+    return Tensor._make(np.array(out._data, order="C", copy=True))
+
+
+def detach_copy(input):
+    """A copy of input's values; PyTorch gives it no derivative (grad_fn NotImplemented) when input requires
+    grad."""
+    _check_tensor_argument("detach_copy", input, "input", position=0)
+    return _no_derivative(Tensor._make(np.array(input._data, order="C", copy=True)), "detach_copy", input)
+
+
+def fill(input, value):
+    """torch.fill: a new tensor like input, every element value (FillBackward0; FillBackward1 for a 0-d tensor
+    value, whose gradient is the sum of grad)."""
+    _check_tensor_argument("fill", input, "input", position=0)
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value._data.ndim} "
+                               "dimensions.")
+        return OPS["fill_tensor_out"](input, value)
+    value = _py(value)
+    _checked_fill(value, input._data.dtype)       # (PyTorch's checked conversion: 1e40 is no float32)
+    return OPS["fill_out"](input, value=value)
+
+
+def real(input):
+    _check_tensor_argument("real", input, "input", position=0)
+    return input.real
+
+
+def imag(input):
+    _check_tensor_argument("imag", input, "input", position=0)
+    return input.imag
+
+
+__all__ += ["view_copy", "alias_copy", "t_copy", "transpose_copy", "permute_copy", "unsqueeze_copy", "expand_copy",
+            "diagonal_copy", "select_copy", "slice_copy", "split_copy", "split_with_sizes_copy", "unbind_copy",
+            "as_strided_copy", "unfold_copy", "view_as_real_copy", "view_as_complex_copy", "detach_copy",
+            "squeeze_copy", "fill", "real", "imag"]
+
+
+
+
+
+
+
+
+def is_inference(input):
+    _check_tensor_argument("is_inference", input, "input", position=0)
+    return input.is_inference()
+
+
+__all__ += ["is_inference"]   # (torch.complex, torch.polar: _functions/pointwise.py)

@@ -163,7 +163,9 @@ class _AttributeMethods:
         """The complex conjugate; a real tensor itself."""
         if self._data.dtype.kind != "c":
             return self
-        return OPS["conj"](self)
+        out = OPS["conj"](self)
+        out._conj_bit = True      # (PyTorch's result is a lazy conjugate: is_conj() says so, resolve_conj() copies)
+        return out
 
     @property
     def real(self):
@@ -207,7 +209,10 @@ class _AttributeMethods:
 
     def stride(self, dim=None):
         data = self._data
-        if data.size == 0 and not any(data.strides):
+        given = self.__dict__.get("_empty_strides") if data.size == 0 else None
+        if given is not None and given[0] == data.shape:
+            strides = given[1]        # (an empty as_strided view's own strides, which numpy may not keep)
+        elif data.size == 0 and not any(data.strides):
             # numpy gives a new empty array zero strides; PyTorch lays it out contiguously, a size 0
             # counting as 1: torch.ones(0, 3).stride() is (3, 1)
             strides, step = [], 1

@@ -310,9 +310,12 @@ class _ShapeMethods:
             sizes = [split_size] * (size // split_size) + ([size % split_size] if size % split_size else [])
         else:
             sizes = list(split_size)
+            if any(n < 0 for n in sizes):
+                raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative entries, but got "
+                                   f"split_sizes={sizes}")
             if sum(sizes) != size:
                 raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
-                                   f"size at dimension {d}), but got split_sizes={sizes}")
+                                   f"size at dimension {dim}), but got split_sizes={sizes}")     # (the dim as given)
         sections = np.cumsum(sizes)[:-1].tolist()
         by_size = isinstance(split_size, int)
         return _multi_output_views(self, "Split" if by_size else "SplitWithSizes",

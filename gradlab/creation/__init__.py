@@ -22,3 +22,4 @@ from .ranges import arange, linspace, logspace
 from .sampling import (bernoulli, get_rng_state, initial_seed, manual_seed, multinomial, normal, poisson, rand,
                        rand_like, randint, randint_like, randn, randn_like, randperm, seed, set_rng_state)
 
+from .strided import asarray, empty_permuted, empty_strided, frombuffer, range, scalar_tensor, unravel_index

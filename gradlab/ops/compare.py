@@ -179,7 +179,7 @@ def masked_fill_tensor(self, value, mask):
     return np.where(mask, real_part(value, self.dtype).astype(self.dtype), self)
 
 
-@op("index_fill", "IndexFillBackward0", ("self",), variants=("method", "inplace"),
+@op("index_fill", "IndexFillBackward0", ("self",), variants=("function", "method", "inplace"),
     self=_fill_grad)
 def index_fill(self, mask, value):
     return np.where(mask, np.asarray(value, dtype=self.dtype), self)

@@ -522,7 +522,7 @@ def _zero(self, value):
     return np.zeros_like(self)
 
 
-@op("fill", "FillBackward2", variants=("inplace",), promote=False,
+@op("fill", "FillBackward2", variants=("function", "inplace"), promote=False,   # (torch.fill: _functions/shape.py)
     self=_no_gradient)
 def _fill(self, value):
     return np.full_like(self, value)

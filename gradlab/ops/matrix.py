@@ -69,7 +69,7 @@ def diagonal_backward(grad_output, input_sizes, offset, dim1, dim2):
     return out
 
 
-@op("diagonal_copy", "DiagonalBackward0_copy", promote=False,
+@op("diagonal_copy", "DiagonalBackward0_copy", variants=("function",), promote=False,
     shows={"self": 'zeros(self_sizes, dtype=grad.dtype).diagonal(offset, dim1, dim2).copy_(grad)._base'},
     self=lambda g, n: dual.call("diagonal_backward", g, input_sizes=n.self_sizes, offset=n.offset, dim1=n.dim1,
                                 dim2=n.dim2))

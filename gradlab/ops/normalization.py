@@ -352,7 +352,7 @@ def _join(grads, n):
     return cat(list(grads), n.dim)
 
 
-@op("unsafe_split", "UnsafeSplitBackward0", promote=False, num_outputs=-1, shows={"self": "cat(grads, dim)"},
+@op("unsafe_split", "UnsafeSplitBackward0", variants=("function", "method"), promote=False, num_outputs=-1, shows={"self": "cat(grads, dim)"},
     self=_join)
 def unsafe_split(self, dim, sections):
-    return tuple(piece.copy() for piece in np.split(self, sections, axis=dim))
+    return tuple(np.split(self, sections, axis=dim))     # (PyTorch's pieces share self's memory, not as views)

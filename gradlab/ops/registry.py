@@ -51,7 +51,7 @@ import weakref
 import numpy as np
 
 from .._dtype import category, default_np, from_numpy_dtype, result_np_dtype
-from .._tensor_core import Tensor
+from .._tensor_core import Tensor, empty_layout
 from ..autograd import grad_mode
 from ..autograd import node as _node
 from ..autograd.node import (AsTensors, Node, SavedTensor, SavedValue, accumulator_of, check_guards,  # noqa: F401
@@ -419,7 +419,7 @@ def apply(op, args, params):
     if op.num_outputs == 1:
         # (Tensor._make inlined: grad mode is on here, so never inference_mode's _make)
         result = _new(Tensor)
-        result._data = out
+        result._data = out if out.size or out.ndim < 2 else empty_layout(out)
         result._requires_grad = False
         result._grad_fn = node
         result._output_nr = 0

@@ -9,7 +9,7 @@ from . import dual
 from .formula_text import shows
 from .operands import broadcast_error
 from .registry import op
-from .shape import _copy_slices_self_grad as zeros_at_key
+from .shape import _copy_slices_self_grad as zeros_at_key, storage_of, strided_view
 
 
 class UnsavedIndex(np.ndarray):
@@ -439,3 +439,83 @@ def _declare_reduces():
 
 
 _declare_reduces()
+
+
+# --- select_scatter, slice_scatter, diagonal_scatter, as_strided_scatter --------------------------------
+# Each is `self.clone()` with src written into one of its views (a select, a slice, a diagonal, an
+# as_strided view). The Tensor method finds which elements that view holds: `positions`, indices into self
+# in C order shaped like the view. The gradients: self's is grad with zeros there (PyTorch's
+# <view>_scatter(grad, zeros_like(src))), src's is grad read there (the view of grad).
+
+def _zeros_at_positions(g, n):
+    return dual.call("index_fill_zero", g, key=np.unravel_index(n.positions, n.self_sizes))
+
+
+def _kept_at_positions(g, n):
+    """as_strided_scatter's gradient for self, PyTorch's as_strided_scatter_backward: the part of grad at the
+    view, in zeros (not grad with zeros there, as the other scatters give: PyTorch's formula, kept)."""
+    return dual.call("as_strided_scatter", _read_positions(g, n), positions=n.positions, self_sizes=n.self_sizes)
+
+
+def _read_positions(g, n):
+    """grad read at the view's positions: on arrays, the view itself of grad (made contiguous), as PyTorch's
+    grad.select(...) / grad.as_strided(...) is a view; on Tensors, a gather that records its graph."""
+    if isinstance(g, np.ndarray):
+        strides, offset = n.view_geometry
+        flat = np.ascontiguousarray(g).reshape(-1)
+        return strided_view(flat, n.positions.shape, strides, offset)
+    return dual.call("as_strided", g, positions=n.positions, self_sizes=n.self_sizes)
+
+
+def clone_preserve_strides(a, dtype=None):
+    """PyTorch's clone_preserve_strides: a copy with a's strides and storage offset in a new storage of its
+    storage's size (a plain contiguous copy of a tensor that overlaps itself, an expanded one). With a dtype:
+    an array of that dtype laid out so, filled with -1 (its storage's elements that a does not hold keep it)."""
+    def new(shape):
+        return np.empty(shape, a.dtype) if dtype is None else np.full(shape, -1, dtype)
+    if a.size and any(s == 0 and n > 1 for s, n in zip(a.strides, a.shape)):
+        out = new(a.shape)
+    else:
+        storage, offset = storage_of(a)
+        out = strided_view(new(storage.size), a.shape, [s // a.itemsize for s in a.strides], offset)
+    if dtype is None:
+        out[...] = a
+    return out
+
+
+def scatter_into_view(self, src, positions):
+    """A copy of self (clone_preserve_strides) with src written at `positions`."""
+    out = clone_preserve_strides(self)
+    src = np.asarray(src).astype(out.dtype)      # (copy_'s cast: an int wraps around into uint8, as in PyTorch)
+    if positions.size and positions.min() < 0:     # (an as_strided view reaching between self's elements)
+        held = positions >= 0
+        positions, src = positions[held], np.broadcast_to(src, held.shape)[held]
+    out[np.unravel_index(positions, self.shape)] = src
+    return out
+
+
+def _declare_view_scatters():
+    for key, name in (("select_scatter", "SelectScatterBackward0"), ("slice_scatter", "SliceScatterBackward0"),
+                      ("diagonal_scatter", "DiagonalScatterBackward0"),
+                      ("as_strided_scatter_view", "AsStridedScatterBackward0")):
+        def forward(self, src, positions, self_sizes, view_geometry):
+            return scatter_into_view(self, src, positions)
+        forward.__name__ = key
+        forward.__doc__ = f"torch.{key.replace('_view', '')}: self with src written into one of its views."
+        strided = key == "as_strided_scatter_view"
+        op(key, name, ("self", "src"), variants=() if strided else ("function", "method"), promote=False,
+           saved_params=(),
+           shows={"self": ("grad.new_zeros(self_sizes).flatten().index_add(0, positions.flatten(), grad.flatten()[positions]"
+                           ".flatten()).reshape(self_sizes)") if strided else
+                  "grad.flatten().index_fill(0, positions.flatten(), 0).reshape(self_sizes)",
+                  "src": "grad.flatten()[positions]"},
+           self=_kept_at_positions if strided else _zeros_at_positions, src=_read_positions)(forward)
+
+
+_declare_view_scatters()
+
+
+# torch.fill(x, value): fill_'s forward out of place, under PyTorch's nodes of the functional fill
+from .shape import declare_like  # noqa: E402
+declare_like("fill", "fill_out", "FillBackward0", copy=False)
+declare_like("fill_tensor", "fill_tensor_out", "FillBackward1", copy=False)

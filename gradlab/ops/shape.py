@@ -4,8 +4,8 @@ Views (`view`, `transpose`, `select`, ...) share storage with their input, as in
 Tensor layer gives their results the input's version counter. Their gradients only move
 numbers around, so every formula is another shape op.
 """
+import inspect
 import math
-
 import numbers
 
 import numpy as np
@@ -15,7 +15,7 @@ from .._size import tp_name
 from .._tensor_core import Tensor, _wrap_dim
 from . import dual
 from .formula_text import shows
-from .registry import OPS, joined_layout, op, torch_layout
+from .registry import CONTIGUOUS_RESULT, OPS, joined_layout, op, torch_layout
 
 
 @op("view", "ViewBackward0", variants=("method",), promote=False,
@@ -186,7 +186,9 @@ def _scatter_into_zeros(g, n, key):
     return dual.call("index_put_add", _zeros_for(g, n), g, key=key)
 
 
-@op("as_strided", "AsStridedBackward0", promote=False, saved_params=(),
+# (variants: torch.as_strided, Tensor.as_strided, as_strided_ are written by hand, _tensor_methods/views.py, over the
+# as_strided_view row below; this row is how a view reads its base after an in-place change)
+@op("as_strided", "AsStridedBackward0", variants=("function", "method", "inplace"), promote=False, saved_params=(),
     shows={"self": "grad.new_zeros(self_sizes).flatten().index_add(0, positions.flatten(), grad.flatten())"
                    ".reshape(self_sizes)"},
     self=lambda g, n: dual.call("as_strided_scatter", g, positions=n.positions, self_sizes=n.self_sizes))
@@ -196,7 +198,7 @@ def as_strided(self, positions, self_sizes):
     return self.reshape(-1)[positions]
 
 
-@op("as_strided_scatter", "AsStridedScatterBackward0", promote=False, saved_params=(),
+@op("as_strided_scatter", "AsStridedScatterBackward0", variants=("function", "method"), promote=False, saved_params=(),
     shows={"self": "grad.take(positions)"},
     self=lambda g, n: dual.call("as_strided", g, positions=n.positions, self_sizes=n.self_sizes))
 def as_strided_scatter(self, positions, self_sizes):
@@ -263,7 +265,19 @@ def select_backward(grad_output, dim, index, input_sizes):
     self=lambda g, n: dual.call("slice_backward", g, dim=n.dim, start=n.start, stop=n.stop, step=n.step,
                                 input_sizes=n.self_sizes))
 def slice_(self, dim, start, stop, step, self_sizes):
-    return self[(slice(None),) * dim + (slice(start, stop, step),)]
+    out = self[(slice(None),) * dim + (slice(start, stop, step),)]
+    if not out.size:      # (numpy starts an empty slice at self's start; PyTorch at the slice's)
+        begin = slice(start, stop, step).indices(self.shape[dim])[0]
+        strides = list(self.strides)
+        strides[dim] *= step
+        out = moved(out, self.__array_interface__["data"][0] + begin * self.strides[dim], tuple(strides), self)
+    return out
+
+
+def moved(empty, address, strides, base):
+    """An empty array starting at another address with these strides (it reads nothing), keeping base alive."""
+    interface = dict(empty.__array_interface__, data=(address, not empty.flags.writeable), strides=strides)
+    return np.asarray(_Interface(interface, base))
 
 
 @op("slice_backward", "SliceBackwardBackward0", ("grad_output",), promote=False,
@@ -536,7 +550,7 @@ def split(self, dim, sections):
     return tuple(np.split(self, sections, axis=dim))
 
 
-@op("split_with_sizes", "SplitWithSizesBackward0", promote=False, num_outputs=-1,
+@op("split_with_sizes", "SplitWithSizesBackward0", variants=("function", "method"), promote=False, num_outputs=-1,
     shows={"self": "cat(grads, dim)"},
     self=lambda g, n: _join_grads(g, n))
 def split_with_sizes(self, dim, sections):
@@ -625,3 +639,206 @@ def stack(tensors, dim=0):
     if len(tensors) > _MAX_CAT:
         return cat([t.unsqueeze(d) for t in tensors], d)
     return OPS["stack"](*tensors, dim=d)
+
+
+# --- as_strided and unfold: views given by sizes and strides ------------------------------------------
+
+_byte_bounds = getattr(np, "byte_bounds", None) or np.lib.array_utils.byte_bounds     # numpy 1.x / 2.x
+
+
+def _owner(a):
+    """The array that owns a's memory: gradlab's stand-in for PyTorch's storage."""
+    owner = a
+    while True:
+        base = owner.base
+        if isinstance(base, np.ndarray):
+            owner = base
+        elif isinstance(getattr(base, "base", None), np.ndarray):       # (numpy's as_strided wraps its input)
+            owner = base.base
+        else:
+            return owner
+
+
+def storage_of(a):
+    """(the storage as a flat array of a's dtype, a's offset in it in elements): the memory of the array
+    owning a's, read element by element from its lowest address."""
+    owner = _owner(a)
+    low, high = _byte_bounds(owner)
+    start = a.__array_interface__["data"][0]
+    flat = np.lib.stride_tricks.as_strided(owner, ((high - low) // owner.itemsize,), (owner.itemsize,),
+                                           writeable=owner.flags.writeable)
+    if flat.dtype != a.dtype:       # (view_as_real reads a complex storage as floats)
+        flat = flat.view(a.dtype)
+    item = a.itemsize
+    return flat, (start - low) // item
+
+
+def positions(sizes, strides, offset):
+    """Where each element of a tensor of these sizes and (element) strides sits in its storage."""
+    pos = np.full(tuple(sizes), offset, np.int64)
+    for d, (n, s) in enumerate(zip(sizes, strides)):
+        step = [1] * len(sizes)
+        step[d] = n
+        pos = pos + (np.arange(n, dtype=np.int64) * s).reshape(step)
+    return pos
+
+
+def strided_view(storage, size, stride, offset):
+    """The view of a flat storage array with these sizes, element strides and offset (PyTorch's set_). An empty
+    view may start past the storage's end, as PyTorch's may: it is made from its address (it reads nothing)."""
+    strides = tuple(s * storage.itemsize for s in stride)
+    if offset < storage.size:
+        return np.lib.stride_tricks.as_strided(storage[offset:], tuple(size), strides,
+                                               writeable=storage.flags.writeable)
+    interface = dict(storage.__array_interface__, shape=tuple(size), strides=strides,
+                     data=(storage.__array_interface__["data"][0] + offset * storage.itemsize, False))
+    return np.asarray(_Interface(interface, storage))
+
+
+class _Interface:
+    """An object numpy reads an array from (its __array_interface__), keeping the storage alive."""
+    def __init__(self, interface, base):
+        self.__array_interface__ = interface
+        self.base = base
+
+
+# (the text of as_strided's gradient: grad added into a storage of zeros where the view reads it, then read back
+# where self lies, an element self holds k times getting 1/k of it)
+_AS_STRIDED_GRAD = ("grad.new_zeros(storage_size).index_add(0, view_positions.flatten(), grad.flatten())"
+                    "[self_positions] / counts")
+_AS_STRIDED_GRAD_T = ("grad.new_zeros(storage_size).index_add(0, self_positions.flatten(), (grad / counts).flatten())"
+                      "[view_positions]")
+
+
+@op("as_strided_view", "AsStridedBackward0", promote=False, saved_params=(),
+    shows={"self": _AS_STRIDED_GRAD},
+    self=lambda g, n: dual.call("as_strided_backward", g, self_positions=n.self_positions,
+                                view_positions=n.view_positions, storage_size=n.storage_size, counts=n.counts,
+                                self_geometry=n.self_geometry))
+def as_strided_view(self, size, stride, storage_offset, self_positions, view_positions, storage_size, counts,
+                    self_geometry):
+    """x.as_strided(size, stride, storage_offset): the elements of x's storage at storage_offset + i * stride[0] +
+    j * stride[1] + ..., a view (offsets count from the storage's start, not from x's first element). The
+    gradient's parameters: where self's elements and the view's lie in the storage, its size, and how many
+    times self holds each of its elements' storage places (counts, 1 unless self overlaps itself)."""
+    storage, _ = storage_of(self)
+    return strided_view(storage, size, stride, storage_offset)
+
+
+# (its graph is spent after a backward, as PyTorch's of as_strided_backward, which saves tensors)
+@op("as_strided_backward", "AsStridedBackward0", ("grad_output",), promote=False,
+    shows={"grad_output": f"({_AS_STRIDED_GRAD_T}) if not transposed else ({_AS_STRIDED_GRAD})"},
+    grad_output=lambda g, n: dual.call("as_strided_backward", g, self_positions=n.self_positions,
+                                       view_positions=n.view_positions, storage_size=n.storage_size,
+                                       counts=n.counts, self_geometry=n.self_geometry, transposed=not n.transposed))
+def as_strided_backward(grad_output, self_positions, view_positions, storage_size, counts, self_geometry,
+                        transposed=False):
+    """as_strided's gradient, PyTorch's as_strided_backward: grad added into a storage of zeros at the places
+    the view read, then read back at self's places (divided by counts). `transposed`: the same linear map
+    backwards, self-shaped to view-shaped (its own gradient)."""
+    storage = np.zeros(storage_size, grad_output.dtype)
+    if transposed:
+        np.add.at(storage, self_positions.reshape(-1), (grad_output / counts).reshape(-1))
+        return storage[view_positions]
+    np.add.at(storage, view_positions.reshape(-1), grad_output.reshape(-1))
+    strides, offset = self_geometry       # (the gradient is a view of that storage laid out as self is, as PyTorch's)
+    if counts.size and counts.max() > 1:
+        storage = storage / np.maximum(np.bincount(self_positions.reshape(-1), minlength=storage_size), 1)
+    return strided_view(storage, self_positions.shape, strides, offset) if self_positions.size else \
+        storage[self_positions]
+
+
+def unfold_view(self, dimension, size, step):
+    """Tensor.unfold's view: the windows of `size` elements, `step` apart, along `dimension`, as a new last dim."""
+    if self.ndim == 0:
+        return np.lib.stride_tricks.as_strided(self, (size,), (self.itemsize,), writeable=self.flags.writeable)
+    shape = list(self.shape)
+    strides = list(self.strides)
+    shape[dimension] = (shape[dimension] - size) // step + 1
+    strides[dimension] = strides[dimension] * step
+    return np.lib.stride_tricks.as_strided(self, tuple(shape) + (size,), tuple(strides) + (self.strides[dimension],),
+                                           writeable=self.flags.writeable)
+
+
+@op("unfold", "UnfoldBackward0", variants=("method",), promote=False,
+    # (each window's gradient added back where the window read self)
+    shows={"self": "grad.new_zeros(self_sizes).flatten().index_add(0, arange(zeros(self_sizes).numel())"
+                   ".reshape(self_sizes).unfold(dimension, size, step).flatten(), grad.flatten()).reshape(self_sizes)"},
+    self=lambda g, n: dual.call("unfold_backward", g, input_sizes=n.self_sizes, dimension=n.dimension,
+                                size=n.size, step=n.step))
+def unfold(self, dimension, size, step, self_sizes):
+    return unfold_view(self, dimension, size, step)
+
+
+@op("unfold_backward", "UnfoldBackwardBackward0", ("grad_in",), promote=False,
+    shows={"grad_in": "grad.unfold(dimension, size, step)"},
+    grad_in=lambda g, n: dual.call("unfold", g, dimension=n.dimension, size=n.size, step=n.step,
+                                   self_sizes=n.input_sizes))
+def unfold_backward(grad_in, input_sizes, dimension, size, step):
+    """unfold's gradient: each window's gradient added back where the window was read (overlaps add up)."""
+    out = np.zeros(input_sizes, grad_in.dtype)
+    windows = unfold_view(out, dimension, size, step)
+    if out.ndim == 0:
+        out[...] = grad_in.sum()
+        return out
+    for i in range(windows.shape[dimension]):
+        key = (slice(None),) * dimension + (i,)
+        window = (slice(None),) * dimension + (slice(i * step, i * step + size),)
+        out[window] += np.moveaxis(grad_in[key], -1, dimension)
+    return out
+
+
+# --- the *_copy ops: each view's values as a new contiguous tensor -------------------------------------
+# PyTorch's view_copy, permute_copy, ... (its "functionalization" copies of the views): the view's
+# forward, copied, and the view's gradient under the node name "<view's name>_copy".
+
+def _contiguous_copy(out):
+    if isinstance(out, tuple):
+        return tuple(np.array(o, order="C", copy=True) for o in out)
+    return np.array(out, order="C", copy=True)
+
+
+def declare_like(view_key, key, name, copy=True, variants=()):
+    """A row with `view_key`'s forward (its values copied to a new contiguous array when `copy`) and gradient
+    formulas under another key and node name: view_copy (ViewBackward0_copy), narrow_copy
+    (NarrowCopyBackward0), as_strided_ (AsStridedBackward1)."""
+    view = OPS[view_key]
+
+    def forward(*args, **params):
+        out = view.forward(*args, **params)
+        return _contiguous_copy(out) if copy else out
+    forward.__signature__ = inspect.signature(view.forward)
+    forward.__doc__ = f"{key}: {view_key}'s forward" + (", its values as a new contiguous array." if copy else ".")
+    shows_text = view.shows or {slot: getattr(f, "shows", None) for slot, f in zip(view.inputs, view.formulas)}
+    op(key, name, view.inputs, saves=view.saves_by_slot or view.saves, num_outputs=view.num_outputs,
+       promote=False, variants=variants, cast_result=view.cast_result, saved_params=view.saved_params,
+       shows={k: v for k, v in shows_text.items() if v} or None,
+       **{slot: f for slot, f in zip(view.inputs, view.formulas) if f is not None})(forward)
+    if copy:
+        CONTIGUOUS_RESULT.add(key)       # (a copy is contiguous whatever the input's layout)
+
+
+for _view_key in ("view", "alias", "transpose", "t", "permute", "squeeze", "squeeze_dim", "squeeze_dims", "unsqueeze",
+                  "expand", "select", "slice", "split", "split_with_sizes", "unbind", "unfold", "view_as_real"):
+    # (torch.squeeze_copy's three overloads are three rows here, as squeeze's are: its function is written by hand)
+    declare_like(_view_key, _view_key + "_copy", OPS[_view_key].name + "_copy",
+                 variants=() if _view_key.startswith("squeeze_") else ("function",))
+del _view_key
+declare_like("as_strided_view", "as_strided_copy", "AsStridedBackward0_copy", variants=("function",))
+declare_like("as_strided_view", "as_strided_inplace", "AsStridedBackward1", copy=False)
+
+
+@op("narrow_copy", "NarrowCopyBackward0", variants=("function", "method"), promote=False,
+    shows={"self": "grad.new_zeros(self_sizes).index_copy(dim, tensor(range(start, start + length)), grad)"},
+    self=lambda g, n: dual.call("slice_backward", g, dim=n.dim, start=n.start, stop=n.start + n.length, step=1,
+                                input_sizes=n.self_sizes))
+def narrow_copy(self, dim, start, length, self_sizes):
+    """narrow's values as a new contiguous tensor. Its gradient slices from start as given (PyTorch's
+    slice_backward_wrapper(grad, sizes, dim, start, start + length)): a negative start gets zeros."""
+    begin = start + self.shape[dim] if start < 0 else start
+    return np.array(self[(slice(None),) * dim + (slice(begin, begin + length),)], order="C", copy=True)
+
+
+CONTIGUOUS_RESULT.add("narrow_copy")
+declare_like("split_with_sizes", "unsafe_split_with_sizes", "UnsafeSplitWithSizesBackward0", copy=False,
+             variants=("function", "method"))
