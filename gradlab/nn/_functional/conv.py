@@ -506,7 +506,7 @@ def pad(input, pad, mode="constant", value=None):
             "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
             "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
     if mode == "circular":
-        raise NotImplementedError("gradlab: F.pad(mode='circular') is not implemented yet")
+        return _pad_circular(input, pad)
     batched = len(shape) == nd + 2
     if not all(shape[int(batched):]):
         raise RuntimeError(f"Expected {nd + 1}D or {nd + 2}D (batch mode) tensor with possibly 0 batch size and other "
@@ -519,3 +519,44 @@ def pad(input, pad, mode="constant", value=None):
                                f"dimension, but got: padding ({left}, {right}) at dimension {dim} of input "
                                f"{_dims(shape)}")
     return OPS[f"{mode}_pad{nd}d"](input, pad=pad)
+
+
+def _pad_circular(input, pad):
+    """torch's _pad_circular: the input copied into the middle of an empty tensor, then each padded dim's
+    left and right borders copied from the other end of the result (so the graph is PyTorch's chain of
+    CopySlices; corners are written more than once)."""
+    in_shape = input._data.shape
+    nd = len(pad) // 2
+    lead = len(in_shape) - nd
+    out_shape = list(in_shape)
+    for i in range(nd):
+        left, right = pad[2 * (nd - i - 1)], pad[2 * (nd - i - 1) + 1]
+        size = in_shape[lead + i]
+        out_shape[lead + i] = size + left + right
+        if left > size or right > size:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        if out_shape[lead + i] < 0:
+            raise RuntimeError("Negative padding value is resulting in an empty dimension")
+    out = input.new_empty(out_shape)
+    out_slice, in_slice = out, input
+    for i in range(nd):
+        dim = nd - i + lead - 1
+        left, right = pad[2 * i], pad[2 * i + 1]
+        start, stop = max(left, 0), out_shape[dim] - max(right, 0)
+        out_slice = out_slice.narrow(dim, start, stop - start)
+        start, stop = max(-left, 0), in_shape[dim] - max(-right, 0)
+        in_slice = in_slice.narrow(dim, start, stop - start)
+    out_slice.copy_(in_slice)
+    for i in range(nd):
+        dim = nd - i + lead - 1
+        left, right = pad[2 * i], pad[2 * i + 1]
+        if left > 0:
+            out.narrow(dim, 0, left).copy_(out.narrow(dim, out_shape[dim] - left - max(right, 0), left))
+        if right > 0:
+            start = max(left, 0)
+            if start + right <= out_shape[dim] - right:
+                out.narrow(dim, out_shape[dim] - right, right).copy_(out.narrow(dim, start, right))
+            else:       # (a cropped left side: the two overlap, and torch's copy runs element after element)
+                for j in range(right):
+                    out.narrow(dim, out_shape[dim] - right + j, 1).copy_(out.narrow(dim, start + j, 1))
+    return out

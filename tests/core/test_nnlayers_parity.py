@@ -1,0 +1,123 @@
+"""The nn layers added for PyTorch's teaching material (padding layers and circular padding, interpolation
+and Upsample, pixel and channel shuffles, Unfold/Fold, transposed convolutions, ...) against live torch:
+generated shapes and arguments; each case compares the printed result (allclose where torch's summation order
+differs), dtype, grad_fn name, the inputs' gradients, module reprs and initial weights after manual_seed, and
+the exception type and message of bad calls."""
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+import gradlab
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
+torch.set_num_threads(1)
+
+
+def run(lib, code, arrays, dtype):
+    """eval(code) with x, y, z the arrays as leaves of `dtype` (requires_grad when floating): the outcome,
+    the printed result, its grad_fn's name, the leaves' gradients after backward of a fixed weighting, and the
+    warnings' texts."""
+    lib.manual_seed(0)
+    floating = dtype.startswith("float")
+    leaves = [lib.tensor(a, dtype=getattr(lib, dtype), requires_grad=floating) for a in arrays]
+    env = dict(zip("xyz", leaves), torch=lib, nn=lib.nn, F=lib.nn.functional)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            out = eval(code, env)
+        except Exception as e:      # noqa: BLE001 - whatever each library raises is compared
+            return {"error": (type(e).__name__, str(e))}
+    out = out[0] if isinstance(out, tuple) else out
+    result = {"repr": repr(out), "value": out.detach().numpy(), "dtype": str(out.dtype), "shape": tuple(out.shape),
+              "grad_fn": type(out.grad_fn).__name__ if out.grad_fn is not None else None,
+              "warnings": [str(w.message) for w in caught]}
+    if out.requires_grad and out.numel():
+        g = np.random.default_rng(1).standard_normal(tuple(out.shape))
+        out.backward(lib.tensor(g, dtype=out.dtype))
+        result["grads"] = [x.grad.numpy() if x.grad is not None else None for x in leaves]
+    return result
+
+
+def check(code, arrays=(), dtype="float32", rtol=1e-5, atol=1e-6):
+    expected, got = run(torch, code, arrays, dtype), run(gradlab, code, arrays, dtype)
+    if "error" in expected or "error" in got:
+        assert got.get("error") == expected.get("error"), code
+        return
+    for key in ("dtype", "shape", "grad_fn", "warnings"):
+        assert got[key] == expected[key], (code, key)
+    if got["repr"] != expected["repr"]:      # (torch's summation order may differ in the last bit)
+        np.testing.assert_allclose(got["value"], expected["value"], rtol=rtol, atol=atol, err_msg=code)
+    for a, b in zip(got.get("grads", []), expected.get("grads", [])):
+        assert (a is None) == (b is None), code
+        if b is not None:
+            np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, err_msg=code)
+
+
+def arrays_of(seed, *shapes):
+    rng = np.random.default_rng(seed)
+    return [rng.standard_normal(s) for s in shapes]
+
+
+def module_check(code, shape, dtype="float32"):
+    """The module's repr and state after manual_seed, then its forward and backward on an input of `shape`."""
+    states = []
+    for lib in (gradlab, torch):
+        lib.manual_seed(0)
+        m = eval(code, {"nn": lib.nn, "torch": lib})
+        states.append((repr(m), {k: v.detach().numpy().copy() for k, v in m.state_dict().items()},
+                       lib.rand(2).numpy()))
+    assert states[0][0] == states[1][0]
+    assert states[0][1].keys() == states[1][1].keys()
+    for k in states[0][1]:
+        np.testing.assert_array_equal(states[0][1][k], states[1][1][k], err_msg=k)
+    np.testing.assert_array_equal(states[0][2], states[1][2])
+    check(f"({code})(x)", arrays_of(0, shape), dtype)
+
+
+# --- padding --------------------------------------------------------------------------------------------
+
+def _pad_cases():
+    rnd = random.Random(0)
+    cases = []
+    for _ in range(150):
+        nd = rnd.randint(1, 3)
+        batched = rnd.random() < 0.6
+        shape = ((2,) if batched else ()) + (rnd.randint(1, 3),) + tuple(rnd.randint(1, 4) for _ in range(nd))
+        pad = tuple(rnd.randint(-1, 3) for _ in range(2 * nd))
+        # (torch reads memory it never wrote where a border is wider than the part of the dim kept)
+        kept = [shape[-1 - i] + min(pad[2 * i], 0) + min(pad[2 * i + 1], 0) for i in range(nd)]
+        if all(pad[2 * i] <= kept[i] and pad[2 * i + 1] <= kept[i] for i in range(nd)):
+            cases.append((shape, pad))
+    return cases
+
+
+@pytest.mark.parametrize("shape,pad", _pad_cases(), ids=str)
+def test_circular_pad(shape, pad):
+    check(f"F.pad(x, {pad}, mode='circular')", arrays_of(0, shape))
+
+
+PAD_MODULES = [(f"nn.{kind}Pad{nd}d({arg}{extra})", nd) for nd in (1, 2, 3)
+               for kind, extra in (("Constant", ", 3.5"), ("Zero", ""), ("Reflection", ""), ("Replication", ""),
+                                   ("Circular", ""))
+               for arg in ("1", "(1, 2)" if nd == 1 else "(1, 0, 2, 1)" if nd == 2 else "(1, 0, 2, 1, 0, 1)")]
+
+
+@pytest.mark.parametrize("code,nd", PAD_MODULES, ids=str)
+@pytest.mark.parametrize("batched", [True, False])
+def test_pad_modules(code, nd, batched):
+    module_check(code, ((2,) if batched else ()) + (3,) + (4,) * nd)
+
+
+ERRORS = [
+    "F.pad(x, (5, 1), mode='circular')", "F.pad(x, (-3, -2), mode='circular')", "F.pad(x, (1,), mode='circular')",
+    "F.pad(x, (1, 1, 1, 1, 1, 1), mode='circular')", "nn.CircularPad2d(1)(x)", "nn.CircularPad1d(1)(x[0, 0])",
+    "nn.ReflectionPad1d(4)(x)", "nn.ConstantPad2d(1)",
+]
+
+
+@pytest.mark.parametrize("code", ERRORS)
+def test_errors(code):
+    check(code, arrays_of(0, (2, 3, 4)))
