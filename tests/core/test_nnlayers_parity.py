@@ -121,3 +121,81 @@ ERRORS = [
 @pytest.mark.parametrize("code", ERRORS)
 def test_errors(code):
     check(code, arrays_of(0, (2, 3, 4)))
+
+
+# --- interpolate and Upsample ---------------------------------------------------------------------------
+
+def _interpolate_cases():
+    rnd = random.Random(1)
+    cases = []
+    for _ in range(120):
+        mode = rnd.choice(["nearest", "nearest-exact", "linear", "bilinear", "trilinear"])
+        nd = {"linear": 1, "bilinear": 2, "trilinear": 3}.get(mode, rnd.randint(1, 3))
+        shape = (rnd.randint(1, 2), rnd.randint(1, 2)) + tuple(rnd.randint(1, 5) for _ in range(nd))
+        args = []
+        if rnd.random() < 0.5:
+            size = tuple(rnd.randint(1, 8) for _ in range(nd))
+            args.append(f"size={size if rnd.random() < 0.7 or nd > 1 else size[0]}")
+        else:
+            scale = tuple(rnd.choice([0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 0.75, 1.7]) for _ in range(nd))
+            args.append(f"scale_factor={scale if rnd.random() < 0.6 else scale[0]}")
+            if rnd.random() < 0.3:
+                args.append("recompute_scale_factor=True")
+        if "linear" in mode and rnd.random() < 0.6:
+            args.append(f"align_corners={rnd.random() < 0.5}")
+        dtype = rnd.choice(["float32", "float32", "float64"])
+        cases.append((shape, f"F.interpolate(x, {', '.join(args)}, mode={mode!r})", dtype))
+    return cases
+
+
+@pytest.mark.parametrize("shape,code,dtype", _interpolate_cases(), ids=str)
+def test_interpolate(shape, code, dtype):
+    check(code, arrays_of(2, shape), dtype)
+
+
+def test_interpolate_second_order():
+    for code in ["F.interpolate(x, scale_factor=1.5, mode='bilinear')", "F.interpolate(x, size=(5, 3))"]:
+        grads = []
+        for lib in (gradlab, torch):
+            x = lib.tensor(arrays_of(3, (1, 2, 3, 4))[0], requires_grad=True)
+            y = eval(code, {"F": lib.nn.functional, "x": x})
+            (g,) = lib.autograd.grad((y ** 2).sum(), x, create_graph=True)
+            (g ** 2).sum().backward()
+            grads.append((type(g.grad_fn).__name__, x.grad.numpy()))
+        assert grads[0][0] == grads[1][0]
+        np.testing.assert_allclose(grads[0][1], grads[1][1], rtol=1e-10)
+
+
+UPSAMPLE_MODULES = [
+    ("nn.Upsample(scale_factor=2)", (1, 2, 3, 4)), ("nn.Upsample(size=5)", (1, 2, 3)),
+    ("nn.Upsample(scale_factor=2, mode='bilinear')", (2, 1, 3, 3)),
+    ("nn.Upsample(scale_factor=(2, 1.5), mode='bilinear', align_corners=True)", (2, 1, 3, 3)),
+    ("nn.Upsample(size=(4, 5, 6), mode='trilinear')", (1, 1, 2, 3, 2)),
+    ("nn.UpsamplingNearest2d(scale_factor=3)", (1, 2, 2, 3)), ("nn.UpsamplingNearest2d(size=(3, 7))", (1, 2, 2, 3)),
+    ("nn.UpsamplingBilinear2d(scale_factor=2)", (1, 2, 2, 3)), ("nn.UpsamplingBilinear2d((5, 4))", (1, 2, 2, 3)),
+]
+
+
+@pytest.mark.parametrize("code,shape", UPSAMPLE_MODULES, ids=str)
+def test_upsample_modules(code, shape):
+    module_check(code, shape)
+
+
+INTERPOLATE_ERRORS = [
+    "F.interpolate(x, size=0)", "F.interpolate(x, scale_factor=0.1)", "F.interpolate(x, scale_factor=-1.)",
+    "F.interpolate(x, size=3, mode='bilinear')", "F.interpolate(x, size=(2, 2))",
+    "F.interpolate(x, scale_factor=(2, 2))", "F.interpolate(x, scale_factor=2, align_corners=True)",
+    "F.interpolate(x)", "F.interpolate(x, size=2, scale_factor=2)", "F.interpolate(x, size=3, mode='foo')",
+    "F.interpolate(x.long(), size=5)", "F.interpolate(x.long(), size=5, mode='linear')",
+    "F.interpolate(x.to(torch.uint8), size=5)", "F.interpolate(x[0], size=3)", "F.upsample(x, size=4)",
+    "F.upsample_nearest(x, scale_factor=2)", "F.upsample_bilinear(x[None], scale_factor=2)",
+    "F.interpolate(x, size=5, recompute_scale_factor=True)", "F.interpolate(x[:, :0], size=5)",
+    "F.interpolate(x[:0], size=5)", "F.interpolate(x[None], size=(2, 0))", "F.interpolate(x, size=(2.5,))",
+    "F.interpolate(x, size=4, mode='linear', antialias=True)", "F.interpolate(x[None, None], size=4, mode='linear')",
+    "F.interpolate(x[None, None], size=(1, 2, 3), mode='bilinear')",
+]
+
+
+@pytest.mark.parametrize("code", INTERPOLATE_ERRORS)
+def test_interpolate_errors(code):
+    check(code, arrays_of(0, (2, 3, 4)))

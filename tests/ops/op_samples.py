@@ -1492,3 +1492,4 @@ import op_samples_loss  # noqa: E402,F401
 import op_samples_norm  # noqa: E402,F401
 import op_samples_pointwise  # noqa: E402,F401
 import op_samples_sorting  # noqa: E402,F401
+import op_samples_nnlayers  # noqa: E402,F401

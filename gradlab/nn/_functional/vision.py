@@ -1,0 +1,147 @@
+"""nn.functional: resampling and rearranging images (imported by gradlab/nn/functional.py): interpolate
+and the deprecated upsample forms, pixel and channel shuffles, unfold and fold.
+
+interpolate is PyTorch's Python function (its ValueErrors in its order), then the checks of its C++
+kernels (upsample_*_common_check), then an op of ops/upsample.py, so the graph shows PyTorch's node
+(UpsampleNearest2DBackward0, UpsampleBilinear2DBackward0, ...)."""
+import math
+import warnings
+
+import numpy as np
+
+from ...ops.registry import OPS
+from ...tensor import Tensor
+from .conv import adaptive_avg_pool1d, adaptive_avg_pool2d
+
+__all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
+
+_SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
+                 "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat",
+                 "complex128": "ComplexDouble"}
+
+
+def _scalar_name(t):
+    return _SCALAR_NAMES.get(t._data.dtype.name, t._data.dtype.name)
+
+
+def _is_integer(x):
+    if isinstance(x, (int, np.integer)):
+        return True
+    return isinstance(x, Tensor) and not x.is_floating_point()
+
+
+# (mode, input dims) -> the op of ops/upsample.py
+_UPSAMPLE_OPS = {("nearest", 3): "upsample_nearest1d", ("nearest", 4): "upsample_nearest2d",
+                 ("nearest", 5): "upsample_nearest3d", ("nearest-exact", 3): "_upsample_nearest_exact1d",
+                 ("nearest-exact", 4): "_upsample_nearest_exact2d", ("nearest-exact", 5): "_upsample_nearest_exact3d",
+                 ("linear", 3): "upsample_linear1d", ("bilinear", 4): "upsample_bilinear2d",
+                 ("trilinear", 5): "upsample_trilinear3d"}
+_NEEDS = {"linear": 3, "bilinear": 4, "trilinear": 5}
+
+
+def _upsample(key, input, output_size, scale_factors, align_corners):
+    """The C++ side: the output size (from the scale factors: truncated), upsample_*_common_check, the
+    kernel's dtype check, then the op."""
+    shape = input._data.shape
+    nd = len(shape) - 2
+    if output_size is None:
+        output_size = [int(shape[2 + i] * float(scale_factors[i])) for i in range(nd)]
+    output_size = [int(v) for v in output_size]
+    letters = "DHW"[3 - nd:]
+    if any(v <= 0 for v in shape[2:]) or any(v <= 0 for v in output_size):
+        given = ", ".join(f"{c}: {v}" for c, v in zip(letters, shape[2:]))
+        wanted = ", ".join(f"{c}: {v}" for c, v in zip(letters, output_size))
+        joint = " and " if nd == 1 else " "
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input ({given}){joint}"
+                           f"output ({wanted})")
+    if input._data.size == 0 and not all(shape[1:]):
+        raise RuntimeError(f"Non-empty {nd + 2}D data tensor expected but got a tensor with sizes "
+                           f"[{', '.join(map(str, shape))}]")
+    kind = input._data.dtype
+    linear = "linear" in key
+    if not (kind.kind == "f" or (kind == np.uint8 and (not linear or nd == 2))):
+        weights = "linear" if linear else "nearest"
+        raise NotImplementedError(f'"compute_indices_weights_{weights}" not implemented for \'{_scalar_name(input)}\'')
+    scales = None if scale_factors is None else tuple(float(s) for s in scale_factors)
+    return OPS[key](input, input_size=shape, output_size=tuple(output_size), scales=scales,
+                    align_corners=bool(align_corners) if linear else None)
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
+                             "bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    elif size is not None:
+        scale_factors = None
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError("Input and output must have the same number of spatial dimensions, but got input with "
+                                 f"spatial dimensions of {list(input.shape[2:])} and output size of {size}. Please "
+                                 "provide input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, "
+                                 "...,oK) format.")
+            if not all(_is_integer(x) for x in size):
+                raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] or Tuple[int, int, "
+                                f"int], but got size with types {[type(x) for x in size]}")
+            output_size = size
+        else:
+            output_size = [size for _ in range(dim)]
+    elif scale_factor is not None:
+        output_size = None
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError("Input and scale_factor must have the same number of spatial dimensions, but got input "
+                                 f"with spatial dimensions of {list(input.shape[2:])} and scale_factor of shape "
+                                 f"{scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                                 "scale_factor in (s1, s2, ...,sK) format.")
+            scale_factors = scale_factor
+        else:
+            scale_factors = [scale_factor for _ in range(dim)]
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor is not None and recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and output_size is None:
+        recompute_scale_factor = True
+    if recompute_scale_factor is not None and recompute_scale_factor:
+        output_size = [math.floor(input.size(i + 2) * scale_factors[i]) for i in range(dim)]
+        scale_factors = None
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.ndim == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a 4-D "
+                         "tensor as input")
+    nd = input.dim()
+    key = _UPSAMPLE_OPS.get((mode, nd))
+    if key is not None and not antialias:
+        return _upsample(key, input, output_size, scale_factors, align_corners)
+    if mode == "area" and nd in (3, 4):
+        return (adaptive_avg_pool1d if nd == 3 else adaptive_avg_pool2d)(input, output_size)
+    if mode in _NEEDS and nd in (3, 4, 5):
+        raise NotImplementedError(f"Got {nd}D input, but {mode} mode needs {_NEEDS[mode]}D input")
+    if nd in (3, 4, 5) and mode in ("bicubic", "lanczos", "area", "bilinear"):
+        raise NotImplementedError(f"gradlab: F.interpolate(mode={mode!r}) of a {nd}D input is not implemented yet")
+    raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {nd}D) for the modes: "
+                              "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact "
+                              f"(got {mode})")
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
+                  stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
+                  stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

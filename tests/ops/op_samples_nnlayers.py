@@ -1,0 +1,50 @@
+"""Sample inputs of the nn-layer ops (registered into op_samples.SAMPLES; see op_samples.py): upsampling
+(nearest, nearest-exact, linear), and their gradients as ops of their own (create_graph)."""
+from hypothesis import strategies as st
+
+from op_samples import F, Case, sample, uniform
+
+
+def _grad_of(T, y, x):
+    return T.autograd.grad((y * y).sum(), x, create_graph=True)[0]
+
+
+def _interpolate_args(draw, nd, linear):
+    shp = (draw(st.integers(1, 2)), 2) + tuple(draw(st.integers(1, 4)) for _ in range(nd))
+    if draw(st.booleans()):
+        kwargs = {"size": tuple(draw(st.integers(1, 6)) for _ in range(nd))}
+    else:
+        kwargs = {"scale_factor": tuple(draw(st.sampled_from([0.5, 1.0, 1.5, 2.0, 2.5])) for _ in range(nd))}
+    if linear:
+        kwargs["align_corners"] = draw(st.booleans())
+    return shp, kwargs
+
+
+def _upsample(key, nd, mode):
+    linear = "linear" in mode
+
+    def draw_args(draw):
+        shp, kwargs = _interpolate_args(draw, nd, linear)
+        # (an output size 0 from a small scale is an error: drawn again as a size)
+        if "scale_factor" in kwargs and any(int(n * s) < 1 for n, s in zip(shp[2:], kwargs["scale_factor"])):
+            kwargs.pop("scale_factor")
+            kwargs["size"] = shp[2:]
+        return shp, kwargs
+
+    @sample(key, second_order=True)
+    def forward(draw):
+        shp, kwargs = draw_args(draw)
+        return Case(lambda T, x: F(T).interpolate(x, mode=mode, **kwargs), [uniform(draw, shp)])
+
+    @sample(f"{key}_backward", graph_names=False)
+    def backward(draw):
+        shp, kwargs = draw_args(draw)
+        return Case(lambda T, x: _grad_of(T, F(T).interpolate(x, mode=mode, **kwargs), x), [uniform(draw, shp)])
+
+
+for _nd in (1, 2, 3):
+    _upsample(f"upsample_nearest{_nd}d", _nd, "nearest")
+    _upsample(f"_upsample_nearest_exact{_nd}d", _nd, "nearest-exact")
+_upsample("upsample_linear1d", 1, "linear")
+_upsample("upsample_bilinear2d", 2, "bilinear")
+_upsample("upsample_trilinear3d", 3, "trilinear")
