@@ -7,6 +7,7 @@ NN = {'adaptive_avg_pool1d': ('adaptive_avg_pool1d(Tensor input, IntArrayRef[1] 
  'avg_pool2d': ('avg_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=None, IntArrayRef[2] '
                 'padding=0, bool ceil_mode=False, bool count_include_pad=True, int64_t? divisor_override=None, *, '
                 'Tensor out=None)',),
+ 'channel_shuffle': ('channel_shuffle(Tensor input, SymInt groups)',),
  'conv1d': ('conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, SymIntArrayRef[1] '
             'padding=0, SymIntArrayRef[1] dilation=1, SymInt groups=1)',
             'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, c10::string_view '
@@ -21,5 +22,7 @@ NN = {'adaptive_avg_pool1d': ('adaptive_avg_pool1d(Tensor input, IntArrayRef[1] 
  'linear': ('linear(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor out=None)',),
  'one_hot': ('one_hot(Tensor input, int64_t num_classes=-1)',),
  'pairwise_distance': ('pairwise_distance(Tensor x1, Tensor x2, double p=2, double eps=1e-06, bool keepdim=False)',),
+ 'pixel_shuffle': ('pixel_shuffle(Tensor input, int64_t upscale_factor)',),
+ 'pixel_unshuffle': ('pixel_unshuffle(Tensor input, int64_t downscale_factor)',),
  'prelu': ('prelu(Tensor input, Tensor weight)',),
  'softplus': ('softplus(Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor out=None)',)}

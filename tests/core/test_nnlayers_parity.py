@@ -31,6 +31,8 @@ def run(lib, code, arrays, dtype):
         except Exception as e:      # noqa: BLE001 - whatever each library raises is compared
             return {"error": (type(e).__name__, str(e))}
     out = out[0] if isinstance(out, tuple) else out
+    if not isinstance(out, lib.Tensor):     # (a module: its repr)
+        return {"error": ("ok", repr(out))}
     result = {"repr": repr(out), "value": out.detach().numpy(), "dtype": str(out.dtype), "shape": tuple(out.shape),
               "grad_fn": type(out.grad_fn).__name__ if out.grad_fn is not None else None,
               "warnings": [str(w.message) for w in caught]}
@@ -199,3 +201,43 @@ INTERPOLATE_ERRORS = [
 @pytest.mark.parametrize("code", INTERPOLATE_ERRORS)
 def test_interpolate_errors(code):
     check(code, arrays_of(0, (2, 3, 4)))
+
+
+# --- pixel and channel shuffles -------------------------------------------------------------------------
+
+def _shuffle_cases():
+    rnd = random.Random(2)
+    cases = []
+    for _ in range(60):
+        r = rnd.randint(1, 3)
+        lead = tuple(rnd.randint(1, 2) for _ in range(rnd.randint(0, 2)))
+        form = rnd.choice(["F.pixel_shuffle(x, {r})", "torch.pixel_shuffle(x, {r})", "nn.PixelShuffle({r})(x)",
+                           "F.pixel_unshuffle(x, {r})", "torch.pixel_unshuffle(x, {r})", "nn.PixelUnshuffle({r})(x)",
+                           "F.channel_shuffle(x, {r})", "torch.channel_shuffle(x, {r})", "nn.ChannelShuffle({r})(x)"])
+        if "pixel_shuffle" in form or "PixelShuffle" in form:
+            shape = lead + (rnd.randint(1, 2) * r * r, rnd.randint(1, 3), rnd.randint(1, 3))
+        elif "nshuffle" in form:
+            shape = lead + (rnd.randint(1, 2), rnd.randint(1, 2) * r, rnd.randint(1, 2) * r)
+        else:
+            shape = (rnd.randint(1, 2), rnd.randint(1, 3) * r) + tuple(rnd.randint(1, 3) for _ in range(rnd.randint(1, 2)))
+        cases.append((shape, form.format(r=r), rnd.choice(["float32", "float64", "int64"])))
+    return cases
+
+
+@pytest.mark.parametrize("shape,code,dtype", _shuffle_cases(), ids=str)
+def test_shuffles(shape, code, dtype):
+    check(code, arrays_of(4, shape), dtype)
+
+
+SHUFFLE_ERRORS = [
+    "F.pixel_shuffle(x, 3)", "F.pixel_shuffle(x[0], 2)", "F.pixel_shuffle(x, 0)", "F.pixel_shuffle(x, -2)",
+    "F.pixel_unshuffle(x, 2)", "F.pixel_unshuffle(x, 3)", "F.pixel_unshuffle(x[0], 1)", "F.pixel_unshuffle(x, 0)",
+    "F.channel_shuffle(x, 3)", "F.channel_shuffle(x, 0)", "F.channel_shuffle(x, -1)", "F.channel_shuffle(x[0, 0], 2)",
+    "F.channel_shuffle(x[0], 2)", "F.pixel_shuffle(x, 2.0)", "torch.pixel_shuffle([1.0], 2)",
+    "nn.PixelShuffle(2)", "nn.PixelUnshuffle(3)", "nn.ChannelShuffle(4)", "F.pixel_shuffle(x, 1)",
+]
+
+
+@pytest.mark.parametrize("code", SHUFFLE_ERRORS)
+def test_shuffle_errors(code):
+    check(code, arrays_of(0, (1, 8, 2, 3)))

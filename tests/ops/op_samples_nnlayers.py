@@ -48,3 +48,27 @@ for _nd in (1, 2, 3):
 _upsample("upsample_linear1d", 1, "linear")
 _upsample("upsample_bilinear2d", 2, "bilinear")
 _upsample("upsample_trilinear3d", 3, "trilinear")
+
+
+# --- pixel and channel shuffles -----------------------------------------------------------------------
+
+@sample("pixel_shuffle", second_order=True)
+def _pixel_shuffle(draw):
+    r = draw(st.integers(1, 3))
+    shp = draw(st.sampled_from([(), (2,)])) + (r * r * draw(st.integers(1, 2)), draw(st.integers(1, 3)), 2)
+    fn = draw(st.sampled_from([lambda T, x: F(T).pixel_shuffle(x, r), lambda T, x: T.nn.PixelShuffle(r)(x)]))
+    return Case(fn, [uniform(draw, shp)])
+
+
+@sample("pixel_unshuffle", second_order=True)
+def _pixel_unshuffle(draw):
+    r = draw(st.integers(1, 3))
+    shp = draw(st.sampled_from([(), (2,)])) + (draw(st.integers(1, 2)), r * draw(st.integers(1, 2)), r)
+    return Case(lambda T, x: T.pixel_unshuffle(x, r), [uniform(draw, shp)])
+
+
+@sample("channel_shuffle", second_order=True)
+def _channel_shuffle(draw):
+    g = draw(st.integers(1, 3))
+    shp = (draw(st.integers(1, 2)), g * draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+    return Case(lambda T, x: F(T).channel_shuffle(x, g), [uniform(draw, shp)])

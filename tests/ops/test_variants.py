@@ -193,7 +193,8 @@ def test_the_generators_leave_hand_written_names_alone():
                                                                   "var_mean": None, "std_mean": None,
                                                                   "cdist": None, "max_pool2d": None, "where": None,
                                                                   "view_as_real": None, "view_as_complex": None,
-                                                                  "rsub": None, "block_diag": None})
+                                                                  "rsub": None, "block_diag": None, "pixel_shuffle": None,
+                                                                  "pixel_unshuffle": None, "channel_shuffle": None})
 
 
 def test_a_function_only_row_must_be_written_by_hand():

@@ -1,5 +1,6 @@
 """nn.functional: resampling and rearranging images (imported by gradlab/nn/functional.py): interpolate
-and the deprecated upsample forms, pixel and channel shuffles, unfold and fold.
+and the deprecated upsample forms, pixel and channel shuffles (torch's own functions: gradlab/_functions/shape.py),
+unfold and fold.
 
 interpolate is PyTorch's Python function (its ValueErrors in its order), then the checks of its C++
 kernels (upsample_*_common_check), then an op of ops/upsample.py, so the graph shows PyTorch's node
@@ -9,11 +10,13 @@ import warnings
 
 import numpy as np
 
+from ..._functions.shape import channel_shuffle, pixel_shuffle, pixel_unshuffle
 from ...ops.registry import OPS
 from ...tensor import Tensor
 from .conv import adaptive_avg_pool1d, adaptive_avg_pool2d
 
-__all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
+__all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pixel_shuffle", "pixel_unshuffle",
+           "channel_shuffle"]
 
 _SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
                  "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat",
