@@ -505,3 +505,44 @@ def _index_pad_ops(mode, torch_mode):
 
 _index_pad_ops("reflect", "Reflection")
 _index_pad_ops("replicate", "Replication")
+
+
+# --- unfold and fold (im2col and col2im): each the other's gradient ------------------------------------
+
+def _blocks(size, k, d, p, s):
+    """How many sliding blocks fit along a dim (PyTorch rounds toward minus infinity, as // does)."""
+    return (size + 2 * p - d * (k - 1) - 1) // s + 1
+
+
+@op("im2col", "Im2ColBackward0", ("self",), promote=False,
+    shows={"self": "F.fold(grad, input_size[-2:], kernel_size, dilation, padding, stride)"},
+    self=lambda g, n: dual.call("col2im", g, output_size=tuple(n.input_size[-2:]), kernel_size=n.kernel_size,
+                                dilation=n.dilation, padding=n.padding, stride=n.stride))
+def im2col(self, input_size, kernel_size, dilation, padding, stride):
+    """(N, C, H, W) -> (N, C*kh*kw, L): every block of the (zero-padded) input as a column, the blocks in
+    row-major order; an unbatched (C, H, W) gives (C*kh*kw, L)."""
+    x = self[None] if self.ndim == 3 else self
+    cols, _ = _columns(x, kernel_size, stride, padding, dilation, 1)
+    out = np.array(cols.reshape(x.shape[0], cols.shape[2], cols.shape[3]), order="C")
+    return out[0] if self.ndim == 3 else out
+
+
+@op("col2im", "Col2ImBackward0", ("self",), promote=False,
+    shows={"self": "F.unfold(grad, kernel_size, dilation, padding, stride)"},
+    self=lambda g, n: dual.call("im2col", g, input_size=dual.data(g).shape, kernel_size=n.kernel_size,
+                                dilation=n.dilation, padding=n.padding, stride=n.stride))
+def col2im(self, output_size, kernel_size, dilation, padding, stride):
+    """(N, C*kh*kw, L) -> (N, C, H, W): each column added back where its block was, in PyTorch's order (channel,
+    kernel row, kernel column), so overlapping blocks sum as PyTorch's do; im2col's adjoint."""
+    cols = self[None] if self.ndim == 2 else self
+    (kh, kw), (dh, dw), (ph, pw), (sh, sw) = kernel_size, dilation, padding, stride
+    h, w = output_size
+    oh, ow = _blocks(h, kh, dh, ph, sh), _blocks(w, kw, dw, pw, sw)
+    n, c = cols.shape[0], cols.shape[1] // (kh * kw)
+    blocks = cols.reshape(n, c, kh, kw, oh, ow)
+    out = np.zeros((n, c, h + 2 * ph, w + 2 * pw), self.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            out[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw] += blocks[:, :, i, j]
+    out = np.array(out[:, :, ph:ph + h, pw:pw + w], order="C")
+    return out[0] if self.ndim == 2 else out

@@ -241,3 +241,69 @@ SHUFFLE_ERRORS = [
 @pytest.mark.parametrize("code", SHUFFLE_ERRORS)
 def test_shuffle_errors(code):
     check(code, arrays_of(0, (1, 8, 2, 3)))
+
+
+# --- unfold and fold ------------------------------------------------------------------------------------
+
+def _fold_cases():
+    rnd = random.Random(3)
+    cases = []
+    while len(cases) < 80:
+        k = (rnd.randint(1, 3), rnd.randint(1, 3))
+        d = (rnd.randint(1, 2), rnd.randint(1, 2))
+        p = (rnd.randint(0, 2), rnd.randint(0, 2))
+        s = (rnd.randint(1, 3), rnd.randint(1, 3))
+        hw = (rnd.randint(1, 6), rnd.randint(1, 6))
+        blocks = [(n + 2 * pp - dd * (kk - 1) - 1) // ss + 1 for n, kk, dd, pp, ss in zip(hw, k, d, p, s)]
+        if min(blocks) < 1:
+            continue
+        c = rnd.randint(1, 2)
+        batch = rnd.choice([(), (1,), (2,)])
+        args = f"{k}, dilation={d}, padding={p}, stride={s}"
+        dtype = rnd.choice(["float32", "float64"])
+        if rnd.random() < 0.5:
+            form = rnd.choice([f"F.unfold(x, {args})", f"nn.Unfold({args})(x)"])
+            cases.append((batch + (c, *hw), form, dtype))
+        else:
+            form = rnd.choice([f"F.fold(x, {hw}, {args})", f"nn.Fold({hw}, {args})(x)"])
+            cases.append((batch + (c * k[0] * k[1], blocks[0] * blocks[1]), form, dtype))
+    return cases
+
+
+@pytest.mark.parametrize("shape,code,dtype", _fold_cases(), ids=str)
+def test_fold_unfold(shape, code, dtype):
+    check(code, arrays_of(5, shape), dtype)
+
+
+def test_fold_unfold_second_order():
+    for code, shape in [("F.unfold(x, 2, padding=1, stride=2)", (1, 2, 4, 5)), ("F.fold(x, (3, 4), 2)", (2, 12, 6))]:
+        results = []
+        for lib in (gradlab, torch):
+            x = lib.tensor(arrays_of(6, shape)[0], requires_grad=True)
+            y = eval(code, {"F": lib.nn.functional, "x": x})
+            (g,) = lib.autograd.grad((y ** 2).sum(), x, create_graph=True)
+            (g ** 3).sum().backward()
+            results.append((type(g.grad_fn).__name__, x.grad.numpy()))
+        assert results[0][0] == results[1][0]
+        np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-10)
+
+
+FOLD_ERRORS = [
+    "F.unfold(x, 2)", "F.unfold(x[0], 2)", "F.unfold(x[0, 0], 2)", "F.unfold(x, 0)", "F.unfold(x, 2, dilation=0)",
+    "F.unfold(x, 2, padding=-1)", "F.unfold(x, 2, stride=0)", "F.unfold(x, 6)", "F.unfold(x, (2, 2, 2))",
+    "F.unfold(x.long(), 2)", "F.unfold(x.bool(), 2)", "F.unfold(x[:, :0], 2)", "F.unfold(x[:0], 2)",
+    "F.unfold(x, 2.5)", "F.unfold(x, 0, padding=-1, stride=0)", "F.unfold(x, 2, padding=-1, stride=0, dilation=0)",
+    "F.unfold(x, 2, stride=(1, 2, 3))", "F.unfold(x, 2, padding=(1,))",
+    "F.fold(y, (3, 4), 2)", "F.fold(y[0], (3, 4), 2)", "F.fold(y, (3, 4), 3)", "F.fold(y, (3, 5), 2)",
+    "F.fold(y, (1, 1), 2)", "F.fold(y, (3, 4), 0)", "F.fold(y, (3, 4), 2, stride=0)", "F.fold(y, (3, 4), 2, padding=-1)",
+    "F.fold(y, (3, 4), 2, dilation=0)", "F.fold(x, (3, 4), 2)", "F.fold(y[0, 0], (3, 4), 2)",
+    "F.fold(y.long(), (3, 4), 2)", "F.fold(y[:, :, :0], (3, 4), 2)", "F.fold(y[:, :0], (3, 4), 2)",
+    "F.fold(y, (3, 4, 5), 2)", "F.fold(y, (3, 4), 0, stride=0, padding=-1, dilation=0)",
+    "F.fold(y, (3, 4), 0, padding=-1, dilation=0)", "nn.Fold((3, 4), 2)", "nn.Unfold(2, stride=(1, 2))",
+    "F.fold(y[:0], (3, 4), 2)",
+]
+
+
+@pytest.mark.parametrize("code", FOLD_ERRORS)
+def test_fold_errors(code):
+    check(code, arrays_of(0, (2, 3, 4, 5), (2, 12, 6)))

@@ -72,3 +72,27 @@ def _channel_shuffle(draw):
     g = draw(st.integers(1, 3))
     shp = (draw(st.integers(1, 2)), g * draw(st.integers(1, 3)), draw(st.integers(1, 3)))
     return Case(lambda T, x: F(T).channel_shuffle(x, g), [uniform(draw, shp)])
+
+
+# --- unfold and fold ----------------------------------------------------------------------------------
+
+def _fold_args(draw):
+    k = (draw(st.integers(1, 2)), draw(st.integers(1, 3)))
+    d, p, s = draw(st.integers(1, 2)), draw(st.integers(0, 1)), draw(st.integers(1, 2))
+    hw = tuple(draw(st.integers(d * (kk - 1) + 1, 5)) for kk in k)
+    blocks = [(n + 2 * p - d * (kk - 1) - 1) // s + 1 for n, kk in zip(hw, k)]
+    return k, d, p, s, hw, blocks
+
+
+@sample("im2col", second_order=True)
+def _im2col(draw):
+    k, d, p, s, hw, _ = _fold_args(draw)
+    shp = draw(st.sampled_from([(), (2,)])) + (2,) + hw
+    return Case(lambda T, x: F(T).unfold(x, k, d, p, s), [uniform(draw, shp)])
+
+
+@sample("col2im", second_order=True)
+def _col2im(draw):
+    k, d, p, s, hw, blocks = _fold_args(draw)
+    shp = draw(st.sampled_from([(), (2,)])) + (2 * k[0] * k[1], blocks[0] * blocks[1])
+    return Case(lambda T, x: T.nn.Fold(hw, k, d, p, s)(x), [uniform(draw, shp)])

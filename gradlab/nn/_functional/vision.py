@@ -13,7 +13,7 @@ import numpy as np
 from ..._functions.shape import channel_shuffle, pixel_shuffle, pixel_unshuffle
 from ...ops.registry import OPS
 from ...tensor import Tensor
-from .conv import adaptive_avg_pool1d, adaptive_avg_pool2d
+from .conv import _int_list, _tensor, adaptive_avg_pool1d, adaptive_avg_pool2d
 
 __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pixel_shuffle", "pixel_unshuffle",
            "channel_shuffle"]
@@ -148,3 +148,95 @@ def upsample_bilinear(input, size=None, scale_factor=None):
     warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
                   stacklevel=2)
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+# --- unfold and fold ----------------------------------------------------------------------------------
+
+def _pair_list(fn, name, position, value):
+    """_pair(value) as torch's argument parser reads it (an int[2])."""
+    values = value if isinstance(value, (list, tuple)) else (value, value)
+    values = _int_list(fn, name, position, values)
+    if len(values) != 2:
+        raise RuntimeError(f"It is expected {name} equals to 2, but got size {len(values)}")
+    return tuple(values)
+
+
+def _dims(shape):
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def _positive(kernel, dilation, padding, stride, order):
+    checks = {"kernel": (kernel, "kernel size should be greater than zero, but got kernel_height: {} kernel_width: {}"),
+              "dilation": (dilation, "dilation should be greater than zero, but got dilation_height: {} "
+                                     "dilation_width: {}"),
+              "stride": (stride, "stride should be greater than zero, but got stride_height: {} stride_width: {}")}
+    for name in order:
+        if name == "padding":
+            if padding[0] < 0 or padding[1] < 0:
+                raise RuntimeError(f"padding should be non-negative, but got pad_height: {padding[0]} pad_width: "
+                                   f"{padding[1]}")
+            continue
+        value, text = checks[name]
+        if value[0] <= 0 or value[1] <= 0:
+            raise RuntimeError(text.format(*value))
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    fn = "im2col"
+    _tensor(fn, input, "input", 1)
+    kernel, dilation, padding, stride = (_pair_list(fn, name, i + 2, v) for i, (name, v) in enumerate(
+        (("kernel_size", kernel_size), ("dilation", dilation), ("padding", padding), ("stride", stride))))
+    _positive(kernel, dilation, padding, stride, ("kernel", "dilation", "padding", "stride"))
+    shape = input._data.shape
+    x = shape if len(shape) != 3 else (1,) + shape
+    if len(x) < 3:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-max(len(x), 1)}, "
+                         f"{max(len(x), 1) - 1}], but got 2)")
+    if not (len(x) == 4 and x[1] and x[2] and x[3]):
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
+                           f"dimensions for input, but got: {_dims(x)}")
+    h, w = x[2], x[3]
+    oh = (h + 2 * padding[0] - dilation[0] * (kernel[0] - 1) - 1) // stride[0] + 1
+    ow = (w + 2 * padding[1] - dilation[1] * (kernel[1] - 1) - 1) // stride[1] + 1
+    if oh < 1 or ow < 1:
+        raise RuntimeError(f"Given input with spatial size ({h}, {w}), kernel_size=({kernel[0]}, {kernel[1]}), "
+                           f"dilation=({dilation[0]}, {dilation[1]}), padding=({padding[0]}, {padding[1]}), calculated "
+                           f"shape of the array of sliding blocks as ({oh}, {ow}), but its components must be at least "
+                           "one.")
+    if input._data.dtype.kind not in "fb":
+        raise NotImplementedError(f'"im2col_out_cpu" not implemented for \'{_scalar_name(input)}\'')
+    return OPS["im2col"](input, input_size=shape, kernel_size=kernel, dilation=dilation, padding=padding,
+                         stride=stride)
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    fn = "col2im"
+    _tensor(fn, input, "input", 1)
+    size, kernel, dilation, padding, stride = (_pair_list(fn, name, i + 2, v) for i, (name, v) in enumerate(
+        (("output_size", output_size), ("kernel_size", kernel_size), ("dilation", dilation), ("padding", padding),
+         ("stride", stride))))
+    _positive(kernel, dilation, padding, stride, ("kernel", "stride", "dilation", "padding"))
+    shape = input._data.shape
+    if not ((len(shape) == 2 and shape[0] and shape[1]) or (len(shape) == 3 and shape[1] and shape[2])):
+        raise RuntimeError("Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
+                           f"dimensions for input, but got: {_dims(shape)}")
+    planes, length = shape[-2], shape[-1]
+    if planes % (kernel[0] * kernel[1]):
+        raise RuntimeError("Expected size of input's dimension 1 to be divisible by the product of kernel_size, but "
+                           f"got input.size(1)={planes} and kernel_size=({kernel[0]}, {kernel[1]}).")
+    blocks = [(n + 2 * p - d * (k - 1) - 1) // s + 1 for n, k, d, p, s in zip(size, kernel, dilation, padding, stride)]
+    given = (f"Given output_size=({size[0]}, {size[1]}), kernel_size=({kernel[0]}, {kernel[1]}), dilation=("
+             f"{dilation[0]}, {dilation[1]}), padding=({padding[0]}, {padding[1]}), stride=({stride[0]}, {stride[1]}), ")
+    if length != blocks[0] * blocks[1]:
+        raise RuntimeError(f"{given}expected size of input's dimension 2 to match the calculated number of sliding "
+                           f"blocks {blocks[0]} * {blocks[1]} = {blocks[0] * blocks[1]}, but got input.size(2)={length}.")
+    if blocks[0] < 1 or blocks[1] < 1:
+        raise RuntimeError(f"{given}calculated shape of the array of sliding blocks as ({blocks[0]}, {blocks[1]}), "
+                           "which is too small (non-positive)")
+    if input._data.dtype.kind not in "f":
+        raise NotImplementedError(f'"col2im_out_cpu" not implemented for \'{_scalar_name(input)}\'')
+    return OPS["col2im"](input, output_size=size, kernel_size=kernel, dilation=dilation, padding=padding,
+                         stride=stride)
+
+
+__all__ += ["unfold", "fold"]

@@ -3,7 +3,7 @@ path (<class 'torch.nn.modules.linear.Linear'>) and pickles by it. Imports point
 (Module) at the bottom, every other file builds on it."""
 from .module import Module, zero_grads
 from . import activation, batchnorm, container, conv, distance, dropout, flatten, linear, loss, normalization
-from . import channelshuffle, padding, pixelshuffle, pooling, rnn, sparse, upsampling
+from . import channelshuffle, fold, padding, pixelshuffle, pooling, rnn, sparse, upsampling
 from .activation import *  # noqa: F401,F403
 from .batchnorm import *  # noqa: F401,F403
 from .container import *  # noqa: F401,F403
@@ -15,6 +15,7 @@ from .linear import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .normalization import *  # noqa: F401,F403
 from .channelshuffle import *  # noqa: F401,F403
+from .fold import *  # noqa: F401,F403
 from .pixelshuffle import *  # noqa: F401,F403
 from .padding import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
@@ -25,4 +26,4 @@ from .upsampling import *  # noqa: F401,F403
 # every layer, loss and container, file by file
 __all__ = ["Module"] + [name for file in (linear, activation, dropout, flatten, container, loss, conv, pooling,
                                           batchnorm, normalization, sparse, rnn, distance, padding,
-                                          upsampling, pixelshuffle, channelshuffle) for name in file.__all__]
+                                          upsampling, pixelshuffle, channelshuffle, fold) for name in file.__all__]
