@@ -123,6 +123,12 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
             'padding=0, SymIntArrayRef[2] dilation=1, SymInt groups=1)',
             'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, c10::string_view '
             'padding="valid", SymIntArrayRef[2] dilation=1, SymInt groups=1)'),
+ 'conv_transpose1d': ('conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, '
+                      'SymIntArrayRef[1] padding=0, SymIntArrayRef[1] output_padding=0, SymInt groups=1, '
+                      'SymIntArrayRef[1] dilation=1)',),
+ 'conv_transpose2d': ('conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, '
+                      'SymIntArrayRef[2] padding=0, SymIntArrayRef[2] output_padding=0, SymInt groups=1, '
+                      'SymIntArrayRef[2] dilation=1)',),
  'cos': ('cos(Tensor input, *, Tensor out=None)',),
  'cos_': ('cos_(Tensor input)',),
  'cosh': ('cosh(Tensor input, *, Tensor out=None)',),

@@ -307,3 +307,95 @@ FOLD_ERRORS = [
 @pytest.mark.parametrize("code", FOLD_ERRORS)
 def test_fold_errors(code):
     check(code, arrays_of(0, (2, 3, 4, 5), (2, 12, 6)))
+
+
+# --- transposed convolution -----------------------------------------------------------------------------
+
+def _conv_transpose_cases():
+    rnd = random.Random(4)
+    cases = []
+    while len(cases) < 100:
+        dim = rnd.randint(1, 2)
+        groups = rnd.choice([1, 1, 2, 3])
+        cin, cout = groups * rnd.randint(1, 2), groups * rnd.randint(1, 2)
+        k = tuple(rnd.randint(1, 3) for _ in range(dim))
+        s = tuple(rnd.randint(1, 3) for _ in range(dim))
+        d = tuple(rnd.randint(1, 2) for _ in range(dim))
+        p = tuple(rnd.randint(0, 2) for _ in range(dim))
+        o = tuple(rnd.randint(0, max(ss, dd) - 1) for ss, dd in zip(s, d))
+        size = tuple(rnd.randint(1, 5) for _ in range(dim))
+        if any((n - 1) * ss - 2 * pp + dd * (kk - 1) + oo + 1 < 1 for n, ss, pp, dd, kk, oo in zip(size, s, p, d, k, o)):
+            continue
+        batch = rnd.choice([(), (1,), (2,)])
+        bias = rnd.random() < 0.7
+        shapes = [batch + (cin,) + size, (cin, cout // groups) + k] + ([(cout,)] if bias else [])
+        code = (f"F.conv_transpose{dim}d(x, y, {'z' if bias else 'None'}, stride={s}, padding={p}, output_padding={o}, "
+                f"groups={groups}, dilation={d})")
+        cases.append((shapes, code, rnd.choice(["float32", "float64"])))
+    return cases
+
+
+@pytest.mark.parametrize("shapes,code,dtype", _conv_transpose_cases(), ids=str)
+def test_conv_transpose(shapes, code, dtype):
+    check(code, arrays_of(7, *shapes), dtype, rtol=1e-4, atol=1e-5)
+
+
+def test_conv_transpose_second_order():
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal((2, 2, 3, 4)), rng.standard_normal((2, 3, 3, 2))]
+    results = []
+    for lib in (gradlab, torch):
+        x, w = [lib.tensor(a, requires_grad=True) for a in arrays]
+        y = lib.nn.functional.conv_transpose2d(x, w, stride=2, padding=1, output_padding=1)
+        gx, gw = lib.autograd.grad((y ** 2).sum(), (x, w), create_graph=True)
+        (gx.sum() + (gw ** 2).sum()).backward()
+        results.append((type(gx.grad_fn).__name__, type(gw.grad_fn).__name__, x.grad.numpy(), w.grad.numpy()))
+    assert results[0][:2] == results[1][:2]
+    for a, b in zip(results[0][2:], results[1][2:]):
+        np.testing.assert_allclose(a, b, rtol=1e-8, atol=1e-8)
+
+
+CONV_TRANSPOSE_MODULES = [
+    ("nn.ConvTranspose2d(4, 3, 3)", (2, 4, 5, 5)), ("nn.ConvTranspose2d(4, 3, 3)", (4, 5, 5)),
+    ("nn.ConvTranspose2d(4, 6, (3, 2), stride=2, padding=1, output_padding=1, groups=2, bias=False, dilation=2)",
+     (2, 4, 3, 4)),
+    ("nn.ConvTranspose1d(2, 3, 3, stride=2)", (2, 2, 5)), ("nn.ConvTranspose1d(4, 4, 2, groups=4, bias=False)", (4, 6)),
+    ("nn.ConvTranspose2d(3, 8, 4, stride=2, padding=1, dtype=torch.float64)", (1, 3, 4, 4)),
+]
+
+
+@pytest.mark.parametrize("code,shape", CONV_TRANSPOSE_MODULES, ids=str)
+def test_conv_transpose_modules(code, shape):
+    module_check(code, shape)
+
+
+CONV_TRANSPOSE_ERRORS = [
+    "F.conv_transpose2d(x, y, stride=2, output_padding=2)", "F.conv_transpose2d(x, y, output_padding=1)",
+    "F.conv_transpose2d(x, y, groups=3)", "F.conv_transpose2d(x, torch.randn(3, 3, 3, 3))",
+    "F.conv_transpose2d(x, y, torch.randn(4))", "F.conv_transpose2d(x, y, padding=-1)",
+    "F.conv_transpose2d(x, y, stride=0)", "F.conv_transpose2d(x, y, padding=5)", "F.conv_transpose2d(x, y, padding=3)",
+    "F.conv_transpose2d(x[0, 0], y)", "F.conv_transpose2d(x, y, dilation=0)", "F.conv_transpose2d(x, y, output_padding=-1)",
+    "F.conv_transpose2d(x, y, stride=(1, 2, 3))", "F.conv_transpose2d(x.double(), y)", "F.conv_transpose2d(x, y.double())",
+    "F.conv_transpose2d(x, y, groups=0)", "F.conv_transpose1d(x[0], y[:, :, 0])",
+    "F.conv_transpose1d(x[0, :, 0], y[:, :, 0], stride=2, output_padding=2)",
+    "F.conv_transpose1d(x[0, :, 0], y[:, :, 0], output_padding=(1, 1))", "F.conv_transpose1d(x[0, :, 0], y[:, :, 0], dilation=-1)",
+    "F.conv_transpose1d(x[0, :, 0], torch.randn(4, 3))", "F.conv_transpose1d(x[0, :, 0], y[:, :, 0], groups=5)",
+    "nn.ConvTranspose1d(4, 3, 3, padding_mode='reflect')", "nn.ConvTranspose2d(4, 3, 3, stride=2)(x, output_size=(11, 12))",
+    "nn.ConvTranspose2d(4, 3, 3, stride=2)(x, output_size=(13, 12))",
+    "nn.ConvTranspose2d(4, 3, 3, stride=2)(x, output_size=(11,))",
+    "nn.ConvTranspose2d(4, 3, 3, stride=2)(x, output_size=(1, 2, 11, 12))",
+    "nn.ConvTranspose2d(4, 3, 3, stride=2)(x[0], output_size=(3, 11, 12))",
+    "nn.ConvTranspose2d(4, 3, 3, groups=2)", "nn.ConvTranspose2d(4, 3, 3)",
+]
+
+
+@pytest.mark.parametrize("code", CONV_TRANSPOSE_ERRORS)
+def test_conv_transpose_errors(code):
+    check(code, arrays_of(0, (2, 4, 5, 5), (4, 3, 3, 3)), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("code", ["torch.conv_transpose2d(x, y, None, 2, 1, 1)", "torch.conv_transpose1d(x[0], y[:, :, 0])",
+                                  "F.conv_transpose2d(x, y, padding='same')", "torch.conv_transpose2d(x, y, stride=1.5)",
+                                  "F.conv_transpose1d(x, y, output_padding=[1.0])"])
+def test_conv_transpose_torch_forms_and_argument_errors(code):
+    check(code, arrays_of(0, (2, 4, 5, 5), (4, 3, 3, 3)), rtol=1e-4, atol=1e-5)

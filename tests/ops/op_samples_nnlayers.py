@@ -96,3 +96,40 @@ def _col2im(draw):
     k, d, p, s, hw, blocks = _fold_args(draw)
     shp = draw(st.sampled_from([(), (2,)])) + (2 * k[0] * k[1], blocks[0] * blocks[1])
     return Case(lambda T, x: T.nn.Fold(hw, k, d, p, s)(x), [uniform(draw, shp)])
+
+
+# --- transposed convolution -----------------------------------------------------------------------------
+
+def _conv_transpose_case(draw):
+    dim = draw(st.sampled_from([1, 2]))
+    groups = draw(st.sampled_from([1, 1, 2]))
+    cin, cout = groups * draw(st.integers(1, 2)), groups * draw(st.integers(1, 2))
+    k = tuple(draw(st.integers(1, 3)) for _ in range(dim))
+    s, d, p = draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(0, 1))
+    o = draw(st.integers(0, max(s, d) - 1))
+    size = tuple(draw(st.integers(3, 4)) for _ in range(dim))     # (an output of at least one position)
+    batch = draw(st.sampled_from([(), (1,), (2,)]))
+    arrays = [uniform(draw, batch + (cin,) + size), uniform(draw, (cin, cout // groups) + k)]
+    if draw(st.booleans()):
+        arrays.append(uniform(draw, (cout,)))
+    name = f"conv_transpose{dim}d"
+
+    def fn(T, x, w, b=None):
+        return getattr(F(T), name)(x, w, b, stride=s, padding=p, output_padding=o, groups=groups, dilation=d)
+    return fn, arrays
+
+
+@sample("conv_transpose", second_order=True)
+def _conv_transpose(draw):
+    return Case(*_conv_transpose_case(draw))
+
+
+@sample("conv_transpose_backward_input", graph_names=False)
+def _conv_transpose_backward_input(draw):
+    fn, arrays = _conv_transpose_case(draw)
+    x, w = arrays[0], arrays[1]
+
+    def back(T, w_):
+        xt = T.tensor(x, dtype=w_.dtype, requires_grad=True)
+        return _grad_of(T, fn(T, xt, w_), xt)
+    return Case(back, [w])

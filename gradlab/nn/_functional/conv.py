@@ -560,3 +560,100 @@ def _pad_circular(input, pad):
                 for j in range(right):
                     out.narrow(dim, out_shape[dim] - right + j, 1).copy_(out.narrow(dim, start + j, 1))
     return out
+
+
+# --- transposed convolution ------------------------------------------------------------------------------
+
+def _conv_transpose(fn, dim, input, weight, bias, stride, padding, output_padding, groups, dilation):
+    """torch's _convolution(transposed=True): its checks in its order, then the conv_transpose row (one
+    ConvolutionBackward0 node, unbatched inputs included)."""
+    _tensor(fn, input, "input", 1)
+    _tensor(fn, weight, "weight", 2)
+    if bias is not None:
+        _tensor(fn, bias, "bias", 3)
+    shape = input._data.shape
+    if len(shape) not in (dim + 1, dim + 2):
+        raise RuntimeError(f"Expected {dim + 1}D (unbatched) or {dim + 2}D (batched) input to {fn}, but got input "
+                           f"of size: {_dims(shape)}")
+    unbatched = len(shape) == dim + 1
+    if unbatched:
+        shape = (1,) + shape
+    w_shape = weight._data.shape
+    k = len(w_shape) - 2
+    if k < 1:
+        raise RuntimeError("weight should have at least three dimensions")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    stride = _expand("stride", stride, k, dim)
+    padding = _expand("padding", padding, k, dim)
+    dilation = _expand("dilation", dilation, k, dim)
+    output_padding = _expand("output_padding", output_padding, k, dim)
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(p < 0 for p in output_padding):
+        raise RuntimeError("negative output_padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(d < 0 for d in dilation):
+        raise RuntimeError("dilation should be greater than zero")
+    if len(shape) != len(w_shape):
+        raise RuntimeError(f"Expected {len(w_shape)}-dimensional input for {len(w_shape)}-dimensional weight "
+                           f"{_dims(w_shape)}, but got {len(shape)}-dimensional input of size {_dims(shape)} instead")
+    if w_shape[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got "
+                           f"weight of size {_dims(w_shape)} instead")
+    if w_shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
+                           f"got weight of size [{_dims(w_shape)}] instead")
+    if shape[1] != w_shape[0]:
+        raise RuntimeError(f"Given transposed=1, weight of size {_dims(w_shape)}, expected input{_dims(shape)} to "
+                           f"have {w_shape[0]} channels, but got {shape[1]} channels instead")
+    out_channels = w_shape[1] * groups
+    if bias is not None and (bias._data.ndim != 1 or bias._data.shape[0] != out_channels):
+        raise RuntimeError(f"Given transposed=1, weight of size {_dims(w_shape)}, expected bias to be 1-dimensional "
+                           f"with {out_channels} elements, but got bias of size {_dims(bias._data.shape)} instead")
+    x_dtype, w_dtype = input._data.dtype, weight._data.dtype
+    if x_dtype != w_dtype:
+        if x_dtype.itemsize < w_dtype.itemsize:
+            raise RuntimeError(f"Input type ({_LEGACY_NAMES.get(x_dtype.name)}) and weight type "
+                               f"({_LEGACY_NAMES.get(w_dtype.name)}) should be the same or input should be a MKLDNN "
+                               "tensor and weight is a dense tensor")
+        raise RuntimeError(f"expected scalar type {_name(input)} but found {_name(weight)}")
+    if bias is not None and bias._data.dtype != x_dtype:
+        raise RuntimeError(f"Input type ({_LEGACY_NAMES.get(x_dtype.name)}) and bias type "
+                           f"({_LEGACY_NAMES.get(bias._data.dtype.name)}) should be the same or input should be a "
+                           "MKLDNN tensor and bias is a dense tensor")
+    # (PyTorch's 1-d runs as 2-d with a height of 1: its messages name both)
+    s2, p2, d2, o2 = ((1, stride[0]), (0, padding[0]), (1, dilation[0]), (0, output_padding[0])) if k == 1 else \
+        (stride, padding, dilation, output_padding)
+    if any(o >= s and o >= d for o, s, d in zip(o2, s2, d2)):
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
+                           f"output_padding_height: {o2[0]} output_padding_width: {o2[1]} stride_height: {s2[0]} "
+                           f"stride_width: {s2[1]} dilation_height: {d2[0]} dilation_width: {d2[1]}")
+    if any(d == 0 for d in dilation):
+        raise RuntimeError("could not create a primitive descriptor for the deconvolution forward propagation "
+                           "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get additional "
+                           "diagnostic information.")
+    sizes = [(n - 1) * s - 2 * p + d * (kk - 1) + o + 1
+             for n, s, p, d, kk, o in zip(shape[2:], stride, padding, dilation, w_shape[2:], output_padding)]
+    if any(n < 1 for n in sizes):
+        raise RuntimeError("could not construct a memory descriptor using a format tag")
+    if unbatched:
+        input = input.unsqueeze(0)
+    out_shape = (shape[0], out_channels) + tuple(sizes)
+    out = OPS["conv_transpose"](input, weight, bias, stride=tuple(s2), padding=tuple(p2), dilation=tuple(d2),
+                                groups=groups, input_shape=shape, output_shape=out_shape, weight_shape=w_shape)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose("conv_transpose1d", 1, input, weight, bias, stride, padding, output_padding, groups,
+                           dilation)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose("conv_transpose2d", 2, input, weight, bias, stride, padding, output_padding, groups,
+                           dilation)
+
+
+__all__ += ["conv_transpose1d", "conv_transpose2d"]
