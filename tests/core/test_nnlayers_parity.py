@@ -399,3 +399,35 @@ def test_conv_transpose_errors(code):
                                   "F.conv_transpose1d(x, y, output_padding=[1.0])"])
 def test_conv_transpose_torch_forms_and_argument_errors(code):
     check(code, arrays_of(0, (2, 4, 5, 5), (4, 3, 3, 3)), rtol=1e-4, atol=1e-5)
+
+
+# --- power-average pooling ------------------------------------------------------------------------------
+
+def _lp_pool_cases():
+    rnd = random.Random(5)
+    cases = []
+    for _ in range(40):
+        p = rnd.choice([1, 2, 3, 1.5, "float('inf')", "-float('inf')"])
+        k = rnd.randint(1, 3)
+        s = rnd.choice([None, 1, 2])
+        ceil = rnd.random() < 0.3
+        if rnd.random() < 0.5:
+            shape = (rnd.randint(1, 2), 2, rnd.randint(k, 6))
+            code = rnd.choice([f"F.lp_pool1d(x, {p}, {k}, {s}, {ceil})", f"nn.LPPool1d({p}, {k}, {s}, {ceil})(x)"])
+        else:
+            k2 = (k, rnd.randint(1, 3))
+            shape = (rnd.randint(1, 2), 2, rnd.randint(k2[0], 5), rnd.randint(k2[1], 5))
+            code = rnd.choice([f"F.lp_pool2d(x, {p}, {k2}, {s}, {ceil})", f"nn.LPPool2d({p}, {k2}, {s}, {ceil})(x)"])
+        cases.append((shape, code))
+    return cases
+
+
+@pytest.mark.parametrize("shape,code", _lp_pool_cases(), ids=str)
+def test_lp_pool(shape, code):
+    # (positive inputs: a fractional power of a negative number is nan in both, and nan's gradient too)
+    check(code, [np.abs(a) + 0.1 for a in arrays_of(8, shape)], "float64", rtol=1e-6)
+
+
+@pytest.mark.parametrize("code", ["nn.LPPool2d(2, 3)", "nn.LPPool1d(1.5, 2, stride=1, ceil_mode=True)"])
+def test_lp_pool_repr(code):
+    check(code)
