@@ -146,6 +146,7 @@ from . import accelerator, linalg  # noqa: E402,F401
 from .nn._functional.conv import (adaptive_avg_pool1d, avg_pool1d, conv1d, conv2d,  # noqa: E402,F401
                                   max_pool1d, max_pool2d)
 from .nn._functional.conv import conv_transpose1d, conv_transpose2d  # noqa: E402,F401
+from .nn._functional.attention import bilinear  # noqa: E402,F401
 from .nn.functional import cosine_similarity, pairwise_distance  # noqa: E402,F401
 
 # gradlab.exp(x), gradlab.sum(x, 0), ...: the function forms the op table declares (`variants`), made by

@@ -7,6 +7,7 @@ NN = {'adaptive_avg_pool1d': ('adaptive_avg_pool1d(Tensor input, IntArrayRef[1] 
  'avg_pool2d': ('avg_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=None, IntArrayRef[2] '
                 'padding=0, bool ceil_mode=False, bool count_include_pad=True, int64_t? divisor_override=None, *, '
                 'Tensor out=None)',),
+ 'bilinear': ('bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None)',),
  'channel_shuffle': ('channel_shuffle(Tensor input, SymInt groups)',),
  'conv1d': ('conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, SymIntArrayRef[1] '
             'padding=0, SymIntArrayRef[1] dilation=1, SymInt groups=1)',

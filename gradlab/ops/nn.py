@@ -499,3 +499,26 @@ _R = "(result if keepdim or dim is None else result.unsqueeze(dim[0]))"
                    f" else sign(self) * (abs(self) == {_R}) * {_G} / (abs(self) == {_R}).sum(dim, keepdim=True)"})
 def norm_p(self, p, dim, keepdim):
     return OPS["norm"].forward(self, p, dim, keepdim)
+
+
+# --- bilinear: out[b, o] = sum over i, j of input1[b, i] weight[o, i, j] input2[b, j] --------------------
+# (PyTorch's _trilinear with bilinear's dims; each input's gradient is the same product with grad in its place)
+
+def _trilinear_weight_grad(g, n):
+    b = dual.data(g).shape[0]
+    outer = dual.unsqueeze(n.input1, 2) * dual.unsqueeze(n.input2, 1)         # (b, i, j)
+    return dual.mm(dual.t(g), outer.reshape(b, -1)).reshape(dual.data(n.weight).shape)
+
+
+@op("_trilinear", "TrilinearBackward0", ("input1", "weight", "input2"), promote=False,
+    saves={"input1": ("weight", "input2"), "weight": ("input1", "input2"), "input2": ("input1", "weight")},
+    shows={"input1": "einsum('bo,oij,bj->bi', grad, weight, input2)",
+           "weight": "einsum('bo,bi,bj->oij', grad, input1, input2)",
+           "input2": "einsum('bo,oij,bi->bj', grad, weight, input1)"},
+    input1=lambda g, n: dual.call("_trilinear", g, dual.permute(n.weight, (1, 0, 2)), n.input2),
+    weight=_trilinear_weight_grad,
+    input2=lambda g, n: dual.call("_trilinear", g, dual.permute(n.weight, (2, 0, 1)), n.input1))
+def _trilinear(input1, weight, input2):
+    o, i, j = weight.shape
+    partial = np.matmul(input1, weight.transpose(1, 0, 2).reshape(i, o * j)).reshape(-1, o, j)   # (b, o, j)
+    return np.matmul(partial, input2[:, :, None])[:, :, 0]

@@ -431,3 +431,58 @@ def test_lp_pool(shape, code):
 @pytest.mark.parametrize("code", ["nn.LPPool2d(2, 3)", "nn.LPPool1d(1.5, 2, stride=1, ceil_mode=True)"])
 def test_lp_pool_repr(code):
     check(code)
+
+
+# --- bilinear -------------------------------------------------------------------------------------------
+
+def _bilinear_cases():
+    rnd = random.Random(6)
+    cases = []
+    for _ in range(40):
+        lead = tuple(rnd.randint(0 if rnd.random() < 0.1 else 1, 3) for _ in range(rnd.randint(0, 2)))
+        i, j, o = rnd.randint(1, 4), rnd.randint(1, 4), rnd.randint(1, 3)
+        bias = rnd.random() < 0.6
+        shapes = [lead + (i,), lead + (j,), (o, i, j)] + ([(o,)] if bias else [])
+        args = "x, y, z" + (", torch.tensor(w)" if bias else "")
+        code = rnd.choice([f"F.bilinear({args})", f"torch.bilinear({args})"])
+        cases.append((shapes, code, rnd.choice(["float32", "float64"])))
+    return cases
+
+
+@pytest.mark.parametrize("shapes,code,dtype", _bilinear_cases(), ids=str)
+def test_bilinear(shapes, code, dtype):
+    arrays = arrays_of(9, *shapes)
+    if len(arrays) == 4:        # (the bias: a constant of the leaves' dtype)
+        code = code.replace("torch.tensor(w)", f"torch.tensor({arrays[3].tolist()}, dtype=torch.{dtype})")
+    check(code, arrays[:3], dtype, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("args,shapes", [("(3, 4, 5)", [(2, 3), (2, 4)]), ("(3, 4, 5, bias=False)", [(3,), (4,)]),
+                                         ("(2, 2, 1, dtype=torch.float64)", [(4, 2), (4, 2)])], ids=str)
+def test_bilinear_module(args, shapes):
+    states = []
+    for lib in (gradlab, torch):
+        lib.manual_seed(0)
+        m = eval(f"nn.Bilinear{args}", {"nn": lib.nn, "torch": lib})
+        states.append((repr(m), [p.detach().numpy().copy() for p in m.parameters()], lib.rand(2).numpy()))
+    assert states[0][0] == states[1][0]
+    for a, b in zip(states[0][1], states[1][1]):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(states[0][2], states[1][2])
+    dtype = "float64" if "float64" in args else "float32"
+    check(f"(nn.Bilinear{args})(x, y)", arrays_of(10, *shapes), dtype)
+
+
+BILINEAR_ERRORS = [
+    "F.bilinear(x, y, z[:, :2])", "F.bilinear(x, y[:1], z)", "F.bilinear(x, y, z, torch.randn(4))",
+    "F.bilinear(x[0], y[0], z)", "F.bilinear(x, y, z[0])", "F.bilinear(x.double(), y, z)",
+    "F.bilinear(x, y, z, torch.randn(5).double())", "F.bilinear(x, y.half(), z)", "F.bilinear(x, y, z.long())",
+    "F.bilinear(x.long(), y.long(), z.long())", "F.bilinear(x, y[None], z)", "F.bilinear(x, y, z, torch.tensor(1.))",
+    "F.bilinear(x[:, :0], y, z[:, :0])", "F.bilinear(x, y, z[None])", "F.bilinear(x, y, z[0, 0])",
+    "F.bilinear(x[0, 0], y[0, 0], z)", "F.bilinear(x.bool(), y.bool(), z.bool())", "F.bilinear(x, 1.0, z)",
+]
+
+
+@pytest.mark.parametrize("code", BILINEAR_ERRORS)
+def test_bilinear_errors(code):
+    check(code, arrays_of(0, (2, 3), (2, 4), (5, 3, 4)))

@@ -133,3 +133,13 @@ def _conv_transpose_backward_input(draw):
         xt = T.tensor(x, dtype=w_.dtype, requires_grad=True)
         return _grad_of(T, fn(T, xt, w_), xt)
     return Case(back, [w])
+
+
+# --- bilinear -------------------------------------------------------------------------------------------
+
+@sample("_trilinear", second_order=True)
+def _trilinear(draw):
+    lead = draw(st.sampled_from([(), (1,), (3,), (2, 2)]))
+    i, j, o = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    fn = draw(st.sampled_from([lambda T, a, b, w: F(T).bilinear(a, b, w), lambda T, a, b, w: T.bilinear(a, b, w)]))
+    return Case(fn, [uniform(draw, lead + (i,)), uniform(draw, lead + (j,)), uniform(draw, (o, i, j))])

@@ -32,7 +32,7 @@ NOT_YET = {
     "binary_cross_entropy_with_logits": {"function"},
     "convolution": {"function"}, "constant_pad_nd": {"function"}, "native_batch_norm": {"function"},
     "native_layer_norm": {"function"}, "native_group_norm": {"function"}, "embedding": {"function"},
-    "conj_physical": {"inplace"},
+    "conj_physical": {"inplace"}, "_trilinear": {"function"},
 }
 
 
