@@ -486,3 +486,14 @@ BILINEAR_ERRORS = [
 @pytest.mark.parametrize("code", BILINEAR_ERRORS)
 def test_bilinear_errors(code):
     check(code, arrays_of(0, (2, 3), (2, 4), (5, 3, 4)))
+
+
+# --- what the API fuzzer found ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("code", [
+    "nn.ReflectionPad3d('x')", "nn.ReplicationPad1d(True)(x)", "nn.ZeroPad2d(True)(x)", "F.pad(x, (True, 1))",
+    "nn.Unfold(torch.tensor([0]))(x)", "F.unfold(x[None], torch.tensor([2, 2]))", "F.unfold(x[None], torch.tensor(2))",
+    "F.unfold(x[None], (True, 2))", "F.max_pool2d(x, (True, 2))", "F.avg_pool2d(x, (True, 2))",
+])
+def test_fuzzer_findings(code):
+    check(code, arrays_of(0, (2, 3, 4)))

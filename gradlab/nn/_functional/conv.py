@@ -235,7 +235,7 @@ def _int_list(fn, arg, position, value, allow_int=True):
         value = [int(v._data) if isinstance(v, Tensor) and v._data.size == 1 and v._data.dtype.kind in "iu" else v
                  for v in value]
         for i, v in enumerate(value):
-            if not isinstance(v, (int, np.integer)):
+            if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
                 raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be tuple of ints, but found "
                                 f"element of type {_arg_type_name(v)} at pos {i}")
         return [int(v) for v in value]

@@ -7,6 +7,7 @@ kernels (upsample_*_common_check), then an op of ops/upsample.py, so the graph s
 (UpsampleNearest2DBackward0, UpsampleBilinear2DBackward0, ...)."""
 import math
 import warnings
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -154,7 +155,7 @@ def upsample_bilinear(input, size=None, scale_factor=None):
 
 def _pair_list(fn, name, position, value):
     """_pair(value) as torch's argument parser reads it (an int[2])."""
-    values = value if isinstance(value, (list, tuple)) else (value, value)
+    values = tuple(value) if isinstance(value, Iterable) else (value, value)     # (torch's _pair)
     values = _int_list(fn, name, position, values)
     if len(values) != 2:
         raise RuntimeError(f"It is expected {name} equals to 2, but got size {len(values)}")

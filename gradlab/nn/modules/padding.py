@@ -14,9 +14,9 @@ __all__ = ["CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "
 
 
 def _ntuple(n):
-    """torch.nn.modules.utils._ntuple: any iterable (but a string) as a tuple, anything else repeated n times."""
+    """torch.nn.modules.utils._ntuple: any iterable (a string too) as a tuple, anything else repeated n times."""
     def parse(x):
-        if isinstance(x, Iterable) and not isinstance(x, str):
+        if isinstance(x, Iterable):
             return tuple(x)
         return tuple(repeat(x, n))
     return parse
