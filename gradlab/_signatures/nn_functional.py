@@ -32,4 +32,7 @@ NN = {'adaptive_avg_pool1d': ('adaptive_avg_pool1d(Tensor input, IntArrayRef[1] 
  'pixel_shuffle': ('pixel_shuffle(Tensor input, int64_t upscale_factor)',),
  'pixel_unshuffle': ('pixel_unshuffle(Tensor input, int64_t downscale_factor)',),
  'prelu': ('prelu(Tensor input, Tensor weight)',),
+ 'scaled_dot_product_attention': ('scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? '
+                                  'attn_mask=None, double dropout_p=0.0, bool is_causal=False, *, double? '
+                                  'scale=None, bool enable_gqa=False)',),
  'softplus': ('softplus(Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor out=None)',)}

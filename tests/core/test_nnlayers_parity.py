@@ -497,3 +497,52 @@ def test_bilinear_errors(code):
 ])
 def test_fuzzer_findings(code):
     check(code, arrays_of(0, (2, 3, 4)))
+
+
+# --- scaled dot-product attention -----------------------------------------------------------------------
+
+def _attention_cases():
+    rnd = random.Random(7)
+    cases = []
+    for _ in range(50):
+        lead = rnd.choice([(), (2,), (2, 3), (1, 2)])
+        length, source, e, ev = rnd.randint(1, 4), rnd.randint(1, 4), rnd.randint(1, 4), rnd.randint(1, 3)
+        shapes = [lead + (length, e), lead + (source, e), lead + (source, ev)]
+        args = ["x", "y", "z"]
+        mask = rnd.choice([None, None, "bool", "float", "causal"])
+        if mask == "bool":
+            keep = np.random.default_rng(len(cases)).random((length, source)) < 0.7
+            args.append(f"attn_mask=torch.tensor({keep.tolist()})")
+        elif mask == "float":
+            args.append(f"attn_mask=torch.tensor({np.round(np.random.default_rng(len(cases)).standard_normal((length, source)), 2).tolist()}, dtype=torch.{{dtype}})")
+        elif mask == "causal":
+            args.append("is_causal=True")
+        if rnd.random() < 0.3:      # (torch's CPU flash kernel gives nan for a causal mask with a negative scale)
+            args.append(f"scale={rnd.choice([0.5, 2.0] + ([] if mask == 'causal' else [-1.0]))}")
+        dtype = rnd.choice(["float32", "float64"])
+        cases.append((shapes, f"F.scaled_dot_product_attention({', '.join(args)})".replace("{dtype}", dtype), dtype))
+    return cases
+
+
+@pytest.mark.parametrize("shapes,code,dtype", _attention_cases(), ids=str)
+def test_scaled_dot_product_attention(shapes, code, dtype):
+    check(code, arrays_of(11, *shapes), dtype, rtol=1e-5, atol=1e-6)
+
+
+ATTENTION_ERRORS = [
+    "F.scaled_dot_product_attention(x, y.double(), z)", "F.scaled_dot_product_attention(x, y[..., :4], z)",
+    "F.scaled_dot_product_attention(x, y, z[..., :5, :])", "F.scaled_dot_product_attention(x[0, 0, 0], y[0, 0, 0], z[0, 0, 0])",
+    "F.scaled_dot_product_attention(x, y, z, attn_mask=torch.ones(4, 5))",
+    "F.scaled_dot_product_attention(x, y, z, attn_mask=torch.ones(4, 6).double())",
+    "F.scaled_dot_product_attention(x, y, z, attn_mask=torch.ones(4, 6), is_causal=True)",
+    "F.scaled_dot_product_attention(x.long(), y.long(), z.long())", "F.scaled_dot_product_attention(x, y[:, :1], z[:, :1])",
+    "F.scaled_dot_product_attention(x, y[:, :1], z[:, :1], enable_gqa=True)",
+    "F.scaled_dot_product_attention(x, y[:, :2], z[:, :2], enable_gqa=True)",
+    "F.scaled_dot_product_attention(x, y, z, dropout_p=1.5)",
+    "F.scaled_dot_product_attention(x, y, z, attn_mask=torch.zeros(4, 6, dtype=torch.bool))",
+]
+
+
+@pytest.mark.parametrize("code", ATTENTION_ERRORS)
+def test_attention_errors(code):
+    check(code, arrays_of(0, (2, 3, 4, 5), (2, 3, 6, 5), (2, 3, 6, 7)))

@@ -143,3 +143,37 @@ def _trilinear(draw):
     i, j, o = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
     fn = draw(st.sampled_from([lambda T, a, b, w: F(T).bilinear(a, b, w), lambda T, a, b, w: T.bilinear(a, b, w)]))
     return Case(fn, [uniform(draw, lead + (i,)), uniform(draw, lead + (j,)), uniform(draw, (o, i, j))])
+
+
+# --- scaled dot-product attention's softmax -------------------------------------------------------------
+
+@sample("_safe_softmax", second_order=True)
+def _safe_softmax(draw):
+    lead = draw(st.sampled_from([(), (2,), (1, 2)]))
+    length, source, e = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    causal = draw(st.booleans())
+    # (value's last dim differs from query's: PyTorch's math path, the one with _safe_softmax)
+    return Case(lambda T, q, k, v: F(T).scaled_dot_product_attention(q, k, v, is_causal=causal),
+                [uniform(draw, lead + (length, e)), uniform(draw, lead + (source, e)),
+                 uniform(draw, lead + (source, e + 1))])
+
+
+@sample("_scaled_dot_product_flash_attention_for_cpu", graph_names=False)
+def _flash_attention(draw):
+    batch, heads = draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    length, source, e = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    causal = draw(st.booleans())
+    scale = draw(st.sampled_from([None, 0.5, -1.0]))
+    return Case(lambda T, q, k, v: F(T).scaled_dot_product_attention(q, k, v, is_causal=causal and scale is None,
+                                                                     scale=scale),
+                [uniform(draw, (batch, heads, length, e)), uniform(draw, (batch, heads, source, e)),
+                 uniform(draw, (batch, heads, source, e))])
+
+
+@sample("mul_scalar", second_order=True)
+def _mul_scalar(draw):
+    lead = draw(st.sampled_from([(), (2,)]))
+    e = draw(st.integers(1, 3))
+    scale = draw(st.sampled_from([None, 0.5, -2.0]))
+    return Case(lambda T, q, k, v: F(T).scaled_dot_product_attention(q, k, v, scale=scale),
+                [uniform(draw, lead + (2, e)), uniform(draw, lead + (3, e)), uniform(draw, lead + (3, e + 1))])

@@ -32,7 +32,8 @@ NOT_YET = {
     "binary_cross_entropy_with_logits": {"function"},
     "convolution": {"function"}, "constant_pad_nd": {"function"}, "native_batch_norm": {"function"},
     "native_layer_norm": {"function"}, "native_group_norm": {"function"}, "embedding": {"function"},
-    "conj_physical": {"inplace"}, "_trilinear": {"function"},
+    "conj_physical": {"inplace"}, "_trilinear": {"function"}, "_safe_softmax": {"function"},
+    "_scaled_dot_product_flash_attention_for_cpu": {"function"},
 }
 
 
