@@ -601,3 +601,16 @@ def conv_transpose(input, weight, bias, stride, padding, dilation, groups, input
     if bias is not None:
         out = out + bias.astype(out.dtype, copy=False).reshape((-1,) + (1,) * (out.ndim - 2))
     return out.astype(input.dtype, copy=False)
+
+
+# --- max unpooling: each value put back at the position max pooling found it (the rest zeros) ---------
+
+@op("max_unpool2d", "MaxUnpool2DBackward0", ("self",), promote=False,
+    shows={"self": "grad.flatten(-2).gather(-1, indices.flatten(-2)).view_as(indices)"},
+    self=lambda g, n: dual.call("max_pool2d", g, indices=n.indices, values=None, overlapping=True))
+def max_unpool2d(self, indices, output_size):
+    lead = self.shape[:-2]
+    planes = math.prod(lead)
+    out = np.zeros((planes, output_size[0] * output_size[1]), self.dtype)
+    out[np.arange(planes)[:, None], indices.reshape(planes, -1)] = self.reshape(planes, -1)
+    return out.reshape(lead + tuple(output_size))

@@ -546,3 +546,43 @@ ATTENTION_ERRORS = [
 @pytest.mark.parametrize("code", ATTENTION_ERRORS)
 def test_attention_errors(code):
     check(code, arrays_of(0, (2, 3, 4, 5), (2, 3, 6, 5), (2, 3, 6, 7)))
+
+
+# --- max unpooling --------------------------------------------------------------------------------------
+
+def _unpool_cases():
+    rnd = random.Random(8)
+    cases = []
+    for _ in range(30):
+        k, s = rnd.randint(1, 3), rnd.randint(1, 3)
+        if rnd.random() < 0.5:
+            shape = (rnd.randint(1, 2), 2, rnd.randint(k, 6), rnd.randint(k, 6))
+            code = rnd.choice([f"F.max_unpool2d(*F.max_pool2d(x, {k}, {s}, return_indices=True), {k}, {s})",
+                               f"nn.MaxUnpool2d({k}, {s})(*nn.MaxPool2d({k}, {s}, return_indices=True)(x))"])
+        else:
+            shape = (rnd.randint(1, 2), 2, rnd.randint(k, 7))
+            code = rnd.choice([f"F.max_unpool1d(*F.max_pool1d(x, {k}, {s}, return_indices=True), {k}, {s})",
+                               f"nn.MaxUnpool1d({k}, {s})(*nn.MaxPool1d({k}, {s}, return_indices=True)(x))"])
+        cases.append((shape, code))
+    return cases
+
+
+@pytest.mark.parametrize("shape,code", _unpool_cases(), ids=str)
+def test_max_unpool(shape, code):
+    # (distinct values: no ties for the maximum)
+    x = np.random.default_rng(12).permutation(int(np.prod(shape))).reshape(shape) / 7.0
+    check(code, [x], "float64")
+
+
+UNPOOL_ERRORS = [
+    "F.max_unpool2d(o, i.float(), 2)", "F.max_unpool2d(o, i[:, :1], 2)", "F.max_unpool2d(o, i + 20, 2)",
+    "F.max_unpool2d(o, i, 2, output_size=(5, 5))", "F.max_unpool2d(o, i, 2, output_size=(7, 5))",
+    "F.max_unpool2d(o, i, 2, output_size=(1, 2, 5, 5))", "F.max_unpool2d(o, i, 2, output_size=(5,))",
+    "F.max_unpool2d(o[0, 0], i[0, 0], 2)", "F.max_unpool2d(o[0], i[0], 2)", "F.max_unpool1d(o[0], i[0], 2)",
+    "F.max_unpool2d(o.long(), i, 2)", "nn.MaxUnpool2d(2)", "nn.MaxUnpool1d(3, stride=2, padding=1)",
+]
+
+
+@pytest.mark.parametrize("code", UNPOOL_ERRORS)
+def test_unpool_errors(code):
+    check(f"(lambda o, i: {code})(*F.max_pool2d(x, 2, return_indices=True))", arrays_of(0, (1, 2, 4, 4)))

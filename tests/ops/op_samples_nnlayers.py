@@ -177,3 +177,17 @@ def _mul_scalar(draw):
     scale = draw(st.sampled_from([None, 0.5, -2.0]))
     return Case(lambda T, q, k, v: F(T).scaled_dot_product_attention(q, k, v, scale=scale),
                 [uniform(draw, lead + (2, e)), uniform(draw, lead + (3, e)), uniform(draw, lead + (3, e + 1))])
+
+
+# --- max unpooling --------------------------------------------------------------------------------------
+
+@sample("max_unpool2d", second_order=True)
+def _max_unpool2d(draw):
+    k = draw(st.integers(1, 2))
+    shp = (draw(st.integers(1, 2)), 2, 2 * draw(st.integers(1, 2)), 2 * draw(st.integers(1, 2)))
+    pooled_from = uniform(draw, shp)        # (a constant: the positions of its maxima are the indices)
+
+    def fn(T, x):
+        _, indices = F(T).max_pool2d(T.tensor(pooled_from), k, return_indices=True)
+        return F(T).max_unpool2d(x, indices, k)
+    return Case(fn, [uniform(draw, shp[:2] + (shp[2] // k, shp[3] // k))])

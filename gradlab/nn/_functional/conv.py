@@ -689,3 +689,64 @@ def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
 
 
 __all__ += ["lp_pool1d", "lp_pool2d"]
+
+
+# --- max unpooling -------------------------------------------------------------------------------------
+
+def _unpool_output_size(input, kernel_size, stride, padding, output_size):
+    input_size = input.size()
+    default_size = [(input_size[-len(kernel_size) + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d]
+                    for d in range(len(kernel_size))]
+    if output_size is None:
+        return default_size
+    if len(output_size) == len(kernel_size) + 2:
+        output_size = output_size[2:]
+    if len(output_size) != len(kernel_size):
+        raise ValueError(f"output_size should be a sequence containing {len(kernel_size)} or {len(kernel_size) + 2} "
+                         f"elements, but it has a length of '{len(output_size)}'")
+    for d in range(len(kernel_size)):
+        min_size, max_size = default_size[d] - stride[d], default_size[d] + stride[d]
+        if not min_size < output_size[d] < max_size:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {min_size} and {max_size})')
+    return output_size
+
+
+def _max_unpool2d(input, indices, output_size):
+    """torch._C._nn.max_unpool2d: its checks, then the max_unpool2d row."""
+    _tensor("max_unpool2d", input, "input", 1)
+    _tensor("max_unpool2d", indices, "indices", 2)
+    if indices._data.dtype != np.int64:
+        raise RuntimeError(f"elements in indices should be type int64 but got: {_name(indices)}")
+    shape = input._data.shape
+    if len(shape) not in (3, 4):
+        raise RuntimeError(f"Input to max_unpooling2d should be a 3d or 4d Tensor, but got a tensor with {len(shape)} "
+                           "dimensions.")
+    if indices._data.shape != shape:
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor ({_dims(shape)}) but got "
+                           f"indices tensor with shape: {_dims(indices._data.shape)}")
+    oh, ow = (int(v) for v in output_size)
+    bad = indices._data[(indices._data < 0) | (indices._data >= oh * ow)]
+    if bad.size:
+        # (PyTorch's kernel scans every plane and reports the last bad index it met)
+        raise RuntimeError(f"Found an invalid max index: {int(bad.flat[-1])} (output volumes are of size {oh}x{ow})")
+    _not_implemented("max_unpool2d", input, "f")
+    return OPS["max_unpool2d"](input, indices=indices._data, output_size=(oh, ow))
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    kernel_size = tuple(kernel_size) if isinstance(kernel_size, (list, tuple)) else (kernel_size, kernel_size)
+    stride = kernel_size if stride is None else (tuple(stride) if isinstance(stride, (list, tuple)) else (stride, stride))
+    padding = tuple(padding) if isinstance(padding, (list, tuple)) else (padding, padding)
+    output_size = _unpool_output_size(input, kernel_size, stride, padding, output_size)
+    return _max_unpool2d(input, indices, output_size)
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    kernel_size = tuple(kernel_size) if isinstance(kernel_size, (list, tuple)) else (kernel_size,)
+    stride = kernel_size if stride is None else (tuple(stride) if isinstance(stride, (list, tuple)) else (stride,))
+    padding = tuple(padding) if isinstance(padding, (list, tuple)) else (padding,)
+    output_size = list(_unpool_output_size(input, kernel_size, stride, padding, output_size)) + [1]
+    return _max_unpool2d(input.unsqueeze(-1), indices.unsqueeze(-1), output_size).squeeze(-1)
+
+
+__all__ += ["max_unpool1d", "max_unpool2d"]
