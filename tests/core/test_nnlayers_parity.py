@@ -586,3 +586,9 @@ UNPOOL_ERRORS = [
 @pytest.mark.parametrize("code", UNPOOL_ERRORS)
 def test_unpool_errors(code):
     check(f"(lambda o, i: {code})(*F.max_pool2d(x, 2, return_indices=True))", arrays_of(0, (1, 2, 4, 4)))
+
+
+@pytest.mark.parametrize("code", ["nn.MaxUnpool2d('x')", "nn.MaxUnpool1d('ab')", "nn.Conv2d(1, 1, 'x')",
+                                  "nn.ConvTranspose2d(2, 2, range(2, 4))"])
+def test_string_sizes_become_tuples(code):
+    check(code)

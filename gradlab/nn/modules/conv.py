@@ -1,6 +1,7 @@
 """torch/nn/modules/conv.py: Conv1d, Conv2d and their transposes, initialised exactly as torch's (same random stream)."""
 import math
 import warnings
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -17,8 +18,9 @@ _empty = _argparse.checked("empty", creation.empty)
 
 
 def _ntuple(n):
+    """torch.nn.modules.utils._ntuple: any iterable (a string too) as a tuple, anything else repeated n times."""
     def parse(x):
-        if isinstance(x, (list, tuple, range)):
+        if isinstance(x, Iterable):
             return tuple(x)
         return (x,) * n
     return parse
