@@ -149,6 +149,8 @@ from . import special  # noqa: E402,F401  (torch.special: the op table's special
 # torch.conv2d, torch.max_pool2d, ...: nn.functional's kernels, as PyTorch also exports them at the top
 from .nn._functional.conv import (adaptive_avg_pool1d, avg_pool1d, conv1d, conv2d,  # noqa: E402,F401
                                   max_pool1d, max_pool2d)
+from .nn._functional.conv import conv_transpose1d, conv_transpose2d  # noqa: E402,F401
+from .nn._functional.attention import bilinear  # noqa: E402,F401
 from .nn.functional import cosine_similarity, pairwise_distance  # noqa: E402,F401
 # torch.selu, torch.rrelu, torch.alpha_dropout, ...: nn's activations and dropouts as PyTorch's C functions
 from .nn._functional.activation import (celu_, selu_, torch_alpha_dropout as alpha_dropout,  # noqa: E402,F401

@@ -473,3 +473,55 @@ def is_inference(input):
 
 
 __all__ += ["is_inference"]   # (torch.complex, torch.polar: _functions/pointwise.py)
+# --- pixel and channel shuffles (torch.pixel_shuffle is F.pixel_shuffle): PyTorch's checks, then the op ---
+
+def _dims_text(shape):
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def pixel_shuffle(input, upscale_factor):
+    _check_tensor_argument("pixel_shuffle", input, "input", position=0)
+    shape, r = input._data.shape, upscale_factor
+    if len(shape) < 3:
+        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{len(shape)} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {r}")
+    if shape[-3] % (r * r):
+        raise RuntimeError("pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                           f"upscale_factor, but input.size(-3)={shape[-3]} is not divisible by {r * r}")
+    return OPS["pixel_shuffle"](input, upscale_factor=int(r))
+
+
+def pixel_unshuffle(input, downscale_factor):
+    _check_tensor_argument("pixel_unshuffle", input, "input", position=0)
+    shape, r = input._data.shape, downscale_factor
+    if len(shape) < 3:
+        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{len(shape)} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {r}")
+    if shape[-2] % r:
+        raise RuntimeError("pixel_unshuffle expects height to be divisible by downscale_factor, but "
+                           f"input.size(-2)={shape[-2]} is not divisible by {r}")
+    if shape[-1] % r:
+        raise RuntimeError("pixel_unshuffle expects width to be divisible by downscale_factor, but "
+                           f"input.size(-1)={shape[-1]} is not divisible by {r}")
+    return OPS["pixel_unshuffle"](input, downscale_factor=int(r))
+
+
+def channel_shuffle(input, groups):
+    _check_tensor_argument("channel_shuffle", input, "input", position=0)
+    shape = input._data.shape
+    if len(shape) <= 2:
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with sizes "
+                           f"{_dims_text(shape)}")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+    if shape[1] % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {shape[1]} channels and {groups} "
+                           "groups.")
+    return OPS["channel_shuffle"](input, groups=int(groups))
+
+
+__all__ += ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle"]

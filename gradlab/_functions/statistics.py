@@ -475,11 +475,11 @@ def lu(A, pivot=True, get_infos=False, out=None):
 lu.__name__ = lu.__qualname__ = "_lu_no_infos"
 
 
-__all__ += ["lu", "lu_unpack", "bilinear"]
+__all__ += ["lu", "lu_unpack"]
 
 
 # the functions PyTorch removed (raising its RuntimeError): written with the Tensor methods of the same names
-from .._tensor_methods.statistics import (bilinear, eig, lstsq, lu_unpack, matrix_rank, solve,  # noqa: E402,F401
+from .._tensor_methods.statistics import (eig, lstsq, lu_unpack, matrix_rank, solve,  # noqa: E402,F401
                                           symeig)
 
 

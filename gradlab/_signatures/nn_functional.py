@@ -7,7 +7,9 @@ NN = {'adaptive_avg_pool1d': ('adaptive_avg_pool1d(Tensor input, IntArrayRef[1] 
  'avg_pool2d': ('avg_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=None, IntArrayRef[2] '
                 'padding=0, bool ceil_mode=False, bool count_include_pad=True, int64_t? divisor_override=None, *, '
                 'Tensor out=None)',),
+ 'bilinear': ('bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None)',),
  'celu_': ('celu_(Tensor input, Scalar alpha=1.0)',),
+ 'channel_shuffle': ('channel_shuffle(Tensor input, SymInt groups)',),
  'conv1d': ('conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, SymIntArrayRef[1] '
             'padding=0, SymIntArrayRef[1] dilation=1, SymInt groups=1)',
             'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, c10::string_view '
@@ -16,6 +18,12 @@ NN = {'adaptive_avg_pool1d': ('adaptive_avg_pool1d(Tensor input, IntArrayRef[1] 
             'padding=0, SymIntArrayRef[2] dilation=1, SymInt groups=1)',
             'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, c10::string_view '
             'padding="valid", SymIntArrayRef[2] dilation=1, SymInt groups=1)'),
+ 'conv_transpose1d': ('conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, '
+                      'SymIntArrayRef[1] padding=0, SymIntArrayRef[1] output_padding=0, SymInt groups=1, '
+                      'SymIntArrayRef[1] dilation=1)',),
+ 'conv_transpose2d': ('conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, '
+                      'SymIntArrayRef[2] padding=0, SymIntArrayRef[2] output_padding=0, SymInt groups=1, '
+                      'SymIntArrayRef[2] dilation=1)',),
  'cosine_similarity': ('cosine_similarity(Tensor x1, Tensor x2, int64_t dim=1, double eps=1e-08)',),
  'elu_': ('elu_(Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1)',),
  'gelu': ('gelu(Tensor input, *, c10::string_view approximate="none", Tensor out=None)',),
@@ -25,10 +33,15 @@ NN = {'adaptive_avg_pool1d': ('adaptive_avg_pool1d(Tensor input, IntArrayRef[1] 
  'linear': ('linear(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor out=None)',),
  'one_hot': ('one_hot(Tensor input, int64_t num_classes=-1)',),
  'pairwise_distance': ('pairwise_distance(Tensor x1, Tensor x2, double p=2, double eps=1e-06, bool keepdim=False)',),
+ 'pixel_shuffle': ('pixel_shuffle(Tensor input, int64_t upscale_factor)',),
+ 'pixel_unshuffle': ('pixel_unshuffle(Tensor input, int64_t downscale_factor)',),
  'prelu': ('prelu(Tensor input, Tensor weight)',),
  'relu_': ('relu_(Tensor input)',),
  'rrelu_': ('rrelu_(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, '
             'Generator? generator=None)',),
+ 'scaled_dot_product_attention': ('scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? '
+                                  'attn_mask=None, double dropout_p=0.0, bool is_causal=False, *, double? '
+                                  'scale=None, bool enable_gqa=False)',),
  'selu_': ('selu_(Tensor input)',),
  'softplus': ('softplus(Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor out=None)',),
  'softshrink': ('softshrink(Tensor input, Scalar lambd=0.5, *, Tensor out=None)',),

@@ -141,6 +141,7 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'ceil_': ('ceil_(Tensor input)',),
  'celu': ('celu(Tensor input, Scalar alpha=1.0)',),
  'celu_': ('celu_(Tensor input, Scalar alpha=1.0)',),
+ 'channel_shuffle': ('channel_shuffle(Tensor input, SymInt groups)',),
  'cholesky': ('cholesky(Tensor input, bool upper=False, *, Tensor out=None)',),
  'cholesky_inverse': ('cholesky_inverse(Tensor input, bool upper=False, *, Tensor out=None)',),
  'cholesky_solve': ('cholesky_solve(Tensor input, Tensor input2, bool upper=False, *, Tensor out=None)',),
@@ -176,6 +177,12 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
             'padding=0, SymIntArrayRef[2] dilation=1, SymInt groups=1)',
             'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, c10::string_view '
             'padding="valid", SymIntArrayRef[2] dilation=1, SymInt groups=1)'),
+ 'conv_transpose1d': ('conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, '
+                      'SymIntArrayRef[1] padding=0, SymIntArrayRef[1] output_padding=0, SymInt groups=1, '
+                      'SymIntArrayRef[1] dilation=1)',),
+ 'conv_transpose2d': ('conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, '
+                      'SymIntArrayRef[2] padding=0, SymIntArrayRef[2] output_padding=0, SymInt groups=1, '
+                      'SymIntArrayRef[2] dilation=1)',),
  'copysign': ('copysign(Tensor input, Tensor other, *, Tensor out=None)',
               'copysign(Tensor input, Scalar other, *, Tensor out=None)'),
  'corrcoef': ('corrcoef(Tensor input)',),
@@ -532,6 +539,8 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'permute': ('permute(Tensor input, IntArrayRef dims)',),
  'permute_copy': ('permute_copy(Tensor input, IntArrayRef dims, *, Tensor out=None)',),
  'pinverse': ('pinverse(Tensor input, double rcond=1e-15)',),
+ 'pixel_shuffle': ('pixel_shuffle(Tensor input, int64_t upscale_factor)',),
+ 'pixel_unshuffle': ('pixel_unshuffle(Tensor input, int64_t downscale_factor)',),
  'poisson': ('poisson(Tensor input, Generator? generator=None)',),
  'poisson_nll_loss': ('poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, double eps, int64_t '
                       'reduction)',),

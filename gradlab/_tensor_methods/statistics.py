@@ -323,7 +323,7 @@ def eig(self, eigenvectors=False, *, e=None, v=None):
 def _mul_number(t, c):
     """t * c as PyTorch's C++ writes it with a number c (MulBackward1); an integer t is promoted as `t * c`."""
     if t._data.dtype.kind in "fc" and not isinstance(c, complex):
-        return OPS["mul_by_number"](t, other=c)
+        return OPS["mul_scalar"](t, other=c)
     return t * c
 
 
@@ -332,7 +332,6 @@ def _div_number(t, c):
     if t._data.dtype.kind in "fc" and not isinstance(c, complex) and c != 0:
         return OPS["nn_div_by_number"](t, other=t._data.dtype.type(c))
     return t / c
-
 
 
 # ================================================================ linear algebra: checks and named results
@@ -671,44 +670,3 @@ def linalg_lu(A, pivot=True):
 
 def _sizes(shape):
     return "[" + ", ".join(map(str, shape)) + "]"
-
-
-
-
-_CPP_TYPES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
-              "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
-              "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
-
-
-def bilinear(input1, input2, weight, bias=None):
-    """PyTorch's bilinear (Linear.cpp): both inputs flattened to 2-d, one _trilinear (TrilinearBackward0), the
-    result viewed back, then the bias added."""
-    _check_tensor_argument("bilinear", input1, "input1")
-    _check_tensor_argument("bilinear", input2, "input2", position=2)
-    _check_tensor_argument("bilinear", weight, "weight", position=3)
-    dts = [input1._data.dtype, input2._data.dtype, weight._data.dtype] + ([bias._data.dtype] if bias is not None else [])
-    if len(set(dts)) > 1:
-        names = ["input1", "input2", "weight"] + (["bias"] if bias is not None else [])
-        kinds = ", ".join(f"{nm}: {_CPP_TYPES.get(np.dtype(d).name, np.dtype(d).name)}" for nm, d in zip(names, dts))
-        raise RuntimeError(f"All tensors must have the same dtype, got {kinds}")
-    if input1._data.ndim != input2._data.ndim:
-        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1._data.ndim} and "
-                           f"{input2._data.ndim}")
-    for i in range(input1._data.ndim - 1):
-        if input1._data.shape[i] != input2._data.shape[i]:
-            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {i}: got "
-                               f"{input1._data.shape[i]} and {input2._data.shape[i]}")
-    if input1._data.shape[-1] != weight._data.shape[1]:
-        raise RuntimeError(f"bilinear(): input1 size does not match weight size: got {input1._data.shape[-1]} but "
-                           f"expected {weight._data.shape[1]}")
-    if input2._data.shape[-1] != weight._data.shape[2]:
-        raise RuntimeError(f"bilinear(): input2 size does not match weight size: got {input2._data.shape[-1]} but "
-                           f"expected {weight._data.shape[2]}")
-    if bias is not None and bias._data.shape[0] != weight._data.shape[0]:
-        raise RuntimeError(f"bilinear(): bias size does not match weight size: got {bias._data.shape[0]} but "
-                           f"expected {weight._data.shape[0]}")
-    output_size = list(input1._data.shape[:-1]) + [weight._data.shape[0]]
-    flat1 = input1.reshape(-1, input1._data.shape[-1])
-    flat2 = input2.reshape(-1, input2._data.shape[-1])
-    output = OPS["trilinear"](flat1, weight, flat2).reshape(output_size)
-    return output + bias if bias is not None else output

@@ -42,13 +42,16 @@ def _padded(x, padding, value=0):
     return out
 
 
-def _columns(x, kernel, stride, padding, dilation, groups):
-    """im2col: x (N, C, H, W) -> (N, groups, C/groups*kh*kw, oh*ow), and (oh, ow)."""
+def _columns(x, kernel, stride, padding, dilation, groups, out_hw=None):
+    """im2col: x (N, C, H, W) -> (N, groups, C/groups*kh*kw, oh*ow), and (oh, ow). (out_hw: only the first
+    blocks, for a transposed convolution's output_padding, which adds positions no block of its input reached.)"""
     n, c = x.shape[:2]
     kh, kw = kernel
     xp = _padded(x, padding)
     oh = (xp.shape[2] - dilation[0] * (kh - 1) - 1) // stride[0] + 1
     ow = (xp.shape[3] - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    if out_hw is not None:
+        oh, ow = min(oh, out_hw[0]), min(ow, out_hw[1])
     sn, sc, sh, sw = xp.strides
     windows = as_strided(xp, (n, c, kh, kw, oh, ow),
                          (sn, sc, sh * dilation[0], sw * dilation[1], sh * stride[0], sw * stride[1]), writeable=False)
@@ -106,7 +109,7 @@ def _conv_weight_grad(x, g, weight_shape, stride, padding, dilation, groups, col
     n, o = g4.shape[:2]
     kernel = (1, weight_shape[2]) if len(weight_shape) == 3 else tuple(weight_shape[2:])
     if cols is None:
-        cols, _ = _columns(x4, kernel, stride, padding, dilation, groups)
+        cols, _ = _columns(x4, kernel, stride, padding, dilation, groups, g4.shape[2:])
     gm = g4.reshape(n, groups, o // groups, -1)
     out = np.add.reduce(np.matmul(gm, cols.transpose(0, 1, 3, 2)), axis=0)     # (groups, O/groups, K)
     return out.reshape(weight_shape).astype(dtype, copy=False)
@@ -160,6 +163,14 @@ def convolution(input, weight, bias, stride, padding, dilation, groups, input_sh
     return out.astype(input.dtype, copy=False)
 
 
+def _cut_to(x, shape):
+    """x cut to `shape` at the end of its spatial dims: a transposed convolution's output_padding beyond its
+    stride adds positions that no input position reached (for a plain convolution, x already has the shape)."""
+    if dual.data(x).shape == tuple(shape):
+        return x
+    return x[(Ellipsis,) + tuple(slice(0, n) for n in shape[2:])]
+
+
 # The gradients of convolution, as ops: each is bilinear in its two inputs, so its own gradients are
 # convolution and the other gradient again (PyTorch records them as ConvolutionBackwardBackward0).
 @op("convolution_backward_input", "ConvolutionBackwardBackward0", ("grad_output", "weight"), promote=False,
@@ -180,8 +191,9 @@ def convolution_backward_input(grad_output, weight, input_shape, stride, padding
            "grad_output": _conv_call("input", "grad").format(**{"1d": "grad.dim() == 3"})},
     input=lambda g, n: dual.call("convolution_backward_input", n.grad_output, g,
                                  input_shape=dual.data(n.input).shape, **_conv_params(n)),
-    grad_output=lambda g, n: dual.call("convolution", n.input, g, None, input_shape=dual.data(n.input).shape,
-                                       weight_shape=n.weight_shape, **_conv_params(n)))
+    grad_output=lambda g, n: _cut_to(dual.call("convolution", n.input, g, None, input_shape=dual.data(n.input).shape,
+                                               weight_shape=n.weight_shape, **_conv_params(n)),
+                                     dual.data(n.grad_output).shape))
 def convolution_backward_weight(input, grad_output, weight_shape, stride, padding, dilation, groups):
     return _conv_weight_grad(input, grad_output, weight_shape, stride, padding, dilation, groups)
 
@@ -505,3 +517,100 @@ def _index_pad_ops(mode, torch_mode):
 
 _index_pad_ops("reflect", "Reflection")
 _index_pad_ops("replicate", "Replication")
+
+
+# --- unfold and fold (im2col and col2im): each the other's gradient ------------------------------------
+
+def _blocks(size, k, d, p, s):
+    """How many sliding blocks fit along a dim (PyTorch rounds toward minus infinity, as // does)."""
+    return (size + 2 * p - d * (k - 1) - 1) // s + 1
+
+
+@op("im2col", "Im2ColBackward0", ("self",), promote=False,
+    shows={"self": "F.fold(grad, input_size[-2:], kernel_size, dilation, padding, stride)"},
+    self=lambda g, n: dual.call("col2im", g, output_size=tuple(n.input_size[-2:]), kernel_size=n.kernel_size,
+                                dilation=n.dilation, padding=n.padding, stride=n.stride))
+def im2col(self, input_size, kernel_size, dilation, padding, stride):
+    """(N, C, H, W) -> (N, C*kh*kw, L): every block of the (zero-padded) input as a column, the blocks in
+    row-major order; an unbatched (C, H, W) gives (C*kh*kw, L)."""
+    x = self[None] if self.ndim == 3 else self
+    cols, _ = _columns(x, kernel_size, stride, padding, dilation, 1)
+    out = np.array(cols.reshape(x.shape[0], cols.shape[2], cols.shape[3]), order="C")
+    return out[0] if self.ndim == 3 else out
+
+
+@op("col2im", "Col2ImBackward0", ("self",), promote=False,
+    shows={"self": "F.unfold(grad, kernel_size, dilation, padding, stride)"},
+    self=lambda g, n: dual.call("im2col", g, input_size=dual.data(g).shape, kernel_size=n.kernel_size,
+                                dilation=n.dilation, padding=n.padding, stride=n.stride))
+def col2im(self, output_size, kernel_size, dilation, padding, stride):
+    """(N, C*kh*kw, L) -> (N, C, H, W): each column added back where its block was, in PyTorch's order (channel,
+    kernel row, kernel column), so overlapping blocks sum as PyTorch's do; im2col's adjoint."""
+    cols = self[None] if self.ndim == 2 else self
+    (kh, kw), (dh, dw), (ph, pw), (sh, sw) = kernel_size, dilation, padding, stride
+    h, w = output_size
+    oh, ow = _blocks(h, kh, dh, ph, sh), _blocks(w, kw, dw, pw, sw)
+    n, c = cols.shape[0], cols.shape[1] // (kh * kw)
+    blocks = cols.reshape(n, c, kh, kw, oh, ow)
+    out = np.zeros((n, c, h + 2 * ph, w + 2 * pw), self.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            out[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw] += blocks[:, :, i, j]
+    out = np.array(out[:, :, ph:ph + h, pw:pw + w], order="C")
+    return out[0] if self.ndim == 2 else out
+
+
+# --- transposed convolution: the input gradient of a convolution, used as a layer --------------------
+# conv_transpose(x, w) is col2im of w's transpose times x (_conv_input_grad with x as the "gradient"); its
+# gradients are the convolution of grad by w (for x) and the weight gradient of a convolution of grad whose
+# output gradient is x (for w). PyTorch records all of them as convolutions: ConvolutionBackward0, and
+# ConvolutionBackwardBackward0 for the gradients.
+
+def _transpose_params(n):
+    return {"stride": n.stride, "padding": n.padding, "dilation": n.dilation, "groups": n.groups}
+
+
+@op("conv_transpose_backward_input", "ConvolutionBackwardBackward0", ("grad_output", "weight"), promote=False,
+    saves={"grad_output": ("weight",), "weight": ("grad_output",)},
+    shows={"grad_output": _conv_text("input", "output_shape", "weight", "grad").format(**{"1d": "weight.dim() == 3"}),
+           "weight": _conv_text("weight", "grad_output", "weight.shape", "grad").format(**{"1d": "weight.dim() == 3"})},
+    grad_output=lambda g, n: dual.call("convolution_backward_input", g, n.weight, input_shape=n.output_shape,
+                                       **_transpose_params(n)),
+    weight=lambda g, n: dual.call("convolution_backward_weight", n.grad_output, g,
+                                  weight_shape=dual.data(n.weight).shape, **_transpose_params(n)))
+def conv_transpose_backward_input(grad_output, weight, input_shape, output_shape, stride, padding, dilation, groups):
+    """The gradient of conv_transpose for its input: the convolution of grad_output by the weight (cut to the
+    input's size: an output_padding that dilation allows beyond the stride adds positions no input reached)."""
+    out = _conv_forward(grad_output, weight, stride, padding, dilation, groups)
+    out = out[(Ellipsis,) + tuple(slice(0, n) for n in input_shape[2:])]
+    return np.ascontiguousarray(out).astype(grad_output.dtype, copy=False)
+
+
+@op("conv_transpose", "ConvolutionBackward0", ("input", "weight", "bias"), promote=False,
+    saves={"input": ("weight",), "weight": ("input",), "bias": ("input", "weight")},
+    shows={"input": _conv_call("grad", "weight").format(**{"1d": "weight.dim() == 3"}),
+           "weight": _conv_text("weight", "grad", "weight_shape", "input").format(**{"1d": "len(weight_shape) == 3"}),
+           "bias": "grad.transpose(0, 1).flatten(1).sum(1)"},
+    input=lambda g, n: dual.call("conv_transpose_backward_input", g, n.weight, input_shape=n.input_shape,
+                                 output_shape=n.output_shape, **_transpose_params(n)),
+    weight=lambda g, n: dual.call("convolution_backward_weight", g, n.input, weight_shape=n.weight_shape,
+                                  **_transpose_params(n)),
+    bias=lambda g, n: dual.sum_dims(g, _spatial_dims(g)))
+def conv_transpose(input, weight, bias, stride, padding, dilation, groups, input_shape, output_shape, weight_shape):
+    out = _conv_input_grad(input, weight, output_shape, stride, padding, dilation, groups)
+    if bias is not None:
+        out = out + bias.astype(out.dtype, copy=False).reshape((-1,) + (1,) * (out.ndim - 2))
+    return out.astype(input.dtype, copy=False)
+
+
+# --- max unpooling: each value put back at the position max pooling found it (the rest zeros) ---------
+
+@op("max_unpool2d", "MaxUnpool2DBackward0", ("self",), promote=False,
+    shows={"self": "grad.flatten(-2).gather(-1, indices.flatten(-2)).view_as(indices)"},
+    self=lambda g, n: dual.call("max_pool2d", g, indices=n.indices, values=None, overlapping=True))
+def max_unpool2d(self, indices, output_size):
+    lead = self.shape[:-2]
+    planes = math.prod(lead)
+    out = np.zeros((planes, output_size[0] * output_size[1]), self.dtype)
+    out[np.arange(planes)[:, None], indices.reshape(planes, -1)] = self.reshape(planes, -1)
+    return out.reshape(lead + tuple(output_size))

@@ -915,28 +915,3 @@ def linalg_eig(self):
         return np.zeros(self.shape[:-1], ctype), np.zeros(self.shape, ctype)
     w, v = np.linalg.eig(self)
     return w.astype(ctype), _column_major(v.astype(ctype))
-
-
-# ================================================================ bilinear (vdot, addr: matrix.py)
-
-def _trilinear_grad(which):
-    def formula(g, n):
-        gd = dual.data(g)
-        i1, w, i2 = dual.data(n.i1), dual.data(n.i2_weight), dual.data(n.i3)
-        if which == 0:
-            out = np.einsum("bo,oij,bj->bi", gd, w, i2)
-        elif which == 1:
-            out = np.einsum("bo,bi,bj->oij", gd, i1, i2)
-        else:
-            out = np.einsum("bo,bi,oij->bj", gd, i1, w)
-        return dual.like(g, out.astype(gd.dtype, copy=False))
-    formula.shows = {0: "einsum('bo,oij,bj->bi', grad, i2_weight, i3)", 1: "einsum('bo,bi,bj->oij', grad, i1, i3)",
-                     2: "einsum('bo,bi,oij->bj', grad, i1, i2_weight)"}[which]
-    return formula
-
-
-# bilinear's _trilinear, as torch.bilinear calls it (i1: (B, I), weight: (O, I, J), i3: (B, J) -> (B, O))
-@op("trilinear", "TrilinearBackward0", ("i1", "i2_weight", "i3"), saves=("i1", "i2_weight", "i3"), variants=(),
-    i1=_trilinear_grad(0), i2_weight=_trilinear_grad(1), i3=_trilinear_grad(2))
-def trilinear(i1, i2_weight, i3):
-    return np.einsum("bi,oij,bj->bo", i1, i2_weight, i3).astype(np.result_type(i1, i2_weight, i3), copy=False)

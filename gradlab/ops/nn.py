@@ -695,3 +695,77 @@ def multilabel_margin_loss(self, target, reduction, out_dim):
     if reduction == "mean":
         total = total / nframe if nframe else np.nan
     return np.asarray(total, self.dtype)
+# --- bilinear: out[b, o] = sum over i, j of input1[b, i] weight[o, i, j] input2[b, j] --------------------
+# (PyTorch's _trilinear with bilinear's dims; each input's gradient is the same product with grad in its place)
+
+def _trilinear_weight_grad(g, n):
+    b = dual.data(g).shape[0]
+    outer = dual.unsqueeze(n.input1, 2) * dual.unsqueeze(n.input2, 1)         # (b, i, j)
+    return dual.mm(dual.t(g), outer.reshape(b, -1)).reshape(dual.data(n.weight).shape)
+
+
+@op("_trilinear", "TrilinearBackward0", ("input1", "weight", "input2"), promote=False,
+    saves={"input1": ("weight", "input2"), "weight": ("input1", "input2"), "input2": ("input1", "weight")},
+    shows={"input1": "einsum('bo,oij,bj->bi', grad, weight, input2)",
+           "weight": "einsum('bo,bi,bj->oij', grad, input1, input2)",
+           "input2": "einsum('bo,oij,bi->bj', grad, weight, input1)"},
+    input1=lambda g, n: dual.call("_trilinear", g, dual.permute(n.weight, (1, 0, 2)), n.input2),
+    weight=_trilinear_weight_grad,
+    input2=lambda g, n: dual.call("_trilinear", g, dual.permute(n.weight, (2, 0, 1)), n.input1))
+def _trilinear(input1, weight, input2):
+    o, i, j = weight.shape
+    partial = np.matmul(input1, weight.transpose(1, 0, 2).reshape(i, o * j)).reshape(-1, o, j)   # (b, o, j)
+    return np.matmul(partial, input2[:, :, None])[:, :, 0]
+
+
+# softmax that gives 0 for a row of -inf only (no nan): scaled_dot_product_attention's, with softmax's gradient
+@op("_safe_softmax", "SafeSoftmaxBackward0", ("self",), saves=("result",),
+    shows={"self": "result * (grad - (grad * result).sum(dim, keepdim=True))"},
+    self=lambda g, n: dual.call("softmax_backward_data", g, n.result, dim=n.dim))
+def _safe_softmax(self, dim):
+    out = OPS["softmax"].forward(self, dim)
+    masked_rows = np.logical_and.reduce(self == -np.inf, axis=dim, keepdims=True)
+    return np.where(masked_rows, out.dtype.type(0), out) if masked_rows.any() else out
+
+
+# --- scaled dot-product attention as PyTorch's CPU flash kernel records it (one node for the whole product) ---
+# P = softmax(scale * Q K^T + mask), out = P V. Gradients: dV = P^T g, dP = g V^T, dS = P * (dP - rowsum(dP * P)),
+# dQ = scale * dS K, dK = scale * dS^T Q. (A formula recomputes P: the kernel keeps only its log-sum-exp.)
+
+def _attention_probabilities(q, k, n):
+    s = (q @ dual.transpose(k, -2, -1)) * n.scale
+    if n.attn_mask is not None:
+        s = s + n.attn_mask
+    if isinstance(s, np.ndarray):
+        return OPS["softmax"].forward(s, s.ndim - 1)
+    return s.softmax(-1)
+
+
+def _attention_score_grad(g, n):
+    """dS: the gradient of the scaled scores (before the softmax)."""
+    p = _attention_probabilities(n.query, n.key, n)
+    dp = g @ dual.transpose(n.value, -2, -1)
+    return p * (dp - dual.sum_keepdim(dp * p, (-1,)))
+
+
+@op("_scaled_dot_product_flash_attention_for_cpu", "ScaledDotProductFlashAttentionForCpuBackward0",
+    ("query", "key", "value"), promote=False, saves=("query", "key", "value"),
+    shows={"query": "(softmax(query @ key.mT * scale + (0 if attn_mask is None else attn_mask), -1) * (grad @ value.mT"
+                    " - (softmax(query @ key.mT * scale + (0 if attn_mask is None else attn_mask), -1) * (grad @ value.mT))"
+                    ".sum(-1, keepdim=True))) @ key * scale",
+           "key": "(softmax(query @ key.mT * scale + (0 if attn_mask is None else attn_mask), -1) * (grad @ value.mT"
+                  " - (softmax(query @ key.mT * scale + (0 if attn_mask is None else attn_mask), -1) * (grad @ value.mT))"
+                  ".sum(-1, keepdim=True))).mT @ query * scale",
+           "value": "softmax(query @ key.mT * scale + (0 if attn_mask is None else attn_mask), -1).mT @ grad"},
+    query=lambda g, n: (_attention_score_grad(g, n) @ n.key) * n.scale,
+    key=lambda g, n: (dual.transpose(_attention_score_grad(g, n), -2, -1) @ n.query) * n.scale,
+    value=lambda g, n: dual.transpose(_attention_probabilities(n.query, n.key, n), -2, -1) @ g)
+def _scaled_dot_product_flash_attention_for_cpu(query, key, value, attn_mask, scale):
+    dtype = query.dtype
+    t = np.float32 if dtype == np.float16 else dtype
+    q, k, v = (a.astype(t, copy=False) for a in (query, key, value))
+    s = np.matmul(q, np.swapaxes(k, -2, -1)) * t.type(scale)
+    if attn_mask is not None:
+        s = s + attn_mask.astype(t, copy=False)
+    p = OPS["softmax"].forward(s, s.ndim - 1)
+    return np.matmul(p, v).astype(dtype, copy=False)

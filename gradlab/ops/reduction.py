@@ -688,9 +688,3 @@ def pdist(self, p):
     if p == 1:
         return np.sum(diff, axis=1).astype(self.dtype)
     return (np.sum(diff ** p, axis=1) ** (1.0 / p)).astype(self.dtype)
-
-
-# PyTorch's C++ `tensor * number` (a Scalar, not a wrapped tensor) records MulBackward1: trapezoid's compositions
-@op("mul_by_number", "MulBackward1", ("self",), self=lambda g, n: g * n.other)
-def mul_by_number(self, other):
-    return np.multiply(self, self.dtype.type(other)).astype(self.dtype, copy=False)

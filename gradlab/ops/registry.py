@@ -215,9 +215,10 @@ class Op:
 VARIANTS = ("function", "method", "inplace")
 
 
-def op(key, name, inputs=("self",), saves=(), num_outputs=1, promote=True, float_result=False, cast_result=True,
+def op(key, name, /, inputs=("self",), saves=(), num_outputs=1, promote=True, float_result=False, cast_result=True,
        saved_params=None, variants=(), aliases=(), shows=None, check=None, saves_outputs=(), **formulas):
-    """Register `forward` in the op table (see the module docstring)."""
+    """Register `forward` in the op table (see the module docstring). (key and name are positional: an input may
+    be called `key`, as attention's is.)"""
     unknown = (set(formulas) | set(shows or ())) - set(inputs)
     if unknown:
         raise TypeError(f"{key}: formulas for unknown inputs {unknown}")

@@ -842,3 +842,45 @@ def narrow_copy(self, dim, start, length, self_sizes):
 CONTIGUOUS_RESULT.add("narrow_copy")
 declare_like("split_with_sizes", "unsafe_split_with_sizes", "UnsafeSplitWithSizesBackward0", copy=False,
              variants=("function", "method"))
+# --- pixel and channel shuffles: a reshape, a permutation of dims, a reshape (each the other's gradient) ---
+
+def _pixel_shuffle(x, r):
+    """(*, C r^2, H, W) -> (*, C, H r, W r): each group of r^2 channels spread over an r x r block."""
+    lead, (c, h, w) = x.shape[:-3], x.shape[-3:]
+    k = len(lead)
+    blocks = x.reshape(lead + (c // (r * r), r, r, h, w))
+    order = tuple(range(k)) + (k, k + 3, k + 1, k + 4, k + 2)     # (*, C, H, r, W, r)
+    return np.array(blocks.transpose(order), order="C").reshape(lead + (c // (r * r), h * r, w * r))
+
+
+def _pixel_unshuffle(x, r):
+    """(*, C, H r, W r) -> (*, C r^2, H, W): pixel_shuffle undone."""
+    lead, (c, h, w) = x.shape[:-3], x.shape[-3:]
+    k = len(lead)
+    blocks = x.reshape(lead + (c, h // r, r, w // r, r))
+    order = tuple(range(k)) + (k, k + 2, k + 4, k + 1, k + 3)     # (*, C, r, r, H, W)
+    return np.array(blocks.transpose(order), order="C").reshape(lead + (c * r * r, h // r, w // r))
+
+
+@op("pixel_shuffle", "PixelShuffleBackward0", ("self",), promote=False, variants=("function",),
+    shows={"self": "F.pixel_unshuffle(grad, upscale_factor)"},
+    self=lambda g, n: dual.call("pixel_unshuffle", g, downscale_factor=n.upscale_factor))
+def pixel_shuffle(self, upscale_factor):
+    return _pixel_shuffle(self, upscale_factor)
+
+
+@op("pixel_unshuffle", "PixelUnshuffleBackward0", ("self",), promote=False, variants=("function",),
+    shows={"self": "F.pixel_shuffle(grad, downscale_factor)"},
+    self=lambda g, n: dual.call("pixel_shuffle", g, upscale_factor=n.downscale_factor))
+def pixel_unshuffle(self, downscale_factor):
+    return _pixel_unshuffle(self, downscale_factor)
+
+
+@op("channel_shuffle", "ChannelShuffleBackward0", ("self",), promote=False, variants=("function",),
+    shows={"self": "F.channel_shuffle(grad, grad.shape[1] // groups)"},
+    self=lambda g, n: dual.call("channel_shuffle", g, groups=dual.data(g).shape[1] // n.groups))
+def channel_shuffle(self, groups):
+    """(N, C, *) -> (N, groups, C/groups, *), the two swapped: channel i of group j goes to j + i * groups."""
+    n, c = self.shape[:2]
+    split = self.reshape((n, groups, c // groups) + self.shape[2:])
+    return np.array(np.swapaxes(split, 1, 2), order="C").reshape(self.shape)

@@ -612,8 +612,9 @@ def test_random_calls(code):
 def _module_classes():
     """Every class gradlab.nn and its files define, with its twin in torch (same name, same file)."""
     seen = {}
-    for file in ("module", "container", "linear", "activation", "loss", "flatten", "dropout", "batchnorm", "conv",
-                 "distance", "instancenorm", "normalization", "pooling", "rnn", "sparse"):
+    files = sorted(m.__name__.rsplit(".", 1)[1] for m in vars(gradlab.nn.modules).values()
+                   if type(m) is type(sys) and m.__name__.startswith("gradlab.nn.modules."))     # (every file)
+    for file in files:
         mine = __import__(f"gradlab.nn.modules.{file}", fromlist=["_"])
         for name, cls in vars(mine).items():
             # public classes (helpers of a file are private; an autograd Function is named by its node)

@@ -1,6 +1,6 @@
 """Sample inputs for the statistics and decomposition ops (tests/core/test_stats_parity.py's area):
-logcumsumexp, renorm, pdist, cholesky, qr, lu, triangular solves, pinv, matrix_exp, eigh, eig, lstsq,
-bilinear's trilinear. Matrices are built inside the sample from the drawn values, so that the
+logcumsumexp, renorm, pdist, cholesky, qr, lu, triangular solves, pinv, matrix_exp, eigh, eig, lstsq.
+Matrices are built inside the sample from the drawn values, so that the
 decompositions get inputs they accept (symmetric positive definite, triangular with a safe diagonal)."""
 import numpy as np
 from hypothesis import strategies as st
@@ -45,12 +45,6 @@ def _renorm(draw):
 def _pdist(draw):
     p = pick(draw, [1, 2, 3])
     return Case(lambda T, x: T.pdist(x, p), [distinct(draw, (_n(draw, 2, 4), 2))])
-
-
-@sample("mul_by_number")
-def _mul_by_number(draw):
-    shp = shape(draw, min_dims=1, min_side=2)
-    return Case(lambda T, x: T.trapezoid(x, dx=2.0), [uniform(draw, shp)])
 
 
 @sample("cholesky")
@@ -149,12 +143,6 @@ def _eigh(draw):
 @sample("linalg_lstsq")
 def _lstsq(draw):
     return Case(lambda T, x, b: T.linalg.lstsq(x, b).solution, [distinct(draw, (3, 2)), uniform(draw, (3, 2))])
-
-
-@sample("trilinear")
-def _trilinear(draw):
-    return Case(lambda T, x, y, w: T.bilinear(x, y, w),
-                [uniform(draw, (2, 3)), uniform(draw, (2, 2)), uniform(draw, (2, 3, 2))])
 
 
 @sample("linalg_eig")

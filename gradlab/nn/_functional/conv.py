@@ -235,7 +235,7 @@ def _int_list(fn, arg, position, value, allow_int=True):
         value = [int(v._data) if isinstance(v, Tensor) and v._data.size == 1 and v._data.dtype.kind in "iu" else v
                  for v in value]
         for i, v in enumerate(value):
-            if not isinstance(v, (int, np.integer)):
+            if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
                 raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be tuple of ints, but found "
                                 f"element of type {_arg_type_name(v)} at pos {i}")
         return [int(v) for v in value]
@@ -506,7 +506,7 @@ def pad(input, pad, mode="constant", value=None):
             "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
             "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
     if mode == "circular":
-        raise NotImplementedError("gradlab: F.pad(mode='circular') is not implemented yet")
+        return _pad_circular(input, pad)
     batched = len(shape) == nd + 2
     if not all(shape[int(batched):]):
         raise RuntimeError(f"Expected {nd + 1}D or {nd + 2}D (batch mode) tensor with possibly 0 batch size and other "
@@ -519,3 +519,234 @@ def pad(input, pad, mode="constant", value=None):
                                f"dimension, but got: padding ({left}, {right}) at dimension {dim} of input "
                                f"{_dims(shape)}")
     return OPS[f"{mode}_pad{nd}d"](input, pad=pad)
+
+
+def _pad_circular(input, pad):
+    """torch's _pad_circular: the input copied into the middle of an empty tensor, then each padded dim's
+    left and right borders copied from the other end of the result (so the graph is PyTorch's chain of
+    CopySlices; corners are written more than once)."""
+    in_shape = input._data.shape
+    nd = len(pad) // 2
+    lead = len(in_shape) - nd
+    out_shape = list(in_shape)
+    for i in range(nd):
+        left, right = pad[2 * (nd - i - 1)], pad[2 * (nd - i - 1) + 1]
+        size = in_shape[lead + i]
+        out_shape[lead + i] = size + left + right
+        if left > size or right > size:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        if out_shape[lead + i] < 0:
+            raise RuntimeError("Negative padding value is resulting in an empty dimension")
+    out = input.new_empty(out_shape)
+    out_slice, in_slice = out, input
+    for i in range(nd):
+        dim = nd - i + lead - 1
+        left, right = pad[2 * i], pad[2 * i + 1]
+        start, stop = max(left, 0), out_shape[dim] - max(right, 0)
+        out_slice = out_slice.narrow(dim, start, stop - start)
+        start, stop = max(-left, 0), in_shape[dim] - max(-right, 0)
+        in_slice = in_slice.narrow(dim, start, stop - start)
+    out_slice.copy_(in_slice)
+    for i in range(nd):
+        dim = nd - i + lead - 1
+        left, right = pad[2 * i], pad[2 * i + 1]
+        if left > 0:
+            out.narrow(dim, 0, left).copy_(out.narrow(dim, out_shape[dim] - left - max(right, 0), left))
+        if right > 0:
+            start = max(left, 0)
+            if start + right <= out_shape[dim] - right:
+                out.narrow(dim, out_shape[dim] - right, right).copy_(out.narrow(dim, start, right))
+            else:       # (a cropped left side: the two overlap, and torch's copy runs element after element)
+                for j in range(right):
+                    out.narrow(dim, out_shape[dim] - right + j, 1).copy_(out.narrow(dim, start + j, 1))
+    return out
+
+
+# --- transposed convolution ------------------------------------------------------------------------------
+
+def _conv_transpose(fn, dim, input, weight, bias, stride, padding, output_padding, groups, dilation):
+    """torch's _convolution(transposed=True): its checks in its order, then the conv_transpose row (one
+    ConvolutionBackward0 node, unbatched inputs included)."""
+    _tensor(fn, input, "input", 1)
+    _tensor(fn, weight, "weight", 2)
+    if bias is not None:
+        _tensor(fn, bias, "bias", 3)
+    shape = input._data.shape
+    if len(shape) not in (dim + 1, dim + 2):
+        raise RuntimeError(f"Expected {dim + 1}D (unbatched) or {dim + 2}D (batched) input to {fn}, but got input "
+                           f"of size: {_dims(shape)}")
+    unbatched = len(shape) == dim + 1
+    if unbatched:
+        shape = (1,) + shape
+    w_shape = weight._data.shape
+    k = len(w_shape) - 2
+    if k < 1:
+        raise RuntimeError("weight should have at least three dimensions")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    stride = _expand("stride", stride, k, dim)
+    padding = _expand("padding", padding, k, dim)
+    dilation = _expand("dilation", dilation, k, dim)
+    output_padding = _expand("output_padding", output_padding, k, dim)
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(p < 0 for p in output_padding):
+        raise RuntimeError("negative output_padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(d < 0 for d in dilation):
+        raise RuntimeError("dilation should be greater than zero")
+    if len(shape) != len(w_shape):
+        raise RuntimeError(f"Expected {len(w_shape)}-dimensional input for {len(w_shape)}-dimensional weight "
+                           f"{_dims(w_shape)}, but got {len(shape)}-dimensional input of size {_dims(shape)} instead")
+    if w_shape[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got "
+                           f"weight of size {_dims(w_shape)} instead")
+    if w_shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
+                           f"got weight of size [{_dims(w_shape)}] instead")
+    if shape[1] != w_shape[0]:
+        raise RuntimeError(f"Given transposed=1, weight of size {_dims(w_shape)}, expected input{_dims(shape)} to "
+                           f"have {w_shape[0]} channels, but got {shape[1]} channels instead")
+    out_channels = w_shape[1] * groups
+    if bias is not None and (bias._data.ndim != 1 or bias._data.shape[0] != out_channels):
+        raise RuntimeError(f"Given transposed=1, weight of size {_dims(w_shape)}, expected bias to be 1-dimensional "
+                           f"with {out_channels} elements, but got bias of size {_dims(bias._data.shape)} instead")
+    x_dtype, w_dtype = input._data.dtype, weight._data.dtype
+    if x_dtype != w_dtype:
+        if x_dtype.itemsize < w_dtype.itemsize:
+            raise RuntimeError(f"Input type ({_LEGACY_NAMES.get(x_dtype.name)}) and weight type "
+                               f"({_LEGACY_NAMES.get(w_dtype.name)}) should be the same or input should be a MKLDNN "
+                               "tensor and weight is a dense tensor")
+        raise RuntimeError(f"expected scalar type {_name(input)} but found {_name(weight)}")
+    if bias is not None and bias._data.dtype != x_dtype:
+        raise RuntimeError(f"Input type ({_LEGACY_NAMES.get(x_dtype.name)}) and bias type "
+                           f"({_LEGACY_NAMES.get(bias._data.dtype.name)}) should be the same or input should be a "
+                           "MKLDNN tensor and bias is a dense tensor")
+    # (PyTorch's 1-d runs as 2-d with a height of 1: its messages name both)
+    s2, p2, d2, o2 = ((1, stride[0]), (0, padding[0]), (1, dilation[0]), (0, output_padding[0])) if k == 1 else \
+        (stride, padding, dilation, output_padding)
+    if any(o >= s and o >= d for o, s, d in zip(o2, s2, d2)):
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
+                           f"output_padding_height: {o2[0]} output_padding_width: {o2[1]} stride_height: {s2[0]} "
+                           f"stride_width: {s2[1]} dilation_height: {d2[0]} dilation_width: {d2[1]}")
+    if any(d == 0 for d in dilation):
+        raise RuntimeError("could not create a primitive descriptor for the deconvolution forward propagation "
+                           "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get additional "
+                           "diagnostic information.")
+    sizes = [(n - 1) * s - 2 * p + d * (kk - 1) + o + 1
+             for n, s, p, d, kk, o in zip(shape[2:], stride, padding, dilation, w_shape[2:], output_padding)]
+    if any(n < 1 for n in sizes):
+        raise RuntimeError("could not construct a memory descriptor using a format tag")
+    if unbatched:
+        input = input.unsqueeze(0)
+    out_shape = (shape[0], out_channels) + tuple(sizes)
+    out = OPS["conv_transpose"](input, weight, bias, stride=tuple(s2), padding=tuple(p2), dilation=tuple(d2),
+                                groups=groups, input_shape=shape, output_shape=out_shape, weight_shape=w_shape)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose("conv_transpose1d", 1, input, weight, bias, stride, padding, output_padding, groups,
+                           dilation)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose("conv_transpose2d", 2, input, weight, bias, stride, padding, output_padding, groups,
+                           dilation)
+
+
+__all__ += ["conv_transpose1d", "conv_transpose2d"]
+
+
+# --- power-average pooling: torch's composition (an average pooling of x^p, scaled back up, to the power 1/p) ---
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    if isinstance(norm_type, (int, float)):
+        if norm_type == float("inf"):
+            return max_pool1d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -float("inf"):
+            return -max_pool1d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (out.sign() * out.abs().relu()).mul(kernel_size).pow(1.0 / norm_type)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    kw, kh = (tuple(kernel_size) if isinstance(kernel_size, (list, tuple)) else (kernel_size, kernel_size))
+    if isinstance(norm_type, (int, float)):
+        if norm_type == float("inf"):
+            return max_pool2d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -float("inf"):
+            return -max_pool2d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (out.sign() * out.abs().relu()).mul(kw * kh).pow(1.0 / norm_type)
+
+
+__all__ += ["lp_pool1d", "lp_pool2d"]
+
+
+# --- max unpooling -------------------------------------------------------------------------------------
+
+def _unpool_output_size(input, kernel_size, stride, padding, output_size):
+    input_size = input.size()
+    default_size = [(input_size[-len(kernel_size) + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d]
+                    for d in range(len(kernel_size))]
+    if output_size is None:
+        return default_size
+    if len(output_size) == len(kernel_size) + 2:
+        output_size = output_size[2:]
+    if len(output_size) != len(kernel_size):
+        raise ValueError(f"output_size should be a sequence containing {len(kernel_size)} or {len(kernel_size) + 2} "
+                         f"elements, but it has a length of '{len(output_size)}'")
+    for d in range(len(kernel_size)):
+        min_size, max_size = default_size[d] - stride[d], default_size[d] + stride[d]
+        if not min_size < output_size[d] < max_size:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {min_size} and {max_size})')
+    return output_size
+
+
+def _max_unpool2d(input, indices, output_size):
+    """torch._C._nn.max_unpool2d: its checks, then the max_unpool2d row."""
+    _tensor("max_unpool2d", input, "input", 1)
+    _tensor("max_unpool2d", indices, "indices", 2)
+    if indices._data.dtype != np.int64:
+        raise RuntimeError(f"elements in indices should be type int64 but got: {_name(indices)}")
+    shape = input._data.shape
+    if len(shape) not in (3, 4):
+        raise RuntimeError(f"Input to max_unpooling2d should be a 3d or 4d Tensor, but got a tensor with {len(shape)} "
+                           "dimensions.")
+    if indices._data.shape != shape:
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor ({_dims(shape)}) but got "
+                           f"indices tensor with shape: {_dims(indices._data.shape)}")
+    oh, ow = (int(v) for v in output_size)
+    bad = indices._data[(indices._data < 0) | (indices._data >= oh * ow)]
+    if bad.size:
+        # (PyTorch's kernel scans every plane and reports the last bad index it met)
+        raise RuntimeError(f"Found an invalid max index: {int(bad.flat[-1])} (output volumes are of size {oh}x{ow})")
+    _not_implemented("max_unpool2d", input, "f")
+    return OPS["max_unpool2d"](input, indices=indices._data, output_size=(oh, ow))
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    kernel_size = tuple(kernel_size) if isinstance(kernel_size, (list, tuple)) else (kernel_size, kernel_size)
+    stride = kernel_size if stride is None else (tuple(stride) if isinstance(stride, (list, tuple)) else (stride, stride))
+    padding = tuple(padding) if isinstance(padding, (list, tuple)) else (padding, padding)
+    output_size = _unpool_output_size(input, kernel_size, stride, padding, output_size)
+    return _max_unpool2d(input, indices, output_size)
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    kernel_size = tuple(kernel_size) if isinstance(kernel_size, (list, tuple)) else (kernel_size,)
+    stride = kernel_size if stride is None else (tuple(stride) if isinstance(stride, (list, tuple)) else (stride,))
+    padding = tuple(padding) if isinstance(padding, (list, tuple)) else (padding,)
+    output_size = list(_unpool_output_size(input, kernel_size, stride, padding, output_size)) + [1]
+    return _max_unpool2d(input.unsqueeze(-1), indices.unsqueeze(-1), output_size).squeeze(-1)
+
+
+__all__ += ["max_unpool1d", "max_unpool2d"]

@@ -4,7 +4,7 @@ path (<class 'torch.nn.modules.linear.Linear'>) and pickles by it. Imports point
 from .module import Module, zero_grads
 from . import activation, batchnorm, container, conv, distance, dropout, flatten, instancenorm, linear, loss
 from . import normalization
-from . import pooling, rnn, sparse
+from . import channelshuffle, fold, padding, pixelshuffle, pooling, rnn, sparse, upsampling
 from .activation import *  # noqa: F401,F403
 from .batchnorm import *  # noqa: F401,F403
 from .container import *  # noqa: F401,F403
@@ -16,10 +16,16 @@ from .instancenorm import *  # noqa: F401,F403
 from .linear import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .normalization import *  # noqa: F401,F403
+from .channelshuffle import *  # noqa: F401,F403
+from .fold import *  # noqa: F401,F403
+from .pixelshuffle import *  # noqa: F401,F403
+from .padding import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
 from .rnn import *  # noqa: F401,F403
 from .sparse import *  # noqa: F401,F403
+from .upsampling import *  # noqa: F401,F403
 
 # every layer, loss and container, file by file
 __all__ = ["Module"] + [name for file in (linear, activation, dropout, flatten, container, loss, conv, pooling,
-                                          batchnorm, instancenorm, normalization, sparse, rnn, distance) for name in file.__all__]
+                                          batchnorm, instancenorm, normalization, sparse, rnn, distance, padding,
+                                          upsampling, pixelshuffle, channelshuffle, fold) for name in file.__all__]

@@ -1,6 +1,7 @@
-"""torch/nn/modules/conv.py: Conv1d and Conv2d, initialised exactly as torch's (same random stream)."""
+"""torch/nn/modules/conv.py: Conv1d, Conv2d and their transposes, initialised exactly as torch's (same random stream)."""
 import math
 import warnings
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -11,14 +12,15 @@ from ..parameter import Parameter, UninitializedParameter
 from .lazy import LazyModuleMixin
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d", "LazyConv1d", "LazyConv2d"]
+__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "LazyConv1d", "LazyConv2d"]
 
 _empty = _argparse.checked("empty", creation.empty)
 
 
 def _ntuple(n):
+    """torch.nn.modules.utils._ntuple: any iterable (a string too) as a tuple, anything else repeated n times."""
     def parse(x):
-        if isinstance(x, (list, tuple, range)):
+        if isinstance(x, Iterable):
             return tuple(x)
         return (x,) * n
     return parse
@@ -71,8 +73,9 @@ class _ConvNd(Module):
                     self._reversed_padding_repeated_twice[2 * i + 1] = total_padding - left_pad
         else:
             self._reversed_padding_repeated_twice = _reverse_repeat_tuple(self.padding, 2)
-        self.weight = Parameter(_empty((out_channels, in_channels // groups, *kernel_size), device=device,
-                                       dtype=dtype))
+        # (a transposed convolution's weight is (in, out / groups, ...): the convolution it is the gradient of)
+        channels = (in_channels, out_channels // groups) if transposed else (out_channels, in_channels // groups)
+        self.weight = Parameter(_empty((*channels, *kernel_size), device=device, dtype=dtype))
         if bias:
             self.bias = Parameter(_empty(out_channels, device=device, dtype=dtype))
         else:
@@ -144,6 +147,72 @@ class Conv2d(_ConvNd):
 
     def forward(self, input):
         return self._conv_forward(input, self.weight, self.bias)
+
+
+class _ConvTransposeNd(_ConvNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation, transposed, output_padding,
+                 groups, bias, padding_mode, device=None, dtype=None):
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {self.__class__.__name__}')
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, transposed, output_padding,
+                         groups, bias, padding_mode, device=device, dtype=dtype)
+
+    def _output_padding(self, input, output_size, stride, padding, kernel_size, num_spatial_dims, dilation=None):
+        """The output_padding that gives `output_size` (torch's: each size must lie within one stride of the
+        smallest)."""
+        if output_size is None:
+            return _single(self.output_padding)
+        has_batch_dim = input.dim() == num_spatial_dims + 2
+        num_non_spatial_dims = 2 if has_batch_dim else 1
+        if len(output_size) == num_non_spatial_dims + num_spatial_dims:
+            output_size = output_size[num_non_spatial_dims:]
+        if len(output_size) != num_spatial_dims:
+            raise ValueError(f"ConvTranspose{num_spatial_dims}D: for {input.dim()}D input, output_size must have "
+                             f"{num_spatial_dims} or {num_non_spatial_dims + num_spatial_dims} elements (got "
+                             f"{len(output_size)})")
+        min_sizes, max_sizes = [], []
+        for d in range(num_spatial_dims):
+            dim_size = ((input.size(d + num_non_spatial_dims) - 1) * stride[d] - 2 * padding[d]
+                        + (dilation[d] if dilation is not None else 1) * (kernel_size[d] - 1) + 1)
+            min_sizes.append(dim_size)
+            max_sizes.append(min_sizes[d] + stride[d] - 1)
+        for i in range(len(output_size)):
+            if output_size[i] < min_sizes[i] or output_size[i] > max_sizes[i]:
+                raise ValueError(f"requested an output size of {output_size}, but valid sizes range from {min_sizes} "
+                                 f"to {max_sizes} (for an input of {input.size()[2:]})")
+        return [output_size[d] - min_sizes[d] for d in range(num_spatial_dims)]
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, _single(kernel_size), _single(stride), _single(padding),
+                         _single(dilation), True, _single(output_padding), groups, bias, padding_mode, device=device,
+                         dtype=dtype)
+
+    def forward(self, input, output_size=None):
+        if self.padding_mode != "zeros":
+            raise ValueError("Only `zeros` padding mode is supported for ConvTranspose1d")
+        output_padding = self._output_padding(input, output_size, self.stride, self.padding, self.kernel_size, 1,
+                                              self.dilation)
+        return F.conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding, output_padding,
+                                  self.groups, self.dilation)
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, _pair(kernel_size), _pair(stride), _pair(padding),
+                         _pair(dilation), True, _pair(output_padding), groups, bias, padding_mode, device=device,
+                         dtype=dtype)
+
+    def forward(self, input, output_size=None):
+        if self.padding_mode != "zeros":
+            raise ValueError("Only `zeros` padding mode is supported for ConvTranspose2d")
+        output_padding = self._output_padding(input, output_size, self.stride, self.padding, self.kernel_size, 2,
+                                              self.dilation)
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, output_padding,
+                                  self.groups, self.dilation)
 
 
 class _LazyConvXdMixin(LazyModuleMixin):

@@ -1,4 +1,5 @@
-"""torch/nn/modules/linear.py: Identity and Linear."""
+"""torch/nn/modules/linear.py: Identity, Linear and Bilinear."""
+import math
 import warnings
 
 import numpy as np
@@ -7,11 +8,12 @@ from ... import _argparse, creation
 from ...autograd import grad_mode
 from ... import random as _random
 from .. import functional as F
+from .. import init
 from ..parameter import Parameter, UninitializedParameter
 from .lazy import LazyModuleMixin
 from .module import Module
 
-__all__ = ["Identity", "LazyLinear", "Linear"]
+__all__ = ["Bilinear", "Identity", "LazyLinear", "Linear"]
 
 # torch.empty as users call it: PyTorch's errors for bad sizes and dtypes (nn.Linear(2.5, 3))
 _empty = _argparse.checked("empty", creation.empty)
@@ -91,3 +93,32 @@ class LazyLinear(LazyModuleMixin, Linear):
                 raise AssertionError(f"The in_features inferred from input: {input.shape[-1]} is not equal to "
                                      f"in_features from self.weight: {self.weight.shape[-1]}")
             self.in_features = input.shape[-1]
+
+
+class Bilinear(Module):
+    """y = x1^T A x2 + b, initialised as torch's nn.Bilinear: weight and bias from U(-1/sqrt(in1), 1/sqrt(in1))."""
+
+    def __init__(self, in1_features, in2_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.in1_features = in1_features
+        self.in2_features = in2_features
+        self.out_features = out_features
+        self.weight = Parameter(_empty((out_features, in1_features, in2_features), device=device, dtype=dtype))
+        if bias:
+            self.bias = Parameter(_empty(out_features, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        bound = 1 / math.sqrt(self.weight.size(1))
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1, input2):
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self):
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")

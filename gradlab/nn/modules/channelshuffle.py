@@ -1,0 +1,17 @@
+"""torch/nn/modules/channelshuffle.py: ChannelShuffle, a call of nn.functional."""
+from .. import functional as F
+from .module import Module
+
+__all__ = ["ChannelShuffle"]
+
+
+class ChannelShuffle(Module):
+    def __init__(self, groups):
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input):
+        return F.channel_shuffle(input, self.groups)
+
+    def extra_repr(self):
+        return f"groups={self.groups}"
