@@ -68,7 +68,7 @@ def _one_minus_square(y):
 @op("tanh_backward", "TanhBackwardBackward0", ("grad_output", "output"), saves=("grad_output", "output"),
     shows={"grad_output": "grad * (1 - output * output)", "output": "grad.conj() * (-2 * output.conj() * grad_output).conj()"},
     grad_output=lambda g, n: dual.call("tanh_backward", g, dual.conj(n.output)),     # (conj: complex values)
-    output=lambda g, n: dual.conj(g) * dual.conj(-2 * dual.conj(n.output) * n.grad_output))
+    output=lambda g, n: dual.conj(g) * dual.conj(dual.mul_scalar(dual.conj(n.output), -2) * n.grad_output))
 def tanh_backward(grad_output, output):
     """tanh's gradient, grad_output * (1 - output**2): an op of its own (as in PyTorch), so that a
     graph of the gradient records TanhBackwardBackward0. float16 is computed in float32; complex values
@@ -110,7 +110,7 @@ def sigmoid(self):
     saves={"grad_output": ("output",), "output": ("grad_output", "output")},
     shows={"grad_output": "grad * output * (1 - output)", "output": "grad.conj() * grad_output * (-2 * output.conj() + 1)"},
     grad_output=lambda g, n: dual.call("sigmoid_backward", g, dual.conj(n.output)),     # (conj: complex values)
-    output=lambda g, n: dual.conj(g) * n.grad_output * (-2 * dual.conj(n.output) + 1))
+    output=lambda g, n: dual.conj(g) * n.grad_output * dual.add_scalar(dual.mul_scalar(dual.conj(n.output), -2), 1))
 def sigmoid_backward(grad_output, output):
     """sigmoid's gradient, grad_output * (1 - output) * output: an op of its own (as in PyTorch), so
     that a graph of the gradient records SigmoidBackwardBackward0. (float16 rounds at each step, as

@@ -806,6 +806,22 @@ def _bce_logits(draw):
     return Case(fn, [uniform(draw, shp), uniform(draw, shp)])
 
 
+# The Scalar overloads derivatives.yaml's C++ formulas call: reached through a gradient's own graph (create_graph)
+@sample("mul_scalar")
+def _mul_scalar(draw):
+    # sqrt's gradient is grad / (2 * result): MulBackward1
+    return Case(lambda T, x: T.autograd.grad((x.abs() + 0.5).sqrt().sum(), x, create_graph=True)[0],
+                [away_from_zero(draw, shape(draw))])
+
+
+@sample("sub_scalar")
+def _sub_scalar(draw):
+    # pow's gradient for self is grad * exponent * self ** (exponent - 1): SubBackward1
+    shp = shape(draw)
+    return Case(lambda T, x, e: T.autograd.grad(x.pow(e).sum(), x, create_graph=True)[0],
+                [positive(draw, shp), uniform(draw, shp)])
+
+
 @sample("nn_div_by_number")
 def _cross_entropy_probs(draw):
     # cross_entropy with class-probability targets divides by the batch size (DivBackward1)
