@@ -333,7 +333,7 @@ def _silu_backward(g, x):
         if exact is not None:
             return exact
     s = dual.sigmoid(x)
-    return g * s * (1 + x * (1 - s))
+    return g * s * dual.add_scalar(x * dual.number_minus(1, s), 1)
 
 
 @op("silu", "SiluBackward0", saves=("self",), float_result=True,

@@ -151,7 +151,7 @@ def mul(self, other):
 # C++'s `tensor * number` (at::mul(Tensor, Scalar)), what derivatives.yaml's formulas write (`2 * result`): recorded
 # by a gradient's own graph under create_graph. (Python's `x * 2` wraps the 2 in a tensor: MulBackward0.)
 @op("mul_scalar", "MulBackward1", ("self",), shows={"self": "grad * other.conj()"},
-    self=lambda g, n: g * dual.conj(n.other))
+    self=lambda g, n: dual.mul_scalar(g, dual.conj(n.other)))
 def mul_scalar(self, other):
     return mul.forward(self, other)
 

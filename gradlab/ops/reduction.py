@@ -221,8 +221,8 @@ def _var_grad(g, n):
 
 def _scale(g, c):
     """c * g for a Python float c: half arrays multiply in float32 (torch's opmath), numpy would
-    round c to half first."""
-    return dual.scale(g, c)
+    round c to half first. On Tensors C++'s `c * grad` (MulBackward1)."""
+    return dual.mul_scalar(g, c)
 
 
 @op("var", "VarBackward0", variants=("function", "method"), saves=("self",), cast_result=False,
@@ -345,7 +345,7 @@ def _rounded(v, dtype):
 def _std_grad(g, n):
     """torch's std_backward: var_backward of (grad / (result * 2)).masked_fill_(result == 0, 0)."""
     r = n.result
-    return _var_grad(dual.zero_where(r == 0, g / (r * 2)), n)
+    return _var_grad(dual.zero_where(r == 0, g / dual.mul_scalar(r, 2)), n)
 
 
 @op("std", "StdBackward0", variants=("function", "method"), saves=("self", "result"), cast_result=False,

@@ -143,7 +143,7 @@ def _logit_grad(g, n):
     """PyTorch's logit_backward: lo, hi = 0, 1 (outside: nan) or eps, 1 - eps (outside: 0)."""
     lo, hi = (0.0, 1.0) if n.eps is None else (n.eps, 1.0 - n.eps)
     x = dual.data(n.self)
-    return dual.where(dual.like(g, (x >= lo) & (x <= hi)), g / (n.self * (1 - n.self)),
+    return dual.where(dual.like(g, (x >= lo) & (x <= hi)), g / (n.self * dual.number_minus(1, n.self)),
                       math.nan if n.eps is None else 0.0)
 
 

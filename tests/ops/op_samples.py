@@ -35,15 +35,29 @@ class Sample:
                  different double-backward graph, e.g. IndexPutImplBackward0).
     values:      compare forward values with torch (False for random ops).
     gradcheck:   extra keyword arguments for gradcheck (tolerances for float32 round trips).
+    raises:      PyTorch has no derivative of the op: a backward through its node raises RuntimeError(raises).
     """
 
-    def __init__(self, key, draw_case, graph_names=True, values=True, gradcheck=None, second_order=False):
+    def __init__(self, key, draw_case, graph_names=True, values=True, gradcheck=None, second_order=False, raises=None):
+        self.raises = raises
         self.key = key
         self.draw_case = draw_case
         self.graph_names = graph_names
         self.values = values
         self.gradcheck = gradcheck or {}
         self.second_order = second_order
+
+
+def assert_backward_raises(sample, T, draw):
+    """For a sample with raises=: the op runs, and a backward through its node raises PyTorch's error."""
+    import re
+
+    import pytest
+    case = sample.draw_case(draw)
+    xs = [T.tensor(a, dtype=T.float64, requires_grad=True) for a in case.arrays]
+    out = case.fn(T, *xs)
+    with pytest.raises(RuntimeError, match="^" + re.escape(sample.raises) + "$"):
+        out.sum().backward()
 
 
 def sample(key, **options):

@@ -22,7 +22,7 @@ for _module in ("gradlab.nn.functional", "gradlab.nn"):    # ops declared there 
     except ImportError:
         pass
 
-from op_samples import SAMPLES  # noqa: E402
+from op_samples import SAMPLES, assert_backward_raises  # noqa: E402
 
 SETTINGS = settings(max_examples=12, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
@@ -72,6 +72,8 @@ def test_gradcheck(key):
     @SETTINGS
     @given(st.data())
     def check(data):
+        if sample.raises:
+            return assert_backward_raises(sample, gradlab, data.draw)
         case = sample.draw_case(data.draw)
         xs = leaves(case)
 
@@ -99,6 +101,8 @@ def test_formulas_agree_on_arrays_and_on_tensors(key):
     @settings(SETTINGS, max_examples=6)
     @given(st.data())
     def check(data):
+        if sample.raises:
+            return assert_backward_raises(sample, gradlab, data.draw)
         case = sample.draw_case(data.draw)
         xs = leaves(case)
         outs = [o for o in as_tuple(case.fn(gradlab, *xs)) if o.requires_grad]
