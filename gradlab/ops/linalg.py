@@ -16,9 +16,28 @@ def _mat2_grad(left, g, n):
     records the layout as `mat2_transposed`: saving mat2 just for it would keep it alive. Complex
     values: left is conjugated (PyTorch's `left.mH @ g`; a real left is itself)."""
     left = dual.conj(left)
-    if n.mat2_transposed:
+    if n.mat2_transposed or (isinstance(g, dual.Tensor) and _square_one(left.shape[1], g.shape[1])):
         return dual.t(dual.mm(dual.t(g), left))
     return dual.mm(dual.t(left), g)
+
+
+def _mat1_grad(g, right, n):
+    """g @ right.t(), or (right @ g.t()).t() where PyTorch's mm_mat1_backward takes its column-major branch
+    (strides[0] == 1 and strides[1] == sizes[0]): for a contiguous mat1, a 1 x 1 one. (Its layout only shows
+    in the graph of a gradient (create_graph), so arrays skip the test.)"""
+    if isinstance(g, dual.Tensor) and _square_one(g.shape[0], right.shape[0]):
+        return dual.t(dual.mm(dual.conj(right), dual.t(g)))
+    return dual.mm(g, dual.conj(dual.t(right)))
+
+
+def _outer(g, vec):
+    """g.ger(vec), as PyTorch's outer computes it: g.reshape(n, 1) * vec."""
+    return (g.reshape(-1, 1) if isinstance(g, dual.Tensor) else dual.unsqueeze(g, 1)) * vec
+
+
+def _square_one(rows, cols):
+    """Whether a matrix of rows x cols is 1 x 1 (PyTorch's test for a column-major matrix holds for it)."""
+    return rows == 1 and cols == 1
 
 
 def mat2_transposed(mat2):
@@ -68,7 +87,7 @@ _F32 = np.dtype(np.float32)
 @op("mm", "MmBackward0", ("self", "mat2"), variants=("function", "method"),
     shows={"self": "grad @ mat2.t().conj()", "mat2": "self.t().conj() @ grad"},
     saves={"self": ("mat2",), "mat2": ("self",)},
-    self=lambda g, n: dual.mm(g, dual.conj(dual.t(n.mat2))),
+    self=lambda g, n: _mat1_grad(g, n.mat2, n),
     mat2=lambda g, n: _mat2_grad(n.self, g, n))
 def mm(self, mat2, mat2_transposed=False):
     if _swap_wins(self, mat2):
@@ -77,7 +96,7 @@ def mm(self, mat2, mat2_transposed=False):
 
 
 @op("mv", "MvBackward0", ("self", "vec"), variants=("function", "method"), saves={"self": ("vec",), "vec": ("self",)},
-    self=lambda g, n: dual.unsqueeze(g, 1) * dual.unsqueeze(dual.conj(n.vec), 0),
+    self=lambda g, n: _outer(g, dual.conj(n.vec)),
     vec=lambda g, n: dual.mv(dual.conj(dual.t(n.self)), g))
 def mv(self, vec):
     return self @ vec
@@ -100,15 +119,15 @@ def bmm(self, mat2):
 
 
 def _scaled(g, c):
-    """c * g, skipped for c == 1 (PyTorch's maybe_multiply)."""
-    return g if c == 1 else g * c
+    """c * g, skipped for c == 1 (PyTorch's maybe_multiply: on Tensors MulBackward1)."""
+    return g if c == 1 else dual.mul_scalar(g, c)
 
 
 @op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), variants=("function", "method"),
     shows={"self": "grad * beta", "mat1": "grad @ mat2.t().conj() * alpha", "mat2": "mat1.t().conj() @ grad * alpha"},
     saves={"mat1": ("mat2",), "mat2": ("mat1",)},
     self=lambda g, n: _scaled(g, n.beta),
-    mat1=lambda g, n: _scaled(dual.mm(g, dual.conj(dual.t(n.mat2))), n.alpha),
+    mat1=lambda g, n: _scaled(_mat1_grad(g, n.mat2, n), n.alpha),
     mat2=lambda g, n: _scaled(_mat2_grad(n.mat1, g, n), n.alpha))
 def addmm(self, mat1, mat2, mat2_transposed=False, beta=1, alpha=1):
     """beta * self + alpha * (mat1 @ mat2): with beta = alpha = 1, what nn.Linear computes for a 2-d input."""
@@ -146,7 +165,7 @@ def _add_scaled(out, self, beta, alpha):
     shows={"self": "grad * beta", "mat": "grad.outer(vec.conj()) * alpha", "vec": "mat.t().conj() @ grad * alpha"},
     saves={"mat": ("vec",), "vec": ("mat",)},
     self=lambda g, n: _scaled(g, n.beta),
-    mat=lambda g, n: _scaled(dual.unsqueeze(g, 1) * dual.unsqueeze(dual.conj(n.vec), 0), n.alpha),
+    mat=lambda g, n: _scaled(_outer(g, dual.conj(n.vec)), n.alpha),
     vec=lambda g, n: _scaled(dual.mv(dual.conj(dual.t(n.mat)), g), n.alpha))
 def addmv(self, mat, vec, beta=1, alpha=1):
     return _add_scaled(np.asarray(mat @ vec), self, beta, alpha)

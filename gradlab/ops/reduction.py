@@ -50,6 +50,10 @@ def _restore(g, n):
     """Unsqueeze the reduced dims of g (when keepdim=False) so it broadcasts against the input."""
     if n.keepdim or n.dim is None:
         return g
+    if isinstance(g, dual.Tensor):      # (PyTorch's unsqueeze_multiple: one UnsqueezeBackward0 per dim)
+        for d in sorted(n.dim):
+            g = g.unsqueeze(d)
+        return g
     shape = list(g.shape)
     for d in sorted(n.dim):
         shape.insert(d, 1)
@@ -362,7 +366,7 @@ def _norm_grad(g, n):
     if p == 0:              # counting nonzeros is flat: PyTorch leaves the gradient undefined (.grad stays None)
         return None
     if p == 2:
-        return _restore(g, n) * dual.where(r == 0, 0.0, x / r)
+        return _restore(g, n) * dual.zero_where(r == 0, x / r)      # (PyTorch's masked_fill_)
     if p == 1:
         return _restore(g, n) * dual.sign(x)
     if abs(p) == float("inf"):
@@ -396,7 +400,7 @@ def _dist_grad(sign):
         elif p == 1:
             out = g * dual.sign(x)
         elif p == 2:
-            out = g * dual.where(r == 0, 0.0, x / r)
+            out = g * dual.zero_where(r == 0, x / r)
         elif abs(p) == float("inf"):
             hits = (abs(x) == r) | (x != x)
             out = dual.sign(x) * (g / dual.sum_keepdim(hits, tuple(range(np.ndim(dual.data(x))))) * hits)
