@@ -269,21 +269,21 @@ def _gelu_double_backward(ggI, gO, x, approximate):
     """PyTorch's gelu_double_backward: gelu''(x) * ggI * gO, in ops of the table (differentiable)."""
     if approximate == "tanh":
         beta, kappa = _GELU_TANH_BETA, _GELU_TANH_KAPPA
-        inner = dual.scale(x + dual.scale(x * x * x, kappa), beta)
+        inner = dual.mul_scalar(x + dual.mul_scalar(x * x * x, kappa), beta)
         tanh_inner = dual.tanh(inner)
-        sech_inner = 1 / dual.cosh(inner)
-        f = dual.scale(x, 0.5)
-        g = 1 - tanh_inner * tanh_inner
-        h = dual.scale(1 + dual.scale(x, 3 * kappa) * x, beta)
-        f_prime_gh = dual.scale(g, 0.5) * h
-        g_prime = (2 * sech_inner) * (-sech_inner * tanh_inner) * h
+        sech_inner = dual.number_over(1, dual.cosh(inner))
+        f = dual.mul_scalar(x, 0.5)
+        g = dual.number_minus(1, tanh_inner * tanh_inner)
+        h = dual.mul_scalar(dual.add_scalar(dual.mul_scalar(x, 3 * kappa) * x, 1), beta)
+        f_prime_gh = dual.mul_scalar(g, 0.5) * h
+        g_prime = dual.mul_scalar(sech_inner, 2) * (-sech_inner * tanh_inner) * h
         g_prime_fh = f * h * g_prime
-        h_prime = dual.scale(dual.scale(x, 6 * kappa), beta)
+        h_prime = dual.mul_scalar(dual.mul_scalar(x, 6 * kappa), beta)
         h_prime_fg = f * g * h_prime
-        return ggI * gO * (2 * f_prime_gh + g_prime_fh + h_prime_fg)
+        return ggI * gO * (dual.mul_scalar(f_prime_gh, 2) + g_prime_fh + h_prime_fg)
     x_sq = x * x
-    pdf = dual.scale(dual.exp(dual.scale(x_sq, -0.5)), _GELU_PDF)
-    return ggI * gO * (2 * pdf - x_sq * pdf)
+    pdf = dual.mul_scalar(dual.exp(dual.mul_scalar(x_sq, -0.5)), _GELU_PDF)
+    return ggI * gO * (dual.mul_scalar(pdf, 2) - x_sq * pdf)
 
 
 @op("softplus", "SoftplusBackward0", saves=("self",), float_result=True,
@@ -321,9 +321,9 @@ def softplus_backward(grad_output, self, beta, threshold):
 
 def _softplus_double_backward(grad, x, beta, threshold):
     """PyTorch's softplus_double_backward: sigmoid_backward(grad, sigmoid(x * beta)) below the threshold."""
-    x = dual.scale(x, beta)
+    x = dual.mul_scalar(x, beta)
     below = dual.like(grad, (dual.data(x) < threshold).astype(dual.data(grad).dtype))
-    return dual.scale(dual.call("sigmoid_backward", grad, dual.sigmoid(x)) * below, beta)
+    return dual.mul_scalar(dual.call("sigmoid_backward", grad, dual.sigmoid(x)) * below, beta)
 
 
 def _silu_backward(g, x):
@@ -385,7 +385,7 @@ def elu_backward(grad_output, self_or_result, alpha, is_result):
 def _elu_double_backward(grad, grad_output, self_or_result, alpha, is_result):
     """PyTorch's elu_double_backward: nonzero only where self_or_result < 0."""
     negative = dual.like(grad, (dual.data(self_or_result) < 0).astype(dual.data(grad).dtype))
-    scaled = grad * grad_output
+    scaled = dual.mul_scalar(grad * grad_output, 1.0)     # (PyTorch's `* input_scale`, 1 for elu)
     if not is_result:
         scaled = dual.call("elu_backward", scaled, self_or_result, alpha=alpha, is_result=False)
     return scaled * negative

@@ -368,11 +368,16 @@ def _norm_grad(g, n):
     if p == 2:
         return _restore(g, n) * dual.zero_where(r == 0, x / r)      # (PyTorch's masked_fill_)
     if p == 1:
-        return _restore(g, n) * dual.sign(x)
+        return _sgn_times(x, _restore(g, n))
     if abs(p) == float("inf"):
         hits = (abs(x) == r) | (x != x)         # (PyTorch's: a nan input is a hit too)
         return dual.sign(x) * (_restore(g, n) / dual.sum_keepdim(hits, n.dim) * hits)
     return _restore(g, n) * dual.where(r == 0, 0.0, x * abs(x) ** (p - 2) / r ** (p - 1))
+
+
+def _sgn_times(x, g):
+    """p = 1's gradient: PyTorch's self.sgn() * grad (on arrays sign(x) * g, the same numbers)."""
+    return dual.call("sgn", x) * g if isinstance(x, dual.Tensor) else g * dual.sign(x)
 
 
 @op("norm", "LinalgVectorNormBackward0", variants=("function", "method"), saves=("self", "result"), float_result=True,
@@ -398,7 +403,7 @@ def _dist_grad(sign):
         if p == 0:
             out = x * 0.0
         elif p == 1:
-            out = g * dual.sign(x)
+            out = _sgn_times(x, g)
         elif p == 2:
             out = g * dual.zero_where(r == 0, x / r)
         elif abs(p) == float("inf"):
@@ -475,7 +480,7 @@ def _var_mean_grad(g, n):
 def _std_mean_grad(g, n):
     g_std, g_mean = g
     r = _std_of(n.self, n)
-    return _var_grad(dual.zero_where(r == 0, g_std / (r * 2)), n) + _mean_part(g_mean, n)
+    return _var_grad(dual.zero_where(r == 0, g_std / dual.mul_scalar(r, 2)), n) + _mean_part(g_mean, n)
 
 
 def _welford_mean(x, dim, keepdim, count):

@@ -492,7 +492,7 @@ def _cumprod_grad(g, n):
     if not xs.ndim:
         return g
     if not (xs == 0).any():
-        return _reversed_cumsum(g * dual.conj(r), n.dim) / dual.conj(x)     # (conj: complex values)
+        return _reversed_cumsum(dual.conj(r) * g, n.dim) / dual.conj(x)     # (conj: complex values; PyTorch's order)
     gs = dual.data(g)
     out = np.empty_like(xs)
     d = n.dim
