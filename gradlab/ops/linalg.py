@@ -96,6 +96,7 @@ def mm(self, mat2, mat2_transposed=False):
 
 
 @op("mv", "MvBackward0", ("self", "vec"), variants=("function", "method"), saves={"self": ("vec",), "vec": ("self",)},
+    shows={"self": "grad.outer(vec.conj())"},
     self=lambda g, n: _outer(g, dual.conj(n.vec)),
     vec=lambda g, n: dual.mv(dual.conj(dual.t(n.self)), g))
 def mv(self, vec):
