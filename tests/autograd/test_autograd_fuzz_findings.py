@@ -349,3 +349,13 @@ def test_copy_and_fill_nodes(write):
 def test_hardtanh_double_backward(fn, tail):
     check(f"x = torch.tensor([[-1.5, -0.3, 0.4], [1.2, 0.9, -0.95]], requires_grad=True)\n"
           f"g, = torch.autograd.grad({fn}.sum(), x, create_graph=True)\n{tail}")
+
+
+# --- a grad mode called with an argument that is not None: PyTorch's no_grad and enable_grad take it for a
+# function to decorate (no_grad(True) is a function calling True) -------------------------------------------------
+@pytest.mark.parametrize("mode", ["torch.no_grad", "torch.enable_grad"])
+@pytest.mark.parametrize("arg", ["True", "False", "0", "'f'", "None", "lambda: torch.is_grad_enabled()"])
+@pytest.mark.parametrize("use", ["r = (type(f).__name__, f.__name__, f.__qualname__, repr(f).split(' at')[0])",
+                                 "r = f()", "r = isinstance(f, (torch.no_grad, torch.enable_grad))"])
+def test_grad_mode_given_an_argument(mode, arg, use):
+    check(f"f = {mode}({arg})\n{use}")
