@@ -8,24 +8,23 @@ from .registry import OPS, op
 
 
 def _mat2_grad(left, g, n):
-    """left.t() @ g, laid out like mat2 was.
+    """left.t() @ g, laid out like mat2 was (PyTorch's mm_mat2_backward).
 
-    When mat2 is a transposed matrix (nn.Linear's weight.t()), (g.t() @ left).t() gives the same
+    When mat2 is a column-major matrix (nn.Linear's weight.t()), (g.t() @ left).t() gives the same
     numbers in mat2's layout, so the weight's own gradient arrives contiguous and AccumulateGrad
-    copies it without a slow strided pass (PyTorch's mm backward makes the same choice). The caller
-    records the layout as `mat2_transposed`: saving mat2 just for it would keep it alive. Complex
-    values: left is conjugated (PyTorch's `left.mH @ g`; a real left is itself)."""
+    copies it without a slow strided pass. The caller records the layout as `mat2_transposed`
+    (column_major): saving mat2 just for it would keep it alive. Complex values: left is conjugated
+    (PyTorch's `left.mH @ g`; a real left is itself)."""
     left = dual.conj(left)
-    if n.mat2_transposed or (isinstance(g, dual.Tensor) and _square_one(left.shape[1], g.shape[1])):
+    if n.mat2_transposed:
         return dual.t(dual.mm(dual.t(g), left))
     return dual.mm(dual.t(left), g)
 
 
 def _mat1_grad(g, right, n):
-    """g @ right.t(), or (right @ g.t()).t() where PyTorch's mm_mat1_backward takes its column-major branch
-    (strides[0] == 1 and strides[1] == sizes[0]): for a contiguous mat1, a 1 x 1 one. (Its layout only shows
-    in the graph of a gradient (create_graph), so arrays skip the test.)"""
-    if isinstance(g, dual.Tensor) and _square_one(g.shape[0], right.shape[0]):
+    """g @ right.t(), or for a column-major mat1 (mat1_transposed) (right @ g.t()).t(), laid out like mat1
+    (PyTorch's mm_mat1_backward): what a permuted matrix's gradient's layout, and a gradient's graph, show."""
+    if n.mat1_transposed:
         return dual.t(dual.mm(dual.conj(right), dual.t(g)))
     return dual.mm(g, dual.conj(dual.t(right)))
 
@@ -35,15 +34,13 @@ def _outer(g, vec):
     return (g.reshape(-1, 1) if isinstance(g, dual.Tensor) else dual.unsqueeze(g, 1)) * vec
 
 
-def _square_one(rows, cols):
-    """Whether a matrix of rows x cols is 1 x 1 (PyTorch's test for a column-major matrix holds for it)."""
-    return rows == 1 and cols == 1
-
-
-def mat2_transposed(mat2):
-    """The `mat2_transposed` argument of mm/addmm: is mat2 a transposed (column-major) matrix?"""
-    flags = mat2._data.flags
-    return flags.f_contiguous and not flags.c_contiguous
+def column_major(matrix):
+    """The `mat1_transposed` and `mat2_transposed` arguments of mm/addmm: PyTorch's test for a column-major
+    matrix in mm_mat1_backward and mm_mat2_backward, strides[0] == 1 and strides[1] == sizes[0] (a transposed
+    contiguous matrix, and any 1 x 1 one)."""
+    data = matrix._data
+    item = data.itemsize
+    return data.strides[0] == item and data.strides[1] == data.shape[0] * item and data.size > 0
 
 
 # ---------------------------------------------------------------- which gemm computes a @ b
@@ -89,7 +86,7 @@ _F32 = np.dtype(np.float32)
     saves={"self": ("mat2",), "mat2": ("self",)},
     self=lambda g, n: _mat1_grad(g, n.mat2, n),
     mat2=lambda g, n: _mat2_grad(n.self, g, n))
-def mm(self, mat2, mat2_transposed=False):
+def mm(self, mat2, mat1_transposed=False, mat2_transposed=False):
     if _swap_wins(self, mat2):
         return np.ascontiguousarray((mat2.T @ self.T).T)
     return dual.mm(self, mat2)
@@ -130,7 +127,7 @@ def _scaled(g, c):
     self=lambda g, n: _scaled(g, n.beta),
     mat1=lambda g, n: _scaled(_mat1_grad(g, n.mat2, n), n.alpha),
     mat2=lambda g, n: _scaled(_mat2_grad(n.mat1, g, n), n.alpha))
-def addmm(self, mat1, mat2, mat2_transposed=False, beta=1, alpha=1):
+def addmm(self, mat1, mat2, mat1_transposed=False, mat2_transposed=False, beta=1, alpha=1):
     """beta * self + alpha * (mat1 @ mat2): with beta = alpha = 1, what nn.Linear computes for a 2-d input."""
     if _swap_wins(mat1, mat2):
         swapped = (mat2.T @ mat1.T).T
