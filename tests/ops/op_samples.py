@@ -48,6 +48,19 @@ class Sample:
         self.second_order = second_order
 
 
+def check_backward_raises(sample, *libs):
+    """For a sample with raises=, in each library of libs: see assert_backward_raises. (Tests call this before
+    their own hypothesis check, which stays as it is: hypothesis seeds a derandomized test from its source.)"""
+    from hypothesis import given, settings
+
+    @settings(max_examples=3, derandomize=True, database=None, deadline=None)
+    @given(st.data())
+    def check(data):
+        for T in libs:
+            assert_backward_raises(sample, T, data.draw)
+    check()
+
+
 def assert_backward_raises(sample, T, draw):
     """For a sample with raises=: the op runs, and a backward through its node raises PyTorch's error."""
     import re
