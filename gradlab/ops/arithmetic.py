@@ -488,8 +488,8 @@ def fmod_tensor(self, other):
 # --- interpolation ------------------------------------------------------------------------------
 
 @op("lerp", "LerpBackward0", ("self", "end"), variants=("function", "method", "inplace"),
-    self=lambda g, n: g * dual.conj(1 - n.weight),
-    end=lambda g, n: g * dual.conj(n.weight))
+    self=lambda g, n: dual.mul_scalar(g, dual.conj(1 - n.weight)),      # (a Scalar weight: MulBackward1)
+    end=lambda g, n: dual.mul_scalar(g, dual.conj(n.weight)))
 def lerp(self, end, weight):
     return _lerp(self, end, weight)
 

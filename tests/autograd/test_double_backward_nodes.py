@@ -35,6 +35,38 @@ GRAD_TOL = dict(rtol=1e-8, atol=1e-9)
 # (graph_names=False in op_samples), or random ops whose values can not be compared.
 KEYS = sorted(k for k in OPS if k in SAMPLES and SAMPLES[k].graph_names and SAMPLES[k].values)
 
+# Ops whose gradient's graph is still not PyTorch's (measured by this file's script), with why. xfail(strict):
+# an op that starts to agree must leave this list.
+OPEN = {
+    "angle": "a complex gradient's real part: PyTorch records ViewAsRealBackward0 (real_of_gradient)",
+    "conj": "a complex gradient's real part: PyTorch records ViewAsRealBackward0 (real_of_gradient)",
+    "conj_physical": "a complex gradient's real part: PyTorch records ViewAsRealBackward0 (real_of_gradient)",
+    "as_strided": "as_strided_backward's storage-sized buffer (CloneBackward0, no ViewBackward0s) not modelled",
+    "atan2": "PyTorch computes 1 / (self^2 + other^2) once for both inputs and masks it (masked_fill_)",
+    "norm": "p other than 1, 2, inf: PyTorch's norm_backward order (self * |self|^(p-2) * grad, masked_fill_)",
+    "std_mean": "PyTorch's formula reads the std output itself (StdMeanBackward0), gradlab recomputes it (StdBackward0)",
+    "binary_cross_entropy": "BinaryCrossEntropyBackwardBackward0: binary_cross_entropy_backward is no op-table row yet",
+    "binary_cross_entropy_with_logits": "binary_cross_entropy_with_logits' formula is not PyTorch's op for op",
+    "binary_cross_entropy_with_logits_pos_weight": "binary_cross_entropy_with_logits' formula is not PyTorch's op for op",
+    "nll_loss2d": "NllLoss2DBackwardBackward0 and its views: nll_loss2d_backward is no op-table row yet",
+    "native_layer_norm": "NativeLayerNormBackwardBackward0: native_layer_norm_backward is no op-table row yet",
+    "native_batch_norm": "NativeBatchNormBackwardBackward0: native_batch_norm_backward is no op-table row yet",
+    "native_group_norm": "NativeGroupNormBackwardBackward0: native_group_norm_backward is no op-table row yet",
+    "prelu": "PreluKernelBackwardBackward0: _prelu_kernel_backward is no op-table row yet",
+    "convolution": "a second backward through ConvolutionBackwardBackward0 fails (reads n.input)",
+    "cdist": "PyTorch has no derivative of _cdist_backward (raises); gradlab's formula is differentiable",
+    "euclidean_dist": "cdist's _euclidean_dist: PyTorch's formula op for op not modelled",
+    "det": "PyTorch's det of a 1x1 / singular input: linalg_det_backward's branches not modelled",
+    "inverse": "linalg_inv_ex's formula order (-A^-H @ (grad @ A^-H)) differs",
+    "slogdet": "slogdet_backward's formula op for op not modelled",
+    "solve": "linalg_solve_backward's formula op for op not modelled",
+    "svd": "svd_backward's formula op for op not modelled",
+    "index_reduce_prod": "PyTorch's formula (IndexFill, IndexSelect, MaskedFill) differs from gradlab's (Scatter, Gather, Where)",
+    "scatter_reduce_prod": "scatter_reduce's prod formula op for op not modelled",
+    "prod_dim": "prod_backward with zeros: PyTorch's cumprod-based formula is differentiable, gradlab's is a constant",
+    "unsafe_split": "an LSTM cell: PyTorch's clone of a gradient (CloneBackward0) where gradlab passes it through",
+}
+
 
 def tree(roots, leaves):
     """The graph below `roots` as nested plain data: names, input slots, output_nr, leaf numbers."""
@@ -102,7 +134,8 @@ def compare(key, data_draw):
     return None
 
 
-@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("key", [pytest.param(k, marks=pytest.mark.xfail(reason=OPEN[k], strict=True)) if k in OPEN else k
+                                 for k in KEYS])
 def test_gradient_graph_matches_torch(key):
     @SETTINGS
     @given(st.data())
