@@ -44,6 +44,7 @@ OPEN = {
     "as_strided": "as_strided_backward's storage-sized buffer (CloneBackward0, no ViewBackward0s) not modelled",
     "atan2": "PyTorch computes 1 / (self^2 + other^2) once for both inputs and masks it (masked_fill_)",
     "norm": "p other than 1, 2, inf: PyTorch's norm_backward order (self * |self|^(p-2) * grad, masked_fill_)",
+    "dist": "p other than 1, 2, inf: PyTorch's norm_backward order (self * |self|^(p-2) * grad, masked_fill_)",
     "std_mean": "PyTorch's formula reads the std output itself (StdMeanBackward0), gradlab recomputes it (StdBackward0)",
     "binary_cross_entropy": "BinaryCrossEntropyBackwardBackward0: binary_cross_entropy_backward is no op-table row yet",
     "binary_cross_entropy_with_logits": "binary_cross_entropy_with_logits' formula is not PyTorch's op for op",
