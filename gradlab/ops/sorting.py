@@ -489,7 +489,7 @@ def _cumprod_grad(g, n):
     in a row, the sum over j >= k of grad_j times the product of the others up to j."""
     x, r = n.self, n.result
     xs = dual.data(x)
-    if xs.size <= 1:        # (PyTorch's cumprod_backward gives grad itself for one number)
+    if xs.size <= 1 or xs.shape[n.dim] == 1:    # (PyTorch's cumprod_backward gives grad itself: one number per row)
         return g
     if not (xs == 0).any():
         return _reversed_cumsum(dual.conj(r) * g, n.dim) / dual.conj(x)     # (conj: complex values; PyTorch's order)
