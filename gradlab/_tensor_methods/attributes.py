@@ -381,6 +381,11 @@ class _AttributeMethods:
         """The same data without history: shares storage and the version counter."""
         t = Tensor._make(self._data)
         t._version_counter = self._version_counter
+        if self.requires_grad:
+            # a change through t is an untracked change of self: its views' history (ops/inplace.py)
+            t._detached_of = weakref.ref(self)
+        elif getattr(self, "_detached_of", None) is not None:       # (x.detach().detach(): still x's)
+            t._detached_of = self._detached_of
         if getattr(self, "_zerotensor", False):
             t._zerotensor = True
         if _INFERENCE_TENSORS and self.is_inference():

@@ -7,7 +7,7 @@ import numpy as np
 from .._tensor_core import Tensor, _wrap_dim, c_size
 from ..creation import zeros
 from ..ops import OPS
-from ..ops.linalg import mat2_transposed as _mat2_transposed
+from ..ops.linalg import column_major as _column_major
 from ..ops.operands import _check_tensor_argument, _kind, broadcast_error, where
 from ._common import _c_type
 
@@ -80,8 +80,9 @@ class _LinalgMethods:
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
         _check_expands(self, (n, m))
         _check_not_bool(self, "addmm_impl_cpu_")
-        if mat2.requires_grad:
-            return OPS["addmm"](self, mat1, mat2, mat2_transposed=_mat2_transposed(mat2), beta=beta, alpha=alpha)
+        if mat2.requires_grad or mat1.requires_grad:      # (the layouts backward gives the gradients)
+            return OPS["addmm"](self, mat1, mat2, mat1_transposed=_column_major(mat1),
+                                mat2_transposed=_column_major(mat2), beta=beta, alpha=alpha)
         return OPS["addmm"](self, mat1, mat2, beta=beta, alpha=alpha)
 
     def addmv(self, mat, vec, *, beta=1, alpha=1):

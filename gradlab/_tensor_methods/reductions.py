@@ -10,7 +10,7 @@ from .._tensor_core import Tensor, _wrap_dim
 from ..autograd import grad_mode
 from ..autograd.node import save_for_check
 from ..ops import OPS, indexing as _indexing
-from ..ops.linalg import mat2_transposed as _mat2_transposed
+from ..ops.linalg import column_major as _column_major
 from ..ops.operands import _kind, _type_name
 from ..ops.scatter import index_param, scatter_reduced
 from ._common import (_WARN_ALWAYS, _WARNED, _all_dims, _c_type, _check_operand, _check_tensor_argument, _dims, matmul, maximum,
@@ -319,8 +319,8 @@ class _ReductionMethods:
     def mm(self, mat2):
         _check_tensor_argument("mm", mat2, "mat2")
         _check_mm(self, mat2)
-        if mat2.requires_grad:
-            return OPS["mm"](self, mat2, mat2_transposed=_mat2_transposed(mat2))
+        if mat2.requires_grad or self.requires_grad:      # (the layouts backward gives the gradients)
+            return OPS["mm"](self, mat2, mat1_transposed=_column_major(self), mat2_transposed=_column_major(mat2))
         return OPS["mm"](self, mat2)
 
     def mv(self, vec):

@@ -18,6 +18,7 @@ import sys
 
 import numpy as np
 
+from .._dtype import contiguous_format
 from .._tensor_core import Tensor, ZeroArray, is_zero_tensor, zero_tensor_of
 from . import events, grad_mode
 from .node import AccumulateGrad, accumulator_of
@@ -141,6 +142,24 @@ def _accumulate_into(tensor, grad, create_graph, held=None):
         if is_zero_tensor(old):
             raise RuntimeError(ZERO_TENSOR_IMMUTABLE)
         _add_in_place(old, grad)
+
+
+def _retain_into(tensor, grad, create_graph):
+    """retain_grad's hook, as PyTorch's (VariableHooks::retain_grad): the first gradient cloned contiguous
+    (recorded as CloneBackward0 under create_graph), later ones added out of place, `.grad + grad`: a new
+    tensor each backward, laid out as the sum is. (A leaf's .grad instead takes the leaf's layout:
+    _accumulate_into.)"""
+    if type(grad) is ZeroArray or (create_graph and grad._zerotensor):
+        return _accumulate_into(tensor, grad, create_graph)
+    old = tensor._grad
+    if old is None:
+        if create_graph:
+            tensor._grad = grad.clone(memory_format=contiguous_format) if grad.requires_grad else Tensor._make(
+                np.array(grad._data, order="C"))
+        else:
+            tensor._grad = Tensor._make(np.array(grad, order="C"))
+        return
+    tensor._grad = old + (grad if create_graph else Tensor._make(np.asarray(grad)))
 
 
 ZERO_TENSOR_IMMUTABLE = ("ZeroTensors are immutable. Please use the materialized zero tensor obtained using .clone() "
@@ -519,7 +538,7 @@ def _run_output_hooks(node, grads, create_graph):
         for nr, ref in node._retained.items():
             t = ref()
             if t is not None and grads[nr] is not None and t.grad_fn is node:
-                _accumulate_into(t, grads[nr], create_graph)
+                _retain_into(t, grads[nr], create_graph)
     return grads
 
 

@@ -24,7 +24,7 @@ def _set_grad(flag):
     _state["enabled"] = flag and not _state["inference"]
 
 
-class _GradModeContext:
+class _DecoratorContextManager:
     _mode = None      # subclasses fix the mode they switch to
 
     def __enter__(self):
@@ -36,16 +36,17 @@ class _GradModeContext:
         _set_grad(self._prev)
         return False
 
-    def __call__(self, func):
+    def __call__(self, orig_func):
         context = self
 
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
+        def decorate_context(*args, **kwargs):
             call = context.clone()
             call._prev = _state["grad"]     # (set_grad_enabled's __enter__ keeps the _prev it is given)
             with call:
-                return func(*args, **kwargs)
-        return wrapper
+                return orig_func(*args, **kwargs)
+        # PyTorch's names (torch/utils/_contextlib.py), seen where orig_func has none of its own: no_grad(True)
+        decorate_context.__qualname__ = "context_decorator.<locals>.decorate_context"
+        return functools.wraps(orig_func)(decorate_context)
 
     def clone(self):
         """A fresh context like this one (a decorated function may run inside itself)."""
@@ -55,25 +56,30 @@ class _GradModeContext:
 
 
 
-class no_grad(_GradModeContext):
-    """Inside `with no_grad():` operations build no graph: results have requires_grad=False."""
-    _mode = False
+class _NoParamDecoratorContextManager(_DecoratorContextManager):
+    """A context that is also a decorator without parentheses (PyTorch's _NoParamDecoratorContextManager)."""
 
     def __new__(cls, func=None):
         self = super().__new__(cls)
-        if callable(func):          # used as @no_grad without parentheses
-            return self(func)
+        if func is not None:        # used as @no_grad without parentheses (PyTorch wraps anything but None:
+            return self(func)       # no_grad(True) is a function that calls True)
         return self
 
-    def __init__(self, func=None):
+
+class no_grad(_NoParamDecoratorContextManager):
+    """Inside `with no_grad():` operations build no graph: results have requires_grad=False."""
+    _mode = False
+
+    def __init__(self):     # (so no_grad(None) is PyTorch's TypeError: None is not a function to decorate)
         pass
 
 
-class enable_grad(_GradModeContext):
+class enable_grad(_NoParamDecoratorContextManager):
+    """Inside `with enable_grad():` operations record a graph again (inside no_grad too)."""
     _mode = True
 
 
-class inference_mode(_GradModeContext):
+class inference_mode(_DecoratorContextManager):
     """no_grad that is also reported by is_inference_mode_enabled(), and whose tensors are inference tensors.
     inference_mode(False) turns it off again (and grad mode on), as PyTorch's InferenceMode(false)."""
 
@@ -110,7 +116,7 @@ def _set_inference(flag):
             callback(flag)
 
 
-class set_grad_enabled(_GradModeContext):
+class set_grad_enabled(_DecoratorContextManager):
     """Called plainly it sets the mode globally; used with `with` it restores the old mode on exit."""
 
     def __init__(self, mode):
@@ -128,9 +134,9 @@ class set_grad_enabled(_GradModeContext):
     def __repr__(self):
         return f"torch.autograd.grad_mode.set_grad_enabled(mode={self._mode})"
 
-    def __call__(self, func):
+    def __call__(self, orig_func):
         _set_grad(self._prev)   # as a decorator it must not change the mode at definition time
-        return super().__call__(func)
+        return super().__call__(orig_func)
 
 
 # PyTorch's module path: the default repr then prints `<torch.autograd.grad_mode.no_grad object at 0x...>`

@@ -12,7 +12,7 @@ import numpy as np
 from .. import random as _random
 from .._argparse import type_name as _argparse_type_name, wrapped as _wrapped
 from .._signatures import NN as _NN
-from ..ops.linalg import mat2_transposed as _mat2_transposed
+from ..ops.linalg import column_major as _column_major
 from ..ops.registry import OPS as _OPS
 from ..tensor import Tensor, _type_name
 from ..tensor import broadcast_error as _broadcast_error, matmul as _matmul
@@ -127,10 +127,11 @@ def linear(input, weight, bias=None):
         return _matmul(input, weight.t())
     _check_bias_expands(bias._data.shape, (rows, out_features), nd)
     wt = weight.t()
-    transposed = _mat2_transposed(wt)       # lets backward lay the weight's gradient out like the weight
+    transposed = _column_major(wt)       # lets backward lay the weight's gradient out like the weight
     if input._data.ndim == 2:
-        return _OPS["addmm"](bias, input, wt, mat2_transposed=transposed)
-    out = _OPS["addmm"](bias, input.reshape(rows, cols), wt, mat2_transposed=transposed)
+        return _OPS["addmm"](bias, input, wt, mat1_transposed=_column_major(input), mat2_transposed=transposed)
+    flat = input.reshape(rows, cols)
+    out = _OPS["addmm"](bias, flat, wt, mat1_transposed=_column_major(flat), mat2_transposed=transposed)
     return out.view(input._data.shape[:-1] + (out_features,))
 
 

@@ -71,7 +71,7 @@ def _one_minus_square(y):
 @op("tanh_backward", "TanhBackwardBackward0", ("grad_output", "output"), saves=("grad_output", "output"),
     shows={"grad_output": "grad * (1 - output * output)", "output": "grad.conj() * (-2 * output.conj() * grad_output).conj()"},
     grad_output=lambda g, n: dual.call("tanh_backward", g, dual.conj(n.output)),     # (conj: complex values)
-    output=lambda g, n: dual.conj(g) * dual.conj(-2 * dual.conj(n.output) * n.grad_output))
+    output=lambda g, n: dual.conj(g) * dual.conj(dual.mul_scalar(dual.conj(n.output), -2) * n.grad_output))
 def tanh_backward(grad_output, output):
     """tanh's gradient, grad_output * (1 - output**2): an op of its own (as in PyTorch), so that a
     graph of the gradient records TanhBackwardBackward0. float16 is computed in float32; complex values
@@ -113,7 +113,7 @@ def sigmoid(self):
     saves={"grad_output": ("output",), "output": ("grad_output", "output")},
     shows={"grad_output": "grad * output * (1 - output)", "output": "grad.conj() * grad_output * (-2 * output.conj() + 1)"},
     grad_output=lambda g, n: dual.call("sigmoid_backward", g, dual.conj(n.output)),     # (conj: complex values)
-    output=lambda g, n: dual.conj(g) * n.grad_output * (-2 * dual.conj(n.output) + 1))
+    output=lambda g, n: dual.conj(g) * n.grad_output * dual.add_scalar(dual.mul_scalar(dual.conj(n.output), -2), 1))
 def sigmoid_backward(grad_output, output):
     """sigmoid's gradient, grad_output * (1 - output) * output: an op of its own (as in PyTorch), so
     that a graph of the gradient records SigmoidBackwardBackward0. (float16 rounds at each step, as
@@ -272,21 +272,21 @@ def _gelu_double_backward(ggI, gO, x, approximate):
     """PyTorch's gelu_double_backward: gelu''(x) * ggI * gO, in ops of the table (differentiable)."""
     if approximate == "tanh":
         beta, kappa = _GELU_TANH_BETA, _GELU_TANH_KAPPA
-        inner = dual.scale(x + dual.scale(x * x * x, kappa), beta)
+        inner = dual.mul_scalar(x + dual.mul_scalar(x * x * x, kappa), beta)
         tanh_inner = dual.tanh(inner)
-        sech_inner = 1 / dual.cosh(inner)
-        f = dual.scale(x, 0.5)
-        g = 1 - tanh_inner * tanh_inner
-        h = dual.scale(1 + dual.scale(x, 3 * kappa) * x, beta)
-        f_prime_gh = dual.scale(g, 0.5) * h
-        g_prime = (2 * sech_inner) * (-sech_inner * tanh_inner) * h
+        sech_inner = dual.number_over(1, dual.cosh(inner))
+        f = dual.mul_scalar(x, 0.5)
+        g = dual.number_minus(1, tanh_inner * tanh_inner)
+        h = dual.mul_scalar(dual.add_scalar(dual.mul_scalar(x, 3 * kappa) * x, 1), beta)
+        f_prime_gh = dual.mul_scalar(g, 0.5) * h
+        g_prime = dual.mul_scalar(sech_inner, 2) * (-sech_inner * tanh_inner) * h
         g_prime_fh = f * h * g_prime
-        h_prime = dual.scale(dual.scale(x, 6 * kappa), beta)
+        h_prime = dual.mul_scalar(dual.mul_scalar(x, 6 * kappa), beta)
         h_prime_fg = f * g * h_prime
-        return ggI * gO * (2 * f_prime_gh + g_prime_fh + h_prime_fg)
+        return ggI * gO * (dual.mul_scalar(f_prime_gh, 2) + g_prime_fh + h_prime_fg)
     x_sq = x * x
-    pdf = dual.scale(dual.exp(dual.scale(x_sq, -0.5)), _GELU_PDF)
-    return ggI * gO * (2 * pdf - x_sq * pdf)
+    pdf = dual.mul_scalar(dual.exp(dual.mul_scalar(x_sq, -0.5)), _GELU_PDF)
+    return ggI * gO * (dual.mul_scalar(pdf, 2) - x_sq * pdf)
 
 
 @op("softplus", "SoftplusBackward0", saves=("self",), float_result=True,
@@ -324,9 +324,9 @@ def softplus_backward(grad_output, self, beta, threshold):
 
 def _softplus_double_backward(grad, x, beta, threshold):
     """PyTorch's softplus_double_backward: sigmoid_backward(grad, sigmoid(x * beta)) below the threshold."""
-    x = dual.scale(x, beta)
+    x = dual.mul_scalar(x, beta)
     below = dual.like(grad, (dual.data(x) < threshold).astype(dual.data(grad).dtype))
-    return dual.scale(dual.call("sigmoid_backward", grad, dual.sigmoid(x)) * below, beta)
+    return dual.mul_scalar(dual.call("sigmoid_backward", grad, dual.sigmoid(x)) * below, beta)
 
 
 def _silu_backward(g, x):
@@ -336,7 +336,7 @@ def _silu_backward(g, x):
         if exact is not None:
             return exact
     s = dual.sigmoid(x)
-    return g * s * (1 + x * (1 - s))
+    return g * s * dual.add_scalar(x * dual.number_minus(1, s), 1)
 
 
 @op("silu", "SiluBackward0", saves=("self",), float_result=True,
@@ -403,12 +403,11 @@ def elu_backward(grad_output, self_or_result, alpha, is_result, scale=1, input_s
 def _elu_double_backward(grad, grad_output, self_or_result, alpha, is_result, scale=1, input_scale=1):
     """PyTorch's elu_double_backward: nonzero only where self_or_result < 0."""
     negative = dual.like(grad, (dual.data(self_or_result) < 0).astype(dual.data(grad).dtype))
-    scaled = grad * grad_output
-    if is_result:
-        return dual.scale(scaled * negative, input_scale) if input_scale != 1 else scaled * negative
-    scaled = dual.call("elu_backward", scaled, self_or_result, alpha=alpha, scale=scale, input_scale=input_scale,
-                       is_result=False)
-    return (dual.scale(scaled, input_scale) if input_scale != 1 else scaled) * negative
+    scaled = dual.mul_scalar(grad * grad_output, input_scale)     # (PyTorch's `* input_scale`: MulBackward1)
+    if not is_result:
+        scaled = dual.call("elu_backward", scaled, self_or_result, alpha=alpha, scale=scale, input_scale=input_scale,
+                           is_result=False)
+    return scaled * negative
 
 
 # celu(x, alpha) = elu(x, alpha, input_scale=1 / alpha), under its own node. PyTorch's backward formula

@@ -148,6 +148,20 @@ def mul(self, other):
     return np.multiply(self, other)
 
 
+# C++'s `tensor * number` (at::mul(Tensor, Scalar)), what derivatives.yaml's formulas write (`2 * result`): recorded
+# by a gradient's own graph under create_graph. (Python's `x * 2` wraps the 2 in a tensor: MulBackward0.)
+@op("mul_scalar", "MulBackward1", ("self",), shows={"self": "grad * other.conj()"},
+    self=lambda g, n: dual.mul_scalar(g, dual.conj(n.other)))
+def mul_scalar(self, other):
+    return mul.forward(self, other)
+
+
+# C++'s `tensor - number` (at::sub(Tensor, Scalar)): SubBackward1, as mul_scalar
+@op("sub_scalar", "SubBackward1", ("self",), self=lambda g, n: g)
+def sub_scalar(self, other):
+    return sub.forward(self, other)
+
+
 def _in_float32(ufunc, x, number):
     """float16 times (or over) a Python number, as PyTorch computes it: in float32, with the number in
     float32 (numpy would round the number to float16 first: 0.1, 2049)."""
@@ -279,7 +293,7 @@ def _pow_scalar_grad(g, n):
     if n.exponent == 0 and n.exponent.__class__ is not bool:
         return dual.like(g, np.zeros_like(dual.data(g)))     # (zeros_like: +0, not g * 0's -0 or nan)
     e = n.exponent
-    return g * dual.conj(dual.scale(_pow_of(n.self, e - 1), e))
+    return g * dual.conj(dual.mul_scalar(_pow_of(n.self, e - 1), e))
 
 
 def _pow_of(x, e):
@@ -312,7 +326,7 @@ def _pow_self_grad(g, n):
     # zero where the exponent is 0 (not 0 * inf = nan at self == 0), as PyTorch
     if dual.data(n.exponent).dtype.kind == "b":      # (PyTorch's formula computes exponent - 1)
         raise RuntimeError(BOOL_SUBTRACTION)
-    return dual.where(n.exponent == 0, 0.0, g * dual.conj(n.exponent * _pow_of(n.self, n.exponent - 1)))
+    return dual.where(n.exponent == 0, 0.0, g * dual.conj(n.exponent * _pow_of(n.self, dual.sub_scalar(n.exponent, 1))))
 
 
 def _log_of(x, like):
@@ -349,7 +363,7 @@ def _rpow_grad(g, n):
         return g * dual.where(n.exponent >= 0, 0.0, n.result * -math.inf)
     if base.__class__ is complex:      # a complex base: its principal log
         return g * dual.conj(n.result * cmath.log(base))
-    return g * dual.conj(dual.scale(n.result, math.log(base) if base > 0 else math.nan))
+    return g * dual.conj(dual.mul_scalar(n.result, math.log(base) if base > 0 else math.nan))
 
 
 @op("rpow", "PowBackward2", ("exponent",), saves=("exponent", "result"),
@@ -474,14 +488,14 @@ def fmod_tensor(self, other):
 # --- interpolation ------------------------------------------------------------------------------
 
 @op("lerp", "LerpBackward0", ("self", "end"), variants=("function", "method", "inplace"),
-    self=lambda g, n: g * dual.conj(1 - n.weight),
-    end=lambda g, n: g * dual.conj(n.weight))
+    self=lambda g, n: dual.mul_scalar(g, dual.conj(1 - n.weight)),      # (a Scalar weight: MulBackward1)
+    end=lambda g, n: dual.mul_scalar(g, dual.conj(n.weight)))
 def lerp(self, end, weight):
     return _lerp(self, end, weight)
 
 
 @op("lerp_tensor", "LerpBackward1", ("self", "end", "weight"), saves=("self", "end", "weight"),
-    self=lambda g, n: g * dual.conj(1 - n.weight),
+    self=lambda g, n: g * dual.conj(dual.number_minus(1, n.weight)),
     end=lambda g, n: g * dual.conj(n.weight),
     weight=lambda g, n: g * dual.conj(n.end - n.self))
 def lerp_tensor(self, end, weight):
@@ -640,8 +654,8 @@ def _fused_multiply_add(a, b, c):
     saves={"tensor1": ("tensor2",), "tensor2": ("tensor1",)}, check=_addc_check("addcmul"),
     shows={"tensor1": "grad * (tensor2 * value).conj()", "tensor2": "grad * (tensor1 * value).conj()"},
     self=lambda g, n: g,
-    tensor1=lambda g, n: g * dual.conj(dual.scale(n.tensor2, n.value)),       # (a half tensor times value: in float)
-    tensor2=lambda g, n: g * dual.conj(dual.scale(n.tensor1, n.value)))
+    tensor1=lambda g, n: g * dual.conj(dual.mul_scalar(n.tensor2, n.value)),       # (a half tensor times value: in float)
+    tensor2=lambda g, n: g * dual.conj(dual.mul_scalar(n.tensor1, n.value)))
 def addcmul(self, tensor1, tensor2, value=1):
     return _addc(self, tensor1, tensor2, value, np.multiply)
 
@@ -652,9 +666,9 @@ def addcmul(self, tensor1, tensor2, value=1):
     shows={"tensor1": "grad * (value / tensor2).conj()",
            "tensor2": "-grad * (value * tensor1 / (tensor2 * tensor2)).conj()"},
     self=lambda g, n: g,
-    tensor1=lambda g, n: g * dual.conj(n.value / n.tensor2),    # (value in t2's dtype here, but t1 * value in float below:
+    tensor1=lambda g, n: g * dual.conj(dual.number_over(n.value, n.tensor2)),    # (value in t2's dtype here, but t1 * value in float below:
     #                                                     as PyTorch's half results show)
-    tensor2=lambda g, n: -g * dual.conj(dual.scale(n.tensor1, n.value) / (n.tensor2 * n.tensor2)))
+    tensor2=lambda g, n: -g * dual.conj(dual.mul_scalar(n.tensor1, n.value) / (n.tensor2 * n.tensor2)))
 def addcdiv(self, tensor1, tensor2, value=1):
     return _addc(self, tensor1, tensor2, value, np.divide)
 

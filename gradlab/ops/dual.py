@@ -102,6 +102,44 @@ def scale(x, c):
     return x * c
 
 
+# Arithmetic with a Python number as derivatives.yaml's C++ writes it: on Tensors (create_graph) the Scalar
+# overloads, whose nodes differ from Python's (`2 * result` in C++ is MulBackward1, `x + 1` AddBackward1, `x / 3`
+# DivBackward1, `x.pow(2)` PowBackward0); on arrays plain numpy.
+def mul_scalar(x, c):
+    return OPS["mul_scalar"](x, other=c) if isinstance(x, Tensor) else scale(x, c)
+
+
+def add_scalar(x, c):
+    return OPS["nn_add_scalar"](x, other=c) if isinstance(x, Tensor) else x + c
+
+
+def div_scalar(x, c):
+    return OPS["nn_div_by_number"](x, other=c) if isinstance(x, Tensor) else x / c
+
+
+def rsub_scalar(c, x):
+    """c - x (at::rsub(Tensor, Scalar): RsubBackward1)."""
+    return OPS["rsub"](x, c) if isinstance(x, Tensor) else c - x
+
+
+def sub_scalar(x, c):
+    return OPS["sub_scalar"](x, other=c) if isinstance(x, Tensor) else x - c
+
+
+def number_minus(c, x):
+    """c - x as C++ writes it for a number c (`1 - weight`): a tensor filled with c, minus x (SubBackward0)."""
+    return OPS["sub"](c, x) if isinstance(x, Tensor) else c - x
+
+
+def number_over(c, x):
+    """c / x as C++ writes it for a number c (`value / tensor2`): a tensor filled with c, over x (DivBackward0)."""
+    return OPS["div"](c, x) if isinstance(x, Tensor) else c / x
+
+
+def pow_scalar(x, c):
+    return x.pow(c) if isinstance(x, Tensor) else x ** c
+
+
 def fused(formula, *args):
     """formula(*args) as one PyTorch kernel computes it (tanh_backward): on
     float16 arrays in float32, rounded once at the end."""
@@ -250,16 +288,17 @@ def permute(x, dims):
 
 
 def floor_divide(x, y):
-    """floor(x / y), a constant (piecewise constant: its gradient is zero almost everywhere)."""
-    if isinstance(x, Tensor):
-        return Tensor._make(np.floor_divide(x._data, y._data))
+    """floor(x / y) (piecewise constant: its gradient is zero almost everywhere). On Tensors PyTorch's
+    x.div(y, rounding_mode="floor"), recorded (DivBackward2) as derivatives.yaml's formula records it."""
+    if isinstance(x, Tensor) or isinstance(y, Tensor):
+        return OPS["div_rounding"](x, y, rounding_mode="floor")
     return np.floor_divide(x, y)
 
 
 def trunc_divide(x, y):
-    """trunc(x / y), a constant like floor_divide (fmod's gradient for its divisor)."""
-    if isinstance(x, Tensor):
-        return Tensor._make(np.trunc(np.true_divide(x._data, y._data)))
+    """trunc(x / y), like floor_divide (fmod's gradient for its divisor)."""
+    if isinstance(x, Tensor) or isinstance(y, Tensor):
+        return OPS["div_rounding"](x, y, rounding_mode="trunc")
     return np.trunc(np.true_divide(x, y))
 
 

@@ -36,6 +36,9 @@ _FUNCTIONS = {"cos", "sin", "exp", "log", "sqrt", "rsqrt", "cosh", "sinh", "tanh
 # (arguments in brackets: unparsing drops the ones precedence does not need)
 _REWRITES = {"where_or_zero": ("where(({0}), ({1}), 0)", 2), "zero_where": ("where(({0}), 0, ({1}))", 2),
              "sum_keepdim": ("({0}).sum(({1}), keepdim=True)", 2), "sum_dims": ("({0}).sum(({1}))", 2),
+             "mul_scalar": ("({0}) * ({1})", 2), "add_scalar": ("({0}) + ({1})", 2),
+             "div_scalar": ("({0}) / ({1})", 2), "sub_scalar": ("({0}) - ({1})", 2),
+             "number_minus": ("({0}) - ({1})", 2), "number_over": ("({0}) / ({1})", 2), "rsub_scalar": ("({0}) - ({1})", 2), "pow_scalar": ("({0}) ** ({1})", 2),
              "trunc_divide": ("div(({0}), ({1}), rounding_mode='trunc')", 2),
              "floor_divide": ("div(({0}), ({1}), rounding_mode='floor')", 2)}
 # methods of a Tensor that a formula may call on its own (g.reshape(...))

@@ -21,7 +21,7 @@ from .inplace import (_EXPANDED_INDEX_PUT, _EXPANDED_MASKED_FILL, _OVERLAP, _PAR
                       _check_inplace_allowed, _kind_name, _partial_overlap, _stand_in, _write_through_base, overlaps,
                       scalar_for)
 # (in-place writing, also read by _tensor_methods/ as `indexing.<name>`: defined in ops/inplace.py)
-from .inplace import assign_data, check_overlaps, fill_inplace, remember_view, run_inplace  # noqa: F401
+from .inplace import after_untracked_write, assign_data, check_overlaps, fill_inplace, remember_view, run_inplace  # noqa: F401
 from .conversion import real_part
 from .registry import OPS
 
@@ -451,6 +451,7 @@ def setitem(t, key, value, copy=False):
     else:                                    # an expanded view (numpy's are read-only): write its base
         _write_through_base(t, nkey, v)
     t._version_counter[0] += 1
+    after_untracked_write(t)
 
 
 def _partial_copy(target, v):

@@ -214,6 +214,7 @@ def _record_adopted(t, result):
     if node is None:
         if not grad_mode._state["enabled"]:
             _untracked_change(t)
+        _changed_through_alias(t)
         return t
     if type(node) is _autograd_node.NoDerivative and not node._op_name.endswith("_"):
         node._op_name += "_"              # (written in place: PyTorch names aten's in-place op, floor_divide_)
@@ -236,17 +237,37 @@ def _record_adopted(t, result):
 
 
 def _untracked_change(t):
-    """A change in place under no_grad: PyTorch gives the views of a base with history a fresh one read from
-    the base (AsStridedBackward0), as after a recorded change, the next time it looks at them."""
+    """A change in place that records nothing (under no_grad, or through a detached alias): PyTorch gives the
+    views of a base that requires grad (a leaf too) a fresh history read from the base (AsStridedBackward0),
+    as after a recorded change, the next time it looks at them (its view's grad_fn compares versions)."""
     root = t._base if t._base is not None else t
-    if root.grad_fn is None or (t is root and not root._views):
+    if (root.grad_fn is None and not root._requires_grad) or (t is root and not root._views):
         return
     state = grad_mode._state
+    previous = state["enabled"]
     state["enabled"] = True
     try:
         _refresh_views(root, written=None if t is root else t)
     finally:
-        state["enabled"] = False
+        state["enabled"] = previous
+
+
+def after_untracked_write(t):
+    """t was written without recording a node: its views, or its detached source's, read through the base."""
+    if not grad_mode._state["enabled"] and (t._base is not None or t._views):
+        _untracked_change(t)
+    _changed_through_alias(t)
+
+
+def _changed_through_alias(t):
+    """t (or the tensor t is a view of) is x.detach(), which shares x's storage and version counter: a change
+    of it is an untracked change of x (`.data` shares no version counter: it changes nothing here)."""
+    root = t._base if t._base is not None else t
+    source = getattr(root, "_detached_of", None)
+    if source is not None:
+        source = source()
+        if source is not None:
+            _untracked_change(source)
 
 
 def _dirty_history(t, node, output_nr, inputs):
@@ -362,6 +383,7 @@ def run_inplace(t, opkey, args, params):
         t._version_counter[0] += 1
         if not grad_mode._state["enabled"] and (t._base is not None or t._views):
             _untracked_change(t)
+        _changed_through_alias(t)
         return t
     else:
         with grad_mode.no_grad():
@@ -441,6 +463,7 @@ def fill_inplace(t, value):
     else:                          # an expanded view (numpy's are read-only): PyTorch fills its memory
         _write_through_base(t, Ellipsis, value)
     t._version_counter[0] += 1
+    after_untracked_write(t)
     return t
 
 
@@ -462,6 +485,7 @@ def assign_data(t, array, op_key=None):
     else:                          # (read-only but one element per memory location: a numpy broadcast view)
         _write_through_base(t, Ellipsis, array)
     t._version_counter[0] += 1
+    after_untracked_write(t)
     return t
 
 

@@ -9,23 +9,39 @@ from .registry import OPS, op
 
 
 def _mat2_grad(left, g, n):
-    """left.t() @ g, laid out like mat2 was.
+    """left.t() @ g, laid out like mat2 was (PyTorch's mm_mat2_backward).
 
-    When mat2 is a transposed matrix (nn.Linear's weight.t()), (g.t() @ left).t() gives the same
+    When mat2 is a column-major matrix (nn.Linear's weight.t()), (g.t() @ left).t() gives the same
     numbers in mat2's layout, so the weight's own gradient arrives contiguous and AccumulateGrad
-    copies it without a slow strided pass (PyTorch's mm backward makes the same choice). The caller
-    records the layout as `mat2_transposed`: saving mat2 just for it would keep it alive. Complex
-    values: left is conjugated (PyTorch's `left.mH @ g`; a real left is itself)."""
+    copies it without a slow strided pass. The caller records the layout as `mat2_transposed`
+    (column_major): saving mat2 just for it would keep it alive. Complex values: left is conjugated
+    (PyTorch's `left.mH @ g`; a real left is itself)."""
     left = dual.conj(left)
     if n.mat2_transposed:
         return dual.t(dual.mm(dual.t(g), left))
     return dual.mm(dual.t(left), g)
 
 
-def mat2_transposed(mat2):
-    """The `mat2_transposed` argument of mm/addmm: is mat2 a transposed (column-major) matrix?"""
-    flags = mat2._data.flags
-    return flags.f_contiguous and not flags.c_contiguous
+def _mat1_grad(g, right, n):
+    """g @ right.t(), or for a column-major mat1 (mat1_transposed) (right @ g.t()).t(), laid out like mat1
+    (PyTorch's mm_mat1_backward): what a permuted matrix's gradient's layout, and a gradient's graph, show."""
+    if n.mat1_transposed:
+        return dual.t(dual.mm(dual.conj(right), dual.t(g)))
+    return dual.mm(g, dual.conj(dual.t(right)))
+
+
+def _outer(g, vec):
+    """g.ger(vec), as PyTorch's outer computes it: g.reshape(n, 1) * vec."""
+    return (g.reshape(-1, 1) if isinstance(g, dual.Tensor) else dual.unsqueeze(g, 1)) * vec
+
+
+def column_major(matrix):
+    """The `mat1_transposed` and `mat2_transposed` arguments of mm/addmm: PyTorch's test for a column-major
+    matrix in mm_mat1_backward and mm_mat2_backward, strides[0] == 1 and strides[1] == sizes[0] (a transposed
+    contiguous matrix, and any 1 x 1 one)."""
+    data = matrix._data
+    item = data.itemsize
+    return data.strides[0] == item and data.strides[1] == data.shape[0] * item and data.size > 0
 
 
 # ---------------------------------------------------------------- which gemm computes a @ b
@@ -69,16 +85,17 @@ _F32 = np.dtype(np.float32)
 @op("mm", "MmBackward0", ("self", "mat2"), variants=("function", "method"),
     shows={"self": "grad @ mat2.t().conj()", "mat2": "self.t().conj() @ grad"},
     saves={"self": ("mat2",), "mat2": ("self",)},
-    self=lambda g, n: dual.mm(g, dual.conj(dual.t(n.mat2))),
+    self=lambda g, n: _mat1_grad(g, n.mat2, n),
     mat2=lambda g, n: _mat2_grad(n.self, g, n))
-def mm(self, mat2, mat2_transposed=False):
+def mm(self, mat2, mat1_transposed=False, mat2_transposed=False):
     if _swap_wins(self, mat2):
         return np.ascontiguousarray((mat2.T @ self.T).T)
     return dual.mm(self, mat2)
 
 
 @op("mv", "MvBackward0", ("self", "vec"), variants=("function", "method"), saves={"self": ("vec",), "vec": ("self",)},
-    self=lambda g, n: dual.unsqueeze(g, 1) * dual.unsqueeze(dual.conj(n.vec), 0),
+    shows={"self": "grad.outer(vec.conj())"},
+    self=lambda g, n: _outer(g, dual.conj(n.vec)),
     vec=lambda g, n: dual.mv(dual.conj(dual.t(n.self)), g))
 def mv(self, vec):
     return self @ vec
@@ -101,17 +118,17 @@ def bmm(self, mat2):
 
 
 def _scaled(g, c):
-    """c * g, skipped for c == 1 (PyTorch's maybe_multiply)."""
-    return g if c == 1 else g * c
+    """c * g, skipped for c == 1 (PyTorch's maybe_multiply: on Tensors MulBackward1)."""
+    return g if c == 1 else dual.mul_scalar(g, c)
 
 
 @op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), variants=("function", "method", "inplace"),
     shows={"self": "grad * beta", "mat1": "grad @ mat2.t().conj() * alpha", "mat2": "mat1.t().conj() @ grad * alpha"},
     saves={"mat1": ("mat2",), "mat2": ("mat1",)},
     self=lambda g, n: _scaled(g, n.beta),
-    mat1=lambda g, n: _scaled(dual.mm(g, dual.conj(dual.t(n.mat2))), n.alpha),
+    mat1=lambda g, n: _scaled(_mat1_grad(g, n.mat2, n), n.alpha),
     mat2=lambda g, n: _scaled(_mat2_grad(n.mat1, g, n), n.alpha))
-def addmm(self, mat1, mat2, mat2_transposed=False, beta=1, alpha=1):
+def addmm(self, mat1, mat2, mat1_transposed=False, mat2_transposed=False, beta=1, alpha=1):
     """beta * self + alpha * (mat1 @ mat2): with beta = alpha = 1, what nn.Linear computes for a 2-d input."""
     if _swap_wins(mat1, mat2):
         swapped = (mat2.T @ mat1.T).T
@@ -147,7 +164,7 @@ def _add_scaled(out, self, beta, alpha):
     shows={"self": "grad * beta", "mat": "grad.outer(vec.conj()) * alpha", "vec": "mat.t().conj() @ grad * alpha"},
     saves={"mat": ("vec",), "vec": ("mat",)},
     self=lambda g, n: _scaled(g, n.beta),
-    mat=lambda g, n: _scaled(dual.unsqueeze(g, 1) * dual.unsqueeze(dual.conj(n.vec), 0), n.alpha),
+    mat=lambda g, n: _scaled(_outer(g, dual.conj(n.vec)), n.alpha),
     vec=lambda g, n: _scaled(dual.mv(dual.conj(dual.t(n.mat)), g), n.alpha))
 def addmv(self, mat, vec, beta=1, alpha=1):
     return _add_scaled(np.asarray(mat @ vec), self, beta, alpha)

@@ -206,12 +206,45 @@ def _reduce(loss, reduction):
     return total / total.dtype.type(loss.size)
 
 
+def _is_tensor(*values):
+    return any(hasattr(v, "_data") for v in values)
+
+
+# A loss's gradient is, in PyTorch, a backward op of its own (mse_loss_backward, ...): under create_graph the
+# gradient's node is MseLossBackwardBackward0, whose formulas are derivatives.yaml's double backward. A plain
+# backward computes the same numbers on arrays, without the op.
+def _mse_backward(g, a, b, n):
+    """mse_loss_backward(grad, a, b): the gradient for a (self, or target with the two swapped, as PyTorch)."""
+    if _is_tensor(g, a, b):
+        return OPS["mse_loss_backward"](g, a, b, reduction=n.reduction, count=n.count)
+    return g * 2 * (a - b) / n.count
+
+
+def _mse_double_backward(g, n):
+    """PyTorch's mse_loss_double_backward: 2 * grad, over numel for a mean."""
+    g = dual.mul_scalar(g, 2)
+    return dual.div_scalar(g, n.count) if n.reduction == "mean" else g
+
+
 @op("mse_loss", "MseLossBackward0", ("self", "target"), saves=("self", "target"),
-    self=lambda g, n: g * 2 * (n.self - n.target) / n.count,
-    target=lambda g, n: g * -2 * (n.self - n.target) / n.count)
+    shows={"self": "grad * 2 * (self - target) / count", "target": "grad * 2 * (target - self) / count"},
+    self=lambda g, n: _mse_backward(g, n.self, n.target, n),
+    target=lambda g, n: _mse_backward(g, n.target, n.self, n))
 def mse_loss(self, target, reduction, count):
     d = (self - target) ** 2
     return _reduce(d, reduction)
+
+
+@op("mse_loss_backward", "MseLossBackwardBackward0", ("grad_output", "self", "target"),
+    saves=("grad_output", "self", "target"),
+    shows={"grad_output": "grad * 2 * (self - target) / count",
+           "self": "grad * grad_output * 2 / (count if reduction == 'mean' else 1)",
+           "target": "-grad * grad_output * 2 / (count if reduction == 'mean' else 1)"},
+    grad_output=lambda g, n: _mse_backward(g, n.self, n.target, n),
+    self=lambda g, n: _mse_double_backward(g * n.grad_output, n),
+    target=lambda g, n: -_mse_double_backward(g * n.grad_output, n))
+def mse_loss_backward(grad_output, self, target, reduction, count):
+    return grad_output * 2 * (self - target) / count
 
 
 @shows("grad * (self - target) / clamp_min(self * (1 - self), 1e-12) / count * (1 if weight is None else weight)")
@@ -393,12 +426,45 @@ def _clipped(input, target, delta, scale):
         np.clip(d, d.dtype.type(low), d.dtype.type(high))
 
 
+def _huber_backward(g, a, b, n):
+    """huber_loss_backward(grad, a, b) (see _mse_backward)."""
+    if _is_tensor(g, a, b):
+        return OPS["huber_loss_backward"](g, a, b, reduction=n.reduction, delta=n.delta, count=n.count)
+    return dual.fused(lambda g, a, b: g * _clipped(a, b, n.delta, None) / n.count, g, a, b)
+
+
+def _smooth_l1_backward(g, a, b, n):
+    """smooth_l1_loss_backward(grad, a, b) (see _mse_backward)."""
+    if _is_tensor(g, a, b):
+        return OPS["smooth_l1_loss_backward"](g, a, b, reduction=n.reduction, beta=n.beta, count=n.count)
+    return dual.fused(lambda g, a, b: g * _clipped(a, b, None, n.beta) / n.count, g, a, b)
+
+
+def _threshold_double_backward(g, n, bound, over):
+    """PyTorch's huber_loss_double_backward (over=None) and smooth_l1_loss_double_backward (over=beta):
+    grad where |self - target| < bound, else 0 (divided by beta), divided by numel for a mean."""
+    if over == 0:
+        return dual.like(g, np.zeros_like(dual.data(g)))
+    near = np.abs(dual.data(n.self) - dual.data(n.target)) < bound
+    g = g * dual.like(g, near.astype(dual.data(g).dtype) if over is not None else near)
+    if over is not None:
+        g = dual.div_scalar(g, over)
+    return dual.div_scalar(g, n.count) if n.reduction == "mean" else g
+
+
+def _huber_grad_output_grad(g, n):
+    """PyTorch's huber_loss_double_backward_grad_output."""
+    if n.reduction == "none":
+        return _huber_backward(g, n.self, n.target, n)
+    ones = dual.like(g, np.ones_like(dual.data(n.grad_output)))
+    return (_huber_backward(ones, n.self, n.target, n) * g).sum()
+
+
 @op("huber_loss", "HuberLossBackward0", ("self", "target"), saves=("self", "target"),
     shows={"self": "grad * (self - target).clamp(-delta, delta) / count",
            "target": "-grad * (self - target).clamp(-delta, delta) / count"},
-    self=lambda g, n: dual.fused(lambda g, a, b: g * _clipped(a, b, n.delta, None) / n.count, g, n.self, n.target),
-    target=lambda g, n: dual.fused(lambda g, a, b: -g * _clipped(a, b, n.delta, None) / n.count, g, n.self,
-                                   n.target))
+    self=lambda g, n: _huber_backward(g, n.self, n.target, n),
+    target=lambda g, n: _huber_backward(g, n.target, n.self, n))
 def huber_loss(self, target, reduction, delta, count):
     z = np.abs(self - target)
     d = z.dtype.type(delta)
@@ -406,18 +472,41 @@ def huber_loss(self, target, reduction, delta, count):
     return _reduce(loss, reduction)
 
 
+@op("huber_loss_backward", "HuberLossBackwardBackward0", ("grad_output", "self", "target"),
+    saves=("grad_output", "self", "target"),
+    shows={"grad_output": "grad * (self - target).clamp(-delta, delta) / count",
+           "self": "grad * grad_output * ((self - target).abs() < delta) / (count if reduction == 'mean' else 1)",
+           "target": "-grad * grad_output * ((self - target).abs() < delta) / (count if reduction == 'mean' else 1)"},
+    grad_output=_huber_grad_output_grad,
+    self=lambda g, n: _threshold_double_backward(g * n.grad_output, n, n.delta, None),
+    target=lambda g, n: -_threshold_double_backward(g * n.grad_output, n, n.delta, None))
+def huber_loss_backward(grad_output, self, target, reduction, delta, count):
+    return dual.fused(lambda g, a, b: g * _clipped(a, b, delta, None) / count, grad_output, self, target)
+
+
 @op("smooth_l1_loss", "SmoothL1LossBackward0", ("self", "target"), saves=("self", "target"),
     shows={"self": "grad * ((self - target) / beta).clamp(-1, 1) / count",
            "target": "-grad * ((self - target) / beta).clamp(-1, 1) / count"},
-    self=lambda g, n: dual.fused(lambda g, a, b: g * _clipped(a, b, None, n.beta) / n.count, g, n.self, n.target),
-    target=lambda g, n: dual.fused(lambda g, a, b: -g * _clipped(a, b, None, n.beta) / n.count, g, n.self,
-                                   n.target))
+    self=lambda g, n: _smooth_l1_backward(g, n.self, n.target, n),
+    target=lambda g, n: _smooth_l1_backward(g, n.target, n.self, n))
 def smooth_l1_loss(self, target, reduction, beta, count):
     z = np.abs(self - target)
     b = z.dtype.type(beta)
     half = z.dtype.type(0.5)
     loss = np.where(z < b, half * z * z / b, z - half * b).astype(z.dtype, copy=False)
     return _reduce(loss, reduction)
+
+
+@op("smooth_l1_loss_backward", "SmoothL1LossBackwardBackward0", ("grad_output", "self", "target"),
+    saves=("grad_output", "self", "target"),
+    shows={"grad_output": "grad * ((self - target) / beta).clamp(-1, 1) / count",
+           "self": "grad * grad_output * ((self - target).abs() < beta) / beta / (count if reduction == 'mean' else 1)",
+           "target": "-grad * grad_output * ((self - target).abs() < beta) / beta / (count if reduction == 'mean' else 1)"},
+    grad_output=lambda g, n: _smooth_l1_backward(g, n.self, n.target, n),
+    self=lambda g, n: _threshold_double_backward(g * n.grad_output, n, n.beta, n.beta),
+    target=lambda g, n: -_threshold_double_backward(g * n.grad_output, n, n.beta, n.beta))
+def smooth_l1_loss_backward(grad_output, self, target, reduction, beta, count):
+    return dual.fused(lambda g, a, b: g * _clipped(a, b, None, beta) / count, grad_output, self, target)
 
 
 # --- activations that the teaching material uses less often ------------------------------------------
@@ -445,13 +534,28 @@ def hardtanh_backward(grad_output, self, min_val, max_val):
     return np.where((self > min_val) & (self < max_val), grad_output, 0).astype(grad_output.dtype, copy=False)
 
 
+def _log_sigmoid_double_backward(g, z):
+    """PyTorch's log_sigmoid_double_backward: grad * (z - 1) * z, z = sigmoid(self) (one node, used twice)."""
+    return g * dual.sub_scalar(z, 1) * z
+
+
 def _log_sigmoid_grad(g, n):
-    # d/dx log(sigmoid(x)) = sigmoid(-x)
-    if type(g) is np.ndarray and type(n.self) is np.ndarray and n.self.dtype == np.float32:   # its kernel
-        exact = vectorized.log_sigmoid_backward(g, n.self)
+    if _is_tensor(g, n.self):       # (create_graph: PyTorch's log_sigmoid_backward, an op of its own)
+        return OPS["log_sigmoid_backward"](g, n.self)
+    return log_sigmoid_backward.forward(g, n.self)
+
+
+@op("log_sigmoid_backward", "LogSigmoidBackwardBackward0", ("grad_output", "self"), saves=("grad_output", "self"),
+    shows={"grad_output": "grad * sigmoid(-self)", "self": "grad * grad_output * (sigmoid(self) - 1) * sigmoid(self)"},
+    grad_output=_log_sigmoid_grad,
+    self=lambda g, n: _log_sigmoid_double_backward(g * n.grad_output, dual.sigmoid(n.self)))
+def log_sigmoid_backward(grad_output, self):
+    """d/dx log(sigmoid(x)) = sigmoid(-x), times grad_output."""
+    if type(grad_output) is np.ndarray and type(self) is np.ndarray and self.dtype == np.float32:   # its kernel
+        exact = vectorized.log_sigmoid_backward(grad_output, self)
         if exact is not None:
             return exact
-    return dual.fused(lambda g, x: g * dual.sigmoid(-x), g, n.self)
+    return dual.fused(lambda g, x: g * dual.sigmoid(-x), grad_output, self)
 
 
 @op("log_sigmoid", "LogSigmoidBackward0", saves=("self",), self=_log_sigmoid_grad,
@@ -474,6 +578,9 @@ def _mish_grad_of(g, x):
         exact = vectorized.mish_backward(g, x)
         if exact is not None:
             return exact
+    if _is_tensor(g, x):            # PyTorch's infinitely_differentiable_mish_backward, op for op
+        t = dual.tanh(x.exp().log1p())
+        return g * (t + x * dual.sigmoid(x) * dual.number_minus(1.0, t * t))
     sp = dual.call("softplus", x, beta=1.0, threshold=20.0)
     t = dual.tanh(sp)
     return g * (t + x * dual.sigmoid(x) * (1 - t * t))
@@ -491,11 +598,21 @@ def mish(self):
 
 
 def _hardswish_grad(g, n):
-    # (PyTorch's kernel: 0 up to -3 included, x / 3 + 0.5 strictly between, 1 from 3 on)
-    x = dual.data(n.self)
+    if _is_tensor(g, n.self):       # (create_graph: PyTorch's hardswish_backward, an op of its own)
+        return OPS["hardswish_backward"](g, n.self)
+    return hardswish_backward.forward(g, n.self)
+
+
+@op("hardswish_backward", "HardswishBackwardBackward0", ("grad_output", "self"), saves=("grad_output", "self"),
+    shows={"grad_output": "grad * where(self <= -3, 0, where(self < 3, self / 3 + 0.5, 1))",
+           "self": "where((self > -3) & (self < 3), grad * grad_output / 3, 0)"},
+    grad_output=_hardswish_grad,
+    self=lambda g, n: dual.where((dual.data(n.self) > -3.0) & (dual.data(n.self) < 3.0),
+                                 dual.div_scalar(g * n.grad_output, 3.0), 0.0))
+def hardswish_backward(grad_output, self):
+    """(PyTorch's kernel: 0 up to -3 included, x / 3 + 0.5 strictly between, 1 from 3 on)"""
     return dual.fused(lambda g, x: g * np.where(x <= -3, 0.0, np.where(x < 3, x / 3 + 0.5, 1.0)).astype(x.dtype),
-                      g, x) if not hasattr(g, "_data") else \
-        g * dual.like(g, np.where(x <= -3, 0.0, np.where(x < 3, x / 3 + 0.5, 1.0)).astype(x.dtype))
+                      grad_output, self)
 
 
 @op("hardswish", "HardswishBackward0", saves=("self",), self=_hardswish_grad,
@@ -509,8 +626,24 @@ _ONE_SIXTH = float(np.float32(1.0 / 6))     # torch's kernel multiplies by 1.0f 
 
 
 def _hardsigmoid_grad(g, n):
-    x = dual.data(n.self)
-    return dual.where_or_zero((x > -3) & (x < 3), dual.scale(g, _ONE_SIXTH))
+    if _is_tensor(g, n.self):       # (create_graph: PyTorch's hardsigmoid_backward, which has no derivative)
+        return OPS["hardsigmoid_backward"](n.self, grad_output=dual.data(g))
+    return hardsigmoid_backward.forward(n.self, g)
+
+
+def _not_implemented(name):
+    """The formula of an op PyTorch gives no derivative: its node (NotImplemented) raises when run."""
+    def formula(g, n):
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+    return formula
+
+
+# (PyTorch's node for it is NotImplemented, with an edge to self only)
+@op("hardsigmoid_backward", "NotImplemented", ("self",), saved_params=(),
+    shows={"self": "derivative for aten::hardsigmoid_backward is not implemented"},
+    self=_not_implemented("hardsigmoid_backward"))
+def hardsigmoid_backward(self, grad_output):
+    return dual.where_or_zero((self > -3) & (self < 3), dual.scale(grad_output, _ONE_SIXTH))
 
 
 @op("hardsigmoid", "HardsigmoidBackward0", saves=("self",), self=_hardsigmoid_grad,

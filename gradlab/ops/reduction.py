@@ -50,6 +50,10 @@ def _restore(g, n):
     """Unsqueeze the reduced dims of g (when keepdim=False) so it broadcasts against the input."""
     if n.keepdim or n.dim is None:
         return g
+    if isinstance(g, dual.Tensor):      # (PyTorch's unsqueeze_multiple: one UnsqueezeBackward0 per dim)
+        for d in sorted(n.dim):
+            g = g.unsqueeze(d)
+        return g
     shape = list(g.shape)
     for d in sorted(n.dim):
         shape.insert(d, 1)
@@ -221,8 +225,8 @@ def _var_grad(g, n):
 
 def _scale(g, c):
     """c * g for a Python float c: half arrays multiply in float32 (torch's opmath), numpy would
-    round c to half first."""
-    return dual.scale(g, c)
+    round c to half first. On Tensors C++'s `c * grad` (MulBackward1)."""
+    return dual.mul_scalar(g, c)
 
 
 @op("var", "VarBackward0", variants=("function", "method"), saves=("self",), cast_result=False,
@@ -345,7 +349,7 @@ def _rounded(v, dtype):
 def _std_grad(g, n):
     """torch's std_backward: var_backward of (grad / (result * 2)).masked_fill_(result == 0, 0)."""
     r = n.result
-    return _var_grad(dual.zero_where(r == 0, g / (r * 2)), n)
+    return _var_grad(dual.zero_where(r == 0, g / dual.mul_scalar(r, 2)), n)
 
 
 @op("std", "StdBackward0", variants=("function", "method"), saves=("self", "result"), cast_result=False,
@@ -362,13 +366,18 @@ def _norm_grad(g, n):
     if p == 0:              # counting nonzeros is flat: PyTorch leaves the gradient undefined (.grad stays None)
         return None
     if p == 2:
-        return _restore(g, n) * dual.where(r == 0, 0.0, x / r)
+        return _restore(g, n) * dual.zero_where(r == 0, x / r)      # (PyTorch's masked_fill_)
     if p == 1:
-        return _restore(g, n) * dual.sign(x)
+        return _sgn_times(x, _restore(g, n))
     if abs(p) == float("inf"):
         hits = (abs(x) == r) | (x != x)         # (PyTorch's: a nan input is a hit too)
         return dual.sign(x) * (_restore(g, n) / dual.sum_keepdim(hits, n.dim) * hits)
     return _restore(g, n) * dual.where(r == 0, 0.0, x * abs(x) ** (p - 2) / r ** (p - 1))
+
+
+def _sgn_times(x, g):
+    """p = 1's gradient: PyTorch's self.sgn() * grad (on arrays sign(x) * g, the same numbers)."""
+    return dual.call("sgn", x) * g if isinstance(x, dual.Tensor) else g * dual.sign(x)
 
 
 @op("norm", "LinalgVectorNormBackward0", variants=("function", "method"), saves=("self", "result"), float_result=True,
@@ -394,9 +403,9 @@ def _dist_grad(sign):
         if p == 0:
             out = x * 0.0
         elif p == 1:
-            out = g * dual.sign(x)
+            out = _sgn_times(x, g)
         elif p == 2:
-            out = g * dual.where(r == 0, 0.0, x / r)
+            out = g * dual.zero_where(r == 0, x / r)
         elif abs(p) == float("inf"):
             hits = (abs(x) == r) | (x != x)
             out = dual.sign(x) * (g / dual.sum_keepdim(hits, tuple(range(np.ndim(dual.data(x))))) * hits)
@@ -471,7 +480,7 @@ def _var_mean_grad(g, n):
 def _std_mean_grad(g, n):
     g_std, g_mean = g
     r = _std_of(n.self, n)
-    return _var_grad(dual.zero_where(r == 0, g_std / (r * 2)), n) + _mean_part(g_mean, n)
+    return _var_grad(dual.zero_where(r == 0, g_std / dual.mul_scalar(r, 2)), n) + _mean_part(g_mean, n)
 
 
 def _welford_mean(x, dim, keepdim, count):

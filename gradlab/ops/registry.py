@@ -593,7 +593,9 @@ def sum_to_shape(g, meta):
     if not isinstance(g, (np.ndarray, Tensor)):
         g = np.asarray(g)
     g_shape = g._data.shape if isinstance(g, Tensor) else g.shape
-    if g_shape != shape:
+    if g_shape != shape and isinstance(g, Tensor) and len(g_shape) >= len(shape):
+        g = _sum_to(g, g_shape, shape)
+    elif g_shape != shape:
         lead = len(g_shape) - len(shape)
         if lead < 0:           # a formula gave fewer dims than the input has: broadcast it up
             g = dual.expand(g, shape)
@@ -610,6 +612,19 @@ def sum_to_shape(g, meta):
                 return g
         g = dual.to_dtype(g, dtype)
     return g
+
+
+def _sum_to(g, g_shape, shape):
+    """PyTorch's at::sum_to on a Tensor (the engine's reduction of a gradient recorded under create_graph):
+    a 0-d input gets sum() (SumBackward0); otherwise one sum over the leading and the stretched dims,
+    keeping them (SumBackward1), then a view dropping the leading ones (ViewBackward0)."""
+    if not shape:
+        return g.sum()
+    lead = len(g_shape) - len(shape)
+    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and g_shape[lead + i] != 1)
+    if dims:
+        g = g.sum(dims, keepdim=True)
+    return g.view(shape) if lead else g
 
 
 # ops/dual.py (the helpers formulas call on arrays or Tensors) calls ops of this table, so it comes after it

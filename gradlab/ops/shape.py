@@ -97,8 +97,10 @@ def unsqueeze(self, dim):
     return np.expand_dims(self, dim)
 
 
-@op("expand", "ExpandBackward0", variants=("method",), promote=False,
-    self=lambda g, n: g)        # sum_to_shape sums the expanded dims back
+@op("expand", "ExpandBackward0", variants=("method",), promote=False, shows={"self": "grad"},
+    # sum_to_shape sums the expanded dims back; PyTorch's formula, at::sum_to(grad, self.sizes()), also sums a
+    # 0-d gradient of a 0-d input (SumBackward0 in a gradient's graph)
+    self=lambda g, n: g.sum() if isinstance(g, Tensor) and not g._data.ndim else g)
 def expand(self, shape):
     out = np.broadcast_to(self, shape)
     lead = len(shape) - self.ndim

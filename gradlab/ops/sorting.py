@@ -489,10 +489,10 @@ def _cumprod_grad(g, n):
     in a row, the sum over j >= k of grad_j times the product of the others up to j."""
     x, r = n.self, n.result
     xs = dual.data(x)
-    if not xs.ndim:
+    if xs.size <= 1 or xs.shape[n.dim] == 1:    # (PyTorch's cumprod_backward gives grad itself: one number per row)
         return g
     if not (xs == 0).any():
-        return _reversed_cumsum(g * dual.conj(r), n.dim) / dual.conj(x)     # (conj: complex values)
+        return _reversed_cumsum(dual.conj(r) * g, n.dim) / dual.conj(x)     # (conj: complex values; PyTorch's order)
     gs = dual.data(g)
     out = np.empty_like(xs)
     d = n.dim

@@ -84,7 +84,7 @@ def exp(self):
 
 
 @op("expm1", "Expm1Backward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
-    self=lambda g, n: g * (dual.conj(n.result) + 1))
+    self=lambda g, n: g * dual.add_scalar(dual.conj(n.result), 1))
 def expm1(self):
     if type(self) is np.ndarray and self.dtype == _F32:     # not MKL's: SLEEF's expm1f on every number
         exact = vectorized.expm1(self)
@@ -103,20 +103,20 @@ def log(self):
 
 @op("log2", "Log2Backward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
     shows={"self": "grad / (self.conj() * log(2))"},
-    self=lambda g, n: g / dual.scale(dual.conj(n.self), math.log(2.0)))
+    self=lambda g, n: g / dual.mul_scalar(dual.conj(n.self), math.log(2.0)))
 def log2(self):
     return _log2(self)
 
 
 @op("log10", "Log10Backward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
     shows={"self": "grad / (self.conj() * log(10))"},
-    self=lambda g, n: g / dual.scale(dual.conj(n.self), 2.3025850929940456))     # (torch's constant: 1 ulp below log(10))
+    self=lambda g, n: g / dual.mul_scalar(dual.conj(n.self), 2.3025850929940456))     # (torch's constant: 1 ulp below log(10))
 def log10(self):
     return _log10(self)
 
 
 @op("log1p", "Log1PBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
-    self=lambda g, n: g / dual.conj(n.self + 1))
+    self=lambda g, n: g / dual.conj(dual.add_scalar(n.self, 1)))
 def log1p(self):
     if type(self) is np.ndarray and self.dtype == _F32:     # not MKL's: SLEEF's log1pf on every number
         exact = vectorized.log1p(self)
@@ -126,7 +126,7 @@ def log1p(self):
 
 
 @op("sqrt", "SqrtBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
-    self=lambda g, n: g / (2 * dual.conj(n.result)))
+    self=lambda g, n: g / dual.mul_scalar(dual.conj(n.result), 2))
 def sqrt(self):
     return np.sqrt(self)
 
@@ -145,7 +145,8 @@ def _logit_grad(g, n):
     x = dual.data(n.self)
     with np.errstate(invalid="ignore"):        # (a nan x is inside: its gradient is nan, as PyTorch's)
         inside = ~((x < lo) | (x > hi))
-    return dual.where(dual.like(g, inside), g / (n.self * (1 - n.self)), math.nan if n.eps is None else 0.0)
+    return dual.where(dual.like(g, inside), g / (n.self * dual.number_minus(1, n.self)),
+                      math.nan if n.eps is None else 0.0)
 
 
 def _no_complex_logit(self):
@@ -180,7 +181,7 @@ def sin(self):
 
 
 @op("cos", "CosBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
-    self=lambda g, n: -g * dual.conj(dual.sin(n.self)))
+    self=lambda g, n: g * -dual.conj(dual.sin(n.self)))
 def cos(self):
     if self.dtype is _F32:                  # (_cos's common case, without the call)
         return np.cos(self, dtype=_F64).astype(_F32)
@@ -188,7 +189,7 @@ def cos(self):
 
 
 @op("tan", "TanBackward0", variants=("function", "method", "inplace"), saves=("result",), float_result=True,
-    self=lambda g, n: g * dual.conj(1 + n.result * n.result))
+    self=lambda g, n: g * dual.conj(dual.add_scalar(dual.pow_scalar(n.result, 2), 1)))
 def tan(self):
     if self.dtype is _F32:                  # (_tan's common case, without the call)
         return np.tan(self, dtype=_F64).astype(_F32)
@@ -197,21 +198,21 @@ def tan(self):
 
 @op("asin", "AsinBackward0", variants=("function", "method", "inplace"), aliases=("arcsin",),
     saves=("self",), float_result=True,
-    self=lambda g, n: g * dual.conj(dual.rsqrt(-n.self * n.self + 1)))      # (torch's formula, op for op)
+    self=lambda g, n: g * dual.conj(dual.rsqrt(dual.add_scalar(-n.self * n.self, 1))))      # (torch's formula, op for op)
 def asin(self):
     return _asin(self)
 
 
 @op("acos", "AcosBackward0", variants=("function", "method", "inplace"), aliases=("arccos",),
     saves=("self",), float_result=True,
-    self=lambda g, n: -g * dual.conj(dual.rsqrt(-n.self * n.self + 1)))
+    self=lambda g, n: g * -dual.conj(dual.rsqrt(dual.add_scalar(-n.self * n.self, 1))))
 def acos(self):
     return _acos(self)
 
 
 @op("atan", "AtanBackward0", variants=("function", "method", "inplace"), aliases=("arctan",),
     saves=("self",), float_result=True,
-    self=lambda g, n: g / dual.conj(1 + n.self * n.self))
+    self=lambda g, n: g / dual.conj(dual.add_scalar(n.self * n.self, 1)))
 def atan(self):
     return _atan(self)
 
@@ -318,7 +319,7 @@ def trunc(self):
 
 @op("erf", "ErfBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
     shows={"self": "2 / sqrt(pi) * exp(-self * self) * grad"},
-    self=lambda g, n: dual.scale(dual.exp(-(n.self * n.self)), 2 / math.sqrt(math.pi)) * g)
+    self=lambda g, n: dual.mul_scalar(dual.exp(-dual.pow_scalar(n.self, 2)), 2 / math.sqrt(math.pi)) * g)
 def erf(self):
     return dual.erf(self)
 
@@ -375,21 +376,9 @@ def _one_minus(x):
     return 1 - x
 
 
-def _times_number(x, c):
-    """x * c for a Python number c as a formula in PyTorch's C++ writes it (mul.Scalar: MulBackward1 in
-    a graph of the gradient), in x's dtype (float16 through float32)."""
-    if isinstance(x, Tensor):
-        return OPS["mul_scalar"](x, other=c)
-    return dual.scale(x, c)
-
-
-@op("mul_scalar", "MulBackward1", shows={"self": "grad * other"},
-    self=lambda g, n: _times_number(g, n.other))
-def mul_scalar(self, other):
-    """x * c, c a number: what formulas record with create_graph=True where PyTorch's multiply by a Scalar."""
-    if self.dtype == _F16:
-        return (self.astype(_F32) * other).astype(_F16)
-    return self * other
+# x * c for a Python number c as a formula in PyTorch's C++ writes it (mul.Scalar: MulBackward1 in a graph of
+# the gradient; the row is ops/arithmetic.py's mul_scalar), in x's dtype (float16 through float32)
+_times_number = dual.mul_scalar
 
 
 @op("acosh", "AcoshBackward0", variants=("function", "method", "inplace"), aliases=("arccosh",), saves=("self",),

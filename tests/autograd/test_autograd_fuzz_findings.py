@@ -349,3 +349,41 @@ def test_copy_and_fill_nodes(write):
 def test_hardtanh_double_backward(fn, tail):
     check(f"x = torch.tensor([[-1.5, -0.3, 0.4], [1.2, 0.9, -0.95]], requires_grad=True)\n"
           f"g, = torch.autograd.grad({fn}.sum(), x, create_graph=True)\n{tail}")
+
+
+# --- a grad mode called with an argument that is not None: PyTorch's no_grad and enable_grad take it for a
+# function to decorate (no_grad(True) is a function calling True) -------------------------------------------------
+@pytest.mark.parametrize("mode", ["torch.no_grad", "torch.enable_grad"])
+@pytest.mark.parametrize("arg", ["True", "False", "0", "'f'", "None", "lambda: torch.is_grad_enabled()"])
+@pytest.mark.parametrize("use", ["r = (type(f).__name__, f.__name__, f.__qualname__, repr(f).split(' at')[0])",
+                                 "r = f()", "r = isinstance(f, (torch.no_grad, torch.enable_grad))"])
+def test_grad_mode_given_an_argument(mode, arg, use):
+    check(f"f = {mode}({arg})\n{use}")
+
+
+# --- a view whose base changed without a recorded node: through a detached alias (x.detach() shares x's version
+# counter; .data does not), or under no_grad. PyTorch's view then reads through its base (AsStridedBackward0) -------
+ALIASES = ["v = b.detach()", "v = n0.detach()", "v = b.data", "v = n0.detach().detach()"]
+UNTRACKED = ["v.tanh_()", "v[0] = 3", "v.zero_()", "v.fill_(2)", "v.mul_(2)", "v[0].add_(1)", "v.clamp_(0, 0.5)"]
+
+
+@pytest.mark.parametrize("change", UNTRACKED)
+@pytest.mark.parametrize("alias", ALIASES)
+@pytest.mark.parametrize("base", ["b = a * 1", "b = a.exp()"])
+def test_view_of_a_base_changed_through_an_alias(base, alias, change):
+    check(f"a = torch.tensor([[1.5, -2.], [0.25, 3.]], requires_grad=True)\n{base}\nn0 = b.view(-1)\nn1 = b[0]\n"
+          f"{alias}\n{change}\nn2 = n0.reshape(2, 2) * 1\nn2.sum().backward()\n"
+          "r = (type(n0.grad_fn).__name__, type(n1.grad_fn).__name__, type(b.grad_fn).__name__, a.grad, n2)")
+
+
+@pytest.mark.parametrize("change", [c.replace("v", "b", 1) for c in UNTRACKED])
+def test_view_of_a_base_changed_under_no_grad(change):
+    check(f"a = torch.tensor([[1.5, -2.], [0.25, 3.]], requires_grad=True)\nb = a * 1\nn0 = b.view(-1)\n"
+          f"with torch.no_grad():\n    {change}\n(n0 * 2).sum().backward()\n"
+          "r = (type(n0.grad_fn).__name__, n0.grad_fn.next_functions[0][0].name(), a.grad)")
+
+
+def test_view_of_a_leaf_changed_through_a_detached_view():
+    check("a = torch.tensor([[1.5, -2.], [0.25, 3.]], requires_grad=True)\nn0 = a.view(-1)\nn0.detach().tanh_()\n"
+          "n3 = n0.reshape(-1)\nn3.abs().sum().backward()\n"
+          "r = (type(n0.grad_fn).__name__, type(n3.grad_fn).__name__, n0.grad_fn.next_functions[0][0].name(), a.grad)")

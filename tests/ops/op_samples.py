@@ -35,15 +35,42 @@ class Sample:
                  different double-backward graph, e.g. IndexPutImplBackward0).
     values:      compare forward values with torch (False for random ops).
     gradcheck:   extra keyword arguments for gradcheck (tolerances for float32 round trips).
+    raises:      PyTorch has no derivative of the op: a backward through its node raises RuntimeError(raises).
     """
 
-    def __init__(self, key, draw_case, graph_names=True, values=True, gradcheck=None, second_order=False):
+    def __init__(self, key, draw_case, graph_names=True, values=True, gradcheck=None, second_order=False, raises=None):
+        self.raises = raises
         self.key = key
         self.draw_case = draw_case
         self.graph_names = graph_names
         self.values = values
         self.gradcheck = gradcheck or {}
         self.second_order = second_order
+
+
+def check_backward_raises(sample, *libs):
+    """For a sample with raises=, in each library of libs: see assert_backward_raises. (Tests call this before
+    their own hypothesis check, which stays as it is: hypothesis seeds a derandomized test from its source.)"""
+    from hypothesis import given, settings
+
+    @settings(max_examples=3, derandomize=True, database=None, deadline=None)
+    @given(st.data())
+    def check(data):
+        for T in libs:
+            assert_backward_raises(sample, T, data.draw)
+    check()
+
+
+def assert_backward_raises(sample, T, draw):
+    """For a sample with raises=: the op runs, and a backward through its node raises PyTorch's error."""
+    import re
+
+    import pytest
+    case = sample.draw_case(draw)
+    xs = [T.tensor(a, dtype=T.float64, requires_grad=True) for a in case.arrays]
+    out = case.fn(T, *xs)
+    with pytest.raises(RuntimeError, match="^" + re.escape(sample.raises) + "$"):
+        out.sum().backward()
 
 
 def sample(key, **options):
@@ -804,6 +831,22 @@ def _bce_logits(draw):
                      lambda T, x, y: F(T).binary_cross_entropy_with_logits(x, const(T, np.full(x.shape, 0.25), x))
                      + 0 * y.sum()])
     return Case(fn, [uniform(draw, shp), uniform(draw, shp)])
+
+
+# The Scalar overloads derivatives.yaml's C++ formulas call: reached through a gradient's own graph (create_graph)
+@sample("mul_scalar")
+def _mul_scalar(draw):
+    # sqrt's gradient is grad / (2 * result): MulBackward1
+    return Case(lambda T, x: T.autograd.grad((x.abs() + 0.5).sqrt().sum(), x, create_graph=True)[0],
+                [away_from_zero(draw, shape(draw))])
+
+
+@sample("sub_scalar")
+def _sub_scalar(draw):
+    # pow's gradient for self is grad * exponent * self ** (exponent - 1): SubBackward1
+    shp = shape(draw)
+    return Case(lambda T, x, e: T.autograd.grad(x.pow(e).sum(), x, create_graph=True)[0],
+                [positive(draw, shp), uniform(draw, shp)])
 
 
 @sample("nn_div_by_number")

@@ -98,3 +98,60 @@ def _prelu(draw):
     channels = draw(st.sampled_from([1, shp[1]]))
     x = _away_from(draw, shp, [0.0], gap=0.05)
     return Case(lambda T, a, w: F(T).prelu(a, w), [x, rng(draw).uniform(0.05, 0.5, (channels,))])
+
+
+# --- the losses' and activations' backward ops: reached through a gradient's own graph (create_graph), with the
+# incoming gradient requiring grad too, so that every input slot of the backward op is differentiated
+def _backward_of(loss, wrt):
+    """The gradient of loss(a, b) for input `wrt` (0: a, 1: b) against a cotangent g, as a function of a, b, g."""
+    return lambda T, a, b, g: T.autograd.grad(loss(T, a, b), (a, b)[wrt], g, create_graph=True)[0]
+
+
+def _loss_backward_case(draw, name, param, kinks):
+    shp = shape(draw)
+    value = draw(st.sampled_from([1.0, 0.5, 2.0]))
+    reduction = draw(st.sampled_from(["mean", "sum", "none"]))
+    target = uniform(draw, shp)
+    diff = _away_from(draw, shp, [-value, value] if kinks else [])
+    kwargs = {"reduction": reduction, **({param: value} if param else {})}
+    fn = _backward_of(lambda T, a, b: getattr(F(T), name)(a, b, **kwargs), draw(st.sampled_from([0, 1])))
+    return Case(fn, [target + diff, target, uniform(draw, shp if reduction == "none" else ())])
+
+
+@sample("mse_loss_backward")
+def _mse_loss_backward(draw):
+    return _loss_backward_case(draw, "mse_loss", None, False)
+
+
+@sample("huber_loss_backward")
+def _huber_loss_backward(draw):
+    return _loss_backward_case(draw, "huber_loss", "delta", True)
+
+
+@sample("smooth_l1_loss_backward")
+def _smooth_l1_loss_backward(draw):
+    return _loss_backward_case(draw, "smooth_l1_loss", "beta", True)
+
+
+def _activation_backward_case(draw, name, kinks, lo=-5, hi=5):
+    shp = shape(draw)
+    return Case(lambda T, x, g: T.autograd.grad(getattr(F(T), name)(x), x, g, create_graph=True)[0],
+                [_away_from(draw, shp, kinks, lo=lo, hi=hi), uniform(draw, shp)])
+
+
+@sample("log_sigmoid_backward")
+def _log_sigmoid_backward(draw):
+    return _activation_backward_case(draw, "logsigmoid", [], -4, 4)
+
+
+@sample("hardswish_backward")
+def _hardswish_backward(draw):
+    return _activation_backward_case(draw, "hardswish", [-3.0, 3.0])
+
+
+# PyTorch has no derivative of hardsigmoid_backward: a backward through it raises (raises=)
+@sample("hardsigmoid_backward", raises="derivative for aten::hardsigmoid_backward is not implemented")
+def _hardsigmoid_backward(draw):
+    shp = shape(draw)
+    return Case(lambda T, x: T.autograd.grad(F(T).hardsigmoid(x).sum(), x, create_graph=True)[0],
+                [_away_from(draw, shp, [-3.0, 3.0], lo=-5, hi=5)])

@@ -81,13 +81,6 @@ def _nextafter(draw):
     return Case(fn, [uniform(draw, shp, -2.0, -0.5), uniform(draw, shp, 0.5, 2.0)])
 
 
-@sample("mul_scalar")
-def _mul_scalar(draw):
-    # (from Python x * 2.5 is PyTorch's mul.Tensor, MulBackward0: its mul.Scalar is called by name)
-    return Case(lambda T, x: T.OPS["mul_scalar"](x, other=2.5), [uniform(draw, shape(draw))],
-                torch_fn=lambda T, x: T.ops.aten.mul.Scalar(x, 2.5))
-
-
 @sample("conj_physical_inplace")
 def _conj_physical_inplace(draw):
     return Case(lambda T, x: (x * 1).conj_physical_(), [uniform(draw, shape(draw))])
