@@ -174,7 +174,7 @@ def _cut_to(x, shape):
 # The gradients of convolution, as ops: each is bilinear in its two inputs, so its own gradients are
 # convolution and the other gradient again (PyTorch records them as ConvolutionBackwardBackward0).
 @op("convolution_backward_input", "ConvolutionBackwardBackward0", ("grad_output", "weight"), promote=False,
-    saves={"grad_output": ("weight",), "weight": ("grad_output",)},
+    saves={"grad_output": ("weight",), "weight": ("grad_output", "weight")},     # (weight's gradient needs its shape)
     shows={"grad_output": _conv_call("grad", "weight").format(**{"1d": "weight.dim() == 3"}),
            "weight": _conv_text("weight", "grad", "weight.shape", "grad_output").format(**{"1d": "weight.dim() == 3"})},
     grad_output=lambda g, n: dual.call("convolution", g, n.weight, None, input_shape=dual.data(g).shape,
@@ -186,7 +186,7 @@ def convolution_backward_input(grad_output, weight, input_shape, stride, padding
 
 
 @op("convolution_backward_weight", "ConvolutionBackwardBackward0", ("input", "grad_output"), promote=False,
-    saves={"input": ("grad_output",), "grad_output": ("input",)},
+    saves={"input": ("grad_output", "input"), "grad_output": ("input", "grad_output")},     # (each reads its own shape)
     shows={"input": _conv_text("input", "input.shape", "grad", "grad_output").format(**{"1d": "grad.dim() == 3"}),
            "grad_output": _conv_call("input", "grad").format(**{"1d": "grad.dim() == 3"})},
     input=lambda g, n: dual.call("convolution_backward_input", n.grad_output, g,

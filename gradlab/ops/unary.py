@@ -12,7 +12,7 @@ import numpy as np
 from .._tensor_core import Tensor, ZeroArray, zero_tensor_of
 from . import arithmetic, dual, special_math, vectorized
 from .formula_text import shows
-from .registry import OPS, op, refuse_complex
+from .registry import op, refuse_complex
 
 _F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 

