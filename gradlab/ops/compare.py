@@ -263,12 +263,13 @@ def _zeros(g, n):
 
 def _comparison_rows(name, node):
     # (the values are computed by the caller, with the operators' promotion and errors: `result`)
-    @op(name + "_scalar_inplace", f"{node}Backward0", ("self",), promote=False, shows={"self": "zeros_like(grad)"},
+    @op(name + "_scalar_inplace", f"{node}Backward0", ("self",), promote=False, saved_params=(),
+        shows={"self": "zeros_like(grad)"},
         self=_zeros)
     def scalar_form(self, result):
         return result.astype(self.dtype)
 
-    @op(name + "_tensor_inplace", f"{node}Backward1", ("self", "other"), promote=False,
+    @op(name + "_tensor_inplace", f"{node}Backward1", ("self", "other"), promote=False, saved_params=(),   # (result: no saved tensor)
         shows={"self": "zeros_like(grad)", "other": "zeros_like(grad)"},
         self=_zeros, other=_zeros)
     def tensor_form(self, other, result):

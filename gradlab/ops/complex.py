@@ -72,7 +72,9 @@ def _complex_dtype(x):
     return np.dtype(np.complex128 if x.dtype == np.float64 else np.complex64)
 
 
+# (PyTorch saves each input that requires grad, for its forward-mode formula: the node is spent after a backward)
 @op("complex", "ComplexBackward0", ("real", "imag"), variants=("function",), promote=False, cast_result=False,
+    saves={"real": ("real",), "imag": ("imag",)},
     shows={"real": "grad.real", "imag": "grad.imag"},
     real=lambda g, n: _real(g),
     imag=lambda g, n: _imag(g))

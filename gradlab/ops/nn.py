@@ -832,9 +832,9 @@ def multilabel_margin_loss(self, target, reduction, out_dim):
 # (PyTorch's _trilinear with bilinear's dims; each input's gradient is the same product with grad in its place)
 
 def _trilinear_weight_grad(g, n):
-    b = dual.data(g).shape[0]
+    (b, o), i, j = dual.data(g).shape, dual.data(n.input1).shape[1], dual.data(n.input2).shape[1]
     outer = dual.unsqueeze(n.input1, 2) * dual.unsqueeze(n.input2, 1)         # (b, i, j)
-    return dual.mm(dual.t(g), outer.reshape(b, -1)).reshape(dual.data(n.weight).shape)
+    return dual.mm(dual.t(g), outer.reshape(b, -1)).reshape(o, i, j)   # (the weight's shape: it is not saved here)
 
 
 @op("_trilinear", "TrilinearBackward0", ("input1", "weight", "input2"), promote=False,

@@ -75,6 +75,13 @@ def _logaddexp2(draw):
     return Case(fn, list(_pair(draw)))
 
 
+def _igamma_case(draw, name):
+    # (the gradient for self, the shape parameter, is not implemented in PyTorch: only other's is checked)
+    sa, sb = broadcast_pair(draw)
+    a = positive(draw, sa, 0.5, 3.0)
+    return Case(lambda T, x: getattr(T, name)(const(T, a, x), x), [positive(draw, sb, 0.3, 3.0)])
+
+
 @sample("igamma")
 def _igamma(draw):
     return _igamma_case(draw, "igamma")
