@@ -488,11 +488,15 @@ from .._tensor_methods.statistics import (eig, lstsq, lu_unpack, matrix_rank, so
 _HISTOGRAMDD = _named("histogramdd", "hist", "bin_edges")
 
 
-def histogramdd(input, bins, *, range=None, weight=None, density=False, out=None):
+def histogramdd(input, bins, range=None, weight=None, density=False, *, out=None):
     """The histogram of points given as the rows of input (its last dim: the coordinates): bins a count per dim
     (or one count for all, or the edges as tensors); the edges as PyTorch's linspace of each dim's min and max
     (or range); a point on the last edge counts in the last bin, points outside are left out."""
     _check_tensor_argument("histogramdd", input, "input")
+    for pos, value in enumerate(range if isinstance(range, (list, tuple)) else (), 1):   # (the parser's check)
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise TypeError(f"histogramdd(): argument 'range' must be tuple of floats, but found element of type "
+                            f"{type(value).__name__} at pos {pos}")
     a = input._data
     if a.ndim < 2:
         raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")

@@ -141,6 +141,8 @@ KNOWN_DIFFERENCES = {
         "open: qr's gradient is computed as a constant (no second derivative), as svd's",
     'autograd|grad2:renorm|grad:value|*':
         "open: renorm's second derivative",
+    '*|*corrcoef|print|*':
+        "float32 corrcoef: PyTorch's cov is an MKL product and its rounding differs in the last bit (1. or 1.0000)",
     # end of KNOWN_DIFFERENCES
 }
 
