@@ -143,8 +143,10 @@ def _logit_grad(g, n):
     """PyTorch's logit_backward: lo, hi = 0, 1 (outside: nan) or eps, 1 - eps (outside: 0)."""
     lo, hi = (0.0, 1.0) if n.eps is None else (n.eps, 1.0 - n.eps)
     x = dual.data(n.self)
-    with np.errstate(invalid="ignore"):        # (a nan x is outside: nan without eps, 0 with it, as PyTorch's)
-        inside = (x >= lo) & (x <= hi)
+    # PyTorch's kernel (logit_backward) counts a nan x as inside (its gradient nan); under create_graph its
+    # formula is infinitely_differentiable_logit_backward, a where() that counts nan as outside (0 with eps)
+    with np.errstate(invalid="ignore"):
+        inside = (x >= lo) & (x <= hi) if isinstance(g, Tensor) else ~((x < lo) | (x > hi))
     return dual.where(dual.like(g, inside), g / (n.self * dual.number_minus(1, n.self)),
                       math.nan if n.eps is None else 0.0)
 
