@@ -1,4 +1,4 @@
-"""Differential API fuzzer: ~44,000 generated calls, each run under gradlab and under PyTorch.
+"""Differential API fuzzer: ~48,000 generated calls, each run under gradlab and under PyTorch.
 
 The calls come from tests/fuzz/api_fuzz_cases.py, tests/fuzz/api_fuzz_reach.py, tests/fuzz/api_fuzz_dtidx.py,
 tests/fuzz/api_fuzz_more.py and tests/fuzz/api_fuzz_autograd.py (fixed seeds; the second reaches every public name gradlab
