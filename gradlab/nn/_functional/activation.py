@@ -356,40 +356,23 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
     return result
 
 
-# torch.<fn> forms (torch.alpha_dropout(input, p, train), torch.feature_dropout_, ...): the C functions
-def torch_alpha_dropout(input, p, train):
-    F._tensor_arg("alpha_dropout", input)
-    return _noise_dropout(input, p, train, False, True, False)
+# torch.<fn> forms (torch.alpha_dropout(input, p, train), torch.feature_dropout_, ...): the C functions,
+# each _noise_dropout with its (feature, alpha, inplace) flags
+def _torch_dropout(name, feature, alpha, inplace):
+    def dropout(input, p, train):
+        F._tensor_arg(name, input)
+        return _noise_dropout(input, p, train, feature, alpha, inplace)
+    dropout.__name__ = dropout.__qualname__ = name
+    return dropout
 
 
-def torch_alpha_dropout_(input, p, train):
-    F._tensor_arg("alpha_dropout_", input)
-    return _noise_dropout(input, p, train, False, True, True)
-
-
-def torch_feature_alpha_dropout(input, p, train):
-    F._tensor_arg("feature_alpha_dropout", input)
-    return _noise_dropout(input, p, train, True, True, False)
-
-
-def torch_feature_alpha_dropout_(input, p, train):
-    F._tensor_arg("feature_alpha_dropout_", input)
-    return _noise_dropout(input, p, train, True, True, True)
-
-
-def torch_feature_dropout(input, p, train):
-    F._tensor_arg("feature_dropout", input)
-    return _noise_dropout(input, p, train, True, False, False)
-
-
-def torch_feature_dropout_(input, p, train):
-    F._tensor_arg("feature_dropout_", input)
-    return _noise_dropout(input, p, train, True, False, True)
-
-
-def torch_dropout_(input, p, train):
-    F._tensor_arg("dropout_", input)
-    return _noise_dropout(input, p, train, False, False, True)
+torch_alpha_dropout = _torch_dropout("alpha_dropout", False, True, False)
+torch_alpha_dropout_ = _torch_dropout("alpha_dropout_", False, True, True)
+torch_feature_alpha_dropout = _torch_dropout("feature_alpha_dropout", True, True, False)
+torch_feature_alpha_dropout_ = _torch_dropout("feature_alpha_dropout_", True, True, True)
+torch_feature_dropout = _torch_dropout("feature_dropout", True, False, False)
+torch_feature_dropout_ = _torch_dropout("feature_dropout_", True, False, True)
+torch_dropout_ = _torch_dropout("dropout_", False, False, True)
 
 
 def torch_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):

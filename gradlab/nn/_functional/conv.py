@@ -64,6 +64,28 @@ def _expand(name, value, dim, declared):
 _same_warned = []
 
 
+def _check_geometry(shape, w_shape, stride, padding, dilation, groups, output_padding=()):
+    """ATen's check_shape_forward, shared by convolution and its transpose: the numbers, then the input's
+    dims against the weight's, then the groups against the weight's first dim (in PyTorch's order)."""
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(p < 0 for p in output_padding):
+        raise RuntimeError("negative output_padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(d < 0 for d in dilation):
+        raise RuntimeError("dilation should be greater than zero")
+    if len(shape) != len(w_shape):
+        raise RuntimeError(f"Expected {len(w_shape)}-dimensional input for {len(w_shape)}-dimensional weight "
+                           f"{_dims(w_shape)}, but got {len(shape)}-dimensional input of size {_dims(shape)} instead")
+    if w_shape[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got "
+                           f"weight of size {_dims(w_shape)} instead")
+    if w_shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
+                           f"got weight of size [{_dims(w_shape)}] instead")
+
+
 def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups):
     _tensor(fn, input, "input", 1)
     _tensor(fn, weight, "weight", 2)
@@ -111,21 +133,7 @@ def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups
     else:
         padding = _expand("padding", padding, k, dim)
         dilation = _expand("dilation", dilation, k, dim)
-    if any(p < 0 for p in padding):
-        raise RuntimeError("negative padding is not supported")
-    if any(s <= 0 for s in stride):
-        raise RuntimeError("non-positive stride is not supported")
-    if any(d < 0 for d in dilation):
-        raise RuntimeError("dilation should be greater than zero")
-    if len(shape) != len(w_shape):
-        raise RuntimeError(f"Expected {len(w_shape)}-dimensional input for {len(w_shape)}-dimensional weight "
-                           f"{_dims(w_shape)}, but got {len(shape)}-dimensional input of size {_dims(shape)} instead")
-    if w_shape[0] < groups:
-        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got "
-                           f"weight of size {_dims(w_shape)} instead")
-    if w_shape[0] % groups:
-        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
-                           f"got weight of size [{_dims(w_shape)}] instead")
+    _check_geometry(shape, w_shape, stride, padding, dilation, groups)
     if shape[1] != w_shape[1] * groups:
         raise RuntimeError(f"Given groups={groups}, weight of size {_dims(w_shape)}, expected input{_dims(shape)} to "
                            f"have {w_shape[1] * groups} channels, but got {shape[1]} channels instead")
@@ -588,23 +596,7 @@ def _conv_transpose(fn, dim, input, weight, bias, stride, padding, output_paddin
     padding = _expand("padding", padding, k, dim)
     dilation = _expand("dilation", dilation, k, dim)
     output_padding = _expand("output_padding", output_padding, k, dim)
-    if any(p < 0 for p in padding):
-        raise RuntimeError("negative padding is not supported")
-    if any(p < 0 for p in output_padding):
-        raise RuntimeError("negative output_padding is not supported")
-    if any(s <= 0 for s in stride):
-        raise RuntimeError("non-positive stride is not supported")
-    if any(d < 0 for d in dilation):
-        raise RuntimeError("dilation should be greater than zero")
-    if len(shape) != len(w_shape):
-        raise RuntimeError(f"Expected {len(w_shape)}-dimensional input for {len(w_shape)}-dimensional weight "
-                           f"{_dims(w_shape)}, but got {len(shape)}-dimensional input of size {_dims(shape)} instead")
-    if w_shape[0] < groups:
-        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got "
-                           f"weight of size {_dims(w_shape)} instead")
-    if w_shape[0] % groups:
-        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
-                           f"got weight of size [{_dims(w_shape)}] instead")
+    _check_geometry(shape, w_shape, stride, padding, dilation, groups, output_padding)
     if shape[1] != w_shape[0]:
         raise RuntimeError(f"Given transposed=1, weight of size {_dims(w_shape)}, expected input{_dims(shape)} to "
                            f"have {w_shape[0]} channels, but got {shape[1]} channels instead")
