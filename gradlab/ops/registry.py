@@ -226,6 +226,8 @@ def op(key, name, /, inputs=("self",), saves=(), num_outputs=1, promote=True, fl
         raise TypeError(f"{key}: variants must be a tuple of {VARIANTS}, not {variants!r}")
     if aliases and not variants:
         raise TypeError(f"{key}: aliases name the row's public forms, and it has none")
+    if key in OPS:                   # a second row of one op would silently replace the first
+        raise TypeError(f"{key}: declared twice in the op table ({OPS[key].forward.__module__} and this one)")
 
     def register(forward):
         OPS[key] = Op(key, name, forward, inputs, tuple(formulas.get(n) for n in inputs), saves,
