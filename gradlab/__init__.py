@@ -176,10 +176,23 @@ from ._functions.variants import function_forms as _function_forms  # noqa: E402
 globals().update(_function_forms(written=globals()))
 del _function_forms
 
-# HTML cards for Jupyter live in gradlab.display; they never change text/plain
-from .viz import cards as _cards  # noqa: E402
-_cards.install()
-del _cards
+# HTML cards for Jupyter (gradlab/viz/cards.py); they never change text/plain. gradlab.viz is imported at
+# the first card or drawing, not here: `import gradlab` stays fast where nothing is drawn.
+def _viz_card(name):
+    def card(self, *args, **options):
+        try:
+            from .viz import cards
+        except Exception:               # a card never raises: Jupyter then shows text/plain
+            return None
+        return getattr(cards, name)(self, *args, **options)
+    card.__name__ = card.__qualname__ = "draw" if name == "draw_tensor" else "_repr_html_"
+    return card
+
+
+Tensor._repr_html_ = _viz_card("tensor_card")
+autograd.Node._repr_html_ = _viz_card("node_card")
+Tensor.draw = _viz_card("draw_tensor")
+Tensor.draw.__doc__ = "t.draw(...) is gradlab.viz.draw(t, ...): the autograd graph behind this tensor."
 
 from . import _argparse, _signatures  # noqa: E402
 from ._functions.out import out_forms as _out_forms  # noqa: E402

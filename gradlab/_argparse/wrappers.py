@@ -317,6 +317,18 @@ def _call(fn, entry, lead, args, kwargs, ok, rules):
 _COMPILED = {}                        # a wrapper's source text -> its compiled code
 
 
+def _positional_parameters(fn):
+    """(how many parameters fn takes by position, whether it has *args), read from its code object:
+    inspect.signature costs ~30 us, and `import gradlab` wraps about a thousand functions."""
+    code = getattr(fn, "__code__", None)
+    if code is None or hasattr(fn, "__wrapped__"):             # (signature follows __wrapped__)
+        kinds = inspect.Parameter
+        params = inspect.signature(fn).parameters.values()
+        return (sum(p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD) for p in params),
+                any(p.kind == kinds.VAR_POSITIONAL for p in params))
+    return code.co_argcount, bool(code.co_flags & inspect.CO_VARARGS)
+
+
 def _wrap(fn, entry, method):
     """fn, raising PyTorch's TypeError for a call PyTorch refuses.
 
@@ -324,12 +336,10 @@ def _wrap(fn, entry, method):
     small x.exp(). So the wrapper is written for fn's own positional parameters, positional-only and
     defaulting to a marker: a positional call whose argument types are known to be accepted passes them
     straight on (one set lookup); keywords, surplus arguments and new types take `_call`, which parses."""
-    kinds = inspect.Parameter
-    params = list(inspect.signature(fn).parameters.values())[1 if method else 0:]
+    positional, var_positional = _positional_parameters(fn)
     lead = "self, " if method else ""
-    names = [f"p{i}" for i, p in enumerate(params) if p.kind in (kinds.POSITIONAL_ONLY,
-                                                                 kinds.POSITIONAL_OR_KEYWORD)]
-    if any(p.kind == kinds.VAR_POSITIONAL for p in params):  # view(self, *shape): four slots for it
+    names = [f"p{i}" for i in range(positional - (1 if method else 0))]
+    if var_positional:                                          # view(self, *shape): four slots for it
         names += [f"p{len(names) + i}" for i in range(4)]
     slots = "".join(f"{n}=_M, " for n in names)
     given = "(" + "".join(f"{n}, " for n in names) + ")"
