@@ -1,7 +1,6 @@
 """The C math library (libm), loaded once: ATen's scalar code calls its functions (std::exp, std::sinh, ...),
 and numpy has no binding to several of them."""
 import ctypes
-import ctypes.util
 import functools
 
 
@@ -14,4 +13,5 @@ def c_math_library():
             return ctypes.CDLL(name)
         except OSError:
             pass
-    return ctypes.CDLL(ctypes.util.find_library("m"))
+    from ctypes import util     # (here: it imports subprocess and more, ~9 ms that most machines never need)
+    return ctypes.CDLL(util.find_library("m"))
