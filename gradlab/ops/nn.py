@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 
-from . import dual, vectorized
+from . import dual, summation, vectorized
 from .formula_text import shows
 from .reduction import _norm_grad
 from .registry import OPS, op
@@ -189,8 +189,10 @@ def nll_loss(self, target, weights, reduction, ignore_index, total_weight, self_
         picked = picked * weights[np.where(valid, target, 0)]
     if reduction == "none":
         return picked.astype(self.dtype)
-    total = np.add.reduce(picked, axis=None) + 0        # (torch sums from 0: -0.0 becomes 0.0)
-    return np.asarray(total / total_weight if reduction == "mean" else total, dtype=self.dtype)
+    positions = np.flatnonzero(valid)
+    total = summation.cascade_sum(picked[positions].astype(self.dtype, copy=False), positions, self.shape[0])
+    with np.errstate(invalid="ignore", divide="ignore"):      # (every target ignored: 0 / 0, nan)
+        return np.asarray(total / total_weight if reduction == "mean" else total, dtype=self.dtype)
 
 
 def _reduce(loss, reduction):
@@ -359,15 +361,17 @@ def _nll2d_grad(g, n):
     target = np.where(n.valid, n.target, 0)[:, None]
     scale = np.zeros(n.self_sizes, dtype=dual.data(g).dtype)
     weight = n.valid if n.weights is None else n.valid * n.weights[target[:, 0]]
-    np.put_along_axis(scale, target, -weight[:, None].astype(scale.dtype), axis=1)
-    if n.reduction == "mean":
-        scale = scale / n.total_weight
     picked = np.zeros(n.self_sizes, dtype=bool)
     np.put_along_axis(picked, target, n.valid[:, None], axis=1)
-    if n.reduction == "none":
-        g = dual.unsqueeze(g, 1)
-    # PyTorch writes -w * g at the targets into zeros: elsewhere +0, even for g = inf or g < 0
-    return dual.where_or_zero(dual.like(g, picked), dual.like(g, scale) * g)
+    if n.reduction == "none":               # PyTorch's kernel: -w * grad_output, at each target
+        np.put_along_axis(scale, target, -weight[:, None].astype(scale.dtype), axis=1)
+        value = dual.like(g, scale) * dual.unsqueeze(g, 1)
+    else:                                   # w * -(grad_output / total_weight): each step rounded, as there
+        np.put_along_axis(scale, target, weight[:, None].astype(scale.dtype), axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = dual.like(g, scale) * -(dual.div_scalar(g, n.total_weight) if n.reduction == "mean" else g)
+    # PyTorch writes these at the targets into zeros: elsewhere +0, even for grad_output = inf or < 0
+    return dual.where_or_zero(dual.like(g, picked), value)
 
 
 @op("nll_loss2d", "NllLoss2DBackward0", ("self",), self=_nll2d_grad,
@@ -379,8 +383,11 @@ def nll_loss2d(self, target, valid, weights, reduction, total_weight, self_sizes
         picked = picked * weights[index[:, 0]]
     if reduction == "none":
         return picked.astype(self.dtype)
-    total = np.add.reduce(picked, axis=None)
-    return np.asarray(total / total_weight if reduction == "mean" else total, dtype=self.dtype)
+    positions = np.flatnonzero(valid)           # (b * map_size + elem: torch's linear index of a sample)
+    total = summation.cascade_sum(picked.reshape(-1)[positions].astype(self.dtype, copy=False), positions,
+                                  valid.size)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray(total / total_weight if reduction == "mean" else total, dtype=self.dtype)
 
 
 # --- BCE with logits and pos_weight (same node name as torch's) ----------------------------------------
