@@ -196,16 +196,9 @@ def nll_loss(self, target, weights, reduction, ignore_index, total_weight, self_
 
 
 def _reduce(loss, reduction):
-    """A loss's reduction; the mean of nothing is nan (0/0), as in torch, without numpy's warning."""
-    if reduction == "none":
-        return loss
-    # (half precision sums in float, as torch's reductions do)
-    total = np.add.reduce(loss, axis=None, dtype=np.float32 if loss.dtype == np.float16 else None)
-    if reduction == "sum":
-        return total
-    if not loss.size:
-        return np.asarray(np.nan, loss.dtype)
-    return total / total.dtype.type(loss.size)
+    """A loss's reduction as torch's sum and mean compute it (their order of addition: the last bits of
+    `loss.item()`); the mean of nothing is nan (0/0), as in torch, without numpy's warning."""
+    return _torch_reduce(loss, reduction)
 
 
 def _is_tensor(*values):
