@@ -9,7 +9,9 @@ from .._dtype import from_numpy_dtype, result_np_dtype
 from .._tensor_core import Tensor
 from . import dual
 from .formula_text import shows
+from ..autograd.node import AsTensors
 from .registry import op
+from .shape import cat
 
 
 class _LinAlgError(RuntimeError):
@@ -122,9 +124,44 @@ def _mT(x):
 def _det_grad(g, n):
     """g * det(A) * A^-T. As PyTorch's (in a plain backward): through A's LU with its exactly-zero
     pivots replaced by eps, so that a singular A with det exactly 0 gets a zero gradient."""
-    if isinstance(g, Tensor):                # (a graph of the gradient: invertible matrices only)
-        return (g * n.result).unsqueeze(-1).unsqueeze(-1) * _mT(dual.call("inverse", n.self))
+    if isinstance(g, Tensor):
+        return _det_grad_graph(g, n.result, n.self)
     return _scaled_inverse_t(n.self, np.asarray(g * n.result))
+
+
+def _det_grad_graph(g, result, A):
+    """The gradient of det as PyTorch's linalg_det_backward records it for a graph of the gradient: a 1 x 1
+    matrix's is grad itself; an invertible A's solves A^T G = diag(grad * det) (linalg.solve, as
+    solve_backward: the LU recomputed); a (numerically) singular A's goes through its SVD, A = U S Vh:
+    G = U diag(alpha * prod of the other singular values) Vh, alpha = det(U) det(Vh) grad (the adjugate)."""
+    if A.shape[-1] == 1:
+        return g.unsqueeze(-1).unsqueeze(-1).expand(A.shape)
+    if A._data.size == 0:
+        return None
+    singular = np.abs(result._data) < 100 * np.finfo(A._data.dtype).eps
+    if not singular.any():
+        d = (g * result).unsqueeze(-1).expand(A.shape[:-1]).diag_embed().mT
+        return dual.call("solve", A.mT, d, vector=False)
+    if not singular.all():
+        # (PyTorch fills an empty tensor with index_put_ by the mask: not modelled, each matrix by the SVD)
+        pass
+    u, s, vh = svd(A, full_matrices=True)
+    alpha = (det(u) * det(vh)) * g
+    d = _prod_safe_zeros_backward(alpha.unsqueeze(-1), s)
+    return (u * d.unsqueeze(-2)) @ vh
+
+
+def _prod_safe_zeros_backward(grad, s):
+    """grad times the product of the other entries of s along its last dim, without dividing (PyTorch's
+    prod_safe_zeros_backward: exclusive cumulative products from both ends)."""
+    k = s.shape[-1]
+    if k == 1:
+        return grad
+    ones = Tensor._make(np.ones(s.shape[:-1] + (1,), s._data.dtype))
+    exclusive_normal = cat([ones, s.narrow(-1, 0, k - 1)], -1).cumprod(-1)
+    narrow_reverse = s.narrow(-1, 1, k - 1).flip(-1)
+    exclusive_reverse = cat([ones, narrow_reverse], -1).cumprod(-1).flip(-1)
+    return grad * (exclusive_normal * exclusive_reverse)
 
 
 def _scaled_inverse_t(a, scale, perturb=True):
@@ -223,9 +260,17 @@ def _batched(fn, a):
     return [fn(m) for m in flat]
 
 
+def _inverse_grad(g, n):
+    """-(A^-T g A^-T). A graph of the gradient records derivatives.yaml's order, -(A^-H @ (grad @ A^-H));
+    a plain backward keeps its left-to-right products (the same numbers up to rounding)."""
+    if isinstance(g, Tensor):
+        return -(_mT(n.result) @ (g @ _mT(n.result)))
+    return -(_mT(n.result) @ g @ _mT(n.result))
+
+
 @op("inverse", "LinalgInvExBackward0", variants=("function", "method"), saves=("result",),
-    shows={"self": "-(result.mT @ grad @ result.mT)"},
-    self=lambda g, n: -(_mT(n.result) @ g @ _mT(n.result)))
+    shows={"self": "-(result.mT @ (grad @ result.mT))"},
+    self=_inverse_grad)
 def inverse(self):
     if self.size == 0:
         return np.zeros(self.shape, self.dtype)
@@ -249,14 +294,41 @@ def _column_major(x):
 @shows("inverse(A).mT @ grad if left else grad @ inverse(A).mT")
 def _solve_b_grad(g, n):
     """solve(A^T, g); for X A = B (left=False) everything transposed: (solve(A, g^T))^T."""
+    if isinstance(g, Tensor):
+        gb = _shared_with_b(n, g, lambda: _solve_gb_graph(g, n), first=False)
+        return gb.squeeze(-1) if n.vector else gb
     if not n.left:
         return _mT(dual.call("solve", n.A, _mT(g), vector=False, left=True))
     return dual.call("solve", _mT(n.A), g, vector=n.vector, left=True)
 
 
+def _solve_gb_graph(g, n):
+    """PyTorch's linalg_solve_backward for a graph of the gradient: gB = linalg.solve(A^H, gX, left), the LU
+    recomputed (a vector gX as a column)."""
+    return dual.call("solve", n.A.mT, g.unsqueeze(-1) if n.vector else g, vector=False, left=n.left)
+
+
+def _shared_with_b(n, g, compute, first):
+    """A value both formulas of a two-input node compute from the same g (PyTorch's one formula for both
+    inputs computes it once: one node in the gradient's graph). The first input's formula keeps it on the
+    node when the second input wants a gradient too; the second's takes it back."""
+    node = object.__getattribute__(n, "_node") if type(n) is AsTensors else n
+    memo = node.__dict__.pop("_shared_value", None)
+    if memo is not None and memo[0] is g:
+        return memo[1]
+    value = compute()
+    if first and node.next_functions[1][0] is not None:
+        node._shared_value = (g, value)
+    return value
+
+
 @shows("-(inverse(A).mT @ grad).unsqueeze(-1) * result.unsqueeze(-2) if vector"
        " else -(inverse(A).mT @ grad) @ result.mT if left else -result.mT @ (grad @ inverse(A).mT)")
 def _solve_a_grad(g, n):
+    if isinstance(g, Tensor):       # (PyTorch's linalg_solve_backward: gA = -gB X^H, or -X^H gB for left=False)
+        gb = _shared_with_b(n, g, lambda: _solve_gb_graph(g, n), first=True)
+        x = n.result.unsqueeze(-1) if n.vector else n.result
+        return -(gb @ x.mT) if n.left else -(x.mT @ gb)
     gb = _solve_b_grad(g, n)
     if not n.left:                   # X = B A^-1: gA = -X^T gB
         return -(_mT(n.result) @ gb)
@@ -323,9 +395,45 @@ def _cdist_grad(which):
     return formula
 
 
+def _cdist_grad_recorded(which):
+    """cdist's gradient: on arrays the formula above; in a graph of the gradient PyTorch's _cdist_backward op
+    (CdistBackwardBackward0), for x2 with the roles swapped and grad and result transposed."""
+    formula = _cdist_grad(which)
+
+    def recorded(g, n):
+        if not isinstance(g, Tensor):
+            return formula(g, n)
+        if which == "x1":
+            return cdist_backward(g.contiguous(), n.x1, n.x2, n.result, p=n.p)
+        return cdist_backward(g.mT.contiguous(), n.x2, n.x1, n.result.mT.contiguous(), p=n.p)
+    recorded.shows = formula.shows
+    return recorded
+
+
+def _no_cdist_double_backward(g, n):
+    raise NotImplementedError("the derivative for '_cdist_backward' is not implemented.")
+
+
+@op("cdist_backward", "CdistBackwardBackward0", ("grad", "x1", "x2", "cdist"), saves=(),
+    shows={slot: "raise NotImplementedError(\"the derivative for '_cdist_backward' is not implemented.\")"
+           for slot in ("grad", "x1", "x2", "cdist")},
+    grad=_no_cdist_double_backward, x1=_no_cdist_double_backward, x2=_no_cdist_double_backward,
+    cdist=_no_cdist_double_backward)
+def cdist_backward(grad, x1, x2, cdist, p):
+    """PyTorch's _cdist_backward: the gradient of cdist(x1, x2, p) for x1 (whose own derivative PyTorch
+    does not implement: a second backward through it raises)."""
+    return _cdist_grad("x1")(grad, _CdistSaved(x1, x2, cdist, p))
+
+
+class _CdistSaved:
+    """What _cdist_grad's formula reads from a node, for cdist_backward's forward."""
+    def __init__(self, x1, x2, result, p):
+        self.x1, self.x2, self.result, self.p = x1, x2, result, p
+
+
 @op("cdist", "CdistBackward0", ("x1", "x2"), variants=("function",), saves=("x1", "x2", "result"),
-    x1=_cdist_grad("x1"),
-    x2=_cdist_grad("x2"))
+    x1=_cdist_grad_recorded("x1"),
+    x2=_cdist_grad_recorded("x2"))
 def cdist(x1, x2, p):
     diff = np.abs(x1[..., :, None, :] - x2[..., None, :, :])
     if p == 0:
@@ -343,8 +451,9 @@ def cdist(x1, x2, p):
 
 @shows("grads[1].unsqueeze(-1).unsqueeze(-1) * inverse(self).mT")
 def _slogdet_grad(g, n):
-    if isinstance(g[1], Tensor):
-        return dual.unsqueeze(dual.unsqueeze(g[1], -1), -1) * _mT(dual.call("inverse", n.self))
+    if isinstance(g[1], Tensor):        # (PyTorch's slogdet_backward: solve A^T G = diag(grad_logabsdet))
+        d = g[1].unsqueeze(-1).expand(n.self.shape[:-1]).diag_embed().mT
+        return dual.call("solve", n.self.mT, d, vector=False)
     return _scaled_inverse_t(n.self, np.asarray(g[1]), perturb=None)
 
 
@@ -374,7 +483,10 @@ def _lu_slogdet(a):
 
 def _euclidean_dist_grad(which):
     def formula(g, n):
-        ratio = dual.where(n.result == 0, 0.0, g / n.result)
+        if isinstance(g, Tensor):   # (PyTorch's: grad / res, masked_fill_ where res == 0, once for both inputs)
+            ratio = _shared_with_b(n, g, lambda: dual.zero_where(n.result == 0, g / n.result), first=which == "x1")
+        else:
+            ratio = dual.where(n.result == 0, 0.0, g / n.result)
         if which == "x1":
             return n.x1 * dual.sum_keepdim(ratio, -1) - ratio @ n.x2
         return n.x2 * dual.unsqueeze(dual.sum_dims(ratio, -2), -1) - dual.transpose(ratio, -1, -2) @ n.x1
