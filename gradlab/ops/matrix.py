@@ -139,12 +139,24 @@ def _det_grad_graph(g, result, A):
     if A._data.size == 0:
         return None
     singular = np.abs(result._data) < 100 * np.finfo(A._data.dtype).eps
+    d = (g * result).unsqueeze(-1).expand(A.shape[:-1]).diag_embed().mT
     if not singular.any():
-        d = (g * result).unsqueeze(-1).expand(A.shape[:-1]).diag_embed().mT
-        return dual.call("solve", A.mT, d, vector=False)
-    if not singular.all():
-        # (PyTorch fills an empty tensor with index_put_ by the mask: not modelled, each matrix by the SVD)
-        pass
+        return _det_grad_invertible(A, d, g)
+    if singular.all():
+        return _det_grad_singular(A, d, g)
+    # a batch of both kinds: each formula on its matrices, put in place (PyTorch's masked_fmap)
+    mask = Tensor._make(singular)
+    keep = Tensor._make(~singular)
+    out = Tensor._make(np.empty(A.shape, A._data.dtype))
+    out = out.index_put_((mask,), _det_grad_singular(A[mask], d[mask], g[mask]))
+    return out.index_put_((keep,), _det_grad_invertible(A[keep], d[keep], g[keep]))
+
+
+def _det_grad_invertible(A, d, g):
+    return dual.call("solve", A.mT, d, vector=False)
+
+
+def _det_grad_singular(A, d, g):
     u, s, vh = svd(A, full_matrices=True)
     alpha = (det(u) * det(vh)) * g
     d = _prod_safe_zeros_backward(alpha.unsqueeze(-1), s)
