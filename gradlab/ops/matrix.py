@@ -9,7 +9,6 @@ from .._dtype import from_numpy_dtype, result_np_dtype
 from .._tensor_core import Tensor
 from . import dual
 from .formula_text import shows
-from ..autograd.node import AsTensors
 from .registry import op
 from .shape import cat
 
@@ -307,7 +306,7 @@ def _column_major(x):
 def _solve_b_grad(g, n):
     """solve(A^T, g); for X A = B (left=False) everything transposed: (solve(A, g^T))^T."""
     if isinstance(g, Tensor):
-        gb = _shared_with_b(n, g, lambda: _solve_gb_graph(g, n), first=False)
+        gb = dual.shared_with_second(n, g, lambda: _solve_gb_graph(g, n), first=False)
         return gb.squeeze(-1) if n.vector else gb
     if not n.left:
         return _mT(dual.call("solve", n.A, _mT(g), vector=False, left=True))
@@ -320,25 +319,11 @@ def _solve_gb_graph(g, n):
     return dual.call("solve", n.A.mT, g.unsqueeze(-1) if n.vector else g, vector=False, left=n.left)
 
 
-def _shared_with_b(n, g, compute, first):
-    """A value both formulas of a two-input node compute from the same g (PyTorch's one formula for both
-    inputs computes it once: one node in the gradient's graph). The first input's formula keeps it on the
-    node when the second input wants a gradient too; the second's takes it back."""
-    node = object.__getattribute__(n, "_node") if type(n) is AsTensors else n
-    memo = node.__dict__.pop("_shared_value", None)
-    if memo is not None and memo[0] is g:
-        return memo[1]
-    value = compute()
-    if first and node.next_functions[1][0] is not None:
-        node._shared_value = (g, value)
-    return value
-
-
 @shows("-(inverse(A).mT @ grad).unsqueeze(-1) * result.unsqueeze(-2) if vector"
        " else -(inverse(A).mT @ grad) @ result.mT if left else -result.mT @ (grad @ inverse(A).mT)")
 def _solve_a_grad(g, n):
     if isinstance(g, Tensor):       # (PyTorch's linalg_solve_backward: gA = -gB X^H, or -X^H gB for left=False)
-        gb = _shared_with_b(n, g, lambda: _solve_gb_graph(g, n), first=True)
+        gb = dual.shared_with_second(n, g, lambda: _solve_gb_graph(g, n), first=True)
         x = n.result.unsqueeze(-1) if n.vector else n.result
         return -(gb @ x.mT) if n.left else -(x.mT @ gb)
     gb = _solve_b_grad(g, n)
@@ -496,7 +481,7 @@ def _lu_slogdet(a):
 def _euclidean_dist_grad(which):
     def formula(g, n):
         if isinstance(g, Tensor):   # (PyTorch's: grad / res, masked_fill_ where res == 0, once for both inputs)
-            ratio = _shared_with_b(n, g, lambda: dual.zero_where(n.result == 0, g / n.result), first=which == "x1")
+            ratio = dual.shared_with_second(n, g, lambda: dual.zero_where(n.result == 0, g / n.result), first=which == "x1")
         else:
             ratio = dual.where(n.result == 0, 0.0, g / n.result)
         if which == "x1":
@@ -521,11 +506,56 @@ def euclidean_dist(x1, x2):
     return np.sqrt(np.maximum(a @ np.swapaxes(b, -1, -2), x1.dtype.type(0)))
 
 
+def _svd_grad_graph(g, n):
+    """PyTorch's svd_backward op for op, for a graph of the gradient: on the saved factors U, S, Vh (outputs of
+    this node, so differentiable again), with the branches for gradients that were not given (undefined)."""
+    U, S, Vh = (dual.saved_output(n, i) for i in range(3))
+    gU, gS, gVh = (g[i] if dual.defined(n, i) else None for i in range(3))
+    if n.full_matrices:         # (derivatives.yaml: the reduced factors and their gradients)
+        k = S.shape[-1]
+        gU = None if gU is None else gU.narrow(-1, 0, k)
+        gVh = None if gVh is None else gVh.narrow(-2, 0, k)
+        U, Vh = U.narrow(-1, 0, k), Vh.narrow(-2, 0, k)
+    if gU is None and gS is None and gVh is None:
+        return None
+    m, n_ = U.shape[-2], Vh.shape[-1]
+    if gU is None and gVh is None:          # (svdvals: U diag(gS) Vh)
+        return U @ (gS.unsqueeze(-1) * Vh) if m >= n_ else (U * gS.unsqueeze(-2)) @ Vh
+    UhgU = None if gU is None else _skew(U.mH @ gU)
+    VhgV = None if gVh is None else _skew(Vh @ gVh.mH)
+    S2 = S * S
+    E = S2.unsqueeze(-2) - S2.unsqueeze(-1)
+    E.diagonal(0, -2, -1).fill_(1)          # (any nonzero: it divides zeros)
+    if gU is not None:
+        gA = (UhgU * S.unsqueeze(-2) + S.unsqueeze(-1) * VhgV) / E if gVh is not None else (UhgU / E) * S.unsqueeze(-2)
+    else:
+        gA = S.unsqueeze(-1) * (VhgV / E)
+    if gS is not None:
+        gA = gA + gS.diag_embed()
+    if m > n_ and gU is not None:
+        gA = U @ gA
+        gUSinv = gU / S.unsqueeze(-2)
+        gA = gA + gUSinv - U @ (U.mH @ gUSinv)
+        return gA @ Vh
+    if m < n_ and gVh is not None:
+        gA = gA @ Vh
+        SinvgVh = gVh / S.unsqueeze(-1)
+        gA = gA + SinvgVh - (SinvgVh @ Vh.mH) @ Vh
+        return U @ gA
+    return U @ (gA @ Vh) if m >= n_ else (U @ gA) @ Vh
+
+
+def _skew(a):
+    return a - a.mH
+
+
 def _svd_grad(g, n):
     """PyTorch's svd_backward for real matrices (reduced SVD), on the saved input's factors:
     gA = U [(skew(U^T gU) / E) S + S (skew(V^T gV) / E) + diag(gS)] V^T
          + (I - U U^T) gU S^-1 V^T + U S^-1 gV^T (I - V V^T),  E_jk = s_k^2 - s_j^2 (1 on the diagonal).
-    The factors are constants in a graph of the gradient."""
+    (A graph of the gradient: _svd_grad_graph.)"""
+    if isinstance(g[1], Tensor):
+        return _svd_grad_graph(g, n)
     a = dual.data(n.self)
     u, s, vh = np.linalg.svd(a, full_matrices=False)
     g_u, g_s, g_vh = (dual.data(x) for x in g)

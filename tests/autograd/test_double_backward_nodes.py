@@ -100,13 +100,6 @@ OPEN = {
                    "one node per gradient (convolution_backward_input, convolution_backward_weight)",
     "conv_transpose": "PyTorch's one ConvolutionBackwardBackward0 takes (grad_output, input, weight); gradlab records "
                       "one node per gradient",
-    "cdist": "PyTorch has no derivative of _cdist_backward (raises); gradlab's formula is differentiable",
-    "euclidean_dist": "cdist's _euclidean_dist: PyTorch's formula op for op not modelled",
-    "det": "PyTorch's det of a 1x1 / singular input: linalg_det_backward's branches not modelled",
-    "inverse": "linalg_inv_ex's formula order (-A^-H @ (grad @ A^-H)) differs",
-    "slogdet": "slogdet_backward's formula op for op not modelled",
-    "solve": "linalg_solve_backward's formula op for op not modelled",
-    "svd": "svd_backward's formula op for op not modelled",
     "index_reduce_prod": "PyTorch's formula (IndexFill, IndexSelect, MaskedFill) differs from gradlab's (Scatter, Gather, Where)",
     "scatter_reduce_prod": "scatter_reduce's prod formula op for op not modelled",
     "prod_dim": "prod_backward with zeros: PyTorch's cumprod-based formula is differentiable, gradlab's is a constant",
