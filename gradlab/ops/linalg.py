@@ -374,10 +374,32 @@ def _cholesky_grad(g, L, upper):
     made Hermitian."""
     if upper:
         L, g = _mH(L), _mH(g)
+    _check_square_for_solve(_mH(L))
     gA = np.tril(_mH(L) @ g)
     gA = 0.5 * (gA + _mH(np.tril(gA, -1)))
     gA = tri_solve(_mH(L), gA, True, left=True)
     return tri_solve(L, gA, False, left=False)
+
+
+def _check_square_for_solve(A):
+    """linalg.solve_triangular's check, which PyTorch's cholesky_backward meets first for a non-square (empty)
+    factor: the deprecated torch.cholesky accepts a (2, 0) matrix, its backward raises."""
+    m, n = A.shape[-2:]
+    if m != n:
+        raise RuntimeError(f"linalg.solve_triangular: A must be batches of square matrices, but they are {m} by {n} "
+                           "matrices")
+
+
+def _cholesky_grad_graph(gL, L, upper):
+    """PyTorch's cholesky_backward op for op, for a graph of the gradient (two triangular solves)."""
+    if upper:
+        L, gL = L.mH, gL.mH
+    _check_square_for_solve(L.mH)
+    gA = (L.mH @ gL).tril()
+    gA = dual.mul_scalar(gA + gA.tril(-1).mH, 0.5)
+    solve = OPS["linalg_solve_triangular"]
+    gA = solve(L.mH, gA, upper=True, left=True, unitriangular=False)
+    return solve(L, gA, upper=False, left=False, unitriangular=False)
 
 
 # gA = L^-H Phi(L^H gL) L^-1: Phi(X) = the lower triangle with its diagonal halved, plus its transpose
@@ -386,14 +408,16 @@ _CHOLESKY_TEXT = 'linalg.solve_triangular((result.mH if upper else result), lina
 
 @op("cholesky", "CholeskyBackward0", saves=("result",), variants=("function", "method"),
     shows={"self": _CHOLESKY_TEXT},
-    self=lambda g, n: dual.like(g, _cholesky_grad(dual.data(g), dual.data(n.result), n.upper)))
+    self=lambda g, n: _cholesky_grad_graph(g, n.result, n.upper) if isinstance(g, Tensor) else dual.like(
+        g, _cholesky_grad(dual.data(g), dual.data(n.result), n.upper)))
 def cholesky(self, upper, factor):
     return factor
 
 
 @op("linalg_cholesky_ex", "LinalgCholeskyExBackward0", saves=("result",), variants=(),
     shows={"self": _CHOLESKY_TEXT},
-    self=lambda g, n: dual.like(g, _cholesky_grad(dual.data(g), dual.data(n.result), n.upper)))
+    self=lambda g, n: _cholesky_grad_graph(g, n.result, n.upper) if isinstance(g, Tensor) else dual.like(
+        g, _cholesky_grad(dual.data(g), dual.data(n.result), n.upper)))
 def linalg_cholesky_ex(self, upper, factor):
     return factor
 
@@ -420,7 +444,11 @@ def cholesky_inverse(self, upper):
 
 
 def _cholesky_inverse_grad(g, L, upper, inverse):
-    """PyTorch's cholesky_inverse_backward (matrix products only: differentiable again)."""
+    """PyTorch's cholesky_inverse_backward (matrix products only: differentiable again; a graph of the gradient
+    records PyTorch's order, inverse @ (common @ inverse))."""
+    if isinstance(g, Tensor):
+        common = inverse @ ((g + g.mH) @ inverse)
+        return -(L @ common) if upper else -(common @ L)
     common = inverse @ (g + _mH_dual(g)) @ inverse
     return -(L @ common) if upper else -(common @ L)
 
@@ -435,13 +463,27 @@ def _cholesky_solve_grads(g, n):
     return gB, gL
 
 
+def _cholesky_solve_graph(g, n, for_input2):
+    """PyTorch's cholesky_solve_backward for a graph of the gradient: grad_self = grad.cholesky_solve(input2)
+    (one node for both inputs), grad_input2 = -(common @ input2) with common = grad_self X^H + its ^H."""
+    grad_self = dual.shared_with_second(n, g, lambda: OPS["cholesky_solve"](g, n.input2, upper=n.upper),
+                                        first=not for_input2)
+    if not for_input2:
+        return grad_self
+    common = grad_self @ n.result.mH
+    common = common + common.mH
+    return -(n.input2 @ common) if n.upper else -(common @ n.input2)
+
+
 @op("cholesky_solve", "CholeskySolveBackward0", ("self", "input2"), saves=("self", "input2", "result"),
     variants=("function", "method"),
     shows={"self": "cholesky_solve(grad, input2, upper)",
            "input2": "-(input2 @ ((lambda c: c + c.mH)(cholesky_solve(grad, input2, upper) @ result.mH))) if upper "
                      "else -((lambda c: c + c.mH)(cholesky_solve(grad, input2, upper) @ result.mH) @ input2)"},
-    self=lambda g, n: dual.like(g, _cholesky_solve_grads(g, n)[0]),
-    input2=lambda g, n: dual.like(g, _cholesky_solve_grads(g, n)[1]))
+    self=lambda g, n: _cholesky_solve_graph(g, n, False) if isinstance(g, Tensor) else dual.like(
+        g, _cholesky_solve_grads(g, n)[0]),
+    input2=lambda g, n: _cholesky_solve_graph(g, n, True) if isinstance(g, Tensor) else dual.like(
+        g, _cholesky_solve_grads(g, n)[1]))
 def cholesky_solve(self, input2, upper):
     """X with (L L^H) X = B (B = self, L = input2), by two triangular solves."""
     L = input2
@@ -684,6 +726,19 @@ def _tri_grads(g, n):
     return gA, gB
 
 
+def _tri_grads_graph(g, n, for_A):
+    """PyTorch's linalg_solve_triangular_backward for a graph of the gradient: G_B = solve_triangular(A^H, g)
+    (one node for both inputs), G_A = -G_B X^H (left) or -X^H G_B, in A's triangle."""
+    gB = dual.shared_with_second(n, g, lambda: OPS["linalg_solve_triangular"](
+        n.self.mH, g, upper=not n.upper, left=n.left, unitriangular=n.unitriangular), first=for_A)
+    if not for_A:
+        return gB
+    X_H = n.result.mH
+    gA = -(gB @ X_H) if n.left else -(X_H @ gB)
+    unit = int(n.unitriangular)
+    return gA.triu(unit) if n.upper else gA.tril(-unit)
+
+
 _SOLVE_TRI_B_TEXT = ("linalg.solve_triangular(self.mH, grad, upper=not upper, left=left, "
                      "unitriangular=unitriangular)")
 
@@ -694,8 +749,8 @@ _SOLVE_TRI_B_TEXT = ("linalg.solve_triangular(self.mH, grad, upper=not upper, le
            "self": f"(lambda gB, X, upper, left, unit: (-(gB @ X.mH) if left else -(X.mH @ gB)).triu(1 if unit else 0) "
                    f"if upper else (-(gB @ X.mH) if left else -(X.mH @ gB)).tril(-1 if unit else 0))("
                    f"{_SOLVE_TRI_B_TEXT}, result, upper, left, unitriangular)"},
-    self=lambda g, n: dual.like(g, _tri_grads(g, n)[0]),
-    B=lambda g, n: dual.like(g, _tri_grads(g, n)[1]))
+    self=lambda g, n: _tri_grads_graph(g, n, True) if isinstance(g, Tensor) else dual.like(g, _tri_grads(g, n)[0]),
+    B=lambda g, n: _tri_grads_graph(g, n, False) if isinstance(g, Tensor) else dual.like(g, _tri_grads(g, n)[1]))
 def linalg_solve_triangular(self, B, upper, left, unitriangular):
     return _column_major(tri_solve(self, B, upper, left, unitriangular).astype(np.result_type(self, B), copy=False))
 
