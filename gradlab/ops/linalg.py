@@ -6,6 +6,8 @@ from .._tensor_core import Tensor
 from . import dual
 from .operands import _check_tensor_argument, broadcast_error
 from .registry import OPS, op
+from .inplace import run_inplace
+from .shape import cat
 
 
 def _mat2_grad(left, g, n):
@@ -512,14 +514,49 @@ def _qr_grad(gQ, gR, Q, R):
 
 
 def _qr_formula(g, n):
-    gQ, gR = (dual.data(x) for x in g)
-    Q, R = linalg_qr.forward(dual.data(n.self), "complete" if n.mode == "complete" else "reduced")
     if n.mode == "r":
         raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please use "
                            "linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.")
+    if isinstance(g[0], Tensor):
+        return _qr_grad_graph(g, n)
+    gQ, gR = (dual.data(x) for x in g)
+    Q, R = linalg_qr.forward(dual.data(n.self), "complete" if n.mode == "complete" else "reduced")
     if n.mode == "complete" and Q.shape[-2] > R.shape[-1]:
         raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
     return dual.like(g[0], _qr_grad(gQ, gR, Q, R).astype(Q.dtype, copy=False))
+
+
+def _qr_grad_graph(g, n):
+    """PyTorch's linalg_qr_backward op for op, for a graph of the gradient: on the saved Q and R (outputs of this
+    node), gA = (gQ + Q syminvadj(triu(gR R^H - Q^H gQ))) R^-H for m >= n; a wide A's through its first m columns."""
+    Q, R = dual.saved_output(n, 0), dual.saved_output(n, 1)
+    m, cols = Q.shape[-2], R.shape[-1]
+    if n.mode == "complete" and m > cols:
+        raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
+    gQ, gR = (g[i] if dual.defined(n, i) else None for i in range(2))
+    if gQ is None and gR is None:
+        return None
+    if gQ is not None:
+        gA = gR @ R.mH - Q.mH @ gQ if gR is not None else -(Q.mH @ gQ)
+    else:
+        gA = gR @ R.mH
+    solve = OPS["linalg_solve_triangular"]
+    if m >= cols:
+        X = gA.triu()
+        sym = X + X.mH
+        run_inplace(sym.diagonal(0, -2, -1), "mul_scalar", (), {"other": 0.5})     # (C++'s mul_(Scalar))
+        gA = Q @ sym
+        if gQ is not None:
+            gA = gA + gQ
+        return solve(R.mH, gA, upper=False, left=False, unitriangular=False)
+    X = -gA
+    gA = Q @ (X - X.mH).tril()
+    gA = solve(R.narrow(-1, 0, m).mH, gA, upper=False, left=False, unitriangular=False)
+    zeros = Tensor._make(np.zeros(R.shape[:-1] + (cols - m,), R._data.dtype))
+    gA = cat([gA, zeros], -1)
+    if gR is not None:
+        gA = gA + Q @ gR
+    return gA
 
 
 # gA = [gQ + Q copyltu(R gR^H - gQ^H Q)] R^-H (copyltu(M) = M.tril() + M.tril(-1).mH); a wide A = [X | Y] as
@@ -527,7 +564,7 @@ def _qr_formula(g, n):
 _QR_TEXT = "(lambda QR, gs, solve, cat, zeros_like: (lambda Q, R, gQ, gR: (lambda sq: sq(Q, R, gQ, gR) if Q.shape[-2] >= R.shape[-1] else cat([sq(Q, R[..., :, :Q.shape[-2]], gQ + (Q @ R[..., :, Q.shape[-2]:]) @ gR[..., :, Q.shape[-2]:].mH, gR[..., :, :Q.shape[-2]]), Q @ gR[..., :, Q.shape[-2]:]], -1))(lambda Q, R, gQ, gR: (lambda M: solve(R.mH, gQ + Q @ (M.tril() + M.tril(-1).mH), upper=False, left=False))(R @ gR.mH - gQ.mH @ Q)))(QR[0], QR[1], zeros_like(QR[0]) if gs[0] is None else gs[0], zeros_like(QR[1]) if gs[1] is None else gs[1]))(linalg.qr(self, 'complete' if mode == 'complete' else 'reduced'), grads, linalg.solve_triangular, cat, zeros_like)"
 
 
-@op("linalg_qr", "LinalgQrBackward0", saves=("self",), num_outputs=2, variants=(),
+@op("linalg_qr", "LinalgQrBackward0", saves=("self",), num_outputs=2, variants=(), saves_outputs=(0, 1),
     shows={"self": _QR_TEXT},
     self=_qr_formula)
 def linalg_qr(self, mode):

@@ -1,0 +1,122 @@
+"""Gradients of gradients of the linear-algebra ops against live PyTorch, beyond the op samples' draws: the
+branches of PyTorch's formulas (det of 1 x 1, singular and mixed batches, a wide or tall QR with one of its
+factors used, solve with left=False, the undefined gradients of svd), and the fuzzer's findings (qr's second
+derivative, the backward of the deprecated torch.cholesky on an empty non-square input).
+
+Each case compares, as tests/autograd/test_double_backward_nodes.py does, the gradient's graph (node names
+and the next_functions tree) and the second-order gradients; an exception must be PyTorch's, type and message.
+"""
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
+
+import gradlab  # noqa: E402
+
+from test_double_backward_nodes import GRAD_TOL, double_backward  # noqa: E402
+
+
+def _outcome(T, fn, arrays, weights):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")         # (torch.cholesky's deprecation warning)
+            return double_backward(T, fn, arrays, weights)
+    except Exception as error:      # noqa: BLE001 (an exception is an outcome to compare)
+        return f"{type(error).__name__}: {error}", None
+
+
+def assert_same_second_order(fn, *arrays):
+    rng = np.random.default_rng(0)
+    weights = [rng.standard_normal(np.shape(a)) for a in arrays]
+    (g_tree, g_second), (t_tree, t_second) = (_outcome(T, fn, arrays, weights) for T in (gradlab, torch))
+    assert g_tree == t_tree
+    assert (g_second is None) == (t_second is None)
+    for a, b in zip(g_second or (), t_second or ()):
+        assert (a is None) == (b is None)
+        if a is not None:
+            np.testing.assert_allclose(a, b, **GRAD_TOL)
+
+
+def _singular(rng, n):
+    """A random n x n matrix of rank n - 1."""
+    a = rng.standard_normal((n, n))
+    a[-1] = a[:-1].sum(0) * rng.uniform(0.5, 2.0)
+    return a
+
+
+SETTINGS = settings(max_examples=12, deadline=None, derandomize=True, database=None)
+
+
+@SETTINGS
+@given(st.integers(1, 3), st.sampled_from(["invertible", "singular", "mixed"]), st.integers(0, 2 ** 16))
+def test_det_branches(n, kind, seed):
+    rng = np.random.default_rng(seed)
+    make = {"invertible": lambda: rng.standard_normal((n, n)) + 3 * np.eye(n),
+            "singular": lambda: _singular(rng, n) if n > 1 else np.zeros((1, 1))}
+    if kind == "mixed":
+        a = np.stack([make["invertible"](), make["singular"](), make["invertible"]()])
+    else:
+        a = np.stack([make[kind]() for _ in range(2)]) if seed % 2 else make[kind]()
+    assert_same_second_order(lambda T, x: T.linalg.det(x), a)
+
+
+@SETTINGS
+@given(st.sampled_from([(3, 2), (2, 3), (3, 3), (2, 3, 2), (2, 2, 3)]), st.sampled_from(["Q", "R", "QR", "complete"]),
+       st.integers(0, 2 ** 16))
+def test_qr_second_derivative(shape, use, seed):
+    a = np.random.default_rng(seed).standard_normal(shape)
+    fns = {"Q": lambda T, x: x.qr()[0] * 2, "R": lambda T, x: T.linalg.qr(x)[1],
+           "QR": lambda T, x: T.linalg.qr(x)[0].sum(-1, keepdim=True) * T.linalg.qr(x)[1][..., :1, :],
+           "complete": lambda T, x: T.linalg.qr(x, mode="complete")[0]}
+    assert_same_second_order(fns[use], a)
+
+
+@SETTINGS
+@given(st.integers(1, 3), st.integers(1, 3), st.booleans(), st.integers(0, 2 ** 16))
+def test_solve_left_and_right(n, k, left, seed):
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((n, n)) + 3 * np.eye(n)
+    b = rng.standard_normal((n, k) if left else (k, n))
+    assert_same_second_order(lambda T, x, y: T.linalg.solve(x, y, left=left), a, b)
+
+
+@SETTINGS
+@given(st.sampled_from([(2, 2), (3, 2), (2, 3)]), st.sampled_from(["U", "S", "Vh", "USVh"]), st.booleans(),
+       st.integers(0, 2 ** 16))
+def test_svd_undefined_gradients(shape, use, full, seed):
+    a = np.random.default_rng(seed).standard_normal(shape)
+    # (through what does not depend on the factors' signs, which are LAPACK's choice)
+    fns = {"U": lambda r: r.U[..., :1] * r.U[..., :1], "S": lambda r: r.S, "Vh": lambda r: r.Vh[..., :1, :] ** 2,
+           "USVh": lambda r: r.U[..., :, :1] @ r.Vh[..., :1, :] + r.S.sum()}
+    assert_same_second_order(lambda T, x: fns[use](T.linalg.svd(x, full_matrices=full)), a)
+
+
+@pytest.mark.parametrize("shape", [(2, 0), (0, 2), (3, 2, 0), (2, 0, 0)])
+@pytest.mark.parametrize("upper", [False, True])
+def test_deprecated_cholesky_backward_of_empty_input(shape, upper):
+    """The fuzzer's case: torch.cholesky accepts an empty non-square input; its backward meets
+    linalg.solve_triangular's square-matrix check."""
+    outcomes = []
+    for T in (gradlab, torch):
+        a = T.zeros(*shape, dtype=T.float64, requires_grad=True)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                T.cholesky(a, upper=upper).sum().backward()
+            outcomes.append(tuple(a.grad.shape))
+        except Exception as error:      # noqa: BLE001
+            outcomes.append(f"{type(error).__name__}: {error}")
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("p", [0.0, 1.0, 2.0, 3.0, float("inf")])
+def test_cdist_has_no_second_derivative(p):
+    """PyTorch's _cdist_backward has no derivative: the gradient's node is CdistBackwardBackward0, a backward
+    through it raises NotImplementedError."""
+    rng = np.random.default_rng(1)
+    assert_same_second_order(lambda T, x, y: T.cdist(x, y, p=p), rng.standard_normal((2, 3)),
+                             rng.standard_normal((3, 3)))
