@@ -834,6 +834,10 @@ def _pinv_grad(g, n):
         K = gradh @ pinvA
         KpinvAh = K @ pinvAh
         gA = -_mH_dual(pinvA @ K) + KpinvAh - (A @ pinvA) @ KpinvAh + (pinvAh @ pinvA) @ (gradh - K @ A)
+    elif isinstance(g, Tensor):     # (a graph of the gradient: PyTorch's order of the terms)
+        K = pinvA @ gradh
+        pinvAhK = pinvAh @ K
+        gA = -_mH_dual(K @ pinvA) + (gradh - A @ K) @ pinvA @ pinvAh + pinvAhK - pinvAhK @ pinvA @ A
     else:
         K = pinvA @ gradh
         pinvAhK = pinvAh @ K
@@ -894,6 +898,14 @@ def expm(a):
 def _matrix_exp_grad(g, n):
     """PyTorch's backward_analytic_function_of_a_matrix: exp of the block matrix [[A^H, g], [0, A^H]], its
     top-right block."""
+    if isinstance(g, Tensor):       # (a graph of the gradient: PyTorch's copies into the block matrix, recorded)
+        A = n.self.mT.conj()
+        k = A.shape[-1]
+        big = Tensor._make(np.zeros(A.shape[:-2] + (2 * k, 2 * k), g._data.dtype))
+        big.narrow(-2, 0, k).narrow(-1, 0, k).copy_(A)
+        big.narrow(-2, k, k).narrow(-1, k, k).copy_(A)
+        big.narrow(-2, 0, k).narrow(-1, k, k).copy_(g)
+        return OPS["linalg_matrix_exp"](big).narrow(-2, 0, k).narrow(-1, k, k)
     A, g = dual.data(n.self), dual.data(g)
     k = A.shape[-1]
     big = np.zeros(A.shape[:-2] + (2 * k, 2 * k), np.result_type(A, g))
@@ -914,6 +926,8 @@ def linalg_matrix_exp(self):
 def _eigh_grad(g, n):
     """PyTorch's linalg_eig_backward for a Hermitian matrix: gA = V (diag(gL) + (V^H gV - its ^H) / 2 / E) V^H,
     E_ij = L_j - L_i."""
+    if isinstance(g[0], Tensor):
+        return _eigh_grad_graph(g, n)
     gL, gV = (dual.data(x) for x in g)
     L, V = linalg_eigh.forward(dual.data(n.self), n.uplo, True)
     gA = np.zeros(V.shape, V.dtype) if gL is None else None
@@ -930,7 +944,28 @@ def _eigh_grad(g, n):
     return dual.like(g[0], gA.astype(V.dtype, copy=False))
 
 
+def _eigh_grad_graph(g, n):
+    """PyTorch's linalg_eig_backward (is_hermitian) op for op, for a graph of the gradient, on the saved
+    eigenvalues L and eigenvectors V (outputs of this node)."""
+    L, V = dual.saved_output(n, 0), dual.saved_output(n, 1)
+    gL, gV = (g[i] if dual.defined(n, i) else None for i in range(2))
+    if gL is None and gV is None:
+        return None
+    if gV is None:                  # (eigvalsh: V diag(gL) V^H)
+        return (V * gL.unsqueeze(-2)) @ V.mH
+    VhgV = V.mH @ gV
+    VhgV = dual.mul_scalar(VhgV - VhgV.mH, 0.5)
+    Lconj = L.conj()
+    E = Lconj.unsqueeze(-2) - Lconj.unsqueeze(-1)
+    E.diagonal(0, -2, -1).fill_(1.0)
+    gA = VhgV.div_(E)
+    if gL is not None:
+        gA.diagonal(0, -2, -1).copy_(gL)
+    return V @ (gA @ V.mH)
+
+
 @op("linalg_eigh", "LinalgEighBackward0", saves=("self",), num_outputs=2, variants=(), cast_result=False,
+    saves_outputs=(0, 1),
     shows={"self": "(lambda L, V, off, gs, diag_embed: V @ ((0 if gs[0] is None else diag_embed(gs[0])) + (0 if gs[1] "
                    "is None else (V.mH @ gs[1] - (V.mH @ gs[1]).mH) / 2 / (L.unsqueeze(-2) - L.unsqueeze(-1) + 1 - off) "
                    "* off)) @ V.mH)(*linalg.eigh(self, UPLO=uplo), 1 - eye(self.shape[-1], dtype=self.dtype), grads, "
