@@ -810,14 +810,41 @@ _TRI_B_TEXT = ("linalg.solve_triangular(A if transpose else A.mH, grads[0], uppe
                "unitriangular=unitriangular)")
 
 
-@op("triangular_solve", "TriangularSolveBackward0", ("self", "A"), saves=("A",), num_outputs=2,
+def _triangular_solve_graph(g, n, for_A):
+    """PyTorch's triangular_solve_backward for a graph of the gradient: grad_b through the deprecated
+    triangular_solve itself (its warning again), grad_a = -grad_b X^H in A's triangle, plus the cloned
+    coefficient's gradient."""
+    gX, gM = (g[i] if dual.defined(n, i) else None for i in range(2))
+    if gX is None and gM is None:
+        return None
+    A = n.A
+    if gX is None:
+        grad_b = None
+    else:
+        grad_b = dual.shared_with_second(n, g, lambda: gX.triangular_solve(
+            A.conj(), upper=n.upper, transpose=not n.transpose, unitriangular=n.unitriangular)[0], first=not for_A)
+    if not for_A:
+        return grad_b if grad_b is not None else Tensor._make(np.zeros_like(g[0]._data))
+    if grad_b is not None:
+        X = dual.saved_output(n, 0)
+        grad_a = -(X.conj() @ grad_b.mT) if n.transpose else -(grad_b @ X.mH)
+        unit = int(n.unitriangular)
+        grad_a = grad_a.triu(unit) if n.upper else grad_a.tril(-unit)
+    else:
+        grad_a = Tensor._make(np.zeros((1,), A._data.dtype)).expand(A.shape)
+    return grad_a if gM is None else grad_a.add(gM)
+
+
+@op("triangular_solve", "TriangularSolveBackward0", ("self", "A"), saves=("A",), num_outputs=2, saves_outputs=(0,),
     variants=("function", "method"),
     shows={"self": _TRI_B_TEXT,
            "A": f"(lambda gB, X, upper, transpose, unit: (-(X @ gB.mH) if transpose else -(gB @ X.mH)).triu(1 if unit "
                 f"else 0) if upper else (-(X @ gB.mH) if transpose else -(gB @ X.mH)).tril(-1 if unit else 0))("
                 f"{_TRI_B_TEXT}, solution, upper, transpose, unitriangular) + (0 if grads[1] is None else grads[1])"},
-    self=lambda g, n: dual.like(g[0], _triangular_solve_grads(g, n)[0]),
-    A=lambda g, n: dual.like(g[0], _triangular_solve_grads(g, n)[1]))
+    self=lambda g, n: _triangular_solve_graph(g, n, False) if isinstance(g[0], Tensor) else dual.like(
+        g[0], _triangular_solve_grads(g, n)[0]),
+    A=lambda g, n: _triangular_solve_graph(g, n, True) if isinstance(g[0], Tensor) else dual.like(
+        g[0], _triangular_solve_grads(g, n)[1]))
 def triangular_solve(self, A, upper, transpose, unitriangular, solution, warn):
     return solution, _column_major(np.broadcast_to(A, solution.shape[:-2] + A.shape[-2:]))
 
