@@ -1020,6 +1020,28 @@ def _lstsq_grads(g, n):
     return gA, (gB[..., 0] if n.vector else gB)
 
 
+def _lstsq_graph(g, n, for_A):
+    """PyTorch's linalg_lstsq_backward for a graph of the gradient: pinv(A) recorded (one node for both inputs),
+    gA = pinv_backward(gX B^H, pinv(A), A), gB = pinv(A)^H gX (the residuals have no gradient here)."""
+    if not dual.defined(n, 0):
+        return None
+    A, B, gX = n.self, n.b, g[0]
+    if n.vector:
+        B, gX = B.unsqueeze(-1), gX.unsqueeze(-1)
+    eps = np.finfo(A._data.dtype).eps * max(A.shape[-2:])
+    pinvA = dual.shared_with_second(n, g, lambda: OPS["linalg_pinv"](A, rtol=eps, hermitian=False), first=for_A)
+    if for_A:
+        return _pinv_grad(gX @ B.mH, _PinvSaved(A, pinvA))
+    gB = pinvA.mH @ gX
+    return gB.squeeze(-1) if n.vector else gB
+
+
+class _PinvSaved:
+    """What _pinv_grad reads of its node: the input and the pseudo-inverse."""
+    def __init__(self, A, pinvA):
+        self.self, self.result = A, pinvA
+
+
 # PyTorch's pinv_backward of gX B^H (P = pinv(A), K as in _pinv_grad), for A wide or square, then tall
 _LSTSQ_A_TEXT = (
     "(lambda A, P, G: (lambda K: -(P @ K).mH + K @ P.mH - (A @ P) @ (K @ P.mH) + (P.mH @ P) @ (G.mH - K @ A))(G.mH @ P)"
@@ -1029,8 +1051,8 @@ _LSTSQ_A_TEXT = (
 
 @op("linalg_lstsq", "LinalgLstsqBackward0", ("self", "b"), saves=("self", "b"), num_outputs=2, variants=(),
     shows={"self": _LSTSQ_A_TEXT, "b": "linalg.pinv(self).mH @ grads[0]"},
-    self=lambda g, n: dual.like(g[0], _lstsq_grads(g, n)[0]),
-    b=lambda g, n: dual.like(g[0], _lstsq_grads(g, n)[1]))
+    self=lambda g, n: _lstsq_graph(g, n, True) if isinstance(g[0], Tensor) else dual.like(g[0], _lstsq_grads(g, n)[0]),
+    b=lambda g, n: _lstsq_graph(g, n, False) if isinstance(g[0], Tensor) else dual.like(g[0], _lstsq_grads(g, n)[1]))
 def linalg_lstsq(self, b, vector, driver):
     bb = b[..., None] if vector else b
     batch = np.broadcast_shapes(self.shape[:-2], bb.shape[:-2])
