@@ -648,9 +648,62 @@ def _lu_grad(gL, gU, P, L, U):
     return P @ gA
 
 
+def _lu_grad_graph(L_grad, U_grad, P, L, U):
+    """PyTorch's linalg_lu_backward op for op, for a graph of the gradient (L_grad or U_grad None: undefined)."""
+    if L_grad is None and U_grad is None:
+        return None
+    solve = OPS["linalg_solve_triangular"]
+    m, n = L.shape[-2], U.shape[-1]
+    k = min(m, n)
+    if m == n:
+        A_grad = None if L_grad is None else (L.mH @ L_grad).tril(-1)
+        if U_grad is not None:
+            A_grad = (U_grad @ U.mH).triu() if A_grad is None else A_grad + (U_grad @ U.mH).triu()
+        A_grad = solve(U.mH, A_grad, upper=False, left=False, unitriangular=False)
+        A_grad = solve(L.mH, A_grad, upper=True, left=True, unitriangular=True)
+        return P @ A_grad
+    if m < n:
+        U1 = U if n == k else U.narrow(-1, 0, k)
+        A_grad = None if L_grad is None else L.mH @ L_grad
+        if U_grad is not None:
+            A_grad = -(U_grad.triu() @ U.mH) if A_grad is None else A_grad - U_grad.triu() @ U.mH
+        A_grad = solve(U1.mH, A_grad.tril(-1), upper=False, left=False, unitriangular=False)
+        if U_grad is not None:
+            A_grad = cat([A_grad + (U_grad if n == k else U_grad.narrow(-1, 0, k)).triu(),
+                          U_grad.narrow(-1, k, n - k)], -1)
+        A_grad = solve(L.mH, A_grad, upper=True, left=True, unitriangular=True)
+        if U_grad is None:
+            A_grad = cat([A_grad, Tensor._make(np.zeros(U.shape[:-1] + (n - k,), U._data.dtype))], -1)
+        return P @ A_grad
+    L1 = L if m == k else L.narrow(-2, 0, k)
+    A_grad = None if U_grad is None else U_grad @ U.mH
+    if L_grad is not None:
+        A_grad = -(L.mH @ L_grad.tril(-1)) if A_grad is None else A_grad - L.mH @ L_grad.tril(-1)
+    A_grad = solve(L1.mH, A_grad.triu(), upper=True, left=True, unitriangular=True)
+    if L_grad is not None:
+        A_grad = cat([A_grad + (L_grad if m == k else L_grad.narrow(-2, 0, k)).tril(-1),
+                      L_grad.narrow(-2, k, m - k)], -2)
+    A_grad = solve(U.mH, A_grad, upper=False, left=False, unitriangular=False)
+    if L_grad is None:
+        A_grad = cat([A_grad, Tensor._make(np.zeros(L.shape[:-2] + (m - k,) + L.shape[-1:], L._data.dtype))], -2)
+    return P @ A_grad
+
+
+def _lu_unpacked(LU, pivots):
+    """P (a constant) and L, U recorded by lu_unpack (LuUnpackBackward0), as PyTorch's lu_unpack(LU, pivots)."""
+    P, L, U = lu_unpack_arrays(LU._data, pivots)
+    L_t, U_t = OPS["lu_unpack"](LU, factors=(L, U), lu_shape=LU._data.shape)
+    return Tensor._make(P), L_t, U_t
+
+
 def _lu_factor_formula(g, n):
     """lu_factor_ex_backward: the packed gradient split into L's (below the diagonal) and U's parts."""
     lu, piv = n.packed, n.pivots_array
+    if isinstance(g, Tensor):       # (PyTorch's lu_factor_ex_backward: lu_unpack recorded, linalg_lu_backward)
+        LU = n.result
+        P, L, U = _lu_unpacked(LU, piv)
+        k = min(LU.shape[-2:])
+        return _lu_grad_graph(g.narrow(-1, 0, k), g.narrow(-2, 0, k), P, L, U)
     gd = dual.data(g)
     P, L, U = lu_unpack_arrays(lu, piv)
     m, nn = lu.shape[-2:]
@@ -660,7 +713,7 @@ def _lu_factor_formula(g, n):
     return dual.like(g, _lu_grad(gL, gU, P, L, U).astype(lu.dtype, copy=False))
 
 
-@op("linalg_lu_factor_ex", "LinalgLuFactorExBackward0", saves=("self",), variants=(),
+@op("linalg_lu_factor_ex", "LinalgLuFactorExBackward0", saves=("self", "result"), variants=(),
     shows={"self": "(lambda P, L, U, g, st: P @ st(L.mH, st(U.mH, (L.mH @ g.tril(-1)).tril(-1) + (g.triu() @ U.mH)"
                    ".triu(), upper=False, left=False), upper=True, unitriangular=True))(*lu_unpack(packed, "
                    "pivots_array), grad, linalg.solve_triangular) if packed.shape[-2] == packed.shape[-1] else None"},
@@ -670,13 +723,16 @@ def linalg_lu_factor_ex(self, packed, pivots_array):
 
 
 def _lu_formula(g, n):
+    if isinstance(g[0], Tensor):        # (on the saved L and U, outputs of this node)
+        return _lu_grad_graph(g[0] if dual.defined(n, 0) else None, g[1] if dual.defined(n, 1) else None,
+                              Tensor._make(n.factors[0]), dual.saved_output(n, 0), dual.saved_output(n, 1))
     gL, gU = (dual.data(x) for x in g)
     P, L, U = n.factors
     return dual.like(g[0], _lu_grad(gL, gU, P, L, U).astype(L.dtype, copy=False))
 
 
 # (P, which has no gradient, is made beside the node: the node's outputs are L and U)
-@op("linalg_lu", "LinalgLuBackward0", saves=("self",), num_outputs=2, variants=(),
+@op("linalg_lu", "LinalgLuBackward0", saves=("self",), num_outputs=2, variants=(), saves_outputs=(0, 1),
     shows={"self": "(lambda P, L, U, gs, st: P @ st(L.mH, st(U.mH, (0 if gs[0] is None else (L.mH @ gs[0]).tril(-1))"
                    " + (0 if gs[1] is None else (gs[1] @ U.mH).triu()), upper=False, left=False), upper=True, "
                    "unitriangular=True))(*linalg.lu(self), grads, linalg.solve_triangular) if self.shape[-2] == "
@@ -689,9 +745,34 @@ def linalg_lu(self, factors):
 @op("lu_unpack", "LuUnpackBackward0", ("LU_data",), num_outputs=2, variants=("function",),
     shows={"LU_data": "(0 if grads[0] is None else grads[0].tril(-1)) + (0 if grads[1] is None else grads[1].triu())"
                       " if lu_shape[-2] == lu_shape[-1] else None"},
-    LU_data=lambda g, n: dual.like(g[0], _lu_unpack_grad(dual.data(g[0]), dual.data(g[1]), n.lu_shape)))
+    LU_data=lambda g, n: _lu_unpack_grad_graph(g, n) if isinstance(g[0], Tensor) else dual.like(
+        g[0], _lu_unpack_grad(dual.data(g[0]), dual.data(g[1]), n.lu_shape)))
 def lu_unpack(LU_data, factors, lu_shape):
     return factors
+
+
+def _lu_unpack_grad_graph(g, n):
+    """PyTorch's lu_unpack_backward op for op, for a graph of the gradient."""
+    L_grad, U_grad = (g[i] if dual.defined(n, i) else None for i in range(2))
+    if L_grad is None and U_grad is None:
+        return None
+    m, cols = n.lu_shape[-2:]
+    k = min(m, cols)
+    L1 = lambda L: L.tril(-1) if m == k else L.narrow(-2, 0, k).tril(-1)     # noqa: E731
+    U1 = lambda U: U.triu() if cols == k else U.narrow(-1, 0, k).triu()      # noqa: E731
+    if L_grad is not None:
+        if U_grad is not None:
+            if m == cols:
+                return L_grad.tril(-1) + U_grad.triu()
+            A2 = L_grad.narrow(-2, k, m - k) if m > cols else U_grad.narrow(-1, k, cols - k)
+            return cat([L1(L_grad) + U1(U_grad), A2], -2 if m > cols else -1)
+        if m >= cols:
+            return L_grad.tril(-1)
+        return cat([L_grad.tril(-1), Tensor._make(np.zeros(L_grad.shape[:-1] + (cols - m,), L_grad._data.dtype))], -1)
+    if cols >= m:
+        return U_grad.triu()
+    return cat([U_grad.triu(), Tensor._make(np.zeros(U_grad.shape[:-2] + (m - cols,) + U_grad.shape[-1:],
+                                                     U_grad._data.dtype))], -2)
 
 
 def _lu_unpack_grad(gL, gU, shape):
