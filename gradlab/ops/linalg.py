@@ -814,11 +814,29 @@ def _solve_batched(A, B, adjoint):
         np.broadcast_shapes(A.shape[:-2], B.shape[:-2]) + B.shape[-2:], np.result_type(A, B))
 
 
+def _lu_solve_LU_graph(gX, n):
+    """PyTorch's linalg_lu_solve_LU op for op, for a graph of the gradient: through lu_unpack (recorded) and
+    two triangular solves."""
+    left, adjoint, X = n.left, n.adjoint, n.result
+    P, L, U = _lu_unpacked(n.LU, n.pivots_array)
+    solve = OPS["linalg_solve_triangular"]
+    if left != adjoint:
+        gR = solve(U.mH, -((gX if left else gX.mH) @ (X.mH if left else X)), upper=False, left=True,
+                   unitriangular=False)
+        gL = solve(L.mH, gR @ U.mH, upper=True, left=True, unitriangular=True).tril(-1)
+        return gL + gR.triu()
+    gR = -(P.mT @ (X if left else X.mH) @ (gX.mH if left else gX) @ P)
+    gR = solve(L.mH, gR, upper=True, left=False, unitriangular=True)
+    gU = solve(U.mH, L.mH @ gR, upper=False, left=False, unitriangular=False).triu()
+    return gR.tril(-1) + gU
+
+
 @op("linalg_lu_solve", "LinalgLuSolveBackward0", ("LU", "B"), saves=("LU", "B", "result"), variants=(),
     shows={"B": '(lambda A, g, left, adjoint, solve: (solve(A if adjoint else A.mH, g) if left else solve(A.mH if adjoint else A, g.mH).mH))((lambda P, L, U: P @ L @ U)(*lu_unpack(LU, pivots_array)), grad, left, adjoint, linalg.solve)',
            "LU": '(lambda P, L, U, gB, X, left, adjoint: (lambda gA: (P.mH @ gA @ U.mH).tril(-1) + (L.mH @ P.mH @ gA).triu())((lambda t: t.mH if adjoint else t)(-(gB @ X.mH) if left else -(X.mH @ gB))))(*lu_unpack(LU, pivots_array), (lambda A, g, left, adjoint, solve: (solve(A if adjoint else A.mH, g) if left else solve(A.mH if adjoint else A, g.mH).mH))((lambda P, L, U: P @ L @ U)(*lu_unpack(LU, pivots_array)), grad, left, adjoint, linalg.solve), result, left, adjoint)'},
-    LU=lambda g, n: dual.like(g, _lu_solve_grads(g, n)[1]),
-    B=lambda g, n: dual.like(g, _lu_solve_grads(g, n)[0]))
+    LU=lambda g, n: _lu_solve_LU_graph(g, n) if isinstance(g, Tensor) else dual.like(g, _lu_solve_grads(g, n)[1]),
+    B=lambda g, n: OPS["linalg_lu_solve"](n.LU, g, pivots_array=n.pivots_array, left=n.left, adjoint=not n.adjoint)
+    if isinstance(g, Tensor) else dual.like(g, _lu_solve_grads(g, n)[0]))
 def linalg_lu_solve(LU, B, pivots_array, left, adjoint):
     P, L, U = lu_unpack_arrays(LU, pivots_array)
     A = P @ L @ U
