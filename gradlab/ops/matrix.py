@@ -138,7 +138,7 @@ def _det_grad_graph(g, result, A):
     if A._data.size == 0:
         return None
     singular = np.abs(result._data) < 100 * np.finfo(A._data.dtype).eps
-    d = (g * result).unsqueeze(-1).expand(A.shape[:-1]).diag_embed().mT
+    d = (g * dual.conj(result)).unsqueeze(-1).expand(A.shape[:-1]).diag_embed().mT
     if not singular.any():
         return _det_grad_invertible(A, d, g)
     if singular.all():
@@ -152,12 +152,12 @@ def _det_grad_graph(g, result, A):
 
 
 def _det_grad_invertible(A, d, g):
-    return dual.call("solve", A.mT, d, vector=False)
+    return dual.call("solve", A.mH, d, vector=False)
 
 
 def _det_grad_singular(A, d, g):
     u, s, vh = svd(A, full_matrices=True)
-    alpha = (det(u) * det(vh)) * g
+    alpha = dual.conj(det(u) * det(vh)) * g
     d = _prod_safe_zeros_backward(alpha.unsqueeze(-1), s)
     return (u * d.unsqueeze(-2)) @ vh
 
@@ -202,6 +202,8 @@ def det(self):
 # a - l * u is one fused multiply-add: computed in a wider type and rounded once.
 
 def _wide(dtype):
+    if dtype.kind == "c":       # (complex stays complex: a real wide type would drop the imaginary parts)
+        return np.complex128 if dtype == np.complex64 else np.clongdouble
     return np.float64 if dtype == np.float32 else np.longdouble
 
 
@@ -275,7 +277,7 @@ def _inverse_grad(g, n):
     """-(A^-T g A^-T). A graph of the gradient records derivatives.yaml's order, -(A^-H @ (grad @ A^-H));
     a plain backward keeps its left-to-right products (the same numbers up to rounding)."""
     if isinstance(g, Tensor):
-        return -(_mT(n.result) @ (g @ _mT(n.result)))
+        return -(n.result.mH @ (g @ n.result.mH))
     return -(_mT(n.result) @ g @ _mT(n.result))
 
 
@@ -316,7 +318,7 @@ def _solve_b_grad(g, n):
 def _solve_gb_graph(g, n):
     """PyTorch's linalg_solve_backward for a graph of the gradient: gB = linalg.solve(A^H, gX, left), the LU
     recomputed (a vector gX as a column)."""
-    return dual.call("solve", n.A.mT, g.unsqueeze(-1) if n.vector else g, vector=False, left=n.left)
+    return dual.call("solve", n.A.mH, g.unsqueeze(-1) if n.vector else g, vector=False, left=n.left)
 
 
 @shows("-(inverse(A).mT @ grad).unsqueeze(-1) * result.unsqueeze(-2) if vector"
@@ -325,7 +327,7 @@ def _solve_a_grad(g, n):
     if isinstance(g, Tensor):       # (PyTorch's linalg_solve_backward: gA = -gB X^H, or -X^H gB for left=False)
         gb = dual.shared_with_second(n, g, lambda: _solve_gb_graph(g, n), first=True)
         x = n.result.unsqueeze(-1) if n.vector else n.result
-        return -(gb @ x.mT) if n.left else -(x.mT @ gb)
+        return -(gb @ x.mH) if n.left else -(x.mH @ gb)
     gb = _solve_b_grad(g, n)
     if not n.left:                   # X = B A^-1: gA = -X^T gB
         return -(_mT(n.result) @ gb)
@@ -450,7 +452,7 @@ def cdist(x1, x2, p):
 def _slogdet_grad(g, n):
     if isinstance(g[1], Tensor):        # (PyTorch's slogdet_backward: solve A^T G = diag(grad_logabsdet))
         d = g[1].unsqueeze(-1).expand(n.self.shape[:-1]).diag_embed().mT
-        return dual.call("solve", n.self.mT, d, vector=False)
+        return dual.call("solve", n.self.mH, d, vector=False)
     return _scaled_inverse_t(n.self, np.asarray(g[1]), perturb=None)
 
 
