@@ -1175,6 +1175,8 @@ def linalg_lstsq(self, b, vector, driver):
 def _eig_grad(g, n):
     """PyTorch's linalg_eig_backward (not Hermitian): gA = V^-H (diag(gL) + (V^H gV - V^H V diag(re(V^H gV))) / E*) V^H,
     E*_ij = conj(L_j - L_i); a real input gets its real part."""
+    if isinstance(g[0], Tensor):
+        return _eig_grad_graph(g, n)
     gL, gV = (dual.data(x) for x in g)
     A = dual.data(n.self)
     L, V = linalg_eig.forward(A)
@@ -1194,7 +1196,36 @@ def _eig_grad(g, n):
     return dual.like(g[0], (gA.real if A.dtype.kind != "c" else gA).astype(A.dtype, copy=False))
 
 
+def _eig_grad_graph(g, n):
+    """PyTorch's linalg_eig_backward op for op, for a graph of the gradient, on the saved eigenvalues L and
+    eigenvectors V (outputs of this node); a real input's gradient is its real part (handle_r_to_c)."""
+    L, V = dual.saved_output(n, 0), dual.saved_output(n, 1)
+    gL, gV = (g[i] if dual.defined(n, i) else None for i in range(2))
+    if gL is None and gV is None:
+        return None
+    solve = OPS["solve"]
+    if gV is None:                  # (eigvals: V^-H diag(gL) V^H)
+        gA = solve(V.mH, gL.unsqueeze(-1) * V.mH, vector=False)
+    else:
+        VhgV = V.mH @ gV
+        diag_VhgV = VhgV.diagonal(0, -2, -1)
+        if not np.allclose(diag_VhgV._data.imag, 0, rtol=1e-2, atol=1e-2):
+            raise RuntimeError("linalg_eig_backward: The eigenvectors in the complex case are specified up to "
+                               "multiplication by e^{i phi}. The specified loss function depends on this quantity, "
+                               "so it is ill-defined.")
+        VhgV = VhgV - V.mH @ (V * diag_VhgV.real.unsqueeze(-2))
+        Lconj = L.conj()
+        E = Lconj.unsqueeze(-2) - Lconj.unsqueeze(-1)
+        E.diagonal(0, -2, -1).fill_(1.0)
+        gA = VhgV.div_(E)
+        if gL is not None:
+            gA.diagonal(0, -2, -1).copy_(gL)
+        gA = solve(V.mH, gA @ V.mH, vector=False)
+    return gA if n.self._data.dtype.kind == "c" else gA.real
+
+
 @op("linalg_eig", "LinalgEigBackward0", saves=("self",), num_outputs=2, variants=(), cast_result=False,
+    saves_outputs=(0, 1),
     shows={"self": "(lambda L, V, off, gs, diag_embed, solve: solve(V.mH, ((0 if gs[0] is None else diag_embed(gs[0]))"
                    " + (0 if gs[1] is None else (V.mH @ gs[1] - V.mH @ (V * (V.mH @ gs[1]).diagonal(0, -2, -1).real"
                    ".unsqueeze(-2))) / (L.conj().unsqueeze(-2) - L.conj().unsqueeze(-1) + 1 - off) * off)) @ V.mH)"

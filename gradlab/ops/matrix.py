@@ -304,15 +304,15 @@ def _column_major(x):
     return np.swapaxes(np.ascontiguousarray(np.swapaxes(x, -1, -2)), -1, -2)
 
 
-@shows("inverse(A).mT @ grad if left else grad @ inverse(A).mT")
+@shows("inverse(A).mH @ grad if left else grad @ inverse(A).mH")
 def _solve_b_grad(g, n):
-    """solve(A^T, g); for X A = B (left=False) everything transposed: (solve(A, g^T))^T."""
+    """solve(A^H, g); for X A = B (left=False) everything transposed: (solve(conj(A), g^T))^T."""
     if isinstance(g, Tensor):
         gb = dual.shared_with_second(n, g, lambda: _solve_gb_graph(g, n), first=False)
         return gb.squeeze(-1) if n.vector else gb
     if not n.left:
-        return _mT(dual.call("solve", n.A, _mT(g), vector=False, left=True))
-    return dual.call("solve", _mT(n.A), g, vector=n.vector, left=True)
+        return _mT(dual.call("solve", dual.conj(n.A), _mT(g), vector=False, left=True))
+    return dual.call("solve", dual.conj(_mT(n.A)), g, vector=n.vector, left=True)
 
 
 def _solve_gb_graph(g, n):
@@ -321,19 +321,20 @@ def _solve_gb_graph(g, n):
     return dual.call("solve", n.A.mH, g.unsqueeze(-1) if n.vector else g, vector=False, left=n.left)
 
 
-@shows("-(inverse(A).mT @ grad).unsqueeze(-1) * result.unsqueeze(-2) if vector"
-       " else -(inverse(A).mT @ grad) @ result.mT if left else -result.mT @ (grad @ inverse(A).mT)")
+@shows("-(inverse(A).mH @ grad).unsqueeze(-1) * result.conj().unsqueeze(-2) if vector"
+       " else -(inverse(A).mH @ grad) @ result.mH if left else -result.mH @ (grad @ inverse(A).mH)")
 def _solve_a_grad(g, n):
     if isinstance(g, Tensor):       # (PyTorch's linalg_solve_backward: gA = -gB X^H, or -X^H gB for left=False)
         gb = dual.shared_with_second(n, g, lambda: _solve_gb_graph(g, n), first=True)
         x = n.result.unsqueeze(-1) if n.vector else n.result
         return -(gb @ x.mH) if n.left else -(x.mH @ gb)
     gb = _solve_b_grad(g, n)
-    if not n.left:                   # X = B A^-1: gA = -X^T gB
-        return -(_mT(n.result) @ gb)
+    x_conj = dual.conj(n.result)         # (the result itself when real)
+    if not n.left:                   # X = B A^-1: gA = -X^H gB
+        return -(_mT(x_conj) @ gb)
     if n.vector:
-        return -(dual.unsqueeze(gb, -1) * dual.unsqueeze(n.result, -2))
-    return -(gb @ _mT(n.result))
+        return -(dual.unsqueeze(gb, -1) * dual.unsqueeze(x_conj, -2))
+    return -(gb @ _mT(x_conj))
 
 
 # (variants: torch.solve and Tensor.solve, removed from PyTorch, are written by hand to raise its error)

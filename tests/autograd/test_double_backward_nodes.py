@@ -50,7 +50,6 @@ OPEN = {
     "asinh": NEW,
     "fill_tensor_out": NEW,
     "glu_backward": NEW,
-    "linalg_eig": NEW,
     "logaddexp": NEW,
     "logaddexp2": NEW,
     "mul_scalar": NEW,
