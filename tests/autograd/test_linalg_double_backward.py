@@ -120,3 +120,61 @@ def test_cdist_has_no_second_derivative(p):
     rng = np.random.default_rng(1)
     assert_same_second_order(lambda T, x, y: T.cdist(x, y, p=p), rng.standard_normal((2, 3)),
                              rng.standard_normal((3, 3)))
+
+
+@SETTINGS
+@given(st.sampled_from([(3, 2), (2, 3), (3, 3), (2, 3, 3)]), st.sampled_from(["L", "U", "LU", "factor", "unpack"]),
+       st.integers(0, 2 ** 16))
+def test_lu_wide_tall_and_one_factor(shape, use, seed):
+    a = np.random.default_rng(seed).standard_normal(shape)
+    fns = {"L": lambda T, x: T.linalg.lu(x)[1] * 2, "U": lambda T, x: T.linalg.lu(x)[2] * 2,
+           "LU": lambda T, x: T.linalg.lu(x)[1].sum() + T.linalg.lu(x)[2],
+           "factor": lambda T, x: T.linalg.lu_factor(x)[0] * 2,
+           "unpack": lambda T, x: T.lu_unpack(*T.linalg.lu_factor(x))[1 + seed % 2] * 2}
+    assert_same_second_order(fns[use], a)
+
+
+@SETTINGS
+@given(st.booleans(), st.booleans(), st.integers(0, 2 ** 16))
+def test_lu_solve_left_and_adjoint(left, adjoint, seed):
+    rng = np.random.default_rng(seed)
+    a, b = rng.standard_normal((3, 3)), rng.standard_normal((3, 2))
+    assert_same_second_order(lambda T, x, y: T.linalg.lu_solve(
+        *T.linalg.lu_factor(x + 3 * T.eye(3, dtype=x.dtype)), y if left else y.mT, left=left, adjoint=adjoint), a, b)
+
+
+@SETTINGS
+@given(st.integers(2, 3), st.sampled_from(["values", "vectors", "both"]), st.integers(0, 2 ** 16))
+def test_eig_and_eigh_with_eigenvectors(n, use, seed):
+    a = np.random.default_rng(seed).standard_normal((n, n))
+    # (eigenvectors through what does not depend on their phase or sign)
+    eig = {"values": lambda r: r[0].real * 2 + r[0].imag, "vectors": lambda r: r[1].abs(),
+           "both": lambda r: r[1].abs() + r[0].real[..., None, :]}
+    eigh = {"values": lambda r: r[0] * 2, "vectors": lambda r: r[1] ** 2, "both": lambda r: r[1] ** 2 + r[0]}
+    assert_same_second_order(lambda T, x: eig[use](T.linalg.eig(x + x.mT)), a)
+    assert_same_second_order(lambda T, x: eigh[use](T.linalg.eigh(x + x.mT)), a)
+
+
+@SETTINGS
+@given(st.booleans(), st.booleans(), st.booleans(), st.integers(0, 1), st.integers(0, 2 ** 16))
+def test_triangular_solve_variants(upper, transpose, unit, output, seed):
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((3, 3)) + 3 * np.eye(3)
+    b = rng.standard_normal((3, 2))
+    assert_same_second_order(lambda T, y, x: T.triangular_solve(y, x, upper=upper, transpose=transpose,
+                                                                unitriangular=unit)[output] * 2, b, a)
+
+
+@pytest.mark.parametrize("left, vector", [(True, False), (True, True), (False, False)])
+def test_complex_solve_gradient(left, vector):
+    """linalg.solve's gradient of a complex system: A^-H and X^H, conjugated (found with eig's gradient)."""
+    rng = np.random.default_rng(2)
+    A = rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3)) + 3 * np.eye(3)
+    B = rng.standard_normal((3,) if vector else (3, 2)) + 1j * rng.standard_normal((3,) if vector else (3, 2))
+    grads = []
+    for T in (gradlab, torch):
+        a, b = T.tensor(A, requires_grad=True), T.tensor(B, requires_grad=True)
+        (T.linalg.solve(a, b if left or vector else b.mT, left=left).abs() ** 2).sum().backward()
+        grads.append([np.asarray(t.grad.resolve_conj().detach().numpy()) for t in (a, b)])
+    for mine, theirs in zip(*grads):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-10, atol=1e-12)
