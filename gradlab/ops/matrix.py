@@ -119,13 +119,14 @@ def _mT(x):
     return dual.transpose(x, -1, -2)
 
 
-@shows("(grad * result).unsqueeze(-1).unsqueeze(-1) * inverse(self).mT")
+@shows("(grad * result.conj()).unsqueeze(-1).unsqueeze(-1) * inverse(self).mH")
 def _det_grad(g, n):
     """g * det(A) * A^-T. As PyTorch's (in a plain backward): through A's LU with its exactly-zero
     pivots replaced by eps, so that a singular A with det exactly 0 gets a zero gradient."""
     if isinstance(g, Tensor):
         return _det_grad_graph(g, n.result, n.self)
-    return _scaled_inverse_t(n.self, np.asarray(g * n.result))
+    # (A^-H * conj(det) for a complex A: conj is the array itself when real)
+    return _scaled_inverse_t(dual.conj(n.self), np.asarray(g * dual.conj(n.result)))
 
 
 def _det_grad_graph(g, result, A):
@@ -152,6 +153,7 @@ def _det_grad_graph(g, result, A):
 
 
 def _det_grad_invertible(A, d, g):
+    """G with A^H G = d (g: unused, as in PyTorch's masked_fmap, which hands both formulas the same arguments)."""
     return dual.call("solve", A.mH, d, vector=False)
 
 
@@ -274,15 +276,16 @@ def _batched(fn, a):
 
 
 def _inverse_grad(g, n):
-    """-(A^-T g A^-T). A graph of the gradient records derivatives.yaml's order, -(A^-H @ (grad @ A^-H));
+    """-(A^-H g A^-H). A graph of the gradient records derivatives.yaml's order, -(A^-H @ (grad @ A^-H));
     a plain backward keeps its left-to-right products (the same numbers up to rounding)."""
     if isinstance(g, Tensor):
         return -(n.result.mH @ (g @ n.result.mH))
-    return -(_mT(n.result) @ g @ _mT(n.result))
+    inverse_h = dual.conj(_mT(n.result))        # (the transpose itself when real)
+    return -(inverse_h @ g @ inverse_h)
 
 
 @op("inverse", "LinalgInvExBackward0", variants=("function", "method"), saves=("result",),
-    shows={"self": "-(result.mT @ (grad @ result.mT))"},
+    shows={"self": "-(result.mH @ (grad @ result.mH))"},
     self=_inverse_grad)
 def inverse(self):
     if self.size == 0:

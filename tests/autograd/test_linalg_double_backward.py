@@ -178,3 +178,19 @@ def test_complex_solve_gradient(left, vector):
         grads.append([np.asarray(t.grad.resolve_conj().detach().numpy()) for t in (a, b)])
     for mine, theirs in zip(*grads):
         np.testing.assert_allclose(mine, theirs, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("fn", ["det", "inv", "solve_vector"])
+def test_complex_det_and_inverse_gradients(fn):
+    """det's and inv's gradients of a complex matrix: conj(det) A^-H and -(A^-H g A^-H), as PyTorch's."""
+    rng = np.random.default_rng(5)
+    A = rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3)) + 3 * np.eye(3)
+    b = rng.standard_normal(3) + 1j * rng.standard_normal(3)
+    grads = []
+    for T in (gradlab, torch):
+        a = T.tensor(A, requires_grad=True)
+        y = {"det": lambda: T.linalg.det(a), "inv": lambda: T.linalg.inv(a),
+             "solve_vector": lambda: T.linalg.solve(a, T.tensor(b))}[fn]()
+        (y.abs() ** 2).sum().backward()
+        grads.append(a.grad.resolve_conj().detach().numpy())
+    np.testing.assert_allclose(grads[0], grads[1], rtol=1e-10, atol=1e-12)
