@@ -135,6 +135,9 @@ KNOWN_DIFFERENCES = {
         "open: histogramdd of an integer input with a bad weight: PyTorch's dtype refusal comes first",
     'values|sig:torch.view_copy|gradlab-raises|*':
         "open: gradlab has no view(dtype) (a reinterpretation of the bytes)",
+    'autograd|grad2:qr|grad:print|*':
+        "float32 qr's second derivative: PyTorch's float32 LAPACK/BLAS kernels round differently, a would-be zero "
+        "prints as 2.6e-06 with one sign or the other (the graph and the float64 values are PyTorch's)",
     'autograd|grad2:renorm|grad:value|*':
         "open: renorm's second derivative",
     '*|*corrcoef|print|*':
