@@ -84,6 +84,9 @@ class OpNode(Node):
         else:   # outputs that received no gradient count as zeros
             g = [gi if gi is not None else _zeros(meta, as_arrays) for gi, meta in zip(grad_outputs, self._output_meta)]
         if not as_arrays:
+            if op.num_outputs != 1:
+                # (a graph of the gradient records PyTorch's formula, which tests grad.defined(): see dual.defined)
+                self._defined = tuple(gi is not None for gi in grad_outputs)
             return self._apply_on_tensors(g)
         # a plain backward: g and the saved values (`n.other`) are arrays
         grads = [None] * len(self.next_functions)
