@@ -15,8 +15,10 @@ import warnings
 import numpy as np
 
 from ... import backends
+from ..._once import warn_once
 from ...autograd import grad_mode
 from ...creation import full
+from ...tensor import Tensor
 from .. import functional as F
 from ..init import xavier_uniform_
 from .activation import GELU, MultiheadAttention, ReLU
@@ -138,6 +140,11 @@ class TransformerEncoder(Module):
         first_layer = self.layers[0]
         batch_first = first_layer.self_attn.batch_first
         padded = self._padded_positions(src, mask, src_key_padding_mask, first_layer)
+        if padded is not None:
+            # the nested tensor holds each row's first n tokens, n its number of real ones (the mask
+            # unchecked, as with mask_check=False, they need not be the real ones)
+            src_key_padding_mask = F._canonical_mask(mask=padded.squeeze(-1), mask_name="src_key_padding_mask",
+                                                     other_type=None, other_name="mask", target_type=src.dtype)
         seq_len = _get_seq_len(src, batch_first)
         is_causal = _detect_is_causal_mask(mask, is_causal, seq_len)
         for mod in self.layers:
@@ -170,7 +177,12 @@ class TransformerEncoder(Module):
                        first_layer.linear2.weight, first_layer.linear2.bias)
         if grad_mode.is_grad_enabled() and any(x.requires_grad for x in tensor_args):
             return None
-        return src_key_padding_mask.logical_not().logical_not().unsqueeze(-1)
+        warn_once("The PyTorch API of nested tensors is in prototype stage and will change in the near future. We "
+                  "recommend specifying layout=torch.jagged when constructing a nested tensor, as this layout receives "
+                  "active development, has better operator coverage, and works with torch.compile. (Triggered "
+                  "internally at /__w/pytorch/pytorch/aten/src/ATen/NestedTensorImpl.cpp:177.)", stacklevel=4)
+        counts = keep.sum(axis=-1)
+        return Tensor._make(np.arange(keep.shape[-1])[None, :] >= counts[:, None]).unsqueeze(-1)
 
 
 class TransformerDecoder(Module):
