@@ -379,3 +379,86 @@ def test_transformer_encoder_inference_path(seed):
         with lib.no_grad():
             return m(src, src_key_padding_mask=lib.tensor(padded))
     compare(case, seed)
+
+
+# --- torch.lstm, torch.gru, torch.rnn_tanh, torch.rnn_relu and the cells (the modules' C functions) ---------
+_RNN_MODULES = {"lstm": "LSTM", "gru": "GRU", "rnn_tanh": "RNN", "rnn_relu": "RNN"}
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_rnn_functions(seed):
+    """Padded and packed forms, layers, directions, biases, batch_first, dropout between layers."""
+    def case(lib, rng):
+        fn = list(_RNN_MODULES)[seed % 4]
+        # (float32 LSTMs run through oneDNN in PyTorch: MkldnnRnnLayerBackward0, not written here)
+        dtype = "float64" if fn == "lstm" or rng.random() < 0.5 else "float32"
+        layers, bidirectional, bias = int(rng.integers(1, 3)), bool(rng.random() < 0.5), bool(rng.random() < 0.7)
+        kwargs = {"nonlinearity": "relu"} if fn == "rnn_relu" else {}
+        m = _module(lib, _RNN_MODULES[fn], 3, 4, layers, bias=bias, bidirectional=bidirectional,
+                    dtype=getattr(lib, dtype), **kwargs)
+        d = 2 if bidirectional else 1
+        N = int(rng.integers(1, 4))
+        h0 = _tensor(lib, rng, (layers * d, N, 4), dtype)
+        hx = [h0, h0 * 0.5] if fn == "lstm" else h0
+        dropout, train = float(rng.choice([0.0, 0.3])), bool(rng.random() < 0.5)
+        lib.manual_seed(seed)
+        if rng.random() < 0.5:
+            lengths = sorted(rng.integers(1, 5, N), reverse=True)
+            batch_sizes = [sum(1 for n in lengths if n > t) for t in range(lengths[0])]
+            x = _tensor(lib, rng, (sum(batch_sizes), 3), dtype)
+            out = getattr(lib, fn)(x, lib.tensor(batch_sizes), hx, m._flat_weights, bias, layers, dropout, train,
+                                   bidirectional)
+        else:
+            batch_first = bool(rng.random() < 0.5)
+            T = int(rng.integers(1, 5))
+            x = _tensor(lib, rng, (N, T, 3) if batch_first else (T, N, 3), dtype)
+            out = getattr(lib, fn)(x, hx, m._flat_weights, bias, layers, dropout, train, bidirectional, batch_first)
+        return {"out": out, "grads": _grads(out[0] * 1 + out[1].sum(), [x, h0] + list(m.parameters()))}
+    compare(case, seed)
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_rnn_cells(seed):
+    def case(lib, rng):
+        fn = ["lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell"][seed % 4]
+        chunks = {"lstm_cell": 4, "gru_cell": 3}.get(fn, 1)
+        dtype = str(rng.choice(["float32", "float64"]))
+        N, I, H = (int(v) for v in rng.integers(1, 5, 3))
+        x, h = _tensor(lib, rng, (N, I), dtype), _tensor(lib, rng, (N, H), dtype)
+        w_ih, w_hh = _tensor(lib, rng, (chunks * H, I), dtype), _tensor(lib, rng, (chunks * H, H), dtype)
+        biases = [_tensor(lib, rng, (chunks * H,), dtype) for _ in range(int(rng.integers(0, 3)))]
+        hx = (h, h * 2) if fn == "lstm_cell" else h
+        out = getattr(lib, fn)(x, hx, w_ih, w_hh, *biases)
+        first = out[0] + out[1] if fn == "lstm_cell" else out
+        return {"out": out, "grads": _grads(first, [x, h, w_ih, w_hh] + biases)}
+    compare(case, seed)
+
+
+_RNN_ERRORS = [
+    lambda lib: lib.lstm_cell(lib.randn(2, 3), lib.zeros(2, 4), lib.randn(16, 3), lib.randn(16, 4)),
+    lambda lib: lib.lstm_cell(lib.randn(2, 3), (lib.zeros(2, 4),) * 3, lib.randn(16, 3), lib.randn(16, 4)),
+    lambda lib: lib.lstm_cell(lib.randn(2, 3), (lib.zeros(2, 4),) * 2, lib.randn(12, 3), lib.randn(16, 4)),
+    lambda lib: lib.gru_cell(lib.randn(2, 3), lib.zeros(3, 4), lib.randn(12, 3), lib.randn(12, 4)),
+    lambda lib: lib.gru_cell(lib.randn(2, 3), lib.zeros(2, 4), lib.randn(12, 2), lib.randn(12, 4)),
+    lambda lib: lib.rnn_tanh_cell(lib.randn(2, 3), lib.zeros(2, 5), lib.randn(4, 3), lib.randn(4, 4)),
+    lambda lib: lib.rnn_relu_cell(lib.randn(2, 3), lib.zeros(2, 4), lib.randn(16, 3), lib.randn(4, 4)),
+    lambda lib: lib.rnn_tanh(lib.randn(3, 2, 3), lib.zeros(2, 2, 4), _module(lib, "RNN", 3, 4)._flat_weights,
+                             True, 1, 0.0, True, False, False),
+    lambda lib: lib.rnn_tanh(lib.randn(3, 2, 3), lib.zeros(1, 2, 4), _module(lib, "RNN", 3, 4)._flat_weights[:3],
+                             True, 1, 0.0, True, False, False),
+    lambda lib: lib.gru(lib.randn(3, 2, 3), lib.zeros(2, 2, 4), _module(lib, "GRU", 3, 4)._flat_weights,
+                        True, 2, 0.0, True, False, False),
+    lambda lib: lib.gru(lib.randn(0, 2, 3), lib.zeros(1, 2, 4), _module(lib, "GRU", 3, 4)._flat_weights,
+                        True, 1, 0.0, True, False, False),
+    lambda lib: lib.lstm(lib.randn(3, 2, 3).double(), [lib.zeros(1, 2, 4).double()],
+                         _module(lib, "LSTM", 3, 4).double()._flat_weights, True, 1, 0.0, True, False, False),
+    lambda lib: lib.rnn_relu(lib.randn(3, 2, 3), 3, _module(lib, "RNN", 3, 4)._flat_weights, True, 1, 0.0, True,
+                             False, False),
+    lambda lib: lib.gru(lib.randn(3, 2, 3), lib.zeros(1, 2, 4), _module(lib, "LSTM", 3, 4)._flat_weights,
+                        True, 1, 0.0, True, False, False),
+]
+
+
+@pytest.mark.parametrize("index", range(len(_RNN_ERRORS)))
+def test_rnn_function_errors(index):
+    compare(lambda lib, rng: _RNN_ERRORS[index](lib), index)
