@@ -196,6 +196,10 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'count_nonzero': ('count_nonzero(Tensor input, int64_t? dim=None)', 'count_nonzero(Tensor input, IntArrayRef dim)'),
  'cov': ('cov(Tensor input, *, int64_t correction=1, Tensor? fweights=None, Tensor? aweights=None)',),
  'cross': ('cross(Tensor input, Tensor other, int64_t? dim=None, *, Tensor out=None)',),
+ 'ctc_loss': ('ctc_loss(Tensor log_probs, Tensor targets, IntArrayRef input_lengths, IntArrayRef target_lengths, '
+              'int64_t blank=0, int64_t reduction=at::Reduction::Mean, bool zero_infinity=False)',
+              'ctc_loss(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int64_t '
+              'blank=0, int64_t reduction=at::Reduction::Mean, bool zero_infinity=False)'),
  'cummax': ('cummax(Tensor input, int64_t dim, *, TensorList[2] out=None)',),
  'cummin': ('cummin(Tensor input, int64_t dim, *, TensorList[2] out=None)',),
  'cumprod': ('cumprod(Tensor input, int64_t dim, *, ScalarType? dtype=None, Tensor out=None)',),

@@ -462,3 +462,81 @@ _RNN_ERRORS = [
 @pytest.mark.parametrize("index", range(len(_RNN_ERRORS)))
 def test_rnn_function_errors(index):
     compare(lambda lib, rng: _RNN_ERRORS[index](lib), index)
+
+
+# --- the CTC loss ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(40))
+def test_ctc_loss(seed):
+    """F.ctc_loss, nn.CTCLoss and torch.ctc_loss: padded and concatenated targets, repeated labels (which need
+    a blank between them), impossible alignments (inf, or 0 with zero_infinity), lengths as lists or tensors."""
+    def case(lib, rng):
+        T, N, C = int(rng.integers(1, 8)), int(rng.integers(1, 4)), int(rng.integers(2, 6))
+        dtype = str(rng.choice(["float32", "float64"]))
+        batched = rng.random() < 0.8
+        if not batched:
+            N = 1
+        blank = int(rng.integers(C))
+        logits = _tensor(lib, rng, (T, N, C) if batched else (T, C), dtype)
+        log_probs = logits.log_softmax(-1)
+        input_lengths = [int(v) for v in rng.integers(0 if rng.random() < 0.2 else 1, T + 1, N)]
+        target_lengths = [int(v) for v in rng.integers(0, T + 1, N)]
+        labels = [l for l in range(C) if l != blank]
+        repeats = rng.random() < 0.4          # (few labels: repeats are likely)
+        draw = lambda n: [int(v) for v in rng.choice(labels[:1] if repeats else labels, n)]
+        if rng.random() < 0.5:
+            width = max(target_lengths) + int(rng.integers(0, 2))
+            targets = lib.tensor([draw(width) for _ in range(N)] if batched else draw(width))
+        else:
+            targets = lib.tensor(draw(sum(target_lengths)), dtype=lib.int64)
+        if rng.random() < 0.4:
+            input_lengths, target_lengths = lib.tensor(input_lengths), lib.tensor(target_lengths)
+        elif not batched and rng.random() < 0.5:
+            input_lengths, target_lengths = lib.tensor(input_lengths[0]), lib.tensor(target_lengths[0])
+        reduction = str(rng.choice(["mean", "sum", "none"]))
+        zero_infinity = bool(rng.random() < 0.4)
+        form = int(rng.integers(3))
+        if form == 0:
+            out = lib.nn.functional.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, reduction,
+                                             zero_infinity)
+        elif form == 1:
+            module = lib.nn.CTCLoss(blank, reduction, zero_infinity)
+            out = module(log_probs, targets, input_lengths, target_lengths)
+            out = [repr(module), out]
+        else:
+            out = lib.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank,
+                               {"none": 0, "mean": 1, "sum": 2}[reduction], zero_infinity)
+        loss = out[-1] if isinstance(out, list) else out
+        return {"out": out, "grads": _grads(loss, [logits])}
+    compare(case, seed)
+
+
+_CTC_ERRORS = [
+    lambda lib: lib.nn.functional.ctc_loss(lib.randn(5, 2, 4).log_softmax(2), lib.tensor([[1, 2], [3, 3]]), [5, 4],
+                                           [2, 2], reduction="foo"),
+    lambda lib: lib.nn.functional.ctc_loss(lib.randn(5, 2, 4), lib.tensor([[1, 2], [3, 3]]), 5, 4),
+    lambda lib: lib.ctc_loss(lib.randn(5, 2, 4).half(), lib.tensor([[1, 2], [3, 3]]), [5, 4], [2, 2]),
+    lambda lib: lib.ctc_loss(lib.randn(5, 2, 4).int(), lib.tensor([[1, 2], [3, 3]]), [5, 4], [2, 2]),
+    lambda lib: lib.ctc_loss(lib.randn(0, 2, 4), lib.tensor([[1, 2], [3, 3]]), [5, 4], [2, 2]),
+    lambda lib: lib.ctc_loss(lib.randn(5, 2, 4, 1), lib.tensor([[1, 2], [3, 3]]), [5, 4], [2, 2]),
+    lambda lib: lib.ctc_loss(lib.randn(5, 2, 4), lib.tensor([[[1, 2], [3, 3]]]), [5, 4], [2, 2]),
+    lambda lib: lib.ctc_loss(lib.randn(5, 2, 4), lib.tensor([[1, 2], [3, 3]]), [5, 4], [2, 2], 4),
+    lambda lib: lib.ctc_loss(lib.randn(5, 2, 4), lib.tensor([[1, 2], [3, 3]]), [5, 4, 1], [2, 2]),
+    lambda lib: lib.ctc_loss(lib.randn(5, 2, 4), lib.tensor([[1, 2], [3, 3]]), [5, 4], [2]),
+    lambda lib: lib.ctc_loss(lib.randn(5, 2, 4), lib.tensor([[1, 2], [3, 3]]), [6, -1], [2, -2]),
+    lambda lib: lib.ctc_loss(lib.randn(5, 2, 4), lib.tensor([[1, 2], [3, 3]]), [6, 4], [3, 2]),
+    lambda lib: lib.ctc_loss(lib.randn(5, 2, 4), lib.tensor([[1, 2], [3, 3]]), [6, 4], [2, 2]),
+    lambda lib: lib.ctc_loss(lib.randn(5, 2, 4), lib.tensor([[1, 2], [3, 3]]), [-1, 4], [2, 2]),
+    lambda lib: lib.ctc_loss(lib.randn(5, 2, 4), lib.tensor([1, 2, 3]), [5, 4], [2, 2]),
+    lambda lib: lib.ctc_loss(lib.randn(5, 2, 4), lib.tensor([[1, 2]]), [5, 4], [2, 2]),
+    lambda lib: lib.ctc_loss(lib.randn(5, 2, 4), lib.tensor([[1, 2], [3, 3]]), lib.tensor([5., 4.]),
+                             lib.tensor([2, 2])),
+    lambda lib: lib.ctc_loss(lib.randn(5, 2, 4), lib.tensor([[1, 2], [3, 3]]), lib.tensor([5, 4]),
+                             lib.tensor([True, True])),
+    lambda lib: lib.nn.CTCLoss(blank=2, zero_infinity=True),
+]
+
+
+@pytest.mark.parametrize("index", range(len(_CTC_ERRORS)))
+def test_ctc_loss_errors(index):
+    compare(lambda lib, rng: _CTC_ERRORS[index](lib), index)
