@@ -80,7 +80,7 @@ def _ctc_forward(log_probs, targets, input_lengths, target_lengths, blank):
     return nll, log_alpha
 
 
-def _ctc_backward(grad_out, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity):
+def ctc_backward(grad_out, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity):
     dtype = log_probs.dtype
     neg_inf = dtype.type(-np.inf)
     grad = np.zeros_like(log_probs)
@@ -120,13 +120,16 @@ def _ctc_backward(grad_out, log_probs, targets, input_lengths, target_lengths, b
 
 def _ctc_grad(g, n):
     grad_out = dual.data(g[0]) if g[0] is not None else np.zeros(n.log_probs.shape[1], dual.data(n.log_probs).dtype)
-    return dual.like(g[0], _ctc_backward(grad_out, dual.data(n.log_probs), n.targets, n.input_lengths,
+    return dual.like(g[0], ctc_backward(grad_out, dual.data(n.log_probs), n.targets, n.input_lengths,
                                          n.target_lengths, n.blank, n.zero_infinity))
 
 
 @op("_ctc_loss", "CtcLossBackward0", ("log_probs",), saves=("log_probs",), num_outputs=2, saves_outputs=(0, 1),
+    variants=("function",),
     promote=False, cast_result=False,
-    shows={"log_probs": "grad * (exp(log_probs) - exp(log(sum of alpha * beta per label) + nll - log_probs))"},
+    # (the text calls the kernel: grads[0] * (exp(log_probs) - exp(log(sum of alpha * beta) + nll - log_probs)))
+    shows={"log_probs": "F._ctc_loss_backward(grads[0], log_probs, targets, input_lengths, target_lengths, blank, "
+                        "zero_infinity)"},
     log_probs=_ctc_grad)
 def _ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, zero_infinity):
     """(negative log-likelihood per sequence, log_alpha (batch x time x states))."""

@@ -9,6 +9,7 @@ import numpy as np
 from ... import _argparse, _dtype, _signatures
 from ..._argparse.wrappers import _vetter
 from ...autograd import grad_mode
+from ...ops import ctc as _ctc
 from ...ops.registry import OPS
 from ...tensor import Tensor, where
 from .. import functional as F
@@ -607,6 +608,9 @@ def _ctc_checks(log_probs, targets, input_lengths, target_lengths, blank):
         raise NotImplementedError(f'"ctc_loss_cpu" not implemented for \'{F._scalar_name(log_probs)}\'')
     if log_probs._data.size == 0:
         raise RuntimeError("log_probs tensor must not be empty")
+    if targets._data.dtype not in (np.int32, np.int64):     # (torch.ctc_loss has made them int64 already)
+        raise RuntimeError(f"Expected tensor for argument #2 'targets' to have scalar type Int; but got "
+                           f"torch.{F._scalar_name(targets)}Tensor instead {_CTC}")
     if log_probs.dim() != 3:
         raise RuntimeError(f"Expected 3-dimensional tensor, but got {log_probs.dim()}-dimensional tensor for argument "
                            f"#1 'log_probs' {_CTC}")
@@ -646,7 +650,8 @@ def torch_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, r
     target_lengths = _ctc_lengths("target_lengths", target_lengths)
     is_batched = log_probs.dim() == 3
     lp = log_probs if is_batched else log_probs.unsqueeze(1)
-    _ctc_checks(lp, targets, input_lengths, target_lengths, blank)
+    _ctc_checks(lp, targets if targets._data.dtype.kind in "iu" else targets.long(), input_lengths, target_lengths,
+                blank)
     # (the targets as int64, as PyTorch's .to(kLong); a label outside [0, classes) reads no memory here)
     labels = np.clip(targets._data.astype(np.int64), 0, lp._data.shape[2] - 1)
     res = OPS["_ctc_loss"](lp, targets=labels, input_lengths=tuple(input_lengths),
@@ -662,6 +667,22 @@ def torch_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, r
     return res if is_batched else res.squeeze(0)
 
 
+def torch__ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
+    """torch._ctc_loss: the kernel itself, (loss per sequence, log_alpha)."""
+    input_lengths = _ctc_lengths("input_lengths", input_lengths)
+    target_lengths = _ctc_lengths("target_lengths", target_lengths)
+    _ctc_checks(log_probs, targets, input_lengths, target_lengths, blank)
+    labels = np.clip(targets._data.astype(np.int64), 0, log_probs._data.shape[2] - 1)
+    return OPS["_ctc_loss"](log_probs, targets=labels, input_lengths=tuple(input_lengths),
+                            target_lengths=tuple(target_lengths), blank=int(blank), zero_infinity=bool(zero_infinity))
+
+
+def _ctc_loss_backward(grad, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity):
+    """CtcLossBackward0's gradient as a Tensor (the formula the backward player shows)."""
+    return Tensor._make(_ctc.ctc_backward(grad._data, log_probs._data, targets._data, input_lengths,
+                                          target_lengths, blank, zero_infinity))
+
+
 _ctc_vet = []
 
 
@@ -674,4 +695,4 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     return torch_ctc_loss(*args)
 
 
-__all__ += ["ctc_loss"]
+__all__ += ["ctc_loss", "_ctc_loss_backward"]
