@@ -636,7 +636,8 @@ def _vf_function(name, cell):
         if cell is _lstm_cell:
             if len(hx) != 2:
                 raise RuntimeError("lstm expects two hidden states")
-            has_proj = hx[0].size(2) != hx[1].size(2)
+            cell_size = hx[1].size(2)       # (PyTorch's C++ reads hx[1]'s size first)
+            has_proj = hx[0].size(2) != cell_size
             hx = tuple(hx)
         return _vf_rnn(cell, input, hx, list(params), has_biases, num_layers, dropout, train, bidirectional,
                        batch_first, has_proj=has_proj, batch_sizes=batch_sizes)
