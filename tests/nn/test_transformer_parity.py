@@ -540,3 +540,45 @@ _CTC_ERRORS = [
 @pytest.mark.parametrize("index", range(len(_CTC_ERRORS)))
 def test_ctc_loss_errors(index):
     compare(lambda lib, rng: _CTC_ERRORS[index](lib), index)
+
+
+# --- nn.AdaptiveLogSoftmaxWithLoss -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(20))
+def test_adaptive_log_softmax(seed):
+    def case(lib, rng):
+        n_classes = int(rng.integers(3, 12))
+        k = int(rng.integers(1, min(3, n_classes - 1) + 1))
+        cutoffs = sorted(int(c) for c in rng.choice(np.arange(1, n_classes), k, replace=False))
+        features = int(rng.integers(1, 9))
+        m = _module(lib, "AdaptiveLogSoftmaxWithLoss", features, n_classes, cutoffs,
+                    div_value=float(rng.choice([2.0, 4.0])), head_bias=bool(rng.random() < 0.5))
+        N = int(rng.integers(1, 6))
+        batched = rng.random() < 0.8
+        x = _tensor(lib, rng, (N, features) if batched else (features,))
+        target = lib.tensor(rng.integers(0, n_classes, N) if batched else int(rng.integers(0, n_classes)))
+        out = m(x, target)
+        result = {"module": _describe(m), "out": out, "grads": _grads(out.loss, [x] + list(m.parameters()))}
+        if batched:
+            with lib.no_grad():
+                result.update(log_prob=m.log_prob(x), predict=m.predict(x))
+        return result
+    compare(case, seed)
+
+
+_ADAPTIVE_ERRORS = [
+    lambda lib: lib.nn.AdaptiveLogSoftmaxWithLoss(4, 10, []),
+    lambda lib: lib.nn.AdaptiveLogSoftmaxWithLoss(4, 10, [5, 2]),
+    lambda lib: lib.nn.AdaptiveLogSoftmaxWithLoss(4, 10, [2, 10]),
+    lambda lib: lib.nn.AdaptiveLogSoftmaxWithLoss(4, 10, [2, 2.5]),
+    lambda lib: _module(lib, "AdaptiveLogSoftmaxWithLoss", 4, 10, [2, 5])(lib.randn(3, 4), lib.tensor([1, 2])),
+    lambda lib: _module(lib, "AdaptiveLogSoftmaxWithLoss", 4, 10, [2, 5])(lib.randn(3, 4, 1), lib.tensor([1, 2, 3])),
+    lambda lib: _module(lib, "AdaptiveLogSoftmaxWithLoss", 4, 10, [2, 5])(lib.randn(3, 4), lib.tensor(1)),
+    lambda lib: _module(lib, "AdaptiveLogSoftmaxWithLoss", 4, 10, [2, 5])(lib.randn(3, 4), lib.tensor([[1]])),
+    lambda lib: _module(lib, "AdaptiveLogSoftmaxWithLoss", 4, 10, [2, 5])(lib.randn(3, 4), lib.tensor([1, 12, -1])),
+]
+
+
+@pytest.mark.parametrize("index", range(len(_ADAPTIVE_ERRORS)))
+def test_adaptive_log_softmax_errors(index):
+    compare(lambda lib, rng: _ADAPTIVE_ERRORS[index](lib), index)

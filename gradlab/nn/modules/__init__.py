@@ -34,3 +34,6 @@ __all__ = ["Module"] + [name for file in (linear, activation, dropout, flatten, 
 from . import transformer  # noqa: E402
 from .transformer import *  # noqa: E402,F401,F403
 __all__ += transformer.__all__
+from . import adaptive  # noqa: E402
+from .adaptive import *  # noqa: E402,F401,F403
+__all__ += adaptive.__all__
