@@ -582,3 +582,53 @@ _ADAPTIVE_ERRORS = [
 @pytest.mark.parametrize("index", range(len(_ADAPTIVE_ERRORS)))
 def test_adaptive_log_softmax_errors(index):
     compare(lambda lib, rng: _ADAPTIVE_ERRORS[index](lib), index)
+
+
+# --- F.linear_cross_entropy and nn.LinearCrossEntropyLoss ----------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(20))
+def test_linear_cross_entropy(seed):
+    def case(lib, rng):
+        I, C, N = (int(v) for v in rng.integers(1, 5, 3))
+        out_features = () if rng.random() < 0.7 else (int(rng.integers(1, 3)),)
+        batched = not out_features and rng.random() < 0.2
+        batched = not batched
+        x = _tensor(lib, rng, (N, I) if batched else (I,))
+        probabilities = rng.random() < 0.2
+        tshape = ((N,) if batched else ()) + ((C,) if probabilities else ()) + out_features
+        target = (lib.tensor(rng.random(tshape).astype("float32")) if probabilities else
+                  lib.tensor(rng.integers(0, C, tshape)))
+        kwargs = dict(reduction=str(rng.choice(["mean", "sum", "none"])),
+                      label_smoothing=float(rng.choice([0.0, 0.1])))
+        if rng.random() < 0.3 and not probabilities:
+            kwargs["ignore_index"] = int(rng.integers(C))
+        if rng.random() < 0.3:
+            kwargs["weight"] = lib.tensor(rng.random(C).astype("float32") + 0.5)
+        if rng.random() < 0.5:
+            m = _module(lib, "LinearCrossEntropyLoss", I, C, out_features=out_features, bias=bool(rng.random() < 0.5),
+                        **kwargs)
+            return {"module": _describe(m), "out": m(x, target)}
+        w = _tensor(lib, rng, (C, *out_features, I))
+        b = _tensor(lib, rng, (C, *out_features)) if rng.random() < 0.5 else None
+        out = lib.nn.functional.linear_cross_entropy(x, w, target, linear_bias=b, **kwargs)
+        return {"out": out, "grads": _grads(out, [x, w] + ([b] if b is not None else []))}
+    compare(case, seed)
+
+
+_LCE_ERRORS = [
+    lambda lib: lib.nn.functional.linear_cross_entropy(lib.randn(2, 3, 4), lib.randn(5, 4), lib.tensor([1, 2])),
+    lambda lib: lib.nn.functional.linear_cross_entropy(lib.randn(2, 4), lib.randn(4), lib.tensor([1, 2])),
+    lambda lib: lib.nn.functional.linear_cross_entropy(lib.randn(2, 4), lib.randn(5, 3), lib.tensor([1, 2])),
+    lambda lib: lib.nn.functional.linear_cross_entropy(lib.randn(2, 4), lib.randn(5, 4), lib.tensor([1, 2]),
+                                                       linear_bias=lib.randn(4)),
+    lambda lib: lib.nn.functional.linear_cross_entropy(lib.randn(4), lib.randn(5, 2, 4), lib.tensor([1, 2])),
+    lambda lib: lib.nn.functional.linear_cross_entropy(lib.randn(2, 4), lib.randn(5, 4), lib.rand(2, 5),
+                                                       ignore_index=1),
+    lambda lib: lib.nn.LinearCrossEntropyLoss(4, 5, weight=lib.ones(4)),
+    lambda lib: lib.nn.LinearCrossEntropyLoss(4, 5, label_smoothing=1.5),
+]
+
+
+@pytest.mark.parametrize("index", range(len(_LCE_ERRORS)))
+def test_linear_cross_entropy_errors(index):
+    compare(lambda lib, rng: _LCE_ERRORS[index](lib), index)
