@@ -632,3 +632,18 @@ _LCE_ERRORS = [
 @pytest.mark.parametrize("index", range(len(_LCE_ERRORS)))
 def test_linear_cross_entropy_errors(index):
     compare(lambda lib, rng: _LCE_ERRORS[index](lib), index)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_multihead_attention_double_backward(seed):
+    """Gradients of gradients: through bmm/softmax (need_weights=True) they exist; through PyTorch's flash
+    attention kernel (need_weights=False) the second backward raises its error."""
+    def case(lib, rng):
+        m = _module(lib, "MultiheadAttention", 4, 2, batch_first=True, add_bias_kv=bool(seed % 2)).double()
+        x = _tensor(lib, rng, (2, 3, 4), "float64")
+        mask = lib.nn.Transformer.generate_square_subsequent_mask(3, dtype=lib.float64)
+        y = m(x, x, x, need_weights=seed < 3, attn_mask=mask)[0]
+        g, = lib.autograd.grad(y.pow(2).sum(), x, create_graph=True)
+        g.pow(2).sum().backward()
+        return {"g": g, "grads": [x.grad] + [p.grad for p in m.parameters()]}
+    compare(case, seed)

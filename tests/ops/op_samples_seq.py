@@ -1,6 +1,7 @@
-"""Sample inputs of the CTC loss row (_ctc_loss; registered into op_samples.SAMPLES, see op_samples.py). The
-log-probabilities come from a log_softmax, as PyTorch's gradient formula assumes: through it the gradient is
-the true one, so gradcheck's finite differences apply."""
+"""Sample inputs of the sequence models' rows (registered into op_samples.SAMPLES, see op_samples.py): the CTC
+loss (_ctc_loss), whose log-probabilities come from a log_softmax, as PyTorch's gradient formula assumes
+(through it the gradient is the true one, so gradcheck's finite differences apply); and the flash attention
+kernel's backward, which PyTorch cannot differentiate (raises=)."""
 from hypothesis import strategies as st
 
 from op_samples import F, Case, pick, rng, sample, uniform
@@ -25,3 +26,12 @@ def _ctc_loss(draw):
                                 0, 0, True),
     ])
     return Case(fn, [uniform(draw, (steps, batch, classes))])
+
+
+@sample("_scaled_dot_product_flash_attention_for_cpu_backward",
+        raises="derivative for aten::_scaled_dot_product_flash_attention_for_cpu_backward is not implemented")
+def _flash_attention_backward(draw):
+    length, source, e = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    return Case(lambda T, q, k, v: T.autograd.grad(F(T).scaled_dot_product_attention(q, k, v).sum(), q,
+                                                   create_graph=True)[0],
+                [uniform(draw, (1, 2, length, e)), uniform(draw, (1, 2, source, e)), uniform(draw, (1, 2, source, e))])
