@@ -647,3 +647,24 @@ def test_multihead_attention_double_backward(seed):
         g.pow(2).sum().backward()
         return {"g": g, "grads": [x.grad] + [p.grad for p in m.parameters()]}
     compare(case, seed)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_inference_fast_path_values(seed):
+    """Eval mode without gradients: PyTorch's fused kernels (_native_multi_head_attention,
+    _transformer_encoder_layer_fwd) give the composition's values."""
+    def case(lib, rng):
+        m = _module(lib, ["MultiheadAttention", "TransformerEncoderLayer", "TransformerDecoderLayer"][seed % 3], 4, 2,
+                    batch_first=True, **({} if seed % 3 == 0 else {"dim_feedforward": 8}))
+        m.eval()
+        N, L = int(rng.integers(1, 4)), int(rng.integers(1, 5))
+        x = _tensor(lib, rng, (N, L, 4), grad=False)
+        pad = _mask(lib, rng, "bool", (N, L)) if rng.random() < 0.5 else None
+        with lib.no_grad():
+            if seed % 3 == 0:
+                return m(x, x, x, key_padding_mask=pad, need_weights=bool(rng.random() < 0.5),
+                         average_attn_weights=bool(rng.random() < 0.5))
+            if seed % 3 == 1:
+                return m(x, src_key_padding_mask=pad)
+            return m(x, _tensor(lib, rng, (N, 3, 4), grad=False), tgt_key_padding_mask=pad)
+    compare(case, seed)
