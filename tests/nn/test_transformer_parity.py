@@ -4,7 +4,6 @@ Each case is a function of the library (`lib` is torch or gradlab) run under bot
 module is built after lib.manual_seed (so its parameters must be torch's, bit for bit), then called on the
 same generated inputs. The outcomes must agree: printed module, state_dict keys, parameters, outputs
 (within float rounding), grad_fn names, gradients, warnings, or the exception's type and message."""
-import random
 import warnings
 
 import numpy as np
