@@ -169,6 +169,10 @@ from .nn._functional.loss import (torch_cosine_embedding_loss as cosine_embeddin
 from .nn._functional.normalization import (rms_norm, torch_batch_norm as batch_norm,  # noqa: E402,F401
                                            torch_group_norm as group_norm, torch_instance_norm as instance_norm,
                                            torch_layer_norm as layer_norm)
+from .nn._functional.loss import torch_ctc_loss as ctc_loss, torch__ctc_loss as _ctc_loss  # noqa: E402,F401
+# torch.lstm, torch.gru_cell, ...: the recurrent layers' C functions (nn.LSTM's _VF.lstm, ...)
+from .nn.modules.rnn import (gru, gru_cell, lstm, lstm_cell, rnn_relu, rnn_relu_cell,  # noqa: E402,F401
+                             rnn_tanh, rnn_tanh_cell)
 
 # gradlab.exp(x), gradlab.sum(x, 0), ...: the function forms the op table declares (`variants`), made by
 # _functions/variants.py for every name not bound above by hand (gradlab.cat, gradlab.reshape, ...)

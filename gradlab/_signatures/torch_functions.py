@@ -196,6 +196,10 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'count_nonzero': ('count_nonzero(Tensor input, int64_t? dim=None)', 'count_nonzero(Tensor input, IntArrayRef dim)'),
  'cov': ('cov(Tensor input, *, int64_t correction=1, Tensor? fweights=None, Tensor? aweights=None)',),
  'cross': ('cross(Tensor input, Tensor other, int64_t? dim=None, *, Tensor out=None)',),
+ 'ctc_loss': ('ctc_loss(Tensor log_probs, Tensor targets, IntArrayRef input_lengths, IntArrayRef target_lengths, '
+              'int64_t blank=0, int64_t reduction=at::Reduction::Mean, bool zero_infinity=False)',
+              'ctc_loss(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int64_t '
+              'blank=0, int64_t reduction=at::Reduction::Mean, bool zero_infinity=False)'),
  'cummax': ('cummax(Tensor input, int64_t dim, *, TensorList[2] out=None)',),
  'cummin': ('cummin(Tensor input, int64_t dim, *, TensorList[2] out=None)',),
  'cumprod': ('cumprod(Tensor input, int64_t dim, *, ScalarType? dtype=None, Tensor out=None)',),
@@ -314,6 +318,11 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
                    'greater_equal(Tensor input, Scalar other, *, Tensor out=None)'),
  'group_norm': ('group_norm(Tensor input, int64_t num_groups, Tensor? weight=None, Tensor? bias=None, double '
                 'eps=1e-05, bool cudnn_enabled=True)',),
+ 'gru': ('gru(Tensor data, Tensor batch_sizes, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, '
+         'double dropout, bool train, bool bidirectional)',
+         'gru(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool '
+         'train, bool bidirectional, bool batch_first)'),
+ 'gru_cell': ('gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)',),
  'gt': ('gt(Tensor input, Tensor other, *, Tensor out=None)', 'gt(Tensor input, Scalar other, *, Tensor out=None)'),
  'hamming_window': ('hamming_window(int64_t window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? '
                     'device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -452,6 +461,12 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
               'dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? '
               'requires_grad=False)'),
  'logsumexp': ('logsumexp(Tensor input, IntArrayRef[1] dim, bool keepdim=False, *, Tensor out=None)',),
+ 'lstm': ('lstm(Tensor data, Tensor batch_sizes, TensorList hx, TensorList params, bool has_biases, int64_t '
+          'num_layers, double dropout, bool train, bool bidirectional)',
+          'lstm(Tensor input, TensorList hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, '
+          'bool train, bool bidirectional, bool batch_first)'),
+ 'lstm_cell': ('lstm_cell(Tensor input, TensorList hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? '
+               'b_hh=None)',),
  'lt': ('lt(Tensor input, Tensor other, *, Tensor out=None)', 'lt(Tensor input, Scalar other, *, Tensor out=None)'),
  'lu_solve': ('lu_solve(Tensor input, Tensor LU_data, Tensor LU_pivots, *, Tensor out=None)',),
  'lu_unpack': ('lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, '
@@ -636,6 +651,18 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
                  'result_type(Tensor tensor, Scalar other)',
                  'result_type(Scalar scalar1, Scalar scalar2)'),
  'rms_norm': ('rms_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, double? eps=None)',),
+ 'rnn_relu': ('rnn_relu(Tensor data, Tensor batch_sizes, Tensor hx, TensorList params, bool has_biases, int64_t '
+              'num_layers, double dropout, bool train, bool bidirectional)',
+              'rnn_relu(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double '
+              'dropout, bool train, bool bidirectional, bool batch_first)'),
+ 'rnn_relu_cell': ('rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? '
+                   'b_hh=None)',),
+ 'rnn_tanh': ('rnn_tanh(Tensor data, Tensor batch_sizes, Tensor hx, TensorList params, bool has_biases, int64_t '
+              'num_layers, double dropout, bool train, bool bidirectional)',
+              'rnn_tanh(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double '
+              'dropout, bool train, bool bidirectional, bool batch_first)'),
+ 'rnn_tanh_cell': ('rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? '
+                   'b_hh=None)',),
  'roll': ('roll(Tensor input, SymIntArrayRef[1] shifts, IntArrayRef[1] dims=None)',),
  'rot90': ('rot90(Tensor input, int64_t k=1, IntArrayRef dims={0,1})',),
  'round': ('round(Tensor input, *, Tensor out=None)', 'round(Tensor input, *, int64_t decimals, Tensor out=None)'),

@@ -18,3 +18,4 @@ warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"gradlab(\.|$
 # does), so numpy is also told not to check floating-point errors at all: zero cost per op, but it is
 # process-wide, so a user's own numpy code no longer warns on 1/0 either (the price of torch's silence).
 np.seterr(all="ignore")
+from . import ctc  # noqa: F401,E402  (the CTC loss)

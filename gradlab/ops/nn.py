@@ -868,7 +868,7 @@ def _safe_softmax(self, dim):
 def _attention_probabilities(q, k, n):
     s = (q @ dual.transpose(k, -2, -1)) * n.scale
     if n.attn_mask is not None:
-        s = s + n.attn_mask
+        s = s + dual.like(s, n.attn_mask)       # (under create_graph s is a Tensor: the mask as a constant one)
     if isinstance(s, np.ndarray):
         return OPS["softmax"].forward(s, s.ndim - 1)
     return s.softmax(-1)
@@ -881,6 +881,39 @@ def _attention_score_grad(g, n):
     return p * (dp - dual.sum_keepdim(dp * p, (-1,)))
 
 
+def _flash_grads(grad_out, query, key, value, attn_mask, scale):
+    """(dQ, dK, dV) on numpy arrays: the formulas below."""
+    class Node:
+        pass
+    n = Node()
+    n.query, n.key, n.value, n.attn_mask, n.scale = query, key, value, attn_mask, scale
+    ds = _attention_score_grad(grad_out, n)
+    return ((ds @ key) * scale, (np.swapaxes(ds, -2, -1) @ query) * scale,
+            np.swapaxes(_attention_probabilities(query, key, n), -2, -1) @ grad_out)
+
+
+_FLASH_BACKWARD = "_scaled_dot_product_flash_attention_for_cpu_backward"
+
+
+# with create_graph, PyTorch's gradients come from its backward kernel, which has no derivative (NotImplemented)
+@op(_FLASH_BACKWARD, "NotImplemented", ("grad_out", "query", "key", "value"), promote=False, num_outputs=3,
+    saved_params=(), shows={slot: f"derivative for aten::{_FLASH_BACKWARD} is not implemented"
+                            for slot in ("grad_out", "query", "key", "value")},
+    grad_out=_not_implemented(_FLASH_BACKWARD), query=_not_implemented(_FLASH_BACKWARD),
+    key=_not_implemented(_FLASH_BACKWARD), value=_not_implemented(_FLASH_BACKWARD))
+def _scaled_dot_product_flash_attention_for_cpu_backward(grad_out, query, key, value, attn_mask, scale):
+    return _flash_grads(grad_out, query, key, value, attn_mask, scale)
+
+
+def _flash_grad(i, formula):
+    """The slot's gradient: formula on arrays; under create_graph output i of the NotImplemented node."""
+    def grad(g, n):
+        if _is_tensor(g, n.query, n.key, n.value):
+            return OPS[_FLASH_BACKWARD](g, n.query, n.key, n.value, attn_mask=n.attn_mask, scale=n.scale)[i]
+        return formula(g, n)
+    return grad
+
+
 @op("_scaled_dot_product_flash_attention_for_cpu", "ScaledDotProductFlashAttentionForCpuBackward0",
     ("query", "key", "value"), promote=False, saves=("query", "key", "value"),
     shows={"query": "(softmax(query @ key.mT * scale + (0 if attn_mask is None else attn_mask), -1) * (grad @ value.mT"
@@ -890,9 +923,9 @@ def _attention_score_grad(g, n):
                   " - (softmax(query @ key.mT * scale + (0 if attn_mask is None else attn_mask), -1) * (grad @ value.mT))"
                   ".sum(-1, keepdim=True))).mT @ query * scale",
            "value": "softmax(query @ key.mT * scale + (0 if attn_mask is None else attn_mask), -1).mT @ grad"},
-    query=lambda g, n: (_attention_score_grad(g, n) @ n.key) * n.scale,
-    key=lambda g, n: (dual.transpose(_attention_score_grad(g, n), -2, -1) @ n.query) * n.scale,
-    value=lambda g, n: dual.transpose(_attention_probabilities(n.query, n.key, n), -2, -1) @ g)
+    query=_flash_grad(0, lambda g, n: (_attention_score_grad(g, n) @ n.key) * n.scale),
+    key=_flash_grad(1, lambda g, n: (dual.transpose(_attention_score_grad(g, n), -2, -1) @ n.query) * n.scale),
+    value=_flash_grad(2, lambda g, n: dual.transpose(_attention_probabilities(n.query, n.key, n), -2, -1) @ g))
 def _scaled_dot_product_flash_attention_for_cpu(query, key, value, attn_mask, scale):
     dtype = query.dtype
     t = np.float32 if dtype == np.float16 else dtype
