@@ -32,34 +32,35 @@ def _compute_dtype(x):
 
 
 def _padded(x, padding, value=0):
-    """x (..., H, W) with `padding` (top/bottom, left/right) of `value` around its last two dims."""
-    ph, pw = padding
-    if not ph and not pw:
+    """x (..., *spatial) with `padding` (one per spatial dim, both sides) of `value` around its last dims."""
+    if not any(padding):
         return x
-    h, w = x.shape[-2:]
-    out = np.full(x.shape[:-2] + (h + 2 * ph, w + 2 * pw), value, x.dtype)
-    out[..., ph:ph + h, pw:pw + w] = x
+    k = len(padding)
+    out = np.full(x.shape[:-k] + tuple(n + 2 * p for n, p in zip(x.shape[-k:], padding)), value, x.dtype)
+    out[(Ellipsis,) + tuple(slice(p, p + n) for n, p in zip(x.shape[-k:], padding))] = x
     return out
 
 
 def _columns(x, kernel, stride, padding, dilation, groups, out_hw=None):
-    """im2col: x (N, C, H, W) -> (N, groups, C/groups*kh*kw, oh*ow), and (oh, ow). (out_hw: only the first
-    blocks, for a transposed convolution's output_padding, which adds positions no block of its input reached.)"""
+    """im2col: x (N, C, *spatial) -> (N, groups, C/groups*prod(kernel), prod(out)), and the output sizes (2-d or
+    3-d alike). (out_hw: only the first blocks, for a transposed convolution's output_padding, which adds
+    positions no block of its input reached.)"""
     n, c = x.shape[:2]
-    kh, kw = kernel
     xp = _padded(x, padding)
-    oh = (xp.shape[2] - dilation[0] * (kh - 1) - 1) // stride[0] + 1
-    ow = (xp.shape[3] - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    out = [(size - d * (k - 1) - 1) // s + 1 for size, k, s, d in zip(xp.shape[2:], kernel, stride, dilation)]
     if out_hw is not None:
-        oh, ow = min(oh, out_hw[0]), min(ow, out_hw[1])
-    sn, sc, sh, sw = xp.strides
-    windows = as_strided(xp, (n, c, kh, kw, oh, ow),
-                         (sn, sc, sh * dilation[0], sw * dilation[1], sh * stride[0], sw * stride[1]), writeable=False)
-    return windows.reshape(n, groups, c // groups * kh * kw, oh * ow), (oh, ow)
+        out = [min(o, limit) for o, limit in zip(out, out_hw)]
+    sn, sc, *ss = xp.strides
+    windows = as_strided(xp, (n, c, *kernel, *out),
+                         (sn, sc, *(st * d for st, d in zip(ss, dilation)), *(st * s for st, s in zip(ss, stride))),
+                         writeable=False)
+    return windows.reshape(n, groups, c // groups * math.prod(kernel), math.prod(out)), tuple(out)
 
 
 def _col2im(cols, shape, kernel, stride, padding, dilation, out_hw):
     """The adjoint of _columns: cols (N, C, kh, kw, oh, ow) summed back into an (N, C, H, W) array."""
+    if len(shape) == 5:
+        return _col2vol(cols, shape, kernel, stride, padding, dilation, out_hw)
     n, c, h, w = shape
     (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
     oh, ow = out_hw
@@ -75,30 +76,39 @@ def _col2im(cols, shape, kernel, stride, padding, dilation, out_hw):
     return out[:, :, ph:ph + h, pw:pw + w] if ph or pw else out
 
 
+def _col2vol(cols, shape, kernel, stride, padding, dilation, out_dhw):
+    """_col2im of a 3-d convolution: cols (N, C, kd, kh, kw, od, oh, ow) added back, one kernel offset at a time."""
+    spatial = shape[2:]
+    out = np.zeros(shape[:2] + tuple(n + 2 * p for n, p in zip(spatial, padding)), cols.dtype)
+    for offset in np.ndindex(*kernel):
+        where = tuple(slice(i * d, i * d + s * (o - 1) + 1, s) for i, d, s, o in zip(offset, dilation, stride, out_dhw))
+        out[(slice(None), slice(None)) + where] += cols[(slice(None), slice(None)) + offset]
+    return out[(Ellipsis,) + tuple(slice(p, p + n) for n, p in zip(spatial, padding))]
+
+
 def _conv_forward(x, w, stride, padding, dilation, groups, columns=None):
     if x.dtype == _F16:         # (computed in float, as PyTorch's half kernels)
         x, w = x.astype(_F32), w.astype(_F32)
     x4, w4 = _as4d(x), _as4d(w)
-    o, kh, kw = w4.shape[0], w4.shape[2], w4.shape[3]
-    cols, (oh, ow) = _columns(x4, (kh, kw), stride, padding, dilation, groups)
+    o = w4.shape[0]
+    cols, out_sizes = _columns(x4, w4.shape[2:], stride, padding, dilation, groups)
     if columns is not None:     # kept for the weight's gradient (see convolution)
         columns.append(cols)
     out = np.matmul(w4.reshape(groups, o // groups, -1), cols)      # (N, groups, O/groups, oh*ow)
-    out = out.reshape((x.shape[0], o, ow) if x.ndim == 3 else (x.shape[0], o, oh, ow))
-    return out
+    return out.reshape((x.shape[0], o) + (out_sizes[1:] if x.ndim == 3 else out_sizes))
 
 
 def _conv_input_grad(g, w, input_shape, stride, padding, dilation, groups):
     """The gradient of conv(x, w) for x: w's transpose times g, put back with col2im."""
     dtype = g.dtype
     g4, w4 = _as4d(g), _as4d(w.astype(_compute_dtype(g), copy=False))
-    n, o, oh, ow = g4.shape
-    c, kh, kw = w4.shape[1] * groups, w4.shape[2], w4.shape[3]
-    shape4 = tuple(input_shape) if len(input_shape) == 4 else (input_shape[0], input_shape[1], 1, input_shape[2])
+    n, o, out_sizes = g4.shape[0], g4.shape[1], g4.shape[2:]
+    c, kernel = w4.shape[1] * groups, w4.shape[2:]
+    shape4 = tuple(input_shape) if len(input_shape) != 3 else (input_shape[0], input_shape[1], 1, input_shape[2])
     wm = w4.reshape(groups, o // groups, -1)
     g4 = g4.astype(_compute_dtype(g), copy=False)
     cols = np.matmul(wm.transpose(0, 2, 1), g4.reshape(n, groups, o // groups, -1))
-    out = _col2im(cols.reshape(n, c, kh, kw, oh, ow), shape4, (kh, kw), stride, padding, dilation, (oh, ow))
+    out = _col2im(cols.reshape((n, c) + kernel + out_sizes), shape4, kernel, stride, padding, dilation, out_sizes)
     return out.reshape(input_shape).astype(dtype, copy=False)
 
 
@@ -120,7 +130,7 @@ def _conv_params(n):
 
 
 def _spatial_dims(g):
-    return (0, 2) if dual.data(g).ndim == 3 else (0, 2, 3)
+    return (0,) + tuple(range(2, dual.data(g).ndim))
 
 
 def _weight_grad(g, n):

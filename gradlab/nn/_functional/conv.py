@@ -86,16 +86,19 @@ def _check_geometry(shape, w_shape, stride, padding, dilation, groups, output_pa
                            f"got weight of size [{_dims(w_shape)}] instead")
 
 
-def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups):
+def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups, output_padding=None):
+    """dim None: torch.convolution's form (no unbatched input; the dims are the weight's; output_padding checked)."""
     _tensor(fn, input, "input", 1)
     _tensor(fn, weight, "weight", 2)
     if bias is not None:
         _tensor(fn, bias, "bias", 3)
     shape = input._data.shape
-    if len(shape) not in (dim + 1, dim + 2):
+    if dim is None:
+        dim = max(len(shape) - 2, 1)
+    elif len(shape) not in (dim + 1, dim + 2):
         raise RuntimeError(f"Expected {dim + 1}D (unbatched) or {dim + 2}D (batched) input to {fn}, but got input "
                            f"of size: {_dims(shape)}")
-    unbatched = len(shape) == dim + 1
+    unbatched = len(shape) == dim + 1 and output_padding is None
     if unbatched:
         input = input.unsqueeze(0)
         shape = input._data.shape
@@ -133,6 +136,8 @@ def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups
     else:
         padding = _expand("padding", padding, k, dim)
         dilation = _expand("dilation", dilation, k, dim)
+    if output_padding is not None:
+        _expand("output_padding", output_padding, k, dim)
     _check_geometry(shape, w_shape, stride, padding, dilation, groups)
     if shape[1] != w_shape[1] * groups:
         raise RuntimeError(f"Given groups={groups}, weight of size {_dims(w_shape)}, expected input{_dims(shape)} to "
@@ -172,6 +177,21 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _convolution("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _convolution("conv3d", 3, input, weight, bias, stride, padding, dilation, groups)
+
+
+def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    """torch.convolution: either layer, for inputs with a batch dim, by the weight's dims."""
+    if transposed:
+        return _conv_transpose("convolution", None, input, weight, bias, stride, padding, output_padding, groups,
+                               dilation)
+    return _convolution("convolution", None, input, weight, bias, stride, padding, dilation, groups, output_padding)
+
+
+__all__ += ["conv3d"]
 
 
 # --- max pooling -------------------------------------------------------------------------------------
@@ -580,10 +600,13 @@ def _conv_transpose(fn, dim, input, weight, bias, stride, padding, output_paddin
     if bias is not None:
         _tensor(fn, bias, "bias", 3)
     shape = input._data.shape
-    if len(shape) not in (dim + 1, dim + 2):
+    batched_only = dim is None
+    if batched_only:
+        dim = max(len(shape) - 2, 1)
+    elif len(shape) not in (dim + 1, dim + 2):
         raise RuntimeError(f"Expected {dim + 1}D (unbatched) or {dim + 2}D (batched) input to {fn}, but got input "
                            f"of size: {_dims(shape)}")
-    unbatched = len(shape) == dim + 1
+    unbatched = len(shape) == dim + 1 and not batched_only
     if unbatched:
         shape = (1,) + shape
     w_shape = weight._data.shape
@@ -619,9 +642,10 @@ def _conv_transpose(fn, dim, input, weight, bias, stride, padding, output_paddin
     s2, p2, d2, o2 = ((1, stride[0]), (0, padding[0]), (1, dilation[0]), (0, output_padding[0])) if k == 1 else \
         (stride, padding, dilation, output_padding)
     if any(o >= s and o >= d for o, s, d in zip(o2, s2, d2)):
-        raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
-                           f"output_padding_height: {o2[0]} output_padding_width: {o2[1]} stride_height: {s2[0]} "
-                           f"stride_width: {s2[1]} dilation_height: {d2[0]} dilation_width: {d2[1]}")
+        axes = ("depth", "height", "width")[-len(o2):]
+        parts = [f"{what}_{axis}: {v}" for what, values in (("output_padding", o2), ("stride", s2), ("dilation", d2))
+                 for axis, v in zip(axes, values)]
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but got " + " ".join(parts))
     if any(d == 0 for d in dilation):
         raise RuntimeError("could not create a primitive descriptor for the deconvolution forward propagation "
                            "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get additional "
@@ -648,7 +672,12 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
                            dilation)
 
 
-__all__ += ["conv_transpose1d", "conv_transpose2d"]
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose("conv_transpose3d", 3, input, weight, bias, stride, padding, output_padding, groups,
+                           dilation)
+
+
+__all__ += ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
 
 
 # --- power-average pooling: torch's composition (an average pooling of x^p, scaled back up, to the power 1/p) ---
