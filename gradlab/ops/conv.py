@@ -235,54 +235,59 @@ def _pool_windows(x, kernel, stride, padding, dilation, out_hw, fill):
 
 
 def max_pool_indices(x, kernel, stride, padding, dilation, ceil_mode):
-    """(values, indices) of max_pool2d over the last two dims of x (..., H, W): indices count h * W + w
-    in each plane, as PyTorch's. One strided view per kernel offset (no window copies), scanned in
-    PyTorch's order: a later value wins when it is greater, or nan."""
-    lead, (h, w) = x.shape[:-2], x.shape[-2:]
-    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
-    oh, ow = (pool_out_size(n, k, s, p, d, ceil_mode)
-              for n, k, s, p, d in zip((h, w), kernel, stride, padding, dilation))
-    planes = x.reshape((-1, h, w))
-    right_h = max(0, (oh - 1) * sh + dh * (kh - 1) + 1 - h - ph)
-    right_w = max(0, (ow - 1) * sw + dw * (kw - 1) + 1 - w - pw)
-    if ph or pw or right_h or right_w:      # padded with -inf (the smallest integer), which never wins
+    """(values, indices) of max pooling over the last len(kernel) dims of x (..., [D,] H, W): indices count
+    (d * H + h) * W + w in each plane, as PyTorch's. One strided view per kernel offset (no window copies),
+    scanned in PyTorch's order: a later value wins when it is greater, or nan."""
+    k = len(kernel)
+    lead, sizes = x.shape[:-k], x.shape[-k:]
+    out = [pool_out_size(n, kk, s, p, d, ceil_mode) for n, kk, s, p, d in zip(sizes, kernel, stride, padding, dilation)]
+    planes = x.reshape((-1,) + sizes)
+    right = [max(0, (o - 1) * s + d * (kk - 1) + 1 - n - p)
+             for o, s, d, kk, n, p in zip(out, stride, dilation, kernel, sizes, padding)]
+    if any(padding) or any(right):      # padded with -inf (the smallest integer), which never wins
         fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-        xp = np.full((planes.shape[0], ph + h + right_h, pw + w + right_w), fill, x.dtype)
-        xp[:, ph:ph + h, pw:pw + w] = planes
+        xp = np.full((planes.shape[0],) + tuple(p + n + r for p, n, r in zip(padding, sizes, right)), fill, x.dtype)
+        xp[(slice(None),) + tuple(slice(p, p + n) for p, n in zip(padding, sizes))] = planes
     else:
         xp = planes
-    floating = x.dtype.kind == "f"
-    best = code = None
-    for i in range(kh):
-        for j in range(kw):
-            v = xp[:, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw]
-            if best is None:
-                best = v.copy()
-                code = np.zeros(best.shape, np.uint8 if kh * kw < 256 else np.int64)
-                continue
-            wins = v > best
-            if floating:
-                wins |= v != v
-            np.copyto(best, v, where=wins)
-            np.copyto(code, i * kw + j, where=wins)
-    offsets = np.arange(kh * kw)
-    offsets = (offsets // kw) * dh * w + (offsets % kw) * dw
-    base = (np.arange(oh) * sh - ph)[:, None] * w + (np.arange(ow) * sw - pw)
-    indices = base + offsets[code]
-    return best.reshape(lead + (oh, ow)), indices.reshape(lead + (oh, ow))
+    # PyTorch's scan: the maximum starts as -inf (the smallest integer) at the window's first position inside the
+    # input; a later value wins when it is greater, or nan (so padding, which holds that fill, never wins)
+    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    best = np.full((planes.shape[0],) + tuple(out), fill, x.dtype)
+    code = np.full(best.shape, -1, np.int16 if math.prod(kernel) < 2 ** 15 else np.int64)
+    for number, offset in enumerate(np.ndindex(*kernel)):
+        v = xp[(slice(None),) + tuple(slice(i * d, i * d + s * (o - 1) + 1, s)
+                                      for i, d, s, o in zip(offset, dilation, stride, out))]
+        wins = v > best
+        if x.dtype.kind == "f":
+            wins |= v != v
+        np.copyto(best, v, where=wins)
+        np.copyto(code, number, where=wins)
+    # each kernel offset's distance from the window's corner, and each window's corner, as plane positions
+    place = np.cumprod((1,) + sizes[:0:-1])[::-1]           # (H*W, W, 1) for 3-d
+    offsets = sum(np.asarray(i) * d * pl for i, d, pl in zip(np.unravel_index(np.arange(math.prod(kernel)), kernel),
+                                                             dilation, place))
+    base = first = 0
+    for axis, (o, s, p, d, pl) in enumerate(zip(out, stride, padding, dilation, place)):
+        corner = np.arange(o) * s - p
+        inside = np.where(corner < 0, corner + -(corner // d) * d, corner)    # (its first position inside)
+        base = np.add.outer(base, corner * pl) if axis else corner * pl
+        first = np.add.outer(first, inside * pl) if axis else inside * pl
+    indices = np.where(code < 0, first, base + np.asarray(offsets)[code])
+    return best.reshape(lead + tuple(out)), indices.reshape(lead + tuple(out))
 
 
-def _gather(x, indices):
-    """x (..., H, W) at the plane positions `indices` (..., oh, ow)."""
-    lead = indices.shape[:-2]
+def _gather(x, indices, nd=2):
+    """x (..., H, W) at the plane positions `indices` (..., oh, ow) (nd=3: the last three dims are a volume)."""
+    lead = indices.shape[:-nd]
     planes = x.reshape((math.prod(lead), -1))
     return np.take_along_axis(planes, indices.reshape(planes.shape[0], -1), 1).reshape(indices.shape)
 
 
-def _scatter(g, indices, input_shape, overlapping):
+def _scatter(g, indices, input_shape, overlapping, nd=2):
     """The adjoint of _gather: g (..., oh, ow) added into zeros (..., H, W) at `indices`."""
-    m = math.prod(input_shape[:-2])
-    size = input_shape[-2] * input_shape[-1]
+    m = math.prod(input_shape[:-nd])
+    size = math.prod(input_shape[-nd:])
     if not overlapping:          # every position is picked at most once
         out = np.zeros(m * size, g.dtype)
         out[(indices.reshape(m, -1) + (np.arange(m) * size)[:, None]).ravel()] = g.ravel()
@@ -292,24 +297,27 @@ def _scatter(g, indices, input_shape, overlapping):
     return out.reshape(input_shape)
 
 
-def _max_pool_op(key, name):
+def _max_pool_op(key, name, nd=2):
     @op(f"{key}_backward", name.replace("Backward0", "BackwardBackward0"), ("grad_output", "self"), promote=False,
-        shows={"grad_output": "grad.flatten(-2).gather(-1, indices.flatten(-2)).view_as(indices)"},
+        shows={"grad_output": f"grad.flatten(-{nd}).gather(-1, indices.flatten(-{nd})).view_as(indices)"},
         grad_output=lambda g, n: dual.call(key, g, indices=n.indices, values=None, overlapping=n.overlapping))
     def backward(grad_output, self, indices, overlapping):
-        return _scatter(grad_output, indices, self.shape, overlapping)
+        return _scatter(grad_output, indices, self.shape, overlapping, nd)
 
     # (the gradient: grad added into zeros at the maxima's positions in each plane)
     @op(key, name, ("self",), promote=False, saves=("self",), variants=("function",) if key == "max_pool2d" else (),
-        shows={"self": "zeros_like(self).flatten(-2).scatter_add(-1, indices.flatten(-2), grad.flatten(-2)).view_as(self)"},
+        shows={"self": f"zeros_like(self).flatten(-{nd}).scatter_add(-1, indices.flatten(-{nd}), "
+                       f"grad.flatten(-{nd})).view_as(self)"},
         self=lambda g, n: dual.call(f"{key}_backward", g, n.self, indices=n.indices, overlapping=n.overlapping))
     def forward(self, indices, values, overlapping):
-        return _gather(self, indices) if values is None else values
+        return _gather(self, indices, nd) if values is None else values
     return forward
 
 
 max_pool2d = _max_pool_op("max_pool2d", "MaxPool2DWithIndicesBackward0")
 adaptive_max_pool2d = _max_pool_op("adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0")
+max_pool3d = _max_pool_op("max_pool3d", "MaxPool3DWithIndicesBackward0", 3)
+adaptive_max_pool3d = _max_pool_op("adaptive_max_pool3d", "AdaptiveMaxPool3DBackward0", 3)
 
 
 def adaptive_ranges(size, out):
@@ -320,20 +328,28 @@ def adaptive_ranges(size, out):
 
 
 def adaptive_max_indices(x, output_size):
-    lead, (h, w) = x.shape[:-2], x.shape[-2:]
-    (hs, he), (ws, we) = adaptive_ranges(h, output_size[0]), adaptive_ranges(w, output_size[1])
-    planes = x.reshape((-1, h, w))
+    """(values, indices) of adaptive max pooling over the last len(output_size) dims (2 or 3), cell by cell:
+    the first maximum, or the last nan (PyTorch's scan)."""
+    k = len(output_size)
+    lead, sizes = x.shape[:-k], x.shape[-k:]
+    ranges = [adaptive_ranges(n, o) for n, o in zip(sizes, output_size)]
+    planes = x.reshape((-1,) + sizes)
     values = np.empty((planes.shape[0],) + tuple(output_size), x.dtype)
     indices = np.empty((planes.shape[0],) + tuple(output_size), np.int64)
-    for i in range(output_size[0]):
-        for j in range(output_size[1]):
-            cell = planes[:, hs[i]:he[i], ws[j]:we[j]].reshape(planes.shape[0], -1)
-            k = np.argmax(cell, axis=1)
-            if x.dtype.kind == "f":
-                nans = np.isnan(cell)
-                k = np.where(nans.any(1), cell.shape[1] - 1 - np.argmax(nans[:, ::-1], axis=1), k)
-            values[:, i, j] = cell[np.arange(cell.shape[0]), k]
-            indices[:, i, j] = (hs[i] + k // (we[j] - ws[j])) * w + ws[j] + k % (we[j] - ws[j])
+    for cell in np.ndindex(*output_size):
+        starts = [r[0][i] for r, i in zip(ranges, cell)]
+        lengths = [r[1][i] - r[0][i] for r, i in zip(ranges, cell)]
+        block = planes[(slice(None),) + tuple(slice(a, a + n) for a, n in zip(starts, lengths))]
+        flat = block.reshape(planes.shape[0], -1)
+        j = np.argmax(flat, axis=1)
+        if x.dtype.kind == "f":
+            nans = np.isnan(flat)
+            j = np.where(nans.any(1), flat.shape[1] - 1 - np.argmax(nans[:, ::-1], axis=1), j)
+        values[(slice(None),) + cell] = flat[np.arange(flat.shape[0]), j]
+        position = 0
+        for a, where, n in zip(starts, np.unravel_index(j, lengths), sizes):
+            position = position * n + a + where
+        indices[(slice(None),) + cell] = position
     return values.reshape(lead + tuple(output_size)), indices.reshape(lead + tuple(output_size))
 
 
@@ -349,14 +365,18 @@ def _avg_divisor(size, out, k, s, p, count_include_pad):
 
 
 def _avg_params(self_shape, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
-    h, w = self_shape[-2:]
-    out_hw = tuple(pool_out_size(n, k, s, p, 1, ceil_mode) for n, k, s, p in zip((h, w), kernel, stride, padding))
+    """The output sizes, and each output's divisor (an outer product of one count per dim: 2-d or 3-d)."""
+    sizes = self_shape[-len(kernel):]
+    out = tuple(pool_out_size(n, k, s, p, 1, ceil_mode) for n, k, s, p in zip(sizes, kernel, stride, padding))
     if divisor_override:
         divisor = np.asarray(divisor_override)
     else:
-        divisor = np.multiply.outer(*(_avg_divisor(n, o, k, s, p, count_include_pad)
-                                      for n, o, k, s, p in zip((h, w), out_hw, kernel, stride, padding)))
-    return out_hw, divisor
+        counts = [_avg_divisor(n, o, k, s, p, count_include_pad)
+                  for n, o, k, s, p in zip(sizes, out, kernel, stride, padding)]
+        divisor = counts[0]
+        for c in counts[1:]:
+            divisor = np.multiply.outer(divisor, c)
+    return out, divisor
 
 
 @op("avg_pool2d_backward", "AvgPool2DBackwardBackward0", ("grad_output", "self"), promote=False,
@@ -441,6 +461,93 @@ def adaptive_avg_pool2d_backward(grad_output, self, output_size):
 def adaptive_avg_pool2d(self, output_size):
     rows, cols, counts = _adaptive_matrices(*self.shape[-2:], output_size)
     return ((rows @ self.astype(np.float64) @ cols.T) / counts).astype(self.dtype)
+
+
+# 3-d average pooling: a sum over the kernel's offsets, one strided view each (PyTorch's order: d, h, w), over
+# the zero-padded volume; its gradient adds grad / divisor back over the same views.
+def _avg3d_padded_shape(sizes, out, kernel, stride, padding):
+    return tuple(max(n + 2 * p, (o - 1) * s + k) for n, o, k, s, p in zip(sizes, out, kernel, stride, padding))
+
+
+def _offset_view(offset, stride, out):
+    return (slice(None),) + tuple(slice(i, i + s * (o - 1) + 1, s) for i, s, o in zip(offset, stride, out))
+
+
+# (each dim's pooling as a matrix, the pooling of an identity matrix along it, as avg_pool2d's text)
+def _pooled_eye_3d(axis, divisor):
+    return (f"F.avg_pool2d(eye(n=self.shape[{axis - 3}], dtype=grad.dtype)[None], (kernel[{axis}], 1), "
+            f"(stride[{axis}], 1), (padding[{axis}], 0), ceil_mode, count_include_pad, {divisor})[0]")
+
+
+_AVG_POOL3D_TEXT = ("einsum('...abc,ad,be,cf->...def', grad, " + _pooled_eye_3d(0, "divisor_override") + ", "
+                    + _pooled_eye_3d(1, "1 if divisor_override else None") + ", "
+                    + _pooled_eye_3d(2, "1 if divisor_override else None") + ")")
+
+
+@op("avg_pool3d_backward", "AvgPool3DBackwardBackward0", ("grad_output", "self"), promote=False,
+    shows={"grad_output": "F.avg_pool3d(grad, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)"},
+    grad_output=lambda g, n: dual.call("avg_pool3d", g, **_avg_kwargs(n)))
+def avg_pool3d_backward(grad_output, self, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    dtype = grad_output.dtype
+    out, divisor = _avg_params(self.shape, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    sizes = self.shape[-3:]
+    g = grad_output.astype(_compute_dtype(grad_output), copy=False).reshape((-1,) + out) / divisor
+    total = np.zeros((g.shape[0],) + _avg3d_padded_shape(sizes, out, kernel, stride, padding), g.dtype)
+    for offset in np.ndindex(*kernel):
+        total[_offset_view(offset, stride, out)] += g
+    inner = total[(slice(None),) + tuple(slice(p, p + n) for p, n in zip(padding, sizes))]
+    return inner.reshape(self.shape).astype(dtype, copy=False)
+
+
+@op("avg_pool3d", "AvgPool3DBackward0", ("self",), promote=False, saves=("self",), shows={"self": _AVG_POOL3D_TEXT},
+    self=lambda g, n: dual.call("avg_pool3d_backward", g, n.self, **_avg_kwargs(n)))
+def avg_pool3d(self, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    lead, sizes = self.shape[:-3], self.shape[-3:]
+    out, divisor = _avg_params(self.shape, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    x = self.astype(_compute_dtype(self), copy=False).reshape((-1,) + sizes)
+    xp = np.zeros((x.shape[0],) + _avg3d_padded_shape(sizes, out, kernel, stride, padding), x.dtype)
+    xp[(slice(None),) + tuple(slice(p, p + n) for p, n in zip(padding, sizes))] = x
+    total = np.zeros((x.shape[0],) + out, x.dtype)
+    for offset in np.ndindex(*kernel):
+        total += xp[_offset_view(offset, stride, out)]
+    return (total / divisor.astype(total.dtype)).reshape(lead + out).astype(self.dtype, copy=False)
+
+
+# 3-d adaptive average pooling: separable, one window matrix per dim (as the 2-d one)
+def _adaptive_matrix(size, out):
+    starts, ends = adaptive_ranges(size, out)
+    m = np.zeros((out, size))
+    for i, (a, b) in enumerate(zip(starts, ends)):
+        m[i, a:b] = 1
+    return m
+
+
+def _adaptive_3d(x, sizes, out, transpose):
+    """x (..., out) -> (..., sizes) if transpose (the gradient) else x (..., sizes) -> (..., out), in float64."""
+    d, h, w = (_adaptive_matrix(n, o) for n, o in zip(sizes, out))
+    counts = np.multiply.outer(np.multiply.outer(d.sum(1), h.sum(1)), w.sum(1))
+    if transpose:
+        return np.einsum("...abc,ad,be,cf->...def", x.astype(np.float64) / counts, d, h, w)
+    return np.einsum("...def,ad,be,cf->...abc", x.astype(np.float64), d, h, w) / counts
+
+
+@op("adaptive_avg_pool3d_backward", "AdaptiveAvgPool3DBackwardBackward0", ("grad_output", "self"), promote=False,
+    shows={"grad_output": "F.adaptive_avg_pool3d(grad, output_size)"},
+    grad_output=lambda g, n: dual.call("adaptive_avg_pool3d", g, output_size=n.output_size))
+def adaptive_avg_pool3d_backward(grad_output, self, output_size):
+    return _adaptive_3d(grad_output, self.shape[-3:], grad_output.shape[-3:], True).astype(self.dtype)
+
+
+def _adaptive_eye(axis):
+    return f"F.adaptive_avg_pool1d(eye(n=self.shape[{axis}], dtype=grad.dtype), grad.shape[{axis}])"
+
+
+@op("adaptive_avg_pool3d", "AdaptiveAvgPool3DBackward0", ("self",), promote=False, saves=("self",),
+    shows={"self": f"einsum('...abc,da,eb,fc->...def', grad, {_adaptive_eye(-3)}, {_adaptive_eye(-2)}, "
+                   f"{_adaptive_eye(-1)})"},
+    self=lambda g, n: dual.call("adaptive_avg_pool3d_backward", g, n.self, output_size=n.output_size))
+def adaptive_avg_pool3d(self, output_size):
+    return _adaptive_3d(self, self.shape[-3:], output_size, False).astype(self.dtype)
 
 
 # --- padding ----------------------------------------------------------------------------------------
@@ -622,5 +729,16 @@ def max_unpool2d(self, indices, output_size):
     lead = self.shape[:-2]
     planes = math.prod(lead)
     out = np.zeros((planes, output_size[0] * output_size[1]), self.dtype)
+    out[np.arange(planes)[:, None], indices.reshape(planes, -1)] = self.reshape(planes, -1)
+    return out.reshape(lead + tuple(output_size))
+
+
+@op("max_unpool3d", "MaxUnpool3DBackward0", ("self",), promote=False,
+    shows={"self": "grad.flatten(-3).gather(-1, indices.flatten(-3)).view_as(indices)"},
+    self=lambda g, n: dual.call("max_pool3d", g, indices=n.indices, values=None, overlapping=True))
+def max_unpool3d(self, indices, output_size):
+    lead = self.shape[:-3]
+    planes = math.prod(lead)
+    out = np.zeros((planes, math.prod(output_size)), self.dtype)
     out[np.arange(planes)[:, None], indices.reshape(planes, -1)] = self.reshape(planes, -1)
     return out.reshape(lead + tuple(output_size))
