@@ -1,0 +1,184 @@
+"""nn.functional: embedding bags, grid sampling, Gumbel-softmax and fractional max pooling (imported by
+gradlab/nn/functional.py), with PyTorch's checks and messages; the ops are in ops/sampling.py and ops/conv.py."""
+import warnings
+
+import numpy as np
+
+from ...ops import sampling as _sampling
+from ...ops.registry import OPS
+from ...tensor import Tensor
+from .normalization import _name, _renorm, _tensor
+
+__all__ = ["embedding_bag"]
+
+
+# --- embedding bags ------------------------------------------------------------------------------------
+
+def _check_indices(indices, fn):
+    if indices._data.dtype not in (np.int64, np.int32):
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                           f"Long, Int; but got torch.{_name(indices)}Tensor instead (while checking arguments for "
+                           f"{fn})")
+
+
+def torch_embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
+                        per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    """torch.embedding_bag: (output, offset2bag, bag_size, max_indices), as PyTorch's CPU kernel returns them
+    (offset2bag empty for a plain sum; bag_size zeros for a sum; max_indices the bag sizes for a mean)."""
+    _tensor("embedding_bag", weight, "weight", 1)
+    _tensor("embedding_bag", indices, "indices", 2)
+    _tensor("embedding_bag", offsets, "offsets", 3)
+    _check_indices(indices, "embedding_bag")
+    if offsets._data.dtype not in (np.int64, np.int32):
+        raise RuntimeError("Expected tensor for argument #1 'offsets' to have one of the following scalar types: "
+                           f"Long, Int; but got torch.{_name(offsets)}Tensor instead (while checking arguments for "
+                           "embedding_bag)")
+    w = weight._data
+    num_weights = w.shape[0] if w.ndim else 0
+    if padding_idx is not None:
+        if not -num_weights <= padding_idx < num_weights:
+            raise RuntimeError(f"padding_idx must be within the number of embeddings, -{num_weights} through "
+                               f"{num_weights - 1}, but got {padding_idx}")
+        padding_idx = padding_idx % num_weights
+    else:
+        padding_idx = -1
+    if indices._data.ndim != 1:
+        raise RuntimeError(f"input has to be a 1D or 2D Tensor, but got Tensor of dimension {indices._data.ndim}")
+    if offsets._data.ndim != 1:
+        raise RuntimeError(f"offsets has to be a 1D Tensor, but got Tensor of dimension {offsets._data.ndim}")
+    if w.ndim != 2:
+        raise RuntimeError(f"weight has to be a 2D Tensor, but got Tensor of dimension {w.ndim}")
+    mode = int(mode)
+    if per_sample_weights is not None:
+        if mode != 0:
+            raise RuntimeError("embedding_bag: per_sample_weights only supported with mode='sum'")
+        if per_sample_weights._data.dtype != w.dtype:
+            raise RuntimeError(f"Expected tensor for argument #1 'per_sample_weights' to have the same type as "
+                               f"tensor for argument #1 'weight'; but type torch.{_name(per_sample_weights)}Tensor "
+                               f"does not equal torch.{_name(weight)}Tensor (while checking arguments for "
+                               "embedding_bag)")
+        if per_sample_weights._data.ndim != 1 or per_sample_weights._data.shape[0] != indices._data.shape[0]:
+            raise RuntimeError(f"expected per_sample_weights.numel() ({per_sample_weights._data.size}) to be the same "
+                               f"as indices.numel() ({indices._data.size})")
+    idx = indices._data.astype(np.int64)
+    offs = offsets._data.astype(np.int64)
+    n = idx.shape[0]
+    if offs.size and offs[0] != 0:
+        raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from "
+                           f"position 0. However, got {int(offs[0])}")
+    if offs.size and offs[-1] > n:
+        raise RuntimeError(f"offsets[-1] can not be greater than input's length {n}, but got {int(offs[-1])}")
+    if idx.size and (idx.min() < 0 or idx.max() >= num_weights):
+        bad = idx[(idx < 0) | (idx >= num_weights)][0]
+        raise IndexError(f"index {int(bad)} is out of bounds for dimension 0 with size {num_weights}")
+    starts = offs[:-1] if include_last_offset else offs
+    bags = starts.shape[0]
+    # each index's bag: the last bag starting at or before it (an empty bag starts where the next one does)
+    offset2bag = np.searchsorted(starts, np.arange(n), side="right") - 1 if bags else np.zeros(n, np.int64)
+    keep = idx != padding_idx
+    bag_size = np.bincount(offset2bag[keep], minlength=bags)[:bags] if bags else np.zeros(0, np.int64)
+    dim = w.shape[1]
+    values = np.zeros((bags, dim), w.dtype)
+    max_indices = np.zeros((bags, dim), np.int64)
+    if mode == 2:
+        for b in range(bags):       # PyTorch's scan: a later row wins where it is greater
+            rows = idx[keep & (offset2bag == b)]
+            if rows.size:
+                best, where = w[rows[0]].copy(), np.full(dim, rows[0])
+                for r in rows[1:]:
+                    wins = w[r] > best
+                    best[wins], where[wins] = w[r][wins], r
+                values[b], max_indices[b] = best, where
+    else:
+        # (with include_last_offset, PyTorch's sums stop at the last offset, though its bag sizes, its mean's
+        # divisor and its gradient count the indices after it in the last bag)
+        summed = keep & (np.arange(n) < offs[-1]) if include_last_offset and offs.size else keep
+        picked = w[idx[summed]]
+        if per_sample_weights is not None:
+            picked = picked * per_sample_weights._data[summed][:, None]
+        np.add.at(values, offset2bag[summed], picked)       # (one row after another, as PyTorch's sums)
+        if mode == 1:
+            filled = bag_size > 0
+            values[filled] = values[filled] / bag_size[filled][:, None].astype(w.dtype)
+    out = OPS["embedding_bag"](weight, per_sample_weights, indices=idx, offset2bag=offset2bag, keep=keep,
+                               bag_size=bag_size, max_indices=max_indices, mode=mode, num_weights=num_weights,
+                               scale_grad_by_freq=bool(scale_grad_by_freq),
+                               freq_counts=_sampling.freq_counts(idx, num_weights) if scale_grad_by_freq else None,
+                               values=values)
+    itype = indices._data.dtype
+    if mode == 0:
+        # (PyTorch's fast float sum fills no offset2bag; its sums report len(offsets) zero sizes)
+        o2b = offset2bag if padding_idx >= 0 or w.dtype != np.float32 else np.zeros(0, np.int64)
+        sizes = maxes = np.zeros(offs.shape[0], np.int64)
+    else:
+        o2b, sizes = offset2bag, bag_size
+        maxes = bag_size if mode == 1 else max_indices
+    return (out, Tensor._make(o2b.astype(itype)), Tensor._make(sizes.astype(itype)),
+            Tensor._make(np.array(maxes, dtype=itype)))
+
+
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
+                  sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    """torch.nn.functional.embedding_bag: its Python checks, then torch.embedding_bag's output."""
+    if weight._data.dtype == np.int64 and input._data.dtype.kind == "f":
+        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage `embedding_bag(weight, "
+                      "input, ...)` is deprecated, and should now be `embedding_bag(input, weight, ...)`.",
+                      stacklevel=2)
+        weight, input = input, weight
+    if per_sample_weights is not None and input.size() != per_sample_weights.size():
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, then it "
+                         f"must have the same shape as the input ({input.shape})")
+    if not weight.dim() == 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
+                             f"fixed length sequences. However, found offsets of type {type(offsets)}")
+        offsets = Tensor._make(np.arange(0, input.numel(), input.size(1), dtype=input._data.dtype))
+        include_last_offset = False
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}")
+    if mode == "sum":
+        mode_enum = 0
+    elif mode == "mean":
+        mode_enum = 1
+    elif mode == "max":
+        mode_enum = 2
+        if scale_grad_by_freq:
+            raise ValueError("max mode does not support scaling the gradient by the frequency")
+        if sparse:
+            raise ValueError("max mode does not support sparse weights")
+    else:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if max_norm is not None:
+        _check_indices(input, "embedding_renorm_")
+        _renorm(weight, input._data.astype(np.int64), max_norm, norm_type)
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+                                  "GitHub.")
+    return torch_embedding_bag(weight, input, offsets, scale_grad_by_freq, mode_enum, sparse, per_sample_weights,
+                               include_last_offset, padding_idx)[0]
+
+
+def torch_embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
+    """torch.embedding (the C function behind F.embedding): a negative padding_idx is none."""
+    _tensor("embedding", weight, "weight", 1)
+    _tensor("embedding", indices, "indices", 2)
+    _check_indices(indices, "embedding")
+    if weight._data.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    idx = indices._data.astype(np.int64)
+    rows = weight._data.shape[0]
+    if idx.size and (idx.min() < 0 or idx.max() >= rows):
+        raise IndexError("index out of range in self")
+    return OPS["embedding"](weight, indices=idx, num_weights=rows, padding_idx=padding_idx if padding_idx >= 0 else -1,
+                            scale_grad_by_freq=bool(scale_grad_by_freq))
