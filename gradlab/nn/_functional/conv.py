@@ -672,6 +672,27 @@ def pad(input, pad, mode="constant", value=None):
     return OPS[f"{mode}_pad{nd}d"](input, pad=pad)
 
 
+def torch_constant_pad_nd(input, pad, value=0):
+    """torch.constant_pad_nd: ATen's own checks (F.pad's Python ones differ), then the constant_pad_nd row."""
+    from ...creation.factories import _checked_fill
+    _tensor("constant_pad_nd", input, "input", 1)
+    pad = tuple(_int_list("constant_pad_nd", "pad", 2, pad, allow_int=False))
+    shape = input._data.shape
+    if len(pad) % 2:
+        raise RuntimeError(f"Length of pad must be even but instead it equals {len(pad)}")
+    if len(pad) // 2 > len(shape):
+        # (PyTorch's message runs the numbers into the words)
+        raise RuntimeError("Length of pad should be no more than twice the number of dimensions of the input. Pad "
+                           f"length is {len(pad)}while the input has {len(shape)}dimensions.")
+    for i in range(len(pad) // 2):
+        size = shape[len(shape) - 1 - i]
+        left, right = pad[2 * i], pad[2 * i + 1]
+        if (left < 0 and size + left < 0) or (right < 0 and size + min(left, 0) + right < 0):
+            raise RuntimeError("narrow(): length must be non-negative.")
+    _checked_fill(value, input._data.dtype)
+    return OPS["constant_pad_nd"](input, pad=pad, value=value)
+
+
 def _pad_circular(input, pad):
     """torch's _pad_circular: the input copied into the middle of an empty tensor, then each padded dim's
     left and right borders copied from the other end of the result (so the graph is PyTorch's chain of
