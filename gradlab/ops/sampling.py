@@ -81,3 +81,198 @@ def embedding_bag(weight, per_sample_weights, indices, offset2bag, keep, bag_siz
 
 
 # --- grid sampling -------------------------------------------------------------------------------------
+
+def _source_index(coord, size, padding_mode, align_corners):
+    """ATen's grid_sampler_compute_source_index_set_grad: a grid coordinate in [-1, 1] as a position in the
+    input (unnormalized, then clipped or reflected by the padding mode), and its derivative by the coordinate."""
+    if align_corners:
+        mult = (size - 1) / 2
+        x = (coord + 1) / 2 * (size - 1)
+    else:
+        mult = size / 2
+        x = ((coord + 1) * size - 1) / 2
+    grad = np.full(x.shape, mult, x.dtype)
+    if padding_mode == 1:                       # border: clipped
+        x, grad = _clip(x, size - 1, grad)
+    elif padding_mode == 2:                     # reflection: folded back, then clipped
+        if align_corners:
+            x, grad = _reflect(x, 0, 2 * (size - 1), grad)
+        else:
+            x, grad = _reflect(x, -1, 2 * size - 1, grad)
+        x, grad = _clip(x, size - 1, grad)
+    return x, grad
+
+
+def _clip(x, limit, grad):
+    inside = (x > 0) & (x < limit)
+    return np.clip(x, 0, limit), np.where(inside, grad, 0).astype(x.dtype)
+
+
+def _reflect(x, twice_low, twice_high, grad):
+    if twice_low == twice_high:
+        return np.zeros_like(x), np.zeros_like(grad)
+    low, span = twice_low / 2, (twice_high - twice_low) / 2
+    sign = np.where(x < low, -1, 1).astype(x.dtype)
+    x = np.abs(x - low)
+    extra = np.fmod(x, span)
+    flips = np.floor(x / span)
+    even = flips % 2 == 0
+    out = np.where(even, extra + low, span - extra + low).astype(x.dtype)
+    sign = np.where(even, sign, -sign)
+    return out, grad * sign
+
+
+def _sample(input, grid, interpolation_mode, padding_mode, align_corners, grad_output=None):
+    """grid_sampler over k = 2 or 3 spatial dims: the output, or with grad_output the two gradients (input,
+    grid). The grid's last dim holds (x, y[, z]), x running along the input's last dim."""
+    k = grid.shape[-1]
+    n, c = input.shape[:2]
+    sizes = input.shape[2:][::-1]               # (W, H[, D]): the sizes of x, y, z
+    out_spatial = grid.shape[1:-1]
+    coords, mults = zip(*(_source_index(grid[..., j], sizes[j], padding_mode, align_corners) for j in range(k)))
+    flat = input.reshape(n, c, -1)
+    places = np.cumprod((1,) + tuple(sizes[:-1]))     # x steps 1, y steps W, z steps W*H
+    batch = np.arange(n).reshape((n,) + (1,) * len(out_spatial))
+    if grad_output is not None:
+        g = grad_output.reshape(n, c, -1)
+        grad_input = np.zeros((n, c, flat.shape[2]), input.dtype)
+        grad_grid = np.zeros(grid.shape, grid.dtype)
+    else:
+        out = np.zeros((n, c) + out_spatial, input.dtype)
+
+    def read(parts):
+        """The input at integer positions (0 outside: zeros padding), the positions' inside mask and flat index."""
+        inside = np.ones(parts[0].shape, bool)
+        for part, size in zip(parts, sizes):
+            inside &= (part >= 0) & (part < size)
+        position = 0
+        for part, place in zip(parts, places):
+            position = position + np.where(inside, part, 0).astype(np.int64) * place
+        values = np.moveaxis(flat[batch, :, position], -1, 1) * inside[:, None]     # (N, C, *out)
+        return values, inside, position
+
+    if interpolation_mode == 1:                 # nearest: the closest position (halves to even, as nearbyint)
+        values, inside, position = read([np.rint(x) for x in coords])
+        if grad_output is None:
+            return values.astype(input.dtype, copy=False)
+        _add(grad_input, position, np.moveaxis(grad_output, 1, -1) * inside[..., None], n)
+        return grad_input.reshape(input.shape), grad_grid
+    # bilinear / trilinear: the 2^k corners around the point, each weighted by the opposite box's volume,
+    # in PyTorch's order (x fastest: nw, ne, sw, se; then the back ones)
+    lows = [np.floor(x) for x in coords]
+    grads = [np.zeros(grid.shape[:-1], grid.dtype) for _ in range(k)]
+    for corner in np.ndindex(*(2,) * k):
+        bits = corner[::-1]                     # (bx, by[, bz])
+        factors = [(x - low) if b else (low + 1 - x) for x, low, b in zip(coords, lows, bits)]
+        weight = factors[0]
+        for f in factors[1:]:
+            weight = weight * f
+        parts = [low + b for low, b in zip(lows, bits)]
+        values, inside, position = read(parts)
+        if grad_output is None:
+            out += values * weight[:, None]
+            continue
+        _add(grad_input, position, np.moveaxis(grad_output, 1, -1) * (weight * inside)[..., None], n)
+        dot = (values * grad_output).sum(1)     # grad . the corner's value, over channels
+        for j in range(k):
+            others = np.ones_like(weight)
+            for i in range(k):
+                if i != j:
+                    others = others * factors[i]
+            grads[j] += (dot * others) if bits[j] else -(dot * others)
+    if grad_output is None:
+        return out
+    for j in range(k):
+        grad_grid[..., j] = grads[j] * mults[j]
+    return grad_input.reshape(input.shape), grad_grid
+
+
+def _add(grad_input, position, contrib, n):
+    """grad_input (N, C, P) += contrib (N, *out, C) at the plane positions `position` (N, *out)."""
+    c = grad_input.shape[1]
+    rows = (np.arange(n)[:, None] * c + np.arange(c)) * grad_input.shape[2]      # (N, C)
+    index = (rows[:, None, :] + position.reshape(n, -1)[:, :, None]).ravel()
+    np.add.at(grad_input.reshape(-1), index, contrib.reshape(n, -1, c).ravel())
+
+
+def _grid_sampler_grads(g, n, slot):
+    grad_input, grad_grid = _sample(dual.data(n.input), dual.data(n.grid), n.interpolation_mode, n.padding_mode,
+                                    n.align_corners, dual.data(g))
+    return grad_input if slot == "input" else grad_grid
+
+
+def _vjp_text(key, slot):
+    """The gradient for `slot` as a vector-Jacobian product: (key(...) * grad).sum()'s gradient, taken under
+    enable_grad (no closed form reads better than the kernel's loops)."""
+    args = {"input": "x, grid", "grid": "input, x"}[slot]
+    return (f"enable_grad()(lambda x: ({key}({args}, interpolation_mode, padding_mode, align_corners) * grad).sum()"
+            f".backward() or x.grad)({slot}.detach().requires_grad_())")
+
+
+def _grid_sampler_op(key, name):
+    @op(key, name, ("input", "grid"), promote=False, saves=("input", "grid"),
+        shows={slot: _vjp_text(key, slot) for slot in ("input", "grid")},
+        input=lambda g, n: _grid_sampler_grads(g, n, "input"), grid=lambda g, n: _grid_sampler_grads(g, n, "grid"))
+    def forward(input, grid, interpolation_mode, padding_mode, align_corners):
+        return _sample(input, grid, interpolation_mode, padding_mode, align_corners)
+    return forward
+
+
+grid_sampler_2d = _grid_sampler_op("grid_sampler_2d", "GridSampler2DBackward0")
+grid_sampler_3d = _grid_sampler_op("grid_sampler_3d", "GridSampler3DBackward0")
+
+
+# --- affine grids: each output position's (x, y[, z], 1) times the transposed matrix --------------------
+
+def _linspace_from_neg_one(num_steps, align_corners, dtype):
+    """ATen's linspace_from_neg_one: linspace(-1, 1) (computed from both ends, as torch's linspace), scaled by
+    (n - 1) / n without align_corners."""
+    if num_steps <= 1:
+        return np.zeros(1 if num_steps == 1 else 0, dtype)
+    step = dtype.type(2) / dtype.type(num_steps - 1)
+    i = np.arange(num_steps)
+    half = num_steps // 2
+    out = np.where(i < half, dtype.type(-1) + step * i.astype(dtype),
+                   dtype.type(1) - step * (num_steps - 1 - i).astype(dtype)).astype(dtype)
+    if not align_corners:
+        out = (out * dtype.type(num_steps - 1) / dtype.type(num_steps)).astype(dtype)
+    return out
+
+
+def base_grid(size, align_corners, dtype):
+    """(N, *spatial, k + 1): each output position's normalized (x, y[, z]) and a 1."""
+    spatial = tuple(size[2:])
+    k = len(spatial)
+    grid = np.empty((size[0],) + spatial + (k + 1,), dtype)
+    for j in range(k):                          # x varies along the last spatial dim, y the one before, ...
+        axis = len(spatial) - 1 - j
+        shape = [1] * len(spatial)
+        shape[axis] = spatial[axis]
+        grid[..., j] = _linspace_from_neg_one(spatial[axis], align_corners, dtype).reshape(shape)
+    grid[..., k] = 1
+    return grid
+
+
+@op("affine_grid_generator", "AffineGridGeneratorBackward0", ("theta",), promote=False,
+    shows={"theta": "(affine_grid_generator(eye(n=theta.shape[-1], dtype=grad.dtype)[None, :-1].expand(theta.shape[0], -1, -1), size, align_corners)"
+                    ".flatten(1, -2).mT @ grad.flatten(1, -2)).mT"},
+    theta=lambda g, n: dual.call("affine_grid_generator_backward", g, size=n.size, align_corners=n.align_corners))
+def affine_grid_generator(theta, size, align_corners):
+    base = base_grid(size, align_corners, theta.dtype)
+    n = size[0]
+    flat = base.reshape(n, -1, base.shape[-1])
+    # (x * t0 + y * t1) + 1 * t2, term after term in the dtype: PyTorch's float32 bits for these 3-long products
+    out = flat[..., :1] * theta[:, None, :, 0]
+    for j in range(1, flat.shape[-1]):
+        out = out + flat[..., j:j + 1] * theta[:, None, :, j]
+    return out.reshape(base.shape[:-1] + (theta.shape[1],))
+
+
+@op("affine_grid_generator_backward", "AffineGridGeneratorBackwardBackward0", ("grad",), promote=False,
+    shows={"grad": "affine_grid_generator(grad, size, align_corners)"},
+    grad=lambda g, n: dual.call("affine_grid_generator", g, size=n.size, align_corners=n.align_corners))
+def affine_grid_generator_backward(grad, size, align_corners):
+    base = base_grid(size, align_corners, grad.dtype)
+    n = size[0]
+    flat = base.reshape(n, -1, base.shape[-1])
+    return np.matmul(flat.transpose(0, 2, 1), grad.reshape(n, -1, grad.shape[-1])).transpose(0, 2, 1)

@@ -182,3 +182,121 @@ def torch_embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, s
         raise IndexError("index out of range in self")
     return OPS["embedding"](weight, indices=idx, num_weights=rows, padding_idx=padding_idx if padding_idx >= 0 else -1,
                             scale_grad_by_freq=bool(scale_grad_by_freq))
+
+
+# --- grid sampling -------------------------------------------------------------------------------------
+
+_ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners=False since 1.3.0. Please "
+                  "specify align_corners=True if the old behavior is desired. See the documentation of grid_sample "
+                  "for details.")
+
+
+def _grid_checks(input, grid, interpolation_mode, nd):
+    """ATen's check_grid_sampler_common, then the 2-d or 3-d check, in its order."""
+    shape, gshape = input._data.shape, grid._data.shape
+    if input._data.dtype != grid._data.dtype:
+        raise RuntimeError(f"grid_sampler(): expected input and grid to have same dtype, but input has "
+                           f"{input.dtype} and grid has {grid.dtype}")
+    if shape[:1] != gshape[:1]:
+        raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, but got input with "
+                           f"sizes {_dims(shape)} and grid with sizes {_dims(gshape)}")
+    if not gshape or gshape[-1] != len(shape) - 2:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {len(shape) - 2} in last dimension, but got "
+                           f"grid with sizes {_dims(gshape)}")
+    for i in range(2, len(shape)):
+        if shape[i] <= 0:
+            raise RuntimeError(f"grid_sampler(): expected input to have non-empty spatial dimensions, but input has "
+                               f"sizes {_dims(shape)} with dimension {i} being empty")
+    if not (len(shape) == nd + 2 and len(shape) == len(gshape)):
+        raise RuntimeError(f"grid_sampler(): expected {nd + 2}D input and grid with same number of dimensions, but "
+                           f"got input with sizes {_dims(shape)} and grid with sizes {_dims(gshape)}")
+    if nd == 3 and interpolation_mode == 2:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f"\"grid_sampler_{nd}d_cpu\" not implemented for '{_name(input)}'")
+
+
+def _dims(shape):
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def _grid_sampler_nd(nd, input, grid, interpolation_mode, padding_mode, align_corners):
+    fn = f"grid_sampler_{nd}d"
+    _tensor(fn, input, "input", 1)
+    _tensor(fn, grid, "grid", 2)
+    _grid_checks(input, grid, int(interpolation_mode), nd)
+    if int(interpolation_mode) == 2:
+        raise NotImplementedError("grid_sampler: bicubic interpolation is not available in gradlab")
+    return OPS[fn](input, grid, interpolation_mode=int(interpolation_mode), padding_mode=int(padding_mode),
+                   align_corners=bool(align_corners))
+
+
+def grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners):
+    return _grid_sampler_nd(2, input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+def grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners):
+    return _grid_sampler_nd(3, input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+    """torch.grid_sampler: the 2-d sampler for a 4-d input, the 3-d one otherwise."""
+    _tensor("grid_sampler", input, "input", 1)
+    _tensor("grid_sampler", grid, "grid", 2)
+    nd = 2 if input._data.ndim == 4 else 3
+    return _grid_sampler_nd(nd, input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but "
+                         f"got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+                         f"'reflection', but got: '{padding_mode}'")
+    mode_enum = ("bilinear", "nearest", "bicubic").index(mode)
+    padding_enum = ("zeros", "border", "reflection").index(padding_mode)
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        align_corners = False
+    return grid_sampler(input, grid, mode_enum, padding_enum, align_corners)
+
+
+def affine_grid_generator(theta, size, align_corners):
+    """torch.affine_grid_generator: (N, *spatial, k) grid of the affine maps theta (N, k, k + 1)."""
+    _tensor("affine_grid_generator", theta, "theta", 1)
+    size = [int(v) for v in size]
+    if len(size) not in (4, 5):
+        raise RuntimeError("AffineGridGenerator needs 4d (spatial) or 5d (volumetric) inputs.")
+    return OPS["affine_grid_generator"](theta, size=tuple(size), align_corners=bool(align_corners))
+
+
+def affine_grid(theta, size, align_corners=None):
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    if len(size) == 4:
+        if theta.dim() != 3 or theta.shape[-2] != 2 or theta.shape[-1] != 3:
+            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {size}. Got "
+                             f"{theta.shape}.")
+        spatial_size = size[-2:]
+    elif len(size) == 5:
+        if theta.dim() != 3 or theta.shape[-2] != 3 or theta.shape[-1] != 4:
+            raise ValueError(f"Expected a batch of 3D affine matrices of shape Nx3x4 for size {size}. Got "
+                             f"{theta.shape}.")
+        spatial_size = size[-3:]
+    else:
+        raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
+                                  f"respectively. Got size {size}.")
+    if align_corners and min(spatial_size) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
+                      "align_corners=True. This is not an intended use case of affine_grid. See the documentation "
+                      "of affine_grid for details.", stacklevel=2)
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return affine_grid_generator(theta, size, align_corners)
+
+
+__all__ += ["grid_sample", "affine_grid"]
