@@ -300,3 +300,22 @@ def affine_grid(theta, size, align_corners=None):
 
 
 __all__ += ["grid_sample", "affine_grid"]
+
+
+# --- Gumbel-softmax: torch's composition, drawing its Gumbel noise from the global generator as PyTorch's
+# exponential_ does (same stream, so the same samples for the same seed) --------------------------------
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -logits.new_empty(logits.shape).exponential_().log()
+    gumbels = (logits + gumbels) / tau
+    y_soft = gumbels.softmax(dim)
+    if hard:
+        index = y_soft.max(dim, keepdim=True)[1]
+        y_hard = logits.new_zeros(logits.shape).scatter_(dim, index, 1.0)
+        return y_hard - y_soft.detach() + y_soft
+    return y_soft
+
+
+__all__ += ["gumbel_softmax"]
