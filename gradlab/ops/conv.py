@@ -318,6 +318,56 @@ max_pool2d = _max_pool_op("max_pool2d", "MaxPool2DWithIndicesBackward0")
 adaptive_max_pool2d = _max_pool_op("adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0")
 max_pool3d = _max_pool_op("max_pool3d", "MaxPool3DWithIndicesBackward0", 3)
 adaptive_max_pool3d = _max_pool_op("adaptive_max_pool3d", "AdaptiveMaxPool3DBackward0", 3)
+fractional_max_pool2d = _max_pool_op("fractional_max_pool2d", "FractionalMaxPool2DBackward0")
+fractional_max_pool3d = _max_pool_op("fractional_max_pool3d", "FractionalMaxPool3DBackward0", 3)
+
+
+def _fractional_starts(samples, size, out, k):
+    """ATen's generate_intervals, in the samples' dtype: window i starts at int((i + u) * alpha) - int(u * alpha),
+    alpha = (size - k) / (out - 1), the last at size - k (u: the plane's random sample)."""
+    dtype = samples.dtype.type
+    starts = np.zeros(samples.shape + (out,), np.int64)
+    if out > 1:
+        alpha = dtype(size - k) / dtype(out - 1)
+        i = np.arange(out - 1).astype(samples.dtype)
+        starts[..., :out - 1] = (((i + samples[..., None]) * alpha).astype(np.int64)
+                                 - (samples * alpha).astype(np.int64)[..., None])
+    if out > 0:
+        starts[..., out - 1] = size - k
+    return starts
+
+
+def fractional_max_indices(x, kernel, output_size, samples):
+    """(values, indices) of fractional max pooling over the last len(kernel) dims of x: each plane's windows
+    start where its random samples (samples (planes, k): the first for the first spatial dim... as ATen reads
+    them: 2-d's [0] is the width's) put them; PyTorch's scan (greater, or nan, wins)."""
+    k = len(kernel)
+    lead, sizes = x.shape[:-k], x.shape[-k:]
+    planes = x.reshape((-1,) + sizes)
+    m = planes.shape[0]
+    samples = samples.reshape(m, k)
+    order = (1, 0) if k == 2 else (0, 1, 2)         # which sample each spatial dim reads
+    starts = [_fractional_starts(samples[:, order[d]], sizes[d], output_size[d], kernel[d]) for d in range(k)]
+    grids = []          # each dim's start, broadcast over the output (m, *out)
+    for d in range(k):
+        shape = [m] + [1] * k
+        shape[d + 1] = output_size[d]
+        grids.append(starts[d].reshape(shape))
+    place = np.cumprod((1,) + sizes[:0:-1])[::-1]
+    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    best = np.full((m,) + tuple(output_size), fill, x.dtype)
+    first = sum(g * p for g, p in zip(grids, place))
+    indices = np.broadcast_to(first, best.shape).copy()
+    rows = np.arange(m).reshape((m,) + (1,) * k)
+    for offset in np.ndindex(*kernel):
+        position = sum((g + o) * p for g, o, p in zip(grids, offset, place))
+        v = planes.reshape(m, -1)[rows, position]
+        wins = v > best
+        if x.dtype.kind == "f":
+            wins |= v != v
+        np.copyto(best, v, where=wins)
+        np.copyto(indices, np.broadcast_to(position, best.shape), where=wins)
+    return best.reshape(lead + tuple(output_size)), indices.reshape(lead + tuple(output_size))
 
 
 def adaptive_ranges(size, out):

@@ -319,3 +319,114 @@ def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
 
 
 __all__ += ["gumbel_softmax"]
+
+
+# --- fractional max pooling: windows at pseudo-random starts (PyTorch's samples: torch.rand from the global
+# generator, (N, C, 2 or 3) in the input's dtype), then a max pooling's gather and scatter ------------------
+
+def _fractional_nd(nd, input, kernel_size, output_size, samples):
+    """torch._C._nn.fractional_max_pool2d / 3d: ATen's checks, then the row."""
+    from ...ops import conv as _conv
+    fn = f"fractional_max_pool{nd}d"
+    _tensor(fn, input, "input", 1)
+    _tensor(fn, samples, "random_samples", 4)
+    kernel = [int(v) for v in (kernel_size if isinstance(kernel_size, (list, tuple)) else (kernel_size,) * nd)]
+    size = [int(v) for v in (output_size if isinstance(output_size, (list, tuple)) else (output_size,) * nd)]
+    if len(kernel) == 1:
+        kernel = kernel * nd
+    if len(size) == 1:
+        size = size * nd
+    if len(kernel) != nd:
+        raise RuntimeError(f"{fn}: kernel_size must either be a single Int or tuple of {'Ints' if nd == 2 else 'three Ints'}")
+    if len(size) != nd:
+        raise RuntimeError(f"{fn}: output_size must either be a single Int or tuple of {'Ints' if nd == 2 else 'three Ints'}")
+    shape = input._data.shape
+    where = f"{fn}()" if nd == 2 else f"{fn}_out()"
+    if len(shape) not in (nd + 1, nd + 2):
+        raise RuntimeError(f"{where}: Expected {nd + 1}D or {nd + 2}D tensor, but got: {_dims(shape)}")
+    for i in range(1, len(shape)):
+        if shape[i] <= 0:
+            raise RuntimeError(f"{where}: Expected input to have non-zero size for non-batch dimensions, but got"
+                               f"{_dims(shape)} with dimension {i} being empty.")
+    names = ("height", "width") if nd == 2 else ("time", "height", "width")
+    checks = list(zip(names, size, kernel, shape[-nd:]))
+    if nd == 3:         # (ATen checks time, width, then height)
+        checks = [checks[0], checks[2], checks[1]]
+    for name, o, k, n in checks:
+        # (the 3-d check is strict: an output as large as the input minus the kernel plus one is refused)
+        if o + k - 1 > n or (nd == 3 and o + k - 1 == n):
+            raise RuntimeError(f"{where}: pool {name} {k} too large relative to input {name} {n}")
+    r = samples._data
+    if r.dtype != input._data.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    if r.ndim != 3:
+        raise RuntimeError(f"Expect _random_samples to have 3 dimensions, got {r.ndim}")
+    if r.shape[0] < (shape[0] if len(shape) == nd + 2 else 1):
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+    if r.shape[1] != shape[-nd - 1]:
+        raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
+    if r.shape[2] != nd:
+        raise RuntimeError(f"Expect _random_samples.size(2) equals to {nd}; got {r.shape[2]}.")
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f"\"{fn}_out_frame\" not implemented for '{_name(input)}'")
+    planes = shape[0] * shape[1] if len(shape) == nd + 2 else shape[0]
+    values, indices = _conv.fractional_max_indices(input._data, tuple(kernel), tuple(size),
+                                                   samples._data[:planes // shape[-nd - 1]].reshape(planes, nd))
+    out = OPS[fn](input, indices=indices, values=values, overlapping=True)
+    return out, Tensor._make(indices)
+
+
+def _fractional_with_indices(nd, input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                             _random_samples=None):
+    from ... import random as _random  # noqa: F401  (torch.rand: the global generator)
+    from ...creation import rand
+    fn = f"fractional_max_pool{nd}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{fn} requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        if nd == 2 and len(output_ratio) > 2:
+            raise ValueError(f"{fn} requires output_ratio to either be a single Int or tuple of Ints.")
+        ratio = tuple(output_ratio) if isinstance(output_ratio, (list, tuple)) else (output_ratio,) * nd
+        output_size = [int(input.size(-nd + d) * ratio[d]) for d in range(nd)]
+    if _random_samples is None:
+        n_batch = 1 if input.dim() == nd + 1 else input.size(0)
+        _random_samples = rand(n_batch, input.size(-nd - 1), nd, dtype=input.dtype)
+    return _fractional_nd(nd, input, kernel_size, output_size, _random_samples)
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                                       _random_samples=None):
+    return _fractional_with_indices(2, input, kernel_size, output_size, output_ratio, return_indices, _random_samples)
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                                       _random_samples=None):
+    return _fractional_with_indices(3, input, kernel_size, output_size, output_ratio, return_indices, _random_samples)
+
+
+def _fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                           _random_samples=None):
+    return fractional_max_pool2d_with_indices(input, kernel_size, output_size, output_ratio, return_indices,
+                                              _random_samples)[0]
+
+
+def _fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                           _random_samples=None):
+    return fractional_max_pool3d_with_indices(input, kernel_size, output_size, output_ratio, return_indices,
+                                              _random_samples)[0]
+
+
+def _dispatch(name, if_true, if_false):
+    """torch's boolean_dispatch on return_indices (argument 4)."""
+    def fn(*args, **kwargs):
+        flag = kwargs["return_indices"] if "return_indices" in kwargs else (args[4] if len(args) > 4 else False)
+        return if_true(*args, **kwargs) if flag else if_false(*args, **kwargs)
+    fn.__name__ = fn.__qualname__ = name
+    return fn
+
+
+fractional_max_pool2d = _dispatch("fractional_max_pool2d", fractional_max_pool2d_with_indices, _fractional_max_pool2d)
+fractional_max_pool3d = _dispatch("fractional_max_pool3d", fractional_max_pool3d_with_indices, _fractional_max_pool3d)
+
+__all__ += ["fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
+            "fractional_max_pool3d_with_indices"]
