@@ -202,11 +202,13 @@ def _grid_sampler_grads(g, n, slot):
 
 
 def _vjp_text(key, slot):
-    """The gradient for `slot` as a vector-Jacobian product: (key(...) * grad).sum()'s gradient, taken under
-    enable_grad (no closed form reads better than the kernel's loops)."""
+    """The gradient for `slot` as a vector-Jacobian product: the gradient of (key(...) * grad).sum(), taken under
+    enable_grad (no closed form reads better than the kernel's loops). (The lambda's defaults carry the node's
+    values in: a lambda's body sees no other names.)"""
     args = {"input": "x, grid", "grid": "input, x"}[slot]
-    return (f"enable_grad()(lambda x: ({key}({args}, interpolation_mode, padding_mode, align_corners) * grad).sum()"
-            f".backward() or x.grad)({slot}.detach().requires_grad_())")
+    return (f"enable_grad()(lambda x, f={key}, input=input, grid=grid, grad=grad, m=interpolation_mode, "
+            f"p=padding_mode, a=align_corners: (f({args}, m, p, a) * grad).sum().backward() or x.grad)"
+            f"({slot}.detach().requires_grad_())")
 
 
 def _grid_sampler_op(key, name):
@@ -254,8 +256,8 @@ def base_grid(size, align_corners, dtype):
 
 
 @op("affine_grid_generator", "AffineGridGeneratorBackward0", ("theta",), promote=False,
-    shows={"theta": "(affine_grid_generator(eye(n=theta.shape[-1], dtype=grad.dtype)[None, :-1].expand(theta.shape[0], -1, -1), size, align_corners)"
-                    ".flatten(1, -2).mT @ grad.flatten(1, -2)).mT"},
+    shows={"theta": "(affine_grid_generator(eye(n=grad.dim() - 1, dtype=grad.dtype).expand(size[0], -1, -1), size, "
+                    "align_corners).flatten(1, -2).mT @ grad.flatten(1, -2)).mT"},
     theta=lambda g, n: dual.call("affine_grid_generator_backward", g, size=n.size, align_corners=n.align_corners))
 def affine_grid_generator(theta, size, align_corners):
     base = base_grid(size, align_corners, theta.dtype)
