@@ -156,7 +156,7 @@ def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups
         raise RuntimeError(f"Input type ({_C_NAMES.get(x_dtype.name, x_dtype.name)}) and bias type "
                            f"({_C_NAMES.get(bias._data.dtype.name, bias._data.dtype.name)}) should be the same")
     if x_dtype != w_dtype:
-        if x_dtype.itemsize < w_dtype.itemsize or x_dtype.kind != w_dtype.kind:
+        if k != 3 and (x_dtype.itemsize < w_dtype.itemsize or x_dtype.kind != w_dtype.kind):   # (3-d: no MKLDNN text)
             raise RuntimeError(f"Input type ({_LEGACY_NAMES.get(x_dtype.name)}) and weight type "
                                f"({_LEGACY_NAMES.get(w_dtype.name)}) should be the same or input should be a MKLDNN "
                                "tensor and weight is a dense tensor")
@@ -558,7 +558,7 @@ def _max_pool3d_impl(fn, input, kernel_size, stride, padding, dilation, ceil_mod
         raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
     _pool3d_checks("max_pool3d_with_indices_out_cpu_template()", input, kernel, stride, padding, dilation,
                    bool(ceil_mode))
-    _not_implemented("max_pool3d_cpu", input)
+    _not_implemented("max_pool3d", input)
     values, indices = _conv.max_pool_indices(input._data, kernel, stride, padding, dilation, bool(ceil_mode))
     overlapping = any(s < d * (k - 1) + 1 for k, s, d in zip(kernel, stride, dilation))
     out = OPS["max_pool3d"](input, indices=indices, values=values, overlapping=overlapping)

@@ -4,6 +4,7 @@ import warnings
 
 import numpy as np
 
+from ...autograd import grad_mode
 from ...ops import sampling as _sampling
 from ...ops.registry import OPS
 from ...tensor import Tensor
@@ -69,8 +70,12 @@ def torch_embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode
     if offs.size and offs[-1] > n:
         raise RuntimeError(f"offsets[-1] can not be greater than input's length {n}, but got {int(offs[-1])}")
     if idx.size and (idx.min() < 0 or idx.max() >= num_weights):
-        bad = idx[(idx < 0) | (idx >= num_weights)][0]
-        raise IndexError(f"index {int(bad)} is out of bounds for dimension 0 with size {num_weights}")
+        where = int(np.flatnonzero((idx < 0) | (idx >= num_weights))[0])
+        if w.dtype == np.float32 and mode != 2:     # (the fast float kernel's message)
+            raise RuntimeError(f"Index {where} of input takes value {int(idx[where])} which is not in the valid range "
+                               f"[0, {num_weights})")
+        raise RuntimeError("embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx to be "
+                           f"{int(idx[where])}")
     starts = offs[:-1] if include_last_offset else offs
     bags = starts.shape[0]
     # each index's bag: the last bag starting at or before it (an empty bag starts where the next one does)
@@ -109,7 +114,10 @@ def torch_embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode
     if mode == 0:
         # (PyTorch's fast float sum fills no offset2bag; its sums report len(offsets) zero sizes)
         o2b = offset2bag if padding_idx >= 0 or w.dtype != np.float32 else np.zeros(0, np.int64)
-        sizes = maxes = np.zeros(offs.shape[0], np.int64)
+        # (and zero sizes: one per bag when the weight wants a gradient, one per offset when PyTorch runs its
+        # forward-only kernel)
+        wants_grad = weight.requires_grad and grad_mode._state["enabled"]
+        sizes = maxes = np.zeros(bags if wants_grad else offs.shape[0], np.int64)
     else:
         o2b, sizes = offset2bag, bag_size
         maxes = bag_size if mode == 1 else max_indices
@@ -195,8 +203,7 @@ def _grid_checks(input, grid, interpolation_mode, nd):
     """ATen's check_grid_sampler_common, then the 2-d or 3-d check, in its order."""
     shape, gshape = input._data.shape, grid._data.shape
     if input._data.dtype != grid._data.dtype:
-        raise RuntimeError(f"grid_sampler(): expected input and grid to have same dtype, but input has "
-                           f"{input.dtype} and grid has {grid.dtype}")
+        raise RuntimeError(f"expected scalar type {_name(input)} but found {_name(grid)}")
     if shape[:1] != gshape[:1]:
         raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, but got input with "
                            f"sizes {_dims(shape)} and grid with sizes {_dims(gshape)}")
@@ -213,7 +220,8 @@ def _grid_checks(input, grid, interpolation_mode, nd):
     if nd == 3 and interpolation_mode == 2:
         raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
     if input._data.dtype.kind != "f":
-        raise NotImplementedError(f"\"grid_sampler_{nd}d_cpu\" not implemented for '{_name(input)}'")
+        kernel = "grid_sampler_2d_cpu_kernel_impl" if nd == 2 else "grid_sampler3d_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_name(input)}'")
 
 
 def _dims(shape):
