@@ -158,6 +158,7 @@ def _conv_call(*args):
 # `columns`: a list the forward appends its im2col columns to (nn/_functional/conv.py passes one when the
 # weight will want a gradient): the node keeps it as a parameter, and the weight's gradient reuses them.
 @op("convolution", "ConvolutionBackward0", ("input", "weight", "bias"), promote=False,
+    variants=("function",),     # (torch.convolution: nn/_functional/conv.py's, bound in gradlab/__init__.py)
     saves={"input": ("weight",), "weight": ("input",), "bias": ("input", "weight")},   # (torch keeps both for any)
     shows={"input": _conv_text("input", "input_shape", "weight", "grad").format(**{"1d": "weight.dim() == 3"}),
            "weight": _conv_text("weight", "input", "weight_shape", "grad").format(**{"1d": "len(weight_shape) == 3"}),
@@ -305,7 +306,7 @@ def _max_pool_op(key, name, nd=2):
         return _scatter(grad_output, indices, self.shape, overlapping, nd)
 
     # (the gradient: grad added into zeros at the maxima's positions in each plane)
-    @op(key, name, ("self",), promote=False, saves=("self",), variants=("function",) if key == "max_pool2d" else (),
+    @op(key, name, ("self",), promote=False, saves=("self",), variants=("function",) if key in ("max_pool2d", "max_pool3d") else (),
         shows={"self": f"zeros_like(self).flatten(-{nd}).scatter_add(-1, indices.flatten(-{nd}), "
                        f"grad.flatten(-{nd})).view_as(self)"},
         self=lambda g, n: dual.call(f"{key}_backward", g, n.self, indices=n.indices, overlapping=n.overlapping))
@@ -616,7 +617,7 @@ def _pad_slices(shape, pad):
     return tuple(out_shape), tuple(inner), tuple(kept)
 
 
-@op("constant_pad_nd", "ConstantPadNdBackward0", ("self",), promote=False,
+@op("constant_pad_nd", "ConstantPadNdBackward0", ("self",), promote=False, variants=("function",),
     shows={"self": "F.pad(grad, [-p for p in pad])"},
     self=lambda g, n: dual.call("constant_pad_nd", g, pad=tuple(-p for p in n.pad), value=0))
 def constant_pad_nd(self, pad, value=0):

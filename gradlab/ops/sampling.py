@@ -70,7 +70,7 @@ _BAG_TEXT = ("grad.new_zeros(num_weights, grad.shape[-1]).index_put((max_indices
              " / (freq_counts.unsqueeze(-1) if scale_grad_by_freq else 1))")
 
 
-@op("embedding_bag", "EmbeddingBagBackward0", ("weight", "per_sample_weights"), promote=False,
+@op("embedding_bag", "EmbeddingBagBackward0", ("weight", "per_sample_weights"), promote=False, variants=("function",),
     saves={"weight": ("per_sample_weights",), "per_sample_weights": ("weight",)},
     shows={"weight": _BAG_TEXT,
            "per_sample_weights": "(weight[indices] * grad[offset2bag]).sum(-1) * keep"},
@@ -212,7 +212,7 @@ def _vjp_text(key, slot):
 
 
 def _grid_sampler_op(key, name):
-    @op(key, name, ("input", "grid"), promote=False, saves=("input", "grid"),
+    @op(key, name, ("input", "grid"), promote=False, saves=("input", "grid"), variants=("function",),
         shows={slot: _vjp_text(key, slot) for slot in ("input", "grid")},
         input=lambda g, n: _grid_sampler_grads(g, n, "input"), grid=lambda g, n: _grid_sampler_grads(g, n, "grid"))
     def forward(input, grid, interpolation_mode, padding_mode, align_corners):
@@ -255,7 +255,7 @@ def base_grid(size, align_corners, dtype):
     return grid
 
 
-@op("affine_grid_generator", "AffineGridGeneratorBackward0", ("theta",), promote=False,
+@op("affine_grid_generator", "AffineGridGeneratorBackward0", ("theta",), promote=False, variants=("function",),
     shows={"theta": "(affine_grid_generator(eye(n=grad.dim() - 1, dtype=grad.dtype).expand(size[0], -1, -1), size, "
                     "align_corners).flatten(1, -2).mT @ grad.flatten(1, -2)).mT"},
     theta=lambda g, n: dual.call("affine_grid_generator_backward", g, size=n.size, align_corners=n.align_corners))
