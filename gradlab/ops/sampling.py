@@ -18,6 +18,19 @@ from .registry import op
 
 
 def _bag_weight_grad(g, n):
+    """The weight's gradient; under create_graph, as a node of its own (EmbeddingBagBackwardBackward0), whose
+    own derivative PyTorch does not implement."""
+    if not isinstance(g, np.ndarray):
+        return dual.call("embedding_bag_backward", g, **{name: getattr(n, name) for name in _BAG_PARAMS},
+                         per_sample_weights=None if n.per_sample_weights is None else dual.data(n.per_sample_weights))
+    return _bag_weight_grad_array(g, n)
+
+
+_BAG_PARAMS = ("indices", "offset2bag", "keep", "bag_size", "max_indices", "mode", "num_weights",
+               "scale_grad_by_freq", "freq_counts")
+
+
+def _bag_weight_grad_array(g, n):
     """Each picked row's share of its bag's gradient (times its per-sample weight, over its bag's size for
     a mean, over its index's count with scale_grad_by_freq), added back into zeros; for a max, each bag's
     gradient goes to the rows holding the maxima. Padding positions give nothing."""
@@ -78,6 +91,22 @@ _BAG_TEXT = ("grad.new_zeros(num_weights, grad.shape[-1]).index_put((max_indices
 def embedding_bag(weight, per_sample_weights, indices, offset2bag, keep, bag_size, max_indices, mode, num_weights,
                   scale_grad_by_freq, freq_counts, values):
     return values
+
+
+def _not_implemented(g, n):
+    raise NotImplementedError("the derivative for '_embedding_bag_backward' is not implemented.")
+
+
+class _Params:
+    def __init__(self, params):
+        self.__dict__.update(params)
+
+
+@op("embedding_bag_backward", "EmbeddingBagBackwardBackward0", ("grad",), promote=False, grad=_not_implemented,
+    shows={"grad": "PyTorch implements no derivative of _embedding_bag_backward"})
+def embedding_bag_backward(grad, indices, offset2bag, keep, bag_size, max_indices, mode, num_weights,
+                           scale_grad_by_freq, freq_counts, per_sample_weights):
+    return _bag_weight_grad_array(grad, _Params(locals()))
 
 
 # --- grid sampling -------------------------------------------------------------------------------------

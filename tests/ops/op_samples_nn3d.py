@@ -194,3 +194,14 @@ def _affine_grid_generator_backward(draw):
         t = T.tensor(theta, dtype=g.dtype, requires_grad=True)
         return _grad_of(T, (F(T).affine_grid(t, size, False) * g).sum(), t, None)
     return Case(fn, [uniform(draw, (2, 3, 4, 2))])
+
+
+@sample("embedding_bag_backward", graph_names=False,
+        raises="the derivative for '_embedding_bag_backward' is not implemented.")
+def _embedding_bag_backward(draw):
+    idx = rng(draw).integers(0, 5, 4)
+
+    def fn(T, w):
+        y = F(T).embedding_bag(T.tensor(idx), w, T.tensor([0, 2]), mode="mean")
+        return _grad_of(T, (y * y).sum(), w, None)
+    return Case(fn, [uniform(draw, (5, 3))])
