@@ -186,6 +186,8 @@ def _sample(input, grid, interpolation_mode, padding_mode, align_corners, grad_o
             return values.astype(input.dtype, copy=False)
         _add(grad_input, position, np.moveaxis(grad_output, 1, -1) * inside[..., None], n)
         return grad_input.reshape(input.shape), grad_grid
+    if interpolation_mode == 2:
+        return _bicubic(input, grid, padding_mode, align_corners, grad_output, read, batch, n, sizes)
     # bilinear / trilinear: the 2^k corners around the point, each weighted by the opposite box's volume,
     # in PyTorch's order (x fastest: nw, ne, sw, se; then the back ones)
     lows = [np.floor(x) for x in coords]
@@ -213,6 +215,80 @@ def _sample(input, grid, interpolation_mode, padding_mode, align_corners, grad_o
         return out
     for j in range(k):
         grad_grid[..., j] = grads[j] * mults[j]
+    return grad_input.reshape(input.shape), grad_grid
+
+
+_A = -0.75      # the bicubic convolution's parameter (as PyTorch's, and Keys')
+
+
+def _cubic_coefficients(t):
+    """The weights of the 4 taps around a point at fraction t (ATen's get_cubic_upsample_coefficients)."""
+    a = t.dtype.type(_A)
+    x1, x2 = t, 1 - t
+    return [((a * (x1 + 1) - 5 * a) * (x1 + 1) + 8 * a) * (x1 + 1) - 4 * a,
+            ((a + 2) * x1 - (a + 3)) * x1 * x1 + 1,
+            ((a + 2) * x2 - (a + 3)) * x2 * x2 + 1,
+            ((a * (x2 + 1) - 5 * a) * (x2 + 1) + 8 * a) * (x2 + 1) - 4 * a]
+
+
+def _cubic_coefficients_grad(t):
+    """Their derivatives by t (ATen's get_cubic_coefficients_grad)."""
+    a = t.dtype.type(_A)
+    x0, x1, x2, x3 = -1 - t, -t, 1 - t, 2 - t
+    return [(-3 * a * x0 - 10 * a) * x0 - 8 * a, (-3 * (a + 2) * x1 - 2 * (a + 3)) * x1,
+            (3 * (a + 2) * x2 - 2 * (a + 3)) * x2, (3 * a * x3 - 10 * a) * x3 + 8 * a]
+
+
+def _bounded(position, size, padding_mode, align_corners):
+    """A tap's integer position after the padding mode (ATen's compute_coordinates: clipped or reflected)."""
+    if padding_mode == 1:
+        return np.clip(position, 0, size - 1)
+    if padding_mode == 2:
+        twice = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
+        position, _ = _reflect(position, twice[0], twice[1], np.zeros_like(position))
+        return np.clip(position, 0, size - 1)
+    return position
+
+
+def _bicubic(input, grid, padding_mode, align_corners, grad_output, read, batch, n, sizes):
+    """Bicubic sampling (2-d only): 4 x 4 taps around each point, rows interpolated then the column; or, with
+    grad_output, the gradients (the taps' weights for the input, their derivatives for the grid)."""
+    coords, mults = [], []
+    for j in range(2):
+        size = sizes[j]
+        if align_corners:
+            coords.append((grid[..., j] + 1) / 2 * (size - 1))
+            mults.append((size - 1) / 2)
+        else:
+            coords.append(((grid[..., j] + 1) * size - 1) / 2)
+            mults.append(size / 2)
+    (ix, iy), lows = coords, [np.floor(c) for c in coords]
+    tx, ty = ix - lows[0], iy - lows[1]
+    wx, wy = _cubic_coefficients(tx), _cubic_coefficients(ty)
+    if grad_output is None:
+        rows = []
+        for i in range(4):
+            y = _bounded(lows[1] - 1 + i, sizes[1], padding_mode, align_corners)
+            taps = [read([_bounded(lows[0] - 1 + j, sizes[0], padding_mode, align_corners), y])[0] for j in range(4)]
+            rows.append(taps[0] * wx[0][:, None] + taps[1] * wx[1][:, None] + taps[2] * wx[2][:, None]
+                        + taps[3] * wx[3][:, None])
+        return (rows[0] * wy[0][:, None] + rows[1] * wy[1][:, None] + rows[2] * wy[2][:, None]
+                + rows[3] * wy[3][:, None]).astype(input.dtype, copy=False)
+    gx_w, gy_w = _cubic_coefficients_grad(tx), _cubic_coefficients_grad(ty)
+    grad_input = np.zeros((n, input.shape[1], int(np.prod(input.shape[2:]))), input.dtype)
+    gix = np.zeros(grid.shape[:-1], grid.dtype)
+    giy = np.zeros(grid.shape[:-1], grid.dtype)
+    g_last = np.moveaxis(grad_output, 1, -1)
+    for i in range(4):
+        for j in range(4):
+            parts = [_bounded(lows[0] - 1 + i, sizes[0], padding_mode, align_corners),
+                     _bounded(lows[1] - 1 + j, sizes[1], padding_mode, align_corners)]
+            values, inside, position = read(parts)
+            _add(grad_input, position, g_last * (wx[i] * wy[j] * inside)[..., None], n)
+            dot = (values * grad_output).sum(1)
+            gix -= dot * gx_w[i] * wy[j]
+            giy -= dot * gy_w[j] * wx[i]
+    grad_grid = np.stack([gix * mults[0], giy * mults[1]], -1).astype(grid.dtype)
     return grad_input.reshape(input.shape), grad_grid
 
 

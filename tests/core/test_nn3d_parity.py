@@ -329,13 +329,14 @@ def test_grid_sample(seed):
     nd = 2 if seed % 3 else 3
     shape = (2, 3) + tuple(int(v) for v in rng.integers(1, 5, nd))
     grid = rng.uniform(-1.3, 1.3, (2,) + tuple(int(v) for v in rng.integers(1, 4, nd)) + (nd,))
-    mode = ["bilinear", "nearest"][seed % 4 // 3]
+    mode = ["bilinear", "nearest", "bicubic"][seed % 4 // 3 if nd == 3 or seed % 5 else 2]
     padding = ["zeros", "border", "reflection"][seed % 3 if nd == 3 else seed % 5 % 3]
     corners = [True, False, None][seed % 3]
     dtype = ["float32", "float64"][seed % 2]
     x = arrays_of(seed, shape)[0]
     check(f"F.grid_sample(x, y, {mode!r}, {padding!r}, {corners})", [x, grid], dtype, rtol=1e-4, atol=1e-5)
-    check(f"torch.grid_sampler(x, y, {seed % 4 // 3}, {['zeros', 'border', 'reflection'].index(padding)}, "
+    check(f"torch.grid_sampler(x, y, {['bilinear', 'nearest', 'bicubic'].index(mode)}, "
+          f"{['zeros', 'border', 'reflection'].index(padding)}, "
           f"{bool(corners)})", [x, grid], dtype, rtol=1e-4, atol=1e-5)
     size = (2, 3) + tuple(int(v) for v in rng.integers(1, 5, nd))
     theta = arrays_of(seed + 1, (2, nd, nd + 1))

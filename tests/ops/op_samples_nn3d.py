@@ -160,7 +160,7 @@ def _embedding_bag(draw):
 
 @sample("grid_sampler_2d")
 def _grid_sampler_2d(draw):
-    mode = draw(st.sampled_from(["bilinear", "nearest"]))
+    mode = draw(st.sampled_from(["bilinear", "nearest", "bicubic"]))
     padding = draw(st.sampled_from(["zeros", "border", "reflection"]))
     corners = draw(st.booleans())
     # (grid points away from the pixel lattice, where bilinear sampling bends)

@@ -233,8 +233,6 @@ def _grid_sampler_nd(nd, input, grid, interpolation_mode, padding_mode, align_co
     _tensor(fn, input, "input", 1)
     _tensor(fn, grid, "grid", 2)
     _grid_checks(input, grid, int(interpolation_mode), nd)
-    if int(interpolation_mode) == 2:
-        raise NotImplementedError("grid_sampler: bicubic interpolation is not available in gradlab")
     return OPS[fn](input, grid, interpolation_mode=int(interpolation_mode), padding_mode=int(padding_mode),
                    align_corners=bool(align_corners))
 
