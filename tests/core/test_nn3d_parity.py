@@ -128,6 +128,9 @@ CONV_ERRORS = [
 ]
 
 
+CONV_ERRORS += ["nn.LazyConvTranspose1d()", "nn.LazyConvTranspose3d(2)"]
+
+
 @pytest.mark.parametrize("code", CONV_ERRORS)
 def test_conv_errors(code):
     x, w, b = arrays_of(0, (1, 2, 4, 5, 4), (3, 2, 2, 2, 2), (3,))
@@ -205,6 +208,7 @@ POOL_ERRORS = [
     "F.avg_pool3d(x, 2, divisor_override=0)", "F.avg_pool3d(x, 2, stride=(1, 2))", "F.avg_pool3d(x, 0)",
     "F.adaptive_avg_pool3d(x, (2, 2))", "F.adaptive_avg_pool3d(x[0, 0], 2)", "F.adaptive_avg_pool3d(x, -1)",
     "F.adaptive_avg_pool3d(x.long(), 2)", "F.adaptive_avg_pool3d(x.long(), 1)", "F.adaptive_avg_pool2d(x[0].long(), 1)",
+    "F.adaptive_avg_pool3d(x[0, 0, 0].int(), 1)", "nn.AdaptiveAvgPool3d(-1)(x[0, 0, 0, 0])",
     "F.adaptive_max_pool3d(x, (2, 2))", "F.adaptive_max_pool3d(x[0, 0], 2)", "F.adaptive_max_pool3d(x, -1)",
     "F.adaptive_max_pool3d(x.long(), 2)", "F.adaptive_avg_pool3d(x.new_zeros(1, 0, 3, 3, 3), 2)",
     "F.max_unpool3d(*F.max_pool3d(x, 2, return_indices=True), 2, output_size=(1, 2))",
@@ -313,6 +317,8 @@ EMBEDDING_ERRORS = [
     "F.embedding_bag(torch.tensor([0, 1]), x, torch.tensor([0]), padding_idx=9)",
     "torch.embedding(x, torch.tensor([0.0]))", "torch.embedding(x[0], torch.tensor([0]))",
     "torch.embedding(x, torch.tensor([9]))", "nn.EmbeddingBag(3, 2, padding_idx=5)", "nn.EmbeddingBag(3, 2)",
+    "F.embedding_bag(torch.tensor([[3, 8]]), 2.5)", "torch.embedding(x[None].long(), torch.tensor([1.0]))",
+    "F.embedding(torch.tensor([1.0]), x[None])",
 ]
 
 
@@ -352,6 +358,8 @@ GRID_ERRORS = [
     "F.affine_grid(z, (2, 1, 3, 3), False)", "F.affine_grid(z[:, :1], (2, 1, 3, 3), False)",
     "F.affine_grid(z, (2, 1, 3), False)", "F.affine_grid(z, (2, 1, 0, 3), False)", "F.affine_grid(z.long(), (2, 1, 3, 3))",
     "F.affine_grid(torch.ones(2, 3, 4), (2, 1, 3, 3, 3), False)",
+    "torch.grid_sampler(x[0, 0, 0], y[0, 0, :1, 0].half(), 1, 0, False)", "torch.grid_sampler_3d(x[0, 0, 0], z[0, 0, 0], 2, 0, False)",
+    "torch.grid_sampler_2d(x[0, 0, 0].bool(), y[0, 0, 0].long(), 2, 2, align_corners=False)",
 ]
 
 
@@ -398,7 +406,7 @@ FRACTIONAL_ERRORS = [
     "F.fractional_max_pool2d(x, 2, output_size=2, _random_samples=torch.rand(1, 1, 3))",
     "F.fractional_max_pool2d(x, 2, output_size=2, _random_samples=torch.rand(1, 1, 2).double())",
     "nn.FractionalMaxPool2d(2)", "nn.FractionalMaxPool2d(2, output_size=2, output_ratio=0.5)",
-    "nn.FractionalMaxPool3d(2, output_ratio=1.5)",
+    "nn.FractionalMaxPool3d(2, output_ratio=1.5)", "nn.FractionalMaxPool3d()", "nn.FractionalMaxPool3d(-1)",
 ]
 
 

@@ -438,6 +438,12 @@ def _adaptive_size(fn, input, output_size, sep="", nd=2, check_dtype=True):
     if len(size) != nd:
         internal = "(): internal error: output_size.size()" if nd == 3 and "max" in fn else ": output_size"
         raise RuntimeError(f"{fn}{internal} must be {nd}")
+    if min(size) < 0 and "avg" in fn:       # (ATen's adaptive_avg_pool checks the sizes before the input)
+        received = f"{size[0]}, {size[1]}" if nd == 2 else f"{size[0]}, {size[1]},{size[2]}"    # (torch's spacing)
+        raise RuntimeError(f"{fn}: elements of output_size must be greater than or equal to 0 but received "
+                           f"{{{received}}}")
+    if "avg" in fn and all(s == 1 for s in size):
+        return tuple(size)          # (the caller's mean: before any check of the input, as ATen's)
     shape = input._data.shape
     if len(shape) not in (nd + 1, nd + 2):
         raise RuntimeError(f"{fn}(): Expected {nd + 1}D or {nd + 2}D tensor, but got{sep} {_dims(shape)}")

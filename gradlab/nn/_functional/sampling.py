@@ -7,6 +7,7 @@ import numpy as np
 from ...autograd import grad_mode
 from ...ops import sampling as _sampling
 from ...ops.registry import OPS
+from ..._dtype import int64 as _int64
 from ...tensor import Tensor
 from .normalization import _name, _renorm, _tensor
 
@@ -128,7 +129,7 @@ def torch_embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
                   sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
     """torch.nn.functional.embedding_bag: its Python checks, then torch.embedding_bag's output."""
-    if weight._data.dtype == np.int64 and input._data.dtype.kind == "f":
+    if weight.dtype == _int64 and input.is_floating_point():
         warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage `embedding_bag(weight, "
                       "input, ...)` is deprecated, and should now be `embedding_bag(input, weight, ...)`.",
                       stacklevel=2)
@@ -181,9 +182,9 @@ def torch_embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, s
     """torch.embedding (the C function behind F.embedding): a negative padding_idx is none."""
     _tensor("embedding", weight, "weight", 1)
     _tensor("embedding", indices, "indices", 2)
-    _check_indices(indices, "embedding")
     if weight._data.ndim != 2:
         raise RuntimeError("'weight' must be 2-D")
+    _check_indices(indices, "embedding")
     idx = indices._data.astype(np.int64)
     rows = weight._data.shape[0]
     if idx.size and (idx.min() < 0 or idx.max() >= rows):
@@ -202,8 +203,8 @@ _ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to a
 def _grid_checks(input, grid, interpolation_mode, nd):
     """ATen's check_grid_sampler_common, then the 2-d or 3-d check, in its order."""
     shape, gshape = input._data.shape, grid._data.shape
-    if input._data.dtype != grid._data.dtype:
-        raise RuntimeError(f"expected scalar type {_name(input)} but found {_name(grid)}")
+    if not shape or not gshape:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if shape[:1] != gshape[:1]:
         raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, but got input with "
                            f"sizes {_dims(shape)} and grid with sizes {_dims(gshape)}")
@@ -219,6 +220,8 @@ def _grid_checks(input, grid, interpolation_mode, nd):
                            f"got input with sizes {_dims(shape)} and grid with sizes {_dims(gshape)}")
     if nd == 3 and interpolation_mode == 2:
         raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    if input._data.dtype != grid._data.dtype:
+        raise RuntimeError(f"expected scalar type {_name(input)} but found {_name(grid)}")
     if input._data.dtype.kind != "f":
         kernel = "grid_sampler_2d_cpu_kernel_impl" if nd == 2 else "grid_sampler3d_cpu"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_name(input)}'")

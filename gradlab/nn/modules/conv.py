@@ -320,25 +320,48 @@ class LazyConv3d(_LazyConvXdMixin, Conv3d):
         return 3
 
 
-def _lazy_transpose(cls, nd):
-    """LazyConvTranspose{nd}d: the transposed layer made with no channels (bias False, so nothing is drawn),
-    its parameters uninitialized until the first input."""
-    class Lazy(_LazyConvXdMixin, cls):
-        cls_to_become = cls
+class _LazyConvTransposeXd(_LazyConvXdMixin):
+    """A transposed convolution made with no channels (bias False, so nothing is drawn), its parameters
+    uninitialized until the first input."""
 
-        def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True,
-                     dilation=1, padding_mode="zeros", device=None, dtype=None):
-            super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation,
-                             padding_mode, device=device, dtype=dtype)
-            self._lazy_parameters(out_channels, bias, device, dtype)
-
-        def _get_num_spatial_dims(self):
-            return nd
-    Lazy.__name__ = Lazy.__qualname__ = f"LazyConvTranspose{nd}d"
-    Lazy.__module__ = __name__
-    return Lazy
+    def _lazy_init(self, out_channels, kernel_size, stride, padding, output_padding, groups, bias, dilation,
+                   padding_mode, device, dtype):
+        super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation, padding_mode,
+                         device=device, dtype=dtype)
+        self._lazy_parameters(out_channels, bias, device, dtype)
 
 
-LazyConvTranspose1d = _lazy_transpose(ConvTranspose1d, 1)
-LazyConvTranspose2d = _lazy_transpose(ConvTranspose2d, 2)
-LazyConvTranspose3d = _lazy_transpose(ConvTranspose3d, 3)
+class LazyConvTranspose1d(_LazyConvTransposeXd, ConvTranspose1d):
+    cls_to_become = ConvTranspose1d
+
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True,
+                 dilation=1, padding_mode="zeros", device=None, dtype=None):
+        self._lazy_init(out_channels, kernel_size, stride, padding, output_padding, groups, bias, dilation,
+                        padding_mode, device, dtype)
+
+    def _get_num_spatial_dims(self):
+        return 1
+
+
+class LazyConvTranspose2d(_LazyConvTransposeXd, ConvTranspose2d):
+    cls_to_become = ConvTranspose2d
+
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True,
+                 dilation=1, padding_mode="zeros", device=None, dtype=None):
+        self._lazy_init(out_channels, kernel_size, stride, padding, output_padding, groups, bias, dilation,
+                        padding_mode, device, dtype)
+
+    def _get_num_spatial_dims(self):
+        return 2
+
+
+class LazyConvTranspose3d(_LazyConvTransposeXd, ConvTranspose3d):
+    cls_to_become = ConvTranspose3d
+
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True,
+                 dilation=1, padding_mode="zeros", device=None, dtype=None):
+        self._lazy_init(out_channels, kernel_size, stride, padding, output_padding, groups, bias, dilation,
+                        padding_mode, device, dtype)
+
+    def _get_num_spatial_dims(self):
+        return 3

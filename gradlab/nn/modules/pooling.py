@@ -215,8 +215,7 @@ class _FractionalMaxPoolNd(Module):
     given, is a buffer that fixes them."""
     _nd = 2
 
-    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None):
-        super().__init__()
+    def _setup(self, kernel_size, output_size, output_ratio, return_indices, _random_samples):
         tup = _pair if self._nd == 2 else _triple
         self.kernel_size = tup(kernel_size)
         self.return_indices = return_indices
@@ -241,6 +240,17 @@ class _FractionalMaxPoolNd(Module):
 class FractionalMaxPool2d(_FractionalMaxPoolNd):
     _nd = 2
 
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None):
+        super().__init__()
+        self._setup(kernel_size, output_size, output_ratio, return_indices, _random_samples)
+
 
 class FractionalMaxPool3d(_FractionalMaxPoolNd):
     _nd = 3
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None):
+        super().__init__()
+        if (isinstance(kernel_size, int) and kernel_size <= 0) or (
+                isinstance(kernel_size, (tuple, list)) and not all(k > 0 for k in kernel_size)):
+            raise ValueError(f"kernel_size must be greater than 0, but got {kernel_size}")
+        self._setup(kernel_size, output_size, output_ratio, return_indices, _random_samples)
