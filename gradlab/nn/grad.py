@@ -6,7 +6,7 @@ and autograd takes `grad_output` back through it (the same kernels `loss.backwar
 from .. import autograd, enable_grad, zeros
 from . import functional as F
 
-__all__ = ["conv1d_input", "conv1d_weight", "conv2d_input", "conv2d_weight"]
+__all__ = ["conv1d_input", "conv1d_weight", "conv2d_input", "conv2d_weight", "conv3d_input", "conv3d_weight"]
 
 
 def _input_grad(conv, input_size, weight, grad_output, stride, padding, dilation, groups):
@@ -41,3 +41,13 @@ def conv2d_input(input_size, weight, grad_output, stride=1, padding=0, dilation=
 def conv2d_weight(input, weight_size, grad_output, stride=1, padding=0, dilation=1, groups=1):
     """The gradient of conv2d with respect to its weight (of shape weight_size)."""
     return _weight_grad(F.conv2d, input, weight_size, grad_output, stride, padding, dilation, groups)
+
+
+def conv3d_input(input_size, weight, grad_output, stride=1, padding=0, dilation=1, groups=1):
+    """The gradient of conv3d with respect to its input (of shape input_size)."""
+    return _input_grad(F.conv3d, input_size, weight, grad_output, stride, padding, dilation, groups)
+
+
+def conv3d_weight(input, weight_size, grad_output, stride=1, padding=0, dilation=1, groups=1):
+    """The gradient of conv3d with respect to its weight (of shape weight_size)."""
+    return _weight_grad(F.conv3d, input, weight_size, grad_output, stride, padding, dilation, groups)

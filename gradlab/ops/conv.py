@@ -143,16 +143,18 @@ def _weight_grad(g, n):
 # The texts: torch.nn.grad's conv gradients (conv1d's parameters are conv.py's (1, s) pairs: their second
 # element is the 1-d one); the forward convolutions are gradlab's own conv1d / conv2d.
 def _conv_text(fn, *args):
-    """'nn.grad.conv1d_<fn>(...) if 1-d else nn.grad.conv2d_<fn>(...)' (fn: 'input' or 'weight'; args: its first three)."""
+    """'nn.grad.conv1d_<fn>(...) if 1-d else nn.grad.conv2d_<fn>(...)' (fn: 'input' or 'weight'; args: its first three);
+    conv3d's for a 3-d convolution (every node of one has a 5-d grad)."""
     one = ", ".join(args + ("stride[1]", "padding[1]", "dilation[1]", "groups"))
     two = ", ".join(args + ("stride", "padding", "dilation", "groups"))
-    return f"nn.grad.conv1d_{fn}({one}) if {{1d}} else nn.grad.conv2d_{fn}({two})"
+    return (f"nn.grad.conv1d_{fn}({one}) if {{1d}} else nn.grad.conv3d_{fn}({two}) if grad.dim() == 5 else "
+            f"nn.grad.conv2d_{fn}({two})")
 
 
 def _conv_call(*args):
     one = ", ".join(args + ("None", "stride[1]", "padding[1]", "dilation[1]", "groups"))
     two = ", ".join(args + ("None", "stride", "padding", "dilation", "groups"))
-    return f"conv1d({one}) if {{1d}} else conv2d({two})"
+    return f"conv1d({one}) if {{1d}} else conv3d({two}) if grad.dim() == 5 else conv2d({two})"
 
 
 # `columns`: a list the forward appends its im2col columns to (nn/_functional/conv.py passes one when the

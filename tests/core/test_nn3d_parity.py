@@ -425,3 +425,9 @@ def test_fractional_errors(code):
                                   "torch.constant_pad_nd(x, [1, 1], value=1e40)", "torch.constant_pad_nd(x, (2, 1, 0, -1), -1)"])
 def test_constant_pad_nd(code):
     check(code, arrays_of(0, (2, 3)))
+
+
+def test_nn_grad_conv3d():
+    x, w, g = arrays_of(5, (1, 2, 4, 3, 4), (3, 2, 2, 1, 2), (1, 3, 2, 2, 2))
+    check("nn.grad.conv3d_input(x.shape, y, z, stride=(1, 2, 2), padding=(0, 0, 1))", [x, w, g], "float64")
+    check("nn.grad.conv3d_weight(x, y.shape, z, stride=(1, 2, 2), padding=(0, 0, 1))", [x, w, g], "float64")
