@@ -150,7 +150,12 @@ from . import special  # noqa: E402,F401  (torch.special: the op table's special
 from .nn._functional.conv import (adaptive_avg_pool1d, avg_pool1d, conv1d, conv2d,  # noqa: E402,F401
                                   max_pool1d, max_pool2d)
 from .nn._functional.conv import conv_transpose1d, conv_transpose2d  # noqa: E402,F401
+from .nn._functional.conv import conv3d, conv_transpose3d, convolution, max_pool3d  # noqa: E402,F401
+from .nn._functional.conv import max_pool1d_with_indices, torch_adaptive_max_pool1d as adaptive_max_pool1d  # noqa: E402,F401
+from .nn._functional.conv import torch_constant_pad_nd as constant_pad_nd  # noqa: E402,F401
 from .nn._functional.attention import bilinear  # noqa: E402,F401
+from .nn._functional.sampling import torch_embedding as embedding, torch_embedding_bag as embedding_bag  # noqa: E402,F401,E501
+from .nn._functional.sampling import affine_grid_generator, grid_sampler, grid_sampler_2d, grid_sampler_3d  # noqa: E402,F401,E501
 from .nn.functional import cosine_similarity, pairwise_distance  # noqa: E402,F401
 # torch.selu, torch.rrelu, torch.alpha_dropout, ...: nn's activations and dropouts as PyTorch's C functions
 from .nn._functional.activation import (celu_, selu_, torch_alpha_dropout as alpha_dropout,  # noqa: E402,F401

@@ -594,6 +594,7 @@ from ._functional.loss import *  # noqa: E402,F401,F403
 from ._functional.activation import *  # noqa: E402,F401,F403
 from ._functional.vision import *  # noqa: E402,F401,F403
 from ._functional.attention import *  # noqa: E402,F401,F403
+from ._functional.sampling import *  # noqa: E402,F401,F403
 
 # PyTorch's argument errors for the functions it writes in C (gradlab/_argparse): bound by this module itself
 globals().update(_wrapped(globals(), _NN))
