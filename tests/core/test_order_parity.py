@@ -1,0 +1,73 @@
+"""The order of PyTorch's checks, and the last differences of the errors/values/printing/dtypes/indexing areas
+(issue 14's fuzzer groups), each widened into generated cases: every case runs under gradlab and under torch,
+and the outcomes (value as printed, dtype, requires_grad, grad_fn name, or the exception's type and message,
+and the warnings given) must be the same.
+"""
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+
+import gradlab
+from test_findings_parity import _describe
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
+
+
+def outcome(module, code):
+    """What running code gives: `r` described, or the exception; and the warnings, in order."""
+    namespace = {"torch": module, "np": np}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            exec(code, namespace)
+            result = _describe(namespace["r"])
+        except Exception as error:  # noqa: BLE001 - the point is to compare whatever is raised
+            result = f"{type(error).__name__}: {str(error).split(chr(10) + 'Exception raised from ')[0]}"
+    return result, [(w.category.__name__, str(w.message)) for w in caught]
+
+
+# indexing: PyTorch reads the whole key (slices, selects) before it looks at the index tensors' dtypes, and
+# warns of a uint8 mask only when its index op runs; an empty broadcast index reads nothing (no bounds error)
+_BAD = ["torch.tensor([0, 1], dtype=torch.int16)", "torch.tensor([0., 1.])", "torch.tensor([1], dtype=torch.uint8)",
+        "torch.tensor([0, 1])"]
+_BASIC = ["-1:-1:-1", "::0", "5", "-7", "1:", "None", "..."]
+INDEX_CASES = [f"a = torch.arange(24.).reshape(2, 3, 4); r = a[{x}]"
+               for i, j in itertools.product(_BAD, _BASIC)
+               for x in (f"{i}, {j}", f"{j}, {i}", f"1::1, {i}, {j}", f"{i}, :, {j}", f"..., {i}, {j}")]
+INDEX_CASES += [f"a = torch.arange(24.).reshape(2, 3, 4); a[{x}] = {v}; r = a"
+                for i, j in itertools.product(_BAD, _BASIC) for x in (f"{i}, {j}", f"{j}, {i}", f"{i}, :, {j}")
+                for v in ("0.5", "a[0, 0]")]
+# the value overlapping the tensor is refused before the index's dtype
+INDEX_CASES += [f"a = torch.arange(12.).reshape(3, 4); a[{i}] = {v}; r = a" for i in _BAD
+                for v in ("a[0]", "a[0, 0]", "a[:2]", "a.clone()[0]")]
+_EMPTY = ["torch.zeros(0, 3, dtype=torch.int64)", "torch.zeros(2, 0)", "torch.zeros(0, 0, 2)"]
+_EMPTY_KEYS = ["[0], torch.tensor(False)", "[0], torch.tensor(False), -1", "[0], []", "torch.tensor(False), [0]",
+               "[], [0]", "[1], []", "[0], torch.tensor(True)", "[0], [0]", "[7], []", "[0]", ":, [5]",
+               "[0], torch.zeros(0, dtype=torch.long)", "torch.tensor([0], dtype=torch.int32), torch.tensor(False), "
+               "np.array([0])", "[0, 0], [[]]"]
+INDEX_CASES += [f"a = {e}; r = a[{k}]" for e in _EMPTY for k in _EMPTY_KEYS]
+INDEX_CASES += [f"a = {e}; a[{k}] = 1; r = a" for e in _EMPTY for k in _EMPTY_KEYS]
+
+# a uint8 mask: warned of when index_put_'s index op reads it, after the dtypes; one mask and one value go to
+# masked_fill_ instead, which refuses uint8 (canDispatchToMaskedFill checks the mask's shape first)
+_U8 = {"U": "torch.tensor([1, 0, 1], dtype=torch.uint8)", "S": "torch.tensor([1, 0], dtype=torch.uint8)"}
+_U8_KEYS = ["U", "S", "U, S", "S, U", "U, -5", "U, [9]", "U, [0]", "U, 1", "S, torch.tensor([0.])",
+            "torch.tensor([0.]), S", "..., 1::2, S", "S, 1::2", "U, torch.tensor([0.])", ":, U", "U, torch.tensor(True)"]
+_U8_VALUES = ["1", "torch.ones(4)", "torch.ones(3)", "torch.tensor(2)", "a[0]", "torch.ones(3, 4, dtype=torch.int64)",
+              "torch.ones(2)", "torch.tensor([[1.5]])"]
+INDEX_CASES += [f"a = torch.zeros(3, 4){e}; a[{k.replace('U', _U8['U']).replace('S', _U8['S'])}] = {v}; r = a"
+                for e in ("", ".expand(2, 3, 4)") for k in _U8_KEYS for v in _U8_VALUES]
+INDEX_CASES += [f"a = torch.zeros(3, 4); r = a[{k.replace('U', _U8['U']).replace('S', _U8['S'])}]" for k in _U8_KEYS]
+
+
+@pytest.mark.parametrize("code", INDEX_CASES)
+def test_indexing_order(code):
+    assert outcome(gradlab, code) == outcome(torch, code)
+
+
+def test_cases_are_distinct():
+    cases = INDEX_CASES
+    assert len(set(cases)) == len(cases)
