@@ -68,6 +68,33 @@ def test_indexing_order(code):
     assert outcome(gradlab, code) == outcome(torch, code)
 
 
+# view(dtype): the bytes read as another dtype, with PyTorch's rules on sizes, strides and storage offsets
+_VIEW_DTYPES = ["torch.bool", "torch.uint8", "torch.int16", "torch.int32", "torch.int64", "torch.float16",
+                "torch.float32", "torch.float64", "torch.complex64", "torch.complex128"]
+_LAYOUTS = ["", ".reshape(2, 4)", ".reshape(2, 4).t()", ".reshape(2, 4)[:, 1:]", ".reshape(2, 4)[:, 2:]", "[1:]",
+            "[4:]", ".reshape(4, 2)[::2]", ".reshape(2, 4)[:, ::2]", "[3]", ".reshape(2, 4)[:, :0]",
+            ".reshape(8, 1)[:, :1]", ".reshape(1, 8).expand(2, 8)", ".reshape(2, 4)[1:, :2]"]
+VIEW_CASES = [f"a = torch.arange(1, 9).to({d}){lay}; v = a.view({e}); r = (v, v.stride(), v.storage_offset())"
+              for d in ("torch.uint8", "torch.int16", "torch.float32", "torch.float64", "torch.complex64")
+              for e in _VIEW_DTYPES for lay in _LAYOUTS]
+VIEW_CASES += [f"a = torch.arange(1, 9).to({d}){lay}; r = torch.view_copy(a, {e})" for d in ("torch.int32",)
+               for e in ("torch.int16", "torch.int64", "torch.float32") for lay in _LAYOUTS]
+VIEW_CASES += [
+    f"x = torch.tensor([1., 2.], requires_grad=True){g}; v = x.view({e}); r = (v, v.is_leaf, v._base is None)"
+    for g in ("", " * 2") for e in ("torch.float32", "torch.int32", "torch.float64", "torch.complex64")]
+VIEW_CASES += [f"x = torch.tensor([1., 2.]); v = x.view(torch.int32); {w}; r = (x, v, x._version, v._version)"
+               for w in ("v[0] = 0", "x.add_(1)", "v.zero_()", "x[1] = -3")]
+VIEW_CASES += [f"x = torch.tensor([1., 2.]); r = {c}" for c in (
+    "x.view(float)", "x.view(dtype=int)", "x.view(dtype=torch.int16)", "x.view(bool)", "x.view(torch.int32, 3)",
+    "x.view(str)", "x.view('int')", "x.view(dtype=torch.int32, size=2)", "torch.tensor([1 + 1j]).conj().view(torch.float32)",
+    "torch.tensor([1 + 1j]).conj().view(torch.complex64)", "torch.tensor([1 + 1j]).conj().view(torch.complex128)")]
+
+
+@pytest.mark.parametrize("code", VIEW_CASES)
+def test_view_dtype(code):
+    assert outcome(gradlab, code) == outcome(torch, code)
+
+
 def test_cases_are_distinct():
-    cases = INDEX_CASES
+    cases = INDEX_CASES + VIEW_CASES
     assert len(set(cases)) == len(cases)
