@@ -94,7 +94,24 @@ VIEW_CASES += [f"x = torch.tensor([1., 2.]); r = {c}" for c in (
 def test_view_dtype(code):
     assert outcome(gradlab, code) == outcome(torch, code)
 
+# hsplit/vsplit/dsplit take their indices as varargs: one tensor that PyTorch's parser reads as an int (one
+# element, integral or bool) is the list of that int; a 0-d integral one is the number of sections
+_ONE = ["torch.tensor([0])", "torch.tensor([2])", "torch.tensor([[2]])", "torch.tensor(2)", "torch.tensor([True])",
+        "torch.tensor(True)", "torch.tensor([2], dtype=torch.uint8)", "torch.tensor([7])", "torch.tensor([-1])",
+        "torch.tensor(0)", "torch.tensor([2.])", "torch.tensor([2, 3])", "torch.tensor([[[1]]])", "np.int64(2)"]
+SPLIT_CASES = [f"a = {make}; r = {call}"
+               for make in ("torch.arange(24.).reshape(2, 6, 2)", "torch.arange(6.)", "torch.zeros(0, 4, 2)")
+               for i in _ONE
+               for call in (f"a.hsplit({i})", f"a.vsplit({i})", f"a.dsplit({i})", f"torch.hsplit(a, {i})",
+                            f"a.tensor_split({i})", f"a.tensor_split({i}, -1)")]
+SPLIT_CASES += [f"a = torch.zeros(0, dtype=torch.int16); r = a.hsplit({i})" for i in _ONE]
+
+
+@pytest.mark.parametrize("code", SPLIT_CASES)
+def test_split_indices(code):
+    assert outcome(gradlab, code) == outcome(torch, code)
+
 
 def test_cases_are_distinct():
-    cases = INDEX_CASES + VIEW_CASES
+    cases = INDEX_CASES + VIEW_CASES + SPLIT_CASES
     assert len(set(cases)) == len(cases)
