@@ -184,8 +184,7 @@ class _PointwiseMethods:
 
     def atan2_(self, other):
         _check_tensor_argument("atan2_", other)
-        self._check_float_inplace(other)
-        self._check_inplace_shape(other)
+        self._check_inplace_order(other, floating=True)
         return self._inplace("atan2", other)
 
     arctan2_ = atan2_
@@ -198,6 +197,17 @@ class _PointwiseMethods:
         _check_tensor_argument("hypot_", other)
         self._check_inplace_shape(other)
         return self._inplace("hypot", other)
+
+    def _check_inplace_order(self, other, floating=False):
+        """TensorIterator's checks of x.op_(y), in its order (after autograd's): overlaps, then y broadcast to x's
+        shape, then the result type cast to x's dtype (floating: an op whose result of integers is a float)."""
+        _indexing._check_inplace_allowed(self)
+        _indexing.check_overlaps(self, (other,))
+        self._check_inplace_shape(other)
+        if floating and self._data.dtype.kind in "biu" and other._data.dtype.kind in "biu":
+            raise RuntimeError(f"result type {_dtype.from_numpy_dtype(_dtype.default_np())._legacy[:-6]} can't be "
+                               f"cast to the desired output type {_kind(self)}")
+        self._check_float_inplace(other)
 
     def _check_inplace_shape(self, other):
         """x.op_(y) writes into x: y must broadcast to x's own shape."""
@@ -223,6 +233,7 @@ class _PointwiseMethods:
         _check_operand("fmod_", other)
         other = _number(other)
         if isinstance(other, Tensor):
+            self._check_inplace_order(other)          # (before the kernel's refusal of bool and complex)
             return self._inplace("fmod_tensor", other)
         _check_int_scalar(other)
         self._check_float_inplace(other)
