@@ -2,6 +2,8 @@
 `where`, `lerp`, ...), then call the op table (`gradlab/ops`). The plain ones, one call of a row with
 nothing to check (`exp`, `sin`, `tanh`, `abs`, `nan_to_num`, `exp_`, ...), are made from the table's
 `variants` by _tensor_methods/variants.py."""
+import warnings
+
 import numpy as np
 
 from .. import _dtype
@@ -366,11 +368,18 @@ class _PointwiseMethods:
         _check_tensor_argument("masked_scatter", source, "source", position=2)
         if inplace:
             _indexing.check_overlaps(self, ())             # (PyTorch's assert_no_internal_overlap comes first)
-        if mask._data.dtype != np.bool_:
-            raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype {_kind(mask)}")
-        if source._data.dtype != self._data.dtype:
+        if source._data.dtype != self._data.dtype:          # (PyTorch's order: the dtypes, then the mask's)
             raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
                                f"{_kind(self)} and {_kind(source)}")
+        if mask._data.dtype == np.uint8:
+            warnings.warn("masked_scatter_ received a mask with dtype torch.uint8, this behavior is now deprecated,"
+                          "please use a mask with dtype torch.bool instead. (Triggered internally at "
+                          "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:3130.)", UserWarning,
+                          stacklevel=4)
+        if inplace:
+            mask.expand(self._data.shape)                  # (expand's message for a mask that does not fit)
+        if mask._data.dtype != np.bool_:
+            raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype {_kind(mask)}")
         return mask._data.shape
 
     def lerp(self, end, weight):

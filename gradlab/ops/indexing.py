@@ -181,6 +181,18 @@ def getitem(t, key):
     return out
 
 
+def index_shape(t, key):
+    """The shape of t[key] after every check of PyTorch's index op but the bounds (index_put_ with accumulate=True
+    checks the value's shape and dtype before its kernel reads the indices), and a function checking the bounds."""
+    pending = {}
+    out, advanced = _apply_slicing(Tensor._make(t._data), _key_tuple(key), pending)
+    if not advanced:
+        return out._data.shape, lambda: None
+    _check_index_tensors(out, advanced, pending)
+    shape = _indexed_shape(out._data.shape, _advanced_key(out, advanced, check_bounds=False))
+    return shape, lambda: _advanced_key(out, advanced)
+
+
 def _check_step(k):
     if k.step is not None and k.step <= 0:
         raise ValueError("slice step cannot be zero" if k.step == 0 else "step must be greater than zero")

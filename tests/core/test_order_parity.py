@@ -155,7 +155,41 @@ PRODUCT_CASES += [f"a = torch.ones({s}, dtype=torch.bool); r = torch.tensordot(a
 def test_bool_products(code):
     assert outcome(gradlab, code) == outcome(torch, code)
 
+# functions whose checks come in an order of their own
+_IP = "a = torch.tensor([[1, -3, 5, -7], [-7, -1, 2, 9], [0, -3, 0, 0]]{d}); "
+ORDER_CASES = [_IP.format(d=d) + f"r = a.{f}(({i},), {v}, accumulate={acc})"
+               for d in ("", ".float()") for f in ("index_put", "clone().index_put_")
+               for i in ("torch.tensor([-4, 1, -3])", "torch.tensor([5, 1])", "torch.tensor([1, 1])", "torch.tensor([7.])",
+                         "a > 0", "torch.tensor([1, 7])", "(a > 0)[0], torch.tensor([9])")
+               for v in ("torch.tensor([0.5])", "torch.tensor([1, 2])", "torch.tensor(1)", "torch.tensor([[1., 2, 3, 4]])",
+                         "torch.tensor([1, 2, 3, 4])")
+               for acc in (True, False)]
+ORDER_CASES += [_IP.format(d=d) + f"r = {call}" for d in ("", ".float()", ".bool()")
+                for m in ("(a > 0).int()", "a > 0", "(a > 0).to(torch.uint8)", "torch.ones(5, dtype=torch.int32)",
+                          "torch.ones(5, dtype=torch.bool)")
+                for src in ("torch.tensor([-3.5, -1.0])", "torch.tensor([-3, -1])", "torch.tensor([True])")
+                for call in (f"a.masked_scatter({m}, {src})", f"a.clone().masked_scatter_({m}, {src})",
+                             f"torch.masked_scatter(a, {m}, {src})")]
+ORDER_CASES += [f"r = torch.{f}({s}, {e}, {n}, dtype={d})" for f in ("linspace", "logspace")
+                for s, e in (("0", "1j"), ("1j", "1"), ("torch.tensor(1j)", "2"), ("0", "1.5"))
+                for n in (4, 1, 0, -1)
+                for d in ("torch.bool", "torch.int64", "torch.float32", "torch.complex64", "torch.uint8")]
+_HD = "i = torch.tensor([[-3, -4, 4], [-5, -5, 6]]); f = i.float(); "
+ORDER_CASES += [_HD + f"r = torch.histogramdd({x}, {b}{rest})"
+                for x in ("i", "f", "f.half()", "f.double()")
+                for b in ("0", "2", "-1", "-2", "[2, 2]", "[1, 2, 3]", "[torch.tensor([0., 1.])] * 3",
+                          "[torch.tensor([0, 1])] * 3", "[torch.tensor([0., 1.]).double()] * 2")
+                for rest in ("", ", weight=torch.tensor([1.5, -1.88, 1.0])", ", weight=torch.tensor([1., 2.])",
+                             ", weight=torch.tensor([1., 2.]).double()", ", range=[0., 1.]",
+                             ", range=[0., 1., 0, 1, 0, 1], weight=torch.tensor([1, 2])",
+                             ", weight=torch.tensor([1., 2.]), density=True")]
+
+
+@pytest.mark.parametrize("code", ORDER_CASES)
+def test_check_order(code):
+    assert outcome(gradlab, code) == outcome(torch, code)
+
 
 def test_cases_are_distinct():
-    cases = INDEX_CASES + VIEW_CASES + SPLIT_CASES + INPLACE_CASES + PRODUCT_CASES
+    cases = INDEX_CASES + VIEW_CASES + SPLIT_CASES + INPLACE_CASES + PRODUCT_CASES + ORDER_CASES
     assert len(set(cases)) == len(cases)
