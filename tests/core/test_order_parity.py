@@ -190,6 +190,21 @@ def test_check_order(code):
     assert outcome(gradlab, code) == outcome(torch, code)
 
 
+# rsub of complex operands: other - alpha * self, a complex product (an infinite or nan part spreads)
+_SPECIAL = ["complex(float('nan'), 0)", "complex(float('inf'), 0)", "complex(0, -float('inf'))", "1.5-2j",
+            "complex(2, float('nan'))"]
+VALUE_CASES = [f"a = torch.tensor([{x}, 1 + 1j], dtype={d}); r = {expr}"
+               for d in ("torch.complex64", "torch.complex128") for x in _SPECIAL
+               for expr in ("2 ** 31 - a", "2 - a", "1.5 - a", "1j - a", "torch.rsub(a, 2)", "torch.rsub(a, 2, alpha=2)",
+                            "torch.rsub(a, torch.tensor([1., 2.]))", "torch.tensor([1., 2.]) - a", "a.__rsub__(3)",
+                            "torch.rsub(a, a)", "torch.rsub(torch.tensor([1., 2.]), a)", "torch.rsub(a, 1, alpha=1j)")]
+
+
+@pytest.mark.parametrize("code", VALUE_CASES)
+def test_values(code):
+    assert outcome(gradlab, code) == outcome(torch, code)
+
+
 def test_cases_are_distinct():
-    cases = INDEX_CASES + VIEW_CASES + SPLIT_CASES + INPLACE_CASES + PRODUCT_CASES + ORDER_CASES
+    cases = INDEX_CASES + VIEW_CASES + SPLIT_CASES + INPLACE_CASES + PRODUCT_CASES + ORDER_CASES + VALUE_CASES
     assert len(set(cases)) == len(cases)
