@@ -199,6 +199,13 @@ VALUE_CASES = [f"a = torch.tensor([{x}, 1 + 1j], dtype={d}); r = {expr}"
                             "torch.rsub(a, torch.tensor([1., 2.]))", "torch.tensor([1., 2.]) - a", "a.__rsub__(3)",
                             "torch.rsub(a, a)", "torch.rsub(torch.tensor([1., 2.]), a)", "torch.rsub(a, 1, alpha=1j)")]
 
+# float16 norms: PyTorch accumulates a half tensor in float (the powers, the sum and the root)
+_RNG = np.random.default_rng(14)
+VALUE_CASES += [f"a = torch.tensor({(_RNG.standard_normal(shape) * 3).round(3).tolist()}, dtype=torch.float16); "
+                f"r = a.norm(p={p}{dims})"
+                for shape in ((2, 2, 2), (3, 17), (40,)) for p in (0.5, 1, 1.5, 2, 3, -1, 4, "float('inf')", 0)
+                for dims in ("", ", dim=-1", ", dim=0, keepdim=True")]
+
 
 @pytest.mark.parametrize("code", VALUE_CASES)
 def test_values(code):
