@@ -206,6 +206,13 @@ VALUE_CASES += [f"a = torch.tensor({(_RNG.standard_normal(shape) * 3).round(3).t
                 for shape in ((2, 2, 2), (3, 17), (40,)) for p in (0.5, 1, 1.5, 2, 3, -1, 4, "float('inf')", 0)
                 for dims in ("", ", dim=-1", ", dim=0, keepdim=True")]
 
+# complex sums in PyTorch's order (vectors of complex numbers: the float32 cascade, part by part), to the last bit
+VALUE_CASES += [f"a = torch.tensor({(_RNG.standard_normal(shape) * 3).round(4).tolist()}, dtype={d}); "
+                f"a = torch.complex(a, a.flip(0) * 0.7 - 1); r = str(a.sum({dims}).tolist())"
+                for d in ("torch.float32", "torch.float64")
+                for shape in ((5,), (12, 12), (3, 4), (70, 3), (4, 70), (1000,), (2, 3, 5))
+                for dims in ("", "0", "-1", "(0, 1)") if dims == "" or len(shape) > 1]
+
 
 @pytest.mark.parametrize("code", VALUE_CASES)
 def test_values(code):
