@@ -374,6 +374,9 @@ def _cholesky_grad(g, L, upper):
     made Hermitian."""
     if upper:
         L, g = _mH(L), _mH(g)
+    if L.shape[-1] != L.shape[-2]:      # (the deprecated torch.cholesky returns a non-square empty input as it is)
+        raise RuntimeError(f"linalg.solve_triangular: A must be batches of square matrices, but they are "
+                           f"{L.shape[-1]} by {L.shape[-2]} matrices")
     gA = np.tril(_mH(L) @ g)
     gA = 0.5 * (gA + _mH(np.tril(gA, -1)))
     gA = tri_solve(_mH(L), gA, True, left=True)

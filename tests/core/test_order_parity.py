@@ -184,6 +184,11 @@ ORDER_CASES += [_HD + f"r = torch.histogramdd({x}, {b}{rest})"
                              ", range=[0., 1., 0, 1, 0, 1], weight=torch.tensor([1, 2])",
                              ", weight=torch.tensor([1., 2.]), density=True")]
 
+# the deprecated torch.cholesky returns a non-square empty input as it is; its backward then refuses it
+ORDER_CASES += [f"a = torch.zeros({shape}, dtype=torch.float64, requires_grad=True); "
+                f"y = torch.cholesky(a, upper={up}); y.sum().backward(); r = (y, a.grad)"
+                for shape in ("2, 0", "0, 2", "3, 2, 0", "0, 0", "2, 0, 3") for up in (False, True)]
+
 
 @pytest.mark.parametrize("code", ORDER_CASES)
 def test_check_order(code):
