@@ -287,6 +287,8 @@ def _as_ints(bound, args, kwargs):
                 new = _index(value)
         except Exception:                                        # (the function then says what is wrong)
             continue
+        if p is _VARARG and len(args) == 1 and isinstance(value, Tensor):
+            new = [new]        # (one tensor taken as the varargs list: x.hsplit(torch.tensor([2])) is x.hsplit([2]))
         if new is not value:
             converted[where] = new
     if not converted:

@@ -313,20 +313,21 @@ def tensordot(a, b, dims=2, out=None):
         raise RuntimeError("both dimension lists should have same length")
     if a._data.dtype != b._data.dtype:
         raise RuntimeError("both inputs should have same dtype")
+    given = list(zip(dims_a, dims_b))              # (as written: PyTorch's message names them so)
     dims_a = [_wrap_dim(d, a._data.ndim) for d in dims_a]
     dims_b = [_wrap_dim(d, b._data.ndim) for d in dims_b]
     csize = 1
     t1, t2 = a, b
-    for da, db in zip(dims_a, dims_b):
+    for da, db, (ga, gb) in zip(dims_a, dims_b, given):
         s1, s2 = a._data.shape[da], b._data.shape[db]
-        if s2 == 1:
-            t1 = t1.sum(da, True)
+        if s2 == 1:                     # (in the input's dtype: a bool or int8 sum stays bool or int8)
+            t1 = t1.sum(da, True, dtype=t1.dtype)
         elif s1 == 1:
-            t2 = t2.sum(db, True)
+            t2 = t2.sum(db, True, dtype=t2.dtype)
         else:
             if s1 != s2:
-                raise RuntimeError(f"contracted dimensions need to match, but first has size {s1} in dim {da} and "
-                                   f"second has size {s2} in dim {db}")
+                raise RuntimeError(f"contracted dimensions need to match, but first has size {s1} in dim {ga} and "
+                                   f"second has size {s2} in dim {gb}")
             csize *= s1
     free_a = [i for i in range(a._data.ndim) if i not in dims_a]
     free_b = [i for i in range(b._data.ndim) if i not in dims_b]
@@ -337,6 +338,8 @@ def tensordot(a, b, dims=2, out=None):
     t2 = t2.permute(dims_b + free_b)
     if not free_a and not free_b:
         result = t1.reshape(csize).dot(t2.reshape(csize))
+    elif size1 == size2 == 1 and a._data.dtype == np.bool_:     # (PyTorch's one-by-one product is a dot)
+        raise NotImplementedError('"dot" not implemented for \'Bool\'')
     else:
         result = t1.reshape(size1, csize).mm(t2.reshape(csize, size2))
     result = result.reshape(rsizes)

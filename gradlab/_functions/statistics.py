@@ -3,6 +3,7 @@ quantile, cov, corrcoef, trapezoid, cumulative_trapezoid, gradient, isin, pdist,
 the functions PyTorch removed (torch.solve, torch.eig, ...), which raise PyTorch's RuntimeError.
 Each is PyTorch's composition (Integration.cpp, ReduceOps.cpp, TensorFactories.cpp) with the same ops, so
 their grad_fns are PyTorch's (trapezoid ends in MulBackward1, gradient in CatBackward0)."""
+import builtins
 import math
 
 import numpy as np
@@ -15,7 +16,7 @@ from ..ops import OPS
 from ..ops.operands import _check_tensor_argument, _kind
 from numpy.lib import _function_base_impl as coefficients      # (np.i0's Cephes coefficients)
 
-from .._tensor_methods._common import _warn_once
+from .._tensor_methods._common import _c_type, _warn_once
 from .._tensor_methods.statistics import _div_number, _mul_number, _named, _triggered
 from ..ops.shape import cat as _cat_op
 from ..ops.vectorized.glibc import glibc_expf
@@ -504,31 +505,15 @@ def histogramdd(input, bins, range=None, weight=None, density=False, *, out=None
     points = a.reshape(-1, n)
     given_edges = isinstance(bins, (list, tuple)) and bins and isinstance(bins[0], Tensor)
     counts = list(bins) if isinstance(bins, (list, tuple)) else [bins] * n
-    if given_edges and len(counts) != n:
-        raise RuntimeError(f"torch.histogramdd: expected {n} sequences of bin edges for a {n}-dimensional histogram "
-                           f"but got {len(counts)}")
-    if range is not None and len(range) != 2 * n:
-        raise RuntimeError(f"torch.histogramdd: for a {n}-dimensional histogram range should have {2 * n} "
-                           f"elements, but got {len(range)}")
-    if weight is not None and tuple(weight._data.shape) != a.shape[:-1]:
-        raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the same shape as the input "
-                           "tensor excluding its innermost dimension, but got input with shape "
-                           f"[{', '.join(map(str, a.shape))}] and weight with shape "
-                           f"[{', '.join(map(str, weight._data.shape))}]")
-    if a.dtype not in (np.float32, np.float64) and range is None and not given_edges:
-        # (the kernel that reads the data's range has float and double forms only)
-        raise NotImplementedError(f"\"histogramdd\" not implemented for '{_kind(input)}'")
-    if len(counts) != n:
-        raise RuntimeError("histogramdd: The size of bins must be equal to the innermost dimension of the input.")
-    supported = a.dtype.kind == "f"
-    if given_edges:
-        edges = [e for e in counts]
-    else:
-        for d, c in enumerate(counts):
-            if c <= 0:
-                raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {c} for dimension {d}")
-        edges = []
-        for d, c in enumerate(counts):
+    if not given_edges:                 # (the edges from the counts: _histogramdd_bin_edges, PyTorch's order)
+        if range is not None and len(range) != 2 * n:
+            raise RuntimeError(f"torch.histogramdd: for a {n}-dimensional histogram range should have {2 * n} "
+                               f"elements, but got {len(range)}")
+        if a.dtype not in (np.float32, np.float64) and range is None and a.size:
+            # (the kernel that reads the data's range has float and double forms only)
+            raise NotImplementedError(f"\"histogramdd\" not implemented for '{_kind(input)}'")
+        bounds = []
+        for d in builtins.range(n):
             if range is not None:
                 low, high = float(range[2 * d]), float(range[2 * d + 1])
             elif points.shape[0]:
@@ -542,8 +527,44 @@ def histogramdd(input, bins, range=None, weight=None, density=False, *, out=None
                                    f"for dimension {d}")
             if low == high:             # (numpy's widening of an empty range)
                 low, high = low - 0.5, high + 0.5
-            edges.append(None if not supported else _linspace(low, high, c + 1, dtype=input.dtype))
-    if not supported:
+            bounds.append((low, high))
+        if len(counts) != n:
+            raise RuntimeError("histogramdd: The size of bins must be equal to the innermost dimension of the input.")
+        if any(c + 1 < 0 for c in counts):
+            raise RuntimeError("number of steps must be non-negative")
+        # (edges in the input's dtype; an integer one is refused by the histogram kernel below, not here)
+        edges = [_linspace(low, high, c + 1, dtype=input.dtype if a.dtype.kind == "f" else _dtype.float64)
+                 for (low, high), c in zip(bounds, counts)]
+    else:
+        edges = list(counts)
+    # histogramdd_check_inputs: the edges, then the weight
+    if len(edges) != n:
+        raise RuntimeError(f"torch.histogramdd: expected {n} sequences of bin edges for a {n}-dimensional histogram "
+                           f"but got {len(edges)}")
+    for d, e in enumerate(edges):
+        if given_edges and e._data.dtype != a.dtype:
+            raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have the same dtype, but got "
+                               f"input with dtype {_c_type(input)} and bins for dimension {d} with dtype {_c_type(e)}")
+        if e._data.ndim != 1:
+            raise RuntimeError(f"torch.histogramdd: bins tensor should have one dimension, but got {e._data.ndim} "
+                               f"dimensions in the bins tensor for dimension {d}")
+        if e._data.size == 0:
+            raise RuntimeError(f"torch.histogramdd: bins tensor should have at least 1 element, but got 0 elements in "
+                               f"the bins tensor for dimension {d}")
+    if weight is not None:
+        if weight._data.dtype != a.dtype:
+            raise RuntimeError(f"torch.histogramdd: if weight tensor is provided, input tensor and weight tensor should "
+                               f"have the same dtype, but got input({_c_type(input)}), and weight({_c_type(weight)})")
+        if (tuple(weight._data.shape) or (1,)) != a.shape[:-1]:
+            raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the same shape as the "
+                               "input tensor excluding its innermost dimension, but got input with shape "
+                               f"[{', '.join(map(str, a.shape))}] and weight with shape "
+                               f"[{', '.join(map(str, weight._data.shape))}]")
+    if not given_edges:
+        for d, c in enumerate(counts):
+            if c <= 0:
+                raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {c} for dimension {d}")
+    if a.dtype.kind != "f":
         raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{_kind(input)}'")
     hist = np.zeros([e._data.size - 1 for e in edges], a.dtype)
     w = weight._data.reshape(-1) if weight is not None else np.ones(points.shape[0], a.dtype)

@@ -449,7 +449,7 @@ def _index_put_shape(t, indices):
 def _accumulated(t, indices, values):
     """index_put_ with accumulate=True: its checks (no masked_fill shortcut: the dtypes must match), values
     broadcast to the indexed shape, and the numpy key."""
-    shape = _indexing.getitem(Tensor._make(t._data), indices)._data.shape    # (its index checks first)
+    shape, check_bounds = _indexing.index_shape(t, indices)        # (its index checks first, the bounds last)
     v = values._data
     try:
         fits = len(v.shape) <= len(shape) and np.broadcast_shapes(v.shape, shape) == shape
@@ -461,6 +461,7 @@ def _accumulated(t, indices, values):
     if values._data.dtype != t._data.dtype:
         raise RuntimeError(f"Index put requires the source and destination dtypes match, got {_kind(t)} for "
                            f"the destination and {_kind(values)} for the source.")
+    check_bounds()
     if values._data.shape != shape:
         values = values.expand(shape)
     return values, _indexing.numpy_key(indices)

@@ -378,19 +378,22 @@ class _OperatorMethods:
         return self._logical_inplace(np.logical_not(self._data))
 
     def logical_and_(self, other):
-        return self._logical_inplace(self.logical_and(other)._data)
+        return self._logical_inplace(self.logical_and(other)._data, other)
 
     def logical_or_(self, other):
-        return self._logical_inplace(self.logical_or(other)._data)
+        return self._logical_inplace(self.logical_or(other)._data, other)
 
     def logical_xor_(self, other):
-        return self._logical_inplace(self.logical_xor(other)._data)
+        return self._logical_inplace(self.logical_xor(other)._data, other)
 
-    def _logical_inplace(self, result):
+    def _logical_inplace(self, result, other=None):
         """x.logical_and_(y): the truth values written into x in x's dtype (not differentiable)."""
         if result.shape != self._data.shape:
             raise RuntimeError(f"output with shape [{', '.join(map(str, self._data.shape))}] doesn't match the "
                                f"broadcast shape [{', '.join(map(str, result.shape))}]")
+        if other is not None and other._data.dtype.kind == "c" and self._data.dtype.kind not in "cb" and result.size:
+            # PyTorch computes in the common dtype, complex, and copies the result back into x: its cast's warning
+            warn_once(_dtype.COMPLEX_TO_REAL, stacklevel=4)
         return self.copy_(Tensor._make(result.astype(self._data.dtype)))
 
     def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):

@@ -2,6 +2,8 @@
 `where`, `lerp`, ...), then call the op table (`gradlab/ops`). The plain ones, one call of a row with
 nothing to check (`exp`, `sin`, `tanh`, `abs`, `nan_to_num`, `exp_`, ...), are made from the table's
 `variants` by _tensor_methods/variants.py."""
+import warnings
+
 import numpy as np
 
 from .. import _dtype
@@ -184,8 +186,7 @@ class _PointwiseMethods:
 
     def atan2_(self, other):
         _check_tensor_argument("atan2_", other)
-        self._check_float_inplace(other)
-        self._check_inplace_shape(other)
+        self._check_inplace_order(other, floating=True)
         return self._inplace("atan2", other)
 
     arctan2_ = atan2_
@@ -198,6 +199,17 @@ class _PointwiseMethods:
         _check_tensor_argument("hypot_", other)
         self._check_inplace_shape(other)
         return self._inplace("hypot", other)
+
+    def _check_inplace_order(self, other, floating=False):
+        """TensorIterator's checks of x.op_(y), in its order (after autograd's): overlaps, then y broadcast to x's
+        shape, then the result type cast to x's dtype (floating: an op whose result of integers is a float)."""
+        _indexing._check_inplace_allowed(self)
+        _indexing.check_overlaps(self, (other,))
+        self._check_inplace_shape(other)
+        if floating and self._data.dtype.kind in "biu" and other._data.dtype.kind in "biu":
+            raise RuntimeError(f"result type {_dtype.from_numpy_dtype(_dtype.default_np())._legacy[:-6]} can't be "
+                               f"cast to the desired output type {_kind(self)}")
+        self._check_float_inplace(other)
 
     def _check_inplace_shape(self, other):
         """x.op_(y) writes into x: y must broadcast to x's own shape."""
@@ -223,6 +235,7 @@ class _PointwiseMethods:
         _check_operand("fmod_", other)
         other = _number(other)
         if isinstance(other, Tensor):
+            self._check_inplace_order(other)          # (before the kernel's refusal of bool and complex)
             return self._inplace("fmod_tensor", other)
         _check_int_scalar(other)
         self._check_float_inplace(other)
@@ -355,11 +368,18 @@ class _PointwiseMethods:
         _check_tensor_argument("masked_scatter", source, "source", position=2)
         if inplace:
             _indexing.check_overlaps(self, ())             # (PyTorch's assert_no_internal_overlap comes first)
-        if mask._data.dtype != np.bool_:
-            raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype {_kind(mask)}")
-        if source._data.dtype != self._data.dtype:
+        if source._data.dtype != self._data.dtype:          # (PyTorch's order: the dtypes, then the mask's)
             raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
                                f"{_kind(self)} and {_kind(source)}")
+        if mask._data.dtype == np.uint8:
+            warnings.warn("masked_scatter_ received a mask with dtype torch.uint8, this behavior is now deprecated,"
+                          "please use a mask with dtype torch.bool instead. (Triggered internally at "
+                          "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:3130.)", UserWarning,
+                          stacklevel=4)
+        if inplace:
+            mask.expand(self._data.shape)                  # (expand's message for a mask that does not fit)
+        if mask._data.dtype != np.bool_:
+            raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype {_kind(mask)}")
         return mask._data.shape
 
     def lerp(self, end, weight):

@@ -455,7 +455,8 @@ def _check_mm(a, b):
                            f"{b._data.shape[0]}x{b._data.shape[1]})")
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_type(a)} != {_c_type(b)}")
-    if a._data.dtype == np.bool_:
+    if a._data.dtype == np.bool_ and a._data.shape[0] * b._data.shape[1] and a._data.shape[1]:
+        # (PyTorch's mm returns an empty result, or zeros when nothing is summed, before its kernel refuses bool)
         raise NotImplementedError('"addmm_impl_cpu_" not implemented for \'Bool\'')
 
 

@@ -9,7 +9,7 @@ from .._tensor_core import Tensor, _wrap_dim
 from ..autograd import grad_mode
 from ..autograd.node import set_history
 from ..ops import OPS, indexing as _indexing
-from ..ops.inplace import _keep_retained_grad, _refresh_views
+from ..ops.inplace import _keep_retained_grad, _kind_name, _refresh_views
 from ..ops.operands import _type_name, broadcast_error
 from ._common import _check_tensor_argument, _data_of, _dims, _warn_once
 
@@ -22,15 +22,55 @@ def _broadcast(a, b):
     except ValueError:
         raise broadcast_error(tuple(a), tuple(b)) from None
 
+def _view_dtype(t, new):
+    """t.view(dtype): the same bytes read as another dtype (PyTorch's view_dtype: the last dim's size scales by
+    the ratio of the element sizes, the other strides stay the same in bytes). Not a view to autograd: no
+    history, but the storage and the version counter are t's (as detach())."""
+    old = t._data.dtype
+    names = f"{_kind_name(old)} as {_kind_name(new)} (different element sizes)"
+    if t.is_conj():
+        raise RuntimeError("torch.Tensor.view is not supported for conjugate view tensors when converting to a "
+                           "different dtype.")
+    data = t._data
+    if new.itemsize != old.itemsize:
+        if data.ndim == 0:
+            raise RuntimeError(f"self.dim() cannot be 0 to view {names}")
+        strides = t.stride()
+        if new.itemsize > old.itemsize:
+            ratio = new.itemsize // old.itemsize
+            if data.shape[-1] % ratio:
+                raise RuntimeError(f"self.size(-1) must be divisible by {ratio} to view {names}, but got "
+                                   f"{data.shape[-1]}")
+            if t.storage_offset() % ratio:
+                raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} to view {names}, but got "
+                                   f"{t.storage_offset()}")
+        if strides[-1] != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 to view {names}, but got {strides[-1]}")
+        if new.itemsize > old.itemsize:
+            for d, step in enumerate(strides[:-1]):
+                if step % ratio:
+                    raise RuntimeError(f"self.stride({d}) must be divisible by {ratio} to view {names}, but got "
+                                       f"{step}")
+        # numpy's view changes the last dim the same way; it wants the last dim's bytes to be adjacent, which
+        # they are (stride 1), unless numpy laid out a dim of size 0 or 1 otherwise: then a stand-in layout
+        bytes_strides = tuple(s * old.itemsize for s in strides[:-1]) + (old.itemsize,)
+        data = np.lib.stride_tricks.as_strided(data, data.shape, bytes_strides, writeable=data.flags.writeable)
+    out = Tensor._make(data.view(new))
+    out._version_counter = t._version_counter
+    return out
+
+
 class _ShapeMethods:
     """Copied onto `Tensor` by gradlab/tensor.py."""
 
     # --- shape ----------------------------------------------------------------------------------
     def view(self, *shape, **keywords):
+        if not shape and list(keywords) == ["dtype"] and isinstance(keywords["dtype"], (_dtype.dtype, type)):
+            shape, keywords = (keywords["dtype"],), {}        # (view(dtype=torch.int16): PyTorch's other form)
         if keywords:
             shape = _sizes_keyword(shape, keywords, "size")
         if len(shape) == 1 and isinstance(shape[0], (_dtype.dtype, type)):
-            raise NotImplementedError("gradlab does not support view(dtype)")
+            return _view_dtype(self, _dtype.to_numpy_dtype(shape[0]))
         shape = _infer_shape(_size_args(shape), self._data.size)
         try:
             np.reshape(self._data, shape, copy=False)

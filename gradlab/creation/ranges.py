@@ -118,6 +118,10 @@ def _linspace_arguments(function, start, end, steps, dtype, device, requires_gra
                   for i, (n, v) in enumerate((("start", start), ("end", end))))
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    if (isinstance(start, complex) or isinstance(end, complex)) and np_dtype is not None and np_dtype.kind != "c":
+        inferred = "c10::complex<double>" if _dtype.default_complex_np() == np.complex128 else "c10::complex<float>"
+        raise RuntimeError(f"torch.{function}(): inferred dtype {inferred} can't be safely cast to passed dtype "
+                           f"{_dtype.from_numpy_dtype(np_dtype)._legacy[:-len('Tensor')]}")
     if np_dtype is None:
         np_dtype = (_dtype.default_complex_np() if isinstance(start, complex) or isinstance(end, complex) else
                     _dtype.default_np())
@@ -201,7 +205,7 @@ def logspace(start, end, steps=None, base=10.0, *, out=None, dtype=None, layout=
     if target.kind == "b" or target in _dtype._SHELL:
         raise _not_implemented("logspace_cpu", target)
     if steps <= 1:
-        return _finish(np.full(steps, math.pow(base, start), dtype=target), requires_grad)
+        return _finish(np.full(steps, _pow(base, start), dtype=target), requires_grad)
     i = np.arange(steps, dtype=np.float64)
     back = steps - 1 - i
     if target.kind in "iu":                    # integer dtypes raise a float32 base

@@ -124,6 +124,8 @@ def sub(self, other, alpha=1):
     other=lambda g, n: g)
 def rsub_tensor(self, other, alpha=1):
     """`other - self` for a Tensor `other` (x.__rsub__(y), torch.rsub(x, y))."""
+    if _any_complex(self, other):     # (other - alpha * self, a complex product: sub's kernel)
+        return complex_plus_scaled(other, self, -alpha)
     if alpha != 1 and np.result_type(self, other) in (_F16, _F32, _F64):
         return plus_scaled(other, self, -alpha)
     return np.subtract(other, self if alpha == 1 else _scaled(self, alpha))
@@ -133,6 +135,8 @@ def rsub_tensor(self, other, alpha=1):
     self=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
 def rsub(self, other, alpha=1):
     """`other - self` for a Python scalar `other` (what `2 - x` calls)."""
+    if _any_complex(self, other):     # (other - alpha * self, a complex product: sub's kernel)
+        return complex_plus_scaled(other, self, -alpha)
     if alpha != 1 and np.result_type(self, other) in (_F16, _F32, _F64):
         return plus_scaled(other, self, -alpha)
     return np.subtract(other, self if alpha == 1 else _scaled(self, alpha))

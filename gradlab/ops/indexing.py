@@ -67,7 +67,10 @@ def _count_specified(key):
     return n
 
 
-def _key_item(k):
+def _key_item(k, pending=None):
+    """One item of a key, as numpy reads it. pending: a dict that collects, instead of raising or warning
+    at once, an index tensor's bad dtype ('bad': the error) and the uint8 masks ('uint8': their ids), as
+    PyTorch's index op checks them only after the whole key is read (x[bad, ::0] is an error about the step)."""
     if k is None or k is Ellipsis or isinstance(k, (bool, np.bool_)):
         return bool(k) if isinstance(k, np.bool_) else k
     if isinstance(k, slice):
@@ -79,14 +82,20 @@ def _key_item(k):
         if a.dtype in (np.bool_, np.uint8) and a.ndim == 0:
             return bool(a)                  # (a 0-d mask: everything or nothing; uint8 too, without a warning)
         if a.dtype not in _INDEX_DTYPES:
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        return _mask_or_indices(a)
+            error = IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            if pending is None:
+                raise error
+            pending.setdefault("bad", error)
+            stand_in = np.zeros(a.shape, np.int64)      # (until the error is raised)
+            pending.setdefault("bad_ids", set()).add(id(stand_in))
+            return stand_in
+        return _mask_or_indices(a, pending)
     if isinstance(k, numbers.Integral):
         return _int64(int(k))
     if isinstance(k, np.ndarray):           # PyTorch makes a tensor of it first: a 0-d one is an int or a mask
-        return _key_item(Tensor._make(_index_array(k)))
+        return _key_item(Tensor._make(_index_array(k)), pending)
     if isinstance(k, _SEQUENCES):
-        return _mask_or_indices(_index_array(k))
+        return _mask_or_indices(_index_array(k), pending)
     try:
         return operator.index(k)
     except TypeError:
@@ -138,10 +147,14 @@ def _huge_int_in(seq):
                isinstance(e, int) and not -2 ** 63 <= e < 2 ** 63 for e in seq)
 
 
-def _mask_or_indices(a):
+def _mask_or_indices(a, pending=None):
     if a.dtype == np.uint8:
-        warnings.warn(_UINT8_WARNING, UserWarning, stacklevel=5)
-        return a.astype(bool)
+        mask = a.astype(bool)
+        if pending is None:
+            warnings.warn(_UINT8_WARNING, UserWarning, stacklevel=5)
+        else:
+            pending.setdefault("uint8", set()).add(id(mask))
+        return mask
     return a if a.dtype == np.bool_ else a.astype(np.int64, copy=False)
 
 
@@ -158,12 +171,26 @@ def getitem(t, key):
             raise IndexError(f"index {key} is out of bounds for dimension 0 with size 0")
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in "
                          "C++ to convert a 0-dim tensor to a number")
-    out, advanced = _apply_slicing(t, _key_tuple(key))
+    pending = {}
+    out, advanced = _apply_slicing(t, _key_tuple(key), pending)
     if advanced:
+        _check_index_tensors(out, advanced, pending)
         return _advanced_getitem(out, advanced)
     if out is t:
         out = OPS["alias"](t)._view_of(t)
     return out
+
+
+def index_shape(t, key):
+    """The shape of t[key] after every check of PyTorch's index op but the bounds (index_put_ with accumulate=True
+    checks the value's shape and dtype before its kernel reads the indices), and a function checking the bounds."""
+    pending = {}
+    out, advanced = _apply_slicing(Tensor._make(t._data), _key_tuple(key), pending)
+    if not advanced:
+        return out._data.shape, lambda: None
+    _check_index_tensors(out, advanced, pending)
+    shape = _indexed_shape(out._data.shape, _advanced_key(out, advanced, check_bounds=False))
+    return shape, lambda: _advanced_key(out, advanced)
 
 
 def _check_step(k):
@@ -171,14 +198,15 @@ def _check_step(k):
         raise ValueError("slice step cannot be zero" if k.step == 0 else "step must be greater than zero")
 
 
-def _apply_slicing(t, key):
+def _apply_slicing(t, key, pending):
     """The basic part of a key, as PyTorch's view ops (select, slice, unsqueeze), in order. Returns
     the view and the index arrays left for one index op, as {dim of the view: array}. Each index
-    is read when its turn comes, as in PyTorch (x[5, 1.5] is an error about the 5)."""
+    is read when its turn comes, as in PyTorch (x[5, 1.5] is an error about the 5); what PyTorch's
+    index op checks is left in pending (see _key_item)."""
     ellipsis_dims = _check_count(key, t._data.ndim)
     out, dim, real_dim, advanced = t, 0, 0, {}
     for k in key:
-        k = _key_item(k)
+        k = _key_item(k, pending)
         if k is Ellipsis:                 # the dims no index names (each item counts once in real_dim)
             dim += ellipsis_dims          # (each `...` of x[..., ..., 1] skips them again, as in PyTorch)
             real_dim += 1
@@ -217,6 +245,26 @@ def _apply_slicing(t, key):
     return out, advanced
 
 
+def _check_index_tensors(out, advanced, pending):
+    """The first checks of PyTorch's index op (make_info): the index tensors' dtypes, then each index in turn:
+    a uint8 mask's warning, a mask's shape."""
+    if "bad" in pending:
+        raise pending["bad"]
+    shape = out._data.shape
+    for d, a in advanced.items():
+        if id(a) in pending.get("uint8", ()):
+            warnings.warn(_UINT8_WARNING, UserWarning, stacklevel=4)
+        if a.dtype == np.bool_:
+            _check_mask_shape(a, shape, d)
+
+
+def _check_mask_shape(a, shape, d):
+    for j, n in enumerate(a.shape):
+        if n != shape[d + j]:
+            raise IndexError(f"The shape of the mask [{', '.join(map(str, a.shape))}] at index {j} does not "
+                             f"match the shape of the indexed tensor [{', '.join(map(str, shape))}] at index {d + j}")
+
+
 def _slice(t, dim, k, keep_whole):
     """t[..., k] along dim as PyTorch's slice view; a slice keeping the whole dimension is skipped
     unless keep_whole (`y[:]` on its own still records SliceBackward0)."""
@@ -247,11 +295,7 @@ def _advanced_key(out, advanced, check_bounds=True):
     flat = []                       # the index tensors PyTorch's kernel sees (a mask is its nonzero())
     for d, a in advanced.items():
         if a.dtype == np.bool_:
-            for j, n in enumerate(a.shape):
-                if n != shape[d + j]:
-                    raise IndexError(f"The shape of the mask [{', '.join(map(str, a.shape))}] at index {j} does not "
-                                     f"match the shape of the indexed tensor [{', '.join(map(str, shape))}] at index "
-                                     f"{d + j}")
+            _check_mask_shape(a, shape, d)
             flat += [(None, i) for i in np.nonzero(a)]
         else:
             flat.append((d, a))
@@ -280,7 +324,9 @@ def _advanced_key(out, advanced, check_bounds=True):
 def _check_bounds(shape, flat, key):
     """Index values inside their dims (the n-th index tensor names dimension n, as PyTorch's kernel
     does); nothing else is checked when the result is empty, as nothing is read."""
-    if any(d is not None and a.size and shape[d] == 0 for d, a in flat):
+    # (PyTorch's check is on the broadcast indices: x[[0], []] of an empty x reads nothing, and is no error)
+    if np.prod(np.broadcast_shapes(*(a.shape for _, a in flat))) and any(
+            d is not None and shape[d] == 0 for d, _ in flat):
         raise IndexError("index is out of bounds for dimension with size 0")
     if (0 in shape or any(not a.size for _, a in flat)) and 0 in _indexed_shape(shape, key):
         return True
@@ -359,22 +405,22 @@ def setitem(t, key, value, copy=False):
         getitem(t, key)                    # (0-d: the messages of reading)
     items = (None,) if key is True else _key_tuple(key)
     stand = Tensor._make(t._data)
-    target, advanced = _apply_slicing(stand, items)
+    pending = {}
+    target, advanced = _apply_slicing(stand, items, pending)
     strides, sizes = target._data.strides, target._data.shape
     expanded = target._data.size and any(step == 0 and size > 1 for step, size in zip(strides, sizes))
     as_view = target is not stand
     if expanded and not advanced:
         _check_inplace_allowed(t, as_view)    # (copy_'s autograd check comes before its overlap check)
         raise RuntimeError(_OVERLAP)          # an expanded tensor: one number would be written twice
+    fill = False                             # index_put_ handing over to masked_fill_ (one mask, one value)
     if advanced:
-        index_key = _advanced_key(target, advanced, check_bounds=0 in target._data.shape)
-        shape = _indexed_shape(target._data.shape, index_key)
         _check_inplace_allowed(t, as_view)   # (index_put_'s autograd check comes before its shape checks)
         if expanded:                         # PyTorch's index_put_ still writes, with a warning
             warnings.warn(_EXPANDED_INDEX_PUT, UserWarning, stacklevel=3)
-            if list(advanced) == [0] and advanced[0].dtype == np.bool_ and (
-                    not isinstance(value, Tensor) or value._data.size == 1):
-                # (one mask and one value: index_put_ goes on to masked_fill_, which warns too)
+        if not isinstance(value, Tensor) or value._data.size == 1:
+            fill = _masked_fill_dispatch(target, advanced, pending)
+            if fill and expanded:
                 warnings.warn(_EXPANDED_MASKED_FILL, UserWarning, stacklevel=3)
     if isinstance(value, Tensor):
         v = value._data
@@ -385,6 +431,11 @@ def setitem(t, key, value, copy=False):
         # a partial one (the value expanded to the target's shape laid out as the target is: a copy onto itself)
         if overlaps(target, value) and (advanced or _partial_copy(target._data, v)):
             raise RuntimeError(_PARTIAL_OVERLAP)
+    if advanced:                             # (make_info's checks; then the value's shape and dtype)
+        _check_index_tensors(target, advanced, pending)
+        index_key = _advanced_key(target, advanced, check_bounds=0 in target._data.shape)
+        shape = _indexed_shape(target._data.shape, index_key)
+    if isinstance(value, Tensor):
         if not advanced:
             Tensor._make(v).expand(target._data.shape)         # (PyTorch's copy_ expands: its message)
         else:
@@ -396,19 +447,16 @@ def setitem(t, key, value, copy=False):
                 raise RuntimeError(f"shape mismatch: value tensor of shape [{', '.join(map(str, v.shape))}] "
                                    f"cannot be broadcast to indexing result of shape "
                                    f"[{', '.join(map(str, shape))}]")
-            masks_only = all(a.dtype == np.bool_ for a in advanced.values())
-            if v.ndim == 0 and masks_only and v.dtype.kind == "c" and t._data.dtype.kind not in "cb":
+            if fill and v.dtype.kind == "c" and t._data.dtype.kind not in "cb":
                 scalar_for(t, v.item())      # (masked_fill_ with the value's item: a nonzero imaginary part refused)
-            if v.dtype != t._data.dtype and not (v.ndim == 0 and masks_only):     # (x[mask] = 0-d: masked_fill_)
+            if v.dtype != t._data.dtype and not fill:     # (x[mask] = 0-d: masked_fill_)
                 raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                                    f"{_kind_name(t._data.dtype)} for the destination and {_kind_name(v.dtype)} for "
                                    "the source.")
     if advanced:
         _advanced_key(target, advanced)      # now the bounds
     empty = 0 in (shape if advanced else target._data.shape)
-    with warnings.catch_warnings():          # (a uint8 mask warned once already, when the key was read above)
-        warnings.filterwarnings("ignore", message="indexing with dtype torch.uint8")
-        nkey = tuple(_key_item(k) for k in items)
+    nkey = tuple(_key_item(k, {}) for k in items)     # ({}: a uint8 mask warned once already, above)
     if sum(k is Ellipsis for k in nkey) > 1:
         nkey = _spelled_out(nkey, t._data.ndim)
     _check_inplace_allowed(t, as_view)
@@ -452,6 +500,20 @@ def setitem(t, key, value, copy=False):
         _write_through_base(t, nkey, v)
     t._version_counter[0] += 1
     after_untracked_write(t)
+
+
+def _masked_fill_dispatch(target, advanced, pending):
+    """Whether index_put_ with one value hands over to masked_fill_ (canDispatchToMaskedFill): the indices are
+    one mask (its shape checked here) and nothing else; masked_fill_ refuses a uint8 mask."""
+    mask = None
+    for d, a in advanced.items():
+        if a.dtype != np.bool_ or mask is not None:
+            return False
+        _check_mask_shape(a, target._data.shape, d)
+        mask = a
+    if id(mask) in pending.get("uint8", ()):
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
+    return True
 
 
 def _partial_copy(target, v):

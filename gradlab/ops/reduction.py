@@ -384,6 +384,8 @@ def _sgn_times(x, g):
     cast_result=False,                  # (a complex tensor's norm is real)
     self=_norm_grad)
 def norm(self, p, dim, keepdim):
+    if self.dtype == _F16:              # (PyTorch's norm kernel accumulates a half tensor in float)
+        return norm.forward(self.astype(_F32), p, dim, keepdim).astype(_F16)
     a = np.abs(self)
     if p == 2:
         return np.sqrt(np.sum(a * a, axis=dim, keepdims=keepdim))

@@ -1,4 +1,4 @@
-"""Float sums added in PyTorch's order, so that `loss.item()` prints PyTorch's last digits.
+"""Float (and complex) sums added in PyTorch's order, so that `loss.item()` prints PyTorch's last digits.
 
 Floating-point addition is not associative: numpy (pairwise sums) and PyTorch (a cascade of vector
 accumulators, aten/src/ATen/native/cpu/SumKernel.cpp) give sums that differ in the last bits, and a
@@ -188,7 +188,7 @@ def torch_sum(a, axes=None, dtype=None):
     """a summed over `axes` (a tuple of dims; None or all of them for a full sum) in PyTorch's order, as
     an array of `dtype` (default a's dtype), or None where this file does not model PyTorch's order (the caller then sums
     with numpy)."""
-    if a.dtype.kind != "f" or a.size == 0:
+    if a.dtype.kind not in "fc" or a.size == 0:    # (complex: vectors of complex numbers, added part by part)
         return None
     n = a.ndim
     out = a.dtype if dtype is None else np.dtype(dtype)
@@ -255,7 +255,7 @@ def _full(flat, dtype, shape):
             total = _F32(total + v)
         return np.array(total, dtype).reshape(shape)
     flat = flat.astype(acc, copy=False)
-    if flat.size <= 4:                                             # added in order from 0
+    if flat.size <= min(4, VECTOR_BYTES // flat.dtype.itemsize):   # added in order from 0
         total = np.cumsum(flat)[-1] if flat.size > 1 else flat[0] + acc.type(0)
     elif flat.size < _ILP * 16 * VECTOR_BYTES // flat.dtype.itemsize:
         total = _short_row(flat)
@@ -275,7 +275,7 @@ def add_reduce(x, axis=None, keepdims=False, dtype=None):
         # a sum of negative zeros +0 as PyTorch's)
         total = np.add.reduce(x, axis=None, keepdims=keepdims) + 0.0
         return total.astype(x.dtype, copy=False) if keepdims else x.dtype.type(total)
-    if x.dtype.kind == "f" and (dtype is None or np.dtype(dtype) == x.dtype or
+    if x.dtype.kind in "fc" and (dtype is None or np.dtype(dtype) == x.dtype or
                                 (x.dtype == np.float16 and np.dtype(dtype) == np.float32)):
         axes = None if axis is None else (axis,) if isinstance(axis, int) else tuple(axis)
         total = torch_sum(x, axes, dtype)
