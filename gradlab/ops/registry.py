@@ -138,7 +138,7 @@ def _changed(value):
     if type(value) is not SavedTensor:
         counter = value._vc
         return counter is not None and counter[0] != 0
-    return value.counter[0] != value.version and value.unpack_hook is None
+    return value.counter[0] != value.version and value.hook is None
 
 
 def _zeros(meta, as_arrays):
@@ -443,9 +443,9 @@ def apply(op, args, params):
                 s.counter = result._vc = [0]
                 s.version = 0
                 s.is_output = True
-                s.unpack_hook = None
+                s.hook = None
                 s.tensor = None
-                s.data = out
+                s.array = out
                 s.output_nr = 0
         return result
     results = tuple(Tensor._make(o, node, i) for i, o in enumerate(out))
