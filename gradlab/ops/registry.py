@@ -50,6 +50,7 @@ import weakref
 
 import numpy as np
 
+from .. import _device
 from .._dtype import category, default_np, from_numpy_dtype, result_np_dtype
 from .._tensor_core import Tensor, empty_layout
 from ..autograd import grad_mode
@@ -304,8 +305,47 @@ def _inputs(op, args):
     return arrays, (dtype if op.cast_result else None), requires
 
 
+def _meta_inputs(args):
+    """Whether a tensor argument is on the meta device; PyTorch's error when a meta and a cpu tensor meet
+    (a 0-d cpu tensor goes with anything, as a number). The device expected is the first tensor's."""
+    if _device.BACKWARD[0]:
+        return any(isinstance(a, Tensor) and type(a._data) is _device.MetaArray for a in args)
+    expected = None
+    for a in args:
+        if isinstance(a, Tensor) and (a._data.ndim or type(a._data) is _device.MetaArray):
+            here = "meta" if type(a._data) is _device.MetaArray else "cpu"
+            if expected is None:
+                expected = here
+            elif here != expected:
+                raise RuntimeError(f"Tensor on device {here} is not on the expected device {expected}!")
+    return expected == "meta"
+
+
+def _apply_meta(op, args, params):
+    """An op on meta tensors: computed on their zeros as plain arrays (every path of the op as on the CPU:
+    the result's shape, dtype and layout), the results then tagged meta, as the inputs again (an in-place op
+    may have given one a new array)."""
+    metas = [(a, a._data, a._data.view(np.ndarray)) for a in args
+             if isinstance(a, Tensor) and type(a._data) is _device.MetaArray]
+    for a, _, plain in metas:
+        a._data = plain
+    try:
+        result = apply(op, args, params)
+    finally:
+        for a, data, plain in metas:
+            a._data = data if a._data is plain else _device.tag(a._data)
+    if _device.BACKWARD[0]:          # (inside a backward formula: see _device.BACKWARD)
+        return result
+    for r in (result if isinstance(result, tuple) else (result,)):
+        if isinstance(r, Tensor) and type(r._data) is not _device.MetaArray:
+            r._data = _device.tag(r._data)
+    return result
+
+
 def apply(op, args, params):
     """Run an op: compute the forward with numpy, and record a node when a gradient is needed."""
+    if _device.META_MADE[0] and _meta_inputs(args):
+        return _apply_meta(op, args, params)
     if op.check is not None:
         op.check(*args)
     # The arguments in one pass (what _inputs does, for the common case: every tensor of one dtype,
