@@ -7,6 +7,7 @@ reached through `AccumulateGrad` nodes, which add incoming gradients into `leaf.
 """
 import itertools
 import math
+import sys
 import weakref
 
 import numpy as np
@@ -107,7 +108,7 @@ class SavedTensor(metaclass=CType, c_name="gradlab._C._autograd.SavedTensor"):
     `data`, `unpack()`, `unpack_hook` and `register_hooks`; the engine reads it through `_unpack`.
     """
     __slots__ = ("tensor", "array", "counter", "version", "is_output", "output_nr", "origin", "packed",
-                 "hook", "freed")
+                 "hook", "freed", "view_fn")
 
     def __init__(self, tensor=None, is_output=False):
         if tensor is None:
@@ -256,6 +257,17 @@ class SavedTensor(metaclass=CType, c_name="gradlab._C._autograd.SavedTensor"):
             return out
         return t
 
+    def _view_fn_gone(self, producer):
+        """Whether the grad_fn a saved view had when saved (an in-place op's result written through it) is gone
+        in PyTorch: the base changed in place since, and PyTorch regenerated the view's grad_fn (it does so
+        lazily, when the view is used: gradlab eagerly, so its new grad_fn `producer` that nothing holds yet
+        counts as unused)."""
+        ref = getattr(self, "view_fn", None)
+        if ref is None or ref() is not None:
+            return False
+        # (held by the view's slot, the caller's variable, this parameter and getrefcount's argument: more is a use)
+        return sys.getrefcount(producer) > 4
+
     def _version_message(self, node):
         if self.is_output:
             shape, dtype, producer, output_nr = self.array.shape, self.array.dtype, node, self.output_nr
@@ -270,6 +282,9 @@ class SavedTensor(metaclass=CType, c_name="gradlab._C._autograd.SavedTensor"):
                 if multi is not None:
                     return _MULTI_OUTPUT_CHANGED.format(*multi)
                 name = "AsStridedBackward0"
+                if node is not None and self._view_fn_gone(producer):
+                    # (PyTorch's weak grad_fn of the view is gone: it names the node the tensor was saved for)
+                    name, output_nr = node.name(), 0
         clause = "" if name is None else f", which is output {output_nr} of {short_name(name)},"
         return (
             "one of the variables needed for gradient computation has been modified by an inplace "

@@ -82,8 +82,9 @@ class OpNode(Node):
             check_guards(self)
         if op.num_outputs == 1:
             g = grad_outputs[0]
-        else:   # outputs that received no gradient count as zeros
+        else:   # outputs that received no gradient count as zeros (a formula may ask which: _undefined_outputs)
             g = [gi if gi is not None else _zeros(meta, as_arrays) for gi, meta in zip(grad_outputs, self._output_meta)]
+            self._undefined_outputs = tuple(gi is None for gi in grad_outputs)
         if not as_arrays:
             return self._apply_on_tensors(g)
         # a plain backward: g and the saved values (`n.other`) are arrays
@@ -162,7 +163,7 @@ class Op:
                  check=None, saves_outputs=()):
         self.key = key
         # outputs PyTorch saves for the backward of an op with several (aminmax's min and max): checked for
-        # in-place changes before the backward, though gradlab's formulas recompute what they need
+        # in-place changes before the backward (aminmax's formula reads them, see reduction.py)
         self.saves_outputs = saves_outputs
         self.check = check                # the arguments as given -> raises PyTorch's first error, or None
         self.variants = variants          # the public forms under `key`: "function", "method", "inplace"
