@@ -52,6 +52,11 @@ def _root_edges(tensors, grad_tensors):
                 )
             if g._data.dtype != t._data.dtype:
                 g = g.to(t.dtype)
+            if t._data.dtype.kind not in "fc" and (t.grad_fn is not None or t._requires_grad):
+                # (an integer tensor that requires grad, left by fill_ and the like: PyTorch's engine asserts)
+                raise RuntimeError('isDifferentiableType(grad.scalar_type()) INTERNAL ASSERT FAILED at '
+                                   '"/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp":998, please report a bug '
+                                   'to PyTorch. ')
         grads.append(g)
     roots = []
     for i, (t, g) in enumerate(zip(tensors, grads)):

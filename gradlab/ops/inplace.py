@@ -304,6 +304,8 @@ def _stand_in(t, opkey):
     s = Tensor._make(data, t.grad_fn, t._output_nr)
     s._requires_grad = t._requires_grad
     s._accumulator = t._accumulator
+    if data.dtype.kind not in "fc" and (s.grad_fn is not None or s._requires_grad):
+        s._stands_in = True     # (an integer tensor's in-place op still records: registry's _integer_history)
     return s
 
 

@@ -105,6 +105,8 @@ class OpNode(Node):
                 if g_meta is None:
                     g_meta = (g.shape, g.dtype)
                 meta = g_meta
+            elif meta[1].kind not in "fc":      # (an integer tensor that requires grad: see _integer_history)
+                raise RuntimeError(NOT_DIFFERENTIABLE_GRAD)
             # (a formula's result is most often already at the input's shape and dtype)
             if not isinstance(grad, _ndarray) or grad.shape != meta[0] or grad.dtype != meta[1]:
                 grad = dual.data(sum_to_shape(grad, meta))     # (a ZeroArray stays)
@@ -306,6 +308,34 @@ def _inputs(op, args):
     return arrays, (dtype if op.cast_result else None), requires
 
 
+# PyTorch's engine meeting the gradient of an integer tensor (one that requires grad: _integer_history)
+NOT_DIFFERENTIABLE_GRAD = ('isDifferentiableType(grad.scalar_type()) INTERNAL ASSERT FAILED at '
+                           '"/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp":998, please report a bug to PyTorch. ')
+
+# the ops that write a value into a tensor of any dtype (fill_, masked_fill_, index_fill_, and x[...] = v by them):
+# PyTorch's in-place kernels record their node even on an integer tensor when the value requires grad
+# (and as_strided: the history a view of such a tensor reads through its base, see ops/inplace.py's _read_through)
+_WRITES_ANY_DTYPE = frozenset({"fill_tensor", "masked_fill_tensor", "index_fill_tensor", "copy_slices",
+                               "index_put_values", "as_strided"})
+
+
+def _integer_history(op, args, out):
+    """Whether an integer or bool result records a node: only those writes. An integer tensor that requires
+    grad (what they leave) refused as the input of any other differentiable op with an integer result, in
+    PyTorch's words (casts, `x.float()`, and the non-differentiable ops go on without a node)."""
+    if op.key in _WRITES_ANY_DTYPE:
+        return True
+    if op.key == "copy":                 # (copy_ into an integer tensor records nothing: its history stays)
+        return False
+    if args and getattr(args[0], "_stands_in", False):
+        return True                      # an in-place op on an integer tensor that requires grad: recorded
+    if op._formula_slots and op.key != "to_dtype":
+        for a in args:
+            if isinstance(a, Tensor) and a._data.dtype.kind not in "fc" and (a.grad_fn is not None or a._requires_grad):
+                raise RuntimeError(f"Autograd not support dtype: {from_numpy_dtype(out.dtype)._legacy[:-6]}")
+    return False
+
+
 def _meta_inputs(args):
     """Whether a tensor argument is on the meta device; PyTorch's error when a meta and a cpu tensor meet
     (a 0-d cpu tensor goes with anything, as a number). The device expected is the first tensor's."""
@@ -384,12 +414,14 @@ def apply(op, args, params):
             # lost an expanded input's zero strides; where's condition is PyTorch's first operand)
             given = [a._data if isinstance(a, Tensor) else a for a in args]
             out = torch_layout(op, out, [params["condition"], *given] if op.key == "where" else given)
-        # (an integer or bool result never requires grad: PyTorch records no node for `x.long()`)
-        if not requires or not grad_mode._state["enabled"] or out.dtype.kind not in "fc":
+        # (an integer or bool result requires no grad: PyTorch records no node for `x.long()`; see _integer_history)
+        if not requires or not grad_mode._state["enabled"] or (
+                out.dtype.kind not in "fc" and not _integer_history(op, args, out)):
             return Tensor._make(out)
     else:
         out = tuple(_as_array(o, dtype) for o in out)
-        if not requires or not grad_mode._state["enabled"] or not out or out[0].dtype.kind not in "fc":
+        if not requires or not grad_mode._state["enabled"] or not out or (
+                out[0].dtype.kind not in "fc" and not _integer_history(op, args, out[0])):
             return tuple(Tensor._make(o) for o in out)
 
     # (Node.__init__ inlined. Parameters are set one by one, never through node.__dict__: reading
