@@ -75,37 +75,63 @@ def _masks(key):
                for k in (key if type(key) is tuple else (key,)))
 
 
-def _meta_aware(fn):
-    name = fn.__name__
+# The wrapper's code is named _meta_wrapper, and it calls fn itself: _argparse looks through such a frame for the
+# user's call (whose arguments it checks), as it does through its own wrappers. Each copy carries the file name
+# of the function it wraps (what introspection of the public functions reads).
+_WRAPPER = compile("""
+def _meta_wrapper(*args, **kwargs):
+    metas = _scan(args, kwargs, shape_only)
+    if not metas or "device" in kwargs:        # (device=: the caller names the result's device)
+        return fn(*args, **kwargs)
+    saved = _enter(name, metas, args, kwargs)
+    try:
+        result = fn(*args, **kwargs)
+        if name == "__iter__":
+            result = list(result)
+    finally:
+        _leave(saved)
+    return _finish(name, result)
+""", "<gradlab meta>", "exec")
+_WRAPPER_CODE = next(c for c in _WRAPPER.co_consts if isinstance(c, types.CodeType))
 
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        metas = _scan(args, kwargs, name in _SHAPE_ONLY)
-        if not metas or "device" in kwargs:       # (device=: the caller names the result's device)
-            return fn(*args, **kwargs)
-        if name in _DATA_DEPENDENT:
-            raise NotImplementedError(_device._no_meta_kernel(_DATA_DEPENDENT[name]))
-        if name in _READ_VALUE:
-            raise RuntimeError(_device.META_ITEM)
-        if name == "where" and len(args) + len(kwargs) == 1 or name == "__getitem__" and _masks(args[1]):
-            raise NotImplementedError(_device._no_meta_kernel("nonzero"))    # (x[mask] and where(c): nonzero)
-        # computed on the zeros as plain arrays (every path as on the CPU), then tagged; an in-place method may
-        # have given an argument a new array: tagged too
-        saved = [(t, t._data, t._data.view(np.ndarray)) for t in metas]
-        for t, _, plain in saved:
-            t._data = plain
-        try:
-            result = fn(*args, **kwargs)
-            if name == "__iter__":
-                result = list(result)
-        finally:
-            for t, data, plain in saved:
-                t._data = data if t._data is plain else _device.tag(t._data)
-        if _device.BACKWARD[0]:
-            return result
-        return iter(_tag(result)) if name == "__iter__" else _tag(result)
+
+def _meta_aware(fn):
+    """fn wrapped: with a meta tensor among its arguments, computed on the zeros and its results tagged."""
+    space = {"_scan": _scan, "_enter": _enter, "_leave": _leave, "_finish": _finish, "fn": fn,
+             "name": fn.__name__, "shape_only": fn.__name__ in _SHAPE_ONLY, "__builtins__": __builtins__}
+    code = getattr(fn, "__code__", None)
+    wrapper = types.FunctionType(_WRAPPER_CODE.replace(co_filename=code.co_filename) if code else _WRAPPER_CODE,
+                                 space)
+    wrapper = functools.wraps(fn)(wrapper)
     wrapper._meta_wrapped = True
     return wrapper
+
+
+def _enter(name, metas, args, kwargs):
+    """PyTorch's errors for the data-dependent functions; else the meta arguments given plain views of their
+    zeros (every path of fn then runs as on the CPU), to be put back by _leave."""
+    if name in _DATA_DEPENDENT:
+        raise NotImplementedError(_device._no_meta_kernel(_DATA_DEPENDENT[name]))
+    if name in _READ_VALUE:
+        raise RuntimeError(_device.META_ITEM)
+    if name == "where" and len(args) + len(kwargs) == 1 or name == "__getitem__" and _masks(args[1]):
+        raise NotImplementedError(_device._no_meta_kernel("nonzero"))    # (x[mask] and where(c): nonzero)
+    saved = [(t, t._data, t._data.view(np.ndarray)) for t in metas]
+    for t, _, plain in saved:
+        t._data = plain
+    return saved
+
+
+def _leave(saved):
+    # (an in-place method may have given an argument a new array: tagged too)
+    for t, data, plain in saved:
+        t._data = data if t._data is plain else _device.tag(t._data)
+
+
+def _finish(name, result):
+    if _device.BACKWARD[0]:
+        return result
+    return iter(_tag(result)) if name == "__iter__" else _tag(result)
 
 
 def _wrappable(name, value):
