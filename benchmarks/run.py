@@ -263,7 +263,7 @@ def saved_arrays_freed_on_time():
         for node in nodes:
             for _, saved in node.saved_tensors_info:
                 if saved.is_output:
-                    array = saved.data
+                    array = saved.array
                 elif saved.tensor.grad_fn is not None:
                     array = saved.tensor._data
                 else:

@@ -214,3 +214,12 @@ globals().update(_argparse.wrapped(globals(), _signatures.TORCH))
 # torch.functional and torch.distributions, which PyTorch imports at start-up, build on the functions above
 from . import distributions, functional  # noqa: E402,F401
 from .functional import chain_matmul  # noqa: E402,F401  (PyTorch's is in torch/functional.py too)
+
+import functools  # noqa: E402
+# the meta device's net under the hand-written methods and functions, installed with the first meta tensor
+from . import _device as _meta_device, linalg as _linalg_ns, special as _special_ns  # noqa: E402
+from .nn import functional as _nn_functional_ns  # noqa: E402
+from ._tensor_methods import meta as _meta_api  # noqa: E402
+_meta_device.ON_FIRST_META.append(functools.partial(_meta_api.install, [
+    globals(), vars(_linalg_ns), vars(_special_ns), vars(_nn_functional_ns)]))
+del _meta_device, _linalg_ns, _special_ns, _nn_functional_ns, _meta_api

@@ -8,6 +8,8 @@ loudly here instead of silently running somewhere else.
 """
 import numbers
 
+import numpy as np
+
 from . import _argparse
 from ._ctype import CType
 
@@ -158,6 +160,7 @@ def _name(x):
 
 
 CPU = device("cpu")
+META = device("meta")
 
 
 def as_device(d, function=None, position=""):
@@ -172,6 +175,142 @@ def as_device(d, function=None, position=""):
             raise RuntimeError("Device index must not be negative")
         raise RuntimeError(_NO_ACCELERATOR)
     raise TypeError(f"{function}(): argument 'device'{position} must be torch.device, not {_name(d)}")
+
+
+# --- the meta device ----------------------------------------------------------------------------
+class MetaArray(np.ndarray):
+    """A meta tensor's data: PyTorch's meta tensors have a shape, a dtype and strides but no values. gradlab
+    keeps zeros of that shape, dtype and layout, and ops compute on them (their results' shapes, dtypes and
+    layouts are then right) but every read of a value fails as PyTorch's does. The op table computes on plain
+    views and tags its results (ops/registry.py); code outside it meets this class, whose numpy functions
+    give meta results and refuse the data-dependent ones."""
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        # (devices are checked on the tensors, before: here a backward formula may meet its plain arrays)
+        if "out" in kwargs:
+            kwargs["out"] = tuple(_plain(o) for o in kwargs["out"])
+        return _meta_result(getattr(ufunc, method)(*map(_plain, inputs), **kwargs))
+
+    def __array_function__(self, func, types, args, kwargs):
+        if func.__name__ in _DATA_DEPENDENT:
+            raise NotImplementedError(_no_meta_kernel(_DATA_DEPENDENT[func.__name__]))
+        return _meta_result(func(*_plain_all(args), **_plain_all(kwargs)))
+
+    # a value read from a meta tensor: there is none (a backward formula reading its saved zeros gets them: its
+    # results are only shapes too)
+    def item(self, *args):
+        if BACKWARD[0]:
+            return np.ndarray.item(self, *args)
+        raise RuntimeError(META_ITEM)
+
+    def tolist(self):
+        if BACKWARD[0]:
+            return np.ndarray.tolist(self)
+        raise NotImplementedError(META_NO_DATA)
+
+    def __bool__(self):
+        if BACKWARD[0]:
+            return np.ndarray.__bool__(self)
+        raise RuntimeError(META_ITEM)
+
+    def __float__(self):
+        if BACKWARD[0]:
+            return np.ndarray.__float__(self)
+        raise RuntimeError(META_ITEM)
+
+    def __int__(self):
+        if BACKWARD[0]:
+            return np.ndarray.__int__(self)
+        raise RuntimeError(META_ITEM)
+
+    def __index__(self):
+        if BACKWARD[0]:
+            return np.ndarray.__index__(self)
+        raise RuntimeError(META_ITEM)
+
+
+def _plain(a):
+    return a.view(np.ndarray) if type(a) is MetaArray else a
+
+
+def _plain_all(x):
+    if type(x) in (list, tuple):
+        return type(x)(_plain_all(a) for a in x)
+    if type(x) is dict:
+        return {k: _plain_all(v) for k, v in x.items()}
+    return _plain(x)
+
+
+def _meta_result(r):
+    if type(r) is np.ndarray:
+        return r.view(MetaArray)
+    if isinstance(r, np.generic):
+        return np.asarray(r).view(MetaArray)
+    if type(r) in (list, tuple):
+        return type(r)(_meta_result(a) for a in r)
+    return r
+
+
+def _no_meta_kernel(op):
+    if op == "nonzero":
+        return ("The register_meta function for torch.nonzero() raises unimplemented by default, as a correct "
+                "data-independent implementation does not exist. This implementation returns a fake value, assuming "
+                "all elements of the tensor are non-zero. To enable this registration, please set "
+                "'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' to True.")
+    return (f"aten::{op}: attempted to run this operator with Meta tensors, but there was no fake impl or Meta kernel "
+            "registered. You may have run into this message while using an operator with PT2 compilation APIs "
+            "(torch.compile/torch.export); in order to use this operator with those APIs you'll need to add a fake "
+            "impl. Please see the following for next steps:  "
+            "https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html")
+
+
+# numpy's functions whose result's shape depends on the values (PyTorch has no meta kernel for them: the aten op
+# named), met outside the op table
+_DATA_DEPENDENT = {"nonzero": "nonzero", "flatnonzero": "nonzero", "argwhere": "nonzero", "unique": "_unique2",
+                   "array_equal": "equal", "bincount": "bincount", "extract": "masked_select",
+                   "compress": "masked_select"}
+
+
+# whether a meta tensor was ever made: until then the op table pays nothing for the meta checks
+META_MADE = [False]
+# the device type a factory's _options checked last ("meta" or None), for its _finish to read
+PENDING = [None]
+
+
+# how many backward passes run now: their formulas mix a meta graph's saved arrays with plain ones freely (the
+# devices were checked when the graph was made), and only the leaves' gradients are tagged meta (the engine)
+BACKWARD = [0]
+
+# what runs when the first meta tensor is made (gradlab/__init__.py adds the wrapping of the public API)
+ON_FIRST_META = []
+
+
+def meta_array(data):
+    """A meta tensor's data shaped, typed and laid out as the array `data` (zeros: no values exist);
+    a result computed on meta data is tagged with `tag`, keeping its layout."""
+    if not META_MADE[0]:
+        META_MADE[0] = True
+        for hook in ON_FIRST_META:
+            hook()
+    if type(data) is MetaArray:
+        return data
+    out = np.zeros_like(data)          # (numpy's order 'K': the layout of data, as PyTorch's empty_like)
+    return out.view(MetaArray)
+
+
+def tag(out):
+    """An op's result computed on meta data (an array, or a tuple of them) as meta data."""
+    if type(out) is tuple:
+        return tuple(tag(o) for o in out)
+    return out if type(out) is MetaArray else np.asarray(out).view(MetaArray)
+
+
+def is_meta(array):
+    return type(array) is MetaArray
+
+
+META_NO_DATA = "Cannot copy out of meta tensor; no data!"
+META_ITEM = "Tensor.item() cannot be called on meta tensors"
 
 
 def require_cpu(d):
@@ -197,17 +336,21 @@ def get_default_device():
     d = _default[-1]
     if d is None:
         return CPU
-    require_cpu(d)
+    if d._type != "meta":
+        require_cpu(d)
     return d
 
 
 def check(d, function):
-    """The `device=` argument of a factory: None (the default device) or the CPU, checked the way
-    PyTorch checks it."""
+    """The `device=` argument of a factory: None (the default device), the CPU or the meta device
+    ("meta" is returned), checked the way PyTorch checks it."""
     if d is None:
         d = _default[-1]
         if d is None:
             return
     if d is CPU or type(d) is str and d == "cpu":
         return
-    require_cpu(as_device(d, function))
+    d = as_device(d, function)
+    if d._type == "meta":
+        return "meta"
+    require_cpu(d)

@@ -54,7 +54,7 @@ def empty_layout(data):
     for n in reversed(data.shape):
         strides.append(step)
         step *= max(n, 1)
-    return np.lib.stride_tricks.as_strided(data, data.shape, tuple(reversed(strides)))
+    return np.lib.stride_tricks.as_strided(data, data.shape, tuple(reversed(strides)), subok=True)  # (meta stays meta)
 
 
 class Tensor:
@@ -121,7 +121,7 @@ class Tensor:
 
     @property
     def device(self):
-        return _device.CPU
+        return _device.META if type(self._data) is _device.MetaArray else _device.CPU
 
     @property
     def is_cuda(self):

@@ -32,6 +32,7 @@ What a student reads in them is the bookkeeping PyTorch does for every tensor:
 * `_version` counts in-place changes; views and `detach()` share the counter with their base.
 """
 import copy as _copy
+from . import _device
 
 from ._tensor_core import Tensor
 from .display.printing import format_tensor
@@ -69,12 +70,13 @@ class _PrintingMethods:
     def __repr__(self):
         node = self.grad_fn
         return format_tensor(self._data, requires_grad=self._requires_grad,
-                             grad_fn_name=type(node).__name__ if node is not None else None)
+                             grad_fn_name=type(node).__name__ if node is not None else None,
+                             meta=type(self._data) is _device.MetaArray)
 
     __str__ = __repr__
 
     def __format__(self, spec):
-        if self._data.ndim == 0:
+        if self._data.ndim == 0 and type(self._data) is not _device.MetaArray:
             return format(self.item(), spec)
         if spec:
             raise TypeError("unsupported format string passed to Tensor.__format__")

@@ -428,7 +428,8 @@ def _star_call():
     the object's class (Tensor) rather than the one defining the method (TensorBase)."""
     frame = sys._getframe(1)
     while frame is not None and (frame.f_code.co_filename.startswith(_HERE)
-                                 or frame.f_code.co_filename == "<gradlab wrapper>"):
+                                 or frame.f_code.co_filename == "<gradlab wrapper>"
+                                 or frame.f_code.co_name == "_meta_wrapper"):
         frame = frame.f_back
     return frame is not None and frame.f_code.co_code[frame.f_lasti] == dis.opmap["CALL_FUNCTION_EX"]
 

@@ -177,7 +177,10 @@ def _vet(fn, entry, lead, args, kwargs, key, ok, rules):
     otherwise by position, ints and Numbers as `_as_ints` makes them)."""
     if any(k.startswith("_") for k in kwargs):
         return args, kwargs                                      # gradlab's own internal keyword (_real_dim=)
-    internal = sys._getframe(3).f_globals.get("__name__", "").startswith("gradlab")
+    frame = sys._getframe(3)
+    while frame.f_code.co_name == "_meta_wrapper":      # (the meta device's net: _tensor_methods/meta.py)
+        frame = frame.f_back
+    internal = frame.f_globals.get("__name__", "").startswith("gradlab")
     if internal:                             # gradlab's own calls (t.div(other, None)) pass as written
         seen = rules.setdefault(_INTERNAL, set())
         if (key in seen or len(seen) >= _CACHE_LIMIT) and (not kwargs or _takes(fn, kwargs)):

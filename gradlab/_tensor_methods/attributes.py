@@ -106,6 +106,8 @@ class _AttributeMethods:
         return self.to(dtype)
 
     def data_ptr(self):
+        if type(self._data) is _device.MetaArray:
+            return 0                    # (a meta tensor has no memory)
         return self._data.__array_interface__["data"][0]
 
     def storage_offset(self):
@@ -283,7 +285,7 @@ class _AttributeMethods:
 
     @grad.setter
     def grad(self, value):
-        if value is not None:       # PyTorch's checks, in its order: type, itself, dtype, size
+        if value is not None:       # PyTorch's checks, in its order: type, itself, dtype, device, size
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
                                 f"{_type_name(value)}")
@@ -297,6 +299,11 @@ class _AttributeMethods:
                     "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. "
                     "Diverging the dtypes of a tensor and its gradient may break downstream systems that assume "
                     "they match.")
+            mine, its = self.device.type, value.device.type
+            if mine != its:
+                raise RuntimeError(f"attempting to assign a gradient with device type '{its}' to a tensor with device "
+                                   f"type '{mine}'. Please ensure that the gradient and the tensor are on the same "
+                                   "device")
             if value._data.shape != self._data.shape:
                 raise RuntimeError(
                     f"attempting to assign a gradient of size '[{', '.join(map(str, value._data.shape))}]' to a "

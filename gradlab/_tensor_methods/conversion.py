@@ -24,14 +24,21 @@ class _ConversionMethods:
     def item(self):
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        if type(self._data) is _device.MetaArray:
+            raise RuntimeError(_device.META_ITEM)
         return self._data.reshape(()).item()
 
     def tolist(self):
         if getattr(self, "_zerotensor", False):      # (a ZeroTensor has no storage to read)
             raise RuntimeError("tolist() shouldn't be called on a tensor with unallocated storage")
+        if type(self._data) is _device.MetaArray:
+            raise NotImplementedError(_device.META_NO_DATA)
         return self._data.tolist()
 
     def numpy(self, *, force=False):
+        if type(self._data) is _device.MetaArray:
+            raise TypeError("can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the tensor to "
+                            "host memory first.")
         if getattr(self, "_zerotensor", False) and not force:
             raise RuntimeError(" Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array.")
         if self.requires_grad and not force:
@@ -39,6 +46,9 @@ class _ConversionMethods:
         return self._data
 
     def __array__(self, dtype=None):
+        if type(self._data) is _device.MetaArray:
+            raise TypeError("can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the tensor to "
+                            "host memory first.")
         # no `copy` parameter, as PyTorch's: numpy 2 then warns (DeprecationWarning) when it passes one
         if self.requires_grad:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
@@ -51,6 +61,8 @@ class _ConversionMethods:
             warnings.warn(_SCALAR_WARNING, UserWarning, stacklevel=3)
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
+        if type(self._data) is _device.MetaArray:
+            raise RuntimeError(_device.META_ITEM)
         return kind(_real_item(self._data, None if kind is complex else "double"))
 
     def __float__(self):
@@ -59,6 +71,8 @@ class _ConversionMethods:
     def __int__(self):      # unlike float(), PyTorch's int() does not warn about requires_grad
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
+        if type(self._data) is _device.MetaArray:
+            raise RuntimeError(_device.META_ITEM)
         return int(_real_item(self._data, "int64_t"))
 
     def __index__(self):
@@ -73,6 +87,8 @@ class _ConversionMethods:
         if self._data.size != 1:
             raise RuntimeError("Boolean value of Tensor with " + ("no values" if self._data.size == 0 else
                                                                  "more than one value") + " is ambiguous")
+        if type(self._data) is _device.MetaArray:
+            raise RuntimeError(_device.META_ITEM)
         return bool(self._data.reshape(()).item())
 
     def __len__(self):
@@ -104,9 +120,16 @@ class _ConversionMethods:
             device, dtype, copy = None, args[0], False
         else:
             device, dtype, copy = _to_arguments(args, kwargs)
+        meta = type(self._data) is _device.MetaArray
         if device is not None:
             device = _device.as_device(device)
-            _device.require_cpu(device)
+            if device.type == "meta":
+                if not meta:            # to the meta device: a copy with shape, dtype and layout, no values
+                    return self._to_meta(dtype)
+            else:
+                _device.require_cpu(device)
+                if meta:
+                    raise NotImplementedError(_device.META_NO_DATA)
             copy = copy or device.index is not None     # cpu:0 is not a tensor's device (cpu): a copy
         if dtype is not None:
             target = _dtype.to_numpy_dtype(dtype)
@@ -115,6 +138,14 @@ class _ConversionMethods:
         if copy:
             return OPS["to_dtype"](self, dtype=self._data.dtype, source_dtype=self._data.dtype)
         return self
+
+    def _to_meta(self, dtype):
+        """self.to('meta'): PyTorch's _to_copy onto the meta device (ToCopyBackward0), computed on the CPU and
+        tagged meta (the registry makes every result of an op on meta tensors meta)."""
+        src = self if dtype is None else self.to(dtype)
+        out = OPS["to_dtype"](src, dtype=src._data.dtype, source_dtype=self._data.dtype) if src is self else src
+        out._data = _device.meta_array(out._data)
+        return out
 
     def float(self, *args, memory_format=None):
         return self._to_named("float", args, _dtype.float32)
@@ -144,6 +175,8 @@ class _ConversionMethods:
         return self._to_named("bool", args, _dtype.bool_)
 
     def cpu(self, *args, memory_format=None):
+        if not args and type(self._data) is _device.MetaArray:
+            raise NotImplementedError(_device.META_NO_DATA)
         return self._to_named("cpu", args, None)
 
     def _to_named(self, name, args, dtype):
@@ -162,6 +195,8 @@ class _ConversionMethods:
     def type_as(self, other):
         if not isinstance(other, Tensor):
             raise TypeError(f"type_as(): argument 'other' (position 1) must be Tensor, not {_type_name(other)}")
+        if type(self._data) is _device.MetaArray and type(other._data) is not _device.MetaArray:
+            raise NotImplementedError(_device.META_NO_DATA)    # (type_as is .type(other.type()): a CPU type)
         return self.to(other.dtype)
 
     def get_device(self):
@@ -185,6 +220,8 @@ class _ConversionMethods:
                           "sourceTensor.detach().clone().requires_grad_(True), rather than "
                           "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
             data = data._data          # (copied by tensor(), as the numpy array it is)
+        if device is None and type(self._data) is _device.MetaArray:
+            device = _device.META
         return tensor(data, dtype=self.dtype if dtype is None else dtype, device=device, requires_grad=requires_grad)
 
     def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
@@ -208,19 +245,25 @@ class _ConversionMethods:
                 _shape(size)
             except TypeError:           # (a bad size: zeros() below gives PyTorch's TypeError)
                 pass
+        if device is None and type(self._data) is _device.MetaArray:
+            device = _device.META            # (x.new_*'s device defaults to x's)
         return _FACTORIES[factory](*size, dtype=self.dtype if dtype is None else dtype, device=device,
                                           requires_grad=requires_grad)
 
     @property
     def is_cpu(self):
-        return True
+        return type(self._data) is not _device.MetaArray
+
+    @property
+    def is_meta(self):
+        return type(self._data) is _device.MetaArray
 
     @property
     def layout(self):
         return _dtype.strided
 
     # the other devices and layouts a tensor here never has (PyTorch's properties, all False)
-    is_ipu = is_maia = is_meta = is_mkldnn = is_mps = is_mtia = is_nested = is_quantized = is_sparse = \
+    is_ipu = is_maia = is_mkldnn = is_mps = is_mtia = is_nested = is_quantized = is_sparse = \
         is_sparse_csr = is_vulkan = is_xla = is_xpu = property(lambda self: False)
 
     def clone(self, *args, memory_format=None):

@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype
+from .. import _device, _dtype
 from .._tensor_core import Tensor
 from ..autograd import grad_mode
 from ..autograd.node import Node, record
@@ -104,6 +104,10 @@ class _InPlaceMethods:
         if getattr(self, "_zerotensor", False):
             raise RuntimeError(_indexing._ZERO_TENSOR_COPY)
         _indexing._check_inplace_allowed(self)      # (autograd's checks before the kernel's overlap check)
+        if isinstance(src, Tensor) and src.is_meta != self.is_meta:
+            if src.is_meta:
+                raise NotImplementedError(_device.META_NO_DATA)
+            return self.copy_(src.to("meta"), non_blocking)
         if isinstance(src, np.generic):     # (a number to PyTorch, as to its parser: np.float32 too)
             src = src.item()
         if isinstance(src, Tensor) and not (self.requires_grad or src.requires_grad) and _same_data(self, src):

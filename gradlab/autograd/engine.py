@@ -18,6 +18,7 @@ import sys
 
 import numpy as np
 
+from .. import _device
 from .._dtype import contiguous_format
 from .._tensor_core import Tensor, ZeroArray, is_zero_tensor, zero_tensor_of
 from . import events, grad_mode
@@ -51,6 +52,11 @@ def _root_edges(tensors, grad_tensors):
                 )
             if g._data.dtype != t._data.dtype:
                 g = g.to(t.dtype)
+            if t._data.dtype.kind not in "fc" and (t.grad_fn is not None or t._requires_grad):
+                # (an integer tensor that requires grad, left by fill_ and the like: PyTorch's engine asserts)
+                raise RuntimeError('isDifferentiableType(grad.scalar_type()) INTERNAL ASSERT FAILED at '
+                                   '"/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp":998, please report a bug '
+                                   'to PyTorch. ')
         grads.append(g)
     roots = []
     for i, (t, g) in enumerate(zip(tensors, grads)):
@@ -114,6 +120,12 @@ def _needed_nodes(order, targets):
 
 
 def _accumulate_into(tensor, grad, create_graph, held=None):
+    _accumulate(tensor, grad, create_graph, held)
+    if _device.META_MADE[0] and _device.is_meta(tensor._data):   # (a meta leaf's .grad is meta)
+        tensor._grad._data = _device.tag(tensor._grad._data)
+
+
+def _accumulate(tensor, grad, create_graph, held=None):
     """Add `grad` into `tensor.grad` the way PyTorch does: a fresh tensor the first time, in place after.
     `grad` is a Tensor when create_graph is set, a numpy array otherwise. `held`: the caller's list
     holding `grad` (the backward loop's buffer), which lets the gradient itself become .grad when
@@ -243,9 +255,18 @@ def run_backward(tensors, grad_tensors, retain_graph=None, create_graph=False, i
     if retain_graph is None:
         retain_graph = create_graph
     task = GraphTask(_root_edges(tensors, grad_tensors), inputs, retain_graph, create_graph, accumulate)
-    task.run()
+    _device.BACKWARD[0] += 1
+    try:
+        task.run()
+    finally:
+        _device.BACKWARD[0] -= 1
     if inputs is not None and not accumulate:
-        return task.captured_gradients(allow_unused)
+        grads = task.captured_gradients(allow_unused)
+        if _device.META_MADE[0]:         # (a meta input's gradient, computed on its zeros, is meta too)
+            for g, t in zip(grads, inputs):
+                if g is not None and _device.is_meta(t._data):
+                    g._data = _device.tag(g._data)
+        return grads
     return None
 
 

@@ -75,7 +75,7 @@ class BackwardCFunction(Node, FunctionCtx):
             if self._freed:
                 raise RuntimeError(SECOND_BACKWARD_ERROR)
             return ()
-        return tuple(None if s is None else s.unpack(self) for s in self._saved_list)
+        return tuple(None if s is None else s._unpack(self) for s in self._saved_list)
 
     def _release(self):
         if self._saved_list:

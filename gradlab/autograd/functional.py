@@ -79,20 +79,52 @@ def _single_scalar_output(func, inputs, fn_name):
     return outputs
 
 
+_STRATEGY = ('Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your function has more '
+             'outputs than inputs, "forward-mode" tends to be more performant. Otherwise, prefer to use "reverse-mode".')
+
+
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
-    """J[i][j] has shape outputs[i].shape + inputs[j].shape (un-nested for single tensors)."""
-    is_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
+    """J[i][j] has shape outputs[i].shape + inputs[j].shape (un-nested for single tensors).
+
+    gradlab always computes it row by row with reverse-mode gradients. PyTorch's vectorize=True (vmap over a
+    batch of basis vectors) and strategy='forward-mode' (vmap over jvps) give the same numbers laid out
+    differently in memory: those layouts (strides, the expanded zeros of an output that does not depend on
+    an input, the output's dtype in forward mode) are rebuilt here from the rows, see _batched."""
+    if strategy not in ("forward-mode", "reverse-mode"):
+        raise AssertionError(_STRATEGY)
+    if strategy == "forward-mode":
+        if create_graph:
+            raise NotImplementedError(
+                'torch.autograd.functional.jacobian: `create_graph=True` and `strategy="forward-mode"` are not '
+                'supported together (yet). Please either set `create_graph=False` or `strategy="reverse-mode"`.')
+        if strict:
+            raise RuntimeError(
+                'torch.autograd.functional.jacobian: `strict=True` and `strategy="forward-mode"` are not supported '
+                'together (yet). Please either set `strict=False` or `strategy="reverse-mode"`.')
+        is_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
+        if not vectorize:
+            raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
+                                      "only implemented for `vectorize=True`.")
+        forward, fn_name, arg_name = True, None, "outputs"
+    else:
+        is_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
+        forward, fn_name, arg_name = False, "jacobian", "outputs of the user-provided function"
     single_in = not is_tuple
     inputs = tuple(x.detach().requires_grad_(True) if not create_graph or not x.requires_grad else x for x in inputs)
     with enable_grad():
         outputs = func(*inputs)
-    is_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "jacobian")
+    is_tuple, outputs = _as_tuple(outputs, arg_name, fn_name)
     single_out = not is_tuple
-    rows = []
     for i, out in enumerate(outputs):
         if strict and not out.requires_grad:
             raise RuntimeError(f"Output {i} of the user-provided function does not require gradients. The outputs "
                                "must be computed in a differentiable manner from the input when running in strict mode.")
+    if vectorize and strict:
+        raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are not supported "
+                           "together. Please either set `strict=False` or `vectorize=False`.")
+    # rows[i][j]: for each element k of outputs[i], the gradient of it with respect to inputs[j] (None: unreached)
+    rows = []
+    for out in outputs:
         per_input = [[] for _ in inputs]
         flat = out.reshape(-1) if out.requires_grad else None
         for k in range(out.numel()):
@@ -101,23 +133,155 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
             else:
                 grads = autograd_grad(flat[k], inputs, retain_graph=True, create_graph=create_graph,
                                       allow_unused=True)
-            for j, (g, x) in enumerate(zip(grads, inputs)):
-                per_input[j].append(g if g is not None else Tensor._make(np.zeros(x._data.shape, x._data.dtype)))
-        row = []
-        for j, x in enumerate(inputs):
-            if per_input[j]:
-                J = stack(per_input[j]).reshape(tuple(out.shape) + tuple(x.shape))
-            else:
-                J = Tensor._make(np.zeros(tuple(out.shape) + tuple(x.shape), x._data.dtype))
-            row.append(J if create_graph else J.detach())
-        rows.append(tuple(row))
+            for j, g in enumerate(grads):
+                per_input[j].append(g)
+        rows.append(per_input)
+    if forward:
+        J = _forward_layout(rows, outputs, inputs)
+    elif vectorize:
+        J = _reverse_layout(rows, outputs, inputs, create_graph)
+    else:
+        J = []
+        for i, out in enumerate(outputs):
+            row = []
+            for j, x in enumerate(inputs):
+                grads = [g if g is not None else Tensor._make(np.zeros(x._data.shape, x._data.dtype))
+                         for g in rows[i][j]]
+                if grads:
+                    Jij = stack(grads).reshape(tuple(out.shape) + tuple(x.shape))
+                else:
+                    Jij = Tensor._make(np.zeros(tuple(out.shape) + tuple(x.shape), x._data.dtype))
+                row.append(Jij if create_graph else Jij.detach())
+            J.append(tuple(row))
+    if forward:         # (PyTorch's forward mode nests lists: what its tuple post-processing leaves as they are)
+        J = [list(r) for r in J]
     if single_out and single_in:
-        return rows[0][0]
+        return J[0][0]
     if single_out:
-        return rows[0]
+        return J[0]
     if single_in:
-        return tuple(r[0] for r in rows)
-    return tuple(rows)
+        return tuple(r[0] for r in J)
+    return J if forward else tuple(J)
+
+
+def _contiguous_strides(shape):
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return strides[::-1]
+
+
+def _dense_layout(a):
+    """(extent, strides in elements) of one row laid out as array a: the elements it really holds (its
+    zero-stride dims counted once) and its own strides when they tile those densely (a permutation of a
+    contiguous block, maybe expanded), else a contiguous block's."""
+    shape = a.shape
+    strides = [s // a.itemsize for s in a.strides] if a.itemsize else [0] * a.ndim
+    live = sorted((s, n) for s, n in zip(strides, shape) if s != 0 and n > 1)
+    step = 1
+    for s, n in live:
+        if s != step:
+            break
+        step *= n
+    else:
+        strides = [0 if n > 1 and s == 0 else s for s, n in zip(strides, shape)]
+        return step, strides
+    return int(np.prod(shape)), _contiguous_strides(shape)
+
+
+def _strided(values, shape, strides, buf_size, offset=0):
+    """A fresh array with these shape and strides (in elements) holding values (broadcast to shape)."""
+    values = np.asarray(values)
+    buf = np.zeros(max(buf_size, 1), values.dtype)
+    item = buf.itemsize
+    full = np.lib.stride_tricks.as_strided(buf[offset:], shape, [s * item for s in strides])
+    np.copyto(full, np.broadcast_to(values, shape))     # (a zero-stride dim gets the same value again)
+    if any(s == 0 and n > 1 for s, n in zip(strides, shape)):
+        full = np.lib.stride_tricks.as_strided(buf[offset:], shape, [s * item for s in strides], writeable=False)
+    return full
+
+
+def _reverse_layout(rows, outputs, inputs, create_graph):
+    """PyTorch's vectorized reverse mode: one batched vjp per input (its rows are the basis vectors of all the
+    outputs, flattened), split per output and viewed as out.shape + in.shape. An input no output reaches gets
+    zeros_like(input) expanded over the rows."""
+    numels = [out.numel() for out in outputs]
+    result = [[None] * len(inputs) for _ in outputs]
+    for j, x in enumerate(inputs):
+        column = [g for i in range(len(outputs)) for g in rows[i][j]]
+        known = [g for g in column if g is not None]
+        xa = x._data
+        if not known:
+            extent, inner = _dense_layout(np.empty_like(xa))
+            batch, bstride = sum(numels), 0
+            full = _strided(np.zeros(xa.shape, xa.dtype), (batch,) + xa.shape, [0] + inner, extent)
+            pieces = None
+        elif create_graph:
+            zeros = Tensor._make(np.zeros(xa.shape, xa.dtype))
+            batch = stack([zeros if g is None else g for g in column])
+            _, inner = _dense_layout(known[0]._data)
+            if 0 not in inner and inner != _contiguous_strides(xa.shape):
+                # the rows' own order in memory (a transposed gradient stays transposed in PyTorch's batch)
+                order = sorted(range(len(inner)), key=lambda d: -inner[d])
+                back = sorted(range(len(order)), key=lambda d: order[d])
+                batch = batch.permute(0, *[d + 1 for d in order]).contiguous().permute(0, *[d + 1 for d in back])
+            pieces = batch.split(numels) if numels else ()
+        else:
+            extent, inner = _dense_layout(known[0]._data)
+            values = np.stack([np.zeros(xa.shape, xa.dtype) if g is None else g._data for g in column]) \
+                if column else np.zeros((0,) + xa.shape, xa.dtype)
+            full = _strided(values, values.shape, [extent] + inner, extent * len(column))
+            bstride = extent
+            pieces = None
+        start = 0
+        for i, out in enumerate(outputs):
+            shape = tuple(out.shape) + tuple(x.shape)
+            if pieces is not None:
+                result[i][j] = pieces[i].view(shape)
+            else:
+                part = full[start:start + numels[i]]
+                if not known:
+                    arr = np.lib.stride_tricks.as_strided(part, shape, (0,) * out.dim() + part.strides[1:],
+                                                          writeable=False)
+                else:
+                    item = part.itemsize
+                    arr = np.lib.stride_tricks.as_strided(
+                        part, shape, [s * bstride * item for s in _contiguous_strides(tuple(out.shape))]
+                        + list(part.strides[1:]))
+                result[i][j] = Tensor._make(arr)
+            start += numels[i]
+    return [tuple(r) for r in result]
+
+
+def _forward_layout(rows, outputs, inputs):
+    """PyTorch's forward mode: for each output one batched jvp (its batch: the basis vectors of all the
+    inputs), laid out as the output is (a tangent follows its primal) with the batch outermost, then split per
+    input and moved last. An output that depends on no input gets zeros_like(output), expanded; the values
+    take the output's dtype."""
+    numels = [x.numel() for x in inputs]
+    result = []
+    for i, out in enumerate(outputs):
+        oa = out._data
+        extent, inner = _dense_layout(oa if out.requires_grad else np.empty_like(oa))
+        bstride = extent if out.requires_grad else 0
+        total = sum(numels)
+        buf_size = extent * total if bstride else extent
+        row = []
+        start = 0
+        for j, x in enumerate(inputs):
+            shape = oa.shape + x._data.shape
+            strides = inner + [s * bstride for s in _contiguous_strides(x._data.shape)]
+            if out.requires_grad:
+                vals = np.stack([np.zeros(x._data.shape, oa.dtype) if g is None else g._data.astype(oa.dtype)
+                                 for g in rows[i][j]]).reshape(shape) if rows[i][j] else np.zeros(shape, oa.dtype)
+            else:
+                vals = np.zeros(shape, oa.dtype)
+            arr = _strided(vals, shape, strides, buf_size, start * bstride)
+            row.append(Tensor._make(arr))
+            start += numels[j]
+        result.append(tuple(row))
+    return result
 
 
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"):
@@ -127,13 +291,28 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, out
 
     def gradient(*xs):
         out = func(*xs)
+        if strict and isinstance(out, Tensor) and not out.requires_grad:
+            raise RuntimeError("Output 0 of the user-provided function does not require gradients. The outputs must be "
+                               "computed in a differentiable manner from the input when running in strict mode.")
         if out.numel() != 1:
             raise RuntimeError("The Tensor returned by the function given to hessian should contain a single element")
         grads = _autograd_grad((out.reshape(()),), xs, create_graph=True)     # (None: out does not depend on xs)
-        return tuple(g if g is not None else Tensor._make(np.zeros(x._data.shape, x._data.dtype)).requires_grad_()
-                     for g, x in zip(grads, xs))
+        for i, g in enumerate(grads):
+            if strict and (g is None or not g.requires_grad):
+                raise RuntimeError(
+                    f"While computing the hessian, found that the jacobian of the user-provided function with respect "
+                    f"to input {i} is independent of the input. This is not allowed in strict mode. You should ensure "
+                    "that your function is twice differentiable and that the jacobian depends on the inputs (this would "
+                    "be violated by a linear function for example).")
+        # (an unreached input's zeros: PyTorch's zeros_like, which a vectorized outer jacobian sees as not
+        # depending on the input (expanded zeros); row by row it is the same zeros either way)
+        return tuple(g if g is not None else Tensor._make(np.zeros(x._data.shape, x._data.dtype)).requires_grad_(
+            not vectorize) for g, x in zip(grads, xs))
 
-    H = jacobian(gradient, inputs_t, create_graph=create_graph, strict=strict)
+    if outer_jacobian_strategy not in ("forward-mode", "reverse-mode"):
+        raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode".')
+    H = jacobian(gradient, inputs_t, create_graph=create_graph, strict=strict, vectorize=vectorize,
+                 strategy=outer_jacobian_strategy)
     if single_in:
         return H[0][0]
     return H

@@ -7,12 +7,15 @@ reached through `AccumulateGrad` nodes, which add incoming gradients into `leaf.
 """
 import itertools
 import math
+import sys
 import weakref
 
 import numpy as np
 
+from .._ctype import CType
 from .._dtype import from_numpy_dtype
 from .._tensor_core import InferenceVersionCounter, Tensor
+from .grad_mode import _set_grad, is_grad_enabled
 
 _sequence = itertools.count()   # creation order: the engine runs the newest ready node first
 
@@ -23,6 +26,20 @@ SECOND_BACKWARD_ERROR = (
     "time or if you need to access saved tensors after calling backward."
 )
 
+
+def _pack(pack_hook, tensor):
+    """A pack hook's value: PyTorch calls it with grad mode off (what it computes records no graph)."""
+    prev = is_grad_enabled()
+    _set_grad(False)
+    try:
+        return pack_hook(tensor)
+    finally:
+        _set_grad(prev)
+
+
+_DETACHED_INPLACE = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_().This is not supported, "
+    "please use out-of-place `.detach()` instead")
 
 # nodes whose `_saved_dim` PyTorch shows as one int (gradlab keeps a 1-tuple)
 _INT_DIM_NODES = {"MaxBackward0", "MinBackward0"}
@@ -80,72 +97,155 @@ def short_name(name):
     return stem[:-len("Backward")] + ("" if number == "0" else number)
 
 
-class SavedTensor:
+class SavedTensor(metaclass=CType, c_name="gradlab._C._autograd.SavedTensor"):
     """A tensor kept for the backward formula, with the version it had when saved.
 
     Reading it after an in-place change raises PyTorch's version-counter error. A saved *output*
     of the node (like `exp`'s result) is kept as its array and version counter, not as the tensor
     object, so that the node does not keep its own output alive (no reference cycle).
-    """
-    __slots__ = ("tensor", "data", "counter", "version", "is_output", "output_nr", "requires_grad", "packed",
-                 "unpack_hook")
 
-    def __init__(self, tensor, is_output=False):
+    Users meet it as `grad_fn._raw_saved_self`: PyTorch's torch._C._autograd.SavedTensor, with its
+    `data`, `unpack()`, `unpack_hook` and `register_hooks`; the engine reads it through `_unpack`.
+    """
+    __slots__ = ("tensor", "array", "counter", "version", "is_output", "output_nr", "origin", "packed",
+                 "hook", "freed", "view_fn")
+
+    def __init__(self, tensor=None, is_output=False):
+        if tensor is None:
+            raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
         self.counter = tensor._version_counter
         if type(self.counter) is InferenceVersionCounter:
             raise RuntimeError(INFERENCE_SAVED)
         self.version = self.counter[0]
         self.is_output = is_output
-        self.unpack_hook = None
+        self.hook = None
         if SAVED_TENSORS_HOOKS:         # torch.autograd.graph.saved_tensors_hooks: keep what pack_hook gave
-            pack_hook, self.unpack_hook = SAVED_TENSORS_HOOKS[-1]
-            self.packed = pack_hook(tensor)
+            pack_hook, self.hook = SAVED_TENSORS_HOOKS[-1]
+            self.packed = _pack(pack_hook, tensor)
             self.output_nr = tensor._output_nr
-            self.tensor = self.data = None
+            self.origin = (tensor.grad_fn, tensor._output_nr, tensor._requires_grad)
+            self.tensor = self.array = None
             return
         if is_output:
             self.tensor = None
-            self.data = tensor._data
+            self.array = tensor._data
             self.output_nr = tensor._output_nr
         else:
             self.tensor = tensor
-            self.data = None
+            self.array = None
 
-    def unpack(self, node, as_arrays=False):
-        """The saved value for `node`'s formulas: its numpy array when they run on arrays (a backward
-        that builds no graph of its own), else a Tensor."""
-        if self.unpack_hook is not None:
-            return self._unpack_hooked(node, as_arrays)
-        if self.counter[0] != self.version:
-            raise RuntimeError(self._version_message(node))
-        if as_arrays:
-            return self.data if self.is_output else self.tensor._data
+    # --- PyTorch's Python API (torch._C._autograd.SavedTensor) ---------------------------------------
+    @property
+    def data(self):
+        """The saved tensor as kept, without the version check (the packed value once hooks are set; None
+        once a backward freed it). A node's own saved output is kept without its grad_fn (no cycle)."""
+        if getattr(self, "freed", False):
+            return None
+        if self.hook is not None:
+            return self.packed
         if self.is_output:
-            # rebuild the output; it is differentiable through this node (needed for create_graph)
-            t = Tensor._make(self.data, node, self.output_nr)
+            if self.array is None:
+                return None
+            t = Tensor._make(self.array)
             t._version_counter = self.counter
             return t
         return self.tensor
 
-    def register_hooks(self, pack_hook, unpack_hook):
+    def __dir__(self):
+        # PyTorch's public names only: the slots above are this implementation's
+        return [n for n in object.__dir__(self) if n not in SavedTensor.__slots__]
+
+    @data.setter
+    def data(self, value):
+        raise AttributeError("property of 'SavedTensor' object has no setter")
+
+    @property
+    def unpack_hook(self):
+        """The unpack hook register_hooks (or saved_tensors_hooks) set, else None."""
+        return None if getattr(self, "freed", False) else self.hook
+
+    @unpack_hook.setter
+    def unpack_hook(self, value):
+        raise AttributeError("property of 'SavedTensor' object has no setter")
+
+    def unpack(self, *args):
+        """The saved tensor as the gradient formula reads it (checking its version). Called from Python
+        there is no node to give a saved output its grad_fn back: PyTorch then raises, as here."""
+        if args:
+            raise TypeError(
+                "unpack(): incompatible function arguments. The following argument types are supported:\n"
+                "    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\n"
+                f"Invoked with: {self!r}, {', '.join(map(repr, args))}")
+        if getattr(self, "freed", False):
+            raise RuntimeError(SECOND_BACKWARD_ERROR)
+        if self.is_output:
+            raise RuntimeError(_DETACHED_INPLACE)
+        if self.hook is not None:
+            t = self._unpack_hooked(None, False)
+            grad_fn, output_nr, requires_grad = self.origin
+            if grad_fn is not None:
+                return Tensor._make(t._data, grad_fn, output_nr)
+            if requires_grad and not t._requires_grad:      # (a leaf's: it flows to the same leaf in PyTorch)
+                t = t.detach().requires_grad_()
+            return t
+        if self.tensor is None:
+            return None
+        return self._unpack(None)
+
+    def _free(self):
+        """A backward freed the node's saved values: this object stays, empty (PyTorch's errors)."""
+        self.tensor = self.array = self.packed = self.hook = None
+        self.freed = True
+
+    def _unpack(self, node, as_arrays=False):
+        """The saved value for `node`'s formulas: its numpy array when they run on arrays (a backward
+        that builds no graph of its own), else a Tensor."""
+        if self.hook is not None:
+            return self._unpack_hooked(node, as_arrays)
+        if self.counter[0] != self.version:
+            raise RuntimeError(self._version_message(node))
+        if as_arrays:
+            return self.array if self.is_output else self.tensor._data
+        if self.is_output:
+            # rebuild the output; it is differentiable through this node (needed for create_graph)
+            t = Tensor._make(self.array, node, self.output_nr)
+            t._version_counter = self.counter
+            return t
+        return self.tensor
+
+    def register_hooks(self, *args):
         """`node._raw_saved_self.register_hooks(pack, unpack)`: pack the saved tensor now, unpack it when the
         formula reads it (torch.autograd.graph.saved_tensors_hooks does the same for every saved tensor)."""
-        if self.unpack_hook is not None:
+        pack_hook, unpack_hook = args if len(args) == 2 else (None, None)
+        if not callable(pack_hook) or not callable(unpack_hook):
+            raise TypeError(
+                "register_hooks(): incompatible function arguments. The following argument types are supported:\n"
+                "    1. (self: torch._C._autograd.SavedTensor, arg0: collections.abc.Callable, arg1: "
+                "collections.abc.Callable) -> None\n\n"
+                f"Invoked with: {', '.join(map(repr, (self,) + args))}")
+        if self.hook is not None:
             raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. Hint: "
                                "only one pair of hooks is allowed at a time.")
-        if self.tensor is None and self.data is None:
+        if getattr(self, "freed", False):
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate values of the "
+                "graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need "
+                "to backward through the graph a second time or if you need to access saved variables after calling "
+                "backward.")
+        if self.tensor is None and self.array is None:
             raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
-        tensor = Tensor._make(self.data) if self.is_output else self.tensor
+        tensor = Tensor._make(self.array) if self.is_output else self.tensor
         if self.is_output:
             tensor._version_counter = self.counter
         else:
             self.output_nr = tensor._output_nr
-        self.packed = pack_hook(tensor)
-        self.unpack_hook = unpack_hook
-        self.tensor = self.data = None
+            self.origin = (tensor.grad_fn, tensor._output_nr, tensor._requires_grad)
+        self.packed = _pack(pack_hook, tensor)
+        self.hook = unpack_hook
+        self.tensor = self.array = None
 
     def _unpack_hooked(self, node, as_arrays):
-        t = self.unpack_hook(self.packed)
+        t = self.hook(self.packed)
         if not isinstance(t, Tensor):
             raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
                             f"{type(t).__name__}")
@@ -157,9 +257,20 @@ class SavedTensor:
             return out
         return t
 
+    def _view_fn_gone(self, producer):
+        """Whether the grad_fn a saved view had when saved (an in-place op's result written through it) is gone
+        in PyTorch: the base changed in place since, and PyTorch regenerated the view's grad_fn (it does so
+        lazily, when the view is used: gradlab eagerly, so its new grad_fn `producer` that nothing holds yet
+        counts as unused)."""
+        ref = getattr(self, "view_fn", None)
+        if ref is None or ref() is not None:
+            return False
+        # (held by the view's slot, the caller's variable, this parameter and getrefcount's argument: more is a use)
+        return sys.getrefcount(producer) > 4
+
     def _version_message(self, node):
         if self.is_output:
-            shape, dtype, producer, output_nr = self.data.shape, self.data.dtype, node, self.output_nr
+            shape, dtype, producer, output_nr = self.array.shape, self.array.dtype, node, self.output_nr
             name = producer.name()
         else:
             t = self.tensor
@@ -171,6 +282,9 @@ class SavedTensor:
                 if multi is not None:
                     return _MULTI_OUTPUT_CHANGED.format(*multi)
                 name = "AsStridedBackward0"
+                if node is not None and self._view_fn_gone(producer):
+                    # (PyTorch's weak grad_fn of the view is gone: it names the node the tensor was saved for)
+                    name, output_nr = node.name(), 0
         clause = "" if name is None else f", which is output {output_nr} of {short_name(name)},"
         return (
             "one of the variables needed for gradient computation has been modified by an inplace "
@@ -179,6 +293,10 @@ class SavedTensor:
             "anomaly detection to find the operation that failed to compute its gradient, with "
             "torch.autograd.set_detect_anomaly(True, check_nan=False)."
         )
+
+
+# (its repr, <torch._C._autograd.SavedTensor object at 0x...>, names the module PyTorch's lives in)
+SavedTensor.__module__ = "gradlab._C._autograd"
 
 
 class Node:
@@ -258,14 +376,14 @@ class Node:
         # (Only called when normal lookup fails: parameters and scalars are plain attributes.)
         saved = self._saved
         if saved is not None and attr in saved:
-            return saved_entry(saved[attr]).unpack(self)
+            return saved_entry(saved[attr])._unpack(self)
         if attr.startswith("_raw_saved_"):      # the SavedTensor object itself (its register_hooks)
             raw = self.__dict__.setdefault("_raw_saved", {})
             key = attr[len("_raw_saved_"):]
             if key not in raw:
                 if self._freed and key in self._saved_names:     # (freed by a backward: the object stays)
                     raw[key] = SavedTensor.__new__(SavedTensor)
-                    raw[key].tensor = raw[key].data = raw[key].unpack_hook = None
+                    raw[key].tensor = raw[key].array = raw[key].hook = None
                 elif saved is not None and key in saved:
                     # (stored back as the SavedTensor: hooks registered on it are what the formula unpacks)
                     raw[key] = saved[key] = saved_entry(saved[key])
@@ -276,7 +394,7 @@ class Node:
                         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'") from None
                     if value is None:                # an input not saved (no one needs its gradient)
                         raw[key] = SavedTensor.__new__(SavedTensor)
-                        raw[key].tensor = raw[key].data = raw[key].unpack_hook = None
+                        raw[key].tensor = raw[key].array = raw[key].hook = None
                     elif isinstance(value, Tensor):
                         raw[key] = SavedTensor(value)
                     else:
@@ -288,7 +406,7 @@ class Node:
         if key.endswith("_sym_sizes"):           # PyTorch's `_saved_self_sym_sizes` is our `self_sizes`
             key = key[:-len("_sym_sizes")] + "_sizes"
         if saved is not None and key in saved:
-            return saved_entry(saved[key]).unpack(self)
+            return saved_entry(saved[key])._unpack(self)
         if self._freed and key in self._saved_names:
             raise RuntimeError(SECOND_BACKWARD_ERROR)
         if key != attr and key in self.__dict__:
@@ -336,6 +454,8 @@ class Node:
         node whose `_saved` is not None: it saved something (maybe only a scalar or an index, which
         PyTorch keeps as tensors too), so it is spent: a second backward through it raises."""
         self._saved_names = tuple(self._saved or ())
+        for raw in self.__dict__.get("_raw_saved", {}).values():
+            raw._free()
         self._saved = None
         self._guards = None
         self._freed = True
@@ -447,9 +567,9 @@ def saved_entry(value):
     s.counter = value._version_counter
     s.version = 0
     s.is_output = False
-    s.unpack_hook = None
+    s.hook = None
     s.tensor = value
-    s.data = None
+    s.array = None
     return s
 
 
@@ -479,11 +599,11 @@ class SavedValue:
                     counter = value._vc
                     if counter is None or counter[0] == 0:
                         return value._data
-                    return saved_entry(value).unpack(node, True)
+                    return saved_entry(value)._unpack(node, True)
                 # (SavedTensor.unpack's common case inlined: no hook, not changed in place since)
-                if value.unpack_hook is None and value.counter[0] == value.version:
-                    return value.data if value.is_output else value.tensor._data
-                return value.unpack(node, True)
+                if value.hook is None and value.counter[0] == value.version:
+                    return value.array if value.is_output else value.tensor._data
+                return value._unpack(node, True)
         return node.__getattr__(self.name)     # freed or never saved: Node's errors
 
 
@@ -505,7 +625,7 @@ class AsTensors:
         if saved is not None:
             value = saved.get(name)
             if value is not None:
-                return saved_entry(value).unpack(node)
+                return saved_entry(value)._unpack(node)
         return getattr(node, name)
 
 

@@ -9,7 +9,7 @@ from .._size import Size
 from ..ops import elementwise as _elementwise
 from .._tensor_core import Tensor
 from .._tensor_data import _argument_type_name
-from .options import _finish, _np, _options, _shape
+from .options import _finish, _like_device, _np, _options, _shape
 
 
 def _filled(fill, size, dtype, requires_grad, default=None, factory=None):
@@ -109,21 +109,25 @@ def _like(fill, input, dtype, requires_grad):
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     _options("ones_like", dtype, device)
+    _like_device(input, device)
     return _like(1, input, dtype, requires_grad)
 
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     _options("zeros_like", dtype, device)
+    _like_device(input, device)
     return _like(0, input, dtype, requires_grad)
 
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     _options("empty_like", dtype, device)
+    _like_device(input, device)
     return _like(0, input, dtype, requires_grad)
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     np_dtype = _options("full_like", dtype, device)
+    _like_device(input, device)
     fill_value = _fill_number(fill_value, "full_like")
     target = np_dtype if np_dtype is not None else input._data.dtype
     return _like(_checked_fill(fill_value, target), input, dtype, requires_grad)

@@ -15,7 +15,13 @@ from .._tensor_methods.shape import _size_args
 
 
 def _finish(data, requires_grad):
-    """A new leaf tensor around `data`; only floating and complex ones may require grad."""
+    """A new leaf tensor around `data`; only floating and complex ones may require grad. On the meta device
+    (the `device=` that _options checked last) its zeros, shaped, typed and laid out as data."""
+    if _device.PENDING[0] == "meta":
+        _device.PENDING[0] = None
+        data = _device.meta_array(data)
+    elif type(data) is _device.MetaArray:     # (computed from a meta tensor for another device: its values)
+        data = data.view(np.ndarray)
     t = Tensor._make(data)
     if requires_grad:
         if data.dtype.kind not in "fc":
@@ -67,7 +73,8 @@ def _options(function, dtype, device, args=(), pin_memory=False, **given):
     the types it got (`args` and the keyword arguments `given` that differ from their default)."""
     try:
         np_dtype = _dtype.check_dtype_argument(dtype, function)
-        _device.check(device, function)
+        _device.PENDING[0] = None
+        _device.PENDING[0] = _device.check(device, function)
         if pin_memory:
             raise RuntimeError(_NO_PINNED_MEMORY)
         return np_dtype
@@ -75,6 +82,12 @@ def _options(function, dtype, device, args=(), pin_memory=False, **given):
         if function not in _SIGNATURES:
             raise
     raise _combination_error(function, args, {"dtype": dtype, "device": device, **given})
+
+
+def _like_device(input, device):
+    """A *_like factory's device: device=None is input's (a meta tensor's copies are meta)."""
+    if device is None and _device.is_meta(input._data):
+        _device.PENDING[0] = "meta"
 
 
 def _combination_error(function, args, given):

@@ -11,7 +11,8 @@ from .._tensor_methods.random_fills import check_random_bounds, float_bounds
 from .._size import Size
 from .._tensor_core import Tensor
 from .._tensor_data import _argument_type_name
-from .options import _OPTIONS_NAMES, _combination_error, _finish, _not_implemented, _np, _options, _shape
+from .options import (_OPTIONS_NAMES, _combination_error, _finish, _like_device, _not_implemented, _np, _options,
+                      _shape)
 
 
 def _gen(generator):
@@ -88,12 +89,14 @@ def _check_randint_arguments(args, low, high, size):
 
 def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     _options("rand_like", dtype, device, (input,), requires_grad=requires_grad)
+    _like_device(input, device)
     return _finish(_uniform(_gen(generator), input._data.shape, _np(dtype, input._data.dtype)),
                    requires_grad)
 
 
 def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     _options("randn_like", dtype, device, (input,), requires_grad=requires_grad)
+    _like_device(input, device)
     return _finish(_normal(_gen(generator), input._data.shape, _np(dtype, input._data.dtype)),
                    requires_grad)
 
@@ -102,6 +105,7 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=
                  memory_format=None):
     _options("randint_like", dtype, device, [a for a in (input, low, high) if a is not None],
              requires_grad=requires_grad)
+    _like_device(input, device)
     if high is None:
         low, high = 0, low
     target = _np(dtype, input._data.dtype)

@@ -335,6 +335,7 @@ def format_tensor(
     grad_fn_name=None,
     prefix="tensor(",
     default_float=None,
+    meta=False,
 ):
     """The complete repr of a tensor holding ``array``, as torch prints it.
 
@@ -344,6 +345,16 @@ def format_tensor(
     """
     default_float = default_float or _dtype.get_default().np.name
     array = np.asarray(array)
+    if meta:
+        # a meta tensor has no values: its device, size, and any dtype but the default one
+        suffixes = ["device='meta'", f"size={tuple(int(d) for d in array.shape)}"]
+        if np.dtype(array.dtype).name != default_float:
+            suffixes.append("dtype=" + torch_dtype_name(array.dtype))
+        if grad_fn_name is not None:
+            suffixes.append(f"grad_fn=<{grad_fn_name}>")
+        elif requires_grad:
+            suffixes.append("requires_grad=True")
+        return _add_suffixes(prefix + "...", suffixes, len(prefix), _OPTS["linewidth"])
     torch_dtype_name(array.dtype)  # reject unsupported dtypes early
     opts = _OPTS
     indent = len(prefix)

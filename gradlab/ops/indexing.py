@@ -466,7 +466,12 @@ def setitem(t, key, value, copy=False):
             raise RuntimeError(_OVERLAP)     # (PyTorch's too; only a value that requires grad is recorded)
         src = _stand_in(t, "copy_slices")
         val = value if isinstance(value, Tensor) else _py_or_array(value, t)
-        if isinstance(val, Tensor) and val._data.dtype != t._data.dtype:
+        # a 0-d value that requires grad, written into an integer or bool tensor by PyTorch's fill_ (or by index_put_'s
+        # masked_fill_ for masks): kept as it is, whose node is then recorded (FillBackward3, CopySlices,
+        # IndexPutBackward0; ops/registry.py's _integer_history). A copy_ into an integer tensor records nothing.
+        fills = (value_requires and t._data.dtype.kind not in "fc" and not copy and val._data.ndim == 0 and (
+            all(a.dtype == np.bool_ for a in advanced.values()) if advanced else target._data.ndim != 0))
+        if isinstance(val, Tensor) and val._data.dtype != t._data.dtype and not fills:
             val = val.to(t.dtype)
         if isinstance(val, Tensor) and val._data.ndim and val._data.shape != target._data.shape:
             # PyTorch's graph: the value viewed without its leading 1s (always, for a copy), then expanded

@@ -233,6 +233,10 @@ def _record_adopted(t, result):
         record(wrapper, None, root, edges=(edge_of(root),) + tuple(node.next_functions[1:]))
         _keep_retained_grad(root)
         _refresh_views(root, written=t)
+        if node._saved and "result" in node._saved and t._grad_fn is not None:
+            # PyTorch's saved output of an in-place op on a view keeps the view's grad_fn of now, weakly: its
+            # version error names it while it lives (see SavedTensor._version_message)
+            node._saved["result"].view_fn = weakref.ref(t._grad_fn)
     return t
 
 
@@ -300,6 +304,8 @@ def _stand_in(t, opkey):
     s = Tensor._make(data, t.grad_fn, t._output_nr)
     s._requires_grad = t._requires_grad
     s._accumulator = t._accumulator
+    if data.dtype.kind not in "fc" and (s.grad_fn is not None or s._requires_grad):
+        s._stands_in = True     # (an integer tensor's in-place op still records: registry's _integer_history)
     return s
 
 

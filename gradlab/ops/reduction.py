@@ -536,9 +536,18 @@ def _extremes_of(x, n):
     extreme, "restore_dims(%s, dim, keepdim)" % grad)
     for extreme, grad in (("self.amin(dim, keepdim=True)", "grads[0]"), ("self.amax(dim, keepdim=True)", "grads[1]"))))
 def _aminmax_grad(g, n):
-    """Each of min and max shares its gradient evenly among the inputs that tie for it (as amin/amax)."""
-    lo, hi = _extremes_of(n.self, n)
-    return _split_among_ties(g[0], n.self, lo, n) + _split_among_ties(g[1], n.self, hi, n)
+    """Each of min and max shares its gradient evenly among the inputs that tie for it (as amin/amax). PyTorch's
+    aminmax_backward reads the saved min and max (not recomputed: changed through .data, they are what it
+    compares self with, a lost tie giving 0 / 0)."""
+    guards = n._guards
+    if guards is not None and all(s.array is not None for s in guards):
+        lo, hi = (s.array for s in guards)
+    else:
+        lo, hi = _extremes_of(n.self, n)
+    # (an output that got no gradient is left out, as PyTorch's undefined grad_min or grad_max: its 0 / 0 too)
+    undefined = getattr(n, "_undefined_outputs", (False, False))
+    parts = [_split_among_ties(gi, n.self, extreme, n) for gi, extreme, skip in zip(g, (lo, hi), undefined) if not skip]
+    return parts[0] if len(parts) == 1 else parts[0] + parts[1]
 
 
 @op("aminmax", "AminmaxBackward0", variants=("function", "method"), saves=("self",), num_outputs=2,

@@ -50,6 +50,7 @@ import weakref
 
 import numpy as np
 
+from .. import _device
 from .._dtype import category, default_np, from_numpy_dtype, result_np_dtype
 from .._tensor_core import Tensor, empty_layout
 from ..autograd import grad_mode
@@ -81,8 +82,9 @@ class OpNode(Node):
             check_guards(self)
         if op.num_outputs == 1:
             g = grad_outputs[0]
-        else:   # outputs that received no gradient count as zeros
+        else:   # outputs that received no gradient count as zeros (a formula may ask which: _undefined_outputs)
             g = [gi if gi is not None else _zeros(meta, as_arrays) for gi, meta in zip(grad_outputs, self._output_meta)]
+            self._undefined_outputs = tuple(gi is None for gi in grad_outputs)
         if not as_arrays:
             if op.num_outputs != 1:
                 # (a graph of the gradient records PyTorch's formula, which tests grad.defined(): see dual.defined)
@@ -106,6 +108,8 @@ class OpNode(Node):
                 if g_meta is None:
                     g_meta = (g.shape, g.dtype)
                 meta = g_meta
+            elif meta[1].kind not in "fc":      # (an integer tensor that requires grad: see _integer_history)
+                raise RuntimeError(NOT_DIFFERENTIABLE_GRAD)
             # (a formula's result is most often already at the input's shape and dtype)
             if not isinstance(grad, _ndarray) or grad.shape != meta[0] or grad.dtype != meta[1]:
                 grad = dual.data(sum_to_shape(grad, meta))     # (a ZeroArray stays)
@@ -141,7 +145,7 @@ def _changed(value):
     if type(value) is not SavedTensor:
         counter = value._vc
         return counter is not None and counter[0] != 0
-    return value.counter[0] != value.version and value.unpack_hook is None
+    return value.counter[0] != value.version and value.hook is None
 
 
 def _zeros(meta, as_arrays):
@@ -164,7 +168,7 @@ class Op:
                  check=None, saves_outputs=()):
         self.key = key
         # outputs PyTorch saves for the backward of an op with several (aminmax's min and max): checked for
-        # in-place changes before the backward, though gradlab's formulas recompute what they need
+        # in-place changes before the backward (aminmax's formula reads them, see reduction.py)
         self.saves_outputs = saves_outputs
         self.check = check                # the arguments as given -> raises PyTorch's first error, or None
         self.variants = variants          # the public forms under `key`: "function", "method", "inplace"
@@ -322,8 +326,75 @@ def _inputs(op, args):
     return arrays, (dtype if op.cast_result else None), requires
 
 
+# PyTorch's engine meeting the gradient of an integer tensor (one that requires grad: _integer_history)
+NOT_DIFFERENTIABLE_GRAD = ('isDifferentiableType(grad.scalar_type()) INTERNAL ASSERT FAILED at '
+                           '"/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp":998, please report a bug to PyTorch. ')
+
+# the ops that write a value into a tensor of any dtype (fill_, masked_fill_, index_fill_, and x[...] = v by them):
+# PyTorch's in-place kernels record their node even on an integer tensor when the value requires grad
+# (and as_strided: the history a view of such a tensor reads through its base, see ops/inplace.py's _read_through)
+_WRITES_ANY_DTYPE = frozenset({"fill_tensor", "masked_fill_tensor", "index_fill_tensor", "copy_slices",
+                               "index_put_values", "as_strided"})
+
+
+def _integer_history(op, args, out):
+    """Whether an integer or bool result records a node: only those writes. An integer tensor that requires
+    grad (what they leave) refused as the input of any other differentiable op with an integer result, in
+    PyTorch's words (casts, `x.float()`, and the non-differentiable ops go on without a node)."""
+    if op.key in _WRITES_ANY_DTYPE:
+        return True
+    if op.key == "copy":                 # (copy_ into an integer tensor records nothing: its history stays)
+        return False
+    if args and getattr(args[0], "_stands_in", False):
+        return True                      # an in-place op on an integer tensor that requires grad: recorded
+    if op._formula_slots and op.key != "to_dtype":
+        for a in args:
+            if isinstance(a, Tensor) and a._data.dtype.kind not in "fc" and (a.grad_fn is not None or a._requires_grad):
+                raise RuntimeError(f"Autograd not support dtype: {from_numpy_dtype(out.dtype)._legacy[:-6]}")
+    return False
+
+
+def _meta_inputs(args):
+    """Whether a tensor argument is on the meta device; PyTorch's error when a meta and a cpu tensor meet
+    (a 0-d cpu tensor goes with anything, as a number). The device expected is the first tensor's."""
+    if _device.BACKWARD[0]:
+        return any(isinstance(a, Tensor) and type(a._data) is _device.MetaArray for a in args)
+    expected = None
+    for a in args:
+        if isinstance(a, Tensor) and (a._data.ndim or type(a._data) is _device.MetaArray):
+            here = "meta" if type(a._data) is _device.MetaArray else "cpu"
+            if expected is None:
+                expected = here
+            elif here != expected:
+                raise RuntimeError(f"Tensor on device {here} is not on the expected device {expected}!")
+    return expected == "meta"
+
+
+def _apply_meta(op, args, params):
+    """An op on meta tensors: computed on their zeros as plain arrays (every path of the op as on the CPU:
+    the result's shape, dtype and layout), the results then tagged meta, as the inputs again (an in-place op
+    may have given one a new array)."""
+    metas = [(a, a._data, a._data.view(np.ndarray)) for a in args
+             if isinstance(a, Tensor) and type(a._data) is _device.MetaArray]
+    for a, _, plain in metas:
+        a._data = plain
+    try:
+        result = apply(op, args, params)
+    finally:
+        for a, data, plain in metas:
+            a._data = data if a._data is plain else _device.tag(a._data)
+    if _device.BACKWARD[0]:          # (inside a backward formula: see _device.BACKWARD)
+        return result
+    for r in (result if isinstance(result, tuple) else (result,)):
+        if isinstance(r, Tensor) and type(r._data) is not _device.MetaArray:
+            r._data = _device.tag(r._data)
+    return result
+
+
 def apply(op, args, params):
     """Run an op: compute the forward with numpy, and record a node when a gradient is needed."""
+    if _device.META_MADE[0] and _meta_inputs(args):
+        return _apply_meta(op, args, params)
     if op.check is not None:
         op.check(*args)
     # The arguments in one pass (what _inputs does, for the common case: every tensor of one dtype,
@@ -361,12 +432,14 @@ def apply(op, args, params):
             # lost an expanded input's zero strides; where's condition is PyTorch's first operand)
             given = [a._data if isinstance(a, Tensor) else a for a in args]
             out = torch_layout(op, out, [params["condition"], *given] if op.key == "where" else given)
-        # (an integer or bool result never requires grad: PyTorch records no node for `x.long()`)
-        if not requires or not grad_mode._state["enabled"] or out.dtype.kind not in "fc":
+        # (an integer or bool result requires no grad: PyTorch records no node for `x.long()`; see _integer_history)
+        if not requires or not grad_mode._state["enabled"] or (
+                out.dtype.kind not in "fc" and not _integer_history(op, args, out)):
             return Tensor._make(out)
     else:
         out = tuple(_as_array(o, dtype) for o in out)
-        if not requires or not grad_mode._state["enabled"] or not out or out[0].dtype.kind not in "fc":
+        if not requires or not grad_mode._state["enabled"] or not out or (
+                out[0].dtype.kind not in "fc" and not _integer_history(op, args, out[0])):
             return tuple(Tensor._make(o) for o in out)
 
     # (Node.__init__ inlined. Parameters are set one by one, never through node.__dict__: reading
@@ -461,9 +534,9 @@ def apply(op, args, params):
                 s.counter = result._vc = [0]
                 s.version = 0
                 s.is_output = True
-                s.unpack_hook = None
+                s.hook = None
                 s.tensor = None
-                s.data = out
+                s.array = out
                 s.output_nr = 0
         return result
     results = tuple(Tensor._make(o, node, i) for i, o in enumerate(out))

@@ -90,7 +90,7 @@ def _is_accumulate(node):
 def _saved_rows(node):
     rows = []
     for slot, s in node.saved_tensors_info:
-        data = s.data if s.is_output else s.tensor._data
+        data = s.array if s.is_output else s.tensor._data
         now = s.counter[0]
         shape = "[" + ", ".join(map(str, data.shape)) + "]"
         if now != s.version:

@@ -273,7 +273,7 @@ class _Walk:
     def _saved(self, fn):
         out = []
         for slot, s in fn.saved_tensors_info:
-            data = s.data if s.is_output else s.tensor._data
+            data = s.array if s.is_output else s.tensor._data
             now = s.counter[0]
             out.append((slot, tuple(int(d) for d in data.shape), s.version, now, now != s.version))
         return out

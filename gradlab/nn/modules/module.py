@@ -486,7 +486,13 @@ class Module:
                 device = _device.as_device(a, "to")
         if device is not None:
             device = _device.as_device(device, "to")
-            if any(True for _ in self.parameters()) or any(True for _ in self.buffers()):
+            if device.type == "meta":         # every parameter and buffer onto the meta device: no values kept
+                self._apply_to_arrays(_device.meta_array)
+            elif any(True for _ in self.parameters()) or any(True for _ in self.buffers()):
+                if any(_device.is_meta(p._data) for p in (*self.parameters(), *self.buffers())):
+                    raise NotImplementedError(
+                        _device.META_NO_DATA + " Please use torch.nn.Module.to_empty() instead of torch.nn.Module.to() "
+                        "when moving module from meta to a different device.")
                 _device.require_cpu(device)     # (a module without tensors moves nothing: no error)
         if dtype is None:
             return self
