@@ -4,6 +4,7 @@ Each is the backward of the convolution itself: the convolution is run on a stan
 and autograd takes `grad_output` back through it (the same kernels `loss.backward()` runs).
 """
 from .. import autograd, enable_grad, zeros
+from ..autograd import grad_mode
 from . import functional as F
 
 __all__ = ["conv1d_input", "conv1d_weight", "conv2d_input", "conv2d_weight", "conv3d_input", "conv3d_weight"]
@@ -12,7 +13,6 @@ __all__ = ["conv1d_input", "conv1d_weight", "conv2d_input", "conv2d_weight", "co
 def _graph(*tensors):
     """Whether the gradient is itself recorded (PyTorch's convolution_backward is differentiable:
     ConvolutionBackwardBackward0), as when its other operands require grad."""
-    from ..autograd import grad_mode
     return grad_mode._state["enabled"] and any(t.requires_grad for t in tensors)
 
 

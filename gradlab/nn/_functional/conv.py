@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from ...autograd import grad_mode
+from ...creation.factories import _checked_fill
 from ...ops import conv as _conv
 from ...ops.registry import OPS
 from ...tensor import Tensor, _type_name
@@ -680,7 +681,6 @@ def pad(input, pad, mode="constant", value=None):
 
 def torch_constant_pad_nd(input, pad, value=0):
     """torch.constant_pad_nd: ATen's own checks (F.pad's Python ones differ), then the constant_pad_nd row."""
-    from ...creation.factories import _checked_fill
     _tensor("constant_pad_nd", input, "input", 1)
     pad = tuple(_int_list("constant_pad_nd", "pad", 2, pad, allow_int=False))
     shape = input._data.shape

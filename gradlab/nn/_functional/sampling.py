@@ -5,6 +5,8 @@ import warnings
 import numpy as np
 
 from ...autograd import grad_mode
+from ...creation import rand
+from ...ops import conv as _conv
 from ...ops import sampling as _sampling
 from ...ops.registry import OPS
 from ..._dtype import int64 as _int64
@@ -335,7 +337,6 @@ __all__ += ["gumbel_softmax"]
 
 def _fractional_nd(nd, input, kernel_size, output_size, samples):
     """torch._C._nn.fractional_max_pool2d / 3d: ATen's checks, then the row."""
-    from ...ops import conv as _conv
     fn = f"fractional_max_pool{nd}d"
     _tensor(fn, input, "input", 1)
     _tensor(fn, samples, "random_samples", 4)
@@ -387,8 +388,6 @@ def _fractional_nd(nd, input, kernel_size, output_size, samples):
 
 def _fractional_with_indices(nd, input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
                              _random_samples=None):
-    from ... import random as _random  # noqa: F401  (torch.rand: the global generator)
-    from ...creation import rand
     fn = f"fractional_max_pool{nd}d"
     if output_size is None and output_ratio is None:
         raise ValueError(f"{fn} requires specifying either an output_size or an output_ratio")
