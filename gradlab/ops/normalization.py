@@ -14,14 +14,18 @@ same values; its node names, NativeBatchNormBackwardBackward0 ..., are not repro
 Also here: `embedding` (EmbeddingBackward0) and `unsafe_split` (UnsafeSplitBackward0: torch's RNN
 cells split their gates with unsafe_chunk, whose pieces are not views and may be changed in place).
 """
+import contextlib
+import math
 import os
 
 import numpy as np
 
 from .. import _parallel
 from .._tensor_core import Tensor
+from ..autograd import grad_mode
+from ..autograd.node import AsTensors
 from . import dual  # noqa: F401
-from .registry import op
+from .registry import OPS, op
 from .shape import cat
 
 
@@ -34,6 +38,25 @@ def _channel_shape(ndim):
 
 def _per_channel(a, ndim):
     return a.reshape(_channel_shape(ndim))
+
+
+# --- PyTorch's backward ops with several outputs (native_*_backward) ------------------------------------
+
+def node_of(n):
+    """The node itself, as a formula sees it (on Tensors, formulas get an AsTensors view of it)."""
+    return object.__getattribute__(n, "_node") if type(n) is AsTensors else n
+
+
+@contextlib.contextmanager
+def _on_tensors(grads):
+    """A double-backward formula written once, with Tensors, as FunctionsManual.cpp writes it: under create_graph
+    it records its graph; in a plain backward (arrays) it runs on the arrays as Tensors under no_grad, and gives
+    arrays back. Yields (to_tensor, to_result)."""
+    if any(isinstance(gi, Tensor) for gi in grads):
+        yield (lambda a: a if a is None or isinstance(a, Tensor) else Tensor._make(np.asarray(a))), (lambda t: t)
+        return
+    with grad_mode.no_grad():
+        yield (lambda a: None if a is None else Tensor._make(np.asarray(a).view(np.ndarray))), (lambda t: None if t is None else t._data)
 
 
 # --- batch norm ---------------------------------------------------------------------------------------
@@ -191,32 +214,36 @@ def _fma32(a, b, c):
 # --- layer norm ------------------------------------------------------------------------------------
 # axes: the normalized (trailing) dims; mean/rstd: arrays shaped like the input with those dims 1.
 
+def _ln_backward_arrays(g, x, mean, rstd, weight, axes):
+    """(grad_input, grad_weight, grad_bias) of layer norm on arrays, as torch's kernel computes them."""
+    lead = tuple(range(x.ndim - len(axes)))
+    xhat = (x - mean) * rstd
+    gw = g if weight is None else g * weight
+    count = max(int(np.prod([x.shape[a] for a in axes])), 1)
+    acc = np.float64 if x.dtype == np.float32 else x.dtype
+    a = (np.add.reduce(gw, axis=axes, keepdims=True, dtype=acc) / count).astype(x.dtype)
+    b = (np.add.reduce(gw * xhat, axis=axes, keepdims=True, dtype=acc) / count).astype(x.dtype)
+    grad_input = (gw - a - xhat * b) * rstd
+    return grad_input, np.add.reduce(g * xhat, axis=lead), np.add.reduce(g, axis=lead)
+
+
 def _ln_grads(g, n):
-    cache = getattr(n, "_grads", None) if type(g) is np.ndarray else None
+    cache = getattr(n, "_grads", None)
     if cache is not None and cache[0] is g:
         return cache[1]
     if type(g) is np.ndarray:
-        x, axes = n.input, n.axes
-        lead = tuple(range(x.ndim - len(axes)))
-        xhat = (x - n.mean) * n.rstd
-        gw = g if n.weight is None else g * n.weight
-        count = max(int(np.prod([x.shape[a] for a in axes])), 1)
-        acc = np.float64 if x.dtype == np.float32 else x.dtype
-        a = (np.add.reduce(gw, axis=axes, keepdims=True, dtype=acc) / count).astype(x.dtype)
-        b = (np.add.reduce(gw * xhat, axis=axes, keepdims=True, dtype=acc) / count).astype(x.dtype)
-        grad_input = (gw - a - xhat * b) * n.rstd
-        grads = (grad_input, np.add.reduce(g * xhat, axis=lead), np.add.reduce(g, axis=lead))
-        n._grads = (g, grads)
-        return grads
-    x, axes = n.input, n.axes
-    lead = tuple(range(x.dim() - len(axes)))
-    mean = x.mean(axes, keepdim=True)
-    xc = x - mean
-    rstd = ((xc * xc).mean(axes, keepdim=True) + n.eps).rsqrt()
-    xhat = xc * rstd
-    gw = g if n.weight is None else g * n.weight
-    grad_input = (gw - gw.mean(axes, keepdim=True) - xhat * (gw * xhat).mean(axes, keepdim=True)) * rstd
-    return grad_input, (g * xhat).sum(lead) if lead else g * xhat, g.sum(lead) if lead else g
+        grads = _ln_backward_arrays(g, n.input, n.mean, n.rstd, n.weight, n.axes)
+    else:   # create_graph: PyTorch's native_layer_norm_backward, an op (NativeLayerNormBackwardBackward0)
+        grads = OPS["native_layer_norm_backward"](
+            g, n.input, Tensor._make(n.mean), Tensor._make(n.rstd), n.weight, n.bias, axes=n.axes,
+            output_mask=_output_mask(n))
+    node_of(n)._grads = (g, grads)
+    return grads
+
+
+def _output_mask(n):
+    """Which of the node's inputs want a gradient (PyTorch's grad_input_mask)."""
+    return tuple(edge[0] is not None for edge in n.next_functions)
 
 
 # (the weight's and bias's texts give them at the input's shape: the node sums them over the leading dims)
@@ -229,7 +256,7 @@ _LN_SHOWS = {
     "bias": "grad"}
 
 
-@op("native_layer_norm", "NativeLayerNormBackward0", ("input", "weight", "bias"), saves=("input", "weight"),
+@op("native_layer_norm", "NativeLayerNormBackward0", ("input", "weight", "bias"), saves=("input", "weight", "bias"),
     promote=False, shows=_LN_SHOWS,
     input=lambda g, n: _ln_grads(g, n)[0],
     weight=lambda g, n: _ln_grads(g, n)[1],
@@ -245,6 +272,123 @@ def native_layer_norm(input, weight, bias, mean, rstd, eps, axes):
     if bias is not None:
         out = out + bias
     return out
+
+
+def _layer_norm_double_backward(grads, n):
+    """PyTorch's layer_norm_double_backward (FunctionsManual.cpp) op for op: (gI, gG, ggO) from the gradients
+    ggI, ggG, ggB of native_layer_norm_backward's three outputs. Run on Tensors (a plain backward: under
+    no_grad, on the arrays as Tensors)."""
+    cache = getattr(n, "_grads", None)
+    if cache is not None and cache[0] is grads:
+        return cache[1]
+    with _on_tensors(grads) as (T, wrap):
+        ggI, ggG, ggB = (T(gi) if keep else None for gi, keep in zip(grads, n.output_mask))
+        input_t, gO_t, gamma = T(n.input), T(n.grad_out), T(n.weight)
+        save_mean_t, save_invstd_t = T(n.mean), T(n.rstd)
+        shape = input_t.shape
+        axis = len(shape) - len(n.axes)
+        M, N = math.prod(shape[:axis]), math.prod(shape[axis:])
+        input, gO = input_t.reshape(M, N), gO_t.reshape(M, N)
+        save_mean, save_invstd = save_mean_t.reshape(M, 1), save_invstd_t.reshape(M, 1)
+        affine = gamma is not None
+        if affine:
+            gamma_expanded = gamma.reshape(1, N)
+            ggG_expanded = ggG.reshape(1, N) if ggG is not None else None
+            ggB_expanded = ggB.reshape(1, N) if ggB is not None else None
+        else:
+            gamma_expanded = T(np.ones(1, dual.data(input).dtype))
+            ggG_expanded = ggB_expanded = None
+        ggI_expanded = ggI.reshape(M, N) if ggI is not None else None
+        mu = save_mean
+        input_sub_mu = input - mu
+        sigma2_eps_neg_1_2 = save_invstd
+        sigma2_eps_neg_1 = sigma2_eps_neg_1_2.pow(2)
+        sigma2_eps_neg_3_2 = sigma2_eps_neg_1_2.pow(3)
+        input_mu_sigma2_neg_3_2 = input_sub_mu * sigma2_eps_neg_3_2
+        gI = None
+        if ggI is not None:
+            gxhat = gO * gamma_expanded
+            gxhat_mu_sum = (gxhat * input_sub_mu).sum(1, True)
+            gxhat_sum = gxhat.sum(1, True)
+            ggI_sum = ggI_expanded.sum(1, True)
+            ggI_mu_sum = (ggI_expanded * input_sub_mu).sum(1, True)
+            all_sub = (dual.div_scalar(ggI_sum * gxhat_sum, N) - (ggI_expanded * gxhat).sum(1, True)
+                       + dual.mul_scalar(sigma2_eps_neg_1 * gxhat_mu_sum * ggI_mu_sum, 3. / N))
+            gI_0t = dual.div_scalar(input_mu_sigma2_neg_3_2 * all_sub, N)
+            gI_1t = dual.div_scalar(ggI_mu_sum * sigma2_eps_neg_3_2, N) * (dual.div_scalar(gxhat_sum, N) - gxhat)
+            gI_2t = dual.div_scalar(gxhat_mu_sum * sigma2_eps_neg_3_2, N) * (dual.div_scalar(ggI_sum, N)
+                                                                            - ggI_expanded)
+            gI = gI_0t + gI_1t + gI_2t
+        if affine and ggG is not None:
+            t0 = gO * ggG_expanded * sigma2_eps_neg_1_2
+            t1 = dual.div_scalar(sigma2_eps_neg_1_2 * (gO * ggG_expanded).sum(1, True), -N)
+            t2 = dual.div_scalar(input_mu_sigma2_neg_3_2 * (gO * ggG_expanded * input_sub_mu).sum(1, True), -N)
+            gI_G_term = t0 + t1 + t2
+            gI = gI_G_term if gI is None else gI + gI_G_term
+        if gI is not None:
+            gI = gI.reshape(shape)
+
+        def first_bwd_fn_grad_input(gO_local, gamma_local):
+            h0 = dual.div_scalar(gamma_local * sigma2_eps_neg_1_2, N)
+            h1 = (dual.mul_scalar(gO_local, N) - gO_local.sum(1, True)
+                  - input_sub_mu * sigma2_eps_neg_1 * (gO_local * input_sub_mu).sum(1, True))
+            return h0 * h1
+
+        gG = None
+        if affine and ggI is not None:
+            gG = first_bwd_fn_grad_input(ggI_expanded, T(np.ones((), dual.data(input).dtype)))
+            gG = (gO * gG).sum(0).reshape(gamma.shape)
+        ggO = None
+        if ggI is not None:
+            ggO = first_bwd_fn_grad_input(ggI_expanded, gamma_expanded)
+        if ggG_expanded is not None:
+            ggO_G_term = ggG_expanded * input_sub_mu * sigma2_eps_neg_1_2
+            ggO = ggO_G_term if ggO is None else ggO + ggO_G_term
+        if ggB_expanded is not None:
+            ggO = ggB_expanded if ggO is None else ggO + ggB_expanded
+        if ggO is not None:
+            ggO = ggO.expand(M, N).reshape(shape)
+        result = tuple(wrap(t) for t in (gI, gG, ggO))
+    node_of(n)._grads = (grads, result)
+    return result
+
+
+# (texts: what native_layer_norm_backward's three outputs' gradients (grads[0] for the input's, grads[1] the
+# weight's, grads[2] the bias's) give each input, written with the layer norm's own gradient)
+def _ln_mean(t):
+    return f"({t}).mean(axes, keepdim=True)"
+
+
+def _ln_input_grad_text(h):
+    """layer norm's input gradient for an incoming gradient h (with its weight already applied)."""
+    return f"rstd * ({h} - {_ln_mean(h)} - {_LNB_XHAT} * {_ln_mean(f'{h} * {_LNB_XHAT}')})"
+
+
+_LNB_XHAT = "((input - mean) * rstd)"
+_LNB_GX = "(grad_out * (1 if weight is None else weight))"
+_LNB_SHOWS = {
+    "grad_out": f"(1 if weight is None else weight) * {_ln_input_grad_text('grads[0]')}"
+                f" + (0 if weight is None else grads[1] * {_LNB_XHAT} + grads[2])",
+    "input": f"rstd * rstd * ({_LNB_XHAT} * ({_ln_mean('grads[0]')} * {_ln_mean(_LNB_GX)}"
+             f" - {_ln_mean(f'grads[0] * {_LNB_GX}')} + 3 * {_ln_mean(f'{_LNB_GX} * {_LNB_XHAT}')}"
+             f" * {_ln_mean(f'grads[0] * {_LNB_XHAT}')}) + {_ln_mean(f'grads[0] * {_LNB_XHAT}')}"
+             f" * ({_ln_mean(_LNB_GX)} - {_LNB_GX}) + {_ln_mean(f'{_LNB_GX} * {_LNB_XHAT}')}"
+             f" * ({_ln_mean('grads[0]')} - grads[0]))"
+             f" + (0 if weight is None else {_ln_input_grad_text('grad_out * grads[1]')})",
+    "weight": f"grad_out * {_ln_input_grad_text('grads[0]')}"}
+
+
+@op("native_layer_norm_backward", "NativeLayerNormBackwardBackward0",
+    ("grad_out", "input", "mean", "rstd", "weight", "bias"), num_outputs=3, promote=False,
+    saves=("grad_out", "input", "mean", "rstd", "weight"), shows=_LNB_SHOWS,
+    grad_out=lambda g, n: _layer_norm_double_backward(g, n)[2],
+    input=lambda g, n: _layer_norm_double_backward(g, n)[0],
+    weight=lambda g, n: _layer_norm_double_backward(g, n)[1])
+def native_layer_norm_backward(grad_out, input, mean, rstd, weight, bias, axes, output_mask):
+    """The gradients of native_layer_norm for its input, weight and bias (those output_mask asks for; the others
+    are zeros PyTorch leaves undefined), as its kernel computes them."""
+    grads = _ln_backward_arrays(grad_out, input, mean, rstd, weight, axes)
+    return tuple(gr if keep else np.zeros(np.shape(gr), gr.dtype) for gr, keep in zip(grads, output_mask))
 
 
 # --- group norm ------------------------------------------------------------------------------------

@@ -37,6 +37,27 @@ def _layer_norm(draw):
     return Case(fn, [uniform(draw, lead + norm), uniform(draw, norm, 0.5, 2.0), uniform(draw, norm)])
 
 
+@sample("native_layer_norm_backward", graph_names=False)
+def _layer_norm_backward(draw):
+    # layer norm's gradient as an op of its own (create_graph: NativeLayerNormBackwardBackward0), with the
+    # incoming gradient requiring grad too, so that every input slot of the backward op is differentiated
+    lead = draw(st.sampled_from([(), (2,), (3, 2)]))
+    norm = draw(st.sampled_from([(3,), (2, 3), (4,)]))
+    affine = draw(st.sampled_from(["weight and bias", "weight", "none"]))
+
+    def fn(T, x, w, b, g):
+        # (in float64: this op's values are layer norm's first-order gradients, whose float32 last bits are
+        # native_layer_norm's matter, compared there at a gradient's tolerance)
+        x, w, b, g = x.double(), w.double(), b.double(), g.double()
+        weight = w if affine != "none" else None
+        bias = b if affine == "weight and bias" else None
+        y = F(T).layer_norm(x, norm, weight, bias)
+        wrt = [x] + [t for t in (weight, bias) if t is not None]
+        return T.autograd.grad(y, wrt, g, create_graph=True)
+    shp = lead + norm
+    return Case(fn, [uniform(draw, shp), uniform(draw, norm, 0.5, 2.0), uniform(draw, norm), uniform(draw, shp)])
+
+
 @sample("native_group_norm")
 def _group_norm(draw):
     n, groups, per = draw(st.integers(1, 3)), draw(st.integers(1, 2)), draw(st.integers(1, 2))
