@@ -7,9 +7,9 @@ float64 for float32 input where torch accumulates in double), and passes them as
 (`mean`, `invstd`): the forward is then the affine map torch's kernel applies, in the input's
 precision, and a plain backward reads the same statistics.
 
-With create_graph the formulas recompute the statistics from the saved input with Tensor ops, so
-a gradient of the gradient differentiates through them (torch's double-backward formulas give the
-same values; its node names, NativeBatchNormBackwardBackward0 ..., are not reproduced).
+With create_graph a gradient is, as in PyTorch, the output of a backward op of its own
+(native_batch_norm_backward: NativeBatchNormBackwardBackward0; native_layer_norm_backward), whose
+formulas are FunctionsManual.cpp's double backward op for op (batchnorm_double_backward, ...).
 
 Also here: `embedding` (EmbeddingBackward0) and `unsafe_split` (UnsafeSplitBackward0: torch's RNN
 cells split their gates with unsafe_chunk, whose pieces are not views and may be changed in place).
@@ -17,6 +17,7 @@ cells split their gates with unsafe_chunk, whose pieces are not views and may be
 import contextlib
 import math
 import os
+import types
 
 import numpy as np
 
@@ -111,14 +112,17 @@ def _image_size_one(x):
 
 def _bn_grads(g, n):
     """(grad_input, grad_weight, grad_bias) of batch norm, computed once per backward."""
-    cache = getattr(n, "_grads", None) if type(g) is np.ndarray else None
+    cache = getattr(n, "_grads", None)
     if cache is not None and cache[0] is g:
         return cache[1]
     if type(g) is np.ndarray:
         grads = _bn_grads_arrays(g, n)
-        n._grads = (g, grads)
-        return grads
-    return _bn_grads_tensors(g, n)
+    else:   # create_graph: PyTorch's native_batch_norm_backward, an op (NativeBatchNormBackwardBackward0)
+        grads = OPS["native_batch_norm_backward"](
+            g, n.input, n.weight, Tensor._make(n.mean), Tensor._make(n.invstd), mean=n.mean, invstd=n.invstd,
+            grad_invstd=n.grad_invstd, training=n.training, eps=n.eps, axes=n.axes, output_mask=_output_mask(n))
+    node_of(n)._grads = (g, grads)
+    return grads
 
 
 def _bn_grads_arrays(g, n):
@@ -150,25 +154,6 @@ def _bn_grads_arrays(g, n):
         grad_input = g * invstd * w
     grad_weight = (dotp * invstd_c).astype(dtype)
     return grad_input.astype(dtype, copy=False), grad_weight, grad_sum.astype(dtype)
-
-
-def _bn_grads_tensors(g, n):
-    x, axes, nd = n.input, n.axes, n.input.dim()
-    if n.training:
-        mean = x.mean(axes, keepdim=True)
-        xc = x - mean
-        invstd = ((xc * xc).mean(axes, keepdim=True) + n.eps).rsqrt()
-    else:
-        xc = x - Tensor._make(_per_channel(n.mean, nd))
-        invstd = Tensor._make(_per_channel(n.grad_invstd, nd))
-    xhat = xc * invstd
-    w = n.weight.reshape(_channel_shape(nd)) if n.weight is not None else 1.0
-    gw = g * w
-    if n.training:
-        grad_input = (gw - gw.mean(axes, keepdim=True) - xhat * (gw * xhat).mean(axes, keepdim=True)) * invstd
-    else:
-        grad_input = gw * invstd
-    return grad_input, (g * xhat).sum(axes), g.sum(axes)
 
 
 # The texts: per-channel vectors (mean, invstd, weight: shape (C,)) broadcast against the input with its channel
@@ -203,6 +188,149 @@ def native_batch_norm(input, weight, bias, mean, invstd, training, eps, axes, gr
     if bias is not None:
         beta = bias + beta
     return input * _per_channel(alpha, nd) + _per_channel(beta, nd)
+
+
+def _sum_exclude_dim1(t, keepdim=True):
+    """FunctionsManual's sum_exclude_dim1: t summed over every dim but 1, one dim at a time."""
+    r = t.sum(0, keepdim)
+    for dim in range(r.dim() - 1, 1 if keepdim else 0, -1):
+        r = r.sum(dim, keepdim)
+    return r
+
+
+def _unsqueeze_dim1(src, target):
+    """FunctionsManual's unsqueeze_dim1: a (C,) vector shaped to broadcast along dim 1 of target."""
+    while src.dim() < target.dim() - 1:
+        src = src.unsqueeze(1)
+    return src.unsqueeze(0) if src.dim() == target.dim() - 1 else src
+
+
+def _expand_as_dim1(src, target):
+    while src.dim() < target.dim() - 1:
+        src = src.unsqueeze(1)
+    return src.expand_as(target)
+
+
+def _batchnorm_double_backward(grads, n):
+    """PyTorch's batchnorm_double_backward (FunctionsManual.cpp) op for op: (gI, gG, ggO) from the gradients
+    ggI, ggG, ggB of native_batch_norm_backward's three outputs (see _on_tensors)."""
+    cache = getattr(n, "_grads", None)
+    if cache is not None and cache[0] is grads:
+        return cache[1]
+    with _on_tensors(grads) as (T, wrap):
+        ggI, ggG, ggB = (T(gi) if keep else None for gi, keep in zip(grads, n.output_mask))
+        input, gamma, gO, training = T(n.input), T(n.weight), T(n.grad_out), n.training
+        dtype = dual.data(input).dtype
+        affine = gamma is not None
+        ggG_expanded = ggB_expanded = None
+        if affine:
+            gamma_expanded = _expand_as_dim1(gamma, input)
+            if ggG is not None:
+                ggG_expanded = _expand_as_dim1(ggG, input)
+            if ggB is not None:
+                ggB_expanded = _expand_as_dim1(ggB, input)
+        else:
+            gamma_expanded = T(np.ones((), dtype))
+        M = input.shape[0] * math.prod(input.shape[2:])
+        # (eval: the running statistics; gradlab keeps 1 / sqrt(running_var + eps), as its double rounding)
+        mu = _unsqueeze_dim1(T(n.save_mean) if training else T(n.mean), input)
+        input_sub_mu = input - mu
+        sigma2_eps_neg_1_2 = _unsqueeze_dim1(T(n.save_invstd) if training else T(n.grad_invstd), input)
+        sigma2_eps_neg_1 = sigma2_eps_neg_1_2.pow(2)
+        sigma2_eps_neg_3_2 = sigma2_eps_neg_1_2.pow(3)
+        input_mu_sigma2_neg_3_2 = input_sub_mu * sigma2_eps_neg_3_2
+        gOinmu_sum = _sum_exclude_dim1(gO * input_sub_mu)
+        gO_sum = _sum_exclude_dim1(gO)
+        gI = None
+        if ggI is not None and training:
+            ggI_sum = _sum_exclude_dim1(ggI)
+            ggIinmu_sum = _sum_exclude_dim1(ggI * input_sub_mu)
+            all_sub = (dual.div_scalar(ggI_sum * gO_sum, M) - _sum_exclude_dim1(gO * ggI)
+                       + dual.mul_scalar(sigma2_eps_neg_1 * gOinmu_sum * ggIinmu_sum, 3. / M))
+            gI_0t = dual.div_scalar(input_mu_sigma2_neg_3_2 * all_sub, M)
+            gI_1t = dual.div_scalar(ggIinmu_sum * sigma2_eps_neg_3_2, M) * (dual.div_scalar(gO_sum, M) - gO)
+            gI_2t = dual.div_scalar(gOinmu_sum * sigma2_eps_neg_3_2, M) * (dual.div_scalar(ggI_sum, M) - ggI)
+            gI = gamma_expanded * (gI_0t + gI_1t + gI_2t)
+        if affine and ggG is not None:
+            if training:
+                t0 = gO * sigma2_eps_neg_1_2
+                t1 = dual.div_scalar(sigma2_eps_neg_1_2 * gO_sum, -M)
+                t2 = dual.div_scalar(input_mu_sigma2_neg_3_2 * _sum_exclude_dim1(gO * input_sub_mu), -M)
+                gI_G_term = ggG_expanded * (t0 + t1 + t2)
+            else:
+                gI_G_term = ggG_expanded * sigma2_eps_neg_1_2 * gO
+            gI = gI_G_term if gI is None else gI + gI_G_term
+
+        def first_back_grad_input(gO, gamma):
+            h0 = dual.div_scalar(gamma * sigma2_eps_neg_1_2, M)
+            h1 = (dual.mul_scalar(gO, M) - _sum_exclude_dim1(gO)
+                  - input_sub_mu * sigma2_eps_neg_1 * _sum_exclude_dim1(gO * input_sub_mu))
+            return h0 * h1
+
+        gG = None
+        if affine and ggI is not None:
+            if training:
+                gG = ggI * first_back_grad_input(gO, T(np.ones((), dtype)))
+                gG = _sum_exclude_dim1(gG, False)
+            else:
+                gG = _sum_exclude_dim1(ggI * gO * sigma2_eps_neg_1_2, False)
+        ggO = None
+        if ggI is not None:
+            ggO = first_back_grad_input(ggI, gamma_expanded) if training else ggI * sigma2_eps_neg_1_2 * gamma_expanded
+        if ggG_expanded is not None:
+            ggO_G_term = ggG_expanded * input_sub_mu * sigma2_eps_neg_1_2
+            ggO = ggO_G_term if ggO is None else ggO + ggO_G_term
+        if ggB_expanded is not None:
+            ggO = ggB_expanded if ggO is None else ggO + ggB_expanded
+        result = tuple(wrap(t) for t in (gI, gG, ggO))
+    node_of(n)._grads = (grads, result)
+    return result
+
+
+def _bn_channel(v):
+    return f"({v}).reshape([1, -1] + [1] * (input.dim() - 2))"
+
+
+def _bn_mean(t):
+    return f"({t}).mean(axes, keepdim=True)"
+
+
+def _bn_input_grad_text(h):
+    """batch norm's (training) input gradient for an incoming gradient h, before its weight."""
+    return f"{_BNB_CI} * ({h} - {_bn_mean(h)} - {_BNB_X} * {_bn_mean(f'{h} * {_BNB_X}')})"
+
+
+# (texts: (C,) vectors viewed along dim 1; X is the normalized input, ci the inverse deviation)
+_BNB_W = f"(1 if weight is None else {_bn_channel('weight')})"
+_BNB_CI = _bn_channel("save_invstd if training else grad_invstd")
+_BNB_X = f"((input - {_bn_channel('save_mean if training else mean')}) * {_BNB_CI})"
+_BNB_SHOWS = {
+    "grad_out": f"({_BNB_W} * {_bn_input_grad_text('grads[0]')} if training else grads[0] * {_BNB_CI} * {_BNB_W})"
+                f" + (0 if weight is None else {_bn_channel('grads[1]')} * {_BNB_X} + {_bn_channel('grads[2]')})",
+    "input": f"({_BNB_W} * {_BNB_CI} * {_BNB_CI} * ({_BNB_X} * ({_bn_mean('grads[0]')} * {_bn_mean('grad_out')}"
+             f" - {_bn_mean('grads[0] * grad_out')} + 3 * {_bn_mean(f'grad_out * {_BNB_X}')}"
+             f" * {_bn_mean(f'grads[0] * {_BNB_X}')}) + {_bn_mean(f'grads[0] * {_BNB_X}')}"
+             f" * ({_bn_mean('grad_out')} - grad_out) + {_bn_mean(f'grad_out * {_BNB_X}')}"
+             f" * ({_bn_mean('grads[0]')} - grads[0])) if training else 0)"
+             f" + (0 if weight is None else {_bn_channel('grads[1]')} * ({_bn_input_grad_text('grad_out')}"
+             f" if training else {_BNB_CI} * grad_out))",
+    "weight": f"(grads[0] * ({_bn_input_grad_text('grad_out')} if training else {_BNB_CI} * grad_out)).sum(axes)"}
+
+
+@op("native_batch_norm_backward", "NativeBatchNormBackwardBackward0",
+    ("grad_out", "input", "weight", "save_mean", "save_invstd"), num_outputs=3, promote=False,
+    saves=("grad_out", "input", "weight", "save_mean", "save_invstd"), shows=_BNB_SHOWS,
+    grad_out=lambda g, n: _batchnorm_double_backward(g, n)[2],
+    input=lambda g, n: _batchnorm_double_backward(g, n)[0],
+    weight=lambda g, n: _batchnorm_double_backward(g, n)[1])
+def native_batch_norm_backward(grad_out, input, weight, save_mean, save_invstd, mean, invstd, grad_invstd, training,
+                               eps, axes, output_mask):
+    """The gradients of native_batch_norm for its input, weight and bias (those output_mask asks for; the others
+    are zeros PyTorch leaves undefined), as its kernel computes them."""
+    stats = types.SimpleNamespace(input=input, weight=weight, mean=mean, invstd=invstd, grad_invstd=grad_invstd,
+                                  training=training, axes=axes)
+    grads = _bn_grads_arrays(grad_out, stats)
+    return tuple(gr if keep else np.zeros(np.shape(gr), gr.dtype) for gr, keep in zip(grads, output_mask))
 
 
 def _fma32(a, b, c):
