@@ -14,7 +14,6 @@ formulas are FunctionsManual.cpp's double backward op for op (batchnorm_double_b
 Also here: `embedding` (EmbeddingBackward0) and `unsafe_split` (UnsafeSplitBackward0: torch's RNN
 cells split their gates with unsafe_chunk, whose pieces are not views and may be changed in place).
 """
-import contextlib
 import math
 import os
 import types
@@ -23,9 +22,8 @@ import numpy as np
 
 from .. import _parallel
 from .._tensor_core import Tensor
-from ..autograd import grad_mode
-from ..autograd.node import AsTensors
 from . import dual  # noqa: F401
+from .double_backward import masked, on_tensors, once, output_mask, placeholders
 from .registry import OPS, op
 from .shape import cat
 
@@ -39,25 +37,6 @@ def _channel_shape(ndim):
 
 def _per_channel(a, ndim):
     return a.reshape(_channel_shape(ndim))
-
-
-# --- PyTorch's backward ops with several outputs (native_*_backward) ------------------------------------
-
-def node_of(n):
-    """The node itself, as a formula sees it (on Tensors, formulas get an AsTensors view of it)."""
-    return object.__getattribute__(n, "_node") if type(n) is AsTensors else n
-
-
-@contextlib.contextmanager
-def _on_tensors(grads):
-    """A double-backward formula written once, with Tensors, as FunctionsManual.cpp writes it: under create_graph
-    it records its graph; in a plain backward (arrays) it runs on the arrays as Tensors under no_grad, and gives
-    arrays back. Yields (to_tensor, to_result)."""
-    if any(isinstance(gi, Tensor) for gi in grads):
-        yield (lambda a: a if a is None or isinstance(a, Tensor) else Tensor._make(np.asarray(a))), (lambda t: t)
-        return
-    with grad_mode.no_grad():
-        yield (lambda a: None if a is None else Tensor._make(np.asarray(a).view(np.ndarray))), (lambda t: None if t is None else t._data)
 
 
 # --- batch norm ---------------------------------------------------------------------------------------
@@ -110,19 +89,15 @@ def _image_size_one(x):
 # axes: the dims reduced (all but 1); mean/invstd: (C,) float arrays, the batch's statistics in
 # training, the running ones otherwise (invstd = 1 / sqrt(running_var + eps)).
 
+@once
 def _bn_grads(g, n):
     """(grad_input, grad_weight, grad_bias) of batch norm, computed once per backward."""
-    cache = getattr(n, "_grads", None)
-    if cache is not None and cache[0] is g:
-        return cache[1]
     if type(g) is np.ndarray:
-        grads = _bn_grads_arrays(g, n)
-    else:   # create_graph: PyTorch's native_batch_norm_backward, an op (NativeBatchNormBackwardBackward0)
-        grads = OPS["native_batch_norm_backward"](
-            g, n.input, n.weight, Tensor._make(n.mean), Tensor._make(n.invstd), mean=n.mean, invstd=n.invstd,
-            grad_invstd=n.grad_invstd, training=n.training, eps=n.eps, axes=n.axes, output_mask=_output_mask(n))
-    node_of(n)._grads = (g, grads)
-    return grads
+        return _bn_grads_arrays(g, n)
+    # create_graph: PyTorch's native_batch_norm_backward, an op (NativeBatchNormBackwardBackward0)
+    return OPS["native_batch_norm_backward"](
+        g, n.input, n.weight, Tensor._make(n.mean), Tensor._make(n.invstd), mean=n.mean, invstd=n.invstd,
+        grad_invstd=n.grad_invstd, training=n.training, eps=n.eps, axes=n.axes, output_mask=output_mask(n))
 
 
 def _bn_grads_arrays(g, n):
@@ -211,14 +186,12 @@ def _expand_as_dim1(src, target):
     return src.expand_as(target)
 
 
+@once
 def _batchnorm_double_backward(grads, n):
     """PyTorch's batchnorm_double_backward (FunctionsManual.cpp) op for op: (gI, gG, ggO) from the gradients
-    ggI, ggG, ggB of native_batch_norm_backward's three outputs (see _on_tensors)."""
-    cache = getattr(n, "_grads", None)
-    if cache is not None and cache[0] is grads:
-        return cache[1]
-    with _on_tensors(grads) as (T, wrap):
-        ggI, ggG, ggB = (T(gi) if keep else None for gi, keep in zip(grads, n.output_mask))
+    ggI, ggG, ggB of native_batch_norm_backward's three outputs (see double_backward.on_tensors)."""
+    with on_tensors(grads) as (T, wrap):
+        ggI, ggG, ggB = (T(gi) for gi in masked(grads, n.output_mask))
         input, gamma, gO, training = T(n.input), T(n.weight), T(n.grad_out), n.training
         dtype = dual.data(input).dtype
         affine = gamma is not None
@@ -282,9 +255,7 @@ def _batchnorm_double_backward(grads, n):
             ggO = ggO_G_term if ggO is None else ggO + ggO_G_term
         if ggB_expanded is not None:
             ggO = ggB_expanded if ggO is None else ggO + ggB_expanded
-        result = tuple(wrap(t) for t in (gI, gG, ggO))
-    node_of(n)._grads = (grads, result)
-    return result
+        return tuple(wrap(t) for t in (gI, gG, ggO))
 
 
 def _bn_channel(v):
@@ -330,7 +301,7 @@ def native_batch_norm_backward(grad_out, input, weight, save_mean, save_invstd, 
     stats = types.SimpleNamespace(input=input, weight=weight, mean=mean, invstd=invstd, grad_invstd=grad_invstd,
                                   training=training, axes=axes)
     grads = _bn_grads_arrays(grad_out, stats)
-    return tuple(gr if keep else np.zeros(np.shape(gr), gr.dtype) for gr, keep in zip(grads, output_mask))
+    return placeholders(grads, output_mask)
 
 
 def _fma32(a, b, c):
@@ -355,23 +326,13 @@ def _ln_backward_arrays(g, x, mean, rstd, weight, axes):
     return grad_input, np.add.reduce(g * xhat, axis=lead), np.add.reduce(g, axis=lead)
 
 
+@once
 def _ln_grads(g, n):
-    cache = getattr(n, "_grads", None)
-    if cache is not None and cache[0] is g:
-        return cache[1]
     if type(g) is np.ndarray:
-        grads = _ln_backward_arrays(g, n.input, n.mean, n.rstd, n.weight, n.axes)
-    else:   # create_graph: PyTorch's native_layer_norm_backward, an op (NativeLayerNormBackwardBackward0)
-        grads = OPS["native_layer_norm_backward"](
-            g, n.input, Tensor._make(n.mean), Tensor._make(n.rstd), n.weight, n.bias, axes=n.axes,
-            output_mask=_output_mask(n))
-    node_of(n)._grads = (g, grads)
-    return grads
-
-
-def _output_mask(n):
-    """Which of the node's inputs want a gradient (PyTorch's grad_input_mask)."""
-    return tuple(edge[0] is not None for edge in n.next_functions)
+        return _ln_backward_arrays(g, n.input, n.mean, n.rstd, n.weight, n.axes)
+    # create_graph: PyTorch's native_layer_norm_backward, an op (NativeLayerNormBackwardBackward0)
+    return OPS["native_layer_norm_backward"](g, n.input, Tensor._make(n.mean), Tensor._make(n.rstd), n.weight,
+                                             n.bias, axes=n.axes, output_mask=output_mask(n))
 
 
 # (the weight's and bias's texts give them at the input's shape: the node sums them over the leading dims)
@@ -402,15 +363,13 @@ def native_layer_norm(input, weight, bias, mean, rstd, eps, axes):
     return out
 
 
+@once
 def _layer_norm_double_backward(grads, n):
     """PyTorch's layer_norm_double_backward (FunctionsManual.cpp) op for op: (gI, gG, ggO) from the gradients
     ggI, ggG, ggB of native_layer_norm_backward's three outputs. Run on Tensors (a plain backward: under
     no_grad, on the arrays as Tensors)."""
-    cache = getattr(n, "_grads", None)
-    if cache is not None and cache[0] is grads:
-        return cache[1]
-    with _on_tensors(grads) as (T, wrap):
-        ggI, ggG, ggB = (T(gi) if keep else None for gi, keep in zip(grads, n.output_mask))
+    with on_tensors(grads) as (T, wrap):
+        ggI, ggG, ggB = (T(gi) for gi in masked(grads, n.output_mask))
         input_t, gO_t, gamma = T(n.input), T(n.grad_out), T(n.weight)
         save_mean_t, save_invstd_t = T(n.mean), T(n.rstd)
         shape = input_t.shape
@@ -476,9 +435,7 @@ def _layer_norm_double_backward(grads, n):
             ggO = ggB_expanded if ggO is None else ggO + ggB_expanded
         if ggO is not None:
             ggO = ggO.expand(M, N).reshape(shape)
-        result = tuple(wrap(t) for t in (gI, gG, ggO))
-    node_of(n)._grads = (grads, result)
-    return result
+        return tuple(wrap(t) for t in (gI, gG, ggO))
 
 
 # (texts: what native_layer_norm_backward's three outputs' gradients (grads[0] for the input's, grads[1] the
@@ -516,7 +473,7 @@ def native_layer_norm_backward(grad_out, input, mean, rstd, weight, bias, axes, 
     """The gradients of native_layer_norm for its input, weight and bias (those output_mask asks for; the others
     are zeros PyTorch leaves undefined), as its kernel computes them."""
     grads = _ln_backward_arrays(grad_out, input, mean, rstd, weight, axes)
-    return tuple(gr if keep else np.zeros(np.shape(gr), gr.dtype) for gr, keep in zip(grads, output_mask))
+    return placeholders(grads, output_mask)
 
 
 # --- group norm ------------------------------------------------------------------------------------
