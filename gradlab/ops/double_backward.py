@@ -26,13 +26,13 @@ def output_mask(n):
 
 
 def once(compute):
-    """A function (g, n) -> tuple of every slot's gradient, run once per backward: the node keeps its result for
-    the same incoming g (each slot's formula then picks its part)."""
-    def joint(g, n):
+    """A function (g, n, ...) -> tuple of every slot's gradient, run once per backward: the node keeps its result
+    for the same incoming g (each slot's formula then picks its part)."""
+    def joint(g, n, *args):
         cache = getattr(n, "_grads", None)
         if cache is not None and cache[0] is g:
             return cache[1]
-        grads = compute(g, n)
+        grads = compute(g, n, *args)
         node_of(n)._grads = (g, grads)
         return grads
     joint.__name__ = compute.__name__

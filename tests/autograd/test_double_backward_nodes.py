@@ -94,10 +94,6 @@ OPEN = {
     "nll_loss2d": "NllLoss2DBackwardBackward0 and its views: nll_loss2d_backward is no op-table row yet",
     "native_group_norm": "NativeGroupNormBackwardBackward0: native_group_norm_backward is no op-table row yet",
     "prelu": "PreluKernelBackwardBackward0: _prelu_kernel_backward is no op-table row yet",
-    "convolution": "PyTorch's one ConvolutionBackwardBackward0 takes (grad_output, input, weight); gradlab records "
-                   "one node per gradient (convolution_backward_input, convolution_backward_weight)",
-    "conv_transpose": "PyTorch's one ConvolutionBackwardBackward0 takes (grad_output, input, weight); gradlab records "
-                      "one node per gradient",
     "cdist": "PyTorch has no derivative of _cdist_backward (raises); gradlab's formula is differentiable",
     "euclidean_dist": "cdist's _euclidean_dist: PyTorch's formula op for op not modelled",
     "det": "PyTorch's det of a 1x1 / singular input: linalg_det_backward's branches not modelled",
