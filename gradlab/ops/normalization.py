@@ -23,7 +23,7 @@ import numpy as np
 from .. import _parallel
 from .._tensor_core import Tensor
 from . import dual  # noqa: F401
-from .double_backward import masked, on_tensors, once, output_mask, placeholders
+from .double_backward import masked, node_of, on_tensors, once, output_mask, placeholders
 from .registry import OPS, op
 from .shape import cat
 
@@ -477,35 +477,98 @@ def native_layer_norm_backward(grad_out, input, mean, rstd, weight, bias, axes, 
 
 
 # --- group norm ------------------------------------------------------------------------------------
-# The input viewed as (N, G, rest): mean/rstd are (N, G, 1); the affine map is per channel.
+# The input viewed as (N, G, rest): mean/rstd are (N, G, 1); the affine map is per channel. As PyTorch's, the op
+# has three outputs, the normalized input, mean and rstd (N, G): F.group_norm returns the first, and the gradient's
+# graph under create_graph reads the other two (infinitely_differentiable_native_group_norm_backward).
 
-def _gn_grads(g, n):
-    cache = getattr(n, "_grads", None) if type(g) is np.ndarray else None
-    if cache is not None and cache[0] is g:
-        return cache[1]
+def _gn_grads(grads, n):
+    dY, dmean, drstd = grads
+    if type(dY) is np.ndarray and dmean is None and drstd is None:
+        return _gn_grads_arrays(dY, n)
+    return _infinitely_differentiable_native_group_norm_backward(grads, n)
+
+
+@once
+def _gn_grads_arrays(g, n):
+    """The kernel's gradients (PyTorch's native_group_norm_backward, a plain backward)."""
     shape, groups = n.input_shape, n.groups
     nd = len(shape)
     axes = (0,) + tuple(range(2, nd))
-    if type(g) is np.ndarray:
-        x = n.input.reshape(shape[0], groups, -1)
-        xhat = ((x - n.mean) * n.rstd).reshape(shape)
-        gw = g if n.weight is None else g * _per_channel(n.weight, nd)
-        gw3 = gw.reshape(shape[0], groups, -1)
-        xh3 = xhat.reshape(shape[0], groups, -1)
-        grad_input = ((gw3 - gw3.mean(2, keepdims=True) - xh3 * (gw3 * xh3).mean(2, keepdims=True))
-                      * n.rstd).reshape(shape).astype(x.dtype, copy=False)
-        grads = (grad_input, np.add.reduce(g * xhat, axis=axes), np.add.reduce(g, axis=axes))
-        n._grads = (g, grads)
-        return grads
     x = n.input.reshape(shape[0], groups, -1)
-    xc = x - x.mean(2, keepdim=True)
-    rstd = ((xc * xc).mean(2, keepdim=True) + n.eps).rsqrt()
-    xh3 = xc * rstd
-    xhat = xh3.reshape(shape)
-    gw = g if n.weight is None else g * n.weight.reshape(_channel_shape(nd))
+    xhat = ((x - n.mean) * n.rstd).reshape(shape)
+    gw = g if n.weight is None else g * _per_channel(n.weight, nd)
     gw3 = gw.reshape(shape[0], groups, -1)
-    grad_input = ((gw3 - gw3.mean(2, keepdim=True) - xh3 * (gw3 * xh3).mean(2, keepdim=True)) * rstd).reshape(shape)
-    return grad_input, (g * xhat).sum(axes), g.sum(axes)
+    xh3 = xhat.reshape(shape[0], groups, -1)
+    grad_input = ((gw3 - gw3.mean(2, keepdims=True) - xh3 * (gw3 * xh3).mean(2, keepdims=True))
+                  * n.rstd).reshape(shape).astype(x.dtype, copy=False)
+    return grad_input, np.add.reduce(g * xhat, axis=axes), np.add.reduce(g, axis=axes)
+
+
+@once
+def _infinitely_differentiable_native_group_norm_backward(grads, n):
+    """PyTorch's infinitely_differentiable_native_group_norm_backward (FunctionsManual.cpp) op for op, what it
+    runs under create_graph, and for gradients of the mean and rstd outputs: (dX, dgamma, dbeta). Under
+    create_graph its mean and rstd are the node's own outputs 1 and 2 (see double_backward.on_tensors)."""
+    with on_tensors(grads) as (T, wrap):
+        dY, dmean, drstd = (T(gi) for gi in grads)
+        N, C = n.input_shape[:2]
+        HxW = math.prod(n.input_shape[2:])
+        G = n.groups
+        D = C // G
+        s = 1.0 / (D * HxW)
+        gamma = T(n.weight)
+        mask = output_mask(n)
+        if any(isinstance(gi, Tensor) for gi in grads):      # (the node's outputs, as PyTorch's saved results)
+            node = node_of(n)
+            mean, rstd = (Tensor._make(a.reshape(N, G), node, i) for i, a in ((1, n.mean), (2, n.rstd)))
+        else:
+            mean, rstd = T(n.mean.reshape(N, G)), T(n.rstd.reshape(N, G))
+        X = T(n.input)
+        dX = dgamma = dbeta = None
+        X_tensor = X.reshape(N, G, D, HxW)
+        mean_tensor = mean.reshape(N, G, 1, 1)
+        rstd_tensor = rstd.reshape(N, G, 1, 1)
+        if dY is not None:
+            dY_tensor = dY.reshape(N, G, D, HxW)
+            ds = (dY_tensor * X_tensor).sum(3).unsqueeze_(-1)
+            db = dY_tensor.sum(3).unsqueeze_(-1)
+        if mask[0]:
+            gamma_tensor = gamma.reshape(1, G, D, 1) if gamma is not None else None
+            # (PyTorch also computes the variance here, which nothing reads)
+            rstd_cube = rstd_tensor * rstd_tensor * rstd_tensor
+            dvar = None
+            if drstd is not None:
+                dvar = dual.mul_scalar(rstd_cube, -0.5) * drstd.view(N, G, 1, 1)
+            if dY is not None:
+                a = rstd_tensor * gamma_tensor if gamma is not None else rstd_tensor
+                b = ((ds * gamma_tensor).sum(2) if gamma is not None else ds.sum(2)).unsqueeze_(-2)
+                c = ((db * gamma_tensor).sum(2) if gamma is not None else db.sum(2)).unsqueeze_(-2)
+                b = dual.mul_scalar((c * mean_tensor - b) * rstd_cube, s)
+                c = -b * mean_tensor - dual.mul_scalar(c * rstd_tensor, s)
+                dX = a * dY_tensor + b * X_tensor + c
+                if dmean is not None and drstd is not None:
+                    dX = dX + _var_mean_backward(dvar, dmean.view(N, G, 1, 1), X_tensor, (2, 3))
+                dX = dX.reshape(n.input_shape)
+            elif dmean is not None and drstd is not None:
+                dX = _var_mean_backward(dvar, dmean.view(N, G, 1, 1), X_tensor, (2, 3)).reshape(n.input_shape)
+        if mask[1] and dY is not None:
+            dgamma = ((ds - db * mean_tensor) * rstd_tensor).sum(0).reshape(gamma.shape)
+        if mask[2] and dY is not None:
+            dbeta = db.sum(0).reshape(C)
+        return tuple(wrap(t) for t in (dX, dgamma, dbeta))
+
+
+def _var_mean_backward(gvar, gmean, x, dims):
+    """FunctionsManual's var_mean_backward (correction 0, keepdim): var_backward's 2 / dof * grad * (x - mean)
+    plus mean_backward's grad expanded over the dims and divided by their size."""
+    dof = math.prod(x.shape[d] for d in dims)
+    gself = None
+    if gvar is not None:
+        gself = dual.mul_scalar(gvar, 2.0 / dof) * (x - x.mean(dims, keepdim=True))
+    if gmean is not None:
+        aux = dual.div_scalar(gmean.expand(x.shape), dof)
+        gself = aux if gself is None else gself + aux
+    return gself
 
 
 # (the texts view the input as (N, groups, rest), where mean and rstd (N, groups, 1) broadcast)
@@ -519,7 +582,7 @@ _GN_SHOWS = {
 
 
 @op("native_group_norm", "NativeGroupNormBackward0", ("input", "weight", "bias"), saves=("input", "weight"),
-    promote=False, shows=_GN_SHOWS,
+    promote=False, shows=_GN_SHOWS, num_outputs=3, saves_outputs=(1, 2), undefined_grads=True,
     input=lambda g, n: _gn_grads(g, n)[0],
     weight=lambda g, n: _gn_grads(g, n)[1],
     bias=lambda g, n: _gn_grads(g, n)[2])
@@ -531,7 +594,8 @@ def native_group_norm(input, weight, bias, mean, rstd, eps, groups, input_shape)
         out = out * _per_channel(weight, nd)
     if bias is not None:
         out = out + _per_channel(bias, nd)
-    return out.astype(input.dtype, copy=False)
+    n = input.shape[0]
+    return out.astype(input.dtype, copy=False), mean.reshape(n, groups), rstd.reshape(n, groups)
 
 
 # --- embedding -------------------------------------------------------------------------------------
