@@ -284,7 +284,7 @@ _CB_SHOWS = {
 
 
 @op("convolution_backward", "ConvolutionBackwardBackward0", ("grad_output", "input", "weight"), num_outputs=3,
-    promote=False, saves=("grad_output", "input", "weight"), shows=_CB_SHOWS,
+    promote=False, undefined_grads=True, saves=("grad_output", "input", "weight"), shows=_CB_SHOWS,
     grad_output=lambda g, n: _convolution_double_backward(g, n)[0],
     input=lambda g, n: _convolution_double_backward(g, n)[1],
     weight=lambda g, n: _convolution_double_backward(g, n)[2])

@@ -277,19 +277,20 @@ _BNB_CI = _bn_channel("save_invstd if training else grad_invstd")
 _BNB_X = f"((input - {_bn_channel('save_mean if training else mean')}) * {_BNB_CI})"
 _BNB_SHOWS = {
     "grad_out": f"({_BNB_W} * {_bn_input_grad_text('grads[0]')} if training else grads[0] * {_BNB_CI} * {_BNB_W})"
-                f" + (0 if weight is None else {_bn_channel('grads[1]')} * {_BNB_X} + {_bn_channel('grads[2]')})",
+                f" + (0 if weight is None or grads[1] is None else {_bn_channel('grads[1]')} * {_BNB_X})"
+                f" + (0 if weight is None or grads[2] is None else {_bn_channel('grads[2]')})",
     "input": f"({_BNB_W} * {_BNB_CI} * {_BNB_CI} * ({_BNB_X} * ({_bn_mean('grads[0]')} * {_bn_mean('grad_out')}"
              f" - {_bn_mean('grads[0] * grad_out')} + 3 * {_bn_mean(f'grad_out * {_BNB_X}')}"
              f" * {_bn_mean(f'grads[0] * {_BNB_X}')}) + {_bn_mean(f'grads[0] * {_BNB_X}')}"
              f" * ({_bn_mean('grad_out')} - grad_out) + {_bn_mean(f'grad_out * {_BNB_X}')}"
              f" * ({_bn_mean('grads[0]')} - grads[0])) if training else 0)"
-             f" + (0 if weight is None else {_bn_channel('grads[1]')} * ({_bn_input_grad_text('grad_out')}"
+             f" + (0 if weight is None or grads[1] is None else {_bn_channel('grads[1]')} * ({_bn_input_grad_text('grad_out')}"
              f" if training else {_BNB_CI} * grad_out))",
     "weight": f"(grads[0] * ({_bn_input_grad_text('grad_out')} if training else {_BNB_CI} * grad_out)).sum(axes)"}
 
 
 @op("native_batch_norm_backward", "NativeBatchNormBackwardBackward0",
-    ("grad_out", "input", "weight", "save_mean", "save_invstd"), num_outputs=3, promote=False,
+    ("grad_out", "input", "weight", "save_mean", "save_invstd"), num_outputs=3, promote=False, undefined_grads=True,
     saves=("grad_out", "input", "weight", "save_mean", "save_invstd"), shows=_BNB_SHOWS,
     grad_out=lambda g, n: _batchnorm_double_backward(g, n)[2],
     input=lambda g, n: _batchnorm_double_backward(g, n)[0],
@@ -453,18 +454,19 @@ _LNB_XHAT = "((input - mean) * rstd)"
 _LNB_GX = "(grad_out * (1 if weight is None else weight))"
 _LNB_SHOWS = {
     "grad_out": f"(1 if weight is None else weight) * {_ln_input_grad_text('grads[0]')}"
-                f" + (0 if weight is None else grads[1] * {_LNB_XHAT} + grads[2])",
+                f" + (0 if weight is None or grads[1] is None else grads[1] * {_LNB_XHAT})"
+                f" + (0 if weight is None or grads[2] is None else grads[2])",
     "input": f"rstd * rstd * ({_LNB_XHAT} * ({_ln_mean('grads[0]')} * {_ln_mean(_LNB_GX)}"
              f" - {_ln_mean(f'grads[0] * {_LNB_GX}')} + 3 * {_ln_mean(f'{_LNB_GX} * {_LNB_XHAT}')}"
              f" * {_ln_mean(f'grads[0] * {_LNB_XHAT}')}) + {_ln_mean(f'grads[0] * {_LNB_XHAT}')}"
              f" * ({_ln_mean(_LNB_GX)} - {_LNB_GX}) + {_ln_mean(f'{_LNB_GX} * {_LNB_XHAT}')}"
              f" * ({_ln_mean('grads[0]')} - grads[0]))"
-             f" + (0 if weight is None else {_ln_input_grad_text('grad_out * grads[1]')})",
+             f" + (0 if weight is None or grads[1] is None else {_ln_input_grad_text('grad_out * grads[1]')})",
     "weight": f"grad_out * {_ln_input_grad_text('grads[0]')}"}
 
 
 @op("native_layer_norm_backward", "NativeLayerNormBackwardBackward0",
-    ("grad_out", "input", "mean", "rstd", "weight", "bias"), num_outputs=3, promote=False,
+    ("grad_out", "input", "mean", "rstd", "weight", "bias"), num_outputs=3, promote=False, undefined_grads=True,
     saves=("grad_out", "input", "mean", "rstd", "weight"), shows=_LNB_SHOWS,
     grad_out=lambda g, n: _layer_norm_double_backward(g, n)[2],
     input=lambda g, n: _layer_norm_double_backward(g, n)[0],
