@@ -3,10 +3,13 @@ import math
 
 import numpy as np
 
+from .._tensor_core import Tensor
+
 from . import dual, vectorized
 from .formula_text import shows
 from .reduction import _norm_grad
-from .registry import OPS, op
+from .double_backward import node_of
+from .registry import OPS, op, sum_to_shape
 from .unary import _exp, _log1p     # (PyTorch's float32 exp and log1p, bit for bit)
 
 
@@ -653,13 +656,75 @@ def hardsigmoid(self):
     return (np.clip(x + 3, 0, 6) / x.dtype.type(6)).astype(self.dtype, copy=False)
 
 
-# prelu: x where x > 0, else weight * x; F.prelu views the weight so that it broadcasts along dim 1
+# prelu: x where x > 0, else weight * x; F.prelu views the weight so that it broadcasts along dim 1. Its gradients
+# are, under create_graph, PyTorch's _prelu_kernel_backward, an op whose one node gives both (see below).
+def _prelu_weight_grad(g, n):
+    """The weight's gradient in a plain backward, summed to the weight's shape: the channel's positions first, then
+    the batch (F.prelu views the weight as (1, C, 1, ...); the sums are those of gradlab's (C, 1, ...) view before)."""
+    grad = dual.where(n.self > 0, 0 * g, g * n.self)
+    shape = n.weight.shape
+    if len(shape) < 2:
+        return grad
+    return sum_to_shape(grad, (shape[1:], grad.dtype)).reshape(shape)
+
+
+def _prelu_grads(g, n):
+    """create_graph: (grad_self, grad_weight) from one _prelu_kernel_backward node, once per backward."""
+    cache = getattr(n, "_grads", None)
+    if cache is not None and cache[0] is g:
+        return cache[1]
+    grads = OPS["prelu_kernel_backward"](g, n.self, n.weight)
+    node_of(n)._grads = (g, grads)
+    return grads
+
+
 @op("prelu", "PreluKernelBackward0", ("self", "weight"), variants=("function", "method"), saves=("self", "weight"),
     shows={"self": "where(self > 0, grad, grad * weight)", "weight": "where(self > 0, 0, grad * self)"},
-    self=lambda g, n: dual.where(dual.data(n.self) > 0, g, g * n.weight),
-    weight=lambda g, n: dual.where(dual.data(n.self) > 0, 0 * g, g * n.self))
+    self=lambda g, n: (dual.where(dual.data(n.self) > 0, g, g * n.weight) if not isinstance(g, Tensor)
+                       else _prelu_grads(g, n)[0]),
+    weight=lambda g, n: _prelu_weight_grad(g, n) if not isinstance(g, Tensor) else _prelu_grads(g, n)[1])
 def prelu(self, weight):
     return np.where(self > 0, self, self * weight).astype(self.dtype, copy=False)
+
+
+def _zero(like):
+    """at::zeros({}, options): a 0-d zero of like's dtype."""
+    zero = np.zeros((), dual.data(like).dtype)
+    return Tensor._make(zero) if isinstance(like, Tensor) else zero
+
+
+def _zeros_like(x):
+    zeros = np.zeros_like(dual.data(x))
+    return Tensor._make(zeros) if isinstance(x, Tensor) else zeros
+
+
+def _prelu_grad_output_grad(grads, n):
+    """derivatives.yaml's _prelu_kernel_backward grad_output formula, for whichever of grads[0], grads[1] is defined."""
+    g0, g1 = grads
+    nonneg = dual.data(n.self) >= 0
+    if g0 is not None:
+        other = g0 * n.weight if g1 is None else g0 * n.weight + g1 * n.self
+        return dual.where(nonneg, g0, other)
+    return dual.where(nonneg, _zero(g1), g1 * n.self)
+
+
+# The gradients of prelu as one op: PyTorch records it as PreluKernelBackwardBackward0 taking (grad_output, self,
+# weight); the weight's gradient comes at self's shape, and the engine sums it to the weight's (SumBackward1).
+@op("prelu_kernel_backward", "PreluKernelBackwardBackward0", ("grad_output", "self", "weight"), num_outputs=2,
+    saves=("grad_output", "self", "weight"), undefined_grads=True,
+    shows={"grad_output": "where(self >= 0, 0 if grads[0] is None else grads[0], (0 if grads[0] is None else "
+                          "grads[0] * weight) + (0 if grads[1] is None else grads[1] * self))",
+           "self": "zeros_like(self) if grads[1] is None else where(self >= 0, 0, grad_output * grads[1])",
+           "weight": "zeros_like(self) if grads[0] is None else where(self >= 0, 0, grad_output * grads[0])"},
+    grad_output=_prelu_grad_output_grad,
+    self=lambda g, n: (_zeros_like(n.self) if g[1] is None
+                       else dual.where(dual.data(n.self) >= 0, _zero(g[1]), n.grad_output * g[1])),
+    weight=lambda g, n: (_zeros_like(n.self) if g[0] is None
+                         else dual.where(dual.data(n.self) >= 0, _zero(g[0]), n.grad_output * g[0])))
+def prelu_kernel_backward(grad_output, self, weight):
+    """prelu's gradients for self and weight, as its plain backward computes them."""
+    positive = self > 0
+    return np.where(positive, grad_output, grad_output * weight), np.where(positive, 0 * grad_output, grad_output * self)
 
 
 # pairwise_distance adds eps in C++ (`x1 - x2 + eps`, a Scalar): torch records AddBackward1
