@@ -357,24 +357,24 @@ def gelu_tanh(self):
 
 
 # nll_loss over images (N, C, H, W) with targets (N, H, W): torch's NllLoss2DBackward0. The class is
-# picked along dim 1 at every position.
+# picked along dim 1 at every position. Its gradient is, as in PyTorch, an op of its own: nll_loss2d_backward
+# (NllLoss2DBackwardBackward0 with create_graph).
+def _nll2d_params(n):
+    return {"target": n.target, "valid": n.valid, "weights": n.weights, "reduction": n.reduction,
+            "total_weight": n.total_weight, "self_sizes": n.self_sizes}
+
+
 def _nll2d_grad(g, n):
-    target = np.where(n.valid, n.target, 0)[:, None]
-    scale = np.zeros(n.self_sizes, dtype=dual.data(g).dtype)
-    weight = n.valid if n.weights is None else n.valid * n.weights[target[:, 0]]
-    np.put_along_axis(scale, target, -weight[:, None].astype(scale.dtype), axis=1)
-    if n.reduction == "mean":
-        scale = scale / n.total_weight
-    picked = np.zeros(n.self_sizes, dtype=bool)
-    np.put_along_axis(picked, target, n.valid[:, None], axis=1)
-    if n.reduction == "none":
-        g = dual.unsqueeze(g, 1)
-    # PyTorch writes -w * g at the targets into zeros: elsewhere +0, even for g = inf or g < 0
-    return dual.where_or_zero(dual.like(g, picked), dual.like(g, scale) * g)
+    if isinstance(g, Tensor):
+        return OPS["nll_loss2d_backward"](g, n.self, **_nll2d_params(n))
+    return nll_loss2d_backward.forward(g, None, **_nll2d_params(n))
 
 
-@op("nll_loss2d", "NllLoss2DBackward0", ("self",), self=_nll2d_grad,
-    shows={"self": "(-grad.unsqueeze(-1) * (arange(self_sizes[1]) == target.unsqueeze(-1)) * valid.unsqueeze(-1) * (1 if weights is None else weights) / (total_weight if reduction == 'mean' else 1)).movedim(-1, 1)"})
+_NLL2D_TEXT = ("(-grad.unsqueeze(-1) * (arange(self_sizes[1]) == target.unsqueeze(-1)) * valid.unsqueeze(-1) * "
+               "(1 if weights is None else weights) / (total_weight if reduction == 'mean' else 1)).movedim(-1, 1)")
+
+
+@op("nll_loss2d", "NllLoss2DBackward0", ("self",), saves=("self",), self=_nll2d_grad, shows={"self": _NLL2D_TEXT})
 def nll_loss2d(self, target, valid, weights, reduction, total_weight, self_sizes):
     index = np.where(valid, target, 0)[:, None]
     picked = -np.take_along_axis(self, index, axis=1)[:, 0] * valid
@@ -384,6 +384,28 @@ def nll_loss2d(self, target, valid, weights, reduction, total_weight, self_sizes
         return picked.astype(self.dtype)
     total = np.add.reduce(picked, axis=None)
     return np.asarray(total / total_weight if reduction == "mean" else total, dtype=self.dtype)
+
+
+# its gradients (derivatives.yaml): nll_loss2d of the incoming gradient, and zeros for self
+@op("nll_loss2d_backward", "NllLoss2DBackwardBackward0", ("grad_output", "self"),
+    shows={"grad_output": "F.nll_loss(grad, target.masked_fill(~valid, -100), weights, reduction=reduction)",
+           "self": "zeros_like(grad)"},
+    grad_output=lambda g, n: dual.call("nll_loss2d", g, **_nll2d_params(n)),
+    self=lambda g, n: dual.like(g, np.zeros(n.self_sizes, dual.data(g).dtype)))
+def nll_loss2d_backward(grad_output, self, target, valid, weights, reduction, total_weight, self_sizes):
+    g = grad_output
+    target = np.where(valid, target, 0)[:, None]
+    scale = np.zeros(self_sizes, dtype=g.dtype)
+    weight = valid if weights is None else valid * weights[target[:, 0]]
+    np.put_along_axis(scale, target, -weight[:, None].astype(scale.dtype), axis=1)
+    if reduction == "mean":
+        scale = scale / total_weight
+    picked = np.zeros(self_sizes, dtype=bool)
+    np.put_along_axis(picked, target, valid[:, None], axis=1)
+    if reduction == "none":
+        g = g[:, None]
+    # PyTorch writes -w * g at the targets into zeros: elsewhere +0, even for g = inf or g < 0
+    return dual.where_or_zero(picked, scale * g)
 
 
 # --- BCE with logits and pos_weight (same node name as torch's) ----------------------------------------

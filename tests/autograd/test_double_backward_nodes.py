@@ -91,7 +91,6 @@ OPEN = {
     "binary_cross_entropy": "BinaryCrossEntropyBackwardBackward0: binary_cross_entropy_backward is no op-table row yet",
     "binary_cross_entropy_with_logits": "binary_cross_entropy_with_logits' formula is not PyTorch's op for op",
     "binary_cross_entropy_with_logits_pos_weight": "binary_cross_entropy_with_logits' formula is not PyTorch's op for op",
-    "nll_loss2d": "NllLoss2DBackwardBackward0 and its views: nll_loss2d_backward is no op-table row yet",
     "cdist": "PyTorch has no derivative of _cdist_backward (raises); gradlab's formula is differentiable",
     "euclidean_dist": "cdist's _euclidean_dist: PyTorch's formula op for op not modelled",
     "det": "PyTorch's det of a 1x1 / singular input: linalg_det_backward's branches not modelled",
