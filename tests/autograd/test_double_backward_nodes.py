@@ -81,7 +81,8 @@ OPEN = {
     "angle": "a complex gradient's real part: PyTorch records ViewAsRealBackward0 (real_of_gradient)",
     "conj": "a complex gradient's real part: PyTorch records ViewAsRealBackward0 (real_of_gradient)",
     "conj_physical": "a complex gradient's real part: PyTorch records ViewAsRealBackward0 (real_of_gradient)",
-    "as_strided": "as_strided_backward's storage-sized buffer (CloneBackward0, no ViewBackward0s) not modelled",
+    "as_strided": "an in-place op's saved self is, in PyTorch, self.clone() (CloneBackward0 under create_graph), and "
+                  "CopySlices' create_graph graph is copy_ into a view of the base's gradient (no ViewBackward0s)",
     "atan2": "PyTorch computes 1 / (self^2 + other^2) once for both inputs and masks it (masked_fill_)",
     "norm": "p other than 1, 2, inf: PyTorch's norm_backward order (self * |self|^(p-2) * grad, masked_fill_)",
     "dist": "p other than 1, 2, inf: PyTorch's norm_backward order (self * |self|^(p-2) * grad, masked_fill_)",
