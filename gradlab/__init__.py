@@ -150,7 +150,12 @@ from . import special  # noqa: E402,F401  (torch.special: the op table's special
 from .nn._functional.conv import (adaptive_avg_pool1d, avg_pool1d, conv1d, conv2d,  # noqa: E402,F401
                                   max_pool1d, max_pool2d)
 from .nn._functional.conv import conv_transpose1d, conv_transpose2d  # noqa: E402,F401
+from .nn._functional.conv import conv3d, conv_transpose3d, convolution, max_pool3d  # noqa: E402,F401
+from .nn._functional.conv import max_pool1d_with_indices, torch_adaptive_max_pool1d as adaptive_max_pool1d  # noqa: E402,F401
+from .nn._functional.conv import torch_constant_pad_nd as constant_pad_nd  # noqa: E402,F401
 from .nn._functional.attention import bilinear  # noqa: E402,F401
+from .nn._functional.sampling import torch_embedding as embedding, torch_embedding_bag as embedding_bag  # noqa: E402,F401,E501
+from .nn._functional.sampling import affine_grid_generator, grid_sampler, grid_sampler_2d, grid_sampler_3d  # noqa: E402,F401,E501
 from .nn.functional import cosine_similarity, pairwise_distance  # noqa: E402,F401
 # torch.selu, torch.rrelu, torch.alpha_dropout, ...: nn's activations and dropouts as PyTorch's C functions
 from .nn._functional.activation import (celu_, selu_, torch_alpha_dropout as alpha_dropout,  # noqa: E402,F401
@@ -169,6 +174,10 @@ from .nn._functional.loss import (torch_cosine_embedding_loss as cosine_embeddin
 from .nn._functional.normalization import (rms_norm, torch_batch_norm as batch_norm,  # noqa: E402,F401
                                            torch_group_norm as group_norm, torch_instance_norm as instance_norm,
                                            torch_layer_norm as layer_norm)
+from .nn._functional.loss import torch_ctc_loss as ctc_loss, torch__ctc_loss as _ctc_loss  # noqa: E402,F401
+# torch.lstm, torch.gru_cell, ...: the recurrent layers' C functions (nn.LSTM's _VF.lstm, ...)
+from .nn.modules.rnn import (gru, gru_cell, lstm, lstm_cell, rnn_relu, rnn_relu_cell,  # noqa: E402,F401
+                             rnn_tanh, rnn_tanh_cell)
 
 # gradlab.exp(x), gradlab.sum(x, 0), ...: the function forms the op table declares (`variants`), made by
 # _functions/variants.py for every name not bound above by hand (gradlab.cat, gradlab.reshape, ...)
@@ -176,10 +185,23 @@ from ._functions.variants import function_forms as _function_forms  # noqa: E402
 globals().update(_function_forms(written=globals()))
 del _function_forms
 
-# HTML cards for Jupyter live in gradlab.display; they never change text/plain
-from .viz import cards as _cards  # noqa: E402
-_cards.install()
-del _cards
+# HTML cards for Jupyter (gradlab/viz/cards.py); they never change text/plain. gradlab.viz is imported at
+# the first card or drawing, not here: `import gradlab` stays fast where nothing is drawn.
+def _viz_card(name):
+    def card(self, *args, **options):
+        try:
+            from .viz import cards
+        except Exception:               # a card never raises: Jupyter then shows text/plain
+            return None
+        return getattr(cards, name)(self, *args, **options)
+    card.__name__ = card.__qualname__ = "draw" if name == "draw_tensor" else "_repr_html_"
+    return card
+
+
+Tensor._repr_html_ = _viz_card("tensor_card")
+autograd.Node._repr_html_ = _viz_card("node_card")
+Tensor.draw = _viz_card("draw_tensor")
+Tensor.draw.__doc__ = "t.draw(...) is gradlab.viz.draw(t, ...): the autograd graph behind this tensor."
 
 from . import _argparse, _signatures  # noqa: E402
 from ._functions.out import out_forms as _out_forms  # noqa: E402

@@ -314,7 +314,22 @@ def _call(fn, entry, lead, args, kwargs, ok, rules):
     raise error                                                  # outside the except: no "During handling..."
 
 
-_COMPILED = {}                        # a wrapper's source text -> its compiled code
+_COMPILED = {}                        # (slots, method, empty call known good) -> the wrapper's compiled code
+
+
+def _positional_parameters(fn):
+    """(how many parameters fn takes by position, whether it has *args), read from its code object:
+    inspect.signature costs ~30 us, and `import gradlab` wraps about a thousand functions."""
+    target = fn
+    while getattr(target, "__signature__", None) is None and hasattr(target, "__wrapped__"):
+        target = target.__wrapped__                              # (as signature follows __wrapped__)
+    code = getattr(target, "__code__", None)
+    if code is None or getattr(target, "__signature__", None) is not None:
+        kinds = inspect.Parameter
+        params = inspect.signature(fn).parameters.values()
+        return (sum(p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD) for p in params),
+                any(p.kind == kinds.VAR_POSITIONAL for p in params))
+    return code.co_argcount, bool(code.co_flags & inspect.CO_VARARGS)
 
 
 def _wrap(fn, entry, method):
@@ -324,17 +339,31 @@ def _wrap(fn, entry, method):
     small x.exp(). So the wrapper is written for fn's own positional parameters, positional-only and
     defaulting to a marker: a positional call whose argument types are known to be accepted passes them
     straight on (one set lookup); keywords, surplus arguments and new types take `_call`, which parses."""
-    kinds = inspect.Parameter
-    params = list(inspect.signature(fn).parameters.values())[1 if method else 0:]
+    positional, var_positional = _positional_parameters(fn)
+    slots = positional - (1 if method else 0) + (4 if var_positional else 0)   # view(self, *shape): 4 more
+    ok, rules = set(), {}
+    if isinstance(entry, str) and not entry.endswith("/1"):
+        ok.add(())                                               # a.exp(): nothing to check
+    key = (slots, method, () in ok)
+    code = _COMPILED.get(key)
+    if code is None:          # the same text serves every function of the same shape: written once
+        code = _COMPILED[key] = compile(_wrapper_source(*key), "<gradlab wrapper>", "exec")
+    namespace = {"fn": fn, "entry": entry, "_M": _MISSING, "_trim": _trim, "_call": _call,
+                 "_refusal": _refusal, "ok": ok, "rules": rules}
+    exec(code, namespace)
+    wrapper = functools.update_wrapper(namespace["wrapper"], fn)
+    wrapper._signatures = entry
+    return wrapper
+
+
+def _wrapper_source(slots, method, empty_ok):
+    """The text of a wrapper taking `slots` positional arguments (after self, for a method)."""
     lead = "self, " if method else ""
-    names = [f"p{i}" for i, p in enumerate(params) if p.kind in (kinds.POSITIONAL_ONLY,
-                                                                 kinds.POSITIONAL_OR_KEYWORD)]
-    if any(p.kind == kinds.VAR_POSITIONAL for p in params):  # view(self, *shape): four slots for it
-        names += [f"p{len(names) + i}" for i in range(4)]
-    slots = "".join(f"{n}=_M, " for n in names)
+    names = [f"p{i}" for i in range(slots)]
+    marked = "".join(f"{n}=_M, " for n in names)
     given = "(" + "".join(f"{n}, " for n in names) + ")"
     slow = f"_call(fn, entry, ({lead}), {{given}}, {{{{}}}}, ok, rules)"
-    lines = [f"def wrapper({lead}{slots}{'/, ' if lead or names else ''}*extra, **kwargs):",
+    lines = [f"def wrapper({lead}{marked}{'/, ' if lead or names else ''}*extra, **kwargs):",
              "    if extra:",
              f"        return _call(fn, entry, ({lead}), _trim({given}) + extra, kwargs, ok, rules)"]
     if names:                                                    # the arguments given, without calling _trim
@@ -345,9 +374,6 @@ def _wrap(fn, entry, method):
     else:
         lines += ["    if kwargs:",
                   f"        return _call(fn, entry, ({lead}), (), kwargs, ok, rules)"]
-    ok, rules = set(), {}
-    if isinstance(entry, str) and not entry.endswith("/1"):
-        ok.add(())                                               # a.exp(): nothing to check
 
     def call(given, indent):                                     # fn with the k arguments given
         pad = " " * indent
@@ -366,22 +392,13 @@ def _wrap(fn, entry, method):
                   f"        if key not in ok and not (key in rules and rules[key]({args}, None)):",
                   "            return " + slow.format(given=args)]
         lines += call(names[:k], 8)
-    if () in ok:
+    if empty_ok:
         lines += call([], 4)
     else:
         lines += [f"    {'elif' if names else 'if'} () not in ok:",
                   "        return " + slow.format(given="()")]
         lines += call([], 4)
-    source = "\n".join(lines) + "\n"
-    namespace = {"fn": fn, "entry": entry, "_M": _MISSING, "_trim": _trim, "_call": _call,
-                 "_refusal": _refusal, "ok": ok, "rules": rules}
-    code = _COMPILED.get(source)
-    if code is None:              # the same text serves every function with the same parameters: compiled once
-        code = _COMPILED[source] = compile(source, "<gradlab wrapper>", "exec")
-    exec(code, namespace)
-    wrapper = functools.update_wrapper(namespace["wrapper"], fn)
-    wrapper._signatures = entry
-    return wrapper
+    return "\n".join(lines) + "\n"
 
 
 def _vetter(entry):

@@ -7,6 +7,9 @@ NN = {'adaptive_avg_pool1d': ('adaptive_avg_pool1d(Tensor input, IntArrayRef[1] 
  'avg_pool2d': ('avg_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=None, IntArrayRef[2] '
                 'padding=0, bool ceil_mode=False, bool count_include_pad=True, int64_t? divisor_override=None, *, '
                 'Tensor out=None)',),
+ 'avg_pool3d': ('avg_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=None, IntArrayRef[3] '
+                'padding=0, bool ceil_mode=False, bool count_include_pad=True, int64_t? divisor_override=None, *, '
+                'Tensor out=None)',),
  'bilinear': ('bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None)',),
  'celu_': ('celu_(Tensor input, Scalar alpha=1.0)',),
  'channel_shuffle': ('channel_shuffle(Tensor input, SymInt groups)',),
@@ -18,12 +21,19 @@ NN = {'adaptive_avg_pool1d': ('adaptive_avg_pool1d(Tensor input, IntArrayRef[1] 
             'padding=0, SymIntArrayRef[2] dilation=1, SymInt groups=1)',
             'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, c10::string_view '
             'padding="valid", SymIntArrayRef[2] dilation=1, SymInt groups=1)'),
+ 'conv3d': ('conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] '
+            'padding=0, SymIntArrayRef[3] dilation=1, SymInt groups=1)',
+            'conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, c10::string_view '
+            'padding="valid", SymIntArrayRef[3] dilation=1, SymInt groups=1)'),
  'conv_transpose1d': ('conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, '
                       'SymIntArrayRef[1] padding=0, SymIntArrayRef[1] output_padding=0, SymInt groups=1, '
                       'SymIntArrayRef[1] dilation=1)',),
  'conv_transpose2d': ('conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, '
                       'SymIntArrayRef[2] padding=0, SymIntArrayRef[2] output_padding=0, SymInt groups=1, '
                       'SymIntArrayRef[2] dilation=1)',),
+ 'conv_transpose3d': ('conv_transpose3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, '
+                      'SymIntArrayRef[3] padding=0, SymIntArrayRef[3] output_padding=0, SymInt groups=1, '
+                      'SymIntArrayRef[3] dilation=1)',),
  'cosine_similarity': ('cosine_similarity(Tensor x1, Tensor x2, int64_t dim=1, double eps=1e-08)',),
  'elu_': ('elu_(Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1)',),
  'gelu': ('gelu(Tensor input, *, c10::string_view approximate="none", Tensor out=None)',),

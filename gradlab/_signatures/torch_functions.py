@@ -9,6 +9,7 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'acosh': ('acosh(Tensor input, *, Tensor out=None)',),
  'acosh_': ('acosh_(Tensor input)',),
  'adaptive_avg_pool1d': ('adaptive_avg_pool1d(Tensor input, IntArrayRef[1] output_size)',),
+ 'adaptive_max_pool1d': ('adaptive_max_pool1d(Tensor input, IntArrayRef[1] output_size)',),
  'add': ('add(Tensor input, Scalar alpha, Tensor other, *, Tensor out=None)|deprecated',
          'add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None)'),
  'addbmm': ('addbmm(Scalar beta, Tensor input, Scalar alpha, Tensor batch1, Tensor batch2, *, Tensor '
@@ -34,6 +35,7 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
           'addr(Scalar beta, Tensor input, Tensor vec1, Tensor vec2, *, Tensor out=None)|deprecated',
           'addr(Tensor input, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)'),
  'adjoint': ('adjoint(Tensor input)',),
+ 'affine_grid_generator': ('affine_grid_generator(Tensor theta, SymIntArrayRef size, bool align_corners)',),
  'alias_copy': ('alias_copy(Tensor input, *, Tensor out=None)',),
  'all': ('all(Tensor input, *, Tensor out=None)',
          'all(Tensor input, IntArrayRef? dim=None, bool keepdim=False, *, Tensor out=None)',
@@ -169,6 +171,7 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'conj': ('conj(Tensor input)',),
  'conj_physical': ('conj_physical(Tensor input, *, Tensor out=None)',),
  'conj_physical_': ('conj_physical_(Tensor input)',),
+ 'constant_pad_nd': ('constant_pad_nd(Tensor input, SymIntArrayRef pad, Scalar value=0)',),
  'conv1d': ('conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, SymIntArrayRef[1] '
             'padding=0, SymIntArrayRef[1] dilation=1, SymInt groups=1)',
             'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, c10::string_view '
@@ -177,12 +180,21 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
             'padding=0, SymIntArrayRef[2] dilation=1, SymInt groups=1)',
             'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, c10::string_view '
             'padding="valid", SymIntArrayRef[2] dilation=1, SymInt groups=1)'),
+ 'conv3d': ('conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] '
+            'padding=0, SymIntArrayRef[3] dilation=1, SymInt groups=1)',
+            'conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, c10::string_view '
+            'padding="valid", SymIntArrayRef[3] dilation=1, SymInt groups=1)'),
  'conv_transpose1d': ('conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, '
                       'SymIntArrayRef[1] padding=0, SymIntArrayRef[1] output_padding=0, SymInt groups=1, '
                       'SymIntArrayRef[1] dilation=1)',),
  'conv_transpose2d': ('conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, '
                       'SymIntArrayRef[2] padding=0, SymIntArrayRef[2] output_padding=0, SymInt groups=1, '
                       'SymIntArrayRef[2] dilation=1)',),
+ 'conv_transpose3d': ('conv_transpose3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, '
+                      'SymIntArrayRef[3] padding=0, SymIntArrayRef[3] output_padding=0, SymInt groups=1, '
+                      'SymIntArrayRef[3] dilation=1)',),
+ 'convolution': ('convolution(Tensor input, Tensor weight, Tensor? bias, SymIntArrayRef stride, SymIntArrayRef '
+                 'padding, SymIntArrayRef dilation, bool transposed, SymIntArrayRef output_padding, SymInt groups)',),
  'copysign': ('copysign(Tensor input, Tensor other, *, Tensor out=None)',
               'copysign(Tensor input, Scalar other, *, Tensor out=None)'),
  'corrcoef': ('corrcoef(Tensor input)',),
@@ -196,6 +208,10 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'count_nonzero': ('count_nonzero(Tensor input, int64_t? dim=None)', 'count_nonzero(Tensor input, IntArrayRef dim)'),
  'cov': ('cov(Tensor input, *, int64_t correction=1, Tensor? fweights=None, Tensor? aweights=None)',),
  'cross': ('cross(Tensor input, Tensor other, int64_t? dim=None, *, Tensor out=None)',),
+ 'ctc_loss': ('ctc_loss(Tensor log_probs, Tensor targets, IntArrayRef input_lengths, IntArrayRef target_lengths, '
+              'int64_t blank=0, int64_t reduction=at::Reduction::Mean, bool zero_infinity=False)',
+              'ctc_loss(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int64_t '
+              'blank=0, int64_t reduction=at::Reduction::Mean, bool zero_infinity=False)'),
  'cummax': ('cummax(Tensor input, int64_t dim, *, TensorList[2] out=None)',),
  'cummin': ('cummin(Tensor input, int64_t dim, *, TensorList[2] out=None)',),
  'cumprod': ('cumprod(Tensor input, int64_t dim, *, ScalarType? dtype=None, Tensor out=None)',),
@@ -232,6 +248,13 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'dropout_': ('dropout_(Tensor input, double p, bool train)',),
  'dsplit': ('dsplit(Tensor input, int64_t sections)', 'dsplit(Tensor input, IntArrayRef indices)'),
  'dstack': ('dstack(TensorList tensors, *, Tensor out=None)',),
+ 'embedding': ('embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool '
+               'sparse=False)',),
+ 'embedding_bag': ('embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int64_t '
+                   'mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int64_t? padding_idx)',
+                   'embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, '
+                   'int64_t mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool '
+                   'include_last_offset=False)'),
  'empty': ('empty(SymIntArrayRef size, *, MemoryFormat? memory_format=None, Tensor out=None, ScalarType? dtype=None, '
            'Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',),
  'empty_like': ('empty_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? '
@@ -312,8 +335,19 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
              'greater(Tensor input, Scalar other, *, Tensor out=None)'),
  'greater_equal': ('greater_equal(Tensor input, Tensor other, *, Tensor out=None)',
                    'greater_equal(Tensor input, Scalar other, *, Tensor out=None)'),
+ 'grid_sampler': ('grid_sampler(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool '
+                  'align_corners)',),
+ 'grid_sampler_2d': ('grid_sampler_2d(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, '
+                     'bool align_corners)',),
+ 'grid_sampler_3d': ('grid_sampler_3d(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, '
+                     'bool align_corners)',),
  'group_norm': ('group_norm(Tensor input, int64_t num_groups, Tensor? weight=None, Tensor? bias=None, double '
                 'eps=1e-05, bool cudnn_enabled=True)',),
+ 'gru': ('gru(Tensor data, Tensor batch_sizes, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, '
+         'double dropout, bool train, bool bidirectional)',
+         'gru(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool '
+         'train, bool bidirectional, bool batch_first)'),
+ 'gru_cell': ('gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)',),
  'gt': ('gt(Tensor input, Tensor other, *, Tensor out=None)', 'gt(Tensor input, Scalar other, *, Tensor out=None)'),
  'hamming_window': ('hamming_window(int64_t window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? '
                     'device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -452,6 +486,12 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
               'dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? '
               'requires_grad=False)'),
  'logsumexp': ('logsumexp(Tensor input, IntArrayRef[1] dim, bool keepdim=False, *, Tensor out=None)',),
+ 'lstm': ('lstm(Tensor data, Tensor batch_sizes, TensorList hx, TensorList params, bool has_biases, int64_t '
+          'num_layers, double dropout, bool train, bool bidirectional)',
+          'lstm(Tensor input, TensorList hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, '
+          'bool train, bool bidirectional, bool batch_first)'),
+ 'lstm_cell': ('lstm_cell(Tensor input, TensorList hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? '
+               'b_hh=None)',),
  'lt': ('lt(Tensor input, Tensor other, *, Tensor out=None)', 'lt(Tensor input, Scalar other, *, Tensor out=None)'),
  'lu_solve': ('lu_solve(Tensor input, Tensor LU_data, Tensor LU_pivots, *, Tensor out=None)',),
  'lu_unpack': ('lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, '
@@ -470,8 +510,13 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
          'max(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None)'),
  'max_pool1d': ('max_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=None, IntArrayRef[1] '
                 'padding=0, IntArrayRef[1] dilation=1, bool ceil_mode=False)',),
+ 'max_pool1d_with_indices': ('max_pool1d_with_indices(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] '
+                             'stride=None, IntArrayRef[1] padding=0, IntArrayRef[1] dilation=1, bool '
+                             'ceil_mode=False)',),
  'max_pool2d': ('max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=None, IntArrayRef[2] '
                 'padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)',),
+ 'max_pool3d': ('max_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=None, IntArrayRef[3] '
+                'padding=0, IntArrayRef[3] dilation=1, bool ceil_mode=False)',),
  'maximum': ('maximum(Tensor input, Tensor other, *, Tensor out=None)',),
  'mean': ('mean(Tensor input, *, ScalarType? dtype=None, Tensor out=None)',
           'mean(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)'),
@@ -636,6 +681,18 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
                  'result_type(Tensor tensor, Scalar other)',
                  'result_type(Scalar scalar1, Scalar scalar2)'),
  'rms_norm': ('rms_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, double? eps=None)',),
+ 'rnn_relu': ('rnn_relu(Tensor data, Tensor batch_sizes, Tensor hx, TensorList params, bool has_biases, int64_t '
+              'num_layers, double dropout, bool train, bool bidirectional)',
+              'rnn_relu(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double '
+              'dropout, bool train, bool bidirectional, bool batch_first)'),
+ 'rnn_relu_cell': ('rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? '
+                   'b_hh=None)',),
+ 'rnn_tanh': ('rnn_tanh(Tensor data, Tensor batch_sizes, Tensor hx, TensorList params, bool has_biases, int64_t '
+              'num_layers, double dropout, bool train, bool bidirectional)',
+              'rnn_tanh(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double '
+              'dropout, bool train, bool bidirectional, bool batch_first)'),
+ 'rnn_tanh_cell': ('rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? '
+                   'b_hh=None)',),
  'roll': ('roll(Tensor input, SymIntArrayRef[1] shifts, IntArrayRef[1] dims=None)',),
  'rot90': ('rot90(Tensor input, int64_t k=1, IntArrayRef dims={0,1})',),
  'round': ('round(Tensor input, *, Tensor out=None)', 'round(Tensor input, *, int64_t decimals, Tensor out=None)'),

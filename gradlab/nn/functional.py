@@ -14,6 +14,7 @@ from .._argparse import type_name as _argparse_type_name, wrapped as _wrapped
 from .._signatures import NN as _NN
 from ..ops.linalg import column_major as _column_major
 from ..ops.registry import OPS as _OPS
+from ..ops.summation import cascade_sum as _cascade_sum
 from ..tensor import Tensor, _type_name
 from ..tensor import broadcast_error as _broadcast_error, matmul as _matmul
 
@@ -355,8 +356,9 @@ def _nll_loss(input, target, weight, ignore_index, reduction):
     valid = t != ignore_index
     if w is None:
         total = np.count_nonzero(valid)
-    else:
-        total = np.add.reduce(w[np.where(valid, t, 0)] * valid, axis=None)
+    else:                           # the targets' weights, added in the order of torch's kernel
+        positions = np.flatnonzero(valid)
+        total = _cascade_sum(w[t.reshape(-1)[positions]], positions, max(valid.size, 1))
     total_weight = input._data.dtype.type(total)
     if input._data.ndim > 2:
         return _nll_loss_nd(input, t, valid, w, reduction, total_weight)
@@ -592,6 +594,7 @@ from ._functional.loss import *  # noqa: E402,F401,F403
 from ._functional.activation import *  # noqa: E402,F401,F403
 from ._functional.vision import *  # noqa: E402,F401,F403
 from ._functional.attention import *  # noqa: E402,F401,F403
+from ._functional.sampling import *  # noqa: E402,F401,F403
 
 # PyTorch's argument errors for the functions it writes in C (gradlab/_argparse): bound by this module itself
 globals().update(_wrapped(globals(), _NN))

@@ -77,8 +77,61 @@ class UninitializedParameter(Parameter):
         return memo[id(self)]
 
 
+class UninitializedBuffer(Tensor):
+    """A lazy module's buffer before its first forward (running_mean of LazyBatchNorm1d, ...): as an
+    UninitializedParameter, but `materialize` turns it into a plain Tensor."""
+
+    def __init__(self, requires_grad=False, device=None, dtype=None, persistent=True):
+        _init(self, creation.empty(0, device=device, dtype=dtype)._data)
+        self._requires_grad = bool(requires_grad)
+        self.persistent = persistent
+        self._is_buffer = True
+
+    def materialize(self, shape, device=None, dtype=None):
+        self._data = _empty(shape, dtype=self.dtype if dtype is None else dtype)._data
+        self._version_counter[0] += 1
+        self.__class__ = Tensor
+
+    shape = UninitializedParameter.shape
+
+    def __repr__(self):
+        return f"<{type(self).__name__}>"
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, proto):
+        return (type(self), (self._requires_grad, None, None, self.persistent))
+
+    def __deepcopy__(self, memo):
+        if id(self) not in memo:
+            memo[id(self)] = type(self)(self._requires_grad, None, None, self.persistent)
+        return memo[id(self)]
+
+
+class _BufferMeta(type):
+    """isinstance(t, Buffer): any tensor that Buffer(...) marked as one (PyTorch's _BufferMeta)."""
+
+    def __instancecheck__(cls, instance):
+        if cls is Buffer:
+            return isinstance(instance, Tensor) and getattr(instance, "_is_buffer", False)
+        return super().__instancecheck__(instance)
+
+
+class Buffer(Tensor, metaclass=_BufferMeta):
+    """nn.Buffer(data, persistent=True): data detached, marked as a buffer; assigned to a module's attribute,
+    it is registered as a buffer (persistent or not). It is a plain Tensor otherwise."""
+
+    def __new__(cls, data=None, *, persistent=True):
+        if data is None:
+            data = creation.empty(0)
+        t = data.detach().requires_grad_(data.requires_grad)
+        t.persistent = persistent
+        t._is_buffer = True
+        return t
+
+
 def is_lazy(param):
-    return isinstance(param, UninitializedParameter)
+    return isinstance(param, (UninitializedParameter, UninitializedBuffer))
 
 
 # torch.empty with PyTorch's argument checks, for materialize

@@ -8,6 +8,7 @@ from . import arithmetic, unary, activation, compare, conversion, elementwise  #
 from . import reduction, shape, linalg, nn, inplace, indexing  # noqa: F401
 from . import matrix, sorting, scatter, conv, normalization, complex  # noqa: F401
 from . import upsample  # noqa: F401
+from . import sampling  # noqa: F401
 from .registry import OPS  # noqa: F401
 
 # numpy warns on overflow or division by zero (exp(1000) -> inf, 1/0 -> inf); PyTorch does not.
@@ -18,3 +19,4 @@ warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"gradlab(\.|$
 # does), so numpy is also told not to check floating-point errors at all: zero cost per op, but it is
 # process-wide, so a user's own numpy code no longer warns on 1/0 either (the price of torch's silence).
 np.seterr(all="ignore")
+from . import ctc  # noqa: F401,E402  (the CTC loss)

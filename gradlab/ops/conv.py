@@ -35,34 +35,35 @@ def _compute_dtype(x):
 
 
 def _padded(x, padding, value=0):
-    """x (..., H, W) with `padding` (top/bottom, left/right) of `value` around its last two dims."""
-    ph, pw = padding
-    if not ph and not pw:
+    """x (..., *spatial) with `padding` (one per spatial dim, both sides) of `value` around its last dims."""
+    if not any(padding):
         return x
-    h, w = x.shape[-2:]
-    out = np.full(x.shape[:-2] + (h + 2 * ph, w + 2 * pw), value, x.dtype)
-    out[..., ph:ph + h, pw:pw + w] = x
+    k = len(padding)
+    out = np.full(x.shape[:-k] + tuple(n + 2 * p for n, p in zip(x.shape[-k:], padding)), value, x.dtype)
+    out[(Ellipsis,) + tuple(slice(p, p + n) for n, p in zip(x.shape[-k:], padding))] = x
     return out
 
 
 def _columns(x, kernel, stride, padding, dilation, groups, out_hw=None):
-    """im2col: x (N, C, H, W) -> (N, groups, C/groups*kh*kw, oh*ow), and (oh, ow). (out_hw: only the first
-    blocks, for a transposed convolution's output_padding, which adds positions no block of its input reached.)"""
+    """im2col: x (N, C, *spatial) -> (N, groups, C/groups*prod(kernel), prod(out)), and the output sizes (2-d or
+    3-d alike). (out_hw: only the first blocks, for a transposed convolution's output_padding, which adds
+    positions no block of its input reached.)"""
     n, c = x.shape[:2]
-    kh, kw = kernel
     xp = _padded(x, padding)
-    oh = (xp.shape[2] - dilation[0] * (kh - 1) - 1) // stride[0] + 1
-    ow = (xp.shape[3] - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    out = [(size - d * (k - 1) - 1) // s + 1 for size, k, s, d in zip(xp.shape[2:], kernel, stride, dilation)]
     if out_hw is not None:
-        oh, ow = min(oh, out_hw[0]), min(ow, out_hw[1])
-    sn, sc, sh, sw = xp.strides
-    windows = as_strided(xp, (n, c, kh, kw, oh, ow),
-                         (sn, sc, sh * dilation[0], sw * dilation[1], sh * stride[0], sw * stride[1]), writeable=False)
-    return windows.reshape(n, groups, c // groups * kh * kw, oh * ow), (oh, ow)
+        out = [min(o, limit) for o, limit in zip(out, out_hw)]
+    sn, sc, *ss = xp.strides
+    windows = as_strided(xp, (n, c, *kernel, *out),
+                         (sn, sc, *(st * d for st, d in zip(ss, dilation)), *(st * s for st, s in zip(ss, stride))),
+                         writeable=False)
+    return windows.reshape(n, groups, c // groups * math.prod(kernel), math.prod(out)), tuple(out)
 
 
 def _col2im(cols, shape, kernel, stride, padding, dilation, out_hw):
     """The adjoint of _columns: cols (N, C, kh, kw, oh, ow) summed back into an (N, C, H, W) array."""
+    if len(shape) == 5:
+        return _col2vol(cols, shape, kernel, stride, padding, dilation, out_hw)
     n, c, h, w = shape
     (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
     oh, ow = out_hw
@@ -78,30 +79,39 @@ def _col2im(cols, shape, kernel, stride, padding, dilation, out_hw):
     return out[:, :, ph:ph + h, pw:pw + w] if ph or pw else out
 
 
+def _col2vol(cols, shape, kernel, stride, padding, dilation, out_dhw):
+    """_col2im of a 3-d convolution: cols (N, C, kd, kh, kw, od, oh, ow) added back, one kernel offset at a time."""
+    spatial = shape[2:]
+    out = np.zeros(shape[:2] + tuple(n + 2 * p for n, p in zip(spatial, padding)), cols.dtype)
+    for offset in np.ndindex(*kernel):
+        where = tuple(slice(i * d, i * d + s * (o - 1) + 1, s) for i, d, s, o in zip(offset, dilation, stride, out_dhw))
+        out[(slice(None), slice(None)) + where] += cols[(slice(None), slice(None)) + offset]
+    return out[(Ellipsis,) + tuple(slice(p, p + n) for n, p in zip(spatial, padding))]
+
+
 def _conv_forward(x, w, stride, padding, dilation, groups, columns=None):
     if x.dtype == _F16:         # (computed in float, as PyTorch's half kernels)
         x, w = x.astype(_F32), w.astype(_F32)
     x4, w4 = _as4d(x), _as4d(w)
-    o, kh, kw = w4.shape[0], w4.shape[2], w4.shape[3]
-    cols, (oh, ow) = _columns(x4, (kh, kw), stride, padding, dilation, groups)
+    o = w4.shape[0]
+    cols, out_sizes = _columns(x4, w4.shape[2:], stride, padding, dilation, groups)
     if columns is not None:     # kept for the weight's gradient (see convolution)
         columns.append(cols)
     out = np.matmul(w4.reshape(groups, o // groups, -1), cols)      # (N, groups, O/groups, oh*ow)
-    out = out.reshape((x.shape[0], o, ow) if x.ndim == 3 else (x.shape[0], o, oh, ow))
-    return out
+    return out.reshape((x.shape[0], o) + (out_sizes[1:] if x.ndim == 3 else out_sizes))
 
 
 def _conv_input_grad(g, w, input_shape, stride, padding, dilation, groups):
     """The gradient of conv(x, w) for x: w's transpose times g, put back with col2im."""
     dtype = g.dtype
     g4, w4 = _as4d(g), _as4d(w.astype(_compute_dtype(g), copy=False))
-    n, o, oh, ow = g4.shape
-    c, kh, kw = w4.shape[1] * groups, w4.shape[2], w4.shape[3]
-    shape4 = tuple(input_shape) if len(input_shape) == 4 else (input_shape[0], input_shape[1], 1, input_shape[2])
+    n, o, out_sizes = g4.shape[0], g4.shape[1], g4.shape[2:]
+    c, kernel = w4.shape[1] * groups, w4.shape[2:]
+    shape4 = tuple(input_shape) if len(input_shape) != 3 else (input_shape[0], input_shape[1], 1, input_shape[2])
     wm = w4.reshape(groups, o // groups, -1)
     g4 = g4.astype(_compute_dtype(g), copy=False)
     cols = np.matmul(wm.transpose(0, 2, 1), g4.reshape(n, groups, o // groups, -1))
-    out = _col2im(cols.reshape(n, c, kh, kw, oh, ow), shape4, (kh, kw), stride, padding, dilation, (oh, ow))
+    out = _col2im(cols.reshape((n, c) + kernel + out_sizes), shape4, kernel, stride, padding, dilation, out_sizes)
     return out.reshape(input_shape).astype(dtype, copy=False)
 
 
@@ -123,7 +133,7 @@ def _conv_params(n):
 
 
 def _spatial_dims(g):
-    return (0, 2) if dual.data(g).ndim == 3 else (0, 2, 3)
+    return (0,) + tuple(range(2, dual.data(g).ndim))
 
 
 def _weight_grad(g, n):
@@ -146,21 +156,24 @@ def _convolution_grads(g, n, transposed):
 # The texts: torch.nn.grad's conv gradients (conv1d's parameters are conv.py's (1, s) pairs: their second
 # element is the 1-d one); the forward convolutions are gradlab's own conv1d / conv2d.
 def _conv_text(fn, *args):
-    """'nn.grad.conv1d_<fn>(...) if 1-d else nn.grad.conv2d_<fn>(...)' (fn: 'input' or 'weight'; args: its first three)."""
+    """'nn.grad.conv1d_<fn>(...) if 1-d else nn.grad.conv2d_<fn>(...)' (fn: 'input' or 'weight'; args: its first three);
+    conv3d's for a 3-d convolution (every node of one has a 5-d grad)."""
     one = ", ".join(args + ("stride[1]", "padding[1]", "dilation[1]", "groups"))
     two = ", ".join(args + ("stride", "padding", "dilation", "groups"))
-    return f"nn.grad.conv1d_{fn}({one}) if {{1d}} else nn.grad.conv2d_{fn}({two})"
+    return (f"nn.grad.conv1d_{fn}({one}) if {{1d}} else nn.grad.conv3d_{fn}({two}) if grad.dim() == 5 else "
+            f"nn.grad.conv2d_{fn}({two})")
 
 
 def _conv_call(*args):
     one = ", ".join(args + ("None", "stride[1]", "padding[1]", "dilation[1]", "groups"))
     two = ", ".join(args + ("None", "stride", "padding", "dilation", "groups"))
-    return f"conv1d({one}) if {{1d}} else conv2d({two})"
+    return f"conv1d({one}) if {{1d}} else conv3d({two}) if grad.dim() == 5 else conv2d({two})"
 
 
 # `columns`: a list the forward appends its im2col columns to (nn/_functional/conv.py passes one when the
 # weight will want a gradient): the node keeps it as a parameter, and the weight's gradient reuses them.
 @op("convolution", "ConvolutionBackward0", ("input", "weight", "bias"), promote=False,
+    variants=("function",),     # (torch.convolution: nn/_functional/conv.py's, bound in gradlab/__init__.py)
     saves=("input", "weight"),      # (torch keeps both for any of the three: its formula is one call)
     shows={"input": _conv_text("input", "input_shape", "weight", "grad").format(**{"1d": "weight.dim() == 3"}),
            "weight": _conv_text("weight", "input", "weight_shape", "grad").format(**{"1d": "len(weight_shape) == 3"}),
@@ -259,7 +272,8 @@ def _convolution_double_backward(grads, n):
 # (texts: the double backward's three terms with gradlab's functions; a 1-d convolution's geometry is the
 # second element of each pair)
 def _cb_text(fn, *args, cut=False):
-    """'F.conv1d(...) if 1-d else F.conv2d(...)' (fn: conv, conv_input, conv_weight), args: its first three; cut:
+    """'F.conv1d(...) if 1-d else F.conv3d(...) if 3-d else F.conv2d(...)' (fn: conv, conv_input, conv_weight), args:
+    its first three; cut:
     the result's first positions only, as many as the input has."""
     def call(nd):
         i = "[1]" if nd == 1 else ""
@@ -267,9 +281,9 @@ def _cb_text(fn, *args, cut=False):
         rest = ("None",) if fn == "conv" else ()
         text = f"{name}({', '.join(args + rest)}, stride{i}, padding{i}, dilation{i}, groups)"
         if cut:
-            text += "[..., :input.shape[-1]]" if nd == 1 else "[..., :input.shape[-2], :input.shape[-1]]"
+            text += "[..., " + ", ".join(f":input.shape[{-i}]" for i in range(nd, 0, -1)) + "]"
         return text
-    return f"({call(1)} if weight.dim() == 3 else {call(2)})"
+    return f"({call(1)} if weight.dim() == 3 else {call(3)} if weight.dim() == 5 else {call(2)})"
 
 
 _CB_BIAS = "(0 if grads[2] is None else grads[2].reshape([1, -1] + [1] * (grad_output.dim() - 2)))"
@@ -322,54 +336,59 @@ def _pool_windows(x, kernel, stride, padding, dilation, out_hw, fill):
 
 
 def max_pool_indices(x, kernel, stride, padding, dilation, ceil_mode):
-    """(values, indices) of max_pool2d over the last two dims of x (..., H, W): indices count h * W + w
-    in each plane, as PyTorch's. One strided view per kernel offset (no window copies), scanned in
-    PyTorch's order: a later value wins when it is greater, or nan."""
-    lead, (h, w) = x.shape[:-2], x.shape[-2:]
-    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
-    oh, ow = (pool_out_size(n, k, s, p, d, ceil_mode)
-              for n, k, s, p, d in zip((h, w), kernel, stride, padding, dilation))
-    planes = x.reshape((-1, h, w))
-    right_h = max(0, (oh - 1) * sh + dh * (kh - 1) + 1 - h - ph)
-    right_w = max(0, (ow - 1) * sw + dw * (kw - 1) + 1 - w - pw)
-    if ph or pw or right_h or right_w:      # padded with -inf (the smallest integer), which never wins
+    """(values, indices) of max pooling over the last len(kernel) dims of x (..., [D,] H, W): indices count
+    (d * H + h) * W + w in each plane, as PyTorch's. One strided view per kernel offset (no window copies),
+    scanned in PyTorch's order: a later value wins when it is greater, or nan."""
+    k = len(kernel)
+    lead, sizes = x.shape[:-k], x.shape[-k:]
+    out = [pool_out_size(n, kk, s, p, d, ceil_mode) for n, kk, s, p, d in zip(sizes, kernel, stride, padding, dilation)]
+    planes = x.reshape((-1,) + sizes)
+    right = [max(0, (o - 1) * s + d * (kk - 1) + 1 - n - p)
+             for o, s, d, kk, n, p in zip(out, stride, dilation, kernel, sizes, padding)]
+    if any(padding) or any(right):      # padded with -inf (the smallest integer), which never wins
         fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-        xp = np.full((planes.shape[0], ph + h + right_h, pw + w + right_w), fill, x.dtype)
-        xp[:, ph:ph + h, pw:pw + w] = planes
+        xp = np.full((planes.shape[0],) + tuple(p + n + r for p, n, r in zip(padding, sizes, right)), fill, x.dtype)
+        xp[(slice(None),) + tuple(slice(p, p + n) for p, n in zip(padding, sizes))] = planes
     else:
         xp = planes
-    floating = x.dtype.kind == "f"
-    best = code = None
-    for i in range(kh):
-        for j in range(kw):
-            v = xp[:, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw]
-            if best is None:
-                best = v.copy()
-                code = np.zeros(best.shape, np.uint8 if kh * kw < 256 else np.int64)
-                continue
-            wins = v > best
-            if floating:
-                wins |= v != v
-            np.copyto(best, v, where=wins)
-            np.copyto(code, i * kw + j, where=wins)
-    offsets = np.arange(kh * kw)
-    offsets = (offsets // kw) * dh * w + (offsets % kw) * dw
-    base = (np.arange(oh) * sh - ph)[:, None] * w + (np.arange(ow) * sw - pw)
-    indices = base + offsets[code]
-    return best.reshape(lead + (oh, ow)), indices.reshape(lead + (oh, ow))
+    # PyTorch's scan: the maximum starts as -inf (the smallest integer) at the window's first position inside the
+    # input; a later value wins when it is greater, or nan (so padding, which holds that fill, never wins)
+    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    best = np.full((planes.shape[0],) + tuple(out), fill, x.dtype)
+    code = np.full(best.shape, -1, np.int16 if math.prod(kernel) < 2 ** 15 else np.int64)
+    for number, offset in enumerate(np.ndindex(*kernel)):
+        v = xp[(slice(None),) + tuple(slice(i * d, i * d + s * (o - 1) + 1, s)
+                                      for i, d, s, o in zip(offset, dilation, stride, out))]
+        wins = v > best
+        if x.dtype.kind == "f":
+            wins |= v != v
+        np.copyto(best, v, where=wins)
+        np.copyto(code, number, where=wins)
+    # each kernel offset's distance from the window's corner, and each window's corner, as plane positions
+    place = np.cumprod((1,) + sizes[:0:-1])[::-1]           # (H*W, W, 1) for 3-d
+    offsets = sum(np.asarray(i) * d * pl for i, d, pl in zip(np.unravel_index(np.arange(math.prod(kernel)), kernel),
+                                                             dilation, place))
+    base = first = 0
+    for axis, (o, s, p, d, pl) in enumerate(zip(out, stride, padding, dilation, place)):
+        corner = np.arange(o) * s - p
+        inside = np.where(corner < 0, corner + -(corner // d) * d, corner)    # (its first position inside)
+        base = np.add.outer(base, corner * pl) if axis else corner * pl
+        first = np.add.outer(first, inside * pl) if axis else inside * pl
+    indices = np.where(code < 0, first, base + np.asarray(offsets)[code])
+    return best.reshape(lead + tuple(out)), indices.reshape(lead + tuple(out))
 
 
-def _gather(x, indices):
-    """x (..., H, W) at the plane positions `indices` (..., oh, ow)."""
-    lead = indices.shape[:-2]
+def _gather(x, indices, nd=2):
+    """x (..., H, W) at the plane positions `indices` (..., oh, ow) (nd=3: the last three dims are a volume)."""
+    lead = indices.shape[:-nd]
     planes = x.reshape((math.prod(lead), -1))
     return np.take_along_axis(planes, indices.reshape(planes.shape[0], -1), 1).reshape(indices.shape)
 
 
-def _scatter(g, indices, input_shape, overlapping):
+def _scatter(g, indices, input_shape, overlapping, nd=2):
     """The adjoint of _gather: g (..., oh, ow) added into zeros (..., H, W) at `indices`."""
-    m = math.prod(input_shape[:-2])
-    size = input_shape[-2] * input_shape[-1]
+    m = math.prod(input_shape[:-nd])
+    size = math.prod(input_shape[-nd:])
     if not overlapping:          # every position is picked at most once
         out = np.zeros(m * size, g.dtype)
         out[(indices.reshape(m, -1) + (np.arange(m) * size)[:, None]).ravel()] = g.ravel()
@@ -379,24 +398,77 @@ def _scatter(g, indices, input_shape, overlapping):
     return out.reshape(input_shape)
 
 
-def _max_pool_op(key, name):
+def _max_pool_op(key, name, nd=2):
     @op(f"{key}_backward", name.replace("Backward0", "BackwardBackward0"), ("grad_output", "self"), promote=False,
-        shows={"grad_output": "grad.flatten(-2).gather(-1, indices.flatten(-2)).view_as(indices)"},
+        shows={"grad_output": f"grad.flatten(-{nd}).gather(-1, indices.flatten(-{nd})).view_as(indices)"},
         grad_output=lambda g, n: dual.call(key, g, indices=n.indices, values=None, overlapping=n.overlapping))
     def backward(grad_output, self, indices, overlapping):
-        return _scatter(grad_output, indices, self.shape, overlapping)
+        return _scatter(grad_output, indices, self.shape, overlapping, nd)
 
     # (the gradient: grad added into zeros at the maxima's positions in each plane)
-    @op(key, name, ("self",), promote=False, saves=("self",), variants=("function",) if key == "max_pool2d" else (),
-        shows={"self": "zeros_like(self).flatten(-2).scatter_add(-1, indices.flatten(-2), grad.flatten(-2)).view_as(self)"},
+    @op(key, name, ("self",), promote=False, saves=("self",), variants=("function",) if key in ("max_pool2d", "max_pool3d") else (),
+        shows={"self": f"zeros_like(self).flatten(-{nd}).scatter_add(-1, indices.flatten(-{nd}), "
+                       f"grad.flatten(-{nd})).view_as(self)"},
         self=lambda g, n: dual.call(f"{key}_backward", g, n.self, indices=n.indices, overlapping=n.overlapping))
     def forward(self, indices, values, overlapping):
-        return _gather(self, indices) if values is None else values
+        return _gather(self, indices, nd) if values is None else values
     return forward
 
 
 max_pool2d = _max_pool_op("max_pool2d", "MaxPool2DWithIndicesBackward0")
 adaptive_max_pool2d = _max_pool_op("adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0")
+max_pool3d = _max_pool_op("max_pool3d", "MaxPool3DWithIndicesBackward0", 3)
+adaptive_max_pool3d = _max_pool_op("adaptive_max_pool3d", "AdaptiveMaxPool3DBackward0", 3)
+fractional_max_pool2d = _max_pool_op("fractional_max_pool2d", "FractionalMaxPool2DBackward0")
+fractional_max_pool3d = _max_pool_op("fractional_max_pool3d", "FractionalMaxPool3DBackward0", 3)
+
+
+def _fractional_starts(samples, size, out, k):
+    """ATen's generate_intervals, in the samples' dtype: window i starts at int((i + u) * alpha) - int(u * alpha),
+    alpha = (size - k) / (out - 1), the last at size - k (u: the plane's random sample)."""
+    dtype = samples.dtype.type
+    starts = np.zeros(samples.shape + (out,), np.int64)
+    if out > 1:
+        alpha = dtype(size - k) / dtype(out - 1)
+        i = np.arange(out - 1).astype(samples.dtype)
+        starts[..., :out - 1] = (((i + samples[..., None]) * alpha).astype(np.int64)
+                                 - (samples * alpha).astype(np.int64)[..., None])
+    if out > 0:
+        starts[..., out - 1] = size - k
+    return starts
+
+
+def fractional_max_indices(x, kernel, output_size, samples):
+    """(values, indices) of fractional max pooling over the last len(kernel) dims of x: each plane's windows
+    start where its random samples (samples (planes, k): the first for the first spatial dim... as ATen reads
+    them: 2-d's [0] is the width's) put them; PyTorch's scan (greater, or nan, wins)."""
+    k = len(kernel)
+    lead, sizes = x.shape[:-k], x.shape[-k:]
+    planes = x.reshape((-1,) + sizes)
+    m = planes.shape[0]
+    samples = samples.reshape(m, k)
+    order = (1, 0) if k == 2 else (0, 1, 2)         # which sample each spatial dim reads
+    starts = [_fractional_starts(samples[:, order[d]], sizes[d], output_size[d], kernel[d]) for d in range(k)]
+    grids = []          # each dim's start, broadcast over the output (m, *out)
+    for d in range(k):
+        shape = [m] + [1] * k
+        shape[d + 1] = output_size[d]
+        grids.append(starts[d].reshape(shape))
+    place = np.cumprod((1,) + sizes[:0:-1])[::-1]
+    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    best = np.full((m,) + tuple(output_size), fill, x.dtype)
+    first = sum(g * p for g, p in zip(grids, place))
+    indices = np.broadcast_to(first, best.shape).copy()
+    rows = np.arange(m).reshape((m,) + (1,) * k)
+    for offset in np.ndindex(*kernel):
+        position = sum((g + o) * p for g, o, p in zip(grids, offset, place))
+        v = planes.reshape(m, -1)[rows, position]
+        wins = v > best
+        if x.dtype.kind == "f":
+            wins |= v != v
+        np.copyto(best, v, where=wins)
+        np.copyto(indices, np.broadcast_to(position, best.shape), where=wins)
+    return best.reshape(lead + tuple(output_size)), indices.reshape(lead + tuple(output_size))
 
 
 def adaptive_ranges(size, out):
@@ -407,20 +479,28 @@ def adaptive_ranges(size, out):
 
 
 def adaptive_max_indices(x, output_size):
-    lead, (h, w) = x.shape[:-2], x.shape[-2:]
-    (hs, he), (ws, we) = adaptive_ranges(h, output_size[0]), adaptive_ranges(w, output_size[1])
-    planes = x.reshape((-1, h, w))
+    """(values, indices) of adaptive max pooling over the last len(output_size) dims (2 or 3), cell by cell:
+    the first maximum, or the last nan (PyTorch's scan)."""
+    k = len(output_size)
+    lead, sizes = x.shape[:-k], x.shape[-k:]
+    ranges = [adaptive_ranges(n, o) for n, o in zip(sizes, output_size)]
+    planes = x.reshape((-1,) + sizes)
     values = np.empty((planes.shape[0],) + tuple(output_size), x.dtype)
     indices = np.empty((planes.shape[0],) + tuple(output_size), np.int64)
-    for i in range(output_size[0]):
-        for j in range(output_size[1]):
-            cell = planes[:, hs[i]:he[i], ws[j]:we[j]].reshape(planes.shape[0], -1)
-            k = np.argmax(cell, axis=1)
-            if x.dtype.kind == "f":
-                nans = np.isnan(cell)
-                k = np.where(nans.any(1), cell.shape[1] - 1 - np.argmax(nans[:, ::-1], axis=1), k)
-            values[:, i, j] = cell[np.arange(cell.shape[0]), k]
-            indices[:, i, j] = (hs[i] + k // (we[j] - ws[j])) * w + ws[j] + k % (we[j] - ws[j])
+    for cell in np.ndindex(*output_size):
+        starts = [r[0][i] for r, i in zip(ranges, cell)]
+        lengths = [r[1][i] - r[0][i] for r, i in zip(ranges, cell)]
+        block = planes[(slice(None),) + tuple(slice(a, a + n) for a, n in zip(starts, lengths))]
+        flat = block.reshape(planes.shape[0], -1)
+        j = np.argmax(flat, axis=1)
+        if x.dtype.kind == "f":
+            nans = np.isnan(flat)
+            j = np.where(nans.any(1), flat.shape[1] - 1 - np.argmax(nans[:, ::-1], axis=1), j)
+        values[(slice(None),) + cell] = flat[np.arange(flat.shape[0]), j]
+        position = 0
+        for a, where, n in zip(starts, np.unravel_index(j, lengths), sizes):
+            position = position * n + a + where
+        indices[(slice(None),) + cell] = position
     return values.reshape(lead + tuple(output_size)), indices.reshape(lead + tuple(output_size))
 
 
@@ -436,14 +516,18 @@ def _avg_divisor(size, out, k, s, p, count_include_pad):
 
 
 def _avg_params(self_shape, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
-    h, w = self_shape[-2:]
-    out_hw = tuple(pool_out_size(n, k, s, p, 1, ceil_mode) for n, k, s, p in zip((h, w), kernel, stride, padding))
+    """The output sizes, and each output's divisor (an outer product of one count per dim: 2-d or 3-d)."""
+    sizes = self_shape[-len(kernel):]
+    out = tuple(pool_out_size(n, k, s, p, 1, ceil_mode) for n, k, s, p in zip(sizes, kernel, stride, padding))
     if divisor_override:
         divisor = np.asarray(divisor_override)
     else:
-        divisor = np.multiply.outer(*(_avg_divisor(n, o, k, s, p, count_include_pad)
-                                      for n, o, k, s, p in zip((h, w), out_hw, kernel, stride, padding)))
-    return out_hw, divisor
+        counts = [_avg_divisor(n, o, k, s, p, count_include_pad)
+                  for n, o, k, s, p in zip(sizes, out, kernel, stride, padding)]
+        divisor = counts[0]
+        for c in counts[1:]:
+            divisor = np.multiply.outer(divisor, c)
+    return out, divisor
 
 
 @op("avg_pool2d_backward", "AvgPool2DBackwardBackward0", ("grad_output", "self"), promote=False,
@@ -530,6 +614,93 @@ def adaptive_avg_pool2d(self, output_size):
     return ((rows @ self.astype(np.float64) @ cols.T) / counts).astype(self.dtype)
 
 
+# 3-d average pooling: a sum over the kernel's offsets, one strided view each (PyTorch's order: d, h, w), over
+# the zero-padded volume; its gradient adds grad / divisor back over the same views.
+def _avg3d_padded_shape(sizes, out, kernel, stride, padding):
+    return tuple(max(n + 2 * p, (o - 1) * s + k) for n, o, k, s, p in zip(sizes, out, kernel, stride, padding))
+
+
+def _offset_view(offset, stride, out):
+    return (slice(None),) + tuple(slice(i, i + s * (o - 1) + 1, s) for i, s, o in zip(offset, stride, out))
+
+
+# (each dim's pooling as a matrix, the pooling of an identity matrix along it, as avg_pool2d's text)
+def _pooled_eye_3d(axis, divisor):
+    return (f"F.avg_pool2d(eye(n=self.shape[{axis - 3}], dtype=grad.dtype)[None], (kernel[{axis}], 1), "
+            f"(stride[{axis}], 1), (padding[{axis}], 0), ceil_mode, count_include_pad, {divisor})[0]")
+
+
+_AVG_POOL3D_TEXT = ("einsum('...abc,ad,be,cf->...def', grad, " + _pooled_eye_3d(0, "divisor_override") + ", "
+                    + _pooled_eye_3d(1, "1 if divisor_override else None") + ", "
+                    + _pooled_eye_3d(2, "1 if divisor_override else None") + ")")
+
+
+@op("avg_pool3d_backward", "AvgPool3DBackwardBackward0", ("grad_output", "self"), promote=False,
+    shows={"grad_output": "F.avg_pool3d(grad, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)"},
+    grad_output=lambda g, n: dual.call("avg_pool3d", g, **_avg_kwargs(n)))
+def avg_pool3d_backward(grad_output, self, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    dtype = grad_output.dtype
+    out, divisor = _avg_params(self.shape, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    sizes = self.shape[-3:]
+    g = grad_output.astype(_compute_dtype(grad_output), copy=False).reshape((-1,) + out) / divisor
+    total = np.zeros((g.shape[0],) + _avg3d_padded_shape(sizes, out, kernel, stride, padding), g.dtype)
+    for offset in np.ndindex(*kernel):
+        total[_offset_view(offset, stride, out)] += g
+    inner = total[(slice(None),) + tuple(slice(p, p + n) for p, n in zip(padding, sizes))]
+    return inner.reshape(self.shape).astype(dtype, copy=False)
+
+
+@op("avg_pool3d", "AvgPool3DBackward0", ("self",), promote=False, saves=("self",), shows={"self": _AVG_POOL3D_TEXT},
+    self=lambda g, n: dual.call("avg_pool3d_backward", g, n.self, **_avg_kwargs(n)))
+def avg_pool3d(self, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    lead, sizes = self.shape[:-3], self.shape[-3:]
+    out, divisor = _avg_params(self.shape, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    x = self.astype(_compute_dtype(self), copy=False).reshape((-1,) + sizes)
+    xp = np.zeros((x.shape[0],) + _avg3d_padded_shape(sizes, out, kernel, stride, padding), x.dtype)
+    xp[(slice(None),) + tuple(slice(p, p + n) for p, n in zip(padding, sizes))] = x
+    total = np.zeros((x.shape[0],) + out, x.dtype)
+    for offset in np.ndindex(*kernel):
+        total += xp[_offset_view(offset, stride, out)]
+    return (total / divisor.astype(total.dtype)).reshape(lead + out).astype(self.dtype, copy=False)
+
+
+# 3-d adaptive average pooling: separable, one window matrix per dim (as the 2-d one)
+def _adaptive_matrix(size, out):
+    starts, ends = adaptive_ranges(size, out)
+    m = np.zeros((out, size))
+    for i, (a, b) in enumerate(zip(starts, ends)):
+        m[i, a:b] = 1
+    return m
+
+
+def _adaptive_3d(x, sizes, out, transpose):
+    """x (..., out) -> (..., sizes) if transpose (the gradient) else x (..., sizes) -> (..., out), in float64."""
+    d, h, w = (_adaptive_matrix(n, o) for n, o in zip(sizes, out))
+    counts = np.multiply.outer(np.multiply.outer(d.sum(1), h.sum(1)), w.sum(1))
+    if transpose:
+        return np.einsum("...abc,ad,be,cf->...def", x.astype(np.float64) / counts, d, h, w)
+    return np.einsum("...def,ad,be,cf->...abc", x.astype(np.float64), d, h, w) / counts
+
+
+@op("adaptive_avg_pool3d_backward", "AdaptiveAvgPool3DBackwardBackward0", ("grad_output", "self"), promote=False,
+    shows={"grad_output": "F.adaptive_avg_pool3d(grad, output_size)"},
+    grad_output=lambda g, n: dual.call("adaptive_avg_pool3d", g, output_size=n.output_size))
+def adaptive_avg_pool3d_backward(grad_output, self, output_size):
+    return _adaptive_3d(grad_output, self.shape[-3:], grad_output.shape[-3:], True).astype(self.dtype)
+
+
+def _adaptive_eye(axis):
+    return f"F.adaptive_avg_pool1d(eye(n=self.shape[{axis}], dtype=grad.dtype), grad.shape[{axis}])"
+
+
+@op("adaptive_avg_pool3d", "AdaptiveAvgPool3DBackward0", ("self",), promote=False, saves=("self",),
+    shows={"self": f"einsum('...abc,da,eb,fc->...def', grad, {_adaptive_eye(-3)}, {_adaptive_eye(-2)}, "
+                   f"{_adaptive_eye(-1)})"},
+    self=lambda g, n: dual.call("adaptive_avg_pool3d_backward", g, n.self, output_size=n.output_size))
+def adaptive_avg_pool3d(self, output_size):
+    return _adaptive_3d(self, self.shape[-3:], output_size, False).astype(self.dtype)
+
+
 # --- padding ----------------------------------------------------------------------------------------
 
 def _pad_slices(shape, pad):
@@ -546,7 +717,7 @@ def _pad_slices(shape, pad):
     return tuple(out_shape), tuple(inner), tuple(kept)
 
 
-@op("constant_pad_nd", "ConstantPadNdBackward0", ("self",), promote=False,
+@op("constant_pad_nd", "ConstantPadNdBackward0", ("self",), promote=False, variants=("function",),
     shows={"self": "F.pad(grad, [-p for p in pad])"},
     self=lambda g, n: dual.call("constant_pad_nd", g, pad=tuple(-p for p in n.pad), value=0))
 def constant_pad_nd(self, pad, value=0):
@@ -701,5 +872,16 @@ def max_unpool2d(self, indices, output_size):
     lead = self.shape[:-2]
     planes = math.prod(lead)
     out = np.zeros((planes, output_size[0] * output_size[1]), self.dtype)
+    out[np.arange(planes)[:, None], indices.reshape(planes, -1)] = self.reshape(planes, -1)
+    return out.reshape(lead + tuple(output_size))
+
+
+@op("max_unpool3d", "MaxUnpool3DBackward0", ("self",), promote=False,
+    shows={"self": "grad.flatten(-3).gather(-1, indices.flatten(-3)).view_as(indices)"},
+    self=lambda g, n: dual.call("max_pool3d", g, indices=n.indices, values=None, overlapping=True))
+def max_unpool3d(self, indices, output_size):
+    lead = self.shape[:-3]
+    planes = math.prod(lead)
+    out = np.zeros((planes, math.prod(output_size)), self.dtype)
     out[np.arange(planes)[:, None], indices.reshape(planes, -1)] = self.reshape(planes, -1)
     return out.reshape(lead + tuple(output_size))

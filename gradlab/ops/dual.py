@@ -17,6 +17,7 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .._tensor_core import Tensor
 from . import operands
+from ..autograd.node import AsTensors
 from .registry import OPS
 from .summation import add_reduce
 
@@ -415,3 +416,38 @@ def call(op_key, *args, **params):
             return OPS[op_key](*args, **params)
     # (no **params when there are none: passing an empty dict on costs a tanh backward 5%)
     return OPS[op_key].forward(*args, **params) if params else OPS[op_key].forward(*args)
+
+
+# ---------------------------------------------------------------- what a formula reads of its node
+
+def node_of(n):
+    """The node itself, for a formula that ran with its saved values as Tensors (n an AsTensors view)."""
+    return object.__getattribute__(n, "_node") if type(n) is AsTensors else n
+
+
+def defined(n, i):
+    """Whether output i of a multi-output node received a gradient (PyTorch's grad.defined()): in a graph of
+    the gradient PyTorch's formulas branch on it; gradlab hands the formulas zeros for the others."""
+    flags = getattr(node_of(n), "_defined", None)
+    return flags is None or flags[i]
+
+
+def saved_output(n, i):
+    """Output i of a multi-output node (listed in its row's saves_outputs) as a Tensor whose grad_fn is the
+    node: what PyTorch's formula reads (LinalgSvdBackward0's U, S, Vh), differentiable again through it."""
+    node = node_of(n)
+    return node._guards[node._op.saves_outputs.index(i)].unpack(node)
+
+
+def shared_with_second(n, g, compute, first):
+    """A value both formulas of a two-input node compute from the same g (PyTorch's one formula for both
+    inputs computes it once: one node in the gradient's graph). The first input's formula keeps it on the
+    node when the second input wants a gradient too; the second's takes it back."""
+    node = node_of(n)
+    memo = node.__dict__.pop("_shared_value", None)
+    if memo is not None and memo[0] is g:
+        return memo[1]
+    value = compute()
+    if first and node.next_functions[1][0] is not None:
+        node._shared_value = (g, value)
+    return value

@@ -6,6 +6,8 @@ from .._tensor_core import Tensor
 from . import dual
 from .operands import _check_tensor_argument, broadcast_error
 from .registry import OPS, op
+from .inplace import run_inplace
+from .shape import cat
 
 
 def _mat2_grad(left, g, n):
@@ -374,10 +376,32 @@ def _cholesky_grad(g, L, upper):
     made Hermitian."""
     if upper:
         L, g = _mH(L), _mH(g)
+    _check_square_for_solve(_mH(L))
     gA = np.tril(_mH(L) @ g)
     gA = 0.5 * (gA + _mH(np.tril(gA, -1)))
     gA = tri_solve(_mH(L), gA, True, left=True)
     return tri_solve(L, gA, False, left=False)
+
+
+def _check_square_for_solve(A):
+    """linalg.solve_triangular's check, which PyTorch's cholesky_backward meets first for a non-square (empty)
+    factor: the deprecated torch.cholesky accepts a (2, 0) matrix, its backward raises."""
+    m, n = A.shape[-2:]
+    if m != n:
+        raise RuntimeError(f"linalg.solve_triangular: A must be batches of square matrices, but they are {m} by {n} "
+                           "matrices")
+
+
+def _cholesky_grad_graph(gL, L, upper):
+    """PyTorch's cholesky_backward op for op, for a graph of the gradient (two triangular solves)."""
+    if upper:
+        L, gL = L.mH, gL.mH
+    _check_square_for_solve(L.mH)
+    gA = (L.mH @ gL).tril()
+    gA = dual.mul_scalar(gA + gA.tril(-1).mH, 0.5)
+    solve = OPS["linalg_solve_triangular"]
+    gA = solve(L.mH, gA, upper=True, left=True, unitriangular=False)
+    return solve(L, gA, upper=False, left=False, unitriangular=False)
 
 
 # gA = L^-H Phi(L^H gL) L^-1: Phi(X) = the lower triangle with its diagonal halved, plus its transpose
@@ -386,14 +410,16 @@ _CHOLESKY_TEXT = 'linalg.solve_triangular((result.mH if upper else result), lina
 
 @op("cholesky", "CholeskyBackward0", saves=("result",), variants=("function", "method"),
     shows={"self": _CHOLESKY_TEXT},
-    self=lambda g, n: dual.like(g, _cholesky_grad(dual.data(g), dual.data(n.result), n.upper)))
+    self=lambda g, n: _cholesky_grad_graph(g, n.result, n.upper) if isinstance(g, Tensor) else dual.like(
+        g, _cholesky_grad(dual.data(g), dual.data(n.result), n.upper)))
 def cholesky(self, upper, factor):
     return factor
 
 
 @op("linalg_cholesky_ex", "LinalgCholeskyExBackward0", saves=("result",), variants=(),
     shows={"self": _CHOLESKY_TEXT},
-    self=lambda g, n: dual.like(g, _cholesky_grad(dual.data(g), dual.data(n.result), n.upper)))
+    self=lambda g, n: _cholesky_grad_graph(g, n.result, n.upper) if isinstance(g, Tensor) else dual.like(
+        g, _cholesky_grad(dual.data(g), dual.data(n.result), n.upper)))
 def linalg_cholesky_ex(self, upper, factor):
     return factor
 
@@ -420,7 +446,11 @@ def cholesky_inverse(self, upper):
 
 
 def _cholesky_inverse_grad(g, L, upper, inverse):
-    """PyTorch's cholesky_inverse_backward (matrix products only: differentiable again)."""
+    """PyTorch's cholesky_inverse_backward (matrix products only: differentiable again; a graph of the gradient
+    records PyTorch's order, inverse @ (common @ inverse))."""
+    if isinstance(g, Tensor):
+        common = inverse @ ((g + g.mH) @ inverse)
+        return -(L @ common) if upper else -(common @ L)
     common = inverse @ (g + _mH_dual(g)) @ inverse
     return -(L @ common) if upper else -(common @ L)
 
@@ -435,13 +465,27 @@ def _cholesky_solve_grads(g, n):
     return gB, gL
 
 
+def _cholesky_solve_graph(g, n, for_input2):
+    """PyTorch's cholesky_solve_backward for a graph of the gradient: grad_self = grad.cholesky_solve(input2)
+    (one node for both inputs), grad_input2 = -(common @ input2) with common = grad_self X^H + its ^H."""
+    grad_self = dual.shared_with_second(n, g, lambda: OPS["cholesky_solve"](g, n.input2, upper=n.upper),
+                                        first=not for_input2)
+    if not for_input2:
+        return grad_self
+    common = grad_self @ n.result.mH
+    common = common + common.mH
+    return -(n.input2 @ common) if n.upper else -(common @ n.input2)
+
+
 @op("cholesky_solve", "CholeskySolveBackward0", ("self", "input2"), saves=("self", "input2", "result"),
     variants=("function", "method"),
     shows={"self": "cholesky_solve(grad, input2, upper)",
            "input2": "-(input2 @ ((lambda c: c + c.mH)(cholesky_solve(grad, input2, upper) @ result.mH))) if upper "
                      "else -((lambda c: c + c.mH)(cholesky_solve(grad, input2, upper) @ result.mH) @ input2)"},
-    self=lambda g, n: dual.like(g, _cholesky_solve_grads(g, n)[0]),
-    input2=lambda g, n: dual.like(g, _cholesky_solve_grads(g, n)[1]))
+    self=lambda g, n: _cholesky_solve_graph(g, n, False) if isinstance(g, Tensor) else dual.like(
+        g, _cholesky_solve_grads(g, n)[0]),
+    input2=lambda g, n: _cholesky_solve_graph(g, n, True) if isinstance(g, Tensor) else dual.like(
+        g, _cholesky_solve_grads(g, n)[1]))
 def cholesky_solve(self, input2, upper):
     """X with (L L^H) X = B (B = self, L = input2), by two triangular solves."""
     L = input2
@@ -470,14 +514,49 @@ def _qr_grad(gQ, gR, Q, R):
 
 
 def _qr_formula(g, n):
-    gQ, gR = (dual.data(x) for x in g)
-    Q, R = linalg_qr.forward(dual.data(n.self), "complete" if n.mode == "complete" else "reduced")
     if n.mode == "r":
         raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please use "
                            "linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.")
+    if isinstance(g[0], Tensor):
+        return _qr_grad_graph(g, n)
+    gQ, gR = (dual.data(x) for x in g)
+    Q, R = linalg_qr.forward(dual.data(n.self), "complete" if n.mode == "complete" else "reduced")
     if n.mode == "complete" and Q.shape[-2] > R.shape[-1]:
         raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
     return dual.like(g[0], _qr_grad(gQ, gR, Q, R).astype(Q.dtype, copy=False))
+
+
+def _qr_grad_graph(g, n):
+    """PyTorch's linalg_qr_backward op for op, for a graph of the gradient: on the saved Q and R (outputs of this
+    node), gA = (gQ + Q syminvadj(triu(gR R^H - Q^H gQ))) R^-H for m >= n; a wide A's through its first m columns."""
+    Q, R = dual.saved_output(n, 0), dual.saved_output(n, 1)
+    m, cols = Q.shape[-2], R.shape[-1]
+    if n.mode == "complete" and m > cols:
+        raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
+    gQ, gR = (g[i] if dual.defined(n, i) else None for i in range(2))
+    if gQ is None and gR is None:
+        return None
+    if gQ is not None:
+        gA = gR @ R.mH - Q.mH @ gQ if gR is not None else -(Q.mH @ gQ)
+    else:
+        gA = gR @ R.mH
+    solve = OPS["linalg_solve_triangular"]
+    if m >= cols:
+        X = gA.triu()
+        sym = X + X.mH
+        run_inplace(sym.diagonal(0, -2, -1), "mul_scalar", (), {"other": 0.5})     # (C++'s mul_(Scalar))
+        gA = Q @ sym
+        if gQ is not None:
+            gA = gA + gQ
+        return solve(R.mH, gA, upper=False, left=False, unitriangular=False)
+    X = -gA
+    gA = Q @ (X - X.mH).tril()
+    gA = solve(R.narrow(-1, 0, m).mH, gA, upper=False, left=False, unitriangular=False)
+    zeros = Tensor._make(np.zeros(R.shape[:-1] + (cols - m,), R._data.dtype))
+    gA = cat([gA, zeros], -1)
+    if gR is not None:
+        gA = gA + Q @ gR
+    return gA
 
 
 # gA = [gQ + Q copyltu(R gR^H - gQ^H Q)] R^-H (copyltu(M) = M.tril() + M.tril(-1).mH); a wide A = [X | Y] as
@@ -485,7 +564,7 @@ def _qr_formula(g, n):
 _QR_TEXT = "(lambda QR, gs, solve, cat, zeros_like: (lambda Q, R, gQ, gR: (lambda sq: sq(Q, R, gQ, gR) if Q.shape[-2] >= R.shape[-1] else cat([sq(Q, R[..., :, :Q.shape[-2]], gQ + (Q @ R[..., :, Q.shape[-2]:]) @ gR[..., :, Q.shape[-2]:].mH, gR[..., :, :Q.shape[-2]]), Q @ gR[..., :, Q.shape[-2]:]], -1))(lambda Q, R, gQ, gR: (lambda M: solve(R.mH, gQ + Q @ (M.tril() + M.tril(-1).mH), upper=False, left=False))(R @ gR.mH - gQ.mH @ Q)))(QR[0], QR[1], zeros_like(QR[0]) if gs[0] is None else gs[0], zeros_like(QR[1]) if gs[1] is None else gs[1]))(linalg.qr(self, 'complete' if mode == 'complete' else 'reduced'), grads, linalg.solve_triangular, cat, zeros_like)"
 
 
-@op("linalg_qr", "LinalgQrBackward0", saves=("self",), num_outputs=2, variants=(),
+@op("linalg_qr", "LinalgQrBackward0", saves=("self",), num_outputs=2, variants=(), saves_outputs=(0, 1),
     shows={"self": _QR_TEXT},
     self=_qr_formula)
 def linalg_qr(self, mode):
@@ -569,9 +648,62 @@ def _lu_grad(gL, gU, P, L, U):
     return P @ gA
 
 
+def _lu_grad_graph(L_grad, U_grad, P, L, U):
+    """PyTorch's linalg_lu_backward op for op, for a graph of the gradient (L_grad or U_grad None: undefined)."""
+    if L_grad is None and U_grad is None:
+        return None
+    solve = OPS["linalg_solve_triangular"]
+    m, n = L.shape[-2], U.shape[-1]
+    k = min(m, n)
+    if m == n:
+        A_grad = None if L_grad is None else (L.mH @ L_grad).tril(-1)
+        if U_grad is not None:
+            A_grad = (U_grad @ U.mH).triu() if A_grad is None else A_grad + (U_grad @ U.mH).triu()
+        A_grad = solve(U.mH, A_grad, upper=False, left=False, unitriangular=False)
+        A_grad = solve(L.mH, A_grad, upper=True, left=True, unitriangular=True)
+        return P @ A_grad
+    if m < n:
+        U1 = U if n == k else U.narrow(-1, 0, k)
+        A_grad = None if L_grad is None else L.mH @ L_grad
+        if U_grad is not None:
+            A_grad = -(U_grad.triu() @ U.mH) if A_grad is None else A_grad - U_grad.triu() @ U.mH
+        A_grad = solve(U1.mH, A_grad.tril(-1), upper=False, left=False, unitriangular=False)
+        if U_grad is not None:
+            A_grad = cat([A_grad + (U_grad if n == k else U_grad.narrow(-1, 0, k)).triu(),
+                          U_grad.narrow(-1, k, n - k)], -1)
+        A_grad = solve(L.mH, A_grad, upper=True, left=True, unitriangular=True)
+        if U_grad is None:
+            A_grad = cat([A_grad, Tensor._make(np.zeros(U.shape[:-1] + (n - k,), U._data.dtype))], -1)
+        return P @ A_grad
+    L1 = L if m == k else L.narrow(-2, 0, k)
+    A_grad = None if U_grad is None else U_grad @ U.mH
+    if L_grad is not None:
+        A_grad = -(L.mH @ L_grad.tril(-1)) if A_grad is None else A_grad - L.mH @ L_grad.tril(-1)
+    A_grad = solve(L1.mH, A_grad.triu(), upper=True, left=True, unitriangular=True)
+    if L_grad is not None:
+        A_grad = cat([A_grad + (L_grad if m == k else L_grad.narrow(-2, 0, k)).tril(-1),
+                      L_grad.narrow(-2, k, m - k)], -2)
+    A_grad = solve(U.mH, A_grad, upper=False, left=False, unitriangular=False)
+    if L_grad is None:
+        A_grad = cat([A_grad, Tensor._make(np.zeros(L.shape[:-2] + (m - k,) + L.shape[-1:], L._data.dtype))], -2)
+    return P @ A_grad
+
+
+def _lu_unpacked(LU, pivots):
+    """P (a constant) and L, U recorded by lu_unpack (LuUnpackBackward0), as PyTorch's lu_unpack(LU, pivots)."""
+    P, L, U = lu_unpack_arrays(LU._data, pivots)
+    L_t, U_t = OPS["lu_unpack"](LU, factors=(L, U), lu_shape=LU._data.shape)
+    return Tensor._make(P), L_t, U_t
+
+
 def _lu_factor_formula(g, n):
     """lu_factor_ex_backward: the packed gradient split into L's (below the diagonal) and U's parts."""
     lu, piv = n.packed, n.pivots_array
+    if isinstance(g, Tensor):       # (PyTorch's lu_factor_ex_backward: lu_unpack recorded, linalg_lu_backward)
+        LU = n.result
+        P, L, U = _lu_unpacked(LU, piv)
+        k = min(LU.shape[-2:])
+        return _lu_grad_graph(g.narrow(-1, 0, k), g.narrow(-2, 0, k), P, L, U)
     gd = dual.data(g)
     P, L, U = lu_unpack_arrays(lu, piv)
     m, nn = lu.shape[-2:]
@@ -581,7 +713,7 @@ def _lu_factor_formula(g, n):
     return dual.like(g, _lu_grad(gL, gU, P, L, U).astype(lu.dtype, copy=False))
 
 
-@op("linalg_lu_factor_ex", "LinalgLuFactorExBackward0", saves=("self",), variants=(),
+@op("linalg_lu_factor_ex", "LinalgLuFactorExBackward0", saves=("self", "result"), variants=(),
     shows={"self": "(lambda P, L, U, g, st: P @ st(L.mH, st(U.mH, (L.mH @ g.tril(-1)).tril(-1) + (g.triu() @ U.mH)"
                    ".triu(), upper=False, left=False), upper=True, unitriangular=True))(*lu_unpack(packed, "
                    "pivots_array), grad, linalg.solve_triangular) if packed.shape[-2] == packed.shape[-1] else None"},
@@ -591,13 +723,16 @@ def linalg_lu_factor_ex(self, packed, pivots_array):
 
 
 def _lu_formula(g, n):
+    if isinstance(g[0], Tensor):        # (on the saved L and U, outputs of this node)
+        return _lu_grad_graph(g[0] if dual.defined(n, 0) else None, g[1] if dual.defined(n, 1) else None,
+                              Tensor._make(n.factors[0]), dual.saved_output(n, 0), dual.saved_output(n, 1))
     gL, gU = (dual.data(x) for x in g)
     P, L, U = n.factors
     return dual.like(g[0], _lu_grad(gL, gU, P, L, U).astype(L.dtype, copy=False))
 
 
 # (P, which has no gradient, is made beside the node: the node's outputs are L and U)
-@op("linalg_lu", "LinalgLuBackward0", saves=("self",), num_outputs=2, variants=(),
+@op("linalg_lu", "LinalgLuBackward0", saves=("self",), num_outputs=2, variants=(), saves_outputs=(0, 1),
     shows={"self": "(lambda P, L, U, gs, st: P @ st(L.mH, st(U.mH, (0 if gs[0] is None else (L.mH @ gs[0]).tril(-1))"
                    " + (0 if gs[1] is None else (gs[1] @ U.mH).triu()), upper=False, left=False), upper=True, "
                    "unitriangular=True))(*linalg.lu(self), grads, linalg.solve_triangular) if self.shape[-2] == "
@@ -610,9 +745,34 @@ def linalg_lu(self, factors):
 @op("lu_unpack", "LuUnpackBackward0", ("LU_data",), num_outputs=2, variants=("function",),
     shows={"LU_data": "(0 if grads[0] is None else grads[0].tril(-1)) + (0 if grads[1] is None else grads[1].triu())"
                       " if lu_shape[-2] == lu_shape[-1] else None"},
-    LU_data=lambda g, n: dual.like(g[0], _lu_unpack_grad(dual.data(g[0]), dual.data(g[1]), n.lu_shape)))
+    LU_data=lambda g, n: _lu_unpack_grad_graph(g, n) if isinstance(g[0], Tensor) else dual.like(
+        g[0], _lu_unpack_grad(dual.data(g[0]), dual.data(g[1]), n.lu_shape)))
 def lu_unpack(LU_data, factors, lu_shape):
     return factors
+
+
+def _lu_unpack_grad_graph(g, n):
+    """PyTorch's lu_unpack_backward op for op, for a graph of the gradient."""
+    L_grad, U_grad = (g[i] if dual.defined(n, i) else None for i in range(2))
+    if L_grad is None and U_grad is None:
+        return None
+    m, cols = n.lu_shape[-2:]
+    k = min(m, cols)
+    L1 = lambda L: L.tril(-1) if m == k else L.narrow(-2, 0, k).tril(-1)     # noqa: E731
+    U1 = lambda U: U.triu() if cols == k else U.narrow(-1, 0, k).triu()      # noqa: E731
+    if L_grad is not None:
+        if U_grad is not None:
+            if m == cols:
+                return L_grad.tril(-1) + U_grad.triu()
+            A2 = L_grad.narrow(-2, k, m - k) if m > cols else U_grad.narrow(-1, k, cols - k)
+            return cat([L1(L_grad) + U1(U_grad), A2], -2 if m > cols else -1)
+        if m >= cols:
+            return L_grad.tril(-1)
+        return cat([L_grad.tril(-1), Tensor._make(np.zeros(L_grad.shape[:-1] + (cols - m,), L_grad._data.dtype))], -1)
+    if cols >= m:
+        return U_grad.triu()
+    return cat([U_grad.triu(), Tensor._make(np.zeros(U_grad.shape[:-2] + (m - cols,) + U_grad.shape[-1:],
+                                                     U_grad._data.dtype))], -2)
 
 
 def _lu_unpack_grad(gL, gU, shape):
@@ -654,11 +814,29 @@ def _solve_batched(A, B, adjoint):
         np.broadcast_shapes(A.shape[:-2], B.shape[:-2]) + B.shape[-2:], np.result_type(A, B))
 
 
+def _lu_solve_LU_graph(gX, n):
+    """PyTorch's linalg_lu_solve_LU op for op, for a graph of the gradient: through lu_unpack (recorded) and
+    two triangular solves."""
+    left, adjoint, X = n.left, n.adjoint, n.result
+    P, L, U = _lu_unpacked(n.LU, n.pivots_array)
+    solve = OPS["linalg_solve_triangular"]
+    if left != adjoint:
+        gR = solve(U.mH, -((gX if left else gX.mH) @ (X.mH if left else X)), upper=False, left=True,
+                   unitriangular=False)
+        gL = solve(L.mH, gR @ U.mH, upper=True, left=True, unitriangular=True).tril(-1)
+        return gL + gR.triu()
+    gR = -(P.mT @ (X if left else X.mH) @ (gX.mH if left else gX) @ P)
+    gR = solve(L.mH, gR, upper=True, left=False, unitriangular=True)
+    gU = solve(U.mH, L.mH @ gR, upper=False, left=False, unitriangular=False).triu()
+    return gR.tril(-1) + gU
+
+
 @op("linalg_lu_solve", "LinalgLuSolveBackward0", ("LU", "B"), saves=("LU", "B", "result"), variants=(),
     shows={"B": '(lambda A, g, left, adjoint, solve: (solve(A if adjoint else A.mH, g) if left else solve(A.mH if adjoint else A, g.mH).mH))((lambda P, L, U: P @ L @ U)(*lu_unpack(LU, pivots_array)), grad, left, adjoint, linalg.solve)',
            "LU": '(lambda P, L, U, gB, X, left, adjoint: (lambda gA: (P.mH @ gA @ U.mH).tril(-1) + (L.mH @ P.mH @ gA).triu())((lambda t: t.mH if adjoint else t)(-(gB @ X.mH) if left else -(X.mH @ gB))))(*lu_unpack(LU, pivots_array), (lambda A, g, left, adjoint, solve: (solve(A if adjoint else A.mH, g) if left else solve(A.mH if adjoint else A, g.mH).mH))((lambda P, L, U: P @ L @ U)(*lu_unpack(LU, pivots_array)), grad, left, adjoint, linalg.solve), result, left, adjoint)'},
-    LU=lambda g, n: dual.like(g, _lu_solve_grads(g, n)[1]),
-    B=lambda g, n: dual.like(g, _lu_solve_grads(g, n)[0]))
+    LU=lambda g, n: _lu_solve_LU_graph(g, n) if isinstance(g, Tensor) else dual.like(g, _lu_solve_grads(g, n)[1]),
+    B=lambda g, n: OPS["linalg_lu_solve"](n.LU, g, pivots_array=n.pivots_array, left=n.left, adjoint=not n.adjoint)
+    if isinstance(g, Tensor) else dual.like(g, _lu_solve_grads(g, n)[0]))
 def linalg_lu_solve(LU, B, pivots_array, left, adjoint):
     P, L, U = lu_unpack_arrays(LU, pivots_array)
     A = P @ L @ U
@@ -684,6 +862,19 @@ def _tri_grads(g, n):
     return gA, gB
 
 
+def _tri_grads_graph(g, n, for_A):
+    """PyTorch's linalg_solve_triangular_backward for a graph of the gradient: G_B = solve_triangular(A^H, g)
+    (one node for both inputs), G_A = -G_B X^H (left) or -X^H G_B, in A's triangle."""
+    gB = dual.shared_with_second(n, g, lambda: OPS["linalg_solve_triangular"](
+        n.self.mH, g, upper=not n.upper, left=n.left, unitriangular=n.unitriangular), first=for_A)
+    if not for_A:
+        return gB
+    X_H = n.result.mH
+    gA = -(gB @ X_H) if n.left else -(X_H @ gB)
+    unit = int(n.unitriangular)
+    return gA.triu(unit) if n.upper else gA.tril(-unit)
+
+
 _SOLVE_TRI_B_TEXT = ("linalg.solve_triangular(self.mH, grad, upper=not upper, left=left, "
                      "unitriangular=unitriangular)")
 
@@ -694,8 +885,8 @@ _SOLVE_TRI_B_TEXT = ("linalg.solve_triangular(self.mH, grad, upper=not upper, le
            "self": f"(lambda gB, X, upper, left, unit: (-(gB @ X.mH) if left else -(X.mH @ gB)).triu(1 if unit else 0) "
                    f"if upper else (-(gB @ X.mH) if left else -(X.mH @ gB)).tril(-1 if unit else 0))("
                    f"{_SOLVE_TRI_B_TEXT}, result, upper, left, unitriangular)"},
-    self=lambda g, n: dual.like(g, _tri_grads(g, n)[0]),
-    B=lambda g, n: dual.like(g, _tri_grads(g, n)[1]))
+    self=lambda g, n: _tri_grads_graph(g, n, True) if isinstance(g, Tensor) else dual.like(g, _tri_grads(g, n)[0]),
+    B=lambda g, n: _tri_grads_graph(g, n, False) if isinstance(g, Tensor) else dual.like(g, _tri_grads(g, n)[1]))
 def linalg_solve_triangular(self, B, upper, left, unitriangular):
     return _column_major(tri_solve(self, B, upper, left, unitriangular).astype(np.result_type(self, B), copy=False))
 
@@ -718,14 +909,41 @@ _TRI_B_TEXT = ("linalg.solve_triangular(A if transpose else A.mH, grads[0], uppe
                "unitriangular=unitriangular)")
 
 
-@op("triangular_solve", "TriangularSolveBackward0", ("self", "A"), saves=("A",), num_outputs=2,
+def _triangular_solve_graph(g, n, for_A):
+    """PyTorch's triangular_solve_backward for a graph of the gradient: grad_b through the deprecated
+    triangular_solve itself (its warning again), grad_a = -grad_b X^H in A's triangle, plus the cloned
+    coefficient's gradient."""
+    gX, gM = (g[i] if dual.defined(n, i) else None for i in range(2))
+    if gX is None and gM is None:
+        return None
+    A = n.A
+    if gX is None:
+        grad_b = None
+    else:
+        grad_b = dual.shared_with_second(n, g, lambda: gX.triangular_solve(
+            A.conj(), upper=n.upper, transpose=not n.transpose, unitriangular=n.unitriangular)[0], first=not for_A)
+    if not for_A:
+        return grad_b if grad_b is not None else Tensor._make(np.zeros_like(g[0]._data))
+    if grad_b is not None:
+        X = dual.saved_output(n, 0)
+        grad_a = -(X.conj() @ grad_b.mT) if n.transpose else -(grad_b @ X.mH)
+        unit = int(n.unitriangular)
+        grad_a = grad_a.triu(unit) if n.upper else grad_a.tril(-unit)
+    else:
+        grad_a = Tensor._make(np.zeros((1,), A._data.dtype)).expand(A.shape)
+    return grad_a if gM is None else grad_a.add(gM)
+
+
+@op("triangular_solve", "TriangularSolveBackward0", ("self", "A"), saves=("A",), num_outputs=2, saves_outputs=(0,),
     variants=("function", "method"),
     shows={"self": _TRI_B_TEXT,
            "A": f"(lambda gB, X, upper, transpose, unit: (-(X @ gB.mH) if transpose else -(gB @ X.mH)).triu(1 if unit "
                 f"else 0) if upper else (-(X @ gB.mH) if transpose else -(gB @ X.mH)).tril(-1 if unit else 0))("
                 f"{_TRI_B_TEXT}, solution, upper, transpose, unitriangular) + (0 if grads[1] is None else grads[1])"},
-    self=lambda g, n: dual.like(g[0], _triangular_solve_grads(g, n)[0]),
-    A=lambda g, n: dual.like(g[0], _triangular_solve_grads(g, n)[1]))
+    self=lambda g, n: _triangular_solve_graph(g, n, False) if isinstance(g[0], Tensor) else dual.like(
+        g[0], _triangular_solve_grads(g, n)[0]),
+    A=lambda g, n: _triangular_solve_graph(g, n, True) if isinstance(g[0], Tensor) else dual.like(
+        g[0], _triangular_solve_grads(g, n)[1]))
 def triangular_solve(self, A, upper, transpose, unitriangular, solution, warn):
     return solution, _column_major(np.broadcast_to(A, solution.shape[:-2] + A.shape[-2:]))
 
@@ -742,6 +960,10 @@ def _pinv_grad(g, n):
         K = gradh @ pinvA
         KpinvAh = K @ pinvAh
         gA = -_mH_dual(pinvA @ K) + KpinvAh - (A @ pinvA) @ KpinvAh + (pinvAh @ pinvA) @ (gradh - K @ A)
+    elif isinstance(g, Tensor):     # (a graph of the gradient: PyTorch's order of the terms)
+        K = pinvA @ gradh
+        pinvAhK = pinvAh @ K
+        gA = -_mH_dual(K @ pinvA) + (gradh - A @ K) @ pinvA @ pinvAh + pinvAhK - pinvAhK @ pinvA @ A
     else:
         K = pinvA @ gradh
         pinvAhK = pinvAh @ K
@@ -802,6 +1024,14 @@ def expm(a):
 def _matrix_exp_grad(g, n):
     """PyTorch's backward_analytic_function_of_a_matrix: exp of the block matrix [[A^H, g], [0, A^H]], its
     top-right block."""
+    if isinstance(g, Tensor):       # (a graph of the gradient: PyTorch's copies into the block matrix, recorded)
+        A = n.self.mT.conj()
+        k = A.shape[-1]
+        big = Tensor._make(np.zeros(A.shape[:-2] + (2 * k, 2 * k), g._data.dtype))
+        big.narrow(-2, 0, k).narrow(-1, 0, k).copy_(A)
+        big.narrow(-2, k, k).narrow(-1, k, k).copy_(A)
+        big.narrow(-2, 0, k).narrow(-1, k, k).copy_(g)
+        return OPS["linalg_matrix_exp"](big).narrow(-2, 0, k).narrow(-1, k, k)
     A, g = dual.data(n.self), dual.data(g)
     k = A.shape[-1]
     big = np.zeros(A.shape[:-2] + (2 * k, 2 * k), np.result_type(A, g))
@@ -822,6 +1052,8 @@ def linalg_matrix_exp(self):
 def _eigh_grad(g, n):
     """PyTorch's linalg_eig_backward for a Hermitian matrix: gA = V (diag(gL) + (V^H gV - its ^H) / 2 / E) V^H,
     E_ij = L_j - L_i."""
+    if isinstance(g[0], Tensor):
+        return _eigh_grad_graph(g, n)
     gL, gV = (dual.data(x) for x in g)
     L, V = linalg_eigh.forward(dual.data(n.self), n.uplo, True)
     gA = np.zeros(V.shape, V.dtype) if gL is None else None
@@ -838,7 +1070,28 @@ def _eigh_grad(g, n):
     return dual.like(g[0], gA.astype(V.dtype, copy=False))
 
 
+def _eigh_grad_graph(g, n):
+    """PyTorch's linalg_eig_backward (is_hermitian) op for op, for a graph of the gradient, on the saved
+    eigenvalues L and eigenvectors V (outputs of this node)."""
+    L, V = dual.saved_output(n, 0), dual.saved_output(n, 1)
+    gL, gV = (g[i] if dual.defined(n, i) else None for i in range(2))
+    if gL is None and gV is None:
+        return None
+    if gV is None:                  # (eigvalsh: V diag(gL) V^H)
+        return (V * gL.unsqueeze(-2)) @ V.mH
+    VhgV = V.mH @ gV
+    VhgV = dual.mul_scalar(VhgV - VhgV.mH, 0.5)
+    Lconj = L.conj()
+    E = Lconj.unsqueeze(-2) - Lconj.unsqueeze(-1)
+    E.diagonal(0, -2, -1).fill_(1.0)
+    gA = VhgV.div_(E)
+    if gL is not None:
+        gA.diagonal(0, -2, -1).copy_(gL)
+    return V @ (gA @ V.mH)
+
+
 @op("linalg_eigh", "LinalgEighBackward0", saves=("self",), num_outputs=2, variants=(), cast_result=False,
+    saves_outputs=(0, 1),
     shows={"self": "(lambda L, V, off, gs, diag_embed: V @ ((0 if gs[0] is None else diag_embed(gs[0])) + (0 if gs[1] "
                    "is None else (V.mH @ gs[1] - (V.mH @ gs[1]).mH) / 2 / (L.unsqueeze(-2) - L.unsqueeze(-1) + 1 - off) "
                    "* off)) @ V.mH)(*linalg.eigh(self, UPLO=uplo), 1 - eye(self.shape[-1], dtype=self.dtype), grads, "
@@ -866,6 +1119,28 @@ def _lstsq_grads(g, n):
     return gA, (gB[..., 0] if n.vector else gB)
 
 
+def _lstsq_graph(g, n, for_A):
+    """PyTorch's linalg_lstsq_backward for a graph of the gradient: pinv(A) recorded (one node for both inputs),
+    gA = pinv_backward(gX B^H, pinv(A), A), gB = pinv(A)^H gX (the residuals have no gradient here)."""
+    if not dual.defined(n, 0):
+        return None
+    A, B, gX = n.self, n.b, g[0]
+    if n.vector:
+        B, gX = B.unsqueeze(-1), gX.unsqueeze(-1)
+    eps = np.finfo(A._data.dtype).eps * max(A.shape[-2:])
+    pinvA = dual.shared_with_second(n, g, lambda: OPS["linalg_pinv"](A, rtol=eps, hermitian=False), first=for_A)
+    if for_A:
+        return _pinv_grad(gX @ B.mH, _PinvSaved(A, pinvA))
+    gB = pinvA.mH @ gX
+    return gB.squeeze(-1) if n.vector else gB
+
+
+class _PinvSaved:
+    """What _pinv_grad reads of its node: the input and the pseudo-inverse."""
+    def __init__(self, A, pinvA):
+        self.self, self.result = A, pinvA
+
+
 # PyTorch's pinv_backward of gX B^H (P = pinv(A), K as in _pinv_grad), for A wide or square, then tall
 _LSTSQ_A_TEXT = (
     "(lambda A, P, G: (lambda K: -(P @ K).mH + K @ P.mH - (A @ P) @ (K @ P.mH) + (P.mH @ P) @ (G.mH - K @ A))(G.mH @ P)"
@@ -875,8 +1150,8 @@ _LSTSQ_A_TEXT = (
 
 @op("linalg_lstsq", "LinalgLstsqBackward0", ("self", "b"), saves=("self", "b"), num_outputs=2, variants=(),
     shows={"self": _LSTSQ_A_TEXT, "b": "linalg.pinv(self).mH @ grads[0]"},
-    self=lambda g, n: dual.like(g[0], _lstsq_grads(g, n)[0]),
-    b=lambda g, n: dual.like(g[0], _lstsq_grads(g, n)[1]))
+    self=lambda g, n: _lstsq_graph(g, n, True) if isinstance(g[0], Tensor) else dual.like(g[0], _lstsq_grads(g, n)[0]),
+    b=lambda g, n: _lstsq_graph(g, n, False) if isinstance(g[0], Tensor) else dual.like(g[0], _lstsq_grads(g, n)[1]))
 def linalg_lstsq(self, b, vector, driver):
     bb = b[..., None] if vector else b
     batch = np.broadcast_shapes(self.shape[:-2], bb.shape[:-2])
@@ -900,6 +1175,8 @@ def linalg_lstsq(self, b, vector, driver):
 def _eig_grad(g, n):
     """PyTorch's linalg_eig_backward (not Hermitian): gA = V^-H (diag(gL) + (V^H gV - V^H V diag(re(V^H gV))) / E*) V^H,
     E*_ij = conj(L_j - L_i); a real input gets its real part."""
+    if isinstance(g[0], Tensor):
+        return _eig_grad_graph(g, n)
     gL, gV = (dual.data(x) for x in g)
     A = dual.data(n.self)
     L, V = linalg_eig.forward(A)
@@ -919,7 +1196,36 @@ def _eig_grad(g, n):
     return dual.like(g[0], (gA.real if A.dtype.kind != "c" else gA).astype(A.dtype, copy=False))
 
 
+def _eig_grad_graph(g, n):
+    """PyTorch's linalg_eig_backward op for op, for a graph of the gradient, on the saved eigenvalues L and
+    eigenvectors V (outputs of this node); a real input's gradient is its real part (handle_r_to_c)."""
+    L, V = dual.saved_output(n, 0), dual.saved_output(n, 1)
+    gL, gV = (g[i] if dual.defined(n, i) else None for i in range(2))
+    if gL is None and gV is None:
+        return None
+    solve = OPS["solve"]
+    if gV is None:                  # (eigvals: V^-H diag(gL) V^H)
+        gA = solve(V.mH, gL.unsqueeze(-1) * V.mH, vector=False)
+    else:
+        VhgV = V.mH @ gV
+        diag_VhgV = VhgV.diagonal(0, -2, -1)
+        if not np.allclose(diag_VhgV._data.imag, 0, rtol=1e-2, atol=1e-2):
+            raise RuntimeError("linalg_eig_backward: The eigenvectors in the complex case are specified up to "
+                               "multiplication by e^{i phi}. The specified loss function depends on this quantity, "
+                               "so it is ill-defined.")
+        VhgV = VhgV - V.mH @ (V * diag_VhgV.real.unsqueeze(-2))
+        Lconj = L.conj()
+        E = Lconj.unsqueeze(-2) - Lconj.unsqueeze(-1)
+        E.diagonal(0, -2, -1).fill_(1.0)
+        gA = VhgV.div_(E)
+        if gL is not None:
+            gA.diagonal(0, -2, -1).copy_(gL)
+        gA = solve(V.mH, gA @ V.mH, vector=False)
+    return gA if n.self._data.dtype.kind == "c" else gA.real
+
+
 @op("linalg_eig", "LinalgEigBackward0", saves=("self",), num_outputs=2, variants=(), cast_result=False,
+    saves_outputs=(0, 1),
     shows={"self": "(lambda L, V, off, gs, diag_embed, solve: solve(V.mH, ((0 if gs[0] is None else diag_embed(gs[0]))"
                    " + (0 if gs[1] is None else (V.mH @ gs[1] - V.mH @ (V * (V.mH @ gs[1]).diagonal(0, -2, -1).real"
                    ".unsqueeze(-2))) / (L.conj().unsqueeze(-2) - L.conj().unsqueeze(-1) + 1 - off) * off)) @ V.mH)"

@@ -10,6 +10,7 @@ from .._tensor_core import Tensor
 from . import dual
 from .formula_text import shows
 from .registry import op
+from .shape import cat
 
 
 class _LinAlgError(RuntimeError):
@@ -118,13 +119,62 @@ def _mT(x):
     return dual.transpose(x, -1, -2)
 
 
-@shows("(grad * result).unsqueeze(-1).unsqueeze(-1) * inverse(self).mT")
+@shows("(grad * result.conj()).unsqueeze(-1).unsqueeze(-1) * inverse(self).mH")
 def _det_grad(g, n):
     """g * det(A) * A^-T. As PyTorch's (in a plain backward): through A's LU with its exactly-zero
     pivots replaced by eps, so that a singular A with det exactly 0 gets a zero gradient."""
-    if isinstance(g, Tensor):                # (a graph of the gradient: invertible matrices only)
-        return (g * n.result).unsqueeze(-1).unsqueeze(-1) * _mT(dual.call("inverse", n.self))
-    return _scaled_inverse_t(n.self, np.asarray(g * n.result))
+    if isinstance(g, Tensor):
+        return _det_grad_graph(g, n.result, n.self)
+    # (A^-H * conj(det) for a complex A: conj is the array itself when real)
+    return _scaled_inverse_t(dual.conj(n.self), np.asarray(g * dual.conj(n.result)))
+
+
+def _det_grad_graph(g, result, A):
+    """The gradient of det as PyTorch's linalg_det_backward records it for a graph of the gradient: a 1 x 1
+    matrix's is grad itself; an invertible A's solves A^T G = diag(grad * det) (linalg.solve, as
+    solve_backward: the LU recomputed); a (numerically) singular A's goes through its SVD, A = U S Vh:
+    G = U diag(alpha * prod of the other singular values) Vh, alpha = det(U) det(Vh) grad (the adjugate)."""
+    if A.shape[-1] == 1:
+        return g.unsqueeze(-1).unsqueeze(-1).expand(A.shape)
+    if A._data.size == 0:
+        return None
+    singular = np.abs(result._data) < 100 * np.finfo(A._data.dtype).eps
+    d = (g * dual.conj(result)).unsqueeze(-1).expand(A.shape[:-1]).diag_embed().mT
+    if not singular.any():
+        return _det_grad_invertible(A, d, g)
+    if singular.all():
+        return _det_grad_singular(A, d, g)
+    # a batch of both kinds: each formula on its matrices, put in place (PyTorch's masked_fmap)
+    mask = Tensor._make(singular)
+    keep = Tensor._make(~singular)
+    out = Tensor._make(np.empty(A.shape, A._data.dtype))
+    out = out.index_put_((mask,), _det_grad_singular(A[mask], d[mask], g[mask]))
+    return out.index_put_((keep,), _det_grad_invertible(A[keep], d[keep], g[keep]))
+
+
+def _det_grad_invertible(A, d, g):
+    """G with A^H G = d (g: unused, as in PyTorch's masked_fmap, which hands both formulas the same arguments)."""
+    return dual.call("solve", A.mH, d, vector=False)
+
+
+def _det_grad_singular(A, d, g):
+    u, s, vh = svd(A, full_matrices=True)
+    alpha = dual.conj(det(u) * det(vh)) * g
+    d = _prod_safe_zeros_backward(alpha.unsqueeze(-1), s)
+    return (u * d.unsqueeze(-2)) @ vh
+
+
+def _prod_safe_zeros_backward(grad, s):
+    """grad times the product of the other entries of s along its last dim, without dividing (PyTorch's
+    prod_safe_zeros_backward: exclusive cumulative products from both ends)."""
+    k = s.shape[-1]
+    if k == 1:
+        return grad
+    ones = Tensor._make(np.ones(s.shape[:-1] + (1,), s._data.dtype))
+    exclusive_normal = cat([ones, s.narrow(-1, 0, k - 1)], -1).cumprod(-1)
+    narrow_reverse = s.narrow(-1, 1, k - 1).flip(-1)
+    exclusive_reverse = cat([ones, narrow_reverse], -1).cumprod(-1).flip(-1)
+    return grad * (exclusive_normal * exclusive_reverse)
 
 
 def _scaled_inverse_t(a, scale, perturb=True):
@@ -154,6 +204,8 @@ def det(self):
 # a - l * u is one fused multiply-add: computed in a wider type and rounded once.
 
 def _wide(dtype):
+    if dtype.kind == "c":       # (complex stays complex: a real wide type would drop the imaginary parts)
+        return np.complex128 if dtype == np.complex64 else np.clongdouble
     return np.float64 if dtype == np.float32 else np.longdouble
 
 
@@ -223,9 +275,18 @@ def _batched(fn, a):
     return [fn(m) for m in flat]
 
 
+def _inverse_grad(g, n):
+    """-(A^-H g A^-H). A graph of the gradient records derivatives.yaml's order, -(A^-H @ (grad @ A^-H));
+    a plain backward keeps its left-to-right products (the same numbers up to rounding)."""
+    if isinstance(g, Tensor):
+        return -(n.result.mH @ (g @ n.result.mH))
+    inverse_h = dual.conj(_mT(n.result))        # (the transpose itself when real)
+    return -(inverse_h @ g @ inverse_h)
+
+
 @op("inverse", "LinalgInvExBackward0", variants=("function", "method"), saves=("result",),
-    shows={"self": "-(result.mT @ grad @ result.mT)"},
-    self=lambda g, n: -(_mT(n.result) @ g @ _mT(n.result)))
+    shows={"self": "-(result.mH @ (grad @ result.mH))"},
+    self=_inverse_grad)
 def inverse(self):
     if self.size == 0:
         return np.zeros(self.shape, self.dtype)
@@ -246,23 +307,37 @@ def _column_major(x):
     return np.swapaxes(np.ascontiguousarray(np.swapaxes(x, -1, -2)), -1, -2)
 
 
-@shows("inverse(A).mT @ grad if left else grad @ inverse(A).mT")
+@shows("inverse(A).mH @ grad if left else grad @ inverse(A).mH")
 def _solve_b_grad(g, n):
-    """solve(A^T, g); for X A = B (left=False) everything transposed: (solve(A, g^T))^T."""
+    """solve(A^H, g); for X A = B (left=False) everything transposed: (solve(conj(A), g^T))^T."""
+    if isinstance(g, Tensor):
+        gb = dual.shared_with_second(n, g, lambda: _solve_gb_graph(g, n), first=False)
+        return gb.squeeze(-1) if n.vector else gb
     if not n.left:
-        return _mT(dual.call("solve", n.A, _mT(g), vector=False, left=True))
-    return dual.call("solve", _mT(n.A), g, vector=n.vector, left=True)
+        return _mT(dual.call("solve", dual.conj(n.A), _mT(g), vector=False, left=True))
+    return dual.call("solve", dual.conj(_mT(n.A)), g, vector=n.vector, left=True)
 
 
-@shows("-(inverse(A).mT @ grad).unsqueeze(-1) * result.unsqueeze(-2) if vector"
-       " else -(inverse(A).mT @ grad) @ result.mT if left else -result.mT @ (grad @ inverse(A).mT)")
+def _solve_gb_graph(g, n):
+    """PyTorch's linalg_solve_backward for a graph of the gradient: gB = linalg.solve(A^H, gX, left), the LU
+    recomputed (a vector gX as a column)."""
+    return dual.call("solve", n.A.mH, g.unsqueeze(-1) if n.vector else g, vector=False, left=n.left)
+
+
+@shows("-(inverse(A).mH @ grad).unsqueeze(-1) * result.conj().unsqueeze(-2) if vector"
+       " else -(inverse(A).mH @ grad) @ result.mH if left else -result.mH @ (grad @ inverse(A).mH)")
 def _solve_a_grad(g, n):
+    if isinstance(g, Tensor):       # (PyTorch's linalg_solve_backward: gA = -gB X^H, or -X^H gB for left=False)
+        gb = dual.shared_with_second(n, g, lambda: _solve_gb_graph(g, n), first=True)
+        x = n.result.unsqueeze(-1) if n.vector else n.result
+        return -(gb @ x.mH) if n.left else -(x.mH @ gb)
     gb = _solve_b_grad(g, n)
-    if not n.left:                   # X = B A^-1: gA = -X^T gB
-        return -(_mT(n.result) @ gb)
+    x_conj = dual.conj(n.result)         # (the result itself when real)
+    if not n.left:                   # X = B A^-1: gA = -X^H gB
+        return -(_mT(x_conj) @ gb)
     if n.vector:
-        return -(dual.unsqueeze(gb, -1) * dual.unsqueeze(n.result, -2))
-    return -(gb @ _mT(n.result))
+        return -(dual.unsqueeze(gb, -1) * dual.unsqueeze(x_conj, -2))
+    return -(gb @ _mT(x_conj))
 
 
 # (variants: torch.solve and Tensor.solve, removed from PyTorch, are written by hand to raise its error)
@@ -323,9 +398,44 @@ def _cdist_grad(which):
     return formula
 
 
+def _cdist_grad_recorded(which):
+    """cdist's gradient: on arrays the formula above; in a graph of the gradient PyTorch's _cdist_backward op
+    (CdistBackwardBackward0), for x2 with the roles swapped and grad and result transposed."""
+    formula = _cdist_grad(which)
+
+    def recorded(g, n):
+        if not isinstance(g, Tensor):
+            return formula(g, n)
+        if which == "x1":
+            return cdist_backward(g.contiguous(), n.x1, n.x2, n.result, p=n.p)
+        return cdist_backward(g.mT.contiguous(), n.x2, n.x1, n.result.mT.contiguous(), p=n.p)
+    recorded.shows = formula.shows
+    return recorded
+
+
+def _no_cdist_double_backward(g, n):
+    raise NotImplementedError("the derivative for '_cdist_backward' is not implemented.")
+
+
+@op("cdist_backward", "CdistBackwardBackward0", ("grad", "x1", "x2", "cdist"), saves=(),
+    shows={slot: "the derivative for '_cdist_backward' is not implemented." for slot in ("grad", "x1", "x2", "cdist")},
+    grad=_no_cdist_double_backward, x1=_no_cdist_double_backward, x2=_no_cdist_double_backward,
+    cdist=_no_cdist_double_backward)
+def cdist_backward(grad, x1, x2, cdist, p):
+    """PyTorch's _cdist_backward: the gradient of cdist(x1, x2, p) for x1 (whose own derivative PyTorch
+    does not implement: a second backward through it raises)."""
+    return _cdist_grad("x1")(grad, _CdistSaved(x1, x2, cdist, p))
+
+
+class _CdistSaved:
+    """What _cdist_grad's formula reads from a node, for cdist_backward's forward."""
+    def __init__(self, x1, x2, result, p):
+        self.x1, self.x2, self.result, self.p = x1, x2, result, p
+
+
 @op("cdist", "CdistBackward0", ("x1", "x2"), variants=("function",), saves=("x1", "x2", "result"),
-    x1=_cdist_grad("x1"),
-    x2=_cdist_grad("x2"))
+    x1=_cdist_grad_recorded("x1"),
+    x2=_cdist_grad_recorded("x2"))
 def cdist(x1, x2, p):
     diff = np.abs(x1[..., :, None, :] - x2[..., None, :, :])
     if p == 0:
@@ -343,8 +453,9 @@ def cdist(x1, x2, p):
 
 @shows("grads[1].unsqueeze(-1).unsqueeze(-1) * inverse(self).mT")
 def _slogdet_grad(g, n):
-    if isinstance(g[1], Tensor):
-        return dual.unsqueeze(dual.unsqueeze(g[1], -1), -1) * _mT(dual.call("inverse", n.self))
+    if isinstance(g[1], Tensor):        # (PyTorch's slogdet_backward: solve A^T G = diag(grad_logabsdet))
+        d = g[1].unsqueeze(-1).expand(n.self.shape[:-1]).diag_embed().mT
+        return dual.call("solve", n.self.mH, d, vector=False)
     return _scaled_inverse_t(n.self, np.asarray(g[1]), perturb=None)
 
 
@@ -374,7 +485,10 @@ def _lu_slogdet(a):
 
 def _euclidean_dist_grad(which):
     def formula(g, n):
-        ratio = dual.where(n.result == 0, 0.0, g / n.result)
+        if isinstance(g, Tensor):   # (PyTorch's: grad / res, masked_fill_ where res == 0, once for both inputs)
+            ratio = dual.shared_with_second(n, g, lambda: dual.zero_where(n.result == 0, g / n.result), first=which == "x1")
+        else:
+            ratio = dual.where(n.result == 0, 0.0, g / n.result)
         if which == "x1":
             return n.x1 * dual.sum_keepdim(ratio, -1) - ratio @ n.x2
         return n.x2 * dual.unsqueeze(dual.sum_dims(ratio, -2), -1) - dual.transpose(ratio, -1, -2) @ n.x1
@@ -397,11 +511,56 @@ def euclidean_dist(x1, x2):
     return np.sqrt(np.maximum(a @ np.swapaxes(b, -1, -2), x1.dtype.type(0)))
 
 
+def _svd_grad_graph(g, n):
+    """PyTorch's svd_backward op for op, for a graph of the gradient: on the saved factors U, S, Vh (outputs of
+    this node, so differentiable again), with the branches for gradients that were not given (undefined)."""
+    U, S, Vh = (dual.saved_output(n, i) for i in range(3))
+    gU, gS, gVh = (g[i] if dual.defined(n, i) else None for i in range(3))
+    if n.full_matrices:         # (derivatives.yaml: the reduced factors and their gradients)
+        k = S.shape[-1]
+        gU = None if gU is None else gU.narrow(-1, 0, k)
+        gVh = None if gVh is None else gVh.narrow(-2, 0, k)
+        U, Vh = U.narrow(-1, 0, k), Vh.narrow(-2, 0, k)
+    if gU is None and gS is None and gVh is None:
+        return None
+    m, n_ = U.shape[-2], Vh.shape[-1]
+    if gU is None and gVh is None:          # (svdvals: U diag(gS) Vh)
+        return U @ (gS.unsqueeze(-1) * Vh) if m >= n_ else (U * gS.unsqueeze(-2)) @ Vh
+    UhgU = None if gU is None else _skew(U.mH @ gU)
+    VhgV = None if gVh is None else _skew(Vh @ gVh.mH)
+    S2 = S * S
+    E = S2.unsqueeze(-2) - S2.unsqueeze(-1)
+    E.diagonal(0, -2, -1).fill_(1)          # (any nonzero: it divides zeros)
+    if gU is not None:
+        gA = (UhgU * S.unsqueeze(-2) + S.unsqueeze(-1) * VhgV) / E if gVh is not None else (UhgU / E) * S.unsqueeze(-2)
+    else:
+        gA = S.unsqueeze(-1) * (VhgV / E)
+    if gS is not None:
+        gA = gA + gS.diag_embed()
+    if m > n_ and gU is not None:
+        gA = U @ gA
+        gUSinv = gU / S.unsqueeze(-2)
+        gA = gA + gUSinv - U @ (U.mH @ gUSinv)
+        return gA @ Vh
+    if m < n_ and gVh is not None:
+        gA = gA @ Vh
+        SinvgVh = gVh / S.unsqueeze(-1)
+        gA = gA + SinvgVh - (SinvgVh @ Vh.mH) @ Vh
+        return U @ gA
+    return U @ (gA @ Vh) if m >= n_ else (U @ gA) @ Vh
+
+
+def _skew(a):
+    return a - a.mH
+
+
 def _svd_grad(g, n):
     """PyTorch's svd_backward for real matrices (reduced SVD), on the saved input's factors:
     gA = U [(skew(U^T gU) / E) S + S (skew(V^T gV) / E) + diag(gS)] V^T
          + (I - U U^T) gU S^-1 V^T + U S^-1 gV^T (I - V V^T),  E_jk = s_k^2 - s_j^2 (1 on the diagonal).
-    The factors are constants in a graph of the gradient."""
+    (A graph of the gradient: _svd_grad_graph.)"""
+    if isinstance(g[1], Tensor):
+        return _svd_grad_graph(g, n)
     a = dual.data(n.self)
     u, s, vh = np.linalg.svd(a, full_matrices=False)
     g_u, g_s, g_vh = (dual.data(x) for x in g)

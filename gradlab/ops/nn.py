@@ -5,7 +5,7 @@ import numpy as np
 
 from .._tensor_core import Tensor
 
-from . import dual, vectorized
+from . import dual, summation, vectorized
 from .formula_text import shows
 from .reduction import _norm_grad
 from .double_backward import node_of
@@ -192,21 +192,16 @@ def nll_loss(self, target, weights, reduction, ignore_index, total_weight, self_
         picked = picked * weights[np.where(valid, target, 0)]
     if reduction == "none":
         return picked.astype(self.dtype)
-    total = np.add.reduce(picked, axis=None) + 0        # (torch sums from 0: -0.0 becomes 0.0)
-    return np.asarray(total / total_weight if reduction == "mean" else total, dtype=self.dtype)
+    positions = np.flatnonzero(valid)
+    total = summation.cascade_sum(picked[positions].astype(self.dtype, copy=False), positions, self.shape[0])
+    with np.errstate(invalid="ignore", divide="ignore"):      # (every target ignored: 0 / 0, nan)
+        return np.asarray(total / total_weight if reduction == "mean" else total, dtype=self.dtype)
 
 
 def _reduce(loss, reduction):
-    """A loss's reduction; the mean of nothing is nan (0/0), as in torch, without numpy's warning."""
-    if reduction == "none":
-        return loss
-    # (half precision sums in float, as torch's reductions do)
-    total = np.add.reduce(loss, axis=None, dtype=np.float32 if loss.dtype == np.float16 else None)
-    if reduction == "sum":
-        return total
-    if not loss.size:
-        return np.asarray(np.nan, loss.dtype)
-    return total / total.dtype.type(loss.size)
+    """A loss's reduction as torch's sum and mean compute it (their order of addition: the last bits of
+    `loss.item()`); the mean of nothing is nan (0/0), as in torch, without numpy's warning."""
+    return _torch_reduce(loss, reduction)
 
 
 def _is_tensor(*values):
@@ -382,8 +377,11 @@ def nll_loss2d(self, target, valid, weights, reduction, total_weight, self_sizes
         picked = picked * weights[index[:, 0]]
     if reduction == "none":
         return picked.astype(self.dtype)
-    total = np.add.reduce(picked, axis=None)
-    return np.asarray(total / total_weight if reduction == "mean" else total, dtype=self.dtype)
+    positions = np.flatnonzero(valid)           # (b * map_size + elem: torch's linear index of a sample)
+    total = summation.cascade_sum(picked.reshape(-1)[positions].astype(self.dtype, copy=False), positions,
+                                  valid.size)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray(total / total_weight if reduction == "mean" else total, dtype=self.dtype)
 
 
 # its gradients (derivatives.yaml): nll_loss2d of the incoming gradient, and zeros for self
@@ -397,15 +395,17 @@ def nll_loss2d_backward(grad_output, self, target, valid, weights, reduction, to
     target = np.where(valid, target, 0)[:, None]
     scale = np.zeros(self_sizes, dtype=g.dtype)
     weight = valid if weights is None else valid * weights[target[:, 0]]
-    np.put_along_axis(scale, target, -weight[:, None].astype(scale.dtype), axis=1)
-    if reduction == "mean":
-        scale = scale / total_weight
     picked = np.zeros(self_sizes, dtype=bool)
     np.put_along_axis(picked, target, valid[:, None], axis=1)
-    if reduction == "none":
-        g = g[:, None]
-    # PyTorch writes -w * g at the targets into zeros: elsewhere +0, even for g = inf or g < 0
-    return dual.where_or_zero(picked, scale * g)
+    if reduction == "none":                 # PyTorch's kernel: -w * grad_output, at each target
+        np.put_along_axis(scale, target, -weight[:, None].astype(scale.dtype), axis=1)
+        value = scale * g[:, None]
+    else:                                   # w * -(grad_output / total_weight): each step rounded, as there
+        np.put_along_axis(scale, target, weight[:, None].astype(scale.dtype), axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = scale * -(dual.div_scalar(g, total_weight) if reduction == "mean" else g)
+    # PyTorch writes these at the targets into zeros: elsewhere +0, even for grad_output = inf or < 0
+    return dual.where_or_zero(picked, value)
 
 
 # --- BCE with logits and pos_weight (same node name as torch's) ----------------------------------------
@@ -955,7 +955,7 @@ def _safe_softmax(self, dim):
 def _attention_probabilities(q, k, n):
     s = (q @ dual.transpose(k, -2, -1)) * n.scale
     if n.attn_mask is not None:
-        s = s + n.attn_mask
+        s = s + dual.like(s, n.attn_mask)       # (under create_graph s is a Tensor: the mask as a constant one)
     if isinstance(s, np.ndarray):
         return OPS["softmax"].forward(s, s.ndim - 1)
     return s.softmax(-1)
@@ -968,6 +968,39 @@ def _attention_score_grad(g, n):
     return p * (dp - dual.sum_keepdim(dp * p, (-1,)))
 
 
+def _flash_grads(grad_out, query, key, value, attn_mask, scale):
+    """(dQ, dK, dV) on numpy arrays: the formulas below."""
+    class Node:
+        pass
+    n = Node()
+    n.query, n.key, n.value, n.attn_mask, n.scale = query, key, value, attn_mask, scale
+    ds = _attention_score_grad(grad_out, n)
+    return ((ds @ key) * scale, (np.swapaxes(ds, -2, -1) @ query) * scale,
+            np.swapaxes(_attention_probabilities(query, key, n), -2, -1) @ grad_out)
+
+
+_FLASH_BACKWARD = "_scaled_dot_product_flash_attention_for_cpu_backward"
+
+
+# with create_graph, PyTorch's gradients come from its backward kernel, which has no derivative (NotImplemented)
+@op(_FLASH_BACKWARD, "NotImplemented", ("grad_out", "query", "key", "value"), promote=False, num_outputs=3,
+    saved_params=(), shows={slot: f"derivative for aten::{_FLASH_BACKWARD} is not implemented"
+                            for slot in ("grad_out", "query", "key", "value")},
+    grad_out=_not_implemented(_FLASH_BACKWARD), query=_not_implemented(_FLASH_BACKWARD),
+    key=_not_implemented(_FLASH_BACKWARD), value=_not_implemented(_FLASH_BACKWARD))
+def _scaled_dot_product_flash_attention_for_cpu_backward(grad_out, query, key, value, attn_mask, scale):
+    return _flash_grads(grad_out, query, key, value, attn_mask, scale)
+
+
+def _flash_grad(i, formula):
+    """The slot's gradient: formula on arrays; under create_graph output i of the NotImplemented node."""
+    def grad(g, n):
+        if _is_tensor(g, n.query, n.key, n.value):
+            return OPS[_FLASH_BACKWARD](g, n.query, n.key, n.value, attn_mask=n.attn_mask, scale=n.scale)[i]
+        return formula(g, n)
+    return grad
+
+
 @op("_scaled_dot_product_flash_attention_for_cpu", "ScaledDotProductFlashAttentionForCpuBackward0",
     ("query", "key", "value"), promote=False, saves=("query", "key", "value"),
     shows={"query": "(softmax(query @ key.mT * scale + (0 if attn_mask is None else attn_mask), -1) * (grad @ value.mT"
@@ -977,9 +1010,9 @@ def _attention_score_grad(g, n):
                   " - (softmax(query @ key.mT * scale + (0 if attn_mask is None else attn_mask), -1) * (grad @ value.mT))"
                   ".sum(-1, keepdim=True))).mT @ query * scale",
            "value": "softmax(query @ key.mT * scale + (0 if attn_mask is None else attn_mask), -1).mT @ grad"},
-    query=lambda g, n: (_attention_score_grad(g, n) @ n.key) * n.scale,
-    key=lambda g, n: (dual.transpose(_attention_score_grad(g, n), -2, -1) @ n.query) * n.scale,
-    value=lambda g, n: dual.transpose(_attention_probabilities(n.query, n.key, n), -2, -1) @ g)
+    query=_flash_grad(0, lambda g, n: (_attention_score_grad(g, n) @ n.key) * n.scale),
+    key=_flash_grad(1, lambda g, n: (dual.transpose(_attention_score_grad(g, n), -2, -1) @ n.query) * n.scale),
+    value=_flash_grad(2, lambda g, n: dual.transpose(_attention_probabilities(n.query, n.key, n), -2, -1) @ g))
 def _scaled_dot_product_flash_attention_for_cpu(query, key, value, attn_mask, scale):
     dtype = query.dtype
     t = np.float32 if dtype == np.float16 else dtype

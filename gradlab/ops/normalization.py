@@ -608,7 +608,7 @@ def _embedding_grad(g, n):
 
 
 # (its text: grad's rows added into zeros at the indices; the padding row gets none)
-@op("embedding", "EmbeddingBackward0", ("weight",), weight=_embedding_grad,
+@op("embedding", "EmbeddingBackward0", ("weight",), weight=_embedding_grad, variants=("function",),
     shows={"weight": "grad.new_zeros(num_weights, grad.shape[-1]).index_add(0, indices.flatten(), grad.reshape(-1, "
                      "grad.shape[-1]) / (bincount(indices.flatten(), minlength=num_weights)[indices.flatten()]"
                      ".unsqueeze(-1) if scale_grad_by_freq else 1)) * (arange(num_weights) != padding_idx).unsqueeze(-1)"})

@@ -86,6 +86,9 @@ class OpNode(Node):
         else:   # outputs that received no gradient count as zeros
             g = [gi if gi is not None else _zeros(meta, as_arrays) for gi, meta in zip(grad_outputs, self._output_meta)]
         if not as_arrays:
+            if op.num_outputs != 1:
+                # (a graph of the gradient records PyTorch's formula, which tests grad.defined(): see dual.defined)
+                self._defined = tuple(gi is not None for gi in grad_outputs)
             return self._apply_on_tensors(g)
         # a plain backward: g and the saved values (`n.other`) are arrays
         grads = [None] * len(self.next_functions)
@@ -203,8 +206,7 @@ class Op:
             for i, n in enumerate(inputs) if n in saves)
         # the forward's parameter defaults (alpha=1, beta=1.0, ...): formulas read them from the node
         # even when the caller left them out
-        self.defaults = {name: p.default for name, p in inspect.signature(forward).parameters.items()
-                         if p.default is not inspect.Parameter.empty and name not in inputs}
+        self.defaults = {name: value for name, value in _defaults(forward).items() if name not in inputs}
         self._saves_result = "result" in saves
         self._unchanged_meta = (None,) * len(inputs)     # every input shaped like the output
         # (slot, formula) for the slots that have one: what a backward runs
@@ -215,6 +217,20 @@ class Op:
 
     def __repr__(self):
         return f"<op {self.key} -> {self.name}>"
+
+
+def _defaults(fn):
+    """{parameter: default} of a function, read from the function itself (inspect.signature costs ~30 us,
+    and the op table has some 400 rows to build at import)."""
+    code = getattr(fn, "__code__", None)
+    if code is None or hasattr(fn, "__wrapped__"):
+        return {name: p.default for name, p in inspect.signature(fn).parameters.items()
+                if p.default is not inspect.Parameter.empty}
+    positional = code.co_varnames[:code.co_argcount]
+    values = fn.__defaults__ or ()
+    found = dict(zip(positional[len(positional) - len(values):], values))
+    found.update(fn.__kwdefaults__ or {})
+    return found
 
 
 VARIANTS = ("function", "method", "inplace")
@@ -232,6 +248,8 @@ def op(key, name, /, inputs=("self",), saves=(), num_outputs=1, promote=True, fl
         raise TypeError(f"{key}: variants must be a tuple of {VARIANTS}, not {variants!r}")
     if aliases and not variants:
         raise TypeError(f"{key}: aliases name the row's public forms, and it has none")
+    if key in OPS:                   # a second row of one op would silently replace the first
+        raise TypeError(f"{key}: declared twice in the op table ({OPS[key].forward.__module__} and this one)")
 
     def register(forward):
         OPS[key] = Op(key, name, forward, inputs, tuple(formulas.get(n) for n in inputs), saves,

@@ -9,10 +9,11 @@ function takes and returns a numpy float array; the loops of the C code become m
 leaves the loop when its condition fails).
 """
 import ctypes
-import ctypes.util
 import math
 
 import numpy as np
+
+from ._libm import c_math_library
 
 from .vectorized import cpu_capability, fma32, fma64
 
@@ -56,7 +57,7 @@ def _libm(name, float32):
     """The C library's function `name` on each number (what std::<name> calls in ATen's scalar code),
     or None where no C library is found."""
     try:
-        c_fn = getattr(ctypes.CDLL(ctypes.util.find_library("m")), name)
+        c_fn = getattr(c_math_library(), name)
     except (OSError, AttributeError, TypeError):
         return None
     kind = ctypes.c_float if float32 else ctypes.c_double
@@ -90,8 +91,8 @@ _exp, _log, _erf, _erfc, _tan, _lgamma = (_each(name) for name in ("exp", "log",
 
 def _libm_pow(float32):
     try:
-        c_fn = ctypes.CDLL(ctypes.util.find_library("m")).powf if float32 else \
-            ctypes.CDLL(ctypes.util.find_library("m")).pow
+        c_fn = c_math_library().powf if float32 else \
+            c_math_library().pow
     except (OSError, AttributeError, TypeError):
         return np.power
     kind = ctypes.c_float if float32 else ctypes.c_double

@@ -285,3 +285,49 @@ def add_reduce(x, axis=None, keepdims=False, dtype=None):
                 total = total.reshape([1 if d in reduced else s for d, s in enumerate(x.shape)])
             return total
     return np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=dtype)
+
+
+_CASCADE_LEVELS = 8
+
+
+def cascade_sum(terms, positions, count):
+    """sum(terms) in the order of ATen's loss kernels (nll_loss, nll_loss2d): a cascade of 8 partial sums,
+    the term of sample `position` added to level 0, and level j added into level j+1 (then cleared) after
+    each term whose position is a multiple of 2**(p * (j + 1)), p = max(4, ceil_log2(count) // 8); the
+    result is 0 + level 0 + ... + level 7. terms (1-d, the sum's dtype) belong to increasing positions (the
+    samples not ignored, out of `count`)."""
+    dtype = terms.dtype.type
+    power = max(4, _ceil_log2(count) // _CASCADE_LEVELS)
+    partials = [dtype(0)] * _CASCADE_LEVELS
+    for level in range(_CASCADE_LEVELS):
+        if terms.size <= 1:                     # one term left: it climbs while its position is flushed
+            if terms.size:
+                while level < _CASCADE_LEVELS - 1 and positions[0] % (1 << (power * (level + 1))) == 0:
+                    level += 1
+                partials[level] = dtype(dtype(0) + terms[0])
+            break
+        if level == _CASCADE_LEVELS - 1:        # the last level is never flushed
+            partials[level] = _running_sums(terms, np.zeros(terms.size, bool))[1]
+            break
+        flush = positions % (1 << (power * (level + 1))) == 0
+        flushed, partials[level] = _running_sums(terms, flush)
+        terms, positions = flushed, positions[flush]
+    total = dtype(0)
+    for p in partials:
+        total = dtype(total + p)
+    return total
+
+
+def _running_sums(terms, flush):
+    """One level of the cascade: the terms added in order to a sum that starts at 0 and is passed on (and
+    restarted) after each term marked `flush`. Returns (the sums passed on, the sum left at the end)."""
+    n = terms.size
+    closes = np.cumsum(flush)
+    group = closes - flush                      # a flushed term belongs to the group it closes
+    starts = np.concatenate(([0], np.flatnonzero(flush) + 1))
+    within = np.arange(n) - starts[group]
+    table = np.zeros((starts.size, int(within.max()) + 1), terms.dtype)
+    table[group, within] = terms
+    with np.errstate(all="ignore"):             # (accumulate is sequential along a row; the zeros padding a
+        sums = np.add.accumulate(table, axis=1)[:, -1] + terms.dtype.type(0)   # row's end, and + 0, turn
+    return sums[:-1], sums[-1]                  # -0 into the +0 that a sum starting at 0 gives)

@@ -4,10 +4,11 @@ rounding (PyTorch's UnaryOps.cpp), computed as PyTorch's CPU kernels round them.
 Each block is the forward (numpy) and one gradient formula per input, with PyTorch's node name.
 """
 import ctypes
-import ctypes.util
 import math
 
 import numpy as np
+
+from ._libm import c_math_library
 
 from .._tensor_core import Tensor, ZeroArray, zero_tensor_of
 from . import arithmetic, dual, special_math, vectorized
@@ -40,7 +41,7 @@ def _c_float32(name, rounded):
     scalar loop calls for sinh and cosh: not correctly rounded, and numpy has no binding to it);
     `rounded` (float64, rounded) where no C math library is found or for other dtypes."""
     try:
-        c_fn = getattr(ctypes.CDLL(ctypes.util.find_library("m")), name)
+        c_fn = getattr(c_math_library(), name)
         c_fn.restype, c_fn.argtypes = ctypes.c_float, [ctypes.c_float]
         each = np.frompyfunc(c_fn, 1, 1)
     except (OSError, AttributeError, TypeError):

@@ -148,20 +148,31 @@ class Generator:
     """A torch-compatible CPU generator (MT19937) producing numpy arrays."""
 
     def __init__(self, seed: int = DEFAULT_SEED):
-        self._bg = np.random.MT19937(0)
-        self._state_template = self._bg.state
         self._normal_cache = None  # float (double) or None
         self._float_extra = np.zeros((), dtype=[("v", "<f4"), ("ok", "u1")])
         self.manual_seed(seed)
+
+    def __getattr__(self, name):
+        # numpy's bit generator (self._bg) is made at the first draw or state read, not with the generator:
+        # importing numpy.random costs ~10 ms, and `import gradlab` makes the default generator
+        if name == "_bg" and "_seed_state" in self.__dict__:
+            self._bg = np.random.MT19937(0)
+            self._bg.state = self.__dict__.pop("_seed_state")
+            return self._bg
+        return object.__getattribute__(self, name)          # (the usual AttributeError)
 
     # ------------------------------------------------------------ seeding
     def manual_seed(self, seed) -> "Generator":
         seed = int(seed) % (1 << 64)
         self._initial_seed = seed
-        self._bg.state = {
+        state = {
             "bit_generator": "MT19937",
             "state": {"key": _init_genrand(seed & _MASK32), "pos": _N},
         }
+        if "_bg" in self.__dict__:
+            self._bg.state = state
+        else:
+            self._seed_state = state
         self._normal_cache = None
         self._fresh = True  # torch reports next=0 (not 624) right after seeding
         self._float_extra["v"] = 0.0

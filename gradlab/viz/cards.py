@@ -16,7 +16,8 @@ from .graph import slot_names, walk
 from .render import render_svg, svg_img_html
 from .tree import tree_text
 
-# gradlab/__init__.py installs the cards (install(), at the end of this file) when gradlab is imported:
+# gradlab/__init__.py gives Tensor and Node hooks that import this module at the first card and call
+# tensor_card / node_card / draw_tensor below; install() puts them on the classes directly.
 # this module and gradlab.viz need only the standard library and numpy (Graphviz is looked for when drawing).
 
 _CARD = ("display:inline-block;border:1px solid rgba(127,127,127,0.45);border-radius:6px;"
@@ -139,9 +140,13 @@ def _draw(self, **options):
     return draw(self, **options)
 
 
+# what gradlab/__init__.py's hooks on Tensor and Node call (they import this module at the first card)
+tensor_card, node_card, draw_tensor = _safe(tensor_html), _safe(node_html), _draw
+
+
 def install():
     """Give Tensor and Node an HTML card for Jupyter, and Tensor a .draw() shortcut. Idempotent."""
-    Tensor._repr_html_ = _safe(tensor_html)
-    Node._repr_html_ = _safe(node_html)
+    Tensor._repr_html_ = tensor_card
+    Node._repr_html_ = node_card
     if getattr(Tensor, "draw", _draw) is _draw or not hasattr(Tensor, "draw"):
         Tensor.draw = _draw

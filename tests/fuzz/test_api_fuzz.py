@@ -131,14 +131,13 @@ KNOWN_DIFFERENCES = {
         "Tensor.new(size) returns uninitialized memory in PyTorch: its values are whatever was there",
     'errors|sweep:Tensor.hsplit|gradlab-raises|*':
         "open: PyTorch's parser reads a one-element tensor as a list of ints (x.hsplit(torch.tensor([0])))",
-    'values|sig:torch.cholesky|backward-raises|*':
-        "open: the backward of the deprecated torch.cholesky on an empty (2, 0) input",
     'errors|sig:torch.histogramdd|exc-type|*':
         "open: histogramdd of an integer input with a bad weight: PyTorch's dtype refusal comes first",
     'values|sig:torch.view_copy|gradlab-raises|*':
         "open: gradlab has no view(dtype) (a reinterpretation of the bytes)",
-    'autograd|grad2:qr|*':
-        "open: qr's gradient is computed as a constant (no second derivative), as svd's",
+    'autograd|grad2:qr|grad:print|*':
+        "float32 qr's second derivative: PyTorch's float32 LAPACK/BLAS kernels round differently, a would-be zero "
+        "prints as 2.6e-06 with one sign or the other (the graph and the float64 values are PyTorch's)",
     'autograd|grad2:renorm|grad:value|*':
         "open: renorm's second derivative",
     '*|*corrcoef|print|*':

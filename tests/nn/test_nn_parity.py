@@ -655,7 +655,7 @@ def test_modules_package_exports_torch_names():
     theirs = {n for n in vars(torch.nn.modules) if isinstance(getattr(torch.nn.modules, n), type)}
     assert mine <= theirs
     assert {n for n in gradlab.nn.__all__ if isinstance(getattr(gradlab.nn, n), type)} - {
-        "Parameter", "UninitializedParameter", "DataParallel"} <= mine
+        "Parameter", "UninitializedParameter", "Buffer", "UninitializedBuffer", "DataParallel"} <= mine
 
 
 def test_pickled_model_round_trip():

@@ -1559,3 +1559,5 @@ import op_samples_stats  # noqa: E402,F401
 import op_samples_binary  # noqa: E402,F401
 import op_samples_views  # noqa: E402,F401
 import op_samples_nnlayers  # noqa: E402,F401
+import op_samples_seq  # noqa: E402,F401
+import op_samples_nn3d  # noqa: E402,F401

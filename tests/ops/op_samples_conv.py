@@ -12,7 +12,7 @@ def _grad_of(T, y, x, g):
 
 def _conv_case(draw):
     """(fn(T, x, w[, b]), arrays) for a conv1d or conv2d with drawn parameters."""
-    dim = draw(st.sampled_from([1, 2]))
+    dim = draw(st.sampled_from([1, 2, 2, 3]))
     groups = draw(st.sampled_from([1, 1, 2]))
     cin, cout = groups * draw(st.integers(1, 2)), groups * draw(st.integers(1, 2))
     k = tuple(draw(st.integers(1, 3)) for _ in range(dim))

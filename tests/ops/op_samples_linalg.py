@@ -116,6 +116,16 @@ def _cdist(draw):
     return Case(lambda T, a, b: T.cdist(a, b, p=p), [uniform(draw, (r1, m)), uniform(draw, (r2, m)) + 5.0])
 
 
+# PyTorch has no derivative of _cdist_backward: a backward through cdist's gradient raises (raises=)
+@sample("cdist_backward", raises="the derivative for '_cdist_backward' is not implemented.")
+def _cdist_backward(draw):
+    m = draw(st.integers(1, 3))
+    p = draw(st.sampled_from([1.0, 2.0, 3.0]))
+    wrt = draw(st.integers(0, 1))
+    return Case(lambda T, a, b: T.autograd.grad(T.cdist(a, b, p=p).sum(), (a, b)[wrt], create_graph=True)[0],
+                [uniform(draw, (2, m)), uniform(draw, (3, m)) + 5.0])
+
+
 @sample("addmv")
 def _addmv(draw):
     n, m = draw(st.integers(1, 3)), draw(st.integers(1, 3))

@@ -6,17 +6,25 @@ bilinear is PyTorch's composition (Linear.cpp): both inputs flattened to 2-d, on
 
 scaled_dot_product_attention is PyTorch's math backend (attention.cpp, _scaled_dot_product_attention_math), the
 one its CPU build records for inputs that want gradients: query and key each scaled by sqrt(scale), their
-product, the mask added in place, a _safe_softmax (SafeSoftmaxBackward0), dropout, then the product with value."""
+product, the mask added in place, a _safe_softmax (SafeSoftmaxBackward0), dropout, then the product with value.
+
+multi_head_attention_forward (nn.MultiheadAttention's computation) is PyTorch's Python, written with the same
+ops in the same order."""
 import math
+import warnings
 
 import numpy as np
 
+from ... import _dtype
+from ...creation import zeros, zeros_like
 from ...ops.registry import OPS
-from ...tensor import Tensor
+from ...tensor import Tensor, cat
 from .. import functional as _functional     # (dropout: nn.functional's, imported by the time it is called)
 from .conv import _C_NAMES, _tensor
 
-__all__ = ["bilinear", "scaled_dot_product_attention"]
+__all__ = ["bilinear", "scaled_dot_product_attention", "multi_head_attention_forward",
+           # (torch.nn.functional's private helpers that its modules call: F._canonical_mask, ...)
+           "_canonical_mask", "_none_or_dtype", "_mha_shape_check", "_in_projection_packed", "_in_projection"]
 
 
 def _size(t, dim):
@@ -161,3 +169,295 @@ def _broadcast_message(a, b):
             return (f"The size of tensor a ({x}) must match the size of tensor b ({y}) at non-singleton dimension "
                     f"{max(len(a), len(b)) - i}")
     return "shape mismatch"
+
+
+# --- multi-head attention: PyTorch's Python composition (torch/nn/functional.py), op for op ---------------
+# nn.MultiheadAttention and the Transformer layers call multi_head_attention_forward. It is written in
+# Python in PyTorch too, so the graph is made of the ops below: the in-projection (linear, then
+# unflatten/transpose/contiguous for self-attention), bmm or baddbmm with the mask, softmax, dropout, bmm,
+# the out-projection; with need_weights=False, scaled_dot_product_attention instead.
+
+def _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads):
+    """Whether the input is batched (3-d query) or not (2-d), with PyTorch's AssertionErrors otherwise."""
+    if query.dim() == 3:
+        is_batched = True
+        if key.dim() != 3 or value.dim() != 3:
+            raise AssertionError("For batched (3-D) `query`, expected `key` and `value` to be 3-D"
+                                 f" but found {key.dim()}-D and {value.dim()}-D tensors respectively")
+        if key_padding_mask is not None and key_padding_mask.dim() != 2:
+            raise AssertionError("For batched (3-D) `query`, expected `key_padding_mask` to be `None` or 2-D"
+                                 f" but found {key_padding_mask.dim()}-D tensor instead")
+        if attn_mask is not None and attn_mask.dim() not in (2, 3):
+            raise AssertionError("For batched (3-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D"
+                                 f" but found {attn_mask.dim()}-D tensor instead")
+    elif query.dim() == 2:
+        is_batched = False
+        if key.dim() != 2 or value.dim() != 2:
+            raise AssertionError("For unbatched (2-D) `query`, expected `key` and `value` to be 2-D"
+                                 f" but found {key.dim()}-D and {value.dim()}-D tensors respectively")
+        if key_padding_mask is not None and key_padding_mask.dim() != 1:
+            raise AssertionError("For unbatched (2-D) `query`, expected `key_padding_mask` to be `None` or 1-D"
+                                 f" but found {key_padding_mask.dim()}-D tensor instead")
+        if attn_mask is not None:
+            if attn_mask.dim() not in (2, 3):
+                raise AssertionError("For unbatched (2-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D"
+                                     f" but found {attn_mask.dim()}-D tensor instead")
+            if attn_mask.dim() == 3:
+                expected_shape = (num_heads, query.shape[0], key.shape[0])
+                if attn_mask.shape != expected_shape:
+                    raise AssertionError(f"Expected `attn_mask` shape to be {expected_shape} but got {attn_mask.shape}")
+    else:
+        raise AssertionError(f"query should be unbatched 2D or batched 3D tensor but received {query.dim()}-D query "
+                             "tensor")
+    return is_batched
+
+
+def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_other=True):
+    """A bool mask as a float one (True: -inf, False: 0); a float mask as it is."""
+    if mask is not None:
+        _mask_dtype = mask.dtype
+        _mask_is_float = mask.is_floating_point()
+        if _mask_dtype != _dtype.bool_ and not _mask_is_float:
+            raise AssertionError(f"only bool and floating types of {mask_name} are supported")
+        if check_other and other_type is not None and _mask_dtype != other_type:
+            warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. Use same type for "
+                          "both instead.", UserWarning, stacklevel=3)
+        if not _mask_is_float:
+            mask = zeros_like(mask, dtype=target_type).masked_fill_(mask, float("-inf"))
+    return mask
+
+
+def _none_or_dtype(input):
+    if input is None:
+        return None
+    elif isinstance(input, Tensor):
+        return input.dtype
+    raise RuntimeError("input to _none_or_dtype() must be None or torch.Tensor")
+
+
+def _check_key_padding_mask(key_padding_mask, src_len, bsz):
+    if key_padding_mask.shape[0] != bsz:
+        raise AssertionError(f"Expected key_padded_mask.shape[0] to be {bsz}, but got {key_padding_mask.shape[0]}")
+    if key_padding_mask.shape[1] != src_len:
+        raise AssertionError(f"Expected key_padded_mask.shape[1] to be {src_len}, but got "
+                             f"{key_padding_mask.shape[1]}")
+
+
+def _in_projection_packed(q, k, v, w, b=None):
+    """q, k, v projected by one packed (3E, E) weight: one linear for self-attention (query is key is
+    value), two for encoder-decoder attention (key is value), three otherwise."""
+    linear = _functional.linear
+    E = q.size(-1)
+    if k is v:
+        if q is k:
+            # (3, E) and not (E, 3): each of q, k, v contiguous, in chunk()'s order
+            proj = linear(q, w, b)
+            proj = proj.unflatten(-1, (3, E)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
+            return proj[0], proj[1], proj[2]
+        w_q, w_kv = w.split([E, E * 2])
+        if b is None:
+            b_q = b_kv = None
+        else:
+            b_q, b_kv = b.split([E, E * 2])
+        q_proj = linear(q, w_q, b_q)
+        kv_proj = linear(k, w_kv, b_kv)
+        kv_proj = kv_proj.unflatten(-1, (2, E)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
+        return q_proj, kv_proj[0], kv_proj[1]
+    w_q, w_k, w_v = w.chunk(3)
+    if b is None:
+        b_q = b_k = b_v = None
+    else:
+        b_q, b_k, b_v = b.chunk(3)
+    return linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)
+
+
+def _in_projection(q, k, v, w_q, w_k, w_v, b_q=None, b_k=None, b_v=None):
+    """q, k, v projected by their own weights (kdim/vdim differ from embed_dim)."""
+    Eq, Ek, Ev = q.size(-1), k.size(-1), v.size(-1)
+    for what, w, shape in (("query", w_q, (Eq, Eq)), ("key", w_k, (Eq, Ek)), ("value", w_v, (Eq, Ev))):
+        if w.shape != shape:
+            raise AssertionError(f"expecting {what} weights shape of {shape}, but got {w.shape}")
+    for what, b in (("query", b_q), ("key", b_k), ("value", b_v)):
+        if b is not None and b.shape != (Eq,):
+            raise AssertionError(f"expecting {what} bias shape of {(Eq,)}, but got {b.shape}")
+    linear = _functional.linear
+    return linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)
+
+
+def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias,
+                                 bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias,
+                                 training=True, key_padding_mask=None, need_weights=True, attn_mask=None,
+                                 use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None,
+                                 v_proj_weight=None, static_k=None, static_v=None, average_attn_weights=True,
+                                 is_causal=False):
+    is_batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
+    # an unbatched input runs as a batch of one (dim 1), squeezed again at the end
+    if not is_batched:
+        query = query.unsqueeze(1)
+        key = key.unsqueeze(1)
+        value = value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+
+    tgt_len, bsz, embed_dim = query.shape
+    src_len, _, _ = key.shape
+    key_padding_mask = _canonical_mask(mask=key_padding_mask, mask_name="key_padding_mask",
+                                       other_type=_none_or_dtype(attn_mask), other_name="attn_mask",
+                                       target_type=query.dtype)
+    if is_causal and attn_mask is None:
+        raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
+                           "method `generate_square_subsequent_mask` to create this mask.")
+    if is_causal and key_padding_mask is None and not need_weights:
+        # no mask to merge and no weights to return: scaled_dot_product_attention's is_causal does it
+        attn_mask = None
+    else:
+        attn_mask = _canonical_mask(mask=attn_mask, mask_name="attn_mask", other_type=None, other_name="",
+                                    target_type=query.dtype, check_other=False)
+        if key_padding_mask is not None:
+            is_causal = False       # (the merged mask is no longer causal)
+
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but got {embed_dim}")
+    head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if use_separate_proj_weight:
+        if key.shape[:2] != value.shape[:2]:
+            raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not match value's "
+                                 f"{value.shape[:2]}")
+    elif key.shape != value.shape:
+        raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
+
+    # the in-projection
+    if not use_separate_proj_weight:
+        if in_proj_weight is None:
+            raise AssertionError("use_separate_proj_weight is False but in_proj_weight is None")
+        q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
+    else:
+        for name, w in (("q", q_proj_weight), ("k", k_proj_weight), ("v", v_proj_weight)):
+            if w is None:
+                raise AssertionError(f"use_separate_proj_weight is True but {name}_proj_weight is None")
+        if in_proj_bias is None:
+            b_q = b_k = b_v = None
+        else:
+            b_q, b_k, b_v = in_proj_bias.chunk(3)
+        q, k, v = _in_projection(query, key, value, q_proj_weight, k_proj_weight, v_proj_weight, b_q, b_k, b_v)
+
+    # the attention mask as 3-d
+    if attn_mask is not None:
+        if attn_mask.dim() == 2:
+            correct_2d_size = (tgt_len, src_len)
+            if attn_mask.shape != correct_2d_size:
+                raise RuntimeError(f"The shape of the 2D attn_mask is {attn_mask.shape}, but should be "
+                                   f"{correct_2d_size}.")
+            attn_mask = attn_mask.unsqueeze(0)
+        elif attn_mask.dim() == 3:
+            correct_3d_size = (bsz * num_heads, tgt_len, src_len)
+            if attn_mask.shape != correct_3d_size:
+                raise RuntimeError(f"The shape of the 3D attn_mask is {attn_mask.shape}, but should be "
+                                   f"{correct_3d_size}.")
+        else:
+            raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
+
+    # bias_k and bias_v: one more key and value, for every batch
+    if bias_k is not None and bias_v is not None:
+        if static_k is not None:
+            raise AssertionError("bias cannot be added to static key.")
+        if static_v is not None:
+            raise AssertionError("bias cannot be added to static value.")
+        k = cat([k, bias_k.repeat(1, bsz, 1)])
+        v = cat([v, bias_v.repeat(1, bsz, 1)])
+        if attn_mask is not None:
+            attn_mask = _functional.pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = _functional.pad(key_padding_mask, (0, 1))
+    else:
+        if bias_k is not None:
+            raise AssertionError("bias_k is set but bias_v is None")
+        if bias_v is not None:
+            raise AssertionError("bias_v is set but bias_k is None")
+
+    # the heads as batches, batch first
+    q = q.view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
+    if static_k is None:
+        k = k.view(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    else:
+        if static_k.size(0) != bsz * num_heads:
+            raise AssertionError(f"expecting static_k.size(0) of {bsz * num_heads}, but got {static_k.size(0)}")
+        if static_k.size(2) != head_dim:
+            raise AssertionError(f"expecting static_k.size(2) of {head_dim}, but got {static_k.size(2)}")
+        k = static_k
+    if static_v is None:
+        v = v.view(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    else:
+        if static_v.size(0) != bsz * num_heads:
+            raise AssertionError(f"expecting static_v.size(0) of {bsz * num_heads}, but got {static_v.size(0)}")
+        if static_v.size(2) != head_dim:
+            raise AssertionError(f"expecting static_v.size(2) of {head_dim}, but got {static_v.size(2)}")
+        v = static_v
+
+    # add_zero_attn: one more key and value of zeros
+    if add_zero_attn:
+        zero_attn_shape = (bsz * num_heads, 1, head_dim)
+        k = cat([k, zeros(zero_attn_shape, dtype=k.dtype, device=k.device)], dim=1)
+        v = cat([v, zeros(zero_attn_shape, dtype=v.dtype, device=v.device)], dim=1)
+        if attn_mask is not None:
+            attn_mask = _functional.pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = _functional.pad(key_padding_mask, (0, 1))
+
+    src_len = k.size(1)
+
+    # the key padding mask merged into the attention mask
+    if key_padding_mask is not None:
+        _check_key_padding_mask(key_padding_mask, src_len, bsz)
+        key_padding_mask = (key_padding_mask.view(bsz, 1, 1, src_len).expand(-1, num_heads, -1, -1)
+                            .reshape(bsz * num_heads, 1, src_len))
+        if attn_mask is None:
+            attn_mask = key_padding_mask
+        else:
+            attn_mask = attn_mask + key_padding_mask
+
+    if not training:
+        dropout_p = 0.0
+
+    if need_weights:
+        _B, _Nt, E = q.shape
+        q_scaled = q * math.sqrt(1.0 / float(E))
+        if is_causal and attn_mask is None:
+            raise AssertionError("FIXME: is_causal not implemented for need_weights")
+        if attn_mask is not None:
+            attn_output_weights = attn_mask.baddbmm(q_scaled, k.transpose(-2, -1))
+        else:
+            attn_output_weights = q_scaled.bmm(k.transpose(-2, -1))
+        attn_output_weights = _functional.softmax(attn_output_weights, dim=-1)
+        if dropout_p > 0.0:
+            attn_output_weights = _functional.dropout(attn_output_weights, p=dropout_p)
+        attn_output = attn_output_weights.bmm(v)
+        attn_output = attn_output.transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
+        attn_output = _functional.linear(attn_output, out_proj_weight, out_proj_bias)
+        attn_output = attn_output.view(tgt_len, bsz, attn_output.size(1))
+        # the weights averaged over the heads, or per head
+        attn_output_weights = attn_output_weights.view(bsz, num_heads, tgt_len, src_len)
+        if average_attn_weights:
+            attn_output_weights = attn_output_weights.mean(dim=1)
+        if not is_batched:
+            attn_output = attn_output.squeeze(1)
+            attn_output_weights = attn_output_weights.squeeze(0)
+        return attn_output, attn_output_weights
+    # attn_mask is (1, L, S) or (N * num_heads, L, S): as 4-d for scaled_dot_product_attention
+    if attn_mask is not None:
+        if attn_mask.size(0) == 1 and attn_mask.dim() == 3:
+            attn_mask = attn_mask.unsqueeze(0)
+        else:
+            attn_mask = attn_mask.view(bsz, num_heads, -1, src_len)
+    q = q.view(bsz, num_heads, tgt_len, head_dim)
+    k = k.view(bsz, num_heads, src_len, head_dim)
+    v = v.view(bsz, num_heads, src_len, head_dim)
+    attn_output = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
+    attn_output = attn_output.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim)
+    attn_output = _functional.linear(attn_output, out_proj_weight, out_proj_bias)
+    attn_output = attn_output.view(tgt_len, bsz, attn_output.size(1))
+    if not is_batched:
+        attn_output = attn_output.squeeze(1)
+    return attn_output, None

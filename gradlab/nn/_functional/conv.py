@@ -86,16 +86,19 @@ def _check_geometry(shape, w_shape, stride, padding, dilation, groups, output_pa
                            f"got weight of size [{_dims(w_shape)}] instead")
 
 
-def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups):
+def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups, output_padding=None):
+    """dim None: torch.convolution's form (no unbatched input; the dims are the weight's; output_padding checked)."""
     _tensor(fn, input, "input", 1)
     _tensor(fn, weight, "weight", 2)
     if bias is not None:
         _tensor(fn, bias, "bias", 3)
     shape = input._data.shape
-    if len(shape) not in (dim + 1, dim + 2):
+    if dim is None:
+        dim = max(len(shape) - 2, 1)
+    elif len(shape) not in (dim + 1, dim + 2):
         raise RuntimeError(f"Expected {dim + 1}D (unbatched) or {dim + 2}D (batched) input to {fn}, but got input "
                            f"of size: {_dims(shape)}")
-    unbatched = len(shape) == dim + 1
+    unbatched = len(shape) == dim + 1 and output_padding is None
     if unbatched:
         input = input.unsqueeze(0)
         shape = input._data.shape
@@ -133,6 +136,8 @@ def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups
     else:
         padding = _expand("padding", padding, k, dim)
         dilation = _expand("dilation", dilation, k, dim)
+    if output_padding is not None:
+        _expand("output_padding", output_padding, k, dim)
     _check_geometry(shape, w_shape, stride, padding, dilation, groups)
     if shape[1] != w_shape[1] * groups:
         raise RuntimeError(f"Given groups={groups}, weight of size {_dims(w_shape)}, expected input{_dims(shape)} to "
@@ -151,7 +156,7 @@ def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups
         raise RuntimeError(f"Input type ({_C_NAMES.get(x_dtype.name, x_dtype.name)}) and bias type "
                            f"({_C_NAMES.get(bias._data.dtype.name, bias._data.dtype.name)}) should be the same")
     if x_dtype != w_dtype:
-        if x_dtype.itemsize < w_dtype.itemsize or x_dtype.kind != w_dtype.kind:
+        if k != 3 and (x_dtype.itemsize < w_dtype.itemsize or x_dtype.kind != w_dtype.kind):   # (3-d: no MKLDNN text)
             raise RuntimeError(f"Input type ({_LEGACY_NAMES.get(x_dtype.name)}) and weight type "
                                f"({_LEGACY_NAMES.get(w_dtype.name)}) should be the same or input should be a MKLDNN "
                                "tensor and weight is a dense tensor")
@@ -174,17 +179,33 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _convolution("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
 
 
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _convolution("conv3d", 3, input, weight, bias, stride, padding, dilation, groups)
+
+
+def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    """torch.convolution: either layer, for inputs with a batch dim, by the weight's dims."""
+    if transposed:
+        return _conv_transpose("convolution", None, input, weight, bias, stride, padding, output_padding, groups,
+                               dilation)
+    return _convolution("convolution", None, input, weight, bias, stride, padding, dilation, groups, output_padding)
+
+
+__all__ += ["conv3d"]
+
+
 # --- max pooling -------------------------------------------------------------------------------------
 
-def _pool_arg(fn, name, value, default=None, what=None):
-    """A pool's int-or-pair argument as a pair; torch's message for a wrong length."""
+def _pool_arg(fn, name, value, default=None, what=None, n=2):
+    """A pool's int-or-n-tuple argument as an n-tuple (a pair, or a triple for 3-d); torch's message for a wrong
+    length."""
     if value is None or (not isinstance(value, (int, np.integer)) and len(value) == 0):
         if default is not None:
             return default
     values = _ints(value)
-    if len(values) not in (1, 2):
+    if len(values) not in (1, n):
         raise RuntimeError(f"{fn}: {name} must {what}")
-    return (values[0], values[0]) if len(values) == 1 else tuple(values)
+    return (values[0],) * n if len(values) == 1 else tuple(values)
 
 
 def _output_shape_checks(size, k, p, s, d):
@@ -408,35 +429,45 @@ def _list_with_default(out_size, defaults):
     return [v if v is not None else d for v, d in zip(out_size, defaults[-len(out_size):])]
 
 
-def _adaptive_size(fn, input, output_size, sep=""):
+def _adaptive_size(fn, input, output_size, sep="", nd=2, check_dtype=True):
     _tensor(fn, input, "input", 1)
     size = _list_with_default(output_size, input._data.shape)
     size = _int_list(fn, "output_size", 2, size)
     if len(size) == 1:
-        size = size * 2
-    if len(size) != 2:
-        raise RuntimeError(f"{fn}: output_size must be 2")
+        size = size * nd
+    if len(size) != nd:
+        internal = "(): internal error: output_size.size()" if nd == 3 and "max" in fn else ": output_size"
+        raise RuntimeError(f"{fn}{internal} must be {nd}")
+    if min(size) < 0 and "avg" in fn:       # (ATen's adaptive_avg_pool checks the sizes before the input)
+        received = f"{size[0]}, {size[1]}" if nd == 2 else f"{size[0]}, {size[1]},{size[2]}"    # (torch's spacing)
+        raise RuntimeError(f"{fn}: elements of output_size must be greater than or equal to 0 but received "
+                           f"{{{received}}}")
+    if "avg" in fn and all(s == 1 for s in size):
+        return tuple(size)          # (the caller's mean: before any check of the input, as ATen's)
     shape = input._data.shape
-    if len(shape) not in (3, 4):
-        raise RuntimeError(f"{fn}(): Expected 3D or 4D tensor, but got{sep} {_dims(shape)}")
+    if len(shape) not in (nd + 1, nd + 2):
+        raise RuntimeError(f"{fn}(): Expected {nd + 1}D or {nd + 2}D tensor, but got{sep} {_dims(shape)}")
     for i in range(1, len(shape)):
         if not shape[i]:
             raise RuntimeError(f"{fn}(): Expected input to have non-zero size for non-batch dimensions, but input "
                                f"has sizes {_dims(shape)} with dimension {i} being empty")
-    if (size[0] < 0 or size[1] < 0) and "max" in fn:
+    if min(size) < 0 and "max" in fn:
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: "
-                           f"{_dims(shape[:-2] + tuple(size))}")
-    if size[0] < 0 or size[1] < 0:
+                           f"{_dims(shape[:-nd] + tuple(size))}")
+    if min(size) < 0:
+        received = f"{size[0]}, {size[1]}" if nd == 2 else f"{size[0]}, {size[1]},{size[2]}"    # (torch's spacing)
         raise RuntimeError(f"{fn}: elements of output_size must be greater than or equal to 0 but received "
-                           f"{{{size[0]}, {size[1]}}}")
-    _not_implemented(fn, input, "f")
+                           f"{{{received}}}")
+    if check_dtype:
+        _not_implemented(fn if nd == 2 else f"{fn}_cpu", input, "f")
     return tuple(size)
 
 
 def adaptive_avg_pool2d(input, output_size):
-    size = _adaptive_size("adaptive_avg_pool2d", input, output_size)
+    size = _adaptive_size("adaptive_avg_pool2d", input, output_size, check_dtype=False)
     if size == (1, 1):          # torch's shortcut: a mean over the plane (MeanBackward1)
         return input.mean((-1, -2), keepdim=True)
+    _not_implemented("adaptive_avg_pool2d", input, "f")
     return OPS["adaptive_avg_pool2d"](input, output_size=size)
 
 
@@ -483,6 +514,124 @@ adaptive_max_pool1d = _boolean_dispatch("adaptive_max_pool1d", 2, adaptive_max_p
                                         _adaptive_max_pool1d)
 
 
+# --- 3-d pooling: the 2-d pools' code over three spatial dims (ATen's pool3d_shape_check) ----------------
+
+def _pool3d_checks(fn, input, kernel, stride, padding, dilation, ceil_mode, check_input_size=False):
+    """ATen's pooling_output_shape for each dim, then pool3d_shape_check, in its order; the output sizes."""
+    shape = input._data.shape
+    sizes = shape[-3:]
+    for n, k, s, p, d in zip(sizes, kernel, stride, padding, dilation):
+        _output_shape_checks(n, k, p, s, d)
+    out = tuple(_conv.pool_out_size(n, k, s, p, d, ceil_mode)
+                for n, k, s, p, d in zip(sizes, kernel, stride, padding, dilation))
+    for i, n in enumerate(shape):
+        if not n and not (len(shape) == 5 and i == 0):
+            # (PyTorch prints the dim's length, 0, where it means to print the dim)
+            raise RuntimeError(f"{fn}: Expected input's non-batch dimensions to have positive length, but input has a "
+                               f"shape of {_dims(shape)} and non-batch dimension 0 has length zero!")
+    (kt, kh, kw), (st, sh, sw), (dt, dh, dw), (pt, ph, pw) = kernel, stride, dilation, padding
+    if kt <= 0 or kh <= 0 or kw <= 0:
+        raise RuntimeError(f"kernel size should be greater than zero, but got kT: {kt} kH: {kh} kW: {kw}")
+    if st <= 0 or sh <= 0 or sw <= 0:
+        raise RuntimeError(f"stride should be greater than zero, but got dT: {st} dH: {sh} dW: {sw}")
+    if dt <= 0 or dh <= 0 or dw <= 0:
+        raise RuntimeError(f"dilation should be greater than zero, but got dilationT: {dt} dilationH: {dh} "
+                           f"dilationW: {dw}")
+    if check_input_size and any(n < k for n, k in zip(sizes, kernel)):
+        raise RuntimeError(f"input image (T: {sizes[0]} H: {sizes[1]} W: {sizes[2]}) smaller than kernel size "
+                           f"(kT: {kt} kH: {kh} kW: {kw})")
+    if kt // 2 < pt or kw // 2 < pw or kh // 2 < ph:
+        raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but got kT: {kt} kW: {kw} "
+                           f"kH: {kh} padT: {pt} padW: {pw} padH: {ph}")
+    if min(out) < 1:
+        planes = shape[-4]
+        raise RuntimeError(f"Given input size: ({planes}x{'x'.join(map(str, sizes))}). Calculated output size: "
+                           f"({planes}x{'x'.join(map(str, out))}). Output size is too small")
+    return out
+
+
+def _max_pool3d_impl(fn, input, kernel_size, stride, padding, dilation, ceil_mode):
+    _tensor(fn, input, "input", 1)
+    kernel_size, stride, padding, dilation = _pool_lists(fn, kernel_size, stride, padding, dilation)
+    kernel = _pool_arg("max_pool3d", "kernel_size", kernel_size, what="either be a single int, or a tuple of three ints",
+                       n=3)
+    stride = _pool_arg("max_pool3d", "stride", stride, kernel,
+                       "either be omitted, a single int, or a tuple of three ints", n=3)
+    padding = _pool_arg("max_pool3d", "padding", padding, what="either be a single int, or a tuple of three ints", n=3)
+    dilation = _pool_arg("max_pool3d", "dilation", dilation, what="be either a single int, or a tuple of three ints",
+                         n=3)
+    if input._data.ndim not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    _pool3d_checks("max_pool3d_with_indices_out_cpu_template()", input, kernel, stride, padding, dilation,
+                   bool(ceil_mode))
+    _not_implemented("max_pool3d", input)
+    values, indices = _conv.max_pool_indices(input._data, kernel, stride, padding, dilation, bool(ceil_mode))
+    overlapping = any(s < d * (k - 1) + 1 for k, s, d in zip(kernel, stride, dilation))
+    out = OPS["max_pool3d"](input, indices=indices, values=values, overlapping=overlapping)
+    return out, Tensor._make(indices)
+
+
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    return _max_pool3d_impl("max_pool3d_with_indices", input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def _max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    return _max_pool3d_impl("max_pool3d", input, kernel_size, stride, padding, dilation, ceil_mode)[0]
+
+
+max_pool3d = _boolean_dispatch("max_pool3d", 6, max_pool3d_with_indices, _max_pool3d)
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    _tensor("avg_pool3d", input, "input", 1)
+    kernel = _pool_arg("avg_pool3d", "kernel_size", kernel_size, what="be a single int, or a tuple of three ints", n=3)
+    stride = _pool_arg("avg_pool3d", "stride", stride, kernel, "be omitted, a single int, or a tuple of three ints",
+                       n=3)
+    padding = _pool_arg("avg_pool3d", "padding", padding, what="be a single int, or a tuple of three ints", n=3)
+    if input._data.ndim not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    _pool3d_checks("avg_pool3d()", input, kernel, stride, padding, (1, 1, 1), bool(ceil_mode), check_input_size=True)
+    _not_implemented("avg_pool3d_out_frame", input)
+    return OPS["avg_pool3d"](input, kernel=kernel, stride=stride, padding=padding, ceil_mode=bool(ceil_mode),
+                             count_include_pad=bool(count_include_pad), divisor_override=divisor_override)
+
+
+def adaptive_avg_pool3d(input, output_size):
+    size = _adaptive_size("adaptive_avg_pool3d", input, output_size, nd=3, check_dtype=False)
+    if size == (1, 1, 1):       # torch's shortcut: a mean over the volume (MeanBackward1)
+        return input.mean((-1, -2, -3), keepdim=True)
+    _not_implemented("adaptive_avg_pool3d_cpu", input, "f")
+    return OPS["adaptive_avg_pool3d"](input, output_size=size)
+
+
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    size = _adaptive_size("adaptive_max_pool3d", input, output_size, ":", nd=3)
+    values, indices = _conv.adaptive_max_indices(input._data, size)
+    out = OPS["adaptive_max_pool3d"](input, indices=indices, values=values, overlapping=True)
+    return out, Tensor._make(indices)
+
+
+def _adaptive_max_pool3d(input, output_size, return_indices=False):
+    return adaptive_max_pool3d_with_indices(input, output_size)[0]
+
+
+adaptive_max_pool3d = _boolean_dispatch("adaptive_max_pool3d", 2, adaptive_max_pool3d_with_indices,
+                                        _adaptive_max_pool3d)
+
+
+def torch_adaptive_max_pool1d(input, output_size):
+    """torch.adaptive_max_pool1d: the (values, indices) pair, always."""
+    return adaptive_max_pool1d_with_indices(input, output_size)
+
+
+__all__ += ["max_pool3d", "max_pool3d_with_indices", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool3d",
+            "adaptive_max_pool3d_with_indices"]
+
+
 # --- padding -------------------------------------------------------------------------------------------
 
 def pad(input, pad, mode="constant", value=None):
@@ -527,6 +676,27 @@ def pad(input, pad, mode="constant", value=None):
                                f"dimension, but got: padding ({left}, {right}) at dimension {dim} of input "
                                f"{_dims(shape)}")
     return OPS[f"{mode}_pad{nd}d"](input, pad=pad)
+
+
+def torch_constant_pad_nd(input, pad, value=0):
+    """torch.constant_pad_nd: ATen's own checks (F.pad's Python ones differ), then the constant_pad_nd row."""
+    from ...creation.factories import _checked_fill
+    _tensor("constant_pad_nd", input, "input", 1)
+    pad = tuple(_int_list("constant_pad_nd", "pad", 2, pad, allow_int=False))
+    shape = input._data.shape
+    if len(pad) % 2:
+        raise RuntimeError(f"Length of pad must be even but instead it equals {len(pad)}")
+    if len(pad) // 2 > len(shape):
+        # (PyTorch's message runs the numbers into the words)
+        raise RuntimeError("Length of pad should be no more than twice the number of dimensions of the input. Pad "
+                           f"length is {len(pad)}while the input has {len(shape)}dimensions.")
+    for i in range(len(pad) // 2):
+        size = shape[len(shape) - 1 - i]
+        left, right = pad[2 * i], pad[2 * i + 1]
+        if (left < 0 and size + left < 0) or (right < 0 and size + min(left, 0) + right < 0):
+            raise RuntimeError("narrow(): length must be non-negative.")
+    _checked_fill(value, input._data.dtype)
+    return OPS["constant_pad_nd"](input, pad=pad, value=value)
 
 
 def _pad_circular(input, pad):
@@ -580,10 +750,13 @@ def _conv_transpose(fn, dim, input, weight, bias, stride, padding, output_paddin
     if bias is not None:
         _tensor(fn, bias, "bias", 3)
     shape = input._data.shape
-    if len(shape) not in (dim + 1, dim + 2):
+    batched_only = dim is None
+    if batched_only:
+        dim = max(len(shape) - 2, 1)
+    elif len(shape) not in (dim + 1, dim + 2):
         raise RuntimeError(f"Expected {dim + 1}D (unbatched) or {dim + 2}D (batched) input to {fn}, but got input "
                            f"of size: {_dims(shape)}")
-    unbatched = len(shape) == dim + 1
+    unbatched = len(shape) == dim + 1 and not batched_only
     if unbatched:
         shape = (1,) + shape
     w_shape = weight._data.shape
@@ -619,9 +792,10 @@ def _conv_transpose(fn, dim, input, weight, bias, stride, padding, output_paddin
     s2, p2, d2, o2 = ((1, stride[0]), (0, padding[0]), (1, dilation[0]), (0, output_padding[0])) if k == 1 else \
         (stride, padding, dilation, output_padding)
     if any(o >= s and o >= d for o, s, d in zip(o2, s2, d2)):
-        raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
-                           f"output_padding_height: {o2[0]} output_padding_width: {o2[1]} stride_height: {s2[0]} "
-                           f"stride_width: {s2[1]} dilation_height: {d2[0]} dilation_width: {d2[1]}")
+        axes = ("depth", "height", "width")[-len(o2):]
+        parts = [f"{what}_{axis}: {v}" for what, values in (("output_padding", o2), ("stride", s2), ("dilation", d2))
+                 for axis, v in zip(axes, values)]
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but got " + " ".join(parts))
     if any(d == 0 for d in dilation):
         raise RuntimeError("could not create a primitive descriptor for the deconvolution forward propagation "
                            "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get additional "
@@ -648,7 +822,12 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
                            dilation)
 
 
-__all__ += ["conv_transpose1d", "conv_transpose2d"]
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose("conv_transpose3d", 3, input, weight, bias, stride, padding, output_padding, groups,
+                           dilation)
+
+
+__all__ += ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
 
 
 # --- power-average pooling: torch's composition (an average pooling of x^p, scaled back up, to the power 1/p) ---
@@ -680,7 +859,21 @@ def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     return (out.sign() * out.abs().relu()).mul(kw * kh).pow(1.0 / norm_type)
 
 
-__all__ += ["lp_pool1d", "lp_pool2d"]
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    kd, kw, kh = (tuple(kernel_size) if isinstance(kernel_size, (list, tuple)) else (kernel_size,) * 3)
+    if isinstance(norm_type, (int, float)):
+        if norm_type == float("inf"):
+            return max_pool3d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -float("inf"):
+            return -max_pool3d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool3d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool3d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (out.sign() * out.abs().relu()).mul(kd * kw * kh).pow(1.0 / norm_type)
+
+
+__all__ += ["lp_pool1d", "lp_pool2d", "lp_pool3d"]
 
 
 # --- max unpooling -------------------------------------------------------------------------------------
@@ -742,3 +935,51 @@ def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_siz
 
 
 __all__ += ["max_unpool1d", "max_unpool2d"]
+
+
+def _max_unpool3d(input, indices, output_size, stride, padding):
+    """torch._C._nn.max_unpool3d: its checks (max_unpooling3d_shape_check), then the max_unpool3d row."""
+    _tensor("max_unpool3d", input, "input", 1)
+    _tensor("max_unpool3d", indices, "indices", 2)
+    shape = input._data.shape
+    if indices._data.dtype != np.int64:
+        raise RuntimeError("elements in indices should be type int64")
+    if len(shape) not in (4, 5):
+        raise RuntimeError(f"Input to max_unpooling3d should be a 4d or 5d Tensor, but got a tensor with {len(shape)} "
+                           "dimensions.")
+    if len(output_size) != 3:
+        raise RuntimeError(f"There should be exactly three elements (depth, height, width) in output_size, but got "
+                           f"{len(output_size)} elements.")
+    if len(stride) != 3:
+        raise RuntimeError(f"There should be exactly three elements (depth, height, width) in stride, but got: "
+                           f"{len(stride)} elements.")
+    if len(padding) != 3:
+        raise RuntimeError(f"There should be exactly three elements (depth, height, width) in padding, but got: "
+                           f"{len(padding)} elements.")
+    if indices._data.shape != shape:
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor ({_dims(shape)}) but got "
+                           f"indices tensor with shape: {_dims(indices._data.shape)}")
+    for i in range(1, len(shape)):
+        if shape[i] <= 0:
+            raise RuntimeError(f"max_unpooling3d(): Expected input to have non-zero size for non-batch dimensions, but "
+                               f"got {_dims(shape)} with dimension {i} being empty.")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError(f"strides should be greater than zero, but got stride: {_dims(stride)}")
+    od, oh, ow = (int(v) for v in output_size)
+    bad = indices._data[(indices._data < 0) | (indices._data >= od * oh * ow)]
+    if bad.size:
+        raise RuntimeError(f"Found an invalid max index: {int(bad.flat[-1])} (output volumes are of size "
+                           f"{od}x{oh}x{ow})")
+    _not_implemented("max_unpool3d", input, "f")
+    return OPS["max_unpool3d"](input, indices=indices._data, output_size=(od, oh, ow))
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    kernel_size = tuple(kernel_size) if isinstance(kernel_size, (list, tuple)) else (kernel_size,) * 3
+    stride = kernel_size if stride is None else (tuple(stride) if isinstance(stride, (list, tuple)) else (stride,) * 3)
+    padding = tuple(padding) if isinstance(padding, (list, tuple)) else (padding,) * 3
+    output_size = _unpool_output_size(input, kernel_size, stride, padding, output_size)
+    return _max_unpool3d(input, indices, output_size, stride, padding)
+
+
+__all__ += ["max_unpool3d"]

@@ -9,8 +9,9 @@ import numpy as np
 from ... import _argparse, _dtype, _signatures
 from ..._argparse.wrappers import _vetter
 from ...autograd import grad_mode
+from ...ops import ctc as _ctc
 from ...ops.registry import OPS
-from ...tensor import Tensor
+from ...tensor import Tensor, where
 from .. import functional as F
 
 __all__ = ["huber_loss", "smooth_l1_loss", "kl_div", "cosine_embedding_loss", "margin_ranking_loss",
@@ -583,3 +584,156 @@ _triplet_vet = _vetter(_signatures.TORCH["triplet_margin_loss"])
 
 def _triplet_c(*args):
     return torch_triplet_margin_loss(*_triplet_vet(args, {})[0])
+
+
+# --- the CTC loss --------------------------------------------------------------------------------------
+# torch.ctc_loss (LossCTC.cpp's ctc_loss_impl): the _ctc_loss node (CtcLossBackward0, gradlab/ops/ctc.py),
+# then zero_infinity's where, then the reduction ('mean' divides each loss by its target length first).
+_CTC = "(while checking arguments for ctc_loss_allocate_outputs)"
+_CTC_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
+def _ctc_lengths(name, value):
+    if isinstance(value, Tensor):
+        if value._data.dtype.kind not in "iu":
+            raise RuntimeError(f"{name} must be integral")
+        return [int(v) for v in value._data.reshape(-1)]
+    return [int(v) for v in value]
+
+
+def _ctc_checks(log_probs, targets, input_lengths, target_lengths, blank):
+    """ctc_loss_allocate_outputs' checks, in its order."""
+    dtype = log_probs._data.dtype
+    if dtype.kind != "f" or dtype == np.float16:
+        raise NotImplementedError(f'"ctc_loss_cpu" not implemented for \'{F._scalar_name(log_probs)}\'')
+    if log_probs._data.size == 0:
+        raise RuntimeError("log_probs tensor must not be empty")
+    if targets._data.dtype not in (np.int32, np.int64):     # (torch.ctc_loss has made them int64 already)
+        raise RuntimeError(f"Expected tensor for argument #2 'targets' to have scalar type Int; but got "
+                           f"torch.{F._scalar_name(targets)}Tensor instead {_CTC}")
+    if log_probs.dim() != 3:
+        raise RuntimeError(f"Expected 3-dimensional tensor, but got {log_probs.dim()}-dimensional tensor for argument "
+                           f"#1 'log_probs' {_CTC}")
+    if not 1 <= targets.dim() <= 2:
+        raise RuntimeError(f"Expected 1 to 2 dimensions, but got {targets.dim()}-dimensional tensor for argument #2 "
+                           f"'targets' {_CTC}")
+    _, batch_size, num_labels = log_probs._data.shape
+    if not 0 <= blank < num_labels:
+        raise RuntimeError("blank must be in label range")
+    if len(input_lengths) != batch_size:
+        raise RuntimeError("input_lengths must be of size batch_size")
+    if len(target_lengths) != batch_size:
+        raise RuntimeError("target_lengths must be of size batch_size")
+    for length in target_lengths:
+        if length < 0:
+            raise RuntimeError(f"Expected target_lengths to have value at least 0, but got value {length} {_CTC}")
+    shape = targets._data.shape
+    expected = sum(target_lengths) if targets.dim() == 1 else batch_size
+    if shape[0] != expected:
+        raise RuntimeError(f"Expected tensor to have size {expected} at dimension 0, but got size {shape[0]} for "
+                           f"argument #2 'targets' {_CTC}")
+    longest = max(target_lengths, default=0)
+    if targets.dim() == 2 and shape[1] < longest:
+        raise RuntimeError(f"Expected tensor to have size at least {longest} at dimension 1, but got size {shape[1]} "
+                           f"for argument #2 'targets' {_CTC}")
+    steps = log_probs._data.shape[0]
+    for length in input_lengths:
+        if length < 0:
+            raise RuntimeError(f"Expected input_lengths to have value at least 0, but got value {length} {_CTC}")
+        if length > steps:
+            raise RuntimeError(f"Expected input_lengths to have value at most {steps}, but got value {length} {_CTC}")
+
+
+def torch_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1, zero_infinity=False):
+    """torch.ctc_loss: reduction as PyTorch's enum (0 none, 1 mean, 2 sum)."""
+    input_lengths = _ctc_lengths("input_lengths", input_lengths)
+    target_lengths = _ctc_lengths("target_lengths", target_lengths)
+    is_batched = log_probs.dim() == 3
+    lp = log_probs if is_batched else log_probs.unsqueeze(1)
+    _ctc_checks(lp, targets if targets._data.dtype.kind in "iu" else targets.long(), input_lengths, target_lengths,
+                blank)
+    # (the targets as int64, as PyTorch's .to(kLong); a label outside [0, classes) reads no memory here)
+    labels = np.clip(targets._data.astype(np.int64), 0, lp._data.shape[2] - 1)
+    res = OPS["_ctc_loss"](lp, targets=labels, input_lengths=tuple(input_lengths),
+                           target_lengths=tuple(target_lengths), blank=int(blank),
+                           zero_infinity=bool(zero_infinity))[0]
+    if zero_infinity:
+        res = where(res == float("inf"), Tensor._make(np.zeros((), res._data.dtype)), res)
+    if reduction == 1:
+        lengths = Tensor._make(np.array(target_lengths, res._data.dtype)).clamp_min(1)
+        return (res / lengths).mean()
+    if reduction == 2:
+        return res.sum()
+    return res if is_batched else res.squeeze(0)
+
+
+def torch__ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
+    """torch._ctc_loss: the kernel itself, (loss per sequence, log_alpha)."""
+    input_lengths = _ctc_lengths("input_lengths", input_lengths)
+    target_lengths = _ctc_lengths("target_lengths", target_lengths)
+    _ctc_checks(log_probs, targets, input_lengths, target_lengths, blank)
+    labels = np.clip(targets._data.astype(np.int64), 0, log_probs._data.shape[2] - 1)
+    return OPS["_ctc_loss"](log_probs, targets=labels, input_lengths=tuple(input_lengths),
+                            target_lengths=tuple(target_lengths), blank=int(blank), zero_infinity=bool(zero_infinity))
+
+
+def _ctc_loss_backward(grad, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity):
+    """CtcLossBackward0's gradient as a Tensor (the formula the backward player shows)."""
+    return Tensor._make(_ctc.ctc_backward(grad._data, log_probs._data, targets._data, input_lengths,
+                                          target_lengths, blank, zero_infinity))
+
+
+_ctc_vet = []
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
+    """The connectionist temporal classification loss (torch.ctc_loss with the reduction by name)."""
+    reduction = _CTC_REDUCTIONS[F._check_reduction(reduction)]
+    if not _ctc_vet:            # (PyTorch's argument parser for torch.ctc_loss, made once it exists)
+        _ctc_vet.append(_vetter(_signatures.TORCH["ctc_loss"]))
+    args = _ctc_vet[0]((log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity), {})[0]
+    return torch_ctc_loss(*args)
+
+
+__all__ += ["ctc_loss", "_ctc_loss_backward"]
+
+
+# --- linear_cross_entropy --------------------------------------------------------------------------------
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None, reduction="mean",
+                         ignore_index=None, label_smoothing=0.0, options=None):
+    """cross_entropy(linear(input, linear_weight, linear_bias), target): PyTorch's Python composition.
+    (PyTorch's memory-saving chunked kernel, chosen by `options`, is not written here: the composition runs.)"""
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
+    if linear_weight.dim() < 2:
+        raise RuntimeError(f"expected linear_weight with dimensionality at least 2, got {linear_weight.dim()}")
+    num_batches = input.shape[:-1]
+    in_features = input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError("expected equal input and linear_weight last dimensions (in_features), "
+                           f"got {input.shape[-1]} and {linear_weight.shape[-1]}, respectively")
+    num_classes = linear_weight.shape[0]
+    out_features = linear_weight.shape[1:-1]
+    if linear_bias is not None and tuple(linear_bias.shape) != (num_classes, *out_features):
+        raise RuntimeError(f"expected linear_bias shape {(num_classes, *out_features)}, got "
+                           f"{tuple(linear_bias.shape)}")
+    if len(out_features) > 0 and len(num_batches) == 0:
+        raise RuntimeError(f"K-dimensional loss defined by linear_weight shape {tuple(linear_weight.shape)} requires"
+                           f" batched input, (N, {in_features}), got unbatched input with shape {tuple(input.shape)}")
+    logits_shape = (*num_batches, num_classes, *out_features)
+    # (cross_entropy reads a target shaped like the logits as probabilities)
+    target_contains_probabilities = target.shape == logits_shape
+    if target_contains_probabilities and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
+    ignore_index = ignore_index if ignore_index is not None else -100
+    if out_features:
+        linear_weight = linear_weight.reshape((math.prod(out_features, start=num_classes), in_features))
+        if linear_bias is not None:
+            linear_bias = linear_bias.reshape(math.prod(out_features, start=num_classes))
+    logits = F.linear(input, linear_weight, linear_bias)
+    logits = logits.reshape(logits_shape)
+    return F.cross_entropy(logits, target, weight=weight, reduction=reduction, ignore_index=ignore_index,
+                           label_smoothing=label_smoothing)
+
+
+__all__ += ["linear_cross_entropy"]

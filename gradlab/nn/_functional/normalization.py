@@ -302,12 +302,12 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     _tensor("embedding", weight, "weight", 1)
     if not isinstance(input, Tensor):
         raise TypeError(f"embedding(): argument 'indices' (position 2) must be Tensor, not {_type_name(input)}")
+    if weight._data.ndim != 2:         # (ATen checks the weight first)
+        raise RuntimeError("'weight' must be 2-D")
     if input._data.dtype not in (np.int64, np.int32):
         raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
                            f"Long, Int; but got torch.{_name(input)}Tensor instead (while checking arguments for "
                            "embedding)")
-    if weight._data.ndim != 2:
-        raise RuntimeError("'weight' must be 2-D")
     indices = input._data.astype(np.int64)
     rows = weight._data.shape[0]
     if indices.size and (indices.min() < 0 or indices.max() >= rows):

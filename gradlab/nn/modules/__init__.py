@@ -29,3 +29,11 @@ from .upsampling import *  # noqa: F401,F403
 __all__ = ["Module"] + [name for file in (linear, activation, dropout, flatten, container, loss, conv, pooling,
                                           batchnorm, instancenorm, normalization, sparse, rnn, distance, padding,
                                           upsampling, pixelshuffle, channelshuffle, fold) for name in file.__all__]
+
+# (added after the list above: attention and the Transformer)
+from . import transformer  # noqa: E402
+from .transformer import *  # noqa: E402,F401,F403
+__all__ += transformer.__all__
+from . import adaptive  # noqa: E402
+from .adaptive import *  # noqa: E402,F401,F403
+__all__ += adaptive.__all__

@@ -5,9 +5,10 @@ track_running_stats are off by default; an input without its batch dim is normal
 import warnings
 
 from .. import functional as F
-from .batchnorm import _NormBase
+from .batchnorm import _LazyNormBase, _NormBase
 
-__all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
+__all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",
+           "LazyInstanceNorm3d"]
 
 
 class _InstanceNorm(_NormBase):
@@ -67,3 +68,16 @@ class InstanceNorm3d(_InstanceNorm):
     def _check_input_dim(self, input):
         if input.dim() not in (4, 5):
             raise ValueError(f"expected 4D or 5D input (got {input.dim()}D input)")
+
+
+def _lazy(cls):
+    """LazyInstanceNorm{n}d: _LazyNormBase's parameters (affine and running stats on by default), then cls."""
+    lazy = type(f"Lazy{cls.__name__}", (_LazyNormBase, _InstanceNorm),
+                {"cls_to_become": cls, "_get_no_batch_dim": cls._get_no_batch_dim,
+                 "_check_input_dim": cls._check_input_dim, "__module__": __name__})
+    return lazy
+
+
+LazyInstanceNorm1d = _lazy(InstanceNorm1d)
+LazyInstanceNorm2d = _lazy(InstanceNorm2d)
+LazyInstanceNorm3d = _lazy(InstanceNorm3d)

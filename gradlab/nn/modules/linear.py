@@ -122,3 +122,8 @@ class Bilinear(Module):
     def extra_repr(self):
         return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
                 f"out_features={self.out_features}, bias={self.bias is not None}")
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """A Linear under another name: nn.MultiheadAttention's out_proj (PyTorch names it so that dynamic
+    quantization leaves it alone; it prints as NonDynamicallyQuantizableLinear)."""

@@ -269,6 +269,9 @@ class Module:
             modules[name] = value
             return
         buffers = self.__dict__.get("_buffers")
+        if getattr(value, "_is_buffer", False) and isinstance(value, Tensor):   # an nn.Buffer: its own persistence
+            self.register_buffer(name, value, value.persistent)
+            return
         if buffers is not None and name in buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "

@@ -18,7 +18,7 @@ from ... import creation
 from ..._argparse import checked
 from ..._dtype import float32 as _float32
 from ...ops.registry import OPS
-from ...tensor import cat, stack
+from ...tensor import Tensor, cat, stack
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -47,7 +47,12 @@ class _Params:
 
 
 def _chunks(t, n):
-    return OPS["unsafe_split"](t, dim=1, sections=n)
+    """t.unsafe_chunk(n, 1): pieces of ceil(size / n) (the last one shorter when n does not divide size)."""
+    size = t._data.shape[1]
+    if size % n == 0:
+        return OPS["unsafe_split"](t, dim=1, sections=n)
+    step = -(-size // n)
+    return OPS["unsafe_split"](t, dim=1, sections=list(range(step, size, step)))
 
 
 def _tanh_cell(x, h, p, pre=False):
@@ -107,15 +112,77 @@ def _bidirectional_layer(cell, input, hidden, params):
     return cat([fw_output, rev_output], fw_output.dim() - 1), (fw_hidden, rev_hidden)
 
 
-def _rnn_impl(cell, input, hiddens, params, num_layers, dropout_p, train, bidirectional):
+# packed sequences (torch.lstm(data, batch_sizes, ...)): the steps' batches shrink; a sequence's final
+# hidden state is set aside when it ends (PackedLayer), and the reverse direction starts with the
+# shortest batch and takes in each longer one's initial state as it reaches it (ReversedPackedLayer)
+def _slice(hidden, start, end):
+    if isinstance(hidden, tuple):
+        return tuple(h.narrow(0, start, end - start) for h in hidden)
+    return hidden.narrow(0, start, end - start)
+
+
+def _concat(hiddens):
+    if isinstance(hiddens[0], tuple):
+        return tuple(cat([h[i] for h in hiddens], 0) for i in range(len(hiddens[0])))
+    return cat(hiddens, 0)
+
+
+def _packed_layer(cell, data, batch_sizes, hidden, p):
+    x = p.linear_ih(data)
+    outputs, finished, offset, last = [], [], 0, batch_sizes[0]
+    for b in batch_sizes:
+        step = x.narrow(0, offset, b)
+        offset += b
+        if last - b > 0:
+            finished.append(_slice(hidden, b, last))
+            hidden = _slice(hidden, 0, b)
+        last = b
+        hidden = cell(step, hidden, p, True)
+        outputs.append(_output(hidden))
+    finished.append(hidden)
+    return cat(outputs, 0), _concat(finished[::-1])
+
+
+def _reversed_packed_layer(cell, data, batch_sizes, input_hidden, p):
+    x = p.linear_ih(data)
+    offset, last = data.size(0), batch_sizes[-1]
+    hidden = _slice(input_hidden, 0, last)
+    outputs = []
+    for b in reversed(batch_sizes):
+        if b - last > 0:
+            hidden = _concat([hidden, _slice(input_hidden, last, b)])
+        step = x.narrow(0, offset - b, b)
+        offset -= b
+        last = b
+        hidden = cell(step, hidden, p, True)
+        outputs.append(_output(hidden))
+    return cat(outputs[::-1], 0), hidden
+
+
+def _rnn_impl(cell, input, hiddens, params, num_layers, dropout_p, train, bidirectional, batch_sizes=None):
     """apply_layer_stack: the layers in turn (dropout between them in training); the final hidden
     state of every layer and direction, in torch's order."""
+    directions = 2 if bidirectional else 1
+    if bidirectional and (len(hiddens) % 2 or len(params) % 2):
+        raise RuntimeError("Odd number of params or hiddens given to a bidirectional RNN")
+    if num_layers != len(hiddens) // directions:
+        raise RuntimeError("Expected more hidden states in stacked_rnn")
+    if num_layers != len(params) // directions:
+        raise RuntimeError("Expected more weights in stacked_rnn")
     finals = []
     directions = 2 if bidirectional else 1
     for layer in range(num_layers):
         ps = params[layer * directions:(layer + 1) * directions]
         hs = hiddens[layer * directions:(layer + 1) * directions]
-        if bidirectional:
+        if batch_sizes is not None:
+            output, h = _packed_layer(cell, input, batch_sizes, hs[0], ps[0])
+            finals.append(h)
+            if bidirectional:
+                rev_output, rev = _reversed_packed_layer(cell, input, batch_sizes, hs[1], ps[1])
+                output = cat([output, rev_output], -1)
+                finals.append(rev)
+            input = output
+        elif bidirectional:
             input, (fw, rev) = _bidirectional_layer(cell, input, hs, ps)
             finals += [fw, rev]
         else:
@@ -128,6 +195,8 @@ def _rnn_impl(cell, input, hiddens, params, num_layers, dropout_p, train, bidire
 
 def _gather_params(weights, has_biases, has_proj):
     per = (4 if has_biases else 2) + (1 if has_proj else 0)
+    if len(weights) % per:
+        raise RuntimeError("got an incorrect number of RNN parameters")
     groups = []
     for i in range(0, len(weights), per):
         w = weights[i:i + per]
@@ -139,8 +208,8 @@ def _gather_params(weights, has_biases, has_proj):
 
 
 def _vf_rnn(cell, input, hx, weights, has_biases, num_layers, dropout, train, bidirectional, batch_first,
-            has_proj=False):
-    """_VF.rnn_tanh / rnn_relu / gru / lstm (hx a pair for the LSTM)."""
+            has_proj=False, batch_sizes=None):
+    """_VF.rnn_tanh / rnn_relu / gru / lstm (hx a pair for the LSTM; batch_sizes for packed data)."""
     if batch_first:
         input = input.transpose(0, 1)
     params = _gather_params(weights, has_biases, has_proj)
@@ -148,9 +217,10 @@ def _vf_rnn(cell, input, hx, weights, has_biases, num_layers, dropout, train, bi
         hiddens = list(zip(hx[0].unbind(0), hx[1].unbind(0)))
     else:
         hiddens = list(hx.unbind(0))
-    output, finals = _rnn_impl(cell, input, hiddens, params, num_layers, dropout, train, bidirectional)
-    if batch_first:
-        output = output.transpose_(0, 1)
+    output, finals = _rnn_impl(cell, input, hiddens, params, num_layers, dropout, train, bidirectional,
+                               batch_sizes)
+    if batch_first:      # (PyTorch's lstm transposes out of place, the others in place)
+        output = output.transpose(0, 1) if isinstance(hx, tuple) else output.transpose_(0, 1)
     if isinstance(hx, tuple):
         return output, stack([h for h, _ in finals], 0), stack([c for _, c in finals], 0)
     return output, stack(finals, 0)
@@ -548,3 +618,72 @@ class GRUCell(RNNCellBase):
         ret = _gru_cell(input, hx, self._params())
         return ret if is_batched else ret.squeeze(0)
 
+
+
+# --- torch.lstm, torch.gru, torch.rnn_tanh, torch.rnn_relu and their cells ------------------------------
+# The C functions the modules above call (torch._VF), as PyTorch also exports them: the same code, with
+# the checks PyTorch's C++ makes where a module would have checked before.
+def _vf_function(name, cell):
+    def unpacked(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first):
+        return call(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first, None)
+
+    def packed(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional):
+        return call(data, hx, params, has_biases, num_layers, dropout, train, bidirectional, False,
+                    [int(b) for b in batch_sizes._data.reshape(-1)])
+
+    def call(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first, batch_sizes):
+        has_proj = False
+        if cell is _lstm_cell:
+            if len(hx) != 2:
+                raise RuntimeError("lstm expects two hidden states")
+            cell_size = hx[1].size(2)       # (PyTorch's C++ reads hx[1]'s size first)
+            has_proj = hx[0].size(2) != cell_size
+            hx = tuple(hx)
+        return _vf_rnn(cell, input, hx, list(params), has_biases, num_layers, dropout, train, bidirectional,
+                       batch_first, has_proj=has_proj, batch_sizes=batch_sizes)
+
+    def rnn(*args, **kwargs):
+        # PyTorch's two overloads: (input, hx, params, ..., batch_first) and (data, batch_sizes, hx, params,
+        # ...): the second has a tensor where the first has hx (the LSTM's: a pair) or params (the others')
+        where = 1 if cell is _lstm_cell else 2
+        is_packed = "batch_sizes" in kwargs or (len(args) > where and isinstance(args[where], Tensor))
+        return (packed if is_packed else unpacked)(*args, **kwargs)
+    rnn.__name__ = rnn.__qualname__ = name
+    return rnn
+
+
+lstm = _vf_function("lstm", _lstm_cell)
+gru = _vf_function("gru", _gru_cell)
+rnn_tanh = _vf_function("rnn_tanh", _tanh_cell)
+rnn_relu = _vf_function("rnn_relu", _relu_cell)
+
+
+def _check_weights(w_ih, w_hh, chunks):
+    """The weights' first dims: chunks gates of hidden_size (w_hh's second dim) each."""
+    hidden_size = w_hh.size(1)
+    for name, w in (("weight_ih", w_ih), ("weight_hh", w_hh)):
+        if w.size(0) != chunks * hidden_size:
+            raise RuntimeError(f"{name} first dim must be {chunks} * hidden_size = {chunks * hidden_size}, but got "
+                               f"{w.size(0)}")
+
+
+def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    if len(hx) != 2:
+        raise RuntimeError("lstm_cell expects two hidden states")
+    _check_weights(w_ih, w_hh, 4)
+    _check_cell(input, hx, w_ih, w_hh, ("0", "1"))
+    return _lstm_cell(input, tuple(hx), _Params(w_ih, w_hh, b_ih, b_hh))
+
+
+def _vf_cell(name, cell, chunks):
+    def rnn_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+        _check_weights(w_ih, w_hh, chunks)
+        _check_cell(input, (hx,), w_ih, w_hh, ("0",))
+        return cell(input, hx, _Params(w_ih, w_hh, b_ih, b_hh))
+    rnn_cell.__name__ = rnn_cell.__qualname__ = name
+    return rnn_cell
+
+
+gru_cell = _vf_cell("gru_cell", _gru_cell, 3)
+rnn_tanh_cell = _vf_cell("rnn_tanh_cell", _tanh_cell, 1)
+rnn_relu_cell = _vf_cell("rnn_relu_cell", _relu_cell, 1)

@@ -247,6 +247,7 @@ _LOG_ODD, _LOG_ODD_SPLIT, _LOG_EVEN = _constants(_LOG_C[1::2]), _splits(_LOG_C[1
 _E_MIN = -1100
 
 
+@functools.cache
 def _log_exponent_table():
     """s = ddmul((ln2_hi, ln2_lo), e) for each exponent e that log can meet: sx = ln2_hi * e,
     sy = fma(ln2_lo, e, fma(ln2_hi, e, -sx)) (the inner fma is the product's exact error)."""
@@ -257,7 +258,6 @@ def _log_exponent_table():
     return sx, sy
 
 
-_LOG_E_HI, _LOG_E_LO = _log_exponent_table()
 _R_075 = _k(1.0 / 0.75)
 _M_ONE = _k(-1.0)
 
@@ -312,7 +312,8 @@ def sleef_logd(d):
     poly = fma(x8, level2[0], level2[1], None, None, c_dominates=True)
     # s = e * ln2 (table) + 2x (ddadd_vd2_vd2_vd2), + x**3 * poly (ddadd_vd2_vd2_vd)
     index = e - _E_MIN
-    sx, sy = _LOG_E_HI[index], _LOG_E_LO[index]
+    table_hi, table_lo = _log_exponent_table()     # built at first use: 2,125 exact fmas in Fractions
+    sx, sy = table_hi[index], table_lo[index]
     hi = sx + 2 * xh
     lo = sx - hi
     lo += 2 * xh
