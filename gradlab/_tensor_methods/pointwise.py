@@ -498,8 +498,8 @@ class _PointwiseMethods:
         if weight._data.ndim > 1:
             raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = "
                                f"{weight._data.ndim}")
-        if self._data.ndim > 1:     # torch's weight.reshape([C, 1, ..., 1]): a view, even when it changes nothing
-            weight = weight.view((weight._data.size,) + (1,) * (self._data.ndim - 2))
+        if self._data.ndim > 1:     # torch's weight.reshape([1, C, 1, ..., 1]): a view, even when it changes nothing
+            weight = weight.view((1, weight._data.size) + (1,) * (self._data.ndim - 2))
         return OPS["prelu"](self, weight)
 
 

@@ -5,7 +5,8 @@ Convolution is im2col and matmul: the input's sliding windows are one strided vi
 the weight as a matrix. Its gradients are the two other products of the same three arrays (bilinear):
 the weight's is the columns times the gradient, the input's is the weight times the gradient put back
 with col2im (one strided add per kernel offset, faster here than np.add.at). Each gradient is an op of
-its own (ConvolutionBackwardBackward0), so that create_graph records gradients of gradients.
+its own under create_graph, as in PyTorch: convolution_backward (ConvolutionBackwardBackward0) gives the input's,
+the weight's and the bias's gradients at once, and its formulas are PyTorch's _convolution_double_backward.
 
 Arrays are (N, C, H, W); conv1d's (N, C, L) run as (N, C, 1, L). The parameters arrive as 2-tuples from
 nn/_functional/conv.py, which checks the arguments as PyTorch does.
@@ -17,7 +18,9 @@ from numpy.lib.stride_tricks import as_strided
 
 from .._tensor_core import Tensor
 from . import dual
-from .registry import op
+from .double_backward import masked, on_tensors, once, output_mask, placeholders
+from .registry import OPS, op
+from .shape import cat
 
 _F16, _F32 = np.dtype(np.float16), np.dtype(np.float32)
 
@@ -134,10 +137,20 @@ def _spatial_dims(g):
 
 
 def _weight_grad(g, n):
-    if n.columns and not isinstance(g, Tensor):    # the forward's columns: no second im2col
-        return _conv_weight_grad(n.input, g, n.weight_shape, n.stride, n.padding, n.dilation, n.groups,
-                                 n.columns[0])
-    return dual.call("convolution_backward_weight", n.input, g, weight_shape=n.weight_shape, **_conv_params(n))
+    if not isinstance(g, Tensor):
+        if n.columns:        # the forward's columns: no second im2col
+            return _conv_weight_grad(n.input, g, n.weight_shape, n.stride, n.padding, n.dilation, n.groups,
+                                     n.columns[0])
+        return _conv_weight_grad(n.input, g, n.weight_shape, **_conv_params(n))
+    return _convolution_grads(g, n, False)[1]
+
+
+@once
+def _convolution_grads(g, n, transposed):
+    """create_graph: PyTorch's convolution_backward, an op whose one node (ConvolutionBackwardBackward0) gives the
+    input's, weight's and bias's gradients."""
+    return OPS["convolution_backward"](g, n.input, n.weight, transposed=transposed, output_mask=output_mask(n),
+                                       **_conv_params(n))
 
 
 # The texts: torch.nn.grad's conv gradients (conv1d's parameters are conv.py's (1, s) pairs: their second
@@ -161,14 +174,14 @@ def _conv_call(*args):
 # weight will want a gradient): the node keeps it as a parameter, and the weight's gradient reuses them.
 @op("convolution", "ConvolutionBackward0", ("input", "weight", "bias"), promote=False,
     variants=("function",),     # (torch.convolution: nn/_functional/conv.py's, bound in gradlab/__init__.py)
-    saves={"input": ("weight",), "weight": ("input",), "bias": ("input", "weight")},   # (torch keeps both for any)
+    saves=("input", "weight"),      # (torch keeps both for any of the three: its formula is one call)
     shows={"input": _conv_text("input", "input_shape", "weight", "grad").format(**{"1d": "weight.dim() == 3"}),
            "weight": _conv_text("weight", "input", "weight_shape", "grad").format(**{"1d": "len(weight_shape) == 3"}),
            "bias": "grad.transpose(0, 1).flatten(1).sum(1)"},
-    input=lambda g, n: dual.call("convolution_backward_input", g, n.weight, input_shape=n.input_shape,
-                                 **_conv_params(n)),
+    input=lambda g, n: (_conv_input_grad(g, n.weight, n.input_shape, **_conv_params(n)) if not isinstance(g, Tensor)
+                        else _convolution_grads(g, n, False)[0]),
     weight=_weight_grad,
-    bias=lambda g, n: dual.sum_dims(g, _spatial_dims(g)))
+    bias=lambda g, n: dual.sum_dims(g, _spatial_dims(g)) if not isinstance(g, Tensor) else _convolution_grads(g, n, False)[2])
 def convolution(input, weight, bias, stride, padding, dilation, groups, input_shape, weight_shape, columns=None):
     out = _conv_forward(input, weight, stride, padding, dilation, groups, columns)
     if bias is not None:
@@ -176,39 +189,124 @@ def convolution(input, weight, bias, stride, padding, dilation, groups, input_sh
     return out.astype(input.dtype, copy=False)
 
 
-def _cut_to(x, shape):
-    """x cut to `shape` at the end of its spatial dims: a transposed convolution's output_padding beyond its
-    stride adds positions that no input position reached (for a plain convolution, x already has the shape)."""
-    if dual.data(x).shape == tuple(shape):
-        return x
-    return x[(Ellipsis,) + tuple(slice(0, n) for n in shape[2:])]
+# --- convolution_backward: the three gradients as one op (create_graph) ----------------------------------
+# convolution (transposed=False) and conv_transpose (transposed=True) are, in PyTorch, one op, `convolution`, whose
+# gradients are one op, `convolution_backward`: (grad_input, grad_weight, grad_bias) from (grad_output, input,
+# weight). A plain backward computes the same numbers on arrays, without the op.
+
+def _convolution_backward_arrays(grad_output, input, weight, stride, padding, dilation, transposed, groups):
+    """(grad_input, grad_weight, grad_bias) on arrays, as the forward rows' plain backward computes them."""
+    if transposed:
+        grad_input = conv_transpose_input_grad(grad_output, weight, input.shape, stride, padding, dilation, groups)
+        grad_weight = _conv_weight_grad(grad_output, input, weight.shape, stride, padding, dilation, groups)
+    else:
+        grad_input = _conv_input_grad(grad_output, weight, input.shape, stride, padding, dilation, groups)
+        grad_weight = _conv_weight_grad(input, grad_output, weight.shape, stride, padding, dilation, groups)
+    return grad_input, grad_weight, dual.sum_dims(grad_output, _spatial_dims(grad_output))
 
 
-# The gradients of convolution, as ops: each is bilinear in its two inputs, so its own gradients are
-# convolution and the other gradient again (PyTorch records them as ConvolutionBackwardBackward0).
-@op("convolution_backward_input", "ConvolutionBackwardBackward0", ("grad_output", "weight"), promote=False,
-    saves={"grad_output": ("weight",), "weight": ("grad_output", "weight")},     # (weight's gradient needs its shape)
-    shows={"grad_output": _conv_call("grad", "weight").format(**{"1d": "weight.dim() == 3"}),
-           "weight": _conv_text("weight", "grad", "weight.shape", "grad_output").format(**{"1d": "weight.dim() == 3"})},
-    grad_output=lambda g, n: dual.call("convolution", g, n.weight, None, input_shape=dual.data(g).shape,
-                                       weight_shape=dual.data(n.weight).shape, **_conv_params(n)),
-    weight=lambda g, n: dual.call("convolution_backward_weight", g, n.grad_output,
-                                  weight_shape=dual.data(n.weight).shape, **_conv_params(n)))
-def convolution_backward_input(grad_output, weight, input_shape, stride, padding, dilation, groups):
-    return _conv_input_grad(grad_output, weight, input_shape, stride, padding, dilation, groups)
+def _convolution(x, w, transposed, output_shape, n, **geometry):
+    """PyTorch's at::convolution (no bias) with the node's geometry (or `geometry`'s): gradlab's convolution or
+    conv_transpose row (ConvolutionBackward0 both)."""
+    params = {**_conv_params(n), **geometry}
+    if transposed:
+        return OPS["conv_transpose"](x, w, None, input_shape=x.shape, output_shape=output_shape,
+                                     weight_shape=w.shape, **params)
+    return OPS["convolution"](x, w, None, input_shape=x.shape, weight_shape=w.shape, **params)
 
 
-@op("convolution_backward_weight", "ConvolutionBackwardBackward0", ("input", "grad_output"), promote=False,
-    saves={"input": ("grad_output", "input"), "grad_output": ("input", "grad_output")},     # (each reads its own shape)
-    shows={"input": _conv_text("input", "input.shape", "grad", "grad_output").format(**{"1d": "grad.dim() == 3"}),
-           "grad_output": _conv_call("input", "grad").format(**{"1d": "grad.dim() == 3"})},
-    input=lambda g, n: dual.call("convolution_backward_input", n.grad_output, g,
-                                 input_shape=dual.data(n.input).shape, **_conv_params(n)),
-    grad_output=lambda g, n: _cut_to(dual.call("convolution", n.input, g, None, input_shape=dual.data(n.input).shape,
-                                               weight_shape=n.weight_shape, **_conv_params(n)),
-                                     dual.data(n.grad_output).shape))
-def convolution_backward_weight(input, grad_output, weight_shape, stride, padding, dilation, groups):
-    return _conv_weight_grad(input, grad_output, weight_shape, stride, padding, dilation, groups)
+def _narrow_to(t, shape):
+    """t narrowed, in each spatial dim larger than shape's, to its first positions (PyTorch's loop of narrow)."""
+    for i in range(2, t.dim()):
+        if t.shape[i] > shape[i]:
+            t = t.narrow(i, 0, shape[i])
+    return t
+
+
+@once
+def _convolution_double_backward(grads, n):
+    """PyTorch's _convolution_double_backward (Convolution.cpp) op for op: (ggO, gI, gW) from the gradients ggI,
+    ggW, ggb of convolution_backward's three outputs (see double_backward.on_tensors)."""
+    with on_tensors(grads) as (T, wrap):
+        ggI, ggW, ggb = (T(gi) for gi in masked(grads, n.output_mask))
+        gO, weight, input = T(n.grad_output), T(n.weight), T(n.input)
+        transposed, groups = n.transposed, n.groups
+        # ggO = conv(ggI, w) + conv(i, ggW) + ggb
+        ggO = None
+        if input.numel() != 0:
+            if ggI is not None:
+                ggO = _convolution(ggI, weight, transposed, gO.shape, n)
+            if ggW is not None:
+                ggW_term = _convolution(input, ggW, transposed, gO.shape, n)
+                ggO = ggW_term if ggO is None else ggO + ggW_term
+        if ggb is not None:
+            new_size = [1] * gO.dim()
+            new_size[1] = ggb.shape[0]
+            ggb_expanded = ggb.contiguous().view(new_size).expand(gO.shape)
+            ggO = ggb_expanded if ggO is None else ggO + ggb_expanded
+        # gW = conv(ggI, gO): batch and channels swapped, stride and dilation swapped, one group at a time
+        gW = None
+        if ggI is not None and input.numel() != 0:
+            swapped = {"stride": n.dilation, "dilation": n.stride, "groups": 1}
+            gOt, ggIt = gO.transpose(0, 1), ggI.transpose(0, 1)
+            pairs = (gOt, ggIt) if transposed else (ggIt, gOt)
+            if groups == 1:
+                gWt = _convolution(*pairs, False, None, n, **swapped)
+            else:
+                parts = []
+                for i in range(groups):
+                    a, b = (t.narrow(0, t.shape[0] // groups * i, t.shape[0] // groups) for t in pairs)
+                    parts.append(_convolution(a, b, False, None, n, **swapped))
+                gWt = cat(parts, 1)
+            gW = _narrow_to(gWt.transpose(0, 1), weight.shape)
+        # gI = convT(gO, ggW) if not transposed, conv(gO, ggW) if transposed
+        gI = None
+        if ggW is not None and input.numel() != 0:
+            if transposed:
+                gI = _narrow_to(_convolution(gO, ggW, False, None, n), input.shape)
+            else:
+                gI = _convolution(gO, ggW, True, input.shape, n)
+        return tuple(wrap(t) for t in (ggO, gI, gW))
+
+
+# (texts: the double backward's three terms with gradlab's functions; a 1-d convolution's geometry is the
+# second element of each pair)
+def _cb_text(fn, *args, cut=False):
+    """'F.conv1d(...) if 1-d else F.conv3d(...) if 3-d else F.conv2d(...)' (fn: conv, conv_input, conv_weight), args:
+    its first three; cut:
+    the result's first positions only, as many as the input has."""
+    def call(nd):
+        i = "[1]" if nd == 1 else ""
+        name = f"F.conv{nd}d" if fn == "conv" else f"nn.grad.conv{nd}d_{fn[5:]}"
+        rest = ("None",) if fn == "conv" else ()
+        text = f"{name}({', '.join(args + rest)}, stride{i}, padding{i}, dilation{i}, groups)"
+        if cut:
+            text += "[..., " + ", ".join(f":input.shape[{-i}]" for i in range(nd, 0, -1)) + "]"
+        return text
+    return f"({call(1)} if weight.dim() == 3 else {call(3)} if weight.dim() == 5 else {call(2)})"
+
+
+_CB_BIAS = "(0 if grads[2] is None else grads[2].reshape([1, -1] + [1] * (grad_output.dim() - 2)))"
+_CB_SHOWS = {
+    "grad_output": f"({_cb_text('conv_input', 'grad_output.shape', 'weight', 'grads[0]')}"
+                   f" + {_cb_text('conv_input', 'grad_output.shape', 'grads[1]', 'input')} if transposed else"
+                   f" {_cb_text('conv', 'grads[0]', 'weight')} + {_cb_text('conv', 'input', 'grads[1]')}) + {_CB_BIAS}",
+    "input": f"{_cb_text('conv', 'grad_output', 'grads[1]', cut=True)} if transposed else"
+             f" {_cb_text('conv_input', 'input.shape', 'grads[1]', 'grad_output')}",
+    "weight": f"{_cb_text('conv_weight', 'grad_output', 'weight.shape', 'grads[0]')} if transposed else"
+              f" {_cb_text('conv_weight', 'grads[0]', 'weight.shape', 'grad_output')}"}
+
+
+@op("convolution_backward", "ConvolutionBackwardBackward0", ("grad_output", "input", "weight"), num_outputs=3,
+    promote=False, undefined_grads=True, saves=("grad_output", "input", "weight"), shows=_CB_SHOWS,
+    grad_output=lambda g, n: _convolution_double_backward(g, n)[0],
+    input=lambda g, n: _convolution_double_backward(g, n)[1],
+    weight=lambda g, n: _convolution_double_backward(g, n)[2])
+def convolution_backward(grad_output, input, weight, stride, padding, dilation, transposed, groups, output_mask):
+    """The gradients of convolution (or, transposed, conv_transpose) for its input, weight and bias (those
+    output_mask asks for; the others are zeros PyTorch leaves undefined)."""
+    grads = _convolution_backward_arrays(grad_output, input, weight, stride, padding, dilation, transposed, groups)
+    return placeholders(grads, output_mask)
 
 
 # --- max pooling: the positions of the maxima, then a gather (forward) and a scatter (backward) ---------
@@ -740,15 +838,7 @@ def _transpose_params(n):
     return {"stride": n.stride, "padding": n.padding, "dilation": n.dilation, "groups": n.groups}
 
 
-@op("conv_transpose_backward_input", "ConvolutionBackwardBackward0", ("grad_output", "weight"), promote=False,
-    saves={"grad_output": ("weight",), "weight": ("grad_output",)},
-    shows={"grad_output": _conv_text("input", "output_shape", "weight", "grad").format(**{"1d": "weight.dim() == 3"}),
-           "weight": _conv_text("weight", "grad_output", "weight.shape", "grad").format(**{"1d": "weight.dim() == 3"})},
-    grad_output=lambda g, n: dual.call("convolution_backward_input", g, n.weight, input_shape=n.output_shape,
-                                       **_transpose_params(n)),
-    weight=lambda g, n: dual.call("convolution_backward_weight", n.grad_output, g,
-                                  weight_shape=dual.data(n.weight).shape, **_transpose_params(n)))
-def conv_transpose_backward_input(grad_output, weight, input_shape, output_shape, stride, padding, dilation, groups):
+def conv_transpose_input_grad(grad_output, weight, input_shape, stride, padding, dilation, groups):
     """The gradient of conv_transpose for its input: the convolution of grad_output by the weight (cut to the
     input's size: an output_padding that dilation allows beyond the stride adds positions no input reached)."""
     out = _conv_forward(grad_output, weight, stride, padding, dilation, groups)
@@ -757,15 +847,15 @@ def conv_transpose_backward_input(grad_output, weight, input_shape, output_shape
 
 
 @op("conv_transpose", "ConvolutionBackward0", ("input", "weight", "bias"), promote=False,
-    saves={"input": ("weight",), "weight": ("input",), "bias": ("input", "weight")},
+    saves=("input", "weight"),      # (torch keeps both for any of the three: its formula is one call)
     shows={"input": _conv_call("grad", "weight").format(**{"1d": "weight.dim() == 3"}),
            "weight": _conv_text("weight", "grad", "weight_shape", "input").format(**{"1d": "len(weight_shape) == 3"}),
            "bias": "grad.transpose(0, 1).flatten(1).sum(1)"},
-    input=lambda g, n: dual.call("conv_transpose_backward_input", g, n.weight, input_shape=n.input_shape,
-                                 output_shape=n.output_shape, **_transpose_params(n)),
-    weight=lambda g, n: dual.call("convolution_backward_weight", g, n.input, weight_shape=n.weight_shape,
-                                  **_transpose_params(n)),
-    bias=lambda g, n: dual.sum_dims(g, _spatial_dims(g)))
+    input=lambda g, n: (conv_transpose_input_grad(g, n.weight, n.input_shape, **_transpose_params(n))
+                        if not isinstance(g, Tensor) else _convolution_grads(g, n, True)[0]),
+    weight=lambda g, n: (_conv_weight_grad(g, n.input, n.weight_shape, **_transpose_params(n))
+                         if not isinstance(g, Tensor) else _convolution_grads(g, n, True)[1]),
+    bias=lambda g, n: dual.sum_dims(g, _spatial_dims(g)) if not isinstance(g, Tensor) else _convolution_grads(g, n, True)[2])
 def conv_transpose(input, weight, bias, stride, padding, dilation, groups, input_shape, output_shape, weight_shape):
     out = _conv_input_grad(input, weight, output_shape, stride, padding, dilation, groups)
     if bias is not None:

@@ -3,10 +3,13 @@ import math
 
 import numpy as np
 
+from .._tensor_core import Tensor
+
 from . import dual, summation, vectorized
 from .formula_text import shows
 from .reduction import _norm_grad
-from .registry import OPS, op
+from .double_backward import node_of
+from .registry import OPS, op, sum_to_shape
 from .unary import _exp, _log1p     # (PyTorch's float32 exp and log1p, bit for bit)
 
 
@@ -349,26 +352,24 @@ def gelu_tanh(self):
 
 
 # nll_loss over images (N, C, H, W) with targets (N, H, W): torch's NllLoss2DBackward0. The class is
-# picked along dim 1 at every position.
+# picked along dim 1 at every position. Its gradient is, as in PyTorch, an op of its own: nll_loss2d_backward
+# (NllLoss2DBackwardBackward0 with create_graph).
+def _nll2d_params(n):
+    return {"target": n.target, "valid": n.valid, "weights": n.weights, "reduction": n.reduction,
+            "total_weight": n.total_weight, "self_sizes": n.self_sizes}
+
+
 def _nll2d_grad(g, n):
-    target = np.where(n.valid, n.target, 0)[:, None]
-    scale = np.zeros(n.self_sizes, dtype=dual.data(g).dtype)
-    weight = n.valid if n.weights is None else n.valid * n.weights[target[:, 0]]
-    picked = np.zeros(n.self_sizes, dtype=bool)
-    np.put_along_axis(picked, target, n.valid[:, None], axis=1)
-    if n.reduction == "none":               # PyTorch's kernel: -w * grad_output, at each target
-        np.put_along_axis(scale, target, -weight[:, None].astype(scale.dtype), axis=1)
-        value = dual.like(g, scale) * dual.unsqueeze(g, 1)
-    else:                                   # w * -(grad_output / total_weight): each step rounded, as there
-        np.put_along_axis(scale, target, weight[:, None].astype(scale.dtype), axis=1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            value = dual.like(g, scale) * -(dual.div_scalar(g, n.total_weight) if n.reduction == "mean" else g)
-    # PyTorch writes these at the targets into zeros: elsewhere +0, even for grad_output = inf or < 0
-    return dual.where_or_zero(dual.like(g, picked), value)
+    if isinstance(g, Tensor):
+        return OPS["nll_loss2d_backward"](g, n.self, **_nll2d_params(n))
+    return nll_loss2d_backward.forward(g, None, **_nll2d_params(n))
 
 
-@op("nll_loss2d", "NllLoss2DBackward0", ("self",), self=_nll2d_grad,
-    shows={"self": "(-grad.unsqueeze(-1) * (arange(self_sizes[1]) == target.unsqueeze(-1)) * valid.unsqueeze(-1) * (1 if weights is None else weights) / (total_weight if reduction == 'mean' else 1)).movedim(-1, 1)"})
+_NLL2D_TEXT = ("(-grad.unsqueeze(-1) * (arange(self_sizes[1]) == target.unsqueeze(-1)) * valid.unsqueeze(-1) * "
+               "(1 if weights is None else weights) / (total_weight if reduction == 'mean' else 1)).movedim(-1, 1)")
+
+
+@op("nll_loss2d", "NllLoss2DBackward0", ("self",), saves=("self",), self=_nll2d_grad, shows={"self": _NLL2D_TEXT})
 def nll_loss2d(self, target, valid, weights, reduction, total_weight, self_sizes):
     index = np.where(valid, target, 0)[:, None]
     picked = -np.take_along_axis(self, index, axis=1)[:, 0] * valid
@@ -381,6 +382,30 @@ def nll_loss2d(self, target, valid, weights, reduction, total_weight, self_sizes
                                   valid.size)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.asarray(total / total_weight if reduction == "mean" else total, dtype=self.dtype)
+
+
+# its gradients (derivatives.yaml): nll_loss2d of the incoming gradient, and zeros for self
+@op("nll_loss2d_backward", "NllLoss2DBackwardBackward0", ("grad_output", "self"),
+    shows={"grad_output": "F.nll_loss(grad, target.masked_fill(~valid, -100), weights, reduction=reduction)",
+           "self": "zeros_like(grad)"},
+    grad_output=lambda g, n: dual.call("nll_loss2d", g, **_nll2d_params(n)),
+    self=lambda g, n: dual.like(g, np.zeros(n.self_sizes, dual.data(g).dtype)))
+def nll_loss2d_backward(grad_output, self, target, valid, weights, reduction, total_weight, self_sizes):
+    g = grad_output
+    target = np.where(valid, target, 0)[:, None]
+    scale = np.zeros(self_sizes, dtype=g.dtype)
+    weight = valid if weights is None else valid * weights[target[:, 0]]
+    picked = np.zeros(self_sizes, dtype=bool)
+    np.put_along_axis(picked, target, valid[:, None], axis=1)
+    if reduction == "none":                 # PyTorch's kernel: -w * grad_output, at each target
+        np.put_along_axis(scale, target, -weight[:, None].astype(scale.dtype), axis=1)
+        value = scale * g[:, None]
+    else:                                   # w * -(grad_output / total_weight): each step rounded, as there
+        np.put_along_axis(scale, target, weight[:, None].astype(scale.dtype), axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = scale * -(dual.div_scalar(g, total_weight) if reduction == "mean" else g)
+    # PyTorch writes these at the targets into zeros: elsewhere +0, even for grad_output = inf or < 0
+    return dual.where_or_zero(picked, value)
 
 
 # --- BCE with logits and pos_weight (same node name as torch's) ----------------------------------------
@@ -653,13 +678,75 @@ def hardsigmoid(self):
     return (np.clip(x + 3, 0, 6) / x.dtype.type(6)).astype(self.dtype, copy=False)
 
 
-# prelu: x where x > 0, else weight * x; F.prelu views the weight so that it broadcasts along dim 1
+# prelu: x where x > 0, else weight * x; F.prelu views the weight so that it broadcasts along dim 1. Its gradients
+# are, under create_graph, PyTorch's _prelu_kernel_backward, an op whose one node gives both (see below).
+def _prelu_weight_grad(g, n):
+    """The weight's gradient in a plain backward, summed to the weight's shape: the channel's positions first, then
+    the batch (F.prelu views the weight as (1, C, 1, ...); the sums are those of gradlab's (C, 1, ...) view before)."""
+    grad = dual.where(n.self > 0, 0 * g, g * n.self)
+    shape = n.weight.shape
+    if len(shape) < 2:
+        return grad
+    return sum_to_shape(grad, (shape[1:], grad.dtype)).reshape(shape)
+
+
+def _prelu_grads(g, n):
+    """create_graph: (grad_self, grad_weight) from one _prelu_kernel_backward node, once per backward."""
+    cache = getattr(n, "_grads", None)
+    if cache is not None and cache[0] is g:
+        return cache[1]
+    grads = OPS["prelu_kernel_backward"](g, n.self, n.weight)
+    node_of(n)._grads = (g, grads)
+    return grads
+
+
 @op("prelu", "PreluKernelBackward0", ("self", "weight"), variants=("function", "method"), saves=("self", "weight"),
     shows={"self": "where(self > 0, grad, grad * weight)", "weight": "where(self > 0, 0, grad * self)"},
-    self=lambda g, n: dual.where(dual.data(n.self) > 0, g, g * n.weight),
-    weight=lambda g, n: dual.where(dual.data(n.self) > 0, 0 * g, g * n.self))
+    self=lambda g, n: (dual.where(dual.data(n.self) > 0, g, g * n.weight) if not isinstance(g, Tensor)
+                       else _prelu_grads(g, n)[0]),
+    weight=lambda g, n: _prelu_weight_grad(g, n) if not isinstance(g, Tensor) else _prelu_grads(g, n)[1])
 def prelu(self, weight):
     return np.where(self > 0, self, self * weight).astype(self.dtype, copy=False)
+
+
+def _zero(like):
+    """at::zeros({}, options): a 0-d zero of like's dtype."""
+    zero = np.zeros((), dual.data(like).dtype)
+    return Tensor._make(zero) if isinstance(like, Tensor) else zero
+
+
+def _zeros_like(x):
+    zeros = np.zeros_like(dual.data(x))
+    return Tensor._make(zeros) if isinstance(x, Tensor) else zeros
+
+
+def _prelu_grad_output_grad(grads, n):
+    """derivatives.yaml's _prelu_kernel_backward grad_output formula, for whichever of grads[0], grads[1] is defined."""
+    g0, g1 = grads
+    nonneg = dual.data(n.self) >= 0
+    if g0 is not None:
+        other = g0 * n.weight if g1 is None else g0 * n.weight + g1 * n.self
+        return dual.where(nonneg, g0, other)
+    return dual.where(nonneg, _zero(g1), g1 * n.self)
+
+
+# The gradients of prelu as one op: PyTorch records it as PreluKernelBackwardBackward0 taking (grad_output, self,
+# weight); the weight's gradient comes at self's shape, and the engine sums it to the weight's (SumBackward1).
+@op("prelu_kernel_backward", "PreluKernelBackwardBackward0", ("grad_output", "self", "weight"), num_outputs=2,
+    saves=("grad_output", "self", "weight"), undefined_grads=True,
+    shows={"grad_output": "where(self >= 0, 0 if grads[0] is None else grads[0], (0 if grads[0] is None else "
+                          "grads[0] * weight) + (0 if grads[1] is None else grads[1] * self))",
+           "self": "zeros_like(self) if grads[1] is None else where(self >= 0, 0, grad_output * grads[1])",
+           "weight": "zeros_like(self) if grads[0] is None else where(self >= 0, 0, grad_output * grads[0])"},
+    grad_output=_prelu_grad_output_grad,
+    self=lambda g, n: (_zeros_like(n.self) if g[1] is None
+                       else dual.where(dual.data(n.self) >= 0, _zero(g[1]), n.grad_output * g[1])),
+    weight=lambda g, n: (_zeros_like(n.self) if g[0] is None
+                         else dual.where(dual.data(n.self) >= 0, _zero(g[0]), n.grad_output * g[0])))
+def prelu_kernel_backward(grad_output, self, weight):
+    """prelu's gradients for self and weight, as its plain backward computes them."""
+    positive = self > 0
+    return np.where(positive, grad_output, grad_output * weight), np.where(positive, 0 * grad_output, grad_output * self)
 
 
 # pairwise_distance adds eps in C++ (`x1 - x2 + eps`, a Scalar): torch records AddBackward1

@@ -7,21 +7,24 @@ float64 for float32 input where torch accumulates in double), and passes them as
 (`mean`, `invstd`): the forward is then the affine map torch's kernel applies, in the input's
 precision, and a plain backward reads the same statistics.
 
-With create_graph the formulas recompute the statistics from the saved input with Tensor ops, so
-a gradient of the gradient differentiates through them (torch's double-backward formulas give the
-same values; its node names, NativeBatchNormBackwardBackward0 ..., are not reproduced).
+With create_graph a gradient is, as in PyTorch, the output of a backward op of its own
+(native_batch_norm_backward: NativeBatchNormBackwardBackward0; native_layer_norm_backward), whose
+formulas are FunctionsManual.cpp's double backward op for op (batchnorm_double_backward, ...).
 
 Also here: `embedding` (EmbeddingBackward0) and `unsafe_split` (UnsafeSplitBackward0: torch's RNN
 cells split their gates with unsafe_chunk, whose pieces are not views and may be changed in place).
 """
+import math
 import os
+import types
 
 import numpy as np
 
 from .. import _parallel
 from .._tensor_core import Tensor
 from . import dual  # noqa: F401
-from .registry import op
+from .double_backward import masked, node_of, on_tensors, once, output_mask, placeholders
+from .registry import OPS, op
 from .shape import cat
 
 
@@ -86,16 +89,15 @@ def _image_size_one(x):
 # axes: the dims reduced (all but 1); mean/invstd: (C,) float arrays, the batch's statistics in
 # training, the running ones otherwise (invstd = 1 / sqrt(running_var + eps)).
 
+@once
 def _bn_grads(g, n):
     """(grad_input, grad_weight, grad_bias) of batch norm, computed once per backward."""
-    cache = getattr(n, "_grads", None) if type(g) is np.ndarray else None
-    if cache is not None and cache[0] is g:
-        return cache[1]
     if type(g) is np.ndarray:
-        grads = _bn_grads_arrays(g, n)
-        n._grads = (g, grads)
-        return grads
-    return _bn_grads_tensors(g, n)
+        return _bn_grads_arrays(g, n)
+    # create_graph: PyTorch's native_batch_norm_backward, an op (NativeBatchNormBackwardBackward0)
+    return OPS["native_batch_norm_backward"](
+        g, n.input, n.weight, Tensor._make(n.mean), Tensor._make(n.invstd), mean=n.mean, invstd=n.invstd,
+        grad_invstd=n.grad_invstd, training=n.training, eps=n.eps, axes=n.axes, output_mask=output_mask(n))
 
 
 def _bn_grads_arrays(g, n):
@@ -127,25 +129,6 @@ def _bn_grads_arrays(g, n):
         grad_input = g * invstd * w
     grad_weight = (dotp * invstd_c).astype(dtype)
     return grad_input.astype(dtype, copy=False), grad_weight, grad_sum.astype(dtype)
-
-
-def _bn_grads_tensors(g, n):
-    x, axes, nd = n.input, n.axes, n.input.dim()
-    if n.training:
-        mean = x.mean(axes, keepdim=True)
-        xc = x - mean
-        invstd = ((xc * xc).mean(axes, keepdim=True) + n.eps).rsqrt()
-    else:
-        xc = x - Tensor._make(_per_channel(n.mean, nd))
-        invstd = Tensor._make(_per_channel(n.grad_invstd, nd))
-    xhat = xc * invstd
-    w = n.weight.reshape(_channel_shape(nd)) if n.weight is not None else 1.0
-    gw = g * w
-    if n.training:
-        grad_input = (gw - gw.mean(axes, keepdim=True) - xhat * (gw * xhat).mean(axes, keepdim=True)) * invstd
-    else:
-        grad_input = gw * invstd
-    return grad_input, (g * xhat).sum(axes), g.sum(axes)
 
 
 # The texts: per-channel vectors (mean, invstd, weight: shape (C,)) broadcast against the input with its channel
@@ -182,6 +165,146 @@ def native_batch_norm(input, weight, bias, mean, invstd, training, eps, axes, gr
     return input * _per_channel(alpha, nd) + _per_channel(beta, nd)
 
 
+def _sum_exclude_dim1(t, keepdim=True):
+    """FunctionsManual's sum_exclude_dim1: t summed over every dim but 1, one dim at a time."""
+    r = t.sum(0, keepdim)
+    for dim in range(r.dim() - 1, 1 if keepdim else 0, -1):
+        r = r.sum(dim, keepdim)
+    return r
+
+
+def _unsqueeze_dim1(src, target):
+    """FunctionsManual's unsqueeze_dim1: a (C,) vector shaped to broadcast along dim 1 of target."""
+    while src.dim() < target.dim() - 1:
+        src = src.unsqueeze(1)
+    return src.unsqueeze(0) if src.dim() == target.dim() - 1 else src
+
+
+def _expand_as_dim1(src, target):
+    while src.dim() < target.dim() - 1:
+        src = src.unsqueeze(1)
+    return src.expand_as(target)
+
+
+@once
+def _batchnorm_double_backward(grads, n):
+    """PyTorch's batchnorm_double_backward (FunctionsManual.cpp) op for op: (gI, gG, ggO) from the gradients
+    ggI, ggG, ggB of native_batch_norm_backward's three outputs (see double_backward.on_tensors)."""
+    with on_tensors(grads) as (T, wrap):
+        ggI, ggG, ggB = (T(gi) for gi in masked(grads, n.output_mask))
+        input, gamma, gO, training = T(n.input), T(n.weight), T(n.grad_out), n.training
+        dtype = dual.data(input).dtype
+        affine = gamma is not None
+        ggG_expanded = ggB_expanded = None
+        if affine:
+            gamma_expanded = _expand_as_dim1(gamma, input)
+            if ggG is not None:
+                ggG_expanded = _expand_as_dim1(ggG, input)
+            if ggB is not None:
+                ggB_expanded = _expand_as_dim1(ggB, input)
+        else:
+            gamma_expanded = T(np.ones((), dtype))
+        M = input.shape[0] * math.prod(input.shape[2:])
+        # (eval: the running statistics; gradlab keeps 1 / sqrt(running_var + eps), as its double rounding)
+        mu = _unsqueeze_dim1(T(n.save_mean) if training else T(n.mean), input)
+        input_sub_mu = input - mu
+        sigma2_eps_neg_1_2 = _unsqueeze_dim1(T(n.save_invstd) if training else T(n.grad_invstd), input)
+        sigma2_eps_neg_1 = sigma2_eps_neg_1_2.pow(2)
+        sigma2_eps_neg_3_2 = sigma2_eps_neg_1_2.pow(3)
+        input_mu_sigma2_neg_3_2 = input_sub_mu * sigma2_eps_neg_3_2
+        gOinmu_sum = _sum_exclude_dim1(gO * input_sub_mu)
+        gO_sum = _sum_exclude_dim1(gO)
+        gI = None
+        if ggI is not None and training:
+            ggI_sum = _sum_exclude_dim1(ggI)
+            ggIinmu_sum = _sum_exclude_dim1(ggI * input_sub_mu)
+            all_sub = (dual.div_scalar(ggI_sum * gO_sum, M) - _sum_exclude_dim1(gO * ggI)
+                       + dual.mul_scalar(sigma2_eps_neg_1 * gOinmu_sum * ggIinmu_sum, 3. / M))
+            gI_0t = dual.div_scalar(input_mu_sigma2_neg_3_2 * all_sub, M)
+            gI_1t = dual.div_scalar(ggIinmu_sum * sigma2_eps_neg_3_2, M) * (dual.div_scalar(gO_sum, M) - gO)
+            gI_2t = dual.div_scalar(gOinmu_sum * sigma2_eps_neg_3_2, M) * (dual.div_scalar(ggI_sum, M) - ggI)
+            gI = gamma_expanded * (gI_0t + gI_1t + gI_2t)
+        if affine and ggG is not None:
+            if training:
+                t0 = gO * sigma2_eps_neg_1_2
+                t1 = dual.div_scalar(sigma2_eps_neg_1_2 * gO_sum, -M)
+                t2 = dual.div_scalar(input_mu_sigma2_neg_3_2 * _sum_exclude_dim1(gO * input_sub_mu), -M)
+                gI_G_term = ggG_expanded * (t0 + t1 + t2)
+            else:
+                gI_G_term = ggG_expanded * sigma2_eps_neg_1_2 * gO
+            gI = gI_G_term if gI is None else gI + gI_G_term
+
+        def first_back_grad_input(gO, gamma):
+            h0 = dual.div_scalar(gamma * sigma2_eps_neg_1_2, M)
+            h1 = (dual.mul_scalar(gO, M) - _sum_exclude_dim1(gO)
+                  - input_sub_mu * sigma2_eps_neg_1 * _sum_exclude_dim1(gO * input_sub_mu))
+            return h0 * h1
+
+        gG = None
+        if affine and ggI is not None:
+            if training:
+                gG = ggI * first_back_grad_input(gO, T(np.ones((), dtype)))
+                gG = _sum_exclude_dim1(gG, False)
+            else:
+                gG = _sum_exclude_dim1(ggI * gO * sigma2_eps_neg_1_2, False)
+        ggO = None
+        if ggI is not None:
+            ggO = first_back_grad_input(ggI, gamma_expanded) if training else ggI * sigma2_eps_neg_1_2 * gamma_expanded
+        if ggG_expanded is not None:
+            ggO_G_term = ggG_expanded * input_sub_mu * sigma2_eps_neg_1_2
+            ggO = ggO_G_term if ggO is None else ggO + ggO_G_term
+        if ggB_expanded is not None:
+            ggO = ggB_expanded if ggO is None else ggO + ggB_expanded
+        return tuple(wrap(t) for t in (gI, gG, ggO))
+
+
+def _bn_channel(v):
+    return f"({v}).reshape([1, -1] + [1] * (input.dim() - 2))"
+
+
+def _bn_mean(t):
+    return f"({t}).mean(axes, keepdim=True)"
+
+
+def _bn_input_grad_text(h):
+    """batch norm's (training) input gradient for an incoming gradient h, before its weight."""
+    return f"{_BNB_CI} * ({h} - {_bn_mean(h)} - {_BNB_X} * {_bn_mean(f'{h} * {_BNB_X}')})"
+
+
+# (texts: (C,) vectors viewed along dim 1; X is the normalized input, ci the inverse deviation)
+_BNB_W = f"(1 if weight is None else {_bn_channel('weight')})"
+_BNB_CI = _bn_channel("save_invstd if training else grad_invstd")
+_BNB_X = f"((input - {_bn_channel('save_mean if training else mean')}) * {_BNB_CI})"
+_BNB_SHOWS = {
+    "grad_out": f"({_BNB_W} * {_bn_input_grad_text('grads[0]')} if training else grads[0] * {_BNB_CI} * {_BNB_W})"
+                f" + (0 if weight is None or grads[1] is None else {_bn_channel('grads[1]')} * {_BNB_X})"
+                f" + (0 if weight is None or grads[2] is None else {_bn_channel('grads[2]')})",
+    "input": f"({_BNB_W} * {_BNB_CI} * {_BNB_CI} * ({_BNB_X} * ({_bn_mean('grads[0]')} * {_bn_mean('grad_out')}"
+             f" - {_bn_mean('grads[0] * grad_out')} + 3 * {_bn_mean(f'grad_out * {_BNB_X}')}"
+             f" * {_bn_mean(f'grads[0] * {_BNB_X}')}) + {_bn_mean(f'grads[0] * {_BNB_X}')}"
+             f" * ({_bn_mean('grad_out')} - grad_out) + {_bn_mean(f'grad_out * {_BNB_X}')}"
+             f" * ({_bn_mean('grads[0]')} - grads[0])) if training else 0)"
+             f" + (0 if weight is None or grads[1] is None else {_bn_channel('grads[1]')} * ({_bn_input_grad_text('grad_out')}"
+             f" if training else {_BNB_CI} * grad_out))",
+    "weight": f"(grads[0] * ({_bn_input_grad_text('grad_out')} if training else {_BNB_CI} * grad_out)).sum(axes)"}
+
+
+@op("native_batch_norm_backward", "NativeBatchNormBackwardBackward0",
+    ("grad_out", "input", "weight", "save_mean", "save_invstd"), num_outputs=3, promote=False, undefined_grads=True,
+    saves=("grad_out", "input", "weight", "save_mean", "save_invstd"), shows=_BNB_SHOWS,
+    grad_out=lambda g, n: _batchnorm_double_backward(g, n)[2],
+    input=lambda g, n: _batchnorm_double_backward(g, n)[0],
+    weight=lambda g, n: _batchnorm_double_backward(g, n)[1])
+def native_batch_norm_backward(grad_out, input, weight, save_mean, save_invstd, mean, invstd, grad_invstd, training,
+                               eps, axes, output_mask):
+    """The gradients of native_batch_norm for its input, weight and bias (those output_mask asks for; the others
+    are zeros PyTorch leaves undefined), as its kernel computes them."""
+    stats = types.SimpleNamespace(input=input, weight=weight, mean=mean, invstd=invstd, grad_invstd=grad_invstd,
+                                  training=training, axes=axes)
+    grads = _bn_grads_arrays(grad_out, stats)
+    return placeholders(grads, output_mask)
+
+
 def _fma32(a, b, c):
     """float32 a * b + c rounded once (the product is exact in float64; the sum's double rounding is
     off only in rare ties)."""
@@ -191,32 +314,26 @@ def _fma32(a, b, c):
 # --- layer norm ------------------------------------------------------------------------------------
 # axes: the normalized (trailing) dims; mean/rstd: arrays shaped like the input with those dims 1.
 
+def _ln_backward_arrays(g, x, mean, rstd, weight, axes):
+    """(grad_input, grad_weight, grad_bias) of layer norm on arrays, as torch's kernel computes them."""
+    lead = tuple(range(x.ndim - len(axes)))
+    xhat = (x - mean) * rstd
+    gw = g if weight is None else g * weight
+    count = max(int(np.prod([x.shape[a] for a in axes])), 1)
+    acc = np.float64 if x.dtype == np.float32 else x.dtype
+    a = (np.add.reduce(gw, axis=axes, keepdims=True, dtype=acc) / count).astype(x.dtype)
+    b = (np.add.reduce(gw * xhat, axis=axes, keepdims=True, dtype=acc) / count).astype(x.dtype)
+    grad_input = (gw - a - xhat * b) * rstd
+    return grad_input, np.add.reduce(g * xhat, axis=lead), np.add.reduce(g, axis=lead)
+
+
+@once
 def _ln_grads(g, n):
-    cache = getattr(n, "_grads", None) if type(g) is np.ndarray else None
-    if cache is not None and cache[0] is g:
-        return cache[1]
     if type(g) is np.ndarray:
-        x, axes = n.input, n.axes
-        lead = tuple(range(x.ndim - len(axes)))
-        xhat = (x - n.mean) * n.rstd
-        gw = g if n.weight is None else g * n.weight
-        count = max(int(np.prod([x.shape[a] for a in axes])), 1)
-        acc = np.float64 if x.dtype == np.float32 else x.dtype
-        a = (np.add.reduce(gw, axis=axes, keepdims=True, dtype=acc) / count).astype(x.dtype)
-        b = (np.add.reduce(gw * xhat, axis=axes, keepdims=True, dtype=acc) / count).astype(x.dtype)
-        grad_input = (gw - a - xhat * b) * n.rstd
-        grads = (grad_input, np.add.reduce(g * xhat, axis=lead), np.add.reduce(g, axis=lead))
-        n._grads = (g, grads)
-        return grads
-    x, axes = n.input, n.axes
-    lead = tuple(range(x.dim() - len(axes)))
-    mean = x.mean(axes, keepdim=True)
-    xc = x - mean
-    rstd = ((xc * xc).mean(axes, keepdim=True) + n.eps).rsqrt()
-    xhat = xc * rstd
-    gw = g if n.weight is None else g * n.weight
-    grad_input = (gw - gw.mean(axes, keepdim=True) - xhat * (gw * xhat).mean(axes, keepdim=True)) * rstd
-    return grad_input, (g * xhat).sum(lead) if lead else g * xhat, g.sum(lead) if lead else g
+        return _ln_backward_arrays(g, n.input, n.mean, n.rstd, n.weight, n.axes)
+    # create_graph: PyTorch's native_layer_norm_backward, an op (NativeLayerNormBackwardBackward0)
+    return OPS["native_layer_norm_backward"](g, n.input, Tensor._make(n.mean), Tensor._make(n.rstd), n.weight,
+                                             n.bias, axes=n.axes, output_mask=output_mask(n))
 
 
 # (the weight's and bias's texts give them at the input's shape: the node sums them over the leading dims)
@@ -229,7 +346,7 @@ _LN_SHOWS = {
     "bias": "grad"}
 
 
-@op("native_layer_norm", "NativeLayerNormBackward0", ("input", "weight", "bias"), saves=("input", "weight"),
+@op("native_layer_norm", "NativeLayerNormBackward0", ("input", "weight", "bias"), saves=("input", "weight", "bias"),
     promote=False, shows=_LN_SHOWS,
     input=lambda g, n: _ln_grads(g, n)[0],
     weight=lambda g, n: _ln_grads(g, n)[1],
@@ -247,36 +364,213 @@ def native_layer_norm(input, weight, bias, mean, rstd, eps, axes):
     return out
 
 
-# --- group norm ------------------------------------------------------------------------------------
-# The input viewed as (N, G, rest): mean/rstd are (N, G, 1); the affine map is per channel.
+@once
+def _layer_norm_double_backward(grads, n):
+    """PyTorch's layer_norm_double_backward (FunctionsManual.cpp) op for op: (gI, gG, ggO) from the gradients
+    ggI, ggG, ggB of native_layer_norm_backward's three outputs. Run on Tensors (a plain backward: under
+    no_grad, on the arrays as Tensors)."""
+    with on_tensors(grads) as (T, wrap):
+        ggI, ggG, ggB = (T(gi) for gi in masked(grads, n.output_mask))
+        input_t, gO_t, gamma = T(n.input), T(n.grad_out), T(n.weight)
+        save_mean_t, save_invstd_t = T(n.mean), T(n.rstd)
+        shape = input_t.shape
+        axis = len(shape) - len(n.axes)
+        M, N = math.prod(shape[:axis]), math.prod(shape[axis:])
+        input, gO = input_t.reshape(M, N), gO_t.reshape(M, N)
+        save_mean, save_invstd = save_mean_t.reshape(M, 1), save_invstd_t.reshape(M, 1)
+        affine = gamma is not None
+        if affine:
+            gamma_expanded = gamma.reshape(1, N)
+            ggG_expanded = ggG.reshape(1, N) if ggG is not None else None
+            ggB_expanded = ggB.reshape(1, N) if ggB is not None else None
+        else:
+            gamma_expanded = T(np.ones(1, dual.data(input).dtype))
+            ggG_expanded = ggB_expanded = None
+        ggI_expanded = ggI.reshape(M, N) if ggI is not None else None
+        mu = save_mean
+        input_sub_mu = input - mu
+        sigma2_eps_neg_1_2 = save_invstd
+        sigma2_eps_neg_1 = sigma2_eps_neg_1_2.pow(2)
+        sigma2_eps_neg_3_2 = sigma2_eps_neg_1_2.pow(3)
+        input_mu_sigma2_neg_3_2 = input_sub_mu * sigma2_eps_neg_3_2
+        gI = None
+        if ggI is not None:
+            gxhat = gO * gamma_expanded
+            gxhat_mu_sum = (gxhat * input_sub_mu).sum(1, True)
+            gxhat_sum = gxhat.sum(1, True)
+            ggI_sum = ggI_expanded.sum(1, True)
+            ggI_mu_sum = (ggI_expanded * input_sub_mu).sum(1, True)
+            all_sub = (dual.div_scalar(ggI_sum * gxhat_sum, N) - (ggI_expanded * gxhat).sum(1, True)
+                       + dual.mul_scalar(sigma2_eps_neg_1 * gxhat_mu_sum * ggI_mu_sum, 3. / N))
+            gI_0t = dual.div_scalar(input_mu_sigma2_neg_3_2 * all_sub, N)
+            gI_1t = dual.div_scalar(ggI_mu_sum * sigma2_eps_neg_3_2, N) * (dual.div_scalar(gxhat_sum, N) - gxhat)
+            gI_2t = dual.div_scalar(gxhat_mu_sum * sigma2_eps_neg_3_2, N) * (dual.div_scalar(ggI_sum, N)
+                                                                            - ggI_expanded)
+            gI = gI_0t + gI_1t + gI_2t
+        if affine and ggG is not None:
+            t0 = gO * ggG_expanded * sigma2_eps_neg_1_2
+            t1 = dual.div_scalar(sigma2_eps_neg_1_2 * (gO * ggG_expanded).sum(1, True), -N)
+            t2 = dual.div_scalar(input_mu_sigma2_neg_3_2 * (gO * ggG_expanded * input_sub_mu).sum(1, True), -N)
+            gI_G_term = t0 + t1 + t2
+            gI = gI_G_term if gI is None else gI + gI_G_term
+        if gI is not None:
+            gI = gI.reshape(shape)
 
-def _gn_grads(g, n):
-    cache = getattr(n, "_grads", None) if type(g) is np.ndarray else None
-    if cache is not None and cache[0] is g:
-        return cache[1]
+        def first_bwd_fn_grad_input(gO_local, gamma_local):
+            h0 = dual.div_scalar(gamma_local * sigma2_eps_neg_1_2, N)
+            h1 = (dual.mul_scalar(gO_local, N) - gO_local.sum(1, True)
+                  - input_sub_mu * sigma2_eps_neg_1 * (gO_local * input_sub_mu).sum(1, True))
+            return h0 * h1
+
+        gG = None
+        if affine and ggI is not None:
+            gG = first_bwd_fn_grad_input(ggI_expanded, T(np.ones((), dual.data(input).dtype)))
+            gG = (gO * gG).sum(0).reshape(gamma.shape)
+        ggO = None
+        if ggI is not None:
+            ggO = first_bwd_fn_grad_input(ggI_expanded, gamma_expanded)
+        if ggG_expanded is not None:
+            ggO_G_term = ggG_expanded * input_sub_mu * sigma2_eps_neg_1_2
+            ggO = ggO_G_term if ggO is None else ggO + ggO_G_term
+        if ggB_expanded is not None:
+            ggO = ggB_expanded if ggO is None else ggO + ggB_expanded
+        if ggO is not None:
+            ggO = ggO.expand(M, N).reshape(shape)
+        return tuple(wrap(t) for t in (gI, gG, ggO))
+
+
+# (texts: what native_layer_norm_backward's three outputs' gradients (grads[0] for the input's, grads[1] the
+# weight's, grads[2] the bias's) give each input, written with the layer norm's own gradient)
+def _ln_mean(t):
+    return f"({t}).mean(axes, keepdim=True)"
+
+
+def _ln_input_grad_text(h):
+    """layer norm's input gradient for an incoming gradient h (with its weight already applied)."""
+    return f"rstd * ({h} - {_ln_mean(h)} - {_LNB_XHAT} * {_ln_mean(f'{h} * {_LNB_XHAT}')})"
+
+
+_LNB_XHAT = "((input - mean) * rstd)"
+_LNB_GX = "(grad_out * (1 if weight is None else weight))"
+_LNB_SHOWS = {
+    "grad_out": f"(1 if weight is None else weight) * {_ln_input_grad_text('grads[0]')}"
+                f" + (0 if weight is None or grads[1] is None else grads[1] * {_LNB_XHAT})"
+                f" + (0 if weight is None or grads[2] is None else grads[2])",
+    "input": f"rstd * rstd * ({_LNB_XHAT} * ({_ln_mean('grads[0]')} * {_ln_mean(_LNB_GX)}"
+             f" - {_ln_mean(f'grads[0] * {_LNB_GX}')} + 3 * {_ln_mean(f'{_LNB_GX} * {_LNB_XHAT}')}"
+             f" * {_ln_mean(f'grads[0] * {_LNB_XHAT}')}) + {_ln_mean(f'grads[0] * {_LNB_XHAT}')}"
+             f" * ({_ln_mean(_LNB_GX)} - {_LNB_GX}) + {_ln_mean(f'{_LNB_GX} * {_LNB_XHAT}')}"
+             f" * ({_ln_mean('grads[0]')} - grads[0]))"
+             f" + (0 if weight is None or grads[1] is None else {_ln_input_grad_text('grad_out * grads[1]')})",
+    "weight": f"grad_out * {_ln_input_grad_text('grads[0]')}"}
+
+
+@op("native_layer_norm_backward", "NativeLayerNormBackwardBackward0",
+    ("grad_out", "input", "mean", "rstd", "weight", "bias"), num_outputs=3, promote=False, undefined_grads=True,
+    saves=("grad_out", "input", "mean", "rstd", "weight"), shows=_LNB_SHOWS,
+    grad_out=lambda g, n: _layer_norm_double_backward(g, n)[2],
+    input=lambda g, n: _layer_norm_double_backward(g, n)[0],
+    weight=lambda g, n: _layer_norm_double_backward(g, n)[1])
+def native_layer_norm_backward(grad_out, input, mean, rstd, weight, bias, axes, output_mask):
+    """The gradients of native_layer_norm for its input, weight and bias (those output_mask asks for; the others
+    are zeros PyTorch leaves undefined), as its kernel computes them."""
+    grads = _ln_backward_arrays(grad_out, input, mean, rstd, weight, axes)
+    return placeholders(grads, output_mask)
+
+
+# --- group norm ------------------------------------------------------------------------------------
+# The input viewed as (N, G, rest): mean/rstd are (N, G, 1); the affine map is per channel. As PyTorch's, the op
+# has three outputs, the normalized input, mean and rstd (N, G): F.group_norm returns the first, and the gradient's
+# graph under create_graph reads the other two (infinitely_differentiable_native_group_norm_backward).
+
+def _gn_grads(grads, n):
+    dY, dmean, drstd = grads
+    if type(dY) is np.ndarray and dmean is None and drstd is None:
+        return _gn_grads_arrays(dY, n)
+    return _infinitely_differentiable_native_group_norm_backward(grads, n)
+
+
+@once
+def _gn_grads_arrays(g, n):
+    """The kernel's gradients (PyTorch's native_group_norm_backward, a plain backward)."""
     shape, groups = n.input_shape, n.groups
     nd = len(shape)
     axes = (0,) + tuple(range(2, nd))
-    if type(g) is np.ndarray:
-        x = n.input.reshape(shape[0], groups, -1)
-        xhat = ((x - n.mean) * n.rstd).reshape(shape)
-        gw = g if n.weight is None else g * _per_channel(n.weight, nd)
-        gw3 = gw.reshape(shape[0], groups, -1)
-        xh3 = xhat.reshape(shape[0], groups, -1)
-        grad_input = ((gw3 - gw3.mean(2, keepdims=True) - xh3 * (gw3 * xh3).mean(2, keepdims=True))
-                      * n.rstd).reshape(shape).astype(x.dtype, copy=False)
-        grads = (grad_input, np.add.reduce(g * xhat, axis=axes), np.add.reduce(g, axis=axes))
-        n._grads = (g, grads)
-        return grads
     x = n.input.reshape(shape[0], groups, -1)
-    xc = x - x.mean(2, keepdim=True)
-    rstd = ((xc * xc).mean(2, keepdim=True) + n.eps).rsqrt()
-    xh3 = xc * rstd
-    xhat = xh3.reshape(shape)
-    gw = g if n.weight is None else g * n.weight.reshape(_channel_shape(nd))
+    xhat = ((x - n.mean) * n.rstd).reshape(shape)
+    gw = g if n.weight is None else g * _per_channel(n.weight, nd)
     gw3 = gw.reshape(shape[0], groups, -1)
-    grad_input = ((gw3 - gw3.mean(2, keepdim=True) - xh3 * (gw3 * xh3).mean(2, keepdim=True)) * rstd).reshape(shape)
-    return grad_input, (g * xhat).sum(axes), g.sum(axes)
+    xh3 = xhat.reshape(shape[0], groups, -1)
+    grad_input = ((gw3 - gw3.mean(2, keepdims=True) - xh3 * (gw3 * xh3).mean(2, keepdims=True))
+                  * n.rstd).reshape(shape).astype(x.dtype, copy=False)
+    return grad_input, np.add.reduce(g * xhat, axis=axes), np.add.reduce(g, axis=axes)
+
+
+@once
+def _infinitely_differentiable_native_group_norm_backward(grads, n):
+    """PyTorch's infinitely_differentiable_native_group_norm_backward (FunctionsManual.cpp) op for op, what it
+    runs under create_graph, and for gradients of the mean and rstd outputs: (dX, dgamma, dbeta). Under
+    create_graph its mean and rstd are the node's own outputs 1 and 2 (see double_backward.on_tensors)."""
+    with on_tensors(grads) as (T, wrap):
+        dY, dmean, drstd = (T(gi) for gi in grads)
+        N, C = n.input_shape[:2]
+        HxW = math.prod(n.input_shape[2:])
+        G = n.groups
+        D = C // G
+        s = 1.0 / (D * HxW)
+        gamma = T(n.weight)
+        mask = output_mask(n)
+        if any(isinstance(gi, Tensor) for gi in grads):      # (the node's outputs, as PyTorch's saved results)
+            node = node_of(n)
+            mean, rstd = (Tensor._make(a.reshape(N, G), node, i) for i, a in ((1, n.mean), (2, n.rstd)))
+        else:
+            mean, rstd = T(n.mean.reshape(N, G)), T(n.rstd.reshape(N, G))
+        X = T(n.input)
+        dX = dgamma = dbeta = None
+        X_tensor = X.reshape(N, G, D, HxW)
+        mean_tensor = mean.reshape(N, G, 1, 1)
+        rstd_tensor = rstd.reshape(N, G, 1, 1)
+        if dY is not None:
+            dY_tensor = dY.reshape(N, G, D, HxW)
+            ds = (dY_tensor * X_tensor).sum(3).unsqueeze_(-1)
+            db = dY_tensor.sum(3).unsqueeze_(-1)
+        if mask[0]:
+            gamma_tensor = gamma.reshape(1, G, D, 1) if gamma is not None else None
+            # (PyTorch also computes the variance here, which nothing reads)
+            rstd_cube = rstd_tensor * rstd_tensor * rstd_tensor
+            dvar = None
+            if drstd is not None:
+                dvar = dual.mul_scalar(rstd_cube, -0.5) * drstd.view(N, G, 1, 1)
+            if dY is not None:
+                a = rstd_tensor * gamma_tensor if gamma is not None else rstd_tensor
+                b = ((ds * gamma_tensor).sum(2) if gamma is not None else ds.sum(2)).unsqueeze_(-2)
+                c = ((db * gamma_tensor).sum(2) if gamma is not None else db.sum(2)).unsqueeze_(-2)
+                b = dual.mul_scalar((c * mean_tensor - b) * rstd_cube, s)
+                c = -b * mean_tensor - dual.mul_scalar(c * rstd_tensor, s)
+                dX = a * dY_tensor + b * X_tensor + c
+                if dmean is not None and drstd is not None:
+                    dX = dX + _var_mean_backward(dvar, dmean.view(N, G, 1, 1), X_tensor, (2, 3))
+                dX = dX.reshape(n.input_shape)
+            elif dmean is not None and drstd is not None:
+                dX = _var_mean_backward(dvar, dmean.view(N, G, 1, 1), X_tensor, (2, 3)).reshape(n.input_shape)
+        if mask[1] and dY is not None:
+            dgamma = ((ds - db * mean_tensor) * rstd_tensor).sum(0).reshape(gamma.shape)
+        if mask[2] and dY is not None:
+            dbeta = db.sum(0).reshape(C)
+        return tuple(wrap(t) for t in (dX, dgamma, dbeta))
+
+
+def _var_mean_backward(gvar, gmean, x, dims):
+    """FunctionsManual's var_mean_backward (correction 0, keepdim): var_backward's 2 / dof * grad * (x - mean)
+    plus mean_backward's grad expanded over the dims and divided by their size."""
+    dof = math.prod(x.shape[d] for d in dims)
+    gself = None
+    if gvar is not None:
+        gself = dual.mul_scalar(gvar, 2.0 / dof) * (x - x.mean(dims, keepdim=True))
+    if gmean is not None:
+        aux = dual.div_scalar(gmean.expand(x.shape), dof)
+        gself = aux if gself is None else gself + aux
+    return gself
 
 
 # (the texts view the input as (N, groups, rest), where mean and rstd (N, groups, 1) broadcast)
@@ -290,7 +584,7 @@ _GN_SHOWS = {
 
 
 @op("native_group_norm", "NativeGroupNormBackward0", ("input", "weight", "bias"), saves=("input", "weight"),
-    promote=False, shows=_GN_SHOWS,
+    promote=False, shows=_GN_SHOWS, num_outputs=3, saves_outputs=(1, 2), undefined_grads=True,
     input=lambda g, n: _gn_grads(g, n)[0],
     weight=lambda g, n: _gn_grads(g, n)[1],
     bias=lambda g, n: _gn_grads(g, n)[2])
@@ -302,7 +596,8 @@ def native_group_norm(input, weight, bias, mean, rstd, eps, groups, input_shape)
         out = out * _per_channel(weight, nd)
     if bias is not None:
         out = out + _per_channel(bias, nd)
-    return out.astype(input.dtype, copy=False)
+    n = input.shape[0]
+    return out.astype(input.dtype, copy=False), mean.reshape(n, groups), rstd.reshape(n, groups)
 
 
 # --- embedding -------------------------------------------------------------------------------------

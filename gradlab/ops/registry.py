@@ -82,6 +82,8 @@ class OpNode(Node):
             check_guards(self)
         if op.num_outputs == 1:
             g = grad_outputs[0]
+        elif op.undefined_grads:        # (formulas written as FunctionsManual's, which test grads[i].defined())
+            g = list(grad_outputs)
         else:   # outputs that received no gradient count as zeros (a formula may ask which: _undefined_outputs)
             g = [gi if gi is not None else _zeros(meta, as_arrays) for gi, meta in zip(grad_outputs, self._output_meta)]
             self._undefined_outputs = tuple(gi is None for gi in grad_outputs)
@@ -165,8 +167,11 @@ class Op:
 
     def __init__(self, key, name, forward, inputs, formulas, saves, num_outputs=1, promote=True,
                  float_result=False, cast_result=True, saved_params=None, variants=(), aliases=(), shows=None,
-                 check=None, saves_outputs=()):
+                 check=None, saves_outputs=(), undefined_grads=False):
         self.key = key
+        # an op with several outputs: its formulas get None for an output that received no gradient (PyTorch's
+        # undefined gradient), rather than zeros
+        self.undefined_grads = undefined_grads
         # outputs PyTorch saves for the backward of an op with several (aminmax's min and max): checked for
         # in-place changes before the backward (aminmax's formula reads them, see reduction.py)
         self.saves_outputs = saves_outputs
@@ -236,7 +241,8 @@ VARIANTS = ("function", "method", "inplace")
 
 
 def op(key, name, /, inputs=("self",), saves=(), num_outputs=1, promote=True, float_result=False, cast_result=True,
-       saved_params=None, variants=(), aliases=(), shows=None, check=None, saves_outputs=(), **formulas):
+       saved_params=None, variants=(), aliases=(), shows=None, check=None, saves_outputs=(), undefined_grads=False,
+       **formulas):
     """Register `forward` in the op table (see the module docstring). (key and name are positional: an input may
     be called `key`, as attention's is.)"""
     unknown = (set(formulas) | set(shows or ())) - set(inputs)
@@ -252,7 +258,7 @@ def op(key, name, /, inputs=("self",), saves=(), num_outputs=1, promote=True, fl
     def register(forward):
         OPS[key] = Op(key, name, forward, inputs, tuple(formulas.get(n) for n in inputs), saves,
                       num_outputs, promote, float_result, cast_result, saved_params, tuple(variants), tuple(aliases),
-                      shows, check, tuple(saves_outputs))
+                      shows, check, tuple(saves_outputs), undefined_grads)
         return OPS[key]
     return register
 

@@ -65,7 +65,8 @@ OPEN = {
     "angle": "a complex gradient's real part: PyTorch records ViewAsRealBackward0 (real_of_gradient)",
     "conj": "a complex gradient's real part: PyTorch records ViewAsRealBackward0 (real_of_gradient)",
     "conj_physical": "a complex gradient's real part: PyTorch records ViewAsRealBackward0 (real_of_gradient)",
-    "as_strided": "as_strided_backward's storage-sized buffer (CloneBackward0, no ViewBackward0s) not modelled",
+    "as_strided": "an in-place op's saved self is, in PyTorch, self.clone() (CloneBackward0 under create_graph), and "
+                  "CopySlices' create_graph graph is copy_ into a view of the base's gradient (no ViewBackward0s)",
     "atan2": "PyTorch computes 1 / (self^2 + other^2) once for both inputs and masks it (masked_fill_)",
     "norm": "p other than 1, 2, inf: PyTorch's norm_backward order (self * |self|^(p-2) * grad, masked_fill_)",
     "dist": "p other than 1, 2, inf: PyTorch's norm_backward order (self * |self|^(p-2) * grad, masked_fill_)",
@@ -75,15 +76,6 @@ OPEN = {
     "binary_cross_entropy": "BinaryCrossEntropyBackwardBackward0: binary_cross_entropy_backward is no op-table row yet",
     "binary_cross_entropy_with_logits": "binary_cross_entropy_with_logits' formula is not PyTorch's op for op",
     "binary_cross_entropy_with_logits_pos_weight": "binary_cross_entropy_with_logits' formula is not PyTorch's op for op",
-    "nll_loss2d": "NllLoss2DBackwardBackward0 and its views: nll_loss2d_backward is no op-table row yet",
-    "native_layer_norm": "NativeLayerNormBackwardBackward0: native_layer_norm_backward is no op-table row yet",
-    "native_batch_norm": "NativeBatchNormBackwardBackward0: native_batch_norm_backward is no op-table row yet",
-    "native_group_norm": "NativeGroupNormBackwardBackward0: native_group_norm_backward is no op-table row yet",
-    "prelu": "PreluKernelBackwardBackward0: _prelu_kernel_backward is no op-table row yet",
-    "convolution": "PyTorch's one ConvolutionBackwardBackward0 takes (grad_output, input, weight); gradlab records "
-                   "one node per gradient (convolution_backward_input, convolution_backward_weight)",
-    "conv_transpose": "PyTorch's one ConvolutionBackwardBackward0 takes (grad_output, input, weight); gradlab records "
-                      "one node per gradient",
     "index_reduce_prod": "PyTorch's formula (IndexFill, IndexSelect, MaskedFill) differs from gradlab's (Scatter, Gather, Where)",
     "scatter_reduce_prod": "scatter_reduce's prod formula op for op not modelled",
     "prod_dim": "prod_backward with zeros: PyTorch's cumprod-based formula is differentiable, gradlab's is a constant",

@@ -789,6 +789,24 @@ def _nll_loss2d(draw):
     return Case(fn, [uniform(draw, (n, c) + spatial)])
 
 
+@sample("nll_loss2d_backward", graph_names=False)
+def _nll_loss2d_backward(draw):
+    # nll_loss2d's gradient as an op of its own (create_graph: NllLoss2DBackwardBackward0), with the incoming
+    # gradient requiring grad too, so that every input slot of the backward op is differentiated
+    n, c = draw(st.integers(1, 3)), draw(st.integers(2, 4))
+    spatial = draw(st.sampled_from([(2, 2), (1, 3), (2,)]))
+    target = rng(draw).integers(0, c, (n,) + spatial)
+    target[(0,) * target.ndim] = -100       # an ignored position
+    weight = rng(draw).uniform(0.5, 2.0, c)
+    reduction = draw(st.sampled_from(["mean", "sum", "none"]))
+    out = (n,) + spatial if reduction == "none" else ()
+
+    def fn(T, x, g):
+        loss = F(T).nll_loss(x, T.tensor(target), weight=const(T, weight, x), reduction=reduction)
+        return T.autograd.grad(loss, x, g, create_graph=True)[0]
+    return Case(fn, [uniform(draw, (n, c) + spatial), uniform(draw, out)])
+
+
 @sample("mse_loss")
 def _mse_loss(draw):
     shp = shape(draw)

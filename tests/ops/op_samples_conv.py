@@ -38,30 +38,6 @@ def _convolution(draw):
     return Case(fn, arrays)
 
 
-@sample("convolution_backward_input", graph_names=False)
-def _convolution_backward_input(draw):
-    fn, arrays = _conv_case(draw)
-    x, w = arrays[0], arrays[1]
-
-    def back(T, w_):
-        xt = T.tensor(x, dtype=w_.dtype, requires_grad=True)
-        y = fn(T, xt, w_)
-        return _grad_of(T, (y * y).sum(), xt, None)
-    return Case(back, [w])
-
-
-@sample("convolution_backward_weight", graph_names=False)
-def _convolution_backward_weight(draw):
-    fn, arrays = _conv_case(draw)
-    x, w = arrays[0], arrays[1]
-
-    def back(T, x_):
-        wt = T.tensor(w, dtype=x_.dtype, requires_grad=True)
-        y = fn(T, x_, wt)
-        return _grad_of(T, (y * y).sum(), wt, None)
-    return Case(back, [x])
-
-
 def _distinct(draw, shp):
     """Values that differ pairwise by at least 0.1: no ties for a maximum."""
     n = int(np.prod(shp))

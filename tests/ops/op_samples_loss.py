@@ -100,6 +100,21 @@ def _prelu(draw):
     return Case(lambda T, a, w: F(T).prelu(a, w), [x, rng(draw).uniform(0.05, 0.5, (channels,))])
 
 
+@sample("prelu_kernel_backward", graph_names=False)
+def _prelu_kernel_backward(draw):
+    # prelu's gradients as one op (create_graph: PreluKernelBackwardBackward0), with the incoming gradient
+    # requiring grad too, so that every input slot of the backward op is differentiated
+    shp = shape(draw, min_dims=2, max_dims=4)
+    channels = draw(st.sampled_from([1, shp[1]]))
+    wrt = draw(st.sampled_from(["both", "self", "weight"]))
+    x = _away_from(draw, shp, [0.0], gap=0.05)
+
+    def fn(T, a, w, g):
+        inputs = {"both": (a, w), "self": (a,), "weight": (w,)}[wrt]
+        return T.autograd.grad(F(T).prelu(a, w), inputs, g, create_graph=True)
+    return Case(fn, [x, rng(draw).uniform(0.05, 0.5, (channels,)), uniform(draw, shp)])
+
+
 # --- the losses' and activations' backward ops: reached through a gradient's own graph (create_graph), with the
 # incoming gradient requiring grad too, so that every input slot of the backward op is differentiated
 def _backward_of(loss, wrt):

@@ -1,8 +1,10 @@
 """Sample inputs of the nn-layer ops (registered into op_samples.SAMPLES; see op_samples.py): upsampling
 (nearest, nearest-exact, linear), and their gradients as ops of their own (create_graph)."""
+import gradlab
 from hypothesis import strategies as st
 
 from op_samples import F, Case, sample, uniform
+from op_samples_conv import _conv_case
 
 
 def _grad_of(T, y, x):
@@ -124,15 +126,18 @@ def _conv_transpose(draw):
     return Case(*_conv_transpose_case(draw))
 
 
-@sample("conv_transpose_backward_input", graph_names=False)
-def _conv_transpose_backward_input(draw):
-    fn, arrays = _conv_transpose_case(draw)
-    x, w = arrays[0], arrays[1]
+@sample("convolution_backward", graph_names=False)
+def _convolution_backward(draw):
+    # a convolution's (or a transposed one's) gradients as one op (create_graph: ConvolutionBackwardBackward0),
+    # with the incoming gradient requiring grad too, so that every input slot of the backward op is differentiated
+    transposed = draw(st.booleans())
+    fn, arrays = _conv_transpose_case(draw) if transposed else _conv_case(draw)
+    out = tuple(fn(gradlab, *[gradlab.tensor(a) for a in arrays]).shape)     # (the gradient's shape)
 
-    def back(T, w_):
-        xt = T.tensor(x, dtype=w_.dtype, requires_grad=True)
-        return _grad_of(T, fn(T, xt, w_), xt)
-    return Case(back, [w])
+    def back(T, *args):
+        *xs, g = args
+        return T.autograd.grad(fn(T, *xs), xs, g, create_graph=True)
+    return Case(back, arrays + [uniform(draw, out)])
 
 
 # --- bilinear -------------------------------------------------------------------------------------------

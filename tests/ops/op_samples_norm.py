@@ -25,6 +25,28 @@ def _batch_norm(draw):
     return Case(fn, [uniform(draw, shp), uniform(draw, (c,), 0.5, 2.0), uniform(draw, (c,))])
 
 
+@sample("native_batch_norm_backward", graph_names=False)
+def _batch_norm_backward(draw):
+    # batch norm's gradient as an op of its own (create_graph: NativeBatchNormBackwardBackward0), with the
+    # incoming gradient requiring grad too, so that every input slot of the backward op is differentiated
+    shp = _channels(draw)
+    c = shp[1]
+    rm, rv = rng(draw).uniform(-0.5, 0.5, c), rng(draw).uniform(0.5, 2.0, c)
+    training = draw(st.booleans())
+    affine = draw(st.sampled_from(["weight and bias", "weight", "none"]))
+
+    def fn(T, x, w, b, g):
+        # (in float64: this op's values are batch norm's first-order gradients, compared in float32 by
+        # native_batch_norm's sample at a gradient's tolerance)
+        x, w, b, g = x.double(), w.double(), b.double(), g.double()
+        weight = w if affine != "none" else None
+        bias = b if affine == "weight and bias" else None
+        y = F(T).batch_norm(x, const(T, rm, x), const(T, rv, x), weight, bias, training=training)
+        wrt = [x] + [t for t in (weight, bias) if t is not None]
+        return T.autograd.grad(y, wrt, g, create_graph=True)
+    return Case(fn, [uniform(draw, shp), uniform(draw, (c,), 0.5, 2.0), uniform(draw, (c,)), uniform(draw, shp)])
+
+
 @sample("native_layer_norm")
 def _layer_norm(draw):
     lead = draw(st.sampled_from([(), (2,), (3, 2)]))
@@ -35,6 +57,27 @@ def _layer_norm(draw):
         lambda T, x, w, b: F(T).layer_norm(x, norm, eps=1e-3) * w + b,
     ])
     return Case(fn, [uniform(draw, lead + norm), uniform(draw, norm, 0.5, 2.0), uniform(draw, norm)])
+
+
+@sample("native_layer_norm_backward", graph_names=False)
+def _layer_norm_backward(draw):
+    # layer norm's gradient as an op of its own (create_graph: NativeLayerNormBackwardBackward0), with the
+    # incoming gradient requiring grad too, so that every input slot of the backward op is differentiated
+    lead = draw(st.sampled_from([(), (2,), (3, 2)]))
+    norm = draw(st.sampled_from([(3,), (2, 3), (4,)]))
+    affine = draw(st.sampled_from(["weight and bias", "weight", "none"]))
+
+    def fn(T, x, w, b, g):
+        # (in float64: this op's values are layer norm's first-order gradients, whose float32 last bits are
+        # native_layer_norm's matter, compared there at a gradient's tolerance)
+        x, w, b, g = x.double(), w.double(), b.double(), g.double()
+        weight = w if affine != "none" else None
+        bias = b if affine == "weight and bias" else None
+        y = F(T).layer_norm(x, norm, weight, bias)
+        wrt = [x] + [t for t in (weight, bias) if t is not None]
+        return T.autograd.grad(y, wrt, g, create_graph=True)
+    shp = lead + norm
+    return Case(fn, [uniform(draw, shp), uniform(draw, norm, 0.5, 2.0), uniform(draw, norm), uniform(draw, shp)])
 
 
 @sample("native_group_norm")

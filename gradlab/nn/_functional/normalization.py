@@ -280,7 +280,7 @@ def _group_norm(input, num_groups, weight, bias, eps):
         var = ((x3 - mean64) ** 2).mean(2, keepdims=True)
         rstd = (1 / np.sqrt(var.astype(dtype) + dtype.type(eps))).astype(dtype)
     return OPS["native_group_norm"](input, weight, bias, mean=mean64.astype(dtype), rstd=rstd, eps=eps,
-                                    groups=num_groups, input_shape=x.shape)
+                                    groups=num_groups, input_shape=x.shape)[0]
 
 
 # --- embedding -------------------------------------------------------------------------------------
