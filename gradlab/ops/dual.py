@@ -436,7 +436,7 @@ def saved_output(n, i):
     """Output i of a multi-output node (listed in its row's saves_outputs) as a Tensor whose grad_fn is the
     node: what PyTorch's formula reads (LinalgSvdBackward0's U, S, Vh), differentiable again through it."""
     node = node_of(n)
-    return node._guards[node._op.saves_outputs.index(i)].unpack(node)
+    return node._guards[node._op.saves_outputs.index(i)]._unpack(node)
 
 
 def shared_with_second(n, g, compute, first):
