@@ -819,8 +819,8 @@ def _complex_logaddexp(a, b):
 
 @op("logaddexp", "LogaddexpBackward0", ("self", "other"), variants=("function", "method"), saves=("self", "other"),
     shows={"self": "grad / (1 + exp(other - self)).conj()", "other": "grad / (1 + exp(self - other)).conj()"},
-    self=lambda g, n: _real_input(g / dual.conj(1 + dual.exp(_difference(n.other, n.self))), n, 0),
-    other=lambda g, n: _real_input(g / dual.conj(1 + dual.exp(_difference(n.self, n.other))), n, 1))
+    self=lambda g, n: _real_input(g / dual.conj(dual.add_scalar(dual.exp(_difference(n.other, n.self)), 1)), n, 0),
+    other=lambda g, n: _real_input(g / dual.conj(dual.add_scalar(dual.exp(_difference(n.self, n.other)), 1)), n, 1))
 def logaddexp(self, other):
     dtype = refuse_kinds("logaddexp", "biu", self, other)
     if dtype.kind == "c":
@@ -844,8 +844,8 @@ def _pow2(x):
 @op("logaddexp2", "Logaddexp2Backward0", ("self", "other"), variants=("function", "method"),
     saves=("self", "other"),
     shows={"self": "grad / (1 + pow(2, other - self))", "other": "grad / (1 + pow(2, self - other))"},
-    self=lambda g, n: g / (1 + _pow2(_difference(n.other, n.self))),
-    other=lambda g, n: g / (1 + _pow2(_difference(n.self, n.other))))
+    self=lambda g, n: g / dual.add_scalar(_pow2(_difference(n.other, n.self)), 1),
+    other=lambda g, n: g / dual.add_scalar(_pow2(_difference(n.self, n.other)), 1))
 def logaddexp2(self, other):
     dtype = refuse_kinds("logaddexp2", "biuc", self, other)
     return _in_float(_logaddexp2_arrays, dtype, self, other)

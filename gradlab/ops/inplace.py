@@ -22,7 +22,7 @@ from ..autograd.node import Node, record, set_history
 from . import dual
 from .formula_text import shows
 from .operands import _binary, _check_int_scalar
-from .registry import OPS, edge_of, op
+from .registry import OPS, ORIGINAL_SELF, edge_of, op
 
 _LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 _VIEW_OF_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
@@ -378,7 +378,16 @@ def run_inplace(t, opkey, args, params):
     records = grad_mode._state["enabled"] and (
         t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
     if records:
-        result = _call(opkey, _stand_in(t, opkey), args, params)
+        stand_in = _stand_in(t, opkey)
+        if "self" in OPS[opkey].saves and t.requires_grad:
+            # what the op saves for self: PyTorch's original_self = self.clone() (CloneBackward0)
+            ORIGINAL_SELF[id(stand_in)] = OPS["clone"](stand_in)
+            try:
+                result = _call(opkey, stand_in, args, params)
+            finally:
+                ORIGINAL_SELF.clear()
+        else:
+            result = _call(opkey, stand_in, args, params)
     elif _write_in_place(t, opkey, args, params):
         t._version_counter[0] += 1
         if not grad_mode._state["enabled"] and (t._base is not None or t._views):

@@ -409,6 +409,8 @@ def apply(op, args, params):
                     if saved is None:
                         saved = node._saved = {}
                     if isinstance(a, Tensor):
+                        if ORIGINAL_SELF:           # (an in-place op: PyTorch saves a clone of self, see below)
+                            a = ORIGINAL_SELF.get(id(a), a)
                         # (the tensor itself at version 0 without saved_tensors_hooks: node.saved_entry)
                         # (and SavedTensor's checks for the rest: a changed tensor, an inference tensor's counter)
                         vc = a._vc
@@ -459,6 +461,11 @@ def apply(op, args, params):
 
 _NO_EDGE = (None, 0)
 _SAVED_TENSORS_HOOKS = _node.SAVED_TENSORS_HOOKS
+
+# An in-place op whose formulas read self (x.sin_(): grad * self.cos()) saves, as PyTorch's generated code does,
+# `original_self = self.clone()`: a copy made before the change, recorded (CloneBackward0 in a graph of the
+# gradient). ops/inplace.py's run_inplace puts {id(the stand-in for self): that clone} here while the op records.
+ORIGINAL_SELF = {}
 
 
 _ndarray = np.ndarray
