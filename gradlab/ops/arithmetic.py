@@ -543,6 +543,8 @@ def _rounded_binary(ufunc, a, b):
 def _atan2_recip(n):
     """1 / (self * self + other * other), 0 where both are 0 (PyTorch's gradients there are 0 and -0)."""
     squares = n.self * n.self + n.other * n.other
+    if isinstance(squares, dual.Tensor):        # (PyTorch's recip.masked_fill_: MaskedFillBackward0)
+        return _recip(squares).masked_fill(squares == 0, 0.0)
     return dual.where(squares == 0, 0.0, _recip(squares))
 
 
@@ -551,8 +553,8 @@ def _atan2_recip(n):
     saves=("self", "other"), float_result=True,
     shows={"self": "grad * other / (self * self + other * other)",
            "other": "grad * -self / (self * self + other * other)"},
-    self=lambda g, n: g * n.other * _atan2_recip(n),
-    other=lambda g, n: g * -n.self * _atan2_recip(n))
+    self=lambda g, n: g * n.other * dual.shared(n, g, 1, lambda: _atan2_recip(n)),
+    other=lambda g, n: g * -n.self * dual.shared(n, g, 1, lambda: _atan2_recip(n)))
 def atan2(self, other):
     refuse_complex('"atan2_cpu" not implemented for \'{dtype}\'', NotImplementedError, self, other)
     return np.asarray(_rounded_binary(np.arctan2, self, other))

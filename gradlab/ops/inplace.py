@@ -219,15 +219,18 @@ def _record_adopted(t, result):
     if type(node) is _autograd_node.NoDerivative and not node._op_name.endswith("_"):
         node._op_name += "_"              # (written in place: PyTorch names aten's in-place op, floor_divide_)
     root = t._base
-    if node._saved and "result" in node._saved:
-        # the saved output is now t (same values). Written through a view, it is the view itself,
-        # which reads through the base's new history (a graph of the gradient must go through it)
-        node._save("result", t, is_output=root is None)
+    saves_result = node._saved and "result" in node._saved
     if root is None:
         set_history(node, t)
+        if saves_result:    # (after set_history: the saved output is output 0 of node, as t now is)
+            node._save("result", t, is_output=True)
         _keep_retained_grad(t)
         _refresh_views(t)
     else:                                 # written through a view: the base's history changes
+        if saves_result:
+            # the saved output is now t (same values): the view itself, which reads through the base's new
+            # history (a graph of the gradient must go through it)
+            node._save("result", t, is_output=False)
         # slot 0 is the base's old history; fn's other inputs (the `w` of `v.mul_(w)`) keep their edges
         wrapper = CopySlices(node, view_positions(t, root))
         record(wrapper, None, root, edges=(edge_of(root),) + tuple(node.next_functions[1:]))
@@ -597,7 +600,8 @@ del _key, _name
 
 @op("fill_tensor", "FillBackward3", ("self", "value"), promote=False,
     self=_no_gradient,
-    value=lambda g, n: g)           # (summed to the value's shape by the node)
+    # (grad.sum(): SumBackward0 in a graph of the gradient; on arrays the node sums g to the value's shape)
+    value=lambda g, n: g.sum() if isinstance(g, Tensor) else g)
 def _fill_tensor(self, value):
     return np.full_like(self, real_part(value, self.dtype))
 

@@ -778,17 +778,45 @@ def _torch_reduce(loss, reduction):
 
 
 def _soft_margin_grad(g, n):
-    # torch's soft_margin_loss_backward: z = exp(-target * self); target * z * -norm / (z + 1) * grad
-    if isinstance(g, np.ndarray) and isinstance(n.self, np.ndarray):
-        x = n.self
-        t = np.asarray(n.target).astype(x.dtype, copy=False)
-        z = _exp((-t) * x)
-        grad = (t * z) * x.dtype.type(-n.norm)
-        grad = grad / (z + x.dtype.type(1))
-        return (grad * g).astype(x.dtype, copy=False)
+    """PyTorch's soft_margin_loss_backward (an op: SoftMarginLossBackwardBackward0 under create_graph)."""
+    return dual.call("soft_margin_loss_backward", g, n.self, target=n.target, reduction=n.reduction, norm=n.norm)
+
+
+def _soft_margin_double_backward(g, n):
+    """PyTorch's soft_margin_loss_double_backward(grad * grad_output): z = exp(self * -target),
+    grad * target^2 * z / (z + 1)^2, over numel for a mean."""
     t = dual.like(g, np.asarray(dual.data(n.target)).astype(dual.data(n.self).dtype, copy=False))
-    z = dual.exp(-t * n.self)
-    return dual.scale(t * z, -n.norm) / (z + 1) * g
+    g = g * n.grad_output
+    z = dual.exp(n.self * -t)
+    zplus1 = dual.add_scalar(z, 1)
+    grad = g * (t * t) * z / (zplus1 * zplus1)
+    return dual.div_scalar(grad, dual.data(n.self).size) if n.reduction == "mean" else grad
+
+
+def _soft_margin_double_backward_grad_output(g, n):
+    """PyTorch's soft_margin_loss_double_backward_grad_output: soft_margin_loss_backward(grad) for no reduction,
+    else (soft_margin_loss_backward(ones_like(grad_output)) * grad).sum()."""
+    if n.reduction == "none":
+        return _soft_margin_grad(g, n)
+    ones = dual.like(g, np.ones_like(dual.data(n.grad_output)))
+    return (_soft_margin_grad(ones, n) * g).sum()
+
+
+@op("soft_margin_loss_backward", "SoftMarginLossBackwardBackward0", ("grad_output", "self"),
+    saves=("grad_output", "self"),
+    shows={"grad_output": "-target * exp(-target * self) / (1 + exp(-target * self)) * norm * grad",
+           "self": "grad * grad_output * target * target * exp(self * -target) / (exp(self * -target) + 1) ** 2"
+                   " * norm"},
+    grad_output=_soft_margin_double_backward_grad_output, self=_soft_margin_double_backward)
+def soft_margin_loss_backward(grad_output, self, target, reduction, norm):
+    """PyTorch's kernel: z = exp(-target * self); target * z * -norm / (z + 1) * grad (norm: 1 / numel for a
+    mean, else 1)."""
+    x = self
+    t = np.asarray(target).astype(x.dtype, copy=False)
+    z = _exp((-t) * x)
+    grad = (t * z) * x.dtype.type(-norm)
+    grad = grad / (z + x.dtype.type(1))
+    return (grad * grad_output).astype(x.dtype, copy=False)
 
 
 @op("soft_margin_loss", "SoftMarginLossBackward0", ("self",), saves=("self",), self=_soft_margin_grad,
@@ -825,11 +853,22 @@ def _multi_margin_coefficients(x, target, p, margin, weight, reduction, grad_sha
 
 
 def _multi_margin_grad(g, n):
-    coef = _multi_margin_coefficients(dual.data(n.self), n.target, n.p, n.margin, n.weight, n.reduction, None)
-    g_data = dual.data(g)
-    if n.reduction == "none" and np.ndim(g_data) > 0:
-        g = dual.unsqueeze(g, -1) if dual.data(n.self).ndim > 1 else g
-    return dual.like(g, coef) * g
+    if _is_tensor(g, n.self):       # (create_graph: PyTorch's multi_margin_loss_backward, which has no derivative)
+        return OPS["multi_margin_loss_backward"](g, n.self, target=n.target, p=n.p, margin=n.margin, weight=n.weight,
+                                                 reduction=n.reduction)
+    return multi_margin_loss_backward.forward(g, n.self, n.target, n.p, n.margin, n.weight, n.reduction)
+
+
+@op("multi_margin_loss_backward", "NotImplemented", ("grad_output", "self"), saved_params=(),
+    shows={"grad_output": "derivative for aten::multi_margin_loss_backward is not implemented",
+           "self": "derivative for aten::multi_margin_loss_backward is not implemented"},
+    grad_output=_not_implemented("multi_margin_loss_backward"), self=_not_implemented("multi_margin_loss_backward"))
+def multi_margin_loss_backward(grad_output, self, target, p, margin, weight, reduction):
+    coef = _multi_margin_coefficients(self, target, p, margin, weight, reduction, None)
+    g = grad_output
+    if reduction == "none" and np.ndim(g) > 0 and self.ndim > 1:
+        g = np.expand_dims(g, -1)
+    return coef * g
 
 
 @op("multi_margin_loss", "MultiMarginLossBackward0", ("self",), saves=("self",), self=_multi_margin_grad,
@@ -870,12 +909,23 @@ def _multilabel_targets(target, nframe, dim):
 
 
 def _multilabel_grad(g, n):
-    x = dual.data(n.self)
+    if _is_tensor(g, n.self):       # (create_graph: PyTorch's multilabel_margin_loss_backward, with no derivative)
+        return OPS["multilabel_margin_loss_backward"](g, n.self, target=n.target, reduction=n.reduction)
+    return multilabel_margin_loss_backward.forward(g, n.self, n.target, n.reduction)
+
+
+@op("multilabel_margin_loss_backward", "NotImplemented", ("grad_output", "self"), saved_params=(),
+    shows={"grad_output": "derivative for aten::multilabel_margin_loss_backward is not implemented",
+           "self": "derivative for aten::multilabel_margin_loss_backward is not implemented"},
+    grad_output=_not_implemented("multilabel_margin_loss_backward"),
+    self=_not_implemented("multilabel_margin_loss_backward"))
+def multilabel_margin_loss_backward(grad_output, self, target, reduction):
+    g, x = grad_output, self
     x2 = x.reshape(-1, 1 if x.ndim == 0 else x.shape[-1])
     nframe, dim = x2.shape
     t = x.dtype.type
-    step = t(1.0 / (nframe * dim)) if n.reduction == "mean" else t(1.0 / dim)
-    t2, listed, is_target = _multilabel_targets(n.target, nframe, dim)
+    step = t(1.0 / (nframe * dim)) if reduction == "mean" else t(1.0 / dim)
+    t2, listed, is_target = _multilabel_targets(target, nframe, dim)
     coef = np.zeros_like(x2)
     rows = np.arange(nframe)
     for dt in range(dim):               # torch's loop: -= step at the label, += step at each live class
@@ -886,9 +936,9 @@ def _multilabel_grad(g, n):
             coef[rows, label] = np.where(live, coef[rows, label] - step, coef[rows, label])
             coef[:, d] = np.where(live, coef[:, d] + step, coef[:, d])
     coef = coef.reshape(x.shape)
-    if n.reduction == "none" and np.ndim(dual.data(g)) > 0:
-        g = dual.unsqueeze(g, -1)
-    return dual.like(g, coef) * g
+    if reduction == "none" and np.ndim(g) > 0:
+        g = np.expand_dims(g, -1)
+    return coef * g
 
 
 @op("multilabel_margin_loss", "MultilabelMarginLossBackward0", ("self",), saves=("self",), self=_multilabel_grad,

@@ -81,8 +81,9 @@ class OpNode(Node):
             check_guards(self)
         if op.num_outputs == 1:
             g = grad_outputs[0]
-        else:   # outputs that received no gradient count as zeros
+        else:   # outputs that received no gradient count as zeros (which ones: _undefined, for PyTorch's `.defined()`)
             g = [gi if gi is not None else _zeros(meta, as_arrays) for gi, meta in zip(grad_outputs, self._output_meta)]
+            self._undefined = tuple(gi is None for gi in grad_outputs)
         if not as_arrays:
             return self._apply_on_tensors(g)
         # a plain backward: g and the saved values (`n.other`) are arrays
@@ -614,7 +615,7 @@ def sum_to_shape(g, meta):
                 g = dual.sum_dims(g, tuple(range(lead)))
     if dual.data(g).dtype != dtype:
         if dual.data(g).dtype.kind == "c" and dtype.kind != "c":    # a real input of a complex op: the real part
-            g = OPS["real_of_gradient"](g) if isinstance(g, Tensor) else g.real     # (PyTorch's handle_r_to_c)
+            g = g.real      # (PyTorch's handle_r_to_c, at::real: on a Tensor view_as_real, then select)
             if dual.data(g).dtype == dtype:
                 return g
         g = dual.to_dtype(g, dtype)

@@ -248,7 +248,9 @@ def _sgn_grad(g, n):
     leaves a ZeroTensor in x.grad."""
     if dual.data(n.self).dtype.kind == "c":
         size = dual.call("abs", n.self)
-        return dual.where(n.self == 0, 0.0, (g - n.result * n.result * dual.conj(g)) / (2 * size))
+        # (PyTorch's ((gx - sgn * sgn * gx.conj()) / (2. * abs)).masked_fill_(abs == 0., 0.))
+        out = (g - n.result * n.result * dual.conj(g)) / dual.mul_scalar(size, 2.0)
+        return dual.zero_where(size == 0, out) if isinstance(out, Tensor) else dual.where(n.self == 0, 0.0, out)
     zeros = np.zeros_like(dual.data(g))
     return zero_tensor_of(zeros) if isinstance(g, Tensor) else zeros.view(ZeroArray)
 
