@@ -598,7 +598,7 @@ for _key, _name in (("exponential_", "ExponentialBackward0"), ("geometric_", "Ge
 del _key, _name
 
 
-@op("fill_tensor", "FillBackward3", ("self", "value"), promote=False,
+@op("fill_tensor", "FillBackward3", ("self", "value"), promote=False, shows={"value": "grad.sum()"},
     self=_no_gradient,
     # (grad.sum(): SumBackward0 in a graph of the gradient; on arrays the node sums g to the value's shape)
     value=lambda g, n: g.sum() if isinstance(g, Tensor) else g)

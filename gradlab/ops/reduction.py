@@ -151,11 +151,17 @@ def amin(self, dim, keepdim):
        "else grad" % "restore_dims(grad, dim, keepdim)")
 def _index_grad(g, n):
     """max(dim)/min(dim): the whole gradient goes to the single returned index."""
+    if isinstance(g, dual.Tensor):      # (PyTorch's value_selecting_reduction_backward: ScatterBackward0)
+        d = n.dim[0] if n.self_sizes else 0
+        idx = n.indices if n.keepdim or not n.self_sizes else np.expand_dims(n.indices, d)
+        g = _restore(g, n) if n.self_sizes else g
+        zeros = dual.like(g, np.zeros(n.self_sizes, dual.data(g).dtype))
+        return dual.call("scatter", zeros, g, dim=d, index=idx, src_sizes=dual.data(g).shape)
     if not n.self_sizes:            # a 0-d input is its own maximum: the gradient passes through
         return g
     d = n.dim[0]
-    onehot = np.zeros(n.self_sizes, dtype=bool)
     idx = n.indices if n.keepdim else np.expand_dims(n.indices, d)
+    onehot = np.zeros(n.self_sizes, dtype=bool)
     np.put_along_axis(onehot, idx, True, axis=d)
     return dual.where_or_zero(dual.like(g, onehot), _restore(g, n))     # (not g * onehot: inf * 0 is nan)
 
