@@ -338,7 +338,8 @@ def apply(op, args, params):
         if type(out) is not np.ndarray or (dtype is not None and out.dtype != dtype):
             out = _as_array(out, dtype)
         if out.base is None and (not out.flags.c_contiguous or (
-                arrays and type(arrays[0]) is np.ndarray and not arrays[0].flags.c_contiguous) or (
+                arrays and type(arrays[0]) is np.ndarray and (not arrays[0].flags.c_contiguous or (
+                    1 in arrays[0].shape and _size_one_strides(arrays[0]) and _sorts_dims(op, args, out)))) or (
                 params and op.key == "where" and not params["condition"].flags.c_contiguous)):
             # (contiguous inputs never get here. The inputs as given, before a cast that may have
             # lost an expanded input's zero strides; where's condition is PyTorch's first operand)
@@ -477,6 +478,36 @@ _ndarray = np.ndarray
 CONTIGUOUS_RESULT = {"softmax", "log_softmax", "masked_fill", "masked_fill_tensor", "cumsum", "roll", "gather",
                      "index_select", "repeat", "index", "rpow", "block_diag", "logcumsumexp", "renorm",
                      "linalg_pinv", "linalg_matrix_exp"}
+
+
+def _size_one_strides(a):
+    """Does a (numpy calls it C-contiguous) hold a size-1 dim with another stride than C order's (x.t() of a row,
+    stride (1, n))? PyTorch's elementwise result follows such strides (TensorIterator's dims sorted by them), and
+    a later mm's backward reads them (its column-major test)."""
+    if a.ndim < 2 or not a.size:
+        return False
+    expected = a.itemsize
+    for n, st in zip(reversed(a.shape), reversed(a.strides)):
+        if st != expected:
+            return True
+        expected *= n
+    return False
+
+
+# rows of C++'s Scalar overloads (mul.Scalar, add.Scalar, ...): PyTorch wraps the number as a 0-d operand
+_SCALAR_OPERAND_ROWS = frozenset(("mul_scalar", "nn_add_scalar", "sub_scalar", "nn_div_by_number", "rsub"))
+
+
+def _sorts_dims(op, args, out):
+    """Does PyTorch's TensorIterator sort the dims by stride here? Not on its fast path, taken when every operand
+    is contiguous (size-1 dims aside) and shaped like the result: a unary op, x + x. A Python number (x * 2, a
+    wrapped 0-d operand) or a broadcast operand sends it to the general path, which sorts."""
+    if op.key in _SCALAR_OPERAND_ROWS:
+        return True
+    for a in args:
+        if not isinstance(a, Tensor) or a._data.shape != out.shape:
+            return True
+    return False
 
 
 def torch_layout(op, out, arrays):
