@@ -43,7 +43,6 @@ NEW = "formula written before the Scalar-overload helpers: its create_graph grap
 # Ops whose gradient's graph is still not PyTorch's for some inputs (measured by this file's script and its
 # tests, which draw different cases), with why. (Not strict: some draws of an op here do agree.)
 OPEN = {
-    "_safe_softmax": "batched attention: a reshape of a bmm gradient is ReshapeAliasBackward0 where PyTorch views it",
     "_trilinear": "PyTorch's _trilinear_backward calls _trilinear with permuted expand/sumdim lists; gradlab's row "
                   "is bilinear's one pattern (its weight gradient a matmul, the others permute the weight)",
     "cholesky": NEW,
