@@ -533,9 +533,16 @@ def _checked_hook_results(hook, values, results):
 
 def _add(total, g, owned, key, create_graph):
     """A node's running gradient sum. The first sum makes a new array the engine owns; later
-    contributions are added into it in place (unless a graph of the gradient is being built)."""
+    contributions are added into it in place (unless a graph of the gradient is being built: then an add is
+    recorded, AddBackward0, a ZeroTensor's too). Without one, an efficient zero tensor (ZeroArray) adds nothing, as
+    in PyTorch's InputBuffer: the other keeps its -0.0s."""
     if create_graph:
         return total + g
+    if type(g) is ZeroArray:
+        return total
+    if type(total) is ZeroArray:
+        owned.discard(key)          # (g is not the engine's own array: a later sum makes a new one)
+        return g
     if key in owned and (total.shape == g.shape or total.shape == np.broadcast_shapes(total.shape, g.shape)):
         np.add(total, g, out=total, casting="unsafe")
         return total

@@ -538,12 +538,6 @@ def rrelu_with_noise(self, noise, lower, upper, training):
 
 
 # --- glu: the first half of dim times sigmoid of the second ---------------------------------------------
-def _halves(x, dim):
-    if isinstance(x, np.ndarray):
-        return np.split(x, 2, axis=dim)
-    return x.chunk(2, dim)
-
-
 def _join(a, b, dim):
     if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
         return np.concatenate([a, b], axis=dim)
@@ -561,20 +555,39 @@ def glu(self, dim):
     return (a * (a.dtype.type(1) / (a.dtype.type(1) + _exp(-b)))).astype(self.dtype, copy=False)
 
 
+def _narrow_halves(x, dim):
+    """x.narrow(dim, 0, half), x.narrow(dim, half, half) (SliceBackward0 on Tensors, as PyTorch's formulas)."""
+    if isinstance(x, np.ndarray):
+        return np.split(x, 2, axis=dim)
+    half = x.shape[dim] // 2
+    return x.narrow(dim, 0, half), x.narrow(dim, half, half)
+
+
 def _glu_grad_output(gg, n):
-    ga, gb = _halves(gg, n.dim)
-    a, b = _halves(n.self, n.dim)
-    s = dual.sigmoid(b)
-    return ga * s + gb * a * s * (1 - s)
+    """PyTorch's glu_double_backward_grad_output: tmp = grad * glu_backward(ones, self); tmp's two halves added."""
+    x = dual.data(n.self)
+    dim = n.dim % x.ndim
+    sizes = list(x.shape)
+    sizes[dim] //= 2
+    ones = dual.like(gg, np.ones(sizes, x.dtype))
+    first, second = _narrow_halves(gg * dual.call("glu_backward", ones, n.self, dim=n.dim), dim)
+    return first + second
 
 
 def _glu_grad_self(gg, n):
-    ga, gb = _halves(gg, n.dim)
-    a, b = _halves(n.self, n.dim)
-    s = dual.sigmoid(b)
-    ds = s * (1 - s)
+    """PyTorch's glu_double_backward, op for op."""
+    dim = n.dim % dual.data(n.self).ndim
+    first_half, second_half = _narrow_halves(n.self, dim)
+    sig_second_half = dual.sigmoid(second_half)
+    one_sub_sig_second_half = dual.number_minus(1, sig_second_half)
+    sig_one_sub_sig = sig_second_half * one_sub_sig_second_half
+    ggI_first_half, ggI_second_half = _narrow_halves(gg, dim)
+    ggI_second_half_times_first_half = ggI_second_half * first_half
     go = n.grad_output
-    return _join(gb * go * ds, (ga * ds + gb * a * ds * (1 - 2 * s)) * go, n.dim)
+    gI_first_half = ggI_second_half * go * sig_one_sub_sig
+    second_order_sh = sig_one_sub_sig * one_sub_sig_second_half - sig_second_half * sig_one_sub_sig
+    gI_second_half = ggI_second_half_times_first_half * go * second_order_sh + ggI_first_half * go * sig_one_sub_sig
+    return _join(gI_first_half, gI_second_half, dim)
 
 
 @op("glu_backward", "GluBackwardBackward0", ("grad_output", "self"), saves=("grad_output", "self"),

@@ -547,6 +547,8 @@ def _rounded_binary(ufunc, a, b):
 def _atan2_recip(n):
     """1 / (self * self + other * other), 0 where both are 0 (PyTorch's gradients there are 0 and -0)."""
     squares = n.self * n.self + n.other * n.other
+    if isinstance(squares, dual.Tensor):        # (PyTorch's recip.masked_fill_: MaskedFillBackward0)
+        return _recip(squares).masked_fill(squares == 0, 0.0)
     return dual.where(squares == 0, 0.0, _recip(squares))
 
 
@@ -555,8 +557,8 @@ def _atan2_recip(n):
     saves=("self", "other"), float_result=True,
     shows={"self": "grad * other / (self * self + other * other)",
            "other": "grad * -self / (self * self + other * other)"},
-    self=lambda g, n: g * n.other * _atan2_recip(n),
-    other=lambda g, n: g * -n.self * _atan2_recip(n))
+    self=lambda g, n: g * n.other * dual.shared(n, g, 1, lambda: _atan2_recip(n)),
+    other=lambda g, n: g * -n.self * dual.shared(n, g, 1, lambda: _atan2_recip(n)))
 def atan2(self, other):
     refuse_complex('"atan2_cpu" not implemented for \'{dtype}\'', NotImplementedError, self, other)
     return np.asarray(_rounded_binary(np.arctan2, self, other))
@@ -823,8 +825,8 @@ def _complex_logaddexp(a, b):
 
 @op("logaddexp", "LogaddexpBackward0", ("self", "other"), variants=("function", "method"), saves=("self", "other"),
     shows={"self": "grad / (1 + exp(other - self)).conj()", "other": "grad / (1 + exp(self - other)).conj()"},
-    self=lambda g, n: _real_input(g / dual.conj(1 + dual.exp(_difference(n.other, n.self))), n, 0),
-    other=lambda g, n: _real_input(g / dual.conj(1 + dual.exp(_difference(n.self, n.other))), n, 1))
+    self=lambda g, n: _real_input(g / dual.conj(dual.add_scalar(dual.exp(_difference(n.other, n.self)), 1)), n, 0),
+    other=lambda g, n: _real_input(g / dual.conj(dual.add_scalar(dual.exp(_difference(n.self, n.other)), 1)), n, 1))
 def logaddexp(self, other):
     dtype = refuse_kinds("logaddexp", "biu", self, other)
     if dtype.kind == "c":
@@ -848,8 +850,8 @@ def _pow2(x):
 @op("logaddexp2", "Logaddexp2Backward0", ("self", "other"), variants=("function", "method"),
     saves=("self", "other"),
     shows={"self": "grad / (1 + pow(2, other - self))", "other": "grad / (1 + pow(2, self - other))"},
-    self=lambda g, n: g / (1 + _pow2(_difference(n.other, n.self))),
-    other=lambda g, n: g / (1 + _pow2(_difference(n.self, n.other))))
+    self=lambda g, n: g / dual.add_scalar(_pow2(_difference(n.other, n.self)), 1),
+    other=lambda g, n: g / dual.add_scalar(_pow2(_difference(n.self, n.other)), 1))
 def logaddexp2(self, other):
     dtype = refuse_kinds("logaddexp2", "biuc", self, other)
     return _in_float(_logaddexp2_arrays, dtype, self, other)

@@ -23,7 +23,8 @@ def conj(self):
 
 
 @op("conj_physical", "ConjPhysicalBackward0", variants=("function", "method", "inplace"),
-    self=lambda g, n: dual.conj(g))
+    shows={"self": "grad.conj_physical()"},
+    self=lambda g, n: dual.call("conj_physical", g) if isinstance(g, dual.Tensor) else dual.conj(g))
 def conj_physical(self):
     return np.conjugate(self)
 
@@ -33,7 +34,7 @@ def _angle_grad(g, n):
     if dual.data(n.self).dtype.kind != "c":
         return dual.like(g, np.zeros_like(dual.data(n.self)))
     x = n.self
-    return dual.where(x == 0, 0.0, g * x / (dual.call("abs", x) ** 2) * 1j)
+    return dual.where(x == 0, 0.0, dual.mul_scalar(g * x / (dual.call("abs", x) ** 2), 1j))   # (Scalar 1j: MulBackward1)
 
 
 @op("angle", "AngleBackward0", variants=("function", "method"), saves=("self",), float_result=True, cast_result=False,
@@ -47,25 +48,16 @@ def angle(self):
     return np.where(self < 0, self.dtype.type(math.pi), np.where(self != self, self, self.dtype.type(0)))
 
 
-@op("real_of_gradient", "SelectBackward0", cast_result=False,
-    self=lambda g, n: g)        # (a real gradient; the engine makes it complex for the complex input)
-def real_of_gradient(self):
-    """The real part of a complex gradient arriving at a real input (PyTorch's handle_r_to_c, at::real: a
-    select of view_as_real, hence the grad_fn's name), without the warning a cast to real gives. Internal:
-    registry.sum_to_shape calls it; it is not gradlab.real (a view in PyTorch, not modelled yet)."""
-    return self.real.copy()
-
-
 # --- complex numbers from two real tensors: torch.complex(real, imag), torch.polar(abs, angle) ---------------
 
 def _real(g):
     """at::real(grad): the real part of a complex gradient, for a real input (a view of it, as PyTorch's)."""
-    return g.real if isinstance(g, np.ndarray) else dual.call("real_of_gradient", g)
+    return g.real     # (on a Tensor a view: view_as_real, then select, as PyTorch's)
 
 
 def _imag(g):
     """at::imag(grad): the imaginary part (a view; on Tensors the real part of -1j * grad)."""
-    return g.imag if isinstance(g, np.ndarray) else dual.call("real_of_gradient", g * -1j)
+    return g.imag
 
 
 def _complex_dtype(x):
@@ -87,12 +79,12 @@ def complex(real, imag):
 
 def _polar_abs_grad(g, n):
     result = n.result
-    sgn = result / dual.call("abs", result) if isinstance(result, dual.Tensor) else _sgn(result)
+    sgn = dual.call("sgn", result) if isinstance(result, dual.Tensor) else _sgn(result)
     return _real(dual.conj(g) * sgn)
 
 
 def _polar_angle_grad(g, n):
-    return _real(dual.conj(g) * (n.result * 1j))
+    return _real(dual.conj(g) * dual.mul_scalar(n.result, 1j))      # (result * Scalar(1j): MulBackward1)
 
 
 def _sgn(z):

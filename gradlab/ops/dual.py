@@ -16,6 +16,7 @@ import numpy as np
 
 from .._dtype import from_numpy_dtype
 from .._tensor_core import Tensor
+from ..autograd.node import AsTensors
 from . import operands
 from ..autograd.node import AsTensors
 from .registry import OPS
@@ -449,5 +450,22 @@ def shared_with_second(n, g, compute, first):
         return memo[1]
     value = compute()
     if first and node.next_functions[1][0] is not None:
+        node._shared_value = (g, value)
+    return value
+
+
+def shared(n, g, slot, compute):
+    """A value that PyTorch computes once for two inputs' gradients (one C++ function returns both, as
+    atan2_backward's `recip`): the first formula of a node's call computes it, the formula for input `slot`
+    in the same call (the same incoming g) takes it, so that a graph of the gradient holds one node for it,
+    as PyTorch's. When input `slot` needs no gradient nothing is kept."""
+    node = object.__getattribute__(n, "_node") if type(n) is AsTensors else n     # (n: the node, or AsTensors)
+    kept = getattr(node, "_shared_value", None)
+    if kept is not None:
+        node._shared_value = None
+        if kept[0] is g:
+            return kept[1]
+    value = compute()
+    if node.next_functions[slot][0] is not None:
         node._shared_value = (g, value)
     return value

@@ -22,7 +22,7 @@ from ..autograd.node import Node, record, set_history
 from . import dual
 from .formula_text import shows
 from .operands import _binary, _check_int_scalar
-from .registry import OPS, edge_of, op
+from .registry import OPS, ORIGINAL_SELF, edge_of, op
 
 _LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 _VIEW_OF_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
@@ -219,15 +219,18 @@ def _record_adopted(t, result):
     if type(node) is _autograd_node.NoDerivative and not node._op_name.endswith("_"):
         node._op_name += "_"              # (written in place: PyTorch names aten's in-place op, floor_divide_)
     root = t._base
-    if node._saved and "result" in node._saved:
-        # the saved output is now t (same values). Written through a view, it is the view itself,
-        # which reads through the base's new history (a graph of the gradient must go through it)
-        node._save("result", t, is_output=root is None)
+    saves_result = node._saved and "result" in node._saved
     if root is None:
         set_history(node, t)
+        if saves_result:    # (after set_history: the saved output is output 0 of node, as t now is)
+            node._save("result", t, is_output=True)
         _keep_retained_grad(t)
         _refresh_views(t)
     else:                                 # written through a view: the base's history changes
+        if saves_result:
+            # the saved output is now t (same values): the view itself, which reads through the base's new
+            # history (a graph of the gradient must go through it)
+            node._save("result", t, is_output=False)
         # slot 0 is the base's old history; fn's other inputs (the `w` of `v.mul_(w)`) keep their edges
         wrapper = CopySlices(node, view_positions(t, root))
         record(wrapper, None, root, edges=(edge_of(root),) + tuple(node.next_functions[1:]))
@@ -384,7 +387,16 @@ def run_inplace(t, opkey, args, params):
     records = grad_mode._state["enabled"] and (
         t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
     if records:
-        result = _call(opkey, _stand_in(t, opkey), args, params)
+        stand_in = _stand_in(t, opkey)
+        if "self" in OPS[opkey].saves and t.requires_grad:
+            # what the op saves for self: PyTorch's original_self = self.clone() (CloneBackward0)
+            ORIGINAL_SELF[id(stand_in)] = OPS["clone"](stand_in)
+            try:
+                result = _call(opkey, stand_in, args, params)
+            finally:
+                ORIGINAL_SELF.clear()
+        else:
+            result = _call(opkey, stand_in, args, params)
     elif _write_in_place(t, opkey, args, params):
         t._version_counter[0] += 1
         if not grad_mode._state["enabled"] and (t._base is not None or t._views):
@@ -592,9 +604,10 @@ for _key, _name in (("exponential_", "ExponentialBackward0"), ("geometric_", "Ge
 del _key, _name
 
 
-@op("fill_tensor", "FillBackward3", ("self", "value"), promote=False,
+@op("fill_tensor", "FillBackward3", ("self", "value"), promote=False, shows={"value": "grad.sum()"},
     self=_no_gradient,
-    value=lambda g, n: g)           # (summed to the value's shape by the node)
+    # (grad.sum(): SumBackward0 in a graph of the gradient; on arrays the node sums g to the value's shape)
+    value=lambda g, n: g.sum() if isinstance(g, Tensor) else g)
 def _fill_tensor(self, value):
     return np.full_like(self, real_part(value, self.dtype))
 

@@ -9,7 +9,7 @@ from .._dtype import from_numpy_dtype, result_np_dtype
 from .._tensor_core import Tensor
 from . import dual
 from .formula_text import shows
-from .registry import op
+from .registry import OPS, op
 from .shape import cat
 
 
@@ -646,8 +646,11 @@ def vdot(self, other):
 
 
 def _maybe_multiply(g, c):
-    """c * g, skipped for c == 1 (PyTorch's maybe_multiply)."""
-    return g if c == 1 else g * c
+    """c * g, skipped for c == 1 (PyTorch's maybe_multiply: C++'s `t * s` for a Scalar s, MulBackward1 in a
+    graph of the gradient)."""
+    if c == 1:
+        return g
+    return OPS["mul_scalar"](g, other=c) if isinstance(g, Tensor) else g * c
 
 
 def _conj_number(c):

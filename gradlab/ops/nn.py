@@ -4,7 +4,7 @@ import math
 import numpy as np
 
 from .._tensor_core import Tensor
-
+from ..autograd import grad_mode
 from . import dual, summation, vectorized
 from .formula_text import shows
 from .reduction import _norm_grad
@@ -245,16 +245,35 @@ def mse_loss_backward(grad_output, self, target, reduction, count):
     return grad_output * 2 * (self - target) / count
 
 
-@shows("grad * (self - target) / clamp_min(self * (1 - self), 1e-12) / count * (1 if weight is None else weight)")
-def _bce_grad(g, n):
-    x, y = n.self, n.target
-    eps = 1e-12
-    grad = g * (x - y) / dual.clamp_min((1 - x) * x, eps) / n.count
-    return grad if n.weight is None else grad * dual.like(g, n.weight)
+# binary_cross_entropy's gradient is, in PyTorch, binary_cross_entropy_backward (an op: under create_graph its node
+# is BinaryCrossEntropyBackwardBackward0); its target's gradient and binary_cross_entropy_with_logits' are formulas
+# of FunctionsManual.cpp, written here op for op.
+_BCE_EPS = 1e-12
+
+
+def _weighted_mean(grad, n):
+    """PyTorch's last steps of a loss's backward: `grad.mul_(weight)`, then `grad.div_(numel)` for a mean."""
+    if n.weight is not None:
+        grad = grad * dual.like(grad, n.weight)
+    return dual.div_scalar(grad, n.count) if n.reduction == "mean" else grad
+
+
+def _bce_backward(g, n):
+    """binary_cross_entropy_backward(grad, self, target, weight, reduction)."""
+    return dual.call("binary_cross_entropy_backward", g, n.self, n.target, weight=n.weight, reduction=n.reduction,
+                     count=n.count)
+
+
+@shows("-logit(self) * grad * (1 if weight is None else weight) / count")
+def _bce_target_grad(g, n):
+    """PyTorch's binary_cross_entropy_target_backward: logit(self).neg_().mul_(grad), weight, numel."""
+    return _weighted_mean(-dual.call("logit", n.self) * g, n)
 
 
 @op("binary_cross_entropy", "BinaryCrossEntropyBackward0", ("self", "target"), saves=("self", "target"),
-    self=_bce_grad)
+    shows={"self": "grad * (self - target) / clamp_min((1 - self) * self, 1e-12) * (1 if weight is None else weight)"
+                   " / count"},
+    self=_bce_backward, target=_bce_target_grad)
 def binary_cross_entropy(self, target, weight, reduction, count):
     # PyTorch clamps the logs at -100 so that log(0) stays finite
     loss = -(target * np.maximum(np.log(self), -100) + (1 - target) * np.maximum(np.log1p(-self), -100))
@@ -263,16 +282,72 @@ def binary_cross_entropy(self, target, weight, reduction, count):
     return _reduce(loss, reduction)
 
 
-@shows("grad * (sigmoid(self) - target) / count * (1 if weight is None else weight)")
+def _bce_double_backward(g, n):
+    """PyTorch's binary_cross_entropy_double_backward: (x^2 - 2 x t + t) / ((x + eps)^2 (1 - x + eps)^2)
+    times grad * grad_output, weight, numel."""
+    x, t = n.self, n.target
+    numerator = x * x - dual.mul_scalar(x, 2) * t + t
+    denominator = dual.pow_scalar(dual.add_scalar(x, _BCE_EPS), 2) * dual.pow_scalar(
+        dual.add_scalar(dual.number_minus(1, x), _BCE_EPS), 2)
+    return _weighted_mean(numerator / denominator * (g * n.grad_output), n)
+
+
+def _bce_double_backward_target(g, n):
+    """PyTorch's binary_cross_entropy_double_backward_target: -grad * grad_output, weight, over
+    clamp_min((1 - self) * self, eps) (a constant), numel."""
+    res = -g * n.grad_output
+    if n.weight is not None:
+        res = res * dual.like(res, n.weight)
+    x = n.self
+    denominator = dual.number_minus(1, x) * x
+    if isinstance(denominator, dual.Tensor):
+        with grad_mode.no_grad():        # (PyTorch's clamp_min_ under NoGradGuard: the values, not the graph)
+            denominator.clamp_min_(_BCE_EPS)
+    else:
+        denominator = np.maximum(denominator, denominator.dtype.type(_BCE_EPS))
+    res = res / denominator
+    return dual.div_scalar(res, n.count) if n.reduction == "mean" else res
+
+
+def _bce_double_backward_grad_output(g, n):
+    """PyTorch's binary_cross_entropy_double_backward_grad_output: (x - t) / ((x + eps) (1 - x + eps)) * grad,
+    weight, numel."""
+    x, t = n.self, n.target
+    ggO = (x - t) / (dual.add_scalar(x, _BCE_EPS) * dual.add_scalar(dual.number_minus(1, x), _BCE_EPS)) * g
+    return _weighted_mean(ggO, n)
+
+
+@op("binary_cross_entropy_backward", "BinaryCrossEntropyBackwardBackward0", ("grad_output", "self", "target"),
+    saves=("grad_output", "self", "target"),
+    shows={"grad_output": "(self - target) / ((self + 1e-12) * (1 - self + 1e-12)) * grad"
+                          " * (1 if weight is None else weight) / (count if reduction == 'mean' else 1)",
+           "self": "(self * self - 2 * self * target + target) / ((self + 1e-12).pow(2) * (1 - self + 1e-12).pow(2))"
+                   " * (grad * grad_output) * (1 if weight is None else weight) / (count if reduction == 'mean' else 1)",
+           "target": "-grad * grad_output * (1 if weight is None else weight) / clamp_min((1 - self) * self, 1e-12)"
+                     " / (count if reduction == 'mean' else 1)"},
+    grad_output=_bce_double_backward_grad_output, self=_bce_double_backward, target=_bce_double_backward_target)
+def binary_cross_entropy_backward(grad_output, self, target, weight, reduction, count):
+    """PyTorch's kernel: grad * (self - target) / max((1 - self) * self, eps), then weight, then over numel."""
+    eps = self.dtype.type(_BCE_EPS)
+    grad = grad_output * (self - target) / np.maximum((1 - self) * self, eps)
+    if weight is not None:
+        grad = grad * weight
+    if reduction == "mean":
+        grad = grad / count
+    return grad.astype(self.dtype, copy=False)
+
+
 def _bce_logits_grad(g, n):
-    grad = g * (dual.sigmoid(n.self) - n.target) / n.count
-    return grad if n.weight is None else grad * dual.like(g, n.weight)
+    """PyTorch's binary_cross_entropy_with_logits_backward: (sigmoid(self) - target) * grad, weight, numel."""
+    return _weighted_mean((dual.sigmoid(n.self) - n.target) * g, n)
 
 
 @op("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0", ("self", "target"),
-    saves=("self", "target"), shows={"target": "-grad * self / count * (1 if weight is None else weight)"},
+    saves=("self", "target"),
+    shows={"self": "(sigmoid(self) - target) * grad * (1 if weight is None else weight) / count",
+           "target": "-self * grad * (1 if weight is None else weight) / count"},
     self=_bce_logits_grad,
-    target=lambda g, n: g * -n.self / n.count * (1 if n.weight is None else dual.like(g, n.weight)))
+    target=lambda g, n: _weighted_mean(-n.self * g, n))
 def binary_cross_entropy_with_logits(self, target, weight, reduction, count, half_input=False):
     if half_input:      # a half input with a float target: torch's log_sigmoid(input) is rounded to half
         log_sigmoid = np.minimum(self, 0) - np.log1p(np.exp(-np.abs(self)))
@@ -410,16 +485,26 @@ def nll_loss2d_backward(grad_output, self, target, valid, weights, reduction, to
 
 # --- BCE with logits and pos_weight (same node name as torch's) ----------------------------------------
 def _bce_pos_grad(g, n):
-    # d/dx = (1 - y) - (1 + (pw - 1) y) * sigmoid(-x)
-    log_weight = n.target * dual.like(g, n.pos_weight - 1) + 1
-    grad = g * ((1 - n.target) - log_weight * dual.sigmoid(-n.self)) / n.count
-    return grad if n.weight is None else grad * dual.like(g, n.weight)
+    """PyTorch's binary_cross_entropy_with_logits_backward with pos_weight: t = pos_weight * target,
+    (t + 1 - target) * sigmoid(self) - t, times grad, weight, numel."""
+    t = dual.like(g, n.pos_weight) * n.target
+    return _weighted_mean(((dual.add_scalar(t, 1) - n.target) * dual.sigmoid(n.self) - t) * g, n)
+
+
+def _bce_pos_target_grad(g, n):
+    """PyTorch's binary_cross_entropy_with_logits_target_backward with pos_weight:
+    (log_sigmoid(-self) - log_sigmoid(self) * pos_weight) * grad, weight, numel."""
+    x = n.self
+    grad = (dual.call("log_sigmoid", -x) - dual.call("log_sigmoid", x) * dual.like(g, n.pos_weight)) * g
+    return _weighted_mean(grad, n)
 
 
 @op("binary_cross_entropy_with_logits_pos_weight", "BinaryCrossEntropyWithLogitsBackward0", ("self", "target"),
-    saves=("self", "target"), self=_bce_pos_grad,
-    shows={"self": "grad * ((1 - target) - (1 + (pos_weight - 1) * target) * sigmoid(-self)) / count"
-                   " * (1 if weight is None else weight)"})
+    saves=("self", "target"), self=_bce_pos_grad, target=_bce_pos_target_grad,
+    shows={"self": "((pos_weight * target + 1 - target) * sigmoid(self) - pos_weight * target) * grad"
+                   " * (1 if weight is None else weight) / count",
+           "target": "(log1p(exp(-self)) * pos_weight - log1p(exp(self))) * grad * (1 if weight is None else weight)"
+                     " / count"})
 def binary_cross_entropy_with_logits_pos_weight(self, target, weight, pos_weight, reduction, count, half_input=False):
     log_weight = (pos_weight - 1) * target + 1
     if half_input:      # torch's half log_sigmoid(input).mul_(log_weight): rounded to half twice
@@ -779,17 +864,45 @@ def _torch_reduce(loss, reduction):
 
 
 def _soft_margin_grad(g, n):
-    # torch's soft_margin_loss_backward: z = exp(-target * self); target * z * -norm / (z + 1) * grad
-    if isinstance(g, np.ndarray) and isinstance(n.self, np.ndarray):
-        x = n.self
-        t = np.asarray(n.target).astype(x.dtype, copy=False)
-        z = _exp((-t) * x)
-        grad = (t * z) * x.dtype.type(-n.norm)
-        grad = grad / (z + x.dtype.type(1))
-        return (grad * g).astype(x.dtype, copy=False)
+    """PyTorch's soft_margin_loss_backward (an op: SoftMarginLossBackwardBackward0 under create_graph)."""
+    return dual.call("soft_margin_loss_backward", g, n.self, target=n.target, reduction=n.reduction, norm=n.norm)
+
+
+def _soft_margin_double_backward(g, n):
+    """PyTorch's soft_margin_loss_double_backward(grad * grad_output): z = exp(self * -target),
+    grad * target^2 * z / (z + 1)^2, over numel for a mean."""
     t = dual.like(g, np.asarray(dual.data(n.target)).astype(dual.data(n.self).dtype, copy=False))
-    z = dual.exp(-t * n.self)
-    return dual.scale(t * z, -n.norm) / (z + 1) * g
+    g = g * n.grad_output
+    z = dual.exp(n.self * -t)
+    zplus1 = dual.add_scalar(z, 1)
+    grad = g * (t * t) * z / (zplus1 * zplus1)
+    return dual.div_scalar(grad, dual.data(n.self).size) if n.reduction == "mean" else grad
+
+
+def _soft_margin_double_backward_grad_output(g, n):
+    """PyTorch's soft_margin_loss_double_backward_grad_output: soft_margin_loss_backward(grad) for no reduction,
+    else (soft_margin_loss_backward(ones_like(grad_output)) * grad).sum()."""
+    if n.reduction == "none":
+        return _soft_margin_grad(g, n)
+    ones = dual.like(g, np.ones_like(dual.data(n.grad_output)))
+    return (_soft_margin_grad(ones, n) * g).sum()
+
+
+@op("soft_margin_loss_backward", "SoftMarginLossBackwardBackward0", ("grad_output", "self"),
+    saves=("grad_output", "self"),
+    shows={"grad_output": "-target * exp(-target * self) / (1 + exp(-target * self)) * norm * grad",
+           "self": "grad * grad_output * target * target * exp(self * -target) / (exp(self * -target) + 1) ** 2"
+                   " * norm"},
+    grad_output=_soft_margin_double_backward_grad_output, self=_soft_margin_double_backward)
+def soft_margin_loss_backward(grad_output, self, target, reduction, norm):
+    """PyTorch's kernel: z = exp(-target * self); target * z * -norm / (z + 1) * grad (norm: 1 / numel for a
+    mean, else 1)."""
+    x = self
+    t = np.asarray(target).astype(x.dtype, copy=False)
+    z = _exp((-t) * x)
+    grad = (t * z) * x.dtype.type(-norm)
+    grad = grad / (z + x.dtype.type(1))
+    return (grad * grad_output).astype(x.dtype, copy=False)
 
 
 @op("soft_margin_loss", "SoftMarginLossBackward0", ("self",), saves=("self",), self=_soft_margin_grad,
@@ -826,11 +939,22 @@ def _multi_margin_coefficients(x, target, p, margin, weight, reduction, grad_sha
 
 
 def _multi_margin_grad(g, n):
-    coef = _multi_margin_coefficients(dual.data(n.self), n.target, n.p, n.margin, n.weight, n.reduction, None)
-    g_data = dual.data(g)
-    if n.reduction == "none" and np.ndim(g_data) > 0:
-        g = dual.unsqueeze(g, -1) if dual.data(n.self).ndim > 1 else g
-    return dual.like(g, coef) * g
+    if _is_tensor(g, n.self):       # (create_graph: PyTorch's multi_margin_loss_backward, which has no derivative)
+        return OPS["multi_margin_loss_backward"](g, n.self, target=n.target, p=n.p, margin=n.margin, weight=n.weight,
+                                                 reduction=n.reduction)
+    return multi_margin_loss_backward.forward(g, n.self, n.target, n.p, n.margin, n.weight, n.reduction)
+
+
+@op("multi_margin_loss_backward", "NotImplemented", ("grad_output", "self"), saved_params=(),
+    shows={"grad_output": "derivative for aten::multi_margin_loss_backward is not implemented",
+           "self": "derivative for aten::multi_margin_loss_backward is not implemented"},
+    grad_output=_not_implemented("multi_margin_loss_backward"), self=_not_implemented("multi_margin_loss_backward"))
+def multi_margin_loss_backward(grad_output, self, target, p, margin, weight, reduction):
+    coef = _multi_margin_coefficients(self, target, p, margin, weight, reduction, None)
+    g = grad_output
+    if reduction == "none" and np.ndim(g) > 0 and self.ndim > 1:
+        g = np.expand_dims(g, -1)
+    return coef * g
 
 
 @op("multi_margin_loss", "MultiMarginLossBackward0", ("self",), saves=("self",), self=_multi_margin_grad,
@@ -871,12 +995,23 @@ def _multilabel_targets(target, nframe, dim):
 
 
 def _multilabel_grad(g, n):
-    x = dual.data(n.self)
+    if _is_tensor(g, n.self):       # (create_graph: PyTorch's multilabel_margin_loss_backward, with no derivative)
+        return OPS["multilabel_margin_loss_backward"](g, n.self, target=n.target, reduction=n.reduction)
+    return multilabel_margin_loss_backward.forward(g, n.self, n.target, n.reduction)
+
+
+@op("multilabel_margin_loss_backward", "NotImplemented", ("grad_output", "self"), saved_params=(),
+    shows={"grad_output": "derivative for aten::multilabel_margin_loss_backward is not implemented",
+           "self": "derivative for aten::multilabel_margin_loss_backward is not implemented"},
+    grad_output=_not_implemented("multilabel_margin_loss_backward"),
+    self=_not_implemented("multilabel_margin_loss_backward"))
+def multilabel_margin_loss_backward(grad_output, self, target, reduction):
+    g, x = grad_output, self
     x2 = x.reshape(-1, 1 if x.ndim == 0 else x.shape[-1])
     nframe, dim = x2.shape
     t = x.dtype.type
-    step = t(1.0 / (nframe * dim)) if n.reduction == "mean" else t(1.0 / dim)
-    t2, listed, is_target = _multilabel_targets(n.target, nframe, dim)
+    step = t(1.0 / (nframe * dim)) if reduction == "mean" else t(1.0 / dim)
+    t2, listed, is_target = _multilabel_targets(target, nframe, dim)
     coef = np.zeros_like(x2)
     rows = np.arange(nframe)
     for dt in range(dim):               # torch's loop: -= step at the label, += step at each live class
@@ -887,9 +1022,9 @@ def _multilabel_grad(g, n):
             coef[rows, label] = np.where(live, coef[rows, label] - step, coef[rows, label])
             coef[:, d] = np.where(live, coef[:, d] + step, coef[:, d])
     coef = coef.reshape(x.shape)
-    if n.reduction == "none" and np.ndim(dual.data(g)) > 0:
-        g = dual.unsqueeze(g, -1)
-    return dual.like(g, coef) * g
+    if reduction == "none" and np.ndim(g) > 0:
+        g = np.expand_dims(g, -1)
+    return coef * g
 
 
 @op("multilabel_margin_loss", "MultilabelMarginLossBackward0", ("self",), saves=("self",), self=_multilabel_grad,

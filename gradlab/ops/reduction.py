@@ -7,6 +7,7 @@ against the input.
 import numpy as np
 
 from .. import _parallel
+from ..autograd.node import AsTensors
 from .._dtype import from_numpy_dtype
 from . import dual
 from .summation import add_reduce
@@ -14,6 +15,7 @@ from .operands import broadcast_error
 from .arithmetic import sub_check
 from .formula_text import shows
 from .registry import OPS, op
+from .shape import cat as _cat
 
 
 _F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
@@ -149,11 +151,17 @@ def amin(self, dim, keepdim):
        "else grad" % "restore_dims(grad, dim, keepdim)")
 def _index_grad(g, n):
     """max(dim)/min(dim): the whole gradient goes to the single returned index."""
+    if isinstance(g, dual.Tensor):      # (PyTorch's value_selecting_reduction_backward: ScatterBackward0)
+        d = n.dim[0] if n.self_sizes else 0
+        idx = n.indices if n.keepdim or not n.self_sizes else np.expand_dims(n.indices, d)
+        g = _restore(g, n) if n.self_sizes else g
+        zeros = dual.like(g, np.zeros(n.self_sizes, dual.data(g).dtype))
+        return dual.call("scatter", zeros, g, dim=d, index=idx, src_sizes=dual.data(g).shape)
     if not n.self_sizes:            # a 0-d input is its own maximum: the gradient passes through
         return g
     d = n.dim[0]
-    onehot = np.zeros(n.self_sizes, dtype=bool)
     idx = n.indices if n.keepdim else np.expand_dims(n.indices, d)
+    onehot = np.zeros(n.self_sizes, dtype=bool)
     np.put_along_axis(onehot, idx, True, axis=d)
     return dual.where_or_zero(dual.like(g, onehot), _restore(g, n))     # (not g * onehot: inf * 0 is nan)
 
@@ -178,22 +186,45 @@ def min_dim(self, dim, keepdim, indices, self_sizes):
 
 @shows("restore_dims(grad, dim, keepdim) * prod_of_others(self, dim).conj() if self.dim() else grad")
 def _prod_grad(g, n):
-    # product of all the other elements; written with a division, which is exact unless an input is 0
+    """PyTorch's prod_backward: grad * (result / input).conj() when no input is 0; else the product of the others
+    without a division, prod_safe_zeros_backward (over the flattened input for a full product)."""
     x, r = n.self, _restore(n.result, n)
-    if not dual.data(x).ndim:           # (torch returns grad itself)
-        return g
-    if not (dual.data(x) == 0).any():
-        return _restore(g, n) * dual.conj(r / x)      # (torch's grad * (result / input).conj(): MulBackward0 last)
-    # with zeros: compute the product of the others directly (slow path, no division)
     xs = dual.data(x)
-    axes = n.dim if n.dim is not None else tuple(range(xs.ndim))
-    out = np.empty_like(xs)
-    for idx in np.ndindex(xs.shape):
-        masked = xs.copy()
-        masked[idx] = 1
-        sel = tuple(slice(None) if i in axes else idx[i] for i in range(xs.ndim))
-        out[idx] = np.prod(masked[sel])
-    return _restore(g, n) * dual.conj(dual.like(g, out))
+    if not xs.ndim:           # (torch returns grad itself)
+        return g
+    if not (xs == 0).any():
+        return _restore(g, n) * dual.conj(r / x)      # (torch's grad * (result / input).conj(): MulBackward0 last)
+    if n.dim is None:
+        flat = x.reshape(-1) if isinstance(x, dual.Tensor) else xs.reshape(-1)
+        out = _prod_safe_zeros_backward(g, flat, 0)
+        return out.view(xs.shape) if isinstance(out, dual.Tensor) else out.reshape(xs.shape)
+    dim = n.dim if isinstance(n.dim, int) else n.dim[0]
+    return _prod_safe_zeros_backward(_restore(g, n), x, dim)
+
+
+def _prod_safe_zeros_backward(g, x, dim):
+    """grad times the product of the other entries along dim, as the exclusive cumulative products from
+    both ends: cat([1, x[:-1]]).cumprod() * cat([1, x[1:].flip()]).cumprod().flip() (safe with zeros)."""
+    xs = dual.data(x)
+    if not xs.size:
+        return dual.expand(g, xs.shape)
+    size = xs.shape[dim]
+    if size == 1:               # (the others' product is empty: grad itself)
+        return g
+    ones_shape = list(xs.shape)
+    ones_shape[dim] = 1
+    ones = np.ones(ones_shape, dual.data(g).dtype)
+    if isinstance(x, dual.Tensor) or isinstance(g, dual.Tensor):
+        ones = dual.like(g, ones)
+        normal = _cat([ones, x.narrow(dim, 0, size - 1)], dim).cumprod(dim)
+        reverse = _cat([ones, x.narrow(dim, 1, size - 1).flip(dim)], dim).cumprod(dim).flip(dim)
+    else:
+        take = [slice(None)] * xs.ndim
+        take[dim] = slice(0, size - 1)
+        normal = np.cumprod(np.concatenate([ones, xs[tuple(take)]], dim), axis=dim)
+        take[dim] = slice(1, size)
+        reverse = np.flip(np.cumprod(np.concatenate([ones, np.flip(xs[tuple(take)], dim)], dim), axis=dim), dim)
+    return g * dual.conj(normal * reverse)
 
 
 @op("prod", "ProdBackward0", variants=("function", "method"), cast_result=False, saves=("self", "result"),
@@ -362,17 +393,33 @@ def std(self, dim, keepdim, correction, count):
 @shows("restore_dims(grad, dim, keepdim) * self * abs(self) ** (p - 2) / restore_dims(result, dim, keepdim) ** (p - 1)")
 def _norm_grad(g, n):
     x, r = n.self, _restore(n.result, n)
-    p = n.p
-    if p == 0:              # counting nonzeros is flat: PyTorch leaves the gradient undefined (.grad stays None)
+    if n.p == 0:            # counting nonzeros is flat: PyTorch leaves the gradient undefined (.grad stays None)
         return None
+    return norm_backward(_restore(g, n), x, n.p, r, n.dim)
+
+
+def norm_backward(g, x, p, r, dims):
+    """PyTorch's norm_backward, op for op, with g and the norm r already shaped to broadcast against x:
+    p = 2: grad * (self / norm), 0 where the norm is 0; p = 1: self.sgn() * grad; p = inf: self.sgn() times grad
+    shared by the entries at the maximum (a nan one is one); else self.sgn() * |self|^(p - 1) (self * |self|^(p - 2)
+    for p > 2), times grad / norm^(p - 1) with 0 where the norm is 0 (for p < 1: 0 where self is 0, times grad *
+    norm^(1 - p))."""
     if p == 2:
-        return _restore(g, n) * dual.zero_where(r == 0, x / r)      # (PyTorch's masked_fill_)
+        return g * dual.zero_where(r == 0, x / r)                # (PyTorch's masked_fill_)
     if p == 1:
-        return _sgn_times(x, _restore(g, n))
+        return _sgn_times(x, g)
     if abs(p) == float("inf"):
-        hits = (abs(x) == r) | (x != x)         # (PyTorch's: a nan input is a hit too)
-        return dual.sign(x) * (_restore(g, n) / dual.sum_keepdim(hits, n.dim) * hits)
-    return _restore(g, n) * dual.where(r == 0, 0.0, x * abs(x) ** (p - 2) / r ** (p - 1))
+        hits = (abs(x) == r) | (x != x)
+        return _sgn(x) * (g / dual.sum_keepdim(hits, dims) * hits)
+    if p < 1:
+        return _sgn(x) * dual.zero_where(x == 0, abs(x) ** (p - 1)) * g * r ** (1 - p)
+    scale = dual.zero_where(r == 0, g / r ** (p - 1))
+    return (_sgn(x) * abs(x) ** (p - 1) if p < 2 else x * abs(x) ** (p - 2)) * scale
+
+
+def _sgn(x):
+    """self.sgn(): sign(x), or x / |x| for a complex x."""
+    return dual.call("sgn", x)
 
 
 def _sgn_times(x, g):
@@ -404,15 +451,8 @@ def _dist_grad(sign):
         x, r, p = n.self - n.other, n.result, n.p
         if p == 0:
             out = x * 0.0
-        elif p == 1:
-            out = _sgn_times(x, g)
-        elif p == 2:
-            out = g * dual.zero_where(r == 0, x / r)
-        elif abs(p) == float("inf"):
-            hits = (abs(x) == r) | (x != x)
-            out = dual.sign(x) * (g / dual.sum_keepdim(hits, tuple(range(np.ndim(dual.data(x))))) * hits)
         else:
-            out = g * dual.where(r == 0, 0.0, x * abs(x) ** (p - 2) / r ** (p - 1))
+            out = norm_backward(g, x, p, r, tuple(range(np.ndim(dual.data(x)))))
         return out if sign > 0 else -out
     formula.shows = ("" if sign > 0 else "-") + "grad * (self - other) * abs(self - other) ** (p - 2) / result ** (p - 1)"
     return formula
@@ -481,8 +521,22 @@ def _var_mean_grad(g, n):
        "self.std(dim, correction=correction, keepdim=True)) + restore_dims(grads[1], dim, keepdim).expand(self_sizes) / count")
 def _std_mean_grad(g, n):
     g_std, g_mean = g
-    r = _std_of(n.self, n)
-    return _var_grad(dual.zero_where(r == 0, g_std / dual.mul_scalar(r, 2)), n) + _mean_part(g_mean, n)
+    r = _saved_result0(n)         # (PyTorch's std_mean_backward reads the std it returned: StdMeanBackward0)
+    undefined = getattr(n, "_undefined", (False, False))
+    # (PyTorch's: std_backward for a defined grads[0], plus mean_backward for a defined grads[1])
+    grad = None if undefined[0] else _var_grad(dual.zero_where(r == 0, g_std / dual.mul_scalar(r, 2)), n)
+    if undefined[1]:
+        return grad
+    return _mean_part(g_mean, n) if grad is None else grad + _mean_part(g_mean, n)
+
+
+def _saved_result0(n):
+    """The op's first output, saved (saves_outputs=(0,)): an array in a plain backward, else a Tensor whose
+    grad_fn is the node itself."""
+    if type(n) is AsTensors:
+        node = object.__getattribute__(n, "_node")
+        return node._guards[0].unpack(node)
+    return n._guards[0].unpack(n, as_arrays=True)
 
 
 def _welford_mean(x, dim, keepdim, count):
@@ -630,23 +684,20 @@ def _renorm_norm(x, p, dim):
        "(x * abs(x) ** (p - 2) * go / r ** (p - 1)), g))(x.norm(p, o, True), (x * g).sum(o, True)))(self, grad, "
        "maxnorm, p, tuple(range(dim)) + tuple(range(dim + 1, self.dim())), where, abs)")
 def _renorm_grad(g, n):
-    """PyTorch's renorm_backward: the rows that were scaled get the scale's gradient too."""
+    """PyTorch's renorm_backward, op for op: the rows that were scaled get the scale's gradient too,
+    where(norm > maxnorm, factor * (grad - invnorm * norm_backward((self * grad).sum(others), ...)), grad)."""
     x, p = n.self, n.p
     others = tuple(d for d in range(np.ndim(dual.data(x))) if d != n.dim)
-    r = _renorm_norm(x, p, n.dim)
-    go = dual.sum_keepdim(x * g, others)
-    if p == 1:
-        nb = dual.sign(x) * go
-    elif p == 2:
-        nb = dual.where(r == 0, 0.0, x / r) * go
-    elif p == float("inf"):
-        hits = (abs(x) == r) | (x != x)
-        nb = dual.sign(x) * (go / dual.sum_keepdim(hits, others) * hits)
+    if isinstance(x, dual.Tensor):      # (linalg_vector_norm: LinalgVectorNormBackward0 in a graph of the gradient)
+        r = OPS["norm"](x, p=p, dim=others, keepdim=True)
     else:
-        nb = dual.where(r == 0, 0.0, x * abs(x) ** (p - 2) / r ** (p - 1)) * go
-    invnorm = 1 / (r + 1e-7)
-    factor = invnorm * n.maxnorm
-    return dual.where(r > n.maxnorm, factor * g - (factor * invnorm) * nb, g)
+        r = _renorm_norm(x, p, n.dim)
+    go = dual.sum_keepdim(dual.conj(x) * g, others)
+    nb = norm_backward(go, x, p, r, others)
+    shifted = dual.add_scalar(r, 1e-7)
+    invnorm = shifted.reciprocal() if isinstance(shifted, dual.Tensor) else 1 / shifted
+    factor = dual.mul_scalar(invnorm, n.maxnorm)
+    return dual.where(r > n.maxnorm, factor * (g - invnorm * nb), g)
 
 
 @op("renorm", "RenormBackward0", variants=("function", "method", "inplace"), saves=("self",), self=_renorm_grad)
@@ -669,9 +720,23 @@ def _pdist_pairs(n_rows):
        "grad, p, triu_indices(self.shape[0], self.shape[0], 1), zeros, where, abs, sign)")
 def _pdist_grad(g, n):
     """PyTorch's _pdist_backward: each pair's norm gradient added to its first row and taken from its second.
-    (PyTorch has no derivative of it: in a graph of the gradient it is a constant.)"""
-    x, r, p = dual.data(n.self), dual.data(n.result), n.p
-    gd = dual.data(g)
+    (PyTorch has no derivative of it: in a graph of the gradient its node, PdistBackwardBackward0, raises.)"""
+    if isinstance(g, dual.Tensor):
+        return OPS["_pdist_backward"](g, n.self, n.result, p=n.p)
+    return _pdist_backward.forward(g, n.self, n.result, n.p)
+
+
+def _pdist_not_implemented(g, n):
+    raise NotImplementedError("the derivative for '_pdist_backward' is not implemented.")
+
+
+@op("_pdist_backward", "PdistBackwardBackward0", ("grad", "self", "pdist"), saved_params=(),
+    shows={"grad": "the derivative for '_pdist_backward' is not implemented.",
+           "self": "the derivative for '_pdist_backward' is not implemented.",
+           "pdist": "the derivative for '_pdist_backward' is not implemented."},
+    grad=_pdist_not_implemented, self=_pdist_not_implemented, pdist=_pdist_not_implemented)
+def _pdist_backward(grad, self, pdist, p):
+    x, r, gd = self, pdist, grad
     rows, cols = _pdist_pairs(x.shape[0])
     diff = x[rows] - x[cols]
     gk, rk = gd[:, None], r[:, None]
@@ -691,7 +756,7 @@ def _pdist_grad(g, n):
     out = np.zeros_like(x)
     np.add.at(out, rows, part.astype(x.dtype))
     np.add.at(out, cols, -part.astype(x.dtype))
-    return dual.like(g, out)
+    return out
 
 
 @op("pdist", "PdistBackward0", saves=("self", "result"), variants=("function",), self=_pdist_grad)

@@ -84,9 +84,9 @@ class OpNode(Node):
             g = grad_outputs[0]
         elif op.undefined_grads:        # (formulas written as FunctionsManual's, which test grads[i].defined())
             g = list(grad_outputs)
-        else:   # outputs that received no gradient count as zeros (a formula may ask which: _undefined_outputs)
+        else:   # outputs that received no gradient count as zeros (which ones: for PyTorch's `.defined()`)
             g = [gi if gi is not None else _zeros(meta, as_arrays) for gi, meta in zip(grad_outputs, self._output_meta)]
-            self._undefined_outputs = tuple(gi is None for gi in grad_outputs)
+            self._undefined = self._undefined_outputs = tuple(gi is None for gi in grad_outputs)
         if not as_arrays:
             if op.num_outputs != 1:
                 # (a graph of the gradient records PyTorch's formula, which tests grad.defined(): see dual.defined)
@@ -432,7 +432,8 @@ def apply(op, args, params):
         if type(out) is not np.ndarray or (dtype is not None and out.dtype != dtype):
             out = _as_array(out, dtype)
         if out.base is None and (not out.flags.c_contiguous or (
-                arrays and type(arrays[0]) is np.ndarray and not arrays[0].flags.c_contiguous) or (
+                arrays and type(arrays[0]) is np.ndarray and (not arrays[0].flags.c_contiguous or (
+                    1 in arrays[0].shape and _size_one_strides(arrays[0]) and _sorts_dims(op, args, out)))) or (
                 params and op.key == "where" and not params["condition"].flags.c_contiguous)):
             # (contiguous inputs never get here. The inputs as given, before a cast that may have
             # lost an expanded input's zero strides; where's condition is PyTorch's first operand)
@@ -506,6 +507,8 @@ def apply(op, args, params):
                     if saved is None:
                         saved = node._saved = {}
                     if isinstance(a, Tensor):
+                        if ORIGINAL_SELF:           # (an in-place op: PyTorch saves a clone of self, see below)
+                            a = ORIGINAL_SELF.get(id(a), a)
                         # (the tensor itself at version 0 without saved_tensors_hooks: node.saved_entry)
                         # (and SavedTensor's checks for the rest: a changed tensor, an inference tensor's counter)
                         vc = a._vc
@@ -557,6 +560,11 @@ def apply(op, args, params):
 _NO_EDGE = (None, 0)
 _SAVED_TENSORS_HOOKS = _node.SAVED_TENSORS_HOOKS
 
+# An in-place op whose formulas read self (x.sin_(): grad * self.cos()) saves, as PyTorch's generated code does,
+# `original_self = self.clone()`: a copy made before the change, recorded (CloneBackward0 in a graph of the
+# gradient). ops/inplace.py's run_inplace puts {id(the stand-in for self): that clone} here while the op records.
+ORIGINAL_SELF = {}
+
 
 _ndarray = np.ndarray
 
@@ -565,7 +573,37 @@ _ndarray = np.ndarray
 # rpow, `2 ** x`, is PyTorch's pow(Scalar, Tensor))
 CONTIGUOUS_RESULT = {"softmax", "log_softmax", "masked_fill", "masked_fill_tensor", "cumsum", "roll", "gather",
                      "index_select", "repeat", "index", "rpow", "block_diag", "logcumsumexp", "renorm",
-                     "linalg_pinv", "linalg_matrix_exp"}
+                     "linalg_pinv", "linalg_matrix_exp", "mm", "bmm", "mv", "addmm", "addmv", "baddbmm", "addbmm"}
+
+
+def _size_one_strides(a):
+    """Does a (numpy calls it C-contiguous) hold a size-1 dim with another stride than C order's (x.t() of a row,
+    stride (1, n))? PyTorch's elementwise result follows such strides (TensorIterator's dims sorted by them), and
+    a later mm's backward reads them (its column-major test)."""
+    if a.ndim < 2 or not a.size:
+        return False
+    expected = a.itemsize
+    for n, st in zip(reversed(a.shape), reversed(a.strides)):
+        if st != expected:
+            return True
+        expected *= n
+    return False
+
+
+# rows of C++'s Scalar overloads (mul.Scalar, add.Scalar, ...): PyTorch wraps the number as a 0-d operand
+_SCALAR_OPERAND_ROWS = frozenset(("mul_scalar", "nn_add_scalar", "sub_scalar", "nn_div_by_number", "rsub"))
+
+
+def _sorts_dims(op, args, out):
+    """Does PyTorch's TensorIterator sort the dims by stride here? Not on its fast path, taken when every operand
+    is contiguous (size-1 dims aside) and shaped like the result: a unary op, x + x. A Python number (x * 2, a
+    wrapped 0-d operand) or a broadcast operand sends it to the general path, which sorts."""
+    if op.key in _SCALAR_OPERAND_ROWS:
+        return True
+    for a in args:
+        if not isinstance(a, Tensor) or a._data.shape != out.shape:
+            return True
+    return False
 
 
 def torch_layout(op, out, arrays):
@@ -704,7 +742,7 @@ def sum_to_shape(g, meta):
                 g = dual.sum_dims(g, tuple(range(lead)))
     if dual.data(g).dtype != dtype:
         if dual.data(g).dtype.kind == "c" and dtype.kind != "c":    # a real input of a complex op: the real part
-            g = OPS["real_of_gradient"](g) if isinstance(g, Tensor) else g.real     # (PyTorch's handle_r_to_c)
+            g = g.real      # (PyTorch's handle_r_to_c, at::real: on a Tensor view_as_real, then select)
             if dual.data(g).dtype == dtype:
                 return g
         g = dual.to_dtype(g, dtype)

@@ -5,6 +5,7 @@ The forwards take the index (a numpy int array, checked by the Tensor method) as
 0-d self, index or src counts as 1-d, as in PyTorch."""
 import numpy as np
 
+from .._tensor_core import Tensor
 from . import dual
 from .formula_text import shows
 from .operands import broadcast_error
@@ -331,8 +332,28 @@ def scatter_reduce_arrays(self, src, dim, index, reduce, include_self):
 
 
 def _pick(g, n):
-    """grad.gather(dim, index) (index_reduce: grad.index_select(dim, index), the same positions)."""
+    """grad.gather(dim, index) (index_reduce: grad.index_select(dim, index), the same positions; recorded so on
+    Tensors, IndexSelectBackward0)."""
+    if isinstance(g, Tensor) and n._op.key.startswith("index_reduce"):
+        idx = _index_of(n)
+        if idx is not None:
+            return g.index_select(n.dim, Tensor._make(idx))
     return dual.call("gather", g, dim=n.dim, index=_1d(n.index), self_sizes=dual.data(g).shape)
+
+
+def _index_of(n):
+    """index_reduce's own 1-d index, from the scatter index it was expanded to (None when that holds none)."""
+    index = _1d(n.index)
+    if not index.size:
+        return None
+    return index[tuple(slice(None) if i == n.dim else 0 for i in range(index.ndim))]
+
+
+def _fill_one(mask, x):
+    """x with 1 where mask holds: PyTorch's x.masked_fill(mask, 1) (MaskedFillBackward0 on Tensors)."""
+    if isinstance(x, Tensor):
+        return x.masked_fill(Tensor._make(np.asarray(mask)), 1)
+    return dual.where(mask, 1, x)
 
 
 def _spread(shape, dtype, n, values):
@@ -371,17 +392,17 @@ def _reduce_grads(g, n, slot):
         grad_src = _pick(g, n) / _pick(count, n) if slot else None
     elif reduce == "prod":
         # (zeros are masked out so that the product of the others is what each zero's gradient gets)
-        masked_self = dual.where(data(n.self) == 0, 1, n.self)
+        masked_self = _fill_one(data(n.self) == 0, n.self)
         grad_self = g * _again(n, masked_self, n.src) / masked_self
         if slot:
             src_zero = data(src) == 0
             zeros_there = _pick(_spread(data(n.self).shape, np.int64, n, src_zero), n)
             single_zero = src_zero & (zeros_there == 1)
-            masked_src = dual.where(single_zero, 1, src)
+            masked_src = _fill_one(single_zero, src)
             if n.src_sizes == ():
                 masked_src = masked_src.reshape(())
             grad_src = dual.where(single_zero, _pick(g * _again(n, n.self, masked_src), n),
-                                  _pick(g * n.result, n) / dual.where(src_zero, 1, src))
+                                  _pick(g * n.result, n) / _fill_one(src_zero, src))
     elif reduce in ("amax", "amin"):
         # (a gradient shared evenly among the values equal to the result)
         self_is = (data(n.self) == data(n.result)).astype(gtype)
@@ -394,6 +415,9 @@ def _reduce_grads(g, n, slot):
     if slot == 1:
         return grad_src.reshape(n.src_sizes) if n.src_sizes == () else grad_src
     if not n.include_self:
+        idx = _index_of(n) if isinstance(grad_self, Tensor) and n._op.key.startswith("index_reduce") else None
+        if idx is not None:         # (index_reduce_backward's grad_self.index_fill(dim, index, 0))
+            return grad_self.index_fill(n.dim, Tensor._make(idx), 0)
         grad_self = dual.call("scatter_value", grad_self, dim=n.dim, index=n.index, value=0)
     return grad_self
 

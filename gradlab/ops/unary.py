@@ -249,7 +249,9 @@ def _sgn_grad(g, n):
     leaves a ZeroTensor in x.grad."""
     if dual.data(n.self).dtype.kind == "c":
         size = dual.call("abs", n.self)
-        return dual.where(n.self == 0, 0.0, (g - n.result * n.result * dual.conj(g)) / (2 * size))
+        # (PyTorch's ((gx - sgn * sgn * gx.conj()) / (2. * abs)).masked_fill_(abs == 0., 0.))
+        out = (g - n.result * n.result * dual.conj(g)) / dual.mul_scalar(size, 2.0)
+        return dual.zero_where(size == 0, out) if isinstance(out, Tensor) else dual.where(n.self == 0, 0.0, out)
     zeros = np.zeros_like(dual.data(g))
     return zero_tensor_of(zeros) if isinstance(g, Tensor) else zeros.view(ZeroArray)
 
@@ -384,10 +386,18 @@ def _one_minus(x):
 _times_number = dual.mul_scalar
 
 
+def _acosh_grad(g, x):
+    """derivatives.yaml's acosh: grad * (self * self - 1).rsqrt() for a real x (sub.Scalar: SubBackward1), and
+    for a complex x, where sqrt(x * y) is not sqrt(x) * sqrt(y), grad * ((self + 1).rsqrt() * (self - 1).rsqrt()).conj()."""
+    if dual.data(x).dtype.kind == "c":
+        return g * dual.conj(dual.rsqrt(dual.add_scalar(x, 1)) * dual.rsqrt(dual.sub_scalar(x, 1)))
+    return g * dual.rsqrt(dual.sub_scalar(x * x, 1))
+
+
 @op("acosh", "AcoshBackward0", variants=("function", "method", "inplace"), aliases=("arccosh",), saves=("self",),
     float_result=True,
-    shows={"self": "grad * (self.pow(2) - 1).rsqrt().conj()"},
-    self=lambda g, n: g * dual.conj(dual.rsqrt(n.self ** 2 - 1)))
+    shows={"self": "grad * (self * self - 1).rsqrt()"},
+    self=lambda g, n: _acosh_grad(g, n.self))
 def acosh(self):
     with np.errstate(invalid="ignore"):
         return _acosh(self)
@@ -396,7 +406,7 @@ def acosh(self):
 @op("asinh", "AsinhBackward0", variants=("function", "method", "inplace"), aliases=("arcsinh",), saves=("self",),
     float_result=True,
     shows={"self": "grad * (self.pow(2) + 1).rsqrt().conj()"},
-    self=lambda g, n: g * dual.conj(dual.rsqrt(n.self ** 2 + 1)))
+    self=lambda g, n: g * dual.conj(dual.rsqrt(dual.add_scalar(n.self ** 2, 1))))
 def asinh(self):
     return _asinh(self)
 
@@ -471,7 +481,7 @@ def _check_mvlgamma(self, p=None):
 def _mvlgamma_grad(g, n):
     """PyTorch's mvlgamma_backward: grad * sum over i < p of digamma(self - i / 2)."""
     steps = np.arange(-n.p / 2 + 0.5, 0.5, 0.5).astype(dual.data(n.self).dtype)
-    args = dual.unsqueeze(n.self, -1) + dual.like(g, steps)
+    args = dual.like(g, steps) + dual.unsqueeze(n.self, -1)       # (PyTorch's args.add(self.unsqueeze(-1)))
     return g * dual.sum_dims(dual.call("digamma", args), -1)
 
 

@@ -35,51 +35,13 @@ GRAD_TOL = dict(rtol=1e-8, atol=1e-9)
 # (graph_names=False in op_samples), or random ops whose values can not be compared.
 KEYS = sorted(k for k in OPS if k in SAMPLES and SAMPLES[k].graph_names and SAMPLES[k].values)
 
-# Ops added in the last round whose formulas were written before the Scalar-overload helpers of ops/dual.py
-# (mul_scalar, add_scalar, number_minus, ...): their create_graph graphs are not yet derivatives.yaml's op
-# for op (an AddBackward0 for AddBackward1, a missing CloneBackward0 or SumBackward0, ...).
-NEW = "formula written before the Scalar-overload helpers: its create_graph graph is not yet PyTorch's op for op"
-
 # Ops whose gradient's graph is still not PyTorch's for some inputs (measured by this file's script and its
 # tests, which draw different cases), with why. (Not strict: some draws of an op here do agree.)
 OPEN = {
-    "_safe_softmax": NEW,
-    "_trilinear": NEW,
-    "acosh": NEW,
-    "addr": NEW,
-    "asinh": NEW,
-    "fill_tensor_out": NEW,
-    "glu_backward": NEW,
-    "logaddexp": NEW,
-    "logaddexp2": NEW,
-    "mul_scalar": NEW,
-    "multi_margin_loss": NEW,
-    "multilabel_margin_loss": NEW,
-    "mvlgamma": NEW,
-    "pdist": NEW,
-    "polar": NEW,
-    "polygamma_inplace": NEW,
-    "renorm": NEW,
-    "soft_margin_loss": NEW,
-    "threshold_inplace": NEW,
-    "angle": "a complex gradient's real part: PyTorch records ViewAsRealBackward0 (real_of_gradient)",
-    "conj": "a complex gradient's real part: PyTorch records ViewAsRealBackward0 (real_of_gradient)",
-    "conj_physical": "a complex gradient's real part: PyTorch records ViewAsRealBackward0 (real_of_gradient)",
+    "_trilinear": "PyTorch's _trilinear_backward calls _trilinear with permuted expand/sumdim lists; gradlab's row "
+                  "is bilinear's one pattern (its weight gradient a matmul, the others permute the weight)",
     "as_strided": "an in-place op's saved self is, in PyTorch, self.clone() (CloneBackward0 under create_graph), and "
                   "CopySlices' create_graph graph is copy_ into a view of the base's gradient (no ViewBackward0s)",
-    "atan2": "PyTorch computes 1 / (self^2 + other^2) once for both inputs and masks it (masked_fill_)",
-    "norm": "p other than 1, 2, inf: PyTorch's norm_backward order (self * |self|^(p-2) * grad, masked_fill_)",
-    "dist": "p other than 1, 2, inf: PyTorch's norm_backward order (self * |self|^(p-2) * grad, masked_fill_)",
-    "norm_p": "p other than 1, 2, inf: PyTorch's norm_backward order (self * |self|^(p-2) * grad, masked_fill_)",
-    "prod": "prod_backward with zeros: PyTorch's cumprod-based formula is differentiable, gradlab's is a constant",
-    "std_mean": "PyTorch's formula reads the std output itself (StdMeanBackward0), gradlab recomputes it (StdBackward0)",
-    "binary_cross_entropy": "BinaryCrossEntropyBackwardBackward0: binary_cross_entropy_backward is no op-table row yet",
-    "binary_cross_entropy_with_logits": "binary_cross_entropy_with_logits' formula is not PyTorch's op for op",
-    "binary_cross_entropy_with_logits_pos_weight": "binary_cross_entropy_with_logits' formula is not PyTorch's op for op",
-    "index_reduce_prod": "PyTorch's formula (IndexFill, IndexSelect, MaskedFill) differs from gradlab's (Scatter, Gather, Where)",
-    "scatter_reduce_prod": "scatter_reduce's prod formula op for op not modelled",
-    "prod_dim": "prod_backward with zeros: PyTorch's cumprod-based formula is differentiable, gradlab's is a constant",
-    "unsafe_split": "an LSTM cell: PyTorch's clone of a gradient (CloneBackward0) where gradlab passes it through",
 }
 
 

@@ -830,15 +830,14 @@ def _bce(draw):
 def _bce_logits_pos_weight(draw):
     shp = shape(draw, min_dims=1)
     pos_weight = rng(draw).uniform(0.5, 3.0, shp[-1:])
-    y = rng(draw).uniform(0, 1, shp)
     reduction = draw(st.sampled_from(["mean", "sum", "none"]))
+    # (the target is the sigmoid of the second input: its gradient is binary_cross_entropy_with_logits_target_backward)
     fn = pick(draw, [
-        lambda T, x: F(T).binary_cross_entropy_with_logits(x, const(T, y, x), pos_weight=const(T, pos_weight, x),
-                                                          reduction=reduction),
-        lambda T, x: F(T).binary_cross_entropy_with_logits(x, const(T, y, x), weight=const(T, pos_weight / 2, x),
-                                                          pos_weight=const(T, pos_weight, x))])
-    # the target is a constant here: gradlab.nn.functional's pos_weight op has no target gradient (reported)
-    return Case(fn, [uniform(draw, shp)])
+        lambda T, x, t: F(T).binary_cross_entropy_with_logits(x, t.sigmoid(), pos_weight=const(T, pos_weight, x),
+                                                             reduction=reduction),
+        lambda T, x, t: F(T).binary_cross_entropy_with_logits(x, t.sigmoid(), weight=const(T, pos_weight / 2, x),
+                                                             pos_weight=const(T, pos_weight, x))])
+    return Case(fn, [uniform(draw, shp), uniform(draw, shp)])
 
 
 @sample("binary_cross_entropy_with_logits")

@@ -25,13 +25,3 @@ def _angle(draw):
     fn = pick(draw, [lambda T, x: (x * (1 + 2j) + 0.5j).angle(), lambda T, x: T.angle(x + 1j * x * x + 0.5j),
                      lambda T, x: x.angle()])
     return Case(fn, [away_from_zero(draw, shape(draw))])
-
-
-# graph_names=False: PyTorch records at::real as ViewAsRealBackward0 then SelectBackward0 (and a
-# ToCopyBackward0 after them); gradlab records the one node, named SelectBackward0 (values agree)
-@sample("real_of_gradient", graph_names=False)
-def _real_of_gradient(draw):
-    # the real part of a complex gradient reaching a real input, recorded with create_graph
-    fn = pick(draw, [lambda T, x: T.autograd.grad(((x * (1 + 2j)) ** 2).abs().sum(), x, create_graph=True)[0],
-                     lambda T, x: T.autograd.grad((x * (2 - 1j)).exp().abs().sum(), x, create_graph=True)[0] * x])
-    return Case(fn, [uniform(draw, shape(draw), -1.0, 1.0)])

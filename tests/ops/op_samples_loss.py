@@ -170,3 +170,18 @@ def _hardsigmoid_backward(draw):
     shp = shape(draw)
     return Case(lambda T, x: T.autograd.grad(F(T).hardsigmoid(x).sum(), x, create_graph=True)[0],
                 [_away_from(draw, shp, [-3.0, 3.0], lo=-5, hi=5)])
+
+
+@sample("binary_cross_entropy_backward")
+def _binary_cross_entropy_backward(draw):
+    # binary_cross_entropy's gradient for its input (BinaryCrossEntropyBackwardBackward0), differentiated in the
+    # input, the target and the incoming gradient; with a weight or without
+    shp = shape(draw)
+    reduction = draw(st.sampled_from(["mean", "sum", "none"]))
+    weight = rng(draw).uniform(0.5, 2.0, shp) if draw(st.booleans()) else None
+
+    def loss(T, a, b):
+        w = None if weight is None else T.tensor(weight, dtype=a.dtype)
+        return F(T).binary_cross_entropy(a, b, weight=w, reduction=reduction)
+    return Case(_backward_of(loss, 0), [uniform(draw, shp, 0.05, 0.95), uniform(draw, shp, 0.05, 0.95),
+                                        uniform(draw, shp if reduction == "none" else ())])

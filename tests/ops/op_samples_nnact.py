@@ -127,3 +127,35 @@ def _multilabel_margin(draw):
     target = np.array([row + [-1] * (c - len(row)) for row in labels], dtype=np.int64)
     reduction = draw(st.sampled_from(["mean", "sum", "none"]))
     return Case(lambda T, x: F(T).multilabel_margin_loss(x, T.tensor(target), reduction=reduction), [x])
+
+
+# PyTorch has no derivative of the margin losses' backward ops: a backward through the gradient raises (raises=)
+@sample("multi_margin_loss_backward", raises="derivative for aten::multi_margin_loss_backward is not implemented")
+def _multi_margin_backward(draw):
+    x, target = _margin_inputs(draw)
+    return Case(lambda T, x: T.autograd.grad(F(T).multi_margin_loss(x, T.tensor(target)), x, create_graph=True)[0],
+                [x])
+
+
+@sample("multilabel_margin_loss_backward",
+        raises="derivative for aten::multilabel_margin_loss_backward is not implemented")
+def _multilabel_margin_backward(draw):
+    x, _ = _margin_inputs(draw)
+    n, c = x.shape
+    target = np.array([[int(rng(draw).integers(c))] + [-1] * (c - 1) for _ in range(n)], dtype=np.int64)
+    return Case(lambda T, x: T.autograd.grad(F(T).multilabel_margin_loss(x, T.tensor(target)), x,
+                                             create_graph=True)[0], [x])
+
+
+@sample("soft_margin_loss_backward")
+def _soft_margin_backward(draw):
+    # soft_margin_loss's gradient (SoftMarginLossBackwardBackward0), differentiated in the input and the incoming
+    # gradient
+    shp = shape(draw)
+    signs = rng(draw).choice([-1.0, 1.0], shp)
+    reduction = draw(st.sampled_from(["mean", "sum", "none"]))
+
+    def fn(T, x, g):
+        loss = F(T).soft_margin_loss(x, T.tensor(signs, dtype=x.dtype), reduction=reduction)
+        return T.autograd.grad(loss, x, g, create_graph=True)[0]
+    return Case(fn, [uniform(draw, shp), uniform(draw, shp if reduction == "none" else ())])

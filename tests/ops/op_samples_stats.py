@@ -149,3 +149,11 @@ def _lstsq(draw):
 def _eig(draw):
     n = _n(draw)
     return Case(lambda T, x: T.linalg.eigvals(x + x.mT).real, [distinct(draw, (n, n))])
+
+
+# PyTorch has no derivative of _pdist_backward: a backward through pdist's gradient raises (raises=)
+@sample("_pdist_backward", raises="the derivative for '_pdist_backward' is not implemented.")
+def _pdist_backward(draw):
+    p = pick(draw, [1, 2, 3])
+    return Case(lambda T, x: T.autograd.grad(T.pdist(x, p).sum(), x, create_graph=True)[0],
+                [distinct(draw, (_n(draw, 2, 4), 2))])

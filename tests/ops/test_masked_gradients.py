@@ -82,9 +82,7 @@ OPS = {
 
 # ops whose gradient, with create_graph, is recorded under another grad_fn name than PyTorch's
 # (values and requires_grad still compared): torch's own backward kernels gradlab has no op for
-NAME_GAPS = {
-    "max_dim": "ScatterBackward0", "min_dim": "ScatterBackward0", "max_dim_keepdim": "ScatterBackward0",
-}
+NAME_GAPS = {}
 # and those whose gradient torch records even when the upstream gradient is a constant (its
 # backward kernel is an op of its own, differentiable in self): only values are compared
 # (name -> the create_graph modes where it differs)
