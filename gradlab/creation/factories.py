@@ -12,10 +12,16 @@ from .._tensor_data import _argument_type_name
 from .options import _finish, _like_device, _np, _options, _shape
 
 
+def _positive_zero(fill):
+    """Whether fill is 0 and not -0.0 (torch.full(size, -0.0) holds negative zeros, printed `-0.`)."""
+    return fill == 0 and math.copysign(1.0, fill.real) > 0 and math.copysign(1.0, getattr(fill, "imag", 0.0)) > 0
+
+
 def _filled(fill, size, dtype, requires_grad, default=None, factory=None):
     shape = _shape(size, factory)
     d = _np(dtype, default)
-    data = np.zeros(shape, d) if fill == 0 else np.ones(shape, d) if fill == 1 else np.full(shape, fill, dtype=d)
+    data = np.zeros(shape, d) if _positive_zero(fill) else np.ones(shape, d) if fill == 1 else \
+        np.full(shape, fill, dtype=d)
     return _finish(data, requires_grad)
 
 

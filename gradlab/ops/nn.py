@@ -623,11 +623,12 @@ def smooth_l1_loss_backward(grad_output, self, target, reduction, beta, count):
 def _hardtanh_grad(g, n):
     if hasattr(g, "_data") or hasattr(n.self, "_data"):     # Tensors (create_graph): an op of its own, as in PyTorch
         return OPS["hardtanh_backward"](g, n.self, min_val=n.min_val, max_val=n.max_val)
-    return dual.where_or_zero((n.self > n.min_val) & (n.self < n.max_val), g)
+    # (PyTorch's kernel: 0 where self <= min_val or self >= max_val, else grad: a nan self passes grad on)
+    return dual.where_or_zero(~((n.self <= n.min_val) | (n.self >= n.max_val)), g)
 
 
 @op("hardtanh", "HardtanhBackward0", saves=("self",),
-    shows={"self": "where((self > min_val) & (self < max_val), grad, 0)"},
+    shows={"self": "where((self <= min_val) | (self >= max_val), 0, grad)"},
     self=_hardtanh_grad)
 def hardtanh(self, min_val=-1.0, max_val=1.0):
     return np.clip(self, self.dtype.type(min_val), self.dtype.type(max_val)).astype(self.dtype, copy=False)
@@ -635,13 +636,13 @@ def hardtanh(self, min_val=-1.0, max_val=1.0):
 
 # (self is saved whichever input wants a gradient, as PyTorch's node saves it: a second backward raises)
 @op("hardtanh_backward", "HardtanhBackwardBackward0", ("grad_output", "self"), saves=("self",),
-    shows={"grad_output": "where((self > min_val) & (self < max_val), grad, 0)", "self": "zeros_like(grad)"},
+    shows={"grad_output": "where((self <= min_val) | (self >= max_val), 0, grad)", "self": "zeros_like(grad)"},
     grad_output=lambda g, n: _hardtanh_grad(g, n),
     self=lambda g, n: dual.like(g, np.zeros_like(dual.data(g))))
 def hardtanh_backward(grad_output, self, min_val, max_val):
     """hardtanh's gradient (relu6's too): an op of its own, as in PyTorch, so that a graph of the gradient still
     depends on self (its derivative there is zero)."""
-    return np.where((self > min_val) & (self < max_val), grad_output, 0).astype(grad_output.dtype, copy=False)
+    return np.where((self <= min_val) | (self >= max_val), 0, grad_output).astype(grad_output.dtype, copy=False)
 
 
 def _log_sigmoid_double_backward(g, z):
@@ -720,8 +721,9 @@ def _hardswish_grad(g, n):
     self=lambda g, n: dual.where((dual.data(n.self) > -3.0) & (dual.data(n.self) < 3.0),
                                  dual.div_scalar(g * n.grad_output, 3.0), 0.0))
 def hardswish_backward(grad_output, self):
-    """(PyTorch's kernel: 0 up to -3 included, x / 3 + 0.5 strictly between, 1 from 3 on)"""
-    return dual.fused(lambda g, x: g * np.where(x <= -3, 0.0, np.where(x < 3, x / 3 + 0.5, 1.0)).astype(x.dtype),
+    """(PyTorch's kernel: a literal 0 up to -3 included (+0, even for a negative or nan grad), grad * (x / 3 + 0.5)
+    strictly between, grad from 3 on)"""
+    return dual.fused(lambda g, x: np.where(x <= -3, 0, g * np.where(x < 3, x / 3 + 0.5, 1.0).astype(x.dtype)),
                       grad_output, self)
 
 

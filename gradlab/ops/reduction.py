@@ -535,8 +535,8 @@ def _saved_result0(n):
     grad_fn is the node itself."""
     if type(n) is AsTensors:
         node = object.__getattribute__(n, "_node")
-        return node._guards[0].unpack(node)
-    return n._guards[0].unpack(n, as_arrays=True)
+        return node._guards[0]._unpack(node)
+    return n._guards[0]._unpack(n, as_arrays=True)
 
 
 def _welford_mean(x, dim, keepdim, count):
