@@ -65,3 +65,143 @@ def log_softmax(input, dim, *, dtype=None):
 
 
 logsumexp = with_out("special_logsumexp", lambda input, dim, keepdim=False: _as_tensor(input).logsumexp(dim, keepdim))
+
+
+# --- torch.special's Cephes and Faddeeva functions, Bessel functions and orthogonal polynomials ---
+# (ops/special_math.py: the kernels as ATen's Math.h writes them, and the rows of the differentiable ones)
+
+import numpy as _np   # noqa: E402
+
+from . import _dtype   # noqa: E402
+from .ops import special_math as _sm   # noqa: E402
+from ._tensor_methods.binary import _scalar   # noqa: E402
+
+__all__ += ["airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "chebyshev_polynomial_t",
+            "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w", "entr", "erfcx",
+            "gammainc", "gammaincc", "hermite_polynomial_h", "hermite_polynomial_he", "i0e", "i1e",
+            "laguerre_polynomial_l", "legendre_polynomial_p", "log_ndtr", "modified_bessel_i0", "modified_bessel_i1",
+            "modified_bessel_k0", "modified_bessel_k1", "ndtr", "ndtri", "scaled_modified_bessel_k0",
+            "scaled_modified_bessel_k1", "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u",
+            "shifted_chebyshev_polynomial_v", "shifted_chebyshev_polynomial_w", "spherical_bessel_j0", "xlog1py",
+            "xlogy", "zeta"]
+
+
+def _row(key):
+    def fn(input):
+        return OPS[key](_as_tensor(input))
+    name = key[len("special_"):]
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"torch.special.{name}(input) ({OPS[key].name})."
+    return with_out(key, fn)
+
+
+entr, erfcx, i0e, i1e, ndtri, log_ndtr = (_row(f"special_{name}") for name in (
+    "entr", "erfcx", "i0e", "i1e", "ndtri", "log_ndtr"))
+
+
+def _ndtr(input):
+    """The normal distribution function, as PyTorch writes it: (1 + erf(x / sqrt 2)) / 2 (MulBackward1 its node)."""
+    x = _as_tensor(input)
+    return (1 + (x * 0.70710678118654752440).erf()) * 0.5
+
+
+ndtr = with_out("special_ndtr", _ndtr)
+
+
+def _binary_special(key):
+    """torch.special.<name>(input, other): either may be a Python number (the rows' _scalar_self and
+    _scalar_other forms, PyTorch's Backward1 and Backward2)."""
+    def fn(input, other):
+        if isinstance(input, Tensor):
+            if isinstance(other, Tensor):
+                return OPS[key](input, other)
+            other = _scalar(other)
+            return OPS[f"{key}_scalar_other"](_lifted(input, other), other=other)
+        if isinstance(other, Tensor):
+            input = _scalar(input)
+            return OPS[f"{key}_scalar_self"](_lifted(other, input), self_value=input)
+        return OPS[key](tensor(input), tensor(other))
+    fn.__name__ = fn.__qualname__ = key[len("special_"):]
+    return with_out(key, fn)
+
+
+def _lifted(t, number):
+    from ._tensor_methods._common import _lifted as lifted
+    return lifted(t, number)
+
+
+xlog1py, zeta = _binary_special("special_xlog1py"), _binary_special("special_zeta")
+
+
+def _xlogy(input, other):
+    from ._functions.pointwise import xlogy as torch_xlogy
+    return torch_xlogy(input, other)
+
+
+def _gammainc(input, other):
+    return _as_tensor(input).igamma(other)
+
+
+def _gammaincc(input, other):
+    return _as_tensor(input).igammac(other)
+
+
+xlogy = with_out("special_xlogy", _xlogy)
+gammainc = with_out("special_gammainc", _gammainc)
+gammaincc = with_out("special_gammaincc", _gammaincc)
+
+
+def _result_dtype(name, *operands, no_half=True):
+    """The float dtype PyTorch computes a non-differentiable special function in (integers and bools give the
+    default float dtype), refusing the dtypes its kernel has no loop for."""
+    tensors = [(o._data.ndim, o._data.dtype) for o in operands if isinstance(o, Tensor)]
+    scalars = [_dtype.category(_np.asarray(o).dtype) for o in operands if not isinstance(o, Tensor)]
+    dtype = _dtype.result_np_dtype(tensors, scalars)
+    if dtype.kind in "biu":
+        dtype = _dtype.default_np()
+    if dtype.kind == "c" or (no_half and dtype == _np.float16):
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{_dtype.from_numpy_dtype(dtype)._legacy[:-6]}'")
+    return dtype
+
+
+def _no_gradient(name, kernel):
+    """A special function PyTorch has no derivative for: its result never requires grad."""
+    def fn(input):
+        x = _as_tensor(input)
+        dtype = _result_dtype(name, x)
+        return Tensor._make(kernel(x._data.astype(dtype)))
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"torch.special.{name}(input): computed as ATen's {name}_forward (no gradient)."
+    return with_out(f"special_{name}", fn)
+
+
+(airy_ai, bessel_j0, bessel_j1, bessel_y0, bessel_y1, modified_bessel_i0, modified_bessel_i1, modified_bessel_k0,
+ modified_bessel_k1, scaled_modified_bessel_k0, scaled_modified_bessel_k1, spherical_bessel_j0) = (
+    _no_gradient(name, getattr(_sm, name)) for name in (
+        "airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0", "modified_bessel_i1",
+        "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
+        "spherical_bessel_j0"))
+
+
+def _polynomial(name, kernel):
+    """p_n(input) for a tensor or number input and n (PyTorch's x_scalar and n_scalar overloads); no gradient."""
+    def fn(input, n):
+        if not isinstance(input, Tensor) and not isinstance(n, Tensor):
+            input = tensor(input)
+        dtype = _result_dtype(name, input, n)
+        x = input._data if isinstance(input, Tensor) else _np.asarray(input)
+        degree = n._data if isinstance(n, Tensor) else _np.asarray(n)
+        return Tensor._make(_np.asarray(kernel(x.astype(dtype), degree.astype(dtype)), dtype))
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"torch.special.{name}(input, n): computed as ATen's {name}_forward (no gradient)."
+    return with_out(f"special_{name}", fn)
+
+
+(chebyshev_polynomial_t, chebyshev_polynomial_u, chebyshev_polynomial_v, chebyshev_polynomial_w,
+ shifted_chebyshev_polynomial_t, shifted_chebyshev_polynomial_u, shifted_chebyshev_polynomial_v,
+ shifted_chebyshev_polynomial_w, hermite_polynomial_h, hermite_polynomial_he, laguerre_polynomial_l,
+ legendre_polynomial_p) = (_polynomial(name, getattr(_sm, name)) for name in (
+    "chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w",
+    "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
+    "shifted_chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he", "laguerre_polynomial_l",
+    "legendre_polynomial_p"))
