@@ -526,12 +526,12 @@ def ndtri(y0):
     def central(y):
         y = y - T(0.5)
         y2 = y * y
-        x = y + y * (y2 * _polevl(y2, _C.NDTRI_P0) / _polevl(y2, _C.NDTRI_Q0))
+        x = _mul_add(y, y2 * _polevl(y2, _C.NDTRI_P0) / _polevl(y2, _C.NDTRI_Q0), y)
         return x * T(2.50662827463100050242E0)
 
-    def tail(y):
-        x = np.sqrt(T(-2.0) * _log(y))
-        x0 = x - _log(x) / x
+    def tail(y):    # (::sqrt and ::log here are the C library's double functions, for float too)
+        x = np.sqrt(-2.0 * _log(y.astype(_F64))).astype(y.dtype)
+        x0 = (x - _log(x.astype(_F64)) / x).astype(y.dtype)
         z = one / x
         x1 = np.where(x < T(8), z * _polevl(z, _C.NDTRI_P1) / _polevl(z, _C.NDTRI_Q1),
                       z * _polevl(z, _C.NDTRI_P2) / _polevl(z, _C.NDTRI_Q2))
@@ -554,7 +554,7 @@ def _erfcx_y100(y100):
         t = (T(2) * y100[m] - T(_C.ERFCX_T[k])).astype(_F64)
         p = np.zeros(t.shape, _F64)
         for c in reversed(_C.ERFCX_Y100[k]):
-            p = _mul_add(p, t, float(c)) if p.any() else np.full(t.shape, float(c))
+            p = p * t + float(c) if p.any() else np.full(t.shape, float(c))     # (not fused: as ATen's double)
         out[m] = p
     return out
 
@@ -571,13 +571,15 @@ def erfcx(x):
         x64 = x.astype(_F64)
         return (float(ispi) * (xx * (x64 * x64 + 4.5) + 2) / (x64 * (xx * (x64 * x64 + 5) + 3.75))).astype(x.dtype)
 
+    def doubled_exp(x):     # (ATen's unqualified exp here is the C library's double exp, for float too)
+        return 2 * _exp((x * x).astype(_F64))
+
     def left(x):
-        e = T(2) * _exp(x * x)
-        return (e.astype(_F64) - _erfcx_y100(T(400) / (T(4) - x))).astype(x.dtype)
+        return (doubled_exp(x) - _erfcx_y100(T(400) / (T(4) - x)).astype(x.dtype)).astype(x.dtype)
 
     return _pieces(x, x.dtype, (np.isnan(x), T(np.nan)), (x > T(5e7), lambda x: ispi / x), (x > T(50), fraction),
                    (x >= 0, lambda x: _erfcx_y100(T(400) / (T(4) + x)).astype(x.dtype)),
-                   (x < T(-26.7), T(np.inf)), (x < T(-6.1), lambda x: T(2) * _exp(x * x)),
+                   (x < T(-26.7), T(np.inf)), (x < T(-6.1), lambda x: doubled_exp(x).astype(x.dtype)),
                    (np.ones(x.shape, bool), left))
 
 
@@ -624,7 +626,7 @@ def zeta_arrays(x, q):
     out = np.full(x.shape, np.nan, dtype)
     for s in np.unique(x[~np.isnan(x)]):
         m = x == s
-        out[m] = zeta(float(s), q[m], dtype).astype(dtype)
+        out[m] = zeta(float(s), q[m], _F64).astype(dtype)     # (ATen's acc_type of float is double)
     return out
 
 
@@ -636,10 +638,10 @@ def _asymptotic(x, c, phase, sine_first, squared_25):
     z = T(25) / (x * x) if squared_25 else T(5) / x * (T(5) / x)
     pp, pq, qp, qq = (_poly(z, getattr(_C, f"{c}_{n}")) for n in ("PP", "PQ", "QP", "QQ"))
     angle = x - T(phase)
-    if sine_first:
-        value = pp / pq * _sin(angle) + T(5) / x * (qp / qq) * _cos(angle)
+    if sine_first:      # (the first product fused with the sum: fma(P, sin, 5/x Q cos))
+        value = _mul_add(pp / pq, _sin(angle), T(5) / x * (qp / qq) * _cos(angle))
     else:
-        value = pp / pq * _cos(angle) - T(5) / x * (qp / qq) * _sin(angle)
+        value = _mul_add(pp / pq, _cos(angle), -(T(5) / x * (qp / qq) * _sin(angle)))
     return value * T(0.797884560802865355879892119868763737) / np.sqrt(x)
 
 
@@ -680,8 +682,8 @@ def bessel_y0(x):
 
     def near(x):
         xx = x * x
-        return _poly(xx, _C.Y0_YP) / _poly(xx, _C.Y0_YQ) + \
-            T(0.636619772367581343075535053490057448) * _log(x) * bessel_j0(x)
+        return _mul_add(T(0.636619772367581343075535053490057448) * _log(x), bessel_j0(x),
+                        _poly(xx, _C.Y0_YP) / _poly(xx, _C.Y0_YQ))
     return _pieces(x, x.dtype, (x == 0, T(-np.inf)), (x < 0, T(np.nan)), (x <= T(5), near),
                    (np.ones(x.shape, bool), lambda x: _asymptotic(x, "Y0", _PI_4, True, True)))
 
@@ -692,8 +694,8 @@ def bessel_y1(x):
 
     def near(x):
         xx = x * x
-        return x * (_poly(xx, _C.Y1_YP) / _poly(xx, _C.Y1_YQ)) + \
-            T(0.636619772367581343075535053490057448) * (bessel_j1(x) * _log(x) - T(1) / x)
+        return _mul_add(x, _poly(xx, _C.Y1_YP) / _poly(xx, _C.Y1_YQ),
+                        T(0.636619772367581343075535053490057448) * _mul_add(bessel_j1(x), _log(x), -(T(1) / x)))
     return _pieces(x, x.dtype, (x == 0, T(-np.inf)), (x < 0, T(np.nan)), (x <= T(5), near),
                    (np.ones(x.shape, bool), lambda x: _asymptotic(x, "Y1", _3PI_4, True, False)))
 
@@ -733,12 +735,16 @@ def _bessel_k(x, order, scaled):
     A, B = (getattr(_C, f"K{order}{'E' if scaled else ''}_{n}") for n in "AB")
 
     def near(x):
-        series = _clenshaw(x * x - T(2), A)
-        if order == 0:      # (0.5 * x: a double literal, so log of the product in double)
-            half_x = (0.5 * x.astype(_F64))
-            out = series - (_log(half_x).astype(x.dtype) if x.dtype == _F32 else _log(half_x)) * modified_bessel_i0(x)
+        series = _clenshaw(_mul_add(x, x, -T(2)), A)
+        if order == 0 and not scaled and x.dtype == _F32:
+            # (log(0.5 * x): 0.5 a double literal, so the log and the fused sum are double)
+            log_half = _log(0.5 * x.astype(_F64))
+            return _mul_add(-log_half, modified_bessel_i0(x).astype(_F64), series.astype(_F64)).astype(x.dtype)
+        log_half = _log(T(0.5) * x)
+        if order == 0:
+            out = _mul_add(-log_half, modified_bessel_i0(x), series)
         else:
-            out = _log(T(0.5) * x) * modified_bessel_i1(x) + series / x
+            out = _mul_add(log_half, modified_bessel_i1(x), series / x)
         return out * _exp(x) if scaled else out
 
     def far(x):
@@ -786,7 +792,7 @@ def airy_ai(x):
         afn, afd, agn, agd = (_poly(zz, getattr(_C, f"AIRY_{n}")) for n in ("AFN", "AFD", "AGN", "AGD"))
         t = T(-2.0) * xl * np.sqrt(-xl) / T(3.0) + T(0.25) * T(np.pi)
         out[low] = T(5.64189583547756286948e-01) / np.sqrt(np.sqrt(-xl)) * (
-            _sin(t) * (T(1.0) + z * z * afn / afd) - _cos(t) * (z * agn / agd))
+            _mul_add(_sin(t), T(1.0) + z * z * afn / afd, -(_cos(t) * (z * agn / agd))))
     high = rest & (x >= T(2.09))
     if high.any():
         xh = x[high]
@@ -818,12 +824,28 @@ def airy_ai(x):
             n[a] /= k[a]
             g[a] += n[a]
             active = a & (np.abs(m / f) > eps)
-        keep = np.where(xs >= T(2.09), out[series], T(0.355028053887817239260) * f - T(0.258819403792806798405) * g)
+        keep = np.where(xs >= T(2.09), out[series], _mul_add(T(0.355028053887817239260), f, -(T(0.258819403792806798405) * g)))
         out[series] = keep
     return out
 
 
 # --- the orthogonal polynomials, p_n(x) for an integer n (ATen casts a float n to int64) -------
+
+def _fused(a, b, c):
+    """_mul_add for recurrences whose numbers may overflow: fused where a * b + c is finite (the exact
+    fma there), as computed elsewhere (an inf or nan either way)."""
+    a, b, c = np.broadcast_arrays(np.asarray(a), np.asarray(b), np.asarray(c))
+    if a.dtype == _F32:         # (float32's fma is exact in float64, overflow or not)
+        return _mul_add(a, b, c)
+    plain = a * b + c
+    finite = np.isfinite(plain) & (np.abs(plain) < np.finfo(plain.dtype).max / 4)
+    if finite.all():
+        return _mul_add(a, b, c)
+    out = plain.copy()
+    if finite.any():
+        out[finite] = _mul_add(a[finite], b[finite], c[finite])
+    return out
+
 
 def _degree(n):
     """ATen's static_cast<int64_t>(n) of a float n (nan and +-inf: what x86 gives, INT64_MIN)."""
@@ -921,7 +943,7 @@ def _chebyshev(x, n, kind, shifted):
     if rest.any():
         tr = two_y[rest]
         out[rest] = _recurrence(x[rest], n[rest], np.ones(tr.shape, x.dtype), p1[rest],
-                                lambda k, p, q, a: _mul_add(tr[a], q, -p))
+                                lambda k, p, q, a: _fused(tr[a], q, -p))
     return out
 
 
@@ -970,7 +992,7 @@ def hermite_polynomial_h(x, n):
     T = x.dtype.type
     limit = 128 if x.dtype == _F32 else 512
     # (the loop runs k = 2, 4, ..., 2n - 2: n - 1 steps, written here as k' = k / 2 + 1 = 2 .. n)
-    return _simple_polynomial(x, n, x + x, lambda k, x, p, q: _mul_add(x + x, q, -(T(2 * (k - 1)) * p)), 2,
+    return _simple_polynomial(x, n, x + x, lambda k, x, p, q: _fused(x + x, q, -(T(2 * (k - 1)) * p)), 2,
                               limit=limit)
 
 
@@ -979,7 +1001,7 @@ def hermite_polynomial_he(x, n):
     """The probabilists' Hermite He_n: r = x q - k p for k = 1 .. n - 1."""
     T = x.dtype.type
     limit = 128 if x.dtype == _F32 else 512
-    return _simple_polynomial(x, n, x, lambda k, x, p, q: _mul_add(x, q, -(T(k - 1) * p)), 2, limit=limit)
+    return _simple_polynomial(x, n, x, lambda k, x, p, q: _fused(x, q, -(T(k - 1) * p)), 2, limit=limit)
 
 
 @_polynomial
@@ -987,7 +1009,7 @@ def laguerre_polynomial_l(x, n):
     """Laguerre's L_n: 1 at x = 0, else ((2k + 1 - x) q - k p) / (k + 1) for k = 1 .. n - 1."""
     T = x.dtype.type
     return _simple_polynomial(
-        x, n, T(1) - x, lambda k, x, p, q: _mul_add(T(2 * (k - 1)) + (T(1) - x), q, -(T(k - 1) * p)) / T(k), 2,
+        x, n, T(1) - x, lambda k, x, p, q: _fused(T(2 * (k - 1)) + (T(1) - x), q, -(T(k - 1) * p)) / T(k), 2,
         ends=(np.abs(x) == 0, np.ones_like(x)))
 
 
@@ -997,7 +1019,7 @@ def legendre_polynomial_p(x, n):
     T = x.dtype.type
     odd = (n % 2) != 0
     ends = (np.abs(x) == T(1), np.where((x > 0) | ~odd, T(1), T(-1)).astype(x.dtype))
-    return _simple_polynomial(x, n, x, lambda k, x, p, q: _mul_add(T(2 * (k - 1) + 1) * x, q, -(T(k - 1) * p)) / T(k),
+    return _simple_polynomial(x, n, x, lambda k, x, p, q: _fused(T(2 * (k - 1) + 1) * x, q, -(T(k - 1) * p)) / T(k),
                               2, ends=ends)
 
 
