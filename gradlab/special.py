@@ -102,7 +102,11 @@ entr, erfcx, i0e, i1e, ndtri, log_ndtr = (_row(f"special_{name}") for name in (
 def _ndtr(input):
     """The normal distribution function, as PyTorch writes it: (1 + erf(x / sqrt 2)) / 2 (MulBackward1 its node)."""
     x = _as_tensor(input)
-    return (1 + (x * 0.70710678118654752440).erf()) * 0.5
+    if x._data.dtype.kind in "biu":       # (x * M_SQRT1_2 of an integer tensor: the default float dtype)
+        x = x.to(_dtype.from_numpy_dtype(_dtype.default_np()))
+    # (C++'s Scalar overloads: MulBackward1, AddBackward1)
+    return OPS["mul_scalar"](OPS["nn_add_scalar"](OPS["mul_scalar"](x, other=0.70710678118654752440).erf(), other=1),
+                             other=0.5)
 
 
 ndtr = with_out("special_ndtr", _ndtr)
@@ -205,3 +209,8 @@ def _polynomial(name, kernel):
     "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
     "shifted_chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he", "laguerre_polynomial_l",
     "legendre_polynomial_p"))
+
+
+# PyTorch's argument errors for its C functions special_<name> (gradlab/_argparse), bound here at the end
+from . import _argparse as _argparse_, _signatures as _signatures_   # noqa: E402
+globals().update(_argparse_.wrapped(globals(), _signatures_.SPECIAL))

@@ -488,11 +488,33 @@ def _float_kernel(kernel):
     return fn
 
 
-@_in_float32
+def _chbevl_plain(x, coefficients):
+    """Cephes' chbevl with every operation rounded (c10::Half's operators: no fused multiply-add)."""
+    T = x.dtype.type
+    b0, b1, b2 = np.full_like(x, T(coefficients[0])), np.zeros_like(x), np.zeros_like(x)
+    for c in coefficients[1:]:
+        b2 = b1
+        b1 = b0
+        b0 = x * b1 - b2 + T(c)
+    return T(0.5) * (b0 - b2)
+
+
 @_safe
 def i0e(x):
-    """exp(-|x|) I0(x): i0's Chebyshev series without the factor exp(|x|)."""
+    """exp(-|x|) I0(x): i0's Chebyshev series without the factor exp(|x|). (ATen's half kernel is calc_i0e
+    on c10::Half itself: every operation rounded to half.)"""
     T = x.dtype.type
+    if x.dtype == _F16:
+        # (ATen's vector loop, over whole blocks of 32, computes in float; its scalar loop over the last
+        # n % 32 numbers runs calc_i0e on c10::Half itself: every operation rounded to half)
+        flat = x.reshape(-1)
+        start = flat.size - flat.size % 32
+        out = np.empty_like(flat)
+        out[:start] = i0e(flat[:start].astype(_F32)).astype(_F16)
+        ax = np.abs(flat[start:])
+        out[start:] = np.where(ax <= T(8), _chbevl_plain(ax / T(2) - T(2), _I0_A),
+                               _chbevl_plain(T(32) / ax - T(2), _I0_B) / np.sqrt(ax))
+        return out.reshape(x.shape)
     x = np.abs(x)
     return np.where(x <= T(8), _chbevl(x / T(2) - T(2), _I0_A),
                     _chbevl(T(32) / x - T(2), _I0_B) / np.sqrt(x)).astype(x.dtype, copy=False)
@@ -599,12 +621,14 @@ def log_ndtr(x):
     return out
 
 
-@_in_float32
 @_safe
 def entr(x):
     """-x log(x) for x > 0, 0 at 0, -inf below (nan stays nan)."""
     T = x.dtype.type
-    out = np.where(x > 0, -x * _log(np.where(x > 0, x, T(1))), np.where(x == 0, T(0), T(-np.inf)))
+    log = _log(np.where(x > 0, x, T(1)))
+    if x.dtype == _F16:         # (c10's std::log of a Half is rounded to half, then a Half product)
+        log = _log(np.where(x > 0, x, T(1)).astype(_F32)).astype(_F16)
+    out = np.where(x > 0, -x * log, np.where(x == 0, T(0), T(-np.inf)))
     return np.where(np.isnan(x), x, out).astype(x.dtype, copy=False)
 
 
@@ -612,9 +636,10 @@ def xlog1py(x, y):
     """x * log1p(y), 0 where x is 0 (nan where y is nan): float16 through float32."""
     dtype = np.result_type(x, y)
     x, y = np.broadcast_arrays(np.asarray(x, dtype), np.asarray(y, dtype))
-    compute = _F32 if dtype == _F16 else dtype
-    with np.errstate(all="ignore"):
-        out = x.astype(compute) * _log1p(np.ascontiguousarray(y, compute))
+    compute = dtype
+    with np.errstate(all="ignore"):     # (half: c10's std::log1p of a Half rounded to half, then a Half product)
+        out = x * (_log1p(np.ascontiguousarray(y, _F32)).astype(_F16) if dtype == _F16 else
+                   _log1p(np.ascontiguousarray(y, compute)))
         out = np.where(x == 0, compute.type(0), out)
         return np.where(np.isnan(y), compute.type(np.nan), out).astype(dtype)
 
