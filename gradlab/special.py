@@ -70,11 +70,16 @@ logsumexp = with_out("special_logsumexp", lambda input, dim, keepdim=False: _as_
 # --- torch.special's Cephes and Faddeeva functions, Bessel functions and orthogonal polynomials ---
 # (ops/special_math.py: the kernels as ATen's Math.h writes them, and the rows of the differentiable ones)
 
+import functools   # noqa: E402
+
 import numpy as _np   # noqa: E402
 
 from . import _dtype   # noqa: E402
+from .autograd.grad_mode import no_grad   # noqa: E402
 from .ops import special_math as _sm   # noqa: E402
-from ._tensor_methods.binary import _scalar   # noqa: E402
+from ._tensor_methods._common import _lifted   # noqa: E402
+from ._tensor_methods.binary import _scalar, _xlogy_scalar_self   # noqa: E402
+from .ops.registry import torch_layout as _torch_layout   # noqa: E402
 
 __all__ += ["airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "chebyshev_polynomial_t",
             "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w", "entr", "erfcx",
@@ -102,6 +107,8 @@ entr, erfcx, i0e, i1e, ndtri, log_ndtr = (_row(f"special_{name}") for name in (
 def _ndtr(input):
     """The normal distribution function, as PyTorch writes it: (1 + erf(x / sqrt 2)) / 2 (MulBackward1 its node)."""
     x = _as_tensor(input)
+    if x._data.dtype.kind == "c":       # (erf has no complex kernel)
+        raise NotImplementedError(f"\"erf_vml_cpu\" not implemented for '{_dtype.from_numpy_dtype(x._data.dtype)._legacy[:-6]}'")
     if x._data.dtype.kind in "biu":       # (x * M_SQRT1_2 of an integer tensor: the default float dtype)
         x = x.to(_dtype.from_numpy_dtype(_dtype.default_np()))
     # (C++'s Scalar overloads: MulBackward1, AddBackward1)
@@ -129,17 +136,16 @@ def _binary_special(key):
     return with_out(key, fn)
 
 
-def _lifted(t, number):
-    from ._tensor_methods._common import _lifted as lifted
-    return lifted(t, number)
-
-
 xlog1py, zeta = _binary_special("special_xlog1py"), _binary_special("special_zeta")
 
 
 def _xlogy(input, other):
-    from ._functions.pointwise import xlogy as torch_xlogy
-    return torch_xlogy(input, other)
+    """torch.xlogy: either may be a Python number (XlogyBackward1 for a number input)."""
+    if not isinstance(input, Tensor):
+        if isinstance(other, Tensor):
+            return _xlogy_scalar_self(input, other)
+        input = tensor(input)
+    return input.xlogy(other)
 
 
 def _gammainc(input, other):
@@ -168,15 +174,33 @@ def _result_dtype(name, *operands, no_half=True):
     return dtype
 
 
+def _laid_out(out, given):
+    """out laid out as PyTorch lays out a pointwise result (as its input: a transposed input, a transposed result)."""
+    if out.ndim > 1 and out.size and not given.flags.c_contiguous:
+        return _torch_layout(None, _np.ascontiguousarray(out), (given,))
+    return out
+
+
+def _untracked_out(function):
+    """A function without a derivative takes out= for inputs that require grad (nothing is recorded)."""
+    @functools.wraps(function)
+    def fn(*args, **kwargs):
+        if kwargs.get("out") is None:
+            return function(*args, **kwargs)
+        with no_grad():
+            return function(*args, **kwargs)
+    return fn
+
+
 def _no_gradient(name, kernel):
     """A special function PyTorch has no derivative for: its result never requires grad."""
     def fn(input):
         x = _as_tensor(input)
         dtype = _result_dtype(name, x)
-        return Tensor._make(kernel(x._data.astype(dtype)))
+        return Tensor._make(_laid_out(kernel(x._data.astype(dtype)), x._data))
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"torch.special.{name}(input): computed as ATen's {name}_forward (no gradient)."
-    return with_out(f"special_{name}", fn)
+    return _untracked_out(with_out(f"special_{name}", fn))
 
 
 (airy_ai, bessel_j0, bessel_j1, bessel_y0, bessel_y1, modified_bessel_i0, modified_bessel_i1, modified_bessel_k0,
@@ -195,10 +219,11 @@ def _polynomial(name, kernel):
         dtype = _result_dtype(name, input, n)
         x = input._data if isinstance(input, Tensor) else _np.asarray(input)
         degree = n._data if isinstance(n, Tensor) else _np.asarray(n)
-        return Tensor._make(_np.asarray(kernel(x.astype(dtype), degree.astype(dtype)), dtype))
+        out = _np.asarray(kernel(x.astype(dtype), degree.astype(dtype)), dtype)
+        return Tensor._make(_laid_out(out, x if _np.shape(x) == out.shape else degree))
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"torch.special.{name}(input, n): computed as ATen's {name}_forward (no gradient)."
-    return with_out(f"special_{name}", fn)
+    return _untracked_out(with_out(f"special_{name}", fn))
 
 
 (chebyshev_polynomial_t, chebyshev_polynomial_u, chebyshev_polynomial_v, chebyshev_polynomial_w,

@@ -504,17 +504,24 @@ def i0e(x):
     """exp(-|x|) I0(x): i0's Chebyshev series without the factor exp(|x|). (ATen's half kernel is calc_i0e
     on c10::Half itself: every operation rounded to half.)"""
     T = x.dtype.type
-    if x.dtype == _F16:
+    if x.dtype != _F16:
+        return _i0e(x)
+    if True:
         # (ATen's vector loop, over whole blocks of 32, computes in float; its scalar loop over the last
         # n % 32 numbers runs calc_i0e on c10::Half itself: every operation rounded to half)
         flat = x.reshape(-1)
         start = flat.size - flat.size % 32
         out = np.empty_like(flat)
-        out[:start] = i0e(flat[:start].astype(_F32)).astype(_F16)
+        out[:start] = _i0e(flat[:start].astype(_F32)).astype(_F16)
         ax = np.abs(flat[start:])
         out[start:] = np.where(ax <= T(8), _chbevl_plain(ax / T(2) - T(2), _I0_A),
-                               _chbevl_plain(T(32) / ax - T(2), _I0_B) / np.sqrt(ax))
+                               (_chbevl_plain(T(32) / ax - T(2), _I0_B) / np.sqrt(ax.astype(_F32))).astype(_F16))
         return out.reshape(x.shape)
+
+
+@_float_kernel
+def _i0e(x):
+    T = x.dtype.type
     x = np.abs(x)
     return np.where(x <= T(8), _chbevl(x / T(2) - T(2), _I0_A),
                     _chbevl(T(32) / x - T(2), _I0_B) / np.sqrt(x)).astype(x.dtype, copy=False)
@@ -864,11 +871,12 @@ def _fused(a, b, c):
         return _mul_add(a, b, c)
     plain = a * b + c
     finite = np.isfinite(plain) & (np.abs(plain) < np.finfo(plain.dtype).max / 4)
-    if finite.all():
-        return _mul_add(a, b, c)
     out = plain.copy()
     if finite.any():
         out[finite] = _mul_add(a[finite], b[finite], c[finite])
+    # (a zero keeps the sign IEEE's sum gives it, -0 from -0 + -0, which the exact fma above does not)
+    zero = (out == 0) & (plain == 0)
+    out[zero] = plain[zero]
     return out
 
 
@@ -1052,7 +1060,9 @@ def legendre_polynomial_p(x, n):
 # (the Bessel functions, airy_ai and the polynomials have no derivative in PyTorch: no rows, their
 # results never require grad; torch.special computes them in special.py)
 
+from .._dtype import default_np, result_np_dtype   # noqa: E402
 from . import dual   # noqa: E402
+from .operands import broadcast_error   # noqa: E402
 from .arithmetic import refuse_kinds   # noqa: E402
 from .registry import op   # noqa: E402
 
@@ -1062,8 +1072,14 @@ def _kernel_check(kernel, no_half=False):
     def check(*args):
         arrays = [a._data for a in args if isinstance(a, dual.Tensor)]
         if arrays:
-            refuse_kinds(kernel, "c", *arrays)
-            if no_half and np.result_type(*arrays) == _F16:
+            if len(arrays) == 2:
+                try:
+                    np.broadcast_shapes(arrays[0].shape, arrays[1].shape)
+                except ValueError:
+                    raise broadcast_error(arrays[0].shape, arrays[1].shape) from None
+            dtype = result_np_dtype([(a.ndim, a.dtype) for a in arrays], [])
+            refuse_kinds(kernel, "c", np.empty(0, dtype))
+            if no_half and dtype == _F16:
                 raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for 'Half'")
     return check
 
@@ -1077,7 +1093,7 @@ def special_entr(self):
 
 @op("special_erfcx", "SpecialErfcxBackward0", saves=("self", "result"), float_result=True,
     check=_kernel_check("erfcx", True),
-    self=lambda g, n: (2.0 * n.self * n.result - 2.0 / math.sqrt(math.pi)) * g)
+    self=lambda g, n: dual.sub_scalar(2.0 * n.self * n.result, 2.0 / math.sqrt(math.pi)) * g)
 def special_erfcx(self):
     """exp(x^2) erfc(x) (torch.special.erfcx)."""
     return erfcx(self)
@@ -1156,13 +1172,20 @@ def special_xlog1py_scalar_self(other, self_value):
     return xlog1py(np.asarray(self_value, other.dtype), other)
 
 
+def _plus_one(x):
+    """PyTorch's `self + 1.` in zeta's gradient: an integer self gives the default float dtype."""
+    if isinstance(x, dual.Tensor):
+        return x + 1.0
+    return (x + 1).astype(x.dtype if x.dtype.kind == "f" else default_np())
+
+
 def _zeta_self_grad(g, n):
     raise NotImplementedError("the derivative for 'zeta' is not implemented.")
 
 
 @op("special_zeta", "SpecialZetaBackward0", ("self", "other"), float_result=True, check=_kernel_check("zeta", True),
     saves={"self": (), "other": ("self", "other")}, self=_zeta_self_grad,
-    other=lambda g, n: g * -n.self * dual.call("special_zeta", n.self + 1.0, n.other))
+    other=lambda g, n: g * -n.self * dual.call("special_zeta", _plus_one(n.self), n.other))
 def special_zeta(self, other):
     """Hurwitz's zeta(x, q) (torch.special.zeta)."""
     return zeta_arrays(self, other)
