@@ -144,6 +144,7 @@ from ._functions.shape import *  # noqa: E402,F401,F403
 from ._functions.sorting import *  # noqa: E402,F401,F403
 from ._functions.linalg import *  # noqa: E402,F401,F403
 from ._functions.statistics import *  # noqa: E402,F401,F403
+from ._functions.misc import *  # noqa: E402,F401,F403
 from . import accelerator, linalg  # noqa: E402,F401
 from . import special  # noqa: E402,F401  (torch.special: the op table's special functions)
 # torch.conv2d, torch.max_pool2d, ...: nn.functional's kernels, as PyTorch also exports them at the top
