@@ -47,5 +47,5 @@ def set_flush_denormal(mode):
     """Whether the CPU flushes denormal numbers: PyTorch sets the x86 FTZ/DAZ flags and returns True; numpy
     has no such switch, so gradlab keeps denormals either way (and still answers True, as x86 PyTorch does)."""
     if not isinstance(mode, bool):
-        raise TypeError(f"set_flush_denormal(): argument 'mode' (position 1) must be bool, not {_type_name(mode)}")
+        raise RuntimeError(f"flush_denormal expects a bool, but got {_type_name(mode)}")
     return True

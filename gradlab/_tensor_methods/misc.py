@@ -57,7 +57,7 @@ class UntypedStorage:
         return self._owner.__array_interface__["data"][0]
 
     def __getitem__(self, i):
-        return int(self._bytes[i])
+        return int(self._bytes[_storage_index(i, self._bytes.size)])
 
     def tolist(self):
         return [int(b) for b in self._bytes]
@@ -66,7 +66,7 @@ class UntypedStorage:
         return 1
 
     def __repr__(self):
-        body = " " + "\n ".join(str(b) for b in self.tolist()) + "\n" if self._bytes.size else ""
+        body = " " + "\n ".join(str(b) for b in self.tolist()) + "\n"
         return f"{body}[torch.storage.UntypedStorage(device=cpu) of size {self.size()}]"
 
     __str__ = __repr__
@@ -104,16 +104,22 @@ class TypedStorage:
         return UntypedStorage(self._owner)
 
     def __getitem__(self, i):
-        return self._values[i].item()
+        return self._values[_storage_index(i, self._values.size)].item()
 
     def tolist(self):
         return self._values.tolist()
 
     def __repr__(self):
-        body = " " + "\n ".join(str(v) for v in self.tolist()) + "\n" if self._values.size else ""
+        body = " " + "\n ".join(str(v) for v in self.tolist()) + "\n"
         return f"{body}[torch.storage.TypedStorage(dtype={self.dtype}, device=cpu) of size {self.size()}]"
 
     __str__ = __repr__
+
+
+def _storage_index(i, n):
+    if isinstance(i, int) and not -n <= i < n:
+        raise IndexError(f"index {i} out of range for storage of size {n}")
+    return i
 
 
 def _device_cpu():
@@ -138,11 +144,6 @@ class Resize(Function):
     @staticmethod
     def backward(ctx, grad_output):
         return grad_output.contiguous().view(ctx.input_sizes), None
-
-
-def _check_callable(fn):
-    if not callable(fn):
-        raise TypeError(f"'{_type_name(fn)}' object is not callable")
 
 
 def _python_number(value, dtype):
@@ -253,7 +254,6 @@ class _MiscMethods:
         if self.requires_grad:
             raise RuntimeError("Can't call apply_() on Variable that requires grad. Use var.detach().apply_() "
                                "instead.")
-        _check_callable(callable)
         flat = self._data.reshape(-1) if self._data.flags.c_contiguous else None
         values = [_python_number(callable(v), self._data.dtype) for v in self._data.ravel().tolist()]
         new = np.asarray(values, self._data.dtype).reshape(self._data.shape) if values else self._data
@@ -319,7 +319,7 @@ class _MiscMethods:
         if not isinstance(size, int) or isinstance(size, bool):
             raise TypeError(f"nonzero_static(): argument 'size' must be int, not {_type_name(size)}")
         if size < 0:
-            raise RuntimeError(f"nonzero_static: 'size' must be an non-negative integer, but got size: {size}")
+            raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
         found = np.stack(np.nonzero(self._data), axis=1).astype(np.int64) if self._data.ndim else \
             np.zeros((int(self._data != 0), 0), np.int64)
         out = np.full((size, self._data.ndim), fill_value, np.int64)
@@ -400,14 +400,7 @@ def _map(t, name, others, callable):
     for o in others:
         if not isinstance(o, Tensor):
             raise TypeError(f"{name}(): argument 'tensor' must be Tensor, not {_type_name(o)}")
-        try:
-            arrays.append(np.broadcast_to(o._data, t._data.shape))
-        except ValueError:
-            target, given = list(t._data.shape), list(o._data.shape)
-            raise RuntimeError(f"The expanded size of the tensor ({target[-1] if target else 0}) must match the "
-                               f"existing size ({given[-1]}) at non-singleton dimension {len(target) - 1}.  Target "
-                               f"sizes: {target}.  Tensor sizes: {given}") from None
-    _check_callable(callable)
+        arrays.append(o.detach().expand(t._data.shape)._data)        # (expand's errors, as PyTorch's)
     values = [_python_number(callable(*vs), t._data.dtype)
               for vs in zip(t._data.ravel().tolist(), *(a.ravel().tolist() for a in arrays))]
     if values:
