@@ -154,6 +154,7 @@ from .nn._functional.conv import conv_transpose1d, conv_transpose2d  # noqa: E40
 from .nn._functional.attention import bilinear  # noqa: E402,F401
 from .nn.functional import cosine_similarity, pairwise_distance  # noqa: E402,F401
 # torch.selu, torch.rrelu, torch.alpha_dropout, ...: nn's activations and dropouts as PyTorch's C functions
+from .nn._functional.native import *  # noqa: E402,F401,F403
 from .nn._functional.activation import (celu_, selu_, torch_alpha_dropout as alpha_dropout,  # noqa: E402,F401
                                         torch_alpha_dropout_ as alpha_dropout_, torch_celu as celu,
                                         torch_dropout_ as dropout_, torch_feature_alpha_dropout as feature_alpha_dropout,

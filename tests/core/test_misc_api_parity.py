@@ -4,13 +4,16 @@ resize_as, volatile, reinforce, to_dense, nonzero_static, name, grad_dtype; torc
 put, index_put_, nonzero_static, resize_as_, set_flush_denormal), as generated cases: each runs under gradlab
 and under torch, and the outcomes must be the same: values bit for bit, dtype, shape, strides, requires_grad,
 grad_fn and its next functions, gradients, or the exception's type and message, and warnings.
+Then the native_* functions (native_layer_norm, native_batch_norm, native_group_norm, native_dropout,
+norm_except_dim): their extra outputs, grad_fns and gradients, compared as printed where they go through
+gradlab's normalizations and norms, whose float bits are not all ATen's.
 """
 import random
 
 import pytest
 
 import gradlab
-from test_missing_ops import _grads, outcome
+from test_missing_ops import _grads, _without_bits, outcome
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
@@ -82,3 +85,37 @@ def _cases():
 @pytest.mark.parametrize("code", _cases())
 def test_misc_api_matches_torch(code):
     assert outcome(gradlab, code) == outcome(torch, code)
+
+
+_X = "(torch.arange(60.).reshape(4, 3, 5) * 0.37).sin()"
+_NATIVE = [
+    f"x = {_X}.requires_grad_(); w = torch.linspace(0.5, 1.5, 5, requires_grad=True); b = torch.ones(5, "
+    "requires_grad=True); y, m, s = torch.native_layer_norm(x, [5], w, b, 1e-5); "
+    "r = (y, m, s, [t.shape for t in torch.autograd.grad((y * y).sum(), [x, w, b])])",
+    f"x = {_X}.double(); r = torch.native_layer_norm(x, [3, 5], None, None, 1e-5)",
+    "r = torch.native_layer_norm(torch.ones(2, 3), [4], None, None, 1e-5)",
+    f"x = {_X}.requires_grad_(); w = torch.linspace(0.5, 1.5, 3, requires_grad=True); rm, rv = torch.zeros(3), "
+    "torch.ones(3); y, a, b = torch.native_batch_norm(x, w, None, rm, rv, True, 0.1, 1e-5); "
+    "r = (y, a, b, rm, rv, [t.shape for t in torch.autograd.grad((y * y).sum(), [x, w])])",
+    f"x = {_X}.requires_grad_(); rm, rv = torch.zeros(3), torch.ones(3); "
+    "r = torch.native_batch_norm(x, None, None, rm, rv, False, 0.1, 1e-5)",
+    "x = (torch.arange(120.).reshape(4, 6, 5) * 0.37).sin().requires_grad_(); w = torch.linspace(0.5, 1.5, 6, "
+    "requires_grad=True); y, a, b = torch.native_group_norm(x, w, None, 4, 6, 5, 3, 1e-5); "
+    "r = (y, a, b, [t.shape for t in torch.autograd.grad((y * y).sum(), [x, w])])",
+    "x = (torch.arange(120.).reshape(4, 6, 5) * 0.37).sin(); r = torch.native_group_norm(x, None, None, 4, 6, 5, 2, 1e-5)",
+]
+for p, train in (("0.3", "True"), ("0.3", "False"), ("0.5", "None"), ("1.0", "True"), ("0.", "True"), ("1.5", "True")):
+    _NATIVE.append(f"torch.manual_seed(3); x = torch.linspace(-2, 3, 20).reshape(5, 4).requires_grad_(); "
+                   f"y, m = torch.native_dropout(x, {p}, {train}); r = (y, m, torch.autograd.grad(y.sum(), x), "
+                   "torch.rand(2))")
+for p, dim in (("2", "0"), ("2", "-1"), ("2", "1"), ("1", "2"), ("2", "2")):
+    _NATIVE.append("x = torch.linspace(-2, 3, 24).reshape(2, 3, 4).requires_grad_(); "
+                   f"y = torch.norm_except_dim(x, {p}, {dim}); r = (y, torch.autograd.grad(y.sum(), x))")
+
+
+@pytest.mark.parametrize("code", _NATIVE)
+def test_native_functions_match_torch(code):
+    ours, theirs = outcome(gradlab, code), outcome(torch, code)
+    if "dropout" not in code:
+        ours, theirs = _without_bits(ours), _without_bits(theirs)
+    assert ours == theirs
