@@ -119,3 +119,45 @@ def test_native_functions_match_torch(code):
     if "dropout" not in code:
         ours, theirs = _without_bits(ours), _without_bits(theirs)
     assert ours == theirs
+
+
+# --- torch.vmap (a loop in gradlab: same values, shapes and errors; its results' grad_fn is the stack) ---
+_VMAP = [
+    "r = torch.vmap(lambda a, b: a * b)(x, torch.ones(3))",
+    "r = torch.vmap(lambda a, b: a * b, in_dims=(0, None))(x, y)",
+    "r = torch.vmap(lambda a, b: a * b, in_dims=(1, 0))(x, y)",
+    "r = torch.vmap(lambda a: a.sum(), in_dims=5)(x)",
+    "r = torch.vmap(lambda a, n: a * n)(x, 2)",
+    "r = torch.vmap(lambda a, n: a * n, in_dims=(0, None))(x, 2)",
+    "r = torch.vmap(lambda a: 3)(x)",
+    "r = torch.vmap(lambda a: (a, a.sum()), out_dims=(1, 0))(x)",
+    "r = torch.vmap(lambda a: a, out_dims=2)(x)",
+    "r = torch.vmap(lambda a: a, in_dims=None)(x)",
+    "r = torch.vmap(lambda a: a)(torch.tensor(1.))",
+    "r = torch.vmap(lambda a: a, in_dims='a')(x)",
+    "r = torch.vmap(lambda a: a, out_dims='a')(x)",
+    "r = torch.vmap(lambda a: a)()",
+    "r = torch.vmap(lambda a: a, in_dims=-1)(x)",
+    "r = torch.vmap(lambda a: a * 1, randomness='x')(x)",
+    "r = torch.vmap(lambda a: {'k': a})(x)",
+    "r = torch.vmap(lambda a: [a, a + 1])(x)",
+    "r = torch.vmap(lambda a: None)(x)",
+    "r = torch.vmap(lambda a, b: a + b, in_dims=(0, 0))(x, torch.ones(3, 3))",
+    "r = torch.vmap(torch.sum, chunk_size=0)(x)",
+    "r = torch.vmap(lambda a: a.sum())(torch.ones(0, 3))",
+    "r = torch.vmap(torch.dot)(x, x)",
+    "r = torch.vmap(torch.vmap(torch.mul))(x, x)",
+    "r = torch.vmap(lambda a: a @ a, in_dims=1)(x)",
+    "x.requires_grad_(); y = torch.vmap(lambda a: (a * a).sum())(x); r = torch.autograd.grad(y.sum(), x)",
+]
+
+
+# (an in_dim other than 0: PyTorch's result keeps the input's physical layout, gradlab's stack is contiguous)
+_VMAP_STRIDES = ("in_dims=(1, 0))(x, y)", "in_dims=-1)(x)")
+
+
+@pytest.mark.parametrize("code", [c if not c.endswith(_VMAP_STRIDES) else
+                                  pytest.param(c, marks=pytest.mark.xfail(strict=True)) for c in _VMAP])
+def test_vmap_matches_torch(code):
+    code = "x = torch.arange(6.).reshape(2, 3); y = torch.arange(3.); " + code
+    assert outcome(gradlab, code) == outcome(torch, code)
