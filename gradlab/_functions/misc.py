@@ -178,3 +178,64 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     wrapped.__name__ = getattr(func, "__name__", "vmap")
     return wrapped
 
+
+
+# --- DLPack: numpy's (a CPU tensor's memory shared, not copied) ----------------------------------------
+__all__ += ["from_dlpack", "to_dlpack"]
+
+
+class _Capsule:
+    """A DLPack capsule given the protocol numpy's from_dlpack reads (a CPU device)."""
+
+    def __init__(self, capsule):
+        self.capsule = capsule
+
+    def __dlpack__(self, stream=None, **kwargs):
+        return self.capsule
+
+    def __dlpack_device__(self):
+        return (1, 0)           # (kDLCPU, device 0)
+
+
+def from_dlpack(ext_tensor):
+    """A tensor sharing the memory of an object with __dlpack__ (a numpy array, a torch tensor) or of a capsule."""
+    source = ext_tensor if hasattr(ext_tensor, "__dlpack__") else _Capsule(ext_tensor)
+    try:
+        data = np.from_dlpack(source)
+    except (TypeError, ValueError, RuntimeError) as error:
+        if isinstance(source, _Capsule):
+            raise RuntimeError("from_dlpack received an invalid capsule. Note that DLTensor capsules can be consumed "
+                               "only once, so you might have already constructed a tensor from it once.") from None
+        raise error
+    return Tensor._make(data)
+
+
+def to_dlpack(tensor):
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"_to_dlpack(): argument 'data' (position 1) must be Tensor, not {_type_name(tensor)}")
+    return tensor._data.__dlpack__()
+
+
+# --- the sparse layouts' accessors: a strided tensor has none -----------------------------------------
+__all__ += ["values_copy", "indices_copy", "crow_indices_copy", "col_indices_copy", "ccol_indices_copy",
+            "row_indices_copy", "hash_tensor"]
+
+
+def _sparse_accessor(name, layout):
+    def fn(input, *, out=None):
+        if not isinstance(input, Tensor):
+            raise TypeError(f"{name}_copy(): argument 'input' (position 1) must be Tensor, not {_type_name(input)}")
+        raise RuntimeError(f"{name} expected sparse {layout} layout but got Strided")
+    fn.__name__ = fn.__qualname__ = f"{name}_copy"
+    return fn
+
+
+values_copy, indices_copy, crow_indices_copy, col_indices_copy, ccol_indices_copy, row_indices_copy = (
+    _sparse_accessor(name, layout) for name, layout in (
+        ("values", "tensor"), ("indices", "coordinate tensor"), ("crow_indices", "row compressed tensor"),
+        ("col_indices", "row compressed tensor"), ("ccol_indices", "column compressed tensor"),
+        ("row_indices", "column compressed tensor")))
+
+
+def hash_tensor(input, dim=None, *, keepdim=False, mode=0):
+    return input.hash_tensor(dim, keepdim=keepdim, mode=mode)

@@ -6,6 +6,7 @@ nonzero_static, to_dense, grad_dtype, and the names PyTorch removed (volatile, r
 A numpy array stands in for PyTorch's storage: the array that owns a tensor's memory (its base, or
 itself). The storage objects below are thin views of it with the few methods a student calls.
 """
+import enum
 import warnings
 import weakref
 
@@ -407,3 +408,38 @@ def _map(t, name, others, callable):
         t._data[...] = np.asarray(values, t._data.dtype).reshape(t._data.shape)
     return t
 
+
+
+class DLDeviceType(enum.IntEnum):
+    """DLPack's device kinds (torch.utils.dlpack.DLDeviceType); a gradlab tensor is always on the CPU."""
+    kDLCPU = 1
+
+
+class _MoreMiscMethods:
+    """Copied onto `Tensor` by gradlab/tensor.py: DLPack's protocol and hash_tensor."""
+
+    def __dlpack__(self, stream=None, *, max_version=None, dl_device=None, copy=None):
+        if self.requires_grad:
+            raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
+        return self._data.__dlpack__()
+
+    def __dlpack_device__(self):
+        return (DLDeviceType.kDLCPU, 0)
+
+    def hash_tensor(self, dim=None, *, keepdim=False, mode=0):
+        """The xor of every element's 64 bits (floats as float64, integers as int64), over dim (all by default):
+        a uint64 tensor."""
+        if mode != 0:
+            raise RuntimeError(f"Unknown hash_tensor mode: {mode}")
+        data = self._data
+        if data.size == 0 and (dim is None or dim == () or dim == []):
+            raise RuntimeError("hash_tensor: Expected reduction dim to be specified for input.numel() == 0. Specify "
+                               "the reduction dim with the 'dim' argument.")
+        wide = data.astype(np.float64 if data.dtype.kind == "f" else np.int64).view(np.uint64) if data.ndim else \
+            np.asarray(data.astype(np.float64 if data.dtype.kind == "f" else np.int64)).reshape(1).view(np.uint64)[0]
+        if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
+            axes = tuple(range(data.ndim))
+        else:
+            axes = tuple(d % max(data.ndim, 1) for d in (dim if isinstance(dim, (tuple, list)) else (dim,)))
+        out = np.bitwise_xor.reduce(np.asarray(wide), axis=axes, keepdims=keepdim) if data.ndim else np.asarray(wide)
+        return Tensor._make(np.asarray(out, np.uint64))

@@ -161,3 +161,30 @@ _VMAP_STRIDES = ("in_dims=(1, 0))(x, y)", "in_dims=-1)(x)")
 def test_vmap_matches_torch(code):
     code = "x = torch.arange(6.).reshape(2, 3); y = torch.arange(3.); " + code
     assert outcome(gradlab, code) == outcome(torch, code)
+
+
+# --- DLPack, the sparse accessors of a strided tensor, hash_tensor ----------------------------------
+_MORE = [
+    "a = np.arange(3.); t = torch.from_dlpack(a); a[0] = 5; r = t",
+    "r = torch.from_dlpack(3)",
+    "x = torch.ones(2, 3); r = (type(torch.to_dlpack(x)).__name__, torch.from_dlpack(torch.to_dlpack(x)))",
+    "r = torch.to_dlpack(3)",
+    "r = torch.from_dlpack(torch.ones(2, requires_grad=True))",
+    "r = torch.from_dlpack(torch.arange(6.).reshape(2, 3).t())",
+    "r = torch.ones(2).__dlpack_device__()",
+    "r = torch.hash_tensor(torch.tensor([1., 2.]))",
+    "r = torch.hash_tensor(torch.tensor([[1, 2], [3, 4]]), 1)",
+    "r = torch.hash_tensor(torch.tensor([[1, 2], [3, 4]]), 0, keepdim=True)",
+    "r = torch.hash_tensor(torch.tensor([True, False]))",
+    "r = torch.hash_tensor(torch.tensor(2.5))",
+    "r = torch.hash_tensor(torch.zeros(0))",
+    "r = torch.hash_tensor(torch.tensor([1., 2.]), mode=1)",
+    "r = torch.tensor([1., 2.], dtype=torch.float16).hash_tensor()",
+    "r = torch.tensor([[1., 2.], [3., 4.]]).hash_tensor([0])",
+] + [f"r = torch.{name}(torch.ones(2, 3))" for name in (
+    "values_copy", "indices_copy", "crow_indices_copy", "col_indices_copy", "ccol_indices_copy", "row_indices_copy")]
+
+
+@pytest.mark.parametrize("code", _MORE)
+def test_dlpack_hash_and_sparse_accessors_match_torch(code):
+    assert outcome(gradlab, code) == outcome(torch, code)
