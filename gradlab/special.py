@@ -91,7 +91,7 @@ __all__ += ["airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "cheb
             "xlogy", "zeta"]
 
 
-def _row(key):
+def _from_row(key):
     def fn(input):
         return OPS[key](_as_tensor(input))
     name = key[len("special_"):]
@@ -100,7 +100,7 @@ def _row(key):
     return with_out(key, fn)
 
 
-entr, erfcx, i0e, i1e, ndtri, log_ndtr = (_row(f"special_{name}") for name in (
+entr, erfcx, i0e, i1e, ndtri, log_ndtr = (_from_row(f"special_{name}") for name in (
     "entr", "erfcx", "i0e", "i1e", "ndtri", "log_ndtr"))
 
 

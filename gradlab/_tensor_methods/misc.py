@@ -15,7 +15,7 @@ import numpy as np
 from .. import _dtype
 from .._device import device as _device
 from .._once import warn_once
-from .._tensor_core import Tensor
+from .._tensor_core import Tensor, _wrap_dim
 from ..autograd import grad_mode
 from ..autograd.function import Function
 from ..ops.operands import _type_name
@@ -117,6 +117,12 @@ class TypedStorage:
     __str__ = __repr__
 
 
+def _device_warning(name, line):
+    warnings.warn(f"The argument 'device' of Tensor.{name}() is deprecated. Please do not pass this argument. "
+                  f"(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/Memory.cpp:{line}.)",
+                  DeprecationWarning, stacklevel=3)
+
+
 def _storage_index(i, n):
     if isinstance(i, int) and not -n <= i < n:
         raise IndexError(f"index {i} out of range for storage of size {n}")
@@ -175,9 +181,15 @@ class _MiscMethods:
 
     # --- memory ----------------------------------------------------------------------------------
     def is_pinned(self, device=None):
+        if device is not None:
+            _device_warning("is_pinned", 31)
         return False                            # (no accelerator: no page-locked memory)
 
     def pin_memory(self, device=None):
+        if device is not None:
+            _device_warning("pin_memory", 46)
+            _device_warning("is_pinned", 31)
+            raise RuntimeError("CPU device type not an accelerator.")
         raise RuntimeError("Cannot access accelerator device when none is available.")
 
     def share_memory_(self):
@@ -200,8 +212,10 @@ class _MiscMethods:
     def const_data_ptr(self):
         return self.data_ptr()
 
-    def record_stream(self, stream):
+    def record_stream(self, s):
         raise RuntimeError("unknown parameter type")        # (no CUDA stream exists on a CPU build)
+
+    record_stream._signatures = ()         # (PyTorch's parser refuses every argument with the error above)
 
     def is_set_to(self, tensor):
         """Whether both view the same memory with the same geometry."""
@@ -398,9 +412,14 @@ def _map(t, name, others, callable):
     if t.requires_grad:
         raise RuntimeError(f"Can't call {name}() on Variable that requires grad. Use var.detach().{name}() instead.")
     arrays = []
-    for o in others:
+    for o, slot in zip(others, ("other",) if name == "map_" else ("x", "y")):
         if not isinstance(o, Tensor):
             raise TypeError(f"{name}(): argument 'tensor' must be Tensor, not {_type_name(o)}")
+        if o._data.dtype != t._data.dtype:
+            legacy = _dtype.from_numpy_dtype
+            kind = "" if name == "map_" else "argument "
+            raise TypeError(f"{name}: expected torch.{legacy(t._data.dtype)._legacy} for {kind}'{slot}' (got "
+                            f"torch.{legacy(o._data.dtype)._legacy})")
         arrays.append(o.detach().expand(t._data.shape)._data)        # (expand's errors, as PyTorch's)
     values = [_python_number(callable(*vs), t._data.dtype)
               for vs in zip(t._data.ravel().tolist(), *(a.ravel().tolist() for a in arrays))]
@@ -440,6 +459,9 @@ class _MoreMiscMethods:
         if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
             axes = tuple(range(data.ndim))
         else:
-            axes = tuple(d % max(data.ndim, 1) for d in (dim if isinstance(dim, (tuple, list)) else (dim,)))
+            axes = tuple(_wrap_dim(d, data.ndim) for d in (dim if isinstance(dim, (tuple, list)) else (dim,)))
+            for a in axes:
+                if data.ndim and data.shape[a] == 0:
+                    raise IndexError(f"hash_tensor: Expected reduction dim {a} to have non-zero size.")
         out = np.bitwise_xor.reduce(np.asarray(wide), axis=axes, keepdims=keepdim) if data.ndim else np.asarray(wide)
         return Tensor._make(np.asarray(out, np.uint64))

@@ -905,9 +905,9 @@ def _scaled_dot_product_flash_attention_for_cpu(query, key, value, attn_mask, sc
 
 
 # --- torch.native_dropout: the mask and its scale are parameters (nn/_functional/native.py draws them) -----
-@op("native_dropout", "NativeDropoutBackward0", shows={"self": "grad * mask * grad_scale"},
+@op("native_dropout_scaled", "NativeDropoutBackward0", shows={"self": "grad * mask * grad_scale"},
     self=lambda g, n: g * dual.like(g, (n.mask * n.grad_scale).astype(dual.data(g).dtype)))
-def native_dropout(self, mask, scale, grad_scale):
+def native_dropout_scaled(self, mask, scale, grad_scale):
     return (self * mask * self.dtype.type(scale)).astype(self.dtype, copy=False)
 
 

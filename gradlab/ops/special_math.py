@@ -645,8 +645,7 @@ def xlog1py(x, y):
     x, y = np.broadcast_arrays(np.asarray(x, dtype), np.asarray(y, dtype))
     compute = dtype
     with np.errstate(all="ignore"):     # (half: c10's std::log1p of a Half rounded to half, then a Half product)
-        out = x * (_log1p(np.ascontiguousarray(y, _F32)).astype(_F16) if dtype == _F16 else
-                   _log1p(np.ascontiguousarray(y, compute)))
+        out = x * (_log1p(np.array(y, _F32)).astype(_F16) if dtype == _F16 else _log1p(np.array(y, compute)))
         out = np.where(x == 0, compute.type(0), out)
         return np.where(np.isnan(y), compute.type(np.nan), out).astype(dtype)
 
@@ -1085,6 +1084,7 @@ def _kernel_check(kernel, no_half=False):
 
 
 @op("special_entr", "SpecialEntrBackward0", saves=("self",), float_result=True, check=_kernel_check("entr"),
+    shows={"self": "grad * -(1 + self.log())"},
     self=lambda g, n: g * -(1 + dual.call("log", n.self)))
 def special_entr(self):
     """-x log x (torch.special.entr)."""
@@ -1092,7 +1092,7 @@ def special_entr(self):
 
 
 @op("special_erfcx", "SpecialErfcxBackward0", saves=("self", "result"), float_result=True,
-    check=_kernel_check("erfcx", True),
+    check=_kernel_check("erfcx", True), shows={"self": "(2.0 * self * result - 2.0 / sqrt(pi)) * grad"},
     self=lambda g, n: dual.sub_scalar(2.0 * n.self * n.result, 2.0 / math.sqrt(math.pi)) * g)
 def special_erfcx(self):
     """exp(x^2) erfc(x) (torch.special.erfcx)."""
@@ -1100,6 +1100,7 @@ def special_erfcx(self):
 
 
 @op("special_i0e", "SpecialI0EBackward0", saves=("self", "result"), float_result=True, check=_kernel_check("i0e"),
+    shows={"self": "grad * (special.i1e(self) - self.sgn() * result)"},
     self=lambda g, n: g * (dual.call("special_i1e", n.self) - dual.call("sgn", n.self) * n.result))
 def special_i0e(self):
     """exp(-|x|) I0(x) (torch.special.i0e)."""
@@ -1117,6 +1118,8 @@ def _i1e_grad(g, n):
 
 
 @op("special_i1e", "SpecialI1EBackward0", saves=("self", "result"), float_result=True, check=_kernel_check("i1e"),
+    shows={"self": "grad * where(self.abs() > finfo(self.dtype).eps, special.i0e(self) - result * (self.sgn() + "
+                   "self.reciprocal()), 0.5)"},
     self=_i1e_grad)
 def special_i1e(self):
     """exp(-|x|) I1(x) (torch.special.i1e)."""
@@ -1124,7 +1127,7 @@ def special_i1e(self):
 
 
 @op("special_ndtri", "SpecialNdtriBackward0", saves=("result",), float_result=True,
-    check=_kernel_check("ndtri", True),
+    check=_kernel_check("ndtri", True), shows={"self": "grad * sqrt(2 * pi) * (result * result / 2).exp()"},
     self=lambda g, n: g * math.sqrt(2 * math.pi) * dual.call("exp", n.result * n.result / 2))
 def special_ndtri(self):
     """The inverse of the normal distribution function (torch.special.ndtri)."""
@@ -1133,6 +1136,7 @@ def special_ndtri(self):
 
 @op("special_log_ndtr", "SpecialLogNdtrBackward0", saves=("self", "result"), float_result=True,
     check=_kernel_check("log_ndtr", True),
+    shows={"self": "grad / sqrt(2 * pi) * (-(result + self * self / 2)).exp()"},
     self=lambda g, n: g / math.sqrt(2 * math.pi) * dual.call("exp", -(n.result + n.self * n.self / 2)))
 def special_log_ndtr(self):
     """log of the normal distribution function (torch.special.log_ndtr)."""
@@ -1150,6 +1154,8 @@ def _xlog1py_self_grad(g, n):
 
 @op("special_xlog1py", "SpecialXlog1PyBackward0", ("self", "other"), float_result=True, check=_kernel_check("xlog1py"),
     saves={"self": ("self", "other"), "other": ("self", "other")},
+    shows={"self": "where((self == 0) & (other <= -1), 0, special.xlog1py(grad, other))",
+           "other": "grad * self / (other + 1)"},
     self=_xlog1py_self_grad, other=lambda g, n: g * n.self / (n.other + 1))
 def special_xlog1py(self, other):
     """x * log1p(y), 0 where x is 0 (torch.special.xlog1py)."""
@@ -1158,6 +1164,7 @@ def special_xlog1py(self, other):
 
 @op("special_xlog1py_scalar_other", "SpecialXlog1PyBackward2", ("self",), saves=("self",), float_result=True,
     check=_kernel_check("xlog1py"),
+    shows={"self": "where((self == 0) & (other <= -1), 0, special.xlog1py(grad, other))"},
     self=lambda g, n: dual.zero_where(dual.like(g, np.broadcast_to((dual.data(n.self) == 0) & (n.other <= -1),
                                                                    np.shape(dual.data(g)))),
                                       dual.call("special_xlog1py_scalar_other", g, other=n.other)))
@@ -1185,6 +1192,7 @@ def _zeta_self_grad(g, n):
 
 @op("special_zeta", "SpecialZetaBackward0", ("self", "other"), float_result=True, check=_kernel_check("zeta", True),
     saves={"self": (), "other": ("self", "other")}, self=_zeta_self_grad,
+    shows={"self": "not implemented", "other": "grad * -self * special.zeta(self + 1.0, other)"},
     other=lambda g, n: g * -n.self * dual.call("special_zeta", _plus_one(n.self), n.other))
 def special_zeta(self, other):
     """Hurwitz's zeta(x, q) (torch.special.zeta)."""
@@ -1192,13 +1200,13 @@ def special_zeta(self, other):
 
 
 @op("special_zeta_scalar_other", "SpecialZetaBackward2", ("self",), float_result=True,
-    check=_kernel_check("zeta", True), self=_zeta_self_grad)
+    check=_kernel_check("zeta", True), self=_zeta_self_grad, shows={"self": "not implemented"})
 def special_zeta_scalar_other(self, other):
     return zeta_arrays(self, np.asarray(other, self.dtype))
 
 
 @op("special_zeta_scalar_self", "SpecialZetaBackward1", ("other",), saves=("other",), float_result=True,
-    check=_kernel_check("zeta", True),
+    check=_kernel_check("zeta", True), shows={"other": "grad * -self_value * special.zeta(self_value + 1.0, other)"},
     other=lambda g, n: g * -n.self_value * dual.call("special_zeta_scalar_self", n.other, self_value=n.self_value + 1.0))
 def special_zeta_scalar_self(other, self_value):
     return zeta_arrays(np.asarray(self_value, other.dtype), other)

@@ -1541,3 +1541,4 @@ import op_samples_stats  # noqa: E402,F401
 import op_samples_binary  # noqa: E402,F401
 import op_samples_views  # noqa: E402,F401
 import op_samples_nnlayers  # noqa: E402,F401
+import op_samples_special  # noqa: E402,F401

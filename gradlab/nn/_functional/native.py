@@ -2,7 +2,7 @@
 what their backward saves (the statistics, the dropout mask), and norm_except_dim (weight_norm's norm)."""
 import numpy as np
 
-from ... import random as _random
+from ... import _dtype, random as _random
 from ...ops.registry import OPS
 from ...tensor import Tensor
 from .. import functional as F
@@ -27,6 +27,8 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
 def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     """(group_norm's result, each (sample, group)'s mean, 1 / std), the statistics shaped (N, group); PyTorch's
     node is the grad_fn of all three."""
+    if group <= 0:          # (before the shapes: the C function's first check)
+        raise RuntimeError(f"Expected num groups to be greater than 0, got {group}")
     out = _group_norm(input, group, weight, bias, eps)
     mean, rstd = _group_norm_stats(input._data, group, eps)
     node = out.grad_fn
@@ -40,22 +42,30 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
 def native_dropout(input, p, train):
     """(input * mask / (1 - p), mask): the mask a bernoulli(1 - p) draw from the default generator, as
     F.dropout's; out of training (train False) the input itself and a mask of ones (NativeDropoutBackward0)."""
+    if input._data.size == 0:       # (PyTorch: the input itself, and an empty "mask" of its dtype)
+        return input, Tensor._make(np.empty(input._data.shape, input._data.dtype))
+    if (train is None or train) and input._data.dtype.kind not in "fc":
+        raise RuntimeError(f"result type Float can't be cast to the desired output type "
+                           f"{_dtype.from_numpy_dtype(input._data.dtype)._legacy[:-6]}")
     if train is None or train:
         if not 0 <= 1 - p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={1 - p}")
         u = _random.default_generator._unit_f64(input._data.size)
         keep = (u < (1.0 - p)).reshape(input._data.shape)
         scale = 0.0 if p == 1 else 1.0 / (1.0 - p)
-    else:
+    else:       # (PyTorch's input.clone(): its layout kept)
         keep = np.ones(input._data.shape, bool)
-        scale = 1.0
+        return input.clone(), Tensor._make(keep)
     # (PyTorch's backward scales by 1 / (1 - p) only for train=True: train=None drops out but its gradient is
     # the mask alone)
-    return OPS["native_dropout"](input, mask=keep, scale=scale, grad_scale=scale if train else 1.0), Tensor._make(keep)
+    return OPS["native_dropout_scaled"](input, mask=keep, scale=scale, grad_scale=scale if train else 1.0), Tensor._make(keep)
 
 
 def norm_except_dim(v, pow=2, dim=0):
     """The p-norm over every dim but `dim`, kept as 1s (ATen's composition: a view, norm, a view)."""
+    if v._data.dtype.kind not in "fc":
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
+                           f"{_dtype.from_numpy_dtype(v._data.dtype)._legacy[:-6]} instead.")
     if dim == -1:
         return OPS["norm_p_all"](v, p=float(pow))
     nd = v.dim()
