@@ -189,7 +189,8 @@ class _MiscMethods:
         if device is not None:
             _device_warning("pin_memory", 46)
             _device_warning("is_pinned", 31)
-            raise RuntimeError("CPU device type not an accelerator.")
+            if str(device).startswith("cpu"):
+                raise RuntimeError("CPU device type not an accelerator.")
         raise RuntimeError("Cannot access accelerator device when none is available.")
 
     def share_memory_(self):

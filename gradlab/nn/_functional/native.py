@@ -54,8 +54,7 @@ def native_dropout(input, p, train):
         keep = (u < (1.0 - p)).reshape(input._data.shape)
         scale = 0.0 if p == 1 else 1.0 / (1.0 - p)
     else:       # (PyTorch's input.clone(): its layout kept)
-        keep = np.ones(input._data.shape, bool)
-        return input.clone(), Tensor._make(keep)
+        return input.clone(), Tensor._make(np.ones_like(input._data, bool))     # (ones_like: the input's layout)
     # (PyTorch's backward scales by 1 / (1 - p) only for train=True: train=None drops out but its gradient is
     # the mask alone)
     return OPS["native_dropout_scaled"](input, mask=keep, scale=scale, grad_scale=scale if train else 1.0), Tensor._make(keep)
@@ -63,6 +62,8 @@ def native_dropout(input, p, train):
 
 def norm_except_dim(v, pow=2, dim=0):
     """The p-norm over every dim but `dim`, kept as 1s (ATen's composition: a view, norm, a view)."""
+    if dim != -1 and v.dim() == 0:      # (v.size(dim) comes first)
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     if v._data.dtype.kind not in "fc":
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
                            f"{_dtype.from_numpy_dtype(v._data.dtype)._legacy[:-6]} instead.")
