@@ -917,3 +917,11 @@ def native_dropout_scaled(self, mask, scale, grad_scale):
                    f" else sign(self) * (abs(self) == {_R}) * {_G} / (abs(self) == {_R}).sum(dim, keepdim=True)"})
 def norm_p_all(self, p, dim=None, keepdim=False):
     return OPS["norm"].forward(self, p, dim, keepdim)
+
+
+# torch.native_channel_shuffle: channel_shuffle's values; PyTorch gives it no derivative (a NotImplemented node)
+@op("native_channel_shuffle", "NotImplemented", ("self",), promote=False, saved_params=(),
+    shows={"self": "derivative for aten::native_channel_shuffle is not implemented"},
+    self=_not_implemented("native_channel_shuffle"))
+def native_channel_shuffle(self, groups):
+    return OPS["channel_shuffle"].forward(self, groups)

@@ -181,6 +181,13 @@ _MORE = [
     "r = torch.hash_tensor(torch.tensor([1., 2.]), mode=1)",
     "r = torch.tensor([1., 2.], dtype=torch.float16).hash_tensor()",
     "r = torch.tensor([[1., 2.], [3., 4.]]).hash_tensor([0])",
+    "x = torch.arange(24.).reshape(2, 4, 3).requires_grad_(); y = torch.native_channel_shuffle(x, 2); "
+    "r = (y, y.grad_fn.name(), y.grad_fn.next_functions[0][0].name())",
+    "x = torch.arange(24.).reshape(2, 4, 3).requires_grad_(); r = torch.native_channel_shuffle(x, 2).sum().backward()",
+    "r = torch.native_channel_shuffle(torch.ones(2, 4), 2)",
+    "r = torch.native_channel_shuffle(torch.ones(2, 4, 3), 0)",
+    "r = torch.native_channel_shuffle(torch.ones(2, 4, 3), 3)",
+    "r = torch.native_channel_shuffle(torch.arange(24).reshape(2, 4, 3).transpose(0, 2), 2)",
 ] + [f"r = torch.{name}(torch.ones(2, 3))" for name in (
     "values_copy", "indices_copy", "crow_indices_copy", "col_indices_copy", "ccol_indices_copy", "row_indices_copy")]
 

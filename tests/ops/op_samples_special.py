@@ -64,3 +64,8 @@ def _native_dropout(draw):
 @sample("norm_p_all")
 def _norm_p_all(draw):
     return Case(lambda T, x: T.norm_except_dim(x, 2, -1), [away_from_zero(draw, shape(draw, min_dims=1))])
+
+
+@sample("native_channel_shuffle", raises="derivative for aten::native_channel_shuffle is not implemented")
+def _native_channel_shuffle(draw):
+    return Case(lambda T, x: T.native_channel_shuffle(x, 2), [uniform(draw, (2, 4, 3))])

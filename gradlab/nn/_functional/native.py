@@ -6,9 +6,11 @@ from ... import _dtype, random as _random
 from ...ops.registry import OPS
 from ...tensor import Tensor
 from .. import functional as F
+from ..._functions.shape import channel_shuffle as _channel_shuffle
 from .normalization import _batch_norm, _group_norm, _group_norm_stats, _layer_norm_stats
 
-__all__ = ["native_layer_norm", "native_batch_norm", "native_group_norm", "native_dropout", "norm_except_dim"]
+__all__ = ["native_layer_norm", "native_batch_norm", "native_group_norm", "native_dropout", "norm_except_dim",
+           "native_channel_shuffle"]
 
 
 def native_layer_norm(input, normalized_shape, weight, bias, eps):
@@ -79,3 +81,9 @@ def norm_except_dim(v, pow=2, dim=0):
         shape[nd - 1] = v.size(nd - 1)
         return OPS["norm_p"](v.contiguous().view(-1, v.size(nd - 1)), p=float(pow), dim=(0,), keepdim=False).view(shape)
     return norm_except_dim(v.transpose(0, dim), pow, 0).transpose(0, dim)
+
+
+def native_channel_shuffle(input, groups):
+    """channel_shuffle's values (and checks) under PyTorch's NotImplemented node: no derivative."""
+    _channel_shuffle(input, groups)         # (its checks, in PyTorch's order)
+    return OPS["native_channel_shuffle"](input, groups=int(groups))
