@@ -523,6 +523,7 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'narrow_copy': ('narrow_copy(Tensor input, int64_t dim, SymInt start, SymInt length, *, Tensor out=None)',),
  'native_batch_norm': ('native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? '
                        'running_var, bool training, double momentum, double eps, *, TensorList[3] out=None)',),
+ 'native_channel_shuffle': ('native_channel_shuffle(Tensor input, SymInt groups)',),
  'native_dropout': ('native_dropout(Tensor input, double p, bool? train)',),
  'native_group_norm': ('native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt '
                        'HxW, int64_t group, double eps)',),

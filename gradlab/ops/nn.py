@@ -920,8 +920,8 @@ def norm_p_all(self, p, dim=None, keepdim=False):
 
 
 # torch.native_channel_shuffle: channel_shuffle's values; PyTorch gives it no derivative (a NotImplemented node)
-@op("native_channel_shuffle", "NotImplemented", ("self",), promote=False, saved_params=(),
+@op("channel_shuffle_no_derivative", "NotImplemented", ("self",), promote=False, saved_params=(),
     shows={"self": "derivative for aten::native_channel_shuffle is not implemented"},
     self=_not_implemented("native_channel_shuffle"))
-def native_channel_shuffle(self, groups):
+def channel_shuffle_no_derivative(self, groups):
     return OPS["channel_shuffle"].forward(self, groups)

@@ -66,6 +66,6 @@ def _norm_p_all(draw):
     return Case(lambda T, x: T.norm_except_dim(x, 2, -1), [away_from_zero(draw, shape(draw, min_dims=1))])
 
 
-@sample("native_channel_shuffle", raises="derivative for aten::native_channel_shuffle is not implemented")
+@sample("channel_shuffle_no_derivative", raises="derivative for aten::native_channel_shuffle is not implemented")
 def _native_channel_shuffle(draw):
     return Case(lambda T, x: T.native_channel_shuffle(x, 2), [uniform(draw, (2, 4, 3))])

@@ -86,4 +86,4 @@ def norm_except_dim(v, pow=2, dim=0):
 def native_channel_shuffle(input, groups):
     """channel_shuffle's values (and checks) under PyTorch's NotImplemented node: no derivative."""
     _channel_shuffle(input, groups)         # (its checks, in PyTorch's order)
-    return OPS["native_channel_shuffle"](input, groups=int(groups))
+    return OPS["channel_shuffle_no_derivative"](input, groups=int(groups))
