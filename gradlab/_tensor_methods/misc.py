@@ -213,10 +213,8 @@ class _MiscMethods:
     def const_data_ptr(self):
         return self.data_ptr()
 
-    def record_stream(self, s):
-        raise RuntimeError("unknown parameter type")        # (no CUDA stream exists on a CPU build)
-
-    record_stream._signatures = ()         # (PyTorch's parser refuses every argument with the error above)
+    def record_stream(self, s=None, **kwargs):
+        raise RuntimeError("unknown parameter type")        # (the argument parser refuses any stream first)
 
     def is_set_to(self, tensor):
         """Whether both view the same memory with the same geometry."""
@@ -266,7 +264,13 @@ class _MiscMethods:
         return tuple(_logical_to_physical(self, bool(ambiguity_check)))
 
     # --- Python callbacks ------------------------------------------------------------------------
-    def apply_(self, callable):
+    def apply_(self, *args, **kwargs):
+        # (a C method taking one argument: CPython's own messages, which name the C class TensorBase)
+        if kwargs:
+            raise TypeError("TensorBase.apply_() takes no keyword arguments")
+        if len(args) != 1:
+            raise TypeError(f"TensorBase.apply_() takes exactly one argument ({len(args)} given)")
+        callable, = args
         if self.requires_grad:
             raise RuntimeError("Can't call apply_() on Variable that requires grad. Use var.detach().apply_() "
                                "instead.")
@@ -278,6 +282,8 @@ class _MiscMethods:
         else:
             self._data[...] = new
         return self
+
+    apply_._signatures = ()       # (checked above, not by the argument parser)
 
     def map_(self, tensor, callable):
         return _map(self, "map_", (tensor,), callable)

@@ -55,8 +55,10 @@ def native_dropout(input, p, train):
         u = _random.default_generator._unit_f64(input._data.size)
         keep = (u < (1.0 - p)).reshape(input._data.shape)
         scale = 0.0 if p == 1 else 1.0 / (1.0 - p)
-    else:       # (PyTorch's input.clone(): its layout kept)
-        return input.clone(), Tensor._make(np.ones_like(input._data, bool))     # (ones_like: the input's layout)
+    else:       # (PyTorch's input.clone(), under NativeDropoutBackward0; the mask in the input's layout)
+        keep = np.ones_like(input._data, bool)
+        scale = 1.0
+        return OPS["native_dropout_scaled"](input, mask=keep, scale=scale, grad_scale=1.0), Tensor._make(keep)
     # (PyTorch's backward scales by 1 / (1 - p) only for train=True: train=None drops out but its gradient is
     # the mask alone)
     return OPS["native_dropout_scaled"](input, mask=keep, scale=scale, grad_scale=scale if train else 1.0), Tensor._make(keep)
