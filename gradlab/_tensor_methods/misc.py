@@ -269,7 +269,10 @@ class _MiscMethods:
         if kwargs:
             raise TypeError("TensorBase.apply_() takes no keyword arguments")
         if len(args) != 1:
-            raise TypeError(f"TensorBase.apply_() takes exactly one argument ({len(args)} given)")
+            # (CPython names the C class in a plain call, the Python class where its compiler packs 30 or more
+            # arguments into one tuple)
+            owner = "Tensor" if len(args) >= 30 else "TensorBase"
+            raise TypeError(f"{owner}.apply_() takes exactly one argument ({len(args)} given)")
         callable, = args
         if self.requires_grad:
             raise RuntimeError("Can't call apply_() on Variable that requires grad. Use var.detach().apply_() "
