@@ -162,7 +162,7 @@ _BN_SHOWS = {
     "bias": "grad.sum(axes)"}
 
 
-@op("native_batch_norm", "NativeBatchNormBackward0", ("input", "weight", "bias"), saves=("input", "weight"),
+@op("native_batch_norm", "NativeBatchNormBackward0", ("input", "weight", "bias"), saves=("input", "weight"), variants=("function",),
     promote=False, shows=_BN_SHOWS,
     input=lambda g, n: _bn_grads(g, n)[0],
     weight=lambda g, n: _bn_grads(g, n)[1],
@@ -229,7 +229,7 @@ _LN_SHOWS = {
     "bias": "grad"}
 
 
-@op("native_layer_norm", "NativeLayerNormBackward0", ("input", "weight", "bias"), saves=("input", "weight"),
+@op("native_layer_norm", "NativeLayerNormBackward0", ("input", "weight", "bias"), saves=("input", "weight"), variants=("function",),
     promote=False, shows=_LN_SHOWS,
     input=lambda g, n: _ln_grads(g, n)[0],
     weight=lambda g, n: _ln_grads(g, n)[1],
@@ -289,7 +289,7 @@ _GN_SHOWS = {
     "bias": "grad.transpose(0, 1).flatten(1).sum(1)"}
 
 
-@op("native_group_norm", "NativeGroupNormBackward0", ("input", "weight", "bias"), saves=("input", "weight"),
+@op("native_group_norm", "NativeGroupNormBackward0", ("input", "weight", "bias"), saves=("input", "weight"), variants=("function",),
     promote=False, shows=_GN_SHOWS,
     input=lambda g, n: _gn_grads(g, n)[0],
     weight=lambda g, n: _gn_grads(g, n)[1],
