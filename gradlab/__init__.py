@@ -144,6 +144,7 @@ from ._functions.shape import *  # noqa: E402,F401,F403
 from ._functions.sorting import *  # noqa: E402,F401,F403
 from ._functions.linalg import *  # noqa: E402,F401,F403
 from ._functions.statistics import *  # noqa: E402,F401,F403
+from ._functions.misc import *  # noqa: E402,F401,F403
 from . import accelerator, linalg  # noqa: E402,F401
 from . import special  # noqa: E402,F401  (torch.special: the op table's special functions)
 # torch.conv2d, torch.max_pool2d, ...: nn.functional's kernels, as PyTorch also exports them at the top
@@ -158,6 +159,7 @@ from .nn._functional.sampling import torch_embedding as embedding, torch_embeddi
 from .nn._functional.sampling import affine_grid_generator, grid_sampler, grid_sampler_2d, grid_sampler_3d  # noqa: E402,F401,E501
 from .nn.functional import cosine_similarity, pairwise_distance  # noqa: E402,F401
 # torch.selu, torch.rrelu, torch.alpha_dropout, ...: nn's activations and dropouts as PyTorch's C functions
+from .nn._functional.native import *  # noqa: E402,F401,F403
 from .nn._functional.activation import (celu_, selu_, torch_alpha_dropout as alpha_dropout,  # noqa: E402,F401
                                         torch_alpha_dropout_ as alpha_dropout_, torch_celu as celu,
                                         torch_dropout_ as dropout_, torch_feature_alpha_dropout as feature_alpha_dropout,

@@ -49,6 +49,7 @@ from ._tensor_methods.linalg import _LinalgMethods
 from ._tensor_methods.sorting import _SortingMethods
 from ._tensor_methods.statistics import _LinearAlgebraMethods, _StatisticsMethods
 from ._tensor_methods.binary import _BinaryMethods
+from ._tensor_methods.misc import _MiscMethods, _MoreMiscMethods
 from ._tensor_methods.variants import methods as _methods_from_the_op_table
 
 # names the rest of gradlab (and its tests) import from here
@@ -119,7 +120,8 @@ def _hand_written(classes):
 for _name, (_methods, _value) in _hand_written((
         _AttributeMethods, _ConversionMethods, _PrintingMethods, _OperatorMethods, _PointwiseMethods, _ReductionMethods,
         _ShapeMethods, _InPlaceMethods, _RandomFillMethods, _LinalgMethods, _SortingMethods,
-        _StatisticsMethods, _LinearAlgebraMethods, _BinaryMethods, _ViewMethods)).items():
+        _StatisticsMethods, _LinearAlgebraMethods, _BinaryMethods, _ViewMethods, _MiscMethods,
+        _MoreMiscMethods)).items():
     _prefix = _methods.__name__ + "."
     for _fn in (_value.fget, _value.fset, _value.fdel) if isinstance(_value, property) else (
             getattr(_value, "__func__", _value),):

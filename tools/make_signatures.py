@@ -47,7 +47,8 @@ def torchgen_groups():
     for space, method, pred in (("Tensor", True, gpf.is_py_variable_method),
                                 ("torch", False, gpf.is_py_torch_function),
                                 ("nn", False, gpf.is_py_nn_function),
-                                ("linalg", False, gpf.is_py_linalg_function)):
+                                ("linalg", False, gpf.is_py_linalg_function),
+                                ("special", False, gpf.is_py_special_function)):
         pairs = gpf.load_signatures(native, deprecated, method=method)
         table = {}
         for name, overloads in gpf.group_filter_overloads(pairs, pred).items():
@@ -96,7 +97,7 @@ def probe_calls():
 
 
 def gradlab_names():
-    names = {"torch": [], "Tensor": [], "nn": []}
+    names = {"torch": [], "Tensor": [], "nn": [], "special": []}
     for n in sorted(dir(gradlab)):
         t = getattr(torch, n, None)
         if not n.startswith("_") and isinstance(t, types.BuiltinFunctionType) and callable(getattr(gradlab, n)):
@@ -107,6 +108,10 @@ def gradlab_names():
             continue
         if type(t).__name__ == "method_descriptor":
             names["Tensor"].append(n)
+    for n in sorted(dir(gradlab.special)):         # (torch.special.entr is the C function special_entr)
+        t = getattr(torch.special, n, None)
+        if not n.startswith("_") and isinstance(t, types.BuiltinFunctionType):
+            names["special"].append(n)
     for n in sorted(dir(GF)):
         t = getattr(torch.nn.functional, n, None)
         if not n.startswith("_") and isinstance(t, types.BuiltinFunctionType):
@@ -117,7 +122,7 @@ def gradlab_names():
 def main():
     generated, runs = torchgen_groups(), binary_strings()
     sample = torch.ones(2, 3)
-    table = {"torch": {}, "Tensor": {}, "nn": {}}
+    table = {"torch": {}, "Tensor": {}, "nn": {}, "special": {}}
     unresolved = []
     table["called"] = {name: tuple(generated[space][name]) for space, names in CALLED_FROM_PYTHON.items()
                        for name in names}
@@ -127,6 +132,8 @@ def main():
                 fn = eval(f"lambda *a, **k: sample.{name}(*a, **k)", {"sample": sample})
             elif space == "nn":
                 fn = getattr(torch.nn.functional, name)
+            elif space == "special":
+                fn = getattr(torch.special, name)
             else:
                 fn = getattr(torch, name)
             lead, ours = ((sample,), (gradlab.ones(2, 3),)) if space != "Tensor" else ((), ())
@@ -141,7 +148,7 @@ def main():
                 table[space][name] = two[:-len("() takes exactly one argument (2 given)")] + "/1"
                 continue
             candidates = []
-            found = generated[space].get(name)
+            found = generated[space].get("special_" + name if space == "special" else name)
             if found and found != "noargs":
                 candidates.append(found)
             candidates += runs.get(name, [])
@@ -184,7 +191,7 @@ def main():
 
 
 TABLES = [("torch", "TORCH", "torch_functions"), ("Tensor", "TENSOR", "tensor_methods"),
-          ("nn", "NN", "nn_functional"), ("called", "CALLED", "called")]
+          ("nn", "NN", "nn_functional"), ("special", "SPECIAL", "special_functions"), ("called", "CALLED", "called")]
 
 PACKAGE = '''"""PyTorch's overload signatures for gradlab's public functions and methods (facts, no code).
 
@@ -193,7 +200,8 @@ libtorch_python.so for the functions PyTorch writes by hand); do not edit, run t
 Each value is either the signature strings PyTorch's argument parser reads, in its order, or, for a
 C function that takes no arguments, the name CPython's messages print for it ("/1" appended if it
 takes exactly one). Read by _argparse.
-TORCH: gradlab.<name>; TENSOR: Tensor.<name>; NN: gradlab.nn.functional.<name>; CALLED: the C
+TORCH: gradlab.<name>; TENSOR: Tensor.<name>; NN: gradlab.nn.functional.<name>; SPECIAL:
+gradlab.special.<name> (PyTorch's C function special_<name>); CALLED: the C
 functions PyTorch's Python functions call (torch.norm: linalg_vector_norm; Tensor.split: split).
 """
 '''

@@ -173,7 +173,9 @@ class Param:
             return self.size == 1 and _is_dimname(obj)
         if t == "ScalarList":
             return isinstance(obj, (tuple, list)) and all(_is_scalar(x) for x in obj)
-        return False                                             # Storage, QScheme, Stream: gradlab has none
+        if t == "Stream":       # (PyTorch's parser has no check for a Stream: its FunctionParameter::check throws)
+            raise RuntimeError("unknown parameter type")
+        return False                                             # Storage, QScheme: gradlab has none
 
 
 class Signature:

@@ -98,8 +98,10 @@ def _check_broadcast(t, other):
 def _lgamma_of(t, other):
     """log Gamma of igamma's self, kept by its node for other's gradient (a float array; PyTorch computes it in the
     backward)."""
-    if not (t.requires_grad or other.requires_grad) or t._data.dtype.kind not in "f":
+    if not (t.requires_grad or other.requires_grad) or t._data.dtype.kind not in "fiu":
         return None
+    if t._data.dtype.kind in "iu":      # (PyTorch's lgamma of an integer self: the default float dtype)
+        return _arithmetic.lgamma_arrays(t._data.astype(_dtype.default_np()))
     return _arithmetic.lgamma_arrays(t._data)
 
 

@@ -630,7 +630,7 @@ class AsTensors:
 
 
 # nodes whose name() PyTorch qualifies with its C++ namespace (their class name stays short)
-_QUALIFIED_NAMES = ("CopySlices", "CopyBackwards")
+_QUALIFIED_NAMES = ("CopySlices", "CopyBackwards", "NotImplemented")
 
 
 def make_node_class(name, base=Node, module="builtins"):

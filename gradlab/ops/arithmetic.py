@@ -949,6 +949,9 @@ def _igamma_input_grad(name):
 
 def _igamma_other_grad(g, n, sign):
     # torch: grad * exp((self - 1) * log(other) - other - lgamma(self)) (lgamma of self, a constant here)
+    if dual.data(n.self).dtype == np.bool_:
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+                           "invert a mask, use the `~` or `logical_not()` operator instead.")
     lg = dual.like(g, np.asarray(n.lgamma_self, dual.data(n.other).dtype))
     return (g if sign > 0 else -g) * dual.exp((n.self - 1) * dual.log(n.other) - n.other - lg)
 

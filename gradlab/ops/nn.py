@@ -1159,3 +1159,26 @@ def _scaled_dot_product_flash_attention_for_cpu(query, key, value, attn_mask, sc
         s = s + attn_mask.astype(t, copy=False)
     p = OPS["softmax"].forward(s, s.ndim - 1)
     return np.matmul(p, v).astype(dtype, copy=False)
+
+
+# --- torch.native_dropout: the mask and its scale are parameters (nn/_functional/native.py draws them) -----
+@op("native_dropout_scaled", "NativeDropoutBackward0", shows={"self": "grad * mask * grad_scale"},
+    self=lambda g, n: g * dual.like(g, (n.mask * n.grad_scale).astype(dual.data(g).dtype)))
+def native_dropout_scaled(self, mask, scale, grad_scale):
+    return (self * mask * self.dtype.type(scale)).astype(self.dtype, copy=False)
+
+
+# at::norm(x, p) over every element (norm_except_dim with dim=-1): the same norm under NormBackward0
+@op("norm_p_all", "NormBackward0", saves=("self", "result"), float_result=True, cast_result=False, self=_norm_grad,
+    shows={"self": f"self * abs(self) ** (p - 2) * {_G} / {_R} ** (p - 1) if abs(p) != float('inf')"
+                   f" else sign(self) * (abs(self) == {_R}) * {_G} / (abs(self) == {_R}).sum(dim, keepdim=True)"})
+def norm_p_all(self, p, dim=None, keepdim=False):
+    return OPS["norm"].forward(self, p, dim, keepdim)
+
+
+# torch.native_channel_shuffle: channel_shuffle's values; PyTorch gives it no derivative (a NotImplemented node)
+@op("channel_shuffle_no_derivative", "NotImplemented", ("self",), promote=False, saved_params=(),
+    shows={"self": "derivative for aten::native_channel_shuffle is not implemented"},
+    self=_not_implemented("native_channel_shuffle"))
+def channel_shuffle_no_derivative(self, groups):
+    return OPS["channel_shuffle"].forward(self, groups)

@@ -145,7 +145,7 @@ _BN_SHOWS = {
     "bias": "grad.sum(axes)"}
 
 
-@op("native_batch_norm", "NativeBatchNormBackward0", ("input", "weight", "bias"), saves=("input", "weight"),
+@op("native_batch_norm", "NativeBatchNormBackward0", ("input", "weight", "bias"), saves=("input", "weight"), variants=("function",),
     promote=False, shows=_BN_SHOWS,
     input=lambda g, n: _bn_grads(g, n)[0],
     weight=lambda g, n: _bn_grads(g, n)[1],
@@ -347,6 +347,7 @@ _LN_SHOWS = {
 
 
 @op("native_layer_norm", "NativeLayerNormBackward0", ("input", "weight", "bias"), saves=("input", "weight", "bias"),
+    variants=("function",),
     promote=False, shows=_LN_SHOWS,
     input=lambda g, n: _ln_grads(g, n)[0],
     weight=lambda g, n: _ln_grads(g, n)[1],
@@ -584,7 +585,7 @@ _GN_SHOWS = {
 
 
 @op("native_group_norm", "NativeGroupNormBackward0", ("input", "weight", "bias"), saves=("input", "weight"),
-    promote=False, shows=_GN_SHOWS, num_outputs=3, saves_outputs=(1, 2), undefined_grads=True,
+    variants=("function",), promote=False, shows=_GN_SHOWS, num_outputs=3, saves_outputs=(1, 2), undefined_grads=True,
     input=lambda g, n: _gn_grads(g, n)[0],
     weight=lambda g, n: _gn_grads(g, n)[1],
     bias=lambda g, n: _gn_grads(g, n)[2])

@@ -24,8 +24,6 @@ DECLARED = {key: row for key, row in OPS.items() if row.variants}
 NOT_YET = {
     "index": {"method"},
     "binary_cross_entropy_with_logits": {"function"},
-    "native_batch_norm": {"function"},
-    "native_layer_norm": {"function"}, "native_group_norm": {"function"},
     "_trilinear": {"function"}, "_safe_softmax": {"function"},
     "_scaled_dot_product_flash_attention_for_cpu": {"function"},
 }

@@ -74,6 +74,12 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         raise AttributeError(f"'{type(input).__name__}' object has no attribute 'size'")
     if training:
         _verify_batch_size(input.size())
+    return _batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)[0]
+
+
+def _batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps):
+    """batch_norm's result with the statistics torch.native_batch_norm returns: the batch's mean and
+    1 / std in training, empty tensors in evaluation."""
     if training and eps <= 0.0:
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     if eps < 0.0:
@@ -114,9 +120,11 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         invstd = (1 / np.sqrt(rv + rv.dtype.type(eps))).astype(dtype)
         # (its backward computes 1 / sqrt(var + eps) in double)
         grad_invstd = (1 / np.sqrt(rv.astype(np.float64) + eps)).astype(dtype)
-        return OPS["native_batch_norm"](input, weight, bias, mean=mean, invstd=invstd, training=False, eps=eps,
-                                        axes=axes, grad_invstd=grad_invstd)
-    return OPS["native_batch_norm"](input, weight, bias, mean=mean, invstd=invstd, training=True, eps=eps, axes=axes)
+        empty = Tensor._make(np.zeros(0, dtype))
+        return (OPS["native_batch_norm"](input, weight, bias, mean=mean, invstd=invstd, training=False, eps=eps,
+                                         axes=axes, grad_invstd=grad_invstd), empty, Tensor._make(np.zeros(0, dtype)))
+    return (OPS["native_batch_norm"](input, weight, bias, mean=mean, invstd=invstd, training=True, eps=eps, axes=axes),
+            Tensor._make(mean), Tensor._make(invstd))
 
 
 def _update_running(running_mean, running_var, mean, var_sum, n, momentum):
@@ -160,6 +168,14 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
                            f"[*, {', '.join(map(str, normalized_shape))}], but got input of size{_dims(x.shape)}")
     if x.dtype.kind != "f":
         raise NotImplementedError(f'"LayerNormKernelImpl" not implemented for \'{_name(input)}\'')
+    mean, rstd, axes = _layer_norm_stats(x, normalized_shape, eps)
+    return OPS["native_layer_norm"](input, weight, bias, mean=mean, rstd=rstd, eps=eps, axes=axes)
+
+
+def _layer_norm_stats(x, normalized_shape, eps):
+    """The mean and 1 / std over the trailing normalized dims (kept as 1s), as torch's kernel computes them,
+    and those dims (torch.native_layer_norm returns the two statistics)."""
+    k = len(normalized_shape)
     axes = tuple(range(x.ndim - k, x.ndim))
     dtype = x.dtype
     count = math.prod(normalized_shape)
@@ -174,7 +190,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
             var = (np.add.reduce((x64 - mean64) ** 2, axis=axes, keepdims=True) / count).astype(dtype)
             mean = mean64.astype(dtype)
         rstd = (1 / np.sqrt(np.maximum(var, 0) + dtype.type(eps))).astype(dtype)
-    return OPS["native_layer_norm"](input, weight, bias, mean=mean, rstd=rstd, eps=eps, axes=axes)
+    return mean, rstd, axes
 
 
 _F32 = np.float32
@@ -252,7 +268,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if x.ndim < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {x.ndim}")
     _verify_batch_size([x.shape[0] * x.shape[1] // num_groups, num_groups] + list(x.shape[2:]))
-    return _group_norm(input, num_groups, weight, bias, eps)
+    return _group_norm(input, num_groups, weight, bias, eps)[0]
 
 
 def _group_norm(input, num_groups, weight, bias, eps):
@@ -273,14 +289,21 @@ def _group_norm(input, num_groups, weight, bias, eps):
     if x.dtype.kind != "f":
         raise NotImplementedError(f'"GroupNormKernelImpl" not implemented for \'{_name(input)}\'')
     _mixed_dtype(input, weight, bias)
+    mean, rstd = _group_norm_stats(x, num_groups, eps)
+    # (PyTorch's native_group_norm: the result, each (sample, group)'s mean and 1 / std, one node for all three)
+    return OPS["native_group_norm"](input, weight, bias, mean=mean, rstd=rstd, eps=eps,
+                                    groups=num_groups, input_shape=x.shape)
+
+
+def _group_norm_stats(x, num_groups, eps):
+    """Each (sample, group)'s mean and 1 / std, shaped (N, groups, 1) (torch.native_group_norm returns them)."""
     dtype = x.dtype
     x3 = x.reshape(x.shape[0], num_groups, -1).astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         mean64 = x3.mean(2, keepdims=True)
         var = ((x3 - mean64) ** 2).mean(2, keepdims=True)
         rstd = (1 / np.sqrt(var.astype(dtype) + dtype.type(eps))).astype(dtype)
-    return OPS["native_group_norm"](input, weight, bias, mean=mean64.astype(dtype), rstd=rstd, eps=eps,
-                                    groups=num_groups, input_shape=x.shape)[0]
+    return mean64.astype(dtype), rstd
 
 
 # --- embedding -------------------------------------------------------------------------------------
@@ -452,7 +475,7 @@ def torch_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, 
 
 def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
     input.size(1)       # (torch reads the channels first: its IndexError for a 1-d input)
-    return _group_norm(input, num_groups, weight, bias, eps)
+    return _group_norm(input, num_groups, weight, bias, eps)[0]
 
 
 __all__ += ["rms_norm", "instance_norm", "local_response_norm"]
