@@ -210,10 +210,13 @@ def from_dlpack(ext_tensor):
     return Tensor._make(data)
 
 
-def to_dlpack(tensor):
+def _to_dlpack(tensor):
     if not isinstance(tensor, Tensor):
         raise TypeError(f"_to_dlpack(): argument 'data' (position 1) must be Tensor, not {_type_name(tensor)}")
     return tensor._data.__dlpack__()
+
+
+to_dlpack = _to_dlpack          # (PyTorch's torch.to_dlpack is its C function _to_dlpack: errors name it)
 
 
 # --- the sparse layouts' accessors: a strided tensor has none -----------------------------------------

@@ -12,6 +12,8 @@ import weakref
 
 import numpy as np
 
+from .._ctype import CType
+
 from .. import _dtype
 from .._device import device as _device
 from .._once import warn_once
@@ -36,7 +38,7 @@ def _owner(data):
             return owner
 
 
-class UntypedStorage:
+class UntypedStorage(metaclass=CType, c_name="torch.storage.UntypedStorage"):
     """torch.UntypedStorage of a CPU tensor: its owner array's bytes."""
 
     def __init__(self, owner):
@@ -73,7 +75,7 @@ class UntypedStorage:
     __str__ = __repr__
 
 
-class TypedStorage:
+class TypedStorage(metaclass=CType, c_name="torch.storage.TypedStorage"):
     """torch.TypedStorage (deprecated in PyTorch): the owner array's elements in the tensor's dtype."""
 
     def __init__(self, owner, dtype):
