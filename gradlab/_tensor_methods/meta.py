@@ -140,6 +140,11 @@ def _wrappable(name, value):
             and not getattr(value, "_meta_wrapped", False))
 
 
+# functions whose identity PyTorch's own code tests (TransformerEncoderLayer: `activation is F.relu`): a wrapper
+# would be another object than the one a model was built with. Their meta results come from the op table.
+_KEEP_IDENTITY = {"relu", "gelu"}
+
+
 def install(namespaces):
     """Wrap Tensor's public methods and the public functions of these module namespaces (dicts)."""
     for name, value in list(vars(Tensor).items()):
@@ -147,5 +152,5 @@ def install(namespaces):
             setattr(Tensor, name, _meta_aware(value))
     for space in namespaces:
         for name, value in list(space.items()):
-            if _wrappable(name, value) and not name.endswith("_like"):
+            if _wrappable(name, value) and not name.endswith("_like") and name not in _KEEP_IDENTITY:
                 space[name] = _meta_aware(value)

@@ -120,22 +120,16 @@ def _needed_nodes(order, targets):
 
 
 def _accumulate_into(tensor, grad, create_graph, held=None):
-    _accumulate(tensor, grad, create_graph, held)
-    if _device.META_MADE[0] and _device.is_meta(tensor._data):   # (a meta leaf's .grad is meta)
-        tensor._grad._data = _device.tag(tensor._grad._data)
-
-
-def _accumulate(tensor, grad, create_graph, held=None):
     """Add `grad` into `tensor.grad` the way PyTorch does: a fresh tensor the first time, in place after.
     `grad` is a Tensor when create_graph is set, a numpy array otherwise. `held`: the caller's list
     holding `grad` (the backward loop's buffer), which lets the gradient itself become .grad when
-    nothing else holds it (see _stolen)."""
+    nothing else holds it (see _stolen, whose reference counts expect this one frame)."""
     old = tensor._grad
     if held is not None and old is None and not create_graph:
         data = _stolen(tensor._data, held)
         if data is not None:
             tensor._grad = Tensor._make(data)
-            return
+            return _meta_grad(tensor)
     if create_graph:
         if grad._data.dtype != tensor._data.dtype:
             grad = grad.to(tensor.dtype)
@@ -145,7 +139,7 @@ def _accumulate(tensor, grad, create_graph, held=None):
             tensor._grad = old + grad
         else:
             _add_in_place(old, grad._data)
-        return
+        return _meta_grad(tensor)
     if old is None:
         tensor._grad = Tensor._make(_fresh_copy(tensor, grad))
         if type(grad) is ZeroArray:           # PyTorch keeps the ZeroTensor itself as .grad
@@ -154,6 +148,13 @@ def _accumulate(tensor, grad, create_graph, held=None):
         if is_zero_tensor(old):
             raise RuntimeError(ZERO_TENSOR_IMMUTABLE)
         _add_in_place(old, grad)
+    return _meta_grad(tensor)
+
+
+def _meta_grad(tensor):
+    """A meta leaf's .grad is meta (its numbers were computed on zeros)."""
+    if _device.META_MADE[0] and _device.is_meta(tensor._data):
+        tensor._grad._data = _device.tag(tensor._grad._data)
 
 
 def _retain_into(tensor, grad, create_graph):

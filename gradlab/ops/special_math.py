@@ -1086,7 +1086,7 @@ def _kernel_check(kernel, no_half=False):
 
 @op("special_entr", "SpecialEntrBackward0", saves=("self",), float_result=True, check=_kernel_check("entr"),
     shows={"self": "grad * -(1 + self.log())"},
-    self=lambda g, n: g * -(1 + dual.call("log", n.self)))
+    self=lambda g, n: g * -dual.add_scalar(dual.call("log", n.self), 1))
 def special_entr(self):
     """-x log x (torch.special.entr)."""
     return entr(self)
@@ -1094,7 +1094,7 @@ def special_entr(self):
 
 @op("special_erfcx", "SpecialErfcxBackward0", saves=("self", "result"), float_result=True,
     check=_kernel_check("erfcx", True), shows={"self": "(2.0 * self * result - 2.0 / sqrt(pi)) * grad"},
-    self=lambda g, n: dual.sub_scalar(2.0 * n.self * n.result, 2.0 / math.sqrt(math.pi)) * g)
+    self=lambda g, n: dual.sub_scalar(dual.mul_scalar(n.self, 2.0) * n.result, 2.0 / math.sqrt(math.pi)) * g)
 def special_erfcx(self):
     """exp(x^2) erfc(x) (torch.special.erfcx)."""
     return erfcx(self)
@@ -1129,7 +1129,7 @@ def special_i1e(self):
 
 @op("special_ndtri", "SpecialNdtriBackward0", saves=("result",), float_result=True,
     check=_kernel_check("ndtri", True), shows={"self": "grad * sqrt(2 * pi) * (result * result / 2).exp()"},
-    self=lambda g, n: g * math.sqrt(2 * math.pi) * dual.call("exp", n.result * n.result / 2))
+    self=lambda g, n: g * math.sqrt(2 * math.pi) * dual.call("exp", dual.div_scalar(dual.pow_scalar(n.result, 2), 2)))
 def special_ndtri(self):
     """The inverse of the normal distribution function (torch.special.ndtri)."""
     return ndtri(self)
@@ -1138,7 +1138,8 @@ def special_ndtri(self):
 @op("special_log_ndtr", "SpecialLogNdtrBackward0", saves=("self", "result"), float_result=True,
     check=_kernel_check("log_ndtr", True),
     shows={"self": "grad / sqrt(2 * pi) * (-(result + self * self / 2)).exp()"},
-    self=lambda g, n: g / math.sqrt(2 * math.pi) * dual.call("exp", -(n.result + n.self * n.self / 2)))
+    self=lambda g, n: g / math.sqrt(2 * math.pi) * dual.call(
+        "exp", -(n.result + dual.div_scalar(dual.pow_scalar(n.self, 2), 2))))
 def special_log_ndtr(self):
     """log of the normal distribution function (torch.special.log_ndtr)."""
     return log_ndtr(self)
@@ -1157,7 +1158,7 @@ def _xlog1py_self_grad(g, n):
     saves={"self": ("self", "other"), "other": ("self", "other")},
     shows={"self": "where((self == 0) & (other <= -1), 0, special.xlog1py(grad, other))",
            "other": "grad * self / (other + 1)"},
-    self=_xlog1py_self_grad, other=lambda g, n: g * n.self / (n.other + 1))
+    self=_xlog1py_self_grad, other=lambda g, n: g * n.self / dual.add_scalar(n.other, 1))
 def special_xlog1py(self, other):
     """x * log1p(y), 0 where x is 0 (torch.special.xlog1py)."""
     return xlog1py(self, other)
@@ -1175,7 +1176,7 @@ def special_xlog1py_scalar_other(self, other):
 
 @op("special_xlog1py_scalar_self", "SpecialXlog1PyBackward1", ("other",), saves=("other",), float_result=True,
     check=_kernel_check("xlog1py"),
-    other=lambda g, n: g * n.self_value / (n.other + 1))
+    other=lambda g, n: g * n.self_value / dual.add_scalar(n.other, 1))
 def special_xlog1py_scalar_self(other, self_value):
     return xlog1py(np.asarray(self_value, other.dtype), other)
 

@@ -40,6 +40,12 @@ KEYS = sorted(k for k in OPS if k in SAMPLES and SAMPLES[k].graph_names and SAMP
 OPEN = {
     "_trilinear": "PyTorch's _trilinear_backward calls _trilinear with permuted expand/sumdim lists; gradlab's row "
                   "is bilinear's one pattern (its weight gradient a matmul, the others permute the weight)",
+    "_ctc_loss": "PyTorch's _ctc_loss_backward has no derivative (a second backward raises); gradlab's gradient "
+                 "is recorded as a constant of the graph",
+    "embedding_bag": "with per_sample_weights, PyTorch's _embedding_bag_per_sample_weights_backward has no derivative "
+                     "(raises); gradlab records no graph for that gradient",
+    "grid_sampler_2d": "GridSampler2DBackwardBackward0: the grid sampler's gradients are not recorded under create_graph",
+    "grid_sampler_3d": "GridSampler3DBackwardBackward0: the grid sampler's gradients are not recorded under create_graph",
     "as_strided": "an in-place op's saved self is, in PyTorch, self.clone() (CloneBackward0 under create_graph), and "
                   "CopySlices' create_graph graph is copy_ into a view of the base's gradient (no ViewBackward0s)",
 }

@@ -68,7 +68,9 @@ def _cases():
                      "x.grad_dtype = None; r = x.grad_dtype", "x.grad_dtype = 3", "r = x.detach().set_(x.detach())"):
             cases.append(f"x = {x}; {code}")
     for code in ("r = torch.typename(1)", "r = torch.typename(torch.nn.Linear(1, 1))", "r = torch.typename('a')",
-                 "r = torch.set_flush_denormal(False)", "r = torch.set_flush_denormal(1)",
+                 "r = torch.set_flush_denormal(False)",
+                 # (flushing is switched off again: it would change every later torch result in the process)
+                 "r = torch.set_flush_denormal(1); torch.set_flush_denormal(False)",
                  "r = torch.put(torch.zeros(2, 2), torch.tensor([0, 3]), torch.tensor([1., 2.]))",
                  "r = torch.put(torch.zeros(2, 2), torch.tensor([0, 0]), torch.tensor([1., 2.]), accumulate=True)",
                  "a = torch.zeros(3); r = (torch.index_put_(a, (torch.tensor([0, 2]),), torch.tensor(5.)), a)",

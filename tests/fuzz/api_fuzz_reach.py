@@ -419,6 +419,10 @@ MODULE_METHODS = [
     "seen = []\nm[0].register_backward_hook(lambda mod, gi, go: seen.append(len(go)))\n"
     "m(torch.ones(1, 3)).sum().backward()\nseen",
     "p = nn.UninitializedParameter()\n(type(p).__name__, p.requires_grad, isinstance(p, nn.Parameter))",
+    "m.register_module('extra', nn.Module())\nm.extra.b = nn.Buffer(torch.ones(2))\n(list(m.state_dict()), "
+    "type(m.extra.b).__name__, m.extra.b)",
+    "m.extra = nn.Module()\nm.extra.u = nn.UninitializedBuffer()\n(type(m.extra.u).__name__, "
+    "[n for n, _ in m.named_buffers()])",
     "seen = []\nfor p in m.parameters():\n    p.register_post_accumulate_grad_hook(lambda t: seen.append(t.grad.sum()))\n"
     "m(torch.ones(1, 3)).sum().backward()\nseen",
     "m[0].weight.register_post_accumulate_grad_hook(lambda t: t.grad)\nm(torch.ones(1, 3)).sum().backward()",
