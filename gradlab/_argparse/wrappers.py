@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import _signatures
 from .._size import Size
+from . import _wrapper_shapes
 from .parser import _NUMPY_NAMES, _VARARG, _classes, _late, _match, _overloads, check
 
 
@@ -319,7 +320,10 @@ def _call(fn, entry, lead, args, kwargs, ok, rules):
     raise error                                                  # outside the except: no "During handling..."
 
 
-_COMPILED = {}                        # (slots, method, empty call known good) -> the wrapper's compiled code
+# (slots, method, empty call known good) -> the function that makes a wrapper of that shape. The shapes
+# `import gradlab` uses are written out in _wrapper_shapes.py (by tools/make_wrappers.py), whose bytecode
+# Python caches: compiling their text at each import cost ~10 ms. Any other shape is compiled when first met.
+_FACTORIES = {}
 
 
 def _positional_parameters(fn):
@@ -350,15 +354,40 @@ def _wrap(fn, entry, method):
     if isinstance(entry, str) and not entry.endswith("/1"):
         ok.add(())                                               # a.exp(): nothing to check
     key = (slots, method, () in ok)
-    code = _COMPILED.get(key)
-    if code is None:          # the same text serves every function of the same shape: written once
-        code = _COMPILED[key] = compile(_wrapper_source(*key), "<gradlab wrapper>", "exec")
-    namespace = {"fn": fn, "entry": entry, "_M": _MISSING, "_trim": _trim, "_call": _call,
-                 "_refusal": _refusal, "ok": ok, "rules": rules}
-    exec(code, namespace)
-    wrapper = functools.update_wrapper(namespace["wrapper"], fn)
+    make = _FACTORIES.get(key) or _factory(key)
+    wrapper = functools.update_wrapper(make(fn, entry, _MISSING, _trim, _call, _refusal, ok, rules), fn)
     wrapper._signatures = entry
     return wrapper
+
+
+def _factory(key):
+    """The function making wrappers of this shape: the written-out one, else compiled from its text now."""
+    make = getattr(_wrapper_shapes, _factory_name(*key), None)
+    if make is None:          # the same text serves every function of the same shape: compiled once
+        namespace = {}
+        exec(compile(_factory_source(*key), "<gradlab wrapper>", "exec"), namespace)
+        make = namespace[_factory_name(*key)]
+    _FACTORIES[key] = make
+    return make
+
+
+def _factory_name(slots, method, empty_ok):
+    return f"make_{slots}{'_method' if method else ''}{'_empty_ok' if empty_ok else ''}"
+
+
+def _factory_source(slots, method, empty_ok):
+    """The text of a function that returns a wrapper of this shape around fn (its names are closure cells)."""
+    body = "".join("    " + line + "\n" for line in _wrapper_source(slots, method, empty_ok).splitlines())
+    return (f"def {_factory_name(slots, method, empty_ok)}(fn, entry, _M, _trim, _call, _refusal, ok, rules):\n"
+            f"{body}    return wrapper\n")
+
+
+def shapes_module_text(keys):
+    """gradlab/_argparse/_wrapper_shapes.py's text for these shapes (tools/make_wrappers.py writes it)."""
+    parts = ['"""The argument wrappers\' shapes that `import gradlab` uses, written out so that Python caches their\n'
+             'bytecode. Made by tools/make_wrappers.py from wrappers.py\'s _wrapper_source: do not edit."""\n']
+    parts += ["\n\n" + _factory_source(*key) for key in sorted(keys)]
+    return "".join(parts)
 
 
 def _wrapper_source(slots, method, empty_ok):
