@@ -6,6 +6,7 @@ step-by-step backward player live in `gradlab.viz` (imported on demand; `import 
 only numpy).
 """
 import gc as _gc
+import importlib as _importlib
 
 # Importing makes ~25,000 objects that live as long as the process: the cyclic garbage collector would
 # scan them over and over while they are made (~8 ms of the import). It is switched off until the end of
@@ -34,11 +35,11 @@ from . import autograd
 from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled
 from .display.printing import get_printoptions, printoptions, set_printoptions
 from .ops.registry import OPS
-from . import nn, optim  # noqa: E402  (after the core: they build on it)
+from . import nn  # noqa: E402  (after the core: it builds on it; its layers load at first use)
 # torch.autograd.functional (jacobian, hessian, vjp, ...) is built on the whole tensor API: imported once it exists
 from .autograd import functional as _autograd_functional  # noqa: E402,F401
 del _autograd_functional
-from . import backends, cuda, return_types, testing, utils, version  # noqa: E402
+from . import backends, cuda, return_types, version  # noqa: E402
 
 # Public classes report their public name: type(x) is <class 'gradlab.Tensor'>, as PyTorch's is
 # <class 'torch.Tensor'>, not the module that happens to define it.
@@ -185,9 +186,6 @@ from .nn._functional.normalization import (rms_norm, torch_batch_norm as batch_n
                                            torch_group_norm as group_norm, torch_instance_norm as instance_norm,
                                            torch_layer_norm as layer_norm)
 from .nn._functional.loss import torch_ctc_loss as ctc_loss, torch__ctc_loss as _ctc_loss  # noqa: E402,F401
-# torch.lstm, torch.gru_cell, ...: the recurrent layers' C functions (nn.LSTM's _VF.lstm, ...)
-from .nn.modules.rnn import (gru, gru_cell, lstm, lstm_cell, rnn_relu, rnn_relu_cell,  # noqa: E402,F401
-                             rnn_tanh, rnn_tanh_cell)
 
 # gradlab.exp(x), gradlab.sum(x, 0), ...: the function forms the op table declares (`variants`), made by
 # _functions/variants.py for every name not bound above by hand (gradlab.cat, gradlab.reshape, ...)
@@ -221,8 +219,8 @@ _argparse.wrap_methods(Tensor)           # Tensor's methods checked on the class
 # PyTorch's argument errors for its C functions (gradlab/_argparse): this module binds its own checked forms
 globals().update(_argparse.wrapped(globals(), _signatures.TORCH))
 
-# torch.functional and torch.distributions, which PyTorch imports at start-up, build on the functions above
-from . import distributions, functional  # noqa: E402,F401
+# torch.functional builds on the functions above
+from . import functional  # noqa: E402,F401
 from .functional import chain_matmul  # noqa: E402,F401  (PyTorch's is in torch/functional.py too)
 
 import functools  # noqa: E402
@@ -233,6 +231,28 @@ from ._tensor_methods import meta as _meta_api  # noqa: E402
 _meta_device.ON_FIRST_META.append(functools.partial(_meta_api.install, [
     globals(), vars(_linalg_ns), vars(_special_ns), vars(_nn_functional_ns)]))
 del _meta_device, _linalg_ns, _special_ns, _nn_functional_ns, _meta_api
+
+# Loaded at first use (PEP 562): PyTorch imports these at start-up, and `gradlab.optim` works the same way
+# here, but `import gradlab` does not pay for what a program never touches.
+_LAZY_MODULES = {"distributions", "optim", "testing", "utils"}
+# torch.lstm, torch.gru_cell, ...: the recurrent layers' C functions (nn.LSTM's _VF.lstm, ...), in nn/modules
+_LAZY_FUNCTIONS = {name: "nn.modules.rnn" for name in ("gru", "gru_cell", "lstm", "lstm_cell", "rnn_relu",
+                                                         "rnn_relu_cell", "rnn_tanh", "rnn_tanh_cell")}
+
+
+def __getattr__(name):
+    if name in _LAZY_MODULES:                    # (importing it binds it here, so this runs once per name)
+        return _importlib.import_module(f".{name}", __name__)
+    if name not in _LAZY_FUNCTIONS:
+        raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
+    fn = getattr(_importlib.import_module(f".{_LAZY_FUNCTIONS[name]}", __name__), name)
+    fn = globals()[name] = _argparse.wrapped({name: fn}, _signatures.TORCH).get(name, fn)   # (PyTorch's TypeErrors)
+    return fn
+
+
+def __dir__():
+    return sorted(set(globals()) | _LAZY_MODULES | set(_LAZY_FUNCTIONS))
+
 
 if _gc_was_enabled:
     _gc.enable()

@@ -1,6 +1,7 @@
 """What the engine reports while it runs backward.
 
-Events are small immutable records. Observers subscribe with `observe(callback)` (a context
+Events are small immutable records: named tuples (a dataclass costs ~0.7 ms of the import, one of
+these 0.07 ms). Observers subscribe with `observe(callback)` (a context
 manager); the backward animation is one such observer. With nobody subscribed the engine builds
 no events at all, so the cost is one `if`.
 
@@ -8,26 +9,22 @@ Gradient values in events are numpy copies taken at the moment of the event, so 
 accumulation cannot change what an observer recorded.
 """
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Any, Optional, Tuple
+from typing import Any, NamedTuple, Optional, Tuple
 
 _observers = []
 
 
-@dataclass(frozen=True)
-class BackwardStarted:
+class BackwardStarted(NamedTuple):
     roots: Tuple[Any, ...]            # the nodes backward starts from
     root_grads: Tuple[Any, ...]       # numpy arrays: the gradient each root starts with
 
 
-@dataclass(frozen=True)
-class NodeStarted:
+class NodeStarted(NamedTuple):
     node: Any
     grad_outputs: Tuple[Any, ...]     # numpy arrays (or None): the gradient it received per output
 
 
-@dataclass(frozen=True)
-class GradientSent:
+class GradientSent(NamedTuple):
     node: Any                         # the node that computed the gradient
     input_nr: int                     # which of its input slots
     target: Any                       # the node the gradient goes to (next_functions[input_nr][0])
@@ -37,22 +34,19 @@ class GradientSent:
     remaining: int                    # how many more contributions target awaits before it runs
 
 
-@dataclass(frozen=True)
-class GradAccumulated:
+class GradAccumulated(NamedTuple):
     variable: Any                     # the leaf tensor
     old: Optional[Any]                # numpy array of .grad before, None if it had none
     added: Any                        # numpy array: the contribution
     new: Any                          # numpy array of .grad after
 
 
-@dataclass(frozen=True)
-class NodeFinished:
+class NodeFinished(NamedTuple):
     node: Any
     grad_inputs: Tuple[Any, ...]      # numpy arrays (or None), one per input slot
 
 
-@dataclass(frozen=True)
-class BackwardFinished:
+class BackwardFinished(NamedTuple):
     pass
 
 

@@ -1,8 +1,33 @@
-"""gradlab.nn: modules, losses and initialisers with PyTorch's API and printed text."""
-from . import functional, grad, init, modules, parallel, utils
-from .modules import *  # noqa: F401,F403  (every layer, loss and container: nn/modules/__init__.py lists them)
-from .parallel import DataParallel
+"""gradlab.nn: modules, losses and initialisers with PyTorch's API and printed text.
+
+The layers (nn.Linear, nn.MSELoss, ...: the 25 files of nn/modules) and nn.init, nn.utils, nn.parallel
+and nn.grad load at their first use (PEP 562's module __getattr__): `import gradlab` needs only
+nn.functional, whose kernels are also torch.conv2d, torch.relu, ... at the top level."""
+import importlib
+
+from . import functional
 from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 
-__all__ = modules.__all__ + ["Buffer", "DataParallel", "Parameter", "UninitializedBuffer", "UninitializedParameter", "functional", "init", "parallel",
-                             "utils"]
+_SUBMODULES = {"grad", "init", "modules", "parallel", "utils"}
+_OWN = ["Buffer", "DataParallel", "Parameter", "UninitializedBuffer", "UninitializedParameter", "functional", "init",
+        "parallel", "utils"]
+
+
+def __getattr__(name):
+    if name in _SUBMODULES:                      # (importing it binds it here, so this runs once per name)
+        return importlib.import_module(f".{name}", __name__)
+    if name == "DataParallel":
+        value = importlib.import_module(".parallel", __name__).DataParallel
+    elif name == "__all__":                      # (what `from gradlab.nn import *` reads)
+        value = importlib.import_module(".modules", __name__).__all__ + _OWN
+    else:
+        modules = importlib.import_module(".modules", __name__)
+        if name not in modules.__all__:
+            raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
+        value = getattr(modules, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__getattr__("__all__")) | _SUBMODULES)

@@ -136,3 +136,20 @@ def is_lazy(param):
 
 # torch.empty with PyTorch's argument checks, for materialize
 _empty = _argparse.wrapped({"empty": creation.empty}, _signatures.TORCH)["empty"]
+
+
+def zero_grads(params, set_to_none=True):
+    """What Module.zero_grad and Optimizer.zero_grad do: drop each .grad (the default), or zero it in
+    place after cutting it from any graph (set_to_none=False)."""
+    for p in params:
+        g = p._grad
+        if g is None:
+            continue
+        if set_to_none:
+            p._grad = None
+            continue
+        if g.grad_fn is not None:
+            g.detach_()
+        else:
+            g.requires_grad_(False)
+        g.zero_()

@@ -14,7 +14,7 @@ import numpy as np
 from ..autograd import grad_mode
 from ..ops.arithmetic import plus_scaled
 from ..tensor import Tensor, _type_name
-from ..nn.modules import zero_grads
+from ..nn.parameter import zero_grads
 
 
 class _Required:

@@ -6,6 +6,7 @@ bookkeeping and optimizer construction.
 Each case is one Python expression, evaluated with `torch` bound to real PyTorch and then to gradlab
 (same seed): the printed result, grad_fn name, exception type and message and warnings must agree.
 """
+import importlib
 import sys
 import itertools
 import random
@@ -621,7 +622,8 @@ def _module_classes():
             if isinstance(cls, type) and cls.__module__ == mine.__name__ and not name.startswith("_") and \
                     not issubclass(cls, gradlab.autograd.Function):
                 seen[cls] = getattr(torch.nn.modules, file)
-    for mine, theirs in ((sys.modules["gradlab.nn.parallel.data_parallel"], sys.modules["torch.nn.parallel.data_parallel"]),):
+    for mine, theirs in ((importlib.import_module("gradlab.nn.parallel.data_parallel"),   # (gradlab loads it at first use)
+                          sys.modules["torch.nn.parallel.data_parallel"]),):
         for name, cls in vars(mine).items():
             if isinstance(cls, type) and cls.__module__ == mine.__name__ and not name.startswith("_"):
                 seen[cls] = theirs

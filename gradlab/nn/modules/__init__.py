@@ -1,7 +1,7 @@
 """torch/nn/modules: one file per kind of layer, as in PyTorch, so that a layer's type prints PyTorch's
 path (<class 'torch.nn.modules.linear.Linear'>) and pickles by it. Imports point one way: module.py
 (Module) at the bottom, every other file builds on it."""
-from .module import Module, zero_grads
+from .module import Module
 from . import activation, batchnorm, container, conv, distance, dropout, flatten, instancenorm, linear, loss
 from . import normalization
 from . import channelshuffle, fold, padding, pixelshuffle, pooling, rnn, sparse, upsampling

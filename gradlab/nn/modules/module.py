@@ -17,7 +17,7 @@ from ...autograd import grad_mode
 from ...autograd.function import Function
 from ...autograd.node import RemovableHandle, _HookDict
 from ...tensor import Tensor
-from ..parameter import Parameter, is_lazy
+from ..parameter import Parameter, is_lazy, zero_grads
 
 __all__ = ["Module"]
 
@@ -39,23 +39,6 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
         return f"_IncompatibleKeys(missing_keys={self.missing_keys}, unexpected_keys={self.unexpected_keys})"
 
     __str__ = __repr__
-
-
-def zero_grads(params, set_to_none=True):
-    """What Module.zero_grad and Optimizer.zero_grad do: drop each .grad (the default), or zero it in
-    place after cutting it from any graph (set_to_none=False)."""
-    for p in params:
-        g = p._grad
-        if g is None:
-            continue
-        if set_to_none:
-            p._grad = None
-            continue
-        if g.grad_fn is not None:
-            g.detach_()
-        else:
-            g.requires_grad_(False)
-        g.zero_()
 
 
 def _type_name(value):
