@@ -156,41 +156,48 @@ from ._functions.statistics import *  # noqa: E402,F401,F403
 from ._functions.misc import *  # noqa: E402,F401,F403
 from . import accelerator, linalg  # noqa: E402,F401
 from . import special  # noqa: E402,F401  (torch.special: the op table's special functions)
-# torch.conv2d, torch.max_pool2d, ...: nn.functional's kernels, as PyTorch also exports them at the top
-from .nn._functional.conv import (adaptive_avg_pool1d, avg_pool1d, conv1d, conv2d,  # noqa: E402,F401
-                                  max_pool1d, max_pool2d)
-from .nn._functional.conv import conv_transpose1d, conv_transpose2d  # noqa: E402,F401
-from .nn._functional.conv import conv3d, conv_transpose3d, convolution, max_pool3d  # noqa: E402,F401
-from .nn._functional.conv import max_pool1d_with_indices, torch_adaptive_max_pool1d as adaptive_max_pool1d  # noqa: E402,F401
-from .nn._functional.conv import torch_constant_pad_nd as constant_pad_nd  # noqa: E402,F401
-from .nn._functional.attention import bilinear  # noqa: E402,F401
-from .nn._functional.sampling import torch_embedding as embedding, torch_embedding_bag as embedding_bag  # noqa: E402,F401,E501
-from .nn._functional.sampling import affine_grid_generator, grid_sampler, grid_sampler_2d, grid_sampler_3d  # noqa: E402,F401,E501
-from .nn.functional import cosine_similarity, pairwise_distance  # noqa: E402,F401
-# torch.selu, torch.rrelu, torch.alpha_dropout, ...: nn's activations and dropouts as PyTorch's C functions
-from .nn._functional.native import *  # noqa: E402,F401,F403
-from .nn._functional.activation import (celu_, selu_, torch_alpha_dropout as alpha_dropout,  # noqa: E402,F401
-                                        torch_alpha_dropout_ as alpha_dropout_, torch_celu as celu,
-                                        torch_dropout_ as dropout_, torch_feature_alpha_dropout as feature_alpha_dropout,
-                                        torch_feature_alpha_dropout_ as feature_alpha_dropout_,
-                                        torch_feature_dropout as feature_dropout,
-                                        torch_feature_dropout_ as feature_dropout_, torch_rrelu as rrelu,
-                                        torch_rrelu_ as rrelu_, torch_selu as selu, torch_threshold as threshold,
-                                        torch_threshold_ as threshold_)
-from .nn._functional.loss import (torch_cosine_embedding_loss as cosine_embedding_loss,  # noqa: E402,F401
-                                  torch_hinge_embedding_loss as hinge_embedding_loss, torch_kl_div as kl_div,
-                                  torch_margin_ranking_loss as margin_ranking_loss,
-                                  torch_poisson_nll_loss as poisson_nll_loss,
-                                  torch_triplet_margin_loss as triplet_margin_loss)
-from .nn._functional.normalization import (rms_norm, torch_batch_norm as batch_norm,  # noqa: E402,F401
-                                           torch_group_norm as group_norm, torch_instance_norm as instance_norm,
-                                           torch_layer_norm as layer_norm)
-from .nn._functional.loss import torch_ctc_loss as ctc_loss, torch__ctc_loss as _ctc_loss  # noqa: E402,F401
+
+# gradlab.<name> -> (the module that defines it, its name there), loaded at the first use of the name (see
+# __getattr__ below): nn.functional's kernels, which PyTorch also exports at the top (torch.conv2d,
+# torch.selu, torch.batch_norm, ...), and the recurrent layers' C functions (torch.lstm, nn.LSTM's _VF.lstm).
+# `import gradlab` then needs none of gradlab.nn's 30 files of layers and functional forms.
+_LAZY_FUNCTIONS = {
+    **{name: ("nn._functional.conv", name) for name in (
+        "adaptive_avg_pool1d", "avg_pool1d", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+        "conv_transpose3d", "convolution", "max_pool1d", "max_pool1d_with_indices", "max_pool2d", "max_pool3d")},
+    "adaptive_max_pool1d": ("nn._functional.conv", "torch_adaptive_max_pool1d"),
+    "constant_pad_nd": ("nn._functional.conv", "torch_constant_pad_nd"),
+    "bilinear": ("nn._functional.attention", "bilinear"),
+    "embedding": ("nn._functional.sampling", "torch_embedding"),
+    "embedding_bag": ("nn._functional.sampling", "torch_embedding_bag"),
+    **{name: ("nn._functional.sampling", name) for name in (
+        "affine_grid_generator", "grid_sampler", "grid_sampler_2d", "grid_sampler_3d")},
+    "cosine_similarity": ("nn.functional", "cosine_similarity"),
+    "pairwise_distance": ("nn.functional", "pairwise_distance"),
+    # (nn/_functional/native.py's __all__: tests/project/test_layers.py checks that this list holds it)
+    **{name: ("nn._functional.native", name) for name in (
+        "native_layer_norm", "native_batch_norm", "native_group_norm", "native_dropout", "norm_except_dim",
+        "native_channel_shuffle")},
+    # torch.selu, torch.rrelu, torch.alpha_dropout, ...: nn's activations and dropouts as PyTorch's C functions
+    "celu_": ("nn._functional.activation", "celu_"),
+    "selu_": ("nn._functional.activation", "selu_"),
+    **{name: ("nn._functional.activation", "torch_" + name) for name in (
+        "alpha_dropout", "alpha_dropout_", "celu", "dropout_", "feature_alpha_dropout", "feature_alpha_dropout_",
+        "feature_dropout", "feature_dropout_", "rrelu", "rrelu_", "selu", "threshold", "threshold_")},
+    **{name: ("nn._functional.loss", "torch_" + name) for name in (
+        "cosine_embedding_loss", "hinge_embedding_loss", "kl_div", "margin_ranking_loss", "poisson_nll_loss",
+        "triplet_margin_loss", "ctc_loss", "_ctc_loss")},
+    "rms_norm": ("nn._functional.normalization", "rms_norm"),
+    **{name: ("nn._functional.normalization", "torch_" + name) for name in (
+        "batch_norm", "group_norm", "instance_norm", "layer_norm")},
+    **{name: ("nn.modules.rnn", name) for name in (
+        "gru", "gru_cell", "lstm", "lstm_cell", "rnn_relu", "rnn_relu_cell", "rnn_tanh", "rnn_tanh_cell")},
+}
 
 # gradlab.exp(x), gradlab.sum(x, 0), ...: the function forms the op table declares (`variants`), made by
 # _functions/variants.py for every name not bound above by hand (gradlab.cat, gradlab.reshape, ...)
 from ._functions.variants import function_forms as _function_forms  # noqa: E402
-globals().update(_function_forms(written=globals()))
+globals().update(_function_forms(written={**globals(), **_LAZY_FUNCTIONS}))
 del _function_forms
 
 # HTML cards for Jupyter (gradlab/viz/cards.py); they never change text/plain. gradlab.viz is imported at
@@ -214,7 +221,6 @@ Tensor.draw.__doc__ = "t.draw(...) is gradlab.viz.draw(t, ...): the autograd gra
 from . import _argparse, _signatures  # noqa: E402
 from ._functions.out import out_forms as _out_forms  # noqa: E402
 globals().update(_out_forms(globals(), _signatures.TORCH))   # torch.add(x, y, out=result)
-del _out_forms
 _argparse.wrap_methods(Tensor)           # Tensor's methods checked on the class, once it has them all
 # PyTorch's argument errors for its C functions (gradlab/_argparse): this module binds its own checked forms
 globals().update(_argparse.wrapped(globals(), _signatures.TORCH))
@@ -223,21 +229,23 @@ globals().update(_argparse.wrapped(globals(), _signatures.TORCH))
 from . import functional  # noqa: E402,F401
 from .functional import chain_matmul  # noqa: E402,F401  (PyTorch's is in torch/functional.py too)
 
-import functools  # noqa: E402
 # the meta device's net under the hand-written methods and functions, installed with the first meta tensor
-from . import _device as _meta_device, linalg as _linalg_ns, special as _special_ns  # noqa: E402
-from .nn import functional as _nn_functional_ns  # noqa: E402
+from . import _device as _meta_device  # noqa: E402
 from ._tensor_methods import meta as _meta_api  # noqa: E402
-_meta_device.ON_FIRST_META.append(functools.partial(_meta_api.install, [
-    globals(), vars(_linalg_ns), vars(_special_ns), vars(_nn_functional_ns)]))
-del _meta_device, _linalg_ns, _special_ns, _nn_functional_ns, _meta_api
+
+
+def _install_meta_net():
+    for name in _LAZY_FUNCTIONS:                 # (the net wraps the functions bound when it is installed)
+        __getattr__(name)
+    _meta_api.install([globals(), vars(linalg), vars(special), vars(nn.functional)])
+
+
+_meta_device.ON_FIRST_META.append(_install_meta_net)
+del _meta_device
 
 # Loaded at first use (PEP 562): PyTorch imports these at start-up, and `gradlab.optim` works the same way
 # here, but `import gradlab` does not pay for what a program never touches.
 _LAZY_MODULES = {"distributions", "optim", "testing", "utils"}
-# torch.lstm, torch.gru_cell, ...: the recurrent layers' C functions (nn.LSTM's _VF.lstm, ...), in nn/modules
-_LAZY_FUNCTIONS = {name: "nn.modules.rnn" for name in ("gru", "gru_cell", "lstm", "lstm_cell", "rnn_relu",
-                                                         "rnn_relu_cell", "rnn_tanh", "rnn_tanh_cell")}
 
 
 def __getattr__(name):
@@ -245,8 +253,13 @@ def __getattr__(name):
         return _importlib.import_module(f".{name}", __name__)
     if name not in _LAZY_FUNCTIONS:
         raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
-    fn = getattr(_importlib.import_module(f".{_LAZY_FUNCTIONS[name]}", __name__), name)
-    fn = globals()[name] = _argparse.wrapped({name: fn}, _signatures.TORCH).get(name, fn)   # (PyTorch's TypeErrors)
+    module, attribute = _LAZY_FUNCTIONS[name]
+    # nn.functional first: it imports the files of nn/_functional in its order (each of them needs it whole)
+    _importlib.import_module(".nn.functional", __name__)
+    fn = getattr(_importlib.import_module(f".{module}", __name__), attribute)
+    # as the names bound above: torch.threshold(..., out=t), and PyTorch's TypeErrors for its arguments
+    fn = _out_forms({name: fn}, _signatures.TORCH).get(name, fn)
+    fn = globals()[name] = _argparse.wrapped({name: fn}, _signatures.TORCH).get(name, fn)
     return fn
 
 

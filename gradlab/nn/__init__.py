@@ -1,14 +1,13 @@
 """gradlab.nn: modules, losses and initialisers with PyTorch's API and printed text.
 
-The layers (nn.Linear, nn.MSELoss, ...: the 25 files of nn/modules) and nn.init, nn.utils, nn.parallel
-and nn.grad load at their first use (PEP 562's module __getattr__): `import gradlab` needs only
-nn.functional, whose kernels are also torch.conv2d, torch.relu, ... at the top level."""
+nn.functional, the layers (nn.Linear, nn.MSELoss, ...: the 25 files of nn/modules), nn.init, nn.utils,
+nn.parallel and nn.grad load at their first use (PEP 562's module __getattr__): `import gradlab` needs
+only Parameter and Buffer."""
 import importlib
 
-from . import functional
 from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 
-_SUBMODULES = {"grad", "init", "modules", "parallel", "utils"}
+_SUBMODULES = {"functional", "grad", "init", "modules", "parallel", "utils"}
 _OWN = ["Buffer", "DataParallel", "Parameter", "UninitializedBuffer", "UninitializedParameter", "functional", "init",
         "parallel", "utils"]
 

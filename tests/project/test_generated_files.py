@@ -1,27 +1,25 @@
 """Files written by tools/ are what their tools would write now: a change to the source they are made
 from, without running the tool, fails here (the generated file would silently keep the old text)."""
+import pathlib
 import subprocess
 import sys
-import textwrap
 
 import gradlab  # noqa: F401  (its import makes the argument wrappers)
 from gradlab._argparse import _wrapper_shapes, wrappers
 
 
 def test_wrapper_shapes_are_current():
-    """_wrapper_shapes.py holds exactly the shapes `import gradlab` uses, each as _wrapper_source writes it
+    """_wrapper_shapes.py holds exactly the shapes gradlab's modules use, each as _wrapper_source writes it
     (run tools/make_wrappers.py after changing either)."""
-    used = subprocess.run([sys.executable, "-c", textwrap.dedent("""
-        import gradlab
-        from gradlab._argparse import wrappers
-        print(sorted(wrappers._FACTORIES))""")], capture_output=True, text=True, check=True).stdout
+    tool = pathlib.Path(__file__).parents[2] / "tools" / "make_wrappers.py"
+    used = subprocess.run([sys.executable, str(tool), "--keys"], capture_output=True, text=True, check=True).stdout
     with open(_wrapper_shapes.__file__, encoding="utf-8") as f:
         written = f.read()
     assert written == wrappers.shapes_module_text(eval(used)), "run tools/make_wrappers.py"
 
 
 def test_every_shape_import_uses_is_written_out():
-    """At import, no wrapper's text is compiled: every factory used is the written-out module's."""
+    """No wrapper's text is compiled: every factory used so far is the written-out module's."""
     for key, make in wrappers._FACTORIES.items():
         assert make.__module__ == _wrapper_shapes.__name__, key
 
