@@ -59,12 +59,33 @@ def _fma64(a, b, c) -> np.ndarray:
 
 
 def _fma32(a, b, c) -> np.ndarray:
-    """Correctly rounded float32 ``a * b + c`` of float32 arrays/scalars."""
+    """Correctly rounded float32 ``a * b + c`` of float32 arrays/scalars.
+
+    The product of two float32 values is exact in float64 (24 + 24 bits), so only the sum is rounded
+    twice: to float64, then to float32. That can differ from one rounding only where the float64 sum lands
+    exactly on a midpoint between two float32 values (about one element in 2**29), or in float32's
+    subnormal range, whose grid is another: those few are summed rounding to odd, which makes the second
+    rounding exact; the rest take one plain float64 sum (5x faster than rounding every element to odd)."""
     a = np.asarray(a, dtype=np.float32).astype(np.float64)
     p = a * np.float64(np.float32(b))  # exact: 24 + 24 bits
+    c = np.broadcast_to(np.float64(np.float32(c)), p.shape)
     with np.errstate(all="ignore"):
-        s = _round_odd_sum(p, np.broadcast_to(np.float64(np.float32(c)), p.shape).copy())
+        s = p + c
+    bits = s.view(np.int64)
+    doubtful = (bits & _BELOW_FLOAT32) == _FLOAT32_MIDPOINT
+    doubtful |= (np.abs(s) < _FLOAT32_TINY) & (s != 0)
+    if doubtful.any():
+        with np.errstate(all="ignore"):
+            if np.ndim(s) == 0:
+                s = _round_odd_sum(p, np.array(c))
+            else:                                  # (s is a new array: written in place)
+                s[doubtful] = _round_odd_sum(p[doubtful], c[doubtful])
     return s.astype(np.float32)
+
+
+_BELOW_FLOAT32 = (1 << 29) - 1          # the 29 bits of a float64's mantissa that float32 lacks
+_FLOAT32_MIDPOINT = 1 << 28             # ... as they are at a midpoint between two float32 values
+_FLOAT32_TINY = 2.0 ** -126             # below it, float32's subnormals
 
 
 def _fma_scalar(a: float, b: float, c: float) -> float:
