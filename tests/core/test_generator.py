@@ -68,6 +68,27 @@ def test_fma_emulation():
     assert got32.tolist() == [float(v) for v in exp32]
 
 
+def test_fma32_at_float32_midpoints():
+    """The cases where a float64 sum, rounded again to float32, is not one rounding: (1 + 2**-12)**2 is
+    1 + 2**-11 + 2**-24, half-way between two float32 numbers, and a c too small for the float64 sum decides
+    the direction; float32 subnormal results; a few plain ones beside them. Checked against exact rationals."""
+    from fractions import Fraction
+
+    k = np.arange(400)
+    a = (np.float32(1 + 2 ** -12) * np.where(k % 4 < 2, 1, -1) * 2.0 ** (k % 7 - 3)).astype(np.float32)
+    c = (2.0 ** -70 * np.where(k % 2, 1, -1) * 2.0 ** (2 * (k % 7) - 6)).astype(np.float32)
+    c[::5] = 0
+    a[::9] = np.float32(3e-20)                        # a * a + c in float32's subnormal range
+    got = R._fma32(a, a, c)
+    want = []
+    for x, z in zip(a.tolist(), c.tolist()):
+        exact = Fraction(x) * Fraction(x) + Fraction(z)
+        guess = np.float32(float(exact))
+        near = [np.nextafter(guess, np.float32(-np.inf)), guess, np.nextafter(guess, np.float32(np.inf))]
+        want.append(min(near, key=lambda f: (abs(Fraction(float(f)) - exact), int(np.array(f).view(np.int32)) & 1)))
+    assert got.view(np.int32).tolist() == np.array(want, np.float32).view(np.int32).tolist()
+
+
 def test_speed_block_normal():
     import time
 
