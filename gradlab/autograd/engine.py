@@ -401,7 +401,9 @@ class GraphTask:
                 continue
             if node._freed:
                 node._check_not_freed()
-            if hooked and (node._pre_hooks or node._post_hooks):
+            if selective and _unneeded_edges(node, needed):
+                grad_inputs = _apply_needed_only(node, grads, as_arrays, needed)
+            elif hooked and (node._pre_hooks or node._post_hooks):
                 grad_inputs = _apply_with_node_hooks(node, grads, as_arrays)
             else:
                 grad_inputs = node.apply(grads, as_arrays)
@@ -537,6 +539,32 @@ def _apply_with_node_hooks(node, grads, as_arrays):
             if replaced is not None:
                 grad_inputs = _checked_hook_results(hook, grad_inputs, replaced)
     return [_as_value(g, as_arrays) for g in grad_inputs]
+
+
+def _unneeded_edges(node, needed):
+    """Whether an op-table node has an input edge that leads to none of the inputs asked for
+    (autograd.grad, backward(inputs=)): PyTorch's task_should_compute_output is then false for it."""
+    if getattr(node, "_op", None) is None:          # (a custom Function's backward runs whole, as in PyTorch)
+        return False
+    for child, _ in node.next_functions:
+        if child is not None and child not in needed:
+            return True
+    return False
+
+
+def _apply_needed_only(node, grads, as_arrays, needed):
+    """node.apply with the formulas of unneeded inputs not run, as PyTorch's generated backward runs a
+    formula only if should_compute_output: a derivative that is not implemented (zeta's for x) raises
+    only when its input's gradient is wanted. The op table runs one formula per edge that is not None,
+    so those edges are hidden for the call; the engine then sends nothing along them."""
+    edges = node.next_functions
+    node.next_functions = tuple(e if e[0] is None or e[0] in needed else (None, 0) for e in edges)
+    try:
+        if node._hooked and (node._pre_hooks or node._post_hooks):
+            return _apply_with_node_hooks(node, grads, as_arrays)
+        return node.apply(grads, as_arrays)
+    finally:
+        node.next_functions = edges
 
 
 def _hook_name(hook):
