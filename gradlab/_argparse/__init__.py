@@ -26,8 +26,8 @@ Imports point one way: parser.py <- wrappers.py <- fronts.py. This package is im
 gradlab/_device.py, before gradlab.tensor exists: parser.py's `_classes()` looks Tensor up at the
 first call.
 """
-from .parser import Param, Signature, _overloads, check, type_name
+from .parser import Param, Signature, _overloads, check, int_list, type_name
 from .wrappers import checked
 from .fronts import wrap_methods, wrapped
 
-__all__ = ["Param", "Signature", "check", "checked", "type_name", "wrap_methods", "wrapped"]
+__all__ = ["Param", "Signature", "check", "checked", "int_list", "type_name", "wrap_methods", "wrapped"]

@@ -71,6 +71,45 @@ def _is_index(obj):
     return True
 
 
+# A one-element bool Tensor passes PyTorch's parser for an int list (or a SymInt), but a SymInt's value is
+# then read as a Scalar that must be integral without bool: torch.zeros(torch.tensor([True])) raises, never
+# makes one element (an IntArrayRef reads it as 1: a.permute(0, torch.tensor(True))). An item of a list (or
+# a size) fails a TORCH_CHECK, a lone SymInt (a.narrow(0, 0, torch.tensor(True))) pybind's assert.
+_BOOL_IN_LIST = ("Expected scalar.isIntegral( false) to be true, but got false.  (Could this error message be "
+                 "improved?  If so, please report an enhancement request to PyTorch.)")
+_BOOL_FOR_SYMINT = ('scalar.isIntegral( false) INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/torch/csrc/utils/'
+                    'pybind.cpp":27, please report a bug to PyTorch. ')
+
+
+def int_list(fn, arg, position, value, allow_int=True, sym=False):
+    """The ints of an int[] argument (SymInt[] if sym) as PyTorch's parser reads them, for functions written
+    without the parser (F.pad, F.max_pool2d): an int (if allow_int), or a tuple or list whose items are
+    ints or one-element integer Tensors; its errors otherwise. Only the first item is checked before the
+    call is matched ("found element ... at pos 0"); a later one fails while being read."""
+    if allow_int and _is_long(value):
+        return [int(value)]
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be tuple of ints, not "
+                        f"{type_name(value)}")
+    Tensor = _classes()[0]
+    out = []
+    for i, v in enumerate(value):
+        if isinstance(v, Tensor) and v.numel() == 1 and not v.dtype.is_floating_point and not v.dtype.is_complex:
+            if v.dtype.name == "bool" and sym:
+                raise RuntimeError(_BOOL_IN_LIST)
+            v = operator.index(v)
+        elif i > 0 and isinstance(v, bool):                      # (a later item is read as an int: True is 1)
+            v = int(v)
+        if not _is_long(v):
+            if i == 0:
+                raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be tuple of ints, but found "
+                                f"element of type {type_name(v)} at pos 0")
+            raise TypeError(f"{fn}(): argument '{arg}' failed to unpack the object at pos {position} with error "
+                            f"\"type must be tuple of ints,but got {type_name(v)}\"")
+        out.append(int(v))
+    return out
+
+
 def _is_dimname(obj):
     return obj is None or isinstance(obj, str)
 

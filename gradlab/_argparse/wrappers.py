@@ -11,7 +11,8 @@ import numpy as np
 from .. import _signatures
 from .._size import Size
 from . import _wrapper_shapes
-from .parser import _NUMPY_NAMES, _VARARG, _classes, _late, _match, _overloads, check
+from .parser import (_BOOL_FOR_SYMINT, _BOOL_IN_LIST, _NUMPY_NAMES, _VARARG, _classes, _late, _match, _overloads,
+                     check)
 
 
 # ---------------------------------------------------------------- calling through
@@ -211,7 +212,7 @@ def _vet(fn, entry, lead, args, kwargs, key, ok, rules):
         args, kwargs = _positional(fn, entry, sig, bool(lead), args, kwargs)
     else:
         _remember(key, args, kwargs, bound, ok, rules)
-    return _as_ints(bound, args, kwargs)
+    return _as_ints(bound, args, kwargs, sig)
 
 
 @functools.lru_cache(maxsize=None)
@@ -267,7 +268,15 @@ def _index(value):
     return value if value.__class__ is int else operator.index(value)
 
 
-def _as_ints(bound, args, kwargs):
+def _refuse_bool_tensors(values, message):
+    """PyTorch's RuntimeError if one of values (read in order) is a one-element bool Tensor."""
+    Tensor = _classes()[0]
+    for value in values:
+        if isinstance(value, Tensor) and value.dtype.name == "bool" and value.numel() == 1:
+            raise RuntimeError(message)
+
+
+def _as_ints(bound, args, kwargs, sig):
     """The arguments with what PyTorch's parser reads as ints made Python ints (a.sum(np.int64(0)),
     torch.randint(torch.tensor(5), (2,)), a.view(2, torch.tensor(3))), and a 0-d Tensor or a numpy
     scalar given for a Number its Python number (F.softplus(a, torch.tensor(2)), torch.remainder(
@@ -284,6 +293,13 @@ def _as_ints(bound, args, kwargs):
             continue
         if value.__class__ is int or t not in ("int64_t", "SymInt", "IntArrayRef", "SymIntArrayRef"):
             continue
+        if t == "SymInt" and p is _VARARG:              # view(2, 3): the items of the first parameter's list
+            t = sig.params[0].type + "[]"
+        if t == "SymInt":                                 # (an IntArrayRef's items may be bool: a.sum(torch.tensor([0])))
+            _refuse_bool_tensors((value,), _BOOL_FOR_SYMINT)
+        elif t == "SymIntArrayRef[]" or t == "SymIntArrayRef" and isinstance(value, (tuple, list)):
+            _refuse_bool_tensors(value if isinstance(value, (tuple, list)) else (value,), _BOOL_IN_LIST)
+            # (one Tensor for a whole SymIntArrayRef[1], a.roll(torch.tensor(True)), is read as its int: 1)
         try:
             if isinstance(value, (tuple, list)):
                 new = value if _all_ints(value) else type(value)(_index(v) for v in value)
@@ -451,7 +467,7 @@ def _vetter(entry):
         if error is not None:
             raise error
         _remember(key, args, kwargs, bound, ok, rules)
-        return _as_ints(bound, args, kwargs)
+        return _as_ints(bound, args, kwargs, sig)
     return vet
 
 

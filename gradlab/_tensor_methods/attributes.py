@@ -291,10 +291,11 @@ class _AttributeMethods:
                                 f"{_type_name(value)}")
             if value is self:
                 raise RuntimeError("can't assign Variable as its own grad")
-            if value._data.dtype != self._data.dtype:
+            want = vars(self).get("_grad_dtype", self.dtype)           # (None: any dtype)
+            if want is not None and value.dtype is not want:
                 raise RuntimeError(
                     f"attempting to assign a gradient with dtype '{_CPP_TYPE_NAMES[value._data.dtype.name]}' to a "
-                    f"tensor with grad_dtype '{self.dtype._legacy[:-len('Tensor')]}'. The gradient must match the "
+                    f"tensor with grad_dtype '{want._legacy[:-len('Tensor')]}'. The gradient must match the "
                     "tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
                     "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. "
                     "Diverging the dtypes of a tensor and its gradient may break downstream systems that assume "

@@ -11,7 +11,7 @@ import types
 
 import numpy as np
 
-from .. import _device
+from .. import _device, random as _random
 from .._tensor_core import Tensor
 
 # methods that move data between devices or read values (their own meta rules), or only read metadata
@@ -24,12 +24,14 @@ _SKIP = {"to", "cpu", "cuda", "type", "type_as", "copy_", "__setitem__", "numpy"
          "__new__", "__init_subclass__", "__getattr__", "__setattr__", "__delattr__", "__dir__"}
 
 
-def _scan(args, kwargs, shape_only=False):
+def _scan(args, kwargs, shape_only=False, name=None):
     """The meta tensors among the arguments (or in a list or tuple of them); PyTorch's error when a meta tensor
-    meets a cpu one that is not 0-d. The device expected is the first such tensor's."""
+    meets a cpu one that is not 0-d. The device expected is the first such tensor's. (A function of _UNCHECKED
+    may mix them: then a list of the meta tensors, _Cpu if the result is to stay on the cpu.)"""
     expected = None
     metas = []
     backward = _device.BACKWARD[0]
+    mixed = None
     for a in ((*args[:1],) if shape_only else (*args, *kwargs.values())):
         items = a if type(a) in (list, tuple) else (a,)
         for t in items:
@@ -39,9 +41,38 @@ def _scan(args, kwargs, shape_only=False):
                     metas.append(t)
                 if expected is None:
                     expected = here
-                elif here != expected and not backward and not _index_tensor(t):
-                    raise RuntimeError(f"Tensor on device {here} is not on the expected device {expected}!")
+                elif here != expected and not backward and not _index_tensor(t) and mixed is None:
+                    rule = _UNCHECKED.get(name)
+                    try:
+                        mixed = rule(*args, **kwargs) if rule is not None else None
+                    except Exception:                   # (arguments the function itself refuses)
+                        mixed = None
+                    if mixed is None:
+                        raise RuntimeError(f"Tensor on device {here} is not on the expected device {expected}!")
+    if mixed is not None:
+        return _Cpu(metas) if mixed.device.type == "cpu" else metas
     return metas if metas and (expected == "meta" or backward) else ()
+
+
+class _Cpu(list):
+    """The meta tensors of a call that mixes them with cpu ones and whose result PyTorch leaves on the cpu."""
+
+
+# PyTorch's kernels that check no devices: with meta and cpu tensors mixed, the call dispatches to the meta kernel,
+# which makes the result on one argument's device (and on the cpu, computes nothing: its values are memory's).
+# function -> the argument whose device the result takes (None: PyTorch refuses the mix, its usual message).
+def _matrix_product(input, other=None, *rest, **kwargs):      # mm, matmul by a matrix
+    return input if other is not None and other.dim() == 2 and input.dim() >= 1 else None
+
+
+_UNCHECKED = {
+    "linear": lambda input, weight, bias=None: input if weight.dim() == 2 and (bias is None or bias.dim() == 0) else None,
+    "mm": _matrix_product, "matmul": _matrix_product, "__matmul__": _matrix_product,
+    "bmm": lambda input, mat2, *rest, **kwargs: mat2,         # (bmm's meta function takes mat2's options)
+    "conv1d": lambda input, *rest, **kwargs: input, "conv2d": lambda input, *rest, **kwargs: input,
+    "conv3d": lambda input, *rest, **kwargs: input,
+    "embedding": lambda input, weight, *rest, **kwargs: weight,
+}
 
 
 def _index_tensor(t):
@@ -65,6 +96,8 @@ _DATA_DEPENDENT = {"nonzero": "nonzero", "argwhere": "nonzero", "masked_select":
                    "bincount": "bincount"}
 # the methods that read only the other tensor's shape
 _SHAPE_ONLY = {"expand_as", "view_as", "reshape_as"}
+# and those computed on ones instead (PyTorch's meta kernel checks no values: zeros are no distribution)
+_ON_ONES = {"multinomial"}
 # and those that read a value (a Python bool)
 _READ_VALUE = {"allclose", "is_nonzero"}
 
@@ -80,7 +113,7 @@ def _masks(key):
 # of the function it wraps (what introspection of the public functions reads).
 _WRAPPER = compile("""
 def _meta_wrapper(*args, **kwargs):
-    metas = _scan(args, kwargs, shape_only)
+    metas = _scan(args, kwargs, shape_only, name)
     if not metas or "device" in kwargs:        # (device=: the caller names the result's device)
         return fn(*args, **kwargs)
     saved = _enter(name, metas, args, kwargs)
@@ -90,14 +123,14 @@ def _meta_wrapper(*args, **kwargs):
             result = list(result)
     finally:
         _leave(saved)
-    return _finish(name, result)
+    return result if type(metas) is _Cpu else _finish(name, result)
 """, "<gradlab meta>", "exec")
 _WRAPPER_CODE = next(c for c in _WRAPPER.co_consts if isinstance(c, types.CodeType))
 
 
 def _meta_aware(fn):
     """fn wrapped: with a meta tensor among its arguments, computed on the zeros and its results tagged."""
-    space = {"_scan": _scan, "_enter": _enter, "_leave": _leave, "_finish": _finish, "fn": fn,
+    space = {"_scan": _scan, "_Cpu": _Cpu, "_enter": _enter, "_leave": _leave, "_finish": _finish, "fn": fn,
              "name": fn.__name__, "shape_only": fn.__name__ in _SHAPE_ONLY, "__builtins__": __builtins__}
     code = getattr(fn, "__code__", None)
     wrapper = types.FunctionType(_WRAPPER_CODE.replace(co_filename=code.co_filename) if code else _WRAPPER_CODE,
@@ -116,16 +149,23 @@ def _enter(name, metas, args, kwargs):
         raise RuntimeError(_device.META_ITEM)
     if name == "where" and len(args) + len(kwargs) == 1 or name == "__getitem__" and _masks(args[1]):
         raise NotImplementedError(_device._no_meta_kernel("nonzero"))    # (x[mask] and where(c): nonzero)
-    saved = [(t, t._data, t._data.view(np.ndarray)) for t in metas]
+    saved = [(t, t._data, t._data.view(np.ndarray) if name not in _ON_ONES else np.ones_like(t._data.view(np.ndarray)))
+             for t in metas]
     for t, _, plain in saved:
         t._data = plain
-    return saved
+    # (PyTorch's meta kernels draw no random numbers: the generators are put back as they were)
+    generators = [g for g in (_random.default_generator, kwargs.get("generator")) if isinstance(g, _random.Generator)]
+    return saved, [(g, g.throwaway()) for g in generators]
 
 
-def _leave(saved):
+def _leave(entered):
+    saved, generators = entered
     # (an in-place method may have given an argument a new array: tagged too)
     for t, data, plain in saved:
         t._data = data if t._data is plain else _device.tag(t._data)
+    for g, before in generators:
+        g.__dict__.clear()
+        g.__dict__.update(before.__dict__)
 
 
 def _finish(name, result):

@@ -21,6 +21,7 @@ from .._tensor_core import Tensor, _wrap_dim
 from ..autograd import grad_mode
 from ..autograd.function import Function
 from ..ops.operands import _type_name
+from .attributes import _CPP_TYPE_NAMES, _NONLEAF_GRAD_WARNING
 
 _SHARED = {}        # id of an owner array -> a weak reference to it: memory share_memory_() was called on
 
@@ -362,15 +363,23 @@ class _MiscMethods:
     def grad_dtype(self):
         if not self.is_leaf:
             raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
-        # (a dtype set here is kept and read back; gradlab's accumulation does not cast to it)
+        # (set: the dtype the engine casts this leaf's gradient to, None for any; see engine._to_grad_dtype)
         return vars(self)["_grad_dtype"] if "_grad_dtype" in vars(self) else self.dtype
 
     @grad_dtype.setter
     def grad_dtype(self, value):
         if not self.is_leaf:
+            if self._grad is None and not self._retains_grad:    # (PyTorch's C++ setter reads .grad first)
+                warnings.warn(_NONLEAF_GRAD_WARNING, UserWarning, stacklevel=2)
             raise RuntimeError("grad_dtype can only be set on leaf tensors.")
         if value is not None and not isinstance(value, _dtype.dtype):
             raise RuntimeError(f"grad_dtype must be a torch.dtype or None, but got {_type_name(value)}")
+        if value is not None and self._grad is not None and self._grad.dtype is not value:
+            raise RuntimeError(
+                f"Cannot set grad_dtype to '{value._legacy[:-len('Tensor')]}' because there is already a gradient "
+                f"with dtype '{_CPP_TYPE_NAMES[self._grad._data.dtype.name]}'. Please clear the gradient (.grad = "
+                "None) before changing grad_dtype, or ensure the new grad_dtype matches the existing gradient's "
+                "dtype.")
         vars(self)["_grad_dtype"] = value
 
 

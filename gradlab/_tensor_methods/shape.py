@@ -3,7 +3,7 @@ import numbers
 
 import numpy as np
 
-from .. import _dtype
+from .. import _argparse, _dtype
 from .._size import Size
 from .._tensor_core import Tensor, _wrap_dim
 from ..autograd import grad_mode
@@ -115,16 +115,7 @@ class _ShapeMethods:
     def unflatten(self, dim, sizes):
         if not isinstance(dim, numbers.Integral) or isinstance(dim, bool):      # (PyTorch's argument parser)
             raise TypeError(f"unflatten(): argument 'dim' (position 1) must be int, not {_type_name(dim)}")
-        if not isinstance(sizes, (tuple, list)):
-            raise TypeError(f"unflatten(): argument 'sizes' (position 2) must be tuple of ints, not {_type_name(sizes)}")
-        for i, s in enumerate(sizes):
-            if not isinstance(s, numbers.Integral) or isinstance(s, bool):
-                if i == 0:
-                    raise TypeError(f"unflatten(): argument 'sizes' (position 2) must be tuple of ints, but found "
-                                    f"element of type {_type_name(s)} at pos 0")
-                raise TypeError(f"unflatten(): argument 'sizes' failed to unpack the object at pos 2 with error "
-                                f"\"type must be tuple of ints,but got {_type_name(s)}\"")
-        sizes = tuple(int(s) for s in sizes)
+        sizes = tuple(_argparse.int_list("unflatten", "sizes", 2, sizes, allow_int=False, sym=True))
         if not sizes:
             raise RuntimeError("unflatten: sizes must be non-empty")
         if self._data.ndim == 0:         # (the dim wrapped as a scalar's first: -1 is 0, 1 is out of range)

@@ -18,7 +18,7 @@ import sys
 
 import numpy as np
 
-from .. import _device
+from .. import _device, _dtype
 from .._dtype import contiguous_format
 from .._tensor_core import Tensor, ZeroArray, is_zero_tensor, zero_tensor_of
 from . import events, grad_mode
@@ -131,7 +131,7 @@ def _accumulate_into(tensor, grad, create_graph, held=None):
             tensor._grad = Tensor._make(data)
             return _meta_grad(tensor)
     if create_graph:
-        if grad._data.dtype != tensor._data.dtype:
+        if grad._data.dtype != tensor._data.dtype and "_grad_dtype" not in tensor.__dict__:
             grad = grad.to(tensor.dtype)
         if old is None:
             tensor._grad = grad._copy_backwards() if grad.requires_grad else Tensor._make(_fresh_copy(tensor, grad._data))
@@ -147,8 +147,40 @@ def _accumulate_into(tensor, grad, create_graph, held=None):
     else:
         if is_zero_tensor(old):
             raise RuntimeError(ZERO_TENSOR_IMMUTABLE)
+        if "_grad_dtype" in tensor.__dict__:     # (grad_dtype None: a .grad of another dtype, added into in place)
+            _check_in_place_dtype(old, grad)
         _add_in_place(old, grad)
     return _meta_grad(tensor)
+
+
+# (PyTorch asserts after the cast, in validate_outputs)
+_NOT_DIFFERENTIABLE = ('isDifferentiableType(grad.scalar_type()) INTERNAL ASSERT FAILED at '
+                       '"/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp":998, please report a bug to PyTorch. ')
+
+
+def _to_grad_dtype(leaf, grads):
+    """A leaf with grad_dtype set gets its gradient in that dtype (None: as it comes), before its hooks
+    and .grad see it: PyTorch's validate_outputs casts to the leaf's grad_dtype as it casts to a tensor's
+    dtype otherwise."""
+    want, g = leaf.__dict__["_grad_dtype"], grads[0]
+    if want is None or g is None:
+        return grads
+    if isinstance(g, Tensor):                                    # (create_graph: a recorded cast)
+        g = g if g.dtype is want else g.to(want)
+    elif g.dtype != want.np:
+        # (complex to real: the real part, with PyTorch's once-a-process warning, as its copy does)
+        g = _dtype.cast(g, want.np) if type(g) is np.ndarray else g.astype(want.np)
+    if not (want.is_floating_point or want.is_complex):
+        raise RuntimeError(_NOT_DIFFERENTIABLE)
+    return [g]
+
+
+def _check_in_place_dtype(old, data):
+    """PyTorch's `.grad += grad` refuses a complex gradient into a real .grad."""
+    if data.dtype.kind == "c" and old._data.dtype.kind != "c":
+        result = _dtype.promote_types(old.dtype, _dtype.from_numpy_dtype(data.dtype))
+        raise RuntimeError(f"result type {result._legacy[:-len('Tensor')]} can't be cast to the desired output type "
+                           f"{old.dtype._legacy[:-len('Tensor')]}")
 
 
 def _meta_grad(tensor):
@@ -215,7 +247,8 @@ def _fresh_copy(tensor, data):
     # (a sum of 0-d gradients can be a numpy scalar, whose copy() is no array)
     if type(data) is np.ndarray and data.dtype == leaf.dtype and data.flags.c_contiguous and leaf.flags.c_contiguous:
         return data.copy()                  # the common case, without np.copyto's Python wrapper
-    copy = np.empty_like(leaf)
+    # (the leaf's dtype, unless its grad_dtype is set: then the gradient's, which the engine cast to it)
+    copy = np.empty_like(leaf, dtype=data.dtype if "_grad_dtype" in tensor.__dict__ else None)
     np.copyto(copy, data, casting="unsafe")
     return copy
 
@@ -348,6 +381,8 @@ class GraphTask:
                     events.emit(events.NodeStarted(node, tuple(_snapshot(g) for g in grads)))
 
             if type(node) is AccumulateGrad:    # a leaf: its gradient goes into leaf.grad
+                if "_grad_dtype" in node.variable.__dict__:      # (leaf.grad_dtype was set)
+                    grads = _to_grad_dtype(node.variable, grads)
                 if node.variable._hooks:
                     grads = _run_output_hooks(node, grads, create_graph)
                 if watched:
@@ -366,7 +401,9 @@ class GraphTask:
                 continue
             if node._freed:
                 node._check_not_freed()
-            if hooked and (node._pre_hooks or node._post_hooks):
+            if selective and _unneeded_edges(node, needed):
+                grad_inputs = _apply_needed_only(node, grads, as_arrays, needed)
+            elif hooked and (node._pre_hooks or node._post_hooks):
                 grad_inputs = _apply_with_node_hooks(node, grads, as_arrays)
             else:
                 grad_inputs = node.apply(grads, as_arrays)
@@ -504,6 +541,32 @@ def _apply_with_node_hooks(node, grads, as_arrays):
     return [_as_value(g, as_arrays) for g in grad_inputs]
 
 
+def _unneeded_edges(node, needed):
+    """Whether an op-table node has an input edge that leads to none of the inputs asked for
+    (autograd.grad, backward(inputs=)): PyTorch's task_should_compute_output is then false for it."""
+    if getattr(node, "_op", None) is None:          # (a custom Function's backward runs whole, as in PyTorch)
+        return False
+    for child, _ in node.next_functions:
+        if child is not None and child not in needed:
+            return True
+    return False
+
+
+def _apply_needed_only(node, grads, as_arrays, needed):
+    """node.apply with the formulas of unneeded inputs not run, as PyTorch's generated backward runs a
+    formula only if should_compute_output: a derivative that is not implemented (zeta's for x) raises
+    only when its input's gradient is wanted. The op table runs one formula per edge that is not None,
+    so those edges are hidden for the call; the engine then sends nothing along them."""
+    edges = node.next_functions
+    node.next_functions = tuple(e if e[0] is None or e[0] in needed else (None, 0) for e in edges)
+    try:
+        if node._hooked and (node._pre_hooks or node._post_hooks):
+            return _apply_with_node_hooks(node, grads, as_arrays)
+        return node.apply(grads, as_arrays)
+    finally:
+        node.next_functions = edges
+
+
 def _hook_name(hook):
     return getattr(hook, "__name__", "<unknown>")
 
@@ -537,6 +600,10 @@ def _add(total, g, owned, key, create_graph):
     contributions are added into it in place (unless a graph of the gradient is being built: then an add is
     recorded, AddBackward0, a ZeroTensor's too). Without one, an efficient zero tensor (ZeroArray) adds nothing, as
     in PyTorch's InputBuffer: the other keeps its -0.0s."""
+    node = key[0]
+    if type(node) is AccumulateGrad and "_grad_dtype" in node.variable.__dict__:
+        # (PyTorch casts each gradient sent to a leaf with grad_dtype set before the sum: float16's rounding)
+        total, g = _to_grad_dtype(node.variable, [total])[0], _to_grad_dtype(node.variable, [g])[0]
     if create_graph:
         return total + g
     if type(g) is ZeroArray:

@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 
-from .. import random as _random
+from .. import _device, random as _random
 from .._tensor_methods.random_fills import check_random_bounds, float_bounds
 from .._size import Size
 from .._tensor_core import Tensor
@@ -16,7 +16,9 @@ from .options import (_OPTIONS_NAMES, _combination_error, _finish, _like_device,
 
 
 def _gen(generator):
-    return generator if generator is not None else _random.default_generator
+    gen = generator if generator is not None else _random.default_generator
+    # (a meta tensor has no numbers: PyTorch draws none, and the generator does not advance)
+    return gen.throwaway() if _device.PENDING[0] == "meta" else gen
 
 
 def _uniform(gen, shape, np_dtype):

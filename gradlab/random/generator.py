@@ -189,6 +189,17 @@ class Generator:
         return s
 
     # ------------------------------------------------------------ state
+    def throwaway(self) -> "Generator":
+        """A plain generator in this one's state, to draw from without advancing this one (a meta tensor's
+        random numbers: PyTorch's meta kernels draw none)."""
+        copy = Generator.__new__(Generator)
+        copy.__dict__.update(self.__dict__)
+        copy._float_extra = self._float_extra.copy()
+        if "_bg" in self.__dict__:
+            copy._bg = np.random.MT19937(0)
+            copy._bg.state = self._bg.state
+        return copy
+
     def get_state(self) -> np.ndarray:
         st = self._bg.state["state"]
         rec = np.zeros((), dtype=_STATE_DTYPE)

@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 
+from ... import _argparse
 from ...autograd import grad_mode
 from ...creation.factories import _checked_fill
 from ...ops import conv as _conv
@@ -256,21 +257,9 @@ def _arg_type_name(value):
     return _type_name(value)
 
 
-def _int_list(fn, arg, position, value, allow_int=True):
-    """torch's argument parser for an int[] argument: an int (for int[N]), or a tuple or list of ints."""
-    if allow_int and isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        return [int(value)]
-    if isinstance(value, (list, tuple)):
-        # (an element may be a one-element integer tensor, as the parser's __index__ allows)
-        value = [int(v._data) if isinstance(v, Tensor) and v._data.size == 1 and v._data.dtype.kind in "iu" else v
-                 for v in value]
-        for i, v in enumerate(value):
-            if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
-                raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be tuple of ints, but found "
-                                f"element of type {_arg_type_name(v)} at pos {i}")
-        return [int(v) for v in value]
-    raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be tuple of ints, not "
-                    f"{_arg_type_name(value)}")
+# torch's argument parser for an int[] (SymInt[] if sym=True) argument: an int (for int[N]), or a tuple or
+# list of ints or one-element integer Tensors (a bool one is refused for a SymInt[])
+_int_list = _argparse.int_list
 
 
 def _pool_lists(fn, kernel_size, stride, padding, dilation):
@@ -433,7 +422,7 @@ def _list_with_default(out_size, defaults):
 def _adaptive_size(fn, input, output_size, sep="", nd=2, check_dtype=True):
     _tensor(fn, input, "input", 1)
     size = _list_with_default(output_size, input._data.shape)
-    size = _int_list(fn, "output_size", 2, size)
+    size = _int_list(fn, "output_size", 2, size, sym="avg" in fn)      # (avg's is a SymInt[])
     if len(size) == 1:
         size = size * nd
     if len(size) != nd:
@@ -637,7 +626,7 @@ __all__ += ["max_pool3d", "max_pool3d_with_indices", "avg_pool3d", "adaptive_avg
 
 def pad(input, pad, mode="constant", value=None):
     _tensor("pad", input, "input", 1)
-    pad = tuple(_int_list("pad", "pad", 2, pad, allow_int=False))
+    pad = tuple(_int_list("pad", "pad", 2, pad, allow_int=False, sym=True))
     shape = input._data.shape
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
@@ -682,7 +671,7 @@ def pad(input, pad, mode="constant", value=None):
 def torch_constant_pad_nd(input, pad, value=0):
     """torch.constant_pad_nd: ATen's own checks (F.pad's Python ones differ), then the constant_pad_nd row."""
     _tensor("constant_pad_nd", input, "input", 1)
-    pad = tuple(_int_list("constant_pad_nd", "pad", 2, pad, allow_int=False))
+    pad = tuple(_int_list("constant_pad_nd", "pad", 2, pad, allow_int=False, sym=True))
     shape = input._data.shape
     if len(pad) % 2:
         raise RuntimeError(f"Length of pad must be even but instead it equals {len(pad)}")

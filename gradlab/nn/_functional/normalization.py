@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from ... import _argparse
 from ..._argparse import type_name as _arg_type_name
 from ...autograd import grad_mode
 from ...ops.normalization import channel_sums
@@ -37,15 +38,8 @@ def _tensor(fn, value, arg, position):
 
 
 def _int_list(fn, value, arg, position):
-    """An int[] argument of torch's C++ functions: a tuple/list/Size of ints (its TypeErrors otherwise)."""
-    if isinstance(value, Tensor) or not isinstance(value, (tuple, list)):
-        raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be tuple of ints, not "
-                        f"{_arg_type_name(value)}")
-    for i, v in enumerate(value):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be tuple of ints, but found "
-                            f"element of type {_arg_type_name(v)} at pos {i}")
-    return tuple(int(v) for v in value)
+    """A SymInt[] argument of torch's C++ functions (normalized_shape): a tuple/list/Size of ints."""
+    return tuple(_argparse.int_list(fn, arg, position, value, allow_int=False, sym=True))
 
 
 def _verify_batch_size(size):

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from ..._functions.shape import channel_shuffle, pixel_shuffle, pixel_unshuffle
+from ... import _argparse
 from ...ops.registry import OPS
 from ...tensor import Tensor
 from .conv import _int_list, _tensor, adaptive_avg_pool1d, adaptive_avg_pool2d
@@ -43,6 +44,23 @@ _UPSAMPLE_OPS = {("nearest", 3): "upsample_nearest1d", ("nearest", 4): "upsample
 _NEEDS = {"linear": 3, "bilinear": 4, "trilinear": 5}
 
 
+def _parse_upsample(key, input, output_size, scale_factors, align_corners):
+    """PyTorch's argument parser on interpolate's call of torch._C._nn.<key>(input, output_size,
+    [align_corners,] scale_factors): its TypeError for an output size of wrong items, its RuntimeError for a
+    one-element bool Tensor in it; returns the output size as ints."""
+    linear = "linear" in key
+    dims = {"1d": ("scales",), "2d": ("scales_h", "scales_w"), "3d": ("scales_d", "scales_h", "scales_w")}[key[-2:]]
+    corners = "bool align_corners, " if linear else ""
+    entry = (f"{key}(Tensor input, SymIntArrayRef? output_size, {corners}ArrayRef<double>? scale_factors)",
+             f"{key}(Tensor input, SymIntArrayRef output_size, {corners}"
+             + ", ".join(f"double? {d}=None" for d in dims) + ", *, Tensor out=None)")
+    args = (input, output_size, align_corners, scale_factors) if linear else (input, output_size, scale_factors)
+    error = _argparse.check(entry, args, {})
+    if error is not None:
+        raise error
+    return _int_list(key, "output_size", 2, output_size, sym=True)
+
+
 def _upsample(key, input, output_size, scale_factors, align_corners):
     """The C++ side: the output size (from the scale factors: truncated), upsample_*_common_check, the
     kernel's dtype check, then the op."""
@@ -50,6 +68,8 @@ def _upsample(key, input, output_size, scale_factors, align_corners):
     nd = len(shape) - 2
     if output_size is None:
         output_size = [int(shape[2 + i] * float(scale_factors[i])) for i in range(nd)]
+    else:                          # torch._C._nn's op parses it (a SymInt[]: a one-element bool Tensor refused)
+        output_size = _parse_upsample(key, input, output_size, scale_factors, align_corners)
     output_size = [int(v) for v in output_size]
     letters = "DHW"[3 - nd:]
     if any(v <= 0 for v in shape[2:]) or any(v <= 0 for v in output_size):
@@ -156,7 +176,7 @@ def upsample_bilinear(input, size=None, scale_factor=None):
 def _pair_list(fn, name, position, value):
     """_pair(value) as torch's argument parser reads it (an int[2])."""
     values = tuple(value) if isinstance(value, Iterable) else (value, value)     # (torch's _pair)
-    values = _int_list(fn, name, position, values)
+    values = _int_list(fn, name, position, values, sym=name == "output_size")     # (fold's is a SymInt[2])
     if len(values) != 2:
         raise RuntimeError(f"It is expected {name} equals to 2, but got size {len(values)}")
     return tuple(values)
