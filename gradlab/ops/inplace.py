@@ -34,7 +34,7 @@ _NO_GRAD_VIEW_INPLACE = (
     "you want the inplace to be tracked).")
 
 
-def _check_inplace_allowed(t, as_view=False):
+def _check_inplace_allowed(t, as_view=False, view_name=None):
     if getattr(t, "_zerotensor", False):
         raise RuntimeError(ZERO_TENSOR_IMMUTABLE)
     if type(t._version_counter) is InferenceVersionCounter and not InferenceVersionCounter.inference_mode:
@@ -45,7 +45,10 @@ def _check_inplace_allowed(t, as_view=False):
     if multi is not None and t.requires_grad:
         # (a view of such a view inherits the rule; the message names the view's own node)
         name = _autograd_node.short_name(t.grad_fn.name()) if t.grad_fn is not None else multi[0]
-        raise RuntimeError(f"Output {t._output_nr} of {name} is a view and is being modified inplace. This view is "
+        nr = t._output_nr
+        if view_name is not None:               # `t[0] = 1`: PyTorch checks the Select view it writes through
+            name, nr = view_name, 0
+        raise RuntimeError(f"Output {nr} of {name} is a view and is being modified inplace. This view is "
                            "the output of a function that returns multiple views. Such functions do not allow the "
                            "output views to be modified inplace. You should replace the inplace operation by an "
                            "out-of-place one.")

@@ -127,8 +127,8 @@ def run(lib, lines):
             with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(printed):
                 warnings.simplefilter("always")
                 try:
-                    if kind == "eval":
-                        text = show(eval(code, ns))
+                    if kind == "eval":      # (`x.grad...` returns the gradient itself: its version is .grad's)
+                        text = show(eval(code, ns), 0, "grad_version" if re.match(r"\w+\.grad\b", source) else "version")
                     else:
                         exec(code, ns)
                         name = _assigned(source)
