@@ -62,9 +62,9 @@ def _root_edges(tensors, grad_tensors):
     for i, (t, g) in enumerate(zip(tensors, grads)):
         if t.grad_fn is not None:
             node, nr = t.grad_fn, t._output_nr
-        elif t.requires_grad:
+        elif t.requires_grad and accumulator_of(t) is not None:
             node, nr = accumulator_of(t), 0
-        else:
+        else:           # (a view made under no_grad of a tensor that requires grad has no edge either: PyTorch's words)
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
         roots.append((node, nr, g))
     return roots
