@@ -425,7 +425,8 @@ def setitem(t, key, value, copy=False):
     if isinstance(value, Tensor):
         v = value._data
         while v.ndim and v.shape[0] == 1:
-            v = v[0]                       # PyTorch drops the value's leading 1s first
+            v = v[0, ...]                  # PyTorch drops the value's leading 1s first (a view: v[0] of a 1-d
+            #                                array would be a numpy scalar, a copy, and the overlap test below lost)
         stripped = v.shape
         # the value may not share memory with what it is written into: index_put_ refuses any overlap, copy_
         # a partial one (the value expanded to the target's shape laid out as the target is: a copy onto itself)

@@ -350,7 +350,7 @@ class Writer:
         attr = r.choice([".grad", ".grad", ".grad_fn", ".is_leaf", ".requires_grad", "._version", ".shape",
                          ".dtype", ".retains_grad", ".grad_fn.next_functions", ".item()", ".tolist()",
                          ".numpy()", ".detach().numpy().tolist()", ".stride()", ".is_contiguous()", ".dim()",
-                         ".numel()", ".size(0)", ".data_ptr() == {a}.clone().data_ptr()", ".storage_offset()",
+                         ".numel()", ".size(0)", ".data_ptr() == {a}.data_ptr()", ".storage_offset()",
                          ".grad_fn.name()", ".grad_fn._saved_self", ".grad_fn._saved_result",
                          ".grad_fn._saved_other", ".requires_grad_().is_leaf", ".__len__()", ".grad.grad_fn",
                          ".untyped_storage().size()", "._base is None", ".is_floating_point()", ".element_size()"])

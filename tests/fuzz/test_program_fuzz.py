@@ -141,7 +141,7 @@ def run(lib, lines):
                 warnings.simplefilter("always")
                 try:
                     if kind == "eval":      # (`x.grad...` returns the gradient itself: its version is .grad's)
-                        text = show(eval(code, ns), 0, "grad_version" if re.match(r"\w+\.grad\b", source) else "version")
+                        text = show(eval(code, ns), 0, "grad_version" if re.match(r"\w+\.grad\b|torch\.autograd\.grad\(", source) else "version")
                     else:
                         exec(code, ns)
                         name = _assigned(source)
