@@ -37,8 +37,8 @@ _NO_GRAD_VIEW_INPLACE = (
 def _check_inplace_allowed(t, as_view=False, view_name=None):
     if getattr(t, "_zerotensor", False):
         raise RuntimeError(ZERO_TENSOR_IMMUTABLE)
-    if type(t._version_counter) is InferenceVersionCounter and not InferenceVersionCounter.inference_mode:
-        raise RuntimeError(INFERENCE_INPLACE)
+    # (an inference tensor changed outside inference_mode: PyTorch writes first, and its version bump, after the
+    # kernel, raises INFERENCE_INPLACE: so does InferenceVersionCounter's, once the op has written)
     if not grad_mode._state["enabled"]:
         return
     multi = getattr(t, "_multi_output", None)          # an output of unbind or split (see _tensor_methods/shape.py)
