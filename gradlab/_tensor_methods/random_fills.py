@@ -109,12 +109,15 @@ class _RandomFillMethods:
             if self._data.dtype.kind != "f" and self._data.size:
                 raise _not_implemented("bernoulli_tensor_cpu_p_", self._data.dtype)
             out.bernoulli_(self, generator=generator)
+            out._vc = None                  # (PyTorch fills its new tensor below autograd: still version 0)
             if grad_mode._state["enabled"] and self.requires_grad:
                 # PyTorch records BernoulliBackward0: a zero gradient for the probabilities
                 return OPS["bernoulli_0"](self, values=out._data)
             return out
         # with a number p PyTorch records its NotImplemented node: a backward through it fails
-        return _no_derivative(out.bernoulli_(p, generator=generator), "bernoulli", self)
+        out.bernoulli_(p, generator=generator)
+        out._vc = None
+        return _no_derivative(out, "bernoulli", self)
 
     def exponential_(self, lambd=1.0, *, generator=None):
         """-log(1 - u) / lambd for float64 uniforms u."""

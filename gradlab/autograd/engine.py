@@ -62,9 +62,9 @@ def _root_edges(tensors, grad_tensors):
     for i, (t, g) in enumerate(zip(tensors, grads)):
         if t.grad_fn is not None:
             node, nr = t.grad_fn, t._output_nr
-        elif t.requires_grad:
+        elif t.requires_grad and accumulator_of(t) is not None:
             node, nr = accumulator_of(t), 0
-        else:
+        else:           # (a view made under no_grad of a tensor that requires grad has no edge either: PyTorch's words)
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
         roots.append((node, nr, g))
     return roots
@@ -135,6 +135,7 @@ def _accumulate_into(tensor, grad, create_graph, held=None):
             grad = grad.to(tensor.dtype)
         if old is None:
             tensor._grad = grad._copy_backwards() if grad.requires_grad else Tensor._make(_fresh_copy(tensor, grad._data))
+            _copied_version(tensor)
         elif grad.requires_grad or old.requires_grad or is_zero_tensor(old):   # (grad mode on: out of place)
             tensor._grad = old + grad
         else:
@@ -144,6 +145,8 @@ def _accumulate_into(tensor, grad, create_graph, held=None):
         tensor._grad = Tensor._make(_fresh_copy(tensor, grad))
         if type(grad) is ZeroArray:           # PyTorch keeps the ZeroTensor itself as .grad
             tensor._grad._zerotensor = True
+        else:
+            _copied_version(tensor)
     else:
         if is_zero_tensor(old):
             raise RuntimeError(ZERO_TENSOR_IMMUTABLE)
@@ -181,6 +184,19 @@ def _check_in_place_dtype(old, data):
         result = _dtype.promote_types(old.dtype, _dtype.from_numpy_dtype(data.dtype))
         raise RuntimeError(f"result type {result._legacy[:-len('Tensor')]} can't be cast to the desired output type "
                            f"{old.dtype._legacy[:-len('Tensor')]}")
+
+
+def _copied_version(tensor):
+    """A gradient PyTorch copies rather than keeps is copied into new memory laid out as the leaf
+    (clone_obey_contract: new_empty_strided(...).copy_(grad)), and that copy_ counts: the new .grad is at
+    version 1. (A leaf that overlaps itself or has gaps gets a plain contiguous clone, at version 0.)"""
+    leaf = tensor._data
+    expected = leaf.itemsize
+    for stride, size in sorted((abs(st), n) for st, n in zip(leaf.strides, leaf.shape) if n != 1):
+        if stride != expected:
+            return
+        expected *= size
+    tensor._grad._version_counter = [1]
 
 
 def _meta_grad(tensor):
@@ -333,6 +349,9 @@ class GraphTask:
         self.owned = set()           # (node, output_nr) whose buffer is an array only the engine holds
         for node, nr, g in roots:
             self.receive(node, nr, _as_value(g, self.as_arrays))
+        # PyTorch's backward() holds the root gradients (made by _make_grads, or the caller's) until the
+        # engine is done: one that reaches a leaf unchanged is copied into .grad, never taken (see _stolen)
+        self.root_grads = [g for _, _, g in roots]
         if self.observing:
             events.emit(events.BackwardStarted(tuple(root_nodes), tuple(_snapshot(g) for _, _, g in roots)))
         self.ready = []              # heap of (-creation order, node): the newest ready node runs first

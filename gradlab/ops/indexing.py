@@ -425,7 +425,8 @@ def setitem(t, key, value, copy=False):
     if isinstance(value, Tensor):
         v = value._data
         while v.ndim and v.shape[0] == 1:
-            v = v[0]                       # PyTorch drops the value's leading 1s first
+            v = v[0, ...]                  # PyTorch drops the value's leading 1s first (a view: v[0] of a 1-d
+            #                                array would be a numpy scalar, a copy, and the overlap test below lost)
         stripped = v.shape
         # the value may not share memory with what it is written into: index_put_ refuses any overlap, copy_
         # a partial one (the value expanded to the target's shape laid out as the target is: a copy onto itself)
@@ -459,7 +460,7 @@ def setitem(t, key, value, copy=False):
     nkey = tuple(_key_item(k, {}) for k in items)     # ({}: a uint8 mask warned once already, above)
     if sum(k is Ellipsis for k in nkey) > 1:
         nkey = _spelled_out(nkey, t._data.ndim)
-    _check_inplace_allowed(t, as_view)
+    _check_inplace_allowed(t, as_view, None if advanced or not as_view else _last_view_name(items, t._data.shape))
     value_requires = isinstance(value, Tensor) and value.requires_grad
     if grad_mode._state["enabled"] and (t.requires_grad or value_requires):
         if expanded and t.requires_grad:
@@ -495,8 +496,9 @@ def setitem(t, key, value, copy=False):
             written[nkey] = True
         _adopt(t, result, written)
         return
-    if empty:
-        return                               # nothing to write (numpy would still check the indices)
+    if empty:                                # nothing to write (numpy would still check the indices), but
+        t._version_counter[0] += 1           # PyTorch's copy_/index_put_ ran: the version counts it
+        return
     # (a tensor without its leading 1s; a complex one written into a real tensor: its real part, as copy_ warns)
     v = real_part(v, t._data.dtype) if isinstance(value, Tensor) else _py_or_array(value, t)
     if t._data.flags.writeable:
@@ -505,6 +507,27 @@ def setitem(t, key, value, copy=False):
         _write_through_base(t, nkey, v)
     t._version_counter[0] += 1
     after_untracked_write(t)
+
+
+def _last_view_name(items, shape):
+    """The node of the last view a basic key makes (PyTorch's applySlicing: select for an int, slice for a slice
+    that is not the whole dimension, unsqueeze for None; `...` and whole slices make none), or None."""
+    name, dim = None, 0
+    consuming = sum(1 for k in items if k is not None and k is not Ellipsis and not isinstance(k, bool))
+    for k in items:
+        if k is Ellipsis:
+            dim += len(shape) - consuming
+        elif k is None or k is True:
+            name = "Unsqueeze"
+        elif isinstance(k, slice):
+            if dim < len(shape) and k.indices(shape[dim]) != (0, shape[dim], 1):
+                name = "Slice"
+            dim += 1
+        elif isinstance(k, numbers.Integral):
+            name = "Select"
+        else:
+            return None
+    return name
 
 
 def _masked_fill_dispatch(target, advanced, pending):

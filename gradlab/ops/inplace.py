@@ -34,18 +34,21 @@ _NO_GRAD_VIEW_INPLACE = (
     "you want the inplace to be tracked).")
 
 
-def _check_inplace_allowed(t, as_view=False):
+def _check_inplace_allowed(t, as_view=False, view_name=None):
     if getattr(t, "_zerotensor", False):
         raise RuntimeError(ZERO_TENSOR_IMMUTABLE)
-    if type(t._version_counter) is InferenceVersionCounter and not InferenceVersionCounter.inference_mode:
-        raise RuntimeError(INFERENCE_INPLACE)
+    # (an inference tensor changed outside inference_mode: PyTorch writes first, and its version bump, after the
+    # kernel, raises INFERENCE_INPLACE: so does InferenceVersionCounter's, once the op has written)
     if not grad_mode._state["enabled"]:
         return
     multi = getattr(t, "_multi_output", None)          # an output of unbind or split (see _tensor_methods/shape.py)
     if multi is not None and t.requires_grad:
         # (a view of such a view inherits the rule; the message names the view's own node)
         name = _autograd_node.short_name(t.grad_fn.name()) if t.grad_fn is not None else multi[0]
-        raise RuntimeError(f"Output {t._output_nr} of {name} is a view and is being modified inplace. This view is "
+        nr = t._output_nr
+        if view_name is not None:               # `t[0] = 1`: PyTorch checks the Select view it writes through
+            name, nr = view_name, 0
+        raise RuntimeError(f"Output {nr} of {name} is a view and is being modified inplace. This view is "
                            "the output of a function that returns multiple views. Such functions do not allow the "
                            "output views to be modified inplace. You should replace the inplace operation by an "
                            "out-of-place one.")

@@ -230,7 +230,9 @@ def matmul(a, b):
         if a._data.shape[0] != b._data.shape[0]:
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied (1x{a._data.shape[0]} and "
                                f"{b._data.shape[0]}x{b._data.shape[1]})")
-        return OPS["squeeze_matmul"](a.unsqueeze(0).mm(b), dim=0, self_sizes=(1, b._data.shape[1]))
+        out = OPS["squeeze_matmul"](a.unsqueeze(0).mm(b), dim=0, self_sizes=(1, b._data.shape[1]))
+        out._version_counter[0] += 1        # (PyTorch's is mm(...).squeeze_(0): an in-place squeeze, counted)
+        return out
     if da == 2 and db == 2:
         return a.mm(b)
     if (da == 3 and db == 3 and (a._data.shape[0] == 1) != (b._data.shape[0] == 1)
