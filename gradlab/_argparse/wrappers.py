@@ -371,9 +371,24 @@ def _wrap(fn, entry, method):
         ok.add(())                                               # a.exp(): nothing to check
     key = (slots, method, () in ok)
     make = _FACTORIES.get(key) or _factory(key)
-    wrapper = functools.update_wrapper(make(fn, entry, _MISSING, _trim, _call, _refusal, ok, rules), fn)
+    wrapper = _named_as(make(fn, entry, _MISSING, _trim, _call, _refusal, ok, rules), fn)
     wrapper._signatures = entry
     return wrapper
+
+
+def _named_as(wrapper, fn):
+    """functools.update_wrapper(wrapper, fn) for a Python function fn, in a third of its time (`import
+    gradlab` wraps about 1,100 functions); anything else takes update_wrapper itself."""
+    if type(fn) is not _FUNCTION:
+        return functools.update_wrapper(wrapper, fn)
+    wrapper.__module__, wrapper.__name__, wrapper.__qualname__ = fn.__module__, fn.__name__, fn.__qualname__
+    wrapper.__doc__, wrapper.__annotations__ = fn.__doc__, fn.__annotations__
+    wrapper.__dict__.update(fn.__dict__)
+    wrapper.__wrapped__ = fn
+    return wrapper
+
+
+_FUNCTION = type(_named_as)
 
 
 def _factory(key):
