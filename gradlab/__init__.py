@@ -225,3 +225,11 @@ from ._tensor_methods import meta as _meta_api  # noqa: E402
 _meta_device.ON_FIRST_META.append(functools.partial(_meta_api.install, [
     globals(), vars(_linalg_ns), vars(_special_ns), vars(_nn_functional_ns)]))
 del _meta_device, _linalg_ns, _special_ns, _nn_functional_ns, _meta_api
+
+
+def __getattr__(name):
+    """torch.func (gradlab/func.py) is imported at its first use, to keep `import gradlab` fast."""
+    if name == "func":
+        from . import func
+        return func
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,7 +17,7 @@ LAYERS = [
     ("ops", ["ops"]),
     ("tensor", ["tensor", "_tensor_methods", "_functions", "creation", "random", "return_types", "serialization"]),
     ("library", ["autograd.functional", "nn", "optim", "utils", "backends", "cuda", "linalg", "special", "accelerator", "testing", "version",
-                 "functional", "distributions"]),
+                 "functional", "distributions", "func"]),
     ("viz", ["viz"]),
     ("command line", ["__main__"]),
 ]
@@ -160,7 +160,7 @@ ALLOWED_FUNCTION_IMPORTS = set()
 # Imports inside functions that keep `import gradlab` fast (issue #18's import target): the drawing package
 # is loaded at the first HTML card or drawing, by gradlab/__init__.py's hooks on Tensor and Node. They point
 # down from the top module, as its top-level imports do.
-LAZY_IMPORTS = {": card imports .viz", ": _viz_card imports .viz",
+LAZY_IMPORTS = {": card imports .viz", ": _viz_card imports .viz", ": __getattr__ imports .",
                 "ops._libm: c_math_library imports ctypes"}   # (only where libm has no usual name)       # (": " is gradlab/__init__.py)
 
 
