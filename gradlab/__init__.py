@@ -227,9 +227,11 @@ _meta_device.ON_FIRST_META.append(functools.partial(_meta_api.install, [
 del _meta_device, _linalg_ns, _special_ns, _nn_functional_ns, _meta_api
 
 
+import importlib as _importlib  # noqa: E402
+
+
 def __getattr__(name):
     """torch.func (gradlab/func.py) is imported at its first use, to keep `import gradlab` fast."""
     if name == "func":
-        from . import func
-        return func
+        return _importlib.import_module(".func", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

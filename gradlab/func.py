@@ -140,8 +140,9 @@ def _undo(tree, local_ids, outer_grad):
     return tree_map(undo, tree)
 
 
-def _autograd_grad(outputs, inputs, grad_outputs=None, retain_graph=False, create_graph=True):
-    """functorch's helper: outputs that need no grad are skipped; an unreached input gets zeros."""
+def _autograd_grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=True):
+    """functorch's helper: outputs that need no grad are skipped; an unreached input gets zeros. (The graph is
+    kept with create_graph: an outer transform's part of it is still to be differentiated.)"""
     if grad_outputs is None:
         pairs = [(o, None) for o in outputs if o.requires_grad]
     else:
@@ -180,12 +181,18 @@ def _slice_argnums(args, argnums, as_tuple=True):
 
 
 def _replace_args(old_args, new_args, argnums):
-    """old_args with the argnums arguments replaced by new_args (a tuple, of one for an int argnums)."""
+    """old_args with the argnums arguments replaced by new_args (a tuple, of one for an int argnums). As
+    PyTorch's, it compares positions with argnums as given: jvp and jacfwd with a negative argnum replace
+    nothing (their output then does not depend on the tangents); grad and vjp pass wrapped argnums."""
     if isinstance(argnums, int):
-        argnums = _wrap_argnum(argnums, len(old_args))
         return tuple(new_args[0] if i == argnums else a for i, a in enumerate(old_args))
-    argnums = tuple(_wrap_argnum(a, len(old_args)) for a in argnums)
     return tuple(new_args[argnums.index(i)] if i in argnums else a for i, a in enumerate(old_args))
+
+
+def _wrapped_argnums(argnums, num_args):
+    if isinstance(argnums, int):
+        return _wrap_argnum(argnums, num_args)
+    return tuple(_wrap_argnum(a, num_args) for a in argnums)
 
 
 def _named(wrapper, func):
@@ -206,7 +213,8 @@ def grad_and_value(func, argnums=0, has_aux=False):
         outer = is_grad_enabled()
         with enable_grad():
             diff_args = tree_map(_lift, _slice_argnums(args, argnums, as_tuple=False))
-            args = _replace_args(args, (diff_args,) if isinstance(argnums, int) else diff_args, argnums)
+            args = _replace_args(args, (diff_args,) if isinstance(argnums, int) else diff_args,
+                                 _wrapped_argnums(argnums, len(args)))
             output = func(*args, **kwargs)
             aux = None
             if has_aux:
@@ -259,7 +267,7 @@ def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False):
         else:
             diff_primals = tree_map(_lift, _slice_argnums(primals, argnums, as_tuple=False))
             primals = _replace_args(primals, (diff_primals,) if isinstance(argnums, int) else diff_primals,
-                                    argnums)
+                                    _wrapped_argnums(argnums, len(primals)))
         primals_out = func(*primals)
         flat_diff, primals_spec = tree_flatten(diff_primals)
         local = {id(t) for t in flat_diff}

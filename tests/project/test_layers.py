@@ -160,7 +160,7 @@ ALLOWED_FUNCTION_IMPORTS = set()
 # Imports inside functions that keep `import gradlab` fast (issue #18's import target): the drawing package
 # is loaded at the first HTML card or drawing, by gradlab/__init__.py's hooks on Tensor and Node. They point
 # down from the top module, as its top-level imports do.
-LAZY_IMPORTS = {": card imports .viz", ": _viz_card imports .viz", ": __getattr__ imports .",
+LAZY_IMPORTS = {": card imports .viz", ": _viz_card imports .viz",
                 "ops._libm: c_math_library imports ctypes"}   # (only where libm has no usual name)       # (": " is gradlab/__init__.py)
 
 
