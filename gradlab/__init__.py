@@ -177,6 +177,7 @@ from .nn._functional.normalization import (rms_norm, torch_batch_norm as batch_n
                                            torch_group_norm as group_norm, torch_instance_norm as instance_norm,
                                            torch_layer_norm as layer_norm)
 from .nn._functional.loss import torch_ctc_loss as ctc_loss, torch__ctc_loss as _ctc_loss  # noqa: E402,F401
+from .nn._functional.loss import torch_binary_cross_entropy_with_logits as binary_cross_entropy_with_logits  # noqa: E402,F401,E501
 # torch.lstm, torch.gru_cell, ...: the recurrent layers' C functions (nn.LSTM's _VF.lstm, ...)
 from .nn.modules.rnn import (gru, gru_cell, lstm, lstm_cell, rnn_relu, rnn_relu_cell,  # noqa: E402,F401
                              rnn_tanh, rnn_tanh_cell)
