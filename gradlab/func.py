@@ -567,7 +567,8 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
         if missing:
             msgs.append(f"Missing key(s): {', '.join(map(repr, missing))}.")
         if msgs:
-            raise RuntimeError("Error(s) in reparametrizing for {}:\n\t{}".format(module._get_name(), "\n\t".join(msgs)))
+            raise RuntimeError("Error(s) in reparametrizing for {}:\n\t{}".format(module._get_name(),
+                                                                              "\n\t".join(msgs)))
     originals = {}
     try:
         for name, tensor in given.items():
