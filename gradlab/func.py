@@ -55,21 +55,21 @@ def _is_namedtuple(x):
     return isinstance(x, tuple) and hasattr(type(x), "_fields")
 
 
-def tree_flatten(tree):
+def _tree_flatten(tree):
     if _is_namedtuple(tree):
-        parts = [tree_flatten(t) for t in tree]
+        parts = [_tree_flatten(t) for t in tree]
         return [leaf for p, _ in parts for leaf in p], _Spec(type(tree), type(tree), [s for _, s in parts])
     if type(tree) in (tuple, list):
-        parts = [tree_flatten(t) for t in tree]
+        parts = [_tree_flatten(t) for t in tree]
         return [leaf for p, _ in parts for leaf in p], _Spec(type(tree), None, [s for _, s in parts])
     if type(tree) is dict:
         keys = list(tree)
-        parts = [tree_flatten(tree[k]) for k in keys]
+        parts = [_tree_flatten(tree[k]) for k in keys]
         return [leaf for p, _ in parts for leaf in p], _Spec(dict, keys, [s for _, s in parts])
     return [tree], _Spec()
 
 
-def tree_unflatten(leaves, spec):
+def _tree_unflatten(leaves, spec):
     leaves = list(leaves)
 
     def build(s, i):
@@ -87,9 +87,9 @@ def tree_unflatten(leaves, spec):
     return build(spec, 0)[0]
 
 
-def tree_map(fn, tree):
-    leaves, spec = tree_flatten(tree)
-    return tree_unflatten([fn(x) for x in leaves], spec)
+def _tree_map(fn, tree):
+    leaves, spec = _tree_flatten(tree)
+    return _tree_unflatten([fn(x) for x in leaves], spec)
 
 
 class _Asterisk:
@@ -98,7 +98,7 @@ class _Asterisk:
 
 
 def _pprint(spec):
-    return repr(tree_unflatten([_Asterisk()] * spec.num_leaves, spec))
+    return repr(_tree_unflatten([_Asterisk()] * spec.num_leaves, spec))
 
 
 # --- levels: lifting the differentiated tensors, and dropping the graph a result does not need --------
@@ -137,7 +137,7 @@ def _undo(tree, local_ids, outer_grad):
         if isinstance(t, Tensor) and t.requires_grad and not (outer_grad and _reaches_outside(t, local_ids)):
             return t.detach()
         return t
-    return tree_map(undo, tree)
+    return _tree_map(undo, tree)
 
 
 def _autograd_grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=True):
@@ -212,7 +212,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
     def wrapper(*args, **kwargs):
         outer = is_grad_enabled()
         with enable_grad():
-            diff_args = tree_map(_lift, _slice_argnums(args, argnums, as_tuple=False))
+            diff_args = _tree_map(_lift, _slice_argnums(args, argnums, as_tuple=False))
             args = _replace_args(args, (diff_args,) if isinstance(argnums, int) else diff_args,
                                  _wrapped_argnums(argnums, len(args)))
             output = func(*args, **kwargs)
@@ -229,8 +229,8 @@ def grad_and_value(func, argnums=0, has_aux=False):
                 raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got "
                                    f"tensor with {output.dim()} dims. Maybe you wanted to use the vjp or jacrev "
                                    "APIs instead?")
-            flat_diff, spec = tree_flatten(diff_args)
-            grads = tree_unflatten(_autograd_grad((output,), flat_diff, create_graph=True), spec)
+            flat_diff, spec = _tree_flatten(diff_args)
+            grads = _tree_unflatten(_autograd_grad((output,), flat_diff, create_graph=True), spec)
             local = {id(t) for t in flat_diff}
             grads, output = _undo(grads, local, outer), _undo(output, local, outer)
             if has_aux:
@@ -262,14 +262,14 @@ def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False):
     outer = is_grad_enabled()
     with enable_grad():
         if argnums is None:
-            diff_primals = tree_map(_lift, primals)
+            diff_primals = _tree_map(_lift, primals)
             primals = diff_primals
         else:
-            diff_primals = tree_map(_lift, _slice_argnums(primals, argnums, as_tuple=False))
+            diff_primals = _tree_map(_lift, _slice_argnums(primals, argnums, as_tuple=False))
             primals = _replace_args(primals, (diff_primals,) if isinstance(argnums, int) else diff_primals,
                                     _wrapped_argnums(argnums, len(primals)))
         primals_out = func(*primals)
-        flat_diff, primals_spec = tree_flatten(diff_primals)
+        flat_diff, primals_spec = _tree_flatten(diff_primals)
         local = {id(t) for t in flat_diff}
         aux = None
         if has_aux:
@@ -278,7 +278,7 @@ def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False):
                                    "if has_aux is True")
             primals_out, aux = primals_out
             aux = _undo(aux, local, outer)
-        flat_out, out_spec = tree_flatten(primals_out)
+        flat_out, out_spec = _tree_flatten(primals_out)
         _assert_non_empty_tensor_output(flat_out, "vjp(f, *primals)")
         results = _undo(primals_out, local, outer)
         for o in flat_out:
@@ -289,7 +289,7 @@ def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False):
     def vjp_fn(cotangents, retain_graph=True, create_graph=None):
         if create_graph is None:
             create_graph = is_grad_enabled()
-        flat_cot, cot_spec = tree_flatten(cotangents)
+        flat_cot, cot_spec = _tree_flatten(cotangents)
         if cot_spec != out_spec:
             raise RuntimeError("Expected pytree structure of cotangents to be the same as pytree structure of "
                                f"outputs to the function. cotangents: {_pprint(cot_spec)}, primal output: "
@@ -297,7 +297,7 @@ def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False):
         with enable_grad():
             result = _autograd_grad(flat_out, flat_diff, flat_cot, retain_graph=retain_graph,
                                     create_graph=create_graph)
-        return _undo(tree_unflatten(result, primals_spec), local, is_grad_enabled())
+        return _undo(_tree_unflatten(result, primals_spec), local, is_grad_enabled())
 
     if has_aux:
         return results, vjp_fn, aux
@@ -313,7 +313,7 @@ def _assert_non_empty_tensor_output(output, api):
 
 
 def _error_if_complex(func_name, args, is_input):
-    for idx, arg in enumerate(tree_flatten(args)[0]):
+    for idx, arg in enumerate(_tree_flatten(args)[0]):
         if isinstance(arg, Tensor) and arg.dtype.is_complex:
             what = "inputs" if is_input else "outputs"
             raise RuntimeError(f"{func_name}: Expected all {what} to be real but received complex tensor at "
@@ -349,11 +349,11 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
             output, vjp_fn, aux = vjp_out
         else:
             output, vjp_fn = vjp_out
-        flat_output, output_spec = tree_flatten(output)
+        flat_output, output_spec = _tree_flatten(output)
         _error_if_complex("jacrev", flat_output, is_input=False)
         numels = [out.numel() for out in flat_output]
-        flat_primals, primals_spec = tree_flatten(_slice_argnums(args, argnums))
-        rows = [tree_flatten(vjp_fn(tree_unflatten(row, output_spec)))[0] for row in _basis_rows(flat_output)]
+        flat_primals, primals_spec = _tree_flatten(_slice_argnums(args, argnums))
+        rows = [_tree_flatten(vjp_fn(_tree_unflatten(row, output_spec)))[0] for row in _basis_rows(flat_output)]
         per_input = []
         for j, primal in enumerate(flat_primals):
             if rows:
@@ -362,10 +362,10 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
                 stacked = primal.new_zeros((0,) + tuple(primal.shape))
             per_input.append(tuple(split.view(tuple(out.shape) + tuple(primal.shape))
                                    for split, out in zip(stacked.split(numels, 0), flat_output)))
-        flat_output_input = tuple(tree_unflatten(list(ins), primals_spec) for ins in zip(*per_input))
+        flat_output_input = tuple(_tree_unflatten(list(ins), primals_spec) for ins in zip(*per_input))
         if isinstance(argnums, int):
             flat_output_input = tuple(ins[0] for ins in flat_output_input)
-        result = tree_unflatten(list(flat_output_input), output_spec)
+        result = _tree_unflatten(list(flat_output_input), output_spec)
         return (result, aux) if has_aux else result
     return _named(wrapper, func)
 
@@ -392,8 +392,8 @@ def _jvp_with_argnums(func, primals, tangents, argnums, *, strict=False, has_aux
     if not isinstance(primals, tuple):
         raise RuntimeError(f"{_JVP}: Expected primals to be a tuple. E.g. it should be valid to call f(*primals).")
     diff_args = primals if argnums is None else _slice_argnums(primals, argnums)
-    flat_primals, primals_spec = tree_flatten(diff_args)
-    flat_tangents, tangents_spec = tree_flatten(tangents)
+    flat_primals, primals_spec = _tree_flatten(diff_args)
+    flat_tangents, tangents_spec = _tree_flatten(tangents)
     if primals_spec != tangents_spec:
         raise RuntimeError(f"{_JVP}: Expected primals and tangents to have the same python structure. For "
                            "example, if primals is a tuple of 3 tensors, tangents also must be. Got primals with "
@@ -412,7 +412,7 @@ def _jvp_with_argnums(func, primals, tangents, argnums, *, strict=False, has_aux
     outer = is_grad_enabled()
     with enable_grad():
         lifted = [_lift(p) for p in flat_primals]
-        duals = tree_unflatten(lifted, primals_spec)
+        duals = _tree_unflatten(lifted, primals_spec)
         args = duals if argnums is None else _replace_args(primals, duals, argnums)
         result = func(*args)
         local = {id(t) for t in lifted}
@@ -422,7 +422,7 @@ def _jvp_with_argnums(func, primals, tangents, argnums, *, strict=False, has_aux
                 raise RuntimeError(f"{_JVP}: output of function f should be a tuple: (output, aux) if has_aux is True")
             result, aux = result
             aux = _undo(aux, local, outer)
-        flat_out, spec = tree_flatten(result)
+        flat_out, spec = _tree_flatten(result)
         _assert_non_empty_tensor_output(flat_out, _JVP)
         tangents_out = _double_vjp(flat_out, lifted, [t.to(p.dtype) for t, p in zip(flat_tangents, flat_primals)],
                                    local)
@@ -432,8 +432,8 @@ def _jvp_with_argnums(func, primals, tangents, argnums, *, strict=False, has_aux
                     raise RuntimeError("jvp(f, primals, tangents, strict=True): The output of f is independent of "
                                        "the inputs. This is not allowed with strict=True.")
                 tangents_out[i] = zeros_like(flat_out[i])
-        primals_out = tree_unflatten(list(_undo(tuple(flat_out), local, outer)), spec)
-        tangents_out = tree_unflatten(list(_undo(tuple(tangents_out), local, outer)), spec)
+        primals_out = _tree_unflatten(list(_undo(tuple(flat_out), local, outer)), spec)
+        tangents_out = _tree_unflatten(list(_undo(tuple(tangents_out), local, outer)), spec)
     if has_aux:
         return primals_out, tangents_out, aux
     return primals_out, tangents_out
@@ -470,27 +470,27 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
                                f"{randomness}")
         _error_if_complex("jacfwd", args, is_input=True)
         primals = args if argnums is None else _slice_argnums(args, argnums)
-        flat_primals, primals_spec = tree_flatten(primals)
+        flat_primals, primals_spec = _tree_flatten(primals)
         numels = [p.numel() for p in flat_primals]
         columns, aux = [], None
         for row in _basis_rows(flat_primals):
-            output = _jvp_with_argnums(func, args, tree_unflatten(row, primals_spec), argnums=argnums,
+            output = _jvp_with_argnums(func, args, _tree_unflatten(row, primals_spec), argnums=argnums,
                                        has_aux=has_aux)
             _error_if_complex("jacfwd", output[0], is_input=False)
             if has_aux and aux is None:
                 aux = output[2]
             columns.append(output[1])
-        flat_cols = [tree_flatten(c)[0] for c in columns]
-        spec = tree_flatten(columns[0])[1]
+        flat_cols = [_tree_flatten(c)[0] for c in columns]
+        spec = _tree_flatten(columns[0])[1]
         jac_outs = [stack([c[i] for c in flat_cols]) for i in range(len(flat_cols[0]))]
         jac_outs_ins = tuple(
             tuple(_safe_unflatten(piece, -1, primal.shape)
                   for primal, piece in zip(flat_primals, jac.movedim(0, -1).split(numels, -1)))
             for jac in jac_outs)
-        jac_outs_ins = tuple(tree_unflatten(list(ins), primals_spec) for ins in jac_outs_ins)
+        jac_outs_ins = tuple(_tree_unflatten(list(ins), primals_spec) for ins in jac_outs_ins)
         if isinstance(argnums, int):
             jac_outs_ins = tuple(ins[0] for ins in jac_outs_ins)
-        result = tree_unflatten(list(jac_outs_ins), spec)
+        result = _tree_unflatten(list(jac_outs_ins), spec)
         return (result, aux) if has_aux else result
     return _named(wrapper, func)
 
@@ -510,11 +510,11 @@ def linearize(func, *primals):
     """(func(*primals), jvp_fn): jvp_fn(*tangents) is the Jacobian-vector product at primals. PyTorch traces
     func once; here each jvp_fn call runs jvp again, with the same values."""
     output = _undo(func(*primals), set(), is_grad_enabled())
-    flat_primals, primals_spec = tree_flatten(primals)
-    flat_out, out_spec = tree_flatten(output)
+    flat_primals, primals_spec = _tree_flatten(primals)
+    flat_out, out_spec = _tree_flatten(output)
 
     def jvp_fn(*tangents):
-        flat_tangents, tangents_spec = tree_flatten(tangents)
+        flat_tangents, tangents_spec = _tree_flatten(tangents)
         if tangents_spec != primals_spec:
             raise RuntimeError(f"Expected the tangents {tangents_spec!r} to have the same argspec as the primals "
                                f"{primals_spec!r}")
