@@ -186,7 +186,7 @@ _LAZY_FUNCTIONS = {
         "feature_dropout", "feature_dropout_", "rrelu", "rrelu_", "selu", "threshold", "threshold_")},
     **{name: ("nn._functional.loss", "torch_" + name) for name in (
         "cosine_embedding_loss", "hinge_embedding_loss", "kl_div", "margin_ranking_loss", "poisson_nll_loss",
-        "triplet_margin_loss", "ctc_loss", "_ctc_loss")},
+        "triplet_margin_loss", "ctc_loss", "_ctc_loss", "binary_cross_entropy_with_logits")},
     "rms_norm": ("nn._functional.normalization", "rms_norm"),
     **{name: ("nn._functional.normalization", "torch_" + name) for name in (
         "batch_norm", "group_norm", "instance_norm", "layer_norm")},
@@ -245,7 +245,7 @@ del _meta_device
 
 # Loaded at first use (PEP 562): PyTorch imports these at start-up, and `gradlab.optim` works the same way
 # here, but `import gradlab` does not pay for what a program never touches.
-_LAZY_MODULES = {"distributions", "optim", "testing", "utils"}
+_LAZY_MODULES = {"distributions", "func", "optim", "testing", "utils"}
 
 
 def __getattr__(name):

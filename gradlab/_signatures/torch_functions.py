@@ -110,6 +110,9 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'bernoulli': ('bernoulli(Tensor input, *, Generator? generator=None, Tensor out=None)',
                'bernoulli(Tensor input, double p, *, Generator? generator=None)'),
  'bilinear': ('bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None)',),
+ 'binary_cross_entropy_with_logits': ('binary_cross_entropy_with_logits(Tensor input, Tensor target, Tensor? '
+                                      'weight=None, Tensor? pos_weight=None, int64_t '
+                                      'reduction=at::Reduction::Mean)',),
  'bincount': ('bincount(Tensor input, Tensor? weights=None, SymInt minlength=0)',),
  'bitwise_and': ('bitwise_and(Tensor input, Tensor other, *, Tensor out=None)',
                  'bitwise_and(Scalar self, Tensor other)',

@@ -11,7 +11,8 @@ import numpy as np
 
 from .. import random as _random
 from .._argparse import type_name as _argparse_type_name, wrapped as _wrapped
-from .._signatures import NN as _NN
+from .._signatures import NN as _NN, TORCH as _TORCH
+from .._functions.statistics import pdist as _pdist
 from ..ops.linalg import column_major as _column_major
 from ..ops.registry import OPS as _OPS
 from ..ops.summation import cascade_sum as _cascade_sum
@@ -595,6 +596,10 @@ from ._functional.activation import *  # noqa: E402,F401,F403
 from ._functional.vision import *  # noqa: E402,F401,F403
 from ._functional.attention import *  # noqa: E402,F401,F403
 from ._functional.sampling import *  # noqa: E402,F401,F403
+from ._functional.native import native_channel_shuffle as _native_channel_shuffle  # noqa: E402
 
 # PyTorch's argument errors for the functions it writes in C (gradlab/_argparse): bound by this module itself
 globals().update(_wrapped(globals(), _NN))
+
+# F.pdist and F.native_channel_shuffle are torch.pdist and torch.native_channel_shuffle, with their argument errors
+globals().update(_wrapped({"pdist": _pdist, "native_channel_shuffle": _native_channel_shuffle}, _TORCH))

@@ -573,6 +573,39 @@ def torch_kl_div(input, target, reduction=0, *, log_target=False):
     return _kl_div(input, target, _enum(reduction), log_target)
 
 
+def torch_binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=0):
+    """torch.binary_cross_entropy_with_logits, the C function under F's: reduction an int (1 mean, 2 sum,
+    anything else none; left out, PyTorch's parser reads its default "Mean" as 0: none), and no size check:
+    PyTorch computes log_sigmoid(input).mul_(log_weight) (with pos_weight) and (1 - target).mul_(input), in
+    place, so the input broadcasts up to the target's shape but not the other way, and its gradient, made in
+    a buffer of the input's shape, fails then."""
+    if tuple(input.shape) != tuple(target.shape):
+        if pos_weight is not None:
+            _in_place_shape(input._data.shape, target._data.shape)
+        shape = _in_place_shape(target._data.shape, input._data.shape)
+        message = f"output with shape {list(input.shape)} doesn't match the broadcast shape {list(shape)}"
+        input = input.expand(shape)
+        if input.requires_grad:
+
+            def fail(grad):
+                raise RuntimeError(message)
+            input.register_hook(fail)
+    return F.binary_cross_entropy_with_logits(input, target, weight,
+                                              reduction={1: "mean", 2: "sum"}.get(reduction, "none"),
+                                              pos_weight=pos_weight)
+
+
+def _in_place_shape(out, other):
+    """The shape of out.mul_(other), or PyTorch's error for it."""
+    try:
+        shape = np.broadcast_shapes(out, other)
+    except ValueError:
+        raise F._broadcast_error(out, other) from None
+    if shape != out:
+        raise RuntimeError(f"output with shape {list(out)} doesn't match the broadcast shape {list(shape)}")
+    return shape
+
+
 __all__ += ["poisson_nll_loss", "gaussian_nll_loss", "hinge_embedding_loss", "soft_margin_loss", "multi_margin_loss",
             "multilabel_margin_loss", "multilabel_soft_margin_loss", "triplet_margin_loss",
             "triplet_margin_with_distance_loss"]

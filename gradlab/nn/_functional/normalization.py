@@ -68,10 +68,10 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         raise AttributeError(f"'{type(input).__name__}' object has no attribute 'size'")
     if training:
         _verify_batch_size(input.size())
-    return _batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)[0]
+    return _batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps, empty_copy=True)[0]
 
 
-def _batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps):
+def _batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps, empty_copy=False):
     """batch_norm's result with the statistics torch.native_batch_norm returns: the batch's mean and
     1 / std in training, empty tensors in evaluation."""
     if training and eps <= 0.0:
@@ -91,6 +91,15 @@ def _batch_norm(input, running_mean, running_var, weight, bias, training, moment
                 raise RuntimeError(f"{name} should contain {channels} elements not {t._data.size}")
         elif not training and name.startswith("running"):
             raise RuntimeError(f"{name} must be defined in evaluation mode")
+    if empty_copy and x.size == 0:
+        # torch's _batch_norm_impl_index for an empty input: no statistics, a copy (not a view, to keep a
+        # graph) times weight[0] plus bias[0]
+        out = input.clone()
+        if weight is not None:
+            out = out * weight[0]
+        if bias is not None:
+            out = out + bias[0]
+        return out, None, None
     if x.dtype.kind != "f":
         raise NotImplementedError(f'"batch_norm" not implemented for \'{_name(input)}\'')
     _mixed_dtype(input, weight, bias, running_mean, running_var)

@@ -6,13 +6,15 @@ the running statistics. Buffers and parameters are torch's: running_mean, runnin
 num_batches_tracked (int64), weight (ones), bias (zeros)."""
 from ... import _argparse, creation
 from ..._dtype import int64 as _int64
+from ...autograd import grad_mode
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter, UninitializedBuffer, UninitializedParameter
 from .lazy import LazyModuleMixin
 from .module import Module
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d",
+           "SyncBatchNorm"]
 
 _empty = _argparse.checked("empty", creation.empty)
 
@@ -168,3 +170,51 @@ class LazyBatchNorm2d(_LazyNormBase, _BatchNorm):
 class LazyBatchNorm3d(_LazyNormBase, _BatchNorm):
     cls_to_become = BatchNorm3d
     _check_input_dim = BatchNorm3d._check_input_dim
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch norm whose statistics are shared by the processes of a torch.distributed group. Here, as on
+    PyTorch's CPU build with no process group initialized, nothing is shared: it is a batch norm of any
+    input of at least 2 dims (PyTorch's checks, then _BatchNorm's forward)."""
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
+                 process_group=None, device=None, dtype=None, *, bias=True):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device=device, dtype=dtype,
+                         bias=bias)
+        self.process_group = process_group
+
+    def _check_input_dim(self, input):
+        if input.dim() < 2:
+            raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
+
+    def _check_non_zero_input_channels(self, input):
+        if input.size(1) == 0:
+            raise ValueError("SyncBatchNorm number of input channels should be non-zero")
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        self._check_non_zero_input_channels(input)
+        return super().forward(input)
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module, process_group=None):
+        """The module with every BatchNorm*D layer replaced by a SyncBatchNorm holding the same parameters
+        and buffers (a BatchNorm*D module itself: a new SyncBatchNorm)."""
+        module_output = module
+        if isinstance(module, _BatchNorm):
+            module_output = SyncBatchNorm(module.num_features, module.eps, module.momentum, module.affine,
+                                          module.track_running_stats, process_group, bias=module.bias is not None)
+            if module.affine:
+                with grad_mode.no_grad():
+                    module_output.weight = module.weight
+                    module_output.bias = module.bias
+            module_output.running_mean = module.running_mean
+            module_output.running_var = module.running_var
+            module_output.num_batches_tracked = module.num_batches_tracked
+            module_output.training = module.training
+            if hasattr(module, "qconfig"):
+                module_output.qconfig = module.qconfig
+        for name, child in module.named_children():
+            module_output.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        del module
+        return module_output

@@ -2,6 +2,7 @@
 ParameterList and ParameterDict (modules that hold parameters)."""
 import itertools
 import operator
+import warnings
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 
@@ -9,7 +10,30 @@ from ...tensor import Tensor
 from ..parameter import Parameter
 from .module import Module, _addindent
 
-__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
+__all__ = ["Container", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
+
+_CONTAINER_DEPRECATED = ("`nn.Container` is deprecated. All of its functionality is now implemented in `nn.Module`. "
+                         "Subclass that instead.")
+
+
+class Container(Module):
+    """Deprecated: a Module whose keyword arguments become its submodules. PyTorch marks it with
+    typing_extensions' @deprecated: a FutureWarning each time it is made (not a subclass) and each time it is
+    subclassed."""
+
+    def __new__(cls, *args, **kwargs):
+        if cls is Container:
+            warnings.warn(_CONTAINER_DEPRECATED, FutureWarning, stacklevel=2)
+        return super().__new__(cls)
+
+    def __init_subclass__(cls, *args, **kwargs):
+        warnings.warn(_CONTAINER_DEPRECATED, FutureWarning, stacklevel=2)
+        return super().__init_subclass__(*args, **kwargs)
+
+    def __init__(self, **kwargs):
+        super().__init__()
+        for key, value in kwargs.items():
+            self.add_module(key, value)
 
 
 class Sequential(Module):
