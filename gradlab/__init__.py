@@ -216,6 +216,8 @@ globals().update(_argparse.wrapped(globals(), _signatures.TORCH))
 # torch.functional and torch.distributions, which PyTorch imports at start-up, build on the functions above
 from . import distributions, functional  # noqa: E402,F401
 from .functional import chain_matmul  # noqa: E402,F401  (PyTorch's is in torch/functional.py too)
+from .functional import istft, stft  # noqa: E402,F401  (torch.stft is in torch/functional.py too)
+globals().update(_argparse.wrapped({"istft": istft}, _signatures.TORCH))     # (torch.istft is a C function)
 
 import functools  # noqa: E402
 # the meta device's net under the hand-written methods and functions, installed with the first meta tensor
