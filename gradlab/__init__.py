@@ -217,6 +217,7 @@ globals().update(_argparse.wrapped(globals(), _signatures.TORCH))
 from . import distributions, functional  # noqa: E402,F401
 from .functional import chain_matmul  # noqa: E402,F401  (PyTorch's is in torch/functional.py too)
 from .functional import istft, stft  # noqa: E402,F401  (torch.stft is in torch/functional.py too)
+from .functional import _fft_c2c, _fft_c2r, _fft_r2c  # noqa: E402,F401  (stft's transforms: torch._fft_r2c, ...)
 globals().update(_argparse.wrapped({"istft": istft}, _signatures.TORCH))     # (torch.istft is a C function)
 
 import functools  # noqa: E402

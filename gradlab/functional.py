@@ -83,6 +83,33 @@ def _opt(value):
     return "None" if value is None else str(int(value))
 
 
+def _fft_dim(fn, self, dim, **params):
+    """torch._fft_*'s transform over one dim (the op rows transform the last one)."""
+    dims = list(dim)
+    if len(dims) != 1:
+        raise NotImplementedError("gradlab: torch._fft_r2c/_fft_c2c/_fft_c2r over more than one dim")
+    d = dims[0] % self.dim()
+    moved = self if d == self.dim() - 1 else self.movedim(d, -1)
+    out = OPS[fn](moved, **params)
+    return out if d == self.dim() - 1 else out.movedim(-1, d)
+
+
+def _fft_r2c(self, dim, normalization, onesided):
+    """torch._fft_r2c: the transform of a real signal (stft's); normalization 0 none, 1 1/sqrt(n), 2 1/n."""
+    return _fft_dim("fft_r2c", self, dim, normalization=normalization, onesided=bool(onesided),
+                    last_dim_size=self.shape[list(dim)[0]])
+
+
+def _fft_c2c(self, dim, normalization, forward):
+    """torch._fft_c2c: the transform of a complex signal, or (forward=False) its inverse."""
+    return _fft_dim("fft_c2c", self, dim, normalization=normalization, forward=bool(forward))
+
+
+def _fft_c2r(self, dim, normalization, last_dim_size):
+    """torch._fft_c2r: the real signal of last_dim_size samples whose onesided transform is self (istft's)."""
+    return _fft_dim("fft_c2r", self, dim, normalization=normalization, last_dim_size=last_dim_size)
+
+
 def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="reflect",
          normalized=False, onesided=None, return_complex=None, align_to_window=None):
     """torch.stft: frames of n_fft samples hop_length apart (centred by a pad of n_fft // 2 if center),

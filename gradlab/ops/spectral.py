@@ -43,8 +43,8 @@ def _fft_c2r_grad(g, n):
 
 
 @op("fft_r2c", "FftR2CBackward0", promote=False, cast_result=False,
-    shows={"self": "fft_c2c(F.pad(grad, (0, last_dim_size - grad.shape[-1])) if onesided else grad, "
-                   "normalization, forward=False).real"},
+    shows={"self": "_fft_c2c(constant_pad_nd(grad, (0, last_dim_size - grad.shape[-1])) if onesided else grad, "
+                   "[-1], normalization, False).real"},
     self=_fft_r2c_grad)
 def fft_r2c(self, normalization, onesided, last_dim_size):
     """The transform of a real signal: n_fft // 2 + 1 frequencies if onesided, else all n, the upper half
@@ -61,7 +61,7 @@ def fft_r2c(self, normalization, onesided, last_dim_size):
 
 
 @op("fft_c2c", "FftC2CBackward0", promote=False, cast_result=False,
-    shows={"self": "fft_c2c(grad, normalization, forward=not forward)"},
+    shows={"self": "_fft_c2c(grad, [-1], normalization, not forward)"},
     self=lambda g, n: dual.call("fft_c2c", g, normalization=n.normalization, forward=not n.forward))
 def fft_c2c(self, normalization, forward):
     if forward:
@@ -72,7 +72,9 @@ def fft_c2c(self, normalization, forward):
 
 
 @op("fft_c2r", "FftC2RBackward0", promote=False, cast_result=False,
-    shows={"self": "fft_r2c(grad, normalization, onesided=True) * [1, 2, ..., 2, (1)]"},
+    # (the doubled entries: 1 .. n - (n // 2 + 1))
+    shows={"self": "_fft_r2c(grad, [-1], normalization, True) * tensor([1.] + [2.] * (grad.shape[-1] - "
+                   "grad.shape[-1] // 2 - 1) + [1.] * (2 * (grad.shape[-1] // 2) + 1 - grad.shape[-1]))"},
     self=_fft_c2r_grad)
 def fft_c2r(self, normalization, last_dim_size):
     """The real signal of last_dim_size samples whose onesided transform is self (the inverse transform)."""
