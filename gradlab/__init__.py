@@ -228,6 +228,9 @@ globals().update(_argparse.wrapped(globals(), _signatures.TORCH))
 # torch.functional builds on the functions above
 from . import functional  # noqa: E402,F401
 from .functional import chain_matmul  # noqa: E402,F401  (PyTorch's is in torch/functional.py too)
+from .functional import istft, stft  # noqa: E402,F401  (torch.stft is in torch/functional.py too)
+from .functional import _fft_c2c, _fft_c2r, _fft_r2c  # noqa: E402,F401  (stft's transforms: torch._fft_r2c, ...)
+globals().update(_argparse.wrapped({"istft": istft}, _signatures.TORCH))     # (torch.istft is a C function)
 
 # the meta device's net under the hand-written methods and functions, installed with the first meta tensor
 from . import _device as _meta_device  # noqa: E402

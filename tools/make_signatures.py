@@ -32,8 +32,9 @@ from gradlab import _argparse  # noqa: E402
 
 
 # PyTorch functions written in Python call these C functions, whose parser gives their errors: torch.norm
-# and Tensor.norm (torch/functional.py, torch/_tensor.py) call linalg's, Tensor.split calls torch._VF's
-CALLED_FROM_PYTHON = {"linalg": ("linalg_vector_norm", "linalg_matrix_norm"), "torch": ("split", "split_with_sizes")}
+# and Tensor.norm (torch/functional.py, torch/_tensor.py) call linalg's, Tensor.split and torch.stft call torch._VF's
+CALLED_FROM_PYTHON = {"linalg": ("linalg_vector_norm", "linalg_matrix_norm"),
+                      "torch": ("split", "split_with_sizes", "stft")}
 
 
 def torchgen_groups():

@@ -9,4 +9,10 @@ CALLED = {'linalg_matrix_norm': ('linalg_matrix_norm(Tensor input, Scalar ord, I
                         'keepdim=False, *, ScalarType? dtype=None, Tensor out=None)',),
  'split': ('split(Tensor input, SymInt split_size, int64_t dim=0)',
            'split(Tensor input, SymIntArrayRef split_size, int64_t dim=0)'),
- 'split_with_sizes': ('split_with_sizes(Tensor input, SymIntArrayRef split_sizes, int64_t dim=0)',)}
+ 'split_with_sizes': ('split_with_sizes(Tensor input, SymIntArrayRef split_sizes, int64_t dim=0)',),
+ 'stft': ('stft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? '
+          'window=None, bool center=True, c10::string_view pad_mode="reflect", bool normalized=False, bool? '
+          'onesided=None, bool? return_complex=None, bool? align_to_window=None)',
+          'stft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? '
+          'window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? '
+          'align_to_window=None)')}

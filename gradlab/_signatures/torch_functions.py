@@ -436,6 +436,9 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'isneginf': ('isneginf(Tensor input, *, Tensor out=None)',),
  'isposinf': ('isposinf(Tensor input, *, Tensor out=None)',),
  'isreal': ('isreal(Tensor input)',),
+ 'istft': ('istft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? '
+           'window=None, bool center=True, bool normalized=False, bool? onesided=None, int64_t? length=None, bool '
+           'return_complex=False)',),
  'kaiser_window': ('kaiser_window(int64_t window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? '
                    'device=None, bool? pin_memory=False, bool? requires_grad=False)',
                    'kaiser_window(int64_t window_length, bool periodic, *, ScalarType? dtype=None, Layout? '

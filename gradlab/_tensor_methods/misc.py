@@ -7,6 +7,7 @@ A numpy array stands in for PyTorch's storage: the array that owns a tensor's me
 itself). The storage objects below are thin views of it with the few methods a student calls.
 """
 import enum
+import sys
 import warnings
 import weakref
 
@@ -456,7 +457,19 @@ class DLDeviceType(enum.IntEnum):
 
 
 class _MoreMiscMethods:
-    """Copied onto `Tensor` by gradlab/tensor.py: DLPack's protocol and hash_tensor."""
+    """Copied onto `Tensor` by gradlab/tensor.py: DLPack's protocol and hash_tensor, stft and istft."""
+
+    # (torch/_tensor.py's Tensor.stft and Tensor.istft call torch.stft and torch.istft: gradlab's are in
+    # gradlab/functional.py, a layer above this one, so they are looked up when called)
+    def stft(self, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="reflect",
+             normalized=False, onesided=None, return_complex=None, align_to_window=None):
+        return sys.modules["gradlab.functional"].stft(self, n_fft, hop_length, win_length, window, center, pad_mode,
+                                                      normalized, onesided, return_complex, align_to_window)
+
+    def istft(self, n_fft, hop_length=None, win_length=None, window=None, center=True, normalized=False,
+              onesided=None, length=None, return_complex=False):
+        return sys.modules["gradlab"].istft(self, n_fft, hop_length, win_length, window, center, normalized,
+                                            onesided, length, return_complex)
 
     def __dlpack__(self, stream=None, *, max_version=None, dl_device=None, copy=None):
         if self.requires_grad:

@@ -9,6 +9,7 @@ from . import reduction, shape, linalg, nn, inplace, indexing  # noqa: F401
 from . import matrix, sorting, scatter, conv, normalization, complex  # noqa: F401
 from . import upsample  # noqa: F401
 from . import sampling  # noqa: F401
+from . import spectral  # noqa: F401  (the FFTs of stft and istft)
 from .registry import OPS  # noqa: F401
 
 # numpy warns on overflow or division by zero (exp(1000) -> inf, 1/0 -> inf); PyTorch does not.

@@ -206,7 +206,11 @@ def as_strided(self, positions, self_sizes):
 def as_strided_scatter(self, positions, self_sizes):
     """as_strided's gradient: self's values added into zeros of shape self_sizes at `positions`."""
     out = np.zeros(math.prod(self_sizes), self.dtype)
-    np.add.at(out, positions.reshape(-1), self.reshape(-1))
+    flat = positions.reshape(-1)
+    if np.unique(flat).size == flat.size:   # no element read twice: copied, as PyTorch's (a -0. stays -0.)
+        out[flat] = self.reshape(-1)
+    else:
+        np.add.at(out, flat, self.reshape(-1))
     return out.reshape(self_sizes)
 
 
@@ -219,8 +223,10 @@ def select(self, dim, index, self_sizes):
 
 
 @op("view_as_real", "ViewAsRealBackward0", variants=("function",), promote=False, cast_result=False,
-    shows={"self": "view_as_complex(grad)"},
-    self=lambda g, n: dual.call("view_as_complex", g))
+    shows={"self": "view_as_complex(grad.contiguous())"},
+    # (PyTorch's formula makes grad contiguous first: the gradient is laid out in C order, whatever grad's layout)
+    self=lambda g, n: dual.call("view_as_complex", g.contiguous() if isinstance(g, dual.Tensor)
+                                else np.ascontiguousarray(g)))
 def view_as_real(self):
     """A complex tensor's memory read as floats, a last dim of 2 (real, imaginary): a view, strides in
     floats (the complex strides doubled). `x.real` and `x.imag` select from it, as in PyTorch."""
