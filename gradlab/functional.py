@@ -2,7 +2,7 @@
 imports it as `import torch.functional as F`)."""
 from . import (Tensor, broadcast_shapes, broadcast_tensors, cdist, einsum, linalg, meshgrid, norm, split, tensordot,
                unique, unique_consecutive)
-from . import constant_pad_nd, float16, nn, ones, view_as_complex, view_as_real, zeros
+from . import float16, nn, ones, view_as_complex, view_as_real, zeros
 from . import _signatures
 from ._argparse.wrappers import _vetter
 from ._tensor_methods._common import _warn_once
@@ -10,6 +10,12 @@ from .ops import OPS
 
 __all__ = ["broadcast_shapes", "broadcast_tensors", "cdist", "einsum", "meshgrid", "norm", "split", "tensordot",
            "unique", "unique_consecutive", "chain_matmul", "stft"]
+
+
+def _constant_pad_nd(input, pad, value=0):
+    """torch.constant_pad_nd, as F.pad's constant mode runs it (ConstantPadNdBackward0): nn.functional
+    loads at first use, after this module."""
+    return nn.functional.pad(input, pad, "constant", value)
 
 
 _CHAIN_MATMUL_WARNING = (
@@ -173,7 +179,7 @@ def _stft(self, n_fft, hop_length, win_length, window, normalized, onesided, ret
             window_.narrow(0, left, win_length).fill_(1)
     if align_to_window:
         # (PyTorch pads left zeros on both sides but counts frames from the unpadded length)
-        input = constant_pad_nd(input, [left, left])
+        input = _constant_pad_nd(input, [left, left])
         n_frames = 1 + (length - win_length) // hop_length
     else:
         n_frames = 1 + (length - n_fft) // hop_length
@@ -243,7 +249,7 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     window_tmp = window if window is not None else ones(win_length, dtype=input.dtype)
     if win_length != n_fft:            # the window centred in n_fft zeros
         left = (n_fft - win_length) // 2
-        window_tmp = constant_pad_nd(window_tmp, [left, n_fft - win_length - left], 0)
+        window_tmp = _constant_pad_nd(window_tmp, [left, n_fft - win_length - left], 0)
     if input_dim == 3:
         input = input.unsqueeze(0)
     input = view_as_complex(input.transpose(1, 2))       # (channel, n_frames, fft_size)
@@ -280,5 +286,5 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
         y = y.squeeze(0)
     if end > expected_len:
         _warn_once(_ISTFT_PADDED)
-        y = constant_pad_nd(y, [0, end - expected_len], 0)
+        y = _constant_pad_nd(y, [0, end - expected_len], 0)
     return y
