@@ -166,7 +166,8 @@ class _AttributeMethods:
         if self._data.dtype.kind != "c":
             return self
         out = OPS["conj"](self)
-        out._conj_bit = True      # (PyTorch's result is a lazy conjugate: is_conj() says so, resolve_conj() copies)
+        if not self.__dict__.get("_conj_bit", False):    # (conj of a conj clears the bit)
+            out._conj_bit = True  # (PyTorch's result is a lazy conjugate: is_conj() says so, resolve_conj() copies)
         return out
 
     @property
@@ -179,7 +180,7 @@ class _AttributeMethods:
     @real.setter
     def real(self, value):
         """`t.real = v`: v copied into the real parts (into t itself, for a real tensor)."""
-        part = self.real
+        part = self.real if self._data.dtype.kind != "c" else _complex_part(self, 0, writing=True)
         part.copy_(_part_value(part, value))
 
     @property
@@ -191,7 +192,7 @@ class _AttributeMethods:
 
     @imag.setter
     def imag(self, value):
-        part = self.imag
+        part = self.imag if self._data.dtype.kind != "c" else _complex_part(self, 1, writing=True)
         part.copy_(_part_value(part, value))
 
     def is_contiguous(self, memory_format=_dtype.contiguous_format):
@@ -444,7 +445,17 @@ def _part_value(part, value):
     raise TypeError(f"can't assign a {_type_name(value)} to a torch.{part.dtype._legacy}")
 
 
-def _complex_part(t, index):
+def _complex_part(t, index, writing=False):
+    """t.real (index 0) or t.imag (1): select from view_as_real(t). Of conj()'s result PyTorch's is
+    view_as_real(t._conj()) (a conj bit resolved: one more ConjBackward0), and for imag a neg view of it
+    (NegViewBackward0), whose gradient's zeros are -0.; gradlab's parts written to (t.imag = v) keep t's memory."""
+    if not writing and t.__dict__.get("_conj_bit", False):
+        base = OPS["conj"](t)._view_of(t)
+        pairs = OPS["view_as_real"](base)._view_of(t)
+        if index == 1:
+            pairs = OPS["_neg_view"](pairs)._view_of(t)
+        nd = pairs._data.ndim
+        return OPS["select"](pairs, dim=nd - 1, index=index, self_sizes=pairs._data.shape)._view_of(t)
     pairs = OPS["view_as_real"](t)._view_of(t)
     nd = pairs._data.ndim
     return OPS["select"](pairs, dim=nd - 1, index=index, self_sizes=pairs._data.shape)._view_of(t)

@@ -15,7 +15,8 @@ import numpy as np
 
 from .._ctype import CType
 
-from .. import _dtype
+from .. import _argparse, _dtype
+from .. import _device as _device_module
 from .._device import device as _device
 from .._once import warn_once
 from .._tensor_core import Tensor, _wrap_dim
@@ -127,6 +128,16 @@ def _device_warning(name, line):
                   DeprecationWarning, stacklevel=3)
 
 
+_NO_ACCELERATOR = "Cannot access accelerator device when none is available."
+_NO_CUDA_LIBRARY = "Cannot initialize CUDA without ATen_cuda library. " + _device_module.NO_CUDA_LIBRARY
+
+
+def _no_device_index(device):
+    """A device given by its index is the current accelerator's: PyTorch's parser fails before any warning."""
+    if isinstance(device, int) and not isinstance(device, bool):
+        raise RuntimeError(_NO_ACCELERATOR)
+
+
 def _storage_index(i, n):
     if isinstance(i, int) and not -n <= i < n:
         raise IndexError(f"index {i} out of range for storage of size {n}")
@@ -186,16 +197,21 @@ class _MiscMethods:
     # --- memory ----------------------------------------------------------------------------------
     def is_pinned(self, device=None):
         if device is not None:
+            _no_device_index(device)
             _device_warning("is_pinned", 31)
         return False                            # (no accelerator: no page-locked memory)
 
     def pin_memory(self, device=None):
         if device is not None:
+            _no_device_index(device)
             _device_warning("pin_memory", 46)
             _device_warning("is_pinned", 31)
-            if str(device).startswith("cpu"):
-                raise RuntimeError("CPU device type not an accelerator.")
-        raise RuntimeError("Cannot access accelerator device when none is available.")
+            kind = (device.type if isinstance(device, _device) else str(device)).partition(":")[0]
+            if kind == "cuda":
+                raise RuntimeError(_NO_CUDA_LIBRARY)
+            if kind in ("cpu", "meta"):
+                raise RuntimeError(f"{kind.upper()} device type not an accelerator.")
+        raise RuntimeError(_NO_ACCELERATOR)
 
     def share_memory_(self):
         """Marks the memory shared (PyTorch moves it to shared memory for other processes; gradlab has one)."""
@@ -228,16 +244,22 @@ class _MiscMethods:
         return (_owner(a) is _owner(b) and self.data_ptr() == tensor.data_ptr() and a.shape == b.shape
                 and self.stride() == tensor.stride())
 
-    def set_(self, source=None, storage_offset=0, size=None, stride=None):
+    def set_(self, *args, **kwargs):
         """Makes self a view of source's memory (no argument: an empty tensor)."""
+        error = _argparse.check(_SET_SIGNATURES, args, kwargs)        # (PyTorch's parser, its combined message)
+        if error is not None:
+            raise error
+        return self._set(*args, **kwargs)
+
+    def _set(self, source=None, storage_offset=0, size=None, stride=None):
         if self.requires_grad and grad_mode.is_grad_enabled() and self.is_leaf:
             raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
         if source is None:
             data = np.empty(0, self._data.dtype)
         elif isinstance(source, Tensor):
             if source._data.dtype != self._data.dtype:
-                raise RuntimeError(f"Could not set tensor of type {_dtype.from_numpy_dtype(source._data.dtype)._legacy}"
-                                   f" to a tensor of type {_dtype.from_numpy_dtype(self._data.dtype)._legacy}")
+                raise RuntimeError(f"Could not set tensor of type {_CPP_TYPE_NAMES[source._data.dtype.name]} to a "
+                                   f"tensor of type {_CPP_TYPE_NAMES[self._data.dtype.name]}")
             data = source._data
             if size is not None:
                 flat = _owner(source._data).reshape(-1)
@@ -245,7 +267,7 @@ class _MiscMethods:
                     int(np.prod(size[i + 1:], dtype=np.int64)) for i in range(len(size)))
                 data = np.lib.stride_tricks.as_strided(flat[storage_offset:], tuple(size),
                                                        tuple(s * flat.itemsize for s in stride))
-        else:
+        else:                                  # (a storage: the parser accepts it; gradlab's storages are copies)
             raise TypeError(f"set_(): argument 'source' must be Tensor, not {_type_name(source)}")
         self._data = data
         self._bump_version()
@@ -383,6 +405,13 @@ class _MiscMethods:
                 "dtype.")
         vars(self)["_grad_dtype"] = value
 
+
+
+# Tensor.set_'s overloads (written by hand in PyTorch's python_variable_methods.cpp, so not in _signatures)
+_SET_SIGNATURES = ("set_()", "set_(Storage source)",
+                   "set_(Storage source, SymInt storage_offset, SymIntArrayRef size, SymIntArrayRef stride=None)",
+                   "set_(Tensor source)",
+                   "set_(Tensor source, SymInt storage_offset, SymIntArrayRef size, SymIntArrayRef stride=None)")
 
 
 def _logical_to_physical(t, ambiguity_check):

@@ -496,6 +496,9 @@ class _ShapeMethods:
         sizes = _size_args(sizes)
         if any(n < 0 for n in sizes):
             raise RuntimeError("numel: integer multiplication overflow")
+        same = sizes == self._data.shape
+        if same and memory_format is None:      # PyTorch's resize returns at once: strides, values, version kept
+            return self
         count = int(np.prod(sizes, dtype=np.int64))
         flat = self._data.ravel(order="K")
         if count <= flat.size:
@@ -504,7 +507,8 @@ class _ShapeMethods:
             grown = np.zeros(count, self._data.dtype)
             grown[:flat.size] = flat
             self._data = grown.reshape(sizes)
-        self._version_counter[0] += 1
+        if not same:                            # (restrided only, to memory_format: no new size, no new version)
+            self._version_counter[0] += 1
         return self
 
     # --- ravel, tile, movedim, broadcast_to: compositions of the views above (their grad_fn names) ---

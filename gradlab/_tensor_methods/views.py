@@ -310,7 +310,7 @@ class _ViewMethods:
 
     def resize_as_(self, the_template, *, memory_format=None):
         _check_tensor_argument("resize_as_", the_template, "the_template", position=1)
-        return self.resize_(the_template.shape)
+        return self.resize_(the_template.shape, memory_format=memory_format)
 
     def is_same_size(self, other):
         _check_tensor_argument("is_same_size", other, "other", position=1)

@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from .. import random as _random
+from ..autograd import grad_mode as _grad_mode
 from .._argparse import type_name as _argparse_type_name, wrapped as _wrapped
 from .._signatures import NN as _NN, TORCH as _TORCH
 from .._functions.statistics import pdist as _pdist
@@ -33,6 +34,15 @@ def _tensor_arg(name, value, arg="input", position=1):
     """PyTorch's C++ functions refuse a non-tensor argument with this TypeError (one isinstance when fine)."""
     if not isinstance(value, Tensor):
         raise TypeError(f"{name}(): argument '{arg}' (position {position}) must be Tensor, not {_type_name(value)}")
+
+
+def _no_requires_grad(name, value, arg):
+    """An argument PyTorch's op has no derivative for (a loss's class weights, soft_margin_loss's target): with
+    grad mode on, one that requires grad is refused before the op runs (its check_no_requires_grad), never
+    given a silent zero gradient."""
+    if value is not None and value.requires_grad and _grad_mode._state["enabled"]:
+        raise RuntimeError(f"The function '{name}' is not differentiable with respect to argument '{arg}'. This "
+                           "input cannot have requires_grad True.")
 
 
 def _number_arg(name, value, arg, position):
@@ -334,6 +344,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 def _nll_loss(input, target, weight, ignore_index, reduction):
     _nll_checks(input, target)
+    _no_requires_grad("nll_loss_forward" if input._data.ndim <= 2 else "nll_loss2d_forward", weight, "weight")
     classes = input._data.shape[1 if input._data.ndim > 1 else 0]
     # torch's order: the weight's shape, the input's dtype, the weight's dtype, then the targets' range
     if input._data.ndim > 2:
@@ -533,6 +544,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                                f"[{', '.join(map(str, target._data.shape))}]") from None
     _tensor_arg("binary_cross_entropy", input)
     _tensor_arg("binary_cross_entropy", target, "target", 2)
+    _no_requires_grad("binary_cross_entropy", weight, "weight")
     if target._data.dtype != input._data.dtype:
         raise RuntimeError(f"Found dtype {_scalar_name(target)} but expected {_scalar_name(input)}")
     if input._data.dtype.kind not in "fc":
@@ -561,6 +573,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         _tensor_arg(name, weight, "weight", 3)
     if pos_weight is not None:
         _tensor_arg(name, pos_weight, "pos_weight", 4)
+    _no_requires_grad(name, weight, "weight")
+    _no_requires_grad(name, pos_weight, "pos_weight")
     if target._data.dtype.kind == "b" and input._data.dtype.kind == "f":
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
                            "`logical_xor()` operator instead.")

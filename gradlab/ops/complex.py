@@ -22,6 +22,13 @@ def conj(self):
     return np.conjugate(self)
 
 
+@op("_neg_view", "NegViewBackward0", promote=False, shows={"self": "grad.neg()"},
+    self=lambda g, n: -g)
+def _neg_view(self):
+    """PyTorch's lazy negation (a neg bit), as `.imag` of a conjugated tensor records it: a negated copy here."""
+    return np.negative(self)
+
+
 @op("conj_physical", "ConjPhysicalBackward0", variants=("function", "method", "inplace"),
     shows={"self": "grad.conj_physical()"},
     self=lambda g, n: dual.call("conj_physical", g) if isinstance(g, dual.Tensor) else dual.conj(g))

@@ -18,7 +18,6 @@ from .._dtype import from_numpy_dtype
 from .._tensor_core import Tensor
 from ..autograd.node import AsTensors
 from . import operands
-from ..autograd.node import AsTensors
 from .registry import OPS
 from .summation import add_reduce
 
@@ -435,39 +434,35 @@ def defined(n, i):
     return flags is None or flags[i]
 
 
-def saved_output(n, i):
+def saved_output(n, i, arrays=False):
     """Output i of a multi-output node (listed in its row's saves_outputs) as a Tensor whose grad_fn is the
-    node: what PyTorch's formula reads (LinalgSvdBackward0's U, S, Vh), differentiable again through it."""
+    node: what PyTorch's formula reads (LinalgSvdBackward0's U, S, Vh), differentiable again through it.
+    With arrays, a formula that also runs in a plain backward (n the node itself) gets its numpy array there."""
     node = node_of(n)
-    return node._guards[node._op.saves_outputs.index(i)]._unpack(node)
-
-
-def shared_with_second(n, g, compute, first):
-    """A value both formulas of a two-input node compute from the same g (PyTorch's one formula for both
-    inputs computes it once: one node in the gradient's graph). The first input's formula keeps it on the
-    node when the second input wants a gradient too; the second's takes it back."""
-    node = node_of(n)
-    memo = node.__dict__.pop("_shared_value", None)
-    if memo is not None and memo[0] is g:
-        return memo[1]
-    value = compute()
-    if first and node.next_functions[1][0] is not None:
-        node._shared_value = (g, value)
-    return value
+    guard = node._guards[node._op.saves_outputs.index(i)]
+    if arrays and type(n) is not AsTensors:
+        return guard._unpack(node, as_arrays=True)
+    return guard._unpack(node)
 
 
 def shared(n, g, slot, compute):
     """A value that PyTorch computes once for two inputs' gradients (one C++ function returns both, as
     atan2_backward's `recip`): the first formula of a node's call computes it, the formula for input `slot`
     in the same call (the same incoming g) takes it, so that a graph of the gradient holds one node for it,
-    as PyTorch's. When input `slot` needs no gradient nothing is kept."""
-    node = object.__getattribute__(n, "_node") if type(n) is AsTensors else n     # (n: the node, or AsTensors)
+    as PyTorch's. When input `slot` needs no gradient (or slot is None: the last formula) nothing is kept."""
+    node = node_of(n)
     kept = getattr(node, "_shared_value", None)
     if kept is not None:
         node._shared_value = None
         if kept[0] is g:
             return kept[1]
     value = compute()
-    if node.next_functions[slot][0] is not None:
+    if slot is not None and node.next_functions[slot][0] is not None:
         node._shared_value = (g, value)
     return value
+
+
+def shared_with_second(n, g, compute, first):
+    """`shared` for a two-input node whose formulas run in order: the first input's keeps the value for the
+    second's (input 1), which takes it back and keeps nothing."""
+    return shared(n, g, 1 if first else None, compute)

@@ -7,7 +7,6 @@ against the input.
 import numpy as np
 
 from .. import _parallel
-from ..autograd.node import AsTensors
 from .._dtype import from_numpy_dtype
 from . import dual
 from .summation import add_reduce
@@ -521,22 +520,13 @@ def _var_mean_grad(g, n):
        "self.std(dim, correction=correction, keepdim=True)) + restore_dims(grads[1], dim, keepdim).expand(self_sizes) / count")
 def _std_mean_grad(g, n):
     g_std, g_mean = g
-    r = _saved_result0(n)         # (PyTorch's std_mean_backward reads the std it returned: StdMeanBackward0)
+    r = dual.saved_output(n, 0, arrays=True)   # (PyTorch's std_mean_backward reads the std it returned)
     undefined = getattr(n, "_undefined", (False, False))
     # (PyTorch's: std_backward for a defined grads[0], plus mean_backward for a defined grads[1])
     grad = None if undefined[0] else _var_grad(dual.zero_where(r == 0, g_std / dual.mul_scalar(r, 2)), n)
     if undefined[1]:
         return grad
     return _mean_part(g_mean, n) if grad is None else grad + _mean_part(g_mean, n)
-
-
-def _saved_result0(n):
-    """The op's first output, saved (saves_outputs=(0,)): an array in a plain backward, else a Tensor whose
-    grad_fn is the node itself."""
-    if type(n) is AsTensors:
-        node = object.__getattribute__(n, "_node")
-        return node._guards[0]._unpack(node)
-    return n._guards[0]._unpack(n, as_arrays=True)
 
 
 def _welford_mean(x, dim, keepdim, count):

@@ -66,12 +66,6 @@ KNOWN_DIFFERENCES = {
         "deprecation warnings (18 of them) appear once: an import side effect of PyTorch, not the API's behaviour",
     '*|sig:Tensor.const_data_ptr|repr|*':
         "a memory address: never the same in two processes",
-    'errors|sweep:Tensor.set_|exc-message|*':
-        "open: set_'s TypeError for a non-tensor argument lists PyTorch's overloads (its combined parser message)",
-    'values|sig:torch.resize_as_|contiguous|*':
-        "open: resize_as_ of an expanded tensor keeps gradlab's strides (PyTorch restrides it)",
-    'errors|sweep:Tensor.pin_memory|warnings|*':
-        "open: pin_memory(device) on a CPU build: PyTorch's second deprecation warning (is_pinned's) is not given",
     '*:*storage*|warnings|*':
         "TypedStorage's deprecation warning is given once per process by both libraries: whether a case sees it "
         "depends on the cases and tests that ran before it",
@@ -85,8 +79,6 @@ KNOWN_DIFFERENCES = {
         'gradlab has no complex32 (float16.to_complex())',
     'attributes|complex-view:torch.view_as_complex(a)|gradlab-raises|torch: tensor torch.complex32*':
         'gradlab has no complex32 (view_as_complex of a half tensor)',
-    'attributes|complex-view:a.conj().imag|grad:value|*':
-        "the sign of a zero real part in conj's gradient (PyTorch's conj is a lazy view: -0. where gradlab has 0.)",
     # found after this round's new API (each open, or not reproducible):
     '*|*:Tensor.new|print|*':
         "Tensor.new(size) returns uninitialized memory in PyTorch: its values are whatever was there",

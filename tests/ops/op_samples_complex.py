@@ -13,6 +13,13 @@ def _conj(draw):
     return Case(fn, [away_from_zero(draw, shape(draw))])
 
 
+@sample("_neg_view")
+def _neg_view(draw):
+    # (`.imag` of conj()'s result: PyTorch records a neg view of its conj bit's resolution)
+    fn = pick(draw, [lambda T, x: (x * (1 + 2j)).conj().imag, lambda T, x: (x * (0.5 - 1j) + 1j).conj().imag * 2])
+    return Case(fn, [away_from_zero(draw, shape(draw))])
+
+
 @sample("conj_physical")
 def _conj_physical(draw):
     fn = pick(draw, [lambda T, x: (x * (1 + 2j)).conj_physical().abs(),

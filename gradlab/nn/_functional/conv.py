@@ -267,31 +267,36 @@ def _pool_lists(fn, kernel_size, stride, padding, dilation):
             _int_list(fn, "padding", 4, padding), _int_list(fn, "dilation", 5, dilation))
 
 
-def _max_pool2d_impl(fn, input, kernel_size, stride, padding, dilation, ceil_mode):
+def _max_pool_impl(nd, fn, input, kernel_size, stride, padding, dilation, ceil_mode):
+    """F.max_pool2d (nd=2) and F.max_pool3d (nd=3): PyTorch's checks, in its order, then the op's row."""
     _tensor(fn, input, "input", 1)
     kernel_size, stride, padding, dilation = _pool_lists(fn, kernel_size, stride, padding, dilation)
-    kernel = _pool_arg("max_pool2d", "kernel_size", kernel_size, what="either be a single int, or a tuple of two ints")
-    stride = _pool_arg("max_pool2d", "stride", stride, kernel,
-                       "either be omitted, a single int, or a tuple of two ints")
-    padding = _pool_arg("max_pool2d", "padding", padding, what="either be a single int, or a tuple of two ints")
-    dilation = _pool_arg("max_pool2d", "dilation", dilation, what="be either a single int, or a tuple of two ints")
-    if input._data.ndim not in (3, 4):
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    _pool2d_checks(input, kernel, stride, padding, dilation, bool(ceil_mode))
-    _not_implemented("max_pool2d", input)
+    op, ints = f"max_pool{nd}d", "a tuple of two ints" if nd == 2 else "a tuple of three ints"
+    kernel = _pool_arg(op, "kernel_size", kernel_size, what=f"either be a single int, or {ints}", n=nd)
+    stride = _pool_arg(op, "stride", stride, kernel, f"either be omitted, a single int, or {ints}", n=nd)
+    padding = _pool_arg(op, "padding", padding, what=f"either be a single int, or {ints}", n=nd)
+    dilation = _pool_arg(op, "dilation", dilation, what=f"be either a single int, or {ints}", n=nd)
+    if input._data.ndim not in (nd + 1, nd + 2):
+        raise RuntimeError(f"non-empty {nd + 1}D or {nd + 2}D (batch mode) tensor expected for input")
+    if nd == 2:
+        _pool2d_checks(input, kernel, stride, padding, dilation, bool(ceil_mode))
+    else:
+        _pool3d_checks("max_pool3d_with_indices_out_cpu_template()", input, kernel, stride, padding, dilation,
+                       bool(ceil_mode))
+    _not_implemented(op, input)
     values, indices = _conv.max_pool_indices(input._data, kernel, stride, padding, dilation, bool(ceil_mode))
     overlapping = any(s < d * (k - 1) + 1 for k, s, d in zip(kernel, stride, dilation))
-    out = OPS["max_pool2d"](input, indices=indices, values=values, overlapping=overlapping)
+    out = OPS[op](input, indices=indices, values=values, overlapping=overlapping)
     return out, Tensor._make(indices)
 
 
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                             return_indices=False):
-    return _max_pool2d_impl("max_pool2d_with_indices", input, kernel_size, stride, padding, dilation, ceil_mode)
+    return _max_pool_impl(2, "max_pool2d_with_indices", input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
 def _max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    return _max_pool2d_impl("max_pool2d", input, kernel_size, stride, padding, dilation, ceil_mode)[0]
+    return _max_pool_impl(2, "max_pool2d", input, kernel_size, stride, padding, dilation, ceil_mode)[0]
 
 
 def _boolean_dispatch(name, arg_index, if_true, if_false):
@@ -324,8 +329,8 @@ def _max_pool1d_indices(fn, input, kernel_size, stride, padding, dilation, ceil_
                         ("dilation", dilation)):
         if len(value) != 1:
             raise RuntimeError(f"max_pool1d() argument '{name}' should contain one int (got {len(value)})")
-    out, indices = _max_pool2d_impl("max_pool2d_with_indices", input.unsqueeze(-2), (1, kernel_size[0]),
-                                    (1, stride[0]), (0, padding[0]), (1, dilation[0]), ceil_mode)
+    out, indices = _max_pool_impl(2, "max_pool2d_with_indices", input.unsqueeze(-2), (1, kernel_size[0]),
+                                  (1, stride[0]), (0, padding[0]), (1, dilation[0]), ceil_mode)
     return out.squeeze(-2), indices.squeeze(-2)
 
 
@@ -362,8 +367,8 @@ def _max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mod
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {width}")
     if input.requires_grad and grad_mode._state["enabled"]:     # torch then takes the path with indices
         return _max_pool1d_indices(fn, input, kernel_size, stride, padding, dilation, ceil_mode)[0]
-    return _max_pool2d_impl("max_pool2d", input.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d),
-                            ceil_mode)[0].squeeze(-2)
+    return _max_pool_impl(2, "max_pool2d", input.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d),
+                          ceil_mode)[0].squeeze(-2)
 
 
 max_pool1d = _boolean_dispatch("max_pool1d", 6, max_pool1d_with_indices, _max_pool1d)
@@ -540,34 +545,13 @@ def _pool3d_checks(fn, input, kernel, stride, padding, dilation, ceil_mode, chec
     return out
 
 
-def _max_pool3d_impl(fn, input, kernel_size, stride, padding, dilation, ceil_mode):
-    _tensor(fn, input, "input", 1)
-    kernel_size, stride, padding, dilation = _pool_lists(fn, kernel_size, stride, padding, dilation)
-    kernel = _pool_arg("max_pool3d", "kernel_size", kernel_size, what="either be a single int, or a tuple of three ints",
-                       n=3)
-    stride = _pool_arg("max_pool3d", "stride", stride, kernel,
-                       "either be omitted, a single int, or a tuple of three ints", n=3)
-    padding = _pool_arg("max_pool3d", "padding", padding, what="either be a single int, or a tuple of three ints", n=3)
-    dilation = _pool_arg("max_pool3d", "dilation", dilation, what="be either a single int, or a tuple of three ints",
-                         n=3)
-    if input._data.ndim not in (4, 5):
-        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
-    _pool3d_checks("max_pool3d_with_indices_out_cpu_template()", input, kernel, stride, padding, dilation,
-                   bool(ceil_mode))
-    _not_implemented("max_pool3d", input)
-    values, indices = _conv.max_pool_indices(input._data, kernel, stride, padding, dilation, bool(ceil_mode))
-    overlapping = any(s < d * (k - 1) + 1 for k, s, d in zip(kernel, stride, dilation))
-    out = OPS["max_pool3d"](input, indices=indices, values=values, overlapping=overlapping)
-    return out, Tensor._make(indices)
-
-
 def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                             return_indices=False):
-    return _max_pool3d_impl("max_pool3d_with_indices", input, kernel_size, stride, padding, dilation, ceil_mode)
+    return _max_pool_impl(3, "max_pool3d_with_indices", input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
 def _max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    return _max_pool3d_impl("max_pool3d", input, kernel_size, stride, padding, dilation, ceil_mode)[0]
+    return _max_pool_impl(3, "max_pool3d", input, kernel_size, stride, padding, dilation, ceil_mode)[0]
 
 
 max_pool3d = _boolean_dispatch("max_pool3d", 6, max_pool3d_with_indices, _max_pool3d)

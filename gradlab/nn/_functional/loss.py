@@ -399,6 +399,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     reduction = _legacy_or(size_average, reduce, reduction)
     F._tensor_arg("soft_margin_loss", input)
     F._tensor_arg("soft_margin_loss", target, "target", 2)
+    F._no_requires_grad("soft_margin_loss", target, "target")
     x, t = input._data, target._data
     try:
         shape = np.broadcast_shapes(x.shape, t.shape)
@@ -437,6 +438,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         raise ValueError("weight must be one-dimensional")
     F._tensor_arg("multi_margin_loss", input)
     F._tensor_arg("multi_margin_loss", target, "target", 2)
+    F._no_requires_grad("multi_margin_loss", weight, "weight")
     nframe, dim = _margin_shapes(input)
     t = target._data
     if t.ndim > 1 or t.size != nframe:
