@@ -27,7 +27,7 @@ from .tensor import _type_name, broadcast_error as _broadcast_error
 from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, get_rng_state,
                        initial_seed, linspace, logspace, manual_seed, normal, ones, ones_like, rand, rand_like, randint,
                        randint_like, randn, randn_like, seed, set_rng_state, tensor, zeros, zeros_like)
-from .creation import bernoulli, multinomial, poisson, randperm
+from .creation import bernoulli, binomial, multinomial, poisson, randperm
 # (range and complex are PyTorch's here: this file's own code says builtins.range)
 from .creation import asarray, empty_permuted, empty_strided, frombuffer, range, scalar_tensor, unravel_index
 from .random import PublicGenerator as Generator, default_generator

@@ -2,7 +2,7 @@
 imports it as `import torch.functional as F`)."""
 from . import (Tensor, broadcast_shapes, broadcast_tensors, cdist, einsum, linalg, meshgrid, norm, split, tensordot,
                unique, unique_consecutive)
-from . import float16, nn, ones, view_as_complex, view_as_real, zeros
+from . import bool as bool_, float16, nn, ones, view_as_complex, view_as_real, zeros
 from . import _signatures
 from ._argparse.wrappers import _vetter
 from ._tensor_methods._common import _warn_once
@@ -126,6 +126,9 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
         signal_dim = input.dim()
         extended_shape = [1] * (3 - signal_dim) + list(input.size())
         pad = int(n_fft // 2)
+        if input.dtype == bool_ and pad_mode in ("reflect", "replicate"):     # (the pad kernels have no bool)
+            kernel = "reflection_pad1d" if pad_mode == "reflect" else "replication_pad1d"
+            raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
         input = nn.functional.pad(input.view(extended_shape), [pad, pad], pad_mode)
         input = input.view(input.shape[-signal_dim:])
     args, _ = _vetter(_signatures.CALLED["stft"])(

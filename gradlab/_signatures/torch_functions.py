@@ -114,6 +114,7 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
                                       'weight=None, Tensor? pos_weight=None, int64_t '
                                       'reduction=at::Reduction::Mean)',),
  'bincount': ('bincount(Tensor input, Tensor? weights=None, SymInt minlength=0)',),
+ 'binomial': ('binomial(Tensor count, Tensor prob, Generator? generator=None)',),
  'bitwise_and': ('bitwise_and(Tensor input, Tensor other, *, Tensor out=None)',
                  'bitwise_and(Scalar self, Tensor other)',
                  'bitwise_and(Tensor input, Scalar other, *, Tensor out=None)'),

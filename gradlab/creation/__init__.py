@@ -19,6 +19,7 @@ from .factories import empty, empty_like, eye, full, full_like, ones, ones_like,
 from .legacy import _legacy_types, legacy_data, tensortype
 from .options import _options, _shape
 from .ranges import arange, linspace, logspace
+from .sampling import binomial  # noqa: F401
 from .sampling import (bernoulli, get_rng_state, initial_seed, manual_seed, multinomial, normal, poisson, rand,
                        rand_like, randint, randint_like, randn, randn_like, randperm, seed, set_rng_state)
 

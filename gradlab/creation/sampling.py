@@ -11,6 +11,9 @@ from .._tensor_methods.random_fills import check_random_bounds, float_bounds
 from .._size import Size
 from .._tensor_core import Tensor
 from .._tensor_data import _argument_type_name
+from .. import _dtype
+from .._tensor_methods.operators import _no_derivative
+from ..ops.operands import broadcast_error
 from .options import (_OPTIONS_NAMES, _combination_error, _finish, _like_device, _not_implemented, _np, _options,
                       _shape)
 
@@ -178,6 +181,43 @@ def poisson(input, generator=None):
     if rates.size and not (rates >= 0).all():
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
     return Tensor._make(_gen(generator).poisson(rates.astype(np.float64)).astype(rates.dtype))
+
+
+def binomial(count, prob, generator=None):
+    """Binomial counts: successes in count[i] trials of probability prob[i] (prob broadcast to count's shape),
+    in count's dtype; PyTorch's CPU sampler (see Generator.binomial), element by element. No derivative."""
+    for name, t in (("count", count), ("prob", prob)):
+        if t._data.dtype.kind != "f":
+            raise ValueError(f"binomial only supports floating-point dtypes for {name}, got: {_dtype_name(t)}")
+    if prob._data.dtype != count._data.dtype:        # (TensorIterator: the output is count's dtype)
+        raise RuntimeError(f"Found dtype {_dtype_name(prob)} but expected {_dtype_name(count)}")
+    try:
+        shape = np.broadcast_shapes(count._data.shape, prob._data.shape)
+    except ValueError:
+        raise broadcast_error(count._data.shape, prob._data.shape) from None
+    if shape != count._data.shape:                   # (the output, made like count, is resized: PyTorch warns)
+        _resized_warning(count._data.shape, shape)
+    if count._data.dtype != np.float32 and count._data.dtype != np.float64:
+        raise _not_implemented("binomial_cpu", count._data.dtype)
+    n = np.broadcast_to(count._data, shape).astype(np.float64)
+    p = np.broadcast_to(prob._data, shape).astype(np.float64)
+    result = Tensor._make(_gen(generator).binomial(n, p).astype(count._data.dtype))
+    return _no_derivative(result, "binomial", count, prob)
+
+
+def _dtype_name(t):
+    """ScalarType's name (Float, Long, ComplexFloat, Bool) as PyTorch's messages print it."""
+    return _dtype.from_numpy_dtype(t._data.dtype)._legacy[:-6] if t._data.dtype.kind in "fiub" else \
+        {"complex64": "ComplexFloat", "complex128": "ComplexDouble"}.get(t._data.dtype.name, t._data.dtype.name)
+
+
+def _resized_warning(old, new):
+    warnings.warn(f"An output with one or more elements was resized since it had shape [{', '.join(map(str, old))}], "
+                  f"which does not match the required output shape [{', '.join(map(str, new))}]. This behavior is "
+                  "deprecated, and in a future PyTorch release outputs will not be resized unless they have zero "
+                  "elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
+                  "t.resize_(0). (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)",
+                  UserWarning, stacklevel=4)
 
 
 def manual_seed(seed):

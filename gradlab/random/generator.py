@@ -483,6 +483,76 @@ class Generator:
             out[i] = self._poisson_one(rate)
         return out.reshape(lam.shape)
 
+    def binomial(self, count: np.ndarray, prob: np.ndarray) -> np.ndarray:
+        """``torch.binomial(count, prob)``: PyTorch's CPU sampler (Distributions.h sample_binomial), element
+        by element in C order: Kachitvichyanukul and Schmeiser's BTRS (transformed rejection) where
+        count * min(p, 1 - p) >= 10, else inversion by a sum of geometric draws; p > 0.5 draws the failures.
+        Each uniform is one float64 uniform of the generator's stream. The choice of method and 1 - p are
+        computed in the tensors' dtype (a float32 product), the samplers in double."""
+        t = np.float32 if count.dtype == np.float32 else np.float64
+        out = np.zeros(count.size, dtype=np.float64)
+        for i, (n, p) in enumerate(zip(count.reshape(-1), prob.reshape(-1))):
+            out[i] = self._binomial_one(t(n), t(p))
+        return out.reshape(count.shape)
+
+    def _binomial_one(self, count, prob) -> float:
+        t = type(count)
+        if count <= 0.0 or prob <= 0.0:
+            return 0.0
+        if prob >= 1.0:
+            return float(count)
+        if prob <= 0.5:
+            big = count * prob >= 10.0
+        elif prob > 0.5:
+            q = t(1.0 - float(prob))
+            big = count * q >= 10.0
+            draw = self._btrs(float(count), float(q)) if big else self._binomial_inversion(float(count), float(q))
+            return float(count - t(draw))
+        else:
+            return math.nan
+        return self._btrs(float(count), float(prob)) if big else self._binomial_inversion(float(count), float(prob))
+
+    def _binomial_inversion(self, count, prob) -> float:
+        geom_sum, num_geom = 0.0, 0.0
+        logprob = float(np.log1p(-prob))            # (log1pf for a float32 probability)
+        while True:
+            u = float(self._unit_f64(1)[0])
+            geom_sum += math.ceil(math.log(u) / logprob) if u > 0 else math.inf
+            if geom_sum > count:
+                return num_geom
+            num_geom += 1
+
+    def _btrs(self, count, prob) -> float:
+        t = type(count)
+        one = t(1)
+        stddev = float(np.sqrt(count * prob * (one - prob)))
+        b = 1.15 + 2.53 * stddev
+        a = -0.0873 + 0.0248 * b + 0.01 * float(prob)
+        c = float(count * prob) + 0.5
+        v_r = 0.92 - 4.2 / b
+        r = float(prob / (one - prob))
+        alpha = (2.83 + 5.1 / b) * stddev
+        m = float(np.floor((count + one) * prob))
+        n = float(count)
+        while True:
+            U = float(self._unit_f64(1)[0]) - 0.5
+            V = float(self._unit_f64(1)[0])
+            us = 0.5 - abs(U)
+            k = float(t(math.floor((2 * a / us + b) * U + c)))
+            if k < 0 or k > n:
+                continue
+            if us >= 0.07 and V <= v_r:
+                return k
+            # (PyTorch's bound, which differs from Hormann's paper by a log, kept as PyTorch computes it)
+            V = math.log(V * alpha / (a / (us * us) + b))
+            upperbound = ((m + 0.5) * math.log((m + 1) / (r * (n - m + 1)))
+                          + (n + 1) * math.log((n - m + 1) / (n - k + 1))
+                          + (k + 0.5) * math.log(r * (n - k + 1) / (k + 1))
+                          + _stirling_tail(m) + _stirling_tail(n - m) - _stirling_tail(k)
+                          - _stirling_tail(n - k))
+            if V <= upperbound:
+                return k
+
     def _poisson_one(self, lam: float) -> int:
         if lam >= 10:
             slam = math.sqrt(lam)
@@ -513,6 +583,19 @@ class Generator:
                 x += 1
             else:
                 return x
+
+
+_STIRLING_TAIL = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983, 0.02079067210376509,
+                  0.0166446911898211, 0.0138761288230707, 0.0118967099458917, 0.0104112652619720,
+                  0.00925546218271273, 0.00833056343336287)
+
+
+def _stirling_tail(k: float) -> float:
+    """log(k!) minus its Stirling approximation (PyTorch's stirling_approx_tail: a table below 10)."""
+    if k <= 9:
+        return _STIRLING_TAIL[int(k)]
+    kp1sq = (k + 1) * (k + 1)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
 
 
 def _to_dtype(values: np.ndarray, dtype) -> np.ndarray:

@@ -1562,3 +1562,4 @@ import op_samples_seq  # noqa: E402,F401
 import op_samples_nn3d  # noqa: E402,F401
 import op_samples_special  # noqa: E402,F401
 import op_samples_spectral  # noqa: E402,F401
+import op_samples_bicubic  # noqa: E402,F401

@@ -40,7 +40,7 @@ _UPSAMPLE_OPS = {("nearest", 3): "upsample_nearest1d", ("nearest", 4): "upsample
                  ("nearest", 5): "upsample_nearest3d", ("nearest-exact", 3): "_upsample_nearest_exact1d",
                  ("nearest-exact", 4): "_upsample_nearest_exact2d", ("nearest-exact", 5): "_upsample_nearest_exact3d",
                  ("linear", 3): "upsample_linear1d", ("bilinear", 4): "upsample_bilinear2d",
-                 ("trilinear", 5): "upsample_trilinear3d"}
+                 ("trilinear", 5): "upsample_trilinear3d", ("bicubic", 4): "upsample_bicubic2d"}
 _NEEDS = {"linear": 3, "bilinear": 4, "trilinear": 5}
 
 
@@ -82,9 +82,9 @@ def _upsample(key, input, output_size, scale_factors, align_corners):
         raise RuntimeError(f"Non-empty {nd + 2}D data tensor expected but got a tensor with sizes "
                            f"[{', '.join(map(str, shape))}]")
     kind = input._data.dtype
-    linear = "linear" in key
+    linear = "linear" in key or "cubic" in key
     if not (kind.kind == "f" or (kind == np.uint8 and (not linear or nd == 2))):
-        weights = "linear" if linear else "nearest"
+        weights = "cubic" if "cubic" in key else "linear" if linear else "nearest"
         raise NotImplementedError(f'"compute_indices_weights_{weights}" not implemented for \'{_scalar_name(input)}\'')
     scales = None if scale_factors is None else tuple(float(s) for s in scale_factors)
     return OPS[key](input, input_size=shape, output_size=tuple(output_size), scales=scales,
@@ -147,7 +147,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         return (adaptive_avg_pool1d if nd == 3 else adaptive_avg_pool2d)(input, output_size)
     if mode in _NEEDS and nd in (3, 4, 5):
         raise NotImplementedError(f"Got {nd}D input, but {mode} mode needs {_NEEDS[mode]}D input")
-    if nd in (3, 4, 5) and mode in ("bicubic", "lanczos", "area", "bilinear"):
+    if nd in (3, 4, 5) and (mode in ("lanczos", "area", "bilinear") or (mode == "bicubic" and nd == 4)):
         raise NotImplementedError(f"gradlab: F.interpolate(mode={mode!r}) of a {nd}D input is not implemented yet")
     raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {nd}D) for the modes: "
                               "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact "
