@@ -72,10 +72,10 @@ OPEN_SEEDS = {
     53: "index_add_ whose source overlaps the written tensor: torch refuses (partial overlap), gradlab computes",
     164: "x[::2] of a tensor that requires grad (after in-place changes) loses its grad_fn in gradlab",
     375: "x[-1:] of a tensor that requires grad (after in-place changes) loses its grad_fn in gradlab",
-    188: "x[::2] += 0.0: gradlab refuses a partial overlap that torch accepts",
     267: ".type(torch.int32) of an inference tensor outside inference_mode: torch's copy at version 1",
     500: "F.dropout(..., inplace=True) of an empty tensor: torch leaves version 0, gradlab counts 1",
-    918: "int32 pow_ with a negative exponent tensor: values differ (-2 vs 1)",
+    918: "v.pow_(v.diagonal()): the exponent is a view of the tensor written; PyTorch reads it while its loop "
+         "writes (the result depends on its element order), gradlab reads it before",
     983: "a view made under no_grad whose base then changed in place with grad on: torch refuses to read it "
          "(its 'A view was created in no_grad mode...' error), gradlab gives AsStridedBackward0",
     962: "autograd.grad's returned gradient at version 2 (PyTorch's InputBuffer adds in place): see grad._version",
