@@ -61,17 +61,18 @@ KNOWN_DIFFERENCES = {
 # the session that wrote this fuzzer; `python tests/fuzz/test_program_fuzz.py --seed N` shows each). Remove a seed
 # once it agrees: the test then checks it again.
 OPEN_SEEDS = {
-    110: "a leaf's requires_grad at the end of the program differs (torch True, gradlab False): not yet reduced",
+    110: "the same as 164: `v5 = v3[0, ..., None]`, then `v3.requires_grad_(True)`: PyTorch's v5.requires_grad is True",
     504: "a 0-d view read after its base changed: torch AsStridedBackward0, gradlab SelectBackward0",
     132: "a split() output changed in place under inference_mode: torch refuses its later use, gradlab computes",
-    476: "F.logsigmoid's result metadata differs after a program of in-place changes: not yet reduced",
     376: "sigmoid_ after unsqueeze_ of a view: PyTorch's own INTERNAL ASSERT (out != nullptr); gradlab computes",
     644: "exp_ of a leaf's view: torch says 'a view of a leaf Variable', gradlab 'a leaf Variable'",
     446: "norm() of a float64 tensor made by a program: torch's result at version 1, gradlab's at 0",
     608: "sum(-1) after in-place changes through views: values differ (36 vs 6): not yet reduced",
     53: "index_add_ whose source overlaps the written tensor: torch refuses (partial overlap), gradlab computes",
-    164: "x[::2] of a tensor that requires grad (after in-place changes) loses its grad_fn in gradlab",
-    375: "x[-1:] of a tensor that requires grad (after in-place changes) loses its grad_fn in gradlab",
+    164: "a view taken before its base was made to require grad (requires_grad_): PyTorch's view then requires grad "
+         "(its base's flag) and views of it record SliceBackward0; gradlab's view keeps its own flag (not modelled: "
+         "every op's recording test would have to read the base)",
+    375: "the same (a view made before its base's requires_grad_(); then x[-1:] of it)",
     267: ".type(torch.int32) of an inference tensor outside inference_mode: torch's copy at version 1",
     500: "F.dropout(..., inplace=True) of an empty tensor: torch leaves version 0, gradlab counts 1",
     918: "v.pow_(v.diagonal()): the exponent is a view of the tensor written; PyTorch reads it while its loop "
@@ -79,6 +80,12 @@ OPEN_SEEDS = {
     983: "a view made under no_grad whose base then changed in place with grad on: torch refuses to read it "
          "(its 'A view was created in no_grad mode...' error), gradlab gives AsStridedBackward0",
     962: "autograd.grad's returned gradient at version 2 (PyTorch's InputBuffer adds in place): see grad._version",
+}
+
+# Programs that crash PyTorch itself (a segmentation fault ends the process): skipped by the report.
+TORCH_CRASHES = {
+    1728: "register_hook on a reshape() view of a leaf after a detach()ed alias was changed in place (lerp_): "
+          "PyTorch 2.13 segfaults (its regenerated AsStridedBackward0 view node)",
 }
 
 COUNT = 1000      # programs in the pytest run
@@ -286,6 +293,8 @@ def main():
     began = time.time()
     groups, ok, statements = {}, 0, 0
     for seed in range(args.start, args.start + args.count):
+        if seed in TORCH_CRASHES:
+            continue
         lines = programs_grammar.program(seed)
         statements += len(lines)
         try:
