@@ -58,7 +58,10 @@ def _check_inplace_allowed(t, as_view=False, view_name=None):
     if base is not None and base.grad_fn is None and base._requires_grad:
         raise RuntimeError(_VIEW_OF_LEAF_INPLACE)
     if t.grad_fn is None and t._requires_grad:
-        raise RuntimeError(_VIEW_OF_LEAF_INPLACE if as_view else _LEAF_INPLACE)
+        # (a view made to require grad itself, `arange(6.).reshape(2, 3).requires_grad_()`: its base is a leaf,
+        # which is all PyTorch's check_inplace asks of a view's base)
+        raise RuntimeError(_VIEW_OF_LEAF_INPLACE if as_view or (base is not None and base.grad_fn is None)
+                           else _LEAF_INPLACE)
 
 
 # --- views and in-place changes ----------------------------------------------------------------------
