@@ -382,13 +382,22 @@ def check_overlaps(t, args):
             raise RuntimeError(_PARTIAL_OVERLAP)
 
 
+_NO_OVERLAP_OPS = {"index_add_alpha", "index_copy"}
+_FILL_VALUE_OPS = {"masked_fill_tensor", "index_fill_tensor", "fill_tensor"}
+
+
 def run_inplace(t, opkey, args, params):
     """x.add_(y) and friends: compute like the out-of-place op, then write into x."""
     _check_inplace_allowed(t)             # (autograd's checks come first, as in PyTorch)
     check = OPS[opkey].check
     if check is not None:                 # (the op's own checks come before TensorIterator's overlap check)
         check(t, *args)
-    check_overlaps(t, args)
+    # (a fill's 0-d value is read as a number, value.item(), before anything is written: no overlap to check)
+    check_overlaps(t, () if opkey in _FILL_VALUE_OPS else args)
+    if opkey in _NO_OVERLAP_OPS:          # (their assert_no_overlap refuses the same memory laid out alike too)
+        for a in args:
+            if isinstance(a, Tensor) and overlaps(t, a):
+                raise RuntimeError(_PARTIAL_OVERLAP)
     data = t._data
     records = grad_mode._state["enabled"] and (
         t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))

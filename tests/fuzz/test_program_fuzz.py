@@ -69,7 +69,6 @@ OPEN_SEEDS = {
     376: "sigmoid_ after unsqueeze_ of a view: PyTorch's own INTERNAL ASSERT (out != nullptr); gradlab computes",
     446: "norm() of a float64 tensor made by a program: torch's result at version 1, gradlab's at 0",
     608: "sum(-1) after in-place changes through views: values differ (36 vs 6): not yet reduced",
-    53: "index_add_ whose source overlaps the written tensor: torch refuses (partial overlap), gradlab computes",
     164: "a view taken before its base was made to require grad (requires_grad_): PyTorch's view then requires grad "
          "(its base's flag) and views of it record SliceBackward0; gradlab's view keeps its own flag (not modelled: "
          "every op's recording test would have to read the base)",
