@@ -258,7 +258,8 @@ def dropout(input, p=0.5, training=True, inplace=False):
     dtype = input._data.dtype
     if p == 1.0:
         mask = np.zeros_like(input._data)
-    elif dtype.kind not in "fc":     # (the mask is scaled by 1 / (1 - p), a float)
+    elif dtype.kind not in "fc":     # (the mask is scaled by 1 / (1 - p), a float: PyTorch draws it first)
+        _random.default_generator._unit_f64(input._data.size)
         raise RuntimeError(f"result type Float can't be cast to the desired output type {_scalar_name(input)}")
     else:
         u = _random.default_generator._unit_f64(input._data.size)
