@@ -117,6 +117,10 @@ def expand(self, shape):
             strides[i] = stride
         if tuple(strides) != out.strides:
             out = np.lib.stride_tricks.as_strided(self, shape, strides, writeable=False)
+    if self.flags.writeable and not any(st == 0 and n > 1 for st, n in zip(out.strides, out.shape)):
+        # nothing repeated (`x.expand(2, -1)` of a 2-row x, or a new leading 1): a view like any other, which
+        # PyTorch lets in-place ops write (numpy's broadcast views are read-only)
+        out = np.lib.stride_tricks.as_strided(self, out.shape, out.strides)
     return out
 
 
