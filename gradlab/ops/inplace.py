@@ -194,6 +194,24 @@ def _adopt(t, result, written=None):
     return _record_adopted(t, result)
 
 
+def _make_writable(t):
+    """A read-only numpy broadcast that repeats no element (a gradient a hook receives, sum's expand of a 0-d
+    one) is memory PyTorch lets in-place ops write: t gets a writable view of the same memory, if its owner
+    is writable. (An expanded t, whose elements share memory, stays read-only: PyTorch refuses it too.)"""
+    a = t._data
+    if any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape)):
+        return
+    root = a
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    offset = a.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    if not root.flags.writeable or root.dtype != a.dtype or offset < 0 or offset % a.itemsize:
+        return
+    as_strided = np.lib.stride_tricks.as_strided
+    start = as_strided(root, shape=(offset // a.itemsize + 1,), strides=(a.itemsize,))[offset // a.itemsize:]
+    t._data = as_strided(start, shape=a.shape, strides=a.strides)
+
+
 def _copy_into(t, result):
     if not t._data.size and not np.can_cast(result._data.dtype, t._data.dtype, casting="same_kind") and not (
             result._data.dtype.kind in "iu" and t._data.dtype.kind in "iu"):
@@ -203,6 +221,8 @@ def _copy_into(t, result):
                            f"type {_kind_name(t._data.dtype)}")
     if not t._data.size:
         return
+    if not t._data.flags.writeable:
+        _make_writable(t)
     try:
         np.copyto(t._data, result._data, casting="same_kind")
     except TypeError:

@@ -121,7 +121,7 @@ def show(v, depth=0, version="version"):
     if isinstance(v, np.ndarray):
         return f"ndarray {v.dtype} {v.tolist()!r}"
     if isinstance(v, (list, tuple)) and depth < 4:
-        inner = ", ".join(show(x, depth + 1) for x in v)
+        inner = ", ".join(show(x, depth + 1, version) for x in v)   # (autograd.grad's gradients: their versions)
         name = type(v).__name__
         return f"{name}({inner})" if name not in ("list", "tuple") else f"{name}[{inner}]"
     if isinstance(v, dict) and depth < 4:
@@ -333,6 +333,10 @@ def main():
         out.append(f"## {family} {internal} — {len(items)} programs" + (f" (known: {reason})" if reason else ""))
         for seed, diff in items[:3]:
             out += ["```", report_one(seed, diff), "```"]
+    out += ["", "## Every differing program", "", "| seed | statement | torch | gradlab |", "|---|---|---|---|"]
+    for seed, diff in sorted(item for items in groups.values() for item in items):
+        cells = [diff[1], diff[2], diff[3]]
+        out.append(f"| {seed} | " + " | ".join(c.replace("\n", " ").replace("|", "¦")[:110] for c in cells) + " |")
     Path(args.report).write_text("\n".join(out) + "\n")
     print("\n".join(out[:1]) + f"\nreport: {args.report}")
 
