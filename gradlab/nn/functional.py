@@ -253,7 +253,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     _tensor_arg("dropout_" if inplace else "dropout", input)
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0.0:
+    if not training or p == 0.0 or not input._data.size:    # (PyTorch's _dropout_impl: the input itself, no node)
         return input
     dtype = input._data.dtype
     if p == 1.0:
