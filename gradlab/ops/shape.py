@@ -568,7 +568,9 @@ def split_with_sizes(self, dim, sections):
     shows={"self": "stack(grads, dim)"},
     self=lambda g, n: _stack_grads(g, n))
 def unbind(self, dim):
-    return tuple(np.moveaxis(self, dim, 0))
+    # (m[i, ...], a view: iterating a 1-d array would give numpy scalars, copies that in-place changes miss)
+    m = np.moveaxis(self, dim, 0)
+    return tuple(m[i, ...] for i in range(m.shape[0]))
 
 
 def _join_grads(grads, n):
