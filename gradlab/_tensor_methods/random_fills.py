@@ -11,7 +11,7 @@ import numpy as np
 from .. import _dtype, random as _random
 from .._tensor_core import Tensor
 from ..autograd import grad_mode
-from ..ops.indexing import assign_data, check_overlaps
+from ..ops.indexing import _check_inplace_allowed, assign_data, check_overlaps
 from ..ops.registry import OPS
 from .operators import _no_derivative
 
@@ -167,6 +167,21 @@ class _RandomFillMethods:
     def multinomial(self, num_samples, replacement=False, *, generator=None):
         """Indices drawn from the categories weighted by each row (see multinomial_indices)."""
         return Tensor._make(multinomial_indices(self._data, num_samples, replacement, _gen(generator)))
+
+
+def _autograd_checked(fill):
+    """PyTorch's autograd layer checks an in-place change (a leaf that requires grad, a view of one) before the
+    kernel looks at its arguments or draws a number: a refused fill leaves the generator where it was."""
+    def checked(self, *args, **kwargs):
+        _check_inplace_allowed(self)
+        return fill(self, *args, **kwargs)
+    checked.__name__ = checked.__qualname__ = fill.__name__
+    checked.__doc__ = fill.__doc__
+    return checked
+
+
+for _name in ("uniform_", "normal_", "random_", "bernoulli_", "exponential_", "geometric_", "cauchy_", "log_normal_"):
+    setattr(_RandomFillMethods, _name, _autograd_checked(_RandomFillMethods.__dict__[_name]))
 
 
 def _check_uniform_bounds(np_dtype, from_, to):

@@ -195,7 +195,8 @@ class _ShapeMethods:
         sizes = _size_args(sizes)
         if len(sizes) < self._data.ndim:
             raise RuntimeError(
-                f"expand({self.type()}{{[{', '.join(map(str, self._data.shape))}]}}, size=[{', '.join(map(str, sizes))}]): "
+                f"expand({_cpp_type_name(self)}{{[{', '.join(map(str, self._data.shape))}]}}, "
+                f"size=[{', '.join(map(str, sizes))}]): "
                 f"the number of sizes provided ({len(sizes)}) must be greater or equal to the number of dimensions in "
                 f"the tensor ({self._data.ndim})")
         lead = len(sizes) - self._data.ndim
@@ -653,3 +654,13 @@ def _repeated_positions(repeats, output_size):
     if output_size is not None and output_size != int(r.sum()):
         raise RuntimeError("allocated size does not match required size")
     return Tensor._make(np.repeat(np.arange(r.shape[0], dtype=r.dtype), r))
+
+
+def _cpp_type_name(t):
+    """The tensor's type as PyTorch's C++ prints it (DeprecatedTypeProperties::toString): the legacy
+    torch.XTensor name where C++ has one (the eight float and integer types), else CPU<Scalar>Type."""
+    name = t.type()
+    if name[len("torch."):] in ("FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor", "ShortTensor",
+                                "CharTensor", "ByteTensor"):
+        return name
+    return "CPU" + name[len("torch."):-len("Tensor")] + "Type"

@@ -264,12 +264,13 @@ def dropout(input, p=0.5, training=True, inplace=False):
     _tensor_arg("dropout_" if inplace else "dropout", input)
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0.0:
+    if not training or p == 0.0 or not input._data.size:    # (PyTorch's _dropout_impl: the input itself, no node)
         return input
     dtype = input._data.dtype
     if p == 1.0:
         mask = np.zeros_like(input._data)
-    elif dtype.kind not in "fc":     # (the mask is scaled by 1 / (1 - p), a float)
+    elif dtype.kind not in "fc":     # (the mask is scaled by 1 / (1 - p), a float: PyTorch draws it first)
+        _random.default_generator._unit_f64(input._data.size)
         raise RuntimeError(f"result type Float can't be cast to the desired output type {_scalar_name(input)}")
     else:
         u = _random.default_generator._unit_f64(input._data.size)

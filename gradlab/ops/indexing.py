@@ -430,7 +430,10 @@ def setitem(t, key, value, copy=False):
         stripped = v.shape
         # the value may not share memory with what it is written into: index_put_ refuses any overlap, copy_
         # a partial one (the value expanded to the target's shape laid out as the target is: a copy onto itself)
-        if overlaps(target, value) and (advanced or _partial_copy(target._data, v)):
+        # (a value of the target's own shape goes to copy_ as it is, unstripped: `w[::2] += 1` writes w[::2] onto
+        # itself, the same memory with the same strides, which copy_ skips)
+        if overlaps(target, value) and (advanced or _partial_copy(
+                target._data, value._data if value._data.shape == target._data.shape else v)):
             raise RuntimeError(_PARTIAL_OVERLAP)
     if advanced:                             # (make_info's checks; then the value's shape and dtype)
         _check_index_tensors(target, advanced, pending)

@@ -58,7 +58,10 @@ def _check_inplace_allowed(t, as_view=False, view_name=None):
     if base is not None and base.grad_fn is None and base._requires_grad:
         raise RuntimeError(_VIEW_OF_LEAF_INPLACE)
     if t.grad_fn is None and t._requires_grad:
-        raise RuntimeError(_VIEW_OF_LEAF_INPLACE if as_view else _LEAF_INPLACE)
+        # (a view made to require grad itself, `arange(6.).reshape(2, 3).requires_grad_()`: its base is a leaf,
+        # which is all PyTorch's check_inplace asks of a view's base)
+        raise RuntimeError(_VIEW_OF_LEAF_INPLACE if as_view or (base is not None and base.grad_fn is None)
+                           else _LEAF_INPLACE)
 
 
 # --- views and in-place changes ----------------------------------------------------------------------
@@ -191,6 +194,24 @@ def _adopt(t, result, written=None):
     return _record_adopted(t, result)
 
 
+def _make_writable(t):
+    """A read-only numpy broadcast that repeats no element (a gradient a hook receives, sum's expand of a 0-d
+    one) is memory PyTorch lets in-place ops write: t gets a writable view of the same memory, if its owner
+    is writable. (An expanded t, whose elements share memory, stays read-only: PyTorch refuses it too.)"""
+    a = t._data
+    if any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape)):
+        return
+    root = a
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    offset = a.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    if not root.flags.writeable or root.dtype != a.dtype or offset < 0 or offset % a.itemsize:
+        return
+    as_strided = np.lib.stride_tricks.as_strided
+    start = as_strided(root, shape=(offset // a.itemsize + 1,), strides=(a.itemsize,))[offset // a.itemsize:]
+    t._data = as_strided(start, shape=a.shape, strides=a.strides)
+
+
 def _copy_into(t, result):
     if not t._data.size and not np.can_cast(result._data.dtype, t._data.dtype, casting="same_kind") and not (
             result._data.dtype.kind in "iu" and t._data.dtype.kind in "iu"):
@@ -200,6 +221,8 @@ def _copy_into(t, result):
                            f"type {_kind_name(t._data.dtype)}")
     if not t._data.size:
         return
+    if not t._data.flags.writeable:
+        _make_writable(t)
     try:
         np.copyto(t._data, result._data, casting="same_kind")
     except TypeError:
@@ -379,13 +402,22 @@ def check_overlaps(t, args):
             raise RuntimeError(_PARTIAL_OVERLAP)
 
 
+_NO_OVERLAP_OPS = {"index_add_alpha", "index_copy"}
+_FILL_VALUE_OPS = {"masked_fill_tensor", "index_fill_tensor", "fill_tensor"}
+
+
 def run_inplace(t, opkey, args, params):
     """x.add_(y) and friends: compute like the out-of-place op, then write into x."""
     _check_inplace_allowed(t)             # (autograd's checks come first, as in PyTorch)
     check = OPS[opkey].check
     if check is not None:                 # (the op's own checks come before TensorIterator's overlap check)
         check(t, *args)
-    check_overlaps(t, args)
+    # (a fill's 0-d value is read as a number, value.item(), before anything is written: no overlap to check)
+    check_overlaps(t, () if opkey in _FILL_VALUE_OPS else args)
+    if opkey in _NO_OVERLAP_OPS:          # (their assert_no_overlap refuses the same memory laid out alike too)
+        for a in args:
+            if isinstance(a, Tensor) and overlaps(t, a):
+                raise RuntimeError(_PARTIAL_OVERLAP)
     data = t._data
     records = grad_mode._state["enabled"] and (
         t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))

@@ -359,7 +359,8 @@ def binary_cross_entropy_with_logits(self, target, weight, reduction, count, hal
     return _reduce(loss, reduction)
 
 
-@op("dropout_mask", "MulBackward0", ("self", "other"), saves=("other",),
+@op("dropout_mask", "MulBackward0", ("self", "other"), saves={"self": ("other",), "other": ("self",)},   # (mul's:
+    # _saved_self is None, as PyTorch's, since the mask needs no gradient)
     self=lambda g, n: g * n.other)
 def dropout_mask(self, other):
     return self * other

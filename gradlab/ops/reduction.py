@@ -492,7 +492,10 @@ def logsumexp(self, dim, keepdim):
 def cumsum(self, dim):
     if self.ndim == 0:                 # (numpy would give a 1-d result)
         return self.astype(_sum_dtype(self) or self.dtype, copy=True)
-    return np.ascontiguousarray(np.cumsum(self, axis=dim, dtype=_sum_dtype(self)))    # (contiguous, as in PyTorch)
+    out = np.ascontiguousarray(np.cumsum(self, axis=dim, dtype=_sum_dtype(self)))    # (contiguous, as in PyTorch)
+    if out.dtype.kind in "fc":
+        out += 0        # PyTorch's running sum starts at +0, so a -0 never comes out (numpy starts at the first -0)
+    return out
 
 
 # --- var_mean, std_mean, nansum -----------------------------------------------------------------

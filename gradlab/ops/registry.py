@@ -574,7 +574,8 @@ _ndarray = np.ndarray
 CONTIGUOUS_RESULT = {"softmax", "log_softmax", "masked_fill", "masked_fill_tensor", "cumsum", "roll", "gather",
                      "index_select", "repeat", "index", "rpow", "block_diag", "logcumsumexp", "renorm",
                      "linalg_pinv", "linalg_matrix_exp", "mm", "bmm", "mv", "addmm", "addmv", "baddbmm", "addbmm",
-                     "fft_r2c", "fft_c2c", "fft_c2r"}
+                     "fft_r2c", "fft_c2c", "fft_c2r",
+                     "log_sigmoid"}     # (log_sigmoid_forward: a contiguous result and buffer, not TensorIterator's)
 
 
 def _size_one_strides(a):

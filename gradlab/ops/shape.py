@@ -117,6 +117,10 @@ def expand(self, shape):
             strides[i] = stride
         if tuple(strides) != out.strides:
             out = np.lib.stride_tricks.as_strided(self, shape, strides, writeable=False)
+    if self.flags.writeable and not any(st == 0 and n > 1 for st, n in zip(out.strides, out.shape)):
+        # nothing repeated (`x.expand(2, -1)` of a 2-row x, or a new leading 1): a view like any other, which
+        # PyTorch lets in-place ops write (numpy's broadcast views are read-only)
+        out = np.lib.stride_tricks.as_strided(self, out.shape, out.strides)
     return out
 
 
@@ -570,7 +574,9 @@ def split_with_sizes(self, dim, sections):
     shows={"self": "stack(grads, dim)"},
     self=lambda g, n: _stack_grads(g, n))
 def unbind(self, dim):
-    return tuple(np.moveaxis(self, dim, 0))
+    # (m[i, ...], a view: iterating a 1-d array would give numpy scalars, copies that in-place changes miss)
+    m = np.moveaxis(self, dim, 0)
+    return tuple(m[i, ...] for i in range(m.shape[0]))
 
 
 def _join_grads(grads, n):

@@ -365,8 +365,8 @@ def cumulative_extreme_indices(x, dim, largest):
 
 def _along(self, indices, dim):
     """self's values at `indices` along dim (indices shaped like the result)."""
-    if self.ndim == 0:
-        return self.reshape(indices.shape) if indices.size == self.size else self.reshape(-1)[indices]
+    if self.ndim == 0:                  # (a copy: sort's values are a new tensor, never a view of the input)
+        return self.reshape(indices.shape).copy() if indices.size == self.size else self.reshape(-1)[indices]
     return np.take_along_axis(self, indices, dim)
 
 
