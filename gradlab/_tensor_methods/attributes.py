@@ -236,7 +236,7 @@ class _AttributeMethods:
     # --- autograd attributes --------------------------------------------------------------------
     @property
     def requires_grad(self):
-        return self.grad_fn is not None or self._requires_grad
+        return self._grad_fn is not None or self._requires_grad      # (the slot: grad_fn is a property too)
 
     @requires_grad.setter
     def requires_grad(self, flag):

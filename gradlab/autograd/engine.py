@@ -60,8 +60,8 @@ def _root_edges(tensors, grad_tensors):
         grads.append(g)
     roots = []
     for i, (t, g) in enumerate(zip(tensors, grads)):
-        if t.grad_fn is not None:
-            node, nr = t.grad_fn, t._output_nr
+        if t._grad_fn is not None:                  # (the slot behind the grad_fn property: no call)
+            node, nr = t._grad_fn, t._output_nr
         elif t.requires_grad and accumulator_of(t) is not None:
             node, nr = accumulator_of(t), 0
         else:           # (a view made under no_grad of a tensor that requires grad has no edge either: PyTorch's words)

@@ -319,6 +319,7 @@ class Node:
     _num_outputs = 1
     _saved_names = ()
     _guards = None           # SavedTensors PyTorch saves but the formulas do not read (see save_for_check)
+    _raw_saved = None        # {name: SavedTensor} handed out as `_raw_saved_<name>` (see __getattr__)
 
     def __init__(self):
         self._sequence_nr = next(_sequence)
@@ -454,8 +455,10 @@ class Node:
         node whose `_saved` is not None: it saved something (maybe only a scalar or an index, which
         PyTorch keeps as tensors too), so it is spent: a second backward through it raises."""
         self._saved_names = tuple(self._saved or ())
-        for raw in self.__dict__.get("_raw_saved", {}).values():
-            raw._free()
+        # (read through the class default, not self.__dict__: that would build every node a real dict)
+        if self._raw_saved is not None:
+            for raw in self._raw_saved.values():
+                raw._free()
         self._saved = None
         self._guards = None
         self._freed = True

@@ -194,8 +194,10 @@ def nll_loss(self, target, weights, reduction, ignore_index, total_weight, self_
         return picked.astype(self.dtype)
     positions = np.flatnonzero(valid)
     total = summation.cascade_sum(picked[positions].astype(self.dtype, copy=False), positions, self.shape[0])
-    with np.errstate(invalid="ignore", divide="ignore"):      # (every target ignored: 0 / 0, nan)
+    if reduction != "mean" or 0 < total_weight < np.inf:      # (nothing numpy could warn about: no errstate's cost)
         return np.asarray(total / total_weight if reduction == "mean" else total, dtype=self.dtype)
+    with np.errstate(invalid="ignore", divide="ignore"):      # (every target ignored: 0 / 0, nan)
+        return np.asarray(total / total_weight, dtype=self.dtype)
 
 
 def _reduce(loss, reduction):

@@ -85,7 +85,7 @@ class OpNode(Node):
         elif op.undefined_grads:        # (formulas written as FunctionsManual's, which test grads[i].defined())
             g = list(grad_outputs)
         else:   # outputs that received no gradient count as zeros (which ones: for PyTorch's `.defined()`)
-            g = [gi if gi is not None else _zeros(meta, as_arrays) for gi, meta in zip(grad_outputs, self._output_meta)]
+            g = _zeros_for_undefined(grad_outputs, self._output_meta, as_arrays)
             self._undefined = self._undefined_outputs = tuple(gi is None for gi in grad_outputs)
         if not as_arrays:
             if op.num_outputs != 1:
@@ -148,6 +148,11 @@ def _changed(value):
         counter = value._vc
         return counter is not None and counter[0] != 0
     return value.counter[0] != value.version and value.hook is None
+
+
+def _zeros_for_undefined(grad_outputs, output_meta, as_arrays):
+    # (out of OpNode.apply: a comprehension there reading `as_arrays` would make it a cell, paid by every node)
+    return [gi if gi is not None else _zeros(meta, as_arrays) for gi, meta in zip(grad_outputs, output_meta)]
 
 
 def _zeros(meta, as_arrays):
@@ -306,7 +311,7 @@ def _inputs(op, args):
                 dtype = data.dtype
             elif data.dtype != dtype:
                 mixed = True
-            if a.grad_fn is not None or a._requires_grad:
+            if a._grad_fn is not None or a._requires_grad:
                 requires = True
             arrays.append(data)
         else:
@@ -355,7 +360,7 @@ def _integer_history(op, args, out):
         return True                      # an in-place op on an integer tensor that requires grad: recorded
     if op._formula_slots and op.key != "to_dtype":
         for a in args:
-            if isinstance(a, Tensor) and a._data.dtype.kind not in "fc" and (a.grad_fn is not None or a._requires_grad):
+            if isinstance(a, Tensor) and a._data.dtype.kind not in "fc" and (a._grad_fn is not None or a._requires_grad):
                 raise RuntimeError(f"Autograd not support dtype: {from_numpy_dtype(out.dtype)._legacy[:-6]}")
     return False
 
@@ -415,7 +420,8 @@ def apply(op, args, params):
                 dtype = data.dtype
             elif data.dtype != dtype:
                 general = True
-            if a.grad_fn is not None or a._requires_grad:
+            # (the slot behind the grad_fn property, here and below: a property read is a call)
+            if a._grad_fn is not None or a._requires_grad:
                 requires = True
             arrays.append(data)
         else:
@@ -429,10 +435,10 @@ def apply(op, args, params):
     out = op.forward(*arrays, **params) if params else op.forward(*arrays)
 
     if op.num_outputs == 1:
-        if type(out) is not np.ndarray or (dtype is not None and out.dtype != dtype):
+        if type(out) is not _ndarray or (dtype is not None and out.dtype != dtype):
             out = _as_array(out, dtype)
         if out.base is None and (not out.flags.c_contiguous or (
-                arrays and type(arrays[0]) is np.ndarray and (not arrays[0].flags.c_contiguous or (
+                arrays and type(arrays[0]) is _ndarray and (not arrays[0].flags.c_contiguous or (
                     1 in arrays[0].shape and _size_one_strides(arrays[0]) and _sorts_dims(op, args, out)))) or (
                 params and op.key == "where" and not params["condition"].flags.c_contiguous)):
             # (contiguous inputs never get here. The inputs as given, before a cast that may have
@@ -444,7 +450,7 @@ def apply(op, args, params):
                 out.dtype.kind not in "fc" and not _integer_history(op, args, out)):
             return Tensor._make(out)
     else:
-        out = tuple(_as_array(o, dtype) for o in out)
+        out = _as_arrays(out, dtype)
         if not requires or not grad_mode._state["enabled"] or not out or (
                 out[0].dtype.kind not in "fc" and not _integer_history(op, args, out[0])):
             return tuple(Tensor._make(o) for o in out)
@@ -480,7 +486,7 @@ def apply(op, args, params):
     wired = args if len(args) <= len(op.inputs) else args[:len(op.inputs)]
     for a in wired:
         if isinstance(a, Tensor):
-            fn = a.grad_fn
+            fn = a._grad_fn
             if fn is not None:
                 edges.append((fn, a._output_nr))
             elif a._requires_grad:
@@ -548,6 +554,16 @@ def apply(op, args, params):
                 s.array = out
                 s.output_nr = 0
         return result
+    return _multi_output_results(op, node, out)
+
+
+# (apply's steps for several outputs, out of its body: a comprehension there reading `dtype` or `node` would
+# make them cells, which every call of apply pays for, one output or several)
+def _as_arrays(out, dtype):
+    return tuple(_as_array(o, dtype) for o in out)
+
+
+def _multi_output_results(op, node, out):
     results = tuple(Tensor._make(o, node, i) for i, o in enumerate(out))
     if op.saves_outputs:
         node._guards = tuple(SavedTensor(results[i], True) for i in op.saves_outputs)
@@ -737,7 +753,7 @@ def sum_to_shape(g, meta):
         if lead < 0:           # a formula gave fewer dims than the input has: broadcast it up
             g = dual.expand(g, shape)
         else:
-            stretched = tuple(lead + i for i, s in enumerate(shape) if s == 1 and g_shape[lead + i] != 1)
+            stretched = _stretched(g_shape, shape, lead)
             if stretched:
                 g = dual.sum_keepdim(g, stretched)
             if lead:
@@ -749,6 +765,12 @@ def sum_to_shape(g, meta):
                 return g
         g = dual.to_dtype(g, dtype)
     return g
+
+
+def _stretched(g_shape, shape, lead):
+    """The dims of g_shape that broadcasting stretched from a size 1 of shape (out of sum_to_shape: a comprehension
+    there would make `g_shape` and `lead` cells, paid by every call)."""
+    return tuple(lead + i for i, s in enumerate(shape) if s == 1 and g_shape[lead + i] != 1)
 
 
 def _sum_to(g, g_shape, shape):

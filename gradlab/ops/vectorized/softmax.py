@@ -9,7 +9,7 @@ the positions are shared among the threads.
 import numpy as np
 
 from ... import _parallel
-from .core import _F32, _F64, _fma, _kernel, _lanes, _rounded_sum
+from .core import _F32, _F64, _fma, _kernel, _lanes, _quiet, _rounded_sum
 from .sleef import _K_ONE, _expf, _expf_nd, _logf
 from .sleef_double import fma64, glibc_exp, sleef_expd, sleef_logd
 from .glibc import glibc_expf
@@ -110,12 +110,17 @@ def log_softmax_lastdim(x):
     """log_softmax over the last dim: x - max - log(sum(exp(x - max))), each step rounded."""
     lanes = _lanes()
     if x.dtype == _F32 and lanes is not None and x.ndim and x.shape[-1]:
-        r = _rows(x)
-        with np.errstate(all="ignore"):
-            shifted = r - np.maximum.reduce(r, axis=1, keepdims=True)
-            shifted -= _log_of_sums(row_sums(_expf(shifted, nonpositive=True), lanes))[:, None]
-        return shifted.reshape(x.shape)
+        return _log_softmax_rows(x, lanes)
     return _log_softmax_lastdim(x)
+
+
+@_quiet
+def _log_softmax_rows(x, lanes):
+    """log_softmax_lastdim's float32 steps, numpy's warnings off."""
+    r = _rows(x)
+    shifted = r - np.maximum.reduce(r, axis=1, keepdims=True)
+    shifted -= _log_of_sums(row_sums(_expf(shifted, nonpositive=True), lanes))[:, None]
+    return shifted.reshape(x.shape)
 
 
 @_kernel
@@ -158,15 +163,20 @@ def log_softmax_backward_lastdim(grad, output):
     subtract into one fma (measured)."""
     lanes = _lanes()
     if grad.dtype == _F32 and output.dtype == _F32 and lanes is not None and grad.ndim and grad.shape[-1]:
-        g, y = _rows(grad), _rows(output)
-        with np.errstate(all="ignore"):
-            total = row_sums(g, lanes).astype(_F64)[:, None]
-            np.negative(total, out=total)
-            p = _expf(y).astype(_F64)
-            p *= total                                  # -exp(y) * sum: exact in float64
-            out = _rounded_sum(p, g)                    # fma(-exp(y), sum, grad)
-        return out.reshape(grad.shape)
+        return _log_softmax_backward_rows(grad, output, lanes)
     return _log_softmax_backward_lastdim(grad, output)
+
+
+@_quiet
+def _log_softmax_backward_rows(grad, output, lanes):
+    """log_softmax_backward_lastdim's float32 steps, numpy's warnings off."""
+    g, y = _rows(grad), _rows(output)
+    total = row_sums(g, lanes).astype(_F64)[:, None]
+    np.negative(total, out=total)
+    p = _expf(y).astype(_F64)
+    p *= total                                  # -exp(y) * sum: exact in float64
+    out = _rounded_sum(p, g)                    # fma(-exp(y), sum, grad)
+    return out.reshape(grad.shape)
 
 
 @_kernel
