@@ -2,7 +2,10 @@
 imports it as `import torch.functional as F`)."""
 from . import (Tensor, broadcast_shapes, broadcast_tensors, cdist, einsum, linalg, meshgrid, norm, split, tensordot,
                unique, unique_consecutive)
-from . import constant_pad_nd, float16, nn, ones, view_as_complex, view_as_real, zeros
+from . import float16, nn, ones, view_as_complex, view_as_real, zeros
+# (torch.constant_pad_nd is one of gradlab's lazy names: its module's own name, since this file is imported
+# before gradlab's module __getattr__ is defined)
+from .nn._functional.conv import torch_constant_pad_nd as constant_pad_nd
 from . import _signatures
 from ._argparse.wrappers import _vetter
 from ._tensor_methods._common import _warn_once
