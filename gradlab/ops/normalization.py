@@ -26,6 +26,7 @@ from . import dual  # noqa: F401
 from .double_backward import masked, node_of, on_tensors, once, output_mask, placeholders
 from .registry import OPS, op
 from .shape import cat
+from .vectorized.sleef_double import fma64
 
 
 def _channel_shape(ndim):
@@ -152,13 +153,16 @@ _BN_SHOWS = {
     bias=lambda g, n: _bn_grads(g, n)[2])
 def native_batch_norm(input, weight, bias, mean, invstd, training, eps, axes, grad_invstd=None):
     # torch's batch_norm_cpu_collect_linear_and_constant_terms: y = x * alpha + beta, per channel, both
-    # steps one fused multiply-add in its float32 kernel
+    # steps one fused multiply-add in its float32 and float64 kernels
     dtype = input.dtype
     alpha = invstd.astype(dtype) if weight is None else invstd.astype(dtype) * weight
     nd = input.ndim
     if dtype == np.float32:
         beta = _fma32(-mean, alpha, bias if bias is not None else 0)
         return _fma32(input, _per_channel(alpha, nd), _per_channel(beta, nd))
+    if dtype == np.float64 and input.size:
+        beta = fma64(-mean.astype(dtype), alpha, bias if bias is not None else 0)
+        return np.broadcast_to(fma64(input, _per_channel(alpha, nd), _per_channel(beta, nd)), input.shape)
     beta = -mean.astype(dtype) * alpha
     if bias is not None:
         beta = bias + beta
