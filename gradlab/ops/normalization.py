@@ -50,6 +50,11 @@ def channel_sums(a, axes, b=None, forward=False):
     double. Larger images: added in double."""
     acc = np.float64 if a.dtype == np.float32 else a.dtype
     if a.ndim > 2 and a.size != a.shape[0] * a.shape[1]:
+        if a.dtype == np.float64 and forward:
+            # torch's float64 kernel (batch_norm_cpu_collect_stats_contiguous_impl): one running sum per channel,
+            # element after element, batch then image position (cumsum adds in that order)
+            terms = a if b is None else a * b
+            return np.cumsum(np.moveaxis(terms, 1, 0).reshape(a.shape[1], -1), axis=1)[:, -1]
         return np.add.reduce(a if b is None else a * b, axis=axes, dtype=acc)
     rows = a.reshape(a.shape[0], -1)
     n, threads = rows.shape[0], _parallel.get_num_threads()   # (torch's threads, one block each)
@@ -74,9 +79,11 @@ def channel_sums(a, axes, b=None, forward=False):
 
 
 def _fma(a, b, c):
-    """a * b + c rounded once: float32 through float64 (see _fma32); float64 as two roundings."""
+    """a * b + c rounded once: float32 through float64 (see _fma32), float64 by fma64."""
     if a.dtype == np.float32:
         return (np.multiply(a, b, dtype=np.float64) + c).astype(np.float32)
+    if a.dtype == np.float64:
+        return fma64(a, b, c)
     return a * b + c
 
 
