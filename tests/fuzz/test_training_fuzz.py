@@ -41,33 +41,27 @@ from test_api_fuzz import INTERNAL_TYPES, _INTERNAL, _norm  # noqa: E402
 # Programs of the pytest range whose first difference is found but not fixed yet; `--seed N` shows each. Remove a
 # seed once it agrees.
 _BN64_BACKWARD = (
-    "float64 BatchNorm1d/2d in training: its backward's gradients differ in the last bits (native_batch_norm_backward's"
-    " float64 sums: PyTorch's channels-last kernel adds per-thread blocks, its contiguous one reduces with vectors; "
-    "gradlab's channel_sums models the float32 kernels only; measured on 200 random (N, C) cases: the bias gradient "
-    "agrees in 100, the input gradient in 22). The forward agrees bit for bit since this fuzzer's fixes. The "
-    "difference then grows through the steps (a Linear bias before BatchNorm has a gradient of rounding noise only)")
+    "float64 BatchNorm1d on (N, C, L) / BatchNorm2d in training: the input's gradient differs in the last bits "
+    "(PyTorch's contiguous native_batch_norm_backward kernel reduces each (n, c) row with vec::reduce_all over "
+    "vectors of 4 doubles; emulated in a probe, the bias gradient then agrees in 176 of 176 random cases, the weight "
+    "gradient in 165, the input gradient in 13: not finished). The forward agrees bit for bit since this fuzzer's "
+    "fixes, and so does the (N, C) backward")
+_BN_NOISE = (
+    "Linear then BatchNorm1d on (N, C) (bit-exact here since this fuzzer's fixes): the Linear's bias gradient (and "
+    "a dead unit's weights) is pure rounding noise (1e-16, exactly 0 in exact arithmetic), so the float64 dgemm's "
+    "last-bit difference (see _gemm_rounding_only) shows in its printed digits and grows through the steps")
 OPEN_SEEDS = {
-    21: _BN64_BACKWARD,
-    33: _BN64_BACKWARD,
-    37: _BN64_BACKWARD,
-    50: _BN64_BACKWARD,
-    63: _BN64_BACKWARD,
-    65: _BN64_BACKWARD,
-    73: _BN64_BACKWARD,
-    81: _BN64_BACKWARD,
-    88: _BN64_BACKWARD,
-    90: _BN64_BACKWARD,
-    94: _BN64_BACKWARD,
-    95: _BN64_BACKWARD,
-    98: _BN64_BACKWARD,
-    112: _BN64_BACKWARD,
-    113: _BN64_BACKWARD,
+    **{s: _BN64_BACKWARD for s in (21, 33, 50, 65, 73, 81, 94, 95, 98, 112, 113)},
+    **{s: _BN_NOISE for s in (37, 63, 88, 90)},
 }
-# Found beyond the pytest range (python tests/fuzz/test_training_fuzz.py --start 100 --count 140), the same cause
-# unless said: 126, 131, 136, 142, 144, 158, 164, 165, 191, 198, 204, 214, 227, 230, 233 (BatchNorm, float64);
-# 178: a float32 program (Heads, RMSprop alpha=0.9, OneCycleLR): one momentum_buffer entry near zero (-7.5321e-03
-# among values ~8) differs by 1.6e-06, more than one unit of its printed digit; suspected MKL's sgemm rounding
-# amplified by RMSprop's division, not yet reduced.
+# Found beyond the pytest range (`--start 100 --count 140` and `--start 240 --count 400`: 458 of 540 agree):
+# - most differences are the two causes above (every one of 64 of them in a program with BatchNorm);
+# - 178 (float32; Heads, RMSprop alpha=0.9, OneCycleLR): one momentum_buffer entry near zero (-7.5321e-03 among
+#   values ~8) differs by 1.6e-06, more than one unit of its printed digit; suspected MKL's sgemm rounding
+#   amplified by RMSprop's division, not yet reduced;
+# - 455 (float64; a ModuleList of Linear + sigmoid, L1Loss, SGD momentum=0.9 weight_decay=0.01, ReduceLROnPlateau):
+#   one gradient entry 1.1628e-06 (torch) vs 1.1632e-06 (gradlab) among values ~1e-3: larger than float64 gemm
+#   rounding should give; NOT reduced, may be a real bug (run `--seed 455`).
 
 COUNT = 120       # programs in the pytest run
 BLOCK = 30        # programs per test
@@ -344,7 +338,7 @@ def program(seed):
     add("params", "list(model.parameters())")
     if r.random() < 0.6:
         add("state", "optimizer.state_dict()")
-    if sched and r.random() < 0.5:
+    if sched and r.random() < 0.5 and (f64 or sched_kind != "ReduceLROnPlateau"):   # (its 'best': a float32 loss whole)
         add("state", "{k: v for k, v in scheduler.state_dict().items() if not callable(v) and k != 'lr_lambdas'}")
     if r.random() < 0.6:
         add("eval", "model.eval()")
