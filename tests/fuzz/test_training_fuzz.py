@@ -100,7 +100,8 @@ def _model(r, f64):
                    "        super().__init__()\n"
                    f"        self.fc1 = nn.Linear({fin}, {hid})\n"
                    f"        self.act = {act}\n"
-                   f"        self.norm = nn.LayerNorm({hid}{r.choice(['', ', elementwise_affine=False', ', eps=1e-3'])})\n"
+                   f"        self.norm = nn.LayerNorm({hid}"
+                   f"{r.choice(['', ', elementwise_affine=False', ', eps=1e-3'])})\n"
                    f"        self.fc2 = nn.Linear({hid}, {out})\n"
                    "    def forward(self, x):\n"
                    "        return self.fc2(self.norm(self.act(self.fc1(x))))")
@@ -121,7 +122,8 @@ def _model(r, f64):
                    "    def __init__(self):\n"
                    "        super().__init__()\n"
                    f"        self.body = nn.Sequential(nn.Linear({fin}, {hid}), {act})\n"
-                   f"        self.heads = nn.ModuleDict({{'a': nn.Linear({hid}, {out}), 'b': nn.Linear({hid}, {out})}})\n"
+                   f"        self.heads = nn.ModuleDict({{'a': nn.Linear({hid}, {out}), "
+                   f"'b': nn.Linear({hid}, {out})}})\n"
                    "    def forward(self, x):\n"
                    "        h = self.body(x)\n"
                    "        return self.heads['a'](h) + 0.5 * self.heads['b'](h)")
@@ -187,7 +189,8 @@ def _loss(r, n, out):
     if task == "bin":
         pw = r.choice(["", f"pos_weight=torch.ones({out}) * 2"])
         args = ", ".join(a for a in [red, pw] if a)
-        return f"loss_fn = nn.BCEWithLogitsLoss({args})", f"torch.randint(0, 2, ({n}, {out})).to(torch.get_default_dtype())", task
+        target = f"torch.randint(0, 2, ({n}, {out})).to(torch.get_default_dtype())"
+        return f"loss_fn = nn.BCEWithLogitsLoss({args})", target, task
     C = max(out, 2)
     extra = [red]
     if r.random() < 0.3:
@@ -242,7 +245,8 @@ def _scheduler(r):
         "MultiStepLR": "scheduler = torch.optim.lr_scheduler.MultiStepLR(optimizer, milestones=[1, 3], gamma=0.1)",
         "ExponentialLR": "scheduler = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=0.9)",
         "CosineAnnealingLR": "scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=4)",
-        "ReduceLROnPlateau": "scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, patience=0, factor=0.5)",
+        "ReduceLROnPlateau":
+            "scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, patience=0, factor=0.5)",
         "LambdaLR": "scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda epoch: 0.9 ** epoch)",
         "OneCycleLR": "scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=0.1, total_steps=10)",
     }[kind]
