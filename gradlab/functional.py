@@ -3,13 +3,16 @@ imports it as `import torch.functional as F`)."""
 from . import (Tensor, broadcast_shapes, broadcast_tensors, cdist, einsum, linalg, meshgrid, norm, split, tensordot,
                unique, unique_consecutive)
 from . import float16, nn, ones, view_as_complex, view_as_real, zeros
-# (torch.constant_pad_nd is one of gradlab's lazy names: its module's own name, since this file is imported
-# before gradlab's module __getattr__ is defined)
-from .nn._functional.conv import torch_constant_pad_nd as constant_pad_nd
 from . import _signatures
 from ._argparse.wrappers import _vetter
 from ._tensor_methods._common import _warn_once
 from .ops import OPS
+
+
+def _constant_pad_nd(input, pad, value=0):
+    """The constant_pad_nd row itself (torch.constant_pad_nd is a lazy name of gradlab, not yet bound when this
+    file is imported, and its checks are in nn's layer, which `import gradlab` leaves for later)."""
+    return OPS["constant_pad_nd"](input, pad=tuple(pad), value=value)
 
 __all__ = ["broadcast_shapes", "broadcast_tensors", "cdist", "einsum", "meshgrid", "norm", "split", "tensordot",
            "unique", "unique_consecutive", "chain_matmul", "stft"]
@@ -176,7 +179,7 @@ def _stft(self, n_fft, hop_length, win_length, window, normalized, onesided, ret
             window_.narrow(0, left, win_length).fill_(1)
     if align_to_window:
         # (PyTorch pads left zeros on both sides but counts frames from the unpadded length)
-        input = constant_pad_nd(input, [left, left])
+        input = _constant_pad_nd(input, [left, left])
         n_frames = 1 + (length - win_length) // hop_length
     else:
         n_frames = 1 + (length - n_fft) // hop_length
@@ -246,7 +249,7 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     window_tmp = window if window is not None else ones(win_length, dtype=input.dtype)
     if win_length != n_fft:            # the window centred in n_fft zeros
         left = (n_fft - win_length) // 2
-        window_tmp = constant_pad_nd(window_tmp, [left, n_fft - win_length - left], 0)
+        window_tmp = _constant_pad_nd(window_tmp, [left, n_fft - win_length - left], 0)
     if input_dim == 3:
         input = input.unsqueeze(0)
     input = view_as_complex(input.transpose(1, 2))       # (channel, n_frames, fft_size)
@@ -283,5 +286,5 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
         y = y.squeeze(0)
     if end > expected_len:
         _warn_once(_ISTFT_PADDED)
-        y = constant_pad_nd(y, [0, end - expected_len], 0)
+        y = _constant_pad_nd(y, [0, end - expected_len], 0)
     return y
