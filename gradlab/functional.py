@@ -8,14 +8,15 @@ from ._argparse.wrappers import _vetter
 from ._tensor_methods._common import _warn_once
 from .ops import OPS
 
-__all__ = ["broadcast_shapes", "broadcast_tensors", "cdist", "einsum", "meshgrid", "norm", "split", "tensordot",
-           "unique", "unique_consecutive", "chain_matmul", "stft"]
-
 
 def _constant_pad_nd(input, pad, value=0):
-    """torch.constant_pad_nd, as F.pad's constant mode runs it (ConstantPadNdBackward0): nn.functional
-    loads at first use, after this module."""
-    return nn.functional.pad(input, pad, "constant", value)
+    """The constant_pad_nd row itself (torch.constant_pad_nd is a lazy name of gradlab, not yet bound when this
+    file is imported, and its checks are in nn's layer, which `import gradlab` leaves for later)."""
+    return OPS["constant_pad_nd"](input, pad=tuple(pad), value=value)
+
+
+__all__ = ["broadcast_shapes", "broadcast_tensors", "cdist", "einsum", "meshgrid", "norm", "split", "tensordot",
+           "unique", "unique_consecutive", "chain_matmul", "stft"]
 
 
 _CHAIN_MATMUL_WARNING = (

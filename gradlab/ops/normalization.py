@@ -26,6 +26,7 @@ from . import dual  # noqa: F401
 from .double_backward import masked, node_of, on_tensors, once, output_mask, placeholders
 from .registry import OPS, op
 from .shape import cat
+from .vectorized.sleef_double import fma64
 
 
 def _channel_shape(ndim):
@@ -49,6 +50,11 @@ def channel_sums(a, axes, b=None, forward=False):
     double. Larger images: added in double."""
     acc = np.float64 if a.dtype == np.float32 else a.dtype
     if a.ndim > 2 and a.size != a.shape[0] * a.shape[1]:
+        if a.dtype == np.float64 and forward:
+            # torch's float64 kernel (batch_norm_cpu_collect_stats_contiguous_impl): one running sum per channel,
+            # element after element, batch then image position (cumsum adds in that order)
+            terms = a if b is None else a * b
+            return np.cumsum(np.moveaxis(terms, 1, 0).reshape(a.shape[1], -1), axis=1)[:, -1]
         return np.add.reduce(a if b is None else a * b, axis=axes, dtype=acc)
     rows = a.reshape(a.shape[0], -1)
     n, threads = rows.shape[0], _parallel.get_num_threads()   # (torch's threads, one block each)
@@ -73,9 +79,11 @@ def channel_sums(a, axes, b=None, forward=False):
 
 
 def _fma(a, b, c):
-    """a * b + c rounded once: float32 through float64 (see _fma32); float64 as two roundings."""
+    """a * b + c rounded once: float32 through float64 (see _fma32), float64 by fma64."""
     if a.dtype == np.float32:
         return (np.multiply(a, b, dtype=np.float64) + c).astype(np.float32)
+    if a.dtype == np.float64:
+        return fma64(a, b, c)
     return a * b + c
 
 
@@ -125,6 +133,11 @@ def _bn_grads_arrays(g, n):
             full = x.shape[1] - x.shape[1] % _VEC
             fused = _fma32(-xc[:, :full], k[:, :full], g[:, :full] - grad_mean[:, :full])
             grad_input[:, :full] = fused * invstd[:, :full] * (w[:, :full] if np.ndim(w) else w)
+        elif dtype == np.float64 and x.ndim == 2 and x.shape[1] >= _VEC // 2:
+            # (the same in float64, over whole vectors of 4 doubles: measured on 150 random (N, C) cases)
+            full = x.shape[1] - x.shape[1] % (_VEC // 2)
+            fused = fma64(-xc[:, :full], k[:, :full], g[:, :full] - grad_mean[:, :full])
+            grad_input[:, :full] = fused * invstd[:, :full] * (w[:, :full] if np.ndim(w) else w)
     else:
         grad_input = g * invstd * w
     grad_weight = (dotp * invstd_c).astype(dtype)
@@ -152,13 +165,16 @@ _BN_SHOWS = {
     bias=lambda g, n: _bn_grads(g, n)[2])
 def native_batch_norm(input, weight, bias, mean, invstd, training, eps, axes, grad_invstd=None):
     # torch's batch_norm_cpu_collect_linear_and_constant_terms: y = x * alpha + beta, per channel, both
-    # steps one fused multiply-add in its float32 kernel
+    # steps one fused multiply-add in its float32 and float64 kernels
     dtype = input.dtype
     alpha = invstd.astype(dtype) if weight is None else invstd.astype(dtype) * weight
     nd = input.ndim
     if dtype == np.float32:
         beta = _fma32(-mean, alpha, bias if bias is not None else 0)
         return _fma32(input, _per_channel(alpha, nd), _per_channel(beta, nd))
+    if dtype == np.float64 and input.size:
+        beta = fma64(-mean.astype(dtype), alpha, bias if bias is not None else 0)
+        return np.broadcast_to(fma64(input, _per_channel(alpha, nd), _per_channel(beta, nd)), input.shape)
     beta = -mean.astype(dtype) * alpha
     if bias is not None:
         beta = bias + beta

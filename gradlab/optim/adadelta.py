@@ -3,7 +3,7 @@ import numpy as np
 
 from ..ops.arithmetic import addcmul_arrays, plus_scaled
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check, _check_tensor_lr
+from .optimizer import Optimizer, _check, _check_tensor_lr, _new_step
 
 __all__ = ["Adadelta"]
 
@@ -26,7 +26,7 @@ class Adadelta(Optimizer):
         dtype = p._data.dtype.type
         data = p._data
         if not state:
-            state["step"] = Tensor._make(np.zeros((), np.float32))
+            state["step"] = _new_step()
             state["square_avg"] = Tensor._make(np.zeros_like(data))
             state["acc_delta"] = Tensor._make(np.zeros_like(data))
         lr, rho, eps, wd = float(group["lr"]), group["rho"], group["eps"], group["weight_decay"]

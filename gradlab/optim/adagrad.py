@@ -3,7 +3,7 @@ import numpy as np
 
 from ..ops.arithmetic import addcmul_arrays
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check, _check_tensor_lr
+from .optimizer import Optimizer, _check, _check_tensor_lr, _new_step
 
 __all__ = ["Adagrad"]
 
@@ -35,7 +35,7 @@ class Adagrad(Optimizer):
                 self._init_state(p, group, self.state[p])
 
     def _init_state(self, p, group, state):
-        state["step"] = Tensor._make(np.zeros((), np.float32))
+        state["step"] = _new_step()
         state["sum"] = Tensor._make(np.full_like(p._data, group["initial_accumulator_value"]))
 
     def _update(self, p, grad, group, state):

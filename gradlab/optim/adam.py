@@ -5,7 +5,7 @@ import numpy as np
 
 from ..ops.arithmetic import addcmul_arrays
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check, _check_tensor_lr, _lerp
+from .optimizer import Optimizer, _check, _check_tensor_lr, _lerp, _new_step
 
 
 class Adam(Optimizer):
@@ -34,7 +34,7 @@ class Adam(Optimizer):
         dtype = p._data.dtype.type
         data = p._data
         if not state:
-            state["step"] = Tensor._make(np.zeros((), np.float32))
+            state["step"] = _new_step()
             state["exp_avg"] = Tensor._make(np.zeros_like(data))
             state["exp_avg_sq"] = Tensor._make(np.zeros_like(data))
             if group["amsgrad"]:

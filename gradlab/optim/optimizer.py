@@ -11,6 +11,8 @@ from collections import defaultdict
 
 import numpy as np
 
+from .. import _dtype
+from .._functions.misc import typename
 from ..autograd import grad_mode
 from ..ops.arithmetic import plus_scaled
 from ..tensor import Tensor, _type_name
@@ -65,7 +67,7 @@ class Optimizer:
             group["param_names"] = names
         for p in params:
             if not isinstance(p, Tensor):
-                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {_type_name(p)}")
+                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {typename(p)}")
             if not self.defaults.get("differentiable", None) and not (p.is_leaf or p.retains_grad):
                 raise ValueError("can't optimize a non-leaf Tensor")
         for key, default in self.defaults.items():
@@ -175,6 +177,12 @@ def _cast_like(value, p, key):
     if isinstance(value, Tensor) and key != "step" and value._data.dtype.kind == "f":
         return Tensor._make(value._data.astype(p._data.dtype))
     return value
+
+
+def _new_step():
+    """A state's 'step' counter: a 0-d tensor of PyTorch's _get_scalar_dtype(), float64 when the default dtype is
+    float64 (torch.set_default_dtype(torch.float64)), float32 otherwise."""
+    return Tensor._make(np.zeros((), np.float64 if _dtype.default_np() == np.float64 else np.float32))
 
 
 def _check(condition, message):

@@ -3,7 +3,7 @@ import numpy as np
 
 from ..ops.arithmetic import addcmul_arrays, plus_scaled
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check, _check_tensor_lr, _lerp
+from .optimizer import Optimizer, _check, _check_tensor_lr, _lerp, _new_step
 
 __all__ = ["RMSprop"]
 
@@ -28,7 +28,7 @@ class RMSprop(Optimizer):
         dtype = p._data.dtype.type
         data = p._data
         if not state:
-            state["step"] = Tensor._make(np.zeros((), np.float32))
+            state["step"] = _new_step()
             state["square_avg"] = Tensor._make(np.zeros_like(data))
             if group["momentum"] > 0:
                 state["momentum_buffer"] = Tensor._make(np.zeros_like(data))
