@@ -32,7 +32,8 @@ NOT_YET = {
 
 def gradlab_offers(name):
     """The variants gradlab has under `name`: gradlab.<name>, Tensor.<name>, Tensor.<name>_."""
-    return {v for v, there in (("function", callable(vars(gradlab).get(name))),
+    # (getattr: a name gradlab loads at first use, torch.native_batch_norm, is bound by reading it)
+    return {v for v, there in (("function", callable(getattr(gradlab, name, None))),
                                ("method", name in vars(Tensor)),
                                ("inplace", name + "_" in vars(Tensor))) if there}
 
