@@ -9,6 +9,10 @@ import importlib.util
 import sys
 
 
+_LOADED_LATER = ("nn.functional", "nn.modules", "nn.init", "nn.utils", "nn.parallel", "nn.grad", "optim",
+                 "optim.lr_scheduler", "utils", "utils.data", "distributions", "func", "testing")
+
+
 class _TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def find_spec(self, name, path=None, target=None):
         if name != "torch" and not name.startswith("torch."):
@@ -36,6 +40,9 @@ def alias_torch():
     (Without the alias they report gradlab's: <class 'gradlab.Tensor'>.)"""
     if not any(isinstance(f, _TorchAlias) for f in sys.meta_path):
         sys.meta_path.insert(0, _TorchAlias())
+    # the modules `import gradlab` leaves for their first use, loaded now, so that their classes are renamed too
+    for name in _LOADED_LATER:
+        importlib.import_module("gradlab." + name)
     for name, module in list(sys.modules.items()):      # the gradlab modules already imported
         if name == "gradlab" or name.startswith("gradlab."):
             sys.modules.setdefault("torch" + name[len("gradlab"):], module)

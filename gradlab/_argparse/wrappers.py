@@ -4,6 +4,7 @@ import functools
 import inspect
 import operator
 import sys
+import types
 import warnings
 
 import numpy as np
@@ -392,14 +393,27 @@ _FUNCTION = type(_named_as)
 
 
 def _factory(key):
-    """The function making wrappers of this shape: the written-out one, else compiled from its text now."""
+    """The function making wrappers of this shape: the written-out one, else compiled from its text now.
+    Either way its code is filed under "<gradlab wrapper>", as a warning's or traceback's line shows it:
+    not a line of gradlab's source (`return fn(self, p0)`) that says nothing to the user."""
     make = getattr(_wrapper_shapes, _factory_name(*key), None)
     if make is None:          # the same text serves every function of the same shape: compiled once
         namespace = {}
-        exec(compile(_factory_source(*key), "<gradlab wrapper>", "exec"), namespace)
+        exec(compile(_factory_source(*key), _WRAPPER_FILE, "exec"), namespace)
         make = namespace[_factory_name(*key)]
+    else:
+        make = types.FunctionType(_filed_as_wrapper(make.__code__), make.__globals__, make.__name__)
     _FACTORIES[key] = make
     return make
+
+
+_WRAPPER_FILE = "<gradlab wrapper>"
+
+
+def _filed_as_wrapper(code):
+    """code, and the code of the functions it defines, with the file name "<gradlab wrapper>"."""
+    consts = tuple(_filed_as_wrapper(c) if isinstance(c, types.CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=_WRAPPER_FILE, co_consts=consts)
 
 
 def _factory_name(slots, method, empty_ok):

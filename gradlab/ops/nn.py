@@ -345,7 +345,7 @@ def _bce_logits_grad(g, n):
 
 
 @op("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0", ("self", "target"),
-    saves=("self", "target"),
+    variants=("function",), saves=("self", "target"),
     shows={"self": "(sigmoid(self) - target) * grad * (1 if weight is None else weight) / count",
            "target": "-self * grad * (1 if weight is None else weight) / count"},
     self=_bce_logits_grad,

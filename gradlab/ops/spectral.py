@@ -43,6 +43,7 @@ def _fft_c2r_grad(g, n):
 
 
 @op("fft_r2c", "FftR2CBackward0", promote=False, cast_result=False,
+    saves=("self",),        # (unused by the formula, but PyTorch saves it: an in-place change is then an error)
     shows={"self": "_fft_c2c(constant_pad_nd(grad, (0, last_dim_size - grad.shape[-1])) if onesided else grad, "
                    "[-1], normalization, False).real"},
     self=_fft_r2c_grad)

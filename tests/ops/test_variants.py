@@ -23,7 +23,6 @@ DECLARED = {key: row for key, row in OPS.items() if row.variants}
 # shrinks (test_not_yet_is_still_missing fails once a form exists).
 NOT_YET = {
     "index": {"method"},
-    "binary_cross_entropy_with_logits": {"function"},
     "_trilinear": {"function"}, "_safe_softmax": {"function"},
     "_scaled_dot_product_flash_attention_for_cpu": {"function"},
     "_neg_view": {"function", "method"},        # (recorded by `.imag` of conj()'s result only)

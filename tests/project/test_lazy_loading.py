@@ -77,3 +77,11 @@ def test_any_lazy_name_first_leaves_nn_functional_whole():
             import gradlab
             gradlab.{name}
             print(sorted(set({sorted(whole)!r}) - set(dir(gradlab.nn.functional))))""") == ["[]"], name
+
+
+def test_the_torch_alias_loads_what_import_leaves_for_later():
+    """`python -m gradlab program.py` renames gradlab's classes to torch's modules: the modules loaded later
+    must be loaded (and renamed) then too (gradlab/_alias.py's list)."""
+    from gradlab import _alias
+    later = {f"nn.{name}" for name in gradlab.nn._SUBMODULES} | set(gradlab._LAZY_MODULES)
+    assert later <= set(_alias._LOADED_LATER)
