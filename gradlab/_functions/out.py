@@ -18,22 +18,13 @@ from ..autograd import grad_mode
 from ..creation import tensor
 from ..ops.inplace import _kind_name
 from ..ops.registry import OPS
-from .._tensor_methods._common import _c_type
+from .._tensor_methods._common import _c_type, _resized_warning
 from .._tensor_methods.reductions import _ReturnType
 
 # functions that make a tensor from sizes or ranges: out gives their dtype
 _FACTORIES = {"arange", "empty", "eye", "full", "linspace", "logspace", "normal", "ones", "rand", "randint",
               "randn", "zeros"}
 _RANDOM = {"empty", "normal", "rand", "randint", "randn"}      # (they resize out first)
-
-
-def _resized_warning(old, new):
-    warnings.warn(f"An output with one or more elements was resized since it had shape [{', '.join(map(str, old))}], "
-                  f"which does not match the required output shape [{', '.join(map(str, new))}]. This behavior is "
-                  "deprecated, and in a future PyTorch release outputs will not be resized unless they have zero "
-                  "elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
-                  "t.resize_(0). (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)",
-                  UserWarning, stacklevel=4)
 
 
 # functions whose out= form PyTorch writes as a call of another, named in its autograd error: float_power,

@@ -204,3 +204,13 @@ def minimum(a, b):
     _check_tensor_argument("minimum", a, "input")
     _check_tensor_argument("minimum", b, "other", position=2)
     return _binary("minimum", a, b)
+
+
+def _resized_warning(old, new):
+    """PyTorch's warning for an out= tensor of another shape (at::native::resize_output)."""
+    warnings.warn(f"An output with one or more elements was resized since it had shape [{', '.join(map(str, old))}], "
+                  f"which does not match the required output shape [{', '.join(map(str, new))}]. This behavior is "
+                  "deprecated, and in a future PyTorch release outputs will not be resized unless they have zero "
+                  "elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
+                  "t.resize_(0). (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)",
+                  UserWarning, stacklevel=4)

@@ -12,6 +12,7 @@ from .._size import Size
 from .._tensor_core import Tensor
 from .._tensor_data import _argument_type_name
 from .. import _dtype
+from .._tensor_methods._common import _resized_warning
 from .._tensor_methods.operators import _no_derivative
 from ..ops.operands import broadcast_error
 from .options import (_OPTIONS_NAMES, _combination_error, _finish, _like_device, _not_implemented, _np, _options,
@@ -209,15 +210,6 @@ def _dtype_name(t):
     """ScalarType's name (Float, Long, ComplexFloat, Bool) as PyTorch's messages print it."""
     return _dtype.from_numpy_dtype(t._data.dtype)._legacy[:-6] if t._data.dtype.kind in "fiub" else \
         {"complex64": "ComplexFloat", "complex128": "ComplexDouble"}.get(t._data.dtype.name, t._data.dtype.name)
-
-
-def _resized_warning(old, new):
-    warnings.warn(f"An output with one or more elements was resized since it had shape [{', '.join(map(str, old))}], "
-                  f"which does not match the required output shape [{', '.join(map(str, new))}]. This behavior is "
-                  "deprecated, and in a future PyTorch release outputs will not be resized unless they have zero "
-                  "elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
-                  "t.resize_(0). (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)",
-                  UserWarning, stacklevel=4)
 
 
 def manual_seed(seed):
