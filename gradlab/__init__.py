@@ -174,7 +174,7 @@ _LAZY_FUNCTIONS = {
         "affine_grid_generator", "grid_sampler", "grid_sampler_2d", "grid_sampler_3d")},
     "cosine_similarity": ("nn.functional", "cosine_similarity"),
     "pairwise_distance": ("nn.functional", "pairwise_distance"),
-    # (nn/_functional/native.py's __all__: tests/project/test_layers.py checks that this list holds it)
+    # (nn/_functional/native.py's __all__: tests/project/test_lazy_loading.py checks that this list holds it)
     **{name: ("nn._functional.native", name) for name in (
         "native_layer_norm", "native_batch_norm", "native_group_norm", "native_dropout", "norm_except_dim",
         "native_channel_shuffle")},
