@@ -649,6 +649,9 @@ def pad(input, pad, mode="constant", value=None):
             raise RuntimeError(f"Argument #{4 + 2 * i}: Padding size should be less than the corresponding input "
                                f"dimension, but got: padding ({left}, {right}) at dimension {dim} of input "
                                f"{_dims(shape)}")
+    if input._data.dtype == np.bool_:            # (the kernel's dtype dispatch, after its shape checks)
+        kernel = "reflection" if mode == "reflect" else "replication"
+        raise NotImplementedError(f'"{kernel}_pad{nd}d" not implemented for \'Bool\'')
     return OPS[f"{mode}_pad{nd}d"](input, pad=pad)
 
 
