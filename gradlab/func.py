@@ -212,16 +212,11 @@ def grad_and_value(func, argnums=0, has_aux=False):
     def wrapper(*args, **kwargs):
         outer = is_grad_enabled()
         with enable_grad():
-            diff_args = _tree_map(_lift, _slice_argnums(args, argnums, as_tuple=False))
-            args = _replace_args(args, (diff_args,) if isinstance(argnums, int) else diff_args,
-                                 _wrapped_argnums(argnums, len(args)))
+            args, diff_args = _lift_argnums(args, argnums)
             output = func(*args, **kwargs)
             aux = None
             if has_aux:
-                if not (isinstance(output, tuple) and len(output) == 2):
-                    raise RuntimeError("grad_and_value(f)(*args): output of function f should be a tuple: "
-                                       "(output, aux) if has_aux is True")
-                output, aux = output
+                output, aux = _split_aux(output, "grad_and_value(f)(*args)")
             if not isinstance(output, Tensor):
                 raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got "
                                    f"{type(output)}")
@@ -252,6 +247,20 @@ def grad(func, argnums=0, has_aux=False):
     return _named(wrapper, func)
 
 
+def _lift_argnums(args, argnums):
+    """(args with those argnums names replaced by this level's fresh tensors, those tensors)."""
+    lifted = _tree_map(_lift, _slice_argnums(args, argnums, as_tuple=False))
+    args = _replace_args(args, (lifted,) if isinstance(argnums, int) else lifted, _wrapped_argnums(argnums, len(args)))
+    return args, lifted
+
+
+def _split_aux(output, where):
+    """(output, aux) of a function transformed with has_aux=True, or torch.func's error."""
+    if not (isinstance(output, tuple) and len(output) == 2):
+        raise RuntimeError(f"{where}: output of function f should be a tuple: (output, aux) if has_aux is True")
+    return output
+
+
 # --- vjp, jacrev ----------------------------------------------------------------------------------------
 def vjp(func, *primals, has_aux=False):
     """(func(*primals), vjp_fn[, aux]): vjp_fn(cotangents) is the vector-Jacobian product at primals."""
@@ -265,18 +274,13 @@ def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False):
             diff_primals = _tree_map(_lift, primals)
             primals = diff_primals
         else:
-            diff_primals = _tree_map(_lift, _slice_argnums(primals, argnums, as_tuple=False))
-            primals = _replace_args(primals, (diff_primals,) if isinstance(argnums, int) else diff_primals,
-                                    _wrapped_argnums(argnums, len(primals)))
+            primals, diff_primals = _lift_argnums(primals, argnums)
         primals_out = func(*primals)
         flat_diff, primals_spec = _tree_flatten(diff_primals)
         local = {id(t) for t in flat_diff}
         aux = None
         if has_aux:
-            if not (isinstance(primals_out, tuple) and len(primals_out) == 2):
-                raise RuntimeError("vjp(f, *primals): output of function f should be a tuple: (output, aux) "
-                                   "if has_aux is True")
-            primals_out, aux = primals_out
+            primals_out, aux = _split_aux(primals_out, "vjp(f, *primals)")
             aux = _undo(aux, local, outer)
         flat_out, out_spec = _tree_flatten(primals_out)
         _assert_non_empty_tensor_output(flat_out, "vjp(f, *primals)")
@@ -418,9 +422,7 @@ def _jvp_with_argnums(func, primals, tangents, argnums, *, strict=False, has_aux
         local = {id(t) for t in lifted}
         aux = None
         if has_aux:
-            if not (isinstance(result, tuple) and len(result) == 2):
-                raise RuntimeError(f"{_JVP}: output of function f should be a tuple: (output, aux) if has_aux is True")
-            result, aux = result
+            result, aux = _split_aux(result, _JVP)
             aux = _undo(aux, local, outer)
         flat_out, spec = _tree_flatten(result)
         _assert_non_empty_tensor_output(flat_out, _JVP)
