@@ -9,7 +9,7 @@ import ctypes
 import numpy as np
 
 from ._ctype import CType
-from ._once import warn_once
+from ._warnings import warn_once
 
 
 def _no_instances(cls, *args, **kwargs):
@@ -250,7 +250,7 @@ def cast(a, dtype):
     a, dtype = np.asarray(a), np.dtype(dtype)
     if a.dtype.kind == "c" and dtype.kind not in "cb":
         if a.size:                     # (PyTorch's copy kernel warns only when it copies something)
-            warn_once(COMPLEX_TO_REAL, stacklevel=4)
+            warn_once(COMPLEX_TO_REAL)
         a = a.real
     return a.astype(dtype)
 
@@ -260,7 +260,7 @@ def real_part(a, dtype):
     a = np.asarray(a)
     if a.dtype.kind == "c" and np.dtype(dtype).kind not in "cb":
         if a.size:                     # (PyTorch's copy kernel warns only when it copies something)
-            warn_once(COMPLEX_TO_REAL, stacklevel=4)
+            warn_once(COMPLEX_TO_REAL)
         return a.real
     return a
 

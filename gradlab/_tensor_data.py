@@ -6,13 +6,13 @@ makes its operand a tensor as `torch.tensor([1, 2])` does (ops/operands.py), and
 `x.new_tensor`, `torch.FloatTensor([...])` (gradlab/creation/) all start here."""
 import numbers
 import operator
-import warnings
 
 import numpy as np
 
 from . import _dtype
 from ._ctype import tp_name
 from ._tensor_core import Tensor
+from . import _warnings
 
 
 def _type_name(x):
@@ -33,7 +33,6 @@ def _argument_type_name(x):
 
 _SEQUENCES = (list, tuple, range, str, bytes, np.ndarray)      # what Python calls a sequence
 _MAX_DIMS = 64
-_warned_numpy_list = [False]            # PyTorch warns once per process about lists of arrays
 _NUMPY_LIST_WARNING = (
     "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider converting the list to a "
     "single numpy.ndarray with numpy.array() before converting to a tensor. (Triggered internally at "
@@ -104,9 +103,9 @@ def _store(data, sizes, convert):
                 raise TypeError("not a sequence") from None
         if len(obj) != sizes[dim]:
             raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(obj)})")
-        if not _warned_numpy_list[0] and any(isinstance(v, np.ndarray) for v in obj):
-            _warned_numpy_list[0] = True
-            warnings.warn(_NUMPY_LIST_WARNING, UserWarning, stacklevel=4)
+        for v in obj:          # (PyTorch's TORCH_WARN_ONCE for each array it meets in a sequence)
+            if isinstance(v, np.ndarray):
+                _warnings.warn_once(_NUMPY_LIST_WARNING)
         if dim + 1 == ndim:
             out.extend(map(convert, obj))
         else:
@@ -125,7 +124,8 @@ def _as_float(v, real=True):
             raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
         return _as_float(v[()], real)
     if isinstance(v, np.complexfloating):  # (numpy's float(): the real part, with numpy's ComplexWarning)
-        return float(v)
+        with _warnings.numpy_warnings_at_user_line():
+            return float(v)
     raise TypeError(f"must be real number, not {_argument_type_name(v)}")
 
 
@@ -306,11 +306,11 @@ def _check_numpy(array, shared=False):
     (and, for a tensor sharing its memory, a read-only array: a warning)."""
     if shared and not array.flags.writeable and not _warned_not_writable[0]:
         _warned_not_writable[0] = True
-        warnings.warn("The given NumPy array is not writable, and PyTorch does not support non-writable tensors. This "
-                      "means writing to this tensor will result in undefined behavior. You may want to copy the array "
-                      "to protect its data or make it writable before converting it to a tensor. This type of warning "
-                      "will be suppressed for the rest of this program. (Triggered internally at "
-                      "/__w/pytorch/pytorch/torch/csrc/utils/tensor_numpy.cpp:213.)", UserWarning, stacklevel=3)
+        _warnings.warn("The given NumPy array is not writable, and PyTorch does not support non-writable tensors. This "
+                       "means writing to this tensor will result in undefined behavior. You may want to copy the array "
+                       "to protect its data or make it writable before converting it to a tensor. This type of warning "
+                       "will be suppressed for the rest of this program. (Triggered internally at "
+                       "/__w/pytorch/pytorch/torch/csrc/utils/tensor_numpy.cpp:213.)", UserWarning)
     if array.dtype.byteorder not in "=|":
         raise ValueError("given numpy array has byte order different from the native byte order. Conversion "
                          "between byte orders is currently not supported.")

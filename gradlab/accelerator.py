@@ -4,9 +4,9 @@
 picks the CPU. What needs a device fails with PyTorch's message; a device named by string or
 torch.device fails earlier, in PyTorch's Python helper, with "Accelerator expected".
 """
-import warnings
 
 from ._device import _NO_ACCELERATOR, device as _device_class
+from . import _warnings
 
 __all__ = ["current_accelerator", "current_device_idx", "current_device_index", "get_device_capability",
            "current_stream", "device_count", "device_index", "empty_cache", "empty_host_cache", "get_memory_info",
@@ -49,7 +49,7 @@ def current_device_index():
 
 
 def current_device_idx():
-    warnings.warn("Use `current_device_index` instead.", FutureWarning, stacklevel=2)
+    _warnings.warn("Use `current_device_index` instead.", FutureWarning)
     return current_device_index()
 
 
@@ -59,7 +59,7 @@ def set_device_index(device, /):
 
 
 def set_device_idx(device, /):
-    warnings.warn("Use `set_device_index` instead.", FutureWarning, stacklevel=2)
+    _warnings.warn("Use `set_device_index` instead.", FutureWarning)
     return set_device_index(device)
 
 

@@ -13,7 +13,6 @@ import contextlib
 import io
 import os
 import pickle
-import warnings
 from collections import Counter, OrderedDict
 
 import numpy as np
@@ -21,6 +20,7 @@ import numpy as np
 from . import _device, _dtype
 from ._size import Size
 from ._tensor_core import Tensor
+from . import _warnings
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals", "safe_globals"]
 
@@ -233,7 +233,7 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     if weights_only and pickle_module is not None:
         raise RuntimeError("Can not safely load weights when explicit pickle_module is specified")
     if pickle_load_args and weights_only:
-        warnings.warn("pickle_load_args only works if `weights_only=False`.", stacklevel=2)
+        _warnings.warn("pickle_load_args only works if `weights_only=False`.")
     if pickle_module is not None:
         pickle_module.__name__          # (PyTorch reads it to check for dill: its AttributeError)
     if not isinstance(f, (str, os.PathLike)):

@@ -5,7 +5,6 @@ import inspect
 import operator
 import sys
 import types
-import warnings
 
 import numpy as np
 
@@ -14,6 +13,7 @@ from .._size import Size
 from . import _wrapper_shapes
 from .parser import (_BOOL_FOR_SYMINT, _BOOL_IN_LIST, _NUMPY_NAMES, _VARARG, _classes, _late, _match, _overloads,
                      check)
+from .. import _warnings
 
 
 # ---------------------------------------------------------------- calling through
@@ -161,9 +161,9 @@ def _deprecated(entry, sig, bound, lead, args, kwargs):
     if _DEPRECATED_WARNED not in _WARNED or _WARN_ALWAYS[0]:
         _WARNED.add(_DEPRECATED_WARNED)
         instead = "".join(f"\n\t{s.name}{s}" for s in sigs if not s.deprecated and not s.hidden)
-        warnings.warn(f"This overload of {sig.name} is deprecated:\n\t{sig.name}{sig}\nConsider using one of the "
-                      f"following signatures instead:{instead} (Triggered internally at "
-                      "/__w/pytorch/pytorch/torch/csrc/utils/python_arg_parser.cpp:1841.)", UserWarning, stacklevel=5)
+        _warnings.warn(f"This overload of {sig.name} is deprecated:\n\t{sig.name}{sig}\nConsider using one of the "
+                       f"following signatures instead:{instead} (Triggered internally at "
+                       "/__w/pytorch/pytorch/torch/csrc/utils/python_arg_parser.cpp:1841.)", UserWarning)
     values = {p.name: v for p, v, _ in bound}
     for main in sigs:
         names = [p.name for p in main.params]
@@ -290,7 +290,8 @@ def _as_ints(bound, args, kwargs, sig):
             # as PyTorch reads a 0-d Tensor or numpy's (np.bool_ is no bool to it: a float)
             # (nor is np.complex64 a complex, as np.complex128 is: read through float(), numpy's ComplexWarning)
             real = isinstance(value, np.bool_) or (isinstance(value, np.complexfloating) and not isinstance(value, complex))
-            converted[where] = float(value) if real else value.item()
+            with _warnings.numpy_warnings_at_user_line():
+                converted[where] = float(value) if real else value.item()
             continue
         if value.__class__ is int or t not in ("int64_t", "SymInt", "IntArrayRef", "SymIntArrayRef"):
             continue

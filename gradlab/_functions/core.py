@@ -3,7 +3,6 @@
 The default dtype (torch.set_default_dtype / get_default_dtype / the deprecated
 set_default_tensor_type): the state lives in _dtype.py, where every layer reads it."""
 import os
-import warnings
 
 from .. import _argparse, _dtype, _parallel
 from .._tensor_core import Tensor
@@ -13,6 +12,7 @@ from ..autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_ena
 from .._tensor_methods._common import _warn_once
 from ..creation.legacy import tensortype
 from ..serialization import load, save
+from .. import _warnings
 
 __all__ = ["get_default_dtype", "set_default_dtype", "set_default_tensor_type", "is_anomaly_enabled",
            "is_anomaly_check_nan_enabled", "set_anomaly_enabled", "save", "load", "get_num_threads", "set_num_threads",
@@ -119,9 +119,9 @@ def set_float32_matmul_precision(precision):
     if not isinstance(precision, str):
         raise RuntimeError(f"set_float32_matmul_precision expects a str, but got {_argparse.type_name(precision)}")
     if precision not in ("highest", "high", "medium"):
-        warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
-                      "setFloat32MatmulPrecision call has no effect. (Triggered internally at "
-                      "/__w/pytorch/pytorch/aten/src/ATen/Context.cpp:458.)", UserWarning, stacklevel=2)
+        _warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
+                       "setFloat32MatmulPrecision call has no effect. (Triggered internally at "
+                       "/__w/pytorch/pytorch/aten/src/ATen/Context.cpp:458.)", UserWarning)
         return
     _SETTINGS["precision"] = precision
 

@@ -9,7 +9,6 @@ compute a new tensor, and `with_out` puts the write around them, with PyTorch's 
 * a tuple of outs for functions with several results (torch.max(x, 1, out=(values, indices))).
 """
 import functools
-import warnings
 
 import numpy as np
 
@@ -20,6 +19,7 @@ from ..ops.inplace import _kind_name
 from ..ops.registry import OPS
 from .._tensor_methods._common import _c_type, _resized_warning
 from .._tensor_methods.reductions import _ReturnType
+from .. import _warnings
 
 # functions that make a tensor from sizes or ranges: out gives their dtype
 _FACTORIES = {"arange", "empty", "eye", "full", "linspace", "logspace", "normal", "ones", "rand", "randint",
@@ -77,11 +77,11 @@ def _write(out, result, name):
         data = data.reshape(out._data.shape)      # a factory keeps out's shape when the count fits (arange)
     if out._data.shape != data.shape:
         if name == "arange" and out._data.size != 0:
-            warnings.warn(f"The number of elements in the out tensor of shape [{', '.join(map(str, out._data.shape))}] "
-                          f"is {out._data.size} which does not match the computed number of elements {data.size}. Note "
-                          "that this may occur as a result of rounding error. The out tensor will be resized to a "
-                          f"tensor of shape ({data.size},). (Triggered internally at "
-                          "/__w/pytorch/pytorch/aten/src/ATen/native/RangeFactories.cpp:199.)", UserWarning, stacklevel=4)
+            _warnings.warn(f"The number of elements in the out tensor of shape [{', '.join(map(str, out._data.shape))}] "
+                           f"is {out._data.size} which does not match the computed number of elements {data.size}. Note "
+                           "that this may occur as a result of rounding error. The out tensor will be resized to a "
+                           f"tensor of shape ({data.size},). (Triggered internally at "
+                           "/__w/pytorch/pytorch/aten/src/ATen/native/RangeFactories.cpp:199.)", UserWarning)
         elif out._data.size != 0 and name not in _FACTORIES:
             _resized_warning(out._data.shape, data.shape)
         out._data = data.astype(out._data.dtype, copy=True)

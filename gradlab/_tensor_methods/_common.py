@@ -1,16 +1,17 @@
 """Helpers that several of Tensor's method files use: operand and argument checks, PyTorch's warn-once
 set, and `gradlab.matmul`, `maximum` and `minimum`."""
-import warnings
 
 import numpy as np
 
 from .. import _dtype
-from .._once import WARN_ALWAYS as _WARN_ALWAYS, WARNED as _WARNED  # noqa: F401  (shared with the ops layer)
+from .._warnings import WARN_ALWAYS as _WARN_ALWAYS, WARNED as _WARNED  # noqa: F401  (shared with the ops layer)
+from .._warnings import warn_once as _warn_once  # noqa: F401  (the Tensor methods' name for it)
 from .._tensor_core import Tensor, _wrap_dim
 from .._tensor_data import _argument_type_name  # noqa: F401
 from ..ops import registry as _registry
 from ..ops.linalg import matmul  # noqa: F401  (gradlab.matmul: PyTorch's dispatch, in the ops layer)
 from ..ops.operands import _binary, _check_int_scalar, _check_tensor_argument, _described, _type_name, broadcast_error  # noqa: F401
+from .. import _warnings
 
 
 class _NoRounding:
@@ -35,14 +36,6 @@ def set_warn_always(b):
 
 def is_warn_always_enabled():
     return _WARN_ALWAYS[0]
-
-
-def _warn_once(message):
-    """PyTorch's TORCH_WARN_ONCE: a deprecation warning shows once per process (unless
-    set_warn_always(True))."""
-    if message not in _WARNED or _WARN_ALWAYS[0]:
-        _WARNED.add(message)
-        warnings.warn(message, UserWarning, stacklevel=3)
 
 
 def _check_complex_clamp(t, low, high):
@@ -208,9 +201,9 @@ def minimum(a, b):
 
 def _resized_warning(old, new):
     """PyTorch's warning for an out= tensor of another shape (at::native::resize_output)."""
-    warnings.warn(f"An output with one or more elements was resized since it had shape [{', '.join(map(str, old))}], "
-                  f"which does not match the required output shape [{', '.join(map(str, new))}]. This behavior is "
-                  "deprecated, and in a future PyTorch release outputs will not be resized unless they have zero "
-                  "elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
-                  "t.resize_(0). (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)",
-                  UserWarning, stacklevel=4)
+    _warnings.warn(f"An output with one or more elements was resized since it had shape [{', '.join(map(str, old))}], "
+                   f"which does not match the required output shape [{', '.join(map(str, new))}]. This behavior is "
+                   "deprecated, and in a future PyTorch release outputs will not be resized unless they have zero "
+                   "elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
+                   "t.resize_(0). (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)",
+                   UserWarning)

@@ -1,7 +1,6 @@
 """Tensor's construction, attributes and autograd methods: `Tensor(...)`, `size`, `stride`,
 `requires_grad`, `grad`, `retain_grad`, hooks, `backward`, `detach`, `data`; and the
 inference-mode bookkeeping of new tensors."""
-import warnings
 import weakref
 
 import numpy as np
@@ -16,6 +15,7 @@ from ..ops import OPS, indexing as _indexing
 from ..ops.operands import _type_name
 from ..creation.legacy import legacy_data
 from ._common import _warn_once
+from .. import _warnings
 
 _NONLEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
@@ -281,7 +281,7 @@ class _AttributeMethods:
     @property
     def grad(self):
         if self._grad is None and self.grad_fn is not None and not self._retains_grad:
-            warnings.warn(_NONLEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+            _warnings.warn(_NONLEAF_GRAD_WARNING, UserWarning)
         return self._grad
 
     @grad.setter

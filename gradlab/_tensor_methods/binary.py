@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor_core import Tensor, _wrap_dim
-from .._once import warn_once
+from .._warnings import warn_once
 from ..autograd import grad_mode
 from ..ops import OPS, arithmetic as _arithmetic, indexing as _indexing
 from ..ops.operands import _binary, _check_tensor_argument, _kind, _number, broadcast_error
@@ -332,7 +332,7 @@ def _warn_complex(t, complex_other, scalar):
     if not complex_other or t._data.dtype.kind in "cb":      # (complex into bool: no warning)
         return
     if t._data.size:
-        warn_once(_dtype.COMPLEX_TO_REAL, stacklevel=4)
+        warn_once(_dtype.COMPLEX_TO_REAL)
 
 
 def _inplace_comparison(name, ufunc, row):

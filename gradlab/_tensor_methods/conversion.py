@@ -1,7 +1,6 @@
 """Tensor's conversions: to Python and numpy (`item`, `tolist`, `numpy`, `float(t)`, `len`, ...),
 to dtypes and devices (`to`, `type`, `float()`, `cuda`), the `new_*` factories, `clone`, `contiguous`."""
 import numbers
-import warnings
 
 import numpy as np
 
@@ -12,7 +11,8 @@ from ..ops.operands import _type_name
 from ..creation.data import tensor
 from ..creation.factories import empty, full, ones, zeros
 from ..creation.options import _options, _shape
-from ._common import _WARNED, _WARN_ALWAYS, _argument_type_name
+from ._common import _argument_type_name
+from .. import _warnings
 
 _FACTORIES = {"zeros": zeros, "ones": ones, "empty": empty}     # x.new_zeros(...), ...
 
@@ -52,13 +52,15 @@ class _ConversionMethods:
         # no `copy` parameter, as PyTorch's: numpy 2 then warns (DeprecationWarning) when it passes one
         if self.requires_grad:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
-        return self._data if dtype is None else self._data.astype(dtype, copy=False)
+        if dtype is None:
+            return self._data
+        with _warnings.numpy_warnings_at_user_line():       # (numpy's ComplexWarning for complex to real)
+            return self._data.astype(dtype, copy=False)
 
     def _scalar(self, kind):
         # PyTorch warns first (before any error), and once per process (TORCH_WARN_ONCE)
-        if self.requires_grad and (_SCALAR_WARNING not in _WARNED or _WARN_ALWAYS[0]):
-            _WARNED.add(_SCALAR_WARNING)
-            warnings.warn(_SCALAR_WARNING, UserWarning, stacklevel=3)
+        if self.requires_grad:
+            _warnings.warn_once(_SCALAR_WARNING)
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         if type(self._data) is _device.MetaArray:
@@ -216,9 +218,9 @@ class _ConversionMethods:
         data, = data
         _options("new_tensor", dtype, device)
         if isinstance(data, Tensor):
-            warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
-                          "sourceTensor.detach().clone().requires_grad_(True), rather than "
-                          "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
+            _warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+                           "sourceTensor.detach().clone().requires_grad_(True), rather than "
+                           "tensor.new_tensor(sourceTensor).", UserWarning)
             data = data._data          # (copied by tensor(), as the numpy array it is)
         if device is None and type(self._data) is _device.MetaArray:
             device = _device.META

@@ -20,6 +20,7 @@ from ._common import (_NO_ROUNDING, _OPERANDS, _argument_type_name, _c_type, _ch
                       _wrapped)
 from .operators import _check_heaviside
 from .pointwise import _check_ldexp, _check_nextafter, _check_polygamma
+from .. import _warnings
 
 
 _CATEGORY = {bool: 0, int: 1, float: 2, complex: 3}     # (the widest bound decides clamp_'s type)
@@ -163,10 +164,10 @@ class _InPlaceMethods:
 
     def _fill_expanded(self, name, line, mask, value):
         """PyTorch still fills an expanded tensor's shared memory here, with a deprecation warning."""
-        warnings.warn(f"Use of {name} on expanded tensors is deprecated. Please clone() the tensor before performing "
-                      "this operation. This also applies to advanced indexing e.g. tensor[mask] = scalar (Triggered "
-                      f"internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:{line}.)",
-                      UserWarning, stacklevel=3)
+        _warnings.warn(f"Use of {name} on expanded tensors is deprecated. Please clone() the tensor before performing "
+                       "this operation. This also applies to advanced indexing e.g. tensor[mask] = scalar (Triggered "
+                       f"internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:{line}.)",
+                       UserWarning)
         _indexing._write_through_base(self, mask, value._data if isinstance(value, Tensor) else value)
         self._version_counter[0] += 1
         return self

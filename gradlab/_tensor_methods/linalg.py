@@ -1,6 +1,5 @@
 """Tensor methods: linalg (copied onto Tensor by gradlab/tensor.py): triangles, diagonals, cross and
 Kronecker products, determinant and inverse, addmm and its relatives, matrix_power."""
-import warnings
 
 import numpy as np
 
@@ -10,6 +9,7 @@ from ..ops import OPS
 from ..ops.linalg import column_major as _column_major
 from ..ops.operands import _check_tensor_argument, _kind, broadcast_error, where
 from ._common import _c_type
+from .. import _warnings
 
 
 class _LinalgMethods:
@@ -234,16 +234,11 @@ def _broadcast(a, b):
         raise broadcast_error(a._data.shape, b._data.shape) from None
 
 
-_CROSS_WARNED = []
-
-
 def _warn_cross_dim():
-    if not _CROSS_WARNED:
-        _CROSS_WARNED.append(True)
-        warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
-                      "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "
-                      "with that of linalg.cross in a future release. (Triggered internally at "
-                      "/__w/pytorch/pytorch/aten/src/ATen/native/Cross.cpp:63.)", UserWarning, stacklevel=3)
+    _warnings.warn_once("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
+                       "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "
+                       "with that of linalg.cross in a future release. (Triggered internally at "
+                       "/__w/pytorch/pytorch/aten/src/ATen/native/Cross.cpp:63.)")
 
 
 def _cross(a, b, dim, name="linalg.cross"):

@@ -8,7 +8,6 @@ itself). The storage objects below are thin views of it with the few methods a s
 """
 import enum
 import sys
-import warnings
 import weakref
 
 import numpy as np
@@ -18,12 +17,13 @@ from .._ctype import CType
 from .. import _argparse, _dtype
 from .. import _device as _device_module
 from .._device import device as _device
-from .._once import warn_once
+from .._warnings import warn_once
 from .._tensor_core import Tensor, _wrap_dim
 from ..autograd import grad_mode
 from ..autograd.function import Function
 from ..ops.operands import _type_name
 from .attributes import _CPP_TYPE_NAMES, _NONLEAF_GRAD_WARNING
+from .. import _warnings
 
 _SHARED = {}        # id of an owner array -> a weak reference to it: memory share_memory_() was called on
 
@@ -84,7 +84,7 @@ class TypedStorage(metaclass=CType, c_name="torch.storage.TypedStorage"):
     def __init__(self, owner, dtype):
         warn_once("TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be the only "
                   "storage class. This should only matter to you if you are using storages directly.  To access "
-                  "UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()", stacklevel=4)
+                  "UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()")
         self._owner = owner
         self._values = owner.reshape(-1) if owner.flags.c_contiguous else owner.ravel(order="K")
         self.dtype = dtype
@@ -123,9 +123,9 @@ class TypedStorage(metaclass=CType, c_name="torch.storage.TypedStorage"):
 
 
 def _device_warning(name, line):
-    warnings.warn(f"The argument 'device' of Tensor.{name}() is deprecated. Please do not pass this argument. "
-                  f"(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/Memory.cpp:{line}.)",
-                  DeprecationWarning, stacklevel=3)
+    _warnings.warn(f"The argument 'device' of Tensor.{name}() is deprecated. Please do not pass this argument. "
+                   f"(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/Memory.cpp:{line}.)",
+                   DeprecationWarning)
 
 
 _NO_ACCELERATOR = "Cannot access accelerator device when none is available."
@@ -322,16 +322,16 @@ class _MiscMethods:
 
     # --- deprecated and removed ------------------------------------------------------------------
     def resize(self, *sizes):
-        warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
+        _warnings.warn("non-inplace resize is deprecated", UserWarning)
         return Resize.apply(self, sizes)
 
     def resize_as(self, tensor):
-        warnings.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=2)
+        _warnings.warn("non-inplace resize_as is deprecated", UserWarning)
         return Resize.apply(self, tensor.size())
 
     @property
     def volatile(self):
-        warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
+        _warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning)
         return False
 
     def reinforce(self, reward):
@@ -393,7 +393,7 @@ class _MiscMethods:
     def grad_dtype(self, value):
         if not self.is_leaf:
             if self._grad is None and not self._retains_grad:    # (PyTorch's C++ setter reads .grad first)
-                warnings.warn(_NONLEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+                _warnings.warn(_NONLEAF_GRAD_WARNING, UserWarning)
             raise RuntimeError("grad_dtype can only be set on leaf tensors.")
         if value is not None and not isinstance(value, _dtype.dtype):
             raise RuntimeError(f"grad_dtype must be a torch.dtype or None, but got {_type_name(value)}")

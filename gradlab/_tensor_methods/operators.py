@@ -7,7 +7,7 @@ import weakref
 import numpy as np
 
 from .. import _dtype
-from .._once import warn_once
+from .._warnings import warn_once
 from .._tensor_core import Tensor
 from ..autograd import grad_mode
 from ..autograd.node import NoDerivative
@@ -393,7 +393,7 @@ class _OperatorMethods:
                                f"broadcast shape [{', '.join(map(str, result.shape))}]")
         if other is not None and other._data.dtype.kind == "c" and self._data.dtype.kind not in "cb" and result.size:
             # PyTorch computes in the common dtype, complex, and copies the result back into x: its cast's warning
-            warn_once(_dtype.COMPLEX_TO_REAL, stacklevel=4)
+            warn_once(_dtype.COMPLEX_TO_REAL)
         return self.copy_(Tensor._make(result.astype(self._data.dtype)))
 
     def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -591,7 +591,7 @@ def _compare(ufunc, a, b):
                 name = "ComplexHalf"
             raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'{name}\'')
     if b.__class__ is complex and a._data.dtype == np.float16:
-        warn_once(COMPLEX_HALF, stacklevel=4)        # (PyTorch compares in ComplexHalf)
+        warn_once(COMPLEX_HALF)        # (PyTorch compares in ComplexHalf)
     try:
         out = np.asarray(ufunc(a._data, bd))
     except ValueError:

@@ -2,7 +2,6 @@
 `where`, `lerp`, ...), then call the op table (`gradlab/ops`). The plain ones, one call of a row with
 nothing to check (`exp`, `sin`, `tanh`, `abs`, `nan_to_num`, `exp_`, ...), are made from the table's
 `variants` by _tensor_methods/variants.py."""
-import warnings
 
 import numpy as np
 
@@ -14,6 +13,7 @@ from ..ops.operands import (_binary, _check_arguments, _check_int_scalar, _kind,
                             where)
 from ._common import (_NO_ROUNDING, _c_type, _check_fill_value, _check_operand, _check_sub, _check_tensor_argument,
                       _check_complex_clamp, _clamp_bounds, _lifted, _wrapped, maximum, minimum)
+from .. import _warnings
 
 
 
@@ -372,10 +372,9 @@ class _PointwiseMethods:
             raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
                                f"{_kind(self)} and {_kind(source)}")
         if mask._data.dtype == np.uint8:
-            warnings.warn("masked_scatter_ received a mask with dtype torch.uint8, this behavior is now deprecated,"
-                          "please use a mask with dtype torch.bool instead. (Triggered internally at "
-                          "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:3130.)", UserWarning,
-                          stacklevel=4)
+            _warnings.warn("masked_scatter_ received a mask with dtype torch.uint8, this behavior is now deprecated,"
+                           "please use a mask with dtype torch.bool instead. (Triggered internally at "
+                           "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:3130.)", UserWarning)
         if inplace:
             mask.expand(self._data.shape)                  # (expand's message for a mask that does not fit)
         if mask._data.dtype != np.bool_:

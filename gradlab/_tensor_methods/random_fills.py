@@ -2,9 +2,6 @@
 and draws (`bernoulli`, `multinomial`): the same streams as PyTorch's generator."""
 import math
 import numbers
-import os
-import sys
-import warnings
 
 import numpy as np
 
@@ -14,6 +11,7 @@ from ..autograd import grad_mode
 from ..ops.indexing import _check_inplace_allowed, assign_data, check_overlaps
 from ..ops.registry import OPS
 from .operators import _no_derivative
+from .. import _warnings
 
 
 class _RandomFillMethods:
@@ -286,19 +284,6 @@ _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "in
             "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
 
 
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def _user_stacklevel():
-    """warnings.warn's stacklevel that names the first caller outside gradlab (PyTorch's C++ warnings
-    point at the Python line that called it, whatever wrappers gradlab has in between)."""
-    frame, level = sys._getframe(1), 1
-    while frame is not None and (frame.f_code.co_filename.startswith("<gradlab")
-                                 or os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE + os.sep)):
-        frame, level = frame.f_back, level + 1
-    return level
-
-
 def _update_from(low, dt):
     """PyTorch's update_from: a `from` whose successor rounds below it in the dtype moves up a step."""
     with np.errstate(over="ignore"):
@@ -347,11 +332,11 @@ def check_random_bounds(low, high, target):
         lowest, highest = -2 ** digits, 2 ** digits
         for what, value, line in (("from", low, 110), ("to - 1", high - 1, 111)):
             if not lowest <= value <= highest:
-                warnings.warn(f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations "
-                              f"{name} can support discrete uniform distribution only within this range. This "
-                              "warning will become an error in version 1.7 release, please fix the code in advance "
-                              "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
-                              f"DistributionTemplates.h:{line}.)", UserWarning, stacklevel=_user_stacklevel())
+                _warnings.warn(f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations "
+                               f"{name} can support discrete uniform distribution only within this range. This "
+                               "warning will become an error in version 1.7 release, please fix the code in advance "
+                               "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+                               f"DistributionTemplates.h:{line}.)", UserWarning)
         return
     if target.kind == "b":
         lowest, highest = 0, 1

@@ -1,7 +1,6 @@
 """Tensor's reductions (`sum`, `mean`, `max`, `var`, `norm`, `softmax`, ...), reductions into positions
 (`scatter`, `scatter_add`, `index_add`, `index_copy`, `take`) and matrix products (`matmul`, `mm`, `bmm`, `dot`, ...)."""
 import numbers
-import warnings
 
 import numpy as np
 
@@ -13,9 +12,10 @@ from ..ops import OPS, indexing as _indexing
 from ..ops.linalg import column_major as _column_major
 from ..ops.operands import _kind, _type_name
 from ..ops.scatter import index_param, scatter_reduced
-from ._common import (_WARN_ALWAYS, _WARNED, _all_dims, _c_type, _check_operand, _check_tensor_argument, _dims, matmul, maximum,
+from ._common import (_all_dims, _c_type, _check_operand, _check_tensor_argument, _dims, matmul, maximum,
                       minimum)
 from .operators import _no_derivative
+from .. import _warnings
 
 _NO_DIM = object()      # sum(), mean(): no dim given (an explicit dim=None is another overload in PyTorch)
 
@@ -140,9 +140,9 @@ class _ReductionMethods:
         dims = None if _all_dims(dim) else _dims(dim, self._data.ndim)
         count = self._data.size if dims is None else int(np.prod([self._data.shape[d] for d in dims]))
         if count - correction <= 0 or self._data.size == 0:
-            warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
-                          "factor (input numel divided by output numel). (Triggered internally at "
-                          "/__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)", UserWarning, stacklevel=3)
+            _warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
+                           "factor (input numel divided by output numel). (Triggered internally at "
+                           "/__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)", UserWarning)
         return dict(dim=dims, keepdim=keepdim, correction=correction, count=count)
 
     def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
@@ -498,9 +498,7 @@ def _scatter(t, name, dim, index, src, reduce, include_self=True):
         raise TypeError(f"{name}() missing 1 required positional arguments: \"src\"")
     is_tensor = isinstance(src, Tensor)
     if reduce is not None and is_tensor and base != "scatter_reduce":      # (warned first, even before the dim is checked, as PyTorch's overload)
-        if _SCATTER_REDUCE_WARNING not in _WARNED or _WARN_ALWAYS[0]:      # (once, as PyTorch's TORCH_WARN_ONCE)
-            _WARNED.add(_SCATTER_REDUCE_WARNING)
-            warnings.warn(_SCATTER_REDUCE_WARNING, UserWarning, stacklevel=5)
+        _warnings.warn_once(_SCATTER_REDUCE_WARNING)
     d = _wrap_dim(dim, t._data.ndim)
     idx = index._data
     if idx.size and idx.dtype not in (np.int64, np.int32):
@@ -640,9 +638,7 @@ def _index_reduce(t, name, dim, index, source, reduce, include_self):
         raise IndexError("index out of range in self")
     if is_bool and reduce == "mean":
         raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
-    if _INDEX_REDUCE_WARNING not in _WARNED or _WARN_ALWAYS[0]:      # (once, as PyTorch's TORCH_WARN_ONCE)
-        _WARNED.add(_INDEX_REDUCE_WARNING)
-        warnings.warn(_INDEX_REDUCE_WARNING, UserWarning, stacklevel=4)
+    _warnings.warn_once(_INDEX_REDUCE_WARNING)
     d, idx = args["dim"], np.asarray(args["index"]).reshape(-1)
     shape = source._data.shape or (1,)
     along = [1] * len(shape)

@@ -3,7 +3,6 @@ linear algebra methods (cholesky, qr, lu, triangular_solve, pinverse, matrix_exp
 by gradlab/tensor.py. Most are PyTorch's compositions, written with the same ops in the same order, so the
 grad_fn chain a student sees is PyTorch's (quantile ends in SqueezeBackward4, corrcoef in ClampBackward1)."""
 import math
-import warnings
 
 import numpy as np
 
@@ -16,6 +15,7 @@ from ..ops.matrix import _LinAlgError
 from .linalg import _NamedPair
 from ..ops.operands import _check_tensor_argument, _kind
 from ._common import _warn_once
+from .. import _warnings
 
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
@@ -247,8 +247,8 @@ def _cov(self, correction, fweights, aweights):
     else:
         norm_factor = w_sum - correction
     if bool((norm_factor <= 0).item()):
-        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of "
-                      "observations." + _triggered("Correlation.cpp:129"), UserWarning, stacklevel=3)
+        _warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of "
+                       "observations." + _triggered("Correlation.cpp:129"), UserWarning)
         norm_factor = norm_factor.detach() * 0
     inp = inp - avg.unsqueeze(1)
     c = inp.mm((inp * w if w is not None else inp).t().conj())

@@ -1,6 +1,5 @@
 """gradlab.autograd: backward, grad, custom Functions, gradcheck, jacobian/hessian."""
 import operator
-import warnings
 from collections.abc import Mapping
 
 import numpy as np
@@ -11,6 +10,7 @@ from .engine import run_backward
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                         set_grad_enabled)
 from .node import AccumulateGrad, Node
+from .. import _warnings
 
 _CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the parameter and its "
@@ -21,7 +21,6 @@ _CREATE_GRAPH_WARNING = (
 )
 
 
-_warned_once = {"create_graph": False}
 
 
 def _tensor_or_tensors_to_list(tensors, length):
@@ -71,7 +70,7 @@ def _inputs_list(inputs, function):
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
     """Accumulate into `.grad` of the leaves the gradient of `tensors` (weighted by `grad_tensors`)."""
     if grad_variables is not None:
-        warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.", FutureWarning, stacklevel=2)
+        _warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.", FutureWarning)
         if grad_tensors is not None:
             raise RuntimeError("`grad_tensors` and `grad_variables` (deprecated) arguments both passed to "
                                "`backward()`. Please only use `grad_tensors`.")
@@ -84,9 +83,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     create_graph = _flag(create_graph)
     retain_graph = _flag(create_graph if retain_graph is None else retain_graph)
     # PyTorch's TORCH_WARN_ONCE (once a process), from its engine: after the roots' checks have passed
-    if create_graph and not _warned_once["create_graph"] and all(t.requires_grad for t in tensors):
-        _warned_once["create_graph"] = True
-        warnings.warn(_CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
+    if create_graph and all(t.requires_grad for t in tensors):
+        _warnings.warn_once(_CREATE_GRAPH_WARNING)
     run_backward(tensors, grads, retain_graph, create_graph, inputs=inputs, accumulate=True)
 
 
@@ -101,9 +99,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     outputs = [outputs] if isinstance(outputs, _Tensor) else list(outputs)
     inputs_list = _inputs_list(inputs, "grad")
     if not only_inputs:
-        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
-                      "gradient for other parts of the graph, please use torch.autograd.backward.",
-                      FutureWarning, stacklevel=2)
+        _warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
+                       "gradient for other parts of the graph, please use torch.autograd.backward.",
+                       FutureWarning)
     grads = _tensor_or_tensors_to_list(grad_outputs, len(outputs))
     grads = _check_gradients(outputs, grads)
     create_graph, allow_unused = _flag(create_graph), _flag(allow_unused)

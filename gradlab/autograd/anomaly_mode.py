@@ -8,11 +8,11 @@ warning. That warning shows the forward call's Python stack when the node record
 """
 import os
 import traceback
-import warnings
 
 import numpy as np
 
 from . import events
+from .. import _warnings
 
 __all__ = ["detect_anomaly", "set_detect_anomaly"]
 
@@ -54,7 +54,7 @@ def warn_error_in(node):
     else:
         text = ("Traceback of forward call that caused the error:\n" + stack + " (Triggered internally at "
                 "/__w/pytorch/pytorch/torch/csrc/autograd/python_anomaly_mode.cpp:122.)")
-    warnings.warn(f"Error detected in {node.name()}. {text}", UserWarning, stacklevel=2)
+    _warnings.warn(f"Error detected in {node.name()}. {text}", UserWarning)
 
 
 def _check_event(event):
@@ -73,8 +73,8 @@ class detect_anomaly:
         self.prev = is_anomaly_enabled()
         self.check_nan = check_nan
         self.prev_check_nan = is_anomaly_check_nan_enabled()
-        warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
-                      "enabled for debugging.", stacklevel=2)
+        _warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
+                       "enabled for debugging.")
 
     def __enter__(self):
         set_anomaly_enabled(True, self.check_nan)

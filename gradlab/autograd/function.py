@@ -15,7 +15,6 @@
     y = MyExp.apply(x)      # y.grad_fn is a MyExpBackward node
 """
 import functools
-import warnings
 import weakref
 
 import numpy as np
@@ -24,6 +23,7 @@ from .._dtype import from_numpy_dtype
 from .._tensor_core import Tensor
 from . import grad_mode
 from .node import Node, SECOND_BACKWARD_ERROR, SavedTensor, record
+from .. import _warnings
 
 
 def _summed_to(g, meta):
@@ -157,9 +157,9 @@ class Function(metaclass=_FunctionMeta):
     """Base class for custom autograd operations; call them with `MyFunction.apply(...)`."""
 
     def __init__(self, *args, **kwargs):
-        warnings.warn(f"{type(self)} should not be instantiated. Methods on autograd functions are all static, so "
-                      "you should invoke them on the class itself. Instantiating an autograd function will raise an "
-                      "error in a future version of PyTorch.", DeprecationWarning, stacklevel=2)
+        _warnings.warn(f"{type(self)} should not be instantiated. Methods on autograd functions are all static, so "
+                       "you should invoke them on the class itself. Instantiating an autograd function will raise an "
+                       "error in a future version of PyTorch.", DeprecationWarning)
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError("Legacy autograd function with non-static forward method is deprecated. Please use "

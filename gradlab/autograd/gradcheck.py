@@ -1,5 +1,4 @@
 """gradcheck: compare backward's gradients with finite differences, as torch.autograd.gradcheck."""
-import warnings
 
 import numpy as np
 
@@ -7,6 +6,7 @@ from .._tensor_core import Tensor
 from ..display.printing import format_tensor
 from . import grad as autograd_grad   # (autograd/__init__.py defines grad before it imports this module)
 from .grad_mode import enable_grad
+from .. import _warnings
 
 
 class GradcheckError(RuntimeError):
@@ -87,9 +87,9 @@ def gradcheck(func, inputs, *, eps=1e-06, atol=1e-05, rtol=0.001, raise_exceptio
                          "requires_grad=True.")
     for i in diff:
         if inputs[i]._data.dtype not in (np.float64, np.complex128):
-            warnings.warn(f"Input #{i} requires gradient and is not a double precision floating point or complex. "
-                          "This check will likely fail if all the inputs are not of double precision floating point "
-                          "or complex. ", UserWarning, stacklevel=2)
+            _warnings.warn(f"Input #{i} requires gradient and is not a double precision floating point or complex. "
+                           "This check will likely fail if all the inputs are not of double precision floating point "
+                           "or complex. ", UserWarning)
     outputs = _outputs(func(*inputs))
     if not any(isinstance(o, Tensor) and o.requires_grad for o in outputs):
         # no output is differentiable: PyTorch then only checks that the function is really constant

@@ -4,12 +4,12 @@
 `isinstance(x, Variable)` asks whether x is a Tensor, as in PyTorch.
 """
 import operator
-import warnings
 
 import numpy as np
 
 from .. import _dtype
 from .._tensor_core import Tensor
+from .. import _warnings
 
 __all__ = ["VariableMeta", "Variable"]
 
@@ -34,8 +34,8 @@ class VariableMeta(type):
         if name is not None and not isinstance(name, str):
             raise TypeError(f"argument 5 must be str or None, not {type(name).__name__}")
         if volatile:
-            warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
-                          UserWarning, stacklevel=2)
+            _warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+                           UserWarning)
             if requires_grad:
                 raise ValueError("Variable can't be volatile and require_grad at the same time!")
         if data is None:

@@ -13,7 +13,6 @@ One module per kind of factory; they share the checks in `options`:
 
 The names below are what `gradlab/__init__.py`, `tensor.py` and the tests read as `gradlab.creation.X`.
 """
-from .._tensor_data import _warned_numpy_list
 from .data import as_tensor, from_numpy, tensor
 from .factories import empty, empty_like, eye, full, full_like, ones, ones_like, zeros, zeros_like
 from .legacy import _legacy_types, legacy_data, tensortype

@@ -1,22 +1,22 @@
 """torch.tensor(data), as_tensor and from_numpy. How Python data and numpy arrays become a tensor's
 array (PyTorch's dtype inference, element checks and refusals) is read in `gradlab/_tensor_data.py`,
 below the ops, which also turn data into tensors (`x + [1, 2]`)."""
-import warnings
 
 import numpy as np
 
 from .._tensor_core import Tensor
 from .._tensor_data import _argument_type_name, _check_numpy, array_from_data
 from .options import _finish, _np, _options
+from .. import _warnings
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new leaf tensor holding a copy of `data` (a number, nested lists, or a numpy array)."""
     np_dtype = _options("tensor", dtype, device, pin_memory=pin_memory)
     if isinstance(data, Tensor):
-        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
-                      "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
-                      UserWarning, stacklevel=2)
+        _warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+                       "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
+                       UserWarning)
     return _finish(array_from_data(data, np_dtype), requires_grad)
 
 

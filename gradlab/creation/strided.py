@@ -4,7 +4,6 @@ import itertools
 import math
 import numbers
 import operator
-import warnings
 
 import numpy as np
 
@@ -14,8 +13,8 @@ from .._tensor_data import _argument_type_name, _check_numpy, array_from_data
 from .data import tensor
 from .factories import _checked_fill
 from .options import _finish, _np, _options, _shape
+from .. import _warnings
 
-_once = set()        # (PyTorch's TORCH_WARN_ONCE messages given so far)
 
 
 def strided_zeros(shape, strides, np_dtype):
@@ -94,9 +93,8 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None):
         if copy is False and wrong_dtype:
             raise ValueError(f"can't alias tensor with dtype '{obj.dtype._legacy[:-len('Tensor')]}' into dtype "
                              f"'{_dtype.from_numpy_dtype(np_dtype)._legacy[:-len('Tensor')]}'.")
-        if requires_grad is None and obj.requires_grad and "asarray" not in _once:
-            _once.add("asarray")
-            warnings.warn(_ASARRAY_REQUIRES_GRAD, UserWarning, stacklevel=2)
+        if requires_grad is None and obj.requires_grad:
+            _warnings.warn_once(_ASARRAY_REQUIRES_GRAD)
         if wrong_dtype:
             result = obj.to(_dtype.from_numpy_dtype(np_dtype), copy=True)
         elif copy:
@@ -147,12 +145,11 @@ def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
                          f"be greater than actual buffer length ({length} bytes)")
     if view.readonly and not _warned_not_writable[0]:
         _warned_not_writable[0] = True
-        warnings.warn("The given buffer is not writable, and PyTorch does not support non-writable tensors. This "
-                      "means you can write to the underlying (supposedly non-writable) buffer using the tensor. You "
-                      "may want to copy the buffer to protect its data or make it writable before converting it to a "
-                      "tensor. This type of warning will be suppressed for the rest of this program. (Triggered "
-                      "internally at /__w/pytorch/pytorch/torch/csrc/utils/tensor_new.cpp:1556.)", UserWarning,
-                      stacklevel=2)
+        _warnings.warn("The given buffer is not writable, and PyTorch does not support non-writable tensors. This "
+                       "means you can write to the underlying (supposedly non-writable) buffer using the tensor. You "
+                       "may want to copy the buffer to protect its data or make it writable before converting it to a "
+                       "tensor. This type of warning will be suppressed for the rest of this program. (Triggered "
+                       "internally at /__w/pytorch/pytorch/torch/csrc/utils/tensor_new.cpp:1556.)", UserWarning)
     data = np.frombuffer(view.cast("B"), np_dtype, count, offset)
     return _finish(data, requires_grad)
 
@@ -171,7 +168,7 @@ def range(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devic
           pin_memory=False):
     """torch.range (deprecated): start, start + step, ... up to and including end; the default dtype unless
     dtype says otherwise, values computed as start + i * step in double (int64 for integer dtypes)."""
-    warnings.warn(_RANGE_WARNING, UserWarning, stacklevel=2)
+    _warnings.warn(_RANGE_WARNING, UserWarning)
     np_dtype = _options("range", dtype, device, pin_memory=pin_memory)
     target = _np(dtype) if np_dtype is None else np_dtype
     values = [v._data.item() if isinstance(v, Tensor) else v.item() if isinstance(v, np.generic) else v

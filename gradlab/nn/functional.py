@@ -5,7 +5,6 @@ runs ops from the op table, so the graph shows PyTorch's node names: `linear` gi
 AddmmBackward0, `cross_entropy` gives NllLossBackward0 -> LogSoftmaxBackward0, and so on.
 """
 import math
-import warnings
 
 import numpy as np
 
@@ -19,6 +18,7 @@ from ..ops.registry import OPS as _OPS
 from ..ops.summation import cascade_sum as _cascade_sum
 from ..tensor import Tensor, _type_name
 from ..tensor import broadcast_error as _broadcast_error, matmul as _matmul
+from .. import _warnings
 
 _SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
                  "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
@@ -58,20 +58,20 @@ def _check_reduction(reduction):
     if reduction in ("mean", "sum", "none"):
         return reduction
     if reduction == "elementwise_mean":
-        warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
-                      UserWarning, stacklevel=3)
+        _warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
+                       UserWarning)
         return "mean"
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
-def _legacy_reduction(size_average, reduce, emit_warning=True, stacklevel=3):
+def _legacy_reduction(size_average, reduce, emit_warning=True):
     """torch's _Reduction.legacy_get_string: the pre-1.0 size_average/reduce flags as a reduction name."""
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
     reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
     if emit_warning:
-        warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' "
-                      "instead.", UserWarning, stacklevel=stacklevel)
+        _warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' "
+                       "instead.", UserWarning)
     return reduction
 
 
@@ -86,9 +86,9 @@ def _warn_target_size(input, target):
     """torch's regression losses warn when target.size() != input.size() (broadcasting may be unintended).
     Calling .size() on both, as torch does, also gives torch's error for a list or a number."""
     if target.size() != input.size():
-        warnings.warn(f"Using a target size ({target.size()}) that is different to the input size "
-                      f"({input.size()}). This will likely lead to incorrect results due to broadcasting. "
-                      "Please ensure they have the same size.", UserWarning, stacklevel=3)
+        _warnings.warn(f"Using a target size ({target.size()}) that is different to the input size "
+                       f"({input.size()}). This will likely lead to incorrect results due to broadcasting. "
+                       "Please ensure they have the same size.", UserWarning)
         return True
     return False
 
@@ -222,28 +222,29 @@ def sigmoid(input):
     return input.sigmoid()
 
 
-def _get_softmax_dim(name, ndim, stacklevel):
-    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
-                  "dim=X as an argument.", UserWarning, stacklevel=stacklevel)
+def _get_softmax_dim(name, ndim):
+    _warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
+                   "dim=X as an argument.", UserWarning)
     return 0 if ndim in (0, 1, 3) else 1
 
 
-# (_stacklevel is torch's third positional parameter: F.softmax(x, 1, torch.float64) is not a dtype)
+# (_stacklevel is torch's third positional parameter: F.softmax(x, 1, torch.float64) is not a dtype; gradlab's
+# warnings find the user's line themselves, so its value is not needed)
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
-        dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
+        dim = _get_softmax_dim("softmax", input.dim())
     return input.softmax(dim, dtype=dtype)
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
-        dim = _get_softmax_dim("softmin", input.dim(), _stacklevel)
+        dim = _get_softmax_dim("softmin", input.dim())
     return (-input).softmax(dim, dtype=dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
-        dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
+        dim = _get_softmax_dim("log_softmax", input.dim())
     return input.log_softmax(dim, dtype=dtype)
 
 
@@ -456,7 +457,7 @@ def _loss_inputs(input, target, size_average, reduce, reduction):
     error if they can't). Returns (reduction, whether the shapes differ)."""
     broadcast = _warn_target_size(input, target)
     if size_average is not None or reduce is not None:
-        reduction = _legacy_reduction(size_average, reduce, stacklevel=4)
+        reduction = _legacy_reduction(size_average, reduce)
     if broadcast:
         try:
             np.broadcast_shapes(input._data.shape, target._data.shape)

@@ -1,13 +1,13 @@
 """gradlab.nn.init: torch's initialisers. Each fills a tensor in place (untracked, like torch's
 `with torch.no_grad()`), drawing from the same random stream as torch, and returns the tensor."""
 import math
-import warnings
 
 import numpy as np
 
 from .. import random as _random
 from ..random import calculate_gain  # noqa: F401  (torch.nn.init.calculate_gain)
 from ..tensor import Tensor
+from .. import _warnings
 
 _SCALAR_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
 
@@ -28,7 +28,7 @@ def _random_fill(tensor, kernel):
 def _zero_element(tensor):
     """kaiming_*: nothing to initialise in an empty tensor (torch warns)."""
     if 0 in tensor._data.shape:
-        warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=3)
+        _warnings.warn("Initializing zero-element tensors is a no-op", UserWarning)
         return True
     return False
 

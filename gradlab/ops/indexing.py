@@ -8,7 +8,6 @@ Writing `x[key] = v` reads the key the same way, then writes as every in-place o
 """
 import numbers
 import operator
-import warnings
 
 import numpy as np
 
@@ -24,6 +23,7 @@ from .inplace import (_EXPANDED_INDEX_PUT, _EXPANDED_MASKED_FILL, _OVERLAP, _PAR
 from .inplace import after_untracked_write, assign_data, check_overlaps, fill_inplace, remember_view, run_inplace  # noqa: F401
 from .conversion import real_part
 from .registry import OPS
+from .. import _warnings
 
 _INVALID_INDEX = "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got {})"
 _SEQUENCE_WARNING = (
@@ -51,7 +51,7 @@ def _key_tuple(key):
         for k in key:
             if isinstance(k, (Tensor, slice) + _SEQUENCES) or k is None or k is Ellipsis:
                 line = 349 if isinstance(k, (Tensor, slice) + _SEQUENCES) else 359
-                warnings.warn(_SEQUENCE_WARNING.format(line), UserWarning, stacklevel=4)
+                _warnings.warn(_SEQUENCE_WARNING.format(line), UserWarning)
                 return tuple(key)
     return (key,)
 
@@ -151,7 +151,7 @@ def _mask_or_indices(a, pending=None):
     if a.dtype == np.uint8:
         mask = a.astype(bool)
         if pending is None:
-            warnings.warn(_UINT8_WARNING, UserWarning, stacklevel=5)
+            _warnings.warn(_UINT8_WARNING, UserWarning)
         else:
             pending.setdefault("uint8", set()).add(id(mask))
         return mask
@@ -253,7 +253,7 @@ def _check_index_tensors(out, advanced, pending):
     shape = out._data.shape
     for d, a in advanced.items():
         if id(a) in pending.get("uint8", ()):
-            warnings.warn(_UINT8_WARNING, UserWarning, stacklevel=4)
+            _warnings.warn(_UINT8_WARNING, UserWarning)
         if a.dtype == np.bool_:
             _check_mask_shape(a, shape, d)
 
@@ -417,11 +417,11 @@ def setitem(t, key, value, copy=False):
     if advanced:
         _check_inplace_allowed(t, as_view)   # (index_put_'s autograd check comes before its shape checks)
         if expanded:                         # PyTorch's index_put_ still writes, with a warning
-            warnings.warn(_EXPANDED_INDEX_PUT, UserWarning, stacklevel=3)
+            _warnings.warn(_EXPANDED_INDEX_PUT, UserWarning)
         if not isinstance(value, Tensor) or value._data.size == 1:
             fill = _masked_fill_dispatch(target, advanced, pending)
             if fill and expanded:
-                warnings.warn(_EXPANDED_MASKED_FILL, UserWarning, stacklevel=3)
+                _warnings.warn(_EXPANDED_MASKED_FILL, UserWarning)
     if isinstance(value, Tensor):
         v = value._data
         while v.ndim and v.shape[0] == 1:

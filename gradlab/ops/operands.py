@@ -7,7 +7,7 @@ import numbers
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _warnings
 from .._tensor_core import Tensor
 from .._tensor_data import _type_name, as_tensor_data as _as_tensor  # noqa: F401  (x + [1, 2]: data as torch.tensor reads it)
 from . import registry as _registry
@@ -36,7 +36,8 @@ def _number(x):
     if isinstance(x, np.complexfloating) and not isinstance(x, complex):
         # (np.complex64 is no Python complex, as np.complex128 is: PyTorch reads it through float(), with
         # numpy's own ComplexWarning, its real part)
-        return float(x)
+        with _warnings.numpy_warnings_at_user_line():
+            return float(x)
     return x.item() if isinstance(x, np.generic) else x
 
 

@@ -5,7 +5,6 @@ A scheduler wraps its optimizer's step() to notice whether it ran: scheduler.ste
 optimizer.step() warns as torch does."""
 import math
 import types
-import warnings
 from bisect import bisect_right
 from collections import Counter
 from functools import wraps
@@ -14,6 +13,7 @@ from weakref import ref
 
 from ..tensor import Tensor
 from .optimizer import Optimizer
+from .. import _warnings
 
 __all__ = ["LRScheduler", "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR", "LinearLR",
            "ExponentialLR", "CosineAnnealingLR", "ReduceLROnPlateau", "OneCycleLR"]
@@ -52,8 +52,8 @@ def _update_param_group_val(param_group, key, val):
 
 def _warn_get_lr_called_within_step(scheduler):
     if not scheduler._get_lr_called_within_step:
-        warnings.warn("To get the last learning rate computed by the scheduler, please use `get_last_lr()`.",
-                      UserWarning, stacklevel=3)
+        _warnings.warn("To get the last learning rate computed by the scheduler, please use `get_last_lr()`.",
+                       UserWarning)
 
 
 class LRScheduler:
@@ -123,22 +123,22 @@ class LRScheduler:
     def step(self, epoch=None):
         if self._step_count == 1:
             if not hasattr(self.optimizer.step, "_wrapped_by_lr_sched"):
-                warnings.warn("Seems like `optimizer.step()` has been overridden after learning rate scheduler "
-                              "initialization. Please, make sure to call `optimizer.step()` before "
-                              "`lr_scheduler.step()`. See more details at "
-                              "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
-                              UserWarning, stacklevel=2)
+                _warnings.warn("Seems like `optimizer.step()` has been overridden after learning rate scheduler "
+                               "initialization. Please, make sure to call `optimizer.step()` before "
+                               "`lr_scheduler.step()`. See more details at "
+                               "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
+                               UserWarning)
             elif not getattr(self.optimizer, "_opt_called", False):
-                warnings.warn("Detected call of `lr_scheduler.step()` before `optimizer.step()`. "
-                              "In PyTorch 1.1.0 and later, you should call them in the opposite order: "
-                              "`optimizer.step()` before `lr_scheduler.step()`.  Failure to do this "
-                              "will result in PyTorch skipping the first value of the learning rate schedule. "
-                              "See more details at "
-                              "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
-                              UserWarning, stacklevel=2)
+                _warnings.warn("Detected call of `lr_scheduler.step()` before `optimizer.step()`. "
+                               "In PyTorch 1.1.0 and later, you should call them in the opposite order: "
+                               "`optimizer.step()` before `lr_scheduler.step()`.  Failure to do this "
+                               "will result in PyTorch skipping the first value of the learning rate schedule. "
+                               "See more details at "
+                               "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
+                               UserWarning)
         self._step_count += 1
         if epoch is not None:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+            _warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning)
         self._update_lr(epoch)
 
     def _update_lr(self, epoch=None):
@@ -376,7 +376,7 @@ class ReduceLROnPlateau(LRScheduler):
         if epoch is None:
             epoch = self.last_epoch + 1
         else:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+            _warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning)
         self.last_epoch = epoch
         if self._is_better(current, self.best):
             self.best = current

@@ -6,7 +6,6 @@ parameter to its buffers (momentum, Adam's moments). The updates themselves (in 
 are a few in-place numpy operations per parameter, done without recording a graph.
 """
 import copy
-import warnings
 from collections import defaultdict
 
 import numpy as np
@@ -17,6 +16,7 @@ from ..autograd import grad_mode
 from ..ops.arithmetic import plus_scaled
 from ..tensor import Tensor, _type_name
 from ..nn.parameter import zero_grads
+from .. import _warnings
 
 
 class _Required:
@@ -75,9 +75,9 @@ class Optimizer:
                 raise ValueError(f"parameter group didn't specify a value of required optimization parameter {key}")
             group.setdefault(key, default)
         if len({id(p) for p in params}) != len(params):
-            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will "
-                          "cause an error; see github.com/pytorch/pytorch/issues/40967 for more information",
-                          UserWarning, stacklevel=3)
+            _warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will "
+                           "cause an error; see github.com/pytorch/pytorch/issues/40967 for more information",
+                           UserWarning)
         seen = set()
         for other in self.param_groups:
             seen.update(id(p) for p in other["params"])

@@ -138,7 +138,7 @@ def test_hooks_see_the_grad_mode_of_the_backward():
 
 
 def test_create_graph_warning_text():
-    gradlab.autograd._warned_once["create_graph"] = False    # (both warn once a process: torch's is forced below)
+    gradlab._warnings.WARNED.discard(gradlab.autograd._CREATE_GRAPH_WARNING)    # (both warn once a process: torch's is forced below)
     torch.set_warn_always(True)
     try:
         check("x = torch.tensor([1., 2.], requires_grad=True)\n(x * x).sum().backward(create_graph=True)\nr = x.grad")
@@ -230,7 +230,7 @@ TAILS = ["r = (type(y.grad_fn).__name__ if y.grad_fn else None, y.requires_grad)
 @pytest.mark.parametrize("call", CALLS)
 @pytest.mark.parametrize("fn", sorted(FUNCTIONS))
 def test_custom_functions(fn, call, tail):
-    gradlab.autograd._warned_once["create_graph"] = False
+    gradlab._warnings.WARNED.discard(gradlab.autograd._CREATE_GRAPH_WARNING)
     torch.set_warn_always(True)
     try:
         check(f"class Fn(torch.autograd.Function):\n    @staticmethod\n    {FUNCTIONS[fn]}\n"

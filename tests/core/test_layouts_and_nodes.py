@@ -163,7 +163,7 @@ def test_saved_attributes(code):
 
 
 def test_create_graph_warning_once_a_process():
-    gradlab.autograd._warned_once["create_graph"] = False
+    gradlab._warnings.WARNED.discard(gradlab.autograd._CREATE_GRAPH_WARNING)
     x = gradlab.ones(2, requires_grad=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -10,7 +10,7 @@ ROOT = pathlib.Path(gradlab.__file__).parent
 
 # lowest first; a module belongs to the layer with the longest matching prefix
 LAYERS = [
-    ("basics", ["_ctype", "_once", "_dtype", "_size", "_device", "_signatures", "_argparse", "_alias", "_parallel"]),
+    ("basics", ["_ctype", "_warnings", "_dtype", "_size", "_device", "_signatures", "_argparse", "_alias", "_parallel"]),
     ("display", ["display"]),
     ("tensor core", ["_tensor_core", "_tensor_data"]),
     ("autograd core", ["autograd"]),

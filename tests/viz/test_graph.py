@@ -146,7 +146,7 @@ def test_create_graph_gradients_of_gradients():
     assert any(e.src == wid for e in graph.edges)
     # backward(create_graph=True): w.grad has a history and is drawn as a gradient
     w2 = torch.tensor([1.0, 2.0], requires_grad=True)
-    torch.autograd._warned_once["create_graph"] = False    # (PyTorch warns once a process)
+    torch._warnings.WARNED.discard(torch.autograd._CREATE_GRAPH_WARNING)    # (PyTorch warns once a process)
     with pytest.warns(UserWarning, match="reference cycle"):
         (w2 ** 2).sum().backward(create_graph=True)
     graph2 = walk([w2.grad], names={"w2": w2})

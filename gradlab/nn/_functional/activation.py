@@ -5,7 +5,6 @@ gradlab/nn/functional.py, and by gradlab/__init__.py for the torch.<fn> forms Py
 The random ones draw from the default generator exactly as PyTorch's kernels do, so that under
 manual_seed they zero (or scale) the same numbers as PyTorch."""
 import math
-import warnings
 
 import numpy as np
 
@@ -15,6 +14,7 @@ from ...ops.inplace import _check_inplace_allowed, check_overlaps as _check_over
 from ...ops.registry import OPS
 from ...tensor import Tensor
 from .. import functional as F
+from ... import _warnings
 
 __all__ = ["celu", "celu_", "selu", "selu_", "tanhshrink", "hardshrink", "softshrink", "threshold", "threshold_",
            "rrelu", "rrelu_", "glu", "elu_", "leaky_relu_", "relu_", "alpha_dropout", "feature_alpha_dropout",
@@ -323,17 +323,17 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     _check_p(p)
     inp_dim = input.dim()
     if inp_dim not in (3, 4):
-        warnings.warn(f"dropout2d: Received a {inp_dim}-D input to dropout2d, which is deprecated and will result in "
-                      "an error in a future release. To retain the behavior and silence this warning, please use "
-                      "dropout instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 "
-                      "spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D "
-                      "inputs).", stacklevel=2)
+        _warnings.warn(f"dropout2d: Received a {inp_dim}-D input to dropout2d, which is deprecated and will result in "
+                       "an error in a future release. To retain the behavior and silence this warning, please use "
+                       "dropout instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 "
+                       "spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D "
+                       "inputs).")
     if inp_dim == 3:
-        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
-                      "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
-                      "will change in a future release to interpret the input as one without a batch dimension, i.e. "
-                      "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
-                      "dropout1d instead.", stacklevel=2)
+        _warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
+                       "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
+                       "will change in a future release to interpret the input as one without a batch dimension, i.e. "
+                       "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
+                       "dropout1d instead.")
     return _feature_dropout(input, p, training, inplace)
 
 
@@ -342,11 +342,11 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
     _check_p(p)
     inp_dim = input.dim()
     if inp_dim not in (4, 5):
-        warnings.warn(f"dropout3d: Received a {inp_dim}-D input to dropout3d, which is deprecated and will result in "
-                      "an error in a future release. To retain the behavior and silence this warning, please use "
-                      "dropout instead. Note that dropout3d exists to provide channel-wise dropout on inputs with 3 "
-                      "spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D "
-                      "inputs).", stacklevel=2)
+        _warnings.warn(f"dropout3d: Received a {inp_dim}-D input to dropout3d, which is deprecated and will result in "
+                       "an error in a future release. To retain the behavior and silence this warning, please use "
+                       "dropout instead. Note that dropout3d exists to provide channel-wise dropout on inputs with 3 "
+                       "spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D "
+                       "inputs).")
     batched = inp_dim == 5
     if not batched:
         input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)

@@ -11,7 +11,6 @@ product, the mask added in place, a _safe_softmax (SafeSoftmaxBackward0), dropou
 multi_head_attention_forward (nn.MultiheadAttention's computation) is PyTorch's Python, written with the same
 ops in the same order."""
 import math
-import warnings
 
 import numpy as np
 
@@ -21,6 +20,7 @@ from ...ops.registry import OPS
 from ...tensor import Tensor, cat
 from .. import functional as _functional     # (dropout: nn.functional's, imported by the time it is called)
 from .conv import _C_NAMES, _tensor
+from ... import _warnings
 
 __all__ = ["bilinear", "scaled_dot_product_attention", "multi_head_attention_forward",
            # (torch.nn.functional's private helpers that its modules call: F._canonical_mask, ...)
@@ -220,8 +220,8 @@ def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_
         if _mask_dtype != _dtype.bool_ and not _mask_is_float:
             raise AssertionError(f"only bool and floating types of {mask_name} are supported")
         if check_other and other_type is not None and _mask_dtype != other_type:
-            warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. Use same type for "
-                          "both instead.", UserWarning, stacklevel=3)
+            _warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. Use same type for "
+                           "both instead.", UserWarning)
         if not _mask_is_float:
             mask = zeros_like(mask, dtype=target_type).masked_fill_(mask, float("-inf"))
     return mask

@@ -5,7 +5,6 @@ table (ops/conv.py), so the graph shows PyTorch's nodes: ConvolutionBackward0,
 MaxPool2DWithIndicesBackward0, AvgPool2DBackward0, ... The 1-d pools run as PyTorch runs them: the
 2-d pool of an unsqueezed input, squeezed back (SqueezeBackward1 on top); unbatched convolutions too.
 """
-import warnings
 
 import numpy as np
 
@@ -15,6 +14,7 @@ from ...creation.factories import _checked_fill
 from ...ops import conv as _conv
 from ...ops.registry import OPS
 from ...tensor import Tensor, _type_name
+from ... import _warnings
 
 __all__ = ["conv1d", "conv2d", "max_pool1d", "max_pool2d", "max_pool1d_with_indices", "max_pool2d_with_indices",
            "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d",
@@ -61,9 +61,6 @@ def _expand(name, value, dim, declared):
         raise RuntimeError(f"expected {name} to be a single integer value or a list of {dim} values to match the "
                            f"convolution dimensions, but got {name}={_dims(values)}")
     return values
-
-
-_same_warned = []
 
 
 def _check_geometry(shape, w_shape, stride, padding, dilation, groups, output_padding=()):
@@ -124,12 +121,9 @@ def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups
             padding = [t // 2 for t in totals]
             extra = [t - t // 2 - t // 2 for t in totals]
             if any(extra):
-                if not _same_warned:
-                    _same_warned.append(True)
-                    warnings.warn("Using padding='same' with even kernel lengths and odd dilation may require a "
-                                  "zero-padded copy of the input be created (Triggered internally at "
-                                  "/__w/pytorch/pytorch/aten/src/ATen/native/Convolution.cpp:1101.)", UserWarning,
-                                  stacklevel=3)
+                _warnings.warn_once("Using padding='same' with even kernel lengths and odd dilation may require a "
+                                    "zero-padded copy of the input be created (Triggered internally at "
+                                    "/__w/pytorch/pytorch/aten/src/ATen/native/Convolution.cpp:1101.)")
                 pad_nd = []
                 for e in reversed(extra):
                     pad_nd += [0, e]

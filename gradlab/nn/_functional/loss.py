@@ -2,7 +2,6 @@
 distances (cosine_similarity, pairwise_distance), one_hot and the less common activations (imported by
 gradlab/nn/functional.py)."""
 import math
-import warnings
 
 import numpy as np
 
@@ -13,6 +12,7 @@ from ...ops import ctc as _ctc
 from ...ops.registry import OPS
 from ...tensor import Tensor, where
 from .. import functional as F
+from ... import _warnings
 
 __all__ = ["huber_loss", "smooth_l1_loss", "kl_div", "cosine_embedding_loss", "margin_ranking_loss",
            "cosine_similarity", "pairwise_distance", "one_hot", "hardtanh", "hardtanh_", "relu6", "softsign",
@@ -80,10 +80,10 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
         reduction = F._legacy_reduction(size_average, reduce)
     else:
         if reduction == "mean":
-            warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
-                          "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
-                          "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
-                          UserWarning, stacklevel=2)
+            _warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                           "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                           "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                           UserWarning)
         if reduction != "batchmean":
             reduction = F._check_reduction(reduction)
     return _kl_div(input, target, reduction, log_target)
@@ -311,7 +311,7 @@ _ENUMS = {0: "none", 1: "mean", 2: "sum"}
 def _legacy_or(size_average, reduce, reduction):
     """The legacy flags' reduction (torch's warning) if either is given, else reduction validated."""
     if size_average is not None or reduce is not None:
-        return F._legacy_reduction(size_average, reduce, stacklevel=4)
+        return F._legacy_reduction(size_average, reduce)
     return F._check_reduction(reduction)
 
 

@@ -1,6 +1,5 @@
 """nn.functional: embedding bags, grid sampling, Gumbel-softmax and fractional max pooling (imported by
 gradlab/nn/functional.py), with PyTorch's checks and messages; the ops are in ops/sampling.py and ops/conv.py."""
-import warnings
 
 import numpy as np
 
@@ -12,6 +11,7 @@ from ...ops.registry import OPS
 from ..._dtype import int64 as _int64
 from ...tensor import Tensor
 from .normalization import _name, _renorm, _tensor
+from ... import _warnings
 
 __all__ = ["embedding_bag"]
 
@@ -132,9 +132,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
                   sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
     """torch.nn.functional.embedding_bag: its Python checks, then torch.embedding_bag's output."""
     if weight.dtype == _int64 and input.is_floating_point():
-        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage `embedding_bag(weight, "
-                      "input, ...)` is deprecated, and should now be `embedding_bag(input, weight, ...)`.",
-                      stacklevel=2)
+        _warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage `embedding_bag(weight, "
+                       "input, ...)` is deprecated, and should now be `embedding_bag(input, weight, ...)`.")
         weight, input = input, weight
     if per_sample_weights is not None and input.size() != per_sample_weights.size():
         raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, then it "
@@ -268,7 +267,7 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     mode_enum = ("bilinear", "nearest", "bicubic").index(mode)
     padding_enum = ("zeros", "border", "reflection").index(padding_mode)
     if align_corners is None:
-        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        _warnings.warn(_ALIGN_WARNING)
         align_corners = False
     return grid_sampler(input, grid, mode_enum, padding_enum, align_corners)
 
@@ -284,7 +283,7 @@ def affine_grid_generator(theta, size, align_corners):
 
 def affine_grid(theta, size, align_corners=None):
     if align_corners is None:
-        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        _warnings.warn(_ALIGN_WARNING)
         align_corners = False
     if not theta.is_floating_point():
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
@@ -302,9 +301,9 @@ def affine_grid(theta, size, align_corners=None):
         raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
                                   f"respectively. Got size {size}.")
     if align_corners and min(spatial_size) == 1:
-        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
-                      "align_corners=True. This is not an intended use case of affine_grid. See the documentation "
-                      "of affine_grid for details.", stacklevel=2)
+        _warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
+                       "align_corners=True. This is not an intended use case of affine_grid. See the documentation "
+                       "of affine_grid for details.")
     elif min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {size}")
     return affine_grid_generator(theta, size, align_corners)
@@ -318,7 +317,7 @@ __all__ += ["grid_sample", "affine_grid"]
 
 def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
     if eps != 1e-10:
-        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+        _warnings.warn("`eps` parameter is deprecated and has no effect.")
     gumbels = -logits.new_empty(logits.shape).exponential_().log()
     gumbels = (logits + gumbels) / tau
     y_soft = gumbels.softmax(dim)

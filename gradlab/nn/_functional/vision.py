@@ -6,7 +6,6 @@ interpolate is PyTorch's Python function (its ValueErrors in its order), then th
 kernels (upsample_*_common_check), then an op of ops/upsample.py, so the graph shows PyTorch's node
 (UpsampleNearest2DBackward0, UpsampleBilinear2DBackward0, ...)."""
 import math
-import warnings
 from collections.abc import Iterable
 
 import numpy as np
@@ -16,6 +15,7 @@ from ... import _argparse
 from ...ops.registry import OPS
 from ...tensor import Tensor
 from .conv import _int_list, _tensor, adaptive_avg_pool1d, adaptive_avg_pool2d
+from ... import _warnings
 
 __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pixel_shuffle", "pixel_unshuffle",
            "channel_shuffle"]
@@ -155,19 +155,17 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
-    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2)
+    _warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.")
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def upsample_nearest(input, size=None, scale_factor=None):
-    warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
-                  stacklevel=2)
+    _warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.")
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
 def upsample_bilinear(input, size=None, scale_factor=None):
-    warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
-                  stacklevel=2)
+    _warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.")
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 

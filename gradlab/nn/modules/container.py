@@ -2,13 +2,13 @@
 ParameterList and ParameterDict (modules that hold parameters)."""
 import itertools
 import operator
-import warnings
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 
 from ...tensor import Tensor
 from ..parameter import Parameter
 from .module import Module, _addindent
+from ... import _warnings
 
 __all__ = ["Container", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
 
@@ -23,11 +23,11 @@ class Container(Module):
 
     def __new__(cls, *args, **kwargs):
         if cls is Container:
-            warnings.warn(_CONTAINER_DEPRECATED, FutureWarning, stacklevel=2)
+            _warnings.warn(_CONTAINER_DEPRECATED, FutureWarning)
         return super().__new__(cls)
 
     def __init_subclass__(cls, *args, **kwargs):
-        warnings.warn(_CONTAINER_DEPRECATED, FutureWarning, stacklevel=2)
+        _warnings.warn(_CONTAINER_DEPRECATED, FutureWarning)
         return super().__init_subclass__(*args, **kwargs)
 
     def __init__(self, **kwargs):

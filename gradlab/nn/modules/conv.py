@@ -1,6 +1,5 @@
 """torch/nn/modules/conv.py: Conv1d, Conv2d and their transposes, initialised exactly as torch's (same random stream)."""
 import math
-import warnings
 from collections.abc import Iterable
 
 import numpy as np
@@ -11,6 +10,7 @@ from .. import functional as F
 from ..parameter import Parameter, UninitializedParameter
 from .lazy import LazyModuleMixin
 from .module import Module
+from ... import _warnings
 
 __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "LazyConv1d",
            "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d"]
@@ -91,7 +91,7 @@ class _ConvNd(Module):
         if self.weight._data.size:
             self.weight._data[...] = _random.kaiming_uniform(shape, draw, a=math.sqrt(5))
         else:
-            warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=3)
+            _warnings.warn("Initializing zero-element tensors is a no-op", UserWarning)
         self.weight._version_counter[0] += 1
         if self.bias is not None:
             fan_in, _ = _random.fan_in_and_fan_out(shape)

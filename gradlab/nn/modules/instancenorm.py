@@ -2,10 +2,10 @@
 
 Each (sample, channel) is normalized over its positions. Unlike the batch norms, affine and
 track_running_stats are off by default; an input without its batch dim is normalized as a batch of one."""
-import warnings
 
 from .. import functional as F
 from .batchnorm import _LazyNormBase, _NormBase
+from ... import _warnings
 
 __all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",
            "LazyInstanceNorm3d"]
@@ -35,9 +35,8 @@ class _InstanceNorm(_NormBase):
             if self.affine:
                 raise ValueError(f"expected input's size at dim={feature_dim} to match num_features "
                                  f"({self.num_features}), but got: {input.size(feature_dim)}.")
-            warnings.warn(f"input's size at dim={feature_dim} does not match num_features. You can silence this "
-                          "warning by not passing in num_features, which is not used because affine=False",
-                          stacklevel=2)
+            _warnings.warn(f"input's size at dim={feature_dim} does not match num_features. You can silence this "
+                           "warning by not passing in num_features, which is not used because affine=False")
         if input.dim() == self._get_no_batch_dim():
             return self._handle_no_batch_input(input)
         return self._apply_instance_norm(input)

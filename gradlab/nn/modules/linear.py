@@ -1,6 +1,5 @@
 """torch/nn/modules/linear.py: Identity, Linear and Bilinear."""
 import math
-import warnings
 
 import numpy as np
 
@@ -12,6 +11,7 @@ from .. import init
 from ..parameter import Parameter, UninitializedParameter
 from .lazy import LazyModuleMixin
 from .module import Module
+from ... import _warnings
 
 __all__ = ["Bilinear", "Identity", "LazyLinear", "Linear"]
 
@@ -48,7 +48,7 @@ class Linear(Module):
         if self.weight._data.size:
             w, b = _random.linear_init(self.in_features, self.out_features, self.bias is not None, draw)
         else:       # nothing to draw for the weight (torch warns); the bias is drawn from U(0, 0)
-            warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=3)
+            _warnings.warn("Initializing zero-element tensors is a no-op", UserWarning)
             w = self.weight._data
             b = _random.default_generator.uniform((self.out_features,), draw, 0.0, 0.0)
         self.weight._data[...] = w

@@ -1,11 +1,11 @@
 """torch/nn/modules/loss.py: the loss modules, each a call of nn.functional with its stored options."""
 import math
-import warnings
 
 from .. import functional as F
 from .distance import PairwiseDistance
 from .linear import Linear
 from .module import Module
+from ... import _warnings
 
 __all__ = ["MSELoss", "L1Loss", "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "HuberLoss",
            "SmoothL1Loss", "KLDivLoss", "CosineEmbeddingLoss", "MarginRankingLoss"]
@@ -122,9 +122,8 @@ class NLLLoss2d(NLLLoss):
     """NLLLoss under its old name (torch's FutureWarning when made)."""
 
     def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
-        warnings.warn("`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a drop-in replacement and see "
-                      "https://pytorch.org/docs/main/nn.html#torch.nn.NLLLoss for more details.", FutureWarning,
-                      stacklevel=2)
+        _warnings.warn("`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a drop-in replacement and see "
+                       "https://pytorch.org/docs/main/nn.html#torch.nn.NLLLoss for more details.", FutureWarning)
         super().__init__(weight, size_average, ignore_index, reduce, reduction)
 
 

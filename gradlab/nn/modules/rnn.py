@@ -12,7 +12,6 @@ MkldnnRnnLayerBackward0 on the output); here nn.LSTM records the native path's g
 """
 import math
 import numbers
-import warnings
 
 from ... import creation
 from ..._argparse import checked
@@ -23,6 +22,7 @@ from .. import functional as F
 from .. import init
 from ..parameter import Parameter
 from .module import Module
+from ... import _warnings
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
@@ -250,9 +250,9 @@ class RNNBase(Module):
             raise ValueError("dropout should be a number in range [0, 1] representing the probability of an "
                              "element being zeroed")
         if dropout > 0 and num_layers == 1:
-            warnings.warn("dropout option adds dropout after all but last recurrent layer, so non-zero dropout "
-                          f"expects num_layers greater than 1, but got dropout={dropout} and "
-                          f"num_layers={num_layers}", stacklevel=3)
+            _warnings.warn("dropout option adds dropout after all but last recurrent layer, so non-zero dropout "
+                           f"expects num_layers greater than 1, but got dropout={dropout} and "
+                           f"num_layers={num_layers}")
         if not isinstance(bias, bool):
             raise TypeError(f"bias should be of type bool, got: {type(bias).__name__}")
         if not isinstance(batch_first, bool):
@@ -416,9 +416,6 @@ class RNN(RNNBase):
         return output, hidden
 
 
-_warned_proj = []
-
-
 class LSTM(RNNBase):
     """Long short-term memory: returns (output, (h_n, c_n))."""
 
@@ -469,12 +466,10 @@ class LSTM(RNNBase):
                                        f"({hx[0].dim()}-D, {hx[1].dim()}-D) tensors")
                 hx = (hx[0].unsqueeze(1), hx[1].unsqueeze(1))
         self.check_forward_args(input, hx, None)
-        if self.proj_size > 0 and input.dtype == _float32 and not _warned_proj:
+        if self.proj_size > 0 and input.dtype == _float32:
             # (torch's oneDNN LSTM refuses projections, once per process)
-            _warned_proj.append(True)
-            warnings.warn("LSTM with projections is not supported with oneDNN. Using default implementation. "
-                          "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/RNN.cpp:1512.)",
-                          UserWarning, stacklevel=3)
+            _warnings.warn_once("LSTM with projections is not supported with oneDNN. Using default implementation. "
+                                "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/RNN.cpp:1512.)")
         output, h, c = _vf_rnn(_lstm_cell, input, tuple(hx), self._flat_weights, self.bias, self.num_layers,
                                self.dropout, self.training, self.bidirectional, self.batch_first,
                                has_proj=self.proj_size > 0)

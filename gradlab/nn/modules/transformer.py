@@ -10,12 +10,11 @@ are not written here; the composition below computes the same values. One visibl
 kept: a TransformerEncoder on that path drops padded positions (nested tensors), so their outputs are 0
 before the final norm."""
 import copy
-import warnings
 
 import numpy as np
 
 from ... import backends
-from ..._once import warn_once
+from ..._warnings import warn_once
 from ...autograd import grad_mode
 from ...creation import full
 from ...tensor import Tensor
@@ -27,6 +26,7 @@ from .dropout import Dropout
 from .linear import Linear
 from .module import Module
 from .normalization import LayerNorm
+from ... import _warnings
 
 __all__ = ["Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
            "TransformerDecoderLayer"]
@@ -126,8 +126,8 @@ class TransformerEncoder(Module):
         elif encoder_layer.self_attn.num_heads % 2 == 1:
             why_not_sparsity_fast_path = f"{enc_layer}.self_attn.num_heads is odd"
         if enable_nested_tensor and why_not_sparsity_fast_path:
-            warnings.warn(f"enable_nested_tensor is True, but self.use_nested_tensor is False because "
-                          f"{why_not_sparsity_fast_path}", UserWarning, stacklevel=2)
+            _warnings.warn(f"enable_nested_tensor is True, but self.use_nested_tensor is False because "
+                           f"{why_not_sparsity_fast_path}", UserWarning)
             self.use_nested_tensor = False
 
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
@@ -180,7 +180,7 @@ class TransformerEncoder(Module):
         warn_once("The PyTorch API of nested tensors is in prototype stage and will change in the near future. We "
                   "recommend specifying layout=torch.jagged when constructing a nested tensor, as this layout receives "
                   "active development, has better operator coverage, and works with torch.compile. (Triggered "
-                  "internally at /__w/pytorch/pytorch/aten/src/ATen/NestedTensorImpl.cpp:177.)", stacklevel=4)
+                  "internally at /__w/pytorch/pytorch/aten/src/ATen/NestedTensorImpl.cpp:177.)")
         counts = keep.sum(axis=-1)
         return Tensor._make(np.arange(keep.shape[-1])[None, :] >= counts[:, None]).unsqueeze(-1)
 

@@ -1,12 +1,12 @@
 """torch/nn/utils/clip_grad.py: scaling or clamping the gradients in place, before optimizer.step()."""
 import types
-import warnings
 
 import numpy as np
 
 from ...autograd import grad_mode
 from ...ops.registry import OPS
 from ...tensor import Tensor
+from ... import _warnings
 
 __all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "get_total_norm", "clip_grads_with_norm_"]
 
@@ -55,8 +55,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
         is_generator = isinstance(parameters, types.GeneratorType)
         parameters = list(parameters)
         if is_generator and not parameters:
-            warnings.warn("`parameters` is an empty generator, no gradient clipping will occur.", UserWarning,
-                          stacklevel=2)
+            _warnings.warn("`parameters` is an empty generator, no gradient clipping will occur.", UserWarning)
     grads = [p.grad for p in parameters if p.grad is not None]
     total_norm = get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
     clip_grads_with_norm_(parameters, max_norm, total_norm, foreach)
@@ -64,8 +63,8 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
 
 
 def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
-    warnings.warn("`torch.nn.utils.clip_grad_norm` is now deprecated in favor of `torch.nn.utils.clip_grad_norm_`.",
-                  FutureWarning, stacklevel=2)
+    _warnings.warn("`torch.nn.utils.clip_grad_norm` is now deprecated in favor of `torch.nn.utils.clip_grad_norm_`.",
+                   FutureWarning)
     return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
 
 

@@ -7,7 +7,6 @@ PyTorch's. Loading always runs in this process: num_workers > 0 is accepted (wit
 warnings) and loads the same batches in the same order."""
 import math
 import os
-import warnings
 
 import numpy as np
 
@@ -15,6 +14,7 @@ from ...tensor import Tensor
 from ._collate import default_collate, default_convert
 from .dataset import IterableDataset, Subset, TensorDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler, fresh_seed
+from ... import _warnings
 
 __all__ = ["DataLoader", "default_collate", "default_convert", "get_worker_info"]
 
@@ -176,10 +176,9 @@ class DataLoader:
                           "than what this DataLoader is going to create.")
             else:
                 detail = "DataLoader is not able to compute a suggested max number of worker in current system."
-            warnings.warn(f"This DataLoader will create {self.num_workers} worker processes in total. {detail} "
-                          "Please be aware that excessive worker creation might get DataLoader running slow or even "
-                          "freeze, lower the worker number to avoid potential slowness/freeze if necessary.",
-                          stacklevel=2)
+            _warnings.warn(f"This DataLoader will create {self.num_workers} worker processes in total. {detail} "
+                           "Please be aware that excessive worker creation might get DataLoader running slow or even "
+                           "freeze, lower the worker number to avoid potential slowness/freeze if necessary.")
 
 
 class _SingleProcessDataLoaderIter:
@@ -194,11 +193,11 @@ class _SingleProcessDataLoaderIter:
         self._index_sampler = loader._index_sampler
         self._num_workers = loader.num_workers
         if loader.pin_memory and loader.pin_memory_device:
-            warnings.warn("pin_memory_device is deprecated, the current accelerator will be used as the device,"
-                          f"ignore pin_memory_device='{loader.pin_memory_device}'.", stacklevel=2)
+            _warnings.warn("pin_memory_device is deprecated, the current accelerator will be used as the device,"
+                           f"ignore pin_memory_device='{loader.pin_memory_device}'.")
         if loader.pin_memory:                       # (a CPU build has no accelerator)
-            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then device pinned "
-                          "memory won't be used.", stacklevel=2)
+            _warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then device pinned "
+                           "memory won't be used.")
         self._collate_fn = loader.collate_fn
         self._sampler_iter = iter(self._index_sampler)
         self._base_seed = fresh_seed(loader.generator)
@@ -233,9 +232,9 @@ class _SingleProcessDataLoaderIter:
         self._num_yielded += 1
         if (self._dataset_kind == _DatasetKind.Iterable and self._IterableDataset_len_called is not None
                 and self._num_yielded > self._IterableDataset_len_called):
-            warnings.warn(f"Length of IterableDataset {self._dataset} was reported to be "
-                          f"{self._IterableDataset_len_called}(when accessing len(dataloader)), but "
-                          f"{self._num_yielded} samples have been fetched. ", stacklevel=2)
+            _warnings.warn(f"Length of IterableDataset {self._dataset} was reported to be "
+                           f"{self._IterableDataset_len_called}(when accessing len(dataloader)), but "
+                           f"{self._num_yielded} samples have been fetched. ")
         return data
 
     def _fetch(self, index):

@@ -7,12 +7,12 @@ split picks the same samples as PyTorch's."""
 import bisect
 import itertools
 import math
-import warnings
 from collections.abc import Iterable
 from typing import Generic, TypeVar
 
 from ...creation.sampling import randperm
 from ...random import default_generator
+from ... import _warnings
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "ConcatDataset", "ChainDataset", "Subset",
            "random_split"]
@@ -113,7 +113,7 @@ class ConcatDataset(Dataset):
 
     @property
     def cummulative_sizes(self):
-        warnings.warn("`cummulative_sizes` attribute is renamed to `cumulative_sizes`", FutureWarning, stacklevel=2)
+        _warnings.warn("`cummulative_sizes` attribute is renamed to `cumulative_sizes`", FutureWarning)
         return self.cumulative_sizes
 
 
@@ -180,8 +180,7 @@ def random_split(dataset, lengths, generator=default_generator):
         lengths = subset_lengths
         for i, length in enumerate(lengths):
             if length == 0:
-                warnings.warn(f"Length of split at index {i} is 0. This might result in an empty dataset.",
-                              stacklevel=2)
+                _warnings.warn(f"Length of split at index {i} is 0. This might result in an empty dataset.")
     if sum(lengths) != len(dataset):
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
     indices = randperm(sum(lengths), generator=generator).tolist()

@@ -1,0 +1,75 @@
+"""gradlab's warnings are shown at the student's line, as PyTorch's kernel warnings are.
+
+Python prints a warning with the file and line it is attributed to. PyTorch's C++ kernels warn at the Python line
+that called them; gradlab's warnings come from Python a few calls deep (argument wrappers, nn.Module.__call__, op
+kernels), so each goes through gradlab/_warnings.py, which finds the first frame outside gradlab. The API fuzzer
+(tests/fuzz/test_api_fuzz.py) checks the location of every warning its 48,000 calls give; this file checks the rule
+on the code itself and on calls from deep inside a student's own functions and modules.
+"""
+import ast
+import warnings
+from pathlib import Path
+
+import pytest
+
+import gradlab
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
+
+PACKAGE = Path(gradlab.__file__).resolve().parent
+
+
+def test_gradlab_never_calls_warnings_warn_directly():
+    """A direct warnings.warn has a fixed stacklevel, which points into gradlab when the call depth changes."""
+    direct = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name == "_warnings.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "warn"
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "warnings"):
+                direct.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
+    assert direct == []
+
+
+# Each program warns (in torch from C++, so at the student's line); the line marked `# here` must be the one shown.
+PROGRAMS = [
+    "x = torch.ones(2, 3, 4)\ny = x.T  # here",
+    "torch.ones(1).std()  # here",
+    "torch.cross(torch.ones(3, 3), torch.ones(3, 3))  # here",
+    "a = torch.ones(2, requires_grad=True) * 2\na.grad  # here",
+    "torch.tensor(torch.ones(2))  # here",
+    "x = torch.ones(4, requires_grad=True)\nfloat((x * 2).sum())  # here",
+    # from inside the student's own function and module: the student's line inside them
+    "def f(t):\n    return t.std()  # here\nf(torch.ones(1))",
+    "class M(nn.Module):\n    def forward(self, t):\n        return torch.cross(t, t)  # here\nM()(torch.ones(3, 3))",
+    "m = nn.Sequential(nn.Linear(2, 2))\nh = m.register_forward_hook(lambda mod, i, o: o.std(dim=0) if o.shape[0] == 1 "
+    "else None)  # here\nm(torch.ones(1, 2))",
+    # through the argument wrappers: a numpy complex scalar read as a float (numpy's ComplexWarning)
+    "import numpy as np\ntorch.ones(2) + np.complex64(1j)  # here",
+]
+
+
+def _shown(lib, source):
+    code = compile(source, "<student>", "exec")
+    always = lib.is_warn_always_enabled()
+    lib.set_warn_always(True)          # (the once-per-process warnings too, whatever ran before)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            exec(code, {"torch": lib, "nn": lib.nn})
+        finally:
+            lib.set_warn_always(always)
+    return [(w.category.__name__, str(w.message), w.filename, w.lineno) for w in caught]
+
+
+@pytest.mark.parametrize("source", PROGRAMS)
+def test_warning_shown_at_the_students_line(source):
+    line = next(i for i, text in enumerate(source.splitlines(), 1) if text.endswith("# here"))
+    expected = _shown(torch, source)
+    shown = _shown(gradlab, source)
+    assert expected, "the program must warn under torch"
+    assert [w[:2] for w in shown] == [w[:2] for w in expected]
+    assert [w[2:] for w in expected] == [("<student>", line)] * len(expected)    # (the rule, as torch has it)
+    assert [w[2:] for w in shown] == [("<student>", line)] * len(shown)
