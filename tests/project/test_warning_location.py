@@ -73,3 +73,37 @@ def test_warning_shown_at_the_students_line(source):
     assert [w[:2] for w in shown] == [w[:2] for w in expected]
     assert [w[2:] for w in expected] == [("<student>", line)] * len(expected)    # (the rule, as torch has it)
     assert [w[2:] for w in shown] == [("<student>", line)] * len(shown)
+
+
+# PyTorch's TORCH_WARN_ONCE warnings: once a process, every time under torch.set_warn_always(True).
+ONCE_ONLY = [
+    "torch.cross(torch.ones(3, 3), torch.ones(3, 3))",
+    "nn.functional.conv1d(torch.ones(1, 1, 5), torch.ones(1, 1, 2), padding='same')",
+    "x = torch.ones(2, requires_grad=True)\n(x * x).sum().backward(create_graph=True)",
+    "import numpy as np\ntorch.tensor([np.ones(2), np.ones(2)])",
+    "torch.asarray(torch.ones(2, requires_grad=True))",
+    "nn.LSTM(4, 4, proj_size=2)(torch.ones(1, 4))",
+    "float(torch.ones(1, requires_grad=True) * 2)",
+]
+
+
+def _counts(lib, source, always):
+    before = lib.is_warn_always_enabled()
+    lib.set_warn_always(always)
+    try:
+        counts = []
+        for _ in range(2):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                exec(source, {"torch": lib, "nn": lib.nn})
+            counts.append(len(caught))
+        return counts
+    finally:
+        lib.set_warn_always(before)
+
+
+@pytest.mark.parametrize("source", ONCE_ONLY)
+def test_once_only_warnings_follow_set_warn_always(source):
+    always = _counts(torch, source, True)
+    assert always[1] > 0 and _counts(gradlab, source, True) == always
+    assert _counts(gradlab, source, False)[1] == _counts(torch, source, False)[1] == 0
