@@ -59,6 +59,8 @@ import os
 
 import numpy as np
 
+from ..ops.vectorized import cpu_capability
+from . import avx_mathfun
 from .exact import _fma32, _fma64, _fma_scalar, _log64
 
 DEFAULT_SEED = 67280421310721
@@ -113,34 +115,51 @@ def _numel(shape: tuple) -> int:
 
 
 def _box_muller_blocks(d: np.ndarray, mean, std) -> np.ndarray:
-    """Transform uniforms ``d`` (size a multiple of 16) block-wise, in d's dtype."""
-    dt = d.dtype.type
+    """Transform uniforms ``d`` (size a multiple of 16) block-wise, in d's dtype: in each block of 16, the
+    pairs (j, j + 8) give r = sqrt(-2 log(1 - d[j])), theta = 2 pi d[j + 8], then r cos theta, r sin theta."""
+    if d.dtype.type is np.float32:
+        return _box_muller_float32(d, mean, std)
     b = d.reshape(-1, 16)
-    u1 = dt(1) - b[:, :8]
-    u2 = b[:, 8:]
-    if dt is np.float32:
-        # log in double, correctly rounded to float32: closer to torch's SIMD log
-        # than numpy's float32 log (trig stays in numpy float32, which is closer
-        # to torch's than correctly rounded trig); measured, see tests.
-        r = np.log(u1.astype(np.float64)).astype(np.float32)
-    else:
-        r = _log64(u1)
-    r *= dt(-2)
+    r = _log64(1.0 - b[:, :8])
+    r *= -2.0
     np.sqrt(r, out=r)
-    theta = u2 * dt(_TWO_PI)
+    theta = b[:, 8:] * _TWO_PI
     out = np.empty_like(b)
-    c = out[:, :8]
-    s = out[:, 8:]
-    np.cos(theta, out=c)
-    np.sin(theta, out=s)
-    c *= r
-    s *= r
+    np.multiply(np.cos(theta), r, out=out[:, :8])
+    np.multiply(np.sin(theta), r, out=out[:, 8:])
     out = out.reshape(-1)
     if std != 1.0 or mean != 0.0:  # torch applies them with a fused multiply-add
-        if dt is np.float32:
-            out = _fma32(out, std, mean)
-        else:
-            out = _fma64(out, std, mean)
+        out = _fma64(out, std, mean)
+    return out
+
+
+_ROWS = 8192
+
+
+def _box_muller_float32(d, mean, std):
+    """float32: PyTorch's AVX2 kernel on x86 (also on AVX-512: avx_mathfun.py's log and sin/cos, fma for std and
+    mean), or, on a CPU without AVX2 (ATEN_CPU_CAPABILITY=default), its plain C++ loop with the C library's
+    float functions (here correctly rounded; glibc's differ from them for about 1% of the numbers)."""
+    f32 = np.float32
+    b = d.reshape(-1, 16)
+    u1 = f32(1) - b[:, :8]
+    u2 = b[:, 8:]
+    out = np.empty_like(b)
+    if cpu_capability() == "DEFAULT":
+        r = np.sqrt(f32(-2) * np.log(u1.astype(np.float64)).astype(f32))
+        theta = (_TWO_PI * u2.astype(np.float64)).astype(f32).astype(np.float64)   # (2.0f * pi<double> * u2)
+        out[:, :8] = r * np.cos(theta).astype(f32) * f32(std) + f32(mean)
+        out[:, 8:] = r * np.sin(theta).astype(f32) * f32(std) + f32(mean)
+        return out.reshape(-1)
+    for i in range(0, len(b), _ROWS):      # (in pieces that stay in the CPU's cache: about 2x faster)
+        rows = slice(i, i + _ROWS)
+        r = np.sqrt(f32(-2) * avx_mathfun.log_ps(u1[rows]))
+        sin, cos = avx_mathfun.sincos_ps(f32(_TWO_PI) * u2[rows])
+        np.multiply(r, cos, out=out[rows, :8])
+        np.multiply(r, sin, out=out[rows, 8:])
+    out = out.reshape(-1)
+    if std != 1.0 or mean != 0.0:
+        out = _fma32(out, std, mean)
     return out
 
 

@@ -87,22 +87,3 @@ def test_fma32_at_float32_midpoints():
         near = [np.nextafter(guess, np.float32(-np.inf)), guess, np.nextafter(guess, np.float32(np.inf))]
         want.append(min(near, key=lambda f: (abs(Fraction(float(f)) - exact), int(np.array(f).view(np.int32)) & 1)))
     assert got.view(np.int32).tolist() == np.array(want, np.float32).view(np.int32).tolist()
-
-
-def test_speed_block_normal():
-    import time
-
-    g = R.Generator(0)
-    rs = np.random.default_rng(0)
-
-    def med(fn, k=7):
-        ts = []
-        for _ in range(k):
-            t0 = time.perf_counter()
-            fn()
-            ts.append(time.perf_counter() - t0)
-        return sorted(ts)[k // 2]
-
-    ours = med(lambda: g.normal((1_000_000,), np.float32))
-    ref = med(lambda: rs.standard_normal(1_000_000, dtype=np.float32))
-    assert ours < 3 * ref + 0.005
