@@ -1,12 +1,14 @@
-"""The less common schedulers of torch.optim.lr_scheduler (PolynomialLR, CosineAnnealingWarmRestarts, and
-the combinators SequentialLR and ChainedScheduler); lr_scheduler.py re-exports them, and they print as its."""
+"""The less common schedulers of torch.optim.lr_scheduler (PolynomialLR, CosineAnnealingWarmRestarts, CyclicLR,
+and the combinators SequentialLR and ChainedScheduler); lr_scheduler.py re-exports them, and they print as its."""
 import math
+import types
 from bisect import bisect_right
 
-from .lr_scheduler import (LRScheduler, ReduceLROnPlateau, _param_groups_val_list, _update_param_group_val,
-                           _warn_get_lr_called_within_step)
+from .optimizer import Optimizer
+from .lr_scheduler import (LRScheduler, ReduceLROnPlateau, _format_param, _param_groups_val_list,
+                           _update_param_group_val, _warn_get_lr_called_within_step)
 
-__all__ = ["PolynomialLR", "CosineAnnealingWarmRestarts", "SequentialLR", "ChainedScheduler"]
+__all__ = ["PolynomialLR", "CosineAnnealingWarmRestarts", "CyclicLR", "SequentialLR", "ChainedScheduler"]
 _MODULE = "gradlab.optim.lr_scheduler"
 
 
@@ -102,6 +104,98 @@ def _check_schedulers(owner, schedulers, optimizer, what):
             raise ValueError(f"{owner} expects all schedulers to belong to the same optimizer, but got scheduler "
                              f"{scheduler.__class__.__name__} at index {idx} has {scheduler.optimizer}, which is "
                              f"different from {optimizer.__class__.__name__}.")
+
+
+class CyclicLR(LRScheduler):
+    """The cyclical learning rate policy: each batch, lr moves linearly from base_lr up to max_lr over
+    step_size_up batches and back over step_size_down, the cycle's height scaled by the mode (triangular: 1,
+    triangular2: halved each cycle, exp_range: gamma ** batch) or scale_fn; momentum goes the other way."""
+    __module__ = _MODULE
+
+    def __init__(self, optimizer, base_lr, max_lr, step_size_up=2000, step_size_down=None, mode="triangular",
+                 gamma=1.0, scale_fn=None, scale_mode="cycle", cycle_momentum=True, base_momentum=0.8,
+                 max_momentum=0.9, last_epoch=-1):
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        self.optimizer = optimizer
+        base_lrs = _format_param("base_lr", optimizer, base_lr)
+        if last_epoch == -1:
+            for lr, group in zip(base_lrs, optimizer.param_groups):
+                _update_param_group_val(group, "lr", lr)
+        self.max_lrs = _format_param("max_lr", optimizer, max_lr)
+        step_size_up = float(step_size_up)
+        step_size_down = float(step_size_down) if step_size_down is not None else step_size_up
+        self.total_size = step_size_up + step_size_down
+        self.step_ratio = step_size_up / self.total_size
+        if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
+            raise ValueError("mode is invalid and scale_fn is None")
+        self.mode = mode
+        self.gamma = gamma
+        self._scale_fn_custom = scale_fn
+        self.scale_mode = scale_mode
+        self._init_scale_fn()
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+                raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option enabled")
+            self.use_beta1 = "betas" in optimizer.defaults
+            self.base_momentums = _format_param("base_momentum", optimizer, base_momentum)
+            self.max_momentums = _format_param("max_momentum", optimizer, max_momentum)
+            if last_epoch == -1:
+                for high, low, group in zip(self.max_momentums, self.base_momentums, optimizer.param_groups):
+                    self._set_momentum(group, high)
+                    group["max_momentum"] = high
+                    group["base_momentum"] = low
+        super().__init__(optimizer, last_epoch)
+        self.base_lrs = base_lrs
+
+    def _set_momentum(self, group, value):
+        if self.use_beta1:
+            group["betas"] = (value, *group["betas"][1:])
+        else:
+            group["momentum"] = value
+
+    def _init_scale_fn(self):
+        if self._scale_fn_custom is not None:
+            return
+        if self.mode == "triangular":
+            self._scale_fn_ref, self.scale_mode = (lambda x: 1.0), "cycle"
+        elif self.mode == "triangular2":
+            self._scale_fn_ref, self.scale_mode = (lambda x: 1 / (2.0 ** (x - 1))), "cycle"
+        elif self.mode == "exp_range":
+            gamma = self.gamma
+            self._scale_fn_ref, self.scale_mode = (lambda x: gamma ** x), "iterations"
+
+    def scale_fn(self, x):
+        return self._scale_fn_custom(x) if self._scale_fn_custom is not None else self._scale_fn_ref(x)
+
+    def get_lr(self):
+        _warn_get_lr_called_within_step(self)
+        cycle = math.floor(1 + self.last_epoch / self.total_size)
+        x = 1.0 + self.last_epoch / self.total_size - cycle          # where in the cycle, 0 to 1
+        scale = x / self.step_ratio if x <= self.step_ratio else (x - 1) / (self.step_ratio - 1)
+        at = cycle if self.scale_mode == "cycle" else self.last_epoch
+        lrs = [low + (high - low) * scale * self.scale_fn(at) for low, high in zip(self.base_lrs, self.max_lrs)]
+        if self.cycle_momentum:
+            for group, low, high in zip(self.optimizer.param_groups, self.base_momentums, self.max_momentums):
+                self._set_momentum(group, high - (high - low) * scale * self.scale_fn(at))
+        return lrs
+
+    def state_dict(self):
+        state = super().state_dict()
+        state.pop("_scale_fn_ref", None)             # (a lambda: not picklable; rebuilt from mode on loading)
+        fn = state.pop("_scale_fn_custom")
+        state["_scale_fn_custom"] = None
+        if fn is not None and not isinstance(fn, types.FunctionType):
+            state["_scale_fn_custom"] = fn.__dict__.copy()   # (a callable object's state; a function is not saved)
+        return state
+
+    def load_state_dict(self, state_dict):
+        fn = state_dict.pop("_scale_fn_custom")
+        super().load_state_dict(state_dict)
+        if fn is not None:
+            self._scale_fn_custom.__dict__.update(fn)
+        self._init_scale_fn()
 
 
 class _Combined(LRScheduler):

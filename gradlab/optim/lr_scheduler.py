@@ -534,8 +534,8 @@ class OneCycleLR(LRScheduler):
 
 
 # the less common schedulers live in their own file (this one's size); they are this module's names
-from ._lr_scheduler_more import (ChainedScheduler, CosineAnnealingWarmRestarts, PolynomialLR,  # noqa: E402
-                                 SequentialLR)
+from ._lr_scheduler_more import (ChainedScheduler, CosineAnnealingWarmRestarts, CyclicLR,  # noqa: E402
+                                 PolynomialLR, SequentialLR)
 from ._lr_scheduler_more import __all__ as _more  # noqa: E402
 
 __all__ = __all__ + _more

@@ -179,6 +179,11 @@ SCHEDULERS = [
     ("PolynomialLR", dict(total_iters=6, power=2.0)),
     ("CosineAnnealingWarmRestarts", dict(T_0=3)), ("CosineAnnealingWarmRestarts", dict(T_0=2, T_mult=2, eta_min=0.01)),
     ("OneCycleLR", dict(max_lr=0.3, epochs=3, steps_per_epoch=4, anneal_strategy="linear", three_phase=True)),
+    ("CyclicLR", dict(base_lr=0.01, max_lr=0.1, step_size_up=3)),
+    ("CyclicLR", dict(base_lr=0.01, max_lr=0.2, step_size_up=2, step_size_down=4, mode="triangular2")),
+    ("CyclicLR", dict(base_lr=[0.02], max_lr=0.1, step_size_up=3, mode="exp_range", gamma=0.9)),
+    ("CyclicLR", dict(base_lr=0.01, max_lr=0.1, step_size_up=2, scale_fn=lambda x: 0.5, scale_mode="iterations")),
+    ("CyclicLR", dict(base_lr=0.01, max_lr=0.1, step_size_up=2, cycle_momentum=False)),
 ]
 
 

@@ -73,7 +73,10 @@ def clip_grad_value_(parameters, clip_value, foreach=None):
     if isinstance(parameters, Tensor):
         parameters = [parameters]
     clip_value = float(clip_value)
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if not grads:       # (PyTorch groups the gradients by device and dtype first, and that refuses an empty list)
+        raise RuntimeError("Expected !nested_tensorlist[0].empty() to be true, but got false.  (Could this error "
+                           "message be improved?  If so, please report an enhancement request to PyTorch.)")
     with grad_mode.no_grad():
-        for p in parameters:
-            if p.grad is not None:
-                p.grad.clamp_(min=-clip_value, max=clip_value)
+        for g in grads:
+            g.clamp_(min=-clip_value, max=clip_value)
