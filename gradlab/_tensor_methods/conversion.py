@@ -13,6 +13,7 @@ from ..creation.factories import empty, full, ones, zeros
 from ..creation.options import _options, _shape
 from ._common import _argument_type_name
 from .. import _warnings
+from ..autograd import grad_mode as _grad_mode
 
 _FACTORIES = {"zeros": zeros, "ones": ones, "empty": empty}     # x.new_zeros(...), ...
 
@@ -58,8 +59,8 @@ class _ConversionMethods:
             return self._data.astype(dtype, copy=False)
 
     def _scalar(self, kind):
-        # PyTorch warns first (before any error), and once per process (TORCH_WARN_ONCE)
-        if self.requires_grad:
+        # PyTorch warns first (before any error), once per process (TORCH_WARN_ONCE), and only with grad mode on
+        if self.requires_grad and _grad_mode.is_grad_enabled():
             _warnings.warn_once(_SCALAR_WARNING)
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")

@@ -542,9 +542,12 @@ def _no_grad_binary(ufunc, a, b):
     if ufunc in _BITWISE and dt.kind in "fc":   # PyTorch has no kernel (numpy's TypeError says other words)
         raise NotImplementedError(f'"{_BITWISE[ufunc]}_cpu" not implemented for '
                                   f"'{_dtype.from_numpy_dtype(dt)._legacy[:-len('Tensor')]}'")
-    if dt == np.float16 and b.__class__ in (int, float) and ufunc is _elementwise.floor_divide_arrays:
-        # PyTorch divides float16 by a Python number in float32 (numpy would round it to float16 first)
-        return Tensor._make(_laid_out(ufunc(a._data.astype(np.float32), np.float32(b)).astype(np.float16), a._data))
+    if dt == np.float16 and ufunc is _elementwise.floor_divide_arrays and (
+            b.__class__ in (int, float) or isinstance(b, Tensor) and bd.ndim == 0 and bd.dtype != np.float16):
+        # PyTorch divides float16 by a Python number, or by a 0-d tensor of another dtype, in float32 (numpy would
+        # round the divisor to float16 first)
+        divisor = np.float32(b if b.__class__ in (int, float) else bd.item())
+        return Tensor._make(_laid_out(ufunc(a._data.astype(np.float32), divisor).astype(np.float16), a._data))
     try:
         out = ufunc(a._data.astype(dt, copy=False), bd.astype(dt, copy=False))
     except ValueError:

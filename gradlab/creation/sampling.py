@@ -14,7 +14,10 @@ from .._tensor_data import _argument_type_name
 from .. import _dtype
 from .._tensor_methods._common import _resized_warning
 from .._tensor_methods.operators import _no_derivative
+from ..autograd import grad_mode as _grad_mode
 from ..ops.operands import broadcast_error
+from ..ops.registry import OPS
+from .factories import full
 from .options import (_OPTIONS_NAMES, _combination_error, _finish, _like_device, _not_implemented, _np, _options,
                       _shape)
 
@@ -129,13 +132,36 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
     if isinstance(std, numbers.Real) and std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
-        m = mean._data if isinstance(mean, Tensor) else mean
-        s = std._data if isinstance(std, Tensor) else std
-        shape = np.broadcast_shapes(np.shape(m), np.shape(s))
-        like = mean if isinstance(mean, Tensor) else std
-        z = _gen(generator).normal(shape, like._data.dtype)
-        return _finish((z * s + m).astype(like._data.dtype), requires_grad)
+        return _normal_of_tensors(mean, std, generator)
     return _finish(_gen(generator).normal(tuple(size), _np(dtype), mean, std), requires_grad)
+
+
+def _normal_of_tensors(mean, std, generator):
+    """torch.normal with a tensor mean and/or std, in PyTorch's steps (so its dtypes, errors and roundings): a
+    tensor of the broadcast shape, in mean's dtype (std's when mean is a number), filled by normal_(0, std) when
+    std is a number, else by normal_(0, 1) then multiplied by std; then mean added. No gradient flows to mean or
+    std (PyTorch's NormalBackward1/2/3 give zeros), but the result is recorded when one requires grad."""
+    mean_t, std_t = isinstance(mean, Tensor), isinstance(std, Tensor)
+    with _grad_mode.no_grad():
+        if mean_t and std_t:
+            try:
+                shape = np.broadcast_shapes(mean.shape, std.shape)
+            except ValueError:
+                raise broadcast_error(mean.shape, std.shape) from None
+            out = mean.new_empty(tuple(shape))
+            out.normal_(0, 1, generator=generator).mul_(std).add_(mean)
+            key, inputs = "normal_Tensor_Tensor", (mean, std)
+        elif mean_t:
+            out = mean.new_empty(mean.shape)
+            out.normal_(0, std, generator=generator).add_(mean)
+            key, inputs = "normal_Tensor_float", (mean,)
+        else:
+            out = std.new_empty(std.shape)
+            out.normal_(0, 1, generator=generator).mul_(std).add_(full((), mean, dtype=out.dtype))
+            key, inputs = "normal_float_Tensor", (std,)
+    if _grad_mode.is_grad_enabled() and any(t.requires_grad for t in inputs):
+        return OPS[key](*inputs, values=out._data)
+    return out
 
 
 def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,

@@ -193,9 +193,10 @@ def div_rounding(self, other, rounding_mode):
     An explicit rounding_mode=None is true division, recorded under this name too (as PyTorch does)."""
     if rounding_mode is None:
         return div.forward(self, other)
-    if rounding_mode == "trunc":
-        return trunc_divide_arrays(self, other)
-    return floor_divide_arrays(self, other)
+    divide = trunc_divide_arrays if rounding_mode == "trunc" else floor_divide_arrays
+    if (other.__class__ is float or other.__class__ is int) and self.dtype == _F16:
+        return _in_float32(divide, self, other)      # (as true division: the number at float precision)
+    return divide(self, other)
 
 
 @op("neg", "NegBackward0", variants=("function", "method", "inplace"), aliases=("negative",),

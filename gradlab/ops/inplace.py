@@ -619,6 +619,26 @@ def _uniform_(self, values):
     return np.array(values, dtype=self.dtype)
 
 
+# torch.normal with tensor arguments (creation/sampling.py draws the values): PyTorch records the overload's node,
+# whose gradients are zeros
+@op("normal_Tensor_float", "NormalBackward1", ("mean",), promote=False, cast_result=False, saved_params=(),
+    mean=_no_gradient)
+def _normal_tensor_float(mean, values):
+    return values
+
+
+@op("normal_float_Tensor", "NormalBackward2", ("std",), promote=False, cast_result=False, saved_params=(),
+    std=_no_gradient)
+def _normal_float_tensor(std, values):
+    return values
+
+
+@op("normal_Tensor_Tensor", "NormalBackward3", ("mean", "std"), promote=False, cast_result=False, saved_params=(),
+    mean=_no_gradient, std=_no_gradient)
+def _normal_tensor_tensor(mean, std, values):
+    return values
+
+
 def _random_fill_row(key, name, variants=()):
     """An in-place random fill on a tensor that requires grad (x.bernoulli_(0.5)): the drawn values, no
     gradient through them, PyTorch's node name."""

@@ -334,7 +334,16 @@ def _inputs(op, args):
         mixed = True
     if mixed:
         arrays = [a.astype(dtype, copy=False) if isinstance(a, np.ndarray) else a for a in arrays]
+        if dtype == _F16 and op.key in _READS_SECOND_AS_SCALAR and len(args) > 1 and isinstance(args[1], Tensor) \
+                and args[1]._data.ndim == 0 and args[1]._data.dtype != _F16:
+            # PyTorch's mul and div kernels (true, floor, trunc) read a 0-d second operand of a float16 result at float precision
+            # (original_scalar_value<float>: not rounded to float16 first), as they read a Python number
+            arrays[1] = args[1]._data.item()
     return arrays, (dtype if op.cast_result else None), requires
+
+
+_F16 = np.dtype(np.float16)
+_READS_SECOND_AS_SCALAR = frozenset({"mul", "div", "div_rounding"})
 
 
 # PyTorch's engine meeting the gradient of an integer tensor (one that requires grad: _integer_history)

@@ -1,5 +1,6 @@
 """gradlab.optim: optimizers with PyTorch's API, update formulas and printed text, and lr_scheduler."""
 from .adam import Adam, AdamW
+from .lbfgs import LBFGS
 from .optimizer import Optimizer
 from .sgd import SGD
 from . import adadelta, adagrad, rmsprop
@@ -8,4 +9,4 @@ from .adagrad import *  # noqa: F401,F403
 from .rmsprop import *  # noqa: F401,F403
 from . import lr_scheduler  # noqa: F401
 
-__all__ = ["Adam", "AdamW", "Optimizer", "SGD"] + adadelta.__all__ + adagrad.__all__ + rmsprop.__all__
+__all__ = ["Adam", "AdamW", "LBFGS", "Optimizer", "SGD"] + adadelta.__all__ + adagrad.__all__ + rmsprop.__all__

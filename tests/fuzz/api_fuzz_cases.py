@@ -1225,7 +1225,38 @@ GENERATORS = {
     "reduction-dims": (gen_reduction_dims, 600),
     "reversed-ops": (gen_reversed_ops, 600),
     "odd-indices": (gen_odd_indices, 500),
+    "init-more": (lambda rng, public: gen_init_more(rng, public), 160),
+    "lbfgs": (lambda rng, public: gen_lbfgs(rng, public), 60),
 }
+
+
+def gen_init_more(rng, public):
+    """nn.init's samplers beyond the common ones, and the deprecated names without the underscore."""
+    fn = rng.choice(["trunc_normal_", "orthogonal_", "sparse_", "dirac_", "uniform", "normal", "constant", "eye",
+                     "dirac", "xavier_uniform", "xavier_normal", "kaiming_uniform", "kaiming_normal", "orthogonal",
+                     "sparse"])
+    shape = rng.choice(["(3, 4)", "(4, 2)", "(2, 3, 3)", "(4, 2, 3, 3)", "(5,)", "(0, 3)", "(3, 1, 2, 2, 2)"])
+    dtype = rng.choice(["torch.float32", "torch.float64", "torch.int64"])
+    extra = {"trunc_normal_": rng.choice(["", ", std=0.02", ", mean=3.0, std=0.5, a=-1.0, b=1.0", ", a=2.0, b=1.0"]),
+             "sparse_": rng.choice([", 0.5", ", 0.0", ", 0.9, std=2.0"]), "sparse": ", 0.3", "constant": ", 1.5",
+             "orthogonal_": rng.choice(["", ", gain=2.0"]), "dirac_": rng.choice(["", ", groups=2"])}.get(fn, "")
+    code = [f"torch.manual_seed({rng.randint(0, 99)})", f"w = torch.empty({shape}, dtype={dtype})",
+            f"nn.init.{fn}(w{extra})"]
+    return Case("nn", "\n".join(code), f"init:{fn}")
+
+
+def gen_lbfgs(rng, public):
+    """optim.LBFGS on a small least-squares problem (float64: its dot products differ least from MKL's)."""
+    options = rng.choice(["", "lr=0.5", "max_iter=3", "history_size=2, line_search_fn='strong_wolfe'",
+                          "line_search_fn='strong_wolfe'", "tolerance_grad=1e-2", "lr=-1", "line_search_fn='x'"])
+    code = ["torch.manual_seed(0)", "A = torch.randn(5, 3, dtype=torch.float64)",
+            "b = torch.randn(5, dtype=torch.float64)", "w = torch.zeros(3, dtype=torch.float64, requires_grad=True)",
+            f"opt = torch.optim.LBFGS([w], {options})",
+            "def closure():\n    opt.zero_grad()\n    loss = ((A @ w - b) ** 2).sum()\n    loss.backward()\n"
+            "    return loss",
+            rng.choice(["opt.step(closure)", "opt.step(closure)\nopt.step(closure)\nw",
+                        "opt.step(closure)\nsorted(opt.state_dict()['state'][0])", "opt"])]
+    return Case("optim", "\n".join(code), "optim:LBFGS")
 
 
 def all_cases(public, seed=14):
