@@ -27,10 +27,9 @@ The rules (see ``torch-parity.md`` section 4.9, each checked against torch):
   then transform blocks of 16 (pairs ``j``, ``j + 8``: ``u1 = 1 - d[j]``,
   ``u2 = d[j + 8]``) in the dtype's arithmetic; a ragged tail gets 16 fresh
   uniforms in the last 16 slots.  ``mean``/``std`` are applied as
-  ``fma(z, std, mean)`` in the dtype.  float64 is bit-exact; float32 uses numpy's
-  float32 sin/cos and a correctly rounded log, which differs from torch's SIMD
-  code by an ulp for a few percent of values (about 0.007% differ when printed
-  at 4 decimals).
+  ``fma(z, std, mean)`` in the dtype.  float64 is bit-exact (numpy's sin/cos, the C
+  library's log); float32 is too: its log and sin/cos are avx_mathfun's Cephes
+  polynomials, as torch's AVX2 kernel computes them (see avx_mathfun.py).
 
 State bytes (``get_state`` / ``set_state``): the same 5056-byte layout as
 ``torch.get_rng_state()`` (little-endian), so states can even be exchanged with
@@ -59,6 +58,7 @@ import os
 
 import numpy as np
 
+from .avx_mathfun import log256_ps, sincos256_ps
 from .exact import _fma32, _fma64, _fma_scalar, _log64
 
 DEFAULT_SEED = 67280421310721
@@ -118,21 +118,22 @@ def _box_muller_blocks(d: np.ndarray, mean, std) -> np.ndarray:
     b = d.reshape(-1, 16)
     u1 = dt(1) - b[:, :8]
     u2 = b[:, 8:]
-    if dt is np.float32:
-        # log in double, correctly rounded to float32: closer to torch's SIMD log
-        # than numpy's float32 log (trig stays in numpy float32, which is closer
-        # to torch's than correctly rounded trig); measured, see tests.
-        r = np.log(u1.astype(np.float64)).astype(np.float32)
-    else:
-        r = _log64(u1)
-    r *= dt(-2)
-    np.sqrt(r, out=r)
-    theta = u2 * dt(_TWO_PI)
     out = np.empty_like(b)
     c = out[:, :8]
     s = out[:, 8:]
-    np.cos(theta, out=c)
-    np.sin(theta, out=s)
+    if dt is np.float32:
+        # torch's AVX2 kernel: avx_mathfun's Cephes log and sincos, not the C library's
+        r = log256_ps(u1)
+        r *= dt(-2)
+        np.sqrt(r, out=r)
+        s[...], c[...] = sincos256_ps(u2 * dt(_TWO_PI))
+    else:
+        r = _log64(u1)
+        r *= dt(-2)
+        np.sqrt(r, out=r)
+        theta = u2 * dt(_TWO_PI)
+        np.cos(theta, out=c)
+        np.sin(theta, out=s)
     c *= r
     s *= r
     out = out.reshape(-1)
@@ -346,9 +347,11 @@ class Generator:
         d = self._unit(n, dtype)
         if full == n:
             return _box_muller_blocks(d, mean, std).reshape(shape)
-        d[:full] = _box_muller_blocks(d[:full], mean, std)
-        tail = self._unit(16, dtype)
-        d[n - 16 :] = _box_muller_blocks(tail, mean, std)
+        # the last 16 slots get 16 fresh uniforms, transformed after the whole blocks (each block is
+        # independent of the others: one call transforms both)
+        blocks = _box_muller_blocks(np.concatenate([d[:full], self._unit(16, dtype)]), mean, std)
+        d[:full] = blocks[:full]
+        d[n - 16 :] = blocks[full:]
         return d.reshape(shape)
 
     def normal_scalar(self, n, dtype, mean=0.0, std=1.0) -> np.ndarray:

@@ -105,4 +105,6 @@ def test_speed_block_normal():
 
     ours = med(lambda: g.normal((1_000_000,), np.float32))
     ref = med(lambda: rs.standard_normal(1_000_000, dtype=np.float32))
-    assert ours < 3 * ref + 0.005
+    # (float32's Box-Muller is avx_mathfun's polynomials, ~60 numpy passes to be bit-exact: measured 5-8x
+    # numpy's own sampler on a loaded machine; it was 2.5x when it used numpy's sin/cos, an ulp off for 8%)
+    assert ours < 12 * ref + 0.01
