@@ -16,7 +16,9 @@ _f = np.float32
 def _fma32(a, b, c):
     """float32 a * b + c rounded once (exact.py's _fma32, lean for these float32 arrays and scalars: it
     runs 20 times a block). The product is exact in float64; the float64 sum rounds to float32 like one
-    rounding unless it lands on a float32 midpoint (then summed again, rounding to odd)."""
+    rounding unless it lands on a float32 midpoint (then summed again, rounding to odd). Unlike exact.py's,
+    no float32 subnormals are handled: randn's intermediate values stay far above them; c is a scalar or
+    an array of the result's shape."""
     p = np.multiply(a, b, dtype=np.float64)
     s = p + c
     doubtful = np.flatnonzero((s.view(np.int64) & _BELOW_FLOAT32) == _FLOAT32_MIDPOINT)
