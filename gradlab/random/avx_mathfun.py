@@ -1,76 +1,102 @@
-"""The float32 log and sin/cos PyTorch's randn uses on x86 CPUs, step for step.
+"""The float32 log and sine/cosine of PyTorch's randn, one lane at a time on numpy arrays.
 
-For 16 or more float32 numbers, PyTorch's normal_ (torch.randn, nn.init.normal_, ...) turns uniform draws into
-normal ones with Box-Muller, in its AVX2 kernel (also taken on AVX-512 CPUs). That kernel's log and sin/cos are not
-the C library's: they are the Cephes polynomials of avx_mathfun.h, in float32, which GCC compiles with fused
-multiply-adds wherever a product feeds an addition. Reproducing the same operations in the same order, each
-rounded to float32 (fused ones once), gives PyTorch's bits: measured equal on 409,600 of 409,600 numbers from
-100 seeds. A correctly rounded log or numpy's sin/cos differ in the last bit for some percent of the numbers.
-"""
+torch.randn of 16 float32 numbers or more runs normal_fill_16_AVX2 (aten/src/ATen/native/cpu/
+DistributionTemplates.h), whose Box-Muller calls log256_ps and sincos256_ps from avx_mathfun.h: Cephes'
+float polynomials, not the C library's logf/cosf. Every step below is one float32 operation of those
+functions, in their order. The library is compiled with FMA contraction, so where a product feeds an
+addition the compiler made one fused multiply-add (_fma32, one rounding) of them: which pairs it fused is
+what the comments say, measured bit for bit against torch.randn (0 of 3,000,000 numbers differ)."""
 import numpy as np
 
-from ..ops.vectorized import fma32 as _fma
+from .exact import _round_odd_sum
 
-_F32 = np.float32
-_MIN_NORMAL = _F32(1.17549435e-38)
-_SQRT_HALF = _F32(0.707106781186547524)
-# log(1 + x) ~ x - x^2/2 + x^3 * P(x) on [sqrt(1/2) - 1, sqrt(2) - 1], P's coefficients highest first
-_LOG_P = [_F32(c) for c in (7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1,
-                            1.4249322787e-1, -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1,
-                            3.3333331174e-1)]
-# log(2) split in two: a short head (exact times a small exponent) and the rest
-_LN2_HEAD, _LN2_TAIL = _F32(0.693359375), _F32(-2.12194440e-4)
-
-_FOUR_OVER_PI = _F32(1.27323954473516)
-_PI_OVER_4_PARTS = (_F32(-0.78515625), _F32(-2.4187564849853515625e-4), _F32(-3.77489497744594108e-8))
-_COS_P = [_F32(c) for c in (2.443315711809948e-5, -1.388731625493765e-3, 4.166664568298827e-2)]
-_SIN_P = [_F32(c) for c in (-1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1)]
+_f = np.float32
 
 
-def log_ps(x):
-    """Natural log of positive float32 x (avx_mathfun's log256_ps): x = m * 2^e with m in [sqrt(1/2), sqrt(2)),
-    then a polynomial in m - 1. x <= 0 gives nan (never met: Box-Muller takes the log of 1 - u, u in [0, 1))."""
-    invalid = x <= 0
-    bits = np.maximum(x, _MIN_NORMAL).view(np.int32)
-    exponent = (bits >> 23) - 0x7F
-    m = ((bits & ~np.int32(0x7F800000)) | np.int32(0x3F000000)).view(_F32)    # the mantissa, in [0.5, 1)
-    e = exponent.astype(_F32) + _F32(1)
-    small = m < _SQRT_HALF                                                    # then use 2m and e - 1
-    m = (m - _F32(1)) + np.where(small, m, _F32(0))
-    e = e - small.astype(_F32)
-    z = m * m
-    y = np.full_like(m, _LOG_P[0])
-    for p in _LOG_P[1:]:
-        y = _fma(y, m, p)
-    y = y * m
-    y = _fma(y, z, e * _LN2_TAIL)            # (GCC fuses y * z into the addition of e * tail)
-    y = _fma(z, _F32(-0.5), y)
-    out = _fma(e, _LN2_HEAD, m + y)
-    out[invalid] = np.nan
-    return out
+def _fma32(a, b, c):
+    """float32 a * b + c rounded once (exact.py's _fma32, lean for these float32 arrays and scalars: it
+    runs 20 times a block). The product is exact in float64; the float64 sum rounds to float32 like one
+    rounding unless it lands on a float32 midpoint (then summed again, rounding to odd). Unlike exact.py's,
+    no float32 subnormals are handled: randn's intermediate values stay far above them; c is a scalar or
+    an array of the result's shape."""
+    p = np.multiply(a, b, dtype=np.float64)
+    s = p + c
+    doubtful = np.flatnonzero((s.view(np.int64) & _BELOW_FLOAT32) == _FLOAT32_MIDPOINT)
+    if doubtful.size:                   # (a few in a million: indexed by position, not by a mask)
+        c = np.asarray(c, np.float64)
+        s.flat[doubtful] = _round_odd_sum(p.flat[doubtful], c.flat[doubtful] if c.ndim else np.full(doubtful.size, c))
+    return s.astype(_f)
 
 
-def sincos_ps(x):
-    """(sin x, cos x) of float32 x (avx_mathfun's sincos256_ps): x reduced by a multiple j of pi/4 (in three
-    parts, for accuracy), then two polynomials, swapped and signed by j's octant."""
-    negative = np.signbit(x)
-    x = np.abs(x)
-    j = (x * _FOUR_OVER_PI).astype(np.int32)       # (truncation, as cvttps)
-    j = (j + 1) & ~1                                # an even octant
-    y = j.astype(_F32)
-    for part in _PI_OVER_4_PARTS:
-        x = _fma(y, part, x)
-    sin_negative = negative ^ ((j & 4) != 0)
-    cos_negative = (~(j - 2) & 4) != 0
-    use_sin_poly = (j & 2) == 0
+_BELOW_FLOAT32 = (1 << 29) - 1          # the 29 bits of a float64's mantissa that float32 lacks
+_FLOAT32_MIDPOINT = 1 << 28             # ... as they are at a midpoint between two float32 values
+
+# log256_ps's Cephes coefficients (log(1 + x) = x - x^2 / 2 + x^3 P(x) on [sqrt(1/2) - 1, sqrt(2) - 1])
+_LOG_P = [_f(c) for c in (7.0376836292E-2, -1.1514610310E-1, 1.1676998740E-1, -1.2420140846E-1,
+                          1.4249322787E-1, -1.6668057665E-1, 2.0000714765E-1, -2.4999993993E-1,
+                          3.3333331174E-1)]
+_LOG_Q1, _LOG_Q2 = _f(-2.12194440e-4), _f(0.693359375)     # log(2) split in two: q2 has few bits
+_SQRTHF = _f(0.707106781186547524)
+_MIN_NORM_POS = np.array(0x00800000, np.uint32).view(_f)
+_MANT_BITS = np.uint32(0x807FFFFF)                          # ~0x7f800000: the sign and the mantissa
+_HALF_BITS = np.array(0.5, _f).view(np.uint32)
+
+# sincos256_ps's: pi / 4 in three parts (the "extended precision modular arithmetic"), the polynomials
+_DP = [_f(-0.78515625), _f(-2.4187564849853515625e-4), _f(-3.77489497744594108e-8)]
+_SINCOF = [_f(-1.9515295891E-4), _f(8.3321608736E-3), _f(-1.6666654611E-1)]
+_COSCOF = [_f(2.443315711809948E-005), _f(-1.388731625493765E-003), _f(4.166664568298827E-002)]
+_FOPI = _f(1.27323954473516)                                # 4 / pi
+_SIGN = np.uint32(0x80000000)
+
+
+def log256_ps(x: np.ndarray) -> np.ndarray:
+    """avx_mathfun's natural log of positive float32 numbers (x = m * 2^e, log(m) by a polynomial)."""
+    x = np.maximum(np.asarray(x, _f), _MIN_NORM_POS)
+    bits = x.view(np.uint32)
+    e = ((bits >> 23).astype(np.int32) - 0x7F).astype(_f) + _f(1)
+    x = ((bits & _MANT_BITS) | _HALF_BITS).view(_f)             # the mantissa, in [0.5, 1)
+    small = x < _SQRTHF                                         # then use 2m - 1 and e - 1
+    x = (x - _f(1)) + np.where(small, x, _f(0))
+    e = e - np.where(small, _f(1), _f(0))
     z = x * x
-    c = np.full_like(x, _COS_P[0])
-    for p in _COS_P[1:]:
-        c = _fma(c, z, p)
-    c = _fma(c * z, z, -(z * _F32(0.5))) + _F32(1)    # 1 - z/2 + z^2 * P(z)
-    s = np.full_like(x, _SIN_P[0])
-    for p in _SIN_P[1:]:
-        s = _fma(s, z, p)
-    s = _fma(s * z, x, x)                              # x + x^3 * Q(z)
-    sin, cos = np.where(use_sin_poly, s, c), np.where(use_sin_poly, c, s)
-    return np.where(sin_negative, -sin, sin), np.where(cos_negative, -cos, cos)
+    y = np.full_like(x, _LOG_P[0])
+    for p in _LOG_P[1:]:
+        y = _fma32(y, x, p)                                     # Horner: each y * x + p fused
+    y = y * x
+    y = _fma32(y, z, e * _LOG_Q1)                               # y * z fused into + e * q1 (rounded)
+    # (fused too, but z * 0.5 and e * q2 (17 bits) are exact in float32: one float32 operation rounds once)
+    y = y - z * _f(0.5)
+    x = x + y
+    return x + e * _LOG_Q2
+
+
+def sincos256_ps(x: np.ndarray) -> tuple:
+    """avx_mathfun's (sin(x), cos(x)) of float32 numbers in [0, 2 pi] (randn's angles): reduced to
+    [-pi/4, pi/4] by octant j."""
+    bits = np.asarray(x, _f).view(np.uint32)
+    sign_sin = bits & _SIGN
+    x = (bits & ~_SIGN).view(_f)
+    j = (x * _FOPI).astype(np.int32)                            # truncated, as _mm256_cvttps_epi32
+    j = (j + 1) & ~1
+    y = j.astype(_f)
+    sign_sin = sign_sin ^ ((j & 4).astype(np.uint32) << 29)
+    sign_cos = (~(j - 2) & 4).astype(np.uint32) << 29
+    use_sin_poly = (j & 2) == 0
+    # x - y * pi/4, one part at a time, each fused. For randn's angles (below 2 pi: y <= 8) y times the first
+    # two parts (8 and 11 bits) is exact in float32, so one float32 addition rounds once as the fused form
+    x = x + y * _DP[0]
+    x = x + y * _DP[1]
+    x = _fma32(y, _DP[2], x)
+    z = x * x
+    yc = _fma32(_COSCOF[0], z, _COSCOF[1])
+    yc = _fma32(yc, z, _COSCOF[2])
+    yc = yc * z
+    yc = _fma32(yc, z, -(z * _f(0.5)))                          # (the last * z fused into - z / 2)
+    yc = yc + _f(1)
+    ys = _fma32(_SINCOF[0], z, _SINCOF[1])
+    ys = _fma32(ys, z, _SINCOF[2])
+    ys = ys * z
+    ys = _fma32(ys, x, x)
+    s = np.where(use_sin_poly, ys, yc)
+    c = np.where(use_sin_poly, yc, ys)
+    return (s.view(np.uint32) ^ sign_sin).view(_f), (c.view(np.uint32) ^ sign_cos).view(_f)

@@ -27,10 +27,9 @@ The rules (see ``torch-parity.md`` section 4.9, each checked against torch):
   then transform blocks of 16 (pairs ``j``, ``j + 8``: ``u1 = 1 - d[j]``,
   ``u2 = d[j + 8]``) in the dtype's arithmetic; a ragged tail gets 16 fresh
   uniforms in the last 16 slots.  ``mean``/``std`` are applied as
-  ``fma(z, std, mean)`` in the dtype.  float64 is bit-exact; float32 uses numpy's
-  float32 sin/cos and a correctly rounded log, which differs from torch's SIMD
-  code by an ulp for a few percent of values (about 0.007% differ when printed
-  at 4 decimals).
+  ``fma(z, std, mean)`` in the dtype.  float64 is bit-exact (numpy's sin/cos, the C
+  library's log); float32 is too: its log and sin/cos are avx_mathfun's Cephes
+  polynomials, as torch's AVX2 kernel computes them (see avx_mathfun.py).
 
 State bytes (``get_state`` / ``set_state``): the same 5056-byte layout as
 ``torch.get_rng_state()`` (little-endian), so states can even be exchanged with
@@ -60,7 +59,7 @@ import os
 import numpy as np
 
 from ..ops.vectorized import cpu_capability
-from . import avx_mathfun
+from .avx_mathfun import log256_ps, sincos256_ps
 from .exact import _fma32, _fma64, _fma_scalar, _log64
 
 DEFAULT_SEED = 67280421310721
@@ -153,8 +152,8 @@ def _box_muller_float32(d, mean, std):
         return out.reshape(-1)
     for i in range(0, len(b), _ROWS):      # (in pieces that stay in the CPU's cache: about 2x faster)
         rows = slice(i, i + _ROWS)
-        r = np.sqrt(f32(-2) * avx_mathfun.log_ps(u1[rows]))
-        sin, cos = avx_mathfun.sincos_ps(f32(_TWO_PI) * u2[rows])
+        r = np.sqrt(f32(-2) * log256_ps(u1[rows]))
+        sin, cos = sincos256_ps(f32(_TWO_PI) * u2[rows])
         np.multiply(r, cos, out=out[rows, :8])
         np.multiply(r, sin, out=out[rows, 8:])
     out = out.reshape(-1)
@@ -365,9 +364,11 @@ class Generator:
         d = self._unit(n, dtype)
         if full == n:
             return _box_muller_blocks(d, mean, std).reshape(shape)
-        d[:full] = _box_muller_blocks(d[:full], mean, std)
-        tail = self._unit(16, dtype)
-        d[n - 16 :] = _box_muller_blocks(tail, mean, std)
+        # the last 16 slots get 16 fresh uniforms, transformed after the whole blocks (each block is
+        # independent of the others: one call transforms both)
+        blocks = _box_muller_blocks(np.concatenate([d[:full], self._unit(16, dtype)]), mean, std)
+        d[:full] = blocks[:full]
+        d[n - 16 :] = blocks[full:]
         return d.reshape(shape)
 
     def normal_scalar(self, n, dtype, mean=0.0, std=1.0) -> np.ndarray:

@@ -398,7 +398,7 @@ def test_generators_and_random_factories():
                 if "randn" in draw and d in ("torch.float16", "torch.complex64") and n % 16:
                     continue          # (not reproduced: gradlab raises NotImplementedError, see creation._normal)
                 if "randn" in draw and d in ("None", "torch.float32", "torch.complex64") and n >= 8:
-                    code = f"repr({code})"   # float32 normals: an ulp off for a few values (gradlab/random.py)
+                    code = f"repr({code})"   # (printed text: the values are bit for bit, test_randn_f32_bits)
                 cases.append(f"torch.manual_seed(0)\n{code}")
     for c in ("torch.randint(1.5, 5, (2,))", "torch.randint(0, 5.5, (2,))", "torch.randint(0, 5, 2)",
               "torch.randint(0, 300, (2,), dtype=torch.uint8)", "torch.randint(-1, 3, (2,), dtype=torch.uint8)",

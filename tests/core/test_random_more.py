@@ -225,11 +225,12 @@ def test_poisson(dtype):
                                            ("randint", (0, 10, (6,)))])
 def test_generator_keyword(factory, args):
     t, g = torch.Generator().manual_seed(123), gradlab.Generator().manual_seed(123)
-    kw = {"dtype": torch.float64} if factory == "randn" else {}     # (float32 normals may differ in the last bit)
-    gkw = {"dtype": gradlab.float64} if factory == "randn" else {}
-    for _ in range(2):
-        assert same(getattr(torch, factory)(*args, generator=t, **kw),
-                    getattr(gradlab, factory)(*args, generator=g, **gkw))
+    for dt in (torch.float32, torch.float64) if factory == "randn" else (None,):    # (randn: both, bit for bit)
+        kw = {"dtype": dt} if dt else {}
+        gkw = {"dtype": getattr(gradlab, str(dt).split(".")[1])} if dt else {}
+        for _ in range(2):
+            assert same(getattr(torch, factory)(*args, generator=t, **kw),
+                        getattr(gradlab, factory)(*args, generator=g, **gkw))
     zt, zg = torch.zeros(5), gradlab.zeros(5)
     for name, kw in [("rand_like", {}), ("randn_like", {}), ("randint_like", {"high": 7})]:
         assert same(getattr(torch, name)(zt.double(), generator=t, **kw),
