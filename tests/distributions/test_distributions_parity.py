@@ -110,6 +110,7 @@ _FAMILIES = {
     "Laplace": [("loc", -2, 2, float("nan")), ("scale", 0.3, 2, 0.0)],
     "Uniform": [("low", -2, -0.5, 5.0), ("high", 0.5, 2, -5.0)],
     "Exponential": [("rate", 0.3, 3, -0.5)],
+    "Poisson": [("rate", 0.3, 5, -1.0)],
 }
 
 
@@ -245,7 +246,8 @@ def test_discrete_distributions(family, by_logits, spec, validate, seed):
 
 # ----- kl_divergence over every pair -----
 
-_KL_FAMILIES = ["Normal", "Laplace", "Uniform", "Exponential", "Bernoulli", "Categorical", "OneHotCategorical"]
+_KL_FAMILIES = ["Normal", "Laplace", "Uniform", "Exponential", "Poisson", "Bernoulli", "Categorical",
+                "OneHotCategorical"]
 
 
 def _make(T, family, rng, shape, dtype):
@@ -256,8 +258,8 @@ def _make(T, family, rng, shape, dtype):
         return getattr(D, family)(t(-1, 1), t(0.5, 2))
     if family == "Uniform":
         return D.Uniform(t(-2, 0), t(0.1, 2))
-    if family == "Exponential":
-        return D.Exponential(t(0.3, 3))
+    if family in ("Exponential", "Poisson"):
+        return getattr(D, family)(t(0.3, 3))
     if family == "Bernoulli":
         return D.Bernoulli(t(0.05, 0.95))
     return getattr(D, family)(logits=t(-2, 2, size=shape + (3,)))
@@ -316,6 +318,82 @@ def test_kl_edges_and_register_kl():
         D.register_kl(Base, A)(lambda p, q: "second")
         record("ambiguous", lambda: D.kl_divergence(A(), A()))
         record("kl module", lambda: D.kl.kl_divergence is D.kl_divergence)
+    _compare(program)
+
+
+# ----- MultivariateNormal -----
+
+def _mvn_cases():
+    rng = np.random.default_rng(3)
+    cases = []
+    for i in range(18):
+        n = int(rng.integers(1, 4))
+        loc_batch = [(), (2,), (3, 1)][i % 3]
+        mat_batch = [(), (1,), (2,), (4, 1)][rng.integers(4)] if loc_batch != (2,) else [(), (2,)][i % 2]
+        a = rng.normal(size=mat_batch + (n, n))
+        cov = a @ np.swapaxes(a, -1, -2) + n * np.eye(n)
+        kind = ["covariance_matrix", "precision_matrix", "scale_tril"][i % 3]
+        matrix = cov if kind != "scale_tril" else np.linalg.cholesky(cov)
+        if i % 5 == 4 and n > 1:                      # invalid: not symmetric / not lower triangular
+            matrix = matrix.copy()
+            matrix[..., 0, n - 1] += 1.0
+        if i % 7 == 6:                                # invalid: not positive definite / a negative diagonal
+            matrix = -matrix
+        cases.append((np.round(rng.normal(size=loc_batch + (n,)), 3).tolist(), kind, np.round(matrix, 4).tolist(),
+                      ["float32", "float64"][i % 2], [None, True, False][i // 3 % 3], i))
+    return cases
+
+
+@pytest.mark.parametrize("loc,kind,matrix,dtype,validate,seed", _mvn_cases())
+def test_multivariate_normal(loc, kind, matrix, dtype, validate, seed):
+    def program(T, record):
+        D = T.distributions
+        dt = getattr(T, dtype)
+        mu = T.tensor(loc, dtype=dt, requires_grad=True)
+        m = T.tensor(matrix, dtype=dt, requires_grad=True)
+        kwargs = {kind: m}
+        if validate is not None:
+            kwargs["validate_args"] = validate
+        d = record("make", lambda: D.MultivariateNormal(mu, **kwargs))
+        if d is None:
+            return
+        record("repr", lambda: (repr(d), d.batch_shape, d.event_shape, repr(d.support)))
+        for name in ("mean", "variance", "stddev", "scale_tril", "covariance_matrix", "precision_matrix"):
+            record(name, lambda: getattr(d, name))
+        record("repr after", lambda: repr(d))
+        for sample_shape in [(), (2,)]:
+            T.manual_seed(seed)
+            record("sample", lambda: d.sample(sample_shape))
+            T.manual_seed(seed)
+            r = record("rsample", lambda: d.rsample(sample_shape))
+            _grads(T, record, "rsample grad", r, [mu, m])
+        value = T.tensor(np.random.default_rng(seed).normal(size=(2,) + tuple(d.batch_shape + d.event_shape)),
+                         dtype=dt)
+        lp = record("log_prob", lambda: d.log_prob(value))
+        _grads(T, record, "log_prob grad", lp, [mu, m])
+        e = record("entropy", lambda: d.entropy())
+        _grads(T, record, "entropy grad", e, [mu, m])
+        q = D.MultivariateNormal(T.zeros(d.event_shape, dtype=dt), scale_tril=T.eye(d.event_shape[0], dtype=dt))
+        kl = record("kl", lambda: D.kl_divergence(d, q))
+        _grads(T, record, "kl grad", kl, [mu, m])
+        record("kl reversed", lambda: D.kl_divergence(q, d))
+        record("kl other size", lambda: D.kl_divergence(d, D.MultivariateNormal(T.zeros(5), T.eye(5))))
+        record("expand", lambda: repr(d.expand((3,) + tuple(d.batch_shape))))
+        record("log_prob wrong event", lambda: d.log_prob(T.zeros(7)))
+    _compare(program)
+
+
+def test_multivariate_normal_errors():
+    def program(T, record):
+        D = T.distributions
+        record("0-d loc", lambda: D.MultivariateNormal(T.tensor(0.), T.eye(1)))
+        record("none", lambda: D.MultivariateNormal(T.zeros(2)))
+        record("two", lambda: D.MultivariateNormal(T.zeros(2), T.eye(2), scale_tril=T.eye(2)))
+        for kind in ("covariance_matrix", "precision_matrix", "scale_tril"):
+            record(f"1-d {kind}", lambda: D.MultivariateNormal(T.zeros(2), **{kind: T.ones(2)}))
+        record("unbroadcastable", lambda: D.MultivariateNormal(T.zeros(3, 2), T.eye(2).expand(2, 2, 2)))
+        record("kl with a Normal", lambda: D.kl_divergence(D.MultivariateNormal(T.zeros(2), T.eye(2)),
+                                                           D.Normal(0., 1.)))
     _compare(program)
 
 
