@@ -1,8 +1,7 @@
 """torch.distributions' base class: batch and event shapes, argument and sample validation with PyTorch's
 messages, `sample_shape` handling, expand and the repr."""
-import warnings
 
-from .. import _size, exp, no_grad
+from .. import _warnings, _size, exp, no_grad
 from ..tensor import Tensor
 from . import constraints
 from .utils import lazy_property
@@ -33,9 +32,9 @@ class Distribution:
                 arg_constraints = self.arg_constraints
             except NotImplementedError:
                 arg_constraints = {}
-                warnings.warn(f"{self.__class__} does not define `arg_constraints`. "
+                _warnings.warn(f"{self.__class__} does not define `arg_constraints`. "
                               + "Please set `arg_constraints = {}` or initialize the distribution "
-                              + "with `validate_args=False` to turn off validation.", stacklevel=2)
+                              + "with `validate_args=False` to turn off validation.")
             for param, constraint in arg_constraints.items():
                 if constraints.is_dependent(constraint):
                     continue                     # (cannot be checked)
@@ -97,8 +96,7 @@ class Distribution:
         raise NotImplementedError
 
     def sample_n(self, n):
-        warnings.warn("`sample_n(n)` will be deprecated. Use `sample((n,))` instead.", FutureWarning,
-                      stacklevel=2)
+        _warnings.warn("`sample_n(n)` will be deprecated. Use `sample((n,))` instead.", FutureWarning)
         return self.sample(_size.Size((n,)))
 
     def log_prob(self, value):
@@ -142,9 +140,9 @@ class Distribution:
         try:
             support = self.support
         except NotImplementedError:
-            warnings.warn(f"{self.__class__} does not define `support` to enable "
+            _warnings.warn(f"{self.__class__} does not define `support` to enable "
                           + "sample validation. Please initialize the distribution with "
-                          + "`validate_args=False` to turn off validation.", stacklevel=2)
+                          + "`validate_args=False` to turn off validation.")
             return
         if support is None:
             raise AssertionError("support is unexpectedly None")

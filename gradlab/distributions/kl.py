@@ -1,10 +1,9 @@
 """kl_divergence(p, q) and register_kl: KL(p || q) looked up by the pair of types, the most specific
 registered pair first, with PyTorch's formulas for the pairs of the distributions here."""
 import math
-import warnings
 from functools import total_ordering
 
-from .. import _size, autograd, broadcast_shapes, erf, exp, full_like, inf, linalg, log
+from .. import _warnings, _size, autograd, broadcast_shapes, erf, exp, full_like, inf, linalg, log
 from ..nn import functional as F
 from .bernoulli import Bernoulli
 from .categorical import Categorical
@@ -90,8 +89,8 @@ def _dispatch_kl(type_p, type_q):
     left_fun = _KL_REGISTRY[left_p, left_q]
     right_fun = _KL_REGISTRY[right_p, right_q]
     if left_fun is not right_fun:
-        warnings.warn(f"Ambiguous kl_divergence({type_p.__name__}, {type_q.__name__}). "
-                      f"Please register_kl({left_p.__name__}, {right_q.__name__})", RuntimeWarning, stacklevel=2)
+        _warnings.warn(f"Ambiguous kl_divergence({type_p.__name__}, {type_q.__name__}). "
+                      f"Please register_kl({left_p.__name__}, {right_q.__name__})", RuntimeWarning)
     return left_fun
 
 
