@@ -111,6 +111,8 @@ _FAMILIES = {
     "Uniform": [("low", -2, -0.5, 5.0), ("high", 0.5, 2, -5.0)],
     "Exponential": [("rate", 0.3, 3, -0.5)],
     "Poisson": [("rate", 0.3, 5, -1.0)],
+    "LogNormal": [("loc", -1, 1, float("nan")), ("scale", 0.3, 1.5, -1.0)],
+    "HalfNormal": [("scale", 0.3, 2, 0.0)],
 }
 
 
@@ -318,6 +320,82 @@ def test_kl_edges_and_register_kl():
         D.register_kl(Base, A)(lambda p, q: "second")
         record("ambiguous", lambda: D.kl_divergence(A(), A()))
         record("kl module", lambda: D.kl.kl_divergence is D.kl_divergence)
+    _compare(program)
+
+
+# ----- RelaxedBernoulli and the transforms -----
+
+@pytest.mark.parametrize("seed", range(8))
+def test_relaxed_bernoulli(seed):
+    rng = np.random.default_rng(seed)
+    shape = [(), (3,), (2, 2)][seed % 3]
+    by_logits = seed % 2 == 1
+    values = np.round(rng.normal(size=shape) if by_logits else rng.uniform(0.05, 0.95, size=shape), 3).tolist()
+    if seed == 6:
+        values = [1.5, 0.5, 0.2]             # an invalid probability
+    temperature = round(float(rng.uniform(0.2, 2)), 3)
+
+    def program(T, record):
+        D = T.distributions
+        p = T.tensor(values, requires_grad=True)
+        t = T.tensor(temperature, requires_grad=True)
+        d = record("make", lambda: D.RelaxedBernoulli(t, **{"logits" if by_logits else "probs": p}))
+        if d is None:
+            return
+        record("repr", lambda: (repr(d), d.batch_shape, d.event_shape, repr(d.support), d.has_rsample))
+        record("probs, logits, temperature", lambda: (d.probs, d.logits, d.temperature))
+        T.manual_seed(seed)
+        r = record("rsample", lambda: d.rsample((2,)))
+        _grads(T, record, "rsample grad", r, [p, t])
+        T.manual_seed(seed)
+        record("sample", lambda: d.sample())
+        lp = record("log_prob", lambda: d.log_prob(r.detach()))
+        _grads(T, record, "log_prob grad", lp, [p, t])
+        record("log_prob outside", lambda: d.log_prob(T.full(tuple(d.batch_shape), 1.5)))
+        record("expand", lambda: repr(d.expand((2,) + tuple(d.batch_shape)).base_dist))
+    _compare(program)
+
+
+def test_transforms():
+    def program(T, record):
+        D = T.distributions
+        x = T.tensor([[-1.5, 0.2, 3.0], [0.5, -0.3, 1.0]], requires_grad=True)
+        made = [D.ExpTransform(), D.SigmoidTransform(), D.TanhTransform(), D.SoftplusTransform(), D.AbsTransform(),
+                D.AffineTransform(1.0, -2.0), D.AffineTransform(T.tensor([1., 2., 3.]), T.tensor(0.5), event_dim=1),
+                D.PowerTransform(T.tensor(2.0)), D.ComposeTransform([D.ExpTransform(), D.AffineTransform(0., 3.)]),
+                D.IndependentTransform(D.ExpTransform(), 1), D.ExpTransform().inv, D.identity_transform]
+        for t in made:
+            record("repr", lambda: repr(t))
+            record("domain, codomain", lambda: (repr(t.domain), repr(t.codomain), t.bijective))
+            record("sign", lambda: t.sign)
+            y = record("forward", lambda: t(x))
+            record("inverse", lambda: t.inv(y))
+            ladj = record("log_abs_det_jacobian", lambda: t.log_abs_det_jacobian(x, y))
+            _grads(T, record, "grad", ladj, [x])
+            record("shapes", lambda: (t.forward_shape(T.Size([2, 3])), t.inverse_shape(T.Size([2, 3]))))
+        record("event_dim", lambda: (D.ExpTransform().event_dim, D.AffineTransform(0., 1., event_dim=2).event_dim))
+        record("equality", lambda: (D.ExpTransform() == D.ExpTransform(), D.AffineTransform(0., 1.) ==
+                                    D.AffineTransform(0., 1.), D.ExpTransform().inv == D.ExpTransform().inv))
+        record("cache", lambda: D.Transform(cache_size=2))
+        c = D.ExpTransform().with_cache()
+        y = c(x)
+        record("cached inverse is x", lambda: c.inv(y) is x)
+        base = D.Normal(T.zeros(3), T.ones(3))
+        d = D.TransformedDistribution(base, [D.AffineTransform(T.tensor([[1.], [2.]]), 2.), D.ExpTransform()])
+        record("transformed", lambda: (repr(d), d.batch_shape, d.event_shape, repr(d.support), d.has_rsample))
+        T.manual_seed(0)
+        record("its rsample", lambda: d.rsample())
+        record("its log_prob", lambda: d.log_prob(T.tensor([0.5, 1., 2.])))
+        record("its cdf, icdf", lambda: (d.cdf(T.tensor([0.5, 1., 2.])), d.icdf(T.tensor([0.1, 0.5, 0.9]))))
+        record("decreasing cdf", lambda: D.TransformedDistribution(base, D.AffineTransform(0., -1.))
+               .cdf(T.tensor([0.5, 1., 2.])))
+        record("expand", lambda: d.expand((4, 2, 3)).batch_shape)
+        record("event transform", lambda: D.TransformedDistribution(base, D.IndependentTransform(D.ExpTransform(), 1))
+               .log_prob(T.ones(3)))
+        record("bad transforms", lambda: D.TransformedDistribution(base, [1]))
+        record("bad transforms 2", lambda: D.TransformedDistribution(base, 1))
+        record("too small", lambda: D.TransformedDistribution(D.Normal(0., 1.), D.IndependentTransform(
+            D.ExpTransform(), 1)))
     _compare(program)
 
 
