@@ -180,20 +180,21 @@ def test_continuous_distributions(family, specs, validate, seed):
 def _discrete_cases():
     rng = np.random.default_rng(7)
     cases = []
-    for i in range(30):
-        family = ["Bernoulli", "Categorical", "OneHotCategorical", "Multinomial"][i % 4]
+    for i in range(42):
+        family = ["Bernoulli", "Categorical", "OneHotCategorical", "Multinomial", "Binomial", "Geometric"][i % 6]
         by_logits = i % 3 == 1
         dtype = ["float32", "float64"][i // 4 % 2]
         shape = _SHAPES[rng.integers(len(_SHAPES))]
-        if family != "Bernoulli":
+        vector = family in ("Categorical", "OneHotCategorical", "Multinomial")
+        if vector:
             shape = tuple(shape) + (int(rng.integers(2, 5)),)
-        if family == "Bernoulli" and i % 5 == 0:
+        if not vector and i % 5 == 0:
             spec = float(np.round(rng.uniform(0.05, 0.95), 3))
         elif by_logits:
             spec = (np.round(rng.normal(size=shape), 3).tolist(), dtype)
         else:
             array = np.round(rng.uniform(0.05, 1, size=shape), 3)
-            if family != "Bernoulli":
+            if vector:
                 array = array / array.sum(-1, keepdims=True)
             if i % 7 == 3:                   # an invalid probability
                 array.reshape(-1)[0] = [1.5, -0.2][i % 2]
@@ -211,21 +212,20 @@ def _discrete_program(T, record, family, by_logits, spec, validate, seed):
         kwargs["validate_args"] = validate
     if family == "Multinomial":
         kwargs["total_count"] = 5
+    if family == "Binomial":                  # a number, or a tensor of counts (different ones: inhomogeneous)
+        kwargs["total_count"] = [4, T.tensor(6.), T.arange(1, 4.)][seed % 3]
     d = record("make", lambda: getattr(D, family)(**kwargs))
     if d is None:
         return
     record("repr", lambda: repr(d))
     record("shapes", lambda: (d.batch_shape, d.event_shape, d.has_rsample, d.has_enumerate_support))
     record("probs, logits", lambda: (d.probs, d.logits))
-    if family != "Multinomial":
-        record("support", lambda: repr(d.support))
+    record("support", lambda: repr(d.support))
     for name in ("mean", "variance", "mode"):
         record(name, lambda: getattr(d, name))
     for sample_shape in [(), (3,), (2, 2)]:
         T.manual_seed(seed)
         record(f"sample {sample_shape}", lambda: d.sample(sample_shape))
-    if family == "Multinomial":
-        return
     T.manual_seed(seed)
     x = record("a sample", lambda: d.sample((2,)))
     if x is None:
@@ -249,7 +249,7 @@ def test_discrete_distributions(family, by_logits, spec, validate, seed):
 # ----- kl_divergence over every pair -----
 
 _KL_FAMILIES = ["Normal", "Laplace", "Uniform", "Exponential", "Poisson", "Bernoulli", "Categorical",
-                "OneHotCategorical"]
+                "OneHotCategorical", "Binomial", "Geometric", "HalfNormal", "LogNormal"]
 
 
 def _make(T, family, rng, shape, dtype):
@@ -262,8 +262,14 @@ def _make(T, family, rng, shape, dtype):
         return D.Uniform(t(-2, 0), t(0.1, 2))
     if family in ("Exponential", "Poisson"):
         return getattr(D, family)(t(0.3, 3))
-    if family == "Bernoulli":
-        return D.Bernoulli(t(0.05, 0.95))
+    if family in ("Bernoulli", "Geometric"):
+        return getattr(D, family)(t(0.05, 0.95))
+    if family == "Binomial":
+        return D.Binomial(5, t(0.05, 0.95))
+    if family == "HalfNormal":
+        return D.HalfNormal(t(0.5, 2))
+    if family == "LogNormal":
+        return D.LogNormal(t(-1, 1), t(0.5, 2))
     return getattr(D, family)(logits=t(-2, 2, size=shape + (3,)))
 
 
