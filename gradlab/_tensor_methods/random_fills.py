@@ -102,7 +102,10 @@ class _RandomFillMethods:
 
     def bernoulli(self, p=None, *, generator=None):
         """torch.bernoulli(input): 1 with probability input[i]; with p: probability p everywhere."""
-        out = Tensor._make(np.empty_like(self._data))
+        # (PyTorch's empty_like: an expanded input gets a contiguous result; numpy's empty_like would lay it
+        # out in an order of its own, and the draws would land in that order)
+        data = self._data
+        out = Tensor._make(np.empty(data.shape, data.dtype) if 0 in data.strides else np.empty_like(data))
         if p is None:
             if self._data.dtype.kind != "f" and self._data.size:
                 raise _not_implemented("bernoulli_tensor_cpu_p_", self._data.dtype)

@@ -1,9 +1,9 @@
-"""Categorical(probs=...): samples class indices with torch.multinomial, so the draws are PyTorch's."""
-import math
-
-from .. import _dtype, _size
+"""Categorical(probs=... or logits=...): one of K classes. Samples class indices with torch.multinomial,
+so the draws are PyTorch's."""
+from .. import _dtype, _size, arange, broadcast_tensors, clamp, full, long, multinomial, nan
 from . import constraints
-from .distribution import Distribution, _lazy_property
+from .distribution import Distribution
+from .utils import lazy_property, logits_to_probs, probs_to_logits
 
 __all__ = ["Categorical"]
 
@@ -18,7 +18,7 @@ class Categorical(Distribution):
         if probs is not None:
             if probs.dim() < 1:
                 raise ValueError("`probs` parameter must be at least one-dimensional.")
-            self.probs = probs / probs.sum(-1, keepdim=True)
+            self.probs = probs / probs.sum(-1, keepdim=True)          # (normalized: any weights will do)
         else:
             if logits.dim() < 1:
                 raise ValueError("`logits` parameter must be at least one-dimensional.")
@@ -28,14 +28,35 @@ class Categorical(Distribution):
         batch_shape = self._param.size()[:-1] if self._param.ndimension() > 1 else _size.Size()
         super().__init__(batch_shape, validate_args=validate_args)
 
-    @_lazy_property
-    def logits(self):
-        eps = _dtype.finfo(self.probs.dtype).eps
-        return self.probs.clamp(min=eps, max=1 - eps).log()
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Categorical, _instance)
+        batch_shape = _size.Size(batch_shape)
+        param_shape = batch_shape + _size.Size((self._num_events,))
+        if "probs" in self.__dict__:
+            new.probs = self.probs.expand(param_shape)
+            new._param = new.probs
+        if "logits" in self.__dict__:
+            new.logits = self.logits.expand(param_shape)
+            new._param = new.logits
+        new._num_events = self._num_events
+        super(Categorical, new).__init__(batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
 
-    @_lazy_property
+    def _new(self, *args, **kwargs):
+        return self._param.new(*args, **kwargs)
+
+    @constraints.dependent_property(is_discrete=True, event_dim=0)
+    def support(self):
+        return constraints.integer_interval(0, self._num_events - 1)
+
+    @lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs)
+
+    @lazy_property
     def probs(self):
-        return self.logits.softmax(-1)
+        return logits_to_probs(self.logits)
 
     @property
     def param_shape(self):
@@ -43,12 +64,42 @@ class Categorical(Distribution):
 
     @property
     def mean(self):
-        return self.probs.new_full(self._extended_shape(), math.nan)
+        return full(self._extended_shape(), nan, dtype=self.probs.dtype, device=self.probs.device)
+
+    @property
+    def mode(self):
+        return self.probs.argmax(dim=-1)
+
+    @property
+    def variance(self):
+        return full(self._extended_shape(), nan, dtype=self.probs.dtype, device=self.probs.device)
 
     def sample(self, sample_shape=_size.Size()):
         if not isinstance(sample_shape, _size.Size):
             sample_shape = _size.Size(sample_shape)
         probs_2d = self.probs.reshape(-1, self._num_events)
-        samples_2d = probs_2d.multinomial(sample_shape.numel(), True).T
+        samples_2d = multinomial(probs_2d, sample_shape.numel(), True).T
         return samples_2d.reshape(self._extended_shape(sample_shape))
 
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        value = value.long().unsqueeze(-1)
+        value, log_pmf = broadcast_tensors(value, self.logits)
+        value = value[..., :1]
+        return log_pmf.gather(-1, value).squeeze(-1)
+
+    def entropy(self):
+        # (-inf logits clamped to the lowest float, so 0 * logit is 0, not nan)
+        min_real = _dtype.finfo(self.logits.dtype).min
+        logits = clamp(self.logits, min=min_real)
+        p_log_p = logits * self.probs
+        return -p_log_p.sum(-1)
+
+    def enumerate_support(self, expand=True):
+        num_events = self._num_events
+        values = arange(num_events, dtype=long, device=self._param.device)
+        values = values.view((-1,) + (1,) * len(self._batch_shape))
+        if expand:
+            values = values.expand((-1,) + self._batch_shape)
+        return values

@@ -1,12 +1,26 @@
-"""torch.distributions' base class, as far as teaching material uses it: batch and event shapes, argument
-validation with PyTorch's message, `sample_shape` handling and the repr."""
-from .. import _size
+"""torch.distributions' base class: batch and event shapes, argument and sample validation with PyTorch's
+messages, `sample_shape` handling, expand and the repr."""
+
+from .. import _warnings, _size, exp, no_grad
+from ..tensor import Tensor
 from . import constraints
+from .utils import lazy_property
+
+__all__ = ["Distribution"]
 
 
 class Distribution:
-    arg_constraints = {}
+    has_rsample = False
+    has_enumerate_support = False
+    # checked by default, as Python's `assert` (off under `python -O`)
     _validate_args = __debug__
+
+    @staticmethod
+    def set_default_validate_args(value):
+        """Turns argument validation on or off for every distribution made afterwards."""
+        if value not in [True, False]:
+            raise ValueError
+        Distribution._validate_args = value
 
     def __init__(self, batch_shape=_size.Size(), event_shape=_size.Size(), validate_args=None):
         self._batch_shape = batch_shape
@@ -14,17 +28,32 @@ class Distribution:
         if validate_args is not None:
             self._validate_args = validate_args
         if self._validate_args:
-            for param, constraint in self.arg_constraints.items():
-                if param not in self.__dict__ and isinstance(getattr(type(self), param, None), _lazy_property):
-                    continue
+            try:
+                arg_constraints = self.arg_constraints
+            except NotImplementedError:
+                arg_constraints = {}
+                _warnings.warn(f"{self.__class__} does not define `arg_constraints`. "
+                              + "Please set `arg_constraints = {}` or initialize the distribution "
+                              + "with `validate_args=False` to turn off validation.")
+            for param, constraint in arg_constraints.items():
+                if constraints.is_dependent(constraint):
+                    continue                     # (cannot be checked)
+                if param not in self.__dict__ and isinstance(getattr(type(self), param), lazy_property):
+                    continue                     # (a logits made from probs: the probs were checked)
                 value = getattr(self, param)
                 valid = constraint.check(value)
                 if not valid.all():
                     raise ValueError(
-                        f"Expected parameter {param} ({type(value).__name__} of shape {tuple(value.shape)}) of "
-                        f"distribution {repr(self)} to satisfy the constraint {repr(constraint)}, but found "
-                        f"invalid values:\n{value}")
+                        f"Expected parameter {param} "
+                        f"({type(value).__name__} of shape {tuple(value.shape)}) "
+                        f"of distribution {repr(self)} "
+                        f"to satisfy the constraint {repr(constraint)}, "
+                        f"but found invalid values:\n{value}")
         super().__init__()
+
+    def expand(self, batch_shape, _instance=None):
+        """A new distribution whose parameters are expanded (views, no copy) to `batch_shape`."""
+        raise NotImplementedError
 
     @property
     def batch_shape(self):
@@ -34,29 +63,108 @@ class Distribution:
     def event_shape(self):
         return self._event_shape
 
+    @property
+    def arg_constraints(self):
+        raise NotImplementedError
+
+    @property
+    def support(self):
+        raise NotImplementedError
+
+    @property
+    def mean(self):
+        raise NotImplementedError
+
+    @property
+    def mode(self):
+        raise NotImplementedError(f"{self.__class__} does not implement mode")
+
+    @property
+    def variance(self):
+        raise NotImplementedError
+
+    @property
+    def stddev(self):
+        return self.variance.sqrt()
+
+    def sample(self, sample_shape=_size.Size()):
+        """A sample without gradient (rsample under no_grad, unless the distribution has its own)."""
+        with no_grad():
+            return self.rsample(sample_shape)
+
+    def rsample(self, sample_shape=_size.Size()):
+        raise NotImplementedError
+
+    def sample_n(self, n):
+        _warnings.warn("`sample_n(n)` will be deprecated. Use `sample((n,))` instead.", FutureWarning)
+        return self.sample(_size.Size((n,)))
+
+    def log_prob(self, value):
+        raise NotImplementedError
+
+    def cdf(self, value):
+        raise NotImplementedError
+
+    def icdf(self, value):
+        raise NotImplementedError
+
+    def enumerate_support(self, expand=True):
+        raise NotImplementedError
+
+    def entropy(self):
+        raise NotImplementedError
+
+    def perplexity(self):
+        return exp(self.entropy())
+
     def _extended_shape(self, sample_shape=_size.Size()):
+        """sample_shape + batch_shape + event_shape: the shape of a sample."""
         if not isinstance(sample_shape, _size.Size):
             sample_shape = _size.Size(sample_shape)
         return _size.Size(sample_shape + self._batch_shape + self._event_shape)
 
+    def _validate_sample(self, value):
+        """log_prob's checks: a tensor, whose right dimensions fit the shapes, inside the support."""
+        if not isinstance(value, Tensor):
+            raise ValueError("The value argument to log_prob must be a Tensor")
+        event_dim_start = len(value.size()) - len(self._event_shape)
+        if value.size()[event_dim_start:] != self._event_shape:
+            raise ValueError(
+                f"The right-most size of value must match event_shape: {value.size()} vs {self._event_shape}.")
+        actual_shape = value.size()
+        expected_shape = self._batch_shape + self._event_shape
+        for i, j in zip(reversed(actual_shape), reversed(expected_shape)):
+            if i != 1 and j != 1 and i != j:
+                raise ValueError(f"Value is not broadcastable with batch_shape+event_shape: "
+                                 f"{actual_shape} vs {expected_shape}.")
+        try:
+            support = self.support
+        except NotImplementedError:
+            _warnings.warn(f"{self.__class__} does not define `support` to enable "
+                          + "sample validation. Please initialize the distribution with "
+                          + "`validate_args=False` to turn off validation.")
+            return
+        if support is None:
+            raise AssertionError("support is unexpectedly None")
+        valid = support.check(value)
+        if not valid.all():
+            raise ValueError(
+                "Expected value argument "
+                f"({type(value).__name__} of shape {tuple(value.shape)}) "
+                f"to be within the support ({repr(support)}) "
+                f"of the distribution {repr(self)}, "
+                f"but found invalid values:\n{value}")
+
+    def _get_checked_instance(self, cls, _instance=None):
+        if _instance is None and type(self).__init__ != cls.__init__:
+            raise NotImplementedError(
+                f"Subclass {self.__class__.__name__} of {cls.__name__} that defines a custom __init__ method "
+                "must also define a custom .expand() method.")
+        return self.__new__(type(self)) if _instance is None else _instance
+
     def __repr__(self):
-        param_names = [k for k, _ in self.arg_constraints.items() if k in self.__dict__]
+        param_names = [k for k in self.arg_constraints if k in self.__dict__]
         args_string = ", ".join(
             f"{p}: {self.__dict__[p] if self.__dict__[p].numel() == 1 else self.__dict__[p].size()}"
             for p in param_names)
         return self.__class__.__name__ + "(" + args_string + ")"
-
-
-class _lazy_property:
-    """A value computed on first access and then stored in the instance (torch.distributions.utils)."""
-
-    def __init__(self, wrapped):
-        self.wrapped = wrapped
-        self.__doc__ = wrapped.__doc__
-
-    def __get__(self, instance, obj_type=None):
-        if instance is None:
-            return self
-        value = self.wrapped(instance)
-        instance.__dict__[self.wrapped.__name__] = value
-        return value

@@ -1,25 +1,17 @@
 """Multinomial(total_count, probs): counts of total_count draws of a Categorical, as PyTorch computes them
 (its Categorical's draws, permuted, scatter-added into zeros), so the same seed gives the same counts."""
-from .. import _size
+from .. import _size, contiguous_format, exp, inf, lgamma, ones_like, tensor
 from . import constraints
+from .binomial import Binomial
 from .categorical import Categorical
 from .distribution import Distribution
+from .utils import broadcast_all
 
 __all__ = ["Multinomial"]
 
 
 class Multinomial(Distribution):
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
-    total_count: int
-
-    def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
-        if not isinstance(total_count, int):
-            raise NotImplementedError("inhomogeneous total_count is not supported")
-        self.total_count = total_count
-        self._categorical = Categorical(probs=probs, logits=logits)
-        batch_shape = self._categorical.batch_shape
-        event_shape = self._categorical.param_shape[-1:]
-        super().__init__(batch_shape, event_shape, validate_args)
 
     @property
     def mean(self):
@@ -28,6 +20,32 @@ class Multinomial(Distribution):
     @property
     def variance(self):
         return self.total_count * self.probs * (1 - self.probs)
+
+    def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
+        if not isinstance(total_count, int):
+            raise NotImplementedError("inhomogeneous total_count is not supported")
+        self.total_count = total_count
+        self._categorical = Categorical(probs=probs, logits=logits)
+        self._binomial = Binomial(total_count=total_count, probs=self.probs)
+        batch_shape = self._categorical.batch_shape
+        event_shape = self._categorical.param_shape[-1:]
+        super().__init__(batch_shape, event_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Multinomial, _instance)
+        batch_shape = _size.Size(batch_shape)
+        new.total_count = self.total_count
+        new._categorical = self._categorical.expand(batch_shape)
+        super(Multinomial, new).__init__(batch_shape, self.event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    def _new(self, *args, **kwargs):
+        return self._categorical._new(*args, **kwargs)
+
+    @constraints.dependent_property(is_discrete=True, event_dim=1)
+    def support(self):
+        return constraints.multinomial(self.total_count)
 
     @property
     def logits(self):
@@ -44,9 +62,31 @@ class Multinomial(Distribution):
     def sample(self, sample_shape=_size.Size()):
         sample_shape = _size.Size(sample_shape)
         samples = self._categorical.sample(_size.Size((self.total_count,)) + sample_shape)
+        # (the total_count draws moved last, then counted per class)
         shifted_idx = list(range(samples.dim()))
         shifted_idx.append(shifted_idx.pop(0))
         samples = samples.permute(*shifted_idx)
-        counts = samples.new_zeros(self._extended_shape(sample_shape))
-        counts.scatter_add_(-1, samples, samples.new_ones(samples.shape))
+        counts = samples.new(self._extended_shape(sample_shape)).zero_()
+        counts.scatter_add_(-1, samples, ones_like(samples))
         return counts.type_as(self.probs)
+
+    def entropy(self):
+        n = tensor(self.total_count)
+        cat_entropy = self._categorical.entropy()
+        term1 = n * cat_entropy - lgamma(n + 1)
+        support = self._binomial.enumerate_support(expand=False)[1:]
+        binomial_probs = exp(self._binomial.log_prob(support))
+        weights = lgamma(support + 1)
+        term2 = (binomial_probs * weights).sum([0, -1])
+        return term1 + term2
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        logits, value = broadcast_all(self.logits, value)
+        logits = logits.clone(memory_format=contiguous_format)
+        log_factorial_n = lgamma(value.sum(-1) + 1)
+        log_factorial_xs = lgamma(value + 1).sum(-1)
+        logits[(value == 0) & (logits == -inf)] = 0      # (a class never drawn adds nothing, even at -inf)
+        log_powers = (logits * value).sum(-1)
+        return log_factorial_n - log_factorial_xs + log_powers

@@ -352,10 +352,10 @@ def _bce_logits_grad(g, n):
     target=lambda g, n: _weighted_mean(-n.self * g, n))
 def binary_cross_entropy_with_logits(self, target, weight, reduction, count, half_input=False):
     if half_input:      # a half input with a float target: torch's log_sigmoid(input) is rounded to half
-        log_sigmoid = np.minimum(self, 0) - np.log1p(np.exp(-np.abs(self)))
-        loss = (1 - target) * self - log_sigmoid.astype(np.float16).astype(self.dtype)
-    else:
-        loss = np.maximum(self, 0) - self * target + np.log1p(np.exp(-np.abs(self)))
+        half_log_sigmoid = np.minimum(self, 0) - np.log1p(np.exp(-np.abs(self)))
+        loss = (1 - target) * self - half_log_sigmoid.astype(np.float16).astype(self.dtype)
+    else:           # PyTorch's (1 - target) * input - log_sigmoid(input), with its log_sigmoid kernel's bits
+        loss = (1 - target) * self - log_sigmoid.forward(self)
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)
