@@ -1511,6 +1511,38 @@ def _bernoulli_0(draw):
     return Case(fn, [uniform(draw, shape(draw))])
 
 
+@sample("normal_Tensor_float")
+def _normal_tensor_float(draw):
+    # torch.normal(mean, 0.5) of a mean that requires grad: NormalBackward1, a zero gradient for the mean.
+    # (n - n.detach() is 0 whatever the mean: its true derivative is PyTorch's zero, so gradcheck agrees)
+    def fn(T, m):
+        T.manual_seed(0)
+        n = T.normal(m, 0.5)
+        return (n - n.detach()) * m + m
+    return Case(fn, [uniform(draw, shape(draw))])
+
+
+@sample("normal_float_Tensor")
+def _normal_float_tensor(draw):
+    # torch.normal(1.0, std): NormalBackward2, a zero gradient for the std
+    def fn(T, s):
+        T.manual_seed(0)
+        n = T.normal(1.0, s.abs() + 0.1)
+        return (n - n.detach()) * s + s
+    return Case(fn, [uniform(draw, shape(draw))])
+
+
+@sample("normal_Tensor_Tensor")
+def _normal_tensor_tensor(draw):
+    # torch.normal(mean, std): NormalBackward3, zero gradients for both
+    def fn(T, m, s):
+        T.manual_seed(0)
+        n = T.normal(m, s.abs() + 0.1)
+        return (n - n.detach()) * m + m * s
+    shp = shape(draw)
+    return Case(fn, [uniform(draw, shp), uniform(draw, shp)])
+
+
 # --- activations' gradients recorded as ops of their own with create_graph (helper P6) ----------------
 
 @sample("sigmoid_backward")
