@@ -244,7 +244,8 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
-    return input.log_softmax(dim, dtype=dtype)
+    # (without the keyword when there is none: the method's argument check takes its quick path)
+    return input.log_softmax(dim) if dtype is None else input.log_softmax(dim, dtype=dtype)
 
 
 def _in_memory_order(values, like):
