@@ -321,8 +321,20 @@ class Node:
     _guards = None           # SavedTensors PyTorch saves but the formulas do not read (see save_for_check)
     _raw_saved = None        # {name: SavedTensor} handed out as `_raw_saved_<name>` (see __getattr__)
 
+    # Whether the class serves the attributes _getattr_fallback computes by itself, without a __getattr__:
+    # a class with a __getattr__ keeps Python (3.11+) from specializing every attribute read of its
+    # instances, and the engine reads a node's attributes on every step. The op table's node classes get
+    # one descriptor per name instead (registry.py, FallbackAttribute) and AccumulateGrad needs none;
+    # every other subclass gets __getattr__ (see __init_subclass__).
+    _static_attributes = False
+
     def __init__(self):
         self._sequence_nr = next(_sequence)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if not cls._static_attributes and "__getattr__" not in cls.__dict__:
+            cls.__getattr__ = Node._getattr_fallback
 
     @property
     def _outputs(self):
@@ -372,9 +384,10 @@ class Node:
             self._saved = {}
         self._saved[name] = SavedTensor(tensor, is_output)
 
-    def __getattr__(self, attr):
+    def _getattr_fallback(self, attr):
         # Saved tensors are read as attributes (`node.other`) and as PyTorch's `_saved_other`.
-        # (Only called when normal lookup fails: parameters and scalars are plain attributes.)
+        # (Only called when normal lookup fails: parameters and scalars are plain attributes. A node
+        # class's __getattr__, or, for the op table's, its FallbackAttribute descriptors.)
         saved = self._saved
         if saved is not None and attr in saved:
             return saved_entry(saved[attr])._unpack(self)
@@ -496,6 +509,8 @@ _ACCUMULATE_GRAD_SEQUENCE_NR = 2**64 - 1       # UINT64_MAX
 class AccumulateGrad(Node):
     """The node that adds incoming gradients into a leaf's `.grad` (its `variable`)."""
 
+    _static_attributes = True       # (no saved values: nothing for a __getattr__ to serve)
+
     # Tensor.register_post_accumulate_grad_hook's hooks, {id: hook(leaf)}: run once `.grad` holds the sum
     _post_accumulate_hooks = None
 
@@ -607,7 +622,22 @@ class SavedValue:
                 if value.hook is None and value.counter[0] == value.version:
                     return value.array if value.is_output else value.tensor._data
                 return value._unpack(node, True)
-        return node.__getattr__(self.name)     # freed or never saved: Node's errors
+        return node._getattr_fallback(self.name)     # freed or never saved: Node's errors
+
+
+class FallbackAttribute:
+    """A name Node._getattr_fallback serves (`_saved_dim`, `_raw_saved_self`, `_saved_self_sym_sizes`), set on
+    an op table's node class for each such name of its op: what a __getattr__ would do, without one
+    (see Node._static_attributes). A non-data descriptor: an attribute of the node itself wins."""
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __get__(self, node, cls=None):
+        if node is None:
+            return self
+        return node._getattr_fallback(self.name)
 
 
 class AsTensors:

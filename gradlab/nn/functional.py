@@ -245,7 +245,8 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _get_softmax_dim("log_softmax", input.dim())
-    return input.log_softmax(dim, dtype=dtype)
+    # (without the keyword when there is none: the method's argument check takes its quick path)
+    return input.log_softmax(dim) if dtype is None else input.log_softmax(dim, dtype=dtype)
 
 
 def _in_memory_order(values, like):
@@ -362,17 +363,22 @@ def _nll_loss(input, target, weight, ignore_index, reduction):
     if input._data.ndim == 1:       # one sample: its target may be given as [c] (the loss is still 0-d)
         t = t.reshape(())
     # (ufunc reductions: np.min/np.any/np.sum add microseconds of Python around the same C loops)
+    in_range = True
     if t.size and (np.minimum.reduce(t, axis=None) < 0 or np.maximum.reduce(t, axis=None) >= classes):
+        in_range = False
         bad = (t != ignore_index) & ((t < 0) | (t >= classes))
         if np.logical_or.reduce(bad, axis=None):
             raise IndexError(f"Target {int(t[bad].reshape(-1)[0])} is out of bounds.")
     w = None if weight is None else weight._data
-    valid = t != ignore_index
-    if w is None:
-        total = np.count_nonzero(valid)
-    else:                           # the targets' weights, added in the order of torch's kernel
-        positions = np.flatnonzero(valid)
-        total = _cascade_sum(w[t.reshape(-1)[positions]], positions, max(valid.size, 1))
+    if w is None and in_range and ignore_index < 0 and input._data.ndim <= 2:
+        total = t.size              # (every target is a class: none is the ignored index)
+    else:
+        valid = t != ignore_index
+        if w is None:
+            total = np.count_nonzero(valid)
+        else:                       # the targets' weights, added in the order of torch's kernel
+            positions = np.flatnonzero(valid)
+            total = _cascade_sum(w[t.reshape(-1)[positions]], positions, max(valid.size, 1))
     total_weight = input._data.dtype.type(total)
     if input._data.ndim > 2:
         return _nll_loss_nd(input, t, valid, w, reduction, total_weight)

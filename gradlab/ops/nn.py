@@ -186,8 +186,14 @@ def nll_loss(self, target, weights, reduction, ignore_index, total_weight, self_
             picked = picked * weights[target]
         picked = picked + 0      # (torch sums from 0: -0.0 becomes 0.0)
         return np.asarray(picked if reduction != "mean" else picked / total_weight, dtype=self.dtype)
+    n = self.shape[0]
+    if weights is None and total_weight == n > 1 and reduction != "none":
+        # (a training step's case: no weights and every target counted, as total_weight, their count, says)
+        rows = np.arange(n)
+        total = summation.cascade_sum(-self[rows, target], rows, n)
+        return np.asarray(total / total_weight if reduction == "mean" else total, dtype=self.dtype)
     valid = target != ignore_index
-    picked = -self[np.arange(self.shape[0]), np.where(valid, target, 0)] * valid
+    picked = -self[np.arange(n), np.where(valid, target, 0)] * valid
     if weights is not None:
         picked = picked * weights[np.where(valid, target, 0)]
     if reduction == "none":

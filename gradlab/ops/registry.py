@@ -56,7 +56,7 @@ from .._tensor_core import Tensor, empty_layout
 from ..autograd import grad_mode
 from ..autograd import node as _node
 from ..autograd.node import (AsTensors, Node, SavedTensor, SavedValue, accumulator_of, check_guards,  # noqa: F401
-                             edge_of, make_node_class, saved_entry)
+                             FallbackAttribute, edge_of, make_node_class, saved_entry)
 
 OPS = {}
 _NODE_CLASSES = {}
@@ -64,6 +64,9 @@ _NODE_CLASSES = {}
 
 class OpNode(Node):
     """The grad_fn of an op from the table: runs the op's formulas."""
+
+    # (no __getattr__: Op.__init__ sets a descriptor for each name the fallback serves, see Node)
+    _static_attributes = True
 
     def apply(self, grad_outputs, as_arrays=False):
         """The op's formulas, one per input slot that wants a gradient.
@@ -216,6 +219,9 @@ class Op:
         # the forward's parameter defaults (alpha=1, beta=1.0, ...): formulas read them from the node
         # even when the caller left them out
         self.defaults = {name: value for name, value in _defaults(forward).items() if name not in inputs}
+        for name in _fallback_names(self):  # (PyTorch's `_saved_other`, ...: see Node._static_attributes)
+            if not hasattr(self.node_class, name):
+                setattr(self.node_class, name, FallbackAttribute(name))
         self._saves_result = "result" in saves
         self._unchanged_meta = (None,) * len(inputs)     # every input shaped like the output
         # (slot, formula) for the slots that have one: what a backward runs
@@ -226,6 +232,28 @@ class Op:
 
     def __repr__(self):
         return f"<op {self.key} -> {self.name}>"
+
+
+def _fallback_names(op):
+    """The names Node._getattr_fallback may serve on op's nodes: `_saved_<name>` and `_raw_saved_<name>` for each
+    input, saved value and parameter of the forward, PyTorch's `_saved_<name>_sym_sizes` for a `<name>_sizes`
+    parameter (and `_saved_self_sym_numel`), and ExpandBackward0's `self_sizes`."""
+    code = getattr(op.forward, "__code__", None)
+    if code is None or hasattr(op.forward, "__wrapped__"):
+        params = tuple(inspect.signature(op.forward).parameters)
+    else:
+        params = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    names = set(op.inputs) | set(op.saves) | set(params) | set(op.defaults)
+    found = []
+    for name in sorted(names):
+        found += ["_saved_" + name, "_raw_saved_" + name]
+        if name.endswith("_sizes"):
+            found.append("_saved_" + name[:-len("_sizes")] + "_sym_sizes")
+    if "self_sizes" in names:
+        found.append("_saved_self_sym_numel")
+    if op.key == "expand":          # (ExpandBackward0's sizes come from the node's meta: see _getattr_fallback)
+        found += ["self_sizes", "_saved_self_sizes", "_saved_self_sym_sizes"]
+    return found
 
 
 def _defaults(fn):

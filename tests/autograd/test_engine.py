@@ -665,3 +665,21 @@ def test_saved_values_read_as_tensors_after_a_formula_failed_on_arrays():
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         y.sum().backward()
     assert type(y.grad_fn._saved_self) is gradlab.Tensor
+
+
+def test_hot_node_classes_have_no_getattr():
+    """A class with __getattr__ keeps Python from specializing attribute reads on its instances (the engine
+    reads a node's attributes on every step): the op table's node classes and AccumulateGrad serve the
+    fallback's names (`_saved_self`, ...) through descriptors instead (autograd/node.py, Node._static_attributes)."""
+    x = gradlab.ones(3, requires_grad=True)
+    y = (x.exp() * x).sum()
+    mul = y.grad_fn.next_functions[0][0]
+    nodes = [y.grad_fn, mul, mul.next_functions[0][0], mul.next_functions[1][0]]
+    assert [type(n).__name__ for n in nodes] == ["SumBackward0", "MulBackward0", "ExpBackward0", "AccumulateGrad"]
+    for node in nodes:
+        assert "__getattr__" not in dir(type(node)), type(node).__name__
+    # the names a __getattr__ served still read as before
+    assert mul._saved_other is x and mul._raw_saved_self is not None
+    assert y.grad_fn._saved_self_sym_sizes == (3,)
+    with pytest.raises(AttributeError, match="'MulBackward0' object has no attribute '_saved_result'"):
+        mul._saved_result
