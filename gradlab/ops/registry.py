@@ -203,10 +203,6 @@ class Op:
         # otherwise where PyTorch differs: () for as_strided (its positions are only geometry),
         # ("key",) for CopySlices (spent even when its index is a plain int).
         self.saved_params = saved_params
-        self.node_class = node_class(name)
-        for saved_name in saves:             # node.other reads the saved value directly
-            if not hasattr(self.node_class, saved_name):
-                setattr(self.node_class, saved_name, SavedValue(saved_name))
         # (argument index, name, slots whose formula reads it) for each saved input: an input is
         # saved only when one of those slots will receive a gradient
         self._saved_inputs = tuple(
@@ -220,6 +216,18 @@ class Op:
         self._unchanged_meta = (None,) * len(inputs)     # every input shaped like the output
         # (slot, formula) for the slots that have one: what a backward runs
         self._formula_slots = tuple((i, f) for i, f in enumerate(formulas) if f is not None)
+
+    def __getattr__(self, attribute):
+        # (runs only while the instance has no such attribute: once, for node_class)
+        if attribute != "node_class":
+            raise AttributeError(f"'Op' object has no attribute '{attribute}'")
+        # The node class is made at the row's first node, not at import: some 450 classes would cost a third
+        # of `import gradlab`. Once made, it is an instance attribute (apply's lookup stays a plain one).
+        cls = self.node_class = node_class(self.name)
+        for saved_name in self.saves:        # node.other reads the saved value directly
+            if not hasattr(cls, saved_name):
+                setattr(cls, saved_name, SavedValue(saved_name))
+        return cls
 
     def __call__(self, *args, **params):
         return apply(self, args, params)
