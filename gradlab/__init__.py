@@ -272,7 +272,7 @@ def __dir__():
 
 # What the import made lives as long as the process: frozen (gc.freeze), the collector never scans it again,
 # neither in the program's own full collections nor in the one at exit, which would otherwise free it object by
-# object just before the process ends (a third of the cost of `import gradlab`, measured in instructions).
+# object just before the process ends (56M of the 273M instructions gradlab added to `import numpy`).
 _gc.freeze()
 if _gc_was_enabled:
     _gc.enable()
