@@ -221,8 +221,8 @@ class Op:
         # (runs only while the instance has no such attribute: once, for node_class)
         if attribute != "node_class":
             raise AttributeError(f"'Op' object has no attribute '{attribute}'")
-        # The node class is made at the row's first node, not at import: some 450 classes would cost a third
-        # of `import gradlab` (44M of 726M instructions). Once made, it is an instance attribute (apply's lookup stays a plain one).
+        # The node class is made at the row's first node, not at import: some 450 classes cost 44M of the 726M
+        # instructions of `import gradlab`. Once made, it is an instance attribute (apply's lookup stays plain).
         cls = self.node_class = node_class(self.name)
         for saved_name in self.saves:        # node.other reads the saved value directly
             if not hasattr(cls, saved_name):
