@@ -39,18 +39,38 @@ _COMPILED = {}           # a text's shape -> the code of its function, as _argpa
 def _parameters(op):
     """The method's parameters after self: the forward's, each with its default (a name in the namespace)."""
     params, inputs, others, defaults = [], [], [], {}
-    for i, p in enumerate(inspect.signature(op.forward).parameters.values()):
-        if p.kind is not p.POSITIONAL_OR_KEYWORD:
-            raise TypeError(f"Tensor.{op.key}: the forward's {p} cannot be a method's; write the method by hand")
+    for i, (name, default) in enumerate(_forward_parameters(op)):
         if i == 0:
             continue                                   # self
-        if p.default is p.empty:
-            params.append(p.name)
+        if default is _EMPTY:
+            params.append(name)
         else:
-            defaults[f"_default{i}"] = p.default
-            params.append(f"{p.name}=_default{i}")
-        (inputs if p.name in op.inputs else others).append(p.name)
+            defaults[f"_default{i}"] = default
+            params.append(f"{name}=_default{i}")
+        (inputs if name in op.inputs else others).append(name)
     return params, inputs, others, defaults
+
+
+_EMPTY = inspect.Parameter.empty
+
+
+def _forward_parameters(op):
+    """[(name, default or _EMPTY)] of the forward's parameters, read from its code object where it has plain ones
+    (inspect.signature costs ~30 us a row); any other kind of parameter cannot be a method's."""
+    fn = op.forward
+    code = getattr(fn, "__code__", None)
+    if (code is None or hasattr(fn, "__wrapped__") or hasattr(fn, "__signature__") or code.co_posonlyargcount
+            or code.co_kwonlyargcount or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)):
+        found = []
+        for p in inspect.signature(fn).parameters.values():
+            if p.kind is not p.POSITIONAL_OR_KEYWORD:
+                raise TypeError(f"Tensor.{op.key}: the forward's {p} cannot be a method's; write the method by hand")
+            found.append((p.name, p.default))
+        return found
+    names = code.co_varnames[:code.co_argcount]
+    values = fn.__defaults__ or ()
+    return [(name, values[i - (len(names) - len(values))] if i >= len(names) - len(values) else _EMPTY)
+            for i, name in enumerate(names)]
 
 
 def _made(name, source, namespace, doc):
