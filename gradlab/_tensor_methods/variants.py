@@ -82,6 +82,7 @@ def _made(name, source, namespace, doc):
         module_code = compile(shape, "<op table>", "exec")
         code = _COMPILED[shape] = next(c for c in module_code.co_consts if isinstance(c, types.CodeType))
     namespace["__name__"] = __name__                  # (the function's __module__: this file)
+    namespace["__builtins__"] = __builtins__          # (as exec of the text would set it)
     code = code.replace(co_name=name, co_qualname=name, co_filename=f"<op table: Tensor.{name}>")
     # (the defaults are the namespace's _default<i>, in the order of the parameters, as the text's def reads them)
     defaults = tuple(namespace[n] for n in sorted((n for n in namespace if n.startswith("_default")),
