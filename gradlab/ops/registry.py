@@ -167,8 +167,27 @@ def node_class(name, base=OpNode):
     return cls
 
 
+class _NodeClassAtFirstUse:
+    """Op.node_class, made at the row's first node rather than at import: some 450 classes cost 44M of the 726M
+    instructions of `import gradlab`. A non-data descriptor: the class it makes is stored on the row, and from
+    then on the row's own attribute is what a read finds. (Its price: apply's read of op.node_class is not
+    specialized by Python 3.11, ~200 instructions an op, 0.6%; an Op.__getattr__ would unspecialize every
+    attribute read of every row, 12%.)"""
+
+    def __get__(self, op, owner=None):
+        if op is None:
+            return self
+        cls = op.node_class = node_class(op.name)
+        for saved_name in op.saves:          # node.other reads the saved value directly
+            if not hasattr(cls, saved_name):
+                setattr(cls, saved_name, SavedValue(saved_name))
+        return cls
+
+
 class Op:
     """One row of the op table."""
+
+    node_class = _NodeClassAtFirstUse()
 
     def __init__(self, key, name, forward, inputs, formulas, saves, num_outputs=1, promote=True,
                  float_result=False, cast_result=True, saved_params=None, variants=(), aliases=(), shows=None,
@@ -216,18 +235,6 @@ class Op:
         self._unchanged_meta = (None,) * len(inputs)     # every input shaped like the output
         # (slot, formula) for the slots that have one: what a backward runs
         self._formula_slots = tuple((i, f) for i, f in enumerate(formulas) if f is not None)
-
-    def __getattr__(self, attribute):
-        # (runs only while the instance has no such attribute: once, for node_class)
-        if attribute != "node_class":
-            raise AttributeError(f"'Op' object has no attribute '{attribute}'")
-        # The node class is made at the row's first node, not at import: some 450 classes cost 44M of the 726M
-        # instructions of `import gradlab`. Once made, it is an instance attribute (apply's lookup stays plain).
-        cls = self.node_class = node_class(self.name)
-        for saved_name in self.saves:        # node.other reads the saved value directly
-            if not hasattr(cls, saved_name):
-                setattr(cls, saved_name, SavedValue(saved_name))
-        return cls
 
     def __call__(self, *args, **params):
         return apply(self, args, params)
