@@ -27,38 +27,67 @@ For exp and add_ the texts are
 with `_op` (the row), `_key` ("add") and the defaults given to each text as its globals.
 """
 import inspect
+import types
 
 from ..ops import registry
 from ..ops.registry import OPS
 
 _NO_PARAMS = {}          # (apply only reads the parameters)
-_COMPILED = {}           # source text -> code, as _argparse/wrappers.py does
+_COMPILED = {}           # a text's shape -> the code of its function, as _argparse/wrappers.py does
 
 
 def _parameters(op):
     """The method's parameters after self: the forward's, each with its default (a name in the namespace)."""
     params, inputs, others, defaults = [], [], [], {}
-    for i, p in enumerate(inspect.signature(op.forward).parameters.values()):
-        if p.kind is not p.POSITIONAL_OR_KEYWORD:
-            raise TypeError(f"Tensor.{op.key}: the forward's {p} cannot be a method's; write the method by hand")
+    for i, (name, default) in enumerate(_forward_parameters(op)):
         if i == 0:
             continue                                   # self
-        if p.default is p.empty:
-            params.append(p.name)
+        if default is _EMPTY:
+            params.append(name)
         else:
-            defaults[f"_default{i}"] = p.default
-            params.append(f"{p.name}=_default{i}")
-        (inputs if p.name in op.inputs else others).append(p.name)
+            defaults[f"_default{i}"] = default
+            params.append(f"{name}=_default{i}")
+        (inputs if name in op.inputs else others).append(name)
     return params, inputs, others, defaults
 
 
+_EMPTY = inspect.Parameter.empty
+
+
+def _forward_parameters(op):
+    """[(name, default or _EMPTY)] of the forward's parameters, read from its code object where it has plain ones
+    (inspect.signature costs ~30 us a row); any other kind of parameter cannot be a method's."""
+    fn = op.forward
+    code = getattr(fn, "__code__", None)
+    if (code is None or hasattr(fn, "__wrapped__") or hasattr(fn, "__signature__") or code.co_posonlyargcount
+            or code.co_kwonlyargcount or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)):
+        found = []
+        for p in inspect.signature(fn).parameters.values():
+            if p.kind is not p.POSITIONAL_OR_KEYWORD:
+                raise TypeError(f"Tensor.{op.key}: the forward's {p} cannot be a method's; write the method by hand")
+            found.append((p.name, p.default))
+        return found
+    names = code.co_varnames[:code.co_argcount]
+    values = fn.__defaults__ or ()
+    return [(name, values[i - (len(names) - len(values))] if i >= len(names) - len(values) else _EMPTY)
+            for i, name in enumerate(names)]
+
+
 def _made(name, source, namespace, doc):
-    code = _COMPILED.get(source)
+    # Compiling costs ~70 us a text, and the ~90 texts have only ~11 shapes: each shape (the text with the name
+    # replaced) is compiled once, and its code copied under each name (code.replace: the name a traceback shows).
+    shape = source.replace(f"def {name}(", "def _shape(", 1)
+    code = _COMPILED.get(shape)
     if code is None:
-        code = _COMPILED[source] = compile(source, f"<op table: Tensor.{name}>", "exec")
+        module_code = compile(shape, "<op table>", "exec")
+        code = _COMPILED[shape] = next(c for c in module_code.co_consts if isinstance(c, types.CodeType))
     namespace["__name__"] = __name__                  # (the function's __module__: this file)
-    exec(code, namespace)
-    fn = namespace[name]
+    namespace["__builtins__"] = __builtins__          # (as exec of the text would set it)
+    code = code.replace(co_name=name, co_qualname=name, co_filename=f"<op table: Tensor.{name}>")
+    # (the defaults are the namespace's _default<i>, in the order of the parameters, as the text's def reads them)
+    defaults = tuple(namespace[n] for n in sorted((n for n in namespace if n.startswith("_default")),
+                                                   key=lambda n: int(n[len("_default"):])))
+    fn = namespace[name] = types.FunctionType(code, namespace, name, defaults or None)
     fn.__qualname__ = f"Tensor.{name}"
     fn.__doc__ = doc
     return fn

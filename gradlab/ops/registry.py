@@ -170,8 +170,27 @@ def node_class(name, base=OpNode):
     return cls
 
 
+class _NodeClassAtFirstUse:
+    """Op.node_class, made at the row's first node rather than at import: some 450 classes cost 44M of the 726M
+    instructions of `import gradlab`. A non-data descriptor: the class it makes is stored on the row, and from
+    then on the row's own attribute is what a read finds. (Its price: apply's read of op.node_class is not
+    specialized by Python 3.11, ~200 instructions an op, 0.6%; an Op.__getattr__ would unspecialize every
+    attribute read of every row, 12%.)"""
+
+    def __get__(self, op, owner=None):
+        if op is None:
+            return self
+        cls = op.node_class = node_class(op.name)
+        for saved_name in op.saves:          # node.other reads the saved value directly
+            if not hasattr(cls, saved_name):
+                setattr(cls, saved_name, SavedValue(saved_name))
+        return cls
+
+
 class Op:
     """One row of the op table."""
+
+    node_class = _NodeClassAtFirstUse()
 
     def __init__(self, key, name, forward, inputs, formulas, saves, num_outputs=1, promote=True,
                  float_result=False, cast_result=True, saved_params=None, variants=(), aliases=(), shows=None,
@@ -206,10 +225,6 @@ class Op:
         # otherwise where PyTorch differs: () for as_strided (its positions are only geometry),
         # ("key",) for CopySlices (spent even when its index is a plain int).
         self.saved_params = saved_params
-        self.node_class = node_class(name)
-        for saved_name in saves:             # node.other reads the saved value directly
-            if not hasattr(self.node_class, saved_name):
-                setattr(self.node_class, saved_name, SavedValue(saved_name))
         # (argument index, name, slots whose formula reads it) for each saved input: an input is
         # saved only when one of those slots will receive a gradient
         self._saved_inputs = tuple(

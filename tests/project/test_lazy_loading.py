@@ -86,3 +86,78 @@ def test_the_torch_alias_loads_what_import_leaves_for_later():
     from gradlab import _alias
     later = {f"nn.{name}" for name in gradlab.nn._SUBMODULES} | set(gradlab._LAZY_MODULES)
     assert later <= set(_alias._LOADED_LATER)
+
+
+# --- what `import gradlab` leaves undone inside the modules it loads ---------------------------------------------
+
+def test_import_makes_no_node_class():
+    """The op table's ~450 node classes are made at each row's first node (Op.node_class), not at import."""
+    assert _fresh("""
+        import gradlab
+        from gradlab.ops.registry import OPS
+        print(sum("node_class" in vars(op) for op in OPS.values()))""") == ["0"]
+
+
+def test_each_rows_node_class_is_as_an_eager_one():
+    """Once asked for, a row's node class is PyTorch's class name, in builtins, shared by the rows of that name,
+    with a descriptor for each value the row saves; a node of the row is an instance of it."""
+    from gradlab.autograd.node import SavedValue
+    from gradlab.ops.registry import OPS, OpNode
+    by_name = {}
+    for key, op in OPS.items():
+        cls = op.node_class
+        assert vars(op)["node_class"] is cls, key                # (a plain attribute from then on)
+        assert cls.__name__ == op.name and cls.__module__ == "builtins" and issubclass(cls, OpNode), key
+        assert by_name.setdefault(op.name, cls) is cls, key
+        for saved in op.saves:
+            assert isinstance(getattr(cls, saved), (SavedValue, property)) or saved in vars(OpNode), (key, saved)
+    x = gradlab.ones(2, requires_grad=True)
+    assert type((x * 2).grad_fn) is OPS["mul"].node_class
+    assert type((x * 2).grad_fn).__name__ == "MulBackward0"
+
+
+def test_import_freezes_what_it_made_and_the_collector_still_works():
+    """gc.freeze() at the end of `import gradlab`: the collector no longer scans (nor frees at exit) the import's
+    objects; it is on as before, and a cycle the program makes later is still collected."""
+    assert _fresh("""
+        import gc, gradlab, weakref
+        class Cycle:
+            pass
+        a = Cycle(); a.me = a; alive = weakref.ref(a); del a
+        gc.collect()
+        print(gc.isenabled(), gc.get_freeze_count() > 10000, alive() is None)""") == ["True"] * 3
+    assert _fresh("""
+        import gc; gc.disable()
+        import gradlab
+        print(gc.isenabled())""") == ["False"]
+
+
+def test_made_methods_are_what_compiling_each_text_makes():
+    """_tensor_methods/variants.py compiles each shape of text once and copies its code under each name: the
+    methods are what compiling each one's own text would make."""
+    import types
+    from gradlab._tensor_methods import variants
+    made_texts = []
+    original = variants._made
+
+    def recording(name, source, namespace, doc):
+        fn = original(name, source, dict(namespace), doc)
+        made_texts.append((fn, source, namespace))
+        return fn
+    variants._made = recording
+    try:
+        variants.methods(written={})
+    finally:
+        variants._made = original
+    assert len(made_texts) > 50
+    for fn, source, namespace in made_texts:
+        space = dict(namespace, __name__=variants.__name__)
+        exec(compile(source, f"<op table: Tensor.{fn.__name__}>", "exec"), space)
+        eager = space[fn.__name__]
+        for attribute in ("co_code", "co_consts", "co_names", "co_varnames", "co_argcount", "co_flags", "co_name",
+                          "co_qualname", "co_filename", "co_firstlineno", "co_linetable"):
+            assert getattr(fn.__code__, attribute) == getattr(eager.__code__, attribute), (fn.__name__, attribute)
+        assert fn.__defaults__ == eager.__defaults__ and fn.__module__ == eager.__module__, fn.__name__
+        assert fn.__qualname__ == f"Tensor.{fn.__name__}" and isinstance(fn, types.FunctionType)
+        assert {k: v for k, v in fn.__globals__.items() if k != fn.__name__} == \
+            {k: v for k, v in space.items() if k != fn.__name__}, fn.__name__
