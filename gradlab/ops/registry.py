@@ -184,6 +184,9 @@ class _NodeClassAtFirstUse:
         for saved_name in op.saves:          # node.other reads the saved value directly
             if not hasattr(cls, saved_name):
                 setattr(cls, saved_name, SavedValue(saved_name))
+        for name in _fallback_names(op):     # (PyTorch's `_saved_other`, ...: see Node._static_attributes)
+            if not hasattr(cls, name):
+                setattr(cls, name, FallbackAttribute(name))
         return cls
 
 
@@ -234,9 +237,6 @@ class Op:
         # the forward's parameter defaults (alpha=1, beta=1.0, ...): formulas read them from the node
         # even when the caller left them out
         self.defaults = {name: value for name, value in _defaults(forward).items() if name not in inputs}
-        for name in _fallback_names(self):  # (PyTorch's `_saved_other`, ...: see Node._static_attributes)
-            if not hasattr(self.node_class, name):
-                setattr(self.node_class, name, FallbackAttribute(name))
         self._saves_result = "result" in saves
         self._unchanged_meta = (None,) * len(inputs)     # every input shaped like the output
         # (slot, formula) for the slots that have one: what a backward runs
