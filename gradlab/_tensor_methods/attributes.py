@@ -59,12 +59,17 @@ class _AttributeMethods:
         self._base = root
         if self.grad_fn is not None and getattr(base, "_multi_output", None) is not None:
             self._multi_output = base._multi_output      # (a view of an output of unbind/split: same rule)
+        if not grad_mode._state["enabled"]:
+            self.__dict__["_no_grad_view"] = True       # (PyTorch's creation_meta: its in-place error names it)
+        elif base._base is not None and base.__dict__.get("_no_grad_view"):
+            self.__dict__["_no_grad_view"] = base.__dict__["_no_grad_view"]     # (a view of such a view: the same)
         if self.grad_fn is None and (base.grad_fn is not None or base._requires_grad):
             # made under no_grad from a tensor that requires grad: PyTorch's view then requires grad
             # too, as a leaf that no gradient ever reaches (and that no in-place op may change)
             self._requires_grad = True
             self._accumulator = _autograd_node.NO_GRADIENT_EDGE
-        if root.grad_fn is not None or not root._requires_grad:
+        if root.grad_fn is not None or not root._requires_grad or self._accumulator is not None:
+            # (a view that requires grad through its base follows the base's requires_grad_(): _set_requires_grad)
             _indexing.remember_view(root, self)
         return self
 
@@ -253,7 +258,7 @@ class _AttributeMethods:
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         if flag:
             _check_not_inference(self)
-        self._requires_grad = bool(flag)
+        _set_requires_grad(self, flag)
 
     @requires_grad.deleter
     def requires_grad(self):       # (PyTorch's setter is handed no value, which is not a bool)
@@ -275,7 +280,7 @@ class _AttributeMethods:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         if requires_grad:
             _check_not_inference(self)
-        self._requires_grad = bool(requires_grad)
+        _set_requires_grad(self, requires_grad)
         return self
 
     @property
@@ -492,6 +497,31 @@ def _make_inference(cls, data, grad_fn=None, output_nr=0):
     _INFERENCE_TENSORS[id(t)] = t
     t._version_counter = InferenceVersionCounter([0])
     return t
+
+
+def _set_requires_grad(t, flag):
+    """A leaf's own requires_grad flag. A view that has no history (a leaf too) also requires grad while its base
+    does, as PyTorch's view reads its base's flag: such a view holds `_requires_grad` True and the accumulator
+    NO_GRADIENT_EDGE (no gradient reaches it: its ops record edges to nothing). So the base's flag reaches its views
+    here, when it changes, and the check every op makes ("does an input require grad?") reads one slot, as before."""
+    no_edge = _autograd_node.NO_GRADIENT_EDGE
+    base = t._base
+    if not flag and base is not None and base._grad_fn is None and base._requires_grad \
+            and base._accumulator is not no_edge:
+        t._requires_grad, t._accumulator = True, no_edge       # (its own flag off: its base's stays)
+    else:
+        if t._accumulator is no_edge:
+            t._accumulator = None       # (its own flag: an AccumulateGrad of its own from now on)
+        t._requires_grad = flag
+    if base is None and t._views:
+        for ref in t._views:
+            view = ref()
+            if view is None or view._grad_fn is not None or view._data.dtype.kind not in "fc":
+                continue
+            if flag and not view._requires_grad:
+                view._requires_grad, view._accumulator = True, no_edge
+            elif not flag and view._accumulator is no_edge:
+                view._requires_grad, view._accumulator = False, None
 
 
 def _check_not_inference(t):

@@ -33,6 +33,10 @@ _NO_GRAD_VIEW_INPLACE = (
     "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if "
     "you want the inplace to be tracked).")
 
+_MULTI_OUTPUT_INPLACE = (" This view is the output of a function that returns multiple views. Such functions do not "
+                         "allow the output views to be modified inplace. You should replace the inplace operation by "
+                         "an out-of-place one.")
+
 
 def _check_inplace_allowed(t, as_view=False, view_name=None):
     if getattr(t, "_zerotensor", False):
@@ -52,7 +56,10 @@ def _check_inplace_allowed(t, as_view=False, view_name=None):
                            "the output of a function that returns multiple views. Such functions do not allow the "
                            "output views to be modified inplace. You should replace the inplace operation by an "
                            "out-of-place one.")
-    if t._accumulator is _NO_GRADIENT_EDGE:     # a view made under no_grad (see Tensor._view_of)
+    if t._base is not None and (t._requires_grad or t._grad_fn is not None) and t.__dict__.get("_no_grad_view"):
+        # a view made under no_grad (its creation, kept by Tensor._view_of), whatever its own flag
+        if t.__dict__["_no_grad_view"] == "multi":        # (an output of unbind/split: _multi_output_views)
+            raise RuntimeError(_NO_GRAD_VIEW_INPLACE.split(" Given")[0] + _MULTI_OUTPUT_INPLACE)
         raise RuntimeError(_NO_GRAD_VIEW_INPLACE)
     base = t._base
     if base is not None and base.grad_fn is None and base._requires_grad:

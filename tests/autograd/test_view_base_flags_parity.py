@@ -1,0 +1,106 @@
+"""A view reads its base's autograd state, as in PyTorch (the program fuzzer's seeds 110, 164, 375).
+
+PyTorch's view of a leaf requires grad when its base does, also when the base was given requires_grad_() after the
+view was taken: the view is then a leaf that requires grad with no AccumulateGrad of its own (ops on it record edges
+to nothing), its own flag stays separate (requires_grad_(False) on it changes nothing while the base requires grad),
+and an in-place op on it is refused with the message of its creation (a view, or a view made under no_grad).
+
+Generated programs: a view made one way, in one grad mode, then the flags of base and view changed in some order,
+then probes; each statement runs under gradlab and under torch and its outcome (value, requires_grad, is_leaf,
+grad_fn and its next_functions, gradients, or the exception) must be the same.
+"""
+import itertools
+import warnings
+
+import pytest
+
+import gradlab
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
+
+VIEWS = ["a[1:]", "a[0]", "a.t()", "a.view(6)", "a.unsqueeze(0)", "a.diagonal()", "a.unbind(0)[1]",
+         "a.narrow(1, 0, 1)", "a[1:][::2]", "a.expand(2, 3, 2)", "a.split(1)[0]"]
+MODES = ["", "with torch.no_grad():\n    "]          # the view taken with grad on, or under no_grad
+FLAG_STEPS = [
+    ["a.requires_grad_()"],
+    ["a.requires_grad = True"],
+    ["a.requires_grad_()", "a.requires_grad_(False)"],
+    ["a.requires_grad_()", "v.requires_grad_(False)"],
+    ["a.requires_grad_()", "v.requires_grad_(True)"],
+    ["a.requires_grad_()", "v.requires_grad_(True)", "a.requires_grad_(False)"],
+    ["a.requires_grad_()", "v.requires_grad_(True)", "v.requires_grad_(False)"],
+    ["v.requires_grad_()", "a.requires_grad_()", "a.requires_grad_(False)"],
+]
+PROBES = [
+    "(v.requires_grad, v.is_leaf, v.grad_fn)",
+    "v",
+    "w = v * 2; r = (w.requires_grad, w.grad_fn, w.grad_fn and w.grad_fn.next_functions)",
+    "w = v[..., :1]; r = (w.requires_grad, w.grad_fn, w.grad_fn and w.grad_fn.next_functions)",
+    "(v * v).sum().backward(); r = (a.grad, v.grad)",
+    "torch.autograd.grad((v * 3).sum(), v)",
+    "torch.autograd.grad((v * 3).sum(), a, allow_unused=True)",
+    "v.mul_(2)",
+    "v.retain_grad(); r = v.retains_grad",
+    "(v.requires_grad, a.requires_grad, v.is_leaf, a._version)",
+]
+
+
+def _describe(value):
+    if isinstance(value, (tuple, list)):
+        return type(value).__name__, tuple(_describe(v) for v in value)
+    if type(value).__name__ in ("Tensor", "Parameter"):
+        return ("Tensor", str(value), str(value.dtype), value.requires_grad, value.is_leaf,
+                value.grad_fn.name() if value.grad_fn is not None else None)
+    if hasattr(value, "next_functions"):           # a node: its name (its address differs)
+        return "Node", value.name()
+    return type(value).__name__, str(value)
+
+
+def transcript(module, statements):
+    """Each statement's outcome: `r = ...` statements and expressions give their value, the others 'ok'."""
+    namespace = {"torch": module}
+    out = []
+    for statement in statements:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                if "r = " in statement:
+                    exec(statement, namespace)
+                    out.append(_describe(namespace["r"]))
+                else:
+                    try:
+                        code = compile(statement, "<case>", "eval")
+                    except SyntaxError:
+                        exec(statement, namespace)
+                        out.append("ok")
+                        continue
+                    out.append(_describe(eval(code, namespace)))
+            except Exception as error:  # noqa: BLE001 - the point is to compare whatever is raised
+                out.append(f"{type(error).__name__}: {error}")
+        namespace.pop("r", None)
+    return out
+
+
+def _program(view, mode, steps, probe):
+    return ["a = torch.tensor([[1., -2.], [3., 0.5], [-1., 4.]])", f"{mode}v = {view}", *steps, probe,
+            "(v.requires_grad, v.is_leaf, v.grad_fn, a.requires_grad)"]
+
+
+CASES = [_program(view, mode, steps, probe)
+         for view, mode, steps, probe in itertools.product(VIEWS, MODES, FLAG_STEPS, PROBES)]
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_views_follow_their_base(view):
+    """Every mode, order of flag changes and probe for one kind of view: the first differing program is shown."""
+    for program in (c for c in CASES if c[1].endswith(f"v = {view}")):
+        assert transcript(gradlab, program) == transcript(torch, program), "\n".join(program)
+
+
+def test_the_comparison_can_fail():
+    """A view left without its base's flag (what gradlab did) differs from PyTorch."""
+    program = _program("a[1:]", "", ["a.requires_grad_()"], "(v.requires_grad, v.is_leaf, v.grad_fn)")
+    ours = transcript(gradlab, program)
+    assert ours == transcript(torch, program)
+    assert ours != transcript(gradlab, program[:2] + program[3:])     # (without requires_grad_: other outcomes)
