@@ -49,9 +49,8 @@ class _AttributeMethods:
 
     def _view_of(self, base):
         """Mark self as a view of base: same storage, same version counter. The base (the tensor
-        that owns the storage) remembers its views, unless it is a leaf that requires grad (whose
-        history never changes): when an in-place change gives the base a new history, every view
-        must read through it (ops/indexing.py, _refresh_views)."""
+        that owns the storage) remembers its views: when an in-place change gives the base a new
+        history, every view must read through it (ops/indexing.py, _refresh_views)."""
         root = base._base if base._base is not None else base
         self._version_counter = root._version_counter
         if _INFERENCE_TENSORS and _INFERENCE_TENSORS.get(id(root)) is root:   # a view of an inference tensor
@@ -68,9 +67,9 @@ class _AttributeMethods:
             # too, as a leaf that no gradient ever reaches (and that no in-place op may change)
             self._requires_grad = True
             self._accumulator = _autograd_node.NO_GRADIENT_EDGE
-        if root.grad_fn is not None or not root._requires_grad or self._accumulator is not None:
-            # (a view that requires grad through its base follows the base's requires_grad_(): _set_requires_grad)
-            _indexing.remember_view(root, self)
+        # (a view of a tensor without history follows its base's requires_grad_(): _set_requires_grad; a view of
+        # a leaf that requires grad reads through the leaf after an untracked change of it, a no_grad step)
+        _indexing.remember_view(root, self)
         return self
 
     # --- basic attributes (shape, dim, dtype, ... are in _tensor_core.py) -------------------------

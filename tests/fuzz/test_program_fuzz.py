@@ -63,17 +63,11 @@ KNOWN_DIFFERENCES = {
 # the session that wrote this fuzzer; `python tests/fuzz/test_program_fuzz.py --seed N` shows each). Remove a seed
 # once it agrees: the test then checks it again.
 OPEN_SEEDS = {
-    110: "the same as 164: `v5 = v3[0, ..., None]`, then `v3.requires_grad_(True)`: PyTorch's v5.requires_grad is True",
-    504: "a 0-d view read after its base changed: torch AsStridedBackward0, gradlab SelectBackward0",
     132: "a split() output changed in place under inference_mode: torch refuses its later use, gradlab computes",
     376: "sigmoid_ after unsqueeze_ of a view: PyTorch's own INTERNAL ASSERT (out != nullptr); gradlab computes",
     446: "norm() of an inference tensor, outside inference_mode: PyTorch's result is at version 1 (its composite "
          "kernel writes the new tensor through an out= op that counts, as the input skips autograd); gradlab's at 0",
     608: "the same as 446: sum(-1) of an inference tensor outside inference_mode, PyTorch's result at version 1",
-    164: "a view taken before its base was made to require grad (requires_grad_): PyTorch's view then requires grad "
-         "(its base's flag) and views of it record SliceBackward0; gradlab's view keeps its own flag (not modelled: "
-         "every op's recording test would have to read the base)",
-    375: "the same (a view made before its base's requires_grad_(); then x[-1:] of it)",
     267: "the same as 446: .type(torch.int32) of an inference tensor outside inference_mode (version 1)",
     918: "v.pow_(v.diagonal()): the exponent is a view of the tensor written; PyTorch reads it while its loop "
          "writes (the result depends on its element order), gradlab reads it before",
