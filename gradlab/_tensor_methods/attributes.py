@@ -12,7 +12,7 @@ from .._tensor_core import InferenceVersionCounter, Tensor, _plain_make, _wrap_d
 from ..autograd import grad_mode, node as _autograd_node
 from ..autograd.node import RemovableHandle, _HookDict
 from ..autograd.engine import run_backward as _run_backward
-from ..ops import OPS, indexing as _indexing
+from ..ops import OPS, indexing as _indexing, registry as _registry
 from ..ops.operands import _type_name
 from ..creation.legacy import legacy_data
 from ._common import _warn_once
@@ -495,7 +495,55 @@ def _make_inference(cls, data, grad_fn=None, output_nr=0):
     t = _plain_make(cls, data, grad_fn, output_nr)
     _INFERENCE_TENSORS[id(t)] = t
     t._version_counter = InferenceVersionCounter([0])
+    _registry.INFERENCE_RESULTS[0] = _inference_result
     return t
+
+
+# An op on inference tensors outside inference_mode: the inputs have no autograd dispatch key, so PyTorch's kernel
+# runs straight away, and where it writes its new (ordinary) result through another op (copy_, fill_, an out= op,
+# a div_ after a sum), that op goes through autograd's in-place bookkeeping and counts: the result is at version 1
+# or 2. (Measured with live torch on every shape and dtype of tests/fuzz/programs_grammar.py's vocabulary; ops that
+# write their result directly, as the elementwise ones, leave it at 0.) {op key: version, or version(input, result)}
+def _numel(t):
+    return t._data.size
+
+
+_ONE_PER_OUTPUT = dict.fromkeys(("abs", "hardtanh", "sum", "sum_dim", "prod", "max_all", "min_all", "amax",
+                                 "logsumexp", "clone", "to_dtype", "rpow", "repeat", "dot", "sort", "nan_to_num",
+                                 "aminmax", "median_dim"), 1)
+_INFERENCE_RESULT_VERSIONS = {
+    **_ONE_PER_OUTPUT,
+    "mean": 2, "mean_dim": 2,                                         # (sum_out, then div_)
+    "floor": lambda x, p, r: int(x._data.dtype.kind in "iub"),       # (an integer's floor is a copy)
+    "ceil": lambda x, p, r: int(x._data.dtype.kind in "iub"),
+    "round": lambda x, p, r: int(x._data.dtype.kind in "iub"),
+    "trunc": lambda x, p, r: int(x._data.dtype.kind in "iub"),
+    # (nothing to reduce: a copy; but a 0-d tensor's norm over dim 0 is computed)
+    "norm": lambda x, p, r: int(_numel(x) == _numel(r) > 0 and not (x._data.ndim == 0 and p.get("dim") is not None)),
+    "amin": lambda x, p, r: int(x._data.dtype != np.int64),          # (measured: amax counts, amin of int64 not)
+    "std": lambda x, p, r: int(_numel(r) == 1), "var": lambda x, p, r: int(_numel(r) == 1),
+    "cumsum": lambda x, p, r: int(x._data.ndim == 0),
+    "flip": lambda x, p, r: int(all(x._data.shape[d] <= 1 for d in p["dims"])),   # (nothing to flip: a copy)
+    "max_dim": lambda x, p, r: 1 if x._data.ndim == 0 else 2, "min_dim": lambda x, p, r: 1 if x._data.ndim == 0 else 2,
+    "mse_loss": lambda x, p, r: 1 if x._data.ndim == 0 else 2,
+}
+
+
+def _inference_result(op, args, params, result):
+    """result of op(*args), at the version PyTorch's has when every tensor input is an inference tensor."""
+    rule = _INFERENCE_RESULT_VERSIONS.get(op.key)
+    if rule is None or InferenceVersionCounter.inference_mode:
+        return result
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    if not tensors or any(_INFERENCE_TENSORS.get(id(a)) is not a for a in tensors):
+        return result
+    outputs = result if isinstance(result, tuple) else (result,)
+    if callable(rule):
+        rule = rule(tensors[0], params, outputs[0])
+    if rule:
+        for r in outputs:
+            r._vc = [rule]
+    return result
 
 
 def _set_requires_grad(t, flag):

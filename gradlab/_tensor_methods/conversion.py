@@ -12,7 +12,7 @@ from ..ops.operands import _type_name
 from ..creation.data import tensor
 from ..creation.factories import empty, full, ones, zeros
 from ..creation.options import _options, _shape
-from ._common import _WARNED, _WARN_ALWAYS, _argument_type_name
+from ._common import _WARNED, _WARN_ALWAYS, _argument_type_name, counted_result
 
 _FACTORIES = {"zeros": zeros, "ones": ones, "empty": empty}     # x.new_zeros(...), ...
 
@@ -247,8 +247,8 @@ class _ConversionMethods:
                 pass
         if device is None and type(self._data) is _device.MetaArray:
             device = _device.META            # (x.new_*'s device defaults to x's)
-        return _FACTORIES[factory](*size, dtype=self.dtype if dtype is None else dtype, device=device,
-                                          requires_grad=requires_grad)
+        return counted_result(self, _FACTORIES[factory](*size, dtype=self.dtype if dtype is None else dtype,
+                                                        device=device, requires_grad=requires_grad))
 
     @property
     def is_cpu(self):

@@ -65,10 +65,6 @@ KNOWN_DIFFERENCES = {
 OPEN_SEEDS = {
     132: "a split() output changed in place under inference_mode: torch refuses its later use, gradlab computes",
     376: "sigmoid_ after unsqueeze_ of a view: PyTorch's own INTERNAL ASSERT (out != nullptr); gradlab computes",
-    446: "norm() of an inference tensor, outside inference_mode: PyTorch's result is at version 1 (its composite "
-         "kernel writes the new tensor through an out= op that counts, as the input skips autograd); gradlab's at 0",
-    608: "the same as 446: sum(-1) of an inference tensor outside inference_mode, PyTorch's result at version 1",
-    267: "the same as 446: .type(torch.int32) of an inference tensor outside inference_mode (version 1)",
     918: "v.pow_(v.diagonal()): the exponent is a view of the tensor written; PyTorch reads it while its loop "
          "writes (the result depends on its element order), gradlab reads it before",
     983: "a view made under no_grad whose base then changed in place with grad on: torch refuses to read it "
