@@ -119,6 +119,25 @@ def test_views_of_a_leaf_read_through_it_after_an_untracked_change(change):
         assert transcript(gradlab, program) == transcript(torch, program), "\n".join(program)
 
 
+# A view that may not read through its changed base: made under no_grad from a tensor that requires grad, or an output
+# of unbind/split (and views of them). PyTorch refuses to read its grad_fn (so is_leaf and printing raise too).
+REFUSED_VIEWS = ["with torch.no_grad():\n    v = a[1:]", "with torch.no_grad():\n    v = a.t()",
+                 "with torch.no_grad():\n    v = a.view(6)", "v = a.unbind(0)[1]", "v = a.split(1)[0]",
+                 "v = a.split(2)[0].t()", "v = a.unbind(1)[0][1:]", "with torch.no_grad():\n    v = a.unbind(0)[1]"]
+REFUSED_CHANGES = ["with torch.no_grad():\n    a.mul_(2)", "with torch.no_grad():\n    v.add_(1)",
+                   "a.detach().zero_()", "with torch.no_grad():\n    a[0] = 5.0"]
+REFUSED_PROBES = ["v.grad_fn", "v.is_leaf", "repr(v)", "v.requires_grad", "(v * 2).sum().backward()", "v._version"]
+REFUSED_CASES = [["b = torch.tensor([[1., -2.], [3., 0.5], [-1., 4.]], requires_grad=True)", "a = b * 1"
+                  if "no_grad" not in view else "a = b", view, change, probe]
+                 for view, change, probe in itertools.product(REFUSED_VIEWS, REFUSED_CHANGES, REFUSED_PROBES)]
+
+
+@pytest.mark.parametrize("view", REFUSED_VIEWS)
+def test_views_that_may_not_read_through_their_base(view):
+    for program in (c for c in REFUSED_CASES if c[2] == view):
+        assert transcript(gradlab, program) == transcript(torch, program), "\n".join(program)
+
+
 def test_the_comparison_can_fail():
     """A view left without its base's flag (what gradlab did) differs from PyTorch."""
     program = _program("a[1:]", "", ["a.requires_grad_()"], "(v.requires_grad, v.is_leaf, v.grad_fn)")
