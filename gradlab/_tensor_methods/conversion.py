@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import _device, _dtype
 from .._tensor_core import Tensor
+from ..autograd import grad_mode
 from ..ops import OPS, elementwise as _elementwise
 from ..ops.operands import _type_name
 from ..creation.data import tensor
@@ -41,7 +42,7 @@ class _ConversionMethods:
                             "host memory first.")
         if getattr(self, "_zerotensor", False) and not force:
             raise RuntimeError(" Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array.")
-        if self.requires_grad and not force:
+        if self.requires_grad and not force and grad_mode._state["enabled"]:    # (PyTorch asks only with grad on)
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         return self._data
 
@@ -50,7 +51,7 @@ class _ConversionMethods:
             raise TypeError("can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the tensor to "
                             "host memory first.")
         # no `copy` parameter, as PyTorch's: numpy 2 then warns (DeprecationWarning) when it passes one
-        if self.requires_grad:
+        if self.requires_grad and grad_mode._state["enabled"]:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         return self._data if dtype is None else self._data.astype(dtype, copy=False)
 
