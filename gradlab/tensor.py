@@ -69,9 +69,12 @@ class _PrintingMethods:
 
     # --- printing (text identical to PyTorch's; Jupyter's HTML cards are added by gradlab/viz/cards.py) ---
     def __repr__(self):
-        node = self.grad_fn
-        return format_tensor(self._data, requires_grad=self._requires_grad,
-                             grad_fn_name=type(node).__name__ if node is not None else None,
+        try:
+            node = self.grad_fn
+            name = type(node).__name__ if node is not None else None
+        except RuntimeError:        # (a view that may not read through its changed base: PyTorch prints this)
+            name = "Invalid"
+        return format_tensor(self._data, requires_grad=self._requires_grad, grad_fn_name=name,
                              meta=type(self._data) is _device.MetaArray)
 
     __str__ = __repr__

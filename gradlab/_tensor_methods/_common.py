@@ -6,7 +6,7 @@ import numpy as np
 from .. import _dtype
 from .._warnings import WARN_ALWAYS as _WARN_ALWAYS, WARNED as _WARNED  # noqa: F401  (shared with the ops layer)
 from .._warnings import warn_once as _warn_once  # noqa: F401  (the Tensor methods' name for it)
-from .._tensor_core import Tensor, _wrap_dim
+from .._tensor_core import InferenceVersionCounter, Tensor, _wrap_dim
 from .._tensor_data import _argument_type_name  # noqa: F401
 from ..ops import registry as _registry
 from ..ops.linalg import matmul  # noqa: F401  (gradlab.matmul: PyTorch's dispatch, in the ops layer)
@@ -207,3 +207,11 @@ def _resized_warning(old, new):
                    "elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
                    "t.resize_(0). (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)",
                    UserWarning)
+
+
+def counted_result(t, result):
+    """result of a method of t that PyTorch writes through a counted op (any, all, logical_not, new_zeros, ...), as
+    _inference_result gives it: at version 1 when t is an inference tensor, outside inference_mode."""
+    if _registry.INFERENCE_RESULTS[0] is not None and not InferenceVersionCounter.inference_mode and t.is_inference():
+        result._vc = [1]
+    return result

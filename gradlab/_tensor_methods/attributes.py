@@ -11,7 +11,7 @@ from .._tensor_core import InferenceVersionCounter, Tensor, _plain_make, _wrap_d
 from ..autograd import grad_mode, node as _autograd_node
 from ..autograd.node import RemovableHandle, _HookDict
 from ..autograd.engine import run_backward as _run_backward
-from ..ops import OPS, indexing as _indexing
+from ..ops import OPS, indexing as _indexing, registry as _registry
 from ..ops.operands import _type_name
 from ..creation.legacy import legacy_data
 from ._common import _warn_once
@@ -49,9 +49,8 @@ class _AttributeMethods:
 
     def _view_of(self, base):
         """Mark self as a view of base: same storage, same version counter. The base (the tensor
-        that owns the storage) remembers its views, unless it is a leaf that requires grad (whose
-        history never changes): when an in-place change gives the base a new history, every view
-        must read through it (ops/indexing.py, _refresh_views)."""
+        that owns the storage) remembers its views: when an in-place change gives the base a new
+        history, every view must read through it (ops/indexing.py, _refresh_views)."""
         root = base._base if base._base is not None else base
         self._version_counter = root._version_counter
         if _INFERENCE_TENSORS and _INFERENCE_TENSORS.get(id(root)) is root:   # a view of an inference tensor
@@ -59,13 +58,18 @@ class _AttributeMethods:
         self._base = root
         if self.grad_fn is not None and getattr(base, "_multi_output", None) is not None:
             self._multi_output = base._multi_output      # (a view of an output of unbind/split: same rule)
+        if not grad_mode._state["enabled"]:
+            self.__dict__["_no_grad_view"] = True       # (PyTorch's creation_meta: its in-place error names it)
+        elif base._base is not None and base.__dict__.get("_no_grad_view"):
+            self.__dict__["_no_grad_view"] = base.__dict__["_no_grad_view"]     # (a view of such a view: the same)
         if self.grad_fn is None and (base.grad_fn is not None or base._requires_grad):
             # made under no_grad from a tensor that requires grad: PyTorch's view then requires grad
             # too, as a leaf that no gradient ever reaches (and that no in-place op may change)
             self._requires_grad = True
             self._accumulator = _autograd_node.NO_GRADIENT_EDGE
-        if root.grad_fn is not None or not root._requires_grad:
-            _indexing.remember_view(root, self)
+        # (a view of a tensor without history follows its base's requires_grad_(): _set_requires_grad; a view of
+        # a leaf that requires grad reads through the leaf after an untracked change of it, a no_grad step)
+        _indexing.remember_view(root, self)
         return self
 
     # --- basic attributes (shape, dim, dtype, ... are in _tensor_core.py) -------------------------
@@ -253,7 +257,7 @@ class _AttributeMethods:
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         if flag:
             _check_not_inference(self)
-        self._requires_grad = bool(flag)
+        _set_requires_grad(self, flag)
 
     @requires_grad.deleter
     def requires_grad(self):       # (PyTorch's setter is handed no value, which is not a bool)
@@ -275,7 +279,7 @@ class _AttributeMethods:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         if requires_grad:
             _check_not_inference(self)
-        self._requires_grad = bool(requires_grad)
+        _set_requires_grad(self, requires_grad)
         return self
 
     @property
@@ -491,7 +495,80 @@ def _make_inference(cls, data, grad_fn=None, output_nr=0):
     t = _plain_make(cls, data, grad_fn, output_nr)
     _INFERENCE_TENSORS[id(t)] = t
     t._version_counter = InferenceVersionCounter([0])
+    _registry.INFERENCE_RESULTS[0] = _inference_result
     return t
+
+
+# An op on inference tensors outside inference_mode: the inputs have no autograd dispatch key, so PyTorch's kernel
+# runs straight away, and where it writes its new (ordinary) result through another op (copy_, fill_, an out= op,
+# a div_ after a sum), that op goes through autograd's in-place bookkeeping and counts: the result is at version 1
+# or 2. (Measured with live torch on every shape and dtype of tests/fuzz/programs_grammar.py's vocabulary; ops that
+# write their result directly, as the elementwise ones, leave it at 0.) {op key: version, or version(input, result)}
+def _numel(t):
+    return t._data.size
+
+
+_ONE_PER_OUTPUT = dict.fromkeys(("abs", "hardtanh", "sum", "sum_dim", "prod", "max_all", "min_all", "amax",
+                                 "logsumexp", "clone", "to_dtype", "rpow", "repeat", "dot", "sort", "nan_to_num",
+                                 "aminmax", "median_dim"), 1)
+_INFERENCE_RESULT_VERSIONS = {
+    **_ONE_PER_OUTPUT,
+    "mean": 2, "mean_dim": 2,                                         # (sum_out, then div_)
+    "floor": lambda x, p, r: int(x._data.dtype.kind in "iub"),       # (an integer's floor is a copy)
+    "ceil": lambda x, p, r: int(x._data.dtype.kind in "iub"),
+    "round": lambda x, p, r: int(x._data.dtype.kind in "iub"),
+    "trunc": lambda x, p, r: int(x._data.dtype.kind in "iub"),
+    # (nothing to reduce: a copy; but a 0-d tensor's norm over dim 0 is computed)
+    "norm": lambda x, p, r: int(_numel(x) == _numel(r) > 0 and not (x._data.ndim == 0 and p.get("dim") is not None)),
+    "amin": lambda x, p, r: int(x._data.dtype != np.int64),          # (measured: amax counts, amin of int64 not)
+    "std": lambda x, p, r: int(_numel(r) == 1), "var": lambda x, p, r: int(_numel(r) == 1),
+    "cumsum": lambda x, p, r: int(x._data.ndim == 0),
+    "flip": lambda x, p, r: int(all(x._data.shape[d] <= 1 for d in p["dims"])),   # (nothing to flip: a copy)
+    "max_dim": lambda x, p, r: 1 if x._data.ndim == 0 else 2, "min_dim": lambda x, p, r: 1 if x._data.ndim == 0 else 2,
+    "mse_loss": lambda x, p, r: 1 if x._data.ndim == 0 else 2,
+}
+
+
+def _inference_result(op, args, params, result):
+    """result of op(*args), at the version PyTorch's has when every tensor input is an inference tensor."""
+    rule = _INFERENCE_RESULT_VERSIONS.get(op.key)
+    if rule is None or InferenceVersionCounter.inference_mode:
+        return result
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    if not tensors or any(_INFERENCE_TENSORS.get(id(a)) is not a for a in tensors):
+        return result
+    outputs = result if isinstance(result, tuple) else (result,)
+    if callable(rule):
+        rule = rule(tensors[0], params, outputs[0])
+    if rule:
+        for r in outputs:
+            r._vc = [rule]
+    return result
+
+
+def _set_requires_grad(t, flag):
+    """A leaf's own requires_grad flag. A view that has no history (a leaf too) also requires grad while its base
+    does, as PyTorch's view reads its base's flag: such a view holds `_requires_grad` True and the accumulator
+    NO_GRADIENT_EDGE (no gradient reaches it: its ops record edges to nothing). So the base's flag reaches its views
+    here, when it changes, and the check every op makes ("does an input require grad?") reads one slot, as before."""
+    no_edge = _autograd_node.NO_GRADIENT_EDGE
+    base = t._base
+    if not flag and base is not None and base._grad_fn is None and base._requires_grad \
+            and base._accumulator is not no_edge:
+        t._requires_grad, t._accumulator = True, no_edge       # (its own flag off: its base's stays)
+    else:
+        if t._accumulator is no_edge:
+            t._accumulator = None       # (its own flag: an AccumulateGrad of its own from now on)
+        t._requires_grad = flag
+    if base is None and t._views:
+        for ref in t._views:
+            view = ref()
+            if view is None or view._grad_fn is not None or view._data.dtype.kind not in "fc":
+                continue
+            if flag and not view._requires_grad:
+                view._requires_grad, view._accumulator = True, no_edge
+            elif not flag and view._accumulator is no_edge:
+                view._requires_grad, view._accumulator = False, None
 
 
 def _check_not_inference(t):

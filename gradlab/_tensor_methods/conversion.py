@@ -6,14 +6,14 @@ import numpy as np
 
 from .. import _device, _dtype
 from .._tensor_core import Tensor
+from ..autograd import grad_mode
 from ..ops import OPS, elementwise as _elementwise
 from ..ops.operands import _type_name
 from ..creation.data import tensor
 from ..creation.factories import empty, full, ones, zeros
 from ..creation.options import _options, _shape
-from ._common import _argument_type_name
+from ._common import _argument_type_name, counted_result
 from .. import _warnings
-from ..autograd import grad_mode as _grad_mode
 
 _FACTORIES = {"zeros": zeros, "ones": ones, "empty": empty}     # x.new_zeros(...), ...
 
@@ -42,7 +42,7 @@ class _ConversionMethods:
                             "host memory first.")
         if getattr(self, "_zerotensor", False) and not force:
             raise RuntimeError(" Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array.")
-        if self.requires_grad and not force:
+        if self.requires_grad and not force and grad_mode._state["enabled"]:    # (PyTorch asks only with grad on)
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         return self._data
 
@@ -51,7 +51,7 @@ class _ConversionMethods:
             raise TypeError("can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the tensor to "
                             "host memory first.")
         # no `copy` parameter, as PyTorch's: numpy 2 then warns (DeprecationWarning) when it passes one
-        if self.requires_grad:
+        if self.requires_grad and grad_mode._state["enabled"]:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         if dtype is None:
             return self._data
@@ -60,7 +60,7 @@ class _ConversionMethods:
 
     def _scalar(self, kind):
         # PyTorch warns first (before any error), once per process (TORCH_WARN_ONCE), and only with grad mode on
-        if self.requires_grad and _grad_mode.is_grad_enabled():
+        if self.requires_grad and grad_mode._state["enabled"]:
             _warnings.warn_once(_SCALAR_WARNING)
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
@@ -250,8 +250,8 @@ class _ConversionMethods:
                 pass
         if device is None and type(self._data) is _device.MetaArray:
             device = _device.META            # (x.new_*'s device defaults to x's)
-        return _FACTORIES[factory](*size, dtype=self.dtype if dtype is None else dtype, device=device,
-                                          requires_grad=requires_grad)
+        return counted_result(self, _FACTORIES[factory](*size, dtype=self.dtype if dtype is None else dtype,
+                                                        device=device, requires_grad=requires_grad))
 
     @property
     def is_cpu(self):

@@ -113,6 +113,7 @@ class _InPlaceMethods:
             src = src.item()
         if isinstance(src, Tensor) and not (self.requires_grad or src.requires_grad) and _same_data(self, src):
             self._version_counter[0] += 1     # (PyTorch's copy_ returns at once: the same memory, laid out alike)
+            _indexing.after_untracked_write(self)       # (a change all the same: views read through their base)
             return self
         if isinstance(src, Tensor) and src is not self:
             # PyTorch's copy_ is a TensorIterator with self as its output: overlaps, then shapes

@@ -16,7 +16,7 @@ from ..ops.arithmetic import _KERNEL_NAMES
 from ..ops.operands import (_SCALARS, _as_tensor, _binary, _check_int_scalar, _kind, _number, _type_name,
                             broadcast_error)
 from ._common import (_OPERANDS, _check_exponent, _check_operand, _check_sub, _check_tensor_argument, _data_of,
-                      _dims, _lifted, _wrapped, matmul)
+                      _dims, _lifted, _wrapped, counted_result, matmul)
 
 
 _ADD, _MUL, _DIV = OPS["add"], OPS["mul"], OPS["div"]
@@ -351,10 +351,10 @@ class _OperatorMethods:
             raise TypeError("keepdim")            # (_argparse words PyTorch's TypeError)
         axis = None if dim is None else _dims(dim, self._data.ndim)
         out = np.asarray(reduce(self._data, axis=axis, keepdims=keepdim))
-        return Tensor._make(out.astype(np.uint8) if self._data.dtype == np.uint8 else out)
+        return counted_result(self, Tensor._make(out.astype(np.uint8) if self._data.dtype == np.uint8 else out))
 
     def logical_not(self):
-        return Tensor._make(np.logical_not(self._data))
+        return counted_result(self, Tensor._make(np.logical_not(self._data)))
 
     def logical_and(self, other):
         return self._logical("logical_and", np.logical_and, other)

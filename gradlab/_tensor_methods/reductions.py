@@ -76,7 +76,10 @@ class _ReductionMethods:
         indices = np.asarray(arg(self._data, axis=d, keepdims=keepdim)) if self._data.ndim else np.zeros((), np.int64)
         values = OPS[which + "_dim"](self, dim=(d,), keepdim=keepdim, indices=indices,
                                      self_sizes=self._data.shape)
-        return _ReturnType(which, values, Tensor._make(np.asarray(indices, dtype=np.int64)))
+        indices = Tensor._make(np.asarray(indices, dtype=np.int64))
+        if values._vc is not None and type(values._vc) is list:   # (of an inference tensor: its kernel's count)
+            indices._vc = [values._vc[0]]
+        return _ReturnType(which, values, indices)
 
     def max(self, dim=None, keepdim=False):
         return self._extreme("max", dim, keepdim)

@@ -558,6 +558,9 @@ def _multi_output_views(base, name, outputs):
     if grad_mode._state["enabled"] and base.requires_grad:
         for i, view in enumerate(views):
             view._multi_output = (name, i)
+    elif grad_mode._state["enabled"]:
+        for view in views:      # (no history to name: if the base comes to require grad, the message has none)
+            view.__dict__["_no_grad_view"] = "multi"
     return views
 
 

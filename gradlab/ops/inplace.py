@@ -33,6 +33,10 @@ _NO_GRAD_VIEW_INPLACE = (
     "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if "
     "you want the inplace to be tracked).")
 
+_MULTI_OUTPUT_INPLACE = (" This view is the output of a function that returns multiple views. Such functions do not "
+                         "allow the output views to be modified inplace. You should replace the inplace operation by "
+                         "an out-of-place one.")
+
 
 def _check_inplace_allowed(t, as_view=False, view_name=None):
     if getattr(t, "_zerotensor", False):
@@ -52,7 +56,10 @@ def _check_inplace_allowed(t, as_view=False, view_name=None):
                            "the output of a function that returns multiple views. Such functions do not allow the "
                            "output views to be modified inplace. You should replace the inplace operation by an "
                            "out-of-place one.")
-    if t._accumulator is _NO_GRADIENT_EDGE:     # a view made under no_grad (see Tensor._view_of)
+    if t._base is not None and (t._requires_grad or t._grad_fn is not None) and t.__dict__.get("_no_grad_view"):
+        # a view made under no_grad (its creation, kept by Tensor._view_of), whatever its own flag
+        if t.__dict__["_no_grad_view"] == "multi":        # (an output of unbind/split: _multi_output_views)
+            raise RuntimeError(_NO_GRAD_VIEW_INPLACE.split(" Given")[0] + _MULTI_OUTPUT_INPLACE)
         raise RuntimeError(_NO_GRAD_VIEW_INPLACE)
     base = t._base
     if base is not None and base.grad_fn is None and base._requires_grad:
@@ -117,23 +124,58 @@ def _read_through(view, root):
         view._output_nr = 0
     else:
         multi = getattr(view, "_multi_output", None)
-        if multi is not None:      # an output of unbind/split can not read through: PyTorch refuses to use it
-            node = MultiOutputViewChanged(*multi, node.next_functions)
-        set_history(node, view)
-        _keep_retained_grad(view)
+        made = view.__dict__.get("_no_grad_view") if view._base is not None else None
+        old = view._grad_fn
+        if type(old) is MultiOutputViewChanged:
+            message = old.message
+        elif multi is not None:    # an output of unbind/split can not read through: PyTorch refuses to use it
+            # (a view of such an output: PyTorch's message names the view's own node)
+            message = _autograd_node._MULTI_OUTPUT_CHANGED.format(
+                *multi if old is None else (_autograd_node.short_name(old.name()), view._output_nr))
+        elif made:                 # nor can a view made under no_grad
+            message = _NO_GRAD_VIEW_CHANGED + (_MULTI_OUTPUT_INPLACE if made == "multi" else _NO_GRAD_VIEW_INPLACE[
+                _NO_GRAD_VIEW_INPLACE.index(" Given"):])
+        else:
+            set_history(node, view)
+            _keep_retained_grad(view)
+            return
+        set_history(MultiOutputViewChanged(message, node.next_functions), view)
+        if type(view) is Tensor:   # (reading its grad_fn raises, as PyTorch's does: see UnreadableView)
+            view.__dict__["_unreadable"] = message
+            view.__class__ = UnreadableView
+
+
+_NO_GRAD_VIEW_CHANGED = ("A view was created in no_grad mode and its base or another view of its base has been "
+                         "modified inplace with grad mode enabled.")
 
 
 class MultiOutputViewChanged(Node):
-    """The history of an output of unbind or split whose base was changed in place: PyTorch raises as soon as
-    it is used (gradlab: when a backward reaches it, or reads it as a saved tensor)."""
+    """The history of a view that may not read through its changed base (an output of unbind or split, a view made
+    under no_grad): PyTorch raises as soon as it is used (gradlab: when its grad_fn is read, see UnreadableView, or a
+    backward reaches it, or reads it as a saved tensor)."""
 
-    def __init__(self, function, output_nr, edges):
+    def __init__(self, message, edges):
         super().__init__()
         self.next_functions = edges         # (the base's history: the leaves are still reached)
-        self.message = _autograd_node._MULTI_OUTPUT_CHANGED.format(function, output_nr)
+        self.message = message
 
     def apply(self, grad_outputs, as_arrays=False):
         raise RuntimeError(self.message)
+
+
+class UnreadableView(Tensor):
+    """A view that MultiOutputViewChanged describes. PyTorch compares a view's version with its own each time its
+    grad_fn is read, and here refuses to make it a new one: reading grad_fn (and so is_leaf, printing) raises. Its
+    class is changed to this one then, so that every other tensor's grad_fn stays a plain slot read."""
+    __slots__ = ()
+
+    @property
+    def grad_fn(self):
+        raise RuntimeError(self.__dict__["_unreadable"])
+
+
+UnreadableView.__module__ = Tensor.__module__
+UnreadableView.__qualname__ = UnreadableView.__name__ = "Tensor"     # (its type's name, as any tensor's)
 
 
 def _keep_retained_grad(t):

@@ -500,12 +500,16 @@ def apply(op, args, params):
         # (an integer or bool result requires no grad: PyTorch records no node for `x.long()`; see _integer_history)
         if not requires or not grad_mode._state["enabled"] or (
                 out.dtype.kind not in "fc" and not _integer_history(op, args, out)):
-            return Tensor._make(out)
+            if INFERENCE_RESULTS[0] is None:
+                return Tensor._make(out)
+            return INFERENCE_RESULTS[0](op, args, params, Tensor._make(out))
     else:
         out = _as_arrays(out, dtype)
         if not requires or not grad_mode._state["enabled"] or not out or (
                 out[0].dtype.kind not in "fc" and not _integer_history(op, args, out[0])):
-            return tuple(Tensor._make(o) for o in out)
+            if INFERENCE_RESULTS[0] is None:
+                return tuple(Tensor._make(o) for o in out)
+            return INFERENCE_RESULTS[0](op, args, params, tuple(Tensor._make(o) for o in out))
 
     # (Node.__init__ inlined. Parameters are set one by one, never through node.__dict__: reading
     # it makes CPython build a real dict for the node, one more object for the garbage collector,
@@ -626,6 +630,9 @@ def _multi_output_results(op, node, out):
 
 
 _NO_EDGE = (None, 0)
+# What an op's result looks like when its inputs are inference tensors, outside inference_mode: None until the first
+# tensor is made under inference_mode, then gradlab/_tensor_methods/attributes.py's _inference_result
+INFERENCE_RESULTS = [None]
 _SAVED_TENSORS_HOOKS = _node.SAVED_TENSORS_HOOKS
 
 # An in-place op whose formulas read self (x.sin_(): grad * self.cos()) saves, as PyTorch's generated code does,

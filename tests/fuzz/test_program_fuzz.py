@@ -63,22 +63,31 @@ KNOWN_DIFFERENCES = {
 # the session that wrote this fuzzer; `python tests/fuzz/test_program_fuzz.py --seed N` shows each). Remove a seed
 # once it agrees: the test then checks it again.
 OPEN_SEEDS = {
-    110: "the same as 164: `v5 = v3[0, ..., None]`, then `v3.requires_grad_(True)`: PyTorch's v5.requires_grad is True",
-    504: "a 0-d view read after its base changed: torch AsStridedBackward0, gradlab SelectBackward0",
-    132: "a split() output changed in place under inference_mode: torch refuses its later use, gradlab computes",
+    132: "a split() output changed in place under inference_mode: torch refuses the next op on it (exp2); gradlab "
+         "refuses reading its grad_fn and a backward through it, not the op itself (ops read the history's slot)",
     376: "sigmoid_ after unsqueeze_ of a view: PyTorch's own INTERNAL ASSERT (out != nullptr); gradlab computes",
-    446: "norm() of an inference tensor, outside inference_mode: PyTorch's result is at version 1 (its composite "
-         "kernel writes the new tensor through an out= op that counts, as the input skips autograd); gradlab's at 0",
-    608: "the same as 446: sum(-1) of an inference tensor outside inference_mode, PyTorch's result at version 1",
-    164: "a view taken before its base was made to require grad (requires_grad_): PyTorch's view then requires grad "
-         "(its base's flag) and views of it record SliceBackward0; gradlab's view keeps its own flag (not modelled: "
-         "every op's recording test would have to read the base)",
-    375: "the same (a view made before its base's requires_grad_(); then x[-1:] of it)",
-    267: "the same as 446: .type(torch.int32) of an inference tensor outside inference_mode (version 1)",
     918: "v.pow_(v.diagonal()): the exponent is a view of the tensor written; PyTorch reads it while its loop "
          "writes (the result depends on its element order), gradlab reads it before",
-    983: "a view made under no_grad whose base then changed in place with grad on: torch refuses to read it "
-         "(its 'A view was created in no_grad mode...' error), gradlab gives AsStridedBackward0",
+    # beyond the pytest range (found by sweeping 1000-4499; `--seed N` shows each)
+    2051: "a float64 value differs in its last bit (an upstream op's order of summation; not investigated)",
+    2078: "the same as 2051", 2721: "the same as 2051", 3236: "the same as 2051", 4048: "the same as 2051",
+    4273: "the same as 2051",
+    2166: "a leaf's .grad differs in the stride of a size-1 dim and in its version at once (each is a known "
+          "difference; the comparison forgives one kind at a time)",
+    2666: "rand_like of a transposed tensor: PyTorch keeps the input's layout and draws in memory order, gradlab "
+          "draws in C order (same numbers, other places)",
+    2958: "v.grad_fn._saved_other of RsubBackward1 (rsub of a number): PyTorch saves nothing (AttributeError), "
+          "gradlab exposes the number",
+    3075: "the stride of an empty strided slice (x[::2] of a size-0 tensor): PyTorch's (2,), gradlab's (1,)",
+    3850: "the same as 3075",
+    3474: "a view taken before its base changed in place, then the base given requires_grad: PyTorch's view reads "
+          "through it (AsStridedBackward0: its version differs from the view's own record); gradlab's requires grad "
+          "with no history (a view would have to remember the version it was made at)",
+    3563: "chunk() of a dim of size 0 or uneven: PyTorch's SplitWithSizesBackward0, gradlab's SplitBackward0",
+    4108: "float() of a many-element tensor that requires grad: PyTorch raises before its requires_grad warning, "
+          "gradlab warns first",
+    4307: "autograd.grad's gradient of an expanded input keeps PyTorch's zero stride (stride (_, 0)); gradlab's is "
+          "contiguous",
 }
 
 COUNT = 1000      # programs in the pytest run
