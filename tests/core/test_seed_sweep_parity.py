@@ -26,7 +26,15 @@ COMPARE_CASES = [f"a = torch.tensor([0, 1, 10, 200, 5], dtype={d}); b = torch.te
                  if not (e == "torch.bool" and v != "253") and not (e in INT_DTYPES + ["torch.bool"] and "." in v)
                  for expr in ("a >= b", "b < a", "a == b", "torch.le(a, b)", "a.ne(b)", "torch.gt(b, a)")]
 
-CASES = COMPARE_CASES
+# MmBackward0 keeps both inputs' sizes (`_saved_self_sym_sizes`, `_saved_mat2_sym_sizes`), also after backward
+MM_SIZES_CASES = [f"x = torch.ones({n}, {k}, requires_grad={gx}); y = torch.ones({m}, {k}, requires_grad={gy}); "
+                  f"z = {expr}; g = z.grad_fn; {back}r = (g._saved_self_sym_sizes, g._saved_mat2_sym_sizes)"
+                  for n, k, m in ((2, 3, 4), (3, 3, 3), (1, 2, 1), (2, 2, 3))
+                  for gx, gy in ((True, False), (False, True), (True, True))
+                  for expr in ("x.mm(y.t())", "x @ y.t()", "y.matmul(x.t())")
+                  for back in ("", "z.sum().backward(retain_graph=True); ")]
+
+CASES = COMPARE_CASES + MM_SIZES_CASES
 
 
 @pytest.mark.parametrize("code", CASES)
