@@ -34,7 +34,18 @@ MM_SIZES_CASES = [f"x = torch.ones({n}, {k}, requires_grad={gx}); y = torch.ones
                   for expr in ("x.mm(y.t())", "x @ y.t()", "y.matmul(x.t())")
                   for back in ("", "z.sum().backward(retain_graph=True); ")]
 
-CASES = COMPARE_CASES + MM_SIZES_CASES
+# a detached expanded tensor written in place (masked_fill_, v[mask] = x): PyTorch writes the shared memory, the
+# source's value changes, and its views read through the base (AsStridedBackward0) from then on
+EXPANDED_WRITE_CASES = [f"a = torch.tensor({base}, dtype={d}, requires_grad=True); n0 = {expand}; v1 = n0.detach(); "
+                        f"{write}; n1 = (n0 * 2).sum(); n1.backward(); r = (a, n0, v1, a._version, a.grad)"
+                        for base, expand in (("2.0", "a.expand(3)"), ("[[2.0, -1.0]]", "a.expand(3, 2)"),
+                                             ("[-0.5, 0.9, -0.7]", "a.unsqueeze(-1).expand(*a.shape, 2)"),
+                                             ("[1.5, -2.0]", "a.expand(2, 2).t()"))
+                        for d in ("torch.float32", "torch.float64")
+                        for write in ("v1.masked_fill_(v1 > 0, 0.)", "v1.masked_fill_(v1 < 0, torch.tensor(5.))",
+                                      "v1[v1 > 0] = 7.")]
+
+CASES = COMPARE_CASES + MM_SIZES_CASES + EXPANDED_WRITE_CASES
 
 
 @pytest.mark.parametrize("code", CASES)
