@@ -45,7 +45,26 @@ EXPANDED_WRITE_CASES = [f"a = torch.tensor({base}, dtype={d}, requires_grad=True
                         for write in ("v1.masked_fill_(v1 > 0, 0.)", "v1.masked_fill_(v1 < 0, torch.tensor(5.))",
                                       "v1[v1 > 0] = 7.")]
 
-CASES = COMPARE_CASES + MM_SIZES_CASES + EXPANDED_WRITE_CASES
+# PyTorch's `Scalar self` overloads (pow, remainder): by position and by the keyword `self`, with or without
+# out=; the node is the reflected operator's (torch.pow(2, t): PowBackward2; torch.remainder(3, t): none)
+SCALAR_SELF_CASES = [f"t = torch.tensor([1, -2, 3, 0], dtype={d}, requires_grad={rg}); r = {call}"
+                     for d in ("torch.float32", "torch.float64", "torch.int64", "torch.int8")
+                     for rg in (("True", "False") if d in FLOAT_DTYPES else ("False",))
+                     for s in ("2", "2.5", "True", "np.float64(1.5)", "-3", "1j")
+                     for call in (f"torch.pow({s}, t)", f"torch.pow(self={s}, exponent=t)", f"torch.pow({s}, exponent=t)",
+                                  f"torch.remainder({s}, t)", f"torch.remainder(self={s}, other=t)",
+                                  f"torch.pow(self={s}, exponent=t, out=torch.zeros(4, dtype={d}))")]
+# torch.repeat_interleave's one-argument overload by keyword
+SCALAR_SELF_CASES += [f"r = torch.repeat_interleave(repeats={v}{o})"
+                      for v in ("torch.tensor([0.5])", "torch.tensor([1, 2])", "torch.tensor([[1]])", "torch.tensor(2)",
+                                "torch.tensor([], dtype=torch.int64)")
+                      for o in ("", ", output_size=-1", ", output_size=3", ", output_size=None")]
+
+SCALAR_SELF_CASES += [f"a = torch.tensor({v}); r = a.repeat_interleave({rep}{d}, output_size={o})"
+                      for v in ("8", "[8, 9]", "[[1, 2], [3, 4]]") for rep in ("2", "torch.tensor([2])", "0")
+                      for d in ("", ", dim=0", ", dim=-1") for o in ("-1", "0", "2", "4", "5", "None")]
+
+CASES = COMPARE_CASES + MM_SIZES_CASES + EXPANDED_WRITE_CASES + SCALAR_SELF_CASES
 
 
 @pytest.mark.parametrize("code", CASES)
