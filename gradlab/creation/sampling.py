@@ -131,8 +131,19 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         m = mean._data if isinstance(mean, Tensor) else mean
         s = std._data if isinstance(std, Tensor) else std
-        shape = np.broadcast_shapes(np.shape(m), np.shape(s))
+        try:
+            shape = np.broadcast_shapes(np.shape(m), np.shape(s))
+        except ValueError:
+            raise broadcast_error(np.shape(m), np.shape(s)) from None
         like = mean if isinstance(mean, Tensor) else std
+        if like._data.dtype.kind not in "fc":          # (the result has its dtype: PyTorch's kernel has no such loop)
+            if 0 not in shape:
+                raise _not_implemented("normal_kernel_cpu", like._data.dtype)
+            # (an empty result draws nothing; PyTorch's out.mul_(std).add_(mean) still checks the dtypes)
+            other = std if like is mean else mean
+            if (other._data.dtype.kind in "fc") if isinstance(other, Tensor) else isinstance(other, float):
+                raise RuntimeError(f"result type Float can't be cast to the desired output type "
+                                   f"{_dtype.from_numpy_dtype(like._data.dtype)._legacy[:-6]}")
         z = _gen(generator).normal(shape, like._data.dtype)
         return _finish((z * s + m).astype(like._data.dtype), requires_grad)
     return _finish(_gen(generator).normal(tuple(size), _np(dtype), mean, std), requires_grad)

@@ -64,7 +64,34 @@ SCALAR_SELF_CASES += [f"a = torch.tensor({v}); r = a.repeat_interleave({rep}{d},
                       for v in ("8", "[8, 9]", "[[1, 2], [3, 4]]") for rep in ("2", "torch.tensor([2])", "0")
                       for d in ("", ", dim=0", ", dim=-1") for o in ("-1", "0", "2", "4", "5", "None")]
 
-CASES = COMPARE_CASES + MM_SIZES_CASES + EXPANDED_WRITE_CASES + SCALAR_SELF_CASES
+# operands that do not broadcast: PyTorch's error names the shape broadcast so far and the first operand that
+# does not fit it (where's condition comes first; normal's mean and std)
+_SHAPES = ["()", "(0,)", "(2,)", "(3,)", "(2, 3)", "(3, 1)", "(1, 2)"]
+BROADCAST_CASES = [f"c = torch.zeros({c}, dtype=torch.bool); x = torch.ones({x}); y = torch.zeros({y}); r = {call}"
+                   for c, x, y in itertools.product(_SHAPES, repeat=3)
+                   for call in ("torch.where(c, x, y)", "x.where(c, y)", "torch.where(c, x, -2.5)", "torch.where(c, 1.5, y)")]
+BROADCAST_CASES += [f"torch.manual_seed(0); m = torch.zeros({m}, dtype={d}); s = torch.ones({s}, dtype={e}); "
+                    f"r = torch.normal(m, s).shape"
+                    for m, s in itertools.product(_SHAPES, repeat=2) for d, e in (("torch.float32", "torch.float64"),
+                                                                                  ("torch.int64", "torch.float32"),
+                                                                                  ("torch.float32", "torch.int32"),
+                                                                                  ("torch.bool", "torch.float32"))]
+BROADCAST_CASES += [f"torch.manual_seed(0); r = torch.normal({m}, {s}).shape"
+                    for m, s in (("torch.tensor([1, 2])", "2.5"), ("torch.tensor([True])", "1.0"), ("2.0", "torch.tensor([1, 2])"),
+                                 ("torch.tensor([1, 2])", "-2.5"), ("torch.tensor([1, 2], dtype=torch.uint8)", "1.0"))]
+
+# torch.group_norm (the C function): num_groups is checked before the channels and the weight's shape
+GROUP_NORM_CASES = [f"a = torch.ones({shape}, dtype={d}); r = torch.group_norm(a, {g}{w})"
+                    for shape in ("2, 3", "1, 4, 2", "2, 0") for d in ("torch.float32", "torch.int64")
+                    for g in ("0", "-1", "1", "2", "3") for w in ("", ", weight=torch.ones(2)", ", torch.ones(3), torch.ones(1)")]
+
+# set_num_threads takes numpy's integers (as the number it already has: the oracle's threads stay as they are)
+THREADS_CASES = [f"n = torch.get_num_threads(); r = (torch.set_num_threads({v}), torch.get_num_threads() == n)"
+                 for v in ("np.int64(n)", "np.int32(n)", "np.uint8(n)", "n", "np.bool_(True)", "float(n)", "np.float64(n)",
+                           "torch.tensor(n)", "np.int64(0)", "np.int64(-1)", "True")]
+
+CASES = (COMPARE_CASES + MM_SIZES_CASES + EXPANDED_WRITE_CASES + SCALAR_SELF_CASES + BROADCAST_CASES + GROUP_NORM_CASES
+         + THREADS_CASES)
 
 
 @pytest.mark.parametrize("code", CASES)
