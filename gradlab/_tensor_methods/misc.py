@@ -7,6 +7,8 @@ A numpy array stands in for PyTorch's storage: the array that owns a tensor's me
 itself). The storage objects below are thin views of it with the few methods a student calls.
 """
 import enum
+import functools
+import operator
 import sys
 import warnings
 import weakref
@@ -154,7 +156,8 @@ class Resize(Function):
     @staticmethod
     def forward(ctx, tensor, sizes):
         ctx.sizes = sizes
-        ctx.numel = int(np.prod(sizes, dtype=np.int64)) if len(sizes) else 1
+        # (PyTorch's Python: the sizes multiplied as given, whatever they are: its errors are Python's own)
+        ctx.numel = functools.reduce(operator.mul, sizes, 1)
         if tensor.numel() != ctx.numel:
             raise RuntimeError(
                 f"requested resize to {'x'.join(map(str, sizes))} ({ctx.numel} elements in total), but the given "

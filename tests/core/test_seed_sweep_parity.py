@@ -90,8 +90,34 @@ THREADS_CASES = [f"n = torch.get_num_threads(); r = (torch.set_num_threads({v}),
                  for v in ("np.int64(n)", "np.int32(n)", "np.uint8(n)", "n", "np.bool_(True)", "float(n)", "np.float64(n)",
                            "torch.tensor(n)", "np.int64(0)", "np.int64(-1)", "True")]
 
+# checks of arguments that reached numpy: frobenius_norm's dims (a 0-d tensor's dim 0 is itself), the deprecated
+# resize's sizes (multiplied as given, by Python), histogram's bins and weight tensors, searchsorted's sorter
+ARGUMENT_CASES = [f"a = torch.tensor({v}, requires_grad=True); r = torch.frobenius_norm(a, {d}{k})"
+                  for v in ("1.54", "[-1.5, 2.0]", "[[1.0, 2.0], [3.0, -4.0]]")
+                  for d in ("(0,)", "(-1,)", "(0, 0)", "(0, -1)", "()", "(1,)", "0", "[-1, 0]")
+                  for k in ("", ", keepdim=True")]
+ARGUMENT_CASES += [f"a = torch.tensor({v}); r = a.resize({sizes})"
+                   for v in ("[[1.3, 1.0], [0.4, -2.2]]", "[2.2, 1.0, -0.27]", "-1.3", "[[6], [6], [2]]")
+                   for sizes in ("'x'", "None", "torch.float64", "torch.tensor([0])", "torch.ones(3)", "torch.tensor(3)",
+                                 "np.float64(1.5)", "4", "3, 1", "1, 3", "2, 2", "1", "np.int64(3)")]
+ARGUMENT_CASES += [f"a = torch.tensor({v}, dtype={d}); r = a.histogram({bins}{w})"
+                   for v in ("[0.5, 1.0, 2.5]", "[[1.0, 2.0], [3.0, 0.5]]", "2.0") for d in ("torch.float32", "torch.float64",
+                                                                                           "torch.int64")
+                   for bins in ("torch.ones(2, 2)", "torch.tensor(2.)", "torch.ones(0)", "torch.ones(1)",
+                                "torch.tensor([0., 1.5, 3.])", "torch.tensor([0., 1.5, 3.], dtype=torch.float64)", "2",
+                                "torch.tensor(3)")
+                   for w in ("", ", weight=torch.ones(3)", ", weight=torch.ones(3, dtype=torch.float64)",
+                             ", weight=torch.ones_like(a)", ", weight=torch.ones_like(a, dtype=torch.float64)")]
+ARGUMENT_CASES += [f"s = torch.tensor({seq}); r = torch.searchsorted(s, torch.tensor({v}), sorter={sorter})"
+                   for seq in ("[2.0, -2.7, 0.0]", "[[2.0, -2.7, 0.0], [1.0, 0.0, -1.0]]")
+                   for v in ("2.", "[2., -3, 0.5]", "[[2.], [0.5]]")
+                   for sorter in ("torch.tensor(2.)", "torch.tensor(2)", "torch.tensor([2, 0])", "torch.tensor([2, 0, 1])",
+                                  "torch.tensor([[2, 0, 1]])", "torch.tensor([2., 0, 1])", "torch.tensor([2, 0, 3])",
+                                  "torch.tensor([2, 0, -1])", "torch.tensor([2, 0, 1], dtype=torch.int32)",
+                                  "torch.tensor([[2, 0, 1], [2, 1, 0]])", "s.argsort()")]
+
 CASES = (COMPARE_CASES + MM_SIZES_CASES + EXPANDED_WRITE_CASES + SCALAR_SELF_CASES + BROADCAST_CASES + GROUP_NORM_CASES
-         + THREADS_CASES)
+         + THREADS_CASES + ARGUMENT_CASES)
 
 
 @pytest.mark.parametrize("code", CASES)
