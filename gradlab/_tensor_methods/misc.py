@@ -150,6 +150,23 @@ def _device_cpu():
     return _device("cpu")
 
 
+def dlpack_array(a):
+    """a, or a writable view of the same memory: numpy refuses to export a read-only array (an expanded tensor's
+    broadcast), which PyTorch exports as any other."""
+    if a.flags.writeable:
+        return a
+    owner = a
+    while not owner.flags.writeable and isinstance(owner.base, np.ndarray):
+        owner = owner.base
+    if not owner.flags.writeable:
+        return a
+    offset = a.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+    try:
+        return np.ndarray(a.shape, a.dtype, buffer=owner, offset=offset, strides=a.strides)
+    except (TypeError, ValueError):
+        return a
+
+
 class Resize(Function):
     """torch.autograd._functions.Resize: what the deprecated Tensor.resize and resize_as run (ResizeBackward)."""
 
@@ -506,7 +523,7 @@ class _MoreMiscMethods:
     def __dlpack__(self, stream=None, *, max_version=None, dl_device=None, copy=None):
         if self.requires_grad:
             raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
-        return self._data.__dlpack__()
+        return dlpack_array(self._data).__dlpack__()
 
     def __dlpack_device__(self):
         return (DLDeviceType.kDLCPU, 0)

@@ -116,7 +116,15 @@ ARGUMENT_CASES += [f"s = torch.tensor({seq}); r = torch.searchsorted(s, torch.te
                                   "torch.tensor([2, 0, -1])", "torch.tensor([2, 0, 1], dtype=torch.int32)",
                                   "torch.tensor([[2, 0, 1], [2, 1, 0]])", "s.argsort()")]
 
-CASES = (COMPARE_CASES + MM_SIZES_CASES + EXPANDED_WRITE_CASES + SCALAR_SELF_CASES + BROADCAST_CASES + GROUP_NORM_CASES
+# an expanded (read-only in numpy) tensor exported through DLPack, by torch.to_dlpack and by __dlpack__
+DLPACK_CASES = [f"a0 = torch.tensor({v}, dtype={d}); a = {view}; b = torch.from_dlpack({export}); "
+                f"r = (b, b.stride(), str(torch.to_dlpack(a))[:25])"
+                for v in ("[True]", "[[1, 2, 3]]", "5") for d in ("torch.bool", "torch.float32", "torch.int64")
+                for view in ("a0.expand(4)" if v == "[True]" else "a0.expand(2, 3)", "a0.expand(2, 3, 3)[:, 1:, 1:]"
+                             if v == "[[1, 2, 3]]" else "a0.expand(1, 1)", "a0.expand(3, 3).t()" if v == "5" else "a0")
+                for export in ("torch.to_dlpack(a)", "a")]
+
+CASES = (DLPACK_CASES + COMPARE_CASES + MM_SIZES_CASES + EXPANDED_WRITE_CASES + SCALAR_SELF_CASES + BROADCAST_CASES + GROUP_NORM_CASES
          + THREADS_CASES + ARGUMENT_CASES)
 
 
