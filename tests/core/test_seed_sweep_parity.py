@@ -124,7 +124,13 @@ DLPACK_CASES = [f"a0 = torch.tensor({v}, dtype={d}); a = {view}; b = torch.from_
                              if v == "[[1, 2, 3]]" else "a0.expand(1, 1)", "a0.expand(3, 3).t()" if v == "5" else "a0")
                 for export in ("torch.to_dlpack(a)", "a")]
 
-CASES = (DLPACK_CASES + COMPARE_CASES + MM_SIZES_CASES + EXPANDED_WRITE_CASES + SCALAR_SELF_CASES + BROADCAST_CASES + GROUP_NORM_CASES
+# float16 cumsum: PyTorch accumulates in float32 (its acc_type), each running sum rounded to half
+CUMSUM_CASES = [f"torch.manual_seed({seed}); a = (torch.randn({shape}) * {scale}).half(); "
+                f"r = (a.cumsum({dim}), torch.cumsum(a, {dim}), a.clone().cumsum_({dim}), a.cumsum({dim}, dtype=torch.float16))"
+                for seed in range(6) for shape, dim in (("40", "0"), ("5, 12", "1"), ("12, 5", "0"), ("3, 4, 9", "-1"))
+                for scale in ("1", "20", "300")]
+
+CASES = (CUMSUM_CASES + DLPACK_CASES + COMPARE_CASES + MM_SIZES_CASES + EXPANDED_WRITE_CASES + SCALAR_SELF_CASES + BROADCAST_CASES + GROUP_NORM_CASES
          + THREADS_CASES + ARGUMENT_CASES)
 
 
