@@ -143,7 +143,14 @@ LIKE_CASES = [f"torch.manual_seed({seed}); a = {base}; y = {call}; r = (y, y.str
               # (not yet: randn_like of a strided complex tensor, whose fill order gradlab does not know)
               if not ("complex" in base and call == "torch.randn_like(a)")]
 
-CASES = (LIKE_CASES + CUMSUM_CASES + DLPACK_CASES + COMPARE_CASES + MM_SIZES_CASES + EXPANDED_WRITE_CASES + SCALAR_SELF_CASES + BROADCAST_CASES + GROUP_NORM_CASES
+# a random fill of an empty tensor that requires grad draws nothing but records its node (CauchyBackward0, ...)
+EMPTY_FILL_CASES = [f"torch.manual_seed(0); a = torch.zeros({shape}, dtype={d}, requires_grad=True); a = a.clone(); "
+                    f"r = (a.{op}, a._version)"
+                    for shape in ("2, 0", "0", "2, 3") for d in ("torch.float32", "torch.float64")
+                    for op in ("cauchy_()", "cauchy_(1, 2)", "log_normal_()", "exponential_()", "geometric_(0.5)",
+                               "uniform_()", "normal_()", "random_()", "random_(3)", "bernoulli_()", "bernoulli_(0.3)")]
+
+CASES = (EMPTY_FILL_CASES + LIKE_CASES + CUMSUM_CASES + DLPACK_CASES + COMPARE_CASES + MM_SIZES_CASES + EXPANDED_WRITE_CASES + SCALAR_SELF_CASES + BROADCAST_CASES + GROUP_NORM_CASES
          + THREADS_CASES + ARGUMENT_CASES)
 
 
