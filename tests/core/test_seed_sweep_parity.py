@@ -150,6 +150,13 @@ EMPTY_FILL_CASES = [f"torch.manual_seed(0); a = torch.zeros({shape}, dtype={d}, 
                     for op in ("cauchy_()", "cauchy_(1, 2)", "log_normal_()", "exponential_()", "geometric_(0.5)",
                                "uniform_()", "normal_()", "random_()", "random_(3)", "bernoulli_()", "bernoulli_(0.3)")]
 
+# ... and the result's layout is the operands' (an expanded or transposed operand of the other dtype)
+COMPARE_CASES += [f"a = {x}; b = {y}; c = {expr}; r = (c, c.stride())"
+                  for x, y in (("torch.tensor([-2], dtype=torch.int32)", "torch.zeros(1, 3, dtype=torch.bool).expand(2, 3)"),
+                               ("torch.tensor([[1, 200], [3, 4]], dtype=torch.uint8).t()", "torch.tensor([[-3.5]])"),
+                               ("torch.tensor([0.1, 2.], dtype=torch.float16).expand(3, 2)", "torch.tensor([[0.1], [2.]]).double()"))
+                  for expr in ("a >= b", "b >= a", "a == b", "torch.lt(b, a)")]
+
 CASES = (EMPTY_FILL_CASES + LIKE_CASES + CUMSUM_CASES + DLPACK_CASES + COMPARE_CASES + MM_SIZES_CASES + EXPANDED_WRITE_CASES + SCALAR_SELF_CASES + BROADCAST_CASES + GROUP_NORM_CASES
          + THREADS_CASES + ARGUMENT_CASES)
 
