@@ -134,6 +134,8 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=
              requires_grad=requires_grad)
     _like_device(input, device)
     if high is None:
+        if isinstance(low, Tensor) and low._data.ndim:      # (PyTorch's randint_like(input, Tensor high) overload)
+            raise RuntimeError("high must be a scalar tensor and on CPU")
         low, high = 0, low
     target = _np(dtype, input._data.dtype)
     low, high = float_bounds(low, high, target)

@@ -157,6 +157,13 @@ COMPARE_CASES += [f"a = {x}; b = {y}; c = {expr}; r = (c, c.stride())"
                                ("torch.tensor([0.1, 2.], dtype=torch.float16).expand(3, 2)", "torch.tensor([[0.1], [2.]]).double()"))
                   for expr in ("a >= b", "b >= a", "a == b", "torch.lt(b, a)")]
 
+# randint_like(input, Tensor high): a 0-d high only
+EMPTY_FILL_CASES += [f"torch.manual_seed(0); a = torch.zeros({shape}, dtype={d}); r = torch.randint_like(a, {high}{kw})"
+                     for shape in ("3", "2, 0", "2, 3") for d in ("torch.int64", "torch.float64")
+                     for high in ("torch.ones(3)", "torch.tensor(5)", "torch.tensor([5])", "torch.tensor(5.5)", "torch.zeros(0)",
+                                  "torch.tensor(0)", "2, torch.tensor(5)", "0, torch.tensor([5])")
+                     for kw in ("", ", dtype=torch.int8")]
+
 CASES = (EMPTY_FILL_CASES + LIKE_CASES + CUMSUM_CASES + DLPACK_CASES + COMPARE_CASES + MM_SIZES_CASES + EXPANDED_WRITE_CASES + SCALAR_SELF_CASES + BROADCAST_CASES + GROUP_NORM_CASES
          + THREADS_CASES + ARGUMENT_CASES)
 
