@@ -250,8 +250,7 @@ def _positional(fn, entry, sig, method, args, kwargs):
             break
         if i < len(positional):                  # the place means something else in another overload: leave it
             other = {s.params[i].name for s in _overloads(entry) if len(s.params) > i and s is not sig}
-            # (PyTorch's `Scalar self` overloads, torch.pow(self=2, exponent=t), name the same first place `self`)
-            if positional[i] != p.name and positional[i] in other and p.name != "self":
+            if positional[i] != p.name and positional[i] in other:
                 return args, kwargs
         elif not var_positional:
             return args, kwargs
