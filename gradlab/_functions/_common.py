@@ -4,11 +4,23 @@ from ..creation import tensor
 from ..ops.registry import OPS
 
 
+# functions whose PyTorch signature has a `Scalar self` overload: the reflected operator does it
+_SCALAR_SELF = {"pow": "__rpow__", "remainder": "__rmod__"}
+
+
 def method_form(name, row=None):
     """gradlab.<name>(input, ...) calls input.<name>(...), as torch.<name> and Tensor.<name> share one kernel.
     `row`: the op table's row it was made from (_functions/variants.py), None for a method that is no row."""
+    reflected = _SCALAR_SELF.get(name)
+
     def function(input, *args, **kwargs):
         if not isinstance(input, Tensor):
+            if reflected is not None and len(args) + len(kwargs) == 1:
+                # PyTorch's `Scalar self` overload is the reflected operator's kernel: torch.pow(2, t) is 2 ** t
+                # (PowBackward2), torch.remainder(3, t) is 3 % t (no derivative)
+                other = args[0] if args else next(iter(kwargs.values()))
+                if isinstance(other, Tensor):
+                    return getattr(other, reflected)(input)
             input = tensor(input)
         return getattr(Tensor, name)(input, *args, **kwargs)
     function.__name__ = name

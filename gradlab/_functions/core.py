@@ -4,6 +4,8 @@ The default dtype (torch.set_default_dtype / get_default_dtype / the deprecated
 set_default_tensor_type): the state lives in _dtype.py, where every layer reads it."""
 import os
 
+import numpy as np
+
 from .. import _argparse, _dtype, _parallel
 from .._tensor_core import Tensor
 from ..ops.operands import _number
@@ -67,8 +69,9 @@ def set_num_threads(*args):
     if len(args) != 1:
         raise TypeError(f"torch.set_num_threads() takes exactly one argument ({len(args)} given)")
     n, = args
-    if type(n) is not int:
+    if type(n) is not int and not isinstance(n, np.integer):      # (numpy's integers are ints to PyTorch)
         raise RuntimeError(f"set_num_threads expects an int, but got {_argparse.type_name(n)}")
+    n = int(n)
     if n <= 0:
         raise RuntimeError("set_num_threads expects a positive integer")
     _parallel.set_num_threads(n)

@@ -3,6 +3,7 @@ put, index_put_, nonzero_static, resize_as_, set_flush_denormal (_tensor_methods
 import numpy as np
 
 from .._tensor_core import Tensor
+from .._tensor_methods.misc import dlpack_array
 from ..ops.operands import _type_name
 from ..ops.shape import stack as _stack
 from ._common import method_form
@@ -213,7 +214,7 @@ def from_dlpack(ext_tensor):
 def _to_dlpack(tensor):
     if not isinstance(tensor, Tensor):
         raise TypeError(f"_to_dlpack(): argument 'data' (position 1) must be Tensor, not {_type_name(tensor)}")
-    return tensor._data.__dlpack__()
+    return dlpack_array(tensor._data).__dlpack__()
 
 
 to_dlpack = _to_dlpack          # (PyTorch's torch.to_dlpack is its C function _to_dlpack: errors name it)

@@ -9,6 +9,7 @@ compute a new tensor, and `with_out` puts the write around them, with PyTorch's 
 * a tuple of outs for functions with several results (torch.max(x, 1, out=(values, indices))).
 """
 import functools
+import inspect
 
 import numpy as np
 
@@ -103,9 +104,16 @@ def _requires_grad(values):
 def with_out(name, fn):
     """fn taking `out=` as PyTorch's function `name` does."""
     factory = name in _FACTORIES
+    try:
+        takes = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        takes = ()
 
     @functools.wraps(fn)
     def function(*args, out=None, **kwargs):
+        if "self" in kwargs and not args and "self" not in takes:
+            # (PyTorch's `Scalar self` overloads: torch.pow(self=2, exponent=t) is torch.pow(2, t))
+            args = (kwargs.pop("self"),)
         if out is None:
             return fn(*args, **kwargs)
         outs = out if isinstance(out, (tuple, list)) else (out,)

@@ -152,9 +152,11 @@ def _num(v):
     return str(v)
 
 
-def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     """torch.repeat_interleave(x, repeats, dim) is x.repeat_interleave(repeats, dim);
     torch.repeat_interleave(repeats) repeats each position i of a 1-d tensor repeats[i] times."""
+    if input is None:                        # torch.repeat_interleave(repeats=r): PyTorch's one-argument overload
+        input, repeats = repeats, None
     if repeats is None:
         _check_tensor_argument("repeat_interleave", input, "repeats", position=0)
         return _repeated_positions(input, output_size)

@@ -4,6 +4,7 @@ Most are the Tensor methods of _tensor_methods/sorting.py; `searchsorted` and `b
 as functions, as in PyTorch."""
 import numpy as np
 
+from .. import _dtype
 from .._tensor_core import Tensor
 from ..creation import tensor
 from ._common import method_forms
@@ -36,9 +37,19 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
         right = side == "right"
     values = _as_values(input, sorted_sequence)
     seq = sorted_sequence._data
-    if sorter is not None:
-        seq = np.take_along_axis(seq, sorter._data, axis=-1)
     v = values._data
+    if sorter is not None:                   # (PyTorch's checks of the sorter, before the shapes')
+        order = sorter._data
+        if order.shape != seq.shape:
+            raise RuntimeError("torch.searchsorted(): boundary and sorter must have the same size, but got boundary "
+                               f"tensor [{', '.join(map(str, seq.shape))}]and got sorter tensor "
+                               f"[{', '.join(map(str, order.shape))}]")
+        if order.dtype != np.int64:
+            raise RuntimeError("torch.searchsorted(): sorter must be a tensor of long dtype but got dtype "
+                               f"{_dtype.from_numpy_dtype(order.dtype)._legacy[:-len('Tensor')]}")
+        if order.size and (order.min() < 0 or order.max() >= seq.shape[-1]):
+            raise RuntimeError("torch.searchsorted(): sorter index out of range")
+        seq = np.take_along_axis(seq, order, axis=-1)
     if seq.ndim > 1 and not v.ndim:
         raise RuntimeError("torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is "
                            f"1, but we got boundaries tensor dim({seq.ndim}) and input value's dim(0) numel(1)")

@@ -422,6 +422,11 @@ def frobenius_norm(input, dim, keepdim=False, *, out=None):
                            "instead.")
     nd = input._data.ndim
     dims = tuple(_wrap_dim(d, nd) for d in dims) if dims else tuple(range(nd))      # (no dims: all of them)
+    for i, d in enumerate(dims):
+        if d in dims[:i]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    if not nd:                              # (a 0-d tensor's dim 0 is itself: nothing to reduce over)
+        dims = ()
     return _out(OPS["norm_p"](input, p=2, dim=dims, keepdim=keepdim), out)
 
 

@@ -13,7 +13,7 @@ from ..autograd import grad_mode
 from ..autograd.node import Node, record
 from ..ops import OPS, indexing as _indexing
 from ..ops.indexing import fill_inplace, setitem
-from ..ops.inplace import _check_inplace_allowed, write_untracked
+from ..ops.inplace import _check_inplace_allowed, after_untracked_write, write_untracked
 from ..ops.operands import _SCALARS, _check_arguments, _check_int_scalar, _kind, _number, _py, broadcast_error
 from ._common import (_NO_ROUNDING, _OPERANDS, _argument_type_name, _c_type, _check_exponent, _check_fill_value,
                       _check_operand, _check_sub, _check_complex_clamp, _check_tensor_argument, _clamp_bounds, _lifted,
@@ -171,6 +171,7 @@ class _InPlaceMethods:
                        UserWarning)
         _indexing._write_through_base(self, mask, value._data if isinstance(value, Tensor) else value)
         self._version_counter[0] += 1
+        after_untracked_write(self)       # (a detached view's source reads through its base from now on)
         return self
 
     def _check_lifted(self, scalar):

@@ -7,6 +7,8 @@ A numpy array stands in for PyTorch's storage: the array that owns a tensor's me
 itself). The storage objects below are thin views of it with the few methods a student calls.
 """
 import enum
+import functools
+import operator
 import sys
 import weakref
 
@@ -148,13 +150,31 @@ def _device_cpu():
     return _device("cpu")
 
 
+def dlpack_array(a):
+    """a, or a writable view of the same memory: numpy refuses to export a read-only array (an expanded tensor's
+    broadcast), which PyTorch exports as any other."""
+    if a.flags.writeable:
+        return a
+    owner = a
+    while not owner.flags.writeable and isinstance(owner.base, np.ndarray):
+        owner = owner.base
+    if not owner.flags.writeable:
+        return a
+    offset = a.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+    try:
+        return np.ndarray(a.shape, a.dtype, buffer=owner, offset=offset, strides=a.strides)
+    except (TypeError, ValueError):
+        return a
+
+
 class Resize(Function):
     """torch.autograd._functions.Resize: what the deprecated Tensor.resize and resize_as run (ResizeBackward)."""
 
     @staticmethod
     def forward(ctx, tensor, sizes):
         ctx.sizes = sizes
-        ctx.numel = int(np.prod(sizes, dtype=np.int64)) if len(sizes) else 1
+        # (PyTorch's Python: the sizes multiplied as given, whatever they are: its errors are Python's own)
+        ctx.numel = functools.reduce(operator.mul, sizes, 1)
         if tensor.numel() != ctx.numel:
             raise RuntimeError(
                 f"requested resize to {'x'.join(map(str, sizes))} ({ctx.numel} elements in total), but the given "
@@ -503,7 +523,7 @@ class _MoreMiscMethods:
     def __dlpack__(self, stream=None, *, max_version=None, dl_device=None, copy=None):
         if self.requires_grad:
             raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
-        return self._data.__dlpack__()
+        return dlpack_array(self._data).__dlpack__()
 
     def __dlpack_device__(self):
         return (DLDeviceType.kDLCPU, 0)

@@ -595,12 +595,18 @@ def _compare(ufunc, a, b):
             raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'{name}\'')
     if b.__class__ is complex and a._data.dtype == np.float16:
         warn_once(COMPLEX_HALF)        # (PyTorch compares in ComplexHalf)
+    ad, given_bd = a._data, bd
+    if isinstance(given, Tensor) and bd.dtype != ad.dtype:
+        # PyTorch compares in the operands' common dtype: uint8 >= tensor(-3) is uint8 >= 253 (numpy would
+        # compare the numbers themselves)
+        common = _dtype.result_np_dtype([(ad.ndim, ad.dtype), (bd.ndim, bd.dtype)], [])
+        ad, bd = ad.astype(common, copy=False), bd.astype(common, copy=False)
     try:
-        out = np.asarray(ufunc(a._data, bd))
+        out = np.asarray(ufunc(ad, bd))
     except ValueError:
         raise broadcast_error(a._data.shape, np.shape(bd)) from None
     if out.ndim and not (out.flags.c_contiguous and a._data.flags.c_contiguous):
-        out = _registry.torch_layout(None, out, (a._data, bd))     # PyTorch's layout of the result
+        out = _registry.torch_layout(None, out, (a._data, given_bd))     # PyTorch's layout of the result
     return Tensor._make(out)
 
 

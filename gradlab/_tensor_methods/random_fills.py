@@ -218,8 +218,8 @@ def _fill(t, draw, key, arranged=False):
     """Write draw()'s numbers into t in place (nothing is drawn for an empty t). On a tensor that
     requires grad, the node is PyTorch's (`key`, e.g. RandomBackward2) when the op table has the row;
     otherwise a copy, through which no gradient flows back into t either."""
-    if not t._data.size:
-        return assign_data(t, t._data)
+    if not t._data.size:                     # (nothing drawn, but the op still ran: its node is recorded)
+        return assign_data(t, t._data, key) if key in OPS else assign_data(t, t._data)
     values = draw()
     if not arranged:
         values = _in_memory_order(values, t._data)

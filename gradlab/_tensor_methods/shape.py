@@ -438,6 +438,12 @@ class _ShapeMethods:
         if isinstance(repeats, Tensor) and repeats._data.ndim > 1:
             raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
         d = _wrap_dim(0 if dim is None else dim, self._data.ndim)
+        if dim is not None and not self._data.ndim:
+            # (a 0-d tensor along a dim: index_select refuses it; the int form's unsqueeze(dim + 1) is out of range)
+            if isinstance(repeats, Tensor):
+                raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+            if isinstance(repeats, numbers.Integral) and not isinstance(repeats, bool) and repeats >= 0:
+                raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
         if isinstance(repeats, Tensor):
             r = repeats
             if r._data.ndim == 0 or (r._data.ndim == 1 and r._data.shape[0] == 1):
@@ -455,7 +461,8 @@ class _ShapeMethods:
             raise RuntimeError("Repeats must be non-negative")
         shape = src._data.shape
         if output_size is not None and output_size != (shape[d] if shape else 1) * repeats:
-            raise RuntimeError("allocated size does not match required size")
+            raise RuntimeError(f"repeat_interleave: Invalid output_size, expected {(shape[d] if shape else 1) * repeats} "
+                               f"but got {output_size}")
         out = src.unsqueeze(d + 1)
         expanded = out._data.shape[:d + 1] + (repeats,) + out._data.shape[d + 2:]
         new_shape = shape[:d] + (shape[d] * repeats,) + shape[d + 1:]
@@ -654,6 +661,10 @@ def _repeated_positions(repeats, output_size):
         raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for '{_kind_of(repeats)}'")
     if (r < 0).any():
         raise RuntimeError("repeats can not be negative")
+    if not r.size:                           # (nothing to repeat: PyTorch reads no output_size)
+        return Tensor._make(np.zeros(0, r.dtype))
+    if output_size is not None and output_size < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {output_size}: [{output_size}]")
     if output_size is not None and output_size != int(r.sum()):
         raise RuntimeError("allocated size does not match required size")
     return Tensor._make(np.repeat(np.arange(r.shape[0], dtype=r.dtype), r))

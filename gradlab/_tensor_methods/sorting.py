@@ -310,6 +310,12 @@ class _SortingMethods:
                 raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have the same dtype, but "
                                    f"got input with dtype {_C_NAMES.get(data.dtype.name, data.dtype.name)} and bins "
                                    f"for dimension 0 with dtype {_C_NAMES.get(bins._data.dtype.name, '?')}")
+            if bins._data.ndim != 1:
+                raise RuntimeError(f"torch.histogramdd: bins tensor should have one dimension, but got "
+                                   f"{bins._data.ndim} dimensions in the bins tensor for dimension 0")
+            if not bins._data.size:
+                raise RuntimeError("torch.histogramdd: bins tensor should have at least 1 element, but got 0 "
+                                   "elements in the bins tensor for dimension 0")
             if data.dtype.kind != "f" or data.dtype == np.float16:
                 raise NotImplementedError(f'"histogram_cpu" not implemented for {_kernel_name(data.dtype)!r}')
             edges = bins._data.reshape(-1)
@@ -334,10 +340,16 @@ class _SortingMethods:
                 low, high = low - 0.5, high + 0.5
             edges = linspace(low, high, bins + 1, dtype=self.dtype)._data
         flat = data.reshape(-1)
+        if weight is not None and weight._data.dtype != data.dtype:
+            raise RuntimeError("torch.histogramdd: if weight tensor is provided, input tensor and weight tensor should "
+                               f"have the same dtype, but got input({_C_NAMES.get(data.dtype.name, data.dtype.name)}), "
+                               f"and weight({_C_NAMES.get(weight._data.dtype.name, weight._data.dtype.name)})")
         if weight is not None and weight._data.shape != data.shape:
             raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the same shape as the "
                                "input tensor excluding its innermost dimension, but got input with shape "
                                f"[{flat.size}, 1] and weight with shape [{', '.join(map(str, weight._data.shape))}]")
+        if isinstance(bins, Tensor) and bins._data.size == 1:      # (one edge: no bin, checked after the weight)
+            raise RuntimeError("torch.histogram(): bins must be > 0, but got 0 for dimension 0")
         n = edges.size - 1
         inside = (flat >= edges[0]) & (flat <= edges[-1])
         pos = np.minimum(np.searchsorted(edges, flat[inside], side="right") - 1, n - 1)

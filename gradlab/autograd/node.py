@@ -299,6 +299,10 @@ class SavedTensor(metaclass=CType, c_name="gradlab._C._autograd.SavedTensor"):
 SavedTensor.__module__ = "gradlab._C._autograd"
 
 
+# Ops whose node keeps inputs' sizes that gradlab's formulas do not need (read as `_saved_<input>_sym_sizes`)
+_SIZES_SAVED = {"mm": ("self", "mat2")}
+
+
 class Node:
     """Base of every grad_fn. Subclasses are named exactly like PyTorch's (`MulBackward0`)."""
 
@@ -434,6 +438,16 @@ class Node:
             out = self._output_ref() if self._output_ref is not None else None
             if meta is not None or out is not None:
                 return tuple(meta[0] if meta is not None else out._data.shape)
+        if key != attr and op is not None and key.endswith("_sizes") and key[:-6] in _SIZES_SAVED.get(op.key, ()):
+            # (MmBackward0 keeps both inputs' sizes: an input's meta, or the output's shape when alike)
+            meta = self._input_meta[op.inputs.index(key[:-6])] if self._input_meta else None
+            out = self._output_ref() if self._output_ref is not None else None
+            if meta is not None or out is not None:
+                return tuple(meta[0] if meta is not None else out._data.shape)
+            kept = saved.get(key[:-6]) if saved is not None else None     # (the output is gone: the input saved)
+            kept = getattr(kept, "tensor", kept) if not isinstance(kept, Tensor) else kept
+            if isinstance(kept, Tensor):
+                return tuple(kept._data.shape)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
 
     def _saved_param(self, key, value):

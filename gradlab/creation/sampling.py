@@ -15,6 +15,7 @@ from .. import _dtype
 from .._tensor_methods._common import _resized_warning
 from .._tensor_methods.operators import _no_derivative
 from ..autograd import grad_mode as _grad_mode
+from ..ops import conversion as _conversion
 from ..ops.operands import broadcast_error
 from ..ops.registry import OPS
 from .factories import full
@@ -96,18 +97,38 @@ def _check_randint_arguments(args, low, high, size):
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
 
 
+def _laid_out_like(data, draw, draw_strided=None):
+    """draw(shape)'s numbers in PyTorch's empty_like(input) (preserve_format): a dense input that does not overlap
+    itself (a transposed one) gives its own strides, and the random fill runs through memory, in that order;
+    anything else is contiguous. (draw_strided: the numbers of a kernel that fills a strided tensor otherwise.)"""
+    if data.ndim >= 2 and data.size and not data.flags.c_contiguous and 0 not in data.strides:
+        strides = [s // data.itemsize for s in data.strides]
+        big = [i for i in range(data.ndim) if data.shape[i] >= 2]
+        dense = _conversion.preserved_strides(data.shape, strides)
+        if all(dense[i] == strides[i] for i in big):
+            order = sorted(range(data.ndim), key=lambda i: -strides[i] if data.shape[i] >= 2 else 0)
+            values = (draw_strided or draw)(tuple(data.shape[i] for i in order))
+            out = np.lib.stride_tricks.as_strided(np.empty(data.size, values.dtype), data.shape,
+                                                  [st * values.itemsize for st in strides])
+            out.transpose(order)[...] = values        # (the same strides as the input's, size-1 dims' too)
+            return out
+    return draw(data.shape)
+
+
 def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     _options("rand_like", dtype, device, (input,), requires_grad=requires_grad)
     _like_device(input, device)
-    return _finish(_uniform(_gen(generator), input._data.shape, _np(dtype, input._data.dtype)),
-                   requires_grad)
+    gen, target = _gen(generator), _np(dtype, input._data.dtype)
+    return _finish(_laid_out_like(input._data, lambda shape: _uniform(gen, shape, target)), requires_grad)
 
 
 def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     _options("randn_like", dtype, device, (input,), requires_grad=requires_grad)
     _like_device(input, device)
-    return _finish(_normal(_gen(generator), input._data.shape, _np(dtype, input._data.dtype)),
-                   requires_grad)
+    gen, target = _gen(generator), _np(dtype, input._data.dtype)
+    # (a strided tensor is filled by normal_'s scalar path, whatever its size)
+    strided = None if target.kind == "c" else lambda shape: gen.normal_scalar(math.prod(shape), target).reshape(shape)
+    return _finish(_laid_out_like(input._data, lambda shape: _normal(gen, shape, target), strided), requires_grad)
 
 
 def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
@@ -116,12 +137,15 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=
              requires_grad=requires_grad)
     _like_device(input, device)
     if high is None:
+        if isinstance(low, Tensor) and low._data.ndim:      # (PyTorch's randint_like(input, Tensor high) overload)
+            raise RuntimeError("high must be a scalar tensor and on CPU")
         low, high = 0, low
     target = _np(dtype, input._data.dtype)
     low, high = float_bounds(low, high, target)
     check_random_bounds(low, high, target)
-    data = _gen(generator).randint(low, high, input._data.shape, np.int64)
-    return _finish(data.astype(target), requires_grad)
+    gen = _gen(generator)
+    data = _laid_out_like(input._data, lambda shape: gen.randint(low, high, shape, np.int64))
+    return _finish(data.astype(target, copy=False), requires_grad)
 
 
 def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,

@@ -586,11 +586,24 @@ def assign_data(t, array, op_key=None):
 
 def _write_through_base(t, key, value):
     root = t._base if t._base is not None else t
+    if not root._data.flags.writeable:
+        # (a detached expanded tensor is no view of a tensor: its memory is the numpy array it broadcasts)
+        owner = root._data
+        while not owner.flags.writeable and isinstance(owner.base, np.ndarray):
+            owner = owner.base
+        if owner.flags.writeable:
+            root = _Memory(owner)
     values = np.array(t._data, copy=True)
     values[key] = value
     written = np.zeros(t._data.shape, bool)
     written[key] = True
     root._data.flat[view_positions(t, root)[written]] = values[written]
+
+
+class _Memory:
+    """A numpy array standing where view_positions reads a tensor's `_data`."""
+    def __init__(self, array):
+        self._data = array
 
 
 def _c_name(t):

@@ -27,6 +27,18 @@ def broadcast_error(a_shape, b_shape):
     return RuntimeError(f"shapes {a_shape} and {b_shape} cannot be broadcast")
 
 
+def broadcast_error_of(shapes):
+    """PyTorch's error for operands that do not broadcast, in their order: the shape broadcast so far (tensor a)
+    against the first operand that does not fit it (tensor b)."""
+    so_far = ()
+    for shape in shapes:
+        try:
+            so_far = np.broadcast_shapes(so_far, shape)
+        except ValueError:
+            return broadcast_error(so_far, shape)
+    return broadcast_error(shapes[0], shapes[-1])
+
+
 def _number(x):
     """A numpy scalar as the Python number PyTorch takes it for (np.float64 is also a float, but
     its type would escape the scalar rules). PyTorch reads np.bool_ as a float: int_tensor +
@@ -170,9 +182,9 @@ def where(condition, input=None, other=None, *, self=None):
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
         input = _as_tensor(input)
     args = [input if isinstance(input, Tensor) else _py(input), other if isinstance(other, Tensor) else _py(other)]
-    shapes = [np.shape(a._data) if isinstance(a, Tensor) else () for a in args] + [cond.shape]
+    shapes = [cond.shape] + [np.shape(a._data) if isinstance(a, Tensor) else () for a in args]
     try:
         np.broadcast_shapes(*shapes)
     except ValueError:
-        raise broadcast_error(shapes[0], shapes[1]) from None
+        raise broadcast_error_of(shapes) from None
     return OPS["where"](*args, condition=cond)

@@ -492,6 +492,8 @@ def logsumexp(self, dim, keepdim):
 def cumsum(self, dim):
     if self.ndim == 0:                 # (numpy would give a 1-d result)
         return self.astype(_sum_dtype(self) or self.dtype, copy=True)
+    if self.dtype == np.float16:       # (PyTorch's running sum of halves is a float32 one, each step rounded to half)
+        return np.ascontiguousarray(np.cumsum(self, axis=dim, dtype=np.float32) + 0).astype(np.float16)
     out = np.ascontiguousarray(np.cumsum(self, axis=dim, dtype=_sum_dtype(self)))    # (contiguous, as in PyTorch)
     if out.dtype.kind in "fc":
         out += 0        # PyTorch's running sum starts at +0, so a -0 never comes out (numpy starts at the first -0)

@@ -12,7 +12,8 @@ backpropagated (`.sum().backward()`) and the leaves' `.grad` compared. A raw num
 error in gradlab (numpy's messages, AxisError, AttributeError on `_data`, numpy RuntimeWarnings)
 fails on its own, whatever PyTorch does.
 
-    python tests/fuzz/test_api_fuzz.py --report [path.md]   # agreement per area, mismatches grouped
+    python tests/fuzz/test_api_fuzz.py --report [path.md] [--seed N]  # agreement per area, mismatches grouped
+                                                            # (seed 14 unless given: other seeds reach new inputs)
     python tests/fuzz/test_api_fuzz.py --update-known       # rewrite KNOWN_DIFFERENCES' one-by-one block
     python tests/fuzz/test_api_fuzz.py --coverage [path.md] # shared public names no case calls (or only with errors)
 
@@ -436,9 +437,24 @@ def _fmt_outcome(res):
     return text
 
 
-CASES = (api_fuzz_cases.all_cases(public_names()) + api_fuzz_reach.reach_cases(public_names())
-         + api_fuzz_dtidx.dtidx_cases() + api_fuzz_more.more_cases(public_names())
-         + api_fuzz_autograd.autograd_cases())
+def make_cases(seed=14):
+    """Every generator's cases for one seed (the pytest run uses 14; `--report --seed N` tries others)."""
+    public = public_names()
+    return (api_fuzz_cases.all_cases(public, seed=seed) + api_fuzz_reach.reach_cases(public, seed=seed)
+            + api_fuzz_dtidx.dtidx_cases(seed=seed) + api_fuzz_more.more_cases(public, seed=seed)
+            + api_fuzz_autograd.autograd_cases(seed=seed))
+
+
+def _seed_from_argv():
+    """`--seed N` when run as a script; the pytest run always uses seed 14 (its KNOWN_DIFFERENCES were measured
+    there)."""
+    if __name__ == "__main__" and "--seed" in sys.argv:
+        return int(sys.argv[sys.argv.index("--seed") + 1])
+    return 14
+
+
+SEED = _seed_from_argv()
+CASES = make_cases(SEED)
 CHUNK = 500
 
 
@@ -531,7 +547,7 @@ def report(path=None, limit=80):
     by_area, agree, groups, internal_groups, missing = _collect()
     elapsed = time.time() - started
     unknown = lambda items: sum(1 for it in items if not it[4])  # noqa: E731
-    out = [f"# API fuzz report ({len(CASES)} calls, {elapsed:.0f} s, {time.strftime('%H:%M:%S')} UTC)", "",
+    out = [f"# API fuzz report (seed {SEED}, {len(CASES)} calls, {elapsed:.0f} s, {time.strftime('%H:%M:%S')} UTC)", "",
            "Made by `python tests/fuzz/test_api_fuzz.py --report`. 'agree' counts calls where gradlab and torch agree "
            "on everything; the last column counts differing calls that KNOWN_DIFFERENCES does not list (new "
            "regressions, or differences not yet recorded). Groups not in KNOWN_DIFFERENCES come first below.", "",
@@ -816,6 +832,9 @@ if __name__ == "__main__":
         print(text)
     elif "--report" in sys.argv:
         rest = [a for a in sys.argv[1:] if a != "--report"]
+        if "--seed" in rest:  # `--seed N` chose the cases above; what remains is the path
+            i = rest.index("--seed")
+            del rest[i:i + 2]
         text = report(rest[0] if rest else None)
         print(text[:6000])
     else:

@@ -280,18 +280,20 @@ def _group_norm(input, num_groups, weight, bias, eps):
     _tensor("group_norm", weight, "weight", 3)
     _tensor("group_norm", bias, "bias", 4)
     channels = x.shape[1]
+    if num_groups <= 0:                     # (checked first: the channels are divided by it next)
+        raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
     if channels % num_groups:
         raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
                            f"shape {_dims(x.shape)} and num_groups={num_groups}")
     for name, t in (("weight", weight), ("bias", bias)):
         if t is not None and (t._data.ndim != 1 or t._data.size != channels):
+            # (PyTorch's bias message shows the weight's shape, [0] without one: its check prints weight.sizes())
+            shown = t._data.shape if name == "weight" else weight._data.shape if weight is not None else (0,)
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
-                               f"but got {name} of shape {_dims(t._data.shape)} and input of shape {_dims(x.shape)}")
-    if num_groups <= 0:
-        raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
+                               f"but got {name} of shape {_dims(shown)} and input of shape {_dims(x.shape)}")
+    _mixed_dtype(input, weight, bias)
     if x.dtype.kind != "f":
         raise NotImplementedError(f'"GroupNormKernelImpl" not implemented for \'{_name(input)}\'')
-    _mixed_dtype(input, weight, bias)
     mean, rstd = _group_norm_stats(x, num_groups, eps)
     # (PyTorch's native_group_norm: the result, each (sample, group)'s mean and 1 / std, one node for all three)
     return OPS["native_group_norm"](input, weight, bias, mean=mean, rstd=rstd, eps=eps,
