@@ -268,6 +268,7 @@ def _fallback_names(op):
         found.append("_saved_self_sym_numel")
     if op.key == "expand":          # (ExpandBackward0's sizes come from the node's meta: see _getattr_fallback)
         found += ["self_sizes", "_saved_self_sizes", "_saved_self_sym_sizes"]
+    found += ["_saved_" + name + "_sym_sizes" for name in _node._SIZES_SAVED.get(op.key, ())]   # (MmBackward0's)
     return found
 
 
