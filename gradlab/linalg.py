@@ -149,7 +149,8 @@ def _result(t, out):
 
 def inv(A, *, out=None):
     _check_tensor_argument("linalg_inv", A, "A")
-    return _result(A.inverse(), out)
+    _check_square(A, "linalg.inv")
+    return _result(OPS["inverse"](A), out)
 
 
 def det(A, *, out=None):
@@ -163,9 +164,20 @@ def slogdet(A, *, out=None):
     return _LinalgSlogdetResult(OPS["slogdet"](A))
 
 
+def _lu_infos(A):
+    """LAPACK getrf's info per matrix (0, or the index of the first zero pivot) as torch's int32 tensor."""
+    info = np.zeros(A._data.shape[:-2], np.int32)
+    info.reshape(-1)[:] = [(_stats._ops_linalg.getrf(m)[2]) for m in _stats._ops_linalg._batches(A._data)]
+    return info
+
+
 def solve(A, B, *, left=True, out=None):
     _check_tensor_argument("linalg_solve", A, "A")
     _check_tensor_argument("linalg_solve", B, "B", position=2)
+    return _result(_solve(A, B, left, True, "torch.linalg.solve"), out)
+
+
+def _solve(A, B, left, check_errors, name):
     if A._data.dtype != B._data.dtype:
         raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A of type {_kind(A)} and "
                            f"B of type {_kind(B)} instead")
@@ -181,7 +193,7 @@ def solve(A, B, *, left=True, out=None):
     if (rows if left else cols) != a[-1]:
         raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation {'AX' if left else 'XA'} = B "
                            f"({a[-2]}x{a[-1]} and {rows}x{cols})")
-    return _result(OPS["solve"](A, B, vector=vector, left=left), out)
+    return OPS["solve"](A, B, vector=vector, left=left, check_errors=check_errors, error_prefix=name)
 
 
 def cross(input, other, *, dim=-1, out=None):
@@ -289,7 +301,7 @@ def cholesky(A, *, upper=False, out=None):
 def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
     """(L, info): info > 0 is the order of the first leading minor that is not positive-definite."""
     _check_tensor_argument("linalg_cholesky_ex", A, "A")
-    return _stats.linalg_cholesky_ex(A, upper, check_errors)
+    return _stats.linalg_cholesky_ex(A, upper, check_errors, error_name="linalg.cholesky_ex")
 
 
 def qr(A, mode="reduced", *, out=None):
@@ -300,7 +312,8 @@ def qr(A, mode="reduced", *, out=None):
 
 def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
     _check_tensor_argument("linalg_lu_factor_ex", A, "A")
-    return _stats.linalg_lu_factor_ex(A, pivot, check_errors, name="torch.lu_factor")
+    return _stats.linalg_lu_factor_ex(A, pivot, check_errors, name="torch.lu_factor",
+                                      error_name="torch.linalg.lu_factor_ex")
 
 
 def lu_factor(A, *, pivot=True, out=None):
@@ -413,17 +426,9 @@ def inv_ex(A, *, check_errors=False, out=None):
     _stats._square(A, "linalg.inv")
     _stats._floating(A, "linalg.inv")
     _stats._low_precision(A, "linalg.inv")
-    try:
-        result = A.inverse()
-        info = np.zeros(A._data.shape[:-2], np.int32)
-    except LinAlgError as error:
-        if check_errors:
-            raise
-        info = np.zeros(A._data.shape[:-2], np.int32)
-        info.reshape(-1)[:] = [(_stats._ops_linalg.getrf(m)[2]) for m in _stats._ops_linalg._batches(A._data)]
-        with np.errstate(all="ignore"):
-            result = Tensor._make(np.full(A._data.shape, np.nan, A._data.dtype))
-        del error
+    # (torch's values for a singular A: the LU substitution's infs and nans, and LinalgInvExBackward0)
+    result = OPS["inverse"](A, check_errors=check_errors, error_prefix="linalg.inv_ex")
+    info = _lu_infos(A)
     return _stats._INV_EX((result, Tensor._make(info)))
 
 
@@ -431,16 +436,8 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     """(solve(A, B), info)."""
     _check_tensor_argument("linalg_solve_ex", A, "A")
     _check_tensor_argument("linalg_solve_ex", B, "B", position=2)
-    info = np.zeros(A._data.shape[:-2], np.int32)
-    try:
-        result = solve(A, B, left=left)
-    except LinAlgError:
-        if check_errors:
-            raise
-        info.reshape(-1)[:] = [(_stats._ops_linalg.getrf(m)[2]) for m in _stats._ops_linalg._batches(A._data)]
-        result = Tensor._make(np.full(np.broadcast_shapes(A._data.shape[:-2], B._data.shape[:-2] if B._data.ndim > 1
-                                                          else ()) + B._data.shape[-2 if B._data.ndim > 1 else -1:],
-                                      np.nan, A._data.dtype))
+    result = _solve(A, B, left, check_errors, "torch.linalg.solve_ex")
+    info = _lu_infos(A)
     return _stats._SOLVE_EX((result, Tensor._make(info)))
 
 
@@ -514,7 +511,10 @@ def tensorinv(A, ind=2, *, out=None):
     if int(np.prod(shape_start_ind)) != prod_ind_end:
         raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind]), "
                            f"but got {prod_ind_end} != {int(np.prod(shape_start_ind))}")
-    result = inv(A.reshape(prod_ind_end, -1))
+    # (torch's tensorinv calls at::inverse, whose singular error says "inv:")
+    square = A.reshape(prod_ind_end, -1)
+    _check_square(square, "linalg.inv")
+    result = OPS["inverse"](square, error_prefix="inv")
     return _result(result.reshape(shape_ind_end + shape_start_ind), out)
 
 

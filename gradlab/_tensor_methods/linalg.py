@@ -318,7 +318,8 @@ def _matrix_power(t, n, name="linalg.matrix_power"):
     if n == 1:
         return t.clone()
     if n < 0:
-        t, n = t.inverse(), -n
+        _check_square(t, "linalg.inv")
+        t, n = OPS["inverse"](t), -n
         if n == 1:
             return t
     if n == 2:

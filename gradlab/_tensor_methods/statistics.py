@@ -400,8 +400,9 @@ def _int32(values, shape):
 
 
 def cholesky_factor(A, name, upper, check_errors=True):
-    """(the factor as an array, info per matrix): L (or U = L^H) from A's lower triangle."""
-    L, infos = _ops_linalg.cholesky_lower(A._data)
+    """(the factor as an array, info per matrix): L from A's lower triangle (upper: U = L^H, L from the lower
+    triangle of A^H, that is A's upper one, as LAPACK's potrf 'U')."""
+    L, infos = _ops_linalg.cholesky_lower(np.conj(np.swapaxes(A._data, -1, -2)) if upper else A._data)
     if check_errors:
         for i, info in enumerate(infos):
             if info:
@@ -409,6 +410,12 @@ def cholesky_factor(A, name, upper, check_errors=True):
                                    "completed because the input is not positive-definite (the leading minor of order "
                                    f"{info} is not positive-definite).")
     factor = np.conj(np.swapaxes(L, -1, -2)) if upper else L
+    if upper and np.iscomplexobj(factor):
+        # (the two conjugates leave -0 imaginary parts where potrf 'U' writes +0: the zeros below the diagonal
+        # and the diagonal, which is real)
+        factor = np.triu(factor)
+        n = factor.shape[-1]
+        factor[..., np.arange(n), np.arange(n)] = factor[..., np.arange(n), np.arange(n)].real
     return _ops_linalg._column_major(factor), infos
 
 
@@ -496,8 +503,10 @@ class _LinearAlgebraMethods:
                    "with\nLU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info = torch.lu(A, "
                    "compute_pivots, get_infos=True)\nshould be replaced with\nLU, pivots, info = "
                    "torch.linalg.lu_factor_ex(A, compute_pivots)" + _triggered("BatchLinearAlgebra.cpp:2073"))
-        lu, piv, info = linalg_lu_factor_ex(self, pivot, check_errors=not get_infos, name="torch.lu_factor")
-        return _LU_WITH_INFO((lu, piv, info)) if get_infos else (lu, piv)
+        # (torch's _lu_with_info never checks: a singular A's factors come back, whatever get_infos; the
+        # method returns a plain tuple, torch.lu with get_infos the named one)
+        lu, piv, info = linalg_lu_factor_ex(self, pivot, check_errors=False, name="torch.lu_factor")
+        return (lu, piv, info) if get_infos else (lu, piv)
 
     def lu_solve(self, LU_data, LU_pivots):
         _warn_once("torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a future "
@@ -542,11 +551,11 @@ class _LinearAlgebraMethods:
 
 # --- the torch.linalg forms these methods share (gradlab/linalg.py binds them) ---------------------------
 
-def linalg_cholesky_ex(A, upper=False, check_errors=False, name="linalg.cholesky"):
+def linalg_cholesky_ex(A, upper=False, check_errors=False, name="linalg.cholesky", error_name=None):
     _square(A, name)
     _floating(A, name)
     _kernel_dtype(A, "cholesky_cpu", skip_empty=True)
-    factor, infos = cholesky_factor(A, name, upper, check_errors)
+    factor, infos = cholesky_factor(A, error_name or name, upper, check_errors)
     L = OPS["linalg_cholesky_ex"](A, upper=upper, factor=factor)
     return _CHOLESKY_EX((L, _int32(infos, A._data.shape[:-2])))
 
@@ -561,7 +570,8 @@ def linalg_qr(A, mode="reduced"):
     return _LINALG_QR(OPS["linalg_qr"](A, mode=mode))
 
 
-def linalg_lu_factor_ex(A, pivot=True, check_errors=False, name="torch.lu_factor"):
+def linalg_lu_factor_ex(A, pivot=True, check_errors=False, name="torch.lu_factor",
+                        error_name="torch.linalg.lu_factor"):
     if A._data.ndim < 2:
         raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "
                            f"[{', '.join(map(str, A._data.shape))}] instead")
@@ -572,7 +582,8 @@ def linalg_lu_factor_ex(A, pivot=True, check_errors=False, name="torch.lu_factor
     if check_errors:
         for i, info in enumerate(infos):
             if info:
-                raise _LinAlgError(f"torch.linalg.lu_factor: {_batch_where(i, A._data.ndim > 2)}U[{info},{info}] is "
+                # (a plain RuntimeError in torch: TORCH_CHECK, not LinAlgError's TORCH_CHECK_LINALG)
+                raise RuntimeError(f"{error_name}: {_batch_where(i, A._data.ndim > 2)}U[{info},{info}] is "
                                    "zero and using it on lu_solve would result in a division by zero. If you still "
                                    "want to perform the factorization, consider calling linalg.lu(A, pivot) or "
                                    "linalg.lu_factor_ex(A, pivot)")
@@ -605,6 +616,11 @@ def linalg_lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     if pivots._data.dtype != np.int32:
         raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32")
     _floating(LU, "linalg.lu_solve")
+    if pivots._data.ndim == 0 or pivots._data.shape[-1] != n:
+        raise RuntimeError("linalg.lu_solve: Number of pivots per batch should be same as the dimension of the matrix")
+    if pivots._data.shape != LU._data.shape[:-1]:
+        raise RuntimeError("linalg.lu_solve: Expected LU.shape[:-1] and pivots.shape to be the same, but got pivots "
+                           f"with shape [{', '.join(map(str, pivots._data.shape))}] instead")
     return OPS["linalg_lu_solve"](LU, B, pivots_array=pivots._data, left=left, adjoint=adjoint)
 
 

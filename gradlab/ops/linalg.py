@@ -354,9 +354,11 @@ def _substitute(A, B, upper):
 
 def cholesky_lower(a):
     """(L, info) for each matrix of a batch: L's lower triangle from a's (Cholesky-Banachiewicz, in a's dtype);
-    info: the order of the first leading minor that is not positive-definite (0: none), per matrix."""
+    info: the order of the first leading minor that is not positive-definite (0: none), per matrix.
+    As LAPACK's potf2 where it fails: the columns before j factored, L[j, j] the non-positive d, the
+    columns after j a's lower triangle untouched (what torch's cholesky_ex returns)."""
     flat = a.reshape((int(np.prod(a.shape[:-2])),) + a.shape[-2:])
-    out = np.zeros(flat.shape, a.dtype)
+    out = np.tril(flat)
     infos = []
     n = a.shape[-1]
     for m, L in zip(flat, out):
@@ -365,6 +367,7 @@ def cholesky_lower(a):
             d = m[j, j] - np.dot(L[j, :j], np.conj(L[j, :j]))
             d = d.real if np.iscomplexobj(d) else d
             if not d > 0:
+                L[j, j] = d
                 info = j + 1
                 break
             L[j, j] = np.sqrt(d)
@@ -840,15 +843,53 @@ def _lu_solve_LU_graph(gX, n):
     B=lambda g, n: OPS["linalg_lu_solve"](n.LU, g, pivots_array=n.pivots_array, left=n.left, adjoint=not n.adjoint)
     if isinstance(g, Tensor) else dual.like(g, _lu_solve_grads(g, n)[0]))
 def linalg_lu_solve(LU, B, pivots_array, left, adjoint):
-    P, L, U = lu_unpack_arrays(LU, pivots_array)
-    A = P @ L @ U
-    if adjoint:
-        A = _mH(A)
     if left:
-        return _column_major(_solve_batched(A, B, False).astype(LU.dtype, copy=False))
-    # (row-major whatever LU's layout: returned as a view, which the table keeps as laid out)
-    return np.ascontiguousarray(np.swapaxes(_solve_batched(np.swapaxes(A, -1, -2), np.swapaxes(B, -1, -2), False),
-                                            -1, -2).astype(LU.dtype, copy=False))[...]
+        return _column_major(getrs(LU, pivots_array, B, adjoint))
+    # X A = B is A^H X^H = B^H (X A^H = B: A X^H = B^H); row-major whatever LU's layout: returned as a view,
+    # which the table keeps as laid out
+    return np.ascontiguousarray(_mH(getrs(LU, pivots_array, _mH(B), not adjoint)))[...]
+
+
+def getrs(LU, pivots, B, adjoint=False):
+    """LAPACK's getrs on a batch: X with A X = B (adjoint: A^H X = B) for A = P L U given packed by getrf,
+    substituting through the triangles as they are: a zero pivot of a singular A gives the infs and nans
+    torch's lu_solve, solve_ex and inv_ex return."""
+    batch = np.broadcast_shapes(LU.shape[:-2], B.shape[:-2])
+    n, k = LU.shape[-1], B.shape[-1]
+    dtype = np.result_type(LU, B)
+    out = np.zeros(batch + (n, k), dtype)
+    if out.size == 0:
+        return out
+    lus = np.broadcast_to(LU, batch + LU.shape[-2:]).reshape((-1, n, n))
+    pivs = np.broadcast_to(pivots, batch + pivots.shape[-1:]).reshape((-1, n))
+    bs = np.broadcast_to(B, batch + B.shape[-2:]).reshape((-1, n, k))
+    wide, one = dtype, np.dtype(dtype).type(1)     # (the updates in the input's type, as ops/matrix.py's LU)
+    flat = out.reshape((-1, n, k))
+    with np.errstate(all="ignore"):
+        for i in range(flat.shape[0]):
+            lu, piv, x = lus[i].astype(dtype), pivs[i], flat[i]
+            x[...] = bs[i]
+            if not adjoint:
+                for j, p in enumerate(piv):                   # P^T b, the swaps in order
+                    if p - 1 != j:
+                        x[[j, p - 1]] = x[[p - 1, j]]
+                for j in range(n):                            # L y = P^T b (unit lower)
+                    x[j + 1:] = x[j + 1:].astype(wide) - np.outer(lu[j + 1:, j].astype(wide), x[j].astype(wide))
+                for j in range(n - 1, -1, -1):                # U x = y
+                    x[j] = x[j] * (one / lu[j, j])
+                    x[:j] = x[:j].astype(wide) - np.outer(lu[:j, j].astype(wide), x[j].astype(wide))
+            else:
+                lh = np.conj(lu)
+                for j in range(n):                            # U^H y = b (lower)
+                    x[j] = x[j] * (one / lh[j, j])
+                    x[j + 1:] = x[j + 1:].astype(wide) - np.outer(lh[j, j + 1:].astype(wide), x[j].astype(wide))
+                for j in range(n - 1, -1, -1):                # L^H z = y (unit upper)
+                    x[:j] = x[:j].astype(wide) - np.outer(lh[j, :j].astype(wide), x[j].astype(wide))
+                for j in range(n - 1, -1, -1):                # x = P z, the swaps in reverse
+                    p = piv[j]
+                    if p - 1 != j:
+                        x[[j, p - 1]] = x[[p - 1, j]]
+    return out
 
 
 # --- triangular solves ---------------------------------------------------------------------------
