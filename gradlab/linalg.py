@@ -512,7 +512,7 @@ def tensorinv(A, ind=2, *, out=None):
         raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind]), "
                            f"but got {prod_ind_end} != {int(np.prod(shape_start_ind))}")
     # (torch's tensorinv calls at::inverse, whose singular error says "inv:")
-    square = A.reshape(prod_ind_end, -1)
+    square = A.reshape(prod_ind_end, prod_ind_end)
     _check_square(square, "linalg.inv")
     result = OPS["inverse"](square, error_prefix="inv")
     return _result(result.reshape(shape_ind_end + shape_start_ind), out)

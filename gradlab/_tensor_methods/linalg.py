@@ -161,6 +161,8 @@ class _LinalgMethods:
     def logdet(self):
         _check_square(self, "logdet")
         sign, logabsdet = OPS["slogdet"](self)
+        if self._data.dtype.kind == "c":       # (PyTorch: log of the complex sign plus the real log|det|)
+            return sign.log() + logabsdet
         return where(sign == -1., float("nan"), logabsdet)
 
 

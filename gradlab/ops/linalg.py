@@ -7,6 +7,7 @@ from . import dual
 from .operands import _check_tensor_argument, broadcast_error
 from .registry import OPS, op
 from .inplace import run_inplace
+from .matrix import idamax
 from .shape import cat
 
 
@@ -335,6 +336,8 @@ def tri_solve(A, B, upper, left=True, unitriangular=False):
     if A.shape[-1] == 0 or B.shape[-1] == 0 or 0 in batch:
         return np.zeros(batch + B.shape[-2:], np.result_type(A, B))
     with np.errstate(all="ignore"):
+        if not (np.isfinite(A).all() and np.isfinite(B).all()):    # (a nan stays where substitution puts it)
+            return _substitute(A, B, upper)
         try:
             return np.linalg.solve(A, B)
         except np.linalg.LinAlgError:        # (a zero on the diagonal: back substitution's infs and nans)
@@ -598,7 +601,7 @@ def getrf(a):
     m, n = lu.shape
     pivots, info = [], 0
     for k in range(min(m, n)):
-        p = k + int(np.argmax(np.abs(lu[k:, k])))
+        p = k + idamax(lu[k:, k])
         pivots.append(p + 1)
         if lu[p, k] != 0:
             if p != k:

@@ -210,6 +210,15 @@ def _wide(dtype):
     return dtype
 
 
+def idamax(column):
+    """BLAS's i?amax, LAPACK's pivot: the first entry of largest |re| + |im| (|x| when real), a nan never
+    larger than what comes before it (only a leading nan is chosen)."""
+    size = np.abs(column.real) + np.abs(column.imag) if column.dtype.kind == "c" else np.abs(column)
+    if size.size == 0 or np.isnan(size[0]):
+        return 0
+    return int(np.argmax(np.where(np.isnan(size), -np.inf, size)))
+
+
 def lu_factor(a):
     """(LU, pivots, info) of one square matrix (float32 or float64): L below the diagonal (unit),
     U on and above it; pivots[k] is the row swapped with k; info the 1-based index of the first
@@ -219,7 +228,7 @@ def lu_factor(a):
     wide, one = _wide(lu.dtype), lu.dtype.type(1)
     pivots, info = [], 0
     for k in range(n):
-        p = k + int(np.argmax(np.abs(lu[k:, k])))
+        p = k + idamax(lu[k:, k])
         pivots.append(p)
         if lu[p, k] != 0:
             if p != k:
@@ -467,13 +476,14 @@ def _slogdet_grad(g, n):
 
 
 @op("slogdet", "LinalgSlogdetBackward0", variants=("function", "method"), saves=("self",), num_outputs=2,
-    saves_outputs=(0,),
+    saves_outputs=(0,), cast_result=False,
     self=_slogdet_grad)
 def slogdet(self):
-    if self.shape[-1] == 0:
-        return np.ones(self.shape[:-2], self.dtype), np.zeros(self.shape[:-2], self.dtype)
+    real = np.zeros(0, self.dtype).real.dtype          # (logabsdet is real for a complex A)
+    if self.size == 0:                                 # (0 x 0: det 1; an empty batch: empty results)
+        return np.ones(self.shape[:-2], self.dtype), np.zeros(self.shape[:-2], real)
     signs, logs = zip(*_batched(_lu_slogdet, self))
-    return (np.array(signs, self.dtype).reshape(self.shape[:-2]), np.array(logs, self.dtype).reshape(self.shape[:-2]))
+    return (np.array(signs, self.dtype).reshape(self.shape[:-2]), np.array(logs, real).reshape(self.shape[:-2]))
 
 
 def _lu_slogdet(a):
@@ -482,11 +492,12 @@ def _lu_slogdet(a):
     diag = np.diagonal(lu)
     t = a.dtype.type
     sign = t(-1) if sum(p != k for k, p in enumerate(pivots)) % 2 else t(1)
-    for x in diag:
-        sign = t(sign * np.sign(x))
-    total = t(0)
-    for x in np.log(np.abs(diag).astype(np.float64)).astype(a.dtype):
-        total = t(total + x)
+    for x in diag:          # (torch's sgn: 0 for a real nan, x / |x| for a complex x)
+        sign = t(sign * (t(int(0 < x) - int(x < 0)) if a.dtype.kind == "f" else (x / abs(x) if x != 0 else t(0))))
+    real = np.abs(diag).dtype.type
+    total = real(0)
+    for x in np.log(np.abs(diag).astype(np.float64)).astype(np.abs(diag).dtype):
+        total = real(total + x)
     return sign, total
 
 

@@ -144,7 +144,8 @@ def _arrays(result):
     if result is None:
         return []
     parts = result if isinstance(result, tuple) else (result,)
-    return [np.asarray(p.detach().numpy() if hasattr(p, "detach") else p._data) for p in parts]
+    return [np.asarray(p._data if isinstance(p, gradlab.Tensor) else p.detach().resolve_conj().resolve_neg().numpy())
+            for p in parts]
 
 
 def _case_ids(table):
