@@ -350,7 +350,9 @@ def _substitute(A, B, upper):
     X = np.zeros(np.broadcast_shapes(A.shape[:-1], B.shape[:-1]) + B.shape[-1:], np.result_type(A, B))
     order = range(n - 1, -1, -1) if upper else range(n)
     for i in order:
-        rest = (A[..., i, :, None] * X).sum(-2) - A[..., i, i, None] * X[..., i, :]
+        # (the solved rows only: an inf on the diagonal times a 0 not yet solved would be a nan)
+        done = slice(i + 1, n) if upper else slice(0, i)
+        rest = (A[..., i, done, None] * X[..., done, :]).sum(-2)
         X[..., i, :] = (B[..., i, :] - rest) / A[..., i, i, None]
     return X
 
