@@ -9,7 +9,7 @@ import numpy as np
 
 from ._tensor_core import _wrap_dim
 from .ops import OPS
-from .ops.matrix import _LinAlgError
+from .ops.matrix import _LinAlgError, check_svd_finite as _check_svd_finite
 from .ops.shape import cat as _cat
 from .ops.operands import _check_tensor_argument, _kind
 from ._tensor_core import Tensor
@@ -406,8 +406,13 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None)
     a = A._data
     if tol is not None:
         atol, rtol = tol, 0.0
-    s = np.abs(np.linalg.eigvalsh(a)) if hermitian and a.size else (
-        np.linalg.svd(a, compute_uv=False) if a.size else np.zeros(a.shape[:-2] + (0,), a.real.dtype))
+    if not hermitian:
+        _check_svd_finite(a)
+    finite = np.isfinite(a).all(axis=(-2, -1))
+    clean = np.where(finite[..., None, None], a, 0)       # (an inf: nan singular values, none counted)
+    s = np.abs(np.linalg.eigvalsh(clean)) if hermitian and a.size else (
+        np.linalg.svd(clean, compute_uv=False) if a.size else np.zeros(a.shape[:-2] + (0,), a.real.dtype))
+    s = np.where(finite[..., None], s, np.nan)
     atol_v = 0.0 if atol is None else (atol._data if isinstance(atol, Tensor) else atol)
     if rtol is None:
         rtol_v = 0.0 if (atol is not None and np.any(np.asarray(atol_v) > 0)) else np.finfo(a.dtype).eps * max(
@@ -556,6 +561,12 @@ def lstsq(A, B, rcond=None, *, driver=None):
     if (b_shape[-1] if vector else b_shape[-2]) != a_shape[-2]:
         raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)" if not vector else
                            "torch.linalg.lstsq: input.size(-2) should match other.size(-1)")
+    if np.isnan(A._data).any() or np.isnan(B._data).any():
+        # (LAPACK's argument check refuses the nan scaling factor: PyTorch's internal assert, word for word)
+        raise RuntimeError('false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/native/'
+                           'BatchLinearAlgebra.cpp":1613, please report a bug to PyTorch. torch.linalg.lstsq: Argument '
+                           f'{(5 if driver == "gels" else 4) + (0 if np.isnan(A._data).any() else 2)} has illegal value. Most certainly there is a bug in the '
+                           'implementation calling the backend library.')
     solution, residuals = OPS["linalg_lstsq"](A, B, vector=vector, driver=driver)
     a = A._data
     s = np.linalg.svd(a, compute_uv=False) if a.size else np.zeros(a.shape[:-2] + (0,), a.real.dtype)

@@ -7,7 +7,7 @@ from . import dual
 from .operands import _check_tensor_argument, broadcast_error
 from .registry import OPS, op
 from .inplace import run_inplace
-from .matrix import idamax
+from .matrix import check_svd_finite, idamax
 from .shape import cat
 
 
@@ -1037,7 +1037,12 @@ def linalg_pinv(self, rtol, hermitian):
     m, n = self.shape[-2:]
     if self.size == 0:
         return np.zeros(self.shape[:-2] + (n, m), self.dtype)
-    u, s, vh = np.linalg.svd(self, full_matrices=False)
+    if not hermitian:
+        check_svd_finite(self)
+    finite = np.isfinite(self).all(axis=(-2, -1))[..., None, None]
+    # (an inf: MKL's singular values are nans, none above the cutoff, the pseudo-inverse 0)
+    u, s, vh = np.linalg.svd(np.where(finite, self, 0), full_matrices=False)
+    s = np.where(finite[..., 0], s, np.nan)
     cutoff = rtol * s.max(axis=-1, keepdims=True) if s.shape[-1] else s
     s_inv = np.where(s > cutoff, 1 / np.where(s > cutoff, s, 1), 0)
     return (_mH(vh) * s_inv[..., None, :]) @ _mH(u)

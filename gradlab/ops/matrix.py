@@ -621,29 +621,35 @@ _SVD_TEXT = (
 
 
 @op("svd", "LinalgSvdBackward0", saves=("self",), num_outputs=3, saves_outputs=(0, 1, 2),
-    variants=("function", "method"),
+    variants=("function", "method"), cast_result=False,
     shows={"self": _SVD_TEXT},
     self=_svd_grad)
 def svd(self, full_matrices=False, check_errors=True):
     """U, S, Vh of the SVD (linalg.svd, torch.svd, linalg.svdvals: S); the reduced one unless full_matrices.
     A matrix with a non-finite entry raises PyTorch's error, or (torch.svd: check_errors=False) gives nans."""
     finite = np.isfinite(self).all(axis=(-2, -1))
-    if not check_errors and not finite.all():
+    if check_errors:
+        check_svd_finite(self)
+    if not finite.all():
+        # (an inf without a nan: MKL's gesdd returns, its singular values nan; torch.svd: no check at all)
         u, s, vh = svd.forward(np.where(finite[..., None, None], self, 0), full_matrices)
         for x in (u, s, vh):
             x[~finite] = np.nan
         return u, s, vh
-    if not np.isfinite(self).all():
-        batch = ""
-        if self.ndim > 2:
-            bad = np.nonzero(~np.isfinite(self).reshape(-1, *self.shape[-2:]).all(axis=(-2, -1)))[0][0]
-            batch = f"(Batch element {bad}): "
-        raise _LinAlgError(f"linalg.svd: {batch}The algorithm failed to converge because the input matrix contained "
-                           "non-finite values.")
     u, s, vh = np.linalg.svd(self, full_matrices=full_matrices)
     # (LAPACK's factors are column-major, matrix by matrix, as in PyTorch: torch.svd's V = Vh.mT is contiguous)
-    return _column_major(u.astype(self.dtype, copy=False)), s.astype(self.dtype), _column_major(
+    return _column_major(u.astype(self.dtype, copy=False)), s.astype(self.real.dtype), _column_major(
         vh.astype(self.dtype, copy=False))
+
+
+def check_svd_finite(a):
+    """PyTorch's error where LAPACK's gesdd fails: a matrix with a nan (one with an inf but no nan comes back
+    with nan singular values)."""
+    has_nan = np.isnan(a).any(axis=(-2, -1))
+    if has_nan.any():
+        batch = f"(Batch element {np.nonzero(has_nan.reshape(-1))[0][0]}): " if a.ndim > 2 else ""
+        raise _LinAlgError(f"linalg.svd: {batch}The algorithm failed to converge because the input matrix contained "
+                           "non-finite values.")
 
 
 def _column_major(a):

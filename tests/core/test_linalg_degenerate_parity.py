@@ -58,8 +58,8 @@ DTYPES = ["float64", "float32", "complex128"]
 
 
 def _make(lib, array, dtype, requires_grad=False):
-    return lib.tensor(array.tolist() if array.size else np.zeros(array.shape).tolist(), dtype=getattr(lib, dtype),
-                      requires_grad=requires_grad).reshape(array.shape)
+    t = lib.tensor(array.tolist(), dtype=getattr(lib, dtype)).reshape(array.shape)
+    return t.requires_grad_() if requires_grad else t
 
 
 def _rhs(lib, A):
