@@ -799,12 +799,12 @@ def _lu_solve_grads(g, n):
     g = dual.data(g)
     LU, piv, X = dual.data(n.LU), n.pivots_array, dual.data(n.result)
     P, L, U = lu_unpack_arrays(LU, piv)
-    A = P @ L @ U
+    # (gB through the saved LU, as PyTorch's: a singular LU's zero pivot gives nans, not an error)
     if n.left:
-        gB = _solve_batched(_mH(A), g, n.adjoint)
+        gB = getrs(LU, piv, g, not n.adjoint)
         gA = -gB @ _mH(X)
     else:
-        gB = np.swapaxes(_solve_batched(np.conj(A), np.swapaxes(g, -1, -2), n.adjoint), -1, -2)
+        gB = _mH(getrs(LU, piv, _mH(g), n.adjoint))
         gA = -_mH(X) @ gB
     if n.adjoint:
         gA = _mH(gA)

@@ -125,6 +125,8 @@ def _det_grad(g, n):
     pivots replaced by eps, so that a singular A with det exactly 0 gets a zero gradient."""
     if isinstance(g, Tensor):
         return _det_grad_graph(g, n.result, n.self)
+    if n.self.shape[-1] == 1:           # (a 1 x 1 matrix's det is its entry: the gradient is grad, even at 0)
+        return dual.like(g, np.broadcast_to(np.asarray(dual.data(g))[..., None, None], n.self.shape).copy())
     # (A^-H * conj(det) for a complex A: conj is the array itself when real)
     return _scaled_inverse_t(dual.conj(n.self), np.asarray(g * dual.conj(n.result)))
 
@@ -327,14 +329,14 @@ def _solve_b_grad(g, n):
         gb = dual.shared_with_second(n, g, lambda: _solve_gb_graph(g, n), first=False)
         return gb.squeeze(-1) if n.vector else gb
     if not n.left:
-        return _mT(dual.call("solve", dual.conj(n.A), _mT(g), vector=False, left=True))
-    return dual.call("solve", dual.conj(_mT(n.A)), g, vector=n.vector, left=True)
+        return _mT(dual.call("solve", dual.conj(n.A), _mT(g), vector=False, left=True, check_errors=False))
+    return dual.call("solve", dual.conj(_mT(n.A)), g, vector=n.vector, left=True, check_errors=False)
 
 
 def _solve_gb_graph(g, n):
     """PyTorch's linalg_solve_backward for a graph of the gradient: gB = linalg.solve(A^H, gX, left), the LU
     recomputed (a vector gX as a column)."""
-    return dual.call("solve", n.A.mH, g.unsqueeze(-1) if n.vector else g, vector=False, left=n.left)
+    return dual.call("solve", n.A.mH, g.unsqueeze(-1) if n.vector else g, vector=False, left=n.left, check_errors=False)
 
 
 @shows("-(inverse(A).mH @ grad).unsqueeze(-1) * result.conj().unsqueeze(-2) if vector"

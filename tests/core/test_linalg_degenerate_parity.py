@@ -180,6 +180,12 @@ KNOWN = {
     **{f"{f}-{m}-complex128": "complex LU rounding" for f in ("linalg.det", "det", "linalg.slogdet", "logdet")
        for m in ("dependent_1", "dependent_3")},
     "linalg.cholesky_ex(upper)-nan-complex128": "potrf 'U' with a nan: MKL's partial factor",
+    # pinverse's rcond=1e-15 keeps a float32 rank-deficient matrix's rounding-noise singular value (1e-7):
+    # its reciprocal is noise too, different in numpy's and MKL's SVD
+    **{f"pinverse-{m}-float32": "float32 noise singular value kept by rcond=1e-15" for m in
+       ("rank1_int_0", "dependent_1", "dependent_2", "rank1_int_3", "zero_col_3", "dependent_3",
+        "batch_one_singular_3")},
+    **{f"linalg.lstsq(gelsd).solution-inf-{d}": "gelsd with an inf entry (MKL's scaling)" for d in DTYPES},
     # float32 Cholesky of [[inf, 1], [2, 3]]: MKL's blocked potrf finds the second minor not positive-definite
     **{f"{f}-inf-float32": "float32 potrf with an inf (MKL's blocked order)" for f in
        ("linalg.cholesky", "linalg.cholesky_ex", "linalg.cholesky_ex(upper)", "linalg.cholesky_ex(check_errors)",
@@ -226,6 +232,7 @@ def test_close(fname, mname, dtype):
     fn, array = CLOSE[fname], _ARRAYS[mname]
     expected, expected_text, expected_warnings = _transcript(torch, fn, array, dtype)
     got, got_text, got_warnings = _transcript(gradlab, fn, array, dtype)
+    _known(f"{fname}-{mname}-{dtype}")
     if expected is None or got is None:
         assert got_text == expected_text
     assert got_warnings == expected_warnings
