@@ -23,7 +23,7 @@ __all__ = ["LinAlgError", "norm", "vector_norm", "matrix_norm", "inv", "det", "s
            "matrix_power", "multi_dot", "vecdot", "diagonal", "svdvals", "svd",
            "cholesky", "cholesky_ex", "qr", "lu", "lu_factor", "lu_factor_ex", "lu_solve", "solve_triangular", "pinv",
            "matrix_exp", "eigh", "eigvalsh", "eig", "eigvals", "matrix_rank", "inv_ex", "solve_ex", "matmul", "vander",
-           "cond", "tensorinv", "tensorsolve", "lstsq"]
+           "cond", "tensorinv", "tensorsolve", "lstsq", "ldl_factor", "ldl_factor_ex", "ldl_solve"]
 
 _INF = float("inf")
 
@@ -576,3 +576,75 @@ def lstsq(A, B, rcond=None, *, driver=None):
     sv = Tensor._make(s.astype(a.real.dtype)) if driver in ("gelsd", "gelss") else Tensor._make(
         np.empty(0, a.real.dtype))
     return _stats._LSTSQ((solution, residuals, rank_t, sv))
+
+
+# ------------------------------------------------------------------------------------------ LDL
+
+def _ldl_check_errors(info, api_name, batched):
+    """PyTorch's _linalg_check_errors for the LDL: a positive info is not one of its known codes (an internal
+    assert, word for word)."""
+    for i, value in enumerate(info.reshape(-1)):
+        if value > 0:
+            # (no "(Batch element i)": the assert comes before the batch is named)
+            raise RuntimeError('false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/native/'
+                               'BatchLinearAlgebra.cpp":1642, please report a bug to PyTorch. '
+                               f'{api_name}: Unknown error code: {value}.')
+
+
+def ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None):
+    """(LD, pivots, info): the Bunch-Kaufman LDL^T (LDL^H) of a symmetric (Hermitian) matrix from its lower
+    triangle, LAPACK's sytrf packed: L's unit columns below the diagonal, D's 1 x 1 and 2 x 2 blocks on it."""
+    _check_tensor_argument("linalg_ldl_factor_ex", A, "self")
+    name = "torch.linalg.ldl_factor_ex"
+    if A._data.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if A._data.shape[-1] == A._data.shape[-2] and A._data.dtype == np.float16:
+        raise NotImplementedError("\"ldl_factor_kernel_cpu\" not implemented for 'Half'")
+    _check_square(A, name)
+    a = A._data
+    n = a.shape[-1]
+    flat = a.reshape((int(np.prod(a.shape[:-2])), n, n))
+    lds, pivs = np.zeros(flat.shape, a.dtype), np.zeros(flat.shape[:-1], np.int32)
+    info = np.zeros(flat.shape[0], np.int32)
+    with np.errstate(all="ignore"):
+        for i, m in enumerate(flat):
+            lds[i], pivs[i], info[i] = _stats._ops_linalg.sytf2(m, hermitian and a.dtype.kind == "c")
+    info = info.reshape(a.shape[:-2])
+    if check_errors:
+        _ldl_check_errors(info, name, a.ndim > 2)
+    LD = OPS["linalg_ldl_factor_ex"](A, factors=_stats._ops_linalg._column_major(lds.reshape(a.shape)))
+    return _stats._LDL_FACTOR_EX((LD, Tensor._make(pivs.reshape(a.shape[:-1])), Tensor._make(info)))
+
+
+def ldl_factor(A, *, hermitian=False, out=None):
+    """(LD, pivots) of ldl_factor_ex, a singular A refused (PyTorch's error: an internal assert)."""
+    _check_tensor_argument("linalg_ldl_factor", A, "self")
+    LD, pivots, info = ldl_factor_ex(A, hermitian=hermitian)
+    _ldl_check_errors(info._data, "torch.linalg.ldl_factor", A._data.ndim > 2)
+    return _stats._LDL_FACTOR((LD, pivots))
+
+
+def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
+    """X with A X = B for A given by ldl_factor's LD and pivots (LAPACK's sytrs)."""
+    _check_tensor_argument("linalg_ldl_solve", LD, "LD")
+    _check_tensor_argument("linalg_ldl_solve", pivots, "pivots", position=2)
+    _check_tensor_argument("linalg_ldl_solve", B, "B", position=3)
+    name = "torch.linalg.ldl_solve"
+    _check_square(LD, name)
+    if LD._data.dtype != B._data.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type {_kind(B)} and A of type "
+                           f"{_kind(LD)} instead.")
+    if B._data.ndim < 2:          # (PyTorch reads B.size(-2) before checking B's dimensions)
+        raise IndexError(f"Dimension out of range (expected to be in range of [-{B._data.ndim}, "
+                         f"{B._data.ndim - 1}], but got -2)")
+    n = LD._data.shape[-1]
+    if B._data.shape[-2] != n:
+        raise RuntimeError(f"Incompatible matrix sizes for {name}: each A matrix is {n} by {n} but each b matrix is "
+                           f"{B._data.shape[-2]} by {B._data.shape[-1]}")
+    if pivots._data.shape != LD._data.shape[:-1]:
+        raise RuntimeError(f"{name}: Expected LD.shape[:-1] and pivots.shape to be the same, but got pivots with "
+                           f"shape [{', '.join(map(str, pivots._data.shape))}] instead")
+    if pivots._data.dtype.kind not in "iu":
+        raise RuntimeError(f"{name}: Expected pivots to be integers. Got {_kind(pivots)}")
+    return OPS["linalg_ldl_solve"](LD, B, pivots_array=pivots._data, hermitian=hermitian and
+                                   LD._data.dtype.kind == "c")

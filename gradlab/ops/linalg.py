@@ -1291,3 +1291,174 @@ def linalg_eig(self):
         return np.zeros(self.shape[:-1], ctype), np.zeros(self.shape, ctype)
     w, v = np.linalg.eig(self)
     return w.astype(ctype), _column_major(v.astype(ctype))
+
+
+# --- LDL (Bunch-Kaufman) -------------------------------------------------------------------------
+# PyTorch gives linalg_ldl_factor_ex and linalg_ldl_solve no derivative: their nodes are NotImplemented.
+
+def _cabs1(x):
+    """BLAS's |x| for pivoting: |re| + |im| for a complex number."""
+    return abs(x.real) + abs(x.imag) if np.iscomplexobj(x) else abs(x)
+
+
+def sytf2(a, hermitian):
+    """LAPACK's ?sytf2 / ?hetf2 (lower) on one matrix: (LD, 1-based pivots (negative: a 2 x 2 block), info).
+    Bunch-Kaufman diagonal pivoting; the strictly upper triangle left as zeros (as torch returns it)."""
+    A = np.tril(np.array(a, dtype=a.dtype))
+    n = A.shape[0]
+    conj = np.conj if hermitian else (lambda x: x)
+    alpha = (1 + np.sqrt(17.0)) / 8
+    ipiv = np.zeros(n, np.int32)
+    info, k = 0, 0
+    if hermitian and np.iscomplexobj(A):
+        A[np.arange(n), np.arange(n)] = A[np.arange(n), np.arange(n)].real
+    while k < n:
+        kstep = 1
+        absakk = abs(A[k, k].real) if hermitian else _cabs1(A[k, k])
+        if k < n - 1:
+            imax = k + 1 + int(np.argmax(_cabs1(A[k + 1:, k])))
+            colmax = _cabs1(A[imax, k])
+        else:
+            imax, colmax = k, 0.0
+        if max(absakk, colmax) == 0 or np.isnan(absakk):
+            info = info or k + 1
+            kp = k
+        else:
+            if absakk >= alpha * colmax:
+                kp = k
+            else:
+                jmax = k + int(np.argmax(_cabs1(A[imax, k:imax])))
+                rowmax = _cabs1(A[imax, jmax])
+                if imax < n - 1:
+                    jmax = imax + 1 + int(np.argmax(_cabs1(A[imax + 1:, imax])))
+                    rowmax = max(rowmax, _cabs1(A[jmax, imax]))
+                if absakk >= alpha * colmax * (colmax / rowmax):
+                    kp = k
+                elif (abs(A[imax, imax].real) if hermitian else _cabs1(A[imax, imax])) >= alpha * rowmax:
+                    kp = imax
+                else:
+                    kp, kstep = imax, 2
+            kk = k + kstep - 1
+            if kp != kk:            # rows and columns kk and kp of the trailing matrix swapped (lower triangle)
+                A[kp + 1:, [kk, kp]] = A[kp + 1:, [kp, kk]]
+                seg = A[kk + 1:kp, kk].copy()
+                A[kk + 1:kp, kk] = conj(A[kp, kk + 1:kp])
+                A[kp, kk + 1:kp] = conj(seg)
+                if hermitian:
+                    A[kp, kk] = conj(A[kp, kk])
+                A[kk, kk], A[kp, kp] = A[kp, kp], A[kk, kk]
+                if kstep == 2:
+                    A[k + 1, k], A[kp, k] = A[kp, k], A[k + 1, k]
+            if kstep == 1:
+                if k < n - 1:       # A22 -= x x^T / d (the lower triangle), then x /= d
+                    d11 = 1 / (A[k, k].real if hermitian else A[k, k])
+                    x = A[k + 1:, k].copy()
+                    for j in range(k + 1, n):
+                        if x[j - k - 1] != 0:       # (BLAS's syr/her skip a zero: no 0 * inf)
+                            A[j:, j] = A[j:, j] - x[j - k - 1:] * (d11 * conj(x[j - k - 1]))
+                            if hermitian and np.iscomplexobj(A):
+                                A[j, j] = A[j, j].real
+                    A[k + 1:, k] = x * d11
+            elif k < n - 2:
+                if hermitian:
+                    d = abs(A[k + 1, k])
+                    d11, d22 = A[k + 1, k + 1].real / d, A[k, k].real / d
+                    tt = 1 / (d11 * d22 - 1)
+                    d21 = A[k + 1, k] / d
+                    d = tt / d
+                    for j in range(k + 2, n):
+                        wk = d * (d11 * A[j, k] - d21 * A[j, k + 1])
+                        wkp1 = d * (d22 * A[j, k + 1] - np.conj(d21) * A[j, k])
+                        A[j:, j] = A[j:, j] - A[j:, k] * np.conj(wk) - A[j:, k + 1] * np.conj(wkp1)
+                        A[j, k], A[j, k + 1] = wk, wkp1
+                        A[j, j] = A[j, j].real
+                else:
+                    d21 = A[k + 1, k]
+                    d11, d22 = A[k + 1, k + 1] / d21, A[k, k] / d21
+                    t = 1 / (d11 * d22 - 1)
+                    d21 = t / d21
+                    for j in range(k + 2, n):
+                        wk = d21 * (d11 * A[j, k] - A[j, k + 1])
+                        wkp1 = d21 * (d22 * A[j, k + 1] - A[j, k])
+                        A[j:, j] = A[j:, j] - (A[j:, k] * wk + A[j:, k + 1] * wkp1)
+                        A[j, k], A[j, k + 1] = wk, wkp1
+        if kstep == 1:
+            ipiv[k] = kp + 1
+        else:
+            ipiv[k] = ipiv[k + 1] = -(kp + 1)
+        k += kstep
+    return A, ipiv, info
+
+
+def sytrs(A, ipiv, B, hermitian):
+    """LAPACK's ?sytrs / ?hetrs (lower) on one matrix: X with A X = B from sytf2's LD and pivots."""
+    B = np.array(B, dtype=np.result_type(A, B))
+    n = A.shape[0]
+    conj = np.conj if hermitian else (lambda x: x)
+    k = 0
+    while k < n:                                   # L D Y = B
+        if ipiv[k] > 0:
+            kp = ipiv[k] - 1
+            if kp != k:
+                B[[k, kp]] = B[[kp, k]]
+            B[k + 1:] -= np.outer(A[k + 1:, k], B[k])
+            B[k] = B[k] * (1 / (A[k, k].real if hermitian else A[k, k]))
+            k += 1
+        else:
+            kp = -ipiv[k] - 1
+            if kp != k + 1:
+                B[[k + 1, kp]] = B[[kp, k + 1]]
+            B[k + 2:] -= np.outer(A[k + 2:, k], B[k])
+            B[k + 2:] -= np.outer(A[k + 2:, k + 1], B[k + 1])
+            akm1k = A[k + 1, k]
+            akm1 = A[k, k] / (conj(akm1k) if hermitian else akm1k)
+            ak = A[k + 1, k + 1] / akm1k
+            denom = akm1 * ak - 1
+            bkm1 = B[k] / (conj(akm1k) if hermitian else akm1k)
+            bk = B[k + 1] / akm1k
+            B[k] = (ak * bkm1 - bk) / denom
+            B[k + 1] = (akm1 * bk - bkm1) / (np.conj(denom) if hermitian else denom)
+            k += 2
+    k = n - 1
+    while k >= 0:                                  # L^T X = Y (L^H when Hermitian)
+        if ipiv[k] > 0:
+            B[k] -= conj(A[k + 1:, k]) @ B[k + 1:]
+            kp = ipiv[k] - 1
+            if kp != k:
+                B[[k, kp]] = B[[kp, k]]
+            k -= 1
+        else:
+            B[k] -= conj(A[k + 1:, k]) @ B[k + 1:]
+            B[k - 1] -= conj(A[k + 1:, k - 1]) @ B[k + 1:]
+            kp = -ipiv[k] - 1
+            if kp != k:
+                B[[k, kp]] = B[[kp, k]]
+            k -= 2
+    return B
+
+
+@op("linalg_ldl_factor_ex", "NotImplemented", saves=(), variants=(), promote=False, saved_params=(),
+    shows={"self": "derivative for aten::linalg_ldl_factor_ex is not implemented"},
+    self=lambda g, n: (_ for _ in ()).throw(
+        RuntimeError("derivative for aten::linalg_ldl_factor_ex is not implemented")))
+def linalg_ldl_factor_ex(self, factors):
+    return factors
+
+
+@op("linalg_ldl_solve", "NotImplemented", ("LD", "B"), saves=(), variants=(), promote=False, saved_params=(),
+    shows={"LD": "derivative for aten::linalg_ldl_solve is not implemented",
+           "B": "derivative for aten::linalg_ldl_solve is not implemented"},
+    LD=lambda g, n: (_ for _ in ()).throw(RuntimeError("derivative for aten::linalg_ldl_solve is not implemented")),
+    B=lambda g, n: (_ for _ in ()).throw(RuntimeError("derivative for aten::linalg_ldl_solve is not implemented")))
+def linalg_ldl_solve(LD, B, pivots_array, hermitian):
+    batch = np.broadcast_shapes(LD.shape[:-2], B.shape[:-2])
+    n, k = LD.shape[-1], B.shape[-1]
+    out = np.zeros(batch + (n, k), np.result_type(LD, B))
+    if out.size:
+        lds = np.broadcast_to(LD, batch + LD.shape[-2:]).reshape((-1, n, n))
+        pivs = np.broadcast_to(pivots_array, batch + (n,)).reshape((-1, n))
+        bs = np.broadcast_to(B, batch + B.shape[-2:]).reshape((-1, n, k))
+        with np.errstate(all="ignore"):
+            for i, x in enumerate(out.reshape((-1, n, k))):
+                x[...] = sytrs(lds[i], pivs[i], bs[i], hermitian)
+    return _column_major(out)

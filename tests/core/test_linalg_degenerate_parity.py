@@ -112,6 +112,13 @@ EXACT = {
     "linalg.tensorinv": lambda t, A: t.linalg.tensorinv(A, ind=1),
     "cholesky_solve": lambda t, A: t.cholesky_solve(_rhs(t, A), A),
     "linalg.solve_triangular": lambda t, A: t.linalg.solve_triangular(A, _rhs(t, A), upper=True),
+    "linalg.ldl_factor": lambda t, A: t.linalg.ldl_factor(A),
+    "linalg.ldl_factor_ex": lambda t, A: t.linalg.ldl_factor_ex(A),
+    "linalg.ldl_factor_ex(hermitian)": lambda t, A: t.linalg.ldl_factor_ex(A, hermitian=True),
+    "linalg.ldl_factor_ex(check_errors)": lambda t, A: t.linalg.ldl_factor_ex(A, check_errors=True),
+    "linalg.ldl_solve": lambda t, A: t.linalg.ldl_solve(*t.linalg.ldl_factor_ex(A)[:2], _rhs(t, A)),
+    "linalg.ldl_solve(hermitian)": lambda t, A: t.linalg.ldl_solve(*t.linalg.ldl_factor_ex(A, hermitian=True)[:2],
+                                                                   _rhs(t, A), hermitian=True),
 }
 
 # compared as numbers (1e-12 relative in float64, the same infs and nans): their LAPACK routines' order differs
@@ -249,6 +256,7 @@ GRADS = {
     "linalg.lu_factor_ex": lambda t, A: t.linalg.lu_factor_ex(A).LU,
     "lu": lambda t, A: t.lu(A)[0],
     "linalg.lu_solve": lambda t, A: t.linalg.lu_solve(*_lu_parts(t, A), _rhs(t, A)),
+    "linalg.ldl_factor_ex": lambda t, A: t.linalg.ldl_factor_ex(A).LD,
     "linalg.det": lambda t, A: t.linalg.det(A),
     "linalg.slogdet": lambda t, A: t.linalg.slogdet(A).logabsdet,
 }
