@@ -23,7 +23,8 @@ __all__ = ["LinAlgError", "norm", "vector_norm", "matrix_norm", "inv", "det", "s
            "matrix_power", "multi_dot", "vecdot", "diagonal", "svdvals", "svd",
            "cholesky", "cholesky_ex", "qr", "lu", "lu_factor", "lu_factor_ex", "lu_solve", "solve_triangular", "pinv",
            "matrix_exp", "eigh", "eigvalsh", "eig", "eigvals", "matrix_rank", "inv_ex", "solve_ex", "matmul", "vander",
-           "cond", "tensorinv", "tensorsolve", "lstsq", "ldl_factor", "ldl_factor_ex", "ldl_solve"]
+           "cond", "tensorinv", "tensorsolve", "lstsq", "ldl_factor", "ldl_factor_ex", "ldl_solve",
+           "householder_product"]
 
 _INF = float("inf")
 
@@ -648,3 +649,13 @@ def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
         raise RuntimeError(f"{name}: Expected pivots to be integers. Got {_kind(pivots)}")
     return OPS["linalg_ldl_solve"](LD, B, pivots_array=pivots._data, hermitian=hermitian and
                                    LD._data.dtype.kind == "c")
+
+
+# ------------------------------------------------------------------------------------------ Householder
+
+def householder_product(A, tau, *, out=None):
+    """The first n columns of the product of the Householder reflectors H_i = I - tau_i v_i v_i^H whose
+    vectors are below A's diagonal (geqrf's output: Q of the QR)."""
+    _check_tensor_argument("linalg_householder_product", A, "input")
+    _check_tensor_argument("linalg_householder_product", tau, "tau", position=2)
+    return _result(_stats.householder_product(A, tau, "torch.linalg.householder_product"), out)

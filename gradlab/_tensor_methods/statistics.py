@@ -356,6 +356,7 @@ _EIGH = _named("linalg_eigh", "eigenvalues", "eigenvectors")
 _EIG = _named("linalg_eig", "eigenvalues", "eigenvectors")
 _INV_EX = _named("linalg_inv_ex", "inverse", "info")
 _LDL_FACTOR = _named("linalg_ldl_factor", "LD", "pivots")
+_GEQRF = _named("geqrf", "a", "tau")
 _LDL_FACTOR_EX = _named("linalg_ldl_factor_ex", "LD", "pivots", "info")
 _SOLVE_EX = _named("linalg_solve_ex", "result", "info")
 _LU_WITH_INFO = _named("_lu_with_info", "LU", "pivots", "info")
@@ -497,6 +498,17 @@ class _LinearAlgebraMethods:
                    "else 'complete')" + _triggered("BatchLinearAlgebra.cpp:2505"))
         return _QR(linalg_qr(self, "reduced" if some else "complete"))
 
+    def geqrf(self):
+        """(a, tau): LAPACK's geqrf, the QR with Q kept as Householder reflectors (GeqrfBackward0: none)."""
+        if self._data.ndim < 2:
+            raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
+        _kernel_dtype(self, "geqrf_cpu")
+        return _GEQRF(OPS["geqrf"](self))
+
+    def orgqr(self, input2):
+        """torch.orgqr: linalg.householder_product(self, input2)."""
+        return householder_product(self, input2, "torch.linalg.householder_product")
+
     def lu(self, pivot=True, get_infos=False):
         if not isinstance(pivot, bool):
             raise TypeError(f"_lu_with_info(): argument 'pivot' must be bool, not {_type_name(pivot)}")
@@ -624,6 +636,22 @@ def linalg_lu_solve(LU, pivots, B, *, left=True, adjoint=False):
         raise RuntimeError("linalg.lu_solve: Expected LU.shape[:-1] and pivots.shape to be the same, but got pivots "
                            f"with shape [{', '.join(map(str, pivots._data.shape))}] instead")
     return OPS["linalg_lu_solve"](LU, B, pivots_array=pivots._data, left=left, adjoint=adjoint)
+
+
+def householder_product(A, tau, name):
+    if A._data.ndim < 2:
+        raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
+    if tau._data.ndim < 1:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+    m, n = A._data.shape[-2:]
+    if m < n:
+        raise RuntimeError(f"{name}: input.shape[-2] must be greater than or equal to input.shape[-1]")
+    if n < tau._data.shape[-1]:
+        raise RuntimeError(f"{name}: input.shape[-1] must be greater than or equal to tau.shape[-1]")
+    if A._data.dtype != tau._data.dtype:
+        raise RuntimeError(f"{name}: tau dtype {_kind(tau)} does not match input dtype {_kind(A)}")
+    _kernel_dtype(A, "orgqr_cpu")
+    return OPS["linalg_householder_product"](A, tau)
 
 
 def linalg_pinv(A, atol=None, rtol=None, hermitian=False):

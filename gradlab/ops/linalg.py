@@ -1467,3 +1467,88 @@ def linalg_ldl_solve(LD, B, pivots_array, hermitian):
             for i, x in enumerate(out.reshape((-1, n, k))):
                 x[...] = sytrs(lds[i], pivs[i], bs[i], hermitian)
     return _column_major(out)
+
+
+# --- QR's Householder form (geqrf, householder_product / orgqr) ---------------------------------------
+
+@op("geqrf", "GeqrfBackward0", num_outputs=2, variants=(), promote=False, saved_params=(),
+    shows={"self": "derivative for geqrf is not implemented"},
+    self=lambda g, n: (_ for _ in ()).throw(NotImplementedError("the derivative for 'geqrf' is not implemented.")))
+def geqrf(self):
+    """LAPACK's geqrf: R on and above the diagonal, the reflectors' vectors below it, and their scales tau
+    (numpy's qr(mode='raw') is that call; column-major as LAPACK leaves it)."""
+    m, n = self.shape[-2:]
+    k = min(m, n)
+    a = np.zeros(self.shape, self.dtype)
+    tau = np.zeros(self.shape[:-2] + (k,), self.dtype)
+    if self.size:
+        flat_a, flat_t = a.reshape((-1, m, n)), tau.reshape((-1, k))
+        for i, mat in enumerate(self.reshape((-1, m, n))):
+            h, t = np.linalg.qr(mat, mode="raw")
+            flat_a[i], flat_t[i] = h.T, t
+    return _column_major(a), tau
+
+
+def _reflector(A, tau, i):
+    """H_i = I - tau_i v v^H, v = (0, ..., 0, 1, A[i+1:, i])."""
+    m = A.shape[0]
+    v = np.zeros(m, A.dtype)
+    v[i] = 1
+    v[i + 1:] = A[i + 1:, i]
+    return v, np.eye(m, dtype=A.dtype) - tau[i] * np.outer(v, np.conj(v))
+
+
+def _householder_product_grads(g, n):
+    """The gradients of Q = H_0 H_1 ... H_(k-1) I[:, :n] (one matrix at a time): with G_H = L^H G R^H for
+    L = H_0 .. H_(i-1), R = H_(i+1) .. I[:, :n], tau_i gets -v^H G_H v and v (A's column i below the
+    diagonal) -conj(tau_i) G_H v - tau_i G_H^H v."""
+    g, A_all, tau_all = dual.data(g), dual.data(n.input), dual.data(n.tau)
+    m, cols = A_all.shape[-2:]
+    k = tau_all.shape[-1]
+    batch = np.broadcast_shapes(A_all.shape[:-2], tau_all.shape[:-1])
+    gA = np.zeros(batch + (m, cols), np.result_type(A_all, g))
+    gtau = np.zeros(batch + (k,), gA.dtype)
+    A_b = np.broadcast_to(A_all, batch + (m, cols)).reshape((-1, m, cols))
+    t_b = np.broadcast_to(tau_all, batch + (k,)).reshape((-1, k))
+    g_b = np.broadcast_to(g, batch + (m, cols)).reshape((-1, m, cols))
+    for b, (A, tau, G, gA_b, gt_b) in enumerate(zip(A_b, t_b, g_b, gA.reshape((-1, m, cols)),
+                                                     gtau.reshape((-1, k)))):
+        parts = [_reflector(A, tau, i) for i in range(k)]
+        right = [None] * k
+        R = np.eye(m, cols, dtype=A.dtype)
+        for i in range(k - 1, -1, -1):
+            right[i] = R
+            R = parts[i][1] @ R
+        L = np.eye(m, dtype=A.dtype)
+        for i in range(k):
+            v, H = parts[i]
+            G_H = _mH(L) @ G @ _mH(right[i])
+            gt_b[i] = -(np.conj(v) @ G_H @ v)
+            gv = -np.conj(tau[i]) * (G_H @ v) - tau[i] * (_mH(G_H) @ v)
+            gA_b[i + 1:, i] = gv[i + 1:]
+            L = L @ H
+    return gA.reshape(batch + (m, cols)), gtau.reshape(batch + (k,))
+
+
+@op("linalg_householder_product", "LinalgHouseholderProductBackward0", ("input", "tau"), saves=("input", "tau"),
+    variants=(), promote=False,
+    shows={"input": "householder_product_backward(grad, result, input, tau)[0]",
+           "tau": "householder_product_backward(grad, result, input, tau)[1]"},
+    input=lambda g, n: dual.like(g, _householder_product_grads(g, n)[0]),
+    tau=lambda g, n: dual.like(g, _householder_product_grads(g, n)[1]))
+def linalg_householder_product(input, tau):
+    """Q = H_0 H_1 ... H_(k-1) I[:, :n] from geqrf's reflectors (LAPACK's orgqr: the reflectors applied
+    to the identity's columns from the last one back)."""
+    m, cols = input.shape[-2:]
+    k = tau.shape[-1]
+    batch = np.broadcast_shapes(input.shape[:-2], tau.shape[:-1])
+    out = np.zeros(batch + (m, cols), np.result_type(input, tau))
+    if out.size:
+        A_b = np.broadcast_to(input, batch + (m, cols)).reshape((-1, m, cols))
+        t_b = np.broadcast_to(tau, batch + (k,)).reshape((-1, k))
+        for A, t, Q in zip(A_b, t_b, out.reshape((-1, m, cols))):
+            Q[...] = np.eye(m, cols, dtype=Q.dtype)
+            for i in range(k - 1, -1, -1):
+                v = np.concatenate([[1], A[i + 1:, i]]).astype(Q.dtype)
+                Q[i:] = Q[i:] - t[i] * np.outer(v, np.conj(v) @ Q[i:])
+    return _column_major(out)
