@@ -607,6 +607,8 @@ TORCH = {'abs': ('abs(Tensor input, *, Tensor out=None)',),
  'ones_like': ('ones_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? '
                'layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',),
  'orgqr': ('orgqr(Tensor input, Tensor input2, *, Tensor out=None)',),
+ 'ormqr': ('ormqr(Tensor input, Tensor input2, Tensor input3, bool left=True, bool transpose=False, *, Tensor '
+           'out=None)',),
  'outer': ('outer(Tensor input, Tensor vec2, *, Tensor out=None)',),
  'pairwise_distance': ('pairwise_distance(Tensor x1, Tensor x2, double p=2, double eps=1e-06, bool keepdim=False)',),
  'pdist': ('pdist(Tensor input, double p=2)',),

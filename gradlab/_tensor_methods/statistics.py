@@ -509,6 +509,25 @@ class _LinearAlgebraMethods:
         """torch.orgqr: linalg.householder_product(self, input2)."""
         return householder_product(self, input2, "torch.linalg.householder_product")
 
+    def ormqr(self, input2, input3, left=True, transpose=False):
+        """Q (transpose: Q^H) of the reflectors (self, input2) times input3, from the left or the right."""
+        name = "torch.ormqr"
+        if self._data.ndim < 2:
+            raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
+        if input3._data.ndim < 2:
+            raise RuntimeError(f"{name}: other must have at least 2 dimensions.")
+        side = -2 if left else -1
+        if input3._data.shape[side] != self._data.shape[-2]:
+            raise RuntimeError(f"{name}: other.shape[{side}] must be equal to input.shape[-2]")
+        if input2._data.shape[-1] != min(input3._data.shape[side], self._data.shape[-1]):
+            raise RuntimeError(f"{name}: tau.shape[-1] must be equal to min(other.shape[{side}], input.shape[-1])")
+        for other, label in ((input2, "tau"), (input3, "other")):
+            if other._data.dtype != self._data.dtype:       # (sic: no space after "dtype" the first time)
+                raise RuntimeError(f"{name}: Expected input and {label} to have the same dtype, but input has dtype"
+                                   f"{_kind(self)} and {label} has dtype {_kind(other)}")
+        _kernel_dtype(self, "ormqr_cpu")
+        return OPS["ormqr"](self, input2, input3, left=left, transpose=transpose)
+
     def lu(self, pivot=True, get_infos=False):
         if not isinstance(pivot, bool):
             raise TypeError(f"_lu_with_info(): argument 'pivot' must be bool, not {_type_name(pivot)}")

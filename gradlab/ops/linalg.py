@@ -1,5 +1,7 @@
 """Matrix products. `matmul` dispatches on the number of dimensions exactly as PyTorch does, so
 the grad_fn a student sees is PyTorch's (MmBackward0, MvBackward0, DotBackward0, ...)."""
+from types import SimpleNamespace
+
 import numpy as np
 
 from .._tensor_core import Tensor
@@ -1552,3 +1554,50 @@ def linalg_householder_product(input, tau):
                 v = np.concatenate([[1], A[i + 1:, i]]).astype(Q.dtype)
                 Q[i:] = Q[i:] - t[i] * np.outer(v, np.conj(v) @ Q[i:])
     return _column_major(out)
+
+
+def _full_reflectors(input, m):
+    """input's reflector columns in an m x m matrix (zero columns added, or the extra ones dropped)."""
+    cols = input.shape[-1]
+    if cols >= m:
+        return input[..., :m]
+    return np.concatenate([input, np.zeros(input.shape[:-1] + (m - cols,), input.dtype)], -1)
+
+
+def _ormqr_parts(n):
+    m = dual.data(n.self).shape[-2]
+    A = _full_reflectors(dual.data(n.self), m)
+    Q = linalg_householder_product.forward(A, dual.data(n.input2))
+    return A, Q
+
+
+def _ormqr_grads(g, n):
+    """op(Q) C (left) or C op(Q), op(Q) = Q or Q^H: gC = op(Q)^H g (g op(Q)^H); gQ from g C^H (C^H g), then
+    to the reflectors as householder_product's gradient."""
+    g, C = dual.data(g), dual.data(n.input3)
+    A, Q = _ormqr_parts(n)
+    opQ = _mH(Q) if n.transpose else Q
+    gC = _mH(opQ) @ g if n.left else g @ _mH(opQ)
+    g_opQ = g @ _mH(C) if n.left else _mH(C) @ g
+    gQ = _mH(g_opQ) if n.transpose else g_opQ
+    gA, gtau = _householder_product_grads(gQ, SimpleNamespace(input=A, tau=dual.data(n.input2)))
+    cols = dual.data(n.self).shape[-1]
+    gA = gA[..., :cols] if gA.shape[-1] >= cols else np.concatenate(
+        [gA, np.zeros(gA.shape[:-1] + (cols - gA.shape[-1],), gA.dtype)], -1)
+    return gA, gtau, gC
+
+
+@op("ormqr", "OrmqrBackward0", ("self", "input2", "input3"), saves=("self", "input2", "input3"), variants=(),
+    promote=False,
+    shows={"self": "ormqr_backward(grad, result, self, input2, input3, left, transpose)[0]",
+           "input2": "ormqr_backward(grad, result, self, input2, input3, left, transpose)[1]",
+           "input3": "ormqr_backward(grad, result, self, input2, input3, left, transpose)[2]"},
+    self=lambda g, n: dual.like(g, _ormqr_grads(g, n)[0]),
+    input2=lambda g, n: dual.like(g, _ormqr_grads(g, n)[1]),
+    input3=lambda g, n: dual.like(g, _ormqr_grads(g, n)[2]))
+def ormqr(self, input2, input3, left=True, transpose=False):
+    """The full Q of geqrf's reflectors (or Q^H) times input3, from the left or the right (LAPACK's ormqr)."""
+    m = self.shape[-2]
+    Q = linalg_householder_product.forward(_full_reflectors(self, m), input2)
+    opQ = _mH(Q) if transpose else Q
+    return _column_major(opQ @ input3 if left else input3 @ opQ)

@@ -136,6 +136,9 @@ CLOSE = {
     "geqrf": lambda t, A: t.geqrf(A),
     "linalg.householder_product(geqrf)": lambda t, A: t.linalg.householder_product(*t.geqrf(A)),
     "orgqr(geqrf)": lambda t, A: t.orgqr(*t.geqrf(A)),
+    "ormqr(geqrf)": lambda t, A: t.ormqr(*t.geqrf(A), _rhs(t, A)),
+    "ormqr(geqrf, left=False, transpose)": lambda t, A: t.ormqr(*t.geqrf(A), _rhs(t, A).mT, left=False,
+                                                                transpose=True),
 }
 
 
@@ -199,7 +202,8 @@ KNOWN = {
     # the QR of a rank-deficient matrix: once the rank is used up, the next reflectors are made from the
     # rounding noise left below the diagonal (exact zeros in MKL, 1e-16 in numpy's LAPACK), so they differ
     **{f"{f}-{m}-{d}": "geqrf of a rank-deficient matrix: reflectors from rounding noise"
-       for f in ("geqrf", "linalg.householder_product(geqrf)", "orgqr(geqrf)") for d in DTYPES
+       for f in ("geqrf", "linalg.householder_product(geqrf)", "orgqr(geqrf)", "ormqr(geqrf)",
+                 "ormqr(geqrf, left=False, transpose)") for d in DTYPES
        for m in ["ones3", "inf", "nan", "rank1_int_2", "rank1_int_3"] + [f"batch_one_singular_{i}" for i in range(4)]},
     # float32 Cholesky of [[inf, 1], [2, 3]]: MKL's blocked potrf finds the second minor not positive-definite
     **{f"{f}-inf-float32": "float32 potrf with an inf (MKL's blocked order)" for f in
@@ -268,6 +272,7 @@ GRADS = {
     "geqrf": lambda t, A: t.geqrf(A).a,
     "linalg.householder_product": lambda t, A: t.linalg.householder_product(A, A.diagonal(0, -2, -1).tanh())
     if A.shape[-2] >= A.shape[-1] else t.linalg.householder_product(A),
+    "ormqr": lambda t, A: t.ormqr(A, A.diagonal(0, -2, -1).tanh(), _rhs(t, A)),
     "linalg.det": lambda t, A: t.linalg.det(A),
     "linalg.slogdet": lambda t, A: t.linalg.slogdet(A).logabsdet,
 }
