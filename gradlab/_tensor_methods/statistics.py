@@ -503,7 +503,7 @@ class _LinearAlgebraMethods:
         if self._data.ndim < 2:
             raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
         _kernel_dtype(self, "geqrf_cpu")
-        return _GEQRF(OPS["geqrf"](self))
+        return _GEQRF(OPS["lapack_geqrf"](self))
 
     def orgqr(self, input2):
         """torch.orgqr: linalg.householder_product(self, input2)."""
@@ -526,7 +526,7 @@ class _LinearAlgebraMethods:
                 raise RuntimeError(f"{name}: Expected input and {label} to have the same dtype, but input has dtype"
                                    f"{_kind(self)} and {label} has dtype {_kind(other)}")
         _kernel_dtype(self, "ormqr_cpu")
-        return OPS["ormqr"](self, input2, input3, left=left, transpose=transpose)
+        return OPS["lapack_ormqr"](self, input2, input3, left=left, transpose=transpose)
 
     def lu(self, pivot=True, get_infos=False):
         if not isinstance(pivot, bool):

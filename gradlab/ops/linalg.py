@@ -1473,10 +1473,10 @@ def linalg_ldl_solve(LD, B, pivots_array, hermitian):
 
 # --- QR's Householder form (geqrf, householder_product / orgqr) ---------------------------------------
 
-@op("geqrf", "GeqrfBackward0", num_outputs=2, variants=(), promote=False, saved_params=(),
+@op("lapack_geqrf", "GeqrfBackward0", num_outputs=2, variants=(), promote=False, saved_params=(),
     shows={"self": "derivative for geqrf is not implemented"},
     self=lambda g, n: (_ for _ in ()).throw(NotImplementedError("the derivative for 'geqrf' is not implemented.")))
-def geqrf(self):
+def lapack_geqrf(self):
     """LAPACK's geqrf: R on and above the diagonal, the reflectors' vectors below it, and their scales tau
     (numpy's qr(mode='raw') is that call; column-major as LAPACK leaves it)."""
     m, n = self.shape[-2:]
@@ -1534,8 +1534,8 @@ def _householder_product_grads(g, n):
 
 @op("linalg_householder_product", "LinalgHouseholderProductBackward0", ("input", "tau"), saves=("input", "tau"),
     variants=(), promote=False,
-    shows={"input": "householder_product_backward(grad, result, input, tau)[0]",
-           "tau": "householder_product_backward(grad, result, input, tau)[1]"},
+    shows={"input": "autograd.functional.vjp(linalg.householder_product, (input, tau), grad)[1][0]",
+           "tau": "autograd.functional.vjp(linalg.householder_product, (input, tau), grad)[1][1]"},
     input=lambda g, n: dual.like(g, _householder_product_grads(g, n)[0]),
     tau=lambda g, n: dual.like(g, _householder_product_grads(g, n)[1]))
 def linalg_householder_product(input, tau):
@@ -1587,15 +1587,17 @@ def _ormqr_grads(g, n):
     return gA, gtau, gC
 
 
-@op("ormqr", "OrmqrBackward0", ("self", "input2", "input3"), saves=("self", "input2", "input3"), variants=(),
+@op("lapack_ormqr", "OrmqrBackward0", ("self", "input2", "input3"), saves=("self", "input2", "input3"), variants=(),
     promote=False,
-    shows={"self": "ormqr_backward(grad, result, self, input2, input3, left, transpose)[0]",
-           "input2": "ormqr_backward(grad, result, self, input2, input3, left, transpose)[1]",
-           "input3": "ormqr_backward(grad, result, self, input2, input3, left, transpose)[2]"},
+    # (self and input2: the full Q is householder_product of the reflectors padded to m columns; its
+    # vector-Jacobian product with the gradient that reaches Q)
+    shows={"self": "F.pad(autograd.functional.vjp(linalg.householder_product, (F.pad(self, (0, self.shape[-2] - self.shape[-1])), input2), ((grad @ input3.mH if left else input3.mH @ grad).mH if transpose else (grad @ input3.mH if left else input3.mH @ grad)))[1][0], (0, self.shape[-1] - self.shape[-2]))",
+           "input2": "autograd.functional.vjp(linalg.householder_product, (F.pad(self, (0, self.shape[-2] - self.shape[-1])), input2), ((grad @ input3.mH if left else input3.mH @ grad).mH if transpose else (grad @ input3.mH if left else input3.mH @ grad)))[1][1]",
+           "input3": "ormqr(self, input2, grad, left, not transpose)"},
     self=lambda g, n: dual.like(g, _ormqr_grads(g, n)[0]),
     input2=lambda g, n: dual.like(g, _ormqr_grads(g, n)[1]),
     input3=lambda g, n: dual.like(g, _ormqr_grads(g, n)[2]))
-def ormqr(self, input2, input3, left=True, transpose=False):
+def lapack_ormqr(self, input2, input3, left=True, transpose=False):
     """The full Q of geqrf's reflectors (or Q^H) times input3, from the left or the right (LAPACK's ormqr)."""
     m = self.shape[-2]
     Q = linalg_householder_product.forward(_full_reflectors(self, m), input2)
