@@ -382,7 +382,8 @@ def _eig(A, name):
         raise RuntimeError(f"Unknown Complex ScalarType for {_kind(A)}")
     _stats._kernel_dtype(A, "linalg_eig_out_cpu")
     if not np.isfinite(A._data).all():
-        raise RuntimeError(f"{name}: input tensor should not contain infs or NaNs.")
+        # (linalg.eig's message says torch.linalg.eig; torch's eigvals crashes on a nan, gradlab raises the same)
+        raise RuntimeError(f"torch.{name}: input tensor should not contain infs or NaNs.")
     return OPS["linalg_eig"](A)
 
 
