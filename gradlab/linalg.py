@@ -9,7 +9,7 @@ import numpy as np
 
 from ._tensor_core import _wrap_dim
 from .ops import OPS
-from .ops.matrix import _LinAlgError
+from .ops.matrix import _LinAlgError, check_svd_finite as _check_svd_finite
 from .ops.shape import cat as _cat
 from .ops.operands import _check_tensor_argument, _kind
 from ._tensor_core import Tensor
@@ -23,7 +23,8 @@ __all__ = ["LinAlgError", "norm", "vector_norm", "matrix_norm", "inv", "det", "s
            "matrix_power", "multi_dot", "vecdot", "diagonal", "svdvals", "svd",
            "cholesky", "cholesky_ex", "qr", "lu", "lu_factor", "lu_factor_ex", "lu_solve", "solve_triangular", "pinv",
            "matrix_exp", "eigh", "eigvalsh", "eig", "eigvals", "matrix_rank", "inv_ex", "solve_ex", "matmul", "vander",
-           "cond", "tensorinv", "tensorsolve", "lstsq"]
+           "cond", "tensorinv", "tensorsolve", "lstsq", "ldl_factor", "ldl_factor_ex", "ldl_solve",
+           "householder_product"]
 
 _INF = float("inf")
 
@@ -149,7 +150,8 @@ def _result(t, out):
 
 def inv(A, *, out=None):
     _check_tensor_argument("linalg_inv", A, "A")
-    return _result(A.inverse(), out)
+    _check_square(A, "linalg.inv")
+    return _result(OPS["inverse"](A), out)
 
 
 def det(A, *, out=None):
@@ -163,9 +165,20 @@ def slogdet(A, *, out=None):
     return _LinalgSlogdetResult(OPS["slogdet"](A))
 
 
+def _lu_infos(A):
+    """LAPACK getrf's info per matrix (0, or the index of the first zero pivot) as torch's int32 tensor."""
+    info = np.zeros(A._data.shape[:-2], np.int32)
+    info.reshape(-1)[:] = [(_stats._ops_linalg.getrf(m)[2]) for m in _stats._ops_linalg._batches(A._data)]
+    return info
+
+
 def solve(A, B, *, left=True, out=None):
     _check_tensor_argument("linalg_solve", A, "A")
     _check_tensor_argument("linalg_solve", B, "B", position=2)
+    return _result(_solve(A, B, left, True, "torch.linalg.solve"), out)
+
+
+def _solve(A, B, left, check_errors, name):
     if A._data.dtype != B._data.dtype:
         raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A of type {_kind(A)} and "
                            f"B of type {_kind(B)} instead")
@@ -181,7 +194,7 @@ def solve(A, B, *, left=True, out=None):
     if (rows if left else cols) != a[-1]:
         raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation {'AX' if left else 'XA'} = B "
                            f"({a[-2]}x{a[-1]} and {rows}x{cols})")
-    return _result(OPS["solve"](A, B, vector=vector, left=left), out)
+    return OPS["solve"](A, B, vector=vector, left=left, check_errors=check_errors, error_prefix=name)
 
 
 def cross(input, other, *, dim=-1, out=None):
@@ -289,7 +302,7 @@ def cholesky(A, *, upper=False, out=None):
 def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
     """(L, info): info > 0 is the order of the first leading minor that is not positive-definite."""
     _check_tensor_argument("linalg_cholesky_ex", A, "A")
-    return _stats.linalg_cholesky_ex(A, upper, check_errors)
+    return _stats.linalg_cholesky_ex(A, upper, check_errors, error_name="linalg.cholesky_ex")
 
 
 def qr(A, mode="reduced", *, out=None):
@@ -300,7 +313,8 @@ def qr(A, mode="reduced", *, out=None):
 
 def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
     _check_tensor_argument("linalg_lu_factor_ex", A, "A")
-    return _stats.linalg_lu_factor_ex(A, pivot, check_errors, name="torch.lu_factor")
+    return _stats.linalg_lu_factor_ex(A, pivot, check_errors, name="torch.lu_factor",
+                                      error_name="torch.linalg.lu_factor_ex")
 
 
 def lu_factor(A, *, pivot=True, out=None):
@@ -368,7 +382,8 @@ def _eig(A, name):
         raise RuntimeError(f"Unknown Complex ScalarType for {_kind(A)}")
     _stats._kernel_dtype(A, "linalg_eig_out_cpu")
     if not np.isfinite(A._data).all():
-        raise RuntimeError(f"{name}: input tensor should not contain infs or NaNs.")
+        # (linalg.eig's message says torch.linalg.eig; torch's eigvals crashes on a nan, gradlab raises the same)
+        raise RuntimeError(f"torch.{name}: input tensor should not contain infs or NaNs.")
     return OPS["linalg_eig"](A)
 
 
@@ -393,8 +408,13 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None)
     a = A._data
     if tol is not None:
         atol, rtol = tol, 0.0
-    s = np.abs(np.linalg.eigvalsh(a)) if hermitian and a.size else (
-        np.linalg.svd(a, compute_uv=False) if a.size else np.zeros(a.shape[:-2] + (0,), a.real.dtype))
+    if not hermitian:
+        _check_svd_finite(a)
+    finite = np.isfinite(a).all(axis=(-2, -1))
+    clean = np.where(finite[..., None, None], a, 0)       # (an inf: nan singular values, none counted)
+    s = np.abs(np.linalg.eigvalsh(clean)) if hermitian and a.size else (
+        np.linalg.svd(clean, compute_uv=False) if a.size else np.zeros(a.shape[:-2] + (0,), a.real.dtype))
+    s = np.where(finite[..., None], s, np.nan)
     atol_v = 0.0 if atol is None else (atol._data if isinstance(atol, Tensor) else atol)
     if rtol is None:
         rtol_v = 0.0 if (atol is not None and np.any(np.asarray(atol_v) > 0)) else np.finfo(a.dtype).eps * max(
@@ -413,17 +433,9 @@ def inv_ex(A, *, check_errors=False, out=None):
     _stats._square(A, "linalg.inv")
     _stats._floating(A, "linalg.inv")
     _stats._low_precision(A, "linalg.inv")
-    try:
-        result = A.inverse()
-        info = np.zeros(A._data.shape[:-2], np.int32)
-    except LinAlgError as error:
-        if check_errors:
-            raise
-        info = np.zeros(A._data.shape[:-2], np.int32)
-        info.reshape(-1)[:] = [(_stats._ops_linalg.getrf(m)[2]) for m in _stats._ops_linalg._batches(A._data)]
-        with np.errstate(all="ignore"):
-            result = Tensor._make(np.full(A._data.shape, np.nan, A._data.dtype))
-        del error
+    # (torch's values for a singular A: the LU substitution's infs and nans, and LinalgInvExBackward0)
+    result = OPS["inverse"](A, check_errors=check_errors, error_prefix="linalg.inv_ex")
+    info = _lu_infos(A)
     return _stats._INV_EX((result, Tensor._make(info)))
 
 
@@ -431,16 +443,8 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     """(solve(A, B), info)."""
     _check_tensor_argument("linalg_solve_ex", A, "A")
     _check_tensor_argument("linalg_solve_ex", B, "B", position=2)
-    info = np.zeros(A._data.shape[:-2], np.int32)
-    try:
-        result = solve(A, B, left=left)
-    except LinAlgError:
-        if check_errors:
-            raise
-        info.reshape(-1)[:] = [(_stats._ops_linalg.getrf(m)[2]) for m in _stats._ops_linalg._batches(A._data)]
-        result = Tensor._make(np.full(np.broadcast_shapes(A._data.shape[:-2], B._data.shape[:-2] if B._data.ndim > 1
-                                                          else ()) + B._data.shape[-2 if B._data.ndim > 1 else -1:],
-                                      np.nan, A._data.dtype))
+    result = _solve(A, B, left, check_errors, "torch.linalg.solve_ex")
+    info = _lu_infos(A)
     return _stats._SOLVE_EX((result, Tensor._make(info)))
 
 
@@ -514,7 +518,10 @@ def tensorinv(A, ind=2, *, out=None):
     if int(np.prod(shape_start_ind)) != prod_ind_end:
         raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind]), "
                            f"but got {prod_ind_end} != {int(np.prod(shape_start_ind))}")
-    result = inv(A.reshape(prod_ind_end, -1))
+    # (torch's tensorinv calls at::inverse, whose singular error says "inv:")
+    square = A.reshape(prod_ind_end, prod_ind_end)
+    _check_square(square, "linalg.inv")
+    result = OPS["inverse"](square, error_prefix="inv")
     return _result(result.reshape(shape_ind_end + shape_start_ind), out)
 
 
@@ -556,6 +563,12 @@ def lstsq(A, B, rcond=None, *, driver=None):
     if (b_shape[-1] if vector else b_shape[-2]) != a_shape[-2]:
         raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)" if not vector else
                            "torch.linalg.lstsq: input.size(-2) should match other.size(-1)")
+    if np.isnan(A._data).any() or np.isnan(B._data).any():
+        # (LAPACK's argument check refuses the nan scaling factor: PyTorch's internal assert, word for word)
+        raise RuntimeError('false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/native/'
+                           'BatchLinearAlgebra.cpp":1613, please report a bug to PyTorch. torch.linalg.lstsq: Argument '
+                           f'{(5 if driver == "gels" else 4) + (0 if np.isnan(A._data).any() else 2)} has illegal value. Most certainly there is a bug in the '
+                           'implementation calling the backend library.')
     solution, residuals = OPS["linalg_lstsq"](A, B, vector=vector, driver=driver)
     a = A._data
     s = np.linalg.svd(a, compute_uv=False) if a.size else np.zeros(a.shape[:-2] + (0,), a.real.dtype)
@@ -565,3 +578,85 @@ def lstsq(A, B, rcond=None, *, driver=None):
     sv = Tensor._make(s.astype(a.real.dtype)) if driver in ("gelsd", "gelss") else Tensor._make(
         np.empty(0, a.real.dtype))
     return _stats._LSTSQ((solution, residuals, rank_t, sv))
+
+
+# ------------------------------------------------------------------------------------------ LDL
+
+def _ldl_check_errors(info, api_name, batched):
+    """PyTorch's _linalg_check_errors for the LDL: a positive info is not one of its known codes (an internal
+    assert, word for word)."""
+    for i, value in enumerate(info.reshape(-1)):
+        if value > 0:
+            # (no "(Batch element i)": the assert comes before the batch is named)
+            raise RuntimeError('false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/native/'
+                               'BatchLinearAlgebra.cpp":1642, please report a bug to PyTorch. '
+                               f'{api_name}: Unknown error code: {value}.')
+
+
+def ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None):
+    """(LD, pivots, info): the Bunch-Kaufman LDL^T (LDL^H) of a symmetric (Hermitian) matrix from its lower
+    triangle, LAPACK's sytrf packed: L's unit columns below the diagonal, D's 1 x 1 and 2 x 2 blocks on it."""
+    _check_tensor_argument("linalg_ldl_factor_ex", A, "self")
+    name = "torch.linalg.ldl_factor_ex"
+    if A._data.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if A._data.shape[-1] == A._data.shape[-2] and A._data.dtype == np.float16:
+        raise NotImplementedError("\"ldl_factor_kernel_cpu\" not implemented for 'Half'")
+    _check_square(A, name)
+    a = A._data
+    n = a.shape[-1]
+    flat = a.reshape((int(np.prod(a.shape[:-2])), n, n))
+    lds, pivs = np.zeros(flat.shape, a.dtype), np.zeros(flat.shape[:-1], np.int32)
+    info = np.zeros(flat.shape[0], np.int32)
+    with np.errstate(all="ignore"):
+        for i, m in enumerate(flat):
+            lds[i], pivs[i], info[i] = _stats._ops_linalg.sytf2(m, hermitian and a.dtype.kind == "c")
+    info = info.reshape(a.shape[:-2])
+    if check_errors:
+        _ldl_check_errors(info, name, a.ndim > 2)
+    LD = OPS["linalg_ldl_factor_ex"](A, factors=_stats._ops_linalg._column_major(lds.reshape(a.shape)))
+    return _stats._LDL_FACTOR_EX((LD, Tensor._make(pivs.reshape(a.shape[:-1])), Tensor._make(info)))
+
+
+def ldl_factor(A, *, hermitian=False, out=None):
+    """(LD, pivots) of ldl_factor_ex, a singular A refused (PyTorch's error: an internal assert)."""
+    _check_tensor_argument("linalg_ldl_factor", A, "self")
+    LD, pivots, info = ldl_factor_ex(A, hermitian=hermitian)
+    _ldl_check_errors(info._data, "torch.linalg.ldl_factor", A._data.ndim > 2)
+    return _stats._LDL_FACTOR((LD, pivots))
+
+
+def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
+    """X with A X = B for A given by ldl_factor's LD and pivots (LAPACK's sytrs)."""
+    _check_tensor_argument("linalg_ldl_solve", LD, "LD")
+    _check_tensor_argument("linalg_ldl_solve", pivots, "pivots", position=2)
+    _check_tensor_argument("linalg_ldl_solve", B, "B", position=3)
+    name = "torch.linalg.ldl_solve"
+    _check_square(LD, name)
+    if LD._data.dtype != B._data.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type {_kind(B)} and A of type "
+                           f"{_kind(LD)} instead.")
+    if B._data.ndim < 2:          # (PyTorch reads B.size(-2) before checking B's dimensions)
+        raise IndexError(f"Dimension out of range (expected to be in range of [-{B._data.ndim}, "
+                         f"{B._data.ndim - 1}], but got -2)")
+    n = LD._data.shape[-1]
+    if B._data.shape[-2] != n:
+        raise RuntimeError(f"Incompatible matrix sizes for {name}: each A matrix is {n} by {n} but each b matrix is "
+                           f"{B._data.shape[-2]} by {B._data.shape[-1]}")
+    if pivots._data.shape != LD._data.shape[:-1]:
+        raise RuntimeError(f"{name}: Expected LD.shape[:-1] and pivots.shape to be the same, but got pivots with "
+                           f"shape [{', '.join(map(str, pivots._data.shape))}] instead")
+    if pivots._data.dtype.kind not in "iu":
+        raise RuntimeError(f"{name}: Expected pivots to be integers. Got {_kind(pivots)}")
+    return OPS["linalg_ldl_solve"](LD, B, pivots_array=pivots._data, hermitian=hermitian and
+                                   LD._data.dtype.kind == "c")
+
+
+# ------------------------------------------------------------------------------------------ Householder
+
+def householder_product(A, tau, *, out=None):
+    """The first n columns of the product of the Householder reflectors H_i = I - tau_i v_i v_i^H whose
+    vectors are below A's diagonal (geqrf's output: Q of the QR)."""
+    _check_tensor_argument("linalg_householder_product", A, "input")
+    _check_tensor_argument("linalg_householder_product", tau, "tau", position=2)
+    return _result(_stats.householder_product(A, tau, "torch.linalg.householder_product"), out)

@@ -14,7 +14,7 @@ __all__ = ["einsum", "tensordot", "cdist"]
 
 # (tril, triu, diagonal, diag_embed, det, inverse, slogdet, cross, addmm, addmv, addbmm, baddbmm are made
 # from the op table: _functions/variants.py)
-_METHODS = ("diag", "logdet", "kron", "matrix_power")
+_METHODS = ("diag", "logdet", "kron", "matrix_power", "geqrf", "orgqr", "ormqr")
 globals().update(method_forms(*_METHODS))
 __all__ += list(_METHODS)
 

@@ -17,7 +17,7 @@ from ..ops.operands import _check_tensor_argument, _kind
 from numpy.lib import _function_base_impl as coefficients      # (np.i0's Cephes coefficients)
 
 from .._tensor_methods._common import _c_type, _warn_once
-from .._tensor_methods.statistics import _div_number, _mul_number, _named, _triggered
+from .._tensor_methods.statistics import _LU_WITH_INFO, _div_number, _mul_number, _named, _triggered
 from ..ops.shape import cat as _cat_op
 from ..ops.vectorized.glibc import glibc_expf
 from ._common import method_forms
@@ -474,7 +474,8 @@ def _out(t, out):
 def lu(A, pivot=True, get_infos=False, out=None):
     """torch.lu (torch.functional): lu_factor's (LU, pivots), and info when get_infos; deprecated (a warning)."""
     _check_tensor_argument("lu", A, "A")
-    return A.lu(pivot, get_infos)
+    result = A.lu(pivot, get_infos)
+    return _LU_WITH_INFO(result) if get_infos else result
 
 
 # (torch.lu dispatches on get_infos to _lu_with_infos or _lu_no_infos, whose names a wrong keyword's TypeError shows)

@@ -161,6 +161,8 @@ class _LinalgMethods:
     def logdet(self):
         _check_square(self, "logdet")
         sign, logabsdet = OPS["slogdet"](self)
+        if self._data.dtype.kind == "c":       # (PyTorch: log of the complex sign plus the real log|det|)
+            return sign.log() + logabsdet
         return where(sign == -1., float("nan"), logabsdet)
 
 
@@ -313,7 +315,8 @@ def _matrix_power(t, n, name="linalg.matrix_power"):
     if n == 1:
         return t.clone()
     if n < 0:
-        t, n = t.inverse(), -n
+        _check_square(t, "linalg.inv")
+        t, n = OPS["inverse"](t), -n
         if n == 1:
             return t
     if n == 2:

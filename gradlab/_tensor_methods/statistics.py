@@ -355,6 +355,9 @@ _CHOLESKY_EX = _named("linalg_cholesky_ex", "L", "info")
 _EIGH = _named("linalg_eigh", "eigenvalues", "eigenvectors")
 _EIG = _named("linalg_eig", "eigenvalues", "eigenvectors")
 _INV_EX = _named("linalg_inv_ex", "inverse", "info")
+_LDL_FACTOR = _named("linalg_ldl_factor", "LD", "pivots")
+_GEQRF = _named("geqrf", "a", "tau")
+_LDL_FACTOR_EX = _named("linalg_ldl_factor_ex", "LD", "pivots", "info")
 _SOLVE_EX = _named("linalg_solve_ex", "result", "info")
 _LU_WITH_INFO = _named("_lu_with_info", "LU", "pivots", "info")
 _LSTSQ = _named("linalg_lstsq", "solution", "residuals", "rank", "singular_values")
@@ -400,8 +403,9 @@ def _int32(values, shape):
 
 
 def cholesky_factor(A, name, upper, check_errors=True):
-    """(the factor as an array, info per matrix): L (or U = L^H) from A's lower triangle."""
-    L, infos = _ops_linalg.cholesky_lower(A._data)
+    """(the factor as an array, info per matrix): L from A's lower triangle (upper: U = L^H, L from the lower
+    triangle of A^H, that is A's upper one, as LAPACK's potrf 'U')."""
+    L, infos = _ops_linalg.cholesky_lower(np.conj(np.swapaxes(A._data, -1, -2)) if upper else A._data)
     if check_errors:
         for i, info in enumerate(infos):
             if info:
@@ -409,6 +413,12 @@ def cholesky_factor(A, name, upper, check_errors=True):
                                    "completed because the input is not positive-definite (the leading minor of order "
                                    f"{info} is not positive-definite).")
     factor = np.conj(np.swapaxes(L, -1, -2)) if upper else L
+    if upper and np.iscomplexobj(factor):
+        # (the two conjugates leave -0 imaginary parts where potrf 'U' writes +0: the zeros below the diagonal
+        # and the diagonal, which is real)
+        factor = np.triu(factor)
+        n = factor.shape[-1]
+        factor[..., np.arange(n), np.arange(n)] = factor[..., np.arange(n), np.arange(n)].real
     return _ops_linalg._column_major(factor), infos
 
 
@@ -488,6 +498,36 @@ class _LinearAlgebraMethods:
                    "else 'complete')" + _triggered("BatchLinearAlgebra.cpp:2505"))
         return _QR(linalg_qr(self, "reduced" if some else "complete"))
 
+    def geqrf(self):
+        """(a, tau): LAPACK's geqrf, the QR with Q kept as Householder reflectors (GeqrfBackward0: none)."""
+        if self._data.ndim < 2:
+            raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
+        _kernel_dtype(self, "geqrf_cpu")
+        return _GEQRF(OPS["lapack_geqrf"](self))
+
+    def orgqr(self, input2):
+        """torch.orgqr: linalg.householder_product(self, input2)."""
+        return householder_product(self, input2, "torch.linalg.householder_product")
+
+    def ormqr(self, input2, input3, left=True, transpose=False):
+        """Q (transpose: Q^H) of the reflectors (self, input2) times input3, from the left or the right."""
+        name = "torch.ormqr"
+        if self._data.ndim < 2:
+            raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
+        if input3._data.ndim < 2:
+            raise RuntimeError(f"{name}: other must have at least 2 dimensions.")
+        side = -2 if left else -1
+        if input3._data.shape[side] != self._data.shape[-2]:
+            raise RuntimeError(f"{name}: other.shape[{side}] must be equal to input.shape[-2]")
+        if input2._data.shape[-1] != min(input3._data.shape[side], self._data.shape[-1]):
+            raise RuntimeError(f"{name}: tau.shape[-1] must be equal to min(other.shape[{side}], input.shape[-1])")
+        for other, label in ((input2, "tau"), (input3, "other")):
+            if other._data.dtype != self._data.dtype:       # (sic: no space after "dtype" the first time)
+                raise RuntimeError(f"{name}: Expected input and {label} to have the same dtype, but input has dtype"
+                                   f"{_kind(self)} and {label} has dtype {_kind(other)}")
+        _kernel_dtype(self, "ormqr_cpu")
+        return OPS["lapack_ormqr"](self, input2, input3, left=left, transpose=transpose)
+
     def lu(self, pivot=True, get_infos=False):
         if not isinstance(pivot, bool):
             raise TypeError(f"_lu_with_info(): argument 'pivot' must be bool, not {_type_name(pivot)}")
@@ -496,8 +536,10 @@ class _LinearAlgebraMethods:
                    "with\nLU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info = torch.lu(A, "
                    "compute_pivots, get_infos=True)\nshould be replaced with\nLU, pivots, info = "
                    "torch.linalg.lu_factor_ex(A, compute_pivots)" + _triggered("BatchLinearAlgebra.cpp:2073"))
-        lu, piv, info = linalg_lu_factor_ex(self, pivot, check_errors=not get_infos, name="torch.lu_factor")
-        return _LU_WITH_INFO((lu, piv, info)) if get_infos else (lu, piv)
+        # (torch's _lu_with_info never checks: a singular A's factors come back, whatever get_infos; the
+        # method returns a plain tuple, torch.lu with get_infos the named one)
+        lu, piv, info = linalg_lu_factor_ex(self, pivot, check_errors=False, name="torch.lu_factor")
+        return (lu, piv, info) if get_infos else (lu, piv)
 
     def lu_solve(self, LU_data, LU_pivots):
         _warn_once("torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a future "
@@ -542,11 +584,11 @@ class _LinearAlgebraMethods:
 
 # --- the torch.linalg forms these methods share (gradlab/linalg.py binds them) ---------------------------
 
-def linalg_cholesky_ex(A, upper=False, check_errors=False, name="linalg.cholesky"):
+def linalg_cholesky_ex(A, upper=False, check_errors=False, name="linalg.cholesky", error_name=None):
     _square(A, name)
     _floating(A, name)
     _kernel_dtype(A, "cholesky_cpu", skip_empty=True)
-    factor, infos = cholesky_factor(A, name, upper, check_errors)
+    factor, infos = cholesky_factor(A, error_name or name, upper, check_errors)
     L = OPS["linalg_cholesky_ex"](A, upper=upper, factor=factor)
     return _CHOLESKY_EX((L, _int32(infos, A._data.shape[:-2])))
 
@@ -561,7 +603,8 @@ def linalg_qr(A, mode="reduced"):
     return _LINALG_QR(OPS["linalg_qr"](A, mode=mode))
 
 
-def linalg_lu_factor_ex(A, pivot=True, check_errors=False, name="torch.lu_factor"):
+def linalg_lu_factor_ex(A, pivot=True, check_errors=False, name="torch.lu_factor",
+                        error_name="torch.linalg.lu_factor"):
     if A._data.ndim < 2:
         raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "
                            f"[{', '.join(map(str, A._data.shape))}] instead")
@@ -572,7 +615,8 @@ def linalg_lu_factor_ex(A, pivot=True, check_errors=False, name="torch.lu_factor
     if check_errors:
         for i, info in enumerate(infos):
             if info:
-                raise _LinAlgError(f"torch.linalg.lu_factor: {_batch_where(i, A._data.ndim > 2)}U[{info},{info}] is "
+                # (a plain RuntimeError in torch: TORCH_CHECK, not LinAlgError's TORCH_CHECK_LINALG)
+                raise RuntimeError(f"{error_name}: {_batch_where(i, A._data.ndim > 2)}U[{info},{info}] is "
                                    "zero and using it on lu_solve would result in a division by zero. If you still "
                                    "want to perform the factorization, consider calling linalg.lu(A, pivot) or "
                                    "linalg.lu_factor_ex(A, pivot)")
@@ -605,7 +649,28 @@ def linalg_lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     if pivots._data.dtype != np.int32:
         raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32")
     _floating(LU, "linalg.lu_solve")
+    if pivots._data.ndim == 0 or pivots._data.shape[-1] != n:
+        raise RuntimeError("linalg.lu_solve: Number of pivots per batch should be same as the dimension of the matrix")
+    if pivots._data.shape != LU._data.shape[:-1]:
+        raise RuntimeError("linalg.lu_solve: Expected LU.shape[:-1] and pivots.shape to be the same, but got pivots "
+                           f"with shape [{', '.join(map(str, pivots._data.shape))}] instead")
     return OPS["linalg_lu_solve"](LU, B, pivots_array=pivots._data, left=left, adjoint=adjoint)
+
+
+def householder_product(A, tau, name):
+    if A._data.ndim < 2:
+        raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
+    if tau._data.ndim < 1:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+    m, n = A._data.shape[-2:]
+    if m < n:
+        raise RuntimeError(f"{name}: input.shape[-2] must be greater than or equal to input.shape[-1]")
+    if n < tau._data.shape[-1]:
+        raise RuntimeError(f"{name}: input.shape[-1] must be greater than or equal to tau.shape[-1]")
+    if A._data.dtype != tau._data.dtype:
+        raise RuntimeError(f"{name}: tau dtype {_kind(tau)} does not match input dtype {_kind(A)}")
+    _kernel_dtype(A, "orgqr_cpu")
+    return OPS["linalg_householder_product"](A, tau)
 
 
 def linalg_pinv(A, atol=None, rtol=None, hermitian=False):

@@ -1,5 +1,7 @@
 """Matrix products. `matmul` dispatches on the number of dimensions exactly as PyTorch does, so
 the grad_fn a student sees is PyTorch's (MmBackward0, MvBackward0, DotBackward0, ...)."""
+from types import SimpleNamespace
+
 import numpy as np
 
 from .._tensor_core import Tensor
@@ -7,6 +9,7 @@ from . import dual
 from .operands import _check_tensor_argument, broadcast_error
 from .registry import OPS, op
 from .inplace import run_inplace
+from .matrix import check_svd_finite, idamax
 from .shape import cat
 
 
@@ -335,6 +338,8 @@ def tri_solve(A, B, upper, left=True, unitriangular=False):
     if A.shape[-1] == 0 or B.shape[-1] == 0 or 0 in batch:
         return np.zeros(batch + B.shape[-2:], np.result_type(A, B))
     with np.errstate(all="ignore"):
+        if not (np.isfinite(A).all() and np.isfinite(B).all()):    # (a nan stays where substitution puts it)
+            return _substitute(A, B, upper)
         try:
             return np.linalg.solve(A, B)
         except np.linalg.LinAlgError:        # (a zero on the diagonal: back substitution's infs and nans)
@@ -347,16 +352,20 @@ def _substitute(A, B, upper):
     X = np.zeros(np.broadcast_shapes(A.shape[:-1], B.shape[:-1]) + B.shape[-1:], np.result_type(A, B))
     order = range(n - 1, -1, -1) if upper else range(n)
     for i in order:
-        rest = (A[..., i, :, None] * X).sum(-2) - A[..., i, i, None] * X[..., i, :]
+        # (the solved rows only: an inf on the diagonal times a 0 not yet solved would be a nan)
+        done = slice(i + 1, n) if upper else slice(0, i)
+        rest = (A[..., i, done, None] * X[..., done, :]).sum(-2)
         X[..., i, :] = (B[..., i, :] - rest) / A[..., i, i, None]
     return X
 
 
 def cholesky_lower(a):
     """(L, info) for each matrix of a batch: L's lower triangle from a's (Cholesky-Banachiewicz, in a's dtype);
-    info: the order of the first leading minor that is not positive-definite (0: none), per matrix."""
+    info: the order of the first leading minor that is not positive-definite (0: none), per matrix.
+    As LAPACK's potf2 where it fails: the columns before j factored, L[j, j] the non-positive d, the
+    columns after j a's lower triangle untouched (what torch's cholesky_ex returns)."""
     flat = a.reshape((int(np.prod(a.shape[:-2])),) + a.shape[-2:])
-    out = np.zeros(flat.shape, a.dtype)
+    out = np.tril(flat)
     infos = []
     n = a.shape[-1]
     for m, L in zip(flat, out):
@@ -365,6 +374,7 @@ def cholesky_lower(a):
             d = m[j, j] - np.dot(L[j, :j], np.conj(L[j, :j]))
             d = d.real if np.iscomplexobj(d) else d
             if not d > 0:
+                L[j, j] = d
                 info = j + 1
                 break
             L[j, j] = np.sqrt(d)
@@ -595,7 +605,7 @@ def getrf(a):
     m, n = lu.shape
     pivots, info = [], 0
     for k in range(min(m, n)):
-        p = k + int(np.argmax(np.abs(lu[k:, k])))
+        p = k + idamax(lu[k:, k])
         pivots.append(p + 1)
         if lu[p, k] != 0:
             if p != k:
@@ -791,12 +801,12 @@ def _lu_solve_grads(g, n):
     g = dual.data(g)
     LU, piv, X = dual.data(n.LU), n.pivots_array, dual.data(n.result)
     P, L, U = lu_unpack_arrays(LU, piv)
-    A = P @ L @ U
+    # (gB through the saved LU, as PyTorch's: a singular LU's zero pivot gives nans, not an error)
     if n.left:
-        gB = _solve_batched(_mH(A), g, n.adjoint)
+        gB = getrs(LU, piv, g, not n.adjoint)
         gA = -gB @ _mH(X)
     else:
-        gB = np.swapaxes(_solve_batched(np.conj(A), np.swapaxes(g, -1, -2), n.adjoint), -1, -2)
+        gB = _mH(getrs(LU, piv, _mH(g), n.adjoint))
         gA = -_mH(X) @ gB
     if n.adjoint:
         gA = _mH(gA)
@@ -840,15 +850,53 @@ def _lu_solve_LU_graph(gX, n):
     B=lambda g, n: OPS["linalg_lu_solve"](n.LU, g, pivots_array=n.pivots_array, left=n.left, adjoint=not n.adjoint)
     if isinstance(g, Tensor) else dual.like(g, _lu_solve_grads(g, n)[0]))
 def linalg_lu_solve(LU, B, pivots_array, left, adjoint):
-    P, L, U = lu_unpack_arrays(LU, pivots_array)
-    A = P @ L @ U
-    if adjoint:
-        A = _mH(A)
     if left:
-        return _column_major(_solve_batched(A, B, False).astype(LU.dtype, copy=False))
-    # (row-major whatever LU's layout: returned as a view, which the table keeps as laid out)
-    return np.ascontiguousarray(np.swapaxes(_solve_batched(np.swapaxes(A, -1, -2), np.swapaxes(B, -1, -2), False),
-                                            -1, -2).astype(LU.dtype, copy=False))[...]
+        return _column_major(getrs(LU, pivots_array, B, adjoint))
+    # X A = B is A^H X^H = B^H (X A^H = B: A X^H = B^H); row-major whatever LU's layout: returned as a view,
+    # which the table keeps as laid out
+    return np.ascontiguousarray(_mH(getrs(LU, pivots_array, _mH(B), not adjoint)))[...]
+
+
+def getrs(LU, pivots, B, adjoint=False):
+    """LAPACK's getrs on a batch: X with A X = B (adjoint: A^H X = B) for A = P L U given packed by getrf,
+    substituting through the triangles as they are: a zero pivot of a singular A gives the infs and nans
+    torch's lu_solve, solve_ex and inv_ex return."""
+    batch = np.broadcast_shapes(LU.shape[:-2], B.shape[:-2])
+    n, k = LU.shape[-1], B.shape[-1]
+    dtype = np.result_type(LU, B)
+    out = np.zeros(batch + (n, k), dtype)
+    if out.size == 0:
+        return out
+    lus = np.broadcast_to(LU, batch + LU.shape[-2:]).reshape((-1, n, n))
+    pivs = np.broadcast_to(pivots, batch + pivots.shape[-1:]).reshape((-1, n))
+    bs = np.broadcast_to(B, batch + B.shape[-2:]).reshape((-1, n, k))
+    wide, one = dtype, np.dtype(dtype).type(1)     # (the updates in the input's type, as ops/matrix.py's LU)
+    flat = out.reshape((-1, n, k))
+    with np.errstate(all="ignore"):
+        for i in range(flat.shape[0]):
+            lu, piv, x = lus[i].astype(dtype), pivs[i], flat[i]
+            x[...] = bs[i]
+            if not adjoint:
+                for j, p in enumerate(piv):                   # P^T b, the swaps in order
+                    if p - 1 != j:
+                        x[[j, p - 1]] = x[[p - 1, j]]
+                for j in range(n):                            # L y = P^T b (unit lower)
+                    x[j + 1:] = x[j + 1:].astype(wide) - np.outer(lu[j + 1:, j].astype(wide), x[j].astype(wide))
+                for j in range(n - 1, -1, -1):                # U x = y
+                    x[j] = x[j] * (one / lu[j, j])
+                    x[:j] = x[:j].astype(wide) - np.outer(lu[:j, j].astype(wide), x[j].astype(wide))
+            else:
+                lh = np.conj(lu)
+                for j in range(n):                            # U^H y = b (lower)
+                    x[j] = x[j] * (one / lh[j, j])
+                    x[j + 1:] = x[j + 1:].astype(wide) - np.outer(lh[j, j + 1:].astype(wide), x[j].astype(wide))
+                for j in range(n - 1, -1, -1):                # L^H z = y (unit upper)
+                    x[:j] = x[:j].astype(wide) - np.outer(lh[j, :j].astype(wide), x[j].astype(wide))
+                for j in range(n - 1, -1, -1):                # x = P z, the swaps in reverse
+                    p = piv[j]
+                    if p - 1 != j:
+                        x[[j, p - 1]] = x[[p - 1, j]]
+    return out
 
 
 # --- triangular solves ---------------------------------------------------------------------------
@@ -991,7 +1039,12 @@ def linalg_pinv(self, rtol, hermitian):
     m, n = self.shape[-2:]
     if self.size == 0:
         return np.zeros(self.shape[:-2] + (n, m), self.dtype)
-    u, s, vh = np.linalg.svd(self, full_matrices=False)
+    if not hermitian:
+        check_svd_finite(self)
+    finite = np.isfinite(self).all(axis=(-2, -1))[..., None, None]
+    # (an inf: MKL's singular values are nans, none above the cutoff, the pseudo-inverse 0)
+    u, s, vh = np.linalg.svd(np.where(finite, self, 0), full_matrices=False)
+    s = np.where(finite[..., 0], s, np.nan)
     cutoff = rtol * s.max(axis=-1, keepdims=True) if s.shape[-1] else s
     s_inv = np.where(s > cutoff, 1 / np.where(s > cutoff, s, 1), 0)
     return (_mH(vh) * s_inv[..., None, :]) @ _mH(u)
@@ -1016,6 +1069,11 @@ def expm(a):
     u = x @ (x6 @ (b[13] * x6 + b[11] * x4 + b[9] * x2) + b[7] * x6 + b[5] * x4 + b[3] * x2 + b[1] * eye)
     v = x6 @ (b[12] * x6 + b[10] * x4 + b[8] * x2) + b[6] * x6 + b[4] * x4 + b[2] * x2 + b[0] * eye
     r = np.linalg.solve(v - u, v + u)
+    # PyTorch's first Taylor degree: a matrix of 1-norm at most its theta (float64 2.2e-16, float32 1.2e-7;
+    # a zero matrix above all) is I + A, exactly
+    theta = 2.220446049250313e-16 if a.real.dtype == np.float64 else 1.192092800768788e-07
+    tiny = np.abs(a).sum(axis=-2).max(axis=-1) <= theta
+    r = np.where(tiny[..., None, None], np.eye(a.shape[-1], dtype=a.dtype) + a, r)
     flat_r, flat_s = r.reshape((-1,) + r.shape[-2:]), np.asarray(s).reshape(-1)
     for i in range(flat_r.shape[0]):
         for _ in range(int(flat_s[i])):
@@ -1240,3 +1298,308 @@ def linalg_eig(self):
         return np.zeros(self.shape[:-1], ctype), np.zeros(self.shape, ctype)
     w, v = np.linalg.eig(self)
     return w.astype(ctype), _column_major(v.astype(ctype))
+
+
+# --- LDL (Bunch-Kaufman) -------------------------------------------------------------------------
+# PyTorch gives linalg_ldl_factor_ex and linalg_ldl_solve no derivative: their nodes are NotImplemented.
+
+def _cabs1(x):
+    """BLAS's |x| for pivoting: |re| + |im| for a complex number."""
+    return abs(x.real) + abs(x.imag) if np.iscomplexobj(x) else abs(x)
+
+
+def sytf2(a, hermitian):
+    """LAPACK's ?sytf2 / ?hetf2 (lower) on one matrix: (LD, 1-based pivots (negative: a 2 x 2 block), info).
+    Bunch-Kaufman diagonal pivoting; the strictly upper triangle left as zeros (as torch returns it)."""
+    A = np.tril(np.array(a, dtype=a.dtype))
+    n = A.shape[0]
+    conj = np.conj if hermitian else (lambda x: x)
+    alpha = (1 + np.sqrt(17.0)) / 8
+    ipiv = np.zeros(n, np.int32)
+    info, k = 0, 0
+    if hermitian and np.iscomplexobj(A):
+        A[np.arange(n), np.arange(n)] = A[np.arange(n), np.arange(n)].real
+    while k < n:
+        kstep = 1
+        absakk = abs(A[k, k].real) if hermitian else _cabs1(A[k, k])
+        if k < n - 1:
+            imax = k + 1 + int(np.argmax(_cabs1(A[k + 1:, k])))
+            colmax = _cabs1(A[imax, k])
+        else:
+            imax, colmax = k, 0.0
+        if max(absakk, colmax) == 0 or np.isnan(absakk):
+            info = info or k + 1
+            kp = k
+        else:
+            if absakk >= alpha * colmax:
+                kp = k
+            else:
+                jmax = k + int(np.argmax(_cabs1(A[imax, k:imax])))
+                rowmax = _cabs1(A[imax, jmax])
+                if imax < n - 1:
+                    jmax = imax + 1 + int(np.argmax(_cabs1(A[imax + 1:, imax])))
+                    rowmax = max(rowmax, _cabs1(A[jmax, imax]))
+                if absakk >= alpha * colmax * (colmax / rowmax):
+                    kp = k
+                elif (abs(A[imax, imax].real) if hermitian else _cabs1(A[imax, imax])) >= alpha * rowmax:
+                    kp = imax
+                else:
+                    kp, kstep = imax, 2
+            kk = k + kstep - 1
+            if kp != kk:            # rows and columns kk and kp of the trailing matrix swapped (lower triangle)
+                A[kp + 1:, [kk, kp]] = A[kp + 1:, [kp, kk]]
+                seg = A[kk + 1:kp, kk].copy()
+                A[kk + 1:kp, kk] = conj(A[kp, kk + 1:kp])
+                A[kp, kk + 1:kp] = conj(seg)
+                if hermitian:
+                    A[kp, kk] = conj(A[kp, kk])
+                A[kk, kk], A[kp, kp] = A[kp, kp], A[kk, kk]
+                if kstep == 2:
+                    A[k + 1, k], A[kp, k] = A[kp, k], A[k + 1, k]
+            if kstep == 1:
+                if k < n - 1:       # A22 -= x x^T / d (the lower triangle), then x /= d
+                    d11 = 1 / (A[k, k].real if hermitian else A[k, k])
+                    x = A[k + 1:, k].copy()
+                    for j in range(k + 1, n):
+                        if x[j - k - 1] != 0:       # (BLAS's syr/her skip a zero: no 0 * inf)
+                            A[j:, j] = A[j:, j] - x[j - k - 1:] * (d11 * conj(x[j - k - 1]))
+                            if hermitian and np.iscomplexobj(A):
+                                A[j, j] = A[j, j].real
+                    A[k + 1:, k] = x * d11
+            elif k < n - 2:
+                if hermitian:
+                    d = abs(A[k + 1, k])
+                    d11, d22 = A[k + 1, k + 1].real / d, A[k, k].real / d
+                    tt = 1 / (d11 * d22 - 1)
+                    d21 = A[k + 1, k] / d
+                    d = tt / d
+                    for j in range(k + 2, n):
+                        wk = d * (d11 * A[j, k] - d21 * A[j, k + 1])
+                        wkp1 = d * (d22 * A[j, k + 1] - np.conj(d21) * A[j, k])
+                        A[j:, j] = A[j:, j] - A[j:, k] * np.conj(wk) - A[j:, k + 1] * np.conj(wkp1)
+                        A[j, k], A[j, k + 1] = wk, wkp1
+                        A[j, j] = A[j, j].real
+                else:
+                    d21 = A[k + 1, k]
+                    d11, d22 = A[k + 1, k + 1] / d21, A[k, k] / d21
+                    t = 1 / (d11 * d22 - 1)
+                    d21 = t / d21
+                    for j in range(k + 2, n):
+                        wk = d21 * (d11 * A[j, k] - A[j, k + 1])
+                        wkp1 = d21 * (d22 * A[j, k + 1] - A[j, k])
+                        A[j:, j] = A[j:, j] - (A[j:, k] * wk + A[j:, k + 1] * wkp1)
+                        A[j, k], A[j, k + 1] = wk, wkp1
+        if kstep == 1:
+            ipiv[k] = kp + 1
+        else:
+            ipiv[k] = ipiv[k + 1] = -(kp + 1)
+        k += kstep
+    return A, ipiv, info
+
+
+def sytrs(A, ipiv, B, hermitian):
+    """LAPACK's ?sytrs / ?hetrs (lower) on one matrix: X with A X = B from sytf2's LD and pivots."""
+    B = np.array(B, dtype=np.result_type(A, B))
+    n = A.shape[0]
+    conj = np.conj if hermitian else (lambda x: x)
+    k = 0
+    while k < n:                                   # L D Y = B
+        if ipiv[k] > 0:
+            kp = ipiv[k] - 1
+            if kp != k:
+                B[[k, kp]] = B[[kp, k]]
+            B[k + 1:] -= np.outer(A[k + 1:, k], B[k])
+            B[k] = B[k] * (1 / (A[k, k].real if hermitian else A[k, k]))
+            k += 1
+        else:
+            kp = -ipiv[k] - 1
+            if kp != k + 1:
+                B[[k + 1, kp]] = B[[kp, k + 1]]
+            B[k + 2:] -= np.outer(A[k + 2:, k], B[k])
+            B[k + 2:] -= np.outer(A[k + 2:, k + 1], B[k + 1])
+            akm1k = A[k + 1, k]
+            akm1 = A[k, k] / (conj(akm1k) if hermitian else akm1k)
+            ak = A[k + 1, k + 1] / akm1k
+            denom = akm1 * ak - 1
+            bkm1 = B[k] / (conj(akm1k) if hermitian else akm1k)
+            bk = B[k + 1] / akm1k
+            B[k] = (ak * bkm1 - bk) / denom
+            B[k + 1] = (akm1 * bk - bkm1) / (np.conj(denom) if hermitian else denom)
+            k += 2
+    k = n - 1
+    while k >= 0:                                  # L^T X = Y (L^H when Hermitian)
+        if ipiv[k] > 0:
+            B[k] -= conj(A[k + 1:, k]) @ B[k + 1:]
+            kp = ipiv[k] - 1
+            if kp != k:
+                B[[k, kp]] = B[[kp, k]]
+            k -= 1
+        else:
+            B[k] -= conj(A[k + 1:, k]) @ B[k + 1:]
+            B[k - 1] -= conj(A[k + 1:, k - 1]) @ B[k + 1:]
+            kp = -ipiv[k] - 1
+            if kp != k:
+                B[[k, kp]] = B[[kp, k]]
+            k -= 2
+    return B
+
+
+@op("linalg_ldl_factor_ex", "NotImplemented", saves=(), variants=(), promote=False, saved_params=(),
+    shows={"self": "derivative for aten::linalg_ldl_factor_ex is not implemented"},
+    self=lambda g, n: (_ for _ in ()).throw(
+        RuntimeError("derivative for aten::linalg_ldl_factor_ex is not implemented")))
+def linalg_ldl_factor_ex(self, factors):
+    return factors
+
+
+@op("linalg_ldl_solve", "NotImplemented", ("LD", "B"), saves=(), variants=(), promote=False, saved_params=(),
+    shows={"LD": "derivative for aten::linalg_ldl_solve is not implemented",
+           "B": "derivative for aten::linalg_ldl_solve is not implemented"},
+    LD=lambda g, n: (_ for _ in ()).throw(RuntimeError("derivative for aten::linalg_ldl_solve is not implemented")),
+    B=lambda g, n: (_ for _ in ()).throw(RuntimeError("derivative for aten::linalg_ldl_solve is not implemented")))
+def linalg_ldl_solve(LD, B, pivots_array, hermitian):
+    batch = np.broadcast_shapes(LD.shape[:-2], B.shape[:-2])
+    n, k = LD.shape[-1], B.shape[-1]
+    out = np.zeros(batch + (n, k), np.result_type(LD, B))
+    if out.size:
+        lds = np.broadcast_to(LD, batch + LD.shape[-2:]).reshape((-1, n, n))
+        pivs = np.broadcast_to(pivots_array, batch + (n,)).reshape((-1, n))
+        bs = np.broadcast_to(B, batch + B.shape[-2:]).reshape((-1, n, k))
+        with np.errstate(all="ignore"):
+            for i, x in enumerate(out.reshape((-1, n, k))):
+                x[...] = sytrs(lds[i], pivs[i], bs[i], hermitian)
+    return _column_major(out)
+
+
+# --- QR's Householder form (geqrf, householder_product / orgqr) ---------------------------------------
+
+@op("lapack_geqrf", "GeqrfBackward0", num_outputs=2, variants=(), promote=False, saved_params=(),
+    shows={"self": "derivative for geqrf is not implemented"},
+    self=lambda g, n: (_ for _ in ()).throw(NotImplementedError("the derivative for 'geqrf' is not implemented.")))
+def lapack_geqrf(self):
+    """LAPACK's geqrf: R on and above the diagonal, the reflectors' vectors below it, and their scales tau
+    (numpy's qr(mode='raw') is that call; column-major as LAPACK leaves it)."""
+    m, n = self.shape[-2:]
+    k = min(m, n)
+    a = np.zeros(self.shape, self.dtype)
+    tau = np.zeros(self.shape[:-2] + (k,), self.dtype)
+    if self.size:
+        flat_a, flat_t = a.reshape((-1, m, n)), tau.reshape((-1, k))
+        for i, mat in enumerate(self.reshape((-1, m, n))):
+            h, t = np.linalg.qr(mat, mode="raw")
+            flat_a[i], flat_t[i] = h.T, t
+    return _column_major(a), tau
+
+
+def _reflector(A, tau, i):
+    """H_i = I - tau_i v v^H, v = (0, ..., 0, 1, A[i+1:, i])."""
+    m = A.shape[0]
+    v = np.zeros(m, A.dtype)
+    v[i] = 1
+    v[i + 1:] = A[i + 1:, i]
+    return v, np.eye(m, dtype=A.dtype) - tau[i] * np.outer(v, np.conj(v))
+
+
+def _householder_product_grads(g, n):
+    """The gradients of Q = H_0 H_1 ... H_(k-1) I[:, :n] (one matrix at a time): with G_H = L^H G R^H for
+    L = H_0 .. H_(i-1), R = H_(i+1) .. I[:, :n], tau_i gets -v^H G_H v and v (A's column i below the
+    diagonal) -conj(tau_i) G_H v - tau_i G_H^H v."""
+    g, A_all, tau_all = dual.data(g), dual.data(n.input), dual.data(n.tau)
+    m, cols = A_all.shape[-2:]
+    k = tau_all.shape[-1]
+    batch = np.broadcast_shapes(A_all.shape[:-2], tau_all.shape[:-1])
+    gA = np.zeros(batch + (m, cols), np.result_type(A_all, g))
+    gtau = np.zeros(batch + (k,), gA.dtype)
+    A_b = np.broadcast_to(A_all, batch + (m, cols)).reshape((-1, m, cols))
+    t_b = np.broadcast_to(tau_all, batch + (k,)).reshape((-1, k))
+    g_b = np.broadcast_to(g, batch + (m, cols)).reshape((-1, m, cols))
+    for b, (A, tau, G, gA_b, gt_b) in enumerate(zip(A_b, t_b, g_b, gA.reshape((-1, m, cols)),
+                                                     gtau.reshape((-1, k)))):
+        parts = [_reflector(A, tau, i) for i in range(k)]
+        right = [None] * k
+        R = np.eye(m, cols, dtype=A.dtype)
+        for i in range(k - 1, -1, -1):
+            right[i] = R
+            R = parts[i][1] @ R
+        L = np.eye(m, dtype=A.dtype)
+        for i in range(k):
+            v, H = parts[i]
+            G_H = _mH(L) @ G @ _mH(right[i])
+            gt_b[i] = -(np.conj(v) @ G_H @ v)
+            gv = -np.conj(tau[i]) * (G_H @ v) - tau[i] * (_mH(G_H) @ v)
+            gA_b[i + 1:, i] = gv[i + 1:]
+            L = L @ H
+    return gA.reshape(batch + (m, cols)), gtau.reshape(batch + (k,))
+
+
+@op("linalg_householder_product", "LinalgHouseholderProductBackward0", ("input", "tau"), saves=("input", "tau"),
+    variants=(), promote=False,
+    shows={"input": "autograd.functional.vjp(linalg.householder_product, (input, tau), grad)[1][0]",
+           "tau": "autograd.functional.vjp(linalg.householder_product, (input, tau), grad)[1][1]"},
+    input=lambda g, n: dual.like(g, _householder_product_grads(g, n)[0]),
+    tau=lambda g, n: dual.like(g, _householder_product_grads(g, n)[1]))
+def linalg_householder_product(input, tau):
+    """Q = H_0 H_1 ... H_(k-1) I[:, :n] from geqrf's reflectors (LAPACK's orgqr: the reflectors applied
+    to the identity's columns from the last one back)."""
+    m, cols = input.shape[-2:]
+    k = tau.shape[-1]
+    batch = np.broadcast_shapes(input.shape[:-2], tau.shape[:-1])
+    out = np.zeros(batch + (m, cols), np.result_type(input, tau))
+    if out.size:
+        A_b = np.broadcast_to(input, batch + (m, cols)).reshape((-1, m, cols))
+        t_b = np.broadcast_to(tau, batch + (k,)).reshape((-1, k))
+        for A, t, Q in zip(A_b, t_b, out.reshape((-1, m, cols))):
+            Q[...] = np.eye(m, cols, dtype=Q.dtype)
+            for i in range(k - 1, -1, -1):
+                v = np.concatenate([[1], A[i + 1:, i]]).astype(Q.dtype)
+                Q[i:] = Q[i:] - t[i] * np.outer(v, np.conj(v) @ Q[i:])
+    return _column_major(out)
+
+
+def _full_reflectors(input, m):
+    """input's reflector columns in an m x m matrix (zero columns added, or the extra ones dropped)."""
+    cols = input.shape[-1]
+    if cols >= m:
+        return input[..., :m]
+    return np.concatenate([input, np.zeros(input.shape[:-1] + (m - cols,), input.dtype)], -1)
+
+
+def _ormqr_parts(n):
+    m = dual.data(n.self).shape[-2]
+    A = _full_reflectors(dual.data(n.self), m)
+    Q = linalg_householder_product.forward(A, dual.data(n.input2))
+    return A, Q
+
+
+def _ormqr_grads(g, n):
+    """op(Q) C (left) or C op(Q), op(Q) = Q or Q^H: gC = op(Q)^H g (g op(Q)^H); gQ from g C^H (C^H g), then
+    to the reflectors as householder_product's gradient."""
+    g, C = dual.data(g), dual.data(n.input3)
+    A, Q = _ormqr_parts(n)
+    opQ = _mH(Q) if n.transpose else Q
+    gC = _mH(opQ) @ g if n.left else g @ _mH(opQ)
+    g_opQ = g @ _mH(C) if n.left else _mH(C) @ g
+    gQ = _mH(g_opQ) if n.transpose else g_opQ
+    gA, gtau = _householder_product_grads(gQ, SimpleNamespace(input=A, tau=dual.data(n.input2)))
+    cols = dual.data(n.self).shape[-1]
+    gA = gA[..., :cols] if gA.shape[-1] >= cols else np.concatenate(
+        [gA, np.zeros(gA.shape[:-1] + (cols - gA.shape[-1],), gA.dtype)], -1)
+    return gA, gtau, gC
+
+
+@op("lapack_ormqr", "OrmqrBackward0", ("self", "input2", "input3"), saves=("self", "input2", "input3"), variants=(),
+    promote=False,
+    # (self and input2: the full Q is householder_product of the reflectors padded to m columns; its
+    # vector-Jacobian product with the gradient that reaches Q)
+    shows={"self": "F.pad(autograd.functional.vjp(linalg.householder_product, (F.pad(self, (0, self.shape[-2] - self.shape[-1])), input2), ((grad @ input3.mH if left else input3.mH @ grad).mH if transpose else (grad @ input3.mH if left else input3.mH @ grad)))[1][0], (0, self.shape[-1] - self.shape[-2]))",
+           "input2": "autograd.functional.vjp(linalg.householder_product, (F.pad(self, (0, self.shape[-2] - self.shape[-1])), input2), ((grad @ input3.mH if left else input3.mH @ grad).mH if transpose else (grad @ input3.mH if left else input3.mH @ grad)))[1][1]",
+           "input3": "ormqr(self, input2, grad, left, not transpose)"},
+    self=lambda g, n: dual.like(g, _ormqr_grads(g, n)[0]),
+    input2=lambda g, n: dual.like(g, _ormqr_grads(g, n)[1]),
+    input3=lambda g, n: dual.like(g, _ormqr_grads(g, n)[2]))
+def lapack_ormqr(self, input2, input3, left=True, transpose=False):
+    """The full Q of geqrf's reflectors (or Q^H) times input3, from the left or the right (LAPACK's ormqr)."""
+    m = self.shape[-2]
+    Q = linalg_householder_product.forward(_full_reflectors(self, m), input2)
+    opQ = _mH(Q) if transpose else Q
+    return _column_major(opQ @ input3 if left else input3 @ opQ)

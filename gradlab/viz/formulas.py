@@ -61,7 +61,9 @@ _BUILTINS["restore_dims"] = restore_dims
 _BUILTINS["prod_of_others"] = prod_of_others
 
 # modules a formula's text may name: F.conv_transpose2d(...), linalg.inv(...)
-_MODULES = {"F": gradlab.nn.functional, "linalg": gradlab.linalg, "nn": gradlab.nn, "special": gradlab.special}
+# (autograd: a formula may be the vector-Jacobian product of the op itself, autograd.functional.vjp(...))
+_MODULES = {"F": gradlab.nn.functional, "linalg": gradlab.linalg, "nn": gradlab.nn, "special": gradlab.special,
+            "autograd": gradlab.autograd}
 
 
 @dataclass(frozen=True)

@@ -157,3 +157,34 @@ def _pdist_backward(draw):
     p = pick(draw, [1, 2, 3])
     return Case(lambda T, x: T.autograd.grad(T.pdist(x, p).sum(), x, create_graph=True)[0],
                 [distinct(draw, (_n(draw, 2, 4), 2))])
+
+
+# --- geqrf, householder_product, ormqr, the LDL (test_linalg_degenerate_parity's ops) ---------------------
+
+@sample("lapack_geqrf", raises="the derivative for 'geqrf' is not implemented.")
+def _geqrf(draw):
+    return Case(lambda T, x: T.geqrf(x)[0], [uniform(draw, (3, 2))])
+
+
+@sample("linalg_householder_product")
+def _householder_product(draw):
+    m = _n(draw, 2, 4)
+    return Case(lambda T, a, t: T.linalg.householder_product(a, t), [uniform(draw, (m, 2)), uniform(draw, (2,))])
+
+
+@sample("lapack_ormqr")
+def _ormqr(draw):
+    left, transpose = pick(draw, [True, False]), pick(draw, [True, False])
+    return Case(lambda T, a, t, c: T.ormqr(a, t, c if left else c.mT, left=left, transpose=transpose),
+                [uniform(draw, (3, 2)), uniform(draw, (2,)), uniform(draw, (3, 2))])
+
+
+@sample("linalg_ldl_factor_ex", raises="derivative for aten::linalg_ldl_factor_ex is not implemented")
+def _ldl_factor_ex(draw):
+    return Case(lambda T, x: T.linalg.ldl_factor_ex(x + x.mT)[0], [uniform(draw, (3, 3))])
+
+
+@sample("linalg_ldl_solve", raises="derivative for aten::linalg_ldl_solve is not implemented")
+def _ldl_solve(draw):
+    return Case(lambda T, x, b: T.linalg.ldl_solve(*T.linalg.ldl_factor((x + x.mT).detach()), b),
+                [uniform(draw, (3, 3)), uniform(draw, (3, 2))])
