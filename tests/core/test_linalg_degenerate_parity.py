@@ -364,8 +364,9 @@ def test_init(name, seed):
                 text = repr(result)
             except Exception as error:       # noqa: BLE001
                 values, text = None, f"{type(error).__name__}: {error}"
-        outcomes.append((text, values, [(w.category.__name__, str(w.message), w.filename.rsplit("/", 1)[-1])
-                                        for w in caught]))
+        # (where a warning points is not compared: gradlab's point at the caller's line, PyTorch's Python ones at
+        # its own files; tests/project/test_warning_location.py checks gradlab's rule)
+        outcomes.append((text, values, [(w.category.__name__, str(w.message)) for w in caught]))
     (e_text, e_values, e_warn), (g_text, g_values, g_warn) = outcomes
     assert g_warn == e_warn
     if e_values is None:
