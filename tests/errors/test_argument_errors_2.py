@@ -114,7 +114,6 @@ KNOWN_DIFFERENCES = {
                               "torch.addmm(a, a, a, torch.float64, beta=1.5)",
                               "torch.baddbmm(a, a, a, torch.float64, beta=1)",
                               "torch.baddbmm(a, torch.tensor(1), a, torch.float64)")},
-    "torch.normal(0.5, torch.tensor([0]))": "gradlab's normal refuses an integer std with its own TypeError",
 }
 
 
