@@ -87,7 +87,9 @@ def _scalar_dtype(x):
 
 def _store(data, sizes, convert):
     """The elements in row-major order, each converted as soon as it is reached and each sequence
-    checked against the shape when it is reached: the first problem in reading order is the error."""
+    checked against the shape when it is reached: the first problem in reading order is the error.
+    A numpy array met inside a sequence gets PyTorch's TORCH_WARN_ONCE when the store reaches it (not
+    before: an error in an element before it comes first), and so does each row of it (as in PyTorch)."""
     out = []
     ndim = len(sizes)
     stack = [(data, 0)]
@@ -96,18 +98,24 @@ def _store(data, sizes, convert):
         if dim == ndim:
             out.append(convert(obj))
             continue
-        if not isinstance(obj, _SEQUENCES) or obj.__class__ is np.ndarray and obj.ndim == 0:
+        is_array = obj.__class__ is np.ndarray
+        if dim and is_array:
+            _warnings.warn_once(_NUMPY_LIST_WARNING)
+        if not isinstance(obj, _SEQUENCES) or is_array and obj.ndim == 0:
             try:                                   # any iterable, a tensor included, will do here
                 obj = list(obj)
             except TypeError:
                 raise TypeError("not a sequence") from None
         if len(obj) != sizes[dim]:
             raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(obj)})")
-        for v in obj:          # (PyTorch's TORCH_WARN_ONCE for each array it meets in a sequence)
-            if isinstance(v, np.ndarray):
-                _warnings.warn_once(_NUMPY_LIST_WARNING)
         if dim + 1 == ndim:
-            out.extend(map(convert, obj))
+            if not is_array and any(v.__class__ is np.ndarray for v in obj):
+                for v in obj:              # (arrays as elements: 0-d ones, each warned when reached)
+                    if v.__class__ is np.ndarray:
+                        _warnings.warn_once(_NUMPY_LIST_WARNING)
+                    out.append(convert(v))
+            else:
+                out.extend(map(convert, obj))
         else:
             stack.extend((v, dim + 1) for v in reversed(obj))
     return out

@@ -107,3 +107,35 @@ def test_once_only_warnings_follow_set_warn_always(source):
     always = _counts(torch, source, True)
     assert always[1] > 0 and _counts(gradlab, source, True) == always
     assert _counts(gradlab, source, False)[1] == _counts(torch, source, False)[1] == 0
+
+
+# PyTorch warns about numpy arrays inside a sequence when its store reaches each one (and each row of one),
+# with or without a dtype, and not when an element before it raised first.
+ARRAY_LISTS = [
+    "[np.ones(2), np.ones(2)]", "([np.ones(2), np.ones(2)], dict(dtype=torch.float32))", "[[1+2j, 2], np.ones(2)]",
+    "[np.ones(2), [1+2j, 2]]", "[[1, torch.tensor([1., 2.])], np.ones(2)]", "[np.ones((2, 2)), np.ones((2, 2))]",
+    "[[np.ones(2), np.ones(2)], [np.ones(2), np.ones(2)]]", "[np.array(1.0), np.array(2.0)]", "np.ones((2, 3))",
+    "[np.ones((2, 3)).T]", "([[-2**63 - 1, torch.tensor(2.), np.int64(3)], np.array([1, 2, 3])], dict(dtype=torch.uint8))",
+]
+
+
+@pytest.mark.parametrize("data", ARRAY_LISTS)
+def test_arrays_in_lists_warn_as_torch(data):
+    import numpy as np
+
+    def run(lib):
+        before = lib.is_warn_always_enabled()
+        lib.set_warn_always(True)
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                value = eval(data, {"torch": lib, "np": np})
+                args, kwargs = value if isinstance(value, tuple) else (value, {})
+                try:
+                    result = lib.tensor(args, **kwargs).tolist()
+                except Exception as e:  # noqa: BLE001
+                    result = type(e).__name__
+            return result, [str(w.message) for w in caught]
+        finally:
+            lib.set_warn_always(before)
+    assert run(gradlab) == run(torch)
