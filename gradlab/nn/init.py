@@ -19,9 +19,10 @@ def _tensor(tensor, method):
 
 
 def _random_fill(tensor, kernel):
-    """Random fills exist for floating tensors only (torch's error names its kernel)."""
+    """Random fills exist for floating tensors only (torch's error names its kernel; its normal kernel is not
+    reached for an empty tensor)."""
     kind = tensor._data.dtype
-    if kind.kind not in "fc":
+    if kind.kind not in "fc" and not (kernel == "normal_kernel_cpu" and tensor._data.size == 0):
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_SCALAR_NAMES.get(kind.name, kind.name)}\'')
 
 
@@ -63,6 +64,8 @@ def normal_(tensor, mean=0.0, std=1.0, generator=None):
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
     _random_fill(tensor, "normal_kernel_cpu")
+    if not tensor._data.size:           # (nothing to draw: PyTorch's kernel returns at once, whatever the dtype)
+        return _fill(tensor, 0)
     return _fill(tensor, _random.init_normal(*_shape_dtype(tensor), mean, std, generator=generator))
 
 
@@ -221,6 +224,8 @@ def xavier_uniform_(tensor, gain=1.0, generator=None):
 def xavier_normal_(tensor, gain=1.0, generator=None):
     _tensor(tensor, "dim")
     _random_fill(tensor, "normal_kernel_cpu")
+    if not tensor._data.size:
+        return _fill(tensor, 0)
     return _fill(tensor, _random.xavier_normal(*_shape_dtype(tensor), gain=gain, generator=generator))
 
 

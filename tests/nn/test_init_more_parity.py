@@ -67,7 +67,24 @@ def _cases():
 def test_init_matches_torch(code, dtype):
     (expected, expected_warnings), (got, got_warnings) = _outcome(torch, code), _outcome(gradlab, code)
     assert got_warnings == expected_warnings
-    if expected[0] == "ok" and "orthogonal" in code:
+    if expected[0] == "ok" and "orthogonal" in code and dtype not in ("torch.int64", "torch.bool"):
+        assert _close(got, expected, dtype), (got, expected)
+    else:
+        assert got == expected
+
+
+@pytest.mark.parametrize("name", ["uniform_", "normal_", "trunc_normal_", "xavier_uniform_", "xavier_normal_",
+                                  "kaiming_uniform_", "kaiming_normal_", "orthogonal_", "sparse_", "constant_", "eye_",
+                                  "dirac_", "zeros_", "ones_", "normal"])
+@pytest.mark.parametrize("shape", ["(0, 3)", "(2, 0, 3)", "(3, 4)"])
+@pytest.mark.parametrize("dtype", ["torch.int64", "torch.bool", "torch.float16"])
+def test_init_of_other_dtypes_and_empty_tensors(name, shape, dtype):
+    """Integer, bool and half tensors, empty or not: PyTorch's errors, or its no-op on an empty tensor."""
+    extra = {"sparse_": ", 0.5", "constant_": ", 1"}.get(name, "")
+    code = f"torch.manual_seed(0)\nt = torch.empty({shape}, dtype={dtype})\ninit.{name}(t{extra})"
+    (expected, expected_warnings), (got, got_warnings) = _outcome(torch, code), _outcome(gradlab, code)
+    assert got_warnings == expected_warnings
+    if expected[0] == "ok" and "orthogonal" in code and dtype not in ("torch.int64", "torch.bool"):
         assert _close(got, expected, dtype), (got, expected)
     else:
         assert got == expected
