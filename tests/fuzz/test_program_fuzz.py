@@ -157,6 +157,46 @@ def _assigned(source):
     return m.group(1) if m else None
 
 
+def run_statement(ns, source, show_value):
+    """One statement of a program, run in the namespace ns: (text, internal-error note or None). The text is the
+    value of an expression statement or of the name an assignment sets (show_value(value, source): source is
+    None for an assignment), or the exception raised; then what the statement printed and warned."""
+    kind, code = _statement(source)
+    printed = io.StringIO()
+    internal = None
+    with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(printed):
+        warnings.simplefilter("always")
+        try:
+            if kind == "eval":
+                text = show_value(eval(code, ns), source)
+            else:
+                exec(code, ns)
+                name = _assigned(source)
+                text = show_value(ns[name], None) if name else "ok"
+        except Exception as e:  # noqa: BLE001
+            msg = _norm(str(e))
+            text = f"raise {type(e).__name__}: {msg}"
+            if type(e).__module__.split(".")[0] == "numpy" or type(e).__name__ in INTERNAL_TYPES:
+                internal = f"{type(e).__name__} from {type(e).__module__}"
+            elif _INTERNAL.search(msg):
+                internal = f"{type(e).__name__} '{_INTERNAL.search(msg).group(0)}'"
+    seen = list(dict.fromkeys(f"{w.category.__name__}: {_norm(str(w.message))}" for w in caught))
+    for w in seen:
+        if w.startswith("RuntimeWarning") or _INTERNAL.search(w.split(": ", 1)[1]):
+            internal = internal or f"warning {w[:60]}"
+    if printed.getvalue():
+        text += "\n  printed: " + _norm(printed.getvalue()).replace("\n", "\n  printed: ")
+    if seen:
+        text += "\n  warnings: " + " / ".join(seen)
+    return text, internal
+
+
+def _show_statement_value(value, source):
+    # (`x.grad...` returns the gradient itself: its version is .grad's)
+    grad = source is not None and re.match(r"\w+\.grad\b|torch\.autograd\.grad\(", source)
+    return show(value, 0, "grad_version" if grad else "version")
+
+
 def run(lib, lines):
     """The transcript of a program under `lib`: one entry per statement, then the final state of every variable.
     Each entry: (text, internal-error note or None)."""
@@ -166,35 +206,8 @@ def run(lib, lines):
     lib.set_warn_always(True)    # (torch gives some warnings once per process; every program must stand alone)
     lib.manual_seed(0)           # (an unseeded program's random numbers are the same in both: a fresh process's)
     try:
-        for family, source in lines:
-            kind, code = _statement(source)
-            printed = io.StringIO()
-            internal = None
-            with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(printed):
-                warnings.simplefilter("always")
-                try:
-                    if kind == "eval":      # (`x.grad...` returns the gradient itself: its version is .grad's)
-                        text = show(eval(code, ns), 0, "grad_version" if re.match(r"\w+\.grad\b|torch\.autograd\.grad\(", source) else "version")
-                    else:
-                        exec(code, ns)
-                        name = _assigned(source)
-                        text = show(ns[name]) if name else "ok"
-                except Exception as e:  # noqa: BLE001
-                    msg = _norm(str(e))
-                    text = f"raise {type(e).__name__}: {msg}"
-                    if type(e).__module__.split(".")[0] == "numpy" or type(e).__name__ in INTERNAL_TYPES:
-                        internal = f"{type(e).__name__} from {type(e).__module__}"
-                    elif _INTERNAL.search(msg):
-                        internal = f"{type(e).__name__} '{_INTERNAL.search(msg).group(0)}'"
-            seen = list(dict.fromkeys(f"{w.category.__name__}: {_norm(str(w.message))}" for w in caught))
-            for w in seen:
-                if w.startswith("RuntimeWarning") or _INTERNAL.search(w.split(": ", 1)[1]):
-                    internal = internal or f"warning {w[:60]}"
-            if printed.getvalue():
-                text += "\n  printed: " + _norm(printed.getvalue()).replace("\n", "\n  printed: ")
-            if seen:
-                text += "\n  warnings: " + " / ".join(seen)
-            out.append((text, internal))
+        for _, source in lines:
+            out.append(run_statement(ns, source, _show_statement_value))
         for name, value in list(ns.items()):     # the end state: what every variable holds now
             if _is_tensor(value) or isinstance(value, (lib.nn.Module, lib.optim.Optimizer)):
                 with warnings.catch_warnings():

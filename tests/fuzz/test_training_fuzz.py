@@ -19,13 +19,10 @@ every differing number differs by that much (all values of those programs go thr
     python tests/fuzz/test_training_fuzz.py --seed S                                     # one program, both runs
 """
 import argparse
-import contextlib
-import io
 import random
 import re
 import sys
 import time
-import warnings
 from pathlib import Path
 
 import pytest
@@ -36,7 +33,8 @@ torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
 
 import gradlab  # noqa: E402
-from test_api_fuzz import INTERNAL_TYPES, _INTERNAL, _norm  # noqa: E402
+from test_api_fuzz import _norm  # noqa: E402
+from test_program_fuzz import run_statement  # noqa: E402  (the statement runner both program fuzzers share)
 
 # Programs of the pytest range whose first difference is found but not fixed yet; `--seed N` shows each. Remove a
 # seed once it agrees.
@@ -399,56 +397,18 @@ def show(v, depth=0):
     return _norm(type(v).__name__)
 
 
-def _assigned(source):
-    m = re.match(r"(\w+) = ", source.rsplit("\n", 1)[-1])
-    return m.group(1) if m else None
-
-
 def run(lib, lines):
     """The transcript of a program under `lib`: [(text, internal-error note or None)] per statement."""
     ns = {"torch": lib, "nn": lib.nn, "F": lib.nn.functional}
-    out = []
     always = lib.is_warn_always_enabled()
     lib.set_warn_always(True)
     lib.manual_seed(0)
     try:
-        for _, source in lines:
-            try:
-                code, kind = compile(source, "<program>", "eval"), "eval"
-            except SyntaxError:
-                code, kind = compile(source, "<program>", "exec"), "exec"
-            printed = io.StringIO()
-            internal = None
-            with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(printed):
-                warnings.simplefilter("always")
-                try:
-                    if kind == "eval":
-                        text = show(eval(code, ns))
-                    else:
-                        exec(code, ns)
-                        name = _assigned(source)
-                        text = show(ns[name]) if name else "ok"
-                except Exception as e:  # noqa: BLE001
-                    msg = _norm(str(e))
-                    text = f"raise {type(e).__name__}: {msg}"
-                    if type(e).__module__.split(".")[0] == "numpy" or type(e).__name__ in INTERNAL_TYPES:
-                        internal = f"{type(e).__name__} from {type(e).__module__}"
-                    elif _INTERNAL.search(msg):
-                        internal = f"{type(e).__name__} '{_INTERNAL.search(msg).group(0)}'"
-            seen = list(dict.fromkeys(f"{w.category.__name__}: {_norm(str(w.message))}" for w in caught))
-            for w in seen:
-                if w.startswith("RuntimeWarning") or _INTERNAL.search(w.split(": ", 1)[1]):
-                    internal = internal or f"warning {w[:60]}"
-            if printed.getvalue():
-                text += "\n  printed: " + _norm(printed.getvalue()).replace("\n", "\n  printed: ")
-            if seen:
-                text += "\n  warnings: " + " / ".join(seen)
-            out.append((text, internal))
+        return [run_statement(ns, source, lambda value, _: show(value)) for _, source in lines]
     finally:
         lib.set_warn_always(always)
         lib.set_grad_enabled(True)
         lib.set_default_dtype(lib.float32)
-    return out
 
 
 _NUMBER = re.compile(r"-?\d+\.\d+(?:e[-+]?\d+)?|-?\d+e[-+]?\d+")
