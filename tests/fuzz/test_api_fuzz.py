@@ -88,6 +88,9 @@ KNOWN_DIFFERENCES = {
         "prints as 2.6e-06 with one sign or the other (the graph and the float64 values are PyTorch's)",
     '*|*corrcoef|print|*':
         "float32 corrcoef: PyTorch's cov is an MKL product and its rounding differs in the last bit (1. or 1.0000)",
+    '*|sig:torch.geqrf|value|*':
+        "geqrf of a float32 matrix with an inf entry: LAPACK's reflector there is nan in MKL's sgeqrf and inf in "
+        "numpy's (the finite matrices agree)",
     # end of KNOWN_DIFFERENCES
 }
 

@@ -35,6 +35,9 @@ def _no_addresses(text):
 
 # Programs whose output still differs, each for a measured reason (strict: each fails once it agrees).
 KNOWN_DIFFERENCES = {
+    "nnopt_containers": "float32 nn.Linear(6, 8)'s product (MKL's sgemm) differs in the last bit for 7 of 32 "
+                        "numbers, and then one row of exp(log_softmax(...)).sum(1) prints 1.0000 for torch's 1. "
+                        "(it agreed while gradlab's randn was an ulp off: other inputs)",
 }
 
 
