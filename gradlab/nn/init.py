@@ -200,6 +200,8 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
     if _zero_element(tensor):
         return tensor
     mode = _mode(mode)
+    _calculate_fan_in_and_fan_out(tensor)          # (PyTorch's errors in its order: the fans, the gain, the dtype)
+    calculate_gain(nonlinearity, a)
     _random_fill(tensor, "check_uniform_bounds")
     return _fill(tensor, _random.kaiming_uniform(*_shape_dtype(tensor), a=a, mode=mode, nonlinearity=nonlinearity,
                                                  generator=generator))
@@ -210,6 +212,8 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
     if _zero_element(tensor):
         return tensor
     mode = _mode(mode)
+    _calculate_fan_in_and_fan_out(tensor)          # (PyTorch's errors in its order: the fans, the gain, the dtype)
+    calculate_gain(nonlinearity, a)
     _random_fill(tensor, "normal_kernel_cpu")
     return _fill(tensor, _random.kaiming_normal(*_shape_dtype(tensor), a=a, mode=mode, nonlinearity=nonlinearity,
                                                 generator=generator))
@@ -217,12 +221,14 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
 
 def xavier_uniform_(tensor, gain=1.0, generator=None):
     _tensor(tensor, "dim")
+    _calculate_fan_in_and_fan_out(tensor)          # (before the dtype's error, as PyTorch)
     _random_fill(tensor, "check_uniform_bounds")
     return _fill(tensor, _random.xavier_uniform(*_shape_dtype(tensor), gain=gain, generator=generator))
 
 
 def xavier_normal_(tensor, gain=1.0, generator=None):
     _tensor(tensor, "dim")
+    _calculate_fan_in_and_fan_out(tensor)          # (before the dtype's error, as PyTorch)
     _random_fill(tensor, "normal_kernel_cpu")
     if not tensor._data.size:
         return _fill(tensor, 0)

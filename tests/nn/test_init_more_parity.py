@@ -76,7 +76,7 @@ def test_init_matches_torch(code, dtype):
 @pytest.mark.parametrize("name", ["uniform_", "normal_", "trunc_normal_", "xavier_uniform_", "xavier_normal_",
                                   "kaiming_uniform_", "kaiming_normal_", "orthogonal_", "sparse_", "constant_", "eye_",
                                   "dirac_", "zeros_", "ones_", "normal"])
-@pytest.mark.parametrize("shape", ["(0, 3)", "(2, 0, 3)", "(3, 4)"])
+@pytest.mark.parametrize("shape", ["(0, 3)", "(2, 0, 3)", "(3, 4)", "(5,)"])
 @pytest.mark.parametrize("dtype", ["torch.int64", "torch.bool", "torch.float16"])
 def test_init_of_other_dtypes_and_empty_tensors(name, shape, dtype):
     """Integer, bool and half tensors, empty or not: PyTorch's errors, or its no-op on an empty tensor."""
