@@ -4,7 +4,7 @@ from .. import _size, arange, bernoulli as _bernoulli, log1p, exp, logit, nan, n
 from ..nn import functional as F
 from . import constraints
 from .exp_family import ExponentialFamily
-from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits, _is_number
+from .utils import binary_logits_and_probs, broadcast_all, probs_or_logits, _is_number
 
 __all__ = ["Bernoulli"]
 
@@ -16,8 +16,7 @@ class Bernoulli(ExponentialFamily):
     _mean_carrier_measure = 0
 
     def __init__(self, probs=None, logits=None, validate_args=None):
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        probs_or_logits(probs, logits)
         if probs is not None:
             is_scalar = _is_number(probs)
             (self.probs,) = broadcast_all(probs)
@@ -58,13 +57,7 @@ class Bernoulli(ExponentialFamily):
     def variance(self):
         return self.probs * (1 - self.probs)
 
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
+    logits, probs = binary_logits_and_probs()
 
     @property
     def param_shape(self):

@@ -4,7 +4,7 @@ from .. import _dtype, _size, contiguous_format as _contiguous_format, no_grad, 
 from ..nn import functional as F
 from . import constraints
 from .distribution import Distribution
-from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits, _is_number
+from .utils import binary_logits_and_probs, broadcast_all, probs_or_logits, _is_number
 
 __all__ = ["Geometric"]
 
@@ -14,14 +14,12 @@ class Geometric(Distribution):
     support = constraints.nonnegative_integer
 
     def __init__(self, probs=None, logits=None, validate_args=None):
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        given = probs_or_logits(probs, logits)
         if probs is not None:
             (self.probs,) = broadcast_all(probs)
         else:
             (self.logits,) = broadcast_all(logits)
-        probs_or_logits = probs if probs is not None else logits
-        batch_shape = _size.Size() if _is_number(probs_or_logits) else probs_or_logits.size()
+        batch_shape = _size.Size() if _is_number(given) else given.size()
         super().__init__(batch_shape, validate_args=validate_args)
         # (a probability of 0 passes unit_interval but never succeeds: PyTorch checks it here)
         if self._validate_args and probs is not None:
@@ -57,13 +55,7 @@ class Geometric(Distribution):
     def variance(self):
         return (1.0 / self.probs - 1.0) / self.probs
 
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
+    logits, probs = binary_logits_and_probs()
 
     def sample(self, sample_shape=_size.Size()):
         shape = self._extended_shape(sample_shape)

@@ -79,6 +79,24 @@ class lazy_property:
         return value
 
 
+def probs_or_logits(probs, logits):
+    """The parameter a distribution given by probabilities or by logits was given: exactly one of them."""
+    if (probs is None) == (logits is None):
+        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+    return probs if probs is not None else logits
+
+
+def binary_logits_and_probs():
+    """The `logits` and `probs` of the one-probability distributions (Bernoulli, Binomial, Geometric,
+    LogitRelaxedBernoulli): each instance keeps the one it was given and computes the other when first read."""
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+    return lazy_property(logits), lazy_property(probs)
+
+
 class _lazy_property_and_property(lazy_property, property):
     """What the class shows for a lazy property (so documentation tools see a property)."""
 
