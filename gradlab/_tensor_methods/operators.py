@@ -387,14 +387,17 @@ class _OperatorMethods:
         return self._logical_inplace(self.logical_xor(other)._data, other)
 
     def _logical_inplace(self, result, other=None):
-        """x.logical_and_(y): the truth values written into x in x's dtype (not differentiable)."""
+        """x.logical_and_(y): the truth values written into x in x's dtype. Not differentiable, and PyTorch's
+        kernel leaves autograd alone: a leaf that requires grad stays a leaf, a non-leaf keeps its grad_fn;
+        only the version counter moves (so the copy is made as under no_grad)."""
         if result.shape != self._data.shape:
             raise RuntimeError(f"output with shape [{', '.join(map(str, self._data.shape))}] doesn't match the "
                                f"broadcast shape [{', '.join(map(str, result.shape))}]")
         if other is not None and other._data.dtype.kind == "c" and self._data.dtype.kind not in "cb" and result.size:
             # PyTorch computes in the common dtype, complex, and copies the result back into x: its cast's warning
             warn_once(_dtype.COMPLEX_TO_REAL)
-        return self.copy_(Tensor._make(result.astype(self._data.dtype)))
+        with grad_mode.no_grad():
+            return self.copy_(Tensor._make(result.astype(self._data.dtype)))
 
     def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         """PyTorch's formula, in the inputs' dtype: self == other, or |self - other| <= atol + |rtol * other|

@@ -309,3 +309,45 @@ def test_complex_and_polar(code):
     if "polar" in code:            # (cos and sin of float32: C's against numpy's float64 rounded, as printed)
         mine, theirs = _without_bits(mine), _without_bits(theirs)
     assert mine == theirs
+
+
+# --- 6. the logical in-place ops on tensors in a graph -------------------------------------------------
+# PyTorch's logical_and_/or_/xor_/not_ are not differentiable and leave autograd alone: a leaf that requires
+# grad stays a leaf (no "leaf Variable ... in-place" error), a non-leaf keeps its grad_fn, and only the
+# version counter moves (a view then reads as AsStridedBackward0, a saved tensor refuses a backward).
+
+def _logical_inplace_cases():
+    rng = random.Random(61)
+    cases = []
+    calls = ["logical_not_()", "logical_and_(o)", "logical_or_(o)", "logical_xor_(o)"]
+    setups = {
+        "leaf": "y = x",
+        "nonleaf": "y = x * 2",
+        "view": "y = x[1:]",
+        "nonleaf_view": "y = (x * 2)[:, 1]",
+        "saved": "y = x * 2; s = y * y",
+        "exp_saves_result": "y = x * 2; s = y.exp()",
+    }
+    for call in calls:
+        for setup_name, setup in setups.items():
+            for dt in ("float32", "float64"):
+                o = rng.choice([_t("float32", _OTHERS), _t("int64"), _t("bool", "[[True, False, True, False]] * 3"),
+                                _t("float32", _OTHERS)[:-1] + ")[0]"])
+                if setup_name in ("view",):
+                    o = o if o.endswith("[0]") else o + "[1:]"
+                if setup_name == "nonleaf_view":
+                    o = "torch.tensor([1., 0., 2.])"
+                tail = ("r = (y is z, y, x._version, y._version, type(y.grad_fn).__name__, x.is_leaf, x.requires_grad, "
+                        "torch.autograd.grad((s if 's' in dir() else y).sum(), x, allow_unused=True))")
+                cases.append(f"x = {_t(dt, None, True)}; {setup}; o = {o}; z = y.{call}; {tail}")
+    # an integer tensor given another that requires grad: the result stays a plain integer tensor
+    for call in calls[1:]:
+        cases.append(f"x = {_t('int64')}; w = {_t('float32', _OTHERS, True)}; z = x.{call.replace('(o)', '(w)')}; "
+                     "r = (z is x, x, x.requires_grad, x.grad_fn)")
+    return cases
+
+
+@pytest.mark.parametrize("code", _logical_inplace_cases())
+def test_logical_inplace_in_a_graph(code):
+    mine, theirs = _outcomes(code)
+    assert mine == theirs
