@@ -192,6 +192,7 @@ _LAZY_FUNCTIONS = {
         "batch_norm", "group_norm", "instance_norm", "layer_norm")},
     **{name: ("nn.modules.rnn", name) for name in (
         "gru", "gru_cell", "lstm", "lstm_cell", "rnn_relu", "rnn_relu_cell", "rnn_tanh", "rnn_tanh_cell")},
+    "compile": ("compiler", "compile"),
 }
 
 # gradlab.exp(x), gradlab.sum(x, 0), ...: the function forms the op table declares (`variants`), made by
@@ -248,7 +249,7 @@ del _meta_device
 
 # Loaded at first use (PEP 562): PyTorch imports these at start-up, and `gradlab.optim` works the same way
 # here, but `import gradlab` does not pay for what a program never touches.
-_LAZY_MODULES = {"distributions", "func", "optim", "testing", "utils"}
+_LAZY_MODULES = {"compiler", "distributions", "func", "optim", "testing", "utils"}
 
 
 def __getattr__(name):

@@ -401,6 +401,7 @@ def module_cases(seed, visits=6):
 
 
 MODULE_METHODS = [
+    "m.compile(backend='aot_eager')\nm(torch.ones(2, 3, requires_grad=True))", "m.compile(mode='quick')",
     "m.buffers()", "list(m.buffers())", "m.cuda()", "m.extra_repr()", "m[0].extra_repr()", "m.forward(torch.ones(2, 3))",
     "m[0].forward(torch.ones(3))", "m.register_forward_pre_hook(lambda mod, i: None)\nm(torch.ones(1, 3))",
     "m.register_forward_pre_hook(lambda mod, i: (i[0] * 0,))\nm(torch.ones(1, 3))",
@@ -588,7 +589,19 @@ def api_cases(seed):
             cases.append(Case("autograd", f"x = {x}\n{tail}", f"autograd-api2:{i}"))
     for i, expr in enumerate(SMALL_CLASSES):
         cases.append(Case("attributes", expr, f"classes:{expr.split('(')[0][:30]}"))
+    for i, code in enumerate(COMPILE_CASES):     # (few: PyTorch takes about a second to compile each)
+        cases.append(Case("nn", "torch.compiler.reset()\n" + code, f"compile:{i}"))
     return cases
+
+
+COMPILE_CASES = [
+    "c = torch.compile(nn.Linear(3, 2), backend='aot_eager')\nc(torch.ones(4, 3))",
+    "w = torch.ones(3, requires_grad=True)\nf = torch.compile(lambda a: (a * w).tanh(), backend='aot_eager')\n"
+    "f(torch.tensor([0.5, -1., 2.]))",
+    "torch.compile(nn.Linear(3, 2), mode='turbo')", "torch.compile(nn.Linear(3, 2), backend='jit')",
+    "torch.compile(nn.Linear(3, 2), mode='default', options={})", "torch.compile('m')",
+    "c = torch.compile(nn.Linear(3, 2))\nlist(c.state_dict())",
+]
 
 
 def reach_cases(public, seed=14):

@@ -65,6 +65,9 @@ KNOWN_DIFFERENCES = {
     'autograd|higher:functional:jacobian|warnings|*':
         "PyTorch's first forward-mode jacobian in a process imports torch._functorch, whose torch.jit.script "
         "deprecation warnings (18 of them) appear once: an import side effect of PyTorch, not the API's behaviour",
+    'nn|compile:*|warnings|*':
+        "PyTorch's first torch.compile in a process imports torch._dynamo, whose torch.jit deprecation warning "
+        "appears once: an import side effect of PyTorch (a DeprecationWarning Python hides outside __main__)",
     '*|sig:Tensor.const_data_ptr|repr|*':
         "a memory address: never the same in two processes",
     '*:*storage*|warnings|*':

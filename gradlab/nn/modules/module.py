@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ... import _device, _dtype
+from ... import _device, _dtype, _dynamo
 from ...autograd import grad_mode
 from ...autograd.function import Function
 from ...autograd.node import RemovableHandle, _HookDict
@@ -77,6 +77,21 @@ class Module:
 
     # --- calling: pre-hooks, forward, hooks ----------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        backend = self.__dict__.get("_compiled_call_impl")      # (set by Module.compile: the backend's name)
+        # (PyTorch's compiler skips the frames of its own files: a Linear or Sequential compiled in place runs
+        # as written; a module whose forward is the program's own is compiled)
+        if backend is not None and not (type(self).forward.__module__ or "").startswith("gradlab."):
+            return _dynamo.run_compiled(self._call_impl, backend, args, kwargs)
+        return self._call_impl(*args, **kwargs)
+
+    def compile(self, *args, **kwargs):
+        """Compile this module's calls in place, as torch.compile(self._call_impl, ...) does (gradlab/_dynamo.py:
+        the outputs then come from one CompiledFunction node); printing and state_dict are unchanged."""
+        if args:
+            raise TypeError(f"compile() takes from 0 to 1 positional arguments but {len(args) + 1} were given")
+        self.__dict__["_compiled_call_impl"] = _dynamo.backend_of(**kwargs)
+
+    def _call_impl(self, *args, **kwargs):
         with_kwargs = self.__dict__.get("_hooks_with_kwargs") or ()
         for hook_id, hook in list(self._forward_pre_hooks.items()):
             if hook_id in with_kwargs:
