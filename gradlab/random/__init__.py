@@ -10,7 +10,7 @@ One way down, each module importing only those above it in this list:
     default.py    torch.Generator, the default generator, manual_seed and the RNG state functions
     nn_init.py    the numbers torch.nn.init and nn.Linear draw
 """
-from .default import (PublicGenerator, default_generator, get_rng_state, initial_seed, manual_seed, seed,
+from .default import (PublicGenerator, default_generator, fork_rng, get_rng_state, initial_seed, manual_seed, seed,
                       set_rng_state, state_array)
 from .exact import _fma32, _fma64
 from .generator import DEFAULT_SEED, STATE_SIZE, Generator
@@ -25,6 +25,7 @@ __all__ = [
     "seed",
     "get_rng_state",
     "set_rng_state",
+    "fork_rng",
     "DEFAULT_SEED",
     "STATE_SIZE",
     "calculate_gain",

@@ -1,5 +1,7 @@
 """torch.Generator (PublicGenerator: the engine with PyTorch's public interface), the default
 generator every factory draws from, and the module-level seed and state functions."""
+import contextlib
+
 import numpy as np
 
 from .. import _device
@@ -73,4 +75,18 @@ def get_rng_state() -> np.ndarray:
 
 def set_rng_state(state) -> None:
     Generator.set_state(default_generator, state)
+
+
+@contextlib.contextmanager
+def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="devices", device_type="cuda"):
+    """torch.random.fork_rng: the default generator's state is put back when the block ends (a CPU build
+    has no device generators to fork)."""
+    if not enabled:
+        yield
+        return
+    state = get_rng_state()
+    try:
+        yield
+    finally:
+        set_rng_state(state)
 

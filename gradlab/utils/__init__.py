@@ -1,2 +1,2 @@
 """gradlab.utils: what torch.utils holds that gradlab has (the handle a hook registration returns)."""
-from . import data, hooks  # noqa: F401
+from . import checkpoint, data, hooks  # noqa: F401
