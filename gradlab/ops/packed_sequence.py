@@ -44,7 +44,9 @@ def pack_padded_sequence_backward(g, input_sizes, batch_sizes, batch_first):
     return grad_input.transpose(0, 1) if batch_first else grad_input
 
 
+# (gradlab._pack_padded_sequence, PyTorch's form of the row, takes the lengths: nn/utils/rnn.py writes it)
 @op("_pack_padded_sequence", "PackPaddedSequenceBackward0", ("input",), promote=False, cast_result=False,
+    variants=("function",),
     shows={"input": "nn.utils.rnn._pack_padded_sequence_backward(grad, input_sizes, batch_sizes, batch_first)"},
     input=lambda g, n: pack_padded_sequence_backward(g, n.input_sizes, n.batch_sizes, n.batch_first))
 def _pack_padded_sequence(input, batch_sizes, batch_first, input_sizes):

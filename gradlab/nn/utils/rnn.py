@@ -19,6 +19,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from ... import creation
+from ..._argparse import checked
 from ... import _dtype
 from ..._dtype import int64 as _int64
 from ...ops.packed_sequence import pack_padded_sequence_backward as _pack_backward
@@ -27,6 +28,8 @@ from ...tensor import Tensor
 
 __all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence", "pad_packed_sequence", "pad_sequence",
            "unpad_sequence", "pack_sequence", "unpack_sequence"]
+
+_empty_like = checked("empty_like", creation.empty_like)     # (PyTorch's TypeError for a list)
 
 PackedSequence_ = collections.namedtuple("PackedSequence_", ["data", "batch_sizes", "sorted_indices",
                                                              "unsorted_indices"])
@@ -126,7 +129,7 @@ def invert_permutation(permutation):
     """The permutation that undoes `permutation` (None stays None)."""
     if permutation is None:
         return None
-    output = creation.empty_like(permutation)
+    output = _empty_like(permutation)
     output.scatter_(0, permutation, creation.arange(0, permutation.numel(), device=permutation.device))
     return output
 
