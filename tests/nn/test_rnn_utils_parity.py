@@ -180,6 +180,8 @@ def _module(lib, rng, kind, dtype, batch_first):
         options["proj_size"] = 2
     if kind == "RNN" and rng.random() < 0.5:
         options["nonlinearity"] = "relu"
+    if options["num_layers"] == 2 and rng.random() < 0.3:
+        options["dropout"] = 0.5        # (between the layers, in training: the same draws from the seed)
     lib.manual_seed(0)
     return getattr(lib.nn, kind)(3, 4, **options).to(getattr(lib, dtype)), options
 
@@ -231,6 +233,7 @@ def test_final_state_is_each_sequences_last_step(kind):
     def case(lib, rng):
         R = lib.nn.utils.rnn
         m, _ = _module(lib, np.random.default_rng(3), kind, "float64", False)
+        m.eval()            # (no dropout between layers: the runs must see the same weights)
         lengths = [2, 5, 3]
         seqs = _sequences(lib, rng, lengths, (3,), "float64", False)
         _, hidden = m(R.pack_sequence(seqs, enforce_sorted=False))
@@ -297,6 +300,54 @@ ERROR_CASES = [
     lambda lib: lib.nn.LSTM(3, 3)(lib.nn.utils.rnn.pack_padded_sequence(_x(lib, 3, 2, 2), [3, 2])),
     lambda lib: lib.nn.LSTM(2, 3)(lib.nn.utils.rnn.pack_padded_sequence(_x(lib, 3, 2, 2), [3, 2]),
                                   (lib.zeros(1, 3, 3), lib.zeros(1, 3, 3))),
+    lambda lib: lib.nn.LSTM(2, 3)(lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2), _x(lib, 2, 2)]), lib.zeros(1, 2, 3)),
+    lambda lib: lib.nn.GRU(2, 3)(lib.nn.utils.rnn.pack_sequence([_x(lib, 3), _x(lib, 2)])),
+    lambda lib: lib.nn.LSTM(2, 3)(lib.nn.utils.rnn.pack_sequence([_x(lib, 3), _x(lib, 2)])),
+    lambda lib: lib.nn.RNN(2, 3)(lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2), _x(lib, 2, 2)]), lib.zeros(2, 3)),
+    lambda lib: lib.nn.GRUCell(2, 3)(lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2)])),
+    # the C functions' argument parser, and what it accepts
+    lambda lib: lib.nn.utils.rnn.pad_packed_sequence(_x(lib, 3, 2)),
+    lambda lib: lib.nn.utils.rnn.pad_packed_sequence(lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2)]), total_length=4.0),
+    lambda lib: lib.nn.utils.rnn.pad_packed_sequence(lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2)]), total_length=-1),
+    lambda lib: lib.nn.utils.rnn.pad_packed_sequence(lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2)]), total_length=True),
+    lambda lib: lib.nn.utils.rnn.pad_packed_sequence(lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2), _x(lib, 1, 2)]),
+                                                     total_length=lib.tensor(4)),
+    lambda lib: lib.nn.utils.rnn.pad_packed_sequence(lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2)]), padding_value="a"),
+    lambda lib: lib.nn.utils.rnn.pad_packed_sequence(lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2)]), padding_value=None),
+    lambda lib: lib.nn.utils.rnn.pad_packed_sequence(lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2)]), padding_value=1j),
+    lambda lib: lib.nn.utils.rnn.pad_packed_sequence(lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2), _x(lib, 1, 2)]),
+                                                     padding_value=lib.tensor(2.5)),
+    lambda lib: lib.nn.utils.rnn.pad_packed_sequence(lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2)]), batch_first=1),
+    lambda lib: lib.nn.utils.rnn.pad_packed_sequence(lib.nn.utils.rnn.PackedSequence(_x(lib, 3, 2), lib.tensor([2., 1.]))),
+    lambda lib: lib.nn.utils.rnn.pack_padded_sequence(_x(lib, 3, 2), [3, 3], batch_first=1),
+    lambda lib: lib.nn.utils.rnn.pack_padded_sequence(_x(lib, 3, 2), [3, 3], batch_first=None),
+    lambda lib: lib.nn.utils.rnn.pack_padded_sequence([[1.0]], [1]),
+    lambda lib: lib.nn.utils.rnn.pack_padded_sequence(_x(lib, 2, 2), [True, True]),
+    lambda lib: lib.nn.utils.rnn.pack_padded_sequence(_x(lib, 2, 2), np.array([2, 1])),
+    lambda lib: lib.nn.utils.rnn.pack_padded_sequence(_x(lib, 3, 2, 2), [4, 3]),
+    lambda lib: lib.nn.utils.rnn.pack_padded_sequence(_x(lib, 3, 2), lib.tensor([2.9, 1.2]), enforce_sorted=False),
+    lambda lib: lib.nn.utils.rnn.pad_sequence([lib.zeros(2)], padding_value=lib.tensor([2.5])),
+    lambda lib: lib.nn.utils.rnn.pad_sequence([lib.zeros(2), lib.zeros(1)], padding_value=lib.tensor(2.5)),
+    lambda lib: lib.nn.utils.rnn.pad_sequence([lib.zeros(2), lib.zeros(1)], padding_value=lib.tensor(2)),
+    lambda lib: lib.nn.utils.rnn.pad_sequence([lib.zeros(2)], padding_value=lib.tensor(2.5, requires_grad=True)),
+    lambda lib: lib.nn.utils.rnn.pad_sequence([lib.zeros(2)], padding_value=1 + 2j),
+    lambda lib: lib.nn.utils.rnn.pad_sequence([lib.zeros(2), lib.zeros(1)], padding_value=np.float32(2.5)),
+    lambda lib: lib.nn.utils.rnn.pad_sequence([lib.tensor([1, 2]), lib.tensor([0])], padding_value=True),
+    lambda lib: lib.nn.utils.rnn.pad_sequence([lib.tensor([1, 2]), lib.tensor([0.5])]),
+    lambda lib: lib.nn.utils.rnn.pad_sequence([lib.tensor([1, 2], dtype=lib.uint8), lib.tensor([0], dtype=lib.uint8)],
+                                              padding_value=-1),
+    lambda lib: lib.nn.utils.rnn.pad_sequence([lib.zeros(2)], padding_side=None),
+    lambda lib: lib.nn.utils.rnn.pad_sequence(t for t in [_x(lib, 2), _x(lib, 3)]),
+    lambda lib: lib.nn.utils.rnn.pad_sequence(_x(lib, 2, 3)),
+    lambda lib: lib.nn.utils.rnn.PackedSequence(_x(lib, 3, 2), lib.tensor([2, 1]), lib.tensor([1, 0])),
+    lambda lib: lib.nn.utils.rnn.PackedSequence((_x(lib, 3, 2), lib.tensor([2, 1]))),
+    lambda lib: lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2)]).to("xyz"),
+    lambda lib: repr(lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2), _x(lib, 2, 2)]).half()),
+    lambda lib: repr(lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2), _x(lib, 2, 2)]).byte()),
+    lambda lib: repr(lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2), _x(lib, 2, 2)]).to(dtype=lib.float64)),
+    lambda lib: repr(lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2), _x(lib, 2, 2)])._replace(sorted_indices=None)),
+    lambda lib: repr(__import__("copy").deepcopy(lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2), _x(lib, 2, 2)],
+                                                                                enforce_sorted=False))),
 ]
 
 
@@ -315,3 +366,61 @@ def test_lstm_projections_on_packed_input_warn_as_pytorch():
         m = lib.nn.LSTM(2, 3, proj_size=1)
         return m(R.pack_sequence([_x(lib, 3, 2), _x(lib, 1, 2)]))
     compare(case, 0)
+
+
+# --- the graphs: every node and edge PyTorch records --------------------------------------------------------
+
+def _graph(t):
+    """The graph below t as plain data: each node's class name and where its next_functions point
+    (numbered in breadth-first order), so two libraries' graphs compare node for node."""
+    seen, order, out = {}, [t.grad_fn], []
+    for f in order:
+        edges = []
+        for g, k in f.next_functions:
+            if g is None:
+                edges.append(None)
+                continue
+            if id(g) not in seen:
+                seen[id(g)] = len(seen) + 1
+                order.append(g)
+            edges.append((seen[id(g)], k))
+        out.append((type(f).__name__, edges))
+    return out
+
+
+GRAPH_CASES = {
+    "pad_left": lambda lib, R, seqs: [R.pad_sequence(seqs, padding_side="left")],
+    "pad_batch_first": lambda lib, R, seqs: [R.pad_sequence(seqs, batch_first=True)],
+    "pack": lambda lib, R, seqs: [R.pack_sequence(seqs, enforce_sorted=False).data],
+    "pad_packed": lambda lib, R, seqs: [R.pad_packed_sequence(R.pack_sequence(seqs, enforce_sorted=False),
+                                                              batch_first=True)[0]],
+    "unpack": lambda lib, R, seqs: R.unpack_sequence(R.pack_sequence(seqs, enforce_sorted=False)),
+    "unpad": lambda lib, R, seqs: R.unpad_sequence(R.pad_sequence(seqs), lib.tensor([2, 4, 1])),
+    **{kind: (lambda kind: lambda lib, R, seqs: _module_graph(lib, R, seqs, kind))(kind)
+       for kind in ("RNN", "LSTM", "GRU")},
+}
+
+
+def _module_graph(lib, R, seqs, kind):
+    lib.manual_seed(0)
+    m = getattr(lib.nn, kind)(2, 3, bidirectional=True, num_layers=2).double()
+    output, hidden = m(R.pack_sequence(seqs, enforce_sorted=False))
+    return [output.data] + (list(hidden) if kind == "LSTM" else [hidden])
+
+
+@pytest.mark.parametrize("name", sorted(GRAPH_CASES))
+def test_graph_is_pytorchs(name):
+    def graphs(lib):
+        rng = np.random.default_rng(0)
+        seqs = [lib.tensor(rng.standard_normal((n, 2)), requires_grad=True) for n in (2, 4, 1)]
+        return [_graph(t) for t in GRAPH_CASES[name](lib, lib.nn.utils.rnn, seqs)]
+    assert graphs(gradlab) == graphs(torch)
+
+
+def test_unpad_sequence_transposes_its_input_in_place():
+    """PyTorch's unpad_sequence (batch_first=False) calls transpose_ on the padded batch it is given."""
+    def case(lib, rng):
+        padded = lib.arange(6.0).reshape(3, 2)
+        pieces = lib.nn.utils.rnn.unpad_sequence(padded, lib.tensor([2, 3]))
+        return [pieces, padded, padded.stride()]
+    compare(case, 0, exact=True)

@@ -524,9 +524,9 @@ class LSTM(RNNBase):
         else:
             hx = self.permute_hidden(hx, sorted_indices)
         # (no oneDNN warning for projections: PyTorch's packed LSTM never tries oneDNN)
-        output, h, c = _vf_rnn(_lstm_cell, data, tuple(hx), self._flat_weights, self.bias, self.num_layers,
-                               self.dropout, self.training, self.bidirectional, False, has_proj=self.proj_size > 0,
-                               batch_sizes=_sizes(batch_sizes))
+        # (through torch.lstm's argument parser: PyTorch's TypeError for an hx that is not a pair)
+        output, h, c = _lstm_checked(data, batch_sizes, hx, self._flat_weights, self.bias, self.num_layers,
+                                     self.dropout, self.training, self.bidirectional)
         return (PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices),
                 self.permute_hidden((h, c), unsorted_indices))
 
@@ -708,6 +708,7 @@ def _vf_function(name, cell):
 
 
 lstm = _vf_function("lstm", _lstm_cell)
+_lstm_checked = checked("lstm", lstm)
 gru = _vf_function("gru", _gru_cell)
 rnn_tanh = _vf_function("rnn_tanh", _tanh_cell)
 rnn_relu = _vf_function("rnn_relu", _relu_cell)

@@ -143,8 +143,26 @@ def _check_long_tensor(t):
         raise RuntimeError(_NOT_LONG.format(t.dim(), t.device.type, t.dtype._legacy[:-len("Tensor")]))
 
 
+def _argument(function, name, position, value, kind, ok):
+    """PyTorch's argument parser's TypeError for a C function's argument of the wrong type."""
+    if not ok:
+        raise TypeError(f"{function}(): argument '{name}' (position {position}) must be {kind}, not "
+                        f"{type(value).__name__}")
+
+
+def _is_number(value):
+    """What PyTorch's parser takes for a number (float or Scalar): a Python or numpy number, or a 0-d tensor
+    that does not require grad."""
+    if isinstance(value, Tensor):
+        return value.dim() == 0 and not value.requires_grad
+    return isinstance(value, (numbers.Number, np.number)) and not isinstance(value, np.datetime64)
+
+
 def _pack_padded_sequence(input, lengths, batch_first):
     """(data, batch_sizes): the checks of PyTorch's _pack_padded_sequence, then its op-table row."""
+    _argument("_pack_padded_sequence", "input", 1, input, "Tensor", isinstance(input, Tensor))
+    _argument("_pack_padded_sequence", "lengths", 2, lengths, "Tensor", isinstance(lengths, Tensor))
+    _argument("_pack_padded_sequence", "batch_first", 3, batch_first, "bool", isinstance(batch_first, bool))
     time_major = input.transpose(0, 1) if batch_first else input
     _check_long_tensor(lengths)
     batch_size = time_major.size(1)
@@ -172,6 +190,16 @@ def _pack_padded_sequence(input, lengths, batch_first):
 def _pad_packed_sequence(data, batch_sizes, batch_first, padding_value, total_length):
     """(padded output, lengths), as PyTorch's _pad_packed_sequence: a tensor full of padding_value, and each
     run of time steps with one batch size copied in from data."""
+    name = "_pad_packed_sequence"
+    _argument(name, "data", 1, data, "Tensor", isinstance(data, Tensor))
+    _argument(name, "batch_sizes", 2, batch_sizes, "Tensor", isinstance(batch_sizes, Tensor))
+    _argument(name, "batch_first", 3, batch_first, "bool", isinstance(batch_first, bool))
+    _argument(name, "padding_value", 4, padding_value, "Number", _is_number(padding_value))
+    _argument(name, "total_length", 5, total_length, "int", isinstance(total_length, (int, np.integer)) or (
+        isinstance(total_length, Tensor) and total_length.dim() == 0 and total_length.dtype.is_floating_point is False))
+    total_length = int(total_length)
+    if isinstance(padding_value, Tensor):
+        padding_value = padding_value.item()
     _check_long_tensor(batch_sizes)
     sizes = [int(b) for b in batch_sizes._data]
     max_batch_size, max_real_seq_length = sizes[0], len(sizes)
@@ -253,7 +281,7 @@ def _check_pad_arguments(sequences, batch_first, padding_value, padding_side):
     if not isinstance(batch_first, bool):
         raise TypeError(f"pad_sequence(): argument 'batch_first' (position 2) must be bool, not "
                         f"{type(batch_first).__name__}")
-    if not isinstance(padding_value, numbers.Real):
+    if not _is_number(padding_value) or isinstance(padding_value, (complex, np.complexfloating)):
         raise TypeError(f"pad_sequence(): argument 'padding_value' (position 3) must be float, not "
                         f"{type(padding_value).__name__}")
     if not isinstance(padding_side, str):
@@ -279,7 +307,8 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
     trailing_dims = list(sequences[0].shape[1:])
     max_len = max(s.size(0) for s in sequences)
     out_dims = [len(sequences), max_len] if batch_first else [max_len, len(sequences)]
-    out = creation.full(out_dims + trailing_dims, float(padding_value), dtype=sequences[0].dtype)
+    padding_value = float(padding_value.item() if isinstance(padding_value, Tensor) else padding_value)
+    out = creation.full(out_dims + trailing_dims, padding_value, dtype=sequences[0].dtype)
     for i, seq in enumerate(sequences):
         length = seq.size(0)
         start = max_len - length if padding_side == "left" else 0
