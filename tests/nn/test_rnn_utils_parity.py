@@ -347,6 +347,17 @@ ERROR_CASES = [
     lambda lib: repr(lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2), _x(lib, 2, 2)]).byte()),
     lambda lib: repr(lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2), _x(lib, 2, 2)]).to(dtype=lib.float64)),
     lambda lib: repr(lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2), _x(lib, 2, 2)])._replace(sorted_indices=None)),
+    # the meta device: lengths must be on the CPU; padding keeps the sequences' device; the modules' zero states
+    lambda lib: lib.nn.utils.rnn.pack_padded_sequence(_x(lib, 3, 2), lib.tensor([3, 2], device="meta")),
+    lambda lib: repr(lib.nn.utils.rnn.pack_padded_sequence(lib.zeros(3, 2, device="meta"), lib.tensor([3, 2]))),
+    lambda lib: repr(lib.nn.utils.rnn.pad_sequence([lib.zeros(3, 2, device="meta"), lib.zeros(1, 2, device="meta")])),
+    lambda lib: repr(lib.nn.utils.rnn.pad_packed_sequence(
+        lib.nn.utils.rnn.pack_padded_sequence(lib.zeros(3, 2, device="meta"), lib.tensor([3, 2])))),
+    *[(lambda kind: lambda lib: repr(getattr(lib.nn, kind)(1, 2, device="meta")(lib.nn.utils.rnn.pack_padded_sequence(
+        lib.zeros(3, 2, 1, device="meta"), lib.tensor([2, 3]), enforce_sorted=False))))(kind)
+      for kind in ("RNN", "LSTM", "GRU")],
+    *[(lambda kind: lambda lib: repr(getattr(lib.nn, kind)(1, 2, device="meta")(lib.zeros(3, 2, 1, device="meta"))))(kind)
+      for kind in ("RNN", "LSTM", "GRU")],
     lambda lib: repr(__import__("copy").deepcopy(lib.nn.utils.rnn.pack_sequence([_x(lib, 3, 2), _x(lib, 2, 2)],
                                                                                 enforce_sorted=False))),
 ]

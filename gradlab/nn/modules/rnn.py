@@ -390,7 +390,8 @@ class RNNBase(Module):
         max_batch_size = input.size(0) if self.batch_first else input.size(1)
         if hx is None:
             num_directions = 2 if self.bidirectional else 1
-            hx = creation.zeros(self.num_layers * num_directions, max_batch_size, hidden_size, dtype=input.dtype)
+            hx = creation.zeros(self.num_layers * num_directions, max_batch_size, hidden_size, dtype=input.dtype,
+                                device=input.device)
         return input, hx, is_batched, batch_dim
 
 
@@ -401,7 +402,7 @@ class RNNBase(Module):
         if hx is None:
             num_directions = 2 if self.bidirectional else 1
             hx = creation.zeros(self.num_layers * num_directions, int(batch_sizes[0]), self.hidden_size,
-                                dtype=data.dtype)
+                                dtype=data.dtype, device=data.device)
         else:
             hx = self.permute_hidden(hx, sorted_indices)
         self.check_forward_args(data, hx, batch_sizes)
@@ -488,9 +489,9 @@ class LSTM(RNNBase):
         max_batch_size = input.size(0) if self.batch_first else input.size(1)
         if hx is None:
             h_zeros = creation.zeros(self.num_layers * num_directions, max_batch_size, real_hidden_size,
-                                     dtype=input.dtype)
+                                     dtype=input.dtype, device=input.device)
             c_zeros = creation.zeros(self.num_layers * num_directions, max_batch_size, self.hidden_size,
-                                     dtype=input.dtype)
+                                     dtype=input.dtype, device=input.device)
             hx = (h_zeros, c_zeros)
         else:
             if is_batched:
@@ -519,8 +520,9 @@ class LSTM(RNNBase):
         data, batch_sizes, sorted_indices, unsorted_indices = input
         max_batch_size = int(batch_sizes[0])
         if hx is None:
-            hx = (creation.zeros(self.num_layers * num_directions, max_batch_size, real_hidden_size, dtype=data.dtype),
-                  creation.zeros(self.num_layers * num_directions, max_batch_size, self.hidden_size, dtype=data.dtype))
+            shape = (self.num_layers * num_directions, max_batch_size)
+            hx = (creation.zeros(*shape, real_hidden_size, dtype=data.dtype, device=data.device),
+                  creation.zeros(*shape, self.hidden_size, dtype=data.dtype, device=data.device))
         else:
             hx = self.permute_hidden(hx, sorted_indices)
         # (no oneDNN warning for projections: PyTorch's packed LSTM never tries oneDNN)
@@ -613,7 +615,7 @@ class RNNCellBase(Module):
         if not is_batched:
             input = input.unsqueeze(0)
         if hx is None:
-            hx = creation.zeros(input.size(0), self.hidden_size, dtype=input.dtype)
+            hx = creation.zeros(input.size(0), self.hidden_size, dtype=input.dtype, device=input.device)
         else:
             hx = hx.unsqueeze(0) if not is_batched else hx
         return input, hx, is_batched
@@ -652,7 +654,7 @@ class LSTMCell(RNNCellBase):
         if not is_batched:
             input = input.unsqueeze(0)
         if hx is None:
-            zeros = creation.zeros(input.size(0), self.hidden_size, dtype=input.dtype)
+            zeros = creation.zeros(input.size(0), self.hidden_size, dtype=input.dtype, device=input.device)
             hx = (zeros, zeros)
         else:
             hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0)) if not is_batched else tuple(hx)

@@ -210,7 +210,8 @@ def _pad_packed_sequence(data, batch_sizes, batch_first, padding_value, total_le
                                f"but got total_length={total_length} and max sequence length being {max_seq_length}")
         max_seq_length = total_length
     rest = list(data.shape[1:])
-    output = creation.full([max_seq_length, max_batch_size] + rest, padding_value, dtype=data.dtype)
+    output = creation.full([max_seq_length, max_batch_size] + rest, padding_value, dtype=data.dtype,
+                           device=data.device)
     lengths = [0] * max_batch_size
     data_offset, prev_batch_size, prev_i = 0, max_batch_size, 0
     for i in range(max_real_seq_length + 1):
@@ -308,7 +309,7 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
     max_len = max(s.size(0) for s in sequences)
     out_dims = [len(sequences), max_len] if batch_first else [max_len, len(sequences)]
     padding_value = float(padding_value.item() if isinstance(padding_value, Tensor) else padding_value)
-    out = creation.full(out_dims + trailing_dims, padding_value, dtype=sequences[0].dtype)
+    out = creation.full(out_dims + trailing_dims, padding_value, dtype=sequences[0].dtype, device=sequences[0].device)
     for i, seq in enumerate(sequences):
         length = seq.size(0)
         start = max_len - length if padding_side == "left" else 0
