@@ -44,15 +44,17 @@ def pack_padded_sequence_backward(g, input_sizes, batch_sizes, batch_first):
     return grad_input.transpose(0, 1) if batch_first else grad_input
 
 
-# (gradlab._pack_padded_sequence, PyTorch's form of the row, takes the lengths: nn/utils/rnn.py writes it)
+# (gradlab._pack_padded_sequence, PyTorch's form of the row, takes the lengths: nn/utils/rnn.py writes it. The
+# batch sizes are the row's `result1`, PyTorch's name for its second output, which its node saves:
+# grad_fn._saved_result1)
 @op("_pack_padded_sequence", "PackPaddedSequenceBackward0", ("input",), promote=False, cast_result=False,
     variants=("function",),
-    shows={"input": "nn.utils.rnn._pack_padded_sequence_backward(grad, input_sizes, batch_sizes, batch_first)"},
-    input=lambda g, n: pack_padded_sequence_backward(g, n.input_sizes, n.batch_sizes, n.batch_first))
-def _pack_padded_sequence(input, batch_sizes, batch_first, input_sizes):
-    """The packed rows of a padded input (batch_sizes already checked: nn/utils/rnn.py)."""
+    shows={"input": "nn.utils.rnn._pack_padded_sequence_backward(grad, input_sizes, result1, batch_first)"},
+    input=lambda g, n: pack_padded_sequence_backward(g, n.input_sizes, n.result1, n.batch_first))
+def _pack_padded_sequence(input, result1, batch_first, input_sizes):
+    """The packed rows of a padded input, result1 its batch sizes (checked: nn/utils/rnn.py)."""
     if batch_first:
         input = input.swapaxes(0, 1)
     # (a length past the input's time steps packs nothing for those steps, as PyTorch's clamped slice)
-    steps = [input[t, :b] for t, b in _rows(batch_sizes, input.shape[0])]
+    steps = [input[t, :b] for t, b in _rows(result1, input.shape[0])]
     return np.ascontiguousarray(np.concatenate(steps, 0))

@@ -436,3 +436,20 @@ def test_unpad_sequence_transposes_its_input_in_place():
         pieces = lib.nn.utils.rnn.unpad_sequence(padded, lib.tensor([2, 3]))
         return [pieces, padded, padded.stride()]
     compare(case, 0, exact=True)
+
+
+def test_pack_node_saves_what_pytorchs_saves():
+    """PackPaddedSequenceBackward0's saved values (batch_first, the input's sizes, result1: the batch sizes),
+    and the error of a second backward through it."""
+    def case(lib, rng):
+        x = lib.tensor(rng.standard_normal((3, 2, 2)), requires_grad=True)
+        node = lib.nn.utils.rnn.pack_padded_sequence(x, [3, 2]).data.grad_fn
+        saved = [node._saved_batch_first, node._saved_input_sym_sizes, node._saved_result1]
+        y = lib.nn.utils.rnn.pack_padded_sequence(x, [3, 2]).data.sum()
+        y.backward()
+        try:
+            y.backward()
+        except RuntimeError as e:
+            return saved + [str(e)]
+        return saved
+    compare(case, 0, exact=True)

@@ -182,7 +182,7 @@ def _pack_padded_sequence(input, lengths, batch_first):
                            "this requirement if you do not need ONNX exportability.")
     # batch_sizes[t]: how many lengths exceed t (lengths sorted, so the first ones)
     batch_sizes = np.array([sum(1 for n in lengths if n > t) for t in range(lengths[0])], np.int64)
-    data = OPS["_pack_padded_sequence"](input, batch_sizes=batch_sizes, batch_first=bool(batch_first),
+    data = OPS["_pack_padded_sequence"](input, result1=batch_sizes, batch_first=bool(batch_first),
                                         input_sizes=tuple(input.shape))
     return data, creation.from_numpy(batch_sizes)
 
