@@ -18,9 +18,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ... import creation
+from ... import _dtype, creation
 from ..._argparse import checked
-from ... import _dtype
 from ..._dtype import int64 as _int64
 from ...ops.packed_sequence import pack_padded_sequence_backward as _pack_backward
 from ...ops.registry import OPS
@@ -36,6 +35,7 @@ PackedSequence_ = collections.namedtuple("PackedSequence_", ["data", "batch_size
 
 
 def bind(optional, fn):
+    """fn(optional), or None for None (the indices of a PackedSequence made from sorted lengths)."""
     return None if optional is None else fn(optional)
 
 
