@@ -193,6 +193,8 @@ _LAZY_FUNCTIONS = {
     **{name: ("nn.modules.rnn", name) for name in (
         "gru", "gru_cell", "lstm", "lstm_cell", "rnn_relu", "rnn_relu_cell", "rnn_tanh", "rnn_tanh_cell")},
     "compile": ("compiler", "compile"),
+    # (nn.utils.rnn's C functions: torch._pack_padded_sequence(input, lengths, batch_first) -> (data, batch_sizes))
+    **{name: ("nn.utils.rnn", name) for name in ("_pack_padded_sequence", "_pad_packed_sequence")},
 }
 
 # gradlab.exp(x), gradlab.sum(x, 0), ...: the function forms the op table declares (`variants`), made by

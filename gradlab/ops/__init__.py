@@ -21,3 +21,4 @@ warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"gradlab(\.|$
 # process-wide, so a user's own numpy code no longer warns on 1/0 either (the price of torch's silence).
 np.seterr(all="ignore")
 from . import ctc  # noqa: F401,E402  (the CTC loss)
+from . import packed_sequence  # noqa: F401,E402  (nn.utils.rnn's pack_padded_sequence)

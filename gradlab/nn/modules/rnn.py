@@ -7,8 +7,12 @@ the graph is PyTorch's: the input projected for all steps at once (linear, then 
 `linear_hh(h).add_(x_t)` and the gates (unsafe_chunk, sigmoid_, tanh_), outputs stacked, hidden states
 stacked per layer, dropout between layers in training.
 
+A PackedSequence (nn/utils/rnn.py) runs through the packed layers below: each step computes only the
+sequences still running, so h_n holds each sequence's state at its own last step.
+
 One difference: torch's CPU build runs nn.LSTM through oneDNN when it can (grad_fn
-MkldnnRnnLayerBackward0 on the output); here nn.LSTM records the native path's graph (the values agree).
+MkldnnRnnLayerBackward0 on the output; for a packed float32 batch, when all its sequences have one length);
+here nn.LSTM records the native path's graph (the values agree).
 """
 import math
 import numbers
@@ -21,6 +25,7 @@ from ...tensor import Tensor, cat, stack
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
+from ..utils.rnn import PackedSequence
 from .module import Module
 from ... import _warnings
 
@@ -328,7 +333,10 @@ class RNNBase(Module):
                                f"got {input.size(-1)}")
 
     def get_expected_hidden_size(self, input, batch_sizes):
-        mini_batch = input.size(0) if self.batch_first else input.size(1)
+        if batch_sizes is not None:
+            mini_batch = int(batch_sizes[0])
+        else:
+            mini_batch = input.size(0) if self.batch_first else input.size(1)
         num_directions = 2 if self.bidirectional else 1
         size = self.proj_size if self.proj_size > 0 else self.hidden_size
         return (self.num_layers * num_directions, mini_batch, size)
@@ -382,8 +390,31 @@ class RNNBase(Module):
         max_batch_size = input.size(0) if self.batch_first else input.size(1)
         if hx is None:
             num_directions = 2 if self.bidirectional else 1
-            hx = creation.zeros(self.num_layers * num_directions, max_batch_size, hidden_size, dtype=input.dtype)
+            hx = creation.zeros(self.num_layers * num_directions, max_batch_size, hidden_size, dtype=input.dtype,
+                                device=input.device)
         return input, hx, is_batched, batch_dim
+
+
+    def _forward_packed(self, input, hx, cell):
+        """RNN and GRU on a PackedSequence: hx given in the caller's order is put in the packed (sorted) order,
+        and the final hidden states back in the caller's."""
+        data, batch_sizes, sorted_indices, unsorted_indices = input
+        if hx is None:
+            num_directions = 2 if self.bidirectional else 1
+            hx = creation.zeros(self.num_layers * num_directions, int(batch_sizes[0]), self.hidden_size,
+                                dtype=data.dtype, device=data.device)
+        else:
+            hx = self.permute_hidden(hx, sorted_indices)
+        self.check_forward_args(data, hx, batch_sizes)
+        output, hidden = _vf_rnn(cell, data, hx, self._flat_weights, self.bias, self.num_layers, self.dropout,
+                                 self.training, self.bidirectional, False, batch_sizes=_sizes(batch_sizes))
+        return (PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices),
+                self.permute_hidden(hidden, unsorted_indices))
+
+
+def _sizes(batch_sizes):
+    """A PackedSequence's batch_sizes as Python ints (the steps' batches, read by the packed layers)."""
+    return [int(b) for b in batch_sizes._data.reshape(-1)]
 
 
 class RNN(RNNBase):
@@ -406,6 +437,8 @@ class RNN(RNNBase):
         super().__init__(mode, *args, **kwargs)
 
     def forward(self, input, hx=None):
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx, _CELLS[self.mode])
         input, hx, is_batched, batch_dim = self._prepare(input, hx, "RNN", self.hidden_size)
         self.check_forward_args(input, hx, None)
         output, hidden = _vf_rnn(_CELLS[self.mode], input, hx, self._flat_weights, self.bias, self.num_layers,
@@ -423,7 +456,10 @@ class LSTM(RNNBase):
         super().__init__("LSTM", *args, **kwargs)
 
     def get_expected_cell_size(self, input, batch_sizes):
-        mini_batch = input.size(0) if self.batch_first else input.size(1)
+        if batch_sizes is not None:
+            mini_batch = int(batch_sizes[0])
+        else:
+            mini_batch = input.size(0) if self.batch_first else input.size(1)
         num_directions = 2 if self.bidirectional else 1
         return (self.num_layers * num_directions, mini_batch, self.hidden_size)
 
@@ -442,6 +478,8 @@ class LSTM(RNNBase):
     def forward(self, input, hx=None):
         num_directions = 2 if self.bidirectional else 1
         real_hidden_size = self.proj_size if self.proj_size > 0 else self.hidden_size
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx, num_directions, real_hidden_size)
         if input.dim() not in (2, 3):
             raise ValueError(f"LSTM: Expected input to be 2D or 3D, got {input.dim()}D instead")
         is_batched = input.dim() == 3
@@ -451,9 +489,9 @@ class LSTM(RNNBase):
         max_batch_size = input.size(0) if self.batch_first else input.size(1)
         if hx is None:
             h_zeros = creation.zeros(self.num_layers * num_directions, max_batch_size, real_hidden_size,
-                                     dtype=input.dtype)
+                                     dtype=input.dtype, device=input.device)
             c_zeros = creation.zeros(self.num_layers * num_directions, max_batch_size, self.hidden_size,
-                                     dtype=input.dtype)
+                                     dtype=input.dtype, device=input.device)
             hx = (h_zeros, c_zeros)
         else:
             if is_batched:
@@ -466,10 +504,7 @@ class LSTM(RNNBase):
                                        f"({hx[0].dim()}-D, {hx[1].dim()}-D) tensors")
                 hx = (hx[0].unsqueeze(1), hx[1].unsqueeze(1))
         self.check_forward_args(input, hx, None)
-        if self.proj_size > 0 and input.dtype == _float32:
-            # (torch's oneDNN LSTM refuses projections, once per process)
-            _warnings.warn_once("LSTM with projections is not supported with oneDNN. Using default implementation. "
-                                "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/RNN.cpp:1512.)")
+        self._warn_projections(input)
         output, h, c = _vf_rnn(_lstm_cell, input, tuple(hx), self._flat_weights, self.bias, self.num_layers,
                                self.dropout, self.training, self.bidirectional, self.batch_first,
                                has_proj=self.proj_size > 0)
@@ -477,6 +512,31 @@ class LSTM(RNNBase):
             output = output.squeeze(batch_dim)
             h, c = h.squeeze(1), c.squeeze(1)
         return output, (h, c)
+
+
+    def _forward_packed(self, input, hx, num_directions, real_hidden_size):
+        """The LSTM on a PackedSequence. (PyTorch checks neither the input nor hx here: a wrong one fails
+        inside the computation, with the error of the op it breaks.)"""
+        data, batch_sizes, sorted_indices, unsorted_indices = input
+        max_batch_size = int(batch_sizes[0])
+        if hx is None:
+            shape = (self.num_layers * num_directions, max_batch_size)
+            hx = (creation.zeros(*shape, real_hidden_size, dtype=data.dtype, device=data.device),
+                  creation.zeros(*shape, self.hidden_size, dtype=data.dtype, device=data.device))
+        else:
+            hx = self.permute_hidden(hx, sorted_indices)
+        # (no oneDNN warning for projections: PyTorch's packed LSTM never tries oneDNN)
+        # (through torch.lstm's argument parser: PyTorch's TypeError for an hx that is not a pair)
+        output, h, c = _lstm_checked(data, batch_sizes, hx, self._flat_weights, self.bias, self.num_layers,
+                                     self.dropout, self.training, self.bidirectional)
+        return (PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices),
+                self.permute_hidden((h, c), unsorted_indices))
+
+    def _warn_projections(self, input):
+        if self.proj_size > 0 and input.dtype == _float32:
+            # (torch's oneDNN LSTM refuses projections, once per process)
+            _warnings.warn_once("LSTM with projections is not supported with oneDNN. Using default implementation. "
+                                "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/RNN.cpp:1512.)")
 
 
 class GRU(RNNBase):
@@ -488,6 +548,8 @@ class GRU(RNNBase):
         super().__init__("GRU", *args, **kwargs)
 
     def forward(self, input, hx=None):
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx, _gru_cell)
         input, hx, is_batched, batch_dim = self._prepare(input, hx, "GRU", self.hidden_size)
         self.check_forward_args(input, hx, None)
         output, hidden = _vf_rnn(_gru_cell, input, hx, self._flat_weights, self.bias, self.num_layers,
@@ -553,7 +615,7 @@ class RNNCellBase(Module):
         if not is_batched:
             input = input.unsqueeze(0)
         if hx is None:
-            hx = creation.zeros(input.size(0), self.hidden_size, dtype=input.dtype)
+            hx = creation.zeros(input.size(0), self.hidden_size, dtype=input.dtype, device=input.device)
         else:
             hx = hx.unsqueeze(0) if not is_batched else hx
         return input, hx, is_batched
@@ -592,7 +654,7 @@ class LSTMCell(RNNCellBase):
         if not is_batched:
             input = input.unsqueeze(0)
         if hx is None:
-            zeros = creation.zeros(input.size(0), self.hidden_size, dtype=input.dtype)
+            zeros = creation.zeros(input.size(0), self.hidden_size, dtype=input.dtype, device=input.device)
             hx = (zeros, zeros)
         else:
             hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0)) if not is_batched else tuple(hx)
@@ -648,6 +710,7 @@ def _vf_function(name, cell):
 
 
 lstm = _vf_function("lstm", _lstm_cell)
+_lstm_checked = checked("lstm", lstm)
 gru = _vf_function("gru", _gru_cell)
 rnn_tanh = _vf_function("rnn_tanh", _tanh_cell)
 rnn_relu = _vf_function("rnn_relu", _relu_cell)
