@@ -511,13 +511,21 @@ def _scatter(t, name, dim, index, src, reduce, include_self=True):
     if idx.size:
         if max(t._data.ndim, 1) != max(idx.ndim, 1):
             raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
-        if is_tensor and max(src._data.ndim, 1) != max(idx.ndim, 1):
-            raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
         ishape, sshape = idx.shape or (1,), t._data.shape or (1,)
         wrong = any(i != d and ishape[i] > sshape[i] for i in range(len(ishape)))
         if is_tensor and not wrong:
-            srcshape = src._data.shape or (1,)
-            wrong = any(ishape[i] > srcshape[i] for i in range(len(ishape)))
+            # (PyTorch reads src.size(d) for each of self's dims, a 0-d src as size 1: a src with fewer dims
+            # fails there, an IndexError; src's number of dims is checked after these sizes)
+            sizes = src._data.shape
+            for i in range(len(ishape)):
+                if sizes and i >= len(sizes):
+                    n = len(sizes)
+                    raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {i})")
+                if ishape[i] > (sizes[i] if sizes else 1):
+                    wrong = True
+                    break
+        if is_tensor and max(src._data.ndim, 1) != max(idx.ndim, 1):
+            raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
         if wrong:
             text = f"Expected index {_shape_text(idx.shape)} to be no larger than self {_shape_text(t._data.shape)} " \
                    f"apart from dimension {d}"

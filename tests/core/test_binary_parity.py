@@ -351,3 +351,28 @@ def _logical_inplace_cases():
 def test_logical_inplace_in_a_graph(code):
     mine, theirs = _outcomes(code)
     assert mine == theirs
+
+
+# --- 7. scatter's shape checks in PyTorch's order ---------------------------------------------------
+# ScatterGatherChecks: self's dims against index's, index no larger than self (but along dim) and then than src,
+# reading src.size(d) for each of self's dims (an IndexError when src has fewer), then src's dims.
+
+def _scatter_shape_cases():
+    rng = random.Random(71)
+    shapes = [(4,), (4, 3), (2, 3, 2), (), (3, 1)]
+    cases = []
+    for _ in range(80):
+        s, i, src = rng.choice(shapes), rng.choice(shapes + [(2, 2), (2,), (1, 1, 1)]), rng.choice(shapes + [(3, 3, 3)])
+        dim = rng.randrange(-1, max(len(s), 1))
+        call = rng.choice(["scatter_", "scatter", "scatter_add_", "scatter_add"])
+        value = rng.choice([f"torch.ones({src})", "1.5"]) if call.startswith("scatter_") or call == "scatter" else f"torch.ones({src})"
+        if "add" in call:
+            value = f"torch.ones({src})"
+        cases.append(f"x = torch.zeros({s}); i = torch.zeros({i}, dtype=torch.long); y = x.{call}({dim}, i, {value}); r = y")
+    return cases
+
+
+@pytest.mark.parametrize("code", _scatter_shape_cases())
+def test_scatter_shape_checks(code):
+    mine, theirs = _outcomes(code)
+    assert mine == theirs
