@@ -32,6 +32,7 @@ from .creation import bernoulli, binomial, multinomial, poisson, randperm
 from .creation import asarray, empty_permuted, empty_strided, frombuffer, range, scalar_tensor, unravel_index
 from .random import PublicGenerator as Generator, default_generator
 from . import autograd
+from . import _dynamo  # noqa: E402,F401  (torch.compile's part in autograd; nn.Module.compile reads it)
 from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled
 from .display.printing import get_printoptions, printoptions, set_printoptions
 from .ops.registry import OPS
