@@ -58,3 +58,164 @@ def test_embedding_bag_offsets_checks(case):
                                                                                          dtype=getattr(lib, dtype)),
             mode=mode, include_last_offset=last)
     _same(_outcome(lambda: call(torch)), _outcome(lambda: call(gradlab)))
+
+
+_LAYERS = ["ReLU", "Tanh", "Sigmoid", "Identity", "GELU", "Softsign"]
+
+
+def _container_program(seed, kind):
+    """A random sequence of container edits: (operation, argument) pairs."""
+    r = random.Random(seed)
+    steps = []
+    for _ in range(r.randint(3, 8)):
+        op = r.choice(["setitem", "delitem", "delslice", "append", "insert", "extend", "pop", "add", "iadd",
+                       "mul", "rmul", "imul", "getitem", "getslice", "dir"])
+        if kind == "ModuleList" and op in ("mul", "rmul", "imul"):
+            op = "iadd"
+        steps.append((op, r.randint(-5, 5), r.choice(_LAYERS), r.choice([-1, 0, 1, 2, 3, 2.0])))
+    return steps
+
+
+def _run_containers(lib, kind, named, steps):
+    from collections import OrderedDict
+    nn = lib.nn
+    first = [nn.ReLU(), nn.Tanh(), nn.Sigmoid()]
+    if kind == "Sequential":
+        box = nn.Sequential(OrderedDict(zip(["conv", "act", "fc"], first))) if named else nn.Sequential(*first)
+    else:
+        box = nn.ModuleList(first)
+    log = []
+    for op, idx, layer, factor in steps:
+        new = getattr(nn, layer)()
+        try:
+            if op == "setitem":
+                box[idx] = new
+            elif op == "delitem":
+                del box[idx]
+            elif op == "delslice":
+                del box[idx:]
+            elif op == "append":
+                box.append(new)
+            elif op == "insert":
+                box.insert(idx, new)
+            elif op == "extend":
+                box.extend([new, getattr(nn, layer)()])
+            elif op == "pop":
+                log.append(type(box.pop(idx)).__name__)
+            elif op == "add":
+                box = box + (nn.Sequential(new) if kind == "Sequential" else nn.ModuleList([new]))
+            elif op == "iadd":
+                before = id(box)
+                box += nn.Sequential(new) if kind == "Sequential" else [new]
+                log.append(id(box) == before)
+            elif op == "mul":
+                box = box * factor
+            elif op == "rmul":
+                box = factor * box
+            elif op == "imul":
+                before = id(box)
+                box *= factor
+                log.append(id(box) == before)
+            elif op == "getitem":
+                log.append(type(box[idx]).__name__)
+            elif op == "getslice":
+                log.append(repr(box[idx:]))
+            elif op == "dir":
+                log.append(sorted(k for k in dir(box) if k.isdigit() or k in ("conv", "act", "fc")))
+        except Exception as e:      # noqa: BLE001  (the exception is the result compared)
+            log.append((op, type(e).__name__, str(e).replace("torch.nn", "NN").replace("gradlab.nn", "NN")))
+        log.append((type(box).__name__, list(box._modules), [type(m).__name__ for m in box]))
+    return log
+
+
+@pytest.mark.parametrize("kind", ["Sequential", "ModuleList"])
+@pytest.mark.parametrize("seed", range(30))
+def test_container_edits(kind, seed):
+    """Sequential's item assignment (an OrderedDict's names kept), +=, *, *= and dir() without the numbers, and
+    ModuleList's += in place (found by nn_sequential_summary): random edit sequences against live torch."""
+    named = seed % 2 == 0
+    steps = _container_program(seed, kind)
+    assert _run_containers(gradlab, kind, named, steps) == _run_containers(torch, kind, named, steps)
+
+
+def _reassign_run(lib, seed):
+    """A module with three children, two parameters and a buffer, then random reassignments: what stays where."""
+    r = random.Random(seed)
+    nn = lib.nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.first = nn.Linear(2, 3)
+            self.scale = nn.Parameter(lib.ones(1))
+            self.middle = nn.ReLU()
+            self.shift = nn.Parameter(lib.zeros(1))
+            self.register_buffer("count", lib.zeros(1))
+            self.last = nn.Linear(3, 1)
+
+    net = Net()
+    log = []
+    for _ in range(r.randint(1, 4)):
+        name = r.choice(["first", "middle", "last", "scale", "shift", "count", "extra"])
+        value = r.choice(["module", "parameter", "none", "tensor"])
+        new = {"module": lambda: nn.Tanh(), "parameter": lambda: nn.Parameter(lib.full((1,), 2.0)),
+               "none": lambda: None, "tensor": lambda: lib.ones(1)}[value]()
+        try:
+            setattr(net, name, new)
+            log.append((name, value, "ok"))
+        except Exception as e:      # noqa: BLE001  (the exception is the result compared)
+            log.append((name, value, type(e).__name__, str(e).replace("gradlab.", "torch.")))
+        log.append(([n for n, _ in net.named_children()], [n for n, _ in net.named_parameters()],
+                    list(net.state_dict().keys()), repr(net).replace("torch", "X").replace("gradlab", "X")))
+    return log
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_reassigned_children_and_parameters_keep_their_place(seed):
+    """`model.fc = nn.Linear(...)` puts the new layer where the old one was (print(model), parameters(), the
+    state_dict): PyTorch's __setattr__ clears the name from the other registries only (found through Sequential's
+    item assignment in nn_sequential_summary)."""
+    assert _reassign_run(gradlab, seed) == _reassign_run(torch, seed)
+
+
+def _foreign_files(count=60):
+    """Bytes that save did not write: text, plain pickles of small values (whole or cut short), random bytes, a
+    broken zip. (No byte that imports a name: GLOBAL, INST, STACK_GLOBAL, so weights_only=False runs nothing.)"""
+    import pickle
+    r = random.Random(5)
+    files = [b"", b"PK\x03\x04broken", pickle.dumps(0x1950a86a20f9469cfc6c, protocol=2)]
+    while len(files) < count:
+        kind = r.choice(["text", "pickle", "cut", "bytes"])
+        if kind == "text":
+            files.append(" ".join(r.choice(["weights", "model", "{", "}", "0.5", "epoch", "\n"])
+                                  for _ in range(r.randint(1, 5))).encode())
+        elif kind in ("pickle", "cut"):
+            value = r.choice([r.randint(-300, 70000), [1, 2.5], {"a": 1}, (1, (2,)), "text", None, True, 1.5, 2 ** 70])
+            data = pickle.dumps(value, protocol=r.randint(0, 5))
+            files.append(data[:r.randint(1, len(data) - 1)] if kind == "cut" else data)
+        else:
+            files.append(bytes(r.choice([b for b in range(256) if b not in b"ci\x93"]) for _ in range(r.randint(1, 8))))
+    return files
+
+
+@pytest.mark.parametrize("weights_only", [None, True, False])
+@pytest.mark.parametrize("index", range(60))
+def test_load_of_a_file_save_did_not_write(index, weights_only):
+    """torch.load on bytes that are no checkpoint gives PyTorch's error: its legacy path's first pickle read by the
+    weights-only unpickler ('Unsupported operand 110' in its long message), plain pickle's own errors, 'Invalid magic
+    number; corrupt file?', miniz's message for a broken zip (found by core_checkpoint_bytesio)."""
+    import io
+    data = _foreign_files()[index]
+    import warnings
+    with warnings.catch_warnings(record=True) as expected_warnings:
+        warnings.simplefilter("always")
+        expected = _outcome(lambda: torch.load(io.BytesIO(data), weights_only=weights_only))
+    with warnings.catch_warnings(record=True) as got_warnings:
+        warnings.simplefilter("always")
+        got = _outcome(lambda: gradlab.load(io.BytesIO(data), weights_only=weights_only))
+    if expected[0] == "ok":
+        pytest.skip("a file both libraries read")
+    _same(expected, got)
+    # (the weights-only unpickler's warning for a pickle protocol other than 2)
+    assert [(w.category, str(w.message)) for w in got_warnings] == [
+        (w.category, str(w.message)) for w in expected_warnings]

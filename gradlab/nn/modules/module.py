@@ -228,7 +228,7 @@ class Module:
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep=self._parameters)
             self.register_parameter(name, value)
             return
         if params is not None and name in params:
@@ -241,7 +241,7 @@ class Module:
         if isinstance(value, Module):
             if modules is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep=modules)
             modules[name] = value
             return
         if modules is not None and name in modules:
@@ -262,9 +262,12 @@ class Module:
             return
         object.__setattr__(self, name, value)
 
-    def _forget(self, name):
+    def _forget(self, name, keep):
+        """Drop `name` from every registry but `keep`: a parameter or child assigned again keeps its place in
+        parameters(), print(model) and the state_dict (`model.fc = nn.Linear(...)`), as in PyTorch."""
         for d in (self.__dict__, self._parameters, self._buffers, self._modules):
-            d.pop(name, None)
+            if d is not keep:
+                d.pop(name, None)
         self._non_persistent_buffers_set.discard(name)
 
     def __getattr__(self, name):
