@@ -219,3 +219,54 @@ def test_load_of_a_file_save_did_not_write(index, weights_only):
     # (the weights-only unpickler's warning for a pickle protocol other than 2)
     assert [(w.category, str(w.message)) for w in got_warnings] == [
         (w.category, str(w.message)) for w in expected_warnings]
+
+
+_TARGETS = ["", "0", "1", "1.0", "1.1", "1.1.weight", "0.weight", "0.bias", "1.0.weight", "2", "1.2", "x", "0.x",
+            "1.1.bias", "1..0", ".", "1.0.0"]
+
+
+def _submodule_run(lib, seed):
+    """get_submodule, get_parameter and set_submodule on random dotted names of a nested Sequential."""
+    r = random.Random(seed)
+    nn = lib.nn
+    lib.manual_seed(0)
+    model = nn.Sequential(nn.Linear(2, 3), nn.Sequential(nn.ReLU(), nn.Linear(3, 1)))
+    log = []
+    for _ in range(4):
+        target = r.choice(_TARGETS)
+        op = r.choice(["get", "param", "set", "set_strict", "set_bad"])
+        try:
+            if op == "get":
+                log.append(type(model.get_submodule(target)).__name__)
+            elif op == "param":
+                log.append(tuple(model.get_parameter(target).shape))
+            else:
+                new = 3 if op == "set_bad" else nn.Tanh()
+                log.append(model.set_submodule(target, new, strict=op == "set_strict"))
+        except Exception as e:      # noqa: BLE001  (the exception is the result compared)
+            log.append((op, target, type(e).__name__, str(e).replace("gradlab", "torch")))
+        log.append(repr(model))
+    return log
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_get_and_set_submodule(seed):
+    """Module.set_submodule (missing before) and get_submodule/get_parameter's lookups and messages (a parameter on
+    the path is "not an nn.Module"), on random dotted names (found writing train_freeze_finetune)."""
+    assert _submodule_run(gradlab, seed) == _submodule_run(torch, seed)
+
+
+@pytest.mark.parametrize("recurse", [True, False])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_to_empty_and_share_memory(recurse, dtype):
+    """Module.to_empty (a module made on the meta device gets storage on the CPU) and Module.share_memory: what each
+    tensor is afterwards (its values are uninitialized, so only shapes, dtypes, devices and flags are compared)."""
+    def run(lib):
+        made = lib.nn.Sequential(lib.nn.Linear(3, 2, device="meta", dtype=getattr(lib, dtype)),
+                                 lib.nn.BatchNorm1d(2, device="meta", dtype=getattr(lib, dtype)))
+        back = made.to_empty(device="cpu", recurse=recurse)
+        state = [(k, tuple(v.shape), str(v.dtype), str(v.device), v.requires_grad, v.is_leaf)
+                 for k, v in made.state_dict(keep_vars=True).items()]
+        shared = lib.nn.Linear(2, 2).share_memory()
+        return back is made, state, [p.is_shared() for p in shared.parameters()], type(shared).__name__
+    assert run(gradlab) == run(torch)

@@ -12,6 +12,7 @@ import numpy as np
 
 from ... import _device, _dtype
 from ...autograd import grad_mode
+from ...creation import empty_like
 from ...autograd.function import Function
 from ...autograd.node import RemovableHandle, _HookDict
 from ...tensor import Tensor
@@ -341,19 +342,42 @@ class Module:
     register_module = add_module
 
     def get_submodule(self, target):
+        if target == "":
+            return self
         module = self
-        for item in target.split(".") if target else []:
-            if item not in module._modules:
-                raise AttributeError(f"{type(module).__name__} has no attribute `{item}`")
-            module = module._modules[item]
+        for item in target.split("."):
+            # (any attribute is looked up: a parameter on the way is "not an nn.Module")
+            if not hasattr(module, item):
+                raise AttributeError(module._get_name() + " has no attribute `" + item + "`")
+            module = getattr(module, item)
+            if not isinstance(module, Module):
+                raise AttributeError("`" + item + "` is not an nn.Module")
         return module
+
+    def set_submodule(self, target, module, strict=False):
+        """model.set_submodule("features.0", nn.Conv2d(...)): replaces (or, strict=False, adds) a submodule
+        by its dotted name; it keeps its place, as an assignment does."""
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        atoms = target.split(".")
+        if not isinstance(module, Module):
+            raise ValueError("`module` is not an nn.Module, found " + str(type(module)))
+        parent = self if len(atoms) == 1 else self.get_submodule(".".join(atoms[:-1]))
+        if strict and not hasattr(parent, atoms[-1]):
+            raise AttributeError(parent._get_name() + " has no attribute `" + atoms[-1] + "`")
+        if hasattr(parent, atoms[-1]) and not isinstance(getattr(parent, atoms[-1]), Module):
+            raise AttributeError("`" + atoms[-1] + "` is not an nn.Module")
+        setattr(parent, atoms[-1], module)
 
     def get_parameter(self, target):
         module_path, _, name = target.rpartition(".")
         module = self.get_submodule(module_path)
-        if name not in module._parameters:
-            raise AttributeError(f"{type(module).__name__} has no attribute `{name}`")
-        return module._parameters[name]
+        if not hasattr(module, name):
+            raise AttributeError(module._get_name() + " has no attribute `" + name + "`")
+        param = getattr(module, name)
+        if not isinstance(param, Parameter):
+            raise AttributeError("`" + name + "` is not an nn.Parameter")
+        return param
 
     def get_buffer(self, target):
         module_path, _, buffer_name = target.rpartition(".")
@@ -458,6 +482,25 @@ class Module:
             for name, b in module._buffers.items():
                 if b is not None:
                     b._data = fn(b._data)
+        return self
+
+    def share_memory(self):
+        """Marks every parameter and buffer shared (Tensor.share_memory_: gradlab has only one process)."""
+        for t in (*self.parameters(), *self.buffers()):
+            t.share_memory_()
+            if t.grad is not None:
+                t.grad.share_memory_()
+        return self
+
+    def to_empty(self, *, device, recurse=True):
+        """Parameters and buffers made anew on `device` with no values set (empty_like): how a module built
+        on the meta device gets real storage, to be filled by an init or load_state_dict next."""
+        for module in self.modules() if recurse else [self]:
+            for t in (*module._parameters.values(), *module._buffers.values()):
+                if t is not None:
+                    t._data = empty_like(t, device=device)._data
+                    if t._grad is not None:
+                        t._grad._data = empty_like(t._grad, device=device)._data
         return self
 
     def to(self, *args, dtype=None, device=None, **kwargs):

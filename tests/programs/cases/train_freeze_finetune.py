@@ -64,3 +64,13 @@ try:
     hidden.requires_grad = False
 except RuntimeError as e:
     print("RuntimeError:", e)
+
+# A new task with 5 classes: swap the head by its dotted name; the new layer takes the old one's place.
+model.set_submodule("1", nn.Linear(12, 5))
+print(model)
+print([name for name, _ in model.named_parameters()])
+print("new head trainable:", model[1].weight.requires_grad, "| body layer:", model.get_submodule("0.2"))
+try:
+    model.get_submodule("0.2.weight")
+except AttributeError as e:
+    print("AttributeError:", e)
