@@ -270,3 +270,81 @@ def test_to_empty_and_share_memory(recurse, dtype):
         shared = lib.nn.Linear(2, 2).share_memory()
         return back is made, state, [p.is_shared() for p in shared.parameters()], type(shared).__name__
     assert run(gradlab) == run(torch)
+
+
+def _load_run(lib, seed):
+    """load_state_dict with random assign/strict flags, model and checkpoint devices (cpu, meta), dtypes and
+    1-element vectors for 0-d buffers: what each tensor is afterwards, the warnings and the error."""
+    import warnings
+    r = random.Random(seed)
+    nn = lib.nn
+    lib.manual_seed(seed)
+    model_device, ckpt_device = r.choice(["cpu", "meta"]), r.choice(["cpu", "cpu", "meta"])
+    assign, strict = r.random() < 0.5, r.random() < 0.7
+    model = nn.Sequential(nn.Linear(2, 3, device=model_device), nn.BatchNorm1d(3, device=model_device))
+    source = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3)).to(ckpt_device)
+    ckpt = dict(source.state_dict())
+    if r.random() < 0.4:
+        ckpt["0.bias"] = ckpt["0.bias"].double()
+    if r.random() < 0.4 and ckpt_device == "cpu":
+        ckpt["1.num_batches_tracked"] = lib.tensor([r.randint(0, 9)])
+    if r.random() < 0.3:
+        ckpt["0.weight"] = nn.Parameter(ckpt["0.weight"], requires_grad=False)
+    if r.random() < 0.2:
+        del ckpt["1.running_var"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = repr(model.load_state_dict(ckpt, strict=strict, assign=assign))
+        except RuntimeError as e:
+            result = ("RuntimeError", str(e))
+    state = []
+    for key, t in model.state_dict(keep_vars=True).items():
+        same = t is ckpt.get(key) or (key in ckpt and not _is_meta(t) and not _is_meta(ckpt[key]) and
+                                      t.data_ptr() == ckpt[key].data_ptr())
+        values = None if _is_meta(t) else t.detach().tolist()
+        state.append((key, str(t.dtype), str(t.device), type(t).__name__, t.requires_grad, same, values))
+    return result, state, [str(w.message) for w in caught]
+
+
+def _is_meta(t):
+    return str(t.device) == "meta"
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_load_state_dict_assign_and_meta(seed):
+    """load_state_dict(assign=True) puts the checkpoint's tensors into the module (their dtype and device, the
+    module's requires_grad), and loading into meta parameters warns and does nothing; a meta checkpoint cannot be
+    copied out of; a 1-element vector fills a 0-d buffer (found writing core_checkpoint_bytesio: assign was ignored)."""
+    assert _load_run(gradlab, seed) == _load_run(torch, seed)
+
+
+_META_MAKERS = [
+    lambda lib, d: lib.nn.Linear(3, 2, device=d), lambda lib, d: lib.nn.Linear(0, 2, device=d),
+    lambda lib, d: lib.nn.Linear(3, 2, bias=False, device=d), lambda lib, d: lib.nn.Conv2d(1, 2, 3, device=d),
+    lambda lib, d: lib.nn.Conv1d(2, 2, 1, bias=False, device=d), lambda lib, d: lib.nn.Embedding(4, 2, device=d),
+    lambda lib, d: lib.nn.MultiheadAttention(4, 2, device=d), lambda lib, d: lib.nn.Bilinear(2, 2, 3, device=d),
+    lambda lib, d: lib.nn.LSTM(2, 3, device=d), lambda lib, d: lib.nn.init.kaiming_uniform_(lib.empty(3, 2, device=d)),
+    lambda lib, d: lib.nn.init.kaiming_normal_(lib.empty(3, 2, device=d)),
+    lambda lib, d: lib.nn.init.xavier_uniform_(lib.empty(3, 2, device=d)),
+    lambda lib, d: lib.nn.init.xavier_normal_(lib.empty(3, 2, device=d)),
+    lambda lib, d: lib.nn.init.uniform_(lib.empty(4, device=d)), lambda lib, d: lib.nn.init.normal_(lib.empty(4, device=d)),
+]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_meta_device_init_draws_nothing(seed):
+    """Layers and nn.init fills on the meta device draw no numbers: the CPU generator does not advance, so what a
+    program draws next is PyTorch's (found by test_load_state_dict_assign_and_meta's meta models)."""
+    import warnings
+    r = random.Random(seed)
+    picks = [r.randrange(len(_META_MAKERS)) for _ in range(r.randint(1, 4))]
+
+    def run(lib):
+        lib.manual_seed(seed)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for i in picks:
+                _META_MAKERS[i](lib, r.choice(["meta"]))
+        return lib.rand(3).tolist(), [str(w.message) for w in caught]
+    assert run(gradlab) == run(torch)

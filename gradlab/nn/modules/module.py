@@ -587,11 +587,11 @@ class Module:
             module._upgrade_state_dict(state_dict, p, version)
             for name, t in module._parameters.items():
                 if t is not None:
-                    own[p + name] = t
+                    own[p + name] = (module, name, t)
             for name, t in module._buffers.items():
                 if t is not None and name not in module._non_persistent_buffers_set:
-                    own[p + name] = t
-        for key, target in own.items():
+                    own[p + name] = (module, name, t)
+        for key, (module, name, target) in own.items():
             if key not in state_dict:
                 missing.append(key)
                 continue
@@ -603,13 +603,35 @@ class Module:
                 errors.append(f'While copying the parameter named "{key}", expected torch.Tensor or '
                               f'Tensor-like object from checkpoint but received {type(value)}')
                 continue
+            if target.dim() == 0 and value.dim() == 1:
+                value = value[0]        # (PyTorch still reads 0-d values saved as 1-element vectors by old versions)
             if value._data.shape != target._data.shape:
                 errors.append(f"size mismatch for {key}: copying a param with shape {value.shape} from "
                               f"checkpoint, the shape in current model is {target.shape}.")
                 continue
+            target_meta, value_meta = _device.is_meta(target._data), _device.is_meta(value._data)
+            if target_meta and not value_meta and not assign:
+                _warnings.warn(f"for {key}: copying from a non-meta parameter in the checkpoint to a meta parameter in "
+                               "the current model, which is a no-op. (Did you mean to pass `assign=True` to assign "
+                               "items in the state dictionary to their corresponding key in the module instead of "
+                               "copying them in place?)")
             with grad_mode.no_grad():
-                np.copyto(target._data, value._data, casting="unsafe")
-                target._version_counter[0] += 1
+                if assign:
+                    # the checkpoint's own tensor (its dtype and device too) becomes the module's; a parameter
+                    # keeps the module's requires_grad
+                    if isinstance(target, Parameter):
+                        if isinstance(value, Parameter):
+                            value.requires_grad_(target.requires_grad)
+                        else:
+                            value = Parameter(value, requires_grad=target.requires_grad)
+                    setattr(module, name, value)
+                elif value_meta and not target_meta:
+                    errors.append(f'While copying the parameter named "{key}", whose dimensions in the model are '
+                                  f"{target.size()} and whose dimensions in the checkpoint are {value.size()}, an "
+                                  f"exception occurred : {(_device.META_NO_DATA,)}.")
+                elif not target_meta:
+                    np.copyto(target._data, value._data, casting="unsafe")
+                    target._version_counter[0] += 1
         unexpected = [k for k in state_dict if k not in own]
         if strict:
             if unexpected:
