@@ -591,7 +591,7 @@ class Module:
             for name, t in module._buffers.items():
                 if t is not None and name not in module._non_persistent_buffers_set:
                     own[p + name] = (module, name, t)
-        for key, (module, name, target) in own.items():
+        for key, (owner, name, target) in own.items():
             if key not in state_dict:
                 missing.append(key)
                 continue
@@ -624,7 +624,7 @@ class Module:
                             value.requires_grad_(target.requires_grad)
                         else:
                             value = Parameter(value, requires_grad=target.requires_grad)
-                    setattr(module, name, value)
+                    setattr(owner, name, value)
                 elif value_meta and not target_meta:
                     errors.append(f'While copying the parameter named "{key}", whose dimensions in the model are '
                                   f"{target.size()} and whose dimensions in the checkpoint are {value.size()}, an "
