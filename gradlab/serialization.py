@@ -13,6 +13,8 @@ import contextlib
 import io
 import os
 import pickle
+import struct
+import zipfile
 from collections import Counter, OrderedDict
 
 import numpy as np
@@ -241,7 +243,7 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     with _opened(f, "rb") as file:
         content = file.read()
     if not content.startswith(_MAGIC):
-        raise pickle.UnpicklingError("gradlab.load reads files written by gradlab.save (this one is not)")
+        _foreign_file(content, weights_only, pickle_load_args)
     stream = io.BytesIO(content)
     stream.seek(len(_MAGIC))
     table = _StorageTable(stream).load()
@@ -249,6 +251,146 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
                 for k, (d, b) in table.items()}
     kwargs = {k: v for k, v in pickle_load_args.items() if k in ("encoding", "errors", "fix_imports")}
     return _Unpickler(stream, storages, weights_only, **kwargs).load()
+
+
+_UNSAFE_MESSAGE = ("In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from "
+                   "`False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely succeed, "
+                   "but it can result in arbitrary code execution. Do it only if you got the file from a trusted "
+                   "source.")
+
+
+def _foreign_file(content, weights_only, pickle_load_args):
+    """A file save did not write (a text file, a truncated download): PyTorch, finding no zip archive, reads it as
+    its legacy format, whose first pickle is a magic number and second a protocol version; what those reads say is
+    its error."""
+    if content.startswith(b"PK\x03\x04"):
+        if not zipfile.is_zipfile(io.BytesIO(content)):
+            raise RuntimeError(
+                "PytorchStreamReader failed reading zip archive: not a ZIP archive. This is an internal miniz error. "
+                "If you are seeing this error, there is a high likelihood that your checkpoint file is corrupted. "
+                "This can happen if the checkpoint was not saved properly, was transferred incorrectly, or the file "
+                "was modified after saving.")
+        raise pickle.UnpicklingError("gradlab.load reads files written by gradlab.save (this one is not)")
+    stream = io.BytesIO(content)
+    kwargs = {"encoding": "utf-8", **{k: v for k, v in pickle_load_args.items()
+                                      if k in ("encoding", "errors", "fix_imports")}}
+    if weights_only:
+        try:
+            first = _WeightsOnlyFirstPickle(stream, kwargs["encoding"]).load()
+        except pickle.UnpicklingError as e:
+            raise pickle.UnpicklingError(
+                f"Weights only load failed. {_UNSAFE_MESSAGE}\nPlease file an issue with the following so that we "
+                f"can make `weights_only=True` compatible with your use case: WeightsUnpickler error: \n\n{e}\n\n"
+                "Check the documentation of torch.load to learn more about types accepted by default with "
+                "weights_only https://pytorch.org/docs/stable/generated/torch.load.html.") from None
+    else:
+        # (weights_only=False trusts the file, as PyTorch does: plain pickle reads it)
+        first = pickle.Unpickler(stream, **kwargs).load()
+    if first is _PAST or (first == _LEGACY_MAGIC_NUMBER and stream.tell() < len(content)):
+        raise pickle.UnpicklingError("gradlab.load reads files written by gradlab.save (this one is not)")
+    if first != _LEGACY_MAGIC_NUMBER:
+        raise RuntimeError("Invalid magic number; corrupt file?")
+    raise EOFError if weights_only else EOFError("Ran out of input")     # (no protocol version after it)
+
+
+_PAST = object()    # a pickle that goes on to globals or storages: past what _WeightsOnlyFirstPickle follows
+
+
+class _WeightsOnlyFirstPickle:
+    """PyTorch's weights-only unpickler (torch/_weights_only_unpickler.py) on plain values, opcode by opcode, so that
+    a foreign file stops where and how it stops there: the same Python operations give the same IndexError,
+    KeyError, struct.error or EOFError."""
+
+    def __init__(self, stream, encoding):
+        self.read, self.encoding = stream.read, encoding
+
+    def pop_mark(self):
+        items = self.stack
+        self.stack = self.metastack.pop()
+        return items
+
+    def check_set_item_target(self, opcode):
+        if type(self.stack[-1]) not in (dict, OrderedDict, Counter):
+            raise pickle.UnpicklingError(f"Can only {opcode} for dict, collections.OrderedDict, collections.Counter, "
+                                         f"but got {type(self.stack[-1])}")
+
+    def load(self):
+        read, memo = self.read, {}
+        self.stack, self.metastack = [], []
+        while True:
+            key = read(1)
+            if not key:
+                raise EOFError
+            op = chr(key[0])
+            if op in "c\x81RbQ":                    # GLOBAL, NEWOBJ, REDUCE, BUILD, BINPERSID
+                return _PAST
+            if op == "a":
+                item = self.stack.pop()
+                if type(self.stack[-1]) is not list:
+                    raise pickle.UnpicklingError(f"Can only append to lists, but got {type(self.stack[-1])}")
+                self.stack[-1].append(item)
+            elif op == "e":
+                items = self.pop_mark()
+                if type(self.stack[-1]) is not list:
+                    raise pickle.UnpicklingError(f"Can only extend lists, but got {type(self.stack[-1])}")
+                self.stack[-1].extend(items)
+            elif op == "s":
+                v, k = self.stack.pop(), self.stack.pop()
+                self.check_set_item_target("SETITEM")
+                self.stack[-1][k] = v
+            elif op == "u":
+                items = self.pop_mark()
+                self.check_set_item_target("SETITEMS")
+                for i in range(0, len(items), 2):
+                    self.stack[-1][items[i]] = items[i + 1]
+            elif op == "(":
+                self.metastack.append(self.stack)
+                self.stack = []
+            elif op == "t":
+                self.stack.append(tuple(self.pop_mark()))
+            elif op == "\x85":
+                self.stack[-1] = (self.stack[-1],)
+            elif op == "\x86":
+                self.stack[-2:] = [(self.stack[-2], self.stack[-1])]
+            elif op == "\x87":
+                self.stack[-3:] = [(self.stack[-3], self.stack[-2], self.stack[-1])]
+            elif op in _CONSTANTS:
+                self.stack.append(_CONSTANTS[op]())
+            elif op == "J":
+                self.stack.append(struct.unpack("<i", read(4))[0])
+            elif op == "K":
+                self.stack.append(read(1)[0])
+            elif op == "M":
+                self.stack.append(struct.unpack("<H", read(2))[0])
+            elif op == "G":
+                self.stack.append(struct.unpack(">d", read(8))[0])
+            elif op == "X":
+                self.stack.append(str(read(struct.unpack("<I", read(4))[0]), "utf-8", "surrogatepass"))
+            elif op == "U":
+                data = read(read(1)[0])
+                self.stack.append(data.decode(self.encoding, "strict") if self.encoding != "bytes" else data)
+            elif op in "hj":
+                self.stack.append(memo[(read(1) if op == "h" else struct.unpack("<I", read(4)))[0]])
+            elif op in "qr":
+                memo[(read(1) if op == "q" else struct.unpack("<I", read(4)))[0]] = self.stack[-1]
+            elif op == "\x8a":
+                self.stack.append(pickle.decode_long(read(read(1)[0])))
+            elif op == "\x80":
+                proto = read(1)[0]
+                if proto != 2:
+                    _warnings.warn(f"Detected pickle protocol {proto} in the checkpoint, which was not the default "
+                                   "pickle protocol used by `torch.load` (2). The weights_only Unpickler might not "
+                                   "support all instructions implemented by this protocol, please file an issue for "
+                                   "adding support if you encounter this.")
+            elif op == ".":
+                return self.stack.pop()
+            else:
+                raise pickle.UnpicklingError(f"Unsupported operand {key[0]}")
+
+
+_CONSTANTS = {"N": lambda: None, "\x89": lambda: False, "\x88": lambda: True, ")": tuple, "]": list, "}": dict,
+              "\x8f": set}
+_LEGACY_MAGIC_NUMBER = 0x1950a86a20f9469cfc6c
 
 
 # --- the allowlist of weights_only --------------------------------------------------------------------

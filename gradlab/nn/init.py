@@ -47,6 +47,11 @@ def _fill(tensor, array):
     return tensor
 
 
+def _meta_fill(tensor):
+    tensor._version_counter[0] += 1
+    return tensor
+
+
 def _shape_dtype(tensor):
     # half values are drawn as floats, then rounded (as torch's CPU kernels do)
     dtype = tensor._data.dtype
@@ -56,6 +61,8 @@ def _shape_dtype(tensor):
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
     _tensor(tensor, "uniform_")
     _random_fill(tensor, "check_uniform_bounds")
+    if tensor.is_meta:                  # (no numbers to draw: the generator does not advance, as in PyTorch)
+        return _meta_fill(tensor)
     return _fill(tensor, _random.init_uniform(*_shape_dtype(tensor), a, b, generator=generator))
 
 
@@ -66,6 +73,8 @@ def normal_(tensor, mean=0.0, std=1.0, generator=None):
     _random_fill(tensor, "normal_kernel_cpu")
     if not tensor._data.size:           # (nothing to draw: PyTorch's kernel returns at once, whatever the dtype)
         return _fill(tensor, 0)
+    if tensor.is_meta:
+        return _meta_fill(tensor)
     return _fill(tensor, _random.init_normal(*_shape_dtype(tensor), mean, std, generator=generator))
 
 
@@ -203,6 +212,8 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
     _calculate_fan_in_and_fan_out(tensor)          # (PyTorch's errors in its order: the fans, the gain, the dtype)
     calculate_gain(nonlinearity, a)
     _random_fill(tensor, "check_uniform_bounds")
+    if tensor.is_meta:
+        return _meta_fill(tensor)
     return _fill(tensor, _random.kaiming_uniform(*_shape_dtype(tensor), a=a, mode=mode, nonlinearity=nonlinearity,
                                                  generator=generator))
 
@@ -215,6 +226,8 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
     _calculate_fan_in_and_fan_out(tensor)          # (PyTorch's errors in its order: the fans, the gain, the dtype)
     calculate_gain(nonlinearity, a)
     _random_fill(tensor, "normal_kernel_cpu")
+    if tensor.is_meta:
+        return _meta_fill(tensor)
     return _fill(tensor, _random.kaiming_normal(*_shape_dtype(tensor), a=a, mode=mode, nonlinearity=nonlinearity,
                                                 generator=generator))
 
@@ -223,6 +236,8 @@ def xavier_uniform_(tensor, gain=1.0, generator=None):
     _tensor(tensor, "dim")
     _calculate_fan_in_and_fan_out(tensor)          # (before the dtype's error, as PyTorch)
     _random_fill(tensor, "check_uniform_bounds")
+    if tensor.is_meta:
+        return _meta_fill(tensor)
     return _fill(tensor, _random.xavier_uniform(*_shape_dtype(tensor), gain=gain, generator=generator))
 
 
@@ -232,6 +247,8 @@ def xavier_normal_(tensor, gain=1.0, generator=None):
     _random_fill(tensor, "normal_kernel_cpu")
     if not tensor._data.size:
         return _fill(tensor, 0)
+    if tensor.is_meta:
+        return _meta_fill(tensor)
     return _fill(tensor, _random.xavier_normal(*_shape_dtype(tensor), gain=gain, generator=generator))
 
 

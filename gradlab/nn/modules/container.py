@@ -68,6 +68,17 @@ class Sequential(Module):
             raise IndexError(f"index {idx} is out of range")
         return list(self._modules.values())[idx % n]
 
+    def __setitem__(self, idx, module):
+        # (the child keeps its name: an OrderedDict's key, or its number)
+        n = len(self._modules)
+        idx = operator.index(idx)
+        if not -n <= idx < n:
+            raise IndexError(f"index {idx} is out of range")
+        setattr(self, list(self._modules.keys())[idx % n], module)
+
+    def __dir__(self):
+        return [key for key in super().__dir__() if not key.isdigit()]
+
     def append(self, module):
         self.add_module(str(len(self)), module)
         return self
@@ -115,6 +126,40 @@ class Sequential(Module):
             ret.append(layer)
         return ret
 
+    def __iadd__(self, other):
+        if not isinstance(other, Sequential):
+            raise ValueError(f"add operator supports only objects of Sequential class, but {type(other)} is given.")
+        offset = len(self)
+        for i, module in enumerate(other):
+            self.add_module(str(i + offset), module)
+        return self
+
+    def _check_factor(self, other):
+        if not isinstance(other, int):
+            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
+        if other <= 0:
+            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+
+    def __mul__(self, other):
+        """`Sequential(a, b) * 2` is Sequential(a, b, a, b): the same module objects again, not copies."""
+        self._check_factor(other)
+        combined = Sequential()
+        for offset, module in enumerate(list(self) * other):
+            combined.add_module(str(offset), module)
+        return combined
+
+    def __rmul__(self, other):
+        return self.__mul__(other)
+
+    def __imul__(self, other):
+        self._check_factor(other)
+        # (PyTorch repeats the children named '0'..'n-1': an OrderedDict's names give its KeyError)
+        n = len(self)
+        for copy in range(1, other):
+            for i in range(n):
+                self.add_module(str(i + copy * n), self._modules[str(i)])
+        return self
+
 
 class ModuleList(Module):
     def __init__(self, modules=None):
@@ -137,13 +182,10 @@ class ModuleList(Module):
         return iter(self._modules.values())
 
     def __getitem__(self, idx):
-        values = list(self._modules.values())
         if isinstance(idx, slice):
-            return ModuleList(values[idx])
-        idx = operator.index(idx)
-        if not -len(values) <= idx < len(values):
-            raise IndexError(f"index {idx} is out of range")
-        return values[idx]
+            return self.__class__(list(self._modules.values())[idx])
+        # (by name, as PyTorch: after an insert past the end the names skip a number, and self[i] follows them)
+        return self._modules[self._abs_string_index(idx)]
 
     def _abs_string_index(self, idx):
         idx = operator.index(idx)
@@ -167,6 +209,12 @@ class ModuleList(Module):
         del self[key]
         return v
 
+    def __iadd__(self, modules):
+        return self.extend(modules)
+
+    def __dir__(self):
+        return [key for key in super().__dir__() if not key.isdigit()]
+
     def insert(self, index, module):
         for i in range(len(self._modules), index, -1):
             self._modules[str(i)] = self._modules[str(i - 1)]
@@ -175,8 +223,9 @@ class ModuleList(Module):
     def extend(self, modules):
         if not isinstance(modules, Iterable):
             raise TypeError(f"ModuleList.extend should be called with an iterable, but got {type(modules).__name__}")
-        for module in modules:
-            self.append(module)
+        offset = len(self)
+        for i, module in enumerate(modules):
+            self.add_module(str(offset + i), module)
         return self
 
     def __repr__(self):

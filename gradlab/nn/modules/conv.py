@@ -88,12 +88,15 @@ class _ConvNd(Module):
         dtype = self.weight._data.dtype
         draw = np.float32 if dtype == np.float16 else dtype       # torch draws half values as floats
         shape = self.weight._data.shape
-        if self.weight._data.size:
+        meta = self.weight.is_meta     # (no numbers on the meta device: nothing drawn, the generator stays put)
+        if self.weight._data.size and not meta:
             self.weight._data[...] = _random.kaiming_uniform(shape, draw, a=math.sqrt(5))
-        else:
+        elif not self.weight._data.size:
             _warnings.warn("Initializing zero-element tensors is a no-op", UserWarning)
         self.weight._version_counter[0] += 1
-        if self.bias is not None:
+        if self.bias is not None and meta:
+            self.bias._version_counter[0] += 1
+        elif self.bias is not None:
             fan_in, _ = _random.fan_in_and_fan_out(shape)
             bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
             self.bias._data[...] = _random.default_generator.uniform(self.bias._data.shape, draw, -bound, bound)

@@ -45,7 +45,11 @@ class Linear(Module):
     def reset_parameters(self):
         dtype = self.weight._data.dtype
         draw = np.float32 if dtype == np.float16 else dtype       # torch draws half values as floats
-        if self.weight._data.size:
+        if self.weight.is_meta:     # (no numbers on the meta device: nothing drawn, the generator stays put)
+            if not self.weight._data.size:
+                _warnings.warn("Initializing zero-element tensors is a no-op", UserWarning)
+            w, b = self.weight._data, None if self.bias is None else self.bias._data
+        elif self.weight._data.size:
             w, b = _random.linear_init(self.in_features, self.out_features, self.bias is not None, draw)
         else:       # nothing to draw for the weight (torch warns); the bias is drawn from U(0, 0)
             _warnings.warn("Initializing zero-element tensors is a no-op", UserWarning)

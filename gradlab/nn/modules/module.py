@@ -12,6 +12,7 @@ import numpy as np
 
 from ... import _device, _dtype, _dynamo
 from ...autograd import grad_mode
+from ...creation import empty_like
 from ...autograd.function import Function
 from ...autograd.node import RemovableHandle, _HookDict
 from ...tensor import Tensor
@@ -243,7 +244,7 @@ class Module:
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep=self._parameters)
             self.register_parameter(name, value)
             return
         if params is not None and name in params:
@@ -256,7 +257,7 @@ class Module:
         if isinstance(value, Module):
             if modules is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep=modules)
             modules[name] = value
             return
         if modules is not None and name in modules:
@@ -277,9 +278,12 @@ class Module:
             return
         object.__setattr__(self, name, value)
 
-    def _forget(self, name):
+    def _forget(self, name, keep):
+        """Drop `name` from every registry but `keep`: a parameter or child assigned again keeps its place in
+        parameters(), print(model) and the state_dict (`model.fc = nn.Linear(...)`), as in PyTorch."""
         for d in (self.__dict__, self._parameters, self._buffers, self._modules):
-            d.pop(name, None)
+            if d is not keep:
+                d.pop(name, None)
         self._non_persistent_buffers_set.discard(name)
 
     def __getattr__(self, name):
@@ -353,19 +357,42 @@ class Module:
     register_module = add_module
 
     def get_submodule(self, target):
+        if target == "":
+            return self
         module = self
-        for item in target.split(".") if target else []:
-            if item not in module._modules:
-                raise AttributeError(f"{type(module).__name__} has no attribute `{item}`")
-            module = module._modules[item]
+        for item in target.split("."):
+            # (any attribute is looked up: a parameter on the way is "not an nn.Module")
+            if not hasattr(module, item):
+                raise AttributeError(module._get_name() + " has no attribute `" + item + "`")
+            module = getattr(module, item)
+            if not isinstance(module, Module):
+                raise AttributeError("`" + item + "` is not an nn.Module")
         return module
+
+    def set_submodule(self, target, module, strict=False):
+        """model.set_submodule("features.0", nn.Conv2d(...)): replaces (or, strict=False, adds) a submodule
+        by its dotted name; it keeps its place, as an assignment does."""
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        atoms = target.split(".")
+        if not isinstance(module, Module):
+            raise ValueError("`module` is not an nn.Module, found " + str(type(module)))
+        parent = self if len(atoms) == 1 else self.get_submodule(".".join(atoms[:-1]))
+        if strict and not hasattr(parent, atoms[-1]):
+            raise AttributeError(parent._get_name() + " has no attribute `" + atoms[-1] + "`")
+        if hasattr(parent, atoms[-1]) and not isinstance(getattr(parent, atoms[-1]), Module):
+            raise AttributeError("`" + atoms[-1] + "` is not an nn.Module")
+        setattr(parent, atoms[-1], module)
 
     def get_parameter(self, target):
         module_path, _, name = target.rpartition(".")
         module = self.get_submodule(module_path)
-        if name not in module._parameters:
-            raise AttributeError(f"{type(module).__name__} has no attribute `{name}`")
-        return module._parameters[name]
+        if not hasattr(module, name):
+            raise AttributeError(module._get_name() + " has no attribute `" + name + "`")
+        param = getattr(module, name)
+        if not isinstance(param, Parameter):
+            raise AttributeError("`" + name + "` is not an nn.Parameter")
+        return param
 
     def get_buffer(self, target):
         module_path, _, buffer_name = target.rpartition(".")
@@ -472,6 +499,25 @@ class Module:
                     b._data = fn(b._data)
         return self
 
+    def share_memory(self):
+        """Marks every parameter and buffer shared (Tensor.share_memory_: gradlab has only one process)."""
+        for t in (*self.parameters(), *self.buffers()):
+            t.share_memory_()
+            if t.grad is not None:
+                t.grad.share_memory_()
+        return self
+
+    def to_empty(self, *, device, recurse=True):
+        """Parameters and buffers made anew on `device` with no values set (empty_like): how a module built
+        on the meta device gets real storage, to be filled by an init or load_state_dict next."""
+        for module in self.modules() if recurse else [self]:
+            for t in (*module._parameters.values(), *module._buffers.values()):
+                if t is not None:
+                    t._data = empty_like(t, device=device)._data
+                    if t._grad is not None:
+                        t._grad._data = empty_like(t._grad, device=device)._data
+        return self
+
     def to(self, *args, dtype=None, device=None, **kwargs):
         for a in args:
             if isinstance(a, (_dtype.dtype, np.dtype)) or (isinstance(a, type) and (
@@ -556,11 +602,11 @@ class Module:
             module._upgrade_state_dict(state_dict, p, version)
             for name, t in module._parameters.items():
                 if t is not None:
-                    own[p + name] = t
+                    own[p + name] = (module, name, t)
             for name, t in module._buffers.items():
                 if t is not None and name not in module._non_persistent_buffers_set:
-                    own[p + name] = t
-        for key, target in own.items():
+                    own[p + name] = (module, name, t)
+        for key, (owner, name, target) in own.items():
             if key not in state_dict:
                 missing.append(key)
                 continue
@@ -572,13 +618,35 @@ class Module:
                 errors.append(f'While copying the parameter named "{key}", expected torch.Tensor or '
                               f'Tensor-like object from checkpoint but received {type(value)}')
                 continue
+            if target.dim() == 0 and value.dim() == 1:
+                value = value[0]        # (PyTorch still reads 0-d values saved as 1-element vectors by old versions)
             if value._data.shape != target._data.shape:
                 errors.append(f"size mismatch for {key}: copying a param with shape {value.shape} from "
                               f"checkpoint, the shape in current model is {target.shape}.")
                 continue
+            target_meta, value_meta = _device.is_meta(target._data), _device.is_meta(value._data)
+            if target_meta and not value_meta and not assign:
+                _warnings.warn(f"for {key}: copying from a non-meta parameter in the checkpoint to a meta parameter in "
+                               "the current model, which is a no-op. (Did you mean to pass `assign=True` to assign "
+                               "items in the state dictionary to their corresponding key in the module instead of "
+                               "copying them in place?)")
             with grad_mode.no_grad():
-                np.copyto(target._data, value._data, casting="unsafe")
-                target._version_counter[0] += 1
+                if assign:
+                    # the checkpoint's own tensor (its dtype and device too) becomes the module's; a parameter
+                    # keeps the module's requires_grad
+                    if isinstance(target, Parameter):
+                        if isinstance(value, Parameter):
+                            value.requires_grad_(target.requires_grad)
+                        else:
+                            value = Parameter(value, requires_grad=target.requires_grad)
+                    setattr(owner, name, value)
+                elif value_meta and not target_meta:
+                    errors.append(f'While copying the parameter named "{key}", whose dimensions in the model are '
+                                  f"{target.size()} and whose dimensions in the checkpoint are {value.size()}, an "
+                                  f"exception occurred : {(_device.META_NO_DATA,)}.")
+                elif not target_meta:
+                    np.copyto(target._data, value._data, casting="unsafe")
+                    target._version_counter[0] += 1
         unexpected = [k for k in state_dict if k not in own]
         if strict:
             if unexpected:
