@@ -1,9 +1,9 @@
 """Adadelta: torch's single-tensor formulas (square averages of gradients and of updates), in numpy."""
 import numpy as np
 
-from ..ops.arithmetic import addcmul_arrays, plus_scaled
+from ..ops.arithmetic import addcmul_arrays
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check, _check_tensor_lr, _new_step
+from .optimizer import Optimizer, _add_scaled, _check, _check_tensor_lr, _new_step
 
 __all__ = ["Adadelta"]
 
@@ -34,7 +34,7 @@ class Adadelta(Optimizer):
         if group["maximize"]:
             grad = -grad
         if wd != 0:
-            grad = plus_scaled(grad, data, wd)          # grad.add(param, alpha=weight_decay): one rounding
+            grad = _add_scaled(grad, data, wd)          # grad.add(param, alpha=weight_decay): one rounding
         square_avg, acc_delta = state["square_avg"]._data, state["acc_delta"]._data
         square_avg *= dtype(rho)                            # square_avg.mul_(rho).addcmul_(grad, grad, 1 - rho)
         square_avg[...] = addcmul_arrays(square_avg, grad, grad, 1 - rho)
@@ -44,4 +44,4 @@ class Adadelta(Optimizer):
         delta *= grad
         acc_delta *= dtype(rho)                             # acc_delta.mul_(rho).addcmul_(delta, delta, 1 - rho)
         acc_delta[...] = addcmul_arrays(acc_delta, delta, delta, 1 - rho)
-        data[...] = plus_scaled(data, delta, -lr)    # param.add_(delta, alpha=-lr): one rounding
+        data[...] = _add_scaled(data, delta, -lr)    # param.add_(delta, alpha=-lr): one rounding

@@ -5,7 +5,7 @@ import numpy as np
 
 from ..ops.arithmetic import addcmul_arrays
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check, _check_tensor_lr, _lerp, _new_step
+from .optimizer import Optimizer, _add_scaled, _check, _check_tensor_lr, _lerp, _new_step
 
 
 class Adam(Optimizer):
@@ -47,7 +47,7 @@ class Adam(Optimizer):
                 data *= dtype(1 - lr * wd)
                 p._version_counter[0] += 1          # (torch's param.mul_: one more in-place op on p)
             else:
-                grad = grad + dtype(wd) * data
+                grad = _add_scaled(grad, data, wd)        # grad.add(param, alpha=weight_decay): one rounding
         state["step"]._data += 1
         step = float(state["step"]._data)
         m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data

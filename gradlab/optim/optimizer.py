@@ -14,6 +14,7 @@ from .. import _dtype
 from .._functions.misc import typename
 from ..autograd import grad_mode
 from ..ops.arithmetic import plus_scaled
+from ..ops.vectorized import fma64
 from ..tensor import Tensor, _type_name
 from ..nn.parameter import zero_grads
 from .. import _warnings
@@ -194,7 +195,7 @@ def _lerp(buffer, end, weight):
     """buffer.lerp_(end, weight) in place, with torch's two formulas (the one that is exact at each end)."""
     dtype = buffer.dtype.type
     if weight < 0.5:                # (PyTorch's kernel: fmadd(weight, end - self, self), one rounding)
-        buffer[...] = plus_scaled(buffer, end - buffer, weight)
+        buffer[...] = _add_scaled(buffer, end - buffer, weight)
     else:
         buffer[...] = end - (end - buffer) * dtype(1 - weight)
 
@@ -202,3 +203,23 @@ def _lerp(buffer, end, weight):
 def _check_tensor_lr(lr):
     if isinstance(lr, Tensor) and lr.numel() != 1:
         raise ValueError("Tensor lr must be 1-element")
+
+
+def _addcdiv(data, tensor1, tensor2, value):
+    """data.addcdiv_(tensor1, tensor2, value=value) in place: PyTorch's kernel computes
+    self + value * tensor1 / tensor2 left to right, value in the tensor's dtype (three roundings)."""
+    data += data.dtype.type(value) * tensor1 / tensor2
+
+
+def _check_betas(betas):
+    _check(0.0 <= betas[0] < 1.0, f"Invalid beta parameter at index 0: {betas[0]}")
+    _check(0.0 <= betas[1] < 1.0, f"Invalid beta parameter at index 1: {betas[1]}")
+
+
+def _add_scaled(a, b, alpha):
+    """a.add(b, alpha=alpha) as PyTorch's kernel computes it: one fused multiply-add, one rounding. float64's
+    fma is built from exact pieces (ops.vectorized.fma64): numpy's long double, which plus_scaled uses, rounds
+    twice for about 1 number in 10,000, and an optimizer's weights drift apart from there."""
+    if np.result_type(a, b) == np.float64:
+        return fma64(np.float64(alpha), b, a)
+    return plus_scaled(a, b, alpha)

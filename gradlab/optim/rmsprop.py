@@ -1,9 +1,9 @@
 """RMSprop: torch's single-tensor formulas (square average, centered, momentum), in numpy."""
 import numpy as np
 
-from ..ops.arithmetic import addcmul_arrays, plus_scaled
+from ..ops.arithmetic import addcmul_arrays
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check, _check_tensor_lr, _lerp, _new_step
+from .optimizer import Optimizer, _add_scaled, _check, _check_tensor_lr, _lerp, _new_step
 
 __all__ = ["RMSprop"]
 
@@ -40,7 +40,7 @@ class RMSprop(Optimizer):
             grad = -grad
         state["step"]._data += 1
         if wd != 0:
-            grad = plus_scaled(grad, data, wd)                   # grad.add(param, alpha=weight_decay)
+            grad = _add_scaled(grad, data, wd)                   # grad.add(param, alpha=weight_decay)
         square_avg = state["square_avg"]._data
         square_avg *= dtype(alpha)                          # square_avg.mul_(alpha).addcmul_(grad, grad, 1 - alpha)
         square_avg[...] = addcmul_arrays(square_avg, grad, grad, 1 - alpha)
@@ -55,6 +55,6 @@ class RMSprop(Optimizer):
             buf = state["momentum_buffer"]._data
             buf *= dtype(momentum)                          # buf.mul_(momentum).addcdiv_(grad, avg)
             buf += grad / avg
-            data[...] = plus_scaled(data, buf, -lr)    # param.add_(buf, alpha=-lr): one rounding
+            data[...] = _add_scaled(data, buf, -lr)    # param.add_(buf, alpha=-lr): one rounding
         else:
             data -= dtype(lr) * grad / avg                  # param.addcdiv_(grad, avg, value=-lr)

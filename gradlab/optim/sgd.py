@@ -1,9 +1,8 @@
 """SGD with momentum, dampening, Nesterov momentum and weight decay: torch's formulas, in numpy."""
 import numpy as np
 
-from ..ops.arithmetic import plus_scaled
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check, _check_tensor_lr
+from .optimizer import Optimizer, _add_scaled, _check, _check_tensor_lr
 
 
 class SGD(Optimizer):
@@ -33,7 +32,7 @@ class SGD(Optimizer):
             grad = -grad
         wd = group["weight_decay"]
         if wd != 0:
-            grad = plus_scaled(grad, p._data, wd)             # grad.add(p, alpha=wd): one rounding
+            grad = _add_scaled(grad, p._data, wd)             # grad.add(p, alpha=wd): one rounding
         momentum = group["momentum"]
         if momentum != 0:
             buf = state.get("momentum_buffer")
@@ -43,6 +42,6 @@ class SGD(Optimizer):
                 b = buf._data
                 b *= dtype(momentum)
                 dampening = group["dampening"]
-                b[...] = b + grad if dampening == 0 else plus_scaled(b, grad, 1 - dampening)
-            grad = plus_scaled(grad, buf._data, momentum) if group["nesterov"] else buf._data
-        p._data[...] = plus_scaled(p._data, grad, -group["lr"])    # p.add_(d_p, alpha=-lr): one fused rounding
+                b[...] = b + grad if dampening == 0 else _add_scaled(b, grad, 1 - dampening)
+            grad = _add_scaled(grad, buf._data, momentum) if group["nesterov"] else buf._data
+        p._data[...] = _add_scaled(p._data, grad, -group["lr"])    # p.add_(d_p, alpha=-lr): one fused rounding

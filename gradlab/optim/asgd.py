@@ -1,0 +1,52 @@
+"""ASGD: SGD with a decaying step eta_t and a running average 'ax' of the parameters (averaging
+starts after t0 steps); torch's single-tensor formulas."""
+import numpy as np
+
+from ..tensor import Tensor
+from .optimizer import Optimizer, _add_scaled, _check, _check_tensor_lr, _new_step
+
+__all__ = ["ASGD"]
+
+
+class ASGD(Optimizer):
+    _GROUP_DEFAULTS = dict(foreach=None, maximize=False, differentiable=False, capturable=False)
+
+    def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0, foreach=None,
+                 maximize=False, differentiable=False, capturable=False):
+        _check_tensor_lr(lr)
+        _check(0.0 <= lr, f"Invalid learning rate: {lr}")
+        _check(0.0 <= weight_decay, f"Invalid weight_decay value: {weight_decay}")
+        defaults = dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0, weight_decay=weight_decay, foreach=foreach,
+                        maximize=maximize, differentiable=differentiable, capturable=capturable)
+        super().__init__(params, defaults)
+
+    def _update(self, p, grad, group, state):
+        dtype = p._data.dtype.type
+        data = p._data
+        if not state:
+            state["step"] = _new_step()
+            scalar = state["step"]._data.dtype.type        # (eta and mu: 0-d tensors in the step's dtype)
+            state["eta"] = Tensor._make(np.array(float(group["lr"]), scalar))
+            state["mu"] = Tensor._make(np.ones((), scalar))
+            state["ax"] = Tensor._make(np.zeros_like(data))
+        lr, lambd, alpha, t0 = float(group["lr"]), group["lambd"], group["alpha"], group["t0"]
+        wd = group["weight_decay"]
+        if group["maximize"]:
+            grad = -grad
+        state["step"]._data += 1
+        if wd != 0:
+            grad = _add_scaled(grad, data, wd)
+        eta, mu, ax = state["eta"]._data, state["mu"]._data, state["ax"]._data
+        eta_value = float(eta)
+        data *= dtype(1 - lambd * eta_value)                # param.mul_(1 - lambd * eta): the decay
+        data[...] = _add_scaled(data, grad, -eta_value)     # param.add_(grad, alpha=-eta): one rounding
+        p._version_counter[0] += 1
+        if float(mu) != 1:
+            diff = data - ax                                # ax.add_(param.sub(ax).mul_(mu))
+            diff *= dtype(float(mu))
+            ax += diff
+        else:
+            ax[...] = data
+        step = float(state["step"]._data)
+        eta[...] = lr / ((1 + lambd * lr * step) ** alpha)
+        mu[...] = 1 / max(1, step - t0)
