@@ -2,8 +2,8 @@
 import numpy as np
 
 from ..tensor import Tensor
-from .optimizer import (Optimizer, _add_scaled, _addcdiv, _check, _check_betas, _check_tensor_lr, _lerp,
-                        _new_step)
+from .optimizer import (Optimizer, _add_scaled, _addcdiv, _check, _check_betas, _check_capturable,
+                        _check_differentiable, _check_tensor_lr, _lerp, _new_step)
 
 __all__ = ["Adamax"]
 
@@ -29,6 +29,7 @@ class Adamax(Optimizer):
             state["step"] = _new_step()
             state["exp_avg"] = Tensor._make(np.zeros_like(data))
             state["exp_inf"] = Tensor._make(np.zeros_like(data))
+        _check_capturable(group)
         lr, (beta1, beta2), eps, wd = float(group["lr"]), group["betas"], group["eps"], group["weight_decay"]
         if group["maximize"]:
             grad = -grad
@@ -40,4 +41,5 @@ class Adamax(Optimizer):
         exp_inf *= dtype(beta2)                             # max(exp_inf * beta2, |grad| + eps)
         np.maximum(exp_inf, np.abs(grad) + dtype(eps), out=exp_inf)
         clr = lr / (1 - beta1 ** float(state["step"]._data))
+        _check_differentiable(p, group)
         _addcdiv(data, exp_avg, exp_inf, -clr)              # param.addcdiv_(exp_avg, exp_inf, value=-clr)

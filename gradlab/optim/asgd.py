@@ -2,8 +2,10 @@
 starts after t0 steps); torch's single-tensor formulas."""
 import numpy as np
 
+from .. import _dtype
 from ..tensor import Tensor
-from .optimizer import Optimizer, _add_scaled, _check, _check_tensor_lr, _new_step
+from .optimizer import (Optimizer, _add_scaled, _check, _check_capturable, _check_differentiable, _check_tensor_lr,
+                        _new_step)
 
 __all__ = ["ASGD"]
 
@@ -29,6 +31,7 @@ class ASGD(Optimizer):
             state["eta"] = Tensor._make(np.array(float(group["lr"]), scalar))
             state["mu"] = Tensor._make(np.ones((), scalar))
             state["ax"] = Tensor._make(np.zeros_like(data))
+        _check_capturable(group, "params, mus, etas, and state_steps")
         lr, lambd, alpha, t0 = float(group["lr"]), group["lambd"], group["alpha"], group["t0"]
         wd = group["weight_decay"]
         if group["maximize"]:
@@ -38,6 +41,7 @@ class ASGD(Optimizer):
             grad = _add_scaled(grad, data, wd)
         eta, mu, ax = state["eta"]._data, state["mu"]._data, state["ax"]._data
         eta_value = float(eta)
+        _check_differentiable(p, group)
         data *= dtype(1 - lambd * eta_value)                # param.mul_(1 - lambd * eta): the decay
         data[...] = _add_scaled(data, grad, -eta_value)     # param.add_(grad, alpha=-eta): one rounding
         p._version_counter[0] += 1
@@ -48,5 +52,8 @@ class ASGD(Optimizer):
         else:
             ax[...] = data
         step = float(state["step"]._data)
-        eta[...] = lr / ((1 + lambd * lr * step) ** alpha)
-        mu[...] = 1 / max(1, step - t0)
+        # torch.as_tensor(a float) in the default dtype, then copied in: a float64 eta (a state loaded for a
+        # float64 parameter) still holds the float32-rounded value
+        default = _dtype.default_np()
+        eta[...] = np.asarray(lr / ((1 + lambd * lr * step) ** alpha), default)
+        mu[...] = np.asarray(1 / max(1, step - t0), default)

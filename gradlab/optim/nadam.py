@@ -3,8 +3,8 @@ import numpy as np
 
 from ..ops.arithmetic import addcmul_arrays
 from ..tensor import Tensor
-from .optimizer import (Optimizer, _add_scaled, _addcdiv, _check, _check_betas, _check_tensor_lr, _lerp,
-                        _new_step)
+from .optimizer import (Optimizer, _add_scaled, _addcdiv, _check, _check_betas, _check_capturable,
+                        _check_differentiable, _check_tensor_lr, _lerp, _new_step, _sqrt)
 
 __all__ = ["NAdam"]
 
@@ -36,6 +36,7 @@ class NAdam(Optimizer):
             state["mu_product"] = Tensor._make(np.ones((), state["step"]._data.dtype))
             state["exp_avg"] = Tensor._make(np.zeros_like(data))
             state["exp_avg_sq"] = Tensor._make(np.zeros_like(data))
+        _check_capturable(group, "params, mu_products and state_steps")
         lr, (beta1, beta2), eps, wd = float(group["lr"]), group["betas"], group["eps"], group["weight_decay"]
         momentum_decay = group["momentum_decay"]
         if group["maximize"]:
@@ -45,6 +46,7 @@ class NAdam(Optimizer):
         bias_correction2 = 1 - beta2 ** step
         if wd != 0:
             if group["decoupled_weight_decay"]:
+                _check_differentiable(p, group)
                 data *= dtype(1 - lr * wd)                  # param.mul_(1 - lr * weight_decay)
                 p._version_counter[0] += 1
             else:
@@ -57,10 +59,11 @@ class NAdam(Optimizer):
         _lerp(exp_avg, grad, 1 - beta1)
         exp_avg_sq *= dtype(beta2)                          # exp_avg_sq.mul_(beta2).addcmul_(grad, grad, 1 - beta2)
         exp_avg_sq[...] = addcmul_arrays(exp_avg_sq, grad, grad, 1 - beta2)
-        denom = np.sqrt(exp_avg_sq / dtype(bias_correction2))   # exp_avg_sq.div(bias_correction2).sqrt()
+        denom = _sqrt(exp_avg_sq / dtype(bias_correction2))   # exp_avg_sq.div(bias_correction2).sqrt()
         denom += dtype(eps)
         product = float(mu_product)
         product_next = product * mu_next
+        _check_differentiable(p, group)
         _addcdiv(data, grad, denom, -lr * (1.0 - mu) / (1.0 - product))
         _addcdiv(data, exp_avg, denom, (-lr * mu_next) / (1.0 - product_next))
         p._version_counter[0] += 1                          # (two in-place ops on the parameter)

@@ -14,7 +14,7 @@ from .. import _dtype
 from .._functions.misc import typename
 from ..autograd import grad_mode
 from ..ops.arithmetic import plus_scaled
-from ..ops.vectorized import fma64
+from ..ops.vectorized import exact_fma, fma64
 from ..tensor import Tensor, _type_name
 from ..nn.parameter import zero_grads
 from .. import _warnings
@@ -221,5 +221,30 @@ def _add_scaled(a, b, alpha):
     fma is built from exact pieces (ops.vectorized.fma64): numpy's long double, which plus_scaled uses, rounds
     twice for about 1 number in 10,000, and an optimizer's weights drift apart from there."""
     if np.result_type(a, b) == np.float64:
+        a, b = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64))
+        if a.ndim == 0:                 # (fma64 works on arrays of at least one dimension)
+            return np.asarray(exact_fma(float(alpha), float(b), float(a)))
         return fma64(np.float64(alpha), b, a)
     return plus_scaled(a, b, alpha)
+
+
+def _sqrt(x):
+    """x.sqrt() of a buffer, correctly rounded: what PyTorch's MKL kernel gives on Intel CPUs; on other CPUs its
+    last bit differs for some numbers (tests/machine.py). One name, so a test can put torch's own in its place."""
+    return np.sqrt(x)
+
+
+_CAPTURABLE_DEVICES = "['cuda', 'xpu', 'hpu', 'privateuseone', 'xla']"
+
+
+def _check_capturable(group, tensors="params and state_steps"):
+    """capturable=True keeps the state on the accelerator for CUDA graphs; torch's step refuses CPU tensors."""
+    if group["capturable"]:
+        raise AssertionError(f"If capturable=True, {tensors} must be on supported devices: {_CAPTURABLE_DEVICES}.")
+
+
+def _check_differentiable(p, group):
+    """differentiable=True runs the step with gradients recorded, so torch's in-place change of a leaf
+    parameter that requires grad is refused, as anywhere else."""
+    if group["differentiable"] and p.requires_grad and p.is_leaf:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")

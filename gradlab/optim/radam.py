@@ -4,7 +4,8 @@ import numpy as np
 
 from ..ops.arithmetic import addcmul_arrays
 from ..tensor import Tensor
-from .optimizer import Optimizer, _add_scaled, _check, _check_betas, _check_tensor_lr, _lerp, _new_step
+from .optimizer import (Optimizer, _add_scaled, _check, _check_betas, _check_capturable, _check_differentiable,
+                        _check_tensor_lr, _lerp, _new_step, _sqrt)
 
 __all__ = ["RAdam"]
 
@@ -32,6 +33,7 @@ class RAdam(Optimizer):
             state["step"] = _new_step()
             state["exp_avg"] = Tensor._make(np.zeros_like(data))
             state["exp_avg_sq"] = Tensor._make(np.zeros_like(data))
+        _check_capturable(group)
         lr, (beta1, beta2), eps, wd = float(group["lr"]), group["betas"], group["eps"], group["weight_decay"]
         if group["maximize"]:
             grad = -grad
@@ -39,6 +41,7 @@ class RAdam(Optimizer):
         step = float(state["step"]._data)
         if wd != 0:
             if group["decoupled_weight_decay"]:
+                _check_differentiable(p, group)
                 data *= dtype(1 - lr * wd)
                 p._version_counter[0] += 1
             else:
@@ -55,10 +58,11 @@ class RAdam(Optimizer):
         update = bias_corrected_exp_avg * dtype(lr)
         if rho_t > 5.0:
             rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
-            sqrt = np.sqrt(exp_avg_sq)
+            sqrt = _sqrt(exp_avg_sq)
             sqrt += dtype(eps)
             # (bias_correction2 ** 0.5) / sqrt: torch's float / Tensor is sqrt.reciprocal() * float
             adaptive_lr = (dtype(1) / sqrt) * dtype(bias_correction2 ** 0.5)
             update *= adaptive_lr
             update *= dtype(rect)
+        _check_differentiable(p, group)
         data -= update                                      # param.add_(update, alpha=-1.0)

@@ -4,7 +4,7 @@ single-tensor formulas."""
 import numpy as np
 
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check, _check_tensor_lr, _new_step
+from .optimizer import Optimizer, _check, _check_capturable, _check_differentiable, _check_tensor_lr, _new_step
 
 __all__ = ["Rprop"]
 
@@ -28,13 +28,14 @@ class Rprop(Optimizer):
             state["step"] = _new_step()
             state["prev"] = Tensor._make(np.zeros_like(data))
             state["step_size"] = Tensor._make(np.full_like(grad, float(group["lr"])))
+        _check_capturable(group)
         etaminus, etaplus = group["etas"]
         step_size_min, step_size_max = group["step_sizes"]
         if group["maximize"]:
             grad = -grad
         state["step"]._data += 1
         prev, step_size = state["prev"]._data, state["step_size"]._data
-        sign = np.sign(grad * prev)                         # grad.mul(prev).sign(): the product in the dtype
+        sign = np.asarray(np.sign(grad * prev))                        # grad.mul(prev).sign(): the product in the dtype
         sign[sign > 0] = etaplus
         sign[sign < 0] = etaminus
         sign[sign == 0] = 1
@@ -42,5 +43,6 @@ class Rprop(Optimizer):
         np.clip(step_size, dtype(step_size_min), dtype(step_size_max), out=step_size)
         grad = np.array(grad, copy=True)
         grad[sign == dtype(etaminus)] = 0                   # a flipped sign: no step, and no flip next time
+        _check_differentiable(p, group)
         data -= np.sign(grad) * step_size                   # param.addcmul_(grad.sign(), step_size, value=-1)
         prev[...] = grad
