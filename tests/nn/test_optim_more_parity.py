@@ -311,3 +311,176 @@ def test_closure_and_params_without_grad(name):
         loss = opt.step(closure)
         results.append((loss.item(), a.detach().numpy().tolist(), b in opt.state, a.grad is not None))
     assert results[1] == results[0]
+
+
+# --- swa_utils ----------------------------------------------------------------------------------------------
+def swa_pair(seed, batch_norm=True):
+    """The same generated network in both libraries (torch's weights copied into gradlab's)."""
+    rng = np.random.default_rng(seed)
+    width = int(rng.integers(2, 6))
+    models = []
+    for lib in (torch, gradlab):
+        layers = [lib.nn.Linear(3, width)]
+        if batch_norm:
+            layers.append(lib.nn.BatchNorm1d(width))
+        layers += [lib.nn.Tanh(), lib.nn.Linear(width, 2)]
+        models.append(lib.nn.Sequential(*layers))
+    models[1].load_state_dict({k: gradlab.tensor(v.numpy().copy()) for k, v in models[0].state_dict().items()})
+    data = [rng.standard_normal((int(rng.integers(2, 7)), 3)).astype(np.float32) for _ in range(4)]
+    return models, data, rng
+
+
+def both(tensor_t, tensor_g):
+    assert tensor_g.dtype == getattr(gradlab, str(tensor_t.dtype)[6:])
+    assert tensor_g.detach().numpy().tobytes() == tensor_t.detach().numpy().tobytes()
+
+
+AVERAGERS = [
+    ("swa", lambda lib: {}),
+    ("ema", lambda lib: {"multi_avg_fn": lib.optim.swa_utils.get_ema_multi_avg_fn(0.9)}),
+    ("ema_fn", lambda lib: {"avg_fn": lib.optim.swa_utils.get_ema_avg_fn(0.75)}),
+    ("swa_multi", lambda lib: {"multi_avg_fn": lib.optim.swa_utils.get_swa_multi_avg_fn()}),
+    ("swa_fn", lambda lib: {"avg_fn": lib.optim.swa_utils.get_swa_avg_fn()}),
+]
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("use_buffers", [False, True])
+@pytest.mark.parametrize("averager", range(len(AVERAGERS)))
+def test_averaged_model_matches_torch(averager, use_buffers, seed):
+    """A generated sequence of weights and buffers (as training would leave them) given to both models, the
+    AveragedModel updated after each: every averaged parameter and buffer (BatchNorm's int64
+    num_batches_tracked too) and n_averaged bit for bit; state_dict keys; printed text; its forward."""
+    (tm, gm), data, rng = swa_pair(seed)
+    swas = [lib.optim.swa_utils.AveragedModel(model, use_buffers=use_buffers, **AVERAGERS[averager][1](lib))
+            for lib, model in ((torch, tm), (gradlab, gm))]
+    for _ in range(int(rng.integers(1, 6))):
+        for key, value in tm.state_dict().items():
+            if value.dtype == torch.int64:
+                new = np.asarray(value.numpy() + rng.integers(1, 4))
+            else:
+                new = (value.numpy() + rng.standard_normal(value.shape).astype(np.float32) * 0.1)
+                if "running_var" in key:
+                    new = np.abs(new)
+            value.copy_(torch.from_numpy(new))
+            gm.state_dict()[key].copy_(gradlab.tensor(new))
+        # (get_swa_multi_avg_fn on an int64 buffer: torch's addcdiv_ refuses integer division; the same error)
+        errors = [raised(lambda: swas[0].update_parameters(tm)), raised(lambda: swas[1].update_parameters(gm))]
+        assert errors[1] == errors[0]
+        if errors[0]:
+            return
+    for (k, t), (k2, g) in zip(swas[0].state_dict().items(), swas[1].state_dict().items()):
+        assert k == k2
+        both(t, g)
+    assert len(swas[0].state_dict()) == len(swas[1].state_dict())
+    assert repr(swas[1]) == repr(swas[0])
+    swas[0].eval(), swas[1].eval()
+    np.testing.assert_allclose(swas[1](gradlab.tensor(data[0])).detach().numpy(),
+                               swas[0](torch.tensor(data[0])).detach().numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_swa_training_loop_matches_torch():
+    """The documented loop: SGD, a CosineAnnealingLR then SWALR from swa_start, AveragedModel updates, update_bn
+    at the end; the averaged model's predictions agree (training's float32 bits may differ a little)."""
+    (tm, gm), data, rng = swa_pair(7)
+    outs = []
+    for lib, model in ((torch, tm), (gradlab, gm)):
+        swa = lib.optim.swa_utils.AveragedModel(model)
+        opt = lib.optim.SGD(model.parameters(), lr=0.1)
+        sched = lib.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=10)
+        swa_sched = lib.optim.swa_utils.SWALR(opt, swa_lr=0.05, anneal_epochs=2)
+        loader = [lib.tensor(x) for x in data]
+        for epoch in range(8):
+            for x in loader:
+                opt.zero_grad()
+                model(x).pow(2).mean().backward()
+                opt.step()
+            if epoch > 3:
+                swa.update_parameters(model)
+                swa_sched.step()
+            else:
+                sched.step()
+        lib.optim.swa_utils.update_bn(loader, swa)
+        swa.eval()
+        outs.append((swa(loader[0]).detach().numpy(), int(swa.n_averaged), opt.param_groups[0]["lr"]))
+    np.testing.assert_allclose(outs[1][0], outs[0][0], rtol=1e-4, atol=1e-5)
+    assert outs[1][1:] == outs[0][1:]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_update_bn_matches_torch(seed):
+    """update_bn: BatchNorm's statistics recomputed in one pass (momentum None: the plain average); batches as
+    tensors or (input, target) pairs; the model's training flag and momentum restored."""
+    (tm, gm), data, rng = swa_pair(seed)
+    tm.eval(), gm.eval()
+    pairs = bool(seed % 2)
+    for lib, model in ((torch, tm), (gradlab, gm)):
+        loader = [(lib.tensor(x), lib.zeros(len(x))) if pairs else lib.tensor(x) for x in data]
+        lib.optim.swa_utils.update_bn(loader, model)
+    assert gm.training == tm.training is False
+    assert gm[1].momentum == tm[1].momentum
+    for (k, t), g in zip(tm.state_dict().items(), gm.state_dict().values()):
+        np.testing.assert_allclose(g.numpy(), t.numpy(), rtol=1e-6, err_msg=k)
+    (tm, gm), data, _ = swa_pair(seed, batch_norm=False)      # (no BatchNorm: nothing to do)
+    torch.optim.swa_utils.update_bn([torch.tensor(data[0])], tm)
+    gradlab.optim.swa_utils.update_bn([gradlab.tensor(data[0])], gm)
+
+
+SWALR_CASES = [dict(swa_lr=0.05), dict(swa_lr=0.5, anneal_epochs=3, anneal_strategy="linear"),
+               dict(swa_lr=[0.01, 0.2], anneal_epochs=4), dict(swa_lr=0.02, anneal_epochs=0),
+               dict(swa_lr=0.02, anneal_epochs=0, anneal_strategy="linear"), dict(swa_lr=0.3, anneal_epochs=1)]
+
+
+@pytest.mark.parametrize("kwargs", SWALR_CASES)
+def test_swalr_matches_torch(kwargs):
+    """The learning rates step by step (alone, and after another scheduler changed them), state_dict."""
+    runs = []
+    for lib in (torch, gradlab):
+        params = [lib.nn.Parameter(lib.ones(2)), lib.nn.Parameter(lib.ones(1))]
+        opt = lib.optim.SGD([{"params": params[:1]}, {"params": params[1:], "lr": 0.3}], lr=0.1)
+        sched = lib.optim.swa_utils.SWALR(opt, **kwargs)
+        lrs = [[g["lr"] for g in opt.param_groups]]
+        for i in range(8):
+            opt.step()
+            if i == 3:
+                for g in opt.param_groups:         # (another schedule changes the lr: SWALR resumes from it)
+                    g["lr"] *= 0.5
+            sched.step()
+            lrs.append([g["lr"] for g in opt.param_groups] + sched.get_last_lr())
+        state = {k: v for k, v in sched.state_dict().items()}
+        runs.append((lrs, state, [sorted(g) for g in opt.param_groups]))
+    assert runs[1] == runs[0]
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, opt, m: lib.optim.swa_utils.SWALR(opt, swa_lr=0.1, anneal_strategy="exp"),
+    lambda lib, opt, m: lib.optim.swa_utils.SWALR(opt, swa_lr=0.1, anneal_epochs=-1),
+    lambda lib, opt, m: lib.optim.swa_utils.SWALR(opt, swa_lr=0.1, anneal_epochs=2.5),
+    lambda lib, opt, m: lib.optim.swa_utils.SWALR(opt, swa_lr=[0.1, 0.2]),
+    lambda lib, opt, m: lib.optim.swa_utils.SWALR(m, swa_lr=0.1),
+    lambda lib, opt, m: lib.optim.swa_utils.get_ema_avg_fn(1.5),
+    lambda lib, opt, m: lib.optim.swa_utils.get_ema_multi_avg_fn(-0.1),
+    lambda lib, opt, m: lib.optim.swa_utils.AveragedModel(m, avg_fn=lib.optim.swa_utils.get_swa_avg_fn(),
+                                                          multi_avg_fn=lib.optim.swa_utils.get_swa_multi_avg_fn()),
+])
+def test_swa_errors_match_torch(call):
+    results = []
+    for lib in (torch, gradlab):
+        m = lib.nn.Linear(2, 2)
+        opt = lib.optim.SGD(m.parameters(), lr=0.1)
+        results.append(raised(lambda: call(lib, opt, m)))
+    assert results[0] is not None
+    assert results[1] == results[0]
+
+
+def test_swalr_get_lr_outside_step_warns_like_torch():
+    import warnings
+    texts = []
+    for lib in (torch, gradlab):
+        opt = lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=0.1)
+        sched = lib.optim.swa_utils.SWALR(opt, swa_lr=0.01)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            lrs = sched.get_lr()
+        texts.append((lrs, [(w.category.__name__, str(w.message)) for w in caught]))
+    assert texts[1] == texts[0]
