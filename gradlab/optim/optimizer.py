@@ -194,10 +194,10 @@ def _check(condition, message):
 def _lerp(buffer, end, weight):
     """buffer.lerp_(end, weight) in place, with torch's two formulas (the one that is exact at each end)."""
     dtype = buffer.dtype.type
-    if weight < 0.5:                # (PyTorch's kernel: fmadd(weight, end - self, self), one rounding)
+    if abs(weight) < 0.5:           # (PyTorch's kernel: fmadd(weight, end - self, self), one rounding)
         buffer[...] = _add_scaled(buffer, end - buffer, weight)
-    else:
-        buffer[...] = end - (end - buffer) * dtype(1 - weight)
+    else:                           # fmadd(weight - 1, end - self, end): weight - 1 in the dtype (exact there)
+        buffer[...] = _add_scaled(end, end - buffer, float(dtype(weight) - dtype(1)))
 
 
 def _check_tensor_lr(lr):

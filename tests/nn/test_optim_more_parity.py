@@ -51,7 +51,7 @@ def hyper(name, rng):
     kw = {"lr": float(u(1e-3, 0.1))}
     if name in ("Adamax", "NAdam", "RAdam"):
         if rng.random() < 0.6:
-            kw["betas"] = (float(u(0.5, 0.99)), float(u(0.9, 0.9999)))
+            kw["betas"] = (float(rng.choice([u(0.0, 0.5), u(0.5, 0.99)])), float(u(0.9, 0.9999)))
         kw["eps"] = float(rng.choice([1e-8, 1e-3, 0.0])) if rng.random() < 0.4 else 1e-8
     if name in ("Adamax", "NAdam", "RAdam", "ASGD") and rng.random() < 0.6:
         kw["weight_decay"] = float(u(0, 0.2))
