@@ -8,7 +8,7 @@ from .. import _dtype
 from ..autograd import grad_mode
 from ..creation.factories import zeros_like
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check_tensor_lr, _lerp, _new_step
+from .optimizer import Optimizer, _add_scaled, _check_tensor_lr, _lerp, _new_step
 
 __all__ = ["Adafactor"]
 
@@ -17,6 +17,12 @@ def _norm(t, dim=None):
     """The 2-norm of t (over dim, kept): gradlab's; its last bit can differ from PyTorch's vectorized sum over
     the last dimension (one name, so a test can put torch's in its place)."""
     return t.norm(2) if dim is None else t.norm(dim=dim, keepdim=True)
+
+
+def _mean_rows(row_var):
+    """row_var.mean(dim=-2, keepdim=True): gradlab's; for more than two dimensions its last bit can differ from
+    PyTorch's (another order of the sum), as above."""
+    return row_var.mean(dim=-2, keepdim=True)
 
 
 class Adafactor(Optimizer):
@@ -102,7 +108,7 @@ class Adafactor(Optimizer):
             col_mean = _norm(grad, -2).square_().div_(grad.size(-2))
             _lerp(col_var._data, col_mean._data, one_minus_beta2_t)
             var_estimate = row_var @ col_var
-            var_estimate.div_(row_var.mean(dim=-2, keepdim=True).clamp_(min=eps1))
+            var_estimate.div_(_mean_rows(row_var).clamp_(min=eps1))
         else:
             variance = state["variance"]
             _lerp(variance._data, (grad * grad)._data, one_minus_beta2_t)
@@ -111,4 +117,6 @@ class Adafactor(Optimizer):
         update = var_estimate.clamp_(min=eps1 * eps1).rsqrt_()
         update.mul_(grad)
         denom = max(1.0, _norm(update).item() / ((update.numel() ** 0.5) * d))
-        param.add_(update, alpha=-alpha / denom)
+        # param.add_(update, alpha=-alpha / denom): one fused rounding (the optimizers' own, exact in float64 too)
+        param._data[...] = _add_scaled(param._data, update._data, -alpha / denom)
+        param._version_counter[0] += 1
