@@ -3,7 +3,7 @@ import numpy as np
 
 from ..ops.arithmetic import addcmul_arrays
 from ..tensor import Tensor
-from .optimizer import Optimizer, _add_scaled, _check, _check_tensor_lr, _new_step
+from .optimizer import Optimizer, _check, _check_tensor_lr, _decay_before_view, _new_step, _sqrt
 
 __all__ = ["Adagrad"]
 
@@ -49,10 +49,10 @@ class Adagrad(Optimizer):
             grad = -grad
         wd = group["weight_decay"]
         if wd != 0:
-            grad = _add_scaled(grad, data, wd)              # grad.add(param, alpha=weight_decay): one rounding
+            grad = _decay_before_view(p, grad, wd)              # grad.add(param, alpha=weight_decay): one rounding
         clr = float(group["lr"]) / (1 + (step - 1) * group["lr_decay"])
         total = state["sum"]._data
         total[...] = addcmul_arrays(total, grad, grad, 1)   # state_sum.addcmul_(grad, grad, value=1)
-        std = np.sqrt(total)
+        std = _sqrt(total)
         std += dtype(group["eps"])
         data -= dtype(clr) * grad / std                     # param.addcdiv_(grad, std, value=-clr)

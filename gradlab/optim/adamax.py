@@ -2,8 +2,8 @@
 import numpy as np
 
 from ..tensor import Tensor
-from .optimizer import (Optimizer, _add_scaled, _addcdiv, _check, _check_betas, _check_capturable,
-                        _check_differentiable, _check_tensor_lr, _lerp, _new_step)
+from .optimizer import (Optimizer, _addcdiv, _check, _check_betas, _check_capturable, _check_differentiable,
+                        _check_tensor_lr, _decay_before_view, _lerp, _new_step)
 
 __all__ = ["Adamax"]
 
@@ -22,20 +22,24 @@ class Adamax(Optimizer):
                         differentiable=differentiable, capturable=capturable)
         super().__init__(params, defaults)
 
+    def _init_state(self, p, group, state):
+        data = p._data
+        state["step"] = _new_step()
+        state["exp_avg"] = Tensor._make(np.zeros_like(data))
+        state["exp_inf"] = Tensor._make(np.zeros_like(data))
+
     def _update(self, p, grad, group, state):
         dtype = p._data.dtype.type
         data = p._data
         if not state:
-            state["step"] = _new_step()
-            state["exp_avg"] = Tensor._make(np.zeros_like(data))
-            state["exp_inf"] = Tensor._make(np.zeros_like(data))
+            self._init_state(p, group, state)
         _check_capturable(group)
         lr, (beta1, beta2), eps, wd = float(group["lr"]), group["betas"], group["eps"], group["weight_decay"]
         if group["maximize"]:
             grad = -grad
         state["step"]._data += 1
         if wd != 0:
-            grad = _add_scaled(grad, data, wd)              # grad.add(param, alpha=weight_decay): one rounding
+            grad = _decay_before_view(p, grad, wd)              # grad.add(param, alpha=weight_decay): one rounding
         exp_avg, exp_inf = state["exp_avg"]._data, state["exp_inf"]._data
         _lerp(exp_avg, grad, 1 - beta1)                     # exp_avg.lerp_(grad, 1 - beta1)
         exp_inf *= dtype(beta2)                             # max(exp_inf * beta2, |grad| + eps)

@@ -22,15 +22,19 @@ class ASGD(Optimizer):
                         maximize=maximize, differentiable=differentiable, capturable=capturable)
         super().__init__(params, defaults)
 
+    def _init_state(self, p, group, state):
+        data = p._data
+        state["step"] = _new_step()
+        scalar = state["step"]._data.dtype.type        # (eta and mu: 0-d tensors in the step's dtype)
+        state["eta"] = Tensor._make(np.array(float(group["lr"]), scalar))
+        state["mu"] = Tensor._make(np.ones((), scalar))
+        state["ax"] = Tensor._make(np.zeros_like(data))
+
     def _update(self, p, grad, group, state):
         dtype = p._data.dtype.type
         data = p._data
         if not state:
-            state["step"] = _new_step()
-            scalar = state["step"]._data.dtype.type        # (eta and mu: 0-d tensors in the step's dtype)
-            state["eta"] = Tensor._make(np.array(float(group["lr"]), scalar))
-            state["mu"] = Tensor._make(np.ones((), scalar))
-            state["ax"] = Tensor._make(np.zeros_like(data))
+            self._init_state(p, group, state)
         _check_capturable(group, "params, mus, etas, and state_steps")
         lr, lambd, alpha, t0 = float(group["lr"]), group["lambd"], group["alpha"], group["t0"]
         wd = group["weight_decay"]

@@ -27,15 +27,19 @@ class NAdam(Optimizer):
                         capturable=capturable, differentiable=differentiable)
         super().__init__(params, defaults)
 
+    def _init_state(self, p, group, state):
+        data = p._data
+        state["step"] = _new_step()
+        # the running product of the mu_t: a 0-d tensor in the step counter's dtype, as in torch
+        state["mu_product"] = Tensor._make(np.ones((), state["step"]._data.dtype))
+        state["exp_avg"] = Tensor._make(np.zeros_like(data))
+        state["exp_avg_sq"] = Tensor._make(np.zeros_like(data))
+
     def _update(self, p, grad, group, state):
         dtype = p._data.dtype.type
         data = p._data
         if not state:
-            state["step"] = _new_step()
-            # the running product of the mu_t: a 0-d tensor in the step counter's dtype, as in torch
-            state["mu_product"] = Tensor._make(np.ones((), state["step"]._data.dtype))
-            state["exp_avg"] = Tensor._make(np.zeros_like(data))
-            state["exp_avg_sq"] = Tensor._make(np.zeros_like(data))
+            self._init_state(p, group, state)
         _check_capturable(group, "params, mu_products and state_steps")
         lr, (beta1, beta2), eps, wd = float(group["lr"]), group["betas"], group["eps"], group["weight_decay"]
         momentum_decay = group["momentum_decay"]

@@ -104,9 +104,28 @@ class Optimizer:
                     if p._grad is not None:
                         # (a state entry only when the update keeps one: torch's plain SGD has none)
                         state = self.state[p] if self._keeps_state(group) else None
-                        self._update(p, p._grad._data, group, state)
+                        if self._COMPLEX_AS_REAL and p._data.dtype.kind == "c":
+                            self._update_complex(p, group, state)
+                        else:
+                            self._update(p, p._grad._data, group, state)
                         p._version_counter[0] += 1
         return loss
+
+    # torch's updates (all but SGD's) take a complex parameter as pairs of real numbers (torch.view_as_real of
+    # the parameter, its gradient and its buffers), so that |grad|, sqrt, max, sign work on each part
+    _COMPLEX_AS_REAL = True
+
+    def _update_complex(self, p, group, state):
+        if not state:
+            self._init_state(p, group, state)        # (complex buffers, as torch keeps them)
+        real = {k: Tensor._make(_as_real(v._data)) if isinstance(v, Tensor) and v._data.dtype.kind == "c" else v
+                for k, v in state.items()}
+        grad = p._grad._data
+        self._update(_RealView(p), _as_real(grad if grad.flags.c_contiguous else grad.copy()), group, real)
+
+    def _init_state(self, p, group, state):
+        """Fill a parameter's empty state (its buffers in the parameter's dtype)."""
+        raise NotImplementedError
 
     def _keeps_state(self, group):
         """Whether the update keeps per-parameter buffers for this group (it gets None when not)."""
@@ -248,3 +267,26 @@ def _check_differentiable(p, group):
     parameter that requires grad is refused, as anywhere else."""
     if group["differentiable"] and p.requires_grad and p.is_leaf:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+
+
+def _as_real(a):
+    """torch.view_as_real on an array: the same memory seen as (..., 2) real numbers (writes go through)."""
+    return a[..., None].view(a.real.dtype)
+
+
+class _RealView:
+    """A complex parameter as the update sees it: its numbers as real pairs, its version counter and flags."""
+
+    def __init__(self, p):
+        self._data = _as_real(p._data)
+        self._version_counter = p._version_counter
+        self.requires_grad, self.is_leaf = p.requires_grad, p.is_leaf
+
+
+def _decay_before_view(p, grad, wd):
+    """grad.add(param, alpha=weight_decay) where torch decays before viewing a complex parameter as real pairs
+    (Adam, RMSprop, Adagrad, Adadelta, Adamax): fused for real numbers; torch's complex kernel multiplies, then
+    adds (two roundings)."""
+    if isinstance(p, _RealView):
+        return grad + p._data.dtype.type(wd) * p._data
+    return _add_scaled(grad, p._data, wd)

@@ -21,13 +21,19 @@ class Rprop(Optimizer):
                         differentiable=differentiable, capturable=capturable)
         super().__init__(params, defaults)
 
+    def _init_state(self, p, group, state):
+        data = p._data
+        state["step"] = _new_step()
+        state["prev"] = Tensor._make(np.zeros_like(data))
+        lr = float(group["lr"])
+        # (a complex parameter's real and imaginary parts are two numbers, each with its own step size)
+        state["step_size"] = Tensor._make(np.full_like(data, complex(lr, lr) if data.dtype.kind == "c" else lr))
+
     def _update(self, p, grad, group, state):
         dtype = p._data.dtype.type
         data = p._data
         if not state:
-            state["step"] = _new_step()
-            state["prev"] = Tensor._make(np.zeros_like(data))
-            state["step_size"] = Tensor._make(np.full_like(grad, float(group["lr"])))
+            self._init_state(p, group, state)
         _check_capturable(group)
         etaminus, etaplus = group["etas"]
         step_size_min, step_size_max = group["step_sizes"]

@@ -21,6 +21,8 @@ class SGD(Optimizer):
                "Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
 
+    _COMPLEX_AS_REAL = False        # (torch's SGD steps complex numbers as they are)
+
     def _keeps_state(self, group):
         return group["momentum"] != 0      # (torch's SGD touches self.state only for its momentum buffer)
 

@@ -16,7 +16,7 @@ import pytest
 
 import gradlab
 import gradlab.optim as goptim
-from gradlab.optim import adamax, asgd, nadam, radam, rprop
+from gradlab.optim import adadelta, adagrad, adam, adamax, asgd, nadam, radam, rmsprop, rprop
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
@@ -41,7 +41,7 @@ def torch_sqrt(x):
 
 @pytest.fixture
 def torchs_sqrt(monkeypatch):
-    for module in (nadam, radam):
+    for module in (nadam, radam, adam, rmsprop, adagrad, adadelta):
         monkeypatch.setattr(module, "_sqrt", torch_sqrt)
 
 
@@ -71,15 +71,32 @@ def hyper(name, rng):
             kw["alpha"] = float(u(0.3, 1.0))
         if rng.random() < 0.7:
             kw["t0"] = float(rng.integers(0, 8))
+    if name in ("Adam", "AdamW"):
+        kw["betas"] = (float(rng.choice([u(0.0, 0.5), u(0.5, 0.99)])), float(u(0.9, 0.9999)))
+        kw["weight_decay"] = float(rng.choice([0.0, u(0, 0.2)]))
+        kw["amsgrad"] = bool(rng.random() < 0.3)
+    if name == "RMSprop":
+        kw.update(alpha=float(u(0.5, 0.999)), weight_decay=float(rng.choice([0.0, u(0, 0.2)])),
+                  momentum=float(rng.choice([0.0, u(0, 0.95)])), centered=bool(rng.random() < 0.5))
+    if name == "Adagrad":
+        kw.update(lr_decay=float(rng.choice([0.0, u(0, 0.1)])), weight_decay=float(rng.choice([0.0, u(0, 0.2)])),
+                  initial_accumulator_value=float(rng.choice([0.0, u(0, 1)])))
+    if name == "Adadelta":
+        kw.update(rho=float(u(0.5, 0.99)), weight_decay=float(rng.choice([0.0, u(0, 0.2)])), lr=float(u(0.1, 1.0)))
+    if name == "SGD":
+        momentum = float(rng.choice([0.0, u(0, 0.95)]))
+        nesterov = bool(momentum and rng.random() < 0.5)
+        kw.update(momentum=momentum, nesterov=nesterov, weight_decay=float(rng.choice([0.0, u(0, 0.2)])),
+                  dampening=0.0 if nesterov else float(rng.choice([0.0, u(0, 0.5)])))
     if rng.random() < 0.3:
         kw["maximize"] = True
     return kw
 
 
-def case(seed):
+def case(seed, names=NAMES):
     """(name, dtype, hyper-parameters, parameters' start values, gradients per step (None: no grad), groups)."""
     rng = np.random.default_rng(seed)
-    name = NAMES[seed % len(NAMES)]
+    name = names[seed % len(names)]
     dtype = ["float32", "float64"][(seed // len(NAMES)) % 2]
     shapes = [tuple(int(n) for n in rng.integers(1, 6, size=rng.integers(0, 3))) for _ in range(rng.integers(1, 4))]
     starts = [rng.standard_normal(s) for s in shapes]
@@ -152,6 +169,19 @@ def test_steps_match_torch(seed):
     run_steps(torch, tp, topt, grads, dtype)
     run_steps(gradlab, gp, gopt, grads, dtype)
     compare(gp, gopt, tp, topt, exact=name not in WITH_SQRT, rtol=RTOL[dtype])
+
+
+OLDER = ["Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "SGD"]
+
+
+@pytest.mark.parametrize("seed", range(48))
+def test_older_optimizers_bit_for_bit_with_torchs_sqrt(seed, torchs_sqrt):
+    """The same generated cases for the optimizers gradlab had before (their keyword combinations)."""
+    name, dtype, kw, starts, grads, split = case(seed, OLDER)
+    (tp, topt), (gp, gopt) = (build(lib, name, dtype, kw, starts, split) for lib in (torch, gradlab))
+    run_steps(torch, tp, topt, grads, dtype)
+    run_steps(gradlab, gp, gopt, grads, dtype)
+    compare(gp, gopt, tp, topt, exact=True)
 
 
 def to_gradlab(sd):
@@ -586,3 +616,24 @@ def test_adafactor_printed_text_and_refusals_match_torch():
         c.grad = lib.ones(2, dtype=lib.complex64)
         results.append((repr(opt), raised(copt.step), repr(lib.optim.Adafactor([p]))))
     assert results[1] == results[0]
+
+
+# --- complex parameters ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("name", NAMES + ["Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "SGD"])
+def test_complex_parameters_match_torch(name, dtype, torchs_sqrt):
+    """torch steps a complex parameter as pairs of real numbers (view_as_real of it, its gradient and its
+    buffers; SGD as complex numbers): the weights, the complex buffers, the version counters."""
+    rng = np.random.default_rng(len(name) + len(dtype))
+    shapes = [(3, 2), (), (4,)]
+    starts = [rng.standard_normal(s) + 1j * rng.standard_normal(s) for s in shapes]
+    grads = [[rng.standard_normal(s) + 1j * rng.standard_normal(s) for s in shapes] for _ in range(8)]
+    kw = {"lr": 0.05}
+    if name in ("Adam", "AdamW", "NAdam", "RAdam", "Adamax", "RMSprop", "ASGD"):
+        kw["weight_decay"] = 0.1
+    if name == "RMSprop":
+        kw.update(momentum=0.9, centered=True)
+    (tp, topt), (gp, gopt) = (build(lib, name, dtype, kw, starts, None) for lib in (torch, gradlab))
+    run_steps(torch, tp, topt, grads, dtype)
+    run_steps(gradlab, gp, gopt, grads, dtype)
+    compare(gp, gopt, tp, topt, exact=True)
