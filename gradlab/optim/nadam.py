@@ -40,7 +40,7 @@ class NAdam(Optimizer):
         data = p._data
         if not state:
             self._init_state(p, group, state)
-        _check_capturable(group, "params, mu_products and state_steps")
+        _check_capturable(group, "params, mu_products and state_steps", "params, mu_products, and state_steps")
         lr, (beta1, beta2), eps, wd = float(group["lr"]), group["betas"], group["eps"], group["weight_decay"]
         momentum_decay = group["momentum_decay"]
         if group["maximize"]:

@@ -34,7 +34,7 @@ class Rprop(Optimizer):
         data = p._data
         if not state:
             self._init_state(p, group, state)
-        _check_capturable(group)
+        _check_capturable(group, foreach_xla=True)
         etaminus, etaplus = group["etas"]
         step_size_min, step_size_max = group["step_sizes"]
         if group["maximize"]:

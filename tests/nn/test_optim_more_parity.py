@@ -298,10 +298,14 @@ def test_argument_errors_match_torch(call):
 def test_cpu_step_refusals_match_torch(name, keyword):
     """torch's step refuses capturable=True on the CPU (AssertionError) and, with differentiable=True,
     changing a leaf that requires grad in place (RuntimeError); the state it made before stays."""
+    _refusals(name, keyword, foreach=None)
+
+
+def _refusals(name, keyword, foreach):
     outcomes = []
     for lib in (torch, gradlab):
         p = lib.nn.Parameter(lib.ones(3))
-        opt = getattr(lib.optim, name)([p], **{keyword: True})
+        opt = getattr(lib.optim, name)([p], foreach=foreach, **{keyword: True})
         p.grad = lib.full((3,), 0.5)
         outcomes.append((raised(opt.step), sorted(opt.state[p]), p.detach().numpy().tolist()))
     assert outcomes[1] == outcomes[0]
@@ -637,3 +641,26 @@ def test_complex_parameters_match_torch(name, dtype, torchs_sqrt):
     run_steps(torch, tp, topt, grads, dtype)
     run_steps(gradlab, gp, gopt, grads, dtype)
     compare(gp, gopt, tp, topt, exact=True)
+
+
+# --- foreach=True ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", [s for s in range(40) if s % len(NAMES) == NAMES.index("ASGD")])
+def test_asgd_foreach_matches_torch(seed):
+    """ASGD's multi-tensor code (foreach=True) is another computation (param -= eta * (grad + lambd * param),
+    the average always by addcmul_): followed bit for bit. (Adamax, Rprop and the older optimizers give the same
+    bits either way; NAdam's, RAdam's and Adafactor's multi-tensor steps differ from their single-tensor ones in
+    the last bit and are not followed: gradlab computes the single-tensor step for them.)"""
+    name, dtype, kw, starts, grads, split = case(seed)
+    kw = dict(kw, foreach=True)
+    (tp, topt), (gp, gopt) = (build(lib, name, dtype, kw, starts, split) for lib in (torch, gradlab))
+    run_steps(torch, tp, topt, grads, dtype)
+    run_steps(gradlab, gp, gopt, grads, dtype)
+    compare(gp, gopt, tp, topt, exact=True)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("keyword", ["capturable", "differentiable"])
+def test_foreach_refusals_match_torch(name, keyword):
+    """With foreach=True torch's multi-tensor code refuses differentiable=True and CPU tensors for capturable,
+    in its own words."""
+    _refusals(name, keyword, foreach=True)
