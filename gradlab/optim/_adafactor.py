@@ -81,17 +81,22 @@ class Adafactor(Optimizer):
                     params.append(p)
                     if len(self.state[p]) == 0:
                         self._init_state(p, self.state[p])
+                # eps1=None: one machine epsilon for the whole group (torch's loop assigns it once): the first
+                # parameter's dtype's; with foreach, the first dtype group's, and torch's grouping lists the dtypes
+                # in the reverse order of their first appearance
+                eps1 = group["eps"][0]
+                if eps1 is None and params:
+                    dtypes = list(dict.fromkeys(p.dtype for p in params))
+                    eps1 = _dtype.finfo(dtypes[-1] if group["foreach"] else dtypes[0]).eps
                 for p in params:
-                    self._update_param(p, group, self.state[p])
+                    self._update_param(p, group, self.state[p], eps1)
         return loss
 
-    def _update_param(self, param, group, state):
+    def _update_param(self, param, group, state, eps1):
         lr = group["lr"].item() if isinstance(group["lr"], Tensor) else group["lr"]
-        eps1, eps2 = group["eps"]
+        eps2 = group["eps"][1]
         d, beta2_decay, weight_decay = group["d"], group["beta2_decay"], group["weight_decay"]
         grad = -param.grad if group["maximize"] else param.grad
-        if eps1 is None:
-            eps1 = _dtype.finfo(param.dtype).eps
         step_t = state["step"]
         step_t += 1
         step_float = step_t.item()
@@ -117,6 +122,10 @@ class Adafactor(Optimizer):
         update = var_estimate.clamp_(min=eps1 * eps1).rsqrt_()
         update.mul_(grad)
         denom = max(1.0, _norm(update).item() / ((update.numel() ** 0.5) * d))
-        # param.add_(update, alpha=-alpha / denom): one fused rounding (the optimizers' own, exact in float64 too)
-        param._data[...] = _add_scaled(param._data, update._data, -alpha / denom)
+        if group["foreach"]:
+            # torch's multi-tensor code scales the update, then adds it: two roundings
+            param._data += update._data * param._data.dtype.type(-alpha / denom)
+        else:
+            # param.add_(update, alpha=-alpha / denom): one fused rounding (the optimizers' own, exact in float64)
+            param._data[...] = _add_scaled(param._data, update._data, -alpha / denom)
         param._version_counter[0] += 1

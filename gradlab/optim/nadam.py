@@ -63,7 +63,11 @@ class NAdam(Optimizer):
         _lerp(exp_avg, grad, 1 - beta1)
         exp_avg_sq *= dtype(beta2)                          # exp_avg_sq.mul_(beta2).addcmul_(grad, grad, 1 - beta2)
         exp_avg_sq[...] = addcmul_arrays(exp_avg_sq, grad, grad, 1 - beta2)
-        denom = _sqrt(exp_avg_sq / dtype(bias_correction2))   # exp_avg_sq.div(bias_correction2).sqrt()
+        if group["foreach"]:        # (torch's multi-tensor code: sqrt first, then divided by sqrt(bias_correction2))
+            denom = _sqrt(exp_avg_sq)
+            denom /= dtype(bias_correction2 ** 0.5)
+        else:
+            denom = _sqrt(exp_avg_sq / dtype(bias_correction2))   # exp_avg_sq.div(bias_correction2).sqrt()
         denom += dtype(eps)
         product = float(mu_product)
         product_next = product * mu_next

@@ -56,9 +56,12 @@ class RAdam(Optimizer):
         exp_avg_sq[...] = addcmul_arrays(exp_avg_sq, grad, grad, 1 - beta2)
         bias_correction1 = 1 - beta1 ** step
         bias_correction2 = 1 - beta2 ** step
-        bias_corrected_exp_avg = exp_avg / dtype(bias_correction1)
         rho_inf = 2 / (1 - beta2) - 1                       # the approximated SMA's maximum length
         rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
+        if group["foreach"]:
+            self._foreach_step(p, data, exp_avg, exp_avg_sq, group, step, rho_t, rho_inf)
+            return
+        bias_corrected_exp_avg = exp_avg / dtype(bias_correction1)
         update = bias_corrected_exp_avg * dtype(lr)
         if rho_t > 5.0:
             rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
@@ -70,3 +73,24 @@ class RAdam(Optimizer):
             update *= dtype(rect)
         _check_differentiable(p, group)
         data -= update                                      # param.add_(update, alpha=-1.0)
+
+    @staticmethod
+    def _foreach_step(p, data, exp_avg, exp_avg_sq, group, step, rho_t, rho_inf):
+        """torch's multi-tensor code (foreach=True) folds both cases into one buffer:
+        param += exp_avg * (1 / ((sqrt(v) + eps) / b) + u), with b = -sqrt(bias_correction2) * lr * rect /
+        bias_correction1 and u = -lr / bias_correction1 when not rectified (rect = 0: 1 / (x / -0.0) is -0.0)."""
+        dtype = data.dtype.type
+        lr, (beta1, beta2), eps = float(group["lr"]), group["betas"], group["eps"]
+        rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5 \
+            if rho_t > 5 else 0
+        unrectified = 0 if rect > 0 else 1.0
+        bias_correction1 = 1 - beta1 ** step
+        unrect_step_size = (lr * unrectified / bias_correction1) * -1
+        scale = ((1 - beta2 ** step) ** 0.5) * (lr * rect / bias_correction1) * -1
+        buffer = _sqrt(exp_avg_sq)
+        buffer += dtype(eps)
+        buffer /= dtype(scale)
+        buffer = np.reciprocal(buffer)
+        buffer += dtype(unrect_step_size)
+        _check_differentiable(p, group)
+        data[...] = addcmul_arrays(data, exp_avg, buffer, 1)    # param.addcmul_(exp_avg, buffer)
