@@ -3,7 +3,8 @@ import numpy as np
 
 from ..ops.arithmetic import addcmul_arrays
 from ..tensor import Tensor
-from .optimizer import Optimizer, _add_scaled, _check, _check_tensor_lr, _decay_before_view, _new_step, _sqrt
+from .optimizer import (Optimizer, _add_scaled, _check, _check_capturable, _check_differentiable, _check_tensor_lr,
+                        _decay_before_view, _new_step, _sqrt)
 
 __all__ = ["Adadelta"]
 
@@ -33,6 +34,7 @@ class Adadelta(Optimizer):
         data = p._data
         if not state:
             self._init_state(p, group, state)
+        _check_capturable(group, xla=False)
         lr, rho, eps, wd = float(group["lr"]), group["rho"], group["eps"], group["weight_decay"]
         state["step"]._data += 1
         if group["maximize"]:
@@ -48,4 +50,5 @@ class Adadelta(Optimizer):
         delta *= grad
         acc_delta *= dtype(rho)                             # acc_delta.mul_(rho).addcmul_(delta, delta, 1 - rho)
         acc_delta[...] = addcmul_arrays(acc_delta, delta, delta, 1 - rho)
+        _check_differentiable(p, group)
         data[...] = _add_scaled(data, delta, -lr)    # param.add_(delta, alpha=-lr): one rounding

@@ -5,7 +5,8 @@ import numpy as np
 
 from ..ops.arithmetic import addcmul_arrays
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check, _check_tensor_lr, _decay_before_view, _lerp, _new_step, _sqrt
+from .optimizer import (Optimizer, _check, _check_capturable, _check_differentiable, _check_tensor_lr,
+                        _decay_before_view, _lerp, _new_step, _sqrt)
 
 
 class Adam(Optimizer):
@@ -43,16 +44,18 @@ class Adam(Optimizer):
         data = p._data
         if not state:
             self._init_state(p, group, state)
-        lr, (beta1, beta2), eps, wd = group["lr"], group["betas"], group["eps"], group["weight_decay"]
+        _check_capturable(group)
+        lr, (beta1, beta2), eps, wd = float(group["lr"]), group["betas"], group["eps"], group["weight_decay"]
         if group["maximize"]:
             grad = -grad
+        state["step"]._data += 1
         if wd != 0:
             if group["decoupled_weight_decay"]:     # AdamW: shrink the weights, not the gradient
+                _check_differentiable(p, group)
                 data *= dtype(1 - lr * wd)
                 p._version_counter[0] += 1          # (torch's param.mul_: one more in-place op on p)
             else:
                 grad = _decay_before_view(p, grad, wd)        # grad.add(param, alpha=weight_decay): one rounding
-        state["step"]._data += 1
         step = float(state["step"]._data)
         m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
         _lerp(m, grad, 1 - beta1)                     # exp_avg.lerp_(grad, 1 - beta1)
@@ -69,6 +72,7 @@ class Adam(Optimizer):
         denom = _sqrt(v)
         denom /= dtype(bias_correction2_sqrt)
         denom += dtype(eps)
+        _check_differentiable(p, group)
         data -= dtype(step_size) * m / denom        # param.addcdiv_(exp_avg, denom, value=-step_size)
 
 

@@ -256,19 +256,24 @@ def _sqrt(x):
 _CAPTURABLE_DEVICES = "['cuda', 'xpu', 'hpu', 'privateuseone', 'xla']"
 
 
-def _check_capturable(group, tensors="params and state_steps", foreach_tensors=None, foreach_xla=False):
+def _check_capturable(group, tensors="params and state_steps", foreach_tensors=None, foreach_xla=False, xla=True):
     """capturable=True keeps the state on the accelerator for CUDA graphs; torch's step refuses CPU tensors.
     With foreach=True torch's multi-tensor code checks instead: first that differentiable is off, then the
     devices, in its own words (most leave XLA out of the list)."""
     if group["foreach"]:
-        if group["differentiable"]:
-            raise AssertionError("_foreach ops don't support autograd")
+        _check_foreach_differentiable(group)
         if group["capturable"]:
             devices = _CAPTURABLE_DEVICES if foreach_xla else _CAPTURABLE_DEVICES.replace(", 'xla'", "")
             raise AssertionError(f"If capturable=True, {foreach_tensors or tensors} must be on supported devices: "
                                  f"{devices}.")
     elif group["capturable"]:
-        raise AssertionError(f"If capturable=True, {tensors} must be on supported devices: {_CAPTURABLE_DEVICES}.")
+        devices = _CAPTURABLE_DEVICES if xla else _CAPTURABLE_DEVICES.replace(", 'xla'", "")
+        raise AssertionError(f"If capturable=True, {tensors} must be on supported devices: {devices}.")
+
+
+def _check_foreach_differentiable(group):
+    if group["foreach"] and group["differentiable"]:
+        raise AssertionError("_foreach ops don't support autograd")
 
 
 def _check_differentiable(p, group):

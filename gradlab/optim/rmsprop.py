@@ -3,7 +3,8 @@ import numpy as np
 
 from ..ops.arithmetic import addcmul_arrays
 from ..tensor import Tensor
-from .optimizer import Optimizer, _add_scaled, _check, _check_tensor_lr, _decay_before_view, _lerp, _new_step, _sqrt
+from .optimizer import (Optimizer, _add_scaled, _check, _check_capturable, _check_differentiable, _check_tensor_lr,
+                        _decay_before_view, _lerp, _new_step, _sqrt)
 
 __all__ = ["RMSprop"]
 
@@ -38,6 +39,7 @@ class RMSprop(Optimizer):
         data = p._data
         if not state:
             self._init_state(p, group, state)
+        _check_capturable(group, foreach_xla=True)
         lr, alpha, eps, wd, momentum = (float(group["lr"]), group["alpha"], group["eps"], group["weight_decay"],
                                         group["momentum"])
         if group["maximize"]:
@@ -59,6 +61,8 @@ class RMSprop(Optimizer):
             buf = state["momentum_buffer"]._data
             buf *= dtype(momentum)                          # buf.mul_(momentum).addcdiv_(grad, avg)
             buf += grad / avg
+            _check_differentiable(p, group)
             data[...] = _add_scaled(data, buf, -lr)    # param.add_(buf, alpha=-lr): one rounding
         else:
+            _check_differentiable(p, group)
             data -= dtype(lr) * grad / avg                  # param.addcdiv_(grad, avg, value=-lr)

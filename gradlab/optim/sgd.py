@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..tensor import Tensor
-from .optimizer import Optimizer, _add_scaled, _check, _check_tensor_lr
+from .optimizer import Optimizer, _add_scaled, _check, _check_differentiable, _check_tensor_lr
 
 
 class SGD(Optimizer):
@@ -39,6 +39,7 @@ class SGD(Optimizer):
         if momentum != 0:
             buf = state.get("momentum_buffer")
             if buf is None:
+                _check_differentiable(p, group)      # (torch stores the buffer after the step)
                 buf = state["momentum_buffer"] = Tensor._make(np.array(grad, copy=True))
             else:
                 b = buf._data
@@ -46,4 +47,5 @@ class SGD(Optimizer):
                 dampening = group["dampening"]
                 b[...] = b + grad if dampening == 0 else _add_scaled(b, grad, 1 - dampening)
             grad = _add_scaled(grad, buf._data, momentum) if group["nesterov"] else buf._data
+        _check_differentiable(p, group)
         p._data[...] = _add_scaled(p._data, grad, -group["lr"])    # p.add_(d_p, alpha=-lr): one fused rounding

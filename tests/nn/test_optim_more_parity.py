@@ -293,7 +293,7 @@ def test_argument_errors_match_torch(call):
     assert got == expected
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", NAMES + ["Adam", "AdamW", "RMSprop", "Adadelta"])
 @pytest.mark.parametrize("keyword", ["capturable", "differentiable"])
 def test_cpu_step_refusals_match_torch(name, keyword):
     """torch's step refuses capturable=True on the CPU (AssertionError) and, with differentiable=True,
@@ -307,7 +307,8 @@ def _refusals(name, keyword, foreach):
         p = lib.nn.Parameter(lib.ones(3))
         opt = getattr(lib.optim, name)([p], foreach=foreach, **{keyword: True})
         p.grad = lib.full((3,), 0.5)
-        outcomes.append((raised(opt.step), sorted(opt.state[p]), p.detach().numpy().tolist()))
+        error = raised(opt.step)
+        outcomes.append((error, {k: v.tolist() for k, v in opt.state[p].items()}, p.detach().numpy().tolist()))
     assert outcomes[1] == outcomes[0]
 
 
@@ -660,7 +661,7 @@ def test_foreach_steps_bit_for_bit_with_torchs_sqrt(seed, torchs_sqrt):
     compare(gp, gopt, tp, topt, exact=True)
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", NAMES + ["Adam", "AdamW", "RMSprop", "Adadelta"])
 @pytest.mark.parametrize("keyword", ["capturable", "differentiable"])
 def test_foreach_refusals_match_torch(name, keyword):
     """With foreach=True torch's multi-tensor code refuses differentiable=True and CPU tensors for capturable,
@@ -682,3 +683,21 @@ def test_adafactor_mixed_dtypes_share_the_first_eps(foreach):
         opt.step()
         results.append((a.detach().numpy().tobytes(), b.detach().numpy().tobytes()))
     assert results[1] == results[0]
+
+
+@pytest.mark.parametrize("foreach", [None, True])
+@pytest.mark.parametrize("name,extra", [("Adagrad", {}), ("SGD", {}), ("SGD", {"momentum": 0.9}),
+                                        ("Adam", {"weight_decay": 0.1}), ("RMSprop", {"momentum": 0.9}),
+                                        ("RMSprop", {"centered": True})])
+def test_differentiable_refusals_of_the_older_optimizers(name, extra, foreach):
+    """differentiable=True: the in-place change of a leaf refused where torch's step reaches it (the buffers
+    changed before stay changed); with foreach, torch's multi-tensor check before anything."""
+    outcomes = []
+    for lib in (torch, gradlab):
+        p = lib.nn.Parameter(lib.ones(3))
+        opt = getattr(lib.optim, name)([p], lr=0.1, foreach=foreach, differentiable=True, **extra)
+        p.grad = lib.full((3,), 0.5)
+        error = raised(opt.step)
+        outcomes.append((error, {k: v.tolist() for k, v in opt.state[p].items()}, p._version))
+    assert outcomes[0][0] is not None
+    assert outcomes[1] == outcomes[0]
