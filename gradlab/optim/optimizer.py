@@ -100,6 +100,11 @@ class Optimizer:
                 loss = closure()
         with grad_mode.no_grad():
             for group in self.param_groups:
+                if self._keeps_state(group) and type(self)._init_state is not Optimizer._init_state:
+                    # torch sets up the state of a whole group before its first update (its _init_group)
+                    for p in group["params"]:
+                        if p._grad is not None and not self.state[p]:
+                            self._init_state(p, group, self.state[p])
                 for p in group["params"]:
                     if p._grad is not None:
                         # (a state entry only when the update keeps one: torch's plain SGD has none)

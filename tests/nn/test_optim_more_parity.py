@@ -304,11 +304,12 @@ def test_cpu_step_refusals_match_torch(name, keyword):
 def _refusals(name, keyword, foreach):
     outcomes = []
     for lib in (torch, gradlab):
-        p = lib.nn.Parameter(lib.ones(3))
-        opt = getattr(lib.optim, name)([p], foreach=foreach, **{keyword: True})
-        p.grad = lib.full((3,), 0.5)
+        p, q = lib.nn.Parameter(lib.ones(3)), lib.nn.Parameter(lib.ones(2))
+        opt = getattr(lib.optim, name)([p, q], foreach=foreach, **{keyword: True})
+        p.grad, q.grad = lib.full((3,), 0.5), lib.full((2,), -0.5)
         error = raised(opt.step)
-        outcomes.append((error, {k: v.tolist() for k, v in opt.state[p].items()}, p.detach().numpy().tolist()))
+        outcomes.append((error, [{k: v.tolist() for k, v in opt.state[t].items()} for t in (p, q)],
+                         p.detach().numpy().tolist()))
     assert outcomes[1] == outcomes[0]
 
 
