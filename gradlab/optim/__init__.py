@@ -16,5 +16,5 @@ from .rprop import *  # noqa: F401,F403
 from . import lr_scheduler  # noqa: F401
 from . import swa_utils  # noqa: F401
 
-__all__ = (["Adafactor", "Adam", "AdamW", "LBFGS", "Optimizer", "SGD"] + adadelta.__all__ + adagrad.__all__ + rmsprop.__all__
-           + adamax.__all__ + asgd.__all__ + nadam.__all__ + radam.__all__ + rprop.__all__)
+__all__ = (["Adafactor", "Adam", "AdamW", "LBFGS", "Optimizer", "SGD"] + adadelta.__all__ + adagrad.__all__
+           + rmsprop.__all__ + adamax.__all__ + asgd.__all__ + nadam.__all__ + radam.__all__ + rprop.__all__)

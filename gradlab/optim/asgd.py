@@ -1,5 +1,6 @@
 """ASGD: SGD with a decaying step eta_t and a running average 'ax' of the parameters (averaging
-starts after t0 steps); torch's single-tensor formulas."""
+starts after t0 steps); torch's single-tensor formulas (with foreach=True, its multi-tensor code's
+other computation)."""
 import numpy as np
 
 from .. import _dtype

@@ -1,4 +1,5 @@
-"""NAdam: Adam with Nesterov momentum (Dozat's momentum schedule mu_t); torch's single-tensor formulas."""
+"""NAdam: Adam with Nesterov momentum (Dozat's momentum schedule mu_t); torch's single-tensor formulas (with
+foreach=True, its multi-tensor code's denominator)."""
 import numpy as np
 
 from ..ops.arithmetic import addcmul_arrays

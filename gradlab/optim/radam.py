@@ -1,5 +1,5 @@
 """RAdam: Adam with the variance rectification (plain momentum steps while rho_t <= 5); torch's
-single-tensor formulas."""
+single-tensor formulas (with foreach=True, its multi-tensor code's single buffer)."""
 import numpy as np
 
 from ..ops.arithmetic import addcmul_arrays

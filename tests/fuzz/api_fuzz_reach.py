@@ -583,10 +583,10 @@ def api_cases(seed):
             cases.append(Case("optim", "\n".join(code), f"optim-method:{i}:{opt}"))
     # the optimizers added later (their own random stream: the cases above stay as they were)
     rng = random.Random(f"{seed}:api-optim-more")
-    more = {"Adamax": ["weight_decay=0.1", "betas=(0.5, 0.9)"], "NAdam": ["decoupled_weight_decay=True, weight_decay=0.1",
-            "momentum_decay=0.01"], "RAdam": ["weight_decay=0.1", "foreach=True"], "Rprop": ["etas=(0.3, 1.5)",
-            "step_sizes=(1e-3, 0.2)"], "ASGD": ["t0=1", "lambd=0.01, alpha=0.5"], "Adafactor": ["weight_decay=0.1",
-            "d=2.0, eps=(1e-20, 1e-3)"]}
+    more = {"Adamax": ["weight_decay=0.1", "betas=(0.5, 0.9)"],
+            "NAdam": ["decoupled_weight_decay=True, weight_decay=0.1", "momentum_decay=0.01"],
+            "RAdam": ["weight_decay=0.1", "foreach=True"], "Rprop": ["etas=(0.3, 1.5)", "step_sizes=(1e-3, 0.2)"],
+            "ASGD": ["t0=1", "lambd=0.01, alpha=0.5"], "Adafactor": ["weight_decay=0.1", "d=2.0, eps=(1e-20, 1e-3)"]}
     for i, tail in enumerate(OPTIM_TAILS):
         for opt, extra in more.items():
             kw = rng.choice(["lr=0.1", "lr=0.05, maximize=True"] + [f"lr=0.1, {e}" for e in extra])
