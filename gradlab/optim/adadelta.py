@@ -1,9 +1,10 @@
 """Adadelta: torch's single-tensor formulas (square averages of gradients and of updates), in numpy."""
 import numpy as np
 
-from ..ops.arithmetic import addcmul_arrays, plus_scaled
+from ..ops.arithmetic import addcmul_arrays
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check, _check_tensor_lr, _new_step
+from .optimizer import (Optimizer, _add_scaled, _check, _check_capturable, _check_differentiable, _check_tensor_lr,
+                        _decay_before_view, _new_step, _sqrt)
 
 __all__ = ["Adadelta"]
 
@@ -22,26 +23,32 @@ class Adadelta(Optimizer):
                         foreach=foreach, differentiable=differentiable)
         super().__init__(params, defaults)
 
+    def _init_state(self, p, group, state):
+        data = p._data
+        state["step"] = _new_step()
+        state["square_avg"] = Tensor._make(np.zeros_like(data))
+        state["acc_delta"] = Tensor._make(np.zeros_like(data))
+
     def _update(self, p, grad, group, state):
         dtype = p._data.dtype.type
         data = p._data
         if not state:
-            state["step"] = _new_step()
-            state["square_avg"] = Tensor._make(np.zeros_like(data))
-            state["acc_delta"] = Tensor._make(np.zeros_like(data))
+            self._init_state(p, group, state)
+        _check_capturable(group, xla=False)
         lr, rho, eps, wd = float(group["lr"]), group["rho"], group["eps"], group["weight_decay"]
         state["step"]._data += 1
         if group["maximize"]:
             grad = -grad
         if wd != 0:
-            grad = plus_scaled(grad, data, wd)          # grad.add(param, alpha=weight_decay): one rounding
+            grad = _decay_before_view(p, grad, wd)          # grad.add(param, alpha=weight_decay): one rounding
         square_avg, acc_delta = state["square_avg"]._data, state["acc_delta"]._data
         square_avg *= dtype(rho)                            # square_avg.mul_(rho).addcmul_(grad, grad, 1 - rho)
         square_avg[...] = addcmul_arrays(square_avg, grad, grad, 1 - rho)
-        std = np.sqrt(square_avg + dtype(eps))
-        delta = np.sqrt(acc_delta + dtype(eps))
+        std = _sqrt(square_avg + dtype(eps))
+        delta = _sqrt(acc_delta + dtype(eps))
         delta /= std                                        # delta.div_(std).mul_(grad)
         delta *= grad
         acc_delta *= dtype(rho)                             # acc_delta.mul_(rho).addcmul_(delta, delta, 1 - rho)
         acc_delta[...] = addcmul_arrays(acc_delta, delta, delta, 1 - rho)
-        data[...] = plus_scaled(data, delta, -lr)    # param.add_(delta, alpha=-lr): one rounding
+        _check_differentiable(p, group)
+        data[...] = _add_scaled(data, delta, -lr)    # param.add_(delta, alpha=-lr): one rounding

@@ -3,7 +3,8 @@ import numpy as np
 
 from ..ops.arithmetic import addcmul_arrays
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check, _check_tensor_lr, _new_step
+from .optimizer import (Optimizer, _check, _check_differentiable, _check_foreach_differentiable, _check_tensor_lr,
+                        _decay_before_view, _new_step, _sqrt)
 
 __all__ = ["Adagrad"]
 
@@ -43,16 +44,18 @@ class Adagrad(Optimizer):
         data = p._data
         if not state:       # (a group added later with add_param_group)
             self._init_state(p, group, state)
+        _check_foreach_differentiable(group)
         state["step"]._data += 1
         step = float(state["step"]._data)
         if group["maximize"]:
             grad = -grad
         wd = group["weight_decay"]
         if wd != 0:
-            grad = grad + dtype(wd) * data
+            grad = _decay_before_view(p, grad, wd)              # grad.add(param, alpha=weight_decay): one rounding
         clr = float(group["lr"]) / (1 + (step - 1) * group["lr_decay"])
         total = state["sum"]._data
         total[...] = addcmul_arrays(total, grad, grad, 1)   # state_sum.addcmul_(grad, grad, value=1)
-        std = np.sqrt(total)
+        std = _sqrt(total)
         std += dtype(group["eps"])
+        _check_differentiable(p, group)
         data -= dtype(clr) * grad / std                     # param.addcdiv_(grad, std, value=-clr)

@@ -5,7 +5,8 @@ import numpy as np
 
 from ..ops.arithmetic import addcmul_arrays
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check, _check_tensor_lr, _lerp, _new_step
+from .optimizer import (Optimizer, _check, _check_capturable, _check_differentiable, _check_tensor_lr,
+                        _decay_before_view, _lerp, _new_step, _sqrt)
 
 
 class Adam(Optimizer):
@@ -30,25 +31,31 @@ class Adam(Optimizer):
                         decoupled_weight_decay=decoupled_weight_decay)
         super().__init__(params, defaults)
 
+    def _init_state(self, p, group, state):
+        data = p._data
+        state["step"] = _new_step()
+        state["exp_avg"] = Tensor._make(np.zeros_like(data))
+        state["exp_avg_sq"] = Tensor._make(np.zeros_like(data))
+        if group["amsgrad"]:
+            state["max_exp_avg_sq"] = Tensor._make(np.zeros_like(data))
+
     def _update(self, p, grad, group, state):
         dtype = p._data.dtype.type
         data = p._data
         if not state:
-            state["step"] = _new_step()
-            state["exp_avg"] = Tensor._make(np.zeros_like(data))
-            state["exp_avg_sq"] = Tensor._make(np.zeros_like(data))
-            if group["amsgrad"]:
-                state["max_exp_avg_sq"] = Tensor._make(np.zeros_like(data))
-        lr, (beta1, beta2), eps, wd = group["lr"], group["betas"], group["eps"], group["weight_decay"]
+            self._init_state(p, group, state)
+        _check_capturable(group)
+        lr, (beta1, beta2), eps, wd = float(group["lr"]), group["betas"], group["eps"], group["weight_decay"]
         if group["maximize"]:
             grad = -grad
+        state["step"]._data += 1
         if wd != 0:
             if group["decoupled_weight_decay"]:     # AdamW: shrink the weights, not the gradient
+                _check_differentiable(p, group)
                 data *= dtype(1 - lr * wd)
                 p._version_counter[0] += 1          # (torch's param.mul_: one more in-place op on p)
             else:
-                grad = grad + dtype(wd) * data
-        state["step"]._data += 1
+                grad = _decay_before_view(p, grad, wd)        # grad.add(param, alpha=weight_decay): one rounding
         step = float(state["step"]._data)
         m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
         _lerp(m, grad, 1 - beta1)                     # exp_avg.lerp_(grad, 1 - beta1)
@@ -62,9 +69,10 @@ class Adam(Optimizer):
             vmax = state["max_exp_avg_sq"]._data
             np.maximum(vmax, v, out=vmax)
             v = vmax
-        denom = np.sqrt(v)
+        denom = _sqrt(v)
         denom /= dtype(bias_correction2_sqrt)
         denom += dtype(eps)
+        _check_differentiable(p, group)
         data -= dtype(step_size) * m / denom        # param.addcdiv_(exp_avg, denom, value=-step_size)
 
 

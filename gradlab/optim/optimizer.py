@@ -14,6 +14,7 @@ from .. import _dtype
 from .._functions.misc import typename
 from ..autograd import grad_mode
 from ..ops.arithmetic import plus_scaled
+from ..ops.vectorized import exact_fma, fma64
 from ..tensor import Tensor, _type_name
 from ..nn.parameter import zero_grads
 from .. import _warnings
@@ -99,13 +100,37 @@ class Optimizer:
                 loss = closure()
         with grad_mode.no_grad():
             for group in self.param_groups:
+                if self._keeps_state(group) and type(self)._init_state is not Optimizer._init_state:
+                    # torch sets up the state of a whole group before its first update (its _init_group)
+                    for p in group["params"]:
+                        if p._grad is not None and not self.state[p]:
+                            self._init_state(p, group, self.state[p])
                 for p in group["params"]:
                     if p._grad is not None:
                         # (a state entry only when the update keeps one: torch's plain SGD has none)
                         state = self.state[p] if self._keeps_state(group) else None
-                        self._update(p, p._grad._data, group, state)
+                        if self._COMPLEX_AS_REAL and p._data.dtype.kind == "c":
+                            self._update_complex(p, group, state)
+                        else:
+                            self._update(p, p._grad._data, group, state)
                         p._version_counter[0] += 1
         return loss
+
+    # torch's updates (all but SGD's) take a complex parameter as pairs of real numbers (torch.view_as_real of
+    # the parameter, its gradient and its buffers), so that |grad|, sqrt, max, sign work on each part
+    _COMPLEX_AS_REAL = True
+
+    def _update_complex(self, p, group, state):
+        if not state:
+            self._init_state(p, group, state)        # (complex buffers, as torch keeps them)
+        real = {k: Tensor._make(_as_real(v._data)) if isinstance(v, Tensor) and v._data.dtype.kind == "c" else v
+                for k, v in state.items()}
+        grad = p._grad._data
+        self._update(_RealView(p), _as_real(grad if grad.flags.c_contiguous else grad.copy()), group, real)
+
+    def _init_state(self, p, group, state):
+        """Fill a parameter's empty state (its buffers in the parameter's dtype)."""
+        raise NotImplementedError
 
     def _keeps_state(self, group):
         """Whether the update keeps per-parameter buffers for this group (it gets None when not)."""
@@ -193,12 +218,94 @@ def _check(condition, message):
 def _lerp(buffer, end, weight):
     """buffer.lerp_(end, weight) in place, with torch's two formulas (the one that is exact at each end)."""
     dtype = buffer.dtype.type
-    if weight < 0.5:                # (PyTorch's kernel: fmadd(weight, end - self, self), one rounding)
-        buffer[...] = plus_scaled(buffer, end - buffer, weight)
-    else:
-        buffer[...] = end - (end - buffer) * dtype(1 - weight)
+    if abs(weight) < 0.5:           # (PyTorch's kernel: fmadd(weight, end - self, self), one rounding)
+        buffer[...] = _add_scaled(buffer, end - buffer, weight)
+    else:                           # fmadd(weight - 1, end - self, end): weight - 1 in the dtype (exact there)
+        buffer[...] = _add_scaled(end, end - buffer, float(dtype(weight) - dtype(1)))
 
 
 def _check_tensor_lr(lr):
     if isinstance(lr, Tensor) and lr.numel() != 1:
         raise ValueError("Tensor lr must be 1-element")
+
+
+def _addcdiv(data, tensor1, tensor2, value):
+    """data.addcdiv_(tensor1, tensor2, value=value) in place: PyTorch's kernel computes
+    self + value * tensor1 / tensor2 left to right, value in the tensor's dtype (three roundings)."""
+    data += data.dtype.type(value) * tensor1 / tensor2
+
+
+def _check_betas(betas):
+    _check(0.0 <= betas[0] < 1.0, f"Invalid beta parameter at index 0: {betas[0]}")
+    _check(0.0 <= betas[1] < 1.0, f"Invalid beta parameter at index 1: {betas[1]}")
+
+
+def _add_scaled(a, b, alpha):
+    """a.add(b, alpha=alpha) as PyTorch's kernel computes it: one fused multiply-add, one rounding. float64's
+    fma is built from exact pieces (ops.vectorized.fma64): numpy's long double, which plus_scaled uses, rounds
+    twice for about 1 number in 10,000, and an optimizer's weights drift apart from there."""
+    if np.result_type(a, b) == np.float64:
+        a, b = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64))
+        if a.ndim == 0:                 # (fma64 works on arrays of at least one dimension)
+            return np.asarray(exact_fma(float(alpha), float(b), float(a)))
+        return fma64(np.float64(alpha), b, a)
+    return plus_scaled(a, b, alpha)
+
+
+def _sqrt(x):
+    """x.sqrt() of a buffer, correctly rounded: what PyTorch's MKL kernel gives on Intel CPUs; on other CPUs its
+    last bit differs for some numbers (tests/machine.py). One name, so a test can put torch's own in its place."""
+    return np.sqrt(x)
+
+
+_CAPTURABLE_DEVICES = "['cuda', 'xpu', 'hpu', 'privateuseone', 'xla']"
+
+
+def _check_capturable(group, tensors="params and state_steps", foreach_tensors=None, foreach_xla=False, xla=True):
+    """capturable=True keeps the state on the accelerator for CUDA graphs; torch's step refuses CPU tensors.
+    With foreach=True torch's multi-tensor code checks instead: first that differentiable is off, then the
+    devices, in its own words (most leave XLA out of the list)."""
+    if group["foreach"]:
+        _check_foreach_differentiable(group)
+        if group["capturable"]:
+            devices = _CAPTURABLE_DEVICES if foreach_xla else _CAPTURABLE_DEVICES.replace(", 'xla'", "")
+            raise AssertionError(f"If capturable=True, {foreach_tensors or tensors} must be on supported devices: "
+                                 f"{devices}.")
+    elif group["capturable"]:
+        devices = _CAPTURABLE_DEVICES if xla else _CAPTURABLE_DEVICES.replace(", 'xla'", "")
+        raise AssertionError(f"If capturable=True, {tensors} must be on supported devices: {devices}.")
+
+
+def _check_foreach_differentiable(group):
+    if group["foreach"] and group["differentiable"]:
+        raise AssertionError("_foreach ops don't support autograd")
+
+
+def _check_differentiable(p, group):
+    """differentiable=True runs the step with gradients recorded, so torch's in-place change of a leaf
+    parameter that requires grad is refused, as anywhere else."""
+    if group["differentiable"] and p.requires_grad and p.is_leaf:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+
+
+def _as_real(a):
+    """torch.view_as_real on an array: the same memory seen as (..., 2) real numbers (writes go through)."""
+    return a[..., None].view(a.real.dtype)
+
+
+class _RealView:
+    """A complex parameter as the update sees it: its numbers as real pairs, its version counter and flags."""
+
+    def __init__(self, p):
+        self._data = _as_real(p._data)
+        self._version_counter = p._version_counter
+        self.requires_grad, self.is_leaf = p.requires_grad, p.is_leaf
+
+
+def _decay_before_view(p, grad, wd):
+    """grad.add(param, alpha=weight_decay) where torch decays before viewing a complex parameter as real pairs
+    (Adam, RMSprop, Adagrad, Adadelta, Adamax): fused for real numbers; torch's complex kernel multiplies, then
+    adds (two roundings)."""
+    if isinstance(p, _RealView):
+        return grad + p._data.dtype.type(wd) * p._data
+    return _add_scaled(grad, p._data, wd)

@@ -1,9 +1,10 @@
 """RMSprop: torch's single-tensor formulas (square average, centered, momentum), in numpy."""
 import numpy as np
 
-from ..ops.arithmetic import addcmul_arrays, plus_scaled
+from ..ops.arithmetic import addcmul_arrays
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check, _check_tensor_lr, _lerp, _new_step
+from .optimizer import (Optimizer, _add_scaled, _check, _check_capturable, _check_differentiable, _check_tensor_lr,
+                        _decay_before_view, _lerp, _new_step, _sqrt)
 
 __all__ = ["RMSprop"]
 
@@ -24,37 +25,44 @@ class RMSprop(Optimizer):
                         capturable=capturable, foreach=foreach, maximize=maximize, differentiable=differentiable)
         super().__init__(params, defaults)
 
+    def _init_state(self, p, group, state):
+        data = p._data
+        state["step"] = _new_step()
+        state["square_avg"] = Tensor._make(np.zeros_like(data))
+        if group["momentum"] > 0:
+            state["momentum_buffer"] = Tensor._make(np.zeros_like(data))
+        if group["centered"]:
+            state["grad_avg"] = Tensor._make(np.zeros_like(data))
+
     def _update(self, p, grad, group, state):
         dtype = p._data.dtype.type
         data = p._data
         if not state:
-            state["step"] = _new_step()
-            state["square_avg"] = Tensor._make(np.zeros_like(data))
-            if group["momentum"] > 0:
-                state["momentum_buffer"] = Tensor._make(np.zeros_like(data))
-            if group["centered"]:
-                state["grad_avg"] = Tensor._make(np.zeros_like(data))
+            self._init_state(p, group, state)
+        _check_capturable(group, foreach_xla=True)
         lr, alpha, eps, wd, momentum = (float(group["lr"]), group["alpha"], group["eps"], group["weight_decay"],
                                         group["momentum"])
         if group["maximize"]:
             grad = -grad
         state["step"]._data += 1
         if wd != 0:
-            grad = plus_scaled(grad, data, wd)                   # grad.add(param, alpha=weight_decay)
+            grad = _decay_before_view(p, grad, wd)                   # grad.add(param, alpha=weight_decay)
         square_avg = state["square_avg"]._data
         square_avg *= dtype(alpha)                          # square_avg.mul_(alpha).addcmul_(grad, grad, 1 - alpha)
         square_avg[...] = addcmul_arrays(square_avg, grad, grad, 1 - alpha)
         if group["centered"]:
             grad_avg = state["grad_avg"]._data
             _lerp(grad_avg, grad, 1 - alpha)
-            avg = np.sqrt(square_avg - grad_avg * grad_avg)  # square_avg.addcmul(grad_avg, grad_avg, -1).sqrt_()
+            avg = _sqrt(addcmul_arrays(square_avg, grad_avg, grad_avg, -1))  # square_avg.addcmul(.., value=-1)
         else:
-            avg = np.sqrt(square_avg)
+            avg = _sqrt(square_avg)
         avg += dtype(eps)
         if momentum > 0:
             buf = state["momentum_buffer"]._data
             buf *= dtype(momentum)                          # buf.mul_(momentum).addcdiv_(grad, avg)
             buf += grad / avg
-            data[...] = plus_scaled(data, buf, -lr)    # param.add_(buf, alpha=-lr): one rounding
+            _check_differentiable(p, group)
+            data[...] = _add_scaled(data, buf, -lr)    # param.add_(buf, alpha=-lr): one rounding
         else:
+            _check_differentiable(p, group)
             data -= dtype(lr) * grad / avg                  # param.addcdiv_(grad, avg, value=-lr)

@@ -1,9 +1,8 @@
 """SGD with momentum, dampening, Nesterov momentum and weight decay: torch's formulas, in numpy."""
 import numpy as np
 
-from ..ops.arithmetic import plus_scaled
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check, _check_tensor_lr
+from .optimizer import Optimizer, _add_scaled, _check, _check_differentiable, _check_tensor_lr
 
 
 class SGD(Optimizer):
@@ -22,6 +21,8 @@ class SGD(Optimizer):
                "Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
 
+    _COMPLEX_AS_REAL = False        # (torch's SGD steps complex numbers as they are)
+
     def _keeps_state(self, group):
         return group["momentum"] != 0      # (torch's SGD touches self.state only for its momentum buffer)
 
@@ -33,16 +34,18 @@ class SGD(Optimizer):
             grad = -grad
         wd = group["weight_decay"]
         if wd != 0:
-            grad = plus_scaled(grad, p._data, wd)             # grad.add(p, alpha=wd): one rounding
+            grad = _add_scaled(grad, p._data, wd)             # grad.add(p, alpha=wd): one rounding
         momentum = group["momentum"]
         if momentum != 0:
             buf = state.get("momentum_buffer")
             if buf is None:
+                _check_differentiable(p, group)      # (torch stores the buffer after the step)
                 buf = state["momentum_buffer"] = Tensor._make(np.array(grad, copy=True))
             else:
                 b = buf._data
                 b *= dtype(momentum)
                 dampening = group["dampening"]
-                b[...] = b + grad if dampening == 0 else plus_scaled(b, grad, 1 - dampening)
-            grad = plus_scaled(grad, buf._data, momentum) if group["nesterov"] else buf._data
-        p._data[...] = plus_scaled(p._data, grad, -group["lr"])    # p.add_(d_p, alpha=-lr): one fused rounding
+                b[...] = b + grad if dampening == 0 else _add_scaled(b, grad, 1 - dampening)
+            grad = _add_scaled(grad, buf._data, momentum) if group["nesterov"] else buf._data
+        _check_differentiable(p, group)
+        p._data[...] = _add_scaled(p._data, grad, -group["lr"])    # p.add_(d_p, alpha=-lr): one fused rounding

@@ -582,6 +582,18 @@ def api_cases(seed):
             code = ["w = torch.tensor([1., -2., 0.5], requires_grad=True)", f"opt = torch.optim.{opt}([w], {kw})",
                     "((w - 1) ** 2).sum().backward()", "opt.step()", tail]
             cases.append(Case("optim", "\n".join(code), f"optim-method:{i}:{opt}"))
+    # the optimizers added later (their own random stream: the cases above stay as they were)
+    rng = random.Random(f"{seed}:api-optim-more")
+    more = {"Adamax": ["weight_decay=0.1", "betas=(0.5, 0.9)"],
+            "NAdam": ["decoupled_weight_decay=True, weight_decay=0.1", "momentum_decay=0.01"],
+            "RAdam": ["weight_decay=0.1", "foreach=True"], "Rprop": ["etas=(0.3, 1.5)", "step_sizes=(1e-3, 0.2)"],
+            "ASGD": ["t0=1", "lambd=0.01, alpha=0.5"], "Adafactor": ["weight_decay=0.1", "d=2.0, eps=(1e-20, 1e-3)"]}
+    for i, tail in enumerate(OPTIM_TAILS):
+        for opt, extra in more.items():
+            kw = rng.choice(["lr=0.1", "lr=0.05, maximize=True"] + [f"lr=0.1, {e}" for e in extra])
+            code = ["w = torch.tensor([1., -2., 0.5], requires_grad=True)", f"opt = torch.optim.{opt}([w], {kw})",
+                    "((w - 1) ** 2).sum().backward()", "opt.step()", tail]
+            cases.append(Case("optim", "\n".join(code), f"optim-method:{i}:{opt}"))
     rng = random.Random(f"{seed}:api-autograd")
     for i, tail in enumerate(AUTOGRAD_API):
         for _ in range(2):
