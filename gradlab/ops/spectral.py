@@ -27,12 +27,31 @@ def _by_stride(x, dims):
     return sorted(dims, key=lambda d: -x.strides[d])
 
 
+def _batch_dims(ndim, dims):
+    """The untransformed dims in the order std::partition leaves them (libstdc++'s swaps them from both ends: it
+    is not stable, and the order decides between dims of equal strides)."""
+    order = list(range(ndim))
+    first, last = 0, ndim
+    while True:
+        while first != last and order[first] not in dims:
+            first += 1
+        if first == last:
+            return order[:first]
+        last -= 1
+        while first != last and order[last] in dims:
+            last -= 1
+        if first == last:
+            return order[:first]
+        order[first], order[last] = order[last], order[first]
+        first += 1
+
+
 def _laid_out(out, x, dims):
     """out laid out as MKL's _exec_fft lays out a transform of x over dims: the untransformed dims first, in the
     order of x's strides, then the transformed ones in the order given, all contiguous in that order."""
     if out.ndim == 0:
         return out
-    batch = _by_stride(x, [d for d in range(x.ndim) if d not in dims])
+    batch = _by_stride(x, _batch_dims(x.ndim, dims))
     order = batch + list(dims)
     result = np.empty([out.shape[d] for d in order], out.dtype).transpose(np.argsort(order))
     result[...] = out

@@ -5,7 +5,8 @@ shape, strides, is_conj, the whole graph's node names, the values and gradients,
 message.
 
 Values: PyTorch's CPU build transforms with MKL, gradlab with numpy's pocketfft, so the last bits may differ:
-values are compared to a few units in the last place of the largest value (float64 1e-12, float32 1e-5), and
+values are compared to 64 units in the last place of the largest value (measured: at most 9 in float64, 5 in
+float32, on 300 random transforms of up to 4096 points each), and
 the printed text must be the same once rounding noise next to the largest value is set to 0 (MKL gives exact
 zeros where pocketfft leaves 1e-17, and the other way round).
 """
@@ -71,11 +72,13 @@ def _same(a, b, path="r", converted=False):
         da, db = a["data"], b["data"]
         skip = {"data"}
         if path.startswith("r[1]"):
-            skip |= {"is_conj", "stride"} if converted else {"is_conj"}
+            # (and an empty gradient's strides: ConstantPadNdBackward0's of an empty input is PyTorch's slice view)
+            skip |= {"is_conj", "stride"} if converted or not da.size else {"is_conj"}
         assert {k: v for k, v in a.items() if k not in skip} == {k: v for k, v in b.items() if k not in skip}, path
         assert da.dtype == db.dtype and da.shape == db.shape, path
         if da.size:
-            tol = 1e-12 if da.dtype in (np.float64, np.complex128) else 1e-5
+            # 64 units in the last place of the largest value (integers: exact)
+            tol = 64 * np.finfo(da.dtype).eps if da.dtype.kind in "fc" else 0
             finite = np.abs(da[np.isfinite(da)])
             scale = max(float(finite.max()) if finite.size else 0.0, 1.0)
             assert np.allclose(da, db, rtol=0, atol=tol * scale, equal_nan=True), (path, np.abs(da - db).max())
@@ -90,8 +93,8 @@ def _same(a, b, path="r", converted=False):
 
 def _grads(inputs):
     """y and the gradients of <linspace, y> (a complex grad_output for a complex y) with respect to inputs."""
-    return ("g = torch.linspace(-1.5, 2., 2 * y.numel(), dtype=torch.float64).reshape(*y.shape, 2); "
-            "g = torch.view_as_complex(g).to(y.dtype) if y.is_complex() else g[..., 0].to(y.dtype); "
+    return ("g = torch.linspace(-1.5, 2., y.numel(), dtype=torch.float64).reshape(y.shape); "
+            "g = torch.complex(g, g.flip(range(g.dim())).cos()).to(y.dtype) if y.is_complex() else g.to(y.dtype); "
             "r = (y, torch.autograd.grad(y, [t for t in (" + inputs + ",) if t.requires_grad], g) "
             "if y.requires_grad else None)")
 
