@@ -10,10 +10,14 @@ of its forward transform, scaled: ConjBackward0).
 `norm` names which direction is scaled: "backward" (the default: the inverse by 1/n), "forward" (the forward
 by 1/n) or "ortho" (both by 1/sqrt(n)).
 """
+import functools
+
 import numpy as np
 
 from . import _dtype
+from ._functions.out import _write
 from ._tensor_core import Tensor, _wrap_dim
+from .autograd import grad_mode
 from .creation import arange, empty
 from .ops import OPS
 
@@ -385,3 +389,75 @@ def ifftshift(input, dim=None):
     """The inverse of fftshift: each dim rolled by (size + 1) // 2."""
     _check_tensor("ifftshift", input)
     return _shift(input, dim, lambda n: (n + 1) // 2)
+
+
+# --- out= ----------------------------------------------------------------------------------------------------
+# PyTorch checks the out tensor's kind first, then computes (every argument check), then writes with the internal
+# op's _out form, whose autograd check names it; an inverse of a real signal writes with conj_physical_out, which
+# has none.
+
+def _internal(name, input, args, kwargs):
+    """The internal function whose _out form writes name's result."""
+    real = isinstance(input, Tensor) and not input.is_complex()
+    if name in ("fft", "rfft", "rfft2", "rfftn") and real:
+        return "_fft_r2c"
+    if name in ("ifft", "ihfft") and real:
+        return None
+    if name in ("irfft", "hfft", "irfft2", "irfftn", "hfft2", "hfftn"):
+        return "_fft_c2r"
+    if name in ("ihfft2", "ihfftn"):
+        params = dict(zip(("s", "dim"), args[1:3]), **{k: v for k, v in kwargs.items() if k in ("s", "dim")})
+        default = (-2, -1) if name == "ihfft2" else None
+        return "_fft_c2c" if len(_shape_and_dims(input, params.get("s"), params.get("dim", default))[1]) > 1 else None
+    return "_fft_c2c"
+
+
+def _out_form(fn, complex_out, message_name=None):
+    name = fn.__name__
+    shown = message_name or name
+
+    @functools.wraps(fn)
+    def function(*args, out=None, **kwargs):
+        if out is None:
+            return fn(*args, **kwargs)
+        if not isinstance(out, Tensor):
+            raise TypeError(f"fft_{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+        if complex_out and not out.is_complex():
+            raise RuntimeError(f"{shown} expects a complex output tensor, but got {_type_name(out)}")
+        if not complex_out and not out.is_floating_point():
+            raise RuntimeError(f"{shown} expects a floating point output tensor, but got {_type_name(out)}")
+        with grad_mode.no_grad():
+            result = fn(*args, **kwargs)
+        input = args[0] if args else kwargs.get("input")
+        internal = _internal(name, input, args, kwargs)
+        if internal and grad_mode.is_grad_enabled() and (input.requires_grad or out.requires_grad):
+            raise RuntimeError(f"{internal}(): functions with out=... arguments don't support automatic "
+                               "differentiation, but one of the arguments requires grad.")
+        return _write(out, result, f"fft_{name}")
+    return function
+
+
+fft, ifft, rfft, ihfft = (_out_form(f, True) for f in (fft, ifft, rfft, ihfft))
+irfft, hfft = (_out_form(f, False) for f in (irfft, hfft))
+fftn, ifftn, rfftn, ihfftn = (_out_form(f, True) for f in (fftn, ifftn, rfftn, ihfftn))
+fft2, ifft2, rfft2, ihfft2 = (_out_form(f, True, f.__name__[:-1] + "n") for f in (fft2, ifft2, rfft2, ihfft2))
+irfftn, hfftn = (_out_form(f, False) for f in (irfftn, hfftn))
+irfft2, hfft2 = (_out_form(f, False, f.__name__[:-1] + "n") for f in (irfft2, hfft2))
+
+
+def _frequencies_out(fn):
+    @functools.wraps(fn)
+    def function(n, d=1.0, *, out=None, dtype=None, **kwargs):
+        if out is None:
+            return fn(n, d, dtype=dtype, **kwargs)
+        result = fn(n, d, dtype=out.dtype, **kwargs)
+        return _write(out, result, "arange")        # (PyTorch's arange_out writes it, with arange's warning)
+    return function
+
+
+fftfreq, rfftfreq = _frequencies_out(fftfreq), _frequencies_out(rfftfreq)
+
+# PyTorch's functions are its C functions fft_<name>: Python's own TypeErrors (an unknown keyword) name them so
+for _name in __all__:
+    globals()[_name].__qualname__ = f"fft_{_name}"
+del _name

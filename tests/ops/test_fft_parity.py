@@ -11,6 +11,7 @@ the printed text must be the same once rounding noise next to the largest value 
 zeros where pocketfft leaves 1e-17, and the other way round).
 """
 import random
+import warnings
 
 import numpy as np
 import pytest
@@ -46,12 +47,15 @@ def _describe(value):
 
 
 def outcome(module, code):
+    """What running code under module gives: r described and the warnings, or the exception."""
     namespace = {"torch": module, "np": np}
-    try:
-        exec(code, namespace)
-    except Exception as error:  # noqa: BLE001 - the point is to compare whatever is raised
-        return f"{type(error).__name__}: {error}"
-    return _describe(namespace["r"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            exec(code, namespace)
+        except Exception as error:  # noqa: BLE001 - the point is to compare whatever is raised
+            return f"{type(error).__name__}: {error}"
+    return _describe(namespace["r"]), [str(w.message) for w in caught]
 
 
 def _printed(data, noise):
@@ -223,6 +227,22 @@ _FIXED = [
     "r = torch.fft.hfftn(torch.arange(24.).reshape(2, 3, 4).permute(1, 2, 0).to(torch.complex64), dim=(1, 2))",
     "r = torch.fft.fft(torch.arange(8.).reshape(2, 4)[:, ::2])",
     # default float dtype float64: an integer input follows it
+    # out=: its kind checked first, PyTorch's autograd error naming the internal function, resized with a warning
+    *(f"x = torch.arange(4.); xc = x.to(torch.complex64); r = torch.fft.{call}" for call in (
+        "fft(xc, out=torch.empty(4))", "fftn(x, out=torch.empty(4))", "rfftn(x, out=torch.empty(3))",
+        "fft2(x.reshape(2, 2), out=torch.empty(2, 2))", "irfft2(xc.reshape(2, 2), out=torch.empty(2, 2, dtype=torch.complex64))",
+        "irfftn(xc, out=torch.empty(6, dtype=torch.complex64))", "fft(xc, out=torch.empty(4, dtype=torch.complex128))",
+        "irfft(xc.to(torch.complex128), out=torch.empty(6))", "fft(x, out=torch.empty(2, dtype=torch.complex64))",
+        "fft(x, n=0, out=torch.empty(2))", "fftn(xc, dim=(), out=torch.empty(4, dtype=torch.complex64))",
+        "ihfft2(x.reshape(2, 2).clone().requires_grad_(), out=torch.empty(2, 2, dtype=torch.complex64))",
+        "hfft2(xc.reshape(2, 2).clone().requires_grad_(), out=torch.empty(2, 2))",
+        "hfft(xc.clone().requires_grad_(), out=torch.empty(6))",
+        "fftn(x.clone().requires_grad_(), out=torch.empty(4, dtype=torch.complex64))",
+        "fft(x.requires_grad_(), out=torch.empty(4, dtype=torch.complex64))",
+        "rfft(x, out=torch.empty(3, dtype=torch.complex64))", "rfft(x, out=torch.empty(3))",
+        "ifft(x, out=torch.empty(6))", "fftfreq(5, out=torch.empty(2, dtype=torch.float64))",
+        "fftfreq(5, out=torch.empty(2, dtype=torch.int64))", "rfftfreq(5, 0.5, out=torch.empty(3, dtype=torch.float64))",
+        "fftshift(x, out=x)")),
     "torch.set_default_dtype(torch.float64)\ntry:\n    r = torch.fft.rfft(torch.arange(6))\nfinally:\n"
     "    torch.set_default_dtype(torch.float32)",
 ]
@@ -249,7 +269,8 @@ def test_fft_matches_pytorch(code):
     if isinstance(expected, str) or isinstance(got, str):
         assert got == expected
     else:
-        _same(got, expected, converted="ToCopyBackward0" in str(expected))
+        _same(got[0], expected[0], converted="ToCopyBackward0" in str(expected))
+        assert got[1] == expected[1]            # the warnings
 
 
 def test_the_cases_reach_every_function_and_outcome():
@@ -259,7 +280,7 @@ def test_the_cases_reach_every_function_and_outcome():
         assert any(f"torch.fft.{fn}(" in c for c in cases), fn
     results = [outcome(gradlab, c) for c in cases[:200]]
     assert sum(isinstance(r, str) for r in results) > 10
-    assert sum(not isinstance(r, str) and r[1] is not None for r in results) > 40
+    assert sum(not isinstance(r, str) and r[0][1] is not None for r in results) > 25
 
 
 def test_a_wrong_value_is_caught():
