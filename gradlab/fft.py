@@ -364,12 +364,12 @@ def _c_half(n):
     return -(-n // 2) if n < 0 else n // 2
 
 
-def fftfreq(n, d=1.0, *, dtype=None, layout=None, device=None, requires_grad=False):
+def fftfreq(n, d=1.0, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
     """The sample frequencies of a transform of n samples d apart: 0, 1, ..., -(n // 2), ..., -1 over n * d."""
     return _frequencies("fftfreq", n, (n + 1) // 2, n, d, dtype, layout, device, requires_grad)
 
 
-def rfftfreq(n, d=1.0, *, dtype=None, layout=None, device=None, requires_grad=False):
+def rfftfreq(n, d=1.0, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
     """The non-negative frequencies of fftfreq (rfft's): 0 .. n // 2 over n * d."""
     return _frequencies("rfftfreq", _c_half(n) + 1, None, n, d, dtype, layout, device, requires_grad)
 
@@ -461,3 +461,7 @@ fftfreq, rfftfreq = _frequencies_out(fftfreq), _frequencies_out(rfftfreq)
 for _name in __all__:
     globals()[_name].__qualname__ = f"fft_{_name}"
 del _name
+
+# PyTorch's argument errors for its C functions fft_<name> (gradlab/_argparse), bound here at the end
+from . import _argparse as _argparse_, _signatures as _signatures_   # noqa: E402
+globals().update(_argparse_.wrapped(globals(), _signatures_.FFT))

@@ -211,6 +211,11 @@ _FIXED = [
     "r = torch.fft.fftfreq(5, dtype=torch.int64)",
     "r = torch.fft.rfftfreq(5, dtype=torch.bool)",
     "r = torch.fft.fftfreq(-1)",
+    # PyTorch's argument parser
+    "r = torch.fft.fft(torch.ones(3), 2.5)", "r = torch.fft.fft(torch.ones(3), norm=1)", "r = torch.fft.fft()",
+    "r = torch.fft.fft([1., 2.])", "r = torch.fft.fftshift(torch.ones(3), 2.5)", "r = torch.fft.fftfreq(2.5)",
+    "r = torch.fft.fftn(torch.ones(3, 3), s=2.5)", "r = torch.fft.fft2(torch.ones(3, 3), dim='a')",
+    "r = torch.fft.rfftfreq(4, pin_memory=False)", "r = torch.fft.ifft(torch.ones(3), dim=None)",
     # the results that are not generated below
     "r = torch.fft.fftn(torch.ones(3, 4, dtype=torch.float64, requires_grad=True), dim=())",
     "r = torch.fft.fftn(torch.tensor(2., dtype=torch.float64, requires_grad=True))",
