@@ -58,32 +58,40 @@ def _laid_out(out, x, dims):
     return result
 
 
-def _pad_last(g, dim, size):
-    """g zero-padded at the end of dim to size (constant_pad_nd's pad list counts from the last dim)."""
+def _zero_completed(g, dim, size):
+    """g completed with zeros at the end of dim to size: as PyTorch writes it, zeros and a copy into their first
+    part (a graph of the gradient then holds CopySlices, as PyTorch's does)."""
     missing = size - g.shape[dim]
     if missing <= 0:
         return g
-    return dual.call("constant_pad_nd", g, pad=(0, 0) * (g.ndim - 1 - dim) + (0, missing), value=0)
+    if isinstance(g, dual.Tensor):
+        full = g.new_zeros(g.shape[:dim] + (size,) + g.shape[dim + 1:])
+        full.narrow(dim, 0, g.shape[dim]).copy_(g)
+        return full
+    full = np.zeros(g.shape[:dim] + (size,) + g.shape[dim + 1:], g.dtype)
+    full[(slice(None),) * dim + (slice(0, g.shape[dim]),)] = g
+    return full
 
 
 def _fft_r2c_grad(g, n):
     """fft_r2c_backward: a onesided gradient is completed with zeros (not conjugates: the forward discarded
     that half), then the inverse c2c transform, whose real part is the gradient."""
-    full = _pad_last(g, n.dim[-1], n.last_dim_size) if n.onesided else g
+    full = _zero_completed(g, n.dim[-1], n.last_dim_size) if n.onesided else g
     return dual.call("fft_c2c", full, dim=n.dim, normalization=n.normalization, forward=False).real
 
 
 def _fft_c2r_grad(g, n):
     """fft_c2r_backward: the r2c transform of the gradient, the entries whose conjugate twin the forward
-    filled in counted twice."""
+    filled in (1 .. n - (n // 2 + 1) of the last dim) counted twice (PyTorch's in-place mul_ of a narrow)."""
     last = n.dim[-1]
     gi = dual.call("fft_r2c", g, dim=n.dim, normalization=n.normalization, onesided=True,
                    last_dim_size=g.shape[last])
     double = g.shape[last] - gi.shape[last]
     if double > 0:
-        scale = np.ones((gi.shape[last],) + (1,) * (gi.ndim - 1 - last), dual.data(gi).real.dtype)
-        scale[1:1 + double] = 2
-        gi = gi * dual.like(gi, scale)
+        if isinstance(gi, dual.Tensor):
+            gi.narrow(last, 1, double).mul_(2)
+        else:
+            gi[(slice(None),) * last + (slice(1, 1 + double),)] *= 2
     return gi
 
 
@@ -106,6 +114,7 @@ def _conjugate_fill(half, dims, n):
 
 @op("fft_r2c", "FftR2CBackward0", promote=False, cast_result=False,
     saves=("self",),        # (unused by the formula, but PyTorch saves it: an in-place change is then an error)
+    # (the text pads with constant_pad_nd where PyTorch writes zeros and copies grad into them: the same values)
     shows={"self": "_fft_c2c(constant_pad_nd(grad, [0, 0] * (grad.dim() - 1 - dim[-1]) + [0, last_dim_size - "
                    "grad.shape[dim[-1]]]) if onesided else grad, dim, normalization, False).real"},
     self=_fft_r2c_grad)

@@ -231,7 +231,15 @@ _FIXED = [
     "r = torch.fft.ihfftn(torch.arange(24.).reshape(2, 3, 4).permute(1, 2, 0), dim=(1, 0, 2))",
     "r = torch.fft.hfftn(torch.arange(24.).reshape(2, 3, 4).permute(1, 2, 0).to(torch.complex64), dim=(1, 2))",
     "r = torch.fft.fft(torch.arange(8.).reshape(2, 4)[:, ::2])",
-    # default float dtype float64: an integer input follows it
+    # gradients of gradients (create_graph): PyTorch's formulas recorded, zeros with a copy (CopySlices), mul_ of a narrow
+    *(f"x = {'torch.complex(torch.linspace(-1, 2, 6, dtype=torch.float64), torch.linspace(0, 1, 6, dtype=torch.float64))' if src else 'torch.linspace(-1, 2, 6, dtype=torch.float64)'}.requires_grad_(); y = torch.fft.{fn}; "
+      "g = torch.autograd.grad((y * y.conj()).real.sum() if y.is_complex() else (y * y).sum(), x, create_graph=True)[0]; "
+      "r = (g, torch.autograd.grad((g * g).sum(), x))"
+      for src, fn in (("", "rfft(x)"), ("", "fft(x)"), ("", "ifft(x, norm='ortho')"), ("", "ihfft2(x.reshape(2, 3))"),
+                      ("", "rfftn(x.reshape(2, 3), s=(3, 4))"), ("", "ihfft(x, n=4)"),
+                      ("_c", "irfft(x)"), ("_c", "hfft(x, n=7)"),
+                      ("_c", "irfftn(x.reshape(2, 3), s=(3, 5))"),
+                      ("_c", "hfft2(x.reshape(3, 2))"), ("_c", "fftn(x.reshape(3, 2), s=(4, 1))"))),
     # out=: its kind checked first, PyTorch's autograd error naming the internal function, resized with a warning
     *(f"x = torch.arange(4.); xc = x.to(torch.complex64); r = torch.fft.{call}" for call in (
         "fft(xc, out=torch.empty(4))", "fftn(x, out=torch.empty(4))", "rfftn(x, out=torch.empty(3))",
@@ -248,6 +256,7 @@ _FIXED = [
         "ifft(x, out=torch.empty(6))", "fftfreq(5, out=torch.empty(2, dtype=torch.float64))",
         "fftfreq(5, out=torch.empty(2, dtype=torch.int64))", "rfftfreq(5, 0.5, out=torch.empty(3, dtype=torch.float64))",
         "fftshift(x, out=x)")),
+    # default float dtype float64: an integer input follows it
     "torch.set_default_dtype(torch.float64)\ntry:\n    r = torch.fft.rfft(torch.arange(6))\nfinally:\n"
     "    torch.set_default_dtype(torch.float32)",
 ]
