@@ -21,8 +21,11 @@ from .autograd import grad_mode
 from .creation import arange, empty
 from .ops import OPS
 
+_FUNCTIONS = ("fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn",
+              "hfft", "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift")
+# (PyTorch's own list: it exports Tensor, and leaves out the 2-d and n-d Hermitian transforms)
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn",
-           "hfft", "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
+           "hfft", "ihfft", "fftfreq", "rfftfreq", "fftshift", "ifftshift", "Tensor"]
 
 # PyTorch's fft_norm_mode: 0 no scaling, 1 by 1/sqrt(n), 2 by 1/n
 _NONE, _BY_ROOT_N, _BY_N = 0, 1, 2
@@ -458,7 +461,7 @@ def _frequencies_out(fn):
 fftfreq, rfftfreq = _frequencies_out(fftfreq), _frequencies_out(rfftfreq)
 
 # PyTorch's functions are its C functions fft_<name>: Python's own TypeErrors (an unknown keyword) name them so
-for _name in __all__:
+for _name in _FUNCTIONS:
     globals()[_name].__qualname__ = f"fft_{_name}"
 del _name
 

@@ -114,7 +114,7 @@ def gradlab_names():
         t = getattr(torch.special, n, None)
         if not n.startswith("_") and isinstance(t, types.BuiltinFunctionType):
             names["special"].append(n)
-    for n in sorted(gradlab.fft.__all__):           # (torch.fft.fft is the C function fft_fft)
+    for n in sorted(gradlab.fft._FUNCTIONS):           # (torch.fft.fft is the C function fft_fft)
         if isinstance(getattr(torch.fft, n, None), types.BuiltinFunctionType):
             names["fft"].append(n)
     for n in sorted(dir(GF)):
