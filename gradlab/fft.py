@@ -46,12 +46,6 @@ def _type_name(t):
     return t.dtype._legacy[:-len("Tensor")]
 
 
-def _check_tensor(name, input):
-    # (PyTorch's argument parser: only a Tensor)
-    if not isinstance(input, Tensor):
-        raise TypeError(f"fft_{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
-
-
 def _promote(t, require_complex=False):
     """promote_tensor_fft: integers and bools become the default float dtype; on the CPU only float32 and
     float64 (and their complex types) have a transform; a complex transform of a real signal converts it."""
@@ -158,7 +152,6 @@ def _fft_c2r_1d(name, input, n, dim, norm, forward):
 
 def fft(input, n=None, dim=-1, norm=None):
     """The discrete Fourier transform of input along dim (n samples: cut or zero-padded to n if given)."""
-    _check_tensor("fft", input)
     if input.is_complex():
         return _fft_c2c_1d("fft", input, n, dim, norm, True)
     return _fft_r2c_1d("fft", input, n, dim, norm, True, False)
@@ -166,7 +159,6 @@ def fft(input, n=None, dim=-1, norm=None):
 
 def ifft(input, n=None, dim=-1, norm=None):
     """The inverse discrete Fourier transform of input along dim."""
-    _check_tensor("ifft", input)
     if input.is_complex():
         return _fft_c2c_1d("ifft", input, n, dim, norm, False)
     return _fft_r2c_1d("ifft", input, n, dim, norm, False, False)
@@ -175,25 +167,21 @@ def ifft(input, n=None, dim=-1, norm=None):
 def rfft(input, n=None, dim=-1, norm=None):
     """The transform of a real signal: only the n // 2 + 1 non-negative frequencies (the others are their
     conjugates)."""
-    _check_tensor("rfft", input)
     return _fft_r2c_1d("rfft", input, n, dim, norm, True, True)
 
 
 def irfft(input, n=None, dim=-1, norm=None):
     """The real signal of n samples (default 2 * (input.size(dim) - 1)) whose rfft is input."""
-    _check_tensor("irfft", input)
     return _fft_c2r_1d("irfft", input, n, dim, norm, False)
 
 
 def hfft(input, n=None, dim=-1, norm=None):
     """The transform of a Hermitian-symmetric signal given by its first half: a real result of n samples."""
-    _check_tensor("hfft", input)
     return _fft_c2r_1d("hfft", input, n, dim, norm, True)
 
 
 def ihfft(input, n=None, dim=-1, norm=None):
     """The inverse of hfft: the first half of the inverse transform of a real signal."""
-    _check_tensor("ihfft", input)
     return _fft_r2c_1d("ihfft", input, n, dim, norm, False, True)
 
 
@@ -245,14 +233,12 @@ def _c2r_shape_and_dims(name, input, s, dim):
 
 
 def _fftn_c2c(name, input, s, dim, norm, forward):
-    _check_tensor(name, input)
     shape, dims = _shape_and_dims(input, s, dim)
     x = _resize(_promote(input, require_complex=True), dims, shape)
     return _c2c(x, dims, _norm_from_string(norm, forward), forward)
 
 
 def _rfftn(name, input, s, dim, norm):
-    _check_tensor(name, input)
     if input.is_complex():
         raise RuntimeError(f"{name} expects a real-valued input tensor, but got {_type_name(input)}")
     shape, dims = _shape_and_dims(input, s, dim)
@@ -263,7 +249,6 @@ def _rfftn(name, input, s, dim, norm):
 
 
 def _irfftn(name, input, s, dim, norm):
-    _check_tensor(name, input)
     shape, dims, last_dim_size = _c2r_shape_and_dims(name, input, s, dim)
     x = _resize(_promote(input, require_complex=True), dims, shape)
     return _c2r(x, dims, _norm_from_string(norm, False), last_dim_size)
@@ -271,7 +256,6 @@ def _irfftn(name, input, s, dim, norm):
 
 def _hfftn(name, input, s, dim, norm):
     """The c2c transform over all dims but the last, then the c2r of its conjugate over the last."""
-    _check_tensor(name, input)
     shape, dims, last_dim_size = _c2r_shape_and_dims(name, input, s, dim)
     x = _resize(_promote(input, require_complex=True), dims, shape)
     normalization = _norm_from_string(norm, True)
@@ -282,7 +266,6 @@ def _hfftn(name, input, s, dim, norm):
 
 def _ihfftn(name, input, s, dim, norm):
     """The onesided r2c transform over the last dim, conjugated, then the inverse c2c over the others."""
-    _check_tensor(name, input)
     shape, dims = _shape_and_dims(input, s, dim)
     if not shape:
         raise RuntimeError(f"{name} must transform at least one axis")
@@ -384,13 +367,11 @@ def _shift(input, dim, amount):
 
 def fftshift(input, dim=None):
     """The zero frequency moved to the centre: each dim rolled by size // 2 (RollBackward0)."""
-    _check_tensor("fftshift", input)
     return _shift(input, dim, lambda n: n // 2)
 
 
 def ifftshift(input, dim=None):
     """The inverse of fftshift: each dim rolled by (size + 1) // 2."""
-    _check_tensor("ifftshift", input)
     return _shift(input, dim, lambda n: (n + 1) // 2)
 
 
