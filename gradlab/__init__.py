@@ -252,7 +252,7 @@ del _meta_device
 
 # Loaded at first use (PEP 562): PyTorch imports these at start-up, and `gradlab.optim` works the same way
 # here, but `import gradlab` does not pay for what a program never touches.
-_LAZY_MODULES = {"compiler", "distributions", "func", "optim", "testing", "utils"}
+_LAZY_MODULES = {"compiler", "distributions", "fft", "func", "optim", "testing", "utils"}
 
 
 def __getattr__(name):

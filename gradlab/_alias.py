@@ -10,7 +10,7 @@ import sys
 
 
 _LOADED_LATER = ("nn.functional", "nn.modules", "nn.init", "nn.utils", "nn.parallel", "nn.grad", "optim",
-                 "optim.lr_scheduler", "utils", "utils.data", "distributions", "func", "testing", "compiler")
+                 "optim.lr_scheduler", "utils", "utils.data", "distributions", "fft", "func", "testing", "compiler")
 
 
 class _TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):

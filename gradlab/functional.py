@@ -5,6 +5,7 @@ from . import (Tensor, broadcast_shapes, broadcast_tensors, cdist, einsum, linal
 from . import bool as bool_, float16, nn, ones, view_as_complex, view_as_real, zeros
 from . import _signatures
 from ._argparse.wrappers import _vetter
+from ._tensor_core import _wrap_dim
 from ._tensor_methods._common import _warn_once
 from .ops import OPS
 
@@ -90,31 +91,27 @@ def _opt(value):
     return "None" if value is None else str(int(value))
 
 
-def _fft_dim(fn, self, dim, **params):
-    """torch._fft_*'s transform over one dim (the op rows transform the last one)."""
-    dims = list(dim)
-    if len(dims) != 1:
-        raise NotImplementedError("gradlab: torch._fft_r2c/_fft_c2c/_fft_c2r over more than one dim")
-    d = dims[0] % self.dim()
-    moved = self if d == self.dim() - 1 else self.movedim(d, -1)
-    out = OPS[fn](moved, **params)
-    return out if d == self.dim() - 1 else out.movedim(-1, d)
+def _fft_dims(self, dim):
+    """torch._fft_*'s dims, wrapped to non-negative ones."""
+    dims = [dim] if isinstance(dim, int) else list(dim)
+    return tuple(_wrap_dim(d, self.dim()) for d in dims)
 
 
 def _fft_r2c(self, dim, normalization, onesided):
-    """torch._fft_r2c: the transform of a real signal (stft's); normalization 0 none, 1 1/sqrt(n), 2 1/n."""
-    return _fft_dim("fft_r2c", self, dim, normalization=normalization, onesided=bool(onesided),
-                    last_dim_size=self.shape[list(dim)[0]])
+    """torch._fft_r2c: the transform of a real signal; normalization 0 none, 1 1/sqrt(n), 2 1/n."""
+    dims = _fft_dims(self, dim)
+    return OPS["fft_r2c"](self, dim=dims, normalization=normalization, onesided=bool(onesided),
+                          last_dim_size=self.shape[dims[-1]])
 
 
 def _fft_c2c(self, dim, normalization, forward):
     """torch._fft_c2c: the transform of a complex signal, or (forward=False) its inverse."""
-    return _fft_dim("fft_c2c", self, dim, normalization=normalization, forward=bool(forward))
+    return OPS["fft_c2c"](self, dim=_fft_dims(self, dim), normalization=normalization, forward=bool(forward))
 
 
 def _fft_c2r(self, dim, normalization, last_dim_size):
-    """torch._fft_c2r: the real signal of last_dim_size samples whose onesided transform is self (istft's)."""
-    return _fft_dim("fft_c2r", self, dim, normalization=normalization, last_dim_size=last_dim_size)
+    """torch._fft_c2r: the real signal of last_dim_size samples whose onesided transform is self."""
+    return OPS["fft_c2r"](self, dim=_fft_dims(self, dim), normalization=normalization, last_dim_size=last_dim_size)
 
 
 def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="reflect",
@@ -199,9 +196,10 @@ def _stft(self, n_fft, hop_length, win_length, window, normalized, onesided, ret
     if complex_fft:
         if onesided:
             raise RuntimeError("Cannot have onesided output if window or input is complex")
-        out = OPS["fft_c2c"](input, normalization=normalization, forward=True)
+        out = OPS["fft_c2c"](input, dim=(2,), normalization=normalization, forward=True)
     else:
-        out = OPS["fft_r2c"](input, normalization=normalization, onesided=bool(onesided), last_dim_size=n_fft)
+        out = OPS["fft_r2c"](input, dim=(2,), normalization=normalization, onesided=bool(onesided),
+                             last_dim_size=n_fft)
     out.transpose_(1, 2)
     if self.dim() == 1:
         out.squeeze_(0)
@@ -261,13 +259,13 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     if return_complex:
         if onesided_:
             raise RuntimeError("Cannot have onesided output if window or input is complex")
-        input = OPS["fft_c2c"](input, normalization=normalization, forward=False)
+        input = OPS["fft_c2c"](input, dim=(2,), normalization=normalization, forward=False)
     else:
         if window is not None and window.is_complex():
             raise RuntimeError("Complex windows are incompatible with return_complex=False")
         if not onesided_:
             input = input.narrow(-1, 0, n_fft // 2 + 1)
-        input = OPS["fft_c2r"](input, normalization=normalization, last_dim_size=n_fft)
+        input = OPS["fft_c2r"](input, dim=(2,), normalization=normalization, last_dim_size=n_fft)
     y_tmp = input * window_tmp.view(1, 1, n_fft)
     y = OPS["unfold_backward"](y_tmp, input_sizes=(y_tmp.shape[0], expected_len), dimension=1, size=n_fft,
                                step=hop_length)

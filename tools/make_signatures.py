@@ -49,7 +49,8 @@ def torchgen_groups():
                                 ("torch", False, gpf.is_py_torch_function),
                                 ("nn", False, gpf.is_py_nn_function),
                                 ("linalg", False, gpf.is_py_linalg_function),
-                                ("special", False, gpf.is_py_special_function)):
+                                ("special", False, gpf.is_py_special_function),
+                                ("fft", False, gpf.is_py_fft_function)):
         pairs = gpf.load_signatures(native, deprecated, method=method)
         table = {}
         for name, overloads in gpf.group_filter_overloads(pairs, pred).items():
@@ -98,7 +99,7 @@ def probe_calls():
 
 
 def gradlab_names():
-    names = {"torch": [], "Tensor": [], "nn": [], "special": []}
+    names = {"torch": [], "Tensor": [], "nn": [], "special": [], "fft": []}
     for n in sorted(dir(gradlab)):
         t = getattr(torch, n, None)
         if not n.startswith("_") and isinstance(t, types.BuiltinFunctionType) and callable(getattr(gradlab, n)):
@@ -113,6 +114,9 @@ def gradlab_names():
         t = getattr(torch.special, n, None)
         if not n.startswith("_") and isinstance(t, types.BuiltinFunctionType):
             names["special"].append(n)
+    for n in sorted(gradlab.fft._FUNCTIONS):           # (torch.fft.fft is the C function fft_fft)
+        if isinstance(getattr(torch.fft, n, None), types.BuiltinFunctionType):
+            names["fft"].append(n)
     for n in sorted(dir(GF)):
         t = getattr(torch.nn.functional, n, None)
         if not n.startswith("_") and isinstance(t, types.BuiltinFunctionType):
@@ -123,7 +127,7 @@ def gradlab_names():
 def main():
     generated, runs = torchgen_groups(), binary_strings()
     sample = torch.ones(2, 3)
-    table = {"torch": {}, "Tensor": {}, "nn": {}, "special": {}}
+    table = {"torch": {}, "Tensor": {}, "nn": {}, "special": {}, "fft": {}}
     unresolved = []
     table["called"] = {name: tuple(generated[space][name]) for space, names in CALLED_FROM_PYTHON.items()
                        for name in names}
@@ -135,6 +139,8 @@ def main():
                 fn = getattr(torch.nn.functional, name)
             elif space == "special":
                 fn = getattr(torch.special, name)
+            elif space == "fft":
+                fn = getattr(torch.fft, name)
             else:
                 fn = getattr(torch, name)
             lead, ours = ((sample,), (gradlab.ones(2, 3),)) if space != "Tensor" else ((), ())
@@ -149,7 +155,7 @@ def main():
                 table[space][name] = two[:-len("() takes exactly one argument (2 given)")] + "/1"
                 continue
             candidates = []
-            found = generated[space].get("special_" + name if space == "special" else name)
+            found = generated[space].get(space + "_" + name if space in ("special", "fft") else name)
             if found and found != "noargs":
                 candidates.append(found)
             candidates += runs.get(name, [])
@@ -192,7 +198,8 @@ def main():
 
 
 TABLES = [("torch", "TORCH", "torch_functions"), ("Tensor", "TENSOR", "tensor_methods"),
-          ("nn", "NN", "nn_functional"), ("special", "SPECIAL", "special_functions"), ("called", "CALLED", "called")]
+          ("nn", "NN", "nn_functional"), ("special", "SPECIAL", "special_functions"), ("fft", "FFT", "fft_functions"),
+          ("called", "CALLED", "called")]
 
 PACKAGE = '''"""PyTorch's overload signatures for gradlab's public functions and methods (facts, no code).
 
@@ -202,7 +209,7 @@ Each value is either the signature strings PyTorch's argument parser reads, in i
 C function that takes no arguments, the name CPython's messages print for it ("/1" appended if it
 takes exactly one). Read by _argparse.
 TORCH: gradlab.<name>; TENSOR: Tensor.<name>; NN: gradlab.nn.functional.<name>; SPECIAL:
-gradlab.special.<name> (PyTorch's C function special_<name>); CALLED: the C
+gradlab.special.<name> (PyTorch's C function special_<name>); FFT: gradlab.fft.<name> (fft_<name>); CALLED: the C
 functions PyTorch's Python functions call (torch.norm: linalg_vector_norm; Tensor.split: split).
 """
 '''

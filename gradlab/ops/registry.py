@@ -650,7 +650,6 @@ _ndarray = np.ndarray
 CONTIGUOUS_RESULT = {"softmax", "log_softmax", "masked_fill", "masked_fill_tensor", "cumsum", "roll", "gather",
                      "index_select", "repeat", "index", "rpow", "block_diag", "logcumsumexp", "renorm",
                      "linalg_pinv", "linalg_matrix_exp", "mm", "bmm", "mv", "addmm", "addmv", "baddbmm", "addbmm",
-                     "fft_r2c", "fft_c2c", "fft_c2r",
                      "log_sigmoid"}     # (log_sigmoid_forward: a contiguous result and buffer, not TensorIterator's)
 
 
@@ -740,7 +739,8 @@ def torch_layout(op, out, arrays):
     return result
 
 
-_JOINED = {"cat", "stack", "rot90"}    # (rot90 lays out its result as PyTorch's flip + transpose)
+# (rot90 lays out its result as PyTorch's flip + transpose, the Fourier transforms as MKL's _exec_fft)
+_JOINED = {"cat", "stack", "rot90", "fft_r2c", "fft_c2c", "fft_c2r"}
 
 
 def _channels_last(a):

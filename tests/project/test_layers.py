@@ -17,7 +17,7 @@ LAYERS = [
     ("ops", ["ops"]),
     ("tensor", ["tensor", "_tensor_methods", "_functions", "creation", "random", "return_types", "serialization"]),
     ("library", ["autograd.functional", "nn", "optim", "utils", "backends", "cuda", "linalg", "special", "accelerator", "testing", "version",
-                 "functional", "distributions", "func", "compiler", "_dynamo"]),
+                 "functional", "distributions", "func", "fft", "compiler", "_dynamo"]),
     ("viz", ["viz"]),
     ("command line", ["__main__"]),
 ]
