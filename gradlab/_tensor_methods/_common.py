@@ -190,12 +190,14 @@ def _c_type(t):
 def maximum(a, b):
     _check_tensor_argument("maximum", a, "input")
     _check_tensor_argument("maximum", b, "other", position=2)
+    _registry.OPS["maximum"].check(a, b)        # (complex operands refused before the shapes are checked)
     return _binary("maximum", a, b)
 
 
 def minimum(a, b):
     _check_tensor_argument("minimum", a, "input")
     _check_tensor_argument("minimum", b, "other", position=2)
+    _registry.OPS["minimum"].check(a, b)        # (complex operands refused before the shapes are checked)
     return _binary("minimum", a, b)
 
 

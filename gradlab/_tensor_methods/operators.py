@@ -260,7 +260,7 @@ class _OperatorMethods:
 
     def bitwise_not(self):
         if self._data.dtype.kind not in "biu":
-            raise NotImplementedError(f'"bitwise_not_cpu" not implemented for {_dtype_name(self)!r}')
+            raise NotImplementedError(f'"bitwise_not_cpu" not implemented for {_kind_name(self)!r}')
         return Tensor._make(np.invert(self._data))
 
     def bitwise_and_(self, other):
@@ -438,8 +438,9 @@ class _OperatorMethods:
                 return (Tensor._make(np.zeros(int(self._data != 0), np.int64)),)
             return Tensor._make(np.zeros((int(self._data != 0), 0), np.int64))
         idx = np.nonzero(self._data)
-        if as_tuple:
-            return tuple(Tensor._make(i.astype(np.int64)) for i in idx)
+        if as_tuple:      # (PyTorch unbinds its nonzero(): rows of one block, storage offsets 0, n, 2n, ...)
+            block = np.stack(idx).astype(np.int64)
+            return tuple(Tensor._make(row) for row in block)
         # (PyTorch's result is laid out column by column: not contiguous)
         return Tensor._make(np.stack(idx, axis=0).astype(np.int64).T)
 
@@ -465,6 +466,11 @@ def _named_bitwise(a, other, operator):
     if out is NotImplemented:
         raise TypeError(f"unsupported operand type(s): 'Tensor' and {type(other).__name__!r}")
     return out
+
+
+def _kind_name(t):
+    """The C++ name of any dtype (_KERNEL_NAMES has the real ones)."""
+    return {"complex64": "ComplexFloat", "complex128": "ComplexDouble"}.get(t._data.dtype.name) or _dtype_name(t)
 
 
 def _dtype_name(t):

@@ -141,10 +141,11 @@ class _PointwiseMethods:
             # tensor bounds: PyTorch's ClampBackward0, whose bounds get gradients too
             _check_arguments("clamp", (min, max), [("Tensor min = None", "Tensor max = None"),
                                                     ("Number min = None", "Number max = None")])
-            _check_complex_clamp(self, min, max)
-            for bound in (min, max):
+            _check_complex_clamp(self, None, None)      # (a complex self first, then the shapes, then
+            for bound in (min, max):                    # a complex bound's kernel: PyTorch's order)
                 if bound is not None:
                     _check_broadcast(self, bound)
+            _check_complex_clamp(self, min, max)
             return OPS["clamp_tensor"](self, *_clamp_bounds(self, min, max))
         _check_arguments("clamp", (min, max), [("Tensor min = None", "Tensor max = None"),
                                                 ("Number min = None", "Number max = None")])

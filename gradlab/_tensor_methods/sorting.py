@@ -15,6 +15,7 @@ from ..ops import OPS, sorting as _sorting
 from ..creation import linspace
 from ..ops.arithmetic import _KERNEL_NAMES
 from ..ops.shape import cat
+from ..ops.operands import _kind
 from ._common import _all_dims, _argument_type_name, _dims
 from .linalg import _named_pair
 from .operators import _no_derivative
@@ -70,18 +71,18 @@ class _SortingMethods:
 
     # --- sorting ------------------------------------------------------------------------------
     def sort(self, dim=-1, descending=False, *, stable=_NO_STABLE):
+        d = _wrap_dim(dim, self._data.ndim)          # (the dim is checked before the dtype)
         if self._data.dtype.kind == "c":
             raise RuntimeError(" Sort does not support complex dtypes on CPU")
-        d = _wrap_dim(dim, self._data.ndim)
         indices = _sorting.sort_indices(self._data, d, bool(descending), stable is not _NO_STABLE and bool(stable))
         values = OPS["sort" if stable is _NO_STABLE else "sort_stable"](self, dim=d, indices=indices,
                                                                         self_sizes=self._data.shape)
         return _ReturnType("sort", values, Tensor._make(indices))
 
     def argsort(self, dim=-1, descending=False, *, stable=False):
+        d = _wrap_dim(dim, self._data.ndim)          # (the dim is checked before the dtype)
         if self._data.dtype.kind == "c":
             raise RuntimeError(" Sort does not support complex dtypes on CPU")
-        d = _wrap_dim(dim, self._data.ndim)
         return Tensor._make(_sorting.sort_indices(self._data, d, bool(descending), bool(stable)))
 
     def msort(self):
@@ -283,6 +284,8 @@ class _SortingMethods:
         data = self._data
         if bins <= 0:
             raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+        if data.dtype.kind == "c" and min == max:     # (the range from the data: aminmax has no complex kernel)
+            raise NotImplementedError(f'"aminmax_cpu" not implemented for \'{_kind(self)}\'')
         kind = data.dtype if data.dtype.kind == "f" else np.dtype(np.float64)
         low, high = kind.type(min), kind.type(max)
         if low == high and data.size:

@@ -82,6 +82,10 @@ def arange(start=0, end=_NO_END, step=1, *, out=None, dtype=None, layout=None, d
                     _dtype.default_np())
     if np_dtype.kind not in "iuf" or np_dtype in _dtype._SHELL:
         raise _not_implemented("arange_cpu", np_dtype)
+    if any(isinstance(v, complex) for v in (start, end, step)):     # (a complex bound is read as a double)
+        if any(isinstance(v, complex) and v.imag for v in (start, end, step)):
+            raise RuntimeError("value cannot be converted to type double without overflow")
+        start, end, step = (v.real if isinstance(v, complex) else v for v in (start, end, step))
     d_start, d_end, d_step = float(start), float(end), float(step)
     if not (d_step > 0 or d_step < 0):
         raise RuntimeError("step must be nonzero")

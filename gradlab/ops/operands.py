@@ -175,7 +175,9 @@ def where(condition, input=None, other=None, *, self=None):
                                       ("Tensor condition", "Number self", "Number other")])
     cond = condition._data
     if input is None:        # (PyTorch's condition.nonzero(as_tuple=True): any dtype, a 0-d one read as 1-d)
-        return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(cond.reshape(-1) if not cond.ndim else cond))
+        # (its rows are one block's, as PyTorch's unbind of nonzero(): storage offsets 0, n, 2n, ...)
+        block = np.stack(np.nonzero(cond.reshape(-1) if not cond.ndim else cond)).astype(np.int64)
+        return tuple(Tensor._make(row) for row in block)
     if condition._data.dtype != np.bool_:
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
                            f"{_kind(condition)}")

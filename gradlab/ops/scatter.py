@@ -10,7 +10,7 @@ from . import dual
 from .formula_text import shows
 from .operands import broadcast_error
 from .registry import op
-from .shape import _copy_slices_self_grad as zeros_at_key, storage_of, strided_view
+from .shape import _copy_slices_self_grad as zeros_at_key, storage_of, strided_view, unsqueeze as _unsqueeze
 
 
 class UnsavedIndex(np.ndarray):
@@ -259,7 +259,7 @@ def transpose_inplace(self, dim0, dim1):
 @op("unsqueeze_inplace", "UnsqueezeBackward1", promote=False,
     self=lambda g, n: dual.squeeze(g, n.dim))
 def unsqueeze_inplace(self, dim):
-    return np.expand_dims(self, dim)
+    return _unsqueeze.forward(self, dim)      # (unsqueeze's strides)
 
 
 def _squeeze_name(which):

@@ -94,7 +94,15 @@ def squeeze_matmul(self, dim, self_sizes):
 @op("unsqueeze", "UnsqueezeBackward0", variants=("function", "method", "inplace"), promote=False,
     self=lambda g, n: dual.squeeze(g, n.dim))
 def unsqueeze(self, dim):
-    return np.expand_dims(self, dim)
+    out = np.expand_dims(self, dim)
+    # PyTorch's stride of the new dim (inferUnsqueezeGeometry): the size times the stride of the dim it goes
+    # before, 1 at the end (numpy picks its own for a size-1 dim: x.t()[None] of a column would differ)
+    d = dim % out.ndim
+    strides = list(self.strides)
+    strides.insert(d, self.shape[d] * self.strides[d] if d < self.ndim else self.itemsize)
+    if tuple(strides) != out.strides:
+        out = np.lib.stride_tricks.as_strided(self, out.shape, strides)
+    return out
 
 
 @op("expand", "ExpandBackward0", variants=("method",), promote=False, shows={"self": "grad"},
