@@ -168,6 +168,8 @@ class _SortingMethods:
         if not self._data.size and not -max(self._data.ndim, 1) <= dim < max(self._data.ndim, 1):
             # (PyTorch returns empty results before it checks dim)
             return _ReturnType(name, Tensor._make(self._data.copy()), Tensor._make(np.zeros(self._data.shape, np.int64)))
+        if not self._data.ndim and dim not in (0, -1):
+            raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
         d = _wrap_dim(dim, self._data.ndim)
         _not_for(f"{name}_cpu", self, "c")
         indices = _sorting.cumulative_extreme_indices(self._data, d, name == "cummax")
@@ -300,7 +302,14 @@ class _SortingMethods:
         _not_for("histogram_cpu", self, "iuc")
         flat = data.reshape(-1)
         kept = flat[(flat >= low) & (flat <= high)]
-        pos = ((kept - low) * data.dtype.type(bins) / (high - low)).astype(np.int64)
+        with np.errstate(over="ignore", invalid="ignore"):
+            span = high - low
+            pos = (kept - low) * data.dtype.type(bins) / span
+        if not np.isfinite(span):            # (a range beyond the dtype: PyTorch counts nothing)
+            pos = pos[:0]
+        # (a position that overflowed the dtype, of numbers near its largest: PyTorch's int64 cast of inf
+        # lands them in the first bin, as measured)
+        pos = np.where(np.isfinite(pos), pos, 0).astype(np.int64)
         pos = np.minimum(pos, bins - 1)
         return Tensor._make(np.bincount(pos, minlength=bins).astype(data.dtype))
 

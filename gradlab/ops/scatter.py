@@ -44,7 +44,7 @@ def _src_part(src, index):
 
 
 def _scattered(self, dim, index, write):
-    out = np.array(self, copy=True)
+    out = np.array(self, copy=True, order="C")       # (PyTorch's scatter result is contiguous)
     if index.size:
         write(_1d(out), scatter_key(_1d(index), dim))
     return out

@@ -10,7 +10,11 @@ exception's type and message) must be the same.
 - searchsorted with 0-d boundaries, arange with a complex bound, vector_norm's dtype checks, the mean of an
   empty complex tensor;
 - layouts: unsqueeze's (and `x[None]`'s) new stride, the rows of torch.where(cond) and nonzero(as_tuple=True)
-  as one block's, a write into an expanded tensor checking the value's shape before the overlap.
+  as one block's, a write into an expanded tensor checking the value's shape before the overlap; elementwise
+  results of inputs whose size-1 dims carry other strides (a number operand: TensorIterator sorts the dims);
+  index results' size-1 dims; scatter-like results contiguous; matmul's folding test on strides;
+- where's numbers checked against the result dtype (they wrapped silently); histc of numbers near the largest
+  (a numpy error); cummax/cummin's 0-d dim message; numpy() of an empty tensor; conj().imag's negative bit.
 """
 import itertools
 import warnings
@@ -129,8 +133,70 @@ SETITEM_CASES = [f"t = {s}; t[{k}] = {v}; r = t"
                               ("0", "torch.ones(3)"), ("0", "torch.ones(1, 1, 3)"), (":", "torch.ones(4)"), ("0", "5"),
                               (":, 1", "torch.ones(2)"), (":, 1", "torch.ones(3)"), ("1:", "torch.zeros(1, 2)"))]
 
+# results of elementwise ops on inputs whose size-1 dims carry other strides (x.t() of a row): TensorIterator's general
+# path (a Python number, a 0-d or broadcast operand) sorts the dims by those strides, its fast path does not
+_ODD = ["torch.tensor([3, -1, 0, 7], dtype=torch.int16).reshape(1, 4).t()",
+        "torch.tensor([1.5, -2., 0., 4.]).reshape(1, 1, 1, 4).transpose(0, -1)",
+        "torch.tensor([[1.5, -2., 3.]]).reshape(3, 1).transpose(-1, -2)",
+        "torch.tensor([True, False, True]).reshape(1, 3).t()"]
+SIZE_ONE_CASES = [f"x = {x}; r = {e}" for x in _ODD
+                  for e in ("x > True", "x.remainder(2)", "torch.copysign(x, -0.5)", "False << x if x.dtype != torch.float32 "
+                            "else 2 ** x", "x * 2", "x + x", "x + torch.ones(x.shape)", "3j != x", "x.eq(0)",
+                            "torch.remainder(x, torch.tensor([2.]))", "torch.logical_or(x, torch.zeros(2, *x.shape[1:]))",
+                            "x.logical_and(x)", "np.float64(2.5) - x", "x.float() / 0.1", "x.abs()",
+                            "torch.maximum(x, torch.tensor(1, dtype=x.dtype))")]
+SIZE_ONE_CASES += [f"t = {t}; r = {e}" for t in ("torch.arange(9).reshape(3, 3)", "torch.arange(12.).reshape(4, 3).t()",
+                                                 "torch.arange(3).reshape(3, 1).t()", "torch.arange(8).reshape(2, 2, 2)")
+                   for e in ("t[None, [0, 1]]", "t[..., [-1]]", "t[None, np.array([0, 1])]", "t[:2, [0]]", "t[None, [[0], [1]]]",
+                             "t[[0], None]")]
+# scatter-like structured kernels allocate their result contiguous (self copied into it)
+_T = "t = torch.arange(12.).reshape(4, 3).t(); i = torch.zeros_like(t, dtype=torch.long); "
+SIZE_ONE_CASES += [_T + f"r = {e}" for e in (
+    "torch.scatter(t, 0, i, 1)", "torch.scatter(t, 0, i, t)", "torch.scatter_add(t, 0, i, t)", "t.scatter(1, i, 2.5)",
+    "torch.scatter(t, 0, i, t, reduce='add')", "t.index_add(0, torch.tensor([0]), t[:1])",
+    "t.index_copy(0, torch.tensor([0]), t[:1])", "t.masked_scatter(t > 0, t)", "t.tril()", "t.triu(1)",
+    "torch.tril(t[:, None, :].expand(3, 2, 4))", "t.clone().tril_()", "t.index_fill(0, torch.tensor([0]), 1)",
+    "t.masked_fill(t > 0, 1)", "t.diagonal_scatter(torch.zeros(3))", "t.select_scatter(torch.zeros(4), 0, 0)")]
+
+# where with a number: converted to the result dtype with c10's overflow check (255 into int8 was a silent -1)
+_W = "c = torch.tensor([True, False]); "
+WHERE_CASES = [_W + f"r = torch.where(c, {a}, {b})" for a, b in (
+    ("255", "torch.tensor([-1, 5], dtype=torch.int8)"), ("300", "torch.tensor([1, 2], dtype=torch.uint8)"),
+    ("-1", "torch.tensor([1, 2], dtype=torch.uint8)"), ("-300", "torch.tensor([1, 2], dtype=torch.uint8)"),
+    ("torch.tensor([1, 2], dtype=torch.int8)", "-200"), ("torch.tensor([1, 2], dtype=torch.int16)", "40000"),
+    ("torch.tensor([1, 2], dtype=torch.int32)", "2**31"), ("2**63", "torch.tensor([1, 2])"), ("1e300", "torch.tensor([1., 2])"),
+    ("1e300", "torch.tensor([1, 2], dtype=torch.int8)"), ("1e300", "torch.tensor([1., 2], dtype=torch.float64)"),
+    ("1e10", "torch.tensor([1., 2], dtype=torch.float16)"), ("70000", "torch.tensor([1., 2], dtype=torch.float16)"),
+    ("float('inf')", "torch.tensor([1., 2])"), ("float('nan')", "torch.tensor([1, 2], dtype=torch.int8).float()"),
+    ("1e39j", "torch.tensor([1., 2])"), ("300", "torch.tensor([True, False])"), ("1e300", "2"), ("2**63", "1"),
+    ("1", "2**63"), ("3.5", "2"), ("2.5", "1e300"), ("torch.tensor(300)", "torch.tensor([1, 2], dtype=torch.int8)"),
+    ("2**70", "torch.tensor([1., 2])"), ("127", "torch.tensor([1, 2], dtype=torch.int8)"))]
+
+# cummax/cummin of a 0-d tensor: their own dim message; matmul folds a batch into rows only when no copy is needed
+# (size-1 dims' strides included), else bmm and its message; histc of numbers near the dtype's largest
+MORE_CASES = [f"r = torch.{f}(torch.tensor(2.), {d})" for f in ("cummax", "cummin") for d in (1, -2, 0, -1)]
+MORE_CASES += [f"r = {a} @ {b}" for a, b in (
+    ("torch.ones(3)", "torch.ones(2, 2, 2)"), ("torch.ones(2, 1, 1, 1)", "torch.ones(4)"),
+    ("torch.ones(1, 1, 1, 2).transpose(0, -1)", "torch.ones(4)"), ("torch.ones(1, 1, 1, 2).transpose(0, -1)", "torch.ones(1)"),
+    ("torch.ones(2, 3, 4).transpose(0, 1)", "torch.ones(4)"), ("torch.ones(4)", "torch.ones(2, 4, 3)"),
+    ("torch.ones(2, 3, 4)[:, :, :2]", "torch.ones(2, 5)"), ("torch.ones(1, 2, 4).transpose(0, 1)", "torch.ones(4, 5)"),
+    ("torch.ones(5, 3)", "torch.ones(2, 4, 3)"), ("torch.ones(2)", "torch.ones(3, 1, 2, 1)"),
+    ("torch.arange(6.).reshape(3, 1, 2).transpose(0, 1)", "torch.ones(2, 2)"))]
+MORE_CASES += [f"r = torch.histc(torch.tensor({v}{d}), bins=4)" for v in (
+    "[0., 1e38]", "[0., 1e38, 5e37, 3e37]", "[0., 3e38, 2e38]", "[-3e38, 3e38, 2e38]", "[-1e-10, 7., 1e38, 1e10]")
+    for d in ("", ", dtype=torch.float64")]
+
+# numpy() of an empty tensor: zero strides, as numpy gives PyTorch's; the negative bit of a conj()'s imaginary parts
+_EMPTIES = ["torch.zeros(0)", "torch.zeros(2, 0)", "torch.zeros(0, 3)", "torch.zeros(2, 0).t()", "torch.zeros(3)[::2]",
+            "torch.zeros(3, 1).t()", "torch.zeros(0, 2, dtype=torch.int8).expand(3, 0, 2)"]
+MORE_CASES += [f"t = {t}; a = {f}; r = (a.strides, a.shape, str(a.dtype))" for t in _EMPTIES
+               for f in ("t.numpy()", "np.asarray(t)", "t.__array__()", "np.asarray(t, dtype=np.float64)")]
+MORE_CASES += [f"c = torch.tensor([1 + 2j, 3 - 1j]); i = {v}; r = (i, i.is_neg(), torch.is_neg(i), i.resolve_neg().is_neg(), "
+               "(i * 1).is_neg(), i.is_conj())" for v in ("c.conj().imag", "c.imag", "c.conj().real", "c.conj()",
+                                                          "c.conj().imag.clone()", "torch.imag(c.conj())")]
+
 CASES = (NEG_CASES + COMPLEX_KERNEL_CASES + ORDER_CASES + SEARCH_CASES + ARANGE_CASES + LAYOUT_CASES
-         + SETITEM_CASES)
+         + SETITEM_CASES + SIZE_ONE_CASES + WHERE_CASES + MORE_CASES)
 
 
 @pytest.mark.parametrize("code", CASES)
