@@ -263,8 +263,9 @@ class _PointwiseMethods:
         _check_arguments("index_fill", (dim, index, value), [("int dim", "Tensor index", "Tensor value"),
                                                               ("int dim", "Tensor index", "Number value")])
         _check_fill_value(value)
-        mask = self._index_fill_mask(dim, index)
+        _check_complex_fill(self, value)
         fill = _indexing.scalar_for(self, _py(value))            # (wraps, or PyTorch's error; a tensor's item too)
+        mask = self._index_fill_mask(dim, index)                 # (the indices after the value)
         if isinstance(value, Tensor):
             return OPS["index_fill_tensor"](self, value, mask=mask, fill=fill)
         return OPS["index_fill"](self, mask=mask, value=fill)
@@ -654,3 +655,9 @@ _Frexp.__name__ = _Frexp.__qualname__ = "frexp"
 _FrexpOut.__name__ = _FrexpOut.__qualname__ = "frexp_out"
 _Frexp.__module__ = _FrexpOut.__module__ = "gradlab.return_types"
 _Frexp._out_type = _FrexpOut
+
+
+def _check_complex_fill(t, value):
+    """index_fill's refusal of a complex number for a real tensor (before its indices are read)."""
+    if isinstance(value, (complex, np.complexfloating)) and t._data.dtype.kind != "c":
+        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not supported")

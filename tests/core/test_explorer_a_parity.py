@@ -14,7 +14,9 @@ exception's type and message) must be the same.
   results of inputs whose size-1 dims carry other strides (a number operand: TensorIterator sorts the dims);
   index results' size-1 dims; scatter-like results contiguous; matmul's folding test on strides;
 - where's numbers checked against the result dtype (they wrapped silently); histc of numbers near the largest
-  (a numpy error); cummax/cummin's 0-d dim message; numpy() of an empty tensor; conj().imag's negative bit.
+  (a numpy error); cummax/cummin's 0-d dim message; numpy() of an empty tensor; conj().imag's negative bit;
+- in-place abs_/floor_/ceil_/trunc_/sign_ of a complex tensor (abs_ computed a wrong answer), copy_ of a Python
+  number, index_fill's complex number.
 """
 import itertools
 import warnings
@@ -194,6 +196,16 @@ MORE_CASES += [f"t = {t}; a = {f}; r = (a.strides, a.shape, str(a.dtype))" for t
 MORE_CASES += [f"c = torch.tensor([1 + 2j, 3 - 1j]); i = {v}; r = (i, i.is_neg(), torch.is_neg(i), i.resolve_neg().is_neg(), "
                "(i * 1).is_neg(), i.is_conj())" for v in ("c.conj().imag", "c.imag", "c.conj().real", "c.conj()",
                                                           "c.conj().imag.clone()", "torch.imag(c.conj())")]
+# in-place ops refusing a complex self before the overlap check; copy_ of a Python number (a 0-d tensor, cast);
+# index_fill's refusal of a complex number for a real tensor
+_CX = ["torch.zeros(2, dtype=torch.complex64)", "torch.tensor([1 + 1j, -2j]).expand(2, 2)", "torch.zeros(3, 1, dtype=torch.complex128).t()"]
+MORE_CASES += [f"t = {t}; r = t.{m}()" for t in _CX for m in ("abs_", "absolute_", "floor_", "ceil_", "trunc_", "sign_",
+                                                              "round_", "frac_", "neg_", "sgn_")]
+MORE_CASES += [f"t = torch.zeros(2{d}); r = (t.copy_({v}), t._version)" for d in ("", ", dtype=torch.uint8", ", dtype=torch.int8",
+                                                                                  ", dtype=torch.complex64", ", dtype=torch.bool")
+               for v in ("3j", "300", "2.7", "True", "2**70", "-2**70", "np.float64(2.5)", "float('nan')", "1 + 2j", "-1")]
+MORE_CASES += [f"t = torch.zeros(3{d}); r = t.{f}(0, torch.tensor([{i}]), {v})" for d in ("", ", dtype=torch.int8", ", dtype=torch.complex64")
+               for f in ("index_fill", "index_fill_") for i in (0, 5) for v in ("1j", "300", "np.complex64(1)", "2.5")]
 
 CASES = (NEG_CASES + COMPLEX_KERNEL_CASES + ORDER_CASES + SEARCH_CASES + ARANGE_CASES + LAYOUT_CASES
          + SETITEM_CASES + SIZE_ONE_CASES + WHERE_CASES + MORE_CASES)
