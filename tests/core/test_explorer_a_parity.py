@@ -16,7 +16,7 @@ exception's type and message) must be the same.
 - where's numbers checked against the result dtype (they wrapped silently); histc of numbers near the largest
   (a numpy error); cummax/cummin's 0-d dim message; numpy() of an empty tensor; conj().imag's negative bit;
 - in-place abs_/floor_/ceil_/trunc_/sign_ of a complex tensor (abs_ computed a wrong answer), copy_ of a Python
-  number, index_fill's complex number.
+  number, index_fill's complex number; complex64 abs correctly rounded (numpy's float32 hypot is not).
 """
 import itertools
 import warnings
@@ -233,3 +233,16 @@ def test_generated_complex_neg_signs():
             x = lib.from_numpy(data.copy())[::step]
             results.append(_signs(-x))
         assert results[0] == results[1]
+
+
+def test_generated_complex64_abs_bits():
+    """|z| of complex64 numbers over many magnitudes, contiguous and strided: PyTorch's bits (correctly rounded)."""
+    rng = np.random.default_rng(5)
+    parts = np.concatenate([rng.standard_normal((4000, 2)) * 10.0 ** rng.integers(-20, 20, (4000, 1)),
+                            rng.integers(-9, 9, (1000, 2)).astype(float)])
+    z = (parts[:, 0] + 1j * parts[:, 1]).astype(np.complex64)
+    results = []
+    for lib in (torch, gradlab):
+        t = lib.from_numpy(z.copy())
+        results.append(np.concatenate([t.abs().numpy(), t[::3].abs().numpy(), t.reshape(50, 100).t().abs().numpy().ravel()]))
+    assert np.array_equal(results[0].view(np.int32), results[1].view(np.int32))
