@@ -65,7 +65,9 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
         raise NotImplementedError('"searchsorted_out_cpu" not implemented for '
                                   f"'{_dtype.from_numpy_dtype(common)._legacy[:-len('Tensor')]}'")
     how = "right" if right else "left"
-    if seq.ndim <= 1:
+    if not seq.size:                  # (no boundaries, or no rows: every value goes first)
+        out = np.zeros(v.shape, np.int64)
+    elif seq.ndim <= 1:
         out = np.searchsorted(seq.reshape(-1), v, side=how)
     else:
         flat_seq = seq.reshape(-1, seq.shape[-1])

@@ -105,7 +105,13 @@ def arange(start=0, end=_NO_END, step=1, *, out=None, dtype=None, layout=None, d
         size = math.ceil((d_end - d_start) / d_step)
     if not 0 <= size <= 2 ** 63 - 1:
         raise RuntimeError("invalid size, possible overflow?")
-    return _finish(_arange_values(start, step, size, np_dtype), requires_grad)
+    try:
+        values = _arange_values(start, step, size, np_dtype)
+    except MemoryError:                  # (PyTorch's allocator's words, not numpy's)
+        raise RuntimeError("[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: "
+                           f"you tried to allocate {size * np_dtype.itemsize} bytes. Error code 12 (Cannot allocate "
+                           "memory)") from None
+    return _finish(values, requires_grad)
 
 
 def _linspace_arguments(function, start, end, steps, dtype, device, requires_grad):

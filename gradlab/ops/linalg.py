@@ -256,8 +256,9 @@ def matmul(a, b):
     if k != k2:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{int(np.prod(batch))}, {k}] "
                            f"but got: [{int(np.prod(batch))}, {k2}].")
-    a3 = a2.expand(batch + (n, k)).reshape(-1, n, k)
-    b3 = b2.expand(batch + (k, m)).reshape(-1, k, m)
+    rows = int(np.prod(batch))        # (not -1: with no elements it would be ambiguous)
+    a3 = a2.expand(batch + (n, k)).reshape(rows, n, k)
+    b3 = b2.expand(batch + (k, m)).reshape(rows, k, m)
     out = a3.bmm(b3)
     shape = batch + ((n,) if da > 1 else ()) + ((m,) if db > 1 else ())
     return OPS["unsafe_view"](out, shape=shape, self_sizes=out._data.shape)

@@ -16,7 +16,9 @@ exception's type and message) must be the same.
 - where's numbers checked against the result dtype (they wrapped silently); histc of numbers near the largest
   (a numpy error); cummax/cummin's 0-d dim message; numpy() of an empty tensor; conj().imag's negative bit;
 - in-place abs_/floor_/ceil_/trunc_/sign_ of a complex tensor (abs_ computed a wrong answer), copy_ of a Python
-  number, index_fill's complex number; complex64 abs correctly rounded (numpy's float32 hypot is not).
+  number, index_fill's complex number; complex64 abs correctly rounded (numpy's float32 hypot is not);
+- empty operands of searchsorted and batched matmul (numpy's reshape errors), cummax of an empty complex
+  tensor, arange beyond memory.
 """
 import itertools
 import warnings
@@ -206,6 +208,16 @@ MORE_CASES += [f"t = torch.zeros(2{d}); r = (t.copy_({v}), t._version)" for d in
                for v in ("3j", "300", "2.7", "True", "2**70", "-2**70", "np.float64(2.5)", "float('nan')", "1 + 2j", "-1")]
 MORE_CASES += [f"t = torch.zeros(3{d}); r = t.{f}(0, torch.tensor([{i}]), {v})" for d in ("", ", dtype=torch.int8", ", dtype=torch.complex64")
                for f in ("index_fill", "index_fill_") for i in (0, 5) for v in ("1j", "300", "np.complex64(1)", "2.5")]
+# empty operands that reached numpy's reshape errors (searchsorted's rows, matmul's batch), cummax of an empty complex
+# tensor (empty results before the kernel), arange beyond memory (PyTorch's allocator's message)
+MORE_CASES += [f"r = {e}" for e in (
+    "torch.searchsorted(torch.tensor([], dtype=torch.int16).reshape(2, 0), torch.ones(2, 3, dtype=torch.int16))",
+    "torch.searchsorted(torch.zeros(0, 3), torch.zeros(0, 2))", "torch.searchsorted(torch.zeros(0), torch.ones(3))",
+    "torch.searchsorted(torch.zeros(2, 0), torch.ones(2, 0))", "torch.ones(2, 3, 2, 2) @ torch.zeros(2, 0)",
+    "torch.ones(3, 2, 2).expand(2, 3, 2, 2) @ torch.zeros(2, 0).flip(-1)", "torch.zeros(0, 2, 3) @ torch.zeros(3)",
+    "torch.zeros(2, 0, 3) @ torch.zeros(1, 3, 4)", "torch.zeros(2, 2, 0) @ torch.zeros(2, 0, 4)",
+    "torch.cummax(torch.tensor([], dtype=torch.complex64), dim=-1)", "torch.cummin(torch.zeros(2, 0, dtype=torch.complex128), 1)",
+    "torch.cummax(torch.zeros(0, dtype=torch.bool), 0)", "torch.arange(2**40)")]
 
 CASES = (NEG_CASES + COMPLEX_KERNEL_CASES + ORDER_CASES + SEARCH_CASES + ARANGE_CASES + LAYOUT_CASES
          + SETITEM_CASES + SIZE_ONE_CASES + WHERE_CASES + MORE_CASES)
