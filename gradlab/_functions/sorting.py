@@ -50,16 +50,24 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
         if order.size and (order.min() < 0 or order.max() >= seq.shape[-1]):
             raise RuntimeError("torch.searchsorted(): sorter index out of range")
         seq = np.take_along_axis(seq, order, axis=-1)
-    if seq.ndim > 1 and not v.ndim:
+    if seq.ndim != 1 and not v.ndim:
         raise RuntimeError("torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is "
                            f"1, but we got boundaries tensor dim({seq.ndim}) and input value's dim(0) numel(1)")
+    if not seq.ndim:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension")
     if seq.ndim > 1 and (v.ndim != seq.ndim or v.shape[:-1] != seq.shape[:-1]):
         raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions "
                            "of boundaries tensor and input value tensor must match, but we got boundaries tensor "
                            f"[{', '.join(map(str, seq.shape))}] and input value tensor "
                            f"[{', '.join(map(str, v.shape))}]")
+    common = _dtype.result_np_dtype([(1, seq.dtype), (1, v.dtype)], [])
+    if v.size and common.kind in "bc":       # (compared in the common dtype: no bool or complex kernel)
+        raise NotImplementedError('"searchsorted_out_cpu" not implemented for '
+                                  f"'{_dtype.from_numpy_dtype(common)._legacy[:-len('Tensor')]}'")
     how = "right" if right else "left"
-    if seq.ndim <= 1:
+    if not seq.size:                  # (no boundaries, or no rows: every value goes first)
+        out = np.zeros(v.shape, np.int64)
+    elif seq.ndim <= 1:
         out = np.searchsorted(seq.reshape(-1), v, side=how)
     else:
         flat_seq = seq.reshape(-1, seq.shape[-1])

@@ -168,8 +168,9 @@ def _lifted(a, scalar):
         return a.to(_dtype.from_numpy_dtype(np.dtype(np.complex128 if a._data.dtype == np.float64 else np.complex64)))
     if cat > _dtype.category(a._data.dtype):
         lifted = a._data.astype(_dtype.result_np_dtype([(a._data.ndim, a._data.dtype)], [cat]))  # (float64 * 1j: complex128)
-        if lifted.ndim and not lifted.flags.c_contiguous:     # (numpy's cast forgets an expanded layout)
-            lifted = _registry.torch_layout(None, lifted, (a._data,))
+        if lifted.ndim and (not lifted.flags.c_contiguous or _registry.sorts_size_one(lifted, (a._data,), True)):
+            lifted = _registry.torch_layout(None, lifted, (a._data,))     # (numpy's cast forgets an expanded
+            #                                                             layout, and size-1 dims' strides)
         return Tensor._make(lifted)
     return a
 
@@ -190,12 +191,14 @@ def _c_type(t):
 def maximum(a, b):
     _check_tensor_argument("maximum", a, "input")
     _check_tensor_argument("maximum", b, "other", position=2)
+    _registry.OPS["maximum"].check(a, b)        # (complex operands refused before the shapes are checked)
     return _binary("maximum", a, b)
 
 
 def minimum(a, b):
     _check_tensor_argument("minimum", a, "input")
     _check_tensor_argument("minimum", b, "other", position=2)
+    _registry.OPS["minimum"].check(a, b)        # (complex operands refused before the shapes are checked)
     return _binary("minimum", a, b)
 
 

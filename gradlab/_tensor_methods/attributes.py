@@ -192,7 +192,10 @@ class _AttributeMethods:
         """The imaginary parts of a complex tensor, a view; real tensors have none."""
         if self._data.dtype.kind != "c":
             raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-        return _complex_part(self, 1)
+        part = _complex_part(self, 1)
+        if self.is_conj():
+            part.__dict__["_neg_bit"] = True      # (PyTorch's view of a conj(): the parts negated, a bit says)
+        return part
 
     @imag.setter
     def imag(self, value):

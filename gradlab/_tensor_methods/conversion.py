@@ -18,6 +18,14 @@ from .. import _warnings
 _FACTORIES = {"zeros": zeros, "ones": ones, "empty": empty}     # x.new_zeros(...), ...
 
 
+def _shared_array(data):
+    """The array numpy() shares: the tensor's own, except that an empty one has zero strides (numpy gives
+    PyTorch's empty arrays those)."""
+    if not data.size and any(data.strides):
+        return np.lib.stride_tricks.as_strided(data, data.shape, (0,) * data.ndim)
+    return data
+
+
 class _ConversionMethods:
     """Copied onto `Tensor` by gradlab/tensor.py."""
 
@@ -44,7 +52,7 @@ class _ConversionMethods:
             raise RuntimeError(" Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array.")
         if self.requires_grad and not force and grad_mode._state["enabled"]:    # (PyTorch asks only with grad on)
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
-        return self._data
+        return _shared_array(self._data)
 
     def __array__(self, dtype=None):
         if type(self._data) is _device.MetaArray:
@@ -54,7 +62,7 @@ class _ConversionMethods:
         if self.requires_grad and grad_mode._state["enabled"]:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         if dtype is None:
-            return self._data
+            return _shared_array(self._data)
         with _warnings.numpy_warnings_at_user_line():       # (numpy's ComplexWarning for complex to real)
             return self._data.astype(dtype, copy=False)
 

@@ -19,6 +19,7 @@ from ._common import (_NO_ROUNDING, _OPERANDS, _argument_type_name, _c_type, _ch
                       _check_operand, _check_sub, _check_complex_clamp, _check_tensor_argument, _clamp_bounds, _lifted,
                       _wrapped)
 from .operators import _check_heaviside
+from .pointwise import _check_complex_fill
 from .pointwise import _check_ldexp, _check_nextafter, _check_polygamma
 from .. import _warnings
 
@@ -111,6 +112,11 @@ class _InPlaceMethods:
             return self.copy_(src.to("meta"), non_blocking)
         if isinstance(src, np.generic):     # (a number to PyTorch, as to its parser: np.float32 too)
             src = src.item()
+        if isinstance(src, (bool, int, float, complex)):
+            # PyTorch's parser makes a number a 0-d tensor (int64, float64, complex128), which copy_ then casts:
+            # 300 wraps into uint8, 3j gives its real part (with the cast's warning)
+            _check_int_scalar(src)
+            src = Tensor._make(np.array(src))
         if isinstance(src, Tensor) and not (self.requires_grad or src.requires_grad) and _same_data(self, src):
             self._version_counter[0] += 1     # (PyTorch's copy_ returns at once: the same memory, laid out alike)
             _indexing.after_untracked_write(self)       # (a change all the same: views read through their base)
@@ -232,10 +238,11 @@ class _InPlaceMethods:
         _check_arguments("index_fill_", (dim, index, value), [("int dim", "Tensor index", "Tensor value"),
                                                                ("int dim", "Tensor index", "Number value")])
         _check_fill_value(value)
+        _check_complex_fill(self, value)
         if self._is_expanded():
             return self._fill_expanded("index_fill_", 1913, self._index_fill_mask(dim, index), _py(value))
-        mask = self._index_fill_mask(dim, index)
         fill = _indexing.scalar_for(self, _py(value))            # (wraps, or PyTorch's error; a tensor's item too)
+        mask = self._index_fill_mask(dim, index)                 # (the indices after the value)
         if isinstance(value, Tensor):
             return self._inplace("index_fill_tensor", value, mask=mask, fill=fill)
         return self._inplace("index_fill", mask=mask, value=fill)

@@ -260,7 +260,7 @@ class _OperatorMethods:
 
     def bitwise_not(self):
         if self._data.dtype.kind not in "biu":
-            raise NotImplementedError(f'"bitwise_not_cpu" not implemented for {_dtype_name(self)!r}')
+            raise NotImplementedError(f'"bitwise_not_cpu" not implemented for {_kind_name(self)!r}')
         return Tensor._make(np.invert(self._data))
 
     def bitwise_and_(self, other):
@@ -372,7 +372,7 @@ class _OperatorMethods:
                 np.broadcast_shapes(self._data.shape, other._data.shape)
             except ValueError:
                 raise broadcast_error(self._data.shape, other._data.shape) from None
-        return Tensor._make(np.asarray(ufunc(self._data, other._data)))
+        return Tensor._make(_laid_out(ufunc(self._data, other._data), self._data, other._data))
 
     def logical_not_(self):
         return self._logical_inplace(np.logical_not(self._data))
@@ -441,8 +441,9 @@ class _OperatorMethods:
                 return (Tensor._make(np.zeros(int(self._data != 0), np.int64)),)
             return Tensor._make(np.zeros((int(self._data != 0), 0), np.int64))
         idx = np.nonzero(self._data)
-        if as_tuple:
-            return tuple(Tensor._make(i.astype(np.int64)) for i in idx)
+        if as_tuple:      # (PyTorch unbinds its nonzero(): rows of one block, storage offsets 0, n, 2n, ...)
+            block = np.stack(idx).astype(np.int64)
+            return tuple(Tensor._make(row) for row in block)
         # (PyTorch's result is laid out column by column: not contiguous)
         return Tensor._make(np.stack(idx, axis=0).astype(np.int64).T)
 
@@ -470,6 +471,11 @@ def _named_bitwise(a, other, operator):
     return out
 
 
+def _kind_name(t):
+    """The C++ name of any dtype (_KERNEL_NAMES has the real ones)."""
+    return {"complex64": "ComplexFloat", "complex128": "ComplexDouble"}.get(t._data.dtype.name) or _dtype_name(t)
+
+
 def _dtype_name(t):
     return _KERNEL_NAMES[t._data.dtype.name]
 
@@ -493,7 +499,8 @@ def _no_grad_scalar_left(ufunc, scalar, a):
     _check_int_scalar(scalar)
     _check_bool_and_uint64(a, scalar)
     dt = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype)], [_dtype.category(np.asarray(scalar).dtype)])
-    return Tensor._make(_laid_out(ufunc(np.asarray(scalar).astype(dt), a._data.astype(dt, copy=False)), a._data))
+    return Tensor._make(_laid_out(ufunc(np.asarray(scalar).astype(dt), a._data.astype(dt, copy=False)), a._data,
+                                  general=True))
 
 
 def _check_bool_and_uint64(a, number):
@@ -503,11 +510,13 @@ def _check_bool_and_uint64(a, number):
                            "and UInt64")
 
 
-def _laid_out(out, *given):
+def _laid_out(out, *given, general=False):
     """A no-grad result in PyTorch's layout: TensorIterator's, from the inputs as given (a cast to the result
-    dtype may have lost an expanded input's zero strides; numpy picks its own order)."""
+    dtype may have lost an expanded input's zero strides; numpy picks its own order). general: a Python number
+    is an operand too (see registry.sorts_size_one)."""
     out = np.asarray(out)
-    if not out.flags.c_contiguous or any(type(g) is np.ndarray and not g.flags.c_contiguous for g in given):
+    if not out.flags.c_contiguous or any(type(g) is np.ndarray and not g.flags.c_contiguous for g in given) or (
+            _registry.sorts_size_one(out, given, general)):
         return _registry.torch_layout(None, out, list(given))
     return out
 
@@ -550,7 +559,8 @@ def _no_grad_binary(ufunc, a, b):
         # PyTorch divides float16 by a Python number, or by a 0-d tensor of another dtype, in float32 (numpy would
         # round the divisor to float16 first)
         divisor = np.float32(b if b.__class__ in (int, float) else bd.item())
-        return Tensor._make(_laid_out(ufunc(a._data.astype(np.float32), divisor).astype(np.float16), a._data))
+        return Tensor._make(_laid_out(ufunc(a._data.astype(np.float32), divisor).astype(np.float16), a._data,
+                                      general=True))
     try:
         out = ufunc(a._data.astype(dt, copy=False), bd.astype(dt, copy=False))
     except ValueError:
@@ -608,7 +618,8 @@ def _compare(ufunc, a, b):
         out = np.asarray(ufunc(ad, bd))
     except ValueError:
         raise broadcast_error(a._data.shape, np.shape(bd)) from None
-    if out.ndim and not (out.flags.c_contiguous and a._data.flags.c_contiguous):
+    if out.ndim and not (out.flags.c_contiguous and a._data.flags.c_contiguous) or _registry.sorts_size_one(
+            out, (a._data, given_bd), not isinstance(given, (Tensor, list, tuple))):
         out = _registry.torch_layout(None, out, (a._data, given_bd))     # PyTorch's layout of the result
     return Tensor._make(out)
 

@@ -141,10 +141,11 @@ class _PointwiseMethods:
             # tensor bounds: PyTorch's ClampBackward0, whose bounds get gradients too
             _check_arguments("clamp", (min, max), [("Tensor min = None", "Tensor max = None"),
                                                     ("Number min = None", "Number max = None")])
-            _check_complex_clamp(self, min, max)
-            for bound in (min, max):
+            _check_complex_clamp(self, None, None)      # (a complex self first, then the shapes, then
+            for bound in (min, max):                    # a complex bound's kernel: PyTorch's order)
                 if bound is not None:
                     _check_broadcast(self, bound)
+            _check_complex_clamp(self, min, max)
             return OPS["clamp_tensor"](self, *_clamp_bounds(self, min, max))
         _check_arguments("clamp", (min, max), [("Tensor min = None", "Tensor max = None"),
                                                 ("Number min = None", "Number max = None")])
@@ -262,8 +263,9 @@ class _PointwiseMethods:
         _check_arguments("index_fill", (dim, index, value), [("int dim", "Tensor index", "Tensor value"),
                                                               ("int dim", "Tensor index", "Number value")])
         _check_fill_value(value)
-        mask = self._index_fill_mask(dim, index)
+        _check_complex_fill(self, value)
         fill = _indexing.scalar_for(self, _py(value))            # (wraps, or PyTorch's error; a tensor's item too)
+        mask = self._index_fill_mask(dim, index)                 # (the indices after the value)
         if isinstance(value, Tensor):
             return OPS["index_fill_tensor"](self, value, mask=mask, fill=fill)
         return OPS["index_fill"](self, mask=mask, value=fill)
@@ -653,3 +655,9 @@ _Frexp.__name__ = _Frexp.__qualname__ = "frexp"
 _FrexpOut.__name__ = _FrexpOut.__qualname__ = "frexp_out"
 _Frexp.__module__ = _FrexpOut.__module__ = "gradlab.return_types"
 _Frexp._out_type = _FrexpOut
+
+
+def _check_complex_fill(t, value):
+    """index_fill's refusal of a complex number for a real tensor (before its indices are read)."""
+    if isinstance(value, (complex, np.complexfloating)) and t._data.dtype.kind != "c":
+        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not supported")

@@ -168,9 +168,11 @@ class _ReductionMethods:
         return OPS[name](self, **args, self_sizes=self._data.shape)
 
     def nansum(self, dim=None, keepdim=False, *, dtype=None):
+        if self._data.dtype.kind == "c":          # (checked before a dtype's cast)
+            raise RuntimeError("nansum on CPU does not support complex inputs")
         src = self if dtype is None else self._accumulated_as(dtype)
         if src._data.dtype.kind == "c":
-            raise RuntimeError("nansum on CPU does not support complex inputs")
+            raise NotImplementedError(f'"nansum_cpu" not implemented for \'{_kind(src)}\'')
         dims = tuple(range(src._data.ndim)) if _all_dims(dim) else _dims(dim, src._data.ndim)
         out = OPS["nansum"](src, dim=dims, keepdim=keepdim, self_sizes=src._data.shape)
         return _in_dtype(self, out, dtype, src)
@@ -225,6 +227,10 @@ class _ReductionMethods:
             want = _dtype.to_numpy_dtype(dtype)
             if want.kind not in "fc":
                 raise RuntimeError("linalg.vector_norm: dtype should be floating point or complex, but got "
+                                   + dtype._legacy[:-len("Tensor")])
+            if (want.kind == "c") != (self._data.dtype.kind == "c"):
+                kind = "complex" if self._data.dtype.kind == "c" else "real"
+                raise RuntimeError(f"linalg.vector_norm: dtype should be {kind} for {kind} inputs, but got "
                                    + dtype._legacy[:-len("Tensor")])
             if want != self._data.dtype:
                 if np.promote_types(self._data.dtype, want) != want:

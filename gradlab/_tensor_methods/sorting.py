@@ -15,6 +15,7 @@ from ..ops import OPS, sorting as _sorting
 from ..creation import linspace
 from ..ops.arithmetic import _KERNEL_NAMES
 from ..ops.shape import cat
+from ..ops.operands import _kind
 from ._common import _all_dims, _argument_type_name, _dims
 from .linalg import _named_pair
 from .operators import _no_derivative
@@ -70,18 +71,18 @@ class _SortingMethods:
 
     # --- sorting ------------------------------------------------------------------------------
     def sort(self, dim=-1, descending=False, *, stable=_NO_STABLE):
+        d = _wrap_dim(dim, self._data.ndim)          # (the dim is checked before the dtype)
         if self._data.dtype.kind == "c":
             raise RuntimeError(" Sort does not support complex dtypes on CPU")
-        d = _wrap_dim(dim, self._data.ndim)
         indices = _sorting.sort_indices(self._data, d, bool(descending), stable is not _NO_STABLE and bool(stable))
         values = OPS["sort" if stable is _NO_STABLE else "sort_stable"](self, dim=d, indices=indices,
                                                                         self_sizes=self._data.shape)
         return _ReturnType("sort", values, Tensor._make(indices))
 
     def argsort(self, dim=-1, descending=False, *, stable=False):
+        d = _wrap_dim(dim, self._data.ndim)          # (the dim is checked before the dtype)
         if self._data.dtype.kind == "c":
             raise RuntimeError(" Sort does not support complex dtypes on CPU")
-        d = _wrap_dim(dim, self._data.ndim)
         return Tensor._make(_sorting.sort_indices(self._data, d, bool(descending), bool(stable)))
 
     def msort(self):
@@ -167,7 +168,11 @@ class _SortingMethods:
         if not self._data.size and not -max(self._data.ndim, 1) <= dim < max(self._data.ndim, 1):
             # (PyTorch returns empty results before it checks dim)
             return _ReturnType(name, Tensor._make(self._data.copy()), Tensor._make(np.zeros(self._data.shape, np.int64)))
+        if not self._data.ndim and dim not in (0, -1):
+            raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
         d = _wrap_dim(dim, self._data.ndim)
+        if not self._data.size:          # (empty results before the dtype's kernel is looked for)
+            return _ReturnType(name, Tensor._make(self._data.copy()), Tensor._make(np.zeros(self._data.shape, np.int64)))
         _not_for(f"{name}_cpu", self, "c")
         indices = _sorting.cumulative_extreme_indices(self._data, d, name == "cummax")
         values = OPS[name](self, dim=d, indices=indices, self_sizes=self._data.shape)
@@ -283,6 +288,8 @@ class _SortingMethods:
         data = self._data
         if bins <= 0:
             raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+        if data.dtype.kind == "c" and min == max:     # (the range from the data: aminmax has no complex kernel)
+            raise NotImplementedError(f'"aminmax_cpu" not implemented for \'{_kind(self)}\'')
         kind = data.dtype if data.dtype.kind == "f" else np.dtype(np.float64)
         low, high = kind.type(min), kind.type(max)
         if low == high and data.size:
@@ -297,7 +304,14 @@ class _SortingMethods:
         _not_for("histogram_cpu", self, "iuc")
         flat = data.reshape(-1)
         kept = flat[(flat >= low) & (flat <= high)]
-        pos = ((kept - low) * data.dtype.type(bins) / (high - low)).astype(np.int64)
+        with np.errstate(over="ignore", invalid="ignore"):
+            span = high - low
+            pos = (kept - low) * data.dtype.type(bins) / span
+        if not np.isfinite(span):            # (a range beyond the dtype: PyTorch counts nothing)
+            pos = pos[:0]
+        # (a position that overflowed the dtype, of numbers near its largest: PyTorch's int64 cast of inf
+        # lands them in the first bin, as measured)
+        pos = np.where(np.isfinite(pos), pos, 0).astype(np.int64)
         pos = np.minimum(pos, bins - 1)
         return Tensor._make(np.bincount(pos, minlength=bins).astype(data.dtype))
 

@@ -322,14 +322,17 @@ class _ViewMethods:
         return self.__dict__.get("_conj_bit", False)
 
     def is_neg(self):
-        return False
+        """PyTorch's negative bit: set on the imaginary parts of a conj() (`c.conj().imag`), which PyTorch reads
+        negated without computing them (gradlab computes them, and keeps the bit only on that view)."""
+        return self.__dict__.get("_neg_bit", False)
 
     def resolve_conj(self):
         """A copy without the conjugate bit (CloneBackward0), or self when it has none."""
         return self.clone() if self.is_conj() else self
 
     def resolve_neg(self):
-        return self
+        """A copy without the negative bit, or self when it has none."""
+        return self.clone() if self.is_neg() else self
 
 
 def _one_or_list(args):

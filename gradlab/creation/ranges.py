@@ -82,6 +82,10 @@ def arange(start=0, end=_NO_END, step=1, *, out=None, dtype=None, layout=None, d
                     _dtype.default_np())
     if np_dtype.kind not in "iuf" or np_dtype in _dtype._SHELL:
         raise _not_implemented("arange_cpu", np_dtype)
+    if any(isinstance(v, complex) for v in (start, end, step)):     # (a complex bound is read as a double)
+        if any(isinstance(v, complex) and v.imag for v in (start, end, step)):
+            raise RuntimeError("value cannot be converted to type double without overflow")
+        start, end, step = (v.real if isinstance(v, complex) else v for v in (start, end, step))
     d_start, d_end, d_step = float(start), float(end), float(step)
     if not (d_step > 0 or d_step < 0):
         raise RuntimeError("step must be nonzero")
@@ -101,7 +105,13 @@ def arange(start=0, end=_NO_END, step=1, *, out=None, dtype=None, layout=None, d
         size = math.ceil((d_end - d_start) / d_step)
     if not 0 <= size <= 2 ** 63 - 1:
         raise RuntimeError("invalid size, possible overflow?")
-    return _finish(_arange_values(start, step, size, np_dtype), requires_grad)
+    try:
+        values = _arange_values(start, step, size, np_dtype)
+    except MemoryError:                  # (PyTorch's allocator's words, not numpy's)
+        raise RuntimeError("[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: "
+                           f"you tried to allocate {size * np_dtype.itemsize} bytes. Error code 12 (Cannot allocate "
+                           "memory)") from None
+    return _finish(values, requires_grad)
 
 
 def _linspace_arguments(function, start, end, steps, dtype, device, requires_grad):

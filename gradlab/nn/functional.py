@@ -171,8 +171,9 @@ def relu(input, inplace=False):
 
 
 def _float_only(kernel, input):
-    """torch's activation kernels exist for floating types only (its NotImplementedError otherwise)."""
-    if input._data.dtype.kind not in "fc":
+    """torch's activation kernels exist for floating types only (its NotImplementedError otherwise); silu's
+    also for complex ones."""
+    if input._data.dtype.kind != "f" and (kernel != "silu_cpu" or input._data.dtype.kind != "c"):
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(input)}\'')
 
 

@@ -204,6 +204,8 @@ def div_rounding(self, other, rounding_mode):
                       "mask, use the `~` or `logical_not()` operator instead."),
     self=lambda g, n: -g)
 def neg(self):
+    if self.dtype.kind == "c":
+        return vectorized.complex_neg(self)     # (ATen's vector loop gives a zero part +0)
     return np.negative(self)
 
 

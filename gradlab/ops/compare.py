@@ -6,6 +6,7 @@ Each block is the forward (numpy) and one gradient formula per input, with PyTor
 import numpy as np
 
 from .._dtype import real_part
+from .._tensor_core import Tensor
 from . import dual
 from .formula_text import shows
 from .registry import op, refuse_complex
@@ -122,6 +123,15 @@ def _share(g, mine, theirs, lost):
     return dual.zero_where(lost, dual.where(tie, g / 2, g))
 
 
+def _refuse_complex_first(name):
+    """maximum/minimum refuse complex operands before TensorIterator checks their shapes."""
+    def check(self, other):
+        for a in (self, other):
+            if isinstance(a, Tensor) and a._data.dtype.kind == "c":
+                raise RuntimeError(f"{name} not implemented for complex tensors.")
+    return check
+
+
 def _pick_grad(mine, theirs):
     """Gradient share of maximum's input `mine`: 1 where it won, 0.5 on ties, 0 where it lost."""
     return lambda g, n: _share(g, getattr(n, mine), getattr(n, theirs), lambda a, b: a < b)
@@ -130,6 +140,7 @@ def _pick_grad(mine, theirs):
 @op("maximum", "MaximumBackward0", ("self", "other"), variants=("function", "method"), saves=("self", "other"),
     shows={"self": "where(self == other, grad / 2, where(self > other, grad, 0))",
            "other": "where(self == other, grad / 2, where(other > self, grad, 0))"},
+    check=_refuse_complex_first("maximum"),
     self=_pick_grad("self", "other"),
     other=_pick_grad("other", "self"))
 def maximum(self, other):
@@ -144,6 +155,7 @@ def _pick_grad_min(mine, theirs):
 @op("minimum", "MinimumBackward0", ("self", "other"), variants=("function", "method"), saves=("self", "other"),
     shows={"self": "where(self == other, grad / 2, where(self < other, grad, 0))",
            "other": "where(self == other, grad / 2, where(other < self, grad, 0))"},
+    check=_refuse_complex_first("minimum"),
     self=_pick_grad_min("self", "other"),
     other=_pick_grad_min("other", "self"))
 def minimum(self, other):

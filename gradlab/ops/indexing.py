@@ -411,6 +411,11 @@ def setitem(t, key, value, copy=False):
     expanded = target._data.size and any(step == 0 and size > 1 for step, size in zip(strides, sizes))
     as_view = target is not stand
     if expanded and not advanced:
+        if isinstance(value, Tensor):         # (the value is expanded to the target's shape before copy_)
+            v = value._data
+            while v.ndim and v.shape[0] == 1:
+                v = v[0, ...]
+            Tensor._make(v).expand(target._data.shape)
         _check_inplace_allowed(t, as_view)    # (copy_'s autograd check comes before its overlap check)
         raise RuntimeError(_OVERLAP)          # an expanded tensor: one number would be written twice
     fill = False                             # index_put_ handing over to masked_fill_ (one mask, one value)

@@ -445,6 +445,13 @@ def check_overlaps(t, args):
 
 
 _NO_OVERLAP_OPS = {"index_add_alpha", "index_copy"}
+# in-place ops refusing a complex self before anything else (abs_: its result would not be complex)
+_COMPLEX_INPLACE = {"abs": (RuntimeError, "In-place abs is not supported for complex tensors."),
+                    "floor": (NotImplementedError, "floor is not supported for complex inputs"),
+                    "ceil": (NotImplementedError, "ceil is not supported for complex inputs"),
+                    "trunc": (NotImplementedError, "trunc is not supported for complex inputs"),
+                    "sign": (NotImplementedError, "Unlike NumPy, torch.sign is not intended to support complex numbers. "
+                                                  "Please use torch.sgn instead.")}
 _FILL_VALUE_OPS = {"masked_fill_tensor", "index_fill_tensor", "fill_tensor"}
 
 
@@ -454,6 +461,9 @@ def run_inplace(t, opkey, args, params):
     check = OPS[opkey].check
     if check is not None:                 # (the op's own checks come before TensorIterator's overlap check)
         check(t, *args)
+    refusal = _COMPLEX_INPLACE.get(opkey) if t._data.dtype.kind == "c" else None
+    if refusal is not None:               # (so do their refusals of a complex self)
+        raise refusal[0](refusal[1])
     # (a fill's 0-d value is read as a number, value.item(), before anything is written: no overlap to check)
     check_overlaps(t, () if opkey in _FILL_VALUE_OPS else args)
     if opkey in _NO_OVERLAP_OPS:          # (their assert_no_overlap refuses the same memory laid out alike too)

@@ -256,8 +256,9 @@ def matmul(a, b):
     if k != k2:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{int(np.prod(batch))}, {k}] "
                            f"but got: [{int(np.prod(batch))}, {k2}].")
-    a3 = a2.expand(batch + (n, k)).reshape(-1, n, k)
-    b3 = b2.expand(batch + (k, m)).reshape(-1, k, m)
+    rows = int(np.prod(batch))        # (not -1: with no elements it would be ambiguous)
+    a3 = a2.expand(batch + (n, k)).reshape(rows, n, k)
+    b3 = b2.expand(batch + (k, m)).reshape(rows, k, m)
     out = a3.bmm(b3)
     shape = batch + ((n,) if da > 1 else ()) + ((m,) if db > 1 else ())
     return OPS["unsafe_view"](out, shape=shape, self_sizes=out._data.shape)
@@ -275,11 +276,13 @@ def _should_fold(a, b):
         return False
     if big._data.size == 0:
         return True
-    try:
-        np.reshape(big._data, (-1, big._data.shape[-1]), copy=False)
-        return True
-    except ValueError:
-        return False
+    # only when t1.view(-1, t1.size(-1)) needs no copy, as PyTorch tests it: each of the first n-1 dims' stride is
+    # the next one's stride times its size, size-1 dims included (numpy's reshape would skip those); t1 is the
+    # larger operand, transposed (mT) when it is the second
+    shape, strides = big._data.shape, big._data.strides
+    if big is b:
+        shape, strides = shape[:-2] + shape[:-3:-1], strides[:-2] + strides[:-3:-1]
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(len(shape) - 2))
 
 
 def _folded_matmul(a, b):

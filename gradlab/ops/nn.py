@@ -15,13 +15,13 @@ from .unary import _exp, _log1p     # (PyTorch's float32 exp and log1p, bit for 
 
 def _softmax_input(self, dim, name):
     """torch's softmax kernels: floating types only (its error names the kernel), half computed in float."""
-    if self.dtype.kind not in "fc" and self.size:      # (an empty tensor never reaches the kernel)
+    if self.dtype.kind != "f" and self.size:      # (an empty tensor never reaches the kernel; no complex one)
         kernel = f"{name}_lastdim_kernel_impl" if dim == self.ndim - 1 or self.ndim == 0 else f"{name}_kernel_impl"
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_SCALAR_NAMES.get(self.dtype.name)}\'')
     return self.astype(np.float32) if self.dtype == np.float16 else self
 
 
-_SCALAR_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+_SCALAR_NAMES = {"complex64": "ComplexFloat", "complex128": "ComplexDouble", "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
 
 
 # The gradients are ops of their own, as torch's _softmax_backward_data and

@@ -3,6 +3,7 @@ number, a numpy scalar (read as the Python number it holds) or array-like data; 
 broadcast get PyTorch's message. `Tensor.__add__` (_tensor_methods/operators.py) and in-place ops (ops/inplace.py)
 both come here. Also the argument checks that give PyTorch's TypeError when no overload takes the
 arguments (`_check_arguments`), and `gradlab.where`, whose scalars on either side are operands too."""
+import math
 import numbers
 
 import numpy as np
@@ -160,6 +161,35 @@ def _kind(t):
     return _dtype.from_numpy_dtype(t._data.dtype)._legacy[:-len("Tensor")]
 
 
+_OVERFLOW_NAMES = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
+                   "float32": "float", "complex64": "c10::complex<float>"}
+
+
+def _check_fits(value, dtype):
+    """c10's checked conversion of a Python number to dtype (a wrapped scalar of where): integers within the
+    type (an unsigned one also takes down to -max), float32 (and complex64's parts) within float's range
+    (inf and nan pass); float16, float64 and complex128 are not checked."""
+    name = _OVERFLOW_NAMES.get(dtype.name)
+    if name is None:
+        return
+    if dtype.kind in "iu":
+        if value.__class__ is not int:
+            return
+        info = np.iinfo(dtype)
+        fits = (-int(info.max) if dtype.kind == "u" else int(info.min)) <= value <= int(info.max)
+    else:
+        parts = (value.real, value.imag) if isinstance(value, complex) else (value,)
+        try:
+            fits = all(not math.isfinite(p) or abs(float(p)) <= _F32_MAX for p in parts)
+        except OverflowError:              # (an int too large for a double)
+            fits = False
+    if not fits:
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+
+
+_F32_MAX = float(np.finfo(np.float32).max)
+
+
 def where(condition, input=None, other=None, *, self=None):
     """`where(cond, a, b)`: a where cond is True, else b. Scalars on either side are constants.
     `self=` is PyTorch's keyword for a Number in input's place (where(c, self=1.5, other=x))."""
@@ -175,11 +205,21 @@ def where(condition, input=None, other=None, *, self=None):
                                       ("Tensor condition", "Number self", "Number other")])
     cond = condition._data
     if input is None:        # (PyTorch's condition.nonzero(as_tuple=True): any dtype, a 0-d one read as 1-d)
-        return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(cond.reshape(-1) if not cond.ndim else cond))
+        # (its rows are one block's, as PyTorch's unbind of nonzero(): storage offsets 0, n, 2n, ...)
+        block = np.stack(np.nonzero(cond.reshape(-1) if not cond.ndim else cond)).astype(np.int64)
+        return tuple(Tensor._make(row) for row in block)
     if condition._data.dtype != np.bool_:
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
                            f"{_kind(condition)}")
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        pair = [_py(input), _py(other)]     # (two numbers: converted to their result dtype, checked)
+        if all(v.__class__ is int for v in pair) and max(pair) >= 2**63:
+            raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, attempted to promote "
+                               + ("UInt64 and Long" if pair[0] >= 2**63 else "Long and UInt64"))
+        result = _dtype.result_np_dtype([], [_dtype.category(np.asarray(v).dtype) for v in pair])
+        for v in pair:
+            if isinstance(v, (int, float, complex)) and not isinstance(v, bool):
+                _check_fits(v, result)
         input = _as_tensor(input)
     args = [input if isinstance(input, Tensor) else _py(input), other if isinstance(other, Tensor) else _py(other)]
     shapes = [cond.shape] + [np.shape(a._data) if isinstance(a, Tensor) else () for a in args]
@@ -187,4 +227,10 @@ def where(condition, input=None, other=None, *, self=None):
         np.broadcast_shapes(*shapes)
     except ValueError:
         raise broadcast_error_of(shapes) from None
+    numbers_given = [a for a in args if isinstance(a, (int, float, complex)) and not isinstance(a, bool)]
+    if numbers_given:          # (a number is converted to the result dtype, checked: 255 into int8 is an error)
+        result = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype) for a in args if isinstance(a, Tensor)],
+                                        [_dtype.category(np.asarray(a).dtype) for a in args if not isinstance(a, Tensor)])
+        for a in numbers_given:
+            _check_fits(a, result)
     return OPS["where"](*args, condition=cond)

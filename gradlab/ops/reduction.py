@@ -82,11 +82,14 @@ def _sum_dtype(a):
     return np.int64 if a.dtype.kind in "biu" else None
 
 
+_EMPTY_MEAN_C = complex(-np.nan, -np.nan)
+
+
 @op("mean", "MeanBackward0", variants=("function", "method"), shows={"self": "grad.expand(self_sizes) / count"},
     self=lambda g, n: _div_number(dual.expand(g, n.self_sizes), n.count))
 def mean(self, self_sizes, count):
-    if self.size == 0:                  # nan, as in PyTorch (numpy would warn)
-        return np.full((), np.nan, self.dtype)
+    if self.size == 0:                  # PyTorch's 0 / 0: -nan (the sign bit set; numpy would warn), complex: both parts
+        return np.full((), _EMPTY_MEAN_C if self.dtype.kind == "c" else -np.nan, self.dtype)
     if self.dtype == _F16:
         return _half_mean(self, None, False, count)
     return add_reduce(self, axis=None) / count           # PyTorch's CPU mean: its sum, then a division
@@ -96,7 +99,8 @@ def mean(self, self_sizes, count):
     self=lambda g, n: _div_number(_expand_to_input(g, n), n.count))
 def mean_dim(self, dim, keepdim, self_sizes, count):
     if count == 0:                      # empty slices: nan, as in PyTorch (numpy would warn)
-        return np.full(np.add.reduce(self, axis=dim, keepdims=keepdim).shape, np.nan, self.dtype)
+        return np.full(np.add.reduce(self, axis=dim, keepdims=keepdim).shape,
+                       _EMPTY_MEAN_C if self.dtype.kind == "c" else -np.nan, self.dtype)
     if self.dtype == _F16:
         return _half_mean(self, dim, keepdim, count)
     return add_reduce(self, axis=dim, keepdims=keepdim) / self.dtype.type(count)

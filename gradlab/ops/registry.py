@@ -491,8 +491,8 @@ def apply(op, args, params):
         if type(out) is not _ndarray or (dtype is not None and out.dtype != dtype):
             out = _as_array(out, dtype)
         if out.base is None and (not out.flags.c_contiguous or (
-                arrays and type(arrays[0]) is _ndarray and (not arrays[0].flags.c_contiguous or (
-                    1 in arrays[0].shape and _size_one_strides(arrays[0]) and _sorts_dims(op, args, out)))) or (
+                arrays and type(arrays[0]) is _ndarray and not arrays[0].flags.c_contiguous) or (
+                1 in out.shape and out.ndim > 1 and _given_size_one_strides(args) and _sorts_dims(op, args, out, params)) or (
                 params and op.key == "where" and not params["condition"].flags.c_contiguous)):
             # (contiguous inputs never get here. The inputs as given, before a cast that may have
             # lost an expanded input's zero strides; where's condition is PyTorch's first operand)
@@ -650,7 +650,10 @@ _ndarray = np.ndarray
 CONTIGUOUS_RESULT = {"softmax", "log_softmax", "masked_fill", "masked_fill_tensor", "cumsum", "roll", "gather",
                      "index_select", "repeat", "index", "rpow", "block_diag", "logcumsumexp", "renorm",
                      "linalg_pinv", "linalg_matrix_exp", "mm", "bmm", "mv", "addmm", "addmv", "baddbmm", "addbmm",
-                     "log_sigmoid"}     # (log_sigmoid_forward: a contiguous result and buffer, not TensorIterator's)
+                     "log_sigmoid",     # (log_sigmoid_forward: a contiguous result and buffer, not TensorIterator's)
+                     # (structured kernels whose result is allocated contiguous: self is copied into it)
+                     "scatter", "scatter_value", "scatter_add_src", "scatter_add", "index_add", "index_add_alpha",
+                     "index_copy", "masked_scatter", "tril", "triu"}
 
 
 def _size_one_strides(a):
@@ -667,16 +670,38 @@ def _size_one_strides(a):
     return False
 
 
+def _given_size_one_strides(args):
+    """Does a tensor argument, as given (before a cast to the result dtype), have _size_one_strides?"""
+    for a in args:
+        if isinstance(a, Tensor) and _size_one_strides(a._data):
+            return True
+    return False
+
+
+def sorts_size_one(out, given, general):
+    """Must a result that numpy made C-contiguous be laid out again (torch_layout) because an input's size-1 dims
+    carry strides of another order? Only on TensorIterator's general path, which sorts the dims by the strides:
+    `general` (a Python number or a 0-d operand) or an input of another shape than the result's; its fast path
+    (every operand contiguous and shaped like the result) keeps the result contiguous."""
+    if out.ndim < 2 or 1 not in out.shape:
+        return False
+    if not any(type(g) is _ndarray and _size_one_strides(g) for g in given):
+        return False
+    return general or any(type(g) is not _ndarray or g.shape != out.shape for g in given)
+
+
 # rows of C++'s Scalar overloads (mul.Scalar, add.Scalar, ...): PyTorch wraps the number as a 0-d operand
 _SCALAR_OPERAND_ROWS = frozenset(("mul_scalar", "nn_add_scalar", "sub_scalar", "nn_div_by_number", "rsub"))
 
 
-def _sorts_dims(op, args, out):
+def _sorts_dims(op, args, out, params=None):
     """Does PyTorch's TensorIterator sort the dims by stride here? Not on its fast path, taken when every operand
     is contiguous (size-1 dims aside) and shaped like the result: a unary op, x + x. A Python number (x * 2, a
     wrapped 0-d operand) or a broadcast operand sends it to the general path, which sorts."""
     if op.key in _SCALAR_OPERAND_ROWS:
         return True
+    if params and "other" in params and not isinstance(params["other"], Tensor):
+        return True        # (a number passed as a parameter, x.remainder(2): a wrapped 0-d operand)
     for a in args:
         if not isinstance(a, Tensor) or a._data.shape != out.shape:
             return True

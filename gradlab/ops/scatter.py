@@ -10,7 +10,7 @@ from . import dual
 from .formula_text import shows
 from .operands import broadcast_error
 from .registry import op
-from .shape import _copy_slices_self_grad as zeros_at_key, storage_of, strided_view
+from .shape import _copy_slices_self_grad as zeros_at_key, storage_of, strided_view, unsqueeze as _unsqueeze
 
 
 class UnsavedIndex(np.ndarray):
@@ -44,7 +44,7 @@ def _src_part(src, index):
 
 
 def _scattered(self, dim, index, write):
-    out = np.array(self, copy=True)
+    out = np.array(self, copy=True, order="C")       # (PyTorch's scatter result is contiguous)
     if index.size:
         write(_1d(out), scatter_key(_1d(index), dim))
     return out
@@ -259,7 +259,7 @@ def transpose_inplace(self, dim0, dim1):
 @op("unsqueeze_inplace", "UnsqueezeBackward1", promote=False,
     self=lambda g, n: dual.squeeze(g, n.dim))
 def unsqueeze_inplace(self, dim):
-    return np.expand_dims(self, dim)
+    return _unsqueeze.forward(self, dim)      # (unsqueeze's strides)
 
 
 def _squeeze_name(which):

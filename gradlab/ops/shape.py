@@ -94,7 +94,15 @@ def squeeze_matmul(self, dim, self_sizes):
 @op("unsqueeze", "UnsqueezeBackward0", variants=("function", "method", "inplace"), promote=False,
     self=lambda g, n: dual.squeeze(g, n.dim))
 def unsqueeze(self, dim):
-    return np.expand_dims(self, dim)
+    out = np.expand_dims(self, dim)
+    # PyTorch's stride of the new dim (inferUnsqueezeGeometry): the size times the stride of the dim it goes
+    # before, 1 at the end (numpy picks its own for a size-1 dim: x.t()[None] of a column would differ)
+    d = dim % out.ndim
+    strides = list(self.strides)
+    strides.insert(d, self.shape[d] * self.strides[d] if d < self.ndim else self.itemsize)
+    if tuple(strides) != out.strides:
+        out = np.lib.stride_tricks.as_strided(self, out.shape, strides)
+    return out
 
 
 @op("expand", "ExpandBackward0", variants=("method",), promote=False, shows={"self": "grad"},
@@ -312,6 +320,21 @@ def index(self, key, self_sizes):
     return _index_layout(self, key, self[key])
 
 
+def _c_order(out):
+    """out C-contiguous with C order's strides for its size-1 dims too (numpy's fancy indexing may give such a
+    dim another stride and still call the array C-contiguous; PyTorch's contiguous result has these)."""
+    out = np.ascontiguousarray(out)
+    if out.size and out.ndim > 1 and 1 in out.shape:
+        strides, step = [], out.itemsize
+        for n in reversed(out.shape):
+            strides.append(step)
+            step *= n
+        strides = tuple(reversed(strides))
+        if strides != out.strides:
+            out = np.lib.stride_tricks.as_strided(out, out.shape, strides)
+    return out
+
+
 def _index_layout(src, key, out):
     """`out` (= src[key], key made of full slices and index arrays) laid out in memory as PyTorch's
     index kernel lays it out, so that is_contiguous() and stride() agree: its TensorIterator orders
@@ -320,7 +343,7 @@ def _index_layout(src, key, out):
         return out
     arrays = [i for i, k in enumerate(key) if isinstance(k, np.ndarray)]
     if len(arrays) == 1 and src.flags.c_contiguous and key[arrays[0]].ndim == 1 and key[arrays[0]].dtype != np.bool_:
-        return np.ascontiguousarray(out)     # (the common case: x[idx] of a contiguous x is contiguous)
+        return _c_order(out)                 # (the common case: x[idx] of a contiguous x is contiguous)
     index = [a for k in key if isinstance(k, np.ndarray) for a in (np.nonzero(k) if k.dtype == np.bool_ else (k,))]
     bshape = np.broadcast_shapes(*(a.shape for a in index))
     broadcast = [np.broadcast_to(a, bshape).strides for a in index]
@@ -363,7 +386,7 @@ def _index_layout(src, key, out):
                 break
     slow_to_fast = perm[::-1]
     if slow_to_fast == sorted(slow_to_fast):
-        return np.ascontiguousarray(out)
+        return _c_order(out)
     laid = np.empty([shape[d] for d in slow_to_fast], out.dtype).transpose(np.argsort(slow_to_fast))
     laid[...] = out
     return laid

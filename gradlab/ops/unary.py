@@ -238,6 +238,10 @@ def cosh(self):
     self=lambda g, n: g * dual.call("sgn", n.self))         # (PyTorch's formula: grad * self.sgn())
 def abs(self):
     _no_bool_kernel("abs_cpu", self)
+    if self.dtype == np.complex64:
+        # PyTorch's hypot (SLEEF's hypotf, glibc's) is correctly rounded: |z| in double, rounded once (numpy's
+        # float32 hypot is not: |6-1j| would be 6.0827622, not 6.0827627)
+        return np.abs(self.astype(np.complex128)).astype(np.float32)
     return np.abs(self)
 
 
@@ -293,6 +297,8 @@ def round(self):
 @op("round_decimals", "RoundBackward1", self=_zeros_like_grad)
 def round_decimals(self, decimals):
     """x.round(decimals=d): torch's kernel, scaling by 10**|d| in the tensor's dtype (half in float)."""
+    refuse_complex("\"round_vml_cpu\" not implemented for '{dtype}'" if decimals == 0 else
+                   "\"round_cpu\" not implemented for '{dtype}'", NotImplementedError, self)
     if decimals == 0:
         return np.round(self)
     x = self.astype(np.float32) if self.dtype == np.float16 else self
@@ -323,6 +329,7 @@ def trunc(self):
 
 
 @op("erf", "ErfBackward0", variants=("function", "method", "inplace"), saves=("self",), float_result=True,
+    check=lambda self: _refuse_complex_kernel("erf_vml_cpu")(self),      # (defined below)
     shows={"self": "2 / sqrt(pi) * exp(-self * self) * grad"},
     self=lambda g, n: dual.mul_scalar(dual.exp(-dual.pow_scalar(n.self, 2)), 2 / math.sqrt(math.pi)) * g)
 def erf(self):

@@ -241,6 +241,8 @@ def _hardtanh(name, input, min_val, max_val, inplace):
     kind = input._data.dtype.kind
     if kind == "b":
         raise RuntimeError("Bool inputs not supported for hardtanh")
+    if kind == "c":                    # (hardtanh is a clamp)
+        raise NotImplementedError("clamp is not supported for complex types")
     if kind in "iu":
         min_val, max_val = int(min_val), int(max_val)
         if kind == "u" and (min_val < 0 or max_val < 0):

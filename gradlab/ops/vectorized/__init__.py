@@ -72,5 +72,5 @@ from .softmax import (  # noqa: F401
     row_sums, softmax_backward_inner, softmax_backward_lastdim, softmax_inner, softmax_lastdim)
 from .elementwise import (  # noqa: F401
     by_loop, elementwise, elu, expm1, gelu_aten, gelu_backward_aten, gelu_tanh, log1p, log_sigmoid,
-    log_sigmoid_backward, loop_mask, mish, mish_backward, sigmoid, silu, silu_backward, softplus,
+    complex_neg, log_sigmoid_backward, loop_mask, mish, mish_backward, sigmoid, silu, silu_backward, softplus,
     softplus_exp, tanh_in_loop)

@@ -319,3 +319,26 @@ def log1p(x):
 
 def expm1(x):
     return sleef_expm1f(x) if _lanes() is not None and x.dtype == _F32 else None
+
+
+def complex_neg(x):
+    """-x of a complex x as ATen's neg kernel computes it: its vector loop (blocks of two 256-bit vectors:
+    8 complex64 or 4 complex128 numbers) computes 0 - x, so a zero part comes out +0 (-(7+0j) is -7+0j),
+    while its scalar loop (the numbers left over, or every number of a non-dense x) negates each part
+    (-7-0j)."""
+    negated = np.negative(x)
+    if not x.size:
+        return negated
+    lanes = 32 // x.itemsize
+    walk = _memory_order(x)
+    if walk is None:
+        if x.strides[-1] != x.itemsize or x.size > _GRAIN:
+            return negated            # innermost numbers not adjacent: the scalar loop throughout
+        inner = x.shape[-1]           # rows: the loop runs along each row, its leftovers at its end
+        mask = np.broadcast_to(np.arange(inner) < inner // (2 * lanes) * (2 * lanes), x.shape)
+    else:
+        flat, back = walk
+        mask = back(_vector_mask(flat.size, lanes, _parallel.get_num_threads()))
+    if mask.any():
+        negated = np.where(mask, np.subtract(x.dtype.type(0), x), negated)
+    return negated
