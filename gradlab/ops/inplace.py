@@ -18,6 +18,7 @@ from .._dtype import from_numpy_dtype, real_part
 from .._tensor_core import INFERENCE_INPLACE, InferenceVersionCounter, Tensor
 from ..autograd import function as _autograd_function, grad_mode, node as _autograd_node
 from ..autograd.engine import ZERO_TENSOR_IMMUTABLE
+from ..autograd.forward_grads import INPLACE_HOOK as _FORWARD_AD
 from ..autograd.node import Node, record, set_history
 from . import dual
 from .formula_text import shows
@@ -450,6 +451,8 @@ _FILL_VALUE_OPS = {"masked_fill_tensor", "index_fill_tensor", "fill_tensor"}
 
 def run_inplace(t, opkey, args, params):
     """x.add_(y) and friends: compute like the out-of-place op, then write into x."""
+    if _FORWARD_AD[0] is not None:      # inside forward_ad.dual_level: the tangent changes in place too
+        return _FORWARD_AD[0](t, opkey, args, params)
     _check_inplace_allowed(t)             # (autograd's checks come first, as in PyTorch)
     check = OPS[opkey].check
     if check is not None:                 # (the op's own checks come before TensorIterator's overlap check)
