@@ -126,14 +126,42 @@ def _hooks_on(hooks):
     _fw.APPLY_HOOK[0], _fw.INPLACE_HOOK[0] = hooks
 
 
+# The ops of the table whose forward derivative PyTorch 2.13 does not have: the name its error gives (the
+# ATen function whose kernel refuses), and whether it is an op with no derivative at all (aten::<name>).
+NO_FORWARD_AD = {
+    "_ctc_loss": "_ctc_loss", "pdist": "_pdist_forward", "cdist": "_cdist_forward", "cholesky": "cholesky",
+    "embedding_bag": "_embedding_bag", "euclidean_dist": "_euclidean_dist", "grid_sampler_2d": "grid_sampler_2d",
+    "grid_sampler_3d": "grid_sampler_3d", "igamma": "igamma", "igammac": "igammac", "lapack_geqrf": "geqrf",
+    "lapack_ormqr": "ormqr", "multi_margin_loss": "multi_margin_loss",
+    "multilabel_margin_loss": "multilabel_margin_loss_forward", "rrelu_with_noise_inplace": "rrelu_with_noise_",
+    "special_zeta": "special_zeta", "special_zeta_scalar_other": "special_zeta",
+    "special_zeta_scalar_self": "special_zeta",
+    "index_reduce_prod": "index_reduce", "index_reduce_mean": "index_reduce", "index_reduce_amax": "index_reduce",
+    "index_reduce_amin": "index_reduce",
+    "_scaled_dot_product_flash_attention_for_cpu": "_scaled_dot_product_flash_attention_for_cpu",
+}
+NO_DERIVATIVE = {"channel_shuffle_no_derivative": "native_channel_shuffle",
+                 "linalg_ldl_factor_ex": "linalg_ldl_factor_ex", "linalg_ldl_solve": "linalg_ldl_solve"}
+
+
+def _refuse(op):
+    if op.key in NO_FORWARD_AD:
+        raise NotImplementedError(f"Trying to use forward AD with {NO_FORWARD_AD[op.key]} that does not support it "
+                                  "because it has not been implemented yet.")
+    if op.key in NO_DERIVATIVE:
+        raise NotImplementedError(f"Trying to use forward AD with aten::{NO_DERIVATIVE[op.key]} that does not "
+                                  "support it.")
+
+
 def _apply_dual(op, args, params):
     """registry.apply inside a dual level: the op as always, and the result's tangent."""
     hooks = _hooks_off()
     try:
         tangents = [_fw.tangent_of(a) if isinstance(a, Tensor) else None for a in args]
-        result = _registry.apply(op, args, params)
         if all(t is None for t in tangents):
-            return result
+            return _registry.apply(op, args, params)
+        _refuse(op)
+        result = _registry.apply(op, args, params)
         outputs = result if isinstance(result, tuple) else (result,)
         if _is_view_of_first(args, tangents, outputs):
             # a view: its tangent is the same view of the input's tangent (a write to either shows in the other)
@@ -143,8 +171,9 @@ def _apply_dual(op, args, params):
         else:
             out_tangents = _jvp(op, args, params, tangents)
         for o, t in zip(outputs, out_tangents):
-            if t is not None and (o.is_floating_point() or o.is_complex()):
-                _fw.set_tangent(o, t)
+            if o.is_floating_point() or o.is_complex():
+                # (an output that does not vary with the inputs, floor's, still gets a tangent: zeros)
+                _fw.set_tangent(o, t if t is not None else o.new_zeros(o.shape))
         return result
     finally:
         _hooks_on(hooks)
@@ -174,7 +203,13 @@ def _jvp(op, args, params, tangents):
         outputs = list(outputs) if isinstance(outputs, tuple) else [outputs]
         local = {id(p) for p in lifted}
         out_tangents = _double_vjp(outputs, lifted, vs, local)
-        return list(_undo(tuple(out_tangents), local, outer))
+        out_tangents = list(_undo(tuple(out_tangents), local, outer))
+    # (add's jvp is its input's tangent itself: a tangent of its own, as PyTorch's, so that a later in-place
+    # change of one does not show in the other)
+    for i, t in enumerate(out_tangents):
+        if t is not None and any(np.may_share_memory(t._data, v._data) for v in vs):
+            out_tangents[i] = t.clone()
+    return out_tangents
 
 
 def _inplace_dual(t, opkey, args, params):
