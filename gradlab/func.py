@@ -16,7 +16,7 @@ vmap is gradlab's loop (the same object as gradlab.vmap, as torch.func.vmap is t
 """
 from ._tensor_core import Tensor
 from ._functions.misc import vmap
-from .autograd import grad as _autograd_grad_raw
+from .autograd import forward_grads as _forward_grads, grad as _autograd_grad_raw
 from .autograd.grad_mode import enable_grad, is_grad_enabled
 from .creation import zeros_like
 from .tensor import stack
@@ -393,6 +393,8 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
 
 
 def _jvp_with_argnums(func, primals, tangents, argnums, *, strict=False, has_aux=False):
+    if _forward_grads.LEVEL[0] >= 0:      # (PyTorch's jvp enters a dual level of its own: only one may exist)
+        raise RuntimeError("Nested forward mode AD is not supported at the moment")
     if not isinstance(primals, tuple):
         raise RuntimeError(f"{_JVP}: Expected primals to be a tuple. E.g. it should be valid to call f(*primals).")
     diff_args = primals if argnums is None else _slice_argnums(primals, argnums)

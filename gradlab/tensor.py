@@ -35,6 +35,7 @@ import copy as _copy
 from . import _device
 
 from ._tensor_core import Tensor
+from .autograd.forward_grads import tangent_of
 from .display.printing import format_tensor
 from ._tensor_methods.attributes import _AttributeMethods
 from ._tensor_methods.conversion import _ConversionMethods
@@ -74,8 +75,10 @@ class _PrintingMethods:
             name = type(node).__name__ if node is not None else None
         except RuntimeError:        # (a view that may not read through its changed base: PyTorch prints this)
             name = "Invalid"
+        tangent = tangent_of(self)      # (inside forward_ad.dual_level: PyTorch adds the tangent, as f"{tangent}")
         return format_tensor(self._data, requires_grad=self._requires_grad, grad_fn_name=name,
-                             meta=type(self._data) is _device.MetaArray)
+                             meta=type(self._data) is _device.MetaArray,
+                             suffixes=() if tangent is None else (f"tangent={tangent}",))
 
     __str__ = __repr__
 

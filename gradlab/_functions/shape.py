@@ -6,6 +6,7 @@ import inspect
 
 import numpy as np
 
+from ..autograd.forward_grads import set_tangent, tangent_of
 from .. import _dtype
 from .._tensor_core import _wrap_dim
 from ..autograd import grad_mode as _grad_mode
@@ -346,8 +347,16 @@ def _copied(view_key, input, out):
         return row(input, **{name: getattr(node, name) for name in inspect.signature(row.forward).parameters
                              if name not in row.inputs})
     if isinstance(out, tuple):
-        return tuple(Tensor._make(np.array(t._data, order="C", copy=True)) for t in out)
-    return Tensor._make(np.array(out._data, order="C", copy=True))
+        return tuple(_copy_tangent(t, Tensor._make(np.array(t._data, order="C", copy=True))) for t in out)
+    return _copy_tangent(out, Tensor._make(np.array(out._data, order="C", copy=True)))
+
+
+def _copy_tangent(view, copy):
+    """Inside forward_ad.dual_level, the copy of a dual view carries a copy of the view's tangent."""
+    tangent = tangent_of(view)
+    if tangent is not None:
+        set_tangent(copy, tangent.clone())
+    return copy
 
 
 def _copy_form(name, view_key, make_view):

@@ -7,6 +7,7 @@ from .. import _argparse, _dtype
 from .._size import Size
 from .._tensor_core import Tensor, _wrap_dim
 from ..autograd import grad_mode
+from ..autograd.forward_grads import tangent_of
 from ..autograd.node import set_history
 from ..ops import OPS, indexing as _indexing
 from ..ops.inplace import _keep_retained_grad, _kind_name, _refresh_views
@@ -645,6 +646,9 @@ def _view_in_place(t, key, **params):
     else:
         t._data = OPS[key].forward(t._data, **params)
     t._version_counter[0] += 1
+    tangent = tangent_of(t)
+    if tangent is not None:             # (inside forward_ad.dual_level: the tangent takes the same shape)
+        _view_in_place(tangent, key, **params)
     return t
 
 

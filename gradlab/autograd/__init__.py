@@ -1,4 +1,5 @@
 """gradlab.autograd: backward, grad, custom Functions, gradcheck, jacobian/hessian."""
+import importlib as _importlib
 import operator
 from collections.abc import Mapping
 
@@ -123,3 +124,11 @@ from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: E402
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "functional", "gradcheck", "gradgradcheck",
            "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode", "events",
            "Node", "AccumulateGrad", "Variable", "detect_anomaly", "set_detect_anomaly"]
+
+
+def __getattr__(name):
+    # torch.autograd.forward_ad, loaded at first use (PEP 562, as gradlab/__init__.py's lazy modules): it is built
+    # on torch.func's helpers, which `import gradlab` does not load
+    if name == "forward_ad":
+        return _importlib.import_module(".forward_ad", __name__)
+    raise AttributeError(f"module '{__name__}' has no attribute '{name}'")

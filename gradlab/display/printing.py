@@ -336,17 +336,20 @@ def format_tensor(
     prefix="tensor(",
     default_float=None,
     meta=False,
+    suffixes=(),
 ):
     """The complete repr of a tensor holding ``array``, as torch prints it.
 
     ``grad_fn_name`` (e.g. ``"MulBackward0"``) wins over ``requires_grad``;
     ``prefix`` sets both the leading text and the indent (its length);
-    ``default_float`` is the name of torch's default dtype (torch.get_default_dtype(): "float32" unless set).
+    ``default_float`` is the name of torch's default dtype (torch.get_default_dtype(): "float32" unless set);
+    ``suffixes`` come last (a dual tensor's ``tangent=...``).
     """
     default_float = default_float or _dtype.get_default().np.name
     array = np.asarray(array)
     if meta:
         # a meta tensor has no values: its device, size, and any dtype but the default one
+        extra = suffixes
         suffixes = ["device='meta'", f"size={tuple(int(d) for d in array.shape)}"]
         if np.dtype(array.dtype).name != default_float:
             suffixes.append("dtype=" + torch_dtype_name(array.dtype))
@@ -354,10 +357,10 @@ def format_tensor(
             suffixes.append(f"grad_fn=<{grad_fn_name}>")
         elif requires_grad:
             suffixes.append("requires_grad=True")
-        return _add_suffixes(prefix + "...", suffixes, len(prefix), _OPTS["linewidth"])
+        return _add_suffixes(prefix + "...", [*suffixes, *extra], len(prefix), _OPTS["linewidth"])
     torch_dtype_name(array.dtype)  # reject unsupported dtypes early
     opts = _OPTS
     indent = len(prefix)
     body = "[]" if array.size == 0 else _body(array, indent, opts)
-    suffixes = _suffixes(array, requires_grad, grad_fn_name, default_float, opts)
+    suffixes = [*_suffixes(array, requires_grad, grad_fn_name, default_float, opts), *suffixes]
     return _add_suffixes(prefix + body, suffixes, indent, opts["linewidth"])

@@ -15,7 +15,7 @@ from .._ctype import tp_name
 from .._dtype import from_numpy_dtype
 from .._tensor_core import Tensor
 from .._tensor_data import _check_numpy
-from ..autograd import grad_mode
+from ..autograd import forward_grads as _forward_grads, grad_mode
 from .inplace import (_EXPANDED_INDEX_PUT, _EXPANDED_MASKED_FILL, _OVERLAP, _PARTIAL_OVERLAP, _adopt,
                       _check_inplace_allowed, _kind_name, _partial_overlap, _stand_in, _write_through_base, overlaps,
                       scalar_for)
@@ -393,6 +393,27 @@ def _spelled_out(nkey, ndim):
 
 
 def setitem(t, key, value, copy=False):
+    """`t[key] = value` (and t.copy_(value)); inside forward_ad.dual_level the tangent is written alike."""
+    if _forward_grads.APPLY_HOOK[0] is None:
+        return _setitem(t, key, value, copy)
+    old = _forward_grads.tangent_of(t)
+    value_tangent = _forward_grads.tangent_of(value) if isinstance(value, Tensor) else None
+    hooks = _forward_grads.APPLY_HOOK[0], _forward_grads.INPLACE_HOOK[0]
+    _forward_grads.APPLY_HOOK[0] = _forward_grads.INPLACE_HOOK[0] = None
+    try:
+        result = _setitem(t, key, value, copy)
+        if old is None and value_tangent is not None and t._base is None:
+            old = Tensor._make(np.zeros_like(t._data))      # (a plain tensor written with a dual gets a tangent)
+            _forward_grads.set_tangent(t, old)
+        if old is not None:
+            # the value's tangent at the same places (zeros where the value has none: a number, a plain tensor)
+            _setitem(old, key, value_tangent if value_tangent is not None else 0, copy)
+        return result
+    finally:
+        _forward_grads.APPLY_HOOK[0], _forward_grads.INPLACE_HOOK[0] = hooks
+
+
+def _setitem(t, key, value, copy=False):
     """`t[key] = value`, checked as PyTorch checks it: the value (a tensor or a number), then the
     key (read on a stand-in, so that a bad key changes nothing), then the value's shape and dtype.
     copy: t.copy_(value) (CopyBackwards whatever the value's shape; `t[...] = 0-d` is a fill_)."""

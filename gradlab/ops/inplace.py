@@ -18,6 +18,7 @@ from .._dtype import from_numpy_dtype, real_part
 from .._tensor_core import INFERENCE_INPLACE, InferenceVersionCounter, Tensor
 from ..autograd import function as _autograd_function, grad_mode, node as _autograd_node
 from ..autograd.engine import ZERO_TENSOR_IMMUTABLE
+from ..autograd.forward_grads import INPLACE_HOOK as _FORWARD_AD, tangent_of as _tangent_of
 from ..autograd.node import Node, record, set_history
 from . import dual
 from .formula_text import shows
@@ -457,6 +458,8 @@ _FILL_VALUE_OPS = {"masked_fill_tensor", "index_fill_tensor", "fill_tensor"}
 
 def run_inplace(t, opkey, args, params):
     """x.add_(y) and friends: compute like the out-of-place op, then write into x."""
+    if _FORWARD_AD[0] is not None:      # inside forward_ad.dual_level: the tangent changes in place too
+        return _FORWARD_AD[0](t, opkey, args, params)
     _check_inplace_allowed(t)             # (autograd's checks come first, as in PyTorch)
     check = OPS[opkey].check
     if check is not None:                 # (the op's own checks come before TensorIterator's overlap check)
@@ -549,10 +552,19 @@ def _call(opkey, t, args, params):
     return OPS[opkey](t, *args, **params)
 
 
+def _zero_tangent(t):
+    """Inside forward_ad.dual_level, new values that do not depend on t (a fill, random numbers) leave t's
+    tangent zero, changed in place as PyTorch does (a view's tangent is part of its base's)."""
+    tangent = _tangent_of(t)
+    if tangent is not None:
+        tangent.zero_()
+
+
 def fill_inplace(t, value):
     """x.zero_(), x.fill_(v): on a non-leaf the new grad_fn is PyTorch's ZeroBackward0/FillBackward2."""
     value = scalar_for(t, value)
     _check_inplace_allowed(t)
+    _zero_tangent(t)
     if grad_mode._state["enabled"] and t.requires_grad:
         key = "zero" if value == 0 else "fill"
         result = OPS[key](_stand_in(t, key), value=value)
@@ -577,6 +589,7 @@ def assign_data(t, array, op_key=None):
     leaf: those refuse) PyTorch records the op (`op_key`: NormalBackward0, UniformBackward0), through
     which no gradient flows; anywhere else (nn.init, under no_grad) it is untracked."""
     _check_inplace_allowed(t)
+    _zero_tangent(t)
     if op_key is not None and grad_mode._state["enabled"] and t.requires_grad and not any(
             st == 0 and n > 1 for st, n in zip(t._data.strides, t._data.shape)):
         return _adopt(t, OPS[op_key](_stand_in(t, op_key), values=np.asarray(array, t._data.dtype)))

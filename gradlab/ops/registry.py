@@ -55,6 +55,7 @@ from .._dtype import category, default_np, from_numpy_dtype, result_np_dtype
 from .._tensor_core import Tensor, empty_layout
 from ..autograd import grad_mode
 from ..autograd import node as _node
+from ..autograd.forward_grads import APPLY_HOOK as _FORWARD_AD
 from ..autograd.node import (AsTensors, Node, SavedTensor, SavedValue, accumulator_of, check_guards,  # noqa: F401
                              FallbackAttribute, edge_of, make_node_class, saved_entry)
 
@@ -457,6 +458,8 @@ def _apply_meta(op, args, params):
 
 def apply(op, args, params):
     """Run an op: compute the forward with numpy, and record a node when a gradient is needed."""
+    if _FORWARD_AD[0] is not None:      # inside forward_ad.dual_level, once a dual tensor exists: tangents too
+        return _FORWARD_AD[0](op, args, params)
     if _device.META_MADE[0] and _meta_inputs(args):
         return _apply_meta(op, args, params)
     if op.check is not None:

@@ -18,7 +18,6 @@ pytestmark = pytest.mark.torch
 # Names still missing or answering otherwise, each with its reason (strict: each fails once it agrees).
 KNOWN_DIFFERENCES = {
     "torch.autograd.profiler.profile": "the profiler is not built",
-    "torch.autograd.forward_ad.dual_level": "forward-mode AD is not built",
 }
 
 

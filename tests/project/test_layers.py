@@ -16,7 +16,7 @@ LAYERS = [
     ("autograd core", ["autograd"]),
     ("ops", ["ops"]),
     ("tensor", ["tensor", "_tensor_methods", "_functions", "creation", "random", "return_types", "serialization"]),
-    ("library", ["autograd.functional", "nn", "optim", "utils", "backends", "cuda", "linalg", "special", "accelerator", "testing", "version",
+    ("library", ["autograd.functional", "autograd.forward_ad", "nn", "optim", "utils", "backends", "cuda", "linalg", "special", "accelerator", "testing", "version",
                  "functional", "distributions", "func", "fft", "compiler", "_dynamo"]),
     ("viz", ["viz"]),
     ("command line", ["__main__"]),
