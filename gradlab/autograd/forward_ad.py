@@ -139,6 +139,7 @@ NO_FORWARD_AD = {
     "index_reduce_prod": "index_reduce", "index_reduce_mean": "index_reduce", "index_reduce_amax": "index_reduce",
     "index_reduce_amin": "index_reduce",
     "_scaled_dot_product_flash_attention_for_cpu": "_scaled_dot_product_flash_attention_for_cpu",
+    "_pack_padded_sequence": "_pack_padded_sequence",
 }
 NO_DERIVATIVE = {"channel_shuffle_no_derivative": "native_channel_shuffle",
                  "linalg_ldl_factor_ex": "linalg_ldl_factor_ex", "linalg_ldl_solve": "linalg_ldl_solve"}
