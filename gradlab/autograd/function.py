@@ -191,6 +191,8 @@ class Function(metaclass=_FunctionMeta):
                 cls.setup_context(node, args, output)
             else:
                 output = cls.forward(node, *args, **kwargs)
+        for t in getattr(node, "_dirty", ()):     # PyTorch counts the change mark_dirty declares (recorded or not)
+            t._version_counter[0] += 1
         records = grad_mode._state["enabled"] and any(t.requires_grad for t in tensor_args)
         single = not isinstance(output, tuple)
         outputs = (output,) if single else output
@@ -218,6 +220,9 @@ class Function(metaclass=_FunctionMeta):
                     pass                          # changed in place: the input itself takes the new history
                 elif o.grad_fn is not None or o._requires_grad or any(o is t for t in tensor_args):
                     o = Tensor._make(o._data)     # an input returned unchanged still gets the new grad_fn
+                    o.__dict__["_custom_view"] = (cls.__name__, len(results))   # (PyTorch's alias of the input)
+                elif o._base is not None:
+                    o.__dict__["_custom_view"] = (cls.__name__, len(results))   # a view made inside forward
                 wired.append(o)
             else:
                 wired.append(None)

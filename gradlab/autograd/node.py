@@ -285,6 +285,8 @@ class SavedTensor(metaclass=CType, c_name="gradlab._C._autograd.SavedTensor"):
                 if node is not None and self._view_fn_gone(producer):
                     # (PyTorch's weak grad_fn of the view is gone: it names the node the tensor was saved for)
                     name, output_nr = node.name(), 0
+        if name is not None and producer is not None and name == producer.name() and hasattr(producer, "_forward_cls"):
+            name = producer._forward_cls.__name__      # (a custom Function's node: PyTorch's PyNode names its class)
         clause = "" if name is None else f", which is output {output_nr} of {short_name(name)},"
         return (
             "one of the variables needed for gradient computation has been modified by an inplace "
