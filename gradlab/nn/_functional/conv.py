@@ -98,10 +98,9 @@ def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups
     _tensor(fn, weight, "weight", 2)
     if bias is not None:
         _tensor(fn, bias, "bias", 3)
-    # (PyTorch's at::convolution checks the bias's dtype before anything about shapes; a padding string first
-    # goes through its own checks)
-    early = output_padding is None and dim is not None
-    if early and not isinstance(padding, str):
+    # (PyTorch's at::convolution checks the bias's dtype before anything about shapes; a padding string takes
+    # another path, which checks the shapes first)
+    if output_padding is None and dim is not None and not isinstance(padding, str):
         _check_bias_dtype(input, bias)
     shape = input._data.shape
     if dim is None:
@@ -144,8 +143,6 @@ def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups
     else:
         padding = _expand("padding", padding, k, dim)
         dilation = _expand("dilation", dilation, k, dim)
-    if early:
-        _check_bias_dtype(input, bias)
     if output_padding is not None:
         _expand("output_padding", output_padding, k, dim)
     _check_geometry(shape, w_shape, stride, padding, dilation, groups)
