@@ -245,3 +245,43 @@ def test_double_backward_nodes(seed):
         "g.sum().backward()",
         "print(x.grad)",
     ])
+
+
+# --- losses given an input and a target of two dtypes ----------------------------------------------------------
+@pytest.mark.parametrize("seed", range(30))
+def test_loss_dtype_pairs(seed):
+    r = random.Random(seed)
+    dts = ["torch.float32", "torch.float64", "torch.float16", "torch.int64", "torch.int32", "torch.bool"]
+    a, b = r.choice(dts[:4] + dts[:2]), r.choice(dts)
+    fn = r.choice(["huber_loss", "huber_loss", "smooth_l1_loss", "mse_loss", "l1_loss", "soft_margin_loss"])
+    red = r.choice(["'mean'", "'sum'", "'none'"])
+    s = _shape(r, r.randint(1, 2))
+    make = "torch.randn({s}).to({d})"
+    _check([
+        f"torch.manual_seed({seed})",
+        f"x = {make.format(s=s, d=a)}",
+        f"t = {make.format(s=s, d=b)}",
+        "x.requires_grad_(x.is_floating_point())",
+        f"loss = F.{fn}(x, t, reduction={red})",
+        "print(loss, loss.dtype)",
+        "loss.sum().backward()",
+        "print(x.grad)",
+    ])
+
+
+# --- a gradient's zeros keep PyTorch's signs (its running sums start at +0) ------------------------------------
+@pytest.mark.parametrize("seed", range(12))
+def test_cumulative_gradient_zero_signs(seed):
+    r = random.Random(seed)
+    nd = r.randint(1, 3)
+    s = _shape(r, nd)
+    d = r.randint(-nd, nd - 1)
+    expr = r.choice([f"x.cumprod({d})", f"x.cumsum({d})", f"x.cumprod({d}).flip({d})"])
+    pick = r.choice(["[0]", "[..., :1]", ".narrow(0, 0, 1)", ".index_select(0, torch.tensor([0, 0]))"])
+    _check([
+        f"torch.manual_seed({seed})",
+        f"x = torch.randn({s}, dtype={r.choice(['torch.float64', 'torch.float32'])}, requires_grad=True)",
+        f"y = ({expr}){pick}",
+        "y.sum().backward()",
+        "print(x.grad)",
+    ])
