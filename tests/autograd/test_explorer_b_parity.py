@@ -285,3 +285,36 @@ def test_cumulative_gradient_zero_signs(seed):
         "y.sum().backward()",
         "print(x.grad)",
     ])
+
+
+# --- nn containers and modules -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", range(16))
+def test_sequential_item_assignment_and_arithmetic(seed):
+    r = random.Random(seed)
+    layers = ["nn.Linear(2, 2)", "nn.ReLU()", "nn.Tanh()", "nn.Identity()", "nn.Sigmoid()"]
+    n = r.randint(1, 4)
+    ops = [f"s[{r.randint(-n - 1, n)}] = {r.choice(layers)}", f"s = s * {r.choice([1, 2, 0, -1, 1.5])}",
+           f"s = {r.choice([2, 3])} * s", f"s *= {r.choice([1, 2, 0])}", f"s += nn.Sequential({r.choice(layers)})",
+           f"s += [{r.choice(layers)}]", f"del s[{r.randint(-n, n - 1)}]", f"s.{r.choice(['x', '0', '1'])} = {r.choice(layers)}",
+           f"s[{r.choice(['0', '-1'])}] = 3", f"s.insert({r.randint(-n, n)}, {r.choice(layers)})"]
+    statements = [f"torch.manual_seed({seed})", f"s = nn.Sequential({', '.join(r.choice(layers) for _ in range(n))})"]
+    for op in r.sample(ops, 5):
+        statements += [op, "print(s, list(s.state_dict()), len(s))"]
+    statements += ["l = nn.ModuleList([nn.ReLU()])", f"l += [{r.choice(layers)}]", "l += 3", "print(l)"]
+    _check(statements)
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_embedding_and_padding_errors(seed):
+    r = random.Random(seed)
+    rows = r.randint(1, 4)
+    idx = [r.randint(-rows - 1, rows + 1) for _ in range(r.randint(1, 4))]
+    _check([
+        f"torch.manual_seed({seed})",
+        f"e = nn.Embedding({rows}, 2, max_norm={r.choice(['None', '1.0'])})",
+        f"print(e(torch.tensor({idx})))",
+        f"print(nn.EmbeddingBag(5, 2)(torch.tensor([0, 1, 2]), torch.tensor([0, {r.randint(0, 5)}])))",
+        f"print(F.unfold(torch.randn({_shape(r, r.randint(1, 2))}), 2).shape)",
+        f"print(F.pad(torch.randn({_shape(r, r.randint(1, 3))}), {tuple(r.randint(-1, 2) for _ in range(r.randint(1, 4)))}, "
+        f"mode={r.choice(['constant', 'reflect', 'bad', 'circular'])!r}).shape)",
+    ])

@@ -615,6 +615,8 @@ def pad(input, pad, mode="constant", value=None):
     _tensor("pad", input, "input", 1)
     pad = tuple(_int_list("pad", "pad", 2, pad, allow_int=False, sym=True))
     shape = input._data.shape
+    if mode not in ("constant", "reflect", "replicate", "circular"):      # (PyTorch's pad checks the mode first)
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
     if len(pad) // 2 > len(shape):

@@ -71,7 +71,8 @@ def torch_embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode
         raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from "
                            f"position 0. However, got {int(offs[0])}")
     if offs.size and offs[-1] > n:
-        raise RuntimeError(f"offsets[-1] can not be greater than input's length {n}, but got {int(offs[-1])}")
+        raise RuntimeError(f"offsets[-1] can not be greater than input's length {n} but got offsets[-1] of "
+                           f"{int(offs[-1])}")
     if idx.size and (idx.min() < 0 or idx.max() >= num_weights):
         where = int(np.flatnonzero((idx < 0) | (idx >= num_weights))[0])
         if w.dtype == np.float32 and mode != 2:     # (the fast float kernel's message)

@@ -68,6 +68,13 @@ class Sequential(Module):
             raise IndexError(f"index {idx} is out of range")
         return list(self._modules.values())[idx % n]
 
+    def __setitem__(self, idx, module):
+        n = len(self._modules)
+        idx = operator.index(idx)
+        if not -n <= idx < n:
+            raise IndexError(f"index {idx} is out of range")
+        setattr(self, list(self._modules.keys())[idx % n], module)
+
     def append(self, module):
         self.add_module(str(len(self)), module)
         return self
@@ -114,6 +121,41 @@ class Sequential(Module):
         for layer in itertools.chain(self, other):
             ret.append(layer)
         return ret
+
+    def __iadd__(self, other):
+        if not isinstance(other, Sequential):
+            raise ValueError(f"add operator supports only objects of Sequential class, but {type(other)} is given.")
+        offset = len(self)
+        for i, module in enumerate(other):
+            self.add_module(str(i + offset), module)
+        return self
+
+    def _check_factor(self, other):
+        cls = type(self)
+        module = "torch" + cls.__module__[len("gradlab"):] if cls.__module__.startswith("gradlab.") else cls.__module__
+        shown = f"<class '{module}.{cls.__qualname__}'>"      # (str(type(self)) as PyTorch's message shows it)
+        if not isinstance(other, int):
+            raise TypeError(f"unsupported operand type(s) for *: {shown} and {type(other)}")
+        if other <= 0:
+            raise ValueError(f"Non-positive multiplication factor {other} for {shown}")
+
+    def __mul__(self, other):
+        """The layers repeated `other` times (the same modules, not copies)."""
+        self._check_factor(other)
+        combined = Sequential()
+        for offset, module in enumerate(list(self) * other):
+            combined.add_module(str(offset), module)
+        return combined
+
+    def __rmul__(self, other):
+        return self.__mul__(other)
+
+    def __imul__(self, other):
+        self._check_factor(other)
+        original = list(self)
+        for i, module in enumerate(original * (other - 1)):
+            self.add_module(str(len(original) + i), module)
+        return self
 
 
 class ModuleList(Module):
@@ -198,6 +240,9 @@ class ModuleList(Module):
         for i, module in enumerate(itertools.chain(self, other)):
             combined.add_module(str(i), module)
         return combined
+
+    def __iadd__(self, modules):
+        return self.extend(modules)
 
 
 def _pairs(name, values, what):

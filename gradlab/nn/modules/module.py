@@ -228,7 +228,7 @@ class Module:
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep="_parameters")
             self.register_parameter(name, value)
             return
         if params is not None and name in params:
@@ -241,7 +241,7 @@ class Module:
         if isinstance(value, Module):
             if modules is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep="_modules")      # (a child replaced keeps its place, as in torch)
             modules[name] = value
             return
         if modules is not None and name in modules:
@@ -262,9 +262,10 @@ class Module:
             return
         object.__setattr__(self, name, value)
 
-    def _forget(self, name):
-        for d in (self.__dict__, self._parameters, self._buffers, self._modules):
-            d.pop(name, None)
+    def _forget(self, name, keep=None):
+        for registry in ("__dict__", "_parameters", "_buffers", "_modules"):
+            if registry != keep:
+                getattr(self, registry).pop(name, None)
         self._non_persistent_buffers_set.discard(name)
 
     def __getattr__(self, name):
