@@ -275,11 +275,12 @@ def _should_fold(a, b):
         return False
     if big._data.size == 0:
         return True
-    try:
-        np.reshape(big._data, (-1, big._data.shape[-1]), copy=False)
-        return True
-    except ValueError:
-        return False
+    # PyTorch's test: the larger operand (transposed when it is the second: b.mT) views as a matrix without a
+    # copy, its leading dims contiguous among themselves (strides[i] == strides[i + 1] * shape[i + 1])
+    shape, strides = list(big._data.shape), list(big._data.strides)
+    if a._data.ndim < b._data.ndim:
+        shape[-2:], strides[-2:] = shape[:-3:-1], strides[:-3:-1]
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(len(shape) - 2))
 
 
 def _folded_matmul(a, b):

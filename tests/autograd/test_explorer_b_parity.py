@@ -339,3 +339,24 @@ def test_linear_vector_input_bias_shapes(seed):
         "y.sum().backward()",
         "print(w.grad)",
     ])
+
+
+# --- matmul of a vector and a batch: folded into mv only when PyTorch folds ----------------------------------------
+@pytest.mark.parametrize("seed", range(24))
+def test_matmul_vector_and_batch(seed):
+    r = random.Random(seed)
+    k = r.randint(1, 3)
+    batch = _shape(r, r.randint(1, 2))
+    vec = (k if r.random() < 0.7 else r.randint(1, 3),)
+    mat = batch + ((k, r.randint(1, 3)) if r.random() < 0.5 else (r.randint(1, 3), k))
+    left = r.random() < 0.5
+    a, b = (vec, mat) if left else (mat, vec)
+    ga, gb = r.choice([(False, False), (True, False), (False, True), (True, True)])
+    _check([
+        f"torch.manual_seed({seed})",
+        f"a = torch.randn({a}, dtype=torch.float64, requires_grad={ga})",
+        f"b = torch.randn({b}, dtype=torch.float64, requires_grad={gb})",
+        f"b = b.mT if {r.random() < 0.3} and b.dim() > 1 else b",
+        "y = a @ b",
+        "print(y, y.grad_fn, [type(f).__name__ for f, _ in y.grad_fn.next_functions] if y.grad_fn else None)",
+    ])
