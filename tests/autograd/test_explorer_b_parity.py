@@ -249,7 +249,7 @@ def test_double_backward_nodes(seed):
 
 
 # --- losses given an input and a target of two dtypes ----------------------------------------------------------
-@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("seed", range(40))
 def test_loss_dtype_pairs(seed):
     r = random.Random(seed)
     dts = ["torch.float32", "torch.float64", "torch.float16", "torch.int64", "torch.int32", "torch.bool"]
@@ -257,11 +257,12 @@ def test_loss_dtype_pairs(seed):
     fn = r.choice(["huber_loss", "huber_loss", "smooth_l1_loss", "mse_loss", "l1_loss", "soft_margin_loss"])
     red = r.choice(["'mean'", "'sum'", "'none'"])
     s = _shape(r, r.randint(1, 2))
+    st = s if r.random() < 0.7 else _shape(r, r.randint(1, 3))      # (a target of another shape: broadcasting)
     make = "torch.randn({s}).to({d})"
     _check([
         f"torch.manual_seed({seed})",
         f"x = {make.format(s=s, d=a)}",
-        f"t = {make.format(s=s, d=b)}",
+        f"t = {make.format(s=st, d=b)}",
         "x.requires_grad_(x.is_floating_point())",
         f"loss = F.{fn}(x, t, reduction={red})",
         "print(loss, loss.dtype)",

@@ -418,6 +418,9 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
         shape = np.broadcast_shapes(x.shape, t.shape)
     except ValueError:
         raise F._broadcast_error(x.shape, t.shape) from None
+    if shape != x.shape:                # (PyTorch's loss is written into a tensor shaped like the input)
+        raise RuntimeError(f"output with shape [{', '.join(map(str, x.shape))}] doesn't match the broadcast shape "
+                           f"[{', '.join(map(str, shape))}]")
     if x.dtype == np.bool_:             # (PyTorch's kernel negates the input first)
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
                            "invert a mask, use the `~` or `logical_not()` operator instead.")
