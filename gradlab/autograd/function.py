@@ -117,16 +117,16 @@ class BackwardCFunction(Node, FunctionCtx):
                 raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
             if g is not None and self.next_functions[slot][0] is not None:
                 if tuple(g.shape) != tuple(meta[0]):
-                    try:
-                        np.broadcast_shapes(g._data.shape, meta[0])
-                        if g._data.size < int(np.prod(meta[0])):
-                            raise ValueError
+                    # (PyTorch's is_expandable_to: the input's shape must expand to the gradient's, which is
+                    # then summed back to it)
+                    got, want = g._data.shape, tuple(meta[0])
+                    if len(want) <= len(got) and all(w in (1, n) for w, n in zip(reversed(want), reversed(got))):
                         g = _summed_to(g, meta)
-                    except ValueError:
+                    else:
                         raise RuntimeError(
                             f"Function {cls_name} returned an invalid gradient at index {slot} - got "
                             f"[{', '.join(map(str, g.shape))}] but expected shape compatible with "
-                            f"[{', '.join(map(str, meta[0]))}]") from None
+                            f"[{', '.join(map(str, meta[0]))}]")
             out.append(g)
             slot += 1
         return out

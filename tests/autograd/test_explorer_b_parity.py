@@ -361,3 +361,29 @@ def test_matmul_vector_and_batch(seed):
         "y = a @ b",
         "print(y, y.grad_fn, [type(f).__name__ for f, _ in y.grad_fn.next_functions] if y.grad_fn else None)",
     ])
+
+
+_RETURNS = """
+class W(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a):
+        return a * 2
+    @staticmethod
+    def backward(ctx, g):
+        return torch.ones({shape}, dtype=g.dtype)
+"""
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_custom_function_gradient_shapes(seed):
+    r = random.Random(seed)
+    s = _shape(r, r.randint(0, 3))
+    g = tuple(r.choice([1, n, r.randint(1, 4)]) for n in s) if r.random() < 0.5 else _shape(r, r.randint(0, 3))
+    if r.random() < 0.4:
+        g = _shape(r, r.randint(1, 2)) + g
+    _check([
+        f"x = torch.ones({s}, requires_grad=True)",
+        _RETURNS.format(shape=g),
+        "W.apply(x).sum().backward()",
+        "print(x.grad)",
+    ])
