@@ -28,12 +28,22 @@ _new = object.__new__
 _FLOAT_ONLY = "Only Tensors of floating point and complex dtype can require gradients"   # (a leaf's requires_grad)
 
 
+class WrappedDim(int):
+    """A negative dim made non-negative, remembering what the user wrote: PyTorch's nodes keep the dim as given
+    (`x.sum(-1).grad_fn._saved_dim` is (18446744073709551615,), -1 read as an unsigned 64-bit number)."""
+    # (an int subclass cannot have __slots__: `given` lives in its __dict__)
+
+
 def _wrap_dim(dim, ndim):
     """A dim in range(-ndim, ndim) (a 0-d tensor takes -1 and 0) as a non-negative index, or PyTorch's error."""
     n = max(ndim, 1)
     if not -n <= dim < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
-    return dim + n if dim < 0 else dim
+    if dim < 0:
+        wrapped = WrappedDim(dim + n)
+        wrapped.given = int(dim)
+        return wrapped
+    return dim
 
 
 def c_size(t, dim):

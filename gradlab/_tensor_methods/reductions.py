@@ -151,12 +151,14 @@ class _ReductionMethods:
     def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         if isinstance(dim, bool):
             dim, unbiased = None, dim
-        return OPS["var"](self, **self._var_args("var", dim, unbiased, keepdim, correction))
+        out = OPS["var"](self, **self._var_args("var", dim, unbiased, keepdim, correction))
+        return _correction_shown(out, dim, unbiased, correction)
 
     def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         if isinstance(dim, bool):
             dim, unbiased = None, dim
-        return OPS["std"](self, **self._var_args("std", dim, unbiased, keepdim, correction))
+        out = OPS["std"](self, **self._var_args("std", dim, unbiased, keepdim, correction))
+        return _correction_shown(out, dim, unbiased, correction)
 
     def _var_mean(self, name, dim=None, unbiased=None, keepdim=False, *, correction=None):
         """torch.var_mean / std_mean: one node (VarMeanBackward0, StdMeanBackward0) with two outputs."""
@@ -704,3 +706,10 @@ def _index_copy_args(t, dim, index, source):
         raise IndexError(f"index_copy_(): index {idx[bad].flat[0]} is out of bounds for dimension {d} with size "
                          f"{size}")
     return dict(dim=d, index=idx, source_sizes=source._data.shape)
+
+
+def _correction_shown(out, dim, unbiased, correction):
+    """x.std() with no dim, unbiased or correction: PyTorch's node keeps correction as None (it means 1)."""
+    if out.grad_fn is not None and dim is None and unbiased is None and correction is None:
+        out.grad_fn.__dict__["_shown"] = {"correction": None}
+    return out

@@ -89,6 +89,55 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     run_backward(tensors, grads, retain_graph, create_graph, inputs=inputs, accumulate=True)
 
 
+def _zeros_like(t, requires_grad):
+    z = _Tensor._make(np.zeros_like(t._data))
+    z._requires_grad = requires_grad
+    return z
+
+
+def _grad_batched(outputs, grads, retain_graph, create_graph, inputs, allow_unused):
+    """grad(..., is_grads_batched=True): the first dimension of each grad_output is a batch of vectors, and each
+    input's gradient gets the same leading dimension. PyTorch vmaps one backward over it; here one backward runs
+    per vector (the graph kept for all but the last) and the results are stacked."""
+    for i, (t, g) in enumerate(zip(outputs, grads)):
+        if g is None:
+            continue
+        first = g[0]        # (PyTorch compares the first vector's shape, and prints it without its first size)
+        if tuple(first._data.shape) != tuple(t._data.shape):
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the batch "
+                "dimension. The sizes of the remaining dimensions are expected to match the shape of corresponding "
+                f"output, but a mismatch was detected: grad_output[{i}] has a shape of "
+                f"torch.Size([{', '.join(map(str, first._data.shape[1:]))}]) and output[{i}] has a shape of "
+                f"torch.Size([{', '.join(map(str, t._data.shape))}]). If you only want some tensors in `grad_output` "
+                "to be considered batched, consider using vmap.")
+    size = next((g._data.shape[0] for g in grads if g is not None), 1)
+    columns = []
+    for b in range(size):
+        keep = retain_graph or b < size - 1
+        columns.append(run_backward(outputs, [None if g is None else g[b] for g in grads], keep, create_graph,
+                                    inputs=inputs, accumulate=False, allow_unused=allow_unused))
+    result = []
+    for k in range(len(inputs)):
+        column = [c[k] for c in columns]
+        if all(g is None for g in column):
+            result.append(None)
+        elif not create_graph:
+            result.append(_Tensor._make(np.stack([np.zeros_like(inputs[k]._data) if g is None else g._data
+                                                  for g in column])))
+        else:
+            # (stacked with Tensor operations, so that the result keeps the gradients' graph)
+            stacked = None
+            for b, g in enumerate(column):
+                if g is None:
+                    continue
+                onehot = _Tensor._make(np.eye(size, dtype=g._data.dtype)[b].reshape((size,) + (1,) * g.dim()))
+                term = onehot * g.unsqueeze(0)
+                stacked = term if stacked is None else stacked + term
+            result.append(stacked)
+    return result
+
+
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """The gradients of `outputs` with respect to `inputs`, as a tuple; `.grad` is left untouched."""
@@ -107,10 +156,14 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     grads = _check_gradients(outputs, grads)
     create_graph, allow_unused = _flag(create_graph), _flag(allow_unused)
     retain_graph = _flag(create_graph if retain_graph is None else retain_graph)
-    result = run_backward(outputs, grads, retain_graph, create_graph, inputs=inputs_list,
-                          accumulate=False, allow_unused=allow_unused)
+    if is_grads_batched:
+        result = _grad_batched(outputs, grads, retain_graph, create_graph, inputs_list, allow_unused)
+    else:
+        result = run_backward(outputs, grads, retain_graph, create_graph, inputs=inputs_list,
+                              accumulate=False, allow_unused=allow_unused)
     if materialize_grads:
-        result = [g if g is not None else _Tensor._make(np.zeros_like(t._data)) for g, t in zip(result, inputs_list)]
+        # (PyTorch's zeros_like(input, requires_grad=create_graph))
+        result = [g if g is not None else _zeros_like(t, create_graph) for g, t in zip(result, inputs_list)]
     if type(inputs) is dict:        # gradients by the same keys
         return dict(zip(inputs.keys(), result))
     return tuple(result)

@@ -117,16 +117,16 @@ class BackwardCFunction(Node, FunctionCtx):
                 raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
             if g is not None and self.next_functions[slot][0] is not None:
                 if tuple(g.shape) != tuple(meta[0]):
-                    try:
-                        np.broadcast_shapes(g._data.shape, meta[0])
-                        if g._data.size < int(np.prod(meta[0])):
-                            raise ValueError
+                    # (PyTorch's is_expandable_to: the input's shape must expand to the gradient's, which is
+                    # then summed back to it)
+                    got, want = g._data.shape, tuple(meta[0])
+                    if len(want) <= len(got) and all(w in (1, n) for w, n in zip(reversed(want), reversed(got))):
                         g = _summed_to(g, meta)
-                    except ValueError:
+                    else:
                         raise RuntimeError(
                             f"Function {cls_name} returned an invalid gradient at index {slot} - got "
                             f"[{', '.join(map(str, g.shape))}] but expected shape compatible with "
-                            f"[{', '.join(map(str, meta[0]))}]") from None
+                            f"[{', '.join(map(str, meta[0]))}]")
             out.append(g)
             slot += 1
         return out
@@ -191,6 +191,8 @@ class Function(metaclass=_FunctionMeta):
                 cls.setup_context(node, args, output)
             else:
                 output = cls.forward(node, *args, **kwargs)
+        for t in getattr(node, "_dirty", ()):     # PyTorch counts the change mark_dirty declares (recorded or not)
+            t._version_counter[0] += 1
         records = grad_mode._state["enabled"] and any(t.requires_grad for t in tensor_args)
         single = not isinstance(output, tuple)
         outputs = (output,) if single else output
@@ -218,6 +220,9 @@ class Function(metaclass=_FunctionMeta):
                     pass                          # changed in place: the input itself takes the new history
                 elif o.grad_fn is not None or o._requires_grad or any(o is t for t in tensor_args):
                     o = Tensor._make(o._data)     # an input returned unchanged still gets the new grad_fn
+                    o.__dict__["_custom_view"] = (cls.__name__, len(results))   # (PyTorch's alias of the input)
+                elif o._base is not None:
+                    o.__dict__["_custom_view"] = (cls.__name__, len(results))   # a view made inside forward
                 wired.append(o)
             else:
                 wired.append(None)

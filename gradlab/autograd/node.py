@@ -42,7 +42,53 @@ _DETACHED_INPLACE = (
     "please use out-of-place `.detach()` instead")
 
 # nodes whose `_saved_dim` PyTorch shows as one int (gradlab keeps a 1-tuple)
-_INT_DIM_NODES = {"MaxBackward0", "MinBackward0"}
+_INT_DIM_NODES = {"MaxBackward0", "MinBackward0", "ProdBackward1", "MedianBackward1", "NanmedianBackward1",
+                  "KthvalueBackward0", "ModeBackward0"}
+
+# the int64_t parameters a node keeps: PyTorch's getters read them as unsigned (-1 shows as 18446744073709551615),
+# and a dim keeps its value as the user gave it (see _tensor_core.WrappedDim)
+_INT64_KEYS = {"dim", "dims", "dim0", "dim1", "dim2", "index", "diagonal", "offset", "shifts", "dimension", "start",
+               "end"}
+
+
+_MISSING = object()
+
+
+def _split_size(n):
+    sections, meta = n.__dict__.get("sections"), n._input_meta[0] if n._input_meta else None
+    if isinstance(sections, (list, tuple)) and len(sections):
+        return int(sections[0])
+    return _MISSING if meta is None else (meta[0][n.__dict__["dim"]] if meta[0] else 1)
+
+
+def _input_sizes(n):
+    meta = n._input_meta[0] if n._input_meta else None
+    if meta is None:
+        return _MISSING
+    return tuple(meta[0])
+
+
+def _norm_ord(n):
+    p = n.__dict__.get("p", _MISSING)
+    return int(p) if type(p) is float and p.is_integer() else p
+
+
+# (node class, parameter) -> the value PyTorch's `_saved_<parameter>` shows, or _MISSING for a name it lacks
+_PYTORCH_NAMES = {
+    ("SliceBackward0", "end"): lambda n: n.__dict__["_shown"]["end"] if "_shown" in n.__dict__ else n.__dict__["stop"],
+    ("GatherBackward0", "sparse_grad"): lambda n: False,
+    ("LinalgVectorNormBackward0", "ord"): _norm_ord,
+    ("LinalgVectorNormBackward0", "p"): lambda n: _MISSING,
+    ("SplitBackward0", "split_size"): _split_size,
+    ("SplitBackward0", "self_sizes"): _input_sizes,
+}
+
+
+def _int64_shown(v):
+    if not isinstance(v, int) or type(v) is bool:
+        return v
+    v = v.__dict__.get("given", v) if type(v) is not int else v
+    return v % 2 ** 64 if v < 0 else int(v)
 
 
 class RemovableHandle:
@@ -285,6 +331,8 @@ class SavedTensor(metaclass=CType, c_name="gradlab._C._autograd.SavedTensor"):
                 if node is not None and self._view_fn_gone(producer):
                     # (PyTorch's weak grad_fn of the view is gone: it names the node the tensor was saved for)
                     name, output_nr = node.name(), 0
+        if name is not None and producer is not None and name == producer.name() and hasattr(producer, "_forward_cls"):
+            name = producer._forward_cls.__name__      # (a custom Function's node: PyTorch's PyNode names its class)
         clause = "" if name is None else f", which is output {output_nr} of {short_name(name)},"
         return (
             "one of the variables needed for gradient computation has been modified by an inplace "
@@ -427,8 +475,19 @@ class Node:
             return saved_entry(saved[key])._unpack(self)
         if self._freed and key in self._saved_names:
             raise RuntimeError(SECOND_BACKWARD_ERROR)
+        renamed = _PYTORCH_NAMES.get((type(self).__name__, key)) if key != attr else None
+        if renamed is not None:                          # a parameter PyTorch names or keeps otherwise
+            value = renamed(self)
+            if value is _MISSING:
+                raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
+            return self._saved_param(key, value)
+        shown = self.__dict__.get("_shown")           # parameters as PyTorch kept them (a slice's start and end)
+        if key != attr and shown is not None and key in shown:
+            return self._saved_param(key, shown[key])
         if key != attr and key in self.__dict__:
             return self._saved_param(key, self.__dict__[key])
+        if key == "end" and key != attr and "stop" in self.__dict__:      # (SliceBackward0's end is our stop)
+            return self._saved_param(key, self.__dict__["stop"])
         op = self.__dict__.get("_op")
         if key != attr and op is not None and key in op.inputs and key in op.saves:
             return None       # an input whose gradient no one needs was not saved: PyTorch shows None
@@ -473,6 +532,11 @@ class Node:
             return {"none": 0, "mean": 1, "sum": 2}.get(value, value)
         if key == "ignore_index" and type(value) is int and value < 0:
             return value % 2 ** 64                          # PyTorch shows it as unsigned (-100: 2**64 - 100)
+        if key in _INT64_KEYS:
+            if type(value) is tuple:
+                value = tuple(_int64_shown(v) for v in value)
+            elif isinstance(value, int) and type(value) is not bool:
+                value = _int64_shown(value)
         if key == "dim" and type(value) is tuple and len(value) == 1 and type(self).__name__ in _INT_DIM_NODES:
             return value[0]
         return value

@@ -137,6 +137,10 @@ def linear(input, weight, bias=None):
                            f"{in_features}x{out_features})")
     if bias is None:
         return _matmul(input, weight.t())
+    b = bias._data.shape
+    if nd != 2 and not b:
+        # (a 0-d bias with an input not 2-d: PyTorch computes matmul, then add_ (AddBackward0))
+        return _matmul(input, weight.t()).add_(bias)
     _check_bias_expands(bias._data.shape, (rows, out_features), nd)
     wt = weight.t()
     transposed = _column_major(wt)       # lets backward lay the weight's gradient out like the weight
@@ -151,6 +155,25 @@ def _check_bias_expands(shape, target, input_ndim):
     """addmm expands the bias to (rows, out_features) first: torch's expand errors, not numpy's."""
     def dims(s):
         return "[" + ", ".join(map(str, s)) + "]"
+    if input_ndim == 1 and len(shape) >= 2:
+        # (a vector input with a bias of 2 or more dims, as PyTorch 2.13 answers: a (k, 1) bias fails addmm's
+        # expand, a (1, out) one passes when out > 1, other 2-d ones and >2-d ones ending in 1 fail the in-place
+        # add's broadcast, the rest addmm's expand)
+        out = target[-1]
+        if len(shape) == 2 and shape[1] not in (1, out):        # (add_'s broadcast of (out,) with the bias)
+            raise RuntimeError(f"The size of tensor a ({out}) must match the size of tensor b ({shape[1]}) at "
+                               "non-singleton dimension 1")
+        if len(shape) == 2 and shape[1] == 1 and shape[0] != 1:
+            raise RuntimeError(f"The expanded size of the tensor (1) must match the existing size ({shape[0]}) at "
+                               f"non-singleton dimension 0.  Target sizes: {dims(target)}.  Tensor sizes: "
+                               f"{dims(shape)}")
+        if len(shape) == 2 and not (shape[0] == 1 and shape[1] == out != 1) or len(shape) > 2 and shape[-1] == 1:
+            try:
+                broadcast = np.broadcast_shapes(shape, (out,))
+            except ValueError:
+                broadcast = None
+            if broadcast is not None:
+                raise RuntimeError(f"output with shape [{out}] doesn't match the broadcast shape {dims(broadcast)}")
     if len(shape) > len(target):
         raise RuntimeError(f"expand(torch.FloatTensor{{{dims(shape)}}}, size={dims(target)}): the number of sizes "
                            f"provided ({len(target)}) must be greater or equal to the number of dimensions in the "

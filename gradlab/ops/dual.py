@@ -277,7 +277,14 @@ def flip(x, dims):
 
 
 def cumsum(x, dim):
-    return x.cumsum(dim) if isinstance(x, Tensor) else np.cumsum(x, axis=dim)
+    if isinstance(x, Tensor):
+        return x.cumsum(dim)
+    if x.dtype == np.float16:      # (PyTorch's running sum of halves is a float32 one, each step rounded to half)
+        return (np.cumsum(x, axis=dim, dtype=np.float32) + 0).astype(np.float16)
+    out = np.cumsum(x, axis=dim)
+    if out.dtype.kind in "fc":
+        out += 0        # PyTorch's running sum starts at +0: a -0 never comes out (numpy's starts at the first -0)
+    return out
 
 
 def roll(x, shifts, dims):

@@ -277,8 +277,12 @@ def _slice(t, dim, k, keep_whole):
                1 if k.step is None else operator.index(k.step)]
     if not keep_whole and written[0] == 0 and written[2] == 1 and (written[1] is None or written[1] >= size):
         return t
-    return OPS["slice"](t, dim=dim, start=start, stop=max(stop, start), step=step,
-                        self_sizes=t._data.shape)._view_of(t)
+    out = OPS["slice"](t, dim=dim, start=start, stop=max(stop, start), step=step, self_sizes=t._data.shape)
+    if out.grad_fn is not None:
+        # (PyTorch's node keeps the numbers as written: an open end is INT64_MAX)
+        out.grad_fn.__dict__["_shown"] = {"start": written[0],
+                                          "end": 9223372036854775807 if written[1] is None else written[1]}
+    return out._view_of(t)
 
 
 def _check_count(key, ndim):

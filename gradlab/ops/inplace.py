@@ -34,6 +34,12 @@ _NO_GRAD_VIEW_INPLACE = (
     "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if "
     "you want the inplace to be tracked).")
 
+_CUSTOM_VIEW_INPLACE = (
+    "Output {0} of {1} is a view and is being modified inplace. This view was created inside a custom Function (or "
+    "because an input was returned as-is) and the autograd logic to handle view+inplace would override the custom "
+    "backward associated with the custom Function, leading to incorrect gradients. This behavior is forbidden. You "
+    "can fix this by cloning the output of the custom Function.")
+
 _MULTI_OUTPUT_INPLACE = (" This view is the output of a function that returns multiple views. Such functions do not "
                          "allow the output views to be modified inplace. You should replace the inplace operation by "
                          "an out-of-place one.")
@@ -57,6 +63,9 @@ def _check_inplace_allowed(t, as_view=False, view_name=None):
                            "the output of a function that returns multiple views. Such functions do not allow the "
                            "output views to be modified inplace. You should replace the inplace operation by an "
                            "out-of-place one.")
+    custom = t.__dict__.get("_custom_view") if t.__dict__ else None
+    if custom is not None and t.requires_grad:
+        raise RuntimeError(_CUSTOM_VIEW_INPLACE.format(*reversed(custom)))
     if t._base is not None and (t._requires_grad or t._grad_fn is not None) and t.__dict__.get("_no_grad_view"):
         # a view made under no_grad (its creation, kept by Tensor._view_of), whatever its own flag
         if t.__dict__["_no_grad_view"] == "multi":        # (an output of unbind/split: _multi_output_views)

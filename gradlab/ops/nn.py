@@ -547,6 +547,9 @@ def _clipped(input, target, delta, scale):
 
 def _huber_backward(g, a, b, n):
     """huber_loss_backward(grad, a, b) (see _mse_backward)."""
+    mismatch = getattr(n, "dtype_mismatch", None)
+    if mismatch:            # (input and target of two dtypes: PyTorch's backward kernel refuses them)
+        raise RuntimeError(mismatch)
     if _is_tensor(g, a, b):
         return OPS["huber_loss_backward"](g, a, b, reduction=n.reduction, delta=n.delta, count=n.count)
     return dual.fused(lambda g, a, b: g * _clipped(a, b, n.delta, None) / n.count, g, a, b)
@@ -584,10 +587,13 @@ def _huber_grad_output_grad(g, n):
            "target": "-grad * (self - target).clamp(-delta, delta) / count"},
     self=lambda g, n: _huber_backward(g, n.self, n.target, n),
     target=lambda g, n: _huber_backward(g, n.target, n.self, n))
-def huber_loss(self, target, reduction, delta, count):
+def huber_loss(self, target, reduction, delta, count, dtype_mismatch=None, loss_dtype=None):
     z = np.abs(self - target)
     d = z.dtype.type(delta)
     loss = np.where(z < d, z.dtype.type(0.5) * z * z, d * (z - z.dtype.type(0.5) * d)).astype(z.dtype, copy=False)
+    if loss_dtype is not None:
+        # (input and target of two dtypes: PyTorch writes the loss into a tensor like the input, then reduces it)
+        loss = loss.astype(loss_dtype, copy=False)
     return _reduce(loss, reduction)
 
 

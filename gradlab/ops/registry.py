@@ -270,6 +270,8 @@ def _fallback_names(op):
     if op.key == "expand":          # (ExpandBackward0's sizes come from the node's meta: see _getattr_fallback)
         found += ["self_sizes", "_saved_self_sizes", "_saved_self_sym_sizes"]
     found += ["_saved_" + name + "_sym_sizes" for name in _node._SIZES_SAVED.get(op.key, ())]   # (MmBackward0's)
+    found += ["_saved_" + (key[:-6] + "_sym_sizes" if key.endswith("_sizes") else key)     # (PyTorch's own names)
+              for cls, key in _node._PYTORCH_NAMES if cls == op.name]
     return found
 
 

@@ -144,12 +144,22 @@ def repeat(self, repeats, self_sizes):
 
 
 def _repeat_grad(g, n):
-    sizes = (1,) * (len(n.repeats) - len(n.self_sizes)) + tuple(n.self_sizes)
-    split_shape = []
-    for r, s in zip(n.repeats, sizes):
-        split_shape += [r, s]
-    g = dual.sum_dims(g.reshape(split_shape), tuple(range(0, 2 * len(sizes), 2)))
-    return g.reshape(n.self_sizes)
+    """PyTorch's repeat_backward: each new leading dim summed away (sum(0)), then one reshape that splits every
+    repeated dim into (repeat, size) and one sum over the repeats (the steps a gradient's graph records)."""
+    if 0 in n.repeats:
+        return dual.like(g, np.zeros(n.self_sizes, dual.data(g).dtype))
+    lead = len(n.repeats) - len(n.self_sizes)
+    for _ in range(lead):
+        g = dual.sum_dims(g, (0,))
+    grad_size, sum_dims = [], []
+    for d, size in enumerate(n.self_sizes):
+        if n.repeats[d + lead] != 1:
+            grad_size.append(n.repeats[d + lead])
+            sum_dims.append(len(grad_size) - 1)
+        grad_size.append(size)
+    if sum_dims:
+        g = dual.sum_dims(g.reshape(tuple(grad_size)), tuple(sum_dims))
+    return g
 
 
 @op("flip", "FlipBackward0", variants=("function", "method"), promote=False,

@@ -370,12 +370,13 @@ def _along(self, indices, dim):
     return np.take_along_axis(self, indices, dim)
 
 
-@shows("grad.new_zeros(self_sizes).scatter_add(dim, indices, grad)")
+@shows("grad.new_zeros(self_sizes).scatter(dim, indices, grad)")
 def _scatter_grad(g, n):
-    """sort/topk: g written back at the picked indices of zeros shaped like the input."""
+    """sort/topk: g written back at the picked indices of zeros shaped like the input (PyTorch's
+    value_selecting_reduction_backward: a scatter, ScatterBackward0 under create_graph)."""
     if not n.self_sizes:                # (a 0-d input is its own sort and top-k: 0-d results)
         return g
-    return dual.call("scatter_add", _zeros_for(g, n), g, dim=n.dim, index=n.indices)
+    return dual.call("scatter", _zeros_for(g, n), g, dim=n.dim, index=n.indices, src_sizes=dual.data(g).shape)
 
 
 @op("sort", "SortBackward0", variants=("function", "method"), self=_scatter_grad)

@@ -10,6 +10,7 @@ import numpy as np
 
 from ... import _signatures, random as _random
 from ..._argparse.wrappers import _vetter
+from ..._tensor_core import _wrap_dim
 from ...ops.inplace import _check_inplace_allowed, check_overlaps as _check_overlaps
 from ...ops.registry import OPS
 from ...tensor import Tensor
@@ -233,7 +234,7 @@ def glu(input, dim=-1):
         raise TypeError(f"glu(): argument 'dim' (position 2) must be int, not {F._argparse_type_name(dim)}")
     if not -nd <= dim < nd:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {dim})")
-    d = dim % nd
+    d = _wrap_dim(int(dim), nd)          # (the node keeps the dim as given: a WrappedDim)
     if input._data.shape[d] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {input._data.shape[d]}")
     _float_kernel("glu_cpu", input)

@@ -85,12 +85,23 @@ def _check_geometry(shape, w_shape, stride, padding, dilation, groups, output_pa
                            f"got weight of size [{_dims(w_shape)}] instead")
 
 
+def _check_bias_dtype(input, bias):
+    x_dtype = input._data.dtype
+    if bias is not None and bias._data.dtype != x_dtype:
+        raise RuntimeError(f"Input type ({_C_NAMES.get(x_dtype.name, x_dtype.name)}) and bias type "
+                           f"({_C_NAMES.get(bias._data.dtype.name, bias._data.dtype.name)}) should be the same")
+
+
 def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups, output_padding=None):
     """dim None: torch.convolution's form (no unbatched input; the dims are the weight's; output_padding checked)."""
     _tensor(fn, input, "input", 1)
     _tensor(fn, weight, "weight", 2)
     if bias is not None:
         _tensor(fn, bias, "bias", 3)
+    # (PyTorch's at::convolution checks the bias's dtype before anything about shapes; a padding string takes
+    # another path, which checks the shapes first)
+    if output_padding is None and dim is not None and not isinstance(padding, str):
+        _check_bias_dtype(input, bias)
     shape = input._data.shape
     if dim is None:
         dim = max(len(shape) - 2, 1)
@@ -148,9 +159,7 @@ def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups
                            f"size: ({' x '.join(map(str, kernel))}). Kernel size can't be greater than actual input "
                            "size")
     x_dtype, w_dtype = input._data.dtype, weight._data.dtype
-    if bias is not None and bias._data.dtype != x_dtype:
-        raise RuntimeError(f"Input type ({_C_NAMES.get(x_dtype.name, x_dtype.name)}) and bias type "
-                           f"({_C_NAMES.get(bias._data.dtype.name, bias._data.dtype.name)}) should be the same")
+    _check_bias_dtype(input, bias)
     if x_dtype != w_dtype:
         if k != 3 and (x_dtype.itemsize < w_dtype.itemsize or x_dtype.kind != w_dtype.kind):   # (3-d: no MKLDNN text)
             raise RuntimeError(f"Input type ({_LEGACY_NAMES.get(x_dtype.name)}) and weight type "
@@ -606,6 +615,8 @@ def pad(input, pad, mode="constant", value=None):
     _tensor("pad", input, "input", 1)
     pad = tuple(_int_list("pad", "pad", 2, pad, allow_int=False, sym=True))
     shape = input._data.shape
+    if mode not in ("constant", "reflect", "replicate", "circular"):      # (PyTorch's pad checks the mode first)
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
     if len(pad) // 2 > len(shape):

@@ -46,6 +46,15 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     if delta <= 0:
         raise RuntimeError(f"huber_loss does not support non-positive values for delta.")
     _float_pair("huber_cpu", input, target)
+    mismatch = None
+    if input._data.dtype != target._data.dtype:
+        # PyTorch's loss is a tensor like the input: the common dtype must cast to it, and the backward kernel
+        # then refuses the pair ("Found dtype Double but expected Float")
+        common = _dtype.promote_types(input.dtype, target.dtype).np
+        if common.kind == "f" and input._data.dtype.kind != "f":
+            raise RuntimeError(f"result type {F._SCALAR_NAMES.get(common.name)} can't be cast to the desired output "
+                               f"type {F._scalar_name(input)}")
+        mismatch = f"Found dtype {F._scalar_name(target)} but expected {F._scalar_name(input)}"
     if weight is not None:
         if weight.size() != input.size():
             raise ValueError("Weights and input must have the same size.")
@@ -57,7 +66,11 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
         if reduction == "mean":
             return loss.mean()
         raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
-    return OPS["huber_loss"](input, target, reduction=red, delta=float(delta), count=F._count(red, input))
+    out = OPS["huber_loss"](input, target, reduction=red, delta=float(delta), count=F._count(red, input),
+                            dtype_mismatch=mismatch, loss_dtype=None if mismatch is None else input._data.dtype.name)
+    if out._data.dtype != input._data.dtype:        # (computed in the common dtype, kept in the input's)
+        out._data = out._data.astype(input._data.dtype)
+    return out
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
@@ -407,8 +420,18 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
         shape = np.broadcast_shapes(x.shape, t.shape)
     except ValueError:
         raise F._broadcast_error(x.shape, t.shape) from None
+    if shape != x.shape:                # (PyTorch's loss is written into a tensor shaped like the input)
+        raise RuntimeError(f"output with shape [{', '.join(map(str, x.shape))}] doesn't match the broadcast shape "
+                           f"[{', '.join(map(str, shape))}]")
+    if x.dtype == np.bool_:             # (PyTorch's kernel negates the input first)
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                           "invert a mask, use the `~` or `logical_not()` operator instead.")
     if x.dtype.kind not in "fc":
-        raise RuntimeError(f"result type Float can't be cast to the desired output type {F._scalar_name(input)}")
+        # (the loss is a tensor like the input: the pair's floating result type, else the default Float, can't be
+        # cast to an integer input)
+        common = _dtype.promote_types(input.dtype, target.dtype)
+        name = F._SCALAR_NAMES.get(common.np.name) if common.np.kind in "fc" else "Float"
+        raise RuntimeError(f"result type {name} can't be cast to the desired output type {F._scalar_name(input)}")
     if shape != x.shape:
         input = input.expand(shape)
     t = np.broadcast_to(t, shape)

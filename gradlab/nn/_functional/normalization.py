@@ -338,10 +338,15 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
                            "embedding)")
     indices = input._data.astype(np.int64)
     rows = weight._data.shape[0]
+    if max_norm is not None:
+        # (embedding_renorm_ runs first: it selects each distinct index in sorted order, a negative one wrapping)
+        for i in np.unique(indices):
+            if not -rows <= i < rows:
+                raise IndexError(f"select(): index {i} out of range for tensor of size "
+                                 f"[{', '.join(map(str, weight._data.shape))}] at dimension 0")
+        _renorm(weight, indices, max_norm, norm_type)
     if indices.size and (indices.min() < 0 or indices.max() >= rows):
         raise IndexError("index out of range in self")
-    if max_norm is not None:
-        _renorm(weight, indices, max_norm, norm_type)
     return OPS["embedding"](weight, indices=indices, num_weights=rows, padding_idx=padding_idx,
                             scale_grad_by_freq=bool(scale_grad_by_freq))
 

@@ -210,7 +210,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     x = shape if len(shape) != 3 else (1,) + shape
     if len(x) < 3:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-max(len(x), 1)}, "
-                         f"{max(len(x), 1) - 1}], but got 2)")
+                         f"{max(len(x), 1) - 1}], but got {len(x) or 2})")     # (a 1-d input: 1)
     if not (len(x) == 4 and x[1] and x[2] and x[3]):
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
                            f"dimensions for input, but got: {_dims(x)}")

@@ -135,10 +135,13 @@ class Sequential(Module):
         return self
 
     def _check_factor(self, other):
+        cls = type(self)
+        module = "torch" + cls.__module__[len("gradlab"):] if cls.__module__.startswith("gradlab.") else cls.__module__
+        shown = f"<class '{module}.{cls.__qualname__}'>"      # (str(type(self)) as PyTorch's message shows it)
         if not isinstance(other, int):
-            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
+            raise TypeError(f"unsupported operand type(s) for *: {shown} and {type(other)}")
         if other <= 0:
-            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+            raise ValueError(f"Non-positive multiplication factor {other} for {shown}")
 
     def __mul__(self, other):
         """`Sequential(a, b) * 2` is Sequential(a, b, a, b): the same module objects again, not copies."""
@@ -153,11 +156,9 @@ class Sequential(Module):
 
     def __imul__(self, other):
         self._check_factor(other)
-        # (PyTorch repeats the children named '0'..'n-1': an OrderedDict's names give its KeyError)
-        n = len(self)
-        for copy in range(1, other):
-            for i in range(n):
-                self.add_module(str(i + copy * n), self._modules[str(i)])
+        original = list(self)
+        for i, module in enumerate(original * (other - 1)):
+            self.add_module(str(len(original) + i), module)
         return self
 
 
@@ -247,6 +248,9 @@ class ModuleList(Module):
         for i, module in enumerate(itertools.chain(self, other)):
             combined.add_module(str(i), module)
         return combined
+
+    def __iadd__(self, modules):
+        return self.extend(modules)
 
 
 def _pairs(name, values, what):
