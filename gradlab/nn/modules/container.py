@@ -156,9 +156,11 @@ class Sequential(Module):
 
     def __imul__(self, other):
         self._check_factor(other)
-        original = list(self)
-        for i, module in enumerate(original * (other - 1)):
-            self.add_module(str(len(original) + i), module)
+        # (PyTorch repeats the children named '0'..'n-1': an OrderedDict's names give its KeyError)
+        n = len(self)
+        for copy in range(1, other):
+            for i in range(n):
+                self.add_module(str(i + copy * n), self._modules[str(i)])
         return self
 
 
@@ -248,9 +250,6 @@ class ModuleList(Module):
         for i, module in enumerate(itertools.chain(self, other)):
             combined.add_module(str(i), module)
         return combined
-
-    def __iadd__(self, modules):
-        return self.extend(modules)
 
 
 def _pairs(name, values, what):
