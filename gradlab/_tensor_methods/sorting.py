@@ -171,7 +171,7 @@ class _SortingMethods:
         if not self._data.ndim and dim not in (0, -1):
             raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
         d = _wrap_dim(dim, self._data.ndim)
-        if not self._data.size:          # (empty results before the dtype's kernel is looked for)
+        if not self._data.size and self._data.dtype.kind == "c":    # (empty results before the complex kernel's refusal)
             return _ReturnType(name, Tensor._make(self._data.copy()), Tensor._make(np.zeros(self._data.shape, np.int64)))
         _not_for(f"{name}_cpu", self, "c")
         indices = _sorting.cumulative_extreme_indices(self._data, d, name == "cummax")

@@ -402,6 +402,8 @@ def module_cases(seed, visits=6):
 
 MODULE_METHODS = [
     "m.compile(backend='aot_eager')\nm(torch.ones(2, 3, requires_grad=True))", "m.compile(mode='quick')",
+    "m.set_submodule('0', nn.Linear(3, 4))\nm", "m.set_submodule('9.x', nn.ReLU())", "m.share_memory() is m",
+    "m.to_empty(device='cpu')\n[p.shape for p in m.parameters()]",
     "m.buffers()", "list(m.buffers())", "m.cuda()", "m.extra_repr()", "m[0].extra_repr()", "m.forward(torch.ones(2, 3))",
     "m[0].forward(torch.ones(3))", "m.register_forward_pre_hook(lambda mod, i: None)\nm(torch.ones(1, 3))",
     "m.register_forward_pre_hook(lambda mod, i: (i[0] * 0,))\nm(torch.ones(1, 3))",
