@@ -252,7 +252,29 @@ def cast(a, dtype):
         if a.size:                     # (PyTorch's copy kernel warns only when it copies something)
             warn_once(COMPLEX_TO_REAL)
         a = a.real
-    return a.astype(dtype)
+    return through_float(a, dtype).astype(dtype)
+
+
+_F16, _F64 = np.dtype(np.float16), np.dtype(np.float64)
+
+
+def through_float(a, dtype):
+    """`a` ready for numpy's cast to `dtype`: a double becomes a half through a float, as c10::Half is built
+    from a float (1.8247070627860014 is 1.82421875 in PyTorch, the nearest half 1.8251953125 in numpy)."""
+    if a.dtype == _F64 and dtype == _F16:
+        return a.astype(np.float32)
+    return a
+
+
+def half_scalar(value):
+    """A Python float as a half reads it: rounded to a float first (PyTorch converts a Scalar to c10::Half
+    through float; numpy's weak scalar rounds straight to half, a last-bit difference near half ties)."""
+    return float(np.float32(value)) if -3.4028234663852886e38 <= value <= 3.4028234663852886e38 else value
+
+
+def scalar_in(value, dtype):
+    """A Python number as a numpy scalar of `dtype` (a float meets a half as a float first: half_scalar)."""
+    return dtype.type(half_scalar(value) if value.__class__ is float and dtype == _F16 else value)
 
 
 def real_part(a, dtype):
@@ -261,8 +283,8 @@ def real_part(a, dtype):
     if a.dtype.kind == "c" and np.dtype(dtype).kind not in "cb":
         if a.size:                     # (PyTorch's copy kernel warns only when it copies something)
             warn_once(COMPLEX_TO_REAL)
-        return a.real
-    return a
+        a = a.real
+    return through_float(a, np.dtype(dtype))
 
 # --- torch.finfo / torch.iinfo: the limits of a dtype, printed as PyTorch prints them ----------------
 

@@ -139,9 +139,12 @@ def _check_exponent(exponent, dtype):
 
 def _wrapped(scalar, a):
     """A Python int as a number of `a`'s integer dtype, wrapped around as PyTorch does with integer
-    scalars (uint8 - 3 computes uint8 + 253), where numpy 2 raises OverflowError."""
+    scalars (uint8 - 3 computes uint8 + 253), where numpy 2 raises OverflowError. A float meets a half
+    as a float first (see _dtype.half_scalar)."""
     if scalar.__class__ is int and a._data.dtype.kind in "iu":
         return np.asarray(scalar).astype(a._data.dtype)[()]
+    if scalar.__class__ is float and a._data.dtype == np.float16:
+        return _dtype.half_scalar(scalar)
     return scalar
 
 

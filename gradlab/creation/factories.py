@@ -88,7 +88,7 @@ def _checked_fill(value, target):
     if target.kind == "f":
         if math.isfinite(value) and abs(value) > np.finfo(target).max:
             raise overflow
-        return value
+        return _dtype.half_scalar(value) if target == np.float16 and isinstance(value, float) else value
     info = np.iinfo(target)
     if isinstance(value, float):
         if not (math.isfinite(value) and info.min <= value <= info.max):

@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from .._dtype import scalar_in
 from . import dual, vectorized
 from .compare import keep_max
 from .registry import OPS, op, refuse_bool, refuse_complex
@@ -496,7 +497,9 @@ def softshrink_backward(grad_output, self, lambd):
 
 def _in_dtype(value, dtype):
     """A Scalar argument as PyTorch's kernel reads it in the tensor's dtype (truncated for integers)."""
-    return dtype.type(int(value) if dtype.kind in "iu" and not isinstance(value, bool) else value)
+    if dtype.kind in "iu" and not isinstance(value, bool):
+        return dtype.type(int(value))
+    return scalar_in(value, dtype)
 
 
 @op("threshold", "ThresholdBackward0", variants=("function",), saves=("self",),

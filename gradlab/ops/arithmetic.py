@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from .._dtype import from_numpy_dtype
+from .._dtype import from_numpy_dtype, half_scalar
 from . import dual, vectorized
 from .operands import broadcast_error
 from .registry import op, refuse_bool, refuse_complex
@@ -50,7 +50,7 @@ def _half_plus_scaled(a, b, alpha):
     of each thread's slice go through the scalar loop, in c10::Half arithmetic (the product rounded to
     float16, then the sum: numpy's float16 operations). Where gradlab does not reproduce the walk (a
     layout other than one dense block shared by both operands), the vector loop's value throughout."""
-    half = np.float16(alpha)
+    half = np.float16(half_scalar(alpha))
     long = np.longdouble          # (exact: products of two float16s and their sums with a third fit)
     fused = np.add(np.asarray(a, long), long(half) * np.asarray(b, long)).astype(_F32).astype(_F16)
     shape = fused.shape
@@ -253,7 +253,7 @@ def _float_power(x, e):
     if e == 1 and x.dtype.kind == "c":       # (and copies: cpow would round)
         return x.copy()
     if x.dtype == _F16:      # PyTorch computes float16 powers in float32 (of a float16 exponent)
-        return _float_power(x.astype(_F32), float(np.float16(e))).astype(_F16)
+        return _float_power(x.astype(_F32), float(np.float16(half_scalar(e)))).astype(_F16)
     if e == 2:
         return x * x
     if e == 3:

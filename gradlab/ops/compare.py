@@ -5,7 +5,7 @@ Each block is the forward (numpy) and one gradient formula per input, with PyTor
 """
 import numpy as np
 
-from .._dtype import real_part
+from .._dtype import real_part, scalar_in
 from .._tensor_core import Tensor
 from . import dual
 from .formula_text import shows
@@ -221,7 +221,7 @@ def nan_to_num(self, nan=None, posinf=None, neginf=None):
         return out
     info = np.finfo(self.dtype)
     with np.errstate(over="ignore"):          # (a replacement too big for the dtype becomes inf, as in C++)
-        nan, posinf, neginf = (None if v is None else self.dtype.type(v) for v in (nan, posinf, neginf))
+        nan, posinf, neginf = (None if v is None else scalar_in(v, self.dtype) for v in (nan, posinf, neginf))
     out = np.where(np.isnan(self), self.dtype.type(0.0 if nan is None else nan), self)
     out = np.where(np.isposinf(out), self.dtype.type(info.max if posinf is None else posinf), out)
     out = np.where(np.isneginf(out), self.dtype.type(info.min if neginf is None else neginf), out)

@@ -14,7 +14,7 @@ import weakref
 
 import numpy as np
 
-from .._dtype import from_numpy_dtype, real_part
+from .._dtype import from_numpy_dtype, half_scalar, real_part
 from .._tensor_core import INFERENCE_INPLACE, InferenceVersionCounter, Tensor
 from ..autograd import function as _autograd_function, grad_mode, node as _autograd_node
 from ..autograd.engine import ZERO_TENSOR_IMMUTABLE
@@ -669,6 +669,8 @@ def scalar_for(t, value, huge_ints=False):
     if kind == "f" and not huge_ints and isinstance(value, int) and not isinstance(value, bool) and abs(value) > np.finfo(
             t._data.dtype).max:
         raise RuntimeError(f"value cannot be converted to type {_c_name(t)} without overflow")
+    if value.__class__ is float and t._data.dtype == np.float16:
+        return half_scalar(value)
     return value
 
 

@@ -3,6 +3,7 @@ import math
 
 import numpy as np
 
+from .._dtype import scalar_in
 from .._tensor_core import Tensor
 from ..autograd import grad_mode
 from . import dual, summation, vectorized
@@ -646,7 +647,8 @@ def _hardtanh_grad(g, n):
     shows={"self": "where((self <= min_val) | (self >= max_val), 0, grad)"},
     self=_hardtanh_grad)
 def hardtanh(self, min_val=-1.0, max_val=1.0):
-    return np.clip(self, self.dtype.type(min_val), self.dtype.type(max_val)).astype(self.dtype, copy=False)
+    low, high = scalar_in(min_val, self.dtype), scalar_in(max_val, self.dtype)
+    return np.clip(self, low, high).astype(self.dtype, copy=False)
 
 
 # (self is saved whichever input wants a gradient, as PyTorch's node saves it: a second backward raises)

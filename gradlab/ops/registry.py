@@ -51,7 +51,7 @@ import weakref
 import numpy as np
 
 from .. import _device
-from .._dtype import category, default_np, from_numpy_dtype, result_np_dtype
+from .._dtype import category, default_np, from_numpy_dtype, result_np_dtype, through_float, half_scalar
 from .._tensor_core import Tensor, empty_layout
 from ..autograd import grad_mode
 from ..autograd import node as _node
@@ -380,12 +380,14 @@ def _inputs(op, args):
             arrays = [np.asarray(a).astype(dtype) if type(a) is int else a for a in arrays]
         mixed = True
     if mixed:
-        arrays = [a.astype(dtype, copy=False) if isinstance(a, np.ndarray) else a for a in arrays]
+        arrays = [through_float(a, dtype).astype(dtype, copy=False) if isinstance(a, np.ndarray) else a for a in arrays]
         if dtype == _F16 and op.key in _READS_SECOND_AS_SCALAR and len(args) > 1 and isinstance(args[1], Tensor) \
                 and args[1]._data.ndim == 0 and args[1]._data.dtype != _F16:
             # PyTorch's mul and div kernels (true, floor, trunc) read a 0-d second operand of a float16 result at float precision
             # (original_scalar_value<float>: not rounded to float16 first), as they read a Python number
             arrays[1] = args[1]._data.item()
+    if dtype is _F16 and top_scalar == 2:     # (a Python float meets half as a float first: c10::Half is built from one)
+        arrays = [half_scalar(a) if a.__class__ is float else a for a in arrays]
     return arrays, (dtype if op.cast_result else None), requires
 
 
@@ -486,7 +488,7 @@ def apply(op, args, params):
             if type(a) is complex:
                 general = True          # (only a complex number lifts a float tensor: 2.0 * x stays float32)
             arrays.append(a)
-    if general or dtype is None or dtype.kind not in "fc" or not op.promote:
+    if general or dtype is None or dtype.kind not in "fc" or not op.promote or dtype is _F16:
         arrays, dtype, requires = _inputs(op, args)
     elif not op.cast_result:
         dtype = None

@@ -5,6 +5,7 @@ The forwards take the index (a numpy int array, checked by the Tensor method) as
 0-d self, index or src counts as 1-d, as in PyTorch."""
 import numpy as np
 
+from .._dtype import through_float
 from .._tensor_core import Tensor
 from . import dual
 from .formula_text import shows
@@ -78,7 +79,7 @@ def scatter(self, src, dim, index, src_sizes):
     self=lambda g, n: dual.call("scatter_value", g, dim=n.dim, index=n.index, value=0))
 def scatter_value(self, dim, index, value):
     def write(out, key):
-        out[key] = np.asarray(value).astype(self.dtype)
+        out[key] = through_float(np.asarray(value), self.dtype).astype(self.dtype)
     return _scattered(self, dim, index, write)
 
 
