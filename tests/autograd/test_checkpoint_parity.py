@@ -4,13 +4,11 @@ parameters they are not given, a second backward with retain_graph, and the argu
 printed tensors, grad_fn and next_functions names, gradients, the generator's state after, warnings (text
 and category) and exceptions. torch.fork_rng too."""
 import random
-import re
-import warnings
 
-import numpy as np
 import pytest
 
 import gradlab
+from program_parity import assert_same_shown, run_program
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
@@ -61,42 +59,11 @@ _ERRORS = [
 ]
 
 
-def _run(lib, code):
-    shown = []
-
-    def show(*items):
-        shown.append(" ".join(re.sub(r" at 0x[0-9a-f]+", "", str(i)) for i in items))
-
-    def values(*tensors):
-        shown.append([None if t is None else np.array(t.detach().numpy(), dtype=np.float64) for t in tensors])
-
-    namespace = {"torch": lib, "nn": lib.nn, "show": show, "values": values,
-                 "checkpoint": lib.utils.checkpoint.checkpoint,
-                 "checkpoint_sequential": lib.utils.checkpoint.checkpoint_sequential}
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            exec(code, namespace)
-        except Exception as error:      # noqa: BLE001 (the point: the same exception)
-            shown.append(f"{type(error).__name__}: {error}")
-    # (where a warning is shown differs: PyTorch's Python code warns at its own line, gradlab at the caller's)
-    shown.append(sorted({(w.category.__name__, str(w.message)) for w in caught}))
-    return shown
-
-
-def _same(mine, theirs):
-    assert len(mine) == len(theirs), (mine, theirs)
-    for a, b in zip(mine, theirs):
-        if isinstance(b, list) and b and isinstance(b[0], (np.ndarray, type(None))):
-            assert isinstance(a, list) and len(a) == len(b)
-            for x, y in zip(a, b):
-                assert (x is None) == (y is None)
-                if x is not None:
-                    np.testing.assert_allclose(x, y, rtol=1e-5, atol=1e-6)
-        else:
-            assert a == b
+def _names(lib, show):
+    return {"checkpoint": lib.utils.checkpoint.checkpoint, "checkpoint_sequential": lib.utils.checkpoint.checkpoint_sequential}
 
 
 @pytest.mark.parametrize("code", _cases() + _ERRORS)
 def test_checkpoint_matches_torch(code):
-    _same(_run(gradlab, code), _run(torch, code))
+    assert_same_shown(run_program(gradlab, code, _names, record_warnings=True),
+                      run_program(torch, code, _names, record_warnings=True), rtol=1e-5)

@@ -5,12 +5,11 @@ argument errors) must be PyTorch's. (The order of the node's next_functions is T
 graph's inputs, not reproduced: they are compared as a sorted list.) Values are compared to 1e-6 (PyTorch's compiled kernels may round
 differently from its eager ones) and printed to 4 decimals."""
 import random
-import re
 
-import numpy as np
 import pytest
 
 import gradlab
+from program_parity import assert_same_shown, run_program
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
@@ -116,41 +115,14 @@ _ERROR_CASES = [
 ]
 
 
-def _run(lib, code):
-    shown = []
-
-    def show(*items):
-        shown.append(" ".join(re.sub(r" at 0x[0-9a-f]+", "", str(i)) for i in items))
-
-    def values(*tensors):
-        shown.append([None if t is None else np.array(t.detach().numpy(), dtype=np.float64) for t in tensors])
-
+def _names(lib, show):
     def leaf_shape(node):
         var = getattr(node, "variable", None)
         return None if var is None else tuple(var.shape)
-
-    namespace = {"torch": lib, "nn": lib.nn, "show": show, "values": values, "describe": _describe,
-                 "leaf_shape": leaf_shape}
-    try:
-        exec(_PRELUDE + "\n" + code, namespace)
-    except Exception as error:      # noqa: BLE001 (the point: the same exception)
-        shown.append(f"{type(error).__name__}: {error}")
-    return shown
-
-
-def _same(mine, theirs):
-    assert len(mine) == len(theirs), (mine, theirs)
-    for a, b in zip(mine, theirs):
-        if isinstance(b, list):
-            assert isinstance(a, list) and len(a) == len(b)
-            for x, y in zip(a, b):
-                assert (x is None) == (y is None)
-                if x is not None:
-                    np.testing.assert_allclose(x, y, rtol=1e-6, atol=1e-6)
-        else:
-            assert a == b
+    return {"describe": _describe, "leaf_shape": leaf_shape}
 
 
 @pytest.mark.parametrize("code", _module_cases() + _function_cases() + _ERROR_CASES)
 def test_compile_matches_torch(code):
-    _same(_run(gradlab, code), _run(torch, code))
+    code = _PRELUDE + "\n" + code
+    assert_same_shown(run_program(gradlab, code, _names), run_program(torch, code, _names), rtol=1e-6)
