@@ -497,14 +497,21 @@ def apply(op, args, params):
     if op.num_outputs == 1:
         if type(out) is not _ndarray or (dtype is not None and out.dtype != dtype):
             out = _as_array(out, dtype)
-        if out.base is None and (not out.flags.c_contiguous or (
+        if not out.size and out.ndim:
+            out = empty_result(op, args, params, out)      # (PyTorch's strides of an empty result: see there)
+        elif out.base is None and (not out.flags.c_contiguous or (
                 arrays and type(arrays[0]) is _ndarray and not arrays[0].flags.c_contiguous) or (
-                1 in out.shape and out.ndim > 1 and _given_size_one_strides(args) and _sorts_dims(op, args, out, params)) or (
+                1 in out.shape and out.ndim > 1 and _given_size_one_strides(args) and (
+                    _sorts_dims(op, args, out, params) or op.key in PRESERVED_RESULT)) or (
                 params and op.key == "where" and not params["condition"].flags.c_contiguous)):
             # (contiguous inputs never get here. The inputs as given, before a cast that may have
             # lost an expanded input's zero strides; where's condition is PyTorch's first operand)
             given = [a._data if isinstance(a, Tensor) else a for a in args]
             out = torch_layout(op, out, [params["condition"], *given] if op.key == "where" else given)
+        elif out.base is not None and 1 in out.shape and out.ndim > 1 and _size_one_strides(out) and not _views_of(
+                out, [a._data for a in args if isinstance(a, Tensor)]):
+            # (a forward's array made from a temporary with numpy's strides on a size-1 dim: PyTorch's instead)
+            out = torch_layout(op, out, [a._data if isinstance(a, Tensor) else a for a in args])
         # (an integer or bool result requires no grad: PyTorch records no node for `x.long()`; see _integer_history)
         if not requires or not grad_mode._state["enabled"] or (
                 out.dtype.kind not in "fc" and not _integer_history(op, args, out)):
@@ -513,6 +520,8 @@ def apply(op, args, params):
             return INFERENCE_RESULTS[0](op, args, params, Tensor._make(out))
     else:
         out = _as_arrays(out, dtype)
+        if out and not out[0].size and out[0].ndim:
+            out = tuple(empty_result(op, args, params, o) if not o.size and o.ndim else o for o in out)
         if not requires or not grad_mode._state["enabled"] or not out or (
                 out[0].dtype.kind not in "fc" and not _integer_history(op, args, out[0])):
             if INFERENCE_RESULTS[0] is None:
@@ -715,13 +724,18 @@ def _sorts_dims(op, args, out, params=None):
     return False
 
 
-def torch_layout(op, out, arrays):
+def torch_layout(op, out, arrays, general=None):
     """Lay a new, non-contiguous result out in memory as PyTorch would (numpy picks its own order).
 
     An elementwise result (shaped like the broadcast inputs) follows the inputs' layout, as
     PyTorch's TensorIterator does (`reorder_dimensions`): the dims are sorted by the inputs'
     strides, the first input deciding, a broadcast (stride 0) dim deciding nothing, equal strides
-    putting the smaller dim first. Any other result (a reduction, a matmul) is contiguous."""
+    putting the smaller dim first. Any other result (a reduction, a matmul) is contiguous.
+
+    An empty result: TensorIterator's fast path (`general` False: every operand shaped like the result, and
+    an empty tensor is contiguous) allocates it contiguously; its general path gives the sorted dims
+    `compatible_stride`s, each the product of the sizes before it, so 0 after a dim of size 0
+    (`x.t() > 0` of a (0, 3) x has strides (1, 0)), unless the order found is C order's."""
     if not out.ndim:           # a 0-d result has no layout (np.ascontiguousarray would make it 1-d)
         return out
     for a in arrays:
@@ -731,6 +745,16 @@ def torch_layout(op, out, arrays):
         return out                 # (the forward laid it out: joined_layout)
     shape = out.shape
     nd = len(shape)
+    if op is not None and op.key in PRESERVED_RESULT and op.key not in CONTIGUOUS_RESULT and arrays and type(
+            arrays[0]) is np.ndarray and arrays[0].shape == shape:
+        # (empty_like(self) with preserve_format: self's strides when dense, else dense ones in self's order)
+        first = arrays[0]
+        if not out.size:
+            return empty_like_strides(out, first)
+        made = preserved_strides(shape, [s // first.itemsize for s in first.strides])
+        result = np.lib.stride_tricks.as_strided(np.empty(out.size, out.dtype), shape, [s * out.itemsize for s in made])
+        result[...] = out
+        return result
     strides = []
     for a in arrays:
         if type(a) is not np.ndarray or not a.ndim:
@@ -738,11 +762,16 @@ def torch_layout(op, out, arrays):
         lead = nd - a.ndim
         if lead < 0 or (op is not None and op.key in CONTIGUOUS_RESULT) or any(
                 n != 1 and n != shape[lead + i] for i, n in enumerate(a.shape)):
-            return np.ascontiguousarray(out)       # not an elementwise result
+            return torch_contiguous(out)       # not an elementwise result
         strides.append((0,) * lead + tuple(0 if n == 1 and shape[lead + i] != 1 else s
-                                           for i, (n, s) in enumerate(zip(a.shape, a.strides))))
-    if not strides or not out.size:
-        return np.ascontiguousarray(out)
+                                           for i, (n, s) in enumerate(zip(a.shape, _byte_strides(a)))))
+    if not out.size:
+        if general is None:        # (TensorIterator's fast path: every operand shaped like the result)
+            general = any(type(a) is not np.ndarray or a.shape != shape for a in arrays)
+        if not strides or not general:
+            return torch_contiguous(out)
+    elif not strides:
+        return torch_contiguous(out)
 
     def should_swap(d0, d1):
         for st in strides:
@@ -765,6 +794,14 @@ def torch_layout(op, out, arrays):
                 d1 = d0
             elif c < 0:
                 break
+    if not out.size:
+        if perm == list(range(nd - 1, -1, -1)):
+            return torch_contiguous(out)        # (C order: allocated as torch.empty(shape))
+        made, step = [0] * nd, out.itemsize      # (compatible_stride: no max(size, 1) here)
+        for d in perm:
+            made[d] = step
+            step *= shape[d]
+        return np.lib.stride_tricks.as_strided(out, shape, made)
     order = perm[::-1]                       # slowest first: allocate so, then view in dim order
     result = np.empty([shape[d] for d in order], out.dtype).transpose(np.argsort(order))
     result[...] = out
@@ -773,6 +810,115 @@ def torch_layout(op, out, arrays):
 
 # (rot90 lays out its result as PyTorch's flip + transpose, the Fourier transforms as MKL's _exec_fft)
 _JOINED = {"cat", "stack", "rot90", "fft_r2c", "fft_c2c", "fft_c2r"}
+
+
+def _byte_strides(a):
+    """a's strides in bytes as PyTorch has them: numpy gives a new empty array zero strides, PyTorch
+    contiguous ones (a size 0 counting as 1)."""
+    if a.size or any(a.strides) or not a.ndim:
+        return a.strides
+    return tuple(s * a.itemsize for s in contiguous_strides(a.shape))
+
+
+def contiguous_strides(shape):
+    """PyTorch's C-order strides, in elements (a dim of size 0 or 1 counts as 1)."""
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return strides[::-1]
+
+
+def preserved_strides(shape, strides):
+    """The strides of PyTorch's copy with preserve_format: the same strides when the tensor is dense
+    and does not overlap itself, else dense strides in the order of the tensor's own (its
+    infer_dense_strides: an expanded dim, of stride 0, keeps its place)."""
+    if 0 in shape:
+        return list(strides)                       # (no elements: dense by definition)
+    order = sorted((i for i in range(len(shape)) if shape[i] >= 2), key=lambda i: strides[i])
+    step = 1
+    for i in order:
+        if strides[i] != step:
+            break
+        step *= shape[i]
+    else:
+        return list(strides)                       # dense and non-overlapping
+    perm = list(range(len(shape)))[::-1]           # perm[0] is the innermost dim
+    for k in range(1, len(perm)):                  # insertion sort, stable, stride-0 dims stay put
+        d1 = k
+        for d0 in range(k - 1, -1, -1):
+            a, b = perm[d0], perm[d1]
+            if strides[a] == 0 or strides[b] == 0:
+                continue
+            if strides[a] < strides[b]:
+                break
+            if strides[a] > strides[b] or shape[a] > shape[b]:
+                perm[d0], perm[d1] = b, a
+                d1 = d0
+    out, step = [0] * len(shape), 1
+    for i in perm:
+        out[i] = step
+        step *= max(shape[i], 1)
+    return out
+
+
+def torch_contiguous(out):
+    """out laid out in C order with PyTorch's strides: numpy calls an array with any stride on a size-1 dim
+    C-contiguous (so does PyTorch), but prints and keeps them; PyTorch's new tensor has C order's."""
+    out = np.ascontiguousarray(out)
+    if out.ndim and (1 in out.shape or not out.size):
+        c = tuple(s * out.itemsize for s in contiguous_strides(out.shape))
+        if out.strides != c:
+            out = np.lib.stride_tricks.as_strided(out, out.shape, c, subok=True)
+    return out
+
+
+def _views_of(out, arrays):
+    """Is out a view of one of arrays (or of what they view)? Follows numpy's bases, as_strided's too."""
+    owners = set()
+    for a in arrays:
+        while isinstance(a, np.ndarray):
+            owners.add(id(a))
+            a = a.base if isinstance(a.base, np.ndarray) else getattr(a.base, "base", None)
+    b = out.base
+    while b is not None:
+        if id(b) in owners:
+            return True
+        b = b.base if isinstance(b, np.ndarray) or isinstance(getattr(b, "base", None), np.ndarray) else None
+    return False
+
+
+# ops whose result PyTorch allocates like self with preserve_format (empty_like(self) or the sort's own rule):
+# self's strides when it is dense, as every empty tensor is (so an empty result keeps an empty self's strides)
+PRESERVED_RESULT = {"clone", "to_dtype", "flip", "roll", "sort", "sort_stable", "nan_to_num"}
+
+
+def empty_like_strides(out, like):
+    """An empty out given like's strides (an empty tensor is dense: PyTorch's empty_like(like) keeps them)."""
+    return np.lib.stride_tricks.as_strided(out, out.shape, [s // like.itemsize * out.itemsize
+                                                            for s in _byte_strides(like)])
+
+
+def empty_result(op, args, params, out):
+    """An empty result laid out as PyTorch's (numpy gives a new empty array zero strides; Tensor._make then
+    makes them C order's): a view keeps its own; a copy with preserve_format (clone, .to(), flip, sort) takes
+    self's strides; an elementwise result TensorIterator's (torch_layout); the rest (reductions, matmul,
+    the ops of CONTIGUOUS_RESULT) C order's."""
+    given = [a._data if isinstance(a, Tensor) else a for a in args]
+    if any(g is out for g in given) or _views_of(out, given):
+        return out
+    key = op.key
+    if params and params.get("strides") is not None:
+        return out                  # (clone to a memory format: the forward laid it out)
+    first = given[0] if given else None
+    if key in PRESERVED_RESULT and type(first) is np.ndarray and first.shape == out.shape:
+        return empty_like_strides(out, first)
+    if key in CONTIGUOUS_RESULT or (params and "keepdim" in params):
+        return torch_contiguous(out)
+    if key in _JOINED:
+        return out
+    arrays = [params["condition"], *given] if key == "where" else given
+    return torch_layout(op, out, arrays, _sorts_dims(op, args, out, params))
 
 
 def _channels_last(a):
