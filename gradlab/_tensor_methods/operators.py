@@ -350,11 +350,11 @@ class _OperatorMethods:
         if not isinstance(keepdim, (bool, np.bool_)):
             raise TypeError("keepdim")            # (_argparse words PyTorch's TypeError)
         axis = None if dim is None else _dims(dim, self._data.ndim)
-        out = np.asarray(reduce(self._data, axis=axis, keepdims=keepdim))
+        out = _registry.torch_contiguous(np.asarray(reduce(self._data, axis=axis, keepdims=keepdim)))  # (a new tensor)
         return counted_result(self, Tensor._make(out.astype(np.uint8) if self._data.dtype == np.uint8 else out))
 
     def logical_not(self):
-        return counted_result(self, Tensor._make(np.logical_not(self._data)))
+        return counted_result(self, Tensor._make(_laid_out(np.logical_not(self._data), self._data)))
 
     def logical_and(self, other):
         return self._logical("logical_and", np.logical_and, other)

@@ -7,6 +7,7 @@ import numpy as np
 from .. import _dtype
 from .._size import Size
 from ..ops import elementwise as _elementwise
+from ..ops import registry as _registry
 from .._tensor_core import Tensor
 from .._tensor_data import _argument_type_name
 from .options import _finish, _like_device, _np, _options, _shape
@@ -112,8 +113,7 @@ def _like(fill, input, dtype, requires_grad, memory_format=None):
         elif len(shape) != 4:
             raise RuntimeError("required rank 4 tensor to use channels_last format")
         else:
-            n, c, h, w = (max(s, 1) for s in shape)       # NCHW stored as NHWC
-            strides = [h * w * c, 1, w * c, c]
+            strides = _registry.channels_last_strides(shape)       # NCHW stored as NHWC
         itemsize = np.dtype(d).itemsize
         out = np.lib.stride_tricks.as_strided(np.empty(data.size, d), shape, [s * itemsize for s in strides])
     elif data.flags.c_contiguous and 1 not in data.shape and data.size:

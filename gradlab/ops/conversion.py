@@ -12,7 +12,7 @@ from .registry import _byte_strides, contiguous_strides, op, preserved_strides  
 @op("to_dtype", "ToCopyBackward0", promote=False, shows={"self": "grad.to(source_dtype)"},
     self=lambda g, n: dual.to_dtype(g, n.source_dtype))
 def to_dtype(self, dtype, source_dtype):
-    if 1 in self.shape and self.size > 1:     # (numpy's layout of size-1 dims is not PyTorch's)
+    if 1 in self.shape:     # (numpy's layout of size-1 dims is not PyTorch's: x[::2].double() keeps stride 2)
         out = preserved_empty(self, dtype)
         np.copyto(out, real_part(self, dtype), casting="unsafe")
         return out

@@ -507,11 +507,13 @@ def apply(op, args, params):
             # (contiguous inputs never get here. The inputs as given, before a cast that may have
             # lost an expanded input's zero strides; where's condition is PyTorch's first operand)
             given = [a._data if isinstance(a, Tensor) else a for a in args]
-            out = torch_layout(op, out, [params["condition"], *given] if op.key == "where" else given)
-        elif out.base is not None and 1 in out.shape and out.ndim > 1 and _size_one_strides(out) and not _views_of(
-                out, [a._data for a in args if isinstance(a, Tensor)]):
+            out = torch_layout(op, out, [params["condition"], *given] if op.key == "where" else given,
+                               _sorts_dims(op, args, out, params))
+        elif 1 in out.shape and out.ndim > 1 and _size_one_strides(out) and (out.base is None or not _views_of(
+                out, [a._data for a in args if isinstance(a, Tensor)])):
             # (a forward's array made from a temporary with numpy's strides on a size-1 dim: PyTorch's instead)
-            out = torch_layout(op, out, [a._data if isinstance(a, Tensor) else a for a in args])
+            out = torch_layout(op, out, [a._data if isinstance(a, Tensor) else a for a in args],
+                               _sorts_dims(op, args, out, params))
         # (an integer or bool result requires no grad: PyTorch records no node for `x.long()`; see _integer_history)
         if not requires or not grad_mode._state["enabled"] or (
                 out.dtype.kind not in "fc" and not _integer_history(op, args, out)):
@@ -522,6 +524,11 @@ def apply(op, args, params):
         out = _as_arrays(out, dtype)
         if out and not out[0].size and out[0].ndim:
             out = tuple(empty_result(op, args, params, o) if not o.size and o.ndim else o for o in out)
+        elif out and 1 in out[0].shape and out[0].ndim > 1 and _size_one_strides(out[0]):
+            # (numpy's strides on a size-1 dim of aminmax's keepdim results: PyTorch's instead; views kept)
+            given = [a._data if isinstance(a, Tensor) else a for a in args]
+            if not _views_of(out[0], given):
+                out = tuple(torch_layout(op, o, given, True) for o in out)
         if not requires or not grad_mode._state["enabled"] or not out or (
                 out[0].dtype.kind not in "fc" and not _integer_history(op, args, out[0])):
             if INFERENCE_RESULTS[0] is None:
@@ -599,7 +606,7 @@ def apply(op, args, params):
     if op.num_outputs == 1:
         # (Tensor._make inlined: grad mode is on here, so never inference_mode's _make)
         result = _new(Tensor)
-        result._data = out if out.size or out.ndim < 2 else empty_layout(out)
+        result._data = out if out.size or not out.ndim else empty_layout(out)
         result._requires_grad = False
         result._grad_fn = node
         result._output_nr = 0
@@ -669,7 +676,8 @@ CONTIGUOUS_RESULT = {"softmax", "log_softmax", "masked_fill", "masked_fill_tenso
                      "log_sigmoid",     # (log_sigmoid_forward: a contiguous result and buffer, not TensorIterator's)
                      # (structured kernels whose result is allocated contiguous: self is copied into it)
                      "scatter", "scatter_value", "scatter_add_src", "scatter_add", "index_add", "index_add_alpha",
-                     "index_copy", "masked_scatter", "tril", "triu"}
+                     "index_copy", "masked_scatter", "tril", "triu",
+                     "topk", "cummax", "cummin"}      # (these three hand over a view of their contiguous result)
 
 
 def _size_one_strides(a):
@@ -719,6 +727,8 @@ def _sorts_dims(op, args, out, params=None):
     if params and "other" in params and not isinstance(params["other"], Tensor):
         return True        # (a number passed as a parameter, x.remainder(2): a wrapped 0-d operand)
     for a in args:
+        if a is None or (isinstance(a, Tensor) and "_undefined_operand" in a.__dict__):
+            continue        # (an undefined operand, clamp's missing max: TensorIterator skips it)
         if not isinstance(a, Tensor) or a._data.shape != out.shape:
             return True
     return False
@@ -745,16 +755,9 @@ def torch_layout(op, out, arrays, general=None):
         return out                 # (the forward laid it out: joined_layout)
     shape = out.shape
     nd = len(shape)
-    if op is not None and op.key in PRESERVED_RESULT and op.key not in CONTIGUOUS_RESULT and arrays and type(
-            arrays[0]) is np.ndarray and arrays[0].shape == shape:
+    if op is not None and _preserves(op, arrays) and op.key not in CONTIGUOUS_RESULT and arrays[0].shape == shape:
         # (empty_like(self) with preserve_format: self's strides when dense, else dense ones in self's order)
-        first = arrays[0]
-        if not out.size:
-            return empty_like_strides(out, first)
-        made = preserved_strides(shape, [s // first.itemsize for s in first.strides])
-        result = np.lib.stride_tricks.as_strided(np.empty(out.size, out.dtype), shape, [s * out.itemsize for s in made])
-        result[...] = out
-        return result
+        return preserved_layout(out, arrays[0])
     strides = []
     for a in arrays:
         if type(a) is not np.ndarray or not a.ndim:
@@ -765,13 +768,33 @@ def torch_layout(op, out, arrays, general=None):
             return torch_contiguous(out)       # not an elementwise result
         strides.append((0,) * lead + tuple(0 if n == 1 and shape[lead + i] != 1 else s
                                            for i, (n, s) in enumerate(zip(a.shape, _byte_strides(a)))))
+    if general is None:        # (TensorIterator's fast path: every operand shaped like the result; callers that
+        # do not say are on the general path when the result has elements)
+        general = any(type(a) is not np.ndarray or a.shape != shape for a in arrays) if not out.size else True
     if not out.size:
-        if general is None:        # (TensorIterator's fast path: every operand shaped like the result)
-            general = any(type(a) is not np.ndarray or a.shape != shape for a in arrays)
         if not strides or not general:
             return torch_contiguous(out)
     elif not strides:
         return torch_contiguous(out)
+    elif not general:
+        # TensorIterator's fast paths: every operand contiguous gives a contiguous result; every operand dense
+        # without overlap, with the same strides, gives the result those strides (size-1 dims' included)
+        # (or every operand channels-last contiguous, a 4-d or 5-d result channels-last strides)
+        given = [a for a in arrays if type(a) is np.ndarray]
+        if all(a.flags.c_contiguous for a in given):
+            return torch_contiguous(out)
+        first = [s // given[0].itemsize for s in given[0].strides]
+        made = None
+        if nd in (4, 5) and all(_channels_last_contiguous(a.shape, [s // a.itemsize for s in a.strides])
+                                for a in given):
+            made = channels_last_strides(shape)
+        elif all([s // a.itemsize for s in a.strides] == first for a in given[1:]) and _dense(shape, first):
+            made = first
+        if made is not None:
+            result = np.lib.stride_tricks.as_strided(np.empty(out.size, out.dtype), shape,
+                                                     [s * out.itemsize for s in made])
+            result[...] = out
+            return result
 
     def should_swap(d0, d1):
         for st in strides:
@@ -862,11 +885,49 @@ def preserved_strides(shape, strides):
     return out
 
 
+def _channels_last_order(nd):
+    return (1, 3, 2, 0) if nd == 4 else (1, 4, 3, 2, 0)       # (C innermost, then W, H, (D,) N)
+
+
+def _channels_last_contiguous(shape, strides):
+    """PyTorch's is_contiguous(channels_last) of a 4-d (or channels_last_3d of a 5-d) tensor: dims laid out
+    C innermost, then W, H, (D,) N, a size-1 dim's stride counting for nothing."""
+    expected = 1
+    for d in _channels_last_order(len(shape)):
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def channels_last_strides(shape):
+    """PyTorch's get_channels_last_strides_2d/3d, in elements (the sizes as they are: a size 0 gives 0)."""
+    strides, step = [0] * len(shape), 1
+    for d in _channels_last_order(len(shape)):
+        strides[d] = step
+        step *= shape[d]
+    return strides
+
+
+def _dense(shape, strides):
+    """PyTorch's is_non_overlapping_and_dense: the dims of size 2 or more, sorted by stride, are laid out
+    one after the other."""
+    step = 1
+    for i in sorted((i for i in range(len(shape)) if shape[i] >= 2), key=lambda i: strides[i]):
+        if strides[i] != step:
+            return False
+        step *= shape[i]
+    return True
+
+
 def torch_contiguous(out):
     """out laid out in C order with PyTorch's strides: numpy calls an array with any stride on a size-1 dim
     C-contiguous (so does PyTorch), but prints and keeps them; PyTorch's new tensor has C order's."""
+    if not out.ndim:
+        return out              # (np.ascontiguousarray would make a 0-d array 1-d)
     out = np.ascontiguousarray(out)
-    if out.ndim and (1 in out.shape or not out.size):
+    if 1 in out.shape or not out.size:
         c = tuple(s * out.itemsize for s in contiguous_strides(out.shape))
         if out.strides != c:
             out = np.lib.stride_tricks.as_strided(out, out.shape, c, subok=True)
@@ -890,13 +951,36 @@ def _views_of(out, arrays):
 
 # ops whose result PyTorch allocates like self with preserve_format (empty_like(self) or the sort's own rule):
 # self's strides when it is dense, as every empty tensor is (so an empty result keeps an empty self's strides)
-PRESERVED_RESULT = {"clone", "to_dtype", "flip", "roll", "sort", "sort_stable", "nan_to_num"}
+PRESERVED_RESULT = {"clone", "to_dtype", "flip", "roll", "sort", "sort_stable", "nan_to_num",
+                    "conj"}        # (conj is PyTorch's view with a bit set: the same strides)
 
 
 def empty_like_strides(out, like):
     """An empty out given like's strides (an empty tensor is dense: PyTorch's empty_like(like) keeps them)."""
     return np.lib.stride_tricks.as_strided(out, out.shape, [s // like.itemsize * out.itemsize
                                                             for s in _byte_strides(like)])
+
+
+# complex to real ops that allocate with empty_like(self) (unary_op_impl_with_complex_to_float)
+_COMPLEX_TO_REAL = {"abs", "angle"}
+
+
+def _preserves(op, arrays):
+    """Does op allocate its result with empty_like(self, preserve_format)?"""
+    if not arrays or type(arrays[0]) is not np.ndarray:
+        return False
+    return op.key in PRESERVED_RESULT or (op.key in _COMPLEX_TO_REAL and arrays[0].dtype.kind == "c")
+
+
+def preserved_layout(out, like):
+    """out laid out as PyTorch's empty_like(like) with preserve_format is: like's strides when like is dense
+    without overlap (an empty tensor always is), else dense strides in like's order (preserved_strides)."""
+    if not out.size:
+        return empty_like_strides(out, like)
+    made = preserved_strides(out.shape, [s // like.itemsize for s in like.strides])
+    result = np.lib.stride_tricks.as_strided(np.empty(out.size, out.dtype), out.shape, [s * out.itemsize for s in made])
+    result[...] = out
+    return result
 
 
 def empty_result(op, args, params, out):
@@ -911,7 +995,7 @@ def empty_result(op, args, params, out):
     if params and params.get("strides") is not None:
         return out                  # (clone to a memory format: the forward laid it out)
     first = given[0] if given else None
-    if key in PRESERVED_RESULT and type(first) is np.ndarray and first.shape == out.shape:
+    if _preserves(op, given) and first.shape == out.shape:
         return empty_like_strides(out, first)
     if key in CONTIGUOUS_RESULT or (params and "keepdim" in params):
         return torch_contiguous(out)

@@ -140,7 +140,8 @@ def expand(self, shape):
     self=lambda g, n: _repeat_grad(g, n))
 def repeat(self, repeats, self_sizes):
     lead = len(repeats) - self.ndim
-    return np.tile(self.reshape((1,) * lead + self.shape), repeats)
+    out = np.tile(self.reshape((1,) * lead + self.shape), repeats)
+    return out if out.size else np.empty(out.shape, out.dtype)     # (numpy's empty tile may be a view of self)
 
 
 def _repeat_grad(g, n):

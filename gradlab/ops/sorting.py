@@ -14,7 +14,7 @@ import numpy as np
 from . import dual
 from .formula_text import shows
 from .reduction import _evenly_distribute_grad, _index_grad, _sum_dtype
-from .registry import empty_like_strides, op, torch_layout
+from .registry import op, preserved_layout, torch_layout
 from .shape import _zeros_for
 
 
@@ -270,8 +270,8 @@ def sort_indices(x, dim, descending, stable):
             out[i] = [j for _, j in pairs]
     # (laid out like the input, as PyTorch lays out sort's values and indices: TensorIterator's order, or an
     # empty input's own strides)
-    if not x.size:
-        return empty_like_strides(unrows(out, x.shape, dim), x)
+    if not x.size or 1 in x.shape:      # (sort allocates both with self's strides when self is dense)
+        return preserved_layout(unrows(out, x.shape, dim), x)
     return torch_layout(None, unrows(out, x.shape, dim), [x])
 
 
