@@ -527,8 +527,14 @@ def _laid_out(out, *given, general=False):
         return _registry.torch_layout(None, out, list(given), True if general else None)
     if not out.flags.c_contiguous or any(type(g) is np.ndarray and not g.flags.c_contiguous for g in given) or (
             _registry.sorts_size_one(out, given, general)):
-        return _registry.torch_layout(None, out, list(given))
+        return _registry.torch_layout(None, out, list(given), _iterator_general(out, given, general))
     return out
+
+
+def _iterator_general(out, given, number):
+    """Does TensorIterator take its general path (dims sorted by strides)? Yes with a Python number or an operand of
+    another shape than the result's; else its fast paths (see registry.torch_layout)."""
+    return bool(number) or any(type(g) is not np.ndarray or g.shape != out.shape for g in given)
 
 
 def _check_heaviside(a, values):
@@ -630,9 +636,11 @@ def _compare(ufunc, a, b):
         raise broadcast_error(a._data.shape, np.shape(bd)) from None
     if not out.size and out.ndim:       # (an empty result: TensorIterator's strides, see torch_layout)
         out = _registry.torch_layout(None, out, (a._data, given_bd))
-    elif out.ndim and not (out.flags.c_contiguous and a._data.flags.c_contiguous) or _registry.sorts_size_one(
+    elif out.ndim and not (out.flags.c_contiguous and a._data.flags.c_contiguous and (
+            type(given_bd) is not np.ndarray or given_bd.flags.c_contiguous)) or _registry.sorts_size_one(
             out, (a._data, given_bd), not isinstance(given, (Tensor, list, tuple))):
-        out = _registry.torch_layout(None, out, (a._data, given_bd))     # PyTorch's layout of the result
+        out = _registry.torch_layout(None, out, (a._data, given_bd), _iterator_general(   # PyTorch's layout of the result
+            out, (a._data, given_bd), not isinstance(given, (Tensor, list, tuple))))
     return Tensor._make(out)
 
 

@@ -499,8 +499,7 @@ def apply(op, args, params):
             out = _as_array(out, dtype)
         if not out.size and out.ndim:
             out = empty_result(op, args, params, out)      # (PyTorch's strides of an empty result: see there)
-        elif out.base is None and (not out.flags.c_contiguous or (
-                arrays and type(arrays[0]) is _ndarray and not arrays[0].flags.c_contiguous) or (
+        elif out.base is None and (not out.flags.c_contiguous or _any_strided(arrays) or (
                 1 in out.shape and out.ndim > 1 and _given_size_one_strides(args) and (
                     _sorts_dims(op, args, out, params) or op.key in PRESERVED_RESULT)) or (
                 params and op.key == "where" and not params["condition"].flags.c_contiguous)):
@@ -680,6 +679,14 @@ CONTIGUOUS_RESULT = {"softmax", "log_softmax", "masked_fill", "masked_fill_tenso
                      "topk", "cummax", "cummin"}      # (these three hand over a view of their contiguous result)
 
 
+def _any_strided(arrays):
+    """Is an input array not C-contiguous (numpy's own order for the result may then not be PyTorch's)?"""
+    for a in arrays:
+        if type(a) is _ndarray and not a.flags.c_contiguous:
+            return True
+    return False
+
+
 def _size_one_strides(a):
     """Does a (numpy calls it C-contiguous) hold a size-1 dim with another stride than C order's (x.t() of a row,
     stride (1, n))? PyTorch's elementwise result follows such strides (TensorIterator's dims sorted by them), and
@@ -759,9 +766,19 @@ def torch_layout(op, out, arrays, general=None):
         # (empty_like(self) with preserve_format: self's strides when dense, else dense ones in self's order)
         return preserved_layout(out, arrays[0])
     strides = []
+    operands = []       # (the arrays of TensorIterator's operands: after its casts)
+    common = None
+    if len({a.dtype for a in arrays if type(a) is np.ndarray}) > 1:
+        # (on the CPU, TensorIterator first copies an input of another dtype than the common one with .to(),
+        # preserve_format: an expanded or overlapping input is then dense, in its own order)
+        common = result_np_dtype([(a.ndim, a.dtype) for a in arrays if type(a) is np.ndarray], [])
     for a in arrays:
         if type(a) is not np.ndarray or not a.ndim:
             continue        # a 0-d input or a Python number is broadcast: it decides nothing
+        if common is not None and a.dtype != common and a.size:
+            a = np.lib.stride_tricks.as_strided(np.empty(1, a.dtype), a.shape, [
+                s * a.itemsize for s in preserved_strides(a.shape, [s // a.itemsize for s in a.strides])])
+        operands.append(a)
         lead = nd - a.ndim
         if lead < 0 or (op is not None and op.key in CONTIGUOUS_RESULT) or any(
                 n != 1 and n != shape[lead + i] for i, n in enumerate(a.shape)):
@@ -780,7 +797,7 @@ def torch_layout(op, out, arrays, general=None):
         # TensorIterator's fast paths: every operand contiguous gives a contiguous result; every operand dense
         # without overlap, with the same strides, gives the result those strides (size-1 dims' included)
         # (or every operand channels-last contiguous, a 4-d or 5-d result channels-last strides)
-        given = [a for a in arrays if type(a) is np.ndarray]
+        given = operands
         if all(a.flags.c_contiguous for a in given):
             return torch_contiguous(out)
         first = [s // given[0].itemsize for s in given[0].strides]

@@ -214,3 +214,18 @@ def test_views_and_new_results_of_one_dim_empty_tensors():
             ["x.repeat(*([2] * x.ndim))", "x.repeat(*([1] * x.ndim))", "x.mode(0)", "x.to(torch.complex64).mode(0)",
              "x.unsqueeze(0)", "x.unsqueeze(-1)"])
     _check(cases + _cases(9, make, 60))
+
+
+def test_mixed_dtype_operands_are_cast_before_the_layout_is_chosen():
+    """On the CPU, TensorIterator copies an operand of another dtype than the common one (.to(), preserve_format)
+    before it picks its path: the copy of an overlapping input is dense, and the operands may then all be
+    contiguous (its fast path) where the inputs as given were not."""
+    dtypes = ["torch.float32", "torch.float64", "torch.int32", "torch.int64", "torch.float16", "torch.bool"]
+
+    def make(r):
+        shape = [r.choice([1, 2, 3]) for _ in range(r.choice([2, 3, 4]))]
+        a, b = r.sample(dtypes, 2)
+        other = _broadcast(r, shape) if r.random() < 0.4 else list(shape)
+        return [f"x = {_input(r, shape, a)}", f"y = {_input(r, other, b)}"], r.choice(
+            ["x + y", "y * x", "torch.maximum(x, y)", "x == y", "x < y", "torch.where(x > 0, x, y)"])
+    _check(_cases(10, make, 200))
