@@ -85,7 +85,7 @@ class Tensor:
         """Wrap a numpy array without copying (the hot path of every op). The one place that sets
         a tensor's slots: written out here rather than calling _init, which would cost every op a call."""
         t = _new(cls)
-        t._data = data if data.size or data.ndim < 2 else empty_layout(data)
+        t._data = data if data.size or not data.ndim else empty_layout(data)
         t._requires_grad = False
         t._grad_fn = grad_fn
         t._output_nr = output_nr

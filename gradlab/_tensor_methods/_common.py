@@ -67,8 +67,13 @@ def _clamp_bounds(t, low, high):
         lo, hi = np.iinfo(like).min, np.iinfo(like).max
     else:
         lo, hi = -np.inf, np.inf
-    return (low if low is not None else Tensor._make(np.asarray(lo, like)),
-            high if high is not None else Tensor._make(np.asarray(hi, like)))
+    bounds = []
+    for bound, extreme in ((low, lo), (high, hi)):
+        if bound is None:
+            bound = Tensor._make(np.asarray(extreme, like))
+            bound._undefined_operand = True     # (PyTorch's undefined tensor: no operand of its TensorIterator)
+        bounds.append(bound)
+    return tuple(bounds)
 
 
 def _dims(dim, ndim):

@@ -7,7 +7,7 @@ import numpy as np
 from .. import _device, _dtype
 from .._tensor_core import Tensor
 from ..autograd import grad_mode
-from ..ops import OPS, elementwise as _elementwise
+from ..ops import OPS, elementwise as _elementwise, registry as _registry
 from ..ops.operands import _type_name
 from ..creation.data import tensor
 from ..creation.factories import empty, full, ones, zeros
@@ -391,6 +391,5 @@ def _format_strides(t, memory_format, function):
     if memory_format is _dtype.channels_last:
         if len(shape) != 4:
             raise RuntimeError("required rank 4 tensor to use channels_last format")
-        n, c, h, w = (max(s, 1) for s in shape)       # NCHW stored as NHWC
-        return [h * w * c, 1, w * c, c]
+        return _registry.channels_last_strides(shape)       # NCHW stored as NHWC
     return _elementwise.contiguous_strides(shape)

@@ -350,11 +350,11 @@ class _OperatorMethods:
         if not isinstance(keepdim, (bool, np.bool_)):
             raise TypeError("keepdim")            # (_argparse words PyTorch's TypeError)
         axis = None if dim is None else _dims(dim, self._data.ndim)
-        out = np.asarray(reduce(self._data, axis=axis, keepdims=keepdim))
+        out = _registry.torch_contiguous(np.asarray(reduce(self._data, axis=axis, keepdims=keepdim)))  # (a new tensor)
         return counted_result(self, Tensor._make(out.astype(np.uint8) if self._data.dtype == np.uint8 else out))
 
     def logical_not(self):
-        return counted_result(self, Tensor._make(np.logical_not(self._data)))
+        return counted_result(self, Tensor._make(_laid_out(np.logical_not(self._data), self._data)))
 
     def logical_and(self, other):
         return self._logical("logical_and", np.logical_and, other)
@@ -439,13 +439,21 @@ class _OperatorMethods:
         if self._data.ndim == 0:     # one coordinate-less hit (or none); as_tuple reads it as 1-d
             if as_tuple:
                 return (Tensor._make(np.zeros(int(self._data != 0), np.int64)),)
-            return Tensor._make(np.zeros((int(self._data != 0), 0), np.int64))
+            return Tensor._make(_by_column(np.zeros((0, int(self._data != 0)), np.int64)))
         idx = np.nonzero(self._data)
         if as_tuple:      # (PyTorch unbinds its nonzero(): rows of one block, storage offsets 0, n, 2n, ...)
             block = np.stack(idx).astype(np.int64)
             return tuple(Tensor._make(row) for row in block)
-        # (PyTorch's result is laid out column by column: not contiguous)
-        return Tensor._make(np.stack(idx, axis=0).astype(np.int64).T)
+        return Tensor._make(_by_column(np.stack(idx, axis=0).astype(np.int64)))
+
+
+def _by_column(block):
+    """nonzero()'s (n, ndim) result from its (ndim, n) block: PyTorch lays it out column by column, strides
+    (1, n), so (1, 0) when nothing is found (numpy's transpose of an empty array has zero strides)."""
+    out = block.T
+    if not out.size:
+        out = np.lib.stride_tricks.as_strided(out, out.shape, (out.itemsize, out.shape[0] * out.itemsize))
+    return out
 
 
 def _scalar_left(key, a, scalar):
@@ -515,10 +523,18 @@ def _laid_out(out, *given, general=False):
     dtype may have lost an expanded input's zero strides; numpy picks its own order). general: a Python number
     is an operand too (see registry.sorts_size_one)."""
     out = np.asarray(out)
+    if not out.size and out.ndim:       # (an empty result: TensorIterator's strides, see torch_layout)
+        return _registry.torch_layout(None, out, list(given), True if general else None)
     if not out.flags.c_contiguous or any(type(g) is np.ndarray and not g.flags.c_contiguous for g in given) or (
             _registry.sorts_size_one(out, given, general)):
-        return _registry.torch_layout(None, out, list(given))
+        return _registry.torch_layout(None, out, list(given), _iterator_general(out, given, general))
     return out
+
+
+def _iterator_general(out, given, number):
+    """Does TensorIterator take its general path (dims sorted by strides)? Yes with a Python number or an operand of
+    another shape than the result's; else its fast paths (see registry.torch_layout)."""
+    return bool(number) or any(type(g) is not np.ndarray or g.shape != out.shape for g in given)
 
 
 def _check_heaviside(a, values):
@@ -618,9 +634,13 @@ def _compare(ufunc, a, b):
         out = np.asarray(ufunc(ad, bd))
     except ValueError:
         raise broadcast_error(a._data.shape, np.shape(bd)) from None
-    if out.ndim and not (out.flags.c_contiguous and a._data.flags.c_contiguous) or _registry.sorts_size_one(
+    if not out.size and out.ndim:       # (an empty result: TensorIterator's strides, see torch_layout)
+        out = _registry.torch_layout(None, out, (a._data, given_bd))
+    elif out.ndim and not (out.flags.c_contiguous and a._data.flags.c_contiguous and (
+            type(given_bd) is not np.ndarray or given_bd.flags.c_contiguous)) or _registry.sorts_size_one(
             out, (a._data, given_bd), not isinstance(given, (Tensor, list, tuple))):
-        out = _registry.torch_layout(None, out, (a._data, given_bd))     # PyTorch's layout of the result
+        out = _registry.torch_layout(None, out, (a._data, given_bd), _iterator_general(   # PyTorch's layout of the result
+            out, (a._data, given_bd), not isinstance(given, (Tensor, list, tuple))))
     return Tensor._make(out)
 
 

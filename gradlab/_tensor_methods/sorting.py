@@ -16,6 +16,7 @@ from ..creation import linspace
 from ..ops.arithmetic import _KERNEL_NAMES
 from ..ops.shape import cat
 from ..ops.operands import _kind
+from ..ops.registry import torch_contiguous
 from ._common import _all_dims, _argument_type_name, _dims
 from .linalg import _named_pair
 from .operators import _no_derivative
@@ -147,7 +148,8 @@ class _SortingMethods:
         _check_reduced_size("mode", self, (d,))
         if not self._data.ndim and not self._data.size:
             raise IndexError("mode(): Expected reduction dim 0 to have non-zero size.")
-        _not_for("mode_cpu", self, "c")
+        if self._data.size:       # (PyTorch returns an empty result before it looks at the dtype)
+            _not_for("mode_cpu", self, "c")
         _, found = _sorting.mode_indices(self._data, d)
         values, indices = self._select("mode", d, keepdim, found)
         return _ReturnType("mode", values, indices)
@@ -206,7 +208,7 @@ class _SortingMethods:
     def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
         _check_flags("_unique2" if dim is None else "unique_dim", sorted=sorted, return_inverse=return_inverse,
                      return_counts=return_counts)
-        _not_for("unique", self, "c")
+        _not_for("unique" if dim is None else "unique_dim", self, "c")
         data = self._data
         if dim is not None and not isinstance(dim, int):
             raise TypeError(f"unique_dim(): argument 'dim' (position 2) must be int, not {type(dim).__name__}")
@@ -230,15 +232,18 @@ class _SortingMethods:
             moved = np.moveaxis(data, d, 0).reshape(data.shape[d], -1)
             _, first, inverse, counts = np.unique(moved, axis=0, return_index=True, return_inverse=True,
                                                   return_counts=True)
-            values = np.take(data, first, axis=d)
+            values = _moved_contiguous(np.take(data, first, axis=d), d)
             inverse = inverse.reshape(-1)
-        out = Tensor._make(np.ascontiguousarray(values))
+        out = Tensor._make(np.ascontiguousarray(values) if dim is None else values)
         _unique_history(self, out, "_unique2" if dim is None else "unique_dim")
         return _unique_result(out, inverse, counts, return_inverse, return_counts)
 
     def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
         _check_flags("unique_consecutive", return_inverse=return_inverse, return_counts=return_counts)
         data = self._data
+        if dim is not None and (data.ndim != 1 or dim != 0):
+            _not_for("unique_dim", self, "c")       # (PyTorch's unique_dim; a 1-d tensor's dim 0 is its plain path)
+        _not_for("unique", self, "c")
         if dim is None:
             flat = data.reshape(-1)
             starts = np.ones(flat.shape, bool)
@@ -251,11 +256,11 @@ class _SortingMethods:
             moved = np.moveaxis(data, d, 0).reshape(data.shape[d], int(np.prod(data.shape)) // max(data.shape[d], 1))
             starts = np.ones(moved.shape[0], bool)
             starts[1:] = (moved[1:] != moved[:-1]).any(axis=1)
-            values = np.compress(starts, data, axis=d)
+            values = _moved_contiguous(np.compress(starts, data, axis=d), d)
             group = np.cumsum(starts) - 1
             inverse = group
         counts = np.diff(np.append(np.nonzero(starts)[0], len(starts)))
-        out = Tensor._make(np.ascontiguousarray(values))
+        out = Tensor._make(np.ascontiguousarray(values) if dim is None else values)
         _unique_history(self, out, "unique_consecutive")
         return _unique_result(out, inverse, counts, return_inverse, return_counts)
 
@@ -387,6 +392,14 @@ def _kernel_name(dtype):
     return _KERNEL_NAMES[dtype.name]
 
 
+def _moved_contiguous(values, d):
+    """unique_dim's result: PyTorch stacks the unique slices along a new first dim (contiguous), then moves
+    that dim back to d (`x.unique(dim=1)` of a (2, 3) x has strides (1, 2)). An empty one is contiguous."""
+    if not values.size:
+        return values
+    return np.moveaxis(torch_contiguous(np.moveaxis(values, d, 0)), 0, d)
+
+
 def _unique_dim(t, dim):
     """unique's dim, checked as PyTorch's unique_dim checks it."""
     if not t._data.ndim:
@@ -394,6 +407,8 @@ def _unique_dim(t, dim):
     d = _wrap_dim(dim, t._data.ndim)
     if not t._data.size and t._data.shape[d]:
         raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+    if not t._data.size and t._data.shape.count(0) > 1:
+        raise RuntimeError("Number of zero sized dimensions is more than one, so unique cannot be applied ")
     return d
 
 

@@ -7,6 +7,7 @@ import numpy as np
 from .. import _dtype
 from .._size import Size
 from ..ops import elementwise as _elementwise
+from ..ops import registry as _registry
 from .._tensor_core import Tensor
 from .._tensor_data import _argument_type_name
 from .options import _finish, _like_device, _np, _options, _shape
@@ -99,36 +100,46 @@ def _checked_fill(value, target):
     return value % (info.max + 1) if value < 0 and info.min == 0 else value
 
 
-def _like(fill, input, dtype, requires_grad):
-    """A new tensor shaped like input, laid out like it (PyTorch's preserve_format) unless it is an
-    expanded view, which gets a contiguous result."""
+def _like(fill, input, dtype, requires_grad, memory_format=None):
+    """A new tensor shaped like input, laid out like it (PyTorch's empty_like with preserve_format: input's
+    strides when it is dense, as an empty tensor always is, else dense ones in its order), or in the
+    memory_format asked for."""
     d = _np(dtype) if dtype is not None else input._data.dtype
     data = input._data
-    if 0 in data.strides:
-        return _finish(np.full(data.shape, fill, dtype=d), requires_grad)
-    if 1 in data.shape and data.size > 1:     # (numpy's layout of size-1 dims is not PyTorch's)
+    if memory_format is _dtype.contiguous_format or memory_format is _dtype.channels_last:
+        shape = data.shape
+        if memory_format is _dtype.contiguous_format:
+            strides = _elementwise.contiguous_strides(shape)
+        elif len(shape) != 4:
+            raise RuntimeError("required rank 4 tensor to use channels_last format")
+        else:
+            strides = _registry.channels_last_strides(shape)       # NCHW stored as NHWC
+        itemsize = np.dtype(d).itemsize
+        out = np.lib.stride_tricks.as_strided(np.empty(data.size, d), shape, [s * itemsize for s in strides])
+    elif data.flags.c_contiguous and 1 not in data.shape and data.size:
+        return _finish(np.full(data.shape, fill, dtype=d), requires_grad)     # (the common case)
+    else:
         out = _elementwise.preserved_empty(data, d)
-        out[...] = fill
-        return _finish(out, requires_grad)
-    return _finish(np.full_like(data, fill, dtype=d), requires_grad)
+    out[...] = fill
+    return _finish(out, requires_grad)
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     _options("ones_like", dtype, device)
     _like_device(input, device)
-    return _like(1, input, dtype, requires_grad)
+    return _like(1, input, dtype, requires_grad, memory_format)
 
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     _options("zeros_like", dtype, device)
     _like_device(input, device)
-    return _like(0, input, dtype, requires_grad)
+    return _like(0, input, dtype, requires_grad, memory_format)
 
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     _options("empty_like", dtype, device)
     _like_device(input, device)
-    return _like(0, input, dtype, requires_grad)
+    return _like(0, input, dtype, requires_grad, memory_format)
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
@@ -136,7 +147,7 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
     _like_device(input, device)
     fill_value = _fill_number(fill_value, "full_like")
     target = np_dtype if np_dtype is not None else input._data.dtype
-    return _like(_checked_fill(fill_value, target), input, dtype, requires_grad)
+    return _like(_checked_fill(fill_value, target), input, dtype, requires_grad, memory_format)
 
 
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):

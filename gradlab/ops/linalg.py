@@ -297,7 +297,7 @@ def _folded_matmul(a, b):
                                f"{t2._data.shape[0]}x{t2._data.shape[1]})")
         raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{k}), vec ({t2._data.shape[0]})")
     shape = t1._data.shape[:-1]
-    folded = t1.reshape(-1, k)
+    folded = t1.reshape(int(np.prod(shape)), k)     # (PyTorch's rows, counted: -1 is ambiguous for an empty t1)
     if t2._data.ndim == 2:
         out = folded.mm(t2)
         out = OPS["unsafe_view"](out, shape=shape + (t2._data.shape[1],), self_sizes=out._data.shape)

@@ -497,14 +497,22 @@ def apply(op, args, params):
     if op.num_outputs == 1:
         if type(out) is not _ndarray or (dtype is not None and out.dtype != dtype):
             out = _as_array(out, dtype)
-        if out.base is None and (not out.flags.c_contiguous or (
-                arrays and type(arrays[0]) is _ndarray and not arrays[0].flags.c_contiguous) or (
-                1 in out.shape and out.ndim > 1 and _given_size_one_strides(args) and _sorts_dims(op, args, out, params)) or (
+        if not out.size and out.ndim:
+            out = empty_result(op, args, params, out)      # (PyTorch's strides of an empty result: see there)
+        elif out.base is None and (not out.flags.c_contiguous or _any_strided(arrays) or (
+                1 in out.shape and out.ndim > 1 and _given_size_one_strides(args) and (
+                    _sorts_dims(op, args, out, params) or op.key in PRESERVED_RESULT)) or (
                 params and op.key == "where" and not params["condition"].flags.c_contiguous)):
             # (contiguous inputs never get here. The inputs as given, before a cast that may have
             # lost an expanded input's zero strides; where's condition is PyTorch's first operand)
             given = [a._data if isinstance(a, Tensor) else a for a in args]
-            out = torch_layout(op, out, [params["condition"], *given] if op.key == "where" else given)
+            out = torch_layout(op, out, [params["condition"], *given] if op.key == "where" else given,
+                               _sorts_dims(op, args, out, params))
+        elif 1 in out.shape and out.ndim > 1 and _size_one_strides(out) and (out.base is None or not _views_of(
+                out, [a._data for a in args if isinstance(a, Tensor)])):
+            # (a forward's array made from a temporary with numpy's strides on a size-1 dim: PyTorch's instead)
+            out = torch_layout(op, out, [a._data if isinstance(a, Tensor) else a for a in args],
+                               _sorts_dims(op, args, out, params))
         # (an integer or bool result requires no grad: PyTorch records no node for `x.long()`; see _integer_history)
         if not requires or not grad_mode._state["enabled"] or (
                 out.dtype.kind not in "fc" and not _integer_history(op, args, out)):
@@ -513,6 +521,13 @@ def apply(op, args, params):
             return INFERENCE_RESULTS[0](op, args, params, Tensor._make(out))
     else:
         out = _as_arrays(out, dtype)
+        if out and not out[0].size and out[0].ndim:
+            out = tuple(empty_result(op, args, params, o) if not o.size and o.ndim else o for o in out)
+        elif out and 1 in out[0].shape and out[0].ndim > 1 and _size_one_strides(out[0]):
+            # (numpy's strides on a size-1 dim of aminmax's keepdim results: PyTorch's instead; views kept)
+            given = [a._data if isinstance(a, Tensor) else a for a in args]
+            if not _views_of(out[0], given):
+                out = tuple(torch_layout(op, o, given, True) for o in out)
         if not requires or not grad_mode._state["enabled"] or not out or (
                 out[0].dtype.kind not in "fc" and not _integer_history(op, args, out[0])):
             if INFERENCE_RESULTS[0] is None:
@@ -590,7 +605,7 @@ def apply(op, args, params):
     if op.num_outputs == 1:
         # (Tensor._make inlined: grad mode is on here, so never inference_mode's _make)
         result = _new(Tensor)
-        result._data = out if out.size or out.ndim < 2 else empty_layout(out)
+        result._data = out if out.size or not out.ndim else empty_layout(out)
         result._requires_grad = False
         result._grad_fn = node
         result._output_nr = 0
@@ -660,7 +675,16 @@ CONTIGUOUS_RESULT = {"softmax", "log_softmax", "masked_fill", "masked_fill_tenso
                      "log_sigmoid",     # (log_sigmoid_forward: a contiguous result and buffer, not TensorIterator's)
                      # (structured kernels whose result is allocated contiguous: self is copied into it)
                      "scatter", "scatter_value", "scatter_add_src", "scatter_add", "index_add", "index_add_alpha",
-                     "index_copy", "masked_scatter", "tril", "triu"}
+                     "index_copy", "masked_scatter", "tril", "triu",
+                     "topk", "cummax", "cummin"}      # (these three hand over a view of their contiguous result)
+
+
+def _any_strided(arrays):
+    """Is an input array not C-contiguous (numpy's own order for the result may then not be PyTorch's)?"""
+    for a in arrays:
+        if type(a) is _ndarray and not a.flags.c_contiguous:
+            return True
+    return False
 
 
 def _size_one_strides(a):
@@ -710,18 +734,25 @@ def _sorts_dims(op, args, out, params=None):
     if params and "other" in params and not isinstance(params["other"], Tensor):
         return True        # (a number passed as a parameter, x.remainder(2): a wrapped 0-d operand)
     for a in args:
+        if a is None or (isinstance(a, Tensor) and "_undefined_operand" in a.__dict__):
+            continue        # (an undefined operand, clamp's missing max: TensorIterator skips it)
         if not isinstance(a, Tensor) or a._data.shape != out.shape:
             return True
     return False
 
 
-def torch_layout(op, out, arrays):
+def torch_layout(op, out, arrays, general=None):
     """Lay a new, non-contiguous result out in memory as PyTorch would (numpy picks its own order).
 
     An elementwise result (shaped like the broadcast inputs) follows the inputs' layout, as
     PyTorch's TensorIterator does (`reorder_dimensions`): the dims are sorted by the inputs'
     strides, the first input deciding, a broadcast (stride 0) dim deciding nothing, equal strides
-    putting the smaller dim first. Any other result (a reduction, a matmul) is contiguous."""
+    putting the smaller dim first. Any other result (a reduction, a matmul) is contiguous.
+
+    An empty result: TensorIterator's fast path (`general` False: every operand shaped like the result, and
+    an empty tensor is contiguous) allocates it contiguously; its general path gives the sorted dims
+    `compatible_stride`s, each the product of the sizes before it, so 0 after a dim of size 0
+    (`x.t() > 0` of a (0, 3) x has strides (1, 0)), unless the order found is C order's."""
     if not out.ndim:           # a 0-d result has no layout (np.ascontiguousarray would make it 1-d)
         return out
     for a in arrays:
@@ -731,18 +762,56 @@ def torch_layout(op, out, arrays):
         return out                 # (the forward laid it out: joined_layout)
     shape = out.shape
     nd = len(shape)
+    if op is not None and _preserves(op, arrays) and op.key not in CONTIGUOUS_RESULT and arrays[0].shape == shape:
+        # (empty_like(self) with preserve_format: self's strides when dense, else dense ones in self's order)
+        return preserved_layout(out, arrays[0])
     strides = []
+    operands = []       # (the arrays of TensorIterator's operands: after its casts)
+    common = None
+    if len({a.dtype for a in arrays if type(a) is np.ndarray}) > 1:
+        # (on the CPU, TensorIterator first copies an input of another dtype than the common one with .to(),
+        # preserve_format: an expanded or overlapping input is then dense, in its own order)
+        common = result_np_dtype([(a.ndim, a.dtype) for a in arrays if type(a) is np.ndarray], [])
     for a in arrays:
         if type(a) is not np.ndarray or not a.ndim:
             continue        # a 0-d input or a Python number is broadcast: it decides nothing
+        if common is not None and a.dtype != common and a.size:
+            a = np.lib.stride_tricks.as_strided(np.empty(1, a.dtype), a.shape, [
+                s * a.itemsize for s in preserved_strides(a.shape, [s // a.itemsize for s in a.strides])])
+        operands.append(a)
         lead = nd - a.ndim
         if lead < 0 or (op is not None and op.key in CONTIGUOUS_RESULT) or any(
                 n != 1 and n != shape[lead + i] for i, n in enumerate(a.shape)):
-            return np.ascontiguousarray(out)       # not an elementwise result
+            return torch_contiguous(out)       # not an elementwise result
         strides.append((0,) * lead + tuple(0 if n == 1 and shape[lead + i] != 1 else s
-                                           for i, (n, s) in enumerate(zip(a.shape, a.strides))))
-    if not strides or not out.size:
-        return np.ascontiguousarray(out)
+                                           for i, (n, s) in enumerate(zip(a.shape, _byte_strides(a)))))
+    if general is None:        # (TensorIterator's fast path: every operand shaped like the result; callers that
+        # do not say are on the general path when the result has elements)
+        general = any(type(a) is not np.ndarray or a.shape != shape for a in arrays) if not out.size else True
+    if not out.size:
+        if not strides or not general:
+            return torch_contiguous(out)
+    elif not strides:
+        return torch_contiguous(out)
+    elif not general:
+        # TensorIterator's fast paths: every operand contiguous gives a contiguous result; every operand dense
+        # without overlap, with the same strides, gives the result those strides (size-1 dims' included)
+        # (or every operand channels-last contiguous, a 4-d or 5-d result channels-last strides)
+        given = operands
+        if all(a.flags.c_contiguous for a in given):
+            return torch_contiguous(out)
+        first = [s // given[0].itemsize for s in given[0].strides]
+        made = None
+        if nd in (4, 5) and all(_channels_last_contiguous(a.shape, [s // a.itemsize for s in a.strides])
+                                for a in given):
+            made = channels_last_strides(shape)
+        elif all([s // a.itemsize for s in a.strides] == first for a in given[1:]) and _dense(shape, first):
+            made = first
+        if made is not None:
+            result = np.lib.stride_tricks.as_strided(np.empty(out.size, out.dtype), shape,
+                                                     [s * out.itemsize for s in made])
+            result[...] = out
+            return result
 
     def should_swap(d0, d1):
         for st in strides:
@@ -765,6 +834,14 @@ def torch_layout(op, out, arrays):
                 d1 = d0
             elif c < 0:
                 break
+    if not out.size:
+        if perm == list(range(nd - 1, -1, -1)):
+            return torch_contiguous(out)        # (C order: allocated as torch.empty(shape))
+        made, step = [0] * nd, out.itemsize      # (compatible_stride: no max(size, 1) here)
+        for d in perm:
+            made[d] = step
+            step *= shape[d]
+        return np.lib.stride_tricks.as_strided(out, shape, made)
     order = perm[::-1]                       # slowest first: allocate so, then view in dim order
     result = np.empty([shape[d] for d in order], out.dtype).transpose(np.argsort(order))
     result[...] = out
@@ -773,6 +850,176 @@ def torch_layout(op, out, arrays):
 
 # (rot90 lays out its result as PyTorch's flip + transpose, the Fourier transforms as MKL's _exec_fft)
 _JOINED = {"cat", "stack", "rot90", "fft_r2c", "fft_c2c", "fft_c2r"}
+
+
+def _byte_strides(a):
+    """a's strides in bytes as PyTorch has them: numpy gives a new empty array zero strides, PyTorch
+    contiguous ones (a size 0 counting as 1)."""
+    if a.size or any(a.strides) or not a.ndim:
+        return a.strides
+    return tuple(s * a.itemsize for s in contiguous_strides(a.shape))
+
+
+def contiguous_strides(shape):
+    """PyTorch's C-order strides, in elements (a dim of size 0 or 1 counts as 1)."""
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return strides[::-1]
+
+
+def preserved_strides(shape, strides):
+    """The strides of PyTorch's copy with preserve_format: the same strides when the tensor is dense
+    and does not overlap itself, else dense strides in the order of the tensor's own (its
+    infer_dense_strides: an expanded dim, of stride 0, keeps its place)."""
+    if 0 in shape:
+        return list(strides)                       # (no elements: dense by definition)
+    order = sorted((i for i in range(len(shape)) if shape[i] >= 2), key=lambda i: strides[i])
+    step = 1
+    for i in order:
+        if strides[i] != step:
+            break
+        step *= shape[i]
+    else:
+        return list(strides)                       # dense and non-overlapping
+    perm = list(range(len(shape)))[::-1]           # perm[0] is the innermost dim
+    for k in range(1, len(perm)):                  # insertion sort, stable, stride-0 dims stay put
+        d1 = k
+        for d0 in range(k - 1, -1, -1):
+            a, b = perm[d0], perm[d1]
+            if strides[a] == 0 or strides[b] == 0:
+                continue
+            if strides[a] < strides[b]:
+                break
+            if strides[a] > strides[b] or shape[a] > shape[b]:
+                perm[d0], perm[d1] = b, a
+                d1 = d0
+    out, step = [0] * len(shape), 1
+    for i in perm:
+        out[i] = step
+        step *= max(shape[i], 1)
+    return out
+
+
+def _channels_last_order(nd):
+    return (1, 3, 2, 0) if nd == 4 else (1, 4, 3, 2, 0)       # (C innermost, then W, H, (D,) N)
+
+
+def _channels_last_contiguous(shape, strides):
+    """PyTorch's is_contiguous(channels_last) of a 4-d (or channels_last_3d of a 5-d) tensor: dims laid out
+    C innermost, then W, H, (D,) N, a size-1 dim's stride counting for nothing."""
+    expected = 1
+    for d in _channels_last_order(len(shape)):
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def channels_last_strides(shape):
+    """PyTorch's get_channels_last_strides_2d/3d, in elements (the sizes as they are: a size 0 gives 0)."""
+    strides, step = [0] * len(shape), 1
+    for d in _channels_last_order(len(shape)):
+        strides[d] = step
+        step *= shape[d]
+    return strides
+
+
+def _dense(shape, strides):
+    """PyTorch's is_non_overlapping_and_dense: the dims of size 2 or more, sorted by stride, are laid out
+    one after the other."""
+    step = 1
+    for i in sorted((i for i in range(len(shape)) if shape[i] >= 2), key=lambda i: strides[i]):
+        if strides[i] != step:
+            return False
+        step *= shape[i]
+    return True
+
+
+def torch_contiguous(out):
+    """out laid out in C order with PyTorch's strides: numpy calls an array with any stride on a size-1 dim
+    C-contiguous (so does PyTorch), but prints and keeps them; PyTorch's new tensor has C order's."""
+    if not out.ndim:
+        return out              # (np.ascontiguousarray would make a 0-d array 1-d)
+    out = np.ascontiguousarray(out)
+    if 1 in out.shape or not out.size:
+        c = tuple(s * out.itemsize for s in contiguous_strides(out.shape))
+        if out.strides != c:
+            out = np.lib.stride_tricks.as_strided(out, out.shape, c, subok=True)
+    return out
+
+
+def _views_of(out, arrays):
+    """Is out a view of one of arrays (or of what they view)? Follows numpy's bases, as_strided's too."""
+    owners = set()
+    for a in arrays:
+        while isinstance(a, np.ndarray):
+            owners.add(id(a))
+            a = a.base if isinstance(a.base, np.ndarray) else getattr(a.base, "base", None)
+    b = out.base
+    while b is not None:
+        if id(b) in owners:
+            return True
+        b = b.base if isinstance(b, np.ndarray) or isinstance(getattr(b, "base", None), np.ndarray) else None
+    return False
+
+
+# ops whose result PyTorch allocates like self with preserve_format (empty_like(self) or the sort's own rule):
+# self's strides when it is dense, as every empty tensor is (so an empty result keeps an empty self's strides)
+PRESERVED_RESULT = {"clone", "to_dtype", "flip", "roll", "sort", "sort_stable", "nan_to_num",
+                    "conj"}        # (conj is PyTorch's view with a bit set: the same strides)
+
+
+def empty_like_strides(out, like):
+    """An empty out given like's strides (an empty tensor is dense: PyTorch's empty_like(like) keeps them)."""
+    return np.lib.stride_tricks.as_strided(out, out.shape, [s // like.itemsize * out.itemsize
+                                                            for s in _byte_strides(like)])
+
+
+# complex to real ops that allocate with empty_like(self) (unary_op_impl_with_complex_to_float)
+_COMPLEX_TO_REAL = {"abs", "angle"}
+
+
+def _preserves(op, arrays):
+    """Does op allocate its result with empty_like(self, preserve_format)?"""
+    if not arrays or type(arrays[0]) is not np.ndarray:
+        return False
+    return op.key in PRESERVED_RESULT or (op.key in _COMPLEX_TO_REAL and arrays[0].dtype.kind == "c")
+
+
+def preserved_layout(out, like):
+    """out laid out as PyTorch's empty_like(like) with preserve_format is: like's strides when like is dense
+    without overlap (an empty tensor always is), else dense strides in like's order (preserved_strides)."""
+    if not out.size:
+        return empty_like_strides(out, like)
+    made = preserved_strides(out.shape, [s // like.itemsize for s in like.strides])
+    result = np.lib.stride_tricks.as_strided(np.empty(out.size, out.dtype), out.shape, [s * out.itemsize for s in made])
+    result[...] = out
+    return result
+
+
+def empty_result(op, args, params, out):
+    """An empty result laid out as PyTorch's (numpy gives a new empty array zero strides; Tensor._make then
+    makes them C order's): a view keeps its own; a copy with preserve_format (clone, .to(), flip, sort) takes
+    self's strides; an elementwise result TensorIterator's (torch_layout); the rest (reductions, matmul,
+    the ops of CONTIGUOUS_RESULT) C order's."""
+    given = [a._data if isinstance(a, Tensor) else a for a in args]
+    if any(g is out for g in given) or _views_of(out, given):
+        return out
+    key = op.key
+    if params and params.get("strides") is not None:
+        return out                  # (clone to a memory format: the forward laid it out)
+    first = given[0] if given else None
+    if _preserves(op, given) and first.shape == out.shape:
+        return empty_like_strides(out, first)
+    if key in CONTIGUOUS_RESULT or (params and "keepdim" in params):
+        return torch_contiguous(out)
+    if key in _JOINED:
+        return out
+    arrays = [params["condition"], *given] if key == "where" else given
+    return torch_layout(op, out, arrays, _sorts_dims(op, args, out, params))
 
 
 def _channels_last(a):

@@ -15,7 +15,7 @@ from .._size import tp_name
 from .._tensor_core import Tensor, _wrap_dim
 from . import dual
 from .formula_text import shows
-from .registry import CONTIGUOUS_RESULT, OPS, joined_layout, op, torch_layout
+from .registry import CONTIGUOUS_RESULT, OPS, _byte_strides, joined_layout, op, torch_layout
 
 
 @op("view", "ViewBackward0", variants=("method",), promote=False,
@@ -140,7 +140,8 @@ def expand(self, shape):
     self=lambda g, n: _repeat_grad(g, n))
 def repeat(self, repeats, self_sizes):
     lead = len(repeats) - self.ndim
-    return np.tile(self.reshape((1,) * lead + self.shape), repeats)
+    out = np.tile(self.reshape((1,) * lead + self.shape), repeats)
+    return out if out.size else np.empty(out.shape, out.dtype)     # (numpy's empty tile may be a view of self)
 
 
 def _repeat_grad(g, n):
@@ -183,14 +184,12 @@ def rot90(self, k, dims):
     so a quarter turn's result has the flip's layout transposed; k = 0 is a contiguous copy."""
     k %= 4
     d0, d1 = dims
-    if not self.size and k % 2:     # (numpy gives an empty array zero strides: PyTorch's are the flip's, swapped)
-        strides, step = [], self.itemsize
-        for n in reversed(self.shape):
-            strides.insert(0, step)
-            step *= max(n, 1)
-        strides[d0], strides[d1] = strides[d1], strides[d0]
+    if not self.size and k:         # (numpy gives an empty array zero strides: PyTorch's are the flip's, swapped)
+        strides = list(_byte_strides(self))     # (flip's empty_like keeps an empty self's strides)
         shape = list(self.shape)
-        shape[d0], shape[d1] = shape[d1], shape[d0]
+        if k % 2:
+            strides[d0], strides[d1] = strides[d1], strides[d0]
+            shape[d0], shape[d1] = shape[d1], shape[d0]
         return np.lib.stride_tricks.as_strided(np.empty(1, self.dtype), shape, strides)
     if k == 0:
         return np.array(self, order="C", copy=True)

@@ -14,7 +14,7 @@ import numpy as np
 from . import dual
 from .formula_text import shows
 from .reduction import _evenly_distribute_grad, _index_grad, _sum_dtype
-from .registry import op, torch_layout
+from .registry import op, preserved_layout, torch_layout
 from .shape import _zeros_for
 
 
@@ -268,7 +268,10 @@ def sort_indices(x, dim, descending, stable):
             pairs = list(zip(signed[i].tolist(), range(keys.shape[1])))
             std_sort(pairs)
             out[i] = [j for _, j in pairs]
-    # (laid out like the input, as PyTorch lays out sort's values and indices: TensorIterator's order)
+    # (laid out like the input, as PyTorch lays out sort's values and indices: TensorIterator's order, or an
+    # empty input's own strides)
+    if not x.size or 1 in x.shape:      # (sort allocates both with self's strides when self is dense)
+        return preserved_layout(unrows(out, x.shape, dim), x)
     return torch_layout(None, unrows(out, x.shape, dim), [x])
 
 
