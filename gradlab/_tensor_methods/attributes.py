@@ -256,7 +256,7 @@ class _AttributeMethods:
                 "you can only change requires_grad flags of leaf variables. If you want to use a computed "
                 "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
             )
-        if flag and self._data.dtype.kind not in "fc":
+        if flag and self._data.dtype.kind not in "fcV":
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         if flag:
             _check_not_inference(self)
@@ -278,7 +278,7 @@ class _AttributeMethods:
                     "var_no_grad = var.detach()."
                 )
             return self
-        if requires_grad and self._data.dtype.kind not in "fc":
+        if requires_grad and self._data.dtype.kind not in "fcV":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         if requires_grad:
             _check_not_inference(self)

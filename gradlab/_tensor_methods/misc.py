@@ -208,6 +208,9 @@ class _MiscMethods:
     """Copied onto `Tensor` by gradlab/tensor.py."""
 
     # --- complex casts ---------------------------------------------------------------------------
+    def chalf(self, memory_format=None):
+        return self.to(_dtype.complex32)
+
     def cfloat(self, memory_format=None):
         return self.to(_dtype.complex64)
 

@@ -102,7 +102,7 @@ def _checked_fill(value, target):
 def _like(fill, input, dtype, requires_grad):
     """A new tensor shaped like input, laid out like it (PyTorch's preserve_format) unless it is an
     expanded view, which gets a contiguous result."""
-    d = _np(dtype) if dtype is not None else input._data.dtype
+    d = _np(dtype, input._data.dtype)
     data = input._data
     if 0 in data.strides:
         return _finish(np.full(data.shape, fill, dtype=d), requires_grad)
@@ -135,7 +135,7 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
     np_dtype = _options("full_like", dtype, device)
     _like_device(input, device)
     fill_value = _fill_number(fill_value, "full_like")
-    target = np_dtype if np_dtype is not None else input._data.dtype
+    target = np_dtype if np_dtype is not None else _np(None, input._data.dtype)
     return _like(_checked_fill(fill_value, target), input, dtype, requires_grad)
 
 
