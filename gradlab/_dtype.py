@@ -300,6 +300,8 @@ def scalar_in(value, dtype):
 def real_part(a, dtype):
     """The values of complex `a` that a copy into a real `dtype` keeps (see cast): `a` itself otherwise."""
     a = np.asarray(a)
+    if a.dtype.kind == "V" or np.dtype(dtype).kind == "V":     # (complex32 on either side: converted by cast)
+        return a if a.dtype == dtype else cast(a, dtype)
     if a.dtype.kind == "c" and np.dtype(dtype).kind not in "cb":
         if a.size:                     # (PyTorch's copy kernel warns only when it copies something)
             warn_once(COMPLEX_TO_REAL)
@@ -418,3 +420,9 @@ def c64_to_c32(a):
 def name_of(np_dtype):
     """A numpy dtype's PyTorch name without 'torch.' (float32, ..., complex32 for its structured arrays)."""
     return "complex32" if np_dtype.kind == "V" else np_dtype.name
+
+
+def c32_scalar(value):
+    """A Python number written into a complex32 tensor: a 0-d complex32 array (numpy would write a number
+    into both parts of a structured element)."""
+    return c64_to_c32(np.asarray(complex(value)))

@@ -324,8 +324,6 @@ def view_as_complex(input):
         raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
     if input.storage_offset() % 2:
         raise RuntimeError("Tensor must have a storage_offset divisible by 2")
-    if input.dtype.name == "float16":      # (PyTorch's complex32, which gradlab does not have)
-        raise NotImplementedError("gradlab has no complex32 dtype: view_as_complex of a half tensor")
     return OPS["view_as_complex"](input)._view_of(input)
 
 

@@ -167,7 +167,7 @@ class _AttributeMethods:
 
     def conj(self):
         """The complex conjugate; a real tensor itself."""
-        if self._data.dtype.kind != "c":
+        if self._data.dtype.kind not in "cV":
             return self
         out = OPS["conj"](self)
         if not self.__dict__.get("_conj_bit", False):    # (conj of a conj clears the bit)
@@ -177,20 +177,20 @@ class _AttributeMethods:
     @property
     def real(self):
         """The real parts of a complex tensor, a view (view_as_real, then select); a real tensor itself."""
-        if self._data.dtype.kind != "c":
+        if self._data.dtype.kind not in "cV":
             return self
         return _complex_part(self, 0)
 
     @real.setter
     def real(self, value):
         """`t.real = v`: v copied into the real parts (into t itself, for a real tensor)."""
-        part = self.real if self._data.dtype.kind != "c" else _complex_part(self, 0, writing=True)
+        part = self.real if self._data.dtype.kind not in "cV" else _complex_part(self, 0, writing=True)
         part.copy_(_part_value(part, value))
 
     @property
     def imag(self):
         """The imaginary parts of a complex tensor, a view; real tensors have none."""
-        if self._data.dtype.kind != "c":
+        if self._data.dtype.kind not in "cV":
             raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
         part = _complex_part(self, 1)
         if self.is_conj():
@@ -470,7 +470,7 @@ def _complex_part(t, index, writing=False):
 
 def _conj(t):
     """t.conj(): t itself for a real tensor, as in PyTorch."""
-    if t._data.dtype.kind != "c":
+    if t._data.dtype.kind not in "cV":
         return t
     conj = getattr(t, "conj", None)
     if conj is None:

@@ -561,7 +561,7 @@ def _check_inplace_result(t, opname, other, alpha=1):
     if opname == "div" and res.kind in "biu":
         res = np.dtype(np.float32)              # true division of integers gives the default float
     kind, target = res.kind, data.dtype.kind
-    if (kind in "fc" and target in "biu") or (kind == "c" and target != "c") or (target == "b" and kind != "b"):
+    if (kind in "fcV" and target in "biu") or (kind in "cV" and target not in "cV") or (target == "b" and kind != "b"):
         _indexing._check_inplace_allowed(t)
         _indexing.check_overlaps(t, (other,) if other.__class__ is Tensor else ())   # (refused first)
         raise RuntimeError(f"result type {_dtype.from_numpy_dtype(res)._legacy[:-6]} can't be cast to the "

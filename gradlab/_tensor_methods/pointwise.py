@@ -31,7 +31,7 @@ class _PointwiseMethods:
     # --- complex conjugates (the rows in ops/complex.py) --------------------------------------------
     # (conj itself: _tensor_methods/attributes.py, beside real, imag and mH)
     def conj_physical(self):
-        return OPS["conj_physical"](self) if self._data.dtype.kind == "c" else self
+        return OPS["conj_physical"](self) if self._data.dtype.kind in "cV" else self
 
     # --- named arithmetic -----------------------------------------------------------------------
     def add(self, other, alpha=1):
@@ -443,6 +443,8 @@ class _PointwiseMethods:
     def isreal(self):
         """True where the imaginary part is 0 (everywhere for a real tensor)."""
         data = self._data
+        if data.dtype.kind == "V":          # (complex32: its imaginary float16s)
+            return Tensor._make(data["imag"] == 0)
         return Tensor._make(data.imag == 0 if data.dtype.kind == "c" else _bools_like(data, True))
 
     def is_nonzero(self):

@@ -23,7 +23,10 @@ class _RandomFillMethods:
         _check_uniform_bounds(self._data.dtype, from_, to)
         if self._data.size == 0:
             return assign_data(self, self._data, "uniform_")
-        values = gen.uniform(self._data.size, self._data.dtype, from_, to)
+        if self._data.dtype.kind == "V":       # complex32: complex64's numbers, rounded (as torch.rand's)
+            values = _dtype.cast(gen.uniform(self._data.size, np.dtype(np.complex64), from_, to), self._data.dtype)
+        else:
+            values = gen.uniform(self._data.size, self._data.dtype, from_, to)
         return assign_data(self, _in_memory_order(values, self._data), "uniform_")
 
     def normal_(self, mean=0.0, std=1.0, *, generator=None):
@@ -36,6 +39,9 @@ class _RandomFillMethods:
         if self._data.dtype.kind in "biu":
             raise NotImplementedError(f'"normal_kernel_cpu" not implemented for '
                                       f"'{_dtype.from_numpy_dtype(self._data.dtype)._legacy[:-6]}'")
+        if self._data.dtype.kind == "V":       # complex32: complex64's numbers, rounded (as torch.randn's)
+            values = gen.normal(self._data.shape, np.dtype(np.complex64), mean, std)
+            return assign_data(self, _dtype.cast(values, self._data.dtype), "normal_")
         if self._data.dtype.kind != "c" and (self._data.size < 16 or not self.is_contiguous()):
             # PyTorch's serial kernel, in memory order (complex tensors: pairs of normals, gen.normal's)
             values = gen.normal_scalar(self._data.size, self._data.dtype, mean, std)

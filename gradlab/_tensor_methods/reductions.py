@@ -136,7 +136,7 @@ class _ReductionMethods:
         return _in_dtype(self, OPS["prod_dim"](src, dim=_dims(dim, src._data.ndim), keepdim=keepdim), dtype, src)
 
     def _var_args(self, name, dim, unbiased, keepdim, correction):
-        if self._data.dtype.kind not in "fc":
+        if self._data.dtype.kind not in "fcV":
             raise RuntimeError("std and var only support floating point and complex dtypes")
         if correction is None:
             correction = 1 if unbiased is None or unbiased else 0
@@ -221,7 +221,7 @@ class _ReductionMethods:
             if self._data.ndim < 2:
                 raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
             raise NotImplementedError("gradlab does not implement the nuclear norm")
-        if self._data.dtype.kind not in "fc":
+        if self._data.dtype.kind not in "fcV":
             raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                                + _dtype.from_numpy_dtype(self._data.dtype)._legacy[:-len("Tensor")])
         p = float(p)

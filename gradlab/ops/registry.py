@@ -51,7 +51,8 @@ import weakref
 import numpy as np
 
 from .. import _device
-from .._dtype import category, default_np, from_numpy_dtype, result_np_dtype, through_float, half_scalar
+from .._dtype import category, c64_to_c32, default_np, from_numpy_dtype, result_np_dtype, through_float, half_scalar
+from . import complex32
 from .._tensor_core import Tensor, empty_layout
 from ..autograd import grad_mode
 from ..autograd import node as _node
@@ -366,6 +367,9 @@ def _inputs(op, args):
             if category is not None and category > top_scalar:
                 top_scalar = category
             arrays.append(a)
+    if dtype is not None and (dtype.kind == "V" or mixed and any(a.dtype.kind == "V" for a in arrays
+                                                                 if isinstance(a, np.ndarray))):
+        return complex32.inputs(op, args, arrays, requires, Tensor)      # (complex32: see ops/complex32.py)
     if not op.promote:
         return arrays, None, requires
     if top_scalar > _KIND_CATEGORY[dtype.kind]:
@@ -818,6 +822,8 @@ def _as_array(out, dtype):
     if not isinstance(out, np.ndarray):
         out = np.asarray(out)
     if dtype is not None and out.dtype != dtype and out.dtype.kind != "b":
+        if dtype.kind == "V":       # complex32 computed in complex64: a complex result rounded back, a real one to half
+            return c64_to_c32(out) if out.dtype.kind == "c" else out.astype(np.float16)
         out = out.astype(dtype)
     return out
 
