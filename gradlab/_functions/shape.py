@@ -304,6 +304,10 @@ def view_as_real(input):
     """A complex tensor as a float view with a last dim of 2 (real, imaginary)."""
     if not input.is_complex():
         raise RuntimeError("view_as_real is only supported for complex tensors")
+    if input.is_conj():
+        raise RuntimeError("view_as_real doesn't work on unresolved conjugated tensors.  To resolve the conjugate "
+                           "tensor so you can view it as real, use self.resolve_conj(); however, be warned that the "
+                           "resulting tensor will NOT alias the original.")
     return OPS["view_as_real"](input)._view_of(input)
 
 

@@ -43,7 +43,7 @@ def _check_complex_clamp(t, low, high):
     that make the result complex name the kernel they would have run (maximum for min alone, minimum for
     max alone, clamp for both); a complex number bound of a floating self cannot become its double."""
     given = [b for b in (low, high) if b is not None]
-    if t._data.dtype.kind == "c":
+    if t._data.dtype.kind in "cV":
         raise NotImplementedError("clamp is not supported for complex types")
     if any(isinstance(b, Tensor) for b in given):
         kinds = [t._data.dtype] + [b._data.dtype if isinstance(b, Tensor) else np.asarray(b).dtype for b in given]

@@ -149,7 +149,7 @@ class _InPlaceMethods:
         _check_arguments("clamp_min_", (min,), [("Tensor min",), ("Number min",)])
         if isinstance(min, Tensor):
             return self._inplace("clamp_min_tensor", min)
-        if self._data.dtype.kind == "c" or isinstance(_py(min), complex):     # (before the result type's check)
+        if self._data.dtype.kind in "cV" or isinstance(_py(min), complex):     # (before the result type's check)
             raise NotImplementedError("clamp is not supported for complex types")
         self._check_lifted(_py(min))
         return self._inplace("clamp_min", min=_py(min))
@@ -158,7 +158,7 @@ class _InPlaceMethods:
         _check_arguments("clamp_max_", (max,), [("Tensor max",), ("Number max",)])
         if isinstance(max, Tensor):
             return self._inplace("clamp_max_tensor", max)
-        if self._data.dtype.kind == "c" or isinstance(_py(max), complex):     # (before the result type's check)
+        if self._data.dtype.kind in "cV" or isinstance(_py(max), complex):     # (before the result type's check)
             raise NotImplementedError("clamp is not supported for complex types")
         self._check_lifted(_py(max))
         return self._inplace("clamp_max", max=_py(max))

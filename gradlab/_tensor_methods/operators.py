@@ -336,7 +336,7 @@ class _OperatorMethods:
 
     def signbit(self):
         """Whether the sign bit is set (-0.0 and -nan too): a bool tensor, never differentiable."""
-        if self._data.dtype.kind == "c":
+        if self._data.dtype.kind in "cV":
             raise NotImplementedError("signbit is not implemented for complex tensors.")
         return Tensor._make(_laid_out(np.signbit(self._data), self._data))
 
@@ -355,6 +355,7 @@ class _OperatorMethods:
         return counted_result(self, Tensor._make(out.astype(np.uint8) if self._data.dtype == np.uint8 else out))
 
     def logical_not(self):
+        _no_complex32_kernel("logical_not_cpu", self)
         return counted_result(self, Tensor._make(np.logical_not(self._data)))
 
     def logical_and(self, other):
@@ -368,6 +369,7 @@ class _OperatorMethods:
 
     def _logical(self, name, ufunc, other):
         _check_tensor_argument(name, other)
+        _no_complex32_kernel(name + "_cpu", self, other)
         if other._data.shape != self._data.shape:
             try:
                 np.broadcast_shapes(self._data.shape, other._data.shape)
@@ -475,7 +477,8 @@ def _named_bitwise(a, other, operator):
 
 def _kind_name(t):
     """The C++ name of any dtype (_KERNEL_NAMES has the real ones)."""
-    return {"complex64": "ComplexFloat", "complex128": "ComplexDouble"}.get(t._data.dtype.name) or _dtype_name(t)
+    return {"complex64": "ComplexFloat", "complex128": "ComplexDouble", "void32": "ComplexHalf"}.get(
+        t._data.dtype.name) or _dtype_name(t)
 
 
 def _dtype_name(t):
@@ -526,7 +529,7 @@ def _laid_out(out, *given, general=False):
 def _check_heaviside(a, values):
     """heaviside's meta function: complex first, then the dtypes must be equal (no promotion)."""
     _check_tensor_argument("heaviside", values, "values")
-    if a._data.dtype.kind == "c" or values._data.dtype.kind == "c":
+    if a._data.dtype.kind in "cV" or values._data.dtype.kind in "cV":
         raise RuntimeError("heaviside is not yet implemented for complex tensors.")
     if a._data.dtype != values._data.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
@@ -537,8 +540,21 @@ def _heaviside_arrays(a, values):
     return np.where(a == 0, values, (a > 0).astype(a.dtype))
 
 
+def _no_complex32_kernel(kernel, *tensors):
+    """PyTorch's refusal of an op without a ComplexHalf kernel, for a complex32 operand (numpy has no loop
+    for complex32's structured arrays either)."""
+    for t in tensors:
+        if isinstance(t, Tensor) and t._data.dtype.kind == "V":
+            raise NotImplementedError(f"\"{kernel}\" not implemented for 'ComplexHalf'")
+
+
+_UFUNC_KERNELS = {_elementwise.floor_divide_arrays: "div_floor_cpu", np.floor_divide: "div_floor_cpu"}
+
+
 def _no_grad_binary(ufunc, a, b):
     """a op b computed in PyTorch's result dtype (a Python int wraps around into an integer dtype)."""
+    if a._data.dtype.kind == "V" or isinstance(b, Tensor) and b._data.dtype.kind == "V":
+        _no_complex32_kernel(_UFUNC_KERNELS.get(ufunc, getattr(ufunc, "__name__", "") + "_cpu"), a, b)
     b = _number(b)
     if isinstance(b, Tensor):
         bd = b._data
@@ -605,7 +621,7 @@ def _compare(ufunc, a, b):
         weak = [_dtype.category(np.asarray(bd).dtype)] if scalar else []
         common = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype)] + (
             [(np.ndim(bd), np.asarray(bd).dtype)] if not scalar else []), weak)
-        if common.kind == "c":
+        if common.kind in "cV":
             name = _dtype.from_numpy_dtype(common)._legacy[:-len('Tensor')]
             if scalar and a._data.dtype == np.float16:      # (PyTorch's ComplexHalf, which numpy lacks)
                 name = "ComplexHalf"

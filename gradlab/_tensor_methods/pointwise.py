@@ -596,7 +596,7 @@ def _check_polygamma(t, n):
     """n >= 0, then the kernel: digamma's for n = 0, trigamma's for 1, polygamma's beyond (none for complex)."""
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
-    if t._data.dtype.kind == "c":
+    if t._data.dtype.kind in "cV":
         raise NotImplementedError(f'"{"digamma" if n == 0 else "trigamma" if n == 1 else "polygamma"}" not '
                                   f"implemented for '{_kind(t)}'")
 
@@ -604,7 +604,7 @@ def _check_polygamma(t, n):
 def _infinity_test(t, name, test):
     """isposinf / isneginf: a bool tensor, False everywhere for integers and bools."""
     data = t._data
-    if data.dtype.kind == "c":
+    if data.dtype.kind in "cV":
         raise RuntimeError(f"{name} does not support complex inputs.")
     return Tensor._make(test(data) if data.dtype.kind == "f" else _bools_like(data, False))
 

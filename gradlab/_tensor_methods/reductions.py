@@ -24,7 +24,7 @@ _NO_DIM = object()      # sum(), mean(): no dim given (an explicit dim=None is a
 def _no_complex(t, message, error=NotImplementedError):
     """PyTorch's refusal of a complex tensor where values are ordered (max, argmax, amax, aminmax): `message`
     names the kernel's dtype as {}."""
-    if t._data.dtype.kind == "c":
+    if t._data.dtype.kind in "cV":
         raise error(message.format(_dtype.from_numpy_dtype(t._data.dtype)._legacy[:-len("Tensor")]))
 
 class _ReductionMethods:
@@ -48,7 +48,7 @@ class _ReductionMethods:
 
     def mean(self, dim=_NO_DIM, keepdim=False, dtype=None):
         src = self if dtype is None else self.to(dtype)
-        if src._data.dtype.kind not in "fc":
+        if src._data.dtype.kind not in "fcV":
             which = "Input" if dtype is None else "Optional"
             raise RuntimeError(f"mean(): could not infer output dtype. {which} dtype must be either a floating point "
                                f"or complex dtype. Got: {_dtype.from_numpy_dtype(src._data.dtype)._legacy[:-6]}")
@@ -170,10 +170,10 @@ class _ReductionMethods:
         return OPS[name](self, **args, self_sizes=self._data.shape)
 
     def nansum(self, dim=None, keepdim=False, *, dtype=None):
-        if self._data.dtype.kind == "c":          # (checked before a dtype's cast)
+        if self._data.dtype.kind in "cV":          # (checked before a dtype's cast)
             raise RuntimeError("nansum on CPU does not support complex inputs")
         src = self if dtype is None else self._accumulated_as(dtype)
-        if src._data.dtype.kind == "c":
+        if src._data.dtype.kind in "cV":
             raise NotImplementedError(f'"nansum_cpu" not implemented for \'{_kind(src)}\'')
         dims = tuple(range(src._data.ndim)) if _all_dims(dim) else _dims(dim, src._data.ndim)
         out = OPS["nansum"](src, dim=dims, keepdim=keepdim, self_sizes=src._data.shape)

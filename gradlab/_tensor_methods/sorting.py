@@ -72,7 +72,7 @@ class _SortingMethods:
     # --- sorting ------------------------------------------------------------------------------
     def sort(self, dim=-1, descending=False, *, stable=_NO_STABLE):
         d = _wrap_dim(dim, self._data.ndim)          # (the dim is checked before the dtype)
-        if self._data.dtype.kind == "c":
+        if self._data.dtype.kind in "cV":
             raise RuntimeError(" Sort does not support complex dtypes on CPU")
         indices = _sorting.sort_indices(self._data, d, bool(descending), stable is not _NO_STABLE and bool(stable))
         values = OPS["sort" if stable is _NO_STABLE else "sort_stable"](self, dim=d, indices=indices,
@@ -81,7 +81,7 @@ class _SortingMethods:
 
     def argsort(self, dim=-1, descending=False, *, stable=False):
         d = _wrap_dim(dim, self._data.ndim)          # (the dim is checked before the dtype)
-        if self._data.dtype.kind == "c":
+        if self._data.dtype.kind in "cV":
             raise RuntimeError(" Sort does not support complex dtypes on CPU")
         return Tensor._make(_sorting.sort_indices(self._data, d, bool(descending), bool(stable)))
 
@@ -95,7 +95,7 @@ class _SortingMethods:
             raise RuntimeError("selected index k out of range")
         if self._data.dtype == np.bool_:
             raise RuntimeError("topk does not support bool dtypes on CPU")
-        if self._data.dtype.kind == "c":
+        if self._data.dtype.kind in "cV":
             raise RuntimeError(" topk does not support complex dtypes on CPU")
         if self._data.ndim == 0:        # (PyTorch: the value itself, for k = 0 too)
             indices = np.zeros((), np.int64)
@@ -165,6 +165,8 @@ class _SortingMethods:
         return self._cumulative("cummin", dim)
 
     def _cumulative(self, name, dim):
+        if self._data.dtype.kind == "V":        # (complex32: no kernel, refused before the dim's checks)
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for 'ComplexHalf'")
         if not self._data.size and not -max(self._data.ndim, 1) <= dim < max(self._data.ndim, 1):
             # (PyTorch returns empty results before it checks dim)
             return _ReturnType(name, Tensor._make(self._data.copy()), Tensor._make(np.zeros(self._data.shape, np.int64)))

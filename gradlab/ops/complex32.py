@@ -106,7 +106,7 @@ REFUSED = {
     "log1p": 'log1p_vml_cpu',
     "log2": 'log2_vml_cpu',
     "log_normal_": 'log_normal_cpu',
-    "log_softmax": 'log_softmax_kernel_impl',
+    "log_softmax": 'log_softmax_lastdim_kernel_impl',
     "logaddexp": 'logaddexp_cpu',
     "logaddexp2": 'logaddexp2_cpu',
     "logcumsumexp": 'logcumsumexp_out_cpu',
@@ -157,7 +157,7 @@ REFUSED = {
     "sinc": 'sinc_cpu',
     "sinh": 'sinh_cpu',
     "slogdet": (RuntimeError, 'linalg.slogdet: Low precision dtypes not supported. Got ComplexHalf'),
-    "softmax": 'softmax_kernel_impl',
+    "softmax": 'softmax_lastdim_kernel_impl',      # (over the last dim; softmax_kernel_impl over another)
     "softplus": 'softplus_cpu',
     "softshrink": 'softshrink_check',
     "sort": (RuntimeError, ' Sort does not support complex dtypes on CPU'),
@@ -199,8 +199,9 @@ def _refusal(key):
     return what[0](what[1])
 
 
-def inputs(op, args, arrays, requires, Tensor):
-    """The registry's _inputs for an op with a complex32 operand: (arrays, result dtype, requires)."""
+def inputs(op, args, arrays, requires, Tensor, params):
+    """The registry's _inputs for an op with a complex32 operand: (arrays, result dtype, requires). A number
+    among the parameters (rsub's other, fill's value) is rounded to complex32 here, in `params`."""
     key = op.key
     if op.promote:
         weak = [_CATEGORY[type(a)] for a in args if type(a) in _CATEGORY]
@@ -217,10 +218,25 @@ def inputs(op, args, arrays, requires, Tensor):
                       c32_scalar(a) if type(a) in _CATEGORY else a for a in arrays]
         return arrays, None, requires
     if key in COMPUTES:
-        arrays = [c32_to_c64(a) if isinstance(a, np.ndarray) and a.dtype.kind == "V" else
-                  a.astype(_C64) if isinstance(a, np.ndarray) and a.dtype.kind in "fc" else a for a in arrays]
+        # every operand as complex32 values first (a Python number or a float64 tensor rounded to halves, as
+        # PyTorch converts its operands to the common dtype), then computed in complex64
+        arrays = [c32_to_c64(a if a.dtype.kind == "V" else cast(a, C32)) if isinstance(a, np.ndarray) else
+                  _half_rounded(a) if type(a) in _CATEGORY else a for a in arrays]
+        for name in ("other", "value"):
+            if params and type(params.get(name)) in _CATEGORY:
+                params[name] = _half_rounded(params[name])
         return arrays, C32, requires
     raise _refusal(key)
 
 
 _CATEGORY = {bool: 0, int: 1, float: 2, complex: 3}
+
+
+def _half_rounded(number):
+    """A Python number as complex32 holds it: a complex one's parts, or a real one, rounded to float16 through
+    float (kept real: a real number multiplies both parts alike)."""
+    if type(number) is complex:
+        return complex(c32_to_c64(c32_scalar(number)))
+    if type(number) is float:
+        return float(np.float16(np.float32(number)))
+    return number

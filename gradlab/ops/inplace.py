@@ -479,7 +479,7 @@ def run_inplace(t, opkey, args, params):
     check = OPS[opkey].check
     if check is not None:                 # (the op's own checks come before TensorIterator's overlap check)
         check(t, *args)
-    refusal = _COMPLEX_INPLACE.get(opkey) if t._data.dtype.kind == "c" else None
+    refusal = _COMPLEX_INPLACE.get(opkey) if t._data.dtype.kind in "cV" else None
     if refusal is not None:               # (so do their refusals of a complex self)
         raise refusal[0](refusal[1])
     # (a fill's 0-d value is read as a number, value.item(), before anything is written: no overlap to check)

@@ -329,7 +329,7 @@ def refuse_complex(message, error=NotImplementedError, *arrays):
     """PyTorch's refusal of complex operands for an ordering op (no complex loop: complex numbers have no
     order), raised by a forward on its promoted arrays. `message` may name the kernel's dtype as {dtype}."""
     dtype = np.result_type(*arrays)
-    if dtype.kind == "c":
+    if dtype.kind in "cV":
         raise error(message.format(dtype=from_numpy_dtype(dtype)._legacy[:-len("Tensor")]))
 
 
@@ -341,7 +341,7 @@ _SCALAR_CATEGORY = {bool: 0, int: 1, float: 2, complex: 3}
 _KIND_CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
 
 
-def _inputs(op, args):
+def _inputs(op, args, params):
     """The arrays to compute with, cast to PyTorch's result dtype (Python scalars stay scalars),
     that dtype, and whether an input requires grad: one pass over the arguments (every op runs it).
 
@@ -369,7 +369,7 @@ def _inputs(op, args):
             arrays.append(a)
     if dtype is not None and (dtype.kind == "V" or mixed and any(a.dtype.kind == "V" for a in arrays
                                                                  if isinstance(a, np.ndarray))):
-        return complex32.inputs(op, args, arrays, requires, Tensor)      # (complex32: see ops/complex32.py)
+        return complex32.inputs(op, args, arrays, requires, Tensor, params)      # (complex32: ops/complex32.py)
     if not op.promote:
         return arrays, None, requires
     if top_scalar > _KIND_CATEGORY[dtype.kind]:
@@ -377,6 +377,8 @@ def _inputs(op, args):
     if mixed:
         weak = [_SCALAR_CATEGORY[type(a)] for a in args if type(a) in _SCALAR_CATEGORY]
         dtype = result_np_dtype([(a._data.ndim, a._data.dtype) for a in args if isinstance(a, Tensor)], weak)
+        if dtype.kind == "V":           # (float16 with a complex number or 0-d tensor: PyTorch's complex32)
+            return complex32.inputs(op, args, arrays, requires, Tensor, params)
     if dtype.kind in "biu":
         if op.float_result:            # exp, div, ... of integers or bools compute in the default float dtype
             dtype = default_np()
@@ -493,7 +495,7 @@ def apply(op, args, params):
                 general = True          # (only a complex number lifts a float tensor: 2.0 * x stays float32)
             arrays.append(a)
     if general or dtype is None or dtype.kind not in "fc" or not op.promote or dtype is _F16:
-        arrays, dtype, requires = _inputs(op, args)
+        arrays, dtype, requires = _inputs(op, args, params)
     elif not op.cast_result:
         dtype = None
     out = op.forward(*arrays, **params) if params else op.forward(*arrays)
