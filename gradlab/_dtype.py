@@ -417,6 +417,11 @@ def c64_to_c32(a):
     return out
 
 
+def as_c64(value):
+    """A complex32 array as complex64 (anything else as it is): what gradients of complex32 compute with."""
+    return c32_to_c64(value) if value.__class__ is np.ndarray and value.dtype.kind == "V" else value
+
+
 def name_of(np_dtype):
     """A numpy dtype's PyTorch name without 'torch.' (float32, ..., complex32 for its structured arrays)."""
     return "complex32" if np_dtype.kind == "V" else np_dtype.name

@@ -11,7 +11,7 @@ every op with a complex32 operand to `inputs` below, off the path of the other d
 """
 import numpy as np
 
-from .._dtype import C32, c32_scalar, c32_to_c64, cast, result_np_dtype
+from .._dtype import C32, as_c64, c32_scalar, c32_to_c64, cast, result_np_dtype  # noqa: F401 (as_c64: the registry's)
 
 _C64 = np.dtype(np.complex64)
 

@@ -79,6 +79,8 @@ class OpNode(Node):
         formulas call (`cos`, `mm`, `sum_keepdim`, ...) come from ops/dual.py and take both."""
         op = self._op
         saved = self._saved
+        if self._c32 and as_arrays:
+            return self._apply_c32(grad_outputs)
         if saved:       # PyTorch unpacks every saved tensor first: one changed in place raises, read or not
             for value in saved.values():
                 if _changed(value):
@@ -123,6 +125,37 @@ class OpNode(Node):
             grads[i] = grad
         return grads
 
+    _c32 = False        # (set on a node with a complex32 operand or result)
+
+    def _apply_c32(self, grad_outputs):
+        """apply() for a node with complex32 operands or results (arrays only): its formulas run on complex64
+        values (gradients and saved values converted), each gradient then rounded back to its input's dtype:
+        complex32 (as PyTorch's ComplexHalf kernels round each result) or another."""
+        view = _Complex64View(self)
+        g_in = [complex32.as_c64(gi) for gi in grad_outputs]
+        if self._saved:
+            for value in self._saved.values():
+                if _changed(value):
+                    _raise_changed(self, self._saved)
+        g = g_in[0] if self._op.num_outputs == 1 else g_in
+        first = grad_outputs[0]
+        grads = [None] * len(self.next_functions)
+        for i, formula in self._op._formula_slots:
+            if i >= len(self.next_functions) or self.next_functions[i][0] is None:
+                continue
+            grad = formula(g, view)
+            if grad is None:
+                continue
+            meta = self._input_meta[i] or (first.shape, first.dtype)
+            if meta[1].kind not in "fcV":
+                raise RuntimeError(NOT_DIFFERENTIABLE_GRAD)
+            if meta[1].kind == "V":
+                grads[i] = c64_to_c32(dual.data(sum_to_shape(complex32.as_c64(np.asarray(grad)),
+                                                             (meta[0], np.dtype(np.complex64)))))
+            else:
+                grads[i] = dual.data(sum_to_shape(np.asarray(grad), meta))
+        return grads
+
     def _apply_on_tensors(self, g):
         """apply() with Tensors: the formulas record a graph of the gradient (create_graph, or a node
         called by hand)."""
@@ -137,6 +170,21 @@ class OpNode(Node):
                 grad = sum_to_shape(grad, meta or (g._data.shape, g._data.dtype))
             grads.append(grad)
         return grads
+
+
+class _Complex64View:
+    """A node as _apply_c32's formulas see it: every attribute the node's, a complex32 array as complex64."""
+    __slots__ = ("_node",)
+
+    def __init__(self, node):
+        self._node = node
+
+    def __getattribute__(self, name):
+        return complex32.as_c64(getattr(object.__getattribute__(self, "_node"), name))
+
+
+def out_c32(out):
+    return (out[0] if type(out) is tuple and out else out).dtype.kind == "V"
 
 
 def _raise_changed(node, saved):
@@ -424,7 +472,7 @@ def _integer_history(op, args, out):
         return True                      # an in-place op on an integer tensor that requires grad: recorded
     if op._formula_slots and op.key != "to_dtype":
         for a in args:
-            if isinstance(a, Tensor) and a._data.dtype.kind not in "fc" and (a._grad_fn is not None or a._requires_grad):
+            if isinstance(a, Tensor) and a._data.dtype.kind not in "fcV" and (a._grad_fn is not None or a._requires_grad):
                 raise RuntimeError(f"Autograd not support dtype: {from_numpy_dtype(out.dtype)._legacy[:-6]}")
     return False
 
@@ -513,14 +561,14 @@ def apply(op, args, params):
             out = torch_layout(op, out, [params["condition"], *given] if op.key == "where" else given)
         # (an integer or bool result requires no grad: PyTorch records no node for `x.long()`; see _integer_history)
         if not requires or not grad_mode._state["enabled"] or (
-                out.dtype.kind not in "fc" and not _integer_history(op, args, out)):
+                out.dtype.kind not in "fcV" and not _integer_history(op, args, out)):
             if INFERENCE_RESULTS[0] is None:
                 return Tensor._make(out)
             return INFERENCE_RESULTS[0](op, args, params, Tensor._make(out))
     else:
         out = _as_arrays(out, dtype)
         if not requires or not grad_mode._state["enabled"] or not out or (
-                out[0].dtype.kind not in "fc" and not _integer_history(op, args, out[0])):
+                out[0].dtype.kind not in "fcV" and not _integer_history(op, args, out[0])):
             if INFERENCE_RESULTS[0] is None:
                 return tuple(Tensor._make(o) for o in out)
             return INFERENCE_RESULTS[0](op, args, params, tuple(Tensor._make(o) for o in out))
@@ -531,6 +579,9 @@ def apply(op, args, params):
     node = _new(op.node_class)
     node._sequence_nr = next(_sequence)
     node._op = op
+    if general or dtype is None or dtype.kind not in "fc":     # (a complex32 operand or result: see _apply_c32)
+        if out_c32(out) or any(isinstance(a, Tensor) and a._data.dtype.kind == "V" for a in args):
+            node._c32 = True
     if op.defaults:
         for name, value in op.defaults.items():
             setattr(node, name, value)
