@@ -542,7 +542,8 @@ def apply(op, args, params):
             if type(a) is complex:
                 general = True          # (only a complex number lifts a float tensor: 2.0 * x stays float32)
             arrays.append(a)
-    if general or dtype is None or dtype.kind not in "fc" or not op.promote or dtype is _F16:
+    slow = general or dtype is None or dtype.kind not in "fc" or not op.promote or dtype is _F16
+    if slow:
         arrays, dtype, requires = _inputs(op, args, params)
     elif not op.cast_result:
         dtype = None
@@ -579,7 +580,7 @@ def apply(op, args, params):
     node = _new(op.node_class)
     node._sequence_nr = next(_sequence)
     node._op = op
-    if general or dtype is None or dtype.kind not in "fc":     # (a complex32 operand or result: see _apply_c32)
+    if slow:            # (a complex32 operand or result, never on the fast path: see OpNode._apply_c32)
         if out_c32(out) or any(isinstance(a, Tensor) and a._data.dtype.kind == "V" for a in args):
             node._c32 = True
     if op.defaults:
