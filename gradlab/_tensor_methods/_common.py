@@ -221,3 +221,19 @@ def counted_result(t, result):
     if _registry.INFERENCE_RESULTS[0] is not None and not InferenceVersionCounter.inference_mode and t.is_inference():
         result._vc = [1]
     return result
+
+
+_COMPLEX32_LINALG = {"linalg.inv": "linalg.inv: Low precision dtypes not supported. Got ComplexHalf",
+                     "logdet": "logdet: Low precision dtypes not supported. Got ComplexHalf",
+                     "linalg.slogdet": "linalg.slogdet: Low precision dtypes not supported. Got ComplexHalf",
+                     "linalg.det": '"lu_cpu"', "linalg.qr": '"geqrf_cpu"', "linalg.svd": '"linalg_svd_cpu"',
+                     "linalg.matrix_exp": '"bmm"'}
+
+
+def refuse_complex32_linalg(t, name):
+    """complex32 in a linear algebra function: PyTorch's refusal, a low-precision check or a missing kernel."""
+    if t._data.dtype.kind == "V":
+        text = _COMPLEX32_LINALG.get(name, f'"{name}_cpu"')
+        if text.startswith('"'):
+            raise NotImplementedError(f"{text} not implemented for 'ComplexHalf'")
+        raise RuntimeError(text)

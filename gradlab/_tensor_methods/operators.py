@@ -316,6 +316,7 @@ class _OperatorMethods:
 
     def equal(self, other):
         _check_tensor_argument("equal", other)
+        _no_complex32_kernel("equal_cpu", self, other)
         return self._data.shape == other._data.shape and bool(np.array_equal(self._data, other._data))
 
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -378,6 +379,7 @@ class _OperatorMethods:
         return Tensor._make(_laid_out(ufunc(self._data, other._data), self._data, other._data))
 
     def logical_not_(self):
+        _no_complex32_kernel("logical_not_cpu", self)
         return self._logical_inplace(np.logical_not(self._data))
 
     def logical_and_(self, other):
@@ -554,7 +556,8 @@ _UFUNC_KERNELS = {_elementwise.floor_divide_arrays: "div_floor_cpu", np.floor_di
 def _no_grad_binary(ufunc, a, b):
     """a op b computed in PyTorch's result dtype (a Python int wraps around into an integer dtype)."""
     if a._data.dtype.kind == "V" or isinstance(b, Tensor) and b._data.dtype.kind == "V":
-        _no_complex32_kernel(_UFUNC_KERNELS.get(ufunc, getattr(ufunc, "__name__", "") + "_cpu"), a, b)
+        _no_complex32_kernel(_UFUNC_KERNELS.get(ufunc, getattr(ufunc, "__name__", "").replace("_arrays", "") + "_cpu"),
+                             a, b)
     b = _number(b)
     if isinstance(b, Tensor):
         bd = b._data

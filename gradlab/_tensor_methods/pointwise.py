@@ -227,6 +227,8 @@ class _PointwiseMethods:
     def nan_to_num_(self, nan=None, posinf=None, neginf=None):
         """Written by hand: on an integer or bool tensor PyTorch's nan_to_num_ copies self into itself, which
         writes nothing (so no overlap check: an expanded tensor is fine)."""
+        if self._data.dtype.kind == "V":
+            raise NotImplementedError("\"nan_to_num\" not implemented for 'ComplexHalf'")
         if self._data.dtype.kind not in "fc":
             self._version_counter[0] += 1
             return self
@@ -567,7 +569,7 @@ def _check_alpha(out, alpha):
 def _float_power_dtype(base, exponent):
     """float_power's result dtype: complex128 when base or exponent is complex, float64 otherwise."""
     for v in (base, exponent):
-        if v.__class__ is complex or (isinstance(v, Tensor) and v._data.dtype.kind == "c"):
+        if v.__class__ is complex or (isinstance(v, Tensor) and v._data.dtype.kind in "cV"):
             return _dtype.complex128
     return _dtype.float64
 

@@ -56,6 +56,10 @@ class _RandomFillMethods:
         check_overlaps(self, ())          # (PyTorch's TensorIterator first, then the bounds and the dtype)
         dt = self._data.dtype
         n = self._data.size
+        if dt.kind == "V":          # (complex32: PyTorch's refusals, without and with bounds)
+            if not bounded:
+                raise NotImplementedError("\"random_kernel_cpu\" not implemented for 'ComplexHalf'")
+            raise RuntimeError("check_random_bounds handles only integral, floating-point and boolean types")
         if not bounded:
             if dt.kind == "c" and n:
                 raise _not_implemented("random_kernel_cpu", dt)

@@ -208,7 +208,7 @@ class _SortingMethods:
     def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
         _check_flags("_unique2" if dim is None else "unique_dim", sorted=sorted, return_inverse=return_inverse,
                      return_counts=return_counts)
-        _not_for("unique", self, "c")
+        _not_for("unique", self, "cV")
         data = self._data
         if dim is not None and not isinstance(dim, int):
             raise TypeError(f"unique_dim(): argument 'dim' (position 2) must be int, not {type(dim).__name__}")
@@ -240,6 +240,7 @@ class _SortingMethods:
 
     def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
         _check_flags("unique_consecutive", return_inverse=return_inverse, return_counts=return_counts)
+        _not_for("unique", self, "V")
         data = self._data
         if dim is None:
             flat = data.reshape(-1)
@@ -281,15 +282,18 @@ class _SortingMethods:
     def count_nonzero(self, dim=None, *more):
         if more:                          # count_nonzero(0, 1): PyTorch's IntArrayRef dim given as separate ints
             dim = (dim, *more)
+        data = _dtype.as_c64(self._data)        # (complex32: its values)
         if _all_dims(dim):
-            return Tensor._make(np.asarray(np.count_nonzero(self._data), np.int64))
-        dims = _dims(dim, self._data.ndim)
-        return Tensor._make(np.asarray(np.count_nonzero(self._data, axis=dims), np.int64))
+            return Tensor._make(np.asarray(np.count_nonzero(data), np.int64))
+        dims = _dims(dim, data.ndim)
+        return Tensor._make(np.asarray(np.count_nonzero(data, axis=dims), np.int64))
 
     def histc(self, bins=100, min=0, max=0):
         data = self._data
         if bins <= 0:
             raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+        if data.dtype.kind == "V":                   # (complex32: no kernel at all)
+            raise NotImplementedError("\"aminmax_cpu\" not implemented for 'ComplexHalf'")
         if data.dtype.kind == "c" and min == max:     # (the range from the data: aminmax has no complex kernel)
             raise NotImplementedError(f'"aminmax_cpu" not implemented for \'{_kind(self)}\'')
         kind = data.dtype if data.dtype.kind == "f" else np.dtype(np.float64)

@@ -25,14 +25,15 @@ MOVES = frozenset({
     "squeeze_dims_copy", "stack", "t", "t_copy", "transpose", "transpose_copy", "tril", "triu", "unbind",
     "unbind_copy", "unfold", "unfold_copy", "unsafe_split", "unsafe_split_with_sizes", "unsafe_view", "unsqueeze",
     "unsqueeze_copy", "view", "view_copy", "view_as_real", "view_as_real_copy", "where", "to_dtype",
-    "constant_pad_nd",
+    "constant_pad_nd", "slice_scatter", "select_scatter", "diagonal_scatter", "as_strided_scatter",
 })
 
 # Ops with a ComplexHalf kernel: computed in complex64, a complex result rounded to complex32 and a real one
 # (abs, std) to float16 (the registry's _as_array, given complex32 for the result's dtype)
 COMPUTES = frozenset({
     "add", "sub", "sub_scalar", "rsub", "rsub_tensor", "mul", "mul_scalar", "neg", "sgn", "conj", "_neg_view", "conj_physical",
-    "addcmul", "masked_fill", "masked_fill_tensor", "fill", "fill_tensor", "index_fill", "complex", "abs", "std",
+    "addcmul", "eq_scalar_inplace", "eq_tensor_inplace", "ne_scalar_inplace", "ne_tensor_inplace",
+    "conj_physical_inplace", "masked_fill", "masked_fill_tensor", "fill", "fill_tensor", "index_fill", "complex", "abs", "std",
     "var", "norm", "norm_p", "norm_p_all", "dist", "std_mean", "var_mean",
 })
 
@@ -186,6 +187,7 @@ REFUSED = {
     "div": "div_cpu", "addcdiv": "addcdiv_cpu_out", "lerp": "lerp_kernel_scalar", "pow": "pow", "dot": "dot",
     "vdot": "vdot", "bmm": "bmm", "mv": "addmv_impl_cpu", "flip": "flip_cpu", "fmod": "fmod_cpu",
     "remainder": "remainder_cpu", "copysign_scalar": "copysign_cpu", "polar": "polar_cpu",
+    "xlogy_scalar_other": "xlogy_cpu", "mvlgamma": "arange_cpu",
     "clamp": (NotImplementedError, "clamp is not supported for complex types"),
     "clamp_min": (NotImplementedError, "clamp is not supported for complex types"),
     "clamp_max": (NotImplementedError, "clamp is not supported for complex types"),
