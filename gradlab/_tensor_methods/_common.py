@@ -187,7 +187,7 @@ def _check_fill_value(value):
 def _c_type(t):
     return {"float32": "float", "float64": "double", "int64": "long int", "int32": "int", "float16": "c10::Half",
             "bool": "bool", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}.get(t._data.dtype.name,
+            "void32": "c10::complex<c10::Half>", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}.get(t._data.dtype.name,
                                                                                         t._data.dtype.name)
 
 

@@ -28,7 +28,7 @@ _NONLEAF_GRAD_WARNING = (
 # the C++ names PyTorch's messages give dtypes in (numpy dtype name -> C++ type)
 _CPP_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int8": "signed char",
                    "int16": "short int", "int32": "int", "int64": "long int", "uint8": "unsigned char",
-                   "bool": "bool", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+                   "bool": "bool", "void32": "c10::complex<c10::Half>", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
 
 _tuple_new = tuple.__new__     # Size of a numpy shape, without Size()'s checks of its items
 

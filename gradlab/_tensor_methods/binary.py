@@ -423,7 +423,7 @@ def _expands_to(t, shape):
 
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
             "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
-            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+            "void32": "c10::complex<c10::Half>", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
 
 
 def _cumulative_(t, name, dim, dtype):

@@ -294,7 +294,7 @@ def _expand_to(values, shape):
 
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
             "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
-            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+            "void32": "c10::complex<c10::Half>", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
 
 
 def _update_from(low, dt):

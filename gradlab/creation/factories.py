@@ -78,7 +78,7 @@ def _checked_fill(value, target):
             raise OverflowError("int too big to convert")
         if value < -2 ** 63:
             raise OverflowError("can't convert negative int to unsigned")
-    if target.kind in "bc":
+    if target.kind in "bcV":          # (V: complex32)
         return value
     overflow = RuntimeError(f"value cannot be converted to type {_C_TYPES[target.name]} without overflow")
     if isinstance(value, complex):

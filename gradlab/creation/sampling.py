@@ -259,7 +259,7 @@ def binomial(count, prob, generator=None):
 def _dtype_name(t):
     """ScalarType's name (Float, Long, ComplexFloat, Bool) as PyTorch's messages print it."""
     return _dtype.from_numpy_dtype(t._data.dtype)._legacy[:-6] if t._data.dtype.kind in "fiub" else \
-        {"complex64": "ComplexFloat", "complex128": "ComplexDouble"}.get(t._data.dtype.name, t._data.dtype.name)
+        {"void32": "ComplexHalf", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}.get(t._data.dtype.name, t._data.dtype.name)
 
 
 def manual_seed(seed):
