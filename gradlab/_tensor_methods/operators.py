@@ -316,7 +316,11 @@ class _OperatorMethods:
 
     def equal(self, other):
         _check_tensor_argument("equal", other)
-        _no_complex32_kernel("equal_cpu", self, other)
+        if self._data.dtype.kind == "V" or other._data.dtype.kind == "V":
+            # (the same memory, laid out alike: PyTorch's shortcut, which still asks for the nan-checking kernel)
+            same = (self._data.__array_interface__["data"][0] == other._data.__array_interface__["data"][0]
+                    and self._data.strides == other._data.strides and self._data.shape == other._data.shape)
+            _no_complex32_kernel("equal_notnan_cpu" if same else "equal_cpu", self, other)
         return self._data.shape == other._data.shape and bool(np.array_equal(self._data, other._data))
 
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):

@@ -194,8 +194,12 @@ REFUSED = {
 }
 
 
-def _refusal(key):
+def _refusal(key, params, ndim):
     what = REFUSED.get(key, key + "_cpu")
+    if key == "div_rounding" and params:            # (the kernel of the rounding mode: div_trunc_cpu, div_floor_cpu)
+        what = f"div_{params.get('rounding_mode')}_cpu"
+    elif key in ("softmax", "log_softmax") and params and params.get("dim") not in (-1, ndim - 1, None):
+        what = key + "_kernel_impl"                 # (over a dim that is not the last)
     if type(what) is str:
         return NotImplementedError(f"\"{what}\" not implemented for 'ComplexHalf'")
     return what[0](what[1])
@@ -219,6 +223,14 @@ def inputs(op, args, arrays, requires, Tensor, params):
             arrays = [cast(a, C32) if isinstance(a, np.ndarray) and a.dtype.kind in "biufc" else
                       c32_scalar(a) if type(a) in _CATEGORY else a for a in arrays]
         return arrays, None, requires
+    if key in ("pow_scalar", "rpow") and params:
+        # PyTorch's shortcuts before the pow kernel: x ** 1 copies, x ** 0 and 1 ** x fill ones, x ** 0.5, ** -1 and
+        # ** -0.5 are sqrt, reciprocal and rsqrt (no ComplexHalf kernel either)
+        number = params.get("exponent" if key == "pow_scalar" else "base")
+        if key == "rpow" and number == 1 or key == "pow_scalar" and number in (0, 1):
+            key = "mul"             # (computed exactly: the values themselves, or ones)
+        elif key == "pow_scalar" and number in _POW_KERNELS:
+            raise NotImplementedError(f"\"{_POW_KERNELS[number]}\" not implemented for 'ComplexHalf'")
     if key in COMPUTES:
         # every operand as complex32 values first (a Python number or a float64 tensor rounded to halves, as
         # PyTorch converts its operands to the common dtype), then computed in complex64
@@ -228,10 +240,11 @@ def inputs(op, args, arrays, requires, Tensor, params):
             if params and type(params.get(name)) in _CATEGORY:
                 params[name] = _half_rounded(params[name])
         return arrays, C32, requires
-    raise _refusal(key)
+    raise _refusal(key, params, max((a._data.ndim for a in args if isinstance(a, Tensor)), default=0))
 
 
 _CATEGORY = {bool: 0, int: 1, float: 2, complex: 3}
+_POW_KERNELS = {0.5: "sqrt_vml_cpu", -1: "reciprocal_cpu", -0.5: "rsqrt_cpu"}
 
 
 def _half_rounded(number):
