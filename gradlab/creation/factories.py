@@ -42,6 +42,11 @@ def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=F
     return _filled(0, size, dtype, requires_grad, factory="empty")
 
 
+# full's dtype for a complex fill: complex128 under a float64 default, else complex64 (PyTorch's full takes
+# cfloat under a float16 default, where torch.tensor(1j) is complex32)
+_FULL_COMPLEX = {"float64": np.dtype(np.complex128)}
+
+
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False):
     np_dtype = _options("full", dtype, device, pin_memory=pin_memory)
@@ -50,7 +55,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
     fill_value = _fill_number(fill_value, "full")
     if np_dtype is None:
         np_dtype = np.dtype(np.bool_ if isinstance(fill_value, (bool, np.bool_)) else np.int64
-                            if isinstance(fill_value, numbers.Integral) else _dtype.default_complex_np()
+                            if isinstance(fill_value, numbers.Integral) else _FULL_COMPLEX.get(_dtype.default_np().name, np.dtype(np.complex64))
                             if isinstance(fill_value, complex) else _dtype.default_np())
     return _filled(_checked_fill(fill_value, np_dtype), (tuple(size),), np_dtype, requires_grad, factory="full")
 

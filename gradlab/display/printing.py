@@ -105,7 +105,7 @@ _TORCH_NAMES = {
 }
 
 # The complex dtype that torch treats as default for a given default float dtype.
-_DEFAULT_COMPLEX = {"float32": "complex64", "float64": "complex128", "float16": "complex32"}
+_DEFAULT_COMPLEX = {"float32": "complex64", "float64": "complex128", "float16": "complex64"}   # (torch/_tensor_str.py: cfloat unless double)
 
 
 def torch_dtype_name(dtype):

@@ -237,3 +237,25 @@ def test_autograd_matches_torch():
              "[x[0].backward(torch.tensor(1 + 1j, dtype=torch.complex32)), x.grad][1]",
              "torch.autograd.grad(x * 2, x, torch.ones(2, dtype=torch.complex32))"]
     _check(setup, codes)
+
+
+# --- complex numbers meeting float16: complex32 results ----------------------------------------------------------
+
+def test_half_with_complex_gives_complex32():
+    setup = ("h = torch.tensor([1.0009765625, -2.5, 0.0, 65504.0], dtype=torch.float16); "
+             "c = torch.tensor([1 + 2j, -0.5j, 3, 1e-7j], dtype=torch.complex32)")
+    codes = ["h * 1j", "1j * h", "h - 2j", "h + torch.tensor(1j)", "h * torch.tensor(2j, dtype=torch.complex128)",
+             "h.mul(1.5 + 0.5j)", "h == 1j", "h < 1j", "torch.where(h > 0, h, 1j)", "torch.tensor([True]) * c",
+             "torch.tensor([1, 2, 3, 4], dtype=torch.int8) + c", "h + c", "h.float() + c", "h.double() * c",
+             "torch.result_type(h, 1j)", "torch.promote_types(torch.float16, torch.complex64)"]
+    _check(setup, codes)
+    # under a float16 default dtype a Python complex number is complex32 (but torch.full's fill is complex64)
+    codes = ["torch.tensor(1.5 + 2j)", "torch.tensor([1j, 2])", "torch.full((2,), 1j)", "torch.ones(2) * 1j",
+             "torch.tensor([1, 2]) * 1j", "torch.tensor(2) + 1.5j", "torch.arange(3) * (1 + 1j)"]
+    for lib in (torch, gradlab):
+        lib.set_default_dtype(lib.float16)
+    try:
+        _check("", codes)
+    finally:
+        for lib in (torch, gradlab):
+            lib.set_default_dtype(lib.float32)
