@@ -151,6 +151,8 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=
 def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
            requires_grad=False):
     _options("normal", dtype, device)
+    if isinstance(std, Tensor) and std._data.dtype.kind in "cV":
+        raise RuntimeError("normal expects standard deviation to be non-complex")
     if isinstance(std, Tensor) and std._data.size and (std._data < 0).any():
         raise RuntimeError("normal expects all elements of std >= 0.0")
     if isinstance(std, numbers.Real) and std < 0:

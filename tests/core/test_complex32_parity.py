@@ -259,3 +259,11 @@ def test_half_with_complex_gives_complex32():
     finally:
         for lib in (torch, gradlab):
             lib.set_default_dtype(lib.float32)
+
+
+@pytest.mark.parametrize("dtype", ["complex32", "complex64", "complex128"])
+def test_complex_refusals_of_functions(dtype):
+    """Functions that refuse any complex operand (gradlab computed kl_div of complex64 tensors, silently)."""
+    setup = f"x = torch.tensor([[1 + 2j, 0.5], [3, -1j]], dtype=torch.{dtype}); r = x.real.float()"
+    _check(setup, ["torch.kl_div(x, x)", "torch.kl_div(r, x)", "torch.kl_div(x, r)", "torch.normal(r, x)",
+                   "torch.nn.functional.kl_div(x, x)", "torch.normal(r, x.abs().to(x.dtype))"])
