@@ -15,7 +15,7 @@ _gc_was_enabled = _gc.isenabled()
 _gc.disable()
 
 from . import _dtype
-from ._dtype import (bool_ as bool, complex64, complex128, dtype, float16, float32, float64, int8, int16, int32,
+from ._dtype import (bool_ as bool, complex32, complex64, complex128, dtype, float16, float32, float64, int8, int16, int32,
                      int64, uint8, uint16, uint32, uint64)
 from ._dtype import channels_last, contiguous_format, finfo, iinfo, layout, memory_format, preserve_format, strided
 from ._size import Size
@@ -65,6 +65,7 @@ half = float16
 long = int64
 int = int32
 short = int16
+chalf = complex32
 cfloat = complex64
 cdouble = complex128
 

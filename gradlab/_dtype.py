@@ -28,7 +28,7 @@ class dtype(metaclass=CType, c_name="torch.dtype"):
         self.np = np.dtype(np_dtype)
         self.is_floating_point = category == 2
         self.is_complex = category == 3
-        self.is_signed = self.np.kind in "ifc"
+        self.is_signed = self.np.kind in "ifc" or category == 3
         self.itemsize = self.np.itemsize
         self._category = category      # 0 bool, 1 integer, 2 floating, 3 complex
         self._legacy = legacy          # 'torch.FloatTensor' style name, used in error messages
@@ -42,14 +42,14 @@ class dtype(metaclass=CType, c_name="torch.dtype"):
 
     def to_real(self):
         """complex64 -> float32 (real dtypes are their own real dtype)."""
-        return {"complex64": float32, "complex128": float64}.get(self.name, self)
+        return {"complex32": float16, "complex64": float32, "complex128": float64}.get(self.name, self)
 
     def to_complex(self):
         """float32 -> complex64, float64 -> complex128 (complex dtypes stay)."""
         if self.is_complex:
             return self
-        if self.name in ("float32", "float64"):
-            return complex64 if self.name == "float32" else complex128
+        if self.name in _COMPLEX_OF:
+            return _COMPLEX_OF[self.name]
         raise RuntimeError(f"Unknown Complex ScalarType for {self._legacy[:-6]}")
 
 
@@ -69,12 +69,18 @@ float32 = dtype._make("float32", np.float32, 2, "FloatTensor")
 float64 = dtype._make("float64", np.float64, 2, "DoubleTensor")
 complex64 = dtype._make("complex64", np.complex64, 3, "ComplexFloatTensor")
 complex128 = dtype._make("complex128", np.complex128, 3, "ComplexDoubleTensor")
+# PyTorch's ComplexHalf (torch.chalf): two float16s per element. numpy has no complex type of halves, so its
+# arrays are structured ones with a float16 `real` and `imag` field: 4 bytes an element, as in PyTorch, and a
+# dtype numpy cannot mistake for complex64. Few ops compute with it (PyTorch has few ComplexHalf kernels):
+# those that do compute in complex64 and round each part to float16 (ops/complex32.py).
+C32 = np.dtype([("real", np.float16), ("imag", np.float16)])
+complex32 = dtype._make("complex32", C32, 3, "ComplexHalfTensor")
 
 ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128, uint16, uint32,
-       uint64)
+       uint64, complex32)
 _FROM_NP = {d.np: d for d in ALL}
 _SHELL = (uint16.np, uint32.np, uint64.np)
-_BY_LEGACY = {"torch." + d._legacy: d for d in ALL}
+_BY_LEGACY = {"torch." + d._legacy: d for d in ALL if d is not complex32}   # (no torch.ComplexHalfTensor)
 
 
 def from_legacy_name(name):
@@ -157,6 +163,8 @@ def promote_types(a, b):
 def _promote_np(a, b):
     """torch's rule on numpy dtypes: a floating dtype beats any integer or bool dtype unchanged
     (float32 + int64 -> float32, where numpy would say float64); otherwise numpy's table agrees."""
+    if a.kind == "V" or b.kind == "V":            # (complex32's structured arrays)
+        return _promote_c32(b if a.kind == "V" else a)
     ca, cb = category(a), category(b)
     if (a in _SHELL or b in _SHELL) and a != b and ca != 2 and cb != 2:    # uint16/32/64: floats only
         raise RuntimeError(f"Promotion for uint16, uint32, uint64 types is not supported, attempted to promote "
@@ -164,6 +172,14 @@ def _promote_np(a, b):
     if ca != cb and min(ca, cb) <= 1:
         return a if ca > cb else b
     return np.promote_types(a, b)
+
+
+def _promote_c32(other):
+    """complex32 with `other`: complex32 beats bool, integers and float16; a wider float or complex brings its
+    precision (complex32 + float32 is complex64, + float64 complex128)."""
+    if other.kind in "Vbiu" or other == np.float16:
+        return C32
+    return np.promote_types(np.complex64, other)
 
 
 def category(np_dtype):
@@ -177,7 +193,7 @@ _DEFAULT_FOR_CATEGORY = {0: bool_.np, 1: int64.np, 2: float32.np, 3: complex64.n
 # --- the default dtype (torch.set_default_dtype): what Python floats, float factories and integer
 # division give. It lives here, read at run time, so that every layer above sees the current one.
 
-_COMPLEX_OF = {"float16": complex64, "float32": complex64, "float64": complex128}   # (complex32: not in numpy)
+_COMPLEX_OF = {"float16": complex32, "float32": complex64, "float64": complex128}
 
 
 def get_default():
@@ -232,9 +248,9 @@ def result_np_dtype(dims_dtypes, weak_categories):
 
 def _combined(higher, lower):
     """PyTorch's combine_categories for a lower tier that lifts the category: a complex one keeps a floating
-    higher tier's precision (float64 * 1j is complex128; numpy has no complex32 for float16's)."""
-    if lower.kind == "c" and higher is not None and higher.kind == "f":
-        return np.dtype(np.complex128) if higher == np.float64 else np.dtype(np.complex64)
+    higher tier's precision (float64 * 1j is complex128, float16 * 1j complex32)."""
+    if lower.kind in "cV" and higher is not None and higher.kind == "f":
+        return _COMPLEX_OF[_FROM_NP[higher].name].np
     return lower
 
 
@@ -248,6 +264,10 @@ def cast(a, dtype):
     """a.astype(dtype) as PyTorch's copy converts: complex to a real dtype keeps the real part, with PyTorch's
     once-per-process warning (complex to bool asks whether it is nonzero, without one)."""
     a, dtype = np.asarray(a), np.dtype(dtype)
+    if a.dtype.kind == "V" or dtype.kind == "V":        # complex32 (structured arrays) on either side
+        if dtype.kind == "V":
+            return c64_to_c32(c32_to_c64(a) if a.dtype.kind == "V" else a)
+        a = c32_to_c64(a)
     if a.dtype.kind == "c" and dtype.kind not in "cb":
         if a.size:                     # (PyTorch's copy kernel warns only when it copies something)
             warn_once(COMPLEX_TO_REAL)
@@ -280,6 +300,8 @@ def scalar_in(value, dtype):
 def real_part(a, dtype):
     """The values of complex `a` that a copy into a real `dtype` keeps (see cast): `a` itself otherwise."""
     a = np.asarray(a)
+    if a.dtype.kind == "V" or np.dtype(dtype).kind == "V":     # (complex32 on either side: converted by cast)
+        return a if a.dtype == dtype else cast(a, dtype)
     if a.dtype.kind == "c" and np.dtype(dtype).kind not in "cb":
         if a.size:                     # (PyTorch's copy kernel warns only when it copies something)
             warn_once(COMPLEX_TO_REAL)
@@ -291,7 +313,7 @@ def real_part(a, dtype):
 _DIGITS10 = {"float16": 3, "float32": 6, "float64": 15}
 # c10::ScalarType's numbers, the byte a PyTorch dtype or info keeps after its object header
 _SCALAR_TYPE = {"uint8": 0, "int8": 1, "int16": 2, "int32": 3, "int64": 4, "float16": 5, "float32": 6, "float64": 7,
-                "complex64": 9, "complex128": 10, "bool": 11, "uint16": 27, "uint32": 28, "uint64": 29}
+                "complex32": 8, "complex64": 9, "complex128": 10, "bool": 11, "uint16": 27, "uint32": 28, "uint64": 29}
 
 
 def _scalar_type_byte(other):
@@ -363,3 +385,49 @@ finfo.__getattr__ = iinfo.__getattr__ = _no_attribute
 finfo.__eq__, finfo.__ne__, iinfo.__eq__, iinfo.__ne__ = _info_eq, _info_ne, _info_eq, _info_ne
 finfo.__hash__ = iinfo.__hash__ = None        # (an __eq__ without a __hash__ in PyTorch: unhashable)
 finfo.__module__ = iinfo.__module__ = "gradlab"
+
+
+# --- complex32: its structured arrays to and from complex64 ------------------------------------------------
+
+EXPERIMENTAL_C32 = ("ComplexHalf support is experimental and many operators don't support it yet. (Triggered "
+                    "internally at /__w/pytorch/pytorch/aten/src/ATen/EmptyTensor.cpp:54.)")
+
+
+def c32_to_c64(a):
+    """complex32 values as complex64 (exact: every half is a float)."""
+    out = np.empty(a.shape, np.complex64)
+    out.real = a["real"]
+    out.imag = a["imag"]
+    return out
+
+
+def c64_to_c32(a):
+    """A new complex32 array: each part of complex `a` (or real `a`, imaginary 0) rounded to float16 through
+    float, as c10::complex<c10::Half> is built. PyTorch warns once per process when it allocates one
+    (empty_cpu); every new complex32 array of gradlab is made here."""
+    warn_once(EXPERIMENTAL_C32)
+    a = np.asarray(a)
+    out = np.empty_like(a, dtype=C32)          # (laid out as `a`: a transposed source gives a transposed copy)
+    if a.dtype.kind == "c":
+        out["real"] = through_float(a.real, _F16)
+        out["imag"] = through_float(a.imag, _F16)
+    else:
+        out["real"] = through_float(a.astype(np.float64) if a.dtype.kind in "biu" else a, _F16)
+        out["imag"] = 0
+    return out
+
+
+def as_c64(value):
+    """A complex32 array as complex64 (anything else as it is): what gradients of complex32 compute with."""
+    return c32_to_c64(value) if value.__class__ is np.ndarray and value.dtype.kind == "V" else value
+
+
+def name_of(np_dtype):
+    """A numpy dtype's PyTorch name without 'torch.' (float32, ..., complex32 for its structured arrays)."""
+    return "complex32" if np_dtype.kind == "V" else np_dtype.name
+
+
+def c32_scalar(value):
+    """A Python number written into a complex32 tensor: a 0-d complex32 array (numpy would write a number
+    into both parts of a structured element)."""
+    return c64_to_c32(np.asarray(complex(value)))

@@ -141,7 +141,7 @@ class Tensor:
         return self._data.dtype.kind == "f"
 
     def is_complex(self):
-        return self._data.dtype.kind == "c"
+        return self._data.dtype.kind in "cV"          # (V: complex32's structured arrays)
 
     def element_size(self):
         return self._data.itemsize

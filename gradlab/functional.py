@@ -73,7 +73,7 @@ _ISTFT_PADDED = (
 # at::Tensor::toString(): the legacy type name where one exists ("torch.DoubleTensor"), else the backend's
 _LEGACY_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "uint8": "Byte", "int8": "Char",
                  "int16": "Short", "int32": "Int", "int64": "Long"}
-_OTHER_NAMES = {"bool": "Bool", "bfloat16": "BFloat16", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+_OTHER_NAMES = {"bool": "Bool", "bfloat16": "BFloat16", "void32": "ComplexHalf", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 
 
 def _to_string(t):

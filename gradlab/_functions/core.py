@@ -146,5 +146,5 @@ def result_type(*operands, **named):
 def can_cast(from_, to):
     """Whether PyTorch's in-place ops may write a `from_` result into a `to` tensor: never complex into real,
     floating into integer, or anything but bool into bool."""
-    f, t = from_.np.kind, to.np.kind
+    f, t = from_.np.kind.replace("V", "c"), to.np.kind.replace("V", "c")        # (complex32: kind V)
     return not ((f == "c" and t != "c") or (f == "f" and t in "biu") or (f != "b" and t == "b"))

@@ -1,6 +1,8 @@
 """gradlab.<fn> functions: pointwise (see gradlab/_functions/__init__.py)."""
 import numpy as np
 
+from .. import _dtype
+
 from .._tensor_core import Tensor
 from ..creation import tensor
 from .._tensor_methods.pointwise import float_power as _float_power, rsub  # noqa: F401
@@ -135,13 +137,15 @@ def _check_complex_parts(name, a, b, names):
     if kinds[0] == np.float16:
         if name == "polar":
             raise NotImplementedError("\"polar_cpu\" not implemented for 'Half'")
-        raise NotImplementedError("torch has no complexN dtype: complex of half tensors (PyTorch's ComplexHalf)")
 
 
 def complex(real, imag, *, out=None):
-    """torch.complex(real, imag): real + 1j * imag (ComplexBackward0)."""
+    """torch.complex(real, imag): real + 1j * imag (ComplexBackward0); of half tensors a complex32 tensor."""
     _check_complex_parts("complex", real, imag, ("real", "imag"))
-    return _out(OPS["complex"](real, imag), out)
+    result = OPS["complex"](real, imag)
+    if real._data.dtype == np.float16:     # (computed in complex64: its halves exactly; kept as complex32)
+        result._data = _dtype.c64_to_c32(result._data)
+    return _out(result, out)
 
 
 def polar(abs, angle, *, out=None):

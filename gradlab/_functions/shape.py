@@ -304,6 +304,10 @@ def view_as_real(input):
     """A complex tensor as a float view with a last dim of 2 (real, imaginary)."""
     if not input.is_complex():
         raise RuntimeError("view_as_real is only supported for complex tensors")
+    if input.is_conj():
+        raise RuntimeError("view_as_real doesn't work on unresolved conjugated tensors.  To resolve the conjugate "
+                           "tensor so you can view it as real, use self.resolve_conj(); however, be warned that the "
+                           "resulting tensor will NOT alias the original.")
     return OPS["view_as_real"](input)._view_of(input)
 
 
@@ -324,8 +328,6 @@ def view_as_complex(input):
         raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
     if input.storage_offset() % 2:
         raise RuntimeError("Tensor must have a storage_offset divisible by 2")
-    if input.dtype.name == "float16":      # (PyTorch's complex32, which gradlab does not have)
-        raise NotImplementedError("gradlab has no complex32 dtype: view_as_complex of a half tensor")
     return OPS["view_as_complex"](input)._view_of(input)
 
 

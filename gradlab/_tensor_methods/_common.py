@@ -43,7 +43,7 @@ def _check_complex_clamp(t, low, high):
     that make the result complex name the kernel they would have run (maximum for min alone, minimum for
     max alone, clamp for both); a complex number bound of a floating self cannot become its double."""
     given = [b for b in (low, high) if b is not None]
-    if t._data.dtype.kind == "c":
+    if t._data.dtype.kind in "cV":
         raise NotImplementedError("clamp is not supported for complex types")
     if any(isinstance(b, Tensor) for b in given):
         kinds = [t._data.dtype] + [b._data.dtype if isinstance(b, Tensor) else np.asarray(b).dtype for b in given]
@@ -192,7 +192,7 @@ def _check_fill_value(value):
 def _c_type(t):
     return {"float32": "float", "float64": "double", "int64": "long int", "int32": "int", "float16": "c10::Half",
             "bool": "bool", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}.get(t._data.dtype.name,
+            "void32": "c10::complex<c10::Half>", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}.get(t._data.dtype.name,
                                                                                         t._data.dtype.name)
 
 
@@ -226,3 +226,19 @@ def counted_result(t, result):
     if _registry.INFERENCE_RESULTS[0] is not None and not InferenceVersionCounter.inference_mode and t.is_inference():
         result._vc = [1]
     return result
+
+
+_COMPLEX32_LINALG = {"linalg.inv": "linalg.inv: Low precision dtypes not supported. Got ComplexHalf",
+                     "logdet": "logdet: Low precision dtypes not supported. Got ComplexHalf",
+                     "linalg.slogdet": "linalg.slogdet: Low precision dtypes not supported. Got ComplexHalf",
+                     "linalg.det": '"lu_cpu"', "linalg.qr": '"geqrf_cpu"', "linalg.svd": '"linalg_svd_cpu"',
+                     "linalg.matrix_exp": '"bmm"'}
+
+
+def refuse_complex32_linalg(t, name):
+    """complex32 in a linear algebra function: PyTorch's refusal, a low-precision check or a missing kernel."""
+    if t._data.dtype.kind == "V":
+        text = _COMPLEX32_LINALG.get(name, f'"{name}_cpu"')
+        if text.startswith('"'):
+            raise NotImplementedError(f"{text} not implemented for 'ComplexHalf'")
+        raise RuntimeError(text)

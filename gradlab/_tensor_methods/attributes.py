@@ -28,7 +28,7 @@ _NONLEAF_GRAD_WARNING = (
 # the C++ names PyTorch's messages give dtypes in (numpy dtype name -> C++ type)
 _CPP_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int8": "signed char",
                    "int16": "short int", "int32": "int", "int64": "long int", "uint8": "unsigned char",
-                   "bool": "bool", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+                   "bool": "bool", "void32": "c10::complex<c10::Half>", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
 
 _tuple_new = tuple.__new__     # Size of a numpy shape, without Size()'s checks of its items
 
@@ -167,7 +167,7 @@ class _AttributeMethods:
 
     def conj(self):
         """The complex conjugate; a real tensor itself."""
-        if self._data.dtype.kind != "c":
+        if self._data.dtype.kind not in "cV":
             return self
         out = OPS["conj"](self)
         if not self.__dict__.get("_conj_bit", False):    # (conj of a conj clears the bit)
@@ -177,20 +177,20 @@ class _AttributeMethods:
     @property
     def real(self):
         """The real parts of a complex tensor, a view (view_as_real, then select); a real tensor itself."""
-        if self._data.dtype.kind != "c":
+        if self._data.dtype.kind not in "cV":
             return self
         return _complex_part(self, 0)
 
     @real.setter
     def real(self, value):
         """`t.real = v`: v copied into the real parts (into t itself, for a real tensor)."""
-        part = self.real if self._data.dtype.kind != "c" else _complex_part(self, 0, writing=True)
+        part = self.real if self._data.dtype.kind not in "cV" else _complex_part(self, 0, writing=True)
         part.copy_(_part_value(part, value))
 
     @property
     def imag(self):
         """The imaginary parts of a complex tensor, a view; real tensors have none."""
-        if self._data.dtype.kind != "c":
+        if self._data.dtype.kind not in "cV":
             raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
         part = _complex_part(self, 1)
         if self.is_conj():
@@ -256,7 +256,7 @@ class _AttributeMethods:
                 "you can only change requires_grad flags of leaf variables. If you want to use a computed "
                 "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
             )
-        if flag and self._data.dtype.kind not in "fc":
+        if flag and self._data.dtype.kind not in "fcV":
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         if flag:
             _check_not_inference(self)
@@ -278,7 +278,7 @@ class _AttributeMethods:
                     "var_no_grad = var.detach()."
                 )
             return self
-        if requires_grad and self._data.dtype.kind not in "fc":
+        if requires_grad and self._data.dtype.kind not in "fcV":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         if requires_grad:
             _check_not_inference(self)
@@ -470,7 +470,7 @@ def _complex_part(t, index, writing=False):
 
 def _conj(t):
     """t.conj(): t itself for a real tensor, as in PyTorch."""
-    if t._data.dtype.kind != "c":
+    if t._data.dtype.kind not in "cV":
         return t
     conj = getattr(t, "conj", None)
     if conj is None:

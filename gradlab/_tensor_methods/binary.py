@@ -361,13 +361,13 @@ del _name, _ufunc, _row
 
 def _complex_name(t):
     """The complex dtype a complex number makes of t (as PyTorch names it: float16 gives ComplexHalf)."""
-    return {"float16": "ComplexHalf", "float64": "ComplexDouble", "complex128": "ComplexDouble"}.get(
+    return {"float16": "ComplexHalf", "void32": "ComplexHalf", "float64": "ComplexDouble", "complex128": "ComplexDouble"}.get(
         t._data.dtype.name, "ComplexFloat")
 
 
 def _refuse_complex_scalar(kernel, t, x):
     """A kernel without complex loops, reached by a complex tensor or a complex number."""
-    if x.__class__ is complex or t._data.dtype.kind == "c":
+    if x.__class__ is complex or t._data.dtype.kind in "cV":
         raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{_complex_name(t)}'")
 
 
@@ -423,7 +423,7 @@ def _expands_to(t, shape):
 
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
             "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
-            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+            "void32": "c10::complex<c10::Half>", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
 
 
 def _cumulative_(t, name, dim, dtype):

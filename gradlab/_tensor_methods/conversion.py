@@ -26,6 +26,11 @@ def _shared_array(data):
     return data
 
 
+def _values(data):
+    """The array whose values Python reads: complex32's structured array as complex64 (its exact values)."""
+    return _dtype.c32_to_c64(data) if data.dtype.kind == "V" else data
+
+
 class _ConversionMethods:
     """Copied onto `Tensor` by gradlab/tensor.py."""
 
@@ -35,14 +40,14 @@ class _ConversionMethods:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
         if type(self._data) is _device.MetaArray:
             raise RuntimeError(_device.META_ITEM)
-        return self._data.reshape(()).item()
+        return _values(self._data).reshape(()).item()
 
     def tolist(self):
         if getattr(self, "_zerotensor", False):      # (a ZeroTensor has no storage to read)
             raise RuntimeError("tolist() shouldn't be called on a tensor with unallocated storage")
         if type(self._data) is _device.MetaArray:
             raise NotImplementedError(_device.META_NO_DATA)
-        return self._data.tolist()
+        return _values(self._data).tolist()
 
     def numpy(self, *, force=False):
         if type(self._data) is _device.MetaArray:
@@ -50,6 +55,8 @@ class _ConversionMethods:
                             "host memory first.")
         if getattr(self, "_zerotensor", False) and not force:
             raise RuntimeError(" Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array.")
+        if self._data.dtype.kind == "V":
+            raise TypeError("Got unsupported ScalarType ComplexHalf")
         if self.requires_grad and not force and grad_mode._state["enabled"]:    # (PyTorch asks only with grad on)
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         return _shared_array(self._data)
@@ -61,6 +68,8 @@ class _ConversionMethods:
         # no `copy` parameter, as PyTorch's: numpy 2 then warns (DeprecationWarning) when it passes one
         if self.requires_grad and grad_mode._state["enabled"]:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if self._data.dtype.kind == "V":
+            raise TypeError("Got unsupported ScalarType ComplexHalf")
         if dtype is None:
             return _shared_array(self._data)
         with _warnings.numpy_warnings_at_user_line():       # (numpy's ComplexWarning for complex to real)
@@ -74,7 +83,7 @@ class _ConversionMethods:
             raise ValueError("only one element tensors can be converted to Python scalars")
         if type(self._data) is _device.MetaArray:
             raise RuntimeError(_device.META_ITEM)
-        return kind(_real_item(self._data, None if kind is complex else "double"))
+        return kind(_real_item(_values(self._data), None if kind is complex else "double"))
 
     def __float__(self):
         return self._scalar(float)
@@ -84,7 +93,7 @@ class _ConversionMethods:
             raise ValueError("only one element tensors can be converted to Python scalars")
         if type(self._data) is _device.MetaArray:
             raise RuntimeError(_device.META_ITEM)
-        return int(_real_item(self._data, "int64_t"))
+        return int(_real_item(_values(self._data), "int64_t"))
 
     def __index__(self):
         if self._data.dtype.kind not in "iub" or self._data.size != 1:
@@ -100,7 +109,7 @@ class _ConversionMethods:
                                                                  "more than one value") + " is ambiguous")
         if type(self._data) is _device.MetaArray:
             raise RuntimeError(_device.META_ITEM)
-        return bool(self._data.reshape(()).item())
+        return bool(_values(self._data).reshape(()).item())
 
     def __len__(self):
         if self._data.ndim == 0:
@@ -230,7 +239,7 @@ class _ConversionMethods:
             _warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
                            "sourceTensor.detach().clone().requires_grad_(True), rather than "
                            "tensor.new_tensor(sourceTensor).", UserWarning)
-            data = data._data          # (copied by tensor(), as the numpy array it is)
+            data = _values(data._data)          # (copied by tensor(), as the numpy array it is)
         if device is None and type(self._data) is _device.MetaArray:
             device = _device.META
         return tensor(data, dtype=self.dtype if dtype is None else dtype, device=device, requires_grad=requires_grad)

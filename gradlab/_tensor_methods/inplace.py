@@ -149,7 +149,7 @@ class _InPlaceMethods:
         _check_arguments("clamp_min_", (min,), [("Tensor min",), ("Number min",)])
         if isinstance(min, Tensor):
             return self._inplace("clamp_min_tensor", min)
-        if self._data.dtype.kind == "c" or isinstance(_py(min), complex):     # (before the result type's check)
+        if self._data.dtype.kind in "cV" or isinstance(_py(min), complex):     # (before the result type's check)
             raise NotImplementedError("clamp is not supported for complex types")
         self._check_lifted(_py(min))
         return self._inplace("clamp_min", min=_py(min))
@@ -158,7 +158,7 @@ class _InPlaceMethods:
         _check_arguments("clamp_max_", (max,), [("Tensor max",), ("Number max",)])
         if isinstance(max, Tensor):
             return self._inplace("clamp_max_tensor", max)
-        if self._data.dtype.kind == "c" or isinstance(_py(max), complex):     # (before the result type's check)
+        if self._data.dtype.kind in "cV" or isinstance(_py(max), complex):     # (before the result type's check)
             raise NotImplementedError("clamp is not supported for complex types")
         self._check_lifted(_py(max))
         return self._inplace("clamp_max", max=_py(max))
@@ -561,7 +561,7 @@ def _check_inplace_result(t, opname, other, alpha=1):
     if opname == "div" and res.kind in "biu":
         res = np.dtype(np.float32)              # true division of integers gives the default float
     kind, target = res.kind, data.dtype.kind
-    if (kind in "fc" and target in "biu") or (kind == "c" and target != "c") or (target == "b" and kind != "b"):
+    if (kind in "fcV" and target in "biu") or (kind in "cV" and target not in "cV") or (target == "b" and kind != "b"):
         _indexing._check_inplace_allowed(t)
         _indexing.check_overlaps(t, (other,) if other.__class__ is Tensor else ())   # (refused first)
         raise RuntimeError(f"result type {_dtype.from_numpy_dtype(res)._legacy[:-6]} can't be cast to the "

@@ -8,7 +8,7 @@ from ..creation import zeros
 from ..ops import OPS
 from ..ops.linalg import column_major as _column_major
 from ..ops.operands import _check_tensor_argument, _kind, broadcast_error, where
-from ._common import _c_type
+from ._common import _c_type, refuse_complex32_linalg
 from .. import _warnings
 
 
@@ -210,6 +210,8 @@ def _check_matrices(t, message):
 def _check_svd_input(t, name):
     if t._data.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if t._data.dtype.kind == "V":
+        raise NotImplementedError("\"linalg_svd_cpu\" not implemented for 'ComplexHalf'")
     if t._data.dtype.kind not in "fc":
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got {_kind(t)}")
     if t._data.dtype == np.float16:
@@ -222,6 +224,7 @@ def _check_square(t, name):
     n, m = t._data.shape[-2:]
     if n != m:
         raise RuntimeError(f"{name}: A must be batches of square matrices, but they are {n} by {m} matrices")
+    refuse_complex32_linalg(t, name)
     if t._data.dtype == np.float16:
         raise NotImplementedError("\"lu_cpu\" not implemented for 'Half'" if name != "linalg.inv" else
                                   "\"linalg_lu_factor_ex_cpu\" not implemented for 'Half'")

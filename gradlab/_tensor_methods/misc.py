@@ -208,6 +208,9 @@ class _MiscMethods:
     """Copied onto `Tensor` by gradlab/tensor.py."""
 
     # --- complex casts ---------------------------------------------------------------------------
+    def chalf(self, memory_format=None):
+        return self.to(_dtype.complex32)
+
     def cfloat(self, memory_format=None):
         return self.to(_dtype.complex64)
 
@@ -534,6 +537,8 @@ class _MoreMiscMethods:
         if mode != 0:
             raise RuntimeError(f"Unknown hash_tensor mode: {mode}")
         data = self._data
+        if data.dtype.kind == "V":
+            raise NotImplementedError("\"xor_sum_cpu\" not implemented for 'ComplexHalf'")
         if data.size == 0 and (dim is None or dim == () or dim == []):
             raise RuntimeError("hash_tensor: Expected reduction dim to be specified for input.numel() == 0. Specify "
                                "the reduction dim with the 'dim' argument.")

@@ -316,26 +316,32 @@ class _OperatorMethods:
 
     def equal(self, other):
         _check_tensor_argument("equal", other)
+        if self._data.dtype.kind == "V" or other._data.dtype.kind == "V":
+            # (the same memory, laid out alike: PyTorch's shortcut, which still asks for the nan-checking kernel)
+            same = (self._data.__array_interface__["data"][0] == other._data.__array_interface__["data"][0]
+                    and self._data.strides == other._data.strides and self._data.shape == other._data.shape)
+            _no_complex32_kernel("equal_notnan_cpu" if same else "equal_cpu", self, other)
         return self._data.shape == other._data.shape and bool(np.array_equal(self._data, other._data))
 
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         _check_tensor_argument("allclose", other)
         if other._data.dtype != self._data.dtype:
             raise RuntimeError(f"{_kind(self)} did not match {_kind(other)}")
-        return bool(np.allclose(self._data, _data_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
+        return bool(np.allclose(_values(self._data), _values(_data_of(other)), rtol=rtol, atol=atol,
+                                equal_nan=equal_nan))
 
     def isnan(self):
-        return Tensor._make(np.isnan(self._data))
+        return Tensor._make(np.isnan(_values(self._data)))
 
     def isinf(self):
-        return Tensor._make(np.isinf(self._data))
+        return Tensor._make(np.isinf(_values(self._data)))
 
     def isfinite(self):
-        return Tensor._make(np.isfinite(self._data))
+        return Tensor._make(np.isfinite(_values(self._data)))
 
     def signbit(self):
         """Whether the sign bit is set (-0.0 and -nan too): a bool tensor, never differentiable."""
-        if self._data.dtype.kind == "c":
+        if self._data.dtype.kind in "cV":
             raise NotImplementedError("signbit is not implemented for complex tensors.")
         return Tensor._make(_laid_out(np.signbit(self._data), self._data))
 
@@ -350,10 +356,11 @@ class _OperatorMethods:
         if not isinstance(keepdim, (bool, np.bool_)):
             raise TypeError("keepdim")            # (_argparse words PyTorch's TypeError)
         axis = None if dim is None else _dims(dim, self._data.ndim)
-        out = _registry.torch_contiguous(np.asarray(reduce(self._data, axis=axis, keepdims=keepdim)))  # (a new tensor)
+        out = _registry.torch_contiguous(np.asarray(reduce(_values(self._data), axis=axis, keepdims=keepdim)))  # (a new tensor)
         return counted_result(self, Tensor._make(out.astype(np.uint8) if self._data.dtype == np.uint8 else out))
 
     def logical_not(self):
+        _no_complex32_kernel("logical_not_cpu", self)
         return counted_result(self, Tensor._make(_laid_out(np.logical_not(self._data), self._data)))
 
     def logical_and(self, other):
@@ -367,6 +374,7 @@ class _OperatorMethods:
 
     def _logical(self, name, ufunc, other):
         _check_tensor_argument(name, other)
+        _no_complex32_kernel(name + "_cpu", self, other)
         if other._data.shape != self._data.shape:
             try:
                 np.broadcast_shapes(self._data.shape, other._data.shape)
@@ -375,6 +383,7 @@ class _OperatorMethods:
         return Tensor._make(_laid_out(ufunc(self._data, other._data), self._data, other._data))
 
     def logical_not_(self):
+        _no_complex32_kernel("logical_not_cpu", self)
         return self._logical_inplace(np.logical_not(self._data))
 
     def logical_and_(self, other):
@@ -409,7 +418,7 @@ class _OperatorMethods:
             raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol}")
         if atol < 0:
             raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol}")
-        a, b = self._data, other._data
+        a, b = _values(self._data), _values(other._data)
         if a.shape != b.shape:
             try:
                 np.broadcast_shapes(a.shape, b.shape)
@@ -436,11 +445,12 @@ class _OperatorMethods:
     def nonzero(self, as_tuple=False):
         if not isinstance(as_tuple, bool):
             raise TypeError(f"nonzero(): argument 'as_tuple' must be bool, not {_type_name(as_tuple)}")
-        if self._data.ndim == 0:     # one coordinate-less hit (or none); as_tuple reads it as 1-d
+        data = _values(self._data)
+        if data.ndim == 0:     # one coordinate-less hit (or none); as_tuple reads it as 1-d
             if as_tuple:
-                return (Tensor._make(np.zeros(int(self._data != 0), np.int64)),)
-            return Tensor._make(_by_column(np.zeros((0, int(self._data != 0)), np.int64)))
-        idx = np.nonzero(self._data)
+                return (Tensor._make(np.zeros(int(data != 0), np.int64)),)
+            return Tensor._make(_by_column(np.zeros((0, int(data != 0)), np.int64)))
+        idx = np.nonzero(data)
         if as_tuple:      # (PyTorch unbinds its nonzero(): rows of one block, storage offsets 0, n, 2n, ...)
             block = np.stack(idx).astype(np.int64)
             return tuple(Tensor._make(row) for row in block)
@@ -481,7 +491,8 @@ def _named_bitwise(a, other, operator):
 
 def _kind_name(t):
     """The C++ name of any dtype (_KERNEL_NAMES has the real ones)."""
-    return {"complex64": "ComplexFloat", "complex128": "ComplexDouble"}.get(t._data.dtype.name) or _dtype_name(t)
+    return {"complex64": "ComplexFloat", "complex128": "ComplexDouble", "void32": "ComplexHalf"}.get(
+        t._data.dtype.name) or _dtype_name(t)
 
 
 def _dtype_name(t):
@@ -540,7 +551,7 @@ def _iterator_general(out, given, number):
 def _check_heaviside(a, values):
     """heaviside's meta function: complex first, then the dtypes must be equal (no promotion)."""
     _check_tensor_argument("heaviside", values, "values")
-    if a._data.dtype.kind == "c" or values._data.dtype.kind == "c":
+    if a._data.dtype.kind in "cV" or values._data.dtype.kind in "cV":
         raise RuntimeError("heaviside is not yet implemented for complex tensors.")
     if a._data.dtype != values._data.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
@@ -551,8 +562,22 @@ def _heaviside_arrays(a, values):
     return np.where(a == 0, values, (a > 0).astype(a.dtype))
 
 
+def _no_complex32_kernel(kernel, *tensors):
+    """PyTorch's refusal of an op without a ComplexHalf kernel, for a complex32 operand (numpy has no loop
+    for complex32's structured arrays either)."""
+    for t in tensors:
+        if isinstance(t, Tensor) and t._data.dtype.kind == "V":
+            raise NotImplementedError(f"\"{kernel}\" not implemented for 'ComplexHalf'")
+
+
+_UFUNC_KERNELS = {_elementwise.floor_divide_arrays: "div_floor_cpu", np.floor_divide: "div_floor_cpu"}
+
+
 def _no_grad_binary(ufunc, a, b):
     """a op b computed in PyTorch's result dtype (a Python int wraps around into an integer dtype)."""
+    if a._data.dtype.kind == "V" or isinstance(b, Tensor) and b._data.dtype.kind == "V":
+        _no_complex32_kernel(_UFUNC_KERNELS.get(ufunc, getattr(ufunc, "__name__", "").replace("_arrays", "") + "_cpu"),
+                             a, b)
     b = _number(b)
     if isinstance(b, Tensor):
         bd = b._data
@@ -591,6 +616,8 @@ _ORDERINGS = {np.less: "lt", np.less_equal: "le", np.greater: "gt", np.greater_e
 
 
 def _compare(ufunc, a, b):
+    if a._data.dtype.kind == "V" or b.__class__ is Tensor and b._data.dtype.kind == "V":
+        return _compare_complex32(ufunc, a, b)
     given = b
     if isinstance(b, Tensor):
         bd = b._data
@@ -617,7 +644,7 @@ def _compare(ufunc, a, b):
         weak = [_dtype.category(np.asarray(bd).dtype)] if scalar else []
         common = _dtype.result_np_dtype([(a._data.ndim, a._data.dtype)] + (
             [(np.ndim(bd), np.asarray(bd).dtype)] if not scalar else []), weak)
-        if common.kind == "c":
+        if common.kind in "cV":
             name = _dtype.from_numpy_dtype(common)._legacy[:-len('Tensor')]
             if scalar and a._data.dtype == np.float16:      # (PyTorch's ComplexHalf, which numpy lacks)
                 name = "ComplexHalf"
@@ -642,6 +669,22 @@ def _compare(ufunc, a, b):
         out = _registry.torch_layout(None, out, (a._data, given_bd), _iterator_general(   # PyTorch's layout of the result
             out, (a._data, given_bd), not isinstance(given, (Tensor, list, tuple))))
     return Tensor._make(out)
+
+
+def _values(data):
+    """complex32's structured array as complex64 (its exact values), for numpy's tests; other arrays as they are."""
+    return _dtype.c32_to_c64(data) if data.dtype.kind == "V" else data
+
+
+def _compare_complex32(ufunc, a, b):
+    """A comparison with a complex32 operand: == and != compare the values as complex64 (exactly theirs);
+    an ordering has no kernel for ComplexHalf (nor for the complex dtype the operands promote to)."""
+    kernel = _ORDERINGS.get(ufunc)
+    if kernel is not None and (not isinstance(b, Tensor) or b._data.dtype.kind in "biuV" or b._data.ndim == 0 or
+                               b._data.dtype == np.float16):
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for 'ComplexHalf'")
+    as64 = (lambda t: Tensor._make(_dtype.c32_to_c64(t._data)) if t._data.dtype.kind == "V" else t)
+    return _compare(ufunc, as64(a), as64(b) if isinstance(b, Tensor) else b)
 
 
 def _named_comparison(name, compare):

@@ -31,7 +31,7 @@ class _PointwiseMethods:
     # --- complex conjugates (the rows in ops/complex.py) --------------------------------------------
     # (conj itself: _tensor_methods/attributes.py, beside real, imag and mH)
     def conj_physical(self):
-        return OPS["conj_physical"](self) if self._data.dtype.kind == "c" else self
+        return OPS["conj_physical"](self) if self._data.dtype.kind in "cV" else self
 
     # --- named arithmetic -----------------------------------------------------------------------
     def add(self, other, alpha=1):
@@ -227,6 +227,8 @@ class _PointwiseMethods:
     def nan_to_num_(self, nan=None, posinf=None, neginf=None):
         """Written by hand: on an integer or bool tensor PyTorch's nan_to_num_ copies self into itself, which
         writes nothing (so no overlap check: an expanded tensor is fine)."""
+        if self._data.dtype.kind == "V":
+            raise NotImplementedError("\"nan_to_num\" not implemented for 'ComplexHalf'")
         if self._data.dtype.kind not in "fc":
             self._version_counter[0] += 1
             return self
@@ -443,6 +445,8 @@ class _PointwiseMethods:
     def isreal(self):
         """True where the imaginary part is 0 (everywhere for a real tensor)."""
         data = self._data
+        if data.dtype.kind == "V":          # (complex32: its imaginary float16s)
+            return Tensor._make(data["imag"] == 0)
         return Tensor._make(data.imag == 0 if data.dtype.kind == "c" else _bools_like(data, True))
 
     def is_nonzero(self):
@@ -565,7 +569,7 @@ def _check_alpha(out, alpha):
 def _float_power_dtype(base, exponent):
     """float_power's result dtype: complex128 when base or exponent is complex, float64 otherwise."""
     for v in (base, exponent):
-        if v.__class__ is complex or (isinstance(v, Tensor) and v._data.dtype.kind == "c"):
+        if v.__class__ is complex or (isinstance(v, Tensor) and v._data.dtype.kind in "cV"):
             return _dtype.complex128
     return _dtype.float64
 
@@ -594,7 +598,7 @@ def _check_polygamma(t, n):
     """n >= 0, then the kernel: digamma's for n = 0, trigamma's for 1, polygamma's beyond (none for complex)."""
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
-    if t._data.dtype.kind == "c":
+    if t._data.dtype.kind in "cV":
         raise NotImplementedError(f'"{"digamma" if n == 0 else "trigamma" if n == 1 else "polygamma"}" not '
                                   f"implemented for '{_kind(t)}'")
 
@@ -602,7 +606,7 @@ def _check_polygamma(t, n):
 def _infinity_test(t, name, test):
     """isposinf / isneginf: a bool tensor, False everywhere for integers and bools."""
     data = t._data
-    if data.dtype.kind == "c":
+    if data.dtype.kind in "cV":
         raise RuntimeError(f"{name} does not support complex inputs.")
     return Tensor._make(test(data) if data.dtype.kind == "f" else _bools_like(data, False))
 

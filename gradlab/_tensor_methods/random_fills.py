@@ -23,7 +23,10 @@ class _RandomFillMethods:
         _check_uniform_bounds(self._data.dtype, from_, to)
         if self._data.size == 0:
             return assign_data(self, self._data, "uniform_")
-        values = gen.uniform(self._data.size, self._data.dtype, from_, to)
+        if self._data.dtype.kind == "V":       # complex32: complex64's numbers, rounded (as torch.rand's)
+            values = _dtype.cast(gen.uniform(self._data.size, np.dtype(np.complex64), from_, to), self._data.dtype)
+        else:
+            values = gen.uniform(self._data.size, self._data.dtype, from_, to)
         return assign_data(self, _in_memory_order(values, self._data), "uniform_")
 
     def normal_(self, mean=0.0, std=1.0, *, generator=None):
@@ -36,6 +39,9 @@ class _RandomFillMethods:
         if self._data.dtype.kind in "biu":
             raise NotImplementedError(f'"normal_kernel_cpu" not implemented for '
                                       f"'{_dtype.from_numpy_dtype(self._data.dtype)._legacy[:-6]}'")
+        if self._data.dtype.kind == "V":       # complex32: complex64's numbers, rounded (as torch.randn's)
+            values = gen.normal(self._data.shape, np.dtype(np.complex64), mean, std)
+            return assign_data(self, _dtype.cast(values, self._data.dtype), "normal_")
         if self._data.dtype.kind != "c" and (self._data.size < 16 or not self.is_contiguous()):
             # PyTorch's serial kernel, in memory order (complex tensors: pairs of normals, gen.normal's)
             values = gen.normal_scalar(self._data.size, self._data.dtype, mean, std)
@@ -50,6 +56,10 @@ class _RandomFillMethods:
         check_overlaps(self, ())          # (PyTorch's TensorIterator first, then the bounds and the dtype)
         dt = self._data.dtype
         n = self._data.size
+        if dt.kind == "V":          # (complex32: PyTorch's refusals, without and with bounds)
+            if not bounded:
+                raise NotImplementedError("\"random_kernel_cpu\" not implemented for 'ComplexHalf'")
+            raise RuntimeError("check_random_bounds handles only integral, floating-point and boolean types")
         if not bounded:
             if dt.kind == "c" and n:
                 raise _not_implemented("random_kernel_cpu", dt)
@@ -284,7 +294,7 @@ def _expand_to(values, shape):
 
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
             "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
-            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+            "void32": "c10::complex<c10::Half>", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
 
 
 def _update_from(low, dt):

@@ -24,7 +24,7 @@ _NO_DIM = object()      # sum(), mean(): no dim given (an explicit dim=None is a
 def _no_complex(t, message, error=NotImplementedError):
     """PyTorch's refusal of a complex tensor where values are ordered (max, argmax, amax, aminmax): `message`
     names the kernel's dtype as {}."""
-    if t._data.dtype.kind == "c":
+    if t._data.dtype.kind in "cV":
         raise error(message.format(_dtype.from_numpy_dtype(t._data.dtype)._legacy[:-len("Tensor")]))
 
 class _ReductionMethods:
@@ -48,7 +48,7 @@ class _ReductionMethods:
 
     def mean(self, dim=_NO_DIM, keepdim=False, dtype=None):
         src = self if dtype is None else self.to(dtype)
-        if src._data.dtype.kind not in "fc":
+        if src._data.dtype.kind not in "fcV":
             which = "Input" if dtype is None else "Optional"
             raise RuntimeError(f"mean(): could not infer output dtype. {which} dtype must be either a floating point "
                                f"or complex dtype. Got: {_dtype.from_numpy_dtype(src._data.dtype)._legacy[:-6]}")
@@ -136,7 +136,7 @@ class _ReductionMethods:
         return _in_dtype(self, OPS["prod_dim"](src, dim=_dims(dim, src._data.ndim), keepdim=keepdim), dtype, src)
 
     def _var_args(self, name, dim, unbiased, keepdim, correction):
-        if self._data.dtype.kind not in "fc":
+        if self._data.dtype.kind not in "fcV":
             raise RuntimeError("std and var only support floating point and complex dtypes")
         if correction is None:
             correction = 1 if unbiased is None or unbiased else 0
@@ -170,10 +170,10 @@ class _ReductionMethods:
         return OPS[name](self, **args, self_sizes=self._data.shape)
 
     def nansum(self, dim=None, keepdim=False, *, dtype=None):
-        if self._data.dtype.kind == "c":          # (checked before a dtype's cast)
+        if self._data.dtype.kind in "cV":          # (checked before a dtype's cast)
             raise RuntimeError("nansum on CPU does not support complex inputs")
         src = self if dtype is None else self._accumulated_as(dtype)
-        if src._data.dtype.kind == "c":
+        if src._data.dtype.kind in "cV":
             raise NotImplementedError(f'"nansum_cpu" not implemented for \'{_kind(src)}\'')
         dims = tuple(range(src._data.ndim)) if _all_dims(dim) else _dims(dim, src._data.ndim)
         out = OPS["nansum"](src, dim=dims, keepdim=keepdim, self_sizes=src._data.shape)
@@ -221,7 +221,7 @@ class _ReductionMethods:
             if self._data.ndim < 2:
                 raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
             raise NotImplementedError("gradlab does not implement the nuclear norm")
-        if self._data.dtype.kind not in "fc":
+        if self._data.dtype.kind not in "fcV":
             raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                                + _dtype.from_numpy_dtype(self._data.dtype)._legacy[:-len("Tensor")])
         p = float(p)

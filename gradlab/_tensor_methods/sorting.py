@@ -73,7 +73,7 @@ class _SortingMethods:
     # --- sorting ------------------------------------------------------------------------------
     def sort(self, dim=-1, descending=False, *, stable=_NO_STABLE):
         d = _wrap_dim(dim, self._data.ndim)          # (the dim is checked before the dtype)
-        if self._data.dtype.kind == "c":
+        if self._data.dtype.kind in "cV":
             raise RuntimeError(" Sort does not support complex dtypes on CPU")
         indices = _sorting.sort_indices(self._data, d, bool(descending), stable is not _NO_STABLE and bool(stable))
         values = OPS["sort" if stable is _NO_STABLE else "sort_stable"](self, dim=d, indices=indices,
@@ -82,7 +82,7 @@ class _SortingMethods:
 
     def argsort(self, dim=-1, descending=False, *, stable=False):
         d = _wrap_dim(dim, self._data.ndim)          # (the dim is checked before the dtype)
-        if self._data.dtype.kind == "c":
+        if self._data.dtype.kind in "cV":
             raise RuntimeError(" Sort does not support complex dtypes on CPU")
         return Tensor._make(_sorting.sort_indices(self._data, d, bool(descending), bool(stable)))
 
@@ -96,7 +96,7 @@ class _SortingMethods:
             raise RuntimeError("selected index k out of range")
         if self._data.dtype == np.bool_:
             raise RuntimeError("topk does not support bool dtypes on CPU")
-        if self._data.dtype.kind == "c":
+        if self._data.dtype.kind in "cV":
             raise RuntimeError(" topk does not support complex dtypes on CPU")
         if self._data.ndim == 0:        # (PyTorch: the value itself, for k = 0 too)
             indices = np.zeros((), np.int64)
@@ -167,6 +167,8 @@ class _SortingMethods:
         return self._cumulative("cummin", dim)
 
     def _cumulative(self, name, dim):
+        if self._data.dtype.kind == "V":        # (complex32: no kernel, refused before the dim's checks)
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for 'ComplexHalf'")
         if not self._data.size and not -max(self._data.ndim, 1) <= dim < max(self._data.ndim, 1):
             # (PyTorch returns empty results before it checks dim)
             return _ReturnType(name, Tensor._make(self._data.copy()), Tensor._make(np.zeros(self._data.shape, np.int64)))
@@ -208,7 +210,7 @@ class _SortingMethods:
     def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
         _check_flags("_unique2" if dim is None else "unique_dim", sorted=sorted, return_inverse=return_inverse,
                      return_counts=return_counts)
-        _not_for("unique" if dim is None else "unique_dim", self, "c")
+        _not_for("unique" if dim is None else "unique_dim", self, "cV")
         data = self._data
         if dim is not None and not isinstance(dim, int):
             raise TypeError(f"unique_dim(): argument 'dim' (position 2) must be int, not {type(dim).__name__}")
@@ -240,6 +242,7 @@ class _SortingMethods:
 
     def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
         _check_flags("unique_consecutive", return_inverse=return_inverse, return_counts=return_counts)
+        _not_for("unique", self, "V")
         data = self._data
         if dim is not None and (data.ndim != 1 or dim != 0):
             _not_for("unique_dim", self, "c")       # (PyTorch's unique_dim; a 1-d tensor's dim 0 is its plain path)
@@ -284,15 +287,18 @@ class _SortingMethods:
     def count_nonzero(self, dim=None, *more):
         if more:                          # count_nonzero(0, 1): PyTorch's IntArrayRef dim given as separate ints
             dim = (dim, *more)
+        data = _dtype.as_c64(self._data)        # (complex32: its values)
         if _all_dims(dim):
-            return Tensor._make(np.asarray(np.count_nonzero(self._data), np.int64))
-        dims = _dims(dim, self._data.ndim)
-        return Tensor._make(np.asarray(np.count_nonzero(self._data, axis=dims), np.int64))
+            return Tensor._make(np.asarray(np.count_nonzero(data), np.int64))
+        dims = _dims(dim, data.ndim)
+        return Tensor._make(np.asarray(np.count_nonzero(data, axis=dims), np.int64))
 
     def histc(self, bins=100, min=0, max=0):
         data = self._data
         if bins <= 0:
             raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+        if data.dtype.kind == "V":                   # (complex32: no kernel at all)
+            raise NotImplementedError("\"aminmax_cpu\" not implemented for 'ComplexHalf'")
         if data.dtype.kind == "c" and min == max:     # (the range from the data: aminmax has no complex kernel)
             raise NotImplementedError(f'"aminmax_cpu" not implemented for \'{_kind(self)}\'')
         kind = data.dtype if data.dtype.kind == "f" else np.dtype(np.float64)

@@ -14,7 +14,7 @@ from ..ops import linalg as _ops_linalg
 from ..ops.matrix import _LinAlgError
 from .linalg import _NamedPair
 from ..ops.operands import _check_tensor_argument, _kind
-from ._common import _warn_once
+from ._common import _warn_once, refuse_complex32_linalg as _refuse_complex32
 from .. import _warnings
 
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
@@ -377,6 +377,7 @@ def _square(A, name, what="A"):
 
 
 def _floating(A, name):
+    _refuse_complex32(A, name)
     if A._data.dtype.kind not in "fc":
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got {_kind(A)}")
 

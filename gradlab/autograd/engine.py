@@ -52,7 +52,7 @@ def _root_edges(tensors, grad_tensors):
                 )
             if g._data.dtype != t._data.dtype:
                 g = g.to(t.dtype)
-            if t._data.dtype.kind not in "fc" and (t.grad_fn is not None or t._requires_grad):
+            if t._data.dtype.kind not in "fcV" and (t.grad_fn is not None or t._requires_grad):
                 # (an integer tensor that requires grad, left by fill_ and the like: PyTorch's engine asserts)
                 raise RuntimeError('isDifferentiableType(grad.scalar_type()) INTERNAL ASSERT FAILED at '
                                    '"/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp":998, please report a bug '
@@ -270,6 +270,10 @@ def _fresh_copy(tensor, data):
 
 
 def _add_in_place(old, data):
+    if old._data.dtype.kind == "V":    # (complex32: added as complex64, rounded back)
+        old._data[...] = _dtype.c64_to_c32(_dtype.c32_to_c64(old._data) + _dtype.as_c64(data))
+        old._version_counter[0] += 1
+        return
     np.add(old._data, data, out=old._data, casting="unsafe")
     old._version_counter[0] += 1
 
@@ -630,6 +634,8 @@ def _add(total, g, owned, key, create_graph):
     if type(total) is ZeroArray:
         owned.discard(key)          # (g is not the engine's own array: a later sum makes a new one)
         return g
+    if total.dtype.kind == "V":          # (complex32 gradients: summed as ComplexHalf's add, rounded)
+        return _dtype.c64_to_c32(_dtype.c32_to_c64(total) + _dtype.c32_to_c64(g))
     if key in owned and (total.shape == g.shape or total.shape == np.broadcast_shapes(total.shape, g.shape)):
         np.add(total, g, out=total, casting="unsafe")
         return total

@@ -44,7 +44,7 @@ class VariableMeta(type):
             t = data.detach()
         else:
             raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
-        if requires_grad and t._data.dtype.kind not in "fc":
+        if requires_grad and t._data.dtype.kind not in "fcV":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         return t.requires_grad_(requires_grad)
 

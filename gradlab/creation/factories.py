@@ -43,6 +43,11 @@ def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=F
     return _filled(0, size, dtype, requires_grad, factory="empty")
 
 
+# full's dtype for a complex fill: complex128 under a float64 default, else complex64 (PyTorch's full takes
+# cfloat under a float16 default, where torch.tensor(1j) is complex32)
+_FULL_COMPLEX = {"float64": np.dtype(np.complex128)}
+
+
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False):
     np_dtype = _options("full", dtype, device, pin_memory=pin_memory)
@@ -51,7 +56,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
     fill_value = _fill_number(fill_value, "full")
     if np_dtype is None:
         np_dtype = np.dtype(np.bool_ if isinstance(fill_value, (bool, np.bool_)) else np.int64
-                            if isinstance(fill_value, numbers.Integral) else _dtype.default_complex_np()
+                            if isinstance(fill_value, numbers.Integral) else _FULL_COMPLEX.get(_dtype.default_np().name, np.dtype(np.complex64))
                             if isinstance(fill_value, complex) else _dtype.default_np())
     return _filled(_checked_fill(fill_value, np_dtype), (tuple(size),), np_dtype, requires_grad, factory="full")
 
@@ -79,7 +84,7 @@ def _checked_fill(value, target):
             raise OverflowError("int too big to convert")
         if value < -2 ** 63:
             raise OverflowError("can't convert negative int to unsigned")
-    if target.kind in "bc":
+    if target.kind in "bcV":          # (V: complex32)
         return value
     overflow = RuntimeError(f"value cannot be converted to type {_C_TYPES[target.name]} without overflow")
     if isinstance(value, complex):
@@ -104,7 +109,7 @@ def _like(fill, input, dtype, requires_grad, memory_format=None):
     """A new tensor shaped like input, laid out like it (PyTorch's empty_like with preserve_format: input's
     strides when it is dense, as an empty tensor always is, else dense ones in its order), or in the
     memory_format asked for."""
-    d = _np(dtype) if dtype is not None else input._data.dtype
+    d = _np(dtype, input._data.dtype)
     data = input._data
     if memory_format is _dtype.contiguous_format or memory_format is _dtype.channels_last:
         shape = data.shape
@@ -146,7 +151,7 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
     np_dtype = _options("full_like", dtype, device)
     _like_device(input, device)
     fill_value = _fill_number(fill_value, "full_like")
-    target = np_dtype if np_dtype is not None else input._data.dtype
+    target = np_dtype if np_dtype is not None else _np(None, input._data.dtype)
     return _like(_checked_fill(fill_value, target), input, dtype, requires_grad, memory_format)
 
 

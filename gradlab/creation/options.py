@@ -22,9 +22,13 @@ def _finish(data, requires_grad):
         data = _device.meta_array(data)
     elif type(data) is _device.MetaArray:     # (computed from a meta tensor for another device: its values)
         data = data.view(np.ndarray)
+    if _PENDING_C32[0]:
+        _PENDING_C32[0] = False
+        if data.dtype.kind == "c":
+            data = _dtype.c64_to_c32(data)
     t = Tensor._make(data)
     if requires_grad:
-        if data.dtype.kind not in "fc":
+        if data.dtype.kind not in "fcV":
             raise RuntimeError(_FLOAT_ONLY)
         t._requires_grad = True
     return t
@@ -33,8 +37,27 @@ def _finish(data, requires_grad):
 def _np(dtype, default=None):
     """A factory's numpy dtype: `dtype`, else `default`, else the default dtype (set_default_dtype)."""
     if dtype is not None:
-        return _dtype.to_numpy_dtype(dtype)
-    return np.dtype(default) if default is not None else _dtype.default_np()
+        return _c32_as_c64(_dtype.to_numpy_dtype(dtype))
+    return _c32_as_c64(np.dtype(default)) if default is not None else _dtype.default_np()
+
+
+# complex32: a factory fills a complex64 array, which _finish rounds to complex32 (numpy's ones or full of a
+# structured dtype would fill both parts). The flag says so from _options (which clears it first) to _finish.
+_PENDING_C32 = [False]
+
+
+def _c32_as_c64(np_dtype):
+    if np_dtype.kind == "V":
+        _PENDING_C32[0] = True
+        return np.dtype(np.complex64)
+    return np_dtype
+
+
+# The factories with no ComplexHalf kernel: (exception, message)
+_NO_C32 = {"arange": '"arange_cpu" not implemented', "linspace": '"linspace_cpu" not implemented',
+           "logspace": '"logspace_cpu" not implemented', "eye": '"eye" not implemented',
+           "range": '"range_cpu" not implemented', "randperm": '"randperm" not implemented'}
+_C32_BOUNDS = "check_random_bounds handles only integral, floating-point and boolean types"
 
 
 # The signatures PyTorch lists when a factory with several of them gets an argument it refuses
@@ -73,6 +96,13 @@ def _options(function, dtype, device, args=(), pin_memory=False, **given):
     the types it got (`args` and the keyword arguments `given` that differ from their default)."""
     try:
         np_dtype = _dtype.check_dtype_argument(dtype, function)
+        _PENDING_C32[0] = False
+        if np_dtype is not None and np_dtype.kind == "V":
+            if function in _NO_C32:
+                raise NotImplementedError(_NO_C32[function] + " for 'ComplexHalf'")
+            if function.startswith("randint"):
+                raise RuntimeError(_C32_BOUNDS)
+            np_dtype = _c32_as_c64(np_dtype)
         _device.PENDING[0] = None
         _device.PENDING[0] = _device.check(device, function)
         if pin_memory:

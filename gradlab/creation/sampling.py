@@ -151,6 +151,8 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=
 def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
            requires_grad=False):
     _options("normal", dtype, device)
+    if isinstance(std, Tensor) and std._data.dtype.kind in "cV":
+        raise RuntimeError("normal expects standard deviation to be non-complex")
     if isinstance(std, Tensor) and std._data.size and (std._data < 0).any():
         raise RuntimeError("normal expects all elements of std >= 0.0")
     if isinstance(std, numbers.Real) and std < 0:
@@ -259,7 +261,7 @@ def binomial(count, prob, generator=None):
 def _dtype_name(t):
     """ScalarType's name (Float, Long, ComplexFloat, Bool) as PyTorch's messages print it."""
     return _dtype.from_numpy_dtype(t._data.dtype)._legacy[:-6] if t._data.dtype.kind in "fiub" else \
-        {"complex64": "ComplexFloat", "complex128": "ComplexDouble"}.get(t._data.dtype.name, t._data.dtype.name)
+        {"void32": "ComplexHalf", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}.get(t._data.dtype.name, t._data.dtype.name)
 
 
 def manual_seed(seed):

@@ -99,17 +99,18 @@ _TORCH_NAMES = {
     "float16": "float16",
     "float32": "float32",
     "float64": "float64",
+    "complex32": "complex32",
     "complex64": "complex64",
     "complex128": "complex128",
 }
 
 # The complex dtype that torch treats as default for a given default float dtype.
-_DEFAULT_COMPLEX = {"float32": "complex64", "float64": "complex128", "float16": "complex32"}
+_DEFAULT_COMPLEX = {"float32": "complex64", "float64": "complex128", "float16": "complex64"}   # (torch/_tensor_str.py: cfloat unless double)
 
 
 def torch_dtype_name(dtype):
     """``np.float64`` -> ``'torch.float64'`` (students compare with PyTorch's text)."""
-    name = np.dtype(dtype).name
+    name = _dtype.name_of(np.dtype(dtype))
     if name not in _TORCH_NAMES:
         raise TypeError(f"gradlab cannot print arrays of dtype {name}")
     return "torch." + _TORCH_NAMES[name]
@@ -286,7 +287,7 @@ def _body(array, indent, opts):
 
 
 def _suffixes(array, requires_grad, grad_fn_name, default_float, opts):
-    name = np.dtype(array.dtype).name
+    name = _dtype.name_of(array.dtype)
     out = []
     if array.size == 0:
         if array.ndim != 1:
@@ -361,6 +362,7 @@ def format_tensor(
     torch_dtype_name(array.dtype)  # reject unsupported dtypes early
     opts = _OPTS
     indent = len(prefix)
-    body = "[]" if array.size == 0 else _body(array, indent, opts)
+    shown = _dtype.c32_to_c64(array) if array.dtype.kind == "V" else array   # (complex32: its exact values)
+    body = "[]" if array.size == 0 else _body(shown, indent, opts)
     suffixes = [*_suffixes(array, requires_grad, grad_fn_name, default_float, opts), *suffixes]
     return _add_suffixes(prefix + body, suffixes, indent, opts["linewidth"])

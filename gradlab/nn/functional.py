@@ -22,7 +22,7 @@ from .. import _warnings
 
 _SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
                  "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
-                 "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+                 "void32": "ComplexHalf", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 
 
 def _scalar_name(t):

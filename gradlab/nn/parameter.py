@@ -18,7 +18,7 @@ class Parameter(Tensor):
             array = data._data          # shares storage with `data`, like torch
         else:                           # torch calls data.detach(): its AttributeError for a list
             raise AttributeError(f"'{_type_name(data)}' object has no attribute 'detach'")
-        if requires_grad and array.dtype.kind not in "fc":
+        if requires_grad and array.dtype.kind not in "fcV":
             raise RuntimeError(_FLOAT_ONLY)
         _init(self, array)
         self._requires_grad = bool(requires_grad)

@@ -579,7 +579,8 @@ def hypot(self, other):
 
 
 _KERNEL_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int", "int64": "Long",
-                 "float16": "Half", "float32": "Float", "float64": "Double"}
+                 "float16": "Half", "float32": "Float", "float64": "Double",
+                 "void32": "ComplexHalf"}          # (numpy's name for complex32's structured arrays)
 
 
 @op("frac", "FracBackward0", variants=("function", "method", "inplace"),

@@ -127,7 +127,7 @@ def _refuse_complex_first(name):
     """maximum/minimum refuse complex operands before TensorIterator checks their shapes."""
     def check(self, other):
         for a in (self, other):
-            if isinstance(a, Tensor) and a._data.dtype.kind == "c":
+            if isinstance(a, Tensor) and a._data.dtype.kind in "cV":
                 raise RuntimeError(f"{name} not implemented for complex tensors.")
     return check
 

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from .._dtype import from_numpy_dtype
+from .._dtype import cast, from_numpy_dtype
 from .._tensor_core import Tensor
 from ..autograd.node import AsTensors
 from . import operands
@@ -391,6 +391,8 @@ def to_dtype(x, dtype):
     """x converted to a numpy dtype."""
     if isinstance(x, Tensor):
         return x.to(from_numpy_dtype(dtype))
+    if x.dtype.kind == "V" or np.dtype(dtype).kind == "V":      # (complex32: converted and rounded by cast)
+        return cast(x, dtype)
     if x.dtype.kind == "c" and np.dtype(dtype).kind != "c":      # (the real part, without numpy's ComplexWarning)
         x = x.real
     return x.astype(dtype)

@@ -12,7 +12,7 @@ import operator
 import numpy as np
 
 from .._ctype import tp_name
-from .._dtype import from_numpy_dtype
+from .._dtype import c32_scalar, from_numpy_dtype
 from .._tensor_core import Tensor
 from .._tensor_data import _check_numpy
 from ..autograd import forward_grads as _forward_grads, grad_mode
@@ -610,5 +610,5 @@ def _assigned_value(t, value):
 
 def _py_or_array(value, t):
     if isinstance(value, (numbers.Number, np.generic)):
-        return value
+        return c32_scalar(value) if t._data.dtype.kind == "V" else value
     return np.asarray(value, dtype=t._data.dtype)

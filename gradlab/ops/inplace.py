@@ -14,7 +14,7 @@ import weakref
 
 import numpy as np
 
-from .._dtype import from_numpy_dtype, half_scalar, real_part
+from .._dtype import c32_scalar, cast, category as _category, from_numpy_dtype, half_scalar, real_part
 from .._tensor_core import INFERENCE_INPLACE, InferenceVersionCounter, Tensor
 from ..autograd import function as _autograd_function, grad_mode, node as _autograd_node
 from ..autograd.engine import ZERO_TENSOR_IMMUTABLE
@@ -275,6 +275,12 @@ def _copy_into(t, result):
         return
     if not t._data.flags.writeable:
         _make_writable(t)
+    if t._data.dtype.kind == "V" or result._data.dtype.kind == "V":     # (complex32: converted by cast)
+        if _category(result._data.dtype) > _category(t._data.dtype):
+            raise RuntimeError(f"result type {_kind_name(result._data.dtype)} can't be cast to the desired output "
+                               f"type {_kind_name(t._data.dtype)}")
+        t._data[...] = cast(result._data, t._data.dtype)
+        return
     try:
         np.copyto(t._data, result._data, casting="same_kind")
     except TypeError:
@@ -473,7 +479,7 @@ def run_inplace(t, opkey, args, params):
     check = OPS[opkey].check
     if check is not None:                 # (the op's own checks come before TensorIterator's overlap check)
         check(t, *args)
-    refusal = _COMPLEX_INPLACE.get(opkey) if t._data.dtype.kind == "c" else None
+    refusal = _COMPLEX_INPLACE.get(opkey) if t._data.dtype.kind in "cV" else None
     if refusal is not None:               # (so do their refusals of a complex self)
         raise refusal[0](refusal[1])
     # (a fill's 0-d value is read as a number, value.item(), before anything is written: no overlap to check)
@@ -579,6 +585,8 @@ def fill_inplace(t, value):
         result = OPS[key](_stand_in(t, key), value=value)
         return _adopt(t, result)
     data = t._data
+    if data.dtype.kind == "V":
+        value = c32_scalar(value)       # (complex32: a structured element, both parts written)
     if data.flags.writeable:
         data[...] = value
     elif t._base is None and not t._views and data.size and all(st == 0 for st in data.strides):
@@ -653,7 +661,7 @@ def scalar_for(t, value, huge_ints=False):
     if huge_ints and value.__class__ is int and not -2 ** 63 <= value < 2 ** 63:
         raise ValueError("Overflow when unpacking long long")     # (item assignment reads a long long)
     _check_int_scalar(value)                                     # (a Scalar argument: up to 64 bits)
-    if isinstance(value, complex) and kind != "c":
+    if isinstance(value, complex) and kind not in "cV":
         if kind == "b":                      # (a complex number is true when nonzero)
             return bool(value)
         if value.imag:                       # (item assignment converts a Half's value through double)

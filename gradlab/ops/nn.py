@@ -22,7 +22,7 @@ def _softmax_input(self, dim, name):
     return self.astype(np.float32) if self.dtype == np.float16 else self
 
 
-_SCALAR_NAMES = {"complex64": "ComplexFloat", "complex128": "ComplexDouble", "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+_SCALAR_NAMES = {"void32": "ComplexHalf", "complex64": "ComplexFloat", "complex128": "ComplexDouble", "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
 
 
 # The gradients are ops of their own, as torch's _softmax_backward_data and

@@ -162,7 +162,7 @@ def _kind(t):
 
 
 _OVERFLOW_NAMES = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
-                   "float32": "float", "complex64": "c10::complex<float>"}
+                   "float32": "float", "void32": "c10::complex<c10::Half>", "complex64": "c10::complex<float>"}
 
 
 def _check_fits(value, dtype):

@@ -51,7 +51,8 @@ import weakref
 import numpy as np
 
 from .. import _device
-from .._dtype import category, default_np, from_numpy_dtype, result_np_dtype, through_float, half_scalar
+from .._dtype import category, c64_to_c32, default_np, from_numpy_dtype, result_np_dtype, through_float, half_scalar
+from . import complex32
 from .._tensor_core import Tensor, empty_layout
 from ..autograd import grad_mode
 from ..autograd import node as _node
@@ -78,6 +79,8 @@ class OpNode(Node):
         formulas call (`cos`, `mm`, `sum_keepdim`, ...) come from ops/dual.py and take both."""
         op = self._op
         saved = self._saved
+        if self._c32 and as_arrays:
+            return self._apply_c32(grad_outputs)
         if saved:       # PyTorch unpacks every saved tensor first: one changed in place raises, read or not
             for value in saved.values():
                 if _changed(value):
@@ -122,6 +125,37 @@ class OpNode(Node):
             grads[i] = grad
         return grads
 
+    _c32 = False        # (set on a node with a complex32 operand or result)
+
+    def _apply_c32(self, grad_outputs):
+        """apply() for a node with complex32 operands or results (arrays only): its formulas run on complex64
+        values (gradients and saved values converted), each gradient then rounded back to its input's dtype:
+        complex32 (as PyTorch's ComplexHalf kernels round each result) or another."""
+        view = _Complex64View(self)
+        g_in = [complex32.as_c64(gi) for gi in grad_outputs]
+        if self._saved:
+            for value in self._saved.values():
+                if _changed(value):
+                    _raise_changed(self, self._saved)
+        g = g_in[0] if self._op.num_outputs == 1 else g_in
+        first = grad_outputs[0]
+        grads = [None] * len(self.next_functions)
+        for i, formula in self._op._formula_slots:
+            if i >= len(self.next_functions) or self.next_functions[i][0] is None:
+                continue
+            grad = formula(g, view)
+            if grad is None:
+                continue
+            meta = self._input_meta[i] or (first.shape, first.dtype)
+            if meta[1].kind not in "fcV":
+                raise RuntimeError(NOT_DIFFERENTIABLE_GRAD)
+            if meta[1].kind == "V":
+                grads[i] = c64_to_c32(dual.data(sum_to_shape(complex32.as_c64(np.asarray(grad)),
+                                                             (meta[0], np.dtype(np.complex64)))))
+            else:
+                grads[i] = dual.data(sum_to_shape(np.asarray(grad), meta))
+        return grads
+
     def _apply_on_tensors(self, g):
         """apply() with Tensors: the formulas record a graph of the gradient (create_graph, or a node
         called by hand)."""
@@ -136,6 +170,21 @@ class OpNode(Node):
                 grad = sum_to_shape(grad, meta or (g._data.shape, g._data.dtype))
             grads.append(grad)
         return grads
+
+
+class _Complex64View:
+    """A node as _apply_c32's formulas see it: every attribute the node's, a complex32 array as complex64."""
+    __slots__ = ("_node",)
+
+    def __init__(self, node):
+        self._node = node
+
+    def __getattribute__(self, name):
+        return complex32.as_c64(getattr(object.__getattribute__(self, "_node"), name))
+
+
+def out_c32(out):
+    return (out[0] if type(out) is tuple and out else out).dtype.kind == "V"
 
 
 def _raise_changed(node, saved):
@@ -328,7 +377,7 @@ def refuse_complex(message, error=NotImplementedError, *arrays):
     """PyTorch's refusal of complex operands for an ordering op (no complex loop: complex numbers have no
     order), raised by a forward on its promoted arrays. `message` may name the kernel's dtype as {dtype}."""
     dtype = np.result_type(*arrays)
-    if dtype.kind == "c":
+    if dtype.kind in "cV":
         raise error(message.format(dtype=from_numpy_dtype(dtype)._legacy[:-len("Tensor")]))
 
 
@@ -340,7 +389,7 @@ _SCALAR_CATEGORY = {bool: 0, int: 1, float: 2, complex: 3}
 _KIND_CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
 
 
-def _inputs(op, args):
+def _inputs(op, args, params):
     """The arrays to compute with, cast to PyTorch's result dtype (Python scalars stay scalars),
     that dtype, and whether an input requires grad: one pass over the arguments (every op runs it).
 
@@ -366,6 +415,9 @@ def _inputs(op, args):
             if category is not None and category > top_scalar:
                 top_scalar = category
             arrays.append(a)
+    if dtype is not None and (dtype.kind == "V" or mixed and any(a.dtype.kind == "V" for a in arrays
+                                                                 if isinstance(a, np.ndarray))):
+        return complex32.inputs(op, args, arrays, requires, Tensor, params)      # (complex32: ops/complex32.py)
     if not op.promote:
         return arrays, None, requires
     if top_scalar > _KIND_CATEGORY[dtype.kind]:
@@ -373,6 +425,8 @@ def _inputs(op, args):
     if mixed:
         weak = [_SCALAR_CATEGORY[type(a)] for a in args if type(a) in _SCALAR_CATEGORY]
         dtype = result_np_dtype([(a._data.ndim, a._data.dtype) for a in args if isinstance(a, Tensor)], weak)
+        if dtype.kind == "V":           # (float16 with a complex number or 0-d tensor: PyTorch's complex32)
+            return complex32.inputs(op, args, arrays, requires, Tensor, params)
     if dtype.kind in "biu":
         if op.float_result:            # exp, div, ... of integers or bools compute in the default float dtype
             dtype = default_np()
@@ -418,7 +472,7 @@ def _integer_history(op, args, out):
         return True                      # an in-place op on an integer tensor that requires grad: recorded
     if op._formula_slots and op.key != "to_dtype":
         for a in args:
-            if isinstance(a, Tensor) and a._data.dtype.kind not in "fc" and (a._grad_fn is not None or a._requires_grad):
+            if isinstance(a, Tensor) and a._data.dtype.kind not in "fcV" and (a._grad_fn is not None or a._requires_grad):
                 raise RuntimeError(f"Autograd not support dtype: {from_numpy_dtype(out.dtype)._legacy[:-6]}")
     return False
 
@@ -488,8 +542,9 @@ def apply(op, args, params):
             if type(a) is complex:
                 general = True          # (only a complex number lifts a float tensor: 2.0 * x stays float32)
             arrays.append(a)
-    if general or dtype is None or dtype.kind not in "fc" or not op.promote or dtype is _F16:
-        arrays, dtype, requires = _inputs(op, args)
+    slow = general or dtype is None or dtype.kind not in "fc" or not op.promote or dtype is _F16
+    if slow:
+        arrays, dtype, requires = _inputs(op, args, params)
     elif not op.cast_result:
         dtype = None
     out = op.forward(*arrays, **params) if params else op.forward(*arrays)
@@ -515,7 +570,7 @@ def apply(op, args, params):
                                _sorts_dims(op, args, out, params))
         # (an integer or bool result requires no grad: PyTorch records no node for `x.long()`; see _integer_history)
         if not requires or not grad_mode._state["enabled"] or (
-                out.dtype.kind not in "fc" and not _integer_history(op, args, out)):
+                out.dtype.kind not in "fcV" and not _integer_history(op, args, out)):
             if INFERENCE_RESULTS[0] is None:
                 return Tensor._make(out)
             return INFERENCE_RESULTS[0](op, args, params, Tensor._make(out))
@@ -529,7 +584,7 @@ def apply(op, args, params):
             if not _views_of(out[0], given):
                 out = tuple(torch_layout(op, o, given, True) for o in out)
         if not requires or not grad_mode._state["enabled"] or not out or (
-                out[0].dtype.kind not in "fc" and not _integer_history(op, args, out[0])):
+                out[0].dtype.kind not in "fcV" and not _integer_history(op, args, out[0])):
             if INFERENCE_RESULTS[0] is None:
                 return tuple(Tensor._make(o) for o in out)
             return INFERENCE_RESULTS[0](op, args, params, tuple(Tensor._make(o) for o in out))
@@ -540,6 +595,9 @@ def apply(op, args, params):
     node = _new(op.node_class)
     node._sequence_nr = next(_sequence)
     node._op = op
+    if slow:            # (a complex32 operand or result, never on the fast path: see OpNode._apply_c32)
+        if out_c32(out) or any(isinstance(a, Tensor) and a._data.dtype.kind == "V" for a in args):
+            node._c32 = True
     if op.defaults:
         for name, value in op.defaults.items():
             setattr(node, name, value)
@@ -1065,6 +1123,8 @@ def _as_array(out, dtype):
     if not isinstance(out, np.ndarray):
         out = np.asarray(out)
     if dtype is not None and out.dtype != dtype and out.dtype.kind != "b":
+        if dtype.kind == "V":       # complex32 computed in complex64: a complex result rounded back, a real one to half
+            return c64_to_c32(out) if out.dtype.kind == "c" else out.astype(np.float16)
         out = out.astype(dtype)
     return out
 

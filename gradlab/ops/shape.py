@@ -251,7 +251,7 @@ def select(self, dim, index, self_sizes):
 def view_as_real(self):
     """A complex tensor's memory read as floats, a last dim of 2 (real, imaginary): a view, strides in
     floats (the complex strides doubled). `x.real` and `x.imag` select from it, as in PyTorch."""
-    part = self.real                   # (numpy: a view of the real parts, strides in bytes)
+    part = self["real"] if self.dtype.kind == "V" else self.real    # (numpy: a view of the real parts, strides in bytes)
     strides = part.strides
     if self.size == 0 and not any(strides):    # numpy's empty arrays have zero strides; PyTorch's are laid out
         steps, step = [], 2 * part.itemsize    # contiguously, a size 0 counting as 1
@@ -269,11 +269,14 @@ def view_as_real(self):
 def view_as_complex(self):
     """Pairs of floats (a last dim of 2) as complex numbers: a view where the pairs are adjacent in memory
     (torch.view_as_complex checks that they are), else a copy (a gradient of view_as_real)."""
-    dtype = np.result_type(self.dtype, np.complex64)
+    dtype = _dtype.C32 if self.dtype == np.float16 else np.result_type(self.dtype, np.complex64)  # (half: complex32)
     if self.strides[-1] == self.itemsize and all(s % (2 * self.itemsize) == 0 for s in self.strides[:-1]):
         return self.view(dtype)[..., 0]
     out = np.empty(self.shape[:-1], dtype)
-    out.real, out.imag = self[..., 0], self[..., 1]      # (not a + 1j * b, which turns a -0. real part into 0.)
+    if dtype is _dtype.C32:
+        out["real"], out["imag"] = self[..., 0], self[..., 1]
+    else:
+        out.real, out.imag = self[..., 0], self[..., 1]      # (not a + 1j * b, which turns a -0. real part into 0.)
     return out
 
 

@@ -279,7 +279,7 @@ def _zeros_like_grad(g, n):
 @op("sign", "SignBackward0", variants=("function", "method", "inplace"),
     self=_zeros_like_grad)
 def sign(self):
-    if self.dtype.kind == "c":
+    if self.dtype.kind in "cV":
         raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
                                   "torch.sgn instead.")
     if self.dtype.kind == "b":

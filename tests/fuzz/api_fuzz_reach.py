@@ -471,6 +471,8 @@ SMALL_CLASSES = [
     "torch.device('cpu').index", "torch.device('cpu', 0).index", "torch.device('cpu:0')", "torch.device('cpu').type",
     "torch.device('cpu', 0)", "torch.device('cuda:1').index", "torch.device('cpu') == 'cpu'", "torch.device(0)",
     "torch.float32.to_complex()", "torch.float64.to_complex()", "torch.complex64.to_real()", "torch.float16.to_real()",
+    "torch.float16.to_complex()", "torch.complex32.to_real()", "torch.zeros(2, dtype=torch.float16).chalf()",
+    "torch.tensor([1 + 2j, -0.5j]).chalf() * 2", "torch.chalf.itemsize",
     "torch.int64.to_complex()", "torch.float32.is_floating_point", "torch.uint8.is_signed", "torch.float16.itemsize",
     "torch.finfo(torch.float32)", "torch.finfo(torch.float16).eps", "torch.finfo().max", "torch.finfo(torch.int64)",
     "torch.finfo(torch.float64).tiny", "torch.finfo(torch.float32).resolution", "torch.finfo(torch.float16).bits",

@@ -78,11 +78,6 @@ KNOWN_DIFFERENCES = {
     # --- remaining groups, one by one (written by `python tests/fuzz/test_api_fuzz.py --update-known`) ---
     'autograd|grad2:tan_|print|*':
         'MKL VML float32 tan: closed code, not reproducible',
-    # found by api_fuzz_more.py, not modelled:
-    'attributes|meta:a.dtype.to_complex()|gradlab-raises|torch: dtype|*':
-        'gradlab has no complex32 (float16.to_complex())',
-    'attributes|complex-view:torch.view_as_complex(a)|gradlab-raises|torch: tensor torch.complex32*':
-        'gradlab has no complex32 (view_as_complex of a half tensor)',
     # found after this round's new API (each open, or not reproducible):
     '*|*:Tensor.new|print|*':
         "Tensor.new(size) returns uninitialized memory in PyTorch: its values are whatever was there",

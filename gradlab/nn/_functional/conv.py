@@ -21,7 +21,7 @@ __all__ = ["conv1d", "conv2d", "max_pool1d", "max_pool2d", "max_pool1d_with_indi
            "adaptive_max_pool2d", "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices", "pad"]
 
 _SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
-                 "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+                 "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool", "void32": "ComplexHalf"}
 # the C type names of conv's type errors
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
             "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}

@@ -107,6 +107,8 @@ def _kl_div(input, target, reduction, log_target):
     F._tensor_arg("kl_div", target, "target", 2)
     if input._data.dtype.kind in "biu" or target._data.dtype.kind in "biu":
         raise RuntimeError("kl_div: Integral inputs not supported.")
+    if input._data.dtype.kind in "cV" or target._data.dtype.kind in "cV":
+        raise RuntimeError("kl_div: Complex inputs not supported.")
     if log_target:
         loss = target.exp() * (target - input)
     else:

@@ -21,7 +21,7 @@ __all__ = ["batch_norm", "layer_norm", "group_norm", "embedding", "normalize"]
 
 _SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
                  "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
-                 "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+                 "void32": "ComplexHalf", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 
 
 def _name(t):

@@ -21,7 +21,7 @@ __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "
            "channel_shuffle"]
 
 _SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
-                 "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat",
+                 "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool", "void32": "ComplexHalf", "complex64": "ComplexFloat",
                  "complex128": "ComplexDouble"}
 
 
