@@ -387,7 +387,8 @@ class _ShapeMethods:
         sizes[d] = self._data.shape[d]                    # ...and self takes theirs
         return self.broadcast_to(_broadcast(sizes, self._data.shape)).gather(d, indices)
 
-    def gather(self, dim, index):
+    def gather(self, dim, index, *, sparse_grad=False):
+        # (sparse_grad=True: PyTorch's gradient of self is a sparse tensor; gradlab has none, its dense one is the same)
         _check_tensor_argument("gather", index, "index", position=2)
         d = _wrap_dim(dim, self._data.ndim)
         idx = index._data

@@ -14,7 +14,7 @@ import numpy as np
 from .._ctype import tp_name
 from .._dtype import from_numpy_dtype
 from .._tensor_core import Tensor
-from .._tensor_data import _check_numpy
+from .._tensor_data import _check_numpy, _from_python, _scalar_dtype
 from ..autograd import forward_grads as _forward_grads, grad_mode
 from .inplace import (_EXPANDED_INDEX_PUT, _EXPANDED_MASKED_FILL, _OVERLAP, _PARTIAL_OVERLAP, _adopt,
                       _check_inplace_allowed, _kind_name, _partial_overlap, _stand_in, _write_through_base, overlaps,
@@ -116,11 +116,11 @@ def _int64(i):
 
 def _index_array(seq):
     """A list (or array) index as PyTorch reads it: bool or uint8 stays, anything else is int64."""
-    text = _text_in(seq) if isinstance(seq, (str, bytes, list, tuple)) else None
-    if text is not None:
-        raise TypeError(f"new(): invalid data type '{type(text).__name__}'")
-    if isinstance(seq, (list, tuple)) and _huge_int_in(seq):
-        raise ValueError("Overflow when unpacking long long")
+    if isinstance(seq, (str, bytes, list, tuple, range)):
+        # PyTorch's indexing_tensor_from_data: the dtype inferred over every element (its errors: an ellipsis,
+        # None, a slice), then the elements stored as torch.tensor stores them: as longs unless it is a mask
+        inferred = _scalar_dtype(seq)
+        return _from_python(seq, inferred if inferred in (np.bool_, np.uint8) else np.dtype(np.int64))
     if isinstance(seq, np.ndarray):
         _check_numpy(seq)                   # (a numpy index becomes a tensor first: its dtype is checked so)
     a = np.asarray(seq)
@@ -129,22 +129,6 @@ def _index_array(seq):
     if a.dtype.kind not in "biuf":
         raise TypeError(f"new(): invalid data type '{a.dtype.name}'")
     return a.astype(np.int64)
-
-
-def _text_in(seq):
-    """The first str or bytes in a (nested) index list, or None."""
-    if isinstance(seq, (str, bytes)):
-        return seq
-    for e in seq:
-        found = _text_in(e) if isinstance(e, (str, bytes, list, tuple)) else None
-        if found is not None:
-            return found
-    return None
-
-
-def _huge_int_in(seq):
-    return any(_huge_int_in(e) if isinstance(e, (list, tuple)) else
-               isinstance(e, int) and not -2 ** 63 <= e < 2 ** 63 for e in seq)
 
 
 def _mask_or_indices(a, pending=None):
