@@ -238,7 +238,7 @@ class _InPlaceMethods:
         _check_arguments("index_fill_", (dim, index, value), [("int dim", "Tensor index", "Tensor value"),
                                                                ("int dim", "Tensor index", "Number value")])
         _check_fill_value(value)
-        _check_complex_fill(self, value)
+        _check_complex_fill(self, value, index)
         if self._is_expanded():
             return self._fill_expanded("index_fill_", 1913, self._index_fill_mask(dim, index), _py(value))
         fill = _indexing.scalar_for(self, _py(value))            # (wraps, or PyTorch's error; a tensor's item too)

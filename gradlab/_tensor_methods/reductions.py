@@ -629,8 +629,12 @@ def _index_add_args(t, dim, index, source, func="index_add", bounds=True):
                            f"{_shape_text(source._data.shape)}")
     size = t._data.shape[d] if t._data.ndim else 1
     bad = (idx < 0) | (idx >= size)
+    # (PyTorch's kernel: a self of one dim or none has its own loop and words; of more dims, an empty self or
+    # index returns before any index is read)
+    if bounds and t._data.ndim > 1 and not (idx.size and t._data.size):
+        bad = bad & False
     if bounds and bad.any():
-        if idx.dtype == np.int32:          # (an int32 index goes through index_select's bounds check)
+        if idx.dtype == np.int32 or t._data.ndim <= 1:   # (an int32 index goes through index_select's bounds check)
             raise IndexError("index out of range in self")
         raise RuntimeError(f"index {idx[bad].flat[0]} is out of bounds for dimension {d} with size {size}")
     return dict(dim=d, index=index_param(idx.astype(np.int64, copy=False), source), source_sizes=source._data.shape)
@@ -702,10 +706,26 @@ def _index_copy_args(t, dim, index, source):
                          f"({source._data.shape[d]})")
     size = t._data.shape[d] if nd else 1
     bad = (idx < 0) | (idx >= size)
-    if bad.any():
+    if source._data.size and not t._data.size:
+        # PyTorch's kernel views self as source's shape (a stride of 0 along dim): more than an empty storage holds
+        _check_restrided_storage(t, source._data.shape, d)
+    if bad.any() and source._data.size:     # (PyTorch's kernel loops over source: an empty one reads no index)
         raise IndexError(f"index_copy_(): index {idx[bad].flat[0]} is out of bounds for dimension {d} with size "
                          f"{size}")
     return dict(dim=d, index=idx, source_sizes=source._data.shape)
+
+
+def _check_restrided_storage(t, sizes, d):
+    """PyTorch's setStorage check of self viewed with these sizes and self's strides but 0 along d."""
+    strides = list(t.stride())
+    strides[d] = 0
+    offset = t.storage_offset()
+    need = 0 if 0 in sizes else t._data.itemsize * (offset + 1 + sum((n - 1) * st for n, st in zip(sizes, strides)))
+    have = t.untyped_storage().nbytes()
+    if need > have:
+        raise RuntimeError(f"setStorage: sizes {list(sizes)}, strides {strides}, storage offset {offset}, and itemsize "
+                           f"{t._data.itemsize} requiring a storage size of {need} are out of bounds for storage of "
+                           f"size {have}")
 
 
 def _correction_shown(out, dim, unbiased, correction):

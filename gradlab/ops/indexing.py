@@ -173,7 +173,8 @@ def index_shape(t, key):
     if not advanced:
         return out._data.shape, lambda: None
     _check_index_tensors(out, advanced, pending)
-    shape = _indexed_shape(out._data.shape, _advanced_key(out, advanced, check_bounds=False))
+    # (an index into a dim of size 0 is refused by make_info, before the value is looked at, as in setitem)
+    shape = _indexed_shape(out._data.shape, _advanced_key(out, advanced, check_bounds=0 in out._data.shape))
     return shape, lambda: _advanced_key(out, advanced)
 
 
