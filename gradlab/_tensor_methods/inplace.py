@@ -3,7 +3,6 @@ each checks what PyTorch checks, changes the array and bumps the version counter
 forms of the op table's rows (`exp_`, `sin_`, ...) are made by _tensor_methods/variants.py; they, too,
 go through `_inplace` below."""
 import numbers
-import warnings
 
 import numpy as np
 
@@ -201,12 +200,6 @@ class _InPlaceMethods:
         return OPS["put_positions_add" if accumulate else "put_positions"](self, source, key=key)
 
     def index_put_(self, indices, values, accumulate=False):
-        return _warned_on_success(self._index_put_, indices, values, accumulate)
-
-    def index_put(self, indices, values, accumulate=False):
-        return _warned_on_success(self._index_put, indices, values, accumulate)
-
-    def _index_put_(self, indices, values, accumulate=False):
         """self[indices] = values (or += with accumulate): indexing with a tuple of index tensors."""
         indices = _index_put_indices(self, indices, values, accumulate)
         if not accumulate:
@@ -216,7 +209,7 @@ class _InPlaceMethods:
         values, key = _accumulated(self, indices, values)
         return self._inplace("index_put_accumulate", values, key=key)
 
-    def _index_put(self, indices, values, accumulate=False):
+    def index_put(self, indices, values, accumulate=False):
         """Out of place: a clone written into, recorded as one IndexPutBackward0 of self and values."""
         indices = _index_put_indices(self, indices, values, accumulate)
         if accumulate:
@@ -365,17 +358,6 @@ class _InPlaceMethods:
 
 
 # (and the ops that refuse complex operands, whose refusal comes after this check in PyTorch)
-def _warned_on_success(fn, *args):
-    """index_put_'s warnings (a uint8 mask's deprecation) reach Python only when it returns: PyTorch's C++
-    warnings of a call that fails are never shown."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        out = fn(*args)
-    for w in caught:
-        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    return out
-
-
 def _put_key(t, index, source):
     """put_'s checks, in PyTorch's order, and the numpy key of its positions (None: nothing to write)."""
     if index._data.dtype != np.int64:
@@ -422,6 +404,8 @@ def _index_put_indices(t, indices, values, accumulate):
         # index_put_'s own checks before its kernel's bounds: the value's shape as given against the indexed shape (no
         # leading 1s dropped, as x[i] = v drops them), then the dtypes; a 0-d integer index is an advanced index here
         # (x[tensor(1)] = v reads it as an int)
+        if 0 in t._data.shape:             # (make_info refuses an index into a dim of size 0 first)
+            _indexing.index_shape(t, indices)
         shape = _index_put_shape(t, indices)
         if shape is not None:
             v = values._data
@@ -429,6 +413,10 @@ def _index_put_indices(t, indices, values, accumulate):
                 fits = len(v.shape) <= len(shape) and np.broadcast_shapes(v.shape, shape) == shape
             except ValueError:
                 fits = False
+            if not fits or v.dtype != t._data.dtype:
+                for k in kinds:           # (make_info warned of each uint8 mask before these checks)
+                    if k == np.uint8:
+                        _warnings.warn(_indexing._UINT8_WARNING, UserWarning)
             if not fits:
                 raise RuntimeError(f"shape mismatch: value tensor of shape [{', '.join(map(str, v.shape))}] "
                                    f"cannot be broadcast to indexing result of shape [{', '.join(map(str, shape))}]")

@@ -384,12 +384,12 @@ class _PointwiseMethods:
         if source._data.dtype != self._data.dtype:          # (PyTorch's order: the dtypes, then the mask's)
             raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
                                f"{_kind(self)} and {_kind(source)}")
-        if mask._data.dtype == np.uint8:
+        if inplace:
+            mask.expand(self._data.shape)                  # (expand's message for a mask that does not fit)
+        if mask._data.dtype == np.uint8:                   # (after the expand: no warning when it fails)
             _warnings.warn("masked_scatter_ received a mask with dtype torch.uint8, this behavior is now deprecated,"
                            "please use a mask with dtype torch.bool instead. (Triggered internally at "
                            "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:3130.)", UserWarning)
-        if inplace:
-            mask.expand(self._data.shape)                  # (expand's message for a mask that does not fit)
         if mask._data.dtype != np.bool_:
             raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype {_kind(mask)}")
         return mask._data.shape

@@ -398,6 +398,8 @@ class _ShapeMethods:
         _check_tensor_argument("gather", index, "index", position=2)
         d = _wrap_dim(dim, self._data.ndim)
         idx = index._data
+        if idx.size == 0:          # (PyTorch checks nothing more of an empty index)
+            return OPS["gather"](self, dim=d, index=idx.astype(np.int64), self_sizes=self._data.shape)
         if idx.dtype not in (np.int64, np.int32):
             raise RuntimeError("gather(): Expected dtype int32/int64 for index")
         if max(idx.ndim, 1) != max(self._data.ndim, 1):     # (a 0-d tensor counts as 1-d here)

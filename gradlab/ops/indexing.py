@@ -71,8 +71,10 @@ def _key_item(k, pending=None):
     """One item of a key, as numpy reads it. pending: a dict that collects, instead of raising or warning
     at once, an index tensor's bad dtype ('bad': the error) and the uint8 masks ('uint8': their ids), as
     PyTorch's index op checks them only after the whole key is read (x[bad, ::0] is an error about the step)."""
-    if k is None or k is Ellipsis or isinstance(k, (bool, np.bool_)):
-        return bool(k) if isinstance(k, np.bool_) else k
+    if isinstance(k, np.bool_):             # (not a Python bool to PyTorch, nor an integer)
+        raise IndexError(_INVALID_INDEX.format(_type_name(k)))
+    if k is None or k is Ellipsis or isinstance(k, bool):
+        return k
     if isinstance(k, slice):
         return k
     if isinstance(k, Tensor):
@@ -104,7 +106,7 @@ def _key_item(k, pending=None):
 
 def numpy_key(indices):
     """The numpy key of a tuple of index tensors (index_put_'s indices; their checks are getitem's)."""
-    return tuple(_key_item(k) for k in indices)
+    return tuple(_key_item(k, {}) for k in indices)       # ({}: a uint8 mask warned when the key was checked)
 
 
 def _int64(i):

@@ -458,6 +458,8 @@ def index_fill_zero(self, key):
     shows={"self": "grad.new_zeros(self_sizes).scatter_add(dim, index, grad)"},
     self=lambda g, n: _gather_grad(g, n))
 def gather(self, dim, index, self_sizes):
+    if index.size == 0:                       # (an empty index: an empty result of its shape, whatever its dims)
+        return np.zeros(index.shape, self.dtype)
     if self.ndim == 0 or index.ndim == 0:     # (0-d tensors count as 1-d; the result is shaped like the index)
         return self.reshape(-1)[index]
     # out[i][j] = self[i][index[i][j]] (dim 1): shaped like the index, which may be smaller than self in
@@ -468,6 +470,8 @@ def gather(self, dim, index, self_sizes):
 
 
 def _gather_grad(g, n):
+    if n.index.size == 0:
+        return _zeros_for(g, n)
     if not n.self_sizes:               # 0-d input: every gathered element was that one value
         return dual.sum_dims(g, tuple(range(n.index.ndim))).reshape(())
     # PyTorch's gather_backward: zeros.scatter_add(dim, index, grad)
