@@ -439,13 +439,20 @@ class _OperatorMethods:
         if self._data.ndim == 0:     # one coordinate-less hit (or none); as_tuple reads it as 1-d
             if as_tuple:
                 return (Tensor._make(np.zeros(int(self._data != 0), np.int64)),)
-            return Tensor._make(np.zeros((int(self._data != 0), 0), np.int64))
+            return _column_major(Tensor._make(np.zeros((int(self._data != 0), 0), np.int64)))
         idx = np.nonzero(self._data)
         if as_tuple:      # (PyTorch unbinds its nonzero(): rows of one block, storage offsets 0, n, 2n, ...)
             block = np.stack(idx).astype(np.int64)
             return tuple(Tensor._make(row) for row in block)
         # (PyTorch's result is laid out column by column: not contiguous)
-        return Tensor._make(np.stack(idx, axis=0).astype(np.int64).T)
+        return _column_major(Tensor._make(np.stack(idx, axis=0).astype(np.int64).T))
+
+
+def _column_major(t):
+    """nonzero()'s (n, ndim) result: strides (1, n) even when it is empty (numpy keeps none for an empty array)."""
+    if t._data.size == 0:
+        t._empty_strides = (t._data.shape, (1, t._data.shape[0]))
+    return t
 
 
 def _scalar_left(key, a, scalar):

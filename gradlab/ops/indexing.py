@@ -490,7 +490,10 @@ def _setitem(t, key, value, copy=False):
         # a 0-d value that requires grad, written into an integer or bool tensor by PyTorch's fill_ (or by index_put_'s
         # masked_fill_ for masks): kept as it is, whose node is then recorded (FillBackward3, CopySlices,
         # IndexPutBackward0; ops/registry.py's _integer_history). A copy_ into an integer tensor records nothing.
-        fills = (value_requires and t._data.dtype.kind not in "fc" and not copy and val._data.ndim == 0 and (
+        # (so is a real one written into a complex tensor: its gradient is then refused, as PyTorch's engine does)
+        fills = (value_requires and (t._data.dtype.kind not in "fc" or t._data.dtype.kind == "c" and
+                                     val._data.dtype.kind != "c") and not copy and (val._data.ndim == 0 or (
+                     t._data.dtype.kind == "c" and advanced and val._data.size == 1)) and (
             all(a.dtype == np.bool_ for a in advanced.values()) if advanced else target._data.ndim != 0))
         if isinstance(val, Tensor) and val._data.dtype != t._data.dtype and not fills:
             val = val.to(t.dtype)

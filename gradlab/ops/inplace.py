@@ -21,6 +21,7 @@ from ..autograd.engine import ZERO_TENSOR_IMMUTABLE
 from ..autograd.forward_grads import INPLACE_HOOK as _FORWARD_AD, tangent_of as _tangent_of
 from ..autograd.node import Node, record, set_history
 from . import dual
+from .arithmetic import _real_input
 from .formula_text import shows
 from .operands import _binary, _check_int_scalar
 from .registry import OPS, ORIGINAL_SELF, edge_of, op
@@ -751,7 +752,7 @@ del _key, _name
 @op("fill_tensor", "FillBackward3", ("self", "value"), promote=False, shows={"value": "grad.sum()"},
     self=_no_gradient,
     # (grad.sum(): SumBackward0 in a graph of the gradient; on arrays the node sums g to the value's shape)
-    value=lambda g, n: g.sum() if isinstance(g, Tensor) else g)
+    value=lambda g, n: _real_input(g.sum() if isinstance(g, Tensor) else g, n, 1))
 def _fill_tensor(self, value):
     return np.full_like(self, real_part(value, self.dtype))
 
