@@ -218,6 +218,7 @@ class _InPlaceMethods:
         written = Tensor._make(self._data.copy())
         with grad_mode.no_grad():
             setitem(written, indices, values.detach())       # (setitem's checks, and the values written)
+        written._version_counter[0] = 0                      # (a new tensor: PyTorch's out-of-place result)
         if not (grad_mode._state["enabled"] and (self.requires_grad or values.requires_grad)):
             return written
         v = values._data
@@ -389,15 +390,9 @@ def _index_put_indices(t, indices, values, accumulate):
     if accumulate or not isinstance(values, Tensor):
         return indices
     kinds = [k._data.dtype for k in indices]
-    if values._data.size == 1 and len(indices) == 1 and kinds[0] in (np.uint8, np.bool_):
+    if values._data.size == 1 and _masked_fill_dispatch(t, indices):
         # PyTorch's index_put_ writes one value through one mask with masked_fill_ (canDispatchToMaskedFill), whose
         # checks are the mask's shape, then its dtype (a uint8 mask is refused there, with no deprecation warning)
-        mask = indices[0]._data
-        for j, n in enumerate(mask.shape):
-            if n != t._data.shape[j]:
-                raise IndexError(f"The shape of the mask [{', '.join(map(str, mask.shape))}] at index {j} does not "
-                                 f"match the shape of the indexed tensor [{', '.join(map(str, t._data.shape))}] at "
-                                 f"index {j}")
         if kinds[0] == np.uint8:
             raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
     else:
@@ -424,6 +419,24 @@ def _index_put_indices(t, indices, values, accumulate):
                 raise RuntimeError(f"Index put requires the source and destination dtypes match, got {_kind(t)} for "
                                    f"the destination and {_kind(values)} for the source.")
     return indices
+
+
+def _masked_fill_dispatch(t, indices):
+    """PyTorch's canDispatchToMaskedFill (for one value): the indices read in turn, each mask's shape checked
+    against self's dims as it is met; True when they are one mask and nothing else."""
+    mask, at = None, 0
+    for k in indices:
+        a = k._data
+        if a.dtype not in (np.uint8, np.bool_) or mask is not None:
+            return False
+        mask = a
+        for j, n in enumerate(a.shape):
+            if at + j < t._data.ndim and n != t._data.shape[at + j]:
+                raise IndexError(f"The shape of the mask [{', '.join(map(str, a.shape))}] at index {j} does not "
+                                 f"match the shape of the indexed tensor [{', '.join(map(str, t._data.shape))}] at "
+                                 f"index {at + j}")
+        at += a.ndim
+    return mask is not None
 
 
 def _index_put_shape(t, indices):

@@ -403,6 +403,14 @@ def _index_layout(src, key, out):
     slow_to_fast = perm[::-1]
     if slow_to_fast == sorted(slow_to_fast):
         return _c_order(out)
+    if not out.size:
+        # (TensorIterator's compatible_stride: each dim's stride the product of the faster dims' sizes, a 0 among
+        # them included, which numpy's empty arrays do not keep: an empty array with those strides)
+        strides, step = [0] * out.ndim, out.itemsize
+        for d in perm:
+            strides[d] = step
+            step *= shape[d]
+        return np.lib.stride_tricks.as_strided(np.empty(0, out.dtype), shape, strides, writeable=True)
     laid = np.empty([shape[d] for d in slow_to_fast], out.dtype).transpose(np.argsort(slow_to_fast))
     laid[...] = out
     return laid
