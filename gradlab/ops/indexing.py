@@ -207,6 +207,7 @@ def _apply_slicing(t, key, pending):
             dim += 1
             real_dim += 1
         elif isinstance(k, slice):
+            _check_step(k)                # (read as the slice is unpacked, before its dim is looked at)
             if dim >= out._data.ndim and k != slice(None):     # (only after two `...`)
                 raise IndexError(f"Dimension out of range (expected to be in range of [{-out._data.ndim}, "
                                  f"{out._data.ndim - 1}], but got {dim})")
@@ -452,6 +453,8 @@ def _setitem(t, key, value, copy=False):
         if overlaps(target, value) and (advanced or _partial_copy(
                 target._data, value._data if value._data.shape == target._data.shape else v)):
             raise RuntimeError(_PARTIAL_OVERLAP)
+    if advanced and not fill and any(isinstance(k, Tensor) and overlaps(target, k) for k in items):
+        raise RuntimeError(_PARTIAL_OVERLAP)     # (index_put_ refuses an index sharing self's memory, `x[x] = v`)
     if advanced:                             # (make_info's checks; then the value's shape and dtype)
         _check_index_tensors(target, advanced, pending)
         index_key = _advanced_key(target, advanced, check_bounds=0 in target._data.shape)
