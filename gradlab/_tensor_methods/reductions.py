@@ -650,18 +650,30 @@ def _index_reduce(t, name, dim, index, source, reduce, include_self):
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
     args = _index_add_args(t, dim, index, source, "index_reduce", bounds=False)
+    _warnings.warn_once(_INDEX_REDUCE_WARNING)          # (the kernel's first words, before its own checks)
     is_bool = t._data.dtype == np.bool_
-    # (PyTorch's CPU kernel has no bool case where it starts from the identity, nor in its 1-d loop; a bool tensor of
-    # more dims goes through slices, whose mean is a floor division, refused for bool after the bounds)
-    if is_bool and (not include_self or t._data.ndim <= 1):
+    # (PyTorch's CPU kernel has no bool or complex case where it starts from the identity, nor in its 1-d loop; a
+    # tensor of more dims goes through slices, whose mean is a floor division, refused for bool after the bounds,
+    # and whose amax/amin are maximum/minimum, which have no complex kernel)
+    if (is_bool or t._data.dtype.kind == "c") and (not include_self or t._data.ndim <= 1):
         kernel = "index_func_" if include_self else "index_reduce_func_exclude_input_init"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
-    size = t._data.shape[args["dim"]] if t._data.ndim else 1
-    if ((np.asarray(args["index"]) < 0) | (np.asarray(args["index"]) >= size)).any():
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_kind_of(t)}'")
+    d = args["dim"]
+    if not include_self:      # (the reduced places are first index_fill_'ed with the identity: its checks)
+        t._index_fill_mask(d, Tensor._make(np.asarray(args["index"]).astype(np.int64).reshape(-1)))
+    if t._data.ndim > 1 and t._data.shape[d] == 0 and np.asarray(args["index"]).size:   # (its self.select(dim, 0))
+        raise IndexError(f"select(): index 0 out of range for tensor of size {list(t._data.shape)} at dimension {d}")
+    size = t._data.shape[d] if t._data.ndim else 1
+    bad = (np.asarray(args["index"]).reshape(-1) < 0) | (np.asarray(args["index"]).reshape(-1) >= size)
+    # (the kernel checks each index, then reduces its slice: a complex amax/amin fails at the first good one)
+    complex_extreme = t._data.dtype.kind == "c" and reduce in ("amax", "amin")
+    if bad.any() and not (complex_extreme and not bad[0]):
         raise IndexError("index out of range in self")
-    if is_bool and reduce == "mean":
+    if is_bool and reduce == "mean" and bad.size:         # (an empty index returns before the division)
         raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
-    _warnings.warn_once(_INDEX_REDUCE_WARNING)
+    if complex_extreme and bad.size:
+        raise NotImplementedError(f"\"{'maximum' if reduce == 'amax' else 'minimum'}_cpu\" not implemented for "
+                                  f"'{_kind_of(t)}'")
     d, idx = args["dim"], np.asarray(args["index"]).reshape(-1)
     shape = source._data.shape or (1,)
     along = [1] * len(shape)

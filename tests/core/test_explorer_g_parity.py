@@ -17,6 +17,11 @@ and message; and the warnings shown) must be the same.
   after its expand (not when the expand fails);
 - a real value that requires grad, written into a complex tensor by a fill (`x[k] = 0-d`, a mask) or mixed
   into torch.where: PyTorch's engine refuses its complex gradient;
+- a view made to require grad and viewed again is a view of a leaf to check_inplace; index_put_ refuses an index
+  sharing self's memory (`x[x] = v`); a slice's zero step is an error as soon as it is read; writes through a
+  detached view (`.data`, `.detach()`) of an expanded tensor reach its memory (fill_ of a 0-d or one-element one
+  wrote nothing); index_reduce's checks (complex kernels, its index_fill_ of the identity, select on an empty dim,
+  the beta warning first);
 - layouts: nonzero()'s empty result has strides (1, n); an advanced index's result keeps the strides of its
   size-1 dims in TensorIterator's ordering (and its index operands' view strides).
 """
@@ -281,4 +286,50 @@ def _advanced_layout(r):
 
 @pytest.mark.parametrize("code", _cases(_advanced_layout, 150, 10))
 def test_advanced_index_result_layout(code):
+    check(code)
+
+
+# --- in-place writes: a view's leaf base, an index sharing self's memory, detached views of expanded tensors ---------
+@pytest.mark.parametrize("code", [
+    f"base = torch.arange(6.).mul(0.5).reshape({shape}).requires_grad_()\nx = base{view}\ny = x{key}\n{op}\nR(x)"
+    for shape, view in (("(2, 3)", ".t()"), ("(2, 3)", ".permute(1, 0)"), ("(6,)", ".view(2, 3)"), ("(2, 3)", ""))
+    for key in ("[..., -2::1]", "[0]", "[:]", "[None]")
+    for op in ("y += 1", "y.mul_(2)", "y[0] = 1", "y.zero_()")])
+def test_view_of_a_view_made_to_require_grad(code):
+    check(code)
+
+
+@pytest.mark.parametrize("code", [f"x = {x}\nx[{k}] = {v}\nR(x)" for x in (
+    "torch.tensor([True, False, True])", "torch.tensor([0, 2, 1])", "torch.tensor([[True, False], [True, True]])")
+    for v in ("0", "torch.tensor(5)", "torch.arange(2)", "torch.tensor([True])", "torch.tensor([False, True])")
+    for k in ("x", "x.clone()", "(x,)", "x[:2]")] + [
+    f"x = torch.zeros(3, 0, 4).transpose(0, -1)\nx[{k}] = 1\nR(x)" for k in (
+        "..., ..., torch.tensor([-3, 1]), 0:2:0", "..., ..., 0:2:0", "..., 0, ..., ::0", "::0, ..., ...")])
+def test_index_sharing_memory_and_zero_steps(code):
+    check(code)
+
+
+@pytest.mark.parametrize("code", [
+    f"base = torch.zeros(1, requires_grad=True)\nx = base.expand(3)\ny = x{k}\n{op}\nR(x, base)"
+    for k in ("[:-2:2, None]", "[0]", "[None, 1:2]", "[...]", "[2]")
+    for op in ("y.data.fill_(1)", "y.detach().fill_(2)", "y.detach()[...] = 3", "y.data.add_(1)", "y.detach().mul_(0)",
+               "y.data.copy_(torch.tensor(4.))")])
+def test_writes_through_detached_views_of_expanded_tensors(code):
+    check(code)
+
+
+def _index_reduce(r):
+    dtype = r.choice(["torch.float32", "torch.complex64", "torch.int64", "torch.bool", "torch.float16"])
+    shape = r.choice([(5,), (1, 0), (3, 2), (2, 2, 1, 2), (0, 3)])
+    dim = r.choice([0, -1])
+    index = r.choice([[5, 2], [-1, -1], [0, 1], [1], []])
+    source = list(shape)
+    source[dim] = len(index)
+    return (f"x = torch.zeros({shape}, dtype={dtype})\nR(x.index_reduce({dim}, torch.tensor({index}, dtype=torch.long), "
+            f"torch.ones({tuple(source)}, dtype={dtype}), {r.choice(['prod', 'mean', 'amax', 'amin'])!r}, "
+            f"include_self={r.random() < 0.5}))")
+
+
+@pytest.mark.parametrize("code", _cases(_index_reduce, 120, 11))
+def test_index_reduce_checks_in_pytorch_order(code):
     check(code)
