@@ -542,8 +542,12 @@ def _scatter(t, name, dim, index, src, reduce, include_self=True):
     if base == "scatter_reduce":
         if reduce not in _NEW_REDUCES:
             raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
-        if reduce == "mean" and t._data.dtype == np.bool_ and include_self:     # (include_self=False: the identity's
-            _refuse_bool_mean()                                                  # write checks the bounds first)
+        # (PyTorch's kernel has no bool mean and no complex amax/amin; it runs only for a non-empty index, at once
+        # with include_self, after the identity's write, which checks the bounds first, without it)
+        unsupported = (reduce == "mean" and t._data.dtype == np.bool_ or reduce in ("amax", "amin")
+                       and t._data.dtype.kind == "c")
+        if unsupported and include_self and idx.size:
+            _refuse_kernel(t, reduce)
     elif reduce is not None and reduce not in ("add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
     if idx.size:
@@ -553,8 +557,10 @@ def _scatter(t, name, dim, index, src, reduce, include_self=True):
             raise RuntimeError(f"index {idx[bad].flat[0]} is out of bounds for dimension {d} with size {size}")
     idx = idx.astype(np.int64, copy=False)
     if base == "scatter_reduce":
-        if reduce == "mean" and t._data.dtype == np.bool_:
-            _refuse_bool_mean()
+        if unsupported and idx.size:
+            _refuse_kernel(t, reduce)
+        if reduce == "mean" and t._data.dtype == np.bool_:     # (an empty index: the division after it)
+            raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
         params = dict(dim=d, index=idx, reduce=reduce, include_self=bool(include_self), src_sizes=src._data.shape)
         key = "scatter_reduce_" + {"max": "amax", "min": "amin"}.get(reduce, reduce)   # (one row per reduction)
         if name.endswith("_"):
@@ -583,8 +589,8 @@ def _scatter(t, name, dim, index, src, reduce, include_self=True):
     return OPS[key](t, *args, **params)
 
 
-def _refuse_bool_mean():
-    raise NotImplementedError("\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'")
+def _refuse_kernel(t, reduce):
+    raise NotImplementedError(f"\"scatter_gather_tensor_cpu_reduce_{reduce}\" not implemented for '{_kind_of(t)}'")
 
 
 def _scalar_value(value):

@@ -453,7 +453,8 @@ def _setitem(t, key, value, copy=False):
         if overlaps(target, value) and (advanced or _partial_copy(
                 target._data, value._data if value._data.shape == target._data.shape else v)):
             raise RuntimeError(_PARTIAL_OVERLAP)
-    if advanced and not fill and any(isinstance(k, Tensor) and overlaps(target, k) for k in items):
+    if advanced and not fill and any(isinstance(k, Tensor) and (k is t and target is stand or overlaps(target, k))
+                                     for k in items):
         raise RuntimeError(_PARTIAL_OVERLAP)     # (index_put_ refuses an index sharing self's memory, `x[x] = v`)
     if advanced:                             # (make_info's checks; then the value's shape and dtype)
         _check_index_tensors(target, advanced, pending)

@@ -333,3 +333,17 @@ def _index_reduce(r):
 @pytest.mark.parametrize("code", _cases(_index_reduce, 120, 11))
 def test_index_reduce_checks_in_pytorch_order(code):
     check(code)
+
+
+@pytest.mark.parametrize("code", [
+    f"x = torch.zeros({shape}, dtype={dtype})\ni = {index}\nR(x.{f}(0, i, torch.ones(i.shape, dtype={dtype}), {red!r}, "
+    f"include_self={inc}))"
+    for dtype in ("torch.complex64", "torch.bool") for red in ("mean", "amax", "amin") for inc in (True, False)
+    for shape, index in (("3", "torch.tensor([0, 0, 2])"), ("3", "torch.tensor([-1, 0, 1])"), ("3", "torch.tensor([5, 0])"),
+                         ("0", "torch.tensor([0, 2])"), ("3", "torch.tensor([], dtype=torch.long)"),
+                         ("(4, 0)", "torch.zeros(4, 0, dtype=torch.long)"))
+    for f in ("scatter_reduce", "scatter_reduce_")] + [
+    f"x = torch.zeros({s}).bool()\nx[x] = {v}\nR(x)" for s in ("(1, 0, 0)", "0", "3")
+    for v in ("x[x] * 2", "torch.tensor([], dtype=torch.long)", "x[x]")])
+def test_scatter_reduce_kernels_and_empty_self_masks(code):
+    check(code)
