@@ -88,7 +88,7 @@ def _list_index(r):
         return r.choice(_ELEMENTS)
     key = "[" + ", ".join(item(1) for _ in range(r.choice([1, 2, 3]))) + "]"
     form = r.choice(["R(x[{k}])", "x[{k}] = 0; R(x)", "R(x[{k}, 0])", "R(x[0:2, {k}])"])
-    return f"x = torch.arange(12).reshape(3, 4)\n" + form.format(k=key)
+    return "x = torch.arange(12).reshape(3, 4)\n" + form.format(k=key)
 
 
 @pytest.mark.parametrize("code", _cases(_list_index, 160, 1))
