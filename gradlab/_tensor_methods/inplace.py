@@ -3,7 +3,6 @@ each checks what PyTorch checks, changes the array and bumps the version counter
 forms of the op table's rows (`exp_`, `sin_`, ...) are made by _tensor_methods/variants.py; they, too,
 go through `_inplace` below."""
 import numbers
-import warnings
 
 import numpy as np
 
@@ -201,12 +200,6 @@ class _InPlaceMethods:
         return OPS["put_positions_add" if accumulate else "put_positions"](self, source, key=key)
 
     def index_put_(self, indices, values, accumulate=False):
-        return _warned_on_success(self._index_put_, indices, values, accumulate)
-
-    def index_put(self, indices, values, accumulate=False):
-        return _warned_on_success(self._index_put, indices, values, accumulate)
-
-    def _index_put_(self, indices, values, accumulate=False):
         """self[indices] = values (or += with accumulate): indexing with a tuple of index tensors."""
         indices = _index_put_indices(self, indices, values, accumulate)
         if not accumulate:
@@ -216,7 +209,7 @@ class _InPlaceMethods:
         values, key = _accumulated(self, indices, values)
         return self._inplace("index_put_accumulate", values, key=key)
 
-    def _index_put(self, indices, values, accumulate=False):
+    def index_put(self, indices, values, accumulate=False):
         """Out of place: a clone written into, recorded as one IndexPutBackward0 of self and values."""
         indices = _index_put_indices(self, indices, values, accumulate)
         if accumulate:
@@ -225,6 +218,7 @@ class _InPlaceMethods:
         written = Tensor._make(self._data.copy())
         with grad_mode.no_grad():
             setitem(written, indices, values.detach())       # (setitem's checks, and the values written)
+        written._version_counter[0] = 0                      # (a new tensor: PyTorch's out-of-place result)
         if not (grad_mode._state["enabled"] and (self.requires_grad or values.requires_grad)):
             return written
         v = values._data
@@ -238,7 +232,7 @@ class _InPlaceMethods:
         _check_arguments("index_fill_", (dim, index, value), [("int dim", "Tensor index", "Tensor value"),
                                                                ("int dim", "Tensor index", "Number value")])
         _check_fill_value(value)
-        _check_complex_fill(self, value)
+        _check_complex_fill(self, value, index)
         if self._is_expanded():
             return self._fill_expanded("index_fill_", 1913, self._index_fill_mask(dim, index), _py(value))
         fill = _indexing.scalar_for(self, _py(value))            # (wraps, or PyTorch's error; a tensor's item too)
@@ -365,17 +359,6 @@ class _InPlaceMethods:
 
 
 # (and the ops that refuse complex operands, whose refusal comes after this check in PyTorch)
-def _warned_on_success(fn, *args):
-    """index_put_'s warnings (a uint8 mask's deprecation) reach Python only when it returns: PyTorch's C++
-    warnings of a call that fails are never shown."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        out = fn(*args)
-    for w in caught:
-        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    return out
-
-
 def _put_key(t, index, source):
     """put_'s checks, in PyTorch's order, and the numpy key of its positions (None: nothing to write)."""
     if index._data.dtype != np.int64:
@@ -407,21 +390,17 @@ def _index_put_indices(t, indices, values, accumulate):
     if accumulate or not isinstance(values, Tensor):
         return indices
     kinds = [k._data.dtype for k in indices]
-    if values._data.size == 1 and len(indices) == 1 and kinds[0] in (np.uint8, np.bool_):
+    if values._data.size == 1 and _masked_fill_dispatch(t, indices):
         # PyTorch's index_put_ writes one value through one mask with masked_fill_ (canDispatchToMaskedFill), whose
         # checks are the mask's shape, then its dtype (a uint8 mask is refused there, with no deprecation warning)
-        mask = indices[0]._data
-        for j, n in enumerate(mask.shape):
-            if n != t._data.shape[j]:
-                raise IndexError(f"The shape of the mask [{', '.join(map(str, mask.shape))}] at index {j} does not "
-                                 f"match the shape of the indexed tensor [{', '.join(map(str, t._data.shape))}] at "
-                                 f"index {j}")
         if kinds[0] == np.uint8:
             raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
     else:
         # index_put_'s own checks before its kernel's bounds: the value's shape as given against the indexed shape (no
         # leading 1s dropped, as x[i] = v drops them), then the dtypes; a 0-d integer index is an advanced index here
         # (x[tensor(1)] = v reads it as an int)
+        if 0 in t._data.shape:             # (make_info refuses an index into a dim of size 0 first)
+            _indexing.index_shape(t, indices)
         shape = _index_put_shape(t, indices)
         if shape is not None:
             v = values._data
@@ -429,6 +408,10 @@ def _index_put_indices(t, indices, values, accumulate):
                 fits = len(v.shape) <= len(shape) and np.broadcast_shapes(v.shape, shape) == shape
             except ValueError:
                 fits = False
+            if not fits or v.dtype != t._data.dtype:
+                for k in kinds:           # (make_info warned of each uint8 mask before these checks)
+                    if k == np.uint8:
+                        _warnings.warn(_indexing._UINT8_WARNING, UserWarning)
             if not fits:
                 raise RuntimeError(f"shape mismatch: value tensor of shape [{', '.join(map(str, v.shape))}] "
                                    f"cannot be broadcast to indexing result of shape [{', '.join(map(str, shape))}]")
@@ -436,6 +419,24 @@ def _index_put_indices(t, indices, values, accumulate):
                 raise RuntimeError(f"Index put requires the source and destination dtypes match, got {_kind(t)} for "
                                    f"the destination and {_kind(values)} for the source.")
     return indices
+
+
+def _masked_fill_dispatch(t, indices):
+    """PyTorch's canDispatchToMaskedFill (for one value): the indices read in turn, each mask's shape checked
+    against self's dims as it is met; True when they are one mask and nothing else."""
+    mask, at = None, 0
+    for k in indices:
+        a = k._data
+        if a.dtype not in (np.uint8, np.bool_) or mask is not None:
+            return False
+        mask = a
+        for j, n in enumerate(a.shape):
+            if at + j < t._data.ndim and n != t._data.shape[at + j]:
+                raise IndexError(f"The shape of the mask [{', '.join(map(str, a.shape))}] at index {j} does not "
+                                 f"match the shape of the indexed tensor [{', '.join(map(str, t._data.shape))}] at "
+                                 f"index {at + j}")
+        at += a.ndim
+    return mask is not None
 
 
 def _index_put_shape(t, indices):

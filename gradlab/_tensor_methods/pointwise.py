@@ -265,7 +265,7 @@ class _PointwiseMethods:
         _check_arguments("index_fill", (dim, index, value), [("int dim", "Tensor index", "Tensor value"),
                                                               ("int dim", "Tensor index", "Number value")])
         _check_fill_value(value)
-        _check_complex_fill(self, value)
+        _check_complex_fill(self, value, index)
         fill = _indexing.scalar_for(self, _py(value))            # (wraps, or PyTorch's error; a tensor's item too)
         mask = self._index_fill_mask(dim, index)                 # (the indices after the value)
         if isinstance(value, Tensor):
@@ -321,21 +321,32 @@ class _PointwiseMethods:
 
     def _masked_fill_args(self, mask, value, inplace=False):
         _check_arguments("masked_fill", (mask, value), [("Tensor mask", "Tensor value"), ("Tensor mask", "Number value")])
-        if mask._data.dtype != np.bool_:
-            raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {_c_type(mask)}")
+        # PyTorch's order: (not in place) mask and self broadcast, as masked_fill expands them before masked_fill_;
+        # the value's dims; the mask's dtype; (in place) the broadcast; the value converted by the kernel
+        if not inplace:
+            self._check_mask_broadcast(mask, inplace)
         if isinstance(value, Tensor) and value._data.ndim:
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                                f"{value._data.ndim} dimension(s).")
+        if mask._data.dtype != np.bool_:
+            raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {_c_type(mask)}")
+        if inplace:
+            self._check_mask_broadcast(mask, inplace)
         if not isinstance(value, Tensor):
             value = _indexing.scalar_for(self, value)
-        elif value._data.dtype.kind == "c" and self._data.dtype.kind not in "cb":
-            _indexing.scalar_for(self, value.item())     # (PyTorch fills with its item: an imaginary part is refused)
+        else:       # (PyTorch fills with its item: an imaginary part, a number self's dtype can not hold, are refused)
+            _indexing.scalar_for(self, value.item())
+        return mask._data, value
+
+    def _check_mask_broadcast(self, mask, inplace):
         try:
-            np.broadcast_shapes(mask._data.shape, self._data.shape)
+            shape = np.broadcast_shapes(mask._data.shape, self._data.shape)
         except ValueError:        # (in place, PyTorch names self first)
             shapes = (self._data.shape, mask._data.shape) if inplace else (mask._data.shape, self._data.shape)
             raise broadcast_error(*shapes) from None
-        return mask._data, value
+        if inplace and shape != self._data.shape:
+            raise RuntimeError(f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
+                               f"{list(shape)}")
 
     def masked_select(self, mask):
         _check_tensor_argument("masked_select", mask, "mask")
@@ -375,12 +386,12 @@ class _PointwiseMethods:
         if source._data.dtype != self._data.dtype:          # (PyTorch's order: the dtypes, then the mask's)
             raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
                                f"{_kind(self)} and {_kind(source)}")
-        if mask._data.dtype == np.uint8:
+        if inplace:
+            mask.expand(self._data.shape)                  # (expand's message for a mask that does not fit)
+        if mask._data.dtype == np.uint8:                   # (after the expand: no warning when it fails)
             _warnings.warn("masked_scatter_ received a mask with dtype torch.uint8, this behavior is now deprecated,"
                            "please use a mask with dtype torch.bool instead. (Triggered internally at "
                            "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:3130.)", UserWarning)
-        if inplace:
-            mask.expand(self._data.shape)                  # (expand's message for a mask that does not fit)
         if mask._data.dtype != np.bool_:
             raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype {_kind(mask)}")
         return mask._data.shape
@@ -661,7 +672,11 @@ _Frexp.__module__ = _FrexpOut.__module__ = "gradlab.return_types"
 _Frexp._out_type = _FrexpOut
 
 
-def _check_complex_fill(t, value):
-    """index_fill's refusal of a complex number for a real tensor (before its indices are read)."""
-    if isinstance(value, (complex, np.complexfloating)) and t._data.dtype.kind != "c":
+def _check_complex_fill(t, value, index):
+    """index_fill's checks before its dim is read: the index's dtype, then its refusal of a complex number (or 0-d
+    complex tensor) for a real tensor."""
+    if index._data.dtype != np.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if (isinstance(value, (complex, np.complexfloating)) or isinstance(value, Tensor) and value._data.dtype.kind == "c"
+            ) and t._data.dtype.kind != "c":
         raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not supported")

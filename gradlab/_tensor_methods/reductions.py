@@ -542,8 +542,12 @@ def _scatter(t, name, dim, index, src, reduce, include_self=True):
     if base == "scatter_reduce":
         if reduce not in _NEW_REDUCES:
             raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
-        if reduce == "mean" and t._data.dtype == np.bool_ and include_self:     # (include_self=False: the identity's
-            _refuse_bool_mean()                                                  # write checks the bounds first)
+        # (PyTorch's kernel has no bool mean and no complex amax/amin; it runs only for a non-empty index, at once
+        # with include_self, after the identity's write, which checks the bounds first, without it)
+        unsupported = (reduce == "mean" and t._data.dtype == np.bool_ or reduce in ("amax", "amin")
+                       and t._data.dtype.kind == "c")
+        if unsupported and include_self and idx.size:
+            _refuse_kernel(t, reduce)
     elif reduce is not None and reduce not in ("add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
     if idx.size:
@@ -553,8 +557,10 @@ def _scatter(t, name, dim, index, src, reduce, include_self=True):
             raise RuntimeError(f"index {idx[bad].flat[0]} is out of bounds for dimension {d} with size {size}")
     idx = idx.astype(np.int64, copy=False)
     if base == "scatter_reduce":
-        if reduce == "mean" and t._data.dtype == np.bool_:
-            _refuse_bool_mean()
+        if unsupported and idx.size:
+            _refuse_kernel(t, reduce)
+        if reduce == "mean" and t._data.dtype == np.bool_:     # (an empty index: the division after it)
+            raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
         params = dict(dim=d, index=idx, reduce=reduce, include_self=bool(include_self), src_sizes=src._data.shape)
         key = "scatter_reduce_" + {"max": "amax", "min": "amin"}.get(reduce, reduce)   # (one row per reduction)
         if name.endswith("_"):
@@ -583,8 +589,8 @@ def _scatter(t, name, dim, index, src, reduce, include_self=True):
     return OPS[key](t, *args, **params)
 
 
-def _refuse_bool_mean():
-    raise NotImplementedError("\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'")
+def _refuse_kernel(t, reduce):
+    raise NotImplementedError(f"\"scatter_gather_tensor_cpu_reduce_{reduce}\" not implemented for '{_kind_of(t)}'")
 
 
 def _scalar_value(value):
@@ -629,8 +635,12 @@ def _index_add_args(t, dim, index, source, func="index_add", bounds=True):
                            f"{_shape_text(source._data.shape)}")
     size = t._data.shape[d] if t._data.ndim else 1
     bad = (idx < 0) | (idx >= size)
+    # (PyTorch's kernel: a self of one dim or none has its own loop and words; of more dims, an empty self or
+    # index returns before any index is read)
+    if bounds and t._data.ndim > 1 and not (idx.size and t._data.size):
+        bad = bad & False
     if bounds and bad.any():
-        if idx.dtype == np.int32:          # (an int32 index goes through index_select's bounds check)
+        if idx.dtype == np.int32 or t._data.ndim <= 1:   # (an int32 index goes through index_select's bounds check)
             raise IndexError("index out of range in self")
         raise RuntimeError(f"index {idx[bad].flat[0]} is out of bounds for dimension {d} with size {size}")
     return dict(dim=d, index=index_param(idx.astype(np.int64, copy=False), source), source_sizes=source._data.shape)
@@ -646,18 +656,30 @@ def _index_reduce(t, name, dim, index, source, reduce, include_self):
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
     args = _index_add_args(t, dim, index, source, "index_reduce", bounds=False)
+    _warnings.warn_once(_INDEX_REDUCE_WARNING)          # (the kernel's first words, before its own checks)
     is_bool = t._data.dtype == np.bool_
-    # (PyTorch's CPU kernel has no bool case where it starts from the identity, nor in its 1-d loop; a bool tensor of
-    # more dims goes through slices, whose mean is a floor division, refused for bool after the bounds)
-    if is_bool and (not include_self or t._data.ndim <= 1):
+    # (PyTorch's CPU kernel has no bool or complex case where it starts from the identity, nor in its 1-d loop; a
+    # tensor of more dims goes through slices, whose mean is a floor division, refused for bool after the bounds,
+    # and whose amax/amin are maximum/minimum, which have no complex kernel)
+    if (is_bool or t._data.dtype.kind == "c") and (not include_self or t._data.ndim <= 1):
         kernel = "index_func_" if include_self else "index_reduce_func_exclude_input_init"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
-    size = t._data.shape[args["dim"]] if t._data.ndim else 1
-    if ((np.asarray(args["index"]) < 0) | (np.asarray(args["index"]) >= size)).any():
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_kind_of(t)}'")
+    d = args["dim"]
+    if not include_self:      # (the reduced places are first index_fill_'ed with the identity: its checks)
+        t._index_fill_mask(d, Tensor._make(np.asarray(args["index"]).astype(np.int64).reshape(-1)))
+    if t._data.ndim > 1 and t._data.shape[d] == 0 and np.asarray(args["index"]).size:   # (its self.select(dim, 0))
+        raise IndexError(f"select(): index 0 out of range for tensor of size {list(t._data.shape)} at dimension {d}")
+    size = t._data.shape[d] if t._data.ndim else 1
+    bad = (np.asarray(args["index"]).reshape(-1) < 0) | (np.asarray(args["index"]).reshape(-1) >= size)
+    # (the kernel checks each index, then reduces its slice: a complex amax/amin fails at the first good one)
+    complex_extreme = t._data.dtype.kind == "c" and reduce in ("amax", "amin")
+    if bad.any() and not (complex_extreme and not bad[0]):
         raise IndexError("index out of range in self")
-    if is_bool and reduce == "mean":
+    if is_bool and reduce == "mean" and bad.size:         # (an empty index returns before the division)
         raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
-    _warnings.warn_once(_INDEX_REDUCE_WARNING)
+    if complex_extreme and bad.size:
+        raise NotImplementedError(f"\"{'maximum' if reduce == 'amax' else 'minimum'}_cpu\" not implemented for "
+                                  f"'{_kind_of(t)}'")
     d, idx = args["dim"], np.asarray(args["index"]).reshape(-1)
     shape = source._data.shape or (1,)
     along = [1] * len(shape)
@@ -702,10 +724,26 @@ def _index_copy_args(t, dim, index, source):
                          f"({source._data.shape[d]})")
     size = t._data.shape[d] if nd else 1
     bad = (idx < 0) | (idx >= size)
-    if bad.any():
+    if source._data.size and not t._data.size:
+        # PyTorch's kernel views self as source's shape (a stride of 0 along dim): more than an empty storage holds
+        _check_restrided_storage(t, source._data.shape, d)
+    if bad.any() and source._data.size:     # (PyTorch's kernel loops over source: an empty one reads no index)
         raise IndexError(f"index_copy_(): index {idx[bad].flat[0]} is out of bounds for dimension {d} with size "
                          f"{size}")
     return dict(dim=d, index=idx, source_sizes=source._data.shape)
+
+
+def _check_restrided_storage(t, sizes, d):
+    """PyTorch's setStorage check of self viewed with these sizes and self's strides but 0 along d."""
+    strides = list(t.stride())
+    strides[d] = 0
+    offset = t.storage_offset()
+    need = 0 if 0 in sizes else t._data.itemsize * (offset + 1 + sum((n - 1) * st for n, st in zip(sizes, strides)))
+    have = t.untyped_storage().nbytes()
+    if need > have:
+        raise RuntimeError(f"setStorage: sizes {list(sizes)}, strides {strides}, storage offset {offset}, and itemsize "
+                           f"{t._data.itemsize} requiring a storage size of {need} are out of bounds for storage of "
+                           f"size {have}")
 
 
 def _correction_shown(out, dim, unbiased, correction):

@@ -12,6 +12,7 @@ from ..autograd.node import set_history
 from ..ops import OPS, indexing as _indexing
 from ..ops.inplace import _keep_retained_grad, _kind_name, _refresh_views
 from ..ops.operands import _type_name, broadcast_error
+from ..ops.scatter import check_index_select_bounds
 from ._common import _check_tensor_argument, _data_of, _dims, _warn_once
 
 
@@ -383,14 +384,22 @@ class _ShapeMethods:
         sizes = list(self._data.shape)
         sizes[d] = indices._data.shape[d]                 # indices take self's other sizes...
         indices = indices.broadcast_to(_broadcast(sizes, indices._data.shape))
+        # PyTorch wraps the indices along dim first (indices.remainder(size): -1 is the last, size the first)
+        n = self._data.shape[d]
+        if n == 0 and indices._data.size:
+            raise RuntimeError("ZeroDivisionError")
+        indices = Tensor._make(np.remainder(indices._data, max(n, 1)))
         sizes = list(indices._data.shape)
         sizes[d] = self._data.shape[d]                    # ...and self takes theirs
         return self.broadcast_to(_broadcast(sizes, self._data.shape)).gather(d, indices)
 
-    def gather(self, dim, index):
+    def gather(self, dim, index, *, sparse_grad=False):
+        # (sparse_grad=True: PyTorch's gradient of self is a sparse tensor; gradlab has none, its dense one is the same)
         _check_tensor_argument("gather", index, "index", position=2)
         d = _wrap_dim(dim, self._data.ndim)
         idx = index._data
+        if idx.size == 0:          # (PyTorch checks nothing more of an empty index)
+            return OPS["gather"](self, dim=d, index=idx.astype(np.int64), self_sizes=self._data.shape)
         if idx.dtype not in (np.int64, np.int32):
             raise RuntimeError("gather(): Expected dtype int32/int64 for index")
         if max(idx.ndim, 1) != max(self._data.ndim, 1):     # (a 0-d tensor counts as 1-d here)
@@ -416,16 +425,7 @@ class _ShapeMethods:
             raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
         if idx.dtype not in (np.int64, np.int32):
             raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
-        size = self._data.shape[d] if self._data.ndim else 1
-        if size == 0 and idx.size:          # (PyTorch's 1-d kernel words it as any index out of range)
-            if self._data.ndim == 1:
-                raise IndexError("index out of range in self")
-            raise RuntimeError("index_select(): self indexing axis dim should be positive")
-        bad = (idx < 0) | (idx >= size)
-        if bad.any():      # (PyTorch's kernels word it differently: its dim-1 and empty-input kernel, the others)
-            if d == 1 or self._data.size == 0:
-                raise RuntimeError(f"INDICES element is out of DATA bounds, id={idx[bad].flat[0]} axis_dim={size}")
-            raise IndexError("index out of range in self")
+        check_index_select_bounds(self._data, d, idx)
         if self._data.ndim and not idx.ndim:
             idx = idx.reshape(1)           # (a 0-d index keeps the dim)
         return OPS["index_select"](self, dim=d, index=idx, self_sizes=self._data.shape)

@@ -8,6 +8,7 @@ import numpy as np
 from .._dtype import real_part, scalar_in
 from .._tensor_core import Tensor
 from . import dual
+from .arithmetic import _real_input
 from .formula_text import shows
 from .registry import op, refuse_complex
 
@@ -165,8 +166,8 @@ def minimum(self, other):
 
 @op("where", "WhereBackward0", ("self", "other"), variants=("function", "method"),
     shows={"self": "where(condition, grad, 0)", "other": "where(condition, 0, grad)"},
-    self=lambda g, n: dual.where_or_zero(dual.like(g, n.condition), g),      # (condition: a numpy bool array)
-    other=lambda g, n: dual.where_or_zero(dual.like(g, ~n.condition), g))
+    self=lambda g, n: _real_input(dual.where_or_zero(dual.like(g, n.condition), g), n, 0),   # (a numpy bool array)
+    other=lambda g, n: _real_input(dual.where_or_zero(dual.like(g, ~n.condition), g), n, 1))
 def where(self, other, condition):
     return np.where(condition, self, other)
 
@@ -186,7 +187,7 @@ def masked_fill(self, mask, value):
 @op("masked_fill_tensor", "MaskedFillBackward1", ("self", "value"), promote=False,
     shows={"value": "where(mask, grad, 0).sum()"},
     self=_fill_grad,
-    value=lambda g, n: dual.where_or_zero(dual.like(g, n.mask), g))     # (summed to the 0-d value by the node)
+    value=lambda g, n: _real_input(dual.where_or_zero(dual.like(g, n.mask), g), n, 1))   # (summed by the node)
 def masked_fill_tensor(self, value, mask):
     return np.where(mask, real_part(value, self.dtype).astype(self.dtype), self)
 
@@ -200,7 +201,7 @@ def index_fill(self, mask, value):
 @op("index_fill_tensor", "IndexFillBackward1", ("self", "value"), promote=False,
     shows={"value": "where(mask, grad, 0).sum()"},
     self=_fill_grad,
-    value=lambda g, n: dual.where_or_zero(dual.like(g, n.mask), g))     # (summed to the 0-d value by the node)
+    value=lambda g, n: _real_input(dual.where_or_zero(dual.like(g, n.mask), g), n, 1))   # (summed by the node)
 def index_fill_tensor(self, value, mask, fill):
     """index_fill with a 0-d tensor value: PyTorch fills its item (`fill`, already converted) and records the
     value's gradient (grad.index_select(dim, index.unique()).sum(): each filled entry once)."""

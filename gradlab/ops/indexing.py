@@ -14,7 +14,7 @@ import numpy as np
 from .._ctype import tp_name
 from .._dtype import c32_scalar, from_numpy_dtype
 from .._tensor_core import Tensor
-from .._tensor_data import _check_numpy
+from .._tensor_data import _check_numpy, _from_python, _scalar_dtype
 from ..autograd import forward_grads as _forward_grads, grad_mode
 from .inplace import (_EXPANDED_INDEX_PUT, _EXPANDED_MASKED_FILL, _OVERLAP, _PARTIAL_OVERLAP, _adopt,
                       _check_inplace_allowed, _kind_name, _partial_overlap, _stand_in, _write_through_base, overlaps,
@@ -71,8 +71,10 @@ def _key_item(k, pending=None):
     """One item of a key, as numpy reads it. pending: a dict that collects, instead of raising or warning
     at once, an index tensor's bad dtype ('bad': the error) and the uint8 masks ('uint8': their ids), as
     PyTorch's index op checks them only after the whole key is read (x[bad, ::0] is an error about the step)."""
-    if k is None or k is Ellipsis or isinstance(k, (bool, np.bool_)):
-        return bool(k) if isinstance(k, np.bool_) else k
+    if isinstance(k, np.bool_):             # (not a Python bool to PyTorch, nor an integer)
+        raise IndexError(_INVALID_INDEX.format(_type_name(k)))
+    if k is None or k is Ellipsis or isinstance(k, bool):
+        return k
     if isinstance(k, slice):
         return k
     if isinstance(k, Tensor):
@@ -104,7 +106,7 @@ def _key_item(k, pending=None):
 
 def numpy_key(indices):
     """The numpy key of a tuple of index tensors (index_put_'s indices; their checks are getitem's)."""
-    return tuple(_key_item(k) for k in indices)
+    return tuple(_key_item(k, {}) for k in indices)       # ({}: a uint8 mask warned when the key was checked)
 
 
 def _int64(i):
@@ -116,11 +118,11 @@ def _int64(i):
 
 def _index_array(seq):
     """A list (or array) index as PyTorch reads it: bool or uint8 stays, anything else is int64."""
-    text = _text_in(seq) if isinstance(seq, (str, bytes, list, tuple)) else None
-    if text is not None:
-        raise TypeError(f"new(): invalid data type '{type(text).__name__}'")
-    if isinstance(seq, (list, tuple)) and _huge_int_in(seq):
-        raise ValueError("Overflow when unpacking long long")
+    if isinstance(seq, (str, bytes, list, tuple, range)):
+        # PyTorch's indexing_tensor_from_data: the dtype inferred over every element (its errors: an ellipsis,
+        # None, a slice), then the elements stored as torch.tensor stores them: as longs unless it is a mask
+        inferred = _scalar_dtype(seq)
+        return _from_python(seq, inferred if inferred in (np.bool_, np.uint8) else np.dtype(np.int64))
     if isinstance(seq, np.ndarray):
         _check_numpy(seq)                   # (a numpy index becomes a tensor first: its dtype is checked so)
     a = np.asarray(seq)
@@ -129,22 +131,6 @@ def _index_array(seq):
     if a.dtype.kind not in "biuf":
         raise TypeError(f"new(): invalid data type '{a.dtype.name}'")
     return a.astype(np.int64)
-
-
-def _text_in(seq):
-    """The first str or bytes in a (nested) index list, or None."""
-    if isinstance(seq, (str, bytes)):
-        return seq
-    for e in seq:
-        found = _text_in(e) if isinstance(e, (str, bytes, list, tuple)) else None
-        if found is not None:
-            return found
-    return None
-
-
-def _huge_int_in(seq):
-    return any(_huge_int_in(e) if isinstance(e, (list, tuple)) else
-               isinstance(e, int) and not -2 ** 63 <= e < 2 ** 63 for e in seq)
 
 
 def _mask_or_indices(a, pending=None):
@@ -189,7 +175,8 @@ def index_shape(t, key):
     if not advanced:
         return out._data.shape, lambda: None
     _check_index_tensors(out, advanced, pending)
-    shape = _indexed_shape(out._data.shape, _advanced_key(out, advanced, check_bounds=False))
+    # (an index into a dim of size 0 is refused by make_info, before the value is looked at, as in setitem)
+    shape = _indexed_shape(out._data.shape, _advanced_key(out, advanced, check_bounds=0 in out._data.shape))
     return shape, lambda: _advanced_key(out, advanced)
 
 
@@ -220,6 +207,7 @@ def _apply_slicing(t, key, pending):
             dim += 1
             real_dim += 1
         elif isinstance(k, slice):
+            _check_step(k)                # (read as the slice is unpacked, before its dim is looked at)
             if dim >= out._data.ndim and k != slice(None):     # (only after two `...`)
                 raise IndexError(f"Dimension out of range (expected to be in range of [{-out._data.ndim}, "
                                  f"{out._data.ndim - 1}], but got {dim})")
@@ -465,6 +453,9 @@ def _setitem(t, key, value, copy=False):
         if overlaps(target, value) and (advanced or _partial_copy(
                 target._data, value._data if value._data.shape == target._data.shape else v)):
             raise RuntimeError(_PARTIAL_OVERLAP)
+    if advanced and not fill and any(isinstance(k, Tensor) and (k is t and target is stand or overlaps(target, k))
+                                     for k in items):
+        raise RuntimeError(_PARTIAL_OVERLAP)     # (index_put_ refuses an index sharing self's memory, `x[x] = v`)
     if advanced:                             # (make_info's checks; then the value's shape and dtype)
         _check_index_tensors(target, advanced, pending)
         index_key = _advanced_key(target, advanced, check_bounds=0 in target._data.shape)
@@ -503,7 +494,10 @@ def _setitem(t, key, value, copy=False):
         # a 0-d value that requires grad, written into an integer or bool tensor by PyTorch's fill_ (or by index_put_'s
         # masked_fill_ for masks): kept as it is, whose node is then recorded (FillBackward3, CopySlices,
         # IndexPutBackward0; ops/registry.py's _integer_history). A copy_ into an integer tensor records nothing.
-        fills = (value_requires and t._data.dtype.kind not in "fc" and not copy and val._data.ndim == 0 and (
+        # (so is a real one written into a complex tensor: its gradient is then refused, as PyTorch's engine does)
+        fills = (value_requires and (t._data.dtype.kind not in "fc" or t._data.dtype.kind == "c" and
+                                     val._data.dtype.kind != "c") and not copy and (val._data.ndim == 0 or (
+                     t._data.dtype.kind == "c" and advanced and val._data.size == 1)) and (
             all(a.dtype == np.bool_ for a in advanced.values()) if advanced else target._data.ndim != 0))
         if isinstance(val, Tensor) and val._data.dtype != t._data.dtype and not fills:
             val = val.to(t.dtype)

@@ -21,6 +21,7 @@ from ..autograd.engine import ZERO_TENSOR_IMMUTABLE
 from ..autograd.forward_grads import INPLACE_HOOK as _FORWARD_AD, tangent_of as _tangent_of
 from ..autograd.node import Node, record, set_history
 from . import dual
+from .arithmetic import _real_input
 from .formula_text import shows
 from .operands import _binary, _check_int_scalar
 from .registry import OPS, ORIGINAL_SELF, edge_of, op
@@ -72,7 +73,9 @@ def _check_inplace_allowed(t, as_view=False, view_name=None):
             raise RuntimeError(_NO_GRAD_VIEW_INPLACE.split(" Given")[0] + _MULTI_OUTPUT_INPLACE)
         raise RuntimeError(_NO_GRAD_VIEW_INPLACE)
     base = t._base
-    if base is not None and base.grad_fn is None and base._requires_grad:
+    # (PyTorch's check_inplace asks only that the view requires grad and its base is a leaf: a base that does not
+    # require grad itself, when the view of it was made to require grad and viewed again, counts too)
+    if base is not None and base.grad_fn is None and (base._requires_grad or t.requires_grad):
         raise RuntimeError(_VIEW_OF_LEAF_INPLACE)
     if t.grad_fn is None and t._requires_grad:
         # (a view made to require grad itself, `arange(6.).reshape(2, 3).requires_grad_()`: its base is a leaf,
@@ -253,9 +256,9 @@ def _make_writable(t):
     a = t._data
     if any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape)):
         return
-    root = a
-    while isinstance(root.base, np.ndarray):
-        root = root.base
+    root = _writable_owner(a)
+    if root is None:
+        return
     offset = a.__array_interface__["data"][0] - root.__array_interface__["data"][0]
     if not root.flags.writeable or root.dtype != a.dtype or offset < 0 or offset % a.itemsize:
         return
@@ -589,7 +592,8 @@ def fill_inplace(t, value):
         value = c32_scalar(value)       # (complex32: a structured element, both parts written)
     if data.flags.writeable:
         data[...] = value
-    elif t._base is None and not t._views and data.size and all(st == 0 for st in data.strides):
+    elif (t._base is None and not t._views and data.ndim and all(st == 0 for st in data.strides)
+          and _writable_owner(data) is None):
         # one number seen at every position, owned by no other tensor (the gradient autograd.grad gives
         # for x.sum()): PyTorch fills that one memory location; here it becomes a fresh one
         data = np.ndarray(data.shape, data.dtype, np.full(1, value, data.dtype), 0, data.strides)
@@ -628,16 +632,27 @@ def _write_through_base(t, key, value):
     root = t._base if t._base is not None else t
     if not root._data.flags.writeable:
         # (a detached expanded tensor is no view of a tensor: its memory is the numpy array it broadcasts)
-        owner = root._data
-        while not owner.flags.writeable and isinstance(owner.base, np.ndarray):
-            owner = owner.base
-        if owner.flags.writeable:
+        owner = _writable_owner(root._data)
+        if owner is not None:
             root = _Memory(owner)
     values = np.array(t._data, copy=True)
     values[key] = value
     written = np.zeros(t._data.shape, bool)
     written[key] = True
     root._data.flat[view_positions(t, root)[written]] = values[written]
+
+
+def _writable_owner(data):
+    """The writeable numpy array owning the memory a read-only view (an expanded tensor's) shows, or None."""
+    owner = data
+    while owner.base is not None:
+        below = owner.base
+        if not isinstance(below, np.ndarray):     # (numpy's as_strided/broadcast_to keep theirs in a DummyArray)
+            below = getattr(below, "base", None)
+            if not isinstance(below, np.ndarray):
+                break                             # (memory numpy does not own: a buffer)
+        owner = below
+    return owner if owner.flags.writeable else None
 
 
 class _Memory:
@@ -759,7 +774,7 @@ del _key, _name
 @op("fill_tensor", "FillBackward3", ("self", "value"), promote=False, shows={"value": "grad.sum()"},
     self=_no_gradient,
     # (grad.sum(): SumBackward0 in a graph of the gradient; on arrays the node sums g to the value's shape)
-    value=lambda g, n: g.sum() if isinstance(g, Tensor) else g)
+    value=lambda g, n: _real_input(g.sum() if isinstance(g, Tensor) else g, n, 1))
 def _fill_tensor(self, value):
     return np.full_like(self, real_part(value, self.dtype))
 

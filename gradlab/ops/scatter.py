@@ -116,6 +116,8 @@ def index_add_alpha(self, source, dim, index, alpha, source_sizes):
     """self with alpha * source's slices added at `index` along dim (repeated indices add up)."""
     out = np.array(self, copy=True)
     o, s = _1d(out), (source.reshape(1) if source.ndim == 0 else source)
+    if not (out.size and s.size):       # (nothing to add: PyTorch reads no index, see _index_add_args)
+        return out
     if alpha != 1:
         s = s * np.asarray(alpha).astype(out.dtype) if out.dtype.kind != "b" else s
     np.add.at(o, _along(dim, _1d(index)), s)
@@ -126,9 +128,24 @@ def _scaled(x, alpha):
     return x if alpha == 1 else x * alpha
 
 
+def check_index_select_bounds(data, d, idx):
+    """index_select's bounds check (also in the gradients that call it): PyTorch's kernels word it differently."""
+    size = data.shape[d] if data.ndim else 1
+    if size == 0 and idx.size:          # (PyTorch's 1-d kernel words it as any index out of range)
+        if data.ndim == 1:
+            raise IndexError("index out of range in self")
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    bad = (idx < 0) | (idx >= size)
+    if bad.any():      # (its dim-1 and empty-input kernel, the others)
+        if d == 1 or data.size == 0:
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={idx[bad].flat[0]} axis_dim={size}")
+        raise IndexError("index out of range in self")
+
+
 @shows("grad.index_select(dim, index)")
 def _index_select_grad(g, n):
     """grad.index_select(dim, index).expand_as(source) (a 0-d source: its one value)."""
+    check_index_select_bounds(dual.data(g), n.dim, np.asarray(n.index))
     grad = dual.call("index_select", g, dim=n.dim, index=_1d(n.index), self_sizes=dual.data(g).shape)
     if not n.source_sizes:
         return grad.reshape(())
@@ -141,7 +158,8 @@ def _index_select_grad(g, n):
     source=_index_select_grad)
 def index_copy(self, source, dim, index, source_sizes):
     out = np.array(self, copy=True)
-    _1d(out)[_along(dim, _1d(index))] = source.reshape(1) if source.ndim == 0 else source
+    if out.size and source.size:        # (an empty source or self: PyTorch's kernel reads no index)
+        _1d(out)[_along(dim, _1d(index))] = source.reshape(1) if source.ndim == 0 else source
     return out
 
 
@@ -150,7 +168,8 @@ def index_copy(self, source, dim, index, source_sizes):
 def index_fill_along(self, dim, index):
     """grad.index_fill(dim, index, 0): index_copy's gradient for self."""
     out = np.array(self, copy=True)
-    _1d(out)[_along(dim, _1d(index))] = 0
+    if out.size:                        # (an empty grad is never looked at, as in index_fill)
+        _1d(out)[_along(dim, _1d(index))] = 0
     return out
 
 

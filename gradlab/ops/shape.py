@@ -14,6 +14,7 @@ from .. import _dtype
 from .._size import tp_name
 from .._tensor_core import Tensor, _wrap_dim
 from . import dual
+from .arithmetic import _real_input
 from .formula_text import shows
 from .registry import CONTIGUOUS_RESULT, OPS, _byte_strides, joined_layout, op, torch_layout
 
@@ -354,11 +355,12 @@ def _index_layout(src, key, out):
     if out.ndim < 2:
         return out
     arrays = [i for i, k in enumerate(key) if isinstance(k, np.ndarray)]
-    if len(arrays) == 1 and src.flags.c_contiguous and key[arrays[0]].ndim == 1 and key[arrays[0]].dtype != np.bool_:
+    if len(arrays) == 1 and key[arrays[0]].ndim == 1 and key[arrays[0]].dtype != np.bool_ and list(src.strides) == [
+            st * src.itemsize for st in _contiguous_strides(src.shape)]:
         return _c_order(out)                 # (the common case: x[idx] of a contiguous x is contiguous)
     index = [a for k in key if isinstance(k, np.ndarray) for a in (np.nonzero(k) if k.dtype == np.bool_ else (k,))]
     bshape = np.broadcast_shapes(*(a.shape for a in index))
-    broadcast = [np.broadcast_to(a, bshape).strides for a in index]
+    broadcast = [np.broadcast_to(a, bshape) for a in index]
     rest, dim = [], 0                 # (src dim, is it before the indexed ones) of the other result dims
     for i, k in enumerate(key):
         n = k.ndim if isinstance(k, np.ndarray) and k.dtype == np.bool_ else 1
@@ -366,15 +368,19 @@ def _index_layout(src, key, out):
             rest.append((dim, i < arrays[0]))
         dim += n
     rest += [(d, False) for d in range(dim, src.ndim)]
-    # the strides of each operand along each result dim (0: broadcast)
-    plain = [(src.strides[d] if src.shape[d] != 1 else 0,) + (0,) * len(index) for d, _ in rest]   # (size 1: no order)
-    indexed = [(0,) + tuple(s[j] for s in broadcast) for j in range(len(bshape))]
-    if arrays[-1] - arrays[0] + 1 == len(arrays):      # adjacent: the indexed dims stay in place
-        before = sum(1 for _, b in rest if b)
-        strides = plain[:before] + indexed + plain[before:]
-    else:
-        strides = indexed + plain
+    adjacent = arrays[-1] - arrays[0] + 1 == len(arrays)     # (then the indexed dims stay in place, else go first)
+    before = sum(1 for _, b in rest if b) if adjacent else 0
     shape = out.shape
+    # the strides of each operand along each result dim (0: broadcast): src restrided (0 along the indexed dims), then
+    # each index viewed as [1] * before + its shape + [1] * after (reshape_indexer), broadcast to the result
+    src_strides = [src.strides[d] for d, _ in rest]
+    src_strides = src_strides[:before] + [0] * len(bshape) + src_strides[before:]
+    columns = [src_strides]
+    view_shape = (1,) * before + tuple(bshape) + (1,) * (len(rest) - before)
+    for a in broadcast:
+        viewed = _view_strides(a.shape, [st // a.itemsize for st in a.strides], view_shape)
+        columns.append([0 if n == 1 and shape[j] != 1 else st for j, (n, st) in enumerate(zip(view_shape, viewed))])
+    strides = [tuple(c[j] for c in columns) for j in range(len(shape))]
 
     def should_swap(d0, d1):
         for op in range(len(strides[0])):
@@ -399,9 +405,47 @@ def _index_layout(src, key, out):
     slow_to_fast = perm[::-1]
     if slow_to_fast == sorted(slow_to_fast):
         return _c_order(out)
+    if not out.size:
+        # (TensorIterator's compatible_stride: each dim's stride the product of the faster dims' sizes, a 0 among
+        # them included, which numpy's empty arrays do not keep: an empty array with those strides)
+        strides, step = [0] * out.ndim, out.itemsize
+        for d in perm:
+            strides[d] = step
+            step *= shape[d]
+        return np.lib.stride_tricks.as_strided(np.empty(0, out.dtype), shape, strides, writeable=True)
     laid = np.empty([shape[d] for d in slow_to_fast], out.dtype).transpose(np.argsort(slow_to_fast))
     laid[...] = out
     return laid
+
+
+def _view_strides(oldshape, oldstride, newshape):
+    """The strides of a view of this shape (PyTorch's computeStride), or contiguous ones where it must copy."""
+    if 0 in oldshape or not oldshape:
+        return _contiguous_strides(newshape)
+    newstride = [0] * len(newshape)
+    view_d, chunk_base, tensor_numel, view_numel = len(newshape) - 1, oldstride[-1], 1, 1
+    for tensor_d in range(len(oldshape) - 1, -1, -1):
+        tensor_numel *= oldshape[tensor_d]
+        if tensor_d == 0 or (oldshape[tensor_d - 1] != 1 and oldstride[tensor_d - 1] != tensor_numel * chunk_base):
+            while view_d >= 0 and (view_numel < tensor_numel or newshape[view_d] == 1):
+                newstride[view_d] = view_numel * chunk_base
+                view_numel *= newshape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return _contiguous_strides(newshape)        # (a copy)
+            if tensor_d > 0:
+                chunk_base, tensor_numel, view_numel = oldstride[tensor_d - 1], 1, 1
+    if view_d != -1:
+        return _contiguous_strides(newshape)
+    return newstride
+
+
+def _contiguous_strides(shape):
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return strides[::-1]
 
 
 @op("index_put_add", "IndexPutImplBackward0", ("self", "values"), promote=False,
@@ -429,7 +473,7 @@ def _copy_slices_self_grad(g, n):
 @op("copy_slices", "CopySlices", ("self", "value"), promote=False, saved_params=("key",),
     shows={"value": "grad[key]"},
     self=_copy_slices_self_grad,
-    value=lambda g, n: g[n.key])
+    value=lambda g, n: _real_input(g[n.key], n, 1))
 def copy_slices(self, value, key):
     """`self[key] = value` recorded in the graph (PyTorch's CopySlices)."""
     out = np.array(self, copy=True)
@@ -440,7 +484,7 @@ def copy_slices(self, value, key):
 @op("index_put_values", "IndexPutBackward0", ("self", "values"), promote=False,
     shows={"values": "grad[key]"},
     self=_copy_slices_self_grad,
-    values=lambda g, n: g[n.key])
+    values=lambda g, n: _real_input(g[n.key], n, 1))
 def index_put(self, values, key):
     """`self[index tensors] = values` recorded in the graph (PyTorch's index_put_)."""
     out = np.array(self, copy=True)
@@ -460,6 +504,8 @@ def index_fill_zero(self, key):
     shows={"self": "grad.new_zeros(self_sizes).scatter_add(dim, index, grad)"},
     self=lambda g, n: _gather_grad(g, n))
 def gather(self, dim, index, self_sizes):
+    if index.size == 0:                       # (an empty index: an empty result of its shape, whatever its dims)
+        return np.zeros(index.shape, self.dtype)
     if self.ndim == 0 or index.ndim == 0:     # (0-d tensors count as 1-d; the result is shaped like the index)
         return self.reshape(-1)[index]
     # out[i][j] = self[i][index[i][j]] (dim 1): shaped like the index, which may be smaller than self in
@@ -470,6 +516,8 @@ def gather(self, dim, index, self_sizes):
 
 
 def _gather_grad(g, n):
+    if n.index.size == 0:
+        return _zeros_for(g, n)
     if not n.self_sizes:               # 0-d input: every gathered element was that one value
         return dual.sum_dims(g, tuple(range(n.index.ndim))).reshape(())
     # PyTorch's gather_backward: zeros.scatter_add(dim, index, grad)

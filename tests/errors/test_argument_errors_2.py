@@ -106,7 +106,6 @@ KNOWN_DIFFERENCES = {
     "torch.logspace(a, 2, 1, pin_memory=True)": LACKS, "torch.logspace(a, a, 1, pin_memory=True)": LACKS,
     "torch.randint_like(a, 2, 2, pin_memory=True)": LACKS, "torch.zeros_like(a, pin_memory=True)": LACKS,
     "a.new_empty((2, 3), pin_memory=True)": LACKS, "a.new_zeros((2, 3), pin_memory=True)": LACKS,
-    "torch.gather(a, 1, a, sparse_grad=True)": LACKS,
     # addmm/baddbmm(self, mat1, mat2, ScalarType out_dtype): PyTorch's CPU build then raises NotImplementedError
     **{src: LACKS for src in ("torch.addmm(a, a, a, torch.float64)", "torch.addmm(a, a, a, torch.float64, alpha=1)",
                               "torch.addmm(a, a, a, torch.float64, alpha=torch.tensor(1))",
