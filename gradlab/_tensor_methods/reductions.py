@@ -5,6 +5,7 @@ import numbers
 import numpy as np
 
 from .. import _dtype
+from .._ctype import CType
 from .._tensor_core import Tensor, _wrap_dim
 from ..autograd import grad_mode
 from ..autograd.node import save_for_check
@@ -413,9 +414,10 @@ class _ReturnType(tuple):
         """The class for op `name` (one subclass per op, made on first use; gradlab.return_types lists them)."""
         kind = _ReturnType._classes.get(name)
         if kind is None:
-            kind = _ReturnType._classes[name] = type(name, (_ReturnType,), {
+            # (CType: Python's messages name it 'torch.return_types.max', as they name PyTorch's C type)
+            kind = _ReturnType._classes[name] = CType(name, (_ReturnType,), {
                 "__module__": "gradlab.return_types", "__qualname__": name, "__slots__": (),
-                "__new__": lambda c, seq: tuple.__new__(c, tuple(seq))})
+                "__new__": lambda c, seq: tuple.__new__(c, tuple(seq))}, c_name=f"torch.return_types.{name}")
         return kind
 
     @property
@@ -430,7 +432,7 @@ class _ReturnType(tuple):
         return f"torch.return_types.{type(self).__name__}(\nvalues={self[0]!r},\nindices={self[1]!r})"
 
 
-class _MinMax(tuple):
+class _MinMax(tuple, metaclass=CType, c_name="torch.return_types.aminmax"):
     """What x.aminmax() returns: torch.return_types.aminmax (min, max)."""
     __slots__ = ()
     n_fields = n_sequence_fields = 2
@@ -448,7 +450,7 @@ class _MinMax(tuple):
         return f"torch.return_types.aminmax(\nmin={self[0]!r},\nmax={self[1]!r})"
 
 
-_MinMax.__name__ = _MinMax.__qualname__ = "aminmax"
+_MinMax.__qualname__ = "aminmax"
 _MinMax.__module__ = "gradlab.return_types"
 
 
