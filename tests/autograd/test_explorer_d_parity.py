@@ -5,6 +5,7 @@ broadcast_tensors keeping a tensor of the full shape, .grad's layout when size-1
 and the create_graph warning's place. Every case is checked against live torch."""
 import itertools
 import random
+import zlib
 
 import pytest
 
@@ -45,3 +46,28 @@ def test_result_tuple_misuse(result, misuse):
     """`x.max(0).sum()`: Python's message names the type 'torch.return_types.max' (its tp_name), as
     the argument parser does; type(r).__name__ stays 'max'."""
     _same(f"x = torch.tensor([[1., 2.], [3., 5.]], requires_grad=True)\nr = {result}\n{misuse}")
+
+
+# ---------------------------------------------------------------- losses refuse complex tensors
+
+LOSSES = ["F.mse_loss(a, b)", "F.mse_loss(a, b, reduction='none')", "F.mse_loss(a, b, reduction='sum')",
+          "F.mse_loss(a, b[:1])", "F.mse_loss(a, b.real)", "F.mse_loss(a.real, b)", "torch.nn.MSELoss()(a, b)",
+          "F.mse_loss(a[:0], b[:0])", "F.l1_loss(a, b)", "F.smooth_l1_loss(a, b)", "F.smooth_l1_loss(a.real, b)",
+          "F.huber_loss(a, b)", "F.huber_loss(a, b, delta=0.5)", "F.soft_margin_loss(a, b)",
+          "F.kl_div(a, b, reduction='batchmean')", "F.kl_div(a.real, b, reduction='sum')",
+          "F.binary_cross_entropy(a, b)", "F.binary_cross_entropy_with_logits(a, b)"]
+
+
+@pytest.mark.parametrize("loss", LOSSES)
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_loss_of_complex(loss, dtype, requires_grad):
+    """The regression losses' kernels have real floating types only ('"mse_cpu" not implemented for
+    'ComplexFloat''); kl_div refuses complex inputs; soft_margin_loss computes, then refuses to record a
+    complex result; whatever passes is compared with its gradient."""
+    rng = random.Random(zlib.crc32((loss + dtype).encode()))
+    vals = [complex(rng.choice([0.5, -1.0, 2.0]), rng.choice([0.0, 1.5, -0.5])) for _ in range(4)]
+    _same(f"a = torch.tensor({vals[:2]}, dtype=torch.{dtype}, requires_grad={requires_grad})\n"
+          f"b = torch.tensor({vals[2:]}, dtype=torch.{dtype})\n"
+          f"r = {loss}\nout.append(repr(r))\n"
+          f"if r.requires_grad:\n    r.abs().sum().backward()\n    out.append(repr(a.grad))")

@@ -38,6 +38,9 @@ def _float_pair(kernel, input, target):
     kind = np.result_type(input._data, target._data).kind
     if kind not in "fc":
         raise NotImplementedError(f'"{kernel}" not implemented for \'{F._scalar_name(input)}\'')
+    if kind == "c":         # (real floating kernels only; the message names the pair's type)
+        name = F._SCALAR_NAMES[_dtype.promote_types(input.dtype, target.dtype).np.name]
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{name}\'')
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
@@ -107,6 +110,8 @@ def _kl_div(input, target, reduction, log_target):
     F._tensor_arg("kl_div", target, "target", 2)
     if input._data.dtype.kind in "biu" or target._data.dtype.kind in "biu":
         raise RuntimeError("kl_div: Integral inputs not supported.")
+    if input._data.dtype.kind == "c" or target._data.dtype.kind == "c":
+        raise RuntimeError("kl_div: Complex inputs not supported.")
     if log_target:
         loss = target.exp() * (target - input)
     else:
@@ -436,7 +441,12 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
         input = input.expand(shape)
     t = np.broadcast_to(t, shape)
     norm = 1.0 / max(int(np.prod(shape)), 1) if reduction == "mean" else 1.0
-    return OPS["soft_margin_loss"](input, target=t, reduction=reduction, norm=norm)
+    loss = OPS["soft_margin_loss"](input, target=t, reduction=reduction, norm=norm)
+    if loss.requires_grad and loss._data.dtype.kind == "c":
+        # (PyTorch computes it, then refuses to record a complex result of an op without complex gradients)
+        raise RuntimeError("soft_margin_loss does not support automatic differentiation for outputs with complex "
+                           "dtype.")
+    return loss
 
 
 def _margin_shapes(input):
