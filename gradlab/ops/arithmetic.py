@@ -568,7 +568,7 @@ def atan2(self, other):
 
 
 @op("hypot", "HypotBackward0", ("self", "other"), variants=("function", "method", "inplace"),
-    saves=("self", "other", "result"),
+    saves={"self": ("self", "result"), "other": ("other", "result")},     # (each side's formula reads its own)
     self=lambda g, n: g * n.self / n.result,
     other=lambda g, n: g * n.other / n.result)
 def hypot(self, other):

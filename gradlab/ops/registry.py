@@ -52,7 +52,7 @@ import numpy as np
 
 from .. import _device
 from .._dtype import category, default_np, from_numpy_dtype, result_np_dtype, through_float, half_scalar
-from .._tensor_core import Tensor, empty_layout
+from .._tensor_core import InferenceVersionCounter, Tensor, empty_layout
 from ..autograd import grad_mode
 from ..autograd import node as _node
 from ..autograd.forward_grads import APPLY_HOOK as _FORWARD_AD
@@ -313,6 +313,20 @@ def op(key, name, /, inputs=("self",), saves=(), num_outputs=1, promote=True, fl
                       shows, check, tuple(saves_outputs), undefined_grads)
         return OPS[key]
     return register
+
+
+def refuse_inference_saved(op, args):
+    """PyTorch saves an op's inputs for backward before it runs the kernel: an inference tensor it would
+    save is refused before the kernel's own checks (a shape mismatch) can speak. Called where gradlab
+    checks those before apply."""
+    if not grad_mode._state["enabled"]:
+        return
+    needs = [isinstance(a, Tensor) and (a._grad_fn is not None or a._requires_grad) for a in args]
+    for i, _, readers in op._saved_inputs:
+        a = args[i] if i < len(args) else None
+        if isinstance(a, Tensor) and type(a._vc) is InferenceVersionCounter and any(
+                j < len(needs) and needs[j] for j in readers):
+            raise RuntimeError(_node.INFERENCE_SAVED)
 
 
 def refuse_bool(message):

@@ -71,3 +71,21 @@ def test_loss_of_complex(loss, dtype, requires_grad):
           f"b = torch.tensor({vals[2:]}, dtype=torch.{dtype})\n"
           f"r = {loss}\nout.append(repr(r))\n"
           f"if r.requires_grad:\n    r.abs().sum().backward()\n    out.append(repr(a.grad))")
+
+
+# ---------------------------------------------------------------- inference tensors refused before shapes
+
+BINARIES = ["z * v", "v * z", "torch.mul(z, v)", "v.mul(z)", "z / v", "torch.atan2(z, v)", "z.pow(v)", "z + v",
+            "z - v", "torch.maximum(z, v)", "z @ v", "z @ v.t()", "torch.mm(z, v)", "z.mm(v.t())",
+            "torch.mm(z[0], v)", "z * v.detach()", "z * w", "torch.hypot(z, v)", "z.double() @ v.t()"]
+
+
+@pytest.mark.parametrize("expr", BINARIES)
+@pytest.mark.parametrize("shapes", [((3, 2), (2, 3)), ((2, 3), (2, 3)), ((4,), (2, 3)), ((3, 3), (3, 3))])
+@pytest.mark.parametrize("grad", ["", "with torch.no_grad():\n    "])
+def test_inference_tensor_before_shape_checks(expr, shapes, grad):
+    """PyTorch saves a differentiable op's inputs before its kernel runs: an inference tensor meeting a
+    tensor that requires grad is refused before a shape mismatch is noticed (add saves nothing)."""
+    _same(f"v = torch.ones{shapes[1]}.requires_grad_()\nw = torch.ones{shapes[1]}\n"
+          f"with torch.inference_mode():\n    z = torch.full({shapes[0]}, 2.0)\n"
+          f"{grad}r = {expr}\nout.append(repr(r))")
