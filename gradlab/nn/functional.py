@@ -500,7 +500,9 @@ def _broadcast_tensors(input, target):
     """torch.broadcast_tensors: both expanded to one shape (so a 0-d operand no longer counts as a
     'scalar' in type promotion: float32 (2, 3) against a float64 0-d target gives float64)."""
     shape = np.broadcast_shapes(input._data.shape, target._data.shape)
-    return input.expand(shape), target.expand(shape)
+    # (a tensor already of that shape comes back itself, not as an ExpandBackward0 view, as in PyTorch)
+    return (input if input._data.shape == shape else input.expand(shape),
+            target if target._data.shape == shape else target.expand(shape))
 
 
 def _weighted(name, input, target, weight, reduction, power):

@@ -860,9 +860,13 @@ def sum_to_shape(g, meta):
             g = dual.expand(g, shape)
         else:
             stretched = _stretched(g_shape, shape, lead)
-            if stretched:
+            if stretched and lead:
+                # (PyTorch's at::sum_to: one sum over the leading and the stretched dims together, whose
+                # order of additions differs from two sums one after the other)
+                g = dual.sum_keepdim(g, tuple(range(lead)) + stretched).reshape(shape)
+            elif stretched:
                 g = dual.sum_keepdim(g, stretched)
-            if lead:
+            elif lead:
                 g = dual.sum_dims(g, tuple(range(lead)))
     if dual.data(g).dtype != dtype:
         if dual.data(g).dtype.kind == "c" and dtype.kind != "c":    # a real input of a complex op: the real part

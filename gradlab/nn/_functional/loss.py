@@ -29,8 +29,11 @@ def _regression(name, input, target, reduction):
         shape = np.broadcast_shapes(input._data.shape, target._data.shape)
     except ValueError:
         raise F._broadcast_error(input._data.shape, target._data.shape) from None
-    if input._data.shape != shape or target._data.shape != shape:
-        input, target = input.expand(shape), target.expand(shape)
+    # (torch.broadcast_tensors: a tensor already of that shape comes back itself, not as an expand)
+    if input._data.shape != shape:
+        input = input.expand(shape)
+    if target._data.shape != shape:
+        target = target.expand(shape)
     return input, target, F._check_reduction(reduction)
 
 
