@@ -119,7 +119,7 @@ def _share(g, mine, theirs, lost):
     (written as zeros, not multiplied: inf * 0 is nan; a nan input never loses)."""
     tie, lost = mine == theirs, lost(mine, theirs)
     if isinstance(g, dual.Tensor):         # (with create_graph: the same ops, recorded)
-        return dual.where(tie, g / 2, g).masked_fill(lost, 0)
+        return dual.where(tie, dual.div_scalar(g, 2), g).masked_fill(lost, 0)    # (grad / 2: DivBackward1)
     return dual.zero_where(lost, dual.where(tie, g / 2, g))
 
 
@@ -166,7 +166,8 @@ def minimum(self, other):
 @op("where", "WhereBackward0", ("self", "other"), variants=("function", "method"),
     shows={"self": "where(condition, grad, 0)", "other": "where(condition, 0, grad)"},
     self=lambda g, n: dual.where_or_zero(dual.like(g, n.condition), g),      # (condition: a numpy bool array)
-    other=lambda g, n: dual.where_or_zero(dual.like(g, ~n.condition), g))
+    other=lambda g, n: dual.where(n.condition, 0.0, g) if isinstance(g, dual.Tensor)    # (where(condition, 0, grad):
+    else dual.where_or_zero(~n.condition, g))                                          # the zero comes first)
 def where(self, other, condition):
     return np.where(condition, self, other)
 
