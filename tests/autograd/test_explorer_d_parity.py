@@ -233,3 +233,38 @@ def test_huber_smooth_l1_gradient_bits(seed, loss, dtype):
             f"out.append(x.grad.tolist())")
     got, want = _run(gradlab, code), _run(torch, code)
     assert want[1] is None and got == want, code
+
+
+# ---------------------------------------------------------------- create_graph's once-a-process warning
+
+_CYCLE_SCRIPT = """
+import sys, warnings
+lib = __import__(sys.argv[1])
+calls = [lambda v: v.backward(create_graph=True), lambda v: v.backward(lib.ones(3), create_graph=True),
+         lambda v: lib.autograd.backward([v], create_graph=True), lambda v: v.sum().backward(create_graph=True)]
+for make in [lambda: lib.ones(2, 2, dtype=lib.complex64, requires_grad=True).clone(),
+             lambda: lib.ones(2, 2, requires_grad=True).clone(), lambda: lib.ones((), dtype=lib.complex64).clone(),
+             lambda: lib.ones((), dtype=lib.complex64, requires_grad=True).clone() * 2]:
+    for call in calls:
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            try:
+                call(make())
+                print("ok", end=" ")
+            except Exception as e:
+                print(type(e).__name__, str(e)[:40], end=" ")
+        print(sorted(str(x.message)[:30] for x in w))
+"""
+
+
+def test_create_graph_warning_after_root_checks():
+    """backward(create_graph=True) warns of the reference cycle from PyTorch's engine, once a process:
+    only once the roots passed _make_grads' checks (implicit gradients of non-scalar or complex outputs,
+    shapes), so a refused call does not use the one warning up. (Fresh processes: the warning is once.)"""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(gradlab.__file__)))
+    got, want = (subprocess.run([sys.executable, "-c", _CYCLE_SCRIPT, lib], capture_output=True, text=True,
+                                env=env, timeout=300).stdout for lib in ("gradlab", "torch"))
+    assert "Using backward()" in want and got == want
