@@ -268,3 +268,21 @@ def test_create_graph_warning_after_root_checks():
     got, want = (subprocess.run([sys.executable, "-c", _CYCLE_SCRIPT, lib], capture_output=True, text=True,
                                 env=env, timeout=300).stdout for lib in ("gradlab", "torch"))
     assert "Using backward()" in want and got == want
+
+
+# ---------------------------------------------------------------- a copied .grad takes the leaf's strides
+
+LEAVES = ["torch.tensor([[0.1], [-1.0], [-2.5]]).t()", "torch.tensor([[0.1, -1.0, -2.5]]).t()",
+          "torch.arange(6.).reshape(3, 1, 2).permute(1, 2, 0)", "torch.arange(6.).reshape(2, 3)[:, :1]",
+          "torch.arange(4.).reshape(1, 4, 1).transpose(0, 2)", "torch.arange(3.).reshape(3, 1, 1).permute(2, 0, 1)",
+          "torch.arange(6.).reshape(2, 3).t()", "torch.ones(1, 1).t()"]
+LOSSES_OF = ["v.sum()", "v.mean()", "v.expand(2, *v.shape).sum()", "v.sum() * 2", "(v * 3).sum()"]
+
+
+@pytest.mark.parametrize("leaf", LEAVES)
+@pytest.mark.parametrize("loss", LOSSES_OF)
+def test_copied_grad_layout(leaf, loss):
+    """A gradient AccumulateGrad copies (it does not obey the leaf's layout, as sum's expanded ones) is
+    made by new_empty_strided(leaf.sizes(), leaf.strides()): the leaf's strides exactly, size-1 dims' too."""
+    _same(f"v = {leaf}.requires_grad_()\n{loss}.backward()\n"
+          f"out.append((v.grad.stride(), v.grad.tolist(), v.grad._version))")
