@@ -3,6 +3,7 @@ Kronecker products, determinant and inverse, addmm and its relatives, matrix_pow
 
 import numpy as np
 
+from .._ctype import CType
 from .._tensor_core import Tensor, _wrap_dim, c_size
 from ..creation import zeros
 from ..ops import OPS
@@ -182,16 +183,16 @@ class _NamedPair(tuple):
 
 
 def _named_pair(name, first, second):
-    return type(name, (_NamedPair,), {"__module__": "gradlab.return_types", "__qualname__": name, "__slots__": (),
-                                      "_fields": (first, second), first: property(lambda self: self[0]),
-                                      second: property(lambda self: self[1])})
+    return CType(name, (_NamedPair,), {"__module__": "gradlab.return_types", "__qualname__": name, "__slots__": (),
+                                       "_fields": (first, second), first: property(lambda self: self[0]),
+                                       second: property(lambda self: self[1])}, c_name=f"torch.return_types.{name}")
 
 
 def _named_triple(name, *fields):
     body = {"__module__": "gradlab.return_types", "__qualname__": name, "__slots__": (), "_fields": fields,
             "n_fields": 3, "n_sequence_fields": 3}
     body.update({f: property(lambda self, i=i: self[i]) for i, f in enumerate(fields)})
-    return type(name, (_NamedPair,), body)
+    return CType(name, (_NamedPair,), body, c_name=f"torch.return_types.{name}")
 
 
 _SvdResult = _named_triple("svd", "U", "S", "V")

@@ -6,6 +6,7 @@ nothing to check (`exp`, `sin`, `tanh`, `abs`, `nan_to_num`, `exp_`, ...), are m
 import numpy as np
 
 from .. import _dtype
+from .._ctype import CType
 from .._tensor_core import Tensor, _wrap_dim
 from ..ops import OPS, indexing as _indexing
 from ..ops.inplace import _dense
@@ -643,7 +644,7 @@ def _check_nextafter(a, b):
                                   f"'{_dtype.from_numpy_dtype(dtype)._legacy[:-len('Tensor')]}'")
 
 
-class _Frexp(tuple):
+class _Frexp(tuple, metaclass=CType, c_name="torch.return_types.frexp"):
     """What x.frexp() returns: torch.return_types.frexp (mantissa, exponent)."""
     __slots__ = ()
     n_fields = n_sequence_fields = 2
@@ -661,13 +662,13 @@ class _Frexp(tuple):
         return f"torch.return_types.{type(self).__name__}(\nmantissa={self[0]!r},\nexponent={self[1]!r})"
 
 
-class _FrexpOut(_Frexp):
+class _FrexpOut(_Frexp, c_name="torch.return_types.frexp_out"):
     """What torch.frexp(x, out=(m, e)) returns: torch.return_types.frexp_out."""
     __slots__ = ()
 
 
-_Frexp.__name__ = _Frexp.__qualname__ = "frexp"
-_FrexpOut.__name__ = _FrexpOut.__qualname__ = "frexp_out"
+_Frexp.__qualname__ = "frexp"
+_FrexpOut.__qualname__ = "frexp_out"
 _Frexp.__module__ = _FrexpOut.__module__ = "gradlab.return_types"
 _Frexp._out_type = _FrexpOut
 

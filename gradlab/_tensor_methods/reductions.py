@@ -5,10 +5,12 @@ import numbers
 import numpy as np
 
 from .. import _dtype
+from .._ctype import CType
 from .._tensor_core import Tensor, _wrap_dim
 from ..autograd import grad_mode
 from ..autograd.node import save_for_check
 from ..ops import OPS, indexing as _indexing
+from ..ops.registry import refuse_inference_saved
 from ..ops.linalg import column_major as _column_major
 from ..ops.operands import _kind, _type_name
 from ..ops.scatter import index_param, scatter_reduced
@@ -413,9 +415,10 @@ class _ReturnType(tuple):
         """The class for op `name` (one subclass per op, made on first use; gradlab.return_types lists them)."""
         kind = _ReturnType._classes.get(name)
         if kind is None:
-            kind = _ReturnType._classes[name] = type(name, (_ReturnType,), {
+            # (CType: Python's messages name it 'torch.return_types.max', as they name PyTorch's C type)
+            kind = _ReturnType._classes[name] = CType(name, (_ReturnType,), {
                 "__module__": "gradlab.return_types", "__qualname__": name, "__slots__": (),
-                "__new__": lambda c, seq: tuple.__new__(c, tuple(seq))})
+                "__new__": lambda c, seq: tuple.__new__(c, tuple(seq))}, c_name=f"torch.return_types.{name}")
         return kind
 
     @property
@@ -430,7 +433,7 @@ class _ReturnType(tuple):
         return f"torch.return_types.{type(self).__name__}(\nvalues={self[0]!r},\nindices={self[1]!r})"
 
 
-class _MinMax(tuple):
+class _MinMax(tuple, metaclass=CType, c_name="torch.return_types.aminmax"):
     """What x.aminmax() returns: torch.return_types.aminmax (min, max)."""
     __slots__ = ()
     n_fields = n_sequence_fields = 2
@@ -448,7 +451,7 @@ class _MinMax(tuple):
         return f"torch.return_types.aminmax(\nmin={self[0]!r},\nmax={self[1]!r})"
 
 
-_MinMax.__name__ = _MinMax.__qualname__ = "aminmax"
+_MinMax.__qualname__ = "aminmax"
 _MinMax.__module__ = "gradlab.return_types"
 
 
@@ -459,13 +462,17 @@ def _check_reduced_size(name, t, dims):
 
 
 def _check_mm(a, b):
+    message = None
     if a._data.ndim != 2 or b._data.ndim != 2:
-        raise RuntimeError(f"{'self' if a._data.ndim != 2 else 'mat2'} must be a matrix")
-    if a._data.shape[1] != b._data.shape[0]:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a._data.shape[0]}x{a._data.shape[1]} and "
-                           f"{b._data.shape[0]}x{b._data.shape[1]})")
-    if a._data.dtype != b._data.dtype:
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_type(a)} != {_c_type(b)}")
+        message = f"{'self' if a._data.ndim != 2 else 'mat2'} must be a matrix"
+    elif a._data.shape[1] != b._data.shape[0]:
+        message = (f"mat1 and mat2 shapes cannot be multiplied ({a._data.shape[0]}x{a._data.shape[1]} and "
+                   f"{b._data.shape[0]}x{b._data.shape[1]})")
+    elif a._data.dtype != b._data.dtype:
+        message = f"expected m1 and m2 to have the same dtype, but got: {_c_type(a)} != {_c_type(b)}"
+    if message is not None:
+        refuse_inference_saved(OPS["mm"], (a, b))       # (PyTorch saves the inputs before its kernel checks)
+        raise RuntimeError(message)
     if a._data.dtype == np.bool_ and a._data.shape[0] * b._data.shape[1] and a._data.shape[1]:
         # (PyTorch's mm returns an empty result, or zeros when nothing is summed, before its kernel refuses bool)
         raise NotImplementedError('"addmm_impl_cpu_" not implemented for \'Bool\'')

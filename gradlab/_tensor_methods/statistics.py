@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from .._ctype import CType
 from .._tensor_core import Tensor, _wrap_dim
 from ..creation import full_like
 from ..ops import OPS
@@ -341,7 +342,7 @@ def _named(name, *fields):
     body = {"__module__": "gradlab.return_types", "__qualname__": name, "__slots__": (), "_fields": fields,
             "n_fields": len(fields), "n_sequence_fields": len(fields)}
     body.update({f: property(lambda self, i=i: self[i]) for i, f in enumerate(fields)})
-    return type(name, (_NamedPair,), body)
+    return CType(name, (_NamedPair,), body, c_name=f"torch.return_types.{name}")
 
 
 _QR = _named("qr", "Q", "R")

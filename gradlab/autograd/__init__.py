@@ -7,7 +7,7 @@ import numpy as np
 
 from .._tensor_core import Tensor as _Tensor
 from . import events, grad_mode, graph  # noqa: F401  (torch.autograd.graph)
-from .engine import run_backward
+from .engine import _root_edges, run_backward
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                         set_grad_enabled)
 from .node import AccumulateGrad, Node
@@ -84,7 +84,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     create_graph = _flag(create_graph)
     retain_graph = _flag(create_graph if retain_graph is None else retain_graph)
     # PyTorch's TORCH_WARN_ONCE (once a process), from its engine: after the roots' checks have passed
+    # (_make_grads' implicit gradients and shapes, then the graph: _root_edges raises what they refuse)
     if create_graph and all(t.requires_grad for t in tensors):
+        _root_edges(tensors, grads)
         _warnings.warn_once(_CREATE_GRAPH_WARNING)
     run_backward(tensors, grads, retain_graph, create_graph, inputs=inputs, accumulate=True)
 

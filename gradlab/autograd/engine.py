@@ -190,13 +190,18 @@ def _copied_version(tensor):
     """A gradient PyTorch copies rather than keeps is copied into new memory laid out as the leaf
     (clone_obey_contract: new_empty_strided(...).copy_(grad)), and that copy_ counts: the new .grad is at
     version 1. (A leaf that overlaps itself or has gaps gets a plain contiguous clone, at version 0.)"""
-    leaf = tensor._data
+    if _dense(tensor._data):
+        tensor._grad._version_counter = [1]
+
+
+def _dense(leaf):
+    """Whether the leaf's elements fill their memory once each (PyTorch's is_non_overlapping_and_dense)."""
     expected = leaf.itemsize
     for stride, size in sorted((abs(st), n) for st, n in zip(leaf.strides, leaf.shape) if n != 1):
         if stride != expected:
-            return
+            return False
         expected *= size
-    tensor._grad._version_counter = [1]
+    return True
 
 
 def _meta_grad(tensor):
@@ -261,10 +266,17 @@ def _fresh_copy(tensor, data):
     """A copy of `data` in the leaf's own memory layout and dtype, as PyTorch does."""
     leaf = tensor._data
     # (a sum of 0-d gradients can be a numpy scalar, whose copy() is no array)
-    if type(data) is np.ndarray and data.dtype == leaf.dtype and data.flags.c_contiguous and leaf.flags.c_contiguous:
+    if type(data) is np.ndarray and data.dtype == leaf.dtype and data.flags.c_contiguous and leaf.flags.c_contiguous \
+            and data.strides == leaf.strides:
         return data.copy()                  # the common case, without np.copyto's Python wrapper
     # (the leaf's dtype, unless its grad_dtype is set: then the gradient's, which the engine cast to it)
     copy = np.empty_like(leaf, dtype=data.dtype if "_grad_dtype" in tensor.__dict__ else None)
+    if copy.strides != leaf.strides and leaf.size and min(leaf.strides, default=0) >= 0 and _dense(leaf):
+        # PyTorch's new_empty_strided(leaf.sizes(), leaf.strides()): the leaf's strides exactly, a size-1
+        # dim's too (numpy's empty_like gives those its own)
+        scale = copy.itemsize / leaf.itemsize
+        copy = np.lib.stride_tricks.as_strided(np.empty(leaf.size, copy.dtype), leaf.shape,
+                                               tuple(int(st * scale) for st in leaf.strides))
     np.copyto(copy, data, casting="unsafe")
     return copy
 

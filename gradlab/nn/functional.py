@@ -500,7 +500,9 @@ def _broadcast_tensors(input, target):
     """torch.broadcast_tensors: both expanded to one shape (so a 0-d operand no longer counts as a
     'scalar' in type promotion: float32 (2, 3) against a float64 0-d target gives float64)."""
     shape = np.broadcast_shapes(input._data.shape, target._data.shape)
-    return input.expand(shape), target.expand(shape)
+    # (a tensor already of that shape comes back itself, not as an ExpandBackward0 view, as in PyTorch)
+    return (input if input._data.shape == shape else input.expand(shape),
+            target if target._data.shape == shape else target.expand(shape))
 
 
 def _weighted(name, input, target, weight, reduction, power):
@@ -529,6 +531,9 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     kind = np.result_type(input._data, target._data).kind
     if kind not in "fc":
         name = _scalar_name(input if input._data.dtype.kind == kind else target)
+        raise NotImplementedError(f'"mse_cpu" not implemented for \'{name}\'')
+    if kind == "c":         # (PyTorch's kernel has real floating types only; its message names the pair's type)
+        name = _SCALAR_NAMES[np.result_type(input._data, target._data).name]     # (one shape here)
         raise NotImplementedError(f'"mse_cpu" not implemented for \'{name}\'')
     count = input._data.size
     return _OPS["mse_loss"](input, target, reduction=reduction, count=count if reduction == "mean" else 1)
@@ -579,7 +584,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     _no_requires_grad("binary_cross_entropy", weight, "weight")
     if target._data.dtype != input._data.dtype:
         raise RuntimeError(f"Found dtype {_scalar_name(target)} but expected {_scalar_name(input)}")
-    if input._data.dtype.kind not in "fc":
+    if input._data.dtype.kind not in "f":
         raise NotImplementedError(f'"binary_cross_entropy" not implemented for \'{_scalar_name(input)}\'')
     x, y = input._data, target._data
     if not np.logical_and.reduce(((x >= 0) & (x <= 1)), axis=None):        # (nan is outside too)
@@ -613,7 +618,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if target._data.dtype.kind != "f" and input._data.dtype.kind == "f":
         raise RuntimeError(f"result type {_scalar_name(input)} can't be cast to the desired output type "
                            f"{_scalar_name(target)}")
-    if input._data.dtype.kind not in "fc":
+    if input._data.dtype.kind not in "f":
         raise NotImplementedError(f'"log_sigmoid_cpu" not implemented for \'{_scalar_name(input)}\'')
     half_input = input._data.dtype == np.float16 and target._data.dtype != np.float16
     if input._data.dtype != target._data.dtype:

@@ -98,7 +98,7 @@ def _alpha(n):
 @op("add", "AddBackward0", ("self", "other"), variants=("function", "method", "inplace"),
     shows={"other": "grad * alpha.conj()"},
     self=lambda g, n: g,
-    other=lambda g, n: g if _alpha(n) == 1 else g * _alpha(n))
+    other=lambda g, n: g if _alpha(n) == 1 else dual.mul_scalar(g, _alpha(n)))     # (maybe_multiply: MulBackward1)
 def add(self, other, alpha=1):
     if _any_complex(self, other):
         return complex_plus_scaled(self, other, alpha)
@@ -108,7 +108,7 @@ def add(self, other, alpha=1):
 @op("sub", "SubBackward0", ("self", "other"), variants=("function", "method", "inplace"),
     shows={"other": "-grad * alpha.conj()"},
     self=lambda g, n: g,
-    other=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
+    other=lambda g, n: -g if _alpha(n) == 1 else dual.mul_scalar(-g, _alpha(n)))    # (maybe_multiply(-grad, alpha))
 def sub(self, other, alpha=1):
     if _any_complex(self, other):
         return complex_plus_scaled(self, other, -alpha)
@@ -120,7 +120,7 @@ def sub(self, other, alpha=1):
 
 
 @op("rsub_tensor", "RsubBackward0", ("self", "other"), shows={"self": "-grad * alpha.conj()"},
-    self=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n),
+    self=lambda g, n: -g if _alpha(n) == 1 else dual.mul_scalar(-g, _alpha(n)),
     other=lambda g, n: g)
 def rsub_tensor(self, other, alpha=1):
     """`other - self` for a Tensor `other` (x.__rsub__(y), torch.rsub(x, y))."""
@@ -132,7 +132,7 @@ def rsub_tensor(self, other, alpha=1):
 
 
 @op("rsub", "RsubBackward1", ("self",), variants=("function",), shows={"self": "-grad * alpha.conj()"},
-    self=lambda g, n: -g if _alpha(n) == 1 else g * -_alpha(n))
+    self=lambda g, n: -g if _alpha(n) == 1 else dual.mul_scalar(-g, _alpha(n)))
 def rsub(self, other, alpha=1):
     """`other - self` for a Python scalar `other` (what `2 - x` calls)."""
     if _any_complex(self, other):     # (other - alpha * self, a complex product: sub's kernel)
@@ -568,7 +568,7 @@ def atan2(self, other):
 
 
 @op("hypot", "HypotBackward0", ("self", "other"), variants=("function", "method", "inplace"),
-    saves=("self", "other", "result"),
+    saves={"self": ("self", "result"), "other": ("other", "result")},     # (each side's formula reads its own)
     self=lambda g, n: g * n.self / n.result,
     other=lambda g, n: g * n.other / n.result)
 def hypot(self, other):

@@ -120,7 +120,7 @@ def _share(g, mine, theirs, lost):
     (written as zeros, not multiplied: inf * 0 is nan; a nan input never loses)."""
     tie, lost = mine == theirs, lost(mine, theirs)
     if isinstance(g, dual.Tensor):         # (with create_graph: the same ops, recorded)
-        return dual.where(tie, g / 2, g).masked_fill(lost, 0)
+        return dual.where(tie, dual.div_scalar(g, 2), g).masked_fill(lost, 0)    # (grad / 2: DivBackward1)
     return dual.zero_where(lost, dual.where(tie, g / 2, g))
 
 
@@ -167,7 +167,8 @@ def minimum(self, other):
 @op("where", "WhereBackward0", ("self", "other"), variants=("function", "method"),
     shows={"self": "where(condition, grad, 0)", "other": "where(condition, 0, grad)"},
     self=lambda g, n: _real_input(dual.where_or_zero(dual.like(g, n.condition), g), n, 0),   # (a numpy bool array)
-    other=lambda g, n: _real_input(dual.where_or_zero(dual.like(g, ~n.condition), g), n, 1))
+    other=lambda g, n: _real_input(dual.where(n.condition, 0.0, g) if isinstance(g, dual.Tensor)   # (where(condition,
+                                   else dual.where_or_zero(~n.condition, g), n, 1))            # 0, grad): the zero first)
 def where(self, other, condition):
     return np.where(condition, self, other)
 

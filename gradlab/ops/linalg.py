@@ -7,7 +7,7 @@ import numpy as np
 from .._tensor_core import Tensor
 from . import dual
 from .operands import _check_tensor_argument, broadcast_error
-from .registry import OPS, op
+from .registry import OPS, op, refuse_inference_saved
 from .inplace import run_inplace
 from .matrix import check_svd_finite, idamax
 from .shape import cat
@@ -231,6 +231,7 @@ def matmul(a, b):
         return a.mv(b)
     if da == 1 and db == 2:
         if a._data.shape[0] != b._data.shape[0]:
+            refuse_inference_saved(OPS["mm"], (a, b))      # (mm saves its inputs before its kernel checks)
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied (1x{a._data.shape[0]} and "
                                f"{b._data.shape[0]}x{b._data.shape[1]})")
         out = OPS["squeeze_matmul"](a.unsqueeze(0).mm(b), dim=0, self_sizes=(1, b._data.shape[1]))

@@ -11,6 +11,8 @@ from .formula_text import shows
 from .reduction import _norm_grad
 from .double_backward import node_of
 from .registry import OPS, op, sum_to_shape
+
+_F16, _F32 = np.dtype(np.float16), np.dtype(np.float32)
 from .unary import _exp, _log1p     # (PyTorch's float32 exp and log1p, bit for bit)
 
 
@@ -224,7 +226,19 @@ def _mse_backward(g, a, b, n):
     """mse_loss_backward(grad, a, b): the gradient for a (self, or target with the two swapped, as PyTorch)."""
     if _is_tensor(g, a, b):
         return OPS["mse_loss_backward"](g, a, b, reduction=n.reduction, count=n.count)
-    return g * 2 * (a - b) / n.count
+    return _mse_grad(g, a, b, n.count)
+
+
+def _mse_grad(g, a, b, count):
+    """PyTorch's mse_backward kernel: norm * (a - b) * grad, with norm = 2 / numel (2 for a sum) made a
+    number of the tensors' dtype first, each step rounded to that dtype (not 2 * (a - b) / numel)."""
+    d = np.asarray(a - b)
+    return scalar_in(_over_count(2.0, count), d.dtype) * d * g
+
+
+def _over_count(value, count):
+    """value / numel as C++ divides doubles: an empty tensor's mean gives inf (its gradient is empty anyway)."""
+    return value / count if count else math.inf
 
 
 def _mse_double_backward(g, n):
@@ -251,7 +265,7 @@ def mse_loss(self, target, reduction, count):
     self=lambda g, n: _mse_double_backward(g * n.grad_output, n),
     target=lambda g, n: -_mse_double_backward(g * n.grad_output, n))
 def mse_loss_backward(grad_output, self, target, reduction, count):
-    return grad_output * 2 * (self - target) / count
+    return _mse_grad(grad_output, self, target, count)
 
 
 # binary_cross_entropy's gradient is, in PyTorch, binary_cross_entropy_backward (an op: under create_graph its node
@@ -553,14 +567,51 @@ def _huber_backward(g, a, b, n):
         raise RuntimeError(mismatch)
     if _is_tensor(g, a, b):
         return OPS["huber_loss_backward"](g, a, b, reduction=n.reduction, delta=n.delta, count=n.count)
-    return dual.fused(lambda g, a, b: g * _clipped(a, b, n.delta, None) / n.count, g, a, b)
+    return _huber_grad(g, a, b, n.delta, n.count)
 
 
 def _smooth_l1_backward(g, a, b, n):
     """smooth_l1_loss_backward(grad, a, b) (see _mse_backward)."""
     if _is_tensor(g, a, b):
         return OPS["smooth_l1_loss_backward"](g, a, b, reduction=n.reduction, beta=n.beta, count=n.count)
-    return dual.fused(lambda g, a, b: g * _clipped(a, b, None, n.beta) / n.count, g, a, b)
+    return _smooth_l1_grad(g, a, b, n.beta, n.count)
+
+
+def _piecewise_grad(g, a, b, bound, count, inner):
+    """PyTorch's huber/smooth_l1 backward kernels: with norm = 1 / numel (1 for a sum) and x = a - b,
+    -norm * grad (* delta) where x <= -bound, norm * grad (* delta) where x >= bound, inner(norm * x * grad)
+    between; the tensors' dtype step by step, the bound a double (float16 computes in float32, rounded once)."""
+    x = np.asarray(a - b)
+    dtype = x.dtype
+    work = _F32 if dtype == _F16 else dtype
+    x = x.astype(work, copy=False)
+    norm = scalar_in(_over_count(1.0, count), work)
+    g = np.asarray(g).astype(work, copy=False)
+    outer = norm * g
+    mid = inner(norm * x * g, bound)
+    if inner is _times_one:
+        outer = (outer * np.float64(bound)).astype(work, copy=False)
+    with np.errstate(invalid="ignore"):
+        return np.where(x <= -bound, -outer, np.where(x >= bound, outer, mid)).astype(dtype, copy=False)
+
+
+def _times_one(v, bound):
+    return v
+
+
+def _over(v, bound):
+    return (v / np.float64(bound)).astype(v.dtype, copy=False)
+
+
+def _huber_grad(g, a, b, delta, count):
+    return _piecewise_grad(g, a, b, delta, count, _times_one)
+
+
+def _smooth_l1_grad(g, a, b, beta, count):
+    if np.result_type(a, b) == _F16:
+        # (measured: PyTorch's float16 kernel computes grad * clamp(x / beta, -1, 1) / numel in float)
+        return dual.fused(lambda g, a, b: g * _clipped(a, b, None, beta) / count, g, a, b)
+    return _piecewise_grad(g, a, b, beta, count, _over)
 
 
 def _threshold_double_backward(g, n, bound, over):
@@ -607,7 +658,7 @@ def huber_loss(self, target, reduction, delta, count, dtype_mismatch=None, loss_
     self=lambda g, n: _threshold_double_backward(g * n.grad_output, n, n.delta, None),
     target=lambda g, n: -_threshold_double_backward(g * n.grad_output, n, n.delta, None))
 def huber_loss_backward(grad_output, self, target, reduction, delta, count):
-    return dual.fused(lambda g, a, b: g * _clipped(a, b, delta, None) / count, grad_output, self, target)
+    return _huber_grad(grad_output, self, target, delta, count)
 
 
 @op("smooth_l1_loss", "SmoothL1LossBackward0", ("self", "target"), saves=("self", "target"),
@@ -632,7 +683,7 @@ def smooth_l1_loss(self, target, reduction, beta, count):
     self=lambda g, n: _threshold_double_backward(g * n.grad_output, n, n.beta, n.beta),
     target=lambda g, n: -_threshold_double_backward(g * n.grad_output, n, n.beta, n.beta))
 def smooth_l1_loss_backward(grad_output, self, target, reduction, beta, count):
-    return dual.fused(lambda g, a, b: g * _clipped(a, b, None, beta) / count, grad_output, self, target)
+    return _smooth_l1_grad(grad_output, self, target, beta, count)
 
 
 # --- activations that the teaching material uses less often ------------------------------------------

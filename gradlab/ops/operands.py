@@ -79,6 +79,7 @@ def _binary(key, a, b, **params):
         try:
             np.broadcast_shapes(a._data.shape, b._data.shape)
         except ValueError:
+            _registry.refuse_inference_saved(OPS[key], (a, b))     # (PyTorch's first refusal)
             raise broadcast_error(a._data.shape, b._data.shape) from None
     out = _registry.apply(OPS[key], (a, b), params)
     if key == "mul" and (getattr(a, "_zerotensor", False) or getattr(b, "_zerotensor", False)):

@@ -110,7 +110,18 @@ def mean_dim(self, dim, keepdim, self_sizes, count):
 def _even_split_grad(g, n):
     # ties share the gradient evenly, as PyTorch does for full max/min and amax/amin
     hits = n.self == _restore(n.result, n)
-    return _restore(g, n) / dual.sum_keepdim(hits, n.dim) * hits      # (PyTorch's order: MulBackward0 last)
+    return _restore_reshaped(g, n) / dual.sum_keepdim(hits, n.dim) * hits      # (PyTorch's order: MulBackward0 last)
+
+
+def _restore_reshaped(g, n):
+    """amax/amin's restore_reduced_dims: the reduced dims put back by one reshape (ViewBackward0 under
+    create_graph), where sum and mean unsqueeze them one by one."""
+    if isinstance(g, dual.Tensor) and not n.keepdim and n.dim is not None:
+        shape = list(g._data.shape)
+        for d in sorted(n.dim):
+            shape.insert(d, 1)
+        return g.reshape(shape)
+    return _restore(g, n)
 
 
 @shows("where(isclose(self, result, rtol=0, atol=0, equal_nan=True), "        # (equal_nan: a nan maximum came from the nans)

@@ -53,7 +53,7 @@ import numpy as np
 from .. import _device
 from .._dtype import category, c64_to_c32, default_np, from_numpy_dtype, result_np_dtype, through_float, half_scalar
 from . import complex32
-from .._tensor_core import Tensor, empty_layout
+from .._tensor_core import InferenceVersionCounter, Tensor, empty_layout
 from ..autograd import grad_mode
 from ..autograd import node as _node
 from ..autograd.forward_grads import APPLY_HOOK as _FORWARD_AD
@@ -362,6 +362,20 @@ def op(key, name, /, inputs=("self",), saves=(), num_outputs=1, promote=True, fl
                       shows, check, tuple(saves_outputs), undefined_grads)
         return OPS[key]
     return register
+
+
+def refuse_inference_saved(op, args):
+    """PyTorch saves an op's inputs for backward before it runs the kernel: an inference tensor it would
+    save is refused before the kernel's own checks (a shape mismatch) can speak. Called where gradlab
+    checks those before apply."""
+    if not grad_mode._state["enabled"]:
+        return
+    needs = [isinstance(a, Tensor) and (a._grad_fn is not None or a._requires_grad) for a in args]
+    for i, _, readers in op._saved_inputs:
+        a = args[i] if i < len(args) else None
+        if isinstance(a, Tensor) and type(a._vc) is InferenceVersionCounter and any(
+                j < len(needs) and needs[j] for j in readers):
+            raise RuntimeError(_node.INFERENCE_SAVED)
 
 
 def refuse_bool(message):
@@ -906,8 +920,9 @@ def torch_layout(op, out, arrays, general=None):
     return result
 
 
-# (rot90 lays out its result as PyTorch's flip + transpose, the Fourier transforms as MKL's _exec_fft)
-_JOINED = {"cat", "stack", "rot90", "fft_r2c", "fft_c2c", "fft_c2r"}
+# the ops whose forward lays out its result itself (rot90 as PyTorch's flip + transpose, the Fourier transforms as
+# MKL's _exec_fft, an advanced index as TensorIterator's index kernel: ops/shape.py's _index_layout)
+_JOINED = {"cat", "stack", "rot90", "fft_r2c", "fft_c2c", "fft_c2r", "index"}
 
 
 def _byte_strides(a):
@@ -1072,10 +1087,10 @@ def empty_result(op, args, params, out):
     first = given[0] if given else None
     if _preserves(op, given) and first.shape == out.shape:
         return empty_like_strides(out, first)
-    if key in CONTIGUOUS_RESULT or (params and "keepdim" in params):
-        return torch_contiguous(out)
     if key in _JOINED:
         return out
+    if key in CONTIGUOUS_RESULT or (params and "keepdim" in params):
+        return torch_contiguous(out)
     arrays = [params["condition"], *given] if key == "where" else given
     return torch_layout(op, out, arrays, _sorts_dims(op, args, out, params))
 
@@ -1153,9 +1168,13 @@ def sum_to_shape(g, meta):
             g = dual.expand(g, shape)
         else:
             stretched = _stretched(g_shape, shape, lead)
-            if stretched:
+            if stretched and lead:
+                # (PyTorch's at::sum_to: one sum over the leading and the stretched dims together, whose
+                # order of additions differs from two sums one after the other)
+                g = dual.sum_keepdim(g, tuple(range(lead)) + stretched).reshape(shape)
+            elif stretched:
                 g = dual.sum_keepdim(g, stretched)
-            if lead:
+            elif lead:
                 g = dual.sum_dims(g, tuple(range(lead)))
     if dual.data(g).dtype != dtype:
         if dual.data(g).dtype.kind == "c" and dtype.kind != "c":    # a real input of a complex op: the real part

@@ -29,8 +29,11 @@ def _regression(name, input, target, reduction):
         shape = np.broadcast_shapes(input._data.shape, target._data.shape)
     except ValueError:
         raise F._broadcast_error(input._data.shape, target._data.shape) from None
-    if input._data.shape != shape or target._data.shape != shape:
-        input, target = input.expand(shape), target.expand(shape)
+    # (torch.broadcast_tensors: a tensor already of that shape comes back itself, not as an expand)
+    if input._data.shape != shape:
+        input = input.expand(shape)
+    if target._data.shape != shape:
+        target = target.expand(shape)
     return input, target, F._check_reduction(reduction)
 
 
@@ -38,6 +41,9 @@ def _float_pair(kernel, input, target):
     kind = np.result_type(input._data, target._data).kind
     if kind not in "fc":
         raise NotImplementedError(f'"{kernel}" not implemented for \'{F._scalar_name(input)}\'')
+    if kind == "c":         # (real floating kernels only; the message names the pair's type)
+        name = F._SCALAR_NAMES[_dtype.promote_types(input.dtype, target.dtype).np.name]
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{name}\'')
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
@@ -438,7 +444,12 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
         input = input.expand(shape)
     t = np.broadcast_to(t, shape)
     norm = 1.0 / max(int(np.prod(shape)), 1) if reduction == "mean" else 1.0
-    return OPS["soft_margin_loss"](input, target=t, reduction=reduction, norm=norm)
+    loss = OPS["soft_margin_loss"](input, target=t, reduction=reduction, norm=norm)
+    if loss.requires_grad and loss._data.dtype.kind == "c":
+        # (PyTorch computes it, then refuses to record a complex result of an op without complex gradients)
+        raise RuntimeError("soft_margin_loss does not support automatic differentiation for outputs with complex "
+                           "dtype.")
+    return loss
 
 
 def _margin_shapes(input):
