@@ -26,6 +26,16 @@ def _shared_array(data):
     return data
 
 
+def _check_bits(t):
+    """numpy() refuses a tensor whose conjugate or negative bit is set (its memory holds the other numbers)."""
+    if t.is_conj():
+        raise RuntimeError("Can't call numpy() on Tensor that has conjugate bit set. Use tensor.resolve_conj().numpy() "
+                           "instead.")
+    if t.is_neg():
+        raise RuntimeError("Can't call numpy() on Tensor that has negative bit set. Use tensor.resolve_neg().numpy() "
+                           "instead.")
+
+
 class _ConversionMethods:
     """Copied onto `Tensor` by gradlab/tensor.py."""
 
@@ -50,8 +60,11 @@ class _ConversionMethods:
                             "host memory first.")
         if getattr(self, "_zerotensor", False) and not force:
             raise RuntimeError(" Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array.")
-        if self.requires_grad and not force and grad_mode._state["enabled"]:    # (PyTorch asks only with grad on)
-            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if not force:
+            if self.requires_grad and grad_mode._state["enabled"]:    # (PyTorch asks only with grad on)
+                raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                                   "instead.")
+            _check_bits(self)
         return _shared_array(self._data)
 
     def __array__(self, dtype=None):
@@ -61,6 +74,7 @@ class _ConversionMethods:
         # no `copy` parameter, as PyTorch's: numpy 2 then warns (DeprecationWarning) when it passes one
         if self.requires_grad and grad_mode._state["enabled"]:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        _check_bits(self)
         if dtype is None:
             return _shared_array(self._data)
         with _warnings.numpy_warnings_at_user_line():       # (numpy's ComplexWarning for complex to real)

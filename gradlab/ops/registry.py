@@ -272,6 +272,7 @@ def _fallback_names(op):
     found += ["_saved_" + name + "_sym_sizes" for name in _node._SIZES_SAVED.get(op.key, ())]   # (MmBackward0's)
     found += ["_saved_" + (key[:-6] + "_sym_sizes" if key.endswith("_sizes") else key)     # (PyTorch's own names)
               for cls, key in _node._PYTORCH_NAMES if cls == op.name]
+    found += ["_raw_saved_" + key for cls, key in _node._PYTORCH_NAMES if cls == op.name and key == "weight"]
     return found
 
 
