@@ -325,6 +325,17 @@ def refuse_bool(message):
     return check
 
 
+def no_complex_autograd(name, kernel_refuses=True):
+    """A `check` for an op whose derivative PyTorch has no complex formula for: a complex output that would need a
+    gradient is refused. (PyTorch checks after its kernel: where the kernel refuses complex inputs itself, only an
+    empty input, which runs no kernel, gets this far.)"""
+    def check(self, *rest):
+        if (isinstance(self, Tensor) and self._data.dtype.kind == "c" and not (kernel_refuses and self._data.size)
+                and self.requires_grad and grad_mode._state["enabled"]):
+            raise RuntimeError(f"{name} does not support automatic differentiation for outputs with complex dtype.")
+    return check
+
+
 def refuse_complex(message, error=NotImplementedError, *arrays):
     """PyTorch's refusal of complex operands for an ordering op (no complex loop: complex numbers have no
     order), raised by a forward on its promoted arrays. `message` may name the kernel's dtype as {dtype}."""

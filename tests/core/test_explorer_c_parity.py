@@ -209,3 +209,20 @@ def test_eigh_not_converging_gives_pytorch_error(seed):
         except Exception as error:  # noqa: BLE001
             errors.append((type(error).__name__, str(error).split(" (error code")[0].rstrip(".")))
     assert errors[0] == errors[1]
+
+
+# --- ops without a complex derivative: a complex output that needs a gradient is refused (after the kernel's own checks)
+COMPLEX_AUTOGRAD_CASES = [f"x = torch.zeros({n}, 2, dtype=torch.{d}, requires_grad={rg}); {ctx}r = {e}"
+                          for n in (0, 2) for d in ("complex64", "complex128") for rg in (True, False)
+                          for ctx in ("", "torch.set_grad_enabled(False); ")
+                          for e in ("x.softmax(0)", "x.log_softmax(1)", "F.softmax(x, -1)", "F.log_softmax(x, 0)",
+                                    "F.softmin(x, 0)", "torch.softmax(x, 0)", "F.silu(x)", "F.gelu(x)", "F.relu(x)")]
+
+
+@pytest.mark.parametrize("code", COMPLEX_AUTOGRAD_CASES)
+def test_complex_outputs_without_a_derivative(code):
+    try:
+        same(code)
+    finally:
+        torch.set_grad_enabled(True)
+        gradlab.set_grad_enabled(True)
