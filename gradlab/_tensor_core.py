@@ -34,6 +34,19 @@ class WrappedDim(int):
     # (an int subclass cannot have __slots__: `given` lives in its __dict__)
 
 
+class GivenDims(tuple):
+    """The dims a reduction reduces over (numpy's axes), remembering what PyTorch's node keeps instead (`given`):
+    the dims of a 0-d tensor as written (nothing to reduce: `torch.tensor(2.).sum(-1).grad_fn._saved_dim` is
+    (18446744073709551615,)), and every dim as written, None or () (`x.sum(None).grad_fn._saved_dim` is None)."""
+    # (`given` lives in the instance's __dict__: a tuple subclass cannot have non-empty __slots__)
+
+    @classmethod
+    def of(cls, dims, given):
+        made = cls(dims)
+        made.given = given
+        return made
+
+
 def _wrap_dim(dim, ndim):
     """A dim in range(-ndim, ndim) (a 0-d tensor takes -1 and 0) as a non-negative index, or PyTorch's error."""
     n = max(ndim, 1)

@@ -6,7 +6,7 @@ import numpy as np
 from .. import _dtype
 from .._warnings import WARN_ALWAYS as _WARN_ALWAYS, WARNED as _WARNED  # noqa: F401  (shared with the ops layer)
 from .._warnings import warn_once as _warn_once  # noqa: F401  (the Tensor methods' name for it)
-from .._tensor_core import InferenceVersionCounter, Tensor, _wrap_dim
+from .._tensor_core import InferenceVersionCounter, GivenDims, Tensor, _wrap_dim
 from .._tensor_data import _argument_type_name  # noqa: F401
 from ..ops import registry as _registry
 from ..ops.linalg import matmul  # noqa: F401  (gradlab.matmul: PyTorch's dispatch, in the ops layer)
@@ -86,7 +86,14 @@ def _dims(dim, ndim):
                 raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
     else:
         dims = (_wrap_dim(dim, ndim),)
-    return dims if ndim else ()
+    if ndim:
+        return dims
+    return GivenDims.of((), tuple(int(d) for d in dim) if isinstance(dim, (list, tuple)) else (int(dim),))
+
+
+def _every_dim(dim, ndim):
+    """Every dim, for dim=None or an empty list: reduced over all of them, kept by the node as written."""
+    return GivenDims.of(range(ndim), None if dim is None else ())
 
 
 def _all_dims(dim):

@@ -31,6 +31,16 @@ def _values(data):
     return _dtype.c32_to_c64(data) if data.dtype.kind == "V" else data
 
 
+def _check_bits(t):
+    """numpy() refuses a tensor whose conjugate or negative bit is set (its memory holds the other numbers)."""
+    if t.is_conj():
+        raise RuntimeError("Can't call numpy() on Tensor that has conjugate bit set. Use tensor.resolve_conj().numpy() "
+                           "instead.")
+    if t.is_neg():
+        raise RuntimeError("Can't call numpy() on Tensor that has negative bit set. Use tensor.resolve_neg().numpy() "
+                           "instead.")
+
+
 class _ConversionMethods:
     """Copied onto `Tensor` by gradlab/tensor.py."""
 
@@ -57,8 +67,11 @@ class _ConversionMethods:
             raise RuntimeError(" Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array.")
         if self._data.dtype.kind == "V":
             raise TypeError("Got unsupported ScalarType ComplexHalf")
-        if self.requires_grad and not force and grad_mode._state["enabled"]:    # (PyTorch asks only with grad on)
-            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if not force:
+            if self.requires_grad and grad_mode._state["enabled"]:    # (PyTorch asks only with grad on)
+                raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                                   "instead.")
+            _check_bits(self)
         return _shared_array(self._data)
 
     def __array__(self, dtype=None):
@@ -70,6 +83,7 @@ class _ConversionMethods:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         if self._data.dtype.kind == "V":
             raise TypeError("Got unsupported ScalarType ComplexHalf")
+        _check_bits(self)
         if dtype is None:
             return _shared_array(self._data)
         with _warnings.numpy_warnings_at_user_line():       # (numpy's ComplexWarning for complex to real)

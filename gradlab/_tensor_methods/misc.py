@@ -263,6 +263,8 @@ class _MiscMethods:
         """Whether both view the same memory with the same geometry."""
         if not isinstance(tensor, Tensor):
             raise TypeError(f"is_set_to(): argument 'tensor' (position 1) must be Tensor, not {_type_name(tensor)}")
+        if self.is_conj() or tensor.is_conj() or self.is_neg() or tensor.is_neg():
+            return False      # (PyTorch's conjugate fallback hands the kernel resolved copies: never the same memory)
         a, b = self._data, tensor._data
         return (_owner(a) is _owner(b) and self.data_ptr() == tensor.data_ptr() and a.shape == b.shape
                 and self.stride() == tensor.stride())

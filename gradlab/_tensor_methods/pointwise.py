@@ -62,8 +62,8 @@ class _PointwiseMethods:
 
     def div(self, other, rounding_mode=_NO_ROUNDING):
         _check_operand("div", other)
-        if rounding_mode is None and (self._data.dtype.kind == "f" or (
-                other.__class__ is Tensor and other._data.dtype.kind == "f") or other.__class__ is float):
+        if rounding_mode is None and (self._data.dtype.kind in "fc" or (
+                other.__class__ is Tensor and other._data.dtype.kind in "fc") or other.__class__ in (float, complex)):
             # an explicit rounding_mode=None is PyTorch's other overload: true division recorded as DivBackward2
             return _binary("div_rounding", self, other, rounding_mode=None)
         if rounding_mode is None or rounding_mode is _NO_ROUNDING:

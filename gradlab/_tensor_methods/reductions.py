@@ -14,8 +14,8 @@ from ..ops.registry import refuse_inference_saved
 from ..ops.linalg import column_major as _column_major
 from ..ops.operands import _kind, _type_name
 from ..ops.scatter import index_param, scatter_reduced
-from ._common import (_all_dims, _c_type, _check_operand, _check_tensor_argument, _dims, matmul, maximum,
-                      minimum)
+from ._common import (_all_dims, _c_type, _check_operand, _check_tensor_argument, _dims, _every_dim, matmul,
+                      maximum, minimum)
 from .operators import _no_derivative
 from .. import _warnings
 
@@ -38,7 +38,7 @@ class _ReductionMethods:
         if dim is _NO_DIM:
             return _in_dtype(self, OPS["sum"](src, self_sizes=src._data.shape), dtype, src)
         # an explicit dim=None (or [], ()) is PyTorch's sum over all dims: SumBackward1
-        dims = tuple(range(src._data.ndim)) if _all_dims(dim) else _dims(dim, src._data.ndim)
+        dims = _every_dim(dim, src._data.ndim) if _all_dims(dim) else _dims(dim, src._data.ndim)
         return _in_dtype(self, OPS["sum_dim"](src, dim=dims, keepdim=keepdim, self_sizes=src._data.shape), dtype, src)
 
     def _accumulated_as(self, dtype, kernel=None):
@@ -56,7 +56,7 @@ class _ReductionMethods:
                                f"or complex dtype. Got: {_dtype.from_numpy_dtype(src._data.dtype)._legacy[:-6]}")
         if dim is _NO_DIM:
             return OPS["mean"](src, self_sizes=src._data.shape, count=max(src._data.size, 1))
-        dims = tuple(range(src._data.ndim)) if _all_dims(dim) else _dims(dim, src._data.ndim)   # (MeanBackward1)
+        dims = _every_dim(dim, src._data.ndim) if _all_dims(dim) else _dims(dim, src._data.ndim)   # (MeanBackward1)
         count = 1
         for d in dims:
             count *= src._data.shape[d]
@@ -104,7 +104,7 @@ class _ReductionMethods:
             if self._data.size == 0:
                 raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
                                    "the reduction dim with the 'dim' argument.")
-            return tuple(range(self._data.ndim))
+            return _every_dim((), self._data.ndim)      # (shown as (): PyTorch's amax has no None)
         for d in (dim if isinstance(dim, (tuple, list)) else (dim,)):     # (the message names the dim as given)
             if self._data.ndim and self._data.shape[_wrap_dim(d, self._data.ndim)] == 0:
                 raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
@@ -142,7 +142,7 @@ class _ReductionMethods:
             raise RuntimeError("std and var only support floating point and complex dtypes")
         if correction is None:
             correction = 1 if unbiased is None or unbiased else 0
-        dims = None if _all_dims(dim) else _dims(dim, self._data.ndim)
+        dims = None if dim is None else _every_dim(dim, self._data.ndim) if _all_dims(dim) else _dims(dim, self._data.ndim)
         count = self._data.size if dims is None else int(np.prod([self._data.shape[d] for d in dims]))
         if count - correction <= 0 or self._data.size == 0:
             _warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
@@ -177,7 +177,7 @@ class _ReductionMethods:
         src = self if dtype is None else self._accumulated_as(dtype)
         if src._data.dtype.kind in "cV":
             raise NotImplementedError(f'"nansum_cpu" not implemented for \'{_kind(src)}\'')
-        dims = tuple(range(src._data.ndim)) if _all_dims(dim) else _dims(dim, src._data.ndim)
+        dims = _every_dim(dim, src._data.ndim) if _all_dims(dim) else _dims(dim, src._data.ndim)
         out = OPS["nansum"](src, dim=dims, keepdim=keepdim, self_sizes=src._data.shape)
         return _in_dtype(self, out, dtype, src)
 
@@ -256,7 +256,7 @@ class _ReductionMethods:
         if _all_dims(dim) and nd and not keepdim and self._data.size:
             # PyTorch's logsumexp adds the max, kept as [1, 1] (squeezing no dims of an empty list), into its [] result
             raise RuntimeError(f"output with shape [] doesn't match the broadcast shape [{', '.join(['1'] * nd)}]")
-        dims = tuple(range(nd)) if _all_dims(dim) else _dims(dim, nd)
+        dims = _every_dim(dim, nd) if _all_dims(dim) else _dims(dim, nd)
         return OPS["logsumexp"](self, dim=dims, keepdim=keepdim)
 
     def cumsum(self, dim, dtype=None):

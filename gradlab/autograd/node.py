@@ -14,7 +14,8 @@ import numpy as np
 
 from .._ctype import CType
 from .._dtype import from_numpy_dtype
-from .._tensor_core import InferenceVersionCounter, Tensor
+from .._tensor_core import InferenceVersionCounter, GivenDims, Tensor
+from ._saved_names import SAVED_NAMES
 from .grad_mode import _set_grad, is_grad_enabled
 
 _sequence = itertools.count()   # creation order: the engine runs the newest ready node first
@@ -81,6 +82,8 @@ _PYTORCH_NAMES = {
     ("LinalgVectorNormBackward0", "p"): lambda n: _MISSING,
     ("SplitBackward0", "split_size"): _split_size,
     ("SplitBackward0", "self_sizes"): _input_sizes,
+    ("NllLossBackward0", "weight"): lambda n: n.__dict__.get("weights"),         # (gradlab's `weights`)
+    ("NllLoss2DBackward0", "weight"): lambda n: n.__dict__.get("weights"),
 }
 
 
@@ -348,7 +351,23 @@ SavedTensor.__module__ = "gradlab._C._autograd"
 
 
 # Ops whose node keeps inputs' sizes that gradlab's formulas do not need (read as `_saved_<input>_sym_sizes`)
-_SIZES_SAVED = {"mm": ("self", "mat2")}
+_SIZES_SAVED = {"mm": ("self", "mat2"), "addmm": ("mat1", "mat2")}
+
+# this implementation's own bookkeeping, whose names look like PyTorch's saved attributes: dir() leaves them out
+_INTERNAL_SAVED = frozenset(("_saved", "_saved_names", "_saved_param", "_raw_saved", "_saved_list", "_saved_inputs"))
+_SAVED_SETS = {}
+
+
+def _pytorch_saved(cls_name):
+    """The `_saved_*` / `_raw_saved_*` names PyTorch's class of that name has (a frozenset), or None for a class
+    PyTorch does not have (a custom Function's node: its names are whatever it saved)."""
+    names = _SAVED_SETS.get(cls_name)
+    if names is None:
+        listed = SAVED_NAMES.get(cls_name)
+        if listed is None:
+            return None
+        names = _SAVED_SETS[cls_name] = frozenset(listed.split())
+    return names
 
 
 class Node:
@@ -397,6 +416,13 @@ class Node:
     def name(self):
         return type(self).__name__
 
+    def __dir__(self):
+        # PyTorch generates one getter per field a backward class keeps: those are the `_saved_*` names dir() lists
+        # (this implementation keeps other parameters, under other names, and its own bookkeeping)
+        allowed = _pytorch_saved(type(self).__name__)
+        return [n for n in object.__dir__(self) if n not in _INTERNAL_SAVED and (
+            allowed is None or not n.startswith(("_saved_", "_raw_saved_")) or n in allowed)]
+
     # No __repr__ of our own: object's default already prints `<AddBackward0 object at 0x...>` for
     # classes in the `builtins` module (as PyTorch's node classes are), and IPython then shows the
     # same `<AddBackward0 at 0x...>` that a notebook cell running PyTorch shows.
@@ -440,6 +466,10 @@ class Node:
         # Saved tensors are read as attributes (`node.other`) and as PyTorch's `_saved_other`.
         # (Only called when normal lookup fails: parameters and scalars are plain attributes. A node
         # class's __getattr__, or, for the op table's, its FallbackAttribute descriptors.)
+        if attr.startswith(("_saved_", "_raw_saved_")):
+            allowed = _pytorch_saved(type(self).__name__)
+            if allowed is not None and attr not in allowed:     # (not a field of PyTorch's class)
+                raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
         saved = self._saved
         if saved is not None and attr in saved:
             return saved_entry(saved[attr])._unpack(self)
@@ -532,6 +562,8 @@ class Node:
             return {"none": 0, "mean": 1, "sum": 2}.get(value, value)
         if key == "ignore_index" and type(value) is int and value < 0:
             return value % 2 ** 64                          # PyTorch shows it as unsigned (-100: 2**64 - 100)
+        if type(value) is GivenDims:        # (a 0-d tensor's dims, or every dim, kept as written)
+            value = value.given
         if key in _INT64_KEYS:
             if type(value) is tuple:
                 value = tuple(_int64_shown(v) for v in value)

@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from .. import random as _random
+from .._dtype import promote_types as _promote_types
 from ..autograd import grad_mode as _grad_mode
 from .._argparse import type_name as _argparse_type_name, wrapped as _wrapped
 from .._signatures import NN as _NN, TORCH as _TORCH
@@ -528,12 +529,10 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     if weight is not None:
         return _weighted("mse_loss", input, target, weight, reduction, 2)
     reduction = _check_reduction(reduction)
-    kind = np.result_type(input._data, target._data).kind
-    if kind not in "fc":
-        name = _scalar_name(input if input._data.dtype.kind == kind else target)
-        raise NotImplementedError(f'"mse_cpu" not implemented for \'{name}\'')
-    if kind == "c":         # (PyTorch's kernel has real floating types only; its message names the pair's type)
-        name = _SCALAR_NAMES[np.result_type(input._data, target._data).name]     # (one shape here)
+    common = np.result_type(input._data, target._data)
+    if common.kind not in "f":          # (PyTorch's kernel is real-only: complex pairs too are refused)
+        name = _scalar_name(input if input._data.dtype.kind == common.kind else target) if common.kind != "c" else \
+            _SCALAR_NAMES[_promote_types(input.dtype, target.dtype).np.name]      # (Long with ComplexFloat: ComplexFloat)
         raise NotImplementedError(f'"mse_cpu" not implemented for \'{name}\'')
     count = input._data.size
     return _OPS["mse_loss"](input, target, reduction=reduction, count=count if reduction == "mean" else 1)

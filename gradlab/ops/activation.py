@@ -12,7 +12,7 @@ import numpy as np
 from .._dtype import scalar_in
 from . import dual, vectorized
 from .compare import keep_max
-from .registry import OPS, op, refuse_bool, refuse_complex
+from .registry import OPS, no_complex_autograd, op, refuse_bool, refuse_complex
 from .unary import _exp, _expm1, _log1p, _tanh
 from .. import _parallel
 from .vectorized.core import _lanes
@@ -341,6 +341,7 @@ def _silu_backward(g, x):
 
 
 @op("silu", "SiluBackward0", saves=("self",), float_result=True,
+    check=no_complex_autograd("silu", kernel_refuses=False),
     shows={"self": "grad * sigmoid(self) * (1 + self * (1 - sigmoid(self)))"},
     self=lambda g, n: dual.fused(_silu_backward, g, n.self))     # (plain backward: one float16 rounding)
 @_activation_in_float32

@@ -9,7 +9,7 @@ from . import dual
 from .operands import _check_tensor_argument, broadcast_error
 from .registry import OPS, op, refuse_inference_saved
 from .inplace import run_inplace
-from .matrix import check_svd_finite, idamax
+from .matrix import _LinAlgError, check_svd_finite, idamax
 from .shape import cat
 
 
@@ -1164,8 +1164,27 @@ def _eigh_grad_graph(g, n):
 def linalg_eigh(self, uplo, eigenvectors):
     if self.size == 0:
         return np.zeros(self.shape[:-1], self.dtype.type(0).real.dtype), np.zeros(self.shape, self.dtype)
-    w, v = np.linalg.eigh(self, UPLO=uplo)
+    try:
+        w, v = np.linalg.eigh(self, UPLO=uplo)
+    except np.linalg.LinAlgError:
+        raise _eigh_error(self, uplo) from None
     return w, _column_major(v.astype(self.dtype, copy=False))
+
+
+def _eigh_error(a, uplo):
+    """PyTorch's error where LAPACK's syevd does not converge (numpy's says only "Eigenvalues did not converge"):
+    the first matrix of the batch that fails. (numpy does not give LAPACK's info, PyTorch's "error code": the
+    number of off-diagonal elements that did not reach zero; the message says so without a number.)"""
+    flat = a.reshape((-1,) + a.shape[-2:])
+    first = 0
+    for first in range(len(flat)):
+        try:
+            np.linalg.eigh(flat[first], UPLO=uplo)
+        except np.linalg.LinAlgError:
+            break
+    batch = f"(Batch element {first}): " if a.ndim > 2 else ""
+    return _LinAlgError(f"linalg.eigh: {batch}The algorithm failed to converge because the input matrix is "
+                        "ill-conditioned or has too many repeated eigenvalues.")
 
 
 def _lstsq_grads(g, n):

@@ -10,7 +10,7 @@ from . import dual, summation, vectorized
 from .formula_text import shows
 from .reduction import _norm_grad
 from .double_backward import node_of
-from .registry import OPS, op, sum_to_shape
+from .registry import OPS, no_complex_autograd, op, sum_to_shape
 
 _F16, _F32 = np.dtype(np.float16), np.dtype(np.float32)
 from .unary import _exp, _log1p     # (PyTorch's float32 exp and log1p, bit for bit)
@@ -67,6 +67,7 @@ def log_softmax_backward_data(grad_output, output, dim):
 
 
 @op("softmax", "SoftmaxBackward0", variants=("function", "method"), saves=("result",),
+    check=no_complex_autograd("_softmax"),
     shows={"self": "result * (grad - (grad * result).sum(dim, keepdim=True))"},
     self=lambda g, n: dual.call("softmax_backward_data", g, n.result, dim=n.dim))
 def softmax(self, dim):
@@ -97,6 +98,7 @@ def _log(x):
 
 
 @op("log_softmax", "LogSoftmaxBackward0", variants=("function", "method"), saves=("result",),
+    check=no_complex_autograd("_log_softmax"),
     shows={"self": "grad - exp(result) * grad.sum(dim, keepdim=True)"},
     self=lambda g, n: dual.call("log_softmax_backward_data", g, n.result, dim=n.dim))
 def log_softmax(self, dim):

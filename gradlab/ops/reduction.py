@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import _parallel
 from .._dtype import from_numpy_dtype
+from .._tensor_core import GivenDims
 from . import dual
 from .summation import add_reduce
 from .operands import broadcast_error
@@ -259,6 +260,8 @@ def _var_grad(g, n):
     degrees of freedom left, a full reduction gives grad * where(self == mean, nan, inf)."""
     x = n.self
     dof = n.count - n.correction
+    if type(n.dim) is GivenDims and n.dim.given == () and x.ndim:
+        dof = 1 - n.correction      # (dim=[]: PyTorch's backward counts the elements of no dims, 1)
     if n.dim is None or not x.ndim:
         if dof <= 0:
             return g * dual.where(x == _mean_of(x, None), float("nan"), float("inf"))

@@ -321,6 +321,7 @@ def _fallback_names(op):
     found += ["_saved_" + name + "_sym_sizes" for name in _node._SIZES_SAVED.get(op.key, ())]   # (MmBackward0's)
     found += ["_saved_" + (key[:-6] + "_sym_sizes" if key.endswith("_sizes") else key)     # (PyTorch's own names)
               for cls, key in _node._PYTORCH_NAMES if cls == op.name]
+    found += ["_raw_saved_" + key for cls, key in _node._PYTORCH_NAMES if cls == op.name and key == "weight"]
     return found
 
 
@@ -384,6 +385,17 @@ def refuse_bool(message):
     def check(self, *rest):
         if isinstance(self, Tensor) and self._data.dtype.kind == "b":
             raise RuntimeError(message)
+    return check
+
+
+def no_complex_autograd(name, kernel_refuses=True):
+    """A `check` for an op whose derivative PyTorch has no complex formula for: a complex output that would need a
+    gradient is refused. (PyTorch checks after its kernel: where the kernel refuses complex inputs itself, only an
+    empty input, which runs no kernel, gets this far.)"""
+    def check(self, *rest):
+        if (isinstance(self, Tensor) and self._data.dtype.kind == "c" and not (kernel_refuses and self._data.size)
+                and self.requires_grad and grad_mode._state["enabled"]):
+            raise RuntimeError(f"{name} does not support automatic differentiation for outputs with complex dtype.")
     return check
 
 

@@ -37,12 +37,16 @@ def _regression(name, input, target, reduction):
     return input, target, F._check_reduction(reduction)
 
 
-def _float_pair(kernel, input, target):
-    kind = np.result_type(input._data, target._data).kind
-    if kind not in "fc":
+def _float_pair(kernel, input, target, cast_first=False):
+    common = np.result_type(input._data, target._data)
+    if common.kind not in "fc":
         raise NotImplementedError(f'"{kernel}" not implemented for \'{F._scalar_name(input)}\'')
-    if kind == "c":         # (real floating kernels only; the message names the pair's type)
-        name = F._SCALAR_NAMES[_dtype.promote_types(input.dtype, target.dtype).np.name]
+    if common.kind == "c":
+        name = F._SCALAR_NAMES[_dtype.promote_types(input.dtype, target.dtype).np.name]   # (Long with ComplexFloat: ComplexFloat)
+        # PyTorch's kernels are real-only; a structured one (huber) first refuses to cast a complex result into
+        # a real input's dtype
+        if cast_first and input._data.dtype.kind != "c":
+            raise RuntimeError(f"result type {name} can't be cast to the desired output type {F._scalar_name(input)}")
         raise NotImplementedError(f'"{kernel}" not implemented for \'{name}\'')
 
 
@@ -51,7 +55,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     input, target, red = _regression("huber_loss", input, target, reduction)
     if delta <= 0:
         raise RuntimeError(f"huber_loss does not support non-positive values for delta.")
-    _float_pair("huber_cpu", input, target)
+    _float_pair("huber_cpu", input, target, cast_first=True)
     mismatch = None
     if input._data.dtype != target._data.dtype:
         # PyTorch's loss is a tensor like the input: the common dtype must cast to it, and the backward kernel
