@@ -5,6 +5,8 @@ import math
 
 import numpy as np
 
+from .. import _signatures
+from .._argparse.wrappers import _vetter
 from .._tensor_core import Tensor, _wrap_dim
 from ..ops import OPS
 from ..ops.operands import _check_tensor_argument, _kind, broadcast_error
@@ -33,6 +35,9 @@ def _label(s):
     return chr(ord("A") + s) if s < 26 else chr(ord("a") + s - 26)
 
 
+_vet_einsum = _vetter(_signatures.CALLED["einsum"])
+
+
 def einsum(*args):
     """PyTorch's einsum (aten's einsum, contracting left to right): every operand is aligned by
     diagonal/unsqueeze/permute, pairs are multiplied by sumproduct_pair (a bmm), and what remains
@@ -57,10 +62,7 @@ def einsum(*args):
         equation, operands = args[0], args[1:]
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         return einsum(equation, *operands[0])
-    for i, t in enumerate(operands):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"einsum(): argument 'tensors' (position 2) must be tuple of Tensors, not "
-                            f"{type(t).__name__}")
+    _vet_einsum((equation, operands), {})      # (torch/functional.py's _VF.einsum(equation, operands) parses them)
     return _einsum(equation, list(operands))
 
 

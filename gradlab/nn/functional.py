@@ -11,7 +11,8 @@ import numpy as np
 from .. import random as _random
 from ..autograd import grad_mode as _grad_mode
 from .._argparse import type_name as _argparse_type_name, wrapped as _wrapped
-from .._signatures import NN as _NN, TORCH as _TORCH
+from .._argparse.wrappers import _vetter
+from .._signatures import CALLED as _CALLED, NN as _NN, TORCH as _TORCH
 from .._functions.statistics import pdist as _pdist
 from ..ops.linalg import column_major as _column_major
 from ..ops.registry import OPS as _OPS
@@ -282,14 +283,19 @@ def _in_memory_order(values, like):
     return values.reshape([like.shape[d] for d in order]).transpose(np.argsort(order))
 
 
+_vet_dropout = _vetter(_CALLED["dropout"])
+_vet_dropout_ = _vetter(_CALLED["dropout_"])
+
+
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zero each element with probability p and scale the rest by 1/(1-p) (MulBackward0).
 
     The mask is torch's: bernoulli(1 - p) draws one double u per element (u < 1 - p keeps it)
     from the default generator, so a seeded dropout zeroes the same elements as PyTorch's."""
-    _tensor_arg("dropout_" if inplace else "dropout", input)
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    # (then torch._VF.dropout(input, p, training) parses them: training='yes' is refused)
+    input, p, training = (_vet_dropout_ if inplace else _vet_dropout)((input, p, training), {})[0]
     if not training or p == 0.0 or not input._data.size:    # (PyTorch's _dropout_impl: the input itself, no node)
         return input
     dtype = input._data.dtype
@@ -430,10 +436,16 @@ def _class_view(weight, input, class_dim):
     return weight.view(*shape)
 
 
+_vet_cross_entropy = _vetter(_CALLED["cross_entropy_loss"])
+
+
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
     """log_softmax then nll_loss for class indices; -(target * log_softmax).sum for class probabilities."""
     reduction = _reduction(size_average, reduce, reduction)
+    # (torch._C._nn.cross_entropy_loss parses them: label_smoothing=tensor, ignore_index=torch.float32 refused)
+    _vet_cross_entropy((input, target, weight, {"mean": 1, "sum": 2}.get(reduction, 0), ignore_index,
+                        label_smoothing), {})
     _tensor_arg("cross_entropy_loss", input)
     _tensor_arg("cross_entropy_loss", target, "target", 2)
     weight = _class_weight("cross_entropy_loss", weight, input)
