@@ -218,6 +218,8 @@ class _ConversionMethods:
         # PyTorch's own words for a wrong number of arguments (data= may also be a keyword)
         if "data" in kwargs and not data:
             data = (kwargs.pop("data"),)
+        if "data" in kwargs and len(data) == 1:
+            raise TypeError("new_tensor() got multiple values for argument 'data'")
         if kwargs:
             raise TypeError(f"new_tensor() got an unexpected keyword argument '{next(iter(kwargs))}'")
         if not data:
