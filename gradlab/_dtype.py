@@ -8,7 +8,7 @@ import ctypes
 
 import numpy as np
 
-from ._ctype import CType
+from ._ctype import CType, tp_name
 from ._warnings import warn_once
 
 
@@ -319,7 +319,10 @@ def _info_ne(self, other):
 class finfo(metaclass=CType, c_name="torch.finfo"):
     def __init__(self, type=None):
         type = _DEFAULT[0] if type is None else _PYTHON_TYPES.get(type, type) if isinstance(type, builtins.type) else type
-        if not isinstance(type, dtype) or not (type.is_floating_point or type.is_complex):
+        if not isinstance(type, dtype):            # (its C parser: finfo(ScalarType type))
+            raise TypeError(f"finfo(): argument 'type' (position 1) must be torch.dtype, not "
+                            f"{tp_name(builtins.type(type))}")
+        if not (type.is_floating_point or type.is_complex):
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
                             "'torch.finfo'")
         real = type.to_real()
@@ -340,6 +343,10 @@ class finfo(metaclass=CType, c_name="torch.finfo"):
 
 class iinfo(metaclass=CType, c_name="torch.iinfo"):
     def __init__(self, type):
+        type = _PYTHON_TYPES.get(type, type) if isinstance(type, builtins.type) else type
+        if not isinstance(type, dtype):            # (its C parser: iinfo(ScalarType type))
+            raise TypeError(f"iinfo(): argument 'type' (position 1) must be torch.dtype, not "
+                            f"{tp_name(builtins.type(type))}")
         if type is bool_:
             raise TypeError("torch.bool is not supported by torch.iinfo")
         if not isinstance(type, dtype) or type._category != 1:

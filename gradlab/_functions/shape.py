@@ -298,6 +298,8 @@ def _each(view, name):
                             f"arguments have invalid types: (!{got}!)\n")
         # (PyTorch's parser reads them as one tuple of Tensors: its TypeError names the first that is not one)
         return tuple(view(t) for t in _tensor_list("atleast", tuple(tensors), 0))
+    fn.__name__ = fn.__qualname__ = name       # (Python's own messages name it: "atleast_2d() got an unexpected ...")
+    fn.__code__ = fn.__code__.replace(co_name=name, co_qualname=name)
     return fn
 
 

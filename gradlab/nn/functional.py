@@ -299,6 +299,8 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if not training or p == 0.0 or not input._data.size:    # (PyTorch's _dropout_impl: the input itself, no node)
         return input
     dtype = input._data.dtype
+    if dtype.kind == "c" and p != 1.0:       # (the mask's bernoulli_ has no complex kernel; nothing is drawn)
+        raise NotImplementedError(f'"bernoulli_scalar_cpu_" not implemented for \'{_scalar_name(input)}\'')
     if p == 1.0:
         mask = np.zeros_like(input._data)
     elif dtype.kind not in "fc":     # (the mask is scaled by 1 / (1 - p), a float: PyTorch draws it first)
@@ -385,7 +387,7 @@ def _nll_loss(input, target, weight, ignore_index, reduction):
             raise RuntimeError("weight tensor should be defined either for all or no classes")
     else:
         _check_weight_shape(weight, classes)
-    if input._data.dtype.kind not in "fc":
+    if input._data.dtype.kind != "f":
         raise NotImplementedError(f'"nll_loss_out_frame" not implemented for \'{_scalar_name(input)}\'')
     if weight is not None and weight._data.dtype != input._data.dtype:
         raise RuntimeError(f"expected scalar type {_scalar_name(input)} but found {_scalar_name(weight)}")
@@ -539,7 +541,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
         return _weighted("mse_loss", input, target, weight, reduction, 2)
     reduction = _check_reduction(reduction)
     kind = np.result_type(input._data, target._data).kind
-    if kind not in "fc":
+    if kind != "f":                    # (mse_cpu has floating kernels only: no integer, bool or complex one)
         name = _scalar_name(input if input._data.dtype.kind == kind else target)
         raise NotImplementedError(f'"mse_cpu" not implemented for \'{name}\'')
     count = input._data.size
@@ -591,13 +593,15 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     _no_requires_grad("binary_cross_entropy", weight, "weight")
     if target._data.dtype != input._data.dtype:
         raise RuntimeError(f"Found dtype {_scalar_name(target)} but expected {_scalar_name(input)}")
-    if input._data.dtype.kind not in "fc":
+    if input._data.dtype.kind != "f":
         raise NotImplementedError(f'"binary_cross_entropy" not implemented for \'{_scalar_name(input)}\'')
     x, y = input._data, target._data
-    if not np.logical_and.reduce(((x >= 0) & (x <= 1)), axis=None):        # (nan is outside too)
-        raise RuntimeError("all elements of input should be between 0 and 1")
-    if not np.logical_and.reduce(((y >= 0) & (y <= 1)), axis=None):
-        raise RuntimeError("all elements of target should be between 0 and 1")
+    bad_x, bad_y = ~((x >= 0) & (x <= 1)), ~((y >= 0) & (y <= 1))        # (nan is outside too)
+    if np.logical_or.reduce(bad_x | bad_y, axis=None):
+        # the kernel checks element by element, the input's value then the target's: the first bad one speaks
+        first = np.flatnonzero(bad_x | bad_y)[0]
+        which = "input" if bad_x.reshape(-1)[first] else "target"
+        raise RuntimeError(f"all elements of {which} should be between 0 and 1")
     return _OPS["binary_cross_entropy"](input, target, weight=_weight_array(weight, input), reduction=reduction,
                                        count=_count(reduction, input))
 
@@ -625,7 +629,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if target._data.dtype.kind != "f" and input._data.dtype.kind == "f":
         raise RuntimeError(f"result type {_scalar_name(input)} can't be cast to the desired output type "
                            f"{_scalar_name(target)}")
-    if input._data.dtype.kind not in "fc":
+    if input._data.dtype.kind != "f":
         raise NotImplementedError(f'"log_sigmoid_cpu" not implemented for \'{_scalar_name(input)}\'')
     half_input = input._data.dtype == np.float16 and target._data.dtype != np.float16
     if input._data.dtype != target._data.dtype:

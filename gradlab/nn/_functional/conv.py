@@ -21,7 +21,8 @@ __all__ = ["conv1d", "conv2d", "max_pool1d", "max_pool2d", "max_pool1d_with_indi
            "adaptive_max_pool2d", "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices", "pad"]
 
 _SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
-                 "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+                 "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+                 "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 # the C type names of conv's type errors
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
             "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
@@ -160,6 +161,11 @@ def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups
                            "size")
     x_dtype, w_dtype = input._data.dtype, weight._data.dtype
     _check_bias_dtype(input, bias)
+    if 0 in dilation:
+        if x_dtype == np.float32 and shape[0] > 1:           # (PyTorch's CPU path for a float batch: oneDNN)
+            raise RuntimeError("non-positive dilation is not supported")
+        # (the slow kernel's own check, before the dtypes'; a 1-d convolution runs as a 2-d one)
+        raise RuntimeError(f"dilation should be greater than zero, but got {_dims((1, *dilation) if k == 1 else dilation)}")
     if x_dtype != w_dtype:
         if k != 3 and (x_dtype.itemsize < w_dtype.itemsize or x_dtype.kind != w_dtype.kind):   # (3-d: no MKLDNN text)
             raise RuntimeError(f"Input type ({_LEGACY_NAMES.get(x_dtype.name)}) and weight type "
@@ -370,6 +376,7 @@ def _max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mod
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {width}")
     if input.requires_grad and grad_mode._state["enabled"]:     # torch then takes the path with indices
         return _max_pool1d_indices(fn, input, kernel_size, stride, padding, dilation, ceil_mode)[0]
+    _not_implemented("max_pool1d_impl", input, "f")          # (its own kernel: floating types only)
     return _max_pool_impl(2, "max_pool2d", input.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d),
                           ceil_mode)[0].squeeze(-2)
 
@@ -759,6 +766,12 @@ def _conv_transpose(fn, dim, input, weight, bias, stride, padding, output_paddin
         raise RuntimeError(f"Given transposed=1, weight of size {_dims(w_shape)}, expected bias to be 1-dimensional "
                            f"with {out_channels} elements, but got bias of size {_dims(bias._data.shape)} instead")
     x_dtype, w_dtype = input._data.dtype, weight._data.dtype
+    onednn = x_dtype == np.float32 and shape[0] > 1          # (PyTorch's CPU path for a float batch: oneDNN)
+    if 0 in dilation and not onednn:   # (the slow kernel's own check, before the dtypes'; 1-d runs as 2-d)
+        d2 = (1, dilation[0]) if k == 1 else dilation
+        axes = ("depth", "height", "width")[-len(d2):]
+        raise RuntimeError("dilation should be greater than zero, but got " +
+                           ", ".join(f"dilation_{axis}: {v}" for axis, v in zip(axes, d2)))
     if x_dtype != w_dtype:
         if x_dtype.itemsize < w_dtype.itemsize:
             raise RuntimeError(f"Input type ({_LEGACY_NAMES.get(x_dtype.name)}) and weight type "
@@ -778,6 +791,8 @@ def _conv_transpose(fn, dim, input, weight, bias, stride, padding, output_paddin
                  for axis, v in zip(axes, values)]
         raise RuntimeError("output padding must be smaller than either stride or dilation, but got " + " ".join(parts))
     if any(d == 0 for d in dilation):
+        if k == 3:
+            raise RuntimeError("dimensions are invalid")
         raise RuntimeError("could not create a primitive descriptor for the deconvolution forward propagation "
                            "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get additional "
                            "diagnostic information.")

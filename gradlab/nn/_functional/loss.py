@@ -36,8 +36,9 @@ def _regression(name, input, target, reduction):
 
 def _float_pair(kernel, input, target):
     kind = np.result_type(input._data, target._data).kind
-    if kind not in "fc":
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{F._scalar_name(input)}\'')
+    if kind != "f":                    # (floating kernels only: no integer, bool or complex one)
+        named = input if input._data.dtype.kind == kind else target
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{F._scalar_name(named)}\'')
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
@@ -105,6 +106,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 def _kl_div(input, target, reduction, log_target):
     F._tensor_arg("kl_div", input)
     F._tensor_arg("kl_div", target, "target", 2)
+    if input._data.dtype.kind == "c" or target._data.dtype.kind == "c":
+        raise RuntimeError("kl_div: Complex inputs not supported.")
     if input._data.dtype.kind in "biu" or target._data.dtype.kind in "biu":
         raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
