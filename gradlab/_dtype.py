@@ -112,6 +112,12 @@ preserve_format = memory_format._make("preserve_format")
 channels_last = memory_format._make("channels_last")
 
 
+def check_format_rank(format, ndim):
+    """PyTorch's refusal of channels_last for a tensor that is not 4-d (empty_like, to, *_like, empty)."""
+    if format is channels_last and ndim != 4:
+        raise RuntimeError("required rank 4 tensor to use channels_last format")
+
+
 def from_numpy_dtype(np_dtype):
     try:
         return _FROM_NP[np.dtype(np_dtype)]

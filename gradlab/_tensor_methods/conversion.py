@@ -131,6 +131,7 @@ class _ConversionMethods:
             device, dtype, copy = None, args[0], False
         else:
             device, dtype, copy = _to_arguments(args, kwargs)
+            _dtype.check_format_rank(kwargs.get("memory_format"), self._data.ndim)
         meta = type(self._data) is _device.MetaArray
         if device is not None:
             device = _device.as_device(device)
