@@ -283,6 +283,18 @@ def _in_memory_order(values, like):
     return values.reshape([like.shape[d] for d in order]).transpose(np.argsort(order))
 
 
+_VETTERS = {}
+
+
+def _parsed(name, args, kwargs=None, table=_TORCH):
+    """The C function torch.<name> that PyTorch's Python nn.functional hands its arguments to parses them:
+    its TypeError (hinge_embedding_loss's margin=None), else the arguments as it reads them."""
+    vet = _VETTERS.get(name)
+    if vet is None:
+        vet = _VETTERS[name] = _vetter(table[name])
+    return vet(args, {} if kwargs is None else kwargs)
+
+
 _vet_dropout = _vetter(_CALLED["dropout"])
 _vet_dropout_ = _vetter(_CALLED["dropout_"])
 

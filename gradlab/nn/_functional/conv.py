@@ -618,7 +618,13 @@ __all__ += ["max_pool3d", "max_pool3d_with_indices", "avg_pool3d", "adaptive_avg
 
 # --- padding -------------------------------------------------------------------------------------------
 
+_vet_pad = _argparse.wrappers._vetter(("pad(Tensor input, SymIntArrayRef pad, c10::string_view mode=\"constant\", "
+                                      "double? value=None)",))
+
+
 def pad(input, pad, mode="constant", value=None):
+    if not isinstance(mode, str) or not (value is None or isinstance(value, (int, float))):
+        _vet_pad((input, pad, mode, value), {})       # (torch._C._nn.pad's parser: mode=1 refused)
     _tensor("pad", input, "input", 1)
     pad = tuple(_int_list("pad", "pad", 2, pad, allow_int=False, sym=True))
     shape = input._data.shape

@@ -100,6 +100,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                            UserWarning)
         if reduction != "batchmean":
             reduction = F._check_reduction(reduction)
+    F._parsed("kl_div", (input, target, _INTS["sum" if reduction == "batchmean" else reduction]),
+              {"log_target": log_target})
     return _kl_div(input, target, reduction, log_target)
 
 
@@ -143,6 +145,7 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, r
         reduction = F._legacy_reduction(size_average, reduce)
     else:
         reduction = F._check_reduction(reduction)
+    F._parsed("margin_ranking_loss", (input1, input2, target, margin, _INTS[reduction]))
     if input1.dim() != input2.dim() or input1.dim() != target.dim():
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
                            f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} ")
@@ -156,6 +159,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
         reduction = F._legacy_reduction(size_average, reduce)
     else:
         reduction = F._check_reduction(reduction)
+    F._parsed("cosine_embedding_loss", (input1, input2, target, margin, _INTS[reduction]))
     eps = 1e-12
     dim = input1.dim() - 1
     prod_sum = (input1 * input2).sum(dim)
@@ -324,6 +328,7 @@ def prelu(input, weight):
 
 # --- the other losses: poisson / gaussian nll, hinge, soft margin, multi(label) margin, triplet --------------
 _ENUMS = {0: "none", 1: "mean", 2: "sum"}
+_INTS = {"none": 0, "mean": 1, "sum": 2}        # (_Reduction.get_enum: what the C functions are handed)
 
 
 def _legacy_or(size_average, reduce, reduction):
@@ -346,6 +351,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
         reduction = F._legacy_reduction(size_average, reduce)
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(reduction + " is not a valid value for reduction")
+    F._parsed("poisson_nll_loss", (input, target, log_input, full, eps, _INTS[reduction]))
     return _poisson_nll_loss(input, target, log_input, full, eps, reduction)
 
 
@@ -396,6 +402,7 @@ _any = _argparse.checked("any", lambda input, *args, **kwargs: input.any(*args, 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
     """input where target == 1, max(0, margin - input) where target == -1 (torch's composite)."""
     reduction = _legacy_or(size_average, reduce, reduction)
+    F._parsed("hinge_embedding_loss", (input, target, margin, _INTS[reduction]))
     return _hinge_embedding_loss(input, target, margin, reduction)
 
 

@@ -314,6 +314,7 @@ def _group_norm_stats(x, num_groups, eps):
 
 # --- embedding -------------------------------------------------------------------------------------
 _vet_renorm = _vetter(_signatures.CALLED["embedding_renorm_"])
+_vet_instance_norm = _vetter(_signatures.TORCH["instance_norm"])
 _vet_embedding = _vetter(_signatures.TORCH["embedding"])
 
 
@@ -430,6 +431,8 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     statistics are then the mean over the samples, written back in place."""
     if use_input_stats:
         _verify_spatial_size(input.size())
+    # (then torch.instance_norm's parser: nn.InstanceNorm1d(1, 'a')'s eps refused)
+    _vet_instance_norm((input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, True), {})
     return _instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps)
 
 
