@@ -322,9 +322,12 @@ def _info_ne(self, other):
     return self._scalar_type != _scalar_type_byte(other)
 
 
+_NO_TYPE = object()      # (finfo() is the default dtype's; finfo(None) is refused by the parser)
+
+
 class finfo(metaclass=CType, c_name="torch.finfo"):
-    def __init__(self, type=None):
-        type = _DEFAULT[0] if type is None else _PYTHON_TYPES.get(type, type) if isinstance(type, builtins.type) else type
+    def __init__(self, type=_NO_TYPE):
+        type = _DEFAULT[0] if type is _NO_TYPE else _PYTHON_TYPES.get(type, type) if isinstance(type, builtins.type) else type
         if not isinstance(type, dtype):            # (its C parser: finfo(ScalarType type))
             raise TypeError(f"finfo(): argument 'type' (position 1) must be torch.dtype, not "
                             f"{tp_name(builtins.type(type))}")

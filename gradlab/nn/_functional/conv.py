@@ -400,7 +400,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
         raise IndexError(f"Dimension out of range (expected to be in range of [{-max(nd, 1)}, {max(nd, 1) - 1}], "
                          "but got -3)")
     _pool2d_checks(input, kernel, stride, padding, (1, 1), bool(ceil_mode))
-    _not_implemented("avg_pool2d", input)
+    _not_implemented("avg_pool2d", input, "f" if input._data.dtype != np.int64 else "i")   # (of integers, Long only)
     return OPS["avg_pool2d"](input, kernel=kernel, stride=stride, padding=padding, ceil_mode=bool(ceil_mode),
                              count_include_pad=bool(count_include_pad), divisor_override=divisor_override)
 
@@ -415,10 +415,15 @@ def _check_1d(fn, input):
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
     _tensor("avg_pool1d", input, "input", 1)
     _check_1d("avg_pool1d", input)
-    k = _pool1d_arg("avg_pool1d", "kernel_size", kernel_size, "an int, list of ints or tuple of ints")
+    def one(name, value):              # (avg_pool1d's own check of its lists)
+        values = _ints(value)
+        if len(values) != 1:
+            raise RuntimeError(f"avg_pool1d() argument '{name}' should contain one int (got {len(values)})")
+        return values[0]
+    k = one("kernel_size", kernel_size)
     s = k if stride is None or (not isinstance(stride, (int, np.integer)) and len(stride) == 0) else \
-        _pool1d_arg("avg_pool1d", "stride", stride, "None, an int, list of ints, or tuple of ints")
-    p = _pool1d_arg("avg_pool1d", "padding", padding, "an int, list of ints, or tuple of ints")
+        one("stride", stride)
+    p = one("padding", padding)
     return avg_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), ceil_mode, count_include_pad).squeeze(-2)
 
 
@@ -579,7 +584,7 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     _pool3d_checks("avg_pool3d()", input, kernel, stride, padding, (1, 1, 1), bool(ceil_mode), check_input_size=True)
-    _not_implemented("avg_pool3d_out_frame", input)
+    _not_implemented("avg_pool3d_out_frame", input, "f" if input._data.dtype != np.int64 else "i")
     return OPS["avg_pool3d"](input, kernel=kernel, stride=stride, padding=padding, ceil_mode=bool(ceil_mode),
                              count_include_pad=bool(count_include_pad), divisor_override=divisor_override)
 

@@ -160,6 +160,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
     else:
         reduction = F._check_reduction(reduction)
     F._parsed("cosine_embedding_loss", (input1, input2, target, margin, _INTS[reduction]))
+    margin = float(margin)             # (a double to the C function: margin=True is 1.0)
     eps = 1e-12
     dim = input1.dim() - 1
     prod_sum = (input1 * input2).sum(dim)
