@@ -353,6 +353,9 @@ def tensordot(a, b, dims=2, out=None):
 
 # ------------------------------------------------------------------------------------------ cdist
 
+_vet_cdist = _vetter(("cdist(Tensor x1, Tensor x2, double p=2, int64_t? compute_mode=None)",))
+
+
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """Distances between the rows of x1 and x2 (batched). For p = 2 with more than 25 rows PyTorch
     computes through one matmul (|a|^2 - 2 a.b + |b|^2, clamped at 0): so does gradlab."""
@@ -362,17 +365,20 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
              "donot_use_mm_for_euclid_dist": 2}
     if compute_mode not in modes:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    _vet_cdist((x1, x2, p, modes[compute_mode]), {})     # (torch/functional.py's _VF.cdist parses them: p='a')
     for name, t in (("X1", x1), ("X2", x2)):
         if t._data.ndim < 2:
             raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {t._data.ndim}D")
-    for name, t in (("X1", x1), ("X2", x2)):
-        if t._data.dtype.kind != "f":
-            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {_kind(t)}")
     c1, c2 = x1._data.shape[-1], x2._data.shape[-1]
     if c1 != c2:
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {c1} X2: {c2}")
+    for name, t in (("X1", x1), ("X2", x2)):
+        if t._data.dtype.kind != "f":
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {_kind(t)}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
+    if x1._data.dtype == np.float16 or x2._data.dtype == np.float16:     # (the kernel has no Half)
+        raise NotImplementedError(f"\"cdist\" not implemented for 'Half'")
     if x1._data.dtype != x2._data.dtype:
         raise RuntimeError(f"expected scalar type {_kind(x1)} but found {_kind(x2)}")
     try:

@@ -25,10 +25,12 @@ _SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "in
                  "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 # the C type names of conv's type errors
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
-            "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+            "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
+            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
 _LEGACY_NAMES = {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor", "float16": "torch.HalfTensor",
                  "int64": "torch.LongTensor", "int32": "torch.IntTensor", "int16": "torch.ShortTensor",
-                 "int8": "torch.CharTensor", "uint8": "torch.ByteTensor", "bool": "torch.BoolTensor"}
+                 "int8": "torch.CharTensor", "uint8": "torch.ByteTensor", "bool": "torch.BoolTensor",
+                 "complex64": "CPUComplexFloatType", "complex128": "CPUComplexDoubleType"}   # (no legacy class)
 
 
 def _name(t):
@@ -167,6 +169,11 @@ def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups
         # (the slow kernel's own check, before the dtypes'; a 1-d convolution runs as a 2-d one)
         raise RuntimeError(f"dilation should be greater than zero, but got {_dims((1, *dilation) if k == 1 else dilation)}")
     if x_dtype != w_dtype:
+        if x_dtype.kind == "c":            # (a complex input takes another path, whose check has no MKLDNN text)
+            raise RuntimeError(f"Input type ({_LEGACY_NAMES.get(x_dtype.name)}) and weight type "
+                               f"({_LEGACY_NAMES.get(w_dtype.name)}) should be the same")
+        if w_dtype.kind == "c":
+            raise RuntimeError(f"expected scalar type {_name(input)} but found {_name(weight)}")
         if k != 3 and (x_dtype.itemsize < w_dtype.itemsize or x_dtype.kind != w_dtype.kind):   # (3-d: no MKLDNN text)
             raise RuntimeError(f"Input type ({_LEGACY_NAMES.get(x_dtype.name)}) and weight type "
                                f"({_LEGACY_NAMES.get(w_dtype.name)}) should be the same or input should be a MKLDNN "

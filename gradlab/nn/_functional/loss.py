@@ -145,10 +145,10 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, r
         reduction = F._legacy_reduction(size_average, reduce)
     else:
         reduction = F._check_reduction(reduction)
-    F._parsed("margin_ranking_loss", (input1, input2, target, margin, _INTS[reduction]))
     if input1.dim() != input2.dim() or input1.dim() != target.dim():
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
                            f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} ")
+    F._parsed("margin_ranking_loss", (input1, input2, target, margin, _INTS[reduction]))
     loss = (-target * (input1 - input2) + margin).clamp_min(0)
     return loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" else loss
 
@@ -183,9 +183,11 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     F._tensor_arg("cosine_similarity", x1, "x1")
     F._tensor_arg("cosine_similarity", x2, "x2", 2)
     common = np.dtype(_dtype.result_np_dtype(((x1._data.ndim, x1._data.dtype), (x2._data.ndim, x2._data.dtype)), ()))
-    if common.kind not in "fc":
+    if common.kind != "f":             # (no complex kernel either)
         raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is "
                            f"{_dtype_name(common)}")
+    if eps < 0:
+        raise RuntimeError(f"eps must be non-negative, got: {eps:g}")
     if x1._data.dtype != common:
         x1 = x1.to(_torch_dtype(common))
     if x2._data.dtype != common:
