@@ -377,14 +377,14 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
             raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {_kind(t)}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
-    if x1._data.dtype == np.float16 or x2._data.dtype == np.float16:     # (the kernel has no Half)
-        raise NotImplementedError(f"\"cdist\" not implemented for 'Half'")
-    if x1._data.dtype != x2._data.dtype:
-        raise RuntimeError(f"expected scalar type {_kind(x1)} but found {_kind(x2)}")
     try:
         batch = np.broadcast_shapes(x1._data.shape[:-2], x2._data.shape[:-2])
     except ValueError:
         raise broadcast_error(x1._data.shape[:-2], x2._data.shape[:-2]) from None
+    if x1._data.dtype == np.float16 or x2._data.dtype == np.float16:     # (the kernel has no Half)
+        raise NotImplementedError(f"\"cdist\" not implemented for 'Half'")
+    if x1._data.dtype != x2._data.dtype:
+        raise RuntimeError(f"expected scalar type {_kind(x1)} but found {_kind(x2)}")
     r1, r2 = x1._data.shape[-2], x2._data.shape[-2]
     mode = modes[compute_mode]
     if p == 2 and (mode == 1 or (mode is None and (r1 > 25 or r2 > 25))) and r1 and r2 and c1:

@@ -272,3 +272,38 @@ CHANNELS_LAST_CASES = [f"x = torch.ones({', '.join(['2'] * nd)}); r = {form}"
 @pytest.mark.parametrize("code", CHANNELS_LAST_CASES)
 def test_channels_last_rank(code):
     check(code)
+
+
+# cdist: torch/functional.py's parser first (p='a'), then the dims, the columns, floating dtypes, p, Half, the pair;
+# cosine_similarity: the common dtype (no complex), then eps; allclose's broadcast; conv's complex paths;
+# F.glu and F.margin_ranking_loss read their inputs in Python first (an AttributeError for a non-tensor)
+_PAIRS = [("torch.ones(2, 3)", "torch.ones(2, 3)"), ("torch.ones(2, 3)", "torch.ones(2, 4)"), ("torch.ones(3)", "torch.ones(2, 3)"),
+          ("torch.ones(2, 2, 3)", "torch.ones(3, 2, 3)")]
+ORDER_CASES = [f"r = torch.cdist({a}.to(torch.{d1}), {b}.to(torch.{d2}){p})"
+               for a, b in _PAIRS for d1, d2 in (("float32", "float32"), ("int64", "int64"), ("float16", "float16"),
+                                                 ("float16", "float32"), ("float32", "float64"), ("complex64", "complex64"),
+                                                 ("bool", "float32"))
+               for p in ("", ", p=-1", ", p='a'", ", p=np.array([1.0, 2.0])", ", p=True")]
+ORDER_CASES += [f"r = F.cosine_similarity({a}.to(torch.{d1}), {b}.to(torch.{d2}){e})"
+                for a, b in _PAIRS[:2] for d1, d2 in (("float32", "float32"), ("int64", "int64"), ("int64", "float32"),
+                                                      ("complex64", "float32"), ("float16", "float64"))
+                for e in ("", ", eps=-1", ", eps=-0.5", ", dim=5, eps=-1", ", eps=True")]
+ORDER_CASES += [f"r = torch.allclose({a}, {b}{x})" for a, b in _PAIRS for x in ("", ".double()", ".long()")]
+ORDER_CASES += [f"r = F.conv{k}d(torch.randn({n}, 2, {', '.join(['4'] * k)}).to(torch.{d1}), "
+                f"torch.randn(1, 2, {', '.join(['2'] * k)}).to(torch.{d2}))"
+                for k in (1, 2, 3) for n in (1, 2) for d1, d2 in itertools.permutations(
+                    ("float32", "float64", "complex64", "complex128", "int64"), 2)]
+# (oneDNN's path, whose checks have their own words: groups, a kernel over 3x3, a batch, or a large input)
+ORDER_CASES += [f"r = F.conv{k}d(torch.randn({n}, 2, {', '.join([str(size)] * k)}), "
+                f"torch.randn({2 if g == 2 else 1}, {2 // g}, {', '.join([str(kw)] * k)}){w}, groups={g}{d})"
+                for k in (1, 2, 3) for n in (1, 2) for g in (1, 2) for kw in (1, 2, 4) for size in (6, 40)
+                for w, d in ((".double()", ""), ("", ", dilation=0"))
+                if size ** k * 2 * n < 300000]
+ORDER_CASES += [f"r = F.glu({v})" for v in _WRONG] + [
+    f"r = F.margin_ranking_loss({a}, {b}, {c})" for a, b, c in itertools.product(
+        ("torch.ones(2, 1)", "1.5"), ("torch.ones(2, 1)", "torch.ones(2)", "'a'"), ("torch.ones(2, 3, 4)", "2", "None"))]
+
+
+@pytest.mark.parametrize("code", ORDER_CASES)
+def test_check_order(code):
+    check(code)

@@ -6,6 +6,8 @@ MaxPool2DWithIndicesBackward0, AvgPool2DBackward0, ... The 1-d pools run as PyTo
 2-d pool of an unsqueezed input, squeezed back (SqueezeBackward1 on top); unbatched convolutions too.
 """
 
+import math
+
 import numpy as np
 
 from ... import _argparse
@@ -88,6 +90,17 @@ def _check_geometry(shape, w_shape, stride, padding, dilation, groups, output_pa
                            f"got weight of size [{_dims(w_shape)}] instead")
 
 
+def _onednn(x_dtype, shape, w_shape, groups):
+    """Whether PyTorch's CPU convolution takes its oneDNN path (Convolution.cpp's use_mkldnn, with more than
+    one thread): float32 inputs, and a batch, groups, a kernel larger than 3x3 or a large input. Its checks
+    have their own words (the dtypes' 'or input should be a MKLDNN tensor', zero dilation's)."""
+    if x_dtype != np.float32:
+        return False
+    shape4 = shape if len(shape) >= 4 else (shape[0], shape[1], 1, shape[2])       # (1-d runs as 2-d)
+    kernel = w_shape[2:] if len(w_shape) >= 4 else (1,) + tuple(w_shape[2:])
+    return bool(groups > 1 or (kernel[-1] > 3 and kernel[-2] > 3) or shape4[0] > 1 or math.prod(shape4[:4]) > 20480)
+
+
 def _check_bias_dtype(input, bias):
     x_dtype = input._data.dtype
     if bias is not None and bias._data.dtype != x_dtype:
@@ -163,8 +176,9 @@ def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups
                            "size")
     x_dtype, w_dtype = input._data.dtype, weight._data.dtype
     _check_bias_dtype(input, bias)
+    onednn = _onednn(x_dtype, shape, w_shape, groups)
     if 0 in dilation:
-        if x_dtype == np.float32 and shape[0] > 1:           # (PyTorch's CPU path for a float batch: oneDNN)
+        if onednn:
             raise RuntimeError("non-positive dilation is not supported")
         # (the slow kernel's own check, before the dtypes'; a 1-d convolution runs as a 2-d one)
         raise RuntimeError(f"dilation should be greater than zero, but got {_dims((1, *dilation) if k == 1 else dilation)}")
@@ -172,9 +186,7 @@ def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups
         if x_dtype.kind == "c":            # (a complex input takes another path, whose check has no MKLDNN text)
             raise RuntimeError(f"Input type ({_LEGACY_NAMES.get(x_dtype.name)}) and weight type "
                                f"({_LEGACY_NAMES.get(w_dtype.name)}) should be the same")
-        if w_dtype.kind == "c":
-            raise RuntimeError(f"expected scalar type {_name(input)} but found {_name(weight)}")
-        if k != 3 and (x_dtype.itemsize < w_dtype.itemsize or x_dtype.kind != w_dtype.kind):   # (3-d: no MKLDNN text)
+        if onednn:
             raise RuntimeError(f"Input type ({_LEGACY_NAMES.get(x_dtype.name)}) and weight type "
                                f"({_LEGACY_NAMES.get(w_dtype.name)}) should be the same or input should be a MKLDNN "
                                "tensor and weight is a dense tensor")
@@ -784,7 +796,7 @@ def _conv_transpose(fn, dim, input, weight, bias, stride, padding, output_paddin
         raise RuntimeError(f"Given transposed=1, weight of size {_dims(w_shape)}, expected bias to be 1-dimensional "
                            f"with {out_channels} elements, but got bias of size {_dims(bias._data.shape)} instead")
     x_dtype, w_dtype = input._data.dtype, weight._data.dtype
-    onednn = x_dtype == np.float32 and shape[0] > 1          # (PyTorch's CPU path for a float batch: oneDNN)
+    onednn = _onednn(x_dtype, shape, w_shape, groups)
     if 0 in dilation and not onednn:   # (the slow kernel's own check, before the dtypes'; 1-d runs as 2-d)
         d2 = (1, dilation[0]) if k == 1 else dilation
         axes = ("depth", "height", "width")[-len(d2):]
