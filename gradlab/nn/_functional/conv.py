@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from ... import _argparse
+from ... import _argparse, _parallel
 from ...autograd import grad_mode
 from ...creation.factories import _checked_fill
 from ...ops import conv as _conv
@@ -90,7 +90,7 @@ def _check_geometry(shape, w_shape, stride, padding, dilation, groups, output_pa
                            f"got weight of size [{_dims(w_shape)}] instead")
 
 
-def _onednn(x_dtype, shape, w_shape, groups):
+def _onednn(x_dtype, shape, w_shape, groups, strided=False, dilated=False):
     """Whether PyTorch's CPU convolution takes its oneDNN path (Convolution.cpp's use_mkldnn, with more than
     one thread): float32 inputs, and a batch, groups, a kernel larger than 3x3 or a large input. Its checks
     have their own words (the dtypes' 'or input should be a MKLDNN tensor', zero dilation's)."""
@@ -98,6 +98,10 @@ def _onednn(x_dtype, shape, w_shape, groups):
         return False
     shape4 = shape if len(shape) >= 4 else (shape[0], shape[1], 1, shape[2])       # (1-d runs as 2-d)
     kernel = w_shape[2:] if len(w_shape) >= 4 else (1,) + tuple(w_shape[2:])
+    # (a 1x1 kernel on one thread: the native kernel is faster)
+    if not (strided or dilated or shape4[0] >= 16 or kernel[-1] != 1 or kernel[-2] != 1
+            or _parallel.get_num_threads() > 1):
+        return False
     return bool(groups > 1 or (kernel[-1] > 3 and kernel[-2] > 3) or shape4[0] > 1 or math.prod(shape4[:4]) > 20480)
 
 
@@ -176,8 +180,8 @@ def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups
                            "size")
     x_dtype, w_dtype = input._data.dtype, weight._data.dtype
     _check_bias_dtype(input, bias)
-    onednn = _onednn(x_dtype, shape, w_shape, groups)
-    if 0 in dilation:
+    onednn = _onednn(x_dtype, shape, w_shape, groups, any(s != 1 for s in stride), any(d != 1 for d in dilation))
+    if 0 in dilation and not (onednn and x_dtype != w_dtype):   # (oneDNN checks the dtypes first)
         if onednn:
             raise RuntimeError("non-positive dilation is not supported")
         # (the slow kernel's own check, before the dtypes'; a 1-d convolution runs as a 2-d one)
@@ -796,7 +800,7 @@ def _conv_transpose(fn, dim, input, weight, bias, stride, padding, output_paddin
         raise RuntimeError(f"Given transposed=1, weight of size {_dims(w_shape)}, expected bias to be 1-dimensional "
                            f"with {out_channels} elements, but got bias of size {_dims(bias._data.shape)} instead")
     x_dtype, w_dtype = input._data.dtype, weight._data.dtype
-    onednn = _onednn(x_dtype, shape, w_shape, groups)
+    onednn = _onednn(x_dtype, shape, w_shape, groups, any(s != 1 for s in stride), any(d != 1 for d in dilation))
     if 0 in dilation and not onednn:   # (the slow kernel's own check, before the dtypes'; 1-d runs as 2-d)
         d2 = (1, dilation[0]) if k == 1 else dilation
         axes = ("depth", "height", "width")[-len(d2):]
