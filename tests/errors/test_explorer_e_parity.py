@@ -167,6 +167,8 @@ MISC_CASES = [
     "r = torch.testing.assert_close(torch.ones(2), [1., 1.])", "r = torch.testing.assert_close(1, torch.ones(2))",
     "r = torch.testing.assert_close(nn.Parameter(torch.ones(2)), 'a')",
     "r = torch.autograd.set_detect_anomaly(True, check_nan=True)"]
+MISC_CASES += [f"r = nn.Parameter({d}, {v})" for d in ("torch.randn(2)", "torch.tensor([1, 2])", "None", "[1.0]")
+               for v in _WRONG + ["1", "np.bool_(False)", "False"]]
 MISC_CASES += [f"r = torch.{f}({v})" for f in ("finfo", "iinfo") for v in _WRONG + ["float", "int", "bool", "complex",
                                                                                   "torch.int8", "torch.float16"]]
 MISC_CASES += [f"r = torch.{f}(torch.ones(2), {k}=0)" for f in ("atleast_1d", "atleast_2d", "atleast_3d")
