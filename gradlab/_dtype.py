@@ -8,7 +8,7 @@ import ctypes
 
 import numpy as np
 
-from ._ctype import CType
+from ._ctype import CType, tp_name
 from ._warnings import warn_once
 
 
@@ -116,6 +116,12 @@ strided = layout._make("strided")
 contiguous_format = memory_format._make("contiguous_format")
 preserve_format = memory_format._make("preserve_format")
 channels_last = memory_format._make("channels_last")
+
+
+def check_format_rank(format, ndim):
+    """PyTorch's refusal of channels_last for a tensor that is not 4-d (empty_like, to, *_like, empty)."""
+    if format is channels_last and ndim != 4:
+        raise RuntimeError("required rank 4 tensor to use channels_last format")
 
 
 def from_numpy_dtype(np_dtype):
@@ -338,10 +344,16 @@ def _info_ne(self, other):
     return self._scalar_type != _scalar_type_byte(other)
 
 
+_NO_TYPE = object()      # (finfo() is the default dtype's; finfo(None) is refused by the parser)
+
+
 class finfo(metaclass=CType, c_name="torch.finfo"):
-    def __init__(self, type=None):
-        type = _DEFAULT[0] if type is None else _PYTHON_TYPES.get(type, type) if isinstance(type, builtins.type) else type
-        if not isinstance(type, dtype) or not (type.is_floating_point or type.is_complex):
+    def __init__(self, type=_NO_TYPE):
+        type = _DEFAULT[0] if type is _NO_TYPE else _PYTHON_TYPES.get(type, type) if isinstance(type, builtins.type) else type
+        if not isinstance(type, dtype):            # (its C parser: finfo(ScalarType type))
+            raise TypeError(f"finfo(): argument 'type' (position 1) must be torch.dtype, not "
+                            f"{tp_name(builtins.type(type))}")
+        if not (type.is_floating_point or type.is_complex):
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
                             "'torch.finfo'")
         real = type.to_real()
@@ -362,6 +374,10 @@ class finfo(metaclass=CType, c_name="torch.finfo"):
 
 class iinfo(metaclass=CType, c_name="torch.iinfo"):
     def __init__(self, type):
+        type = _PYTHON_TYPES.get(type, type) if isinstance(type, builtins.type) else type
+        if not isinstance(type, dtype):            # (its C parser: iinfo(ScalarType type))
+            raise TypeError(f"iinfo(): argument 'type' (position 1) must be torch.dtype, not "
+                            f"{tp_name(builtins.type(type))}")
         if type is bool_:
             raise TypeError("torch.bool is not supported by torch.iinfo")
         if not isinstance(type, dtype) or type._category != 1:

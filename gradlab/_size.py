@@ -23,7 +23,11 @@ class Size(tuple, metaclass=CType, c_name="torch.Size"):
 
     __str__ = __repr__
 
-    def numel(self):
+    def numel(self, *args, **kwargs):
+        if kwargs:                         # (a C method without arguments: CPython's words)
+            raise TypeError("Size.numel() takes no keyword arguments")
+        if args:
+            raise TypeError(f"Size.numel() takes no arguments ({len(args)} given)")
         n = 1
         for s in self:
             n *= s

@@ -660,3 +660,8 @@ def householder_product(A, tau, *, out=None):
     _check_tensor_argument("linalg_householder_product", A, "input")
     _check_tensor_argument("linalg_householder_product", tau, "tau", position=2)
     return _result(_stats.householder_product(A, tau, "torch.linalg.householder_product"), out)
+
+
+# PyTorch's argument errors for its C functions linalg_<name> (gradlab/_argparse), bound here at the end
+from . import _argparse as _argparse_, _signatures as _signatures_   # noqa: E402
+globals().update(_argparse_.wrapped(globals(), _signatures_.LINALG))

@@ -119,7 +119,13 @@ def _compare(actual, expected, rtol, atol, equal_nan, check_dtype, where):
         for key in actual:
             _compare(actual[key], expected[key], rtol, atol, equal_nan, check_dtype, where + (key,))
         return
-    raise TypeError(f"No comparison pair was able to handle inputs of type {type(actual)} and {type(expected)}.")
+    raise TypeError(f"No comparison pair was able to handle inputs of type {_class_text(actual)} and "
+                    f"{_class_text(expected)}.")
+
+
+def _class_text(value):
+    """repr(type(value)) as PyTorch prints it: gradlab's classes under torch's names (<class 'torch.Tensor'>)."""
+    return repr(type(value)).replace("'gradlab.", "'torch.", 1)
 
 
 def assert_close(actual, expected, *, allow_subclasses=True, rtol=None, atol=None, equal_nan=False,

@@ -34,7 +34,9 @@ from gradlab import _argparse  # noqa: E402
 # PyTorch functions written in Python call these C functions, whose parser gives their errors: torch.norm
 # and Tensor.norm (torch/functional.py, torch/_tensor.py) call linalg's, Tensor.split and torch.stft call torch._VF's
 CALLED_FROM_PYTHON = {"linalg": ("linalg_vector_norm", "linalg_matrix_norm"),
-                      "torch": ("split", "split_with_sizes", "stft")}
+                      "torch": ("split", "split_with_sizes", "stft", "dropout", "dropout_", "embedding_renorm_", "einsum",
+                                "meshgrid"),
+                      "nn": ("cross_entropy_loss", "softplus")}
 
 
 def torchgen_groups():
@@ -99,7 +101,7 @@ def probe_calls():
 
 
 def gradlab_names():
-    names = {"torch": [], "Tensor": [], "nn": [], "special": [], "fft": []}
+    names = {"torch": [], "Tensor": [], "nn": [], "special": [], "fft": [], "linalg": []}
     for n in sorted(dir(gradlab)):
         t = getattr(torch, n, None)
         if not n.startswith("_") and isinstance(t, types.BuiltinFunctionType) and callable(getattr(gradlab, n)):
@@ -117,6 +119,9 @@ def gradlab_names():
     for n in sorted(gradlab.fft._FUNCTIONS):           # (torch.fft.fft is the C function fft_fft)
         if isinstance(getattr(torch.fft, n, None), types.BuiltinFunctionType):
             names["fft"].append(n)
+    for n in sorted(gradlab.linalg.__all__):           # (torch.linalg.inv is the C function linalg_inv)
+        if isinstance(getattr(torch.linalg, n, None), types.BuiltinFunctionType):
+            names["linalg"].append(n)
     for n in sorted(dir(GF)):
         t = getattr(torch.nn.functional, n, None)
         if not n.startswith("_") and isinstance(t, types.BuiltinFunctionType):
@@ -127,7 +132,7 @@ def gradlab_names():
 def main():
     generated, runs = torchgen_groups(), binary_strings()
     sample = torch.ones(2, 3)
-    table = {"torch": {}, "Tensor": {}, "nn": {}, "special": {}, "fft": {}}
+    table = {"torch": {}, "Tensor": {}, "nn": {}, "special": {}, "fft": {}, "linalg": {}}
     unresolved = []
     table["called"] = {name: tuple(generated[space][name]) for space, names in CALLED_FROM_PYTHON.items()
                        for name in names}
@@ -141,6 +146,8 @@ def main():
                 fn = getattr(torch.special, name)
             elif space == "fft":
                 fn = getattr(torch.fft, name)
+            elif space == "linalg":
+                fn = getattr(torch.linalg, name)
             else:
                 fn = getattr(torch, name)
             lead, ours = ((sample,), (gradlab.ones(2, 3),)) if space != "Tensor" else ((), ())
@@ -155,7 +162,7 @@ def main():
                 table[space][name] = two[:-len("() takes exactly one argument (2 given)")] + "/1"
                 continue
             candidates = []
-            found = generated[space].get(space + "_" + name if space in ("special", "fft") else name)
+            found = generated[space].get(space + "_" + name if space in ("special", "fft", "linalg") else name)
             if found and found != "noargs":
                 candidates.append(found)
             candidates += runs.get(name, [])
@@ -199,7 +206,7 @@ def main():
 
 TABLES = [("torch", "TORCH", "torch_functions"), ("Tensor", "TENSOR", "tensor_methods"),
           ("nn", "NN", "nn_functional"), ("special", "SPECIAL", "special_functions"), ("fft", "FFT", "fft_functions"),
-          ("called", "CALLED", "called")]
+          ("linalg", "LINALG", "linalg_functions"), ("called", "CALLED", "called")]
 
 PACKAGE = '''"""PyTorch's overload signatures for gradlab's public functions and methods (facts, no code).
 
@@ -209,8 +216,9 @@ Each value is either the signature strings PyTorch's argument parser reads, in i
 C function that takes no arguments, the name CPython's messages print for it ("/1" appended if it
 takes exactly one). Read by _argparse.
 TORCH: gradlab.<name>; TENSOR: Tensor.<name>; NN: gradlab.nn.functional.<name>; SPECIAL:
-gradlab.special.<name> (PyTorch's C function special_<name>); FFT: gradlab.fft.<name> (fft_<name>); CALLED: the C
-functions PyTorch's Python functions call (torch.norm: linalg_vector_norm; Tensor.split: split).
+gradlab.special.<name> (PyTorch's C function special_<name>); FFT: gradlab.fft.<name> (fft_<name>); LINALG:
+gradlab.linalg.<name> (linalg_<name>); CALLED: the C functions PyTorch's Python functions call (torch.norm:
+linalg_vector_norm; Tensor.split: split; F.dropout: dropout).
 """
 '''
 

@@ -183,7 +183,10 @@ def _vet(fn, entry, lead, args, kwargs, key, ok, rules):
     frame = sys._getframe(3)
     while frame.f_code.co_name == "_meta_wrapper":      # (the meta device's net: _tensor_methods/meta.py)
         frame = frame.f_back
-    internal = frame.f_globals.get("__name__", "").startswith("gradlab")
+    caller = frame.f_globals.get("__name__", "")
+    # (nn's modules are Python in PyTorch too: their forward hands the user's settings, nn.AvgPool2d(4, True)'s
+    # stride, to a C function that parses them, so a module's call is checked as the user's own)
+    internal = caller.startswith("gradlab") and not caller.startswith("gradlab.nn.modules")
     if internal:                             # gradlab's own calls (t.div(other, None)) pass as written
         seen = rules.setdefault(_INTERNAL, set())
         if (key in seen or len(seen) >= _CACHE_LIMIT) and (not kwargs or _takes(fn, kwargs)):

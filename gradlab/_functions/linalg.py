@@ -5,6 +5,8 @@ import math
 
 import numpy as np
 
+from .. import _signatures
+from .._argparse.wrappers import _vetter
 from .._tensor_core import Tensor, _wrap_dim
 from ..ops import OPS
 from ..ops.operands import _check_tensor_argument, _kind, broadcast_error
@@ -33,6 +35,9 @@ def _label(s):
     return chr(ord("A") + s) if s < 26 else chr(ord("a") + s - 26)
 
 
+_vet_einsum = _vetter(_signatures.CALLED["einsum"])
+
+
 def einsum(*args):
     """PyTorch's einsum (aten's einsum, contracting left to right): every operand is aligned by
     diagonal/unsqueeze/permute, pairs are multiplied by sumproduct_pair (a bmm), and what remains
@@ -57,10 +62,7 @@ def einsum(*args):
         equation, operands = args[0], args[1:]
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         return einsum(equation, *operands[0])
-    for i, t in enumerate(operands):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"einsum(): argument 'tensors' (position 2) must be tuple of Tensors, not "
-                            f"{type(t).__name__}")
+    _vet_einsum((equation, operands), {})      # (torch/functional.py's _VF.einsum(equation, operands) parses them)
     return _einsum(equation, list(operands))
 
 
@@ -351,6 +353,9 @@ def tensordot(a, b, dims=2, out=None):
 
 # ------------------------------------------------------------------------------------------ cdist
 
+_vet_cdist = _vetter(("cdist(Tensor x1, Tensor x2, double p=2, int64_t? compute_mode=None)",))
+
+
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """Distances between the rows of x1 and x2 (batched). For p = 2 with more than 25 rows PyTorch
     computes through one matmul (|a|^2 - 2 a.b + |b|^2, clamped at 0): so does gradlab."""
@@ -360,23 +365,26 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
              "donot_use_mm_for_euclid_dist": 2}
     if compute_mode not in modes:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    _vet_cdist((x1, x2, p, modes[compute_mode]), {})     # (torch/functional.py's _VF.cdist parses them: p='a')
     for name, t in (("X1", x1), ("X2", x2)):
         if t._data.ndim < 2:
             raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {t._data.ndim}D")
-    for name, t in (("X1", x1), ("X2", x2)):
-        if t._data.dtype.kind != "f":
-            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {_kind(t)}")
     c1, c2 = x1._data.shape[-1], x2._data.shape[-1]
     if c1 != c2:
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {c1} X2: {c2}")
+    for name, t in (("X1", x1), ("X2", x2)):
+        if t._data.dtype.kind != "f":
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {_kind(t)}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
-    if x1._data.dtype != x2._data.dtype:
-        raise RuntimeError(f"expected scalar type {_kind(x1)} but found {_kind(x2)}")
     try:
         batch = np.broadcast_shapes(x1._data.shape[:-2], x2._data.shape[:-2])
     except ValueError:
         raise broadcast_error(x1._data.shape[:-2], x2._data.shape[:-2]) from None
+    if x1._data.dtype == np.float16 or x2._data.dtype == np.float16:     # (the kernel has no Half)
+        raise NotImplementedError(f"\"cdist\" not implemented for 'Half'")
+    if x1._data.dtype != x2._data.dtype:
+        raise RuntimeError(f"expected scalar type {_kind(x1)} but found {_kind(x2)}")
     r1, r2 = x1._data.shape[-2], x2._data.shape[-2]
     mode = modes[compute_mode]
     if p == 2 and (mode == 1 or (mode is None and (r1 > 25 or r2 > 25))) and r1 and r2 and c1:

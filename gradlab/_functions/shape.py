@@ -7,7 +7,8 @@ import inspect
 import numpy as np
 
 from ..autograd.forward_grads import set_tangent, tangent_of
-from .. import _dtype
+from .. import _dtype, _signatures
+from .._argparse.wrappers import _vetter
 from .._tensor_core import _wrap_dim
 from ..autograd import grad_mode as _grad_mode
 from ..ops.operands import _py
@@ -102,11 +103,16 @@ _MESHGRID_WARNING = ("torch.meshgrid: in an upcoming release, it will be require
                      "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4215.)")
 
 
+_vet_meshgrid = _vetter(_signatures.CALLED["meshgrid"])
+
+
 def meshgrid(*tensors, indexing=None):
     """torch.meshgrid(a, b) or meshgrid([a, b]): each input viewed along its own dim and expanded
     (with 'xy', the first two swap roles, as numpy's meshgrid)."""
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tensors[0]
+    # (torch/functional.py hands them to _VF.meshgrid, whose parser refuses indexing=True)
+    _vet_meshgrid((tensors,), {} if indexing is None else {"indexing": indexing})
     tensors = _tensor_list("meshgrid", tensors, 0)
     if indexing is None:
         _warn_once(_MESHGRID_WARNING)
@@ -292,6 +298,8 @@ def _each(view, name):
                             f"arguments have invalid types: (!{got}!)\n")
         # (PyTorch's parser reads them as one tuple of Tensors: its TypeError names the first that is not one)
         return tuple(view(t) for t in _tensor_list("atleast", tuple(tensors), 0))
+    fn.__name__ = fn.__qualname__ = name       # (Python's own messages name it: "atleast_2d() got an unexpected ...")
+    fn.__code__ = fn.__code__.replace(co_name=name, co_qualname=name)
     return fn
 
 

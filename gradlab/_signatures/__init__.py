@@ -6,12 +6,14 @@ Each value is either the signature strings PyTorch's argument parser reads, in i
 C function that takes no arguments, the name CPython's messages print for it ("/1" appended if it
 takes exactly one). Read by _argparse.
 TORCH: gradlab.<name>; TENSOR: Tensor.<name>; NN: gradlab.nn.functional.<name>; SPECIAL:
-gradlab.special.<name> (PyTorch's C function special_<name>); FFT: gradlab.fft.<name> (fft_<name>); CALLED: the C
-functions PyTorch's Python functions call (torch.norm: linalg_vector_norm; Tensor.split: split).
+gradlab.special.<name> (PyTorch's C function special_<name>); FFT: gradlab.fft.<name> (fft_<name>); LINALG:
+gradlab.linalg.<name> (linalg_<name>); CALLED: the C functions PyTorch's Python functions call (torch.norm:
+linalg_vector_norm; Tensor.split: split; F.dropout: dropout).
 """
 from .torch_functions import TORCH  # noqa: F401
 from .tensor_methods import TENSOR  # noqa: F401
 from .nn_functional import NN  # noqa: F401
 from .special_functions import SPECIAL  # noqa: F401
 from .fft_functions import FFT  # noqa: F401
+from .linalg_functions import LINALG  # noqa: F401
 from .called import CALLED  # noqa: F401

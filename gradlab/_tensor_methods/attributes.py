@@ -6,6 +6,7 @@ import weakref
 import numpy as np
 
 from .. import _device, _dtype, autograd as _autograd
+from .._argparse.wrappers import _vetter
 from .._size import Size, tp_name as _tp_name
 from .._tensor_core import InferenceVersionCounter, Tensor, _plain_make, _wrap_dim
 from ..autograd import grad_mode, node as _autograd_node
@@ -32,6 +33,10 @@ _CPP_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Hal
 
 _tuple_new = tuple.__new__     # Size of a numpy shape, without Size()'s checks of its items
 
+
+
+# Tensor.type's C parser (THPVariable_type), which tools/make_signatures.py cannot pin from its messages alone
+_vet_type = _vetter(("type(PyObject* dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",))
 
 class _AttributeMethods:
     """Copied onto `Tensor` by gradlab/tensor.py."""
@@ -84,9 +89,11 @@ class _AttributeMethods:
         """Whether the dtype holds negative numbers: every dtype but uint8 and bool."""
         return self.dtype.is_signed
 
-    def type(self, dtype=None, non_blocking=False, **kwargs):
+    def type(self, *args, **kwargs):
         """`x.type()` names the legacy tensor type ('torch.FloatTensor'); `x.type(t)` converts to a dtype
         or a legacy name."""
+        args, kwargs = _vet_type(args, kwargs)          # (x.type(torch.half, input=x): PyTorch's TypeError)
+        dtype = args[0] if args else kwargs.get("dtype")
         if dtype is None:
             return "torch." + self.dtype._legacy
         if isinstance(dtype, str):

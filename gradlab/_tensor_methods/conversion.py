@@ -154,6 +154,7 @@ class _ConversionMethods:
             device, dtype, copy = None, args[0], False
         else:
             device, dtype, copy = _to_arguments(args, kwargs)
+            _dtype.check_format_rank(kwargs.get("memory_format"), self._data.ndim)
         meta = type(self._data) is _device.MetaArray
         if device is not None:
             device = _device.as_device(device)
@@ -241,6 +242,8 @@ class _ConversionMethods:
         # PyTorch's own words for a wrong number of arguments (data= may also be a keyword)
         if "data" in kwargs and not data:
             data = (kwargs.pop("data"),)
+        if "data" in kwargs and len(data) == 1:
+            raise TypeError("new_tensor() got multiple values for argument 'data'")
         if kwargs:
             raise TypeError(f"new_tensor() got an unexpected keyword argument '{next(iter(kwargs))}'")
         if not data:

@@ -327,6 +327,10 @@ class _OperatorMethods:
         _check_tensor_argument("allclose", other)
         if other._data.dtype != self._data.dtype:
             raise RuntimeError(f"{_kind(self)} did not match {_kind(other)}")
+        try:
+            np.broadcast_shapes(self._data.shape, other._data.shape)
+        except ValueError:                 # (PyTorch's words, not numpy's)
+            raise broadcast_error(self._data.shape, other._data.shape) from None
         return bool(np.allclose(_values(self._data), _values(_data_of(other)), rtol=rtol, atol=atol,
                                 equal_nan=equal_nan))
 

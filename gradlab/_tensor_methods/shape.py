@@ -133,7 +133,9 @@ class _ShapeMethods:
                                f"size of dim {d} ({self._data.shape[d]}) in the input tensor") from None
         return self.view(self._data.shape[:d] + sizes + self._data.shape[d + 1:])
 
-    def squeeze(self, dim=None):
+    def squeeze(self, dim=None, *dims):
+        if dims:                                # x.squeeze(0, 1): PyTorch's parser reads the dims as one list
+            dim = (dim,) + dims
         if dim is None:
             return OPS["squeeze"](self, self_sizes=self._data.shape)._view_of(self)
         if isinstance(dim, (tuple, list)):      # several dims: SqueezeBackward2
@@ -204,18 +206,21 @@ class _ShapeMethods:
         lead = len(sizes) - self._data.ndim
         if not self._data.ndim and any(n < 0 for n in sizes) and 0 not in sizes:
             raise RuntimeError("numel: integer multiplication overflow")     # (PyTorch's 0-d kernel: its check)
-        for i in range(lead):
-            if sizes[i] == -1:
-                raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
-                                   f"dimension {i}")
-        shape = tuple(self._data.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
-        for i in range(len(shape) - 1, lead - 1, -1):        # each old dim: kept, or stretched from 1
+        shape = tuple(self._data.shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(sizes))
+        for i in range(len(shape) - 1, -1, -1):      # each dim from the last (ATen's order): kept, or stretched from 1
+            if i < lead:
+                if sizes[i] == -1:
+                    raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a leading, "
+                                       f"non-existing dimension {i}")
+                continue
             old = self._data.shape[i - lead]
             if old != 1 and old != shape[i]:
                 raise RuntimeError(
                     f"The expanded size of the tensor ({shape[i]}) must match the existing size ({old}) at "
                     f"non-singleton dimension {i}.  Target sizes: [{', '.join(map(str, sizes))}].  Tensor sizes: "
                     f"[{', '.join(map(str, self._data.shape))}]")
+        if 0 not in shape and any(n < 0 for n in shape):     # (a negative leading size: c10's checked numel)
+            raise RuntimeError("numel: integer multiplication overflow")
         return OPS["expand"](self, shape=shape)._view_of(self)
 
     def expand_as(self, other):
@@ -487,7 +492,9 @@ class _ShapeMethods:
         _indexing._check_inplace_allowed(self)
         return _view_in_place(self, "unsqueeze_inplace", dim=_wrap_dim(dim, self._data.ndim + 1))
 
-    def squeeze_(self, dim=None):
+    def squeeze_(self, dim=None, *dims):
+        if dims:
+            dim = (dim,) + dims
         _indexing._check_inplace_allowed(self)
         nd = self._data.ndim
         if dim is None:

@@ -157,7 +157,7 @@ class _SortingMethods:
     # --- cumulative ---------------------------------------------------------------------------
     def cumprod(self, dim, dtype=None):
         d = _wrap_dim(dim, self._data.ndim)
-        src = self if dtype is None else self._accumulated_as(dtype)
+        src = self if dtype is None else self._accumulated_as(dtype, "cumprod_out_cpu")
         return _in_dtype(self, OPS["cumprod"](src, dim=d), dtype, src)
 
     def cummax(self, dim):

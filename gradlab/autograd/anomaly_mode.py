@@ -13,6 +13,7 @@ import numpy as np
 
 from . import events
 from .. import _warnings
+from .._argparse.wrappers import _vetter
 
 __all__ = ["detect_anomaly", "set_detect_anomaly"]
 
@@ -28,7 +29,12 @@ def is_anomaly_check_nan_enabled():
     return _state["check_nan"]
 
 
+# torch.set_anomaly_enabled is a C function: its parser refuses set_detect_anomaly('yes')
+_vet_set = _vetter(("set_anomaly_enabled(bool enabled, bool check_nan=True)",))
+
+
 def set_anomaly_enabled(enabled, check_nan=True):
+    _vet_set((enabled, check_nan), {})
     _state["enabled"], _state["check_nan"] = bool(enabled), bool(check_nan)
     watching = _check_event in events._observers
     if _state["enabled"] and _state["check_nan"] and not watching:

@@ -40,7 +40,9 @@ def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=F
           pin_memory=False):
     # PyTorch leaves memory uninitialised; zeros keep notebooks reproducible
     _options("empty", dtype, device, pin_memory=pin_memory)
-    return _filled(0, size, dtype, requires_grad, factory="empty")
+    out = _filled(0, size, dtype, requires_grad, factory="empty")
+    _dtype.check_format_rank(memory_format, out._data.ndim)
+    return out
 
 
 # full's dtype for a complex fill: complex128 under a float64 default, else complex64 (PyTorch's full takes
@@ -132,24 +134,28 @@ def _like(fill, input, dtype, requires_grad, memory_format=None):
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     _options("ones_like", dtype, device)
     _like_device(input, device)
+    _dtype.check_format_rank(memory_format, input._data.ndim)
     return _like(1, input, dtype, requires_grad, memory_format)
 
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     _options("zeros_like", dtype, device)
     _like_device(input, device)
+    _dtype.check_format_rank(memory_format, input._data.ndim)
     return _like(0, input, dtype, requires_grad, memory_format)
 
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     _options("empty_like", dtype, device)
     _like_device(input, device)
+    _dtype.check_format_rank(memory_format, input._data.ndim)
     return _like(0, input, dtype, requires_grad, memory_format)
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     np_dtype = _options("full_like", dtype, device)
     _like_device(input, device)
+    _dtype.check_format_rank(memory_format, input._data.ndim)
     fill_value = _fill_number(fill_value, "full_like")
     target = np_dtype if np_dtype is not None else _np(None, input._data.dtype)
     return _like(_checked_fill(fill_value, target), input, dtype, requires_grad, memory_format)

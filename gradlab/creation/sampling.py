@@ -118,6 +118,7 @@ def _laid_out_like(data, draw, draw_strided=None):
 def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     _options("rand_like", dtype, device, (input,), requires_grad=requires_grad)
     _like_device(input, device)
+    _dtype.check_format_rank(memory_format, input._data.ndim)
     gen, target = _gen(generator), _np(dtype, input._data.dtype)
     return _finish(_laid_out_like(input._data, lambda shape: _uniform(gen, shape, target)), requires_grad)
 
@@ -125,6 +126,7 @@ def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, re
 def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     _options("randn_like", dtype, device, (input,), requires_grad=requires_grad)
     _like_device(input, device)
+    _dtype.check_format_rank(memory_format, input._data.ndim)
     gen, target = _gen(generator), _np(dtype, input._data.dtype)
     # (a strided tensor is filled by normal_'s scalar path, whatever its size)
     strided = None if target.kind == "c" else lambda shape: gen.normal_scalar(math.prod(shape), target).reshape(shape)
@@ -136,6 +138,7 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=
     _options("randint_like", dtype, device, [a for a in (input, low, high) if a is not None],
              requires_grad=requires_grad)
     _like_device(input, device)
+    _dtype.check_format_rank(memory_format, input._data.ndim)
     if high is None:
         if isinstance(low, Tensor) and low._data.ndim:      # (PyTorch's randint_like(input, Tensor high) overload)
             raise RuntimeError("high must be a scalar tensor and on CPU")

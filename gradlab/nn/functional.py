@@ -12,7 +12,8 @@ from .. import random as _random
 from .._dtype import promote_types as _promote_types
 from ..autograd import grad_mode as _grad_mode
 from .._argparse import type_name as _argparse_type_name, wrapped as _wrapped
-from .._signatures import NN as _NN, TORCH as _TORCH
+from .._argparse.wrappers import _vetter
+from .._signatures import CALLED as _CALLED, NN as _NN, TORCH as _TORCH
 from .._functions.statistics import pdist as _pdist
 from ..ops.linalg import column_major as _column_major
 from ..ops.registry import OPS as _OPS
@@ -283,17 +284,36 @@ def _in_memory_order(values, like):
     return values.reshape([like.shape[d] for d in order]).transpose(np.argsort(order))
 
 
+_VETTERS = {}
+
+
+def _parsed(name, args, kwargs=None, table=_TORCH):
+    """The C function torch.<name> that PyTorch's Python nn.functional hands its arguments to parses them:
+    its TypeError (hinge_embedding_loss's margin=None), else the arguments as it reads them."""
+    vet = _VETTERS.get(name)
+    if vet is None:
+        vet = _VETTERS[name] = _vetter(table[name])
+    return vet(args, {} if kwargs is None else kwargs)
+
+
+_vet_dropout = _vetter(_CALLED["dropout"])
+_vet_dropout_ = _vetter(_CALLED["dropout_"])
+
+
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zero each element with probability p and scale the rest by 1/(1-p) (MulBackward0).
 
     The mask is torch's: bernoulli(1 - p) draws one double u per element (u < 1 - p keeps it)
     from the default generator, so a seeded dropout zeroes the same elements as PyTorch's."""
-    _tensor_arg("dropout_" if inplace else "dropout", input)
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    # (then torch._VF.dropout(input, p, training) parses them: training='yes' is refused)
+    input, p, training = (_vet_dropout_ if inplace else _vet_dropout)((input, p, training), {})[0]
     if not training or p == 0.0 or not input._data.size:    # (PyTorch's _dropout_impl: the input itself, no node)
         return input
     dtype = input._data.dtype
+    if dtype.kind == "c" and p != 1.0:       # (the mask's bernoulli_ has no complex kernel; nothing is drawn)
+        raise NotImplementedError(f'"bernoulli_scalar_cpu_" not implemented for \'{_scalar_name(input)}\'')
     if p == 1.0:
         mask = np.zeros_like(input._data)
     elif dtype.kind not in "fc":     # (the mask is scaled by 1 / (1 - p), a float: PyTorch draws it first)
@@ -380,7 +400,7 @@ def _nll_loss(input, target, weight, ignore_index, reduction):
             raise RuntimeError("weight tensor should be defined either for all or no classes")
     else:
         _check_weight_shape(weight, classes)
-    if input._data.dtype.kind not in "fc":
+    if input._data.dtype.kind != "f":
         raise NotImplementedError(f'"nll_loss_out_frame" not implemented for \'{_scalar_name(input)}\'')
     if weight is not None and weight._data.dtype != input._data.dtype:
         raise RuntimeError(f"expected scalar type {_scalar_name(input)} but found {_scalar_name(weight)}")
@@ -431,10 +451,16 @@ def _class_view(weight, input, class_dim):
     return weight.view(*shape)
 
 
+_vet_cross_entropy = _vetter(_CALLED["cross_entropy_loss"])
+
+
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
     """log_softmax then nll_loss for class indices; -(target * log_softmax).sum for class probabilities."""
     reduction = _reduction(size_average, reduce, reduction)
+    # (torch._C._nn.cross_entropy_loss parses them: label_smoothing=tensor, ignore_index=torch.float32 refused)
+    _vet_cross_entropy((input, target, weight, {"mean": 1, "sum": 2}.get(reduction, 0), ignore_index,
+                        label_smoothing), {})
     _tensor_arg("cross_entropy_loss", input)
     _tensor_arg("cross_entropy_loss", target, "target", 2)
     weight = _class_weight("cross_entropy_loss", weight, input)
@@ -586,10 +612,12 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if input._data.dtype.kind not in "f":
         raise NotImplementedError(f'"binary_cross_entropy" not implemented for \'{_scalar_name(input)}\'')
     x, y = input._data, target._data
-    if not np.logical_and.reduce(((x >= 0) & (x <= 1)), axis=None):        # (nan is outside too)
-        raise RuntimeError("all elements of input should be between 0 and 1")
-    if not np.logical_and.reduce(((y >= 0) & (y <= 1)), axis=None):
-        raise RuntimeError("all elements of target should be between 0 and 1")
+    bad_x, bad_y = ~((x >= 0) & (x <= 1)), ~((y >= 0) & (y <= 1))        # (nan is outside too)
+    if np.logical_or.reduce(bad_x | bad_y, axis=None):
+        # the kernel checks element by element, the input's value then the target's: the first bad one speaks
+        first = np.flatnonzero(bad_x | bad_y)[0]
+        which = "input" if bad_x.reshape(-1)[first] else "target"
+        raise RuntimeError(f"all elements of {which} should be between 0 and 1")
     return _OPS["binary_cross_entropy"](input, target, weight=_weight_array(weight, input), reduction=reduction,
                                        count=_count(reduction, input))
 

@@ -18,6 +18,9 @@ class Parameter(Tensor):
             array = data._data          # shares storage with `data`, like torch
         else:                           # torch calls data.detach(): its AttributeError for a list
             raise AttributeError(f"'{_type_name(data)}' object has no attribute 'detach'")
+        if not isinstance(requires_grad, bool):      # (Tensor._make_subclass's parser: not even numpy's bool)
+            raise TypeError(f"_make_subclass(): argument 'require_grad' (position 3) must be bool, not "
+                            f"{_argparse.type_name(requires_grad)}")
         if requires_grad and array.dtype.kind not in "fcV":
             raise RuntimeError(_FLOAT_ONLY)
         _init(self, array)

@@ -226,8 +226,7 @@ def _rrelu(name, input, lower, upper, training, inplace, generator=None):
 # --- glu -------------------------------------------------------------------------------------------------
 def glu(input, dim=-1):
     """a * sigmoid(b), a and b the two halves of input along dim (GluBackward0)."""
-    F._tensor_arg("glu", input)
-    if input.dim() == 0:
+    if input.dim() == 0:               # (PyTorch's first use of input: F.glu('a') is an AttributeError)
         raise RuntimeError("glu does not support scalars because halving size must be even")
     nd = input._data.ndim
     if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):     # (torch's C glu's parser)

@@ -6,9 +6,11 @@ MaxPool2DWithIndicesBackward0, AvgPool2DBackward0, ... The 1-d pools run as PyTo
 2-d pool of an unsqueezed input, squeezed back (SqueezeBackward1 on top); unbatched convolutions too.
 """
 
+import math
+
 import numpy as np
 
-from ... import _argparse
+from ... import _argparse, _parallel
 from ...autograd import grad_mode
 from ...creation.factories import _checked_fill
 from ...ops import conv as _conv
@@ -21,13 +23,16 @@ __all__ = ["conv1d", "conv2d", "max_pool1d", "max_pool2d", "max_pool1d_with_indi
            "adaptive_max_pool2d", "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices", "pad"]
 
 _SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
-                 "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool", "void32": "ComplexHalf"}
+                 "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool", "void32": "ComplexHalf",
+                 "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 # the C type names of conv's type errors
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
-            "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+            "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
+            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
 _LEGACY_NAMES = {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor", "float16": "torch.HalfTensor",
                  "int64": "torch.LongTensor", "int32": "torch.IntTensor", "int16": "torch.ShortTensor",
-                 "int8": "torch.CharTensor", "uint8": "torch.ByteTensor", "bool": "torch.BoolTensor"}
+                 "int8": "torch.CharTensor", "uint8": "torch.ByteTensor", "bool": "torch.BoolTensor",
+                 "complex64": "CPUComplexFloatType", "complex128": "CPUComplexDoubleType"}   # (no legacy class)
 
 
 def _name(t):
@@ -83,6 +88,21 @@ def _check_geometry(shape, w_shape, stride, padding, dilation, groups, output_pa
     if w_shape[0] % groups:
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
                            f"got weight of size [{_dims(w_shape)}] instead")
+
+
+def _onednn(x_dtype, shape, w_shape, groups, strided=False, dilated=False):
+    """Whether PyTorch's CPU convolution takes its oneDNN path (Convolution.cpp's use_mkldnn, with more than
+    one thread): float32 inputs, and a batch, groups, a kernel larger than 3x3 or a large input. Its checks
+    have their own words (the dtypes' 'or input should be a MKLDNN tensor', zero dilation's)."""
+    if x_dtype != np.float32:
+        return False
+    shape4 = shape if len(shape) >= 4 else (shape[0], shape[1], 1, shape[2])       # (1-d runs as 2-d)
+    kernel = w_shape[2:] if len(w_shape) >= 4 else (1,) + tuple(w_shape[2:])
+    # (a 1x1 kernel on one thread: the native kernel is faster)
+    if not (strided or dilated or shape4[0] >= 16 or kernel[-1] != 1 or kernel[-2] != 1
+            or _parallel.get_num_threads() > 1):
+        return False
+    return bool(groups > 1 or (kernel[-1] > 3 and kernel[-2] > 3) or shape4[0] > 1 or math.prod(shape4[:4]) > 20480)
 
 
 def _check_bias_dtype(input, bias):
@@ -160,8 +180,17 @@ def _convolution(fn, dim, input, weight, bias, stride, padding, dilation, groups
                            "size")
     x_dtype, w_dtype = input._data.dtype, weight._data.dtype
     _check_bias_dtype(input, bias)
+    onednn = _onednn(x_dtype, shape, w_shape, groups, any(s != 1 for s in stride), any(d != 1 for d in dilation))
+    if 0 in dilation and not (onednn and x_dtype != w_dtype):   # (oneDNN checks the dtypes first)
+        if onednn:
+            raise RuntimeError("non-positive dilation is not supported")
+        # (the slow kernel's own check, before the dtypes'; a 1-d convolution runs as a 2-d one)
+        raise RuntimeError(f"dilation should be greater than zero, but got {_dims((1, *dilation) if k == 1 else dilation)}")
     if x_dtype != w_dtype:
-        if k != 3 and (x_dtype.itemsize < w_dtype.itemsize or x_dtype.kind != w_dtype.kind):   # (3-d: no MKLDNN text)
+        if x_dtype.kind == "c":            # (a complex input takes another path, whose check has no MKLDNN text)
+            raise RuntimeError(f"Input type ({_LEGACY_NAMES.get(x_dtype.name)}) and weight type "
+                               f"({_LEGACY_NAMES.get(w_dtype.name)}) should be the same")
+        if onednn:
             raise RuntimeError(f"Input type ({_LEGACY_NAMES.get(x_dtype.name)}) and weight type "
                                f"({_LEGACY_NAMES.get(w_dtype.name)}) should be the same or input should be a MKLDNN "
                                "tensor and weight is a dense tensor")
@@ -370,6 +399,7 @@ def _max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mod
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {width}")
     if input.requires_grad and grad_mode._state["enabled"]:     # torch then takes the path with indices
         return _max_pool1d_indices(fn, input, kernel_size, stride, padding, dilation, ceil_mode)[0]
+    _not_implemented("max_pool1d_impl", input, "f")          # (its own kernel: floating types only)
     return _max_pool_impl(2, "max_pool2d", input.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d),
                           ceil_mode)[0].squeeze(-2)
 
@@ -393,7 +423,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
         raise IndexError(f"Dimension out of range (expected to be in range of [{-max(nd, 1)}, {max(nd, 1) - 1}], "
                          "but got -3)")
     _pool2d_checks(input, kernel, stride, padding, (1, 1), bool(ceil_mode))
-    _not_implemented("avg_pool2d", input)
+    _not_implemented("avg_pool2d", input, "f" if input._data.dtype != np.int64 else "i")   # (of integers, Long only)
     return OPS["avg_pool2d"](input, kernel=kernel, stride=stride, padding=padding, ceil_mode=bool(ceil_mode),
                              count_include_pad=bool(count_include_pad), divisor_override=divisor_override)
 
@@ -408,10 +438,15 @@ def _check_1d(fn, input):
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
     _tensor("avg_pool1d", input, "input", 1)
     _check_1d("avg_pool1d", input)
-    k = _pool1d_arg("avg_pool1d", "kernel_size", kernel_size, "an int, list of ints or tuple of ints")
+    def one(name, value):              # (avg_pool1d's own check of its lists)
+        values = _ints(value)
+        if len(values) != 1:
+            raise RuntimeError(f"avg_pool1d() argument '{name}' should contain one int (got {len(values)})")
+        return values[0]
+    k = one("kernel_size", kernel_size)
     s = k if stride is None or (not isinstance(stride, (int, np.integer)) and len(stride) == 0) else \
-        _pool1d_arg("avg_pool1d", "stride", stride, "None, an int, list of ints, or tuple of ints")
-    p = _pool1d_arg("avg_pool1d", "padding", padding, "an int, list of ints, or tuple of ints")
+        one("stride", stride)
+    p = one("padding", padding)
     return avg_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), ceil_mode, count_include_pad).squeeze(-2)
 
 
@@ -572,7 +607,7 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     _pool3d_checks("avg_pool3d()", input, kernel, stride, padding, (1, 1, 1), bool(ceil_mode), check_input_size=True)
-    _not_implemented("avg_pool3d_out_frame", input)
+    _not_implemented("avg_pool3d_out_frame", input, "f" if input._data.dtype != np.int64 else "i")
     return OPS["avg_pool3d"](input, kernel=kernel, stride=stride, padding=padding, ceil_mode=bool(ceil_mode),
                              count_include_pad=bool(count_include_pad), divisor_override=divisor_override)
 
@@ -611,7 +646,13 @@ __all__ += ["max_pool3d", "max_pool3d_with_indices", "avg_pool3d", "adaptive_avg
 
 # --- padding -------------------------------------------------------------------------------------------
 
+_vet_pad = _argparse.wrappers._vetter(("pad(Tensor input, SymIntArrayRef pad, c10::string_view mode=\"constant\", "
+                                      "double? value=None)",))
+
+
 def pad(input, pad, mode="constant", value=None):
+    if not isinstance(mode, str) or not (value is None or isinstance(value, (int, float))):
+        _vet_pad((input, pad, mode, value), {})       # (torch._C._nn.pad's parser: mode=1 refused)
     _tensor("pad", input, "input", 1)
     pad = tuple(_int_list("pad", "pad", 2, pad, allow_int=False, sym=True))
     shape = input._data.shape
@@ -759,6 +800,12 @@ def _conv_transpose(fn, dim, input, weight, bias, stride, padding, output_paddin
         raise RuntimeError(f"Given transposed=1, weight of size {_dims(w_shape)}, expected bias to be 1-dimensional "
                            f"with {out_channels} elements, but got bias of size {_dims(bias._data.shape)} instead")
     x_dtype, w_dtype = input._data.dtype, weight._data.dtype
+    onednn = _onednn(x_dtype, shape, w_shape, groups, any(s != 1 for s in stride), any(d != 1 for d in dilation))
+    if 0 in dilation and not onednn:   # (the slow kernel's own check, before the dtypes'; 1-d runs as 2-d)
+        d2 = (1, dilation[0]) if k == 1 else dilation
+        axes = ("depth", "height", "width")[-len(d2):]
+        raise RuntimeError("dilation should be greater than zero, but got " +
+                           ", ".join(f"dilation_{axis}: {v}" for axis, v in zip(axes, d2)))
     if x_dtype != w_dtype:
         if x_dtype.itemsize < w_dtype.itemsize:
             raise RuntimeError(f"Input type ({_LEGACY_NAMES.get(x_dtype.name)}) and weight type "
@@ -778,6 +825,8 @@ def _conv_transpose(fn, dim, input, weight, bias, stride, padding, output_paddin
                  for axis, v in zip(axes, values)]
         raise RuntimeError("output padding must be smaller than either stride or dilation, but got " + " ".join(parts))
     if any(d == 0 for d in dilation):
+        if k == 3:
+            raise RuntimeError("dimensions are invalid")
         raise RuntimeError("could not create a primitive descriptor for the deconvolution forward propagation "
                            "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get additional "
                            "diagnostic information.")

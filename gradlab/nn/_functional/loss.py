@@ -109,12 +109,16 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                            UserWarning)
         if reduction != "batchmean":
             reduction = F._check_reduction(reduction)
+    F._parsed("kl_div", (input, target, _INTS["sum" if reduction == "batchmean" else reduction]),
+              {"log_target": log_target})
     return _kl_div(input, target, reduction, log_target)
 
 
 def _kl_div(input, target, reduction, log_target):
     F._tensor_arg("kl_div", input)
     F._tensor_arg("kl_div", target, "target", 2)
+    if input._data.dtype.kind == "c" or target._data.dtype.kind == "c":
+        raise RuntimeError("kl_div: Complex inputs not supported.")
     if input._data.dtype.kind in "biu" or target._data.dtype.kind in "biu":
         raise RuntimeError("kl_div: Integral inputs not supported.")
     if input._data.dtype.kind in "cV" or target._data.dtype.kind in "cV":
@@ -155,6 +159,7 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, r
     if input1.dim() != input2.dim() or input1.dim() != target.dim():
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
                            f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} ")
+    F._parsed("margin_ranking_loss", (input1, input2, target, margin, _INTS[reduction]))
     loss = (-target * (input1 - input2) + margin).clamp_min(0)
     return loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" else loss
 
@@ -165,6 +170,8 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
         reduction = F._legacy_reduction(size_average, reduce)
     else:
         reduction = F._check_reduction(reduction)
+    F._parsed("cosine_embedding_loss", (input1, input2, target, margin, _INTS[reduction]))
+    margin = float(margin)             # (a double to the C function: margin=True is 1.0)
     eps = 1e-12
     dim = input1.dim() - 1
     prod_sum = (input1 * input2).sum(dim)
@@ -187,9 +194,11 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     F._tensor_arg("cosine_similarity", x1, "x1")
     F._tensor_arg("cosine_similarity", x2, "x2", 2)
     common = np.dtype(_dtype.result_np_dtype(((x1._data.ndim, x1._data.dtype), (x2._data.ndim, x2._data.dtype)), ()))
-    if common.kind not in "fc":
+    if common.kind != "f":             # (no complex kernel either)
         raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is "
                            f"{_dtype_name(common)}")
+    if eps < 0:
+        raise RuntimeError(f"eps must be non-negative, got: {eps:g}")
     if x1._data.dtype != common:
         x1 = x1.to(_torch_dtype(common))
     if x2._data.dtype != common:
@@ -333,6 +342,7 @@ def prelu(input, weight):
 
 # --- the other losses: poisson / gaussian nll, hinge, soft margin, multi(label) margin, triplet --------------
 _ENUMS = {0: "none", 1: "mean", 2: "sum"}
+_INTS = {"none": 0, "mean": 1, "sum": 2}        # (_Reduction.get_enum: what the C functions are handed)
 
 
 def _legacy_or(size_average, reduce, reduction):
@@ -355,6 +365,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
         reduction = F._legacy_reduction(size_average, reduce)
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(reduction + " is not a valid value for reduction")
+    F._parsed("poisson_nll_loss", (input, target, log_input, full, eps, _INTS[reduction]))
     return _poisson_nll_loss(input, target, log_input, full, eps, reduction)
 
 
@@ -405,6 +416,7 @@ _any = _argparse.checked("any", lambda input, *args, **kwargs: input.any(*args, 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
     """input where target == 1, max(0, margin - input) where target == -1 (torch's composite)."""
     reduction = _legacy_or(size_average, reduce, reduction)
+    F._parsed("hinge_embedding_loss", (input, target, margin, _INTS[reduction]))
     return _hinge_embedding_loss(input, target, margin, reduction)
 
 

@@ -9,8 +9,9 @@ import math
 
 import numpy as np
 
-from ... import _argparse
+from ... import _argparse, _signatures
 from ..._argparse import type_name as _arg_type_name
+from ..._argparse.wrappers import _vetter
 from ...autograd import grad_mode
 from ...ops.normalization import channel_sums
 from ...ops.registry import OPS
@@ -312,6 +313,11 @@ def _group_norm_stats(x, num_groups, eps):
 
 
 # --- embedding -------------------------------------------------------------------------------------
+_vet_renorm = _vetter(_signatures.CALLED["embedding_renorm_"])
+_vet_instance_norm = _vetter(_signatures.TORCH["instance_norm"])
+_vet_embedding = _vetter(_signatures.TORCH["embedding"])
+
+
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
               sparse=False):
     """Rows of `weight` picked by the integer `input` (EmbeddingBackward0). The padding row gets no
@@ -327,6 +333,10 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
             padding_idx = rows + padding_idx
     else:
         padding_idx = -1
+    if max_norm is not None:           # (torch's embedding_renorm_(weight, input, ...) parses its arguments first)
+        input.contiguous()
+        _vet_renorm((weight, input, max_norm, norm_type), {})
+    _vet_embedding((weight, input, padding_idx, scale_grad_by_freq, sparse), {})   # (then torch.embedding's)
     _tensor("embedding", weight, "weight", 1)
     if not isinstance(input, Tensor):
         raise TypeError(f"embedding(): argument 'indices' (position 2) must be Tensor, not {_type_name(input)}")
@@ -421,6 +431,8 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     statistics are then the mean over the samples, written back in place."""
     if use_input_stats:
         _verify_spatial_size(input.size())
+    # (then torch.instance_norm's parser: nn.InstanceNorm1d(1, 'a')'s eps refused)
+    _vet_instance_norm((input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, True), {})
     return _instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps)
 
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ... import _device, _dtype, _dynamo
+from ... import _device, _dtype, _dynamo, _signatures
 from ...autograd import grad_mode
 from ...creation import empty_like
 from ...autograd.function import Function
@@ -42,10 +42,28 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
 
 
 def _type_name(value):
+    """torch.typename: a Tensor's legacy type, else the object's own module and name (a function's, a class's),
+    else its class's; gradlab's functions named where PyTorch keeps them (F.relu: torch.nn.functional.relu,
+    torch.relu: torch._VariableFunctionsClass.relu, F.gelu: torch._C._nn.gelu)."""
     if isinstance(value, Tensor):
         return "torch." + value.dtype._legacy
-    return type(value).__module__ + "." + type(value).__qualname__ if type(value).__module__ != "builtins" \
-        else type(value).__qualname__
+    module = getattr(value, "__module__", "") or ""
+    if hasattr(value, "__qualname__"):
+        name = value.__qualname__
+    elif hasattr(value, "__name__"):
+        name = value.__name__
+    else:
+        module, name = type(value).__module__ or "", type(value).__qualname__
+    if module.startswith("gradlab"):
+        if module.startswith("gradlab.nn") and name in _signatures.NN:
+            module = "torch._C._nn"
+        elif module.startswith("gradlab.nn.functional") or module.startswith("gradlab.nn._functional"):
+            module = "torch.nn.functional"
+        elif module.startswith("gradlab._functions") and name in _signatures.TORCH:
+            module = "torch._VariableFunctionsClass"
+        else:
+            module = "torch" + module[len("gradlab"):]
+    return name if module in ("", "builtins") else f"{module}.{name}"
 
 
 class Module:
