@@ -264,8 +264,10 @@ def mkl_gemm_order(a, b, init=None):
             products = np.empty((m, k + 1, n), a.dtype)
             products[:, 0] = init
             np.multiply(a[:, :, None], b[None, :, :], out=products[:, 1:])
-        # (accumulate, unlike sum, never reorders: it adds the terms of every entry in turn)
-        return np.add.accumulate(products, axis=1)[:, -1]
+        # (accumulate, unlike sum, never reorders: it adds the terms of every entry in turn; the last
+        # partial sums are copied out, as mm's result is a contiguous matrix)
+        summed = np.add.accumulate(products, axis=1, out=products)[:, -1].copy()
+        return summed if init is not None else _from_zero(summed)
     if a.dtype.itemsize != 4 or k > _FMA_MAX_K or m * k * n > _FMA_MAX or m < 12 and m % 4:
         return None
     # float64 holds a float32 product exactly, so rounding acc + product once to float32 is the fma
@@ -273,9 +275,17 @@ def mkl_gemm_order(a, b, init=None):
     acc = products[:, 0].astype(np.float32)
     for t in range(1, k):
         acc = np.add(acc, products[:, t], dtype=np.float64).astype(np.float32)
+    acc = _from_zero(acc)
     if init is not None:
         acc += init
     return acc
+
+
+def _from_zero(summed):
+    """The sum as MKL's kernels leave it, started from +0: an entry whose terms are all -0 is +0 (adding
+    +0 changes nothing else)."""
+    summed += 0
+    return summed
 
 
 def bmm(a, b):

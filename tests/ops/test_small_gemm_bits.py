@@ -133,3 +133,21 @@ def test_forward_and_backward_products(m, k, n, linear):
         assert _same(got_v, want_v, keep), (kind, rows, cols, summed)
         checked += 1
     assert checked or linear       # (a matmul always has one product of a known class here)
+
+
+@pytest.mark.parametrize("m,k,n", PLAIN[:8] + FMA[:8])
+def test_signed_zeros(m, k, n):
+    """All-zero terms: MKL's sums start from +0 (an entry of -0 products is +0), addmm's from its bias."""
+    kind = _class(m, n, k, False)
+    if kind is None:
+        pytest.skip("an order not known for this shape")
+    keep = _aligned(m, n, 4) if kind == "plain" else None
+    rng = np.random.default_rng(m + k + n)
+    a = np.full((m, k), -0.0, np.float32)      # times positive numbers: every product -0
+    a[rng.random(m) < 0.3] = rng.standard_normal(k).astype(np.float32)
+    b = np.abs(rng.standard_normal((k, n))).astype(np.float32)
+    bias = np.where(rng.random(n) < 0.5, 0.0, -0.0).astype(np.float32)
+    for call in (lambda T, x, y, c: x @ y, lambda T, x, y, c: T.addmm(c, x, y), lambda T, x, y, c: T.mm(x, y)):
+        want = call(torch, torch.from_numpy(a), torch.from_numpy(b), torch.from_numpy(bias)).numpy()
+        got = call(gradlab, gradlab.from_numpy(a), gradlab.from_numpy(b), gradlab.from_numpy(bias)).numpy()
+        assert _same(got, want, keep)
