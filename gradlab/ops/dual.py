@@ -258,23 +258,29 @@ def mkl_gemm_order(a, b, init=None):
             return None     # a column-major right operand (x @ w.t()): MKL's lanes, not followed here
         if m * k * n > _PLAIN_MAX:
             return None
+        # the products as k stacked (m, n) matrices, reduced over the first axis: numpy adds whole
+        # matrices one after the other there (its pairwise summation is for the innermost axis only)
         if init is None:
-            products = a[:, :, None] * b[None, :, :]
-        else:
-            products = np.empty((m, k + 1, n), a.dtype)
-            products[:, 0] = init
-            np.multiply(a[:, :, None], b[None, :, :], out=products[:, 1:])
-        # (accumulate, unlike sum, never reorders: it adds the terms of every entry in turn; the last
-        # partial sums are copied out, as mm's result is a contiguous matrix)
-        summed = np.add.accumulate(products, axis=1, out=products)[:, -1].copy()
-        return summed if init is not None else _from_zero(summed)
+            summed = np.add.reduce((a.T[:, :, None] * b[:, None, :]).reshape(k, m * n), axis=0)
+            return _from_zero(summed.reshape(m, n))
+        products = np.empty((k + 1, m, n), a.dtype)
+        products[0] = init
+        np.multiply(a.T[:, :, None], b[:, None, :], out=products[1:])
+        summed = np.add.reduce(products.reshape(k + 1, m * n), axis=0).reshape(m, n)
+        zero = summed == 0
+        if zero.any():
+            # (numpy's reduction starts from +0, MKL's from the bias: terms all -0 sum to -0 there)
+            all_negative_zeros = np.logical_and.reduce(np.signbit(products), axis=0) & zero
+            summed[all_negative_zeros] = -0.0
+        return summed
     if a.dtype.itemsize != 4 or k > _FMA_MAX_K or m * k * n > _FMA_MAX or m < 12 and m % 4:
         return None
-    # float64 holds a float32 product exactly, so rounding acc + product once to float32 is the fma
-    products = np.multiply(a.astype(np.float64)[:, :, None], b.astype(np.float64)[None, :, :])
-    acc = products[:, 0].astype(np.float32)
+    # float64 holds a float32 product exactly, so adding it in float64 and rounding once to float32
+    # is the fma (one ufunc call per step: computed in float64, stored into the float32 sum)
+    products = np.multiply(a.T.astype(np.float64)[:, :, None], b.astype(np.float64)[:, None, :])
+    acc = products[0].astype(np.float32)
     for t in range(1, k):
-        acc = np.add(acc, products[:, t], dtype=np.float64).astype(np.float32)
+        np.add(acc, products[t], out=acc, dtype=np.float64, casting="unsafe")
     acc = _from_zero(acc)
     if init is not None:
         acc += init
