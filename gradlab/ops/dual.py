@@ -232,14 +232,18 @@ def mm(a, b):
 #     from addmm's `self` when beta = alpha = 1 (the bias is the first term). The entries MKL computes
 #     before a row reaches 16-byte alignment (the first (-i * n) % (16 / itemsize) entries of row i, when
 #     at least a vector's width of the row is left) take another, unknown order.
-#   * float32, m >= 4, n >= 12, k <= 192, any layout: one fused multiply-add after the other,
+#   * float32, m >= 4, n >= 12, k <= 192, any layout: one fused multiply-add after the other (followed
+#     here for small products only, _FMA_MAX),
 #     `acc = fma(a[i, t], b[t, j], acc)`, rounded once per step, addmm's `self` added after. With 2
 #     threads MKL gives a tail of m % 4 rows of a 5..11-row result to the first kind (so those m are left
 #     to numpy). OpenBLAS (numpy) often sums the same way, not always (n = 17, 24, 33 at k = 32 differ).
 # Elsewhere (nn.Linear's small `x @ w.t()`, where MKL sums in 4 or 8 vector lanes; larger k; float64's
 # other products; complex ones) numpy's product stays.
 _PLAIN_MAX = 1 << 18      # m * k * n: the (m, k, n) products are held at once
-_FMA_MAX = 1 << 15        # m * k * n: k float64 steps over (m, n), kept off the benchmarks' large products
+# m * k * n: the fma takes k numpy calls, too slow for a training loop's products (with 1 << 15 the
+# 8-16-16-4 MLP of benchmarks/ `mlp_small` took ~25% longer a step); above it numpy's OpenBLAS product
+# stays, which on the AMD EPYC measured sums in the same fma order for 146 of 150 random such shapes
+_FMA_MAX = 1 << 10
 _FMA_MAX_K = 192
 
 
