@@ -210,12 +210,92 @@ def transpose(x, dim0, dim1):
 def mm(a, b):
     if isinstance(a, Tensor):
         return a.mm(b)
+    summed = mkl_gemm_order(a, b)
+    if summed is not None:
+        return summed
     if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1 and a.dtype.kind == "f" and a.dtype.itemsize >= 4:
         # PyTorch's float and double mm of two true matrices is BLAS's gemm, which with one term per
         # entry stores the product itself (-0.21 * 0 = -0.); numpy's matmul adds it to +0 (a
         # student's batch of one). A row or column result goes through gemv, which adds too.
         return np.multiply(a, b, dtype=np.result_type(a, b))
     return a @ b
+
+
+# ---------------------------------------------------------------- the order of MKL's sums in a small gemm
+
+# PyTorch's CPU mm/addmm/matmul/linear of float32 and float64 matrices is MKL's sgemm/dgemm, and which
+# order MKL adds an entry's k products in depends on the matrix sizes (measured against torch 2.13 with
+# MKL 2024.2 on an AMD EPYC, 1 and 2 threads, MKL_ENABLE_INSTRUCTIONS/MKL_DEBUG_CPU_TYPE change nothing
+# there; tests/ops/test_small_gemm_bits.py). For a result of m rows and n columns:
+#   * n < 12, or float32's m < 4 (a row-major right operand; the left one either way): one product after
+#     the other, each product rounded, `acc = acc + a[i, t] * b[t, j]` (no fused multiply-add), starting
+#     from addmm's `self` when beta = alpha = 1 (the bias is the first term). The entries MKL computes
+#     before a row reaches 16-byte alignment (the first (-i * n) % (16 / itemsize) entries of row i, when
+#     at least a vector's width of the row is left) take another, unknown order.
+#   * float32, m >= 4, n >= 12, k <= 192, any layout: one fused multiply-add after the other (followed
+#     here for small products only, _FMA_MAX),
+#     `acc = fma(a[i, t], b[t, j], acc)`, rounded once per step, addmm's `self` added after. With 2
+#     threads MKL gives a tail of m % 4 rows of a 5..11-row result to the first kind (so those m are left
+#     to numpy). OpenBLAS (numpy) often sums the same way, not always (n = 17, 24, 33 at k = 32 differ).
+# Elsewhere (nn.Linear's small `x @ w.t()`, where MKL sums in 4 or 8 vector lanes; larger k; float64's
+# other products; complex ones) numpy's product stays.
+_PLAIN_MAX = 1 << 18      # m * k * n: the (m, k, n) products are held at once
+# m * k * n: the fma takes k numpy calls, too slow for a training loop's products (with 1 << 15 the
+# 8-16-16-4 MLP of benchmarks/ `mlp_small` took ~25% longer a step); above it numpy's OpenBLAS product
+# stays, which on the AMD EPYC measured sums in the same fma order for 146 of 150 random such shapes
+_FMA_MAX = 1 << 10
+_FMA_MAX_K = 192
+
+
+def mkl_gemm_order(a, b, init=None):
+    """a @ b summed in MKL's order where that order is known (above), else None. `init`: addmm's self
+    with beta = alpha = 1, broadcastable to the result; the result then includes it."""
+    if a.ndim != 2 or b.ndim != 2 or a.dtype != b.dtype or a.dtype.kind != "f" or a.dtype.itemsize < 4:
+        return None
+    m, k = a.shape
+    n = b.shape[1]
+    if k < 2 or n < 2 or m == 0 or m * k * n == 0:
+        return None
+    if n < 12 or m < 4 and a.dtype.itemsize == 4:
+        item = b.itemsize
+        if b.strides[0] == item and b.strides[1] >= k * item:
+            return None     # a column-major right operand (x @ w.t()): MKL's lanes, not followed here
+        if m * k * n > _PLAIN_MAX:
+            return None
+        # the products as k stacked (m, n) matrices, reduced over the first axis: numpy adds whole
+        # matrices one after the other there (its pairwise summation is for the innermost axis only)
+        if init is None:
+            summed = np.add.reduce((a.T[:, :, None] * b[:, None, :]).reshape(k, m * n), axis=0)
+            return _from_zero(summed.reshape(m, n))
+        products = np.empty((k + 1, m, n), a.dtype)
+        products[0] = init
+        np.multiply(a.T[:, :, None], b[:, None, :], out=products[1:])
+        summed = np.add.reduce(products.reshape(k + 1, m * n), axis=0).reshape(m, n)
+        zero = summed == 0
+        if zero.any():
+            # (numpy's reduction starts from +0, MKL's from the bias: terms all -0 sum to -0 there)
+            all_negative_zeros = np.logical_and.reduce(np.signbit(products), axis=0) & zero
+            summed[all_negative_zeros] = -0.0
+        return summed
+    if a.dtype.itemsize != 4 or k > _FMA_MAX_K or m * k * n > _FMA_MAX or m < 12 and m % 4:
+        return None
+    # float64 holds a float32 product exactly, so adding it in float64 and rounding once to float32
+    # is the fma (one ufunc call per step: computed in float64, stored into the float32 sum)
+    products = np.multiply(a.T.astype(np.float64)[:, :, None], b.astype(np.float64)[:, None, :])
+    acc = products[0].astype(np.float32)
+    for t in range(1, k):
+        np.add(acc, products[t], out=acc, dtype=np.float64, casting="unsafe")
+    acc = _from_zero(acc)
+    if init is not None:
+        acc += init
+    return acc
+
+
+def _from_zero(summed):
+    """The sum as MKL's kernels leave it, started from +0: an entry whose terms are all -0 is +0 (adding
+    +0 changes nothing else)."""
+    summed += 0
+    return summed
 
 
 def bmm(a, b):

@@ -144,6 +144,13 @@ def addmm(self, mat1, mat2, mat1_transposed=False, mat2_transposed=False, beta=1
             return np.add(swapped, self, out=np.empty(shape, swapped.dtype))
         out = np.ascontiguousarray(swapped)
     else:
+        if beta == 1 and alpha == 1 and self.dtype == mat1.dtype and self.ndim <= 2:
+            # MKL's small kernels start their sums from the bias (dual.mkl_gemm_order)
+            shape = (mat1.shape[0], mat2.shape[1])
+            if np.broadcast_shapes(self.shape, shape) == shape:
+                summed = dual.mkl_gemm_order(mat1, mat2, init=self)
+                if summed is not None:
+                    return summed
         out = dual.mm(mat1, mat2)
     return _add_scaled(out, self, beta, alpha)
 
