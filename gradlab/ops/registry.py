@@ -589,8 +589,9 @@ def apply(op, args, params):
             given = [a._data if isinstance(a, Tensor) else a for a in args]
             out = torch_layout(op, out, [params["condition"], *given] if op.key == "where" else given,
                                _sorts_dims(op, args, out, params))
-        elif 1 in out.shape and out.ndim > 1 and _size_one_strides(out) and (out.base is None or not _views_of(
-                out, [a._data for a in args if isinstance(a, Tensor)])):
+        elif 1 in out.shape and out.ndim > 1 and out.flags.c_contiguous and _size_one_strides(out) and not (
+                params and params.get("strides") is not None) and out.base is None:
+            # (a clone to a memory format, `strides` given, is laid out by its forward)
             # (a forward's array made from a temporary with numpy's strides on a size-1 dim: PyTorch's instead)
             out = torch_layout(op, out, [a._data if isinstance(a, Tensor) else a for a in args],
                                _sorts_dims(op, args, out, params))
@@ -604,7 +605,8 @@ def apply(op, args, params):
         out = _as_arrays(out, dtype)
         if out and not out[0].size and out[0].ndim:
             out = tuple(empty_result(op, args, params, o) if not o.size and o.ndim else o for o in out)
-        elif out and 1 in out[0].shape and out[0].ndim > 1 and _size_one_strides(out[0]):
+        elif out and params and params.get("keepdim") and 1 in out[0].shape and out[0].ndim > 1 and \
+                out[0].flags.c_contiguous and _size_one_strides(out[0]):
             # (numpy's strides on a size-1 dim of aminmax's keepdim results: PyTorch's instead; views kept)
             given = [a._data if isinstance(a, Tensor) else a for a in args]
             if not _views_of(out[0], given):

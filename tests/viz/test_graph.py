@@ -1,5 +1,5 @@
 """The walk from tensors to plain data (gradlab.viz.graph): what a drawing will show."""
-import time
+import sys
 import warnings
 
 import pytest
@@ -257,16 +257,20 @@ def test_long_chain_no_recursion_and_truncation():
     assert not full.truncated and len(full.functions) == 3001
 
 
-def test_thousand_node_graph_walks_quickly():
+def test_thousand_node_graph_walks_without_recursion():
+    # (a deep graph walked by a loop, not by recursion: the walk works under a recursion limit far below its
+    # depth. Its speed is measured in benchmarks/, not here: the machines are shared and noisy)
     x = torch.ones(4, requires_grad=True)
     keep = [x]
     for i in range(500):
         keep.append(keep[-1] * 1.0001)
-    start = time.perf_counter()
-    g = walk(keep[-1], max_nodes=2000)
-    elapsed = time.perf_counter() - start
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(150)
+    try:
+        g = walk(keep[-1], max_nodes=2000)
+    finally:
+        sys.setrecursionlimit(limit)
     assert len(g.nodes) >= 1000
-    assert elapsed < 2.0, elapsed
 
 
 def test_summary_text():
