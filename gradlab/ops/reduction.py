@@ -277,9 +277,12 @@ def _var(x, dim, keepdim, correction, count, two_pass=True):
     (_welford). Divided by max(count - correction, 0): nan or inf when that is 0, as in PyTorch (which
     warns, in Tensor.var); numpy's own warnings stay out."""
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        if x.dtype.kind == "c":          # (PyTorch's: the real part's variance plus the imaginary part's, real)
-            return (_var(x.real, dim, keepdim, correction, count, two_pass)
-                    + _var(x.imag, dim, keepdim, correction, count, two_pass))
+        if x.dtype.kind == "c":
+            # PyTorch's: the real part's variance plus the imaginary part's, each rounded to the real dtype
+            # first and added there (a float32 sum may overflow to inf)
+            real = x.real.dtype
+            return (_rounded(_var(x.real, dim, keepdim, correction, count, two_pass), real)
+                    + _rounded(_var(x.imag, dim, keepdim, correction, count, two_pass), real))
         if not count:
             return np.full(np.add.reduce(x, axis=dim, keepdims=keepdim).shape, np.nan)
         if two_pass and x.dtype in (_F32, _F64) and x.size == count:
@@ -540,15 +543,19 @@ def _std_mean_grad(g, n):
 
 def _welford_mean(x, dim, keepdim, count):
     """var_mean's mean: Welford's running mean in double (_welford), rounded once."""
-    if not count:
-        return np.full(np.add.reduce(x, axis=dim, keepdims=keepdim).shape, np.nan, x.dtype)
-    if x.dtype.kind == "c":
-        return np.add.reduce(x, axis=dim, keepdims=keepdim) / count
+    if not count:       # (nan in both parts of a complex mean)
+        nan = complex(np.nan, np.nan) if x.dtype.kind == "c" else np.nan
+        return np.full(np.add.reduce(x, axis=dim, keepdims=keepdim).shape, nan, x.dtype)
+    if x.dtype.kind == "c":      # (PyTorch's: the real part's mean and the imaginary part's, each Welford's)
+        real = _welford_mean(x.real, dim, keepdim, count)
+        out = np.empty(real.shape, x.dtype)
+        out.real, out.imag = real, _welford_mean(x.imag, dim, keepdim, count)
+        return out
     with np.errstate(invalid="ignore", over="ignore"):
         return _rounded(_welford(x, dim, keepdim)[0], x.dtype)
 
 
-@op("var_mean", "VarMeanBackward0", variants=("function",), saves=("self",), num_outputs=2,
+@op("var_mean", "VarMeanBackward0", variants=("function",), saves=("self",), num_outputs=2, cast_result=False,
     self=_var_mean_grad)
 def var_mean(self, dim, keepdim, correction, count, self_sizes):
     return (_rounded(_var(self, dim, keepdim, correction, count, two_pass=False), self.dtype),
@@ -556,7 +563,7 @@ def var_mean(self, dim, keepdim, correction, count, self_sizes):
 
 
 @op("std_mean", "StdMeanBackward0", variants=("function",), saves=("self",), num_outputs=2,
-    saves_outputs=(0,),
+    saves_outputs=(0,), cast_result=False,
     self=_std_mean_grad)
 def std_mean(self, dim, keepdim, correction, count, self_sizes):
     with np.errstate(invalid="ignore"):

@@ -1,0 +1,91 @@
+"""What explorer F (values and dtypes, issue 14) found, each finding widened into generated cases run under
+gradlab and under live torch: the outcomes (dtype, shape, strides, every number bit for bit through its
+integer view, nan aside; or the exception's type and message) must be the same.
+
+- std_mean/var_mean of a complex tensor: the std/var is real, and PyTorch computes it (and std/var's) as the
+  real part's variance plus the imaginary part's, each rounded to the real dtype first; the mean is the real
+  and imaginary parts' own (Welford) means;
+"""
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+import gradlab
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
+
+_FLOAT_BITS = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def _bits(t):
+    """Every number of a tensor as an integer (a float through its bits, nan as one marker)."""
+    a = t.detach().resolve_conj().resolve_neg().numpy() if t.dtype.is_complex else t.detach().numpy()
+    a = np.ascontiguousarray(a)
+    if a.dtype.kind == "c":
+        a = a.view(a.real.dtype)
+    if a.dtype.kind == "f":
+        return tuple("nan" if np.isnan(v) else int(b) for v, b in zip(a.ravel(), a.view(_FLOAT_BITS[a.itemsize]).ravel()))
+    return tuple(a.ravel().tolist())
+
+
+def _describe(value):
+    if isinstance(value, (tuple, list)):
+        return type(value).__name__, tuple(_describe(v) for v in value)
+    if type(value).__name__ in ("Tensor", "Parameter"):
+        return ("Tensor", str(value.dtype), tuple(value.shape), value.stride(), _bits(value), value.requires_grad)
+    if isinstance(value, float):
+        return "float", value.hex()
+    return type(value).__name__, repr(value)
+
+
+def outcome(module, code):
+    namespace = {"torch": module, "np": np}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            exec(code, namespace)
+        except Exception as error:  # noqa: BLE001 - the point is to compare whatever is raised
+            return f"{type(error).__name__}: {error}"
+    return _describe(namespace["r"])
+
+
+def check(code):
+    assert outcome(gradlab, code) == outcome(torch, code), code
+
+
+def _floats(rng, n, special=True):
+    pool = [0.5, -2.25, 3.0, 1e-8, 65504.0, -3.4e38, 1e30, 7.0, -0.0]
+    out = []
+    for _ in range(n):
+        c = rng.random()
+        out.append(rng.choice(pool) if c < 0.3 else
+                   (rng.choice(["nan", "inf"]) if special and c < 0.35 else round(rng.uniform(-10, 10), rng.choice([1, 4, 9]))))
+    return ", ".join(v if isinstance(v, str) and v in ("nan", "inf") and False else
+                     (f"float('{v}')" if isinstance(v, str) else repr(v)) for v in out)
+
+
+def _complex_tensor(rng, shape, dtype):
+    n = int(np.prod(shape))
+    parts = [f"complex({a}, {b})" for a, b in zip(_floats(rng, n).split(", "), _floats(rng, n).split(", "))] if n else []
+    return f"torch.tensor([{', '.join(parts)}], dtype=torch.{dtype}).reshape{shape}"
+
+
+# --- std_mean / var_mean / std / var of a complex tensor ----------------------------------------------------
+_VAR_CASES = []
+for _seed in range(48):
+    _rng = random.Random(_seed)
+    _shape = _rng.choice([(5,), (2, 3), (3, 2), (0,), (1,), (4, 1), ()])
+    _x = _complex_tensor(_rng, _shape, _rng.choice(["complex64", "complex128"]))
+    _f = _rng.choice(["std_mean", "var_mean", "std", "var"])
+    _args = _rng.choice(["", ", dim=0", ", dim=-1, keepdim=True", ", correction=0", ", correction=2", ", unbiased=False"])
+    if not _shape and "dim" in _args:
+        _args = ""
+    _VAR_CASES.append(f"r = torch.{_f}({_x}{_args})")
+
+
+@pytest.mark.parametrize("code", _VAR_CASES)
+def test_complex_var_and_std(code):
+    check(code)
