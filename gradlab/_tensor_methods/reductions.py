@@ -170,12 +170,13 @@ class _ReductionMethods:
         return OPS[name](self, **args, self_sizes=self._data.shape)
 
     def nansum(self, dim=None, keepdim=False, *, dtype=None):
-        if self._data.dtype.kind == "c":          # (checked before a dtype's cast)
+        # (PyTorch checks the dims first, then a complex input, then the dtype's cast)
+        dims = tuple(range(self._data.ndim)) if _all_dims(dim) else _dims(dim, self._data.ndim)
+        if self._data.dtype.kind == "c":
             raise RuntimeError("nansum on CPU does not support complex inputs")
         src = self if dtype is None else self._accumulated_as(dtype)
         if src._data.dtype.kind == "c":
             raise NotImplementedError(f'"nansum_cpu" not implemented for \'{_kind(src)}\'')
-        dims = tuple(range(src._data.ndim)) if _all_dims(dim) else _dims(dim, src._data.ndim)
         out = OPS["nansum"](src, dim=dims, keepdim=keepdim, self_sizes=src._data.shape)
         return _in_dtype(self, out, dtype, src)
 
@@ -188,7 +189,14 @@ class _ReductionMethods:
         if src._data.dtype.kind not in "fc":
             raise RuntimeError("nanmean(): could not infer output dtype. Optional dtype must be either a floating "
                                f"point or complex dtype. Got: {_kind(src)}")
-        return src.nansum(dim, keepdim) / src.isnan().logical_not().sum(dim=dim, keepdim=keepdim)
+        # (the count first, as PyTorch: a bad dim is its error; then the sum, which refuses a complex input
+        # whatever the dtype asked for)
+        count = self.isnan().logical_not().sum(dim=dim, keepdim=keepdim)
+        if self._data.dtype.kind == "c":
+            raise RuntimeError("nansum on CPU does not support complex inputs")
+        if src._data.dtype.kind == "c":
+            raise NotImplementedError(f'"nansum_cpu" not implemented for \'{_kind(src)}\'')
+        return src.nansum(dim, keepdim) / count
 
     def aminmax(self, *, dim=None, keepdim=False):
         if dim is None:

@@ -89,3 +89,22 @@ for _seed in range(48):
 @pytest.mark.parametrize("code", _VAR_CASES)
 def test_complex_var_and_std(code):
     check(code)
+
+
+# --- nansum / nanmean: PyTorch's order of checks (dims, then a complex input, then the dtype) -----------------
+_NAN_CASES = []
+for _seed in range(40):
+    _rng = random.Random(100 + _seed)
+    _dtype = _rng.choice(["float32", "float64", "float16", "complex64", "complex128", "int32"])
+    _shape = _rng.choice([(3,), (2, 2), ()])
+    _n = int(np.prod(_shape))
+    _x = (_complex_tensor(_rng, _shape, _dtype) if _dtype.startswith("complex") else
+          f"torch.tensor([{_floats(_rng, _n)}]).reshape{_shape}.to(torch.{_dtype})")
+    _dim = _rng.choice(["", "dim=-3, ", "dim=2, ", "dim=0, ", "dim=(0, -1), "])
+    _kw = _rng.choice(["", "dtype=torch.float64", "dtype=torch.complex64", "dtype=torch.int64", "dtype=torch.float16"])
+    _NAN_CASES.append(f"r = torch.{_rng.choice(['nansum', 'nanmean'])}({_x}, {_dim}{_kw})")
+
+
+@pytest.mark.parametrize("code", _NAN_CASES)
+def test_nansum_nanmean_checks(code):
+    check(code)
