@@ -208,6 +208,8 @@ class _ReductionMethods:
             dims = _dims(dim, self._data.ndim)
             if self._data.ndim and self._data.shape[dims[0]] == 0:
                 raise IndexError(f"aminmax: Expected reduction dim {dims[0]} to have non-zero size.")
+            if not self._data.ndim and self._data.dtype.kind == "c":     # (PyTorch's 0-d path has its own check)
+                raise RuntimeError(f"aminmax not implemented for {_kind(self)}")
         _no_complex(self, '"aminmax_cpu" not implemented for \'{}\'')
         lo, hi = OPS["aminmax"](self, dim=dims, keepdim=keepdim)
         return _MinMax((lo, hi))

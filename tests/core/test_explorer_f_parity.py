@@ -108,3 +108,34 @@ for _seed in range(40):
 @pytest.mark.parametrize("code", _NAN_CASES)
 def test_nansum_nanmean_checks(code):
     check(code)
+
+
+# --- lcm wraps before its abs; range's dtype refusals; aminmax of a complex 0-d tensor along a dim --------------
+_INT_RANGE = {"uint8": (0, 255), "int8": (-128, 127), "int16": (-32768, 32767), "int32": (-2 ** 31, 2 ** 31 - 1),
+              "int64": (-2 ** 63, 2 ** 63 - 1)}
+
+
+def _ints(rng, dtype, n):
+    lo, hi = _INT_RANGE[dtype]
+    return ", ".join(str(rng.choice([lo, hi, lo + 1, hi - 1, 0]) if rng.random() < 0.3 else
+                         rng.randint(max(lo, -300), min(hi, 300))) for _ in range(n))
+
+
+_MISC_CASES = []
+for _seed in range(40):
+    _rng = random.Random(200 + _seed)
+    _a, _b = _rng.choice(list(_INT_RANGE)), _rng.choice(list(_INT_RANGE))
+    _MISC_CASES.append(f"r = torch.lcm(torch.tensor([{_ints(_rng, _a, 4)}], dtype=torch.{_a}), "
+                       f"torch.tensor([{_ints(_rng, _b, 4)}], dtype=torch.{_b}))")
+for _dtype in ["bool", "complex64", "complex128", "float16", "int8", "float64"]:
+    for _args in ["0, 2", "2, 0", "0, 2, 0", "0, float('nan')", "1, 7, 2"]:
+        _MISC_CASES.append(f"r = torch.range({_args}, dtype=torch.{_dtype})")
+for _x in ["torch.tensor(1j)", "torch.tensor(complex(1, 2), dtype=torch.complex128)", "torch.tensor([1j])",
+           "torch.tensor(2.5)", "torch.tensor([], dtype=torch.complex64)"]:
+    for _dim in ["dim=0", "dim=-1, keepdim=True", "dim=1", ""]:
+        _MISC_CASES.append(f"r = torch.aminmax({_x}, {_dim})")
+
+
+@pytest.mark.parametrize("code", _MISC_CASES)
+def test_lcm_range_aminmax(code):
+    check(code)
