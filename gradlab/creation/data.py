@@ -17,7 +17,15 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         _warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
                        "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
                        UserWarning)
-    return _finish(array_from_data(data, np_dtype), requires_grad)
+    return _numpy_strides(_finish(array_from_data(data, np_dtype), requires_grad), data)
+
+
+def _numpy_strides(t, data):
+    """An empty numpy array's strides (in elements) stay the tensor's, as in PyTorch, which copies them:
+    numpy gives a new empty array zero strides (torch.tensor(np.zeros((0, 3))).stride() is (0, 0))."""
+    if isinstance(data, np.ndarray) and data.size == 0 and data.ndim:
+        t._empty_strides = (t._data.shape, tuple(s // data.itemsize for s in data.strides))
+    return t
 
 
 def as_tensor(data, dtype=None, device=None):
@@ -26,7 +34,7 @@ def as_tensor(data, dtype=None, device=None):
         return data if dtype is None else data.to(dtype)
     if isinstance(data, np.ndarray) and (dtype is None or _np(dtype) == data.dtype):
         _check_numpy(data, shared=True)
-        return Tensor._make(data)
+        return _numpy_strides(Tensor._make(data), data)
     return tensor(data, dtype=dtype)
 
 
@@ -35,4 +43,4 @@ def from_numpy(array):
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {_argument_type_name(array)})")
     _check_numpy(array, shared=True)
-    return Tensor._make(array)
+    return _numpy_strides(Tensor._make(array), array)

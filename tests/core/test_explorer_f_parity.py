@@ -139,3 +139,20 @@ for _x in ["torch.tensor(1j)", "torch.tensor(complex(1, 2), dtype=torch.complex1
 @pytest.mark.parametrize("code", _MISC_CASES)
 def test_lcm_range_aminmax(code):
     check(code)
+
+
+# --- an empty numpy array's strides become the tensor's (torch.tensor, as_tensor, from_numpy) ----------------
+_NUMPY_CASES = []
+for _seed in range(30):
+    _rng = random.Random(300 + _seed)
+    _arr = _rng.choice(["np.zeros((0, 3))", "np.array([[], []], dtype=np.int16)", "np.zeros((2, 3))[:, :0]",
+                        "np.zeros((3, 2), dtype=np.float32).T[:, :0]", "np.zeros((4, 0, 2))[::2]", "np.array([])",
+                        "np.ones((2, 3))", "np.zeros((0,), dtype=np.uint8)[::-1]"])
+    _call = _rng.choice(["torch.tensor(n)", "torch.from_numpy(n)", "torch.as_tensor(n)",
+                         "torch.as_tensor(n, dtype=torch.float32)", "torch.tensor(n, dtype=torch.int8)"])
+    _NUMPY_CASES.append(f"n = {_arr}\nr = {_call}")
+
+
+@pytest.mark.parametrize("code", _NUMPY_CASES)
+def test_empty_numpy_strides(code):
+    check(code)
