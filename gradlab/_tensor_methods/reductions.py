@@ -42,7 +42,8 @@ class _ReductionMethods:
     def _accumulated_as(self, dtype, kernel=None):
         """sum/prod/cumsum(dtype=...): the input cast to dtype (cumsum has no bool kernel)."""
         src = self.to(dtype)
-        if kernel and src._data.dtype.kind == "b" and src._data.size:     # (an empty one reaches no kernel)
+        # (an empty one reaches no kernel, nor a 0-d one: PyTorch copies it)
+        if kernel and src._data.dtype.kind == "b" and src._data.size and src._data.ndim:
             raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
         return src
 
@@ -174,6 +175,8 @@ class _ReductionMethods:
         dims = tuple(range(self._data.ndim)) if _all_dims(dim) else _dims(dim, self._data.ndim)
         if self._data.dtype.kind == "c":
             raise RuntimeError("nansum on CPU does not support complex inputs")
+        if self._data.dtype.kind in "biu":       # (no nan to skip: PyTorch's nansum is sum, any dtype)
+            return self.sum(dims, keepdim, dtype=dtype)
         src = self if dtype is None else self._accumulated_as(dtype)
         if src._data.dtype.kind == "c":
             raise NotImplementedError(f'"nansum_cpu" not implemented for \'{_kind(src)}\'')

@@ -147,7 +147,8 @@ class _SortingMethods:
         _check_reduced_size("mode", self, (d,))
         if not self._data.ndim and not self._data.size:
             raise IndexError("mode(): Expected reduction dim 0 to have non-zero size.")
-        _not_for("mode_cpu", self, "c")
+        if self._data.ndim:        # (a 0-d tensor is its own mode: PyTorch copies it, reaching no kernel)
+            _not_for("mode_cpu", self, "c")
         _, found = _sorting.mode_indices(self._data, d)
         values, indices = self._select("mode", d, keepdim, found)
         return _ReturnType("mode", values, indices)
@@ -155,7 +156,7 @@ class _SortingMethods:
     # --- cumulative ---------------------------------------------------------------------------
     def cumprod(self, dim, dtype=None):
         d = _wrap_dim(dim, self._data.ndim)
-        src = self if dtype is None else self._accumulated_as(dtype)
+        src = self if dtype is None else self._accumulated_as(dtype, "cumprod_out_cpu")
         return _in_dtype(self, OPS["cumprod"](src, dim=d), dtype, src)
 
     def cummax(self, dim):
@@ -173,7 +174,8 @@ class _SortingMethods:
         d = _wrap_dim(dim, self._data.ndim)
         if not self._data.size and self._data.dtype.kind == "c":    # (empty results before the complex kernel's refusal)
             return _ReturnType(name, Tensor._make(self._data.copy()), Tensor._make(np.zeros(self._data.shape, np.int64)))
-        _not_for(f"{name}_cpu", self, "c")
+        if self._data.ndim:        # (a 0-d tensor is copied, reaching no kernel)
+            _not_for(f"{name}_cpu", self, "c")
         indices = _sorting.cumulative_extreme_indices(self._data, d, name == "cummax")
         values = OPS[name](self, dim=d, indices=indices, self_sizes=self._data.shape)
         return _ReturnType(name, values, Tensor._make(indices))

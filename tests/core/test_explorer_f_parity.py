@@ -156,3 +156,22 @@ for _seed in range(30):
 @pytest.mark.parametrize("code", _NUMPY_CASES)
 def test_empty_numpy_strides(code):
     check(code)
+
+
+# --- 0-d tensors reach no kernel (mode, cummax/cummin of complex; cumsum/cumprod to bool); an integer nansum is
+# sum (any dtype, complex too) ----------------------------------------------------------------------------------
+_ZERO_D_CASES = []
+for _x in ["torch.tensor(1j)", "torch.tensor(complex(2, -1), dtype=torch.complex128)", "torch.tensor([1j, 2])",
+           "torch.tensor([], dtype=torch.complex64)", "torch.tensor(3, dtype=torch.uint8)",
+           "torch.tensor([2, 0], dtype=torch.int8)", "torch.tensor([True, True])", "torch.tensor(1.5)",
+           "torch.tensor([], dtype=torch.int16)", "torch.tensor([[1.5, float('nan')]])"]:
+    for _call in ["torch.mode({}, 0)", "torch.mode({})", "{}.cummax(0)", "{}.cummin(-1)",
+                  "torch.cumsum({}, 0, dtype=torch.bool)", "torch.cumprod({}, 0, dtype=torch.bool)",
+                  "torch.nansum({}, dtype=torch.complex64)", "torch.nansum({}, 0, dtype=torch.int8)",
+                  "torch.nansum({}, -1, keepdim=True)", "{}.nansum()"]:
+        _ZERO_D_CASES.append("r = " + _call.format(_x))
+
+
+@pytest.mark.parametrize("code", _ZERO_D_CASES)
+def test_zero_d_and_integer_nansum(code):
+    check(code)
