@@ -175,3 +175,17 @@ for _x in ["torch.tensor(1j)", "torch.tensor(complex(2, -1), dtype=torch.complex
 @pytest.mark.parametrize("code", _ZERO_D_CASES)
 def test_zero_d_and_integer_nansum(code):
     check(code)
+
+
+# --- the abs of a complex128 number: libm's hypot (PyTorch's std::abs; its vector loop, 4 numbers at a time,
+# is SLEEF's hypot, not emulated: these tensors are shorter) -----------------------------------------------------
+_ABS_CASES = []
+for _seed in range(40):
+    _rng = random.Random(400 + _seed)
+    _shape = _rng.choice([(), (1,), (2,), (3,), (3, 1)])
+    _ABS_CASES.append(f"r = {_complex_tensor(_rng, _shape, 'complex128')}.abs()")
+
+
+@pytest.mark.parametrize("code", _ABS_CASES)
+def test_complex128_abs(code):
+    check(code)
