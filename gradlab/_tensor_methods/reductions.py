@@ -14,6 +14,7 @@ from ..ops.operands import _kind, _type_name
 from ..ops.scatter import index_param, scatter_reduced
 from ._common import (_all_dims, _c_type, _check_operand, _check_tensor_argument, _dims, matmul, maximum,
                       minimum)
+from .linalg import _svd_norm
 from .operators import _no_derivative
 from .. import _warnings
 
@@ -48,11 +49,13 @@ class _ReductionMethods:
         return src
 
     def mean(self, dim=_NO_DIM, keepdim=False, dtype=None):
-        src = self if dtype is None else self.to(dtype)
-        if src._data.dtype.kind not in "fc":
+        # (the dtype is checked before any cast: a refused one gives no complex-to-real warning)
+        kind = self._data.dtype if dtype is None else _dtype.to_numpy_dtype(dtype)
+        if kind.kind not in "fc":
             which = "Input" if dtype is None else "Optional"
             raise RuntimeError(f"mean(): could not infer output dtype. {which} dtype must be either a floating point "
-                               f"or complex dtype. Got: {_dtype.from_numpy_dtype(src._data.dtype)._legacy[:-6]}")
+                               f"or complex dtype. Got: {_dtype.from_numpy_dtype(kind)._legacy[:-6]}")
+        src = self if dtype is None else self.to(dtype)
         if dim is _NO_DIM:
             return OPS["mean"](src, self_sizes=src._data.shape, count=max(src._data.size, 1))
         dims = tuple(range(src._data.ndim)) if _all_dims(dim) else _dims(dim, src._data.ndim)   # (MeanBackward1)
@@ -188,15 +191,15 @@ class _ReductionMethods:
         if self._data.dtype.kind not in "fc":
             raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
                                f"{_kind(self)}")
-        src = self if dtype is None else self.to(dtype)
-        if src._data.dtype.kind not in "fc":
+        if dtype is not None and _dtype.to_numpy_dtype(dtype).kind not in "fc":      # (before any cast)
             raise RuntimeError("nanmean(): could not infer output dtype. Optional dtype must be either a floating "
-                               f"point or complex dtype. Got: {_kind(src)}")
+                               f"point or complex dtype. Got: {dtype._legacy[:-6]}")
         # (the count first, as PyTorch: a bad dim is its error; then the sum, which refuses a complex input
-        # whatever the dtype asked for)
+        # whatever the dtype asked for, before any cast)
         count = self.isnan().logical_not().sum(dim=dim, keepdim=keepdim)
         if self._data.dtype.kind == "c":
             raise RuntimeError("nansum on CPU does not support complex inputs")
+        src = self if dtype is None else self.to(dtype)
         if src._data.dtype.kind == "c":
             raise NotImplementedError(f'"nansum_cpu" not implemented for \'{_kind(src)}\'')
         return src.nansum(dim, keepdim) / count
@@ -231,13 +234,33 @@ class _ReductionMethods:
         if isinstance(p, str):                 # any other string is a matrix norm's order in PyTorch
             if p != "nuc":                     # (the order is checked before the dims, as in PyTorch)
                 raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
-            if self._data.ndim < 2:
+            # (torch.norm hands it to linalg.matrix_norm, over all dims if none is given: its checks, in order)
+            nd = self._data.ndim
+            if nd < 2:
                 raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
-            raise NotImplementedError("gradlab does not implement the nuclear norm")
+            if self._data.dtype.kind not in "fc":
+                raise RuntimeError("linalg.matrix_norm: Expected a floating point or complex tensor as input. Got "
+                                   + _dtype.from_numpy_dtype(self._data.dtype)._legacy[:-len("Tensor")])
+            dim = tuple(range(nd)) if dim is None else tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+            if len(dim) != 2:
+                raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
+            d0, d1 = _wrap_dim(dim[0], nd), _wrap_dim(dim[1], nd)
+            if d0 == d1:
+                raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, {dim[1]})")
+            return _svd_norm(self, p, d0, d1, keepdim, dtype)
         if self._data.dtype.kind not in "fc":
             raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                                + _dtype.from_numpy_dtype(self._data.dtype)._legacy[:-len("Tensor")])
         p = float(p)
+        if self._data.size == 0 and (p < 0 or p == float("inf")):
+            # (max and min have no value on nothing: checked before the dtype, as PyTorch's meta function does)
+            if _all_dims(dim):
+                raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on an empty tensor because the "
+                                   "operation does not have an identity")
+            for d in (dim if isinstance(dim, (tuple, list)) else (dim,)):
+                if self._data.shape[_wrap_dim(d, self._data.ndim)] == 0:     # (PyTorch's message lacks a space)
+                    raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on the dimension {d}because "
+                                       "this dimension is empty and the operation does not have an identity")
         if dtype is not None:                  # computed in dtype (a cast without narrowing only)
             want = _dtype.to_numpy_dtype(dtype)
             if want.kind not in "fc":

@@ -2,6 +2,8 @@
 gradlab and under live torch: the outcomes (dtype, shape, strides, every number bit for bit through its
 integer view, nan aside; or the exception's type and message) must be the same.
 
+Warnings are compared too.
+
 - std_mean/var_mean of a complex tensor: the std/var is real, and PyTorch computes it (and std/var's) as the
   real part's variance plus the imaginary part's, each rounded to the real dtype first; the mean is the real
   and imaginary parts' own (Welford) means;
@@ -42,14 +44,16 @@ def _describe(value):
 
 
 def outcome(module, code):
+    """What running `code` gives: its result `r` described, or the exception; and the warnings it raised."""
     namespace = {"torch": module, "np": np}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         try:
             exec(code, namespace)
+            result = _describe(namespace["r"])
         except Exception as error:  # noqa: BLE001 - the point is to compare whatever is raised
-            return f"{type(error).__name__}: {error}"
-    return _describe(namespace["r"])
+            result = f"{type(error).__name__}: {error}"
+    return result, sorted({(w.category.__name__, str(w.message)) for w in caught})
 
 
 def check(code):
@@ -188,4 +192,37 @@ for _seed in range(40):
 
 @pytest.mark.parametrize("code", _ABS_CASES)
 def test_complex128_abs(code):
+    check(code)
+
+
+# --- torch.norm(p="nuc") is linalg.matrix_norm's (its checks in order, then the singular values' sum); the
+# empty-tensor check of an inf or negative norm before the dtype's; mean/nanmean refuse a dtype before casting;
+# an int clamp bound's overflow names C's int -----------------------------------------------------------------
+_NORM_CASES = []
+for _seed in range(60):
+    _rng = random.Random(500 + _seed)
+    _shape = _rng.choice([(2, 3), (3, 2, 2), (0, 2), (2,), (1, 1)])
+    _dtype = _rng.choice(["float32", "float64", "complex64", "int64"])
+    _n = int(np.prod(_shape))
+    _x = (_complex_tensor(_rng, _shape, _dtype) if _dtype.startswith("complex") else
+          f"torch.tensor([{_floats(_rng, _n, special=False)}]).reshape{_shape}.to(torch.{_dtype})")
+    _p = _rng.choice(['"nuc"', '"nuc"', "float('inf')", "-1", "-float('inf')", "2"])
+    _dim = _rng.choice(["", ", dim=(0, 1)", ", dim=(1, 1)", ", dim=(-1, 0)", ", dim=0", ", dim=1", ", dim=(0, 1, 2)"])
+    _kw = _rng.choice(["", "", ", keepdim=True", ", dtype=torch.int32", ", dtype=torch.float64"])
+    if _p == '"nuc"':      # (LAPACK's singular values differ in the last bits: small numbers, compared to 3 places)
+        _x = f"(torch.tensor({[round(_rng.uniform(-5, 5), 2) for _ in range(_n)]}).reshape{_shape} * (1 + 0j)).to(torch.{_dtype})"
+        _NORM_CASES.append(f"r = (torch.norm({_x}, p={_p}{_dim}{_kw}) * 1000).round()")
+    elif not _dtype.startswith("complex"):   # (a complex abs of 4 numbers and more is SLEEF's hypot)
+        _NORM_CASES.append(f"r = torch.norm({_x}, p={_p}{_dim}{_kw})")
+for _x in ["torch.tensor([1j, 2])", "torch.tensor([[1.5, 2]])", "torch.tensor([3, 4])"]:
+    for _call in ["{}.mean(dtype=torch.int8)", "{}.nanmean(dtype=torch.bool)", "{}.mean(0, dtype=torch.float16)",
+                  "torch.mean({}, dtype=torch.int64)"]:
+        _NORM_CASES.append("r = " + _call.format(_x))
+for _dtype in _INT_RANGE:
+    for _call in ["{}.clamp(max=2 ** 40)", "{}.clamp_min_(-2 ** 40)", "torch.clamp({}, 0, 2 ** 33)"]:
+        _NORM_CASES.append("r = " + _call.format(f"torch.tensor([1, 2], dtype=torch.{_dtype})"))
+
+
+@pytest.mark.parametrize("code", _NORM_CASES)
+def test_norm_mean_clamp_checks(code):
     check(code)
