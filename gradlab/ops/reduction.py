@@ -77,6 +77,11 @@ def sum_dim(self, dim, keepdim, self_sizes):
     return add_reduce(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self))
 
 
+# at::acc_type<T, /*is_cuda=*/false>: what PyTorch's CPU running sums and products keep between steps
+_CPU_ACC_TYPE = {np.dtype(np.float16): np.dtype(np.float32), np.dtype(np.float32): np.dtype(np.float64),
+                 np.dtype(np.complex64): np.dtype(np.complex128)}
+
+
 def _sum_dtype(a):
     # PyTorch sums bool and integer tensors as int64
     return np.int64 if a.dtype.kind in "biu" else None
@@ -233,12 +238,31 @@ def _prod_safe_zeros_backward(g, x, dim):
 @op("prod", "ProdBackward0", variants=("function", "method"), cast_result=False, saves=("self", "result"),
     self=_prod_grad)
 def prod(self, dim=None, keepdim=False):
+    if self.dtype == _F16:
+        return _half_prod(self, tuple(range(self.ndim)), False)
     return np.prod(self, dtype=_sum_dtype(self))
+
+
+def _half_prod(x, dims, keepdim):
+    """A float16 product as PyTorch's CPU loop takes it: one number after another, each product rounded to
+    half (numpy's float16 reduce keeps a float between them)."""
+    dims = tuple(d % x.ndim for d in dims) if x.ndim else ()
+    kept = [d for d in range(x.ndim) if d not in dims]
+    flat = np.transpose(x, kept + list(dims)).reshape([x.shape[d] for d in kept] + [-1])
+    out = np.ones(flat.shape[:-1], _F16)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for i in range(flat.shape[-1]):
+            out = out * flat[..., i]          # (a half times a half is exact in float: one rounding)
+    if keepdim:
+        out = out.reshape([1 if d in dims else n for d, n in enumerate(x.shape)])
+    return out
 
 
 @op("prod_dim", "ProdBackward1", cast_result=False, saves=("self", "result"),
     self=_prod_grad)
 def prod_dim(self, dim, keepdim):
+    if self.dtype == _F16:
+        return _half_prod(self, dim if isinstance(dim, tuple) else (dim,), keepdim)
     return np.prod(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self))
 
 
@@ -499,8 +523,10 @@ def logsumexp(self, dim, keepdim):
 def cumsum(self, dim):
     if self.ndim == 0:                 # (numpy would give a 1-d result)
         return self.astype(_sum_dtype(self) or self.dtype, copy=True)
-    if self.dtype == np.float16:       # (PyTorch's running sum of halves is a float32 one, each step rounded to half)
-        return np.ascontiguousarray(np.cumsum(self, axis=dim, dtype=np.float32) + 0).astype(np.float16)
+    if self.dtype in _CPU_ACC_TYPE:
+        # (PyTorch's running sum is kept in the CPU acc_type: float for half, double for float, complex<double>
+        # for complex<float>; each step rounded to the dtype)
+        return np.ascontiguousarray(np.cumsum(self, axis=dim, dtype=_CPU_ACC_TYPE[self.dtype]) + 0).astype(self.dtype)
     out = np.ascontiguousarray(np.cumsum(self, axis=dim, dtype=_sum_dtype(self)))    # (contiguous, as in PyTorch)
     if out.dtype.kind in "fc":
         out += 0        # PyTorch's running sum starts at +0, so a -0 never comes out (numpy starts at the first -0)
@@ -578,7 +604,8 @@ def nansum(self, dim, keepdim, self_sizes):
     """The sum with nan counted as 0 (torch's formula: grad expanded, 0 where self is nan)."""
     if self.dtype.kind in "fc":
         self = np.where(np.isnan(self), self.dtype.type(0), self)
-    return np.add.reduce(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self))
+    # (PyTorch's nansum is sum's cascade with the nans skipped: the same order as sum's)
+    return add_reduce(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self))
 
 
 def _split_among_ties(g, x, extreme, n):

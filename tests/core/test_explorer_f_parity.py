@@ -226,3 +226,32 @@ for _dtype in _INT_RANGE:
 @pytest.mark.parametrize("code", _NORM_CASES)
 def test_norm_mean_clamp_checks(code):
     check(code)
+
+
+# --- running sums and products in PyTorch's CPU acc_type (float for half, double for float, complex<double> for
+# complex<float>); a float16 prod rounded to half after each product; nansum in sum's order ----------------------
+def _random_array(rng, shape, dtype, nans=False):
+    x = np.array([rng.uniform(-3, 3) for _ in range(int(np.prod(shape)))]).reshape(shape)
+    if dtype.startswith("complex"):
+        x = x + 1j * np.array([rng.uniform(-3, 3) for _ in range(x.size)]).reshape(shape)
+    if nans:
+        x[np.array([rng.random() < 0.2 for _ in range(x.size)]).reshape(shape)] = np.nan
+    return f"np.array({x.tolist()!r}, dtype=np.{dtype})".replace("nan", "np.nan").replace("np.np.", "np.")
+
+
+_ACC_CASES = []
+for _seed in range(60):
+    _rng = random.Random(600 + _seed)
+    _shape = _rng.choice([(5,), (3, 4), (8, 3), (4, 6), (17,)])
+    _dtype = _rng.choice(["float16", "float32", "float64", "complex64"])
+    _call = _rng.choice(["x.cumsum(0)", "x.cumsum(-1)", "torch.cumsum(x, 0)", "x.cumprod(-1)", "x.prod()", "x.prod(0)",
+                         "x.prod(-1, keepdim=True)", "x.nansum()", "x.nansum(0)", "x.nansum(-1, keepdim=True)"])
+    if "prod" in _call and _dtype != "float16":
+        _dtype = "float16"
+    _nans = "nansum" in _call and not _dtype.startswith("complex")
+    _ACC_CASES.append(f"x = torch.from_numpy({_random_array(_rng, _shape, _dtype, _nans)})\nr = {_call}")
+
+
+@pytest.mark.parametrize("code", _ACC_CASES)
+def test_accumulation_types_and_orders(code):
+    check(code)
