@@ -181,7 +181,7 @@ class _ReductionMethods:
         if self._data.dtype.kind in "biu":       # (no nan to skip: PyTorch's nansum is sum, any dtype)
             return self.sum(dims, keepdim, dtype=dtype)
         src = self if dtype is None else self._accumulated_as(dtype)
-        if src._data.dtype.kind == "c":
+        if src._data.dtype.kind == "c" and src._data.size:      # (an empty one reaches no kernel: zeros)
             raise NotImplementedError(f'"nansum_cpu" not implemented for \'{_kind(src)}\'')
         out = OPS["nansum"](src, dim=dims, keepdim=keepdim, self_sizes=src._data.shape)
         return _in_dtype(self, out, dtype, src)
@@ -199,10 +199,7 @@ class _ReductionMethods:
         count = self.isnan().logical_not().sum(dim=dim, keepdim=keepdim)
         if self._data.dtype.kind == "c":
             raise RuntimeError("nansum on CPU does not support complex inputs")
-        src = self if dtype is None else self.to(dtype)
-        if src._data.dtype.kind == "c":
-            raise NotImplementedError(f'"nansum_cpu" not implemented for \'{_kind(src)}\'')
-        return src.nansum(dim, keepdim) / count
+        return self.nansum(dim, keepdim, dtype=dtype) / count
 
     def aminmax(self, *, dim=None, keepdim=False):
         if dim is None:

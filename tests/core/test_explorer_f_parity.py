@@ -107,6 +107,9 @@ for _seed in range(40):
     _dim = _rng.choice(["", "dim=-3, ", "dim=2, ", "dim=0, ", "dim=(0, -1), "])
     _kw = _rng.choice(["", "dtype=torch.float64", "dtype=torch.complex64", "dtype=torch.int64", "dtype=torch.float16"])
     _NAN_CASES.append(f"r = torch.{_rng.choice(['nansum', 'nanmean'])}({_x}, {_dim}{_kw})")
+for _x in ["torch.zeros(0)", "torch.zeros(2, 0)", "torch.zeros(0, 3, dtype=torch.float16)"]:     # (no kernel reached)
+    for _kw in ["dtype=torch.complex64", "dim=0, dtype=torch.complex128", "dim=-1, keepdim=True, dtype=torch.complex64"]:
+        _NAN_CASES += [f"r = torch.nansum({_x}, {_kw})", f"r = torch.nanmean({_x}, {_kw})"]
 
 
 @pytest.mark.parametrize("code", _NAN_CASES)
