@@ -14,7 +14,7 @@ from .ops.shape import cat as _cat
 from .ops.operands import _check_tensor_argument, _kind
 from ._tensor_core import Tensor
 from ._tensor_methods import statistics as _stats
-from ._tensor_methods.linalg import (_check_square, _check_svd_input, _cross, _LinalgSlogdetResult, _LinalgSvdResult,
+from ._tensor_methods.linalg import (_svd_norm, _check_square, _check_svd_input, _cross, _LinalgSlogdetResult, _LinalgSvdResult,
                                      _matrix_power)
 
 LinAlgError = _LinAlgError
@@ -75,23 +75,6 @@ def _matrix_norm(A, ord, dim, keepdim, dtype):
         sums = A.norm(1, (d0,), keepdim, dtype)
         return sums.amax(d1, keepdim) if ord > 0 else sums.amin(d1, keepdim)
     return _svd_norm(A, ord, d0, d1, keepdim, dtype)
-
-
-def _svd_norm(A, ord, d0, d1, keepdim, dtype):
-    """The spectral (ord=2, -2) and nuclear norms: the singular values of A with (d0, d1) moved last."""
-    if dtype is not None:
-        A = A.to(dtype)
-    nd = A._data.ndim
-    permutation = [d for d in range(nd) if d not in (d0, d1)] + [d0, d1]
-    values = svdvals(A.permute(permutation))
-    if ord == "nuc":
-        result = values.sum(-1)
-    else:
-        result = values.amax(-1) if ord > 0 else values.amin(-1)
-    if keepdim:
-        reverse = [permutation.index(d) for d in range(nd)]
-        result = result.unsqueeze(-1).unsqueeze(-1).permute(reverse)
-    return result
 
 
 def svdvals(A, *, driver=None, out=None):

@@ -335,3 +335,22 @@ def _matrix_power(t, n, name="linalg.matrix_power"):
             result = z if result is None else result.matmul(z)
     return result
 
+
+def _svd_norm(A, ord, d0, d1, keepdim, dtype):
+    """The spectral (ord=2, -2) and nuclear norms: the singular values of A with (d0, d1) moved last."""
+    if dtype is not None:
+        if dtype.np.kind not in "fc":
+            raise RuntimeError(f"linalg.matrix_norm: dtype should be floating point or complex, but got "
+                               f"{dtype._legacy[:-len('Tensor')]}")
+        A = A.to(dtype)
+    nd = A._data.ndim
+    permutation = [d for d in range(nd) if d not in (d0, d1)] + [d0, d1]
+    values = OPS["svd"](A.permute(permutation))[1]         # (linalg.svdvals, checked by the caller)
+    if ord == "nuc":
+        result = values.sum(-1)
+    else:
+        result = values.amax(-1) if ord > 0 else values.amin(-1)
+    if keepdim:
+        reverse = [permutation.index(d) for d in range(nd)]
+        result = result.unsqueeze(-1).unsqueeze(-1).permute(reverse)
+    return result

@@ -16,6 +16,7 @@ from ..ops.operands import _kind, _type_name
 from ..ops.scatter import index_param, scatter_reduced
 from ._common import (_all_dims, _c_type, _check_operand, _check_tensor_argument, _dims, _every_dim, matmul,
                       maximum, minimum)
+from .linalg import _svd_norm
 from .operators import _no_derivative
 from .. import _warnings
 
@@ -44,16 +45,19 @@ class _ReductionMethods:
     def _accumulated_as(self, dtype, kernel=None):
         """sum/prod/cumsum(dtype=...): the input cast to dtype (cumsum has no bool kernel)."""
         src = self.to(dtype)
-        if kernel and src._data.dtype.kind == "b" and src._data.size:     # (an empty one reaches no kernel)
+        # (an empty one reaches no kernel, nor a 0-d one: PyTorch copies it)
+        if kernel and src._data.dtype.kind == "b" and src._data.size and src._data.ndim:
             raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
         return src
 
     def mean(self, dim=_NO_DIM, keepdim=False, dtype=None):
-        src = self if dtype is None else self.to(dtype)
-        if src._data.dtype.kind not in "fcV":
+        # (the dtype is checked before any cast: a refused one gives no complex-to-real warning)
+        kind = self._data.dtype if dtype is None else _dtype.to_numpy_dtype(dtype)
+        if kind.kind not in "fcV":
             which = "Input" if dtype is None else "Optional"
             raise RuntimeError(f"mean(): could not infer output dtype. {which} dtype must be either a floating point "
-                               f"or complex dtype. Got: {_dtype.from_numpy_dtype(src._data.dtype)._legacy[:-6]}")
+                               f"or complex dtype. Got: {_dtype.from_numpy_dtype(kind)._legacy[:-6]}")
+        src = self if dtype is None else self.to(dtype)
         if dim is _NO_DIM:
             return OPS["mean"](src, self_sizes=src._data.shape, count=max(src._data.size, 1))
         dims = _every_dim(dim, src._data.ndim) if _all_dims(dim) else _dims(dim, src._data.ndim)   # (MeanBackward1)
@@ -172,12 +176,15 @@ class _ReductionMethods:
         return OPS[name](self, **args, self_sizes=self._data.shape)
 
     def nansum(self, dim=None, keepdim=False, *, dtype=None):
-        if self._data.dtype.kind in "cV":          # (checked before a dtype's cast)
+        # (PyTorch checks the dims first, then a complex input, then the dtype's cast)
+        dims = _every_dim(dim, self._data.ndim) if _all_dims(dim) else _dims(dim, self._data.ndim)
+        if self._data.dtype.kind in "cV":
             raise RuntimeError("nansum on CPU does not support complex inputs")
+        if self._data.dtype.kind in "biu":       # (no nan to skip: PyTorch's nansum is sum, any dtype)
+            return self.sum(dims, keepdim, dtype=dtype)
         src = self if dtype is None else self._accumulated_as(dtype)
-        if src._data.dtype.kind in "cV":
+        if src._data.dtype.kind in "cV" and src._data.size:      # (an empty one reaches no kernel: zeros)
             raise NotImplementedError(f'"nansum_cpu" not implemented for \'{_kind(src)}\'')
-        dims = _every_dim(dim, src._data.ndim) if _all_dims(dim) else _dims(dim, src._data.ndim)
         out = OPS["nansum"](src, dim=dims, keepdim=keepdim, self_sizes=src._data.shape)
         return _in_dtype(self, out, dtype, src)
 
@@ -186,11 +193,15 @@ class _ReductionMethods:
         if self._data.dtype.kind not in "fc":
             raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
                                f"{_kind(self)}")
-        src = self if dtype is None else self.to(dtype)
-        if src._data.dtype.kind not in "fc":
+        if dtype is not None and _dtype.to_numpy_dtype(dtype).kind not in "fc":      # (before any cast)
             raise RuntimeError("nanmean(): could not infer output dtype. Optional dtype must be either a floating "
-                               f"point or complex dtype. Got: {_kind(src)}")
-        return src.nansum(dim, keepdim) / src.isnan().logical_not().sum(dim=dim, keepdim=keepdim)
+                               f"point or complex dtype. Got: {dtype._legacy[:-6]}")
+        # (the count first, as PyTorch: a bad dim is its error; then the sum, which refuses a complex input
+        # whatever the dtype asked for, before any cast)
+        count = self.isnan().logical_not().sum(dim=dim, keepdim=keepdim)
+        if self._data.dtype.kind == "c":
+            raise RuntimeError("nansum on CPU does not support complex inputs")
+        return self.nansum(dim, keepdim, dtype=dtype) / count
 
     def aminmax(self, *, dim=None, keepdim=False):
         if dim is None:
@@ -202,6 +213,8 @@ class _ReductionMethods:
             dims = _dims(dim, self._data.ndim)
             if self._data.ndim and self._data.shape[dims[0]] == 0:
                 raise IndexError(f"aminmax: Expected reduction dim {dims[0]} to have non-zero size.")
+            if not self._data.ndim and self._data.dtype.kind == "c":     # (PyTorch's 0-d path has its own check)
+                raise RuntimeError(f"aminmax not implemented for {_kind(self)}")
         _no_complex(self, '"aminmax_cpu" not implemented for \'{}\'')
         lo, hi = OPS["aminmax"](self, dim=dims, keepdim=keepdim)
         return _MinMax((lo, hi))
@@ -220,13 +233,33 @@ class _ReductionMethods:
         if isinstance(p, str):                 # any other string is a matrix norm's order in PyTorch
             if p != "nuc":                     # (the order is checked before the dims, as in PyTorch)
                 raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
-            if self._data.ndim < 2:
+            # (torch.norm hands it to linalg.matrix_norm, over all dims if none is given: its checks, in order)
+            nd = self._data.ndim
+            if nd < 2:
                 raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
-            raise NotImplementedError("gradlab does not implement the nuclear norm")
+            if self._data.dtype.kind not in "fc":
+                raise RuntimeError("linalg.matrix_norm: Expected a floating point or complex tensor as input. Got "
+                                   + _dtype.from_numpy_dtype(self._data.dtype)._legacy[:-len("Tensor")])
+            dim = tuple(range(nd)) if dim is None else tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+            if len(dim) != 2:
+                raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
+            d0, d1 = _wrap_dim(dim[0], nd), _wrap_dim(dim[1], nd)
+            if d0 == d1:
+                raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, {dim[1]})")
+            return _svd_norm(self, p, d0, d1, keepdim, dtype)
         if self._data.dtype.kind not in "fcV":
             raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                                + _dtype.from_numpy_dtype(self._data.dtype)._legacy[:-len("Tensor")])
         p = float(p)
+        if self._data.size == 0 and (p < 0 or p == float("inf")):
+            # (max and min have no value on nothing: checked before the dtype, as PyTorch's meta function does)
+            if _all_dims(dim):
+                raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on an empty tensor because the "
+                                   "operation does not have an identity")
+            for d in (dim if isinstance(dim, (tuple, list)) else (dim,)):
+                if self._data.shape[_wrap_dim(d, self._data.ndim)] == 0:     # (PyTorch's message lacks a space)
+                    raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on the dimension {d}because "
+                                       "this dimension is empty and the operation does not have an identity")
         if dtype is not None:                  # computed in dtype (a cast without narrowing only)
             want = _dtype.to_numpy_dtype(dtype)
             if want.kind not in "fc":

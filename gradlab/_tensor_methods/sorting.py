@@ -148,7 +148,7 @@ class _SortingMethods:
         _check_reduced_size("mode", self, (d,))
         if not self._data.ndim and not self._data.size:
             raise IndexError("mode(): Expected reduction dim 0 to have non-zero size.")
-        if self._data.size:       # (PyTorch returns an empty result before it looks at the dtype)
+        if self._data.size and self._data.ndim:    # (an empty result, or a 0-d tensor's copy: no kernel reached)
             _not_for("mode_cpu", self, "c")
         _, found = _sorting.mode_indices(self._data, d)
         values, indices = self._select("mode", d, keepdim, found)
@@ -177,7 +177,8 @@ class _SortingMethods:
         d = _wrap_dim(dim, self._data.ndim)
         if not self._data.size and self._data.dtype.kind == "c":    # (empty results before the complex kernel's refusal)
             return _ReturnType(name, Tensor._make(self._data.copy()), Tensor._make(np.zeros(self._data.shape, np.int64)))
-        _not_for(f"{name}_cpu", self, "c")
+        if self._data.ndim:        # (a 0-d tensor is copied, reaching no kernel)
+            _not_for(f"{name}_cpu", self, "c")
         indices = _sorting.cumulative_extreme_indices(self._data, d, name == "cummax")
         values = OPS[name](self, dim=d, indices=indices, self_sizes=self._data.shape)
         return _ReturnType(name, values, Tensor._make(indices))

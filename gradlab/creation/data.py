@@ -21,9 +21,9 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 
 
 def _numpy_strides(t, data):
-    """PyTorch takes an empty numpy array's strides as numpy gives them (zeros: `np.zeros((0, 3)).strides` is
-    (0, 0)), where a new empty tensor is laid out contiguously (torch.zeros(0, 3).stride() is (3, 1))."""
-    if type(data) is np.ndarray and data.size == 0 and data.ndim:
+    """An empty numpy array's strides (in elements) stay the tensor's, as in PyTorch, which copies them:
+    numpy gives a new empty array zero strides (torch.tensor(np.zeros((0, 3))).stride() is (0, 0))."""
+    if isinstance(data, np.ndarray) and data.size == 0 and data.ndim:
         t._empty_strides = (t._data.shape, tuple(s // data.itemsize for s in data.strides))
     return t
 

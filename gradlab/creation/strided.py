@@ -12,7 +12,7 @@ from .._tensor_core import Tensor
 from .._tensor_data import _argument_type_name, _check_numpy, array_from_data
 from .data import tensor
 from .factories import _checked_fill
-from .options import _finish, _np, _options, _shape
+from .options import _finish, _not_implemented, _np, _options, _shape
 from .. import _warnings
 
 
@@ -171,9 +171,13 @@ def range(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devic
     _warnings.warn(_RANGE_WARNING, UserWarning)
     np_dtype = _options("range", dtype, device, pin_memory=pin_memory)
     target = _np(dtype) if np_dtype is None else np_dtype
+    if target.kind in "bc":        # (range_cpu has no bool or complex kernel: refused before any other check)
+        raise _not_implemented("range_cpu", target)
     values = [v._data.item() if isinstance(v, Tensor) else v.item() if isinstance(v, np.generic) else v
               for v in (start, end, step)]
     if target.kind in "iub":
+        if any(isinstance(v, float) and not math.isfinite(v) for v in values):
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
         start, end, step = (int(v) for v in values)
     else:
         start, end, step = (float(v) for v in values)

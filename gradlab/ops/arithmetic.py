@@ -869,8 +869,15 @@ def gcd_arrays(a, b):
 
 def lcm_arrays(a, b):
     refuse_kinds("lcm", "bfc", a, b)
+    # PyTorch's: abs(a / gcd * b) in C++'s arithmetic: a type narrower than int is promoted to int (the abs
+    # taken there, then wrapped into the dtype), int and long wrap before the abs (numpy's lcm: abs first)
+    g = np.gcd(a, b)
+    dtype = g.dtype
+    work = np.dtype(np.int32) if dtype.itemsize < 4 else dtype
+    a, b, g = (np.asarray(v).astype(work) for v in (a, b, g))
     with np.errstate(over="ignore"):
-        return np.lcm(a, b)
+        out = np.abs(a // np.where(g == 0, 1, g).astype(work) * b)
+    return np.where(g == 0, 0, out).astype(dtype)
 
 
 # --- the regularized incomplete gamma functions (Cephes' igam/igamc, as PyTorch's Math.h) -----------------

@@ -58,7 +58,8 @@ def _bound(value, dtype, kernel):
     if dtype.kind in "iu" and type(value) is int:
         info = np.iinfo(dtype)
         if not (-info.max if dtype.kind == "u" else info.min) <= value <= info.max:
-            raise RuntimeError(f"value cannot be converted to type {dtype.name}_t without overflow")
+            name = "int" if dtype == np.int32 else dtype.name + "_t"       # (c10's names: int32_t is int)
+            raise RuntimeError(f"value cannot be converted to type {name} without overflow")
         return np.array(value).astype(dtype)
     return value
 

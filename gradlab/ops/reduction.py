@@ -78,6 +78,11 @@ def sum_dim(self, dim, keepdim, self_sizes):
     return add_reduce(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self))
 
 
+# at::acc_type<T, /*is_cuda=*/false>: what PyTorch's CPU running sums and products keep between steps
+_CPU_ACC_TYPE = {np.dtype(np.float16): np.dtype(np.float32), np.dtype(np.float32): np.dtype(np.float64),
+                 np.dtype(np.complex64): np.dtype(np.complex128)}
+
+
 def _sum_dtype(a):
     # PyTorch sums bool and integer tensors as int64
     return np.int64 if a.dtype.kind in "biu" else None
@@ -245,12 +250,31 @@ def _prod_safe_zeros_backward(g, x, dim):
 @op("prod", "ProdBackward0", variants=("function", "method"), cast_result=False, saves=("self", "result"),
     self=_prod_grad)
 def prod(self, dim=None, keepdim=False):
+    if self.dtype == _F16:
+        return _half_prod(self, tuple(range(self.ndim)), False)
     return np.prod(self, dtype=_sum_dtype(self))
+
+
+def _half_prod(x, dims, keepdim):
+    """A float16 product as PyTorch's CPU loop takes it: one number after another, each product rounded to
+    half (numpy's float16 reduce keeps a float between them)."""
+    dims = tuple(d % x.ndim for d in dims) if x.ndim else ()
+    kept = [d for d in range(x.ndim) if d not in dims]
+    flat = np.transpose(x, kept + list(dims)).reshape([x.shape[d] for d in kept] + [-1])
+    out = np.ones(flat.shape[:-1], _F16)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for i in range(flat.shape[-1]):
+            out = out * flat[..., i]          # (a half times a half is exact in float: one rounding)
+    if keepdim:
+        out = out.reshape([1 if d in dims else n for d, n in enumerate(x.shape)])
+    return out
 
 
 @op("prod_dim", "ProdBackward1", cast_result=False, saves=("self", "result"),
     self=_prod_grad)
 def prod_dim(self, dim, keepdim):
+    if self.dtype == _F16:
+        return _half_prod(self, dim if isinstance(dim, tuple) else (dim,), keepdim)
     return np.prod(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self))
 
 
@@ -291,9 +315,12 @@ def _var(x, dim, keepdim, correction, count, two_pass=True):
     (_welford). Divided by max(count - correction, 0): nan or inf when that is 0, as in PyTorch (which
     warns, in Tensor.var); numpy's own warnings stay out."""
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        if x.dtype.kind == "c":          # (PyTorch's: the real part's variance plus the imaginary part's, real)
-            return (_var(x.real, dim, keepdim, correction, count, two_pass)
-                    + _var(x.imag, dim, keepdim, correction, count, two_pass))
+        if x.dtype.kind == "c":
+            # PyTorch's: the real part's variance plus the imaginary part's, each rounded to the real dtype
+            # first and added there (a float32 sum may overflow to inf)
+            real = x.real.dtype
+            return (_rounded(_var(x.real, dim, keepdim, correction, count, two_pass), real)
+                    + _rounded(_var(x.imag, dim, keepdim, correction, count, two_pass), real))
         if not count:
             return np.full(np.add.reduce(x, axis=dim, keepdims=keepdim).shape, np.nan)
         if two_pass and x.dtype in (_F32, _F64) and x.size == count:
@@ -510,8 +537,10 @@ def logsumexp(self, dim, keepdim):
 def cumsum(self, dim):
     if self.ndim == 0:                 # (numpy would give a 1-d result)
         return self.astype(_sum_dtype(self) or self.dtype, copy=True)
-    if self.dtype == np.float16:       # (PyTorch's running sum of halves is a float32 one, each step rounded to half)
-        return np.ascontiguousarray(np.cumsum(self, axis=dim, dtype=np.float32) + 0).astype(np.float16)
+    if self.dtype in _CPU_ACC_TYPE:
+        # (PyTorch's running sum is kept in the CPU acc_type: float for half, double for float, complex<double>
+        # for complex<float>; each step rounded to the dtype)
+        return np.ascontiguousarray(np.cumsum(self, axis=dim, dtype=_CPU_ACC_TYPE[self.dtype]) + 0).astype(self.dtype)
     out = np.ascontiguousarray(np.cumsum(self, axis=dim, dtype=_sum_dtype(self)))    # (contiguous, as in PyTorch)
     if out.dtype.kind in "fc":
         out += 0        # PyTorch's running sum starts at +0, so a -0 never comes out (numpy starts at the first -0)
@@ -554,15 +583,19 @@ def _std_mean_grad(g, n):
 
 def _welford_mean(x, dim, keepdim, count):
     """var_mean's mean: Welford's running mean in double (_welford), rounded once."""
-    if not count:
-        return np.full(np.add.reduce(x, axis=dim, keepdims=keepdim).shape, np.nan, x.dtype)
-    if x.dtype.kind == "c":
-        return np.add.reduce(x, axis=dim, keepdims=keepdim) / count
+    if not count:       # (nan in both parts of a complex mean)
+        nan = complex(np.nan, np.nan) if x.dtype.kind == "c" else np.nan
+        return np.full(np.add.reduce(x, axis=dim, keepdims=keepdim).shape, nan, x.dtype)
+    if x.dtype.kind == "c":      # (PyTorch's: the real part's mean and the imaginary part's, each Welford's)
+        real = _welford_mean(x.real, dim, keepdim, count)
+        out = np.empty(real.shape, x.dtype)
+        out.real, out.imag = real, _welford_mean(x.imag, dim, keepdim, count)
+        return out
     with np.errstate(invalid="ignore", over="ignore"):
         return _rounded(_welford(x, dim, keepdim)[0], x.dtype)
 
 
-@op("var_mean", "VarMeanBackward0", variants=("function",), saves=("self",), num_outputs=2,
+@op("var_mean", "VarMeanBackward0", variants=("function",), saves=("self",), num_outputs=2, cast_result=False,
     self=_var_mean_grad)
 def var_mean(self, dim, keepdim, correction, count, self_sizes):
     return (_rounded(_var(self, dim, keepdim, correction, count, two_pass=False), self.dtype),
@@ -570,7 +603,7 @@ def var_mean(self, dim, keepdim, correction, count, self_sizes):
 
 
 @op("std_mean", "StdMeanBackward0", variants=("function",), saves=("self",), num_outputs=2,
-    saves_outputs=(0,),
+    saves_outputs=(0,), cast_result=False,
     self=_std_mean_grad)
 def std_mean(self, dim, keepdim, correction, count, self_sizes):
     with np.errstate(invalid="ignore"):
@@ -585,7 +618,8 @@ def nansum(self, dim, keepdim, self_sizes):
     """The sum with nan counted as 0 (torch's formula: grad expanded, 0 where self is nan)."""
     if self.dtype.kind in "fc":
         self = np.where(np.isnan(self), self.dtype.type(0), self)
-    return np.add.reduce(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self))
+    # (PyTorch's nansum is sum's cascade with the nans skipped: the same order as sum's)
+    return add_reduce(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self))
 
 
 def _split_among_ties(g, x, extreme, n):

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import dual
 from .formula_text import shows
-from .reduction import _evenly_distribute_grad, _index_grad, _sum_dtype
+from .reduction import _CPU_ACC_TYPE, _evenly_distribute_grad, _index_grad, _sum_dtype
 from .registry import op, preserved_layout, torch_layout
 from .shape import _zeros_for
 
@@ -514,7 +514,7 @@ def _cumprod_grad(g, n):
 def cumprod(self, dim):
     if self.ndim == 0:
         return self.astype(_sum_dtype(self) or self.dtype, copy=True)
-    if self.dtype.kind == "f" and self.dtype.itemsize < 8:
-        # (PyTorch's CPU kernel multiplies in its acc_type, double for float and half, rounding each result)
-        return _contiguous(np.cumprod(self.astype(np.float64), axis=dim).astype(self.dtype))
+    if self.dtype in _CPU_ACC_TYPE:
+        # (PyTorch's CPU kernel multiplies in its CPU acc_type, rounding each result)
+        return _contiguous(np.cumprod(self.astype(_CPU_ACC_TYPE[self.dtype]), axis=dim).astype(self.dtype))
     return _contiguous(np.cumprod(self, axis=dim, dtype=_sum_dtype(self)))
