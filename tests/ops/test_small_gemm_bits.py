@@ -61,11 +61,11 @@ PLAIN = _shapes("plain", 40, 0)
 FMA = _shapes("fma", 30, 1)
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("m,k,n", PLAIN)
+# (float64's m < 4, n >= 12 products are left out: MKL's order is not plain there for every entry, and gradlab
+# keeps numpy's product for them)
+@pytest.mark.parametrize("m,k,n,dtype", [(*s, d) for s in PLAIN for d in ("float32", "float64")
+                                         if d == "float32" or s[2] < 12])
 def test_plain_order_mm_matmul(m, k, n, dtype):
-    if dtype == "float64" and n >= 12:
-        pytest.skip("float64's m < 4, n >= 12 products: MKL's order is not plain there for every entry")
     a, b = _pair(m, k, n, dtype, m * 1000 + k * 10 + n)
     keep = _aligned(m, n, np.dtype(dtype).itemsize)
     want = (torch.from_numpy(a) @ torch.from_numpy(b)).numpy()
@@ -134,12 +134,11 @@ def test_forward_and_backward_products(m, k, n, linear):
         assert _same(got_v, want_v, keep), (kind, rows, cols, summed)
 
 
-@pytest.mark.parametrize("m,k,n", PLAIN[:8] + FMA[:8])
+@pytest.mark.parametrize("m,k,n", [s for s in PLAIN[:8] + FMA[:8] if _class(s[0], s[2], s[1], False) is not None])
 def test_signed_zeros(m, k, n):
-    """All-zero terms: MKL's sums start from +0 (an entry of -0 products is +0), addmm's from its bias."""
+    """All-zero terms: MKL's sums start from +0 (an entry of -0 products is +0), addmm's from its bias
+    (the shapes whose order is known)."""
     kind = _class(m, n, k, False)
-    if kind is None:
-        pytest.skip("an order not known for this shape")
     keep = _aligned(m, n, 4) if kind == "plain" else None
     rng = np.random.default_rng(m + k + n)
     a = np.full((m, k), -0.0, np.float32)      # times positive numbers: every product -0
