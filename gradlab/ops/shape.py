@@ -16,7 +16,7 @@ from .._tensor_core import Tensor, _wrap_dim
 from . import dual
 from .arithmetic import _real_input
 from .formula_text import shows
-from .registry import CONTIGUOUS_RESULT, OPS, _byte_strides, joined_layout, op, torch_layout
+from .registry import CONTIGUOUS_RESULT, OPS, _byte_strides, contiguous_strides, joined_layout, op, torch_layout
 
 
 @op("view", "ViewBackward0", variants=("method",), promote=False,
@@ -356,7 +356,7 @@ def _index_layout(src, key, out):
         return out
     arrays = [i for i, k in enumerate(key) if isinstance(k, np.ndarray)]
     if len(arrays) == 1 and key[arrays[0]].ndim == 1 and key[arrays[0]].dtype != np.bool_ and list(src.strides) == [
-            st * src.itemsize for st in _contiguous_strides(src.shape)]:
+            st * src.itemsize for st in contiguous_strides(src.shape)]:
         return _c_order(out)                 # (the common case: x[idx] of a contiguous x is contiguous)
     index = [a for k in key if isinstance(k, np.ndarray) for a in (np.nonzero(k) if k.dtype == np.bool_ else (k,))]
     bshape = np.broadcast_shapes(*(a.shape for a in index))
@@ -421,7 +421,7 @@ def _index_layout(src, key, out):
 def _view_strides(oldshape, oldstride, newshape):
     """The strides of a view of this shape (PyTorch's computeStride), or contiguous ones where it must copy."""
     if 0 in oldshape or not oldshape:
-        return _contiguous_strides(newshape)
+        return contiguous_strides(newshape)
     newstride = [0] * len(newshape)
     view_d, chunk_base, tensor_numel, view_numel = len(newshape) - 1, oldstride[-1], 1, 1
     for tensor_d in range(len(oldshape) - 1, -1, -1):
@@ -432,20 +432,12 @@ def _view_strides(oldshape, oldstride, newshape):
                 view_numel *= newshape[view_d]
                 view_d -= 1
             if view_numel != tensor_numel:
-                return _contiguous_strides(newshape)        # (a copy)
+                return contiguous_strides(newshape)        # (a copy)
             if tensor_d > 0:
                 chunk_base, tensor_numel, view_numel = oldstride[tensor_d - 1], 1, 1
     if view_d != -1:
-        return _contiguous_strides(newshape)
+        return contiguous_strides(newshape)
     return newstride
-
-
-def _contiguous_strides(shape):
-    strides, step = [], 1
-    for n in reversed(shape):
-        strides.append(step)
-        step *= max(n, 1)
-    return strides[::-1]
 
 
 @op("index_put_add", "IndexPutImplBackward0", ("self", "values"), promote=False,
